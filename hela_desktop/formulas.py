@@ -17,7 +17,8 @@ streaming-memory
     association         max(0, cos(q, c̄_m)) · ‖c̄_m‖   (c̄_m: mean of the unit query vectors
                         that retrieved m; its length is the query-specificity factor)
     connection          log1p(count) · exp(-h / 168)
-    selection           softmax(score / T), then MMR: p_i - μ·max_j cos(i, j∈selected)
+    selection           MMR value v_i = score_i·(1 - μ·max_j cos(i, j∈selected)); the
+                        pick is argmax softmax(v / T) (reported as its probability)
 
 Each function is tested on numbers worked out by hand in ``tests/test_formulas.py``.
 """
@@ -145,9 +146,13 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     return e / e.sum()
 
 
-def mmr_value(prob: float, max_sim_to_selected: float, diversity: float) -> float:
-    """MMR-style selection value: p_i - μ·max_j cos(i, j)."""
-    return prob - diversity * max(max_sim_to_selected, 0.0)
+def mmr_value(score, max_sim_to_selected, diversity: float):
+    """MMR-style selection value: score_i · (1 - μ·max_j cos(i, j∈selected)).
+
+    The penalty is relative, so it works at any score scale; selection takes the best value,
+    which is also the most probable pick of softmax(value / T).
+    """
+    return score * (1.0 - diversity * np.maximum(max_sim_to_selected, 0.0))
 
 
 # ------------------------------------------------------------- shared ---------------

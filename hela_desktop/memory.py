@@ -1,0 +1,641 @@
+"""The Hebbian memory engine (Qt-free): storing episodes, retrieving them, learning edges.
+
+`MemoryEngine` keeps an in-memory index (embedding matrix and statistics) of the episodes
+that take part in retrieval, backed by the SQLite `Store`.  Two retrieval profiles:
+
+- ``hela``: HeLa-Mem dual-path retrieval — base activation from similarity, keyword overlap
+  and temporal decay; spreading activation along Hebbian edges from sources above θ; the
+  result is the top-k by base activation plus up to m nodes that spreading lifted into the
+  top-k ("associative" memories).  ``hela-nospread`` switches spreading off.
+- ``streaming``: streaming-memory scoring — cos² gated boost from recency, frequency,
+  emotion, association (with query specificity) and connection, softmax with temperature,
+  MMR diversity.
+- ``dense``: plain cosine similarity (a baseline).
+
+Every formula is in :mod:`hela_desktop.formulas`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from . import formulas as F
+from .config import HelaParams, Settings, StreamingParams
+from .events import Recall
+from .store import Store, episode_text, from_blob, to_blob
+
+PROFILES = ("hela", "hela-nospread", "streaming", "dense")
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves
+    also yeah yes oh hey hi ok okay really so thanks thank like just get got im i'm it's that's
+    dont don't know think one would could much well good great""".split()
+)
+
+
+def keywords(text: str) -> list[str]:
+    """Lower-case content words of `text`, stopwords removed, order kept, no repeats."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for w in _WORD.findall(text.lower()):
+        if len(w) < 2 or w in STOPWORDS or w in seen:
+            continue
+        seen.add(w)
+        out.append(w)
+    return out
+
+
+@dataclass
+class NewEpisode:
+    """An episode to store: one completed exchange."""
+
+    user_text: str
+    assistant_text: str = ""
+    conversation_id: int | None = None
+    created_at: float | None = None
+    importance: float = 0.0
+    source: str = "chat"
+    meta: dict | None = None
+    embedding: np.ndarray | None = None
+    uid: str | None = None
+
+
+class MemoryIndex:
+    """Growable arrays of the retrievable episodes (row i <-> ids[i])."""
+
+    def __init__(self, dim: int):
+        self.dim = dim
+        self._n = 0
+        cap = 1024
+        self.ids = np.zeros(cap, dtype=np.int64)
+        self.emb = np.zeros((cap, dim), dtype=np.float32)
+        self.created = np.zeros(cap, dtype=np.float64)
+        self.count = np.zeros(cap, dtype=np.float64)
+        self.last = np.full(cap, np.nan, dtype=np.float64)
+        self.importance = np.zeros(cap, dtype=np.float64)
+        self.pos: dict[int, int] = {}
+        self.centroids: dict[int, tuple[np.ndarray, int]] = {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _grow(self, need: int) -> None:
+        cap = len(self.ids)
+        if need <= cap:
+            return
+        new = max(need, cap * 2)
+        for name in ("ids", "created", "count", "importance"):
+            a = getattr(self, name)
+            b = np.zeros(new, dtype=a.dtype)
+            b[:cap] = a
+            setattr(self, name, b)
+        last = np.full(new, np.nan)
+        last[:cap] = self.last
+        self.last = last
+        emb = np.zeros((new, self.dim), dtype=np.float32)
+        emb[:cap] = self.emb
+        self.emb = emb
+
+    def add(self, eid: int, vec: np.ndarray, created: float, count: float = 0,
+            last: float | None = None, importance: float = 0.0) -> None:
+        if eid in self.pos:
+            i = self.pos[eid]
+        else:
+            self._grow(self._n + 1)
+            i = self._n
+            self._n += 1
+            self.pos[eid] = i
+        self.ids[i] = eid
+        self.emb[i] = vec
+        self.created[i] = created
+        self.count[i] = count
+        self.last[i] = np.nan if last is None else last
+        self.importance[i] = importance
+
+    def remove(self, eid: int) -> None:
+        i = self.pos.pop(eid, None)
+        if i is None:
+            return
+        j = self._n - 1
+        if i != j:  # move the last row into the hole
+            moved = int(self.ids[j])
+            for name in ("ids", "created", "count", "last", "importance"):
+                a = getattr(self, name)
+                a[i] = a[j]
+            self.emb[i] = self.emb[j]
+            self.pos[moved] = i
+        self._n -= 1
+        self.centroids.pop(eid, None)
+
+    # views over the live rows
+    def view(self, name: str) -> np.ndarray:
+        return getattr(self, name)[: self._n]
+
+
+class MemoryEngine:
+    """Stores episodes, retrieves them with a named profile, and learns Hebbian edges.
+
+    Example::
+
+        engine = MemoryEngine(Store(tmp), Embedder(), Settings())
+        engine.add_episode(NewEpisode("My sister Ana lives in Lisbon", "Noted!"))
+        [r.text for r in engine.retrieve("Where does Ana live?")]
+    """
+
+    def __init__(self, store: Store, embedder, settings: Settings | None = None):
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings or Settings()
+        self._lock = threading.RLock()
+        self._kw_cache: dict[str, list[int]] = {}
+        self.index = MemoryIndex(embedder.dim if embedder is not None else 384)
+        self.reload_index()
+
+    # ---- parameters -------------------------------------------------------------------
+    @property
+    def hela(self) -> HelaParams:
+        return self.settings.hela
+
+    @property
+    def streaming(self) -> StreamingParams:
+        return self.settings.streaming
+
+    # ---- index ------------------------------------------------------------------------
+    def reload_index(self) -> None:
+        """Rebuild the in-memory index from the store (after an import, a restore, ...)."""
+        with self._lock:
+            dim = self.embedder.dim if self.embedder is not None else self.index.dim
+            idx = MemoryIndex(dim)
+            for eid, emb, created, count, last, imp, cent, qn in self.store.active_index_rows():
+                vec = from_blob(emb)
+                if vec is None or len(vec) != dim:
+                    continue
+                idx.add(eid, vec, created, count, last, imp)
+                if cent is not None and qn:
+                    c = from_blob(cent)
+                    if c is not None and len(c) == dim:
+                        idx.centroids[eid] = (c.copy(), int(qn))
+            self.index = idx
+            self._kw_cache.clear()
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    # ---- writing ----------------------------------------------------------------------
+    def add_episode(self, episode: NewEpisode) -> int:
+        """Store one exchange, link it into the graph, and make it retrievable."""
+        return self.add_episodes([episode])[0]
+
+    def add_episodes(self, episodes: Sequence[NewEpisode], *, batch_size: int = 64) -> list[int]:
+        """Store exchanges in order (one transaction), with temporal and semantic-prior edges.
+
+        Consecutive episodes of the same conversation are linked with the temporal prior
+        weight; with ``semantic_prior`` on, each new episode is also linked to its most
+        similar earlier episodes (the cold-start fix the HeLa-Mem paper proposes).
+        """
+        if not episodes:
+            return []
+        missing = [i for i, e in enumerate(episodes) if e.embedding is None]
+        if missing:
+            vecs = self.embedder.embed(
+                [episode_text(episodes[i].user_text, episodes[i].assistant_text) for i in missing],
+                batch_size=batch_size,
+            )
+            episodes = list(episodes)
+            for j, i in enumerate(missing):
+                episodes[i] = replace(episodes[i], embedding=vecs[j])
+        p = self.hela
+        ids: list[int] = []
+        name = getattr(self.embedder, "name", None)
+        with self._lock, self.store.transaction():
+            step = self.store.hebbian_step()
+            last_in_conv: dict[int | None, int | None] = {}
+            for ep in episodes:
+                now = time.time() if ep.created_at is None else ep.created_at
+                vec = np.asarray(ep.embedding, dtype=np.float32)
+                eid = self.store.add_episode(
+                    ep.user_text, ep.assistant_text, vec, embedder=name,
+                    conversation_id=ep.conversation_id, created_at=now,
+                    importance=ep.importance, source=ep.source, meta=ep.meta, uid=ep.uid,
+                )
+                edges: dict[tuple[int, int], float] = {}
+                conv = ep.conversation_id
+                if conv not in last_in_conv:
+                    last_in_conv[conv] = self._previous_episode(conv, eid)
+                prev = last_in_conv[conv]
+                if prev is not None and p.temporal_edge > 0:
+                    edges[(min(prev, eid), max(prev, eid))] = p.temporal_edge
+                if p.semantic_prior and len(self.index):
+                    cos = self.index.view("emb") @ vec
+                    kk = min(p.semantic_prior_k, len(cos))
+                    top = np.argpartition(-cos, kk - 1)[:kk]
+                    for r in top:
+                        c = float(cos[r])
+                        other = int(self.index.ids[r])
+                        if c >= p.semantic_prior_min and other != eid:
+                            key = (min(other, eid), max(other, eid))
+                            edges[key] = max(edges.get(key, 0.0), p.semantic_prior_scale * c)
+                if edges:
+                    self.store.upsert_edges(
+                        [(a, b, 0.0, min(w, p.weight_cap), 0, step, now) for (a, b), w in edges.items()]
+                    )
+                self.index.add(eid, vec, now, 0, None, ep.importance)
+                last_in_conv[conv] = eid
+                ids.append(eid)
+            self._kw_cache.clear()
+        return ids
+
+    def _previous_episode(self, conversation_id: int | None, before_id: int) -> int | None:
+        if conversation_id is None:
+            row = self.store.conn.execute(
+                "SELECT id FROM episodes WHERE conversation_id IS NULL AND id < ? "
+                "AND deleted_at IS NULL ORDER BY id DESC LIMIT 1", (before_id,)).fetchone()
+        else:
+            row = self.store.conn.execute(
+                "SELECT id FROM episodes WHERE conversation_id = ? AND id < ? "
+                "AND deleted_at IS NULL ORDER BY id DESC LIMIT 1",
+                (conversation_id, before_id)).fetchone()
+        return row[0] if row else None
+
+    def edit_episode(self, episode_id: int, user_text: str, assistant_text: str) -> None:
+        """Change an episode's text; it is re-embedded so retrieval follows the edit."""
+        vec = self.embedder.embed_one(episode_text(user_text, assistant_text))
+        with self._lock, self.store.transaction():
+            self.store.update_episode_text(episode_id, user_text, assistant_text, vec)
+        ep = self.store.episode(episode_id)
+        if ep and ep.archived_at is None and ep.deleted_at is None:
+            self.index.add(episode_id, vec, ep.created_at, ep.access_count, ep.last_access,
+                           ep.importance)
+        self._kw_cache.clear()
+
+    def set_pinned(self, episode_id: int, pinned: bool) -> None:
+        self.store.set_pinned(episode_id, pinned)
+
+    def delete_episode(self, episode_id: int) -> None:
+        """Soft delete: out of retrieval and the graph, restorable with `restore_episode`."""
+        with self._lock:
+            self.store.set_deleted(episode_id, True)
+            self.index.remove(episode_id)
+
+    def restore_episode(self, episode_id: int) -> None:
+        """Undo a soft delete or an archive: back in retrieval with its edges."""
+        with self._lock, self.store.transaction():
+            self.store.set_deleted(episode_id, False)
+            self.store.set_archived(episode_id, None)
+        self._reindex_one(episode_id)
+
+    def _reindex_one(self, episode_id: int) -> None:
+        row = self.store.conn.execute(
+            "SELECT embedding, created_at, access_count, last_access, importance FROM episodes "
+            "WHERE id = ? AND deleted_at IS NULL AND archived_at IS NULL", (episode_id,)).fetchone()
+        if row and row[0] is not None:
+            self.index.add(episode_id, from_blob(row[0]), row[1], row[2], row[3], row[4])
+
+    # ---- edges ------------------------------------------------------------------------
+    def effective_weight(self, weight: float, prior: float, edge_step: int,
+                         step: int | None = None) -> float:
+        """prior + w·(1-λ)^(steps since written), capped — the weight spreading uses."""
+        step = self.store.hebbian_step() if step is None else step
+        p = self.hela
+        return float(min(p.weight_cap, prior + F.decayed_weight(weight, p.lam, step - edge_step)))
+
+    def hebbian_update(self, active: Iterable[int], now: float | None = None) -> int:
+        """One Hebbian step for the co-activated set K: w ← (1-λ)w + η for every pair in K.
+
+        Decay of all other edges is lazy (they store the step they were written at), so the
+        cost is O(|K|²).  Returns the new step number.
+        """
+        ids = sorted(set(int(i) for i in active))
+        p = self.hela
+        now = time.time() if now is None else now
+        with self._lock, self.store.transaction():
+            step = self.store.hebbian_step() + 1
+            self.store.set_meta("hebbian_step", str(step))
+            if len(ids) < 2:
+                return step
+            existing = self.store.edges_between(ids)
+            rows = []
+            for a_i, a in enumerate(ids):
+                for b in ids[a_i + 1 :]:
+                    old = existing.get((a, b))
+                    if old is None:
+                        w, prior, count = p.eta, 0.0, 1
+                    else:
+                        _, _, w0, prior, count0, step0, _ = old
+                        w = F.hebbian_update(w0, p.lam, p.eta, step - step0, p.weight_cap)
+                        count = count0 + 1
+                    rows.append((a, b, w, prior, count, step, now))
+            self.store.upsert_edges(rows)
+        return step
+
+    def record_access(self, recalls: Sequence[Recall], query_vec: np.ndarray | None,
+                      now: float | None = None) -> None:
+        """Count a retrieval for each recalled episode and remember why it was recalled."""
+        now = time.time() if now is None else now
+        updates = []
+        with self._lock:
+            for r in recalls:
+                if r.kind != "episode":
+                    continue
+                eid = r.episode_id
+                cent, n = self.index.centroids.get(eid, (None, 0))
+                if query_vec is not None:
+                    q = np.asarray(query_vec, dtype=np.float32)
+                    cent = q.copy() if cent is None else (cent * n + q) / (n + 1)
+                    n += 1
+                    self.index.centroids[eid] = (cent, n)
+                i = self.index.pos.get(eid)
+                if i is not None:
+                    self.index.count[i] += 1
+                    self.index.last[i] = now
+                why = r.to_dict()
+                why.pop("text", None)
+                why["at"] = now
+                updates.append((eid, now, to_blob(cent), n, json.dumps(why)))
+            with self.store.transaction():
+                self.store.record_access(updates)
+
+    # ---- retrieval ----------------------------------------------------------------------
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embedder.embed_one(text)
+
+    def retrieve(
+        self,
+        query: str,
+        *,
+        profile: str | None = None,
+        k: int | None = None,
+        now: float | None = None,
+        query_vec: np.ndarray | None = None,
+        exclude: Iterable[int] = (),
+        with_text: bool = True,
+    ) -> list[Recall]:
+        """Memories for `query`, best first, each with its score breakdown.
+
+        `profile`: one of ``PROFILES`` (default: the settings' profile).  `k`: top-k (HeLa:
+        plus up to m associative memories; streaming: the memory cap).  `now`: the time the
+        question is asked (epoch seconds), for temporal decay.
+        """
+        profile = profile or self.settings.profile
+        if profile not in PROFILES:
+            raise ValueError(f"unknown retrieval profile {profile!r}; choose from {PROFILES}")
+        with self._lock:
+            n = len(self.index)
+            if n == 0:
+                return []
+            q = self.embed_query(query) if query_vec is None else np.asarray(query_vec, np.float32)
+            now = time.time() if now is None else now
+            cos = self.index.view("emb") @ q
+            excl = [self.index.pos[e] for e in exclude if e in self.index.pos]
+            if profile == "dense":
+                res = self._dense(cos, k or self.hela.k, excl)
+            elif profile == "streaming":
+                res = self._streaming(cos, q, k or self.settings.max_memories, now, excl)
+            else:
+                res = self._hela(query, cos, k or self.hela.k, now, excl,
+                                 spread=self.hela.spread and profile == "hela")
+        if with_text and res:
+            eps = self.store.episodes(r.episode_id for r in res)
+            for r in res:
+                e = eps.get(r.episode_id)
+                if e:
+                    r.text = e.text
+        return res
+
+    def _dense(self, cos: np.ndarray, k: int, excl: list[int]) -> list[Recall]:
+        c = cos.astype(np.float64)
+        if excl:
+            c[excl] = -np.inf
+        top = _topk(c, k)
+        return [Recall(int(self.index.ids[i]), float(c[i]), semantic=float(c[i])) for i in top]
+
+    def keyword_scores(self, query: str) -> tuple[np.ndarray, dict[str, float]]:
+        """kw(q, i) for every indexed row: IDF-weighted share of query keywords in i (FTS5)."""
+        n = len(self.index)
+        kw = np.zeros(n, dtype=np.float64)
+        terms = keywords(query)[:24]
+        if not terms:
+            return kw, {}
+        total_docs = max(n, 1)
+        weights: dict[str, float] = {}
+        hits: dict[str, list[int]] = {}
+        missing = [t for t in terms if t not in self._kw_cache]
+        if missing:
+            found = self.store.keyword_hits(missing, limit_per_term=max(50_000, n))
+            self._kw_cache.update(found)
+            if len(self._kw_cache) > 4096:
+                self._kw_cache.clear()
+                self._kw_cache.update(found)
+        for t in terms:
+            ids = self._kw_cache.get(t, [])
+            hits[t] = ids
+            weights[t] = F.idf(total_docs, len(ids))
+        wsum = sum(weights.values())
+        if wsum <= 0:
+            return kw, weights
+        pos = self.index.pos
+        for t, ids in hits.items():
+            if not ids:
+                continue
+            rows = [pos[e] for e in ids if e in pos]
+            if rows:
+                kw[rows] += weights[t] / wsum
+        return kw, weights
+
+    def base_activation(self, query: str, cos: np.ndarray, now: float) -> tuple[np.ndarray, ...]:
+        """(S_base, sim, kw, decay) for every indexed row."""
+        p = self.hela
+        sim = F.similarity(cos.astype(np.float64))
+        kw, _ = self.keyword_scores(query)
+        decay = F.temporal_decay(now - self.index.view("created"), p.tau_days)
+        return F.base_activation(sim, kw, decay, p.alpha), sim, kw, decay
+
+    def _hela(self, query: str, cos: np.ndarray, k: int, now: float, excl: list[int],
+              *, spread: bool) -> list[Recall]:
+        p = self.hela
+        base, sim, kw, decay = self.base_activation(query, cos, now)
+        if excl:
+            base[excl] = -np.inf
+        top_base = _topk(base, k)
+        total = base.copy()
+        spread_amt: dict[int, float] = {}
+        spread_src: dict[int, tuple[float, int]] = {}
+        if spread and p.beta > 0:
+            cand = _topk(base, p.max_sources)
+            sources = [int(i) for i in cand if base[i] > p.theta]
+            if sources:
+                src_ids = {int(self.index.ids[i]): i for i in sources}
+                step = self.store.hebbian_step()
+                pos = self.index.pos
+                s_rows, n_rows, ws = [], [], []
+                for a, b, w, prior, _cnt, st, _upd in self.store.edges_of(src_ids):
+                    weff = min(p.weight_cap, prior + w * (1.0 - p.lam) ** max(step - st, 0))
+                    if weff <= 0:
+                        continue
+                    for s_id, nb in ((a, b), (b, a)):
+                        if s_id in src_ids and nb in pos:
+                            s_rows.append(src_ids[s_id])
+                            n_rows.append(pos[nb])
+                            ws.append(weff)
+                if s_rows:
+                    s_arr, n_arr, w_arr = np.array(s_rows), np.array(n_rows), np.array(ws)
+                    total = F.spread_activation(base, s_arr, n_arr, w_arr, p.beta)
+                    if excl:
+                        total[excl] = -np.inf
+                    contrib = p.beta * base[s_arr] * w_arr
+                    for s_r, n_r, c in zip(s_arr, n_arr, contrib, strict=True):
+                        spread_amt[int(n_r)] = spread_amt.get(int(n_r), 0.0) + float(c)
+                        best = spread_src.get(int(n_r))
+                        if best is None or c > best[0]:
+                            spread_src[int(n_r)] = (float(c), int(self.index.ids[s_r]))
+        top_total = _topk(total, k)
+        base_set = set(int(i) for i in top_base)
+        lifted = [int(i) for i in top_total if int(i) not in base_set][: p.m]
+
+        def recall(i: int, path: str) -> Recall:
+            src = spread_src.get(i)
+            return Recall(
+                episode_id=int(self.index.ids[i]), score=float(total[i]),
+                semantic=float(sim[i]), keyword=float(kw[i]), recency=float(decay[i]),
+                spread=float(spread_amt.get(i, 0.0)), spread_from=src[1] if src else None,
+                path=path, extra={"base": float(base[i]), "cos": float(cos[i])},
+            )
+
+        out = [recall(int(i), "base") for i in top_base] + [recall(i, "associative") for i in lifted]
+        out.sort(key=lambda r: -r.score)
+        return out
+
+    def _streaming(self, cos: np.ndarray, q: np.ndarray, cap: int, now: float,
+                   excl: list[int]) -> list[Recall]:
+        sp = self.streaming
+        c = cos.astype(np.float64)
+        if excl:
+            c[excl] = -np.inf
+        cand = _topk(c, max(sp.candidates, cap))
+        cand = [int(i) for i in cand if np.isfinite(c[i])]
+        if not cand:
+            return []
+        ids = [int(self.index.ids[i]) for i in cand]
+        counts = self.index.view("count")
+        last = self.index.view("last")[cand]
+        hours = (now - np.nan_to_num(last, nan=now)) / F.SECONDS_PER_HOUR
+        rec = F.recency(hours, never=np.isnan(last), scale=sp.recency_hours)
+        mean_count = float(counts.mean()) if len(counts) else 0.0
+        freq = F.frequency(counts[cand], mean_count)
+        emo = self.index.view("importance")[cand]
+        cents = np.zeros((len(cand), len(q)), dtype=np.float32)
+        for j, eid in enumerate(ids):
+            ce = self.index.centroids.get(eid)
+            if ce is not None:
+                cents[j] = ce[0]
+        assoc = F.association(q, cents)
+        static = (sp.w_recency * rec + sp.w_frequency * freq + sp.w_emotion * emo
+                  + sp.w_association * assoc)
+        # co-retrieval counts among candidates, for the connection term
+        pair: dict[tuple[int, int], tuple[int, float]] = {}
+        for (a, b), row in self.store.edges_between(ids).items():
+            if row[4] > 0:
+                pair[(a, b)] = (row[4], row[6])
+        emb = self.index.view("emb")[cand]
+        selected: list[int] = []  # positions in cand
+        conn = np.zeros(len(cand))
+        out: list[Recall] = []
+        avail = np.ones(len(cand), dtype=bool)
+        max_sim = np.zeros(len(cand))
+        while len(selected) < min(cap, len(cand)):
+            boost = static + sp.w_connection * conn
+            score = F.streaming_score(c[cand], boost)
+            value = np.where(avail, F.mmr_value(score, max_sim, sp.diversity), -np.inf)
+            prob = F.softmax(value, sp.temperature)
+            j = int(np.argmax(prob))
+            if not avail[j]:
+                break
+            avail[j] = False
+            selected.append(j)
+            out.append(Recall(
+                episode_id=ids[j], score=float(score[j]), semantic=float(max(c[cand[j]], 0) ** 2),
+                recency=float(rec[j]), spread=float(sp.w_connection * conn[j]),
+                extra={"frequency": float(freq[j]), "emotion": float(emo[j]),
+                       "association": float(assoc[j]), "connection": float(conn[j]),
+                       "probability": float(prob[j]), "cos": float(c[cand[j]])},
+            ))
+            max_sim = np.maximum(max_sim, emb @ emb[j])
+            sel_id = ids[j]
+            for jj, other in enumerate(ids):
+                key = (min(sel_id, other), max(sel_id, other))
+                if key in pair:
+                    cnt, upd = pair[key]
+                    conn[jj] += F.connection(cnt, (now - upd) / F.SECONDS_PER_HOUR, sp.connection_hours)
+        return out
+
+    # ---- graph for the view -------------------------------------------------------------
+    def graph_snapshot(self, limit: int | None = None) -> dict:
+        """Nodes (retrievable episodes) and edges with their effective weights."""
+        with self._lock:
+            ids = [int(i) for i in self.index.view("ids")]
+        if limit is not None and len(ids) > limit:
+            ids = ids[-limit:]
+        idset = set(ids)
+        eps = self.store.episodes(ids)
+        nodes = []
+        for eid in ids:
+            e = eps.get(eid)
+            if e is None:
+                continue
+            label = (e.user_text or e.assistant_text).strip().replace("\n", " ")
+            nodes.append(dict(
+                id=eid, kind="episode", label=label[:60], text=e.text, created_at=e.created_at,
+                access_count=e.access_count, last_access=e.last_access, pinned=e.pinned,
+                last_recall=e.last_recall,
+            ))
+        step = self.store.hebbian_step()
+        edges = []
+        for a, b, w, prior, _c, st, _u in self.store.all_edges():
+            if a in idset and b in idset:
+                weff = self.effective_weight(w, prior, st, step)
+                if weff > 1e-4:
+                    edges.append((a, b, weff))
+        return {"nodes": nodes, "edges": edges}
+
+
+def _topk(values: np.ndarray, k: int) -> list[int]:
+    """Row indices of the k largest finite values, best first."""
+    n = len(values)
+    if n == 0 or k <= 0:
+        return []
+    k = min(k, n)
+    part = np.argpartition(-values, k - 1)[:k]
+    part = part[np.argsort(-values[part], kind="stable")]
+    return [int(i) for i in part if np.isfinite(values[i])]
+
+
+def fit_budget(recalls: Sequence[Recall], cap: int, budget: int,
+               cost: Callable[[Recall], int]) -> list[Recall]:
+    """Keep memories in order while the cap and the token budget allow (skipping ones that
+    do not fit, so a long memory does not block shorter ones behind it)."""
+    out: list[Recall] = []
+    used = 0
+    for r in recalls:
+        if len(out) >= cap:
+            break
+        t = cost(r)
+        if used + t > budget:
+            continue
+        r.tokens = t
+        used += t
+        out.append(r)
+    return out
