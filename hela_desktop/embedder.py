@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
 
@@ -34,10 +35,16 @@ class Embedder:
 
             if threads:
                 torch.set_num_threads(threads)
+            with contextlib.suppress(Exception):
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.set_verbosity_error()
+                hf_logging.disable_progress_bar()
             self._model = SentenceTransformer(str(self.path), device="cpu", local_files_only=True)
         except Exception as exc:  # noqa: BLE001 - any failure here is a broken model folder
             raise EmbedderError(f"{self.path}: cannot load the embedding model ({exc})") from exc
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
         self._lock = threading.Lock()
 
     def embed(self, texts: list[str], batch_size: int = 64, progress: bool = False) -> np.ndarray:

@@ -1,0 +1,404 @@
+"""One chat turn: retrieve, stream with live re-retrieval, persist (Qt-free).
+
+Prompt layout (stable first, so llama.cpp's KV prefix is reused)::
+
+    [system prompt + distilled user model]   stable across turns and swaps
+    [history, oldest trimmed first]          stable within a turn
+    [memory block]  [user message]           re-evaluated from the first changed memory
+    [assistant tokens generated so far]      re-evaluated after a swap
+
+The memory block lives at the start of the final user turn.  Surviving memories keep their
+place and new ones are appended, so a swap re-evaluates only from the first removed memory.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from .config import Settings
+from .embedder import Embedder
+from .events import DoneEvent, Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
+from .llm import LocalLLM, ModelError, Utf8Stream
+from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
+from .store import Store
+
+MEMORY_HEADER = "Things you remember from earlier conversations with the user:"
+
+
+def format_memory(r: Recall) -> str:
+    """One line of the memory block."""
+    text = " ".join(r.text.split())
+    when = r.extra.get("date")
+    return f"- ({when}) {text}" if when else f"- {text}"
+
+
+@dataclass
+class TurnState:
+    """What happened during one answer (kept for tests and the benchmark)."""
+
+    prompt_tokens: int = 0
+    prefill_tokens: int = 0
+    swap_prefill: list[int] = field(default_factory=list)
+    swap_bounds: list[int] = field(default_factory=list)  # max tokens a swap may re-evaluate
+    stable_prefix: int = 0  # tokens of system prompt + history
+
+
+class Assistant:
+    """The whole memory-and-generation loop behind the app and the terminal chat.
+
+    Example::
+
+        a = Assistant(Path("~/hela").expanduser()); a.load()
+        for ev in a.chat("My sister Ana lives in Lisbon."):
+            ...
+    """
+
+    def __init__(self, data_dir: Path, settings: Settings | None = None, *,
+                 model_path: str | None = None, llm: LocalLLM | None = None):
+        self.data_dir = Path(data_dir)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.settings = settings or Settings.load(self.data_dir)
+        if model_path:
+            self.settings.model_path = str(model_path)
+        self.store = Store(self.data_dir)
+        self.embedder: Embedder | None = None
+        self.engine: MemoryEngine | None = None
+        self.llm: LocalLLM | None = llm
+        self.last_turn: TurnState | None = None
+        self._model_lock = threading.Lock()
+
+    # ---- loading ------------------------------------------------------------------------
+    def load_embedder(self) -> None:
+        if self.embedder is None:
+            self.embedder = Embedder()
+            self.engine = MemoryEngine(self.store, self.embedder, self.settings)
+
+    def load(self) -> None:
+        """Load the embedder and the chat model (raises ModelError / EmbedderError)."""
+        self.load_embedder()
+        if self.llm is None:
+            s = self.settings
+            self.llm = LocalLLM(s.model_path or None, n_ctx=s.n_ctx,
+                                n_gpu_layers=s.n_gpu_layers, n_threads=s.n_threads)
+
+    def reload_model(self, settings: Settings) -> None:
+        """Switch model or model settings; the old model stays loaded if the new one fails."""
+        new = LocalLLM(settings.model_path or None, n_ctx=settings.n_ctx,
+                       n_gpu_layers=settings.n_gpu_layers, n_threads=settings.n_threads)
+        with self._model_lock:
+            old, self.llm = self.llm, new
+        if old is not None:
+            old.close()
+        self.apply_settings(settings)
+
+    def apply_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        if self.engine is not None:
+            self.engine.settings = settings
+
+    def model_info(self) -> dict:
+        if self.llm is None:
+            return {"path": self.settings.model_path or "(bundled default)", "name": None,
+                    "device": "—", "n_gpu_layers": self.settings.n_gpu_layers,
+                    "n_ctx": self.settings.n_ctx}
+        return {"path": str(self.llm.path), "name": self.llm.path.stem, "device": self.llm.device,
+                "n_gpu_layers": self.llm.n_gpu_layers, "n_ctx": self.llm.n_ctx}
+
+    def close(self) -> None:
+        if self.llm is not None:
+            self.llm.close()
+        self.store.close()
+
+    def new_conversation(self, title: str = "New chat") -> int:
+        return self.store.add_conversation(title)
+
+    # ---- prompt -------------------------------------------------------------------------
+    def _stable_messages(self) -> list[dict]:
+        system = self.settings.system_prompt
+        model = self.user_model_text()
+        if model:
+            system = f"{system}\n\nWhat you know about the user:\n{model}"
+        return [{"role": "system", "content": system}]
+
+    def user_model_text(self) -> str:
+        """Distilled user-model knowledge for the stable part of the prompt (if any)."""
+        rows = self.store.conn.execute(
+            "SELECT text FROM knowledge WHERE kind = 'user_model' AND superseded_by IS NULL "
+            "AND archived_at IS NULL ORDER BY strength DESC, id LIMIT 8").fetchall()
+        return "\n".join(f"- {r[0]}" for r in rows)
+
+    def _user_content(self, memories: list[Recall], message: str) -> str:
+        if not memories:
+            return message
+        lines = "\n".join(format_memory(r) for r in memories)
+        return f"{MEMORY_HEADER}\n{lines}\n\n{message}"
+
+    def _prompt_tokens(self, history: list[dict], memories: list[Recall], message: str) -> list[int]:
+        msgs = self._stable_messages() + history + [
+            {"role": "user", "content": self._user_content(memories, message)}]
+        return self.llm.tokenize(self.llm.render(msgs))
+
+    def _fit_history(self, conversation_id: int, message: str) -> list[dict]:
+        """Past messages of this chat, oldest dropped first until the prompt fits."""
+        s = self.settings
+        msgs = [m for m in self.store.messages(conversation_id) if m["content"].strip()]
+        history = [{"role": m["role"], "content": m["content"]} for m in msgs]
+        # pair-wise consistency: drop a trailing user message that has no answer
+        while history and history[-1]["role"] == "user":
+            history.pop()
+        reserve = s.max_answer_tokens + s.token_budget + 64
+        while history:
+            n = len(self._prompt_tokens(history, [], message))
+            if n + reserve <= self.llm.n_ctx:
+                break
+            history = history[2:] if len(history) > 1 else []
+            while history and history[0]["role"] != "user":
+                history.pop(0)
+        return history
+
+    def _memory_cost(self, r: Recall) -> int:
+        return self.llm.count_tokens(format_memory(r)) + 1
+
+    def _select(self, ranked: list[Recall]) -> list[Recall]:
+        s = self.settings
+        return fit_budget(ranked, s.max_memories, s.token_budget, self._memory_cost)
+
+    def _annotate(self, recalls: list[Recall]) -> None:
+        for r in recalls:
+            e = self.store.episode(r.episode_id)
+            if e is not None:
+                r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
+
+    # ---- one turn -----------------------------------------------------------------------
+    def chat(self, message: str, conversation_id: int | None = None,
+             stop: threading.Event | None = None, *, seed: int | None = None) -> Iterator[Event]:
+        """Answer `message`, streaming events; persists everything at the end.
+
+        Stopping early (``stop.set()``, closing the generator, Ctrl-C) stores the partial
+        answer marked as interrupted; the store stays consistent either way.
+        """
+        if not message or not message.strip():
+            raise ValueError("empty message: type something to send")
+        if self.settings.profile not in PROFILES:
+            raise ValueError(f"unknown retrieval profile {self.settings.profile!r}")
+        self.load()
+        message = message.strip()
+        s = self.settings
+        llm = self.llm
+        engine = self.engine
+        with self._model_lock:
+            if conversation_id is None or not self.store.conversation_exists(conversation_id):
+                conversation_id = self.store.add_conversation(_title(message))
+            history = self._fit_history(conversation_id, message)
+            self.store.add_message(conversation_id, "user", message)
+            state = TurnState()
+            self.last_turn = state
+            t0 = time.perf_counter()
+
+            # -- initial retrieval
+            user_vec = engine.embed_query(message)
+            tr = time.perf_counter()
+            ranked = engine.retrieve(message, query_vec=user_vec)
+            self._annotate(ranked)
+            active = self._select(ranked)
+            retrieve_ms = (time.perf_counter() - tr) * 1000
+            yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
+
+            stable = llm.tokenize(llm.render(self._stable_messages() + history))
+            state.stable_prefix = _common_prefix(stable, self._prompt_tokens(history, [], message))
+            prompt = self._prompt_tokens(history, active, message)
+            state.prompt_tokens = len(prompt)
+            state.prefill_tokens += llm.sync(prompt)
+
+            generated: list[int] = []
+            text_parts: list[str] = []
+            utf8 = Utf8Stream()
+            spans: list[list] = [[0, 0, [r.episode_id for r in active]]]
+            sets_seen: list[list[int]] = [[r.episode_id for r in active]]
+            used: dict[int, tuple[Recall, np.ndarray]] = {r.episode_id: (r, user_vec) for r in active}
+            swaps = 0
+            interrupted = False
+            finished = False
+            llm.start_sampling(s.temperature, s.top_p, seed=seed)
+            try:
+                while len(generated) < s.max_answer_tokens:
+                    if stop is not None and stop.is_set():
+                        interrupted = True
+                        break
+                    tok = llm.sample()
+                    if llm.is_end(tok):
+                        break
+                    generated.append(tok)
+                    piece = utf8.push(llm.detokenize([tok]))
+                    text_parts.append(piece)
+                    idx = len(generated) - 1
+                    spans[-1][1] = idx + 1
+                    yield TokenEvent(index=idx, text=piece)
+                    if prompt_len_ok(len(prompt) + len(generated), llm.n_ctx):
+                        llm.push(tok)
+                    else:
+                        break
+                    # -- live re-retrieval every N tokens
+                    if len(generated) % s.reretrieve_every == 0:
+                        upd = self._reretrieve(message, user_vec, generated, active, history,
+                                               state)
+                        if upd is not None:
+                            new_active, added, removed, query_vec, ms, new_prompt = upd
+                            # re-evaluate only what changed (prefix reuse)
+                            n_eval = llm.sync(new_prompt + generated)
+                            state.prefill_tokens += n_eval
+                            state.swap_prefill.append(n_eval)
+                            active = new_active
+                            prompt = new_prompt
+                            swaps += 1
+                            for r in added:
+                                used.setdefault(r.episode_id, (r, query_vec))
+                            ids = [r.episode_id for r in active]
+                            sets_seen.append(ids)
+                            spans.append([len(generated), len(generated), ids])
+                            yield MemoryUpdateEvent(
+                                token_index=len(generated), added=added, removed=removed,
+                                active=ids, retrieve_ms=ms, prefill_tokens=n_eval)
+                finished = True
+            except BaseException:
+                interrupted = True
+                raise
+            finally:
+                llm.stop_sampling()
+                tail = utf8.flush()
+                if tail:
+                    text_parts.append(tail)
+                answer = "".join(text_parts).strip()
+                if not finished:
+                    interrupted = True
+                elapsed = time.perf_counter() - t0
+                done = self._persist(conversation_id, message, answer, interrupted, spans,
+                                     sets_seen, used, state, swaps, len(generated), elapsed)
+            yield done
+
+    def _reretrieve(self, message, user_vec, generated, active, history, state):
+        """Re-retrieve from the last L generated tokens; a new prompt if the set changed."""
+        s = self.settings
+        llm = self.llm
+        engine = self.engine
+        t = time.perf_counter()
+        window = llm.detokenize(generated[-s.lookback_tokens:]).decode("utf-8", "ignore")
+        gen_vec = engine.embed_query(window)
+        b = s.blend_user_message
+        q = (1.0 - b) * gen_vec + b * user_vec
+        q = (q / max(np.linalg.norm(q), 1e-9)).astype(np.float32)
+        ranked = engine.retrieve(f"{message} {window}", query_vec=q)
+        self._annotate(ranked)
+        candidate = self._select(ranked)
+        ms = (time.perf_counter() - t) * 1000
+        old_ids = [r.episode_id for r in active]
+        new_ids = {r.episode_id for r in candidate}
+        if set(old_ids) == new_ids:
+            return None
+        # hysteresis: a newcomer must beat the memory it displaces by the swap margin
+        score = {r.episode_id: r.score for r in ranked}
+        incoming = [r for r in candidate if r.episode_id not in set(old_ids)]
+        outgoing = [i for i in old_ids if i not in new_ids]
+        weakest_out = max((score.get(i, 0.0) for i in outgoing), default=0.0)
+        incoming = [r for r in incoming if r.score > weakest_out * (1.0 + s.swap_margin)]
+        if not incoming:
+            return None
+        # keep survivors in place, append newcomers (only the tail is re-evaluated)
+        by_id = {r.episode_id: r for r in ranked}
+        keep = [by_id.get(i) or next(r for r in active if r.episode_id == i)
+                for i in old_ids if i in new_ids]
+        removed = [i for i in old_ids if i not in new_ids]
+        budget_left = s.token_budget - sum(self._memory_cost(r) for r in keep)
+        room = s.max_memories - len(keep)
+        added = []
+        for r in incoming:
+            c = self._memory_cost(r)
+            if room <= 0 or c > budget_left:
+                continue
+            r.tokens = c
+            added.append(r)
+            budget_left -= c
+            room -= 1
+        if not added:
+            return None
+        # a memory is only dropped when a newcomer takes its place
+        n_drop = len(added)
+        dropped = sorted(removed, key=lambda i: score.get(i, 0.0))[:n_drop]
+        survivors = [r for r in active if r.episode_id not in set(dropped)]
+        new_active = survivors + added
+        if len(new_active) > s.max_memories:
+            new_active = new_active[: s.max_memories]
+        prompt = self._prompt_tokens(history, new_active, message)
+        # what the layout promises: at most memory block + user message + generated tokens
+        state.swap_bounds.append(len(prompt) - state.stable_prefix + len(generated))
+        return new_active, added, dropped, q, ms, prompt
+
+    def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,
+                 state, swaps, n_tokens, elapsed) -> DoneEvent:
+        engine = self.engine
+        timeline = [(a, b, ids) for a, b, ids in spans if b > a]
+        stats = {
+            "tokens": n_tokens, "swaps": swaps, "prefill_tokens": state.prefill_tokens,
+            "prompt_tokens": state.prompt_tokens, "elapsed_s": round(elapsed, 3),
+            "profile": self.settings.profile,
+            "memories": [r.to_dict() for r, _ in used.values()],
+        }
+        now = time.time()
+        episode_id = None
+        with self.store.transaction():
+            message_id = self.store.add_message(
+                conversation_id, "assistant", answer, interrupted=interrupted, stats=stats)
+            self.store.save_timeline(message_id, timeline)
+            if not interrupted and answer:
+                episode_id = engine.add_episode(NewEpisode(
+                    user_text=message, assistant_text=answer, conversation_id=conversation_id,
+                    created_at=now))
+                self.store.conn.execute("UPDATE messages SET episode_id = ? WHERE id = ?",
+                                        (episode_id, message_id))
+            # Hebbian learning: one step per distinct co-active set of this answer
+            seen: set[tuple[int, ...]] = set()
+            for ids in sets_seen:
+                key = tuple(sorted(ids))
+                if len(key) >= 2 and key not in seen:
+                    seen.add(key)
+                    engine.hebbian_update(key, now=now)
+            for r, qv in used.values():
+                engine.record_access([r], qv, now=now)
+        tps = n_tokens / elapsed if elapsed > 0 else 0.0
+        return DoneEvent(
+            conversation_id=conversation_id, message_id=message_id, episode_id=episode_id,
+            tokens=n_tokens, swaps=swaps, prefill_tokens=state.prefill_tokens,
+            tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted, text=answer,
+            timeline=timeline)
+
+
+def prompt_len_ok(n: int, n_ctx: int) -> bool:
+    return n < n_ctx - 1
+
+
+def _common_prefix(a: list[int], b: list[int]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _title(message: str) -> str:
+    t = " ".join(message.split())
+    return t[:48] + ("…" if len(t) > 48 else "")
+
+
+def utc_iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, tz=timezone.utc).isoformat()
+
+
+__all__ = ["Assistant", "ModelError", "TurnState", "format_memory", "MEMORY_HEADER"]

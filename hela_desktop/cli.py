@@ -1,0 +1,364 @@
+"""``hela-desktop``: the desktop app, terminal chat, doctor, benchmarks, memory files.
+
+Every subcommand is a thin wrapper over one library function; every one takes
+``--data-dir DIR`` (default: the platform's user data folder, or ``$HELA_DATA_DIR``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+
+from . import __version__
+from .paths import default_data_dir, set_offline_env
+
+
+def _common() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
+                   help="memory and settings folder (default: %(default)s)")
+    return p
+
+
+def _model_opts() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--model", metavar="PATH", help="GGUF model file (default: the setting, "
+                   "else the bundled SmolLM2-135M-Instruct)")
+    p.add_argument("--gpu-layers", type=int, help="layers to offload (-1 all, 0 CPU)")
+    p.add_argument("--profile", help="retrieval profile (hela, hela-nospread, streaming, dense)")
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = argparse.ArgumentParser(
+        prog="hela-desktop", parents=[common],
+        description="HeLa Desktop: a private, offline assistant with a live Hebbian memory. "
+                    "Without a command it opens the desktop app.")
+    parser.add_argument("--version", action="version", version=f"hela-desktop {__version__}")
+    parser.add_argument("--terminal", action="store_true",
+                        help="start the terminal chat instead of the window")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    app = sub.add_parser("app", parents=[common, _model_opts()], help="open the desktop app")
+    app.set_defaults(func=cmd_app)
+
+    chat = sub.add_parser("chat", parents=[common, _model_opts()],
+                          help="terminal chat (interactive, or one turn with --message)")
+    chat.add_argument("--message", "-m", help="send one message and exit")
+    chat.add_argument("--json", action="store_true", help="print events as JSON lines")
+    chat.add_argument("--conversation", type=int, help="continue this conversation id")
+    chat.add_argument("--new", action="store_true", help="start a new conversation")
+    chat.add_argument("--max-tokens", type=int, help="longest answer, in tokens")
+    chat.add_argument("--temperature", type=float)
+    chat.add_argument("--seed", type=int, help="sampling seed (reproducible answers)")
+    chat.set_defaults(func=cmd_chat)
+
+    doctor = sub.add_parser("doctor", parents=[common, _model_opts()],
+                            help="versions, model and embedder paths, GPU offload, data folder")
+    doctor.add_argument("--json", action="store_true")
+    doctor.set_defaults(func=cmd_doctor)
+
+    bench = sub.add_parser("bench", help="benchmarks (speed, locomo, gui)")
+    bsub = bench.add_subparsers(dest="bench", metavar="BENCH")
+    speed = bsub.add_parser("speed", parents=[common, _model_opts()],
+                            help="retrieval latency, streaming overhead, prefill reuse, "
+                                 "memory files, consolidation")
+    speed.add_argument("--sizes", default="1000,10000,100000",
+                       help="memory pool sizes for retrieval latency")
+    speed.add_argument("--queries", type=int, default=60, help="queries per pool size")
+    speed.add_argument("--answers", type=int, default=4, help="answers per streaming run")
+    speed.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    speed.add_argument("--skip", default="", help="comma list: retrieval,stream,memfile,consolidate")
+    speed.add_argument("--json", action="store_true")
+    speed.set_defaults(func=cmd_bench_speed)
+    gui = bsub.add_parser("gui", parents=[common], help="graph view frame time")
+    gui.add_argument("--sizes", default="500,2000,5000")
+    gui.add_argument("--json", action="store_true")
+    gui.set_defaults(func=cmd_bench_gui)
+    bench.set_defaults(func=lambda a: (bench.print_help(), 2)[1])
+
+    for mod, attr, target in (
+        ("hela_desktop.bench.locomo", "add_cli", bsub),
+        ("hela_desktop.memfile", "add_cli", sub),
+        ("hela_desktop.consolidate", "add_cli", sub),
+    ):
+        try:
+            m = importlib.import_module(mod)
+        except ImportError:
+            continue
+        reg = getattr(m, attr, None)
+        if reg is not None:
+            before = set(target.choices)
+            reg(target)
+            for name in set(target.choices) - before:
+                _add_common(target.choices[name], common)
+    return parser
+
+
+def _add_common(p: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    if not any("--data-dir" in a.option_strings for a in p._actions):
+        p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
+                       help="memory and settings folder")
+
+
+def main(argv: list[str] | None = None) -> int:
+    set_offline_env()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.data_dir = Path(getattr(args, "data_dir", None) or default_data_dir()).expanduser()
+    func = getattr(args, "func", None)
+    if func is None:
+        func = cmd_chat if args.terminal else cmd_app
+        for k, v in (("model", None), ("gpu_layers", None), ("profile", None), ("message", None),
+                     ("json", False), ("conversation", None), ("new", False),
+                     ("max_tokens", None), ("temperature", None), ("seed", None)):
+            setattr(args, k, getattr(args, k, v))
+    try:
+        return int(func(args) or 0)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+# ---------------------------------------------------------------------- helpers ------
+def _settings(args):
+    from .config import Settings
+
+    try:
+        s = Settings.load(args.data_dir)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from exc
+    if getattr(args, "model", None):
+        s.model_path = str(Path(args.model).expanduser())
+    if getattr(args, "gpu_layers", None) is not None:
+        s.n_gpu_layers = args.gpu_layers
+    if getattr(args, "profile", None):
+        s.profile = args.profile
+    if getattr(args, "max_tokens", None):
+        s.max_answer_tokens = args.max_tokens
+    if getattr(args, "temperature", None) is not None:
+        s.temperature = args.temperature
+    return s
+
+
+def _error(msg: str, code: int = 2) -> int:
+    print(f"error: {msg}", file=sys.stderr)
+    return code
+
+
+# ---------------------------------------------------------------------- commands -----
+def cmd_app(args) -> int:
+    try:
+        from .ui.app import run_app
+    except ImportError as exc:
+        print(f"note: the desktop window is not available ({exc}); starting the terminal chat",
+              file=sys.stderr)
+        return cmd_chat(args)
+    overrides = {}
+    if getattr(args, "model", None):
+        overrides["model_path"] = str(Path(args.model).expanduser())
+    if getattr(args, "gpu_layers", None) is not None:
+        overrides["n_gpu_layers"] = args.gpu_layers
+    if getattr(args, "profile", None):
+        overrides["profile"] = args.profile
+    return run_app(args.data_dir, overrides or None)
+
+
+def cmd_chat(args) -> int:
+    from .assistant import Assistant
+    from .embedder import EmbedderError
+    from .events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent, to_json
+    from .llm import LocalLLM, ModelError
+
+    s = _settings(args)
+    if args.message is not None and not args.message.strip():
+        return _error("empty message: nothing to send (give --message some text)")
+    from .memory import PROFILES
+
+    if s.profile not in PROFILES:
+        return _error(f"unknown profile {s.profile!r}; choose one of {', '.join(PROFILES)}")
+    # Load the model before touching the data folder: a bad model writes nothing.
+    try:
+        llm = LocalLLM(s.model_path or None, n_ctx=s.n_ctx, n_gpu_layers=s.n_gpu_layers,
+                       n_threads=s.n_threads)
+    except ModelError as exc:
+        return _error(str(exc))
+    try:
+        assistant = Assistant(args.data_dir, s, llm=llm)
+        assistant.load()
+    except (EmbedderError, ModelError) as exc:
+        return _error(str(exc))
+    conv = args.conversation
+    if conv is not None and not assistant.store.conversation_exists(conv):
+        return _error(f"no conversation {conv} in {assistant.store.path}")
+    if conv is None and not args.new:
+        convs = assistant.store.conversations()
+        conv = convs[0]["id"] if convs and args.message is None else None
+
+    def run_turn(message: str, conv_id):
+        stop = threading.Event()
+        gen = assistant.chat(message, conv_id, stop, seed=args.seed)
+        done = None
+        try:
+            for ev in gen:
+                if args.json:
+                    print(to_json(ev), flush=True)
+                    if isinstance(ev, DoneEvent):
+                        done = ev
+                    continue
+                if isinstance(ev, MemoriesEvent):
+                    if ev.memories:
+                        ids = " ".join(f"#{m.episode_id}" for m in ev.memories)
+                        print(f"\033[2m  recalled {ids}\033[0m", flush=True)
+                elif isinstance(ev, TokenEvent):
+                    print(ev.text, end="", flush=True)
+                elif isinstance(ev, MemoryUpdateEvent):
+                    add = " ".join(f"+#{m.episode_id}" for m in ev.added)
+                    rem = " ".join(f"-#{i}" for i in ev.removed)
+                    print(f"\033[2m ⟲[{add} {rem}]\033[0m", end="", flush=True)
+                elif isinstance(ev, DoneEvent):
+                    done = ev
+                    tail = " (interrupted)" if ev.interrupted else ""
+                    print(f"\n\033[2m  {ev.tokens} tokens, {ev.tokens_per_s:.1f} tok/s, "
+                          f"{ev.swaps} swaps{tail}\033[0m", flush=True)
+        except KeyboardInterrupt:
+            gen.close()  # stores the partial answer, marked interrupted
+            print("\n\033[2m  (interrupted; partial answer kept)\033[0m", file=sys.stderr)
+            if args.message is not None:
+                raise
+        return done.conversation_id if done else conv_id
+
+    try:
+        if args.message is not None:
+            run_turn(args.message, conv)
+            return 0
+        print(f"HeLa Desktop {__version__} — terminal chat. Model: {llm.path.name} "
+              f"({llm.device}). Memories: {len(assistant.engine)}. "
+              "Ctrl-C stops an answer, Ctrl-D quits, /new starts a new chat.")
+        while True:
+            try:
+                line = input("\nyou> ")
+            except EOFError:
+                print()
+                return 0
+            if not line.strip():
+                continue
+            if line.strip() == "/new":
+                conv = None
+                print("(new conversation)")
+                continue
+            if line.strip() in ("/quit", "/exit"):
+                return 0
+            print("hela> ", end="", flush=True)
+            conv = run_turn(line, conv)
+    finally:
+        assistant.close()
+
+
+def doctor_report(args) -> dict:
+    """Everything `doctor` prints, as a dict."""
+    import platform
+    import sqlite3
+
+    from .config import Settings
+    from .llm import ModelError, check_gguf, gpu_offload_supported
+    from .paths import bundled_embedder_path, bundled_model_path, scan_models
+    from .store import DB_FILE
+
+    def ver(mod: str) -> str:
+        try:
+            from importlib.metadata import version
+
+            return version(mod)
+        except Exception:  # noqa: BLE001
+            return "not installed"
+
+    try:
+        s = _settings(args)
+    except SystemExit:
+        s = Settings()
+    model_ok, model_msg = True, ""
+    try:
+        model = str(check_gguf(s.model_path or None))
+    except ModelError as exc:
+        model, model_ok, model_msg = s.model_path or "(bundled default)", False, str(exc)
+    fts5 = True
+    try:
+        c = sqlite3.connect(":memory:")
+        c.execute("CREATE VIRTUAL TABLE t USING fts5(x)")
+        c.close()
+    except sqlite3.Error:
+        fts5 = False
+    db = Path(args.data_dir) / DB_FILE
+    return {
+        "hela-desktop": __version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "versions": {m: ver(m) for m in (
+            "llama-cpp-python", "sentence-transformers", "torch", "numpy", "sqlite-utils",
+            "PySide6-Essentials", "pyqtgraph", "APScheduler")},
+        "sqlite": sqlite3.sqlite_version, "fts5": fts5,
+        "model": model, "model_ok": model_ok, "model_error": model_msg,
+        "bundled_model": str(bundled_model_path() or "missing"),
+        "models_found": [str(p) for p in scan_models(args.data_dir)],
+        "embedder": str(bundled_embedder_path() or "missing"),
+        "gpu_offload_supported": gpu_offload_supported(),
+        "n_gpu_layers_setting": s.n_gpu_layers,
+        "data_dir": str(args.data_dir),
+        "memory_file": str(db) if db.exists() else f"{db} (not created yet)",
+        "hf_hub_offline": os.environ.get("HF_HUB_OFFLINE"),
+    }
+
+
+def cmd_doctor(args) -> int:
+    rep = doctor_report(args)
+    if args.json:
+        print(json.dumps(rep, indent=2))
+    else:
+        print(f"HeLa Desktop {rep['hela-desktop']} on Python {rep['python']} ({rep['platform']})")
+        for k, v in rep["versions"].items():
+            print(f"  {k:24} {v}")
+        print(f"  {'sqlite':24} {rep['sqlite']} (FTS5 {'yes' if rep['fts5'] else 'NO'})")
+        print(f"model:            {rep['model']}" + ("" if rep["model_ok"] else "  [PROBLEM]"))
+        if rep["model_error"]:
+            print(f"                  {rep['model_error']}")
+        print(f"models found:     {len(rep['models_found'])}")
+        for m in rep["models_found"]:
+            print(f"                  {m}")
+        print(f"embedder:         {rep['embedder']}")
+        print(f"GPU offload:      {'supported' if rep['gpu_offload_supported'] else 'not supported (CPU build)'}"
+              f"; n_gpu_layers setting {rep['n_gpu_layers_setting']}")
+        print(f"data folder:      {rep['data_dir']}")
+        print(f"memory file:      {rep['memory_file']}")
+        print(f"offline mode:     HF_HUB_OFFLINE={rep['hf_hub_offline']}")
+    ok = rep["model_ok"] and rep["embedder"] != "missing" and rep["fts5"]
+    return 0 if ok else 1
+
+
+def cmd_bench_speed(args) -> int:
+    from .bench.speed import run_speed
+
+    return run_speed(args)
+
+
+def cmd_bench_gui(args) -> int:
+    from .bench.gui import bench_gui
+
+    sizes = tuple(int(x) for x in args.sizes.split(",") if x.strip())
+    res = bench_gui(sizes=sizes)
+    if args.json:
+        print(json.dumps(res, indent=2))
+    else:
+        print(json.dumps(res, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
