@@ -61,15 +61,17 @@ class Assistant:
     """
 
     def __init__(self, data_dir: Path, settings: Settings | None = None, *,
-                 model_path: str | None = None, llm: LocalLLM | None = None):
+                 model_path: str | None = None, llm: LocalLLM | None = None,
+                 embedder: Embedder | None = None):
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.settings = settings or Settings.load(self.data_dir)
         if model_path:
             self.settings.model_path = str(model_path)
         self.store = Store(self.data_dir)
-        self.embedder: Embedder | None = None
-        self.engine: MemoryEngine | None = None
+        self.embedder: Embedder | None = embedder
+        self.engine: MemoryEngine | None = (
+            MemoryEngine(self.store, embedder, self.settings) if embedder is not None else None)
         self.llm: LocalLLM | None = llm
         self.last_turn: TurnState | None = None
         self._model_lock = threading.Lock()
@@ -78,6 +80,7 @@ class Assistant:
     def load_embedder(self) -> None:
         if self.embedder is None:
             self.embedder = Embedder()
+        if self.engine is None:
             self.engine = MemoryEngine(self.store, self.embedder, self.settings)
 
     def load(self) -> None:

@@ -1,0 +1,36 @@
+# HeLa Desktop — the two commands of the README, and a few more.
+VENV ?= .venv
+export HF_HUB_OFFLINE := 1
+
+.PHONY: run chat test lint bench-speed bench-locomo bench-gui bundle check-bundle clean
+
+run:            ## install what is missing, then open the desktop app
+	@HELA_VENV=$(VENV) scripts/bootstrap.sh
+	$(VENV)/bin/hela-desktop
+
+chat:           ## install what is missing, then the terminal chat
+	@HELA_VENV=$(VENV) scripts/bootstrap.sh
+	$(VENV)/bin/hela-desktop chat
+
+test:           ## install what is missing (with test tools), then lint and run every test
+	@HELA_VENV=$(VENV) HELA_EXTRAS=test scripts/bootstrap.sh
+	$(VENV)/bin/ruff check hela_desktop tests
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest
+
+lint:
+	$(VENV)/bin/ruff check hela_desktop tests
+
+bench-speed:
+	@HELA_VENV=$(VENV) scripts/bootstrap.sh
+	$(VENV)/bin/hela-desktop bench speed
+
+bench-locomo:
+	@HELA_VENV=$(VENV) scripts/bootstrap.sh
+	$(VENV)/bin/hela-desktop bench locomo ../shared/data/locomo-dev.json
+
+bench-gui:
+	@HELA_VENV=$(VENV) scripts/bootstrap.sh
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/hela-desktop bench gui
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .ruff_cache test-artifacts

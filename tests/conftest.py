@@ -1,0 +1,51 @@
+"""Shared fixtures: the real embedder and the real default GGUF model, loaded once."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+from hela_desktop.config import Settings  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    from hela_desktop.embedder import Embedder
+
+    return Embedder()
+
+
+@pytest.fixture(scope="session")
+def llm():
+    from hela_desktop.llm import LocalLLM
+
+    return LocalLLM(n_ctx=2048)
+
+
+@pytest.fixture
+def settings() -> Settings:
+    s = Settings()
+    s.temperature = 0.0  # greedy: the same prompt gives the same answer
+    s.max_answer_tokens = 48
+    return s
+
+
+@pytest.fixture
+def make_assistant(tmp_path, llm, embedder, settings):
+    """Build Assistants on a data folder (default: a fresh one) sharing the loaded models."""
+    from hela_desktop.assistant import Assistant
+
+    made = []
+
+    def make(data_dir=None, s: Settings | None = None):
+        a = Assistant(data_dir or tmp_path / "data", s or settings, llm=llm, embedder=embedder)
+        made.append(a)
+        return a
+
+    yield make
+    for a in made:
+        a.store.close()

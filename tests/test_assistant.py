@@ -1,0 +1,180 @@
+"""The chat loop with the real model, the real embedder and real SQLite files."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from hela_desktop.events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
+from hela_desktop.memory import NewEpisode
+
+DIVERSE = [
+    "I keep bees in the garden and harvest honey every August.",
+    "My brother Tomas repairs vintage motorcycles in his garage.",
+    "I am learning to play the cello; my teacher is very strict.",
+    "Our cat Miso hates thunderstorms and hides under the bed.",
+    "I ran the Berlin marathon last autumn in four hours.",
+    "My favourite food is spicy ramen with a soft boiled egg.",
+    "We are planning a trip to Iceland to see the northern lights.",
+    "I work night shifts as an air traffic controller.",
+    "My grandmother taught me to knit scarves when I was seven.",
+    "The basement flooded after the storm and ruined my books.",
+    "I collect old maps of the Mediterranean coast.",
+    "My daughter started school and loves painting dinosaurs.",
+    "I switched to a standing desk because of back pain.",
+    "Chess tournaments on Sundays are my favourite weekend plan.",
+    "I am allergic to peanuts and carry an epinephrine pen.",
+    "We grow tomatoes, basil and chillies on the balcony.",
+    "I play bass guitar in a jazz band called Blue Hour.",
+    "My car broke down on the highway near Lyon last week.",
+    "I volunteer at the animal shelter walking dogs on Saturdays.",
+    "Quantum computing articles fascinate me, especially error correction.",
+]
+
+
+def _events(gen):
+    return list(gen)
+
+
+def test_turn_streams_events_and_persists(make_assistant):
+    a = make_assistant()
+    events = _events(a.chat("Hello! My sister Ana lives in Lisbon."))
+    assert isinstance(events[0], MemoriesEvent)
+    tokens = [e for e in events if isinstance(e, TokenEvent)]
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and not done.interrupted
+    assert len(tokens) == done.tokens > 0
+    assert [t.index for t in tokens] == list(range(done.tokens))
+    assert done.text == "".join(t.text for t in tokens).strip()
+    msgs = a.store.messages(done.conversation_id)
+    assert [m["role"] for m in msgs] == ["user", "assistant"]
+    assert msgs[1]["content"] == done.text and msgs[1]["episode_id"] == done.episode_id
+    ep = a.store.episode(done.episode_id)
+    assert ep.user_text == "Hello! My sister Ana lives in Lisbon."
+    # the timeline covers every token exactly once
+    tl = a.store.timeline(done.message_id)
+    assert tl[0][0] == 0 and tl[-1][1] == done.tokens
+    assert all(tl[i][1] == tl[i + 1][0] for i in range(len(tl) - 1))
+
+
+def test_fact_recalled_in_later_conversation_after_restart(make_assistant, tmp_path):
+    data = tmp_path / "restart"
+    a = make_assistant(data)
+    done = _events(a.chat("Remember this: my dog is called Biscuit and he is a beagle."))[-1]
+    fact_episode = done.episode_id
+    _events(a.chat("Tell me a fun fact about octopuses."))
+    a.store.close()
+
+    b = make_assistant(data)  # a new process would see exactly this: the same file
+    first = next(iter(b.chat("What is the name of my dog?", conversation_id=None)))
+    assert isinstance(first, MemoriesEvent)
+    recalled = [m.episode_id for m in first.memories]
+    assert recalled and recalled[0] == fact_episode
+    why = first.memories[0]
+    assert why.semantic > 0 and why.keyword > 0 and 0 < why.recency <= 1
+
+
+def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, settings, llm):
+    settings.reretrieve_every = 2
+    settings.lookback_tokens = 12
+    settings.blend_user_message = 0.0  # the live query follows the answer only
+    settings.max_memories = 2
+    settings.swap_margin = 0.0
+    settings.max_answer_tokens = 64
+    a = make_assistant(s=settings)
+    a.load()
+    conv = a.new_conversation()
+    # some history, so the stable prefix is more than the system prompt
+    a.store.add_message(conv, "user", "Hi, I'm Sam.")
+    a.store.add_message(conv, "assistant", "Nice to meet you, Sam!")
+    a.engine.add_episodes([NewEpisode(t, "") for t in DIVERSE])
+
+    before = llm.evaluated_tokens
+    events = _events(a.chat("Tell me a long story about anything you like.", conv))
+    done = events[-1]
+    updates = [e for e in events if isinstance(e, MemoryUpdateEvent)]
+    state = a.last_turn
+    assert done.swaps == len(updates) >= 1, "the answer should have triggered a memory swap"
+    # every evaluated token is accounted for: prefill (first prompt + swaps) + generated tokens
+    assert llm.evaluated_tokens - before == done.prefill_tokens + done.tokens
+    for u, bound in zip(updates, state.swap_bounds, strict=True):
+        # a swap re-evaluates at most memory block + user message + generated tokens ...
+        assert 0 < u.prefill_tokens <= bound
+        # ... and never the stable part (system prompt + history)
+        assert u.prefill_tokens <= state.prompt_tokens - state.stable_prefix + u.token_index
+    assert state.stable_prefix > 20
+    # the timeline's spans start exactly at the swaps, with the swapped-in sets
+    tl = a.store.timeline(done.message_id)
+    starts = [s for s, _, _ in tl]
+    assert starts == [0] + [u.token_index for u in updates if u.token_index < done.tokens]
+    for (s, _, ids), u in zip(tl[1:], updates, strict=False):
+        assert ids == u.active
+    first = events[0]
+    assert tl[0][2] == [m.episode_id for m in first.memories]
+    # Hebbian learning happened for the co-active sets
+    assert a.store.hebbian_step() >= 1 and a.store.count_edges() > 0
+
+
+def test_stop_keeps_partial_answer_marked_interrupted(make_assistant, settings):
+    settings.max_answer_tokens = 200
+    a = make_assistant(s=settings)
+    stop = threading.Event()
+    seen = []
+    done = None
+    for ev in a.chat("Write a long poem about the sea.", stop=stop):
+        if isinstance(ev, TokenEvent):
+            seen.append(ev.text)
+            if len(seen) == 5:
+                stop.set()
+        if isinstance(ev, DoneEvent):
+            done = ev
+    assert done.interrupted and done.tokens == 5
+    msgs = a.store.messages(done.conversation_id)
+    assert msgs[-1]["interrupted"] and msgs[-1]["content"] == "".join(seen).strip()
+    assert done.episode_id is None  # only completed exchanges become memories
+    assert a.store.integrity_ok()
+
+
+def test_closing_the_stream_midway_stores_the_partial_answer(make_assistant, settings):
+    settings.max_answer_tokens = 200
+    a = make_assistant(s=settings)
+    gen = a.chat("Describe a long walk through a forest.")
+    n = 0
+    for ev in gen:
+        if isinstance(ev, TokenEvent):
+            n += 1
+            if n == 3:
+                break
+    gen.close()  # what Ctrl-C in the terminal chat does
+    conv = a.store.conversations()[0]["id"]
+    msgs = a.store.messages(conv)
+    assert msgs[-1]["role"] == "assistant" and msgs[-1]["interrupted"]
+    assert a.store.integrity_ok()
+
+
+def test_empty_message_is_refused(make_assistant):
+    a = make_assistant()
+    with pytest.raises(ValueError, match="empty message"):
+        next(iter(a.chat("   \n ")))
+    assert a.store.conversations() == []
+
+
+def test_history_that_overflows_the_context_is_trimmed(make_assistant, settings, tmp_path):
+    from hela_desktop.llm import LocalLLM
+
+    small = LocalLLM(n_ctx=768)
+    settings.n_ctx = 768
+    settings.max_answer_tokens = 16
+    settings.token_budget = 120
+    a = make_assistant(s=settings)
+    a.llm = small
+    conv = a.new_conversation()
+    long = "This is a long message about many things. " * 30
+    for i in range(12):
+        a.store.add_message(conv, "user", f"{i}: {long}")
+        a.store.add_message(conv, "assistant", f"{i}: {long}")
+    done = _events(a.chat("And now a short question?", conv))[-1]
+    assert not done.interrupted and done.tokens > 0
+    assert a.last_turn.prompt_tokens + done.tokens < 768
+    small.close()
