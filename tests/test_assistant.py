@@ -108,7 +108,7 @@ def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, sett
     tl = a.store.timeline(done.message_id)
     starts = [s for s, _, _ in tl]
     assert starts == [0] + [u.token_index for u in updates if u.token_index < done.tokens]
-    for (s, _, ids), u in zip(tl[1:], updates, strict=False):
+    for (_start, _, ids), u in zip(tl[1:], updates, strict=False):
         assert ids == u.active
     first = events[0]
     assert tl[0][2] == [m.episode_id for m in first.memories]
