@@ -31,6 +31,7 @@ import sqlite3
 import sys
 import time
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -222,11 +223,15 @@ def _loads(raw: bytes) -> Any:
     except UnicodeDecodeError as exc:
         raise _Bad(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return _DECODER.decode(text)
     except RecursionError:
         raise _Bad("JSON nested too deeply") from None
     except ValueError as exc:
         raise _Bad(f"not valid JSON ({exc})") from None
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def _b64(blob: bytes | None) -> str | None:
@@ -234,7 +239,7 @@ def _b64(blob: bytes | None) -> str | None:
 
 
 def _jdump(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _ENCODER.encode(obj)
 
 
 def _json_col(text: str | None) -> Any:
@@ -252,6 +257,15 @@ def _c_uid(v: Any) -> str:
     if type(v) is not str:
         raise _Bad(f"expected a uid string, got {_tn(v)}")
     if not _UID_RE.match(v):
+        raise _Bad(f"not a valid uid: {v[:40]!r}")
+    return v
+
+
+def _c_ref(v: Any) -> str:
+    """A reference to a uid: a short string (resolving it is the real check)."""
+    if type(v) is not str:
+        raise _Bad(f"expected a uid string, got {_tn(v)}")
+    if len(v) > 128:
         raise _Bad(f"not a valid uid: {v[:40]!r}")
     return v
 
@@ -329,12 +343,17 @@ def _make_vec(limits: Limits) -> Callable[[Any], bytes]:
     return check
 
 
+def _obj_text(v: dict) -> str:
+    """How a JSON-object column (meta, last_recall, stats) is stored."""
+    return json.dumps(v, ensure_ascii=False, allow_nan=False)
+
+
 def _make_obj() -> Callable[[Any], str]:
     def check(v: Any) -> str:
         if type(v) is not dict:
             raise _Bad(f"expected a JSON object, got {_tn(v)}")
         try:
-            return json.dumps(v, ensure_ascii=False, allow_nan=False)
+            return _obj_text(v)
         except (ValueError, RecursionError, TypeError):
             raise _Bad("JSON object cannot be stored (nested too deeply)") from None
 
@@ -347,7 +366,7 @@ def _make_uids(limits: Limits) -> Callable[[Any], list[str]]:
             raise _Bad(f"expected a list of uids, got {_tn(v)}")
         if len(v) > limits.max_list_len:
             raise _Bad(f"list too long ({len(v)} items)")
-        return [_c_uid(x) for x in v]
+        return [_c_ref(x) for x in v]
 
     return check
 
@@ -376,13 +395,13 @@ def _schemas(limits: Limits) -> dict[str, list[tuple[str, Callable[[Any], Any], 
     vec = _make_vec(limits)
     obj = _make_obj()
     uids = _make_uids(limits)
-    f, n, b, u = _c_float, _c_count, _c_bool, _c_uid
+    f, n, b, u, r = _c_float, _c_count, _c_bool, _c_uid, _c_ref
     return {
         "conversations.jsonl": [
             ("uid", u, REQ), ("title", s, REQ), ("created_at", f, REQ), ("updated_at", f, REQ),
         ],
         "episodes.jsonl": [
-            ("uid", u, REQ), ("conversation", _opt(u), REQ), ("user_text", s, REQ),
+            ("uid", u, REQ), ("conversation", _opt(r), REQ), ("user_text", s, REQ),
             ("assistant_text", s, REQ), ("created_at", f, REQ), ("embedder", _opt(s), REQ),
             ("embedding", _opt(vec), OPT), ("access_count", n, REQ),
             ("last_access", _opt(f), REQ), ("importance", f, REQ), ("pinned", b, REQ),
@@ -392,24 +411,24 @@ def _schemas(limits: Limits) -> dict[str, list[tuple[str, Callable[[Any], Any], 
             ("meta", _opt(obj), REQ),
         ],
         "messages.jsonl": [
-            ("uid", u, REQ), ("conversation", u, REQ),
+            ("uid", u, REQ), ("conversation", r, REQ),
             ("role", _enum("user", "assistant"), REQ), ("content", s, REQ),
-            ("created_at", f, REQ), ("interrupted", b, REQ), ("episode", _opt(u), REQ),
+            ("created_at", f, REQ), ("interrupted", b, REQ), ("episode", _opt(r), REQ),
             ("stats", _opt(obj), REQ),
         ],
         "timelines.jsonl": [
-            ("message", u, REQ), ("start", _c_int, REQ), ("end", _c_int, REQ),
+            ("message", r, REQ), ("start", _c_int, REQ), ("end", _c_int, REQ),
             ("episodes", uids, REQ),
         ],
         "edges.jsonl": [
-            ("a", u, REQ), ("b", u, REQ), ("weight", f, REQ), ("prior", f, REQ),
+            ("a", r, REQ), ("b", r, REQ), ("weight", f, REQ), ("prior", f, REQ),
             ("count", n, REQ), ("step", _c_int, REQ), ("updated_at", f, REQ),
         ],
         "knowledge.jsonl": [
             ("uid", u, REQ), ("kind", _enum("user_model", "fact", "persona"), REQ),
             ("text", s, REQ), ("embedder", _opt(s), REQ), ("embedding", _opt(vec), OPT),
             ("created_at", f, REQ), ("updated_at", f, REQ), ("strength", f, REQ),
-            ("superseded_by", _opt(u), REQ), ("archived_at", _opt(f), REQ),
+            ("superseded_by", _opt(r), REQ), ("archived_at", _opt(f), REQ),
             ("access_count", n, REQ), ("last_access", _opt(f), REQ), ("sources", uids, REQ),
         ],
     }
@@ -476,10 +495,28 @@ class _Lines:
         if len(self.buf) >= 512:
             self.flush()
 
+    def write_raw(self, line: str) -> None:
+        self.buf.append(line)
+        self.count += 1
+        if len(self.buf) >= 512:
+            self.flush()
+
     def flush(self) -> None:
         if self.buf:
             self.fh.write(("\n".join(self.buf) + "\n").encode("utf-8"))
             self.buf.clear()
+
+
+def _edge_line(r: tuple) -> str:
+    """One edges.jsonl line; a fast path for the common all-plain row."""
+    a, b, w, p, c, st, u = r
+    if (type(w) is float and type(p) is float and type(u) is float and type(c) is int
+            and type(st) is int and math.isfinite(w) and math.isfinite(p) and math.isfinite(u)
+            and _UID_RE.match(a) and _UID_RE.match(b)):
+        return (f'{{"a":"{a}","b":"{b}","weight":{w!r},"prior":{p!r},"count":{c},'
+                f'"step":{st},"updated_at":{u!r}}}')
+    return _jdump({"a": a, "b": b, "weight": w, "prior": p, "count": c, "step": st,
+                   "updated_at": u})
 
 
 def _store_embedder(store: Store) -> str | None:
@@ -679,8 +716,7 @@ def _export_native(store, tmp, sel, include_embeddings, include_conversations, p
                 f"FROM edges g{ejoin} JOIN episodes a ON a.id = g.src "
                 "JOIN episodes b ON b.id = g.dst ORDER BY g.src, g.dst"
             ):
-                out.write({"a": r[0], "b": r[1], "weight": r[2], "prior": r[3], "count": r[4],
-                           "step": r[5], "updated_at": r[6]})
+                out.write_raw(_edge_line(r))
                 tick()
             out.flush()
             counts["edges.jsonl"] = out.count
@@ -848,8 +884,8 @@ class _Source:
     manifest: dict
     members: tuple[str, ...]
 
-    def records(self, member: str) -> Iterator[tuple[str, dict]]:  # pragma: no cover
-        raise NotImplementedError
+    def records(self, member: str, trusted: bool = False) -> Iterator[tuple[str, dict]]:
+        raise NotImplementedError  # pragma: no cover
 
     def close(self) -> None:
         pass
@@ -863,6 +899,7 @@ class _NativeSource(_Source):
         self.limits = limits
         self.schemas = _schemas(limits)
         self.read_total = 0
+        self.checksums: dict[str, int] = {}
         try:
             self.zf = zipfile.ZipFile(path)
         except Exception as exc:  # noqa: BLE001 - zipfile raises many types on bad input
@@ -973,43 +1010,121 @@ class _NativeSource(_Source):
         self.members = tuple(n for n in MEMBER_ORDER if n in present)
         return m
 
-    def records(self, member: str) -> Iterator[tuple[str, dict]]:
-        info = self.infos[member]
+    def _lines(self, member: str) -> Iterator[tuple[int, bytes]]:
+        """(line number, raw line) of a member, read in blocks, with the size limits."""
         lim = self.limits
-        schema = self.schemas[member]
-        n = 0
-        count = 0
         try:
-            fh = self.zf.open(info)
-        except Exception as exc:  # noqa: BLE001
+            fh = self.zf.open(self.infos[member])
+        except Exception as exc:  # noqa: BLE001 - zipfile raises many types on bad input
             raise _Bad(f"corrupt archive data ({exc})", member) from None
+        n = 0
+        rest = b""
+        crc = 0
         with fh:
             while True:
                 try:
-                    line = fh.readline(lim.max_line_bytes + 1)
+                    block = fh.read(_CHUNK)
                 except Exception as exc:  # noqa: BLE001 - zlib.error, BadZipFile (CRC), EOF
-                    raise _Bad(f"corrupt archive data ({exc})", f"{member} line {n + 1}") from None
-                if not line:
+                    raise _Bad(f"corrupt archive data ({exc})",
+                               f"{member} after line {n}") from None
+                if not block:
                     break
-                n += 1
-                self.read_total += len(line)
+                crc = zlib.crc32(block, crc)
+                self.read_total += len(block)
                 if self.read_total > lim.max_total_bytes:
                     raise _Bad("uncompressed data exceeds the size limit", member)
-                where = f"{member} line {n}"
-                if len(line) > lim.max_line_bytes:
-                    raise _Bad(f"line longer than {lim.max_line_bytes} bytes", where)
-                if not line.strip():
-                    continue
+                parts = (rest + block).split(b"\n")
+                rest = parts.pop()
+                for line in parts:
+                    n += 1
+                    if len(line) > lim.max_line_bytes:
+                        raise _Bad(f"line longer than {lim.max_line_bytes} bytes",
+                                   f"{member} line {n}")
+                    yield n, line
+                if len(rest) > lim.max_line_bytes:
+                    raise _Bad(f"line longer than {lim.max_line_bytes} bytes",
+                               f"{member} line {n + 1}")
+        if rest:
+            yield n + 1, rest
+        self.last_crc = crc
+
+    def records(self, member: str, trusted: bool = False) -> Iterator[tuple[str, dict]]:
+        """Parsed records of a member.  The first (validating) read checks every field and
+        remembers a checksum; a `trusted` re-read only decodes, and fails if the bytes are
+        not the ones that were validated (the file changed in between)."""
+        schema = self.schemas[member]
+        fast = _FAST_PARSERS.get(member)
+        count = 0
+        normalise = member in _NEEDS_NORMALISING
+        decode = _DECODER.decode
+        for n, line in self._lines(member):
+            if not line.strip():
+                continue
+            where = f"{member} line {n}"
+            count += 1
+            if trusted:
                 try:
-                    obj = _loads(line)
-                except _Bad as bad:
-                    raise _Bad(bad.what, where) from None
-                count += 1
-                yield where, _parse_record(schema, obj, where)
+                    obj = decode(line.decode("utf-8"))
+                    yield where, _trusted_record(member, obj) if normalise else obj
+                except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+                    raise _Bad("the file changed while it was being imported", where) from None
+                continue
+            try:
+                obj = _loads(line)
+            except _Bad as bad:
+                raise _Bad(bad.what, where) from None
+            rec = fast(obj) if fast is not None else None
+            yield where, rec if rec is not None else _parse_record(schema, obj, where)
+        crc = self.last_crc
+        if trusted:
+            if self.checksums.get(member) != crc:
+                raise _Bad("the file changed while it was being imported", member)
+            return
         expected = self.manifest["counts"][member]
         if count != expected:
             raise _Bad(f"{count} records but the manifest says {expected} (truncated file?)",
                        member)
+        self.checksums[member] = crc
+
+
+def _parse_edge_fast(obj: Any) -> dict | None:
+    """The common edges.jsonl record, checked inline; None: use the generic parser."""
+    if type(obj) is not dict or len(obj) != 7:
+        return None
+    try:
+        a, b, w, p = obj["a"], obj["b"], obj["weight"], obj["prior"]
+        c, st, u = obj["count"], obj["step"], obj["updated_at"]
+    except KeyError:
+        return None
+    if (type(a) is str and type(b) is str and len(a) <= 128 and len(b) <= 128
+            and type(w) is float and type(p) is float and type(u) is float
+            and type(c) is int and type(st) is int and 0 <= c <= _INT_MAX
+            and -_INT_MAX <= st <= _INT_MAX
+            and math.isfinite(w) and math.isfinite(p) and math.isfinite(u)):
+        return obj
+    return None
+
+
+_FAST_PARSERS: dict[str, Callable[[Any], dict | None]] = {"edges.jsonl": _parse_edge_fast}
+_VEC_FIELDS = {"episodes.jsonl": ("embedding", "query_centroid"), "knowledge.jsonl": ("embedding",)}
+_OBJ_FIELDS = {"episodes.jsonl": ("last_recall", "meta"), "messages.jsonl": ("stats",)}
+_BOOL_FIELDS = {"episodes.jsonl": ("pinned",), "messages.jsonl": ("interrupted",)}
+_NEEDS_NORMALISING = {*_VEC_FIELDS, *_OBJ_FIELDS, *_BOOL_FIELDS}
+
+
+def _trusted_record(member: str, obj: dict) -> dict:
+    """Normalise a record that already passed validation (same bytes, checked by CRC)."""
+    for k in _VEC_FIELDS.get(member, ()):
+        v = obj.get(k)
+        if v is not None:
+            obj[k] = base64.b64decode(v)
+    for k in _OBJ_FIELDS.get(member, ()):
+        v = obj[k]
+        if v is not None:
+            obj[k] = _obj_text(v)
+    for k in _BOOL_FIELDS.get(member, ()):
+        obj[k] = int(obj[k])
+    return obj
 
 
 def _plain_uid(prefix: str, *parts: str) -> str:
@@ -1055,7 +1170,7 @@ class _PlainSource(_Source):
             raise _Bad(f"file too large ({size} bytes, limit {limits.max_plain_bytes})", "file")
         self._str = _make_str(limits)
 
-    def records(self, member: str) -> Iterator[tuple[str, dict]]:
+    def records(self, member: str, trusted: bool = False) -> Iterator[tuple[str, dict]]:
         if member != "episodes.jsonl":
             return
         it = self._json_records() if self.kind == "json" else self._text_records()
@@ -1265,9 +1380,13 @@ def _embed_fn(embedder: Any) -> Callable[[list[str]], np.ndarray]:
 
 
 def _target_embedder_name(store: Store, embedder: Any) -> str:
-    if embedder is not None:
-        return getattr(embedder, "name", None) or "custom"
-    return store.get_meta("embedder") or DEFAULT_EMBEDDER_NAME
+    """The embedder whose vectors the store should hold after the import.
+
+    An `Embedder` (or anything with a ``name``) names itself; otherwise (None, or a bare
+    callable) it is the store's ``embedder`` meta key, or the bundled default model.
+    """
+    name = getattr(embedder, "name", None) if embedder is not None else None
+    return name or store.get_meta("embedder") or DEFAULT_EMBEDDER_NAME
 
 
 class _Plan:
@@ -1446,6 +1565,8 @@ def import_file(
                 vectors = _embed_all(plan.to_embed, embedder, progress, plan.records, total)
             report.embedded = len(plan.to_embed)
             done0 = plan.records + (0 if dry_run else len(plan.to_embed))
+            cache = store.conn.execute("PRAGMA cache_size").fetchone()[0]
+            store.conn.execute("PRAGMA cache_size = -131072")  # 128 MiB while importing
             try:
                 with store.transaction():
                     _apply(src, store, plan, vectors, target_name, lam, report, progress,
@@ -1456,6 +1577,8 @@ def import_file(
                 pass
             except sqlite3.IntegrityError as exc:
                 raise _Bad(f"conflicts with the store ({exc})", "import") from None
+            finally:
+                store.conn.execute(f"PRAGMA cache_size = {int(cache)}")
         finally:
             src.close()
     except _Bad as bad:
@@ -1535,7 +1658,7 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str, l
 
     def batched(member: str, size: int) -> Iterator[list[tuple[str, dict]]]:
         batch: list[tuple[str, dict]] = []
-        for item in src.records(member):
+        for item in src.records(member, trusted=True):
             batch.append(item)
             tick()
             if len(batch) >= size:
