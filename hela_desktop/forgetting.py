@@ -1,0 +1,239 @@
+"""Adaptive forgetting that loses nothing by accident: archive, restore, purge (Qt-free).
+
+**The rule.**  A live episode (not archived, not deleted) is archived when *all* hold:
+
+1. its connectivity is low: weighted degree ``D(v) = Σ_j w_vj`` over effective edge weights
+   (prior + decayed Hebbian weight, capped) to *live* neighbours is below
+   ``ForgettingParams.max_degree`` (default 0.6 — a lone temporal link of 0.5 with nothing
+   else counts as isolated);
+2. it is stale: not accessed (``last_access``, or ``created_at`` if never recalled) for more
+   than ``stale_days`` days (default 30);
+3. it is not pinned;
+4. no live knowledge depends on it: it is not a source (``knowledge_sources``) of a
+   knowledge item that is neither superseded nor archived.
+
+Degrees are computed once, before anything is archived, so one pass archives exactly the
+episodes the rule selects on the graph as it was (neighbours archived in the same pass do
+not cascade).
+
+**Archiving** sets ``archived_at`` and ``archive_reason`` (the numbers behind each condition)
+and removes the episode from the engine's in-memory index: it leaves retrieval and the graph
+view.  Its edges stay in the ``edges`` table, so :func:`restore` brings it back *with* them.
+Archived episodes are browsed with ``store.list_episodes(only_archived=True)``.
+**Purging** (:func:`purge_archived`, ``hela-desktop forget --purge``) deletes archived
+episodes for good; foreign keys cascade to their edges and provenance links.
+
+Every run that writes logs a summary to the ``activity`` table (job ``forget``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+
+from .config import HelaParams
+from .store import Store
+
+JOB = "forget"
+SECONDS_PER_DAY = 86400.0
+
+
+@dataclass
+class ForgettingParams:
+    """Constants of the forgetting rule (see the module docstring)."""
+
+    max_degree: float = 0.6  # archive only below this weighted degree
+    stale_days: float = 30.0  # …and only when not accessed for longer than this
+    max_per_pass: int | None = None  # cap on archives per pass (None: no cap)
+
+
+@dataclass
+class ForgettingReport:
+    """What one pass archived (or would archive) and why, and what it kept."""
+
+    dry_run: bool = False
+    checked: int = 0
+    archived: list[dict] = field(default_factory=list)  # {episode_id, reason, degree, idle_days, label}
+    purged: list[int] = field(default_factory=list)
+    kept_pinned: int = 0
+    kept_knowledge: int = 0
+    kept_connected: int = 0
+    kept_recent: int = 0
+    yielded: bool = False
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def summary(self) -> dict:
+        d = self.to_dict()
+        d["archived"] = [a["episode_id"] for a in self.archived]
+        d["seconds"] = round(self.seconds, 3)
+        return d
+
+
+def _store_and_engine(engine_or_store):
+    if isinstance(engine_or_store, Store):
+        return engine_or_store, None
+    return engine_or_store.store, engine_or_store
+
+
+def live_degrees(store: Store, hela: HelaParams) -> dict[int, float]:
+    """Weighted degree of every live episode over edges to live neighbours (0 if none)."""
+    from .consolidate import weighted_degrees
+
+    deg, _ = weighted_degrees(store, hela)
+    return deg
+
+
+def knowledge_protected(store: Store) -> set[int]:
+    """Episodes that live knowledge depends on (sources of non-superseded, non-archived items)."""
+    return {r[0] for r in store.conn.execute(
+        "SELECT DISTINCT s.episode_id FROM knowledge_sources s JOIN knowledge k "
+        "ON k.id = s.knowledge_id WHERE k.superseded_by IS NULL AND k.archived_at IS NULL")}
+
+
+def plan_forgetting(store: Store, hela: HelaParams, params: ForgettingParams | None = None,
+                    *, now: float | None = None) -> ForgettingReport:
+    """Apply the rule without writing: the report lists what would be archived and why."""
+    p = params or ForgettingParams()
+    now = time.time() if now is None else now
+    deg = live_degrees(store, hela)
+    protected = knowledge_protected(store)
+    rep = ForgettingReport(dry_run=True)
+    rows = store.conn.execute(
+        "SELECT id, pinned, COALESCE(last_access, created_at), user_text, assistant_text "
+        "FROM episodes WHERE archived_at IS NULL AND deleted_at IS NULL ORDER BY id").fetchall()
+    for eid, pinned, seen_at, user_text, assistant_text in rows:
+        rep.checked += 1
+        d = float(deg.get(eid, 0.0))
+        idle_days = max(0.0, (now - float(seen_at)) / SECONDS_PER_DAY)
+        if pinned:
+            rep.kept_pinned += 1
+            continue
+        if eid in protected:
+            rep.kept_knowledge += 1
+            continue
+        if d >= p.max_degree:
+            rep.kept_connected += 1
+            continue
+        if idle_days <= p.stale_days:
+            rep.kept_recent += 1
+            continue
+        if p.max_per_pass is not None and len(rep.archived) >= p.max_per_pass:
+            break
+        label = " ".join((user_text or assistant_text or "").split())[:60]
+        reason = (f"weighted degree {d:.2f} < {p.max_degree:g}; not accessed for "
+                  f"{idle_days:.0f} days (> {p.stale_days:g}); not pinned; no knowledge "
+                  "depends on it")
+        rep.archived.append(dict(episode_id=eid, reason=reason, degree=round(d, 4),
+                                 idle_days=round(idle_days, 2), label=label))
+    return rep
+
+
+def forget(engine_or_store, *, hela: HelaParams | None = None,
+           params: ForgettingParams | None = None, dry_run: bool = False, purge: bool = False,
+           now: float | None = None, store: Store | None = None,
+           should_yield: Callable[[], bool] | None = None) -> ForgettingReport:
+    """One forgetting pass: archive what the rule selects (one transaction), then log it.
+
+    `engine_or_store`: a `MemoryEngine` (archived episodes also leave its in-memory index,
+    so retrieval and the graph view drop them at once) or a bare `Store`.  `store`: the
+    connection to write through (default: the engine's).  `purge`: afterwards delete *all*
+    archived episodes for good.  `dry_run`: write nothing, report what would happen.
+    """
+    t0 = time.perf_counter()
+    st, engine = _store_and_engine(engine_or_store)
+    store = store or st
+    hela = hela or (engine.hela if engine is not None else HelaParams())
+    rep = plan_forgetting(store, hela, params, now=now)
+    rep.dry_run = dry_run
+    if should_yield is not None and should_yield():
+        rep.yielded = True
+        rep.archived = []
+        return rep
+    ids = [a["episode_id"] for a in rep.archived]
+    if purge:
+        already = [r[0] for r in store.conn.execute(
+            "SELECT id FROM episodes WHERE archived_at IS NOT NULL ORDER BY id")]
+        rep.purged = sorted(set(already) | set(ids))
+    if dry_run:
+        rep.seconds = time.perf_counter() - t0
+        return rep
+    at = time.time()
+    with store.transaction():
+        store.conn.executemany(
+            "UPDATE episodes SET archived_at = ?, archive_reason = ? "
+            "WHERE id = ? AND archived_at IS NULL",
+            [(at, a["reason"], a["episode_id"]) for a in rep.archived])
+        if purge and rep.purged:
+            _delete(store, rep.purged)
+        rep.seconds = time.perf_counter() - t0
+        store.log_activity(JOB, rep.summary())
+    if engine is not None:
+        with engine._lock:
+            for eid in set(ids) | set(rep.purged):
+                engine.index.remove(eid)
+            engine._kw_cache.clear()
+    return rep
+
+
+def _delete(store: Store, ids: list[int]) -> None:
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        q = ",".join("?" * len(chunk))
+        store.conn.execute(
+            f"DELETE FROM episodes WHERE archived_at IS NOT NULL AND id IN ({q})", chunk)
+
+
+def purge_archived(engine_or_store, ids: Iterable[int] | None = None) -> list[int]:
+    """Delete archived episodes for good (all, or the given ones that are archived).
+
+    Edges and provenance links go with them (foreign-key cascade).  Returns the ids deleted.
+    """
+    store, engine = _store_and_engine(engine_or_store)
+    with store.transaction():
+        if ids is None:
+            todo = [r[0] for r in store.conn.execute(
+                "SELECT id FROM episodes WHERE archived_at IS NOT NULL ORDER BY id")]
+        else:
+            want = [int(i) for i in ids]
+            q = ",".join("?" * len(want)) or "NULL"
+            todo = [r[0] for r in store.conn.execute(
+                f"SELECT id FROM episodes WHERE archived_at IS NOT NULL AND id IN ({q}) "
+                "ORDER BY id", want)]
+        _delete(store, todo)
+        store.log_activity(JOB, {"purged": todo})
+    if engine is not None:
+        with engine._lock:
+            for eid in todo:
+                engine.index.remove(eid)
+    return todo
+
+
+def restore(engine_or_store, ids: Iterable[int]) -> list[int]:
+    """Un-archive episodes: back in retrieval (if an engine is given) with all their edges.
+
+    Returns the ids that were archived and are now restored.
+    """
+    store, engine = _store_and_engine(engine_or_store)
+    want = [int(i) for i in ids]
+    done = [i for i in want if store.conn.execute(
+        "SELECT 1 FROM episodes WHERE id = ? AND archived_at IS NOT NULL", (i,)).fetchone()]
+    with store.transaction():
+        store.conn.executemany(
+            "UPDATE episodes SET archived_at = NULL, archive_reason = NULL WHERE id = ?",
+            [(i,) for i in done])
+        if done:
+            store.log_activity(JOB, {"restored": done})
+    if engine is not None and done:
+        with engine._lock:
+            reindex = getattr(engine, "_reindex_one", None)
+            if reindex is None:
+                engine.reload_index()
+            else:
+                for i in done:
+                    reindex(i)
+            engine._kw_cache.clear()
+    return done

@@ -1,0 +1,206 @@
+"""Distilled semantic knowledge as its own retrievable node type (Qt-free).
+
+Reflective consolidation (:mod:`hela_desktop.consolidate`) writes knowledge items to the
+``knowledge`` table, each linked to the episodes it came from (``knowledge_sources``).
+Only *live* items take part in retrieval: ``superseded_by IS NULL AND archived_at IS NULL``.
+
+`KnowledgeIndex` keeps their embeddings in a matrix and answers top-k cosine queries; it
+notices any change of the table (another thread, another process, an import) through a
+cheap fingerprint query and reloads itself.  `retrieve_knowledge` is the one-call API::
+
+    recalls = retrieve_knowledge(engine, engine.embed_query("what does the user like?"), k=3)
+    [(r.episode_id, r.text, r.extra["sources"]) for r in recalls]   # episode_id = knowledge id
+
+A knowledge recall is a :class:`~hela_desktop.events.Recall` with ``kind="knowledge"``;
+its ``episode_id`` is the *knowledge* id, ``score``/``semantic`` the cosine similarity, and
+``extra`` holds ``knowledge_kind`` (user_model / fact / persona), ``strength`` and
+``sources`` (the provenance episode ids).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import weakref
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .events import Recall
+from .store import Store, from_blob
+
+KINDS = ("user_model", "fact", "persona")
+
+_LIVE = "superseded_by IS NULL AND archived_at IS NULL"
+
+
+@dataclass
+class KnowledgeItem:
+    """One row of the ``knowledge`` table with its provenance."""
+
+    id: int
+    kind: str
+    text: str
+    strength: float
+    created_at: float
+    updated_at: float
+    superseded_by: int | None
+    archived_at: float | None
+    sources: list[int]
+
+    def to_dict(self) -> dict:
+        return dict(id=self.id, kind=self.kind, text=self.text, strength=self.strength,
+                    created_at=self.created_at, updated_at=self.updated_at,
+                    superseded_by=self.superseded_by, archived_at=self.archived_at,
+                    sources=list(self.sources))
+
+
+def _store_of(engine_or_store) -> Store:
+    return engine_or_store if isinstance(engine_or_store, Store) else engine_or_store.store
+
+
+def sources_of(store: Store, knowledge_ids: Iterable[int]) -> dict[int, list[int]]:
+    """Provenance: knowledge id -> the episode ids it was distilled from (sorted)."""
+    ids = list(dict.fromkeys(int(i) for i in knowledge_ids))
+    out: dict[int, list[int]] = {i: [] for i in ids}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        q = ",".join("?" * len(chunk))
+        for kid, eid in store.conn.execute(
+            f"SELECT knowledge_id, episode_id FROM knowledge_sources WHERE knowledge_id IN ({q}) "
+            "ORDER BY knowledge_id, episode_id", chunk):
+            out[kid].append(eid)
+    return out
+
+
+def list_knowledge(store: Store, *, include_superseded: bool = False,
+                   kind: str | None = None) -> list[KnowledgeItem]:
+    """Knowledge items for a browser tab, strongest first, with their source episodes."""
+    where = [] if include_superseded else [_LIVE]
+    args: list = []
+    if kind:
+        where.append("kind = ?")
+        args.append(kind)
+    sql = ("SELECT id, kind, text, strength, created_at, updated_at, superseded_by, archived_at "
+           "FROM knowledge " + (f"WHERE {' AND '.join(where)} " if where else "")
+           + "ORDER BY strength DESC, updated_at DESC, id")
+    rows = store.conn.execute(sql, args).fetchall()
+    src = sources_of(store, (r[0] for r in rows))
+    return [KnowledgeItem(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], src.get(r[0], []))
+            for r in rows]
+
+
+def fingerprint(store: Store) -> tuple:
+    """Changes whenever a knowledge row is added, edited, strengthened, superseded or removed."""
+    return tuple(store.conn.execute(
+        "SELECT COUNT(*), MAX(id), TOTAL(updated_at), COUNT(superseded_by), COUNT(archived_at), "
+        "TOTAL(strength) FROM knowledge").fetchone())
+
+
+class KnowledgeIndex:
+    """Top-k cosine retrieval over the live knowledge items of one store."""
+
+    def __init__(self, store: Store, dim: int | None = None):
+        self.store = store
+        self.dim = dim
+        self._lock = threading.Lock()
+        self._fp: tuple | None = None
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.emb = np.zeros((0, dim or 0), dtype=np.float32)
+        self.meta: dict[int, tuple[str, str, float]] = {}
+
+    def __len__(self) -> int:
+        self.refresh()
+        return len(self.ids)
+
+    def refresh(self, force: bool = False) -> None:
+        """Reload from the store if the knowledge table changed since the last load."""
+        with self._lock:
+            fp = fingerprint(self.store)
+            if not force and fp == self._fp:
+                return
+            ids, vecs, meta = [], [], {}
+            for kid, kind, text, strength, blob in self.store.conn.execute(
+                    f"SELECT id, kind, text, strength, embedding FROM knowledge WHERE {_LIVE} "
+                    "AND embedding IS NOT NULL ORDER BY id"):
+                v = from_blob(blob)
+                if v is None or (self.dim and len(v) != self.dim):
+                    continue
+                ids.append(kid)
+                vecs.append(v)
+                meta[kid] = (kind, text, float(strength))
+            dim = self.dim or (len(vecs[0]) if vecs else 0)
+            self.ids = np.asarray(ids, dtype=np.int64)
+            self.emb = (np.vstack(vecs).astype(np.float32) if vecs
+                        else np.zeros((0, dim), dtype=np.float32))
+            self.meta = meta
+            self._fp = fp
+
+    def search(self, query_vec: np.ndarray, k: int = 3, *, min_score: float = 0.0,
+               kinds: Iterable[str] | None = None) -> list[Recall]:
+        """The `k` live items most similar to `query_vec` (cosine ≥ `min_score`), best first."""
+        self.refresh()
+        if k <= 0 or len(self.ids) == 0:
+            return []
+        q = np.asarray(query_vec, dtype=np.float32)
+        if q.shape[-1] != self.emb.shape[1]:
+            return []
+        cos = (self.emb @ q).astype(np.float64)
+        if kinds is not None:
+            allowed = set(kinds)
+            mask = np.array([self.meta[int(i)][0] in allowed for i in self.ids])
+            cos = np.where(mask, cos, -np.inf)
+        order = np.argsort(-cos, kind="stable")[:k]
+        chosen = [int(i) for i in order if np.isfinite(cos[i]) and cos[i] >= min_score]
+        if not chosen:
+            return []
+        kids = [int(self.ids[i]) for i in chosen]
+        src = sources_of(self.store, kids)
+        out = []
+        for i, kid in zip(chosen, kids):
+            kind, text, strength = self.meta[kid]
+            out.append(Recall(
+                episode_id=kid, score=float(cos[i]), text=text, semantic=float(cos[i]),
+                kind="knowledge", path="knowledge",
+                extra={"knowledge_kind": kind, "strength": strength, "sources": src[kid]},
+            ))
+        return out
+
+    def record_access(self, knowledge_ids: Iterable[int], now: float | None = None) -> None:
+        """Count a use of each item (access_count, last_access)."""
+        now = time.time() if now is None else now
+        ids = [(now, int(i)) for i in knowledge_ids]
+        if ids:
+            with self.store.transaction():
+                self.store.conn.executemany(
+                    "UPDATE knowledge SET access_count = access_count + 1, last_access = ? "
+                    "WHERE id = ?", ids)
+
+
+_INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_INDEXES_LOCK = threading.Lock()
+
+
+def knowledge_index(engine_or_store) -> KnowledgeIndex:
+    """The cached `KnowledgeIndex` of a store (or of an engine's store)."""
+    store = _store_of(engine_or_store)
+    with _INDEXES_LOCK:
+        idx = _INDEXES.get(store)
+        if idx is None:
+            emb = getattr(engine_or_store, "embedder", None)
+            idx = KnowledgeIndex(store, getattr(emb, "dim", None))
+            _INDEXES[store] = idx
+        return idx
+
+
+def retrieve_knowledge(engine_or_store, query_vec: np.ndarray, k: int = 3, *,
+                       min_score: float = 0.0,
+                       kinds: Iterable[str] | None = None) -> list[Recall]:
+    """Top-k live knowledge items for a query vector, as ``Recall(kind="knowledge")``.
+
+    `engine_or_store`: a `MemoryEngine` or a `Store`.  `query_vec`: a unit vector from the
+    same embedder that embedded the knowledge (``engine.embed_query(text)``).  Knowledge has
+    its own top-k, separate from the episodes' k.
+    """
+    return knowledge_index(engine_or_store).search(query_vec, k, min_score=min_score, kinds=kinds)

@@ -1,0 +1,238 @@
+"""Background consolidation and forgetting while the app sits idle (Qt-free, APScheduler 3).
+
+API for the GUI (and anything else that hosts an :class:`~hela_desktop.assistant.Assistant`)::
+
+    sched = IdleScheduler(assistant, on_report=callback)   # starts checking at once
+    sched.touch()        # call on every key press in the input box, and when an answer
+                         # starts and ends: it marks activity and makes a running job yield
+    sched.run_now()      # "Consolidate now" button: one pass in the background, idle or not
+    sched.busy           # True while a pass runs (status bar: "consolidating…")
+    sched.idle_seconds() # seconds since the last activity
+    sched.last_report    # the last pass's report dict (None before the first)
+    sched.shutdown()     # on quit: asks a running job to yield, waits for it, stops
+
+``on_report(report: dict)`` is called from the scheduler's worker thread after every pass
+(a Qt GUI must forward it to the GUI thread, e.g. through a signal).  The report::
+
+    {"trigger": "idle" | "manual", "started_at": epoch s, "seconds": float,
+     "consolidation": ConsolidationReport.to_dict() | None,
+     "forgetting": ForgettingReport.to_dict() | None,
+     "yielded": bool, "error": str | None}
+
+Rules:
+
+- **Idle** means no `touch()` and no generation (the model lock free) for
+  ``Settings.idle_minutes`` (default 2).  A check runs every ``check_seconds``; after an idle
+  pass completes, the next one waits for new activity followed by idle time again.  A pass
+  that yielded, or that left clusters for later (``ConsolidationParams.max_clusters``),
+  continues at the next idle check.
+- **One model at a time.**  Each cluster's model call and transaction run under the
+  assistant's ``_model_lock`` (exposed as ``model_lock``), the same lock a chat turn holds,
+  so chat and consolidation never use the model together.  A job waits at most
+  ``lock_timeout`` for it; if a chat holds it, the job yields.
+- **Yielding.**  `touch()` sets an event that the job checks before every cluster and every
+  generated token; the current model call stops at once (nothing of it is written) and the
+  lock is released.  Committed clusters stay committed; the rest is done next time.
+- **Threads.**  The job writes through its own `Store` connection on the same file (SQLite
+  WAL), and removes archived episodes from ``assistant.engine``'s index under its lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import traceback
+from collections.abc import Callable
+
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from .consolidate import ConsolidationParams, consolidate
+from .forgetting import ForgettingParams, forget
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+
+class _LiveLLM:
+    """Forwards to ``assistant.llm`` as it is *now* (a model switch replaces it)."""
+
+    def __init__(self, assistant):
+        object.__setattr__(self, "_assistant", assistant)
+
+    def __getattr__(self, name):
+        return getattr(self._assistant.llm, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._assistant.llm, name, value)
+
+
+class IdleScheduler:
+    """Runs reflective consolidation, then forgetting, when the user is idle.
+
+    `assistant`: the app's `Assistant` (its store path, engine, model and model lock are
+    used).  `on_report`: called with each pass's report dict (worker thread).
+    `idle_minutes`: default ``assistant.settings.idle_minutes``, read at every check so a
+    settings change applies at once.  `consolidation` / `forgetting`: parameters.
+    `check_seconds`: how often idleness is checked.  `start`: start the background scheduler
+    now (tests may pass False and call `run_pass` directly).
+    """
+
+    def __init__(self, assistant, on_report: Callable[[dict], None] | None = None, *,
+                 idle_minutes: float | None = None, check_seconds: float = 10.0,
+                 consolidation: ConsolidationParams | None = None,
+                 forgetting: ForgettingParams | None = None,
+                 lock_timeout: float = 0.5, start: bool = True,
+                 clock: Callable[[], float] = time.monotonic):
+        self.assistant = assistant
+        self.on_report = on_report
+        self._idle_minutes = idle_minutes
+        self.consolidation = consolidation or ConsolidationParams(lock_timeout=lock_timeout)
+        self.forgetting = forgetting or ForgettingParams()
+        self.lock_timeout = lock_timeout
+        self.model_lock: threading.Lock = assistant._model_lock
+        self._clock = clock
+        self._last_activity = clock()
+        self._activity_seq = 0
+        self._done_seq = -1  # activity seq at the last completed idle pass
+        self._yield = threading.Event()
+        self._stopping = threading.Event()
+        self._job_lock = threading.Lock()
+        self.last_report: dict | None = None
+        self._sched = BackgroundScheduler(
+            daemon=True, job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 30})
+        self._sched.add_job(self._tick, "interval", seconds=check_seconds, id="hela-idle-check")
+        if start:
+            self._sched.start()
+
+    # ---- activity ------------------------------------------------------------------------
+    @property
+    def idle_minutes(self) -> float:
+        if self._idle_minutes is not None:
+            return float(self._idle_minutes)
+        return float(getattr(self.assistant.settings, "idle_minutes", 2.0))
+
+    def touch(self) -> None:
+        """The user did something (typed, sent, an answer started/ended): yield and reset."""
+        self._last_activity = self._clock()
+        self._activity_seq += 1
+        self._yield.set()
+
+    def idle_seconds(self) -> float:
+        """Seconds since the last activity (0 while an answer is being generated)."""
+        if self.model_lock.locked() and not self.busy:
+            return 0.0
+        return max(0.0, self._clock() - self._last_activity)
+
+    def should_yield(self) -> bool:
+        """True once the user is back (or the app is quitting): the job stops at once."""
+        return self._yield.is_set() or self._stopping.is_set()
+
+    @property
+    def busy(self) -> bool:
+        """A pass is running."""
+        return self._job_lock.locked()
+
+    # ---- triggering ----------------------------------------------------------------------
+    def _tick(self) -> None:
+        if self._stopping.is_set() or self.busy:
+            return
+        if self.model_lock.locked():  # an answer is being generated: that is activity
+            self._last_activity = self._clock()
+            return
+        if self._clock() - self._last_activity < self.idle_minutes * 60.0:
+            return
+        if self._done_seq == self._activity_seq:
+            return  # already consolidated since the last activity
+        self.run_pass("idle")
+
+    def run_now(self) -> bool:
+        """Start one pass in the background now, idle or not; False if one is running."""
+        if self.busy or self._stopping.is_set():
+            return False
+        self._sched.add_job(self.run_pass, kwargs={"trigger": "manual"})
+        if not self._sched.running:
+            threading.Thread(target=self.run_pass, kwargs={"trigger": "manual"},
+                             daemon=True).start()
+        return True
+
+    def shutdown(self, wait: bool = True) -> None:
+        """Ask a running pass to yield, wait for it (if `wait`), stop the scheduler."""
+        self._stopping.set()
+        self._yield.set()
+        if self._sched.running:
+            self._sched.shutdown(wait=wait)
+        if wait:
+            with self._job_lock:
+                pass
+
+    # ---- the job -------------------------------------------------------------------------
+    def run_pass(self, trigger: str = "manual") -> dict | None:
+        """One pass (consolidation, then forgetting) in the calling thread; its report.
+
+        Returns None when another pass is running.
+        """
+        if not self._job_lock.acquire(blocking=False):
+            return None
+        seq = self._activity_seq
+        self._yield.clear()
+        if self._stopping.is_set():
+            self._yield.set()
+        started = time.time()
+        t0 = time.perf_counter()
+        report: dict = {"trigger": trigger, "started_at": started, "seconds": 0.0,
+                        "consolidation": None, "forgetting": None, "yielded": False,
+                        "error": None}
+        store = None
+        try:
+            a = self.assistant
+            a.load_embedder()
+            engine = a.engine
+            if a.llm is None:
+                if not self.model_lock.acquire(timeout=self.lock_timeout):
+                    report["yielded"] = True
+                    return self._finish(report, t0, seq, complete=False)
+                try:
+                    if a.llm is None:
+                        a.load()
+                finally:
+                    self.model_lock.release()
+            store = Store(a.store.path)
+            crep = consolidate(engine, _LiveLLM(a), store=store, params=self.consolidation,
+                               should_yield=self.should_yield, model_lock=self.model_lock)
+            report["consolidation"] = crep.to_dict()
+            complete = not crep.yielded and crep.remaining == 0
+            if crep.yielded or self.should_yield():
+                report["yielded"] = True
+                return self._finish(report, t0, seq, complete=False)
+            if not self.model_lock.acquire(timeout=self.lock_timeout):
+                report["yielded"] = True
+                return self._finish(report, t0, seq, complete=False)
+            try:
+                frep = forget(engine, store=store, hela=engine.hela, params=self.forgetting,
+                              should_yield=self.should_yield)
+            finally:
+                self.model_lock.release()
+            report["forgetting"] = frep.to_dict()
+            report["yielded"] = frep.yielded
+            return self._finish(report, t0, seq, complete=complete and not frep.yielded)
+        except Exception as exc:  # noqa: BLE001 - a background job must never crash the app
+            log.error("idle pass failed: %s\n%s", exc, traceback.format_exc())
+            report["error"] = f"{type(exc).__name__}: {exc}"
+            return self._finish(report, t0, seq, complete=True)
+        finally:
+            if store is not None:
+                store.close()
+            self._job_lock.release()
+
+    def _finish(self, report: dict, t0: float, seq: int, *, complete: bool) -> dict:
+        report["seconds"] = round(time.perf_counter() - t0, 3)
+        if complete and report["trigger"] == "idle":
+            self._done_seq = seq
+        self.last_report = report
+        if self.on_report is not None:
+            try:
+                self.on_report(report)
+            except Exception:  # noqa: BLE001
+                log.exception("on_report callback failed")
+        return report
