@@ -138,10 +138,28 @@ class Assistant:
         return "\n".join(f"- {r[0]}" for r in rows)
 
     def _user_content(self, memories: list[Recall], message: str) -> str:
-        if not memories:
+        know = self.turn_knowledge  # fixed for the turn, so it sits before the episodes
+        if not memories and not know:
             return message
-        lines = "\n".join(format_memory(r) for r in memories)
+        lines = "\n".join([f"- {k.text}" for k in know] + [format_memory(r) for r in memories])
         return f"{MEMORY_HEADER}\n{lines}\n\n{message}"
+
+    # distilled knowledge recalled for this turn (hela_desktop.knowledge); not in events
+    turn_knowledge: list[Recall] = []
+    KNOWLEDGE_K = 3  # knowledge items per turn (their own top-k, beside the episodes)
+    KNOWLEDGE_MIN_SCORE = 0.35  # cosine a knowledge item needs to be recalled
+
+    def _recall_knowledge(self, query_vec: np.ndarray) -> list[Recall]:
+        """A few knowledge items for the memory block, minus those already in the system prompt."""
+        try:
+            from .knowledge import retrieve_knowledge
+
+            found = retrieve_knowledge(self.engine, query_vec, self.KNOWLEDGE_K + 8,
+                                       min_score=self.KNOWLEDGE_MIN_SCORE)
+        except Exception:  # noqa: BLE001 - knowledge is an extra; never break a turn
+            return []
+        in_system = set(self.user_model_text().splitlines())
+        return [k for k in found if f"- {k.text}" not in in_system][: self.KNOWLEDGE_K]
 
     def _prompt_tokens(self, history: list[dict], memories: list[Recall], message: str) -> list[int]:
         msgs = self._stable_messages() + history + [
@@ -211,6 +229,7 @@ class Assistant:
             ranked = engine.retrieve(message, query_vec=user_vec)
             self._annotate(ranked)
             active = self._select(ranked)
+            self.turn_knowledge = self._recall_knowledge(user_vec)
             retrieve_ms = (time.perf_counter() - tr) * 1000
             yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
 
