@@ -1281,7 +1281,7 @@ class _PlainSource(_Source):
             except _Bad as bad:
                 raise _Bad(bad.what, f"{where}, field 'created_at'") from None
             try:
-                importance = _c_float(item.get("emotional_intensity", 0.0))
+                importance = _c_float(item.get("emotional_intensity") or 0.0)
             except _Bad as bad:
                 raise _Bad(bad.what, f"{where}, field 'emotional_intensity'") from None
             mtype = item.get("type")
@@ -1301,6 +1301,7 @@ class _PlainSource(_Source):
         para: list[str] = []
         start = 0
         lineno = 0
+        size = 0
 
         def flush() -> Iterator[tuple[str, dict]]:
             lines = [ln for ln in para if not _MD_SKIP.match(ln)]
@@ -1330,7 +1331,12 @@ class _PlainSource(_Source):
                 if line.strip():
                     if not para:
                         start = lineno
+                        size = 0
                     para.append(line.rstrip())
+                    size += len(line)
+                    if size > self.limits.max_text_chars:
+                        raise _Bad(f"paragraph longer than {self.limits.max_text_chars} "
+                                   "characters", f"paragraph at line {start}")
                 else:
                     yield from flush()
             yield from flush()
@@ -1568,11 +1574,20 @@ def import_file(
             cache = store.conn.execute("PRAGMA cache_size").fetchone()[0]
             store.conn.execute("PRAGMA cache_size = -131072")  # 128 MiB while importing
             try:
-                with store.transaction():
-                    _apply(src, store, plan, vectors, target_name, lam, report, progress,
-                           done0, total)
-                    if dry_run:
-                        raise _DryRun
+                with store.transaction() as conn:
+                    # a savepoint makes the import all-or-nothing even when the caller
+                    # already holds a transaction (store.transaction() nests by joining)
+                    conn.execute("SAVEPOINT hela_memfile_import")
+                    try:
+                        _apply(src, store, plan, vectors, target_name, lam, report, progress,
+                               done0, total)
+                        if dry_run:
+                            raise _DryRun
+                    except BaseException:
+                        conn.execute("ROLLBACK TO hela_memfile_import")
+                        conn.execute("RELEASE hela_memfile_import")
+                        raise
+                    conn.execute("RELEASE hela_memfile_import")
             except _DryRun:
                 pass
             except sqlite3.IntegrityError as exc:

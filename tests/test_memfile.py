@@ -862,3 +862,43 @@ def test_bench_memfile_small(tmp_path):
     assert out["imported_episodes"] == 500 and out["imported_edges"] == out["edges"] > 1500
     assert out["export_s"] > 0 and out["import_s"] > 0 and out["rss_after_import_mb"] > 0
     assert time.perf_counter() - t < 60
+
+
+# ------------------------------------------------------- all-or-nothing while writing --
+def test_failure_while_writing_rolls_back_even_inside_a_transaction(sample_file, target,
+                                                                     monkeypatch):
+    real_apply = mf._apply
+
+    def apply_then_fail(*args, **kw):
+        real_apply(*args, **kw)  # everything written ...
+        raise mf._Bad("simulated failure", "test")  # ... then a problem at the very end
+
+    monkeypatch.setattr(mf, "_apply", apply_then_fail)
+    assert_refused(target, sample_file, "simulated failure")
+    before = snapshot(target)
+    with target.transaction(), pytest.raises(MemoryFileError):
+        import_file(target, sample_file)
+    assert snapshot(target) == before
+    monkeypatch.setattr(mf, "_apply", real_apply)
+    with target.transaction():
+        import_file(target, sample_file, dry_run=True)
+    assert snapshot(target) == before
+
+
+def test_file_changed_between_validation_and_writing(sample_file, target, monkeypatch):
+    real_validate = mf._validate
+    m = members(sample_file)
+    eps = records(m["episodes.jsonl"])
+    eps[-1]["user_text"] = "swapped after validation"
+    m["episodes.jsonl"] = jsonl(eps)
+
+    def validate_then_swap(src, *args, **kw):
+        plan = real_validate(src, *args, **kw)
+        src.zf.close()
+        write_zip(sample_file, m)
+        src.zf = zipfile.ZipFile(sample_file)
+        src.infos = {i.filename: i for i in src.zf.infolist()}
+        return plan
+
+    monkeypatch.setattr(mf, "_validate", validate_then_swap)
+    assert_refused(target, sample_file, "changed while it was being imported")

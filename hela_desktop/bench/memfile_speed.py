@@ -83,9 +83,12 @@ def build_synthetic_store(store: Store, n: int, *, dim: int = 384, edges_per: in
 def bench_memfile(n: int = 100_000, workdir: str | Path = ".") -> dict:
     """Time a full export and an import (no re-embedding) of an `n`-episode store.
 
-    Returns ``{"n", "edges", "build_s", "export_s", "import_s", "file_mb",
-    "rss_after_build_mb", "rss_after_export_mb", "rss_after_import_mb"}``; peak RSS is the
-    process's high-water mark (``resource.getrusage``), so each figure includes the previous.
+    Returns ``{"n", "edges", "build_s", "export_s", "export_cpu_s", "import_s",
+    "import_cpu_s", "file_mb", "rss_after_build_mb", "rss_after_export_mb",
+    "rss_after_import_mb", "imported_episodes", "imported_edges"}``: ``*_s`` are wall-clock
+    seconds, ``*_cpu_s`` this process's CPU seconds (useful on a busy machine); peak RSS is
+    the process's high-water mark (``resource.getrusage``), so each figure includes the
+    previous phases.
     """
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
@@ -96,15 +99,17 @@ def bench_memfile(n: int = 100_000, workdir: str | Path = ".") -> dict:
         out["build_s"] = round(time.perf_counter() - t, 2)
         out["rss_after_build_mb"] = round(_peak_rss_mb(), 1)
         path = workdir / "bench.hela"
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         export_store(src, path)
         out["export_s"] = round(time.perf_counter() - t, 2)
+        out["export_cpu_s"] = round(time.process_time() - c, 2)
         out["rss_after_export_mb"] = round(_peak_rss_mb(), 1)
         out["file_mb"] = round(path.stat().st_size / 2**20, 1)
     with Store(workdir / "bench-dst") as dst:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         rep = import_file(dst, path, embedder=_no_embedder)
         out["import_s"] = round(time.perf_counter() - t, 2)
+        out["import_cpu_s"] = round(time.process_time() - c, 2)
         out["rss_after_import_mb"] = round(_peak_rss_mb(), 1)
         out["imported_episodes"] = rep.added.get("episodes", 0)
         out["imported_edges"] = rep.added.get("edges", 0)
