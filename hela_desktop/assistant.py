@@ -13,9 +13,11 @@ place and new ones are appended, so a swap re-evaluates only from the first remo
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -48,6 +50,8 @@ class TurnState:
     swap_prefill: list[int] = field(default_factory=list)
     swap_bounds: list[int] = field(default_factory=list)  # max tokens a swap may re-evaluate
     stable_prefix: int = 0  # tokens of system prompt + history
+    first_prompt: list[int] = field(default_factory=list)
+    swap_full: list[int] = field(default_factory=list)  # whole prompt + generated, per swap
 
 
 class Assistant:
@@ -75,6 +79,9 @@ class Assistant:
         self.llm: LocalLLM | None = llm
         self.last_turn: TurnState | None = None
         self._model_lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hela-retrieval")
+        self._costs: dict[tuple[int, str], int] = {}
+        self._message = ""
 
     # ---- loading ------------------------------------------------------------------------
     def load_embedder(self) -> None:
@@ -115,6 +122,7 @@ class Assistant:
                 "n_gpu_layers": self.llm.n_gpu_layers, "n_ctx": self.llm.n_ctx}
 
     def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
         if self.llm is not None:
             self.llm.close()
         self.store.close()
@@ -185,15 +193,23 @@ class Assistant:
         return history
 
     def _memory_cost(self, r: Recall) -> int:
-        return self.llm.count_tokens(format_memory(r)) + 1
+        line = format_memory(r)
+        key = (r.episode_id, line)
+        cost = self._costs.get(key)
+        if cost is None:
+            if len(self._costs) > 20000:
+                self._costs.clear()
+            cost = self._costs[key] = self.llm.count_tokens(line) + 1
+        return cost
 
     def _select(self, ranked: list[Recall]) -> list[Recall]:
         s = self.settings
         return fit_budget(ranked, s.max_memories, s.token_budget, self._memory_cost)
 
     def _annotate(self, recalls: list[Recall]) -> None:
+        eps = self.store.episodes(r.episode_id for r in recalls if r.kind == "episode")
         for r in recalls:
-            e = self.store.episode(r.episode_id)
+            e = eps.get(r.episode_id)
             if e is not None:
                 r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
 
@@ -211,6 +227,7 @@ class Assistant:
             raise ValueError(f"unknown retrieval profile {self.settings.profile!r}")
         self.load()
         message = message.strip()
+        self._message = message
         s = self.settings
         llm = self.llm
         engine = self.engine
@@ -237,6 +254,7 @@ class Assistant:
             state.stable_prefix = _common_prefix(stable, self._prompt_tokens(history, [], message))
             prompt = self._prompt_tokens(history, active, message)
             state.prompt_tokens = len(prompt)
+            state.first_prompt = list(prompt)
             state.prefill_tokens += llm.sync(prompt)
 
             generated: list[int] = []
@@ -248,6 +266,7 @@ class Assistant:
             swaps = 0
             interrupted = False
             finished = False
+            pending = None
             llm.start_sampling(s.temperature, s.top_p, seed=seed)
             try:
                 while len(generated) < s.max_answer_tokens:
@@ -267,12 +286,17 @@ class Assistant:
                         llm.push(tok)
                     else:
                         break
-                    # -- live re-retrieval every N tokens
-                    if len(generated) % s.reretrieve_every == 0:
-                        upd = self._reretrieve(message, user_vec, generated, active, history,
-                                               state)
+                    # -- live re-retrieval every N tokens, computed beside generation
+                    if pending is not None and (pending.done() or not s.async_retrieval):
+                        upd = pending.result()
+                        pending = None
                         if upd is not None:
-                            new_active, added, removed, query_vec, ms, new_prompt = upd
+                            swap = self._apply_swap(upd, active, history, generated, state,
+                                                    prompt)
+                        else:
+                            swap = None
+                        if swap is not None:
+                            new_active, added, dropped, query_vec, ms, new_prompt = swap
                             # re-evaluate only what changed (prefix reuse)
                             n_eval = llm.sync(new_prompt + generated)
                             state.prefill_tokens += n_eval
@@ -286,13 +310,24 @@ class Assistant:
                             sets_seen.append(ids)
                             spans.append([len(generated), len(generated), ids])
                             yield MemoryUpdateEvent(
-                                token_index=len(generated), added=added, removed=removed,
+                                token_index=len(generated), added=added, removed=dropped,
                                 active=ids, retrieve_ms=ms, prefill_tokens=n_eval)
+                    if pending is None and len(generated) % s.reretrieve_every == 0:
+                        window = llm.detokenize(generated[-s.lookback_tokens:]).decode(
+                            "utf-8", "ignore")
+                        pending = self._pool.submit(
+                            self._propose, message, user_vec, window, list(active))
+                        if not s.async_retrieval:
+                            pending.result()
                 finished = True
             except BaseException:
                 interrupted = True
                 raise
             finally:
+                if pending is not None:
+                    pending.cancel()
+                    with contextlib.suppress(BaseException):
+                        pending.result()
                 llm.stop_sampling()
                 tail = utf8.flush()
                 if tail:
@@ -305,13 +340,15 @@ class Assistant:
                                      sets_seen, used, state, swaps, len(generated), elapsed)
             yield done
 
-    def _reretrieve(self, message, user_vec, generated, active, history, state):
-        """Re-retrieve from the last L generated tokens; a new prompt if the set changed."""
+    def _propose(self, message: str, user_vec: np.ndarray, window: str,
+                 active: list[Recall]):
+        """Re-retrieve from the recent output (runs on the retrieval thread).
+
+        Returns (ranked, candidate, query_vec, ms), or None when the active set would stay.
+        """
         s = self.settings
-        llm = self.llm
         engine = self.engine
         t = time.perf_counter()
-        window = llm.detokenize(generated[-s.lookback_tokens:]).decode("utf-8", "ignore")
         gen_vec = engine.embed_query(window)
         b = s.blend_user_message
         q = (1.0 - b) * gen_vec + b * user_vec
@@ -320,23 +357,29 @@ class Assistant:
         self._annotate(ranked)
         candidate = self._select(ranked)
         ms = (time.perf_counter() - t) * 1000
+        if {r.episode_id for r in active} == {r.episode_id for r in candidate}:
+            return None
+        return ranked, candidate, q, ms
+
+    def _apply_swap(self, proposal, active, history, generated, state, current_prompt):
+        """Turn a proposal into a new active set and prompt, or None to keep the current one.
+
+        Hysteresis: a newcomer must beat the memory it displaces by the swap margin.
+        Survivors keep their place and newcomers are appended, so only the tail of the
+        memory block (plus the user message and the generated tokens) is re-evaluated.
+        """
+        s = self.settings
+        ranked, candidate, q, ms = proposal
         old_ids = [r.episode_id for r in active]
         new_ids = {r.episode_id for r in candidate}
-        if set(old_ids) == new_ids:
-            return None
-        # hysteresis: a newcomer must beat the memory it displaces by the swap margin
         score = {r.episode_id: r.score for r in ranked}
-        incoming = [r for r in candidate if r.episode_id not in set(old_ids)]
         outgoing = [i for i in old_ids if i not in new_ids]
         weakest_out = max((score.get(i, 0.0) for i in outgoing), default=0.0)
-        incoming = [r for r in incoming if r.score > weakest_out * (1.0 + s.swap_margin)]
+        incoming = [r for r in candidate if r.episode_id not in set(old_ids)
+                    and r.score > weakest_out * (1.0 + s.swap_margin)]
         if not incoming:
             return None
-        # keep survivors in place, append newcomers (only the tail is re-evaluated)
-        by_id = {r.episode_id: r for r in ranked}
-        keep = [by_id.get(i) or next(r for r in active if r.episode_id == i)
-                for i in old_ids if i in new_ids]
-        removed = [i for i in old_ids if i not in new_ids]
+        keep = [r for r in active if r.episode_id in new_ids]
         budget_left = s.token_budget - sum(self._memory_cost(r) for r in keep)
         room = s.max_memories - len(keep)
         added = []
@@ -351,15 +394,24 @@ class Assistant:
         if not added:
             return None
         # a memory is only dropped when a newcomer takes its place
-        n_drop = len(added)
-        dropped = sorted(removed, key=lambda i: score.get(i, 0.0))[:n_drop]
+        dropped = sorted(outgoing, key=lambda i: score.get(i, 0.0))[: len(added)]
         survivors = [r for r in active if r.episode_id not in set(dropped)]
-        new_active = survivors + added
-        if len(new_active) > s.max_memories:
-            new_active = new_active[: s.max_memories]
-        prompt = self._prompt_tokens(history, new_active, message)
+        new_active = fit_budget(survivors + added, s.max_memories, s.token_budget,
+                                self._memory_cost)
+        added = [r for r in added if r in new_active]
+        if not added:
+            return None
+        prompt = self._prompt_tokens(history, new_active, message=self._message)
+        # cost-aware: the later in the answer, the more a swap must gain to be worth it
+        cost = len(prompt) - _common_prefix(current_prompt, prompt) + len(generated)
+        if dropped:
+            gain = min(r.score for r in added) / max(max(score.get(i, 0.0) for i in dropped),
+                                                     1e-9) - 1.0
+            if gain <= s.swap_margin + s.swap_cost_weight * cost / 100.0:
+                return None
         # what the layout promises: at most memory block + user message + generated tokens
         state.swap_bounds.append(len(prompt) - state.stable_prefix + len(generated))
+        state.swap_full.append(len(prompt) + len(generated))
         return new_active, added, dropped, q, ms, prompt
 
     def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,

@@ -72,6 +72,8 @@ class Settings:
     token_budget: int = 600  # memory block budget, in model tokens
     profile: str = "hela"  # retrieval profile name (see hela_desktop.profiles)
     swap_margin: float = 0.05  # a new memory must beat the weakest active by this much
+    swap_cost_weight: float = 0.05  # extra relative gain a swap needs per 100 re-evaluated tokens
+    async_retrieval: bool = True  # re-retrieve beside generation instead of pausing it
     system_prompt: str = (
         "You are HeLa, a private assistant running entirely on the user's computer. "
         "Answer briefly and helpfully. Use the memories you are given when they are relevant."

@@ -81,6 +81,7 @@ def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, sett
     settings.blend_user_message = 0.0  # the live query follows the answer only
     settings.max_memories = 2
     settings.swap_margin = 0.0
+    settings.swap_cost_weight = 0.0
     settings.max_answer_tokens = 64
     a = make_assistant(s=settings)
     a.load()

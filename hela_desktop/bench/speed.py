@@ -1,0 +1,305 @@
+"""``hela-desktop bench speed``: retrieval latency, streaming overhead, prefix reuse, files.
+
+Every figure is measured against a baseline in the same run:
+
+- retrieval latency p50/p95 of the default profile at 1k / 10k / 100k synthetic memories
+  (random unit embeddings, Zipf-distributed words so keyword scoring sees realistic
+  document frequencies; the keyword cache is cleared before every query, so each query
+  pays the cold FTS5 path), next to plain dense search on the same pool;
+- tokens/s of the default model answering with re-retrieval every N tokens, against plain
+  llama.cpp generation of the same prompt;
+- prefill tokens per answer with KV-prefix reuse, against re-evaluating the whole prompt
+  at each swap, and each swap's cost against its bound (memory block + user message +
+  generated tokens);
+- export/import time of 100k memories and one consolidation pass (when those modules exist).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..config import Settings
+from ..memory import MemoryEngine
+from ..store import Store
+
+QUESTIONS = [
+    "Tell me about the bees and the honey harvest.",
+    "What should I cook tonight for dinner?",
+    "Any advice for my trip to see the northern lights?",
+    "How can I get better at playing music?",
+]
+
+TOPICS = [
+    "I keep bees in the garden and harvest honey every August.",
+    "My brother Tomas repairs vintage motorcycles in his garage.",
+    "I am learning to play the cello; my teacher is very strict.",
+    "Our cat Miso hates thunderstorms and hides under the bed.",
+    "I ran the Berlin marathon last autumn in four hours.",
+    "My favourite food is spicy ramen with a soft boiled egg.",
+    "We are planning a trip to Iceland to see the northern lights.",
+    "I work night shifts as an air traffic controller.",
+    "My grandmother taught me to knit scarves when I was seven.",
+    "I collect old maps of the Mediterranean coast.",
+    "My daughter started school and loves painting dinosaurs.",
+    "Chess tournaments on Sundays are my favourite weekend plan.",
+    "I am allergic to peanuts and carry an epinephrine pen.",
+    "We grow tomatoes, basil and chillies on the balcony.",
+    "I play bass guitar in a jazz band called Blue Hour.",
+    "I volunteer at the animal shelter walking dogs on Saturdays.",
+    "Honey cake is the dessert my family bakes for every birthday.",
+    "The northern lights were invisible last time because of clouds.",
+    "My cello teacher recommended practising scales every morning.",
+    "Ramen shops in Tokyo were the highlight of our holiday.",
+]
+
+
+def _percentile(xs: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(xs), q)) if xs else float("nan")
+
+
+class _RandomEmbedder:
+    """Stands in for the embedder in the latency pool: queries come with vectors."""
+
+    dim = 384
+    name = "all-MiniLM-L6-v2"
+
+    def embed(self, texts, batch_size=64, progress=False):  # pragma: no cover - not called
+        raise AssertionError("the latency benchmark passes query vectors")
+
+
+def build_pool(store: Store, n: int, *, dim: int = 384, seed: int = 7, vocab: int = 20000,
+               edges_per: int = 5) -> None:
+    """`n` memories with Zipf-distributed words, random unit embeddings and ~5 edges each."""
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(vocab)]
+    ranks = np.arange(1, vocab + 1)
+    p = 1.0 / ranks
+    p /= p.sum()
+    now = time.time()
+    with store.transaction():
+        for start in range(0, n, 5000):
+            m = min(5000, n - start)
+            vecs = rng.standard_normal((m, dim)).astype(np.float32)
+            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+            draw = rng.choice(vocab, size=(m, 24), p=p)
+            store.conn.executemany(
+                "INSERT INTO episodes(uid, user_text, assistant_text, created_at, embedding, "
+                "embedder) VALUES (?,?,?,?,?,?)",
+                [(f"pool{start + j}", " ".join(words[k] for k in draw[j][:12]),
+                  " ".join(words[k] for k in draw[j][12:]), now - (n - start - j) * 600.0,
+                  vecs[j].tobytes(), _RandomEmbedder.name) for j in range(m)])
+        ids = np.array([r[0] for r in store.conn.execute("SELECT id FROM episodes ORDER BY id")])
+        rows = set()
+        for k in range(edges_per):
+            off = 1 if k == 0 else rng.integers(2, 500, size=len(ids))
+            j = np.arange(len(ids)) + off
+            ok = j < len(ids)
+            rows.update(zip(ids[ok].tolist(), ids[j[ok]].tolist(), strict=True))
+        store.conn.executemany(
+            "INSERT OR IGNORE INTO edges(src, dst, weight, prior, count, step, updated_at) "
+            "VALUES (?, ?, ?, ?, 1, 0, ?)",
+            [(a, b, float(rng.uniform(0, 0.3)), 0.5 if b == a + 1 else 0.0, now) for a, b in rows])
+    return None
+
+
+def bench_retrieval(sizes: list[int], queries: int, settings: Settings, workdir: Path) -> list[dict]:
+    rng = np.random.default_rng(11)
+    words = [f"w{i}" for i in range(20000)]
+    out = []
+    for n in sizes:
+        with Store(workdir / f"pool-{n}") as store:
+            t = time.perf_counter()
+            build_pool(store, n)
+            build_s = time.perf_counter() - t
+            engine = MemoryEngine(store, _RandomEmbedder(), settings)
+            lat = {"default": [], "dense": []}
+            for qi in range(queries):
+                q = rng.standard_normal(384).astype(np.float32)
+                q /= np.linalg.norm(q)
+                text = " ".join(words[int(k)] for k in rng.zipf(1.3, size=8) if k < 20000)
+                for prof, key in ((settings.profile, "default"), ("dense", "dense")):
+                    engine._kw_cache.clear()
+                    t = time.perf_counter()
+                    engine.retrieve(text or "w1", query_vec=q, profile=prof, with_text=False)
+                    if qi >= 2:  # the first queries warm up numpy and SQLite pages
+                        lat[key].append((time.perf_counter() - t) * 1000)
+            out.append({
+                "memories": n, "profile": settings.profile, "build_s": round(build_s, 1),
+                "p50_ms": round(_percentile(lat["default"], 50), 2),
+                "p95_ms": round(_percentile(lat["default"], 95), 2),
+                "dense_p50_ms": round(_percentile(lat["dense"], 50), 2),
+                "dense_p95_ms": round(_percentile(lat["dense"], 95), 2),
+            })
+            print(f"  retrieval @ {n:>7,}: p50 {out[-1]['p50_ms']:7.2f} ms  p95 "
+                  f"{out[-1]['p95_ms']:7.2f} ms  (dense p50 {out[-1]['dense_p50_ms']:.2f} ms)",
+                  file=sys.stderr)
+    return out
+
+
+def _plain_generation(llm, prompt: list[int], max_tokens: int) -> tuple[int, float]:
+    """Plain llama.cpp: the same prompt, greedy, no retrieval. (tokens, seconds after prefill)"""
+    llm.reset()
+    llm.sync(prompt)
+    llm.start_sampling(0.0, 1.0)
+    n = 0
+    t = time.perf_counter()
+    try:
+        while n < max_tokens:
+            tok = llm.sample()
+            if llm.is_end(tok):
+                break
+            llm.detokenize([tok])
+            llm.push(tok)
+            n += 1
+    finally:
+        llm.stop_sampling()
+    return n, time.perf_counter() - t
+
+
+def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str | None) -> dict:
+    from ..assistant import Assistant
+    from ..events import DoneEvent, MemoryUpdateEvent, TokenEvent
+    from ..memory import NewEpisode
+
+    s = Settings.from_dict(settings.to_dict())
+    s.temperature = 0.0
+    s.max_answer_tokens = 96
+    if model:
+        s.model_path = model
+    a = Assistant(workdir / "stream", s)
+    a.load()
+    a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
+    conv = a.new_conversation("bench")
+    rows = []
+    for i in range(answers):
+        q = QUESTIONS[i % len(QUESTIONS)]
+        # 1) with live re-retrieval every N tokens (timed from first to last token)
+        a.llm.reset()
+        times = []
+        swaps_full = []
+        done = None
+        for ev in a.chat(q, conv):
+            if isinstance(ev, TokenEvent):
+                times.append(time.perf_counter())
+            elif isinstance(ev, MemoryUpdateEvent):
+                swaps_full.append(ev)
+            elif isinstance(ev, DoneEvent):
+                done = ev
+        st = a.last_turn
+        gen_tokens = len(times)
+        live_s = times[-1] - times[0] if gen_tokens > 1 else float("nan")
+        # 2) plain generation of the same first prompt
+        history = a._fit_history(conv, q)
+        first_prompt = st.first_prompt
+        plain_n, plain_s = _plain_generation(a.llm, first_prompt, gen_tokens)
+        naive = st.prompt_tokens + sum(st.swap_full)
+        rows.append({
+            "question": q, "tokens": gen_tokens, "swaps": done.swaps,
+            "live_tps": (gen_tokens - 1) / live_s if gen_tokens > 1 else 0.0,
+            "plain_tps": plain_n / plain_s if plain_s > 0 else 0.0,
+            "prefill_reuse": done.prefill_tokens,
+            "prefill_naive": naive,
+            "swap_costs": st.swap_prefill, "swap_bounds": st.swap_bounds,
+            "history_msgs": len(history),
+        })
+        print(f"  answer {i + 1}: {gen_tokens} tokens, {done.swaps} swaps, live "
+              f"{rows[-1]['live_tps']:.1f} tok/s vs plain {rows[-1]['plain_tps']:.1f} tok/s; "
+              f"prefill {done.prefill_tokens} vs {naive} without reuse", file=sys.stderr)
+    a.close()
+    live = float(np.mean([r["live_tps"] for r in rows]))
+    plain = float(np.mean([r["plain_tps"] for r in rows]))
+    costs = [c for r in rows for c in r["swap_costs"]]
+    bounds = [b for r in rows for b in r["swap_bounds"]]
+    return {
+        "reretrieve_every": s.reretrieve_every, "answers": rows,
+        "live_tokens_per_s": round(live, 1), "plain_tokens_per_s": round(plain, 1),
+        "ratio": round(live / plain, 3) if plain else None,
+        "swaps_per_answer": round(float(np.mean([r["swaps"] for r in rows])), 2),
+        "prefill_per_answer_reuse": round(float(np.mean([r["prefill_reuse"] for r in rows])), 1),
+        "prefill_per_answer_naive": round(float(np.mean([r["prefill_naive"] for r in rows])), 1),
+        "swap_prefill_mean": round(float(np.mean(costs)), 1) if costs else 0.0,
+        "swap_within_bound": all(c <= b for c, b in zip(costs, bounds, strict=True)),
+    }
+
+
+def run_speed(args) -> int:
+    """Entry point of ``hela-desktop bench speed``."""
+    settings = Settings.load(args.data_dir) if Path(args.data_dir).exists() else Settings()
+    if getattr(args, "profile", None):
+        settings.profile = args.profile
+    skip = {x.strip() for x in (args.skip or "").split(",") if x.strip()}
+    sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
+    queries = args.queries
+    answers = args.answers
+    if args.quick:
+        sizes, queries, answers = [1000, 5000], 20, 2
+    report: dict = {"profile": settings.profile}
+    with tempfile.TemporaryDirectory(prefix="hela-bench-") as tmp:
+        work = Path(tmp)
+        if "retrieval" not in skip:
+            print("retrieval latency (default profile, query vector given):", file=sys.stderr)
+            report["retrieval"] = bench_retrieval(sizes, queries, settings, work)
+        if "stream" not in skip:
+            print("streaming with re-retrieval vs plain generation:", file=sys.stderr)
+            report["streaming"] = bench_streaming(settings, answers, work, getattr(args, "model", None))
+        if "memfile" not in skip:
+            try:
+                from .memfile_speed import bench_memfile
+            except ImportError:
+                pass
+            else:
+                n = 5000 if args.quick else 100_000
+                print(f"memory file export/import of {n:,} memories:", file=sys.stderr)
+                report["memfile"] = bench_memfile(n, work / "memfile")
+        if "consolidate" not in skip:
+            try:
+                from .consolidation_speed import bench_consolidation
+            except ImportError:
+                pass
+            else:
+                n = 100 if args.quick else 1000
+                print(f"one consolidation pass over {n:,} memories:", file=sys.stderr)
+                report["consolidation"] = bench_consolidation(n=n)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(format_report(report))
+    return 0
+
+
+def format_report(r: dict) -> str:
+    lines = [f"# bench speed (profile: {r['profile']})", ""]
+    if "retrieval" in r:
+        lines += ["| memories | p50 ms | p95 ms | dense p50 ms | dense p95 ms |",
+                  "|---:|---:|---:|---:|---:|"]
+        for x in r["retrieval"]:
+            lines.append(f"| {x['memories']:,} | {x['p50_ms']} | {x['p95_ms']} | "
+                         f"{x['dense_p50_ms']} | {x['dense_p95_ms']} |")
+        lines.append("")
+    if "streaming" in r:
+        s = r["streaming"]
+        lines += [
+            f"- streaming with re-retrieval every {s['reretrieve_every']} tokens: "
+            f"{s['live_tokens_per_s']} tok/s vs plain {s['plain_tokens_per_s']} tok/s "
+            f"(ratio {s['ratio']})",
+            f"- swaps per answer: {s['swaps_per_answer']}; prefill per answer: "
+            f"{s['prefill_per_answer_reuse']} tokens with prefix reuse vs "
+            f"{s['prefill_per_answer_naive']} re-evaluating the whole prompt at each swap",
+            f"- mean swap cost {s['swap_prefill_mean']} tokens; every swap within its bound "
+            f"(memory block + user message + generated): {s['swap_within_bound']}",
+            "",
+        ]
+    if "memfile" in r:
+        m = r["memfile"]
+        lines.append(f"- memory file, {m['n']:,} memories: export {m['export_s']} s, import "
+                     f"{m['import_s']} s, file {m.get('file_mb')} MB, peak RSS "
+                     f"{m.get('rss_after_import_mb')} MB")
+    if "consolidation" in r:
+        lines.append(f"- consolidation: {json.dumps(r['consolidation'])}")
+    return "\n".join(lines)
