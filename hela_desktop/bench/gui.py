@@ -1,0 +1,133 @@
+"""Graph view frame time, offscreen: layout step plus render, at several graph sizes.
+
+``bench_gui()`` returns a dict; ``hela-desktop bench gui`` prints it.  Each frame is one
+`ForceLayout.step` plus pushing positions into the pyqtgraph items and painting the
+view into an offscreen image — what the app does per animation frame while the
+layout moves.  The graph is synthetic but shaped like a Hebbian memory graph:
+a temporal chain plus links that mostly stay within topics.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+
+import numpy as np
+
+
+def synthetic_graph(n: int, edges_per_node: int = 5, seed: int = 0) -> dict:
+    """A snapshot dict with `n` nodes and about ``n * edges_per_node`` edges."""
+    rng = np.random.default_rng(seed)
+    topics = max(2, int(np.sqrt(n) / 2))
+    # conversations stay on a topic for a while, then move on (or come back)
+    topic = np.zeros(n, dtype=np.int64)
+    for i in range(1, n):
+        topic[i] = topic[i - 1] if rng.random() < 0.9 else rng.integers(0, topics)
+    members = [np.nonzero(topic == t)[0] for t in range(topics)]
+    now = time.time()
+    nodes = [
+        {
+            "id": i + 1,
+            "kind": "knowledge" if i % 50 == 49 else "episode",
+            "label": f"memory {i + 1} about topic {topic[i]}",
+            "text": f"User: memory {i + 1} about topic {topic[i]}\nAssistant: noted.",
+            "created_at": now - (n - i) * 600,
+            "access_count": int(rng.integers(0, 20)),
+            "last_access": None,
+            "pinned": i % 97 == 0,
+            "last_recall": None,
+        }
+        for i in range(n)
+    ]
+    edges: dict[tuple[int, int], float] = {}
+    for i in range(1, n):
+        edges[(i, i + 1)] = 0.5  # temporal chain (ids start at 1)
+        tries = 0
+        made = 1
+        while made < edges_per_node and tries < 4 * edges_per_node:
+            tries += 1
+            if rng.random() < 0.85:
+                m = members[topic[i]]
+                j = int(m[rng.integers(0, len(m))])
+            else:
+                j = int(rng.integers(0, n))
+            if j == i:
+                continue
+            key = (min(i, j) + 1, max(i, j) + 1)
+            if key not in edges:
+                edges[key] = float(rng.random() ** 2)
+                made += 1
+    return {"nodes": nodes, "edges": [(a, b, w) for (a, b), w in edges.items()]}
+
+
+def bench_gui(sizes=(500, 2000, 5000), edges_per_node: int = 5, frames: int = 30,
+              width: int = 1200, height: int = 800, active: int = 10, save_png: str | None = None) -> dict:
+    """Frame time (layout step + render, offscreen) of the graph view at each size.
+
+    Returns ``{"sizes": {n: {"frame_ms", "layout_ms", "render_ms", "fps", "edges",
+    "pairs_per_node"}}, "target": ..., "meets_target": bool}``; frame_ms is the median.
+    """
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6 import QtWidgets
+
+    from ..ui.graph_view import GraphView
+    from ..ui.theme import LIGHT
+
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    out: dict = {"sizes": {}, "frames": frames, "viewport": [width, height],
+                 "target": "2000 nodes at >= 30 fps"}
+    for n in sizes:
+        snap = synthetic_graph(n, edges_per_node)
+        view = GraphView(colors=LIGHT, threaded=False, details=False)
+        view.resize(width, height)
+        view.show()
+        t0 = time.perf_counter()
+        view.set_snapshot(snap, animate=False)
+        lay = view.layout_engine
+        lay.run(30)  # settle the random start before timing, as the app does on load
+        view.set_positions(lay.ids, lay.positions())
+        view.fit(user=False)
+        load_s = time.perf_counter() - t0
+        ids = [int(x) for x in view.data.ids[:: max(1, n // active)][:active]]
+        view.set_active(ids)
+        app.processEvents()
+        lay.reheat(0.5)  # keep the layout moving through the timed frames
+        layout_ms, render_ms, frame_ms = [], [], []
+        for _ in range(frames):
+            f0 = time.perf_counter()
+            lay.step()
+            f1 = time.perf_counter()
+            view.set_positions(lay.ids, lay.positions())
+            view.plot.grab()  # paint the scene offscreen
+            f2 = time.perf_counter()
+            layout_ms.append((f1 - f0) * 1000)
+            render_ms.append((f2 - f1) * 1000)
+            frame_ms.append((f2 - f0) * 1000)
+        med = statistics.median(frame_ms)
+        out["sizes"][n] = {
+            "nodes": n,
+            "edges": int(len(view.data.src)),
+            "frame_ms": round(med, 2),
+            "frame_ms_p90": round(sorted(frame_ms)[int(0.9 * (len(frame_ms) - 1))], 2),
+            "layout_ms": round(statistics.median(layout_ms), 2),
+            "render_ms": round(statistics.median(render_ms), 2),
+            "fps": round(1000.0 / med, 1) if med else None,
+            "pairs_per_node": round(lay.pair_count / max(n, 1), 1),
+            "load_s": round(load_s, 2),
+        }
+        if save_png:
+            view.plot.grab().save(save_png.replace("{n}", str(n)))
+        view.shutdown()
+        view.close()
+        view.deleteLater()
+        app.processEvents()
+    two = out["sizes"].get(2000)
+    out["meets_target"] = bool(two and two["fps"] and two["fps"] >= 30)
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import json
+
+    print(json.dumps(bench_gui(), indent=2))

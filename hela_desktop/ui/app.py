@@ -1,0 +1,62 @@
+"""Entry point of the desktop app: ``run_app(data_dir)`` (what plain ``hela-desktop`` runs)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..config import Settings
+from ..paths import default_data_dir, set_offline_env
+
+ORG = "HeLa"
+APP = "HeLa Desktop"
+
+
+def _merge(settings: Settings, override: dict | None) -> Settings:
+    if not override:
+        return settings
+    data = settings.to_dict()
+    data.update({k: v for k, v in override.items() if v is not None})
+    return Settings.from_dict(data)
+
+
+def run_app(data_dir: Path | None = None, settings_override: dict | None = None) -> int:
+    """Open the main window on `data_dir` (default: the platform data folder, or the one
+    the user last chose in Settings); returns the exit code."""
+    set_offline_env()
+    from PySide6 import QtCore, QtGui, QtWidgets
+
+    from .main_window import MainWindow, icon_path
+    from .theme import apply_theme
+
+    QtCore.QCoreApplication.setOrganizationName(ORG)
+    QtCore.QCoreApplication.setApplicationName(APP)
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
+    app.setApplicationDisplayName(APP)
+    if hasattr(QtGui.QGuiApplication, "setDesktopFileName"):
+        QtGui.QGuiApplication.setDesktopFileName("hela-desktop")
+    ip = icon_path()
+    if ip is not None:
+        app.setWindowIcon(QtGui.QIcon(str(ip)))
+    apply_theme(app)
+
+    qs = QtCore.QSettings()
+    if data_dir is None or Path(data_dir) == default_data_dir():
+        remembered = qs.value("data_dir", "")
+        data_dir = Path(remembered) if remembered else default_data_dir()
+    data_dir = Path(data_dir).expanduser()
+    try:
+        settings = Settings.load(data_dir)
+    except ValueError as exc:
+        QtWidgets.QMessageBox.warning(None, APP, f"{exc}\n\nStarting with default settings.")
+        settings = Settings()
+    settings = _merge(settings, settings_override)
+
+    win = MainWindow(data_dir, settings)
+    win.dataDirChanged.connect(lambda p: qs.setValue("data_dir", p))
+    win.show()
+    return int(app.exec())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(run_app())

@@ -1,0 +1,476 @@
+"""The chat pane: conversation list, the streaming message view, the input box.
+
+Every character of an answer carries an anchor naming the token that wrote it
+(``t:<message key>:<token index>``), so hovering or clicking a word tells the window
+which memories were active when it was written.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from .markdown_stream import MarkdownStream, Style, format_all
+
+EMPTY_HINT = (
+    "<div style='margin-top:60px'>"
+    "<p align='center' style='font-size:15pt'><b>Ask HeLa anything.</b></p>"
+    "<p align='center' style='color:gray'>Everything runs on this computer — nothing leaves it.<br>"
+    "Each exchange becomes a memory in the graph on the right;<br>"
+    "memories recalled together grow linked, like associations.</p>"
+    "<p align='center' style='color:gray'>Enter sends · Shift+Enter adds a line · Esc stops the answer<br>"
+    "Hover a word of an answer to see which memories it was written with.</p></div>"
+)
+
+
+class ChatInput(QtWidgets.QPlainTextEdit):
+    """Enter sends, Shift+Enter inserts a new line; grows from 2 to 6 lines."""
+
+    submitted = QtCore.Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setPlaceholderText("Message HeLa…  (Enter to send, Shift+Enter for a new line)")
+        self.setTabChangesFocus(True)
+        self.document().contentsChanged.connect(self._fit_height)
+        self._fit_height()
+
+    def keyPressEvent(self, e: QtGui.QKeyEvent) -> None:  # noqa: N802 - Qt API
+        if e.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter):
+            if e.modifiers() & QtCore.Qt.KeyboardModifier.ShiftModifier:
+                self.insertPlainText("\n")
+                return
+            text = self.toPlainText().strip()
+            if text:
+                self.submitted.emit(text)
+            return
+        super().keyPressEvent(e)
+
+    def _fit_height(self) -> None:
+        fm = self.fontMetrics()
+        lines = max(2, min(6, int(self.document().size().height()) or 2))
+        self.setFixedHeight(int(fm.lineSpacing() * lines + 16))
+
+
+class ConversationList(QtWidgets.QWidget):
+    """Chats, newest first, with New / Rename / Delete."""
+
+    selected = QtCore.Signal(int)  # conversation id (-1: none)
+    newRequested = QtCore.Signal()
+    renameRequested = QtCore.Signal(int, str)
+    deleteRequested = QtCore.Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        head = QtWidgets.QHBoxLayout()
+        title = QtWidgets.QLabel("<b>Chats</b>")
+        self.new_button = QtWidgets.QToolButton()
+        self.new_button.setText("+ New")
+        self.new_button.setToolTip("New chat (Ctrl+N)")
+        self.new_button.clicked.connect(self.newRequested)
+        head.addWidget(title)
+        head.addStretch(1)
+        head.addWidget(self.new_button)
+        lay.addLayout(head)
+        self.list = QtWidgets.QListWidget()
+        self.list.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(QtCore.Qt.TextElideMode.ElideRight)
+        self.list.setContextMenuPolicy(QtCore.Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._menu)
+        self.list.currentItemChanged.connect(self._on_current)
+        self.list.itemDoubleClicked.connect(lambda _it: self.rename_current())
+        lay.addWidget(self.list, 1)
+        row = QtWidgets.QHBoxLayout()
+        self.rename_button = QtWidgets.QPushButton("Rename")
+        self.delete_button = QtWidgets.QPushButton("Delete")
+        self.rename_button.clicked.connect(self.rename_current)
+        self.delete_button.clicked.connect(self.delete_current)
+        row.addWidget(self.rename_button)
+        row.addWidget(self.delete_button)
+        lay.addLayout(row)
+        self._silent = False
+
+    def set_conversations(self, convs: list[dict], current: int | None) -> None:
+        self._silent = True
+        self.list.clear()
+        for c in convs:
+            item = QtWidgets.QListWidgetItem(c["title"])
+            item.setData(QtCore.Qt.ItemDataRole.UserRole, c["id"])
+            item.setToolTip(f"{c['title']}\n{c['messages']} messages · "
+                            f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(c['updated_at']))}")
+            self.list.addItem(item)
+            if c["id"] == current:
+                self.list.setCurrentItem(item)
+        self._silent = False
+        has = self.current_id() is not None
+        self.rename_button.setEnabled(has)
+        self.delete_button.setEnabled(has)
+
+    def current_id(self) -> int | None:
+        it = self.list.currentItem()
+        return None if it is None else int(it.data(QtCore.Qt.ItemDataRole.UserRole))
+
+    def _on_current(self, cur, _prev) -> None:
+        has = cur is not None
+        self.rename_button.setEnabled(has)
+        self.delete_button.setEnabled(has)
+        if not self._silent:
+            self.selected.emit(-1 if cur is None else int(cur.data(QtCore.Qt.ItemDataRole.UserRole)))
+
+    def rename_current(self) -> None:
+        cid, it = self.current_id(), self.list.currentItem()
+        if cid is None:
+            return
+        text, ok = QtWidgets.QInputDialog.getText(self, "Rename chat", "Title:", text=it.text())
+        if ok and text.strip():
+            self.renameRequested.emit(cid, text.strip())
+
+    def delete_current(self) -> None:
+        cid, it = self.current_id(), self.list.currentItem()
+        if cid is None:
+            return
+        ans = QtWidgets.QMessageBox.question(
+            self, "Delete chat",
+            f"Delete the chat “{it.text()}”?\n\nIts messages are removed; the memories "
+            "formed in it stay in the memory graph.")
+        if ans == QtWidgets.QMessageBox.StandardButton.Yes:
+            self.deleteRequested.emit(cid)
+
+    def _menu(self, pos) -> None:
+        if self.list.itemAt(pos) is None:
+            return
+        m = QtWidgets.QMenu(self)
+        m.addAction("Rename…", self.rename_current)
+        m.addAction("Delete…", self.delete_current)
+        m.exec(self.list.mapToGlobal(pos))
+
+
+class MessageView(QtWidgets.QTextBrowser):
+    """Messages as framed blocks; assistant text is written token by token with anchors."""
+
+    tokenHovered = QtCore.Signal(int, int)  # message key, token index (-1, -1: none)
+    tokenClicked = QtCore.Signal(int, int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+        self.anchorClicked.connect(self._on_anchor_clicked)
+        self.msgs: dict[int, dict] = {}  # key -> {message_id, spans, ranges{tok: [a, b]}}
+        self._next_key = 1
+        self._live: int | None = None
+        self._cursor: QtGui.QTextCursor | None = None
+        self._md: MarkdownStream | None = None
+        self._hover: tuple[int, int] = (-1, -1)
+        self._highlight: tuple[int, int] = (-1, -1)
+        self.tooltip_for = None  # callable(key, tok) -> str (set by the window)
+        self.show_empty()
+
+    # ---- content --------------------------------------------------------------------
+    def show_empty(self) -> None:
+        self.clear()
+        self.msgs.clear()
+        self._live = None
+        self.setHtml(EMPTY_HINT)
+        self._empty = True
+
+    def _begin(self) -> None:
+        if getattr(self, "_empty", False):
+            self.clear()
+            self._empty = False
+
+    def _frame_format(self, role: str) -> QtGui.QTextFrameFormat:
+        pal = self.palette()
+        base = pal.color(QtGui.QPalette.ColorRole.Base)
+        dark = base.lightness() < 128
+        f = QtGui.QTextFrameFormat()
+        f.setPadding(8)
+        f.setBorder(0)
+        f.setTopMargin(6)
+        f.setBottomMargin(6)
+        if role == "user":
+            f.setBackground(QtGui.QColor("#2b3552" if dark else "#e9eefc"))
+            f.setLeftMargin(60)
+        else:
+            f.setBackground(QtGui.QColor("#23262e" if dark else "#f6f7f9"))
+            f.setRightMargin(30)
+        return f
+
+    def _header(self, cur: QtGui.QTextCursor, role: str, when: float | None) -> None:
+        fmt = QtGui.QTextCharFormat()
+        fmt.setFontWeight(QtGui.QFont.Weight.Bold)
+        fmt.setForeground(QtGui.QColor("#4f6bd8" if role == "assistant" else "#7a7f8f"))
+        cur.insertText("HeLa" if role == "assistant" else "You", fmt)
+        if when:
+            f2 = QtGui.QTextCharFormat()
+            f2.setForeground(QtGui.QColor("#8a8f9c"))
+            f2.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
+            cur.insertText("  " + time.strftime("%H:%M", time.localtime(when)), f2)
+        cur.insertBlock()
+
+    def add_user(self, text: str, when: float | None = None) -> None:
+        self._begin()
+        cur = QtGui.QTextCursor(self.document())
+        cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
+        frame = cur.insertFrame(self._frame_format("user"))
+        c = frame.firstCursorPosition()
+        self._header(c, "user", when or time.time())
+        c.insertText(text, QtGui.QTextCharFormat())
+        self._scroll_end(force=True)
+
+    def begin_assistant(self, when: float | None = None) -> int:
+        """Start a live answer; returns its message key."""
+        self._begin()
+        key = self._new_key()
+        cur = QtGui.QTextCursor(self.document())
+        cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
+        frame = cur.insertFrame(self._frame_format("assistant"))
+        c = frame.firstCursorPosition()
+        self._header(c, "assistant", when or time.time())
+        self._cursor = c
+        self._md = MarkdownStream()
+        self._live = key
+        self.msgs[key]["frame"] = frame
+        self._scroll_end(force=True)
+        return key
+
+    def _new_key(self) -> int:
+        key = self._next_key
+        self._next_key += 1
+        self.msgs[key] = {"message_id": None, "spans": [], "ranges": {}, "n_tokens": 0}
+        return key
+
+    def append_tokens(self, pieces: list[tuple[int, str]]) -> None:
+        """Append (token index, text) pieces to the live answer."""
+        if self._live is None or self._cursor is None:
+            return
+        at_end = self._at_end()
+        for idx, text in pieces:
+            self._write(self._live, self._md.feed(text, idx))
+            self.msgs[self._live]["n_tokens"] = max(self.msgs[self._live]["n_tokens"], idx + 1)
+        if at_end:
+            self._scroll_end(force=True)
+
+    def _char_format(self, key: int, style: Style, tok: int) -> QtGui.QTextCharFormat:
+        f = QtGui.QTextCharFormat()
+        f.setAnchor(True)
+        f.setAnchorHref(f"t:{key}:{tok}")
+        if style.bold or style.heading:
+            f.setFontWeight(QtGui.QFont.Weight.Bold)
+        if style.heading:
+            f.setFontPointSize(self.font().pointSizeF() * (1.3 if style.heading == 1 else 1.15))
+        if style.code or style.block:
+            f.setFontFamilies(["monospace", "DejaVu Sans Mono", "Menlo", "Consolas"])
+            f.setFontFixedPitch(True)
+            dark = self.palette().color(QtGui.QPalette.ColorRole.Base).lightness() < 128
+            f.setBackground(QtGui.QColor("#30343f" if dark else "#eceef3"))
+        return f
+
+    def _write(self, key: int, segments) -> None:
+        ranges = self.msgs[key]["ranges"]
+        for text, style, tok in segments:
+            a = self._cursor.position()
+            self._cursor.insertText(text, self._char_format(key, style, tok))
+            b = self._cursor.position()
+            r = ranges.get(tok)
+            if r is None:
+                ranges[tok] = [a, b]
+            else:
+                r[0], r[1] = min(r[0], a), max(r[1], b)
+
+    def finish_assistant(self, message_id: int | None, spans, footer: str = "") -> None:
+        """The live answer is complete: flush held markers, add the stats footer."""
+        if self._live is None:
+            return
+        key = self._live
+        if self._md is not None:
+            self._write(key, self._md.flush())
+        m = self.msgs[key]
+        m["message_id"] = message_id
+        m["spans"] = [tuple(s) for s in spans]
+        if footer:
+            self._footer(footer)
+        self._live, self._cursor, self._md = None, None, None
+
+    def _footer(self, text: str) -> None:
+        f = QtGui.QTextCharFormat()
+        f.setForeground(QtGui.QColor("#8a8f9c"))
+        f.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
+        self._cursor.insertBlock()
+        self._cursor.insertText(text, f)
+
+    def add_assistant(self, text: str, message_id: int | None, spans, *, when: float | None = None,
+                      offsets: list[tuple[int, int]] | None = None, footer: str = "") -> int:
+        """A stored answer; `offsets` are its tokens' character spans (approximated if None)."""
+        key = self.begin_assistant(when)
+        n_tok = max((int(s[1]) for s in spans), default=0)
+        pieces: list[tuple[str, int]] = []
+        if offsets:
+            pos = 0
+            for i, (a, b) in enumerate(offsets):
+                if a > pos:
+                    pieces.append((text[pos:a], max(0, i - 1)))
+                pieces.append((text[a:b], i))
+                pos = max(pos, b)
+            if pos < len(text):
+                pieces.append((text[pos:], max(0, len(offsets) - 1)))
+        elif n_tok > 0 and text:
+            per = len(text) / n_tok  # no tokenizer yet: spread tokens evenly over the text
+            for i in range(n_tok):
+                pieces.append((text[int(i * per):int((i + 1) * per)], i))
+        else:
+            pieces = [(text, 0)]
+        self._write(key, format_all(pieces))
+        self.msgs[key]["n_tokens"] = n_tok
+        self.msgs[key]["message_id"] = message_id
+        self.msgs[key]["spans"] = [tuple(s) for s in spans]
+        self.msgs[key]["approximate"] = offsets is None
+        if footer:
+            self._footer(footer)
+        self._live, self._cursor, self._md = None, None, None
+        return key
+
+    def add_notice(self, text: str) -> None:
+        """A muted one-line notice (errors, 'stopped')."""
+        self._begin()
+        cur = QtGui.QTextCursor(self.document())
+        cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
+        f = QtGui.QTextCharFormat()
+        f.setForeground(QtGui.QColor("#c0392b"))
+        cur.insertBlock()
+        cur.insertText(text, f)
+        self._scroll_end(force=True)
+
+    def key_for_message(self, message_id: int) -> int | None:
+        for k, m in self.msgs.items():
+            if m["message_id"] == message_id:
+                return k
+        return None
+
+    def live_key(self) -> int | None:
+        return self._live
+
+    # ---- hover and highlight ----------------------------------------------------------
+    def _token_at(self, pos: QtCore.QPoint) -> tuple[int, int]:
+        href = self.anchorAt(pos)
+        if href.startswith("t:"):
+            try:
+                _, k, t = href.split(":")
+                return int(k), int(t)
+            except ValueError:
+                pass
+        return (-1, -1)
+
+    def mouseMoveEvent(self, e: QtGui.QMouseEvent) -> None:  # noqa: N802
+        super().mouseMoveEvent(e)
+        hit = self._token_at(e.position().toPoint())
+        if hit != self._hover:
+            self._hover = hit
+            self.highlight_token(*hit)
+            self.tokenHovered.emit(*hit)
+            if hit[0] >= 0 and self.tooltip_for is not None:
+                tip = self.tooltip_for(*hit)
+                QtWidgets.QToolTip.showText(e.globalPosition().toPoint(), tip, self.viewport())
+            else:
+                QtWidgets.QToolTip.hideText()
+        self.viewport().setCursor(QtCore.Qt.CursorShape.PointingHandCursor if hit[0] >= 0
+                                  else QtCore.Qt.CursorShape.IBeamCursor)
+
+    def leaveEvent(self, e) -> None:  # noqa: N802
+        super().leaveEvent(e)
+        if self._hover != (-1, -1):
+            self._hover = (-1, -1)
+            self.highlight_token(-1, -1)
+            self.tokenHovered.emit(-1, -1)
+
+    def _on_anchor_clicked(self, url: QtCore.QUrl) -> None:
+        s = url.toString()
+        if s.startswith("t:"):
+            try:
+                _, k, t = s.split(":")
+                self.tokenClicked.emit(int(k), int(t))
+            except ValueError:
+                pass
+
+    def highlight_token(self, key: int, tok: int, *, ensure_visible: bool = False) -> None:
+        """Mark one token (from a hover here or in the timeline)."""
+        self._highlight = (key, tok)
+        sels = []
+        m = self.msgs.get(key)
+        r = m["ranges"].get(tok) if m else None
+        if r is not None and r[1] > r[0]:
+            sel = QtWidgets.QTextEdit.ExtraSelection()
+            c = QtGui.QTextCursor(self.document())
+            c.setPosition(r[0])
+            c.setPosition(r[1], QtGui.QTextCursor.MoveMode.KeepAnchor)
+            sel.cursor = c
+            fmt = QtGui.QTextCharFormat()
+            fmt.setBackground(QtGui.QColor(255, 200, 60, 170))
+            sel.format = fmt
+            sels.append(sel)
+            if ensure_visible:
+                self.setTextCursor(QtGui.QTextCursor(c))
+                self.ensureCursorVisible()
+        self.setExtraSelections(sels)
+
+    def _at_end(self) -> bool:
+        sb = self.verticalScrollBar()
+        return sb.value() >= sb.maximum() - 40
+
+    def _scroll_end(self, force: bool = False) -> None:
+        sb = self.verticalScrollBar()
+        if force or self._at_end():
+            sb.setValue(sb.maximum())
+
+
+class ChatPane(QtWidgets.QWidget):
+    """Message view + input row (Send / Stop)."""
+
+    sendRequested = QtCore.Signal(str)
+    stopRequested = QtCore.Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.title = QtWidgets.QLabel("<b>New chat</b>")
+        self.title.setContentsMargins(4, 2, 4, 2)
+        lay.addWidget(self.title)
+        self.view = MessageView()
+        lay.addWidget(self.view, 1)
+        row = QtWidgets.QHBoxLayout()
+        self.input = ChatInput()
+        self.input.submitted.connect(self._submit)
+        self.send_button = QtWidgets.QPushButton("Send")
+        self.send_button.setDefault(True)
+        self.send_button.setToolTip("Send (Enter)")
+        self.send_button.clicked.connect(lambda: self._submit(self.input.toPlainText().strip()))
+        self.stop_button = QtWidgets.QPushButton("Stop")
+        self.stop_button.setToolTip("Stop the answer (Esc); the partial answer is kept")
+        self.stop_button.clicked.connect(self.stopRequested)
+        self.stop_button.setEnabled(False)
+        buttons = QtWidgets.QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.stop_button)
+        row.addWidget(self.input, 1)
+        row.addLayout(buttons)
+        lay.addLayout(row)
+
+    def _submit(self, text: str) -> None:
+        if not text or not self.send_button.isEnabled():
+            return
+        self.input.clear()
+        self.sendRequested.emit(text)
+
+    def set_streaming(self, on: bool) -> None:
+        self.send_button.setEnabled(not on)
+        self.stop_button.setEnabled(on)
+
+    def set_title(self, title: str) -> None:
+        self.title.setText(f"<b>{html.escape(title)}</b>")

@@ -1,0 +1,774 @@
+"""Live view of the Hebbian graph: pyqtgraph, batched drawing, layout in a worker thread.
+
+Nodes are drawn by a handful of `ScatterPlotItem`s (one per style, so pyqtgraph takes its
+fast uniform-brush path); edges by a few `PlotCurveItem`s with ``connect="pairs"`` (one
+per weight class, cosmetic pens).  Active memories get a coloured glow that grows when
+they enter and fades when they leave; edges the Hebbian update strengthened flash thick.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import time
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from .graph_model import GraphData, short_label
+from .layout import ForceLayout
+from .theme import GraphColors, graph_colors, memory_color
+
+EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong edge classes
+EDGE_ALPHA = (0.22, 0.45, 0.75)  # drawn as opaque colours blended over the background (fast)
+EDGE_WIDTH = (1.0, 1.0, 1.8)
+MAX_DRAWN_EDGES = 12000  # beyond this the weakest edges are left out (large graphs)
+ENTER_S = 0.5  # glow grows over this time when a memory becomes active
+LEAVE_S = 0.8  # and fades over this time when it leaves
+HOT_S = 2.5  # a strengthened edge stays thick this long
+NODE_SIZE = 9
+KNOWLEDGE_SIZE = 14
+
+
+def node_size_for(n: int) -> float:
+    """Node diameter in pixels: smaller dots for bigger graphs."""
+    return float(np.clip(11.0 - 2.2 * np.log10(max(n, 1) / 50.0), 5.0, 11.0))
+
+
+def fmt_time(ts: float | None) -> str:
+    """A timestamp as local date and time, or a dash."""
+    if not ts:
+        return "—"
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+
+
+def recall_html(recall: dict | None, label_of=None) -> str:
+    """The "why was this recalled" breakdown as a small HTML table."""
+    if not recall:
+        return "<p><i>Not recalled yet.</i></p>"
+    rows = []
+    for key, name in (("semantic", "Semantic"), ("keyword", "Keyword"),
+                      ("recency", "Recency"), ("spread", "Spread")):
+        v = recall.get(key)
+        if v is None:
+            continue
+        v = float(v)
+        width = int(max(0.0, min(1.0, v)) * 100)
+        rows.append(
+            f"<tr><td>{name}</td><td align='right'>{v:.3f}</td>"
+            f"<td><table cellspacing=0 cellpadding=0><tr>"
+            f"<td bgcolor='#4f6bd8' width='{max(width, 1)}' height='8'></td></tr></table></td></tr>"
+        )
+    path = recall.get("path", "base")
+    parts = [f"<p><b>Score {float(recall.get('score', 0.0)):.3f}</b> — "
+             + ("found <b>directly</b>" if path == "base" else "lifted by <b>association</b>")
+             + "</p>", "<table cellspacing=4>" + "".join(rows) + "</table>"]
+    sf = recall.get("spread_from")
+    if sf is not None:
+        name = label_of(sf) if label_of else f"#{sf}"
+        parts.append(f"<p>Spread came mostly from <a href='node:{sf}'>#{sf} {html.escape(name)}</a>.</p>")
+    extra = recall.get("extra") or {}
+    if extra:
+        parts.append("<p style='color:gray'>" + ", ".join(
+            f"{html.escape(str(k))}={v:.3f}" if isinstance(v, (int, float)) else f"{html.escape(str(k))}={html.escape(str(v))}"
+            for k, v in extra.items()) + "</p>")
+    return "".join(parts)
+
+
+class GlowItem(pg.GraphicsObject):
+    """Coloured halos and rings in pixel sizes, painted directly (a handful of spots).
+
+    A ScatterPlotItem would re-render its symbol atlas for every new animated size or
+    colour; painting a few ellipses ourselves costs microseconds.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.spots: list[tuple[float, float, float, QtGui.QColor, bool]] = []  # x, y, px, colour, ring
+        self._rect = QtCore.QRectF()
+
+    def set_spots(self, spots) -> None:
+        self.prepareGeometryChange()
+        self.spots = list(spots)
+        if self.spots:
+            xs = [s[0] for s in self.spots]
+            ys = [s[1] for s in self.spots]
+            ps = self.pixelSize() if self.getViewBox() is not None else None
+            pad = max(s[2] for s in self.spots)
+            px = (ps[0] if ps else 1.0) * pad
+            py = (ps[1] if ps else 1.0) * pad
+            self._rect = QtCore.QRectF(min(xs) - px, min(ys) - py, max(xs) - min(xs) + 2 * px,
+                                       max(ys) - min(ys) + 2 * py)
+        else:
+            self._rect = QtCore.QRectF()
+        self.update()
+
+    def boundingRect(self) -> QtCore.QRectF:  # noqa: N802
+        return self._rect
+
+    def paint(self, p: QtGui.QPainter, *_args) -> None:
+        if not self.spots:
+            return
+        tr = p.transform()
+        p.save()
+        p.resetTransform()
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+        for x, y, size, col, ring in self.spots:
+            c = tr.map(QtCore.QPointF(x, y))
+            r = size / 2.0
+            if ring:
+                p.setPen(QtGui.QPen(col, 2.0))
+                p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+            else:
+                p.setPen(QtCore.Qt.PenStyle.NoPen)
+                p.setBrush(col)
+            p.drawEllipse(c, r, r)
+        p.restore()
+
+
+class LayoutRunner(QtCore.QObject):
+    """Runs `ForceLayout` steps in its own thread and publishes positions (≤ 30 per s)."""
+
+    positions = QtCore.Signal(object, object)  # (ids array, (N, 2) positions)
+
+    def __init__(self, interval_ms: int = 33):
+        super().__init__()
+        self.layout = ForceLayout()
+        self.interval_ms = interval_ms
+        self._timer: QtCore.QTimer | None = None
+
+    @QtCore.Slot()
+    def start(self) -> None:
+        from .worker import lower_thread_priority
+
+        lower_thread_priority(4)
+        self._timer = QtCore.QTimer(self)
+        self._timer.setInterval(self.interval_ms)
+        self._timer.timeout.connect(self._tick)
+
+    @QtCore.Slot(object, object)
+    def set_graph(self, ids, edges) -> None:
+        self.layout.set_graph(ids, edges)
+        if len(ids) and len(self.layout.ids) and self.layout.temperature > 0.5:
+            # big change (first load): settle most of the way before the first frame
+            self.layout.run(min(60, max(5, 30000 // max(len(ids), 1))))
+        self.positions.emit(self.layout.ids.copy(), self.layout.positions())
+        self._wake()
+
+    @QtCore.Slot(float)
+    def reheat(self, amount: float) -> None:
+        self.layout.reheat(amount)
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._timer is not None and not self._timer.isActive():
+            self._timer.start()
+
+    @QtCore.Slot()
+    def _tick(self) -> None:
+        lay = self.layout
+        if len(lay.ids) == 0 or lay.settled:
+            self._timer.stop()
+            return
+        t0 = time.perf_counter()
+        lay.step()
+        spent_ms = (time.perf_counter() - t0) * 1000.0
+        # big graphs: leave the cores to the GUI and the model between steps
+        self._timer.setInterval(int(max(self.interval_ms, 1.5 * spent_ms)))
+        self.positions.emit(lay.ids.copy(), lay.positions())
+
+    @QtCore.Slot()
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+
+
+class GraphView(QtWidgets.QWidget):
+    """The graph pane: toolbar (search, focus, fit), the plot, and a node details panel."""
+
+    nodeSelected = QtCore.Signal(int)  # episode id, or -1 when the selection is cleared
+    nodeHovered = QtCore.Signal(int)  # episode id under the mouse, -1 when none
+    _sendGraph = QtCore.Signal(object, object)
+    _sendReheat = QtCore.Signal(float)
+
+    def __init__(self, parent=None, *, colors: GraphColors | None = None, threaded: bool = True,
+                 details: bool = True):
+        super().__init__(parent)
+        self.colors = colors or graph_colors()
+        self.data = GraphData()
+        self.pos = np.zeros((0, 2))
+        self.active: dict[int, float] = {}  # id -> time it became active
+        self.leaving: dict[int, float] = {}  # id -> time it left
+        self.hot: list[tuple[float, np.ndarray]] = []  # (start, edge rows)
+        self.highlighted: set[int] = set()
+        self.search_rows = np.zeros(0, dtype=np.int64)
+        self._search_cursor = -1
+        self.selected: int | None = None
+        self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
+        self.focus_mode = False
+        self._visible: np.ndarray | None = None  # bool mask (focus mode) or None
+        self._user_moved_view = False
+        self._pending_fit = True
+        self._edge_rows: list[np.ndarray] = []
+        self._kind_rows: dict[str, np.ndarray] = {}
+        self._labels: list[pg.TextItem] = []
+        self.frames = 0
+        self.node_size = float(NODE_SIZE)
+        self._pinned_rows = np.zeros(0, dtype=np.int64)
+        self._drawn_rows: dict = {}
+
+        self._build_ui(details)
+        self._anim = QtCore.QTimer(self)
+        self._anim.setInterval(33)
+        self._anim.timeout.connect(self._animate)
+
+        self.threaded = threaded
+        self.layout_engine: ForceLayout | None = None
+        self._thread: QtCore.QThread | None = None
+        if threaded:
+            self._thread = QtCore.QThread(self)
+            self._thread.setObjectName("graph-layout")
+            self.runner = LayoutRunner()
+            self.runner.moveToThread(self._thread)
+            self._thread.started.connect(self.runner.start)
+            self._sendGraph.connect(self.runner.set_graph)
+            self._sendReheat.connect(self.runner.reheat)
+            self.runner.positions.connect(self._on_positions)
+            self._thread.start()
+        else:
+            self.layout_engine = ForceLayout()
+
+    # ---- construction ---------------------------------------------------------------
+    def _build_ui(self, details: bool) -> None:
+        c = self.colors
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        bar = QtWidgets.QHBoxLayout()
+        bar.setContentsMargins(4, 2, 4, 0)
+        self.search = QtWidgets.QLineEdit()
+        self.search.setPlaceholderText("Find in graph…")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._on_search)
+        self.search.returnPressed.connect(self.next_match)
+        self.match_label = QtWidgets.QLabel("")
+        self.match_label.setMinimumWidth(70)
+        self.focus_box = QtWidgets.QCheckBox("Focus on active")
+        self.focus_box.setToolTip("Show only the active memories and their neighbours")
+        self.focus_box.toggled.connect(self.set_focus_mode)
+        self.fit_button = QtWidgets.QToolButton()
+        self.fit_button.setText("Fit")
+        self.fit_button.setToolTip("Zoom to show the whole graph")
+        self.fit_button.clicked.connect(self.fit)
+        self.stats_label = QtWidgets.QLabel("")
+        self.stats_label.setStyleSheet("color: gray")
+        bar.addWidget(self.search, 2)
+        bar.addWidget(self.match_label)
+        bar.addWidget(self.focus_box)
+        bar.addWidget(self.fit_button)
+        bar.addStretch(1)
+        bar.addWidget(self.stats_label)
+        lay.addLayout(bar)
+
+        self.plot = pg.PlotWidget(background=c.background)
+        self.plot.setAntialiasing(True)
+        pi = self.plot.getPlotItem()
+        pi.hideAxis("left")
+        pi.hideAxis("bottom")
+        pi.hideButtons()
+        pi.setMenuEnabled(False)
+        self.vb = pi.getViewBox()
+        self.vb.setAspectLocked(True)
+        self.vb.sigRangeChangedManually.connect(self._on_manual_range)
+
+        self.edge_items = []
+        for _ in EDGE_CLASSES:
+            item = pg.PlotCurveItem(connect="pairs", antialias=False, skipFiniteCheck=True)
+            item.setSegmentedLineMode("on")
+            self.edge_items.append(item)
+            pi.addItem(item)
+        self.active_edges = pg.PlotCurveItem(connect="pairs", antialias=True, skipFiniteCheck=True)
+        self.hot_edges = pg.PlotCurveItem(connect="pairs", antialias=True, skipFiniteCheck=True)
+        self.active_edges.setSegmentedLineMode("on")
+        self.hot_edges.setSegmentedLineMode("on")
+        pi.addItem(self.active_edges)
+        pi.addItem(self.hot_edges)
+        self.glow = GlowItem()
+        pi.addItem(self.glow)
+        self.node_items = {
+            "episode": pg.ScatterPlotItem(pxMode=True, symbol="o", size=NODE_SIZE, hoverable=True),
+            "knowledge": pg.ScatterPlotItem(pxMode=True, symbol="d", size=KNOWLEDGE_SIZE, hoverable=True),
+        }
+        for kind, item in self.node_items.items():
+            item.sigClicked.connect(lambda _it, pts, _ev, k=kind: self._on_clicked(k, pts))
+            item.sigHovered.connect(lambda _it, pts, _ev, k=kind: self._on_hovered(k, pts))
+            pi.addItem(item)
+        self.pinned_item = pg.ScatterPlotItem(pxMode=True, symbol="o", size=NODE_SIZE + 6)
+        self.search_item = pg.ScatterPlotItem(pxMode=True, symbol="o", size=NODE_SIZE + 10)
+        self.highlight_item = pg.ScatterPlotItem(pxMode=True, symbol="o", size=NODE_SIZE + 14)
+        self.selected_item = pg.ScatterPlotItem(pxMode=True, symbol="o", size=NODE_SIZE + 8)
+        for item in (self.pinned_item, self.search_item, self.highlight_item, self.selected_item):
+            pi.addItem(item)
+        self.empty_text = pg.TextItem("", anchor=(0.5, 0.5), color=c.muted_text)
+        pi.addItem(self.empty_text)
+        self.apply_colors(c)
+
+        if details:
+            self.details = QtWidgets.QTextBrowser()
+            self.details.setOpenLinks(False)
+            self.details.anchorClicked.connect(self._on_details_link)
+            self.details.setMinimumWidth(220)
+            split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+            split.addWidget(self.plot)
+            split.addWidget(self.details)
+            split.setStretchFactor(0, 3)
+            split.setStretchFactor(1, 1)
+            split.setSizes([600, 260])
+            lay.addWidget(split, 1)
+            self._show_details(None)
+        else:
+            self.details = None
+            lay.addWidget(self.plot, 1)
+
+    def apply_colors(self, c: GraphColors) -> None:
+        """Switch palettes (light/dark)."""
+        self.colors = c
+        self.plot.setBackground(c.background)
+        bg = QtGui.QColor(c.background)
+        for alpha, width, item in zip(EDGE_ALPHA, EDGE_WIDTH, self.edge_items):
+            col = QtGui.QColor(*(int(alpha * e + (1 - alpha) * b) for e, b in
+                                 zip(c.edge, (bg.red(), bg.green(), bg.blue()))))
+            item.setPen(pg.mkPen(col, width=width, cosmetic=True))
+        self.active_edges.setPen(pg.mkPen(QtGui.QColor(c.active_edge), width=2.5, cosmetic=True))
+        ep = self.node_items["episode"]
+        ep.setPen(pg.mkPen(c.episode_border, width=1))
+        ep.setBrush(pg.mkBrush(c.episode))
+        kn = self.node_items["knowledge"]
+        kn.setPen(pg.mkPen(c.knowledge_border, width=1))
+        kn.setBrush(pg.mkBrush(c.knowledge))
+        self.pinned_item.setPen(pg.mkPen(c.pinned, width=2))
+        self.pinned_item.setBrush(QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush))
+        self.search_item.setPen(pg.mkPen(c.search, width=3))
+        self.search_item.setBrush(QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush))
+        self.highlight_item.setPen(pg.mkPen(c.selection, width=2, style=QtCore.Qt.PenStyle.DashLine))
+        self.highlight_item.setBrush(QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush))
+        self.selected_item.setPen(pg.mkPen(c.selection, width=2.5))
+        self.selected_item.setBrush(QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush))
+        self.empty_text.setColor(c.muted_text)
+        self.render()
+
+    # ---- data in --------------------------------------------------------------------
+    def set_snapshot(self, snap: dict, *, animate: bool = True) -> None:
+        """Show a new graph snapshot; new nodes pop in, strengthened edges flash."""
+        old = self.data
+        new = GraphData.from_snapshot(snap)
+        hot_keys = new.strengthened(old) if (animate and len(old)) else []
+        old_pos = {int(i): self.pos[r] for r, i in enumerate(old.ids)} if len(self.pos) == len(old.ids) else {}
+        self.data = new
+        pos = np.zeros((len(new), 2))
+        have = np.zeros(len(new), dtype=bool)
+        for r, i in enumerate(new.ids):
+            p = old_pos.get(int(i))
+            if p is not None:
+                pos[r] = p
+                have[r] = True
+        if len(new) and not have.all():
+            centre = pos[have].mean(axis=0) if have.any() else np.zeros(2)
+            pos[~have] = centre + np.random.default_rng(len(new)).normal(0, 1.0, (int((~have).sum()), 2))
+        self.pos = pos
+        self._kind_rows = {k: np.nonzero(new.kinds == k)[0] for k in self.node_items}
+        self._pinned_rows = np.asarray([r for r, i in enumerate(new.ids) if new.nodes[int(i)].get("pinned")],
+                                       dtype=np.int64)
+        self.node_size = node_size_for(len(new))
+        self.node_items["episode"].setSize(self.node_size)
+        self.node_items["knowledge"].setSize(self.node_size + 5)
+        self.pinned_item.setSize(self.node_size + 6)
+        self.search_item.setSize(self.node_size + 10)
+        self.highlight_item.setSize(self.node_size + 14)
+        self.selected_item.setSize(self.node_size + 8)
+        if hot_keys:
+            rows = [r for r, (a, b) in enumerate(zip(new.src, new.dst))
+                    if (min(int(new.ids[a]), int(new.ids[b])), max(int(new.ids[a]), int(new.ids[b]))) in set(hot_keys)]
+            self.hot.append((time.monotonic(), np.asarray(rows, dtype=np.int64)))
+        if self.selected is not None and self.selected not in new.index:
+            self.selected = None
+        self._recompute_visibility()
+        self._on_search(self.search.text())
+        edges = new.edge_list()
+        if self.threaded:
+            self._sendGraph.emit(new.ids.copy(), edges)
+        else:
+            self.layout_engine.set_graph(new.ids, edges)
+            self.pos = self.layout_engine.positions()
+        n_edges = len(new.src)
+        self.stats_label.setText(f"{len(new)} memories · {n_edges} links")
+        self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")
+        if self.selected is not None:
+            self._show_details(self.selected)
+        self._kick()
+        self.render()
+
+    def set_active(self, ids, recalls: dict[int, dict] | None = None) -> None:
+        """The memories active right now (glow); others fade out."""
+        now = time.monotonic()
+        ids = [int(i) for i in ids]
+        for i in list(self.active):
+            if i not in ids:
+                del self.active[i]
+                self.leaving[i] = now
+        for i in ids:
+            if i not in self.active:
+                self.active[i] = now
+                self.leaving.pop(i, None)
+        if recalls:
+            self.recalls.update({int(k): v for k, v in recalls.items()})
+        self._recompute_visibility()
+        if self.selected is not None and self.selected in self.recalls:
+            self._show_details(self.selected)
+        self._kick()
+        self.render()
+
+    def clear_active(self) -> None:
+        self.set_active([])
+
+    def highlight(self, ids) -> None:
+        """Dashed rings on these memories (hover in the timeline or chat)."""
+        new = {int(i) for i in ids}
+        if new != self.highlighted:
+            self.highlighted = new
+            self.render()
+
+    def set_positions(self, ids, pos) -> None:
+        """Positions from the layout (ids must match the current node order)."""
+        if len(ids) != len(self.data.ids) or not np.array_equal(ids, self.data.ids):
+            return
+        self.pos = np.asarray(pos, dtype=np.float64)
+        if self._pending_fit and not self._user_moved_view and len(self.pos):
+            # keep the whole graph in view while it unfolds, refitting only when needed
+            r = self.vb.viewRect()
+            lo, hi = self.pos.min(axis=0), self.pos.max(axis=0)
+            outside = lo[0] < r.left() or lo[1] < r.top() or hi[0] > r.right() or hi[1] > r.bottom()
+            small = (hi[0] - lo[0]) < 0.6 * r.width() and (hi[1] - lo[1]) < 0.6 * r.height()
+            if outside or small:
+                self.fit(user=False)
+        self.render()
+
+    @QtCore.Slot(object, object)
+    def _on_positions(self, ids, pos) -> None:
+        self.set_positions(ids, pos)
+
+    # ---- interaction ----------------------------------------------------------------
+    def select(self, node_id: int | None, *, center: bool = False) -> None:
+        """Select a memory: ring it, show its details, optionally pan to it."""
+        if node_id is not None and int(node_id) not in self.data.index:
+            node_id = None
+        self.selected = None if node_id is None else int(node_id)
+        self._show_details(self.selected)
+        if center and self.selected is not None and len(self.pos):
+            p = self.pos[self.data.index[self.selected]]
+            r = self.vb.viewRect()
+            self.vb.setRange(QtCore.QRectF(p[0] - r.width() / 2, p[1] - r.height() / 2,
+                                           r.width(), r.height()), padding=0)
+        if self.focus_mode:
+            self._recompute_visibility()
+        self.render()
+        self.nodeSelected.emit(-1 if self.selected is None else self.selected)
+
+    def _on_clicked(self, kind: str, points) -> None:
+        if not len(points):
+            return
+        rows = self._drawn_rows.get(kind)
+        if rows is None:
+            return
+        idx = points[0].index()
+        if 0 <= idx < len(rows):
+            self.select(int(self.data.ids[rows[idx]]))
+
+    def _on_hovered(self, kind: str, points) -> None:
+        rows = self._drawn_rows.get(kind)
+        if not len(points) or rows is None:
+            self.plot.setToolTip("")
+            self.nodeHovered.emit(-1)
+            return
+        idx = points[0].index()
+        if 0 <= idx < len(rows):
+            nid = int(self.data.ids[rows[idx]])
+            node = self.data.nodes[nid]
+            self.plot.setToolTip(f"#{nid} {node.get('label', '')}")
+            self.nodeHovered.emit(nid)
+
+    def _on_details_link(self, url: QtCore.QUrl) -> None:
+        s = url.toString()
+        if s.startswith("node:"):
+            self.select(int(s[5:]), center=True)
+
+    def _on_manual_range(self, *_args) -> None:
+        self._user_moved_view = True
+        self._pending_fit = False
+
+    def fit(self, user: bool = True) -> None:
+        """Zoom to all visible nodes."""
+        if not len(self.pos):
+            self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2))
+            return
+        rows = np.nonzero(self._visible)[0] if self._visible is not None else slice(None)
+        p = self.pos[rows]
+        if not len(p):
+            return
+        lo, hi = p.min(axis=0), p.max(axis=0)
+        centre = (lo + hi) / 2
+        span = np.maximum(hi - lo, 6.0)
+        self.vb.setRange(QtCore.QRectF(centre[0] - span[0] / 2, centre[1] - span[1] / 2,
+                                       span[0], span[1]), padding=0.1)
+        if user:
+            self._user_moved_view = False
+            self._pending_fit = True
+
+    def set_focus_mode(self, on: bool) -> None:
+        """Show only active (and selected) memories and their neighbours."""
+        self.focus_mode = bool(on)
+        if self.focus_box.isChecked() != self.focus_mode:
+            self.focus_box.setChecked(self.focus_mode)
+        self._recompute_visibility()
+        self.fit()
+        self.render()
+
+    def _on_search(self, text: str) -> None:
+        text = text.strip().lower()
+        if not text or not len(self.data):
+            self.search_rows = np.zeros(0, dtype=np.int64)
+            self.match_label.setText("")
+        else:
+            rows = [r for r, i in enumerate(self.data.ids)
+                    if text in (self.data.nodes[int(i)].get("text") or "").lower()
+                    or text in (self.data.nodes[int(i)].get("label") or "").lower()
+                    or text == f"#{int(i)}"]
+            self.search_rows = np.asarray(rows, dtype=np.int64)
+            self.match_label.setText(f"{len(rows)} found" if rows else "none")
+        self._search_cursor = -1
+        self.render()
+
+    def next_match(self) -> None:
+        """Select the next search match and pan to it."""
+        if not len(self.search_rows):
+            return
+        self._search_cursor = (self._search_cursor + 1) % len(self.search_rows)
+        self.select(int(self.data.ids[self.search_rows[self._search_cursor]]), center=True)
+
+    # ---- drawing --------------------------------------------------------------------
+    def _recompute_visibility(self) -> None:
+        d = self.data
+        if self.focus_mode and len(d):
+            seeds = set(self.active) | set(self.highlighted)
+            if self.selected is not None:
+                seeds.add(self.selected)
+            if seeds:
+                mask = np.zeros(len(d), dtype=bool)
+                mask[list(d.neighbourhood(seeds, hops=1))] = True
+                self._visible = mask
+            else:
+                self._visible = None
+        else:
+            self._visible = None
+        vis = self._visible
+        self._edge_rows = []
+        for n, lo in enumerate(EDGE_CLASSES):
+            hi = EDGE_CLASSES[n + 1] if n + 1 < len(EDGE_CLASSES) else np.inf
+            m = (d.weight >= lo) & (d.weight < hi)
+            if vis is not None:
+                m &= vis[d.src] & vis[d.dst]
+            self._edge_rows.append(np.nonzero(m)[0])
+        total = sum(len(r) for r in self._edge_rows)
+        if total > MAX_DRAWN_EDGES:  # large graph: drop the weakest edges first
+            excess = total - MAX_DRAWN_EDGES
+            for n, rows in enumerate(self._edge_rows):
+                if excess <= 0:
+                    break
+                if len(rows):
+                    keep = max(0, len(rows) - excess)
+                    order = np.argsort(-d.weight[rows], kind="stable")[:keep]
+                    excess -= len(rows) - keep
+                    self._edge_rows[n] = np.sort(rows[order])
+
+    def _kick(self) -> None:
+        if not self._anim.isActive():
+            self._anim.start()
+
+    def _animate(self) -> None:
+        now = time.monotonic()
+        self.leaving = {i: t for i, t in self.leaving.items() if now - t < LEAVE_S}
+        self.hot = [(t, rows) for t, rows in self.hot if now - t < HOT_S]
+        entering = any(now - t < ENTER_S for t in self.active.values())
+        pulsing = bool(self.active)
+        if not (self.leaving or self.hot or entering or pulsing):
+            self._anim.stop()
+        self.render(overlays_only=True)
+
+    @staticmethod
+    def _pairs_xy(pos: np.ndarray, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        idx = np.empty(2 * len(src), dtype=np.int64)
+        idx[0::2] = src
+        idx[1::2] = dst
+        p = pos[idx]
+        return p[:, 0], p[:, 1]
+
+    def render(self, overlays_only: bool = False) -> None:
+        """Push current positions and state into the pyqtgraph items (no layout work).
+
+        `overlays_only`: positions did not change (an animation tick), so only the glow,
+        strengthened edges, rings and labels are updated — not the thousands of nodes.
+        """
+        d, pos = self.data, self.pos
+        if len(pos) != len(d):
+            return
+        empty = np.zeros(0)
+        if not overlays_only:
+            self._render_base(d, pos, empty)
+        self._render_overlays(d, pos, empty)
+        self.frames += 1
+
+    def _render_base(self, d: GraphData, pos: np.ndarray, empty: np.ndarray) -> None:
+        self._drawn_rows = {}
+        for item, rows in zip(self.edge_items, self._edge_rows or [np.zeros(0, dtype=np.int64)] * 3):
+            if len(rows):
+                x, y = self._pairs_xy(pos, d.src[rows], d.dst[rows])
+                item.setData(x, y)
+            else:
+                item.setData(empty, empty)
+        vis = self._visible
+        for kind, item in self.node_items.items():
+            rows = self._kind_rows.get(kind, np.zeros(0, dtype=np.int64))
+            if vis is not None:
+                rows = rows[vis[rows]]
+            self._drawn_rows[kind] = rows
+            item.setData(pos[rows, 0], pos[rows, 1]) if len(rows) else item.setData([], [])
+        self._set_rings(self.pinned_item, self._pinned_rows)
+        self._set_rings(self.search_item, self.search_rows)
+
+    def _render_overlays(self, d: GraphData, pos: np.ndarray, empty: np.ndarray) -> None:
+        now = time.monotonic()
+        # Active memories: edges among them, coloured glow growing in / fading out.
+        act_rows = [d.index[i] for i in self.active if i in d.index]
+        if len(act_rows) > 1 and len(d.src):
+            a = np.isin(d.src, act_rows) & np.isin(d.dst, act_rows)
+            x, y = self._pairs_xy(pos, d.src[a], d.dst[a])
+            self.active_edges.setData(x, y)
+        else:
+            self.active_edges.setData(empty, empty)
+        spots = []
+        pulse = 0.5 + 0.5 * math.sin(now * 4.0)
+        for i, t0 in self.active.items():
+            r = d.index.get(i)
+            if r is None:
+                continue
+            grow = min(1.0, (now - t0) / ENTER_S)
+            ease = 1 - (1 - grow) ** 3
+            col = QtGui.QColor(memory_color(i))
+            col.setAlpha(int(120 + 60 * pulse * grow))
+            size = self.node_size + (14 + 4 * pulse) * ease
+            x, y = float(pos[r, 0]), float(pos[r, 1])
+            if grow < 1.0:  # entering: a bright ring expands
+                spots.append((x, y, self.node_size + 40 * ease, memory_color(i), True))
+            spots.append((x, y, size, col, False))
+        for i, t0 in self.leaving.items():
+            r = d.index.get(i)
+            if r is None:
+                continue
+            fade = max(0.0, 1.0 - (now - t0) / LEAVE_S)
+            col = QtGui.QColor(memory_color(i))
+            col.setAlpha(int(150 * fade))
+            spots.append((float(pos[r, 0]), float(pos[r, 1]), self.node_size + 18 * fade, col, False))
+        self.glow.set_spots(spots)
+        # Hebbian strengthening: recently strengthened edges swell, then relax.
+        if self.hot:
+            t0, _ = self.hot[-1]
+            rows = np.unique(np.concatenate([r for _, r in self.hot]))
+            age = (now - t0) / HOT_S
+            swell = math.sin(min(1.0, age * 3.0) * math.pi / 2) * (1.0 - max(0.0, age - 0.4) / 0.6)
+            col = QtGui.QColor(self.colors.hot_edge)
+            col.setAlpha(int(90 + 165 * max(0.0, swell)))
+            self.hot_edges.setPen(pg.mkPen(col, width=1.5 + 5.0 * max(0.0, swell), cosmetic=True))
+            if len(rows):
+                x, y = self._pairs_xy(pos, d.src[rows], d.dst[rows])
+                self.hot_edges.setData(x, y)
+        else:
+            self.hot_edges.setData(empty, empty)
+        # Rings: pinned, search matches, hover highlights, selection.
+        self._set_rings(self.highlight_item, [d.index[i] for i in self.highlighted if i in d.index])
+        self._set_rings(self.selected_item, [d.index[self.selected]] if self.selected in d.index else [])
+        self._update_labels()
+
+    def _set_rings(self, item: pg.ScatterPlotItem, rows) -> None:
+        rows = np.asarray(rows, dtype=np.int64)
+        if len(rows):
+            item.setData(self.pos[rows, 0], self.pos[rows, 1])
+        else:
+            item.setData([], [])
+
+    def _update_labels(self) -> None:
+        d = self.data
+        want = [i for i in self.active if i in d.index]
+        if self.selected is not None and self.selected in d.index and self.selected not in want:
+            want.append(self.selected)
+        want += [i for i in self.highlighted if i in d.index and i not in want]
+        want = want[:16]
+        pi = self.plot.getPlotItem()
+        while len(self._labels) < len(want):
+            t = pg.TextItem("", anchor=(-0.08, 0.5))
+            t.setZValue(20)
+            pi.addItem(t)
+            self._labels.append(t)
+        for n, t in enumerate(self._labels):
+            if n < len(want):
+                i = want[n]
+                node = d.nodes[i]
+                t.setText(short_label(node.get("label") or node.get("text", ""), 28))
+                t.setColor(QtGui.QColor(self.colors.text))
+                t.setPos(*self.pos[d.index[i]])
+                t.setVisible(True)
+            else:
+                t.setVisible(False)
+
+    # ---- details --------------------------------------------------------------------
+    def label_of(self, node_id: int) -> str:
+        n = self.data.nodes.get(int(node_id))
+        return short_label(n.get("label") or n.get("text", ""), 32) if n else f"#{node_id}"
+
+    def _show_details(self, node_id: int | None) -> None:
+        if self.details is None:
+            return
+        if node_id is None or node_id not in self.data.nodes:
+            self.details.setHtml(
+                "<h3>Memory graph</h3><p>Each dot is a memory of one exchange; "
+                "<span style='color:#a66e00'>◆ diamonds</span> are distilled knowledge. "
+                "Lines link memories recalled together — the more often, the thicker.</p>"
+                "<p>While HeLa answers, the memories it is using <b>glow</b>.</p>"
+                "<p>Click a memory to see it here. Scroll to zoom, drag to pan.</p>")
+            return
+        n = self.data.nodes[node_id]
+        kind = "Knowledge" if n.get("kind") == "knowledge" else "Memory"
+        text = html.escape(n.get("text") or "").replace("\n", "<br>")
+        nbrs = self.data.neighbours(node_id)[:12]
+        nb_html = "".join(
+            f"<li><a href='node:{j}'>#{j}</a> {html.escape(self.label_of(j))} "
+            f"<span style='color:gray'>({w:.2f})</span></li>" for j, w in nbrs) or "<li><i>none</i></li>"
+        recall = self.recalls.get(node_id) or n.get("last_recall")
+        pinned = " · <b>pinned</b>" if n.get("pinned") else ""
+        active = " · <b>active now</b>" if node_id in self.active else ""
+        self.details.setHtml(
+            f"<h3>{kind} #{node_id}</h3>"
+            f"<p style='color:gray'>Created {fmt_time(n.get('created_at'))} · recalled "
+            f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
+            f"<p>{text}</p><h4>Why it was last recalled</h4>{recall_html(recall, self.label_of)}"
+            f"<h4>Neighbours ({len(self.data.neighbours(node_id))})</h4><ul>{nb_html}</ul>")
+
+    # ---- lifecycle ------------------------------------------------------------------
+    def shutdown(self) -> None:
+        """Stop the layout thread (call before the window goes away)."""
+        self._anim.stop()
+        if self._thread is not None:
+            QtCore.QMetaObject.invokeMethod(self.runner, "stop", QtCore.Qt.ConnectionType.BlockingQueuedConnection)
+            self._thread.quit()
+            self._thread.wait(3000)
+            self._thread = None

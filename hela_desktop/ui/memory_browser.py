@@ -1,0 +1,329 @@
+"""Memory browser: searchable table of memories (edit, pin, soft delete with undo),
+plus Knowledge and Archive tabs.
+
+Reads come from the window's own read-only `Store` connection; every change is
+requested from the assistant thread (``op`` signal), which owns the engine.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+_ROOT = QtCore.QModelIndex()
+COLUMNS = ("★", "Created", "You", "HeLa", "Recalled", "Last recalled")
+
+
+def _fmt(ts: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if ts else "—"
+
+
+def _one_line(text: str, n: int = 120) -> str:
+    t = " ".join((text or "").split())
+    return t if len(t) <= n else t[: n - 1] + "…"
+
+
+class EpisodeTableModel(QtCore.QAbstractTableModel):
+    """Episodes as rows (id in UserRole)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.episodes: list = []
+
+    def set_episodes(self, episodes: list) -> None:
+        self.beginResetModel()
+        self.episodes = list(episodes)
+        self.endResetModel()
+
+    def rowCount(self, parent=_ROOT) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.episodes)
+
+    def columnCount(self, parent=_ROOT) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=QtCore.Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == QtCore.Qt.Orientation.Horizontal and role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index, role=QtCore.Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        e = self.episodes[index.row()]
+        col = index.column()
+        if role == QtCore.Qt.ItemDataRole.UserRole:
+            return e.id
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return (
+                "★" if e.pinned else "",
+                _fmt(e.created_at),
+                _one_line(e.user_text),
+                _one_line(e.assistant_text),
+                str(e.access_count),
+                _fmt(e.last_access),
+            )[col]
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (2, 3):
+            return e.text
+        if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4):
+            return int(QtCore.Qt.AlignmentFlag.AlignCenter)
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 0:
+            return QtGui.QColor("#d62f7a")
+        return None
+
+    def episode_at(self, row: int):
+        return self.episodes[row] if 0 <= row < len(self.episodes) else None
+
+
+class EditMemoryDialog(QtWidgets.QDialog):
+    """Edit the two sides of a memory; saving re-embeds it."""
+
+    def __init__(self, episode, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(f"Edit memory #{episode.id}")
+        self.resize(560, 380)
+        lay = QtWidgets.QFormLayout(self)
+        self.user = QtWidgets.QPlainTextEdit(episode.user_text)
+        self.assistant = QtWidgets.QPlainTextEdit(episode.assistant_text)
+        lay.addRow("You said:", self.user)
+        lay.addRow("HeLa answered:", self.assistant)
+        note = QtWidgets.QLabel("Saving re-embeds the memory, so recall follows your edit.")
+        note.setStyleSheet("color: gray")
+        lay.addRow(note)
+        bb = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Save
+                                        | QtWidgets.QDialogButtonBox.StandardButton.Cancel)
+        bb.accepted.connect(self.accept)
+        bb.rejected.connect(self.reject)
+        lay.addRow(bb)
+
+    def values(self) -> tuple[str, str]:
+        return self.user.toPlainText().strip(), self.assistant.toPlainText().strip()
+
+
+class MemoryBrowser(QtWidgets.QWidget):
+    """Tabs: Memories (search/edit/pin/delete), Knowledge, Archive (restore)."""
+
+    op = QtCore.Signal(str, object)  # forwarded to the assistant thread
+    memorySelected = QtCore.Signal(int)
+
+    def __init__(self, store=None, parent=None):
+        super().__init__(parent)
+        self.store = store
+        self._undo: list[int] = []  # soft-deleted ids, most recent last
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.tabs = QtWidgets.QTabWidget()
+        lay.addWidget(self.tabs)
+
+        # -- Memories
+        mem = QtWidgets.QWidget()
+        ml = QtWidgets.QVBoxLayout(mem)
+        top = QtWidgets.QHBoxLayout()
+        self.search = QtWidgets.QLineEdit()
+        self.search.setPlaceholderText("Search memories (Ctrl+F)…")
+        self.search.setClearButtonEnabled(True)
+        self._search_timer = QtCore.QTimer(self, singleShot=True, interval=200)
+        self._search_timer.timeout.connect(self.refresh)
+        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        self.count_label = QtWidgets.QLabel("")
+        self.count_label.setStyleSheet("color: gray")
+        top.addWidget(self.search, 1)
+        top.addWidget(self.count_label)
+        ml.addLayout(top)
+        self.model = EpisodeTableModel(self)
+        self.table = QtWidgets.QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(False)
+        for col, w in enumerate((28, 118, 220, 260, 70, 118)):
+            self.table.setColumnWidth(col, w)
+        self.table.doubleClicked.connect(lambda _i: self.edit_selected())
+        self.table.selectionModel().currentRowChanged.connect(self._on_row)
+        ml.addWidget(self.table, 1)
+        self.undo_bar = QtWidgets.QFrame()
+        self.undo_bar.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        ub = QtWidgets.QHBoxLayout(self.undo_bar)
+        ub.setContentsMargins(6, 2, 6, 2)
+        self.undo_label = QtWidgets.QLabel("")
+        self.undo_button = QtWidgets.QPushButton("Undo")
+        self.undo_button.clicked.connect(self.undo_delete)
+        ub.addWidget(self.undo_label, 1)
+        ub.addWidget(self.undo_button)
+        self.undo_bar.hide()
+        ml.addWidget(self.undo_bar)
+        row = QtWidgets.QHBoxLayout()
+        self.edit_button = QtWidgets.QPushButton("Edit…")
+        self.pin_button = QtWidgets.QPushButton("Pin")
+        self.delete_button = QtWidgets.QPushButton("Delete")
+        self.edit_button.clicked.connect(self.edit_selected)
+        self.pin_button.clicked.connect(self.toggle_pin)
+        self.delete_button.clicked.connect(self.delete_selected)
+        for b in (self.edit_button, self.pin_button, self.delete_button):
+            row.addWidget(b)
+        row.addStretch(1)
+        ml.addLayout(row)
+        self.tabs.addTab(mem, "Memories")
+
+        # -- Knowledge (distilled; read-only view for now)
+        kn = QtWidgets.QWidget()
+        kl = QtWidgets.QVBoxLayout(kn)
+        self.knowledge = QtWidgets.QTableWidget(0, 4)
+        self.knowledge.setHorizontalHeaderLabels(["Kind", "Knowledge", "Strength", "From memories"])
+        self.knowledge.horizontalHeader().setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        self.knowledge.verticalHeader().setVisible(False)
+        self.knowledge.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.knowledge_hint = QtWidgets.QLabel(
+            "Knowledge distilled from busy memory hubs (user model, facts, persona) appears "
+            "here after HeLa has reflected while idle.")
+        self.knowledge_hint.setWordWrap(True)
+        self.knowledge_hint.setStyleSheet("color: gray")
+        kl.addWidget(self.knowledge_hint)
+        kl.addWidget(self.knowledge, 1)
+        self.tabs.addTab(kn, "Knowledge")
+
+        # -- Archive
+        ar = QtWidgets.QWidget()
+        al = QtWidgets.QVBoxLayout(ar)
+        hint = QtWidgets.QLabel("Memories that forgetting archived (weak, isolated, stale). "
+                                "Nothing here is lost; restore brings a memory back with its links.")
+        hint.setWordWrap(True)
+        hint.setStyleSheet("color: gray")
+        al.addWidget(hint)
+        self.archive_model = EpisodeTableModel(self)
+        self.archive = QtWidgets.QTableView()
+        self.archive.setModel(self.archive_model)
+        self.archive.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.archive.verticalHeader().setVisible(False)
+        for col, w in enumerate((28, 118, 220, 260, 70, 118)):
+            self.archive.setColumnWidth(col, w)
+        al.addWidget(self.archive, 1)
+        arow = QtWidgets.QHBoxLayout()
+        self.restore_button = QtWidgets.QPushButton("Restore")
+        self.restore_button.clicked.connect(self.restore_selected)
+        arow.addWidget(self.restore_button)
+        arow.addStretch(1)
+        al.addLayout(arow)
+        self.tabs.addTab(ar, "Archive")
+        self.tabs.currentChanged.connect(lambda _i: self.refresh())
+        self._update_buttons()
+
+    # ---- data -----------------------------------------------------------------------
+    def set_store(self, store) -> None:
+        self.store = store
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Re-read the current tab from the store (cheap: one indexed query)."""
+        if self.store is None:
+            return
+        current = self.selected_id()
+        tab = self.tabs.currentIndex()
+        if tab == 0:
+            q = self.search.text().strip()
+            eps = self.store.list_episodes(search=q or None, limit=2000)
+            self.model.set_episodes(eps)
+            total = self.store.count_episodes()
+            self.count_label.setText(f"{len(eps)} of {total}" if q else f"{total} memories")
+            if current is not None:
+                self.select_id(current, emit=False)
+        elif tab == 1:
+            self._refresh_knowledge()
+        else:
+            self.archive_model.set_episodes(self.store.list_episodes(only_archived=True, limit=2000))
+        self._update_buttons()
+
+    def _refresh_knowledge(self) -> None:
+        try:
+            rows = self.store.conn.execute(
+                "SELECT k.kind, k.text, k.strength, "
+                "(SELECT COUNT(*) FROM knowledge_sources s WHERE s.knowledge_id = k.id) "
+                "FROM knowledge k WHERE k.superseded_by IS NULL AND k.archived_at IS NULL "
+                "ORDER BY k.strength DESC, k.id DESC LIMIT 1000").fetchall()
+        except Exception:  # noqa: BLE001 - older files without the table
+            rows = []
+        self.knowledge.setRowCount(len(rows))
+        for r, (kind, text, strength, n) in enumerate(rows):
+            for c, v in enumerate((kind.replace("_", " "), text, f"{strength:.2f}", str(n))):
+                self.knowledge.setItem(r, c, QtWidgets.QTableWidgetItem(v))
+        self.knowledge_hint.setVisible(not rows)
+
+    def selected_id(self) -> int | None:
+        idx = self.table.currentIndex()
+        e = self.model.episode_at(idx.row()) if idx.isValid() else None
+        return None if e is None else e.id
+
+    def select_id(self, eid: int, emit: bool = True) -> None:
+        for row, e in enumerate(self.model.episodes):
+            if e.id == eid:
+                self.table.blockSignals(not emit)
+                self.table.selectRow(row)
+                self.table.scrollTo(self.model.index(row, 0))
+                self.table.blockSignals(False)
+                break
+        self._update_buttons()
+
+    def _on_row(self, cur, _prev) -> None:
+        self._update_buttons()
+        e = self.model.episode_at(cur.row())
+        if e is not None:
+            self.memorySelected.emit(e.id)
+
+    def _update_buttons(self) -> None:
+        e = self.model.episode_at(self.table.currentIndex().row())
+        for b in (self.edit_button, self.pin_button, self.delete_button):
+            b.setEnabled(e is not None)
+        self.pin_button.setText("Unpin" if e is not None and e.pinned else "Pin")
+        self.restore_button.setEnabled(self.archive.currentIndex().isValid())
+
+    # ---- actions --------------------------------------------------------------------
+    def edit_selected(self) -> None:
+        e = self.model.episode_at(self.table.currentIndex().row())
+        if e is None:
+            return
+        dlg = EditMemoryDialog(e, self)
+        if dlg.exec() == QtWidgets.QDialog.DialogCode.Accepted:
+            user, answer = dlg.values()
+            if user or answer:
+                self.op.emit("edit", (e.id, user, answer))
+
+    def toggle_pin(self) -> None:
+        e = self.model.episode_at(self.table.currentIndex().row())
+        if e is not None:
+            self.op.emit("pin", (e.id, not e.pinned))
+
+    def delete_selected(self) -> None:
+        e = self.model.episode_at(self.table.currentIndex().row())
+        if e is None:
+            return
+        self._undo.append(e.id)
+        self.op.emit("delete", e.id)
+        self.undo_label.setText(f"Memory #{e.id} deleted.")
+        self.undo_bar.show()
+
+    def undo_delete(self) -> None:
+        """Bring back the most recently deleted memory (Ctrl+Z)."""
+        if not self._undo:
+            return
+        eid = self._undo.pop()
+        self.op.emit("restore", eid)
+        if self._undo:
+            self.undo_label.setText(f"Memory #{self._undo[-1]} deleted.")
+        else:
+            self.undo_bar.hide()
+
+    def restore_selected(self) -> None:
+        idx = self.archive.currentIndex()
+        e = self.archive_model.episode_at(idx.row()) if idx.isValid() else None
+        if e is not None:
+            self.op.emit("restore", e.id)
+
+    def focus_search(self) -> None:
+        self.tabs.setCurrentIndex(0)
+        self.search.setFocus()
+        self.search.selectAll()

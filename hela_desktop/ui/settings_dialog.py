@@ -1,0 +1,213 @@
+"""Settings dialog: model, generation, live retrieval, data folder (saved as settings.json)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from PySide6 import QtCore, QtWidgets
+
+from ..config import Settings
+from ..paths import bundled_model_path, scan_models
+
+PROFILES = ("hela", "streaming", "dense")
+PROFILE_HELP = {
+    "hela": "HeLa-Mem: semantic + keyword, time decay, spreading along Hebbian links",
+    "streaming": "streaming-memory: cos² with recency, frequency, association, connection",
+    "dense": "plain embedding similarity (baseline)",
+}
+
+
+class SettingsDialog(QtWidgets.QDialog):
+    """Edit a copy of `Settings`; `result_settings()` and `data_dir()` after accept."""
+
+    def __init__(self, settings: Settings, data_dir: Path, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setMinimumWidth(560)
+        self._settings = copy.deepcopy(settings)
+        self._data_dir = Path(data_dir)
+        lay = QtWidgets.QVBoxLayout(self)
+
+        # -- model
+        box = QtWidgets.QGroupBox("Language model")
+        form = QtWidgets.QFormLayout(box)
+        self.model = QtWidgets.QComboBox()
+        self.model.setEditable(True)
+        self.model.setInsertPolicy(QtWidgets.QComboBox.InsertPolicy.NoInsert)
+        self._fill_models()
+        browse = QtWidgets.QPushButton("Browse…")
+        browse.clicked.connect(self._browse_model)
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(self.model, 1)
+        row.addWidget(browse)
+        form.addRow("Model file (GGUF):", row)
+        hint = QtWidgets.QLabel(f"Put .gguf files in {self._data_dir / 'models'} to list them here.")
+        hint.setStyleSheet("color: gray")
+        hint.setWordWrap(True)
+        form.addRow("", hint)
+        self.gpu_layers = QtWidgets.QSpinBox()
+        self.gpu_layers.setRange(-1, 999)
+        self.gpu_layers.setSpecialValueText("all (when a GPU is available)")
+        self.gpu_layers.setValue(settings.n_gpu_layers)
+        form.addRow("GPU layers:", self.gpu_layers)
+        self.n_ctx = QtWidgets.QSpinBox()
+        self.n_ctx.setRange(512, 131072)
+        self.n_ctx.setSingleStep(512)
+        self.n_ctx.setValue(settings.n_ctx)
+        form.addRow("Context size (tokens):", self.n_ctx)
+        self.temperature = QtWidgets.QDoubleSpinBox()
+        self.temperature.setRange(0.0, 2.0)
+        self.temperature.setSingleStep(0.05)
+        self.temperature.setValue(settings.temperature)
+        form.addRow("Temperature:", self.temperature)
+        self.max_answer = QtWidgets.QSpinBox()
+        self.max_answer.setRange(16, 8192)
+        self.max_answer.setValue(settings.max_answer_tokens)
+        form.addRow("Longest answer (tokens):", self.max_answer)
+        lay.addWidget(box)
+
+        # -- memory
+        box2 = QtWidgets.QGroupBox("Memory while answering")
+        f2 = QtWidgets.QFormLayout(box2)
+        self.reretrieve = QtWidgets.QSpinBox()
+        self.reretrieve.setRange(1, 20)
+        self.reretrieve.setValue(settings.reretrieve_every)
+        self.reretrieve.setSuffix(" tokens")
+        f2.addRow("Re-retrieve every:", self.reretrieve)
+        self.lookback = QtWidgets.QSpinBox()
+        self.lookback.setRange(4, 1000)
+        self.lookback.setValue(settings.lookback_tokens)
+        self.lookback.setSuffix(" tokens")
+        f2.addRow("Look back over:", self.lookback)
+        self.max_memories = QtWidgets.QSpinBox()
+        self.max_memories.setRange(1, 15)
+        self.max_memories.setValue(settings.max_memories)
+        f2.addRow("Most memories in the prompt:", self.max_memories)
+        self.budget = QtWidgets.QSpinBox()
+        self.budget.setRange(32, 16000)
+        self.budget.setSingleStep(50)
+        self.budget.setValue(settings.token_budget)
+        self.budget.setSuffix(" tokens")
+        f2.addRow("Memory token budget:", self.budget)
+        self.profile = QtWidgets.QComboBox()
+        names = list(PROFILES)
+        if settings.profile not in names:
+            names.append(settings.profile)
+        for name in names:
+            self.profile.addItem(name, name)
+            self.profile.setItemData(self.profile.count() - 1, PROFILE_HELP.get(name, ""),
+                                     QtCore.Qt.ItemDataRole.ToolTipRole)
+        self.profile.setCurrentIndex(names.index(settings.profile))
+        self.profile_help = QtWidgets.QLabel(PROFILE_HELP.get(settings.profile, ""))
+        self.profile_help.setStyleSheet("color: gray")
+        self.profile_help.setWordWrap(True)
+        self.profile.currentIndexChanged.connect(
+            lambda _i: self.profile_help.setText(PROFILE_HELP.get(self.profile.currentData(), "")))
+        f2.addRow("Retrieval profile:", self.profile)
+        f2.addRow("", self.profile_help)
+        lay.addWidget(box2)
+
+        # -- data folder
+        box3 = QtWidgets.QGroupBox("Data")
+        f3 = QtWidgets.QFormLayout(box3)
+        self.data = QtWidgets.QLineEdit(str(self._data_dir))
+        b3 = QtWidgets.QPushButton("Browse…")
+        b3.clicked.connect(self._browse_data)
+        r3 = QtWidgets.QHBoxLayout()
+        r3.addWidget(self.data, 1)
+        r3.addWidget(b3)
+        f3.addRow("Data folder:", r3)
+        h3 = QtWidgets.QLabel("Memories, chats and settings live here. Changing it opens that "
+                              "folder's memories (the current ones stay where they are).")
+        h3.setStyleSheet("color: gray")
+        h3.setWordWrap(True)
+        f3.addRow("", h3)
+        lay.addWidget(box3)
+
+        bb = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Ok
+                                        | QtWidgets.QDialogButtonBox.StandardButton.Cancel
+                                        | QtWidgets.QDialogButtonBox.StandardButton.RestoreDefaults)
+        bb.accepted.connect(self.accept)
+        bb.rejected.connect(self.reject)
+        bb.button(QtWidgets.QDialogButtonBox.StandardButton.RestoreDefaults).clicked.connect(self._defaults)
+        lay.addWidget(bb)
+
+    def _fill_models(self) -> None:
+        self.model.clear()
+        bundled = bundled_model_path()
+        self.model.addItem("Bundled default (SmolLM2-135M-Instruct)", "")
+        for p in scan_models(self._data_dir):
+            if bundled is not None and p.resolve() == bundled.resolve():
+                continue
+            self.model.addItem(p.name, str(p))
+        cur = self._settings.model_path
+        if cur:
+            i = self.model.findData(cur)
+            if i < 0:
+                self.model.addItem(Path(cur).name, cur)
+                i = self.model.count() - 1
+            self.model.setCurrentIndex(i)
+        else:
+            self.model.setCurrentIndex(0)
+
+    def _browse_model(self) -> None:
+        start = str(self._data_dir / "models")
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Choose a GGUF model", start,
+                                                        "GGUF models (*.gguf);;All files (*)")
+        if path:
+            i = self.model.findData(path)
+            if i < 0:
+                self.model.addItem(Path(path).name, path)
+                i = self.model.count() - 1
+            self.model.setCurrentIndex(i)
+
+    def _browse_data(self) -> None:
+        path = QtWidgets.QFileDialog.getExistingDirectory(self, "Choose the data folder", self.data.text())
+        if path:
+            self.data.setText(path)
+
+    def _defaults(self) -> None:
+        d = Settings()
+        self.model.setCurrentIndex(0)
+        self.gpu_layers.setValue(d.n_gpu_layers)
+        self.n_ctx.setValue(d.n_ctx)
+        self.temperature.setValue(d.temperature)
+        self.max_answer.setValue(d.max_answer_tokens)
+        self.reretrieve.setValue(d.reretrieve_every)
+        self.lookback.setValue(d.lookback_tokens)
+        self.max_memories.setValue(d.max_memories)
+        self.budget.setValue(d.token_budget)
+        self.profile.setCurrentIndex(max(0, self.profile.findData(d.profile)))
+
+    def model_path(self) -> str:
+        data = self.model.currentData()
+        if data is None:  # typed into the editable box
+            return self.model.currentText().strip()
+        if self.model.currentText() != self.model.itemText(self.model.currentIndex()):
+            return self.model.currentText().strip()
+        return str(data)
+
+    def result_settings(self) -> Settings:
+        s = copy.deepcopy(self._settings)
+        s.model_path = self.model_path()
+        s.n_gpu_layers = self.gpu_layers.value()
+        s.n_ctx = self.n_ctx.value()
+        s.temperature = float(self.temperature.value())
+        s.max_answer_tokens = self.max_answer.value()
+        s.reretrieve_every = self.reretrieve.value()
+        s.lookback_tokens = self.lookback.value()
+        s.max_memories = self.max_memories.value()
+        s.token_budget = self.budget.value()
+        s.profile = self.profile.currentData()
+        s.validate()
+        return s
+
+    def data_dir(self) -> Path:
+        return Path(self.data.text().strip() or str(self._data_dir)).expanduser()
+
+
+def model_changed(old: Settings, new: Settings) -> bool:
+    """Whether the model must be reloaded for `new`."""
+    return (old.model_path, old.n_gpu_layers, old.n_ctx, old.n_threads) != (
+        new.model_path, new.n_gpu_layers, new.n_ctx, new.n_threads)

@@ -1,0 +1,141 @@
+"""Colours and palettes: light and dark, following the system colour scheme."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+# Distinct, colour-blind-friendly-ish hues for active memories (graph glow, timeline bars,
+# token tooltips).  A memory keeps its colour everywhere: ``memory_color(episode_id)``.
+MEMORY_COLORS = [
+    "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
+    "#9a6324", "#469990", "#bfef45", "#dcbeff", "#800000", "#ffe119", "#000075",
+    "#fabed4", "#aaffc3",
+]
+
+
+def memory_color(episode_id: int) -> QtGui.QColor:
+    """The colour that marks this memory in the graph, the timeline and the chat."""
+    return QtGui.QColor(MEMORY_COLORS[(int(episode_id) * 7) % len(MEMORY_COLORS)])
+
+
+@dataclass
+class GraphColors:
+    """Colours of the graph and timeline views for one palette."""
+
+    background: str
+    edge: tuple[int, int, int]
+    episode: str
+    episode_border: str
+    knowledge: str
+    knowledge_border: str
+    pinned: str
+    hot_edge: str
+    active_edge: str
+    selection: str
+    search: str
+    text: str
+    muted_text: str
+    grid: str
+
+
+LIGHT = GraphColors(
+    background="#fbfbfd",
+    edge=(90, 100, 130),
+    episode="#8fa8d8",
+    episode_border="#4a5f8f",
+    knowledge="#f2b84b",
+    knowledge_border="#a66e00",
+    pinned="#d62f7a",
+    hot_edge="#ff7b00",
+    active_edge="#e0508a",
+    selection="#111111",
+    search="#00a07a",
+    text="#1d1f24",
+    muted_text="#6b7080",
+    grid="#e4e6ee",
+)
+
+DARK = GraphColors(
+    background="#16181d",
+    edge=(150, 165, 200),
+    episode="#5d7bb8",
+    episode_border="#a9c0ef",
+    knowledge="#e0a43a",
+    knowledge_border="#ffd78a",
+    pinned="#ff5fa2",
+    hot_edge="#ffa040",
+    active_edge="#ff78b0",
+    selection="#ffffff",
+    search="#3ee0b0",
+    text="#e8eaf0",
+    muted_text="#9aa0b0",
+    grid="#2a2e38",
+)
+
+
+def system_is_dark() -> bool:
+    """True when the desktop asks for a dark colour scheme."""
+    app = QtGui.QGuiApplication.instance()
+    if app is None:
+        return False
+    hints = app.styleHints()
+    scheme = getattr(hints, "colorScheme", None)
+    if scheme is not None:
+        value = scheme()
+        if value == QtCore.Qt.ColorScheme.Dark:
+            return True
+        if value == QtCore.Qt.ColorScheme.Light:
+            return False
+    return app.palette().color(QtGui.QPalette.ColorRole.Window).lightness() < 128
+
+
+def graph_colors(dark: bool | None = None) -> GraphColors:
+    """The graph colours for the current (or the given) scheme."""
+    if dark is None:
+        dark = system_is_dark()
+    return DARK if dark else LIGHT
+
+
+def make_palette(dark: bool) -> QtGui.QPalette:
+    """A calm Fusion palette; accent colour shared by both schemes."""
+    P = QtGui.QPalette
+    p = QtGui.QPalette()
+    accent = QtGui.QColor("#4f6bd8")
+    if dark:
+        base, window, text = QtGui.QColor("#1b1d23"), QtGui.QColor("#23262e"), QtGui.QColor("#e8eaf0")
+        alt, button, mid = QtGui.QColor("#20232a"), QtGui.QColor("#2c3039"), QtGui.QColor("#3a3f4b")
+        disabled = QtGui.QColor("#6d7280")
+        tooltip_base, link = QtGui.QColor("#2c3039"), QtGui.QColor("#8fa8ff")
+    else:
+        base, window, text = QtGui.QColor("#ffffff"), QtGui.QColor("#f3f4f8"), QtGui.QColor("#1d1f24")
+        alt, button, mid = QtGui.QColor("#f7f8fb"), QtGui.QColor("#eceef4"), QtGui.QColor("#c9ccd6")
+        disabled = QtGui.QColor("#9a9ea9")
+        tooltip_base, link = QtGui.QColor("#ffffee"), QtGui.QColor("#3450c0")
+    p.setColor(P.ColorRole.Window, window)
+    p.setColor(P.ColorRole.WindowText, text)
+    p.setColor(P.ColorRole.Base, base)
+    p.setColor(P.ColorRole.AlternateBase, alt)
+    p.setColor(P.ColorRole.Text, text)
+    p.setColor(P.ColorRole.Button, button)
+    p.setColor(P.ColorRole.ButtonText, text)
+    p.setColor(P.ColorRole.Mid, mid)
+    p.setColor(P.ColorRole.Highlight, accent)
+    p.setColor(P.ColorRole.HighlightedText, QtGui.QColor("#ffffff"))
+    p.setColor(P.ColorRole.ToolTipBase, tooltip_base)
+    p.setColor(P.ColorRole.ToolTipText, text)
+    p.setColor(P.ColorRole.Link, link)
+    p.setColor(P.ColorRole.PlaceholderText, disabled)
+    for role in (P.ColorRole.Text, P.ColorRole.WindowText, P.ColorRole.ButtonText):
+        p.setColor(P.ColorGroup.Disabled, role, disabled)
+    return p
+
+
+def apply_theme(app: QtWidgets.QApplication, dark: bool | None = None) -> bool:
+    """Fusion style with a light or dark palette (the system's when `dark` is None)."""
+    if dark is None:
+        dark = system_is_dark()
+    app.setStyle("Fusion")
+    app.setPalette(make_palette(dark))
+    return dark

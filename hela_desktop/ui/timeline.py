@@ -1,0 +1,256 @@
+"""Per-token memory timeline: x = token index, one row per memory that was active.
+
+Bars show when each memory was in the prompt, markers show swaps (live re-retrieval).
+Hovering a column reports the token (the window highlights it in the chat and the
+memories in the graph); the window can set a highlighted token from elsewhere too.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from .theme import GraphColors, graph_colors, memory_color
+
+LABEL_W = 180
+HEADER_H = 22
+AXIS_H = 18
+
+
+class TimelineView(QtWidgets.QWidget):
+    """Painted with QPainter: a few dozen rectangles, cheap to redraw per token."""
+
+    tokenHovered = QtCore.Signal(int)  # token index, -1 when the mouse leaves
+    tokenClicked = QtCore.Signal(int)
+    memoryClicked = QtCore.Signal(int)
+
+    def __init__(self, parent=None, colors: GraphColors | None = None):
+        super().__init__(parent)
+        self.colors = colors or graph_colors()
+        self.setMouseTracking(True)
+        self.setMinimumHeight(110)
+        self.spans: list[list] = []  # [start, end, [ids]]
+        self.n_tokens = 0
+        self.swaps: list[int] = []
+        self.rows: list[int] = []
+        self.title = ""
+        self.live = False
+        self.hover_tok = -1
+        self.ext_tok = -1
+        self.highlight_ids: set[int] = set()
+        self.label_of = lambda i: f"#{i}"
+        self.message_key: int | None = None
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+        return QtCore.QSize(600, 170)
+
+    # ---- data -----------------------------------------------------------------------
+    def clear(self) -> None:
+        self.set_answer([], 0, "")
+
+    def set_answer(self, spans, n_tokens: int, title: str, *, key: int | None = None,
+                   live: bool = False) -> None:
+        """Show a finished (or live) answer's spans ``[(start, end, [ids])]``."""
+        self.spans = [[int(a), int(b), [int(i) for i in ids]] for a, b, ids in spans]
+        self.n_tokens = int(max([n_tokens] + [s[1] for s in self.spans]))
+        self.swaps = [s[0] for s in self.spans[1:]]
+        self.rows = []
+        for s in self.spans:
+            for i in s[2]:
+                if i not in self.rows:
+                    self.rows.append(i)
+        self.title = title
+        self.live = live
+        self.message_key = key
+        self.hover_tok = self.ext_tok = -1
+        self.update()
+
+    def begin_live(self, ids, key: int | None = None) -> None:
+        self.set_answer([[0, 0, list(ids)]], 0, "Answer in progress…", key=key, live=True)
+
+    def live_token(self, index: int) -> None:
+        self.n_tokens = max(self.n_tokens, index + 1)
+        if self.spans:
+            self.spans[-1][1] = self.n_tokens
+        self.update()
+
+    def live_swap(self, token_index: int, ids) -> None:
+        ids = [int(i) for i in ids]
+        if self.spans and self.spans[-1][1] <= self.spans[-1][0]:
+            self.spans[-1][2] = ids  # the previous set never wrote a token
+        else:
+            self.spans.append([token_index, token_index, ids])
+            self.swaps.append(token_index)
+        for i in ids:
+            if i not in self.rows:
+                self.rows.append(i)
+        self.update()
+
+    def active_at(self, tok: int) -> list[int]:
+        """Memories active when token `tok` was written."""
+        for a, b, ids in self.spans:
+            if a <= tok < b:
+                return list(ids)
+        if self.live and self.spans and tok >= self.spans[-1][0]:
+            return list(self.spans[-1][2])
+        return []
+
+    def set_external_token(self, tok: int) -> None:
+        if tok != self.ext_tok:
+            self.ext_tok = tok
+            self.update()
+
+    def set_highlight_ids(self, ids) -> None:
+        ids = {int(i) for i in ids}
+        if ids != self.highlight_ids:
+            self.highlight_ids = ids
+            self.update()
+
+    def apply_colors(self, c: GraphColors) -> None:
+        self.colors = c
+        self.update()
+
+    # ---- geometry -------------------------------------------------------------------
+    def _plot_rect(self) -> QtCore.QRectF:
+        return QtCore.QRectF(LABEL_W, HEADER_H, max(10, self.width() - LABEL_W - 10),
+                             max(10, self.height() - HEADER_H - AXIS_H))
+
+    def _row_h(self) -> float:
+        r = self._plot_rect()
+        return min(20.0, r.height() / max(1, len(self.rows)))
+
+    def _x(self, tok: float) -> float:
+        r = self._plot_rect()
+        return r.left() + r.width() * tok / max(self.n_tokens, 20)
+
+    def _tok_at(self, x: float) -> int:
+        r = self._plot_rect()
+        if x < r.left() or not self.n_tokens:
+            return -1
+        t = int((x - r.left()) / r.width() * max(self.n_tokens, 20))
+        return t if 0 <= t < self.n_tokens else -1
+
+    # ---- painting -------------------------------------------------------------------
+    def paintEvent(self, _e) -> None:  # noqa: N802
+        c = self.colors
+        p = QtGui.QPainter(self)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
+        p.fillRect(self.rect(), QtGui.QColor(c.background))
+        text_col, muted = QtGui.QColor(c.text), QtGui.QColor(c.muted_text)
+        f = p.font()
+        p.setPen(text_col)
+        head = self.title or "Memory timeline"
+        if self.n_tokens:
+            head += f"   ·   {self.n_tokens} tokens · {len(self.swaps)} swap{'s' if len(self.swaps) != 1 else ''}"
+        bold = QtGui.QFont(f)
+        bold.setBold(True)
+        p.setFont(bold)
+        p.drawText(QtCore.QRectF(8, 2, self.width() - 16, HEADER_H - 2),
+                   QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignLeft, head)
+        p.setFont(f)
+        r = self._plot_rect()
+        if not self.rows:
+            p.setPen(muted)
+            p.drawText(r.adjusted(-LABEL_W + 8, 0, 0, 0), QtCore.Qt.AlignmentFlag.AlignCenter,
+                       "Send a message: each row here will show one memory and the tokens "
+                       "it was active for.")
+            p.end()
+            return
+        rh = self._row_h()
+        grid = QtGui.QColor(c.grid)
+        fm = QtGui.QFontMetrics(f)
+        for n, eid in enumerate(self.rows):
+            y = r.top() + n * rh
+            if n % 2 == 0:
+                p.fillRect(QtCore.QRectF(0, y, self.width(), rh), grid if c.background != "#16181d" else QtGui.QColor("#1d2027"))
+            col = memory_color(eid)
+            hl = eid in self.highlight_ids
+            p.setBrush(col)
+            p.setPen(QtCore.Qt.PenStyle.NoPen)
+            d = min(10.0, rh - 4)
+            p.drawEllipse(QtCore.QRectF(8, y + (rh - d) / 2, d, d))
+            label = fm.elidedText(f"#{eid} {self.label_of(eid)}", QtCore.Qt.TextElideMode.ElideRight,
+                                  LABEL_W - 30)
+            fb = QtGui.QFont(f)
+            fb.setBold(hl)
+            p.setFont(fb)
+            p.setPen(text_col if hl or not self.highlight_ids else muted)
+            p.drawText(QtCore.QRectF(24, y, LABEL_W - 28, rh), QtCore.Qt.AlignmentFlag.AlignVCenter, label)
+            p.setFont(f)
+            bar = QtGui.QColor(col)
+            bar.setAlpha(235 if (hl or not self.highlight_ids) else 110)
+            for a, b, ids in self.spans:
+                if eid in ids and b > a:
+                    x0, x1 = self._x(a), self._x(b)
+                    p.fillRect(QtCore.QRectF(x0, y + 2, max(1.5, x1 - x0), rh - 4), bar)
+        # swap markers
+        pen = QtGui.QPen(muted)
+        pen.setStyle(QtCore.Qt.PenStyle.DashLine)
+        for s in self.swaps:
+            x = self._x(s)
+            p.setPen(pen)
+            p.drawLine(QtCore.QPointF(x, r.top()), QtCore.QPointF(x, r.top() + rh * len(self.rows)))
+            p.setPen(QtCore.Qt.PenStyle.NoPen)
+            p.setBrush(QtGui.QColor(c.hot_edge))
+            tri = QtGui.QPolygonF([QtCore.QPointF(x - 5, r.top() - 7), QtCore.QPointF(x + 5, r.top() - 7),
+                                   QtCore.QPointF(x, r.top() - 1)])
+            p.drawPolygon(tri)
+        # axis
+        p.setPen(muted)
+        total = max(self.n_tokens, 20)
+        step = max(5, int(round(total / 8 / 5)) * 5)
+        yb = r.top() + rh * len(self.rows) + 2
+        for t in range(0, total + 1, step):
+            x = self._x(t)
+            p.drawLine(QtCore.QPointF(x, yb), QtCore.QPointF(x, yb + 4))
+            p.drawText(QtCore.QRectF(x - 20, yb + 3, 40, 14), QtCore.Qt.AlignmentFlag.AlignHCenter, str(t))
+        p.drawText(QtCore.QRectF(8, yb + 3, LABEL_W - 16, 14), QtCore.Qt.AlignmentFlag.AlignLeft, "token →")
+        # hovered / external token column
+        for tok, alpha in ((self.ext_tok, 90), (self.hover_tok, 140)):
+            if tok >= 0:
+                x0, x1 = self._x(tok), self._x(tok + 1)
+                band = QtGui.QColor(c.selection)
+                band.setAlpha(alpha)
+                p.fillRect(QtCore.QRectF(x0, r.top(), max(2.0, x1 - x0), rh * len(self.rows)), band)
+        p.end()
+
+    # ---- mouse ----------------------------------------------------------------------
+    def mouseMoveEvent(self, e: QtGui.QMouseEvent) -> None:  # noqa: N802
+        pos = e.position()
+        tok = self._tok_at(pos.x())
+        if tok != self.hover_tok:
+            self.hover_tok = tok
+            self.update()
+            self.tokenHovered.emit(tok)
+        row = self._row_at(pos.y())
+        if tok >= 0:
+            ids = self.active_at(tok)
+            names = "<br>".join(f"<span style='color:{memory_color(i).name()}'>●</span> #{i} "
+                                f"{self.label_of(i)}" for i in ids) or "<i>no memories</i>"
+            QtWidgets.QToolTip.showText(e.globalPosition().toPoint(), f"<b>token {tok}</b><br>{names}", self)
+        elif row is not None:
+            QtWidgets.QToolTip.showText(e.globalPosition().toPoint(),
+                                        f"#{row} {self.label_of(row)}<br><i>click to show in the graph</i>", self)
+
+    def _row_at(self, y: float) -> int | None:
+        r = self._plot_rect()
+        if not self.rows or y < r.top():
+            return None
+        n = int((y - r.top()) / self._row_h())
+        return self.rows[n] if 0 <= n < len(self.rows) else None
+
+    def mousePressEvent(self, e: QtGui.QMouseEvent) -> None:  # noqa: N802
+        pos = e.position()
+        if pos.x() < LABEL_W:
+            row = self._row_at(pos.y())
+            if row is not None:
+                self.memoryClicked.emit(row)
+        else:
+            tok = self._tok_at(pos.x())
+            if tok >= 0:
+                self.tokenClicked.emit(tok)
+
+    def leaveEvent(self, _e) -> None:  # noqa: N802
+        if self.hover_tok != -1:
+            self.hover_tok = -1
+            self.update()
+            self.tokenHovered.emit(-1)

@@ -1,0 +1,342 @@
+"""The assistant's thread: model loading, generation, retrieval and memory edits.
+
+`AssistantWorker` is a QObject living in its own QThread.  The window calls it only
+through queued signals (`AssistantClient`), and it answers through signals, so the GUI
+thread never waits on the model, the embedder or the engine's SQLite connection.
+Stopping an answer is a `threading.Event` the GUI sets directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+
+from PySide6 import QtCore
+
+from ..config import Settings
+from ..events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
+
+
+def lower_thread_priority(nice: int = 8) -> None:
+    """Make the calling thread (and the threads it starts, e.g. llama.cpp's) yield the CPU
+    to the GUI thread.  Linux nice values are per thread; elsewhere this does nothing."""
+    if hasattr(os, "setpriority") and sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, max(os.getpriority(os.PRIO_PROCESS, tid), nice))
+
+
+class AssistantWorker(QtCore.QObject):
+    """Owns the `Assistant` (and its Store connection); runs on the worker thread."""
+
+    opened = QtCore.Signal(dict)  # model_info before loading
+    loadProgress = QtCore.Signal(str)  # what is loading now ("" when done)
+    loaded = QtCore.Signal(dict)  # model_info
+    loadFailed = QtCore.Signal(str, str)  # kind ("model" | "embedder" | "store"), message
+    embedderReady = QtCore.Signal()
+    event = QtCore.Signal(object)  # MemoriesEvent | TokenEvent | MemoryUpdateEvent | DoneEvent
+    turnFailed = QtCore.Signal(str)
+    snapshot = QtCore.Signal(dict)
+    opDone = QtCore.Signal(str, object, object)  # op name, argument, result
+    opFailed = QtCore.Signal(str, str)  # op name, message
+    progress = QtCore.Signal(str, int, int)  # op name, done, total
+    tokenOffsets = QtCore.Signal(int, object)  # message id, [(start, end) char offsets]
+
+    def __init__(self, data_dir: Path, settings: Settings, assistant_kwargs: dict | None = None):
+        super().__init__()
+        self.data_dir = Path(data_dir)
+        self.settings = settings
+        # already-loaded models to share (tests); the worker never closes what it was given
+        self.assistant_kwargs = dict(assistant_kwargs or {})
+        self.assistant = None
+        self.stop_event = threading.Event()
+        self.busy = False
+
+    # ---- lifecycle ------------------------------------------------------------------
+    @QtCore.Slot()
+    def open(self) -> None:
+        """Create the Assistant (opens the store; no heavy loading)."""
+        lower_thread_priority()
+        from ..assistant import Assistant
+        from ..store import StoreError
+
+        try:
+            self.assistant = Assistant(self.data_dir, self.settings, **self.assistant_kwargs)
+        except (StoreError, OSError) as exc:
+            self.loadFailed.emit("store", str(exc))
+            return
+        self.opened.emit(self.assistant.model_info())
+
+    @QtCore.Slot(bool)
+    def load(self, with_model: bool = True) -> None:
+        """Load the embedder, then (optionally) the chat model; report failures clearly."""
+        from ..embedder import EmbedderError
+        from ..llm import ModelError
+
+        a = self.assistant
+        if a is None:
+            return
+        try:
+            self.loadProgress.emit("Loading the embedding model…")
+            a.load_embedder()
+            self.embedderReady.emit()
+            self._emit_snapshot()
+        except EmbedderError as exc:
+            self.loadProgress.emit("")
+            self.loadFailed.emit("embedder", str(exc))
+            return
+        if not with_model:
+            self.loadProgress.emit("")
+            return
+        try:
+            self.loadProgress.emit("Loading the language model…")
+            a.load()
+        except ModelError as exc:
+            self.loadProgress.emit("")
+            self.loadFailed.emit("model", str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - any llama.cpp failure: tell the user
+            self.loadProgress.emit("")
+            self.loadFailed.emit("model", f"the model could not be loaded ({exc})")
+            return
+        self.loadProgress.emit("")
+        self.loaded.emit(a.model_info())
+
+    @QtCore.Slot(object)
+    def reload_model(self, settings: Settings) -> None:
+        """Switch model (or GPU layers / context); the old model stays if the new one fails."""
+        from ..llm import ModelError
+
+        a = self.assistant
+        if a is None:
+            return
+        self.loadProgress.emit("Loading the language model…")
+        try:
+            if a.llm is None:
+                a.apply_settings(settings)
+                a.load()
+            else:
+                a.reload_model(settings)
+        except ModelError as exc:
+            self.loadProgress.emit("")
+            self.loadFailed.emit("model", str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001
+            self.loadProgress.emit("")
+            self.loadFailed.emit("model", f"the model could not be loaded ({exc})")
+            return
+        self.loadProgress.emit("")
+        self.loaded.emit(a.model_info())
+
+    @QtCore.Slot(object)
+    def apply_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        if self.assistant is not None:
+            self.assistant.apply_settings(settings)
+
+    @QtCore.Slot()
+    def close(self) -> None:
+        a = self.assistant
+        if a is not None:
+            if "llm" in self.assistant_kwargs and a.llm is self.assistant_kwargs["llm"]:
+                a.store.close()
+            else:
+                a.close()
+            self.assistant = None
+
+    # ---- chat -----------------------------------------------------------------------
+    @QtCore.Slot(str, object)
+    def chat(self, message: str, conversation_id) -> None:
+        """Stream one answer; every event goes out through `event`."""
+        from ..llm import ModelError
+
+        a = self.assistant
+        if a is None:
+            self.turnFailed.emit("the assistant is not available")
+            return
+        self.stop_event.clear()
+        self.busy = True
+        done = None
+        try:
+            for ev in a.chat(message, conversation_id, stop=self.stop_event):
+                if isinstance(ev, DoneEvent):
+                    done = ev
+                self.event.emit(ev)
+        except ModelError as exc:
+            self.loadFailed.emit("model", str(exc))
+            self.turnFailed.emit(str(exc))
+        except Exception as exc:  # noqa: BLE001 - surface, never crash the thread
+            traceback.print_exc()
+            self.turnFailed.emit(f"{type(exc).__name__}: {exc}")
+        finally:
+            self.busy = False
+        if done is not None:
+            self._emit_snapshot()
+
+    def stop(self) -> None:
+        """Thread-safe: ask the running answer to end (the partial answer is kept)."""
+        self.stop_event.set()
+
+    # ---- memory ---------------------------------------------------------------------
+    def _emit_snapshot(self) -> None:
+        a = self.assistant
+        if a is not None and a.engine is not None:
+            self.snapshot.emit(a.engine.graph_snapshot())
+
+    @QtCore.Slot()
+    def request_snapshot(self) -> None:
+        self._emit_snapshot()
+
+    @QtCore.Slot(str, object)
+    def op(self, name: str, arg) -> None:
+        """Memory edits and file jobs, run where the engine lives.
+
+        ``edit`` (id, user, assistant) · ``pin`` (id, bool) · ``delete`` id ·
+        ``restore`` id · ``export`` path · ``import`` path · ``offsets`` (message id, text) ·
+        ``rename_conv`` (id, title) · ``delete_conv`` id.
+        """
+        a = self.assistant
+        if a is None:
+            self.opFailed.emit(name, "the memory store is not open")
+            return
+        try:
+            result = None
+            if name in ("edit", "delete", "restore", "import"):
+                a.load_embedder()
+            engine = a.engine
+            if name == "edit":
+                eid, user, assistant_text = arg
+                engine.edit_episode(int(eid), user, assistant_text)
+            elif name == "pin":
+                eid, pinned = arg
+                if engine is not None:
+                    engine.set_pinned(int(eid), bool(pinned))
+                else:
+                    a.store.set_pinned(int(eid), bool(pinned))
+            elif name == "delete":
+                engine.delete_episode(int(arg))
+            elif name == "restore":
+                engine.restore_episode(int(arg))
+            elif name == "export":
+                from ..memfile import export_store
+
+                path = Path(arg)
+                fmt = "markdown" if path.suffix.lower() in (".md", ".markdown") else "native"
+                result = export_store(a.store, path, fmt=fmt,
+                                      progress=lambda d, t: self.progress.emit(name, int(d), int(t)))
+                result = result.summary()
+            elif name == "import":
+                from ..memfile import import_file
+
+                rep = import_file(a.store, Path(arg), embedder=a.embedder, lam=a.settings.hela.lam,
+                                  progress=lambda d, t: self.progress.emit(name, int(d), int(t)))
+                engine.reload_index()
+                result = rep.summary()
+            elif name == "rename_conv":
+                cid, title = arg
+                a.store.rename_conversation(int(cid), title)
+            elif name == "delete_conv":
+                a.store.delete_conversation(int(arg))
+            elif name == "offsets":
+                mid, text = arg
+                result = self._token_offsets(text)
+                self.tokenOffsets.emit(int(mid), result)
+                return
+            else:
+                raise ValueError(f"unknown operation {name!r}")
+            self.opDone.emit(name, arg, result)
+            if name in ("edit", "pin", "delete", "restore", "import"):
+                self._emit_snapshot()
+        except Exception as exc:  # noqa: BLE001
+            self.opFailed.emit(name, str(exc))
+
+    def _token_offsets(self, text: str) -> list[tuple[int, int]] | None:
+        """Character spans of the model's tokens in a stored answer (for token hover)."""
+        a = self.assistant
+        llm = getattr(a, "llm", None) if a is not None else None
+        if llm is None or not text:
+            return None
+        toks = llm.tokenize(text, special=False)
+        out, pos, buf = [], 0, b""
+        for t in toks:
+            buf += llm.detokenize([t])
+            try:
+                piece = buf.decode("utf-8")
+            except UnicodeDecodeError:
+                out.append((pos, pos))
+                continue
+            buf = b""
+            start = text.find(piece, pos) if piece.strip() else pos
+            if start < 0 or start > pos + 4:
+                start = pos
+            end = min(len(text), start + len(piece))
+            out.append((start, end))
+            pos = end
+        return out
+
+
+class AssistantClient(QtCore.QObject):
+    """GUI-side handle: owns the worker thread; its signals queue calls into the worker."""
+
+    requestOpen = QtCore.Signal()
+    requestLoad = QtCore.Signal(bool)
+    requestChat = QtCore.Signal(str, object)
+    requestReload = QtCore.Signal(object)
+    requestSettings = QtCore.Signal(object)
+    requestSnapshot = QtCore.Signal()
+    requestOp = QtCore.Signal(str, object)
+    requestClose = QtCore.Signal()
+
+    def __init__(self, data_dir: Path, settings: Settings, parent=None,
+                 assistant_kwargs: dict | None = None):
+        super().__init__(parent)
+        self.thread = QtCore.QThread()
+        self.thread.setObjectName("assistant")
+        self.worker = AssistantWorker(data_dir, settings, assistant_kwargs)
+        self.worker.moveToThread(self.thread)
+        self.requestOpen.connect(self.worker.open)
+        self.requestLoad.connect(self.worker.load)
+        self.requestChat.connect(self.worker.chat)
+        self.requestReload.connect(self.worker.reload_model)
+        self.requestSettings.connect(self.worker.apply_settings)
+        self.requestSnapshot.connect(self.worker.request_snapshot)
+        self.requestOp.connect(self.worker.op)
+        self.requestClose.connect(self.worker.close)
+        self.streaming = False
+        self.worker.event.connect(self._on_event)
+        self.worker.turnFailed.connect(self._on_failed)
+        self.thread.start()
+
+    def _on_event(self, ev) -> None:
+        if isinstance(ev, DoneEvent):
+            self.streaming = False
+
+    def _on_failed(self, _msg: str) -> None:
+        self.streaming = False
+
+    def chat(self, message: str, conversation_id: int | None) -> None:
+        self.streaming = True
+        self.worker.stop_event.clear()
+        self.requestChat.emit(message, conversation_id)
+
+    def stop(self) -> None:
+        self.worker.stop()
+
+    def shutdown(self, timeout_ms: int = 60000) -> None:
+        """Stop any answer (its partial text is stored), close the assistant, end the thread."""
+        self.worker.stop()
+        self.requestClose.emit()
+        self.thread.quit()
+        deadline = time.monotonic() + timeout_ms / 1000
+        while not self.thread.wait(50):
+            self.worker.stop()
+            if time.monotonic() > deadline:
+                break
+
+
+__all__ = ["AssistantWorker", "AssistantClient", "MemoriesEvent", "TokenEvent", "MemoryUpdateEvent"]

@@ -1,0 +1,381 @@
+"""Desktop app tests (pytest-qt, offscreen): widgets on synthetic data and a real Store,
+then the whole window with the real embedder and the real default GGUF model."""
+
+from __future__ import annotations
+
+import os
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
+
+from hela_desktop.config import Settings  # noqa: E402
+from hela_desktop.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+SEED = [
+    ("My sister Ana lives in Lisbon.", "Nice, Lisbon is a lovely city."),
+    ("Ana loves sailing on the Tagus every weekend.", "Sailing sounds like fun."),
+    ("I work as a nurse at the hospital in Porto.", "Nursing is demanding work."),
+    ("My cat is called Miso and he is orange.", "Miso is a great name for a cat."),
+    ("I am learning to play the piano.", "Practice a little every day."),
+    ("My favourite food is grilled sardines.", "A classic Portuguese dish."),
+]
+
+
+def fill_store(store: Store, n: int = 30, seed: int = 0) -> list[int]:
+    """Episodes and edges written directly (no embedder needed)."""
+    rng = np.random.default_rng(seed)
+    ids = [store.add_episode(f"question {i} about topic {i % 4}", f"answer {i}",
+                             rng.normal(size=8).astype(np.float32), created_at=1.7e9 + i * 60)
+           for i in range(n)]
+    rows = []
+    for a, b in zip(ids, ids[1:]):
+        rows.append((a, b, 0.0, 0.5, 0, 0, 1.7e9))
+    for i in range(n):
+        j = (i + 4) % n
+        if ids[i] != ids[j]:
+            a, b = sorted((ids[i], ids[j]))
+            rows.append((a, b, 0.3, 0.0, 2, 0, 1.7e9))
+    store.upsert_edges(rows)
+    return ids
+
+
+# ------------------------------------------------------------------ pure parts ------
+def test_layout_uses_cutoff_pairs_and_spreads_nodes():
+    from hela_desktop.ui.layout import ForceLayout, _grid_pairs
+
+    rng = np.random.default_rng(1)
+    n = 800
+    lay = ForceLayout()
+    lay.set_graph(range(n), [(i, (i + 1) % n, 0.5) for i in range(n)]
+                  + [(int(a), int(b), 0.2) for a, b in rng.integers(0, n, (2 * n, 2))])
+    lay.run(40)
+    assert lay.pair_count <= lay.max_pairs_per_node * n  # bounded, never all pairs
+    assert lay.pair_count < n * (n - 1) / 2 / 10
+    d = lay.pos[:, None, :] - lay.pos[None, :, :]
+    dist = np.sqrt((d ** 2).sum(-1)) + np.eye(n) * 1e9
+    assert np.median(dist.min(axis=1)) > 0.2 * lay.k  # nodes do not collapse
+    pairs = {tuple(p) for p in _grid_pairs(lay.pos, 2.5)}
+    brute = {(i, j) for i in range(n) for j in range(i + 1, n) if dist[i, j] < 2.5}
+    assert {tuple(sorted(p)) for p in pairs} == brute
+    # settles: the temperature cools and the largest move shrinks
+    lay.run(200)
+    assert lay.settled and lay.last_move < 0.01
+
+
+def test_markdown_stream_keeps_token_indices():
+    from hela_desktop.ui.markdown_stream import format_all
+
+    text = "# Plan\nUse **bold** and `code`.\n- one\n* two\n```py\nx = 1\n```\n2*3"
+    pieces = [(text[i:i + 2], i // 2) for i in range(0, len(text), 2)]
+    out = format_all(pieces)
+    plain = "".join(t for t, _, _ in out)
+    assert plain == "Plan\nUse bold and code.\n• one\n• two\nx = 1\n2*3"
+    assert "".join(t for t, s, _ in out if s.bold) == "bold"
+    assert "".join(t for t, s, _ in out if s.code) == "code"
+    assert any(s.block for _, s, _ in out) and any(s.heading == 1 for _, s, _ in out)
+    toks = [k for _, _, k in out]
+    assert toks == sorted(toks) and max(toks) == len(pieces) - 1
+
+
+# ------------------------------------------------------------------ widgets ---------
+def test_graph_view_glow_strengthen_select_search_focus(qtbot, tmp_path):
+    from hela_desktop.ui.graph_model import snapshot_from_store
+    from hela_desktop.ui.graph_view import GraphView
+
+    store = Store(tmp_path)
+    ids = fill_store(store)
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+    assert len(view.data) == len(ids) and len(view.data.src) >= len(ids)
+    view.layout_engine.run(30)
+    view.set_positions(view.layout_engine.ids, view.layout_engine.positions())
+
+    view.set_active(ids[:3], {ids[0]: {"score": 0.9, "semantic": 0.8, "keyword": 0.5, "recency": 1.0,
+                                       "spread": 0.1, "spread_from": ids[5], "path": "associative"}})
+    assert set(view.active) == set(ids[:3])
+    assert len(view.glow.spots) >= 3  # glow spots drawn for the active memories
+    view.set_active(ids[1:4])
+    assert ids[0] in view.leaving and ids[3] in view.active
+
+    # a Hebbian update strengthens edges among co-active memories -> they flash thick
+    a, b = sorted(ids[1:3])
+    store.upsert_edges([(a, b, 0.9, 0.5, 5, store.hebbian_step(), time.time())])
+    view.set_snapshot(snapshot_from_store(store))
+    assert view.hot and len(view.hot[-1][1]) >= 1
+    assert view.hot_edges.getData()[0] is not None and len(view.hot_edges.getData()[0]) >= 2
+
+    with qtbot.waitSignal(view.nodeSelected) as sig:
+        view.select(ids[0])
+    assert sig.args == [ids[0]]
+    details = view.details.toPlainText()
+    assert "question 0" in details and "Neighbours" in details
+    assert "association" in details and f"#{ids[5]}" in details  # why recalled + spread_from
+
+    view.search.setText("topic 3")
+    assert len(view.search_rows) == len([i for i in range(len(ids)) if i % 4 == 3])
+    view.set_focus_mode(True)
+    assert view._visible is not None and 0 < view._visible.sum() < len(ids)
+    view.set_focus_mode(False)
+    assert view._visible is None
+    store.close()
+
+
+def test_timeline_rows_swaps_and_hover(qtbot):
+    from hela_desktop.ui.timeline import TimelineView
+
+    tl = TimelineView()
+    qtbot.addWidget(tl)
+    tl.resize(700, 200)
+    tl.show()
+    tl.begin_live([1, 2], key=7)
+    for i in range(10):
+        tl.live_token(i)
+    tl.live_swap(10, [2, 3])
+    for i in range(10, 25):
+        tl.live_token(i)
+    assert tl.n_tokens == 25 and tl.swaps == [10] and tl.rows == [1, 2, 3]
+    assert tl.active_at(3) == [1, 2] and tl.active_at(12) == [2, 3]
+    x = int(tl._x(12.5))
+    y = int(tl._plot_rect().top() + 5)
+    with qtbot.waitSignal(tl.tokenHovered) as sig:
+        qtbot.mouseMove(tl, QtCore.QPoint(x, y))
+    assert sig.args == [12]
+    img = tl.grab().toImage()
+    assert not img.isNull()
+
+
+def test_settings_dialog_round_trip(qtbot, tmp_path):
+    from hela_desktop.ui.settings_dialog import SettingsDialog, model_changed
+
+    s = Settings()
+    dlg = SettingsDialog(s, tmp_path)
+    qtbot.addWidget(dlg)
+    dlg.reretrieve.setValue(7)
+    dlg.max_memories.setValue(12)
+    dlg.profile.setCurrentIndex(dlg.profile.findData("streaming"))
+    dlg.n_ctx.setValue(2048)
+    new = dlg.result_settings()
+    assert (new.reretrieve_every, new.max_memories, new.profile, new.n_ctx) == (7, 12, "streaming", 2048)
+    assert model_changed(s, new) and not model_changed(new, new)
+    new.save(tmp_path)
+    assert Settings.load(tmp_path).reretrieve_every == 7
+    assert dlg.data_dir() == tmp_path
+
+
+def test_bench_gui_small():
+    from hela_desktop.bench.gui import bench_gui
+
+    res = bench_gui(sizes=(300,), frames=3, width=600, height=400)
+    r = res["sizes"][300]
+    assert r["frame_ms"] > 0 and r["fps"] > 0 and r["edges"] > 300
+
+
+# --------------------------------------------------------- the real window ----------
+def _wait(qtbot, cond, timeout_s: float) -> None:
+    qtbot.waitUntil(cond, timeout=int(timeout_s * 1000))
+
+
+@pytest.fixture
+def seeded_dir(tmp_path, embedder):
+    from hela_desktop.memory import MemoryEngine, NewEpisode
+
+    d = tmp_path / "data"
+    d.mkdir()
+    store = Store(d)
+    MemoryEngine(store, embedder, Settings()).add_episodes(
+        [NewEpisode(u, a, created_at=time.time() - 3600 * (len(SEED) - i)) for i, (u, a) in enumerate(SEED)])
+    store.close()
+    return d
+
+
+def _ui_settings() -> Settings:
+    s = Settings()
+    s.temperature = 0.0
+    s.max_answer_tokens = 24
+    s.reretrieve_every = 4
+    s.max_memories = 3
+    return s
+
+
+def test_missing_model_dialog_and_browsing_still_work(qtbot, seeded_dir, embedder):
+    from hela_desktop.ui.main_window import MainWindow
+
+    s = _ui_settings()
+    s.model_path = str(seeded_dir / "missing.gguf")
+    w = MainWindow(seeded_dir, s, assistant_kwargs={"embedder": embedder})
+    qtbot.addWidget(w)
+    w.show()
+    _wait(qtbot, lambda: w.model_error is not None, 60)
+    assert "missing.gguf" in w.model_error and "model file not found" in w.model_error
+    assert "Settings" in w.last_message[1]
+    assert w.status_model.text() == "Model: not loaded"
+    w.right_tabs.setCurrentIndex(1)
+    assert w.browser.model.rowCount() == len(SEED)
+    w.browser.search.setText("sailing")
+    w.browser.refresh()
+    assert w.browser.model.rowCount() == 1
+    assert len(w.graph.data) == len(SEED)
+    w.close()
+
+
+def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_dir, llm, embedder):
+    from hela_desktop.events import MemoriesEvent, TokenEvent
+    from hela_desktop.ui.main_window import MainWindow
+
+    w = MainWindow(seeded_dir, _ui_settings(), assistant_kwargs={"llm": llm, "embedder": embedder})
+    qtbot.addWidget(w)
+    w.resize(1480, 900)
+    w.show()
+    _wait(qtbot, lambda: w.model_ready and w.embedder_ready, 120)
+
+    seen: dict = {"tokens": 0, "glow": set(), "first_token_at": None}
+    gaps: list[float] = []
+
+    def on_event(ev):
+        if isinstance(ev, TokenEvent):
+            seen["tokens"] += 1
+            seen["first_token_at"] = seen["first_token_at"] or time.perf_counter()
+        if isinstance(ev, MemoriesEvent | TokenEvent):
+            QtCore.QTimer.singleShot(60, lambda: seen["glow"].update(w.graph.active))
+
+    w.client.worker.event.connect(on_event)
+    probe = QtCore.QTimer()
+    probe.setInterval(10)
+    last = [time.perf_counter()]
+
+    def tick():
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    probe.timeout.connect(tick)
+    probe.start()
+    qtbot.wait(1000)  # idle baseline of the same probe on this (shared) machine
+    idle = np.array(gaps[3:]) * 1000
+    gaps.clear()
+    # time our own GUI-thread handlers too: they must never be the stall
+    handler_ms: list[float] = []
+
+    def timed(fn):
+        def wrapper(*a, **k):
+            t0 = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                handler_ms.append((time.perf_counter() - t0) * 1000)
+        return wrapper
+
+    w._flush = timed(w._flush)
+    w.graph.render = timed(w.graph.render)
+    w._on_snapshot = timed(w._on_snapshot)
+    w.chat.input.setPlainText("Where does my sister Ana live?")
+    qtbot.keyClick(w.chat.input, QtCore.Qt.Key.Key_Return)
+    assert w.is_streaming()
+    _wait(qtbot, lambda: w._last_done is not None, 150)
+    probe.stop()
+    done = w._last_done
+    assert done.tokens > 0 and seen["tokens"] == done.tokens and not done.interrupted
+
+    # the GUI thread kept up: event-loop latency probe, 10 ms timer
+    stream_gaps = np.array(gaps[5:]) * 1000
+    ARTIFACTS.mkdir(exist_ok=True)
+    load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    (ARTIFACTS / "latency.txt").write_text(
+        f"streaming: max {stream_gaps.max():.1f} ms, p99 {np.percentile(stream_gaps, 99):.1f} ms, "
+        f"median {np.median(stream_gaps):.1f} ms over {len(stream_gaps)} ticks of a 10 ms timer\n"
+        f"idle baseline: max {idle.max():.1f} ms, p99 {np.percentile(idle, 99):.1f} ms\n"
+        f"GUI handlers: max {max(handler_ms):.1f} ms over {len(handler_ms)} calls\n"
+        f"load average per core: {load:.2f}\n")
+    assert max(handler_ms) < 50  # our own work on the GUI thread never blocks 50 ms
+    # the event loop kept up; on an overloaded shared machine the OS itself can starve us,
+    # so the allowance grows with the idle baseline measured just before
+    allowed = 50 + max(0.0, np.percentile(idle, 99) - 15) * 3
+    assert np.percentile(stream_gaps, 99) < allowed, (stream_gaps.max(), allowed)
+
+    # chat: every token is a hoverable anchor
+    view = w.chat.view
+    key = view.key_for_message(done.message_id)
+    assert key is not None and len(view.msgs[key]["ranges"]) >= done.tokens - 1
+    assert done.text.split()[0][:3] in view.toPlainText()
+
+    # timeline filled with the answer's memories
+    assert w.timeline.n_tokens == done.tokens and w.timeline.rows
+    assert w.timeline.message_key == key
+    # graph: the recalled memories glowed while the answer streamed
+    assert seen["glow"] and seen["glow"] <= set(int(i) for i in w.graph.data.ids) | {done.episode_id}
+    # hover a timeline column: the chat token and the graph nodes light up
+    w._on_timeline_token_hovered(1)
+    assert view.extraSelections()
+    assert w.graph.highlighted == set(w.timeline.active_at(1))
+    w._on_chat_token_hovered(key, 2)
+    assert w.timeline.ext_tok == 2
+
+    # the new memory: in the graph (snapshot after the Hebbian update) and the browser
+    _wait(qtbot, lambda: done.episode_id in w.graph.data.index, 30)
+    w.right_tabs.setCurrentIndex(1)
+    w.browser.refresh()
+    assert any(e.id == done.episode_id for e in w.browser.model.episodes)
+    assert w.status_memories.text() == f"{len(SEED) + 1} memories"
+    w.right_tabs.setCurrentIndex(0)
+    w.graph.select(done.episode_id)
+
+    # screenshot of the whole window after a real exchange
+    qtbot.wait(700)
+    img = w.grab().toImage()
+    path = ARTIFACTS / "window.png"
+    img.save(str(path))
+    small = img.scaled(300, 200)
+    colours = {small.pixel(x, y) for x in range(300) for y in range(200)}
+    assert len(colours) > 150, len(colours)
+
+    # memory browser actions go through the engine: pin, delete with undo
+    w.right_tabs.setCurrentIndex(1)
+    w.browser.select_id(done.episode_id)
+    with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
+        w.browser.toggle_pin()
+    assert w.read_store.episode(done.episode_id).pinned
+    with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
+        w.browser.delete_selected()
+    assert w.read_store.episode(done.episode_id).deleted_at is not None
+    with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
+        w.browser.undo_delete()
+    assert w.read_store.episode(done.episode_id).deleted_at is None
+
+    # Stop (Esc) ends the answer early and keeps the partial answer
+    w._last_done = None
+    w.send("Tell me everything about sailing in Lisbon.")
+    _wait(qtbot, lambda: view.msgs[w.live_key]["n_tokens"] >= 2 or w._last_done is not None, 60)
+    w.act_stop.trigger()
+    _wait(qtbot, lambda: w._last_done is not None, 60)
+    assert w._last_done.interrupted
+    msgs = w.read_store.messages(w.current_conv)
+    assert msgs[-1]["role"] == "assistant" and msgs[-1]["interrupted"]
+
+    # closing mid-answer stops cleanly and stores the partial answer
+    w._last_done = None
+    n_before = len(w.read_store.messages(w.current_conv))
+    conv = w.current_conv
+    w.send("And what about my cat?")
+    _wait(qtbot, lambda: view.msgs[w.live_key]["n_tokens"] >= 1, 60)
+    w.close()
+    with Store(seeded_dir) as st:
+        msgs = st.messages(conv)
+    assert len(msgs) == n_before + 2 and msgs[-1]["interrupted"]
