@@ -31,10 +31,16 @@ GLOW_AFTER_ANSWER_S = 2.0  # active memories keep glowing briefly after the answ
 
 def icon_path() -> Path | None:
     """The app icon (resources/hela-desktop.png or .svg), if present."""
-    base = Path(__file__).resolve().parents[2] / "resources"
-    for name in ("hela-desktop.svg", "hela-desktop.png"):
-        if (base / name).exists():
-            return base / name
+    import sys
+
+    bases = [Path(__file__).resolve().parents[2] / "resources"]
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:  # PyInstaller bundle
+        bases.insert(0, Path(frozen) / "resources")
+    for base in bases:
+        for name in ("hela-desktop.svg", "hela-desktop.png"):
+            if (base / name).exists():
+                return base / name
     return None
 
 
