@@ -34,9 +34,14 @@ from .store import Store
 MEMORY_HEADER = "Things you remember from earlier conversations with the user:"
 
 
+MAX_MEMORY_CHARS = 280  # a memory line is cut here (about 60-70 tokens)
+
+
 def format_memory(r: Recall) -> str:
-    """One line of the memory block."""
+    """One line of the memory block (long memories are shortened)."""
     text = " ".join(r.text.split())
+    if len(text) > MAX_MEMORY_CHARS:
+        text = text[: MAX_MEMORY_CHARS - 1].rsplit(" ", 1)[0] + "…"
     when = r.extra.get("date")
     return f"- ({when}) {text}" if when else f"- {text}"
 
@@ -267,6 +272,7 @@ class Assistant:
             interrupted = False
             finished = False
             pending = None
+            last_swap_at = 0
             llm.start_sampling(s.temperature, s.top_p, seed=seed)
             try:
                 while len(generated) < s.max_answer_tokens:
@@ -309,10 +315,12 @@ class Assistant:
                             ids = [r.episode_id for r in active]
                             sets_seen.append(ids)
                             spans.append([len(generated), len(generated), ids])
+                            last_swap_at = len(generated)
                             yield MemoryUpdateEvent(
                                 token_index=len(generated), added=added, removed=dropped,
                                 active=ids, retrieve_ms=ms, prefill_tokens=n_eval)
-                    if pending is None and len(generated) % s.reretrieve_every == 0:
+                    if (pending is None and len(generated) % s.reretrieve_every == 0
+                            and len(generated) - last_swap_at >= s.reretrieve_every):
                         window = llm.detokenize(generated[-s.lookback_tokens:]).decode(
                             "utf-8", "ignore")
                         pending = self._pool.submit(

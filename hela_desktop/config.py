@@ -69,10 +69,10 @@ class Settings:
     lookback_tokens: int = 60  # L: the last L generated tokens form the query
     blend_user_message: float = 0.5  # weight of the user message in the live query
     max_memories: int = 5  # cap on memories in the prompt (1..15)
-    token_budget: int = 600  # memory block budget, in model tokens
+    token_budget: int = 400  # memory block budget, in model tokens
     profile: str = "hela"  # retrieval profile name (see hela_desktop.profiles)
     swap_margin: float = 0.05  # a new memory must beat the weakest active by this much
-    swap_cost_weight: float = 0.05  # extra relative gain a swap needs per 100 re-evaluated tokens
+    swap_cost_weight: float = 0.1  # extra relative gain a swap needs per 100 re-evaluated tokens
     async_retrieval: bool = True  # re-retrieve beside generation instead of pausing it
     system_prompt: str = (
         "You are HeLa, a private assistant running entirely on the user's computer. "
