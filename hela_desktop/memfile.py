@@ -26,16 +26,18 @@ import hashlib
 import json
 import math
 import os
+import queue
 import re
 import sqlite3
 import sys
+import threading
 import time
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -884,7 +886,9 @@ class _Source:
     manifest: dict
     members: tuple[str, ...]
 
-    def records(self, member: str, trusted: bool = False) -> Iterator[tuple[str, dict]]:
+    def records(self, member: str, trusted: bool = False) -> Iterator[tuple[int | str, dict]]:
+        """(location, record) pairs; the location is a line number or a description,
+        turned into text by `_where` only when something is wrong."""
         raise NotImplementedError  # pragma: no cover
 
     def close(self) -> None:
@@ -1060,21 +1064,21 @@ class _NativeSource(_Source):
         for n, line in self._lines(member):
             if not line.strip():
                 continue
-            where = f"{member} line {n}"
             count += 1
             if trusted:
                 try:
                     obj = decode(line.decode("utf-8"))
-                    yield where, _trusted_record(member, obj) if normalise else obj
+                    yield n, _trusted_record(member, obj) if normalise else obj
                 except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
-                    raise _Bad("the file changed while it was being imported", where) from None
+                    raise _Bad("the file changed while it was being imported",
+                               f"{member} line {n}") from None
                 continue
             try:
                 obj = _loads(line)
             except _Bad as bad:
-                raise _Bad(bad.what, where) from None
+                raise _Bad(bad.what, f"{member} line {n}") from None
             rec = fast(obj) if fast is not None else None
-            yield where, rec if rec is not None else _parse_record(schema, obj, where)
+            yield n, rec if rec is not None else _parse_record(schema, obj, f"{member} line {n}")
         crc = self.last_crc
         if trusted:
             if self.checksums.get(member) != crc:
@@ -1125,6 +1129,10 @@ def _trusted_record(member: str, obj: dict) -> dict:
     for k in _BOOL_FIELDS.get(member, ()):
         obj[k] = int(obj[k])
     return obj
+
+
+def _where(member: str, loc: int | str) -> str:
+    return loc if isinstance(loc, str) else f"{member} line {loc}"
 
 
 def _plain_uid(prefix: str, *parts: str) -> str:
@@ -1448,21 +1456,21 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
 
     for member in src.members:
         seen: set = set()
-        for where, rec in src.records(member):
+        for loc, rec in src.records(member):
             done += 1
             if progress is not None and done % 2000 == 0:
                 progress(done, total)
             if member == "conversations.jsonl":
                 if rec["uid"] in plan.conv_uids:
-                    raise _Bad(f"duplicate uid {rec['uid']!r}", where)
+                    raise _Bad(f"duplicate uid {rec['uid']!r}", _where(member, loc))
                 plan.conv_uids.add(rec["uid"])
             elif member == "episodes.jsonl":
                 uid = rec["uid"]
                 if uid in plan.ep_index:
-                    raise _Bad(f"duplicate uid {uid!r}", where)
+                    raise _Bad(f"duplicate uid {uid!r}", _where(member, loc))
                 c = rec["conversation"]
                 if c is not None and c not in plan.conv_uids:
-                    raise _Bad(f"field 'conversation': unknown conversation {c!r}", where)
+                    raise _Bad(f"field 'conversation': unknown conversation {c!r}", _where(member, loc))
                 plan.ep_index[uid] = len(plan.ep_index)
                 if not _keep_vector(rec, file_emb, target_name):
                     pending.append((uid, episode_text(rec["user_text"], rec["assistant_text"])))
@@ -1470,48 +1478,48 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
                         flush_pending("episodes", pending)
             elif member == "messages.jsonl":
                 if rec["uid"] in plan.msg_uids:
-                    raise _Bad(f"duplicate uid {rec['uid']!r}", where)
+                    raise _Bad(f"duplicate uid {rec['uid']!r}", _where(member, loc))
                 if rec["conversation"] not in plan.conv_uids:
                     raise _Bad(f"field 'conversation': unknown conversation "
-                               f"{rec['conversation']!r}", where)
+                               f"{rec['conversation']!r}", _where(member, loc))
                 e = rec["episode"]
                 if e is not None and e not in plan.ep_index:
-                    raise _Bad(f"field 'episode': unknown memory {e!r}", where)
+                    raise _Bad(f"field 'episode': unknown memory {e!r}", _where(member, loc))
                 plan.msg_uids.add(rec["uid"])
             elif member == "timelines.jsonl":
                 if rec["message"] not in plan.msg_uids:
-                    raise _Bad(f"field 'message': unknown message {rec['message']!r}", where)
+                    raise _Bad(f"field 'message': unknown message {rec['message']!r}", _where(member, loc))
                 key = (rec["message"], rec["start"])
                 if key in seen:
-                    raise _Bad("duplicate timeline span (same message and start)", where)
+                    raise _Bad("duplicate timeline span (same message and start)", _where(member, loc))
                 seen.add(key)
                 for e in rec["episodes"]:
                     if e not in plan.ep_index:
-                        raise _Bad(f"field 'episodes': unknown memory {e!r}", where)
+                        raise _Bad(f"field 'episodes': unknown memory {e!r}", _where(member, loc))
             elif member == "edges.jsonl":
                 ia = plan.ep_index.get(rec["a"])
                 ib = plan.ep_index.get(rec["b"])
                 if ia is None:
-                    raise _Bad(f"field 'a': unknown memory {rec['a']!r}", where)
+                    raise _Bad(f"field 'a': unknown memory {rec['a']!r}", _where(member, loc))
                 if ib is None:
-                    raise _Bad(f"field 'b': unknown memory {rec['b']!r}", where)
+                    raise _Bad(f"field 'b': unknown memory {rec['b']!r}", _where(member, loc))
                 if ia == ib:
-                    raise _Bad("an edge must join two different memories", where)
+                    raise _Bad("an edge must join two different memories", _where(member, loc))
                 key = (ia, ib) if ia < ib else (ib, ia)
                 k = key[0] * 4_294_967_296 + key[1]
                 if k in seen:
-                    raise _Bad("duplicate edge", where)
+                    raise _Bad("duplicate edge", _where(member, loc))
                 seen.add(k)
             elif member == "knowledge.jsonl":
                 uid = rec["uid"]
                 if uid in plan.know_uids:
-                    raise _Bad(f"duplicate uid {uid!r}", where)
+                    raise _Bad(f"duplicate uid {uid!r}", _where(member, loc))
                 plan.know_uids.add(uid)
                 for e in rec["sources"]:
                     if e not in plan.ep_index:
-                        raise _Bad(f"field 'sources': unknown memory {e!r}", where)
+                        raise _Bad(f"field 'sources': unknown memory {e!r}", _where(member, loc))
                 if rec["superseded_by"] is not None:
-                    plan.superseded.append((where, uid, rec["superseded_by"]))
+                    plan.superseded.append((_where(member, loc), uid, rec["superseded_by"]))
                 if not _keep_vector(rec, file_emb, target_name):
                     kpending.append((uid, rec["text"]))
                     if len(kpending) >= 500:
@@ -1527,6 +1535,55 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
 
 class _DryRun(Exception):
     pass
+
+
+_T = TypeVar("_T")
+
+
+def _prefetch(it: Iterator[_T], depth: int = 3) -> Iterator[_T]:
+    """Iterate `it` in a helper thread, up to `depth` items ahead of the consumer.
+
+    Exceptions raised by `it` are re-raised in the consumer; if the consumer stops early,
+    the helper stops too (and `it` is closed) before this generator finishes.
+    """
+    q: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    end = object()
+
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def run() -> None:
+        try:
+            for item in it:
+                if not put((True, item)):
+                    return
+            put((True, end))
+        except BaseException as exc:  # noqa: BLE001 - handed to the consumer
+            put((False, exc))
+
+    worker = threading.Thread(target=run, name="memfile-reader", daemon=True)
+    worker.start()
+    try:
+        while True:
+            ok, item = q.get()
+            if not ok:
+                raise item
+            if item is end:
+                return
+            yield item
+    finally:
+        stop.set()
+        worker.join()
+        close = getattr(it, "close", None)
+        if close is not None:
+            close()
 
 
 def import_file(
@@ -1665,32 +1722,39 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str, l
     msg_id: dict[str, int] = {}
     count = done
 
-    def tick() -> None:
+    def tick(n: int) -> None:
         nonlocal count
-        count += 1
-        if progress is not None and count % 2000 == 0:
-            progress(count, total)
+        count += n
+        if progress is not None:
+            progress(min(count, total), total)
 
-    def batched(member: str, size: int) -> Iterator[list[tuple[str, dict]]]:
-        batch: list[tuple[str, dict]] = []
-        for item in src.records(member, trusted=True):
-            batch.append(item)
-            tick()
-            if len(batch) >= size:
+    def batched(member: str, size: int) -> Iterator[list[tuple[int | str, dict]]]:
+        def read() -> Iterator[list[tuple[int | str, dict]]]:
+            batch: list[tuple[int | str, dict]] = []
+            for item in src.records(member, trusted=True):
+                batch.append(item)
+                if len(batch) >= size:
+                    yield batch
+                    batch = []
+            if batch:
                 yield batch
-                batch = []
-        if batch:
+
+        # reading (inflate, JSON) runs one step ahead in a helper thread while SQLite,
+        # which releases the GIL, writes the previous batch
+        for batch in _prefetch(read()):
+            tick(len(batch))
             yield batch
 
-    def ref(m: dict[str, int], uid: str, where: str) -> int:
+    def ref(m: dict[str, int], uid: str, loc: int | str) -> int:
         try:
             return m[uid]
         except KeyError:
             raise _Bad(f"unknown reference {uid!r} (file changed while importing?)",
-                       where) from None
+                       _where(current, loc)) from None
 
     for member in src.members:
         kind = member.removesuffix(".jsonl")
+        current = member
         if member == "conversations.jsonl":
             for batch in batched(member, 500):
                 uids = [r["uid"] for _, r in batch]
