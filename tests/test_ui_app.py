@@ -17,7 +17,7 @@ import pytest  # noqa: E402
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
+from PySide6 import QtCore  # noqa: E402
 
 from hela_desktop.config import Settings  # noqa: E402
 from hela_desktop.store import Store  # noqa: E402

@@ -18,12 +18,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from .graph_model import GraphData, short_label
 from .layout import ForceLayout
+from .nodes_item import NodesItem
 from .theme import GraphColors, graph_colors, memory_color
 
 EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong edge classes
 EDGE_ALPHA = (0.22, 0.45, 0.75)  # drawn as opaque colours blended over the background (fast)
 EDGE_WIDTH = (1.0, 1.0, 1.8)
-MAX_DRAWN_EDGES = 12000  # beyond this the weakest edges are left out (large graphs)
+MAX_DRAWN_EDGES = 12000
+THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)  # beyond this the weakest edges are left out (large graphs)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
 LEAVE_S = 0.8  # and fades over this time when it leaves
 HOT_S = 2.5  # a strengthened edge stays thick this long
@@ -297,19 +299,20 @@ class GraphView(QtWidgets.QWidget):
         self.glow = GlowItem()
         pi.addItem(self.glow)
         self.node_items = {
-            "episode": pg.ScatterPlotItem(pxMode=True, symbol="o", size=NODE_SIZE, hoverable=True),
-            "knowledge": pg.ScatterPlotItem(pxMode=True, symbol="d", size=KNOWLEDGE_SIZE, hoverable=True),
+            "episode": NodesItem("o", NODE_SIZE),
+            "knowledge": NodesItem("d", KNOWLEDGE_SIZE),
         }
-        for kind, item in self.node_items.items():
-            item.sigClicked.connect(lambda _it, pts, _ev, k=kind: self._on_clicked(k, pts))
-            item.sigHovered.connect(lambda _it, pts, _ev, k=kind: self._on_hovered(k, pts))
+        for item in self.node_items.values():
             pi.addItem(item)
-        self.pinned_item = pg.ScatterPlotItem(pxMode=True, symbol="o", size=NODE_SIZE + 6)
-        self.search_item = pg.ScatterPlotItem(pxMode=True, symbol="o", size=NODE_SIZE + 10)
-        self.highlight_item = pg.ScatterPlotItem(pxMode=True, symbol="o", size=NODE_SIZE + 14)
-        self.selected_item = pg.ScatterPlotItem(pxMode=True, symbol="o", size=NODE_SIZE + 8)
+        self.pinned_item = NodesItem("o", NODE_SIZE + 6)
+        self.search_item = NodesItem("o", NODE_SIZE + 10)
+        self.highlight_item = NodesItem("o", NODE_SIZE + 14)
+        self.selected_item = NodesItem("o", NODE_SIZE + 8)
         for item in (self.pinned_item, self.search_item, self.highlight_item, self.selected_item):
             pi.addItem(item)
+        scene = self.plot.scene()
+        scene.sigMouseClicked.connect(self._on_scene_click)
+        scene.sigMouseMoved.connect(self._on_scene_move)
         self.empty_text = pg.TextItem("", anchor=(0.5, 0.5), color=c.muted_text)
         pi.addItem(self.empty_text)
         self.apply_colors(c)
@@ -331,32 +334,30 @@ class GraphView(QtWidgets.QWidget):
             self.details = None
             lay.addWidget(self.plot, 1)
 
-    def apply_colors(self, c: GraphColors) -> None:
+    def apply_colors(self, c: GraphColors, *, redraw: bool = True) -> None:
         """Switch palettes (light/dark)."""
         self.colors = c
         self.plot.setBackground(c.background)
         bg = QtGui.QColor(c.background)
+        thin = len(self.data.src) > THIN_EDGES_ABOVE  # wide lines rasterise slowly
         for alpha, width, item in zip(EDGE_ALPHA, EDGE_WIDTH, self.edge_items):
+            width = 1.0 if thin else width
             col = QtGui.QColor(*(int(alpha * e + (1 - alpha) * b) for e, b in
                                  zip(c.edge, (bg.red(), bg.green(), bg.blue()))))
             item.setPen(pg.mkPen(col, width=width, cosmetic=True))
         self.active_edges.setPen(pg.mkPen(QtGui.QColor(c.active_edge), width=2.5, cosmetic=True))
-        ep = self.node_items["episode"]
-        ep.setPen(pg.mkPen(c.episode_border, width=1))
-        ep.setBrush(pg.mkBrush(c.episode))
-        kn = self.node_items["knowledge"]
-        kn.setPen(pg.mkPen(c.knowledge_border, width=1))
-        kn.setBrush(pg.mkBrush(c.knowledge))
-        self.pinned_item.setPen(pg.mkPen(c.pinned, width=2))
-        self.pinned_item.setBrush(QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush))
-        self.search_item.setPen(pg.mkPen(c.search, width=3))
-        self.search_item.setBrush(QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush))
-        self.highlight_item.setPen(pg.mkPen(c.selection, width=2, style=QtCore.Qt.PenStyle.DashLine))
-        self.highlight_item.setBrush(QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush))
-        self.selected_item.setPen(pg.mkPen(c.selection, width=2.5))
-        self.selected_item.setBrush(QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush))
+        nob = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
+        self.node_items["episode"].set_style(pen=pg.mkPen(c.episode_border, width=1), brush=pg.mkBrush(c.episode))
+        self.node_items["knowledge"].set_style(pen=pg.mkPen(c.knowledge_border, width=1),
+                                               brush=pg.mkBrush(c.knowledge))
+        self.pinned_item.set_style(pen=pg.mkPen(c.pinned, width=2), brush=nob)
+        self.search_item.set_style(pen=pg.mkPen(c.search, width=3), brush=nob)
+        self.highlight_item.set_style(pen=pg.mkPen(c.selection, width=2, style=QtCore.Qt.PenStyle.DashLine),
+                                      brush=nob)
+        self.selected_item.set_style(pen=pg.mkPen(c.selection, width=2.5), brush=nob)
         self.empty_text.setColor(c.muted_text)
-        self.render()
+        if redraw:
+            self.render()
 
     # ---- data in --------------------------------------------------------------------
     def set_snapshot(self, snap: dict, *, animate: bool = True) -> None:
@@ -378,6 +379,8 @@ class GraphView(QtWidgets.QWidget):
             pos[~have] = centre + np.random.default_rng(len(new)).normal(0, 1.0, (int((~have).sum()), 2))
         self.pos = pos
         self._kind_rows = {k: np.nonzero(new.kinds == k)[0] for k in self.node_items}
+        if (len(old.src) > THIN_EDGES_ABOVE) != (len(new.src) > THIN_EDGES_ABOVE):
+            self.apply_colors(self.colors, redraw=False)
         self._pinned_rows = np.asarray([r for r, i in enumerate(new.ids) if new.nodes[int(i)].get("pinned")],
                                        dtype=np.int64)
         self.node_size = node_size_for(len(new))
@@ -475,28 +478,42 @@ class GraphView(QtWidgets.QWidget):
         self.render()
         self.nodeSelected.emit(-1 if self.selected is None else self.selected)
 
-    def _on_clicked(self, kind: str, points) -> None:
-        if not len(points):
-            return
-        rows = self._drawn_rows.get(kind)
-        if rows is None:
-            return
-        idx = points[0].index()
-        if 0 <= idx < len(rows):
-            self.select(int(self.data.ids[rows[idx]]))
+    def node_at(self, scene_pos: QtCore.QPointF) -> int | None:
+        """The drawn memory under a scene position (within its dot, in pixels), if any."""
+        if not len(self.pos):
+            return None
+        rows = np.concatenate([r for r in self._drawn_rows.values()]) if self._drawn_rows else np.zeros(0, int)
+        if not len(rows):
+            return None
+        p = self.vb.mapSceneToView(scene_pos)
+        ps = self.vb.viewPixelSize()
+        d = self.pos[rows] - (p.x(), p.y())
+        dpx = np.hypot(d[:, 0] / ps[0], d[:, 1] / ps[1])
+        k = int(np.argmin(dpx))
+        if dpx[k] <= max(self.node_size / 2.0 + 3, 6):
+            return int(self.data.ids[rows[k]])
+        return None
 
-    def _on_hovered(self, kind: str, points) -> None:
-        rows = self._drawn_rows.get(kind)
-        if not len(points) or rows is None:
+    def _on_scene_click(self, ev) -> None:
+        if ev.button() != QtCore.Qt.MouseButton.LeftButton:
+            return
+        nid = self.node_at(ev.scenePos())
+        if nid is not None:
+            self.select(nid)
+            ev.accept()
+
+    def _on_scene_move(self, scene_pos) -> None:
+        nid = self.node_at(scene_pos)
+        if nid == getattr(self, "_hover_id", None):
+            return
+        self._hover_id = nid
+        if nid is None:
             self.plot.setToolTip("")
             self.nodeHovered.emit(-1)
             return
-        idx = points[0].index()
-        if 0 <= idx < len(rows):
-            nid = int(self.data.ids[rows[idx]])
-            node = self.data.nodes[nid]
-            self.plot.setToolTip(f"#{nid} {node.get('label', '')}")
-            self.nodeHovered.emit(nid)
+        node = self.data.nodes[nid]
+        self.plot.setToolTip(f"#{nid} {node.get('label', '')}\nrecalled {int(node.get('access_count') or 0)}×")
+        self.nodeHovered.emit(nid)
 
     def _on_details_link(self, url: QtCore.QUrl) -> None:
         s = url.toString()
@@ -699,7 +716,7 @@ class GraphView(QtWidgets.QWidget):
         self._set_rings(self.selected_item, [d.index[self.selected]] if self.selected in d.index else [])
         self._update_labels()
 
-    def _set_rings(self, item: pg.ScatterPlotItem, rows) -> None:
+    def _set_rings(self, item: NodesItem, rows) -> None:
         rows = np.asarray(rows, dtype=np.int64)
         if len(rows):
             item.setData(self.pos[rows, 0], self.pos[rows, 1])

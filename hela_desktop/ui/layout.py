@@ -60,7 +60,7 @@ def _grid_pairs(pos: np.ndarray, r: float) -> np.ndarray:
 class ForceLayout:
     """Positions for a growing graph; call `set_graph` on changes and `step` per frame."""
 
-    def __init__(self, k: float = 1.0, cutoff: float = 2.5, gravity: float = 0.04,
+    def __init__(self, k: float = 1.0, cutoff: float = 2.0, gravity: float = 0.04,
                  seed: int = 0, max_pairs_per_node: int = 40, attraction: float = 1.0,
                  far_scale: float = 0.1):
         self.k = float(k)
@@ -84,6 +84,11 @@ class ForceLayout:
         self.cooling = 0.96
         self.last_move = np.inf
         self.pair_count = 0
+        self.skin = 0.4  # Verlet list: pairs found within (cutoff + skin)·k are reused
+        self._pairs: np.ndarray | None = None  # until some node may have crossed the skin
+        self._pi = self._pj = self._pij = np.zeros(0, dtype=np.int64)
+        self._edge_sd = np.zeros(0, dtype=np.int64)
+        self._moved = 0.0
 
     # ---- structure ------------------------------------------------------------------
     def set_graph(self, ids, edges) -> None:
@@ -124,6 +129,8 @@ class ForceLayout:
                 placed[n] = True
         self.ids, self.index, self.pos = ids, new_index, pos
         self.pinned = np.zeros(len(ids), dtype=bool)
+        self._pairs = None
+        self._edge_sd = np.concatenate([self.src, self.dst])
         if len(missing):
             heat = 1.0 if len(missing) > 0.2 * max(len(ids), 1) else 0.3
             self.reheat(heat)
@@ -138,8 +145,12 @@ class ForceLayout:
 
     # ---- forces ---------------------------------------------------------------------
     def neighbour_pairs(self) -> np.ndarray:
-        """Index pairs within the repulsion cutoff."""
-        r = self.cutoff * self.k
+        """Index pairs within the repulsion cutoff plus the skin (a Verlet list: rebuilt only
+        after nodes have moved far enough that a new pair could have come within reach)."""
+        if self._pairs is not None and self._moved < 0.5 * self.skin * self.k:
+            return self._pairs
+        self._moved = 0.0
+        r = (self.cutoff + self.skin) * self.k
         if cKDTree is not None:
             pairs = cKDTree(self.pos).query_pairs(r, output_type="ndarray")
         else:
@@ -147,6 +158,10 @@ class ForceLayout:
         cap = self.max_pairs_per_node * len(self.pos)
         if len(pairs) > cap:  # very dense start: sample, repulsion will spread it out
             pairs = pairs[self.rng.choice(len(pairs), cap, replace=False)]
+        self._pairs = pairs
+        self._pi = np.ascontiguousarray(pairs[:, 0])
+        self._pj = np.ascontiguousarray(pairs[:, 1])
+        self._pij = np.concatenate([self._pi, self._pj])
         return pairs
 
     def step(self) -> float:
@@ -163,23 +178,29 @@ class ForceLayout:
             pairs = self.neighbour_pairs()
             self.pair_count = len(pairs)
             if len(pairs):
-                i, j = pairs[:, 0], pairs[:, 1]
-                d = pos[i] - pos[j]
-                dist2 = np.maximum(np.einsum("ij,ij->i", d, d), 1e-4 * k * k)
-                dist = np.sqrt(dist2)
-                # FR repulsion k²/d, tapered to zero at the cutoff so nodes do not jitter.
-                mag = (k * k / dist) * (1.0 - dist / (self.cutoff * k))
-                f = d * (mag / dist)[:, None]
-                fx += np.bincount(i, f[:, 0], n) - np.bincount(j, f[:, 0], n)
-                fy += np.bincount(i, f[:, 1], n) - np.bincount(j, f[:, 1], n)
+                i, j = self._pi, self._pj
+                x, y = pos[:, 0], pos[:, 1]
+                dx = x[i] - x[j]
+                dy = y[i] - y[j]
+                dist = np.sqrt(np.maximum(dx * dx + dy * dy, 1e-4 * k * k))
+                # FR repulsion k²/d, tapered to zero at the cutoff so nodes do not jitter:
+                # per unit vector, k²/d·(1 - d/c) = k²/d² - k²/(c·d) along (dx, dy)/d
+                inv = 1.0 / dist
+                w = (k * k) * inv * inv * np.maximum(0.0, 1.0 - dist * (1.0 / (self.cutoff * k)))
+                ij = self._pij
+                fx += np.bincount(ij, np.concatenate([dx * w, -dx * w]), n)
+                fy += np.bincount(ij, np.concatenate([dy * w, -dy * w]), n)
             if len(self.src):
-                d = pos[self.dst] - pos[self.src]
-                dist = np.sqrt(np.einsum("ij,ij->i", d, d)) + 1e-9
+                x, y = pos[:, 0], pos[:, 1]
+                dx = x[self.dst] - x[self.src]
+                dy = y[self.dst] - y[self.src]
                 # attraction ∝ d^(1+power), stronger for heavier edges
-                mag = self.attraction * (0.2 + self.weight) * (dist / k) ** self.attraction_power / k
-                f = d * mag[:, None]
-                fx += np.bincount(self.src, f[:, 0], n) - np.bincount(self.dst, f[:, 0], n)
-                fy += np.bincount(self.src, f[:, 1], n) - np.bincount(self.dst, f[:, 1], n)
+                mag = self.attraction * (0.2 + self.weight) / k
+                if self.attraction_power:
+                    mag = mag * (np.sqrt(dx * dx + dy * dy) / k) ** self.attraction_power
+                sd = self._edge_sd
+                fx += np.bincount(sd, np.concatenate([dx * mag, -dx * mag]), n)
+                fy += np.bincount(sd, np.concatenate([dy * mag, -dy * mag]), n)
             if n > 64:
                 gx, gy = self._far_field()
                 fx += gx
@@ -195,6 +216,7 @@ class ForceLayout:
         pos[:, 1] += fy / length * move
         self.temperature = max(self.temperature * self.cooling, self.min_temperature * k)
         self.last_move = float(move.max()) / k
+        self._moved += 2.0 * float(move.max())  # two nodes may approach each other
         return self.last_move
 
     def _far_field(self) -> tuple[np.ndarray, np.ndarray]:
