@@ -43,7 +43,7 @@ import numpy as np
 
 from . import __version__
 from .paths import DEFAULT_EMBEDDER_NAME
-from .store import Store, episode_text
+from .store import Store, StoreError, episode_text
 
 FORMAT_NAME = "hela-memory"
 FORMAT_VERSION = 1
@@ -345,19 +345,19 @@ def _make_vec(limits: Limits) -> Callable[[Any], bytes]:
     return check
 
 
-def _obj_text(v: dict) -> str:
-    """How a JSON-object column (meta, last_recall, stats) is stored."""
+def _obj_text(v: Any) -> str:
+    """How a JSON column (meta, last_recall, stats) is stored."""
     return json.dumps(v, ensure_ascii=False, allow_nan=False)
 
 
 def _make_obj() -> Callable[[Any], str]:
+    """A JSON column's value: normally an object, but any JSON value is carried as is."""
+
     def check(v: Any) -> str:
-        if type(v) is not dict:
-            raise _Bad(f"expected a JSON object, got {_tn(v)}")
         try:
             return _obj_text(v)
         except (ValueError, RecursionError, TypeError):
-            raise _Bad("JSON object cannot be stored (nested too deeply)") from None
+            raise _Bad("JSON value cannot be stored (nested too deeply)") from None
 
     return check
 
@@ -2046,13 +2046,24 @@ def add_cli(subparsers) -> None:
     q.set_defaults(func=_cli_import)
 
 
+def _open_store(args) -> Store | None:
+    try:
+        return Store(args.data_dir)
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
 def _cli_export(args) -> int:
     fmt = args.format or ("markdown" if args.file.suffix.lower() in (".md", ".markdown")
                           else "native")
     sel = Selection(conversation=args.conversation, since=args.since, until=args.until,
                     search=args.search)
+    store = _open_store(args)
+    if store is None:
+        return 1
     try:
-        with Store(args.data_dir) as store:
+        with store:
             if args.conversation is not None and not store.conversation_exists(args.conversation):
                 print(f"error: no conversation with id {args.conversation}", file=sys.stderr)
                 return 2
@@ -2073,8 +2084,11 @@ def _cli_import(args) -> int:
         lam = Settings.load(args.data_dir).hela.lam
     except ValueError:
         lam = None
+    store = _open_store(args)
+    if store is None:
+        return 1
     try:
-        with Store(args.data_dir) as store:
+        with store:
             rep = import_file(store, args.file, dry_run=args.dry_run, lam=lam)
     except MemoryFileError as exc:
         print(f"error: {exc}", file=sys.stderr)

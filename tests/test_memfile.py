@@ -593,7 +593,6 @@ def test_refuses_newer_format_version(sample_file, target, tmp_path):
     ("episodes.jsonl", "access_count", -3, "must not be negative"),
     ("episodes.jsonl", "embedding", "***", "base64"),
     ("episodes.jsonl", "uid", "../../etc", "not a valid uid"),
-    ("episodes.jsonl", "meta", [1, 2], "expected a JSON object"),
     ("episodes.jsonl", "user_text", None, "expected a string"),
     ("edges.jsonl", "weight", "heavy", "expected a number"),
     ("edges.jsonl", "count", 1.5, "expected an integer"),
