@@ -87,13 +87,15 @@ class ConsolidationParams:
 
 
 # ---------------------------------------------------------------------- the graph ------
-def weighted_degrees(store: Store, hela: HelaParams) -> tuple[dict[int, float], dict[int, list[tuple[float, int]]]]:
-    """D(v) = Σ_j w_vj over effective weights, for every live episode with an edge.
+def weighted_degrees(store: Store, hela: HelaParams, rows: list[tuple] | None = None
+                     ) -> tuple[dict[int, float], dict[int, list[tuple[float, int]]]]:
+    """D(v) = Σ_j w_vj over effective weights, for every episode with an edge.
 
     Returns (degree by episode id, neighbours by episode id as (weight, id) sorted by falling
-    weight).  Only edges between live (not archived, not deleted) episodes count.
+    weight).  `rows`: (src, dst, weight, prior, count, step, ...) edges to count; default
+    ``store.all_edges()``, the edges between live (not archived, not deleted) episodes.
     """
-    rows = store.all_edges()
+    rows = store.all_edges() if rows is None else rows
     deg: dict[int, float] = {}
     nbrs: dict[int, list[tuple[float, int]]] = {}
     if not rows:
@@ -767,19 +769,17 @@ def cmd_consolidate(args) -> int:
 def cmd_forget(args) -> int:
     """``hela-desktop forget [--dry-run] [--purge]``: archive by the rule, print why."""
     from .config import Settings
-    from .forgetting import ForgettingParams, forget
+    from .forgetting import ForgettingParams, archived_episodes, forget
 
     data_dir = Path(args.data_dir)
     store = Store(data_dir)
     try:
         if args.list:
-            eps = store.list_episodes(only_archived=True, limit=100000)
-            reasons = dict(store.conn.execute(
-                "SELECT id, archive_reason FROM episodes WHERE archived_at IS NOT NULL"))
-            for e in eps:
-                label = " ".join(e.text.split())[:70]
-                print(f"#{e.id}  {label}\n      {reasons.get(e.id) or ''}")
-            print(f"{len(eps)} archived memories")
+            rows = archived_episodes(store, limit=1_000_000)
+            for e in rows:
+                label = " ".join(e["text"].split())[:70]
+                print(f"#{e['id']}  {label}\n      {e['reason']} ({e['edges']} edges kept)")
+            print(f"{len(rows)} archived memories")
             return 0
         fp = ForgettingParams()
         if args.max_degree is not None:

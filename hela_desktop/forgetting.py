@@ -3,18 +3,18 @@
 **The rule.**  A live episode (not archived, not deleted) is archived when *all* hold:
 
 1. its connectivity is low: weighted degree ``D(v) = Σ_j w_vj`` over effective edge weights
-   (prior + decayed Hebbian weight, capped) to *live* neighbours is below
+   (prior + decayed Hebbian weight, capped) to non-deleted neighbours is below
    ``ForgettingParams.max_degree`` (default 0.6 — a lone temporal link of 0.5 with nothing
-   else counts as isolated);
+   else counts as isolated).  Archived neighbours still count (their edges are kept), so
+   archiving one memory never makes its neighbours look isolated: no cascade;
 2. it is stale: not accessed (``last_access``, or ``created_at`` if never recalled) for more
    than ``stale_days`` days (default 30);
 3. it is not pinned;
 4. no live knowledge depends on it: it is not a source (``knowledge_sources``) of a
    knowledge item that is neither superseded nor archived.
 
-Degrees are computed once, before anything is archived, so one pass archives exactly the
-episodes the rule selects on the graph as it was (neighbours archived in the same pass do
-not cascade).
+Degrees are computed once per pass; since archived neighbours keep counting, a second pass
+over an unchanged store archives nothing more.
 
 **Archiving** sets ``archived_at`` and ``archive_reason`` (the numbers behind each condition)
 and removes the episode from the engine's in-memory index: it leaves retrieval and the graph
@@ -79,11 +79,17 @@ def _store_and_engine(engine_or_store):
     return engine_or_store.store, engine_or_store
 
 
-def live_degrees(store: Store, hela: HelaParams) -> dict[int, float]:
-    """Weighted degree of every live episode over edges to live neighbours (0 if none)."""
+def connectivity(store: Store, hela: HelaParams) -> dict[int, float]:
+    """Weighted degree of every episode over its edges to non-deleted episodes (archived
+    neighbours included: their edges are kept, so archiving never makes a neighbour look
+    isolated and forgetting does not cascade from pass to pass)."""
     from .consolidate import weighted_degrees
 
-    deg, _ = weighted_degrees(store, hela)
+    rows = store.conn.execute(
+        "SELECT e.src, e.dst, e.weight, e.prior, e.count, e.step, e.updated_at FROM edges e "
+        "JOIN episodes a ON a.id = e.src JOIN episodes b ON b.id = e.dst "
+        "WHERE a.deleted_at IS NULL AND b.deleted_at IS NULL").fetchall()
+    deg, _ = weighted_degrees(store, hela, rows)
     return deg
 
 
@@ -99,7 +105,7 @@ def plan_forgetting(store: Store, hela: HelaParams, params: ForgettingParams | N
     """Apply the rule without writing: the report lists what would be archived and why."""
     p = params or ForgettingParams()
     now = time.time() if now is None else now
-    deg = live_degrees(store, hela)
+    deg = connectivity(store, hela)
     protected = knowledge_protected(store)
     rep = ForgettingReport(dry_run=True)
     rows = store.conn.execute(
@@ -177,6 +183,23 @@ def forget(engine_or_store, *, hela: HelaParams | None = None,
                 engine.index.remove(eid)
             engine._kw_cache.clear()
     return rep
+
+
+def archived_episodes(store: Store, *, limit: int = 1000, offset: int = 0) -> list[dict]:
+    """Archived episodes for a browser tab, newest archive first, with the reason why.
+
+    Each: ``{"id", "text", "created_at", "archived_at", "reason", "edges"}`` (``edges``: how
+    many edges wait in the table for a restore).
+    """
+    rows = store.conn.execute(
+        "SELECT e.id, e.user_text, e.assistant_text, e.created_at, e.archived_at, "
+        "e.archive_reason, (SELECT COUNT(*) FROM edges g WHERE g.src = e.id OR g.dst = e.id) "
+        "FROM episodes e WHERE e.archived_at IS NOT NULL AND e.deleted_at IS NULL "
+        "ORDER BY e.archived_at DESC, e.id LIMIT ? OFFSET ?", (limit, offset)).fetchall()
+    from .store import episode_text
+
+    return [dict(id=r[0], text=episode_text(r[1], r[2]), created_at=r[3], archived_at=r[4],
+                 reason=r[5] or "", edges=r[6]) for r in rows]
 
 
 def _delete(store: Store, ids: list[int]) -> None:

@@ -98,6 +98,7 @@ class IdleScheduler:
         self._yield = threading.Event()
         self._stopping = threading.Event()
         self._job_lock = threading.Lock()
+        self._pending = False  # an idle pass is scheduled but has not started yet
         self.last_report: dict | None = None
         self._sched = BackgroundScheduler(
             daemon=True, job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 30})
@@ -135,7 +136,7 @@ class IdleScheduler:
 
     # ---- triggering ----------------------------------------------------------------------
     def _tick(self) -> None:
-        if self._stopping.is_set() or self.busy:
+        if self._stopping.is_set() or self.busy or self._pending:
             return
         if self.model_lock.locked():  # an answer is being generated: that is activity
             self._last_activity = self._clock()
@@ -144,7 +145,9 @@ class IdleScheduler:
             return
         if self._done_seq == self._activity_seq:
             return  # already consolidated since the last activity
-        self.run_pass("idle")
+        # run the pass as its own job, so the idle check keeps ticking (and stays quiet)
+        self._pending = True
+        self._sched.add_job(self.run_pass, kwargs={"trigger": "idle"})
 
     def run_now(self) -> bool:
         """Start one pass in the background now, idle or not; False if one is running."""
@@ -174,6 +177,11 @@ class IdleScheduler:
         """
         if not self._job_lock.acquire(blocking=False):
             return None
+        if trigger == "idle":
+            self._pending = False
+            if self._done_seq == self._activity_seq:
+                self._job_lock.release()
+                return None
         seq = self._activity_seq
         self._yield.clear()
         if self._stopping.is_set():

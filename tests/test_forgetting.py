@@ -12,6 +12,7 @@ from hela_desktop.config import HelaParams
 from hela_desktop.embedder import Embedder
 from hela_desktop.forgetting import (
     ForgettingParams,
+    archived_episodes,
     forget,
     plan_forgetting,
     purge_archived,
@@ -130,6 +131,9 @@ def test_restore_brings_edges_back_and_purge_deletes(tmp_path, embedder):
     assert len(edge_before) == 1
     forget(engine, params=ForgettingParams(), now=NOW)
     assert store.edges_of([weak]) == edge_before  # edges stay while archived
+    tab = {e["id"]: e for e in archived_episodes(store)}
+    assert tab[weak]["edges"] == 1 and "weighted degree" in tab[weak]["reason"]
+    assert "Is it going to rain today?" in tab[weak]["text"]
     assert not any(weak in e[:2] for e in engine.graph_snapshot()["edges"])
 
     assert restore(engine, [weak, ids["recent_isolated"]]) == [weak]

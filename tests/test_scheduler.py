@@ -1,0 +1,129 @@
+"""The idle scheduler: runs a pass when idle, not again until new activity, yields to the
+user, never uses the model while a chat holds it.  Real store, embedder and model."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from test_consolidate import PARAMS, build_conversation  # noqa: E402
+
+from hela_desktop.assistant import Assistant
+from hela_desktop.consolidate import ConsolidationParams
+from hela_desktop.embedder import Embedder
+from hela_desktop.forgetting import ForgettingParams
+from hela_desktop.memory import MemoryEngine
+from hela_desktop.scheduler import IdleScheduler
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder()
+
+
+@pytest.fixture()
+def assistant(tmp_path, embedder):
+    a = Assistant(tmp_path)
+    a.embedder = embedder
+    a.engine = MemoryEngine(a.store, embedder, a.settings)
+    yield a
+    a.close()
+
+
+def _wait(pred, timeout: float) -> bool:
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return pred()
+
+
+def test_idle_pass_runs_once_per_idle_period(assistant):
+    build_conversation(assistant.engine, hebbian_rounds=0)
+    reports: list[dict] = []
+    # no hubs at this δ_hub: the pass needs no model call; everything is 60 days old and
+    # most episodes have only temporal/semantic priors, so forgetting has work
+    sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=0.005,
+                          check_seconds=0.1,
+                          consolidation=ConsolidationParams(hub_degree=50.0),
+                          forgetting=ForgettingParams(max_degree=0.9, stale_days=30))
+    try:
+        sched.touch()
+        assert _wait(lambda: len(reports) >= 1, 120), "no idle pass"
+        rep = reports[0]
+        assert rep["trigger"] == "idle" and rep["error"] is None and not rep["yielded"]
+        assert rep["consolidation"]["hubs"] == 0
+        archived = [a["episode_id"] for a in rep["forgetting"]["archived"]]
+        assert archived and all(e not in assistant.engine.index.pos for e in archived)
+        time.sleep(1.0)
+        assert len(reports) == 1  # not again without new activity
+        sched.touch()
+        assert _wait(lambda: len(reports) >= 2, 120), "no pass after new activity"
+        assert reports[1]["forgetting"]["archived"] == []
+        assert sched.last_report is reports[1]
+    finally:
+        sched.shutdown()
+    acts = [a["job"] for a in assistant.store.activity()]
+    assert acts.count("consolidate") == 2 and acts.count("forget") == 2
+
+
+def test_not_idle_while_a_chat_holds_the_model(assistant):
+    build_conversation(assistant.engine, hebbian_rounds=0)
+    reports: list[dict] = []
+    sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=0.002,
+                          check_seconds=0.1, consolidation=ConsolidationParams(hub_degree=50.0))
+    try:
+        with assistant._model_lock:  # an answer is being generated
+            time.sleep(1.5)
+            assert reports == [] and sched.idle_seconds() == 0.0
+        assert _wait(lambda: len(reports) == 1, 120)
+    finally:
+        sched.shutdown()
+
+
+@pytest.mark.slow
+def test_job_yields_to_the_user(assistant):
+    build_conversation(assistant.engine)
+    reports: list[dict] = []
+    sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=60, start=False,
+                          consolidation=ConsolidationParams(**PARAMS))
+    assistant.load()  # the model is loaded, so the job holds the lock only for a cluster
+    # a chat holds the model: the job yields without calling it
+    with assistant._model_lock:
+        rep = sched.run_pass("manual")
+    assert rep["yielded"] and rep["consolidation"]["distilled"] == 0
+    assert rep["forgetting"] is None
+
+    # the user starts typing during a model call: the call stops, nothing of it is written
+    result: dict = {}
+    t = threading.Thread(target=lambda: result.update(rep=sched.run_pass("manual")))
+    t.start()
+    # wait until the model is busy with the first cluster (the lock is held by the job)
+    assert _wait(lambda: sched.model_lock.locked(), 120)
+    time.sleep(0.3)
+    sched.touch()
+    t.join(120)
+    rep = result["rep"]
+    assert rep["yielded"] and rep["consolidation"]["distilled"] == 0
+    n_done = assistant.store.conn.execute(
+        "SELECT COUNT(*) FROM meta WHERE key LIKE 'consolidate.done.%'").fetchone()[0]
+    assert n_done == 0 and assistant.store.integrity_ok()
+    assert assistant.store.conn.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0] == 0
+    assert rep["seconds"] < 60  # it did not finish the cluster's answer first
+    sched.shutdown()
+
+
+def test_run_now_and_shutdown(assistant):
+    build_conversation(assistant.engine, hebbian_rounds=0)
+    reports: list[dict] = []
+    sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=60,
+                          check_seconds=5, consolidation=ConsolidationParams(hub_degree=50.0))
+    try:
+        assert sched.run_now()
+        assert _wait(lambda: len(reports) == 1, 120)
+        assert reports[0]["trigger"] == "manual" and not sched.busy
+    finally:
+        sched.shutdown()
+    assert not sched.run_now()  # stopped
