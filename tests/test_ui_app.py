@@ -215,24 +215,80 @@ def _ui_settings() -> Settings:
     return s
 
 
-def test_missing_model_dialog_and_browsing_still_work(qtbot, seeded_dir, embedder):
+def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_dir, embedder, tmp_path):
     from hela_desktop.ui.main_window import MainWindow
+
+    # a stored chat with a timeline, written directly
+    with Store(seeded_dir) as st:
+        cid = st.add_conversation("Sister chat")
+        st.add_message(cid, "user", "Where does Ana live?")
+        mid = st.add_message(cid, "assistant", "Ana lives in **Lisbon**, by the river.",
+                             stats={"tokens": 10, "swaps": 1, "elapsed_s": 1.0})
+        st.save_timeline(mid, [(0, 5, [1, 2]), (5, 10, [1, 3])])
 
     s = _ui_settings()
     s.model_path = str(seeded_dir / "missing.gguf")
     w = MainWindow(seeded_dir, s, assistant_kwargs={"embedder": embedder})
     qtbot.addWidget(w)
     w.show()
-    _wait(qtbot, lambda: w.model_error is not None, 60)
+    _wait(qtbot, lambda: w.model_error is not None and w.embedder_ready, 60)
     assert "missing.gguf" in w.model_error and "model file not found" in w.model_error
     assert "Settings" in w.last_message[1]
     assert w.status_model.text() == "Model: not loaded"
+    # sending without a model explains what to do instead of failing silently
+    w.send("hello?")
+    assert w.last_message[0] == "No language model" and not w.is_streaming()
+
+    # browsing works without the chat model
     w.right_tabs.setCurrentIndex(1)
     assert w.browser.model.rowCount() == len(SEED)
     w.browser.search.setText("sailing")
     w.browser.refresh()
     assert w.browser.model.rowCount() == 1
     assert len(w.graph.data) == len(SEED)
+
+    # a stored conversation renders with formatting and hoverable tokens + its timeline
+    assert w.conversations.list.count() == 1
+    w.conversations.list.setCurrentRow(0)
+    view = w.chat.view
+    assert "Ana lives in Lisbon, by the river." in view.toPlainText()
+    key = view.key_for_message(mid)
+    assert w.timeline.message_key == key and w.timeline.rows == [1, 2, 3] and w.timeline.swaps == [5]
+    assert w._active_for(key, 7) == [1, 3]
+    assert "#3" in w._token_tooltip(key, 7)
+    w._on_chat_token_hovered(key, 7)
+    assert w.graph.highlighted == {1, 3} and w.timeline.ext_tok == 7
+
+    # rename and delete go through the assistant thread
+    w._op("rename_conv", (cid, "Family"))
+    _wait(qtbot, lambda: w.conversations.list.item(0).text() == "Family", 20)
+
+    # export and import (memfile), with the progress dialog and a summary
+    out = tmp_path / "mem.hela"
+    w._start_progress("Exporting memories…")
+    w._op("export", str(out))
+    _wait(qtbot, lambda: getattr(w, "last_message", ("",))[0] == "Export finished", 60)
+    assert out.exists() and out.stat().st_size > 0
+    notes = tmp_path / "notes.txt"
+    notes.write_text("My brother Rui plays the cello.\n\nRui lives in Coimbra.\n", encoding="utf-8")
+    w._start_progress("Importing memories…")
+    w._op("import", str(notes))
+    _wait(qtbot, lambda: w.last_message[0] == "Import finished", 60)
+    assert w.read_store.count_episodes() == len(SEED) + 2
+    _wait(qtbot, lambda: len(w.graph.data) == len(SEED) + 2, 20)
+
+    w._op("delete_conv", cid)
+    _wait(qtbot, lambda: w.conversations.list.count() == 0, 20)
+
+    # choosing a working model in Settings reloads it (status bar shows progress)
+    good = _ui_settings()
+    seen_progress = []
+    w.client.worker.loadProgress.connect(seen_progress.append)
+    w.apply_settings(good)
+    _wait(qtbot, lambda: w.model_ready, 120)
+    assert any("language model" in t for t in seen_progress)
+    assert w.status_model.text().startswith("Model: ") and "not loaded" not in w.status_model.text()
+    assert Settings.load(seeded_dir).model_path == ""
     w.close()
 
 

@@ -182,8 +182,12 @@ class LayoutRunner(QtCore.QObject):
 
     @QtCore.Slot()
     def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
+        """Stop stepping; the timer is destroyed here, in the thread that owns it."""
+        t, self._timer = self._timer, None
+        if t is not None:
+            t.stop()
+            t.setParent(None)
+            del t
 
 
 class GraphView(QtWidgets.QWidget):
@@ -407,6 +411,9 @@ class GraphView(QtWidgets.QWidget):
         n_edges = len(new.src)
         self.stats_label.setText(f"{len(new)} memories · {n_edges} links")
         self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")
+        if not len(new):
+            self.empty_text.setPos(0, 0)
+            self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2), padding=0)
         if self.selected is not None:
             self._show_details(self.selected)
         self._kick()

@@ -521,14 +521,16 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # ---- engine results ------------------------------------------------------------------
     def _on_model_info(self, info: dict) -> None:
-        name = info.get("name") or Path(str(info.get("path") or "")).stem or "default model"
-        self.status_model.setText(f"Model: {name}")
+        if not info.get("name"):  # not loaded yet
+            self.status_model.setText("Model: loading…" if self.load_model else "Model: not loaded")
+            self.status_model.setToolTip(str(info.get("path") or ""))
+            self.status_device.setText("")
+            return
+        self.status_model.setText(f"Model: {info['name']}")
         self.status_model.setToolTip(str(info.get("path") or ""))
-        dev = info.get("device") or "—"
-        if info.get("n_ctx"):
-            self.status_device.setText(f"{dev} · ctx {info['n_ctx']}")
-        else:
-            self.status_device.setText(dev)
+        dev = info.get("device") or "CPU"
+        gpu = f" ({info['n_gpu_layers']} layers)" if dev == "GPU" and info.get("n_gpu_layers", -1) > 0 else ""
+        self.status_device.setText(f"{dev}{gpu} · context {info.get('n_ctx', '?')}")
 
     def _on_load_progress(self, text: str) -> None:
         self.status_busy.setVisible(bool(text))
