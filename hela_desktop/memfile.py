@@ -333,9 +333,12 @@ def _make_vec(limits: Limits) -> Callable[[Any], bytes]:
         if len(v) > (cap * 4 * 4) // 3 + 4:
             raise _Bad(f"vector too long (limit {cap} dimensions)")
         try:
-            blob = base64.b64decode(v, validate=True)
+            blob = binascii.a2b_base64(v)
         except (binascii.Error, ValueError):
             raise _Bad("not valid base64") from None
+        # the lenient decoder skips stray characters: the length tells if there were any
+        if len(v) % 4 or len(blob) != len(v) // 4 * 3 - v[-2:].count("="):
+            raise _Bad("not valid base64")
         if len(blob) % 4:
             raise _Bad("vector byte length is not a multiple of 4 (float32)")
         if blob and not np.isfinite(np.frombuffer(blob, dtype=np.float32)).all():
@@ -481,6 +484,53 @@ def _selected_ids(store: Store, sel: Selection) -> list[int]:
     if sel.episode_ids is not None:
         ids &= {int(i) for i in sel.episode_ids}
     return sorted(ids)
+
+
+class _BackgroundWriter:
+    """Writes to a file object from a helper thread (zlib's deflate releases the GIL, so
+    compressing overlaps with encoding the next records)."""
+
+    def __init__(self, fh, depth: int = 4):
+        self.fh = fh
+        self.q: queue.Queue = queue.Queue(maxsize=depth)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="memfile-writer", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            data = self.q.get()
+            if data is None:
+                return
+            if self.error is None:
+                try:
+                    self.fh.write(data)
+                except BaseException as exc:  # noqa: BLE001 - re-raised by write/close
+                    self.error = exc
+
+    def write(self, data: bytes) -> None:
+        if self.error is not None:
+            raise self.error
+        self.q.put(data)
+
+    def close(self) -> None:
+        self.q.put(None)
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
+@contextlib.contextmanager
+def _member(zf: zipfile.ZipFile, name: str) -> Iterator[_Lines]:
+    """A JSON-lines member being written (streamed, compressed in a helper thread)."""
+    with zf.open(name, "w", force_zip64=True) as fh:
+        writer = _BackgroundWriter(fh)
+        out = _Lines(writer)
+        try:
+            yield out
+            out.flush()
+        finally:
+            writer.close()
 
 
 class _Lines:
@@ -638,8 +688,7 @@ def _export_native(store, tmp, sel, include_embeddings, include_conversations, p
         # ---- episodes -----------------------------------------------------------------
         id2uid: dict[int, str] = {}
         sql = _EP_SELECT + ("" if full else " JOIN _mf_sel s ON s.id = e.id") + " ORDER BY e.id"
-        with zf.open("episodes.jsonl", "w", force_zip64=True) as fh:
-            out = _Lines(fh)
+        with _member(zf, "episodes.jsonl") as out:
             for r in conn.execute(sql):
                 id2uid[r[0]] = r[1]
                 rec = {
@@ -668,8 +717,7 @@ def _export_native(store, tmp, sel, include_embeddings, include_conversations, p
         # ---- conversations, messages, timelines ----------------------------------------
         if include_conversations:
             cjoin = "" if full else " JOIN _mf_conv s ON s.id = c.id"
-            with zf.open("conversations.jsonl", "w", force_zip64=True) as fh:
-                out = _Lines(fh)
+            with _member(zf, "conversations.jsonl") as out:
                 for r in conn.execute("SELECT c.uid, c.title, c.created_at, c.updated_at FROM "
                                       f"conversations c{cjoin} ORDER BY c.id"):
                     out.write({"uid": r[0], "title": r[1], "created_at": r[2],
@@ -678,8 +726,7 @@ def _export_native(store, tmp, sel, include_embeddings, include_conversations, p
                 out.flush()
                 counts["conversations.jsonl"] = out.count
             mjoin = "" if full else " JOIN _mf_conv s ON s.id = m.conversation_id"
-            with zf.open("messages.jsonl", "w", force_zip64=True) as fh:
-                out = _Lines(fh)
+            with _member(zf, "messages.jsonl") as out:
                 for r in conn.execute(
                     "SELECT m.uid, c.uid, m.role, m.content, m.created_at, m.interrupted, "
                     "m.episode_id, m.stats FROM messages m JOIN conversations c "
@@ -694,8 +741,7 @@ def _export_native(store, tmp, sel, include_embeddings, include_conversations, p
                     tick()
                 out.flush()
                 counts["messages.jsonl"] = out.count
-            with zf.open("timelines.jsonl", "w", force_zip64=True) as fh:
-                out = _Lines(fh)
+            with _member(zf, "timelines.jsonl") as out:
                 for r in conn.execute(
                     'SELECT m.uid, t.start, t."end", t.episode_ids FROM timelines t '
                     f"JOIN messages m ON m.id = t.message_id{mjoin} ORDER BY t.message_id, t.start"
@@ -711,8 +757,7 @@ def _export_native(store, tmp, sel, include_embeddings, include_conversations, p
         # ---- edges ----------------------------------------------------------------------
         ejoin = "" if full else (" JOIN _mf_sel s1 ON s1.id = g.src"
                                  " JOIN _mf_sel s2 ON s2.id = g.dst")
-        with zf.open("edges.jsonl", "w", force_zip64=True) as fh:
-            out = _Lines(fh)
+        with _member(zf, "edges.jsonl") as out:
             for r in conn.execute(
                 "SELECT a.uid, b.uid, g.weight, g.prior, g.count, g.step, g.updated_at "
                 f"FROM edges g{ejoin} JOIN episodes a ON a.id = g.src "
@@ -724,8 +769,7 @@ def _export_native(store, tmp, sel, include_embeddings, include_conversations, p
             counts["edges.jsonl"] = out.count
 
         # ---- knowledge ------------------------------------------------------------------
-        with zf.open("knowledge.jsonl", "w", force_zip64=True) as fh:
-            out = _Lines(fh)
+        with _member(zf, "knowledge.jsonl") as out:
             if full:
                 ksql = "SELECT k.id FROM knowledge k ORDER BY k.id"
             else:
@@ -1024,15 +1068,21 @@ class _NativeSource(_Source):
         n = 0
         rest = b""
         crc = 0
-        with fh:
-            while True:
-                try:
-                    block = fh.read(_CHUNK)
-                except Exception as exc:  # noqa: BLE001 - zlib.error, BadZipFile (CRC), EOF
-                    raise _Bad(f"corrupt archive data ({exc})",
-                               f"{member} after line {n}") from None
-                if not block:
-                    break
+
+        def blocks() -> Iterator[bytes]:
+            with fh:
+                while True:
+                    try:
+                        block = fh.read(_CHUNK)
+                    except Exception as exc:  # noqa: BLE001 - zlib.error, BadZipFile (CRC), EOF
+                        raise _Bad(f"corrupt archive data ({exc})", member) from None
+                    if not block:
+                        return
+                    yield block
+
+        # inflating (which releases the GIL) runs ahead in a helper thread
+        with contextlib.closing(_prefetch(blocks(), depth=2)) as stream:
+            for block in stream:
                 crc = zlib.crc32(block, crc)
                 self.read_total += len(block)
                 if self.read_total > lim.max_total_bytes:
