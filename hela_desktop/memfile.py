@@ -1669,7 +1669,8 @@ def import_file(
     try:
         src = _open_source(path, limits, time.time())
         try:
-            total0 = sum(src.manifest.get("counts", {}).values())
+            # progress units: records validated + records written (+ texts embedded)
+            total0 = 2 * sum(src.manifest.get("counts", {}).values())
             plan = _validate(src, store, target_name, progress, total0)
             report = ImportReport(path=path, kind=src.kind, dry_run=dry_run)
             total = plan.records * 2 + len(plan.to_embed)
