@@ -32,6 +32,7 @@ from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
 from .store import Store
 
 MEMORY_HEADER = "Things you remember from earlier conversations with the user:"
+_MARK = "\x00hela-memories\x00"  # where the memory lines go in the rendered user turn
 
 
 MAX_MEMORY_CHARS = 280  # a memory line is cut here (about 60-70 tokens)
@@ -85,7 +86,7 @@ class Assistant:
         self.last_turn: TurnState | None = None
         self._model_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hela-retrieval")
-        self._costs: dict[tuple[int, str], int] = {}
+        self._costs: dict[tuple[int, str], list[int]] = {}
         self._message = ""
 
     # ---- loading ------------------------------------------------------------------------
@@ -174,10 +175,39 @@ class Assistant:
         in_system = set(self.user_model_text().splitlines())
         return [k for k in found if f"- {k.text}" not in in_system][: self.KNOWLEDGE_K]
 
+    def _segments(self, history: list[dict], memories: list[Recall],
+                  message: str) -> tuple[list[int], list[list[int]], list[int]]:
+        """The prompt as (head, one token list per memory line, tail).
+
+        head = system prompt + history + the start of the user turn (memory header and this
+        turn's knowledge lines); tail = the user message and the assistant header.  Each
+        memory line is tokenized on its own, so lines can be removed or added as units.
+        """
+        know = self.turn_knowledge
+        stable = self._stable_messages() + history
+        if not memories and not know:
+            text = self.llm.render(stable + [{"role": "user", "content": message}])
+            return self.llm.tokenize(text), [], []
+        lines = "".join(f"- {k.text}\n" for k in know)
+        content = f"{MEMORY_HEADER}\n{lines}{_MARK}\n{message}"
+        text = self.llm.render(stable + [{"role": "user", "content": content}])
+        head_text, tail_text = text.split(_MARK, 1)
+        return (self.llm.tokenize(head_text), [self._line_tokens(r) for r in memories],
+                self.llm.tokenize(tail_text))
+
     def _prompt_tokens(self, history: list[dict], memories: list[Recall], message: str) -> list[int]:
-        msgs = self._stable_messages() + history + [
-            {"role": "user", "content": self._user_content(memories, message)}]
-        return self.llm.tokenize(self.llm.render(msgs))
+        head, mems, tail = self._segments(history, memories, message)
+        return head + [t for m in mems for t in m] + tail
+
+    def _line_tokens(self, r: Recall) -> list[int]:
+        line = format_memory(r) + "\n"
+        key = (r.episode_id, line)
+        toks = self._costs.get(key)
+        if toks is None:
+            if len(self._costs) > 20000:
+                self._costs.clear()
+            toks = self._costs[key] = self.llm.tokenize(line, special=False)
+        return toks
 
     def _fit_history(self, conversation_id: int, message: str) -> list[dict]:
         """Past messages of this chat, oldest dropped first until the prompt fits."""
@@ -198,14 +228,7 @@ class Assistant:
         return history
 
     def _memory_cost(self, r: Recall) -> int:
-        line = format_memory(r)
-        key = (r.episode_id, line)
-        cost = self._costs.get(key)
-        if cost is None:
-            if len(self._costs) > 20000:
-                self._costs.clear()
-            cost = self._costs[key] = self.llm.count_tokens(line) + 1
-        return cost
+        return len(self._line_tokens(r))
 
     def _select(self, ranked: list[Recall]) -> list[Recall]:
         s = self.settings
@@ -303,8 +326,8 @@ class Assistant:
                             swap = None
                         if swap is not None:
                             new_active, added, dropped, query_vec, ms, new_prompt = swap
-                            # re-evaluate only what changed (prefix reuse)
-                            n_eval = llm.sync(new_prompt + generated)
+                            n_eval = self._swap_context(active, new_active, added, history,
+                                                        prompt, new_prompt, generated)
                             state.prefill_tokens += n_eval
                             state.swap_prefill.append(n_eval)
                             active = new_active
@@ -411,7 +434,10 @@ class Assistant:
             return None
         prompt = self._prompt_tokens(history, new_active, message=self._message)
         # cost-aware: the later in the answer, the more a swap must gain to be worth it
-        cost = len(prompt) - _common_prefix(current_prompt, prompt) + len(generated)
+        if self._can_splice(active):
+            cost = sum(self._memory_cost(r) for r in added) + 1
+        else:
+            cost = len(prompt) - _common_prefix(current_prompt, prompt) + len(generated)
         if dropped:
             gain = min(r.score for r in added) / max(max(score.get(i, 0.0) for i in dropped),
                                                      1e-9) - 1.0
@@ -421,6 +447,37 @@ class Assistant:
         state.swap_bounds.append(len(prompt) - state.stable_prefix + len(generated))
         state.swap_full.append(len(prompt) + len(generated))
         return new_active, added, dropped, q, ms, prompt
+
+    def _can_splice(self, active: list[Recall]) -> bool:
+        return (self.settings.swap_mode == "splice" and bool(active)
+                and self.llm is not None and self.llm.can_shift)
+
+    def _swap_context(self, active, new_active, added, history, prompt, new_prompt,
+                      generated) -> int:
+        """Bring the model's context to the new memory set; returns tokens evaluated.
+
+        ``exact``: re-evaluate from the first changed token (longest cached prefix kept):
+        at most the memory block, the user message and the generated tokens.
+        ``splice``: edit the KV cache in place — drop the removed memory lines, shift the
+        rest (RoPE position shift), evaluate only the added lines plus the last token.
+        Tokens written before the swap keep the context they were written in.
+        """
+        llm = self.llm
+        target = new_prompt + generated
+        if self._can_splice(active):
+            head, mems, tail = self._segments(history, active, self._message)
+            offsets, pos = {}, len(head)
+            for r, m in zip(active, mems, strict=True):
+                offsets[r.episode_id] = (pos, pos + len(m))
+                pos += len(m)
+            keep = {r.episode_id for r in new_active}
+            removals = [offsets[r.episode_id] for r in active if r.episode_id not in keep]
+            inserted = [t for r in added for t in self._line_tokens(r)]
+            if head + [t for m in mems for t in m] + tail == prompt:
+                n = llm.splice(removals, pos, inserted)
+                if llm.cached_tokens == target:
+                    return n
+        return llm.sync(target)
 
     def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,
                  state, swaps, n_tokens, elapsed) -> DoneEvent:

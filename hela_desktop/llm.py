@@ -90,7 +90,7 @@ class LocalLLM:
         try:
             from llama_cpp import Llama
 
-            with _quiet_stderr():
+            with _quiet_stderr(), _two_sequences():
                 self._llm = Llama(
                     model_path=str(self.path),
                     n_ctx=n_ctx,
@@ -189,6 +189,66 @@ class LocalLLM:
 
     _fresh = False
 
+    @property
+    def can_shift(self) -> bool:
+        """Whether the KV cache supports position shifts (needed by `splice`)."""
+        try:
+            import llama_cpp
+
+            mem = llama_cpp.llama_get_memory(self._llm._ctx.ctx)
+            return bool(llama_cpp.llama_memory_can_shift(mem))
+        except Exception:  # noqa: BLE001
+            return False
+
+    def splice(self, removals: list[tuple[int, int]], insert_at: int,
+               insert: Sequence[int]) -> int:
+        """Edit the context in place: remove token ranges, insert tokens, keep the rest.
+
+        `removals` are [start, end) ranges and `insert_at` a position, all in the current
+        context's coordinates (`insert_at` after every removal).  Removed cells leave the KV
+        cache and later cells shift left (RoPE shift); inserted tokens are evaluated at
+        their positions, attending to what precedes them; finally the last token is
+        re-evaluated so the next token sees the edit.  Tokens after the edit keep the KV
+        they were computed with.  Returns the number of tokens evaluated (len(insert) + 1).
+        """
+        llm = self._llm
+        ctx = llm._ctx
+        ids = [int(t) for t in llm.input_ids[: llm.n_tokens]]
+        insert = [int(t) for t in insert]
+        for a, b in sorted(removals, reverse=True):
+            if not (0 <= a < b <= insert_at):
+                raise ValueError(f"bad splice range {a}:{b} (insert at {insert_at})")
+            ctx.kv_cache_seq_rm(0, a, b)
+            ctx.kv_cache_seq_shift(0, b, -1, -(b - a))
+            del ids[a:b]
+            insert_at -= b - a
+        if insert:
+            k = len(insert)
+            # make room: the tail moves right by k positions
+            ctx.kv_cache_seq_shift(0, insert_at, -1, k)
+            # llama.cpp only decodes at a sequence's next position, so the new tokens are
+            # decoded on scratch sequence 1, which shares the cells of the prefix ...
+            ctx.kv_cache_seq_rm(1, -1, -1)
+            ctx.kv_cache_seq_cp(0, 1, 0, insert_at)
+            for i in range(0, k, llm.n_batch):
+                chunk = insert[i : i + llm.n_batch]
+                _set_batch(llm._batch, chunk, insert_at + i, seq_id=1)
+                ctx.decode(llm._batch)
+            # ... then the new cells join sequence 0 and the scratch sequence is dropped
+            ctx.kv_cache_seq_cp(1, 0, insert_at, insert_at + k)
+            ctx.kv_cache_seq_rm(1, -1, -1)
+            ids[insert_at:insert_at] = insert
+        last = len(ids) - 1
+        ctx.kv_cache_seq_rm(0, last, -1)
+        llm._batch.set_batch(batch=[ids[last]], n_past=last, logits_all=False)
+        ctx.decode(llm._batch)
+        llm.input_ids[: len(ids)] = ids
+        llm.n_tokens = len(ids)
+        n = len(insert) + 1
+        self.evaluated_tokens += n
+        self._fresh = True
+        return n
+
     def push(self, token: int) -> None:
         """Append one generated token to the context (evaluates it)."""
         self._llm.eval([token])
@@ -220,6 +280,19 @@ class LocalLLM:
             self._llm.close()
 
 
+def _set_batch(batch, tokens: Sequence[int], pos0: int, *, seq_id: int) -> None:
+    """Fill a llama batch with `tokens` at positions pos0.. on one sequence (logits: last)."""
+    b = batch.batch
+    n = len(tokens)
+    b.n_tokens = n
+    for i, t in enumerate(tokens):
+        b.token[i] = t
+        b.pos[i] = pos0 + i
+        b.seq_id[i][0] = seq_id
+        b.n_seq_id[i] = 1
+        b.logits[i] = i == n - 1
+
+
 class Utf8Stream:
     """Turns token bytes into text pieces without splitting multi-byte characters."""
 
@@ -241,6 +314,27 @@ class Utf8Stream:
         text = self._buf.decode("utf-8", "replace")
         self._buf = b""
         return text
+
+
+@contextlib.contextmanager
+def _two_sequences():
+    """Create the context with 2 sequences in one unified KV cache (`splice` needs a
+    scratch sequence); llama-cpp-python's `Llama` does not expose these parameters."""
+    from llama_cpp import llama_cpp as capi
+
+    original = capi.llama_context_default_params
+
+    def params():
+        p = original()
+        p.n_seq_max = 2
+        p.kv_unified = True
+        return p
+
+    capi.llama_context_default_params = params
+    try:
+        yield
+    finally:
+        capi.llama_context_default_params = original
 
 
 @contextlib.contextmanager

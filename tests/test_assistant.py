@@ -75,7 +75,9 @@ def test_fact_recalled_in_later_conversation_after_restart(make_assistant, tmp_p
     assert why.semantic > 0 and why.keyword > 0 and 0 < why.recency <= 1
 
 
-def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, settings, llm):
+@pytest.mark.parametrize("mode", ["exact", "splice"])
+def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, settings, llm, mode):
+    settings.swap_mode = mode
     settings.reretrieve_every = 2
     settings.lookback_tokens = 12
     settings.blend_user_message = 0.0  # the live query follows the answer only
@@ -102,6 +104,8 @@ def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, sett
     for u, bound in zip(updates, state.swap_bounds, strict=True):
         # a swap re-evaluates at most memory block + user message + generated tokens ...
         assert 0 < u.prefill_tokens <= bound
+        if mode == "splice":  # ... and splicing only the added memory lines (+ 1 token)
+            assert u.prefill_tokens == sum(a._memory_cost(r) for r in u.added) + 1
         # ... and never the stable part (system prompt + history)
         assert u.prefill_tokens <= state.prompt_tokens - state.stable_prefix + u.token_index
     assert state.stable_prefix > 20
