@@ -542,7 +542,7 @@ class GraphView(QtWidgets.QWidget):
             return
         lo, hi = p.min(axis=0), p.max(axis=0)
         centre = (lo + hi) / 2
-        span = np.maximum(hi - lo, 6.0)
+        span = np.maximum(hi - lo, 3.5)
         self.vb.setRange(QtCore.QRectF(centre[0] - span[0] / 2, centre[1] - span[1] / 2,
                                        span[0], span[1]), padding=0.1)
         if user:
@@ -743,16 +743,34 @@ class GraphView(QtWidgets.QWidget):
             t.setZValue(20)
             pi.addItem(t)
             self._labels.append(t)
+        text_col = QtGui.QColor(self.colors.text)
+        placed: list[QtCore.QRectF] = []
         for n, t in enumerate(self._labels):
-            if n < len(want):
-                i = want[n]
-                node = d.nodes[i]
-                t.setText(short_label(node.get("label") or node.get("text", ""), 28))
-                t.setColor(QtGui.QColor(self.colors.text))
-                t.setPos(*self.pos[d.index[i]])
-                t.setVisible(True)
-            else:
+            if n >= len(want):
                 t.setVisible(False)
+                continue
+            i = want[n]
+            node = d.nodes[i]
+            text = short_label(node.get("label") or node.get("text", ""), 28)
+            if getattr(t, "_hela_text", None) != text:  # setText re-lays out the text: only on change
+                t.setText(text)
+                t._hela_text = text
+            if getattr(t, "_hela_color", None) != text_col.name():
+                t.setColor(text_col)
+                t._hela_color = text_col.name()
+            x, y = self.pos[d.index[i]]
+            # keep labels from covering each other: nudge down in screen space
+            sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
+            br = t.textItem.boundingRect()
+            rect = QtCore.QRectF(sp.x() + 6, sp.y() - br.height() / 2, br.width(), br.height())
+            for _ in range(12):
+                if not any(rect.intersects(r) for r in placed):
+                    break
+                rect.translate(0, br.height() * 0.8)
+            placed.append(rect)
+            vp = self.vb.mapSceneToView(QtCore.QPointF(sp.x(), rect.center().y()))
+            t.setPos(x, vp.y())
+            t.setVisible(True)
 
     # ---- details --------------------------------------------------------------------
     def label_of(self, node_id: int) -> str:

@@ -123,7 +123,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.right_tabs = QtWidgets.QTabWidget()
         self.right_tabs.addTab(self.graph, "Memory graph")
         self.right_tabs.addTab(self.browser, "Memories")
-        self.right_tabs.currentChanged.connect(lambda i: self.browser.refresh() if i == 1 else None)
+        self.right_tabs.currentChanged.connect(self._on_right_tab)
         right = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         right.addWidget(self.right_tabs)
         right.addWidget(self.timeline)
@@ -515,6 +515,12 @@ class MainWindow(QtWidgets.QMainWindow):
         if nid >= 0 and self.right_tabs.currentIndex() == 1:
             self.browser.select_id(nid, emit=False)
         self.timeline.set_highlight_ids([nid] if nid >= 0 else [])
+
+    def _on_right_tab(self, index: int) -> None:
+        if index == 1:
+            self.browser.refresh()
+            if self.graph.selected is not None:
+                self.browser.select_id(self.graph.selected, emit=False)
 
     def _on_browser_selected(self, eid: int) -> None:
         self.graph.select(eid, center=True)

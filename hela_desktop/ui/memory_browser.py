@@ -141,8 +141,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(False)
-        for col, w in enumerate((28, 118, 220, 260, 70, 118)):
+        for col, w in enumerate((28, 118, 200, 240, 66, 118)):
             self.table.setColumnWidth(col, w)
+        hh.setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().currentRowChanged.connect(self._on_row)
         ml.addWidget(self.table, 1)
@@ -200,8 +201,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.archive.setModel(self.archive_model)
         self.archive.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
         self.archive.verticalHeader().setVisible(False)
-        for col, w in enumerate((28, 118, 220, 260, 70, 118)):
+        for col, w in enumerate((28, 118, 200, 240, 66, 118)):
             self.archive.setColumnWidth(col, w)
+        self.archive.horizontalHeader().setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
         al.addWidget(self.archive, 1)
         arow = QtWidgets.QHBoxLayout()
         self.restore_button = QtWidgets.QPushButton("Restore")

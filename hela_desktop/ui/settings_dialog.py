@@ -12,9 +12,9 @@ from ..paths import bundled_model_path, scan_models
 
 PROFILES = ("hela", "streaming", "dense")
 PROFILE_HELP = {
-    "hela": "HeLa-Mem: semantic + keyword, time decay, spreading along Hebbian links",
-    "streaming": "streaming-memory: cos² with recency, frequency, association, connection",
-    "dense": "plain embedding similarity (baseline)",
+    "hela": "HeLa-Mem: meaning + keywords + time, spread along links",
+    "streaming": "streaming-memory: cos² boosted by recency and use",
+    "dense": "plain embedding similarity (a baseline)",
 }
 
 
@@ -24,7 +24,7 @@ class SettingsDialog(QtWidgets.QDialog):
     def __init__(self, settings: Settings, data_dir: Path, parent=None):
         super().__init__(parent)
         self.setWindowTitle("Settings")
-        self.setMinimumWidth(560)
+        self.setMinimumWidth(620)
         self._settings = copy.deepcopy(settings)
         self._data_dir = Path(data_dir)
         lay = QtWidgets.QVBoxLayout(self)
@@ -33,8 +33,8 @@ class SettingsDialog(QtWidgets.QDialog):
         box = QtWidgets.QGroupBox("Language model")
         form = QtWidgets.QFormLayout(box)
         self.model = QtWidgets.QComboBox()
-        self.model.setEditable(True)
-        self.model.setInsertPolicy(QtWidgets.QComboBox.InsertPolicy.NoInsert)
+        self.model.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model.setMinimumContentsLength(28)
         self._fill_models()
         browse = QtWidgets.QPushButton("Browse…")
         browse.clicked.connect(self._browse_model)
@@ -42,9 +42,9 @@ class SettingsDialog(QtWidgets.QDialog):
         row.addWidget(self.model, 1)
         row.addWidget(browse)
         form.addRow("Model file (GGUF):", row)
-        hint = QtWidgets.QLabel(f"Put .gguf files in {self._data_dir / 'models'} to list them here.")
+        hint = QtWidgets.QLabel(f"More models: put .gguf files in {self._data_dir / 'models'}")
         hint.setStyleSheet("color: gray")
-        hint.setWordWrap(True)
+        hint.setToolTip(str(self._data_dir / "models"))
         form.addRow("", hint)
         self.gpu_layers = QtWidgets.QSpinBox()
         self.gpu_layers.setRange(-1, 999)
@@ -101,7 +101,6 @@ class SettingsDialog(QtWidgets.QDialog):
         self.profile.setCurrentIndex(names.index(settings.profile))
         self.profile_help = QtWidgets.QLabel(PROFILE_HELP.get(settings.profile, ""))
         self.profile_help.setStyleSheet("color: gray")
-        self.profile_help.setWordWrap(True)
         self.profile.currentIndexChanged.connect(
             lambda _i: self.profile_help.setText(PROFILE_HELP.get(self.profile.currentData(), "")))
         f2.addRow("Retrieval profile:", self.profile)
@@ -181,12 +180,9 @@ class SettingsDialog(QtWidgets.QDialog):
         self.profile.setCurrentIndex(max(0, self.profile.findData(d.profile)))
 
     def model_path(self) -> str:
+        """The chosen GGUF path ("" = the bundled default)."""
         data = self.model.currentData()
-        if data is None:  # typed into the editable box
-            return self.model.currentText().strip()
-        if self.model.currentText() != self.model.itemText(self.model.currentIndex()):
-            return self.model.currentText().strip()
-        return str(data)
+        return "" if data is None else str(data)
 
     def result_settings(self) -> Settings:
         s = copy.deepcopy(self._settings)
