@@ -17,7 +17,7 @@ import pytest  # noqa: E402
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtCore  # noqa: E402
+from PySide6 import QtCore, QtWidgets  # noqa: E402
 
 from hela_desktop.config import Settings  # noqa: E402
 from hela_desktop.store import Store  # noqa: E402
@@ -435,3 +435,28 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
     with Store(seeded_dir) as st:
         msgs = st.messages(conv)
     assert len(msgs) == n_before + 2 and msgs[-1]["interrupted"]
+
+
+def test_run_app_opens_window_and_exits_cleanly(qtbot, tmp_path):
+    """What plain ``hela-desktop`` runs: the window opens on the data folder and quits."""
+    from hela_desktop.ui.app import run_app
+    from hela_desktop.ui.main_window import MainWindow
+
+    seen = {}
+
+    def poke():
+        wins = [w for w in QtWidgets.QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+        if wins and wins[0].isVisible() and wins[0].model_error:
+            seen["title"] = wins[0].windowTitle()
+            seen["error"] = wins[0].model_error
+            seen["icon"] = not wins[0].windowIcon().isNull()
+            wins[0].close()
+            QtWidgets.QApplication.quit()
+        else:
+            QtCore.QTimer.singleShot(100, poke)
+
+    QtCore.QTimer.singleShot(100, poke)
+    rc = run_app(tmp_path / "data", {"model_path": str(tmp_path / "none.gguf"), "n_ctx": 1024})
+    assert rc == 0
+    assert seen["title"] == "HeLa Desktop" and "none.gguf" in seen["error"] and seen["icon"]
+    assert (tmp_path / "data" / "memory.sqlite3").exists()

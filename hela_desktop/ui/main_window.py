@@ -23,7 +23,7 @@ from .memory_browser import MemoryBrowser
 from .settings_dialog import SettingsDialog, model_changed
 from .theme import apply_theme, graph_colors, memory_color, system_is_dark
 from .timeline import TimelineView
-from .worker import AssistantClient
+from .worker import GRAPH_LIMIT, AssistantClient
 
 FLUSH_MS = 30
 GLOW_AFTER_ANSWER_S = 2.0  # active memories keep glowing briefly after the answer
@@ -234,7 +234,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.chat.set_title("New chat")
         self.timeline.clear()
         if self.read_store is not None:  # the graph right away, before the engine loads
-            self.graph.set_snapshot(snapshot_from_store(self.read_store, lam=self.settings.hela.lam),
+            self.graph.set_snapshot(snapshot_from_store(self.read_store, limit=GRAPH_LIMIT, lam=self.settings.hela.lam),
                                     animate=False)
         self._update_memory_count()
         client.requestOpen.emit()
@@ -284,6 +284,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def _set_streaming(self, on: bool) -> None:
         self.chat.set_streaming(on)
         self.act_stop.setEnabled(on)
+        self.conversations.setEnabled(not on)  # switching chats mid-answer would be confusing
+        self.act_new.setEnabled(not on)
         if on:
             self._flush_timer.start()
         else:

@@ -31,6 +31,9 @@ def lower_thread_priority(nice: int = 8) -> None:
             os.setpriority(os.PRIO_PROCESS, tid, max(os.getpriority(os.PRIO_PROCESS, tid), nice))
 
 
+GRAPH_LIMIT = 5000  # the graph view shows at most this many (most recent) memories
+
+
 class AssistantWorker(QtCore.QObject):
     """Owns the `Assistant` (and its Store connection); runs on the worker thread."""
 
@@ -186,7 +189,7 @@ class AssistantWorker(QtCore.QObject):
     def _emit_snapshot(self) -> None:
         a = self.assistant
         if a is not None and a.engine is not None:
-            self.snapshot.emit(a.engine.graph_snapshot())
+            self.snapshot.emit(a.engine.graph_snapshot(limit=GRAPH_LIMIT))
 
     @QtCore.Slot()
     def request_snapshot(self) -> None:
