@@ -66,14 +66,25 @@ def bench_gui(sizes=(500, 2000, 5000), edges_per_node: int = 5, frames: int = 30
     """Frame time (layout step + render, offscreen) of the graph view at each size.
 
     Returns ``{"sizes": {n: {"frame_ms", "layout_ms", "render_ms", "fps", "edges",
-    "pairs_per_node"}}, "target": ..., "meets_target": bool}``; frame_ms is the median.
+    "edges_drawn", "pairs_per_node"}}, "target": ..., "meets_target": bool | None}``;
+    frame_ms is the median over `frames` frames with the layout still warm (temperature
+    0.5), i.e. while it is moving — a settled layout costs only the render.  Repulsion
+    uses a cutoff (Verlet neighbour list from a k-d tree) plus a coarse-grid far field,
+    never all pairs; graphs above 12,000 edges draw only the strongest 12,000.
     """
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6 import QtWidgets
+    from PySide6 import QtCore, QtWidgets
 
     from ..ui.graph_view import GraphView
     from ..ui.theme import LIGHT
 
+    def quiet(mode, ctx, msg):  # the offscreen platform warns about window hints; not useful here
+        if "propagateSizeHints" not in msg:
+            import sys
+
+            print(msg, file=sys.stderr)
+
+    previous = QtCore.qInstallMessageHandler(quiet)
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     out: dict = {"sizes": {}, "frames": frames, "viewport": [width, height],
                  "target": "2000 nodes at >= 30 fps"}
@@ -108,6 +119,7 @@ def bench_gui(sizes=(500, 2000, 5000), edges_per_node: int = 5, frames: int = 30
         out["sizes"][n] = {
             "nodes": n,
             "edges": int(len(view.data.src)),
+            "edges_drawn": int(sum(len(r) for r in view._edge_rows)),  # capped for big graphs
             "frame_ms": round(med, 2),
             "frame_ms_p90": round(sorted(frame_ms)[int(0.9 * (len(frame_ms) - 1))], 2),
             "layout_ms": round(statistics.median(layout_ms), 2),
@@ -122,8 +134,9 @@ def bench_gui(sizes=(500, 2000, 5000), edges_per_node: int = 5, frames: int = 30
         view.close()
         view.deleteLater()
         app.processEvents()
+    QtCore.qInstallMessageHandler(previous)
     two = out["sizes"].get(2000)
-    out["meets_target"] = bool(two and two["fps"] and two["fps"] >= 30)
+    out["meets_target"] = None if two is None else bool(two["fps"] and two["fps"] >= 30)
     return out
 
 
