@@ -1,0 +1,111 @@
+"""The `hela-desktop` command as a user runs it: real processes, real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from hela_desktop.store import Store
+
+
+def run(*args, timeout=300, **kw):
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    return subprocess.run([sys.executable, "-m", "hela_desktop", *args], capture_output=True,
+                          text=True, timeout=timeout, env=env, **kw)
+
+
+def test_one_turn_as_json_lines_then_recall_after_restart(tmp_path):
+    d = tmp_path / "data"
+    r = run("chat", "--data-dir", str(d), "--message", "My favourite colour is teal.",
+            "--json", "--max-tokens", "24", "--temperature", "0")
+    assert r.returncode == 0, r.stderr
+    events = [json.loads(line) for line in r.stdout.splitlines()]
+    types = [e["type"] for e in events]
+    assert types[0] == "memories" and types[-1] == "done"
+    assert set(types[1:-1]) <= {"token", "memory_update"} and "token" in types
+    done = events[-1]
+    assert done["tokens"] == types.count("token") and done["episode_id"]
+    assert "tokens_per_s" in done and "prefill_tokens" in done and "swaps" in done
+    # a new process, a new conversation: the fact comes back as a memory
+    r2 = run("chat", "--data-dir", str(d), "--new", "--message", "What is my favourite colour?",
+             "--json", "--max-tokens", "8")
+    first = json.loads(r2.stdout.splitlines()[0])
+    assert first["type"] == "memories"
+    assert first["memories"][0]["episode_id"] == done["episode_id"]
+    assert "teal" in first["memories"][0]["text"]
+
+
+@pytest.mark.parametrize("content", [b"", b"GGUF\x03\x00\x00\x00garbage", b"not a model"])
+def test_bad_model_one_clear_line_nonzero_nothing_written(tmp_path, content):
+    model = tmp_path / "broken.gguf"
+    model.write_bytes(content)
+    d = tmp_path / "data"
+    r = run("chat", "--data-dir", str(d), "--model", str(model), "--message", "hi")
+    assert r.returncode != 0
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and str(model) in lines[0]
+    assert not d.exists()
+
+
+def test_missing_model_file(tmp_path):
+    d = tmp_path / "data"
+    r = run("chat", "--data-dir", str(d), "--model", str(tmp_path / "none.gguf"), "-m", "hi")
+    assert r.returncode == 2 and "model file not found" in r.stderr and not d.exists()
+
+
+def test_empty_message_is_refused(tmp_path):
+    d = tmp_path / "data"
+    r = run("chat", "--data-dir", str(d), "--message", "   ")
+    assert r.returncode == 2 and "empty message" in r.stderr
+    assert not d.exists()
+
+
+def test_doctor_reports_paths_and_offload(tmp_path):
+    r = run("doctor", "--data-dir", str(tmp_path), "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    rep = json.loads(r.stdout)
+    assert rep["model_ok"] and rep["model"].endswith(".gguf")
+    assert rep["embedder"] != "missing" and rep["fts5"]
+    assert isinstance(rep["gpu_offload_supported"], bool)
+    assert rep["data_dir"] == str(tmp_path)
+    assert rep["versions"]["llama-cpp-python"] != "not installed"
+
+
+def test_ctrl_c_mid_answer_keeps_partial_answer(tmp_path):
+    d = tmp_path / "data"
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "hela_desktop", "chat", "--data-dir", str(d), "--json",
+         "--max-tokens", "400", "--message", "Write a very long story about a lighthouse."],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    tokens = 0
+    deadline = time.time() + 240
+    while time.time() < deadline:
+        line = p.stdout.readline()
+        if not line:
+            break
+        if json.loads(line)["type"] == "token":
+            tokens += 1
+            if tokens == 5:
+                p.send_signal(signal.SIGINT)
+                break
+    p.communicate(timeout=120)
+    assert tokens == 5
+    assert p.returncode == 130
+    with Store(d) as s:
+        assert s.integrity_ok()
+        conv = s.conversations()[0]["id"]
+        msgs = s.messages(conv)
+        assert msgs[0]["role"] == "user"
+        assert msgs[-1]["role"] == "assistant" and msgs[-1]["interrupted"]
+        assert len(msgs[-1]["content"]) > 0
+    con = sqlite3.connect(d / "memory.sqlite3")
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.close()
