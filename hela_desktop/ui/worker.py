@@ -162,7 +162,8 @@ class AssistantWorker(QtCore.QObject):
         if a is None:
             self.turnFailed.emit("the assistant is not available")
             return
-        self.stop_event.clear()
+        # (the stop flag is cleared by the client when it queues the request, so a Stop
+        # pressed while this request waited behind model loading is not lost)
         self.busy = True
         done = None
         try:
@@ -340,6 +341,8 @@ class AssistantClient(QtCore.QObject):
             self.worker.stop()
             if time.monotonic() > deadline:
                 break
+        if self.thread.isFinished() and self.worker.assistant is not None:
+            self.worker.close()  # the queued close may not have run before the loop quit
 
 
 __all__ = ["AssistantWorker", "AssistantClient", "MemoriesEvent", "TokenEvent", "MemoryUpdateEvent"]
