@@ -353,7 +353,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.browser.refresh()
         self._update_memory_count()
         self._glow_timer.start(int(GLOW_AFTER_ANSWER_S * 1000))
-        msg = f"{ev.tokens} tokens at {ev.tokens_per_s:.1f}/s · {ev.swaps} memory swaps"
+        msg = f"{ev.tokens} tokens at {ev.tokens_per_s:.1f}/s · {ev.swaps} memory swap{'' if ev.swaps == 1 else 's'}"
         if ev.interrupted:
             msg = "Stopped — partial answer kept. " + msg
         self.statusBar().showMessage(msg, 8000)
