@@ -34,6 +34,7 @@ import threading
 import time
 import zipfile
 import zlib
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -293,6 +294,17 @@ def _c_int(v: Any) -> int:
     return v
 
 
+_STEP_MAX = 2**53
+
+
+def _c_step(v: Any) -> int:
+    """A Hebbian step: an integer within ±2**53 (so rebasing never overflows)."""
+    v = _c_int(v)
+    if not -_STEP_MAX <= v <= _STEP_MAX:
+        raise _Bad("step out of range (±2**53)")
+    return v
+
+
 def _c_count(v: Any) -> int:
     v = _c_int(v)
     if v < 0:
@@ -427,7 +439,7 @@ def _schemas(limits: Limits) -> dict[str, list[tuple[str, Callable[[Any], Any], 
         ],
         "edges.jsonl": [
             ("a", r, REQ), ("b", r, REQ), ("weight", f, REQ), ("prior", f, REQ),
-            ("count", n, REQ), ("step", _c_int, REQ), ("updated_at", f, REQ),
+            ("count", n, REQ), ("step", _c_step, REQ), ("updated_at", f, REQ),
         ],
         "knowledge.jsonl": [
             ("uid", u, REQ), ("kind", _enum("user_model", "fact", "persona"), REQ),
@@ -1028,7 +1040,7 @@ class _NativeSource(_Source):
         checks = {
             "app_version": _opt(_make_str(self.limits)), "created_at": _opt(_make_str(self.limits)),
             "embedder": _opt(_make_str(self.limits)), "dim": _opt(_c_count),
-            "hebbian_step": _c_int,
+            "hebbian_step": _c_step,
         }
         for key, check in checks.items():
             try:
@@ -1153,7 +1165,7 @@ def _parse_edge_fast(obj: Any) -> dict | None:
     if (type(a) is str and type(b) is str and len(a) <= 128 and len(b) <= 128
             and type(w) is float and type(p) is float and type(u) is float
             and type(c) is int and type(st) is int and 0 <= c <= _INT_MAX
-            and -_INT_MAX <= st <= _INT_MAX
+            and -_STEP_MAX <= st <= _STEP_MAX
             and math.isfinite(w) and math.isfinite(p) and math.isfinite(u)):
         return obj
     return None
@@ -1464,6 +1476,11 @@ class _Plan:
         self.superseded: list[tuple[str, str, str]] = []  # (where, uid, target uid)
         self.to_embed: list[tuple[str, str, str]] = []  # (table, uid, text)
         self.records = 0
+        # the validated edges, compactly (file episode indices, values): written from here,
+        # so edges.jsonl is read only once
+        self.e_a, self.e_b, self.e_line = array("q"), array("q"), array("q")
+        self.e_count, self.e_step = array("q"), array("q")
+        self.e_weight, self.e_prior, self.e_updated = array("d"), array("d"), array("d")
 
 
 def _chunks(seq: list, n: int) -> Iterator[list]:
@@ -1555,11 +1572,14 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
                     raise _Bad(f"field 'b': unknown memory {rec['b']!r}", _where(member, loc))
                 if ia == ib:
                     raise _Bad("an edge must join two different memories", _where(member, loc))
-                key = (ia, ib) if ia < ib else (ib, ia)
-                k = key[0] * 4_294_967_296 + key[1]
-                if k in seen:
-                    raise _Bad("duplicate edge", _where(member, loc))
-                seen.add(k)
+                plan.e_line.append(loc)
+                plan.e_a.append(ia)
+                plan.e_b.append(ib)
+                plan.e_weight.append(rec["weight"])
+                plan.e_prior.append(rec["prior"])
+                plan.e_count.append(rec["count"])
+                plan.e_step.append(rec["step"])
+                plan.e_updated.append(rec["updated_at"])
             elif member == "knowledge.jsonl":
                 uid = rec["uid"]
                 if uid in plan.know_uids:
@@ -1576,11 +1596,28 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
                         flush_pending("knowledge", kpending)
         flush_pending("episodes", pending)
         flush_pending("knowledge", kpending)
+        if member == "edges.jsonl":
+            _check_duplicate_edges(plan)
     for where, _uid, target in plan.superseded:
         if target not in plan.know_uids:
             raise _Bad(f"field 'superseded_by': unknown knowledge item {target!r}", where)
     plan.records = done
     return plan
+
+
+def _check_duplicate_edges(plan: _Plan) -> None:
+    """Each unordered pair of memories may have one edge (checked with numpy, not a set)."""
+    if len(plan.e_a) < 2:
+        return
+    a = np.frombuffer(plan.e_a, dtype=np.int64)
+    b = np.frombuffer(plan.e_b, dtype=np.int64)
+    keys = np.minimum(a, b) * max(len(plan.ep_index), 1) + np.maximum(a, b)
+    order = np.argsort(keys, kind="stable")
+    same = np.nonzero(keys[order][1:] == keys[order][:-1])[0]
+    if same.size:
+        j = int(order[same + 1].min())
+        raise _Bad("duplicate edge (the same two memories again)",
+                   f"edges.jsonl line {plan.e_line[j]}")
 
 
 class _DryRun(Exception):
@@ -1680,7 +1717,7 @@ def import_file(
             report.embedded = len(plan.to_embed)
             done0 = plan.records + (0 if dry_run else len(plan.to_embed))
             cache = store.conn.execute("PRAGMA cache_size").fetchone()[0]
-            store.conn.execute("PRAGMA cache_size = -131072")  # 128 MiB while importing
+            store.conn.execute("PRAGMA cache_size = -65536")  # 64 MiB while importing
             try:
                 with store.transaction() as conn:
                     # a savepoint makes the import all-or-nothing even when the caller
@@ -1766,6 +1803,9 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str, l
         store.set_meta("hebbian_step", str(file_step))
         target_step = file_step
     shift = target_step - file_step
+    if abs(target_step) > 2**62:
+        raise _Bad(f"the store's Hebbian step counter ({target_step}) is out of range",
+                   "import")
 
     conv_id: dict[str, int] = {}
     ep_id: dict[str, int] = {}
@@ -1939,42 +1979,7 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str, l
                     bump(kind, "added" if cur.rowcount == 1 else "skipped")
 
         elif member == "edges.jsonl":
-            decay = 1.0 - lam
-            for batch in batched(member, 5000):
-                inserts = []
-                for where, r in batch:
-                    a, b = ref(ep_id, r["a"], where), ref(ep_id, r["b"], where)
-                    src_id, dst_id = (a, b) if a < b else (b, a)
-                    step = r["step"] + shift
-                    row = (src_id, dst_id, r["weight"], r["prior"], r["count"], step,
-                           r["updated_at"])
-                    if a in new_eps or b in new_eps:
-                        inserts.append(row)
-                        continue
-                    e = conn.execute(
-                        "SELECT weight, prior, count, step, updated_at FROM edges "
-                        "WHERE src = ? AND dst = ?", (src_id, dst_id)).fetchone()
-                    if e is None:
-                        inserts.append(row)
-                        continue
-                    # keep the weight whose decayed value is larger now, with its step
-                    eff_old = e[0] * decay ** max(target_step - e[3], 0)
-                    eff_new = r["weight"] * decay ** max(target_step - step, 0)
-                    w, s = (r["weight"], step) if eff_new > eff_old else (e[0], e[3])
-                    merged = (w, max(e[1], r["prior"]), max(e[2], r["count"]), s,
-                              max(e[4], r["updated_at"]))
-                    if merged != tuple(e):
-                        conn.execute(
-                            "UPDATE edges SET weight=?, prior=?, count=?, step=?, updated_at=? "
-                            "WHERE src=? AND dst=?", (*merged, src_id, dst_id))
-                        bump(kind, "merged")
-                    else:
-                        bump(kind, "skipped")
-                if inserts:
-                    conn.executemany(
-                        "INSERT INTO edges(src, dst, weight, prior, count, step, updated_at) "
-                        "VALUES (?,?,?,?,?,?,?)", inserts)
-                    report.added[kind] += len(inserts)
+            _apply_edges(conn, plan, ep_id, new_eps, target_step, shift, lam, report, tick)
 
         elif member == "knowledge.jsonl":
             know_id: dict[str, int] = {}
@@ -2042,6 +2047,62 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str, l
             for kid, target_uid, where in fix_superseded:
                 conn.execute("UPDATE knowledge SET superseded_by = ? WHERE id = ?",
                              (ref(know_id, target_uid, where), kid))
+
+
+def _apply_edges(conn: sqlite3.Connection, plan: _Plan, ep_id: dict[str, int],
+                 new_eps: set[int], target_step: int, shift: int, lam: float,
+                 report: ImportReport, tick: Callable[[int], None]) -> None:
+    """Write the validated edges (kept in `plan`): plain inserts for edges that touch a new
+    memory, the merge rule for edges between two memories the store already had."""
+    n_eps = len(plan.ep_index)
+    ids = np.zeros(n_eps, dtype=np.int64)
+    fresh_ep = np.zeros(n_eps, dtype=bool)
+    for uid, i in plan.ep_index.items():
+        eid = ep_id.get(uid)
+        if eid is None:
+            raise _Bad(f"memory {uid!r} vanished (file changed while importing?)",
+                       "edges.jsonl")
+        ids[i] = eid
+        fresh_ep[i] = eid in new_eps
+    e_a = np.frombuffer(plan.e_a, dtype=np.int64) if len(plan.e_a) else np.zeros(0, np.int64)
+    e_b = np.frombuffer(plan.e_b, dtype=np.int64) if len(plan.e_b) else np.zeros(0, np.int64)
+    decay = 1.0 - lam
+    chunk = 20_000
+    for lo in range(0, len(e_a), chunk):
+        hi = min(lo + chunk, len(e_a))
+        a, b = ids[e_a[lo:hi]], ids[e_b[lo:hi]]
+        src, dst = np.minimum(a, b).tolist(), np.maximum(a, b).tolist()
+        fresh = (fresh_ep[e_a[lo:hi]] | fresh_ep[e_b[lo:hi]]).tolist()
+        w, p = plan.e_weight[lo:hi], plan.e_prior[lo:hi]
+        c, u = plan.e_count[lo:hi], plan.e_updated[lo:hi]
+        steps = [st + shift for st in plan.e_step[lo:hi]]
+        inserts = []
+        for j in range(hi - lo):
+            row = (src[j], dst[j], w[j], p[j], c[j], steps[j], u[j])
+            if fresh[j]:
+                inserts.append(row)
+                continue
+            e = conn.execute("SELECT weight, prior, count, step, updated_at FROM edges "
+                             "WHERE src = ? AND dst = ?", (src[j], dst[j])).fetchone()
+            if e is None:
+                inserts.append(row)
+                continue
+            # keep the weight whose decayed value is larger now, with its step
+            eff_old = e[0] * decay ** max(target_step - e[3], 0)
+            eff_new = w[j] * decay ** max(target_step - steps[j], 0)
+            ww, ss = (w[j], steps[j]) if eff_new > eff_old else (e[0], e[3])
+            merged = (ww, max(e[1], p[j]), max(e[2], c[j]), ss, max(e[4], u[j]))
+            if merged != tuple(e):
+                conn.execute("UPDATE edges SET weight=?, prior=?, count=?, step=?, updated_at=? "
+                             "WHERE src=? AND dst=?", (*merged, src[j], dst[j]))
+                report.merged["edges"] += 1
+            else:
+                report.skipped["edges"] += 1
+        if inserts:
+            conn.executemany("INSERT INTO edges(src, dst, weight, prior, count, step, updated_at)"
+                             " VALUES (?,?,?,?,?,?,?)", inserts)
+            report.added["edges"] += len(inserts)
+        tick(hi - lo)
 
 
 # ======================================================================= CLI ===========
