@@ -596,6 +596,7 @@ def test_refuses_newer_format_version(sample_file, target, tmp_path):
     ("episodes.jsonl", "user_text", None, "expected a string"),
     ("edges.jsonl", "weight", "heavy", "expected a number"),
     ("edges.jsonl", "count", 1.5, "expected an integer"),
+    ("edges.jsonl", "step", 2**60, "step out of range"),
     ("messages.jsonl", "role", "system", "must be one of"),
     ("knowledge.jsonl", "sources", "e1", "expected a list"),
     ("episodes.jsonl", "bogus", 1, "unknown field"),
