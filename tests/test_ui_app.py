@@ -280,6 +280,13 @@ def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_di
     w._op("delete_conv", cid)
     _wait(qtbot, lambda: w.conversations.list.count() == 0, 20)
 
+    # "Reflect now" runs the idle consolidation in the background; without a model it
+    # reports the problem instead of crashing
+    w.consolidate_now()
+    _wait(qtbot, lambda: getattr(w, "last_reflection", None) is not None, 60)
+    assert "missing.gguf" in (w.last_reflection["error"] or "")
+    assert "reflection failed" in w.statusBar().currentMessage()
+
     # choosing a working model in Settings reloads it (status bar shows progress)
     good = _ui_settings()
     seen_progress = []

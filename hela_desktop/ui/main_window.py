@@ -51,9 +51,10 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def __init__(self, data_dir: Path, settings: Settings | None = None, *,
                  load_model: bool = True, autoload: bool = True,
-                 assistant_kwargs: dict | None = None):
+                 assistant_kwargs: dict | None = None, idle_scheduler: bool = True):
         super().__init__()
         self.assistant_kwargs = assistant_kwargs
+        self.idle_scheduler = idle_scheduler
         self.data_dir = Path(data_dir)
         self.settings = settings or Settings.load(self.data_dir)
         self.load_model = load_model
@@ -84,6 +85,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self._flush_timer.timeout.connect(self._flush)
         self._glow_timer = QtCore.QTimer(self, singleShot=True)
         self._glow_timer.timeout.connect(lambda: None if self.is_streaming() else self.graph.clear_active())
+        self._reflect_timer = QtCore.QTimer(self, interval=1000)
+        self._reflect_timer.timeout.connect(self._poll_reflecting)
+        self._reflect_timer.start()
         self._rerender_timer = QtCore.QTimer(self, singleShot=True, interval=150)
         self._rerender_timer.timeout.connect(self._rerender_conversation)
         hints = QtGui.QGuiApplication.styleHints()
@@ -105,6 +109,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.chat.view.tokenHovered.connect(self._on_chat_token_hovered)
         self.chat.view.tokenClicked.connect(self._on_chat_token_clicked)
         self.chat.view.tooltip_for = self._token_tooltip
+        self.chat.input.textChanged.connect(self._touch)
         self.graph = GraphView(colors=colors)
         self.graph.nodeSelected.connect(self._on_node_selected)
         self.browser = MemoryBrowser()
@@ -169,6 +174,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.act_find = self._action(e, "&Search memories", self.search_memories, "Ctrl+F")
         self._action(e, "Find in &graph", self.find_in_graph, "Ctrl+G")
         self._action(e, "&Undo delete memory", self.browser.undo_delete)
+        e.addSeparator()
+        self.act_reflect = self._action(e, "&Reflect now (consolidate and forget)", self.consolidate_now, None,
+                                        "Distil knowledge from busy memory hubs and archive stale, isolated memories")
         c = mb.addMenu("&Chat")
         self.act_send = self._action(c, "&Send", lambda: self.chat._submit(self.chat.input.toPlainText().strip()))
         self.act_stop = self._action(c, "S&top answer", self.stop, "Esc")
@@ -211,7 +219,8 @@ class MainWindow(QtWidgets.QMainWindow):
             self._message("warning", "Cannot open the memory file", str(exc))
         self.browser.set_store(self.read_store)
         client = AssistantClient(self.data_dir, self.settings, self,
-                                 assistant_kwargs=self.assistant_kwargs)
+                                 assistant_kwargs=self.assistant_kwargs,
+                                 idle_scheduler=self.idle_scheduler)
         w = client.worker
         w.opened.connect(self._on_model_info)
         w.loadProgress.connect(self._on_load_progress)
@@ -225,6 +234,7 @@ class MainWindow(QtWidgets.QMainWindow):
         w.opFailed.connect(self._on_op_failed)
         w.progress.connect(self._on_progress)
         w.tokenOffsets.connect(self._on_token_offsets)
+        w.idleReport.connect(self._on_idle_report)
         self.client = client
         self.model_ready = False
         self.embedder_ready = False
@@ -335,6 +345,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_done(self, ev: DoneEvent) -> None:
         self._last_done = ev
+        self._touch()
         self.turns += 1
         footer = _footer(ev.tokens, ev.swaps, ev.tokens_per_s, ev.interrupted)
         self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer)
@@ -615,6 +626,52 @@ class MainWindow(QtWidgets.QMainWindow):
             n = self.read_store.count_episodes() if self.read_store is not None else 0
         self.status_memories.setText(f"{n} memor{'y' if n == 1 else 'ies'}")
 
+    # ---- idle reflection (consolidation and forgetting) ---------------------------------
+    def _touch(self) -> None:
+        if self.client is not None:
+            self.client.worker.touch()
+
+    def consolidate_now(self) -> None:
+        """Run one consolidation + forgetting pass now (in the background)."""
+        if self.client is None or not self.client.worker.consolidate_now():
+            self.statusBar().showMessage("Reflection is already running (or not available).", 4000)
+        else:
+            self.statusBar().showMessage("Reflecting on memories…", 4000)
+
+    def _poll_reflecting(self) -> None:
+        busy = self.client is not None and self.client.worker.reflecting
+        if busy and not self.status_busy_label.text():
+            self.status_busy_label.setText("Reflecting on memories…")
+            self.status_busy.show()
+            self._reflect_shown = True
+        elif not busy and getattr(self, "_reflect_shown", False):
+            self._reflect_shown = False
+            if self.status_busy_label.text().startswith("Reflecting"):
+                self.status_busy_label.setText("")
+                self.status_busy.hide()
+
+    def _on_idle_report(self, report: dict) -> None:
+        c = report.get("consolidation") or {}
+        f = report.get("forgetting") or {}
+        parts = []
+        if c.get("added") or c.get("strengthened"):
+            parts.append(f"{c.get('added', 0)} new and {c.get('strengthened', 0)} strengthened knowledge items")
+        if f.get("archived"):
+            parts.append(f"{len(f['archived'])} stale memories archived (restorable)")
+        if report.get("error"):
+            parts.append(f"reflection failed: {report['error']}")
+        manual = report.get("trigger") == "manual"
+        if parts:
+            head = "Reflection: " if manual else "While idle: "
+            self.statusBar().showMessage(head + "; ".join(parts), 10000)
+        elif manual:
+            self.statusBar().showMessage("Reflection finished: nothing new to distil or forget.", 8000)
+        self.last_reflection = report
+        if self.client is not None and not self.is_streaming():
+            self.client.requestSnapshot.emit()
+        self.browser.refresh()
+        self._update_memory_count()
+
     # ---- export / import ------------------------------------------------------------
     def _has_memfile(self) -> bool:
         try:
@@ -739,6 +796,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.statusBar().showMessage("Saving the partial answer…")
             QtWidgets.QApplication.processEvents()
         self._flush_timer.stop()
+        self._reflect_timer.stop()
         self._close_assistant()
         self.graph.shutdown()
         e.accept()

@@ -49,9 +49,13 @@ class AssistantWorker(QtCore.QObject):
     opFailed = QtCore.Signal(str, str)  # op name, message
     progress = QtCore.Signal(str, int, int)  # op name, done, total
     tokenOffsets = QtCore.Signal(int, object)  # message id, [(start, end) char offsets]
+    idleReport = QtCore.Signal(dict)  # a consolidation/forgetting pass finished (any thread)
 
-    def __init__(self, data_dir: Path, settings: Settings, assistant_kwargs: dict | None = None):
+    def __init__(self, data_dir: Path, settings: Settings, assistant_kwargs: dict | None = None,
+                 idle_scheduler: bool = True):
         super().__init__()
+        self.use_idle_scheduler = idle_scheduler
+        self.scheduler = None  # hela_desktop.scheduler.IdleScheduler, once the store is open
         self.data_dir = Path(data_dir)
         self.settings = settings
         # already-loaded models to share (tests); the worker never closes what it was given
@@ -73,6 +77,13 @@ class AssistantWorker(QtCore.QObject):
         except (StoreError, OSError) as exc:
             self.loadFailed.emit("store", str(exc))
             return
+        if self.use_idle_scheduler:
+            try:
+                from ..scheduler import IdleScheduler
+
+                self.scheduler = IdleScheduler(self.assistant, on_report=self.idleReport.emit)
+            except Exception as exc:  # noqa: BLE001 - the app works without idle reflection
+                print(f"hela-desktop: idle consolidation is off ({exc})", file=sys.stderr)
         self.opened.emit(self.assistant.model_info())
 
     @QtCore.Slot(bool)
@@ -144,6 +155,9 @@ class AssistantWorker(QtCore.QObject):
 
     @QtCore.Slot()
     def close(self) -> None:
+        if self.scheduler is not None:
+            self.scheduler.shutdown(wait=True)
+            self.scheduler = None
         a = self.assistant
         if a is not None:
             if "llm" in self.assistant_kwargs and a.llm is self.assistant_kwargs["llm"]:
@@ -185,6 +199,19 @@ class AssistantWorker(QtCore.QObject):
     def stop(self) -> None:
         """Thread-safe: ask the running answer to end (the partial answer is kept)."""
         self.stop_event.set()
+
+    def touch(self) -> None:
+        """Thread-safe: the user is active (idle reflection yields and waits)."""
+        if self.scheduler is not None:
+            self.scheduler.touch()
+
+    def consolidate_now(self) -> bool:
+        """Thread-safe: start one consolidation + forgetting pass in the background."""
+        return self.scheduler.run_now() if self.scheduler is not None else False
+
+    @property
+    def reflecting(self) -> bool:
+        return bool(self.scheduler is not None and self.scheduler.busy)
 
     # ---- memory ---------------------------------------------------------------------
     def _emit_snapshot(self) -> None:
@@ -297,11 +324,11 @@ class AssistantClient(QtCore.QObject):
     requestClose = QtCore.Signal()
 
     def __init__(self, data_dir: Path, settings: Settings, parent=None,
-                 assistant_kwargs: dict | None = None):
+                 assistant_kwargs: dict | None = None, idle_scheduler: bool = True):
         super().__init__(parent)
         self.thread = QtCore.QThread()
         self.thread.setObjectName("assistant")
-        self.worker = AssistantWorker(data_dir, settings, assistant_kwargs)
+        self.worker = AssistantWorker(data_dir, settings, assistant_kwargs, idle_scheduler)
         self.worker.moveToThread(self.thread)
         self.requestOpen.connect(self.worker.open)
         self.requestLoad.connect(self.worker.load)
@@ -326,6 +353,7 @@ class AssistantClient(QtCore.QObject):
     def chat(self, message: str, conversation_id: int | None) -> None:
         self.streaming = True
         self.worker.stop_event.clear()
+        self.worker.touch()
         self.requestChat.emit(message, conversation_id)
 
     def stop(self) -> None:
@@ -334,6 +362,7 @@ class AssistantClient(QtCore.QObject):
     def shutdown(self, timeout_ms: int = 60000) -> None:
         """Stop any answer (its partial text is stored), close the assistant, end the thread."""
         self.worker.stop()
+        self.worker.touch()  # a running idle pass yields at once
         self.requestClose.emit()
         self.thread.quit()
         deadline = time.monotonic() + timeout_ms / 1000
