@@ -6,31 +6,11 @@ import threading
 
 import pytest
 
+from hela_desktop.bench.speed import TOPICS
 from hela_desktop.events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
 from hela_desktop.memory import NewEpisode
 
-DIVERSE = [
-    "I keep bees in the garden and harvest honey every August.",
-    "My brother Tomas repairs vintage motorcycles in his garage.",
-    "I am learning to play the cello; my teacher is very strict.",
-    "Our cat Miso hates thunderstorms and hides under the bed.",
-    "I ran the Berlin marathon last autumn in four hours.",
-    "My favourite food is spicy ramen with a soft boiled egg.",
-    "We are planning a trip to Iceland to see the northern lights.",
-    "I work night shifts as an air traffic controller.",
-    "My grandmother taught me to knit scarves when I was seven.",
-    "The basement flooded after the storm and ruined my books.",
-    "I collect old maps of the Mediterranean coast.",
-    "My daughter started school and loves painting dinosaurs.",
-    "I switched to a standing desk because of back pain.",
-    "Chess tournaments on Sundays are my favourite weekend plan.",
-    "I am allergic to peanuts and carry an epinephrine pen.",
-    "We grow tomatoes, basil and chillies on the balcony.",
-    "I play bass guitar in a jazz band called Blue Hour.",
-    "My car broke down on the highway near Lyon last week.",
-    "I volunteer at the animal shelter walking dogs on Saturdays.",
-    "Quantum computing articles fascinate me, especially error correction.",
-]
+DIVERSE = TOPICS  # twenty unrelated facts, shared with `bench speed`
 
 
 def _events(gen):
