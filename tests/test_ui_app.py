@@ -99,12 +99,23 @@ def test_graph_view_glow_strengthen_select_search_focus(qtbot, tmp_path):
 
     store = Store(tmp_path)
     ids = fill_store(store)
+    now = time.time()
+    kid = store.conn.execute(
+        "INSERT INTO knowledge(uid, kind, text, created_at, updated_at, strength) "
+        "VALUES ('k1', 'fact', 'Topic 1 questions recur', ?, ?, 1.0)", (now, now)).lastrowid
+    store.conn.executemany("INSERT INTO knowledge_sources(knowledge_id, episode_id) VALUES (?, ?)",
+                           [(kid, ids[1]), (kid, ids[5])])
     view = GraphView(threaded=False)
     qtbot.addWidget(view)
     view.resize(900, 600)
     view.show()
     view.set_snapshot(snapshot_from_store(store), animate=False)
-    assert len(view.data) == len(ids) and len(view.data.src) >= len(ids)
+    assert len(view.data) == len(ids) + 1 and len(view.data.src) >= len(ids)
+    # distilled knowledge: a diamond node linked to its source episodes
+    assert len(view._kind_rows["knowledge"]) == 1
+    view.select(-kid)
+    assert "Knowledge · fact" in view.details.toPlainText() and f"#{ids[5]}" in view.details.toPlainText()
+    assert {j for j, _ in view.data.neighbours(-kid)} == {ids[1], ids[5]}
     view.layout_engine.run(30)
     view.set_positions(view.layout_engine.ids, view.layout_engine.positions())
 
@@ -131,6 +142,7 @@ def test_graph_view_glow_strengthen_select_search_focus(qtbot, tmp_path):
 
     view.search.setText("topic 3")
     assert len(view.search_rows) == len([i for i in range(len(ids)) if i % 4 == 3])
+    view.search.setText("")
     view.set_focus_mode(True)
     assert view._visible is not None and 0 < view._visible.sum() < len(ids)
     view.set_focus_mode(False)
@@ -463,7 +475,11 @@ def test_run_app_opens_window_and_exits_cleanly(qtbot, tmp_path):
             QtCore.QTimer.singleShot(100, poke)
 
     QtCore.QTimer.singleShot(100, poke)
+    # keep the remembered window layout out of the real user's config
+    QtCore.QSettings.setPath(QtCore.QSettings.Format.NativeFormat, QtCore.QSettings.Scope.UserScope,
+                             str(tmp_path / "config"))
     rc = run_app(tmp_path / "data", {"model_path": str(tmp_path / "none.gguf"), "n_ctx": 1024})
     assert rc == 0
     assert seen["title"] == "HeLa Desktop" and "none.gguf" in seen["error"] and seen["icon"]
     assert (tmp_path / "data" / "memory.sqlite3").exists()
+    assert list((tmp_path / "config").rglob("*.conf"))  # window layout remembered

@@ -54,7 +54,19 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
 
     win = MainWindow(data_dir, settings)
     win.dataDirChanged.connect(lambda p: qs.setValue("data_dir", p))
+    geometry, splits = qs.value("window/geometry"), qs.value("window/splitter")
+    if geometry is not None:
+        win.restoreGeometry(geometry)
+    if splits is not None:
+        win.main_split.restoreState(splits)
+
+    def save_layout() -> None:
+        qs.setValue("window/geometry", win.saveGeometry())
+        qs.setValue("window/splitter", win.main_split.saveState())
+
+    app.aboutToQuit.connect(save_layout)
     win.show()
+    win.chat.input.setFocus()
     return int(app.exec())
 
 

@@ -21,6 +21,31 @@ def short_label(text: str, n: int = 40) -> str:
     return line if len(line) <= n else line[: n - 1].rstrip() + "…"
 
 
+def add_knowledge(snap: dict, store) -> dict:
+    """Add distilled knowledge as nodes (negative ids: ``-knowledge_id``) linked to the
+    episodes they were distilled from, unless the snapshot already has knowledge nodes."""
+    if any(n.get("kind") == "knowledge" for n in snap.get("nodes", [])):
+        return snap
+    try:
+        from ..knowledge import list_knowledge
+
+        items = list_knowledge(store)
+    except Exception:  # noqa: BLE001 - older stores / module absent: episodes only
+        return snap
+    present = {int(n["id"]) for n in snap["nodes"]}
+    for k in items:
+        nid = -int(k.id)
+        snap["nodes"].append({
+            "id": nid, "kind": "knowledge", "knowledge_kind": k.kind,
+            "label": f"{k.kind.replace('_', ' ')}: {k.text}", "text": k.text,
+            "created_at": k.created_at, "access_count": 0, "last_access": k.updated_at,
+            "pinned": False, "last_recall": None, "sources": list(k.sources),
+        })
+        w = float(min(1.0, 0.3 + 0.2 * max(0.0, k.strength)))
+        snap["edges"].extend((nid, int(e), w) for e in k.sources if int(e) in present)
+    return snap
+
+
 def snapshot_from_store(store, limit: int | None = None, lam: float = 0.005) -> dict:
     """A graph snapshot read straight from the SQLite store (episodes + edges).
 
@@ -50,7 +75,7 @@ def snapshot_from_store(store, limit: int | None = None, lam: float = 0.005) -> 
         if src in ids and dst in ids:
             eff = float(decayed_weight(w, lam, step - estep)) + float(prior)
             edges.append((src, dst, min(1.0, eff)))
-    return {"nodes": nodes, "edges": edges}
+    return add_knowledge({"nodes": nodes, "edges": edges}, store)
 
 
 @dataclass

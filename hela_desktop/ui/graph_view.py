@@ -789,7 +789,17 @@ class GraphView(QtWidgets.QWidget):
                 "<p>Click a memory to see it here. Scroll to zoom, drag to pan.</p>")
             return
         n = self.data.nodes[node_id]
-        kind = "Knowledge" if n.get("kind") == "knowledge" else "Memory"
+        if n.get("kind") == "knowledge":
+            kk = (n.get("knowledge_kind") or "knowledge").replace("_", " ")
+            src = ", ".join(f"<a href='node:{e}'>#{e}</a>" for e in n.get("sources", [])) or "—"
+            self.details.setHtml(
+                f"<h3>Knowledge · {html.escape(kk)}</h3>"
+                f"<p style='color:gray'>Distilled {fmt_time(n.get('created_at'))} · updated "
+                f"{fmt_time(n.get('last_access'))}</p>"
+                f"<p>{html.escape(n.get('text') or '')}</p>"
+                f"<h4>Distilled from</h4><p>{src}</p>")
+            return
+        kind = "Memory"
         text = html.escape(n.get("text") or "").replace("\n", "<br>")
         nbrs = self.data.neighbours(node_id)[:12]
         nb_html = "".join(

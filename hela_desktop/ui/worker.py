@@ -217,7 +217,9 @@ class AssistantWorker(QtCore.QObject):
     def _emit_snapshot(self) -> None:
         a = self.assistant
         if a is not None and a.engine is not None:
-            self.snapshot.emit(a.engine.graph_snapshot(limit=GRAPH_LIMIT))
+            from .graph_model import add_knowledge
+
+            self.snapshot.emit(add_knowledge(a.engine.graph_snapshot(limit=GRAPH_LIMIT), a.store))
 
     @QtCore.Slot()
     def request_snapshot(self) -> None:
