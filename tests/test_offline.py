@@ -157,18 +157,23 @@ def _child_turn(guard: NetworkGuard, data_dir: Path) -> dict:
     settings = Settings.load(data_dir)
     settings.max_answer_tokens = 40
     settings.reretrieve_every = 4  # re-retrieve often, so short answers still exercise it
+    if hasattr(settings, "async_retrieval"):
+        settings.async_retrieval = False  # wait for each re-retrieval: deterministic
     assistant = Assistant(data_dir, settings)
-    reretrievals = []
-    real_reretrieve = assistant._reretrieve
-
-    def counting_reretrieve(*args, **kwargs):
-        reretrievals.append(1)
-        return real_reretrieve(*args, **kwargs)
-
-    assistant._reretrieve = counting_reretrieve
     assistant.load()
+    # Count retrievals through the engine's public entry point: the first of each turn is
+    # queried with the user message, re-retrievals with the message plus recent output.
+    queries: list[str] = []
+    real_retrieve = assistant.engine.retrieve
+
+    def recording_retrieve(query, *args, **kwargs):
+        queries.append(query)
+        return real_retrieve(query, *args, **kwargs)
+
+    assistant.engine.retrieve = recording_retrieve
+    messages = ("hello", "My sister Ana lives in Lisbon. Tell me a fact about Lisbon.")
     turns = []
-    for message in ("hello", "My sister Ana lives in Lisbon. Tell me a fact about Lisbon."):
+    for message in messages:
         events = list(assistant.chat(message, seed=7))
         turns.append({
             "types": sorted({e.type for e in events}),
@@ -183,8 +188,8 @@ def _child_turn(guard: NetworkGuard, data_dir: Path) -> dict:
     import huggingface_hub.constants as hub
 
     return {
-        "turns": turns, "reretrievals": len(reretrievals), "episodes": episodes,
-        "db_files": db_files,
+        "turns": turns, "reretrievals": sum(q not in messages for q in queries),
+        "episodes": episodes, "db_files": db_files,
         "env": {k: os.environ.get(k) for k in OFFLINE_VARS[:6]},
         "hub_offline": bool(hub.HF_HUB_OFFLINE),
         "hub_telemetry_disabled": bool(getattr(hub, "HF_HUB_DISABLE_TELEMETRY", True)),
@@ -220,10 +225,13 @@ def _run_child(mode: str, tmp_path: Path, *, netns: bool) -> dict:
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600,
                           cwd=Path(__file__).resolve().parent.parent)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(RESULT_TAG)]
+    home_files = sorted(str(p.relative_to(home)) for p in home.rglob("*") if p.is_file())
     assert proc.returncode == 0 and lines, (
         f"child failed (rc {proc.returncode})\nstdout:\n{proc.stdout[-3000:]}\n"
         f"stderr:\n{proc.stderr[-6000:]}")
-    return json.loads(lines[-1][len(RESULT_TAG):])
+    result = json.loads(lines[-1][len(RESULT_TAG):])
+    result["home_files"] = home_files
+    return result
 
 
 def _netns_available() -> bool:
@@ -248,7 +256,11 @@ def test_guard_refuses_and_records_every_kind_of_attempt(tmp_path):
 @pytest.mark.slow
 def test_full_turn_makes_no_network_attempt(tmp_path):
     """Load model + embedder, retrieve, generate with re-retrieval, store: zero attempts."""
-    res = _run_child("turn", tmp_path, netns=_netns_available())
+    netns = _netns_available()
+    res = _run_child("turn", tmp_path, netns=netns)
+    print(json.dumps({"netns": netns, "attempts": res["attempts"],
+                      "reretrievals": res["reretrievals"], "episodes": res["episodes"],
+                      "answers": [t["done"]["text"][:60] for t in res["turns"]]}))
     assert res["preloaded"] == [], "heavy libraries were imported before the guard"
     assert res["attempts"] == [], f"network attempts: {res['attempts']}"
     # the app switched the libraries offline by itself (the child started without these)
@@ -265,6 +277,8 @@ def test_full_turn_makes_no_network_attempt(tmp_path):
     assert res["reretrievals"] >= 1
     assert res["episodes"] == 2
     assert "memory.sqlite3" in res["db_files"]
+    # nothing written outside the data folder (no caches, no telemetry ids in HOME)
+    assert res["home_files"] == [], res["home_files"]
 
 
 if __name__ == "__main__":
