@@ -63,6 +63,7 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     def save_layout() -> None:
         qs.setValue("window/geometry", win.saveGeometry())
         qs.setValue("window/splitter", win.main_split.saveState())
+        qs.sync()
 
     app.aboutToQuit.connect(save_layout)
     win.show()
