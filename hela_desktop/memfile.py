@@ -62,7 +62,7 @@ MEMBER_ORDER = (
 REQUIRED_MEMBERS = ("episodes.jsonl", "edges.jsonl", "knowledge.jsonl")
 CONVERSATION_MEMBERS = ("conversations.jsonl", "messages.jsonl", "timelines.jsonl")
 PLAIN_SOURCE = "import"  # `source` of memories imported from plain JSON / text
-_CHUNK = 4 * 2**20  # read size of the plain JSON reader
+_CHUNK = 4 * 2**20  # read size for archive members and plain JSON
 
 Progress = Callable[[int, int], None]
 
@@ -655,7 +655,8 @@ def _prepare_selection(store: Store, sel: Selection, include_conversations: bool
         return
     conn.execute("CREATE TEMP TABLE _mf_sel (id INTEGER PRIMARY KEY)")
     conn.execute("CREATE TEMP TABLE _mf_conv (id INTEGER PRIMARY KEY)")
-    conn.executemany("INSERT INTO _mf_sel(id) VALUES (?)", ((i,) for i in _selected_ids(store, sel)))
+    conn.executemany("INSERT INTO _mf_sel(id) VALUES (?)",
+                     ((i,) for i in _selected_ids(store, sel)))
     if include_conversations:
         conn.execute(
             "INSERT OR IGNORE INTO _mf_conv(id) SELECT DISTINCT e.conversation_id FROM episodes e "
@@ -901,8 +902,8 @@ def _export_markdown(store, tmp, sel, include_conversations, progress) -> dict[s
                 out.write(f"- “{id2text.get(a, a)}” ↔ “{id2text.get(b, b)}” "
                           f"(learned {w:.3f}, prior {p:.3f}, {c} co-activations)\n")
         kq = ("SELECT kind, text, strength, archived_at FROM knowledge ORDER BY kind, id" if full
-              else "SELECT k.kind, k.text, k.strength, k.archived_at FROM knowledge k WHERE k.id IN "
-                   "(SELECT ks.knowledge_id FROM knowledge_sources ks JOIN _mf_sel s "
+              else "SELECT k.kind, k.text, k.strength, k.archived_at FROM knowledge k "
+                   "WHERE k.id IN (SELECT ks.knowledge_id FROM knowledge_sources ks JOIN _mf_sel s "
                    "ON s.id = ks.episode_id) ORDER BY k.kind, k.id")
         krows = conn.execute(kq).fetchall()
         if krows:
@@ -1504,6 +1505,10 @@ def _keep_vector(rec: dict, file_embedder: str | None, target: str) -> bool:
 
 
 def _validate(src: _Source, store: Store, target_name: str, progress, total: int) -> _Plan:
+    """Read the whole file once, checking every record and reference; nothing is written.
+
+    Returns the plan for writing: uid maps, what needs embedding, the edges (compactly).
+    """
     plan = _Plan()
     file_emb = src.manifest.get("embedder")
     done = 0
@@ -1537,7 +1542,8 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
                     raise _Bad(f"duplicate uid {uid!r}", _where(member, loc))
                 c = rec["conversation"]
                 if c is not None and c not in plan.conv_uids:
-                    raise _Bad(f"field 'conversation': unknown conversation {c!r}", _where(member, loc))
+                    raise _Bad(f"field 'conversation': unknown conversation {c!r}",
+                               _where(member, loc))
                 plan.ep_index[uid] = len(plan.ep_index)
                 if not _keep_vector(rec, file_emb, target_name):
                     pending.append((uid, episode_text(rec["user_text"], rec["assistant_text"])))
@@ -1555,14 +1561,17 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
                 plan.msg_uids.add(rec["uid"])
             elif member == "timelines.jsonl":
                 if rec["message"] not in plan.msg_uids:
-                    raise _Bad(f"field 'message': unknown message {rec['message']!r}", _where(member, loc))
+                    raise _Bad(f"field 'message': unknown message {rec['message']!r}",
+                               _where(member, loc))
                 key = (rec["message"], rec["start"])
                 if key in seen:
-                    raise _Bad("duplicate timeline span (same message and start)", _where(member, loc))
+                    raise _Bad("duplicate timeline span (same message and start)",
+                               _where(member, loc))
                 seen.add(key)
                 for e in rec["episodes"]:
                     if e not in plan.ep_index:
-                        raise _Bad(f"field 'episodes': unknown memory {e!r}", _where(member, loc))
+                        raise _Bad(f"field 'episodes': unknown memory {e!r}",
+                                   _where(member, loc))
             elif member == "edges.jsonl":
                 ia = plan.ep_index.get(rec["a"])
                 ib = plan.ep_index.get(rec["b"])

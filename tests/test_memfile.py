@@ -98,7 +98,8 @@ def fill_sample(store: Store, seed: int = 0) -> dict:
             ("I love pastel de nata.", "A classic Lisbon pastry!", c1),
             ("How long do I boil an egg?", "About nine minutes for hard-boiled.", c2),
             ("Remember: I am allergic to peanuts.", "", None),
-            ("Zürich or Genève for the conference? 🚆", "Genève is closer to the venue.", None),
+            ("Zürich or Genève for the conference? 🚆", "Genève is closer to the venue.",
+             None),
         ]
         for i, (u, a, c) in enumerate(texts):
             ids[i] = store.add_episode(
