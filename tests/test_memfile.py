@@ -442,6 +442,22 @@ def test_export_date_range_and_search(sample, tmp_path):
     assert rep.counts["episodes"] == 0 and rep.counts["edges"] == 0
 
 
+def test_export_chosen_ids_without_conversations(sample, tmp_path):
+    store, info = sample
+    ids = info["ids"]
+    path = tmp_path / "ids.hela"
+    rep = export_store(store, path, selection=Selection(episode_ids=[ids[0], ids[1], ids[4]]),
+                       include_conversations=False)
+    assert rep.counts == {"episodes": 3, "edges": 1, "knowledge": 2}
+    m = members(path)
+    assert "messages.jsonl" not in m
+    assert {r["conversation"] for r in records(m["episodes.jsonl"])} == {None}
+    with Store(tmp_path / "dst") as dst:
+        imp = import_file(dst, path)
+        assert imp.added == {"episodes": 3, "edges": 1, "knowledge": 2}
+        consistent(dst)
+
+
 def test_markdown_export(sample, tmp_path):
     store, _ = sample
     rep = export_store(store, tmp_path / "m.md", fmt="markdown")

@@ -7,6 +7,7 @@ file into an empty store (no re-embedding), reporting seconds and peak resident 
 
 from __future__ import annotations
 
+import os
 import resource
 import sys
 import time
@@ -85,14 +86,15 @@ def bench_memfile(n: int = 100_000, workdir: str | Path = ".") -> dict:
 
     Returns ``{"n", "edges", "build_s", "export_s", "export_cpu_s", "import_s",
     "import_cpu_s", "file_mb", "rss_after_build_mb", "rss_after_export_mb",
-    "rss_after_import_mb", "imported_episodes", "imported_edges"}``: ``*_s`` are wall-clock
+    "rss_after_import_mb", "imported_episodes", "imported_edges", "load_avg_1m_before",
+    "load_avg_1m_after"}``: ``*_s`` are wall-clock
     seconds, ``*_cpu_s`` this process's CPU seconds (useful on a busy machine); peak RSS is
     the process's high-water mark (``resource.getrusage``), so each figure includes the
     previous phases.
     """
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-    out: dict = {"n": n}
+    out: dict = {"n": n, "load_avg_1m_before": round(os.getloadavg()[0], 2)}
     t = time.perf_counter()
     with Store(workdir / "bench-src") as src:
         out["edges"] = build_synthetic_store(src, n)
@@ -113,6 +115,7 @@ def bench_memfile(n: int = 100_000, workdir: str | Path = ".") -> dict:
         out["rss_after_import_mb"] = round(_peak_rss_mb(), 1)
         out["imported_episodes"] = rep.added.get("episodes", 0)
         out["imported_edges"] = rep.added.get("edges", 0)
+    out["load_avg_1m_after"] = round(os.getloadavg()[0], 2)
     return out
 
 
