@@ -1,7 +1,7 @@
 """Memory files: round trips, merge rules, plain imports, refusal of bad input, fuzzing.
 
 Real parts only: SQLite stores in temporary folders and, where memories must be embedded,
-the bundled embedder (loaded once for the module).
+the bundled embedder (the session-wide ``embedder`` fixture of conftest.py).
 """
 
 from __future__ import annotations
@@ -32,13 +32,6 @@ TABLES = ("meta", "conversations", "episodes", "edges", "messages", "timelines",
 
 
 # ------------------------------------------------------------------------ helpers -----
-@pytest.fixture(scope="module")
-def embedder():
-    from hela_desktop.embedder import Embedder
-
-    return Embedder()
-
-
 def unit(rng, dim=384) -> np.ndarray:
     v = rng.standard_normal(dim).astype(np.float32)
     return v / np.linalg.norm(v)
