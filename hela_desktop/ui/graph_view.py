@@ -759,17 +759,37 @@ class GraphView(QtWidgets.QWidget):
                 t.setColor(text_col)
                 t._hela_color = text_col.name()
             x, y = self.pos[d.index[i]]
-            # keep labels from covering each other: nudge down in screen space
+            # keep labels readable: right of the dot, else left, else above/below it,
+            # else nudged down — whichever first avoids other labels and the view's edge
             sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
             br = t.textItem.boundingRect()
-            rect = QtCore.QRectF(sp.x() + 6, sp.y() - br.height() / 2, br.width(), br.height())
-            for _ in range(12):
-                if not any(rect.intersects(r) for r in placed):
+            w, h = br.width(), br.height()
+            view_rect = self.vb.sceneBoundingRect()
+            candidates = [
+                ((-0.08, 0.5), QtCore.QRectF(sp.x() + 6, sp.y() - h / 2, w, h)),
+                ((1.08, 0.5), QtCore.QRectF(sp.x() - 6 - w, sp.y() - h / 2, w, h)),
+                ((0.5, 1.15), QtCore.QRectF(sp.x() - w / 2, sp.y() - 6 - h, w, h)),
+                ((0.5, -0.15), QtCore.QRectF(sp.x() - w / 2, sp.y() + 6, w, h)),
+            ]
+            anchor, rect = candidates[0]
+            for a, r in candidates:
+                if view_rect.contains(r) and not any(r.intersects(o) for o in placed):
+                    anchor, rect = a, r
                     break
-                rect.translate(0, br.height() * 0.8)
+            else:
+                for _ in range(12):
+                    if not any(rect.intersects(o) for o in placed):
+                        break
+                    rect.translate(0, h * 0.8)
             placed.append(rect)
-            vp = self.vb.mapSceneToView(QtCore.QPointF(sp.x(), rect.center().y()))
-            t.setPos(x, vp.y())
+            if getattr(t, "_hela_anchor", None) != anchor:
+                t.setAnchor(anchor)
+                t._hela_anchor = anchor
+            if anchor == (-0.08, 0.5) and rect.center().y() != sp.y():
+                vp = self.vb.mapSceneToView(QtCore.QPointF(sp.x(), rect.center().y()))
+                t.setPos(x, vp.y())
+            else:
+                t.setPos(x, y)
             t.setVisible(True)
 
     # ---- details --------------------------------------------------------------------
