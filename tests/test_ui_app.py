@@ -259,6 +259,16 @@ def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_di
     assert w.browser.model.rowCount() == 1
     assert len(w.graph.data) == len(SEED)
 
+    # the Archive tab lists what forgetting archived; Restore brings it back
+    with Store(seeded_dir) as st:
+        st.set_archived(6, "stale")
+    w.browser.tabs.setCurrentIndex(2)
+    assert [e.id for e in w.browser.archive_model.episodes] == [6]
+    w.browser.archive.selectRow(0)
+    w.browser.restore_selected()
+    _wait(qtbot, lambda: w.read_store.episode(6).archived_at is None, 20)
+    w.browser.tabs.setCurrentIndex(0)
+
     # a stored conversation renders with formatting and hoverable tokens + its timeline
     assert w.conversations.list.count() == 1
     w.conversations.list.setCurrentRow(0)
@@ -433,6 +443,10 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
     with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
         w.browser.undo_delete()
     assert w.read_store.episode(done.episode_id).deleted_at is None
+    # edit re-embeds through the engine; the graph label follows
+    w._op("edit", (done.episode_id, "Where does my sister Ana live now?", "In Lisbon."))
+    _wait(qtbot, lambda: w.graph.data.nodes.get(done.episode_id, {}).get("label", "").endswith("now?"), 30)
+    assert w.read_store.episode(done.episode_id).assistant_text == "In Lisbon."
 
     # Stop (Esc) ends the answer early and keeps the partial answer
     w._last_done = None
