@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -41,7 +42,9 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     apply_theme(app)
 
     qs = QtCore.QSettings()
-    if data_dir is None or Path(data_dir) == default_data_dir():
+    # the folder last chosen in Settings wins over the platform default (not over
+    # HELA_DATA_DIR or an explicit --data-dir elsewhere)
+    if data_dir is None or (Path(data_dir) == default_data_dir() and not os.environ.get("HELA_DATA_DIR")):
         remembered = qs.value("data_dir", "")
         data_dir = Path(remembered) if remembered else default_data_dir()
     data_dir = Path(data_dir).expanduser()
