@@ -434,6 +434,8 @@ class GraphView(QtWidgets.QWidget):
         if recalls:
             self.recalls.update({int(k): v for k, v in recalls.items()})
         self._recompute_visibility()
+        if self.focus_mode and not self._user_moved_view:
+            self.fit(user=False)  # follow the active neighbourhood as it changes
         if self.selected is not None and self.selected in self.recalls:
             self._show_details(self.selected)
         self._kick()

@@ -785,6 +785,10 @@ class MainWindow(QtWidgets.QMainWindow):
         c = graph_colors(dark)
         self.graph.apply_colors(c)
         self.timeline.apply_colors(c)
+        if self.current_conv is not None and not self.is_streaming():
+            self._rerender_conversation()  # message bubbles take the new palette
+        elif self.current_conv is None and not self.is_streaming():
+            self.chat.view.show_empty()
 
     def closeEvent(self, e: QtGui.QCloseEvent) -> None:  # noqa: N802
         """Closing mid-answer stops it; the partial answer is stored before we exit."""
