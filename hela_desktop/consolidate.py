@@ -4,7 +4,9 @@ The HeLa-Mem "reflective agent", made to work with a small local model (Qt-free)
 
 1. **Hubs.**  Weighted degree over *effective* edge weights (prior + lazily decayed Hebbian
    weight, capped; see :meth:`MemoryEngine.effective_weight`), over live episodes only:
-   ``D(v) = Σ_j w_vj``.  A hub has ``D(v) > δ_hub`` (``ConsolidationParams.hub_degree``).
+   ``D(v) = Σ_j w_vj``.  A hub has ``D(v) > δ_hub`` (``ConsolidationParams.hub_degree``)
+   and, since semantic priors make dense graphs where almost every node passes a fixed
+   bar, also lies in the top 20% of degrees (``hub_quantile``).
 2. **Clusters.**  A hub with its strongest neighbours, at most ``cluster_size`` episodes.
    Hubs are taken by falling degree; a hub already inside a cluster of this pass is skipped
    (a greedy cover), and at most ``max_clusters`` clusters are distilled per pass.
@@ -69,7 +71,8 @@ DONE_PREFIX = "consolidate.done."
 class ConsolidationParams:
     """Constants of reflective consolidation (documented in ``docs/consolidation.md``)."""
 
-    hub_degree: float = 1.5  # δ_hub: a hub has weighted degree D(v) > this
+    hub_degree: float = 1.5  # δ_hub: a hub has weighted degree D(v) > this …
+    hub_quantile: float = 0.8  # … and is in the top 20% of degrees (0: no relative bar)
     cluster_size: int = 6  # hub + up to 5 strongest neighbours
     min_cluster: int = 2  # a hub needs at least one neighbour
     member_min_weight: float = 0.2  # a neighbour joins the cluster only over an edge this strong
@@ -139,7 +142,10 @@ def plan_clusters(store: Store, hela: HelaParams,
     """
     p = params or ConsolidationParams()
     deg, nbrs = weighted_degrees(store, hela)
-    hubs = sorted((v for v, d in deg.items() if d > p.hub_degree), key=lambda v: (-deg[v], v))
+    bar = p.hub_degree
+    if p.hub_quantile > 0 and deg:
+        bar = max(bar, float(np.quantile(np.fromiter(deg.values(), float), p.hub_quantile)))
+    hubs = sorted((v for v, d in deg.items() if d > bar), key=lambda v: (-deg[v], v))
     covered: set[int] = set()
     clusters: list[Cluster] = []
     for h in hubs:
@@ -167,12 +173,14 @@ SYSTEM = (
     "kind user_model: a trait or preference of the user, written about the user in third "
     "person. kind fact: a fact about the world or people in the user's life. kind persona: "
     "how the assistant should behave. replaces: true only if it corrects something said "
-    "earlier.\n\n"
-    "Example memories:\n- User: I drink coffee every morning. Assistant: Nice routine.\n"
-    "- User: Coffee keeps me awake at work. Assistant: Good.\n"
-    'Example answer: {"items": [{"kind": "user_model", "text": "The user drinks coffee every '
-    'morning.", "replaces": false}]}'
+    "earlier."
 )
+# A one-shot example given as an earlier exchange (the small model copies an example that
+# sits in the system prompt, but follows one given as a previous turn).
+EXAMPLE_MEMORIES = ("- User: I drink coffee every morning. Assistant: Nice routine.\n"
+                    "- User: Coffee keeps me awake at work. Assistant: Good.")
+EXAMPLE_ANSWER = ('{"items": [{"kind": "user_model", "text": "The user drinks coffee every '
+                  'morning.", "replaces": false}]}')
 
 PREFIX = {"user_model": "The user ", "fact": "", "persona": "The assistant "}
 
@@ -204,12 +212,16 @@ def _grammar(max_items: int, max_chars: int):
 
 
 def cluster_prompt(texts: list[str], memory_chars: int = 220) -> list[dict]:
-    """Chat messages asking for the knowledge in one cluster (stable system part first)."""
+    """Chat messages asking for the knowledge in one cluster (stable part first: the system
+    prompt and the example exchange are the same for every cluster, so llama.cpp reuses
+    their KV cache)."""
     lines = []
     for t in texts:
         t = " ".join(t.split())
         lines.append("- " + (t[:memory_chars].rstrip() + "…" if len(t) > memory_chars else t))
     return [{"role": "system", "content": SYSTEM},
+            {"role": "user", "content": f"Memories:\n{EXAMPLE_MEMORIES}\n\nAnswer:"},
+            {"role": "assistant", "content": EXAMPLE_ANSWER},
             {"role": "user", "content": "Memories:\n" + "\n".join(lines) + "\n\nAnswer:"}]
 
 
@@ -283,17 +295,26 @@ _SPACES = re.compile(r"\s+")
 def grounded(text: str, context: str, min_share: float = 0.5) -> bool:
     """Are at least `min_share` of the statement's content words in the source memories?
 
-    A word counts as found when a memory word shares its first five letters (a crude stem:
-    "hiking"/"hike" do not match, "hospital"/"hospitals" do).  This catches the small
-    model's habit of copying the prompt's example instead of the memories.
+    Words are compared by a crude stem (one suffix off, first five letters: "cooks" and
+    "cooking" match, "hiked" and "hiking" too).  This catches the small model's habit of
+    copying the prompt's example instead of the memories.
     """
     from .memory import keywords
 
     words = [w for w in keywords(text) if w not in _GENERIC]
     if not words:
         return False
-    ctx = {w[:5] for w in keywords(context)}
-    return sum(w[:5] in ctx for w in words) >= min_share * len(words)
+    ctx = {_stem(w) for w in keywords(context)}
+    return sum(_stem(w) in ctx for w in words) >= min_share * len(words)
+
+
+def _stem(word: str) -> str:
+    """A crude stem: one common suffix off, then the first five letters."""
+    for suf in ("ing", "ed", "es", "s", "e"):
+        if word.endswith(suf) and len(word) - len(suf) >= 3:
+            word = word[: -len(suf)]
+            break
+    return word[:5]
 
 
 _GENERIC = frozenset("user assistant the likes like loves love enjoys enjoy wants want".split())
@@ -593,11 +614,14 @@ def reset_markers(store: Store) -> int:
 # ---------------------------------------------------------------------- LoCoMo -------
 @dataclass
 class ConsolidatedRetriever:
-    """Retrieval for the consolidated LoCoMo variant: episodes plus knowledge items.
+    """Retrieval for the consolidated LoCoMo variant: knowledge items, then episodes.
 
-    ``retrieve(question)`` returns the recalls (episodes first by score, then knowledge);
-    ``covered(recalls)`` the episode ids they cover — an episode recall covers itself, a
-    knowledge recall covers its source episodes.
+    ``retrieve(question)`` returns up to ``k_knowledge`` knowledge recalls (cosine ≥
+    ``min_knowledge_score``; ``kind="knowledge"``, ``episode_id`` = knowledge id,
+    ``extra["sources"]`` = source episode ids) followed by the episodes of the engine's
+    profile.  ``covered(recalls)`` gives the episode ids they cover: an episode covers
+    itself, a knowledge item covers its source episodes.  Knowledge ids and episode ids are
+    different id spaces: key costs and coverage by ``(r.kind, r.episode_id)``.
     """
 
     engine: object
@@ -607,17 +631,24 @@ class ConsolidatedRetriever:
     profile: str | None = None
     report: ConsolidationReport | None = None
 
-    def retrieve(self, question: str, *, now: float | None = None) -> list[Recall]:
-        """Top-(k - knowledge used) episodes + up to k_knowledge knowledge items (k slots)."""
-        q = self.engine.embed_query(question)
+    def retrieve(self, question: str, *, now: float | None = None, k: int | None = None,
+                 query_vec: np.ndarray | None = None) -> list[Recall]:
+        """Knowledge first (compact, distilled), then top-(k − knowledge used) episodes.
+
+        `k`: total slots (default ``self.k``); pass a large k to rank candidates for a
+        token-budget fit instead.
+        """
+        k = self.k if k is None else k
+        q = self.engine.embed_query(question) if query_vec is None else query_vec
         know = retrieve_knowledge(self.engine, q, self.k_knowledge,
                                   min_score=self.min_knowledge_score)
-        eps = self.engine.retrieve(question, profile=self.profile, k=max(1, self.k - len(know)),
+        eps = self.engine.retrieve(question, profile=self.profile, k=max(1, k - len(know)),
                                    now=now, query_vec=q, with_text=False)
-        return eps + know
+        return know + eps
 
     @staticmethod
     def covered(recalls: list[Recall]) -> list[int]:
+        """Episode ids covered by `recalls`, in order, without repeats."""
         out: dict[int, None] = {}
         for r in recalls:
             if r.kind == "knowledge":
@@ -669,7 +700,9 @@ def add_cli(subparsers) -> None:
     c.add_argument("--dry-run", action="store_true",
                    help="run the model and show what would be stored; write nothing")
     c.add_argument("--max-clusters", type=int, help="clusters per pass (default 16; 0: all)")
-    c.add_argument("--hub-degree", type=float, help="δ_hub: weighted degree a hub exceeds")
+    c.add_argument("--hub-degree", type=float,
+                   help="δ_hub: weighted degree a hub exceeds (absolute: turns off the "
+                        "top-20%% rule)")
     c.add_argument("--redo", action="store_true",
                    help="forget which clusters were already processed, then run")
     c.add_argument("--model", metavar="PATH", help="GGUF model file")
@@ -712,6 +745,7 @@ def cmd_consolidate(args) -> int:
         p.max_clusters = None if args.max_clusters <= 0 else args.max_clusters
     if args.hub_degree is not None:
         p.hub_degree = args.hub_degree
+        p.hub_quantile = 0.0
     engine, settings = _open_engine(data_dir)
     try:
         if args.redo and not args.dry_run:

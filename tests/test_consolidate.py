@@ -65,7 +65,9 @@ QUERIES = {
     "cooking": ["What vegetarian food do I cook?", "What is my favourite dish to cook at home?"],
     "work": ["Where do I work as a nurse?", "How are my hospital shifts?"],
 }
-PARAMS = dict(hub_degree=1.3)  # the short conversation's hubs; the default δ_hub is 1.5
+# the short conversation's hubs, by an absolute bar (the default is δ_hub = 1.5 and the
+# top 20% of degrees)
+PARAMS = dict(hub_degree=1.3, hub_quantile=0.0)
 
 
 def build_conversation(engine: MemoryEngine, *, hebbian_rounds: int = 3, age_days: float = 60.0,
@@ -305,7 +307,7 @@ KILL_SCRIPT = textwrap.dedent("""
     engine = MemoryEngine(Store(sys.argv[1]), Embedder())
     llm = LocalLLM(n_ctx=2048)
     print("READY", flush=True)
-    consolidate(engine, llm, params=ConsolidationParams(hub_degree=1.3),
+    consolidate(engine, llm, params=ConsolidationParams(hub_degree=1.3, hub_quantile=0.0),
                 on_cluster=lambda d: print("COMMITTED", d["signature"], flush=True))
     print("FINISHED", flush=True)
 """)
@@ -383,3 +385,36 @@ def test_consolidated_variant_covers_source_episodes(engine, llm):
     covered = retr(k.text)
     assert set(k.sources) <= set(covered)
     assert all(any(e in v for v in ids.values()) for e in covered)
+
+
+def test_cli_consolidate_with_nothing_to_do(tmp_path, embedder, capsys):
+    from hela_desktop.cli import main as cli_main
+
+    engine = MemoryEngine(Store(tmp_path), embedder)
+    build_conversation(engine, hebbian_rounds=0)
+    engine.store.close()
+    assert cli_main(["consolidate", "--hub-degree", "50", "--data-dir", str(tmp_path)]) == 0
+    assert "nothing new to consolidate" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_cli_consolidate_dry_run_then_real(tmp_path, embedder, capsys):
+    from hela_desktop.cli import main as cli_main
+
+    engine = MemoryEngine(Store(tmp_path), embedder)
+    build_conversation(engine)
+    engine.store.close()
+    args = ["consolidate", "--hub-degree", "1.3", "--max-clusters", "1",
+            "--data-dir", str(tmp_path)]
+    assert cli_main(args + ["--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "cluster #" in out and "dry run, nothing written" in out
+    with Store(tmp_path) as s:
+        assert s.conn.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0] == 0
+    assert cli_main(args) == 0
+    out = capsys.readouterr().out
+    assert "1 distilled" in out or "1 invalid" in out
+    assert "2 clusters left" in out
+    with Store(tmp_path) as s:
+        n = s.conn.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0]
+        assert n == out.count("  added:")
