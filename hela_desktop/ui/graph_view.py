@@ -545,8 +545,9 @@ class GraphView(QtWidgets.QWidget):
         lo, hi = p.min(axis=0), p.max(axis=0)
         centre = (lo + hi) / 2
         span = np.maximum(hi - lo, 3.5)
+        # extra room on the right: labels are written to the right of their dots
         self.vb.setRange(QtCore.QRectF(centre[0] - span[0] / 2, centre[1] - span[1] / 2,
-                                       span[0], span[1]), padding=0.1)
+                                       span[0] * 1.3, span[1]), padding=0.1)
         if user:
             self._user_moved_view = False
             self._pending_fit = True
@@ -746,7 +747,17 @@ class GraphView(QtWidgets.QWidget):
             pi.addItem(t)
             self._labels.append(t)
         text_col = QtGui.QColor(self.colors.text)
-        placed: list[QtCore.QRectF] = []
+        # labels must not cover dots: the labelled ones always, every dot in small graphs
+        rows = [d.index[i] for i in want]
+        if len(self.pos) <= 400:
+            rows = list(range(len(self.pos))) if self._visible is None else list(np.nonzero(self._visible)[0])
+        r_dot = self.node_size / 2 + 2
+        dots = {}
+        for r in rows:
+            c = self.vb.mapViewToScene(QtCore.QPointF(*self.pos[r]))
+            dots[int(r)] = QtCore.QRectF(c.x() - r_dot, c.y() - r_dot, 2 * r_dot, 2 * r_dot)
+        labels: list[QtCore.QRectF] = []
+        view_rect = self.vb.sceneBoundingRect()
         for n, t in enumerate(self._labels):
             if n >= len(want):
                 t.setVisible(False)
@@ -760,34 +771,39 @@ class GraphView(QtWidgets.QWidget):
             if getattr(t, "_hela_color", None) != text_col.name():
                 t.setColor(text_col)
                 t._hela_color = text_col.name()
-            x, y = self.pos[d.index[i]]
-            # keep labels readable: right of the dot, else left, else above/below it,
-            # else nudged down — whichever first avoids other labels and the view's edge
+            row = d.index[i]
+            x, y = self.pos[row]
+            # right of the dot, else left, above or below — the first place that covers no
+            # other dot or label and stays in view; else right, nudged down past labels
             sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
             br = t.textItem.boundingRect()
             w, h = br.width(), br.height()
-            view_rect = self.vb.sceneBoundingRect()
+            gap = r_dot + 2
             candidates = [
-                ((-0.08, 0.5), QtCore.QRectF(sp.x() + 6, sp.y() - h / 2, w, h)),
-                ((1.08, 0.5), QtCore.QRectF(sp.x() - 6 - w, sp.y() - h / 2, w, h)),
-                ((0.5, 1.15), QtCore.QRectF(sp.x() - w / 2, sp.y() - 6 - h, w, h)),
-                ((0.5, -0.15), QtCore.QRectF(sp.x() - w / 2, sp.y() + 6, w, h)),
+                ((-gap / w, 0.5), QtCore.QRectF(sp.x() + gap, sp.y() - h / 2, w, h)),
+                ((1 + gap / w, 0.5), QtCore.QRectF(sp.x() - gap - w, sp.y() - h / 2, w, h)),
+                ((0.5, 1 + gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() - gap - h, w, h)),
+                ((0.5, -gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() + gap, w, h)),
             ]
+            obstacles = [r for k, r in dots.items() if k != row] + labels
             anchor, rect = candidates[0]
+            shifted = False
             for a, r in candidates:
-                if view_rect.contains(r) and not any(r.intersects(o) for o in placed):
+                if view_rect.contains(r) and not any(r.intersects(o) for o in obstacles):
                     anchor, rect = a, r
                     break
             else:
                 for _ in range(12):
-                    if not any(rect.intersects(o) for o in placed):
+                    if not any(rect.intersects(o) for o in labels):
                         break
                     rect.translate(0, h * 0.8)
-            placed.append(rect)
+                    shifted = True
+            labels.append(rect)
+            anchor = (round(anchor[0], 3), round(anchor[1], 3))
             if getattr(t, "_hela_anchor", None) != anchor:
                 t.setAnchor(anchor)
                 t._hela_anchor = anchor
-            if anchor == (-0.08, 0.5) and rect.center().y() != sp.y():
+            if shifted:
                 vp = self.vb.mapSceneToView(QtCore.QPointF(sp.x(), rect.center().y()))
                 t.setPos(x, vp.y())
             else:
