@@ -10,6 +10,14 @@ HeLa-Mem
     similarity          sim = (cos + 1) / 2
     hub degree          D(v) = Σ_j w_vj
 
+HeLa-Mem, hybrid scale (the ``hela`` profile)
+    standardise         z(x) = (x - mean(x)) / std(x)   over the retrievable pool
+    relevance           r(i) = z(cos)(i) + α·z(bm25)(i) + σ·1[speaker(i) named in q]
+    base activation     S_base(i) = max(r(i), 0) · d(i),   d = f + (1 - f)·exp(-Δt_i/τ)
+    context             C(c) = mean of the best n S_base in conversation c;
+                        S(j) += γ·z(C)(conv(j))
+    BM25 (Okapi)        Σ_t idf(t)·tf·(k1+1) / (tf + k1·(1 - b + b·len/avglen))
+
 streaming-memory
     score               cos(q,m)² · (1 + tanh(Σ_f w_f·f))
     recency             exp(-h / 24), h = hours since last retrieval
@@ -59,6 +67,48 @@ def temporal_decay(delta_seconds: np.ndarray | float, tau_days: float):
     """exp(-Δt/τ) with Δt in seconds and τ in days; Δt < 0 (future) counts as 0."""
     dt_days = np.maximum(np.asarray(delta_seconds, dtype=np.float64), 0.0) / SECONDS_PER_DAY
     return np.exp(-dt_days / tau_days)
+
+
+def floored_decay(delta_seconds: np.ndarray | float, tau_days: float, floor: float):
+    """d = floor + (1 - floor)·exp(-Δt/τ): recency reorders, but never erases, old memories."""
+    return floor + (1.0 - floor) * temporal_decay(delta_seconds, tau_days)
+
+
+def standardize(x: np.ndarray) -> np.ndarray:
+    """z(x) = (x - mean) / std; all zeros when x is constant (std = 0)."""
+    x = np.asarray(x, dtype=np.float64)
+    if len(x) == 0:
+        return x.copy()
+    sd = float(x.std())
+    if sd <= 1e-12:
+        return np.zeros_like(x)
+    return (x - float(x.mean())) / sd
+
+
+def hybrid_relevance(z_sim, z_kw, speaker, alpha: float, speaker_weight: float):
+    """r = z(cos) + α·z(bm25) + σ·speaker_match."""
+    return z_sim + alpha * z_kw + speaker_weight * speaker
+
+
+def hybrid_base(relevance, decay):
+    """S_base = max(r, 0)·d: only better-than-average memories carry activation."""
+    return np.maximum(relevance, 0.0) * decay
+
+
+def context_activation(base_values: np.ndarray, top: int) -> float:
+    """C(c): mean of the `top` largest base activations of one conversation."""
+    if len(base_values) == 0:
+        return 0.0
+    v = np.sort(np.asarray(base_values, dtype=np.float64))[::-1][: max(top, 1)]
+    return float(v.mean())
+
+
+def bm25_term(tf: float, idf_t: float, doc_len: float, avg_len: float,
+              k1: float = 1.5, b: float = 0.75) -> float:
+    """One term's Okapi BM25 contribution: idf·tf·(k1+1) / (tf + k1·(1 - b + b·len/avglen))."""
+    if tf <= 0:
+        return 0.0
+    return idf_t * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * doc_len / max(avg_len, 1e-9)))
 
 
 def base_activation(sim, kw, decay, alpha: float):

@@ -1,0 +1,151 @@
+"""Every formula of hela_desktop.formulas against numbers worked out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from hela_desktop import formulas as F
+
+
+def test_similarity_maps_cosine_to_unit_interval():
+    # (cos + 1) / 2: -1 -> 0, 0 -> 0.5, 0.6 -> 0.8, 1 -> 1
+    assert F.similarity(np.array([-1.0, 0.0, 0.6, 1.0])) == pytest.approx([0.0, 0.5, 0.8, 1.0])
+
+
+def test_decayed_weight_is_geometric_in_steps():
+    # 0.5 · (1 - 0.1)^3 = 0.5 · 0.729 = 0.3645 ; negative steps count as 0
+    assert F.decayed_weight(0.5, 0.1, 3) == pytest.approx(0.3645)
+    assert F.decayed_weight(0.5, 0.1, -2) == pytest.approx(0.5)
+
+
+def test_hebbian_update_applies_decay_then_adds_eta():
+    # written 1 step ago: before = 0.4 ; (1 - 0.1)·0.4 + 0.05 = 0.36 + 0.05 = 0.41
+    assert F.hebbian_update(0.4, 0.1, 0.05, 1, 1.0) == pytest.approx(0.41)
+    # written 3 steps ago: before = 0.4·0.9² = 0.324 ; 0.9·0.324 + 0.05 = 0.2916 + 0.05 = 0.3416
+    assert F.hebbian_update(0.4, 0.1, 0.05, 3, 1.0) == pytest.approx(0.3416)
+    # cap: 0.9·0.99 + 0.2 = 1.091 -> 1.0
+    assert F.hebbian_update(0.99, 0.1, 0.2, 1, 1.0) == 1.0
+
+
+def test_temporal_decay_in_days():
+    # Δt = 60 days, τ = 60 days -> e^-1 = 0.367879 ; future (Δt < 0) -> 1
+    day = 86400.0
+    assert F.temporal_decay(60 * day, 60.0) == pytest.approx(math.exp(-1))
+    assert F.temporal_decay(-5 * day, 60.0) == pytest.approx(1.0)
+
+
+def test_floored_decay():
+    # floor 0.5: 0.5 + 0.5·e^-1 = 0.5 + 0.18394 = 0.68394 ; Δt = 0 -> 1 ; Δt = ∞ -> 0.5
+    day = 86400.0
+    assert F.floored_decay(60 * day, 60.0, 0.5) == pytest.approx(0.5 + 0.5 * math.exp(-1))
+    assert F.floored_decay(0.0, 60.0, 0.5) == pytest.approx(1.0)
+    assert F.floored_decay(1e12, 60.0, 0.5) == pytest.approx(0.5)
+
+
+def test_base_activation_paper_form():
+    # (sim + α·kw)·decay = (0.8 + 0.5·0.4)·0.5 = (0.8 + 0.2)·0.5 = 0.5
+    assert F.base_activation(0.8, 0.4, 0.5, 0.5) == pytest.approx(0.5)
+
+
+def test_standardize():
+    # x = [1, 2, 3]: mean 2, population std sqrt(2/3) = 0.816497 -> [-1.224745, 0, 1.224745]
+    z = F.standardize(np.array([1.0, 2.0, 3.0]))
+    assert z == pytest.approx([-1.224745, 0.0, 1.224745], abs=1e-6)
+    # constant input has no spread: all zeros, not NaN
+    assert F.standardize(np.array([4.0, 4.0])) == pytest.approx([0.0, 0.0])
+    assert len(F.standardize(np.array([]))) == 0
+
+
+def test_hybrid_relevance_and_base():
+    # r = z_sim + α·z_kw + σ·spk = 1.0 + 0.5·2.0 + 1.0·1 = 3.0 ; and 0.2 + 0.5·(-1) + 0 = -0.3
+    r = F.hybrid_relevance(np.array([1.0, 0.2]), np.array([2.0, -1.0]), np.array([1.0, 0.0]),
+                           0.5, 1.0)
+    assert r == pytest.approx([3.0, -0.3])
+    # S_base = max(r, 0)·d = 3.0·0.5 = 1.5 ; max(-0.3, 0)·1 = 0
+    assert F.hybrid_base(r, np.array([0.5, 1.0])) == pytest.approx([1.5, 0.0])
+
+
+def test_context_activation_mean_of_best():
+    # best 2 of [0.5, 2.0, 1.0] are 2.0 and 1.0 -> mean 1.5 ; empty -> 0
+    assert F.context_activation(np.array([0.5, 2.0, 1.0]), 2) == pytest.approx(1.5)
+    assert F.context_activation(np.array([0.5]), 2) == pytest.approx(0.5)
+    assert F.context_activation(np.array([]), 2) == 0.0
+
+
+def test_spread_activation_adds_beta_weighted_sources():
+    # S(2) = 0.1 + β·(S(0)·w02 + S(1)·w12) = 0.1 + 0.5·(0.8·0.5 + 0.6·0.25) = 0.1 + 0.5·0.55 = 0.375
+    base = np.array([0.8, 0.6, 0.1])
+    out = F.spread_activation(base, np.array([0, 1]), np.array([2, 2]), np.array([0.5, 0.25]), 0.5)
+    assert out == pytest.approx([0.8, 0.6, 0.375])
+    assert base[2] == 0.1  # input untouched
+
+
+def test_keyword_overlap_and_idf():
+    # weights {a: 2, b: 1, c: 1}; doc has a and c -> (2 + 1) / 4 = 0.75
+    assert F.keyword_overlap({"a": 2.0, "b": 1.0, "c": 1.0}, {"a", "c"}) == pytest.approx(0.75)
+    assert F.keyword_overlap({}, {"a"}) == 0.0
+    # idf(N=10, df=1) = ln(1 + (10 - 1 + 0.5)/(1 + 0.5)) = ln(1 + 6.3333) = ln(7.3333) = 1.99243
+    assert F.idf(10, 1) == pytest.approx(math.log(1 + 9.5 / 1.5))
+    assert F.idf(10, 1) == pytest.approx(1.99243, abs=1e-5)
+    # a term in every doc still has a small positive idf: ln(1 + 0.5/10.5) = 0.04652
+    assert F.idf(10, 10) == pytest.approx(0.04652, abs=1e-5)
+
+
+def test_bm25_term():
+    # tf=2, idf=1.5, len=10, avg=5, k1=1.5, b=0.75:
+    # norm = 1 - 0.75 + 0.75·10/5 = 0.25 + 1.5 = 1.75 ; denom = 2 + 1.5·1.75 = 4.625
+    # 1.5·2·2.5 / 4.625 = 7.5 / 4.625 = 1.621622
+    assert F.bm25_term(2, 1.5, 10, 5, 1.5, 0.75) == pytest.approx(1.621622, abs=1e-6)
+    assert F.bm25_term(0, 1.5, 10, 5) == 0.0
+
+
+def test_weighted_degree():
+    # 0.5 + 0.25 + 0.125 = 0.875
+    assert F.weighted_degree([0.5, 0.25, 0.125]) == pytest.approx(0.875)
+
+
+def test_recency_and_frequency():
+    # exp(-24/24) = e^-1 ; never retrieved -> 0
+    r = F.recency(np.array([24.0, 0.0]), never=np.array([False, True]))
+    assert r == pytest.approx([math.exp(-1), 0.0])
+    # log1p(3)/log1p(1 + 1) = ln 4 / ln 3 = 1.386294 / 1.098612 = 1.261860
+    assert F.frequency(np.array([3.0]), 1.0) == pytest.approx([1.261860], abs=1e-6)
+
+
+def test_association_query_specificity():
+    q = np.array([1.0, 0.0])
+    # one query recalled it: centroid = q -> 1.0 ; two orthogonal queries: c̄ = (0.5, 0.5) -> 0.5
+    # a memory recalled by opposite queries only: c̄ = (-1, 0) -> clipped to 0
+    c = np.array([[1.0, 0.0], [0.5, 0.5], [-1.0, 0.0]])
+    assert F.association(q, c) == pytest.approx([1.0, 0.5, 0.0])
+
+
+def test_connection():
+    # log1p(3)·exp(-168/168) = 1.386294·0.367879 = 0.509989
+    assert F.connection(3, 168.0) == pytest.approx(math.log(4) * math.exp(-1))
+
+
+def test_streaming_score():
+    # cos² (1 + tanh(b)): 0.5²·(1 + tanh 0) = 0.25 ; 0.5²·(1 + tanh 1) = 0.25·1.761594 = 0.440399
+    # negative cosine gates to 0
+    s = F.streaming_score(np.array([0.5, 0.5, -0.7]), np.array([0.0, 1.0, 3.0]))
+    assert s == pytest.approx([0.25, 0.440399, 0.0], abs=1e-6)
+
+
+def test_softmax_and_mmr():
+    # softmax([1, 0]/0.5) = [e², 1]/(e² + 1) = [0.880797, 0.119203]
+    assert F.softmax(np.array([1.0, 0.0]), 0.5) == pytest.approx([0.880797, 0.119203], abs=1e-6)
+    assert len(F.softmax(np.array([]), 1.0)) == 0
+    # MMR: 0.8·(1 - 0.5·0.6) = 0.8·0.7 = 0.56 ; negative similarity counts as 0 -> 0.8
+    assert F.mmr_value(np.array([0.8, 0.8]), np.array([0.6, -0.3]), 0.5) == pytest.approx([0.56, 0.8])
+
+
+def test_reciprocal_rank_fusion():
+    # doc 7: 1/(60+1) + 1/(60+2) = 0.016393 + 0.016129 = 0.032522 ; doc 8: 1/61 ; doc 9: 1/62
+    out = F.reciprocal_rank_fusion([[7, 9], [8, 7]], 60)
+    assert out[7] == pytest.approx(1 / 61 + 1 / 62)
+    assert out[8] == pytest.approx(1 / 61)
+    assert out[9] == pytest.approx(1 / 62)
