@@ -36,12 +36,12 @@ class HelaParams:
     strip_names: bool = True  # embed the query without the participants' names
     eta: float = 0.02  # η: Hebbian learning rate
     lam: float = 0.005  # λ: Hebbian decay per retrieval step
-    beta: float = 0.6  # β: spreading strength along edges
+    beta: float = 0.1  # β: spreading strength along edges (the paper's value)
     context_weight: float = 0.6  # γ: activation shared by episodes of one conversation
     context_top: int = 2  # a conversation's activation: mean of its best `context_top` bases
     context_pool: int = 300  # spreading and context act on the best `context_pool` bases
     tau_days: float = 60.0  # τ: temporal decay constant, in days
-    decay_floor: float = 0.5  # decay = floor + (1 - floor)·exp(-Δt/τ): old never means gone
+    decay_floor: float = 0.9  # decay = floor + (1 - floor)·exp(-Δt/τ): old never means gone
     weight_cap: float = 1.0  # edges never exceed this weight
     temporal_edge: float = 0.5  # prior weight linking consecutive episodes
     semantic_prior: bool = True  # cold-start fix: link new episodes to similar old ones

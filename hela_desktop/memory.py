@@ -3,10 +3,16 @@
 `MemoryEngine` keeps an in-memory index (embedding matrix and statistics) of the episodes
 that take part in retrieval, backed by the SQLite `Store`.  Two retrieval profiles:
 
-- ``hela``: HeLa-Mem dual-path retrieval — base activation from similarity, keyword overlap
-  and temporal decay; spreading activation along Hebbian edges from sources above θ; the
-  result is the top-k by base activation plus up to m nodes that spreading lifted into the
-  top-k ("associative" memories).  ``hela-nospread`` switches spreading off.
+- ``hela`` (default): HeLa-Mem dual-path retrieval on a hybrid, standardised scale — base
+  activation = z(dense cosine) + α·z(BM25) + a speaker-field match, times a floored temporal
+  decay relative to the question time; the query is embedded without the participants'
+  names (names are matched against the speaker field instead).  Spreading adds the
+  activation of the episode's conversation (context) and of its graph neighbours (temporal
+  adjacency, semantic priors, Hebbian edges).  The result is the top-k by base activation
+  plus up to m nodes that spreading lifted into the top-k ("associative" memories).
+  ``hela-nospread`` switches spreading (context and edges) off.
+- ``hela-paper``: the published HeLa-Mem formula and constants: (cos+1)/2 + α·IDF keyword
+  overlap, times exp(-Δt/τ), spreading β=0.1 from sources above θ=0.6.
 - ``streaming``: streaming-memory scoring — cos² gated boost from recency, frequency,
   emotion, association (with query specificity) and connection, softmax with temperature,
   MMR diversity.
@@ -31,7 +37,19 @@ from .config import HelaParams, Settings, StreamingParams
 from .events import Recall
 from .store import Store, episode_text, from_blob, to_blob
 
-PROFILES = ("hela", "hela-nospread", "streaming", "dense")
+
+def _meta_speaker(meta: str | None) -> str | None:
+    """The ``speaker`` field of an episode's JSON meta, if any."""
+    if not meta:
+        return None
+    try:
+        d = json.loads(meta)
+    except ValueError:
+        return None
+    v = d.get("speaker") if isinstance(d, dict) else None
+    return v if isinstance(v, str) else None
+
+PROFILES = ("hela", "hela-nospread", "hela-paper", "streaming", "dense")
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 STOPWORDS = frozenset(
@@ -87,6 +105,8 @@ class MemoryIndex:
         self.count = np.zeros(cap, dtype=np.float64)
         self.last = np.full(cap, np.nan, dtype=np.float64)
         self.importance = np.zeros(cap, dtype=np.float64)
+        self.conv = np.full(cap, -1, dtype=np.int64)  # conversation id, -1: none
+        self.speaker = np.full(cap, -1, dtype=np.int64)  # speaker code, -1: unknown
         self.pos: dict[int, int] = {}
         self.centroids: dict[int, tuple[np.ndarray, int]] = {}
 
@@ -106,12 +126,18 @@ class MemoryIndex:
         last = np.full(new, np.nan)
         last[:cap] = self.last
         self.last = last
+        for name in ("conv", "speaker"):
+            a = getattr(self, name)
+            b = np.full(new, -1, dtype=np.int64)
+            b[:cap] = a
+            setattr(self, name, b)
         emb = np.zeros((new, self.dim), dtype=np.float32)
         emb[:cap] = self.emb
         self.emb = emb
 
     def add(self, eid: int, vec: np.ndarray, created: float, count: float = 0,
-            last: float | None = None, importance: float = 0.0) -> None:
+            last: float | None = None, importance: float = 0.0, conv: int | None = None,
+            speaker: int = -1) -> None:
         if eid in self.pos:
             i = self.pos[eid]
         else:
@@ -125,6 +151,8 @@ class MemoryIndex:
         self.count[i] = count
         self.last[i] = np.nan if last is None else last
         self.importance[i] = importance
+        self.conv[i] = -1 if conv is None else conv
+        self.speaker[i] = speaker
 
     def remove(self, eid: int) -> None:
         i = self.pos.pop(eid, None)
@@ -133,7 +161,7 @@ class MemoryIndex:
         j = self._n - 1
         if i != j:  # move the last row into the hole
             moved = int(self.ids[j])
-            for name in ("ids", "created", "count", "last", "importance"):
+            for name in ("ids", "created", "count", "last", "importance", "conv", "speaker"):
                 a = getattr(self, name)
                 a[i] = a[j]
             self.emb[i] = self.emb[j]
@@ -162,6 +190,8 @@ class MemoryEngine:
         self.settings = settings or Settings()
         self._lock = threading.RLock()
         self._kw_cache: dict[str, list[int]] = {}
+        self._speakers: dict[str, int] = {}  # lower-case speaker name -> code
+        self._speaker_re: re.Pattern | None = None
         self.index = MemoryIndex(embedder.dim if embedder is not None else 384)
         self.reload_index()
 
@@ -189,8 +219,43 @@ class MemoryEngine:
                     c = from_blob(cent)
                     if c is not None and len(c) == dim:
                         idx.centroids[eid] = (c.copy(), int(qn))
+            for eid, conv, meta in self.store.conn.execute(
+                "SELECT id, conversation_id, meta FROM episodes "
+                "WHERE deleted_at IS NULL AND archived_at IS NULL AND embedding IS NOT NULL"
+            ):
+                i = idx.pos.get(eid)
+                if i is None:
+                    continue
+                idx.conv[i] = -1 if conv is None else conv
+                idx.speaker[i] = self._speaker_code(_meta_speaker(meta))
             self.index = idx
             self._kw_cache.clear()
+
+    def _speaker_code(self, name: str | None) -> int:
+        """A small integer per distinct speaker name (case-insensitive); -1 for none."""
+        if not name:
+            return -1
+        key = name.strip().lower()
+        if not key:
+            return -1
+        code = self._speakers.get(key)
+        if code is None:
+            code = len(self._speakers)
+            self._speakers[key] = code
+            self._speaker_re = re.compile(
+                r"\b(" + "|".join(re.escape(n) for n in sorted(self._speakers, key=len, reverse=True))
+                + r")(?:'s|’s)?\b", re.IGNORECASE)
+        return code
+
+    def named_speakers(self, query: str) -> tuple[set[int], str]:
+        """Speakers the query names (their codes) and the query with those names removed."""
+        if self._speaker_re is None:
+            return set(), query
+        codes = {self._speakers[m.group(1).lower()] for m in self._speaker_re.finditer(query)}
+        if not codes:
+            return set(), query
+        stripped = re.sub(r"\s+", " ", self._speaker_re.sub(" ", query)).strip()
+        return codes, stripped
 
     def __len__(self) -> int:
         return len(self.index)
@@ -253,7 +318,8 @@ class MemoryEngine:
                     self.store.upsert_edges(
                         [(a, b, 0.0, min(w, p.weight_cap), 0, step, now) for (a, b), w in edges.items()]
                     )
-                self.index.add(eid, vec, now, 0, None, ep.importance)
+                speaker = self._speaker_code((ep.meta or {}).get("speaker"))
+                self.index.add(eid, vec, now, 0, None, ep.importance, conv, speaker)
                 last_in_conv[conv] = eid
                 ids.append(eid)
             self._kw_cache.clear()
@@ -279,7 +345,8 @@ class MemoryEngine:
         ep = self.store.episode(episode_id)
         if ep and ep.archived_at is None and ep.deleted_at is None:
             self.index.add(episode_id, vec, ep.created_at, ep.access_count, ep.last_access,
-                           ep.importance)
+                           ep.importance, ep.conversation_id,
+                           self._speaker_code((ep.meta or {}).get("speaker")))
         self._kw_cache.clear()
 
     def set_pinned(self, episode_id: int, pinned: bool) -> None:
@@ -300,10 +367,13 @@ class MemoryEngine:
 
     def _reindex_one(self, episode_id: int) -> None:
         row = self.store.conn.execute(
-            "SELECT embedding, created_at, access_count, last_access, importance FROM episodes "
+            "SELECT embedding, created_at, access_count, last_access, importance, "
+            "conversation_id, meta FROM episodes "
             "WHERE id = ? AND deleted_at IS NULL AND archived_at IS NULL", (episode_id,)).fetchone()
         if row and row[0] is not None:
-            self.index.add(episode_id, from_blob(row[0]), row[1], row[2], row[3], row[4])
+            self.index.add(episode_id, from_blob(row[0]), row[1], row[2], row[3], row[4],
+                           row[5], self._speaker_code(_meta_speaker(row[6])))
+        self._kw_cache.clear()
 
     # ---- edges ------------------------------------------------------------------------
     def effective_weight(self, weight: float, prior: float, edge_step: int,
@@ -397,17 +467,22 @@ class MemoryEngine:
             n = len(self.index)
             if n == 0:
                 return []
-            q = self.embed_query(query) if query_vec is None else np.asarray(query_vec, np.float32)
+            own_vec = query_vec is None
+            q = self.embed_query(query) if own_vec else np.asarray(query_vec, np.float32)
             now = time.time() if now is None else now
-            cos = self.index.view("emb") @ q
             excl = [self.index.pos[e] for e in exclude if e in self.index.pos]
+            # the hela profile computes its own cosine (it may re-embed the query)
+            cos = None if profile in ("hela", "hela-nospread") else self.index.view("emb") @ q
             if profile == "dense":
                 res = self._dense(cos, k or self.hela.k, excl)
             elif profile == "streaming":
                 res = self._streaming(cos, q, k or self.settings.max_memories, now, excl)
+            elif profile == "hela-paper":
+                res = self._hela(query, cos, k or self.hela.k, now, excl, spread=self.hela.spread)
             else:
-                res = self._hela(query, cos, k or self.hela.k, now, excl,
-                                 spread=self.hela.spread and profile == "hela")
+                res = self._hela_hybrid(query, q, k or self.hela.k, now, excl,
+                                        spread=self.hela.spread and profile == "hela",
+                                        may_embed=own_vec)
         if with_text and res:
             eps = self.store.episodes(r.episode_id for r in res)
             for r in res:
@@ -466,7 +541,8 @@ class MemoryEngine:
 
     def _hela(self, query: str, cos: np.ndarray, k: int, now: float, excl: list[int],
               *, spread: bool) -> list[Recall]:
-        p = self.hela
+        """The published HeLa-Mem scoring (profile ``hela-paper``)."""
+        p = replace(self.hela, theta=self.hela.paper_theta, beta=self.hela.paper_beta)
         base, sim, kw, decay = self.base_activation(query, cos, now)
         if excl:
             base[excl] = -np.inf
@@ -516,6 +592,139 @@ class MemoryEngine:
             )
 
         out = [recall(int(i), "base") for i in top_base] + [recall(i, "associative") for i in lifted]
+        out.sort(key=lambda r: -r.score)
+        return out
+
+    def bm25_scores(self, query: str) -> np.ndarray:
+        """Okapi BM25 of `query`'s keywords for every indexed row (SQLite FTS5 ``bm25()``,
+        porter-stemmed), 0 where no keyword occurs."""
+        n = len(self.index)
+        out = np.zeros(n, dtype=np.float64)
+        terms = keywords(query)[:24]
+        if not terms:
+            return out
+        match = " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
+        try:
+            rows = self.store.conn.execute(
+                "SELECT rowid, bm25(episodes_fts) FROM episodes_fts WHERE episodes_fts MATCH ?",
+                (match,)).fetchall()
+        except Exception:  # noqa: BLE001 - a query FTS5 cannot parse scores 0
+            return out
+        pos = self.index.pos
+        idx = [(pos[r], -s) for r, s in rows if r in pos]
+        if idx:
+            ii, vv = zip(*idx, strict=True)
+            out[list(ii)] = vv
+        return out
+
+    def hybrid_base(self, query: str, q: np.ndarray, now: float, *, may_embed: bool = True
+                    ) -> dict[str, np.ndarray]:
+        """Base activation of the ``hela`` profile for every indexed row, with its parts.
+
+        r = z(cos) + α·z(bm25) + σ·[speaker named in the query];  S_base = max(r, 0)·d,
+        d = floor + (1-floor)·exp(-Δt/τ).  When the query names known speakers and the
+        engine embeds the query itself (`may_embed`), the dense part uses the query with
+        the names removed: names are matched exactly through the speaker field, and would
+        otherwise dominate a short question's embedding.
+        """
+        p = self.hela
+        emb = self.index.view("emb")
+        codes, stripped = self.named_speakers(query)
+        if codes and p.strip_names and may_embed and stripped and stripped != query:
+            q = self.embed_query(stripped)
+        cos = (emb @ q).astype(np.float64)
+        bm = self.bm25_scores(query)
+        spk = np.isin(self.index.view("speaker"), list(codes)).astype(np.float64) if codes \
+            else np.zeros(len(cos))
+        rel = F.hybrid_relevance(F.standardize(cos), F.standardize(bm), spk, p.alpha,
+                                 p.speaker_weight)
+        decay = F.floored_decay(now - self.index.view("created"), p.tau_days, p.decay_floor)
+        return {"base": F.hybrid_base(rel, decay), "cos": cos, "bm25": bm, "speaker": spk,
+                "decay": decay, "relevance": rel}
+
+    def _edge_spread(self, base: np.ndarray, sources: list[int], lam: float, cap: float):
+        """(source rows, neighbour rows, effective weights) of the edges leaving `sources`."""
+        src_ids = {int(self.index.ids[i]): i for i in sources}
+        step = self.store.hebbian_step()
+        pos = self.index.pos
+        s_rows, n_rows, ws = [], [], []
+        for a, b, w, prior, _cnt, st, _upd in self.store.edges_of(src_ids):
+            weff = min(cap, prior + w * (1.0 - lam) ** max(step - st, 0))
+            if weff <= 0:
+                continue
+            for s_id, nb in ((a, b), (b, a)):
+                if s_id in src_ids and nb in pos:
+                    s_rows.append(src_ids[s_id])
+                    n_rows.append(pos[nb])
+                    ws.append(weff)
+        return (np.array(s_rows, dtype=np.int64), np.array(n_rows, dtype=np.int64),
+                np.array(ws, dtype=np.float64))
+
+    def _hela_hybrid(self, query: str, q: np.ndarray, k: int, now: float, excl: list[int],
+                     *, spread: bool, may_embed: bool) -> list[Recall]:
+        """The ``hela`` profile: hybrid base activation, context and edge spreading, dual path."""
+        p = self.hela
+        parts = self.hybrid_base(query, q, now, may_embed=may_embed)
+        base = parts["base"]
+        if excl:
+            base[excl] = -np.inf
+        top_base = _topk(base, k)
+        total = base.copy()
+        ctx_amt: dict[int, float] = {}
+        spread_amt: dict[int, float] = {}
+        spread_src: dict[int, tuple[float, int]] = {}
+        if spread:
+            pool = _topk(base, max(p.context_pool, k))
+            # context: episodes of one conversation share its activation
+            if p.context_weight > 0 and pool:
+                conv = self.index.view("conv")
+                members: dict[int, list[int]] = {}
+                for i in pool:
+                    c = int(conv[i])
+                    if c >= 0:
+                        members.setdefault(c, []).append(i)
+                if len(members) > 1:
+                    groups = list(members)
+                    act = np.array([F.context_activation(base[members[g]], p.context_top)
+                                    for g in groups])
+                    z = F.standardize(act)
+                    for g, zg in zip(groups, z, strict=True):
+                        for i in members[g]:
+                            total[i] += p.context_weight * zg
+                            ctx_amt[i] = float(p.context_weight * zg)
+            # edges: S(j) += β·Σ_i S_base(i)·w_ij from sources above θ
+            if p.beta > 0:
+                sources = [i for i in pool[: p.max_sources] if base[i] > p.theta]
+                if sources:
+                    s_arr, n_arr, w_arr = self._edge_spread(base, sources, p.lam, p.weight_cap)
+                    if len(s_arr):
+                        contrib = p.beta * base[s_arr] * w_arr
+                        np.add.at(total, n_arr, contrib)
+                        for s_r, n_r, c in zip(s_arr, n_arr, contrib, strict=True):
+                            spread_amt[int(n_r)] = spread_amt.get(int(n_r), 0.0) + float(c)
+                            best = spread_src.get(int(n_r))
+                            if best is None or c > best[0]:
+                                spread_src[int(n_r)] = (float(c), int(self.index.ids[s_r]))
+            if excl:
+                total[excl] = -np.inf
+        top_total = _topk(total, k)
+        base_set = set(top_base)
+        lifted = [i for i in top_total if i not in base_set][: p.m]
+
+        def recall(i: int, path: str) -> Recall:
+            src = spread_src.get(i)
+            return Recall(
+                episode_id=int(self.index.ids[i]), score=float(total[i]),
+                semantic=float(parts["cos"][i]), keyword=float(parts["bm25"][i]),
+                recency=float(parts["decay"][i]),
+                spread=float(spread_amt.get(i, 0.0) + ctx_amt.get(i, 0.0)),
+                spread_from=src[1] if src else None, path=path,
+                extra={"base": float(base[i]), "relevance": float(parts["relevance"][i]),
+                       "speaker": float(parts["speaker"][i]), "context": ctx_amt.get(i, 0.0),
+                       "edges": spread_amt.get(i, 0.0), "cos": float(parts["cos"][i])},
+            )
+
+        out = [recall(i, "base") for i in top_base] + [recall(i, "associative") for i in lifted]
         out.sort(key=lambda r: -r.score)
         return out
 
