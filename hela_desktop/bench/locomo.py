@@ -1,0 +1,657 @@
+"""``hela-desktop bench locomo FILE``: evidence recall on LoCoMo, every profile and baseline.
+
+LoCoMo (Maharana et al., "Evaluating Very Long-Term Conversational Memory of LLM Agents",
+ACL 2024; data CC BY-NC 4.0) is a set of long two-person conversations, each split into
+dated sessions, with questions whose ``evidence`` lists the turns (``D<session>:<turn>``)
+that hold the answer.  This benchmark needs no LLM judge: for every question it measures
+which evidence turns each retrieval method put into the prompt.
+
+How a run works, per conversation:
+
+1. Every turn becomes one memory, stored through the app's own path
+   (`MemoryEngine.add_episodes` with `NewEpisode`): text ``"<speaker>: <text>"`` plus
+   ``" [shares a photo: <blip_caption>]"`` for images, one conversation row per session,
+   ``created_at`` = the session's date-time (parsed) plus the turn's position, and
+   ``meta = {"dia_ids": [...], "speaker": ..., "session": N}``.  (``--granularity pair``
+   stores two consecutive turns per memory instead; it then covers both dia_ids and
+   costs both turns' tokens.)
+2. Questions are asked in their original order at a time just after the last session.
+   Methods that learn (the HeLa-Mem profiles and the streaming profile) each get their own
+   copy of the store, so their Hebbian edges and access statistics accumulate over the
+   conversation's questions (as in the HeLa-Mem paper's evaluation) without contaminating
+   one another; ``hela-cold`` uses the ``hela`` profile on a store that never learns.
+3. Fair budget: each question's context-token budget is what the dense baseline's top-k
+   uses for that question; every method fills its ranking into that same budget
+   (`memory.fit_budget`: in order, skipping a memory that does not fit).  Tokens are
+   counted with the embedder's WordPiece tokenizer (all-MiniLM-L6-v2 by default).
+4. Evidence recall = share of the question's evidence turns contained in the selected
+   memories; all-evidence hit = every evidence turn contained.  Categories 1-4 make the
+   overall figure; 5 (adversarial) is reported apart.
+
+Embeddings and token counts are cached in ``<data-dir>/.bench-cache`` keyed by
+sha1(embedder name + text), so a rerun does not embed again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from .. import formulas as F
+from ..config import Settings
+from ..events import Recall
+from ..memory import MemoryEngine, NewEpisode, fit_budget
+from ..store import Store
+
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+SCORED = (1, 2, 3, 4)
+BASELINES = ("dense", "bm25", "dense+bm25-rrf")
+METHODS = BASELINES + ("hela", "hela-nospread", "hela-cold", "hela-paper", "streaming")
+LEARNING = ("hela", "hela-nospread", "hela-paper", "streaming")
+RRF_K = 60
+CANDIDATES = 40  # ranking depth each method hands to the budget filler
+
+_DIA = re.compile(r"D:?\s*(\d+)\s*:\s*(\d+)")
+
+
+# ----------------------------------------------------------------- data -----------------
+def normalize_evidence(evidence: Sequence) -> list[str]:
+    """Evidence ids as clean ``D<session>:<turn>`` strings, in order, without repeats.
+
+    Repairs the malformed ids of the original data: ``'D8:6; D9:17'`` (two ids in one),
+    ``'D:11:26'`` (extra colon), ``'D30:05'`` (leading zero), space/comma-joined lists;
+    a bare ``'D'`` carries no turn and is skipped (the question itself is kept).
+    """
+    out: list[str] = []
+    for raw in evidence or []:
+        for m in _DIA.finditer(str(raw)):
+            out.append(f"D{int(m.group(1))}:{int(m.group(2))}")
+    return list(dict.fromkeys(out))
+
+
+def parse_session_time(text: str) -> float:
+    """'1:56 pm on 8 May, 2023' -> epoch seconds (UTC)."""
+    t = " ".join(str(text).replace(",", ", ").split())
+    for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%H:%M on %d %B, %Y"):
+        try:
+            dt = datetime.strptime(t.replace(" ,", ","), fmt)
+            return dt.replace(tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            continue
+    raise ValueError(f"cannot parse session date-time {text!r}")
+
+
+@dataclass
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str  # as stored: "<speaker>: <text>[ [shares a photo: ...]]"
+    session: int
+    at: float
+
+
+def conversation_turns(sample: dict) -> list[Turn]:
+    """All turns of a LoCoMo sample in order, with parsed session times."""
+    conv = sample["conversation"]
+    keys = sorted((k for k in conv if re.fullmatch(r"session_\d+", k)),
+                  key=lambda k: int(k.split("_")[1]))
+    turns: list[Turn] = []
+    for key in keys:
+        session = int(key.split("_")[1])
+        at = parse_session_time(conv[f"{key}_date_time"])
+        for i, t in enumerate(conv[key] or []):
+            text = f"{t.get('speaker', '?')}: {t.get('text', '')}".rstrip()
+            if t.get("blip_caption"):
+                text += f" [shares a photo: {t['blip_caption']}]"
+            dia = normalize_evidence([t.get("dia_id", "")])
+            turns.append(Turn(dia[0] if dia else f"D{session}:{i + 1}", t.get("speaker", ""),
+                              text, session, at + 30.0 * i))
+    return turns
+
+
+def build_episodes(turns: Sequence[Turn], granularity: str = "turn"
+                   ) -> list[tuple[int, NewEpisode]]:
+    """(session, NewEpisode) per memory; ``pair`` joins two consecutive turns of a session."""
+    out: list[tuple[int, NewEpisode]] = []
+    if granularity == "turn":
+        for t in turns:
+            out.append((t.session, NewEpisode(
+                t.text, "", created_at=t.at, source="locomo",
+                meta={"dia_ids": [t.dia_id], "speaker": t.speaker, "session": t.session})))
+        return out
+    if granularity != "pair":
+        raise ValueError(f"granularity must be 'turn' or 'pair', not {granularity!r}")
+    i = 0
+    while i < len(turns):
+        group = [turns[i]]
+        if i + 1 < len(turns) and turns[i + 1].session == turns[i].session:
+            group.append(turns[i + 1])
+        speakers = {t.speaker for t in group}
+        out.append((group[0].session, NewEpisode(
+            "\n".join(t.text for t in group), "", created_at=group[0].at, source="locomo",
+            meta={"dia_ids": [t.dia_id for t in group],
+                  "speaker": group[0].speaker if len(speakers) == 1 else None,
+                  "session": group[0].session})))
+        i += len(group)
+    return out
+
+
+# ------------------------------------------------------------ embeddings ---------------
+class CachedEmbedder:
+    """Wraps the app's `Embedder` with an on-disk cache of vectors and token counts."""
+
+    def __init__(self, cache_dir: Path | None, factory: Callable[[], object] | None = None,
+                 name: str | None = None):
+        from ..paths import DEFAULT_EMBEDDER_NAME
+
+        self._factory = factory
+        self._inner = None
+        self.name = name or DEFAULT_EMBEDDER_NAME
+        self.dim = 384
+        self.cache_dir = cache_dir
+        self._vec: dict[str, np.ndarray] = {}
+        self._tok: dict[str, int] = {}
+        self._dirty = False
+        if cache_dir is not None:
+            self._load()
+
+    @property
+    def inner(self):
+        if self._inner is None:
+            if self._factory is None:
+                from ..embedder import Embedder
+
+                self._inner = Embedder()
+            else:
+                self._inner = self._factory()
+            self.dim = int(self._inner.dim)
+        return self._inner
+
+    def _key(self, text: str) -> str:
+        return hashlib.sha1(f"{self.name}\0{text}".encode()).hexdigest()
+
+    def _file(self) -> Path:
+        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", self.name)
+        return Path(self.cache_dir) / f"emb-{safe}.npz"
+
+    def _load(self) -> None:
+        f = self._file()
+        if not f.exists():
+            return
+        try:
+            with np.load(f) as z:
+                keys, vecs, toks = z["keys"], z["vecs"], z["tokens"]
+        except (OSError, ValueError, KeyError):
+            return
+        for k, v, n in zip(keys, vecs, toks, strict=True):
+            self._vec[str(k)] = v
+            if n >= 0:
+                self._tok[str(k)] = int(n)
+        if len(vecs):
+            self.dim = int(vecs.shape[1])
+
+    def save(self) -> None:
+        """Write the cache (atomically) if anything new was computed."""
+        if self.cache_dir is None or not self._dirty:
+            return
+        Path(self.cache_dir).mkdir(parents=True, exist_ok=True)
+        keys = list(self._vec)
+        vecs = np.stack([self._vec[k] for k in keys]).astype(np.float32)
+        toks = np.array([self._tok.get(k, -1) for k in keys], dtype=np.int64)
+        tmp = self._file().with_suffix(".tmp.npz")
+        np.savez(tmp, keys=np.array(keys), vecs=vecs, tokens=toks)
+        tmp.replace(self._file())
+        self._dirty = False
+
+    def embed(self, texts: list[str], batch_size: int = 64, progress: bool = False) -> np.ndarray:
+        keys = [self._key(t) for t in texts]
+        missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True)
+                                     if k not in self._vec))
+        if missing:
+            vecs = self.inner.embed(missing, batch_size=batch_size)
+            for t, v in zip(missing, vecs, strict=True):
+                self._vec[self._key(t)] = np.asarray(v, dtype=np.float32)
+            self._dirty = True
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._vec[k] for k in keys])
+
+    def embed_one(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]
+
+    def count_tokens(self, text: str) -> int:
+        k = self._key(text)
+        n = self._tok.get(k)
+        if n is None:
+            n = int(self.inner.count_tokens(text))
+            self._tok[k] = n
+            self._dirty = True
+        return n
+
+
+# ------------------------------------------------------------------ BM25 ----------------
+_TOKEN = re.compile(r"\w+")
+
+
+def word_tokens(text: str) -> list[str]:
+    """Lower-case word tokens (the BM25 baseline's tokenizer)."""
+    return _TOKEN.findall(text.lower())
+
+
+class BM25:
+    """Okapi BM25 (k1=1.5, b=0.75) over lower-case word tokens; the BM25 baseline."""
+
+    def __init__(self, docs: Sequence[str], k1: float = 1.5, b: float = 0.75):
+        self.k1, self.b = k1, b
+        tfs = [Counter(word_tokens(d)) for d in docs]
+        self.lens = np.array([sum(c.values()) for c in tfs], dtype=np.float64)
+        self.avg = float(self.lens.mean()) if len(docs) else 0.0
+        df: Counter = Counter()
+        for c in tfs:
+            df.update(c.keys())
+        self.idf = {t: F.idf(len(docs), n) for t, n in df.items()}
+        self.postings: dict[str, list[tuple[int, int]]] = {}
+        for i, c in enumerate(tfs):
+            for t, f in c.items():
+                self.postings.setdefault(t, []).append((i, f))
+
+    def scores(self, query: str) -> np.ndarray:
+        out = np.zeros(len(self.lens))
+        for t in set(word_tokens(query)):
+            for i, f in self.postings.get(t, ()):
+                out[i] += F.bm25_term(f, self.idf[t], self.lens[i], self.avg, self.k1, self.b)
+        return out
+
+
+# ---------------------------------------------------------------- scoring ---------------
+def evidence_recall(evidence: Sequence[str], covered: set[str]) -> tuple[float, bool]:
+    """(share of evidence turns covered, all covered).  Empty evidence: (0.0, False)."""
+    ev = list(dict.fromkeys(evidence))
+    if not ev:
+        return 0.0, False
+    got = sum(1 for e in ev if e in covered)
+    return got / len(ev), got == len(ev)
+
+
+@dataclass
+class Tally:
+    """Per-method sums by category."""
+
+    recall: dict[int, list[float]] = field(default_factory=lambda: {c: [] for c in CATEGORIES})
+    hit: dict[int, list[float]] = field(default_factory=lambda: {c: [] for c in CATEGORIES})
+    tokens: list[int] = field(default_factory=list)
+    memories: list[int] = field(default_factory=list)
+    f1: dict[int, list[float]] = field(default_factory=lambda: {c: [] for c in CATEGORIES})
+
+    def add(self, category: int, recall: float, hit: bool, tokens: int, memories: int) -> None:
+        self.recall.setdefault(category, []).append(recall)
+        self.hit.setdefault(category, []).append(float(hit))
+        if category in SCORED:
+            self.tokens.append(tokens)
+            self.memories.append(memories)
+
+    def summary(self) -> dict:
+        scored_r = [x for c in SCORED for x in self.recall.get(c, [])]
+        scored_h = [x for c in SCORED for x in self.hit.get(c, [])]
+        out = {"overall": _pct(scored_r)}
+        for c in SCORED:
+            out[CATEGORIES[c]] = _pct(self.recall.get(c, []))
+        out["tokens"] = round(float(np.mean(self.tokens)), 1) if self.tokens else 0.0
+        out["all-evidence"] = _pct(scored_h)
+        out["adversarial"] = _pct(self.recall.get(5, []))
+        out["memories"] = round(float(np.mean(self.memories)), 2) if self.memories else 0.0
+        out["questions"] = len(scored_r)
+        f1s = [x for c in SCORED for x in self.f1.get(c, [])]
+        if f1s:
+            out["f1"] = {"overall": _pct(f1s)}
+            for c in SCORED:
+                out["f1"][CATEGORIES[c]] = _pct(self.f1.get(c, []))
+        return out
+
+
+def _pct(xs: Sequence[float]) -> float:
+    return round(100.0 * float(np.mean(xs)), 1) if len(xs) else 0.0
+
+
+def split_by_category(qa: Sequence[dict]) -> dict[int, list[dict]]:
+    """Questions grouped by their category number (1-5)."""
+    out: dict[int, list[dict]] = {c: [] for c in CATEGORIES}
+    for q in qa:
+        out.setdefault(int(q.get("category", 0)), []).append(q)
+    return out
+
+
+# ------------------------------------------------------------------- run ----------------
+def _copy_store(src: Store, path: Path) -> Store:
+    dst = sqlite3.connect(str(path))
+    src.conn.backup(dst)
+    dst.close()
+    return Store(path)
+
+
+def _progress(done: int, total: int, label: str, t0: float) -> None:
+    width = 28
+    frac = done / max(total, 1)
+    bar = "█" * int(frac * width) + "░" * (width - int(frac * width))
+    el = time.time() - t0
+    sys.stderr.write(f"\r{label:10s} {bar} {done}/{total} questions  {el:5.0f}s")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def run_locomo(
+    samples: Sequence[dict],
+    *,
+    k: int = 10,
+    embedder=None,
+    settings: Settings | None = None,
+    methods: Sequence[str] = METHODS,
+    granularity: str = "turn",
+    dump: Callable[[dict], None] | None = None,
+    answerer: Callable[[str, list[str]], str] | None = None,
+    max_answer_questions: int | None = None,
+    progress: bool = True,
+    workdir: Path | None = None,
+) -> dict:
+    """Run every method on every sample; returns ``{"k", "default_profile", "methods", ...}``.
+
+    Each question's token budget is what the dense baseline's top-k uses for it.
+    """
+    settings = settings or Settings()
+    emb = embedder or CachedEmbedder(None)
+    tallies = {m: Tally() for m in methods}
+    t_start = time.time()
+    answered = 0
+    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
+        for si, sample in enumerate(samples):
+            sid = str(sample.get("sample_id", f"sample-{si}"))
+            turns = conversation_turns(sample)
+            eps = build_episodes(turns, granularity)
+            store = Store(Path(tmp) / f"{si}-base.sqlite3")
+            conv_ids: dict[int, int] = {}
+            for session, _ in eps:
+                if session not in conv_ids:
+                    first = next(e.created_at for s, e in eps if s == session)
+                    conv_ids[session] = store.add_conversation(f"{sid} session {session}",
+                                                               at=first)
+            episodes = [NewEpisode(**{**e.__dict__, "conversation_id": conv_ids[s]})
+                        for s, e in eps]
+            base_engine = MemoryEngine(store, emb, settings)
+            ids = base_engine.add_episodes(episodes)
+            dia_of = {eid: ep.meta["dia_ids"] for eid, ep in zip(ids, episodes, strict=True)}
+            text_of = {eid: ep.user_text for eid, ep in zip(ids, episodes, strict=True)}
+            cost = {eid: emb.count_tokens(text_of[eid]) for eid in ids}
+            engines: dict[str, MemoryEngine] = {}
+            for m in LEARNING:
+                if m in methods:
+                    engines[m] = MemoryEngine(_copy_store(store, Path(tmp) / f"{si}-{m}.sqlite3"),
+                                              emb, settings)
+            bm25 = BM25([text_of[e] for e in ids])
+            now = max(t.at for t in turns) + 86400.0
+            questions = list(sample.get("qa", []))
+            qvecs = emb.embed([str(q.get("question", "")) for q in questions])
+            t0 = time.time()
+            for qi, (qa, qv) in enumerate(zip(questions, qvecs, strict=True)):
+                question = str(qa.get("question", ""))
+                cat = int(qa.get("category", 0))
+                evidence = normalize_evidence(qa.get("evidence", []))
+                t_q = now + 60.0 * qi
+                dense = base_engine.retrieve(question, profile="dense", k=CANDIDATES,
+                                             query_vec=qv, with_text=False)
+                budget = sum(cost[r.episode_id] for r in dense[:k])
+                rankings: dict[str, list[Recall]] = {}
+                for m in methods:
+                    if m == "dense":
+                        rankings[m] = dense
+                    elif m == "bm25":
+                        rankings[m] = _ranked(bm25.scores(question), ids)
+                    elif m == "dense+bm25-rrf":
+                        fused = F.reciprocal_rank_fusion(
+                            [[r.episode_id for r in dense],
+                             [r.episode_id for r in _ranked(bm25.scores(question), ids)]], RRF_K)
+                        order = sorted(fused, key=lambda e: -fused[e])[:CANDIDATES]
+                        rankings[m] = [Recall(e, fused[e]) for e in order]
+                    elif m == "hela-cold":
+                        rankings[m] = base_engine.retrieve(question, profile="hela",
+                                                           k=CANDIDATES, now=t_q, with_text=False)
+                    else:
+                        profile = m
+                        rankings[m] = engines[m].retrieve(question, profile=profile,
+                                                          k=CANDIDATES, now=t_q, with_text=False)
+                def token_cost(r: Recall, cost: dict[int, int] = cost) -> int:
+                    return cost[r.episode_id]
+
+                for m in methods:
+                    chosen = fit_budget([Recall(r.episode_id, r.score, kind=r.kind)
+                                         for r in rankings[m]], 10 ** 6, budget, token_cost)
+                    if m in engines:  # learning: co-activation and access, as the app does
+                        chosen_ids = [r.episode_id for r in chosen]
+                        engines[m].hebbian_update(chosen_ids, now=t_q)
+                        engines[m].record_access(chosen, qv, now=t_q)
+                    covered = {d for r in chosen for d in dia_of[r.episode_id]}
+                    rec, hit = evidence_recall(evidence, covered)
+                    tok = sum(cost[r.episode_id] for r in chosen)
+                    tallies[m].add(cat, rec, hit, tok, len(chosen))
+                    retrieved = [d for r in chosen for d in dia_of[r.episode_id]]
+                    if answerer is not None and cat in SCORED and (
+                            max_answer_questions is None or answered < max_answer_questions):
+                        pred = answerer(question, [text_of[r.episode_id] for r in chosen])
+                        tallies[m].f1[cat].append(token_f1(pred, str(qa.get("answer", ""))))
+                    if dump is not None:
+                        dump({"sample_id": sid, "question": question, "category": cat,
+                              "method": m, "retrieved_dia_ids": retrieved, "tokens": tok,
+                              "evidence": evidence, "recall": rec})
+                if answerer is not None and cat in SCORED:
+                    answered += 1
+                if progress:
+                    _progress(qi + 1, len(questions), sid, t0)
+            for e in engines.values():
+                e.store.close()
+            store.close()
+            save = getattr(emb, "save", None)
+            if callable(save):
+                save()
+    return {
+        "k": k,
+        "default_profile": settings.profile,
+        "methods": {m: tallies[m].summary() for m in methods},
+        "budget": "per question: the tokens of the dense baseline's top-k",
+        "tokenizer": getattr(emb, "name", "embedder") + " WordPiece",
+        "granularity": granularity,
+        "samples": [str(s.get("sample_id")) for s in samples],
+        "seconds": round(time.time() - t_start, 1),
+    }
+
+
+def _ranked(scores: np.ndarray, ids: Sequence[int]) -> list[Recall]:
+    order = np.argsort(-scores, kind="stable")[:CANDIDATES]
+    return [Recall(int(ids[i]), float(scores[i])) for i in order if scores[i] > 0]
+
+
+# -------------------------------------------------------------- answers -----------------
+_ARTICLES = re.compile(r"\b(a|an|the|and)\b")
+
+
+def _norm_answer(s: str) -> list[str]:
+    s = str(s).lower().replace(",", "")
+    s = re.sub(r"[^\w\s]", " ", s)
+    s = _ARTICLES.sub(" ", s)
+    return s.split()
+
+
+def token_f1(prediction: str, answer: str) -> float:
+    """Token-level F1 between prediction and gold answer (normalised as in LoCoMo's eval)."""
+    p, g = _norm_answer(prediction), _norm_answer(answer)
+    if not p or not g:
+        return float(p == g)
+    common = Counter(p) & Counter(g)
+    same = sum(common.values())
+    if same == 0:
+        return 0.0
+    prec, rec = same / len(p), same / len(g)
+    return 2 * prec * rec / (prec + rec)
+
+
+def make_answerer(model_path: str | None, n_ctx: int = 2048) -> Callable[[str, list[str]], str]:
+    """A short-answer generator over the local GGUF model (llama.cpp), greedy."""
+    from llama_cpp import Llama
+
+    from ..paths import bundled_model_path
+
+    path = model_path or bundled_model_path()
+    if path is None:
+        raise FileNotFoundError("no local model: pass --model PATH")
+    llm = Llama(model_path=str(path), n_ctx=n_ctx, verbose=False)
+
+    def answer(question: str, memories: list[str]) -> str:
+        ctx = "\n".join(f"- {m}" for m in memories)
+        msgs = [
+            {"role": "system", "content": "Answer the question in a few words using the memories."},
+            {"role": "user", "content": f"Memories:\n{ctx}\n\nQuestion: {question}\nShort answer:"},
+        ]
+        out = llm.create_chat_completion(messages=msgs, max_tokens=24, temperature=0.0)
+        return str(out["choices"][0]["message"]["content"]).strip()
+
+    return answer
+
+
+# --------------------------------------------------------------- report -----------------
+def _bar(value: float, scale: float = 100.0, width: int = 30) -> str:
+    n = value / scale * width
+    full = int(n)
+    part = " ▏▎▍▌▋▊▉"[int((n - full) * 8)]
+    return ("█" * full + (part if full < width else "")).rstrip()
+
+
+def markdown_report(result: dict, title: str = "LoCoMo evidence recall") -> str:
+    """The results table and a Unicode bar chart, as markdown."""
+    ms = result["methods"]
+    cols = ["overall", "multi-hop", "temporal", "open-domain", "single-hop"]
+    lines = [f"## {title}", "",
+             f"k={result['k']}, budget: {result.get('budget', '')}; tokens: "
+             f"{result.get('tokenizer', '')}; memory granularity: {result.get('granularity')}; "
+             f"samples: {', '.join(result.get('samples', []))}; default profile: "
+             f"`{result['default_profile']}`.", "",
+             "| method | " + " | ".join(cols) + " | all-evidence | adversarial (5) | tokens | memories |",
+             "|---" * (len(cols) + 5) + "|"]
+    for m, r in ms.items():
+        lines.append(f"| {m} | " + " | ".join(f"{r[c]:.1f}" for c in cols)
+                     + f" | {r.get('all-evidence', 0):.1f} | {r.get('adversarial', 0):.1f}"
+                     f" | {r['tokens']:.0f} | {r.get('memories', 0):.1f} |")
+    if any("f1" in r for r in ms.values()):
+        lines += ["", "Answer token-F1 (%), local model:", "",
+                  "| method | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+        for m, r in ms.items():
+            if "f1" in r:
+                lines.append(f"| {m} | " + " | ".join(f"{r['f1'].get(c, 0):.1f}" for c in cols) + " |")
+    width = max(len(m) for m in ms)
+    for col in ("overall", "multi-hop"):
+        lines += ["", f"Evidence recall, {col} (%):", "", "```"]
+        for m, r in ms.items():
+            lines.append(f"{m:<{width}} {_bar(r[col])} {r[col]:.1f}")
+        lines.append("```")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ CLI -----------------
+def add_cli(bench_subparsers) -> argparse.ArgumentParser:
+    """Register ``bench locomo`` on the lead's ``bench`` subparsers."""
+    p = bench_subparsers.add_parser(
+        "locomo", help="LoCoMo evidence recall: every profile and baseline, same token budget")
+    p.add_argument("file", type=Path, help="LoCoMo JSON (e.g. locomo10.json)")
+    p.add_argument("--k", type=int, default=10, help="dense top-k that sets the token budget")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--out", type=Path, help="write the markdown report here")
+    p.add_argument("--dump", type=Path, help="one JSON line per question and method")
+    p.add_argument("--conversations", type=int, help="only the first N conversations")
+    p.add_argument("--samples", help="only these sample ids (comma-separated)")
+    p.add_argument("--methods", help=f"comma-separated subset of {','.join(METHODS)}")
+    p.add_argument("--granularity", choices=("turn", "pair"), default="turn")
+    p.add_argument("--answer", action="store_true", help="also answer with the local model (F1)")
+    p.add_argument("--model", help="GGUF model for --answer (default: the bundled one)")
+    p.add_argument("--questions", type=int, help="--answer: at most N questions")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    p.set_defaults(func=cmd_locomo)
+    return p
+
+
+def load_samples(path: Path, conversations: int | None = None,
+                 samples: str | None = None) -> list[dict]:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(data, dict):
+        data = [data]
+    if samples:
+        want = {s.strip() for s in samples.split(",") if s.strip()}
+        data = [d for d in data if str(d.get("sample_id")) in want]
+    if conversations:
+        data = data[:conversations]
+    return data
+
+
+def cmd_locomo(args) -> int:
+    """Handler of ``hela-desktop bench locomo``."""
+    try:
+        samples = load_samples(args.file, args.conversations, getattr(args, "samples", None))
+    except (OSError, ValueError) as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    if not samples:
+        print("error: no conversations selected", file=sys.stderr)
+        return 2
+    methods = METHODS
+    if getattr(args, "methods", None):
+        methods = tuple(m.strip() for m in args.methods.split(",") if m.strip())
+        bad = [m for m in methods if m not in METHODS]
+        if bad or "dense" not in methods:
+            print(f"error: methods must include dense and come from {METHODS}", file=sys.stderr)
+            return 2
+    data_dir = Path(getattr(args, "data_dir", None) or Path.home() / ".cache" / "hela-desktop")
+    cache = None if getattr(args, "no_cache", False) else data_dir / ".bench-cache"
+    emb = CachedEmbedder(cache)
+    answerer = make_answerer(args.model) if args.answer else None
+    dump_f = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
+    try:
+        res = run_locomo(
+            samples, k=args.k, embedder=emb, methods=methods, granularity=args.granularity,
+            dump=(lambda d: dump_f.write(json.dumps(d, ensure_ascii=False) + "\n")) if dump_f else None,
+            answerer=answerer, max_answer_questions=args.questions,
+        )
+    finally:
+        if dump_f:
+            dump_f.close()
+    report = markdown_report(res)
+    if args.out:
+        Path(args.out).write_text(report, encoding="utf-8")
+    if args.json:
+        out = {"k": res["k"], "default_profile": res["default_profile"],
+               "methods": {m: {c: r[c] for c in ("overall", "multi-hop", "temporal",
+                                                 "open-domain", "single-hop", "tokens")}
+                           for m, r in res["methods"].items()}}
+        print(json.dumps(out))
+    else:
+        print(report)
+        print(f"({res['seconds']:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    ap = argparse.ArgumentParser(prog="locomo")
+    sp = ap.add_subparsers()
+    add_cli(sp)
+    a = ap.parse_args(["locomo", *sys.argv[1:]])
+    a.data_dir = Path.home() / ".cache" / "hela-desktop"
+    sys.exit(a.func(a))
