@@ -150,9 +150,11 @@ class TimelineView(QtWidgets.QWidget):
         r = self._plot_rect()
         if not self.rows:
             p.setPen(muted)
-            p.drawText(r.adjusted(-LABEL_W + 8, 0, 0, 0), QtCore.Qt.AlignmentFlag.AlignCenter,
-                       "Send a message: each row here will show one memory and the tokens "
-                       "it was active for.")
+            hint = ("No memories were recalled for this answer — there is nothing similar yet."
+                    if (self.live or self.n_tokens) else
+                    "Send a message: each row here will show one memory and the tokens "
+                    "it was active for.")
+            p.drawText(r.adjusted(-LABEL_W + 8, 0, 0, 0), QtCore.Qt.AlignmentFlag.AlignCenter, hint)
             p.end()
             return
         rh = self._row_h()
