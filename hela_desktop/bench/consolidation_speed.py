@@ -227,12 +227,112 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--max-clusters", type=int, default=16, help="0: all clusters")
+    ap.add_argument("--locomo", metavar="FILE",
+                    help="instead: evidence recall on one LoCoMo conversation, before and "
+                         "after consolidation")
+    ap.add_argument("--sample", type=int, default=0, help="--locomo: conversation index")
     args = ap.parse_args(argv)
-    res = bench_consolidation(args.n, queries=args.queries,
-                              max_clusters=args.max_clusters or None)
+    if args.locomo:
+        res = bench_locomo_consolidated(args.locomo, sample=args.sample,
+                                        max_clusters=args.max_clusters or None)
+    else:
+        res = bench_consolidation(args.n, queries=args.queries,
+                                  max_clusters=args.max_clusters or None)
     print(json.dumps(res, indent=2))
     return 0
 
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def bench_locomo_consolidated(path: str | Path, *, sample: int = 0, k: int = 10,
+                              k_knowledge: int = 3, max_clusters: int | None = 30,
+                              llm=None, embedder=None) -> dict:
+    """Evidence recall on one LoCoMo conversation: HeLa retrieval vs. the same after
+    consolidation (knowledge items cover their source turns), k slots each.
+
+    Uses the public helpers of :mod:`hela_desktop.bench.locomo` (turn episodes, evidence
+    normalisation, recall) without its learning loop: both methods retrieve cold, with the
+    same engine, so the difference is the knowledge alone.  `max_clusters`: consolidation
+    budget (None: every cluster).  Reports recall by category and the mean number of
+    episodes each method covers (a knowledge item covers up to ``cluster_size`` turns).
+    """
+    import numpy as np
+
+    from ..consolidate import consolidated_variant
+    from ..embedder import Embedder
+    from ..llm import LocalLLM
+    from ..memory import MemoryEngine, NewEpisode
+    from ..store import Store
+    from .locomo import (
+        CATEGORIES,
+        SCORED,
+        build_episodes,
+        conversation_turns,
+        evidence_recall,
+        load_samples,
+        normalize_evidence,
+    )
+
+    data = load_samples(Path(path))[sample]
+    embedder = embedder or Embedder()
+    own_llm = llm is None
+    llm = llm or LocalLLM(n_ctx=2048)
+    res: dict = {"sample_id": data.get("sample_id"), "k": k, "k_knowledge": k_knowledge}
+    try:
+        with tempfile.TemporaryDirectory(prefix="hela-locomo-consolidated-") as tmp:
+            store = Store(Path(tmp))
+            engine = MemoryEngine(store, embedder)
+            turns = conversation_turns(data)
+            eps = build_episodes(turns, "turn")
+            convs: dict[int, int] = {}
+            for s, e in eps:
+                if s not in convs:
+                    convs[s] = store.add_conversation(f"session {s}", at=e.created_at)
+            batch = [NewEpisode(**{**e.__dict__, "conversation_id": convs[s]}) for s, e in eps]
+            ids = engine.add_episodes(batch)
+            dia_of = {eid: ep.meta["dia_ids"] for eid, ep in zip(ids, batch)}
+            now = max(t.at for t in turns) + 86400.0
+            qa = [q for q in data.get("qa", []) if int(q.get("category", 0)) in SCORED]
+
+            def score(retrieve) -> dict:
+                by_cat: dict[int, list[float]] = {c: [] for c in SCORED}
+                covered_n = []
+                for qi, q in enumerate(qa):
+                    covered_eps = retrieve(str(q["question"]), now + 60.0 * qi)
+                    covered_n.append(len(covered_eps))
+                    covered = {d for e in covered_eps for d in dia_of.get(e, [])}
+                    r, _ = evidence_recall(normalize_evidence(q.get("evidence", [])), covered)
+                    by_cat[int(q["category"])].append(r)
+                allr = [x for v in by_cat.values() for x in v]
+                out = {"overall": round(100 * float(np.mean(allr)), 1)}
+                for c, v in by_cat.items():
+                    out[CATEGORIES[c]] = round(100 * float(np.mean(v)), 1) if v else 0.0
+                out["episodes_covered"] = round(float(np.mean(covered_n)), 2)
+                return out
+
+            def hela(question: str, t: float) -> list[int]:
+                return [r.episode_id for r in engine.retrieve(question, profile="hela", k=k,
+                                                              now=t, with_text=False)]
+
+            res["questions"] = len(qa)
+            res["memories"] = len(ids)
+            res["hela"] = score(hela)
+            t0 = time.perf_counter()
+            retr = consolidated_variant(
+                engine, llm, k=k, k_knowledge=k_knowledge, profile="hela", max_passes=1,
+                params=ConsolidationParams(max_clusters=max_clusters))
+            res["consolidation_s"] = round(time.perf_counter() - t0, 1)
+            rep = retr.report
+            res["consolidation"] = {n: getattr(rep, n) for n in (
+                "hubs", "clusters", "distilled", "failed", "added", "strengthened",
+                "superseded", "rejected", "remaining")}
+            res["knowledge_items"] = store.conn.execute(
+                "SELECT COUNT(*) FROM knowledge WHERE superseded_by IS NULL").fetchone()[0]
+            res["hela+knowledge"] = score(retr)
+            store.close()
+    finally:
+        if own_llm:
+            llm.close()
+    return res
