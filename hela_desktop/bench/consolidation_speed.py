@@ -242,9 +242,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
 
 def bench_locomo_consolidated(path: str | Path, *, sample: int = 0, k: int = 10,
                               k_knowledge: int = 3, max_clusters: int | None = 30,
@@ -336,3 +333,7 @@ def bench_locomo_consolidated(path: str | Path, *, sample: int = 0, k: int = 10,
         if own_llm:
             llm.close()
     return res
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
