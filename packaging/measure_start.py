@@ -143,6 +143,7 @@ def main() -> int:
     ap.add_argument("--gui", action="store_true", help="also time the window (Xvfb)")
     ap.add_argument("--no-chat", action="store_true")
     args = ap.parse_args()
+    args.exe = args.exe.resolve()
     if not args.exe.exists():
         print(f"error: {args.exe} not found; run packaging/build.sh first")
         return 2
