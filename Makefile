@@ -32,5 +32,13 @@ bench-gui:
 	@HELA_VENV=$(VENV) scripts/bootstrap.sh
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/hela-desktop bench gui
 
+bundle:         ## self-contained Linux app folder: packaging/dist/hela-desktop/
+	@HELA_VENV=$(VENV) scripts/bootstrap.sh
+	packaging/build.sh
+
+check-bundle:   ## build the bundle, then run its doctor and one chat turn offline, clean env
+	@HELA_VENV=$(VENV) scripts/bootstrap.sh
+	packaging/check_bundle.sh
+
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .ruff_cache test-artifacts
