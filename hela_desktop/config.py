@@ -48,7 +48,8 @@ class HelaParams:
     semantic_prior_k: int = 3  # how many similar episodes get a prior edge
     semantic_prior_min: float = 0.5  # cosine needed for a semantic prior edge
     semantic_prior_scale: float = 0.5  # prior weight = scale * cosine
-    max_sources: int = 50  # spreading sources are the best base nodes above θ, capped
+    max_sources: int = 20  # spreading sources are the best base nodes above θ, capped
+    common_cap: int = 1000  # BM25 skips terms found in more memories than this (speed bound)
     spread: bool = True  # False: the "no spreading" ablation
     hebbian: bool = True  # False: no Hebbian learning from retrievals ("cold")
     paper_theta: float = 0.6  # hela-paper: θ on (cos+1)/2 + α·overlap

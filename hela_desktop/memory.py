@@ -597,13 +597,33 @@ class MemoryEngine:
 
     def bm25_scores(self, query: str) -> np.ndarray:
         """Okapi BM25 of `query`'s keywords for every indexed row (SQLite FTS5 ``bm25()``,
-        porter-stemmed), 0 where no keyword occurs."""
+        porter-stemmed), 0 where no keyword occurs.  In pools larger than
+        ``HelaParams.common_cap``, terms present in more than that many memories are skipped."""
         n = len(self.index)
         out = np.zeros(n, dtype=np.float64)
-        terms = keywords(query)[:24]
+        terms = [t.replace('"', "") for t in keywords(query)[:24]]
+        # terms found in more than `common_cap` memories are too common to rank by (their
+        # idf is low) and would make FTS5 score most of a large pool: leave them out
+        cap = self.hela.common_cap
+        if n > cap:
+            kept = []
+            for t in terms:
+                key = "\0df\0" + t  # document frequency (capped), cached until the pool changes
+                if key not in self._kw_cache:
+                    try:
+                        df = self.store.conn.execute(
+                            "SELECT count(*) FROM (SELECT rowid FROM episodes_fts "
+                            "WHERE episodes_fts MATCH ? LIMIT ?)", (f'"{t}"', cap + 1)
+                        ).fetchone()[0]
+                    except Exception:  # noqa: BLE001 - an unparsable term is skipped
+                        df = cap + 1
+                    self._kw_cache[key] = [int(df)]
+                if self._kw_cache[key][0] <= cap:
+                    kept.append(t)
+            terms = kept
         if not terms:
             return out
-        match = " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
+        match = " OR ".join(f'"{t}"' for t in terms)
         try:
             rows = self.store.conn.execute(
                 "SELECT rowid, bm25(episodes_fts) FROM episodes_fts WHERE episodes_fts MATCH ?",
@@ -668,13 +688,15 @@ class MemoryEngine:
         base = parts["base"]
         if excl:
             base[excl] = -np.inf
-        top_base = _topk(base, k)
+        # one partial sort serves the top-k, the context pool and the spreading sources
+        pool = _topk(base, max(p.context_pool, k) if spread else k)
+        top_base = pool[:k]
         total = base.copy()
+        touched = set(pool)  # rows whose total may differ from base
         ctx_amt: dict[int, float] = {}
         spread_amt: dict[int, float] = {}
         spread_src: dict[int, tuple[float, int]] = {}
         if spread:
-            pool = _topk(base, max(p.context_pool, k))
             # context: episodes of one conversation share its activation
             if p.context_weight > 0 and pool:
                 conv = self.index.view("conv")
@@ -700,6 +722,7 @@ class MemoryEngine:
                     if len(s_arr):
                         contrib = p.beta * base[s_arr] * w_arr
                         np.add.at(total, n_arr, contrib)
+                        touched.update(int(i) for i in n_arr)
                         for s_r, n_r, c in zip(s_arr, n_arr, contrib, strict=True):
                             spread_amt[int(n_r)] = spread_amt.get(int(n_r), 0.0) + float(c)
                             best = spread_src.get(int(n_r))
@@ -707,7 +730,12 @@ class MemoryEngine:
                                 spread_src[int(n_r)] = (float(c), int(self.index.ids[s_r]))
             if excl:
                 total[excl] = -np.inf
-        top_total = _topk(total, k)
+        # rows outside `touched` keep total = base, below every pool row: rank only `touched`
+        cand = np.fromiter(touched, dtype=np.int64, count=len(touched))
+        top_total = [int(cand[j]) for j in _topk(total[cand], k)] if len(cand) else []
+        if len(pool) < len(total) and (len(top_total) < k or
+                                       total[top_total[-1]] < base[pool[-1]]):
+            top_total = _topk(total, k)  # an outside row could compete: rank them all
         base_set = set(top_base)
         lifted = [i for i in top_total if i not in base_set][: p.m]
 
