@@ -343,6 +343,11 @@ def _copy_store(src: Store, path: Path) -> Store:
 
 
 def _progress(done: int, total: int, label: str, t0: float) -> None:
+    """A one-line bar on stderr when it is a terminal; one line per conversation otherwise."""
+    if not sys.stderr.isatty():
+        if done >= total:
+            sys.stderr.write(f"{label}: {total} questions in {time.time() - t0:.0f}s\n")
+        return
     width = 28
     frac = done / max(total, 1)
     bar = "█" * int(frac * width) + "░" * (width - int(frac * width))
