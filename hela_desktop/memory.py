@@ -857,7 +857,7 @@ def _topk(values: np.ndarray, k: int) -> list[int]:
     k = min(k, n)
     part = np.argpartition(-values, k - 1)[:k]
     part = part[np.argsort(-values[part], kind="stable")]
-    return [int(i) for i in part if np.isfinite(values[i])]
+    return part[np.isfinite(values[part])].tolist()
 
 
 def fit_budget(recalls: Sequence[Recall], cap: int, budget: int,
