@@ -14,7 +14,9 @@ The HeLa-Mem "reflective agent", made to work with a small local model (Qt-free)
    (:func:`distil`): the GBNF grammar forces ``{"items": [...]}`` with one or two items
    ``{"kind": user_model|fact|persona, "text": ..., "replaces": true|false}``; user-model
    texts are forced to start with "The user ", persona texts with "The assistant ".  The
-   prompt has a one-shot example.  Greedy decoding (temperature 0) makes reruns repeatable.
+   prompt has a one-shot example (as an earlier exchange); if every item comes back
+   ungrounded (the model copied the example), the cluster is asked once more without it.
+   Greedy decoding (temperature 0) makes reruns repeatable.
    Items that are too short, role-tagged or repeated are dropped (:func:`clean_items`).
 4. **Merging** (:func:`merge_item`), against live items of the same kind, by embedding
    cosine ``s`` to the most similar one:
@@ -211,7 +213,8 @@ def _grammar(max_items: int, max_chars: int):
     return _GRAMMARS[key]
 
 
-def cluster_prompt(texts: list[str], memory_chars: int = 220) -> list[dict]:
+def cluster_prompt(texts: list[str], memory_chars: int = 220, *,
+                   example: bool = True) -> list[dict]:
     """Chat messages asking for the knowledge in one cluster (stable part first: the system
     prompt and the example exchange are the same for every cluster, so llama.cpp reuses
     their KV cache)."""
@@ -219,9 +222,10 @@ def cluster_prompt(texts: list[str], memory_chars: int = 220) -> list[dict]:
     for t in texts:
         t = " ".join(t.split())
         lines.append("- " + (t[:memory_chars].rstrip() + "…" if len(t) > memory_chars else t))
-    return [{"role": "system", "content": SYSTEM},
-            {"role": "user", "content": f"Memories:\n{EXAMPLE_MEMORIES}\n\nAnswer:"},
-            {"role": "assistant", "content": EXAMPLE_ANSWER},
+    shot = [{"role": "user", "content": f"Memories:\n{EXAMPLE_MEMORIES}\n\nAnswer:"},
+            {"role": "assistant", "content": EXAMPLE_ANSWER}] if example else []
+    return [{"role": "system", "content": SYSTEM + ("" if example else " Answer with JSON only.")},
+            *shot,
             {"role": "user", "content": "Memories:\n" + "\n".join(lines) + "\n\nAnswer:"}]
 
 
@@ -230,7 +234,8 @@ class Yielded(Exception):
 
 
 def distil(llm, texts: list[str], params: ConsolidationParams | None = None, *,
-           should_yield: Callable[[], bool] | None = None) -> tuple[list[dict], str]:
+           should_yield: Callable[[], bool] | None = None,
+           example: bool = True) -> tuple[list[dict], str]:
     """Ask the local model for knowledge items in `texts` (one cluster); grammar-constrained.
 
     `llm` is a :class:`~hela_desktop.llm.LocalLLM`; the call goes through its llama.cpp
@@ -242,7 +247,7 @@ def distil(llm, texts: list[str], params: ConsolidationParams | None = None, *,
     from llama_cpp import StoppingCriteriaList
 
     p = params or ConsolidationParams()
-    prompt = llm.render(cluster_prompt(texts, p.memory_chars))
+    prompt = llm.render(cluster_prompt(texts, p.memory_chars, example=example))
     raw_llm = llm._llm
     fired = []
 
@@ -575,6 +580,17 @@ def _one_cluster(store, engine, llm, c: Cluster, p: ConsolidationParams,
                     {"at": time.time(), "status": "invalid", "model": model_name}))
         return detail
     kept, rejected = clean_items(raw_items, p.min_words, context="\n".join(texts))
+    if not kept and rejected and all(r["reason"].startswith("not grounded") for r in rejected):
+        # the small model copied the example instead of reading: ask once more without it
+        tm = time.perf_counter()
+        try:
+            retry, raw2 = distil(llm, texts, p, should_yield=should_yield, example=False)
+            kept, rejected2 = clean_items(retry, p.min_words, context="\n".join(texts))
+            rejected += rejected2
+            detail["retried"] = True
+        except ValueError:
+            pass
+        rep.model_seconds += time.perf_counter() - tm
     rep.rejected += len(rejected)
     detail["rejected"] = rejected
     vecs = engine.embedder.embed([k["text"] for k in kept]) if kept else []
@@ -642,8 +658,10 @@ class ConsolidatedRetriever:
         q = self.engine.embed_query(question) if query_vec is None else query_vec
         know = retrieve_knowledge(self.engine, q, self.k_knowledge,
                                   min_score=self.min_knowledge_score)
+        # the engine embeds the question itself unless given a vector (its hela profile
+        # then strips speaker names first), so episodes rank exactly as without knowledge
         eps = self.engine.retrieve(question, profile=self.profile, k=max(1, k - len(know)),
-                                   now=now, query_vec=q, with_text=False)
+                                   now=now, query_vec=query_vec, with_text=False)
         return know + eps
 
     @staticmethod
