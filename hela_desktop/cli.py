@@ -21,7 +21,7 @@ from .paths import default_data_dir, set_offline_env
 def _common() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
-                   help="memory and settings folder (default: %(default)s)")
+                   help="memory and settings folder (default: the platform user data folder, or $HELA_DATA_DIR)")
     return p
 
 
@@ -30,7 +30,9 @@ def _model_opts() -> argparse.ArgumentParser:
     p.add_argument("--model", metavar="PATH", help="GGUF model file (default: the setting, "
                    "else the bundled SmolLM2-135M-Instruct)")
     p.add_argument("--gpu-layers", type=int, help="layers to offload (-1 all, 0 CPU)")
-    p.add_argument("--profile", help="retrieval profile (hela, hela-nospread, streaming, dense)")
+    from .memory import PROFILES
+
+    p.add_argument("--profile", choices=PROFILES, help="retrieval profile (default: the setting)")
     return p
 
 

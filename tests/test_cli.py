@@ -109,3 +109,12 @@ def test_ctrl_c_mid_answer_keeps_partial_answer(tmp_path):
     con = sqlite3.connect(d / "memory.sqlite3")
     assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     con.close()
+
+
+@pytest.mark.parametrize("cmd", [[], ["chat"], ["doctor"], ["bench", "speed"], ["bench", "locomo"],
+                                 ["bench", "gui"], ["export"], ["import"], ["consolidate"],
+                                 ["forget"], ["restore"], ["app"]])
+def test_every_command_has_help_and_data_dir(cmd):
+    r = run(*cmd, "--help", timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "--data-dir" in r.stdout

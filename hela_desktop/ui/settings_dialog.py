@@ -8,11 +8,13 @@ from pathlib import Path
 from PySide6 import QtCore, QtWidgets
 
 from ..config import Settings
+from ..memory import PROFILES
 from ..paths import bundled_model_path, scan_models
 
-PROFILES = ("hela", "streaming", "dense")
 PROFILE_HELP = {
-    "hela": "HeLa-Mem: meaning + keywords + time, spread along links",
+    "hela": "HeLa-Mem: meaning + keywords + time, spread along links (default)",
+    "hela-nospread": "HeLa-Mem without spreading activation (an ablation)",
+    "hela-paper": "HeLa-Mem exactly as published (full time decay)",
     "streaming": "streaming-memory: cos² boosted by recency and use",
     "dense": "plain embedding similarity (a baseline)",
 }
