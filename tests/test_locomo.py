@@ -148,3 +148,16 @@ def test_cli_registration_and_json(tmp_path, cached, monkeypatch, capsys):
                                            "single-hop", "tokens"}
     assert Path(tmp_path / "r.md").read_text().startswith("## LoCoMo")
     assert len(Path(tmp_path / "d.jsonl").read_text().splitlines()) == 5 * 3
+
+
+def test_consolidated_variant_runs_in_the_same_table(tmp_path, cached, llm):
+    lines: list[dict] = []
+    res = L.run_locomo([SAMPLE], k=2, embedder=cached, methods=("dense", "hela"),
+                       dump=lines.append, progress=False, workdir=tmp_path, consolidate_llm=llm)
+    assert set(res["methods"]) == {"dense", "hela", "hela-consolidated"}
+    assert res["methods"]["hela-consolidated"]["questions"] == 4
+    by_q: dict[str, dict[str, int]] = {}
+    for d in lines:
+        by_q.setdefault(d["question"], {})[d["method"]] = d["tokens"]
+    for q, toks in by_q.items():  # knowledge items count their own tokens, within budget
+        assert toks["hela-consolidated"] <= toks["dense"], q

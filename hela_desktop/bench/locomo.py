@@ -371,11 +371,17 @@ def run_locomo(
     max_answer_questions: int | None = None,
     progress: bool = True,
     workdir: Path | None = None,
+    consolidate_llm=None,
 ) -> dict:
     """Run every method on every sample; returns ``{"k", "default_profile", "methods", ...}``.
 
     Each question's token budget is what the dense baseline's top-k uses for it.
+    With `consolidate_llm` (a LocalLLM), the method ``hela-consolidated`` is added: each
+    conversation is ingested, consolidated completely by that model, then asked; a knowledge
+    item costs its own tokens and covers the evidence turns of its source episodes.
     """
+    if consolidate_llm is not None and "hela-consolidated" not in methods:
+        methods = tuple(methods) + ("hela-consolidated",)
     settings = settings or Settings()
     emb = embedder or CachedEmbedder(None)
     tallies = {m: Tally() for m in methods}
@@ -405,6 +411,15 @@ def run_locomo(
                 if m in methods:
                     engines[m] = MemoryEngine(_copy_store(store, Path(tmp) / f"{si}-{m}.sqlite3"),
                                               emb, settings)
+            retriever = None
+            if consolidate_llm is not None:
+                from ..consolidate import ConsolidationParams, consolidated_variant
+
+                c_engine = MemoryEngine(
+                    _copy_store(store, Path(tmp) / f"{si}-consolidated.sqlite3"), emb, settings)
+                engines["hela-consolidated"] = c_engine
+                retriever = consolidated_variant(c_engine, consolidate_llm, k=k,
+                                                 params=ConsolidationParams(max_clusters=None))
             bm25 = BM25([text_of[e] for e in ids])
             now = max(t.at for t in turns) + 86400.0
             questions = list(sample.get("qa", []))
@@ -430,6 +445,8 @@ def run_locomo(
                              [r.episode_id for r in _ranked(bm25.scores(question), ids)]], RRF_K)
                         order = sorted(fused, key=lambda e: -fused[e])[:CANDIDATES]
                         rankings[m] = [Recall(e, fused[e]) for e in order]
+                    elif m == "hela-consolidated":
+                        rankings[m] = retriever.retrieve(question, now=t_q, k=CANDIDATES)
                     elif m == "hela-cold":
                         rankings[m] = base_engine.retrieve(question, profile="hela",
                                                            k=CANDIDATES, now=t_q, with_text=False)
@@ -438,23 +455,32 @@ def run_locomo(
                         rankings[m] = engines[m].retrieve(question, profile=profile,
                                                           k=CANDIDATES, now=t_q, with_text=False)
                 def token_cost(r: Recall, cost: dict[int, int] = cost) -> int:
+                    if r.kind == "knowledge":
+                        return emb.count_tokens(r.text)
                     return cost[r.episode_id]
 
+                def covers(r: Recall, dia_of: dict = dia_of) -> list[str]:
+                    if r.kind == "knowledge":  # a knowledge item covers its sources' turns
+                        return [d for e in r.extra.get("sources", []) for d in dia_of.get(e, [])]
+                    return dia_of[r.episode_id]
+
                 for m in methods:
-                    chosen = fit_budget([Recall(r.episode_id, r.score, kind=r.kind)
-                                         for r in rankings[m]], 10 ** 6, budget, token_cost)
+                    chosen = fit_budget([Recall(r.episode_id, r.score, kind=r.kind, text=r.text,
+                                                extra=r.extra) for r in rankings[m]],
+                                        10 ** 6, budget, token_cost)
                     if m in engines:  # learning: co-activation and access, as the app does
-                        chosen_ids = [r.episode_id for r in chosen]
+                        chosen_ids = [r.episode_id for r in chosen if r.kind == "episode"]
                         engines[m].hebbian_update(chosen_ids, now=t_q)
                         engines[m].record_access(chosen, qv, now=t_q)
-                    covered = {d for r in chosen for d in dia_of[r.episode_id]}
+                    retrieved = [d for r in chosen for d in covers(r)]
+                    covered = set(retrieved)
                     rec, hit = evidence_recall(evidence, covered)
-                    tok = sum(cost[r.episode_id] for r in chosen)
+                    tok = sum(token_cost(r) for r in chosen)
                     tallies[m].add(cat, rec, hit, tok, len(chosen))
-                    retrieved = [d for r in chosen for d in dia_of[r.episode_id]]
                     if answerer is not None and cat in SCORED and (
                             max_answer_questions is None or answered < max_answer_questions):
-                        pred = answerer(question, [text_of[r.episode_id] for r in chosen])
+                        pred = answerer(question, [r.text if r.kind == "knowledge"
+                                                   else text_of[r.episode_id] for r in chosen])
                         tallies[m].f1[cat].append(token_f1(pred, str(qa.get("answer", ""))))
                     if dump is not None:
                         dump({"sample_id": sid, "question": question, "category": cat,
@@ -590,6 +616,9 @@ def add_cli(bench_subparsers) -> argparse.ArgumentParser:
     p.add_argument("--model", help="GGUF model for --answer (default: the bundled one)")
     p.add_argument("--questions", type=int, help="--answer: at most N questions")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    p.add_argument("--consolidated", action="store_true",
+                   help="add hela-consolidated: ingest, consolidate with the local model "
+                        "(--model), then ask (slow: minutes per conversation on a CPU)")
     p.set_defaults(func=cmd_locomo)
     return p
 
@@ -628,12 +657,22 @@ def cmd_locomo(args) -> int:
     cache = None if getattr(args, "no_cache", False) else data_dir / ".bench-cache"
     emb = CachedEmbedder(cache)
     answerer = make_answerer(args.model) if args.answer else None
+    consolidate_llm = None
+    if getattr(args, "consolidated", False):
+        from ..llm import LocalLLM, ModelError
+
+        try:
+            consolidate_llm = LocalLLM(args.model or None, n_ctx=2048)
+        except ModelError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     dump_f = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
     try:
         res = run_locomo(
             samples, k=args.k, embedder=emb, methods=methods, granularity=args.granularity,
             dump=(lambda d: dump_f.write(json.dumps(d, ensure_ascii=False) + "\n")) if dump_f else None,
             answerer=answerer, max_answer_questions=args.questions,
+            consolidate_llm=consolidate_llm,
         )
     finally:
         if dump_f:
