@@ -92,6 +92,9 @@ class NewEpisode:
     uid: str | None = None
 
 
+HALF_PRECISION_FROM = 20_000  # pools at least this large are scanned in float16
+
+
 class MemoryIndex:
     """Growable arrays of the retrievable episodes (row i <-> ids[i])."""
 
@@ -109,9 +112,30 @@ class MemoryIndex:
         self.speaker = np.full(cap, -1, dtype=np.int64)  # speaker code, -1: unknown
         self.pos: dict[int, int] = {}
         self.centroids: dict[int, tuple[np.ndarray, int]] = {}
+        self._version = 0  # bumped by every change of the embeddings
+        self._half = None  # (version, float16 torch copy) for large pools
 
     def __len__(self) -> int:
         return self._n
+
+    def similarity(self, q: np.ndarray) -> np.ndarray:
+        """cos(q, every row) as float32 — q and the rows are unit vectors.
+
+        A full scan is memory-bound (100k × 384 float32 = 150 MB per query), so large pools
+        are scanned from a float16 copy with torch (half the bytes; about 2× faster on a
+        2-core CPU; the error, ~1e-3 in cosine, does not change rankings in practice).
+        """
+        n = self._n
+        if n < HALF_PRECISION_FROM:
+            return self.emb[:n] @ q
+        try:
+            import torch
+        except ImportError:  # pragma: no cover - torch comes with sentence-transformers
+            return self.emb[:n] @ q
+        if self._half is None or self._half[0] != self._version:
+            self._half = (self._version, torch.from_numpy(self.emb[:n]).to(torch.float16))
+        qt = torch.from_numpy(np.ascontiguousarray(q, dtype=np.float32)).to(torch.float16)
+        return torch.mv(self._half[1], qt).float().numpy()
 
     def _grow(self, need: int) -> None:
         cap = len(self.ids)
@@ -134,6 +158,7 @@ class MemoryIndex:
         emb = np.zeros((new, self.dim), dtype=np.float32)
         emb[:cap] = self.emb
         self.emb = emb
+        self._version += 1
 
     def add(self, eid: int, vec: np.ndarray, created: float, count: float = 0,
             last: float | None = None, importance: float = 0.0, conv: int | None = None,
@@ -147,6 +172,7 @@ class MemoryIndex:
             self.pos[eid] = i
         self.ids[i] = eid
         self.emb[i] = vec
+        self._version += 1
         self.created[i] = created
         self.count[i] = count
         self.last[i] = np.nan if last is None else last
@@ -167,6 +193,7 @@ class MemoryIndex:
             self.emb[i] = self.emb[j]
             self.pos[moved] = i
         self._n -= 1
+        self._version += 1
         self.centroids.pop(eid, None)
 
     # views over the live rows
@@ -472,7 +499,7 @@ class MemoryEngine:
             now = time.time() if now is None else now
             excl = [self.index.pos[e] for e in exclude if e in self.index.pos]
             # the hela profile computes its own cosine (it may re-embed the query)
-            cos = None if profile in ("hela", "hela-nospread") else self.index.view("emb") @ q
+            cos = None if profile in ("hela", "hela-nospread") else self.index.similarity(q)
             if profile == "dense":
                 res = self._dense(cos, k or self.hela.k, excl)
             elif profile == "streaming":
@@ -648,11 +675,10 @@ class MemoryEngine:
         otherwise dominate a short question's embedding.
         """
         p = self.hela
-        emb = self.index.view("emb")
         codes, stripped = self.named_speakers(query)
         if codes and p.strip_names and may_embed and stripped and stripped != query:
             q = self.embed_query(stripped)
-        cos = (emb @ q).astype(np.float64)
+        cos = self.index.similarity(q).astype(np.float64)
         bm = self.bm25_scores(query)
         spk = np.isin(self.index.view("speaker"), list(codes)).astype(np.float64) if codes \
             else np.zeros(len(cos))

@@ -265,3 +265,24 @@ def test_standardised_base_is_order_preserving_on_cosine(tmp_path, embedder):
     z = F.standardize(parts["cos"])
     assert parts["relevance"] == pytest.approx(z)
     assert np.argmax(parts["base"]) == np.argmax(parts["cos"])
+
+
+def test_large_pools_scan_in_half_precision_with_the_same_ranking():
+    from hela_desktop.memory import HALF_PRECISION_FROM, MemoryIndex
+
+    rng = np.random.default_rng(3)
+    n = HALF_PRECISION_FROM + 500
+    vecs = rng.standard_normal((n, 384)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    idx = MemoryIndex(384)
+    for i, v in enumerate(vecs):
+        idx.add(i + 1, v, 0.0)
+    q = vecs[7] + 0.3 * vecs[11]
+    q /= np.linalg.norm(q)
+    exact = vecs @ q
+    got = idx.similarity(q)
+    assert got.dtype == np.float32 and got.shape == (n,)
+    assert np.max(np.abs(got - exact)) < 5e-3
+    assert list(np.argsort(-got)[:2]) == list(np.argsort(-exact)[:2]) == [7, 11]
+    idx.remove(8)  # a change is seen by the next scan
+    assert len(idx.similarity(q)) == n - 1
