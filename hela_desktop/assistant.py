@@ -14,6 +14,7 @@ place and new ones are appended, so a swap re-evaluates only from the first remo
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -32,7 +33,8 @@ from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
 from .store import Store
 
 MEMORY_HEADER = "Things you remember from earlier conversations with the user:"
-_MARK = "\x00hela-memories\x00"  # where the memory lines go in the rendered user turn
+_MARK = "\x00hela-memories\x00"
+SPLICE_OVERHEAD_TOKENS = 32  # measured: a splice's cache shift costs about 30 tokens' prefill  # where the memory lines go in the rendered user turn
 
 
 MAX_MEMORY_CHARS = 280  # a memory line is cut here (about 60-70 tokens)
@@ -92,7 +94,8 @@ class Assistant:
     # ---- loading ------------------------------------------------------------------------
     def load_embedder(self) -> None:
         if self.embedder is None:
-            self.embedder = Embedder()
+            # half the cores: live re-retrieval embeds beside llama.cpp's generation thread
+            self.embedder = Embedder(threads=max(1, (os.cpu_count() or 2) // 2))
         if self.engine is None:
             self.engine = MemoryEngine(self.store, self.embedder, self.settings)
 
@@ -405,9 +408,10 @@ class Assistant:
         new_ids = {r.episode_id for r in candidate}
         score = {r.episode_id: r.score for r in ranked}
         outgoing = [i for i in old_ids if i not in new_ids]
-        weakest_out = max((score.get(i, 0.0) for i in outgoing), default=0.0)
+        weakest_out = max((score.get(i, -np.inf) for i in outgoing), default=-np.inf)
+        spread = _score_range(ranked)
         incoming = [r for r in candidate if r.episode_id not in set(old_ids)
-                    and r.score > weakest_out * (1.0 + s.swap_margin)]
+                    and (r.score - weakest_out) / spread > s.swap_margin]
         if not incoming:
             return None
         keep = [r for r in active if r.episode_id in new_ids]
@@ -434,13 +438,13 @@ class Assistant:
             return None
         prompt = self._prompt_tokens(history, new_active, message=self._message)
         # cost-aware: the later in the answer, the more a swap must gain to be worth it
-        if self._can_splice(active):
-            cost = sum(self._memory_cost(r) for r in added) + 1
+        if self._can_splice(active):  # new lines + 1 token, plus the RoPE shift of the cache
+            cost = sum(self._memory_cost(r) for r in added) + 1 + SPLICE_OVERHEAD_TOKENS
         else:
             cost = len(prompt) - _common_prefix(current_prompt, prompt) + len(generated)
-        if dropped:
-            gain = min(r.score for r in added) / max(max(score.get(i, 0.0) for i in dropped),
-                                                     1e-9) - 1.0
+        if dropped:  # the gain, in units of the ranking's score range, must pay for the swap
+            gain = (min(r.score for r in added)
+                    - max(score.get(i, -np.inf) for i in dropped)) / spread
             if gain <= s.swap_margin + s.swap_cost_weight * cost / 100.0:
                 return None
         # what the layout promises: at most memory block + user message + generated tokens
@@ -516,6 +520,15 @@ class Assistant:
             tokens=n_tokens, swaps=swaps, prefill_tokens=state.prefill_tokens,
             tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted, text=answer,
             timeline=timeline)
+
+
+def _score_range(ranked: list[Recall]) -> float:
+    """Best minus median score of a ranking: the scale swap gains are measured in, so the
+    same margin works for every profile (z-scores, cos², similarities)."""
+    scores = sorted((r.score for r in ranked if np.isfinite(r.score)), reverse=True)
+    if len(scores) < 2:
+        return 1.0
+    return max(scores[0] - scores[len(scores) // 2], 1e-9)
 
 
 def prompt_len_ok(n: int, n_ctx: int) -> bool:
