@@ -581,21 +581,8 @@ class MemoryEngine:
             cand = _topk(base, p.max_sources)
             sources = [int(i) for i in cand if base[i] > p.theta]
             if sources:
-                src_ids = {int(self.index.ids[i]): i for i in sources}
-                step = self.store.hebbian_step()
-                pos = self.index.pos
-                s_rows, n_rows, ws = [], [], []
-                for a, b, w, prior, _cnt, st, _upd in self.store.edges_of(src_ids):
-                    weff = min(p.weight_cap, prior + w * (1.0 - p.lam) ** max(step - st, 0))
-                    if weff <= 0:
-                        continue
-                    for s_id, nb in ((a, b), (b, a)):
-                        if s_id in src_ids and nb in pos:
-                            s_rows.append(src_ids[s_id])
-                            n_rows.append(pos[nb])
-                            ws.append(weff)
-                if s_rows:
-                    s_arr, n_arr, w_arr = np.array(s_rows), np.array(n_rows), np.array(ws)
+                s_arr, n_arr, w_arr = self._edge_spread(base, sources, p.lam, p.weight_cap)
+                if len(s_arr):
                     total = F.spread_activation(base, s_arr, n_arr, w_arr, p.beta)
                     if excl:
                         total[excl] = -np.inf

@@ -286,3 +286,17 @@ def test_large_pools_scan_in_half_precision_with_the_same_ranking():
     assert list(np.argsort(-got)[:2]) == list(np.argsort(-exact)[:2]) == [7, 11]
     idx.remove(8)  # a change is seen by the next scan
     assert len(idx.similarity(q)) == n - 1
+
+
+def test_paper_profile_spreads_along_the_same_edges(tmp_path, embedder):
+    eng = make_engine(tmp_path, embedder, semantic_prior=False, temporal_edge=0.0,
+                      paper_beta=1.0, m=2)
+    ana, job = add(eng, ["My sister Ana lives in Lisbon near the river.",
+                         "She works nights as a marine biologist at the aquarium."])
+    add(eng, ["My cousin lives in Porto by the sea.", "I live near the old harbour in Hamburg."]
+        + FILLER, at=T0 + DAY)
+    for _ in range(40):
+        eng.hebbian_update([ana, job], now=T0)
+    res = eng.retrieve("Where does Ana live?", profile="hela-paper", k=3, now=T0 + 2 * DAY)
+    lifted = [r for r in res if r.episode_id == job]
+    assert lifted and lifted[0].spread > 0 and lifted[0].spread_from == ana
