@@ -501,3 +501,20 @@ def test_run_app_opens_window_and_exits_cleanly(qtbot, tmp_path):
     assert seen["title"] == "HeLa Desktop" and "none.gguf" in seen["error"] and seen["icon"]
     assert (tmp_path / "data" / "memory.sqlite3").exists()
     assert list((tmp_path / "config").rglob("*.conf"))  # window layout remembered
+
+
+def test_activity_tab_lists_background_runs(qtbot, tmp_path):
+    from hela_desktop.store import Store
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    store = Store(tmp_path / "act")
+    store.log_activity("forget", {"archived": 3, "reason": "weak, isolated, stale"})
+    store.log_activity("consolidate", {"clusters": 2, "added": 1})
+    browser = MemoryBrowser(store)
+    qtbot.addWidget(browser)
+    browser.tabs.setCurrentIndex(browser.tabs.indexOf(browser.activity))
+    assert browser.activity.rowCount() == 2
+    assert browser.activity.item(0, 1).text() == "consolidate"  # newest first
+    assert "added 1" in browser.activity.item(0, 2).text()
+    assert "archived 3" in browser.activity.item(1, 2).text()
+    store.close()

@@ -212,6 +212,17 @@ class MemoryBrowser(QtWidgets.QWidget):
         arow.addStretch(1)
         al.addLayout(arow)
         self.tabs.addTab(ar, "Archive")
+
+        # -- Activity: what each consolidation / forgetting run did
+        self.activity = QtWidgets.QTableWidget(0, 3)
+        self.activity.setHorizontalHeaderLabels(["When", "Job", "What it did"])
+        self.activity.horizontalHeader().setSectionResizeMode(
+            2, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        self.activity.verticalHeader().setVisible(False)
+        self.activity.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.activity.setColumnWidth(0, 130)
+        self.activity.setColumnWidth(1, 110)
+        self.tabs.addTab(self.activity, "Activity")
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
         self._update_buttons()
 
@@ -236,6 +247,8 @@ class MemoryBrowser(QtWidgets.QWidget):
                 self.select_id(current, emit=False)
         elif tab == 1:
             self._refresh_knowledge()
+        elif tab == 3:
+            self._refresh_activity()
         else:
             self.archive_model.set_episodes(self.store.list_episodes(only_archived=True, limit=2000))
         self._update_buttons()
@@ -254,6 +267,22 @@ class MemoryBrowser(QtWidgets.QWidget):
             for c, v in enumerate((kind.replace("_", " "), text, f"{strength:.2f}", str(n))):
                 self.knowledge.setItem(r, c, QtWidgets.QTableWidgetItem(v))
         self.knowledge_hint.setVisible(not rows)
+
+    def _refresh_activity(self) -> None:
+        rows = self.store.activity(limit=500)
+        self.activity.setRowCount(len(rows))
+        for r, a in enumerate(rows):
+            summary = a["summary"]
+            if isinstance(summary, dict):
+                text = ", ".join(f"{k} {v}" for k, v in summary.items()
+                                 if not isinstance(v, (list, dict)) and v not in (None, "", 0))
+            else:
+                text = str(summary)
+            for c, v in enumerate((_fmt(a["at"]), a["job"], text)):
+                item = QtWidgets.QTableWidgetItem(v)
+                if c == 2:
+                    item.setToolTip(str(summary))
+                self.activity.setItem(r, c, item)
 
     def selected_id(self) -> int | None:
         idx = self.table.currentIndex()
