@@ -37,7 +37,7 @@ _MARK = "\x00hela-memories\x00"
 SPLICE_OVERHEAD_TOKENS = 32  # measured: a splice's cache shift costs about 30 tokens' prefill  # where the memory lines go in the rendered user turn
 
 
-MAX_MEMORY_CHARS = 280  # a memory line is cut here (about 60-70 tokens)
+MAX_MEMORY_CHARS = 200  # a memory line is cut here (about 45-50 tokens)
 
 
 def format_memory(r: Recall) -> str:
@@ -90,6 +90,7 @@ class Assistant:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hela-retrieval")
         self._costs: dict[tuple[int, str], list[int]] = {}
         self._message = ""
+        self._frame: tuple[list[int], list[int]] | None = None
 
     # ---- loading ------------------------------------------------------------------------
     def load_embedder(self) -> None:
@@ -283,7 +284,10 @@ class Assistant:
 
             stable = llm.tokenize(llm.render(self._stable_messages() + history))
             state.stable_prefix = _common_prefix(stable, self._prompt_tokens(history, [], message))
-            prompt = self._prompt_tokens(history, active, message)
+            head, mems, tail = self._segments(history, active, message)
+            # head and tail stay fixed for the turn: swaps only re-assemble memory lines
+            self._frame = (head, tail) if tail else None
+            prompt = head + [t for m in mems for t in m] + tail
             state.prompt_tokens = len(prompt)
             state.first_prompt = list(prompt)
             state.prefill_tokens += llm.sync(prompt)
@@ -436,7 +440,7 @@ class Assistant:
         added = [r for r in added if r in new_active]
         if not added:
             return None
-        prompt = self._prompt_tokens(history, new_active, message=self._message)
+        prompt = self._assemble(history, new_active)
         # cost-aware: the later in the answer, the more a swap must gain to be worth it
         if self._can_splice(active):  # new lines + 1 token, plus the RoPE shift of the cache
             cost = sum(self._memory_cost(r) for r in added) + 1 + SPLICE_OVERHEAD_TOKENS
@@ -456,6 +460,13 @@ class Assistant:
         return (self.settings.swap_mode == "splice" and bool(active)
                 and self.llm is not None and self.llm.can_shift)
 
+    def _assemble(self, history: list[dict], memories: list[Recall]) -> list[int]:
+        """The prompt for another memory set, from the turn's fixed head and tail."""
+        if self._frame is None:
+            return self._prompt_tokens(history, memories, self._message)
+        head, tail = self._frame
+        return head + [t for r in memories for t in self._line_tokens(r)] + tail
+
     def _swap_context(self, active, new_active, added, history, prompt, new_prompt,
                       generated) -> int:
         """Bring the model's context to the new memory set; returns tokens evaluated.
@@ -468,8 +479,9 @@ class Assistant:
         """
         llm = self.llm
         target = new_prompt + generated
-        if self._can_splice(active):
-            head, mems, tail = self._segments(history, active, self._message)
+        if self._can_splice(active) and self._frame is not None:
+            head, tail = self._frame
+            mems = [self._line_tokens(r) for r in active]
             offsets, pos = {}, len(head)
             for r, m in zip(active, mems, strict=True):
                 offsets[r.episode_id] = (pos, pos + len(m))

@@ -90,7 +90,7 @@ class Settings:
     token_budget: int = 400  # memory block budget, in model tokens
     profile: str = "hela"  # retrieval profile name (see hela_desktop.profiles)
     swap_margin: float = 0.05  # a new memory must beat the weakest active by this much
-    swap_cost_weight: float = 0.3  # extra relative gain a swap needs per 100 re-evaluated tokens
+    swap_cost_weight: float = 0.5  # extra relative gain a swap needs per 100 re-evaluated tokens
     swap_mode: str = "splice"  # "splice": edit the KV cache in place; "exact": re-evaluate
     async_retrieval: bool = True  # re-retrieve beside generation instead of pausing it
     system_prompt: str = (
