@@ -89,8 +89,8 @@ class Settings:
     max_memories: int = 5  # cap on memories in the prompt (1..15)
     token_budget: int = 400  # memory block budget, in model tokens
     profile: str = "hela"  # retrieval profile name (see hela_desktop.profiles)
-    swap_margin: float = 0.05  # a new memory must beat the weakest active by this much
-    swap_cost_weight: float = 0.5  # extra relative gain a swap needs per 100 re-evaluated tokens
+    swap_margin: float = 0.05  # gain a newcomer needs, in units of the ranking's best-minus-median range
+    swap_cost_weight: float = 0.5  # extra gain (score-range units) a swap needs per 100 tokens it costs
     swap_mode: str = "splice"  # "splice": edit the KV cache in place; "exact": re-evaluate
     async_retrieval: bool = True  # re-retrieve beside generation instead of pausing it
     system_prompt: str = (
