@@ -8,6 +8,9 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# the app remembers window layout and data folder in the user's QSettings: keep the tests
+# away from (and independent of) whatever a real session stored there
+os.environ["XDG_CONFIG_HOME"] = __import__("tempfile").mkdtemp(prefix="hela-qt-config-")
 
 from pathlib import Path  # noqa: E402
 

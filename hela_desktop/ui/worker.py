@@ -90,7 +90,6 @@ class AssistantWorker(QtCore.QObject):
     def load(self, with_model: bool = True) -> None:
         """Load the embedder, then (optionally) the chat model; report failures clearly."""
         from ..embedder import EmbedderError
-        from ..llm import ModelError
 
         a = self.assistant
         if a is None:
@@ -107,9 +106,31 @@ class AssistantWorker(QtCore.QObject):
         if not with_model:
             self.loadProgress.emit("")
             return
+        self._load_model(a.load)
+
+    @QtCore.Slot(object)
+    def reload_model(self, settings: Settings) -> None:
+        """Switch model (or GPU layers / context); the old model stays if the new one fails."""
+
+        a = self.assistant
+        if a is None:
+            return
+        def load() -> None:
+            if a.llm is None:
+                a.apply_settings(settings)
+                a.load()
+            else:
+                a.reload_model(settings)
+
+        self._load_model(load)
+
+    def _load_model(self, load) -> None:
+        """Run `load` with progress shown; report success or a one-line failure."""
+        from ..llm import ModelError
+
+        self.loadProgress.emit("Loading the language model…")
         try:
-            self.loadProgress.emit("Loading the language model…")
-            a.load()
+            load()
         except ModelError as exc:
             self.loadProgress.emit("")
             self.loadFailed.emit("model", str(exc))
@@ -119,33 +140,7 @@ class AssistantWorker(QtCore.QObject):
             self.loadFailed.emit("model", f"the model could not be loaded ({exc})")
             return
         self.loadProgress.emit("")
-        self.loaded.emit(a.model_info())
-
-    @QtCore.Slot(object)
-    def reload_model(self, settings: Settings) -> None:
-        """Switch model (or GPU layers / context); the old model stays if the new one fails."""
-        from ..llm import ModelError
-
-        a = self.assistant
-        if a is None:
-            return
-        self.loadProgress.emit("Loading the language model…")
-        try:
-            if a.llm is None:
-                a.apply_settings(settings)
-                a.load()
-            else:
-                a.reload_model(settings)
-        except ModelError as exc:
-            self.loadProgress.emit("")
-            self.loadFailed.emit("model", str(exc))
-            return
-        except Exception as exc:  # noqa: BLE001
-            self.loadProgress.emit("")
-            self.loadFailed.emit("model", f"the model could not be loaded ({exc})")
-            return
-        self.loadProgress.emit("")
-        self.loaded.emit(a.model_info())
+        self.loaded.emit(self.assistant.model_info())
 
     @QtCore.Slot(object)
     def apply_settings(self, settings: Settings) -> None:
