@@ -249,23 +249,17 @@ def run_speed(args) -> int:
             print("streaming with re-retrieval vs plain generation:", file=sys.stderr)
             report["streaming"] = bench_streaming(settings, answers, work, getattr(args, "model", None))
         if "memfile" not in skip:
-            try:
-                from .memfile_speed import bench_memfile
-            except ImportError:
-                pass
-            else:
-                n = 5000 if args.quick else 100_000
-                print(f"memory file export/import of {n:,} memories:", file=sys.stderr)
-                report["memfile"] = bench_memfile(n, work / "memfile")
+            from .memfile_speed import bench_memfile
+
+            n = 5000 if args.quick else 100_000
+            print(f"memory file export/import of {n:,} memories:", file=sys.stderr)
+            report["memfile"] = bench_memfile(n, work / "memfile")
         if "consolidate" not in skip:
-            try:
-                from .consolidation_speed import bench_consolidation
-            except ImportError:
-                pass
-            else:
-                n = 100 if args.quick else 1000
-                print(f"one consolidation pass over {n:,} memories:", file=sys.stderr)
-                report["consolidation"] = bench_consolidation(n=n)
+            from .consolidation_speed import bench_consolidation
+
+            n = 100 if args.quick else 1000
+            print(f"one consolidation pass over {n:,} memories:", file=sys.stderr)
+            report["consolidation"] = bench_consolidation(n=n)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
