@@ -469,12 +469,16 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
     w._last_done = None
     n_before = len(w.read_store.messages(w.current_conv))
     conv = w.current_conv
-    w.send("And what about my cat?")
+    w.send("Write a long, detailed story about my cat and the sea.")
     _wait(qtbot, lambda: view.msgs[w.live_key]["n_tokens"] >= 1, 60)
+    # the tiny model may finish a reply in a few tokens; only a close that really lands
+    # mid-answer must leave an interrupted answer (either way both messages are stored)
+    mid_answer = w.is_streaming()
     w.close()
     with Store(seeded_dir) as st:
         msgs = st.messages(conv)
-    assert len(msgs) == n_before + 2 and msgs[-1]["interrupted"]
+    assert len(msgs) == n_before + 2 and msgs[-1]["role"] == "assistant"
+    assert msgs[-1]["interrupted"] or not mid_answer
 
 
 def test_run_app_opens_window_and_exits_cleanly(qtbot, tmp_path):
