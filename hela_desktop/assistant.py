@@ -28,13 +28,13 @@ import numpy as np
 from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
-from .llm import LocalLLM, ModelError, Utf8Stream
+from .llm import LocalLLM, ModelError, Prepared, Utf8Stream
 from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
 from .store import Store
 
 MEMORY_HEADER = "Things you remember from earlier conversations with the user:"
 _MARK = "\x00hela-memories\x00"
-SPLICE_OVERHEAD_TOKENS = 32  # measured: a splice's cache shift costs about 30 tokens' prefill  # where the memory lines go in the rendered user turn
+  # where the memory lines go in the rendered user turn
 
 
 MAX_MEMORY_CHARS = 200  # a memory line is cut here (about 45-50 tokens)
@@ -60,6 +60,26 @@ class TurnState:
     stable_prefix: int = 0  # tokens of system prompt + history
     first_prompt: list[int] = field(default_factory=list)
     swap_full: list[int] = field(default_factory=list)  # whole prompt + generated, per swap
+    swap_seconds: list[float] = field(default_factory=list)  # measured time of each swap
+    swap_shifted: list[bool] = field(default_factory=list)  # whether a swap moved the cache
+    deferred_swaps: int = 0  # swaps the time budget did not allow (yet)
+    generation_s: float = 0.0  # time spent generating tokens, swaps excluded
+
+
+@dataclass
+class _Swap:
+    """A swap the policy wants: the new active set, its prompt and how to get there."""
+
+    active: list[Recall]
+    added: list[Recall]
+    dropped: list[int]
+    query_vec: np.ndarray
+    retrieve_ms: float
+    prompt: list[int]
+    edits: list[tuple[int, int, list[int]]] | None  # in-place KV edits (splice mode)
+    shift: bool  # the edits do not fit in place: the cache's tail moves
+    seconds: float  # expected time, from the model's measured prefill and shift costs
+    prepared: Prepared | None = None  # the new lines, already evaluated beside generation
 
 
 class Assistant:
@@ -91,6 +111,7 @@ class Assistant:
         self._costs: dict[tuple[int, str], list[int]] = {}
         self._message = ""
         self._frame: tuple[list[int], list[int]] | None = None
+        self._history: list[dict] = []
 
     # ---- loading ------------------------------------------------------------------------
     def load_embedder(self) -> None:
@@ -287,12 +308,17 @@ class Assistant:
             head, mems, tail = self._segments(history, active, message)
             # head and tail stay fixed for the turn: swaps only re-assemble memory lines
             self._frame = (head, tail) if tail else None
+            self._history = history
             prompt = head + [t for m in mems for t in m] + tail
             state.prompt_tokens = len(prompt)
             state.first_prompt = list(prompt)
             state.prefill_tokens += llm.sync(prompt)
+            if self._prefetch():
+                llm.mirror()
 
             generated: list[int] = []
+            swap_s = 0.0  # time spent in swaps this answer
+            t_gen0 = time.perf_counter()
             text_parts: list[str] = []
             utf8 = Utf8Stream()
             spans: list[list] = [[0, 0, [r.episode_id for r in active]]]
@@ -318,7 +344,8 @@ class Assistant:
                     idx = len(generated) - 1
                     spans[-1][1] = idx + 1
                     yield TokenEvent(index=idx, text=piece)
-                    if prompt_len_ok(len(prompt) + len(generated), llm.n_ctx):
+                    if prompt_len_ok(max(len(prompt) + len(generated), llm.next_position + 1),
+                                     llm.n_ctx):
                         llm.push(tok)
                     else:
                         break
@@ -326,35 +353,48 @@ class Assistant:
                     if pending is not None and (pending.done() or not s.async_retrieval):
                         upd = pending.result()
                         pending = None
-                        if upd is not None:
-                            swap = self._apply_swap(upd, active, history, generated, state,
-                                                    prompt)
-                        else:
-                            swap = None
+                        swap = upd
                         if swap is not None:
-                            new_active, added, dropped, query_vec, ms, new_prompt = swap
-                            n_eval = self._swap_context(active, new_active, added, history,
-                                                        prompt, new_prompt, generated)
+                            # the time budget: swaps may pause the answer for at most this
+                            # share of the time spent generating it so far
+                            gen_s = time.perf_counter() - t_gen0 - swap_s
+                            if swap_s + swap.seconds > s.swap_time_budget * gen_s:
+                                state.deferred_swaps += 1
+                                swap = None
+                        if swap is not None:
+                            ts = time.perf_counter()
+                            # what the layout promises: at most memory block + user message +
+                            # generated tokens
+                            state.swap_bounds.append(
+                                len(swap.prompt) - state.stable_prefix + len(generated))
+                            state.swap_full.append(len(swap.prompt) + len(generated))
+                            n_eval = self._swap_context(swap, prompt, generated)
+                            took = time.perf_counter() - ts
+                            swap_s += took
                             state.prefill_tokens += n_eval
                             state.swap_prefill.append(n_eval)
-                            active = new_active
-                            prompt = new_prompt
+                            state.swap_seconds.append(took)
+                            state.swap_shifted.append(swap.shift)
+                            active = swap.active
+                            prompt = swap.prompt
                             swaps += 1
-                            for r in added:
-                                used.setdefault(r.episode_id, (r, query_vec))
+                            for r in swap.added:
+                                used.setdefault(r.episode_id, (r, swap.query_vec))
                             ids = [r.episode_id for r in active]
                             sets_seen.append(ids)
                             spans.append([len(generated), len(generated), ids])
                             last_swap_at = len(generated)
                             yield MemoryUpdateEvent(
-                                token_index=len(generated), added=added, removed=dropped,
-                                active=ids, retrieve_ms=ms, prefill_tokens=n_eval)
+                                token_index=len(generated), added=swap.added,
+                                removed=swap.dropped, active=ids, retrieve_ms=swap.retrieve_ms,
+                                prefill_tokens=n_eval, swap_ms=took * 1000)
                     if (pending is None and len(generated) % s.reretrieve_every == 0
                             and len(generated) - last_swap_at >= s.reretrieve_every):
                         window = llm.detokenize(generated[-s.lookback_tokens:]).decode(
                             "utf-8", "ignore")
                         pending = self._pool.submit(
-                            self._propose, message, user_vec, window, list(active))
+                            self._propose, message, user_vec, window, list(active), prompt,
+                            len(generated))
                         if not s.async_retrieval:
                             pending.result()
                 finished = True
@@ -374,15 +414,18 @@ class Assistant:
                 if not finished:
                     interrupted = True
                 elapsed = time.perf_counter() - t0
+                state.generation_s = time.perf_counter() - t_gen0 - swap_s
                 done = self._persist(conversation_id, message, answer, interrupted, spans,
                                      sets_seen, used, state, swaps, len(generated), elapsed)
             yield done
 
     def _propose(self, message: str, user_vec: np.ndarray, window: str,
-                 active: list[Recall]):
-        """Re-retrieve from the recent output (runs on the retrieval thread).
+                 active: list[Recall], prompt: list[int], n_generated: int) -> _Swap | None:
+        """Re-retrieve from the recent output and plan a swap (runs on the retrieval thread).
 
-        Returns (ranked, candidate, query_vec, ms), or None when the active set would stay.
+        With prefetch on, the swap's new memory lines are evaluated here too, on the model's
+        side context, while the main thread keeps generating.  Returns None when the active
+        set should stay.
         """
         s = self.settings
         engine = self.engine
@@ -397,16 +440,28 @@ class Assistant:
         ms = (time.perf_counter() - t) * 1000
         if {r.episode_id for r in active} == {r.episode_id for r in candidate}:
             return None
-        return ranked, candidate, q, ms
+        swap = self._plan_swap((ranked, candidate, q, ms), active, n_generated, prompt)
+        if swap is not None and swap.edits is not None and self._prefetch():
+            swap.prepared = self.llm.prepare(swap.edits)
+            if swap.prepared is not None:  # only copying cells is left for the main thread
+                swap.seconds = self.llm.swap_seconds(0, swap.shift)
+        return swap
 
-    def _apply_swap(self, proposal, active, history, generated, state, current_prompt):
-        """Turn a proposal into a new active set and prompt, or None to keep the current one.
+    def _prefetch(self) -> bool:
+        return (self.settings.swap_prefetch and self.settings.swap_mode == "splice"
+                and self._frame is not None)
 
-        Hysteresis: a newcomer must beat the memory it displaces by the swap margin.
-        Survivors keep their place and newcomers are appended, so only the tail of the
-        memory block (plus the user message and the generated tokens) is re-evaluated.
+    def _plan_swap(self, proposal, active, n_generated: int,
+                   current_prompt: list[int]) -> _Swap | None:
+        """Turn a proposal into a swap, or None to keep the current set.
+
+        Hysteresis: a newcomer must beat the memory it displaces by the swap margin, plus
+        more the more the swap costs.  A newcomer takes the place of the memory it displaces
+        (the others keep theirs), so in splice mode its line is written into the old line's
+        KV positions and the rest of the cache stays where it is.
         """
         s = self.settings
+        llm = self.llm
         ranked, candidate, q, ms = proposal
         old_ids = [r.episode_id for r in active]
         new_ids = {r.episode_id for r in candidate}
@@ -435,65 +490,105 @@ class Assistant:
         # a memory is only dropped when a newcomer takes its place
         dropped = sorted(outgoing, key=lambda i: score.get(i, 0.0))[: len(added)]
         survivors = [r for r in active if r.episode_id not in set(dropped)]
-        new_active = fit_budget(survivors + added, s.max_memories, s.token_budget,
-                                self._memory_cost)
-        added = [r for r in added if r in new_active]
+        fitted = fit_budget(survivors + added, s.max_memories, s.token_budget,
+                            self._memory_cost)
+        added = [r for r in added if r in fitted]
         if not added:
             return None
-        prompt = self._assemble(history, new_active)
-        # cost-aware: the later in the answer, the more a swap must gain to be worth it
-        if self._can_splice(active):  # new lines + 1 token, plus the RoPE shift of the cache
-            cost = sum(self._memory_cost(r) for r in added) + 1 + SPLICE_OVERHEAD_TOKENS
+        spans = self._line_spans(active)
+        splice = spans is not None and self._can_splice(active)
+        place = self._place(added, dropped, spans if splice else None)
+        new_active: list[Recall] = []
+        for r in active:
+            if r.episode_id not in set(dropped):
+                new_active.append(r)
+            elif r.episode_id in place:
+                new_active.append(place[r.episode_id])
+        new_active += [r for r in added if r not in place.values()]
+        prompt = self._assemble(new_active)
+        edits, shift = None, False
+        if splice:
+            edits = [(*spans[i], self._line_tokens(place[i]) if i in place else [])
+                     for i in dropped]
+            rest = [t for r in added if r not in place.values() for t in self._line_tokens(r)]
+            if rest:
+                end = spans[old_ids[-1]][1]
+                edits.append((end, end, rest))
+            shift = any(len(new) > llm.room(a, b) for a, b, new in edits)
+            n_eval = sum(len(new) for _, _, new in edits)
+            seconds = llm.swap_seconds(n_eval, shift)
         else:
-            cost = len(prompt) - _common_prefix(current_prompt, prompt) + len(generated)
-        if dropped:  # the gain, in units of the ranking's score range, must pay for the swap
+            n_eval = len(prompt) - _common_prefix(current_prompt, prompt) + n_generated
+            seconds = n_eval * llm.prefill_s_per_token
+        # cost-aware: a swap's gain, in units of the ranking's score range, must pay for the
+        # tokens it evaluates (a cache shift is priced as the tokens it takes as long as)
+        cost = seconds / max(llm.prefill_s_per_token, 1e-6)
+        if dropped:
             gain = (min(r.score for r in added)
                     - max(score.get(i, -np.inf) for i in dropped)) / spread
             if gain <= s.swap_margin + s.swap_cost_weight * cost / 100.0:
                 return None
-        # what the layout promises: at most memory block + user message + generated tokens
-        state.swap_bounds.append(len(prompt) - state.stable_prefix + len(generated))
-        state.swap_full.append(len(prompt) + len(generated))
-        return new_active, added, dropped, q, ms, prompt
+        return _Swap(new_active, added, dropped, q, ms, prompt, edits, shift, seconds)
+
+    def _line_spans(self, active: list[Recall]) -> dict[int, tuple[int, int]] | None:
+        """Where each memory line sits in the current context, as [start, end) indices."""
+        if self._frame is None or not active:
+            return None
+        spans, pos = {}, len(self._frame[0])
+        for r in active:
+            n = len(self._line_tokens(r))
+            spans[r.episode_id] = (pos, pos + n)
+            pos += n
+        return spans
+
+    def _place(self, added: list[Recall], dropped: list[int],
+               spans: dict[int, tuple[int, int]] | None) -> dict[int, Recall]:
+        """Which newcomer takes which dropped memory's place: in splice mode the longest
+        newcomers first, each into the tightest place it fits without moving the cache."""
+        free = list(dropped)
+        if spans is None:
+            return dict(zip(free, added, strict=False))
+        place = {}
+        for r in sorted(added, key=lambda r: -len(self._line_tokens(r))):
+            if not free:
+                break
+            need = len(self._line_tokens(r))
+            rooms = {i: self.llm.room(*spans[i]) for i in free}
+            fits = [i for i in free if rooms[i] >= need]
+            best = (min(fits, key=rooms.get) if fits else max(free, key=rooms.get))
+            place[best] = r
+            free.remove(best)
+        return place
 
     def _can_splice(self, active: list[Recall]) -> bool:
         return (self.settings.swap_mode == "splice" and bool(active)
                 and self.llm is not None and self.llm.can_shift)
 
-    def _assemble(self, history: list[dict], memories: list[Recall]) -> list[int]:
+    def _assemble(self, memories: list[Recall]) -> list[int]:
         """The prompt for another memory set, from the turn's fixed head and tail."""
-        if self._frame is None:
-            return self._prompt_tokens(history, memories, self._message)
+        if self._frame is None:  # the turn started without a memory block
+            return self._prompt_tokens(self._history, memories, self._message)
         head, tail = self._frame
         return head + [t for r in memories for t in self._line_tokens(r)] + tail
 
-    def _swap_context(self, active, new_active, added, history, prompt, new_prompt,
-                      generated) -> int:
-        """Bring the model's context to the new memory set; returns tokens evaluated.
+    def _swap_context(self, swap: _Swap, prompt: list[int], generated: list[int]) -> int:
+        """Bring the model's context to the swap's memory set; returns tokens evaluated.
 
         ``exact``: re-evaluate from the first changed token (longest cached prefix kept):
         at most the memory block, the user message and the generated tokens.
-        ``splice``: edit the KV cache in place — drop the removed memory lines, shift the
-        rest (RoPE position shift), evaluate only the added lines plus the last token.
-        Tokens written before the swap keep the context they were written in.
+        ``splice``: edit the KV cache in place — each new line is evaluated in the place
+        of the line it replaces; tokens after it keep the context they were written in.
         """
         llm = self.llm
-        target = new_prompt + generated
-        if self._can_splice(active) and self._frame is not None:
-            head, tail = self._frame
-            mems = [self._line_tokens(r) for r in active]
-            offsets, pos = {}, len(head)
-            for r, m in zip(active, mems, strict=True):
-                offsets[r.episode_id] = (pos, pos + len(m))
-                pos += len(m)
-            keep = {r.episode_id for r in new_active}
-            removals = [offsets[r.episode_id] for r in active if r.episode_id not in keep]
-            inserted = [t for r in added for t in self._line_tokens(r)]
-            if head + [t for m in mems for t in m] + tail == prompt:
-                n = llm.splice(removals, pos, inserted)
-                if llm.cached_tokens == target:
-                    return n
-        return llm.sync(target)
+        target = swap.prompt + generated
+        if swap.edits is not None and llm.cached_tokens == prompt + generated:
+            n = llm.replace(swap.edits, swap.prepared)
+            if llm.cached_tokens == target:
+                return n
+        n = llm.sync(target)
+        if self._prefetch():
+            llm.mirror()
+        return n
 
     def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,
                  state, swaps, n_tokens, elapsed) -> DoneEvent:
@@ -502,6 +597,7 @@ class Assistant:
         stats = {
             "tokens": n_tokens, "swaps": swaps, "prefill_tokens": state.prefill_tokens,
             "prompt_tokens": state.prompt_tokens, "elapsed_s": round(elapsed, 3),
+            "deferred_swaps": state.deferred_swaps,
             "profile": self.settings.profile,
             "memories": [r.to_dict() for r, _ in used.values()],
         }
@@ -530,7 +626,8 @@ class Assistant:
         return DoneEvent(
             conversation_id=conversation_id, message_id=message_id, episode_id=episode_id,
             tokens=n_tokens, swaps=swaps, prefill_tokens=state.prefill_tokens,
-            tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted, text=answer,
+            tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted,
+            deferred_swaps=state.deferred_swaps, text=answer,
             timeline=timeline)
 
 

@@ -91,6 +91,8 @@ class Settings:
     profile: str = "hela"  # retrieval profile name (see hela_desktop.profiles)
     swap_margin: float = 0.05  # gain a newcomer needs, in units of the ranking's best-minus-median range
     swap_cost_weight: float = 0.5  # extra gain (score-range units) a swap needs per 100 tokens it costs
+    swap_time_budget: float = 0.10  # swaps may pause an answer for at most this share of its generation time
+    swap_prefetch: bool = True  # evaluate swapped-in lines on a second context beside generation
     swap_mode: str = "splice"  # "splice": edit the KV cache in place; "exact": re-evaluate
     async_retrieval: bool = True  # re-retrieve beside generation instead of pausing it
     system_prompt: str = (
@@ -126,6 +128,7 @@ class Settings:
         self.max_memories = int(min(15, max(1, self.max_memories)))
         self.lookback_tokens = int(max(4, self.lookback_tokens))
         self.token_budget = int(max(32, self.token_budget))
+        self.swap_time_budget = float(min(100.0, max(0.0, self.swap_time_budget)))
         self.n_ctx = int(max(512, self.n_ctx))
         self.max_answer_tokens = int(max(1, self.max_answer_tokens))
 

@@ -65,6 +65,7 @@ class MemoryUpdateEvent:
     active: list[int]
     retrieve_ms: float
     prefill_tokens: int  # tokens re-evaluated because of this swap
+    swap_ms: float = 0.0  # time the swap took (the answer paused this long)
     type: str = "memory_update"
 
     def to_dict(self) -> dict:
@@ -76,6 +77,7 @@ class MemoryUpdateEvent:
             "active": self.active,
             "retrieve_ms": round(self.retrieve_ms, 2),
             "prefill_tokens": self.prefill_tokens,
+            "swap_ms": round(self.swap_ms, 1),
         }
 
 
@@ -90,6 +92,7 @@ class DoneEvent:
     tokens_per_s: float
     elapsed_s: float
     interrupted: bool = False
+    deferred_swaps: int = 0  # swaps proposed but not made: they would have broken the time budget
     text: str = ""
     timeline: list = field(default_factory=list)  # [(start, end, [episode ids]), ...]
     type: str = "done"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -109,6 +111,9 @@ class LocalLLM:
             ) from exc
         self.n_ctx = self._llm.n_ctx()
         self.evaluated_tokens = 0  # every token run through the model, ever
+        self._pos: list[int] = []  # the KV position of each cached token
+        self._side_lock = threading.Lock()
+        self._side_todo: list[tuple[str, object]] = []
         meta = self._llm.metadata or {}
         self.name = meta.get("general.name") or self.path.stem
         self._template = meta.get("tokenizer.chat_template") or _CHATML
@@ -156,9 +161,37 @@ class LocalLLM:
         return bool(llama_cpp.llama_vocab_is_eog(self._llm._model.vocab, token))
 
     # ---- the KV cache -------------------------------------------------------------------
+    # Each cached token has a KV position.  Positions only grow along the context but may
+    # have holes: `replace` writes a memory line into the positions of the line it removes,
+    # so a swap needs no RoPE shift of the cache when the new line fits.  llama.cpp decodes
+    # a sequence only at its next position, so new tokens always follow the previous one.
     @property
     def cached_tokens(self) -> list[int]:
         return list(self._llm.input_ids[: self._llm.n_tokens])
+
+    @property
+    def positions(self) -> list[int]:
+        """The KV position of every cached token (increasing; holes where lines were swapped)."""
+        return list(self._pos[: self._llm.n_tokens])
+
+    _fresh = False
+
+    def _decode(self, tokens: Sequence[int], pos0: int, seq_id: int = 0) -> None:
+        llm = self._llm
+        t = time.perf_counter()
+        for i in range(0, len(tokens), llm.n_batch):
+            chunk = tokens[i : i + llm.n_batch]
+            _set_batch(llm._batch, chunk, pos0 + i, seq_id=seq_id)
+            llm._ctx.decode(llm._batch)
+        if len(tokens) >= 8:  # a prefill: keep the measured cost per token up to date
+            per = (time.perf_counter() - t) / len(tokens)
+            self.prefill_s_per_token += 0.3 * (per - self.prefill_s_per_token)
+
+    def _set_cache(self, ids: list[int], pos: list[int]) -> None:
+        self._llm.input_ids[: len(ids)] = ids
+        self._llm.n_tokens = len(ids)
+        self._pos = list(pos)
+        self._fresh = True
 
     def sync(self, tokens: Sequence[int]) -> int:
         """Make the evaluated context equal `tokens`, reusing the longest cached prefix.
@@ -166,32 +199,41 @@ class LocalLLM:
         Returns the number of tokens evaluated (0 only when nothing changed and fresh
         logits for the last token are already there).
         """
-        tokens = list(tokens)
+        tokens = [int(t) for t in tokens]
         if not tokens:
             raise ValueError("empty prompt")
         if len(tokens) >= self.n_ctx:
             raise ModelError(f"prompt of {len(tokens)} tokens does not fit the context ({self.n_ctx})")
-        cached = self._llm.input_ids[: self._llm.n_tokens]
+        n = self._llm.n_tokens
+        cached = self._llm.input_ids[:n]
         common = 0
-        limit = min(len(cached), len(tokens))
+        limit = min(n, len(tokens))
         while common < limit and cached[common] == tokens[common]:
             common += 1
-        if common == len(tokens) and self._llm.n_tokens == len(tokens) and self._fresh:
+        if common == len(tokens) and n == len(tokens) and self._fresh:
             return 0
         if common == len(tokens):
             common -= 1  # re-run the last token to get its logits
-        self._llm.n_tokens = common
+        start = self._pos[common - 1] + 1 if common else 0
+        if start + len(tokens) - common >= self.n_ctx:  # holes used up the room: compact
+            common, start = 0, 0
         todo = tokens[common:]
-        self._llm.eval(todo)
+        self._llm._ctx.kv_cache_seq_rm(-1, start, -1)
+        self._decode(todo, start)
+        self._set_cache(tokens, self._pos[:common] + list(range(start, start + len(todo))))
         self.evaluated_tokens += len(todo)
-        self._fresh = True
+        self._side_stale()
         return len(todo)
 
-    _fresh = False
+    def _side_stale(self) -> None:
+        """The main context changed in a way the side context cannot replay."""
+        with self._side_lock:
+            self._side_todo = []
+            self._side_loaded = False
 
     @property
     def can_shift(self) -> bool:
-        """Whether the KV cache supports position shifts (needed by `splice`)."""
+        """Whether the KV cache supports position shifts (needed by `replace`)."""
         try:
             import llama_cpp
 
@@ -200,60 +242,211 @@ class LocalLLM:
         except Exception:  # noqa: BLE001
             return False
 
-    def splice(self, removals: list[tuple[int, int]], insert_at: int,
-               insert: Sequence[int]) -> int:
-        """Edit the context in place: remove token ranges, insert tokens, keep the rest.
+    def room(self, a: int, b: int) -> int:
+        """How many tokens fit in place of cached tokens [a, b) without shifting the rest."""
+        pos = self._pos
+        start = pos[a - 1] + 1 if a else 0
+        return pos[b] - start
 
-        `removals` are [start, end) ranges and `insert_at` a position, all in the current
-        context's coordinates (`insert_at` after every removal).  Removed cells leave the KV
-        cache and later cells shift left (RoPE shift); inserted tokens are evaluated at
-        their positions, attending to what precedes them; finally the last token is
-        re-evaluated so the next token sees the edit.  Tokens after the edit keep the KV
-        they were computed with.  Returns the number of tokens evaluated (len(insert) + 1).
+    def _plan_edits(self, edits, ids: list[int], pos: list[int]) -> list[tuple]:
+        """Check edits and lay them out, last first: (a, b, new, start, end_pos, grow)."""
+        n_cached = len(ids)
+        items = sorted(((a, b, [int(t) for t in new]) for a, b, new in edits), reverse=True)
+        bound = n_cached - 1
+        out = []
+        for a, b, new in items:
+            if not (0 <= a <= b <= bound):
+                raise ValueError(f"bad edit range {a}:{b} (context of {n_cached} tokens)")
+            bound = a
+            start = pos[a - 1] + 1 if a else 0
+            out.append((a, b, new, start, pos[b], len(new) - (pos[b] - start)))
+        return out
+
+    def replace(self, edits: Sequence[tuple[int, int, Sequence[int]]],
+                prepared: Prepared | None = None) -> int:
+        """Edit the context in place: each (a, b, tokens) replaces cached tokens [a, b).
+
+        Ranges are in the current context's coordinates, must not overlap and must end
+        before the last token.  New tokens take the positions of what they replace and
+        attend to what precedes them; only when they do not fit there are the later cells
+        moved right (a RoPE shift of the cache, run on all threads).  Cells after an edit
+        keep the KV they were computed with.  With `prepared` (from `prepare`, for the same
+        edits and context) the new cells were computed beside generation and are only copied
+        in; otherwise they are decoded here, on scratch sequence 1, which shares the prefix's
+        cells.  Finally the last token is re-evaluated so the next token sees the edit.
+        Returns the number of tokens evaluated for the edit (inserted tokens + 1).
         """
         llm = self._llm
         ctx = llm._ctx
-        ids = [int(t) for t in llm.input_ids[: llm.n_tokens]]
-        insert = [int(t) for t in insert]
-        for a, b in sorted(removals, reverse=True):
-            if not (0 <= a < b <= insert_at):
-                raise ValueError(f"bad splice range {a}:{b} (insert at {insert_at})")
-            ctx.kv_cache_seq_rm(0, a, b)
-            ctx.kv_cache_seq_shift(0, b, -1, -(b - a))
-            del ids[a:b]
-            insert_at -= b - a
-        if insert:
-            k = len(insert)
-            # make room: the tail moves right by k positions
-            ctx.kv_cache_seq_shift(0, insert_at, -1, k)
-            # llama.cpp only decodes at a sequence's next position, so the new tokens are
-            # decoded on scratch sequence 1, which shares the cells of the prefix ...
-            ctx.kv_cache_seq_rm(1, -1, -1)
-            ctx.kv_cache_seq_cp(0, 1, 0, insert_at)
-            for i in range(0, k, llm.n_batch):
-                chunk = insert[i : i + llm.n_batch]
-                _set_batch(llm._batch, chunk, insert_at + i, seq_id=1)
-                ctx.decode(llm._batch)
-            # ... then the new cells join sequence 0 and the scratch sequence is dropped
-            ctx.kv_cache_seq_cp(1, 0, insert_at, insert_at + k)
-            ctx.kv_cache_seq_rm(1, -1, -1)
-            ids[insert_at:insert_at] = insert
-        last = len(ids) - 1
-        ctx.kv_cache_seq_rm(0, last, -1)
-        llm._batch.set_batch(batch=[ids[last]], n_past=last, logits_all=False)
-        ctx.decode(llm._batch)
-        llm.input_ids[: len(ids)] = ids
-        llm.n_tokens = len(ids)
-        n = len(insert) + 1
-        self.evaluated_tokens += n
-        self._fresh = True
-        return n
+        t0 = time.perf_counter()
+        n_cached = llm.n_tokens
+        ids = [int(t) for t in llm.input_ids[:n_cached]]
+        pos = list(self._pos[:n_cached])
+        items = self._plan_edits(edits, ids, pos)
+        if prepared is not None and not prepared.matches(items, ids, pos):
+            prepared = None
+        n_eval = 0
+        shifted = False
+        side_ops = []
+        with self._all_threads():
+            for i, (a, b, new, start, end_pos, grow) in enumerate(items):
+                k = len(new)
+                cells = prepared.cells[i] if prepared is not None else None
+                if cells is None and k:  # evaluate the new cells here, on sequence 1
+                    ctx.kv_cache_seq_rm(1, -1, -1)
+                    ctx.kv_cache_seq_cp(0, 1, 0, start)
+                    self._decode(new, start, seq_id=1)
+                _put_cells(ctx, start, end_pos, grow, cells, k)
+                side_ops.append((start, end_pos, grow, cells, k))
+                if grow > 0:
+                    pos[b:] = [p + grow for p in pos[b:]]
+                    shifted = True
+                ids[a:b] = new
+                pos[a:b] = range(start, start + k)
+                n_eval += k
+            last = len(ids) - 1
+            p_last = pos[last - 1] + 1 if last else 0
+            ctx.kv_cache_seq_rm(0, pos[last], -1)
+            pos[last] = p_last
+            self._decode([ids[last]], p_last)
+        self._set_cache(ids, pos)
+        n_eval += 1
+        self.evaluated_tokens += n_eval
+        if shifted:  # what the shift took: the time beyond the tokens' own cost
+            computed = (1 if prepared is not None else n_eval) * self.prefill_s_per_token
+            took = max(0.0, time.perf_counter() - t0 - computed)
+            self.shift_s += 0.3 * (took - self.shift_s)
+        with self._side_lock:  # the side context replays the edit, or reloads
+            if prepared is not None:
+                self._side_todo.extend(("edit", op) for op in side_ops)
+            elif self._side is not None:
+                self._side_todo = [("load", _get_cells(ctx, 0))]
+        return n_eval
+
+    # ---- the side context: swapped-in lines computed beside generation ------------------
+    # A second llama.cpp context on the same weights, used only from the retrieval thread.
+    # It mirrors the main context's prompt (loaded after the turn's prefill, then replaying
+    # every swap), so a new memory line can be evaluated there, attending to the same
+    # prefix, while the main context keeps generating; the swap then only copies its cells.
+    _side = None
+    _side_batch = None
+    _side_failed = False
+
+    def mirror(self) -> None:
+        """Let the side context load the main context's current state (main thread, while
+        no `prepare` runs): call after the turn's prompt is evaluated."""
+        with self._side_lock:
+            self._side_todo = [("load", _get_cells(self._llm._ctx, 0))]
+
+    def prepare(self, edits: Sequence[tuple[int, int, Sequence[int]]]) -> Prepared | None:
+        """Evaluate the new tokens of `edits` on the side context (retrieval thread).
+
+        Returns what `replace` needs to apply the edits by copying cells, or None when there
+        is no side context (it could not be created, or `mirror` was never called).
+        """
+        side = self._side_context()
+        if side is None:
+            return None
+        with self._side_lock:
+            todo, self._side_todo = self._side_todo, []
+        for kind, op in todo:
+            if kind == "load":
+                side.kv_cache_clear()
+                _set_cells(side, op, 0)
+            else:
+                _put_cells(side, *op)
+        if not self._side_loaded and not any(kind == "load" for kind, _ in todo):
+            return None
+        self._side_loaded = True
+        n = self._llm.n_tokens
+        ids = [int(t) for t in self._llm.input_ids[:n]]
+        pos = list(self._pos[:n])
+        items = self._plan_edits(edits, ids, pos)
+        cells = []
+        for _a, _b, new, start, _end, _grow in items:
+            if not new:
+                cells.append(None)
+                continue
+            side.kv_cache_seq_rm(1, -1, -1)
+            side.kv_cache_seq_cp(0, 1, 0, start)
+            for i in range(0, len(new), self._llm.n_batch):
+                chunk = new[i : i + self._llm.n_batch]
+                _set_batch(self._side_batch, chunk, start + i, seq_id=1)
+                side.decode(self._side_batch)
+            side.kv_cache_seq_rm(1, 0, start)  # keep only the new cells
+            cells.append(_get_cells(side, 1))
+            side.kv_cache_seq_rm(1, -1, -1)
+            self.side_evaluated_tokens += len(new)
+        end = max(b for _a, b, *_ in items)
+        return Prepared(items=[tuple(x) for x in items], cells=cells,
+                        ids=ids[: end + 1], pos=pos[: end + 1])
+
+    _side_loaded = False
+    side_evaluated_tokens = 0
+
+    def _side_context(self):
+        if self._side is not None or self._side_failed:
+            return self._side
+        try:
+            from llama_cpp._internals import LlamaBatch, LlamaContext
+
+            main = self._llm.context_params
+            p = type(main).from_buffer_copy(main)  # the main context's parameters, exactly
+            p.n_seq_max = 2
+            p.kv_unified = True
+            spare = max(1, (os.cpu_count() or 2) - int(main.n_threads))
+            p.n_threads = p.n_threads_batch = spare
+            with _quiet_stderr():
+                self._side = LlamaContext(model=self._llm._model, params=p, verbose=False)
+                self._side_batch = LlamaBatch(n_tokens=self._llm.n_batch, embd=0, n_seq_max=2,
+                                              verbose=False)
+        except Exception:  # noqa: BLE001 - no side context: swaps decode on the main one
+            self._side_failed = True
+            self._side = None
+        return self._side
+
+    # measured costs (seconds), refreshed as the model runs: they let the assistant price a
+    # swap before making it
+    prefill_s_per_token = 0.005
+    shift_s = 0.1
+
+    def swap_seconds(self, tokens: int, shift: bool) -> float:
+        """What a `replace` evaluating `tokens` tokens here is expected to take."""
+        return (tokens + 1) * self.prefill_s_per_token + (self.shift_s if shift else 0.0)
+
+    @contextlib.contextmanager
+    def _all_threads(self):
+        """Run single-token work (the cache shift) on the batch thread count for a moment."""
+        import llama_cpp
+
+        cp = self._llm.context_params
+        if cp.n_threads_batch > cp.n_threads:
+            llama_cpp.llama_set_n_threads(self._llm._ctx.ctx, cp.n_threads_batch,
+                                          cp.n_threads_batch)
+        try:
+            yield
+        finally:
+            if cp.n_threads_batch > cp.n_threads:
+                llama_cpp.llama_set_n_threads(self._llm._ctx.ctx, cp.n_threads,
+                                              cp.n_threads_batch)
 
     def push(self, token: int) -> None:
         """Append one generated token to the context (evaluates it)."""
-        self._llm.eval([token])
+        n = self._llm.n_tokens
+        p = self._pos[n - 1] + 1 if n else 0
+        self._decode([int(token)], p)
+        self._llm.input_ids[n] = token
+        self._llm.n_tokens = n + 1
+        del self._pos[n:]
+        self._pos.append(p)
         self.evaluated_tokens += 1
         self._fresh = True
+
+    @property
+    def next_position(self) -> int:
+        """The KV position the next token would take (at most n_ctx - 1 is safe)."""
+        n = self._llm.n_tokens
+        return self._pos[n - 1] + 1 if n else 0
 
     def start_sampling(self, temperature: float, top_p: float, repeat_penalty: float = 1.1,
                        seed: int | None = None) -> None:
@@ -273,11 +466,70 @@ class LocalLLM:
 
     def reset(self) -> None:
         self._llm.reset()
+        self._pos = []
         self._fresh = False
+        self._side_stale()
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
+            if self._side is not None:
+                self._side.close()
+                self._side = None
+        with contextlib.suppress(Exception):
             self._llm.close()
+
+
+class Prepared:
+    """Memory lines evaluated on the side context, ready to be copied into the main one."""
+
+    def __init__(self, items: list[tuple], cells: list, ids: list[int], pos: list[int]):
+        self.items = items  # (a, b, new, start, end_pos, grow), last edit first
+        self.cells = cells  # the new cells of each edit, as llama.cpp sequence state
+        self.ids = ids  # the context up to the last edit, as it was when prepared
+        self.pos = pos
+
+    @property
+    def tokens(self) -> int:
+        return sum(len(it[2]) for it in self.items)
+
+    def matches(self, items: list[tuple], ids: list[int], pos: list[int]) -> bool:
+        n = len(self.ids)
+        return (items == self.items and ids[:n] == self.ids and pos[:n] == self.pos)
+
+
+def _get_cells(ctx, seq_id: int):
+    """One sequence's KV cells (llama.cpp sequence state), as a ctypes buffer."""
+    import ctypes
+
+    import llama_cpp
+
+    n = llama_cpp.llama_state_seq_get_size(ctx.ctx, seq_id)
+    buf = (ctypes.c_uint8 * n)()
+    if llama_cpp.llama_state_seq_get_data(ctx.ctx, buf, n, seq_id) != n:
+        raise RuntimeError("llama.cpp could not save a sequence's cells")
+    return buf
+
+
+def _set_cells(ctx, buf, seq_id: int) -> None:
+    import llama_cpp
+
+    if llama_cpp.llama_state_seq_set_data(ctx.ctx, buf, len(buf), seq_id) != len(buf):
+        raise RuntimeError("llama.cpp could not restore a sequence's cells")
+
+
+def _put_cells(ctx, start: int, end_pos: int, grow: int, cells, k: int) -> None:
+    """Replace sequence 0's cells in positions [start, end_pos) by k new cells (moving the
+    later cells `grow` positions right when positive).  The new cells are `cells` (saved
+    from a sequence 1) or, when that is None, already in sequence 1."""
+    if cells is not None:
+        ctx.kv_cache_seq_rm(1, -1, -1)
+        _set_cells(ctx, cells, 1)
+    ctx.kv_cache_seq_rm(0, start, end_pos)
+    if grow > 0:
+        ctx.kv_cache_seq_shift(0, end_pos, -1, grow)
+    if k:
+        ctx.kv_cache_seq_cp(1, 0, start, start + k)
+    ctx.kv_cache_seq_rm(1, -1, -1)
 
 
 def _set_batch(batch, tokens: Sequence[int], pos0: int, *, seq_id: int) -> None:

@@ -55,16 +55,24 @@ def test_fact_recalled_in_later_conversation_after_restart(make_assistant, tmp_p
     assert why.semantic > 0 and why.keyword > 0 and 0 < why.recency <= 1
 
 
-@pytest.mark.parametrize("mode", ["exact", "splice"])
-def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, settings, llm, mode):
-    settings.swap_mode = mode
+def _swappy(settings):
+    """Settings under which the story prompt below makes the tiny model swap memories."""
     settings.reretrieve_every = 2
     settings.lookback_tokens = 12
     settings.blend_user_message = 0.0  # the live query follows the answer only
     settings.max_memories = 2
     settings.swap_margin = 0.0
     settings.swap_cost_weight = 0.0
+    settings.swap_time_budget = 100.0  # no time limit on swaps
     settings.max_answer_tokens = 64
+    return settings
+
+
+@pytest.mark.parametrize("mode", ["exact", "splice", "prefetch"])
+def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, settings, llm, mode):
+    settings.swap_mode = "exact" if mode == "exact" else "splice"
+    settings.swap_prefetch = mode == "prefetch"
+    _swappy(settings)
     a = make_assistant(s=settings)
     a.load()
     conv = a.new_conversation()
@@ -84,7 +92,7 @@ def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, sett
     for u, bound in zip(updates, state.swap_bounds, strict=True):
         # a swap re-evaluates at most memory block + user message + generated tokens ...
         assert 0 < u.prefill_tokens <= bound
-        if mode == "splice":  # ... and splicing only the added memory lines (+ 1 token)
+        if mode != "exact":  # ... and splicing only the added memory lines (+ 1 token)
             assert u.prefill_tokens == sum(a._memory_cost(r) for r in u.added) + 1
         # ... and never the stable part (system prompt + history)
         assert u.prefill_tokens <= state.prompt_tokens - state.stable_prefix + u.token_index
@@ -99,6 +107,21 @@ def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, sett
     assert tl[0][2] == [m.episode_id for m in first.memories]
     # Hebbian learning happened for the co-active sets
     assert a.store.hebbian_step() >= 1 and a.store.count_edges() > 0
+    if mode == "prefetch":  # the added lines were evaluated beside generation
+        assert llm.side_evaluated_tokens > 0
+
+
+def test_time_budget_defers_swaps(make_assistant, settings):
+    """With no time for swaps, the swaps the policy wants are counted but not made."""
+    _swappy(settings).swap_time_budget = 0.0
+    a = make_assistant(s=settings)
+    a.engine.add_episodes([NewEpisode(t, "") for t in DIVERSE])
+    events = _events(a.chat("Tell me a long story about anything you like."))
+    done = events[-1]
+    assert done.swaps == 0 and not any(isinstance(e, MemoryUpdateEvent) for e in events)
+    assert done.deferred_swaps >= 1
+    stats = a.store.messages(done.conversation_id)[-1]["stats"]
+    assert stats["deferred_swaps"] == done.deferred_swaps
 
 
 def test_stop_keeps_partial_answer_marked_interrupted(make_assistant, settings):

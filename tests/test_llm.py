@@ -48,22 +48,45 @@ def _greedy_next(model: LocalLLM) -> int:
         model.stop_sampling()
 
 
-def test_splice_edits_the_context_and_evaluates_only_the_insert(llm):
+def _logits(model: LocalLLM):
+    import llama_cpp
+    import numpy as np
+
+    ctx = model._llm._ctx.ctx
+    return np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, -1),
+                                 shape=(model._llm.n_vocab(),)).copy()
+
+
+def test_replace_writes_a_shorter_line_in_place_without_moving_the_rest(llm):
     head = llm.tokenize("Memories: bees make honey. cats hate rain. ")
-    mid = llm.tokenize("old memory line to drop. ")
+    mid = llm.tokenize("an old memory line that is long and will be dropped. ")
     tail = llm.tokenize("Question: what do bees make? Answer:")
-    new = llm.tokenize("new line about chess. ")
+    new = llm.tokenize("chess on Sundays. ")
+    assert len(new) < len(mid)
     llm.reset()
     llm.sync(head + mid + tail)
     before = llm.evaluated_tokens
     a, b = len(head), len(head) + len(mid)
-    n = llm.splice([(a, b)], b, new)
+    n = llm.replace([(a, b, new)])
     assert n == len(new) + 1
     assert llm.evaluated_tokens - before == n
     assert llm.cached_tokens == head + new + tail
+    pos = llm.positions
+    # the new line sits where the old one began; the tail did not move (a hole in between)
+    assert pos[: a + len(new)] == list(range(a + len(new)))
+    assert pos[a + len(new):] == list(range(b, b + len(tail)))
+    llm.push(llm.tokenize(" honey")[0])  # generation goes on after the hole
+    assert llm.positions[-1] == b + len(tail)
+    # a longer line does not fit: the tail moves right by the difference
+    a2, b2 = a, a + len(new)
+    longer = mid + mid
+    llm.replace([(a2, b2, longer)])
+    pos = llm.positions
+    assert llm.cached_tokens[a2 : a2 + len(longer)] == longer
+    assert pos[a2 + len(longer)] == a2 + len(longer)  # the tail follows the new line
 
 
-def test_spliced_cells_equal_an_exact_evaluation(llm):
+def test_replaced_cells_equal_an_exact_evaluation(llm):
     """The inserted tokens attend exactly to what precedes them: truncating the context right
     after the insert must predict the same next token as evaluating it from scratch."""
     head = llm.tokenize("The capital of France is Paris. The capital of Italy is")
@@ -71,13 +94,55 @@ def test_spliced_cells_equal_an_exact_evaluation(llm):
     insert = llm.tokenize(" Rome. The capital of Spain is")
     llm.reset()
     llm.sync(head + tail)
-    llm.splice([], len(head), insert)
-    assert llm.sync(head + insert) == 1  # keep the spliced cells, drop the tail
+    llm.replace([(len(head), len(head), insert)])
+    assert llm.sync(head + insert) == 1  # keep the replaced cells, drop the tail
     spliced = _greedy_next(llm)
     llm.reset()
     llm.sync(head + insert)
     exact = _greedy_next(llm)
     assert spliced == exact
+
+
+def test_prepared_lines_equal_lines_decoded_in_place(llm):
+    """A line evaluated on the side context and copied in gives the same context as one
+    decoded in the main context: the same cells, so the same next-token logits."""
+    head = llm.tokenize("Notes: my dog Biscuit is a beagle. My sister lives in Lisbon. ")
+    old = llm.tokenize("I once visited Oslo in winter. ")
+    tail = llm.tokenize("Question: where does my sister live? Answer: She lives in")
+    new = llm.tokenize("My sister Ana moved to Lisbon in 2019 and loves it there. ")
+    edit = [(len(head), len(head) + len(old), new)]
+
+    llm.reset()
+    llm.sync(head + old + tail)
+    assert llm.prepare(edit) is None  # the side context has not seen this context yet
+    llm.mirror()
+    prepared = llm.prepare(edit)
+    assert prepared is not None and prepared.tokens == len(new)
+    side_before = llm.side_evaluated_tokens
+    before = llm.evaluated_tokens
+    assert llm.replace(edit, prepared) == len(new) + 1
+    assert llm.side_evaluated_tokens == side_before  # nothing more was computed
+    assert llm.evaluated_tokens - before == len(new) + 1
+    copied, copied_pos = _logits(llm), llm.positions
+
+    llm.reset()
+    llm.sync(head + old + tail)
+    llm.replace(edit)
+    decoded = _logits(llm)
+    assert llm.positions == copied_pos
+    assert int(copied.argmax()) == int(decoded.argmax())
+    assert abs(copied - decoded).max() < 1e-4
+
+    # a prepared edit for a context that has changed since is not used: decoded instead
+    llm.reset()
+    llm.sync(head + old + tail)
+    llm.mirror()
+    stale = llm.prepare(edit)
+    llm.sync(head + old + tail[:-1])
+    llm.push(tail[-1])
+    other = llm.tokenize("Something else entirely. ")
+    assert llm.replace([(len(head), len(head) + len(old), other)], stale) == len(other) + 1
+    assert llm.cached_tokens == head + other + tail
 
 
 def test_utf8_stream_never_splits_a_character():

@@ -201,6 +201,9 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
         naive = st.prompt_tokens + sum(st.swap_full)
         rows.append({
             "question": q, "tokens": gen_tokens, "swaps": done.swaps,
+            "deferred_swaps": done.deferred_swaps,
+            "swap_ms": [round(x * 1000, 1) for x in st.swap_seconds],
+            "swap_shifted": st.swap_shifted,
             "live_tps": (gen_tokens - 1) / live_s if gen_tokens > 1 else 0.0,
             "plain_tps": plain_n / plain_s if plain_s > 0 else 0.0,
             "prefill_reuse": done.prefill_tokens,
@@ -208,7 +211,9 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
             "swap_costs": st.swap_prefill, "swap_bounds": st.swap_bounds,
             "history_msgs": len(history),
         })
-        print(f"  answer {i + 1}: {gen_tokens} tokens, {done.swaps} swaps, live "
+        print(f"  answer {i + 1}: {gen_tokens} tokens, {done.swaps} swaps "
+              f"({', '.join(f'{x:.0f} ms' for x in rows[-1]['swap_ms']) or '-'}; "
+              f"{done.deferred_swaps} deferred), live "
               f"{rows[-1]['live_tps']:.1f} tok/s vs plain {rows[-1]['plain_tps']:.1f} tok/s; "
               f"prefill {done.prefill_tokens} vs {naive} without reuse", file=sys.stderr)
     a.close()
