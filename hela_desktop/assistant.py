@@ -517,12 +517,15 @@ class Assistant:
             shift = any(len(new) > llm.room(a, b) for a, b, new in edits)
             n_eval = sum(len(new) for _, _, new in edits)
             seconds = llm.swap_seconds(n_eval, shift)
+            # prefetched, the answer only pauses to copy the cells in and re-run a token
+            pause = llm.swap_seconds(0, shift) if self._prefetch() else seconds
         else:
             n_eval = len(prompt) - _common_prefix(current_prompt, prompt) + n_generated
-            seconds = n_eval * llm.prefill_s_per_token
+            pause = seconds = n_eval * llm.prefill_s_per_token
         # cost-aware: a swap's gain, in units of the ranking's score range, must pay for the
-        # tokens it evaluates (a cache shift is priced as the tokens it takes as long as)
-        cost = seconds / max(llm.prefill_s_per_token, 1e-6)
+        # pause it causes, counted in prefill tokens (a cache shift as the tokens it takes as
+        # long as)
+        cost = pause / max(llm.prefill_s_per_token, 1e-6)
         if dropped:
             gain = (min(r.score for r in added)
                     - max(score.get(i, -np.inf) for i in dropped)) / spread

@@ -187,8 +187,14 @@ def test_settings_dialog_round_trip(qtbot, tmp_path):
     dlg.max_memories.setValue(12)
     dlg.profile.setCurrentIndex(dlg.profile.findData("streaming"))
     dlg.n_ctx.setValue(2048)
+    dlg.time_budget.setValue(25)
+    dlg.prefetch.setChecked(False)
+    dlg.idle.setValue(5.0)
+    dlg.system_prompt.setPlainText("  ")  # an empty prompt falls back to the default
     new = dlg.result_settings()
     assert (new.reretrieve_every, new.max_memories, new.profile, new.n_ctx) == (7, 12, "streaming", 2048)
+    assert (new.swap_time_budget, new.swap_prefetch, new.idle_minutes) == (0.25, False, 5.0)
+    assert new.system_prompt == Settings().system_prompt
     assert model_changed(s, new) and not model_changed(new, new)
     new.save(tmp_path)
     assert Settings.load(tmp_path).reretrieve_every == 7

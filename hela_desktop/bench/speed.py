@@ -205,6 +205,7 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
             "swap_ms": [round(x * 1000, 1) for x in st.swap_seconds],
             "swap_shifted": st.swap_shifted,
             "live_tps": (gen_tokens - 1) / live_s if gen_tokens > 1 else 0.0,
+            "live_s": live_s, "swap_pause_s": float(sum(st.swap_seconds)),
             "plain_tps": plain_n / plain_s if plain_s > 0 else 0.0,
             "prefill_reuse": done.prefill_tokens,
             "prefill_naive": naive,
@@ -220,6 +221,9 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
     live = float(np.mean([r["live_tps"] for r in rows]))
     plain = float(np.mean([r["plain_tps"] for r in rows]))
     costs = [c for r in rows for c in r["swap_costs"]]
+    live_s = sum(r["live_s"] for r in rows if r["tokens"] > 1)
+    pause_s = sum(r["swap_pause_s"] for r in rows if r["tokens"] > 1)
+    swap_ms = [m for r in rows for m in r["swap_ms"]]
     bounds = [b for r in rows for b in r["swap_bounds"]]
     return {
         "reretrieve_every": s.reretrieve_every, "answers": rows,
@@ -230,6 +234,13 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
         "prefill_per_answer_naive": round(float(np.mean([r["prefill_naive"] for r in rows])), 1),
         "swap_prefill_mean": round(float(np.mean(costs)), 1) if costs else 0.0,
         "swap_within_bound": all(c <= b for c, b in zip(costs, bounds, strict=True)),
+        "deferred_per_answer": round(float(np.mean([r["deferred_swaps"] for r in rows])), 2),
+        "swap_ms_mean": round(float(np.mean(swap_ms)), 1) if swap_ms else 0.0,
+        "swaps_shifted": sum(x for r in rows for x in r["swap_shifted"]),
+        # where the time goes: pauses for swaps, and re-retrieval running beside generation
+        "swap_pause_share": round(pause_s / live_s, 3) if live_s else 0.0,
+        "ratio_without_pauses": round((live_s / (live_s - pause_s)) * live / plain, 3)
+        if plain and live_s > pause_s else None,
     }
 
 
@@ -253,6 +264,15 @@ def run_speed(args) -> int:
         if "stream" not in skip:
             print("streaming with re-retrieval vs plain generation:", file=sys.stderr)
             report["streaming"] = bench_streaming(settings, answers, work, getattr(args, "model", None))
+        if "eager" not in skip:
+            # the same answers with every swap the re-retrieval proposes (no margin, no cost
+            # weight; the time budget stays): what swaps cost when they are frequent
+            eager = Settings.from_dict(settings.to_dict())
+            eager.swap_margin = 0.0
+            eager.swap_cost_weight = 0.0
+            print("the same, making every swap re-retrieval proposes:", file=sys.stderr)
+            report["streaming_eager"] = bench_streaming(eager, answers, work / "eager",
+                                                        getattr(args, "model", None))
         if "memfile" not in skip:
             from .memfile_speed import bench_memfile
 
@@ -281,17 +301,24 @@ def format_report(r: dict) -> str:
             lines.append(f"| {x['memories']:,} | {x['p50_ms']} | {x['p95_ms']} | "
                          f"{x['dense_p50_ms']} | {x['dense_p95_ms']} |")
         lines.append("")
-    if "streaming" in r:
-        s = r["streaming"]
+    for key, label in (("streaming", ""), ("streaming_eager", " (every proposed swap made)")):
+        if key not in r:
+            continue
+        s = r[key]
         lines += [
-            f"- streaming with re-retrieval every {s['reretrieve_every']} tokens: "
+            f"- streaming with re-retrieval every {s['reretrieve_every']} tokens{label}: "
             f"{s['live_tokens_per_s']} tok/s vs plain {s['plain_tokens_per_s']} tok/s "
             f"(ratio {s['ratio']})",
             f"- swaps per answer: {s['swaps_per_answer']}; prefill per answer: "
             f"{s['prefill_per_answer_reuse']} tokens with prefix reuse vs "
             f"{s['prefill_per_answer_naive']} re-evaluating the whole prompt at each swap",
-            f"- mean swap cost {s['swap_prefill_mean']} tokens; every swap within its bound "
+            f"- mean swap cost {s['swap_prefill_mean']} tokens, {s['swap_ms_mean']} ms of pause "
+            f"({s['swaps_shifted']} swaps moved the cache); every swap within its bound "
             f"(memory block + user message + generated): {s['swap_within_bound']}",
+            f"- swap pauses: {100 * s['swap_pause_share']:.1f} % of answer time; without them "
+            f"the ratio would be {s['ratio_without_pauses']} (the rest is re-retrieval beside "
+            f"generation); swaps deferred by the time budget: {s['deferred_per_answer']} per "
+            f"answer",
             "",
         ]
     if "memfile" in r:

@@ -67,6 +67,17 @@ class SettingsDialog(QtWidgets.QDialog):
         self.max_answer.setRange(16, 8192)
         self.max_answer.setValue(settings.max_answer_tokens)
         form.addRow("Longest answer (tokens):", self.max_answer)
+        self.threads = QtWidgets.QSpinBox()
+        self.threads.setRange(0, 256)
+        self.threads.setSpecialValueText("automatic")
+        self.threads.setValue(settings.n_threads)
+        self.threads.setToolTip("CPU threads for generating tokens (prefill uses all cores)")
+        form.addRow("Generation threads:", self.threads)
+        self.system_prompt = QtWidgets.QPlainTextEdit(settings.system_prompt)
+        self.system_prompt.setFixedHeight(76)
+        self.system_prompt.setToolTip("Sent first in every conversation; distilled facts about "
+                                      "you are added after it")
+        form.addRow("System prompt:", self.system_prompt)
         lay.addWidget(box)
 
         # -- memory
@@ -103,10 +114,31 @@ class SettingsDialog(QtWidgets.QDialog):
         self.profile.setCurrentIndex(names.index(settings.profile))
         self.profile_help = QtWidgets.QLabel(PROFILE_HELP.get(settings.profile, ""))
         self.profile_help.setStyleSheet("color: gray")
+        self.profile_help.setWordWrap(True)
         self.profile.currentIndexChanged.connect(
             lambda _i: self.profile_help.setText(PROFILE_HELP.get(self.profile.currentData(), "")))
         f2.addRow("Retrieval profile:", self.profile)
         f2.addRow("", self.profile_help)
+        self.time_budget = QtWidgets.QSpinBox()
+        self.time_budget.setRange(0, 100)
+        self.time_budget.setSuffix(" % of answer time")
+        self.time_budget.setSpecialValueText("never swap while answering")
+        self.time_budget.setValue(round(min(1.0, settings.swap_time_budget) * 100))
+        self.time_budget.setToolTip("Memory swaps may pause an answer for at most this share of "
+                                    "the time spent generating it")
+        f2.addRow("Swap time budget:", self.time_budget)
+        self.prefetch = QtWidgets.QCheckBox("Prepare swapped-in memories beside generation")
+        self.prefetch.setChecked(settings.swap_prefetch)
+        self.prefetch.setToolTip("Evaluates new memory lines on a second model context while "
+                                 "the answer goes on (uses a second KV cache's memory)")
+        f2.addRow("", self.prefetch)
+        self.idle = QtWidgets.QDoubleSpinBox()
+        self.idle.setRange(0.5, 1440.0)
+        self.idle.setDecimals(1)
+        self.idle.setSuffix(" min")
+        self.idle.setValue(settings.idle_minutes)
+        self.idle.setToolTip("Idle time before consolidation and forgetting run")
+        f2.addRow("Consolidate after idle:", self.idle)
         lay.addWidget(box2)
 
         # -- data folder
@@ -175,6 +207,11 @@ class SettingsDialog(QtWidgets.QDialog):
         self.n_ctx.setValue(d.n_ctx)
         self.temperature.setValue(d.temperature)
         self.max_answer.setValue(d.max_answer_tokens)
+        self.threads.setValue(d.n_threads)
+        self.system_prompt.setPlainText(d.system_prompt)
+        self.time_budget.setValue(round(d.swap_time_budget * 100))
+        self.prefetch.setChecked(d.swap_prefetch)
+        self.idle.setValue(d.idle_minutes)
         self.reretrieve.setValue(d.reretrieve_every)
         self.lookback.setValue(d.lookback_tokens)
         self.max_memories.setValue(d.max_memories)
@@ -198,6 +235,12 @@ class SettingsDialog(QtWidgets.QDialog):
         s.max_memories = self.max_memories.value()
         s.token_budget = self.budget.value()
         s.profile = self.profile.currentData()
+        s.n_threads = self.threads.value()
+        s.system_prompt = self.system_prompt.toPlainText().strip() or Settings().system_prompt
+        if not (self.time_budget.value() == 100 and s.swap_time_budget > 1.0):
+            s.swap_time_budget = self.time_budget.value() / 100.0  # (keep a larger file value)
+        s.swap_prefetch = self.prefetch.isChecked()
+        s.idle_minutes = float(self.idle.value())
         s.validate()
         return s
 
