@@ -34,6 +34,14 @@ def icon_path() -> Path | None:
     import sys
 
     bases = [Path(__file__).resolve().parents[2] / "resources"]
+    try:  # an installed wheel: resources/ ships as the data package hela_desktop.resources
+        import importlib.util
+
+        spec = importlib.util.find_spec("hela_desktop.resources")
+        if spec is not None and spec.submodule_search_locations:
+            bases += [Path(p) for p in spec.submodule_search_locations]
+    except (ImportError, ValueError):
+        pass
     frozen = getattr(sys, "_MEIPASS", None)
     if frozen:  # PyInstaller bundle
         bases.insert(0, Path(frozen) / "resources")
