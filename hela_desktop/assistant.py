@@ -442,7 +442,11 @@ class Assistant:
             return None
         swap = self._plan_swap((ranked, candidate, q, ms), active, n_generated, prompt)
         if swap is not None and swap.edits is not None and self._prefetch():
-            swap.prepared = self.llm.prepare(swap.edits)
+            try:
+                swap.prepared = self.llm.prepare(swap.edits)
+            except Exception:  # noqa: BLE001 - the swap can still be made on the main context
+                swap.prepared = None
+                self.llm._side_stale()
             if swap.prepared is not None:  # only copying cells is left for the main thread
                 swap.seconds = self.llm.swap_seconds(0, swap.shift)
         return swap

@@ -319,7 +319,7 @@ class LocalLLM:
         with self._side_lock:  # the side context replays the edit, or reloads
             if prepared is not None:
                 self._side_todo.extend(("edit", op) for op in side_ops)
-            elif self._side is not None:
+            elif self._side is not None and (self._side_loaded or self._side_todo):
                 self._side_todo = [("load", _get_cells(ctx, 0))]
         return n_eval
 
@@ -334,7 +334,10 @@ class LocalLLM:
 
     def mirror(self) -> None:
         """Let the side context load the main context's current state (main thread, while
-        no `prepare` runs): call after the turn's prompt is evaluated."""
+        no `prepare` runs): call after the turn's prompt is evaluated.  The side context is
+        created on the first call."""
+        if self._side_context() is None:
+            return
         with self._side_lock:
             self._side_todo = [("load", _get_cells(self._llm._ctx, 0))]
 
@@ -344,7 +347,7 @@ class LocalLLM:
         Returns what `replace` needs to apply the edits by copying cells, or None when there
         is no side context (it could not be created, or `mirror` was never called).
         """
-        side = self._side_context()
+        side = self._side
         if side is None:
             return None
         with self._side_lock:
