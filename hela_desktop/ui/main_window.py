@@ -346,6 +346,11 @@ class MainWindow(QtWidgets.QMainWindow):
                 self._recalls.update({m.episode_id: m.to_dict() for m in ev.added})
                 self.graph.set_active(ev.active, {m.episode_id: m.to_dict() for m in ev.added})
                 self.timeline.live_swap(ev.token_index, ev.active)
+                added = " ".join(f"+#{m.episode_id}" for m in ev.added)
+                removed = " ".join(f"−#{i}" for i in ev.removed)
+                self.statusBar().showMessage(
+                    f"Memory swap at token {ev.token_index}: {added} {removed} "
+                    f"(answer paused {ev.swap_ms:.0f} ms)", 5000)
             elif isinstance(ev, DoneEvent):
                 push_tokens()
                 self._on_done(ev)
