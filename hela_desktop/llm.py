@@ -249,15 +249,27 @@ class LocalLLM:
         return pos[b] - start
 
     def _plan_edits(self, edits, ids: list[int], pos: list[int]) -> list[tuple]:
-        """Check edits and lay them out, last first: (a, b, new, start, end_pos, grow)."""
+        """Check edits and lay them out, last first: (a, b, new, start, end_pos, grow).
+
+        Edits that touch (one ends where the next begins) are merged into one, so that every
+        edit's positions can be computed up front: applying the later edits first never
+        moves what an earlier one uses.
+        """
         n_cached = len(ids)
-        items = sorted(((a, b, [int(t) for t in new]) for a, b, new in edits), reverse=True)
-        bound = n_cached - 1
-        out = []
-        for a, b, new in items:
-            if not (0 <= a <= b <= bound):
+        merged: list[list] = []
+        for a, b, new in sorted(((a, b, [int(t) for t in new]) for a, b, new in edits),
+                                key=lambda e: (e[0], e[1])):
+            if not (0 <= a <= b <= n_cached - 1):
                 raise ValueError(f"bad edit range {a}:{b} (context of {n_cached} tokens)")
-            bound = a
+            if merged and a < merged[-1][1]:
+                raise ValueError(f"overlapping edits at {a}")
+            if merged and a == merged[-1][1]:
+                merged[-1][1] = b
+                merged[-1][2] = merged[-1][2] + new
+            else:
+                merged.append([a, b, new])
+        out = []
+        for a, b, new in reversed(merged):
             start = pos[a - 1] + 1 if a else 0
             out.append((a, b, new, start, pos[b], len(new) - (pos[b] - start)))
         return out

@@ -86,6 +86,33 @@ def test_replace_writes_a_shorter_line_in_place_without_moving_the_rest(llm):
     assert pos[a2 + len(longer)] == a2 + len(longer)  # the tail follows the new line
 
 
+def test_touching_edits_are_applied_as_one(llm):
+    """Replacing the last memory line and appending another right after it (what a swap
+    that adds more than it drops does) keeps the cache consistent, prepared or not."""
+    head = llm.tokenize("Memories: bees make honey. ")
+    mid = llm.tokenize("an old line. ")
+    tail = llm.tokenize("Question: what do bees make? Answer:")
+    first = llm.tokenize("a new and rather longer line about chess clubs. ")
+    extra = llm.tokenize("one more line. ")
+    a, b = len(head), len(head) + len(mid)
+    edits = [(a, b, first), (b, b, extra)]
+    results = []
+    for use_side in (False, True):
+        llm.reset()
+        llm.sync(head + mid + tail)
+        prepared = None
+        if use_side:
+            llm.mirror()
+            prepared = llm.prepare(edits)
+            assert prepared is not None
+        assert llm.replace(edits, prepared) == len(first) + len(extra) + 1
+        assert llm.cached_tokens == head + first + extra + tail
+        pos = llm.positions
+        assert pos == list(range(len(pos)))  # the tail moved right by exactly the growth
+        results.append(_logits(llm))
+    assert abs(results[0] - results[1]).max() < 1e-4
+
+
 def test_replaced_cells_equal_an_exact_evaluation(llm):
     """The inserted tokens attend exactly to what precedes them: truncating the context right
     after the insert must predict the same next token as evaluating it from scratch."""
