@@ -186,3 +186,30 @@ def test_history_that_overflows_the_context_is_trimmed(make_assistant, settings,
     assert not done.interrupted and done.tokens > 0
     assert a.last_turn.prompt_tokens + done.tokens < 768
     small.close()
+
+
+def test_many_swaps_over_turns_keep_the_cache_consistent(make_assistant, settings, llm):
+    """A multi-turn chat with frequent prefetched swaps (some replacing, some appending,
+    some moving the cache): KV positions stay increasing and inside the context, every
+    token is accounted for, and the store stays consistent."""
+    _swappy(settings)
+    settings.reretrieve_every = 3
+    settings.max_memories = 4
+    settings.temperature = 0.7
+    a = make_assistant(s=settings)
+    a.load()
+    a.engine.add_episodes([NewEpisode(t, "") for t in DIVERSE])
+    conv = a.new_conversation()
+    swaps = 0
+    for i, q in enumerate(["Tell me a long story about my cat and the honey.",
+                           "What do you remember about my music and the marathon?",
+                           "Plan my weekend with chess, dogs and tomatoes."]):
+        before = llm.evaluated_tokens
+        done = _events(a.chat(q, conv, seed=i))[-1]
+        assert llm.evaluated_tokens - before == done.prefill_tokens + done.tokens
+        pos = llm.positions
+        assert all(x < y for x, y in zip(pos, pos[1:], strict=False))
+        assert pos[-1] < llm.n_ctx
+        swaps += done.swaps
+    assert swaps >= 3
+    assert a.store.integrity_ok()
