@@ -312,7 +312,11 @@ class Assistant:
             prompt = head + [t for m in mems for t in m] + tail
             state.prompt_tokens = len(prompt)
             state.first_prompt = list(prompt)
-            state.prefill_tokens += llm.sync(prompt)
+            # the previous answer of this chat is still cached behind its memory block: in
+            # splice mode the block is dropped and the answer's cells are reused
+            reuse = self.settings.swap_mode == "splice" and llm.cache_tag == ("chat", conversation_id)
+            llm.cache_tag = None
+            state.prefill_tokens += llm.sync(prompt, skip=llm.n_ctx // 2 if reuse else 0)
             if self._prefetch():
                 llm.mirror()
 
@@ -417,6 +421,7 @@ class Assistant:
                 state.generation_s = time.perf_counter() - t_gen0 - swap_s
                 done = self._persist(conversation_id, message, answer, interrupted, spans,
                                      sets_seen, used, state, swaps, len(generated), elapsed)
+                llm.cache_tag = ("chat", conversation_id)
             yield done
 
     def _propose(self, message: str, user_vec: np.ndarray, window: str,

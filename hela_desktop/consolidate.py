@@ -43,7 +43,6 @@ API: :class:`ConsolidationParams`, :func:`plan_clusters`, :func:`distil`,
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
@@ -239,7 +238,7 @@ def distil(llm, texts: list[str], params: ConsolidationParams | None = None, *,
     """Ask the local model for knowledge items in `texts` (one cluster); grammar-constrained.
 
     `llm` is a :class:`~hela_desktop.llm.LocalLLM`; the call goes through its llama.cpp
-    object (``llm._llm.create_completion(grammar=...)``) with the model's chat template.
+    completion (``llm.complete(prompt, grammar=...)``) with the model's chat template.
     Returns (parsed raw items, raw output); raises ValueError when nothing can be parsed,
     `Yielded` when `should_yield()` turned true during generation (checked every token).
     The caller must hold the model lock.
@@ -248,7 +247,6 @@ def distil(llm, texts: list[str], params: ConsolidationParams | None = None, *,
 
     p = params or ConsolidationParams()
     prompt = llm.render(cluster_prompt(texts, p.memory_chars, example=example))
-    raw_llm = llm._llm
     fired = []
 
     def stop(_ids, _logits) -> bool:
@@ -257,16 +255,10 @@ def distil(llm, texts: list[str], params: ConsolidationParams | None = None, *,
             return True
         return False
 
-    try:
-        out = raw_llm.create_completion(
-            prompt=prompt, grammar=_grammar(p.max_items, p.max_chars), max_tokens=p.max_tokens,
-            temperature=p.temperature, top_k=40, top_p=0.95, repeat_penalty=1.0, seed=1234,
-            stopping_criteria=StoppingCriteriaList([stop]))
-    finally:
-        # leave LocalLLM's bookkeeping consistent: our sampler is not the chat's
-        raw_llm._sampler = None
-        with contextlib.suppress(Exception):
-            llm._fresh = False
+    out = llm.complete(
+        prompt, grammar=_grammar(p.max_items, p.max_chars), max_tokens=p.max_tokens,
+        temperature=p.temperature, top_k=40, top_p=0.95, repeat_penalty=1.0, seed=1234,
+        stopping_criteria=StoppingCriteriaList([stop]))
     if fired:
         raise Yielded("the user is back")
     text = out["choices"][0]["text"]

@@ -193,8 +193,17 @@ class LocalLLM:
         self._pos = list(pos)
         self._fresh = True
 
-    def sync(self, tokens: Sequence[int]) -> int:
+    MIN_RESUME = 16  # tokens that must match after a dropped block for the drop to pay
+
+    def sync(self, tokens: Sequence[int], *, skip: int = 0) -> int:
         """Make the evaluated context equal `tokens`, reusing the longest cached prefix.
+
+        With `skip` > 0, where the cache and `tokens` part ways a cached block of at most
+        `skip` tokens may be dropped when what follows it matches `tokens` again for at
+        least MIN_RESUME tokens (up to 4 blocks): those cells are kept and moved left (a
+        RoPE shift) instead of being evaluated again.  That is how a new turn reuses the
+        previous answer although the memory block before it is gone.  Kept cells were
+        computed with the dropped block in view.
 
         Returns the number of tokens evaluated (0 only when nothing changed and fresh
         logits for the last token are already there).
@@ -204,13 +213,17 @@ class LocalLLM:
             raise ValueError("empty prompt")
         if len(tokens) >= self.n_ctx:
             raise ModelError(f"prompt of {len(tokens)} tokens does not fit the context ({self.n_ctx})")
+        common = _common_prefix(self._llm.input_ids[: self._llm.n_tokens], tokens)
+        dropped = 0
+        while skip and dropped < 4 and common < len(tokens) - 1 and common < self._llm.n_tokens:
+            q, m = _resume_point(self._llm.input_ids[: self._llm.n_tokens], tokens, common, skip)
+            if m < self.MIN_RESUME:
+                break
+            self._drop(common, q, m)
+            common += m
+            dropped += 1
         n = self._llm.n_tokens
-        cached = self._llm.input_ids[:n]
-        common = 0
-        limit = min(n, len(tokens))
-        while common < limit and cached[common] == tokens[common]:
-            common += 1
-        if common == len(tokens) and n == len(tokens) and self._fresh:
+        if common == len(tokens) and n == len(tokens) and self._fresh and not dropped:
             return 0
         if common == len(tokens):
             common -= 1  # re-run the last token to get its logits
@@ -219,11 +232,29 @@ class LocalLLM:
             common, start = 0, 0
         todo = tokens[common:]
         self._llm._ctx.kv_cache_seq_rm(-1, start, -1)
-        self._decode(todo, start)
+        with self._all_threads() if dropped else contextlib.nullcontext():
+            self._decode(todo, start)  # (a pending shift runs inside this decode)
         self._set_cache(tokens, self._pos[:common] + list(range(start, start + len(todo))))
         self.evaluated_tokens += len(todo)
         self._side_stale()
         return len(todo)
+
+    def _drop(self, a: int, q: int, m: int) -> None:
+        """Keep cached tokens [0, a) and [q, q+m), dropping [a, q) and everything after q+m;
+        the kept cells after the gap move left so positions stay contiguous."""
+        ctx = self._llm._ctx
+        n = self._llm.n_tokens
+        ids = [int(t) for t in self._llm.input_ids[:n]]
+        pos = self._pos[:n]
+        end = q + m
+        if end < n:
+            ctx.kv_cache_seq_rm(-1, pos[end], -1)
+        start = pos[a - 1] + 1 if a else 0
+        delta = pos[q] - start
+        ctx.kv_cache_seq_rm(-1, start, pos[q])
+        if delta:
+            ctx.kv_cache_seq_shift(0, pos[q], -1, -delta)
+        self._set_cache(ids[:a] + ids[q:end], pos[:a] + [p - delta for p in pos[q:end]])
 
     def _side_stale(self) -> None:
         """The main context changed in a way the side context cannot replay."""
@@ -463,6 +494,29 @@ class LocalLLM:
         n = self._llm.n_tokens
         return self._pos[n - 1] + 1 if n else 0
 
+    def complete(self, prompt: str, **kwargs) -> dict:
+        """A plain llama-cpp-python completion on this model (grammar, stopping criteria...).
+
+        llama-cpp-python evaluates at positions equal to token indices, so a cache with holes
+        is dropped first; afterwards this object's bookkeeping follows what it evaluated.
+        """
+        llm = self._llm
+        n = llm.n_tokens
+        if self._pos[:n] != list(range(n)):
+            self.reset()
+        self.cache_tag = None
+        try:
+            return llm.create_completion(prompt=prompt, **kwargs)
+        finally:
+            llm._sampler = None  # the chat's sampler is set per answer
+            self._pos = list(range(llm.n_tokens))
+            self._fresh = False
+            self._side_stale()
+
+    # who last filled the cache (the assistant's chat id), so a turn knows whether the cells
+    # behind the prompt's common prefix are its own chat's; any other use clears it
+    cache_tag: object = None
+
     def start_sampling(self, temperature: float, top_p: float, repeat_penalty: float = 1.1,
                        seed: int | None = None) -> None:
         if seed is not None:
@@ -483,6 +537,7 @@ class LocalLLM:
         self._llm.reset()
         self._pos = []
         self._fresh = False
+        self.cache_tag = None
         self._side_stale()
 
     def close(self) -> None:
@@ -492,6 +547,33 @@ class LocalLLM:
                 self._side = None
         with contextlib.suppress(Exception):
             self._llm.close()
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """Length of the longest common prefix of two token sequences."""
+    import numpy as np
+
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0
+    diff = np.asarray(a[:n]) != np.asarray(b[:n])
+    return int(np.argmax(diff)) if diff.any() else n
+
+
+def _resume_point(cached: Sequence[int], tokens: Sequence[int], p: int,
+                  limit: int) -> tuple[int, int]:
+    """Where `tokens[p:]` picks up again in `cached` after a block of at most `limit` tokens:
+    (q, m) with cached[q:q+m] == tokens[p:p+m], m as long as possible (0 if nowhere)."""
+    import numpy as np
+
+    c = np.asarray(cached)
+    hi = min(len(c), p + 1 + limit)
+    best = (0, 0)
+    for q in (np.nonzero(c[p + 1 : hi] == tokens[p])[0] + p + 1).tolist():
+        m = _common_prefix(c[q:], tokens[p:])
+        if m > best[1]:
+            best = (q, m)
+    return best
 
 
 class Prepared:

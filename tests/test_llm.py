@@ -113,6 +113,49 @@ def test_touching_edits_are_applied_as_one(llm):
     assert abs(results[0] - results[1]).max() < 1e-4
 
 
+def test_sync_can_drop_a_block_and_reuse_what_follows(llm):
+    """A new turn's prompt lacks the previous turn's memory block: the block's cells are
+    dropped and the cells after it reused (moved left), instead of evaluated again."""
+    system = llm.tokenize("System: you are a helpful assistant. ")
+    block = llm.tokenize("Memories: - my dog is called Biscuit. - my sister lives in Lisbon. ")
+    turn = llm.tokenize("User: tell me about dogs please. Assistant: Dogs are loyal friends "
+                        "and love long walks in the park every morning. ")
+    new = llm.tokenize("User: and cats? Assistant:")
+    llm.reset()
+    llm.sync(system + block + turn)
+    target = system + turn + new
+    assert llm.sync(target, skip=len(block)) == len(new)  # the turn's cells were kept
+    assert llm.cached_tokens == target
+    assert llm.positions == list(range(len(target)))  # moved left: no hole
+    # without permission to drop, everything after the common prefix is evaluated again
+    llm.reset()
+    llm.sync(system + block + turn)
+    assert llm.sync(target) == len(turn) + len(new)
+    # a block longer than allowed is not dropped
+    llm.reset()
+    llm.sync(system + block + turn)
+    assert llm.sync(target, skip=len(block) - 1) == len(turn) + len(new)
+
+
+def test_plain_completion_after_holes_keeps_the_bookkeeping(llm):
+    """llama-cpp-python's own completion (used by consolidation) evaluates at positions equal
+    to indices: a cache with holes is dropped first, and chat turns work afterwards."""
+    head = llm.tokenize("Memories: bees make honey. ")
+    mid = llm.tokenize("an old and rather long memory line that will be replaced. ")
+    tail = llm.tokenize("Question: what do bees make? Answer:")
+    llm.reset()
+    llm.sync(head + mid + tail)
+    llm.replace([(len(head), len(head) + len(mid), llm.tokenize("short. "))])
+    assert llm.positions != list(range(len(llm.positions)))  # a hole
+    out = llm.complete("The capital of France is", max_tokens=4, temperature=0.0)
+    assert out["choices"][0]["text"]
+    assert llm.positions == list(range(len(llm.cached_tokens)))
+    prompt = llm.tokenize("The capital of France is Paris. The capital of Italy is")
+    llm.sync(prompt)
+    assert llm.cached_tokens == prompt and llm.positions == list(range(len(prompt)))
+    llm.push(_greedy_next(llm))
+
+
 def test_replaced_cells_equal_an_exact_evaluation(llm):
     """The inserted tokens attend exactly to what precedes them: truncating the context right
     after the insert must predict the same next token as evaluating it from scratch."""
