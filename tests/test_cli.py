@@ -118,3 +118,19 @@ def test_every_command_has_help_and_data_dir(cmd):
     r = run(*cmd, "--help", timeout=60)
     assert r.returncode == 0, r.stderr
     assert "--data-dir" in r.stdout
+
+
+def test_bench_speed_streaming_parts_run_and_report(tmp_path):
+    """The streaming parts of `bench speed` on the real model, tiny sizes (a smoke test of
+    the code; the figures themselves are measured by running the benchmark)."""
+    from hela_desktop.bench.speed import bench_streaming, bench_turns, format_report
+    from hela_desktop.config import Settings
+
+    s = Settings()
+    stream = bench_streaming(s, 1, tmp_path / "a", None)
+    turns = bench_turns(s, 2, tmp_path / "b", None)
+    assert stream["answers"][0]["tokens"] > 0 and stream["ratio"] > 0
+    assert stream["swap_within_bound"]
+    assert set(turns) == {"exact", "splice"} and len(turns["splice"]["turns"]) == 2
+    text = format_report({"profile": s.profile, "streaming": stream, "turns": turns})
+    assert "ratio" in text and "first token" in text

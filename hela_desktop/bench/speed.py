@@ -244,6 +244,48 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
     }
 
 
+def bench_turns(settings: Settings, turns: int, workdir: Path, model: str | None) -> dict:
+    """Time to first token over one multi-turn chat: each new turn dropping the previous
+    turn's memory block from the cache and reusing the answer behind it (splice mode)
+    against evaluating from the first difference (exact mode)."""
+    from ..assistant import Assistant
+    from ..events import TokenEvent
+    from ..memory import NewEpisode
+
+    out = {}
+    for mode in ("exact", "splice"):
+        s = Settings.from_dict(settings.to_dict())
+        s.temperature = 0.0
+        s.max_answer_tokens = 96
+        s.swap_mode = mode
+        s.swap_time_budget = 0.0  # no swaps: both modes write the same answers
+        if model:
+            s.model_path = model
+        a = Assistant(workdir / f"turns-{mode}", s)
+        a.load()
+        a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
+        conv = a.new_conversation("bench")
+        rows = []
+        for i in range(turns):
+            t0 = time.perf_counter()
+            first = None
+            for ev in a.chat(QUESTIONS[i % len(QUESTIONS)], conv):
+                if first is None and isinstance(ev, TokenEvent):
+                    first = time.perf_counter() - t0
+            rows.append({"ttft_s": round(first or float("nan"), 3),
+                         "prefill": a.last_turn.prefill_tokens,
+                         "prompt": a.last_turn.prompt_tokens})
+        a.close()
+        later = rows[1:] or rows
+        out[mode] = {"turns": rows,
+                     "ttft_later_turns_s": round(float(np.mean([r["ttft_s"] for r in later])), 3),
+                     "prefill_later_turns": round(float(np.mean([r["prefill"] for r in later])), 1)}
+        print(f"  {mode}: first token after {out[mode]['ttft_later_turns_s']} s on average in "
+              f"turns 2-{turns}, {out[mode]['prefill_later_turns']} tokens evaluated per turn",
+              file=sys.stderr)
+    return out
+
+
 def run_speed(args) -> int:
     """Entry point of ``hela-desktop bench speed``."""
     settings = Settings.load(args.data_dir) if Path(args.data_dir).exists() else Settings()
@@ -273,6 +315,11 @@ def run_speed(args) -> int:
             print("the same, making every swap re-retrieval proposes:", file=sys.stderr)
             report["streaming_eager"] = bench_streaming(eager, answers, work / "eager",
                                                         getattr(args, "model", None))
+        if "turns" not in skip:
+            print("time to first token over one chat, previous answer reused vs not:",
+                  file=sys.stderr)
+            report["turns"] = bench_turns(settings, 3 if args.quick else 6, work,
+                                          getattr(args, "model", None))
         if "memfile" not in skip:
             from .memfile_speed import bench_memfile
 
@@ -321,6 +368,13 @@ def format_report(r: dict) -> str:
             f"answer",
             "",
         ]
+    if "turns" in r:
+        t = r["turns"]
+        lines += [f"- first token in turns 2-{len(t['splice']['turns'])} of one chat: "
+                  f"{t['splice']['ttft_later_turns_s']} s reusing the previous answer "
+                  f"({t['splice']['prefill_later_turns']} tokens evaluated per turn) vs "
+                  f"{t['exact']['ttft_later_turns_s']} s without "
+                  f"({t['exact']['prefill_later_turns']} tokens)", ""]
     if "memfile" in r:
         m = r["memfile"]
         lines.append(f"- memory file, {m['n']:,} memories: export {m['export_s']} s, import "
