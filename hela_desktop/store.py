@@ -284,12 +284,22 @@ class Store:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic unit of work (nested calls join the outer transaction)."""
+        """One atomic unit of work.  A nested call is a savepoint inside the outer
+        transaction: if it fails, its own writes are undone (and the error raised), and the
+        outer unit can still go on and commit."""
         with self._lock:
             if self._tx_depth:
+                name = f"hela_tx_{self._tx_depth}"
+                self.conn.execute(f"SAVEPOINT {name}")
                 self._tx_depth += 1
                 try:
                     yield self.conn
+                except BaseException:
+                    self.conn.execute(f"ROLLBACK TO {name}")
+                    self.conn.execute(f"RELEASE {name}")
+                    raise
+                else:
+                    self.conn.execute(f"RELEASE {name}")
                 finally:
                     self._tx_depth -= 1
                 return

@@ -86,6 +86,20 @@ def test_failed_transaction_leaves_nothing(tmp_path):
         assert s.count_episodes() == 0
 
 
+def test_failed_inner_transaction_undoes_only_its_own_writes(tmp_path):
+    with Store(tmp_path) as s:
+        with s.transaction():
+            kept = s.add_episode("kept", "", np.ones(4))
+            with pytest.raises(RuntimeError), s.transaction():
+                s.add_episode("undone", "", np.ones(4))
+                raise RuntimeError("boom")
+            s.add_episode("after", "", np.ones(4))
+        texts = {r[0] for r in s.conn.execute("SELECT user_text FROM episodes")}
+        assert texts == {"kept", "after"} and kept
+    with Store(tmp_path) as s:  # committed: a new connection sees the same
+        assert s.count_episodes() == 2
+
+
 def test_settings_round_trip_and_bad_file(tmp_path):
     st = Settings()
     st.max_memories = 99  # clamped to the documented range on load
