@@ -28,16 +28,15 @@ import numpy as np
 from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
-from .llm import LocalLLM, ModelError, Prepared, Utf8Stream
+from .llm import LocalLLM, ModelError, Prepared, Utf8Stream, common_prefix
 from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
 from .store import Store
 
 MEMORY_HEADER = "Things you remember from earlier conversations with the user:"
-_MARK = "\x00hela-memories\x00"
-  # where the memory lines go in the rendered user turn
+_MARK = "\x00hela-memories\x00"  # where the memory lines go in the rendered user turn
 
 
-MAX_MEMORY_CHARS = 200  # a memory line is cut here (about 45-50 tokens)
+MAX_MEMORY_CHARS = 200  # a memory line is cut here (about 45-75 tokens)
 
 
 def format_memory(r: Recall) -> str:
@@ -63,7 +62,6 @@ class TurnState:
     swap_seconds: list[float] = field(default_factory=list)  # measured time of each swap
     swap_shifted: list[bool] = field(default_factory=list)  # whether a swap moved the cache
     deferred_swaps: int = 0  # swaps the time budget did not allow (yet)
-    generation_s: float = 0.0  # time spent generating tokens, swaps excluded
 
 
 @dataclass
@@ -304,7 +302,7 @@ class Assistant:
             yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
 
             stable = llm.tokenize(llm.render(self._stable_messages() + history))
-            state.stable_prefix = _common_prefix(stable, self._prompt_tokens(history, [], message))
+            state.stable_prefix = common_prefix(stable, self._prompt_tokens(history, [], message))
             head, mems, tail = self._segments(history, active, message)
             # head and tail stay fixed for the turn: swaps only re-assemble memory lines
             self._frame = (head, tail) if tail else None
@@ -355,9 +353,8 @@ class Assistant:
                         break
                     # -- live re-retrieval every N tokens, computed beside generation
                     if pending is not None and (pending.done() or not s.async_retrieval):
-                        upd = pending.result()
+                        swap = pending.result()
                         pending = None
-                        swap = upd
                         if swap is not None:
                             # the time budget: swaps may pause the answer for at most this
                             # share of the time spent generating it so far
@@ -418,7 +415,6 @@ class Assistant:
                 if not finished:
                     interrupted = True
                 elapsed = time.perf_counter() - t0
-                state.generation_s = time.perf_counter() - t_gen0 - swap_s
                 done = self._persist(conversation_id, message, answer, interrupted, spans,
                                      sets_seen, used, state, swaps, len(generated), elapsed)
                 llm.cache_tag = ("chat", conversation_id)
@@ -451,7 +447,7 @@ class Assistant:
                 swap.prepared = self.llm.prepare(swap.edits)
             except Exception:  # noqa: BLE001 - the swap can still be made on the main context
                 swap.prepared = None
-                self.llm._side_stale()
+                self.llm.invalidate_side()
             if swap.prepared is not None:  # only copying cells is left for the main thread
                 swap.seconds = self.llm.swap_seconds(0, swap.shift)
         return swap
@@ -498,7 +494,8 @@ class Assistant:
             return None
         # a memory is only dropped when a newcomer takes its place
         dropped = sorted(outgoing, key=lambda i: score.get(i, 0.0))[: len(added)]
-        survivors = [r for r in active if r.episode_id not in set(dropped)]
+        gone = set(dropped)
+        survivors = [r for r in active if r.episode_id not in gone]
         fitted = fit_budget(survivors + added, s.max_memories, s.token_budget,
                             self._memory_cost)
         added = [r for r in added if r in fitted]
@@ -509,7 +506,7 @@ class Assistant:
         place = self._place(added, dropped, spans if splice else None)
         new_active: list[Recall] = []
         for r in active:
-            if r.episode_id not in set(dropped):
+            if r.episode_id not in gone:
                 new_active.append(r)
             elif r.episode_id in place:
                 new_active.append(place[r.episode_id])
@@ -529,7 +526,7 @@ class Assistant:
             # prefetched, the answer only pauses to copy the cells in and re-run a token
             pause = llm.swap_seconds(0, shift) if self._prefetch() else seconds
         else:
-            n_eval = len(prompt) - _common_prefix(current_prompt, prompt) + n_generated
+            n_eval = len(prompt) - common_prefix(current_prompt, prompt) + n_generated
             pause = seconds = n_eval * llm.prefill_s_per_token
         # cost-aware: a swap's gain, in units of the ranking's score range, must pay for the
         # pause it causes, counted in prefill tokens (a cache shift as the tokens it takes as
@@ -654,15 +651,6 @@ def _score_range(ranked: list[Recall]) -> float:
 
 def prompt_len_ok(n: int, n_ctx: int) -> bool:
     return n < n_ctx - 1
-
-
-def _common_prefix(a: list[int], b: list[int]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def _title(message: str) -> str:

@@ -179,10 +179,7 @@ class LocalLLM:
     def _decode(self, tokens: Sequence[int], pos0: int, seq_id: int = 0) -> None:
         llm = self._llm
         t = time.perf_counter()
-        for i in range(0, len(tokens), llm.n_batch):
-            chunk = tokens[i : i + llm.n_batch]
-            _set_batch(llm._batch, chunk, pos0 + i, seq_id=seq_id)
-            llm._ctx.decode(llm._batch)
+        _decode_into(llm._ctx, llm._batch, llm.n_batch, tokens, pos0, seq_id)
         if len(tokens) >= 8:  # a prefill: keep the measured cost per token up to date
             per = (time.perf_counter() - t) / len(tokens)
             self.prefill_s_per_token += 0.3 * (per - self.prefill_s_per_token)
@@ -213,7 +210,7 @@ class LocalLLM:
             raise ValueError("empty prompt")
         if len(tokens) >= self.n_ctx:
             raise ModelError(f"prompt of {len(tokens)} tokens does not fit the context ({self.n_ctx})")
-        common = _common_prefix(self._llm.input_ids[: self._llm.n_tokens], tokens)
+        common = common_prefix(self._llm.input_ids[: self._llm.n_tokens], tokens)
         dropped = 0
         while skip and dropped < 4 and common < len(tokens) - 1 and common < self._llm.n_tokens:
             q, m = _resume_point(self._llm.input_ids[: self._llm.n_tokens], tokens, common, skip)
@@ -227,7 +224,7 @@ class LocalLLM:
             return 0
         if common == len(tokens):
             common -= 1  # re-run the last token to get its logits
-        start = self._pos[common - 1] + 1 if common else 0
+        start = _next_pos(self._pos, common)
         if start + len(tokens) - common >= self.n_ctx:  # holes used up the room: compact
             common, start = 0, 0
         todo = tokens[common:]
@@ -236,7 +233,7 @@ class LocalLLM:
             self._decode(todo, start)  # (a pending shift runs inside this decode)
         self._set_cache(tokens, self._pos[:common] + list(range(start, start + len(todo))))
         self.evaluated_tokens += len(todo)
-        self._side_stale()
+        self.invalidate_side()
         return len(todo)
 
     def _drop(self, a: int, q: int, m: int) -> None:
@@ -249,15 +246,16 @@ class LocalLLM:
         end = q + m
         if end < n:
             ctx.kv_cache_seq_rm(-1, pos[end], -1)
-        start = pos[a - 1] + 1 if a else 0
+        start = _next_pos(pos, a)
         delta = pos[q] - start
         ctx.kv_cache_seq_rm(-1, start, pos[q])
         if delta:
             ctx.kv_cache_seq_shift(0, pos[q], -1, -delta)
         self._set_cache(ids[:a] + ids[q:end], pos[:a] + [p - delta for p in pos[q:end]])
 
-    def _side_stale(self) -> None:
-        """The main context changed in a way the side context cannot replay."""
+    def invalidate_side(self) -> None:
+        """The main context changed in a way the side context cannot replay (or the side
+        context failed): `prepare` returns None until the next `mirror`."""
         with self._side_lock:
             self._side_todo = []
             self._side_loaded = False
@@ -275,9 +273,7 @@ class LocalLLM:
 
     def room(self, a: int, b: int) -> int:
         """How many tokens fit in place of cached tokens [a, b) without shifting the rest."""
-        pos = self._pos
-        start = pos[a - 1] + 1 if a else 0
-        return pos[b] - start
+        return self._pos[b] - _next_pos(self._pos, a)
 
     def _plan_edits(self, edits, ids: list[int], pos: list[int]) -> list[tuple]:
         """Check edits and lay them out, last first: (a, b, new, start, end_pos, grow).
@@ -301,7 +297,7 @@ class LocalLLM:
                 merged.append([a, b, new])
         out = []
         for a, b, new in reversed(merged):
-            start = pos[a - 1] + 1 if a else 0
+            start = _next_pos(pos, a)
             out.append((a, b, new, start, pos[b], len(new) - (pos[b] - start)))
         return out
 
@@ -348,7 +344,7 @@ class LocalLLM:
                 pos[a:b] = range(start, start + k)
                 n_eval += k
             last = len(ids) - 1
-            p_last = pos[last - 1] + 1 if last else 0
+            p_last = _next_pos(pos, last)
             ctx.kv_cache_seq_rm(0, pos[last], -1)
             pos[last] = p_last
             self._decode([ids[last]], p_last)
@@ -415,10 +411,7 @@ class LocalLLM:
                 continue
             side.kv_cache_seq_rm(1, -1, -1)
             side.kv_cache_seq_cp(0, 1, 0, start)
-            for i in range(0, len(new), self._llm.n_batch):
-                chunk = new[i : i + self._llm.n_batch]
-                _set_batch(self._side_batch, chunk, start + i, seq_id=1)
-                side.decode(self._side_batch)
+            _decode_into(side, self._side_batch, self._llm.n_batch, new, start, 1)
             side.kv_cache_seq_rm(1, 0, start)  # keep only the new cells
             cells.append(_get_cells(side, 1))
             side.kv_cache_seq_rm(1, -1, -1)
@@ -479,7 +472,7 @@ class LocalLLM:
     def push(self, token: int) -> None:
         """Append one generated token to the context (evaluates it)."""
         n = self._llm.n_tokens
-        p = self._pos[n - 1] + 1 if n else 0
+        p = _next_pos(self._pos, n)
         self._decode([int(token)], p)
         self._llm.input_ids[n] = token
         self._llm.n_tokens = n + 1
@@ -491,8 +484,7 @@ class LocalLLM:
     @property
     def next_position(self) -> int:
         """The KV position the next token would take (at most n_ctx - 1 is safe)."""
-        n = self._llm.n_tokens
-        return self._pos[n - 1] + 1 if n else 0
+        return _next_pos(self._pos, self._llm.n_tokens)
 
     def complete(self, prompt: str, **kwargs) -> dict:
         """A plain llama-cpp-python completion on this model (grammar, stopping criteria...).
@@ -511,7 +503,7 @@ class LocalLLM:
             llm._sampler = None  # the chat's sampler is set per answer
             self._pos = list(range(llm.n_tokens))
             self._fresh = False
-            self._side_stale()
+            self.invalidate_side()
 
     # who last filled the cache (the assistant's chat id), so a turn knows whether the cells
     # behind the prompt's common prefix are its own chat's; any other use clears it
@@ -538,7 +530,7 @@ class LocalLLM:
         self._pos = []
         self._fresh = False
         self.cache_tag = None
-        self._side_stale()
+        self.invalidate_side()
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -549,7 +541,7 @@ class LocalLLM:
             self._llm.close()
 
 
-def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     """Length of the longest common prefix of two token sequences."""
     import numpy as np
 
@@ -570,7 +562,7 @@ def _resume_point(cached: Sequence[int], tokens: Sequence[int], p: int,
     hi = min(len(c), p + 1 + limit)
     best = (0, 0)
     for q in (np.nonzero(c[p + 1 : hi] == tokens[p])[0] + p + 1).tolist():
-        m = _common_prefix(c[q:], tokens[p:])
+        m = common_prefix(c[q:], tokens[p:])
         if m > best[1]:
             best = (q, m)
     return best
@@ -627,6 +619,19 @@ def _put_cells(ctx, start: int, end_pos: int, grow: int, cells, k: int) -> None:
     if k:
         ctx.kv_cache_seq_cp(1, 0, start, start + k)
     ctx.kv_cache_seq_rm(1, -1, -1)
+
+
+def _decode_into(ctx, batch, n_batch: int, tokens: Sequence[int], pos0: int,
+                 seq_id: int) -> None:
+    """Decode `tokens` at positions pos0.. on one sequence of `ctx`, n_batch at a time."""
+    for i in range(0, len(tokens), n_batch):
+        _set_batch(batch, tokens[i : i + n_batch], pos0 + i, seq_id=seq_id)
+        ctx.decode(batch)
+
+
+def _next_pos(pos: Sequence[int], i: int) -> int:
+    """The position right after cached token i-1 (0 for the first token)."""
+    return pos[i - 1] + 1 if i else 0
 
 
 def _set_batch(batch, tokens: Sequence[int], pos0: int, *, seq_id: int) -> None:

@@ -162,20 +162,29 @@ def _plain_generation(llm, prompt: list[int], max_tokens: int) -> tuple[int, flo
     return n, time.perf_counter() - t
 
 
-def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str | None) -> dict:
+def _bench_chat(settings: Settings, workdir: Path, model: str | None, **overrides):
+    """An assistant on a fresh data folder holding the twenty TOPICS, greedy, 96-token answers,
+    and one conversation: (assistant, conversation id, its settings)."""
     from ..assistant import Assistant
-    from ..events import DoneEvent, MemoryUpdateEvent, TokenEvent
     from ..memory import NewEpisode
 
     s = Settings.from_dict(settings.to_dict())
     s.temperature = 0.0
     s.max_answer_tokens = 96
+    for k, v in overrides.items():
+        setattr(s, k, v)
     if model:
         s.model_path = model
-    a = Assistant(workdir / "stream", s)
+    a = Assistant(workdir, s)
     a.load()
     a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
-    conv = a.new_conversation("bench")
+    return a, a.new_conversation("bench"), s
+
+
+def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str | None) -> dict:
+    from ..events import DoneEvent, MemoryUpdateEvent, TokenEvent
+
+    a, conv, s = _bench_chat(settings, workdir / "stream", model)
     rows = []
     for i in range(answers):
         q = QUESTIONS[i % len(QUESTIONS)]
@@ -248,23 +257,13 @@ def bench_turns(settings: Settings, turns: int, workdir: Path, model: str | None
     """Time to first token over one multi-turn chat: each new turn dropping the previous
     turn's memory block from the cache and reusing the answer behind it (splice mode)
     against evaluating from the first difference (exact mode)."""
-    from ..assistant import Assistant
     from ..events import TokenEvent
-    from ..memory import NewEpisode
 
     out = {}
     for mode in ("exact", "splice"):
-        s = Settings.from_dict(settings.to_dict())
-        s.temperature = 0.0
-        s.max_answer_tokens = 96
-        s.swap_mode = mode
-        s.swap_time_budget = 0.0  # no swaps: both modes write the same answers
-        if model:
-            s.model_path = model
-        a = Assistant(workdir / f"turns-{mode}", s)
-        a.load()
-        a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
-        conv = a.new_conversation("bench")
+        # no swaps (time budget 0): both modes write the same answers
+        a, conv, _s = _bench_chat(settings, workdir / f"turns-{mode}", model, swap_mode=mode,
+                                  swap_time_budget=0.0)
         rows = []
         for i in range(turns):
             t0 = time.perf_counter()

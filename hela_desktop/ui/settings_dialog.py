@@ -20,6 +20,21 @@ PROFILE_HELP = {
 }
 
 
+def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=None):
+    """A spin box: QDoubleSpinBox when the range is given in floats, else QSpinBox."""
+    box = (QtWidgets.QDoubleSpinBox() if isinstance(lo, float) else QtWidgets.QSpinBox())
+    if decimals is not None:
+        box.setDecimals(decimals)
+    box.setRange(lo, hi)
+    if step is not None:
+        box.setSingleStep(step)
+    box.setSuffix(suffix)
+    box.setSpecialValueText(special)
+    box.setToolTip(tip)
+    box.setValue(value)
+    return box
+
+
 class SettingsDialog(QtWidgets.QDialog):
     """Edit a copy of `Settings`; `result_settings()` and `data_dir()` after accept."""
 
@@ -48,30 +63,17 @@ class SettingsDialog(QtWidgets.QDialog):
         hint.setStyleSheet("color: gray")
         hint.setToolTip(str(self._data_dir / "models"))
         form.addRow("", hint)
-        self.gpu_layers = QtWidgets.QSpinBox()
-        self.gpu_layers.setRange(-1, 999)
-        self.gpu_layers.setSpecialValueText("all (when a GPU is available)")
-        self.gpu_layers.setValue(settings.n_gpu_layers)
+        self.gpu_layers = _spin(-1, 999, settings.n_gpu_layers,
+                                special="all (when a GPU is available)")
         form.addRow("GPU layers:", self.gpu_layers)
-        self.n_ctx = QtWidgets.QSpinBox()
-        self.n_ctx.setRange(512, 131072)
-        self.n_ctx.setSingleStep(512)
-        self.n_ctx.setValue(settings.n_ctx)
+        self.n_ctx = _spin(512, 131072, settings.n_ctx, step=512)
         form.addRow("Context size (tokens):", self.n_ctx)
-        self.temperature = QtWidgets.QDoubleSpinBox()
-        self.temperature.setRange(0.0, 2.0)
-        self.temperature.setSingleStep(0.05)
-        self.temperature.setValue(settings.temperature)
+        self.temperature = _spin(0.0, 2.0, settings.temperature, step=0.05)
         form.addRow("Temperature:", self.temperature)
-        self.max_answer = QtWidgets.QSpinBox()
-        self.max_answer.setRange(16, 8192)
-        self.max_answer.setValue(settings.max_answer_tokens)
+        self.max_answer = _spin(16, 8192, settings.max_answer_tokens)
         form.addRow("Longest answer (tokens):", self.max_answer)
-        self.threads = QtWidgets.QSpinBox()
-        self.threads.setRange(0, 256)
-        self.threads.setSpecialValueText("automatic")
-        self.threads.setValue(settings.n_threads)
-        self.threads.setToolTip("CPU threads for generating tokens (prefill uses all cores)")
+        self.threads = _spin(0, 256, settings.n_threads, special="automatic",
+                             tip="CPU threads for generating tokens (prefill uses all cores)")
         form.addRow("Generation threads:", self.threads)
         self.system_prompt = QtWidgets.QPlainTextEdit(settings.system_prompt)
         self.system_prompt.setFixedHeight(76)
@@ -83,25 +85,13 @@ class SettingsDialog(QtWidgets.QDialog):
         # -- memory
         box2 = QtWidgets.QGroupBox("Memory while answering")
         f2 = QtWidgets.QFormLayout(box2)
-        self.reretrieve = QtWidgets.QSpinBox()
-        self.reretrieve.setRange(1, 20)
-        self.reretrieve.setValue(settings.reretrieve_every)
-        self.reretrieve.setSuffix(" tokens")
+        self.reretrieve = _spin(1, 20, settings.reretrieve_every, suffix=" tokens")
         f2.addRow("Re-retrieve every:", self.reretrieve)
-        self.lookback = QtWidgets.QSpinBox()
-        self.lookback.setRange(4, 1000)
-        self.lookback.setValue(settings.lookback_tokens)
-        self.lookback.setSuffix(" tokens")
+        self.lookback = _spin(4, 1000, settings.lookback_tokens, suffix=" tokens")
         f2.addRow("Look back over:", self.lookback)
-        self.max_memories = QtWidgets.QSpinBox()
-        self.max_memories.setRange(1, 15)
-        self.max_memories.setValue(settings.max_memories)
+        self.max_memories = _spin(1, 15, settings.max_memories)
         f2.addRow("Most memories in the prompt:", self.max_memories)
-        self.budget = QtWidgets.QSpinBox()
-        self.budget.setRange(32, 16000)
-        self.budget.setSingleStep(50)
-        self.budget.setValue(settings.token_budget)
-        self.budget.setSuffix(" tokens")
+        self.budget = _spin(32, 16000, settings.token_budget, step=50, suffix=" tokens")
         f2.addRow("Memory token budget:", self.budget)
         self.profile = QtWidgets.QComboBox()
         names = list(PROFILES)
@@ -115,29 +105,24 @@ class SettingsDialog(QtWidgets.QDialog):
         self.profile_help = QtWidgets.QLabel(PROFILE_HELP.get(settings.profile, ""))
         self.profile_help.setStyleSheet("color: gray")
         self.profile_help.setWordWrap(True)
+        self.profile_help.setMinimumHeight(2 * self.profile_help.fontMetrics().lineSpacing() + 2)
         self.profile.currentIndexChanged.connect(
             lambda _i: self.profile_help.setText(PROFILE_HELP.get(self.profile.currentData(), "")))
         f2.addRow("Retrieval profile:", self.profile)
         f2.addRow("", self.profile_help)
-        self.time_budget = QtWidgets.QSpinBox()
-        self.time_budget.setRange(0, 100)
-        self.time_budget.setSuffix(" % of answer time")
-        self.time_budget.setSpecialValueText("never swap while answering")
-        self.time_budget.setValue(round(min(1.0, settings.swap_time_budget) * 100))
-        self.time_budget.setToolTip("Memory swaps may pause an answer for at most this share of "
-                                    "the time spent generating it")
+        self.time_budget = _spin(
+            0, 100, round(min(1.0, settings.swap_time_budget) * 100),
+            suffix=" % of answer time", special="never swap while answering",
+            tip="Memory swaps may pause an answer for at most this share of the time spent "
+                "generating it")
         f2.addRow("Swap time budget:", self.time_budget)
         self.prefetch = QtWidgets.QCheckBox("Prepare swapped-in memories beside generation")
         self.prefetch.setChecked(settings.swap_prefetch)
         self.prefetch.setToolTip("Evaluates new memory lines on a second model context while "
                                  "the answer goes on (uses a second KV cache's memory)")
         f2.addRow("", self.prefetch)
-        self.idle = QtWidgets.QDoubleSpinBox()
-        self.idle.setRange(0.5, 1440.0)
-        self.idle.setDecimals(1)
-        self.idle.setSuffix(" min")
-        self.idle.setValue(settings.idle_minutes)
-        self.idle.setToolTip("Idle time before consolidation and forgetting run")
+        self.idle = _spin(0.5, 1440.0, settings.idle_minutes, decimals=1, suffix=" min",
+                          tip="Idle time before consolidation and forgetting run")
         f2.addRow("Consolidate after idle:", self.idle)
         lay.addWidget(box2)
 
