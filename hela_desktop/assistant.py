@@ -25,27 +25,23 @@ from pathlib import Path
 
 import numpy as np
 
+from . import prompt as P
 from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
+from .gate import RelevanceGate
 from .llm import LocalLLM, ModelError, Prepared, Utf8Stream, common_prefix
 from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
 from .store import Store
 
-MEMORY_HEADER = "Things you remember from earlier conversations with the user:"
+MEMORY_HEADER = P.MEMORY_HEADER
 _MARK = "\x00hela-memories\x00"  # where the memory lines go in the rendered user turn
 
 
-MAX_MEMORY_CHARS = 200  # a memory line is cut here (about 45-75 tokens)
-
-
-def format_memory(r: Recall) -> str:
-    """One line of the memory block (long memories are shortened)."""
-    text = " ".join(r.text.split())
-    if len(text) > MAX_MEMORY_CHARS:
-        text = text[: MAX_MEMORY_CHARS - 1].rsplit(" ", 1)[0] + "…"
-    when = r.extra.get("date")
-    return f"- ({when}) {text}" if when else f"- {text}"
+def format_memory(r: Recall, now: float | None = None) -> str:
+    """One line of the memory block: when, and the user's own words."""
+    return P.memory_line(r.text, r.extra.get("created_at"), time.time() if now is None else now,
+                         older="older_than" in r.extra)
 
 
 @dataclass
@@ -108,8 +104,11 @@ class Assistant:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hela-retrieval")
         self._costs: dict[tuple[int, str], list[int]] = {}
         self._message = ""
+        self._now: float | None = None  # the turn's time (None: the clock)
         self._frame: tuple[list[int], list[int]] | None = None
         self._history: list[dict] = []
+        # distilled knowledge recalled for this turn (hela_desktop.knowledge); not in events
+        self.turn_knowledge: list[Recall] = []
 
     # ---- loading ------------------------------------------------------------------------
     def load_embedder(self) -> None:
@@ -160,43 +159,50 @@ class Assistant:
         return self.store.add_conversation(title)
 
     # ---- prompt -------------------------------------------------------------------------
+    def _plain(self, text: str) -> str:
+        """Text from the user, memories or imports, with control tokens defused."""
+        return self.llm.plain(text) if self.llm is not None else text
+
     def _stable_messages(self) -> list[dict]:
         system = self.settings.system_prompt
         model = self.user_model_text()
         if model:
-            system = f"{system}\n\nWhat you know about the user:\n{model}"
-        return [{"role": "system", "content": system}]
+            system = f"{system}\n\nWhat you know about the user (from their own words):\n{model}"
+        return [{"role": "system", "content": self._plain(system)}]
 
     def user_model_text(self) -> str:
-        """Distilled user-model knowledge for the stable part of the prompt (if any)."""
-        rows = self.store.conn.execute(
-            "SELECT text FROM knowledge WHERE kind = 'user_model' AND superseded_by IS NULL "
-            "AND archived_at IS NULL ORDER BY strength DESC, id LIMIT 8").fetchall()
-        return "\n".join(f"- {r[0]}" for r in rows)
+        """The user model for the stable part of the prompt: only knowledge items the user's
+        own words support (or that the user wrote or edited), strongest first."""
+        from .knowledge import trusted_user_model
+
+        return "\n".join(f"- {k.text}" for k in trusted_user_model(self.store)[:8])
 
     def _user_content(self, memories: list[Recall], message: str) -> str:
         know = self.turn_knowledge  # fixed for the turn, so it sits before the episodes
         if not memories and not know:
             return message
-        lines = "\n".join([f"- {k.text}" for k in know] + [format_memory(r) for r in memories])
-        return f"{MEMORY_HEADER}\n{lines}\n\n{message}"
+        now = self._now or time.time()
+        return P.user_turn([P.knowledge_line(k.text) for k in know]
+                           + [format_memory(r, now) for r in memories], message)
 
-    # distilled knowledge recalled for this turn (hela_desktop.knowledge); not in events
-    turn_knowledge: list[Recall] = []
     KNOWLEDGE_K = 3  # knowledge items per turn (their own top-k, beside the episodes)
-    KNOWLEDGE_MIN_SCORE = 0.35  # cosine a knowledge item needs to be recalled
+    KNOWLEDGE_MIN_SCORE = 0.35  # cosine a knowledge item needs for a question about the user
 
-    def _recall_knowledge(self, query_vec: np.ndarray) -> list[Recall]:
-        """A few knowledge items for the memory block, minus those already in the system prompt."""
+    def _recall_knowledge(self, query_vec: np.ndarray, personal: bool = True) -> list[Recall]:
+        """A few knowledge items for the memory block, minus those already in the system
+        prompt; a task or general question needs the gate's stronger evidence."""
+        from .knowledge import retrieve_knowledge, trusted_ids
+
+        floor = self.KNOWLEDGE_MIN_SCORE if personal else self.settings.gate.general_min
         try:
-            from .knowledge import retrieve_knowledge
-
             found = retrieve_knowledge(self.engine, query_vec, self.KNOWLEDGE_K + 8,
-                                       min_score=self.KNOWLEDGE_MIN_SCORE)
+                                       min_score=floor)
         except Exception:  # noqa: BLE001 - knowledge is an extra; never break a turn
             return []
+        trusted = trusted_ids(self.store)
         in_system = set(self.user_model_text().splitlines())
-        return [k for k in found if f"- {k.text}" not in in_system][: self.KNOWLEDGE_K]
+        return [k for k in found if k.episode_id in trusted
+                and f"- {k.text}" not in in_system][: self.KNOWLEDGE_K]
 
     def _segments(self, history: list[dict], memories: list[Recall],
                   message: str) -> tuple[list[int], list[list[int]], list[int]]:
@@ -207,12 +213,14 @@ class Assistant:
         memory line is tokenized on its own, so lines can be removed or added as units.
         """
         know = self.turn_knowledge
-        stable = self._stable_messages() + history
+        stable = self._stable_messages() + [
+            {"role": m["role"], "content": self._plain(m["content"])} for m in history]
+        message = self._plain(message)
         if not memories and not know:
             text = self.llm.render(stable + [{"role": "user", "content": message}])
             return self.llm.tokenize(text), [], []
-        lines = "".join(f"- {k.text}\n" for k in know)
-        content = f"{MEMORY_HEADER}\n{lines}{_MARK}\n{message}"
+        content = P.user_turn([self._plain(P.knowledge_line(k.text)) for k in know] + [_MARK],
+                              message).replace(_MARK + "\n", _MARK)
         text = self.llm.render(stable + [{"role": "user", "content": content}])
         head_text, tail_text = text.split(_MARK, 1)
         return (self.llm.tokenize(head_text), [self._line_tokens(r) for r in memories],
@@ -223,7 +231,7 @@ class Assistant:
         return head + [t for m in mems for t in m] + tail
 
     def _line_tokens(self, r: Recall) -> list[int]:
-        line = format_memory(r) + "\n"
+        line = format_memory(r, self._now) + "\n"
         key = (r.episode_id, line)
         toks = self._costs.get(key)
         if toks is None:
@@ -253,24 +261,39 @@ class Assistant:
     def _memory_cost(self, r: Recall) -> int:
         return len(self._line_tokens(r))
 
-    def _select(self, ranked: list[Recall]) -> list[Recall]:
+    def _select(self, ranked: list[Recall], query_vec: np.ndarray | None = None,
+                message: str | None = None) -> list[Recall]:
+        """The memories for the prompt: those the relevance gate admits, in rank order,
+        within the memory cap and the token budget; superseded ones are left out."""
         s = self.settings
+        if query_vec is not None:
+            res = RelevanceGate(self.engine, s.gate).admit(
+                self._message if message is None else message, ranked, query_vec)
+            ranked = res.admitted
+            self.last_gate = res
+        self._annotate(ranked)
         return fit_budget(ranked, s.max_memories, s.token_budget, self._memory_cost)
+
+    last_gate = None  # the relevance gate's last decision (tests, bench personal)
 
     def _annotate(self, recalls: list[Recall]) -> None:
         eps = self.store.episodes(r.episode_id for r in recalls if r.kind == "episode")
         for r in recalls:
             e = eps.get(r.episode_id)
             if e is not None:
+                r.extra["created_at"] = e.created_at
                 r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
 
     # ---- one turn -----------------------------------------------------------------------
     def chat(self, message: str, conversation_id: int | None = None,
-             stop: threading.Event | None = None, *, seed: int | None = None) -> Iterator[Event]:
+             stop: threading.Event | None = None, *, seed: int | None = None,
+             now: float | None = None) -> Iterator[Event]:
         """Answer `message`, streaming events; persists everything at the end.
 
         Stopping early (``stop.set()``, closing the generator, Ctrl-C) stores the partial
-        answer marked as interrupted; the store stays consistent either way.
+        answer marked as interrupted; the store stays consistent either way.  `now` is the
+        time of the turn (epoch seconds; default: the clock), as `bench personal` replays
+        dialogues at their own dates.
         """
         if not message or not message.strip():
             raise ValueError("empty message: type something to send")
@@ -279,6 +302,8 @@ class Assistant:
         self.load()
         message = message.strip()
         self._message = message
+        self._now = now
+        clock = time.time() if now is None else now
         s = self.settings
         llm = self.llm
         engine = self.engine
@@ -286,7 +311,7 @@ class Assistant:
             if conversation_id is None or not self.store.conversation_exists(conversation_id):
                 conversation_id = self.store.add_conversation(_title(message))
             history = self._fit_history(conversation_id, message)
-            self.store.add_message(conversation_id, "user", message)
+            self.store.add_message(conversation_id, "user", message, at=now)
             state = TurnState()
             self.last_turn = state
             t0 = time.perf_counter()
@@ -294,10 +319,10 @@ class Assistant:
             # -- initial retrieval
             user_vec = engine.embed_query(message)
             tr = time.perf_counter()
-            ranked = engine.retrieve(message, query_vec=user_vec)
-            self._annotate(ranked)
-            active = self._select(ranked)
-            self.turn_knowledge = self._recall_knowledge(user_vec)
+            ranked = engine.retrieve(message, query_vec=user_vec, now=clock)
+            active = self._select(ranked, user_vec, message)
+            personal = self.last_gate.personal if self.last_gate is not None else True
+            self.turn_knowledge = self._recall_knowledge(user_vec, personal)
             retrieve_ms = (time.perf_counter() - tr) * 1000
             yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
 
@@ -331,17 +356,22 @@ class Assistant:
             finished = False
             pending = None
             last_swap_at = 0
+            guard = P.RepeatGuard(self._earlier_answers(conversation_id, history))
+            clean = P.AnswerFilter()
             llm.start_sampling(s.temperature, s.top_p, seed=seed)
             try:
                 while len(generated) < s.max_answer_tokens:
                     if stop is not None and stop.is_set():
                         interrupted = True
                         break
-                    tok = llm.sample()
+                    tok = llm.sample(guard.banned(generated))
                     if llm.is_end(tok):
                         break
                     generated.append(tok)
-                    piece = utf8.push(llm.detokenize([tok]))
+                    guard.push(generated)
+                    piece = clean.push(utf8.push(llm.detokenize([tok])))
+                    if clean.done:  # the model began a transcript turn: the answer is over
+                        break
                     text_parts.append(piece)
                     idx = len(generated) - 1
                     spans[-1][1] = idx + 1
@@ -408,16 +438,19 @@ class Assistant:
                     with contextlib.suppress(BaseException):
                         pending.result()
                 llm.stop_sampling()
-                tail = utf8.flush()
-                if tail:
+                tail = clean.push(utf8.flush()) + clean.flush()
+                if tail:  # held back at the end: streamed below, before `done`
                     text_parts.append(tail)
                 answer = "".join(text_parts).strip()
                 if not finished:
                     interrupted = True
                 elapsed = time.perf_counter() - t0
                 done = self._persist(conversation_id, message, answer, interrupted, spans,
-                                     sets_seen, used, state, swaps, len(generated), elapsed)
+                                     sets_seen, used, state, swaps, len(generated), elapsed,
+                                     now=now)
                 llm.cache_tag = ("chat", conversation_id)
+            if tail:
+                yield TokenEvent(index=max(len(generated) - 1, 0), text=tail)
             yield done
 
     def _propose(self, message: str, user_vec: np.ndarray, window: str,
@@ -435,9 +468,8 @@ class Assistant:
         b = s.blend_user_message
         q = (1.0 - b) * gen_vec + b * user_vec
         q = (q / max(np.linalg.norm(q), 1e-9)).astype(np.float32)
-        ranked = engine.retrieve(f"{message} {window}", query_vec=q)
-        self._annotate(ranked)
-        candidate = self._select(ranked)
+        ranked = engine.retrieve(f"{message} {window}", query_vec=q, now=self._now)
+        candidate = self._select(ranked, q, message)
         ms = (time.perf_counter() - t) * 1000
         if {r.episode_id for r in active} == {r.episode_id for r in candidate}:
             return None
@@ -599,8 +631,16 @@ class Assistant:
             llm.mirror()
         return n
 
+    def _earlier_answers(self, conversation_id: int, history: list[dict],
+                         recent: int = 20) -> list[list[int]]:
+        """Token ids of earlier answers an answer may not copy runs from: this chat's
+        history and the latest answers of other chats."""
+        texts = [m["content"] for m in history if m["role"] == "assistant"]
+        texts += self.store.recent_answers(recent, exclude_conversation=conversation_id)
+        return [self.llm.tokenize(t, special=False) for t in texts if t.strip()]
+
     def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,
-                 state, swaps, n_tokens, elapsed) -> DoneEvent:
+                 state, swaps, n_tokens, elapsed, *, now: float | None = None) -> DoneEvent:
         engine = self.engine
         timeline = [(a, b, ids) for a, b, ids in spans if b > a]
         stats = {
@@ -610,13 +650,15 @@ class Assistant:
             "profile": self.settings.profile,
             "memories": [r.to_dict() for r, _ in used.values()],
         }
-        now = time.time()
+        now = time.time() if now is None else now
         episode_id = None
         with self.store.transaction():
             message_id = self.store.add_message(
-                conversation_id, "assistant", answer, interrupted=interrupted, stats=stats)
+                conversation_id, "assistant", answer, interrupted=interrupted, stats=stats,
+                at=now)
             self.store.save_timeline(message_id, timeline)
-            if not interrupted and answer:
+            # the user's words are the memory; the answer stays beside them as context
+            if not interrupted:
                 episode_id = engine.add_episode(NewEpisode(
                     user_text=message, assistant_text=answer, conversation_id=conversation_id,
                     created_at=now))

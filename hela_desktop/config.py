@@ -48,6 +48,8 @@ class HelaParams:
     semantic_prior_k: int = 3  # how many similar episodes get a prior edge
     semantic_prior_min: float = 0.5  # cosine needed for a semantic prior edge
     semantic_prior_scale: float = 0.5  # prior weight = scale * cosine
+    name_edge: float = 0.5  # prior weight linking memories that share a name (person, place…)
+    name_edge_k: int = 3  # a new memory is linked to the latest k memories per shared name
     max_sources: int = 20  # spreading sources are the best base nodes above θ, capped
     common_cap: int = 1000  # BM25 skips terms found in more memories than this (speed bound)
     spread: bool = True  # False: the "no spreading" ablation
@@ -73,6 +75,35 @@ class StreamingParams:
 
 
 @dataclass
+class GateParams:
+    """The relevance gate: when a memory is good enough to be put in front of the model.
+
+    Similarities are plain cosines of the embedder (absolute, not relative to the pool).
+    A question about the user's own life (first person or a date of their calendar) needs
+    ``personal_min``; any other request (a task, a general question) ``general_min``.  A
+    memory must also be within ``relative_margin`` of the best candidate, and a memory whose
+    user words hold no statement (only a request or question) needs ``request_min``.  A
+    keyword the memory shares with the message lowers its bar by ``keyword_relief``.  A
+    statement that shares a name (person, place, pet, event) with an admitted memory may
+    come in as an association, at most ``associations`` per turn, if its own similarity is
+    at least ``association_min``.  Two admitted statements that share a word of the
+    message or a name, and are at least ``same_subject_min`` similar to each other, speak
+    of the same thing: the older is marked as superseded by the newer one.
+    """
+
+    enabled: bool = True
+    personal_min: float = 0.15
+    general_min: float = 0.45
+    relative_margin: float = 0.2
+    request_min: float = 0.6
+    keyword_relief: float = 0.05
+    associations: int = 2
+    association_min: float = 0.0
+    same_subject_min: float = 0.3
+    supersede_after_hours: float = 12.0  # the newer memory must be at least this much newer
+
+
+@dataclass
 class Settings:
     """User-facing settings, persisted as JSON in the data folder."""
 
@@ -95,13 +126,16 @@ class Settings:
     swap_prefetch: bool = True  # evaluate swapped-in lines on a second context beside generation
     swap_mode: str = "splice"  # "splice": edit the KV cache in place; "exact": re-evaluate
     async_retrieval: bool = True  # re-retrieve beside generation instead of pausing it
+    # measured on the default model: "private assistant" made it refuse ("as a private
+    # assistant, I don't have access to personal data") even with the answer in its prompt
     system_prompt: str = (
-        "You are HeLa, a private assistant running entirely on the user's computer. "
-        "Answer briefly and helpfully. Use the memories you are given when they are relevant."
+        "You are HeLa, a helpful assistant on the user's computer. Answer briefly. "
+        "Use what the user told you before when it helps."
     )
     idle_minutes: float = 2.0  # idle time before consolidation and forgetting run
     hela: HelaParams = field(default_factory=HelaParams)
     streaming: StreamingParams = field(default_factory=StreamingParams)
+    gate: GateParams = field(default_factory=GateParams)
 
     # ---- persistence -------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -111,7 +145,8 @@ class Settings:
     def from_dict(cls, data: dict) -> Settings:
         """Build settings from a dict, ignoring unknown keys (older/newer files)."""
         known = {f.name for f in fields(cls)}
-        kwargs = {k: v for k, v in data.items() if k in known and k not in ("hela", "streaming")}
+        kwargs = {k: v for k, v in data.items()
+                  if k in known and k not in ("hela", "streaming", "gate")}
         s = cls(**kwargs)
         if isinstance(data.get("hela"), dict):
             hk = {f.name for f in fields(HelaParams)}
@@ -119,6 +154,9 @@ class Settings:
         if isinstance(data.get("streaming"), dict):
             sk = {f.name for f in fields(StreamingParams)}
             s.streaming = StreamingParams(**{k: v for k, v in data["streaming"].items() if k in sk})
+        if isinstance(data.get("gate"), dict):
+            gk = {f.name for f in fields(GateParams)}
+            s.gate = GateParams(**{k: v for k, v in data["gate"].items() if k in gk})
         s.validate()
         return s
 

@@ -213,3 +213,28 @@ def reciprocal_rank_fusion(rank_lists: list[list[int]], k: int = 60) -> dict[int
         for r, doc in enumerate(ranking, start=1):
             out[doc] = out.get(doc, 0.0) + 1.0 / (k + r)
     return out
+
+
+# ------------------------------------------------------------ relevance gate ---------
+def evidence_bar(personal: bool, best_similarity: float, personal_min: float,
+                 general_min: float, relative_margin: float) -> float:
+    """The similarity a statement needs to enter the prompt:
+    max(absolute floor, best candidate − margin); the floor is `personal_min` for a message
+    about the user's own life and `general_min` for any other request."""
+    floor = personal_min if personal else general_min
+    return max(floor, best_similarity - relative_margin)
+
+
+def memory_bar(bar: float, statement: bool, keyword_hit: bool, request_min: float,
+               keyword_relief: float) -> float:
+    """The bar for one memory: a request (no statement in the user's words) needs at least
+    `request_min`; a keyword shared with the message lowers the bar by `keyword_relief`."""
+    need = bar if statement else max(bar, request_min)
+    return need - keyword_relief if keyword_hit else need
+
+
+def support_share(claim_words: list[str], source_words: set[str]) -> float:
+    """Share of a claim's content words found in its sources' words (0 when it has none)."""
+    if not claim_words:
+        return 0.0
+    return sum(w in source_words for w in claim_words) / len(claim_words)

@@ -16,6 +16,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from .paths import bundled_model_path
 
 GGUF_MAGIC = b"GGUF"
@@ -517,10 +519,49 @@ class LocalLLM:
             temp=temperature, top_p=top_p, repeat_penalty=repeat_penalty, top_k=40, min_p=0.05
         )
 
-    def sample(self) -> int:
+    def sample(self, banned: set[int] | None = None) -> int:
+        """The next token; `banned` tokens are never chosen (their logits are set to -inf
+        in llama.cpp's own buffer before its sampler chain runs)."""
+        if banned:
+            import llama_cpp
+
+            ptr = llama_cpp.llama_get_logits_ith(self._llm._ctx.ctx, -1)
+            logits = np.ctypeslib.as_array(ptr, shape=(self._llm.n_vocab(),))
+            ids = [t for t in banned if 0 <= t < len(logits)]
+            if ids and len(ids) < len(logits):
+                logits[ids] = -np.inf
         tok = self._llm.sample()
         self._fresh = False
         return int(tok)
+
+    _specials: list[str] | None = None
+
+    def special_texts(self) -> list[str]:
+        """The text of every control token of the vocabulary ("<|im_start|>", "<bos>", …)."""
+        if self._specials is None:
+            import llama_cpp
+
+            vocab = self._llm._model.vocab
+            control = llama_cpp.LLAMA_TOKEN_ATTR_CONTROL
+            out = set()
+            for t in range(self._llm.n_vocab()):
+                if llama_cpp.llama_vocab_get_attr(vocab, t) & control:
+                    txt = self._llm.detokenize([t], special=True).decode("utf-8", "ignore")
+                    if len(txt) > 1:
+                        out.add(txt)
+            self._specials = sorted(out, key=len, reverse=True)
+        return self._specials
+
+    def plain(self, text: str) -> str:
+        """`text` with every control-token string defused (a zero-width space after its
+        first character), so text from memories, imports or the user is read as text and
+        can never open or close a turn of the chat template."""
+        if "<" not in text and "[" not in text and "|" not in text:
+            return text
+        for s in self.special_texts():
+            if s in text:
+                text = text.replace(s, s[0] + "\u200b" + s[1:])
+        return text
 
     def stop_sampling(self) -> None:
         self._llm._sampler = None
@@ -543,7 +584,6 @@ class LocalLLM:
 
 def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     """Length of the longest common prefix of two token sequences."""
-    import numpy as np
 
     n = min(len(a), len(b))
     if n == 0:
@@ -556,7 +596,6 @@ def _resume_point(cached: Sequence[int], tokens: Sequence[int], p: int,
                   limit: int) -> tuple[int, int]:
     """Where `tokens[p:]` picks up again in `cached` after a block of at most `limit` tokens:
     (q, m) with cached[q:q+m] == tokens[p:p+m], m as long as possible (0 if nowhere)."""
-    import numpy as np
 
     c = np.asarray(cached)
     hi = min(len(c), p + 1 + limit)

@@ -34,7 +34,7 @@ import numpy as np
 import sqlite_utils
 
 DB_FILE = "memory.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class StoreError(RuntimeError):
@@ -162,8 +162,28 @@ CREATE TABLE activity (
 );
 """
 
+# Version 2: the user's words are the retrieval key.  The keyword index holds an episode's
+# user text only (the assistant's words stay as context, never as a key); episodes whose
+# embedding was made from the whole exchange are re-embedded by the engine on load
+# (meta ``reembed_keys``).  Knowledge items the user edited carry ``edited_at``.
+_V2 = """
+DROP TRIGGER episodes_ai;
+DROP TRIGGER episodes_au;
+CREATE TRIGGER episodes_ai AFTER INSERT ON episodes BEGIN
+    INSERT INTO episodes_fts(rowid, body) VALUES (new.id, new.user_text);
+END;
+CREATE TRIGGER episodes_au AFTER UPDATE OF user_text ON episodes BEGIN
+    UPDATE episodes_fts SET body = new.user_text WHERE rowid = new.id;
+END;
+DELETE FROM episodes_fts;
+INSERT INTO episodes_fts(rowid, body) SELECT id, user_text FROM episodes;
+ALTER TABLE knowledge ADD COLUMN edited_at REAL;
+INSERT INTO meta(key, value) SELECT 'reembed_keys', '1'
+    WHERE EXISTS (SELECT 1 FROM episodes WHERE assistant_text != '');
+"""
+
 # version -> SQL that brings a store from version-1 to version.
-MIGRATIONS: dict[int, str] = {1: _V1}
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2}
 
 
 @dataclass
@@ -186,14 +206,26 @@ class Episode:
 
     @property
     def text(self) -> str:
-        """The text that is embedded, indexed and put in the prompt."""
+        """The whole exchange, for reading (memory browser, exports)."""
         return episode_text(self.user_text, self.assistant_text)
+
+    @property
+    def key(self) -> str:
+        """The user's words: what is embedded, indexed and shown to the model."""
+        return key_text(self.user_text, self.assistant_text)
 
 
 def episode_text(user_text: str, assistant_text: str) -> str:
+    """The whole exchange as text, for people to read."""
     if assistant_text:
         return f"User: {user_text}\nAssistant: {assistant_text}"
     return user_text
+
+
+def key_text(user_text: str, assistant_text: str = "") -> str:
+    """The retrieval key of an episode: the user's own words.  The assistant's words never
+    become a key on their own: an episode without user words has no key (empty)."""
+    return (user_text or "").strip()
 
 
 _EPISODE_COLS = (
@@ -349,6 +381,14 @@ class Store:
             dict(id=r[0], title=r[1], created_at=r[2], updated_at=r[3], messages=r[4])
             for r in rows
         ]
+
+    def recent_answers(self, limit: int = 20, *, exclude_conversation: int | None = None
+                       ) -> list[str]:
+        """The latest completed answers, newest first (optionally of other chats only)."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT content FROM messages WHERE role = 'assistant' AND interrupted = 0 "
+            "AND conversation_id IS NOT ? ORDER BY id DESC LIMIT ?",
+            (exclude_conversation, limit))]
 
     def conversation_exists(self, conversation_id: int) -> bool:
         return (
@@ -568,6 +608,59 @@ class Store:
                 rows = []
             out[t] = [r[0] for r in rows]
         return out
+
+    def key_texts(self, ids: Iterable[int]) -> dict[int, str]:
+        """Episode id -> the user's words (the retrieval key)."""
+        out: dict[int, str] = {}
+        for chunk in _chunks(list(dict.fromkeys(int(i) for i in ids)), 500):
+            q = ",".join("?" * len(chunk))
+            for i, u in self.conn.execute(
+                    f"SELECT id, user_text FROM episodes WHERE id IN ({q})", chunk):
+                out[i] = u
+        return out
+
+    def created_times(self, ids: Iterable[int]) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for chunk in _chunks(list(dict.fromkeys(int(i) for i in ids)), 500):
+            q = ",".join("?" * len(chunk))
+            for i, t in self.conn.execute(
+                    f"SELECT id, created_at FROM episodes WHERE id IN ({q})", chunk):
+                out[i] = t
+        return out
+
+    def user_texts(self) -> Iterator[str]:
+        """The user's words of every retrievable episode (for learning names)."""
+        for (u,) in self.conn.execute(
+                "SELECT user_text FROM episodes WHERE deleted_at IS NULL AND archived_at IS NULL"):
+            yield u
+
+    def episodes_to_rekey(self) -> list[tuple[int, str]]:
+        """(id, user words) of episodes whose embedding was made from the whole exchange."""
+        return self.conn.execute(
+            "SELECT id, user_text FROM episodes WHERE assistant_text != '' "
+            "AND embedding IS NOT NULL ORDER BY id").fetchall()
+
+    def set_embeddings(self, rows: list[tuple[bytes | None, int]]) -> None:
+        self.conn.executemany("UPDATE episodes SET embedding = ? WHERE id = ?", rows)
+
+    # ---- knowledge the user corrects ---------------------------------------------------
+    def knowledge_edited_ids(self) -> set[int]:
+        return {r[0] for r in self.conn.execute(
+            "SELECT id FROM knowledge WHERE edited_at IS NOT NULL")}
+
+    def edit_knowledge(self, knowledge_id: int, text: str, embedding: np.ndarray | None,
+                       embedder: str | None) -> None:
+        now = time.time()
+        self.conn.execute(
+            "UPDATE knowledge SET text = ?, embedding = ?, embedder = ?, updated_at = ?, "
+            "edited_at = ? WHERE id = ?",
+            (text, to_blob(embedding), embedder, now, now, knowledge_id))
+
+    def set_knowledge_archived(self, knowledge_id: int, archived: bool) -> None:
+        now = time.time()
+        self.conn.execute(
+            "UPDATE knowledge SET archived_at = ?, updated_at = ? WHERE id = ?",
+            (now if archived else None, now, knowledge_id))
 
     def fts_row_count(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM episodes_fts").fetchone()[0]
