@@ -337,7 +337,9 @@ class Assistant:
             state.first_prompt = list(prompt)
             # the previous answer of this chat is still cached behind its memory block: in
             # splice mode the block is dropped and the answer's cells are reused
-            reuse = self.settings.swap_mode == "splice" and llm.cache_tag == ("chat", conversation_id)
+            # the tag names the data folder too: chat ids repeat across folders
+            tag = ("chat", str(self.store.path), conversation_id)
+            reuse = self.settings.swap_mode == "splice" and llm.cache_tag == tag
             llm.cache_tag = None
             state.prefill_tokens += llm.sync(prompt, skip=llm.n_ctx // 2 if reuse else 0)
             if self._prefetch():
@@ -448,7 +450,7 @@ class Assistant:
                 done = self._persist(conversation_id, message, answer, interrupted, spans,
                                      sets_seen, used, state, swaps, len(generated), elapsed,
                                      now=now)
-                llm.cache_tag = ("chat", conversation_id)
+                llm.cache_tag = tag
             if tail:
                 yield TokenEvent(index=max(len(generated) - 1, 0), text=tail)
             yield done

@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--json", action="store_true")
     doctor.set_defaults(func=cmd_doctor)
 
-    bench = sub.add_parser("bench", help="benchmarks (speed, locomo, gui)")
+    bench = sub.add_parser("bench", help="benchmarks (speed, locomo, personal, gui)")
     bsub = bench.add_subparsers(dest="bench", metavar="BENCH")
     speed = bsub.add_parser("speed", parents=[common, _model_opts()],
                             help="retrieval latency, streaming overhead, prefill reuse, "
@@ -87,8 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     for mod, attr, target in (
         ("hela_desktop.bench.locomo", "add_cli", bsub),
+        ("hela_desktop.bench.personal", "add_cli", bsub),
         ("hela_desktop.memfile", "add_cli", sub),
         ("hela_desktop.consolidate", "add_cli", sub),
+        ("hela_desktop.knowledge_cli", "add_cli", sub),
     ):
         try:
             m = importlib.import_module(mod)

@@ -92,9 +92,9 @@ class GateParams:
     """
 
     enabled: bool = True
-    personal_min: float = 0.15
+    personal_min: float = 0.2
     general_min: float = 0.45
-    relative_margin: float = 0.2
+    relative_margin: float = 0.15
     request_min: float = 0.6
     keyword_relief: float = 0.05
     associations: int = 2
@@ -127,9 +127,10 @@ class Settings:
     swap_mode: str = "splice"  # "splice": edit the KV cache in place; "exact": re-evaluate
     async_retrieval: bool = True  # re-retrieve beside generation instead of pausing it
     # measured on the default model: "private assistant" made it refuse ("as a private
-    # assistant, I don't have access to personal data") even with the answer in its prompt
+    # assistant, I don't have access to personal data") even with the answer in its prompt,
+    # and a self-description ("You are HeLa, …") was copied into answers ("You're HeLa, …")
     system_prompt: str = (
-        "You are HeLa, a helpful assistant on the user's computer. Answer briefly. "
+        "Answer the user's message briefly and helpfully. "
         "Use what the user told you before when it helps."
     )
     idle_minutes: float = 2.0  # idle time before consolidation and forgetting run

@@ -107,7 +107,9 @@ def is_statement_sentence(s: str) -> bool:
     if len(words) < 3:
         return False
     first = words[0]
-    if first in _ASKING or first in _SMALL_TALK:
+    if first in _ASKING:
+        return False
+    if first in _SMALL_TALK and len(words) <= 5:  # "Thanks, that helps a lot."
         return False
     # "Let me know …", "Help me …": an imperative addressed to the assistant
     return not (len(words) > 1 and words[1] in ("me", "us") and first not in _FIRST_PERSON)

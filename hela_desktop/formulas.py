@@ -226,9 +226,13 @@ def evidence_bar(personal: bool, best_similarity: float, personal_min: float,
 
 
 def memory_bar(bar: float, statement: bool, keyword_hit: bool, request_min: float,
-               keyword_relief: float) -> float:
+               keyword_relief: float, personal: bool = True) -> float:
     """The bar for one memory: a request (no statement in the user's words) needs at least
-    `request_min`; a keyword shared with the message lowers the bar by `keyword_relief`."""
+    `request_min`, and is never shown for a task (`personal` False: an old request is no
+    evidence for a new one); a keyword shared with the message lowers the bar by
+    `keyword_relief`."""
+    if not statement and not personal:
+        return math.inf
     need = bar if statement else max(bar, request_min)
     return need - keyword_relief if keyword_hit else need
 

@@ -70,14 +70,14 @@ class RelevanceGate:
         for r in cands:
             words = set(facts.stems(r.text))
             info[r.episode_id] = (similarity_of(r), facts.is_statement(r.text), bool(qwords & words))
-        eligible = [s for s, st, _ in info.values() if st or s >= p.request_min]
+        eligible = [s for s, st, _ in info.values() if st or (personal and s >= p.request_min)]
         best = max(eligible, default=-1.0)
         bar = F.evidence_bar(personal, best, p.personal_min, p.general_min, p.relative_margin)
         admitted, held = [], []
         for r in cands:
             s, st, kw = info[r.episode_id]
-            need = F.memory_bar(bar, st, kw, p.request_min, p.keyword_relief)
-            r.extra.update(similarity=round(s, 4), bar=round(need, 4),
+            need = F.memory_bar(bar, st, kw, p.request_min, p.keyword_relief, personal)
+            r.extra.update(similarity=round(s, 4), bar=round(min(need, 9.0), 4),
                            statement=st, personal=personal)
             if s >= need:
                 r.extra["gate"] = "evidence"
@@ -169,3 +169,28 @@ class RelevanceGate:
             if newer is not None:
                 newer.extra.setdefault("supersedes", []).append(r.episode_id)
         return kept, superseded
+
+
+def explain(extra: dict) -> list[str]:
+    """The gate's decisions about one recalled memory, in plain sentences (for the
+    why-recalled panel)."""
+    out = []
+    sim, bar = extra.get("similarity"), extra.get("bar")
+    gate = extra.get("gate")
+    if gate == "evidence" and sim is not None and bar is not None:
+        kind = "a question about you" if extra.get("personal") else "this request"
+        out.append(f"Close enough to {kind} to be used (similarity {sim:.2f}, needed {bar:.2f}).")
+    elif gate == "association":
+        out.append(f"Came in with a related memory: both mention “{extra.get('via_name', '')}”.")
+    elif gate:
+        out.append(f"Not used: {gate}.")
+    if extra.get("supersedes"):
+        ids = ", ".join(f"#{i}" for i in extra["supersedes"])
+        out.append(f"Newer than {ids}, which says something else about the same thing; "
+                   "this one wins and the older one was left out.")
+    if extra.get("superseded_by") is not None:
+        out.append(f"Replaced by the newer memory #{extra['superseded_by']}.")
+    if extra.get("older_than") is not None:
+        out.append(f"Older than #{extra['older_than']}, which may have newer news; marked as "
+                   "older in the prompt.")
+    return out

@@ -157,6 +157,29 @@ def trusted_ids(store: Store) -> set[int]:
     return {k.id for k in trusted_items(store)}
 
 
+def knowledge_rows(store: Store) -> list[dict]:
+    """Every item with its state ("in use", "deleted", "superseded"), support and whether it
+    is trusted: what the Knowledge tab and ``knowledge list`` show."""
+    edited = store.knowledge_edited_ids()
+    out = []
+    for k in list_knowledge(store, include_superseded=True):
+        sup = item_support(store, k)
+        state = "deleted" if k.archived_at else "superseded" if k.superseded_by else "in use"
+        trusted = k.id in edited or sup >= GROUNDED_MIN
+        if k.id in edited:
+            why = "You wrote or edited it: used as written."
+        elif trusted:
+            why = f"{sup:.0%} of its words are in what you said in its source memories."
+        else:
+            why = (f"Only {sup:.0%} of its words are in what you said: not used until you "
+                   "edit it.")
+        status = state if state != "in use" else ("in use" if trusted else "not supported")
+        out.append({**k.to_dict(), "support": round(sup, 3), "state": state,
+                    "edited": k.id in edited, "trusted": trusted, "why": why,
+                    "status": status})
+    return out
+
+
 # ---- the user corrects knowledge ----------------------------------------------------
 def get_item(store: Store, knowledge_id: int) -> KnowledgeItem | None:
     for k in list_knowledge(store, include_superseded=True):

@@ -44,10 +44,12 @@ import numpy as np
 
 from . import __version__
 from .paths import DEFAULT_EMBEDDER_NAME
-from .store import Store, StoreError, episode_text
+from .store import Store, StoreError, episode_text, key_text
 
 FORMAT_NAME = "hela-memory"
-FORMAT_VERSION = 1
+# 2: an episode's embedding is of the user's words alone (1: of the whole exchange; such
+# vectors are re-made on import)
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 # Members in the order they are validated and applied (references only point backwards,
 # except knowledge.superseded_by, which may point anywhere inside knowledge.jsonl).
@@ -1511,6 +1513,7 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
     """
     plan = _Plan()
     file_emb = src.manifest.get("embedder")
+    exchange_keyed = int(src.manifest.get("version") or FORMAT_VERSION) < 2
     done = 0
     pending: list[tuple[str, str]] = []  # (uid, text) episodes that may need embedding
     kpending: list[tuple[str, str]] = []
@@ -1545,8 +1548,9 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
                     raise _Bad(f"field 'conversation': unknown conversation {c!r}",
                                _where(member, loc))
                 plan.ep_index[uid] = len(plan.ep_index)
-                if not _keep_vector(rec, file_emb, target_name):
-                    pending.append((uid, episode_text(rec["user_text"], rec["assistant_text"])))
+                if not _keep_vector(rec, file_emb, target_name) or (
+                        exchange_keyed and rec["assistant_text"] and rec.get("embedding")):
+                    pending.append((uid, key_text(rec["user_text"], rec["assistant_text"])))
                     if len(pending) >= 500:
                         flush_pending("episodes", pending)
             elif member == "messages.jsonl":

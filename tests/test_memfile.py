@@ -430,7 +430,9 @@ def test_export_date_range_and_search(sample, tmp_path):
     assert rep.counts["episodes"] == 2
     rep = export_store(store, tmp_path / "s.hela", selection=Selection(search="Lisbon"))
     texts = [r["user_text"] for r in records(members(tmp_path / "s.hela")["episodes.jsonl"])]
-    assert rep.counts["episodes"] == 2 and "My sister Ana lives in Lisbon." in texts
+    # search looks at the user's words (the memory's key); "A classic Lisbon pastry!" was
+    # only the assistant's answer
+    assert rep.counts["episodes"] == 1 and texts == ["My sister Ana lives in Lisbon."]
     rep = export_store(store, tmp_path / "n.hela", selection=Selection(search="xylophone"))
     assert rep.counts["episodes"] == 0 and rep.counts["edges"] == 0
 

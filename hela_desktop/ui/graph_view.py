@@ -71,6 +71,9 @@ def recall_html(recall: dict | None, label_of=None) -> str:
         name = label_of(sf) if label_of else f"#{sf}"
         parts.append(f"<p>Spread came mostly from <a href='node:{sf}'>#{sf} {html.escape(name)}</a>.</p>")
     extra = recall.get("extra") or {}
+    from ..gate import explain
+
+    parts += [f"<p>{html.escape(t)}</p>" for t in explain(extra)]
     if extra:
         parts.append("<p style='color:gray'>" + ", ".join(
             f"{html.escape(str(k))}={v:.3f}" if isinstance(v, (int, float)) else f"{html.escape(str(k))}={html.escape(str(v))}"
@@ -195,6 +198,7 @@ class GraphView(QtWidgets.QWidget):
 
     nodeSelected = QtCore.Signal(int)  # episode id, or -1 when the selection is cleared
     nodeHovered = QtCore.Signal(int)  # episode id under the mouse, -1 when none
+    knowledgeAction = QtCore.Signal(str, int)  # ("edit" | "delete", knowledge id)
     _sendGraph = QtCore.Signal(object, object)
     _sendReheat = QtCore.Signal(float)
 
@@ -528,6 +532,9 @@ class GraphView(QtWidgets.QWidget):
         s = url.toString()
         if s.startswith("node:"):
             self.select(int(s[5:]), center=True)
+        elif s.startswith("knowledge-"):
+            action, _, kid = s[len("knowledge-"):].partition(":")
+            self.knowledgeAction.emit(action, int(kid))
 
     def _on_manual_range(self, *_args) -> None:
         self._user_moved_view = True
@@ -835,7 +842,10 @@ class GraphView(QtWidgets.QWidget):
                 f"<p style='color:gray'>Distilled {fmt_time(n.get('created_at'))} · updated "
                 f"{fmt_time(n.get('last_access'))}</p>"
                 f"<p>{html.escape(n.get('text') or '')}</p>"
-                f"<h4>Distilled from</h4><p>{src}</p>")
+                f"<h4>Distilled from</h4><p>{src}</p>"
+                f"<p><a href='knowledge-edit:{-node_id}'>Edit…</a> · "
+                f"<a href='knowledge-delete:{-node_id}'>Delete</a> "
+                "<span style='color:gray'>(undo in Memories ▸ Knowledge)</span></p>")
             return
         kind = "Memory"
         text = html.escape(n.get("text") or "").replace("\n", "<br>")

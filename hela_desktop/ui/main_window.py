@@ -120,6 +120,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.chat.input.textChanged.connect(self._touch)
         self.graph = GraphView(colors=colors)
         self.graph.nodeSelected.connect(self._on_node_selected)
+        self.graph.knowledgeAction.connect(self._on_knowledge_action)
         self.browser = MemoryBrowser()
         self.browser.op.connect(self._op)
         self.browser.memorySelected.connect(self._on_browser_selected)
@@ -548,6 +549,16 @@ class MainWindow(QtWidgets.QMainWindow):
             if self.graph.selected is not None:
                 self.browser.select_id(self.graph.selected, emit=False)
 
+    def _on_knowledge_action(self, action: str, knowledge_id: int) -> None:
+        """Edit or delete a knowledge item from the graph's diamond (the Knowledge tab
+        opens on it, so the change and its undo are in view)."""
+        self.right_tabs.setCurrentWidget(self.browser)
+        self.browser.select_knowledge(knowledge_id)
+        if action == "edit":
+            self.browser.edit_knowledge()
+        elif action == "delete":
+            self.browser.delete_knowledge()
+
     def _on_browser_selected(self, eid: int) -> None:
         self.graph.select(eid, center=True)
 
@@ -626,6 +637,12 @@ class MainWindow(QtWidgets.QMainWindow):
             self.statusBar().showMessage(f"Memory #{arg[0]} {'pinned' if arg[1] else 'unpinned'}.", 4000)
         elif name == "restore":
             self.statusBar().showMessage(f"Memory #{arg} restored.", 4000)
+        elif name.startswith("knowledge_"):
+            kid = arg[0] if isinstance(arg, tuple) else arg
+            what = {"knowledge_edit": "saved; it is used as you wrote it",
+                    "knowledge_delete": "deleted (Undo in the Knowledge tab)",
+                    "knowledge_restore": "restored"}.get(name, "changed")
+            self.statusBar().showMessage(f"Knowledge #{kid} {what}.", 5000)
 
     def _on_op_failed(self, name: str, msg: str) -> None:
         if name in ("export", "import"):

@@ -226,7 +226,8 @@ class AssistantWorker(QtCore.QObject):
 
         ``edit`` (id, user, assistant) · ``pin`` (id, bool) · ``delete`` id ·
         ``restore`` id · ``export`` path · ``import`` path · ``offsets`` (message id, text) ·
-        ``rename_conv`` (id, title) · ``delete_conv`` id.
+        ``rename_conv`` (id, title) · ``delete_conv`` id · ``knowledge_edit`` (id, text) ·
+        ``knowledge_delete`` id · ``knowledge_restore`` id.
         """
         a = self.assistant
         if a is None:
@@ -234,7 +235,7 @@ class AssistantWorker(QtCore.QObject):
             return
         try:
             result = None
-            if name in ("edit", "delete", "restore", "import"):
+            if name in ("edit", "delete", "restore", "import", "knowledge_edit"):
                 a.load_embedder()
             engine = a.engine
             if name == "edit":
@@ -265,6 +266,17 @@ class AssistantWorker(QtCore.QObject):
                                   progress=lambda d, t: self.progress.emit(name, int(d), int(t)))
                 engine.reload_index()
                 result = rep.summary()
+            elif name.startswith("knowledge_"):
+                from .. import knowledge as K
+
+                if name == "knowledge_edit":
+                    K.edit_item(a.store, a.embedder, int(arg[0]), str(arg[1]))
+                elif name == "knowledge_delete":
+                    K.delete_item(a.store, int(arg))
+                elif name == "knowledge_restore":
+                    K.restore_item(a.store, int(arg))
+                else:
+                    raise ValueError(f"unknown operation {name!r}")
             elif name == "rename_conv":
                 cid, title = arg
                 a.store.rename_conversation(int(cid), title)
@@ -278,7 +290,8 @@ class AssistantWorker(QtCore.QObject):
             else:
                 raise ValueError(f"unknown operation {name!r}")
             self.opDone.emit(name, arg, result)
-            if name in ("edit", "pin", "delete", "restore", "import"):
+            if name in ("edit", "pin", "delete", "restore", "import") \
+                    or name.startswith("knowledge_"):
                 self._emit_snapshot()
         except Exception as exc:  # noqa: BLE001
             self.opFailed.emit(name, str(exc))
