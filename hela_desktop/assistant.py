@@ -122,6 +122,10 @@ class Assistant:
     def load(self) -> None:
         """Load the embedder and the chat model (raises ModelError / EmbedderError)."""
         self.load_embedder()
+        if self.llm is None and self.settings.backend == "server":
+            from .server_llm import server_llm  # raises ServerError: one line, nothing written
+
+            self.llm = server_llm(self.settings).connect()
         if self.llm is None:
             s = self.settings
             self.llm = LocalLLM(s.model_path or None, n_ctx=s.n_ctx,
@@ -129,8 +133,13 @@ class Assistant:
 
     def reload_model(self, settings: Settings) -> None:
         """Switch model or model settings; the old model stays loaded if the new one fails."""
-        new = LocalLLM(settings.model_path or None, n_ctx=settings.n_ctx,
-                       n_gpu_layers=settings.n_gpu_layers, n_threads=settings.n_threads)
+        if settings.backend == "server":
+            from .server_llm import server_llm
+
+            new = server_llm(settings).connect()
+        else:
+            new = LocalLLM(settings.model_path or None, n_ctx=settings.n_ctx,
+                           n_gpu_layers=settings.n_gpu_layers, n_threads=settings.n_threads)
         with self._model_lock:
             old, self.llm = self.llm, new
         if old is not None:
@@ -147,6 +156,9 @@ class Assistant:
             return {"path": self.settings.model_path or "(bundled default)", "name": None,
                     "device": "—", "n_gpu_layers": self.settings.n_gpu_layers,
                     "n_ctx": self.settings.n_ctx}
+        if getattr(self.llm, "remote", False):
+            return {"path": self.llm.url, "name": self.llm.name, "device": "server",
+                    "n_gpu_layers": 0, "n_ctx": self.llm.n_ctx, "server_url": self.llm.url}
         return {"path": str(self.llm.path), "name": self.llm.path.stem, "device": self.llm.device,
                 "n_gpu_layers": self.llm.n_gpu_layers, "n_ctx": self.llm.n_ctx}
 
@@ -265,6 +277,17 @@ class Assistant:
                 r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
 
     # ---- one turn -----------------------------------------------------------------------
+    def _initial_recall(self, message: str) -> tuple[np.ndarray, list[Recall], float]:
+        """The memories a turn starts with: (query vector, active set, retrieval ms)."""
+        engine = self.engine
+        user_vec = engine.embed_query(message)
+        tr = time.perf_counter()
+        ranked = engine.retrieve(message, query_vec=user_vec)
+        self._annotate(ranked)
+        active = self._select(ranked)
+        self.turn_knowledge = self._recall_knowledge(user_vec)
+        return user_vec, active, (time.perf_counter() - tr) * 1000
+
     def chat(self, message: str, conversation_id: int | None = None,
              stop: threading.Event | None = None, *, seed: int | None = None) -> Iterator[Event]:
         """Answer `message`, streaming events; persists everything at the end.
@@ -277,11 +300,15 @@ class Assistant:
         if self.settings.profile not in PROFILES:
             raise ValueError(f"unknown retrieval profile {self.settings.profile!r}")
         self.load()
+        if getattr(self.llm, "remote", False):  # a model server: hela_desktop.server_turn
+            from .server_turn import server_chat
+
+            yield from server_chat(self, message.strip(), conversation_id, stop, seed=seed)
+            return
         message = message.strip()
         self._message = message
         s = self.settings
         llm = self.llm
-        engine = self.engine
         with self._model_lock:
             if conversation_id is None or not self.store.conversation_exists(conversation_id):
                 conversation_id = self.store.add_conversation(_title(message))
@@ -291,14 +318,7 @@ class Assistant:
             self.last_turn = state
             t0 = time.perf_counter()
 
-            # -- initial retrieval
-            user_vec = engine.embed_query(message)
-            tr = time.perf_counter()
-            ranked = engine.retrieve(message, query_vec=user_vec)
-            self._annotate(ranked)
-            active = self._select(ranked)
-            self.turn_knowledge = self._recall_knowledge(user_vec)
-            retrieve_ms = (time.perf_counter() - tr) * 1000
+            user_vec, active, retrieve_ms = self._initial_recall(message)
             yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
 
             stable = llm.tokenize(llm.render(self._stable_messages() + history))
