@@ -104,35 +104,89 @@ def _quant_name(file_type: int | None) -> str:
     return name.removeprefix("MOSTLY_")
 
 
+# GGUF value types (gguf.GGUFValueType): struct format of the fixed-size ones
+_SCALAR = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q",
+           12: "d"}
+_STRING, _ARRAY = 8, 9
+
+
+def read_gguf_metadata(path: str | Path, *, keep_index: dict[str, set[int]] | None = None) -> dict:
+    """The key/value metadata of a GGUF file, without loading tensors.
+
+    Arrays are skipped (they hold the vocabulary: tens of thousands of entries) except the
+    elements named in `keep_index` ({key: {indices}}), returned as ``{key: {index: value}}``.
+    The ``gguf`` package parses the same format (and every array); this reads only what
+    the model list shows, in milliseconds.
+    """
+    import struct
+
+    keep_index = keep_index or {}
+    with open(path, "rb") as fh:
+        def read(fmt: str):
+            n = struct.calcsize("<" + fmt)
+            data = fh.read(n)
+            if len(data) != n:
+                raise ValueError(f"{path}: truncated GGUF header")
+            return struct.unpack("<" + fmt, data)[0]
+
+        def string() -> str:
+            n = read("Q")
+            if n > 1 << 24:
+                raise ValueError(f"{path}: implausible string length {n}")
+            return fh.read(n).decode("utf-8", "replace")
+
+        def value(t: int, key: str):
+            if t in _SCALAR:
+                return read(_SCALAR[t])
+            if t == _STRING:
+                return string()
+            if t == _ARRAY:
+                et, count = read("I"), read("Q")
+                want = keep_index.get(key, set())
+                kept = {}
+                if et in _SCALAR and not want:
+                    fh.seek(count * struct.calcsize("<" + _SCALAR[et]), 1)
+                    return kept
+                for i in range(count):
+                    v = value(et, "")
+                    if i in want:
+                        kept[i] = v
+                return kept
+            raise ValueError(f"{path}: unknown GGUF value type {t}")
+
+        if fh.read(4) != GGUF_MAGIC:
+            raise ValueError(f"{path}: not a GGUF file")
+        version = read("I")
+        if version < 2:
+            raise ValueError(f"{path}: GGUF version {version} is too old")
+        read("Q")  # tensor count
+        n_kv = read("Q")
+        meta = {}
+        for _ in range(n_kv):
+            key = string()
+            meta[key] = value(read("I"), key)
+        return meta
+
+
 def read_gguf_info(path: str | Path) -> GGUFInfo:
-    """Metadata of a GGUF file, read without loading the model (raises ValueError/OSError)."""
-    from gguf import GGUFReader
-
-    r = GGUFReader(str(path))
-
-    def get(key: str, index=None):
-        f = r.fields.get(key)
-        if f is None:
-            return None
-        try:
-            return f.contents(index) if index is not None else f.contents()
-        except (IndexError, ValueError, TypeError):
-            return None
-
-    arch = get("general.architecture") or ""
+    """What the model list shows of a GGUF file (raises ValueError/OSError)."""
+    first = read_gguf_metadata(path)
+    ids = {int(first[k]) for k in ("tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id")
+           if isinstance(first.get(k), int)}
+    meta = read_gguf_metadata(path, keep_index={"tokenizer.ggml.tokens": ids}) if ids else first
+    tokens = meta.get("tokenizer.ggml.tokens") or {}
+    arch = str(meta.get("general.architecture") or "")
     info = GGUFInfo(
-        name=str(get("general.name") or ""),
-        architecture=str(arch),
-        quantization=_quant_name(get("general.file_type")),
-        context_length=int(get(f"{arch}.context_length") or 0),
-        chat_template=str(get("tokenizer.chat_template") or ""),
-        model_type=str(get("general.type") or ""),
+        name=str(meta.get("general.name") or ""),
+        architecture=arch,
+        quantization=_quant_name(meta.get("general.file_type")),
+        context_length=int(meta.get(f"{arch}.context_length") or 0),
+        chat_template=str(meta.get("tokenizer.chat_template") or ""),
+        model_type=str(meta.get("general.type") or ""),
     )
-    for attr, key in (("bos_text", "tokenizer.ggml.bos_token_id"),
-                      ("eos_text", "tokenizer.ggml.eos_token_id")):
-        tid = get(key)
-        if tid is not None:
-            setattr(info, attr, str(get("tokenizer.ggml.tokens", int(tid)) or ""))
+    bos, eos = meta.get("tokenizer.ggml.bos_token_id"), meta.get("tokenizer.ggml.eos_token_id")
+    info.bos_text = str(tokens.get(bos, "")) if isinstance(bos, int) else ""
+    info.eos_text = str(tokens.get(eos, "")) if isinstance(eos, int) else ""
     return info
 
 

@@ -127,11 +127,12 @@ class AssistantWorker(QtCore.QObject):
     def _load_model(self, load) -> None:
         """Run `load` with progress shown; report success or a one-line failure."""
         from ..llm import ModelError
+        from ..server_llm import ServerError
 
         self.loadProgress.emit("Loading the language model…")
         try:
             load()
-        except ModelError as exc:
+        except (ModelError, ServerError) as exc:
             self.loadProgress.emit("")
             self.loadFailed.emit("model", str(exc))
             return
@@ -166,6 +167,7 @@ class AssistantWorker(QtCore.QObject):
     def chat(self, message: str, conversation_id) -> None:
         """Stream one answer; every event goes out through `event`."""
         from ..llm import ModelError
+        from ..server_llm import ServerError
 
         a = self.assistant
         if a is None:
@@ -182,6 +184,8 @@ class AssistantWorker(QtCore.QObject):
                 self.event.emit(ev)
         except ModelError as exc:
             self.loadFailed.emit("model", str(exc))
+            self.turnFailed.emit(str(exc))
+        except ServerError as exc:  # the partial answer was stored, marked interrupted
             self.turnFailed.emit(str(exc))
         except Exception as exc:  # noqa: BLE001 - surface, never crash the thread
             traceback.print_exc()
