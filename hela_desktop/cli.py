@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     speed.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     speed.add_argument("--skip", default="", help="comma list: retrieval,stream,eager,turns,memfile,consolidate")
     speed.add_argument("--json", action="store_true")
+    speed.add_argument("--server-log", metavar="FILE", help="with --server: the log of a "
+                       "llama_cpp.server run with --verbose True (it reports processed prompt "
+                       "tokens only there)")
     speed.set_defaults(func=cmd_bench_speed)
     gui = bsub.add_parser("gui", parents=[common], help="graph view frame time")
     gui.add_argument("--sizes", default="500,2000,5000")

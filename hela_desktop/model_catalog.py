@@ -291,7 +291,7 @@ def find_models(home: Path | None = None, extra: list[tuple[str, Path]] | None =
                 env: dict | None = None, *, chat_only: bool = True) -> list[FoundModel]:
     """GGUF models in `extra` folders (ours first) and the usual places of the other apps.
 
-    A file reached twice (a symlink, a shared folder) is listed once.
+    A file reached twice (a symlink, a shared folder) is listed once, under the first name.
     """
     found: list[FoundModel] = []
     seen: set[Path] = set()
@@ -303,9 +303,9 @@ def find_models(home: Path | None = None, extra: list[tuple[str, Path]] | None =
             return
         if key in seen:
             return
-        seen.add(key)
         m = describe(path, app, name)
         if m is not None and (m.is_chat or not chat_only):
+            seen.add(key)
             found.append(m)
 
     for app, folder in list(extra or []) + locations(home, env):
