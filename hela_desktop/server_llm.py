@@ -495,7 +495,7 @@ class ServerLLM:
     # -- streaming ------------------------------------------------------------------------
     def stream(self, *, prompt: str | None = None, messages: list[dict] | None = None,
                max_tokens: int, temperature: float, top_p: float, seed: int | None = None,
-               report: StreamReport | None = None) -> Iterator[str]:
+               report: StreamReport | None = None, extra: dict | None = None) -> Iterator[str]:
         """Yield text pieces (one per server chunk, about one token each).
 
         ``prompt``: raw completion of the rendered text; ``messages``: chat completion (a
@@ -507,6 +507,7 @@ class ServerLLM:
                       "temperature": temperature, "top_p": top_p}
         if seed is not None:
             body["seed"] = seed
+        body.update(extra or {})
         if self.kind == "llama-server":
             body.update(cache_prompt=True, timings_per_token=True)
         elif self.kind == "openai":
@@ -567,6 +568,28 @@ class ServerLLM:
             if report.first_chunk_s is not None and report.prompt_processed >= 16:
                 est = report.first_chunk_s / report.prompt_processed
                 self.prefill_s_per_token = 0.5 * self.prefill_s_per_token + 0.5 * est
+
+    def complete(self, prompt: str, *, grammar=None, max_tokens: int = 256,
+                 temperature: float = 0.7, top_p: float = 0.95, top_k: int = 40,
+                 repeat_penalty: float = 1.0, seed: int | None = None,
+                 stopping_criteria=None, **_ignored) -> dict:
+        """`LocalLLM.complete` over the server (consolidation): a raw completion of the
+        rendered `prompt`, GBNF `grammar` passed on (llama-server and llama_cpp.server honour
+        it), `stopping_criteria` checked after every chunk."""
+        extra = {"top_k": top_k, "repeat_penalty": repeat_penalty}
+        if grammar is not None:  # GBNF text (a llama_cpp LlamaGrammar keeps it in _grammar)
+            extra["grammar"] = grammar if isinstance(grammar, str) else grammar._grammar
+        pieces: list[str] = []
+        stream = self.stream(prompt=prompt, max_tokens=max_tokens, temperature=temperature,
+                             top_p=top_p, seed=seed, extra=extra)
+        try:
+            for piece in stream:
+                pieces.append(piece)
+                if stopping_criteria is not None and stopping_criteria(None, None):
+                    break
+        finally:
+            stream.close()
+        return {"choices": [{"text": "".join(pieces), "index": 0}]}
 
     def check_streaming(self) -> StreamReport:
         """A two-token streamed answer (for doctor); ServerError if streaming fails."""

@@ -345,3 +345,17 @@ def test_doctor_checks_the_server_in_one_line(stub_server, tmp_path):
     assert bad.returncode == 1
     line = [ln for ln in bad.stdout.splitlines() if ln.startswith("model server:")]
     assert len(line) == 1 and "PROBLEM" in line[0] and "malformed" in line[0]
+
+
+@pytest.mark.slow
+def test_consolidation_distils_over_the_server(llama_server):
+    """Idle consolidation uses the assistant's model: over a server, a grammar-constrained
+    raw completion gives knowledge items just as llama.cpp does locally."""
+    from hela_desktop.consolidate import distil
+
+    url, model, _ = llama_server
+    llm = ServerLLM(url, model).connect()
+    items, raw = distil(llm, ["User: My sister Ana lives in Lisbon. Assistant: Lovely city!",
+                              "User: Ana is a doctor in Lisbon. Assistant: Impressive."])
+    assert raw.lstrip().startswith("{") and items
+    assert all(i["kind"] in ("user_model", "fact", "persona") and i["text"] for i in items)
