@@ -359,3 +359,32 @@ def test_consolidation_distils_over_the_server(llama_server):
                               "User: Ana is a doctor in Lisbon. Assistant: Impressive."])
     assert raw.lstrip().startswith("{") and items
     assert all(i["kind"] in ("user_model", "fact", "persona") and i["text"] for i in items)
+
+
+@pytest.mark.gui
+def test_app_names_the_server_and_keeps_a_truncated_answer(qtbot, stub_server, embedder,
+                                                           tmp_path, monkeypatch):
+    """The window says where answers come from, and a server failure mid-answer shows a
+    one-line notice while the partial answer stays, marked interrupted."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "qt-config"))
+    pytest.importorskip("pytestqt")
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.main_window import MainWindow
+
+    s = server_settings(Settings(), f"{stub_server}/truncated")
+    s.server_timeout = 2.0
+    w = MainWindow(tmp_path / "data", s, assistant_kwargs={"embedder": embedder})
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.model_ready and w.embedder_ready, timeout=60000)
+    assert w.status_model.text() == (f"Answers from stub at this computer "
+                                     f"({stub_server}/truncated)")
+    assert "nowhere else" in w.status_model.toolTip()
+    w._last_done = None
+    w.send("Count to three.")
+    qtbot.waitUntil(lambda: w._last_done is not None and not w.is_streaming(), timeout=30000)
+    assert w._last_done.interrupted and w._last_done.text == "one two"
+    text = w.chat.view.toPlainText()
+    assert "Could not answer: the model server at" in text and "ended the stream" in text
+    msgs = w.read_store.messages(w.current_conv)
+    assert msgs[-1]["content"] == "one two" and msgs[-1]["interrupted"]
