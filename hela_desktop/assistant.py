@@ -277,6 +277,32 @@ class Assistant:
                 r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
 
     # ---- one turn -----------------------------------------------------------------------
+    def _open_turn(self, message: str, conversation_id: int | None,
+                   state: TurnState) -> tuple[int, list[dict]]:
+        """Start a turn: its conversation (new if needed), the history that fits, and the
+        user message stored.  (Shared with the server backend, hela_desktop.server_turn.)"""
+        if conversation_id is None or not self.store.conversation_exists(conversation_id):
+            conversation_id = self.store.add_conversation(_title(message))
+        history = self._fit_history(conversation_id, message)
+        self.store.add_message(conversation_id, "user", message)
+        self.last_turn = state
+        return conversation_id, history
+
+    def _first_prompt(self, history: list[dict], active: list[Recall], message: str,
+                      state: TurnState) -> list[int]:
+        """The turn's first prompt, as tokens; records its stable prefix in `state`."""
+        llm = self.llm
+        stable = llm.tokenize(llm.render(self._stable_messages() + history))
+        state.stable_prefix = common_prefix(stable, self._prompt_tokens(history, [], message))
+        head, mems, tail = self._segments(history, active, message)
+        # head and tail stay fixed for the turn: swaps only re-assemble memory lines
+        self._frame = (head, tail) if tail else None
+        self._history = history
+        prompt = head + [t for m in mems for t in m] + tail
+        state.prompt_tokens = len(prompt)
+        state.first_prompt = list(prompt)
+        return prompt
+
     def _initial_recall(self, message: str) -> tuple[np.ndarray, list[Recall], float]:
         """The memories a turn starts with: (query vector, active set, retrieval ms)."""
         engine = self.engine
@@ -310,26 +336,14 @@ class Assistant:
         s = self.settings
         llm = self.llm
         with self._model_lock:
-            if conversation_id is None or not self.store.conversation_exists(conversation_id):
-                conversation_id = self.store.add_conversation(_title(message))
-            history = self._fit_history(conversation_id, message)
-            self.store.add_message(conversation_id, "user", message)
             state = TurnState()
-            self.last_turn = state
+            conversation_id, history = self._open_turn(message, conversation_id, state)
             t0 = time.perf_counter()
 
             user_vec, active, retrieve_ms = self._initial_recall(message)
             yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
 
-            stable = llm.tokenize(llm.render(self._stable_messages() + history))
-            state.stable_prefix = common_prefix(stable, self._prompt_tokens(history, [], message))
-            head, mems, tail = self._segments(history, active, message)
-            # head and tail stay fixed for the turn: swaps only re-assemble memory lines
-            self._frame = (head, tail) if tail else None
-            self._history = history
-            prompt = head + [t for m in mems for t in m] + tail
-            state.prompt_tokens = len(prompt)
-            state.first_prompt = list(prompt)
+            prompt = self._first_prompt(history, active, message, state)
             # the previous answer of this chat is still cached behind its memory block: in
             # splice mode the block is dropped and the answer's cells are reused
             reuse = self.settings.swap_mode == "splice" and llm.cache_tag == ("chat", conversation_id)

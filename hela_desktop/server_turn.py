@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .assistant import Assistant, TurnState, _title
+from .assistant import Assistant, TurnState
 from .events import Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
 from .llm import common_prefix
 from .server_llm import ServerError, ServerLLM, StreamReport
@@ -62,24 +62,12 @@ def server_chat(a: Assistant, message: str, conversation_id: int | None,
     llm: ServerLLM = a.llm
     a._message = message
     with a._model_lock:
-        if conversation_id is None or not a.store.conversation_exists(conversation_id):
-            conversation_id = a.store.add_conversation(_title(message))
-        history = a._fit_history(conversation_id, message)
-        a.store.add_message(conversation_id, "user", message)
         state = ServerTurnState()
-        a.last_turn = state
+        conversation_id, history = a._open_turn(message, conversation_id, state)
         t0 = time.perf_counter()
         user_vec, active, retrieve_ms = a._initial_recall(message)
         yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
-
-        stable = llm.tokenize(llm.render(a._stable_messages() + history))
-        state.stable_prefix = common_prefix(stable, a._prompt_tokens(history, [], message))
-        head, mems, tail = a._segments(history, active, message)
-        a._frame = (head, tail) if tail else None
-        a._history = history
-        prompt = head + [t for m in mems for t in m] + tail
-        state.prompt_tokens = len(prompt)
-        state.first_prompt = list(prompt)
+        prompt = a._first_prompt(history, active, message, state)
 
         def request(active: list[Recall], prompt: list[int], generated: str) -> dict:
             if llm.mode_in_use == "completions":
