@@ -124,3 +124,33 @@ def test_human_size():
     assert human_size(2048) == "2 KB"
     assert human_size(103_000_000) == "98.2 MB"
     assert human_size(5 * 1024**3) == "5.0 GB"
+
+
+@pytest.mark.gui
+def test_settings_dialog_lists_found_models_and_the_server_choice(qtbot, tmp_path, monkeypatch):
+    pytest.importorskip("pytestqt")
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog, model_changed
+
+    monkeypatch.setattr(SettingsDialog, "_home", _home(tmp_path))
+    s = Settings()
+    dlg = SettingsDialog(s, tmp_path / "data")
+    qtbot.addWidget(dlg)
+    labels = [dlg.model.itemText(i) for i in range(dlg.model.count())]
+    assert any(t.endswith("(LM Studio)") for t in labels) and any(t.endswith("(Jan)") for t in labels)
+    dlg.model.setCurrentIndex(next(i for i, t in enumerate(labels) if t.endswith("(Jan)")))
+    assert "Jan" in dlg.model_details.text() and "Q4_1" in dlg.model_details.text()
+    assert not dlg.server_url.isEnabled()  # local by default
+    dlg.server_backend.setChecked(True)
+    dlg.server_url.setText("http://192.168.1.20:8080")
+    assert dlg.server_url.isEnabled() and "unencrypted" in dlg.server_warning.text()
+    dlg.server_url.setText("http://127.0.0.1:8080")
+    assert dlg.server_warning.text() == ""
+    dlg.server_model.setText("qwen2.5-7b")
+    dlg.server_key.setText("sk-1")
+    new = dlg.result_settings()
+    assert (new.backend, new.server_url, new.server_model, new.server_api_key) == (
+        "server", "http://127.0.0.1:8080", "qwen2.5-7b", "sk-1")
+    assert new.model_path.endswith("model.gguf") and model_changed(s, new)
+    new.save(tmp_path)
+    assert Settings.load(tmp_path).server_model == "qwen2.5-7b"
