@@ -176,6 +176,7 @@ class ServerClient:
         self._api_key = api_key
         self.timeout = float(timeout)
         self.connect_timeout = float(connect_timeout)
+        self._streams: set = set()  # open streaming connections (abort() cuts them)
 
     def __repr__(self) -> str:  # never shows the API key
         return f"ServerClient({self.url!r})"
@@ -279,6 +280,8 @@ class ServerClient:
         raises ServerError.
         """
         conn, resp = self.open("POST", path, body)
+        sock = getattr(getattr(resp.fp, "raw", None), "_sock", None)  # conn.sock may be gone
+        self._streams.add(sock)
         try:
             ctype = resp.getheader("Content-Type", "")
             if "event-stream" not in ctype:
@@ -325,7 +328,14 @@ class ServerClient:
                     finished = True
                 yield obj
         finally:
+            self._streams.discard(sock)
             conn.close()
+
+    def abort(self) -> None:
+        """Thread-safe: cut every open stream now (a read waiting on a stalled server ends)."""
+        for sock in list(self._streams):
+            with contextlib.suppress(OSError, AttributeError):
+                sock.shutdown(socket.SHUT_RDWR)
 
 
 # ---- the server as the assistant's model ----------------------------------------------------
@@ -432,7 +442,11 @@ class ServerLLM:
         return tokens * self.prefill_s_per_token
 
     def close(self) -> None:
-        pass
+        self.client.abort()
+
+    def abort(self) -> None:
+        """Thread-safe: end the answer being streamed without waiting for the server."""
+        self.client.abort()
 
     # -- checks ---------------------------------------------------------------------------
     def models(self) -> list[str]:

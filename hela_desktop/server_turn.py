@@ -164,9 +164,10 @@ def server_chat(a: Assistant, message: str, conversation_id: int | None,
                     last_swap_at = len(pieces)
                     update = (swap, time.perf_counter())
         except ServerError as exc:
-            error = exc
             interrupted = True
-            state.error = str(exc)
+            if stop is None or not stop.is_set():  # else: Stop cut the stream (abort())
+                error = exc
+                state.error = str(exc)
         except BaseException:
             interrupted = True
             raise

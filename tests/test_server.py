@@ -388,3 +388,24 @@ def test_app_names_the_server_and_keeps_a_truncated_answer(qtbot, stub_server, e
     assert "Could not answer: the model server at" in text and "ended the stream" in text
     msgs = w.read_store.messages(w.current_conv)
     assert msgs[-1]["content"] == "one two" and msgs[-1]["interrupted"]
+
+
+def test_stop_ends_a_stalled_answer_at_once(stub_server, make_assistant, settings, embedder):
+    """Stop (the app's Esc) cuts the connection: a stalled server does not hold the answer
+    until the timeout, and stopping is not reported as a server failure."""
+    import threading
+
+    server_settings(settings, f"{stub_server}/stall")
+    settings.server_timeout = 30.0
+    a = make_server_assistant(make_assistant, settings, embedder)
+    stop_ev = threading.Event()
+    events = []
+    t = time.perf_counter()
+    for ev in a.chat("Count to three.", stop=stop_ev):
+        events.append(ev)
+        if isinstance(ev, TokenEvent) and ev.index == 1:  # then the server stalls
+            threading.Timer(0.3, lambda: (stop_ev.set(), a.llm.abort())).start()
+    assert time.perf_counter() - t < 10
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.interrupted and done.text == "one two"
+    assert a.last_turn.error == ""

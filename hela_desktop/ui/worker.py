@@ -198,6 +198,9 @@ class AssistantWorker(QtCore.QObject):
     def stop(self) -> None:
         """Thread-safe: ask the running answer to end (the partial answer is kept)."""
         self.stop_event.set()
+        llm = getattr(self.assistant, "llm", None)
+        if self.busy and getattr(llm, "remote", False):
+            llm.abort()  # a server that sends nothing would otherwise hold the answer
 
     def touch(self) -> None:
         """Thread-safe: the user is active (idle reflection yields and waits)."""
