@@ -44,6 +44,8 @@ from .llm import make_formatter
 class ServerError(RuntimeError):
     """The model server cannot be used; one line saying what is wrong and where."""
 
+    status: int | None = None  # the HTTP status, when the server answered with an error
+
 
 def normalize_url(url: str) -> str:
     """``host:8080``, ``http://host:8080/``, ``http://host:8080/v1`` → ``http://host:8080``."""
@@ -227,8 +229,10 @@ class ServerClient:
             except Exception:  # noqa: BLE001 - the status line says enough
                 body_bytes = b""
             conn.close()
-            raise ServerError(self._http_message(resp.status, resp.reason, path, body_bytes,
+            err = ServerError(self._http_message(resp.status, resp.reason, path, body_bytes,
                                                  resp.getheader("Content-Type", "")))
+            err.status = resp.status
+            raise err
         return conn, resp
 
     def _http_message(self, status, reason, path, body, ctype) -> str:
@@ -536,7 +540,7 @@ class ServerLLM:
                 # vLLM/SGLang: continue the final message instead of opening a new one
                 body.update(continue_final_message=True, add_generation_prompt=False)
         t0 = time.perf_counter()
-        for obj in self.client.stream(path, body):
+        for obj in self._stream_once(path, body):
             self._read_counts(obj, report)
             for c in obj.get("choices") or []:
                 if not isinstance(c, dict):
@@ -553,6 +557,36 @@ class ServerLLM:
                         self._log_counts(report)
                     report.chunks += 1
                     yield piece
+
+    # request fields only some servers know; a server that refuses one (HTTP 400/422) is
+    # asked again without them, and from then on never sent them
+    OPTIONAL_FIELDS = ("stream_options", "continue_final_message", "add_generation_prompt",
+                       "timings_per_token", "cache_prompt", "top_k", "repeat_penalty")
+    _plain_requests = False
+
+    def _stream_once(self, path: str, body: dict) -> Iterator[dict]:
+        if self._plain_requests:
+            body = {k: v for k, v in body.items() if k not in self.OPTIONAL_FIELDS}
+        it = self.client.stream(path, body)
+        try:
+            first = next(it)
+        except StopIteration:
+            return
+        except ServerError as exc:
+            extras = [k for k in body if k in self.OPTIONAL_FIELDS]
+            if exc.status not in (400, 422) or not extras:
+                raise
+            self._plain_requests = True
+            it = self.client.stream(path, {k: v for k, v in body.items() if k not in extras})
+            try:
+                first = next(it)
+            except StopIteration:
+                return
+        try:
+            yield first
+            yield from it
+        finally:
+            it.close()
 
     def _read_counts(self, obj: dict, report: StreamReport) -> None:
         t = obj.get("timings")

@@ -9,6 +9,8 @@
 - ``truncated``: two good chunks, then closes the connection without finishing
 - ``html``: answers the completion with HTTP 502 and an HTML error page
 - ``auth``: like ``ok`` but only with ``Authorization: Bearer sekrit`` (else HTTP 401)
+- ``strict``: like ``ok`` but answers HTTP 400 to a request with a field it does not know
+  (as strict OpenAI-compatible servers do with ``stream_options``)
 
 Every mode lists one model, ``stub``, at ``/v1/models``.
 """
@@ -64,7 +66,14 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         mode, path = self._mode()
         n = int(self.headers.get("Content-Length") or 0)
-        self.rfile.read(n)
+        body = json.loads(self.rfile.read(n) or b"{}")
+        known = {"model", "messages", "prompt", "stream", "max_tokens", "temperature", "top_p",
+                 "seed", "grammar"}
+        if mode == "strict" and set(body) - known:
+            unknown = ", ".join(sorted(set(body) - known))
+            self._send(400, json.dumps({"error": {"message": f"unknown fields: {unknown}"}})
+                       .encode(), "application/json")
+            return
         if not self._authorized(mode):
             return
         if path not in ("/v1/chat/completions", "/v1/completions"):

@@ -308,6 +308,15 @@ def test_misbehaving_server_keeps_partial_answer(stub_server, make_assistant, se
     _check_partial_kept(a, events, before, min_tokens=0 if mode == "html" else 2)
 
 
+def test_strict_server_is_asked_again_without_optional_fields(stub_server, make_assistant,
+                                                              settings, embedder):
+    server_settings(settings, f"{stub_server}/strict")
+    a = make_server_assistant(make_assistant, settings, embedder)
+    done = list(a.chat("Count to three."))[-1]
+    assert done.text == "one two three" and not done.interrupted
+    assert a.llm._plain_requests  # it refused stream_options once; never sent again
+
+
 def test_ok_stub_and_api_key(stub_server, make_assistant, settings, embedder):
     server_settings(settings, f"{stub_server}/auth")
     settings.server_api_key = "sekrit"
