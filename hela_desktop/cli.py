@@ -333,9 +333,9 @@ def doctor_report(args) -> dict:
     db = Path(args.data_dir) / DB_FILE
     server = None
     if s.backend == "server":
-        from .server_llm import check_server, privacy_warning
+        from .server_llm import api_key, check_server, privacy_warning
 
-        key = s.server_api_key or os.environ.get("HELA_SERVER_API_KEY", "")
+        key = api_key(s)
         ok, line = check_server(s.server_url, s.server_model, key, timeout=s.server_timeout)
         server = {"url": s.server_url, "model": s.server_model, "ok": ok, "message": line,
                   "api_key_set": bool(key), "warning": privacy_warning(s.server_url)}

@@ -353,7 +353,6 @@ class LlamaCppPythonLog:
 
     _HIT = re.compile(rb"Llama\.generate: (\d+) prefix-match hit, remaining (\d+) prompt tokens")
     _CACHED = re.compile(rb"Llama\.generate: full prompt already cached")
-    _EVAL = re.compile(rb"prompt eval time =.*?/\s*(\d+) tokens")
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -669,15 +668,19 @@ def check_server(url: str, model: str, api_key: str = "", *, timeout: float = 30
                   f"({llm.kind}, {llm.mode_in_use} mode{first})")
 
 
-__all__ = ["ServerError", "ServerClient", "ServerLLM", "StreamReport", "LlamaCppPythonLog",
-           "PieceTokenizer", "check_server", "server_llm", "normalize_url", "is_local_host",
-           "privacy_warning", "where_answers_come_from"]
+def api_key(settings) -> str:
+    """The server's API key: the setting, else $HELA_SERVER_API_KEY."""
+    import os
+
+    return settings.server_api_key or os.environ.get("HELA_SERVER_API_KEY", "")
 
 
 def server_llm(settings) -> ServerLLM:
-    """A ServerLLM from the settings (the API key may also come from $HELA_SERVER_API_KEY)."""
-    import os
+    """A ServerLLM from the settings."""
+    return ServerLLM(settings.server_url, settings.server_model, api_key(settings),
+                     n_ctx=settings.n_ctx, timeout=settings.server_timeout)
 
-    key = settings.server_api_key or os.environ.get("HELA_SERVER_API_KEY", "")
-    return ServerLLM(settings.server_url, settings.server_model, key, n_ctx=settings.n_ctx,
-                     timeout=settings.server_timeout)
+
+__all__ = ["ServerError", "ServerClient", "ServerLLM", "StreamReport", "LlamaCppPythonLog",
+           "PieceTokenizer", "check_server", "server_llm", "api_key", "normalize_url", "is_local_host",
+           "privacy_warning", "where_answers_come_from"]
