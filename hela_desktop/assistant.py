@@ -121,6 +121,10 @@ class Assistant:
     def load(self) -> None:
         """Load the embedder and the chat model (raises ModelError / EmbedderError)."""
         self.load_embedder()
+        if self.llm is None and self.settings.backend == "server":
+            from .server_llm import server_llm  # raises ServerError: one line, nothing written
+
+            self.llm = server_llm(self.settings).connect()
         if self.llm is None:
             s = self.settings
             self.llm = LocalLLM(s.model_path or None, n_ctx=s.n_ctx,
@@ -128,8 +132,13 @@ class Assistant:
 
     def reload_model(self, settings: Settings) -> None:
         """Switch model or model settings; the old model stays loaded if the new one fails."""
-        new = LocalLLM(settings.model_path or None, n_ctx=settings.n_ctx,
-                       n_gpu_layers=settings.n_gpu_layers, n_threads=settings.n_threads)
+        if settings.backend == "server":
+            from .server_llm import server_llm
+
+            new = server_llm(settings).connect()
+        else:
+            new = LocalLLM(settings.model_path or None, n_ctx=settings.n_ctx,
+                           n_gpu_layers=settings.n_gpu_layers, n_threads=settings.n_threads)
         with self._model_lock:
             old, self.llm = self.llm, new
         if old is not None:
@@ -146,6 +155,9 @@ class Assistant:
             return {"path": self.settings.model_path or "(bundled default)", "name": None,
                     "device": "—", "n_gpu_layers": self.settings.n_gpu_layers,
                     "n_ctx": self.settings.n_ctx}
+        if getattr(self.llm, "remote", False):
+            return {"path": self.llm.url, "name": self.llm.name, "device": "server",
+                    "n_gpu_layers": 0, "n_ctx": self.llm.n_ctx, "server_url": self.llm.url}
         return {"path": str(self.llm.path), "name": self.llm.path.stem, "device": self.llm.device,
                 "n_gpu_layers": self.llm.n_gpu_layers, "n_ctx": self.llm.n_ctx}
 
@@ -161,7 +173,8 @@ class Assistant:
     # ---- prompt -------------------------------------------------------------------------
     def _plain(self, text: str) -> str:
         """Text from the user, memories or imports, with control tokens defused."""
-        return self.llm.plain(text) if self.llm is not None else text
+        plain = getattr(self.llm, "plain", None)
+        return plain(text) if plain is not None else text
 
     def _stable_messages(self) -> list[dict]:
         system = self.settings.system_prompt
@@ -285,6 +298,44 @@ class Assistant:
                 r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
 
     # ---- one turn -----------------------------------------------------------------------
+    def _open_turn(self, message: str, conversation_id: int | None,
+                   state: TurnState, now: float | None = None) -> tuple[int, list[dict]]:
+        """Start a turn: its conversation (new if needed), the history that fits, and the
+        user message stored.  (Shared with the server backend, hela_desktop.server_turn.)"""
+        if conversation_id is None or not self.store.conversation_exists(conversation_id):
+            conversation_id = self.store.add_conversation(_title(message))
+        history = self._fit_history(conversation_id, message)
+        self.store.add_message(conversation_id, "user", message, at=now)
+        self.last_turn = state
+        return conversation_id, history
+
+    def _first_prompt(self, history: list[dict], active: list[Recall], message: str,
+                      state: TurnState) -> list[int]:
+        """The turn's first prompt, as tokens; records its stable prefix in `state`."""
+        llm = self.llm
+        stable = llm.tokenize(llm.render(self._stable_messages() + history))
+        state.stable_prefix = common_prefix(stable, self._prompt_tokens(history, [], message))
+        head, mems, tail = self._segments(history, active, message)
+        # head and tail stay fixed for the turn: swaps only re-assemble memory lines
+        self._frame = (head, tail) if tail else None
+        self._history = history
+        prompt = head + [t for m in mems for t in m] + tail
+        state.prompt_tokens = len(prompt)
+        state.first_prompt = list(prompt)
+        return prompt
+
+    def _initial_recall(self, message: str) -> tuple[np.ndarray, list[Recall], float]:
+        """The memories a turn starts with: (query vector, active set, retrieval ms), through
+        the relevance gate, at the turn's time (`self._now`)."""
+        engine = self.engine
+        user_vec = engine.embed_query(message)
+        tr = time.perf_counter()
+        ranked = engine.retrieve(message, query_vec=user_vec, now=self._now)
+        active = self._select(ranked, user_vec, message)
+        personal = self.last_gate.personal if self.last_gate is not None else True
+        self.turn_knowledge = self._recall_knowledge(user_vec, personal)
+        return user_vec, active, (time.perf_counter() - tr) * 1000
+
     def chat(self, message: str, conversation_id: int | None = None,
              stop: threading.Event | None = None, *, seed: int | None = None,
              now: float | None = None) -> Iterator[Event]:
@@ -300,41 +351,25 @@ class Assistant:
         if self.settings.profile not in PROFILES:
             raise ValueError(f"unknown retrieval profile {self.settings.profile!r}")
         self.load()
+        self._now = now
+        if getattr(self.llm, "remote", False):  # a model server: hela_desktop.server_turn
+            from .server_turn import server_chat
+
+            yield from server_chat(self, message.strip(), conversation_id, stop, seed=seed)
+            return
         message = message.strip()
         self._message = message
-        self._now = now
-        clock = time.time() if now is None else now
         s = self.settings
         llm = self.llm
-        engine = self.engine
         with self._model_lock:
-            if conversation_id is None or not self.store.conversation_exists(conversation_id):
-                conversation_id = self.store.add_conversation(_title(message))
-            history = self._fit_history(conversation_id, message)
-            self.store.add_message(conversation_id, "user", message, at=now)
             state = TurnState()
-            self.last_turn = state
+            conversation_id, history = self._open_turn(message, conversation_id, state, now)
             t0 = time.perf_counter()
 
-            # -- initial retrieval
-            user_vec = engine.embed_query(message)
-            tr = time.perf_counter()
-            ranked = engine.retrieve(message, query_vec=user_vec, now=clock)
-            active = self._select(ranked, user_vec, message)
-            personal = self.last_gate.personal if self.last_gate is not None else True
-            self.turn_knowledge = self._recall_knowledge(user_vec, personal)
-            retrieve_ms = (time.perf_counter() - tr) * 1000
+            user_vec, active, retrieve_ms = self._initial_recall(message)
             yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
 
-            stable = llm.tokenize(llm.render(self._stable_messages() + history))
-            state.stable_prefix = common_prefix(stable, self._prompt_tokens(history, [], message))
-            head, mems, tail = self._segments(history, active, message)
-            # head and tail stay fixed for the turn: swaps only re-assemble memory lines
-            self._frame = (head, tail) if tail else None
-            self._history = history
-            prompt = head + [t for m in mems for t in m] + tail
-            state.prompt_tokens = len(prompt)
-            state.first_prompt = list(prompt)
+            prompt = self._first_prompt(history, active, message, state)
             # the previous answer of this chat is still cached behind its memory block: in
             # splice mode the block is dropped and the answer's cells are reused
             # the tag names the data folder too: chat ids repeat across folders

@@ -33,6 +33,11 @@ def _model_opts() -> argparse.ArgumentParser:
     from .memory import PROFILES
 
     p.add_argument("--profile", choices=PROFILES, help="retrieval profile (default: the setting)")
+    p.add_argument("--server", metavar="URL", help="answer with an OpenAI-compatible model server "
+                   "(e.g. http://127.0.0.1:8080) instead of a local model; the API key comes "
+                   "from the setting or $HELA_SERVER_API_KEY")
+    p.add_argument("--model-name", metavar="NAME", help="the server's model (default: the "
+                   "setting, else the server's only model)")
     return p
 
 
@@ -78,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     speed.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     speed.add_argument("--skip", default="", help="comma list: retrieval,stream,eager,turns,memfile,consolidate")
     speed.add_argument("--json", action="store_true")
+    speed.add_argument("--server-log", metavar="FILE", help="with --server: the log of a "
+                       "llama_cpp.server run with --verbose True (it reports processed prompt "
+                       "tokens only there)")
     speed.set_defaults(func=cmd_bench_speed)
     gui = bsub.add_parser("gui", parents=[common], help="graph view frame time")
     gui.add_argument("--sizes", default="500,2000,5000")
@@ -120,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     if func is None:
         func = cmd_chat if args.terminal else cmd_app
         for k, v in (("model", None), ("gpu_layers", None), ("profile", None), ("message", None),
+                     ("server", None), ("model_name", None),
                      ("json", False), ("conversation", None), ("new", False),
                      ("max_tokens", None), ("temperature", None), ("seed", None)):
             setattr(args, k, getattr(args, k, v))
@@ -149,6 +158,12 @@ def _settings(args):
         s.max_answer_tokens = args.max_tokens
     if getattr(args, "temperature", None) is not None:
         s.temperature = args.temperature
+    if getattr(args, "server", None):
+        s.backend, s.server_url = "server", args.server
+    if getattr(args, "model_name", None):
+        s.server_model = args.model_name
+    if getattr(args, "model", None):
+        s.backend = "local"
     return s
 
 
@@ -180,6 +195,7 @@ def cmd_chat(args) -> int:
     from .embedder import EmbedderError
     from .events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent, to_json
     from .llm import LocalLLM, ModelError
+    from .server_llm import ServerError, server_llm
 
     s = _settings(args)
     if args.message is not None and not args.message.strip():
@@ -188,11 +204,15 @@ def cmd_chat(args) -> int:
 
     if s.profile not in PROFILES:
         return _error(f"unknown profile {s.profile!r}; choose one of {', '.join(PROFILES)}")
-    # Load the model before touching the data folder: a bad model writes nothing.
+    # Load the model (or check the server) before touching the data folder: a bad model
+    # or an unreachable server writes nothing.
     try:
-        llm = LocalLLM(s.model_path or None, n_ctx=s.n_ctx, n_gpu_layers=s.n_gpu_layers,
-                       n_threads=s.n_threads)
-    except ModelError as exc:
+        if s.backend == "server":
+            llm = server_llm(s).connect()
+        else:
+            llm = LocalLLM(s.model_path or None, n_ctx=s.n_ctx, n_gpu_layers=s.n_gpu_layers,
+                           n_threads=s.n_threads)
+    except (ModelError, ServerError) as exc:
         return _error(str(exc))
     try:
         assistant = Assistant(args.data_dir, s, llm=llm)
@@ -237,12 +257,24 @@ def cmd_chat(args) -> int:
             print("\n\033[2m  (interrupted; partial answer kept)\033[0m", file=sys.stderr)
             if args.message is not None:
                 raise
+        except ServerError as exc:  # the partial answer is stored, marked interrupted
+            kept = " (partial answer kept, marked interrupted)" if done is not None else ""
+            print(f"{'' if args.json else chr(10)}error: {exc}{kept}", file=sys.stderr, flush=True)
+            if args.message is not None:
+                raise SystemExit(3) from exc
         return done.conversation_id if done else conv_id
 
     try:
         if args.message is not None:
             run_turn(args.message, conv)
             return 0
+        if s.backend == "server":
+            from .server_llm import privacy_warning, where_answers_come_from
+
+            print(where_answers_come_from(llm.url, llm.model))
+            warn = privacy_warning(llm.url)
+            if warn:
+                print(f"warning: {warn}", file=sys.stderr)
         print(f"HeLa Desktop {__version__} — terminal chat. Model: {llm.path.name} "
               f"({llm.device}). Memories: {len(assistant.engine)}. "
               "Ctrl-C stops an answer, Ctrl-D quits, /new starts a new chat.")
@@ -301,6 +333,14 @@ def doctor_report(args) -> dict:
     except sqlite3.Error:
         fts5 = False
     db = Path(args.data_dir) / DB_FILE
+    server = None
+    if s.backend == "server":
+        from .server_llm import api_key, check_server, privacy_warning
+
+        key = api_key(s)
+        ok, line = check_server(s.server_url, s.server_model, key, timeout=s.server_timeout)
+        server = {"url": s.server_url, "model": s.server_model, "ok": ok, "message": line,
+                  "api_key_set": bool(key), "warning": privacy_warning(s.server_url)}
     return {
         "hela-desktop": __version__,
         "python": platform.python_version(),
@@ -318,6 +358,8 @@ def doctor_report(args) -> dict:
         "data_dir": str(args.data_dir),
         "memory_file": str(db) if db.exists() else f"{db} (not created yet)",
         "hf_hub_offline": os.environ.get("HF_HUB_OFFLINE"),
+        "backend": s.backend,
+        "server": server,
     }
 
 
@@ -342,7 +384,16 @@ def cmd_doctor(args) -> int:
         print(f"data folder:      {rep['data_dir']}")
         print(f"memory file:      {rep['memory_file']}")
         print(f"offline mode:     HF_HUB_OFFLINE={rep['hf_hub_offline']}")
-    ok = rep["model_ok"] and rep["embedder"] != "missing" and rep["fts5"]
+        srv = rep["server"]
+        if srv is not None:
+            print(f"model server:     {'ok' if srv['ok'] else 'PROBLEM'}: {srv['message']}")
+            if srv["warning"]:
+                print(f"                  warning: {srv['warning']}")
+    ok = rep["embedder"] != "missing" and rep["fts5"]
+    if rep["server"] is not None:
+        ok = ok and rep["server"]["ok"]
+    else:
+        ok = ok and rep["model_ok"]
     return 0 if ok else 1
 
 

@@ -107,6 +107,11 @@ class GateParams:
 class Settings:
     """User-facing settings, persisted as JSON in the data folder."""
 
+    backend: str = "local"  # "local": llama.cpp on this computer; "server": an OpenAI-compatible server
+    server_url: str = ""  # e.g. http://127.0.0.1:8080 (llama-server, vLLM, Ollama, LM Studio...)
+    server_model: str = ""  # the model name the server lists; empty: its only model
+    server_api_key: str = field(default="", repr=False)  # never printed, logged or exported
+    server_timeout: float = 120.0  # seconds without a byte from the server before giving up
     model_path: str = ""  # empty: the bundled SmolLM2-135M-Instruct
     n_gpu_layers: int = -1  # -1: all layers when llama.cpp supports GPU offload, else 0
     n_ctx: int = 4096
@@ -170,6 +175,9 @@ class Settings:
         self.swap_time_budget = float(min(100.0, max(0.0, self.swap_time_budget)))
         self.n_ctx = int(max(512, self.n_ctx))
         self.max_answer_tokens = int(max(1, self.max_answer_tokens))
+        if self.backend not in ("local", "server"):
+            self.backend = "local"
+        self.server_timeout = float(min(3600.0, max(0.1, self.server_timeout)))
 
     @classmethod
     def load(cls, data_dir: Path) -> Settings:

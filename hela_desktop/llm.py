@@ -28,6 +28,21 @@ _CHATML = (
 )
 
 
+def make_formatter(template: str | None, eos: str = "", bos: str = ""):
+    """A chat-template renderer (llama-cpp-python's Jinja2 formatter); ChatML when the
+    template is missing or unusable."""
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    if template:
+        try:
+            f = Jinja2ChatFormatter(template, eos_token=eos, bos_token=bos)
+            f(messages=[{"role": "user", "content": "x"}])
+            return f
+        except Exception:  # noqa: BLE001 - an unusable template: fall back to ChatML
+            pass
+    return Jinja2ChatFormatter(_CHATML, eos_token=eos, bos_token=bos)
+
+
 class ModelError(RuntimeError):
     """The chat model cannot be used; the message is one line naming the file and the fix."""
 
@@ -143,18 +158,8 @@ class LocalLLM:
 
     def render(self, messages: list[dict]) -> str:
         """The chat prompt for `messages`, with the model's own template (ChatML fallback)."""
-        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
-
         if self._formatter is None:
-            try:
-                self._formatter = Jinja2ChatFormatter(
-                    self._template, eos_token=self._eos_text, bos_token=self._bos_text
-                )
-                self._formatter(messages=[{"role": "user", "content": "x"}])
-            except Exception:  # noqa: BLE001 - an unusable template: fall back to ChatML
-                self._formatter = Jinja2ChatFormatter(
-                    _CHATML, eos_token=self._eos_text, bos_token=self._bos_text
-                )
+            self._formatter = make_formatter(self._template, self._eos_text, self._bos_text)
         return self._formatter(messages=messages).prompt
 
     def is_end(self, token: int) -> bool:

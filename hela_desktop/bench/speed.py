@@ -290,6 +290,12 @@ def run_speed(args) -> int:
     settings = Settings.load(args.data_dir) if Path(args.data_dir).exists() else Settings()
     if getattr(args, "profile", None):
         settings.profile = args.profile
+    if getattr(args, "server", None):  # re-retrieval vs plain streaming from one server
+        from .server_speed import run_server_speed
+
+        settings.backend, settings.server_url = "server", args.server
+        settings.server_model = getattr(args, "model_name", None) or settings.server_model
+        return run_server_speed(args, settings)
     skip = {x.strip() for x in (args.skip or "").split(",") if x.strip()}
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
     queries = args.queries

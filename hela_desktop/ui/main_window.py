@@ -571,6 +571,17 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         self.status_model.setText(f"Model: {info['name']}")
         self.status_model.setToolTip(str(info.get("path") or ""))
+        if info.get("server_url"):  # answers come from a model server: say which, always
+            from ..server_llm import privacy_warning, where_answers_come_from
+
+            url = info["server_url"]
+            warn = privacy_warning(url)
+            self.status_model.setText(where_answers_come_from(url, info["name"])
+                                      + (" ⚠ unencrypted" if warn else ""))
+            self.status_model.setToolTip(warn or f"Prompts, memories included, go to {url} "
+                                         "and nowhere else.")
+            self.status_device.setText(f"server · context {info.get('n_ctx', '?')}")
+            return
         dev = info.get("device") or "CPU"
         gpu = f" ({info['n_gpu_layers']} layers)" if dev == "GPU" and info.get("n_gpu_layers", -1) > 0 else ""
         self.status_device.setText(f"{dev}{gpu} · context {info.get('n_ctx', '?')}")
@@ -583,7 +594,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.model_ready = True
         self.model_error = None
         self._on_model_info(info)
-        self.statusBar().showMessage("Ready — offline, on this computer.", 5000)
+        where = ("Ready — answers come from the model server at " + info["server_url"]
+                 if info.get("server_url") else "Ready — offline, on this computer.")
+        self.statusBar().showMessage(where, 5000)
         if self.current_conv is not None:
             for m in (self.read_store.messages(self.current_conv) if self.read_store else []):
                 if m["role"] == "assistant" and m["id"] not in self._offsets:

@@ -127,11 +127,12 @@ class AssistantWorker(QtCore.QObject):
     def _load_model(self, load) -> None:
         """Run `load` with progress shown; report success or a one-line failure."""
         from ..llm import ModelError
+        from ..server_llm import ServerError
 
         self.loadProgress.emit("Loading the language model…")
         try:
             load()
-        except ModelError as exc:
+        except (ModelError, ServerError) as exc:
             self.loadProgress.emit("")
             self.loadFailed.emit("model", str(exc))
             return
@@ -166,6 +167,7 @@ class AssistantWorker(QtCore.QObject):
     def chat(self, message: str, conversation_id) -> None:
         """Stream one answer; every event goes out through `event`."""
         from ..llm import ModelError
+        from ..server_llm import ServerError
 
         a = self.assistant
         if a is None:
@@ -183,6 +185,8 @@ class AssistantWorker(QtCore.QObject):
         except ModelError as exc:
             self.loadFailed.emit("model", str(exc))
             self.turnFailed.emit(str(exc))
+        except ServerError as exc:  # the partial answer was stored, marked interrupted
+            self.turnFailed.emit(str(exc))
         except Exception as exc:  # noqa: BLE001 - surface, never crash the thread
             traceback.print_exc()
             self.turnFailed.emit(f"{type(exc).__name__}: {exc}")
@@ -194,6 +198,9 @@ class AssistantWorker(QtCore.QObject):
     def stop(self) -> None:
         """Thread-safe: ask the running answer to end (the partial answer is kept)."""
         self.stop_event.set()
+        llm = getattr(self.assistant, "llm", None)
+        if self.busy and getattr(llm, "remote", False):
+            llm.abort()  # a server that sends nothing would otherwise hold the answer
 
     def touch(self) -> None:
         """Thread-safe: the user is active (idle reflection yields and waits)."""
