@@ -460,20 +460,14 @@ class Assistant:
                             and len(generated) - last_swap_at >= s.reretrieve_every):
                         window = llm.detokenize(generated[-s.lookback_tokens:]).decode(
                             "utf-8", "ignore")
-                        pending = self._pool.submit(
-                            self._propose, message, user_vec, window, list(active), prompt,
-                            len(generated))
-                        if not s.async_retrieval:
-                            pending.result()
+                        pending = self._reretrieve(message, user_vec, window, active, prompt,
+                                                   len(generated))
                 finished = True
             except BaseException:
                 interrupted = True
                 raise
             finally:
-                if pending is not None:
-                    pending.cancel()
-                    with contextlib.suppress(BaseException):
-                        pending.result()
+                _drop(pending)
                 llm.stop_sampling()
                 tail = clean.push(utf8.flush()) + clean.flush()
                 if tail:  # held back at the end: streamed below, before `done`
@@ -520,6 +514,15 @@ class Assistant:
             if swap.prepared is not None:  # only copying cells is left for the main thread
                 swap.seconds = self.llm.swap_seconds(0, swap.shift)
         return swap
+
+    def _reretrieve(self, message: str, user_vec: np.ndarray, window: str,
+                    active: list[Recall], prompt: list[int], n_generated: int):
+        """Start a re-retrieval (`_propose`) on the retrieval thread; a future."""
+        pending = self._pool.submit(self._propose, message, user_vec, window, list(active),
+                                    prompt, n_generated)
+        if not self.settings.async_retrieval:
+            pending.result()
+        return pending
 
     def _prefetch(self) -> bool:
         return (self.settings.swap_prefetch and self.settings.swap_mode == "splice"
@@ -717,6 +720,14 @@ class Assistant:
             tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted,
             deferred_swaps=state.deferred_swaps, text=answer,
             timeline=timeline)
+
+
+def _drop(pending) -> None:
+    """Cancel a re-retrieval that is no longer wanted and wait for it to stop."""
+    if pending is not None:
+        pending.cancel()
+        with contextlib.suppress(BaseException):
+            pending.result()
 
 
 def _score_range(ranked: list[Recall]) -> float:

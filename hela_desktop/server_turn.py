@@ -20,7 +20,6 @@ marked interrupted, yields the ``done`` event and then raises `ServerError`.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections.abc import Iterator
@@ -28,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .assistant import Assistant, TurnState
+from .assistant import Assistant, TurnState, _drop
 from .events import Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
 from .llm import common_prefix
 from .prompt import AnswerFilter
@@ -140,10 +139,8 @@ def server_chat(a: Assistant, message: str, conversation_id: int | None,
                         if (pending is None and len(pieces) % s.reretrieve_every == 0
                                 and len(pieces) - last_swap_at >= s.reretrieve_every):
                             window = "".join(pieces[-s.lookback_tokens:])
-                            pending = a._pool.submit(a._propose, message, user_vec, window,
-                                                     list(active), prompt, len(pieces))
-                            if not s.async_retrieval:
-                                pending.result()
+                            pending = a._reretrieve(message, user_vec, window, active, prompt,
+                                                    len(pieces))
                     else:
                         finished = True  # the server ended the answer
                 finally:
@@ -178,10 +175,7 @@ def server_chat(a: Assistant, message: str, conversation_id: int | None,
             interrupted = True
             raise
         finally:
-            if pending is not None:
-                pending.cancel()
-                with contextlib.suppress(BaseException):
-                    pending.result()
+            _drop(pending)
             answer = ("".join(pieces) + clean.flush()).strip()
             if not finished:
                 interrupted = True

@@ -609,24 +609,20 @@ class Store:
             out[t] = [r[0] for r in rows]
         return out
 
-    def key_texts(self, ids: Iterable[int]) -> dict[int, str]:
-        """Episode id -> the user's words (the retrieval key)."""
-        out: dict[int, str] = {}
+    def _episode_column(self, column: str, ids: Iterable[int]) -> dict:
+        out: dict = {}
         for chunk in _chunks(list(dict.fromkeys(int(i) for i in ids)), 500):
             q = ",".join("?" * len(chunk))
-            for i, u in self.conn.execute(
-                    f"SELECT id, user_text FROM episodes WHERE id IN ({q})", chunk):
-                out[i] = u
+            out.update(self.conn.execute(
+                f"SELECT id, {column} FROM episodes WHERE id IN ({q})", chunk).fetchall())
         return out
 
+    def key_texts(self, ids: Iterable[int]) -> dict[int, str]:
+        """Episode id -> the user's words (the retrieval key)."""
+        return self._episode_column("user_text", ids)
+
     def created_times(self, ids: Iterable[int]) -> dict[int, float]:
-        out: dict[int, float] = {}
-        for chunk in _chunks(list(dict.fromkeys(int(i) for i in ids)), 500):
-            q = ",".join("?" * len(chunk))
-            for i, t in self.conn.execute(
-                    f"SELECT id, created_at FROM episodes WHERE id IN ({q})", chunk):
-                out[i] = t
-        return out
+        return self._episode_column("created_at", ids)
 
     def user_texts(self) -> Iterator[str]:
         """The user's words of every retrievable episode (for learning names)."""

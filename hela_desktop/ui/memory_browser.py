@@ -100,6 +100,21 @@ class EditMemoryDialog(QtWidgets.QDialog):
         return self.user.toPlainText().strip(), self.assistant.toPlainText().strip()
 
 
+def _undo_bar(on_undo):
+    """A hidden "… deleted. [Undo]" strip: (frame, label, button)."""
+    bar = QtWidgets.QFrame()
+    bar.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+    lay = QtWidgets.QHBoxLayout(bar)
+    lay.setContentsMargins(6, 2, 6, 2)
+    label = QtWidgets.QLabel("")
+    button = QtWidgets.QPushButton("Undo")
+    button.clicked.connect(on_undo)
+    lay.addWidget(label, 1)
+    lay.addWidget(button)
+    bar.hide()
+    return bar, label, button
+
+
 class MemoryBrowser(QtWidgets.QWidget):
     """Tabs: Memories (search/edit/pin/delete), Knowledge, Archive (restore)."""
 
@@ -147,16 +162,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().currentRowChanged.connect(self._on_row)
         ml.addWidget(self.table, 1)
-        self.undo_bar = QtWidgets.QFrame()
-        self.undo_bar.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
-        ub = QtWidgets.QHBoxLayout(self.undo_bar)
-        ub.setContentsMargins(6, 2, 6, 2)
-        self.undo_label = QtWidgets.QLabel("")
-        self.undo_button = QtWidgets.QPushButton("Undo")
-        self.undo_button.clicked.connect(self.undo_delete)
-        ub.addWidget(self.undo_label, 1)
-        ub.addWidget(self.undo_button)
-        self.undo_bar.hide()
+        self.undo_bar, self.undo_label, self.undo_button = _undo_bar(self.undo_delete)
         ml.addWidget(self.undo_bar)
         row = QtWidgets.QHBoxLayout()
         self.edit_button = QtWidgets.QPushButton("Edit…")
@@ -191,16 +197,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         kl.addWidget(self.knowledge_hint)
         kl.addWidget(self.knowledge, 1)
         self._kundo: list[int] = []
-        self.kundo_bar = QtWidgets.QFrame()
-        self.kundo_bar.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
-        kub = QtWidgets.QHBoxLayout(self.kundo_bar)
-        kub.setContentsMargins(6, 2, 6, 2)
-        self.kundo_label = QtWidgets.QLabel("")
-        self.kundo_button = QtWidgets.QPushButton("Undo")
-        self.kundo_button.clicked.connect(self.undo_knowledge_delete)
-        kub.addWidget(self.kundo_label, 1)
-        kub.addWidget(self.kundo_button)
-        self.kundo_bar.hide()
+        self.kundo_bar, self.kundo_label, self.kundo_button = _undo_bar(
+            self.undo_knowledge_delete)
         kl.addWidget(self.kundo_bar)
         krow = QtWidgets.QHBoxLayout()
         self.kedit_button = QtWidgets.QPushButton("Edit…")
