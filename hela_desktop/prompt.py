@@ -78,76 +78,89 @@ def user_turn(lines: list[str], message: str) -> str:
 
 # ---------------------------------------------------------------- answer clean-up -----
 # markup a small model copies from transcripts: a role tag at the start of a line, a bracketed
-# date, or our own block headers
+# date, or our own block header
 _ROLE_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:user|assistant|system|human|ai|hela)\s*:",
                         re.IGNORECASE)
 _DATE_LEAD = re.compile(r"^\s*(?:[-*•]\s*)?\(\s*\d{4}-\d{1,2}(?:-\d{1,2})?\s*\)\s*")
-_HEADERS = tuple(h.lower() for h in (MEMORY_HEADER, "Things I told you", "Things you told me"))
-_HOLD = 24  # characters held back at the start of a line until it is clearly not markup
+_PARTIAL_DATE = re.compile(r"\(\s*\d{0,4}(?:-\d{0,2}){0,2}\s*")
+_ROLES_SELF = ("assistant", "ai", "hela")  # a leading tag naming the answer's own speaker
+_MARKUP_PREFIXES = ("user:", "assistant:", "system:", "human:", "ai:", "hela:",
+                    MEMORY_HEADER.lower(), "things you told me")
+
+
+def _could_become_markup(line: str) -> bool:
+    low = line.lstrip(" \t-*•").lower()
+    if not low:
+        return True
+    return (any(m.startswith(low) for m in _MARKUP_PREFIXES)
+            or _PARTIAL_DATE.fullmatch(low) is not None)
 
 
 class AnswerFilter:
     """Cleans an answer as it streams: a leading role tag ("Assistant:") or bracketed date
     is removed; a line that starts a transcript turn ("User: …") or repeats the memory
-    block's header ends the answer (`done`).  Text is held back only at the start of a line,
-    until it cannot be markup (at most a few characters)."""
+    block's header ends the answer (`done`).  Text is held back only while the start of a
+    line could still become markup (usually a character or two)."""
 
     def __init__(self) -> None:
         self.done = False
-        self._line = ""  # the current line's text not yet released
-        self._released_in_line = False
-        self._any = False
+        self._line = ""  # the start of the current line, held back
+        self._free = False  # the current line is known not to be markup
+        self._any = False  # some text was released
+        self._strip = False  # markup was just removed: drop the spaces that followed it
 
     def push(self, piece: str) -> str:
-        if self.done:
-            return ""
         out = []
         for ch in piece:
             if self.done:
                 break
-            if self._released_in_line:
+            if self._free:
                 out.append(ch)
-                if ch == "\n":
-                    self._released_in_line = False
+                self._free = ch != "\n"
                 continue
             self._line += ch
-            if ch == "\n" or len(self._line) >= _HOLD:
-                out.append(self._decide(final=ch == "\n"))
+            out.append(self._decide(final=False))
         return "".join(out)
-
-    def _decide(self, final: bool) -> str:
-        line = self._line
-        low = line.strip().lower()
-        if _ROLE_LINE.match(line):
-            tag_end = line.index(":") + 1
-            role = line[:tag_end].strip(" -*•:").lower()
-            if not self._any and role in ("assistant", "ai", "hela"):
-                self._line = line[tag_end:].lstrip(" ")  # "Assistant: Hello" -> "Hello"
-                return "" if not self._line else self._decide(final)
-            self.done = True  # the model began writing the user's next turn
-            self._line = ""
-            return ""
-        if any(low.startswith(h) for h in _HEADERS):
-            self.done = True
-            self._line = ""
-            return ""
-        m = _DATE_LEAD.match(line)
-        if m:
-            line = line[m.end():]
-        if not final and len(line.strip()) < 2 and len(self._line) < _HOLD:
-            self._line = line
-            return ""
-        self._line = ""
-        self._released_in_line = not line.endswith("\n")
-        if line.strip():
-            self._any = True
-        return line
 
     def flush(self) -> str:
         """What is still held back at the end of the answer."""
         if self.done or not self._line:
             return ""
         return self._decide(final=True)
+
+    def _decide(self, final: bool) -> str:
+        if self._strip:
+            self._line = self._line.lstrip(" ")
+            if not self._line:
+                return ""
+            self._strip = False
+        line = self._line
+        m = _ROLE_LINE.match(line)
+        if m:
+            role = m.group(0).strip(" \t-*•:").lower()
+            if not self._any and role in _ROLES_SELF:  # "Assistant: Hello" -> "Hello"
+                self._line = line[m.end():]
+                self._strip = True
+                return self._decide(final) if self._line else ""
+            self.done = True  # the model began writing another turn of a transcript
+            self._line = ""
+            return ""
+        if line.lstrip(" \t-*•").lower().startswith(_MARKUP_PREFIXES[-2:]):
+            self.done = True  # it is copying the memory block
+            self._line = ""
+            return ""
+        m = _DATE_LEAD.match(line)
+        if m:
+            self._line = line[m.end():]
+            self._strip = True
+            return self._decide(final) if self._line else ""
+        if not final and not line.endswith("\n") and _could_become_markup(line):
+            return ""  # hold: this could still be "User:" or "(2025-03-"
+        self._line = ""
+        self._free = not line.endswith("\n")
+        if line.strip():
+            self._any = True
+        return line
 
 
 def could_be_markup(text: str) -> bool:

@@ -176,12 +176,18 @@ def server_chat(a: Assistant, message: str, conversation_id: int | None,
             raise
         finally:
             _drop(pending)
-            answer = ("".join(pieces) + clean.flush()).strip()
+            tail = clean.flush()
+            if tail:
+                pieces.append(tail)
+                spans[-1][1] = len(pieces)
+            answer = "".join(pieces).strip()
             if not finished:
                 interrupted = True
             done = a._persist(conversation_id, message, answer, interrupted, spans, sets_seen,
                               used, state, swaps, len(pieces), time.perf_counter() - t0,
                               now=a._now)
+        if tail:
+            yield TokenEvent(index=len(pieces) - 1, text=tail)
         yield done
         if error is not None:
             raise error
