@@ -81,21 +81,21 @@ class GateParams:
     Similarities are plain cosines of the embedder (absolute, not relative to the pool).
     A question about the user's own life (first person or a date of their calendar) needs
     ``personal_min``; any other request (a task, a general question) ``general_min``.  A
-    memory must also be within ``relative_margin`` of the best candidate, and a memory whose
-    user words hold no statement (only a request or question) needs ``request_min``.  A
-    keyword the memory shares with the message lowers its bar by ``keyword_relief``.  A
-    statement that shares a name (person, place, pet, event) with an admitted memory may
-    come in as an association, at most ``associations`` per turn, if its own similarity is
-    at least ``association_min``.  Two admitted statements that share a word of the
-    message or a name, and are at least ``same_subject_min`` similar to each other, speak
-    of the same thing: the older is marked as superseded by the newer one.
+    memory must also be within ``relative_margin`` of the best statement; a memory whose
+    user words hold no statement (only a request or question) never enters.  A keyword the
+    memory shares with the message lowers its bar by ``keyword_relief``.  A statement that
+    shares a name (person, place, pet, event, "my mum") with an admitted memory may come in
+    as an association, at most ``associations`` per turn, if its own similarity is at least
+    ``association_min``.  Two admitted statements at least ``same_subject_min`` similar to
+    each other that share a word of the message speak of the same thing: the older one is
+    superseded (left out); two that share a name, or another word and that similarity,
+    keep both, the older marked as older.
     """
 
     enabled: bool = True
-    personal_min: float = 0.2
+    personal_min: float = 0.15
     general_min: float = 0.45
-    relative_margin: float = 0.15
-    request_min: float = 0.6
+    relative_margin: float = 0.2
     keyword_relief: float = 0.05
     associations: int = 2
     association_min: float = 0.0

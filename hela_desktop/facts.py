@@ -153,40 +153,89 @@ def is_personal(query: str) -> bool:
     return False
 
 
-def name_candidates(text: str) -> tuple[set[str], set[str]]:
-    """(names written capitalised mid-sentence, every capitalised word), lower-case, with a
-    possessive 's removed."""
+# the people of a user's life they name by relation: "my mum" is always the same person
+_KIN = {
+    "mum": "mother", "mom": "mother", "mother": "mother", "dad": "father", "father": "father",
+    "wife": "wife", "husband": "husband", "partner": "partner", "fiancée": "fiancé",
+    "fiancee": "fiancé", "fiancé": "fiancé", "fiance": "fiancé", "boyfriend": "boyfriend",
+    "girlfriend": "girlfriend", "brother": "brother", "sister": "sister", "son": "son",
+    "daughter": "daughter", "grandson": "grandson", "granddaughter": "granddaughter",
+    "grandma": "grandmother", "grandmother": "grandmother", "grandpa": "grandfather",
+    "grandfather": "grandfather", "nephew": "nephew", "niece": "niece", "aunt": "aunt",
+    "uncle": "uncle", "cousin": "cousin", "boss": "boss", "manager": "manager",
+    "roommate": "roommate", "flatmate": "flatmate", "neighbour": "neighbour",
+    "neighbor": "neighbour",
+}
+
+
+def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
+    """(words written capitalised mid-sentence, capitalised sentence openers, words written
+    in lower case), lower-case, a possessive 's removed."""
     mid: set[str] = set()
-    caps: set[str] = set()
+    first: set[str] = set()
+    lower: set[str] = set()
     for s in sentences(text):
         for i, m in enumerate(_WORD.finditer(s)):
             w = m.group(0)
-            if not w[:1].isupper():
-                continue
             key = re.sub(r"['’]s$", "", w).lower().strip("'’-")
-            if len(key) < 2 or key in _NOT_NAMES:
+            if len(key) < 2:
                 continue
-            caps.add(key)
-            if i > 0:
-                mid.add(key)
-    return mid, caps
+            if not w[:1].isupper():
+                lower.add(key)
+            elif key not in _NOT_NAMES and key not in STOPWORDS:
+                (mid if i > 0 else first).add(key)
+    return mid, first, lower
+
+
+def kin_words(relation: str) -> list[str]:
+    """The words that name a relation ("mother" -> mum, mom, mother)."""
+    return [w for w, r in _KIN.items() if r == relation]
+
+
+def kin(text: str) -> set[str]:
+    """The relations a text names with "my"/"our" ("my mum" -> "mother")."""
+    words = _words(text)
+    return {_KIN[w] for p, w in zip(words, words[1:], strict=False)
+            if p in ("my", "our", "her", "his") and w in _KIN}
+
+
+def _name_like(word: str) -> bool:
+    """Could a word seen only at the start of sentences be a name?  Not a question or
+    request word, small talk, a contraction, or an -ly/-ed/-ing word ("Finally", "Bumped")."""
+    return not (word in _ASKING or word in _SMALL_TALK or "'" in word or "’" in word
+                or word.endswith(("ly", "ed", "ing")))
 
 
 class NameIndex:
-    """The names a user has used (seen capitalised mid-sentence at least once)."""
+    """The names a user uses: words they write capitalised in the middle of a sentence, or
+    capitalised at the start of sentences of at least two memories, and never in lower case
+    ("Tobias", "Margot's", "Finn"; not "Street" once "street" was written), plus the
+    relations they name ("my mum")."""
 
     def __init__(self) -> None:
-        self.known: set[str] = set()
+        self.mid: set[str] = set()
+        self.first: dict[str, int] = {}
+        self.lower: set[str] = set()
 
     def learn(self, texts: Iterable[str]) -> None:
         for t in texts:
-            self.known |= name_candidates(t)[0]
+            mid, first, lower = name_candidates(t)
+            self.mid |= mid
+            self.lower |= lower
+            for w in first:
+                self.first[w] = self.first.get(w, 0) + 1
+
+    @property
+    def known(self) -> set[str]:
+        openers = {w for w, n in self.first.items() if n >= 2 and _name_like(w)}
+        return (self.mid | openers) - self.lower
 
     def names(self, text: str) -> set[str]:
-        """The names in `text`: mid-sentence capitals, and known names anywhere."""
-        mid, caps = name_candidates(text)
-        return mid | (caps & self.known)
+        """The names in `text`."""
+        mid, first, _ = name_candidates(text)
+        return ((mid - self.lower) | (first & self.known)) | {"my " + k for k in kin(text)}
 
 
-__all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "is_statement_sentence",
-           "is_personal", "name_candidates", "NameIndex"]
+__all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement",
+           "is_statement_sentence", "is_personal", "name_candidates", "kin", "kin_words",
+           "NameIndex"]

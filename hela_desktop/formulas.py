@@ -225,16 +225,13 @@ def evidence_bar(personal: bool, best_similarity: float, personal_min: float,
     return max(floor, best_similarity - relative_margin)
 
 
-def memory_bar(bar: float, statement: bool, keyword_hit: bool, request_min: float,
-               keyword_relief: float, personal: bool = True) -> float:
-    """The bar for one memory: a request (no statement in the user's words) needs at least
-    `request_min`, and is never shown for a task (`personal` False: an old request is no
-    evidence for a new one); a keyword shared with the message lowers the bar by
-    `keyword_relief`."""
-    if not statement and not personal:
+def memory_bar(bar: float, statement: bool, keyword_hit: bool, keyword_relief: float) -> float:
+    """The bar for one memory: a memory whose user words state nothing (only a request or a
+    question) never enters (∞) — shown as the user's words alone, it would tell the model
+    nothing; a keyword shared with the message lowers the bar by `keyword_relief`."""
+    if not statement:
         return math.inf
-    need = bar if statement else max(bar, request_min)
-    return need - keyword_relief if keyword_hit else need
+    return bar - keyword_relief if keyword_hit else bar
 
 
 def support_share(claim_words: list[str], source_words: set[str]) -> float:

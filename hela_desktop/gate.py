@@ -8,8 +8,9 @@ for this message:
 1. **Evidence.**  A memory's plain similarity to the message must reach a bar
    (``formulas.evidence_bar``): a low floor for a question about the user's own life, a high
    one for a task or a general question (``facts.is_personal``), and never far below the best
-   candidate.  A memory whose user words only asked for something (``facts.is_statement``)
-   needs far more; a keyword shared with the message helps a little.  Zero memories is a
+   statement.  A memory whose user words only asked for something (``facts.is_statement``)
+   never enters: shown as the user's words alone, "Can you recommend a podcast?" tells the
+   model nothing.  A keyword shared with the message helps a little.  Zero memories is a
    normal outcome.
 2. **Associations.**  A statement that shares a name (a person, place, pet or event) with an
    admitted memory may come in with it, even when it shares no words with the message: "the
@@ -18,7 +19,8 @@ for this message:
 3. **Facts that change.**  Two admitted statements about the same thing (they share a word
    of the message and are similar to each other) are not both shown: the newer wins, and the
    older one is left out, marked ``superseded_by`` (the why-recalled panel says so).  Two
-   that only share a name are both kept, the older one marked ``older_than``.
+   that share a name, or another word and that similarity, are both kept, the older one
+   marked ``older_than`` ("older news" in the prompt).
 
 Every decision is written into the recall's ``extra`` (``gate``, ``bar``, ``similarity``,
 ``supersedes``, ``superseded_by``, ``older_than``, ``via_name``).
@@ -70,13 +72,12 @@ class RelevanceGate:
         for r in cands:
             words = set(facts.stems(r.text))
             info[r.episode_id] = (similarity_of(r), facts.is_statement(r.text), bool(qwords & words))
-        eligible = [s for s, st, _ in info.values() if st or (personal and s >= p.request_min)]
-        best = max(eligible, default=-1.0)
+        best = max((s for s, st, _ in info.values() if st), default=-1.0)
         bar = F.evidence_bar(personal, best, p.personal_min, p.general_min, p.relative_margin)
         admitted, held = [], []
         for r in cands:
             s, st, kw = info[r.episode_id]
-            need = F.memory_bar(bar, st, kw, p.request_min, p.keyword_relief, personal)
+            need = F.memory_bar(bar, st, kw, p.keyword_relief)
             r.extra.update(similarity=round(s, 4), bar=round(min(need, 9.0), 4),
                            statement=st, personal=personal)
             if s >= need:
@@ -101,6 +102,7 @@ class RelevanceGate:
             return []
         engine = self.engine
         found: dict[int, tuple[float, int, str]] = {}
+        shared: dict[int, set[str]] = {}
         for src in admitted:
             for name in sorted(engine.names_in(src.text)):
                 for eid in engine.memories_naming(name):
@@ -110,13 +112,18 @@ class RelevanceGate:
                     if vec is None:
                         continue
                     s = float(vec @ query_vec)
-                    if s >= p.association_min and (eid not in found or s > found[eid][0]):
+                    if s < p.association_min:
+                        continue
+                    shared.setdefault(eid, set()).add(name)
+                    if eid not in found or s > found[eid][0]:
                         found[eid] = (s, src.episode_id, name)
         if not found:
             return []
         texts = engine.key_texts(list(found))
         out = []
-        for eid, (s, src, name) in sorted(found.items(), key=lambda kv: -kv[1][0]):
+        # most names in common first (a closer association), then the more similar
+        order = sorted(found.items(), key=lambda kv: (-len(shared[kv[0]]), -kv[1][0]))
+        for eid, (s, src, name) in order:
             text = texts.get(eid, "")
             if not facts.is_statement(text):
                 continue
@@ -149,13 +156,14 @@ class RelevanceGate:
                 if a == b or when.get(b, 0.0) - when.get(a, 0.0) < gap:
                     continue
                 va, vb = vecs[a], vecs[b]
-                if va is None or vb is None or float(va @ vb) < p.same_subject_min:
-                    continue
-                if words[a] & words[b] & qwords:  # the same thing the message asks about
+                similar = va is not None and vb is not None and float(va @ vb) >= p.same_subject_min
+                common = words[a] & words[b]
+                if similar and common & qwords:  # the same thing the message asks about
                     if a not in gone or when[b] > when[gone[a]]:
                         gone[a] = b
-                elif names[a] & names[b] and "older_than" not in old.extra:
-                    old.extra["older_than"] = b
+                elif (names[a] & names[b] or (similar and common)) \
+                        and "older_than" not in old.extra:
+                    old.extra["older_than"] = b  # related, newer news: marked, both shown
         kept, superseded = [], []
         for r in admitted:
             if r.episode_id in gone:

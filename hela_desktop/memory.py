@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from . import facts
 from . import formulas as F
 from .config import HelaParams, Settings, StreamingParams
 from .events import Recall
@@ -366,11 +367,17 @@ class MemoryEngine:
         return {n for n in self.name_index.names(text) if n not in self._speakers}
 
     def memories_naming(self, name: str, limit: int = 20) -> list[int]:
-        """Retrievable memories whose user words contain `name`, newest first."""
-        hits = self.store.keyword_hits([name.replace('"', "")], limit_per_term=50_000)
+        """Retrievable memories whose user words contain `name` (or, for a relation such as
+        "my mother", name it), newest first."""
+        relation = name[3:] if name.startswith("my ") else None
+        terms = facts.kin_words(relation) if relation else [name.replace('"', "")]
+        hits = self.store.keyword_hits(terms, limit_per_term=50_000)
         pos = self.index.pos
-        return sorted((i for i in hits.get(name.replace('"', ""), []) if i in pos),
-                      reverse=True)[:limit]
+        ids = sorted({i for t in terms for i in hits.get(t, []) if i in pos}, reverse=True)
+        if relation:
+            texts = self.store.key_texts(ids[: limit * 4])
+            ids = [i for i in ids if relation in facts.kin(texts.get(i, ""))]
+        return ids[:limit]
 
     def _named_before(self, text: str, eid: int, k: int) -> list[int]:
         self.name_index.learn([text])
