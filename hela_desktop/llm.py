@@ -27,6 +27,21 @@ _CHATML = (
     "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
 
+# Gemma's turn format, for Gemma GGUF files that carry no chat template (a system message is
+# folded into the first user turn, as Gemma's own template does)
+_GEMMA = (
+    "<bos>{% set ns = namespace(sys='') %}{% for m in messages %}"
+    "{% if m['role'] == 'system' %}{% set ns.sys = m['content'] + '\n\n' %}{% else %}"
+    "<start_of_turn>{{ 'model' if m['role'] == 'assistant' else 'user' }}\n"
+    "{{ ns.sys }}{% set ns.sys = '' %}{{ m['content'] }}<end_of_turn>\n"
+    "{% endif %}{% endfor %}{% if add_generation_prompt %}<start_of_turn>model\n{% endif %}"
+)
+
+
+def default_template(architecture: str | None) -> str:
+    """The chat template for a model file that has none: its family's, else ChatML."""
+    return _GEMMA if (architecture or "").startswith("gemma") else _CHATML
+
 
 def make_formatter(template: str | None, eos: str = "", bos: str = ""):
     """A chat-template renderer (llama-cpp-python's Jinja2 formatter); ChatML when the
@@ -133,7 +148,8 @@ class LocalLLM:
         self._side_todo: list[tuple[str, object]] = []
         meta = self._llm.metadata or {}
         self.name = meta.get("general.name") or self.path.stem
-        self._template = meta.get("tokenizer.chat_template") or _CHATML
+        self._template = (meta.get("tokenizer.chat_template")
+                          or default_template(meta.get("general.architecture")))
         self._formatter = None
         self._eos_text = ""
         self._bos_text = ""
