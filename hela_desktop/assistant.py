@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -30,13 +31,26 @@ from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
 from .llm import LocalLLM, ModelError, Prepared, Utf8Stream, common_prefix
 from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
-from .store import Store
+from .store import Store, StoreError, db_error_message
 
 MEMORY_HEADER = "Things you remember from earlier conversations with the user:"
 _MARK = "\x00hela-memories\x00"  # where the memory lines go in the rendered user turn
 
 
 MAX_MEMORY_CHARS = 200  # a memory line is cut here (about 45-75 tokens)
+
+
+class MessageTooLong(ValueError):
+    """The message does not fit the model's context; nothing was stored."""
+
+
+class AnswerNotSaved(StoreError):
+    """The answer streamed but could not be stored (disk full, memory file busy or gone);
+    it is kept in `Assistant.unsaved` and `Assistant.save_unsaved()` tries again."""
+
+    def __init__(self, message: str, answer: str):
+        super().__init__(message)
+        self.answer = answer
 
 
 def format_memory(r: Recall) -> str:
@@ -110,6 +124,7 @@ class Assistant:
         self._message = ""
         self._frame: tuple[list[int], list[int]] | None = None
         self._history: list[dict] = []
+        self.unsaved: tuple | None = None  # an answer whose saving failed (see save_unsaved)
 
     # ---- loading ------------------------------------------------------------------------
     def load_embedder(self) -> None:
@@ -262,7 +277,8 @@ class Assistant:
         for r in recalls:
             e = eps.get(r.episode_id)
             if e is not None:
-                r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
+                with contextlib.suppress(OverflowError, OSError, ValueError):  # a bad date
+                    r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
 
     # ---- one turn -----------------------------------------------------------------------
     def chat(self, message: str, conversation_id: int | None = None,
@@ -278,6 +294,9 @@ class Assistant:
             raise ValueError(f"unknown retrieval profile {self.settings.profile!r}")
         self.load()
         message = message.strip()
+        self._check_length(message)
+        if self.unsaved is not None:  # the previous answer first, so the chat stays in order
+            self.save_unsaved()
         self._message = message
         s = self.settings
         llm = self.llm
@@ -415,10 +434,38 @@ class Assistant:
                 if not finished:
                     interrupted = True
                 elapsed = time.perf_counter() - t0
-                done = self._persist(conversation_id, message, answer, interrupted, spans,
-                                     sets_seen, used, state, swaps, len(generated), elapsed)
+                persist = (conversation_id, message, answer, interrupted, spans, sets_seen,
+                           used, state, swaps, len(generated), elapsed)
+                try:
+                    done = self._persist(*persist)
+                except (sqlite3.Error, OSError) as exc:  # disk full, store busy: keep it
+                    self.unsaved = persist
+                    raise AnswerNotSaved(
+                        f"{db_error_message(self.store.path, exc)} — the answer was not "
+                        "saved yet: it is kept, and saving is tried again", answer) from exc
                 llm.cache_tag = ("chat", conversation_id)
             yield done
+
+    def save_unsaved(self) -> DoneEvent | None:
+        """Store the answer whose saving failed (after space was freed or the other writer
+        finished); raises the store's error again if it still cannot."""
+        if self.unsaved is None:
+            return None
+        done = self._persist(*self.unsaved)
+        self.unsaved = None
+        return done
+
+    def _check_length(self, message: str) -> None:
+        """Refuse, before anything is stored, a message that leaves no room in the context
+        for the memory block and an answer."""
+        s = self.settings
+        n = len(self._prompt_tokens([], [], message))
+        room = self.llm.n_ctx - s.token_budget - min(s.max_answer_tokens, 64) - 64
+        if n > room:
+            raise MessageTooLong(
+                f"message too long: {n} tokens, and this model's context ({self.llm.n_ctx} "
+                f"tokens) holds about {max(room, 0)} for a message; shorten it, or import "
+                "long texts as memories (hela-desktop import FILE)")
 
     def _propose(self, message: str, user_vec: np.ndarray, window: str,
                  active: list[Recall], prompt: list[int], n_generated: int) -> _Swap | None:
@@ -613,6 +660,16 @@ class Assistant:
         now = time.time()
         episode_id = None
         with self.store.transaction():
+            # a memory that was in the prompt may have been purged meanwhile (by another
+            # process): the answer is stored all the same, without rows for the gone ids
+            gone = self.store.missing_episodes(
+                {i for ids in sets_seen for i in ids}
+                | {i for i, (r, _) in used.items() if r.kind == "episode"})
+            if gone:
+                for i in gone:
+                    engine.index.remove(i)
+                sets_seen = [[i for i in ids if i not in gone] for ids in sets_seen]
+                used = {i: v for i, v in used.items() if i not in gone}
             message_id = self.store.add_message(
                 conversation_id, "assistant", answer, interrupted=interrupted, stats=stats)
             self.store.save_timeline(message_id, timeline)
