@@ -18,7 +18,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -76,6 +76,7 @@ class TurnState:
     swap_seconds: list[float] = field(default_factory=list)  # measured time of each swap
     swap_shifted: list[bool] = field(default_factory=list)  # whether a swap moved the cache
     deferred_swaps: int = 0  # swaps the time budget did not allow (yet)
+    late_swaps: int = 0  # proposals abandoned because they came too late (a busy machine)
 
 
 @dataclass
@@ -125,6 +126,9 @@ class Assistant:
         self._frame: tuple[list[int], list[int]] | None = None
         self._history: list[dict] = []
         self.unsaved: tuple | None = None  # an answer whose saving failed (see save_unsaved)
+        self._abandon = threading.Event()  # set: the pending proposal is no longer wanted
+        # called as a long prompt is read: on_progress(tokens done, tokens to read)
+        self.on_progress: Callable[[int, int], None] | None = None
 
     # ---- loading ------------------------------------------------------------------------
     def load_embedder(self) -> None:
@@ -195,6 +199,10 @@ class Assistant:
             return message
         lines = "\n".join([f"- {k.text}" for k in know] + [format_memory(r) for r in memories])
         return f"{MEMORY_HEADER}\n{lines}\n\n{message}"
+
+    MAX_SWAP_PAUSE_S = 0.5  # no swap that would pause an answer longer (unless budget 100)
+    LATE_TOKENS = 32  # a proposal is dropped when it comes more tokens than this (or than
+    # the lookback window) after it was asked for
 
     # distilled knowledge recalled for this turn (hela_desktop.knowledge); not in events
     turn_knowledge: list[Recall] = []
@@ -333,7 +341,8 @@ class Assistant:
             # splice mode the block is dropped and the answer's cells are reused
             reuse = self.settings.swap_mode == "splice" and llm.cache_tag == ("chat", conversation_id)
             llm.cache_tag = None
-            state.prefill_tokens += llm.sync(prompt, skip=llm.n_ctx // 2 if reuse else 0)
+            state.prefill_tokens += llm.sync(prompt, skip=llm.n_ctx // 2 if reuse else 0,
+                                             progress=self.on_progress)
             if self._prefetch():
                 llm.mirror()
 
@@ -349,6 +358,7 @@ class Assistant:
             interrupted = False
             finished = False
             pending = None
+            pending_at = 0  # the token count when the pending proposal was asked for
             last_swap_at = 0
             llm.start_sampling(s.temperature, s.top_p, seed=seed)
             try:
@@ -374,11 +384,20 @@ class Assistant:
                     if pending is not None and (pending.done() or not s.async_retrieval):
                         swap = pending.result()
                         pending = None
+                        if swap is not None and len(generated) - pending_at > max(
+                                s.lookback_tokens, self.LATE_TOKENS):
+                            # a busy machine: the proposal (and its prefetch) came so late
+                            # that the answer has moved a whole lookback window past the
+                            # text it was retrieved for; let it go
+                            state.late_swaps += 1
+                            swap = None
                         if swap is not None:
                             # the time budget: swaps may pause the answer for at most this
                             # share of the time spent generating it so far
                             gen_s = time.perf_counter() - t_gen0 - swap_s
-                            if swap_s + swap.seconds > s.swap_time_budget * gen_s:
+                            if (swap_s + swap.seconds > s.swap_time_budget * gen_s
+                                    or (swap.seconds > self.MAX_SWAP_PAUSE_S
+                                        and s.swap_time_budget < 100.0)):
                                 state.deferred_swaps += 1
                                 swap = None
                         if swap is not None:
@@ -412,6 +431,8 @@ class Assistant:
                             and len(generated) - last_swap_at >= s.reretrieve_every):
                         window = llm.detokenize(generated[-s.lookback_tokens:]).decode(
                             "utf-8", "ignore")
+                        self._abandon.clear()
+                        pending_at = len(generated)
                         pending = self._pool.submit(
                             self._propose, message, user_vec, window, list(active), prompt,
                             len(generated))
@@ -422,7 +443,8 @@ class Assistant:
                 interrupted = True
                 raise
             finally:
-                if pending is not None:
+                if pending is not None:  # the answer is over: the proposal is not waited for
+                    self._abandon.set()
                     pending.cancel()
                     with contextlib.suppress(BaseException):
                         pending.result()
@@ -479,6 +501,8 @@ class Assistant:
         engine = self.engine
         t = time.perf_counter()
         gen_vec = engine.embed_query(window)
+        if self._abandon.is_set():
+            return None
         b = s.blend_user_message
         q = (1.0 - b) * gen_vec + b * user_vec
         q = (q / max(np.linalg.norm(q), 1e-9)).astype(np.float32)
@@ -486,12 +510,13 @@ class Assistant:
         self._annotate(ranked)
         candidate = self._select(ranked)
         ms = (time.perf_counter() - t) * 1000
-        if {r.episode_id for r in active} == {r.episode_id for r in candidate}:
+        if self._abandon.is_set() or {r.episode_id for r in active} == {
+                r.episode_id for r in candidate}:
             return None
         swap = self._plan_swap((ranked, candidate, q, ms), active, n_generated, prompt)
         if swap is not None and swap.edits is not None and self._prefetch():
             try:
-                swap.prepared = self.llm.prepare(swap.edits)
+                swap.prepared = self.llm.prepare(swap.edits, abort=self._abandon.is_set)
             except Exception:  # noqa: BLE001 - the swap can still be made on the main context
                 swap.prepared = None
                 self.llm.invalidate_side()
@@ -574,11 +599,11 @@ class Assistant:
             pause = llm.swap_seconds(0, shift) if self._prefetch() else seconds
         else:
             n_eval = len(prompt) - common_prefix(current_prompt, prompt) + n_generated
-            pause = seconds = n_eval * llm.prefill_s_per_token
+            pause = seconds = n_eval * llm.prefill_s_now()
         # cost-aware: a swap's gain, in units of the ranking's score range, must pay for the
         # pause it causes, counted in prefill tokens (a cache shift as the tokens it takes as
         # long as)
-        cost = pause / max(llm.prefill_s_per_token, 1e-6)
+        cost = pause / max(llm.prefill_s_now(), 1e-6)
         if dropped:
             gain = (min(r.score for r in added)
                     - max(score.get(i, -np.inf) for i in dropped)) / spread

@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     speed.add_argument("--answers", type=int, default=8, help="answers per streaming run")
     speed.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     speed.add_argument("--skip", default="", help="comma list: retrieval,stream,eager,turns,memfile,consolidate")
+    speed.add_argument("--stress", type=_at_least(0), default=0, metavar="N",
+                       help="run the streaming comparisons beside N busy processes (a busy "
+                            "machine) and report ratio, largest swap pause and pause share")
     speed.add_argument("--json", action="store_true")
     speed.set_defaults(func=cmd_bench_speed)
     gui = bsub.add_parser("gui", parents=[common], help="graph view frame time")
@@ -236,6 +239,10 @@ def cmd_chat(args) -> int:
         assistant.load()
     except (EmbedderError, ModelError) as exc:
         return _error(str(exc))
+    if not args.json:  # a long prompt takes a while to read: say how far it got
+        assistant.on_progress = lambda done, total: print(
+            f"\r\033[2m  reading the prompt: {done}/{total} tokens\033[0m",
+            end="\n" if done >= total else "", file=sys.stderr, flush=True)
     conv = args.conversation
     if conv is not None and not assistant.store.conversation_exists(conv):
         return _error(f"no conversation {conv} in {assistant.store.path}")

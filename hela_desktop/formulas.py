@@ -213,3 +213,19 @@ def reciprocal_rank_fusion(rank_lists: list[list[int]], k: int = 60) -> dict[int
         for r, doc in enumerate(ranking, start=1):
             out[doc] = out.get(doc, 0.0) + 1.0 / (k + r)
     return out
+
+
+# ------------------------------------------------------------- measured costs --------
+def running_cost(old: float, new: float, up: float = 0.6, down: float = 0.3) -> float:
+    """A running measurement of a cost: old + a·(new − old), with a = `up` when the new
+    figure is higher (a machine that gets busy is learnt fast) and `down` when lower."""
+    return old + (up if new > old else down) * (new - old)
+
+
+def swap_pause_s(tokens: int, prefill_s: float, prefill_token_s: float, token_s: float,
+                 pause_tokens: float) -> float:
+    """What a swap is expected to pause an answer for, priced from what things cost now:
+    its new tokens at the measured prefill cost per token, scaled by how much slower a token
+    is now (token_s) than when that was measured (prefill_token_s), plus the measured fixed
+    part (cells copied in, the last token re-run, a shift) in units of token_s."""
+    return tokens * prefill_s * token_s / max(prefill_token_s, 1e-9) + pause_tokens * token_s

@@ -354,3 +354,101 @@ def test_refused_import_exits_2_as_documented(tmp_path):
     bad.write_text(json.dumps([{"content": "x", "created_at": 1e300}]))
     r = run("import", "--data-dir", str(tmp_path / "d"), str(bad))
     assert r.returncode == 2 and "time out of range" in one_error_line(r)
+
+
+# ------------------------------------------------------------ item 10: busy machine -----
+def test_swap_prices_follow_measured_costs(llm):
+    """Generating tokens measures what a token costs now; a swap measures its own pause:
+    the next swap is priced from those figures, not from a quiet-machine calibration."""
+    head = llm.tokenize("Notes: my dog Biscuit is a beagle. My sister lives in Lisbon. ")
+    old = llm.tokenize("I once visited Oslo in winter. ")
+    tail = llm.tokenize("Question: where does my sister live? Answer: She lives in")
+    new = llm.tokenize("My sister Ana moved to Lisbon in 2019 and loves it there, by the sea. ")
+    llm.reset()
+    llm.sync(head + old + tail)
+    llm.token_s = 10.0  # a wrong figure ...
+    pushed = llm.tokenize(" Lisbon, by the river, where the trams climb the hills and the "
+                          "light is golden in the evening.")
+    assert len(pushed) >= 20
+    for t in pushed:
+        llm.push(t)
+    assert llm.token_s < 0.5  # ... replaced by what tokens cost now (10 s · 0.7^20 < 0.01)
+    llm.mirror()
+    edit = [(len(head), len(head) + len(old), new)]
+    prepared = llm.prepare(edit)
+    assert prepared is not None
+    llm.pause_tokens = {False: 1e4, True: 1e4}
+    t = time.perf_counter()
+    llm.replace(edit, prepared)
+    took = time.perf_counter() - t
+    assert len(new) > llm.room(len(head), len(head) + len(old))  # this swap moved the cache
+    assert llm.pause_tokens[True] < 1e4 * 0.75  # the measured pause pulled it down
+    assert llm.pause_tokens[False] == 1e4  # the other kind of swap is not touched
+    # the price scales with what a token costs now
+    price = llm.swap_seconds(0, True)
+    llm.token_s *= 2
+    assert llm.swap_seconds(0, True) == pytest.approx(2 * price)
+    assert took > 0
+
+
+def test_a_late_prefetch_is_abandoned(llm):
+    head = llm.tokenize("Notes: my dog Biscuit is a beagle. ")
+    old = llm.tokenize("I once visited Oslo in winter. ")
+    tail = llm.tokenize("Question: what is my dog? Answer:")
+    llm.reset()
+    llm.sync(head + old + tail)
+    llm.mirror()
+    before = llm.side_evaluated_tokens
+    edit = [(len(head), len(head) + len(old), llm.tokenize("My dog is called Biscuit. "))]
+    assert llm.prepare(edit, abort=lambda: True) is None
+    assert llm.side_evaluated_tokens == before  # nothing was computed for it
+    assert llm.prepare(edit) is not None  # the side context is still usable
+
+
+def test_no_swap_pauses_longer_than_the_cap(make_assistant, settings):
+    """With swaps priced above MAX_SWAP_PAUSE_S (a machine so busy that one would pause
+    the answer for seconds), none is made even though the budget would allow it."""
+    from hela_desktop.bench.speed import TOPICS
+
+    settings.reretrieve_every = 2
+    settings.lookback_tokens = 12
+    settings.blend_user_message = 0.0
+    settings.max_memories = 2
+    settings.swap_margin = 0.0
+    settings.swap_cost_weight = 0.0
+    settings.swap_time_budget = 50.0  # a budget that allows long pauses
+    settings.max_answer_tokens = 48
+    a = make_assistant(s=settings)
+    a.load()
+    a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
+    saved = dict(a.llm.pause_tokens)
+    try:
+        a.llm.pause_tokens = {False: 1e5, True: 1e5}
+        a.llm.token_s = 0.02  # 2,000 s per swap
+        events = list(a.chat("Tell me a long story about anything you like."))
+        done = events[-1]
+        assert done.swaps == 0 and done.deferred_swaps >= 1
+    finally:
+        a.llm.pause_tokens = saved
+
+
+def test_progress_while_a_long_prompt_is_read(make_assistant, settings):
+    a = make_assistant(s=settings)
+    seen = []
+    a.on_progress = lambda done, total: seen.append((done, total))
+    text = " ".join(f"Line {i} of a long note about zebras and Lisbon." for i in range(90))
+    events = list(a.chat(text))
+    assert isinstance(events[-1], DoneEvent)
+    assert len(seen) >= 2 and seen[-1][0] == seen[-1][1]
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_stress_processes_run_and_stop():
+    from hela_desktop.bench.speed import Stress
+
+    with Stress(2) as st:
+        time.sleep(0.5)
+        assert all(p.is_alive() for p in st.procs)
+        st.sample_load()
+    assert not any(p.is_alive() for p in st.procs)
+    assert st.summary()["processes"] == 2 and st.summary()["load_1min"]
