@@ -920,15 +920,18 @@ def _export_markdown(store, tmp, sel, include_conversations, progress) -> dict[s
             for a, b, w, p, c in rows:
                 out.write(f"- “{id2text.get(a, a)}” ↔ “{id2text.get(b, b)}” "
                           f"(learned {w:.3f}, prior {p:.3f}, {c} co-activations)\n")
-        kq = ("SELECT kind, text, strength, archived_at FROM knowledge ORDER BY kind, id" if full
-              else "SELECT k.kind, k.text, k.strength, k.archived_at FROM knowledge k "
+        kq = ("SELECT kind, text, strength, archived_at, superseded_by FROM knowledge "
+              "ORDER BY kind, id" if full
+              else "SELECT k.kind, k.text, k.strength, k.archived_at, k.superseded_by "
+                   "FROM knowledge k "
                    "WHERE k.id IN (SELECT ks.knowledge_id FROM knowledge_sources ks JOIN _mf_sel s "
                    "ON s.id = ks.episode_id) ORDER BY k.kind, k.id")
         krows = conn.execute(kq).fetchall()
         if krows:
             out.write("\n## Knowledge\n\n")
-            for kind, text, strength, archived in krows:
-                extra = ", archived" if archived is not None else ""
+            for kind, text, strength, archived, superseded in krows:
+                extra = (", archived" if archived is not None else "") + (
+                    ", superseded: no longer current" if superseded is not None else "")
                 out.write(f"- **{kind}** (strength {strength:.2f}{extra}): "
                           f"{text.replace(chr(10), ' ')}\n")
                 counts["knowledge"] += 1
@@ -1886,6 +1889,12 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str,
         raise _Bad(f"the store's Hebbian step counter ({target_step}) is out of range",
                    "import")
 
+    # vectors whose embedder the file names only in its manifest: the store keeps the name
+    # (set now, undone if the unit of work is; dropped again below when nothing needs it)
+    name_meta = bool(file_emb and file_emb == target_name and not store.get_meta("embedder"))
+    if name_meta:
+        store.set_meta("embedder", file_emb)
+
     conv_id: dict[str, int] = {}
     ep_id: dict[str, int] = {}
     new_eps: set[int] = set()
@@ -2128,6 +2137,8 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str,
             for kid, target_uid, where in fix_superseded:
                 conn.execute("UPDATE knowledge SET superseded_by = ? WHERE id = ?",
                              (ref(know_id, target_uid, where), kid))
+    if name_meta and not store.has_unnamed_vectors():
+        store.delete_meta("embedder")
 
 
 def _apply_edges(conn: sqlite3.Connection, plan: _Plan, ep_id: dict[str, int],

@@ -380,6 +380,16 @@ class Store:
             (key, str(value)),
         )
 
+    def delete_meta(self, key: str) -> None:
+        self.conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    def has_unnamed_vectors(self) -> bool:
+        """Whether some episode or knowledge vector has no embedder name."""
+        return self.conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM episodes WHERE embedding IS NOT NULL AND embedder "
+            "IS NULL) OR EXISTS (SELECT 1 FROM knowledge WHERE embedding IS NOT NULL AND "
+            "embedder IS NULL)").fetchone()[0] == 1
+
     def hebbian_step(self) -> int:
         return int(self.get_meta("hebbian_step", "0"))
 

@@ -1023,3 +1023,28 @@ def test_file_changed_between_validation_and_writing(sample_file, target, monkey
 
     monkeypatch.setattr(mf, "_validate", validate_then_swap)
     assert_refused(target, sample_file, "changed while it was being imported")
+
+
+def test_embedder_named_only_in_the_manifest_survives_a_round_trip(tmp_path, embedder):
+    """Issue 12 item 8: records with "embedder": null and a manifest naming the embedder;
+    after import, a re-export still names it (it wrote null)."""
+    rng = np.random.default_rng(1)
+    with Store(tmp_path / "src") as src:
+        src.add_episode("A note about zebras", "", unit(rng), embedder=None)
+        src.set_meta("embedder", EMB)
+        export_store(src, tmp_path / "a.hela")
+    with Store(tmp_path / "dst") as dst:
+        import_file(dst, tmp_path / "a.hela", embedder=_must_not_embed)
+        export_store(dst, tmp_path / "b.hela")
+    man = json.loads(members(tmp_path / "b.hela")["manifest.json"])
+    assert man["embedder"] == EMB
+
+
+def test_markdown_export_marks_superseded_knowledge(sample, tmp_path):
+    store, _ = sample
+    export_store(store, tmp_path / "m.md", fmt="markdown")
+    text = (tmp_path / "m.md").read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if "Ana lives in Lisbon" in x and "**fact**" in x)
+    assert "superseded" in line
+    current = next(x for x in text.splitlines() if "allergic to peanuts" in x and "**" in x)
+    assert "superseded" not in current
