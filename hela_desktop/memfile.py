@@ -1799,13 +1799,17 @@ def import_file(
             done0 = plan.records + (0 if dry_run else len(plan.to_embed))
             cache = store.conn.execute("PRAGMA cache_size").fetchone()[0]
             store.conn.execute("PRAGMA cache_size = -65536")  # 64 MiB while importing
+            # a dry run writes into an in-memory copy of the store: it needs no write lock,
+            # so it works while another process writes (unless the caller holds one anyway)
+            copy = (store.memory_copy() if dry_run and not store.conn.in_transaction
+                    else contextlib.nullcontext(store))
             try:
-                with store.transaction() as conn:
+                with copy as into, into.transaction() as conn:
                     # a savepoint makes the import all-or-nothing even when the caller
                     # already holds a transaction (store.transaction() nests by joining)
                     conn.execute("SAVEPOINT hela_memfile_import")
                     try:
-                        _apply(src, store, plan, vectors, target_name, dim, lam, report,
+                        _apply(src, into, plan, vectors, target_name, dim, lam, report,
                                progress, done0, total)
                         if dry_run:
                             raise _DryRun

@@ -336,6 +336,22 @@ class Store:
         self.close()
 
     @contextlib.contextmanager
+    def memory_copy(self) -> Iterator[Store]:
+        """A throw-away copy of this store in memory (read from the file without any write
+        lock): what-if work such as an import's dry run, never written back."""
+        mem = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        try:
+            self.conn.backup(mem)
+            mem.execute("PRAGMA foreign_keys=ON")
+            copy = Store.__new__(Store)
+            copy.path, copy.conn = self.path, mem
+            copy.db = sqlite_utils.Database(mem)
+            copy._lock, copy._tx_depth = threading.RLock(), 0
+            yield copy
+        finally:
+            mem.close()
+
+    @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One atomic unit of work.  A nested call is a savepoint inside the outer
         transaction: if it fails, its own writes are undone (and the error raised), and the

@@ -224,6 +224,8 @@ def test_a_store_locked_by_another_process_gives_one_line_in_every_command(tmp_p
     d = tmp_path / "data"
     with Store(d) as s:
         s.add_conversation("x")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("A note about zebras.\n")
     holder = subprocess.Popen(
         [sys.executable, "-c",
          "import sqlite3, sys, time\n"
@@ -237,7 +239,11 @@ def test_a_store_locked_by_another_process_gives_one_line_in_every_command(tmp_p
                                     str(d)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    text=True, env=ENV)
             for name, argv in {"forget": ["forget"], "restore": ["restore", "1"],
-                               "chat": ["chat", "-m", "hi", "--max-tokens", "2"]}.items()}
+                               "chat": ["chat", "-m", "hi", "--max-tokens", "2"],
+                               "import": ["import", "--dry-run", str(notes)]}.items()}
+        # a dry run needs no write lock: it answers at once
+        out, err = procs.pop("import").communicate(timeout=25)
+        assert "would import" in out and "1 added" in out, err
         for name, p in procs.items():
             out, err = p.communicate(timeout=120)
             lines = err.strip().splitlines()

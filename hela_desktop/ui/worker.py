@@ -166,6 +166,7 @@ class AssistantWorker(QtCore.QObject):
     def chat(self, message: str, conversation_id) -> None:
         """Stream one answer; every event goes out through `event`."""
         from ..llm import ModelError
+        from ..store import StoreError
 
         a = self.assistant
         if a is None:
@@ -182,6 +183,10 @@ class AssistantWorker(QtCore.QObject):
                 self.event.emit(ev)
         except ModelError as exc:
             self.loadFailed.emit("model", str(exc))
+            self.turnFailed.emit(str(exc))
+        except (ValueError, StoreError) as exc:
+            # a refused message (too long), the store busy or the disk full: one line; an
+            # answer that could not be stored is kept and stored with the next message
             self.turnFailed.emit(str(exc))
         except Exception as exc:  # noqa: BLE001 - surface, never crash the thread
             traceback.print_exc()
