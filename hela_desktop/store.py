@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -64,7 +65,9 @@ def db_error_message(path: str | Path, exc: BaseException) -> str:
         return (f"{folder}: could not write the memory file (the disk may be full, over a "
                 "size limit or failing); free some space and try again (nothing already "
                 "stored was lost)")
-    if "readonly" in text or "read-only" in text or errno == 30:  # EROFS
+    read_only = folder.is_dir() and not os.access(folder, os.W_OK)
+    if "readonly" in text or "read-only" in text or errno == 30 or (  # EROFS
+            read_only and ("unable to open" in text or errno in (13, 1))):
         return (f"{folder}: the data folder is read-only; HeLa Desktop needs to write there "
                 "(even to read the memory file: SQLite keeps its journal beside it); choose a "
                 "writable --data-dir or copy the folder somewhere writable")

@@ -458,3 +458,47 @@ def test_stress_processes_run_and_stop():
         st.sample_load()
     assert not any(p.is_alive() for p in st.procs)
     assert st.summary()["processes"] == 2 and st.summary()["load_1min"]
+
+
+@pytest.fixture
+def read_only_data_dir(tmp_path):
+    """A data folder holding a healthy memory file, on which writing is refused: a
+    read-only tmpfs mount when running as root (root ignores file modes), else mode 0555."""
+    d = tmp_path / "ro"
+    d.mkdir()
+    src = tmp_path / "src"
+    with Store(src) as s:
+        s.add_conversation("x")
+    mounted = False
+    if os.geteuid() == 0:
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(d)],
+                           capture_output=True)
+        if r.returncode != 0:
+            pytest.skip("running as root without a way to mount a read-only folder")
+        mounted = True
+    (d / "memory.sqlite3").write_bytes((src / "memory.sqlite3").read_bytes())
+    if mounted:
+        subprocess.run(["mount", "-o", "remount,ro", str(d)], check=True)
+    else:
+        os.chmod(d, 0o555)
+    try:
+        yield d
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(d)], check=False)
+        else:
+            os.chmod(d, 0o755)
+
+
+def test_read_only_data_folder_is_named_as_such(read_only_data_dir, tmp_path):
+    """A healthy memory file in a folder that cannot be written: every command says the
+    folder is read-only (it used to call the file "not a readable HeLa memory file")."""
+    d = read_only_data_dir
+    for argv in (["export", str(tmp_path / "x.hela")], ["forget"], ["restore", "1"],
+                 ["import", str(tmp_path / "none.txt")]):
+        r = run(*argv, "--data-dir", str(d))
+        line = one_error_line(r)
+        assert r.returncode == 3 and "read-only" in line, (argv, line)
+        assert "not a readable" not in line
+    r = run("doctor", "--data-dir", str(d))
+    assert r.returncode == 1 and "read-only" in r.stdout
