@@ -1420,9 +1420,14 @@ class _PlainSource(_Source):
                 raise _Bad(bad.what, where) from None
             yield where, _plain_episode(_plain_uid("t", text), text, self.now, 0.0, None)
 
+        # a line is read at most `cap` bytes at a time: one endless line never fills memory
+        cap = 4 * self.limits.max_text_chars + 4
         with open(self.path, "rb") as fh:
-            for raw in fh:
+            for raw in iter(lambda: fh.readline(cap), b""):
                 lineno += 1
+                if len(raw) >= cap:
+                    raise _Bad(f"line longer than {self.limits.max_text_chars} characters",
+                               f"line {lineno}")
                 if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
                 if b"\x00" in raw:

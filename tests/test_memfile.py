@@ -1048,3 +1048,12 @@ def test_markdown_export_marks_superseded_knowledge(sample, tmp_path):
     assert "superseded" in line
     current = next(x for x in text.splitlines() if "allergic to peanuts" in x and "**" in x)
     assert "superseded" not in current
+
+
+def test_one_endless_line_is_refused_without_reading_it_whole(target, tmp_path):
+    """Issue 12 item 7: a text file of one huge line is read a bounded piece at a time and
+    refused at the first piece (it used to be read whole: /dev/zero ran out of memory)."""
+    f = tmp_path / "one-line.txt"
+    f.write_bytes(b"zebra " * 300_000)  # 1.8 MB, no newline
+    assert_refused(target, f, "line longer than 1000 characters", "line 1",
+                   limits=Limits(max_text_chars=1000))
