@@ -48,8 +48,10 @@ class AnswerNotSaved(StoreError):
     """The answer streamed but could not be stored (disk full, memory file busy or gone);
     it is kept in `Assistant.unsaved` and `Assistant.save_unsaved()` tries again."""
 
-    def __init__(self, message: str, answer: str):
-        super().__init__(message)
+    def __init__(self, reason: str, answer: str):
+        super().__init__(f"{reason} — the answer was not saved yet: it is kept, and saved "
+                         "with the next message")
+        self.reason = reason  # what stopped it, in one line
         self.answer = answer
 
 
@@ -462,9 +464,8 @@ class Assistant:
                     done = self._persist(*persist)
                 except (sqlite3.Error, OSError) as exc:  # disk full, store busy: keep it
                     self.unsaved = persist
-                    raise AnswerNotSaved(
-                        f"{db_error_message(self.store.path, exc)} — the answer was not "
-                        "saved yet: it is kept, and saving is tried again", answer) from exc
+                    raise AnswerNotSaved(db_error_message(self.store.path, exc),
+                                         answer) from exc
                 llm.cache_tag = ("chat", conversation_id)
             yield done
 

@@ -215,7 +215,7 @@ def cmd_app(args) -> int:
 
 
 def cmd_chat(args) -> int:
-    from .assistant import Assistant, MessageTooLong
+    from .assistant import AnswerNotSaved, Assistant, MessageTooLong
     from .embedder import EmbedderError
     from .events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent, to_json
     from .llm import LocalLLM, ModelError
@@ -289,6 +289,9 @@ def cmd_chat(args) -> int:
                 run_turn(args.message, conv)
             except MessageTooLong as exc:
                 return _error(str(exc))
+            except AnswerNotSaved as exc:  # the process ends: it cannot be kept for later
+                return _error(f"{exc.reason} — the answer above was not saved",
+                              EXIT_ENVIRONMENT)
             return 0
         print(f"HeLa Desktop {__version__} — terminal chat. Model: {llm.path.name} "
               f"({llm.device}). Memories: {len(assistant.engine)}. "

@@ -61,7 +61,7 @@ def db_error_message(path: str | Path, exc: BaseException) -> str:
         # ENOSPC, EDQUOT, EFBIG
         return (f"{folder}: the disk is full; free some space and try again (nothing "
                 "already stored was lost)")
-    if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_IOERR_WRITE"):
+    if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_IOERR") or "i/o error" in text:
         return (f"{folder}: could not write the memory file (the disk may be full, over a "
                 "size limit or failing); free some space and try again (nothing already "
                 "stored was lost)")

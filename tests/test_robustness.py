@@ -291,14 +291,16 @@ def test_cli_full_disk_one_line_exit_3(tmp_path):
     d = tmp_path / "data"
     assert run("chat", "--data-dir", str(d), "-m", "hello", "--max-tokens", "4").returncode == 0
 
-    def limit():  # the journal (-wal) may grow to 24 KB: the user message fits, not the answer
-        resource.setrlimit(resource.RLIMIT_FSIZE, (24576, 24576))
+    def limit():  # files may grow to 40 KB: the journal's index (32 KB) and the user
+        # message fit, the answer does not
+        resource.setrlimit(resource.RLIMIT_FSIZE, (40960, 40960))
 
     r = run("chat", "--data-dir", str(d), "-m", "Tell me about zebras", "--max-tokens", "8",
             preexec_fn=limit)
     assert r.returncode == 3, r.stderr
     line = one_error_line(r)
     assert "full" in line or "could not write" in line
+    assert line.endswith("the answer above was not saved") and r.stdout.strip()
     with Store(d) as s:
         assert s.integrity_ok()
 
