@@ -750,8 +750,9 @@ class Store:
 
 
 def check_memory_file(path: str | Path) -> str:
-    """What is wrong with the memory file at `path`, in one line ("" when it is sound):
-    read-only, so it never changes (or creates) anything."""
+    """What is wrong with the memory file at `path`, in one line ("" when it is sound).
+    It opens the file read-only: nothing in it changes (SQLite may leave its empty
+    journal files beside it)."""
     path = Path(path)
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
