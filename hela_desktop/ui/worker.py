@@ -48,6 +48,7 @@ class AssistantWorker(QtCore.QObject):
     opDone = QtCore.Signal(str, object, object)  # op name, argument, result
     opFailed = QtCore.Signal(str, str)  # op name, message
     progress = QtCore.Signal(str, int, int)  # op name, done, total
+    promptProgress = QtCore.Signal(int, int)  # a long prompt being read: tokens done, total
     tokenOffsets = QtCore.Signal(int, object)  # message id, [(start, end) char offsets]
     idleReport = QtCore.Signal(dict)  # a consolidation/forgetting pass finished (any thread)
 
@@ -77,6 +78,7 @@ class AssistantWorker(QtCore.QObject):
         except (StoreError, OSError) as exc:
             self.loadFailed.emit("store", str(exc))
             return
+        self.assistant.on_progress = self.promptProgress.emit  # (not shown yet)
         if self.use_idle_scheduler:
             try:
                 from ..scheduler import IdleScheduler
