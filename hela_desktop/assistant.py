@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -32,10 +33,25 @@ from .events import DoneEvent, Event, MemoriesEvent, MemoryUpdateEvent, Recall, 
 from .gate import RelevanceGate
 from .llm import LocalLLM, ModelError, Prepared, Utf8Stream, common_prefix
 from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
-from .store import Store
+from .store import Store, StoreError, db_error_message
 
 MEMORY_HEADER = P.MEMORY_HEADER
 _MARK = "\x00hela-memories\x00"  # where the memory lines go in the rendered user turn
+
+
+class MessageTooLong(ValueError):
+    """The message does not fit the model's context; nothing was stored."""
+
+
+class AnswerNotSaved(StoreError):
+    """The answer streamed but could not be stored (disk full, memory file busy or gone);
+    it is kept in `Assistant.unsaved` and `Assistant.save_unsaved()` tries again."""
+
+    def __init__(self, reason: str, answer: str):
+        super().__init__(f"{reason} — the answer was not saved yet: it is kept, and saved "
+                         "with the next message")
+        self.reason = reason  # what stopped it, in one line
+        self.answer = answer
 
 
 def format_memory(r: Recall, now: float | None = None) -> str:
@@ -58,6 +74,7 @@ class TurnState:
     swap_seconds: list[float] = field(default_factory=list)  # measured time of each swap
     swap_shifted: list[bool] = field(default_factory=list)  # whether a swap moved the cache
     deferred_swaps: int = 0  # swaps the time budget did not allow (yet)
+    late_swaps: int = 0  # proposals abandoned because they came too late (a busy machine)
 
 
 @dataclass
@@ -109,6 +126,10 @@ class Assistant:
         self._history: list[dict] = []
         # distilled knowledge recalled for this turn (hela_desktop.knowledge); not in events
         self.turn_knowledge: list[Recall] = []
+        self.unsaved: tuple | None = None  # an answer whose saving failed (see save_unsaved)
+        self._abandon = threading.Event()  # set: the pending proposal is no longer wanted
+        # called as a long prompt is read: on_progress(tokens done, tokens to read)
+        self.on_progress: Callable[[int, int], None] | None = None
 
     # ---- loading ------------------------------------------------------------------------
     def load_embedder(self) -> None:
@@ -198,6 +219,9 @@ class Assistant:
         return P.user_turn([P.knowledge_line(k.text) for k in know]
                            + [format_memory(r, now) for r in memories], message)
 
+    MAX_SWAP_PAUSE_S = 0.5  # no swap that would pause an answer longer (unless budget 100)
+    LATE_TOKENS = 32  # a proposal is dropped when it comes more tokens than this (or than
+    # the lookback window) after it was asked for
     KNOWLEDGE_K = 3  # knowledge items per turn (their own top-k, beside the episodes)
     KNOWLEDGE_MIN_SCORE = 0.35  # cosine a knowledge item needs for a question about the user
 
@@ -295,7 +319,8 @@ class Assistant:
             e = eps.get(r.episode_id)
             if e is not None:
                 r.extra["created_at"] = e.created_at
-                r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
+                with contextlib.suppress(OverflowError, OSError, ValueError):  # a bad date
+                    r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
 
     # ---- one turn -----------------------------------------------------------------------
     def _open_turn(self, message: str, conversation_id: int | None,
@@ -358,6 +383,9 @@ class Assistant:
             yield from server_chat(self, message.strip(), conversation_id, stop, seed=seed)
             return
         message = message.strip()
+        self._check_length(message)
+        if self.unsaved is not None:  # the previous answer first, so the chat stays in order
+            self.save_unsaved()
         self._message = message
         s = self.settings
         llm = self.llm
@@ -376,7 +404,8 @@ class Assistant:
             tag = ("chat", str(self.store.path), conversation_id)
             reuse = self.settings.swap_mode == "splice" and llm.cache_tag == tag
             llm.cache_tag = None
-            state.prefill_tokens += llm.sync(prompt, skip=llm.n_ctx // 2 if reuse else 0)
+            state.prefill_tokens += llm.sync(prompt, skip=llm.n_ctx // 2 if reuse else 0,
+                                             progress=self.on_progress)
             if self._prefetch():
                 llm.mirror()
 
@@ -392,6 +421,7 @@ class Assistant:
             interrupted = False
             finished = False
             pending = None
+            pending_at = 0  # the token count when the pending proposal was asked for
             last_swap_at = 0
             guard = P.RepeatGuard(self._earlier_answers(conversation_id, history))
             clean = P.AnswerFilter()
@@ -422,11 +452,20 @@ class Assistant:
                     if pending is not None and (pending.done() or not s.async_retrieval):
                         swap = pending.result()
                         pending = None
+                        if swap is not None and len(generated) - pending_at > max(
+                                s.lookback_tokens, self.LATE_TOKENS):
+                            # a busy machine: the proposal (and its prefetch) came so late
+                            # that the answer has moved a whole lookback window past the
+                            # text it was retrieved for; let it go
+                            state.late_swaps += 1
+                            swap = None
                         if swap is not None:
                             # the time budget: swaps may pause the answer for at most this
                             # share of the time spent generating it so far
                             gen_s = time.perf_counter() - t_gen0 - swap_s
-                            if swap_s + swap.seconds > s.swap_time_budget * gen_s:
+                            if (swap_s + swap.seconds > s.swap_time_budget * gen_s
+                                    or (swap.seconds > self.MAX_SWAP_PAUSE_S
+                                        and s.swap_time_budget < 100.0)):
                                 state.deferred_swaps += 1
                                 swap = None
                         if swap is not None:
@@ -460,6 +499,7 @@ class Assistant:
                             and len(generated) - last_swap_at >= s.reretrieve_every):
                         window = llm.detokenize(generated[-s.lookback_tokens:]).decode(
                             "utf-8", "ignore")
+                        pending_at = len(generated)
                         pending = self._reretrieve(message, user_vec, window, active, prompt,
                                                    len(generated))
                 finished = True
@@ -467,7 +507,7 @@ class Assistant:
                 interrupted = True
                 raise
             finally:
-                _drop(pending)
+                _drop(pending, self._abandon)  # the answer is over: not waited for
                 llm.stop_sampling()
                 tail = clean.push(utf8.flush()) + clean.flush()
                 if tail:  # held back at the end: streamed below, before `done`
@@ -476,13 +516,39 @@ class Assistant:
                 if not finished:
                     interrupted = True
                 elapsed = time.perf_counter() - t0
-                done = self._persist(conversation_id, message, answer, interrupted, spans,
-                                     sets_seen, used, state, swaps, len(generated), elapsed,
-                                     now=now)
+                persist = (conversation_id, message, answer, interrupted, spans, sets_seen,
+                           used, state, swaps, len(generated), elapsed, now)
+                try:
+                    done = self._persist(*persist)
+                except (sqlite3.Error, OSError) as exc:  # disk full, store busy: keep it
+                    self.unsaved = persist
+                    raise AnswerNotSaved(db_error_message(self.store.path, exc),
+                                         answer) from exc
                 llm.cache_tag = tag
             if tail:
                 yield TokenEvent(index=max(len(generated) - 1, 0), text=tail)
             yield done
+
+    def save_unsaved(self) -> DoneEvent | None:
+        """Store the answer whose saving failed (after space was freed or the other writer
+        finished); raises the store's error again if it still cannot."""
+        if self.unsaved is None:
+            return None
+        done = self._persist(*self.unsaved)
+        self.unsaved = None
+        return done
+
+    def _check_length(self, message: str) -> None:
+        """Refuse, before anything is stored, a message that leaves no room in the context
+        for the memory block and an answer."""
+        s = self.settings
+        n = len(self._prompt_tokens([], [], message))
+        room = self.llm.n_ctx - s.token_budget - min(s.max_answer_tokens, 64) - 64
+        if n > room:
+            raise MessageTooLong(
+                f"message too long: {n} tokens, and this model's context ({self.llm.n_ctx} "
+                f"tokens) holds about {max(room, 0)} for a message; shorten it, or import "
+                "long texts as memories (hela-desktop import FILE)")
 
     def _propose(self, message: str, user_vec: np.ndarray, window: str,
                  active: list[Recall], prompt: list[int], n_generated: int) -> _Swap | None:
@@ -496,18 +562,21 @@ class Assistant:
         engine = self.engine
         t = time.perf_counter()
         gen_vec = engine.embed_query(window)
+        if self._abandon.is_set():
+            return None
         b = s.blend_user_message
         q = (1.0 - b) * gen_vec + b * user_vec
         q = (q / max(np.linalg.norm(q), 1e-9)).astype(np.float32)
         ranked = engine.retrieve(f"{message} {window}", query_vec=q, now=self._now)
         candidate = self._select(ranked, q, message)
         ms = (time.perf_counter() - t) * 1000
-        if {r.episode_id for r in active} == {r.episode_id for r in candidate}:
+        if self._abandon.is_set() or {r.episode_id for r in active} == {
+                r.episode_id for r in candidate}:
             return None
         swap = self._plan_swap((ranked, candidate, q, ms), active, n_generated, prompt)
         if swap is not None and swap.edits is not None and self._prefetch():
             try:
-                swap.prepared = self.llm.prepare(swap.edits)
+                swap.prepared = self.llm.prepare(swap.edits, abort=self._abandon.is_set)
             except Exception:  # noqa: BLE001 - the swap can still be made on the main context
                 swap.prepared = None
                 self.llm.invalidate_side()
@@ -518,6 +587,7 @@ class Assistant:
     def _reretrieve(self, message: str, user_vec: np.ndarray, window: str,
                     active: list[Recall], prompt: list[int], n_generated: int):
         """Start a re-retrieval (`_propose`) on the retrieval thread; a future."""
+        self._abandon.clear()
         pending = self._pool.submit(self._propose, message, user_vec, window, list(active),
                                     prompt, n_generated)
         if not self.settings.async_retrieval:
@@ -599,11 +669,11 @@ class Assistant:
             pause = llm.swap_seconds(0, shift) if self._prefetch() else seconds
         else:
             n_eval = len(prompt) - common_prefix(current_prompt, prompt) + n_generated
-            pause = seconds = n_eval * llm.prefill_s_per_token
+            pause = seconds = n_eval * llm.prefill_s_now()
         # cost-aware: a swap's gain, in units of the ranking's score range, must pay for the
         # pause it causes, counted in prefill tokens (a cache shift as the tokens it takes as
         # long as)
-        cost = pause / max(llm.prefill_s_per_token, 1e-6)
+        cost = pause / max(llm.prefill_s_now(), 1e-6)
         if dropped:
             gain = (min(r.score for r in added)
                     - max(score.get(i, -np.inf) for i in dropped)) / spread
@@ -680,7 +750,7 @@ class Assistant:
         return [self.llm.tokenize(t, special=False) for t in texts if t.strip()]
 
     def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,
-                 state, swaps, n_tokens, elapsed, *, now: float | None = None) -> DoneEvent:
+                 state, swaps, n_tokens, elapsed, now: float | None = None) -> DoneEvent:
         engine = self.engine
         timeline = [(a, b, ids) for a, b, ids in spans if b > a]
         stats = {
@@ -693,6 +763,16 @@ class Assistant:
         now = time.time() if now is None else now
         episode_id = None
         with self.store.transaction():
+            # a memory that was in the prompt may have been purged meanwhile (by another
+            # process): the answer is stored all the same, without rows for the gone ids
+            gone = self.store.missing_episodes(
+                {i for ids in sets_seen for i in ids}
+                | {i for i, (r, _) in used.items() if r.kind == "episode"})
+            if gone:
+                for i in gone:
+                    engine.index.remove(i)
+                sets_seen = [[i for i in ids if i not in gone] for ids in sets_seen]
+                used = {i: v for i, v in used.items() if i not in gone}
             message_id = self.store.add_message(
                 conversation_id, "assistant", answer, interrupted=interrupted, stats=stats,
                 at=now)
@@ -722,9 +802,12 @@ class Assistant:
             timeline=timeline)
 
 
-def _drop(pending) -> None:
-    """Cancel a re-retrieval that is no longer wanted and wait for it to stop."""
+def _drop(pending, abandon: threading.Event | None = None) -> None:
+    """Cancel a re-retrieval that is no longer wanted (`abandon` tells a running one to stop
+    early) and wait for it to stop."""
     if pending is not None:
+        if abandon is not None:
+            abandon.set()
         pending.cancel()
         with contextlib.suppress(BaseException):
             pending.result()

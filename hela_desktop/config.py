@@ -15,6 +15,37 @@ from pathlib import Path
 SETTINGS_FILE = "settings.json"
 
 
+class SettingsError(ValueError):
+    """settings.json cannot be used; the message names the file and what to do."""
+
+
+MAX_N_CTX = 131072  # the largest context size accepted (models rarely train longer)
+
+
+def _typed(cls, data: dict, prefix: str) -> dict:
+    """The known keys of `data` for dataclass `cls`, each of its default's type (an integer
+    is a fine float, a whole float a fine integer); a value of another type, or a number
+    that is not finite, raises SettingsError naming the key.  Unknown keys are ignored."""
+    import math
+
+    out = {}
+    for f in fields(cls):
+        if f.name not in data or f.name in ("hela", "streaming", "gate"):
+            continue
+        v, want = data[f.name], type(getattr(cls(), f.name))
+        ok = type(v) is want
+        if want is float and type(v) is int:
+            v, ok = float(v), abs(v) < 1e300
+        elif want is int and type(v) is float and math.isfinite(v) and v.is_integer():
+            v, ok = int(v), True
+        if ok and want in (int, float):
+            ok = abs(v) < 1e300 and math.isfinite(v)
+        if not ok:
+            raise SettingsError(f"{prefix}{f.name}: expected {want.__name__}, got {v!r:.40}")
+        out[f.name] = v
+    return out
+
+
 @dataclass
 class HelaParams:
     """HeLa-Mem constants.
@@ -150,19 +181,16 @@ class Settings:
     @classmethod
     def from_dict(cls, data: dict) -> Settings:
         """Build settings from a dict, ignoring unknown keys (older/newer files)."""
-        known = {f.name for f in fields(cls)}
-        kwargs = {k: v for k, v in data.items()
-                  if k in known and k not in ("hela", "streaming", "gate")}
-        s = cls(**kwargs)
+        if not isinstance(data, dict):
+            raise SettingsError(f"expected a JSON object, got {type(data).__name__}")
+        s = cls(**_typed(cls, data, ""))
         if isinstance(data.get("hela"), dict):
-            hk = {f.name for f in fields(HelaParams)}
-            s.hela = HelaParams(**{k: v for k, v in data["hela"].items() if k in hk})
+            s.hela = HelaParams(**_typed(HelaParams, data["hela"], "hela."))
         if isinstance(data.get("streaming"), dict):
-            sk = {f.name for f in fields(StreamingParams)}
-            s.streaming = StreamingParams(**{k: v for k, v in data["streaming"].items() if k in sk})
+            s.streaming = StreamingParams(**_typed(StreamingParams, data["streaming"],
+                                                   "streaming."))
         if isinstance(data.get("gate"), dict):
-            gk = {f.name for f in fields(GateParams)}
-            s.gate = GateParams(**{k: v for k, v in data["gate"].items() if k in gk})
+            s.gate = GateParams(**_typed(GateParams, data["gate"], "gate."))
         s.validate()
         return s
 
@@ -173,8 +201,18 @@ class Settings:
         self.lookback_tokens = int(max(4, self.lookback_tokens))
         self.token_budget = int(max(32, self.token_budget))
         self.swap_time_budget = float(min(100.0, max(0.0, self.swap_time_budget)))
-        self.n_ctx = int(max(512, self.n_ctx))
-        self.max_answer_tokens = int(max(1, self.max_answer_tokens))
+        self.n_ctx = int(min(MAX_N_CTX, max(512, self.n_ctx)))
+        self.max_answer_tokens = int(min(self.n_ctx // 2, max(1, self.max_answer_tokens)))
+        self.n_threads = int(min(256, max(0, self.n_threads)))
+        self.n_gpu_layers = int(max(-1, self.n_gpu_layers))
+        self.temperature = float(min(5.0, max(0.0, self.temperature)))
+        self.top_p = float(min(1.0, max(0.01, self.top_p)))
+        self.blend_user_message = float(min(1.0, max(0.0, self.blend_user_message)))
+        self.swap_margin = float(max(0.0, self.swap_margin))
+        self.swap_cost_weight = float(max(0.0, self.swap_cost_weight))
+        self.idle_minutes = float(max(0.1, self.idle_minutes))
+        if self.swap_mode not in ("splice", "exact"):
+            raise SettingsError(f"swap_mode: must be splice or exact, got {self.swap_mode!r}")
         if self.backend not in ("local", "server"):
             self.backend = "local"
         self.server_timeout = float(min(3600.0, max(0.1, self.server_timeout)))
@@ -186,15 +224,18 @@ class Settings:
             return cls()
         try:
             return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (ValueError, TypeError) as exc:
-            raise ValueError(
+        except (ValueError, TypeError, AttributeError, RecursionError) as exc:
+            raise SettingsError(
                 f"{path}: settings file is not valid ({exc}); fix or delete it to use defaults"
             ) from exc
 
     def save(self, data_dir: Path) -> None:
         """Write atomically: a kill mid-write leaves the old file intact."""
+        from .paths import create_private_file, private_data_dir
+
         path = Path(data_dir) / SETTINGS_FILE
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_data_dir(path.parent)
         tmp = path.with_suffix(".json.tmp")
+        create_private_file(tmp)  # owner-only before anything is written into it
         tmp.write_text(json.dumps(self.to_dict(), indent=2), encoding="utf-8")
         os.replace(tmp, path)

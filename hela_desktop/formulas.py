@@ -239,3 +239,17 @@ def support_share(claim_words: list[str], source_words: set[str]) -> float:
     if not claim_words:
         return 0.0
     return sum(w in source_words for w in claim_words) / len(claim_words)
+# ------------------------------------------------------------- measured costs --------
+def running_cost(old: float, new: float, up: float = 0.6, down: float = 0.3) -> float:
+    """A running measurement of a cost: old + a·(new − old), with a = `up` when the new
+    figure is higher (a machine that gets busy is learnt fast) and `down` when lower."""
+    return old + (up if new > old else down) * (new - old)
+
+
+def swap_pause_s(tokens: int, prefill_s: float, prefill_token_s: float, token_s: float,
+                 pause_tokens: float) -> float:
+    """What a swap is expected to pause an answer for, priced from what things cost now:
+    its new tokens at the measured prefill cost per token, scaled by how much slower a token
+    is now (token_s) than when that was measured (prefill_token_s), plus the measured fixed
+    part (cells copied in, the last token re-run, a shift) in units of token_s."""
+    return tokens * prefill_s * token_s / max(prefill_token_s, 1e-9) + pause_tokens * token_s

@@ -43,7 +43,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from . import __version__
-from .paths import DEFAULT_EMBEDDER_NAME
+from .paths import DEFAULT_EMBEDDER_NAME, create_private_file
 from .store import Store, StoreError, episode_text, key_text
 
 FORMAT_NAME = "hela-memory"
@@ -104,6 +104,7 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+DEFAULT_EMBEDDER_DIM = 384  # all-MiniLM-L6-v2
 
 
 @dataclass
@@ -174,6 +175,7 @@ class ImportReport:
     merged: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
     embedded: int = 0  # memories (and knowledge items) embedded on import
+    bad_vectors: int = 0  # of those, how many brought a vector of the wrong size or length
     dry_run: bool = False
     seconds: float = 0.0
 
@@ -186,7 +188,10 @@ class ImportReport:
             for k in kinds
         ]
         head = "would import" if self.dry_run else "imported"
-        return f"{head} {self.path} ({self.kind}; {self.embedded} embedded): " + "; ".join(parts)
+        note = (f"; {self.bad_vectors} vectors of the wrong size or length not used"
+                if self.bad_vectors else "")
+        return (f"{head} {self.path} ({self.kind}; {self.embedded} embedded{note}): "
+                + "; ".join(parts))
 
 
 # ======================================================================= helpers ======
@@ -286,6 +291,19 @@ def _c_float(v: Any) -> float:
             raise _Bad("number out of range")
         return float(v)
     raise _Bad(f"expected a number, got {_tn(v)}")
+
+
+# times are Unix seconds that every date function can show: years 1 to 9999 (a day inside
+# each end, so local-time conversion never overflows)
+TIME_MIN = -62135596800.0 + 2 * 86400
+TIME_MAX = 253402300799.0 - 2 * 86400
+
+
+def _c_time(v: Any) -> float:
+    v = _c_float(v)
+    if not TIME_MIN <= v <= TIME_MAX:
+        raise _Bad("time out of range (Unix seconds within the years 1 to 9999)")
+    return v
 
 
 def _c_int(v: Any) -> int:
@@ -414,25 +432,25 @@ def _schemas(limits: Limits) -> dict[str, list[tuple[str, Callable[[Any], Any], 
     vec = _make_vec(limits)
     obj = _make_obj()
     uids = _make_uids(limits)
-    f, n, b, u, r = _c_float, _c_count, _c_bool, _c_uid, _c_ref
+    f, n, b, u, r, t = _c_float, _c_count, _c_bool, _c_uid, _c_ref, _c_time
     return {
         "conversations.jsonl": [
-            ("uid", u, REQ), ("title", s, REQ), ("created_at", f, REQ), ("updated_at", f, REQ),
+            ("uid", u, REQ), ("title", s, REQ), ("created_at", t, REQ), ("updated_at", t, REQ),
         ],
         "episodes.jsonl": [
             ("uid", u, REQ), ("conversation", _opt(r), REQ), ("user_text", s, REQ),
-            ("assistant_text", s, REQ), ("created_at", f, REQ), ("embedder", _opt(s), REQ),
+            ("assistant_text", s, REQ), ("created_at", t, REQ), ("embedder", _opt(s), REQ),
             ("embedding", _opt(vec), OPT), ("access_count", n, REQ),
-            ("last_access", _opt(f), REQ), ("importance", f, REQ), ("pinned", b, REQ),
-            ("archived_at", _opt(f), REQ), ("archive_reason", _opt(s), REQ),
-            ("deleted_at", _opt(f), REQ), ("query_centroid", _opt(vec), OPT),
+            ("last_access", _opt(t), REQ), ("importance", f, REQ), ("pinned", b, REQ),
+            ("archived_at", _opt(t), REQ), ("archive_reason", _opt(s), REQ),
+            ("deleted_at", _opt(t), REQ), ("query_centroid", _opt(vec), OPT),
             ("query_count", n, REQ), ("last_recall", _opt(obj), REQ), ("source", s, REQ),
             ("meta", _opt(obj), REQ),
         ],
         "messages.jsonl": [
             ("uid", u, REQ), ("conversation", r, REQ),
             ("role", _enum("user", "assistant"), REQ), ("content", s, REQ),
-            ("created_at", f, REQ), ("interrupted", b, REQ), ("episode", _opt(r), REQ),
+            ("created_at", t, REQ), ("interrupted", b, REQ), ("episode", _opt(r), REQ),
             ("stats", _opt(obj), REQ),
         ],
         "timelines.jsonl": [
@@ -441,14 +459,14 @@ def _schemas(limits: Limits) -> dict[str, list[tuple[str, Callable[[Any], Any], 
         ],
         "edges.jsonl": [
             ("a", r, REQ), ("b", r, REQ), ("weight", f, REQ), ("prior", f, REQ),
-            ("count", n, REQ), ("step", _c_step, REQ), ("updated_at", f, REQ),
+            ("count", n, REQ), ("step", _c_step, REQ), ("updated_at", t, REQ),
         ],
         "knowledge.jsonl": [
             ("uid", u, REQ), ("kind", _enum("user_model", "fact", "persona"), REQ),
             ("text", s, REQ), ("embedder", _opt(s), REQ), ("embedding", _opt(vec), OPT),
-            ("created_at", f, REQ), ("updated_at", f, REQ), ("strength", f, REQ),
-            ("superseded_by", _opt(r), REQ), ("archived_at", _opt(f), REQ),
-            ("access_count", n, REQ), ("last_access", _opt(f), REQ), ("sources", uids, REQ),
+            ("created_at", t, REQ), ("updated_at", t, REQ), ("strength", f, REQ),
+            ("superseded_by", _opt(r), REQ), ("archived_at", _opt(t), REQ),
+            ("access_count", n, REQ), ("last_access", _opt(t), REQ), ("sources", uids, REQ),
         ],
     }
 
@@ -627,6 +645,7 @@ def export_store(
     if own_tx:
         conn.execute("BEGIN")  # one consistent snapshot for every member
     try:
+        create_private_file(tmp)  # an export holds conversations: owner-only (0600)
         _prepare_selection(store, sel, include_conversations)
         try:
             if fmt == "native":
@@ -903,15 +922,18 @@ def _export_markdown(store, tmp, sel, include_conversations, progress) -> dict[s
             for a, b, w, p, c in rows:
                 out.write(f"- “{id2text.get(a, a)}” ↔ “{id2text.get(b, b)}” "
                           f"(learned {w:.3f}, prior {p:.3f}, {c} co-activations)\n")
-        kq = ("SELECT kind, text, strength, archived_at FROM knowledge ORDER BY kind, id" if full
-              else "SELECT k.kind, k.text, k.strength, k.archived_at FROM knowledge k "
+        kq = ("SELECT kind, text, strength, archived_at, superseded_by FROM knowledge "
+              "ORDER BY kind, id" if full
+              else "SELECT k.kind, k.text, k.strength, k.archived_at, k.superseded_by "
+                   "FROM knowledge k "
                    "WHERE k.id IN (SELECT ks.knowledge_id FROM knowledge_sources ks JOIN _mf_sel s "
                    "ON s.id = ks.episode_id) ORDER BY k.kind, k.id")
         krows = conn.execute(kq).fetchall()
         if krows:
             out.write("\n## Knowledge\n\n")
-            for kind, text, strength, archived in krows:
-                extra = ", archived" if archived is not None else ""
+            for kind, text, strength, archived, superseded in krows:
+                extra = (", archived" if archived is not None else "") + (
+                    ", superseded: no longer current" if superseded is not None else "")
                 out.write(f"- **{kind}** (strength {strength:.2f}{extra}): "
                           f"{text.replace(chr(10), ' ')}\n")
                 counts["knowledge"] += 1
@@ -1169,7 +1191,7 @@ def _parse_edge_fast(obj: Any) -> dict | None:
             and type(w) is float and type(p) is float and type(u) is float
             and type(c) is int and type(st) is int and 0 <= c <= _INT_MAX
             and -_STEP_MAX <= st <= _STEP_MAX
-            and math.isfinite(w) and math.isfinite(p) and math.isfinite(u)):
+            and math.isfinite(w) and math.isfinite(p) and TIME_MIN <= u <= TIME_MAX):
         return obj
     return None
 
@@ -1178,7 +1200,14 @@ _FAST_PARSERS: dict[str, Callable[[Any], dict | None]] = {"edges.jsonl": _parse_
 _VEC_FIELDS = {"episodes.jsonl": ("embedding", "query_centroid"), "knowledge.jsonl": ("embedding",)}
 _OBJ_FIELDS = {"episodes.jsonl": ("last_recall", "meta"), "messages.jsonl": ("stats",)}
 _BOOL_FIELDS = {"episodes.jsonl": ("pinned",), "messages.jsonl": ("interrupted",)}
-_NEEDS_NORMALISING = {*_VEC_FIELDS, *_OBJ_FIELDS, *_BOOL_FIELDS}
+# number fields: an integer there (valid JSON, even ≥ 2**63) is stored as a float
+_FLOAT_FIELDS = {
+    "conversations.jsonl": ("created_at", "updated_at"),
+    "episodes.jsonl": ("created_at", "last_access", "importance", "archived_at", "deleted_at"),
+    "messages.jsonl": ("created_at",),
+    "knowledge.jsonl": ("created_at", "updated_at", "strength", "archived_at", "last_access"),
+}
+_NEEDS_NORMALISING = {*_VEC_FIELDS, *_OBJ_FIELDS, *_BOOL_FIELDS, *_FLOAT_FIELDS}
 
 
 def _trusted_record(member: str, obj: dict) -> dict:
@@ -1193,6 +1222,9 @@ def _trusted_record(member: str, obj: dict) -> dict:
             obj[k] = _obj_text(v)
     for k in _BOOL_FIELDS.get(member, ()):
         obj[k] = int(obj[k])
+    for k in _FLOAT_FIELDS.get(member, ()):
+        if type(obj[k]) is int:
+            obj[k] = float(obj[k])
     return obj
 
 
@@ -1219,13 +1251,14 @@ def _plain_episode(uid: str, content: str, created_at: float, importance: float,
 def _parse_iso(v: Any) -> float:
     if type(v) is not str:
         if type(v) in (int, float):
-            return _c_float(v)
+            return _c_time(v)
         raise _Bad(f"expected an ISO date string, got {_tn(v)}")
     try:
         d = _dt.datetime.fromisoformat(v.strip().replace("Z", "+00:00"))
-        return d.timestamp()
+        ts = d.timestamp()
     except (ValueError, OverflowError, OSError):
         raise _Bad(f"not an ISO date: {v[:40]!r}") from None
+    return _c_time(ts)
 
 
 class _PlainSource(_Source):
@@ -1389,9 +1422,14 @@ class _PlainSource(_Source):
                 raise _Bad(bad.what, where) from None
             yield where, _plain_episode(_plain_uid("t", text), text, self.now, 0.0, None)
 
+        # a line is read at most `cap` bytes at a time: one endless line never fills memory
+        cap = 4 * self.limits.max_text_chars + 4
         with open(self.path, "rb") as fh:
-            for raw in fh:
+            for raw in iter(lambda: fh.readline(cap), b""):
                 lineno += 1
+                if len(raw) >= cap:
+                    raise _Bad(f"line longer than {self.limits.max_text_chars} characters",
+                               f"line {lineno}")
                 if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
                 if b"\x00" in raw:
@@ -1421,6 +1459,10 @@ _MD_SKIP = re.compile(r"\s{0,3}(#{1,6}(\s.*)?|([-*_]\s*){3,}|---)\s*\Z")
 
 def _open_source(path: Path, limits: Limits, now: float) -> _Source:
     try:
+        if path.exists() and not path.is_dir() and not path.is_file():
+            # a device (/dev/zero: one endless line) or a pipe (blocks until written)
+            raise _Bad("not a regular file (a device, pipe or socket): save the memories to "
+                       "a file first", "file")
         with open(path, "rb") as fh:
             head = fh.read(4096)
     except FileNotFoundError:
@@ -1478,6 +1520,7 @@ class _Plan:
         self.know_uids: set[str] = set()
         self.superseded: list[tuple[str, str, str]] = []  # (where, uid, target uid)
         self.to_embed: list[tuple[str, str, str]] = []  # (table, uid, text)
+        self.bad_vectors = 0  # vectors of the wrong size or length: embedded again
         self.records = 0
         # the validated edges, compactly (file episode indices, values): written from here,
         # so edges.jsonl is read only once
@@ -1491,22 +1534,52 @@ def _chunks(seq: list, n: int) -> Iterator[list]:
         yield seq[i:i + n]
 
 
-def _keep_vector(rec: dict, file_embedder: str | None, target: str) -> bool:
+def _keep_vector(rec: dict, file_embedder: str | None, target: str, dim: int | None) -> bool:
     """True when the record's own embedding is kept as it is.
 
     A record without the ``embedding`` key (exported with ``include_embeddings=False``, or
     from a plain file) needs embedding; ``"embedding": null`` is kept (the source store had
-    no embedding either); a vector is kept when its embedder is the target's (or unknown).
+    no embedding either); a vector is kept when its embedder is the target's (or unknown)
+    and it is usable: `dim` dimensions (when known) and unit length.
     """
     if "embedding" not in rec:
         return False
     if rec["embedding"] is None:
         return True
     name = rec.get("embedder") or file_embedder
-    return name is None or name == target
+    return (name is None or name == target) and _usable_vector(rec["embedding"], dim)
 
 
-def _validate(src: _Source, store: Store, target_name: str, progress, total: int) -> _Plan:
+def _usable_vector(blob: bytes, dim: int | None, *, unit: bool = True) -> bool:
+    """A float32 vector the memory index can use: `dim` dimensions (when known, else any
+    but 0) and unit length (`unit`), or at most unit length (a query centroid)."""
+    n = len(blob) // 4
+    if n == 0 or (dim is not None and n != dim):
+        return False
+    norm = float(np.linalg.norm(np.frombuffer(blob, dtype=np.float32).astype(np.float64)))
+    return abs(norm - 1.0) <= 0.01 if unit else norm <= 1.01
+
+
+def _target_dim(store: Store, embedder: Any, target_name: str) -> int | None:
+    """The dimension the store's vectors have (None when nothing tells)."""
+    dim = getattr(embedder, "dim", None) if embedder is not None else None
+    if dim:
+        return int(dim)
+    dim = store.embedding_dim()
+    if dim:
+        return dim
+    return DEFAULT_EMBEDDER_DIM if target_name == DEFAULT_EMBEDDER_NAME else None
+
+
+def _wrong_vector(rec: dict, file_embedder: str | None, target: str) -> bool:
+    """The record brings a vector from the target's embedder that cannot be used."""
+    v = rec.get("embedding")
+    name = rec.get("embedder") or file_embedder
+    return v is not None and (name is None or name == target)
+
+
+def _validate(src: _Source, store: Store, target_name: str, dim: int | None, progress,
+              total: int) -> _Plan:
     """Read the whole file once, checking every record and reference; nothing is written.
 
     Returns the plan for writing: uid maps, what needs embedding, the edges (compactly).
@@ -1548,8 +1621,11 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
                     raise _Bad(f"field 'conversation': unknown conversation {c!r}",
                                _where(member, loc))
                 plan.ep_index[uid] = len(plan.ep_index)
-                if not _keep_vector(rec, file_emb, target_name) or (
-                        exchange_keyed and rec["assistant_text"] and rec.get("embedding")):
+                keep = _keep_vector(rec, file_emb, target_name, dim)
+                if not keep:
+                    plan.bad_vectors += _wrong_vector(rec, file_emb, target_name)
+                # a version-1 file's vectors were made from the whole exchange: re-made
+                if not keep or (exchange_keyed and rec["assistant_text"] and rec.get("embedding")):
                     pending.append((uid, key_text(rec["user_text"], rec["assistant_text"])))
                     if len(pending) >= 500:
                         flush_pending("episodes", pending)
@@ -1603,7 +1679,8 @@ def _validate(src: _Source, store: Store, target_name: str, progress, total: int
                         raise _Bad(f"field 'sources': unknown memory {e!r}", _where(member, loc))
                 if rec["superseded_by"] is not None:
                     plan.superseded.append((_where(member, loc), uid, rec["superseded_by"]))
-                if not _keep_vector(rec, file_emb, target_name):
+                if not _keep_vector(rec, file_emb, target_name, dim):
+                    plan.bad_vectors += _wrong_vector(rec, file_emb, target_name)
                     kpending.append((uid, rec["text"]))
                     if len(kpending) >= 500:
                         flush_pending("knowledge", kpending)
@@ -1716,13 +1793,15 @@ def import_file(
 
         lam = HelaParams().lam
     target_name = _target_embedder_name(store, embedder)
+    dim = _target_dim(store, embedder, target_name)
     try:
         src = _open_source(path, limits, time.time())
         try:
             # progress units: records validated + records written (+ texts embedded)
             total0 = 2 * sum(src.manifest.get("counts", {}).values())
-            plan = _validate(src, store, target_name, progress, total0)
-            report = ImportReport(path=path, kind=src.kind, dry_run=dry_run)
+            plan = _validate(src, store, target_name, dim, progress, total0)
+            report = ImportReport(path=path, kind=src.kind, dry_run=dry_run,
+                                  bad_vectors=plan.bad_vectors)
             total = plan.records * 2 + len(plan.to_embed)
             vectors: dict[tuple[str, str], bytes] = {}
             if plan.to_embed and not dry_run:
@@ -1731,14 +1810,18 @@ def import_file(
             done0 = plan.records + (0 if dry_run else len(plan.to_embed))
             cache = store.conn.execute("PRAGMA cache_size").fetchone()[0]
             store.conn.execute("PRAGMA cache_size = -65536")  # 64 MiB while importing
+            # a dry run writes into an in-memory copy of the store: it needs no write lock,
+            # so it works while another process writes (unless the caller holds one anyway)
+            copy = (store.memory_copy() if dry_run and not store.conn.in_transaction
+                    else contextlib.nullcontext(store))
             try:
-                with store.transaction() as conn:
+                with copy as into, into.transaction() as conn:
                     # a savepoint makes the import all-or-nothing even when the caller
                     # already holds a transaction (store.transaction() nests by joining)
                     conn.execute("SAVEPOINT hela_memfile_import")
                     try:
-                        _apply(src, store, plan, vectors, target_name, lam, report, progress,
-                               done0, total)
+                        _apply(src, into, plan, vectors, target_name, dim, lam, report,
+                               progress, done0, total)
                         if dry_run:
                             raise _DryRun
                     except BaseException:
@@ -1790,8 +1873,9 @@ def _maxn(a, b):
     return a if a >= b else b
 
 
-def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str, lam: float,
-           report: ImportReport, progress, done: int, total: int) -> None:
+def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str,
+           dim: int | None, lam: float, report: ImportReport, progress, done: int,
+           total: int) -> None:
     conn = store.conn
     file_emb = src.manifest.get("embedder")
     kinds = [m.removesuffix(".jsonl") for m in src.members]
@@ -1803,7 +1887,7 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str, l
 
     def vec_for(table: str, rec: dict) -> tuple[bytes | None, str | None, bool]:
         """(embedding, embedder, own?) for a record: its own vector or the computed one."""
-        if _keep_vector(rec, file_emb, target_name):
+        if _keep_vector(rec, file_emb, target_name, dim):
             return rec["embedding"], rec["embedder"], True
         blob = vectors.get((table, rec["uid"]))
         return blob, (target_name if blob is not None else rec["embedder"]), False
@@ -1819,6 +1903,12 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str, l
     if abs(target_step) > 2**62:
         raise _Bad(f"the store's Hebbian step counter ({target_step}) is out of range",
                    "import")
+
+    # vectors whose embedder the file names only in its manifest: the store keeps the name
+    # (set now, undone if the unit of work is; dropped again below when nothing needs it)
+    name_meta = bool(file_emb and file_emb == target_name and not store.get_meta("embedder"))
+    if name_meta:
+        store.set_meta("embedder", file_emb)
 
     conv_id: dict[str, int] = {}
     ep_id: dict[str, int] = {}
@@ -1901,6 +1991,8 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str, l
                                                                      where)
                     emb, embn, own = vec_for("episodes", r)
                     cent = r.get("query_centroid") if own else None
+                    if cent is not None and not _usable_vector(cent, dim, unit=False):
+                        cent = None  # a centroid that cannot be compared with queries
                     e = old.get(r["uid"])
                     if e is None:
                         inserts.append((
@@ -2060,6 +2152,8 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str, l
             for kid, target_uid, where in fix_superseded:
                 conn.execute("UPDATE knowledge SET superseded_by = ? WHERE id = ?",
                              (ref(know_id, target_uid, where), kid))
+    if name_meta and not store.has_unnamed_vectors():
+        store.delete_meta("embedder")
 
 
 def _apply_edges(conn: sqlite3.Connection, plan: _Plan, ep_id: dict[str, int],
@@ -2171,6 +2265,9 @@ def add_cli(subparsers) -> None:
     q.set_defaults(func=_cli_import)
 
 
+EXIT_REFUSED, EXIT_ENVIRONMENT = 2, 3  # the exit codes of the CLI (README)
+
+
 def _open_store(args) -> Store | None:
     try:
         return Store(args.data_dir)
@@ -2186,7 +2283,7 @@ def _cli_export(args) -> int:
                     search=args.search)
     store = _open_store(args)
     if store is None:
-        return 1
+        return EXIT_ENVIRONMENT
     try:
         with store:
             if args.conversation is not None and not store.conversation_exists(args.conversation):
@@ -2197,7 +2294,7 @@ def _cli_export(args) -> int:
                                include_conversations=not args.no_conversations)
     except OSError as exc:
         print(f"error: {args.file}: cannot write ({exc.strerror or exc})", file=sys.stderr)
-        return 1
+        return EXIT_ENVIRONMENT
     print(rep.summary())
     return 0
 
@@ -2211,13 +2308,13 @@ def _cli_import(args) -> int:
         lam = None
     store = _open_store(args)
     if store is None:
-        return 1
+        return EXIT_ENVIRONMENT
     try:
         with store:
             rep = import_file(store, args.file, dry_run=args.dry_run, lam=lam)
     except MemoryFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_REFUSED
     print(rep.summary())
     return 0
 

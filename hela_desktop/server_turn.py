@@ -175,7 +175,7 @@ def server_chat(a: Assistant, message: str, conversation_id: int | None,
             interrupted = True
             raise
         finally:
-            _drop(pending)
+            _drop(pending, a._abandon)
             tail = clean.flush()
             if tail:
                 pieces.append(tail)

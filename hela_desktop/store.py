@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -33,12 +34,57 @@ from pathlib import Path
 import numpy as np
 import sqlite_utils
 
+from .paths import create_private_file, private_data_dir
+
 DB_FILE = "memory.sqlite3"
+DB_SUFFIXES = (".sqlite3", ".sqlite", ".db")  # a path with these names the file itself
 SCHEMA_VERSION = 2
 
 
 class StoreError(RuntimeError):
     """The memory file cannot be opened or used; the message says what to do."""
+
+
+def db_error_message(path: str | Path, exc: BaseException) -> str:
+    """One line for an error SQLite (or the file system) gave on the memory file `path`:
+    what happened and what to do.  Nothing was changed when any of these is raised (SQLite
+    rolls the unit of work back)."""
+    path = Path(path)
+    folder = path.parent
+    text = str(exc).lower()
+    errno = getattr(exc, "errno", None)
+    if "locked" in text or "busy" in text:
+        return (f"{path}: the memory file is busy: another HeLa Desktop process (the app, a "
+                "chat, an import) has been writing to it for more than 30 s; wait for it or "
+                "close it, then try again; nothing was changed")
+    if "disk is full" in text or "disk full" in text or errno in (28, 122, 27):
+        # ENOSPC, EDQUOT, EFBIG
+        return (f"{folder}: the disk is full; free some space and try again (nothing "
+                "already stored was lost)")
+    if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_IOERR") or "i/o error" in text:
+        return (f"{folder}: could not write the memory file (the disk may be full, over a "
+                "size limit or failing); free some space and try again (nothing already "
+                "stored was lost)")
+    read_only = folder.is_dir() and not os.access(folder, os.W_OK)
+    if "readonly" in text or "read-only" in text or errno == 30 or (  # EROFS
+            read_only and ("unable to open" in text or errno in (13, 1))):
+        return (f"{folder}: the data folder is read-only; HeLa Desktop needs to write there "
+                "(even to read the memory file: SQLite keeps its journal beside it); choose a "
+                "writable --data-dir or copy the folder somewhere writable")
+    if errno in (13, 1) or "permission" in text:  # EACCES, EPERM
+        return (f"{folder}: no permission to write in the data folder; fix its owner or "
+                "permissions, or choose another --data-dir")
+    if errno in (20, 17) or (folder.exists() and not folder.is_dir()):  # ENOTDIR, EEXIST
+        return (f"{folder}: the data folder is a file, not a folder; move it aside or "
+                "choose another --data-dir")
+    if "unable to open" in text:
+        return (f"{path}: cannot open the memory file ({exc}); check that the data folder "
+                "exists and is writable, or choose another --data-dir")
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        return (f"{path}: not a readable HeLa memory file ({exc}): it is damaged or not a "
+                "memory file. Move it aside (a new one is created) or choose another "
+                "--data-dir; nothing was changed")
+    return f"{path}: the memory file cannot be used ({exc})"
 
 
 def new_uid() -> str:
@@ -259,11 +305,23 @@ class Store:
 
     def __init__(self, path: str | Path, *, create: bool = True):
         self.path = Path(path)
-        if self.path.is_dir() or self.path.suffix == "":
+        # a data folder (any name, "my.data" too) or the memory file itself
+        folder = self.path.suffix.lower() not in DB_SUFFIXES
+        if folder:
+            if self.path.exists() and not self.path.is_dir():
+                raise StoreError(f"{self.path}: the data folder is a file, not a folder; "
+                                 "move it aside or choose another --data-dir")
             self.path = self.path / DB_FILE
         if not self.path.exists() and not create:
             raise StoreError(f"{self.path}: no memory file here")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:  # owner-only: the folder 0700, the memory file and its journal 0600
+            if folder:
+                private_data_dir(self.path.parent)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private_file(self.path)
+        except OSError as exc:
+            raise StoreError(db_error_message(self.path, exc)) from exc
         try:
             self.conn = sqlite3.connect(
                 str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False
@@ -274,10 +332,8 @@ class Store:
             self.db = sqlite_utils.Database(self.conn)
             self._migrate()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"{self.path}: not a readable HeLa memory file ({exc}). "
-                "Move it aside or choose another --data-dir; nothing was changed."
-            ) from exc
+            self.close()
+            raise StoreError(db_error_message(self.path, exc)) from exc
         self._lock = threading.RLock()
         self._tx_depth = 0
 
@@ -313,6 +369,22 @@ class Store:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @contextlib.contextmanager
+    def memory_copy(self) -> Iterator[Store]:
+        """A throw-away copy of this store in memory (read from the file without any write
+        lock): what-if work such as an import's dry run, never written back."""
+        mem = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        try:
+            self.conn.backup(mem)
+            mem.execute("PRAGMA foreign_keys=ON")
+            copy = Store.__new__(Store)
+            copy.path, copy.conn = self.path, mem
+            copy.db = sqlite_utils.Database(mem)
+            copy._lock, copy._tx_depth = threading.RLock(), 0
+            yield copy
+        finally:
+            mem.close()
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -358,6 +430,16 @@ class Store:
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (key, str(value)),
         )
+
+    def delete_meta(self, key: str) -> None:
+        self.conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    def has_unnamed_vectors(self) -> bool:
+        """Whether some episode or knowledge vector has no embedder name."""
+        return self.conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM episodes WHERE embedding IS NOT NULL AND embedder "
+            "IS NULL) OR EXISTS (SELECT 1 FROM knowledge WHERE embedding IS NOT NULL AND "
+            "embedder IS NULL)").fetchone()[0] == 1
 
     def hebbian_step(self) -> int:
         return int(self.get_meta("hebbian_step", "0"))
@@ -552,6 +634,17 @@ class Store:
             f"SELECT COUNT(*) FROM episodes WHERE deleted_at IS NULL AND {cond}"
         ).fetchone()[0]
 
+    def missing_episodes(self, ids: Iterable[int]) -> set[int]:
+        """Those of `ids` that are no longer in the store (purged)."""
+        ids = set(int(i) for i in ids)
+        return ids - set(self.episodes(ids))
+
+    def embedding_dim(self) -> int | None:
+        """The dimension of the store's episode vectors (None while it has none)."""
+        row = self.conn.execute("SELECT length(embedding) FROM episodes "
+                                "WHERE embedding IS NOT NULL LIMIT 1").fetchone()
+        return row[0] // 4 if row and row[0] else None
+
     def active_index_rows(self) -> Iterator[tuple]:
         """(id, embedding, created_at, access_count, last_access, importance, query_centroid,
         query_count) for every episode that takes part in retrieval."""
@@ -743,6 +836,33 @@ class Store:
         ok = self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         fk = self.conn.execute("PRAGMA foreign_key_check").fetchall()
         return ok and not fk
+
+
+def check_memory_file(path: str | Path) -> str:
+    """What is wrong with the memory file at `path`, in one line ("" when it is sound).
+    It opens the file read-only: nothing in it changes (SQLite may leave its empty
+    journal files beside it)."""
+    path = Path(path)
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
+    except sqlite3.Error as exc:
+        return db_error_message(path, exc)
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            return (f"{path}: written by a newer HeLa Desktop (schema {version}, this version "
+                    f"reads up to {SCHEMA_VERSION}); upgrade the app")
+        problems = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            return (f"{path}: damaged ({'; '.join(problems)[:200]}); move it aside and "
+                    "import your last export, or choose another --data-dir")
+        if version and conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+            return f"{path}: broken references between rows (PRAGMA foreign_key_check)"
+    except sqlite3.Error as exc:
+        return db_error_message(path, exc)
+    finally:
+        conn.close()
+    return ""
 
 
 def _split_sql(script: str) -> list[str]:

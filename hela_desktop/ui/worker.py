@@ -48,6 +48,7 @@ class AssistantWorker(QtCore.QObject):
     opDone = QtCore.Signal(str, object, object)  # op name, argument, result
     opFailed = QtCore.Signal(str, str)  # op name, message
     progress = QtCore.Signal(str, int, int)  # op name, done, total
+    promptProgress = QtCore.Signal(int, int)  # a long prompt being read: tokens done, total
     tokenOffsets = QtCore.Signal(int, object)  # message id, [(start, end) char offsets]
     idleReport = QtCore.Signal(dict)  # a consolidation/forgetting pass finished (any thread)
 
@@ -77,6 +78,7 @@ class AssistantWorker(QtCore.QObject):
         except (StoreError, OSError) as exc:
             self.loadFailed.emit("store", str(exc))
             return
+        self.assistant.on_progress = self.promptProgress.emit  # (not shown yet)
         if self.use_idle_scheduler:
             try:
                 from ..scheduler import IdleScheduler
@@ -168,6 +170,7 @@ class AssistantWorker(QtCore.QObject):
         """Stream one answer; every event goes out through `event`."""
         from ..llm import ModelError
         from ..server_llm import ServerError
+        from ..store import StoreError
 
         a = self.assistant
         if a is None:
@@ -185,7 +188,11 @@ class AssistantWorker(QtCore.QObject):
         except ModelError as exc:
             self.loadFailed.emit("model", str(exc))
             self.turnFailed.emit(str(exc))
-        except ServerError as exc:  # the partial answer was stored, marked interrupted
+        except (ServerError, ValueError, StoreError) as exc:
+            # a server failing mid-answer (the partial answer was stored, marked
+            # interrupted), a refused message (too long), the store busy or the disk full:
+            # one line; an answer that could not be stored is kept and stored with the next
+            # message
             self.turnFailed.emit(str(exc))
         except Exception as exc:  # noqa: BLE001 - surface, never crash the thread
             traceback.print_exc()
