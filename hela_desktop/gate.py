@@ -90,7 +90,13 @@ class RelevanceGate:
                                    set(exclude) | {r.episode_id for r in admitted})
         joined = {r.episode_id for r in assoc}
         held = [r for r in held if r.episode_id not in joined]
-        admitted += assoc
+        # an association comes right after the memory that brought it: it is as relevant as
+        # its source (the memory cap then cuts the weakest direct memories first)
+        ordered: list[Recall] = []
+        for r in admitted:
+            ordered.append(r)
+            ordered += [x for x in assoc if x.spread_from == r.episode_id]
+        admitted = ordered
         kept, superseded = self._supersede(admitted, qwords)
         return GateResult(kept, held, superseded, personal, bar)
 
@@ -106,7 +112,9 @@ class RelevanceGate:
         for src in admitted:
             for name in sorted(engine.names_in(src.text)):
                 for eid in engine.memories_naming(name):
-                    if eid in taken or eid == src.episode_id:
+                    if eid in taken or eid == src.episode_id or eid in found:
+                        if eid in found:
+                            shared.setdefault(eid, set()).add(name)
                         continue
                     vec = engine.vector(eid)
                     if vec is None:
@@ -121,8 +129,11 @@ class RelevanceGate:
             return []
         texts = engine.key_texts(list(found))
         out = []
-        # most names in common first (a closer association), then the more similar
-        order = sorted(found.items(), key=lambda kv: (-len(shared[kv[0]]), -kv[1][0]))
+        # those of the best-ranked memory first, then most names in common (a closer
+        # association), then the more similar
+        rank = {r.episode_id: i for i, r in enumerate(admitted)}
+        order = sorted(found.items(),
+                       key=lambda kv: (rank[kv[1][1]], -len(shared[kv[0]]), -kv[1][0]))
         for eid, (s, src, name) in order:
             text = texts.get(eid, "")
             if not facts.is_statement(text):
