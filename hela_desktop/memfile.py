@@ -2032,12 +2032,15 @@ def _apply(src: _Source, store: Store, plan: _Plan, vectors, target_name: str,
                     else:
                         bump(kind, "skipped")
                 if inserts:
+                    first = store.next_episode_id()  # purged ids are not given out again
+                    rows = [(None if first is None else first + k, *row)
+                            for k, row in enumerate(inserts)]
                     conn.executemany(
-                        "INSERT INTO episodes(uid, conversation_id, user_text, assistant_text, "
-                        "created_at, embedding, embedder, access_count, last_access, importance, "
-                        "pinned, archived_at, archive_reason, deleted_at, query_centroid, "
-                        "query_count, last_recall, source, meta) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", inserts)
+                        "INSERT INTO episodes(id, uid, conversation_id, user_text, "
+                        "assistant_text, created_at, embedding, embedder, access_count, "
+                        "last_access, importance, pinned, archived_at, archive_reason, "
+                        "deleted_at, query_centroid, query_count, last_recall, source, meta) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
                     nu = [t[0] for t in inserts]
                     q2 = ",".join("?" * len(nu))
                     for uid, i in conn.execute(

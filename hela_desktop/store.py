@@ -543,6 +543,24 @@ class Store:
         ]
 
     # ---- episodes -------------------------------------------------------------------
+    # ---- episode ids are never reused ----------------------------------------------
+    # SQLite gives a new row max(id) + 1, so purging the newest memories would hand their
+    # ids to the next ones, and anything still naming an old id (a timeline, a chat's stats,
+    # the window's state) would point at a different memory.  Purges record the highest id
+    # they removed (meta ``episode_id_floor``); inserts start above it.
+    def retire_episode_ids(self, ids: Iterable[int]) -> None:
+        top = max((int(i) for i in ids), default=0)
+        if top > int(self.get_meta("episode_id_floor", "0") or 0):
+            self.set_meta("episode_id_floor", str(top))
+
+    def next_episode_id(self) -> int | None:
+        """The id the next episode must take, or None when SQLite's own choice is safe."""
+        floor = int(self.get_meta("episode_id_floor", "0") or 0)
+        if not floor:
+            return None
+        top = self.conn.execute("SELECT MAX(id) FROM episodes").fetchone()[0] or 0
+        return floor + 1 if floor >= top else None
+
     def add_episode(
         self,
         user_text: str,
@@ -558,9 +576,11 @@ class Store:
         uid: str | None = None,
     ) -> int:
         cur = self.conn.execute(
-            "INSERT INTO episodes(uid, conversation_id, user_text, assistant_text, created_at, "
-            "embedding, embedder, importance, source, meta) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO episodes(id, uid, conversation_id, user_text, assistant_text, "
+            "created_at, embedding, embedder, importance, source, meta) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (
+                self.next_episode_id(),
                 uid or new_uid(),
                 conversation_id,
                 user_text,
