@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     speed.add_argument("--queries", type=int, default=60, help="queries per pool size")
     speed.add_argument("--answers", type=int, default=8, help="answers per streaming run")
     speed.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    speed.add_argument("--skip", default="", help="comma list: retrieval,stream,eager,turns,memfile,consolidate")
+    speed.add_argument("--skip", default="", help="comma list: retrieval,stream,eager,turns,memfile,import,consolidate")
     speed.add_argument("--json", action="store_true")
     speed.set_defaults(func=cmd_bench_speed)
     gui = bsub.add_parser("gui", parents=[common], help="graph view frame time")

@@ -133,7 +133,8 @@ class Exchange:
 def pair(chat: Chat, skip: Callable[[str, int], None]) -> list[Exchange]:
     """The chat's exchanges: the user's message(s) and the replies that follow them.
     Several user messages in a row (a reply failed) form one exchange; replies before the
-    first user message are left out."""
+    first user message are left out.  A user message without words (sources keep them, so
+    that the replies to it stay with it) makes an exchange that `add_chat` leaves out."""
     out: list[Exchange] = []
     cur: Exchange | None = None
     for m in chat.messages:

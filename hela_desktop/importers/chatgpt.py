@@ -47,6 +47,9 @@ class ChatGPTSource(ConversationList):
         if not cid:
             raise _Bad("no conversation id ('id' or 'conversation_id')", where)
         path = self._branch(mapping, item.get("current_node"), where)
+        self.skip("message on another branch", sum(
+            1 for k, n in mapping.items() if type(n) is dict and n.get("message") is not None)
+            - sum(1 for k in path if mapping[k].get("message") is not None))
         msgs = []
         for node_id in path:
             m = self._message(mapping[node_id], node_id, where)
@@ -110,17 +113,17 @@ class ChatGPTSource(ConversationList):
         if role not in ("user", "assistant"):
             self.skip("message of another author")
             return None
+        content = need(msg, "content", dict, w)
+        ct = text_of(content.get("content_type")) or ""
+        if ct in _SKIP_TYPES:
+            self.skip(_SKIP_TYPES[ct])
+            return None
         if meta.get("is_visually_hidden_from_conversation") or meta.get("is_user_system_message"):
             self.skip("hidden message")
             return None
         recipient = msg.get("recipient")
         if recipient not in (None, "all"):
             self.skip("call to a tool")
-            return None
-        content = need(msg, "content", dict, w)
-        ct = text_of(content.get("content_type")) or ""
-        if ct in _SKIP_TYPES:
-            self.skip(_SKIP_TYPES[ct])
             return None
         texts: list[str] = []
         files: list[str] = []
@@ -146,7 +149,7 @@ class ChatGPTSource(ConversationList):
             if named:
                 files = named
         text = self.text("\n".join(t for t in texts if t.strip()))
-        if not text.strip() and not files:
+        if not text.strip() and not files and role == "assistant":
             self.skip("empty message")
             return None
         return Message(role=role, text=text, at=epoch(msg.get("create_time")),

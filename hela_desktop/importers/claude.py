@@ -86,7 +86,7 @@ class ClaudeSource(ConversationList):
                     if name and name not in files:
                         files.append(name)
         text = self.text("\n\n".join(t for t in texts if t.strip()))
-        if not text.strip() and not files:
+        if not text.strip() and not files and role == "assistant":
             self.skip("empty message")
             return None
         return Message(role=role, text=text, at=epoch(m.get("created_at")),

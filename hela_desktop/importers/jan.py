@@ -137,7 +137,7 @@ class JanSource(HistorySource):
         elif content is not None:
             raise _Bad(f"field 'content': expected a list of parts, got {tn(content)}", where)
         text = self.text("\n".join(texts).strip())
-        if not text:
+        if not text and role == "assistant":
             self.skip("empty message")
             return None
         meta = obj.get("metadata") if type(obj.get("metadata")) is dict else {}

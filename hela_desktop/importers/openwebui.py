@@ -95,7 +95,7 @@ class OpenWebUISource(ConversationList):
                  if type(f) is dict]
         files = [f for f in files if f]
         text = self.text(text.strip())
-        if not text and not files:
+        if not text and not files and role == "assistant":
             self.skip("empty message")
             return None
         return Message(role=role, text=text, at=epoch(m.get("timestamp")),
