@@ -2317,37 +2317,56 @@ def _cli_import(args) -> int:
     return 0
 
 
-class _ProgressPrinter:
+class ProgressText:
+    """Import progress in words, for the command line and the app: feed it `stage` and
+    `progress` (as `import_file` calls them) and read `text`, e.g. ``"embedding: 1200 of
+    10000 texts (85 per s)"``."""
+
+    def __init__(self) -> None:
+        self.name, self.start, self.end, self.t0 = "", 0, 0, time.perf_counter()
+        self.text = ""
+
+    def stage(self, name: str, start: int, end: int) -> None:
+        self.name, self.start, self.end, self.t0 = name, start, end, time.perf_counter()
+
+    def progress(self, done: int, total: int) -> str:
+        if self.name == "reading":
+            self.text = f"reading: {done / 2**20:.1f} of {total / 2**20:.1f} MB"
+        elif self.name == "embedding":
+            n = done - self.start
+            dt = time.perf_counter() - self.t0
+            rate = f" ({n / dt:.0f} per s)" if dt > 0 and n > 0 else ""
+            self.text = f"embedding: {n} of {self.end - self.start} texts{rate}"
+        else:
+            pct = 100 * done / total if total else 0
+            self.text = f"{self.name or 'working'}: {pct:.0f} %"
+        return self.text
+
+
+class _ProgressPrinter(ProgressText):
     """Import progress on a terminal (one line rewritten) or a log (a line every 2 s)."""
 
     def __init__(self, out):
+        super().__init__()
         self.out = out
         self.tty = out.isatty()
-        self.name, self.start, self.t0, self.last = "", 0, 0.0, 0.0
+        self.last = 0.0
         self.shown = False
 
     def stage(self, name: str, start: int, end: int) -> None:
-        self.name, self.start, self.t0, self.last = name, start, time.perf_counter(), 0.0
+        super().stage(name, start, end)
+        self.last = 0.0
 
-    def progress(self, done: int, total: int) -> None:
+    def progress(self, done: int, total: int) -> str:
         now = time.perf_counter()
         if now - self.last < (0.25 if self.tty else 2.0) and done < total:
-            return
+            return self.text
         self.last = now
-        if self.name == "reading":
-            text = f"reading: {done / 2**20:.1f} of {total / 2**20:.1f} MB"
-        elif self.name == "embedding":
-            n = done - self.start
-            rate = n / (now - self.t0) if now > self.t0 else 0.0
-            text = f"embedding: {n} of {total - self.start} texts ({rate:.0f} per s)"
-        else:
-            text = f"{self.name or 'working'}: {100 * done / total if total else 0:.0f} %"
-        if self.tty:
-            self.out.write("\r\x1b[K" + text)
-        else:
-            self.out.write(text + "\n")
+        text = super().progress(done, total)
+        self.out.write("\r\x1b[K" + text if self.tty else text + "\n")
         self.out.flush()
         self.shown = True
+        return text
 
     def finish(self) -> None:
         if self.tty and self.shown:
@@ -2357,7 +2376,7 @@ class _ProgressPrinter:
 
 __all__ = [
     "FORMAT_NAME", "FORMAT_VERSION", "ExportReport", "ImportCancelled", "ImportReport", "Limits",
-    "MemoryFileError", "json_list_items",
+    "MemoryFileError", "ProgressText", "json_list_items",
     "Selection", "add_cli", "export_store", "import_file",
 ]
 

@@ -765,5 +765,53 @@ def test_fuzz_notes(fuzz_store, embedder, texts, links):
 @_FUZZ
 @given(data=st.binary(max_size=600), head=st.sampled_from([b"", b"[", b"[{", b"{", b"PK"]))
 def test_fuzz_random_bytes(fuzz_store, embedder, data, head):
-    _fuzz_import(fuzz_store, lambda d: (d / "conversations.json").write_bytes(head + data)
-                 or d / "conversations.json", embedder)
+    def write(d: Path) -> Path:
+        (d / "conversations.json").write_bytes(head + data)
+        return d / "conversations.json"
+
+    _fuzz_import(fuzz_store, write, embedder)
+
+
+# --------------------------------------------------------------------------- app ------
+@pytest.mark.gui
+def test_app_imports_with_progress_and_cancels(qtbot, tmp_path, embedder):
+    """File ▸ Import on the assistant's thread: progress words (stage, rate) reach the
+    dialog, the conversations appear; Cancel stops a big import and changes nothing."""
+    pytest.importorskip("pytestqt")
+    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="hela-qt-config-")
+    from hela_desktop.bench.import_speed import write_chatgpt_export
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.main_window import MainWindow
+
+    data = tmp_path / "data"
+    s = Settings()
+    s.model_path = str(tmp_path / "missing.gguf")  # no chat model needed to import
+    w = MainWindow(data, s, assistant_kwargs={"embedder": embedder})
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.embedder_ready, timeout=60_000)
+    notes: list[str] = []
+    w.client.worker.progressNote.connect(lambda _n, t: notes.append(t))
+    path = write_json(tmp_path / "conversations.json", chatgpt_export())
+    w.start_import(str(path))
+    qtbot.waitUntil(lambda: getattr(w, "last_message", ("",))[0] == "Import finished",
+                    timeout=60_000)
+    assert "ChatGPT export: 2 conversations, 5 exchanges" in w.last_message[1]
+    assert any(t.startswith("embedding: ") for t in notes)
+    assert any(t.startswith("reading: ") for t in notes)
+    titles = {w.conversations.list.item(i).text() for i in range(w.conversations.list.count())}
+    assert {"Ana in Lisbon", "Ünïcødé 日本語"} <= titles
+    assert w.read_store.count_episodes() == 5
+
+    big = tmp_path / "big" / "conversations.json"
+    big.parent.mkdir()
+    write_chatgpt_export(big, conversations=40, exchanges=20)
+    before = snapshot(w.read_store)
+    w.start_import(str(big))
+    from PySide6 import QtWidgets
+
+    w._progress.findChild(QtWidgets.QPushButton).click()  # the dialog's Cancel button
+    qtbot.waitUntil(lambda: w.last_message[0] == "Import cancelled", timeout=60_000)
+    assert "cancelled" in w.statusBar().currentMessage()
+    assert snapshot(w.read_store) == before
+    w.close()

@@ -71,6 +71,8 @@ class ChatGPTSource(ConversationList):
         path, seen = [], set()
         node_id: Any = current
         while node_id is not None:
+            if type(node_id) is not str:
+                raise _Bad(f"field 'parent': expected a message id, got {tn(node_id)}", where)
             if node_id in seen:
                 raise _Bad("the message tree has a cycle", where)
             seen.add(node_id)

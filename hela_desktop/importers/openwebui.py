@@ -54,6 +54,8 @@ class OpenWebUISource(ConversationList):
             current = max(leaves, key=lambda m: epoch(m.get("timestamp")) or 0).get("id")
         path, seen, node_id = [], set(), current
         while node_id is not None:
+            if type(node_id) is not str:
+                raise _Bad(f"field 'parentId': expected a message id, got {tn(node_id)}", where)
             if node_id in seen:
                 raise _Bad("the message tree has a cycle", where)
             seen.add(node_id)
