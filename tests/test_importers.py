@@ -815,3 +815,17 @@ def test_app_imports_with_progress_and_cancels(qtbot, tmp_path, embedder):
     assert "cancelled" in w.statusBar().currentMessage()
     assert snapshot(w.read_store) == before
     w.close()
+
+
+def test_bench_import_small(tmp_path, embedder):
+    """The `import` part of `bench speed`, small: a generated export imports completely
+    and the report line carries the rate."""
+    from hela_desktop.bench.import_speed import bench_import
+    from hela_desktop.bench.speed import format_report
+
+    r = bench_import(tmp_path, exchanges=60, per_conversation=20, embedder=embedder)
+    assert r["exchanges"] == r["stored"] == 60
+    assert r["exchanges_per_s"] > 0 and r["embed_per_s"] > 0
+    assert r["reading_s"] >= 0 and r["embedding_s"] > 0 and r["writing_s"] >= 0
+    text = format_report({"profile": "hela", "import": r})
+    assert "exchanges per s embedding included" in text
