@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     speed.add_argument("--queries", type=int, default=60, help="queries per pool size")
     speed.add_argument("--answers", type=int, default=8, help="answers per streaming run")
     speed.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    speed.add_argument("--skip", default="", help="comma list: retrieval,stream,eager,turns,memfile,consolidate")
+    speed.add_argument("--skip", default="", help="comma list: retrieval,stream,eager,turns,memfile,import,consolidate")
     speed.add_argument("--stress", type=_at_least(0), default=0, metavar="N",
                        help="run the streaming comparisons beside N busy processes (a busy "
                             "machine) and report ratio, largest swap pause and pause share")

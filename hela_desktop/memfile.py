@@ -170,7 +170,7 @@ class ImportReport:
     """What `import_file` did (or, with ``dry_run``, would do), per record kind."""
 
     path: Path
-    kind: str  # "native", "json" or "text"
+    kind: str  # "native", "json", "text", or a history source ("chatgpt", "notes", ...)
     added: dict[str, int] = field(default_factory=dict)
     merged: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
@@ -178,6 +178,16 @@ class ImportReport:
     bad_vectors: int = 0  # of those, how many brought a vector of the wrong size or length
     dry_run: bool = False
     seconds: float = 0.0
+    embed_seconds: float = 0.0  # time spent embedding
+    # a conversation export or notes folder: what was read from it (`importers`)
+    details: dict = field(default_factory=dict)
+
+    @property
+    def embed_rate(self) -> float | None:
+        """Texts embedded per second (None when nothing was embedded)."""
+        if not self.embedded or self.embed_seconds <= 0:
+            return None
+        return self.embedded / self.embed_seconds
 
     def summary(self) -> str:
         kinds = [k for k in ("episodes", "edges", "knowledge", "conversations", "messages",
@@ -188,10 +198,28 @@ class ImportReport:
             for k in kinds
         ]
         head = "would import" if self.dry_run else "imported"
-        note = (f"; {self.bad_vectors} vectors of the wrong size or length not used"
-                if self.bad_vectors else "")
-        return (f"{head} {self.path} ({self.kind}; {self.embedded} embedded{note}): "
-                + "; ".join(parts))
+        rate = self.embed_rate
+        emb = f"{self.embedded} embedded" + (f", {rate:.0f} per s" if rate else "")
+        if self.bad_vectors:
+            emb += f"; {self.bad_vectors} vectors of the wrong size or length not used"
+        out = f"{head} {self.path} ({self.kind}; {emb}): " + "; ".join(parts)
+        if self.details:
+            from .importers import describe
+
+            out += "; " + describe(self.details)
+        return out
+
+    def as_dict(self) -> dict:
+        """The report as JSON-ready data (`import --json`): the source's own figures first
+        (``source``, ``conversations``, ``exchanges``, ``skipped``, ...), then the store's."""
+        out: dict[str, Any] = dict(self.details) if self.details else {"source": self.kind}
+        out.update(
+            file=str(self.path), dry_run=self.dry_run, added=self.added, merged=self.merged,
+            already_present=self.skipped, embedded=self.embedded,
+            bad_vectors=self.bad_vectors, embed_seconds=round(self.embed_seconds, 3),
+            embed_per_s=None if self.embed_rate is None else round(self.embed_rate, 1),
+            seconds=round(self.seconds, 3))
+        return out
 
 
 # ======================================================================= helpers ======
@@ -972,6 +1000,15 @@ class _Source:
         turned into text by `_where` only when something is wrong."""
         raise NotImplementedError  # pragma: no cover
 
+    def prepare(self, progress: Progress | None, work_dir: Path) -> None:
+        """Called once before the records are read (a conversation export is parsed here,
+        into `work_dir`); `progress(done, total)` in the source's own units."""
+
+    @property
+    def details(self) -> dict:
+        """What the source says about itself for the import report (history exports)."""
+        return {}
+
     def close(self) -> None:
         pass
 
@@ -1261,6 +1298,87 @@ def _parse_iso(v: Any) -> float:
     return _c_time(ts)
 
 
+def json_list_items(fh, limits: Limits, *, noun: str = "memories", where: str = "file",
+                    max_item: int | None = None,
+                    on_read: Callable[[bytes], None] | None = None) -> Iterator[tuple[int, Any]]:
+    """Yield (1-based index, item) of a top-level JSON list read from the binary file `fh`
+    in blocks, without loading the whole file; no item may be larger than `max_item` bytes
+    (default: the line limit).  `on_read(block)` sees every block read (progress, checksums).
+    Problems raise `_Bad` naming `where` or the item."""
+    dec = json.JSONDecoder(parse_constant=_reject_constant)
+    udec = codecs.getincrementaldecoder("utf-8")()
+    lim = limits.max_line_bytes if max_item is None else max_item
+    buf = ""
+    pos = 0
+    eof = False
+
+    def more() -> bool:
+        nonlocal buf, pos, eof
+        if eof:
+            return False
+        chunk = fh.read(_CHUNK)
+        if on_read is not None and chunk:
+            on_read(chunk)
+        try:
+            text = udec.decode(chunk, final=not chunk)
+        except UnicodeDecodeError as exc:
+            raise _Bad(f"not UTF-8 text ({exc.reason})", where) from None
+        if not chunk:
+            eof = True
+        if not buf and not pos and text.startswith("\ufeff"):
+            text = text[1:]
+        buf = buf[pos:] + text
+        pos = 0
+        return bool(chunk)
+
+    def skip_ws() -> None:
+        nonlocal pos
+        while True:
+            while pos < len(buf) and buf[pos] in " \t\r\n":
+                pos += 1
+            if pos < len(buf) or not more():
+                return
+
+    skip_ws()
+    if pos >= len(buf) or buf[pos] != "[":
+        raise _Bad(f"expected a JSON list of {noun}", where)
+    pos += 1
+    index = 0
+    while True:
+        skip_ws()
+        if pos >= len(buf):
+            raise _Bad("truncated JSON (the list is not closed)", where)
+        if buf[pos] == "]":
+            pos += 1
+            skip_ws()
+            if pos < len(buf):
+                raise _Bad("extra data after the JSON list", where)
+            return
+        if index:
+            if buf[pos] != ",":
+                raise _Bad(f"expected ',' or ']' after item {index}", where)
+            pos += 1
+            skip_ws()
+        while True:
+            try:
+                obj, end = dec.raw_decode(buf, pos)
+            except RecursionError:
+                raise _Bad("JSON nested too deeply", f"item {index + 1}") from None
+            except ValueError as exc:
+                if len(buf) - pos > lim:
+                    raise _Bad(f"item larger than {lim} bytes", f"item {index + 1}") from None
+                if more():
+                    continue
+                raise _Bad(f"not valid JSON ({exc})", f"item {index + 1}") from None
+            # a number at the end of the buffer may continue in the next chunk
+            if end >= len(buf) and more():
+                continue
+            break
+        index += 1
+        pos = end
+        yield index, obj
+
+
 class _PlainSource(_Source):
     """Plain JSON list (streaming-memory) or text/Markdown: episodes only."""
 
@@ -1293,79 +1411,8 @@ class _PlainSource(_Source):
 
     # ---- JSON list, read incrementally ----------------------------------------------
     def _json_items(self) -> Iterator[tuple[int, Any]]:
-        """Yield the items of a top-level JSON list without loading the whole file."""
-        dec = json.JSONDecoder(parse_constant=_reject_constant)
-        udec = codecs.getincrementaldecoder("utf-8")()
-        lim = self.limits.max_line_bytes
-        buf = ""
-        pos = 0
-        eof = False
         with open(self.path, "rb") as fh:
-
-            def more() -> bool:
-                nonlocal buf, pos, eof
-                if eof:
-                    return False
-                chunk = fh.read(_CHUNK)
-                try:
-                    text = udec.decode(chunk, final=not chunk)
-                except UnicodeDecodeError as exc:
-                    raise _Bad(f"not UTF-8 text ({exc.reason})", "file") from None
-                if not chunk:
-                    eof = True
-                if not buf and not pos and text.startswith("\ufeff"):
-                    text = text[1:]
-                buf = buf[pos:] + text
-                pos = 0
-                return bool(chunk)
-
-            def skip_ws() -> None:
-                nonlocal pos
-                while True:
-                    while pos < len(buf) and buf[pos] in " \t\r\n":
-                        pos += 1
-                    if pos < len(buf) or not more():
-                        return
-
-            skip_ws()
-            if pos >= len(buf) or buf[pos] != "[":
-                raise _Bad("expected a JSON list of memories", "file")
-            pos += 1
-            index = 0
-            while True:
-                skip_ws()
-                if pos >= len(buf):
-                    raise _Bad("truncated JSON (the list is not closed)", "file")
-                if buf[pos] == "]":
-                    pos += 1
-                    skip_ws()
-                    if pos < len(buf):
-                        raise _Bad("extra data after the JSON list", "file")
-                    return
-                if index:
-                    if buf[pos] != ",":
-                        raise _Bad(f"expected ',' or ']' after item {index}", "file")
-                    pos += 1
-                    skip_ws()
-                while True:
-                    try:
-                        obj, end = dec.raw_decode(buf, pos)
-                    except RecursionError:
-                        raise _Bad("JSON nested too deeply", f"item {index + 1}") from None
-                    except ValueError as exc:
-                        if len(buf) - pos > lim:
-                            raise _Bad(f"item larger than {lim} bytes",
-                                       f"item {index + 1}") from None
-                        if more():
-                            continue
-                        raise _Bad(f"not valid JSON ({exc})", f"item {index + 1}") from None
-                    # a number at the end of the buffer may continue in the next chunk
-                    if end >= len(buf) and more():
-                        continue
-                    break
-                index += 1
-                pos = end
-                yield index, obj
+            yield from json_list_items(fh, self.limits)
 
     def _json_records(self) -> Iterator[tuple[str, dict]]:
         s = self._str
@@ -1458,6 +1505,10 @@ _MD_SKIP = re.compile(r"\s{0,3}(#{1,6}(\s.*)?|([-*_]\s*){3,}|---)\s*\Z")
 
 
 def _open_source(path: Path, limits: Limits, now: float) -> _Source:
+    from . import importers  # conversation exports and notes folders (they use this module)
+
+    if path.is_dir():
+        return importers.open_folder(path, limits)
     try:
         if path.exists() and not path.is_dir() and not path.is_file():
             # a device (/dev/zero: one endless line) or a pipe (blocks until written)
@@ -1473,6 +1524,9 @@ def _open_source(path: Path, limits: Limits, now: float) -> _Source:
         raise _Bad(f"cannot read ({exc.strerror or exc})", "file") from None
     if not head:
         raise _Bad("empty file: not a memory file", "file")
+    history = importers.detect_file(path, head, limits)
+    if history is not None:
+        return history
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")) or \
             path.suffix.lower() in (".hela", ".zip"):
         if not head.startswith(b"PK"):
@@ -1484,7 +1538,7 @@ def _open_source(path: Path, limits: Limits, now: float) -> _Source:
         return _PlainSource(path, limits, "json", now)
     if first == b"{":
         raise _Bad("a JSON object: expected a .hela memory file, a JSON list of memories, "
-                   "or text", "file")
+                   "a conversation export, or text", "file")
     return _PlainSource(path, limits, "text", now)
 
 
@@ -1714,6 +1768,10 @@ class _DryRun(Exception):
     pass
 
 
+class ImportCancelled(Exception):
+    """The import was cancelled (its `cancel` event was set); nothing was written."""
+
+
 _T = TypeVar("_T")
 
 
@@ -1772,6 +1830,8 @@ def import_file(
     progress: Progress | None = None,
     lam: float | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    stage: Callable[[str, int, int], None] | None = None,
+    cancel: threading.Event | None = None,
 ) -> ImportReport:
     """Import a memory file into `store`, all or nothing.
 
@@ -1783,11 +1843,29 @@ def import_file(
     ``dry_run`` validates and counts without writing (and without embedding).  `lam` is the
     Hebbian decay λ used to compare edge weights when merging (default: `HelaParams.lam`).
     ``progress(done, total)`` reports records processed (``total`` 0 while unknown).
+    `path` may also be a conversation export or a notes folder (see `hela_desktop.importers`).
+    ``stage(name, start, end)`` announces each phase and the progress values it spans
+    (``end`` 0 while unknown): ``"reading"`` (a conversation export is parsed; progress in
+    bytes), ``"checking"``, ``"embedding"`` (progress advances one per text), ``"writing"``.  Setting `cancel` (a `threading.Event`) stops the import at the next
+    progress step with `ImportCancelled`, the store unchanged.
 
     Raises `MemoryFileError` (store unchanged) for any problem with the file.
     """
     t0 = time.perf_counter()
     path = Path(path)
+    user_progress = progress
+    if cancel is not None:
+        def progress(done: int, total: int) -> None:
+            if cancel.is_set():
+                raise ImportCancelled(f"{path}: import cancelled; nothing was changed")
+            if user_progress is not None:
+                user_progress(done, total)
+
+    def enter(name: str, start: int = 0, end: int = 0) -> None:
+        if cancel is not None and cancel.is_set():
+            raise ImportCancelled(f"{path}: import cancelled; nothing was changed")
+        if stage is not None:
+            stage(name, start, end)
     if lam is None:
         from .config import HelaParams
 
@@ -1797,17 +1875,24 @@ def import_file(
     try:
         src = _open_source(path, limits, time.time())
         try:
+            enter("reading")
+            src.prepare(progress, store.path.parent)
             # progress units: records validated + records written (+ texts embedded)
             total0 = 2 * sum(src.manifest.get("counts", {}).values())
+            enter("checking", 0, total0)
             plan = _validate(src, store, target_name, dim, progress, total0)
             report = ImportReport(path=path, kind=src.kind, dry_run=dry_run,
                                   bad_vectors=plan.bad_vectors)
             total = plan.records * 2 + len(plan.to_embed)
             vectors: dict[tuple[str, str], bytes] = {}
             if plan.to_embed and not dry_run:
+                enter("embedding", plan.records, plan.records + len(plan.to_embed))
+                t_emb = time.perf_counter()
                 vectors = _embed_all(plan.to_embed, embedder, progress, plan.records, total)
+                report.embed_seconds = time.perf_counter() - t_emb
             report.embedded = len(plan.to_embed)
             done0 = plan.records + (0 if dry_run else len(plan.to_embed))
+            enter("writing", done0, total)
             cache = store.conn.execute("PRAGMA cache_size").fetchone()[0]
             store.conn.execute("PRAGMA cache_size = -65536")  # 64 MiB while importing
             # a dry run writes into an in-memory copy of the store: it needs no write lock,
@@ -1835,6 +1920,7 @@ def import_file(
                 raise _Bad(f"conflicts with the store ({exc})", "import") from None
             finally:
                 store.conn.execute(f"PRAGMA cache_size = {int(cache)}")
+            report.details = src.details
         finally:
             src.close()
     except _Bad as bad:
@@ -2259,12 +2345,18 @@ def add_cli(subparsers) -> None:
     p.set_defaults(func=_cli_export)
 
     q = subparsers.add_parser(
-        "import", help="import a .hela file, a JSON list of memories, or a text file",
+        "import", help="import a .hela file, a JSON list of memories, a text file, a "
+                       "ChatGPT / Claude / Open WebUI / Jan export or a notes folder",
         description="Import memories; the file is checked completely before anything is "
-                    "written, and a refused file changes nothing.")
-    q.add_argument("file", type=Path, help="file to import")
+                    "written, and a refused file changes nothing.  Conversation exports "
+                    "(ChatGPT, Claude, Open WebUI, Jan) and Markdown notes folders are "
+                    "recognised from their content; importing one twice adds nothing.")
+    q.add_argument("file", type=Path, help="file or folder to import")
     q.add_argument("--dry-run", action="store_true",
                    help="check the file and show what would change, without writing")
+    q.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    q.add_argument("--progress", action="store_true",
+                   help="print progress on stderr even when it is not a terminal")
     q.set_defaults(func=_cli_import)
 
 
@@ -2312,18 +2404,82 @@ def _cli_import(args) -> int:
     store = _open_store(args)
     if store is None:
         return EXIT_ENVIRONMENT
+    show = _ProgressPrinter(sys.stderr) if (args.progress or sys.stderr.isatty()) else None
     try:
         with store:
-            rep = import_file(store, args.file, dry_run=args.dry_run, lam=lam)
+            rep = import_file(store, args.file, dry_run=args.dry_run, lam=lam,
+                              progress=show and show.progress, stage=show and show.stage)
     except MemoryFileError as exc:
+        if show is not None:
+            show.finish()
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_REFUSED
-    print(rep.summary())
+    if show is not None:
+        show.finish()
+    print(json.dumps(rep.as_dict(), ensure_ascii=False) if args.json else rep.summary())
     return 0
 
 
+class ProgressText:
+    """Import progress in words, for the command line and the app: feed it `stage` and
+    `progress` (as `import_file` calls them) and read `text`, e.g. ``"embedding: 1200 of
+    10000 texts (85 per s)"``."""
+
+    def __init__(self) -> None:
+        self.name, self.start, self.end, self.t0 = "", 0, 0, time.perf_counter()
+        self.text = ""
+
+    def stage(self, name: str, start: int, end: int) -> None:
+        self.name, self.start, self.end, self.t0 = name, start, end, time.perf_counter()
+
+    def progress(self, done: int, total: int) -> str:
+        if self.name == "reading":
+            self.text = f"reading: {done / 2**20:.1f} of {total / 2**20:.1f} MB"
+        elif self.name == "embedding":
+            n = done - self.start
+            dt = time.perf_counter() - self.t0
+            rate = f" ({n / dt:.0f} per s)" if dt > 0 and n > 0 else ""
+            self.text = f"embedding: {n} of {self.end - self.start} texts{rate}"
+        else:
+            pct = 100 * done / total if total else 0
+            self.text = f"{self.name or 'working'}: {pct:.0f} %"
+        return self.text
+
+
+class _ProgressPrinter(ProgressText):
+    """Import progress on a terminal (one line rewritten) or a log (a line every 2 s)."""
+
+    def __init__(self, out):
+        super().__init__()
+        self.out = out
+        self.tty = out.isatty()
+        self.last = 0.0
+        self.shown = False
+
+    def stage(self, name: str, start: int, end: int) -> None:
+        super().stage(name, start, end)
+        self.last = 0.0
+
+    def progress(self, done: int, total: int) -> str:
+        now = time.perf_counter()
+        if now - self.last < (0.25 if self.tty else 2.0) and done < total:
+            return self.text
+        self.last = now
+        text = super().progress(done, total)
+        self.out.write("\r\x1b[K" + text if self.tty else text + "\n")
+        self.out.flush()
+        self.shown = True
+        return text
+
+    def finish(self) -> None:
+        if self.tty and self.shown:
+            self.out.write("\r\x1b[K")
+            self.out.flush()
+
+
 __all__ = [
-    "FORMAT_NAME", "FORMAT_VERSION", "ExportReport", "ImportReport", "Limits", "MemoryFileError",
+    "FORMAT_NAME", "FORMAT_VERSION", "ExportReport", "ImportCancelled", "ImportReport", "Limits",
+    "MemoryFileError", "ProgressText", "json_list_items",
     "Selection", "add_cli", "export_store", "import_file",
 ]
 

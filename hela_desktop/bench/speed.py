@@ -11,7 +11,9 @@ Every figure is measured against a baseline in the same run:
 - prefill tokens per answer with KV-prefix reuse, against re-evaluating the whole prompt
   at each swap, and each swap's cost against its bound (memory block + user message +
   generated tokens);
-- export/import time of 100k memories and one consolidation pass (when those modules exist).
+- export/import time of 100k memories and one consolidation pass (when those modules exist);
+- the import rate of a generated 10,000-exchange ChatGPT export (exchanges per second,
+  embedding included).
 """
 
 from __future__ import annotations
@@ -385,6 +387,12 @@ def run_speed(args) -> int:
             n = 5000 if args.quick else 100_000
             print(f"memory file export/import of {n:,} memories:", file=sys.stderr)
             report["memfile"] = bench_memfile(n, work / "memfile")
+        if "import" not in skip:
+            from .import_speed import bench_import
+
+            n = 500 if args.quick else 10_000
+            print(f"importing a ChatGPT export of {n:,} exchanges:", file=sys.stderr)
+            report["import"] = bench_import(work / "import", exchanges=n)
         if "consolidate" not in skip:
             from .consolidation_speed import bench_consolidation
 
@@ -448,6 +456,13 @@ def format_report(r: dict) -> str:
         lines.append(f"- memory file, {m['n']:,} memories: export {m['export_s']} s, import "
                      f"{m['import_s']} s, file {m.get('file_mb')} MB, peak RSS "
                      f"{m.get('rss_after_import_mb')} MB")
+    if "import" in r:
+        m = r["import"]
+        lines.append(f"- ChatGPT export of {m['exchanges']:,} exchanges ({m['file_mb']} MB): "
+                     f"imported in {m['seconds']} s, {m['exchanges_per_s']} exchanges per s "
+                     f"embedding included (embedding {m['embed_per_s']} per s; reading "
+                     f"{m.get('reading_s')} s, embedding {m.get('embedding_s')} s, writing "
+                     f"{m.get('writing_s')} s); load average {m['load_avg']}")
     if "consolidation" in r:
         lines.append(f"- consolidation: {json.dumps(r['consolidation'])}")
     return "\n".join(lines)

@@ -172,7 +172,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.act_export = self._action(f, "&Export memories…", self.export_memories, None,
                                        "Write memories to a .hela file (or Markdown)")
         self.act_import = self._action(f, "&Import memories…", self.import_memories, None,
-                                       "Read memories from a .hela, JSON or text file")
+                                       "Read memories from a .hela, JSON or text file, or a "
+                                       "ChatGPT, Claude, Open WebUI or Jan export")
+        self.act_import_folder = self._action(
+            f, "Import &folder…", self.import_folder, None,
+            "Read a folder of Markdown notes (an Obsidian vault) or Jan threads")
         f.addSeparator()
         self.act_settings = self._action(f, "&Settings…", self.open_settings, "Ctrl+,")
         self.act_settings.setMenuRole(QtGui.QAction.MenuRole.PreferencesRole)
@@ -242,6 +246,7 @@ class MainWindow(QtWidgets.QMainWindow):
         w.opDone.connect(self._on_op_done)
         w.opFailed.connect(self._on_op_failed)
         w.progress.connect(self._on_progress)
+        w.progressNote.connect(self._on_progress_note)
         w.tokenOffsets.connect(self._on_token_offsets)
         w.idleReport.connect(self._on_idle_report)
         self.client = client
@@ -660,6 +665,10 @@ class MainWindow(QtWidgets.QMainWindow):
     def _on_op_failed(self, name: str, msg: str) -> None:
         if name in ("export", "import"):
             self._finish_progress()
+        if name == "import" and msg == "cancelled":
+            self.statusBar().showMessage("Import cancelled; nothing was changed.", 8000)
+            self.last_message = ("Import cancelled", msg)
+            return
         if name == "offsets":
             return
         self._message("warning", "That did not work", f"{name}: {msg}")
@@ -740,13 +749,32 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
             self, "Import memories", str(Path.home()),
-            "Memory files (*.hela *.json *.txt *.md);;All files (*)")
+            "Memories and conversation exports (*.hela *.json *.jsonl *.zip *.txt *.md);;"
+            "All files (*)")
         if path:
-            self._start_progress("Importing memories…")
-            self._op("import", path)
+            self.start_import(path)
 
-    def _start_progress(self, label: str) -> None:
-        self._progress = QtWidgets.QProgressDialog(label, None, 0, 0, self)
+    def import_folder(self) -> None:
+        path = QtWidgets.QFileDialog.getExistingDirectory(
+            self, "Import a notes folder or Jan threads", str(Path.home()))
+        if path:
+            self.start_import(path)
+
+    def start_import(self, path: str) -> None:
+        """Import a file or folder on the assistant's thread, with progress and Cancel."""
+        if self.client is None:
+            return
+        self.client.worker.import_cancel.clear()
+        self._start_progress("Importing memories…", cancel=self.client.worker.import_cancel.set)
+        self._op("import", path)
+
+    def _start_progress(self, label: str, cancel=None) -> None:
+        self._progress = QtWidgets.QProgressDialog(label, "Cancel" if cancel else None, 0, 0,
+                                                   self)
+        self._progress.setAutoClose(False)
+        self._progress.setAutoReset(False)
+        if cancel is not None:
+            self._progress.canceled.connect(cancel)
         self._progress.setWindowTitle("HeLa Desktop")
         self._progress.setMinimumDuration(0)
         self._progress.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
@@ -757,6 +785,11 @@ class MainWindow(QtWidgets.QMainWindow):
         if p is not None:
             p.setMaximum(max(total, 0))
             p.setValue(min(done, total) if total else 0)
+
+    def _on_progress_note(self, _name: str, text: str) -> None:
+        p = getattr(self, "_progress", None)
+        if p is not None and text:
+            p.setLabelText(f"Importing memories…\n{text}")
 
     def _finish_progress(self) -> None:
         p = getattr(self, "_progress", None)

@@ -49,6 +49,7 @@ class AssistantWorker(QtCore.QObject):
     opFailed = QtCore.Signal(str, str)  # op name, message
     progress = QtCore.Signal(str, int, int)  # op name, done, total
     promptProgress = QtCore.Signal(int, int)  # a long prompt being read: tokens done, total
+    progressNote = QtCore.Signal(str, str)  # op name, what it is doing ("embedding: …")
     tokenOffsets = QtCore.Signal(int, object)  # message id, [(start, end) char offsets]
     idleReport = QtCore.Signal(dict)  # a consolidation/forgetting pass finished (any thread)
 
@@ -63,6 +64,7 @@ class AssistantWorker(QtCore.QObject):
         self.assistant_kwargs = dict(assistant_kwargs or {})
         self.assistant = None
         self.stop_event = threading.Event()
+        self.import_cancel = threading.Event()  # set from the GUI: the import stops, undone
         self.busy = False
 
     # ---- lifecycle ------------------------------------------------------------------
@@ -274,10 +276,21 @@ class AssistantWorker(QtCore.QObject):
                                       progress=lambda d, t: self.progress.emit(name, int(d), int(t)))
                 result = result.summary()
             elif name == "import":
-                from ..memfile import import_file
+                from ..memfile import ImportCancelled, ProgressText, import_file
 
-                rep = import_file(a.store, Path(arg), embedder=a.embedder, lam=a.settings.hela.lam,
-                                  progress=lambda d, t: self.progress.emit(name, int(d), int(t)))
+                words = ProgressText()
+
+                def progress(d: int, t: int) -> None:
+                    self.progress.emit(name, int(d), int(t))
+                    self.progressNote.emit(name, words.progress(d, t))
+
+                try:
+                    rep = import_file(a.store, Path(arg), embedder=a.embedder,
+                                      lam=a.settings.hela.lam, progress=progress,
+                                      stage=words.stage, cancel=self.import_cancel)
+                except ImportCancelled:
+                    self.opFailed.emit(name, "cancelled")
+                    return
                 engine.reload_index()
                 result = rep.summary()
             elif name.startswith("knowledge_"):
