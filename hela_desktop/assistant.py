@@ -57,7 +57,7 @@ class AnswerNotSaved(StoreError):
 def format_memory(r: Recall, now: float | None = None) -> str:
     """One line of the memory block: when, and the user's own words."""
     return P.memory_line(r.text, r.extra.get("created_at"), time.time() if now is None else now,
-                         older="older_than" in r.extra)
+                         older="older_than" in r.extra, replaced="superseded_by" in r.extra)
 
 
 @dataclass

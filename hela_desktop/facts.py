@@ -192,11 +192,17 @@ def kin_words(relation: str) -> list[str]:
     return [w for w, r in _KIN.items() if r == relation]
 
 
+_PARENTS = frozenset("mum mom dad".split())  # used like names: "a video call with mum"
+
+
 def kin(text: str) -> set[str]:
-    """The relations a text names with "my"/"our" ("my mum" -> "mother")."""
+    """The relations a text names: "my mum" -> "mother", also a bare "mum" or "dad"."""
     words = _words(text)
-    return {_KIN[w] for p, w in zip(words, words[1:], strict=False)
-            if p in ("my", "our", "her", "his") and w in _KIN}
+    out = {_KIN[w] for p, w in zip(words, words[1:], strict=False)
+           if p in ("my", "our") and w in _KIN}
+    out |= {_KIN[w] for p, w in zip([""] + words, words, strict=False)
+            if w in _PARENTS and p not in ("a", "the", "your", "his", "her", "their")}
+    return out
 
 
 def _name_like(word: str) -> bool:

@@ -16,11 +16,12 @@ for this message:
    admitted memory may come in with it, even when it shares no words with the message: "the
    bride" finds "Tobias is getting married", and that one brings "Tobias's fiancée Lien does
    pottery".
-3. **Facts that change.**  Two admitted statements about the same thing (they share a word
-   of the message and are similar to each other) are not both shown: the newer wins, and the
-   older one is left out, marked ``superseded_by`` (the why-recalled panel says so).  Two
-   that share a name, or another word and that similarity, are both kept, the older one
-   marked ``older_than`` ("older news" in the prompt).
+3. **Facts that change.**  Of two admitted statements about the same thing (they share a
+   word of the message and are similar to each other) the newer wins: the older one is
+   marked ``superseded_by`` and shown right after it as replaced ("older news, since
+   replaced" in the prompt; the why-recalled panel says so), so nothing the newer one leaves
+   unsaid is lost.  Two that share a name, or another word and that similarity, are both
+   kept, the older one marked ``older_than`` ("older news").
 
 Every decision is written into the recall's ``extra`` (``gate``, ``bar``, ``similarity``,
 ``supersedes``, ``superseded_by``, ``older_than``, ``via_name``).
@@ -48,7 +49,7 @@ def similarity_of(r: Recall) -> float:
 class GateResult:
     admitted: list[Recall]
     held_back: list[Recall] = field(default_factory=list)  # with extra["gate"] = why
-    superseded: list[Recall] = field(default_factory=list)
+    superseded: list[Recall] = field(default_factory=list)  # also in `admitted`, marked
     personal: bool = False
     bar: float = 0.0
 
@@ -175,18 +176,20 @@ class RelevanceGate:
                 elif (names[a] & names[b] or (similar and common)) \
                         and "older_than" not in old.extra:
                     old.extra["older_than"] = b  # related, newer news: marked, both shown
-        kept, superseded = [], []
-        for r in admitted:
-            if r.episode_id in gone:
-                r.extra["superseded_by"] = gone[r.episode_id]
-                r.extra["gate"] = "superseded by a newer memory"
-                superseded.append(r)
-            else:
-                kept.append(r)
+        # the older memory stays in view, marked, right after the newer one that replaces
+        # it: the newer wins, and nothing it leaves unsaid is lost ("same night" still
+        # needs the night the older one named)
+        superseded = [r for r in admitted if r.episode_id in gone]
+        kept = [r for r in admitted if r.episode_id not in gone]
         for r in superseded:
-            newer = next((k for k in kept if k.episode_id == r.extra["superseded_by"]), None)
-            if newer is not None:
-                newer.extra.setdefault("supersedes", []).append(r.episode_id)
+            newer = gone[r.episode_id]
+            r.extra["superseded_by"] = r.extra["older_than"] = newer
+            at = next((i for i, k in enumerate(kept) if k.episode_id == newer), None)
+            if at is None:
+                kept.append(r)
+                continue
+            kept[at].extra.setdefault("supersedes", []).append(r.episode_id)
+            kept.insert(at + 1, r)
         return kept, superseded
 
 
@@ -206,10 +209,11 @@ def explain(extra: dict) -> list[str]:
     if extra.get("supersedes"):
         ids = ", ".join(f"#{i}" for i in extra["supersedes"])
         out.append(f"Newer than {ids}, which says something else about the same thing; "
-                   "this one wins and the older one was left out.")
+                   "this one wins and the older one is marked as replaced.")
     if extra.get("superseded_by") is not None:
-        out.append(f"Replaced by the newer memory #{extra['superseded_by']}.")
-    if extra.get("older_than") is not None:
+        out.append(f"Replaced by the newer memory #{extra['superseded_by']}: shown after it, "
+                   "marked as older news.")
+    if extra.get("older_than") is not None and extra.get("superseded_by") is None:
         out.append(f"Older than #{extra['older_than']}, which may have newer news; marked as "
                    "older in the prompt.")
     return out

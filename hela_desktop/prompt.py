@@ -54,14 +54,16 @@ def shorten(text: str, limit: int = MAX_MEMORY_CHARS) -> str:
 
 
 def memory_line(text: str, created_at: float | None, now: float, *,
-                older: bool = False) -> str:
+                older: bool = False, replaced: bool = False) -> str:
     """One line of the memory block: the user's own words, then when they said them
     ("- My dog is called Pixel. (3 weeks ago, on 4 November 2026)")."""
     said = shorten(text)
     if created_at is None:
         return f"- {said}"
     when = f"{relative_day(created_at, now)}, on {calendar_day(created_at)}"
-    if older:
+    if replaced:
+        when += "; older news, since replaced"
+    elif older:
         when += "; older news"
     return f"- {said} ({when})"
 

@@ -62,6 +62,8 @@ def test_names_are_learned_mid_sentence_and_found_at_sentence_start():
     assert "finn" in idx.known and "big" not in idx.known and "finally" not in idx.known
     # relations are names too: "my mum" is always the same person
     assert idx.names("Video call with my mum tonight.") >= {"my mother"}
+    assert idx.names("Video call with mum tonight.") >= {"my mother"}
+    assert not idx.names("She is a mum of three.")
 
 
 def test_gate_formulas_by_hand():
@@ -201,13 +203,18 @@ def test_a_newer_fact_supersedes_the_older_one(make_assistant):
     ])
     mems, _ = _turn(a, "What shift pattern am I working these days?", now=T0)
     ids = [m.episode_id for m in mems]
-    assert new in ids and old not in ids
+    # the newer wins: it comes first, the older one right after it, marked as replaced
+    assert ids.index(new) + 1 == ids.index(old)
     newer = next(m for m in mems if m.episode_id == new)
-    assert newer.extra["supersedes"] == [old]
+    older = next(m for m in mems if m.episode_id == old)
+    assert newer.extra["supersedes"] == [old] and older.extra["superseded_by"] == new
     from hela_desktop.gate import explain
 
     assert any("this one wins" in s for s in explain(newer.extra))
-    assert a.last_gate.superseded[0].extra["superseded_by"] == new
+    assert [r.episode_id for r in a.last_gate.superseded] == [old]
+    prompt = a.llm.detokenize(a.last_turn.first_prompt).decode("utf-8", "ignore")
+    assert "night shifts on the hospital ward. (2 months ago, on " in prompt
+    assert "; older news, since replaced)" in prompt.split("night shifts", 1)[1].split("\n")[0]
 
 
 def test_answers_do_not_copy_earlier_answers(make_assistant, settings):
