@@ -31,12 +31,16 @@ def relative_day(ts: float, now: float) -> str:
         return "today"
     if days < 2:
         return "yesterday"
+
+    def ago(n: int, unit: str) -> str:
+        return f"{'a' if n == 1 else n} {unit}{'' if n == 1 else 's'} ago"
+
     if days < 14:
-        return f"{int(days)} days ago"
+        return ago(int(days), "day")
     if days < 60:
-        return f"{int(days // 7)} weeks ago"
+        return ago(int(days // 7), "week")
     if days < 365:
-        return f"{int(days // 30.4)} months ago"
+        return ago(int(days // 30.4), "month")
     years = int(days // 365)
     return "over a year ago" if years < 2 else f"over {years} years ago"
 
@@ -58,9 +62,10 @@ def memory_line(text: str, created_at: float | None, now: float, *,
     """One line of the memory block: the user's own words, then when they said them
     ("- My dog is called Pixel. (3 weeks ago, on 4 November 2026)")."""
     said = shorten(text)
-    if created_at is None:
+    try:
+        when = f"{relative_day(created_at, now)}, on {calendar_day(created_at)}"
+    except (TypeError, ValueError, OverflowError, OSError):  # no date, or none a calendar has
         return f"- {said}"
-    when = f"{relative_day(created_at, now)}, on {calendar_day(created_at)}"
     if replaced:
         when += "; older news, since replaced"
     elif older:

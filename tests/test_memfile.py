@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from hela_desktop import memfile as mf
 from hela_desktop.formulas import decayed_weight
 from hela_desktop.memfile import Limits, MemoryFileError, Selection, export_store, import_file
-from hela_desktop.store import Store, episode_text
+from hela_desktop.store import Store, key_text
 
 EMB = "all-MiniLM-L6-v2"
 LAM = 0.005
@@ -497,7 +497,7 @@ def test_export_without_embeddings_reembeds_on_import(sample, tmp_path, embedder
         assert rep.embedded == 6 + 2
         rows = dst.conn.execute("SELECT user_text, assistant_text, embedding, embedder "
                                 "FROM episodes ORDER BY uid").fetchall()
-        expect = embedder.embed([episode_text(u, a) for u, a, _, _ in rows])
+        expect = embedder.embed([key_text(u, a) for u, a, _, _ in rows])  # the user's words
         for (_, _, blob, name), vec in zip(rows, expect, strict=True):
             assert name == embedder.name
             np.testing.assert_allclose(np.frombuffer(blob, np.float32), vec, atol=1e-5)
@@ -709,7 +709,7 @@ def test_wrong_size_vectors_are_embedded_again(sample_file, target, tmp_path, em
         blob, cent = target.conn.execute(
             "SELECT embedding, query_centroid FROM episodes WHERE uid = ?",
             (rec["uid"],)).fetchone()
-        want = embedder.embed([episode_text(rec["user_text"], rec["assistant_text"])])[0]
+        want = embedder.embed([key_text(rec["user_text"], rec["assistant_text"])])[0]
         assert np.allclose(np.frombuffer(blob, dtype=np.float32), want, atol=1e-5)
         assert cent is None
     usable(target, embedder)

@@ -426,6 +426,7 @@ def test_no_swap_pauses_longer_than_the_cap(make_assistant, settings):
     settings.swap_cost_weight = 0.0
     settings.swap_time_budget = 50.0  # a budget that allows long pauses
     settings.max_answer_tokens = 48
+    settings.gate.enabled = False  # swap machinery on a story prompt (no memory is evidence)
     a = make_assistant(s=settings)
     a.load()
     a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
