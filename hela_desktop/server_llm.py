@@ -444,6 +444,11 @@ class ServerLLM:
     def swap_seconds(self, tokens: int, shift: bool) -> float:
         return tokens * self.prefill_s_per_token
 
+    def prefill_s_now(self) -> float:
+        """Seconds per prompt token the server takes (from its measured first-chunk
+        latency); the same question `LocalLLM.prefill_s_now` answers for a local model."""
+        return self.prefill_s_per_token
+
     def close(self) -> None:
         self.client.abort()
 
