@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
 from .config import HelaParams
+from .facts import is_statement
 from .store import Store
 
 JOB = "forget"
@@ -45,6 +46,9 @@ class ForgettingParams:
 
     max_degree: float = 0.6  # archive only below this weighted degree
     stale_days: float = 30.0  # …and only when not accessed for longer than this
+    # a memory in which the user stated something (a fact about them, not a request or small
+    # talk) is kept much longer: an allergy mentioned once is not chatter
+    fact_stale_days: float = 365.0
     max_per_pass: int | None = None  # cap on archives per pass (None: no cap)
 
 
@@ -124,14 +128,15 @@ def plan_forgetting(store: Store, hela: HelaParams, params: ForgettingParams | N
         if d >= p.max_degree:
             rep.kept_connected += 1
             continue
-        if idle_days <= p.stale_days:
+        stale = p.fact_stale_days if is_statement(user_text or "") else p.stale_days
+        if idle_days <= stale:
             rep.kept_recent += 1
             continue
         if p.max_per_pass is not None and len(rep.archived) >= p.max_per_pass:
             break
         label = " ".join((user_text or assistant_text or "").split())[:60]
         reason = (f"weighted degree {d:.2f} < {p.max_degree:g}; not accessed for "
-                  f"{idle_days:.0f} days (> {p.stale_days:g}); not pinned; no knowledge "
+                  f"{idle_days:.0f} days (> {stale:g}); not pinned; no knowledge "
                   "depends on it")
         rep.archived.append(dict(episode_id=eid, reason=reason, degree=round(d, 4),
                                  idle_days=round(idle_days, 2), label=label))

@@ -39,7 +39,9 @@ TEXTS = {
     "stale_but_accessed": ("My sister lives in Lisbon.", "Nice city.", 90, 1),
     "stale_pinned": ("My passport number is in the drawer.", "Noted.", 90, None),
     "stale_knowledge": ("I am a vegetarian.", "Good to know.", 90, None),
-    "stale_superseded_source": ("I eat meat every day.", "Okay.", 90, None),
+    # a statement of the user's is kept for a year (fact_stale_days), chatter for a month
+    "stale_superseded_source": ("I eat meat every day.", "Okay.", 400, None),
+    "stale_fact": ("I am allergic to latex.", "Noted.", 90, None),
     "stale_deleted": ("Delete me.", "Done.", 90, None),
 }
 
@@ -93,7 +95,7 @@ def test_rule_archives_exactly_what_it_says(tmp_path, embedder):
     assert {name[a["episode_id"]] for a in plan.archived} == EXPECTED
     assert plan.checked == len(ids) - 1  # the deleted one is not considered
     assert (plan.kept_pinned, plan.kept_knowledge) == (1, 1)
-    assert plan.kept_connected == 2 and plan.kept_recent == 2
+    assert plan.kept_connected == 2 and plan.kept_recent == 3  # the latex allergy among them
     # dry run writes nothing
     dry = forget(engine, params=ForgettingParams(), dry_run=True, now=NOW)
     assert len(dry.archived) == 3 and store.count_episodes(archived=True) == 0
