@@ -5,7 +5,7 @@ export HF_HUB_OFFLINE := 1
 .PHONY: run chat test lint bench-speed bench-locomo bench-gui bundle check-bundle clean
 
 run:            ## install what is missing, then open the desktop app
-	@HELA_VENV=$(VENV) scripts/bootstrap.sh
+	@HELA_VENV=$(VENV) HELA_NEED_WINDOW=1 scripts/bootstrap.sh
 	$(VENV)/bin/hela-desktop
 
 chat:           ## install what is missing, then the terminal chat

@@ -272,6 +272,7 @@ def doctor_report(args) -> dict:
     from .config import Settings
     from .llm import ModelError, check_gguf, gpu_offload_supported
     from .paths import bundled_embedder_path, bundled_model_path, scan_models
+    from .qtlibs import report as qt_xcb_report
     from .store import DB_FILE
 
     def ver(mod: str) -> str:
@@ -316,6 +317,7 @@ def doctor_report(args) -> dict:
         "data_dir": str(args.data_dir),
         "memory_file": str(db) if db.exists() else f"{db} (not created yet)",
         "hf_hub_offline": os.environ.get("HF_HUB_OFFLINE"),
+        "qt_xcb": qt_xcb_report(),
     }
 
 
@@ -340,7 +342,11 @@ def cmd_doctor(args) -> int:
         print(f"data folder:      {rep['data_dir']}")
         print(f"memory file:      {rep['memory_file']}")
         print(f"offline mode:     HF_HUB_OFFLINE={rep['hf_hub_offline']}")
-    ok = rep["model_ok"] and rep["embedder"] != "missing" and rep["fts5"]
+        xcb = rep["qt_xcb"]
+        print("window (Qt xcb):  " + ("libraries found" if xcb["ok"] else
+              f"missing {', '.join(xcb['missing_libraries'])}  [PROBLEM]\n"
+              f"                  install them with: {xcb['install']}"))
+    ok = rep["model_ok"] and rep["embedder"] != "missing" and rep["fts5"] and rep["qt_xcb"]["ok"]
     return 0 if ok else 1
 
 
