@@ -17,7 +17,7 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -28,7 +28,7 @@ import numpy as np
 from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
-from .llm import LocalLLM, ModelError, Prepared, Utf8Stream, common_prefix
+from .llm import LocalLLM, ModelError, PrefillStopped, Prepared, Utf8Stream, common_prefix
 from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
 from .store import Store
 
@@ -266,11 +266,15 @@ class Assistant:
 
     # ---- one turn -----------------------------------------------------------------------
     def chat(self, message: str, conversation_id: int | None = None,
-             stop: threading.Event | None = None, *, seed: int | None = None) -> Iterator[Event]:
+             stop: threading.Event | None = None, *, seed: int | None = None,
+             on_status: Callable[[str, int, int], None] | None = None) -> Iterator[Event]:
         """Answer `message`, streaming events; persists everything at the end.
 
         Stopping early (``stop.set()``, closing the generator, Ctrl-C) stores the partial
-        answer marked as interrupted; the store stays consistent either way.
+        answer marked as interrupted; the store stays consistent either way.  A stop before
+        the first token (even while the prompt is being read) keeps no empty answer.
+        `on_status(phase, done, total)` tells what happens before the first token:
+        ``"recalling"`` (0, 0), then ``"reading"`` with prompt tokens read so far.
         """
         if not message or not message.strip():
             raise ValueError("empty message: type something to send")
@@ -292,6 +296,8 @@ class Assistant:
             t0 = time.perf_counter()
 
             # -- initial retrieval
+            if on_status is not None:
+                on_status("recalling", 0, 0)
             user_vec = engine.embed_query(message)
             tr = time.perf_counter()
             ranked = engine.retrieve(message, query_vec=user_vec)
@@ -314,9 +320,19 @@ class Assistant:
             # splice mode the block is dropped and the answer's cells are reused
             reuse = self.settings.swap_mode == "splice" and llm.cache_tag == ("chat", conversation_id)
             llm.cache_tag = None
-            state.prefill_tokens += llm.sync(prompt, skip=llm.n_ctx // 2 if reuse else 0)
-            if self._prefetch():
-                llm.mirror()
+
+            def reading(done: int, total: int) -> bool:
+                if on_status is not None:
+                    on_status("reading", done, total)
+                return stop is not None and stop.is_set()
+
+            try:
+                state.prefill_tokens += llm.sync(prompt, skip=llm.n_ctx // 2 if reuse else 0,
+                                                 progress=reading)
+                if self._prefetch():
+                    llm.mirror()
+            except PrefillStopped as exc:  # Esc while reading: the loop below ends at once
+                state.prefill_tokens += exc.evaluated
 
             generated: list[int] = []
             swap_s = 0.0  # time spent in swaps this answer
@@ -613,9 +629,11 @@ class Assistant:
         now = time.time()
         episode_id = None
         with self.store.transaction():
-            message_id = self.store.add_message(
-                conversation_id, "assistant", answer, interrupted=interrupted, stats=stats)
-            self.store.save_timeline(message_id, timeline)
+            message_id = None  # stopped before the first token: no empty answer is kept
+            if answer or not interrupted:
+                message_id = self.store.add_message(
+                    conversation_id, "assistant", answer, interrupted=interrupted, stats=stats)
+                self.store.save_timeline(message_id, timeline)
             if not interrupted and answer:
                 episode_id = engine.add_episode(NewEpisode(
                     user_text=message, assistant_text=answer, conversation_id=conversation_id,
@@ -624,12 +642,12 @@ class Assistant:
                                         (episode_id, message_id))
             # Hebbian learning: one step per distinct co-active set of this answer
             seen: set[tuple[int, ...]] = set()
-            for ids in sets_seen:
+            for ids in sets_seen if message_id is not None else ():
                 key = tuple(sorted(ids))
                 if len(key) >= 2 and key not in seen:
                     seen.add(key)
                     engine.hebbian_update(key, now=now)
-            for r, qv in used.values():
+            for r, qv in used.values() if message_id is not None else ():
                 engine.record_access([r], qv, now=now)
         tps = n_tokens / elapsed if elapsed > 0 else 0.0
         return DoneEvent(

@@ -170,6 +170,7 @@ class MessageView(QtWidgets.QTextBrowser):
         self._hover: tuple[int, int] = (-1, -1)
         self._highlight: tuple[int, int] = (-1, -1)
         self.tooltip_for = None  # callable(key, tok) -> str (set by the window)
+        self.live_status = ""  # what the live answer is waiting for, before its first token
         self.show_empty()
 
     # ---- content --------------------------------------------------------------------
@@ -222,6 +223,7 @@ class MessageView(QtWidgets.QTextBrowser):
         c = frame.firstCursorPosition()
         self._header(c, "user", when or time.time())
         c.insertText(text, QtGui.QTextCharFormat())
+        self._last_user_frame = frame
         self._scroll_end(force=True)
 
     def begin_assistant(self, when: float | None = None) -> int:
@@ -236,9 +238,61 @@ class MessageView(QtWidgets.QTextBrowser):
         self._cursor = c
         self._md = MarkdownStream()
         self._live = key
+        self._status: tuple[int, int] | None = None
         self.msgs[key]["frame"] = frame
         self._scroll_end(force=True)
         return key
+
+    def set_live_status(self, text: str) -> None:
+        """What happens before the first token ("Reading your message… 40 %"), shown muted
+        where the answer will appear; the first token replaces it."""
+        if self._live is None or self._cursor is None or self.msgs[self._live]["n_tokens"]:
+            return
+        self._clear_status()
+        a = self._cursor.position()
+        f = QtGui.QTextCharFormat()
+        f.setForeground(QtGui.QColor("#8a8f9c"))
+        f.setFontItalic(True)
+        self._cursor.insertText(text, f)
+        self._status = (a, self._cursor.position())
+        self._cursor.setPosition(a)
+        self.live_status = text
+
+    def _clear_status(self) -> None:
+        st = getattr(self, "_status", None)
+        if st is None or self._cursor is None:
+            return
+        c = QtGui.QTextCursor(self.document())
+        c.setPosition(st[0])
+        c.setPosition(st[1], QtGui.QTextCursor.MoveMode.KeepAnchor)
+        c.removeSelectedText()
+        self._cursor.setPosition(st[0])
+        self._status = None
+        self.live_status = ""
+
+    def _remove_frame(self, frame) -> None:
+        c = QtGui.QTextCursor(self.document())
+        c.setPosition(max(0, frame.firstPosition() - 1))
+        c.setPosition(frame.lastPosition() + 1, QtGui.QTextCursor.MoveMode.KeepAnchor)
+        c.removeSelectedText()
+
+    def discard_live(self, *, with_user: bool = False) -> None:
+        """Remove the live answer that never began (and, with `with_user`, the message
+        it answered): an empty answer is not kept."""
+        key = self._live
+        if key is None:
+            return
+        self._clear_status()
+        frame = self.msgs.pop(key).get("frame")
+        self._live, self._cursor, self._md = None, None, None
+        if frame is not None:
+            self._remove_frame(frame)
+        user = getattr(self, "_last_user_frame", None)
+        if with_user and user is not None:
+            self._remove_frame(user)
+            self._last_user_frame = None
+        if not self.msgs and not self.document().toPlainText().strip():
+            self.show_empty()
 
     def _new_key(self) -> int:
         key = self._next_key
@@ -251,6 +305,7 @@ class MessageView(QtWidgets.QTextBrowser):
         if self._live is None or self._cursor is None:
             return
         at_end = self._at_end()
+        self._clear_status()
         for idx, text in pieces:
             self._write(self._live, self._md.feed(text, idx))
             self.msgs[self._live]["n_tokens"] = max(self.msgs[self._live]["n_tokens"], idx + 1)
@@ -289,6 +344,7 @@ class MessageView(QtWidgets.QTextBrowser):
         if self._live is None:
             return
         key = self._live
+        self._clear_status()
         if self._md is not None:
             self._write(key, self._md.flush())
         m = self.msgs[key]

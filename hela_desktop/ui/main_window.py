@@ -243,6 +243,7 @@ class MainWindow(QtWidgets.QMainWindow):
         w.progress.connect(self._on_progress)
         w.tokenOffsets.connect(self._on_token_offsets)
         w.idleReport.connect(self._on_idle_report)
+        w.turnStatus.connect(self._on_turn_status)
         self.client = client
         self.model_ready = False
         self.embedder_ready = False
@@ -289,15 +290,42 @@ class MainWindow(QtWidgets.QMainWindow):
         self.timeline.begin_live([], key=self.live_key)
         self._recalls = {}
         self._set_streaming(True)
+        self._sent_text = text
         if not self.model_ready:
             self.statusBar().showMessage("Waiting for the model to finish loading…")
+            self.chat.view.set_live_status("Loading the language model…")
+        else:
+            self.chat.view.set_live_status("Starting…")
         self.client.chat(text, self.current_conv)
 
     def stop(self) -> None:
-        """Stop the answer being written (Esc); the partial answer is kept."""
-        if self.is_streaming():
-            self.client.stop()
+        """Stop the answer being written (Esc); the partial answer is kept.  An answer that
+        has not begun is dropped at once and the message goes back into the input box."""
+        if not self.is_streaming():
+            return
+        if self.client.stop():
+            self._pending.clear()
+            self.chat.view.discard_live(with_user=True)
+            if not self.chat.input.toPlainText().strip():
+                self.chat.input.setPlainText(getattr(self, "_sent_text", ""))
+            self.timeline.clear()
+            self._set_streaming(False)
+            self.graph.clear_active()
+            self.statusBar().showMessage("Stopped before sending — your message is back in the box.", 6000)
+        else:
             self.statusBar().showMessage("Stopping…", 2000)
+
+    def _on_turn_status(self, phase: str, done: int, total: int) -> None:
+        """Before the first token: say what is happening, with progress where known."""
+        if not self.is_streaming():
+            return
+        if phase == "recalling":
+            text = "Recalling memories…"
+        elif phase == "reading" and total and done < total:
+            text = f"Reading your message and memories ({total} tokens)… {100 * done // total} %"
+        else:
+            text = "Starting the answer…"
+        self.chat.view.set_live_status(text)
 
     def _set_streaming(self, on: bool) -> None:
         self.chat.set_streaming(on)
@@ -361,7 +389,12 @@ class MainWindow(QtWidgets.QMainWindow):
         self._touch()
         self.turns += 1
         footer = _footer(ev.tokens, ev.swaps, ev.tokens_per_s, ev.interrupted)
-        self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer)
+        if ev.message_id is None and not ev.text:  # stopped before the first token
+            self.chat.view.discard_live()
+            self.chat.view.add_notice("Stopped before the answer began (nothing was kept; "
+                                      "Regenerate answers this message again).")
+        else:
+            self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer)
         title = f"Answer · message #{ev.message_id}" if ev.message_id else "Answer"
         self.timeline.set_answer(ev.timeline, ev.tokens, title, key=self.live_key)
         self._set_streaming(False)
@@ -567,6 +600,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def _on_load_progress(self, text: str) -> None:
         self.status_busy.setVisible(bool(text))
         self.status_busy_label.setText(text)
+        if text and self.is_streaming():  # a message waits for the model
+            self.chat.view.set_live_status(text)
 
     def _on_loaded(self, info: dict) -> None:
         self.model_ready = True

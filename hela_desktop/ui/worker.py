@@ -50,6 +50,7 @@ class AssistantWorker(QtCore.QObject):
     progress = QtCore.Signal(str, int, int)  # op name, done, total
     tokenOffsets = QtCore.Signal(int, object)  # message id, [(start, end) char offsets]
     idleReport = QtCore.Signal(dict)  # a consolidation/forgetting pass finished (any thread)
+    turnStatus = QtCore.Signal(str, int, int)  # before the first token: phase, done, total
 
     def __init__(self, data_dir: Path, settings: Settings, assistant_kwargs: dict | None = None,
                  idle_scheduler: bool = True):
@@ -63,6 +64,9 @@ class AssistantWorker(QtCore.QObject):
         self.assistant = None
         self.stop_event = threading.Event()
         self.busy = False
+        self.started_request = 0  # the last chat request that began (GUI reads it)
+        self.cancelled: set[int] = set()  # chat requests dropped before they began
+        self.request_lock = threading.Lock()
 
     # ---- lifecycle ------------------------------------------------------------------
     @QtCore.Slot()
@@ -162,11 +166,16 @@ class AssistantWorker(QtCore.QObject):
             self.assistant = None
 
     # ---- chat -----------------------------------------------------------------------
-    @QtCore.Slot(str, object)
-    def chat(self, message: str, conversation_id) -> None:
+    @QtCore.Slot(str, object, int)
+    def chat(self, message: str, conversation_id, request: int = 0) -> None:
         """Stream one answer; every event goes out through `event`."""
         from ..llm import ModelError
 
+        with self.request_lock:
+            if request in self.cancelled:  # stopped while it waited (e.g. behind loading)
+                self.cancelled.discard(request)
+                return
+            self.started_request = request
         a = self.assistant
         if a is None:
             self.turnFailed.emit("the assistant is not available")
@@ -176,7 +185,8 @@ class AssistantWorker(QtCore.QObject):
         self.busy = True
         done = None
         try:
-            for ev in a.chat(message, conversation_id, stop=self.stop_event):
+            for ev in a.chat(message, conversation_id, stop=self.stop_event,
+                             on_status=self.turnStatus.emit):
                 if isinstance(ev, DoneEvent):
                     done = ev
                 self.event.emit(ev)
@@ -313,7 +323,7 @@ class AssistantClient(QtCore.QObject):
 
     requestOpen = QtCore.Signal()
     requestLoad = QtCore.Signal(bool)
-    requestChat = QtCore.Signal(str, object)
+    requestChat = QtCore.Signal(str, object, int)
     requestReload = QtCore.Signal(object)
     requestSettings = QtCore.Signal(object)
     requestSnapshot = QtCore.Signal()
@@ -336,6 +346,7 @@ class AssistantClient(QtCore.QObject):
         self.requestOp.connect(self.worker.op)
         self.requestClose.connect(self.worker.close)
         self.streaming = False
+        self.request = 0
         self.worker.event.connect(self._on_event)
         self.worker.turnFailed.connect(self._on_failed)
         self.thread.start()
@@ -351,10 +362,19 @@ class AssistantClient(QtCore.QObject):
         self.streaming = True
         self.worker.stop_event.clear()
         self.worker.touch()
-        self.requestChat.emit(message, conversation_id)
+        self.request += 1
+        self.requestChat.emit(message, conversation_id, self.request)
 
-    def stop(self) -> None:
+    def stop(self) -> bool:
+        """Stop the answer.  Returns True when it had not begun yet (it waited behind model
+        loading or another job): it is dropped at once and nothing of it is stored."""
+        with self.worker.request_lock:
+            if self.streaming and self.worker.started_request != self.request:
+                self.worker.cancelled.add(self.request)
+                self.streaming = False
+                return True
         self.worker.stop()
+        return False
 
     def shutdown(self, timeout_ms: int = 60000) -> None:
         """Stop any answer (its partial text is stored), close the assistant, end the thread."""

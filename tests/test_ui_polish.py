@@ -1,0 +1,129 @@
+"""The desktop app's first hour (issue 15), pytest-qt offscreen: status before the first
+token and Esc in that phase, search by meaning, plain-language settings and panels,
+activity sentences, one source of truth after changes, and the chat basics."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ["XDG_CONFIG_HOME"] = __import__("tempfile").mkdtemp(prefix="hela-qt-config-")
+
+import pytest  # noqa: E402
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6 import QtCore  # noqa: E402
+
+from hela_desktop.config import Settings  # noqa: E402
+from hela_desktop.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+SEED = [
+    ("I am allergic to peanuts, so I avoid satay.", "Good to know; I will keep that in mind."),
+    ("My sister Ana lives in Lisbon.", "Nice, Lisbon is a lovely city."),
+    ("I work as a nurse at the hospital in Porto.", "Nursing is demanding work."),
+    ("My cat is called Miso and he is orange.", "Miso is a great name for a cat."),
+    ("Shellfish makes me break out in hives.", "That sounds like an allergic reaction."),
+    ("I am learning to play the piano.", "Practice a little every day."),
+]
+
+
+def _wait(qtbot, cond, timeout_s: float) -> None:
+    qtbot.waitUntil(cond, timeout=int(timeout_s * 1000))
+
+
+@pytest.fixture
+def seeded_dir(tmp_path, embedder):
+    from hela_desktop.memory import MemoryEngine, NewEpisode
+
+    d = tmp_path / "data"
+    d.mkdir()
+    store = Store(d)
+    MemoryEngine(store, embedder, Settings()).add_episodes(
+        [NewEpisode(u, a, created_at=time.time() - 3600 * (len(SEED) - i)) for i, (u, a) in enumerate(SEED)])
+    store.close()
+    return d
+
+
+def _ui_settings() -> Settings:
+    s = Settings()
+    s.temperature = 0.0
+    s.max_answer_tokens = 16
+    s.max_memories = 3
+    return s
+
+
+class _Gate(QtCore.QObject):
+    """Blocks the assistant thread until released (to queue a request behind it)."""
+
+    block = QtCore.Signal()
+
+    def __init__(self, thread: QtCore.QThread):
+        super().__init__()
+        self.release = threading.Event()
+        self.moveToThread(thread)
+        self.block.connect(self._wait, QtCore.Qt.ConnectionType.QueuedConnection)
+
+    @QtCore.Slot()
+    def _wait(self) -> None:
+        self.release.wait(30)
+
+
+def test_status_before_first_token_and_esc_in_that_phase(qtbot, seeded_dir, llm, embedder):
+    from hela_desktop.ui.main_window import MainWindow
+
+    w = MainWindow(seeded_dir, _ui_settings(), assistant_kwargs={"llm": llm, "embedder": embedder},
+                   idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    _wait(qtbot, lambda: w.model_ready and w.embedder_ready, 120)
+    view = w.chat.view
+
+    # 1. the answer has not begun (the assistant thread is busy): Esc drops it at once,
+    #    nothing is stored, and the message goes back into the input box
+    gate = _Gate(w.client.thread)
+    gate.block.emit()
+    w.send("What am I allergic to?")
+    assert view.live_status  # a sign of life in the answer bubble
+    t0 = time.perf_counter()
+    w.act_stop.trigger()
+    assert time.perf_counter() - t0 < 0.2 and not w.is_streaming()
+    assert w.chat.input.toPlainText() == "What am I allergic to?"
+    assert "What am I allergic" not in view.toPlainText() and view.live_key() is None
+    gate.release.set()
+    qtbot.wait(300)
+    assert w.read_store.conversations() == []  # nothing of it was stored
+
+    # 2. Esc while the prompt is being read: stops within a chunk, keeps no empty answer
+    w.chat.input.clear()
+    statuses: list[str] = []
+    w.client.worker.turnStatus.connect(lambda p, d, t: statuses.append(p))
+    w._last_done = None
+    w.send("Read this long note please. " + "The river bends north past the old mill. " * 45)
+    _wait(qtbot, lambda: view.live_status.startswith("Reading"), 60)
+    assert "%" in view.live_status and "tokens" in view.live_status
+    t0 = time.perf_counter()
+    w.act_stop.trigger()
+    _wait(qtbot, lambda: w._last_done is not None, 30)
+    stop_s = time.perf_counter() - t0
+    assert stop_s < 1.5, stop_s  # one prefill chunk is about 0.15 s
+    assert w._last_done.interrupted and w._last_done.tokens == 0 and w._last_done.message_id is None
+    assert "stopped — 0 tokens" not in view.toPlainText()
+    assert "Stopped before the answer began" in view.toPlainText()
+    msgs = w.read_store.messages(w.current_conv)
+    assert [m["role"] for m in msgs] == ["user"]
+    assert statuses[:2] == ["recalling", "reading"]
+
+    # 3. a normal answer replaces the status with its first token
+    w._last_done = None
+    w.send("Where does Ana live?")
+    _wait(qtbot, lambda: w._last_done is not None, 60)
+    assert view.live_status == "" and "Reading your message" not in view.toPlainText()
+    assert w._last_done.tokens > 0
+    w.close()
