@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("hela_desktop.bench.locomo", "add_cli", bsub),
         ("hela_desktop.memfile", "add_cli", sub),
         ("hela_desktop.consolidate", "add_cli", sub),
+        ("hela_desktop.memories_cli", "add_cli", sub),
     ):
         try:
             m = importlib.import_module(mod)
