@@ -127,3 +127,50 @@ def test_status_before_first_token_and_esc_in_that_phase(qtbot, seeded_dir, llm,
     assert view.live_status == "" and "Reading your message" not in view.toPlainText()
     assert w._last_done.tokens > 0
     w.close()
+
+
+def test_search_by_meaning_in_browser_and_graph(qtbot, seeded_dir, embedder):
+    from hela_desktop.ui.main_window import MainWindow
+
+    w = MainWindow(seeded_dir, _ui_settings(), load_model=False,
+                   assistant_kwargs={"embedder": embedder}, idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    allergic = {1, 5}  # "allergic to peanuts", "hives … allergic reaction"
+
+    # the memory browser: "allergy" finds the two memories that say "allergic", best first
+    w.search_memories()
+    w.browser.search.setText("allergy")
+    _wait(qtbot, lambda: "best match first" in w.browser.count_label.text(), 20)
+    ids = [e.id for e in w.browser.model.episodes]
+    assert set(ids) == allergic, ids
+    w.browser.search.setText("food allergy")
+    _wait(qtbot, lambda: "best match first" in w.browser.count_label.text()
+          and w.browser._ranked[0] == "food allergy", 20)
+    assert {e.id for e in w.browser.model.episodes} == allergic
+    # words still work, ranked: "Lisbon" puts Ana's memory first
+    w.browser.search.setText("Lisbon")
+    _wait(qtbot, lambda: w.browser._ranked is not None and w.browser._ranked[0] == "Lisbon"
+          and "best match first" in w.browser.count_label.text(), 20)
+    assert w.browser.model.episodes[0].id == 2
+
+    # the graph's find box: the same ranking, literal label matches after it
+    w.right_tabs.setCurrentIndex(0)
+    w.graph.search.setText("allergy")
+    _wait(qtbot, lambda: len(w.graph.search_rows) >= 2, 20)
+    found = {int(w.graph.data.ids[r]) for r in w.graph.search_rows}
+    assert found == allergic and w.graph.match_label.text() == "2 found"
+    w.graph.next_match()
+    assert w.graph.selected in allergic
+
+    # a deleted memory leaves the results at once (one source of truth)
+    w.right_tabs.setCurrentIndex(1)
+    w.browser.search.setText("allergy")
+    _wait(qtbot, lambda: w.browser._ranked is not None and w.browser._ranked[0] == "allergy"
+          and len(w.browser.model.episodes) == 2, 20)
+    w.browser.select_id(5)
+    with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
+        w.browser.delete_selected()
+    _wait(qtbot, lambda: [e.id for e in w.browser.model.episodes] == [1], 20)
+    w.close()

@@ -210,6 +210,11 @@ class GraphView(QtWidgets.QWidget):
         self.highlighted: set[int] = set()
         self.search_rows = np.zeros(0, dtype=np.int64)
         self._search_cursor = -1
+        self.semantic_search = None  # callable(text): ask the engine (set by the window)
+        self._ranked: tuple[str, list] | None = None  # its answer: (text, [(id, score)])
+        self._asked = ""
+        self._ask_timer = QtCore.QTimer(self, singleShot=True, interval=250)
+        self._ask_timer.timeout.connect(self._ask_engine)
         self.selected: int | None = None
         self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
         self.focus_mode = False
@@ -562,19 +567,44 @@ class GraphView(QtWidgets.QWidget):
         self.render()
 
     def _on_search(self, text: str) -> None:
-        text = text.strip().lower()
+        """Matches: the engine's ranking by meaning plus keywords (when it has answered for
+        this text), then literal matches of the text in labels."""
+        raw = text.strip()
+        text = raw.lower()
         if not text or not len(self.data):
             self.search_rows = np.zeros(0, dtype=np.int64)
             self.match_label.setText("")
         else:
-            rows = [r for r, i in enumerate(self.data.ids)
-                    if text in (self.data.nodes[int(i)].get("text") or "").lower()
-                    or text in (self.data.nodes[int(i)].get("label") or "").lower()
-                    or text == f"#{int(i)}"]
+            rows = []
+            if self._ranked is not None and self._ranked[0] == raw:
+                rows = [self.data.index[int(i)] for i, _ in self._ranked[1] if int(i) in self.data.index]
+            elif self.semantic_search is not None and self._asked != raw:
+                self._asked = raw
+                self._ask_timer.start()  # once typing pauses
+            have = set(rows)
+            rows += [r for r, i in enumerate(self.data.ids)
+                     if r not in have and (text in (self.data.nodes[int(i)].get("text") or "").lower()
+                                           or text in (self.data.nodes[int(i)].get("label") or "").lower()
+                                           or text == f"#{int(i)}")]
             self.search_rows = np.asarray(rows, dtype=np.int64)
             self.match_label.setText(f"{len(rows)} found" if rows else "none")
         self._search_cursor = -1
         self.render()
+
+    def set_search_results(self, text: str, results: list | None) -> None:
+        """The engine's ranked matches for `text`; None forgets the last ranking."""
+        self._ranked = None if results is None else (text, list(results))
+        self._asked = ""
+        if results is not None and text == self.search.text().strip():
+            self._on_search(text)
+
+    def _ask_engine(self) -> None:
+        text = self.search.text().strip()
+        if text and self.semantic_search is not None:
+            self.semantic_search(text)
+
+    def refresh_search(self) -> None:
+        self._on_search(self.search.text())
 
     def next_match(self) -> None:
         """Select the next search match and pan to it."""

@@ -247,6 +247,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.client = client
         self.model_ready = False
         self.embedder_ready = False
+        self.browser.semantic_search = self.graph.semantic_search = None
+        self.browser.set_search_results("", None)
+        self.graph.set_search_results("", None)
         self.current_conv = None
         self.refresh_conversations()
         self.chat.view.show_empty()
@@ -615,6 +618,11 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_embedder_ready(self) -> None:
         self.embedder_ready = True
+        # search by meaning plus keywords runs where the embedder lives
+        self.browser.semantic_search = lambda text: self._op("search", ("browser", text))
+        self.graph.semantic_search = lambda text: self._op("search", ("graph", text))
+        self.browser.refresh()
+        self.graph.refresh_search()
 
     def _on_load_failed(self, kind: str, msg: str) -> None:
         if kind == "model":
@@ -642,6 +650,12 @@ class MainWindow(QtWidgets.QMainWindow):
             self.client.requestOp.emit(name, arg)
 
     def _on_op_done(self, name: str, arg, result) -> None:
+        if name == "search":
+            (self.graph if arg[0] == "graph" else self.browser).set_search_results(arg[1], result)
+            return
+        if name in ("edit", "import", "restore", "delete"):
+            self.browser.set_search_results("", None)  # rankings of the old texts are stale
+            self.graph.set_search_results("", None)
         if name in ("rename_conv", "delete_conv"):
             self.refresh_conversations()
             if name == "rename_conv" and arg[0] == self.current_conv:

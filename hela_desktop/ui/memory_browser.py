@@ -110,6 +110,11 @@ class MemoryBrowser(QtWidgets.QWidget):
         super().__init__(parent)
         self.store = store
         self._undo: list[int] = []  # soft-deleted ids, most recent last
+        # search by meaning plus keywords: callable(text) that asks the engine (the window
+        # sets it once the embedder is ready); its answer comes to set_search_results
+        self.semantic_search = None
+        self._ranked: tuple[str, list] | None = None  # (text, [(id, score)]) best first
+        self._asked = ""
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.tabs = QtWidgets.QTabWidget()
@@ -239,10 +244,20 @@ class MemoryBrowser(QtWidgets.QWidget):
         tab = self.tabs.currentIndex()
         if tab == 0:
             q = self.search.text().strip()
-            eps = self.store.list_episodes(search=q or None, limit=2000)
+            eps = self.store.list_episodes(search=q or None, limit=2000)  # words, newest first
+            how = ""
+            if q and self.semantic_search is not None:
+                if self._ranked is not None and self._ranked[0] == q:
+                    eps = self._ranked_episodes(self._ranked[1], eps)
+                    how = " · best match first"
+                else:
+                    how = " · searching by meaning…"
+                    if self._asked != q:
+                        self._asked = q
+                        self.semantic_search(q)
             self.model.set_episodes(eps)
             total = self.store.count_episodes()
-            self.count_label.setText(f"{len(eps)} of {total}" if q else f"{total} memories")
+            self.count_label.setText(f"{len(eps)} of {total}{how}" if q else f"{total} memories")
             if current is not None:
                 self.select_id(current, emit=False)
         elif tab == 1:
@@ -252,6 +267,22 @@ class MemoryBrowser(QtWidgets.QWidget):
         else:
             self.archive_model.set_episodes(self.store.list_episodes(only_archived=True, limit=2000))
         self._update_buttons()
+
+    def set_search_results(self, text: str, results: list | None) -> None:
+        """The engine's ranked matches for `text` (by meaning plus keywords); None forgets
+        the last ranking (memories changed)."""
+        self._ranked = None if results is None else (text, list(results))
+        self._asked = ""
+        if results is not None and text == self.search.text().strip() and self.tabs.currentIndex() == 0:
+            self.refresh()
+
+    def _ranked_episodes(self, ranked: list, literal: list) -> list:
+        """Ranked matches that are still live, then word matches the ranking missed."""
+        eps = self.store.episodes(int(i) for i, _ in ranked)
+        out = [eps[int(i)] for i, _ in ranked if int(i) in eps
+               and eps[int(i)].deleted_at is None and eps[int(i)].archived_at is None]
+        seen = {e.id for e in out}
+        return out + [e for e in literal if e.id not in seen]
 
     def _refresh_knowledge(self) -> None:
         try:

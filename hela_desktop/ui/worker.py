@@ -236,7 +236,7 @@ class AssistantWorker(QtCore.QObject):
 
         ``edit`` (id, user, assistant) · ``pin`` (id, bool) · ``delete`` id ·
         ``restore`` id · ``export`` path · ``import`` path · ``offsets`` (message id, text) ·
-        ``rename_conv`` (id, title) · ``delete_conv`` id.
+        ``rename_conv`` (id, title) · ``delete_conv`` id · ``search`` (who, text).
         """
         a = self.assistant
         if a is None:
@@ -244,7 +244,7 @@ class AssistantWorker(QtCore.QObject):
             return
         try:
             result = None
-            if name in ("edit", "delete", "restore", "import"):
+            if name in ("edit", "delete", "restore", "import", "search"):
                 a.load_embedder()
             engine = a.engine
             if name == "edit":
@@ -275,6 +275,8 @@ class AssistantWorker(QtCore.QObject):
                                   progress=lambda d, t: self.progress.emit(name, int(d), int(t)))
                 engine.reload_index()
                 result = rep.summary()
+            elif name == "search":  # (who asked, text) -> [(id, score)], best first
+                result = [(r.episode_id, r.score) for r in engine.search(arg[1])]
             elif name == "rename_conv":
                 cid, title = arg
                 a.store.rename_conversation(int(cid), title)
