@@ -17,7 +17,7 @@ import pytest  # noqa: E402
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtCore  # noqa: E402
+from PySide6 import QtCore, QtWidgets  # noqa: E402
 
 from hela_desktop.config import Settings  # noqa: E402
 from hela_desktop.store import Store  # noqa: E402
@@ -174,3 +174,104 @@ def test_search_by_meaning_in_browser_and_graph(qtbot, seeded_dir, embedder):
         w.browser.delete_selected()
     _wait(qtbot, lambda: [e.id for e in w.browser.model.episodes] == [1], 20)
     w.close()
+
+
+# ---------------------------------------------------------------- plain language -------
+RESEARCH_WORDS = ("Re-retrieve", "Look back over", "Swap time budget", "cos²", "hela-nospread",
+                  "hela-paper", "relevance=", "base=")
+
+
+def test_settings_speak_plainly_with_details_behind_advanced(qtbot, tmp_path):
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    dlg = SettingsDialog(Settings(), tmp_path)
+    qtbot.addWidget(dlg)
+    dlg.show()
+
+    def visible_words() -> str:
+        texts = [lab.text() for lab in dlg.findChildren(QtWidgets.QLabel) if lab.isVisible()]
+        texts += [dlg.profile.itemText(i) for i in range(dlg.profile.count())]
+        texts += [b.title() for b in dlg.findChildren(QtWidgets.QGroupBox) if b.isVisible()]
+        return "\n".join(texts)
+
+    words = visible_words()
+    assert not [w for w in RESEARCH_WORDS if w in words], words
+    assert "How memories are found" in words and "Meaning, words and links (recommended)" in words
+    assert dlg.profile.currentData() == "hela"  # plain names, same profile ids
+    # the technical settings are behind "Advanced", closed at first
+    assert not dlg.advanced.isVisible() and not dlg.n_ctx.isVisible()
+    dlg.advanced_button.click()
+    assert dlg.advanced.isVisible() and dlg.n_ctx.isVisible() and dlg.time_budget.isVisible()
+    assert "Pauses allowed for memory swaps" in visible_words()
+    # every setting still names its settings.json key for those who look
+    for box, key in ((dlg.reretrieve, "reretrieve_every"), (dlg.lookback, "lookback_tokens"),
+                     (dlg.time_budget, "swap_time_budget"), (dlg.n_ctx, "n_ctx"),
+                     (dlg.temperature, "temperature")):
+        assert box.toolTip().endswith(f"({key})")
+
+
+def test_why_recalled_panel_explains_itself():
+    from hela_desktop.ui.explain import recall_html, recall_reasons
+
+    # what the issue saw: found "directly" although base was 0
+    weak = {"score": -1.2, "semantic": 0.12, "keyword": 0.0, "recency": 0.93, "spread": 0.0,
+            "path": "base", "extra": {"base": 0.0, "relevance": -1.261, "cos": 0.12}}
+    reasons = recall_reasons(weak)
+    assert reasons[0] == "It is not much related in meaning to what was being said."
+    assert "not a strong match" in " ".join(reasons) and "older" in reasons[-1]
+    page = recall_html(weak)
+    assert "relevance" not in page and "1.261" not in page and "Details ▸" in page
+    assert "<td nowrap>Shared words</td>" in page  # bar labels never break mid-word
+    detailed = recall_html(weak, details=True)
+    assert "relevance -1.261" in detailed and "Hide details" in detailed
+
+    linked = {"score": 1.4, "semantic": 0.55, "keyword": 2.3, "recency": 1.0, "spread": 0.3,
+              "spread_from": 7, "path": "associative", "extra": {"base": 0.8, "cos": 0.55}}
+    reasons = recall_reasons(linked, lambda i: "Ana sails")
+    assert reasons[:2] == ["It is close in meaning to what was being said.", "It shares words with it."]
+    assert "It is linked to memory #7 (Ana sails), which was recalled too." in reasons
+    assert any("by association" in r for r in reasons)
+
+
+def test_why_recalled_details_toggle_in_graph_panel(qtbot, tmp_path):
+    from hela_desktop.ui.graph_model import snapshot_from_store
+    from hela_desktop.ui.graph_view import GraphView
+
+    store = Store(tmp_path)
+    ids = [store.add_episode(f"question {i}", f"answer {i}", __import__("numpy").ones(8, "float32"))
+           for i in range(3)]
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.resize(700, 400)
+    view.show()
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+    view.set_active(ids[:1], {ids[0]: {"score": 0.2, "semantic": 0.45, "keyword": 1.0, "recency": 1.0,
+                                       "spread": 0.0, "path": "base", "extra": {"base": 0.3, "cos": 0.45}}})
+    view.select(ids[0])
+    text = view.details.toPlainText()
+    assert "close in meaning" in text and "shares words" in text and "base 0.300" not in text
+    view._on_details_link(QtCore.QUrl("toggle:recall-details"))
+    assert "base 0.300" in view.details.toPlainText()
+    store.close()
+
+
+def test_activity_reports_read_as_sentences():
+    from hela_desktop.ui.explain import activity_sentence, reflection_sentence
+
+    # the issue's example, interrupted by typing
+    s = activity_sentence("consolidate", {"graph_hash": "3919ab", "hubs": 2, "clusters": 3,
+                                          "distilled": 1, "added": 1, "remaining": 1, "yielded": True})
+    assert s == ("Distilled 1 new fact from 1 group of related memories. Stopped early because "
+                 "you started typing; 1 group will be read at the next idle moment.")
+    assert activity_sentence("consolidate", {"hubs": 0, "clusters": 0}) == \
+        "No busy group of memories to distil yet."
+    assert activity_sentence("forget", {"checked": 12, "archived": [3, 7]}) == \
+        "Archived 2 weak, isolated, stale memories (#3, #7) — restore them from the Archive tab."
+    assert activity_sentence("forget", {"checked": 12, "archived": []}) == \
+        "Checked 12 memories; none was weak, isolated and old enough to archive."
+    # a run stopped by typing is not reported as "nothing new"
+    r = reflection_sentence({"trigger": "idle", "yielded": True,
+                             "consolidation": {"hubs": 2, "clusters": 2, "yielded": True, "remaining": 2},
+                             "forgetting": None})
+    assert "Stopped early because you started typing" in r and "nothing new" not in r.lower()
+    assert reflection_sentence({"error": "model missing"}) == "Reflection failed: model missing"

@@ -16,6 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from .explain import recall_html
 from .graph_model import GraphData, short_label
 from .layout import ForceLayout
 from .nodes_item import NodesItem
@@ -43,39 +44,6 @@ def fmt_time(ts: float | None) -> str:
     if not ts:
         return "—"
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
-
-
-def recall_html(recall: dict | None, label_of=None) -> str:
-    """The "why was this recalled" breakdown as a small HTML table."""
-    if not recall:
-        return "<p><i>Not recalled yet.</i></p>"
-    rows = []
-    for key, name in (("semantic", "Semantic"), ("keyword", "Keyword"),
-                      ("recency", "Recency"), ("spread", "Spread")):
-        v = recall.get(key)
-        if v is None:
-            continue
-        v = float(v)
-        width = int(max(0.0, min(1.0, v)) * 100)
-        rows.append(
-            f"<tr><td>{name}</td><td align='right'>{v:.3f}</td>"
-            f"<td><table cellspacing=0 cellpadding=0><tr>"
-            f"<td bgcolor='#4f6bd8' width='{max(width, 1)}' height='8'></td></tr></table></td></tr>"
-        )
-    path = recall.get("path", "base")
-    parts = [f"<p><b>Score {float(recall.get('score', 0.0)):.3f}</b> — "
-             + ("found <b>directly</b>" if path == "base" else "lifted by <b>association</b>")
-             + "</p>", "<table cellspacing=4>" + "".join(rows) + "</table>"]
-    sf = recall.get("spread_from")
-    if sf is not None:
-        name = label_of(sf) if label_of else f"#{sf}"
-        parts.append(f"<p>Spread came mostly from <a href='node:{sf}'>#{sf} {html.escape(name)}</a>.</p>")
-    extra = recall.get("extra") or {}
-    if extra:
-        parts.append("<p style='color:gray'>" + ", ".join(
-            f"{html.escape(str(k))}={v:.3f}" if isinstance(v, (int, float)) else f"{html.escape(str(k))}={html.escape(str(v))}"
-            for k, v in extra.items()) + "</p>")
-    return "".join(parts)
 
 
 class GlowItem(pg.GraphicsObject):
@@ -217,6 +185,7 @@ class GraphView(QtWidgets.QWidget):
         self._ask_timer.timeout.connect(self._ask_engine)
         self.selected: int | None = None
         self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
+        self.recall_details = False  # "why recalled": the raw numbers shown too
         self.focus_mode = False
         self._visible: np.ndarray | None = None  # bool mask (focus mode) or None
         self._user_moved_view = False
@@ -533,6 +502,9 @@ class GraphView(QtWidgets.QWidget):
         s = url.toString()
         if s.startswith("node:"):
             self.select(int(s[5:]), center=True)
+        elif s == "toggle:recall-details":  # the numbers behind "why recalled"
+            self.recall_details = not self.recall_details
+            self._show_details(self.selected)
 
     def _on_manual_range(self, *_args) -> None:
         self._user_moved_view = True
@@ -880,7 +852,8 @@ class GraphView(QtWidgets.QWidget):
             f"<h3>{kind} #{node_id}</h3>"
             f"<p style='color:gray'>Created {fmt_time(n.get('created_at'))} · recalled "
             f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
-            f"<p>{text}</p><h4>Why it was last recalled</h4>{recall_html(recall, self.label_of)}"
+            f"<p>{text}</p><h4>Why it was last recalled</h4>"
+            f"{recall_html(recall, self.label_of, details=self.recall_details)}"
             f"<h4>Neighbours ({len(self.data.neighbours(node_id))})</h4><ul>{nb_html}</ul>")
 
     # ---- lifecycle ------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ..config import Settings
 from ..events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
 from ..store import Store, StoreError
 from .chat import ChatPane, ConversationList
+from .explain import reflection_sentence
 from .graph_model import snapshot_from_store
 from .graph_view import GraphView
 from .memory_browser import MemoryBrowser
@@ -713,21 +714,9 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.status_busy.hide()
 
     def _on_idle_report(self, report: dict) -> None:
-        c = report.get("consolidation") or {}
-        f = report.get("forgetting") or {}
-        parts = []
-        if c.get("added") or c.get("strengthened"):
-            parts.append(f"{c.get('added', 0)} new and {c.get('strengthened', 0)} strengthened knowledge items")
-        if f.get("archived"):
-            parts.append(f"{len(f['archived'])} stale memories archived (restorable)")
-        if report.get("error"):
-            parts.append(f"reflection failed: {report['error']}")
-        manual = report.get("trigger") == "manual"
-        if parts:
-            head = "Reflection: " if manual else "While idle: "
-            self.statusBar().showMessage(head + "; ".join(parts), 10000)
-        elif manual:
-            self.statusBar().showMessage("Reflection finished: nothing new to distil or forget.", 8000)
+        head = "" if report.get("error") else (
+            "Reflection: " if report.get("trigger") == "manual" else "While you were away: ")
+        self.statusBar().showMessage(head + reflection_sentence(report), 12000)
         self.last_reflection = report
         if self.client is not None and not self.is_streaming():
             self.client.requestSnapshot.emit()

@@ -11,6 +11,10 @@ import time
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from .explain import activity_sentence
+
+JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
+
 _ROOT = QtCore.QModelIndex()
 COLUMNS = ("★", "Created", "You", "HeLa", "Recalled", "Last recalled")
 
@@ -227,6 +231,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.activity.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.activity.setColumnWidth(0, 130)
         self.activity.setColumnWidth(1, 110)
+        self.activity.setWordWrap(True)
+        self.activity.cellDoubleClicked.connect(self._open_activity)
         self.tabs.addTab(self.activity, "Activity")
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
         self._update_buttons()
@@ -304,16 +310,22 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.activity.setRowCount(len(rows))
         for r, a in enumerate(rows):
             summary = a["summary"]
-            if isinstance(summary, dict):
-                text = ", ".join(f"{k} {v}" for k, v in summary.items()
-                                 if not isinstance(v, (list, dict)) and v not in (None, "", 0))
-            else:
-                text = str(summary)
-            for c, v in enumerate((_fmt(a["at"]), a["job"], text)):
+            text = activity_sentence(a["job"], summary)
+            job = JOB_NAMES.get(a["job"], a["job"])
+            for c, v in enumerate((_fmt(a["at"]), job, text)):
                 item = QtWidgets.QTableWidgetItem(v)
+                item.setData(QtCore.Qt.ItemDataRole.UserRole, a["job"])
                 if c == 2:
-                    item.setToolTip(str(summary))
+                    item.setToolTip(f"{text}\n\nDouble-click to see what changed.")
                 self.activity.setItem(r, c, item)
+
+    def _open_activity(self, row: int, _col: int) -> None:
+        """What a reflection run changed: distilled knowledge, or the archive."""
+        item = self.activity.item(row, 0)
+        job = item.data(QtCore.Qt.ItemDataRole.UserRole) if item is not None else None
+        target = {"consolidate": 1, "forget": 2}.get(job)
+        if target is not None:
+            self.tabs.setCurrentIndex(target)
 
     def selected_id(self) -> int | None:
         idx = self.table.currentIndex()
