@@ -275,3 +275,57 @@ def test_activity_reports_read_as_sentences():
                              "forgetting": None})
     assert "Stopped early because you started typing" in r and "nothing new" not in r.lower()
     assert reflection_sentence({"error": "model missing"}) == "Reflection failed: model missing"
+
+
+# ---------------------------------------------------------------- one source of truth --
+def test_no_stale_state_after_delete_or_switching_folder(qtbot, seeded_dir, embedder, tmp_path):
+    from hela_desktop.ui.main_window import MainWindow
+
+    now = time.time()
+    with Store(seeded_dir) as st:  # one distilled fact in folder A
+        kid = st.conn.execute(
+            "INSERT INTO knowledge(uid, kind, text, created_at, updated_at, strength) "
+            "VALUES ('k1', 'fact', 'The user is allergic to peanuts', ?, ?, 1.0)", (now, now)).lastrowid
+        st.conn.execute("INSERT INTO knowledge_sources(knowledge_id, episode_id) VALUES (?, 1)", (kid,))
+    other = tmp_path / "other"
+    with Store(other) as st:
+        st.add_episode("Folder B only", "yes", __import__("numpy").ones(384, "float32"))
+
+    w = MainWindow(seeded_dir, _ui_settings(), load_model=False,
+                   assistant_kwargs={"embedder": embedder}, idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    # the graph and the status bar count the same memories (the fact is not a memory)
+    _wait(qtbot, lambda: "6 memories · 1 fact" in w.graph.stats_label.text(), 20)
+    assert w.status_memories.text() == "6 memories"
+
+    # a deleted memory: no longer selected, bold in the timeline, or counted anywhere
+    w.graph.select(4)
+    w._on_node_selected(4)
+    assert w.timeline.highlight_ids == {4}
+    w.right_tabs.setCurrentIndex(1)
+    w.browser.select_id(4)
+    with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
+        w.browser.delete_selected()
+    _wait(qtbot, lambda: 4 not in w.graph.data.index, 20)
+    assert w.graph.selected is None and w.timeline.highlight_ids == set()
+    assert w.status_memories.text() == "5 memories" and w.graph.stats_label.text().startswith("5 memories")
+    assert w.browser.undo_bar.isVisible()
+
+    # switching the data folder: nothing of folder A stays on screen
+    w.right_tabs.setCurrentIndex(0)
+    w.graph.select(-kid)
+    assert "allergic to peanuts" in w.graph.details.toPlainText()
+    w.apply_settings(_ui_settings(), other)
+    _wait(qtbot, lambda: w.embedder_ready and len(w.graph.data) == 1, 60)
+    assert w.graph.selected is None and "allergic" not in w.graph.details.toPlainText()
+    assert w.status_memories.text() == "1 memory" and w.graph.stats_label.text().startswith("1 memory")
+    assert not w.browser.undo_bar.isVisible() and w.browser._undo == []
+    w.browser.undo_delete()  # the undo of folder A's delete must not touch folder B
+    w.browser.tabs.setCurrentIndex(1)
+    assert w.browser.knowledge.rowCount() == 0
+    w.right_tabs.setCurrentIndex(1)
+    w.browser.tabs.setCurrentIndex(0)
+    assert [e.user_text for e in w.browser.model.episodes] == ["Folder B only"]
+    w.close()

@@ -372,8 +372,10 @@ class GraphView(QtWidgets.QWidget):
             rows = [r for r, (a, b) in enumerate(zip(new.src, new.dst))
                     if (min(int(new.ids[a]), int(new.ids[b])), max(int(new.ids[a]), int(new.ids[b]))) in set(hot_keys)]
             self.hot.append((time.monotonic(), np.asarray(rows, dtype=np.int64)))
-        if self.selected is not None and self.selected not in new.index:
+        dropped = self.selected is not None and self.selected not in new.index
+        if dropped:  # deleted, archived, or another data folder: nothing stays selected
             self.selected = None
+        self.highlighted &= set(new.index)
         self._recompute_visibility()
         self._on_search(self.search.text())
         edges = new.edge_list()
@@ -383,15 +385,22 @@ class GraphView(QtWidgets.QWidget):
             self.layout_engine.set_graph(new.ids, edges)
             self.pos = self.layout_engine.positions()
         n_edges = len(new.src)
-        self.stats_label.setText(f"{len(new)} memories · {n_edges} links")
+        n_ep, n_kn = len(self._kind_rows["episode"]), len(self._kind_rows["knowledge"])
+        total = int(snap.get("total_episodes", n_ep) or n_ep)
+        shown = f"{n_ep:,} of {total:,} memories" if total > n_ep else \
+            f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}"
+        facts = f" · {n_kn:,} fact{'' if n_kn == 1 else 's'}" if n_kn else ""
+        self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links")
         self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")
         if not len(new):
             self.empty_text.setPos(0, 0)
             self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2), padding=0)
-        if self.selected is not None:
+        if self.selected is not None or dropped:
             self._show_details(self.selected)
         self._kick()
         self.render()
+        if dropped:
+            self.nodeSelected.emit(-1)
 
     def set_active(self, ids, recalls: dict[int, dict] | None = None) -> None:
         """The memories active right now (glow); others fade out."""
@@ -574,6 +583,16 @@ class GraphView(QtWidgets.QWidget):
         text = self.search.text().strip()
         if text and self.semantic_search is not None:
             self.semantic_search(text)
+
+    def reset(self) -> None:
+        """Forget everything about the shown folder (before another one is opened)."""
+        self.selected = None
+        self.recalls.clear()
+        self.highlighted = set()
+        self.active.clear()
+        self.leaving.clear()
+        self.set_search_results("", None)
+        self._show_details(None)
 
     def refresh_search(self) -> None:
         self._on_search(self.search.text())

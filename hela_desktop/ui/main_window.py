@@ -221,6 +221,12 @@ class MainWindow(QtWidgets.QMainWindow):
     # ---- data folder and assistant thread ----------------------------------------------
     def _open_data_dir(self, data_dir: Path, *, autoload: bool = True) -> None:
         self.data_dir = Path(data_dir)
+        # nothing shown may outlive the folder it came from (ids repeat across folders)
+        self.graph.reset()
+        self.browser.reset()
+        self.timeline.set_highlight_ids([])
+        self._recalls.clear()
+        self._offsets.clear()
         try:
             self.read_store = Store(self.data_dir)
         except StoreError as exc:
@@ -644,7 +650,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_snapshot(self, snap: dict) -> None:
         self.graph.set_snapshot(snap)
-        self._update_memory_count(len(snap.get("nodes", [])))
+        self._update_memory_count()  # from the store: one count for the bar and the graph
 
     def _op(self, name: str, arg) -> None:
         if self.client is not None:

@@ -274,6 +274,16 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.archive_model.set_episodes(self.store.list_episodes(only_archived=True, limit=2000))
         self._update_buttons()
 
+    def reset(self) -> None:
+        """Forget the shown folder: its undo list, rankings and rows."""
+        self._undo.clear()
+        self.undo_bar.hide()
+        self.set_search_results("", None)
+        self.model.set_episodes([])
+        self.archive_model.set_episodes([])
+        self.knowledge.setRowCount(0)
+        self.activity.setRowCount(0)
+
     def set_search_results(self, text: str, results: list | None) -> None:
         """The engine's ranked matches for `text` (by meaning plus keywords); None forgets
         the last ranking (memories changed)."""

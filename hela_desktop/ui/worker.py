@@ -224,7 +224,9 @@ class AssistantWorker(QtCore.QObject):
         if a is not None and a.engine is not None:
             from .graph_model import add_knowledge
 
-            self.snapshot.emit(add_knowledge(a.engine.graph_snapshot(limit=GRAPH_LIMIT), a.store))
+            snap = add_knowledge(a.engine.graph_snapshot(limit=GRAPH_LIMIT), a.store)
+            snap["total_episodes"] = a.store.count_episodes()
+            self.snapshot.emit(snap)
 
     @QtCore.Slot()
     def request_snapshot(self) -> None:
