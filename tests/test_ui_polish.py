@@ -17,7 +17,7 @@ import pytest  # noqa: E402
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtCore, QtWidgets  # noqa: E402
+from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
 
 from hela_desktop.config import Settings  # noqa: E402
 from hela_desktop.store import Store  # noqa: E402
@@ -329,3 +329,105 @@ def test_no_stale_state_after_delete_or_switching_folder(qtbot, seeded_dir, embe
     w.browser.tabs.setCurrentIndex(0)
     assert [e.user_text for e in w.browser.model.episodes] == ["Folder B only"]
     w.close()
+
+
+# ---------------------------------------------------------------- chat basics ----------
+def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, seeded_dir, llm, embedder,
+                                                                        tmp_path):
+    from hela_desktop.ui.main_window import MainWindow
+
+    with Store(seeded_dir) as st:  # a stored chat with a code block in its answer
+        cid = st.add_conversation("Code chat")
+        st.add_message(cid, "user", "Show me a loop in Python")
+        st.add_message(cid, "assistant", "Here:\n```python\nfor i in range(3):\n    print(i)\n```\nDone.")
+    w = MainWindow(seeded_dir, _ui_settings(), assistant_kwargs={"llm": llm, "embedder": embedder},
+                   idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    _wait(qtbot, lambda: w.model_ready and w.embedder_ready, 120)
+    w.conversations.list.setCurrentRow(0)
+    view = w.chat.view
+    assert [e["role"] for e in view.entries] == ["user", "assistant"]
+
+    # copy a message (as written, Markdown kept) and a code block (plain + coloured HTML)
+    clip = QtGui.QGuiApplication.clipboard()
+    view.copy_message(1)
+    assert clip.text().startswith("Here:\n```python\nfor i in range(3):")
+    key = view.entries[1]["key"]
+    a, b, lang = view.msgs[key]["blocks"][0]
+    assert lang == "python"
+    pos = a + 2
+    code, lang = view.code_block_at(pos)
+    assert code == "for i in range(3):\n    print(i)"
+    # the block is syntax-highlighted: "for" has a keyword colour, unlike plain text
+    c = QtGui.QTextCursor(view.document())
+    c.setPosition(a + 1)
+    plain = QtGui.QTextCursor(view.document())
+    plain.setPosition(view.document().toPlainText().index("Done.") + 1)
+    assert c.charFormat().foreground().color() != plain.charFormat().foreground().color()
+    menu = view.context_menu(pos)
+    labels = [act.text() for act in menu.actions()]
+    assert "Copy message" in labels and "Copy code block" in labels and "Regenerate answer" in labels
+    next(act for act in menu.actions() if act.text() == "Copy code block").trigger()
+    assert clip.text() == code and "color:" in clip.mimeData().html()
+    user_menu = [act.text() for act in view.context_menu(view.entries[0]["frame"].firstPosition() + 1).actions()]
+    assert "Edit and resend…" in user_menu and "Regenerate answer" not in user_menu
+
+    # regenerate: the last answer is replaced, the chat keeps one user message
+    w._last_done = None
+    w.regenerate()
+    _wait(qtbot, lambda: w._last_done is not None, 90)
+    msgs = w.read_store.messages(cid)
+    assert [m["role"] for m in msgs] == ["user", "assistant"] and "```python" not in msgs[1]["content"]
+    assert msgs[0]["content"] == "Show me a loop in Python"
+    first_episode = w._last_done.episode_id
+
+    # edit and resend: the message and what followed are replaced (the old memory goes)
+    w._last_done = None
+    w.edit_and_resend(0, "Where does my sister Ana live?")
+    _wait(qtbot, lambda: w._last_done is not None, 90)
+    msgs = w.read_store.messages(cid)
+    assert [m["content"] for m in msgs][0] == "Where does my sister Ana live?" and len(msgs) == 2
+    assert w.read_store.episode(first_episode).deleted_at is not None
+    assert [e["role"] for e in view.entries] == ["user", "assistant"]
+
+    # export one chat as Markdown
+    out = w.export_chat_to(tmp_path / "chat.md")
+    md = out.read_text(encoding="utf-8")
+    assert md.startswith("# Code chat\n") and "**You** · " in md and "Where does my sister Ana live?" in md
+    assert md.count("**HeLa** · ") == 1
+
+    # Delete key in the memory browser deletes the selected memory (with undo)
+    w.right_tabs.setCurrentIndex(1)
+    w.browser.select_id(3)
+    w.browser.table.setFocus()
+    with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
+        qtbot.keyClick(w.browser.table, QtCore.Qt.Key.Key_Delete)
+    assert w.read_store.episode(3).deleted_at is not None and w.browser.undo_bar.isVisible()
+
+    # font zoom: Ctrl+= / Ctrl+- change the chat's text size, remembered
+    size0 = view.font().pointSizeF()
+    w.act_zoom_in.trigger()
+    w.act_zoom_in.trigger()
+    assert view.font().pointSizeF() > size0 * 1.15 and w.chat.input.font().pointSizeF() == view.font().pointSizeF()
+    w.act_zoom_out.trigger()
+    assert QtCore.QSettings().value("chat/zoom") in (1, "1")
+    w.zoom_chat(0)
+    assert view.font().pointSizeF() == pytest.approx(size0)
+
+    # light / dark / follow the system
+    w.theme_actions["dark"].trigger()
+    assert w.dark and QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Window).lightness() < 128
+    w.theme_actions["light"].trigger()
+    assert not w.dark and QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Window).lightness() > 128
+    assert QtCore.QSettings().value("appearance") == "light"
+    w.theme_actions["system"].trigger()
+    w.close()
+
+    # the last chat reopens on launch
+    w2 = MainWindow(seeded_dir, _ui_settings(), load_model=False, assistant_kwargs={"embedder": embedder},
+                    idle_scheduler=False)
+    qtbot.addWidget(w2)
+    assert w2.current_conv == cid and w2.conversations.current_id() == cid
+    assert "Where does my sister Ana live?" in w2.chat.view.toPlainText()
+    w2.close()

@@ -368,6 +368,7 @@ class GraphView(QtWidgets.QWidget):
         self.search_item.setSize(self.node_size + 10)
         self.highlight_item.setSize(self.node_size + 14)
         self.selected_item.setSize(self.node_size + 8)
+        self.hot = []  # edge rows of the old snapshot mean nothing in the new one
         if hot_keys:
             rows = [r for r, (a, b) in enumerate(zip(new.src, new.dst))
                     if (min(int(new.ids[a]), int(new.ids[b])), max(int(new.ids[a]), int(new.ids[b]))) in set(hot_keys)]

@@ -238,7 +238,8 @@ class AssistantWorker(QtCore.QObject):
 
         ``edit`` (id, user, assistant) · ``pin`` (id, bool) · ``delete`` id ·
         ``restore`` id · ``export`` path · ``import`` path · ``offsets`` (message id, text) ·
-        ``rename_conv`` (id, title) · ``delete_conv`` id · ``search`` (who, text).
+        ``rename_conv`` (id, title) · ``delete_conv`` id · ``search`` (who, text) ·
+        ``rewind`` (conversation id, message id).
         """
         a = self.assistant
         if a is None:
@@ -246,7 +247,7 @@ class AssistantWorker(QtCore.QObject):
             return
         try:
             result = None
-            if name in ("edit", "delete", "restore", "import", "search"):
+            if name in ("edit", "delete", "restore", "import", "search", "rewind"):
                 a.load_embedder()
             engine = a.engine
             if name == "edit":
@@ -277,6 +278,11 @@ class AssistantWorker(QtCore.QObject):
                                   progress=lambda d, t: self.progress.emit(name, int(d), int(t)))
                 engine.reload_index()
                 result = rep.summary()
+            elif name == "rewind":  # (chat, message id): drop it and what follows
+                cid, mid = arg
+                result = a.store.delete_messages_from(int(cid), int(mid))
+                for eid in result:  # the memories of answers taken back (restorable)
+                    engine.delete_episode(int(eid))
             elif name == "search":  # (who asked, text) -> [(id, score)], best first
                 result = [(r.episode_id, r.score) for r in engine.search(arg[1])]
             elif name == "rename_conv":
@@ -292,7 +298,7 @@ class AssistantWorker(QtCore.QObject):
             else:
                 raise ValueError(f"unknown operation {name!r}")
             self.opDone.emit(name, arg, result)
-            if name in ("edit", "pin", "delete", "restore", "import"):
+            if name in ("edit", "pin", "delete", "restore", "import", "rewind"):
                 self._emit_snapshot()
         except Exception as exc:  # noqa: BLE001
             self.opFailed.emit(name, str(exc))
