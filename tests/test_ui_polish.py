@@ -431,3 +431,102 @@ def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, s
     assert w2.current_conv == cid and w2.conversations.current_id() == cid
     assert "Where does my sister Ana live?" in w2.chat.view.toPlainText()
     w2.close()
+
+
+# ---------------------------------------------------------------- graph readability ----
+def test_topics_found_and_named_on_the_graph():
+    import numpy as np
+
+    from hela_desktop.ui.graph_model import communities, name_communities, weighted_degree
+
+    # two triangles (a: 0-1-2, b: 3-4-5, c: 6-7 pair) joined by weak bridges
+    src = np.array([0, 0, 1, 3, 3, 4, 2, 6, 5])
+    dst = np.array([1, 2, 2, 4, 5, 5, 3, 7, 6])
+    w = np.array([1, 1, 1, 1, 1, 1, 0.1, 1, 0.1])
+    g = communities(8, src, dst, w)
+    assert g[0] == g[1] == g[2] and g[3] == g[4] == g[5] and g[6] == g[7]
+    assert len({g[0], g[3], g[6]}) == 3
+    assert sorted(np.bincount(g).tolist(), reverse=True) == np.bincount(g).tolist()  # 0 = largest
+    assert communities(3, np.zeros(0, int), np.zeros(0, int), np.zeros(0)).tolist() == [0, 1, 2]
+    # weighted degree by hand: node 2 has edges 0-2 (1), 1-2 (1), 2-3 (0.1)
+    assert weighted_degree(8, src, dst, w)[2] == pytest.approx(2.1)
+
+    texts = ["Ana loves sailing", "sailing on the Tagus with Ana", "Ana bought a sailing boat",
+             "my cat Miso sleeps", "Miso the cat is orange", "Miso chased a cat", "x", "y"]
+    names = name_communities(g, texts, min_size=3)
+    assert set(names) == {int(g[0]), int(g[3])}  # the pair is too small to name
+    assert set(names[int(g[0])].split(" · ")) <= {"sailing", "ana"}
+    assert set(names[int(g[3])].split(" · ")) <= {"miso", "cat"}
+    # distilled knowledge names its group first
+    named = name_communities(g, texts, min_size=3, knowledge={int(g[0]): "Ana sails on the Tagus"})
+    assert named[int(g[0])] == "Ana sails on the Tagus"
+
+
+def test_graph_view_colours_names_fades_refits_and_folds_details(qtbot):
+
+    from hela_desktop.bench.gui import synthetic_graph
+    from hela_desktop.ui.graph_view import GraphView
+
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.resize(1200, 700)
+    view.show()
+    view.set_snapshot(synthetic_graph(600), animate=False)
+    view.layout_engine.run(150)
+    view.set_positions(view.layout_engine.ids, view.layout_engine.positions())
+    view.fit(user=False)
+    qtbot.wait(50)
+    # topics: the largest groups have their own colour and a name
+    coloured = [b for b in range(len(view.topic_items)) if (view._bucket == b).sum()]
+    assert len(coloured) >= 4 and view.topic_names
+    assert sum(len(item) for item in view.topic_items) + len(view.node_items["episode"]) == \
+        len(view._kind_rows["episode"])
+    # zoomed out: a map of topics, weak links faded out
+    assert view.zoomed_out and not view.edge_items[0].isVisible()
+    shown = [t for t in view.topic_labels if t.isVisible()]
+    assert shown and all(t.toPlainText() in view.topic_names.values() for t in shown)
+    # zoomed in: names and weak links come back as the detail grows
+    p = view.pos[0]
+    view.vb.setRange(QtCore.QRectF(p[0] - 1, p[1] - 1, 2, 2), padding=0)
+    qtbot.wait(50)
+    assert not view.zoomed_out and view.edge_items[0].isVisible()
+    assert not any(t.isVisible() for t in view.topic_labels)
+    # the view re-fits when the window grows (until the user zooms by hand)
+    view.fit(user=True)
+    qtbot.wait(50)
+    before = view.vb.viewRect()
+    view.resize(1500, 900)
+    qtbot.wait(100)
+    assert view.vb.viewRect() != before
+    # the detail pane folds away when the pane is narrow, and on request
+    assert view.details.isVisible()
+    view.resize(700, 600)
+    qtbot.wait(50)
+    assert not view.details.isVisible() and not view.details_button.isChecked()
+    view.details_button.click()
+    assert view.details.isVisible()
+    view.shutdown()
+
+
+def test_important_idle_memories_are_labelled_where_there_is_room(qtbot, tmp_path):
+    import numpy as np
+
+    from hela_desktop.ui.graph_model import snapshot_from_store
+    from hela_desktop.ui.graph_view import GraphView
+
+    store = Store(tmp_path)
+    ids = [store.add_episode(f"memory number {i}", "ok", np.ones(8, "float32")) for i in range(12)]
+    hub = ids[0]
+    store.upsert_edges([(hub, j, 0.9, 0.0, 3, 0, time.time()) for j in ids[1:6]])
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+    view.layout_engine.run(100)
+    view.set_positions(view.layout_engine.ids, view.layout_engine.positions())
+    view.fit(user=False)
+    assert view._important[0] == hub  # the most linked memory comes first
+    labelled = [t.toPlainText() for t in view._labels if t.isVisible()]
+    assert "memory number 0" in labelled[0]  # nothing is active, the hub is still named
+    store.close()

@@ -17,7 +17,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import recall_html
-from .graph_model import GraphData, short_label
+from .graph_model import GraphData, short_label, topics_for, weighted_degree
 from .layout import ForceLayout
 from .nodes_item import NodesItem
 from .theme import GraphColors, graph_colors, memory_color
@@ -25,6 +25,11 @@ from .theme import GraphColors, graph_colors, memory_color
 EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong edge classes
 EDGE_ALPHA = (0.22, 0.45, 0.75)  # drawn as opaque colours blended over the background (fast)
 EDGE_WIDTH = (1.0, 1.0, 1.8)
+# topics (groups of densely linked memories) get a colour each: the 12 largest
+TOPIC_COLOURS = ("#e07b39", "#3a9e6f", "#c04f8f", "#4f86c6", "#b8a031", "#7b5fc4", "#3aa6b0",
+                 "#a8553a", "#6f9e2e", "#d0577a", "#2e6f9e", "#9e7b2e")
+TOPICS_SHOWN = len(TOPIC_COLOURS)
+IDLE_LABELS = 6  # the most linked idle memories are labelled too, where there is room
 MAX_DRAWN_EDGES = 12000
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)  # beyond this the weakest edges are left out (large graphs)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -101,6 +106,7 @@ class LayoutRunner(QtCore.QObject):
     """Runs `ForceLayout` steps in its own thread and publishes positions (≤ 30 per s)."""
 
     positions = QtCore.Signal(object, object)  # (ids array, (N, 2) positions)
+    topicsReady = QtCore.Signal(object, object, object)  # (ids, group per row, {group: name})
 
     def __init__(self, interval_ms: int = 33):
         super().__init__()
@@ -125,6 +131,14 @@ class LayoutRunner(QtCore.QObject):
             self.layout.run(min(60, max(5, 30000 // max(len(ids), 1))))
         self.positions.emit(self.layout.ids.copy(), self.layout.positions())
         self._wake()
+
+    @QtCore.Slot(object)
+    def topics(self, data) -> None:
+        """Find and name the graph's topics here, off the GUI thread."""
+        from .graph_model import topics_for
+
+        groups, names = topics_for(data)
+        self.topicsReady.emit(data.ids.copy(), groups, names)
 
     @QtCore.Slot(float)
     def reheat(self, amount: float) -> None:
@@ -165,6 +179,7 @@ class GraphView(QtWidgets.QWidget):
     nodeHovered = QtCore.Signal(int)  # episode id under the mouse, -1 when none
     _sendGraph = QtCore.Signal(object, object)
     _sendReheat = QtCore.Signal(float)
+    _sendTopics = QtCore.Signal(object)
 
     def __init__(self, parent=None, *, colors: GraphColors | None = None, threaded: bool = True,
                  details: bool = True):
@@ -195,6 +210,12 @@ class GraphView(QtWidgets.QWidget):
         self._labels: list[pg.TextItem] = []
         self.frames = 0
         self.node_size = float(NODE_SIZE)
+        self._bucket = np.zeros(0, dtype=np.int64)  # topic colour per row (-1: none)
+        self._group = np.zeros(0, dtype=np.int64)  # topic (group) per row
+        self.topic_names: dict[int, str] = {}
+        self._important: list[int] = []  # the most linked memories (idle labels)
+        self.zoomed_out = False
+        self._details_user = False  # the user opened/closed the detail pane
         self._pinned_rows = np.zeros(0, dtype=np.int64)
         self._drawn_rows: dict = {}
 
@@ -215,6 +236,8 @@ class GraphView(QtWidgets.QWidget):
             self._sendGraph.connect(self.runner.set_graph)
             self._sendReheat.connect(self.runner.reheat)
             self.runner.positions.connect(self._on_positions)
+            self._sendTopics.connect(self.runner.topics)
+            self.runner.topicsReady.connect(self._on_topics)
             self._thread.start()
         else:
             self.layout_engine = ForceLayout()
@@ -247,6 +270,13 @@ class GraphView(QtWidgets.QWidget):
         bar.addWidget(self.match_label)
         bar.addWidget(self.focus_box)
         bar.addWidget(self.fit_button)
+        self.details_button = QtWidgets.QToolButton()
+        self.details_button.setText("Details")
+        self.details_button.setCheckable(True)
+        self.details_button.setChecked(True)
+        self.details_button.setToolTip("Show or hide the detail pane")
+        self.details_button.clicked.connect(self._toggle_details)
+        bar.addWidget(self.details_button)
         bar.addStretch(1)
         bar.addWidget(self.stats_label)
         lay.addLayout(bar)
@@ -282,6 +312,11 @@ class GraphView(QtWidgets.QWidget):
         }
         for item in self.node_items.values():
             pi.addItem(item)
+        self.topic_items = [NodesItem("o", NODE_SIZE) for _ in TOPIC_COLOURS]
+        for item in self.topic_items:
+            pi.addItem(item)
+        self.topic_labels: list[pg.TextItem] = []
+        self.vb.sigRangeChanged.connect(self._on_range)
         self.pinned_item = NodesItem("o", NODE_SIZE + 6)
         self.search_item = NodesItem("o", NODE_SIZE + 10)
         self.highlight_item = NodesItem("o", NODE_SIZE + 14)
@@ -295,6 +330,7 @@ class GraphView(QtWidgets.QWidget):
         pi.addItem(self.empty_text)
         self.apply_colors(c)
 
+        self.details_button.setVisible(details)
         if details:
             self.details = QtWidgets.QTextBrowser()
             self.details.setOpenLinks(False)
@@ -306,6 +342,8 @@ class GraphView(QtWidgets.QWidget):
             split.setStretchFactor(0, 3)
             split.setStretchFactor(1, 1)
             split.setSizes([600, 260])
+            split.setCollapsible(0, False)
+            self.split = split
             lay.addWidget(split, 1)
             self._show_details(None)
         else:
@@ -328,6 +366,13 @@ class GraphView(QtWidgets.QWidget):
         self.node_items["episode"].set_style(pen=pg.mkPen(c.episode_border, width=1), brush=pg.mkBrush(c.episode))
         self.node_items["knowledge"].set_style(pen=pg.mkPen(c.knowledge_border, width=1),
                                                brush=pg.mkBrush(c.knowledge))
+        for colour, item in zip(TOPIC_COLOURS, self.topic_items):
+            fill = QtGui.QColor(colour)
+            item.set_style(pen=pg.mkPen(fill.darker(140) if bg.lightness() > 128 else fill.lighter(150),
+                                        width=1), brush=pg.mkBrush(fill))
+        for n, t in enumerate(self.topic_labels):
+            t.setColor(self._topic_text_colour(n))
+            t.fill = self._topic_fill()
         self.pinned_item.set_style(pen=pg.mkPen(c.pinned, width=2), brush=nob)
         self.search_item.set_style(pen=pg.mkPen(c.search, width=3), brush=nob)
         self.highlight_item.set_style(pen=pg.mkPen(c.selection, width=2, style=QtCore.Qt.PenStyle.DashLine),
@@ -364,6 +409,18 @@ class GraphView(QtWidgets.QWidget):
         self.node_size = node_size_for(len(new))
         self.node_items["episode"].setSize(self.node_size)
         self.node_items["knowledge"].setSize(self.node_size + 5)
+        for item in self.topic_items:
+            item.setSize(self.node_size)
+        deg = weighted_degree(len(new), new.src, new.dst, new.weight)
+        top = np.argsort(-deg, kind="stable")[:IDLE_LABELS] if len(deg) else []
+        self._important = [int(new.ids[r]) for r in top if deg[r] > 0 and new.kinds[r] == "episode"]
+        old_topics = {int(i): int(b) for i, b in zip(old.ids, self._bucket)} if len(self._bucket) == len(old) else {}
+        self._bucket = np.array([old_topics.get(int(i), -1) for i in new.ids], dtype=np.int64)
+        self._group = np.full(len(new), -1, dtype=np.int64)
+        if self.threaded:
+            self._sendTopics.emit(new)
+        else:
+            self._apply_topics(new.ids, *topics_for(new))
         self.pinned_item.setSize(self.node_size + 6)
         self.search_item.setSize(self.node_size + 10)
         self.highlight_item.setSize(self.node_size + 14)
@@ -691,7 +748,14 @@ class GraphView(QtWidgets.QWidget):
             if vis is not None:
                 rows = rows[vis[rows]]
             self._drawn_rows[kind] = rows
+            if kind == "episode" and len(self._bucket) == len(d):  # coloured by topic
+                b = self._bucket[rows]
+                for n, titem in enumerate(self.topic_items):
+                    tr = rows[b == n]
+                    titem.setData(pos[tr, 0], pos[tr, 1]) if len(tr) else titem.setData([], [])
+                rows = rows[b < 0]
             item.setData(pos[rows, 0], pos[rows, 1]) if len(rows) else item.setData([], [])
+        self._place_topic_labels(d, pos)
         self._set_rings(self.pinned_item, self._pinned_rows)
         self._set_rings(self.search_item, self.search_rows)
 
@@ -762,6 +826,10 @@ class GraphView(QtWidgets.QWidget):
             want.append(self.selected)
         want += [i for i in self.highlighted if i in d.index and i not in want]
         want = want[:16]
+        n_main = len(want)  # labels after these are idle ones: shown only where they fit
+        if not self.zoomed_out or len(d) <= 400:
+            want += [i for i in self._important if i in d.index and i not in want
+                     and (self._visible is None or self._visible[d.index[i]])][:IDLE_LABELS]
         pi = self.plot.getPlotItem()
         while len(self._labels) < len(want):
             t = pg.TextItem("", anchor=(-0.08, 0.5))
@@ -790,9 +858,10 @@ class GraphView(QtWidgets.QWidget):
             if getattr(t, "_hela_text", None) != text:  # setText re-lays out the text: only on change
                 t.setText(text)
                 t._hela_text = text
-            if getattr(t, "_hela_color", None) != text_col.name():
-                t.setColor(text_col)
-                t._hela_color = text_col.name()
+            col = text_col if n < n_main else QtGui.QColor(self.colors.muted_text)
+            if getattr(t, "_hela_color", None) != col.name():
+                t.setColor(col)
+                t._hela_color = col.name()
             row = d.index[i]
             x, y = self.pos[row]
             # right of the dot, else left, above or below — the first place that covers no
@@ -815,6 +884,9 @@ class GraphView(QtWidgets.QWidget):
                     anchor, rect = a, r
                     break
             else:
+                if n >= n_main:  # an idle label that does not fit is left out
+                    t.setVisible(False)
+                    continue
                 for _ in range(12):
                     if not any(rect.intersects(o) for o in labels):
                         break
@@ -831,6 +903,90 @@ class GraphView(QtWidgets.QWidget):
             else:
                 t.setPos(x, y)
             t.setVisible(True)
+
+    # ---- topics, zoom, resizing ------------------------------------------------------
+    def _on_topics(self, ids, groups, names) -> None:
+        if len(ids) == len(self.data.ids) and np.array_equal(ids, self.data.ids):
+            self._apply_topics(ids, groups, names)
+            self.render()
+
+    def _apply_topics(self, ids, groups, names: dict) -> None:
+        """Colour the largest topics and name them (groups found on the graph)."""
+        self._group = np.asarray(groups, dtype=np.int64)
+        sizes = np.bincount(self._group) if len(self._group) else np.zeros(0, dtype=np.int64)
+        big = (self._group < TOPICS_SHOWN) & (sizes[self._group] >= 3) if len(self._group) else self._group
+        self._bucket = np.where(big, self._group, -1)
+        self.topic_names = {int(g): str(nm) for g, nm in names.items() if int(g) < TOPICS_SHOWN}
+        pi = self.plot.getPlotItem()
+        while len(self.topic_labels) < TOPICS_SHOWN:
+            t = pg.TextItem("", anchor=(0.5, 0.5), fill=self._topic_fill())
+            font = QtGui.QFont()
+            font.setBold(True)
+            font.setPointSizeF(font.pointSizeF() * 1.15)
+            t.setFont(font)
+            t.setZValue(15)
+            t.setColor(self._topic_text_colour(len(self.topic_labels)))
+            pi.addItem(t)
+            self.topic_labels.append(t)
+
+    def _topic_fill(self):
+        bg = QtGui.QColor(self.colors.background)
+        bg.setAlpha(210)  # the name stays readable over the links
+        return pg.mkBrush(bg)
+
+    def _topic_text_colour(self, n: int) -> QtGui.QColor:
+        c = QtGui.QColor(TOPIC_COLOURS[n % len(TOPIC_COLOURS)])
+        dark = QtGui.QColor(self.colors.background).lightness() < 128
+        c = c.lighter(130) if dark else c.darker(150)
+        c.setAlpha(230)
+        return c
+
+    def _place_topic_labels(self, d: GraphData, pos: np.ndarray) -> None:
+        """Topic names at the middle of their memories, when zoomed out (a map of topics)."""
+        show = self.zoomed_out and len(self._group) == len(d) and not self.focus_mode
+        for n, t in enumerate(self.topic_labels):
+            name = self.topic_names.get(n)
+            rows = np.nonzero(self._bucket == n)[0] if show and name else ()
+            if not len(rows):
+                t.setVisible(False)
+                continue
+            cx, cy = np.median(pos[rows, 0]), np.median(pos[rows, 1])
+            if getattr(t, "_hela_text", None) != name:
+                t.setText(name)
+                t._hela_text = name
+            t.setPos(float(cx), float(cy))
+            t.setVisible(True)
+
+    def _on_range(self, *_args) -> None:
+        """Zoomed out: weak links fade away and topic names appear; zoomed in: the reverse."""
+        n = len(self.pos)
+        if not n:
+            return
+        r = self.vb.viewRect()
+        px = max(1.0, self.vb.width() * self.vb.height())
+        inside = ((self.pos[:, 0] >= r.left()) & (self.pos[:, 0] <= r.right())
+                  & (self.pos[:, 1] >= r.top()) & (self.pos[:, 1] <= r.bottom())).sum()
+        zoomed_out = n >= 30 and inside * 45 * 45 > px  # more than one memory per 45×45 px
+        self.edge_items[0].setVisible(not (zoomed_out and n > 150))
+        if zoomed_out != self.zoomed_out:
+            self.zoomed_out = zoomed_out
+            self._place_topic_labels(self.data, self.pos)
+            self._update_labels()
+
+    def resizeEvent(self, e) -> None:  # noqa: N802
+        super().resizeEvent(e)
+        if self.details is not None and not self._details_user:
+            self.details.setVisible(self.width() >= 760)  # a narrow pane keeps the graph
+            self.details_button.setChecked(self.details.isVisible())
+        if not self._user_moved_view:  # the view follows the window until the user zooms
+            QtCore.QTimer.singleShot(0, lambda: self.fit(user=False))
+
+    def _toggle_details(self, on: bool) -> None:
+        self._details_user = True
+        if self.details is not None:
+            self.details.setVisible(on)
+        if not self._user_moved_view:
+            QtCore.QTimer.singleShot(0, lambda: self.fit(user=False))
 
     # ---- details --------------------------------------------------------------------
     def label_of(self, node_id: int) -> str:

@@ -605,7 +605,8 @@ class MainWindow(QtWidgets.QMainWindow):
                 spans = self.read_store.timeline(m["id"])
                 st = m.get("stats") or {}
                 tps = st.get("tokens", 0) / st["elapsed_s"] if st.get("elapsed_s") else 0.0
-                footer = _footer(st.get("tokens", 0), st.get("swaps", 0), tps, m["interrupted"])
+                footer = _footer(st.get("tokens", 0), st.get("swaps", 0), tps, m["interrupted"]) \
+                    if st.get("tokens") else ("stopped early" if m["interrupted"] else "")
                 key = view.add_assistant(m["content"], m["id"], spans, when=m["created_at"],
                                          offsets=self._offsets.get(m["id"]), footer=footer)
                 for r in st.get("memories", []):

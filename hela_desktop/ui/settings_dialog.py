@@ -194,7 +194,9 @@ class SettingsDialog(QtWidgets.QDialog):
     def _show_advanced(self, on: bool) -> None:
         self.advanced.setVisible(on)
         self.advanced_button.setArrowType(QtCore.Qt.ArrowType.DownArrow if on else QtCore.Qt.ArrowType.RightArrow)
-        self.adjustSize()
+        # (adjustSize() would stop at 2/3 of the screen and squeeze the help texts)
+        self.layout().activate()
+        self.resize(self.width(), self.sizeHint().height())
 
     def _fill_models(self) -> None:
         self.model.clear()
