@@ -132,6 +132,16 @@ def _run(func):
     return wrapper
 
 
+def _on_memory(func):
+    """A command on one memory: `func(args, store, episode)` with the store open and the
+    memory found (an unknown id is an `error:` line, exit 2)."""
+    @_run
+    def wrapper(args) -> int:
+        with _store(args) as store:
+            return func(args, store, _episode(store, args.id))
+    return wrapper
+
+
 # ---------------------------------------------------------------------- commands -----
 @_run
 def cmd_list(args) -> int:
@@ -167,67 +177,57 @@ def cmd_search(args) -> int:
     return 0
 
 
-@_run
-def cmd_show(args) -> int:
-    with _store(args) as store:
-        e = _episode(store, args.id)
-        n_links = len(store.edges_of([e.id]))
-        if args.json:
-            d = _as_dict(e)
-            d.update(links=n_links, last_recall=e.last_recall)
-            print(json.dumps(d, indent=2, ensure_ascii=False))
-            return 0
-        print(f"Memory #{e.id} ({_state(e)}{', pinned' if e.pinned else ''})")
-        print(f"  created        {_when(e.created_at)}")
-        print(f"  recalled       {e.access_count} times, last {_when(e.last_access)}")
-        print(f"  links          {n_links}")
-        print(f"You said:\n  {e.user_text}")
-        if e.assistant_text:
-            print(f"HeLa answered:\n  {e.assistant_text}")
+@_on_memory
+def cmd_show(args, store, e) -> int:
+    n_links = len(store.edges_of([e.id]))
+    if args.json:
+        d = _as_dict(e)
+        d.update(links=n_links, last_recall=e.last_recall)
+        print(json.dumps(d, indent=2, ensure_ascii=False))
+        return 0
+    print(f"Memory #{e.id} ({_state(e)}{', pinned' if e.pinned else ''})")
+    print(f"  created        {_when(e.created_at)}")
+    print(f"  recalled       {e.access_count} times, last {_when(e.last_access)}")
+    print(f"  links          {n_links}")
+    print(f"You said:\n  {e.user_text}")
+    if e.assistant_text:
+        print(f"HeLa answered:\n  {e.assistant_text}")
     return 0
 
 
-@_run
-def cmd_edit(args) -> int:
+@_on_memory
+def cmd_edit(args, store, e) -> int:
     if args.user is None and args.answer is None:
         return _error("nothing to change: give --user TEXT and/or --answer TEXT")
-    with _store(args) as store:
-        e = _episode(store, args.id)
-        user = e.user_text if args.user is None else args.user.strip()
-        answer = e.assistant_text if args.answer is None else args.answer.strip()
-        if not user and not answer:
-            return _error("a memory cannot be empty")
-        _engine(store, True).edit_episode(e.id, user, answer)
-        print(f"memory #{e.id} saved and re-embedded")
+    user = e.user_text if args.user is None else args.user.strip()
+    answer = e.assistant_text if args.answer is None else args.answer.strip()
+    if not user and not answer:
+        return _error("a memory cannot be empty")
+    _engine(store, True).edit_episode(e.id, user, answer)
+    print(f"memory #{e.id} saved and re-embedded")
     return 0
 
 
-@_run
-def cmd_pin(args) -> int:
-    with _store(args) as store:
-        e = _episode(store, args.id)
-        _engine(store, False).set_pinned(e.id, not args.off)
-        print(f"memory #{e.id} {'unpinned' if args.off else 'pinned'}")
+@_on_memory
+def cmd_pin(args, store, e) -> int:
+    _engine(store, False).set_pinned(e.id, not args.off)
+    print(f"memory #{e.id} {'unpinned' if args.off else 'pinned'}")
     return 0
 
 
-@_run
-def cmd_delete(args) -> int:
-    with _store(args) as store:
-        e = _episode(store, args.id)
-        if e.deleted_at is not None:
-            return _error(f"memory #{e.id} is already deleted (`memories restore {e.id}` brings it back)")
-        _engine(store, False).delete_episode(e.id)
-        print(f"memory #{e.id} deleted (undo: hela-desktop memories restore {e.id})")
+@_on_memory
+def cmd_delete(args, store, e) -> int:
+    if e.deleted_at is not None:
+        return _error(f"memory #{e.id} is already deleted (`memories restore {e.id}` brings it back)")
+    _engine(store, False).delete_episode(e.id)
+    print(f"memory #{e.id} deleted (undo: hela-desktop memories restore {e.id})")
     return 0
 
 
-@_run
-def cmd_restore(args) -> int:
-    with _store(args) as store:
-        e = _episode(store, args.id)
-        if e.deleted_at is None and e.archived_at is None:
-            return _error(f"memory #{e.id} is neither deleted nor archived")
-        _engine(store, False).restore_episode(e.id)
-        print(f"memory #{e.id} restored")
+@_on_memory
+def cmd_restore(args, store, e) -> int:
+    if e.deleted_at is None and e.archived_at is None:
+        return _error(f"memory #{e.id} is neither deleted nor archived")
+    _engine(store, False).restore_episode(e.id)
+    print(f"memory #{e.id} restored")
     return 0

@@ -215,16 +215,8 @@ def _wait(qtbot, cond, timeout_s: float) -> None:
 
 
 @pytest.fixture
-def seeded_dir(tmp_path, embedder):
-    from hela_desktop.memory import MemoryEngine, NewEpisode
-
-    d = tmp_path / "data"
-    d.mkdir()
-    store = Store(d)
-    MemoryEngine(store, embedder, Settings()).add_episodes(
-        [NewEpisode(u, a, created_at=time.time() - 3600 * (len(SEED) - i)) for i, (u, a) in enumerate(SEED)])
-    store.close()
-    return d
+def seeded_dir(seed_dir):
+    return seed_dir(SEED)
 
 
 def _ui_settings() -> Settings:

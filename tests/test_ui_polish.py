@@ -18,6 +18,10 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
+from test_ui_app import (
+    _ui_settings,  # noqa: E402
+    _wait,  # noqa: E402
+)
 
 from hela_desktop.config import Settings  # noqa: E402
 from hela_desktop.store import Store  # noqa: E402
@@ -34,29 +38,9 @@ SEED = [
 ]
 
 
-def _wait(qtbot, cond, timeout_s: float) -> None:
-    qtbot.waitUntil(cond, timeout=int(timeout_s * 1000))
-
-
 @pytest.fixture
-def seeded_dir(tmp_path, embedder):
-    from hela_desktop.memory import MemoryEngine, NewEpisode
-
-    d = tmp_path / "data"
-    d.mkdir()
-    store = Store(d)
-    MemoryEngine(store, embedder, Settings()).add_episodes(
-        [NewEpisode(u, a, created_at=time.time() - 3600 * (len(SEED) - i)) for i, (u, a) in enumerate(SEED)])
-    store.close()
-    return d
-
-
-def _ui_settings() -> Settings:
-    s = Settings()
-    s.temperature = 0.0
-    s.max_answer_tokens = 16
-    s.max_memories = 3
-    return s
+def seeded_dir(seed_dir):
+    return seed_dir(SEED)
 
 
 class _Gate(QtCore.QObject):

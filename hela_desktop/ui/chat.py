@@ -215,7 +215,10 @@ class MessageView(QtWidgets.QTextBrowser):
             f2 = QtGui.QTextCharFormat()
             f2.setForeground(QtGui.QColor("#8a8f9c"))
             f2.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
-            cur.insertText("  " + time.strftime("%H:%M", time.localtime(when)), f2)
+            today = time.localtime().tm_yday == time.localtime(when).tm_yday and \
+                time.localtime().tm_year == time.localtime(when).tm_year
+            fmt_ = "%H:%M" if today else "%d %b %Y %H:%M"  # older messages show their date
+            cur.insertText("  " + time.strftime(fmt_, time.localtime(when)), f2)
         cur.insertBlock()
 
     def add_user(self, text: str, when: float | None = None) -> None:
