@@ -469,6 +469,8 @@ def test_graph_view_colours_names_fades_refits_and_folds_details(qtbot):
     assert view.zoomed_out and not view.edge_items[0].isVisible()
     shown = [t for t in view.topic_labels if t.isVisible()]
     assert shown and all(t.toPlainText() in view.topic_names.values() for t in shown)
+    rects = [t.sceneBoundingRect() for t in shown]  # names never cover each other
+    assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:])
     # zoomed in: names and weak links come back as the detail grows
     p = view.pos[0]
     view.vb.setRange(QtCore.QRectF(p[0] - 1, p[1] - 1, 2, 2), padding=0)

@@ -944,17 +944,31 @@ class GraphView(QtWidgets.QWidget):
     def _place_topic_labels(self, d: GraphData, pos: np.ndarray) -> None:
         """Topic names at the middle of their memories, when zoomed out (a map of topics)."""
         show = self.zoomed_out and len(self._group) == len(d) and not self.focus_mode
-        for n, t in enumerate(self.topic_labels):
+        placed: list[QtCore.QRectF] = []  # scene rectangles of the names already shown
+        for n, t in enumerate(self.topic_labels):  # largest topic first: it wins a spot
             name = self.topic_names.get(n)
             rows = np.nonzero(self._bucket == n)[0] if show and name else ()
             if not len(rows):
                 t.setVisible(False)
                 continue
-            cx, cy = np.median(pos[rows, 0]), np.median(pos[rows, 1])
             if getattr(t, "_hela_text", None) != name:
                 t.setText(name)
                 t._hela_text = name
-            t.setPos(float(cx), float(cy))
+            c = self.vb.mapViewToScene(QtCore.QPointF(float(np.median(pos[rows, 0])),
+                                                      float(np.median(pos[rows, 1]))))
+            br = t.textItem.boundingRect()
+            w, h = br.width(), br.height()
+            spot = None
+            for dy in (0.0, -h, h, -2 * h, 2 * h):  # the middle of the topic, else nudged
+                r = QtCore.QRectF(c.x() - w / 2, c.y() + dy - h / 2, w, h)
+                if not any(r.intersects(o) for o in placed):
+                    spot = r
+                    break
+            if spot is None:  # no room without covering another name
+                t.setVisible(False)
+                continue
+            placed.append(spot)
+            t.setPos(self.vb.mapSceneToView(spot.center()))
             t.setVisible(True)
 
     def _on_range(self, *_args) -> None:
