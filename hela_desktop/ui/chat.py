@@ -472,6 +472,15 @@ class MessageView(QtWidgets.QTextBrowser):
         data.setText(code)
         data.setHtml(code_html(code, lang, dark=False))
         QtGui.QGuiApplication.clipboard().setMimeData(data)
+        self._put_mime = True
+
+    def release_clipboard(self) -> None:
+        """Before the window goes: keep what we copied as plain text, so no QMimeData of
+        ours outlives the application (PySide6 crashes at exit otherwise, offscreen)."""
+        cb = QtGui.QGuiApplication.clipboard()
+        if getattr(self, "_put_mime", False):
+            cb.setText(cb.text())
+        self._put_mime = False
 
     def user_ordinal(self, index: int) -> int:
         return sum(1 for e in self.entries[:index] if e["role"] == "user")

@@ -1001,6 +1001,7 @@ class MainWindow(QtWidgets.QMainWindow):
             QtWidgets.QApplication.processEvents()
         self._flush_timer.stop()
         self._reflect_timer.stop()
+        self.chat.view.release_clipboard()
         self._close_assistant()
         self.graph.shutdown()
         e.accept()
