@@ -1,6 +1,9 @@
 """The desktop app's first hour (issue 15), pytest-qt offscreen: status before the first
 token and Esc in that phase, search by meaning, plain-language settings and panels,
-activity sentences, one source of truth after changes, and the chat basics."""
+activity sentences, one source of truth after changes, and the chat basics.
+
+(Named to run before tests/test_ui_app.py: after that file's run_app test has quit the
+application, signals from worker threads no longer reach the windows of later tests.)"""
 
 from __future__ import annotations
 
