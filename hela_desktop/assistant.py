@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,27 +26,38 @@ from pathlib import Path
 
 import numpy as np
 
+from . import prompt as P
 from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
+from .gate import RelevanceGate
 from .llm import LocalLLM, ModelError, PrefillStopped, Prepared, Utf8Stream, common_prefix
 from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
-from .store import Store
+from .store import Store, StoreError, db_error_message
 
-MEMORY_HEADER = "Things you remember from earlier conversations with the user:"
+MEMORY_HEADER = P.MEMORY_HEADER
 _MARK = "\x00hela-memories\x00"  # where the memory lines go in the rendered user turn
 
 
-MAX_MEMORY_CHARS = 200  # a memory line is cut here (about 45-75 tokens)
+class MessageTooLong(ValueError):
+    """The message does not fit the model's context; nothing was stored."""
 
 
-def format_memory(r: Recall) -> str:
-    """One line of the memory block (long memories are shortened)."""
-    text = " ".join(r.text.split())
-    if len(text) > MAX_MEMORY_CHARS:
-        text = text[: MAX_MEMORY_CHARS - 1].rsplit(" ", 1)[0] + "…"
-    when = r.extra.get("date")
-    return f"- ({when}) {text}" if when else f"- {text}"
+class AnswerNotSaved(StoreError):
+    """The answer streamed but could not be stored (disk full, memory file busy or gone);
+    it is kept in `Assistant.unsaved` and `Assistant.save_unsaved()` tries again."""
+
+    def __init__(self, reason: str, answer: str):
+        super().__init__(f"{reason} — the answer was not saved yet: it is kept, and saved "
+                         "with the next message")
+        self.reason = reason  # what stopped it, in one line
+        self.answer = answer
+
+
+def format_memory(r: Recall, now: float | None = None) -> str:
+    """One line of the memory block: when, and the user's own words."""
+    return P.memory_line(r.text, r.extra.get("created_at"), time.time() if now is None else now,
+                         older="older_than" in r.extra)
 
 
 @dataclass
@@ -62,6 +74,7 @@ class TurnState:
     swap_seconds: list[float] = field(default_factory=list)  # measured time of each swap
     swap_shifted: list[bool] = field(default_factory=list)  # whether a swap moved the cache
     deferred_swaps: int = 0  # swaps the time budget did not allow (yet)
+    late_swaps: int = 0  # proposals abandoned because they came too late (a busy machine)
 
 
 @dataclass
@@ -108,8 +121,15 @@ class Assistant:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hela-retrieval")
         self._costs: dict[tuple[int, str], list[int]] = {}
         self._message = ""
+        self._now: float | None = None  # the turn's time (None: the clock)
         self._frame: tuple[list[int], list[int]] | None = None
         self._history: list[dict] = []
+        # distilled knowledge recalled for this turn (hela_desktop.knowledge); not in events
+        self.turn_knowledge: list[Recall] = []
+        self.unsaved: tuple | None = None  # an answer whose saving failed (see save_unsaved)
+        self._abandon = threading.Event()  # set: the pending proposal is no longer wanted
+        # called as a long prompt is read: on_progress(tokens done, tokens to read)
+        self.on_progress: Callable[[int, int], None] | None = None
 
     # ---- loading ------------------------------------------------------------------------
     def load_embedder(self) -> None:
@@ -122,6 +142,10 @@ class Assistant:
     def load(self) -> None:
         """Load the embedder and the chat model (raises ModelError / EmbedderError)."""
         self.load_embedder()
+        if self.llm is None and self.settings.backend == "server":
+            from .server_llm import server_llm  # raises ServerError: one line, nothing written
+
+            self.llm = server_llm(self.settings).connect()
         if self.llm is None:
             s = self.settings
             self.llm = LocalLLM(s.model_path or None, n_ctx=s.n_ctx,
@@ -129,8 +153,13 @@ class Assistant:
 
     def reload_model(self, settings: Settings) -> None:
         """Switch model or model settings; the old model stays loaded if the new one fails."""
-        new = LocalLLM(settings.model_path or None, n_ctx=settings.n_ctx,
-                       n_gpu_layers=settings.n_gpu_layers, n_threads=settings.n_threads)
+        if settings.backend == "server":
+            from .server_llm import server_llm
+
+            new = server_llm(settings).connect()
+        else:
+            new = LocalLLM(settings.model_path or None, n_ctx=settings.n_ctx,
+                           n_gpu_layers=settings.n_gpu_layers, n_threads=settings.n_threads)
         with self._model_lock:
             old, self.llm = self.llm, new
         if old is not None:
@@ -147,6 +176,9 @@ class Assistant:
             return {"path": self.settings.model_path or "(bundled default)", "name": None,
                     "device": "—", "n_gpu_layers": self.settings.n_gpu_layers,
                     "n_ctx": self.settings.n_ctx}
+        if getattr(self.llm, "remote", False):
+            return {"path": self.llm.url, "name": self.llm.name, "device": "server",
+                    "n_gpu_layers": 0, "n_ctx": self.llm.n_ctx, "server_url": self.llm.url}
         return {"path": str(self.llm.path), "name": self.llm.path.stem, "device": self.llm.device,
                 "n_gpu_layers": self.llm.n_gpu_layers, "n_ctx": self.llm.n_ctx}
 
@@ -160,43 +192,54 @@ class Assistant:
         return self.store.add_conversation(title)
 
     # ---- prompt -------------------------------------------------------------------------
+    def _plain(self, text: str) -> str:
+        """Text from the user, memories or imports, with control tokens defused."""
+        plain = getattr(self.llm, "plain", None)
+        return plain(text) if plain is not None else text
+
     def _stable_messages(self) -> list[dict]:
         system = self.settings.system_prompt
         model = self.user_model_text()
         if model:
-            system = f"{system}\n\nWhat you know about the user:\n{model}"
-        return [{"role": "system", "content": system}]
+            system = f"{system}\n\nWhat you know about the user (from their own words):\n{model}"
+        return [{"role": "system", "content": self._plain(system)}]
 
     def user_model_text(self) -> str:
-        """Distilled user-model knowledge for the stable part of the prompt (if any)."""
-        rows = self.store.conn.execute(
-            "SELECT text FROM knowledge WHERE kind = 'user_model' AND superseded_by IS NULL "
-            "AND archived_at IS NULL ORDER BY strength DESC, id LIMIT 8").fetchall()
-        return "\n".join(f"- {r[0]}" for r in rows)
+        """The user model for the stable part of the prompt: only knowledge items the user's
+        own words support (or that the user wrote or edited), strongest first."""
+        from .knowledge import trusted_user_model
+
+        return "\n".join(f"- {k.text}" for k in trusted_user_model(self.store)[:8])
 
     def _user_content(self, memories: list[Recall], message: str) -> str:
         know = self.turn_knowledge  # fixed for the turn, so it sits before the episodes
         if not memories and not know:
             return message
-        lines = "\n".join([f"- {k.text}" for k in know] + [format_memory(r) for r in memories])
-        return f"{MEMORY_HEADER}\n{lines}\n\n{message}"
+        now = self._now or time.time()
+        return P.user_turn([P.knowledge_line(k.text) for k in know]
+                           + [format_memory(r, now) for r in memories], message)
 
-    # distilled knowledge recalled for this turn (hela_desktop.knowledge); not in events
-    turn_knowledge: list[Recall] = []
+    MAX_SWAP_PAUSE_S = 0.5  # no swap that would pause an answer longer (unless budget 100)
+    LATE_TOKENS = 32  # a proposal is dropped when it comes more tokens than this (or than
+    # the lookback window) after it was asked for
     KNOWLEDGE_K = 3  # knowledge items per turn (their own top-k, beside the episodes)
-    KNOWLEDGE_MIN_SCORE = 0.35  # cosine a knowledge item needs to be recalled
+    KNOWLEDGE_MIN_SCORE = 0.35  # cosine a knowledge item needs for a question about the user
 
-    def _recall_knowledge(self, query_vec: np.ndarray) -> list[Recall]:
-        """A few knowledge items for the memory block, minus those already in the system prompt."""
+    def _recall_knowledge(self, query_vec: np.ndarray, personal: bool = True) -> list[Recall]:
+        """A few knowledge items for the memory block, minus those already in the system
+        prompt; a task or general question needs the gate's stronger evidence."""
+        from .knowledge import retrieve_knowledge, trusted_ids
+
+        floor = self.KNOWLEDGE_MIN_SCORE if personal else self.settings.gate.general_min
         try:
-            from .knowledge import retrieve_knowledge
-
             found = retrieve_knowledge(self.engine, query_vec, self.KNOWLEDGE_K + 8,
-                                       min_score=self.KNOWLEDGE_MIN_SCORE)
+                                       min_score=floor)
         except Exception:  # noqa: BLE001 - knowledge is an extra; never break a turn
             return []
+        trusted = trusted_ids(self.store)
         in_system = set(self.user_model_text().splitlines())
-        return [k for k in found if f"- {k.text}" not in in_system][: self.KNOWLEDGE_K]
+        return [k for k in found if k.episode_id in trusted
+                and f"- {k.text}" not in in_system][: self.KNOWLEDGE_K]
 
     def _segments(self, history: list[dict], memories: list[Recall],
                   message: str) -> tuple[list[int], list[list[int]], list[int]]:
@@ -207,12 +250,14 @@ class Assistant:
         memory line is tokenized on its own, so lines can be removed or added as units.
         """
         know = self.turn_knowledge
-        stable = self._stable_messages() + history
+        stable = self._stable_messages() + [
+            {"role": m["role"], "content": self._plain(m["content"])} for m in history]
+        message = self._plain(message)
         if not memories and not know:
             text = self.llm.render(stable + [{"role": "user", "content": message}])
             return self.llm.tokenize(text), [], []
-        lines = "".join(f"- {k.text}\n" for k in know)
-        content = f"{MEMORY_HEADER}\n{lines}{_MARK}\n{message}"
+        content = P.user_turn([self._plain(P.knowledge_line(k.text)) for k in know] + [_MARK],
+                              message).replace(_MARK + "\n", _MARK)
         text = self.llm.render(stable + [{"role": "user", "content": content}])
         head_text, tail_text = text.split(_MARK, 1)
         return (self.llm.tokenize(head_text), [self._line_tokens(r) for r in memories],
@@ -223,7 +268,7 @@ class Assistant:
         return head + [t for m in mems for t in m] + tail
 
     def _line_tokens(self, r: Recall) -> list[int]:
-        line = format_memory(r) + "\n"
+        line = format_memory(r, self._now) + "\n"
         key = (r.episode_id, line)
         toks = self._costs.get(key)
         if toks is None:
@@ -253,77 +298,125 @@ class Assistant:
     def _memory_cost(self, r: Recall) -> int:
         return len(self._line_tokens(r))
 
-    def _select(self, ranked: list[Recall]) -> list[Recall]:
+    def _select(self, ranked: list[Recall], query_vec: np.ndarray | None = None,
+                message: str | None = None) -> list[Recall]:
+        """The memories for the prompt: those the relevance gate admits, in rank order,
+        within the memory cap and the token budget; superseded ones are left out."""
         s = self.settings
+        if query_vec is not None:
+            res = RelevanceGate(self.engine, s.gate).admit(
+                self._message if message is None else message, ranked, query_vec)
+            ranked = res.admitted
+            self.last_gate = res
+        self._annotate(ranked)
         return fit_budget(ranked, s.max_memories, s.token_budget, self._memory_cost)
+
+    last_gate = None  # the relevance gate's last decision (tests, bench personal)
 
     def _annotate(self, recalls: list[Recall]) -> None:
         eps = self.store.episodes(r.episode_id for r in recalls if r.kind == "episode")
         for r in recalls:
             e = eps.get(r.episode_id)
             if e is not None:
-                r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
+                r.extra["created_at"] = e.created_at
+                with contextlib.suppress(OverflowError, OSError, ValueError):  # a bad date
+                    r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
 
     # ---- one turn -----------------------------------------------------------------------
+    def _open_turn(self, message: str, conversation_id: int | None,
+                   state: TurnState, now: float | None = None) -> tuple[int, list[dict]]:
+        """Start a turn: its conversation (new if needed), the history that fits, and the
+        user message stored.  (Shared with the server backend, hela_desktop.server_turn.)"""
+        if conversation_id is None or not self.store.conversation_exists(conversation_id):
+            conversation_id = self.store.add_conversation(_title(message))
+        history = self._fit_history(conversation_id, message)
+        self.store.add_message(conversation_id, "user", message, at=now)
+        self.last_turn = state
+        return conversation_id, history
+
+    def _first_prompt(self, history: list[dict], active: list[Recall], message: str,
+                      state: TurnState) -> list[int]:
+        """The turn's first prompt, as tokens; records its stable prefix in `state`."""
+        llm = self.llm
+        stable = llm.tokenize(llm.render(self._stable_messages() + history))
+        state.stable_prefix = common_prefix(stable, self._prompt_tokens(history, [], message))
+        head, mems, tail = self._segments(history, active, message)
+        # head and tail stay fixed for the turn: swaps only re-assemble memory lines
+        self._frame = (head, tail) if tail else None
+        self._history = history
+        prompt = head + [t for m in mems for t in m] + tail
+        state.prompt_tokens = len(prompt)
+        state.first_prompt = list(prompt)
+        return prompt
+
+    def _initial_recall(self, message: str) -> tuple[np.ndarray, list[Recall], float]:
+        """The memories a turn starts with: (query vector, active set, retrieval ms), through
+        the relevance gate, at the turn's time (`self._now`)."""
+        engine = self.engine
+        user_vec = engine.embed_query(message)
+        tr = time.perf_counter()
+        ranked = engine.retrieve(message, query_vec=user_vec, now=self._now)
+        active = self._select(ranked, user_vec, message)
+        personal = self.last_gate.personal if self.last_gate is not None else True
+        self.turn_knowledge = self._recall_knowledge(user_vec, personal)
+        return user_vec, active, (time.perf_counter() - tr) * 1000
+
     def chat(self, message: str, conversation_id: int | None = None,
              stop: threading.Event | None = None, *, seed: int | None = None,
+             now: float | None = None,
              on_status: Callable[[str, int, int], None] | None = None) -> Iterator[Event]:
         """Answer `message`, streaming events; persists everything at the end.
 
         Stopping early (``stop.set()``, closing the generator, Ctrl-C) stores the partial
         answer marked as interrupted; the store stays consistent either way.  A stop before
-        the first token (even while the prompt is being read) keeps no empty answer.
-        `on_status(phase, done, total)` tells what happens before the first token:
-        ``"recalling"`` (0, 0), then ``"reading"`` with prompt tokens read so far.
+        the first token (even while the prompt is being read) keeps no empty answer.  `now`
+        is the time of the turn (epoch seconds; default: the clock), as `bench personal`
+        replays dialogues at their own dates.  `on_status(phase, done, total)` tells what
+        happens before the first token: ``"recalling"`` (0, 0), then ``"reading"`` with
+        prompt tokens read so far.
         """
         if not message or not message.strip():
             raise ValueError("empty message: type something to send")
         if self.settings.profile not in PROFILES:
             raise ValueError(f"unknown retrieval profile {self.settings.profile!r}")
         self.load()
+        self._now = now
+        if getattr(self.llm, "remote", False):  # a model server: hela_desktop.server_turn
+            from .server_turn import server_chat
+
+            yield from server_chat(self, message.strip(), conversation_id, stop, seed=seed)
+            return
         message = message.strip()
+        self._check_length(message)
+        if self.unsaved is not None:  # the previous answer first, so the chat stays in order
+            self.save_unsaved()
         self._message = message
         s = self.settings
         llm = self.llm
-        engine = self.engine
         with self._model_lock:
-            if conversation_id is None or not self.store.conversation_exists(conversation_id):
-                conversation_id = self.store.add_conversation(_title(message))
-            history = self._fit_history(conversation_id, message)
-            self.store.add_message(conversation_id, "user", message)
             state = TurnState()
-            self.last_turn = state
+            conversation_id, history = self._open_turn(message, conversation_id, state, now)
             t0 = time.perf_counter()
 
             # -- initial retrieval
             if on_status is not None:
                 on_status("recalling", 0, 0)
-            user_vec = engine.embed_query(message)
-            tr = time.perf_counter()
-            ranked = engine.retrieve(message, query_vec=user_vec)
-            self._annotate(ranked)
-            active = self._select(ranked)
-            self.turn_knowledge = self._recall_knowledge(user_vec)
-            retrieve_ms = (time.perf_counter() - tr) * 1000
+            user_vec, active, retrieve_ms = self._initial_recall(message)
             yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
 
-            stable = llm.tokenize(llm.render(self._stable_messages() + history))
-            state.stable_prefix = common_prefix(stable, self._prompt_tokens(history, [], message))
-            head, mems, tail = self._segments(history, active, message)
-            # head and tail stay fixed for the turn: swaps only re-assemble memory lines
-            self._frame = (head, tail) if tail else None
-            self._history = history
-            prompt = head + [t for m in mems for t in m] + tail
-            state.prompt_tokens = len(prompt)
-            state.first_prompt = list(prompt)
+            prompt = self._first_prompt(history, active, message, state)
             # the previous answer of this chat is still cached behind its memory block: in
             # splice mode the block is dropped and the answer's cells are reused
-            reuse = self.settings.swap_mode == "splice" and llm.cache_tag == ("chat", conversation_id)
+            # the tag names the data folder too: chat ids repeat across folders
+            tag = ("chat", str(self.store.path), conversation_id)
+            reuse = self.settings.swap_mode == "splice" and llm.cache_tag == tag
             llm.cache_tag = None
 
             def reading(done: int, total: int) -> bool:
                 if on_status is not None:
                     on_status("reading", done, total)
+                if self.on_progress is not None and done and total > llm.prefill_chunk():
+                    self.on_progress(done, total)  # (a long prompt: more than one chunk)
                 return stop is not None and stop.is_set()
 
             try:
@@ -346,18 +439,24 @@ class Assistant:
             interrupted = False
             finished = False
             pending = None
+            pending_at = 0  # the token count when the pending proposal was asked for
             last_swap_at = 0
+            guard = P.RepeatGuard(self._earlier_answers(conversation_id, history))
+            clean = P.AnswerFilter()
             llm.start_sampling(s.temperature, s.top_p, seed=seed)
             try:
                 while len(generated) < s.max_answer_tokens:
                     if stop is not None and stop.is_set():
                         interrupted = True
                         break
-                    tok = llm.sample()
+                    tok = llm.sample(guard.banned(generated))
                     if llm.is_end(tok):
                         break
                     generated.append(tok)
-                    piece = utf8.push(llm.detokenize([tok]))
+                    guard.push(generated)
+                    piece = clean.push(utf8.push(llm.detokenize([tok])))
+                    if clean.done:  # the model began a transcript turn: the answer is over
+                        break
                     text_parts.append(piece)
                     idx = len(generated) - 1
                     spans[-1][1] = idx + 1
@@ -371,11 +470,20 @@ class Assistant:
                     if pending is not None and (pending.done() or not s.async_retrieval):
                         swap = pending.result()
                         pending = None
+                        if swap is not None and len(generated) - pending_at > max(
+                                s.lookback_tokens, self.LATE_TOKENS):
+                            # a busy machine: the proposal (and its prefetch) came so late
+                            # that the answer has moved a whole lookback window past the
+                            # text it was retrieved for; let it go
+                            state.late_swaps += 1
+                            swap = None
                         if swap is not None:
                             # the time budget: swaps may pause the answer for at most this
                             # share of the time spent generating it so far
                             gen_s = time.perf_counter() - t_gen0 - swap_s
-                            if swap_s + swap.seconds > s.swap_time_budget * gen_s:
+                            if (swap_s + swap.seconds > s.swap_time_budget * gen_s
+                                    or (swap.seconds > self.MAX_SWAP_PAUSE_S
+                                        and s.swap_time_budget < 100.0)):
                                 state.deferred_swaps += 1
                                 swap = None
                         if swap is not None:
@@ -409,32 +517,56 @@ class Assistant:
                             and len(generated) - last_swap_at >= s.reretrieve_every):
                         window = llm.detokenize(generated[-s.lookback_tokens:]).decode(
                             "utf-8", "ignore")
-                        pending = self._pool.submit(
-                            self._propose, message, user_vec, window, list(active), prompt,
-                            len(generated))
-                        if not s.async_retrieval:
-                            pending.result()
+                        pending_at = len(generated)
+                        pending = self._reretrieve(message, user_vec, window, active, prompt,
+                                                   len(generated))
                 finished = True
             except BaseException:
                 interrupted = True
                 raise
             finally:
-                if pending is not None:
-                    pending.cancel()
-                    with contextlib.suppress(BaseException):
-                        pending.result()
+                _drop(pending, self._abandon)  # the answer is over: not waited for
                 llm.stop_sampling()
-                tail = utf8.flush()
-                if tail:
+                tail = clean.push(utf8.flush()) + clean.flush()
+                if tail:  # held back at the end: streamed below, before `done`
                     text_parts.append(tail)
                 answer = "".join(text_parts).strip()
                 if not finished:
                     interrupted = True
                 elapsed = time.perf_counter() - t0
-                done = self._persist(conversation_id, message, answer, interrupted, spans,
-                                     sets_seen, used, state, swaps, len(generated), elapsed)
-                llm.cache_tag = ("chat", conversation_id)
+                persist = (conversation_id, message, answer, interrupted, spans, sets_seen,
+                           used, state, swaps, len(generated), elapsed, now)
+                try:
+                    done = self._persist(*persist)
+                except (sqlite3.Error, OSError) as exc:  # disk full, store busy: keep it
+                    self.unsaved = persist
+                    raise AnswerNotSaved(db_error_message(self.store.path, exc),
+                                         answer) from exc
+                llm.cache_tag = tag
+            if tail:
+                yield TokenEvent(index=max(len(generated) - 1, 0), text=tail)
             yield done
+
+    def save_unsaved(self) -> DoneEvent | None:
+        """Store the answer whose saving failed (after space was freed or the other writer
+        finished); raises the store's error again if it still cannot."""
+        if self.unsaved is None:
+            return None
+        done = self._persist(*self.unsaved)
+        self.unsaved = None
+        return done
+
+    def _check_length(self, message: str) -> None:
+        """Refuse, before anything is stored, a message that leaves no room in the context
+        for the memory block and an answer."""
+        s = self.settings
+        n = len(self._prompt_tokens([], [], message))
+        room = self.llm.n_ctx - s.token_budget - min(s.max_answer_tokens, 64) - 64
+        if n > room:
+            raise MessageTooLong(
+                f"message too long: {n} tokens, and this model's context ({self.llm.n_ctx} "
+                f"tokens) holds about {max(room, 0)} for a message; shorten it, or import "
+                "long texts as memories (hela-desktop import FILE)")
 
     def _propose(self, message: str, user_vec: np.ndarray, window: str,
                  active: list[Recall], prompt: list[int], n_generated: int) -> _Swap | None:
@@ -448,25 +580,37 @@ class Assistant:
         engine = self.engine
         t = time.perf_counter()
         gen_vec = engine.embed_query(window)
+        if self._abandon.is_set():
+            return None
         b = s.blend_user_message
         q = (1.0 - b) * gen_vec + b * user_vec
         q = (q / max(np.linalg.norm(q), 1e-9)).astype(np.float32)
-        ranked = engine.retrieve(f"{message} {window}", query_vec=q)
-        self._annotate(ranked)
-        candidate = self._select(ranked)
+        ranked = engine.retrieve(f"{message} {window}", query_vec=q, now=self._now)
+        candidate = self._select(ranked, q, message)
         ms = (time.perf_counter() - t) * 1000
-        if {r.episode_id for r in active} == {r.episode_id for r in candidate}:
+        if self._abandon.is_set() or {r.episode_id for r in active} == {
+                r.episode_id for r in candidate}:
             return None
         swap = self._plan_swap((ranked, candidate, q, ms), active, n_generated, prompt)
         if swap is not None and swap.edits is not None and self._prefetch():
             try:
-                swap.prepared = self.llm.prepare(swap.edits)
+                swap.prepared = self.llm.prepare(swap.edits, abort=self._abandon.is_set)
             except Exception:  # noqa: BLE001 - the swap can still be made on the main context
                 swap.prepared = None
                 self.llm.invalidate_side()
             if swap.prepared is not None:  # only copying cells is left for the main thread
                 swap.seconds = self.llm.swap_seconds(0, swap.shift)
         return swap
+
+    def _reretrieve(self, message: str, user_vec: np.ndarray, window: str,
+                    active: list[Recall], prompt: list[int], n_generated: int):
+        """Start a re-retrieval (`_propose`) on the retrieval thread; a future."""
+        self._abandon.clear()
+        pending = self._pool.submit(self._propose, message, user_vec, window, list(active),
+                                    prompt, n_generated)
+        if not self.settings.async_retrieval:
+            pending.result()
+        return pending
 
     def _prefetch(self) -> bool:
         return (self.settings.swap_prefetch and self.settings.swap_mode == "splice"
@@ -543,11 +687,11 @@ class Assistant:
             pause = llm.swap_seconds(0, shift) if self._prefetch() else seconds
         else:
             n_eval = len(prompt) - common_prefix(current_prompt, prompt) + n_generated
-            pause = seconds = n_eval * llm.prefill_s_per_token
+            pause = seconds = n_eval * llm.prefill_s_now()
         # cost-aware: a swap's gain, in units of the ranking's score range, must pay for the
         # pause it causes, counted in prefill tokens (a cache shift as the tokens it takes as
         # long as)
-        cost = pause / max(llm.prefill_s_per_token, 1e-6)
+        cost = pause / max(llm.prefill_s_now(), 1e-6)
         if dropped:
             gain = (min(r.score for r in added)
                     - max(score.get(i, -np.inf) for i in dropped)) / spread
@@ -615,8 +759,16 @@ class Assistant:
             llm.mirror()
         return n
 
+    def _earlier_answers(self, conversation_id: int, history: list[dict],
+                         recent: int = 20) -> list[list[int]]:
+        """Token ids of earlier answers an answer may not copy runs from: this chat's
+        history and the latest answers of other chats."""
+        texts = [m["content"] for m in history if m["role"] == "assistant"]
+        texts += self.store.recent_answers(recent, exclude_conversation=conversation_id)
+        return [self.llm.tokenize(t, special=False) for t in texts if t.strip()]
+
     def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,
-                 state, swaps, n_tokens, elapsed) -> DoneEvent:
+                 state, swaps, n_tokens, elapsed, now: float | None = None) -> DoneEvent:
         engine = self.engine
         timeline = [(a, b, ids) for a, b, ids in spans if b > a]
         stats = {
@@ -626,15 +778,27 @@ class Assistant:
             "profile": self.settings.profile,
             "memories": [r.to_dict() for r, _ in used.values()],
         }
-        now = time.time()
+        now = time.time() if now is None else now
         episode_id = None
         with self.store.transaction():
+            # a memory that was in the prompt may have been purged meanwhile (by another
+            # process): the answer is stored all the same, without rows for the gone ids
+            gone = self.store.missing_episodes(
+                {i for ids in sets_seen for i in ids}
+                | {i for i, (r, _) in used.items() if r.kind == "episode"})
+            if gone:
+                for i in gone:
+                    engine.index.remove(i)
+                sets_seen = [[i for i in ids if i not in gone] for ids in sets_seen]
+                used = {i: v for i, v in used.items() if i not in gone}
             message_id = None  # stopped before the first token: no empty answer is kept
             if answer or not interrupted:
                 message_id = self.store.add_message(
-                    conversation_id, "assistant", answer, interrupted=interrupted, stats=stats)
+                    conversation_id, "assistant", answer, interrupted=interrupted, stats=stats,
+                    at=now)
                 self.store.save_timeline(message_id, timeline)
-            if not interrupted and answer:
+            # the user's words are the memory; the answer stays beside them as context
+            if not interrupted:
                 episode_id = engine.add_episode(NewEpisode(
                     user_text=message, assistant_text=answer, conversation_id=conversation_id,
                     created_at=now))
@@ -656,6 +820,17 @@ class Assistant:
             tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted,
             deferred_swaps=state.deferred_swaps, text=answer,
             timeline=timeline)
+
+
+def _drop(pending, abandon: threading.Event | None = None) -> None:
+    """Cancel a re-retrieval that is no longer wanted (`abandon` tells a running one to stop
+    early) and wait for it to stop."""
+    if pending is not None:
+        if abandon is not None:
+            abandon.set()
+        pending.cancel()
+        with contextlib.suppress(BaseException):
+            pending.result()
 
 
 def _score_range(ranked: list[Recall]) -> float:

@@ -15,6 +15,37 @@ from pathlib import Path
 SETTINGS_FILE = "settings.json"
 
 
+class SettingsError(ValueError):
+    """settings.json cannot be used; the message names the file and what to do."""
+
+
+MAX_N_CTX = 131072  # the largest context size accepted (models rarely train longer)
+
+
+def _typed(cls, data: dict, prefix: str) -> dict:
+    """The known keys of `data` for dataclass `cls`, each of its default's type (an integer
+    is a fine float, a whole float a fine integer); a value of another type, or a number
+    that is not finite, raises SettingsError naming the key.  Unknown keys are ignored."""
+    import math
+
+    out = {}
+    for f in fields(cls):
+        if f.name not in data or f.name in ("hela", "streaming", "gate"):
+            continue
+        v, want = data[f.name], type(getattr(cls(), f.name))
+        ok = type(v) is want
+        if want is float and type(v) is int:
+            v, ok = float(v), abs(v) < 1e300
+        elif want is int and type(v) is float and math.isfinite(v) and v.is_integer():
+            v, ok = int(v), True
+        if ok and want in (int, float):
+            ok = abs(v) < 1e300 and math.isfinite(v)
+        if not ok:
+            raise SettingsError(f"{prefix}{f.name}: expected {want.__name__}, got {v!r:.40}")
+        out[f.name] = v
+    return out
+
+
 @dataclass
 class HelaParams:
     """HeLa-Mem constants.
@@ -48,6 +79,8 @@ class HelaParams:
     semantic_prior_k: int = 3  # how many similar episodes get a prior edge
     semantic_prior_min: float = 0.5  # cosine needed for a semantic prior edge
     semantic_prior_scale: float = 0.5  # prior weight = scale * cosine
+    name_edge: float = 0.5  # prior weight linking memories that share a name (person, place…)
+    name_edge_k: int = 3  # a new memory is linked to the latest k memories per shared name
     max_sources: int = 20  # spreading sources are the best base nodes above θ, capped
     common_cap: int = 1000  # BM25 skips terms found in more memories than this (speed bound)
     spread: bool = True  # False: the "no spreading" ablation
@@ -73,9 +106,43 @@ class StreamingParams:
 
 
 @dataclass
+class GateParams:
+    """The relevance gate: when a memory is good enough to be put in front of the model.
+
+    Similarities are plain cosines of the embedder (absolute, not relative to the pool).
+    A question about the user's own life (first person or a date of their calendar) needs
+    ``personal_min``; any other request (a task, a general question) ``general_min``.  A
+    memory must also be within ``relative_margin`` of the best statement; a memory whose
+    user words hold no statement (only a request or question) never enters.  A keyword the
+    memory shares with the message lowers its bar by ``keyword_relief``.  A statement that
+    shares a name (person, place, pet, event, "my mum") with an admitted memory may come in
+    as an association, at most ``associations`` per turn, if its own similarity is at least
+    ``association_min``.  Two admitted statements at least ``same_subject_min`` similar to
+    each other that share a word of the message speak of the same thing: the older one is
+    superseded (left out); two that share a name, or another word and that similarity,
+    keep both, the older marked as older.
+    """
+
+    enabled: bool = True
+    personal_min: float = 0.15
+    general_min: float = 0.45
+    relative_margin: float = 0.2
+    keyword_relief: float = 0.05
+    associations: int = 2
+    association_min: float = 0.0
+    same_subject_min: float = 0.3
+    supersede_after_hours: float = 12.0  # the newer memory must be at least this much newer
+
+
+@dataclass
 class Settings:
     """User-facing settings, persisted as JSON in the data folder."""
 
+    backend: str = "local"  # "local": llama.cpp on this computer; "server": an OpenAI-compatible server
+    server_url: str = ""  # e.g. http://127.0.0.1:8080 (llama-server, vLLM, Ollama, LM Studio...)
+    server_model: str = ""  # the model name the server lists; empty: its only model
+    server_api_key: str = field(default="", repr=False)  # never printed, logged or exported
+    server_timeout: float = 120.0  # seconds without a byte from the server before giving up
     model_path: str = ""  # empty: the bundled SmolLM2-135M-Instruct
     n_gpu_layers: int = -1  # -1: all layers when llama.cpp supports GPU offload, else 0
     n_ctx: int = 4096
@@ -95,13 +162,17 @@ class Settings:
     swap_prefetch: bool = True  # evaluate swapped-in lines on a second context beside generation
     swap_mode: str = "splice"  # "splice": edit the KV cache in place; "exact": re-evaluate
     async_retrieval: bool = True  # re-retrieve beside generation instead of pausing it
+    # measured on the default model: "private assistant" made it refuse ("as a private
+    # assistant, I don't have access to personal data") even with the answer in its prompt,
+    # and a self-description ("You are HeLa, …") was copied into answers ("You're HeLa, …")
     system_prompt: str = (
-        "You are HeLa, a private assistant running entirely on the user's computer. "
-        "Answer briefly and helpfully. Use the memories you are given when they are relevant."
+        "Answer the user's message briefly and helpfully. "
+        "Use what the user told you before when it helps."
     )
     idle_minutes: float = 2.0  # idle time before consolidation and forgetting run
     hela: HelaParams = field(default_factory=HelaParams)
     streaming: StreamingParams = field(default_factory=StreamingParams)
+    gate: GateParams = field(default_factory=GateParams)
 
     # ---- persistence -------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -110,15 +181,16 @@ class Settings:
     @classmethod
     def from_dict(cls, data: dict) -> Settings:
         """Build settings from a dict, ignoring unknown keys (older/newer files)."""
-        known = {f.name for f in fields(cls)}
-        kwargs = {k: v for k, v in data.items() if k in known and k not in ("hela", "streaming")}
-        s = cls(**kwargs)
+        if not isinstance(data, dict):
+            raise SettingsError(f"expected a JSON object, got {type(data).__name__}")
+        s = cls(**_typed(cls, data, ""))
         if isinstance(data.get("hela"), dict):
-            hk = {f.name for f in fields(HelaParams)}
-            s.hela = HelaParams(**{k: v for k, v in data["hela"].items() if k in hk})
+            s.hela = HelaParams(**_typed(HelaParams, data["hela"], "hela."))
         if isinstance(data.get("streaming"), dict):
-            sk = {f.name for f in fields(StreamingParams)}
-            s.streaming = StreamingParams(**{k: v for k, v in data["streaming"].items() if k in sk})
+            s.streaming = StreamingParams(**_typed(StreamingParams, data["streaming"],
+                                                   "streaming."))
+        if isinstance(data.get("gate"), dict):
+            s.gate = GateParams(**_typed(GateParams, data["gate"], "gate."))
         s.validate()
         return s
 
@@ -129,8 +201,21 @@ class Settings:
         self.lookback_tokens = int(max(4, self.lookback_tokens))
         self.token_budget = int(max(32, self.token_budget))
         self.swap_time_budget = float(min(100.0, max(0.0, self.swap_time_budget)))
-        self.n_ctx = int(max(512, self.n_ctx))
-        self.max_answer_tokens = int(max(1, self.max_answer_tokens))
+        self.n_ctx = int(min(MAX_N_CTX, max(512, self.n_ctx)))
+        self.max_answer_tokens = int(min(self.n_ctx // 2, max(1, self.max_answer_tokens)))
+        self.n_threads = int(min(256, max(0, self.n_threads)))
+        self.n_gpu_layers = int(max(-1, self.n_gpu_layers))
+        self.temperature = float(min(5.0, max(0.0, self.temperature)))
+        self.top_p = float(min(1.0, max(0.01, self.top_p)))
+        self.blend_user_message = float(min(1.0, max(0.0, self.blend_user_message)))
+        self.swap_margin = float(max(0.0, self.swap_margin))
+        self.swap_cost_weight = float(max(0.0, self.swap_cost_weight))
+        self.idle_minutes = float(max(0.1, self.idle_minutes))
+        if self.swap_mode not in ("splice", "exact"):
+            raise SettingsError(f"swap_mode: must be splice or exact, got {self.swap_mode!r}")
+        if self.backend not in ("local", "server"):
+            self.backend = "local"
+        self.server_timeout = float(min(3600.0, max(0.1, self.server_timeout)))
 
     @classmethod
     def load(cls, data_dir: Path) -> Settings:
@@ -139,15 +224,18 @@ class Settings:
             return cls()
         try:
             return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (ValueError, TypeError) as exc:
-            raise ValueError(
+        except (ValueError, TypeError, AttributeError, RecursionError) as exc:
+            raise SettingsError(
                 f"{path}: settings file is not valid ({exc}); fix or delete it to use defaults"
             ) from exc
 
     def save(self, data_dir: Path) -> None:
         """Write atomically: a kill mid-write leaves the old file intact."""
+        from .paths import create_private_file, private_data_dir
+
         path = Path(data_dir) / SETTINGS_FILE
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_data_dir(path.parent)
         tmp = path.with_suffix(".json.tmp")
+        create_private_file(tmp)  # owner-only before anything is written into it
         tmp.write_text(json.dumps(self.to_dict(), indent=2), encoding="utf-8")
         os.replace(tmp, path)

@@ -289,32 +289,14 @@ _ROLE = re.compile(r"\b(user|assistant)\s*:\s*", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 
 
-def grounded(text: str, context: str, min_share: float = 0.5) -> bool:
-    """Are at least `min_share` of the statement's content words in the source memories?
+def grounded(text: str, context: str | list[str]) -> bool:
+    """Is the statement supported by the user's own words (`context`: their texts)?  See
+    ``knowledge.support``: enough of its content words must stand in them, and it may not
+    speak in the assistant's voice.  This also catches the small model's habit of copying
+    the prompt's example instead of the memories."""
+    from .knowledge import is_grounded
 
-    Words are compared by a crude stem (one suffix off, first five letters: "cooks" and
-    "cooking" match, "hiked" and "hiking" too).  This catches the small model's habit of
-    copying the prompt's example instead of the memories.
-    """
-    from .memory import keywords
-
-    words = [w for w in keywords(text) if w not in _GENERIC]
-    if not words:
-        return False
-    ctx = {_stem(w) for w in keywords(context)}
-    return sum(_stem(w) in ctx for w in words) >= min_share * len(words)
-
-
-def _stem(word: str) -> str:
-    """A crude stem: one common suffix off, then the first five letters."""
-    for suf in ("ing", "ed", "es", "s", "e"):
-        if word.endswith(suf) and len(word) - len(suf) >= 3:
-            word = word[: -len(suf)]
-            break
-    return word[:5]
-
-
-_GENERIC = frozenset("user assistant the likes like loves love enjoys enjoy wants want".split())
+    return is_grounded(text, [context] if isinstance(context, str) else context)
 
 
 def clean_items(items: list[dict], min_words: int = 3,
@@ -479,8 +461,9 @@ class _Rollback(Exception):
 
 
 def _episode_texts(store: Store, ids: list[int]) -> list[str]:
+    """The user's words of each episode: the only source knowledge is distilled from."""
     eps = store.episodes(ids)
-    return [eps[i].text for i in ids if i in eps]
+    return [eps[i].key for i in ids if i in eps and eps[i].key]
 
 
 def consolidate(engine, llm, *, store: Store | None = None,

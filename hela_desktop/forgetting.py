@@ -203,6 +203,7 @@ def archived_episodes(store: Store, *, limit: int = 1000, offset: int = 0) -> li
 
 
 def _delete(store: Store, ids: list[int]) -> None:
+    store.retire_episode_ids(ids)  # a purged id is never given to another memory
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         q = ",".join("?" * len(chunk))

@@ -234,3 +234,43 @@ def search_score(cos: np.ndarray, bm25: np.ndarray, *, min_cos: float = 0.35,
     kw = bm25 / top if top > 0 else np.zeros_like(bm25)
     near = cos >= max(min_cos, float(cos.max()) - band)
     return np.where(near | (bm25 > 0), cos + kw_weight * kw, -np.inf)
+
+
+# ------------------------------------------------------------ relevance gate ---------
+def evidence_bar(personal: bool, best_similarity: float, personal_min: float,
+                 general_min: float, relative_margin: float) -> float:
+    """The similarity a statement needs to enter the prompt:
+    max(absolute floor, best candidate − margin); the floor is `personal_min` for a message
+    about the user's own life and `general_min` for any other request."""
+    floor = personal_min if personal else general_min
+    return max(floor, best_similarity - relative_margin)
+
+
+def memory_bar(bar: float, statement: bool, keyword_hit: bool, keyword_relief: float) -> float:
+    """The bar for one memory: a memory whose user words state nothing (only a request or a
+    question) never enters (∞) — shown as the user's words alone, it would tell the model
+    nothing; a keyword shared with the message lowers the bar by `keyword_relief`."""
+    if not statement:
+        return math.inf
+    return bar - keyword_relief if keyword_hit else bar
+
+
+def support_share(claim_words: list[str], source_words: set[str]) -> float:
+    """Share of a claim's content words found in its sources' words (0 when it has none)."""
+    if not claim_words:
+        return 0.0
+    return sum(w in source_words for w in claim_words) / len(claim_words)
+# ------------------------------------------------------------- measured costs --------
+def running_cost(old: float, new: float, up: float = 0.6, down: float = 0.3) -> float:
+    """A running measurement of a cost: old + a·(new − old), with a = `up` when the new
+    figure is higher (a machine that gets busy is learnt fast) and `down` when lower."""
+    return old + (up if new > old else down) * (new - old)
+
+
+def swap_pause_s(tokens: int, prefill_s: float, prefill_token_s: float, token_s: float,
+                 pause_tokens: float) -> float:
+    """What a swap is expected to pause an answer for, priced from what things cost now:
+    its new tokens at the measured prefill cost per token, scaled by how much slower a token
+    is now (token_s) than when that was measured (prefill_token_s), plus the measured fixed
+    part (cells copied in, the last token re-run, a shift) in units of token_s."""
+    return tokens * prefill_s * token_s / max(prefill_token_s, 1e-9) + pause_tokens * token_s

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import facts
+from . import formulas as F
 from .events import Recall
 from .store import Store, from_blob
 
@@ -89,6 +91,131 @@ def list_knowledge(store: Store, *, include_superseded: bool = False,
     src = sources_of(store, (r[0] for r in rows))
     return [KnowledgeItem(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], src.get(r[0], []))
             for r in rows]
+
+
+# ---- grounding: is a distilled item supported by the user's own words? ----------------
+GROUNDED_MIN = 0.6  # share of an item's content words found in its sources' user words
+_GENERIC = frozenset("user assistant the likes like loves love enjoys enjoy wants want "
+                     "person someone".split())
+_OTHER_VOICE = frozenset("i i'm im i've ive i'd i'll me my mine myself you you're youre "
+                         "you've your yours yourself sorry apologize apologise".split())
+_PREFIXES = ("The user ", "The assistant ")
+
+
+def claim_words(text: str) -> list[str]:
+    """The content words (stems) an item claims, its "The user …" prefix aside."""
+    for pre in _PREFIXES:
+        if text.startswith(pre):
+            text = text[len(pre):]
+            break
+    return [w for w in facts.stems(text) if w not in _GENERIC]
+
+
+def speaks_as_assistant(text: str) -> bool:
+    """Knowledge is about the user, in the third person; "I", "you", "sorry" mean the text
+    is the assistant talking (an apology distilled into a "fact")."""
+    words = {w.lower().replace("’", "'") for w in facts._WORD.findall(text)}
+    return bool(words & _OTHER_VOICE)
+
+
+def support(text: str, user_texts: Iterable[str]) -> float:
+    """How well the user's own words support an item: the share of its content words they
+    contain (``formulas.support_share``); 0 for an item in the assistant's voice."""
+    if speaks_as_assistant(text):
+        return 0.0
+    source = set()
+    for t in user_texts:
+        source.update(facts.stems(t))
+    return F.support_share(claim_words(text), source)
+
+
+def is_grounded(text: str, user_texts: Iterable[str]) -> bool:
+    return support(text, user_texts) >= GROUNDED_MIN
+
+
+def item_support(store: Store, item: KnowledgeItem) -> float:
+    """Support of a stored item by the user words of its source episodes."""
+    return support(item.text, store.key_texts(item.sources).values())
+
+
+def trusted_items(store: Store, kind: str | None = None) -> list[KnowledgeItem]:
+    """Live items the user wrote or edited, or that their sources' user words support."""
+    out = []
+    edited = store.knowledge_edited_ids()
+    for k in list_knowledge(store, kind=kind):
+        if k.id in edited or item_support(store, k) >= GROUNDED_MIN:
+            out.append(k)
+    return out
+
+
+def trusted_user_model(store: Store) -> list[KnowledgeItem]:
+    """The user model that may enter the system prompt: trusted ``user_model`` items."""
+    return trusted_items(store, "user_model")
+
+
+def trusted_ids(store: Store) -> set[int]:
+    return {k.id for k in trusted_items(store)}
+
+
+def knowledge_rows(store: Store) -> list[dict]:
+    """Every item with its state ("in use", "deleted", "superseded"), support and whether it
+    is trusted: what the Knowledge tab and ``knowledge list`` show."""
+    edited = store.knowledge_edited_ids()
+    out = []
+    for k in list_knowledge(store, include_superseded=True):
+        sup = item_support(store, k)
+        state = "deleted" if k.archived_at else "superseded" if k.superseded_by else "in use"
+        trusted = k.id in edited or sup >= GROUNDED_MIN
+        if k.id in edited:
+            why = "You wrote or edited it: used as written."
+        elif trusted:
+            why = f"{sup:.0%} of its words are in what you said in its source memories."
+        else:
+            why = (f"Only {sup:.0%} of its words are in what you said: not used until you "
+                   "edit it.")
+        status = state if state != "in use" else ("in use" if trusted else "not supported")
+        out.append({**k.to_dict(), "support": round(sup, 3), "state": state,
+                    "edited": k.id in edited, "trusted": trusted, "why": why,
+                    "status": status})
+    return out
+
+
+# ---- the user corrects knowledge ----------------------------------------------------
+def get_item(store: Store, knowledge_id: int) -> KnowledgeItem | None:
+    for k in list_knowledge(store, include_superseded=True):
+        if k.id == knowledge_id:
+            return k
+    return None
+
+
+def edit_item(store: Store, embedder, knowledge_id: int, text: str) -> KnowledgeItem:
+    """Replace an item's text (re-embedded); an edited item is the user's own word and is
+    trusted from then on.  ValueError for an unknown id or an empty text."""
+    text = " ".join((text or "").split())
+    if not text:
+        raise ValueError("empty text: write what should be remembered, or delete the item")
+    if get_item(store, knowledge_id) is None:
+        raise ValueError(f"no knowledge item #{knowledge_id}")
+    vec = embedder.embed_one(text) if embedder is not None else None
+    with store.transaction():
+        store.edit_knowledge(knowledge_id, text, vec, getattr(embedder, "name", None))
+    return get_item(store, knowledge_id)
+
+
+def delete_item(store: Store, knowledge_id: int) -> None:
+    """Take an item out of use (undo with `restore_item`); its provenance is kept."""
+    if get_item(store, knowledge_id) is None:
+        raise ValueError(f"no knowledge item #{knowledge_id}")
+    with store.transaction():
+        store.set_knowledge_archived(knowledge_id, True)
+
+
+def restore_item(store: Store, knowledge_id: int) -> None:
+    """Bring a deleted (archived) item back."""
+    if get_item(store, knowledge_id) is None:
+        raise ValueError(f"no knowledge item #{knowledge_id}")
+    with store.transaction():
+        store.set_knowledge_archived(knowledge_id, False)
 
 
 def fingerprint(store: Store) -> tuple:

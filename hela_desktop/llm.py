@@ -16,6 +16,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
+
+from .formulas import running_cost, swap_pause_s
 from .paths import bundled_model_path
 
 GGUF_MAGIC = b"GGUF"
@@ -24,6 +27,36 @@ _CHATML = (
     "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n"
     "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
+
+# Gemma's turn format, for Gemma GGUF files that carry no chat template (a system message is
+# folded into the first user turn, as Gemma's own template does)
+_GEMMA = (
+    "<bos>{% set ns = namespace(sys='') %}{% for m in messages %}"
+    "{% if m['role'] == 'system' %}{% set ns.sys = m['content'] + '\n\n' %}{% else %}"
+    "<start_of_turn>{{ 'model' if m['role'] == 'assistant' else 'user' }}\n"
+    "{{ ns.sys }}{% set ns.sys = '' %}{{ m['content'] }}<end_of_turn>\n"
+    "{% endif %}{% endfor %}{% if add_generation_prompt %}<start_of_turn>model\n{% endif %}"
+)
+
+
+def default_template(architecture: str | None) -> str:
+    """The chat template for a model file that has none: its family's, else ChatML."""
+    return _GEMMA if (architecture or "").startswith("gemma") else _CHATML
+
+
+def make_formatter(template: str | None, eos: str = "", bos: str = ""):
+    """A chat-template renderer (llama-cpp-python's Jinja2 formatter); ChatML when the
+    template is missing or unusable."""
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    if template:
+        try:
+            f = Jinja2ChatFormatter(template, eos_token=eos, bos_token=bos)
+            f(messages=[{"role": "user", "content": "x"}])
+            return f
+        except Exception:  # noqa: BLE001 - an unusable template: fall back to ChatML
+            pass
+    return Jinja2ChatFormatter(_CHATML, eos_token=eos, bos_token=bos)
 
 
 class ModelError(RuntimeError):
@@ -118,13 +151,15 @@ class LocalLLM:
                 "corrupt or use an unsupported architecture — choose another GGUF file"
             ) from exc
         self.n_ctx = self._llm.n_ctx()
+        self.pause_tokens = {False: 1.5, True: 6.0}  # (quiet 2-core figures until measured)
         self.evaluated_tokens = 0  # every token run through the model, ever
         self._pos: list[int] = []  # the KV position of each cached token
         self._side_lock = threading.Lock()
         self._side_todo: list[tuple[str, object]] = []
         meta = self._llm.metadata or {}
         self.name = meta.get("general.name") or self.path.stem
-        self._template = meta.get("tokenizer.chat_template") or _CHATML
+        self._template = (meta.get("tokenizer.chat_template")
+                          or default_template(meta.get("general.architecture")))
         self._formatter = None
         self._eos_text = ""
         self._bos_text = ""
@@ -149,18 +184,8 @@ class LocalLLM:
 
     def render(self, messages: list[dict]) -> str:
         """The chat prompt for `messages`, with the model's own template (ChatML fallback)."""
-        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
-
         if self._formatter is None:
-            try:
-                self._formatter = Jinja2ChatFormatter(
-                    self._template, eos_token=self._eos_text, bos_token=self._bos_text
-                )
-                self._formatter(messages=[{"role": "user", "content": "x"}])
-            except Exception:  # noqa: BLE001 - an unusable template: fall back to ChatML
-                self._formatter = Jinja2ChatFormatter(
-                    _CHATML, eos_token=self._eos_text, bos_token=self._bos_text
-                )
+            self._formatter = make_formatter(self._template, self._eos_text, self._bos_text)
         return self._formatter(messages=messages).prompt
 
     def is_end(self, token: int) -> bool:
@@ -184,13 +209,15 @@ class LocalLLM:
 
     _fresh = False
 
-    def _decode(self, tokens: Sequence[int], pos0: int, seq_id: int = 0) -> None:
+    def _decode(self, tokens: Sequence[int], pos0: int, seq_id: int = 0,
+                progress: Callable[[int, int], None] | None = None) -> None:
         llm = self._llm
         t = time.perf_counter()
-        _decode_into(llm._ctx, llm._batch, llm.n_batch, tokens, pos0, seq_id)
+        _decode_into(llm._ctx, llm._batch, llm.n_batch, tokens, pos0, seq_id, progress)
+        took = time.perf_counter() - t
         if len(tokens) >= 8:  # a prefill: keep the measured cost per token up to date
-            per = (time.perf_counter() - t) / len(tokens)
-            self.prefill_s_per_token += 0.3 * (per - self.prefill_s_per_token)
+            self.prefill_s_per_token = running_cost(self.prefill_s_per_token, took / len(tokens))
+            self._prefill_token_s = self.token_s  # the machine's speed when it was measured
 
     def _set_cache(self, ids: list[int], pos: list[int]) -> None:
         self._llm.input_ids[: len(ids)] = ids
@@ -201,7 +228,7 @@ class LocalLLM:
     MIN_RESUME = 16  # tokens that must match after a dropped block for the drop to pay
 
     def sync(self, tokens: Sequence[int], *, skip: int = 0,
-             progress: Callable[[int, int], bool] | None = None) -> int:
+             progress: Callable[[int, int], bool | None] | None = None) -> int:
         """Make the evaluated context equal `tokens`, reusing the longest cached prefix.
 
         With `skip` > 0, where the cache and `tokens` part ways a cached block of at most
@@ -210,6 +237,9 @@ class LocalLLM:
         RoPE shift) instead of being evaluated again.  That is how a new turn reuses the
         previous answer although the memory block before it is gone.  Kept cells were
         computed with the dropped block in view.
+
+        `progress(done, total)` is called after each batch of a prompt longer than one batch
+        (``n_batch`` tokens), so a long prompt's reading can be shown.
 
         Returns the number of tokens evaluated (0 only when nothing changed and fresh
         logits for the last token are already there).
@@ -384,10 +414,13 @@ class LocalLLM:
         self._set_cache(ids, pos)
         n_eval += 1
         self.evaluated_tokens += n_eval
-        if shifted:  # what the shift took: the time beyond the tokens' own cost
-            computed = (1 if prepared is not None else n_eval) * self.prefill_s_per_token
-            took = max(0.0, time.perf_counter() - t0 - computed)
-            self.shift_s += 0.3 * (took - self.shift_s)
+        # what the answer waited, beyond evaluating new lines here, in units of the time one
+        # token takes now: that prices the next swap on this machine as it is then
+        took = time.perf_counter() - t0
+        if prepared is None:
+            took -= (n_eval - 1) * self.prefill_s_now()
+        self.pause_tokens[shifted] = running_cost(self.pause_tokens[shifted],
+                                            max(took, 0.0) / max(self.token_s, 1e-6))
         with self._side_lock:  # the side context replays the edit, or reloads
             if prepared is not None:
                 self._side_todo.extend(("edit", op) for op in side_ops)
@@ -413,11 +446,13 @@ class LocalLLM:
         with self._side_lock:
             self._side_todo = [("load", _get_cells(self._llm._ctx, 0))]
 
-    def prepare(self, edits: Sequence[tuple[int, int, Sequence[int]]]) -> Prepared | None:
+    def prepare(self, edits: Sequence[tuple[int, int, Sequence[int]]], *,
+                abort: Callable[[], bool] | None = None) -> Prepared | None:
         """Evaluate the new tokens of `edits` on the side context (retrieval thread).
 
         Returns what `replace` needs to apply the edits by copying cells, or None when there
-        is no side context (it could not be created, or `mirror` was never called).
+        is no side context (it could not be created, or `mirror` was never called) or when
+        `abort()` turned true before an edit (the answer no longer wants it).
         """
         side = self._side
         if side is None:
@@ -439,6 +474,8 @@ class LocalLLM:
         items = self._plan_edits(edits, ids, pos)
         cells = []
         for _a, _b, new, start, _end, _grow in items:
+            if abort is not None and abort():
+                return None
             if not new:
                 cells.append(None)
                 continue
@@ -477,36 +514,68 @@ class LocalLLM:
             self._side = None
         return self._side
 
-    # measured costs (seconds), refreshed as the model runs: they let the assistant price a
-    # swap before making it
-    prefill_s_per_token = 0.005
-    shift_s = 0.1
+    # measured costs, refreshed as the model runs (formulas.running_cost: a higher figure is
+    # learnt faster, so a machine that gets busy is priced right after one swap or a few
+    # tokens): they let the assistant price a swap before making it, from what things cost
+    # now
+    prefill_s_per_token = 0.005  # seconds per token of a prefill
+    token_s = 0.02  # seconds one generated token takes (its decode), updated every token
+    _prefill_token_s = 0.02  # token_s when prefill_s_per_token was last measured
+    # what a swap pauses the answer for (cells copied in, the last token re-run, and with
+    # True the cache's tail moved), in units of token_s
+    pause_tokens: dict
+
+    def prefill_s_now(self) -> float:
+        """Seconds per prefill token now: the last measured figure, scaled by how much
+        slower (or faster) a token is now than when it was measured."""
+        return swap_pause_s(1, self.prefill_s_per_token, self._prefill_token_s, self.token_s,
+                            0.0)
 
     def swap_seconds(self, tokens: int, shift: bool) -> float:
-        """What a `replace` evaluating `tokens` tokens here is expected to take."""
-        return (tokens + 1) * self.prefill_s_per_token + (self.shift_s if shift else 0.0)
+        """What a `replace` evaluating `tokens` new tokens here is expected to pause the
+        answer for, on this machine as busy as it is now (formulas.swap_pause_s)."""
+        return swap_pause_s(tokens, self.prefill_s_per_token, self._prefill_token_s,
+                            self.token_s, self.pause_tokens[shift])
+
+    @property
+    def busy(self) -> bool:
+        """Whether other work keeps this machine's cores busy (1-minute load average at
+        least the number of cores; checked at most once a second)."""
+        now = time.monotonic()
+        if now - self._busy_at > 1.0:
+            self._busy_at = now
+            try:
+                self._busy = os.getloadavg()[0] >= (os.cpu_count() or 1)
+            except (OSError, AttributeError):  # no load average (Windows)
+                self._busy = False
+        return self._busy
+
+    _busy = False
+    _busy_at = -1e9
 
     @contextlib.contextmanager
     def _all_threads(self):
-        """Run single-token work (the cache shift) on the batch thread count for a moment."""
+        """Run single-token work (the cache shift) on the batch thread count for a moment —
+        unless the machine is busy: threads waiting for cores other work holds stall each
+        other (a shift took 1 s instead of 0.1 s with two busy processes on two cores)."""
         import llama_cpp
 
         cp = self._llm.context_params
-        if cp.n_threads_batch > cp.n_threads:
+        if cp.n_threads_batch > cp.n_threads and not self.busy:
             llama_cpp.llama_set_n_threads(self._llm._ctx.ctx, cp.n_threads_batch,
                                           cp.n_threads_batch)
         try:
             yield
         finally:
-            if cp.n_threads_batch > cp.n_threads:
-                llama_cpp.llama_set_n_threads(self._llm._ctx.ctx, cp.n_threads,
-                                              cp.n_threads_batch)
+            llama_cpp.llama_set_n_threads(self._llm._ctx.ctx, cp.n_threads, cp.n_threads_batch)
 
     def push(self, token: int) -> None:
         """Append one generated token to the context (evaluates it)."""
         n = self._llm.n_tokens
         p = _next_pos(self._pos, n)
+        t = time.perf_counter()
         self._decode([int(token)], p)
+        self.token_s = running_cost(self.token_s, time.perf_counter() - t)
         self._llm.input_ids[n] = token
         self._llm.n_tokens = n + 1
         del self._pos[n:]
@@ -550,10 +619,49 @@ class LocalLLM:
             temp=temperature, top_p=top_p, repeat_penalty=repeat_penalty, top_k=40, min_p=0.05
         )
 
-    def sample(self) -> int:
+    def sample(self, banned: set[int] | None = None) -> int:
+        """The next token; `banned` tokens are never chosen (their logits are set to -inf
+        in llama.cpp's own buffer before its sampler chain runs)."""
+        if banned:
+            import llama_cpp
+
+            ptr = llama_cpp.llama_get_logits_ith(self._llm._ctx.ctx, -1)
+            logits = np.ctypeslib.as_array(ptr, shape=(self._llm.n_vocab(),))
+            ids = [t for t in banned if 0 <= t < len(logits)]
+            if ids and len(ids) < len(logits):
+                logits[ids] = -np.inf
         tok = self._llm.sample()
         self._fresh = False
         return int(tok)
+
+    _specials: list[str] | None = None
+
+    def special_texts(self) -> list[str]:
+        """The text of every control token of the vocabulary ("<|im_start|>", "<bos>", …)."""
+        if self._specials is None:
+            import llama_cpp
+
+            vocab = self._llm._model.vocab
+            control = llama_cpp.LLAMA_TOKEN_ATTR_CONTROL
+            out = set()
+            for t in range(self._llm.n_vocab()):
+                if llama_cpp.llama_vocab_get_attr(vocab, t) & control:
+                    txt = self._llm.detokenize([t], special=True).decode("utf-8", "ignore")
+                    if len(txt) > 1:
+                        out.add(txt)
+            self._specials = sorted(out, key=len, reverse=True)
+        return self._specials
+
+    def plain(self, text: str) -> str:
+        """`text` with every control-token string defused (a zero-width space after its
+        first character), so text from memories, imports or the user is read as text and
+        can never open or close a turn of the chat template."""
+        if "<" not in text and "[" not in text and "|" not in text:
+            return text
+        for s in self.special_texts():
+            if s in text:
+                text = text.replace(s, s[0] + "\u200b" + s[1:])
+        return text
 
     def stop_sampling(self) -> None:
         self._llm._sampler = None
@@ -576,7 +684,6 @@ class LocalLLM:
 
 def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     """Length of the longest common prefix of two token sequences."""
-    import numpy as np
 
     n = min(len(a), len(b))
     if n == 0:
@@ -589,7 +696,6 @@ def _resume_point(cached: Sequence[int], tokens: Sequence[int], p: int,
                   limit: int) -> tuple[int, int]:
     """Where `tokens[p:]` picks up again in `cached` after a block of at most `limit` tokens:
     (q, m) with cached[q:q+m] == tokens[p:p+m], m as long as possible (0 if nowhere)."""
-    import numpy as np
 
     c = np.asarray(cached)
     hi = min(len(c), p + 1 + limit)
@@ -655,11 +761,16 @@ def _put_cells(ctx, start: int, end_pos: int, grow: int, cells, k: int) -> None:
 
 
 def _decode_into(ctx, batch, n_batch: int, tokens: Sequence[int], pos0: int,
-                 seq_id: int) -> None:
-    """Decode `tokens` at positions pos0.. on one sequence of `ctx`, n_batch at a time."""
-    for i in range(0, len(tokens), n_batch):
+                 seq_id: int, progress: Callable[[int, int], None] | None = None) -> None:
+    """Decode `tokens` at positions pos0.. on one sequence of `ctx`, n_batch at a time
+    (``progress(done, total)`` after each batch when there is more than one)."""
+    n = len(tokens)
+    for i in range(0, n, n_batch):
         _set_batch(batch, tokens[i : i + n_batch], pos0 + i, seq_id=seq_id)
         ctx.decode(batch)
+        if progress is not None and n > n_batch:
+            progress(min(i + n_batch, n), n)
+
 
 
 def _next_pos(pos: Sequence[int], i: int) -> int:

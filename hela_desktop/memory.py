@@ -32,10 +32,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from . import facts
 from . import formulas as F
 from .config import HelaParams, Settings, StreamingParams
 from .events import Recall
-from .store import Store, episode_text, from_blob, to_blob
+from .facts import STOPWORDS, NameIndex, keywords  # noqa: F401 - keywords is re-exported
+from .store import Store, from_blob, key_text, to_blob
 
 
 def _meta_speaker(meta: str | None) -> str | None:
@@ -50,32 +52,6 @@ def _meta_speaker(meta: str | None) -> str | None:
     return v if isinstance(v, str) else None
 
 PROFILES = ("hela", "hela-nospread", "hela-paper", "streaming", "dense")
-
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is it
-    its itself just me more most my myself no nor not now of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we were
-    what when where which while who whom why will with would you your yours yourself yourselves
-    also yeah yes oh hey hi ok okay really so thanks thank like just get got im i'm it's that's
-    dont don't know think one would could much well good great""".split()
-)
-
-
-def keywords(text: str) -> list[str]:
-    """Lower-case content words of `text`, stopwords removed, order kept, no repeats."""
-    out: list[str] = []
-    seen: set[str] = set()
-    for w in _WORD.findall(text.lower()):
-        if len(w) < 2 or w in STOPWORDS or w in seen:
-            continue
-        seen.add(w)
-        out.append(w)
-    return out
-
 
 @dataclass
 class NewEpisode:
@@ -220,6 +196,7 @@ class MemoryEngine:
         self._speakers: dict[str, int] = {}  # lower-case speaker name -> code
         self._speaker_re: re.Pattern | None = None
         self.index = MemoryIndex(embedder.dim if embedder is not None else 384)
+        self.name_index = NameIndex()
         self.reload_index()
 
     # ---- parameters -------------------------------------------------------------------
@@ -235,6 +212,8 @@ class MemoryEngine:
     def reload_index(self) -> None:
         """Rebuild the in-memory index from the store (after an import, a restore, ...)."""
         with self._lock:
+            if self.store.get_meta("reembed_keys") == "1" and self.embedder is not None:
+                self._rekey()
             dim = self.embedder.dim if self.embedder is not None else self.index.dim
             idx = MemoryIndex(dim)
             for eid, emb, created, count, last, imp, cent, qn in self.store.active_index_rows():
@@ -256,7 +235,26 @@ class MemoryEngine:
                 idx.conv[i] = -1 if conv is None else conv
                 idx.speaker[i] = self._speaker_code(_meta_speaker(meta))
             self.index = idx
+            self.name_index = NameIndex()
+            self.name_index.learn(self.store.user_texts())
             self._kw_cache.clear()
+
+    def _rekey(self, batch: int = 256) -> None:
+        """Re-embed episodes whose embedding was made from the whole exchange (stores
+        written before the user's words became the key), in one transaction."""
+        rows = self.store.episodes_to_rekey()
+        with self.store.transaction():
+            for start in range(0, len(rows), batch):
+                part = rows[start:start + batch]
+                keys = [key_text(u) for _, u in part]
+                todo = [j for j, k in enumerate(keys) if k]
+                vecs = self.embedder.embed([keys[j] for j in todo]) if todo else []
+                blobs: list[bytes | None] = [None] * len(part)
+                for n, j in enumerate(todo):
+                    blobs[j] = to_blob(vecs[n])
+                self.store.set_embeddings([(b, eid) for b, (eid, _) in zip(blobs, part,
+                                                                            strict=True)])
+            self.store.set_meta("reembed_keys", "0")
 
     def _speaker_code(self, name: str | None) -> int:
         """A small integer per distinct speaker name (case-insensitive); -1 for none."""
@@ -301,10 +299,12 @@ class MemoryEngine:
         """
         if not episodes:
             return []
-        missing = [i for i, e in enumerate(episodes) if e.embedding is None]
+        # the user's words are the key; an episode without them is stored, not retrievable
+        missing = [i for i, e in enumerate(episodes)
+                   if e.embedding is None and key_text(e.user_text, e.assistant_text)]
         if missing:
             vecs = self.embedder.embed(
-                [episode_text(episodes[i].user_text, episodes[i].assistant_text) for i in missing],
+                [key_text(episodes[i].user_text, episodes[i].assistant_text) for i in missing],
                 batch_size=batch_size,
             )
             episodes = list(episodes)
@@ -318,7 +318,8 @@ class MemoryEngine:
             last_in_conv: dict[int | None, int | None] = {}
             for ep in episodes:
                 now = time.time() if ep.created_at is None else ep.created_at
-                vec = np.asarray(ep.embedding, dtype=np.float32)
+                vec = (None if ep.embedding is None
+                       else np.asarray(ep.embedding, dtype=np.float32))
                 eid = self.store.add_episode(
                     ep.user_text, ep.assistant_text, vec, embedder=name,
                     conversation_id=ep.conversation_id, created_at=now,
@@ -331,7 +332,7 @@ class MemoryEngine:
                 prev = last_in_conv[conv]
                 if prev is not None and p.temporal_edge > 0:
                     edges[(min(prev, eid), max(prev, eid))] = p.temporal_edge
-                if p.semantic_prior and len(self.index):
+                if vec is not None and p.semantic_prior and len(self.index):
                     cos = self.index.view("emb") @ vec
                     kk = min(p.semantic_prior_k, len(cos))
                     top = np.argpartition(-cos, kk - 1)[:kk]
@@ -341,16 +342,64 @@ class MemoryEngine:
                         if c >= p.semantic_prior_min and other != eid:
                             key = (min(other, eid), max(other, eid))
                             edges[key] = max(edges.get(key, 0.0), p.semantic_prior_scale * c)
+                speaker = self._speaker_code((ep.meta or {}).get("speaker"))
+                if vec is not None and p.name_edge > 0:
+                    # an association through a person, place or event: link to the latest
+                    # memories that name it
+                    for other in self._named_before(ep.user_text, eid, p.name_edge_k):
+                        key = (min(other, eid), max(other, eid))
+                        edges[key] = max(edges.get(key, 0.0), p.name_edge)
                 if edges:
                     self.store.upsert_edges(
                         [(a, b, 0.0, min(w, p.weight_cap), 0, step, now) for (a, b), w in edges.items()]
                     )
-                speaker = self._speaker_code((ep.meta or {}).get("speaker"))
-                self.index.add(eid, vec, now, 0, None, ep.importance, conv, speaker)
+                if vec is not None:
+                    self.index.add(eid, vec, now, 0, None, ep.importance, conv, speaker)
+                    self.name_index.learn([ep.user_text])
                 last_in_conv[conv] = eid
                 ids.append(eid)
             self._kw_cache.clear()
         return ids
+
+    # ---- names (people, places, pets, events) -------------------------------------------
+    def names_in(self, text: str) -> set[str]:
+        """The names in a memory's text (see `facts.NameIndex`), participants' names aside."""
+        return {n for n in self.name_index.names(text) if n not in self._speakers}
+
+    def memories_naming(self, name: str, limit: int = 20) -> list[int]:
+        """Retrievable memories whose user words contain `name` (or, for a relation such as
+        "my mother", name it), newest first."""
+        relation = name[3:] if name.startswith("my ") else None
+        terms = facts.kin_words(relation) if relation else [name.replace('"', "")]
+        hits = self.store.keyword_hits(terms, limit_per_term=50_000)
+        pos = self.index.pos
+        ids = sorted({i for t in terms for i in hits.get(t, []) if i in pos}, reverse=True)
+        if relation:
+            texts = self.store.key_texts(ids[: limit * 4])
+            ids = [i for i in ids if relation in facts.kin(texts.get(i, ""))]
+        return ids[:limit]
+
+    def _named_before(self, text: str, eid: int, k: int) -> list[int]:
+        self.name_index.learn([text])
+        out: set[int] = set()
+        for name in self.names_in(text):
+            out.update([i for i in self.memories_naming(name, k + 1) if i != eid][:k])
+        return sorted(out)
+
+    def vector(self, episode_id: int) -> np.ndarray | None:
+        i = self.index.pos.get(episode_id)
+        return None if i is None else self.index.emb[i]
+
+    def key_texts(self, ids: Sequence[int]) -> dict[int, str]:
+        return self.store.key_texts(ids)
+
+    def created_at(self, ids: Sequence[int]) -> dict[int, float]:
+        out = {}
+        for eid in ids:
+            i = self.index.pos.get(eid)
+            if i is not None:
+                out[eid] = float(self.index.created[i])
+        return out
 
     def _previous_episode(self, conversation_id: int | None, before_id: int) -> int | None:
         if conversation_id is None:
@@ -366,11 +415,14 @@ class MemoryEngine:
 
     def edit_episode(self, episode_id: int, user_text: str, assistant_text: str) -> None:
         """Change an episode's text; it is re-embedded so retrieval follows the edit."""
-        vec = self.embedder.embed_one(episode_text(user_text, assistant_text))
+        key = key_text(user_text, assistant_text)
+        vec = self.embedder.embed_one(key) if key else None
         with self._lock, self.store.transaction():
             self.store.update_episode_text(episode_id, user_text, assistant_text, vec)
         ep = self.store.episode(episode_id)
-        if ep and ep.archived_at is None and ep.deleted_at is None:
+        if vec is None:
+            self.index.remove(episode_id)
+        elif ep and ep.archived_at is None and ep.deleted_at is None:
             self.index.add(episode_id, vec, ep.created_at, ep.access_count, ep.last_access,
                            ep.importance, ep.conversation_id,
                            self._speaker_code((ep.meta or {}).get("speaker")))
@@ -515,7 +567,7 @@ class MemoryEngine:
             for r in res:
                 e = eps.get(r.episode_id)
                 if e:
-                    r.text = e.text
+                    r.text = e.key
         return res
 
     def search(self, query: str, *, limit: int = 200) -> list[Recall]:

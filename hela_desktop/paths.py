@@ -33,6 +33,52 @@ def default_data_dir() -> Path:
     return base / APP_NAME
 
 
+PRIVATE_DIR_MODE = 0o700  # the data folder: only its owner may list or enter it
+PRIVATE_FILE_MODE = 0o600  # memories, settings, exports: only their owner may read them
+
+
+def make_private(path: Path, *, folder: bool = False) -> None:
+    """Make an existing file or folder owner-only: group and others lose every right (a
+    folder keeps 0700).  POSIX only (elsewhere the user's profile folder already is
+    private); a file that is not ours to change is left alone."""
+    if os.name != "posix":
+        return
+    try:
+        mode = path.stat().st_mode & 0o777
+        if mode & 0o077:  # keep the owner's bits, drop everyone else's
+            os.chmod(path, mode & 0o700 | (PRIVATE_DIR_MODE if folder else 0))
+    except OSError:
+        pass
+
+
+def create_private_file(path: Path) -> None:
+    """Create `path` empty and owner-only unless it exists (then make it owner-only), so
+    that what is written into it is never readable by others, not even for a moment."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_FILE_MODE))
+    except FileExistsError:
+        make_private(path)
+
+
+def private_data_dir(data_dir: Path) -> Path:
+    """Create the data folder owner-only (0700), and make an existing one and the private
+    files in it owner-only (the memory file with its journal, settings, the app's temporary
+    files), as it was left by an older version or a loose umask.  Returns `data_dir`."""
+    data_dir = Path(data_dir)
+    data_dir.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
+    make_private(data_dir, folder=True)
+    if os.name == "posix":
+        with os.scandir(data_dir) as it:
+            for entry in it:
+                if entry.is_file(follow_symlinks=False) and entry.name.startswith(PRIVATE_FILES):
+                    make_private(Path(entry.path))
+    return data_dir
+
+
+# names (prefixes) of the private files in the data folder
+PRIVATE_FILES = ("memory.sqlite3", "settings.json")
+
+
 def _package_dir(name: str) -> Path | None:
     try:
         spec = importlib.util.find_spec(name)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -33,12 +34,57 @@ from pathlib import Path
 import numpy as np
 import sqlite_utils
 
+from .paths import create_private_file, private_data_dir
+
 DB_FILE = "memory.sqlite3"
-SCHEMA_VERSION = 1
+DB_SUFFIXES = (".sqlite3", ".sqlite", ".db")  # a path with these names the file itself
+SCHEMA_VERSION = 2
 
 
 class StoreError(RuntimeError):
     """The memory file cannot be opened or used; the message says what to do."""
+
+
+def db_error_message(path: str | Path, exc: BaseException) -> str:
+    """One line for an error SQLite (or the file system) gave on the memory file `path`:
+    what happened and what to do.  Nothing was changed when any of these is raised (SQLite
+    rolls the unit of work back)."""
+    path = Path(path)
+    folder = path.parent
+    text = str(exc).lower()
+    errno = getattr(exc, "errno", None)
+    if "locked" in text or "busy" in text:
+        return (f"{path}: the memory file is busy: another HeLa Desktop process (the app, a "
+                "chat, an import) has been writing to it for more than 30 s; wait for it or "
+                "close it, then try again; nothing was changed")
+    if "disk is full" in text or "disk full" in text or errno in (28, 122, 27):
+        # ENOSPC, EDQUOT, EFBIG
+        return (f"{folder}: the disk is full; free some space and try again (nothing "
+                "already stored was lost)")
+    if getattr(exc, "sqlite_errorname", "").startswith("SQLITE_IOERR") or "i/o error" in text:
+        return (f"{folder}: could not write the memory file (the disk may be full, over a "
+                "size limit or failing); free some space and try again (nothing already "
+                "stored was lost)")
+    read_only = folder.is_dir() and not os.access(folder, os.W_OK)
+    if "readonly" in text or "read-only" in text or errno == 30 or (  # EROFS
+            read_only and ("unable to open" in text or errno in (13, 1))):
+        return (f"{folder}: the data folder is read-only; HeLa Desktop needs to write there "
+                "(even to read the memory file: SQLite keeps its journal beside it); choose a "
+                "writable --data-dir or copy the folder somewhere writable")
+    if errno in (13, 1) or "permission" in text:  # EACCES, EPERM
+        return (f"{folder}: no permission to write in the data folder; fix its owner or "
+                "permissions, or choose another --data-dir")
+    if errno in (20, 17) or (folder.exists() and not folder.is_dir()):  # ENOTDIR, EEXIST
+        return (f"{folder}: the data folder is a file, not a folder; move it aside or "
+                "choose another --data-dir")
+    if "unable to open" in text:
+        return (f"{path}: cannot open the memory file ({exc}); check that the data folder "
+                "exists and is writable, or choose another --data-dir")
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        return (f"{path}: not a readable HeLa memory file ({exc}): it is damaged or not a "
+                "memory file. Move it aside (a new one is created) or choose another "
+                "--data-dir; nothing was changed")
+    return f"{path}: the memory file cannot be used ({exc})"
 
 
 def new_uid() -> str:
@@ -162,8 +208,28 @@ CREATE TABLE activity (
 );
 """
 
+# Version 2: the user's words are the retrieval key.  The keyword index holds an episode's
+# user text only (the assistant's words stay as context, never as a key); episodes whose
+# embedding was made from the whole exchange are re-embedded by the engine on load
+# (meta ``reembed_keys``).  Knowledge items the user edited carry ``edited_at``.
+_V2 = """
+DROP TRIGGER episodes_ai;
+DROP TRIGGER episodes_au;
+CREATE TRIGGER episodes_ai AFTER INSERT ON episodes BEGIN
+    INSERT INTO episodes_fts(rowid, body) VALUES (new.id, new.user_text);
+END;
+CREATE TRIGGER episodes_au AFTER UPDATE OF user_text ON episodes BEGIN
+    UPDATE episodes_fts SET body = new.user_text WHERE rowid = new.id;
+END;
+DELETE FROM episodes_fts;
+INSERT INTO episodes_fts(rowid, body) SELECT id, user_text FROM episodes;
+ALTER TABLE knowledge ADD COLUMN edited_at REAL;
+INSERT INTO meta(key, value) SELECT 'reembed_keys', '1'
+    WHERE EXISTS (SELECT 1 FROM episodes WHERE assistant_text != '');
+"""
+
 # version -> SQL that brings a store from version-1 to version.
-MIGRATIONS: dict[int, str] = {1: _V1}
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2}
 
 
 @dataclass
@@ -186,14 +252,26 @@ class Episode:
 
     @property
     def text(self) -> str:
-        """The text that is embedded, indexed and put in the prompt."""
+        """The whole exchange, for reading (memory browser, exports)."""
         return episode_text(self.user_text, self.assistant_text)
+
+    @property
+    def key(self) -> str:
+        """The user's words: what is embedded, indexed and shown to the model."""
+        return key_text(self.user_text, self.assistant_text)
 
 
 def episode_text(user_text: str, assistant_text: str) -> str:
+    """The whole exchange as text, for people to read."""
     if assistant_text:
         return f"User: {user_text}\nAssistant: {assistant_text}"
     return user_text
+
+
+def key_text(user_text: str, assistant_text: str = "") -> str:
+    """The retrieval key of an episode: the user's own words.  The assistant's words never
+    become a key on their own: an episode without user words has no key (empty)."""
+    return (user_text or "").strip()
 
 
 _EPISODE_COLS = (
@@ -227,11 +305,23 @@ class Store:
 
     def __init__(self, path: str | Path, *, create: bool = True):
         self.path = Path(path)
-        if self.path.is_dir() or self.path.suffix == "":
+        # a data folder (any name, "my.data" too) or the memory file itself
+        folder = self.path.suffix.lower() not in DB_SUFFIXES
+        if folder:
+            if self.path.exists() and not self.path.is_dir():
+                raise StoreError(f"{self.path}: the data folder is a file, not a folder; "
+                                 "move it aside or choose another --data-dir")
             self.path = self.path / DB_FILE
         if not self.path.exists() and not create:
             raise StoreError(f"{self.path}: no memory file here")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:  # owner-only: the folder 0700, the memory file and its journal 0600
+            if folder:
+                private_data_dir(self.path.parent)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private_file(self.path)
+        except OSError as exc:
+            raise StoreError(db_error_message(self.path, exc)) from exc
         try:
             self.conn = sqlite3.connect(
                 str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False
@@ -242,10 +332,8 @@ class Store:
             self.db = sqlite_utils.Database(self.conn)
             self._migrate()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"{self.path}: not a readable HeLa memory file ({exc}). "
-                "Move it aside or choose another --data-dir; nothing was changed."
-            ) from exc
+            self.close()
+            raise StoreError(db_error_message(self.path, exc)) from exc
         self._lock = threading.RLock()
         self._tx_depth = 0
 
@@ -281,6 +369,22 @@ class Store:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @contextlib.contextmanager
+    def memory_copy(self) -> Iterator[Store]:
+        """A throw-away copy of this store in memory (read from the file without any write
+        lock): what-if work such as an import's dry run, never written back."""
+        mem = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        try:
+            self.conn.backup(mem)
+            mem.execute("PRAGMA foreign_keys=ON")
+            copy = Store.__new__(Store)
+            copy.path, copy.conn = self.path, mem
+            copy.db = sqlite_utils.Database(mem)
+            copy._lock, copy._tx_depth = threading.RLock(), 0
+            yield copy
+        finally:
+            mem.close()
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -327,6 +431,16 @@ class Store:
             (key, str(value)),
         )
 
+    def delete_meta(self, key: str) -> None:
+        self.conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    def has_unnamed_vectors(self) -> bool:
+        """Whether some episode or knowledge vector has no embedder name."""
+        return self.conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM episodes WHERE embedding IS NOT NULL AND embedder "
+            "IS NULL) OR EXISTS (SELECT 1 FROM knowledge WHERE embedding IS NOT NULL AND "
+            "embedder IS NULL)").fetchone()[0] == 1
+
     def hebbian_step(self) -> int:
         return int(self.get_meta("hebbian_step", "0"))
 
@@ -349,6 +463,14 @@ class Store:
             dict(id=r[0], title=r[1], created_at=r[2], updated_at=r[3], messages=r[4])
             for r in rows
         ]
+
+    def recent_answers(self, limit: int = 20, *, exclude_conversation: int | None = None
+                       ) -> list[str]:
+        """The latest completed answers, newest first (optionally of other chats only)."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT content FROM messages WHERE role = 'assistant' AND interrupted = 0 "
+            "AND conversation_id IS NOT ? ORDER BY id DESC LIMIT ?",
+            (exclude_conversation, limit))]
 
     def conversation_exists(self, conversation_id: int) -> bool:
         return (
@@ -432,6 +554,24 @@ class Store:
         ]
 
     # ---- episodes -------------------------------------------------------------------
+    # ---- episode ids are never reused ----------------------------------------------
+    # SQLite gives a new row max(id) + 1, so purging the newest memories would hand their
+    # ids to the next ones, and anything still naming an old id (a timeline, a chat's stats,
+    # the window's state) would point at a different memory.  Purges record the highest id
+    # they removed (meta ``episode_id_floor``); inserts start above it.
+    def retire_episode_ids(self, ids: Iterable[int]) -> None:
+        top = max((int(i) for i in ids), default=0)
+        if top > int(self.get_meta("episode_id_floor", "0") or 0):
+            self.set_meta("episode_id_floor", str(top))
+
+    def next_episode_id(self) -> int | None:
+        """The id the next episode must take, or None when SQLite's own choice is safe."""
+        floor = int(self.get_meta("episode_id_floor", "0") or 0)
+        if not floor:
+            return None
+        top = self.conn.execute("SELECT MAX(id) FROM episodes").fetchone()[0] or 0
+        return floor + 1 if floor >= top else None
+
     def add_episode(
         self,
         user_text: str,
@@ -447,9 +587,11 @@ class Store:
         uid: str | None = None,
     ) -> int:
         cur = self.conn.execute(
-            "INSERT INTO episodes(uid, conversation_id, user_text, assistant_text, created_at, "
-            "embedding, embedder, importance, source, meta) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO episodes(id, uid, conversation_id, user_text, assistant_text, "
+            "created_at, embedding, embedder, importance, source, meta) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (
+                self.next_episode_id(),
                 uid or new_uid(),
                 conversation_id,
                 user_text,
@@ -523,6 +665,17 @@ class Store:
             f"SELECT COUNT(*) FROM episodes WHERE deleted_at IS NULL AND {cond}"
         ).fetchone()[0]
 
+    def missing_episodes(self, ids: Iterable[int]) -> set[int]:
+        """Those of `ids` that are no longer in the store (purged)."""
+        ids = set(int(i) for i in ids)
+        return ids - set(self.episodes(ids))
+
+    def embedding_dim(self) -> int | None:
+        """The dimension of the store's episode vectors (None while it has none)."""
+        row = self.conn.execute("SELECT length(embedding) FROM episodes "
+                                "WHERE embedding IS NOT NULL LIMIT 1").fetchone()
+        return row[0] // 4 if row and row[0] else None
+
     def active_index_rows(self) -> Iterator[tuple]:
         """(id, embedding, created_at, access_count, last_access, importance, query_centroid,
         query_count) for every episode that takes part in retrieval."""
@@ -579,6 +732,55 @@ class Store:
                 rows = []
             out[t] = [r[0] for r in rows]
         return out
+
+    def _episode_column(self, column: str, ids: Iterable[int]) -> dict:
+        out: dict = {}
+        for chunk in _chunks(list(dict.fromkeys(int(i) for i in ids)), 500):
+            q = ",".join("?" * len(chunk))
+            out.update(self.conn.execute(
+                f"SELECT id, {column} FROM episodes WHERE id IN ({q})", chunk).fetchall())
+        return out
+
+    def key_texts(self, ids: Iterable[int]) -> dict[int, str]:
+        """Episode id -> the user's words (the retrieval key)."""
+        return self._episode_column("user_text", ids)
+
+    def created_times(self, ids: Iterable[int]) -> dict[int, float]:
+        return self._episode_column("created_at", ids)
+
+    def user_texts(self) -> Iterator[str]:
+        """The user's words of every retrievable episode (for learning names)."""
+        for (u,) in self.conn.execute(
+                "SELECT user_text FROM episodes WHERE deleted_at IS NULL AND archived_at IS NULL"):
+            yield u
+
+    def episodes_to_rekey(self) -> list[tuple[int, str]]:
+        """(id, user words) of episodes whose embedding was made from the whole exchange."""
+        return self.conn.execute(
+            "SELECT id, user_text FROM episodes WHERE assistant_text != '' "
+            "AND embedding IS NOT NULL ORDER BY id").fetchall()
+
+    def set_embeddings(self, rows: list[tuple[bytes | None, int]]) -> None:
+        self.conn.executemany("UPDATE episodes SET embedding = ? WHERE id = ?", rows)
+
+    # ---- knowledge the user corrects ---------------------------------------------------
+    def knowledge_edited_ids(self) -> set[int]:
+        return {r[0] for r in self.conn.execute(
+            "SELECT id FROM knowledge WHERE edited_at IS NOT NULL")}
+
+    def edit_knowledge(self, knowledge_id: int, text: str, embedding: np.ndarray | None,
+                       embedder: str | None) -> None:
+        now = time.time()
+        self.conn.execute(
+            "UPDATE knowledge SET text = ?, embedding = ?, embedder = ?, updated_at = ?, "
+            "edited_at = ? WHERE id = ?",
+            (text, to_blob(embedding), embedder, now, now, knowledge_id))
+
+    def set_knowledge_archived(self, knowledge_id: int, archived: bool) -> None:
+        now = time.time()
+        self.conn.execute(
+            "UPDATE knowledge SET archived_at = ?, updated_at = ? WHERE id = ?",
+            (now if archived else None, now, knowledge_id))
 
     def fts_row_count(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM episodes_fts").fetchone()[0]
@@ -665,6 +867,33 @@ class Store:
         ok = self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         fk = self.conn.execute("PRAGMA foreign_key_check").fetchall()
         return ok and not fk
+
+
+def check_memory_file(path: str | Path) -> str:
+    """What is wrong with the memory file at `path`, in one line ("" when it is sound).
+    It opens the file read-only: nothing in it changes (SQLite may leave its empty
+    journal files beside it)."""
+    path = Path(path)
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
+    except sqlite3.Error as exc:
+        return db_error_message(path, exc)
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            return (f"{path}: written by a newer HeLa Desktop (schema {version}, this version "
+                    f"reads up to {SCHEMA_VERSION}); upgrade the app")
+        problems = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            return (f"{path}: damaged ({'; '.join(problems)[:200]}); move it aside and "
+                    "import your last export, or choose another --data-dir")
+        if version and conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+            return f"{path}: broken references between rows (PRAGMA foreign_key_check)"
+    except sqlite3.Error as exc:
+        return db_error_message(path, exc)
+    finally:
+        conn.close()
+    return ""
 
 
 def _split_sql(script: str) -> list[str]:

@@ -166,3 +166,17 @@ def test_search_score_meaning_plus_keywords():
     # nothing near the floor: no match at all
     assert np.isinf(F.search_score(np.array([0.19, 0.13]), np.zeros(2))).all()
     assert len(F.search_score(np.zeros(0), np.zeros(0))) == 0
+
+
+def test_running_cost_learns_a_busy_machine_fast():
+    assert F.running_cost(1.0, 2.0) == pytest.approx(1.6)  # 1 + 0.6·1
+    assert F.running_cost(1.0, 0.0) == pytest.approx(0.7)  # 1 − 0.3·1
+    assert F.running_cost(0.5, 0.5) == 0.5
+
+
+def test_swap_pause_priced_from_what_things_cost_now():
+    # 40 new tokens at 2 ms each measured when a token took 20 ms; now a token takes 40 ms:
+    # 40 · 0.002 · 2 = 0.16 s, plus a fixed part of 1.5 token times = 0.06 s
+    assert F.swap_pause_s(40, 0.002, 0.020, 0.040, 1.5) == pytest.approx(0.22)
+    # prefetched (no new tokens), a shift measured at 6 token times: 0.24 s
+    assert F.swap_pause_s(0, 0.002, 0.020, 0.040, 6.0) == pytest.approx(0.24)

@@ -221,3 +221,17 @@ def test_utf8_stream_never_splits_a_character():
     pieces = [s.push(data[i : i + 1]) for i in range(len(data))]
     assert "".join(pieces) + s.flush() == "naïve ☕ café"
     assert all("\ufffd" not in p for p in pieces)
+
+
+def test_a_model_without_a_chat_template_gets_its_familys_format():
+    from hela_desktop.llm import _CHATML, default_template, make_formatter
+
+    assert default_template("llama") == _CHATML and default_template(None) == _CHATML
+    f = make_formatter(default_template("gemma3"))
+    text = f(messages=[{"role": "system", "content": "Be brief."},
+                       {"role": "user", "content": "Hi"},
+                       {"role": "assistant", "content": "Hello!"},
+                       {"role": "user", "content": "Bye"}]).prompt
+    assert text == ("<bos><start_of_turn>user\nBe brief.\n\nHi<end_of_turn>\n"
+                    "<start_of_turn>model\nHello!<end_of_turn>\n"
+                    "<start_of_turn>user\nBye<end_of_turn>\n<start_of_turn>model\n")

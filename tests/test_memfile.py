@@ -161,6 +161,29 @@ def assert_refused(store: Store, path: Path, *fragments: str, **kw) -> MemoryFil
     return err.value
 
 
+def usable(store: Store, embedder=None) -> None:
+    """What a later turn reads of every memory works: dates can be shown, vectors have the
+    embedder's size and unit length (or are absent), and retrieval over them runs."""
+    import datetime
+
+    for (ts,) in store.conn.execute(
+            "SELECT created_at FROM episodes UNION ALL SELECT last_access FROM episodes "
+            "WHERE last_access IS NOT NULL UNION ALL SELECT created_at FROM knowledge"):
+        datetime.datetime.fromtimestamp(ts).strftime("%Y-%m-%d")
+    for (blob,) in store.conn.execute("SELECT embedding FROM episodes WHERE embedding IS NOT "
+                                      "NULL UNION ALL SELECT embedding FROM knowledge WHERE "
+                                      "embedding IS NOT NULL"):
+        v = np.frombuffer(blob, dtype=np.float32)
+        assert len(v) == 384 and abs(float(np.linalg.norm(v)) - 1) < 0.01
+    if embedder is not None:
+        from hela_desktop.config import Settings
+        from hela_desktop.memory import MemoryEngine
+
+        eng = MemoryEngine(store, embedder, Settings())
+        for r in eng.retrieve("zebras and Lisbon"):
+            assert np.isfinite(r.score)
+
+
 def consistent(store: Store) -> None:
     assert store.integrity_ok()
     bad = store.conn.execute(
@@ -218,7 +241,7 @@ def test_progress_reports_reach_total(sample_file, tmp_path):
 
 # --------------------------------------------------------------- property: round trip --
 _text = st.text(max_size=40)
-_ts = st.floats(min_value=-1e12, max_value=1e12, allow_nan=False, allow_infinity=False)
+_ts = st.floats(min_value=-6e10, max_value=2.5e11, allow_nan=False, allow_infinity=False)
 _json_obj = st.none() | st.dictionaries(st.text(max_size=5),
                                         st.integers(-5, 5) | st.text(max_size=5), max_size=3)
 
@@ -288,10 +311,10 @@ def build(store: Store, spec: dict) -> None:
                 "archived_at, archive_reason, deleted_at, query_centroid, query_count, "
                 "last_recall, source, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (f"e{i}", None if e["conv"] is None else cids[e["conv"]], e["user"],
-                 e["assistant"], e["created"], unit(rng, 8).tobytes() if e["emb"] else None,
+                 e["assistant"], e["created"], unit(rng).tobytes() if e["emb"] else None,
                  e["embedder"], e["access"], e["last"], e["importance"], int(e["pinned"]),
                  e["archived"], e["reason"], e["deleted"],
-                 unit(rng, 8).tobytes() if e["centroid"] else None, e["qcount"],
+                 unit(rng).tobytes() if e["centroid"] else None, e["qcount"],
                  json.dumps(e["recall"]) if e["recall"] is not None else None, e["source"],
                  json.dumps(e["meta"]) if e["meta"] is not None else None)).lastrowid)
         for (i, j), v in spec["edges"]:
@@ -314,7 +337,7 @@ def build(store: Store, spec: dict) -> None:
                 "INSERT INTO knowledge(uid, kind, text, embedding, embedder, created_at, "
                 "updated_at, strength, archived_at, access_count, last_access) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (f"k{i}", k["kind"], k["text"], unit(rng, 8).tobytes() if k["emb"] else None,
+                (f"k{i}", k["kind"], k["text"], unit(rng).tobytes() if k["emb"] else None,
                  EMB if k["emb"] else None, k["created"], k["updated"], k["strength"],
                  k["archived"], k["access"], k["last"])).lastrowid)
             c.executemany("INSERT INTO knowledge_sources VALUES (?, ?)",
@@ -430,7 +453,9 @@ def test_export_date_range_and_search(sample, tmp_path):
     assert rep.counts["episodes"] == 2
     rep = export_store(store, tmp_path / "s.hela", selection=Selection(search="Lisbon"))
     texts = [r["user_text"] for r in records(members(tmp_path / "s.hela")["episodes.jsonl"])]
-    assert rep.counts["episodes"] == 2 and "My sister Ana lives in Lisbon." in texts
+    # search looks at the user's words (the memory's key); "A classic Lisbon pastry!" was
+    # only the assistant's answer
+    assert rep.counts["episodes"] == 1 and texts == ["My sister Ana lives in Lisbon."]
     rep = export_store(store, tmp_path / "n.hela", selection=Selection(search="xylophone"))
     assert rep.counts["episodes"] == 0 and rep.counts["edges"] == 0
 
@@ -610,6 +635,13 @@ def test_refuses_newer_format_version(sample_file, target, tmp_path):
     ("messages.jsonl", "role", "system", "must be one of"),
     ("knowledge.jsonl", "sources", "e1", "expected a list"),
     ("episodes.jsonl", "bogus", 1, "unknown field"),
+    # item 1 of issue 12: a date no date function can show broke every later turn
+    ("episodes.jsonl", "created_at", 1e300, "time out of range"),
+    ("episodes.jsonl", "last_access", -1e15, "time out of range"),
+    ("conversations.jsonl", "updated_at", 2**64, "time out of range"),
+    ("messages.jsonl", "created_at", 1e13, "time out of range"),
+    ("edges.jsonl", "updated_at", 1e300, "time out of range"),
+    ("knowledge.jsonl", "created_at", -1e15, "time out of range"),
 ])
 def test_refuses_wrong_types(sample_file, target, tmp_path, member, field, value, expect):
     m = members(sample_file)
@@ -618,6 +650,69 @@ def test_refuses_wrong_types(sample_file, target, tmp_path, member, field, value
     m[member] = jsonl(recs)
     err = assert_refused(target, write_zip(tmp_path / "bad.hela", m), expect)
     assert err.where.startswith(f"{member} line {len(recs)}")
+
+
+def test_integers_beyond_64_bits_in_number_fields(sample_file, target, tmp_path, embedder):
+    """Issue 12 item 2: an integer ≥ 2**63 in a number field gave a traceback (even with
+    --dry-run); it is a number like any other, stored as a float."""
+    m = members(sample_file)
+    eps = records(m["episodes.jsonl"])
+    eps[0]["importance"] = 2**64
+    m["episodes.jsonl"] = jsonl(eps)
+    know = records(m["knowledge.jsonl"])
+    know[0]["strength"] = 2**70
+    m["knowledge.jsonl"] = jsonl(know)
+    edges = records(m["edges.jsonl"])
+    edges[0]["weight"] = 2**64
+    m["edges.jsonl"] = jsonl(edges)
+    path = write_zip(tmp_path / "big.hela", m)
+    before = snapshot(target)
+    rep = import_file(target, path, dry_run=True)
+    assert rep.added["episodes"] == len(eps) and snapshot(target) == before
+    import_file(target, path)
+    imp = target.conn.execute("SELECT importance FROM episodes WHERE uid = ?",
+                              (eps[0]["uid"],)).fetchone()[0]
+    assert imp == float(2**64)
+    consistent(target)
+    usable(target, embedder)
+    for member, field in (("episodes.jsonl", "access_count"), ("edges.jsonl", "count"),
+                          ("timelines.jsonl", "start")):
+        m2 = members(sample_file)
+        recs = records(m2[member])
+        recs[0][field] = 2**64
+        m2[member] = jsonl(recs)
+        assert_refused(target, write_zip(tmp_path / "int.hela", m2), "integer out of range")
+
+
+@pytest.mark.parametrize("created", [1e300, -1e15, "9999-12-31T23:59:59+00:00"])
+def test_plain_json_dates_out_of_range_refused(target, tmp_path, created):
+    f = tmp_path / "h.json"
+    f.write_text(json.dumps([{"content": "huge date memory about zebras",
+                              "created_at": created}]))
+    assert_refused(target, f, "item 1, field 'created_at'")
+
+
+def test_wrong_size_vectors_are_embedded_again(sample_file, target, tmp_path, embedder):
+    """Issue 12 item 5: vectors of the wrong size or length were stored silently and those
+    memories could never be recalled; now they are embedded again and the report says so."""
+    m = members(sample_file)
+    eps = records(m["episodes.jsonl"])
+    bad = [_vector(10), _vector(383), _vector(16384), _vector(0), _vector(384, 3e38)]
+    for rec, vec in zip(eps, bad, strict=False):
+        rec["embedding"] = vec
+        rec["query_centroid"] = _vector(17)
+    m["episodes.jsonl"] = jsonl(eps)
+    rep = import_file(target, write_zip(tmp_path / "vec.hela", m), embedder=embedder)
+    assert rep.bad_vectors == 5 and rep.embedded >= 5
+    assert "5 vectors of the wrong size or length not used" in rep.summary()
+    for rec in eps[:5]:
+        blob, cent = target.conn.execute(
+            "SELECT embedding, query_centroid FROM episodes WHERE uid = ?",
+            (rec["uid"],)).fetchone()
+        want = embedder.embed([episode_text(rec["user_text"], rec["assistant_text"])])[0]
+        assert np.allclose(np.frombuffer(blob, dtype=np.float32), want, atol=1e-5)
+        assert cent is None
+    usable(target, embedder)
 
 
 @pytest.mark.parametrize("member,field,value,expect", [
@@ -748,6 +843,8 @@ def _fuzz_import(base: Path, data: bytes, suffix: str, embedder) -> None:
             except MemoryFileError as err:
                 assert str(err).startswith(str(f))
                 assert snapshot(store) == before
+            else:
+                usable(store)
             consistent(store)
 
 
@@ -779,8 +876,24 @@ def test_fuzz_mutated_archive(fuzz_base, embedder, data):
     _fuzz_import(fuzz_base, bytes(raw), ".hela", embedder)
 
 
+def _vector(n: int, value: float | None = None) -> str:
+    import base64
+
+    rng = np.random.default_rng(n)
+    v = np.full(n, value, np.float32) if value is not None else unit(rng, n) if n else \
+        np.zeros(0, np.float32)
+    return base64.b64encode(v.astype(np.float32).tobytes()).decode()
+
+
+# values that once got through and broke later turns (issue 12): integers beyond 64 bits,
+# dates out of every calendar, vectors of the wrong size or length
+_hostile = (st.integers(min_value=2**63, max_value=2**70) | st.integers(max_value=-2**63)
+            | st.sampled_from([1e300, -1e15, 1e13, -1e300, 2.0**63])
+            | st.sampled_from([_vector(10), _vector(383), _vector(16384), _vector(0),
+                               _vector(384, 3e38), _vector(384, 0.0)]))
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
+    | _hostile,
     lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=6), kids,
                                                               max_size=3),
     max_leaves=8)
@@ -912,3 +1025,37 @@ def test_file_changed_between_validation_and_writing(sample_file, target, monkey
 
     monkeypatch.setattr(mf, "_validate", validate_then_swap)
     assert_refused(target, sample_file, "changed while it was being imported")
+
+
+def test_embedder_named_only_in_the_manifest_survives_a_round_trip(tmp_path, embedder):
+    """Issue 12 item 8: records with "embedder": null and a manifest naming the embedder;
+    after import, a re-export still names it (it wrote null)."""
+    rng = np.random.default_rng(1)
+    with Store(tmp_path / "src") as src:
+        src.add_episode("A note about zebras", "", unit(rng), embedder=None)
+        src.set_meta("embedder", EMB)
+        export_store(src, tmp_path / "a.hela")
+    with Store(tmp_path / "dst") as dst:
+        import_file(dst, tmp_path / "a.hela", embedder=_must_not_embed)
+        export_store(dst, tmp_path / "b.hela")
+    man = json.loads(members(tmp_path / "b.hela")["manifest.json"])
+    assert man["embedder"] == EMB
+
+
+def test_markdown_export_marks_superseded_knowledge(sample, tmp_path):
+    store, _ = sample
+    export_store(store, tmp_path / "m.md", fmt="markdown")
+    text = (tmp_path / "m.md").read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if "Ana lives in Lisbon" in x and "**fact**" in x)
+    assert "superseded" in line
+    current = next(x for x in text.splitlines() if "allergic to peanuts" in x and "**" in x)
+    assert "superseded" not in current
+
+
+def test_one_endless_line_is_refused_without_reading_it_whole(target, tmp_path):
+    """Issue 12 item 7: a text file of one huge line is read a bounded piece at a time and
+    refused at the first piece (it used to be read whole: /dev/zero ran out of memory)."""
+    f = tmp_path / "one-line.txt"
+    f.write_bytes(b"zebra " * 300_000)  # 1.8 MB, no newline
+    assert_refused(target, f, "line longer than 1000 characters", "line 1",
+                   limits=Limits(max_text_chars=1000))

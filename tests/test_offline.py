@@ -171,7 +171,8 @@ def _child_turn(guard: NetworkGuard, data_dir: Path) -> dict:
         return real_retrieve(query, *args, **kwargs)
 
     assistant.engine.retrieve = recording_retrieve
-    messages = ("hello", "My sister Ana lives in Lisbon. Tell me a fact about Lisbon.")
+    # the first message states a fact; the second asks about it, so it is recalled
+    messages = ("My sister Ana lives in Lisbon.", "Where does my sister live? Tell me about it.")
     turns = []
     for message in messages:
         events = list(assistant.chat(message, seed=7))

@@ -112,3 +112,21 @@ def test_settings_round_trip_and_bad_file(tmp_path):
         Settings.load(tmp_path)
     (tmp_path / "settings.json").write_text(json.dumps({"unknown_key": 1, "temperature": 0.1}))
     assert Settings.load(tmp_path).temperature == 0.1
+
+
+def test_purged_episode_ids_are_never_given_out_again(tmp_path):
+    """SQLite hands a new row max(id) + 1: purging the newest memories must not let the next
+    memory take an id that timelines, chat stats or the window may still name."""
+    from hela_desktop.forgetting import purge_archived
+
+    s = Store(tmp_path)
+    a = s.add_episode("one", "", None)
+    b = s.add_episode("two", "", None)
+    with s.transaction():
+        s.set_archived(b, "test")
+    assert purge_archived(s, [b]) == [b]
+    c = s.add_episode("three", "", None)
+    assert c == b + 1 and s.episode(b) is None and a < b
+    d = s.add_episode("four", "", None)
+    assert d == c + 1  # after the first insert SQLite's own choice is safe again
+    s.close()

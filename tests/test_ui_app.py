@@ -523,3 +523,55 @@ def test_activity_tab_lists_background_runs(qtbot, tmp_path):
     assert browser.activity.item(0, 2).text() == "Distilled 1 new fact."
     assert browser.activity.item(1, 2).text().startswith("Archived 3 weak, isolated, stale memories")
     store.close()
+
+
+def test_knowledge_tab_edit_delete_undo_restore(qtbot, tmp_path, embedder, monkeypatch):
+    """Memories ▸ Knowledge: the user deletes (with undo), restores and edits distilled
+    knowledge; an unsupported item is shown as not used.  Ops run as the worker runs them."""
+    from hela_desktop import knowledge as K
+    from hela_desktop.store import Store
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    store = Store(tmp_path / "kn")
+    ep = store.add_episode("I go sailing with my sister every weekend.", "",
+                           embedder.embed_one("I go sailing with my sister every weekend."),
+                           created_at=1.7e9)
+    with store.transaction():
+        for uid, text in (("a", "The user goes sailing with their sister every weekend."),
+                          ("b", "The user is sorry for any confusion, I can only guess.")):
+            cur = store.conn.execute(
+                "INSERT INTO knowledge(uid, kind, text, created_at, updated_at) "
+                "VALUES (?, 'user_model', ?, 0, 0)", (uid, text))
+            store.conn.execute("INSERT INTO knowledge_sources VALUES (?, ?)", (cur.lastrowid, ep))
+    browser = MemoryBrowser(store)
+    qtbot.addWidget(browser)
+    ops = []
+
+    def run(name, arg):  # what the worker does with the browser's requests
+        ops.append((name, arg))
+        {"knowledge_delete": lambda: K.delete_item(store, arg),
+         "knowledge_restore": lambda: K.restore_item(store, arg),
+         "knowledge_edit": lambda: K.edit_item(store, embedder, *arg)}[name]()
+        browser.refresh()
+
+    browser.op.connect(run)
+    browser.tabs.setCurrentIndex(1)
+    status = {browser.knowledge.item(r, 1).text(): browser.knowledge.item(r, 2).text()
+              for r in range(browser.knowledge.rowCount())}
+    assert status["The user goes sailing with their sister every weekend."] == "in use"
+    assert status["The user is sorry for any confusion, I can only guess."] == "not supported"
+    browser.select_knowledge(1)
+    assert browser.kdelete_button.isEnabled() and not browser.krestore_button.isEnabled()
+    browser.delete_knowledge()
+    assert ops[-1] == ("knowledge_delete", 1) and browser.kundo_bar.isVisibleTo(browser)
+    assert K.trusted_user_model(store) == []
+    browser.undo_knowledge_delete()
+    assert ops[-1] == ("knowledge_restore", 1) and not browser.kundo_bar.isVisibleTo(browser)
+    assert [k.id for k in K.trusted_user_model(store)] == [1]
+    browser.select_knowledge(2)
+    monkeypatch.setattr(QtWidgets.QInputDialog, "getMultiLineText",
+                        lambda *a, **k: ("The user sails with their sister.", True))
+    browser.edit_knowledge()
+    assert ops[-1] == ("knowledge_edit", (2, "The user sails with their sister."))
+    assert {k.id for k in K.trusted_user_model(store)} == {1, 2}  # edited: used as written
+    store.close()

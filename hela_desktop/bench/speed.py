@@ -11,11 +11,14 @@ Every figure is measured against a baseline in the same run:
 - prefill tokens per answer with KV-prefix reuse, against re-evaluating the whole prompt
   at each swap, and each swap's cost against its bound (memory block + user message +
   generated tokens);
-- export/import time of 100k memories and one consolidation pass (when those modules exist).
+- export/import time of 100k memories and one consolidation pass (when those modules exist);
+- the import rate of a generated 10,000-exchange ChatGPT export (exchanges per second,
+  embedding included).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import tempfile
@@ -142,6 +145,48 @@ def bench_retrieval(sizes: list[int], queries: int, settings: Settings, workdir:
     return out
 
 
+def _spin() -> None:  # pragma: no cover - runs in the stress processes
+    while True:
+        pass
+
+
+class Stress:
+    """`n` busy processes (pure CPU spin loops) beside the benchmark: a machine with other
+    work on its cores.  A context manager; it reports the load average seen."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.procs: list = []
+        self.loads: list[float] = []
+
+    def __enter__(self) -> Stress:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        for _ in range(self.n):
+            p = ctx.Process(target=_spin, daemon=True)
+            p.start()
+            self.procs.append(p)
+        return self
+
+    def sample_load(self) -> None:
+        import os
+
+        if hasattr(os, "getloadavg"):
+            self.loads.append(os.getloadavg()[0])
+
+    def __exit__(self, *exc) -> None:
+        for p in self.procs:
+            p.terminate()
+        for p in self.procs:
+            p.join(5)
+
+    def summary(self) -> dict:
+        return {"processes": self.n,
+                "load_1min": [round(min(self.loads), 2), round(max(self.loads), 2)]
+                if self.loads else None}
+
+
 def _plain_generation(llm, prompt: list[int], max_tokens: int) -> tuple[int, float]:
     """Plain llama.cpp: the same prompt, greedy, no retrieval. (tokens, seconds after prefill)"""
     llm.reset()
@@ -181,12 +226,15 @@ def _bench_chat(settings: Settings, workdir: Path, model: str | None, **override
     return a, a.new_conversation("bench"), s
 
 
-def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str | None) -> dict:
+def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str | None,
+                    stress: Stress | None = None) -> dict:
     from ..events import DoneEvent, MemoryUpdateEvent, TokenEvent
 
     a, conv, s = _bench_chat(settings, workdir / "stream", model)
     rows = []
     for i in range(answers):
+        if stress is not None:
+            stress.sample_load()
         q = QUESTIONS[i % len(QUESTIONS)]
         # 1) with live re-retrieval every N tokens (timed from first to last token)
         a.llm.reset()
@@ -210,7 +258,7 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
         naive = st.prompt_tokens + sum(st.swap_full)
         rows.append({
             "question": q, "tokens": gen_tokens, "swaps": done.swaps,
-            "deferred_swaps": done.deferred_swaps,
+            "deferred_swaps": done.deferred_swaps, "late_swaps": st.late_swaps,
             "swap_ms": [round(x * 1000, 1) for x in st.swap_seconds],
             "swap_shifted": st.swap_shifted,
             "live_tps": (gen_tokens - 1) / live_s if gen_tokens > 1 else 0.0,
@@ -245,6 +293,9 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
         "swap_within_bound": all(c <= b for c, b in zip(costs, bounds, strict=True)),
         "deferred_per_answer": round(float(np.mean([r["deferred_swaps"] for r in rows])), 2),
         "swap_ms_mean": round(float(np.mean(swap_ms)), 1) if swap_ms else 0.0,
+        "swap_ms_max": round(float(max(swap_ms)), 1) if swap_ms else 0.0,
+        "swap_time_budget": s.swap_time_budget,
+        "late_per_answer": round(float(np.mean([r["late_swaps"] for r in rows])), 2),
         "swaps_shifted": sum(x for r in rows for x in r["swap_shifted"]),
         # where the time goes: pauses for swaps, and re-retrieval running beside generation
         "swap_pause_share": round(pause_s / live_s, 3) if live_s else 0.0,
@@ -290,6 +341,12 @@ def run_speed(args) -> int:
     settings = Settings.load(args.data_dir) if Path(args.data_dir).exists() else Settings()
     if getattr(args, "profile", None):
         settings.profile = args.profile
+    if getattr(args, "server", None):  # re-retrieval vs plain streaming from one server
+        from .server_speed import run_server_speed
+
+        settings.backend, settings.server_url = "server", args.server
+        settings.server_model = getattr(args, "model_name", None) or settings.server_model
+        return run_server_speed(args, settings)
     skip = {x.strip() for x in (args.skip or "").split(",") if x.strip()}
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
     queries = args.queries
@@ -297,14 +354,19 @@ def run_speed(args) -> int:
     if args.quick:
         sizes, queries, answers = [1000, 5000], 20, 2
     report: dict = {"profile": settings.profile}
-    with tempfile.TemporaryDirectory(prefix="hela-bench-") as tmp:
+    n_stress = getattr(args, "stress", 0) or 0
+    if n_stress:  # a busy machine: only the streaming comparisons, beside N busy processes
+        skip |= {"retrieval", "turns", "memfile", "consolidate"}
+    with tempfile.TemporaryDirectory(prefix="hela-bench-") as tmp, \
+            (Stress(n_stress) if n_stress else contextlib.nullcontext()) as stress:
         work = Path(tmp)
         if "retrieval" not in skip:
             print("retrieval latency (default profile, query vector given):", file=sys.stderr)
             report["retrieval"] = bench_retrieval(sizes, queries, settings, work)
         if "stream" not in skip:
             print("streaming with re-retrieval vs plain generation:", file=sys.stderr)
-            report["streaming"] = bench_streaming(settings, answers, work, getattr(args, "model", None))
+            report["streaming"] = bench_streaming(settings, answers, work,
+                                                  getattr(args, "model", None), stress)
         if "eager" not in skip:
             # the same answers with every swap the re-retrieval proposes (no margin, no cost
             # weight; the time budget stays): what swaps cost when they are frequent
@@ -313,7 +375,7 @@ def run_speed(args) -> int:
             eager.swap_cost_weight = 0.0
             print("the same, making every swap re-retrieval proposes:", file=sys.stderr)
             report["streaming_eager"] = bench_streaming(eager, answers, work / "eager",
-                                                        getattr(args, "model", None))
+                                                        getattr(args, "model", None), stress)
         if "turns" not in skip:
             print("time to first token over one chat, previous answer reused vs not:",
                   file=sys.stderr)
@@ -325,12 +387,20 @@ def run_speed(args) -> int:
             n = 5000 if args.quick else 100_000
             print(f"memory file export/import of {n:,} memories:", file=sys.stderr)
             report["memfile"] = bench_memfile(n, work / "memfile")
+        if "import" not in skip:
+            from .import_speed import bench_import
+
+            n = 500 if args.quick else 10_000
+            print(f"importing a ChatGPT export of {n:,} exchanges:", file=sys.stderr)
+            report["import"] = bench_import(work / "import", exchanges=n)
         if "consolidate" not in skip:
             from .consolidation_speed import bench_consolidation
 
             n = 100 if args.quick else 1000
             print(f"one consolidation pass over {n:,} memories:", file=sys.stderr)
             report["consolidation"] = bench_consolidation(n=n)
+        if stress is not None:
+            report["stress"] = stress.summary()
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -340,6 +410,10 @@ def run_speed(args) -> int:
 
 def format_report(r: dict) -> str:
     lines = [f"# bench speed (profile: {r['profile']})", ""]
+    if "stress" in r:
+        st = r["stress"]
+        lines += [f"- busy machine: {st['processes']} busy processes beside the benchmark, "
+                  f"load average (1 min) {st['load_1min']}", ""]
     if "retrieval" in r:
         lines += ["| memories | p50 ms | p95 ms | dense p50 ms | dense p95 ms |",
                   "|---:|---:|---:|---:|---:|"]
@@ -361,7 +435,10 @@ def format_report(r: dict) -> str:
             f"- mean swap cost {s['swap_prefill_mean']} tokens, {s['swap_ms_mean']} ms of pause "
             f"({s['swaps_shifted']} swaps moved the cache); every swap within its bound "
             f"(memory block + user message + generated): {s['swap_within_bound']}",
-            f"- swap pauses: {100 * s['swap_pause_share']:.1f} % of answer time; without them "
+            f"- largest swap pause {s['swap_ms_max']} ms; swaps abandoned as late: "
+            f"{s['late_per_answer']} per answer",
+            f"- swap pauses: {100 * s['swap_pause_share']:.1f} % of answer time (budget "
+            f"{100 * s['swap_time_budget']:.0f} %); without them "
             f"the ratio would be {s['ratio_without_pauses']} (the rest is re-retrieval beside "
             f"generation); swaps deferred by the time budget: {s['deferred_per_answer']} per "
             f"answer",
@@ -379,6 +456,13 @@ def format_report(r: dict) -> str:
         lines.append(f"- memory file, {m['n']:,} memories: export {m['export_s']} s, import "
                      f"{m['import_s']} s, file {m.get('file_mb')} MB, peak RSS "
                      f"{m.get('rss_after_import_mb')} MB")
+    if "import" in r:
+        m = r["import"]
+        lines.append(f"- ChatGPT export of {m['exchanges']:,} exchanges ({m['file_mb']} MB): "
+                     f"imported in {m['seconds']} s, {m['exchanges_per_s']} exchanges per s "
+                     f"embedding included (embedding {m['embed_per_s']} per s; reading "
+                     f"{m.get('reading_s')} s, embedding {m.get('embedding_s')} s, writing "
+                     f"{m.get('writing_s')} s); load average {m['load_avg']}")
     if "consolidation" in r:
         lines.append(f"- consolidation: {json.dumps(r['consolidation'])}")
     return "\n".join(lines)

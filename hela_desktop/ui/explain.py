@@ -44,7 +44,11 @@ def recall_reasons(recall: dict, label_of=None) -> list[str]:
     rec = _f(recall, "recency", 1.0)
     if rec < 0.95:
         out.append("It is older, which counts a little against it.")
-    return out
+    try:  # what the relevance gate decided about it
+        from ..gate import explain as gate_reasons
+    except ImportError:  # pragma: no cover - a build without the gate
+        return out
+    return out + gate_reasons(extra)
 
 
 def _bar(name: str, value: float, colour: str) -> str:

@@ -177,6 +177,7 @@ class GraphView(QtWidgets.QWidget):
 
     nodeSelected = QtCore.Signal(int)  # episode id, or -1 when the selection is cleared
     nodeHovered = QtCore.Signal(int)  # episode id under the mouse, -1 when none
+    knowledgeAction = QtCore.Signal(str, int)  # ("edit" | "delete", knowledge id)
     _sendGraph = QtCore.Signal(object, object)
     _sendReheat = QtCore.Signal(float)
     _sendTopics = QtCore.Signal(object)
@@ -572,6 +573,9 @@ class GraphView(QtWidgets.QWidget):
         elif s == "toggle:recall-details":  # the numbers behind "why recalled"
             self.recall_details = not self.recall_details
             self._show_details(self.selected)
+        elif s.startswith("knowledge-"):
+            action, _, kid = s[len("knowledge-"):].partition(":")
+            self.knowledgeAction.emit(action, int(kid))
 
     def _on_manual_range(self, *_args) -> None:
         self._user_moved_view = True
@@ -1027,7 +1031,10 @@ class GraphView(QtWidgets.QWidget):
                 f"<p style='color:gray'>Distilled {fmt_time(n.get('created_at'))} · updated "
                 f"{fmt_time(n.get('last_access'))}</p>"
                 f"<p>{html.escape(n.get('text') or '')}</p>"
-                f"<h4>Distilled from</h4><p>{src}</p>")
+                f"<h4>Distilled from</h4><p>{src}</p>"
+                f"<p><a href='knowledge-edit:{-node_id}'>Edit…</a> · "
+                f"<a href='knowledge-delete:{-node_id}'>Delete</a> "
+                "<span style='color:gray'>(undo in Memories ▸ Knowledge)</span></p>")
             return
         kind = "Memory"
         text = html.escape(n.get("text") or "").replace("\n", "<br>")

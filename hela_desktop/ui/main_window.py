@@ -130,6 +130,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.chat.input.textChanged.connect(self._touch)
         self.graph = GraphView(colors=colors)
         self.graph.nodeSelected.connect(self._on_node_selected)
+        self.graph.knowledgeAction.connect(self._on_knowledge_action)
         self.browser = MemoryBrowser()
         self.browser.op.connect(self._op)
         self.browser.memorySelected.connect(self._on_browser_selected)
@@ -184,7 +185,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.act_export = self._action(f, "&Export memories…", self.export_memories, None,
                                        "Write memories to a .hela file (or Markdown)")
         self.act_import = self._action(f, "&Import memories…", self.import_memories, None,
-                                       "Read memories from a .hela, JSON or text file")
+                                       "Read memories from a .hela, JSON or text file, or a "
+                                       "ChatGPT, Claude, Open WebUI or Jan export")
+        self.act_import_folder = self._action(
+            f, "Import &folder…", self.import_folder, None,
+            "Read a folder of Markdown notes (an Obsidian vault) or Jan threads")
         self.act_export_chat = self._action(f, "Export &chat as Markdown…", self.export_chat, None,
                                             "Write the open chat to a Markdown file")
         f.addSeparator()
@@ -279,6 +284,7 @@ class MainWindow(QtWidgets.QMainWindow):
         w.opDone.connect(self._on_op_done)
         w.opFailed.connect(self._on_op_failed)
         w.progress.connect(self._on_progress)
+        w.progressNote.connect(self._on_progress_note)
         w.tokenOffsets.connect(self._on_token_offsets)
         w.idleReport.connect(self._on_idle_report)
         w.turnStatus.connect(self._on_turn_status)
@@ -724,6 +730,16 @@ class MainWindow(QtWidgets.QMainWindow):
             if self.graph.selected is not None:
                 self.browser.select_id(self.graph.selected, emit=False)
 
+    def _on_knowledge_action(self, action: str, knowledge_id: int) -> None:
+        """Edit or delete a knowledge item from the graph's diamond (the Knowledge tab
+        opens on it, so the change and its undo are in view)."""
+        self.right_tabs.setCurrentWidget(self.browser)
+        self.browser.select_knowledge(knowledge_id)
+        if action == "edit":
+            self.browser.edit_knowledge()
+        elif action == "delete":
+            self.browser.delete_knowledge()
+
     def _on_browser_selected(self, eid: int) -> None:
         self.graph.select(eid, center=True)
 
@@ -736,6 +752,17 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         self.status_model.setText(f"Model: {info['name']}")
         self.status_model.setToolTip(str(info.get("path") or ""))
+        if info.get("server_url"):  # answers come from a model server: say which, always
+            from ..server_llm import privacy_warning, where_answers_come_from
+
+            url = info["server_url"]
+            warn = privacy_warning(url)
+            self.status_model.setText(where_answers_come_from(url, info["name"])
+                                      + (" ⚠ unencrypted" if warn else ""))
+            self.status_model.setToolTip(warn or f"Prompts, memories included, go to {url} "
+                                         "and nowhere else.")
+            self.status_device.setText(f"server · context {info.get('n_ctx', '?')}")
+            return
         dev = info.get("device") or "CPU"
         gpu = f" ({info['n_gpu_layers']} layers)" if dev == "GPU" and info.get("n_gpu_layers", -1) > 0 else ""
         self.status_device.setText(f"{dev}{gpu} · context {info.get('n_ctx', '?')}")
@@ -750,7 +777,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.model_ready = True
         self.model_error = None
         self._on_model_info(info)
-        self.statusBar().showMessage("Ready — offline, on this computer.", 5000)
+        where = ("Ready — answers come from the model server at " + info["server_url"]
+                 if info.get("server_url") else "Ready — offline, on this computer.")
+        self.statusBar().showMessage(where, 5000)
         if self.current_conv is not None:
             for m in (self.read_store.messages(self.current_conv) if self.read_store else []):
                 if m["role"] == "assistant" and m["id"] not in self._offsets:
@@ -823,10 +852,20 @@ class MainWindow(QtWidgets.QMainWindow):
             self.statusBar().showMessage(f"Memory #{arg[0]} {'pinned' if arg[1] else 'unpinned'}.", 4000)
         elif name == "restore":
             self.statusBar().showMessage(f"Memory #{arg} restored.", 4000)
+        elif name.startswith("knowledge_"):
+            kid = arg[0] if isinstance(arg, tuple) else arg
+            what = {"knowledge_edit": "saved; it is used as you wrote it",
+                    "knowledge_delete": "deleted (Undo in the Knowledge tab)",
+                    "knowledge_restore": "restored"}.get(name, "changed")
+            self.statusBar().showMessage(f"Knowledge #{kid} {what}.", 5000)
 
     def _on_op_failed(self, name: str, msg: str) -> None:
         if name in ("export", "import"):
             self._finish_progress()
+        if name == "import" and msg == "cancelled":
+            self.statusBar().showMessage("Import cancelled; nothing was changed.", 8000)
+            self.last_message = ("Import cancelled", msg)
+            return
         if name == "offsets":
             return
         self._message("warning", "That did not work", f"{name}: {msg}")
@@ -895,13 +934,32 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
             self, "Import memories", str(Path.home()),
-            "Memory files (*.hela *.json *.txt *.md);;All files (*)")
+            "Memories and conversation exports (*.hela *.json *.jsonl *.zip *.txt *.md);;"
+            "All files (*)")
         if path:
-            self._start_progress("Importing memories…")
-            self._op("import", path)
+            self.start_import(path)
 
-    def _start_progress(self, label: str) -> None:
-        self._progress = QtWidgets.QProgressDialog(label, None, 0, 0, self)
+    def import_folder(self) -> None:
+        path = QtWidgets.QFileDialog.getExistingDirectory(
+            self, "Import a notes folder or Jan threads", str(Path.home()))
+        if path:
+            self.start_import(path)
+
+    def start_import(self, path: str) -> None:
+        """Import a file or folder on the assistant's thread, with progress and Cancel."""
+        if self.client is None:
+            return
+        self.client.worker.import_cancel.clear()
+        self._start_progress("Importing memories…", cancel=self.client.worker.import_cancel.set)
+        self._op("import", path)
+
+    def _start_progress(self, label: str, cancel=None) -> None:
+        self._progress = QtWidgets.QProgressDialog(label, "Cancel" if cancel else None, 0, 0,
+                                                   self)
+        self._progress.setAutoClose(False)
+        self._progress.setAutoReset(False)
+        if cancel is not None:
+            self._progress.canceled.connect(cancel)
         self._progress.setWindowTitle("HeLa Desktop")
         self._progress.setMinimumDuration(0)
         self._progress.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
@@ -912,6 +970,11 @@ class MainWindow(QtWidgets.QMainWindow):
         if p is not None:
             p.setMaximum(max(total, 0))
             p.setValue(min(done, total) if total else 0)
+
+    def _on_progress_note(self, _name: str, text: str) -> None:
+        p = getattr(self, "_progress", None)
+        if p is not None and text:
+            p.setLabelText(f"Importing memories…\n{text}")
 
     def _finish_progress(self) -> None:
         p = getattr(self, "_progress", None)

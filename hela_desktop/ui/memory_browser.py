@@ -104,6 +104,21 @@ class EditMemoryDialog(QtWidgets.QDialog):
         return self.user.toPlainText().strip(), self.assistant.toPlainText().strip()
 
 
+def _undo_bar(on_undo):
+    """A hidden "… deleted. [Undo]" strip: (frame, label, button)."""
+    bar = QtWidgets.QFrame()
+    bar.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+    lay = QtWidgets.QHBoxLayout(bar)
+    lay.setContentsMargins(6, 2, 6, 2)
+    label = QtWidgets.QLabel("")
+    button = QtWidgets.QPushButton("Undo")
+    button.clicked.connect(on_undo)
+    lay.addWidget(label, 1)
+    lay.addWidget(button)
+    bar.hide()
+    return bar, label, button
+
+
 class MemoryBrowser(QtWidgets.QWidget):
     """Tabs: Memories (search/edit/pin/delete), Knowledge, Archive (restore)."""
 
@@ -156,16 +171,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().currentRowChanged.connect(self._on_row)
         ml.addWidget(self.table, 1)
-        self.undo_bar = QtWidgets.QFrame()
-        self.undo_bar.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
-        ub = QtWidgets.QHBoxLayout(self.undo_bar)
-        ub.setContentsMargins(6, 2, 6, 2)
-        self.undo_label = QtWidgets.QLabel("")
-        self.undo_button = QtWidgets.QPushButton("Undo")
-        self.undo_button.clicked.connect(self.undo_delete)
-        ub.addWidget(self.undo_label, 1)
-        ub.addWidget(self.undo_button)
-        self.undo_bar.hide()
+        self.undo_bar, self.undo_label, self.undo_button = _undo_bar(self.undo_delete)
         ml.addWidget(self.undo_bar)
         row = QtWidgets.QHBoxLayout()
         self.edit_button = QtWidgets.QPushButton("Edit…")
@@ -180,21 +186,41 @@ class MemoryBrowser(QtWidgets.QWidget):
         ml.addLayout(row)
         self.tabs.addTab(mem, "Memories")
 
-        # -- Knowledge (distilled; read-only view for now)
+        # -- Knowledge (distilled; the user can correct it)
         kn = QtWidgets.QWidget()
         kl = QtWidgets.QVBoxLayout(kn)
         self.knowledge = QtWidgets.QTableWidget(0, 4)
-        self.knowledge.setHorizontalHeaderLabels(["Kind", "Knowledge", "Strength", "From memories"])
+        self.knowledge.setHorizontalHeaderLabels(["Kind", "Knowledge", "Status", "From memories"])
         self.knowledge.horizontalHeader().setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
         self.knowledge.verticalHeader().setVisible(False)
         self.knowledge.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.knowledge.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.knowledge.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.knowledge.itemSelectionChanged.connect(self._update_knowledge_buttons)
+        self.knowledge.doubleClicked.connect(lambda _i: self.edit_knowledge())
         self.knowledge_hint = QtWidgets.QLabel(
             "Knowledge distilled from busy memory hubs (user model, facts, persona) appears "
-            "here after HeLa has reflected while idle.")
+            "here after the app has been idle. Only what your own words support is used.")
         self.knowledge_hint.setWordWrap(True)
         self.knowledge_hint.setStyleSheet("color: gray")
         kl.addWidget(self.knowledge_hint)
         kl.addWidget(self.knowledge, 1)
+        self._kundo: list[int] = []
+        self.kundo_bar, self.kundo_label, self.kundo_button = _undo_bar(
+            self.undo_knowledge_delete)
+        kl.addWidget(self.kundo_bar)
+        krow = QtWidgets.QHBoxLayout()
+        self.kedit_button = QtWidgets.QPushButton("Edit…")
+        self.kdelete_button = QtWidgets.QPushButton("Delete")
+        self.krestore_button = QtWidgets.QPushButton("Restore")
+        self.kedit_button.clicked.connect(self.edit_knowledge)
+        self.kdelete_button.clicked.connect(self.delete_knowledge)
+        self.krestore_button.clicked.connect(self.restore_knowledge)
+        for b in (self.kedit_button, self.kdelete_button, self.krestore_button):
+            krow.addWidget(b)
+        krow.addStretch(1)
+        kl.addLayout(krow)
+        self._kitems: list = []
         self.tabs.addTab(kn, "Knowledge")
 
         # -- Archive
@@ -301,19 +327,84 @@ class MemoryBrowser(QtWidgets.QWidget):
         return out + [e for e in literal if e.id not in seen]
 
     def _refresh_knowledge(self) -> None:
+        from ..knowledge import knowledge_rows
+
+        current = self.selected_knowledge()
         try:
-            rows = self.store.conn.execute(
-                "SELECT k.kind, k.text, k.strength, "
-                "(SELECT COUNT(*) FROM knowledge_sources s WHERE s.knowledge_id = k.id) "
-                "FROM knowledge k WHERE k.superseded_by IS NULL AND k.archived_at IS NULL "
-                "ORDER BY k.strength DESC, k.id DESC LIMIT 1000").fetchall()
-        except Exception:  # noqa: BLE001 - older files without the table
+            rows = [r for r in knowledge_rows(self.store) if r["state"] != "superseded"]
+        except Exception:  # noqa: BLE001 - an unreadable store shows an empty tab
             rows = []
+        self._kitems = rows
         self.knowledge.setRowCount(len(rows))
-        for r, (kind, text, strength, n) in enumerate(rows):
-            for c, v in enumerate((kind.replace("_", " "), text, f"{strength:.2f}", str(n))):
-                self.knowledge.setItem(r, c, QtWidgets.QTableWidgetItem(v))
+        for r, k in enumerate(rows):
+            status = k["status"]
+            cells = (k["kind"].replace("_", " "), k["text"], status,
+                     ", ".join(f"#{s}" for s in k["sources"]) or "—")
+            for c, v in enumerate(cells):
+                item = QtWidgets.QTableWidgetItem(v)
+                if k["state"] == "deleted" or not k["trusted"]:
+                    item.setForeground(QtGui.QColor("gray"))
+                if c == 2:
+                    item.setToolTip(k["why"])
+                self.knowledge.setItem(r, c, item)
+            if current is not None and k["id"] == current["id"]:
+                self.knowledge.selectRow(r)
         self.knowledge_hint.setVisible(not rows)
+        self._update_knowledge_buttons()
+
+    def selected_knowledge(self) -> dict | None:
+        rows = self.knowledge.selectionModel().selectedRows() if self.knowledge.selectionModel() else []
+        if not rows or rows[0].row() >= len(self._kitems):
+            return None
+        return self._kitems[rows[0].row()]
+
+    def select_knowledge(self, knowledge_id: int) -> None:
+        """Show the Knowledge tab with one item selected (from the graph's diamond)."""
+        self.tabs.setCurrentIndex(1)
+        self._refresh_knowledge()
+        for r, k in enumerate(self._kitems):
+            if k["id"] == knowledge_id:
+                self.knowledge.selectRow(r)
+                break
+
+    def _update_knowledge_buttons(self) -> None:
+        k = self.selected_knowledge()
+        self.kedit_button.setEnabled(k is not None)
+        self.kdelete_button.setEnabled(k is not None and k["state"] == "in use")
+        self.krestore_button.setEnabled(k is not None and k["state"] == "deleted")
+
+    def edit_knowledge(self) -> None:
+        k = self.selected_knowledge()
+        if k is None:
+            return
+        text, ok = QtWidgets.QInputDialog.getMultiLineText(
+            self, "Edit knowledge", "What should be remembered (it is used as you write it):",
+            k["text"])
+        if ok and text.strip() and text.strip() != k["text"]:
+            self.op.emit("knowledge_edit", (k["id"], text.strip()))
+
+    def delete_knowledge(self) -> None:
+        k = self.selected_knowledge()
+        if k is None:
+            return
+        self._kundo.append(k["id"])
+        self.op.emit("knowledge_delete", k["id"])
+        self.kundo_label.setText(f"Knowledge #{k['id']} deleted.")
+        self.kundo_bar.show()
+
+    def undo_knowledge_delete(self) -> None:
+        if not self._kundo:
+            return
+        self.op.emit("knowledge_restore", self._kundo.pop())
+        if self._kundo:
+            self.kundo_label.setText(f"Knowledge #{self._kundo[-1]} deleted.")
+        else:
+            self.kundo_bar.hide()
+
+    def restore_knowledge(self) -> None:
+        k = self.selected_knowledge()
+        if k is not None:
+            self.op.emit("knowledge_restore", k["id"])
 
     def _refresh_activity(self) -> None:
         rows = self.store.activity(limit=500)

@@ -61,6 +61,34 @@ class SettingsDialog(QtWidgets.QDialog):
         # -- answers
         box = QtWidgets.QGroupBox("Answers")
         form = QtWidgets.QFormLayout(box)
+        # where answers come from: this computer (llama.cpp) or an OpenAI-compatible server
+        self.local_backend = QtWidgets.QRadioButton("This computer (llama.cpp)")
+        self.server_backend = QtWidgets.QRadioButton("A server (OpenAI-compatible)")
+        self.server_backend.setToolTip("llama-server, vLLM, SGLang, Ollama, LM Studio… The "
+                                       "prompt, memories included, is sent to that server.")
+        (self.server_backend if settings.backend == "server" else self.local_backend).setChecked(True)
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(self.local_backend)
+        row.addWidget(self.server_backend)
+        row.addStretch(1)
+        form.addRow("Answers come from:", row)
+        self.server_url = QtWidgets.QLineEdit(settings.server_url)
+        self.server_url.setPlaceholderText("http://127.0.0.1:8080")
+        self.server_model = QtWidgets.QLineEdit(settings.server_model)
+        self.server_model.setPlaceholderText("the server's only model")
+        self.server_key = QtWidgets.QLineEdit(settings.server_api_key)
+        self.server_key.setEchoMode(QtWidgets.QLineEdit.EchoMode.Password)
+        self.server_key.setPlaceholderText("optional")
+        self.server_warning = QtWidgets.QLabel("")
+        self.server_warning.setWordWrap(True)
+        self.server_warning.setStyleSheet("color: #c0392b")
+        self._server_rows = [self.server_url, self.server_model, self.server_key]
+        form.addRow("Server address:", self.server_url)
+        form.addRow("Server model:", self.server_model)
+        form.addRow("API key:", self.server_key)
+        form.addRow("", self.server_warning)
+        self.server_url.textChanged.connect(self._update_backend)
+        self.server_backend.toggled.connect(self._update_backend)
         self.model = QtWidgets.QComboBox()
         self.model.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.model.setMinimumContentsLength(28)
@@ -71,7 +99,15 @@ class SettingsDialog(QtWidgets.QDialog):
         row.addWidget(self.model, 1)
         row.addWidget(browse)
         form.addRow("Language model:", row)
-        hint = QtWidgets.QLabel(f"More models: put .gguf files in {self._data_dir / 'models'}")
+        self.model_details = QtWidgets.QLabel("")
+        self.model_details.setWordWrap(True)
+        form.addRow("", self.model_details)
+        self.model.currentIndexChanged.connect(self._show_model_details)
+        self._show_model_details()
+        self._update_backend()
+        hint = QtWidgets.QLabel("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and "
+                                f"Ollama (used in place). More: put .gguf files in {self._data_dir / 'models'}")
+        hint.setWordWrap(True)
         hint.setStyleSheet("color: gray")
         hint.setToolTip(str(self._data_dir / "models"))
         form.addRow("", hint)
@@ -199,13 +235,22 @@ class SettingsDialog(QtWidgets.QDialog):
         self.resize(self.width(), self.sizeHint().height())
 
     def _fill_models(self) -> None:
+        from ..model_catalog import find_models
+
         self.model.clear()
         bundled = bundled_model_path()
         self.model.addItem("Bundled default (SmolLM2-135M-Instruct)", "")
+        self._found = {}
         for p in scan_models(self._data_dir):
             if bundled is not None and p.resolve() == bundled.resolve():
                 continue
             self.model.addItem(p.name, str(p))
+        for m in find_models(home=self._home):  # LM Studio, Jan, GPT4All, Ollama
+            self._found[str(m.path)] = m
+            if self.model.findData(str(m.path)) < 0:
+                self.model.addItem(f"{m.name} ({m.app})", str(m.path))
+                self.model.setItemData(self.model.count() - 1, m.describe(),
+                                       QtCore.Qt.ItemDataRole.ToolTipRole)
         cur = self._settings.model_path
         if cur:
             i = self.model.findData(cur)
@@ -215,6 +260,27 @@ class SettingsDialog(QtWidgets.QDialog):
             self.model.setCurrentIndex(i)
         else:
             self.model.setCurrentIndex(0)
+
+    _home = None  # where the other apps' model folders are looked for (tests set it)
+
+    def _show_model_details(self) -> None:
+        m = self._found.get(self.model_path())
+        if m is None and self.model_path() and Path(self.model_path()).is_file():
+            from ..model_catalog import describe
+
+            m = describe(Path(self.model_path()), "file")
+        self.model_details.setText(m.describe() if m is not None else "")
+        self.model_details.setToolTip(str(m.path) if m is not None else "")
+
+    def _update_backend(self, *_) -> None:
+        from ..server_llm import privacy_warning
+
+        server = self.server_backend.isChecked()
+        for w in self._server_rows:
+            w.setEnabled(server)
+        warn = privacy_warning(self.server_url.text().strip()) if server else None
+        self.server_warning.setText(f"⚠ {warn}" if warn else "")
+        self.server_warning.setVisible(bool(warn))
 
     def _browse_model(self) -> None:
         start = str(self._data_dir / "models")
@@ -234,6 +300,7 @@ class SettingsDialog(QtWidgets.QDialog):
 
     def _defaults(self) -> None:
         d = Settings()
+        self.local_backend.setChecked(True)
         self.model.setCurrentIndex(0)
         self.gpu_layers.setValue(d.n_gpu_layers)
         self.n_ctx.setValue(d.n_ctx)
@@ -258,6 +325,10 @@ class SettingsDialog(QtWidgets.QDialog):
     def result_settings(self) -> Settings:
         s = copy.deepcopy(self._settings)
         s.model_path = self.model_path()
+        s.backend = "server" if self.server_backend.isChecked() else "local"
+        s.server_url = self.server_url.text().strip()
+        s.server_model = self.server_model.text().strip()
+        s.server_api_key = self.server_key.text().strip()
         s.n_gpu_layers = self.gpu_layers.value()
         s.n_ctx = self.n_ctx.value()
         s.temperature = float(self.temperature.value())
@@ -282,5 +353,6 @@ class SettingsDialog(QtWidgets.QDialog):
 
 def model_changed(old: Settings, new: Settings) -> bool:
     """Whether the model must be reloaded for `new`."""
-    return (old.model_path, old.n_gpu_layers, old.n_ctx, old.n_threads) != (
-        new.model_path, new.n_gpu_layers, new.n_ctx, new.n_threads)
+    keys = ("backend", "server_url", "server_model", "server_api_key", "server_timeout",
+            "model_path", "n_gpu_layers", "n_ctx", "n_threads")
+    return any(getattr(old, k) != getattr(new, k) for k in keys)

@@ -48,6 +48,8 @@ class AssistantWorker(QtCore.QObject):
     opDone = QtCore.Signal(str, object, object)  # op name, argument, result
     opFailed = QtCore.Signal(str, str)  # op name, message
     progress = QtCore.Signal(str, int, int)  # op name, done, total
+    promptProgress = QtCore.Signal(int, int)  # a long prompt being read: tokens done, total
+    progressNote = QtCore.Signal(str, str)  # op name, what it is doing ("embedding: …")
     tokenOffsets = QtCore.Signal(int, object)  # message id, [(start, end) char offsets]
     idleReport = QtCore.Signal(dict)  # a consolidation/forgetting pass finished (any thread)
     turnStatus = QtCore.Signal(str, int, int)  # before the first token: phase, done, total
@@ -63,6 +65,7 @@ class AssistantWorker(QtCore.QObject):
         self.assistant_kwargs = dict(assistant_kwargs or {})
         self.assistant = None
         self.stop_event = threading.Event()
+        self.import_cancel = threading.Event()  # set from the GUI: the import stops, undone
         self.busy = False
         self.started_request = 0  # the last chat request that began (GUI reads it)
         self.cancelled: set[int] = set()  # chat requests dropped before they began
@@ -81,6 +84,7 @@ class AssistantWorker(QtCore.QObject):
         except (StoreError, OSError) as exc:
             self.loadFailed.emit("store", str(exc))
             return
+        self.assistant.on_progress = self.promptProgress.emit  # (not shown yet)
         if self.use_idle_scheduler:
             try:
                 from ..scheduler import IdleScheduler
@@ -131,11 +135,12 @@ class AssistantWorker(QtCore.QObject):
     def _load_model(self, load) -> None:
         """Run `load` with progress shown; report success or a one-line failure."""
         from ..llm import ModelError
+        from ..server_llm import ServerError
 
         self.loadProgress.emit("Loading the language model…")
         try:
             load()
-        except ModelError as exc:
+        except (ModelError, ServerError) as exc:
             self.loadProgress.emit("")
             self.loadFailed.emit("model", str(exc))
             return
@@ -170,6 +175,8 @@ class AssistantWorker(QtCore.QObject):
     def chat(self, message: str, conversation_id, request: int = 0) -> None:
         """Stream one answer; every event goes out through `event`."""
         from ..llm import ModelError
+        from ..server_llm import ServerError
+        from ..store import StoreError
 
         with self.request_lock:
             if request in self.cancelled:  # stopped while it waited (e.g. behind loading)
@@ -193,6 +200,12 @@ class AssistantWorker(QtCore.QObject):
         except ModelError as exc:
             self.loadFailed.emit("model", str(exc))
             self.turnFailed.emit(str(exc))
+        except (ServerError, ValueError, StoreError) as exc:
+            # a server failing mid-answer (the partial answer was stored, marked
+            # interrupted), a refused message (too long), the store busy or the disk full:
+            # one line; an answer that could not be stored is kept and stored with the next
+            # message
+            self.turnFailed.emit(str(exc))
         except Exception as exc:  # noqa: BLE001 - surface, never crash the thread
             traceback.print_exc()
             self.turnFailed.emit(f"{type(exc).__name__}: {exc}")
@@ -204,6 +217,9 @@ class AssistantWorker(QtCore.QObject):
     def stop(self) -> None:
         """Thread-safe: ask the running answer to end (the partial answer is kept)."""
         self.stop_event.set()
+        llm = getattr(self.assistant, "llm", None)
+        if self.busy and getattr(llm, "remote", False):
+            llm.abort()  # a server that sends nothing would otherwise hold the answer
 
     def touch(self) -> None:
         """Thread-safe: the user is active (idle reflection yields and waits)."""
@@ -238,7 +254,8 @@ class AssistantWorker(QtCore.QObject):
 
         ``edit`` (id, user, assistant) · ``pin`` (id, bool) · ``delete`` id ·
         ``restore`` id · ``export`` path · ``import`` path · ``offsets`` (message id, text) ·
-        ``rename_conv`` (id, title) · ``delete_conv`` id · ``search`` (who, text) ·
+        ``rename_conv`` (id, title) · ``delete_conv`` id · ``knowledge_edit`` (id, text) ·
+        ``knowledge_delete`` id · ``knowledge_restore`` id · ``search`` (who, text) ·
         ``rewind`` (conversation id, message id).
         """
         a = self.assistant
@@ -247,7 +264,7 @@ class AssistantWorker(QtCore.QObject):
             return
         try:
             result = None
-            if name in ("edit", "delete", "restore", "import", "search", "rewind"):
+            if name in ("edit", "delete", "restore", "import", "knowledge_edit", "search", "rewind"):
                 a.load_embedder()
             engine = a.engine
             if name == "edit":
@@ -272,10 +289,21 @@ class AssistantWorker(QtCore.QObject):
                                       progress=lambda d, t: self.progress.emit(name, int(d), int(t)))
                 result = result.summary()
             elif name == "import":
-                from ..memfile import import_file
+                from ..memfile import ImportCancelled, ProgressText, import_file
 
-                rep = import_file(a.store, Path(arg), embedder=a.embedder, lam=a.settings.hela.lam,
-                                  progress=lambda d, t: self.progress.emit(name, int(d), int(t)))
+                words = ProgressText()
+
+                def progress(d: int, t: int) -> None:
+                    self.progress.emit(name, int(d), int(t))
+                    self.progressNote.emit(name, words.progress(d, t))
+
+                try:
+                    rep = import_file(a.store, Path(arg), embedder=a.embedder,
+                                      lam=a.settings.hela.lam, progress=progress,
+                                      stage=words.stage, cancel=self.import_cancel)
+                except ImportCancelled:
+                    self.opFailed.emit(name, "cancelled")
+                    return
                 engine.reload_index()
                 result = rep.summary()
             elif name == "rewind":  # (chat, message id): drop it and what follows
@@ -285,6 +313,17 @@ class AssistantWorker(QtCore.QObject):
                     engine.delete_episode(int(eid))
             elif name == "search":  # (who asked, text) -> [(id, score)], best first
                 result = [(r.episode_id, r.score) for r in engine.search(arg[1])]
+            elif name.startswith("knowledge_"):
+                from .. import knowledge as K
+
+                if name == "knowledge_edit":
+                    K.edit_item(a.store, a.embedder, int(arg[0]), str(arg[1]))
+                elif name == "knowledge_delete":
+                    K.delete_item(a.store, int(arg))
+                elif name == "knowledge_restore":
+                    K.restore_item(a.store, int(arg))
+                else:
+                    raise ValueError(f"unknown operation {name!r}")
             elif name == "rename_conv":
                 cid, title = arg
                 a.store.rename_conversation(int(cid), title)
@@ -298,7 +337,8 @@ class AssistantWorker(QtCore.QObject):
             else:
                 raise ValueError(f"unknown operation {name!r}")
             self.opDone.emit(name, arg, result)
-            if name in ("edit", "pin", "delete", "restore", "import", "rewind"):
+            if name in ("edit", "pin", "delete", "restore", "import", "rewind") \
+                    or name.startswith("knowledge_"):
                 self._emit_snapshot()
         except Exception as exc:  # noqa: BLE001
             self.opFailed.emit(name, str(exc))

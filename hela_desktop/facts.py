@@ -1,0 +1,241 @@
+"""What in a user's words is a fact (Qt-free, no model needed).
+
+The user's own words are the source of facts.  This module reads them with a few plain
+rules, the same for every conversation:
+
+- **Statements.**  A sentence that tells something ("My sister Ada lives in Lisbon", "She's
+  a beagle") is a statement; a question ("Where do I…?") or a request ("Write me a poem",
+  "Can you…") asks for something and tells little about the user.  A memory whose user
+  words hold no statement is a *request*: it stays in the store as context, but needs much
+  stronger evidence to be put in front of the model.
+- **Personal questions.**  A message that speaks of the user's own life uses the first
+  person ("my dog", "where do I live", "who works for me") — unlike a task in which the
+  user is only the one served ("Write me a limerick", "Convert this for me").  Memories
+  are recalled for a task only on strong evidence.
+- **Names.**  Words the user writes capitalised in the middle of a sentence (people,
+  places, pets, events: "my brother Tobias", "at Margot's") are names; once seen, the
+  same word counts as a name at the start of a sentence too.  Month and weekday names
+  and the pronoun "I" are not.  Memories that share a name are linked (an association
+  through a person, place or event).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
+
+# the first word of a sentence that asks for something rather than telling it
+_ASKING = frozenset("""
+can could would will please write give tell explain suggest recommend help make draft list
+show describe summarise summarize convert translate settle remind find compose create plan
+brainstorm rewrite fix check compare calculate define name any what what's whats how how's
+why when where which who who's whose is are do does did should shall was were may might
+""".split())
+# short replies that carry nothing to remember
+_SMALL_TALK = frozenset("""
+ok okay thanks thank cheers ha haha lol great perfect cool nice hi hello hey morning
+brilliant lovely awesome sure yes yeah no nope right fine wow oh
+""".split())
+_FIRST_PERSON = frozenset("""
+i i'm im i've ive i'd i'll my mine myself we we're we've we'd we'll our ours ourselves us
+""".split())
+_NOT_NAMES = frozenset("""
+i i'm i've i'd i'll january february march april may june july august september october
+november december monday tuesday wednesday thursday friday saturday sunday mum mom dad
+ok okay mr mrs ms dr
+""".split())
+
+
+_KW_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves
+    also yeah yes oh hey hi ok okay really so thanks thank like just get got im i'm it's that's
+    dont don't know think one would could much well good great""".split()
+)
+
+
+def keywords(text: str) -> list[str]:
+    """Lower-case content words of `text`, stopwords removed, order kept, no repeats."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for w in _KW_WORD.findall(text.lower()):
+        if len(w) < 2 or w in STOPWORDS or w in seen:
+            continue
+        seen.add(w)
+        out.append(w)
+    return out
+
+
+def stem(word: str) -> str:
+    """A crude stem: one common suffix off, then the first five letters ("cooks" and
+    "cooking" match, "hiked" and "hiking" too)."""
+    for suf in ("ing", "ed", "es", "s", "e"):
+        if word.endswith(suf) and len(word) - len(suf) >= 3:
+            word = word[: -len(suf)]
+            break
+    return word[:5]
+
+
+def stems(text: str) -> list[str]:
+    """The stems of `text`'s content words (stopwords removed), in order, no repeats."""
+    return list(dict.fromkeys(stem(w) for w in keywords(text)))
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.findall(text or "") if s.strip()]
+
+
+def _words(s: str) -> list[str]:
+    return [w.lower().replace("’", "'") for w in _WORD.findall(s)]
+
+
+def is_statement_sentence(s: str) -> bool:
+    """A sentence that tells something: not a question, not a request, not small talk."""
+    s = s.strip()
+    if not s or s.endswith("?"):
+        return False
+    words = _words(s)
+    if len(words) < 3:
+        return False
+    first = words[0]
+    if first in _ASKING:
+        return False
+    if first in _SMALL_TALK and len(words) <= 5:  # "Thanks, that helps a lot."
+        return False
+    # "Let me know …", "Help me …": an imperative addressed to the assistant
+    return not (len(words) > 1 and words[1] in ("me", "us") and first not in _FIRST_PERSON)
+
+
+def statements(text: str) -> list[str]:
+    """The sentences of `text` that state something."""
+    return [s for s in sentences(text) if is_statement_sentence(s)]
+
+
+def is_statement(text: str) -> bool:
+    """Does `text` (a user's message) state anything, or only ask?"""
+    return any(is_statement_sentence(s) for s in sentences(text))
+
+
+_WH = frozenset("what what's whats how how's why when where which who who's whose is are do "
+                "does did should was were any".split())
+
+
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
+_DATE = re.compile(
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)\b|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}\s+(?:of\s+)?{_MONTH}\b|"
+    rf"(?:next|this|last|on)\s+{_DAY}\b|{_DAY}'s\b)", re.IGNORECASE)
+
+
+def is_personal(query: str) -> bool:
+    """Does the message speak of the user's own life, not only ask for a task done for
+    them?  The first person counts ("my", "I", "we"; "me" unless its sentence is a request
+    such as "Write me …" or "… for me"), and so does a date of the user's calendar ("next
+    Friday", "the 10th of May")."""
+    if _DATE.search(query):  # "next Friday", "the 10th of May": the user's own calendar
+        return True
+    for s in sentences(query) or [query]:
+        words = _words(s)
+        if any(w in _FIRST_PERSON for w in words):
+            return True
+        if "me" in words and words and words[0] not in _ASKING - _WH:
+            return True
+    return False
+
+
+# the people of a user's life they name by relation: "my mum" is always the same person
+_KIN = {
+    "mum": "mother", "mom": "mother", "mother": "mother", "dad": "father", "father": "father",
+    "wife": "wife", "husband": "husband", "partner": "partner", "fiancée": "fiancé",
+    "fiancee": "fiancé", "fiancé": "fiancé", "fiance": "fiancé", "boyfriend": "boyfriend",
+    "girlfriend": "girlfriend", "brother": "brother", "sister": "sister", "son": "son",
+    "daughter": "daughter", "grandson": "grandson", "granddaughter": "granddaughter",
+    "grandma": "grandmother", "grandmother": "grandmother", "grandpa": "grandfather",
+    "grandfather": "grandfather", "nephew": "nephew", "niece": "niece", "aunt": "aunt",
+    "uncle": "uncle", "cousin": "cousin", "boss": "boss", "manager": "manager",
+    "roommate": "roommate", "flatmate": "flatmate", "neighbour": "neighbour",
+    "neighbor": "neighbour",
+}
+
+
+def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
+    """(words written capitalised mid-sentence, capitalised sentence openers, words written
+    in lower case), lower-case, a possessive 's removed."""
+    mid: set[str] = set()
+    first: set[str] = set()
+    lower: set[str] = set()
+    for s in sentences(text):
+        for i, m in enumerate(_WORD.finditer(s)):
+            w = m.group(0)
+            key = re.sub(r"['’]s$", "", w).lower().strip("'’-")
+            if len(key) < 2:
+                continue
+            if not w[:1].isupper():
+                lower.add(key)
+            elif key not in _NOT_NAMES and key not in STOPWORDS:
+                (mid if i > 0 else first).add(key)
+    return mid, first, lower
+
+
+def kin_words(relation: str) -> list[str]:
+    """The words that name a relation ("mother" -> mum, mom, mother)."""
+    return [w for w, r in _KIN.items() if r == relation]
+
+
+def kin(text: str) -> set[str]:
+    """The relations a text names with "my"/"our" ("my mum" -> "mother")."""
+    words = _words(text)
+    return {_KIN[w] for p, w in zip(words, words[1:], strict=False)
+            if p in ("my", "our", "her", "his") and w in _KIN}
+
+
+def _name_like(word: str) -> bool:
+    """Could a word seen only at the start of sentences be a name?  Not a question or
+    request word, small talk, a contraction, or an -ly/-ed/-ing word ("Finally", "Bumped")."""
+    return not (word in _ASKING or word in _SMALL_TALK or "'" in word or "’" in word
+                or word.endswith(("ly", "ed", "ing")))
+
+
+class NameIndex:
+    """The names a user uses: words they write capitalised in the middle of a sentence, or
+    capitalised at the start of sentences of at least two memories, and never in lower case
+    ("Tobias", "Margot's", "Finn"; not "Street" once "street" was written), plus the
+    relations they name ("my mum")."""
+
+    def __init__(self) -> None:
+        self.mid: set[str] = set()
+        self.first: dict[str, int] = {}
+        self.lower: set[str] = set()
+
+    def learn(self, texts: Iterable[str]) -> None:
+        for t in texts:
+            mid, first, lower = name_candidates(t)
+            self.mid |= mid
+            self.lower |= lower
+            for w in first:
+                self.first[w] = self.first.get(w, 0) + 1
+
+    @property
+    def known(self) -> set[str]:
+        openers = {w for w, n in self.first.items() if n >= 2 and _name_like(w)}
+        return (self.mid | openers) - self.lower
+
+    def names(self, text: str) -> set[str]:
+        """The names in `text`."""
+        mid, first, _ = name_candidates(text)
+        return ((mid - self.lower) | (first & self.known)) | {"my " + k for k in kin(text)}
+
+
+__all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement",
+           "is_statement_sentence", "is_personal", "name_candidates", "kin", "kin_words",
+           "NameIndex"]

@@ -1,0 +1,215 @@
+"""The relevance gate: which retrieved memories are good enough to show the model (Qt-free).
+
+Retrieval ranks the whole pool; ranking alone always returns *something*, and a z-score
+over a handful of memories says little.  Before memories enter the prompt (at the start of
+an answer and at every swap) the gate asks, in absolute terms, whether each one is evidence
+for this message:
+
+1. **Evidence.**  A memory's plain similarity to the message must reach a bar
+   (``formulas.evidence_bar``): a low floor for a question about the user's own life, a high
+   one for a task or a general question (``facts.is_personal``), and never far below the best
+   statement.  A memory whose user words only asked for something (``facts.is_statement``)
+   never enters: shown as the user's words alone, "Can you recommend a podcast?" tells the
+   model nothing.  A keyword shared with the message helps a little.  Zero memories is a
+   normal outcome.
+2. **Associations.**  A statement that shares a name (a person, place, pet or event) with an
+   admitted memory may come in with it, even when it shares no words with the message: "the
+   bride" finds "Tobias is getting married", and that one brings "Tobias's fiancée Lien does
+   pottery".
+3. **Facts that change.**  Two admitted statements about the same thing (they share a word
+   of the message and are similar to each other) are not both shown: the newer wins, and the
+   older one is left out, marked ``superseded_by`` (the why-recalled panel says so).  Two
+   that share a name, or another word and that similarity, are both kept, the older one
+   marked ``older_than`` ("older news" in the prompt).
+
+Every decision is written into the recall's ``extra`` (``gate``, ``bar``, ``similarity``,
+``supersedes``, ``superseded_by``, ``older_than``, ``via_name``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import facts
+from . import formulas as F
+from .config import GateParams
+from .events import Recall
+
+
+def similarity_of(r: Recall) -> float:
+    """The plain cosine of a recall (every profile records it; dense: its score)."""
+    v = r.extra.get("cos")
+    return float(r.semantic if v is None else v)
+
+
+@dataclass
+class GateResult:
+    admitted: list[Recall]
+    held_back: list[Recall] = field(default_factory=list)  # with extra["gate"] = why
+    superseded: list[Recall] = field(default_factory=list)
+    personal: bool = False
+    bar: float = 0.0
+
+
+class RelevanceGate:
+    """Applies `GateParams` to a ranking, with the engine for names, vectors and dates."""
+
+    def __init__(self, engine, params: GateParams):
+        self.engine = engine
+        self.p = params
+
+    def admit(self, message: str, ranked: list[Recall], query_vec: np.ndarray,
+              *, exclude: set[int] = frozenset()) -> GateResult:
+        p = self.p
+        cands = [r for r in ranked if r.kind == "episode" and r.episode_id not in exclude]
+        if not p.enabled:
+            return GateResult(admitted=cands)
+        personal = facts.is_personal(message)
+        qwords = set(facts.stems(message))
+        info = {}
+        for r in cands:
+            words = set(facts.stems(r.text))
+            info[r.episode_id] = (similarity_of(r), facts.is_statement(r.text), bool(qwords & words))
+        best = max((s for s, st, _ in info.values() if st), default=-1.0)
+        bar = F.evidence_bar(personal, best, p.personal_min, p.general_min, p.relative_margin)
+        admitted, held = [], []
+        for r in cands:
+            s, st, kw = info[r.episode_id]
+            need = F.memory_bar(bar, st, kw, p.keyword_relief)
+            r.extra.update(similarity=round(s, 4), bar=round(min(need, 9.0), 4),
+                           statement=st, personal=personal)
+            if s >= need:
+                r.extra["gate"] = "evidence"
+                admitted.append(r)
+            else:
+                r.extra["gate"] = "too weak" if st else "a request, not a statement"
+                held.append(r)
+        assoc = self._associations(admitted, query_vec,
+                                   set(exclude) | {r.episode_id for r in admitted})
+        joined = {r.episode_id for r in assoc}
+        held = [r for r in held if r.episode_id not in joined]
+        # an association comes right after the memory that brought it: it is as relevant as
+        # its source (the memory cap then cuts the weakest direct memories first)
+        ordered: list[Recall] = []
+        for r in admitted:
+            ordered.append(r)
+            ordered += [x for x in assoc if x.spread_from == r.episode_id]
+        admitted = ordered
+        kept, superseded = self._supersede(admitted, qwords)
+        return GateResult(kept, held, superseded, personal, bar)
+
+    # ---- associations through a shared name -----------------------------------------
+    def _associations(self, admitted: list[Recall], query_vec: np.ndarray,
+                      taken: set[int]) -> list[Recall]:
+        p = self.p
+        if p.associations <= 0 or not admitted:
+            return []
+        engine = self.engine
+        found: dict[int, tuple[float, int, str]] = {}
+        shared: dict[int, set[str]] = {}
+        for src in admitted:
+            for name in sorted(engine.names_in(src.text)):
+                for eid in engine.memories_naming(name):
+                    if eid in taken or eid == src.episode_id or eid in found:
+                        if eid in found:
+                            shared.setdefault(eid, set()).add(name)
+                        continue
+                    vec = engine.vector(eid)
+                    if vec is None:
+                        continue
+                    s = float(vec @ query_vec)
+                    if s < p.association_min:
+                        continue
+                    shared.setdefault(eid, set()).add(name)
+                    if eid not in found or s > found[eid][0]:
+                        found[eid] = (s, src.episode_id, name)
+        if not found:
+            return []
+        texts = engine.key_texts(list(found))
+        out = []
+        # those of the best-ranked memory first, then most names in common (a closer
+        # association), then the more similar
+        rank = {r.episode_id: i for i, r in enumerate(admitted)}
+        order = sorted(found.items(),
+                       key=lambda kv: (rank[kv[1][1]], -len(shared[kv[0]]), -kv[1][0]))
+        for eid, (s, src, name) in order:
+            text = texts.get(eid, "")
+            if not facts.is_statement(text):
+                continue
+            out.append(Recall(
+                episode_id=eid, score=s, text=text, semantic=s, path="associative",
+                spread_from=src,
+                extra={"cos": s, "similarity": round(s, 4), "gate": "association",
+                       "via_name": name, "statement": True}))
+            if len(out) >= p.associations:
+                break
+        return out
+
+    # ---- facts that change -------------------------------------------------------------
+    def _supersede(self, admitted: list[Recall], qwords: set[str]
+                   ) -> tuple[list[Recall], list[Recall]]:
+        p = self.p
+        stmts = [r for r in admitted if r.extra.get("statement")]
+        if len(stmts) < 2:
+            return admitted, []
+        engine = self.engine
+        when = engine.created_at([r.episode_id for r in stmts])
+        vecs = {r.episode_id: engine.vector(r.episode_id) for r in stmts}
+        words = {r.episode_id: set(facts.stems(r.text)) for r in stmts}
+        names = {r.episode_id: engine.names_in(r.text) for r in stmts}
+        gone: dict[int, int] = {}
+        gap = p.supersede_after_hours * F.SECONDS_PER_HOUR
+        for old in stmts:
+            for new in stmts:
+                a, b = old.episode_id, new.episode_id
+                if a == b or when.get(b, 0.0) - when.get(a, 0.0) < gap:
+                    continue
+                va, vb = vecs[a], vecs[b]
+                similar = va is not None and vb is not None and float(va @ vb) >= p.same_subject_min
+                common = words[a] & words[b]
+                if similar and common & qwords:  # the same thing the message asks about
+                    if a not in gone or when[b] > when[gone[a]]:
+                        gone[a] = b
+                elif (names[a] & names[b] or (similar and common)) \
+                        and "older_than" not in old.extra:
+                    old.extra["older_than"] = b  # related, newer news: marked, both shown
+        kept, superseded = [], []
+        for r in admitted:
+            if r.episode_id in gone:
+                r.extra["superseded_by"] = gone[r.episode_id]
+                r.extra["gate"] = "superseded by a newer memory"
+                superseded.append(r)
+            else:
+                kept.append(r)
+        for r in superseded:
+            newer = next((k for k in kept if k.episode_id == r.extra["superseded_by"]), None)
+            if newer is not None:
+                newer.extra.setdefault("supersedes", []).append(r.episode_id)
+        return kept, superseded
+
+
+def explain(extra: dict) -> list[str]:
+    """The gate's decisions about one recalled memory, in plain sentences (for the
+    why-recalled panel)."""
+    out = []
+    sim, bar = extra.get("similarity"), extra.get("bar")
+    gate = extra.get("gate")
+    if gate == "evidence" and sim is not None and bar is not None:
+        kind = "a question about you" if extra.get("personal") else "this request"
+        out.append(f"Close enough to {kind} to be used (similarity {sim:.2f}, needed {bar:.2f}).")
+    elif gate == "association":
+        out.append(f"Came in with a related memory: both mention “{extra.get('via_name', '')}”.")
+    elif gate:
+        out.append(f"Not used: {gate}.")
+    if extra.get("supersedes"):
+        ids = ", ".join(f"#{i}" for i in extra["supersedes"])
+        out.append(f"Newer than {ids}, which says something else about the same thing; "
+                   "this one wins and the older one was left out.")
+    if extra.get("superseded_by") is not None:
+        out.append(f"Replaced by the newer memory #{extra['superseded_by']}.")
+    if extra.get("older_than") is not None:
+        out.append(f"Older than #{extra['older_than']}, which may have newer news; marked as "
+                   "older in the prompt.")
+    return out

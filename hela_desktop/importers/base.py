@@ -1,0 +1,515 @@
+"""What every history source shares: messages and chats, pairing them into exchanges,
+and the spill of records that `memfile.import_file` validates and writes.
+
+A source parses its export once (``prepare``), streaming, and writes the records the
+memory-file importer understands (conversations, episodes, messages, edges) as JSON lines
+into a private folder next to the store; ``records`` reads them back, through the
+memory-file schema checks, as often as the importer asks.  Everything the store receives
+therefore passes the same validation, limits and all-or-nothing transaction as a ``.hela``
+file.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..config import HelaParams
+from ..memfile import Limits, _Bad, _parse_record, _plain_episode, _plain_uid, _schemas, _Source
+
+Progress = Callable[[int, int], None]
+
+MEMBERS = ("conversations.jsonl", "episodes.jsonl", "messages.jsonl", "edges.jsonl")
+NAMES = {"chatgpt": "ChatGPT export", "claude": "Claude export",
+         "openwebui": "Open WebUI export", "jan": "Jan threads", "notes": "notes folder"}
+
+
+# ------------------------------------------------------------------ small helpers ------
+def tn(v: Any) -> str:
+    """A JSON value's type, in words (for error messages)."""
+    if v is None:
+        return "null"
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "a list", dict: "an object"}.get(type(v), type(v).__name__)
+
+
+def text_of(v: Any) -> str | None:
+    """A string field, or None for anything else."""
+    return v if type(v) is str else None
+
+
+def clean(text: str, cap: int) -> tuple[str, bool]:
+    """Text as it can be stored: lone surrogates replaced, NULs removed, at most `cap`
+    characters.  Returns (text, truncated?)."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = text.encode("utf-8", "replace").decode("utf-8")
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    if len(text) > cap:
+        return text[:cap], True
+    return text, False
+
+
+_MIN_TS, _MAX_TS = 0.0, 253402300799.0  # 1970-01-01 .. 9999-12-31
+
+
+def epoch(v: Any) -> float | None:
+    """A time in Unix seconds from a number (seconds, milliseconds, micro- or nanoseconds,
+    told apart by size) or an ISO 8601 string; None when absent or unusable."""
+    if type(v) in (int, float):
+        t = float(v)
+        if not math.isfinite(t) or t <= 0:
+            return None
+        while t > _MAX_TS:  # ms, µs, ns
+            t /= 1000.0
+        return t
+    if type(v) is str and 0 < len(v) <= 64:
+        s = v.strip()
+        if s.endswith(("Z", "z")):
+            s = s[:-1] + "+00:00"
+        try:
+            d = _dt.datetime.fromisoformat(s)
+        except ValueError:
+            try:  # dates with a space and no seconds, '2024-05-01 14:30'
+                d = _dt.datetime.strptime(s, "%Y-%m-%d %H:%M")
+            except ValueError:
+                return None
+        try:
+            t = d.timestamp()
+        except (OverflowError, OSError, ValueError):
+            return None
+        return t if _MIN_TS < t <= _MAX_TS else None
+    return None
+
+
+def iso_day(t: float | None) -> str | None:
+    if t is None:
+        return None
+    return _dt.datetime.fromtimestamp(t, _dt.timezone.utc).strftime("%Y-%m-%d")
+
+
+# ------------------------------------------------------------------- the model --------
+@dataclass
+class Message:
+    """One message of a source conversation, already filtered to what a person sees."""
+
+    role: str  # "user" | "assistant"
+    text: str
+    at: float | None
+    id: str
+    attachments: tuple[str, ...] = ()
+    model: str | None = None
+
+
+@dataclass
+class Chat:
+    """One source conversation: its visible messages in order (the branch shown last)."""
+
+    id: str
+    title: str
+    created: float | None
+    updated: float | None
+    messages: list[Message] = field(default_factory=list)
+
+
+@dataclass
+class Exchange:
+    user: list[Message] = field(default_factory=list)
+    replies: list[Message] = field(default_factory=list)
+
+
+def pair(chat: Chat, skip: Callable[[str, int], None]) -> list[Exchange]:
+    """The chat's exchanges: the user's message(s) and the replies that follow them.
+    Several user messages in a row (a reply failed) form one exchange; replies before the
+    first user message are left out.  A user message without words (sources keep them, so
+    that the replies to it stay with it) makes an exchange that `add_chat` leaves out."""
+    out: list[Exchange] = []
+    cur: Exchange | None = None
+    for m in chat.messages:
+        if m.role == "user":
+            if cur is not None and cur.replies:
+                out.append(cur)
+                cur = None
+            if cur is None:
+                cur = Exchange()
+            cur.user.append(m)
+        elif cur is None:
+            skip("reply before any user message", 1)
+        else:
+            cur.replies.append(m)
+    if cur is not None:
+        out.append(cur)
+    return out
+
+
+def describe(d: dict) -> str:
+    """One line for people: what the source held and what was left out, and why."""
+    name = NAMES.get(d.get("source", ""), d.get("source", "?"))
+    if d.get("source") == "notes":
+        body = f"{d.get('notes', 0)} notes, {d.get('memories', 0)} sections, " \
+               f"{d.get('links', 0)} links"
+    else:
+        body = f"{d.get('conversations', 0)} conversations, {d.get('exchanges', 0)} exchanges"
+    if d.get("first"):
+        body += f", {d['first']} to {d['last']}"
+    reasons = d.get("skipped_reasons") or {}
+    if reasons:
+        why = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda x: -x[1]))
+        body += f"; {d.get('skipped', 0)} left out ({why})"
+    return f"{name}: {body}"
+
+
+# ---------------------------------------------------------------- the source ----------
+class HistorySource(_Source):
+    """A conversation export or a notes folder, seen as memory-file records.
+
+    Subclasses set `kind` and implement `emit(progress)`, calling `add_chat` for each
+    conversation (or `add_memory` / `add_edge` directly); `self.skip(reason)` counts what
+    is left out.
+    """
+
+    kind = "history"
+    members = MEMBERS
+
+    def __init__(self, path: Path, limits: Limits, label: str | None = None):
+        self.path = path
+        self.limits = limits
+        self.label = label or path.name
+        self.manifest = {"embedder": None, "dim": None, "hebbian_step": 0, "counts": {}}
+        self.schemas = _schemas(limits)
+        self.skips: Counter[str] = Counter()
+        self.prior = HelaParams().temporal_edge
+        self.counts = dict.fromkeys(MEMBERS, 0)
+        self.n_conversations = 0
+        self.n_memories = 0
+        self.first: float | None = None
+        self.last: float | None = None
+        self.extra: dict[str, Any] = {}
+        self.fallback_time = path.stat().st_mtime if path.exists() else 0.0
+        self._dir: str | None = None
+        self._out: dict[str, Any] = {}
+        self._ep_uids: set[str] = set()
+        self._conv_uids: set[str] = set()
+
+    # ---- for subclasses -------------------------------------------------------------
+    def emit(self, progress: Progress | None) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def skip(self, reason: str, n: int = 1) -> None:
+        if n:
+            self.skips[reason] += n
+
+    def text(self, raw: str) -> str:
+        t, cut = clean(raw, self.limits.max_text_chars)
+        if cut:
+            self.skip(f"text cut at {self.limits.max_text_chars} characters")
+        return t
+
+    def uid(self, *parts: str) -> str:
+        """A stable uid for this source's item, from the source's own ids."""
+        return _plain_uid(self.kind, *parts)
+
+    def _write(self, member: str, rec: dict) -> None:
+        self._out[member].write(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n")
+        self.counts[member] += 1
+
+    def add_memory(self, uid: str, user_text: str, assistant_text: str, at: float,
+                   meta: dict, conversation: str | None = None) -> bool:
+        """One episode; False (and nothing written) when the uid was seen already."""
+        if uid in self._ep_uids:
+            self.skip("duplicate")
+            return False
+        self._ep_uids.add(uid)
+        rec = _plain_episode(uid, user_text, at, 0.0, meta)
+        rec.update(conversation=conversation, assistant_text=assistant_text, source=self.kind,
+                   pinned=False)
+        self._write("episodes.jsonl", rec)
+        self.n_memories += 1
+        self.first = at if self.first is None else min(self.first, at)
+        self.last = at if self.last is None else max(self.last, at)
+        return True
+
+    def add_edge(self, a: str, b: str, prior: float, at: float) -> None:
+        """A prior edge (no Hebbian weight) between two memories of this import."""
+        self._write("edges.jsonl", {"a": a, "b": b, "weight": 0.0, "prior": float(prior),
+                                    "count": 0, "step": 0, "updated_at": at})
+
+    def add_chat(self, chat: Chat) -> None:
+        """A conversation: one HeLa conversation, one episode per exchange (with the
+        transcript's two messages), consecutive exchanges joined by the temporal prior."""
+        exchanges = pair(chat, self.skip)
+        conv_uid = self.uid("conversation", chat.id)
+        if conv_uid in self._conv_uids:
+            self.skip("duplicate conversation")
+            return
+        rows = []
+        for ex in exchanges:
+            user = "\n\n".join(m.text for m in ex.user if m.text.strip()).strip()
+            files = tuple(a for m in ex.user for a in m.attachments)
+            if not user and files:
+                user = "[attached: " + ", ".join(files) + "]"
+            if not user:
+                self.skip("exchange without words from the user")
+                continue
+            reply = "\n\n".join(m.text for m in ex.replies if m.text.strip()).strip()
+            at = next((m.at for m in ex.user + ex.replies if m.at is not None), None)
+            if at is None:
+                at = chat.created if chat.created is not None else self.fallback_time
+            rows.append((ex, user, reply, at, files))
+        if not rows:
+            self.skip("conversation without exchanges")
+            return
+        self._conv_uids.add(conv_uid)
+        created = chat.created if chat.created is not None else rows[0][3]
+        updated = max(chat.updated or created, rows[-1][3], created)
+        title, _ = clean(chat.title.strip() or "Imported chat", 500)
+        self._write("conversations.jsonl", {"uid": conv_uid, "title": title,
+                                            "created_at": created, "updated_at": updated})
+        self.n_conversations += 1
+        prev = None
+        for ex, user, reply, at, files in rows:
+            uid = self.uid("exchange", chat.id, ex.user[0].id)
+            meta: dict[str, Any] = {
+                "source": self.kind, "file": self.label, "conversation_id": chat.id,
+                "conversation_title": title, "message_id": ex.user[0].id,
+            }
+            if ex.replies:
+                meta["reply_id"] = ex.replies[-1].id
+                model = next((m.model for m in reversed(ex.replies) if m.model), None)
+                if model:
+                    meta["model"] = model
+            if files:
+                meta["attachments"] = list(files)
+            if not self.add_memory(uid, user, reply, at, meta, conv_uid):
+                continue
+            self._write("messages.jsonl", {
+                "uid": uid + ".u", "conversation": conv_uid, "role": "user", "content": user,
+                "created_at": at, "interrupted": False, "episode": None, "stats": None})
+            if reply:
+                r_at = next((m.at for m in ex.replies if m.at is not None), at)
+                self._write("messages.jsonl", {
+                    "uid": uid + ".a", "conversation": conv_uid, "role": "assistant",
+                    "content": reply, "created_at": max(r_at, at), "interrupted": False,
+                    "episode": uid, "stats": None})
+            if prev is not None and self.prior > 0:
+                self.add_edge(prev, uid, self.prior, at)
+            prev = uid
+
+    # ---- memfile's _Source ----------------------------------------------------------
+    def prepare(self, progress: Progress | None, work_dir: Path) -> None:
+        try:
+            work_dir.mkdir(parents=True, exist_ok=True)
+            self._dir = tempfile.mkdtemp(prefix=".hela-import-", dir=work_dir)
+        except OSError:
+            self._dir = tempfile.mkdtemp(prefix="hela-import-")
+        try:
+            for m in MEMBERS:
+                self._out[m] = open(os.path.join(self._dir, m), "w", encoding="utf-8")
+            self.emit(progress)
+        finally:
+            for fh in self._out.values():
+                fh.close()
+            self._out = {}
+        if not self.n_memories:
+            why = ", ".join(f"{n} {r}" for r, n in self.skips.most_common(3))
+            raise _Bad(f"nothing to import in this {NAMES.get(self.kind, self.kind)}"
+                       + (f" ({why})" if why else ""), "file")
+        self.manifest["counts"] = dict(self.counts)
+
+    @property
+    def details(self) -> dict:
+        d: dict[str, Any] = {"source": self.kind, "conversations": self.n_conversations,
+                             "exchanges": self.n_memories if self.kind != "notes" else 0,
+                             "memories": self.n_memories,
+                             "skipped": sum(self.skips.values()),
+                             "skipped_reasons": dict(self.skips.most_common()),
+                             "first": iso_day(self.first), "last": iso_day(self.last)}
+        d.update(self.extra)
+        return d
+
+    def records(self, member: str, trusted: bool = False) -> Iterator[tuple[int, dict]]:
+        if self._dir is None:
+            raise _Bad("internal: the source was not prepared", "import")
+        schema = self.schemas[member]
+        with open(os.path.join(self._dir, member), encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):  # these records were built here: a problem
+                # with one is this program's, reported with the record's number
+                yield n, _parse_record(schema, json.loads(line), f"{member} record {n}")
+
+    def close(self) -> None:
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
+
+
+# ------------------------------------------------------------------ reading input -----
+class Input:
+    """The bytes of a JSON source: a plain file, or one member of a zip archive (the
+    archive's safety checked as for memory files: no encryption, sane sizes and ratio)."""
+
+    def __init__(self, path: Path, limits: Limits, member: str | None = None):
+        self.path = path
+        self.limits = limits
+        self.member = member
+        self.label = path.name if member is None else f"{path.name}/{member}"
+        if member is None:
+            self.size = path.stat().st_size
+            if self.size > limits.max_plain_bytes:
+                raise _Bad(f"file too large ({self.size} bytes, limit "
+                           f"{limits.max_plain_bytes})", "file")
+            return
+        import zipfile
+
+        with zipfile.ZipFile(path) as zf:
+            info = zf.getinfo(member)
+        where = f"archive member {member[:80]!r}"
+        if info.flag_bits & 0x1:
+            raise _Bad("encrypted members are not supported", where)
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise _Bad(f"unsupported compression method {info.compress_type}", where)
+        if info.file_size > limits.ratio_floor and \
+                info.file_size > limits.max_ratio * max(info.compress_size, 1):
+            raise _Bad("compression ratio exceeds "
+                       f"{limits.max_ratio:.0f}:1 (possible decompression bomb)", where)
+        if info.file_size > limits.max_total_bytes:
+            raise _Bad(f"too large ({info.file_size} bytes)", where)
+        self.size = info.file_size
+
+    def open(self):
+        if self.member is None:
+            return open(self.path, "rb")
+        import zipfile
+
+        zf = zipfile.ZipFile(self.path)
+        try:
+            fh = zf.open(self.member)
+        except Exception as exc:  # noqa: BLE001 - zipfile raises many types on bad input
+            zf.close()
+            raise _Bad(f"corrupt archive data ({exc})", self.label) from None
+        return _ZipMember(zf, fh)
+
+    def items(self, progress: Progress | None, noun: str) -> Iterator[tuple[int, Any]]:
+        """(index, item) of the top-level JSON list (or the one top-level object), read in
+        blocks; progress in bytes."""
+        from ..memfile import _CHUNK, _loads, json_list_items
+
+        done = 0
+        size = self.size
+
+        def on_read(block: bytes) -> None:
+            nonlocal done
+            done += len(block)
+            if progress is not None:
+                progress(min(done, size), size)
+
+        max_item = max(self.limits.max_line_bytes * 4, self.limits.max_line_bytes)
+        with self.open() as fh:
+            try:
+                head = fh.read(_CHUNK)
+            except Exception as exc:  # noqa: BLE001 - zlib.error, BadZipFile (CRC), EOF
+                raise _Bad(f"corrupt archive data ({exc})", self.label) from None
+            on_read(head)
+            body = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+            if body.startswith(b"{"):  # one conversation on its own
+                rest = fh.read(max(max_item + 1 - len(head), 0))
+                on_read(rest)
+                if len(head) + len(rest) > max_item:
+                    raise _Bad(f"larger than {max_item} bytes", "item 1")
+                yield 1, _loads((head + rest).removeprefix(b"\xef\xbb\xbf"))
+                return
+            reader = _Replay(head, fh, self.label)
+            yield from json_list_items(reader, self.limits, noun=noun, max_item=max_item,
+                                       on_read=lambda b: on_read(b) if b is not head else None)
+
+
+class _Replay:
+    """A file object that returns `first` before the rest of `fh`."""
+
+    def __init__(self, first: bytes, fh, label: str):
+        self.first, self.fh, self.label = first, fh, label
+
+    def read(self, n: int) -> bytes:
+        if self.first is not None:
+            b, self.first = self.first, None
+            return b
+        try:
+            return self.fh.read(n)
+        except Exception as exc:  # noqa: BLE001 - zlib.error, BadZipFile (CRC), EOF
+            raise _Bad(f"corrupt archive data ({exc})", self.label) from None
+
+
+class _ZipMember:
+    def __init__(self, zf, fh):
+        self.zf, self.fh = zf, fh
+
+    def read(self, n: int = -1) -> bytes:
+        try:
+            return self.fh.read(n)
+        except Exception as exc:  # noqa: BLE001 - zlib.error, BadZipFile (CRC), EOF
+            raise _Bad(f"corrupt archive data ({exc})", "archive") from None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.fh.close()
+        self.zf.close()
+
+
+class ConversationList(HistorySource):
+    """A JSON list of conversations (or one conversation object): ChatGPT, Claude,
+    Open WebUI.  Subclasses implement `chat(item, where) -> Chat | None`."""
+
+    noun = "conversations"
+
+    def __init__(self, inp: Input):
+        super().__init__(inp.path, inp.limits, inp.label)
+        self.inp = inp
+
+    def chat(self, item: Any, where: str) -> Chat | None:
+        raise NotImplementedError  # pragma: no cover
+
+    def emit(self, progress: Progress | None) -> None:
+        for index, item in self.inp.items(progress, self.noun):
+            where = f"conversation {index}"
+            if type(item) is not dict:
+                raise _Bad(f"expected a conversation object, got {tn(item)}", where)
+            title = text_of(item.get("title")) or text_of(item.get("name"))
+            if title:
+                where += f" ({title[:40]!r})"
+            c = self.chat(item, where)
+            if c is not None:
+                self.add_chat(c)
+
+
+def need(obj: dict, key: str, typ: type, where: str, *, optional: bool = False) -> Any:
+    """obj[key] checked to be of `typ` (None allowed when `optional`); a clear refusal
+    otherwise."""
+    v = obj.get(key)
+    if v is None and optional:
+        return None
+    if type(v) is not typ:
+        what = {dict: "an object", list: "a list", str: "a string"}.get(typ, typ.__name__)
+        raise _Bad(f"field {key!r}: expected {what}, got {tn(v)}", where)
+    return v
+
+
+def ident(v: Any, fallback: str) -> str:
+    """A source id as text (ids are strings or numbers); `fallback` when missing."""
+    if type(v) is str and v and len(v) <= 200:
+        return v
+    if type(v) is int:
+        return str(v)
+    return fallback

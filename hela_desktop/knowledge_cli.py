@@ -1,0 +1,96 @@
+"""``hela-desktop knowledge list|edit|delete|restore``: see and correct distilled knowledge.
+
+Every command is a thin call into :mod:`hela_desktop.knowledge`.  Exit codes: 0 done, 2 a
+refused request (unknown id, empty text), with one ``error: …`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_cli(subparsers) -> None:
+    k = subparsers.add_parser(
+        "knowledge", help="list, edit, delete or restore distilled knowledge")
+    ksub = k.add_subparsers(dest="knowledge_cmd", metavar="ACTION")
+    ls = ksub.add_parser("list", help="knowledge items, with support and sources")
+    ls.add_argument("--all", action="store_true", help="include deleted and superseded items")
+    ls.add_argument("--json", action="store_true", help="one JSON object per line")
+    ls.set_defaults(func=cmd_list)
+    ed = ksub.add_parser("edit", help="replace an item's text (it is then trusted as yours)")
+    ed.add_argument("id", type=int)
+    ed.add_argument("text")
+    ed.set_defaults(func=cmd_edit)
+    de = ksub.add_parser("delete", help="take an item out of use (undo: restore)")
+    de.add_argument("id", type=int)
+    de.set_defaults(func=cmd_delete)
+    re_ = ksub.add_parser("restore", help="bring a deleted item back")
+    re_.add_argument("id", type=int)
+    re_.set_defaults(func=cmd_restore)
+    for leaf in (ls, ed, de, re_):
+        leaf.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
+                          help="memory and settings folder")
+    k.set_defaults(func=lambda a: (k.print_help(), 2)[1])
+
+
+def _store(args):
+    from .store import Store
+
+    return Store(Path(args.data_dir))
+
+
+def cmd_list(args) -> int:
+    from .knowledge import knowledge_rows
+
+    store = _store(args)
+    try:
+        rows = [r for r in knowledge_rows(store) if args.all or r["state"] == "in use"]
+        for k in rows:
+            if args.json:
+                print(json.dumps(k, ensure_ascii=False))
+            else:
+                print(f"#{k['id']} [{k['kind']}] {k['text']}  ({k['status']}; {k['why']} "
+                      f"From memories {', '.join(f'#{s}' for s in k['sources']) or '-'}.)")
+        if not rows and not args.json:
+            print("no knowledge yet (it is distilled while the app is idle)")
+    finally:
+        store.close()
+    return 0
+
+
+def _act(args, fn, done: str) -> int:
+    store = _store(args)
+    try:
+        fn(store)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    print(done)
+    return 0
+
+
+def cmd_edit(args) -> int:
+    from .embedder import Embedder
+    from .knowledge import edit_item
+
+    emb = Embedder()
+    return _act(args, lambda st: edit_item(st, emb, args.id, args.text),
+                f"knowledge #{args.id} edited")
+
+
+def cmd_delete(args) -> int:
+    from .knowledge import delete_item
+
+    return _act(args, lambda st: delete_item(st, args.id),
+                f"knowledge #{args.id} deleted (undo: hela-desktop knowledge restore {args.id})")
+
+
+def cmd_restore(args) -> int:
+    from .knowledge import restore_item
+
+    return _act(args, lambda st: restore_item(st, args.id), f"knowledge #{args.id} restored")

@@ -1,0 +1,324 @@
+"""GGUF chat models already on this computer: LM Studio, Jan, GPT4All, Ollama, our folders.
+
+Nothing is copied and nothing is downloaded: the files are found where those apps keep
+them and described from their GGUF metadata (name, architecture, quantisation, context
+length, chat template), read with the ``gguf`` package without loading the model.
+
+Where each app keeps its models (``~`` is the user's home):
+
+=========  ==================================================================================
+LM Studio  ``~/.lmstudio/models/<publisher>/<repo>/*.gguf``, ``~/.cache/lm-studio/models/…``
+Jan        ``~/jan/models/<id>/*.gguf``, ``~/.local/share/Jan/data/models/…`` and
+           ``…/Jan/data/llamacpp/models/<id>/model.gguf`` (also under ``~/Library/Application
+           Support`` and ``%APPDATA%``)
+GPT4All    ``~/.local/share/nomic.ai/GPT4All/*.gguf`` (``~/Library/Application Support/
+           nomic.ai/GPT4All``, ``%LOCALAPPDATA%/nomic.ai/GPT4All``)
+Ollama     ``~/.ollama/models`` (or ``$OLLAMA_MODELS``): ``manifests/<registry>/<namespace>/
+           <model>/<tag>`` JSON names the model layer ``sha256:<hex>``, stored as
+           ``blobs/sha256-<hex>`` (a GGUF file without extension)
+=========  ==================================================================================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+GGUF_MAGIC = b"GGUF"
+MAX_DEPTH = 5  # folder levels searched below each location
+
+
+@dataclass
+class GGUFInfo:
+    """What a GGUF file says about itself."""
+
+    name: str = ""
+    architecture: str = ""
+    quantization: str = ""
+    context_length: int = 0
+    chat_template: str = ""
+    model_type: str = ""  # general.type ("model", "mmproj", ...)
+    bos_text: str = ""
+    eos_text: str = ""
+
+
+@dataclass
+class FoundModel:
+    """One GGUF model found on disk."""
+
+    path: Path
+    app: str  # "HeLa", "LM Studio", "Jan", "GPT4All", "Ollama"
+    name: str
+    size: int
+    quantization: str
+    context_length: int
+    chat_template: bool
+    architecture: str
+    is_chat: bool
+
+    @property
+    def size_text(self) -> str:
+        return human_size(self.size)
+
+    def describe(self) -> str:
+        """One line for the settings dialog."""
+        bits = [self.app, self.size_text]
+        if self.quantization:
+            bits.append(self.quantization)
+        if self.context_length:
+            bits.append(f"{self.context_length:,} ctx")
+        bits.append("chat template" if self.chat_template else "no chat template (ChatML used)")
+        return f"{self.name} — " + ", ".join(bits)
+
+
+def human_size(n: int) -> str:
+    """Bytes in B/KB/MB/GB/TB (powers of 1024, one decimal from MB up)."""
+    units = ["B", "KB", "MB", "GB", "TB"]
+    x = float(n)
+    for u in units:
+        if x < 1024 or u == units[-1]:
+            return f"{x:.0f} {u}" if u in ("B", "KB") else f"{x:.1f} {u}"
+        x /= 1024
+    return f"{n} B"  # pragma: no cover
+
+
+def is_gguf(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == GGUF_MAGIC
+    except OSError:
+        return False
+
+
+def _quant_name(file_type: int | None) -> str:
+    if file_type is None:
+        return ""
+    try:
+        from gguf import LlamaFileType
+
+        name = LlamaFileType(int(file_type)).name
+    except (ImportError, ValueError):
+        return f"type {file_type}"
+    return name.removeprefix("MOSTLY_")
+
+
+# GGUF value types (gguf.GGUFValueType): struct format of the fixed-size ones
+_SCALAR = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q",
+           12: "d"}
+_STRING, _ARRAY = 8, 9
+
+
+def read_gguf_metadata(path: str | Path, *, keep_index: dict[str, set[int]] | None = None) -> dict:
+    """The key/value metadata of a GGUF file, without loading tensors.
+
+    Arrays are skipped (they hold the vocabulary: tens of thousands of entries) except the
+    elements named in `keep_index` ({key: {indices}}), returned as ``{key: {index: value}}``.
+    The ``gguf`` package parses the same format (and every array); this reads only what
+    the model list shows, in milliseconds.
+    """
+    import struct
+
+    keep_index = keep_index or {}
+    with open(path, "rb") as fh:
+        def read(fmt: str):
+            n = struct.calcsize("<" + fmt)
+            data = fh.read(n)
+            if len(data) != n:
+                raise ValueError(f"{path}: truncated GGUF header")
+            return struct.unpack("<" + fmt, data)[0]
+
+        def string() -> str:
+            n = read("Q")
+            if n > 1 << 24:
+                raise ValueError(f"{path}: implausible string length {n}")
+            return fh.read(n).decode("utf-8", "replace")
+
+        def value(t: int, key: str):
+            if t in _SCALAR:
+                return read(_SCALAR[t])
+            if t == _STRING:
+                return string()
+            if t == _ARRAY:
+                et, count = read("I"), read("Q")
+                want = keep_index.get(key, set())
+                kept = {}
+                if et in _SCALAR and not want:
+                    fh.seek(count * struct.calcsize("<" + _SCALAR[et]), 1)
+                    return kept
+                for i in range(count):
+                    v = value(et, "")
+                    if i in want:
+                        kept[i] = v
+                return kept
+            raise ValueError(f"{path}: unknown GGUF value type {t}")
+
+        if fh.read(4) != GGUF_MAGIC:
+            raise ValueError(f"{path}: not a GGUF file")
+        version = read("I")
+        if version < 2:
+            raise ValueError(f"{path}: GGUF version {version} is too old")
+        read("Q")  # tensor count
+        n_kv = read("Q")
+        meta = {}
+        for _ in range(n_kv):
+            key = string()
+            meta[key] = value(read("I"), key)
+        return meta
+
+
+def read_gguf_info(path: str | Path) -> GGUFInfo:
+    """What the model list shows of a GGUF file (raises ValueError/OSError)."""
+    first = read_gguf_metadata(path)
+    ids = {int(first[k]) for k in ("tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id")
+           if isinstance(first.get(k), int)}
+    meta = read_gguf_metadata(path, keep_index={"tokenizer.ggml.tokens": ids}) if ids else first
+    tokens = meta.get("tokenizer.ggml.tokens") or {}
+    arch = str(meta.get("general.architecture") or "")
+    info = GGUFInfo(
+        name=str(meta.get("general.name") or ""),
+        architecture=arch,
+        quantization=_quant_name(meta.get("general.file_type")),
+        context_length=int(meta.get(f"{arch}.context_length") or 0),
+        chat_template=str(meta.get("tokenizer.chat_template") or ""),
+        model_type=str(meta.get("general.type") or ""),
+    )
+    bos, eos = meta.get("tokenizer.ggml.bos_token_id"), meta.get("tokenizer.ggml.eos_token_id")
+    info.bos_text = str(tokens.get(bos, "")) if isinstance(bos, int) else ""
+    info.eos_text = str(tokens.get(eos, "")) if isinstance(eos, int) else ""
+    return info
+
+
+NOT_CHAT_ARCHS = {"bert", "nomic-bert", "jina-bert-v2", "t5encoder", "clip", "wavtokenizer-dec"}
+
+
+def looks_like_chat(info: GGUFInfo, filename: str) -> bool:
+    """A chat model: a chat template, or an instruct/chat name; never a projector or encoder."""
+    if info.model_type in ("mmproj", "adapter") or info.architecture in NOT_CHAT_ARCHS:
+        return False
+    if "mmproj" in filename.lower():
+        return False
+    if info.chat_template:
+        return True
+    low = f"{info.name} {filename}".lower()
+    return any(w in low for w in ("instruct", "chat", "-it", "_it"))
+
+
+def locations(home: Path | None = None, env: dict | None = None) -> list[tuple[str, Path]]:
+    """(app, folder) pairs where GGUF models are usually kept, existing or not."""
+    home = Path(home) if home is not None else Path.home()
+    env = os.environ if env is None else env
+    mac = home / "Library" / "Application Support"
+    roaming = Path(env["APPDATA"]) if env.get("APPDATA") else home / "AppData" / "Roaming"
+    local = Path(env["LOCALAPPDATA"]) if env.get("LOCALAPPDATA") else home / "AppData" / "Local"
+    xdg = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home / ".local" / "share"
+    out = [("LM Studio", home / ".lmstudio" / "models"),
+           ("LM Studio", home / ".cache" / "lm-studio" / "models"),
+           ("Jan", home / "jan" / "models")]
+    for base in (xdg, mac, roaming):
+        out += [("Jan", base / "Jan" / "data" / "models"),
+                ("Jan", base / "Jan" / "data" / "llamacpp" / "models")]
+    for base in (xdg, mac, local):
+        out.append(("GPT4All", base / "nomic.ai" / "GPT4All"))
+    if env.get("OLLAMA_MODELS"):
+        out.append(("Ollama", Path(env["OLLAMA_MODELS"])))
+    out.append(("Ollama", home / ".ollama" / "models"))
+    return out
+
+
+def _walk_gguf(folder: Path, depth: int = MAX_DEPTH):
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for e in sorted(entries, key=lambda e: e.name):
+        try:
+            if e.is_dir():
+                if depth > 0 and not e.name.startswith("."):
+                    yield from _walk_gguf(Path(e.path), depth - 1)
+            elif e.name.lower().endswith(".gguf") and e.is_file():
+                yield Path(e.path)
+        except OSError:
+            continue
+
+
+def ollama_models(root: Path) -> list[tuple[str, Path]]:
+    """(name:tag, blob path) for every model an Ollama folder's manifests name."""
+    manifests = Path(root) / "manifests"
+    out = []
+    if not manifests.is_dir():
+        return out
+    for mf in sorted(p for p in manifests.rglob("*") if p.is_file()):
+        try:
+            data = json.loads(mf.read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            continue
+        layers = data.get("layers") if isinstance(data, dict) else None
+        for layer in layers if isinstance(layers, list) else []:
+            if not isinstance(layer, dict):
+                continue
+            if layer.get("mediaType") != "application/vnd.ollama.image.model":
+                continue
+            digest = str(layer.get("digest", ""))
+            blob = Path(root) / "blobs" / digest.replace(":", "-")
+            if not blob.is_file():
+                continue
+            rel = mf.relative_to(manifests).parts  # registry, namespace, model, tag
+            model, tag = (rel[-2], rel[-1]) if len(rel) >= 2 else (rel[-1], "latest")
+            ns = rel[-3] if len(rel) >= 3 else "library"
+            out.append((f"{'' if ns == 'library' else ns + '/'}{model}:{tag}", blob))
+    return out
+
+
+def describe(path: Path, app: str, name: str | None = None) -> FoundModel | None:
+    """A FoundModel for one file, or None when it is not a readable GGUF."""
+    if not is_gguf(path):
+        return None
+    try:
+        info = read_gguf_info(path)
+        size = path.stat().st_size
+    except Exception:  # noqa: BLE001 - a damaged or unusual file is left out, never fatal
+        return None
+    label = name or info.name or path.stem
+    return FoundModel(path=path, app=app, name=label, size=size,
+                      quantization=info.quantization, context_length=info.context_length,
+                      chat_template=bool(info.chat_template), architecture=info.architecture,
+                      is_chat=looks_like_chat(info, path.name))
+
+
+def find_models(home: Path | None = None, extra: list[tuple[str, Path]] | None = None,
+                env: dict | None = None, *, chat_only: bool = True) -> list[FoundModel]:
+    """GGUF models in `extra` folders (ours first) and the usual places of the other apps.
+
+    A file reached twice (a symlink, a shared folder) is listed once, under the first name.
+    """
+    found: list[FoundModel] = []
+    seen: set[Path] = set()
+
+    def add(path: Path, app: str, name: str | None = None) -> None:
+        try:
+            key = path.resolve()
+        except OSError:
+            return
+        if key in seen:
+            return
+        m = describe(path, app, name)
+        if m is not None and (m.is_chat or not chat_only):
+            seen.add(key)
+            found.append(m)
+
+    for app, folder in list(extra or []) + locations(home, env):
+        if not Path(folder).is_dir():
+            continue
+        if app == "Ollama":
+            for name, blob in ollama_models(Path(folder)):
+                add(blob, app, name)
+            continue
+        for p in _walk_gguf(Path(folder)):
+            add(p, app)
+    return found
+
+
+__all__ = ["FoundModel", "GGUFInfo", "find_models", "locations", "ollama_models",
+           "read_gguf_info", "describe", "human_size", "looks_like_chat"]

@@ -1,0 +1,201 @@
+"""How memories are shown to the model, and what is cleaned out of its answers (Qt-free).
+
+The memory block is written for a small model that copies what it sees: no transcript
+markup ("User:", "Assistant:", bracketed ISO dates) it could continue, the user's own
+words in quotes with a date the model can use ("3 weeks ago, on 2 March 2025"), and a clean
+cut before the user's message.  What still leaks into an answer is cleaned while it
+streams (`AnswerFilter`), and an answer may not copy a run of words from an earlier answer
+(`RepeatGuard`, a no-repeat n-gram rule over token ids).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+# The block sits at the start of the user's turn, in the user's voice (the lines are their own
+# words), and ends with a blank line before the message.  Measured on SmolLM2-135M: headers
+# such as "The user's message:" were copied into answers; this form was not.
+MEMORY_HEADER = "Things I told you before:"
+MAX_MEMORY_CHARS = 220  # a memory line is cut here (about 50-80 tokens)
+
+_DAY = 86400.0
+
+
+def relative_day(ts: float, now: float) -> str:
+    """When, in words a model can use: "today", "yesterday", "3 days ago", "2 weeks ago",
+    "4 months ago", "over a year ago" (a future time counts as today)."""
+    days = (now - ts) / _DAY
+    if days < 1:
+        return "today"
+    if days < 2:
+        return "yesterday"
+    if days < 14:
+        return f"{int(days)} days ago"
+    if days < 60:
+        return f"{int(days // 7)} weeks ago"
+    if days < 365:
+        return f"{int(days // 30.4)} months ago"
+    years = int(days // 365)
+    return "over a year ago" if years < 2 else f"over {years} years ago"
+
+
+def calendar_day(ts: float) -> str:
+    d = datetime.fromtimestamp(ts)
+    return f"{d.day} {d.strftime('%B %Y')}"
+
+
+def shorten(text: str, limit: int = MAX_MEMORY_CHARS) -> str:
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[: limit - 1].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def memory_line(text: str, created_at: float | None, now: float, *,
+                older: bool = False) -> str:
+    """One line of the memory block: the user's own words, then when they said them
+    ("- My dog is called Pixel. (3 weeks ago, on 4 November 2026)")."""
+    said = shorten(text)
+    if created_at is None:
+        return f"- {said}"
+    when = f"{relative_day(created_at, now)}, on {calendar_day(created_at)}"
+    if older:
+        when += "; older news"
+    return f"- {said} ({when})"
+
+
+def knowledge_line(text: str) -> str:
+    """A distilled item the user's words support ("- The user loves hiking.")."""
+    return f"- {shorten(text)}"
+
+
+def user_turn(lines: list[str], message: str) -> str:
+    """The user's turn with a memory block: header, lines, a blank line, the message."""
+    return f"{MEMORY_HEADER}\n" + "".join(f"{ln}\n" for ln in lines) + f"\n{message}"
+
+
+# ---------------------------------------------------------------- answer clean-up -----
+# markup a small model copies from transcripts: a role tag at the start of a line, a bracketed
+# date, or our own block header
+_ROLE_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:user|assistant|system|human|ai|hela)\s*:",
+                        re.IGNORECASE)
+_DATE_LEAD = re.compile(r"^\s*(?:[-*•]\s*)?\(\s*\d{4}-\d{1,2}(?:-\d{1,2})?\s*\)\s*")
+_PARTIAL_DATE = re.compile(r"\(\s*\d{0,4}(?:-\d{0,2}){0,2}\s*")
+_ROLES_SELF = ("assistant", "ai", "hela")  # a leading tag naming the answer's own speaker
+_MARKUP_PREFIXES = ("user:", "assistant:", "system:", "human:", "ai:", "hela:",
+                    MEMORY_HEADER.lower(), "things you told me")
+
+
+def _could_become_markup(line: str) -> bool:
+    low = line.lstrip(" \t-*•").lower()
+    if not low:
+        return True
+    return (any(m.startswith(low) for m in _MARKUP_PREFIXES)
+            or _PARTIAL_DATE.fullmatch(low) is not None)
+
+
+class AnswerFilter:
+    """Cleans an answer as it streams: a leading role tag ("Assistant:") or bracketed date
+    is removed; a line that starts a transcript turn ("User: …") or repeats the memory
+    block's header ends the answer (`done`).  Text is held back only while the start of a
+    line could still become markup (usually a character or two)."""
+
+    def __init__(self) -> None:
+        self.done = False
+        self._line = ""  # the start of the current line, held back
+        self._free = False  # the current line is known not to be markup
+        self._any = False  # some text was released
+        self._strip = False  # markup was just removed: drop the spaces that followed it
+
+    def push(self, piece: str) -> str:
+        out = []
+        for ch in piece:
+            if self.done:
+                break
+            if self._free:
+                out.append(ch)
+                self._free = ch != "\n"
+                continue
+            self._line += ch
+            out.append(self._decide(final=False))
+        return "".join(out)
+
+    def flush(self) -> str:
+        """What is still held back at the end of the answer."""
+        if self.done or not self._line:
+            return ""
+        return self._decide(final=True)
+
+    def _decide(self, final: bool) -> str:
+        if self._strip:
+            self._line = self._line.lstrip(" ")
+            if not self._line:
+                return ""
+            self._strip = False
+        line = self._line
+        m = _ROLE_LINE.match(line)
+        if m:
+            role = m.group(0).strip(" \t-*•:").lower()
+            if not self._any and role in _ROLES_SELF:  # "Assistant: Hello" -> "Hello"
+                self._line = line[m.end():]
+                self._strip = True
+                return self._decide(final) if self._line else ""
+            self.done = True  # the model began writing another turn of a transcript
+            self._line = ""
+            return ""
+        if line.lstrip(" \t-*•").lower().startswith(_MARKUP_PREFIXES[-2:]):
+            self.done = True  # it is copying the memory block
+            self._line = ""
+            return ""
+        m = _DATE_LEAD.match(line)
+        if m:
+            self._line = line[m.end():]
+            self._strip = True
+            return self._decide(final) if self._line else ""
+        if not final and not line.endswith("\n") and _could_become_markup(line):
+            return ""  # hold: this could still be "User:" or "(2025-03-"
+        self._line = ""
+        self._free = not line.endswith("\n")
+        if line.strip():
+            self._any = True
+        return line
+
+
+def could_be_markup(text: str) -> bool:
+    """Does an answer contain transcript markup (used by `bench personal`'s format_leak)?"""
+    return any(_ROLE_LINE.match(line) or _DATE_LEAD.match(line)
+               for line in text.splitlines() if line.strip())
+
+
+class RepeatGuard:
+    """No-repeat n-grams: the next token may not complete a run of `n` tokens that already
+    stands in an earlier answer (or earlier in this one).  `banned(history)` gives the tokens
+    to forbid after the tokens generated so far."""
+
+    def __init__(self, references: Iterable[Sequence[int]] = (), n: int = 6):
+        self.n = n
+        self._next: dict[tuple[int, ...], set[int]] = {}
+        for ref in references:
+            self.add(ref)
+
+    def add(self, tokens: Sequence[int]) -> None:
+        n = self.n
+        toks = list(tokens)
+        for i in range(len(toks) - n + 1):
+            self._next.setdefault(tuple(toks[i:i + n - 1]), set()).add(toks[i + n - 1])
+
+    def banned(self, generated: Sequence[int]) -> set[int]:
+        if len(generated) < self.n - 1:
+            return set()
+        return self._next.get(tuple(generated[-(self.n - 1):]), set())
+
+    def push(self, generated: Sequence[int]) -> None:
+        """Record the newest n-gram of the answer itself (it may not loop either)."""
+        if len(generated) >= self.n:
+            self._next.setdefault(tuple(generated[-self.n:-1]), set()).add(generated[-1])
+
+
+__all__ = ["MEMORY_HEADER", "user_turn", "relative_day", "calendar_day", "memory_line",
+           "knowledge_line", "AnswerFilter", "RepeatGuard", "could_be_markup", "shorten"]

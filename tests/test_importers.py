@@ -1,0 +1,831 @@
+"""Bring your history: ChatGPT, Claude, Open WebUI and Jan exports and notes folders.
+
+Every test builds a realistic export the way the source writes it (following each format's
+public description: ChatGPT's ``mapping`` tree with edits and regenerated answers, hidden
+system and tool messages, multimodal parts and attachments; Claude's ``chat_messages`` with
+content blocks and branches; Open WebUI's ``history`` tree; Jan's thread folders; an
+Obsidian vault), imports it into a real SQLite store with the real embedder, and checks
+what became of every message.  A second import must add nothing; a corrupted or hostile
+file must be refused with one line and leave the store's files byte for byte as they were.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hela_desktop import memfile as mf
+from hela_desktop.memfile import ImportCancelled, MemoryFileError, import_file
+from hela_desktop.store import Store
+
+TABLES = ("meta", "conversations", "episodes", "edges", "messages", "timelines", "knowledge",
+          "knowledge_sources", "activity")
+T0 = 1_700_000_000.0  # 2023-11-14
+
+
+# ------------------------------------------------------------------------ helpers -----
+def snapshot(store: Store) -> dict:
+    out = {t: store.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in TABLES}
+    out["fts"] = store.conn.execute("SELECT rowid, body FROM episodes_fts ORDER BY 1").fetchall()
+    return out
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def episodes(store: Store) -> list[dict]:
+    rows = store.conn.execute(
+        "SELECT e.uid, e.user_text, e.assistant_text, e.created_at, e.source, e.meta, "
+        "c.title, c.uid FROM episodes e LEFT JOIN conversations c ON c.id = e.conversation_id "
+        "ORDER BY e.id").fetchall()
+    return [dict(uid=r[0], user=r[1], reply=r[2], at=r[3], source=r[4], meta=json.loads(r[5]),
+                 title=r[6], conv=r[7]) for r in rows]
+
+
+def counts(store: Store) -> dict[str, int]:
+    return {t: store.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+            for t in ("conversations", "episodes", "messages", "edges")}
+
+
+def import_twice(tmp_path: Path, path: Path, embedder, **kw):
+    """Import, check the store, import again: the second time adds and changes nothing."""
+    store = Store(tmp_path / "data")
+    rep = import_file(store, path, embedder=embedder, **kw)
+    assert store.integrity_ok()
+    before = snapshot(store)
+    again = import_file(store, path, embedder=embedder)
+    assert snapshot(store) == before
+    assert sum(again.added.values()) == 0 and sum(again.merged.values()) == 0
+    assert again.embedded == 0
+    assert not [p for p in (tmp_path / "data").iterdir() if p.name.startswith(".hela-import")]
+    return store, rep
+
+
+def assert_refused(tmp_path: Path, path: Path, *fragments: str) -> str:
+    """The file is refused with one line naming it, and the store's files do not change."""
+    data = tmp_path / "refuse-data"
+    with Store(data) as store:
+        store.add_episode("I keep a diary", "", None, created_at=T0)
+    before = files_of(data)
+    with Store(data) as store:
+        with pytest.raises(MemoryFileError) as err:
+            import_file(store, path)
+    assert files_of(data) == before
+    assert sorted(p.name for p in data.iterdir()) == sorted(before)
+    msg = str(err.value)
+    assert msg.startswith(f"{path}: ") and "\n" not in msg
+    for f in fragments:
+        assert f in msg, msg
+    return msg
+
+
+def node(mid, role, parts, parent, children, *, at=None, ctype="text", meta=None,
+         recipient="all", hidden=False, author_name=None):
+    """One node of a ChatGPT ``mapping``, as the export writes it."""
+    metadata = dict(meta or {})
+    if hidden:
+        metadata["is_visually_hidden_from_conversation"] = True
+    msg = {
+        "id": mid, "author": {"role": role, "name": author_name, "metadata": {}},
+        "create_time": at, "update_time": None,
+        "content": {"content_type": ctype, "parts": parts} if ctype != "code"
+        else {"content_type": "code", "language": "unknown", "text": parts[0]},
+        "status": "finished_successfully", "end_turn": role == "assistant" or None,
+        "weight": 1.0, "metadata": metadata, "recipient": recipient,
+    }
+    return {"id": mid, "message": msg, "parent": parent, "children": children}
+
+
+def chatgpt_export() -> list[dict]:
+    """Three conversations: edits, a regenerated answer, browsing with a tool, custom
+    instructions, a picture with and without words, reasoning, unicode; plus one that
+    holds nothing a person wrote."""
+    m = {
+        "root": {"id": "root", "message": None, "parent": None, "children": ["sys"]},
+        "sys": node("sys", "system", [""], "root", ["ctx"], hidden=True),
+        "ctx": node("ctx", "user", [], "sys", ["u1"], ctype="user_editable_context",
+                    meta={"is_user_system_message": True}),
+        "u1": node("u1", "user", ["My sister Ana moved to Lisbon 🇵🇹 last spring."], "ctx",
+                   ["a1"], at=T0 + 10),
+        "a1": node("a1", "assistant", ["That's exciting! Lisbon is lovely in spring."], "u1",
+                   ["u2-old", "u2"], at=T0 + 12, meta={"model_slug": "gpt-4o"}),
+        # the user edited this question: the old branch stays in the file
+        "u2-old": node("u2-old", "user", ["Which café should she try?"], "a1", ["a2-old"],
+                       at=T0 + 20),
+        "a2-old": node("a2-old", "assistant", ["OLD BRANCH ANSWER"], "u2-old", [], at=T0 + 21),
+        "u2": node("u2", "user", ["Which café in Alfama should she try first?"], "a1",
+                   ["a2-first", "think"], at=T0 + 30),
+        "a2-first": node("a2-first", "assistant", ["REGENERATED AWAY"], "u2", [], at=T0 + 31),
+        # the answer that was kept thought, then searched the web first
+        "think": node("think", "assistant", [], "u2", ["call"], ctype="thoughts"),
+        "call": node("call", "assistant", ['search("cafe alfama")'], "think", ["tool"],
+                     at=T0 + 32, ctype="code", recipient="browser"),
+        "tool": node("tool", "tool", ["Results: Café da Garagem ..."], "call", ["quote"],
+                     at=T0 + 33, ctype="tether_browsing_display", author_name="browser"),
+        "quote": node("quote", "assistant", ["Try Café da Garagem — the view is great."],
+                      "tool", ["u3"], at=T0 + 34, meta={"model_slug": "gpt-4o"}),
+        "u3": node("u3", "user", [{"content_type": "image_asset_pointer",
+                                   "asset_pointer": "file-service://file-abc", "width": 10,
+                                   "height": 10}, "This is her cat Miso."], "quote", ["a3"],
+                   at=T0 + 40, ctype="multimodal_text",
+                   meta={"attachments": [{"id": "file-abc", "name": "miso.jpg",
+                                          "mimeType": "image/jpeg"}]}),
+        "a3": node("a3", "assistant", ["What a fluffy cat!"], "u3", ["u4"], at=T0 + 41),
+        "u4": node("u4", "user", [{"content_type": "image_asset_pointer",
+                                   "asset_pointer": "file-service://file-def"}], "a3", ["a4"],
+                   at=T0 + 50, ctype="multimodal_text"),
+        "a4": node("a4", "assistant", ["A tram climbing a hill."], "u4", ["u5"], at=T0 + 51),
+        "u5": node("u5", "user", [""], "a4", ["a5"], at=T0 + 60),
+        "a5": node("a5", "assistant", ["Did you mean to send something?"], "u5", [],
+                   at=T0 + 61),
+    }
+    first = {"title": "Ana in Lisbon", "create_time": T0, "update_time": T0 + 61,
+             "mapping": m, "moderation_results": [], "current_node": "a5",
+             "plugin_ids": None, "conversation_id": "conv-ana", "conversation_template_id": None,
+             "gizmo_id": None, "is_archived": False, "safe_urls": [], "id": "conv-ana"}
+    m2 = {
+        "r": {"id": "r", "message": None, "parent": None, "children": ["q"]},
+        "q": node("q", "user", ["Écris « bonjour » en japonais, s'il te plaît."], "r", ["a"],
+                  at=T0 + 86400),
+        "a": node("a", "assistant", ["こんにちは (konnichiwa)"], "q", [], at=T0 + 86401),
+    }
+    second = {"title": "Ünïcødé 日本語", "create_time": T0 + 86400, "update_time": T0 + 86401,
+              "mapping": m2, "current_node": "a", "conversation_id": "conv-jp", "id": "conv-jp"}
+    m3 = {"r": {"id": "r", "message": None, "parent": None, "children": ["s"]},
+          "s": node("s", "system", ["You are ChatGPT"], "r", [])}
+    empty = {"title": "New chat", "create_time": T0, "update_time": T0, "mapping": m3,
+             "current_node": "s", "conversation_id": "conv-empty", "id": "conv-empty"}
+    return [first, second, empty]
+
+
+def write_json(path: Path, obj) -> Path:
+    path.write_text(json.dumps(obj, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------------ ChatGPT -----
+def test_chatgpt_export_follows_current_branch_and_keeps_provenance(tmp_path, embedder):
+    path = write_json(tmp_path / "conversations.json", chatgpt_export())
+    store, rep = import_twice(tmp_path, path, embedder)
+    eps = episodes(store)
+    got = [(e["user"], e["reply"], e["at"]) for e in eps]
+    assert got == [
+        ("My sister Ana moved to Lisbon 🇵🇹 last spring.",
+         "That's exciting! Lisbon is lovely in spring.", T0 + 10),
+        ("Which café in Alfama should she try first?",
+         "Try Café da Garagem — the view is great.", T0 + 30),
+        ("This is her cat Miso.", "What a fluffy cat!", T0 + 40),
+        ("[attached: image]", "A tram climbing a hill.", T0 + 50),
+        ("Écris « bonjour » en japonais, s'il te plaît.", "こんにちは (konnichiwa)", T0 + 86400),
+    ]
+    body = json.dumps([e["user"] + e["reply"] for e in eps])
+    assert "OLD BRANCH" not in body and "REGENERATED" not in body and "Results:" not in body
+    first = eps[0]
+    assert first["source"] == "chatgpt" and first["title"] == "Ana in Lisbon"
+    assert first["meta"] == {"source": "chatgpt", "file": "conversations.json",
+                             "conversation_id": "conv-ana", "conversation_title": "Ana in Lisbon",
+                             "message_id": "u1", "reply_id": "a1", "model": "gpt-4o"}
+    assert eps[2]["meta"]["attachments"] == ["miso.jpg"]
+    assert eps[4]["title"] == "Ünïcødé 日本語"
+    # one HeLa conversation per conversation that held an exchange, with its transcript
+    convs = store.conversations()
+    assert sorted(c["title"] for c in convs) == ["Ana in Lisbon", "Ünïcødé 日本語"]
+    ana = next(c for c in convs if c["title"] == "Ana in Lisbon")
+    assert (ana["created_at"], ana["updated_at"]) == (T0, T0 + 61)
+    msgs = store.messages(ana["id"])
+    assert [m["role"] for m in msgs] == ["user", "assistant"] * 4
+    assert msgs[1]["episode_id"] is not None and msgs[0]["episode_id"] is None
+    # consecutive exchanges of a conversation are joined by the temporal prior, no more
+    edges = store.conn.execute("SELECT weight, prior, count FROM edges").fetchall()
+    assert edges == [(0.0, 0.5, 0)] * 3
+    # what the report says
+    d = rep.details
+    assert (d["source"], d["conversations"], d["exchanges"]) == ("chatgpt", 2, 5)
+    assert d["first"] == "2023-11-14" and d["last"] == "2023-11-15"
+    reasons = d["skipped_reasons"]
+    assert reasons["system message"] == 2 and reasons["tool message"] == 1
+    assert reasons["call to a tool"] == 1 and reasons["reasoning"] == 1
+    assert reasons["custom instructions"] == 1 and reasons["message on another branch"] == 3
+    assert reasons["exchange without words from the user"] == 1
+    assert reasons["conversation without exchanges"] == 1
+    assert reasons["non-text part"] == 2
+    assert d["skipped"] == sum(reasons.values())
+    assert rep.embedded == 5 and rep.embed_seconds > 0
+    store.close()
+
+
+def test_chatgpt_zip_is_recognised_and_matches_its_json(tmp_path, embedder):
+    conv = chatgpt_export()
+    z = tmp_path / "0a1b2c-2024-05-01-12-00-00.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("chat.html", "<html></html>")
+        zf.writestr("user.json", json.dumps({"id": "user-1", "email": "me@example.com"}))
+        zf.writestr("message_feedback.json", "[]")
+        zf.writestr("conversations.json", json.dumps(conv))
+    store, rep = import_twice(tmp_path, z, embedder)
+    assert rep.kind == "chatgpt" and rep.details["exchanges"] == 5
+    assert episodes(store)[0]["meta"]["file"] == f"{z.name}/conversations.json"
+    # the same export as a bare conversations.json is already there: nothing new
+    again = import_file(store, write_json(tmp_path / "conversations.json", conv),
+                        embedder=embedder)
+    assert again.added["episodes"] == 0 and again.added["conversations"] == 0
+    store.close()
+
+
+def test_dry_run_json_from_the_command_line(tmp_path):
+    path = write_json(tmp_path / "conversations.json", chatgpt_export())
+    data = tmp_path / "data"
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    out = subprocess.run(
+        [sys.executable, "-m", "hela_desktop.cli", "import", str(path), "--dry-run", "--json",
+         "--data-dir", str(data)], capture_output=True, text=True, env=env, timeout=120,
+        cwd=Path(__file__).resolve().parents[1])
+    assert out.returncode == 0, out.stderr
+    rep = json.loads(out.stdout)
+    assert rep["source"] == "chatgpt" and rep["conversations"] == 2
+    assert rep["exchanges"] == 5 and rep["skipped"] == sum(rep["skipped_reasons"].values())
+    assert rep["dry_run"] is True and rep["added"]["episodes"] == 5
+    assert rep["first"] == "2023-11-14" and rep["last"] == "2023-11-15"
+    with Store(data) as store:
+        assert counts(store) == dict(conversations=0, episodes=0, messages=0, edges=0)
+
+
+def _cli(data_dir: Path, *argv: str) -> int:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    mf.add_cli(sub)
+    args = parser.parse_args(list(argv))
+    args.data_dir = data_dir
+    return args.func(args)
+
+
+def test_cli_prints_progress_and_refuses_with_one_line(tmp_path, embedder, capsys, monkeypatch):
+    monkeypatch.setattr("hela_desktop.embedder.Embedder", lambda *a, **k: embedder)
+    path = write_json(tmp_path / "conversations.json", chatgpt_export())
+    assert _cli(tmp_path / "d", "import", str(path), "--progress") == 0
+    cap = capsys.readouterr()
+    assert "ChatGPT export: 2 conversations, 5 exchanges" in cap.out
+    assert "reading:" in cap.err and "embedding:" in cap.err and "per s" in cap.err
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(path.read_bytes()[:700])
+    assert _cli(tmp_path / "d", "import", str(bad)) != 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {bad}: ")
+
+
+# ------------------------------------------------------------------------- Claude -----
+def claude_export() -> list[dict]:
+    def msg(uid, sender, text, at, parent=None, content=None, attachments=(), files=()):
+        m = {"uuid": uid, "text": text, "content": content if content is not None else
+             [{"start_timestamp": at, "stop_timestamp": at, "type": "text", "text": text,
+               "citations": []}],
+             "sender": sender, "created_at": at, "updated_at": at,
+             "attachments": list(attachments), "files": list(files)}
+        if parent is not None:
+            m["parent_message_uuid"] = parent
+        return m
+
+    root = "00000000-0000-4000-8000-000000000000"
+    return [{
+        "uuid": "c-0001", "name": "Planning the garden",
+        "created_at": "2024-03-01T09:00:00.000000Z", "updated_at": "2024-03-01T09:10:00Z",
+        "account": {"uuid": "acct-1"}, "current_leaf_message_uuid": "m6",
+        "chat_messages": [
+            msg("m1", "human", "I grow tomatoes and basil on my balcony.",
+                "2024-03-01T09:00:05Z", root,
+                attachments=[{"file_name": "balcony-plan.txt", "file_size": 120,
+                              "file_type": "text/plain",
+                              "extracted_content": "3 pots, south facing"}]),
+            msg("m2", "assistant", "Basil loves the sun next to tomatoes.",
+                "2024-03-01T09:00:09Z", "m1"),
+            # an edited question: m3 was replaced by m5 (same parent)
+            msg("m3", "human", "Should I add mint?", "2024-03-01T09:01:00Z", "m2"),
+            msg("m4", "assistant", "ANSWER ON THE ABANDONED BRANCH", "2024-03-01T09:01:05Z",
+                "m3"),
+            msg("m5", "human", "Should I add mint or rosemary?", "2024-03-01T09:02:00Z", "m2",
+                files=[{"file_name": "photo.png"}]),
+            msg("m6", "assistant", "", "2024-03-01T09:02:09Z", "m5", content=[
+                {"type": "thinking", "thinking": "The user asks about herbs..."},
+                {"type": "tool_use", "name": "web_search", "input": {"query": "mint pots"}},
+                {"type": "tool_result", "content": [{"type": "text", "text": "..."}]},
+                {"type": "text", "text": "Rosemary — mint spreads and takes over."}]),
+        ]}, {
+        "uuid": "c-0002", "name": "", "created_at": "2024-03-02T10:00:00Z",
+        "updated_at": "2024-03-02T10:00:00Z", "account": {"uuid": "acct-1"},
+        "chat_messages": [
+            msg("n1", "human", "", "2024-03-02T10:00:01Z", content=[]),
+            msg("n2", "human", "Ma fille s'appelle Zoë 👧", "2024-03-02T10:00:05Z"),
+            msg("n3", "assistant", "Quel joli prénom !", "2024-03-02T10:00:07Z"),
+        ]}]
+
+
+def test_claude_export_branches_blocks_and_attachments(tmp_path, embedder):
+    path = write_json(tmp_path / "conversations.json", claude_export())
+    store, rep = import_twice(tmp_path, path, embedder)
+    eps = episodes(store)
+    assert [(e["user"], e["reply"]) for e in eps] == [
+        ("I grow tomatoes and basil on my balcony.", "Basil loves the sun next to tomatoes."),
+        ("Should I add mint or rosemary?", "Rosemary — mint spreads and takes over."),
+        ("Ma fille s'appelle Zoë 👧", "Quel joli prénom !"),
+    ]
+    assert eps[0]["at"] == pytest.approx(1709283605.0)
+    assert eps[0]["meta"]["attachments"] == ["balcony-plan.txt"]
+    assert eps[1]["meta"]["attachments"] == ["photo.png"]
+    assert "3 pots" not in json.dumps([e["user"] for e in eps])
+    assert eps[0]["meta"]["conversation_id"] == "c-0001" and eps[0]["source"] == "claude"
+    assert eps[2]["title"] == "Imported chat"
+    r = rep.details["skipped_reasons"]
+    assert r["message on another branch"] == 2 and r["thinking"] == 1
+    assert r["tool use"] == 1 and r["tool result"] == 1 and "empty message" not in r
+    store.close()
+
+
+# --------------------------------------------------------------------- Open WebUI -----
+def openwebui_export() -> list[dict]:
+    def m(mid, parent, children, role, content, ts, **extra):
+        return {"id": mid, "parentId": parent, "childrenIds": children, "role": role,
+                "content": content, "timestamp": ts, **extra}
+
+    msgs = {
+        "s": m("s", None, ["u1"], "system", "You are a helpful assistant.", 1712000000),
+        "u1": m("u1", "s", ["a1", "a1b"], "user", "I run 10 km every Sunday morning.",
+                1712000001, models=["llama3:8b"],
+                files=[{"type": "file", "name": "route.gpx"}]),
+        "a1": m("a1", "u1", [], "assistant", "FIRST ATTEMPT", 1712000002, model="llama3:8b",
+                done=True),
+        "a1b": m("a1b", "u1", ["u2"], "assistant",
+                 '<details type="reasoning" done="true" duration="2">\n<summary>Thought for 2 '
+                 'seconds</summary>\n> long thoughts\n</details>\nGreat habit — keep hydrated!',
+                 1712000003, model="llama3:8b", done=True),
+        "u2": m("u2", "a1b", ["a2"], "user", "What should I eat before?", 1712000010),
+        "a2": m("a2", "u2", [], "assistant", "A banana about an hour before.", 1712000011,
+                model="llama3:8b"),
+    }
+    chat = {"id": "", "title": "Sunday runs", "models": ["llama3:8b"], "params": {},
+            "history": {"messages": msgs, "currentId": "a2"},
+            "messages": list(msgs.values()), "tags": [], "timestamp": 1712000000123,
+            "files": []}
+    return [{"id": "7f3c-chat", "user_id": "u-1", "title": "Sunday runs", "chat": chat,
+             "updated_at": 1712000011, "created_at": 1712000000, "share_id": None,
+             "archived": False, "pinned": False, "meta": {"tags": []}, "folder_id": None}]
+
+
+def test_openwebui_export_follows_current_id(tmp_path, embedder):
+    path = write_json(tmp_path / "chat-export-1712000100.json", openwebui_export())
+    store, rep = import_twice(tmp_path, path, embedder)
+    eps = episodes(store)
+    assert [(e["user"], e["reply"], e["at"]) for e in eps] == [
+        ("I run 10 km every Sunday morning.", "Great habit — keep hydrated!", 1712000001.0),
+        ("What should I eat before?", "A banana about an hour before.", 1712000010.0)]
+    assert eps[0]["meta"]["model"] == "llama3:8b"
+    assert eps[0]["meta"]["attachments"] == ["route.gpx"]
+    assert rep.kind == "openwebui" and eps[0]["title"] == "Sunday runs"
+    r = rep.details["skipped_reasons"]
+    assert r["message on another branch"] == 1 and r["system message"] == 1
+    assert r["reasoning or tool block"] == 1
+    store.close()
+
+
+# ---------------------------------------------------------------------------- Jan -----
+def jan_threads(root: Path) -> Path:
+    threads = root / "jan" / "threads"
+    t1 = threads / "jan_1714000000"
+    t1.mkdir(parents=True)
+    write_json(t1 / "thread.json", {
+        "id": "jan_1714000000", "object": "thread", "title": "Learning Portuguese",
+        "assistants": [{"assistant_id": "jan", "model": {"id": "llama3.2-3b-instruct"}}],
+        "created": 1714000000000, "updated": 1714000100000, "metadata": {}})
+
+    def line(mid, role, text, ms, thread="jan_1714000000", **extra):
+        content = [{"type": "text", "text": {"value": text, "annotations": []}}] \
+            if text is not None else []
+        return json.dumps({"id": mid, "object": "thread.message", "thread_id": thread,
+                           "assistant_id": "jan", "role": role, "content": content,
+                           "status": "ready", "created_at": ms, "completed_at": ms,
+                           "metadata": {}, "type": "Thread", **extra}, ensure_ascii=False)
+
+    (t1 / "messages.jsonl").write_text("\n".join([
+        line("01HX1", "user", "I am learning Portuguese for my move to Porto.", 1714000001000),
+        line("01HX2", "assistant", "Boa sorte! Start with everyday greetings.", 1714000002000),
+        line("01HX3", "user", "Como se diz 'thank you'?", 1714000003000),
+        line("01HX4", "assistant", "Obrigado (or obrigada).", 1714000004000),
+        line("01HX5", "assistant", None, 1714000005000),
+    ]) + "\n", encoding="utf-8")
+    t2 = threads / "jan_1714500000"  # an older version: no thread.json
+    t2.mkdir()
+    (t2 / "messages.jsonl").write_text(
+        line("A1", "user", "Remind me: dentist on Friday", 1714500000, thread="jan_1714500000")
+        + "\n", encoding="utf-8")
+    (threads / ".DS_Store").write_bytes(b"\x00\x01")
+    return root / "jan"
+
+
+def test_jan_threads_folder_and_single_file(tmp_path, embedder):
+    folder = jan_threads(tmp_path)
+    store, rep = import_twice(tmp_path, folder, embedder)
+    eps = episodes(store)
+    assert [(e["user"], e["reply"], e["at"]) for e in eps] == [
+        ("I am learning Portuguese for my move to Porto.",
+         "Boa sorte! Start with everyday greetings.", 1714000001.0),
+        ("Como se diz 'thank you'?", "Obrigado (or obrigada).", 1714000003.0),
+        ("Remind me: dentist on Friday", "", 1714500000.0)]
+    assert eps[0]["title"] == "Learning Portuguese" and eps[0]["source"] == "jan"
+    assert rep.details["conversations"] == 2 and rep.details["skipped_reasons"] == {
+        "empty message": 1}
+    # one thread's messages.jsonl on its own is the same thread: nothing new
+    again = import_file(store, folder / "threads" / "jan_1714000000" / "messages.jsonl",
+                        embedder=embedder)
+    assert again.kind == "jan" and again.added["episodes"] == 0
+    store.close()
+
+
+# -------------------------------------------------------------------------- notes -----
+def vault(root: Path) -> Path:
+    v = root / "vault"
+    (v / ".obsidian").mkdir(parents=True)
+    (v / ".obsidian" / "app.json").write_text("{}")
+    (v / ".obsidian" / "hidden.md").write_text("# Not a note\n\nsettings")
+    (v / "People").mkdir()
+    (v / "People" / "Ana.md").write_text(
+        "---\ntitle: Ana\ncreated: 2022-06-01\ntags:\n  - family\n  - lisbon\naliases: [sis]\n"
+        "---\n"
+        "Ana is my older sister.\n\n"
+        "## Work\nShe is an architect at a studio in Lisbon.\n\n"
+        "## Empty heading\n\n"
+        "## Birthday\nHer birthday is on 12 March. See [[Gift ideas#For Ana|gifts]].\n",
+        encoding="utf-8")
+    (v / "Gift ideas.md").write_text(
+        "# Gift ideas\n\n"
+        "## For Ana\nA book on Álvaro Siza; she mentioned it in [[Ana]].\n\n"
+        "```python\n# not a heading\nprint('x')\n```\n\n"
+        "## For me\nNew running shoes ![[shoes.png]] and [[Nowhere]].\n",
+        encoding="utf-8")
+    (v / "latin1.md").write_bytes("caf\xe9".encode("latin-1"))
+    (v / "shoes.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    os.utime(v / "Gift ideas.md", (T0, T0))
+    return v
+
+
+def test_notes_folder_sections_dates_and_links(tmp_path, embedder):
+    v = vault(tmp_path)
+    store, rep = import_twice(tmp_path, v, embedder)
+    eps = episodes(store)
+    by_head = {(e["meta"]["note"], e["meta"]["section"]): e for e in eps}
+    assert sorted(by_head, key=lambda k: (k[0], k[1] or "")) == [("Ana", None), ("Ana", "Birthday"), ("Ana", "Work"),
+                               ("Gift ideas", "For Ana"), ("Gift ideas", "For me")]
+    work = by_head[("Ana", "Work")]
+    assert work["user"] == "Ana › Work\n\nShe is an architect at a studio in Lisbon."
+    assert work["reply"] == "" and work["source"] == "notes" and work["conv"] is None
+    assert work["meta"]["file"] == "People/Ana.md" and work["meta"]["tags"] == ["family",
+                                                                                "lisbon"]
+    import datetime as dt
+    assert work["at"] == dt.datetime(2022, 6, 1).timestamp()
+    assert by_head[("Gift ideas", "For me")]["at"] == T0  # no front matter: file time
+    assert "# not a heading" in by_head[("Gift ideas", "For Ana")]["user"]
+    uid = {k: e["uid"] for k, e in by_head.items()}
+    edges = {tuple(sorted((a, b))) for a, b in store.conn.execute(
+        "SELECT a.uid, b.uid FROM edges JOIN episodes a ON a.id = src "
+        "JOIN episodes b ON b.id = dst WHERE prior > 0")}
+    want = {
+        # sections in a row
+        (uid[("Ana", None)], uid[("Ana", "Work")]),
+        (uid[("Ana", "Work")], uid[("Ana", "Birthday")]),
+        (uid[("Gift ideas", "For Ana")], uid[("Gift ideas", "For me")]),
+        # [[Gift ideas#For Ana|gifts]] and [[Ana]]
+        (uid[("Ana", "Birthday")], uid[("Gift ideas", "For Ana")]),
+        (uid[("Gift ideas", "For Ana")], uid[("Ana", None)]),
+    }
+    assert edges == {tuple(sorted(p)) for p in want}
+    d = rep.details
+    assert d["notes"] == 2 and d["memories"] == 5 and d["links"] == 2
+    assert d["skipped_reasons"] == {"empty section": 2, "file not in UTF-8": 1,
+                                    "link to a note not in the folder": 1}
+    store.close()
+
+
+# -------------------------------------------------------------- refusal and cancel ----
+def test_corrupted_and_hostile_files_are_refused(tmp_path):
+    good = json.dumps(chatgpt_export()).encode()
+    cases: dict[str, tuple[bytes, tuple[str, ...]]] = {
+        "truncated.json": (good[: len(good) // 2], ("not valid JSON",)),
+        "unclosed.json": (good[:-1], ("truncated JSON",)),
+        "latin1.json": (good.replace(b"\\u00e9", "\xe9".encode("latin-1"))
+                        .replace("é".encode(), "\xe9".encode("latin-1")), ("UTF-8",)),
+    }
+    conv = chatgpt_export()
+    conv[0]["mapping"]["u1"]["parent"] = "a5"  # a loop in the tree
+    cases["cycle.json"] = (json.dumps(conv).encode(), ("cycle", "conversation 1"))
+    conv = chatgpt_export()
+    conv[1]["mapping"] = ["not", "an", "object"]
+    cases["mapping.json"] = (json.dumps(conv).encode(), ("'mapping'", "conversation 2"))
+    conv = chatgpt_export()
+    conv[0]["current_node"] = "nowhere"
+    cases["current.json"] = (json.dumps(conv).encode(), ("current_node",))
+    conv = chatgpt_export()
+    conv.append("a string among conversations")
+    cases["item.json"] = (json.dumps(conv).encode(), ("conversation 4",))
+    deep = b'[{"mapping": {}, "current_node": null, "id": "x", "title": ' + b"[" * 100_000 \
+        + b"]" * 100_000 + b"}]"
+    cases["deep.json"] = (deep, ("nested too deeply",))
+    claude = claude_export()
+    claude[0]["chat_messages"][0]["content"] = "text where blocks belong"
+    cases["claude.json"] = (json.dumps(claude).encode(), ("'content'",))
+    owui = openwebui_export()
+    owui[0]["chat"]["history"]["messages"]["u2"]["parentId"] = "a2"
+    cases["owui.json"] = (json.dumps(owui).encode(), ("cycle",))
+    for name, (data, frags) in cases.items():
+        p = tmp_path / name
+        p.write_bytes(data)
+        assert_refused(tmp_path, p, *frags)
+    # a zip whose conversations.json would inflate a thousandfold
+    bomb = tmp_path / "export.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("conversations.json", b"[" + b" " * (8 * 2**20) + b"]")
+    assert_refused(tmp_path, bomb, "decompression bomb")
+    # a zip cut short
+    z = tmp_path / "cut.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("conversations.json", good)
+    z.write_bytes(z.read_bytes()[:-40])
+    assert_refused(tmp_path, z)
+    # a Jan thread with a broken line; an empty folder
+    folder = jan_threads(tmp_path / "jan-bad")
+    f = folder / "threads" / "jan_1714000000" / "messages.jsonl"
+    f.write_text(f.read_text(encoding="utf-8") + '{"role": "user", "content": [\n',
+                 encoding="utf-8")
+    assert_refused(tmp_path, folder, "messages.jsonl line 6")
+    (tmp_path / "empty").mkdir()
+    assert_refused(tmp_path, tmp_path / "empty", "folder without Markdown notes")
+
+
+def test_cancel_while_embedding_changes_nothing(tmp_path, embedder):
+    path = write_json(tmp_path / "conversations.json", chatgpt_export())
+    cancel = threading.Event()
+    stages = []
+
+    def stage(name, start, end):
+        stages.append((name, start, end))
+        if name == "embedding":
+            cancel.set()  # as the Cancel button does, from another thread
+
+    with Store(tmp_path / "data") as store:
+        before = snapshot(store)
+        with pytest.raises(ImportCancelled):
+            import_file(store, path, embedder=embedder, stage=stage, cancel=cancel,
+                        progress=lambda d, t: None)
+        assert snapshot(store) == before and not store.conn.in_transaction
+    assert [s[0] for s in stages] == ["reading", "checking", "embedding"]
+    assert not [p for p in (tmp_path / "data").iterdir() if p.name.startswith(".hela-import")]
+
+
+def test_stages_and_progress(tmp_path, embedder):
+    path = write_json(tmp_path / "conversations.json", chatgpt_export())
+    seen: list[tuple] = []
+    with Store(tmp_path / "data") as store:
+        import_file(store, path, embedder=embedder,
+                    stage=lambda n, a, b: seen.append(("stage", n, a, b)),
+                    progress=lambda d, t: seen.append(("progress", d, t)))
+    names = [s[1] for s in seen if s[0] == "stage"]
+    assert names == ["reading", "checking", "embedding", "writing"]
+    i = seen.index(("stage", "checking", 0, seen[[s[1] for s in seen].index("checking")][3]))
+    reading = [s for s in seen[:i] if s[0] == "progress"]
+    assert reading[-1][1:] == (path.stat().st_size, path.stat().st_size)
+    emb = next(s for s in seen if s[:2] == ("stage", "embedding"))
+    assert emb[3] - emb[2] == 5  # five exchanges to embed
+    assert seen[-1][0] == "progress" and seen[-1][1] == seen[-1][2]
+
+
+def test_big_export_streams_in_bounded_memory(tmp_path, monkeypatch):
+    """A 12 MB conversations.json is read in blocks (256 KiB here): parsing it never holds
+    more than a few blocks and one conversation in memory."""
+    import tracemalloc
+
+    from hela_desktop.bench.import_speed import write_chatgpt_export
+
+    monkeypatch.setattr(mf, "_CHUNK", 256 * 1024)
+    path = tmp_path / "conversations.json"
+    assert write_chatgpt_export(path, conversations=150, exchanges=20, reply_chars=3000) == 3000
+    size = path.stat().st_size
+    assert size > 10 * 2**20
+    cancel = threading.Event()
+    read: list[int] = []
+    peak = []
+
+    def stage(name, _a, _b):
+        if name == "checking":  # the export has been parsed: how much memory did it take?
+            peak.append(tracemalloc.get_traced_memory()[1])
+            cancel.set()
+
+    with Store(tmp_path / "data") as store:
+        tracemalloc.start()
+        try:
+            with pytest.raises(ImportCancelled):
+                import_file(store, path, dry_run=True, stage=stage, cancel=cancel,
+                            progress=lambda d, t: read.append(d))
+        finally:
+            tracemalloc.stop()
+    assert read[-1] == size
+    assert peak[0] < size / 5, (peak, size)
+
+
+# -------------------------------------------------------------------------- fuzz ------
+@pytest.fixture(scope="module")
+def fuzz_store(tmp_path_factory):
+    base = tmp_path_factory.mktemp("fuzz-base")
+    with Store(base / "tpl") as s:
+        s.add_episode("I keep a diary", "", None, created_at=T0)
+    return base
+
+
+_FUZZ = settings(max_examples=30, deadline=None,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                        HealthCheck.function_scoped_fixture])
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=6), kids,
+                                                              max_size=3),
+    max_leaves=8)
+
+
+def _paths(obj, prefix=()):
+    """Every (path to a value) inside a JSON value."""
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _paths(v, (*prefix, i))
+
+
+def _mutate(data, obj):
+    """Put random JSON values at random places of a valid export (or delete them)."""
+    for _ in range(data.draw(st.integers(1, 3))):
+        paths = [p for p in _paths(obj) if p]
+        if not paths:
+            break
+        p = data.draw(st.sampled_from(paths))
+        parent = obj
+        for k in p[:-1]:
+            parent = parent[k]
+        if data.draw(st.booleans()) or isinstance(parent, list):
+            parent[p[-1]] = data.draw(_json)
+        else:
+            del parent[p[-1]]
+    return obj
+
+
+def _fuzz_import(base: Path, write, embedder) -> None:
+    """Import what `write(folder)` makes into a copy of the base store: either it imports
+    cleanly, or it is refused with one line and the store's files are unchanged."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        data = tmp / "data"
+        shutil.copytree(base / "tpl", data)
+        path = write(tmp)
+        before = files_of(data)
+        with Store(data) as store:
+            try:
+                import_file(store, path, embedder=embedder)
+            except MemoryFileError as err:
+                assert str(err).startswith(str(path)) and "\n" not in str(err)
+                store.close()
+                assert files_of(data) == before
+                return
+            assert store.integrity_ok()
+            again = import_file(store, path, embedder=embedder)
+            assert sum(again.added.values()) == 0
+
+
+@_FUZZ
+@given(st.data())
+def test_fuzz_chatgpt(fuzz_store, embedder, data):
+    obj = _mutate(data, chatgpt_export()[:2])
+    _fuzz_import(fuzz_store, lambda d: write_json(d / "conversations.json", obj), embedder)
+
+
+@_FUZZ
+@given(st.data())
+def test_fuzz_claude(fuzz_store, embedder, data):
+    obj = _mutate(data, claude_export())
+    _fuzz_import(fuzz_store, lambda d: write_json(d / "conversations.json", obj), embedder)
+
+
+@_FUZZ
+@given(st.data())
+def test_fuzz_openwebui(fuzz_store, embedder, data):
+    obj = _mutate(data, openwebui_export())
+    _fuzz_import(fuzz_store, lambda d: write_json(d / "export.json", obj), embedder)
+
+
+@_FUZZ
+@given(st.data())
+def test_fuzz_jan(fuzz_store, embedder, data):
+    def write(d: Path) -> Path:
+        folder = jan_threads(d)
+        f = folder / "threads" / "jan_1714000000" / "messages.jsonl"
+        lines = [json.loads(x) for x in f.read_text(encoding="utf-8").splitlines()]
+        lines = _mutate(data, lines)
+        f.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+        return folder
+
+    _fuzz_import(fuzz_store, write, embedder)
+
+
+@_FUZZ
+@given(texts=st.lists(st.text(max_size=200) | st.binary(max_size=200), min_size=1, max_size=3),
+       links=st.lists(st.sampled_from(["[[n0]]", "[[n1#h]]", "[[n2|x]]", "![[n0]]", "[[]]",
+                                       "[[#h]]", "# h", "---", "```"]), max_size=4))
+def test_fuzz_notes(fuzz_store, embedder, texts, links):
+    def write(d: Path) -> Path:
+        v = d / "vault"
+        v.mkdir()
+        for i, t in enumerate(texts):
+            raw = t if isinstance(t, bytes) else (t + "\n" + "\n".join(links)).encode(
+                "utf-8", "surrogatepass")
+            (v / f"n{i}.md").write_bytes(raw)
+        return v
+
+    _fuzz_import(fuzz_store, write, embedder)
+
+
+@_FUZZ
+@given(data=st.binary(max_size=600), head=st.sampled_from([b"", b"[", b"[{", b"{", b"PK"]))
+def test_fuzz_random_bytes(fuzz_store, embedder, data, head):
+    def write(d: Path) -> Path:
+        (d / "conversations.json").write_bytes(head + data)
+        return d / "conversations.json"
+
+    _fuzz_import(fuzz_store, write, embedder)
+
+
+# --------------------------------------------------------------------------- app ------
+@pytest.mark.gui
+def test_app_imports_with_progress_and_cancels(qtbot, tmp_path, embedder):
+    """File ▸ Import on the assistant's thread: progress words (stage, rate) reach the
+    dialog, the conversations appear; Cancel stops a big import and changes nothing."""
+    pytest.importorskip("pytestqt")
+    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="hela-qt-config-")
+    from hela_desktop.bench.import_speed import write_chatgpt_export
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.main_window import MainWindow
+
+    data = tmp_path / "data"
+    s = Settings()
+    s.model_path = str(tmp_path / "missing.gguf")  # no chat model needed to import
+    w = MainWindow(data, s, assistant_kwargs={"embedder": embedder})
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.embedder_ready, timeout=60_000)
+    notes: list[str] = []
+    w.client.worker.progressNote.connect(lambda _n, t: notes.append(t))
+    path = write_json(tmp_path / "conversations.json", chatgpt_export())
+    w.start_import(str(path))
+    qtbot.waitUntil(lambda: getattr(w, "last_message", ("",))[0] == "Import finished",
+                    timeout=60_000)
+    assert "ChatGPT export: 2 conversations, 5 exchanges" in w.last_message[1]
+    assert any(t.startswith("embedding: ") for t in notes)
+    assert any(t.startswith("reading: ") for t in notes)
+    titles = {w.conversations.list.item(i).text() for i in range(w.conversations.list.count())}
+    assert {"Ana in Lisbon", "Ünïcødé 日本語"} <= titles
+    assert w.read_store.count_episodes() == 5
+
+    big = tmp_path / "big" / "conversations.json"
+    big.parent.mkdir()
+    write_chatgpt_export(big, conversations=40, exchanges=20)
+    before = snapshot(w.read_store)
+    w.start_import(str(big))
+    from PySide6 import QtWidgets
+
+    w._progress.findChild(QtWidgets.QPushButton).click()  # the dialog's Cancel button
+    qtbot.waitUntil(lambda: w.last_message[0] == "Import cancelled", timeout=60_000)
+    assert "cancelled" in w.statusBar().currentMessage()
+    assert snapshot(w.read_store) == before
+    w.close()
+
+
+def test_bench_import_small(tmp_path, embedder):
+    """The `import` part of `bench speed`, small: a generated export imports completely
+    and the report line carries the rate."""
+    from hela_desktop.bench.import_speed import bench_import
+    from hela_desktop.bench.speed import format_report
+
+    r = bench_import(tmp_path, exchanges=60, per_conversation=20, embedder=embedder)
+    assert r["exchanges"] == r["stored"] == 60
+    assert r["exchanges_per_s"] > 0 and r["embed_per_s"] > 0
+    assert r["reading_s"] >= 0 and r["embedding_s"] > 0 and r["writing_s"] >= 0
+    text = format_report({"profile": "hela", "import": r})
+    assert "exchanges per s embedding included" in text

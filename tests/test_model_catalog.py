@@ -1,0 +1,156 @@
+"""Models already on disk: LM Studio, Jan, GPT4All and Ollama layouts, built in a temporary
+home with the bundled GGUF file (symlinks and copies), described from GGUF metadata."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hela_desktop.model_catalog import (
+    find_models,
+    human_size,
+    locations,
+    ollama_models,
+    read_gguf_info,
+    read_gguf_metadata,
+)
+from hela_desktop.paths import bundled_model_path
+
+MODEL = bundled_model_path()
+pytestmark = pytest.mark.skipif(MODEL is None, reason="the bundled model is not installed")
+
+
+def test_metadata_matches_the_gguf_package():
+    """Our fast reader agrees with the gguf package's full parse on every scalar we show."""
+    from gguf import GGUFReader, LlamaFileType
+
+    r = GGUFReader(str(MODEL))
+    meta = read_gguf_metadata(MODEL)
+    for key in ("general.name", "general.architecture", "llama.context_length",
+                "general.file_type", "tokenizer.chat_template", "tokenizer.ggml.eos_token_id"):
+        assert meta[key] == r.fields[key].contents(), key
+    info = read_gguf_info(MODEL)
+    assert info.quantization == LlamaFileType(meta["general.file_type"]).name.removeprefix("MOSTLY_")
+    assert info.quantization == "Q4_1" and info.context_length == 8192
+    eos = r.fields["tokenizer.ggml.eos_token_id"].contents()
+    assert info.eos_text == r.fields["tokenizer.ggml.tokens"].contents(eos) == "<|im_end|>"
+    assert info.chat_template.startswith("{% for message in messages %}")
+
+
+def _home(tmp_path: Path) -> Path:
+    """A home folder with the bundled model laid out as each app lays out its models."""
+    home = tmp_path / "home"
+    lms = home / ".lmstudio" / "models" / "HuggingFaceTB" / "SmolLM2-GGUF"
+    lms.mkdir(parents=True)
+    (lms / "smollm2-lmstudio.Q4_1.gguf").symlink_to(MODEL)
+    jan = home / ".local" / "share" / "Jan" / "data" / "llamacpp" / "models" / "smollm2-jan"
+    jan.mkdir(parents=True)
+    shutil.copyfile(MODEL, jan / "model.gguf")  # a real copy: a second, distinct file
+    (jan / "model.yml").write_text("model_path: model.gguf\n")
+    g4a = home / ".local" / "share" / "nomic.ai" / "GPT4All"
+    g4a.mkdir(parents=True)
+    (g4a / "smollm2-gpt4all.gguf").symlink_to(MODEL)
+    (g4a / "notes.txt").write_text("not a model")
+    (g4a / "broken.gguf").write_bytes(b"GGUF\x03\x00")  # truncated: left out, never fatal
+    (g4a / "mmproj-vision.gguf").symlink_to(MODEL)  # a projector name: not a chat model
+    # Ollama: a manifest names the model layer by digest; the blob has no extension
+    olla = home / ".ollama" / "models"
+    digest = hashlib.sha256(b"smollm2").hexdigest()
+    (olla / "blobs").mkdir(parents=True)
+    (olla / "blobs" / f"sha256-{digest}").symlink_to(MODEL)
+    man = olla / "manifests" / "registry.ollama.ai" / "library" / "smollm2"
+    man.mkdir(parents=True)
+    (man / "135m").write_text(json.dumps({"schemaVersion": 2, "layers": [
+        {"mediaType": "application/vnd.ollama.image.model", "digest": f"sha256:{digest}",
+         "size": MODEL.stat().st_size},
+        {"mediaType": "application/vnd.ollama.image.template", "digest": "sha256:00"}]}))
+    (man / "missing").write_text(json.dumps({"layers": [
+        {"mediaType": "application/vnd.ollama.image.model", "digest": "sha256:ff"}]}))
+    return home
+
+
+def test_finds_lm_studio_jan_gpt4all_and_ollama_models(tmp_path):
+    home = _home(tmp_path)
+    # the symlinks all point at the same file: listed once, under the first app that has it
+    found = find_models(home=home, env={})
+    by_app = {m.app: m for m in found}
+    assert set(by_app) == {"LM Studio", "Jan"}
+    assert by_app["LM Studio"].path.name == "smollm2-lmstudio.Q4_1.gguf"
+    assert by_app["Jan"].path.name == "model.gguf"
+    # each layout on its own
+    for app, rel in (("GPT4All", ".local/share/nomic.ai/GPT4All"), ("Ollama", ".ollama/models")):
+        only = find_models(home=tmp_path / "none", extra=[(app, home / rel)], env={})
+        assert [m.app for m in only] == [app]
+    ollama = find_models(home=tmp_path / "none", extra=[("Ollama", home / ".ollama/models")],
+                         env={})[0]
+    assert ollama.name == "smollm2:135m" and ollama.path.name.startswith("sha256-")
+    m = by_app["Jan"]
+    assert m.size == MODEL.stat().st_size and m.quantization == "Q4_1"
+    assert m.context_length == 8192 and m.chat_template and m.is_chat
+    assert m.describe() == (f"{m.name} — Jan, {human_size(m.size)}, Q4_1, 8,192 ctx, "
+                            "chat template")
+
+
+def test_ollama_manifest_to_blob_and_env_override(tmp_path):
+    home = _home(tmp_path)
+    pairs = ollama_models(home / ".ollama" / "models")
+    assert [n for n, _ in pairs] == ["smollm2:135m"]  # the manifest without a blob is skipped
+    moved = tmp_path / "elsewhere"
+    shutil.move(str(home / ".ollama" / "models"), moved)
+    apps = dict((str(p), a) for a, p in locations(home, {"OLLAMA_MODELS": str(moved)}))
+    assert apps[str(moved)] == "Ollama"
+    found = find_models(home=home, env={"OLLAMA_MODELS": str(moved)})
+    assert any(m.app == "Ollama" for m in found) is False  # same file: LM Studio listed it first
+    only = find_models(home=tmp_path / "none", env={"OLLAMA_MODELS": str(moved)})
+    assert [m.name for m in only] == ["smollm2:135m"]
+
+
+def test_non_chat_and_broken_files_are_left_out(tmp_path):
+    home = _home(tmp_path)
+    g4a = home / ".local/share/nomic.ai/GPT4All"
+    chat = find_models(home=tmp_path / "none", extra=[("GPT4All", g4a)], env={})
+    assert [m.path.name for m in chat] == ["smollm2-gpt4all.gguf"]  # not the projector
+    every = find_models(home=tmp_path / "none", extra=[("GPT4All", g4a)], env={}, chat_only=False)
+    # the projector name comes first and is the same file: listed once, not as a chat model
+    assert [(m.path.name, m.is_chat) for m in every] == [("mmproj-vision.gguf", False)]
+
+
+def test_human_size():
+    assert human_size(512) == "512 B"
+    assert human_size(2048) == "2 KB"
+    assert human_size(103_000_000) == "98.2 MB"
+    assert human_size(5 * 1024**3) == "5.0 GB"
+
+
+@pytest.mark.gui
+def test_settings_dialog_lists_found_models_and_the_server_choice(qtbot, tmp_path, monkeypatch):
+    pytest.importorskip("pytestqt")
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog, model_changed
+
+    monkeypatch.setattr(SettingsDialog, "_home", _home(tmp_path))
+    s = Settings()
+    dlg = SettingsDialog(s, tmp_path / "data")
+    qtbot.addWidget(dlg)
+    labels = [dlg.model.itemText(i) for i in range(dlg.model.count())]
+    assert any(t.endswith("(LM Studio)") for t in labels) and any(t.endswith("(Jan)") for t in labels)
+    dlg.model.setCurrentIndex(next(i for i, t in enumerate(labels) if t.endswith("(Jan)")))
+    assert "Jan" in dlg.model_details.text() and "Q4_1" in dlg.model_details.text()
+    assert not dlg.server_url.isEnabled()  # local by default
+    dlg.server_backend.setChecked(True)
+    dlg.server_url.setText("http://192.168.1.20:8080")
+    assert dlg.server_url.isEnabled() and "unencrypted" in dlg.server_warning.text()
+    dlg.server_url.setText("http://127.0.0.1:8080")
+    assert dlg.server_warning.text() == ""
+    dlg.server_model.setText("qwen2.5-7b")
+    dlg.server_key.setText("sk-1")
+    new = dlg.result_settings()
+    assert (new.backend, new.server_url, new.server_model, new.server_api_key) == (
+        "server", "http://127.0.0.1:8080", "qwen2.5-7b", "sk-1")
+    assert new.model_path.endswith("model.gguf") and model_changed(s, new)
+    new.save(tmp_path)
+    assert Settings.load(tmp_path).server_model == "qwen2.5-7b"
