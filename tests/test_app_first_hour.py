@@ -36,7 +36,7 @@ SEED = [
     ("My sister Ana lives in Lisbon.", "Nice, Lisbon is a lovely city."),
     ("I work as a nurse at the hospital in Porto.", "Nursing is demanding work."),
     ("My cat is called Miso and he is orange.", "Miso is a great name for a cat."),
-    ("Shellfish makes me break out in hives.", "That sounds like an allergic reaction."),
+    ("Shellfish gives me an allergic rash, so I skip prawns.", "That sounds unpleasant."),
     ("I am learning to play the piano.", "Practice a little every day."),
 ]
 
