@@ -2,10 +2,10 @@
 VENV ?= .venv
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run chat test lint bench-speed bench-locomo bench-gui bundle check-bundle clean
+.PHONY: run chat test lint bench-speed bench-locomo bench-gui screenshots bundle check-bundle clean
 
 run:            ## install what is missing, then open the desktop app
-	@HELA_VENV=$(VENV) scripts/bootstrap.sh
+	@HELA_VENV=$(VENV) HELA_NEED_WINDOW=1 scripts/bootstrap.sh
 	$(VENV)/bin/hela-desktop
 
 chat:           ## install what is missing, then the terminal chat
@@ -31,6 +31,10 @@ bench-locomo:
 bench-gui:
 	@HELA_VENV=$(VENV) scripts/bootstrap.sh
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/hela-desktop bench gui
+
+screenshots:    ## the README's screenshots from the real window under Xvfb: docs/screenshots/
+	@HELA_VENV=$(VENV) scripts/bootstrap.sh
+	HELA_VENV=$(VENV) scripts/screenshots.sh
 
 bundle:         ## self-contained Linux app folder: packaging/dist/hela-desktop/
 	@HELA_VENV=$(VENV) scripts/bootstrap.sh

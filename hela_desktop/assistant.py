@@ -31,7 +31,7 @@ from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
 from .gate import RelevanceGate
-from .llm import LocalLLM, ModelError, Prepared, Utf8Stream, common_prefix
+from .llm import LocalLLM, ModelError, PrefillStopped, Prepared, Utf8Stream, common_prefix
 from .memory import PROFILES, MemoryEngine, NewEpisode, fit_budget
 from .store import Store, StoreError, db_error_message
 
@@ -363,13 +363,17 @@ class Assistant:
 
     def chat(self, message: str, conversation_id: int | None = None,
              stop: threading.Event | None = None, *, seed: int | None = None,
-             now: float | None = None) -> Iterator[Event]:
+             now: float | None = None,
+             on_status: Callable[[str, int, int], None] | None = None) -> Iterator[Event]:
         """Answer `message`, streaming events; persists everything at the end.
 
         Stopping early (``stop.set()``, closing the generator, Ctrl-C) stores the partial
-        answer marked as interrupted; the store stays consistent either way.  `now` is the
-        time of the turn (epoch seconds; default: the clock), as `bench personal` replays
-        dialogues at their own dates.
+        answer marked as interrupted; the store stays consistent either way.  A stop before
+        the first token (even while the prompt is being read) keeps no empty answer.  `now`
+        is the time of the turn (epoch seconds; default: the clock), as `bench personal`
+        replays dialogues at their own dates.  `on_status(phase, done, total)` tells what
+        happens before the first token: ``"recalling"`` (0, 0), then ``"reading"`` with
+        prompt tokens read so far.
         """
         if not message or not message.strip():
             raise ValueError("empty message: type something to send")
@@ -394,6 +398,9 @@ class Assistant:
             conversation_id, history = self._open_turn(message, conversation_id, state, now)
             t0 = time.perf_counter()
 
+            # -- initial retrieval
+            if on_status is not None:
+                on_status("recalling", 0, 0)
             user_vec, active, retrieve_ms = self._initial_recall(message)
             yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
 
@@ -404,10 +411,21 @@ class Assistant:
             tag = ("chat", str(self.store.path), conversation_id)
             reuse = self.settings.swap_mode == "splice" and llm.cache_tag == tag
             llm.cache_tag = None
-            state.prefill_tokens += llm.sync(prompt, skip=llm.n_ctx // 2 if reuse else 0,
-                                             progress=self.on_progress)
-            if self._prefetch():
-                llm.mirror()
+
+            def reading(done: int, total: int) -> bool:
+                if on_status is not None:
+                    on_status("reading", done, total)
+                if self.on_progress is not None and done and total > llm.prefill_chunk():
+                    self.on_progress(done, total)  # (a long prompt: more than one chunk)
+                return stop is not None and stop.is_set()
+
+            try:
+                state.prefill_tokens += llm.sync(prompt, skip=llm.n_ctx // 2 if reuse else 0,
+                                                 progress=reading)
+                if self._prefetch():
+                    llm.mirror()
+            except PrefillStopped as exc:  # Esc while reading: the loop below ends at once
+                state.prefill_tokens += exc.evaluated
 
             generated: list[int] = []
             swap_s = 0.0  # time spent in swaps this answer
@@ -773,10 +791,12 @@ class Assistant:
                     engine.index.remove(i)
                 sets_seen = [[i for i in ids if i not in gone] for ids in sets_seen]
                 used = {i: v for i, v in used.items() if i not in gone}
-            message_id = self.store.add_message(
-                conversation_id, "assistant", answer, interrupted=interrupted, stats=stats,
-                at=now)
-            self.store.save_timeline(message_id, timeline)
+            message_id = None  # stopped before the first token: no empty answer is kept
+            if answer or not interrupted:
+                message_id = self.store.add_message(
+                    conversation_id, "assistant", answer, interrupted=interrupted, stats=stats,
+                    at=now)
+                self.store.save_timeline(message_id, timeline)
             # the user's words are the memory; the answer stays beside them as context
             if not interrupted:
                 episode_id = engine.add_episode(NewEpisode(
@@ -786,12 +806,12 @@ class Assistant:
                                         (episode_id, message_id))
             # Hebbian learning: one step per distinct co-active set of this answer
             seen: set[tuple[int, ...]] = set()
-            for ids in sets_seen:
+            for ids in sets_seen if message_id is not None else ():
                 key = tuple(sorted(ids))
                 if len(key) >= 2 and key not in seen:
                     seen.add(key)
                     engine.hebbian_update(key, now=now)
-            for r, qv in used.values():
+            for r, qv in used.values() if message_id is not None else ():
                 engine.record_access([r], qv, now=now)
         tps = n_tokens / elapsed if elapsed > 0 else 0.0
         return DoneEvent(

@@ -115,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("hela_desktop.bench.personal", "add_cli", bsub),
         ("hela_desktop.memfile", "add_cli", sub),
         ("hela_desktop.consolidate", "add_cli", sub),
+        ("hela_desktop.memories_cli", "add_cli", sub),
         ("hela_desktop.knowledge_cli", "add_cli", sub),
     ):
         try:
@@ -361,6 +362,7 @@ def doctor_report(args) -> dict:
     from .config import Settings
     from .llm import ModelError, check_gguf, gpu_offload_supported
     from .paths import bundled_embedder_path, bundled_model_path, scan_models
+    from .qtlibs import report as qt_xcb_report
     from .store import DB_FILE
 
     def ver(mod: str) -> str:
@@ -423,6 +425,7 @@ def doctor_report(args) -> dict:
         "memory_file": str(db) if db.exists() else f"{db} (not created yet)",
         "memory_file_error": check_memory_file(db) if db.is_file() else "",
         "hf_hub_offline": os.environ.get("HF_HUB_OFFLINE"),
+        "qt_xcb": qt_xcb_report(),
         "backend": s.backend,
         "server": server,
     }
@@ -455,6 +458,10 @@ def cmd_doctor(args) -> int:
         if rep["settings_error"]:
             print(f"settings:         [PROBLEM]\n                  {rep['settings_error']}")
         print(f"offline mode:     HF_HUB_OFFLINE={rep['hf_hub_offline']}")
+        xcb = rep["qt_xcb"]
+        print("window (Qt xcb):  " + ("libraries found" if xcb["ok"] else
+              f"missing {', '.join(xcb['missing_libraries'])}  [PROBLEM]\n"
+              f"                  install them with: {xcb['install']}"))
         srv = rep["server"]
         if srv is not None:
             print(f"model server:     {'ok' if srv['ok'] else 'PROBLEM'}: {srv['message']}")
@@ -466,6 +473,7 @@ def cmd_doctor(args) -> int:
         ok = ok and rep["server"]["ok"]
     else:
         ok = ok and rep["model_ok"]
+    ok = ok and rep["qt_xcb"]["ok"]
     return 0 if ok else 1
 
 

@@ -215,6 +215,27 @@ def reciprocal_rank_fusion(rank_lists: list[list[int]], k: int = 60) -> dict[int
     return out
 
 
+# ------------------------------------------------------------- memory search --------
+def search_score(cos: np.ndarray, bm25: np.ndarray, *, min_cos: float = 0.35,
+                 band: float = 0.2, kw_weight: float = 0.5) -> np.ndarray:
+    """Memory search (browser, graph, `memories search`) by meaning plus keywords.
+
+    score = cos + w·bm25 / max(bm25) — the keyword part is the share of the best keyword
+    score, so it is in [0, w].  A memory matches when a keyword occurs in it (bm25 > 0) or
+    when its meaning is close: cos ≥ max(min_cos, max(cos) − band), i.e. near the best
+    match and above a floor (with the MiniLM embedder unrelated texts sit at cos 0–0.25);
+    the others get −inf.
+    """
+    cos = np.asarray(cos, dtype=np.float64)
+    bm25 = np.asarray(bm25, dtype=np.float64)
+    if len(cos) == 0:
+        return cos.copy()
+    top = float(bm25.max())
+    kw = bm25 / top if top > 0 else np.zeros_like(bm25)
+    near = cos >= max(min_cos, float(cos.max()) - band)
+    return np.where(near | (bm25 > 0), cos + kw_weight * kw, -np.inf)
+
+
 # ------------------------------------------------------------ relevance gate ---------
 def evidence_bar(personal: bool, best_similarity: float, personal_min: float,
                  general_min: float, relative_margin: float) -> float:

@@ -63,6 +63,14 @@ class ModelError(RuntimeError):
     """The chat model cannot be used; the message is one line naming the file and the fix."""
 
 
+class PrefillStopped(Exception):
+    """`LocalLLM.sync` stopped reading a prompt because its `progress` callback said so."""
+
+    def __init__(self, evaluated: int):
+        super().__init__(f"stopped after {evaluated} prompt tokens")
+        self.evaluated = evaluated
+
+
 def check_gguf(path: str | Path | None) -> Path:
     """Resolve and sanity-check a model path without loading it (raises ModelError)."""
     if path in (None, ""):
@@ -220,7 +228,7 @@ class LocalLLM:
     MIN_RESUME = 16  # tokens that must match after a dropped block for the drop to pay
 
     def sync(self, tokens: Sequence[int], *, skip: int = 0,
-             progress: Callable[[int, int], None] | None = None) -> int:
+             progress: Callable[[int, int], bool | None] | None = None) -> int:
         """Make the evaluated context equal `tokens`, reusing the longest cached prefix.
 
         With `skip` > 0, where the cache and `tokens` part ways a cached block of at most
@@ -235,6 +243,11 @@ class LocalLLM:
 
         Returns the number of tokens evaluated (0 only when nothing changed and fresh
         logits for the last token are already there).
+
+        `progress(done, total)` is called before each chunk of about 0.15 s and at the end;
+        when it returns True the evaluation stops there (the cache keeps what was evaluated)
+        and `PrefillStopped` is raised — how Esc stops a long prompt within a fraction of a
+        second.
         """
         tokens = [int(t) for t in tokens]
         if not tokens:
@@ -260,12 +273,31 @@ class LocalLLM:
             common, start = 0, 0
         todo = tokens[common:]
         self._llm._ctx.kv_cache_seq_rm(-1, start, -1)
+        done = 0
         with self._all_threads() if dropped else contextlib.nullcontext():
-            self._decode(todo, start, progress=progress)  # (a pending shift runs in here)
+            while done < len(todo):  # (a pending shift runs inside the first decode)
+                if progress is not None and progress(done, len(todo)):
+                    self._set_cache(tokens[: common + done],
+                                    self._pos[:common] + list(range(start, start + done)))
+                    self._fresh = done > 0
+                    self.evaluated_tokens += done
+                    self.invalidate_side()
+                    raise PrefillStopped(done)
+                n = len(todo) if progress is None else self.prefill_chunk()
+                self._decode(todo[done: done + n], start + done)
+                done += n
+        if progress is not None:
+            progress(len(todo), len(todo))
         self._set_cache(tokens, self._pos[:common] + list(range(start, start + len(todo))))
         self.evaluated_tokens += len(todo)
         self.invalidate_side()
         return len(todo)
+
+    def prefill_chunk(self, seconds: float = 0.15) -> int:
+        """Tokens to evaluate per step when a prompt is read with progress: about `seconds`
+        of work at the measured prefill speed (32 to n_batch tokens)."""
+        per = max(self.prefill_s_per_token, 1e-6)
+        return int(max(32, min(self._llm.n_batch, seconds / per)))
 
     def _drop(self, a: int, q: int, m: int) -> None:
         """Keep cached tokens [0, a) and [q, q+m), dropping [a, q) and everything after q+m;

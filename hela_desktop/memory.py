@@ -570,6 +570,29 @@ class MemoryEngine:
                     r.text = e.key
         return res
 
+    def search(self, query: str, *, limit: int = 200) -> list[Recall]:
+        """Memories matching `query` by meaning plus keywords, best first — the memory
+        browser, the graph's find box and ``memories search``: `formulas.search_score` over
+        the retrievable memories.  Each result carries its score, ``semantic`` (cosine) and
+        ``keyword`` (share of the best BM25 score) and its text."""
+        query = query.strip()
+        with self._lock:
+            if not len(self.index) or not query:
+                return []
+            cos = self.index.similarity(self.embed_query(query)).astype(np.float64)
+            bm = self.bm25_scores(query)
+            score = F.search_score(cos, bm)
+            top = float(bm.max())
+            order = [int(i) for i in np.argsort(-score, kind="stable") if np.isfinite(score[i])]
+            res = [Recall(int(self.index.ids[i]), float(score[i]), semantic=float(cos[i]),
+                          keyword=float(bm[i] / top) if top > 0 else 0.0, path="search")
+                   for i in order[:limit]]
+        eps = self.store.episodes(r.episode_id for r in res)
+        for r in res:
+            e = eps.get(r.episode_id)
+            r.text = e.text if e else ""
+        return res
+
     def _dense(self, cos: np.ndarray, k: int, excl: list[int]) -> list[Recall]:
         c = cos.astype(np.float64)
         if excl:

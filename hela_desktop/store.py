@@ -523,6 +523,17 @@ class Store:
             )
         return int(cur.lastrowid)
 
+    def delete_messages_from(self, conversation_id: int, message_id: int) -> list[int]:
+        """Remove a chat's messages from `message_id` on (regenerate, edit and resend);
+        returns the ids of the memories their answers had formed (the caller decides)."""
+        with self.transaction():
+            eps = [r[0] for r in self.conn.execute(
+                "SELECT episode_id FROM messages WHERE conversation_id = ? AND id >= ? "
+                "AND episode_id IS NOT NULL", (conversation_id, message_id))]
+            self.conn.execute("DELETE FROM messages WHERE conversation_id = ? AND id >= ?",
+                              (conversation_id, message_id))
+        return eps
+
     def messages(self, conversation_id: int) -> list[dict]:
         rows = self.conn.execute(
             "SELECT id, role, content, created_at, interrupted, episode_id, stats "

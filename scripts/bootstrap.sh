@@ -10,6 +10,8 @@
 #   HELA_TORCH="torch==2.13.0" the torch requirement installed first (a CPU build where one
 #                              is available; a bare `torch` may pull a multi-GB CUDA build)
 #   HELA_EXTRAS=test           optional dependency groups of the app to install
+#   HELA_NEED_WINDOW=1         stop (exit 3) when Qt's X11 libraries are missing and cannot
+#                              be installed here (`make run` sets it; otherwise a warning)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -27,9 +29,13 @@ else
 fi
 LLAMA_CMAKE=${CMAKE_ARGS:-$DEFAULT_CMAKE}
 
+# Qt's X11 libraries: installed where possible, else the exact command (see the script)
+check_qt_libs() { HELA_VENV="$VENV" scripts/check-qt-libs.sh; }
+
 stamp_input="$(cat pyproject.toml scripts/bootstrap.sh) extras=$EXTRAS cmake=$LLAMA_CMAKE torch=$TORCH_SPEC"
 stamp=$(printf '%s' "$stamp_input" | sha256sum | cut -c1-16)
 if [ -f "$VENV/.hela-stamp" ] && [ "$(cat "$VENV/.hela-stamp")" = "$stamp" ]; then
+  check_qt_libs
   exit 0
 fi
 
@@ -63,4 +69,5 @@ spec="."
 log "installing hela-desktop and its dependencies"
 "${PIP[@]}" install -q -e "$spec"
 echo "$stamp" > "$VENV/.hela-stamp"
+check_qt_libs
 log "ready: $VENV/bin/hela-desktop"

@@ -49,3 +49,23 @@ def make_assistant(tmp_path, llm, embedder, settings):
     yield make
     for a in made:
         a.store.close()
+
+
+@pytest.fixture
+def seed_dir(tmp_path, embedder):
+    """Make a data folder holding the given (user, answer) memories, an hour apart."""
+    import time
+
+    from hela_desktop.memory import MemoryEngine, NewEpisode
+    from hela_desktop.store import Store
+
+    def make(pairs, name: str = "data"):
+        d = tmp_path / name
+        d.mkdir()
+        with Store(d) as store:
+            MemoryEngine(store, embedder, Settings()).add_episodes(
+                [NewEpisode(u, a, created_at=time.time() - 3600 * (len(pairs) - i))
+                 for i, (u, a) in enumerate(pairs)])
+        return d
+
+    return make

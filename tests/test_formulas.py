@@ -151,6 +151,23 @@ def test_reciprocal_rank_fusion():
     assert out[9] == pytest.approx(1 / 62)
 
 
+def test_search_score_meaning_plus_keywords():
+    cos = np.array([0.44, 0.47, 0.10, 0.30, 0.16])
+    bm25 = np.array([0.0, 0.0, 0.0, 2.0, 4.0])
+    s = F.search_score(cos, bm25)
+    # cut-off: max(0.35, 0.47 - 0.2) = 0.35 -> rows 0 and 1 match by meaning; rows 3 and 4
+    # by keyword: 0.30 + 0.5·2/4 = 0.55, 0.16 + 0.5·4/4 = 0.66; row 2 does not match
+    assert s[:2] == pytest.approx([0.44, 0.47])
+    assert s[3:] == pytest.approx([0.55, 0.66])
+    assert s[2] == -np.inf
+    # a close best match raises the cut-off: max(0.35, 0.66 - 0.2) = 0.46 drops cos 0.40
+    s = F.search_score(np.array([0.66, 0.40, 0.35]), np.zeros(3))
+    assert s[0] == pytest.approx(0.66) and np.isinf(s[1:]).all()
+    # nothing near the floor: no match at all
+    assert np.isinf(F.search_score(np.array([0.19, 0.13]), np.zeros(2))).all()
+    assert len(F.search_score(np.zeros(0), np.zeros(0))) == 0
+
+
 def test_running_cost_learns_a_busy_machine_fast():
     assert F.running_cost(1.0, 2.0) == pytest.approx(1.6)  # 1 + 0.6·1
     assert F.running_cost(1.0, 0.0) == pytest.approx(0.7)  # 1 − 0.3·1

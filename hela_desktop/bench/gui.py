@@ -15,6 +15,10 @@ import time
 
 import numpy as np
 
+TOPIC_WORDS = ("sailing", "cooking", "piano", "garden", "travel", "hospital", "cats", "books",
+               "running", "photography", "chess", "coffee", "music", "family", "work", "weather",
+               "movies", "cycling", "painting", "languages", "finance", "hiking", "baking", "poetry")
+
 
 def synthetic_graph(n: int, edges_per_node: int = 5, seed: int = 0) -> dict:
     """A snapshot dict with `n` nodes and about ``n * edges_per_node`` edges."""
@@ -30,8 +34,11 @@ def synthetic_graph(n: int, edges_per_node: int = 5, seed: int = 0) -> dict:
         {
             "id": i + 1,
             "kind": "knowledge" if i % 50 == 49 else "episode",
-            "label": f"memory {i + 1} about topic {topic[i]}",
-            "text": f"User: memory {i + 1} about topic {topic[i]}\nAssistant: noted.",
+            "label": f"memory {i + 1} about {TOPIC_WORDS[topic[i] % len(TOPIC_WORDS)]}",
+            "text": (f"Enjoys {TOPIC_WORDS[topic[i] % len(TOPIC_WORDS)]}"
+                     if i % 50 == 49 else
+                     f"User: memory {i + 1} about {TOPIC_WORDS[topic[i] % len(TOPIC_WORDS)]}"
+                     f"\nAssistant: noted."),
             "created_at": now - (n - i) * 600,
             "access_count": int(rng.integers(0, 20)),
             "last_access": None,

@@ -154,6 +154,8 @@ class MessageView(QtWidgets.QTextBrowser):
 
     tokenHovered = QtCore.Signal(int, int)  # message key, token index (-1, -1: none)
     tokenClicked = QtCore.Signal(int, int)
+    regenerateRequested = QtCore.Signal()
+    editRequested = QtCore.Signal(int, str)  # n-th user message of the chat (0-based), its text
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -170,12 +172,14 @@ class MessageView(QtWidgets.QTextBrowser):
         self._hover: tuple[int, int] = (-1, -1)
         self._highlight: tuple[int, int] = (-1, -1)
         self.tooltip_for = None  # callable(key, tok) -> str (set by the window)
+        self.live_status = ""  # what the live answer is waiting for, before its first token
         self.show_empty()
 
     # ---- content --------------------------------------------------------------------
     def show_empty(self) -> None:
         self.clear()
         self.msgs.clear()
+        self.entries: list[dict] = []  # every message shown: role, raw text, frame, key
         self._live = None
         self.setHtml(EMPTY_HINT)
         self._empty = True
@@ -211,7 +215,10 @@ class MessageView(QtWidgets.QTextBrowser):
             f2 = QtGui.QTextCharFormat()
             f2.setForeground(QtGui.QColor("#8a8f9c"))
             f2.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
-            cur.insertText("  " + time.strftime("%H:%M", time.localtime(when)), f2)
+            today = time.localtime().tm_yday == time.localtime(when).tm_yday and \
+                time.localtime().tm_year == time.localtime(when).tm_year
+            fmt_ = "%H:%M" if today else "%d %b %Y %H:%M"  # older messages show their date
+            cur.insertText("  " + time.strftime(fmt_, time.localtime(when)), f2)
         cur.insertBlock()
 
     def add_user(self, text: str, when: float | None = None) -> None:
@@ -222,6 +229,8 @@ class MessageView(QtWidgets.QTextBrowser):
         c = frame.firstCursorPosition()
         self._header(c, "user", when or time.time())
         c.insertText(text, QtGui.QTextCharFormat())
+        self._last_user_frame = frame
+        self.entries.append({"role": "user", "text": text, "frame": frame, "key": None})
         self._scroll_end(force=True)
 
     def begin_assistant(self, when: float | None = None) -> int:
@@ -236,9 +245,65 @@ class MessageView(QtWidgets.QTextBrowser):
         self._cursor = c
         self._md = MarkdownStream()
         self._live = key
+        self._status: tuple[int, int] | None = None
         self.msgs[key]["frame"] = frame
+        self.entries.append({"role": "assistant", "text": "", "frame": frame, "key": key})
         self._scroll_end(force=True)
         return key
+
+    def set_live_status(self, text: str) -> None:
+        """What happens before the first token ("Reading your message… 40 %"), shown muted
+        where the answer will appear; the first token replaces it."""
+        if self._live is None or self._cursor is None or self.msgs[self._live]["n_tokens"]:
+            return
+        self._clear_status()
+        a = self._cursor.position()
+        f = QtGui.QTextCharFormat()
+        f.setForeground(QtGui.QColor("#8a8f9c"))
+        f.setFontItalic(True)
+        self._cursor.insertText(text, f)
+        self._status = (a, self._cursor.position())
+        self._cursor.setPosition(a)
+        self.live_status = text
+
+    def _clear_status(self) -> None:
+        st = getattr(self, "_status", None)
+        if st is None or self._cursor is None:
+            return
+        c = QtGui.QTextCursor(self.document())
+        c.setPosition(st[0])
+        c.setPosition(st[1], QtGui.QTextCursor.MoveMode.KeepAnchor)
+        c.removeSelectedText()
+        self._cursor.setPosition(st[0])
+        self._status = None
+        self.live_status = ""
+
+    def _remove_frame(self, frame) -> None:
+        c = QtGui.QTextCursor(self.document())
+        c.setPosition(max(0, frame.firstPosition() - 1))
+        c.setPosition(frame.lastPosition() + 1, QtGui.QTextCursor.MoveMode.KeepAnchor)
+        c.removeSelectedText()
+
+    def discard_live(self, *, with_user: bool = False) -> None:
+        """Remove the live answer that never began (and, with `with_user`, the message
+        it answered): an empty answer is not kept."""
+        key = self._live
+        if key is None:
+            return
+        self._clear_status()
+        frame = self.msgs.pop(key).get("frame")
+        self._live, self._cursor, self._md = None, None, None
+        self.entries = [e for e in self.entries if e["key"] != key]
+        if frame is not None:
+            self._remove_frame(frame)
+        user = getattr(self, "_last_user_frame", None)
+        if with_user and user is not None:
+            self._remove_frame(user)
+            self._last_user_frame = None
+            if self.entries and self.entries[-1]["role"] == "user":
+                self.entries.pop()
+        if not self.msgs and not self.document().toPlainText().strip():
+            self.show_empty()
 
     def _new_key(self) -> int:
         key = self._next_key
@@ -251,7 +316,11 @@ class MessageView(QtWidgets.QTextBrowser):
         if self._live is None or self._cursor is None:
             return
         at_end = self._at_end()
+        self._clear_status()
+        entry = self._entry_for(self._live)
         for idx, text in pieces:
+            if entry is not None:
+                entry["text"] += text
             self._write(self._live, self._md.feed(text, idx))
             self.msgs[self._live]["n_tokens"] = max(self.msgs[self._live]["n_tokens"], idx + 1)
         if at_end:
@@ -272,12 +341,21 @@ class MessageView(QtWidgets.QTextBrowser):
             f.setBackground(QtGui.QColor("#30343f" if dark else "#eceef3"))
         return f
 
+    def _entry_for(self, key: int | None) -> dict | None:
+        return next((e for e in reversed(self.entries) if e["key"] == key), None)
+
     def _write(self, key: int, segments) -> None:
         ranges = self.msgs[key]["ranges"]
+        blocks = self.msgs[key].setdefault("blocks", [])  # [start, end, language] of code blocks
         for text, style, tok in segments:
             a = self._cursor.position()
             self._cursor.insertText(text, self._char_format(key, style, tok))
             b = self._cursor.position()
+            if style.block:
+                if blocks and blocks[-1][1] == a:
+                    blocks[-1][1] = b
+                else:
+                    blocks.append([a, b, style.lang])
             r = ranges.get(tok)
             if r is None:
                 ranges[tok] = [a, b]
@@ -289,6 +367,7 @@ class MessageView(QtWidgets.QTextBrowser):
         if self._live is None:
             return
         key = self._live
+        self._clear_status()
         if self._md is not None:
             self._write(key, self._md.flush())
         m = self.msgs[key]
@@ -297,6 +376,7 @@ class MessageView(QtWidgets.QTextBrowser):
         if footer:
             self._footer(footer)
         self._live, self._cursor, self._md = None, None, None
+        self._highlight_code(key)
 
     def _footer(self, text: str) -> None:
         f = QtGui.QTextCharFormat()
@@ -331,10 +411,106 @@ class MessageView(QtWidgets.QTextBrowser):
         self.msgs[key]["message_id"] = message_id
         self.msgs[key]["spans"] = [tuple(s) for s in spans]
         self.msgs[key]["approximate"] = offsets is None
+        entry = self._entry_for(key)
+        if entry is not None:
+            entry["text"] = text
         if footer:
             self._footer(footer)
         self._live, self._cursor, self._md = None, None, None
+        self._highlight_code(key)
         return key
+
+    # ---- code blocks, copying, actions on a message ----------------------------------
+    def _highlight_code(self, key: int) -> None:
+        """Syntax colours over the answer's code blocks (token anchors are kept)."""
+        from .highlight import code_spans
+
+        dark = self.palette().color(QtGui.QPalette.ColorRole.Base).lightness() < 128
+        for a, b, lang in self.msgs.get(key, {}).get("blocks", []):
+            code = self._text_between(a, b)
+            for s0, s1, colour, bold in code_spans(code, lang, dark=dark):
+                c = QtGui.QTextCursor(self.document())
+                c.setPosition(a + s0)
+                c.setPosition(a + s1, QtGui.QTextCursor.MoveMode.KeepAnchor)
+                f = QtGui.QTextCharFormat()
+                f.setForeground(QtGui.QColor(colour))
+                if bold:
+                    f.setFontWeight(QtGui.QFont.Weight.Bold)
+                c.mergeCharFormat(f)
+
+    def _text_between(self, a: int, b: int) -> str:
+        c = QtGui.QTextCursor(self.document())
+        c.setPosition(a)
+        c.setPosition(b, QtGui.QTextCursor.MoveMode.KeepAnchor)
+        return c.selectedText().replace("\u2029", "\n")
+
+    def entry_at(self, pos: int) -> int | None:
+        """Index in `entries` of the message containing document position `pos`."""
+        for i, e in enumerate(self.entries):
+            f = e["frame"]
+            if f.firstPosition() <= pos <= f.lastPosition():
+                return i
+        return None
+
+    def code_block_at(self, pos: int) -> tuple[str, str] | None:
+        """(code, language) of the code block at document position `pos`, if any."""
+        for m in self.msgs.values():
+            for a, b, lang in m.get("blocks", []):
+                if a <= pos < b:
+                    return self._text_between(a, b).rstrip("\n"), lang
+        return None
+
+    def copy_message(self, index: int) -> None:
+        """The message's text as written (Markdown for answers) to the clipboard."""
+        QtGui.QGuiApplication.clipboard().setText(self.entries[index]["text"])
+
+    def copy_code(self, code: str, lang: str = "") -> None:
+        """A code block: plain text, and coloured HTML for editors that take it."""
+        from .highlight import code_html
+
+        data = QtCore.QMimeData()
+        data.setText(code)
+        data.setHtml(code_html(code, lang, dark=False))
+        QtGui.QGuiApplication.clipboard().setMimeData(data)
+        self._put_mime = True
+
+    def release_clipboard(self) -> None:
+        """Before the window goes: keep what we copied as plain text, so no QMimeData of
+        ours outlives the application (PySide6 crashes at exit otherwise, offscreen)."""
+        cb = QtGui.QGuiApplication.clipboard()
+        if getattr(self, "_put_mime", False):
+            cb.setText(cb.text())
+        self._put_mime = False
+
+    def user_ordinal(self, index: int) -> int:
+        return sum(1 for e in self.entries[:index] if e["role"] == "user")
+
+    def contextMenuEvent(self, e: QtGui.QContextMenuEvent) -> None:  # noqa: N802
+        pos = self.cursorForPosition(e.pos()).position()
+        menu = self.context_menu(pos)
+        menu.exec(e.globalPos())
+
+    def context_menu(self, pos: int) -> QtWidgets.QMenu:
+        """Copy, Copy message, Copy code, Edit and resend, Regenerate — for what is at `pos`."""
+        menu = QtWidgets.QMenu(self)
+        if self.textCursor().hasSelection():
+            menu.addAction("Copy", self.copy)
+        i = self.entry_at(pos)
+        busy = self._live is not None
+        if i is not None:
+            entry = self.entries[i]
+            menu.addAction("Copy message", lambda: self.copy_message(i))
+            block = self.code_block_at(pos)
+            if block is not None:
+                menu.addAction("Copy code block", lambda: self.copy_code(*block))
+            if entry["role"] == "user" and not busy:
+                n = self.user_ordinal(i)
+                menu.addAction("Edit and resend…", lambda: self.editRequested.emit(n, entry["text"]))
+            if i == len(self.entries) - 1 and not busy:  # the last message of the chat
+                menu.addAction("Regenerate answer", self.regenerateRequested.emit)
+        menu.addSeparator()
+        menu.addAction("Select all", self.selectAll)
+        return menu
 
     def add_notice(self, text: str) -> None:
         """A muted one-line notice (errors, 'stopped')."""

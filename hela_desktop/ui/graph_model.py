@@ -158,3 +158,100 @@ class GraphData:
             elif w > before + eps:
                 out.append(key)
         return out
+
+
+# ------------------------------------------------------------- topics ---------------
+def communities(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray, *,
+                iters: int = 60, seed: int = 0) -> np.ndarray:
+    """Groups of densely linked memories: weighted label propagation, vectorised.
+
+    Every node starts in its own group; in each round a random half of the nodes takes
+    the group with the largest total edge weight among its neighbours (ties: the smaller
+    group id), until nothing changes.  Returns a group per node, numbered by size (0 =
+    the largest; equal sizes: the group of the lower node first).
+    """
+    labels = np.arange(n, dtype=np.int64)
+    if n == 0 or len(src) == 0:
+        return labels
+    a = np.concatenate([src, dst]).astype(np.int64)
+    b = np.concatenate([dst, src]).astype(np.int64)
+    w = np.concatenate([weight, weight]).astype(np.float64)
+    rng = np.random.default_rng(seed)
+    for _ in range(iters):  # (stops early once fewer than 0.2 % of the nodes move)
+        key = a * n + labels[b]
+        uk, inv = np.unique(key, return_inverse=True)
+        tot = np.bincount(inv, weights=w)
+        node, lab = uk // n, uk % n
+        # per node: the label with the largest total (ties: smallest label)
+        order = np.lexsort((lab, -tot, node))
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = node[order][1:] != node[order][:-1]
+        best_node, best_lab = node[order][first], lab[order][first]
+        want = labels[best_node] != best_lab
+        if want.sum() <= max(0, n // 500):
+            break
+        move = want & (rng.random(len(best_node)) < 0.5)
+        labels = labels.copy()
+        labels[best_node[move]] = best_lab[move]
+    # renumber by size, largest first
+    uniq, inv, counts = np.unique(labels, return_inverse=True, return_counts=True)
+    first_member = np.full(len(uniq), n, dtype=np.int64)
+    np.minimum.at(first_member, inv, np.arange(n))
+    rank = np.lexsort((first_member, -counts))
+    new_id = np.empty(len(uniq), dtype=np.int64)
+    new_id[rank] = np.arange(len(uniq))
+    return new_id[inv]
+
+
+def name_communities(groups: np.ndarray, texts: list[str], *, top: int = 12, min_size: int = 3,
+                     knowledge: dict[int, str] | None = None) -> dict[int, str]:
+    """A short name for each of the `top` largest groups with at least `min_size` members:
+    the distilled knowledge most of it links to (`knowledge`: group -> text), else its two
+    most distinctive words (frequent in the group, rare outside it)."""
+    from ..memory import keywords
+
+    sizes = np.bincount(groups) if len(groups) else np.zeros(0, dtype=np.int64)
+    chosen = [g for g in range(min(top, len(sizes))) if sizes[g] >= min_size]
+    if not chosen:
+        return {}
+    doc_words = [set(keywords(t)) - {"user", "assistant"} for t in texts]
+    overall: dict[str, int] = {}
+    for ws in doc_words:
+        for word in ws:
+            overall[word] = overall.get(word, 0) + 1
+    inside_of: dict[int, dict[str, int]] = {g: {} for g in chosen}
+    for r, g in enumerate(groups.tolist()):
+        inside = inside_of.get(g)
+        if inside is not None:
+            for word in doc_words[r]:
+                inside[word] = inside.get(word, 0) + 1
+    names = {}
+    for g in chosen:
+        if knowledge and g in knowledge:
+            names[g] = short_label(knowledge[g], 26)
+            continue
+        inside = inside_of[g]
+        size, total = int(sizes[g]), len(texts)
+        # tf-idf: common in the group, rare elsewhere
+        scored = sorted(((c / size * np.log((total + 1) / (overall[wd] + 1)), wd)
+                         for wd, c in inside.items() if c >= 2), reverse=True)
+        if scored:
+            names[g] = " · ".join(wd for _, wd in scored[:2])
+    return names
+
+
+def weighted_degree(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Sum of edge weights at each node (how central a memory is)."""
+    return (np.bincount(src, weights=weight, minlength=n)
+            + np.bincount(dst, weights=weight, minlength=n)) if n else np.zeros(0)
+
+
+def topics_for(data: GraphData) -> tuple[np.ndarray, dict[int, str]]:
+    """Groups (one per node row, by size) and names of the largest ones, for a graph."""
+    groups = communities(len(data), data.src, data.dst, data.weight)
+    texts = [str(data.nodes[int(i)].get("text") or data.nodes[int(i)].get("label") or "")
+             for i in data.ids]
+    knowledge = {}
+    for r in np.nonzero(data.kinds == "knowledge")[0]:
+        knowledge.setdefault(int(groups[r]), texts[r])
+    return groups, name_communities(groups, texts, knowledge=knowledge)

@@ -16,7 +16,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from .graph_model import GraphData, short_label
+from .explain import recall_html
+from .graph_model import GraphData, short_label, topics_for, weighted_degree
 from .layout import ForceLayout
 from .nodes_item import NodesItem
 from .theme import GraphColors, graph_colors, memory_color
@@ -24,6 +25,11 @@ from .theme import GraphColors, graph_colors, memory_color
 EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong edge classes
 EDGE_ALPHA = (0.22, 0.45, 0.75)  # drawn as opaque colours blended over the background (fast)
 EDGE_WIDTH = (1.0, 1.0, 1.8)
+# topics (groups of densely linked memories) get a colour each: the 12 largest
+TOPIC_COLOURS = ("#e07b39", "#3a9e6f", "#c04f8f", "#4f86c6", "#b8a031", "#7b5fc4", "#3aa6b0",
+                 "#a8553a", "#6f9e2e", "#d0577a", "#2e6f9e", "#9e7b2e")
+TOPICS_SHOWN = len(TOPIC_COLOURS)
+IDLE_LABELS = 6  # the most linked idle memories are labelled too, where there is room
 MAX_DRAWN_EDGES = 12000
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)  # beyond this the weakest edges are left out (large graphs)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -43,42 +49,6 @@ def fmt_time(ts: float | None) -> str:
     if not ts:
         return "—"
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
-
-
-def recall_html(recall: dict | None, label_of=None) -> str:
-    """The "why was this recalled" breakdown as a small HTML table."""
-    if not recall:
-        return "<p><i>Not recalled yet.</i></p>"
-    rows = []
-    for key, name in (("semantic", "Semantic"), ("keyword", "Keyword"),
-                      ("recency", "Recency"), ("spread", "Spread")):
-        v = recall.get(key)
-        if v is None:
-            continue
-        v = float(v)
-        width = int(max(0.0, min(1.0, v)) * 100)
-        rows.append(
-            f"<tr><td>{name}</td><td align='right'>{v:.3f}</td>"
-            f"<td><table cellspacing=0 cellpadding=0><tr>"
-            f"<td bgcolor='#4f6bd8' width='{max(width, 1)}' height='8'></td></tr></table></td></tr>"
-        )
-    path = recall.get("path", "base")
-    parts = [f"<p><b>Score {float(recall.get('score', 0.0)):.3f}</b> — "
-             + ("found <b>directly</b>" if path == "base" else "lifted by <b>association</b>")
-             + "</p>", "<table cellspacing=4>" + "".join(rows) + "</table>"]
-    sf = recall.get("spread_from")
-    if sf is not None:
-        name = label_of(sf) if label_of else f"#{sf}"
-        parts.append(f"<p>Spread came mostly from <a href='node:{sf}'>#{sf} {html.escape(name)}</a>.</p>")
-    extra = recall.get("extra") or {}
-    from ..gate import explain
-
-    parts += [f"<p>{html.escape(t)}</p>" for t in explain(extra)]
-    if extra:
-        parts.append("<p style='color:gray'>" + ", ".join(
-            f"{html.escape(str(k))}={v:.3f}" if isinstance(v, (int, float)) else f"{html.escape(str(k))}={html.escape(str(v))}"
-            for k, v in extra.items()) + "</p>")
-    return "".join(parts)
 
 
 class GlowItem(pg.GraphicsObject):
@@ -136,6 +106,7 @@ class LayoutRunner(QtCore.QObject):
     """Runs `ForceLayout` steps in its own thread and publishes positions (≤ 30 per s)."""
 
     positions = QtCore.Signal(object, object)  # (ids array, (N, 2) positions)
+    topicsReady = QtCore.Signal(object, object, object)  # (ids, group per row, {group: name})
 
     def __init__(self, interval_ms: int = 33):
         super().__init__()
@@ -160,6 +131,14 @@ class LayoutRunner(QtCore.QObject):
             self.layout.run(min(60, max(5, 30000 // max(len(ids), 1))))
         self.positions.emit(self.layout.ids.copy(), self.layout.positions())
         self._wake()
+
+    @QtCore.Slot(object)
+    def topics(self, data) -> None:
+        """Find and name the graph's topics here, off the GUI thread."""
+        from .graph_model import topics_for
+
+        groups, names = topics_for(data)
+        self.topicsReady.emit(data.ids.copy(), groups, names)
 
     @QtCore.Slot(float)
     def reheat(self, amount: float) -> None:
@@ -201,6 +180,7 @@ class GraphView(QtWidgets.QWidget):
     knowledgeAction = QtCore.Signal(str, int)  # ("edit" | "delete", knowledge id)
     _sendGraph = QtCore.Signal(object, object)
     _sendReheat = QtCore.Signal(float)
+    _sendTopics = QtCore.Signal(object)
 
     def __init__(self, parent=None, *, colors: GraphColors | None = None, threaded: bool = True,
                  details: bool = True):
@@ -214,8 +194,14 @@ class GraphView(QtWidgets.QWidget):
         self.highlighted: set[int] = set()
         self.search_rows = np.zeros(0, dtype=np.int64)
         self._search_cursor = -1
+        self.semantic_search = None  # callable(text): ask the engine (set by the window)
+        self._ranked: tuple[str, list] | None = None  # its answer: (text, [(id, score)])
+        self._asked = ""
+        self._ask_timer = QtCore.QTimer(self, singleShot=True, interval=250)
+        self._ask_timer.timeout.connect(self._ask_engine)
         self.selected: int | None = None
         self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
+        self.recall_details = False  # "why recalled": the raw numbers shown too
         self.focus_mode = False
         self._visible: np.ndarray | None = None  # bool mask (focus mode) or None
         self._user_moved_view = False
@@ -225,6 +211,12 @@ class GraphView(QtWidgets.QWidget):
         self._labels: list[pg.TextItem] = []
         self.frames = 0
         self.node_size = float(NODE_SIZE)
+        self._bucket = np.zeros(0, dtype=np.int64)  # topic colour per row (-1: none)
+        self._group = np.zeros(0, dtype=np.int64)  # topic (group) per row
+        self.topic_names: dict[int, str] = {}
+        self._important: list[int] = []  # the most linked memories (idle labels)
+        self.zoomed_out = False
+        self._details_user = False  # the user opened/closed the detail pane
         self._pinned_rows = np.zeros(0, dtype=np.int64)
         self._drawn_rows: dict = {}
 
@@ -245,6 +237,8 @@ class GraphView(QtWidgets.QWidget):
             self._sendGraph.connect(self.runner.set_graph)
             self._sendReheat.connect(self.runner.reheat)
             self.runner.positions.connect(self._on_positions)
+            self._sendTopics.connect(self.runner.topics)
+            self.runner.topicsReady.connect(self._on_topics)
             self._thread.start()
         else:
             self.layout_engine = ForceLayout()
@@ -277,6 +271,13 @@ class GraphView(QtWidgets.QWidget):
         bar.addWidget(self.match_label)
         bar.addWidget(self.focus_box)
         bar.addWidget(self.fit_button)
+        self.details_button = QtWidgets.QToolButton()
+        self.details_button.setText("Details")
+        self.details_button.setCheckable(True)
+        self.details_button.setChecked(True)
+        self.details_button.setToolTip("Show or hide the detail pane")
+        self.details_button.clicked.connect(self._toggle_details)
+        bar.addWidget(self.details_button)
         bar.addStretch(1)
         bar.addWidget(self.stats_label)
         lay.addLayout(bar)
@@ -312,6 +313,11 @@ class GraphView(QtWidgets.QWidget):
         }
         for item in self.node_items.values():
             pi.addItem(item)
+        self.topic_items = [NodesItem("o", NODE_SIZE) for _ in TOPIC_COLOURS]
+        for item in self.topic_items:
+            pi.addItem(item)
+        self.topic_labels: list[pg.TextItem] = []
+        self.vb.sigRangeChanged.connect(self._on_range)
         self.pinned_item = NodesItem("o", NODE_SIZE + 6)
         self.search_item = NodesItem("o", NODE_SIZE + 10)
         self.highlight_item = NodesItem("o", NODE_SIZE + 14)
@@ -325,6 +331,7 @@ class GraphView(QtWidgets.QWidget):
         pi.addItem(self.empty_text)
         self.apply_colors(c)
 
+        self.details_button.setVisible(details)
         if details:
             self.details = QtWidgets.QTextBrowser()
             self.details.setOpenLinks(False)
@@ -336,6 +343,8 @@ class GraphView(QtWidgets.QWidget):
             split.setStretchFactor(0, 3)
             split.setStretchFactor(1, 1)
             split.setSizes([600, 260])
+            split.setCollapsible(0, False)
+            self.split = split
             lay.addWidget(split, 1)
             self._show_details(None)
         else:
@@ -358,6 +367,13 @@ class GraphView(QtWidgets.QWidget):
         self.node_items["episode"].set_style(pen=pg.mkPen(c.episode_border, width=1), brush=pg.mkBrush(c.episode))
         self.node_items["knowledge"].set_style(pen=pg.mkPen(c.knowledge_border, width=1),
                                                brush=pg.mkBrush(c.knowledge))
+        for colour, item in zip(TOPIC_COLOURS, self.topic_items):
+            fill = QtGui.QColor(colour)
+            item.set_style(pen=pg.mkPen(fill.darker(140) if bg.lightness() > 128 else fill.lighter(150),
+                                        width=1), brush=pg.mkBrush(fill))
+        for n, t in enumerate(self.topic_labels):
+            t.setColor(self._topic_text_colour(n))
+            t.fill = self._topic_fill()
         self.pinned_item.set_style(pen=pg.mkPen(c.pinned, width=2), brush=nob)
         self.search_item.set_style(pen=pg.mkPen(c.search, width=3), brush=nob)
         self.highlight_item.set_style(pen=pg.mkPen(c.selection, width=2, style=QtCore.Qt.PenStyle.DashLine),
@@ -394,16 +410,31 @@ class GraphView(QtWidgets.QWidget):
         self.node_size = node_size_for(len(new))
         self.node_items["episode"].setSize(self.node_size)
         self.node_items["knowledge"].setSize(self.node_size + 5)
+        for item in self.topic_items:
+            item.setSize(self.node_size)
+        deg = weighted_degree(len(new), new.src, new.dst, new.weight)
+        top = np.argsort(-deg, kind="stable")[:IDLE_LABELS] if len(deg) else []
+        self._important = [int(new.ids[r]) for r in top if deg[r] > 0 and new.kinds[r] == "episode"]
+        old_topics = {int(i): int(b) for i, b in zip(old.ids, self._bucket)} if len(self._bucket) == len(old) else {}
+        self._bucket = np.array([old_topics.get(int(i), -1) for i in new.ids], dtype=np.int64)
+        self._group = np.full(len(new), -1, dtype=np.int64)
+        if self.threaded:
+            self._sendTopics.emit(new)
+        else:
+            self._apply_topics(new.ids, *topics_for(new))
         self.pinned_item.setSize(self.node_size + 6)
         self.search_item.setSize(self.node_size + 10)
         self.highlight_item.setSize(self.node_size + 14)
         self.selected_item.setSize(self.node_size + 8)
+        self.hot = []  # edge rows of the old snapshot mean nothing in the new one
         if hot_keys:
             rows = [r for r, (a, b) in enumerate(zip(new.src, new.dst))
                     if (min(int(new.ids[a]), int(new.ids[b])), max(int(new.ids[a]), int(new.ids[b]))) in set(hot_keys)]
             self.hot.append((time.monotonic(), np.asarray(rows, dtype=np.int64)))
-        if self.selected is not None and self.selected not in new.index:
+        dropped = self.selected is not None and self.selected not in new.index
+        if dropped:  # deleted, archived, or another data folder: nothing stays selected
             self.selected = None
+        self.highlighted &= set(new.index)
         self._recompute_visibility()
         self._on_search(self.search.text())
         edges = new.edge_list()
@@ -413,15 +444,22 @@ class GraphView(QtWidgets.QWidget):
             self.layout_engine.set_graph(new.ids, edges)
             self.pos = self.layout_engine.positions()
         n_edges = len(new.src)
-        self.stats_label.setText(f"{len(new)} memories · {n_edges} links")
+        n_ep, n_kn = len(self._kind_rows["episode"]), len(self._kind_rows["knowledge"])
+        total = int(snap.get("total_episodes", n_ep) or n_ep)
+        shown = f"{n_ep:,} of {total:,} memories" if total > n_ep else \
+            f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}"
+        facts = f" · {n_kn:,} fact{'' if n_kn == 1 else 's'}" if n_kn else ""
+        self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links")
         self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")
         if not len(new):
             self.empty_text.setPos(0, 0)
             self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2), padding=0)
-        if self.selected is not None:
+        if self.selected is not None or dropped:
             self._show_details(self.selected)
         self._kick()
         self.render()
+        if dropped:
+            self.nodeSelected.emit(-1)
 
     def set_active(self, ids, recalls: dict[int, dict] | None = None) -> None:
         """The memories active right now (glow); others fade out."""
@@ -532,6 +570,9 @@ class GraphView(QtWidgets.QWidget):
         s = url.toString()
         if s.startswith("node:"):
             self.select(int(s[5:]), center=True)
+        elif s == "toggle:recall-details":  # the numbers behind "why recalled"
+            self.recall_details = not self.recall_details
+            self._show_details(self.selected)
         elif s.startswith("knowledge-"):
             action, _, kid = s[len("knowledge-"):].partition(":")
             self.knowledgeAction.emit(action, int(kid))
@@ -569,19 +610,54 @@ class GraphView(QtWidgets.QWidget):
         self.render()
 
     def _on_search(self, text: str) -> None:
-        text = text.strip().lower()
+        """Matches: the engine's ranking by meaning plus keywords (when it has answered for
+        this text), then literal matches of the text in labels."""
+        raw = text.strip()
+        text = raw.lower()
         if not text or not len(self.data):
             self.search_rows = np.zeros(0, dtype=np.int64)
             self.match_label.setText("")
         else:
-            rows = [r for r, i in enumerate(self.data.ids)
-                    if text in (self.data.nodes[int(i)].get("text") or "").lower()
-                    or text in (self.data.nodes[int(i)].get("label") or "").lower()
-                    or text == f"#{int(i)}"]
+            rows = []
+            if self._ranked is not None and self._ranked[0] == raw:
+                rows = [self.data.index[int(i)] for i, _ in self._ranked[1] if int(i) in self.data.index]
+            elif self.semantic_search is not None and self._asked != raw:
+                self._asked = raw
+                self._ask_timer.start()  # once typing pauses
+            have = set(rows)
+            rows += [r for r, i in enumerate(self.data.ids)
+                     if r not in have and (text in (self.data.nodes[int(i)].get("text") or "").lower()
+                                           or text in (self.data.nodes[int(i)].get("label") or "").lower()
+                                           or text == f"#{int(i)}")]
             self.search_rows = np.asarray(rows, dtype=np.int64)
             self.match_label.setText(f"{len(rows)} found" if rows else "none")
         self._search_cursor = -1
         self.render()
+
+    def set_search_results(self, text: str, results: list | None) -> None:
+        """The engine's ranked matches for `text`; None forgets the last ranking."""
+        self._ranked = None if results is None else (text, list(results))
+        self._asked = ""
+        if results is not None and text == self.search.text().strip():
+            self._on_search(text)
+
+    def _ask_engine(self) -> None:
+        text = self.search.text().strip()
+        if text and self.semantic_search is not None:
+            self.semantic_search(text)
+
+    def reset(self) -> None:
+        """Forget everything about the shown folder (before another one is opened)."""
+        self.selected = None
+        self.recalls.clear()
+        self.highlighted = set()
+        self.active.clear()
+        self.leaving.clear()
+        self.set_search_results("", None)
+        self._show_details(None)
+
+    def refresh_search(self) -> None:
+        self._on_search(self.search.text())
 
     def next_match(self) -> None:
         """Select the next search match and pan to it."""
@@ -676,7 +752,14 @@ class GraphView(QtWidgets.QWidget):
             if vis is not None:
                 rows = rows[vis[rows]]
             self._drawn_rows[kind] = rows
+            if kind == "episode" and len(self._bucket) == len(d):  # coloured by topic
+                b = self._bucket[rows]
+                for n, titem in enumerate(self.topic_items):
+                    tr = rows[b == n]
+                    titem.setData(pos[tr, 0], pos[tr, 1]) if len(tr) else titem.setData([], [])
+                rows = rows[b < 0]
             item.setData(pos[rows, 0], pos[rows, 1]) if len(rows) else item.setData([], [])
+        self._place_topic_labels(d, pos)
         self._set_rings(self.pinned_item, self._pinned_rows)
         self._set_rings(self.search_item, self.search_rows)
 
@@ -747,6 +830,10 @@ class GraphView(QtWidgets.QWidget):
             want.append(self.selected)
         want += [i for i in self.highlighted if i in d.index and i not in want]
         want = want[:16]
+        n_main = len(want)  # labels after these are idle ones: shown only where they fit
+        if not self.zoomed_out or len(d) <= 400:
+            want += [i for i in self._important if i in d.index and i not in want
+                     and (self._visible is None or self._visible[d.index[i]])][:IDLE_LABELS]
         pi = self.plot.getPlotItem()
         while len(self._labels) < len(want):
             t = pg.TextItem("", anchor=(-0.08, 0.5))
@@ -775,9 +862,10 @@ class GraphView(QtWidgets.QWidget):
             if getattr(t, "_hela_text", None) != text:  # setText re-lays out the text: only on change
                 t.setText(text)
                 t._hela_text = text
-            if getattr(t, "_hela_color", None) != text_col.name():
-                t.setColor(text_col)
-                t._hela_color = text_col.name()
+            col = text_col if n < n_main else QtGui.QColor(self.colors.muted_text)
+            if getattr(t, "_hela_color", None) != col.name():
+                t.setColor(col)
+                t._hela_color = col.name()
             row = d.index[i]
             x, y = self.pos[row]
             # right of the dot, else left, above or below — the first place that covers no
@@ -800,6 +888,9 @@ class GraphView(QtWidgets.QWidget):
                     anchor, rect = a, r
                     break
             else:
+                if n >= n_main:  # an idle label that does not fit is left out
+                    t.setVisible(False)
+                    continue
                 for _ in range(12):
                     if not any(rect.intersects(o) for o in labels):
                         break
@@ -816,6 +907,104 @@ class GraphView(QtWidgets.QWidget):
             else:
                 t.setPos(x, y)
             t.setVisible(True)
+
+    # ---- topics, zoom, resizing ------------------------------------------------------
+    def _on_topics(self, ids, groups, names) -> None:
+        if len(ids) == len(self.data.ids) and np.array_equal(ids, self.data.ids):
+            self._apply_topics(ids, groups, names)
+            self.render()
+
+    def _apply_topics(self, ids, groups, names: dict) -> None:
+        """Colour the largest topics and name them (groups found on the graph)."""
+        self._group = np.asarray(groups, dtype=np.int64)
+        sizes = np.bincount(self._group) if len(self._group) else np.zeros(0, dtype=np.int64)
+        big = (self._group < TOPICS_SHOWN) & (sizes[self._group] >= 3) if len(self._group) else self._group
+        self._bucket = np.where(big, self._group, -1)
+        self.topic_names = {int(g): str(nm) for g, nm in names.items() if int(g) < TOPICS_SHOWN}
+        pi = self.plot.getPlotItem()
+        while len(self.topic_labels) < TOPICS_SHOWN:
+            t = pg.TextItem("", anchor=(0.5, 0.5), fill=self._topic_fill())
+            font = QtGui.QFont()
+            font.setBold(True)
+            font.setPointSizeF(font.pointSizeF() * 1.15)
+            t.setFont(font)
+            t.setZValue(15)
+            t.setColor(self._topic_text_colour(len(self.topic_labels)))
+            pi.addItem(t)
+            self.topic_labels.append(t)
+
+    def _topic_fill(self):
+        bg = QtGui.QColor(self.colors.background)
+        bg.setAlpha(210)  # the name stays readable over the links
+        return pg.mkBrush(bg)
+
+    def _topic_text_colour(self, n: int) -> QtGui.QColor:
+        c = QtGui.QColor(TOPIC_COLOURS[n % len(TOPIC_COLOURS)])
+        dark = QtGui.QColor(self.colors.background).lightness() < 128
+        c = c.lighter(130) if dark else c.darker(150)
+        c.setAlpha(230)
+        return c
+
+    def _place_topic_labels(self, d: GraphData, pos: np.ndarray) -> None:
+        """Topic names at the middle of their memories, when zoomed out (a map of topics)."""
+        show = self.zoomed_out and len(self._group) == len(d) and not self.focus_mode
+        placed: list[QtCore.QRectF] = []  # scene rectangles of the names already shown
+        for n, t in enumerate(self.topic_labels):  # largest topic first: it wins a spot
+            name = self.topic_names.get(n)
+            rows = np.nonzero(self._bucket == n)[0] if show and name else ()
+            if not len(rows):
+                t.setVisible(False)
+                continue
+            if getattr(t, "_hela_text", None) != name:
+                t.setText(name)
+                t._hela_text = name
+            c = self.vb.mapViewToScene(QtCore.QPointF(float(np.median(pos[rows, 0])),
+                                                      float(np.median(pos[rows, 1]))))
+            br = t.textItem.boundingRect()
+            w, h = br.width(), br.height()
+            spot = None
+            for dy in (0.0, -h, h, -2 * h, 2 * h):  # the middle of the topic, else nudged
+                r = QtCore.QRectF(c.x() - w / 2, c.y() + dy - h / 2, w, h)
+                if not any(r.intersects(o) for o in placed):
+                    spot = r
+                    break
+            if spot is None:  # no room without covering another name
+                t.setVisible(False)
+                continue
+            placed.append(spot)
+            t.setPos(self.vb.mapSceneToView(spot.center()))
+            t.setVisible(True)
+
+    def _on_range(self, *_args) -> None:
+        """Zoomed out: weak links fade away and topic names appear; zoomed in: the reverse."""
+        n = len(self.pos)
+        if not n:
+            return
+        r = self.vb.viewRect()
+        px = max(1.0, self.vb.width() * self.vb.height())
+        inside = ((self.pos[:, 0] >= r.left()) & (self.pos[:, 0] <= r.right())
+                  & (self.pos[:, 1] >= r.top()) & (self.pos[:, 1] <= r.bottom())).sum()
+        zoomed_out = n >= 30 and inside * 45 * 45 > px  # more than one memory per 45×45 px
+        self.edge_items[0].setVisible(not (zoomed_out and n > 150))
+        if zoomed_out != self.zoomed_out:
+            self.zoomed_out = zoomed_out
+            self._place_topic_labels(self.data, self.pos)
+            self._update_labels()
+
+    def resizeEvent(self, e) -> None:  # noqa: N802
+        super().resizeEvent(e)
+        if self.details is not None and not self._details_user:
+            self.details.setVisible(self.width() >= 760)  # a narrow pane keeps the graph
+            self.details_button.setChecked(self.details.isVisible())
+        if not self._user_moved_view:  # the view follows the window until the user zooms
+            QtCore.QTimer.singleShot(0, lambda: self.fit(user=False))
+
+    def _toggle_details(self, on: bool) -> None:
+        self._details_user = True
+        if self.details is not None:
+            self.details.setVisible(on)
+        if not self._user_moved_view:
+            QtCore.QTimer.singleShot(0, lambda: self.fit(user=False))
 
     # ---- details --------------------------------------------------------------------
     def label_of(self, node_id: int) -> str:
@@ -860,7 +1049,8 @@ class GraphView(QtWidgets.QWidget):
             f"<h3>{kind} #{node_id}</h3>"
             f"<p style='color:gray'>Created {fmt_time(n.get('created_at'))} · recalled "
             f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
-            f"<p>{text}</p><h4>Why it was last recalled</h4>{recall_html(recall, self.label_of)}"
+            f"<p>{text}</p><h4>Why it was last recalled</h4>"
+            f"{recall_html(recall, self.label_of, details=self.recall_details)}"
             f"<h4>Neighbours ({len(self.data.neighbours(node_id))})</h4><ul>{nb_html}</ul>")
 
     # ---- lifecycle ------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ..config import Settings
 from ..events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
 from ..store import Store, StoreError
 from .chat import ChatPane, ConversationList
+from .explain import reflection_sentence
 from .graph_model import snapshot_from_store
 from .graph_view import GraphView
 from .memory_browser import MemoryBrowser
@@ -101,6 +102,13 @@ class MainWindow(QtWidgets.QMainWindow):
         hints = QtGui.QGuiApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(self._on_scheme_changed)
+        ui = QtCore.QSettings()
+        self.appearance = str(ui.value("appearance", "system"))
+        self.theme_actions.get(self.appearance, self.theme_actions["system"]).setChecked(True)
+        if self.appearance != "system":
+            self.set_appearance(self.appearance)
+        self._base_pt = self.chat.view.font().pointSizeF()
+        self.zoom_chat(0, steps=int(ui.value("chat/zoom", 0) or 0))
         self._open_data_dir(self.data_dir, autoload=autoload)
 
     # ---- construction ---------------------------------------------------------------
@@ -117,6 +125,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.chat.view.tokenHovered.connect(self._on_chat_token_hovered)
         self.chat.view.tokenClicked.connect(self._on_chat_token_clicked)
         self.chat.view.tooltip_for = self._token_tooltip
+        self.chat.view.regenerateRequested.connect(self.regenerate)
+        self.chat.view.editRequested.connect(self._ask_edit_and_resend)
         self.chat.input.textChanged.connect(self._touch)
         self.graph = GraphView(colors=colors)
         self.graph.nodeSelected.connect(self._on_node_selected)
@@ -127,6 +137,9 @@ class MainWindow(QtWidgets.QMainWindow):
         undo = QtGui.QShortcut(QtGui.QKeySequence.StandardKey.Undo, self.browser)
         undo.setContext(QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
         undo.activated.connect(self.browser.undo_delete)
+        delete = QtGui.QShortcut(QtGui.QKeySequence(QtCore.Qt.Key.Key_Delete), self.browser.table)
+        delete.setContext(QtCore.Qt.ShortcutContext.WidgetShortcut)
+        delete.activated.connect(self.browser.delete_selected)
         self.timeline = TimelineView(colors=colors)
         self.timeline.label_of = self.graph.label_of
         self.timeline.tokenHovered.connect(self._on_timeline_token_hovered)
@@ -177,6 +190,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.act_import_folder = self._action(
             f, "Import &folder…", self.import_folder, None,
             "Read a folder of Markdown notes (an Obsidian vault) or Jan threads")
+        self.act_export_chat = self._action(f, "Export &chat as Markdown…", self.export_chat, None,
+                                            "Write the open chat to a Markdown file")
         f.addSeparator()
         self.act_settings = self._action(f, "&Settings…", self.open_settings, "Ctrl+,")
         self.act_settings.setMenuRole(QtGui.QAction.MenuRole.PreferencesRole)
@@ -194,6 +209,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.act_send = self._action(c, "&Send", lambda: self.chat._submit(self.chat.input.toPlainText().strip()))
         self.act_stop = self._action(c, "S&top answer", self.stop, "Esc")
         self.act_stop.setEnabled(False)
+        c.addSeparator()
+        self.act_regenerate = self._action(c, "&Regenerate answer", self.regenerate, "Ctrl+R",
+                                           "Answer the last message again (the old answer goes)")
+        self.act_copy_answer = self._action(c, "&Copy last answer", self.copy_last_answer, "Ctrl+Shift+C")
         v = mb.addMenu("&View")
         self.act_focus = self._action(v, "&Focus on active neighbourhood",
                                       lambda on: self.graph.set_focus_mode(on), "Ctrl+Shift+F")
@@ -202,6 +221,19 @@ class MainWindow(QtWidgets.QMainWindow):
         self._action(v, "&Fit graph", lambda: self.graph.fit(), "Ctrl+0")
         self._action(v, "Memory &graph", lambda: self.right_tabs.setCurrentIndex(0), "Ctrl+1")
         self._action(v, "&Memories", lambda: self.right_tabs.setCurrentIndex(1), "Ctrl+2")
+        v.addSeparator()
+        self.act_zoom_in = self._action(v, "Zoom &in", lambda: self.zoom_chat(1), QtGui.QKeySequence.StandardKey.ZoomIn)
+        self.act_zoom_in.setShortcuts([QtGui.QKeySequence("Ctrl++"), QtGui.QKeySequence("Ctrl+=")])
+        self.act_zoom_out = self._action(v, "Zoom &out", lambda: self.zoom_chat(-1), "Ctrl+-")
+        self._action(v, "&Normal size", lambda: self.zoom_chat(0))
+        look = v.addMenu("&Appearance")
+        self.theme_actions = {}
+        group = QtGui.QActionGroup(self)
+        for key, label in (("system", "Follow the &system"), ("light", "&Light"), ("dark", "&Dark")):
+            act = self._action(look, label, lambda _on=False, k=key: self.set_appearance(k))
+            act.setCheckable(True)
+            group.addAction(act)
+            self.theme_actions[key] = act
         h = mb.addMenu("&Help")
         self._action(h, "&About HeLa Desktop", self.about)
 
@@ -225,6 +257,12 @@ class MainWindow(QtWidgets.QMainWindow):
     # ---- data folder and assistant thread ----------------------------------------------
     def _open_data_dir(self, data_dir: Path, *, autoload: bool = True) -> None:
         self.data_dir = Path(data_dir)
+        # nothing shown may outlive the folder it came from (ids repeat across folders)
+        self.graph.reset()
+        self.browser.reset()
+        self.timeline.set_highlight_ids([])
+        self._recalls.clear()
+        self._offsets.clear()
         try:
             self.read_store = Store(self.data_dir)
         except StoreError as exc:
@@ -249,14 +287,19 @@ class MainWindow(QtWidgets.QMainWindow):
         w.progressNote.connect(self._on_progress_note)
         w.tokenOffsets.connect(self._on_token_offsets)
         w.idleReport.connect(self._on_idle_report)
+        w.turnStatus.connect(self._on_turn_status)
         self.client = client
         self.model_ready = False
         self.embedder_ready = False
+        self.browser.semantic_search = self.graph.semantic_search = None
+        self.browser.set_search_results("", None)
+        self.graph.set_search_results("", None)
         self.current_conv = None
         self.refresh_conversations()
         self.chat.view.show_empty()
         self.chat.set_title("New chat")
         self.timeline.clear()
+        self._reopen_last_chat()
         if self.read_store is not None:  # the graph right away, before the engine loads
             self.graph.set_snapshot(snapshot_from_store(self.read_store, limit=GRAPH_LIMIT, lam=self.settings.hela.lam),
                                     animate=False)
@@ -295,15 +338,42 @@ class MainWindow(QtWidgets.QMainWindow):
         self.timeline.begin_live([], key=self.live_key)
         self._recalls = {}
         self._set_streaming(True)
+        self._sent_text = text
         if not self.model_ready:
             self.statusBar().showMessage("Waiting for the model to finish loading…")
+            self.chat.view.set_live_status("Loading the language model…")
+        else:
+            self.chat.view.set_live_status("Starting…")
         self.client.chat(text, self.current_conv)
 
     def stop(self) -> None:
-        """Stop the answer being written (Esc); the partial answer is kept."""
-        if self.is_streaming():
-            self.client.stop()
+        """Stop the answer being written (Esc); the partial answer is kept.  An answer that
+        has not begun is dropped at once and the message goes back into the input box."""
+        if not self.is_streaming():
+            return
+        if self.client.stop():
+            self._pending.clear()
+            self.chat.view.discard_live(with_user=True)
+            if not self.chat.input.toPlainText().strip():
+                self.chat.input.setPlainText(getattr(self, "_sent_text", ""))
+            self.timeline.clear()
+            self._set_streaming(False)
+            self.graph.clear_active()
+            self.statusBar().showMessage("Stopped before sending — your message is back in the box.", 6000)
+        else:
             self.statusBar().showMessage("Stopping…", 2000)
+
+    def _on_turn_status(self, phase: str, done: int, total: int) -> None:
+        """Before the first token: say what is happening, with progress where known."""
+        if not self.is_streaming():
+            return
+        if phase == "recalling":
+            text = "Recalling memories…"
+        elif phase == "reading" and total and done < total:
+            text = f"Reading your message and memories ({total} tokens)… {100 * done // total} %"
+        else:
+            text = "Starting the answer…"
+        self.chat.view.set_live_status(text)
 
     def _set_streaming(self, on: bool) -> None:
         self.chat.set_streaming(on)
@@ -367,7 +437,12 @@ class MainWindow(QtWidgets.QMainWindow):
         self._touch()
         self.turns += 1
         footer = _footer(ev.tokens, ev.swaps, ev.tokens_per_s, ev.interrupted)
-        self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer)
+        if ev.message_id is None and not ev.text:  # stopped before the first token
+            self.chat.view.discard_live()
+            self.chat.view.add_notice("Stopped before the answer began (nothing was kept; "
+                                      "Regenerate answers this message again).")
+        else:
+            self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer)
         title = f"Answer · message #{ev.message_id}" if ev.message_id else "Answer"
         self.timeline.set_answer(ev.timeline, ev.tokens, title, key=self.live_key)
         self._set_streaming(False)
@@ -375,6 +450,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.client.streaming = False
         new_conv = self.current_conv != ev.conversation_id
         self.current_conv = ev.conversation_id
+        self._remember_chat(ev.conversation_id)
         self.refresh_conversations()
         if new_conv and self.read_store is not None:
             conv = next((c for c in self.read_store.conversations() if c["id"] == ev.conversation_id), None)
@@ -401,6 +477,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.is_streaming():
             return
         self.current_conv = None
+        self._remember_chat(None)
         self.conversations.list.clearSelection()
         self.conversations.list.setCurrentItem(None)
         self.chat.view.show_empty()
@@ -418,7 +495,105 @@ class MainWindow(QtWidgets.QMainWindow):
         if cid < 0 or self.is_streaming() or cid == self.current_conv:
             return
         self.current_conv = cid
+        self._remember_chat(cid)
         self._render_conversation(cid)
+
+    def _last_chat_key(self) -> str:
+        return "last_chat/" + str(self.data_dir.resolve()).replace("/", "|").replace("\\", "|")
+
+    def _remember_chat(self, cid: int | None) -> None:
+        QtCore.QSettings().setValue(self._last_chat_key(), -1 if cid is None else int(cid))
+
+    def _reopen_last_chat(self) -> None:
+        """The chat open when the app last closed (per data folder), if it still exists."""
+        if self.read_store is None:
+            return
+        cid = int(QtCore.QSettings().value(self._last_chat_key(), -1) or -1)
+        if cid >= 0 and self.read_store.conversation_exists(cid):
+            self.current_conv = cid
+            self.refresh_conversations()
+            self._render_conversation(cid)
+
+    # ---- chat basics: regenerate, edit and resend, copy, export, zoom, appearance ------
+    def _last_user_message(self) -> dict | None:
+        if self.current_conv is None or self.read_store is None:
+            return None
+        msgs = self.read_store.messages(self.current_conv)
+        return next((m for m in reversed(msgs) if m["role"] == "user"), None)
+
+    def regenerate(self) -> None:
+        """Answer the chat's last message again; the old answer (and its memory) goes."""
+        m = self._last_user_message()
+        if m is None or self.is_streaming():
+            return
+        self.resend_from(m["id"], m["content"])
+
+    def _ask_edit_and_resend(self, n: int, text: str) -> None:
+        new, ok = QtWidgets.QInputDialog.getMultiLineText(self, "Edit and resend", "Your message:", text)
+        if ok and new.strip():
+            self.edit_and_resend(n, new.strip())
+
+    def edit_and_resend(self, n: int, text: str) -> None:
+        """Replace the chat's n-th message (0-based) by `text`: it and everything after it
+        are taken back, then `text` is sent."""
+        if self.current_conv is None or self.read_store is None or self.is_streaming():
+            return
+        users = [m for m in self.read_store.messages(self.current_conv) if m["role"] == "user"]
+        if 0 <= n < len(users):
+            self.resend_from(users[n]["id"], text)
+
+    def resend_from(self, message_id: int, text: str) -> None:
+        self._resend = (self.current_conv, text)
+        self._op("rewind", (self.current_conv, message_id))
+
+    def copy_last_answer(self) -> None:
+        answers = [i for i, e in enumerate(self.chat.view.entries) if e["role"] == "assistant"]
+        if answers:
+            self.chat.view.copy_message(answers[-1])
+            self.statusBar().showMessage("Answer copied.", 2000)
+
+    def export_chat(self) -> None:
+        if self.current_conv is None:
+            self._message("information", "Export chat", "Open a chat first.")
+            return
+        conv = next((c for c in self.read_store.conversations() if c["id"] == self.current_conv), None)
+        name = "".join(ch if ch.isalnum() or ch in " -_" else "_" for ch in (conv or {}).get("title", "chat"))
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self, "Export chat as Markdown", str(Path.home() / f"{name.strip() or 'chat'}.md"),
+            "Markdown (*.md)")
+        if path:
+            self.export_chat_to(path)
+
+    def export_chat_to(self, path: str | Path) -> Path:
+        from ..chat_export import export_conversation
+
+        out = export_conversation(self.read_store, self.current_conv, path)
+        self.statusBar().showMessage(f"Chat exported to {out}", 6000)
+        return out
+
+    def zoom_chat(self, direction: int, *, steps: int | None = None) -> None:
+        """Ctrl+ / Ctrl− : the chat's text size (remembered); 0 = normal size."""
+        cur = int(getattr(self, "zoom_steps", 0))
+        self.zoom_steps = max(-4, min(10, (0 if direction == 0 else cur + direction) if steps is None else steps))
+        pt = max(6.0, self._base_pt * (1.1 ** self.zoom_steps)) if hasattr(self, "_base_pt") else None
+        if pt is None:
+            return
+        for w in (self.chat.view, self.chat.input):
+            f = w.font()
+            f.setPointSizeF(pt)
+            w.setFont(f)
+        self.chat.view.document().setDefaultFont(self.chat.view.font())
+        QtCore.QSettings().setValue("chat/zoom", self.zoom_steps)
+        if self.current_conv is not None and not self.is_streaming():
+            self._rerender_conversation()
+
+    def set_appearance(self, mode: str) -> None:
+        """Light, dark, or follow the system (remembered)."""
+        self.appearance = mode if mode in ("system", "light", "dark") else "system"
+        QtCore.QSettings().setValue("appearance", self.appearance)
+        if self.appearance in self.theme_actions:
+            self.theme_actions[self.appearance].setChecked(True)
+        self._on_scheme_changed()
 
     def _render_conversation(self, cid: int) -> None:
         if self.read_store is None:
@@ -436,7 +611,8 @@ class MainWindow(QtWidgets.QMainWindow):
                 spans = self.read_store.timeline(m["id"])
                 st = m.get("stats") or {}
                 tps = st.get("tokens", 0) / st["elapsed_s"] if st.get("elapsed_s") else 0.0
-                footer = _footer(st.get("tokens", 0), st.get("swaps", 0), tps, m["interrupted"])
+                footer = _footer(st.get("tokens", 0), st.get("swaps", 0), tps, m["interrupted"]) \
+                    if st.get("tokens") else ("stopped early" if m["interrupted"] else "")
                 key = view.add_assistant(m["content"], m["id"], spans, when=m["created_at"],
                                          offsets=self._offsets.get(m["id"]), footer=footer)
                 for r in st.get("memories", []):
@@ -594,6 +770,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def _on_load_progress(self, text: str) -> None:
         self.status_busy.setVisible(bool(text))
         self.status_busy_label.setText(text)
+        if text and self.is_streaming():  # a message waits for the model
+            self.chat.view.set_live_status(text)
 
     def _on_loaded(self, info: dict) -> None:
         self.model_ready = True
@@ -609,6 +787,11 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_embedder_ready(self) -> None:
         self.embedder_ready = True
+        # search by meaning plus keywords runs where the embedder lives
+        self.browser.semantic_search = lambda text: self._op("search", ("browser", text))
+        self.graph.semantic_search = lambda text: self._op("search", ("graph", text))
+        self.browser.refresh()
+        self.graph.refresh_search()
 
     def _on_load_failed(self, kind: str, msg: str) -> None:
         if kind == "model":
@@ -629,13 +812,27 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_snapshot(self, snap: dict) -> None:
         self.graph.set_snapshot(snap)
-        self._update_memory_count(len(snap.get("nodes", [])))
+        self._update_memory_count()  # from the store: one count for the bar and the graph
 
     def _op(self, name: str, arg) -> None:
         if self.client is not None:
             self.client.requestOp.emit(name, arg)
 
     def _on_op_done(self, name: str, arg, result) -> None:
+        if name == "search":
+            (self.graph if arg[0] == "graph" else self.browser).set_search_results(arg[1], result)
+            return
+        if name == "rewind":
+            conv, text = getattr(self, "_resend", (None, ""))
+            self._resend = None
+            if conv == arg[0] == self.current_conv and text:
+                self._render_conversation(conv)
+                self.send(text)
+            self._update_memory_count()
+            return
+        if name in ("edit", "import", "restore", "delete"):
+            self.browser.set_search_results("", None)  # rankings of the old texts are stale
+            self.graph.set_search_results("", None)
         if name in ("rename_conv", "delete_conv"):
             self.refresh_conversations()
             if name == "rename_conv" and arg[0] == self.current_conv:
@@ -703,21 +900,9 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.status_busy.hide()
 
     def _on_idle_report(self, report: dict) -> None:
-        c = report.get("consolidation") or {}
-        f = report.get("forgetting") or {}
-        parts = []
-        if c.get("added") or c.get("strengthened"):
-            parts.append(f"{c.get('added', 0)} new and {c.get('strengthened', 0)} strengthened knowledge items")
-        if f.get("archived"):
-            parts.append(f"{len(f['archived'])} stale memories archived (restorable)")
-        if report.get("error"):
-            parts.append(f"reflection failed: {report['error']}")
-        manual = report.get("trigger") == "manual"
-        if parts:
-            head = "Reflection: " if manual else "While idle: "
-            self.statusBar().showMessage(head + "; ".join(parts), 10000)
-        elif manual:
-            self.statusBar().showMessage("Reflection finished: nothing new to distil or forget.", 8000)
+        head = "" if report.get("error") else (
+            "Reflection: " if report.get("trigger") == "manual" else "While you were away: ")
+        self.statusBar().showMessage(head + reflection_sentence(report), 12000)
         self.last_reflection = report
         if self.client is not None and not self.is_streaming():
             self.client.requestSnapshot.emit()
@@ -856,7 +1041,9 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_scheme_changed(self, *_args) -> None:
         app = QtWidgets.QApplication.instance()
-        dark = system_is_dark()
+        mode = getattr(self, "appearance", "system")
+        dark = system_is_dark() if mode == "system" else mode == "dark"
+        self.dark = dark
         apply_theme(app, dark)
         c = graph_colors(dark)
         self.graph.apply_colors(c)
@@ -877,6 +1064,7 @@ class MainWindow(QtWidgets.QMainWindow):
             QtWidgets.QApplication.processEvents()
         self._flush_timer.stop()
         self._reflect_timer.stop()
+        self.chat.view.release_clipboard()
         self._close_assistant()
         self.graph.shutdown()
         e.accept()

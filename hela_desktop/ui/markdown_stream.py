@@ -16,6 +16,7 @@ class Style:
     code: bool = False  # inline code
     block: bool = False  # fenced code block
     heading: int = 0
+    lang: str = ""  # a fenced block's language tag (```python)
 
 
 class MarkdownStream:
@@ -31,10 +32,11 @@ class MarkdownStream:
         self.eat_space = False
         self.run_char = ""
         self.run: list[int] = []
+        self.lang = ""
         self._out: list[tuple[str, Style, int]] = []
 
     def _style(self) -> Style:
-        return Style(self.bold, self.code, self.block, self.heading)
+        return Style(self.bold, self.code, self.block, self.heading, self.lang if self.block else "")
 
     def _emit(self, text: str, tok: int) -> None:
         style = self._style()
@@ -58,6 +60,7 @@ class MarkdownStream:
             if n >= 3 and self.line_start:
                 self.block = not self.block
                 self.code = False
+                self.lang = ""
                 self.skip_line = True  # language tag / rest of the fence line
                 return
             if not self.block and n == 1:
@@ -87,6 +90,9 @@ class MarkdownStream:
             if c == "\n":
                 self.skip_line = False
                 self.line_start = True
+                self.lang = self.lang.strip() if self.block else ""
+            elif self.block:
+                self.lang += c
             return
         if self.run_char:
             if c == self.run_char:

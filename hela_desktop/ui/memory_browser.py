@@ -11,6 +11,10 @@ import time
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from .explain import activity_sentence
+
+JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
+
 _ROOT = QtCore.QModelIndex()
 COLUMNS = ("★", "Created", "You", "HeLa", "Recalled", "Last recalled")
 
@@ -125,6 +129,11 @@ class MemoryBrowser(QtWidgets.QWidget):
         super().__init__(parent)
         self.store = store
         self._undo: list[int] = []  # soft-deleted ids, most recent last
+        # search by meaning plus keywords: callable(text) that asks the engine (the window
+        # sets it once the embedder is ready); its answer comes to set_search_results
+        self.semantic_search = None
+        self._ranked: tuple[str, list] | None = None  # (text, [(id, score)]) best first
+        self._asked = ""
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.tabs = QtWidgets.QTabWidget()
@@ -248,6 +257,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.activity.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.activity.setColumnWidth(0, 130)
         self.activity.setColumnWidth(1, 110)
+        self.activity.setWordWrap(True)
+        self.activity.cellDoubleClicked.connect(self._open_activity)
         self.tabs.addTab(self.activity, "Activity")
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
         self._update_buttons()
@@ -265,10 +276,20 @@ class MemoryBrowser(QtWidgets.QWidget):
         tab = self.tabs.currentIndex()
         if tab == 0:
             q = self.search.text().strip()
-            eps = self.store.list_episodes(search=q or None, limit=2000)
+            eps = self.store.list_episodes(search=q or None, limit=2000)  # words, newest first
+            how = ""
+            if q and self.semantic_search is not None:
+                if self._ranked is not None and self._ranked[0] == q:
+                    eps = self._ranked_episodes(self._ranked[1], eps)
+                    how = " · best match first"
+                else:
+                    how = " · searching by meaning…"
+                    if self._asked != q:
+                        self._asked = q
+                        self.semantic_search(q)
             self.model.set_episodes(eps)
             total = self.store.count_episodes()
-            self.count_label.setText(f"{len(eps)} of {total}" if q else f"{total} memories")
+            self.count_label.setText(f"{len(eps)} of {total}{how}" if q else f"{total} memories")
             if current is not None:
                 self.select_id(current, emit=False)
         elif tab == 1:
@@ -278,6 +299,32 @@ class MemoryBrowser(QtWidgets.QWidget):
         else:
             self.archive_model.set_episodes(self.store.list_episodes(only_archived=True, limit=2000))
         self._update_buttons()
+
+    def reset(self) -> None:
+        """Forget the shown folder: its undo list, rankings and rows."""
+        self._undo.clear()
+        self.undo_bar.hide()
+        self.set_search_results("", None)
+        self.model.set_episodes([])
+        self.archive_model.set_episodes([])
+        self.knowledge.setRowCount(0)
+        self.activity.setRowCount(0)
+
+    def set_search_results(self, text: str, results: list | None) -> None:
+        """The engine's ranked matches for `text` (by meaning plus keywords); None forgets
+        the last ranking (memories changed)."""
+        self._ranked = None if results is None else (text, list(results))
+        self._asked = ""
+        if results is not None and text == self.search.text().strip() and self.tabs.currentIndex() == 0:
+            self.refresh()
+
+    def _ranked_episodes(self, ranked: list, literal: list) -> list:
+        """Ranked matches that are still live, then word matches the ranking missed."""
+        eps = self.store.episodes(int(i) for i, _ in ranked)
+        out = [eps[int(i)] for i, _ in ranked if int(i) in eps
+               and eps[int(i)].deleted_at is None and eps[int(i)].archived_at is None]
+        seen = {e.id for e in out}
+        return out + [e for e in literal if e.id not in seen]
 
     def _refresh_knowledge(self) -> None:
         from ..knowledge import knowledge_rows
@@ -364,16 +411,22 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.activity.setRowCount(len(rows))
         for r, a in enumerate(rows):
             summary = a["summary"]
-            if isinstance(summary, dict):
-                text = ", ".join(f"{k} {v}" for k, v in summary.items()
-                                 if not isinstance(v, (list, dict)) and v not in (None, "", 0))
-            else:
-                text = str(summary)
-            for c, v in enumerate((_fmt(a["at"]), a["job"], text)):
+            text = activity_sentence(a["job"], summary)
+            job = JOB_NAMES.get(a["job"], a["job"])
+            for c, v in enumerate((_fmt(a["at"]), job, text)):
                 item = QtWidgets.QTableWidgetItem(v)
+                item.setData(QtCore.Qt.ItemDataRole.UserRole, a["job"])
                 if c == 2:
-                    item.setToolTip(str(summary))
+                    item.setToolTip(f"{text}\n\nDouble-click to see what changed.")
                 self.activity.setItem(r, c, item)
+
+    def _open_activity(self, row: int, _col: int) -> None:
+        """What a reflection run changed: distilled knowledge, or the archive."""
+        item = self.activity.item(row, 0)
+        job = item.data(QtCore.Qt.ItemDataRole.UserRole) if item is not None else None
+        target = {"consolidate": 1, "forget": 2}.get(job)
+        if target is not None:
+            self.tabs.setCurrentIndex(target)
 
     def selected_id(self) -> int | None:
         idx = self.table.currentIndex()

@@ -11,16 +11,27 @@ from ..config import Settings
 from ..memory import PROFILES
 from ..paths import bundled_model_path, scan_models
 
+PROFILE_NAMES = {  # what a user reads; the data is the profile id (settings.json)
+    "hela": "Meaning, words and links (recommended)",
+    "hela-nospread": "Meaning and words, without links",
+    "hela-paper": "HeLa-Mem as published (for research)",
+    "streaming": "streaming-memory scoring (for research)",
+    "dense": "Meaning only (simplest)",
+}
 PROFILE_HELP = {
-    "hela": "HeLa-Mem: meaning + keywords + time, spread along links (default)",
-    "hela-nospread": "HeLa-Mem without spreading activation (an ablation)",
-    "hela-paper": "HeLa-Mem exactly as published (full time decay)",
-    "streaming": "streaming-memory: cos² boosted by recency and use",
-    "dense": "plain embedding similarity (a baseline)",
+    "hela": "Finds memories close in meaning to what is being said or sharing its words, "
+            "favours recent ones, and brings in memories linked to them — links grow "
+            "between memories recalled together.",
+    "hela-nospread": "Like the recommended way, but never brings in linked memories.",
+    "hela-paper": "The HeLa-Mem paper's formula exactly as published: strongly prefers the "
+                  "newest memories (for comparing methods).",
+    "streaming": "The streaming-memory project's scoring: meaning, boosted by how recently "
+                 "and how often a memory was used (for comparing methods).",
+    "dense": "Only closeness in meaning — no words, time or links.",
 }
 
 
-def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=None):
+def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=None, prefix=""):
     """A spin box: QDoubleSpinBox when the range is given in floats, else QSpinBox."""
     box = (QtWidgets.QDoubleSpinBox() if isinstance(lo, float) else QtWidgets.QSpinBox())
     if decimals is not None:
@@ -29,6 +40,7 @@ def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=N
     if step is not None:
         box.setSingleStep(step)
     box.setSuffix(suffix)
+    box.setPrefix(prefix)
     box.setSpecialValueText(special)
     box.setToolTip(tip)
     box.setValue(value)
@@ -46,8 +58,8 @@ class SettingsDialog(QtWidgets.QDialog):
         self._data_dir = Path(data_dir)
         lay = QtWidgets.QVBoxLayout(self)
 
-        # -- model
-        box = QtWidgets.QGroupBox("Language model")
+        # -- answers
+        box = QtWidgets.QGroupBox("Answers")
         form = QtWidgets.QFormLayout(box)
         # where answers come from: this computer (llama.cpp) or an OpenAI-compatible server
         self.local_backend = QtWidgets.QRadioButton("This computer (llama.cpp)")
@@ -86,7 +98,7 @@ class SettingsDialog(QtWidgets.QDialog):
         row = QtWidgets.QHBoxLayout()
         row.addWidget(self.model, 1)
         row.addWidget(browse)
-        form.addRow("Model file (GGUF):", row)
+        form.addRow("Language model:", row)
         self.model_details = QtWidgets.QLabel("")
         self.model_details.setWordWrap(True)
         form.addRow("", self.model_details)
@@ -99,67 +111,51 @@ class SettingsDialog(QtWidgets.QDialog):
         hint.setStyleSheet("color: gray")
         hint.setToolTip(str(self._data_dir / "models"))
         form.addRow("", hint)
-        self.gpu_layers = _spin(-1, 999, settings.n_gpu_layers,
-                                special="all (when a GPU is available)")
-        form.addRow("GPU layers:", self.gpu_layers)
-        self.n_ctx = _spin(512, 131072, settings.n_ctx, step=512)
-        form.addRow("Context size (tokens):", self.n_ctx)
-        self.temperature = _spin(0.0, 2.0, settings.temperature, step=0.05)
-        form.addRow("Temperature:", self.temperature)
-        self.max_answer = _spin(16, 8192, settings.max_answer_tokens)
-        form.addRow("Longest answer (tokens):", self.max_answer)
-        self.threads = _spin(0, 256, settings.n_threads, special="automatic",
-                             tip="CPU threads for generating tokens (prefill uses all cores)")
-        form.addRow("Generation threads:", self.threads)
+        self.temperature = _spin(0.0, 2.0, settings.temperature, step=0.05,
+                                 tip="0: the same question always gets the same answer; "
+                                     "higher: more varied, more surprising answers (temperature)")
+        form.addRow("Creativity:", self.temperature)
+        self.max_answer = _spin(16, 8192, settings.max_answer_tokens, suffix=" tokens",
+                                tip="A token is about three quarters of a word (max_answer_tokens)")
+        form.addRow("Longest answer:", self.max_answer)
         self.system_prompt = QtWidgets.QPlainTextEdit(settings.system_prompt)
-        self.system_prompt.setFixedHeight(76)
+        self.system_prompt.setFixedHeight(64)
         self.system_prompt.setToolTip("Sent first in every conversation; distilled facts about "
-                                      "you are added after it")
-        form.addRow("System prompt:", self.system_prompt)
+                                      "you are added after it (system_prompt)")
+        form.addRow("Instructions for HeLa:", self.system_prompt)
         lay.addWidget(box)
 
         # -- memory
-        box2 = QtWidgets.QGroupBox("Memory while answering")
+        box2 = QtWidgets.QGroupBox("Memory")
         f2 = QtWidgets.QFormLayout(box2)
-        self.reretrieve = _spin(1, 20, settings.reretrieve_every, suffix=" tokens")
-        f2.addRow("Re-retrieve every:", self.reretrieve)
-        self.lookback = _spin(4, 1000, settings.lookback_tokens, suffix=" tokens")
-        f2.addRow("Look back over:", self.lookback)
-        self.max_memories = _spin(1, 15, settings.max_memories)
-        f2.addRow("Most memories in the prompt:", self.max_memories)
-        self.budget = _spin(32, 16000, settings.token_budget, step=50, suffix=" tokens")
-        f2.addRow("Memory token budget:", self.budget)
         self.profile = QtWidgets.QComboBox()
         names = list(PROFILES)
         if settings.profile not in names:
             names.append(settings.profile)
         for name in names:
-            self.profile.addItem(name, name)
+            self.profile.addItem(PROFILE_NAMES.get(name, name), name)
             self.profile.setItemData(self.profile.count() - 1, PROFILE_HELP.get(name, ""),
                                      QtCore.Qt.ItemDataRole.ToolTipRole)
         self.profile.setCurrentIndex(names.index(settings.profile))
         self.profile_help = QtWidgets.QLabel(PROFILE_HELP.get(settings.profile, ""))
         self.profile_help.setStyleSheet("color: gray")
         self.profile_help.setWordWrap(True)
-        self.profile_help.setMinimumHeight(2 * self.profile_help.fontMetrics().lineSpacing() + 2)
+        self.profile_help.setMinimumHeight(3 * self.profile_help.fontMetrics().lineSpacing() + 2)
         self.profile.currentIndexChanged.connect(
             lambda _i: self.profile_help.setText(PROFILE_HELP.get(self.profile.currentData(), "")))
-        f2.addRow("Retrieval profile:", self.profile)
+        f2.addRow("How memories are found:", self.profile)
         f2.addRow("", self.profile_help)
-        self.time_budget = _spin(
-            0, 100, round(min(1.0, settings.swap_time_budget) * 100),
-            suffix=" % of answer time", special="never swap while answering",
-            tip="Memory swaps may pause an answer for at most this share of the time spent "
-                "generating it")
-        f2.addRow("Swap time budget:", self.time_budget)
-        self.prefetch = QtWidgets.QCheckBox("Prepare swapped-in memories beside generation")
-        self.prefetch.setChecked(settings.swap_prefetch)
-        self.prefetch.setToolTip("Evaluates new memory lines on a second model context while "
-                                 "the answer goes on (uses a second KV cache's memory)")
-        f2.addRow("", self.prefetch)
+        self.max_memories = _spin(1, 15, settings.max_memories,
+                                  tip="How many memories HeLa may read before answering (max_memories)")
+        f2.addRow("Memories per answer, at most:", self.max_memories)
+        self.reretrieve = _spin(1, 20, settings.reretrieve_every, prefix="every ", suffix=" tokens",
+                                tip="While it writes, HeLa looks again for memories that fit what it "
+                                    "is saying now, this often (reretrieve_every)")
+        f2.addRow("Look for better memories while answering:", self.reretrieve)
         self.idle = _spin(0.5, 1440.0, settings.idle_minutes, decimals=1, suffix=" min",
-                          tip="Idle time before consolidation and forgetting run")
-        f2.addRow("Consolidate after idle:", self.idle)
+                          tip="When you are away this long, HeLa distils facts from groups of "
+                              "related memories and archives stale ones (idle_minutes)")
+        f2.addRow("Reflect on memories after being idle for:", self.idle)
         lay.addWidget(box2)
 
         # -- data folder
@@ -179,6 +175,50 @@ class SettingsDialog(QtWidgets.QDialog):
         f3.addRow("", h3)
         lay.addWidget(box3)
 
+        # -- advanced, behind a disclosure
+        self.advanced_button = QtWidgets.QToolButton()
+        self.advanced_button.setText("Advanced")
+        self.advanced_button.setCheckable(True)
+        self.advanced_button.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.advanced_button.setArrowType(QtCore.Qt.ArrowType.RightArrow)
+        self.advanced_button.setAutoRaise(True)
+        lay.addWidget(self.advanced_button)
+        self.advanced = QtWidgets.QGroupBox()
+        f4 = QtWidgets.QFormLayout(self.advanced)
+        self.gpu_layers = _spin(-1, 999, settings.n_gpu_layers,
+                                special="all (when a GPU is available)",
+                                tip="Model layers run on the GPU; 0: CPU only (n_gpu_layers)")
+        f4.addRow("GPU layers:", self.gpu_layers)
+        self.n_ctx = _spin(512, 131072, settings.n_ctx, step=512, suffix=" tokens",
+                           tip="How much text the model sees at once; larger uses more memory "
+                               "and makes memory swaps slower (n_ctx)")
+        f4.addRow("Context size:", self.n_ctx)
+        self.threads = _spin(0, 256, settings.n_threads, special="automatic",
+                             tip="CPU threads for generating tokens; reading a prompt uses all "
+                                 "cores (n_threads)")
+        f4.addRow("Generation threads:", self.threads)
+        self.lookback = _spin(4, 1000, settings.lookback_tokens, suffix=" tokens",
+                              tip="The last this-many tokens of the answer form the query when "
+                                  "HeLa looks again for memories (lookback_tokens)")
+        f4.addRow("Recent answer text used to look again:", self.lookback)
+        self.budget = _spin(32, 16000, settings.token_budget, step=50, suffix=" tokens",
+                            tip="Room the memories may take in the prompt (token_budget)")
+        f4.addRow("Room for memories in the prompt:", self.budget)
+        self.time_budget = _spin(
+            0, 100, round(min(1.0, settings.swap_time_budget) * 100),
+            suffix=" % of answer time", special="never swap while answering",
+            tip="Swapping memories in mid-answer pauses it briefly; the pauses may add up to at "
+                "most this share of the time spent writing (swap_time_budget)")
+        f4.addRow("Pauses allowed for memory swaps:", self.time_budget)
+        self.prefetch = QtWidgets.QCheckBox("Prepare swapped-in memories beside generation")
+        self.prefetch.setChecked(settings.swap_prefetch)
+        self.prefetch.setToolTip("Evaluates new memory lines on a second model context while "
+                                 "the answer goes on; uses more memory (swap_prefetch)")
+        f4.addRow("", self.prefetch)
+        self.advanced.setVisible(False)
+        self.advanced_button.toggled.connect(self._show_advanced)
+        lay.addWidget(self.advanced)
+
         bb = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Ok
                                         | QtWidgets.QDialogButtonBox.StandardButton.Cancel
                                         | QtWidgets.QDialogButtonBox.StandardButton.RestoreDefaults)
@@ -186,6 +226,13 @@ class SettingsDialog(QtWidgets.QDialog):
         bb.rejected.connect(self.reject)
         bb.button(QtWidgets.QDialogButtonBox.StandardButton.RestoreDefaults).clicked.connect(self._defaults)
         lay.addWidget(bb)
+
+    def _show_advanced(self, on: bool) -> None:
+        self.advanced.setVisible(on)
+        self.advanced_button.setArrowType(QtCore.Qt.ArrowType.DownArrow if on else QtCore.Qt.ArrowType.RightArrow)
+        # (adjustSize() would stop at 2/3 of the screen and squeeze the help texts)
+        self.layout().activate()
+        self.resize(self.width(), self.sizeHint().height())
 
     def _fill_models(self) -> None:
         from ..model_catalog import find_models

@@ -52,6 +52,7 @@ class AssistantWorker(QtCore.QObject):
     progressNote = QtCore.Signal(str, str)  # op name, what it is doing ("embedding: …")
     tokenOffsets = QtCore.Signal(int, object)  # message id, [(start, end) char offsets]
     idleReport = QtCore.Signal(dict)  # a consolidation/forgetting pass finished (any thread)
+    turnStatus = QtCore.Signal(str, int, int)  # before the first token: phase, done, total
 
     def __init__(self, data_dir: Path, settings: Settings, assistant_kwargs: dict | None = None,
                  idle_scheduler: bool = True):
@@ -66,6 +67,9 @@ class AssistantWorker(QtCore.QObject):
         self.stop_event = threading.Event()
         self.import_cancel = threading.Event()  # set from the GUI: the import stops, undone
         self.busy = False
+        self.started_request = 0  # the last chat request that began (GUI reads it)
+        self.cancelled: set[int] = set()  # chat requests dropped before they began
+        self.request_lock = threading.Lock()
 
     # ---- lifecycle ------------------------------------------------------------------
     @QtCore.Slot()
@@ -167,13 +171,18 @@ class AssistantWorker(QtCore.QObject):
             self.assistant = None
 
     # ---- chat -----------------------------------------------------------------------
-    @QtCore.Slot(str, object)
-    def chat(self, message: str, conversation_id) -> None:
+    @QtCore.Slot(str, object, int)
+    def chat(self, message: str, conversation_id, request: int = 0) -> None:
         """Stream one answer; every event goes out through `event`."""
         from ..llm import ModelError
         from ..server_llm import ServerError
         from ..store import StoreError
 
+        with self.request_lock:
+            if request in self.cancelled:  # stopped while it waited (e.g. behind loading)
+                self.cancelled.discard(request)
+                return
+            self.started_request = request
         a = self.assistant
         if a is None:
             self.turnFailed.emit("the assistant is not available")
@@ -183,7 +192,8 @@ class AssistantWorker(QtCore.QObject):
         self.busy = True
         done = None
         try:
-            for ev in a.chat(message, conversation_id, stop=self.stop_event):
+            for ev in a.chat(message, conversation_id, stop=self.stop_event,
+                             on_status=self.turnStatus.emit):
                 if isinstance(ev, DoneEvent):
                     done = ev
                 self.event.emit(ev)
@@ -230,7 +240,9 @@ class AssistantWorker(QtCore.QObject):
         if a is not None and a.engine is not None:
             from .graph_model import add_knowledge
 
-            self.snapshot.emit(add_knowledge(a.engine.graph_snapshot(limit=GRAPH_LIMIT), a.store))
+            snap = add_knowledge(a.engine.graph_snapshot(limit=GRAPH_LIMIT), a.store)
+            snap["total_episodes"] = a.store.count_episodes()
+            self.snapshot.emit(snap)
 
     @QtCore.Slot()
     def request_snapshot(self) -> None:
@@ -243,7 +255,8 @@ class AssistantWorker(QtCore.QObject):
         ``edit`` (id, user, assistant) · ``pin`` (id, bool) · ``delete`` id ·
         ``restore`` id · ``export`` path · ``import`` path · ``offsets`` (message id, text) ·
         ``rename_conv`` (id, title) · ``delete_conv`` id · ``knowledge_edit`` (id, text) ·
-        ``knowledge_delete`` id · ``knowledge_restore`` id.
+        ``knowledge_delete`` id · ``knowledge_restore`` id · ``search`` (who, text) ·
+        ``rewind`` (conversation id, message id).
         """
         a = self.assistant
         if a is None:
@@ -251,7 +264,7 @@ class AssistantWorker(QtCore.QObject):
             return
         try:
             result = None
-            if name in ("edit", "delete", "restore", "import", "knowledge_edit"):
+            if name in ("edit", "delete", "restore", "import", "knowledge_edit", "search", "rewind"):
                 a.load_embedder()
             engine = a.engine
             if name == "edit":
@@ -293,6 +306,13 @@ class AssistantWorker(QtCore.QObject):
                     return
                 engine.reload_index()
                 result = rep.summary()
+            elif name == "rewind":  # (chat, message id): drop it and what follows
+                cid, mid = arg
+                result = a.store.delete_messages_from(int(cid), int(mid))
+                for eid in result:  # the memories of answers taken back (restorable)
+                    engine.delete_episode(int(eid))
+            elif name == "search":  # (who asked, text) -> [(id, score)], best first
+                result = [(r.episode_id, r.score) for r in engine.search(arg[1])]
             elif name.startswith("knowledge_"):
                 from .. import knowledge as K
 
@@ -317,7 +337,7 @@ class AssistantWorker(QtCore.QObject):
             else:
                 raise ValueError(f"unknown operation {name!r}")
             self.opDone.emit(name, arg, result)
-            if name in ("edit", "pin", "delete", "restore", "import") \
+            if name in ("edit", "pin", "delete", "restore", "import", "rewind") \
                     or name.startswith("knowledge_"):
                 self._emit_snapshot()
         except Exception as exc:  # noqa: BLE001
@@ -353,7 +373,7 @@ class AssistantClient(QtCore.QObject):
 
     requestOpen = QtCore.Signal()
     requestLoad = QtCore.Signal(bool)
-    requestChat = QtCore.Signal(str, object)
+    requestChat = QtCore.Signal(str, object, int)
     requestReload = QtCore.Signal(object)
     requestSettings = QtCore.Signal(object)
     requestSnapshot = QtCore.Signal()
@@ -376,6 +396,7 @@ class AssistantClient(QtCore.QObject):
         self.requestOp.connect(self.worker.op)
         self.requestClose.connect(self.worker.close)
         self.streaming = False
+        self.request = 0
         self.worker.event.connect(self._on_event)
         self.worker.turnFailed.connect(self._on_failed)
         self.thread.start()
@@ -391,10 +412,19 @@ class AssistantClient(QtCore.QObject):
         self.streaming = True
         self.worker.stop_event.clear()
         self.worker.touch()
-        self.requestChat.emit(message, conversation_id)
+        self.request += 1
+        self.requestChat.emit(message, conversation_id, self.request)
 
-    def stop(self) -> None:
+    def stop(self) -> bool:
+        """Stop the answer.  Returns True when it had not begun yet (it waited behind model
+        loading or another job): it is dropped at once and nothing of it is stored."""
+        with self.worker.request_lock:
+            if self.streaming and self.worker.started_request != self.request:
+                self.worker.cancelled.add(self.request)
+                self.streaming = False
+                return True
         self.worker.stop()
+        return False
 
     def shutdown(self, timeout_ms: int = 60000) -> None:
         """Stop any answer (its partial text is stored), close the assistant, end the thread."""

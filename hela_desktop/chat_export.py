@@ -1,0 +1,46 @@
+"""One chat as Markdown (File ▸ Export chat as Markdown… in the app).
+
+Format::
+
+    # <chat title>
+
+    *Exported from HeLa Desktop on 2026-12-01 14:02; 4 messages.*
+
+    **You** · 2026-12-01 13:58
+
+    <message text>
+
+    **HeLa** · 2026-12-01 13:58 · stopped early
+
+    <answer text, as the model wrote it (Markdown)>
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+
+def _when(ts: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+
+
+def conversation_markdown(store, conversation_id: int) -> str:
+    """The chat `conversation_id` of `store` as a Markdown document."""
+    conv = next((c for c in store.conversations() if c["id"] == conversation_id), None)
+    if conv is None:
+        raise LookupError(f"no conversation {conversation_id}")
+    msgs = store.messages(conversation_id)
+    out = [f"# {conv['title']}", "",
+           f"*Exported from HeLa Desktop on {_when(time.time())}; {len(msgs)} messages.*", ""]
+    for m in msgs:
+        who = "You" if m["role"] == "user" else "HeLa"
+        note = " · stopped early" if m.get("interrupted") else ""
+        out += [f"**{who}** · {_when(m['created_at'])}{note}", "", m["content"].strip(), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def export_conversation(store, conversation_id: int, path: str | Path) -> Path:
+    path = Path(path)
+    path.write_text(conversation_markdown(store, conversation_id), encoding="utf-8")
+    return path

@@ -1,0 +1,233 @@
+"""``hela-desktop memories …``: the memory browser from the command line.
+
+    memories list [--archived] [--limit N] [--json]
+    memories search TEXT [--limit N] [--json]     by meaning plus keywords, best first
+    memories show ID [--json]
+    memories edit ID [--user TEXT] [--answer TEXT] re-embeds, so recall follows the edit
+    memories pin ID [--off]
+    memories delete ID                             soft delete (restorable)
+    memories restore ID                            undo a delete or an archive
+
+Every change goes through `MemoryEngine` (the same calls the app makes); bad input — an
+unknown id, nothing to change — is one ``error: …`` line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def add_cli(subparsers) -> None:
+    m = subparsers.add_parser("memories", help="list, search, show, edit, pin, delete, restore memories")
+    msub = m.add_subparsers(dest="memories_cmd", metavar="ACTION")
+    m.set_defaults(func=lambda a: (m.print_help(), 2)[1])
+
+    def add(name: str, help_: str, func, *, with_id: bool = True, json_: bool = False):
+        p = msub.add_parser(name, help=help_)
+        p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
+                       help="memory and settings folder")
+        if with_id:
+            p.add_argument("id", type=int, metavar="ID", help="memory (episode) id")
+        if json_:
+            p.add_argument("--json", action="store_true", help="print JSON")
+        p.set_defaults(func=func)
+        return p
+
+    p = add("list", "memories, newest first", cmd_list, with_id=False, json_=True)
+    p.add_argument("--archived", action="store_true", help="the archived ones instead")
+    p.add_argument("--limit", type=int, default=50)
+    p = add("search", "search by meaning plus keywords, best first", cmd_search, with_id=False,
+            json_=True)
+    p.add_argument("text", metavar="TEXT", help="what to look for")
+    p.add_argument("--limit", type=int, default=20)
+    add("show", "one memory in full", cmd_show, json_=True)
+    p = add("edit", "change a memory's text (it is re-embedded)", cmd_edit)
+    p.add_argument("--user", help="new text of what you said")
+    p.add_argument("--answer", help="new text of HeLa's answer")
+    p = add("pin", "pin a memory (never archived by forgetting)", cmd_pin)
+    p.add_argument("--off", action="store_true", help="unpin")
+    add("delete", "delete a memory (restorable with `memories restore`)", cmd_delete)
+    add("restore", "bring back a deleted or archived memory", cmd_restore)
+
+
+# ---------------------------------------------------------------------- helpers ------
+def _error(msg: str, code: int = 2) -> int:
+    print(f"error: {msg}", file=sys.stderr)
+    return code
+
+
+def _store(args):
+    from .store import DB_FILE, Store
+
+    if not (Path(args.data_dir) / DB_FILE).exists():
+        raise LookupError(f"no memories in {args.data_dir} yet")
+    return Store(args.data_dir)
+
+
+def _engine(store, with_embedder: bool):
+    from .config import Settings
+    from .memory import MemoryEngine
+
+    embedder = None
+    if with_embedder:
+        from .embedder import Embedder
+
+        embedder = Embedder()
+    try:
+        settings = Settings.load(store.path.parent)
+    except ValueError:
+        settings = Settings()
+    return MemoryEngine(store, embedder, settings)
+
+
+def _episode(store, eid: int):
+    e = store.episode(eid)
+    if e is None:
+        raise LookupError(f"no memory #{eid} in {store.path}")
+    return e
+
+
+def _state(e) -> str:
+    if e.deleted_at is not None:
+        return "deleted"
+    if e.archived_at is not None:
+        return "archived"
+    return "active"
+
+
+def _when(ts: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if ts else "never"
+
+
+def _as_dict(e, recall=None) -> dict:
+    d = {"id": e.id, "user": e.user_text, "assistant": e.assistant_text,
+         "created_at": e.created_at, "pinned": e.pinned, "state": _state(e),
+         "access_count": e.access_count, "last_access": e.last_access,
+         "conversation_id": e.conversation_id, "source": e.source}
+    if recall is not None:
+        d.update(score=round(recall.score, 4), semantic=round(recall.semantic, 4),
+                 keyword=round(recall.keyword, 4))
+    return d
+
+
+def _line(e, width: int = 100) -> str:
+    text = " ".join(f"{e.user_text} — {e.assistant_text}".split()) if e.assistant_text \
+        else " ".join(e.user_text.split())
+    text = text if len(text) <= width else text[: width - 1] + "…"
+    pin = "★" if e.pinned else " "
+    return f"#{e.id:<5} {_when(e.created_at)} {pin} {text}"
+
+
+def _run(func):
+    """Run a command body; unknown ids and missing folders become `error:` lines (exit 2)."""
+    def wrapper(args) -> int:
+        try:
+            return func(args)
+        except LookupError as exc:
+            return _error(str(exc).strip("'\""))
+    return wrapper
+
+
+def _on_memory(func):
+    """A command on one memory: `func(args, store, episode)` with the store open and the
+    memory found (an unknown id is an `error:` line, exit 2)."""
+    @_run
+    def wrapper(args) -> int:
+        with _store(args) as store:
+            return func(args, store, _episode(store, args.id))
+    return wrapper
+
+
+# ---------------------------------------------------------------------- commands -----
+@_run
+def cmd_list(args) -> int:
+    with _store(args) as store:
+        eps = store.list_episodes(only_archived=args.archived, limit=max(1, args.limit))
+        if args.json:
+            print(json.dumps([_as_dict(e) for e in eps], indent=2, ensure_ascii=False))
+            return 0
+        total = store.count_episodes(archived=args.archived)
+        for e in eps:
+            print(_line(e))
+        print(f"({len(eps)} of {total} {'archived ' if args.archived else ''}memories)")
+    return 0
+
+
+@_run
+def cmd_search(args) -> int:
+    if not args.text.strip():
+        return _error("empty search: give some text to look for")
+    with _store(args) as store:
+        res = _engine(store, True).search(args.text, limit=max(1, args.limit))
+        eps = store.episodes(r.episode_id for r in res)
+        if args.json:
+            print(json.dumps([_as_dict(eps[r.episode_id], r) for r in res if r.episode_id in eps],
+                             indent=2, ensure_ascii=False))
+            return 0
+        if not res:
+            print(f"nothing matches “{args.text}”")
+        for r in res:
+            if r.episode_id in eps:
+                why = "meaning" + (" + keywords" if r.keyword > 0 else "")
+                print(f"{r.score:5.2f}  {_line(eps[r.episode_id], 88)}  ({why})")
+    return 0
+
+
+@_on_memory
+def cmd_show(args, store, e) -> int:
+    n_links = len(store.edges_of([e.id]))
+    if args.json:
+        d = _as_dict(e)
+        d.update(links=n_links, last_recall=e.last_recall)
+        print(json.dumps(d, indent=2, ensure_ascii=False))
+        return 0
+    print(f"Memory #{e.id} ({_state(e)}{', pinned' if e.pinned else ''})")
+    print(f"  created        {_when(e.created_at)}")
+    print(f"  recalled       {e.access_count} times, last {_when(e.last_access)}")
+    print(f"  links          {n_links}")
+    print(f"You said:\n  {e.user_text}")
+    if e.assistant_text:
+        print(f"HeLa answered:\n  {e.assistant_text}")
+    return 0
+
+
+@_on_memory
+def cmd_edit(args, store, e) -> int:
+    if args.user is None and args.answer is None:
+        return _error("nothing to change: give --user TEXT and/or --answer TEXT")
+    user = e.user_text if args.user is None else args.user.strip()
+    answer = e.assistant_text if args.answer is None else args.answer.strip()
+    if not user and not answer:
+        return _error("a memory cannot be empty")
+    _engine(store, True).edit_episode(e.id, user, answer)
+    print(f"memory #{e.id} saved and re-embedded")
+    return 0
+
+
+@_on_memory
+def cmd_pin(args, store, e) -> int:
+    _engine(store, False).set_pinned(e.id, not args.off)
+    print(f"memory #{e.id} {'unpinned' if args.off else 'pinned'}")
+    return 0
+
+
+@_on_memory
+def cmd_delete(args, store, e) -> int:
+    if e.deleted_at is not None:
+        return _error(f"memory #{e.id} is already deleted (`memories restore {e.id}` brings it back)")
+    _engine(store, False).delete_episode(e.id)
+    print(f"memory #{e.id} deleted (undo: hela-desktop memories restore {e.id})")
+    return 0
+
+
+@_on_memory
+def cmd_restore(args, store, e) -> int:
+    if e.deleted_at is None and e.archived_at is None:
+        return _error(f"memory #{e.id} is neither deleted nor archived")
+    _engine(store, False).restore_episode(e.id)
+    print(f"memory #{e.id} restored")
+    return 0

@@ -1,0 +1,191 @@
+"""Plain-language words for what the engine reports: why a memory was recalled, what a
+reflection (consolidation / forgetting) run did.  Pure functions (no widgets), so the
+panel, the Activity tab and the tests share them."""
+
+from __future__ import annotations
+
+import html
+import time
+
+MEANING_WORDS = ((0.6, "very close in meaning to"), (0.4, "close in meaning to"),
+                 (0.25, "loosely related to"))
+
+
+def _f(recall: dict, key: str, default: float = 0.0) -> float:
+    try:
+        return float(recall.get(key, default) or 0.0)
+    except (TypeError, ValueError):
+        return default
+
+
+def recall_reasons(recall: dict, label_of=None) -> list[str]:
+    """Why a memory was recalled, as short sentences, most important first."""
+    extra = recall.get("extra") or {}
+    cos = float(extra.get("cos", recall.get("semantic", 0.0)) or 0.0)
+    out = []
+    meaning = next((w for t, w in MEANING_WORDS if cos >= t), None)
+    out.append(f"It is {meaning} what was being said." if meaning
+               else "It is not much related in meaning to what was being said.")
+    if _f(recall, "keyword") > 0:
+        out.append("It shares words with it.")
+    if float(extra.get("speaker", 0.0) or 0.0) > 0:
+        out.append("It is about a person who was named.")
+    sf = recall.get("spread_from")
+    if sf is not None and _f(recall, "spread") > 0:
+        name = label_of(sf) if label_of else ""
+        out.append(f"It is linked to memory #{sf}{' (' + name + ')' if name else ''}, "
+                   "which was recalled too.")
+    if float(extra.get("context", 0.0) or 0.0) > 0:
+        out.append("It comes from a conversation with other good matches.")
+    if recall.get("path") == "associative":
+        out.append("It came in through its links (by association), not by matching directly.")
+    elif "base" in extra and float(extra.get("base") or 0.0) <= 0:
+        out.append("It was not a strong match: there were few memories to choose from.")
+    rec = _f(recall, "recency", 1.0)
+    if rec < 0.95:
+        out.append("It is older, which counts a little against it.")
+    try:  # what the relevance gate decided about it
+        from ..gate import explain as gate_reasons
+    except ImportError:  # pragma: no cover - a build without the gate
+        return out
+    return out + gate_reasons(extra)
+
+
+def _bar(name: str, value: float, colour: str) -> str:
+    width = int(max(0.0, min(1.0, value)) * 100)
+    # nowrap: a narrow pane (a scrollbar appearing) must not break a label mid-word
+    return (f"<tr><td nowrap>{html.escape(name)}</td><td width='104'><table cellspacing=0 "
+            f"cellpadding=0><tr><td bgcolor='{colour}' width='{max(width, 1)}' height='8'></td>"
+            "</tr></table></td></tr>")
+
+
+def recall_html(recall: dict | None, label_of=None, *, details: bool = False) -> str:
+    """The "why was this recalled" panel: sentences, a few bars, and the raw numbers behind
+    a "Details" link (``toggle:recall-details``)."""
+    if not recall:
+        return "<p><i>Not recalled yet.</i></p>"
+    extra = recall.get("extra") or {}
+    cos = float(extra.get("cos", recall.get("semantic", 0.0)) or 0.0)
+    kw = _f(recall, "keyword")
+    parts = ["<ul style='margin-left:-20px'>" + "".join(
+        f"<li>{html.escape(s)}</li>" for s in recall_reasons(recall, label_of)) + "</ul>"]
+    sf = recall.get("spread_from")
+    if sf is not None and _f(recall, "spread") > 0:
+        parts.append(f"<p>Linked from <a href='node:{sf}'>#{sf}</a>.</p>")
+    bars = [_bar("Meaning", cos, "#4f6bd8"), _bar("Shared words", kw / (kw + 1.0), "#2e9d6a"),
+            _bar("Recent", _f(recall, "recency", 1.0), "#a66e00"),
+            _bar("Links", min(1.0, _f(recall, "spread") * 2), "#b04fd8")]
+    parts.append("<table cellspacing=3>" + "".join(bars) + "</table>")
+    if details:
+        nums = {"score": recall.get("score"), "semantic": recall.get("semantic"),
+                "keyword": recall.get("keyword"), "recency": recall.get("recency"),
+                "spread": recall.get("spread"), "path": recall.get("path"), **extra}
+        text = ", ".join(f"{html.escape(str(k))} {v:.3f}" if isinstance(v, (int, float))
+                         else f"{html.escape(str(k))} {html.escape(str(v))}"
+                         for k, v in nums.items() if v is not None)
+        parts.append("<p><a href='toggle:recall-details'>Hide details ▾</a></p>"
+                     f"<p style='color:gray'>{text}</p>")
+    else:
+        parts.append("<p><a href='toggle:recall-details'>Details ▸</a></p>")
+    return "".join(parts)
+
+
+# ------------------------------------------------------------- reflection reports -----
+def _n(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _count(v) -> int:
+    if isinstance(v, (list, tuple, set, dict)):
+        return len(v)
+    try:
+        return int(v or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _ids(v, most: int = 6) -> str:
+    ids = [int(x) for x in v] if isinstance(v, (list, tuple)) else []
+    if not ids:
+        return ""
+    more = f", … {len(ids) - most} more" if len(ids) > most else ""
+    return " (" + ", ".join(f"#{i}" for i in ids[:most]) + more + ")"
+
+
+def activity_sentence(job: str, summary) -> str:
+    """What one reflection run (consolidation or forgetting) did, in a sentence or two."""
+    if not isinstance(summary, dict):
+        return str(summary)
+    s = summary
+    if s.get("error"):
+        return f"Stopped by an error: {s['error']}."
+    out = []
+    if job == "consolidate":
+        added, stronger = _count(s.get("added")), _count(s.get("strengthened"))
+        groups, clusters = _count(s.get("distilled")), _count(s.get("clusters"))
+        if added or stronger:
+            what = [f"distilled {_n(added, 'new fact')}"] if added else []
+            if stronger:
+                what.append(f"confirmed {_n(stronger, 'known fact')}")
+            src = f" from {_n(groups, 'group')} of related memories" if groups else ""
+            out.append((" and ".join(what) + src + ".").capitalize())
+            if _count(s.get("superseded")):
+                out.append(f"{_n(_count(s['superseded']), 'older fact')} replaced by newer ones.")
+        elif groups:
+            out.append(f"Read {_n(groups, 'group')} of related memories; nothing new to add.")
+        elif clusters and _count(s.get("already_done")) >= clusters:
+            out.append("Nothing new since the last reflection.")
+        elif not clusters:
+            out.append("No busy group of memories to distil yet.")
+        if _count(s.get("failed")):
+            out.append(f"The model's answer for {_n(_count(s['failed']), 'group')} could not be used.")
+        if s.get("yielded"):
+            rest = _count(s.get("remaining"))
+            out.append("Stopped early because you started typing"
+                       + (f"; {_n(rest, 'group')} will be read at the next idle moment." if rest else "."))
+        elif not out:
+            out.append("Nothing to distil.")
+        return " ".join(out)
+    if job == "forget":
+        n = _count(s.get("archived"))
+        if n:
+            out.append(f"Archived {_n(n, 'weak, isolated, stale memory', 'weak, isolated, stale memories')}"
+                       f"{_ids(s.get('archived'))} — restore them from the Archive tab.")
+        if _count(s.get("purged")):
+            out.append(f"Deleted {_n(_count(s['purged']), 'archived memory', 'archived memories')} for good"
+                       f"{_ids(s.get('purged'))}.")
+        if _count(s.get("restored")):
+            out.append(f"Restored {_n(_count(s['restored']), 'memory', 'memories')}{_ids(s.get('restored'))}.")
+        if not out:
+            checked = _count(s.get("checked"))
+            out.append((f"Checked {_n(checked, 'memory', 'memories')}; none" if checked else "No memory")
+                       + " was weak, isolated and old enough to archive.")
+        if s.get("yielded"):
+            out.append("Stopped early because you started typing.")
+        return " ".join(out)
+    known = ", ".join(f"{k.replace('_', ' ')} {_count(v) if isinstance(v, (list, dict)) else v}"
+                      for k, v in s.items() if v not in (None, "", 0, False))
+    return (known[0].upper() + known[1:] + ".") if known else "Nothing to report."
+
+
+def reflection_sentence(report: dict) -> str:
+    """The status-bar line after an idle or manual reflection (both jobs)."""
+    if report.get("error"):
+        return f"Reflection failed: {report['error']}"
+    c, f = report.get("consolidation"), report.get("forgetting")
+    parts = []
+    if isinstance(c, dict):
+        parts.append(activity_sentence("consolidate", {**c, "archived": None}))
+    if isinstance(f, dict):
+        fs = dict(f)
+        if isinstance(fs.get("archived"), list):
+            fs["archived"] = [a.get("episode_id", a) if isinstance(a, dict) else a for a in fs["archived"]]
+        parts.append(activity_sentence("forget", fs))
+    said = any(isinstance(r, dict) and r.get("yielded") for r in (c, f))
+    if report.get("yielded") and not said:
+        parts.append("Stopped early because you started typing.")
+    return " ".join(parts) or "Reflection finished."
+
+
+def when(ts: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if ts else "—"

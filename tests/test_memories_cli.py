@@ -1,0 +1,114 @@
+"""`hela-desktop memories …` on a real SQLite file with the real embedder."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from hela_desktop.cli import main
+from hela_desktop.config import Settings
+from hela_desktop.memory import MemoryEngine, NewEpisode
+from hela_desktop.store import Store
+
+SEED = [
+    ("I am allergic to peanuts, so I avoid satay.", "Good to know; I will keep that in mind."),
+    ("My sister Ana lives in Lisbon.", "Nice, Lisbon is a lovely city."),
+    ("I work as a nurse at the hospital in Porto.", "Nursing is demanding work."),
+    ("My cat is called Miso and he is orange.", "Miso is a great name for a cat."),
+    ("I am learning to play the piano.", "Practice a little every day."),
+]
+
+
+@pytest.fixture
+def data(tmp_path, embedder):
+    d = tmp_path / "data"
+    with Store(d) as st:
+        MemoryEngine(st, embedder, Settings()).add_episodes(
+            [NewEpisode(u, a, created_at=time.time() - 60 * (9 - i)) for i, (u, a) in enumerate(SEED)])
+    return d
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_search_by_meaning_from_the_installed_command(data):
+    """The issue's check: `memories search allergy --json` finds the memory saying "allergic"."""
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    r = subprocess.run([sys.executable, "-m", "hela_desktop.cli", "memories", "search", "allergy",
+                        "--json", "--data-dir", str(data)], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    hits = json.loads(r.stdout)
+    assert hits and "allergic" in hits[0]["user"]
+    assert hits[0]["semantic"] > 0.35 and hits[0]["score"] >= hits[-1]["score"]
+    # unrelated memories are not listed
+    assert not any("piano" in h["user"] or "Lisbon" in h["user"] for h in hits)
+
+
+def test_search_ranks_meaning_plus_keywords(data, capsys):
+    rc, out, _ = run(capsys, "memories", "search", "food allergy", "--json", "--data-dir", str(data))
+    assert rc == 0 and "allergic" in json.loads(out)[0]["user"]
+    # a keyword that is in one memory ranks it first, with a keyword share
+    rc, out, _ = run(capsys, "memories", "search", "Miso", "--json", "--data-dir", str(data))
+    hits = json.loads(out)
+    assert hits[0]["user"].startswith("My cat is called Miso") and hits[0]["keyword"] == 1.0
+    rc, out, _ = run(capsys, "memories", "search", "sister", "--data-dir", str(data))
+    assert rc == 0 and out.splitlines()[0].split()[1] == "#2" and "keywords" in out.splitlines()[0]
+    rc, out, _ = run(capsys, "memories", "search", "xyzzy quux", "--data-dir", str(data))
+    assert rc == 0 and "nothing matches" in out
+
+
+def test_list_show_edit_pin_delete_restore(data, capsys):
+    rc, out, _ = run(capsys, "memories", "list", "--json", "--data-dir", str(data))
+    rows = json.loads(out)
+    assert rc == 0 and [r["id"] for r in rows] == [5, 4, 3, 2, 1]  # newest first
+    rc, out, _ = run(capsys, "memories", "show", "2", "--data-dir", str(data))
+    assert rc == 0 and "Memory #2 (active)" in out and "Ana lives in Lisbon" in out
+
+    rc, out, _ = run(capsys, "memories", "edit", "2", "--user", "My sister Ana lives in Madrid.",
+                     "--data-dir", str(data))
+    assert rc == 0 and "re-embedded" in out
+    rc, out, _ = run(capsys, "memories", "search", "Spain capital", "--json", "--data-dir", str(data))
+    assert any(h["id"] == 2 for h in json.loads(out))  # recall follows the edit
+    rc, out, _ = run(capsys, "memories", "show", "2", "--json", "--data-dir", str(data))
+    shown = json.loads(out)
+    assert shown["user"].endswith("Madrid.") and shown["assistant"] == SEED[1][1]
+
+    assert run(capsys, "memories", "pin", "3", "--data-dir", str(data))[0] == 0
+    with Store(data) as st:
+        assert st.episode(3).pinned
+    assert run(capsys, "memories", "pin", "3", "--off", "--data-dir", str(data))[0] == 0
+    rc, out, _ = run(capsys, "memories", "delete", "4", "--data-dir", str(data))
+    assert rc == 0 and "memories restore 4" in out
+    rc, out, _ = run(capsys, "memories", "list", "--json", "--data-dir", str(data))
+    assert 4 not in [r["id"] for r in json.loads(out)]
+    rc, out, _ = run(capsys, "memories", "search", "cat", "--json", "--data-dir", str(data))
+    assert 4 not in [h["id"] for h in json.loads(out)]  # deleted: out of search too
+    assert run(capsys, "memories", "restore", "4", "--data-dir", str(data))[0] == 0
+    with Store(data) as st:
+        e = st.episode(4)
+        assert e.deleted_at is None and not st.episode(3).pinned
+
+
+def test_bad_input_is_one_error_line(data, tmp_path, capsys):
+    for argv, msg in (
+        (("show", "99"), "no memory #99"),
+        (("edit", "1"), "nothing to change"),
+        (("edit", "1", "--user", " ", "--answer", ""), "cannot be empty"),
+        (("restore", "1"), "neither deleted nor archived"),
+        (("search", "  "), "empty search"),
+    ):
+        rc, out, err = run(capsys, "memories", *argv, "--data-dir", str(data))
+        assert rc == 2 and err.startswith("error: ") and msg in err and len(err.splitlines()) == 1, (argv, err)
+    rc, _, err = run(capsys, "memories", "list", "--data-dir", str(tmp_path / "empty"))
+    assert rc == 2 and "no memories in" in err and not (tmp_path / "empty").exists()
+    with Store(data) as st:  # nothing was changed by the refused commands
+        assert st.episode(1).user_text == SEED[0][0]
