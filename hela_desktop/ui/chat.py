@@ -12,6 +12,7 @@ import time
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 
 EMPTY_HINT = (
@@ -101,7 +102,7 @@ class ConversationList(QtWidgets.QWidget):
             item = QtWidgets.QListWidgetItem(c["title"])
             item.setData(QtCore.Qt.ItemDataRole.UserRole, c["id"])
             item.setToolTip(f"{c['title']}\n{c['messages']} messages · "
-                            f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(c['updated_at']))}")
+                            f"{format_when(c['updated_at'])}")
             self.list.addItem(item)
             if c["id"] == current:
                 self.list.setCurrentItem(item)
@@ -215,10 +216,9 @@ class MessageView(QtWidgets.QTextBrowser):
             f2 = QtGui.QTextCharFormat()
             f2.setForeground(QtGui.QColor("#8a8f9c"))
             f2.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
-            today = time.localtime().tm_yday == time.localtime(when).tm_yday and \
-                time.localtime().tm_year == time.localtime(when).tm_year
+            today = format_when(when, "%Y-%j") == format_when(time.time(), "%Y-%j")
             fmt_ = "%H:%M" if today else "%d %b %Y %H:%M"  # older messages show their date
-            cur.insertText("  " + time.strftime(fmt_, time.localtime(when)), f2)
+            cur.insertText("  " + format_when(when, fmt_), f2)
         cur.insertBlock()
 
     def add_user(self, text: str, when: float | None = None) -> None:

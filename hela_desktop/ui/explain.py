@@ -187,5 +187,12 @@ def reflection_sentence(report: dict) -> str:
     return " ".join(parts) or "Reflection finished."
 
 
-def when(ts: float | None) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if ts else "—"
+def when(ts: float | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    """A timestamp as local time, "—" for none, "?" for one no calendar has (a bad date in
+    an older store must not break the window)."""
+    if not ts:
+        return "—"
+    try:
+        return time.strftime(fmt, time.localtime(ts))
+    except (OverflowError, OSError, ValueError):
+        return "?"

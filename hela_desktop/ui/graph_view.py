@@ -46,9 +46,9 @@ def node_size_for(n: int) -> float:
 
 def fmt_time(ts: float | None) -> str:
     """A timestamp as local date and time, or a dash."""
-    if not ts:
-        return "—"
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+    from .explain import when
+
+    return when(ts)
 
 
 class GlowItem(pg.GraphicsObject):

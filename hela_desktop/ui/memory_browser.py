@@ -7,8 +7,6 @@ requested from the assistant thread (``op`` signal), which owns the engine.
 
 from __future__ import annotations
 
-import time
-
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import activity_sentence
@@ -20,7 +18,9 @@ COLUMNS = ("★", "Created", "You", "HeLa", "Recalled", "Last recalled")
 
 
 def _fmt(ts: float | None) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if ts else "—"
+    from .explain import when
+
+    return when(ts)
 
 
 def _one_line(text: str, n: int = 120) -> str:
