@@ -415,8 +415,8 @@ class Assistant:
             def reading(done: int, total: int) -> bool:
                 if on_status is not None:
                     on_status("reading", done, total)
-                if self.on_progress is not None and done and total > llm.prefill_chunk():
-                    self.on_progress(done, total)  # (a long prompt: more than one chunk)
+                if self.on_progress is not None and done and total > llm._llm.n_batch:
+                    self.on_progress(done, total)  # (a long prompt: more than one batch)
                 return stop is not None and stop.is_set()
 
             try:
