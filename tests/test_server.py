@@ -277,11 +277,16 @@ def _check_partial_kept(a, events, before, min_tokens=1):
     tokens = [e for e in events if isinstance(e, TokenEvent)]
     assert len(tokens) >= min_tokens and done.text == "".join(t.text for t in tokens).strip()
     msgs = a.store.messages(done.conversation_id)
+    after = store_snapshot(a)
+    assert after["episodes"] == before["episodes"]
+    if not done.text:
+        # the server failed before any text: no empty answer is kept (as for a Stop before
+        # the first token); the user's message stays
+        assert msgs[-1]["role"] == "user" and after["messages"] == before["messages"] + 1
+        return
     assert msgs[-1]["role"] == "assistant" and msgs[-1]["content"] == done.text
     assert msgs[-1]["interrupted"]
-    after = store_snapshot(a)
     # the store is as it was, plus the user message and the kept partial answer
-    assert after["episodes"] == before["episodes"]
     assert after["messages"] == before["messages"] + 2
 
 
