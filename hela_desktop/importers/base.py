@@ -494,6 +494,27 @@ class ConversationList(HistorySource):
                 self.add_chat(c)
 
 
+def branch(nodes: dict, leaf: Any, parent_key: str, where: str) -> list[dict]:
+    """The messages from the root to `leaf` of a message tree stored as {id: node} with a
+    parent link (`parent_key`), root first; a bad link or a cycle is refused."""
+    path: list[dict] = []
+    seen: set = set()
+    node_id: Any = leaf
+    while node_id is not None:
+        if type(node_id) is not str:
+            raise _Bad(f"field {parent_key!r}: expected a message id, got {tn(node_id)}", where)
+        if node_id in seen:
+            raise _Bad("the message tree has a cycle", where)
+        seen.add(node_id)
+        node = nodes.get(node_id)
+        if type(node) is not dict:
+            raise _Bad(f"message {str(node_id)[:40]!r}: missing or not an object", where)
+        path.append(node)
+        node_id = node.get(parent_key)
+    path.reverse()
+    return path
+
+
 def need(obj: dict, key: str, typ: type, where: str, *, optional: bool = False) -> Any:
     """obj[key] checked to be of `typ` (None allowed when `optional`); a clear refusal
     otherwise."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..memfile import _Bad
-from .base import Chat, ConversationList, Message, epoch, ident, need, text_of, tn
+from .base import Chat, ConversationList, Message, branch, epoch, ident, need, text_of, tn
 
 # content types whose text is what the person saw
 _TEXT_TYPES = {"text", "multimodal_text"}
@@ -68,21 +68,8 @@ class ChatGPTSource(ConversationList):
                 raise _Bad(f"field 'current_node': {str(current)[:40]!r} is not in the "
                            "mapping", where)
             current = self._last_leaf(mapping, where)
-        path, seen = [], set()
-        node_id: Any = current
-        while node_id is not None:
-            if type(node_id) is not str:
-                raise _Bad(f"field 'parent': expected a message id, got {tn(node_id)}", where)
-            if node_id in seen:
-                raise _Bad("the message tree has a cycle", where)
-            seen.add(node_id)
-            node = mapping.get(node_id) if type(node_id) is str else None
-            if type(node) is not dict:
-                raise _Bad(f"message {str(node_id)[:40]!r}: missing or not an object", where)
-            path.append(node_id)
-            node_id = node.get("parent")
-        path.reverse()
-        return path
+        ids = {id(node): key for key, node in mapping.items()}
+        return [ids[id(node)] for node in branch(mapping, current, "parent", where)]
 
     def _last_leaf(self, mapping: dict, where: str) -> str:
         """Without ``current_node``: from the root, always the newest child."""

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from ..memfile import _Bad
-from .base import Chat, ConversationList, Message, epoch, ident, need, text_of, tn
+from .base import Chat, ConversationList, Message, branch, epoch, ident, need, text_of, tn
 
 _DETAILS = re.compile(r"<details\b[^>]*>.*?</details>\s*", re.DOTALL | re.IGNORECASE)
 
@@ -52,19 +52,7 @@ class OpenWebUISource(ConversationList):
             if not leaves:
                 raise _Bad("field 'history': no current message and no last message", where)
             current = max(leaves, key=lambda m: epoch(m.get("timestamp")) or 0).get("id")
-        path, seen, node_id = [], set(), current
-        while node_id is not None:
-            if type(node_id) is not str:
-                raise _Bad(f"field 'parentId': expected a message id, got {tn(node_id)}", where)
-            if node_id in seen:
-                raise _Bad("the message tree has a cycle", where)
-            seen.add(node_id)
-            node = by_id.get(node_id) if type(node_id) is str else None
-            if type(node) is not dict:
-                raise _Bad(f"message {str(node_id)[:40]!r}: missing or not an object", where)
-            path.append(node)
-            node_id = node.get("parentId")
-        path.reverse()
+        path = branch(by_id, current, "parentId", where)
         self.skip("message on another branch", len(by_id) - len(path))
         return path
 
