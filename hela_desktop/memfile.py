@@ -1054,15 +1054,7 @@ class _NativeSource(_Source):
                 raise _Bad("duplicate archive member", where)
             if name != MANIFEST and name not in MEMBER_ORDER:
                 raise _Bad("unexpected archive member (not part of the format)", where)
-            if info.flag_bits & 0x1:
-                raise _Bad("encrypted members are not supported", where)
-            if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-                raise _Bad(f"unsupported compression method {info.compress_type}", where)
-            if info.file_size > lim.ratio_floor and \
-                    info.file_size > lim.max_ratio * max(info.compress_size, 1):
-                raise _Bad(
-                    f"compression ratio {info.file_size / max(info.compress_size, 1):.0f}:1 "
-                    f"exceeds {lim.max_ratio:.0f}:1 (possible decompression bomb)", where)
+            check_zip_member(info, lim, where)
             total += info.file_size
             self.infos[name] = info
         if total > lim.max_total_bytes:
@@ -1586,6 +1578,21 @@ class _Plan:
 def _chunks(seq: list, n: int) -> Iterator[list]:
     for i in range(0, len(seq), n):
         yield seq[i:i + n]
+
+
+def check_zip_member(info, lim: Limits, where: str) -> None:
+    """Refuse an encrypted member, an unknown compression method or a ratio that marks a
+    decompression bomb (shared by memory files and zipped history exports)."""
+    import zipfile
+
+    if info.flag_bits & 0x1:
+        raise _Bad("encrypted members are not supported", where)
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise _Bad(f"unsupported compression method {info.compress_type}", where)
+    if info.file_size > lim.ratio_floor and \
+            info.file_size > lim.max_ratio * max(info.compress_size, 1):
+        raise _Bad(f"compression ratio {info.file_size / max(info.compress_size, 1):.0f}:1 "
+                   f"exceeds {lim.max_ratio:.0f}:1 (possible decompression bomb)", where)
 
 
 def _keep_vector(rec: dict, file_embedder: str | None, target: str, dim: int | None) -> bool:

@@ -24,7 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from ..config import HelaParams
-from ..memfile import Limits, _Bad, _parse_record, _plain_episode, _plain_uid, _schemas, _Source
+from ..memfile import (
+    Limits,
+    _Bad,
+    _parse_record,
+    _plain_episode,
+    _plain_uid,
+    _schemas,
+    _Source,
+    check_zip_member,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -375,14 +384,7 @@ class Input:
         with zipfile.ZipFile(path) as zf:
             info = zf.getinfo(member)
         where = f"archive member {member[:80]!r}"
-        if info.flag_bits & 0x1:
-            raise _Bad("encrypted members are not supported", where)
-        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            raise _Bad(f"unsupported compression method {info.compress_type}", where)
-        if info.file_size > limits.ratio_floor and \
-                info.file_size > limits.max_ratio * max(info.compress_size, 1):
-            raise _Bad("compression ratio exceeds "
-                       f"{limits.max_ratio:.0f}:1 (possible decompression bomb)", where)
+        check_zip_member(info, limits, where)
         if info.file_size > limits.max_total_bytes:
             raise _Bad(f"too large ({info.file_size} bytes)", where)
         self.size = info.file_size
