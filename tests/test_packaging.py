@@ -29,7 +29,7 @@ def test_wheel_contains_the_code_and_the_icon(tmp_path):
         check=True, capture_output=True, timeout=300)
     wheel = next(tmp_path.glob("hela_desktop-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    for need in ("hela_desktop/cli.py", "hela_desktop/ui/main_window.py",
+    for need in ("hela_desktop/cli/__init__.py", "hela_desktop/ui/main_window.py",
                  "hela_desktop/bench/speed.py", "hela_desktop/resources/hela-desktop.svg",
                  "hela_desktop/resources/hela-desktop.png"):
         assert need in names, need

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import sqlite_utils
 
-from .paths import create_private_file, private_data_dir
+from ..paths import create_private_file, private_data_dir
 
 DB_FILE = "memory.sqlite3"
 DB_SUFFIXES = (".sqlite3", ".sqlite", ".db")  # a path with these names the file itself

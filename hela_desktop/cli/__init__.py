@@ -14,8 +14,8 @@ import sys
 import threading
 from pathlib import Path
 
-from . import __version__
-from .paths import default_data_dir, set_offline_env
+from .. import __version__
+from ..paths import default_data_dir, set_offline_env
 
 
 def _at_least(low, kind=int):
@@ -44,7 +44,7 @@ def _model_opts() -> argparse.ArgumentParser:
     p.add_argument("--model", metavar="PATH", help="GGUF model file (default: the setting, "
                    "else the bundled SmolLM2-135M-Instruct)")
     p.add_argument("--gpu-layers", type=_at_least(-1), help="layers to offload (-1 all, 0 CPU)")
-    from .memory import PROFILES
+    from ..memory import PROFILES
 
     p.add_argument("--profile", choices=PROFILES, help="retrieval profile (default: the setting)")
     p.add_argument("--server", metavar="URL", help="answer with an OpenAI-compatible model server "
@@ -172,8 +172,8 @@ def environment_error(exc: BaseException, data_dir: Path) -> str | None:
     read-only or full, settings.json malformed.  None for anything else."""
     import sqlite3
 
-    from .config import SettingsError
-    from .store import DB_FILE, StoreError, db_error_message
+    from ..config import SettingsError
+    from ..store import DB_FILE, StoreError, db_error_message
 
     if isinstance(exc, (StoreError, SettingsError)):
         return str(exc)
@@ -186,7 +186,7 @@ def environment_error(exc: BaseException, data_dir: Path) -> str | None:
 
 # ---------------------------------------------------------------------- helpers ------
 def _settings(args):
-    from .config import Settings
+    from ..config import Settings
 
     s = Settings.load(args.data_dir)  # a malformed file: SettingsError, one line in main()
     if getattr(args, "model", None):
@@ -233,17 +233,17 @@ def cmd_app(args) -> int:
 
 
 def cmd_chat(args) -> int:
-    from .assistant import AnswerNotSaved, Assistant, MessageTooLong
-    from .embedder import EmbedderError
-    from .events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent, to_json
-    from .llm import LocalLLM, ModelError
-    from .server_llm import ServerError, server_llm
-    from .store import StoreError
+    from ..assistant import AnswerNotSaved, Assistant, MessageTooLong
+    from ..embedder import EmbedderError
+    from ..events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent, to_json
+    from ..llm import LocalLLM, ModelError
+    from ..server_llm import ServerError, server_llm
+    from ..store import StoreError
 
     s = _settings(args)
     if args.message is not None and not args.message.strip():
         return _error("empty message: nothing to send (give --message some text)")
-    from .memory import PROFILES
+    from ..memory import PROFILES
 
     if s.profile not in PROFILES:
         return _error(f"unknown profile {s.profile!r}; choose one of {', '.join(PROFILES)}")
@@ -322,7 +322,7 @@ def cmd_chat(args) -> int:
                               EXIT_ENVIRONMENT)
             return 0
         if s.backend == "server":
-            from .server_llm import privacy_warning, where_answers_come_from
+            from ..server_llm import privacy_warning, where_answers_come_from
 
             print(where_answers_come_from(llm.url, llm.model))
             warn = privacy_warning(llm.url)
@@ -359,11 +359,11 @@ def doctor_report(args) -> dict:
     import platform
     import sqlite3
 
-    from .config import Settings
-    from .llm import ModelError, check_gguf, gpu_offload_supported
-    from .paths import bundled_embedder_path, bundled_model_path, scan_models
-    from .qtlibs import report as qt_xcb_report
-    from .store import DB_FILE
+    from ..config import Settings
+    from ..llm import ModelError, check_gguf, gpu_offload_supported
+    from ..paths import bundled_embedder_path, bundled_model_path, scan_models
+    from ..qtlibs import report as qt_xcb_report
+    from ..store import DB_FILE
 
     def ver(mod: str) -> str:
         try:
@@ -373,8 +373,8 @@ def doctor_report(args) -> dict:
         except Exception:  # noqa: BLE001
             return "not installed"
 
-    from .config import SettingsError
-    from .store import check_memory_file
+    from ..config import SettingsError
+    from ..store import check_memory_file
 
     settings_error = ""
     try:
@@ -399,7 +399,7 @@ def doctor_report(args) -> dict:
     db = Path(args.data_dir) / DB_FILE
     server = None
     if s.backend == "server":
-        from .server_llm import api_key, check_server, privacy_warning
+        from ..server_llm import api_key, check_server, privacy_warning
 
         key = api_key(s)
         ok, line = check_server(s.server_url, s.server_model, key, timeout=s.server_timeout)
