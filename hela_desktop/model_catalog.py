@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,7 +144,7 @@ def read_gguf_metadata(path: str | Path, *, keep_index: dict[str, set[int]] | No
             if t == _ARRAY:
                 et, count = read("I"), read("Q")
                 want = keep_index.get(key, set())
-                kept = {}
+                kept: dict[int, object] = {}
                 if et in _SCALAR and not want:
                     fh.seek(count * struct.calcsize("<" + _SCALAR[et]), 1)
                     return kept
@@ -205,14 +206,15 @@ def looks_like_chat(info: GGUFInfo, filename: str) -> bool:
     return any(w in low for w in ("instruct", "chat", "-it", "_it"))
 
 
-def locations(home: Path | None = None, env: dict | None = None) -> list[tuple[str, Path]]:
+def locations(home: Path | None = None,
+              env: Mapping[str, str] | None = None) -> list[tuple[str, Path]]:
     """(app, folder) pairs where GGUF models are usually kept, existing or not."""
     home = Path(home) if home is not None else Path.home()
-    env = os.environ if env is None else env
+    var: Mapping[str, str] = os.environ if env is None else env
     mac = home / "Library" / "Application Support"
-    roaming = Path(env["APPDATA"]) if env.get("APPDATA") else home / "AppData" / "Roaming"
-    local = Path(env["LOCALAPPDATA"]) if env.get("LOCALAPPDATA") else home / "AppData" / "Local"
-    xdg = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home / ".local" / "share"
+    roaming = Path(var["APPDATA"]) if var.get("APPDATA") else home / "AppData" / "Roaming"
+    local = Path(var["LOCALAPPDATA"]) if var.get("LOCALAPPDATA") else home / "AppData" / "Local"
+    xdg = Path(var["XDG_DATA_HOME"]) if var.get("XDG_DATA_HOME") else home / ".local" / "share"
     out = [("LM Studio", home / ".lmstudio" / "models"),
            ("LM Studio", home / ".cache" / "lm-studio" / "models"),
            ("Jan", home / "jan" / "models")]
@@ -221,8 +223,8 @@ def locations(home: Path | None = None, env: dict | None = None) -> list[tuple[s
                 ("Jan", base / "Jan" / "data" / "llamacpp" / "models")]
     for base in (xdg, mac, local):
         out.append(("GPT4All", base / "nomic.ai" / "GPT4All"))
-    if env.get("OLLAMA_MODELS"):
-        out.append(("Ollama", Path(env["OLLAMA_MODELS"])))
+    if var.get("OLLAMA_MODELS"):
+        out.append(("Ollama", Path(var["OLLAMA_MODELS"])))
     out.append(("Ollama", home / ".ollama" / "models"))
     return out
 
@@ -246,7 +248,7 @@ def _walk_gguf(folder: Path, depth: int = MAX_DEPTH):
 def ollama_models(root: Path) -> list[tuple[str, Path]]:
     """(name:tag, blob path) for every model an Ollama folder's manifests name."""
     manifests = Path(root) / "manifests"
-    out = []
+    out: list[tuple[str, Path]] = []
     if not manifests.is_dir():
         return out
     for mf in sorted(p for p in manifests.rglob("*") if p.is_file()):

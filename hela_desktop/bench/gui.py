@@ -103,6 +103,7 @@ def bench_gui(sizes=(500, 2000, 5000), edges_per_node: int = 5, frames: int = 30
         t0 = time.perf_counter()
         view.set_snapshot(snap, animate=False)
         lay = view.layout_engine
+        assert lay is not None  # threaded=False builds the layout engine in the view
         lay.run(30)  # settle the random start before timing, as the app does on load
         view.set_positions(lay.ids, lay.positions())
         view.fit(user=False)
