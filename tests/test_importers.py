@@ -26,8 +26,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hela_desktop import memfile as mf
-from hela_desktop.memfile import ImportCancelled, MemoryFileError, import_file
+from hela_desktop.cli.memfile import add_cli
+from hela_desktop.memfile import ImportCancelled, MemoryFileError, import_file, readers
 from hela_desktop.store import Store
 
 TABLES = ("meta", "conversations", "episodes", "edges", "messages", "timelines", "knowledge",
@@ -266,7 +266,7 @@ def test_dry_run_json_from_the_command_line(tmp_path):
 def _cli(data_dir: Path, *argv: str) -> int:
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
-    mf.add_cli(sub)
+    add_cli(sub)
     args = parser.parse_args(list(argv))
     args.data_dir = data_dir
     return args.func(args)
@@ -615,7 +615,7 @@ def test_big_export_streams_in_bounded_memory(tmp_path, monkeypatch):
 
     from hela_desktop.bench.import_speed import write_chatgpt_export
 
-    monkeypatch.setattr(mf, "_CHUNK", 256 * 1024)
+    monkeypatch.setattr(readers, "_CHUNK", 256 * 1024)
     path = tmp_path / "conversations.json"
     assert write_chatgpt_export(path, conversations=150, exchanges=20, reply_chars=3000) == 3000
     size = path.stat().st_size

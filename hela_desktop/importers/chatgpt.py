@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..memfile import _Bad
+from ..memfile.format import _Bad
 from .base import Chat, ConversationList, Message, branch, epoch, ident, need, text_of, tn
 
 # content types whose text is what the person saw
@@ -95,7 +95,8 @@ class ChatGPTSource(ConversationList):
             raise _Bad(f"field 'message': expected an object, got {tn(msg)}", w)
         author = need(msg, "author", dict, w)
         role = text_of(author.get("role"))
-        meta = msg.get("metadata") if type(msg.get("metadata")) is dict else {}
+        raw_meta = msg.get("metadata")
+        meta: dict = raw_meta if type(raw_meta) is dict else {}
         if role in ("system", "tool"):
             self.skip(f"{role} message")
             return None
@@ -133,8 +134,8 @@ class ChatGPTSource(ConversationList):
             return None
         atts = meta.get("attachments")
         if type(atts) is list:
-            named = [text_of(a.get("name")) for a in atts if type(a) is dict]
-            named = [n for n in named if n]
+            names = [text_of(a.get("name")) for a in atts if type(a) is dict]
+            named = [n for n in names if n]
             if named:
                 files = named
         text = self.text("\n".join(t for t in texts if t.strip()))

@@ -17,8 +17,9 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
-from ..memfile import Limits, _Bad
+from ..memfile.format import Limits, _Bad
 from .base import HistorySource, Progress, epoch
 
 SUFFIXES = (".md", ".markdown")
@@ -119,13 +120,14 @@ class NotesSource(HistorySource):
         # links, once every note is known
         n_links = 0
         for a, target, heading, at in pending:
-            key = names.get(target.lower().removesuffix(".md"))
-            if key is None:
+            found = names.get(target.lower().removesuffix(".md"))
+            if found is None:
                 self.skip("link to a note not in the folder")
                 continue
-            secs = notes[key]
-            b = next((s.uid for s in secs if heading and s.heading.lower() == heading.lower()),
-                     None) or secs[0].uid
+            secs = notes[found]
+            # kept sections all have a uid (set when their memory was added)
+            b = cast(str, next((s.uid for s in secs if heading and s.heading.lower()
+                                == heading.lower()), None) or secs[0].uid)
             if a != b:
                 n_links += 1
                 self._join(a, b, self.prior, at)
@@ -188,7 +190,7 @@ class NotesSource(HistorySource):
             head = f"{title} › {s.heading}" if s.heading else title
             content = self.text(f"{head}\n\n{body}")
             uid = self.uid("section", rel, s.heading, body)
-            meta = {"source": "notes", "file": rel, "note": title, "section": s.heading or None,
+            meta: dict[str, Any] = {"source": "notes", "file": rel, "note": title, "section": s.heading or None,
                     "line": s.start}
             if tags:
                 meta["tags"] = tags
