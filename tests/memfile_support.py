@@ -9,6 +9,7 @@ modules load the fixtures with ``pytest_plugins = ["memfile_support"]``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import zipfile
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hela_desktop.cli.memfile import add_cli
 from hela_desktop.memfile import MemoryFileError, export_store, import_file
 from hela_desktop.store import Store
 
@@ -202,3 +204,12 @@ def target(tmp_path):
     yield store
     store.close()
 
+
+def run_cli(data_dir: Path, *argv: str) -> int:
+    """Run ``hela-desktop export|import ...`` in this process, on the folder `data_dir`."""
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_cli(sub)
+    args = parser.parse_args(list(argv))
+    args.data_dir = data_dir
+    return args.func(args)

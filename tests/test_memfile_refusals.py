@@ -7,7 +7,6 @@ the bundled embedder (the session-wide ``embedder`` fixture of conftest.py).
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import shutil
@@ -22,7 +21,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hela_desktop import memfile as mf
-from hela_desktop.cli.memfile import add_cli
 from hela_desktop.memfile import (
     Limits,
     MemoryFileError,
@@ -42,6 +40,7 @@ from memfile_support import (  # noqa: E402
     jsonl,
     members,
     records,
+    run_cli,
     snapshot,
     unit,
     usable,
@@ -409,35 +408,26 @@ def test_valid_file_into_other_store_then_fuzz_base_unchanged(fuzz_base, embedde
 
 
 # ------------------------------------------------------------------------ CLI ---------
-def _cli(data_dir: Path, *argv: str) -> int:
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_cli(sub)
-    args = parser.parse_args(list(argv))
-    args.data_dir = data_dir
-    return args.func(args)
-
-
 def test_cli_export_import_and_refusal(sample, tmp_path, capsys):
     store, info = sample
     src_dir = store.path.parent
     out = tmp_path / "cli.hela"
-    assert _cli(src_dir, "export", str(out), "--conversation", str(info["c1"])) == 0
+    assert run_cli(src_dir, "export", str(out), "--conversation", str(info["c1"])) == 0
     assert "3 episodes" in capsys.readouterr().out
-    assert _cli(src_dir, "export", str(tmp_path / "cli.md")) == 0
+    assert run_cli(src_dir, "export", str(tmp_path / "cli.md")) == 0
     assert (tmp_path / "cli.md").read_text(encoding="utf-8").startswith("# HeLa")
-    assert _cli(src_dir, "export", str(tmp_path / "r.hela"), "--since", "2023-11-15",
+    assert run_cli(src_dir, "export", str(tmp_path / "r.hela"), "--since", "2023-11-15",
                 "--until", "2023-11-16", "--search", "Lisbon", "--no-embeddings") == 0
     capsys.readouterr()
     dst_dir = tmp_path / "cli-dst"
-    assert _cli(dst_dir, "import", str(out), "--dry-run") == 0
+    assert run_cli(dst_dir, "import", str(out), "--dry-run") == 0
     assert "would import" in capsys.readouterr().out
-    assert _cli(dst_dir, "import", str(out)) == 0
+    assert run_cli(dst_dir, "import", str(out)) == 0
     with Store(dst_dir) as dst:
         assert dst.count_episodes() == 3
     bad = tmp_path / "bad.hela"
     bad.write_bytes(b"PK\x03\x04garbage")
-    assert _cli(dst_dir, "import", str(bad)) != 0
+    assert run_cli(dst_dir, "import", str(bad)) != 0
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bad.hela" in err and err.startswith("error: ")
 
