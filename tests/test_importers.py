@@ -11,7 +11,6 @@ file must be refused with one line and leave the store's files byte for byte as 
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -26,9 +25,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hela_desktop import memfile as mf
-from hela_desktop.memfile import ImportCancelled, MemoryFileError, import_file
+from hela_desktop.memfile import ImportCancelled, MemoryFileError, import_file, readers
 from hela_desktop.store import Store
+
+# the shared memory-file helpers (also with pytest's assertion messages)
+pytest.register_assert_rewrite("memfile_support")
+from memfile_support import run_cli  # noqa: E402
 
 TABLES = ("meta", "conversations", "episodes", "edges", "messages", "timelines", "knowledge",
           "knowledge_sources", "activity")
@@ -263,25 +265,16 @@ def test_dry_run_json_from_the_command_line(tmp_path):
         assert counts(store) == dict(conversations=0, episodes=0, messages=0, edges=0)
 
 
-def _cli(data_dir: Path, *argv: str) -> int:
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command", required=True)
-    mf.add_cli(sub)
-    args = parser.parse_args(list(argv))
-    args.data_dir = data_dir
-    return args.func(args)
-
-
 def test_cli_prints_progress_and_refuses_with_one_line(tmp_path, embedder, capsys, monkeypatch):
     monkeypatch.setattr("hela_desktop.embedder.Embedder", lambda *a, **k: embedder)
     path = write_json(tmp_path / "conversations.json", chatgpt_export())
-    assert _cli(tmp_path / "d", "import", str(path), "--progress") == 0
+    assert run_cli(tmp_path / "d", "import", str(path), "--progress") == 0
     cap = capsys.readouterr()
     assert "ChatGPT export: 2 conversations, 5 exchanges" in cap.out
     assert "reading:" in cap.err and "embedding:" in cap.err and "per s" in cap.err
     bad = tmp_path / "bad.json"
     bad.write_bytes(path.read_bytes()[:700])
-    assert _cli(tmp_path / "d", "import", str(bad)) != 0
+    assert run_cli(tmp_path / "d", "import", str(bad)) != 0
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"error: {bad}: ")
 
@@ -615,7 +608,7 @@ def test_big_export_streams_in_bounded_memory(tmp_path, monkeypatch):
 
     from hela_desktop.bench.import_speed import write_chatgpt_export
 
-    monkeypatch.setattr(mf, "_CHUNK", 256 * 1024)
+    monkeypatch.setattr(readers, "_CHUNK", 256 * 1024)
     path = tmp_path / "conversations.json"
     assert write_chatgpt_export(path, conversations=150, exchanges=20, reply_chars=3000) == 3000
     size = path.stat().st_size

@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     for mod, attr, target in (
         ("hela_desktop.bench.locomo", "add_cli", bsub),
         ("hela_desktop.bench.personal", "add_cli", bsub),
-        ("hela_desktop.memfile", "add_cli", sub),
+        ("hela_desktop.cli.memfile", "add_cli", sub),
         ("hela_desktop.consolidate", "add_cli", sub),
         ("hela_desktop.memories_cli", "add_cli", sub),
         ("hela_desktop.knowledge_cli", "add_cli", sub),

@@ -1,7 +1,7 @@
 """Bring your history: conversation exports and notes folders as memories.
 
 Recognised from their content (not only the file name), each becomes a memory-file source
-(`memfile._Source`), so `memfile.import_file` — and with it ``hela-desktop import`` and the
+(`memfile.format._Source`), so `memfile.import_file` — and with it ``hela-desktop import`` and the
 app's File ▸ Import — validates, embeds (in batches, with progress and a rate) and writes
 them exactly like a ``.hela`` file: all or nothing, and a second import of the same export
 adds nothing (every exchange's uid comes from the source's own ids).
@@ -19,7 +19,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from ..memfile import Limits, _Bad
+from ..memfile.format import Limits, _Bad
 from .base import NAMES, HistorySource, Input, describe
 from .chatgpt import ChatGPTSource
 from .claude import ClaudeSource

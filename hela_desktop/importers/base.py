@@ -24,18 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from ..config import HelaParams
-from ..memfile import (
-    Limits,
-    _Bad,
-    _parse_record,
-    _plain_episode,
-    _plain_uid,
-    _schemas,
-    _Source,
-    check_zip_member,
-)
-
-Progress = Callable[[int, int], None]
+from ..memfile.format import Limits, Progress, _Bad, _loads, _Source, check_zip_member
+from ..memfile.readers import _plain_episode, _plain_uid
+from ..memfile.validate import _parse_record, _schemas
 
 MEMBERS = ("conversations.jsonl", "episodes.jsonl", "messages.jsonl", "edges.jsonl")
 NAMES = {"chatgpt": "ChatGPT export", "claude": "Claude export",
@@ -405,7 +396,7 @@ class Input:
     def items(self, progress: Progress | None, noun: str) -> Iterator[tuple[int, Any]]:
         """(index, item) of the top-level JSON list (or the one top-level object), read in
         blocks; progress in bytes."""
-        from ..memfile import _CHUNK, _loads, json_list_items
+        from ..memfile.readers import _CHUNK, json_list_items  # _CHUNK: looked up now
 
         done = 0
         size = self.size
@@ -440,7 +431,8 @@ class _Replay:
     """A file object that returns `first` before the rest of `fh`."""
 
     def __init__(self, first: bytes, fh, label: str):
-        self.first, self.fh, self.label = first, fh, label
+        self.first: bytes | None = first
+        self.fh, self.label = fh, label
 
     def read(self, n: int) -> bytes:
         if self.first is not None:
@@ -524,7 +516,8 @@ def need(obj: dict, key: str, typ: type, where: str, *, optional: bool = False) 
     if v is None and optional:
         return None
     if type(v) is not typ:
-        what = {dict: "an object", list: "a list", str: "a string"}.get(typ, typ.__name__)
+        names: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
+        what = names.get(typ, typ.__name__)
         raise _Bad(f"field {key!r}: expected {what}, got {tn(v)}", where)
     return v
 

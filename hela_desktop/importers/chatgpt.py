@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..memfile import _Bad
+from ..memfile.format import _Bad
 from .base import Chat, ConversationList, Message, branch, epoch, ident, need, text_of, tn
 
 # content types whose text is what the person saw
@@ -86,6 +86,28 @@ class ChatGPTSource(ConversationList):
                 return node_id
             node_id = kids[-1]
 
+    def _content(self, content: dict, ct: str, w: str) -> tuple[list[str], list[str]] | None:
+        """(texts, file names) of a message's content; None (counted) for a kind of content
+        that is not kept."""
+        texts: list[str] = []
+        files: list[str] = []
+        if ct in _TEXT_TYPES:
+            parts = need(content, "parts", list, w, optional=True) or []
+            for part in parts:
+                if type(part) is str:
+                    texts.append(part)
+                elif type(part) is dict:
+                    self.skip("non-text part")
+                    files.append(_part_name(part))
+                elif part is not None:
+                    raise _Bad(f"field 'parts': expected text or an object, got {tn(part)}", w)
+        elif ct == "code" and type(content.get("text")) is str:
+            texts.append(content["text"])
+        else:
+            self.skip(f"{ct or 'unknown'} content")
+            return None
+        return texts, files
+
     def _message(self, node: dict, node_id: str, where: str) -> Message | None:
         msg = node.get("message")
         if msg is None:
@@ -95,7 +117,8 @@ class ChatGPTSource(ConversationList):
             raise _Bad(f"field 'message': expected an object, got {tn(msg)}", w)
         author = need(msg, "author", dict, w)
         role = text_of(author.get("role"))
-        meta = msg.get("metadata") if type(msg.get("metadata")) is dict else {}
+        raw_meta = msg.get("metadata")
+        meta: dict = raw_meta if type(raw_meta) is dict else {}
         if role in ("system", "tool"):
             self.skip(f"{role} message")
             return None
@@ -114,27 +137,14 @@ class ChatGPTSource(ConversationList):
         if recipient not in (None, "all"):
             self.skip("call to a tool")
             return None
-        texts: list[str] = []
-        files: list[str] = []
-        if ct in _TEXT_TYPES:
-            parts = need(content, "parts", list, w, optional=True) or []
-            for part in parts:
-                if type(part) is str:
-                    texts.append(part)
-                elif type(part) is dict:
-                    self.skip("non-text part")
-                    files.append(_part_name(part))
-                elif part is not None:
-                    raise _Bad(f"field 'parts': expected text or an object, got {tn(part)}", w)
-        elif ct == "code" and type(content.get("text")) is str:
-            texts.append(content["text"])
-        else:
-            self.skip(f"{ct or 'unknown'} content")
+        got = self._content(content, ct, w)
+        if got is None:
             return None
+        texts, files = got
         atts = meta.get("attachments")
         if type(atts) is list:
-            named = [text_of(a.get("name")) for a in atts if type(a) is dict]
-            named = [n for n in named if n]
+            names = [text_of(a.get("name")) for a in atts if type(a) is dict]
+            named = [n for n in names if n]
             if named:
                 files = named
         text = self.text("\n".join(t for t in texts if t.strip()))

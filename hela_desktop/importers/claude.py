@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..memfile import _Bad
+from ..memfile.format import _Bad
 from .base import Chat, ConversationList, Message, epoch, ident, need, text_of, tn
 
 _ROLES = {"human": "user", "user": "user", "assistant": "assistant"}

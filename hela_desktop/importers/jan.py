@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..memfile import Limits, _Bad, _loads
+from ..memfile.format import Limits, _Bad, _loads
 from .base import Chat, HistorySource, Message, Progress, epoch, ident, text_of, tn
 
 MAX_DEPTH = 3  # how deep below the chosen folder thread folders are looked for
@@ -140,7 +140,8 @@ class JanSource(HistorySource):
         if not text and role == "assistant":
             self.skip("empty message")
             return None
-        meta = obj.get("metadata") if type(obj.get("metadata")) is dict else {}
+        raw_meta = obj.get("metadata")
+        meta: dict = raw_meta if type(raw_meta) is dict else {}
         return Message(role=role, text=text, at=epoch(obj.get("created_at")),
                        id=ident(obj.get("id"), fallback_id),
                        model=text_of(meta.get("model")) or text_of(obj.get("model")))

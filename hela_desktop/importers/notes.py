@@ -17,8 +17,9 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
-from ..memfile import Limits, _Bad
+from ..memfile.format import Limits, _Bad
 from .base import HistorySource, Progress, epoch
 
 SUFFIXES = (".md", ".markdown")
@@ -119,13 +120,14 @@ class NotesSource(HistorySource):
         # links, once every note is known
         n_links = 0
         for a, target, heading, at in pending:
-            key = names.get(target.lower().removesuffix(".md"))
-            if key is None:
+            found = names.get(target.lower().removesuffix(".md"))
+            if found is None:
                 self.skip("link to a note not in the folder")
                 continue
-            secs = notes[key]
-            b = next((s.uid for s in secs if heading and s.heading.lower() == heading.lower()),
-                     None) or secs[0].uid
+            secs = notes[found]
+            # kept sections all have a uid (set when their memory was added)
+            b = cast(str, next((s.uid for s in secs if heading and s.heading.lower()
+                                == heading.lower()), None) or secs[0].uid)
             if a != b:
                 n_links += 1
                 self._join(a, b, self.prior, at)
@@ -133,7 +135,9 @@ class NotesSource(HistorySource):
             self.add_edge(a, b, prior, at)
         self.extra = {"notes": n_notes, "links": n_links}
 
-    def _note(self, f: Path, rel: str, size: int):
+    def _text(self, f: Path, size: int) -> str | None:
+        """A note file's text; None (counted) when it is too large, unreadable, binary or
+        not UTF-8."""
         if size > self.limits.max_text_chars * 4:
             self.skip("note too large")
             return None
@@ -146,12 +150,13 @@ class NotesSource(HistorySource):
             self.skip("binary file")
             return None
         try:
-            text = raw.decode("utf-8").removeprefix("\ufeff")
+            return raw.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
             self.skip("file not in UTF-8")
             return None
-        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        fm, skip_lines = front_matter(lines)
+
+    def _when(self, fm: dict, f: Path) -> float:
+        """A note's time: its front matter's date (or updated date), else the file's."""
         at = next((t for k in _DATE_KEYS if (t := epoch(fm.get(k))) is not None), None) or \
             next((t for k in _UPDATED_KEYS if (t := epoch(fm.get(k))) is not None), None)
         if at is None:
@@ -159,23 +164,20 @@ class NotesSource(HistorySource):
                 at = f.stat().st_mtime
             except OSError:
                 at = self.fallback_time
+        return at
+
+    def _note(self, f: Path, rel: str, size: int):
+        text = self._text(f, size)
+        if text is None:
+            return None
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        fm, skip_lines = front_matter(lines)
+        at = self._when(fm, f)
         title = fm.get("title") or rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         aliases = [a.strip().lower() for a in fm.get("aliases", fm.get("alias", "")).split(",")
                    if a.strip()]
         tags = [t.strip().lstrip("#") for t in fm.get("tags", "").split(",") if t.strip()]
-        # sections
-        sections = [_Section(heading="", start=skip_lines + 1)]
-        fence = None
-        for i in range(skip_lines, len(lines)):
-            line = lines[i]
-            fm_match = _FENCE.match(line)
-            if fm_match:
-                fence = None if fence == fm_match.group(1) else (fence or fm_match.group(1))
-            h = None if fence else _HEADING.match(line)
-            if h:
-                sections.append(_Section(heading=h.group(2).strip(), start=i + 1))
-            else:
-                sections[-1].lines.append(line)
+        sections = _sections(lines, skip_lines)
         kept: list[_Section] = []
         links: list[tuple[str, str, str, float]] = []
         prev = None
@@ -188,8 +190,8 @@ class NotesSource(HistorySource):
             head = f"{title} › {s.heading}" if s.heading else title
             content = self.text(f"{head}\n\n{body}")
             uid = self.uid("section", rel, s.heading, body)
-            meta = {"source": "notes", "file": rel, "note": title, "section": s.heading or None,
-                    "line": s.start}
+            meta: dict[str, Any] = {"source": "notes", "file": rel, "note": title,
+                                    "section": s.heading or None, "line": s.start}
             if tags:
                 meta["tags"] = tags
             if not self.add_memory(uid, content, "", at, meta):
@@ -210,3 +212,21 @@ class NotesSource(HistorySource):
             self.skip("note without text")
             return None
         return kept, aliases, links, at
+
+
+def _sections(lines: list[str], skip_lines: int) -> list[_Section]:
+    """A note's lines (after `skip_lines` of front matter) cut at its headings; a heading
+    inside a fenced code block does not count."""
+    sections = [_Section(heading="", start=skip_lines + 1)]
+    fence = None
+    for i in range(skip_lines, len(lines)):
+        line = lines[i]
+        fm_match = _FENCE.match(line)
+        if fm_match:
+            fence = None if fence == fm_match.group(1) else (fence or fm_match.group(1))
+        h = None if fence else _HEADING.match(line)
+        if h:
+            sections.append(_Section(heading=h.group(2).strip(), start=i + 1))
+        else:
+            sections[-1].lines.append(line)
+    return sections

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..memfile import _Bad
+from ..memfile.format import _Bad
 from .base import Chat, ConversationList, Message, branch, epoch, ident, need, text_of, tn
 
 _DETAILS = re.compile(r"<details\b[^>]*>.*?</details>\s*", re.DOTALL | re.IGNORECASE)
@@ -81,9 +81,9 @@ class OpenWebUISource(ConversationList):
             if stripped != text:
                 self.skip("reasoning or tool block")
                 text = stripped
-        files = [text_of(f.get("name")) for f in (need(m, "files", list, w, optional=True) or [])
+        names = [text_of(f.get("name")) for f in (need(m, "files", list, w, optional=True) or [])
                  if type(f) is dict]
-        files = [f for f in files if f]
+        files = [f for f in names if f]
         text = self.text(text.strip())
         if not text and not files and role == "assistant":
             self.skip("empty message")

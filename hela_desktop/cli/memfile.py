@@ -1,0 +1,164 @@
+"""``hela-desktop export`` and ``hela-desktop import``: memory files from the command line,
+thin calls into `hela_desktop.memfile` (`export_store`, `import_file`)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from ..memfile import MemoryFileError, ProgressText, Selection, export_store, import_file
+from ..store import Store, StoreError
+
+
+def _parse_date(text: str, *, end: bool = False) -> float:
+    """A CLI date: ``YYYY-MM-DD`` (local midnight; with ``end``, the following midnight,
+    so ``--until`` includes that day) or a full ISO date-time."""
+    t = text.strip()
+    try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", t):
+            d = _dt.datetime.fromisoformat(t)
+            if end:
+                d += _dt.timedelta(days=1)
+            return d.timestamp()
+        return _dt.datetime.fromisoformat(t.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date: {text!r} (use YYYY-MM-DD)") from None
+
+
+def add_cli(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``export`` and ``import`` subcommands on an argparse subparsers object.
+
+    Each sets ``func(args) -> int`` and expects ``args.data_dir`` (a resolved Path).
+    """
+    p = subparsers.add_parser(
+        "export", help="export memories to a .hela file (or Markdown)",
+        description="Export the memory store, or a selection of it, to a memory file.")
+    p.add_argument("file", type=Path, help="output file (.hela, or .md for Markdown)")
+    p.add_argument("--format", choices=["native", "markdown"], default=None,
+                   help="native .hela archive (default) or Markdown (default for *.md)")
+    p.add_argument("--conversation", type=int, default=None, metavar="ID",
+                   help="only the memories of this conversation")
+    p.add_argument("--since", type=_parse_date, default=None, metavar="DATE",
+                   help="only memories created on or after DATE (YYYY-MM-DD or ISO)")
+    p.add_argument("--until", type=lambda s: _parse_date(s, end=True), default=None,
+                   metavar="DATE", help="only memories created on or before DATE")
+    p.add_argument("--search", default=None, metavar="TEXT",
+                   help="only memories matching this full-text search")
+    p.add_argument("--no-embeddings", action="store_true",
+                   help="leave embeddings out (smaller; recomputed on import)")
+    p.add_argument("--no-conversations", action="store_true",
+                   help="leave chat transcripts out")
+    p.set_defaults(func=_cli_export)
+
+    q = subparsers.add_parser(
+        "import", help="import a .hela file, a JSON list of memories, a text file, a "
+                       "ChatGPT / Claude / Open WebUI / Jan export or a notes folder",
+        description="Import memories; the file is checked completely before anything is "
+                    "written, and a refused file changes nothing.  Conversation exports "
+                    "(ChatGPT, Claude, Open WebUI, Jan) and Markdown notes folders are "
+                    "recognised from their content; importing one twice adds nothing.")
+    q.add_argument("file", type=Path, help="file or folder to import")
+    q.add_argument("--dry-run", action="store_true",
+                   help="check the file and show what would change, without writing")
+    q.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    q.add_argument("--progress", action="store_true",
+                   help="print progress on stderr even when it is not a terminal")
+    q.set_defaults(func=_cli_import)
+
+
+EXIT_REFUSED, EXIT_ENVIRONMENT = 2, 3  # the exit codes of the CLI (README)
+
+
+def _open_store(args: argparse.Namespace) -> Store | None:
+    try:
+        return Store(args.data_dir)
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
+def _cli_export(args: argparse.Namespace) -> int:
+    fmt = args.format or ("markdown" if args.file.suffix.lower() in (".md", ".markdown")
+                          else "native")
+    sel = Selection(conversation=args.conversation, since=args.since, until=args.until,
+                    search=args.search)
+    store = _open_store(args)
+    if store is None:
+        return EXIT_ENVIRONMENT
+    try:
+        with store:
+            if args.conversation is not None and not store.conversation_exists(args.conversation):
+                print(f"error: no conversation with id {args.conversation}", file=sys.stderr)
+                return 2
+            rep = export_store(store, args.file, fmt=fmt, selection=sel,
+                               include_embeddings=not args.no_embeddings,
+                               include_conversations=not args.no_conversations)
+    except OSError as exc:
+        print(f"error: {args.file}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+        return EXIT_ENVIRONMENT
+    print(rep.summary())
+    return 0
+
+
+def _cli_import(args: argparse.Namespace) -> int:
+    from ..config import Settings
+
+    try:
+        lam = Settings.load(args.data_dir).hela.lam
+    except ValueError:
+        lam = None
+    store = _open_store(args)
+    if store is None:
+        return EXIT_ENVIRONMENT
+    show = _ProgressPrinter(sys.stderr) if (args.progress or sys.stderr.isatty()) else None
+    try:
+        with store:
+            rep = import_file(store, args.file, dry_run=args.dry_run, lam=lam,
+                              progress=None if show is None else show.progress,
+                              stage=None if show is None else show.stage)
+    except MemoryFileError as exc:
+        if show is not None:
+            show.finish()
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    if show is not None:
+        show.finish()
+    print(json.dumps(rep.as_dict(), ensure_ascii=False) if args.json else rep.summary())
+    return 0
+
+
+class _ProgressPrinter(ProgressText):
+    """Import progress on a terminal (one line rewritten) or a log (a line every 2 s)."""
+
+    def __init__(self, out: TextIO):
+        super().__init__()
+        self.out = out
+        self.tty = out.isatty()
+        self.last = 0.0
+        self.shown = False
+
+    def stage(self, name: str, start: int, end: int) -> None:
+        super().stage(name, start, end)
+        self.last = 0.0
+
+    def progress(self, done: int, total: int) -> str:
+        now = time.perf_counter()
+        if now - self.last < (0.25 if self.tty else 2.0) and done < total:
+            return self.text
+        self.last = now
+        text = super().progress(done, total)
+        self.out.write("\r\x1b[K" + text if self.tty else text + "\n")
+        self.out.flush()
+        self.shown = True
+        return text
+
+    def finish(self) -> None:
+        if self.tty and self.shown:
+            self.out.write("\r\x1b[K")
+            self.out.flush()

@@ -1,0 +1,108 @@
+"""What an export or an import did (`ExportReport`, `ImportReport`), and import progress
+in words for the command line and the app (`ProgressText`)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class ExportReport:
+    """What `export_store` wrote."""
+
+    path: Path
+    fmt: str
+    counts: dict[str, int]
+    bytes: int
+    seconds: float
+
+    def summary(self) -> str:
+        parts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
+        return f"exported to {self.path} ({self.fmt}, {self.bytes} bytes): {parts}"
+
+
+@dataclass
+class ImportReport:
+    """What `import_file` did (or, with ``dry_run``, would do), per record kind."""
+
+    path: Path
+    kind: str  # "native", "json", "text", or a history source ("chatgpt", "notes", ...)
+    added: dict[str, int] = field(default_factory=dict)
+    merged: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    embedded: int = 0  # memories (and knowledge items) embedded on import
+    bad_vectors: int = 0  # of those, how many brought a vector of the wrong size or length
+    dry_run: bool = False
+    seconds: float = 0.0
+    embed_seconds: float = 0.0  # time spent embedding
+    # a conversation export or notes folder: what was read from it (`importers`)
+    details: dict = field(default_factory=dict)
+
+    @property
+    def embed_rate(self) -> float | None:
+        """Texts embedded per second (None when nothing was embedded)."""
+        if not self.embedded or self.embed_seconds <= 0:
+            return None
+        return self.embedded / self.embed_seconds
+
+    def summary(self) -> str:
+        kinds = [k for k in ("episodes", "edges", "knowledge", "conversations", "messages",
+                             "timelines") if k in self.added]
+        parts = [
+            f"{k}: {self.added.get(k, 0)} added, {self.merged.get(k, 0)} merged, "
+            f"{self.skipped.get(k, 0)} skipped"
+            for k in kinds
+        ]
+        head = "would import" if self.dry_run else "imported"
+        rate = self.embed_rate
+        emb = f"{self.embedded} embedded" + (f", {rate:.0f} per s" if rate else "")
+        if self.bad_vectors:
+            emb += f"; {self.bad_vectors} vectors of the wrong size or length not used"
+        out = f"{head} {self.path} ({self.kind}; {emb}): " + "; ".join(parts)
+        if self.details:
+            from ..importers.base import describe
+
+            out += "; " + describe(self.details)
+        return out
+
+    def as_dict(self) -> dict:
+        """The report as JSON-ready data (`import --json`): the source's own figures first
+        (``source``, ``conversations``, ``exchanges``, ``skipped``, ...), then the store's."""
+        out: dict[str, Any] = dict(self.details) if self.details else {"source": self.kind}
+        out.update(
+            file=str(self.path), dry_run=self.dry_run, added=self.added, merged=self.merged,
+            already_present=self.skipped, embedded=self.embedded,
+            bad_vectors=self.bad_vectors, embed_seconds=round(self.embed_seconds, 3),
+            embed_per_s=None if self.embed_rate is None else round(self.embed_rate, 1),
+            seconds=round(self.seconds, 3))
+        return out
+
+
+
+class ProgressText:
+    """Import progress in words, for the command line and the app: feed it `stage` and
+    `progress` (as `import_file` calls them) and read `text`, e.g. ``"embedding: 1200 of
+    10000 texts (85 per s)"``."""
+
+    def __init__(self) -> None:
+        self.name, self.start, self.end, self.t0 = "", 0, 0, time.perf_counter()
+        self.text = ""
+
+    def stage(self, name: str, start: int, end: int) -> None:
+        self.name, self.start, self.end, self.t0 = name, start, end, time.perf_counter()
+
+    def progress(self, done: int, total: int) -> str:
+        if self.name == "reading":
+            self.text = f"reading: {done / 2**20:.1f} of {total / 2**20:.1f} MB"
+        elif self.name == "embedding":
+            n = done - self.start
+            dt = time.perf_counter() - self.t0
+            rate = f" ({n / dt:.0f} per s)" if dt > 0 and n > 0 else ""
+            self.text = f"embedding: {n} of {self.end - self.start} texts{rate}"
+        else:
+            pct = 100 * done / total if total else 0
+            self.text = f"{self.name or 'working'}: {pct:.0f} %"
+        return self.text
