@@ -36,6 +36,7 @@ from .session_qt import SessionSignals
 from .settings_dialog import SettingsDialog, model_changed
 from .theme import graph_colors
 from .timeline import TimelineView
+from .window_base import WindowBase
 from .window_files import FileJobs
 from .window_linking import TokenLinks
 from .window_menus import build_menus
@@ -46,31 +47,10 @@ FLUSH_MS = 30
 GLOW_AFTER_ANSWER_S = 2.0  # active memories keep glowing briefly after the answer
 
 
-class MainWindow(QtWidgets.QMainWindow):
+class MainWindow(WindowBase):
     """Chat pane, memory graph, memory browser and timeline around one assistant thread."""
 
     dataDirChanged = QtCore.Signal(str)
-    # actions (window_menus.build_menus creates them)
-    act_new: QtGui.QAction
-    act_export: QtGui.QAction
-    act_import: QtGui.QAction
-    act_import_folder: QtGui.QAction
-    act_export_chat: QtGui.QAction
-    act_settings: QtGui.QAction
-    act_quit: QtGui.QAction
-    act_find: QtGui.QAction
-    act_reflect: QtGui.QAction
-    act_send: QtGui.QAction
-    act_stop: QtGui.QAction
-    act_regenerate: QtGui.QAction
-    act_copy_answer: QtGui.QAction
-    act_focus: QtGui.QAction
-    act_zoom_in: QtGui.QAction
-    act_zoom_out: QtGui.QAction
-    theme_actions: dict[str, QtGui.QAction]
-    zoom_steps: int
-    appearance: str
-    dark: bool
 
     def __init__(self, data_dir: Path, settings: Settings | None = None, *,
                  load_model: bool = True, autoload: bool = True,
@@ -103,7 +83,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.links = TokenLinks(self)
 
         self._build_widgets()
-        build_menus(self)
+        build_menus(self, self.files)
         self.status = WindowStatus(self.statusBar())
         self._connect_session()
         self._flush_timer = QtCore.QTimer(self)
@@ -137,10 +117,6 @@ class MainWindow(QtWidgets.QMainWindow):
     @property
     def embedder_ready(self) -> bool:
         return self.session.embedder_ready
-
-    @property
-    def current_conv(self) -> int | None:
-        return self.session.current_conv
 
     def _connect_session(self) -> None:
         sig = self.session_signals
@@ -251,6 +227,9 @@ class MainWindow(QtWidgets.QMainWindow):
             self.client.shutdown()
             self.client.deleteLater()
             self.client = None
+            # what the finished thread sent that is not handled yet belongs to the old folder
+            for obj in (self, self.session_signals, self.files):
+                QtCore.QCoreApplication.removePostedEvents(obj, QtCore.QEvent.Type.MetaCall)
 
     def is_streaming(self) -> bool:
         return self.client is not None and self.client.streaming

@@ -4,12 +4,10 @@ Cancel), export the open chat as Markdown."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtWidgets
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .window_base import WindowBase
 
 
 def _has_memfile() -> bool:
@@ -26,7 +24,7 @@ class FileJobs(QtCore.QObject):
     A QObject living on the GUI thread, so the worker's progress signals reach its slots
     queued (never on the worker thread)."""
 
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: WindowBase):
         super().__init__(window)
         self.w = window
         self.progress: QtWidgets.QProgressDialog | None = None

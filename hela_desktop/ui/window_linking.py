@@ -4,18 +4,15 @@ the memories that were active when it was written, everywhere at once."""
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
 from .theme import memory_color
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .window_base import WindowBase
 
 
 class TokenLinks:
     """Hover and click on chat tokens and timeline columns, for one window."""
 
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: WindowBase):
         self.w = window
 
     def _spans_for_key(self, key: int):

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtWidgets
 
 from .theme import apply_theme, graph_colors, system_is_dark
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .window_base import WindowBase
 
 
-def zoom_chat(w: MainWindow, direction: int, steps: int | None = None) -> None:
+def zoom_chat(w: WindowBase, direction: int, steps: int | None = None) -> None:
     """Ctrl+ / Ctrl− : the chat's text size (remembered); 0 = normal size."""
     cur = int(getattr(w, "zoom_steps", 0))
     w.zoom_steps = max(-4, min(10, (0 if direction == 0 else cur + direction) if steps is None else steps))
@@ -31,7 +28,7 @@ def zoom_chat(w: MainWindow, direction: int, steps: int | None = None) -> None:
         w.rerender_conversation()
 
 
-def set_appearance(w: MainWindow, mode: str) -> None:
+def set_appearance(w: WindowBase, mode: str) -> None:
     """Light, dark, or follow the system (remembered)."""
     w.appearance = mode if mode in ("system", "light", "dark") else "system"
     QtCore.QSettings().setValue("appearance", w.appearance)
@@ -40,7 +37,7 @@ def set_appearance(w: MainWindow, mode: str) -> None:
     follow_scheme(w)
 
 
-def follow_scheme(w: MainWindow) -> None:
+def follow_scheme(w: WindowBase) -> None:
     """Apply the chosen (or the system's) palette to the app, the graph and the chat."""
     app = QtWidgets.QApplication.instance()
     mode = getattr(w, "appearance", "system")
@@ -57,7 +54,7 @@ def follow_scheme(w: MainWindow) -> None:
         w.chat.view.show_empty()
 
 
-def about(w: MainWindow) -> None:
+def about(w: WindowBase) -> None:
     from .. import __version__
 
     QtWidgets.QMessageBox.about(

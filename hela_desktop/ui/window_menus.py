@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6 import QtGui, QtWidgets
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .window_base import WindowBase
+from .window_files import FileJobs
 
 
 def add_action(w: QtWidgets.QWidget, menu: QtWidgets.QMenu, text: str, slot, shortcut=None,
@@ -22,10 +20,10 @@ def add_action(w: QtWidgets.QWidget, menu: QtWidgets.QMenu, text: str, slot, sho
     return act
 
 
-def build_menus(w: MainWindow) -> None:
+def build_menus(w: WindowBase, jobs: FileJobs) -> None:
     """Create the menu bar; the actions the window enables or triggers are kept on it."""
     mb = w.menuBar()
-    _file_menu(w, mb.addMenu("&File"))
+    _file_menu(w, jobs, mb.addMenu("&File"))
     e = mb.addMenu("&Edit")
     w.act_find = add_action(w, e, "&Search memories", w.search_memories, "Ctrl+F")
     add_action(w, e, "Find in &graph", w.find_in_graph, "Ctrl+G")
@@ -46,8 +44,7 @@ def build_menus(w: MainWindow) -> None:
     add_action(w, h, "&About HeLa Desktop", w.about)
 
 
-def _file_menu(w: MainWindow, f: QtWidgets.QMenu) -> None:
-    jobs = w.files
+def _file_menu(w: WindowBase, jobs: FileJobs, f: QtWidgets.QMenu) -> None:
     w.act_new = add_action(w, f, "&New chat", w.new_chat, "Ctrl+N")
     f.addSeparator()
     w.act_export = add_action(w, f, "&Export memories…", jobs.export_memories, None,
@@ -68,7 +65,7 @@ def _file_menu(w: MainWindow, f: QtWidgets.QMenu) -> None:
     w.act_quit.setMenuRole(QtGui.QAction.MenuRole.QuitRole)
 
 
-def _view_menu(w: MainWindow, v: QtWidgets.QMenu) -> None:
+def _view_menu(w: WindowBase, v: QtWidgets.QMenu) -> None:
     w.act_focus = add_action(w, v, "&Focus on active neighbourhood",
                              lambda on: w.graph.set_focus_mode(on), "Ctrl+Shift+F")
     w.act_focus.setCheckable(True)
