@@ -168,8 +168,8 @@ def test_timeline_rows_swaps_and_hover(qtbot):
         tl.live_token(i)
     assert tl.n_tokens == 25 and tl.swaps == [10] and tl.rows == [1, 2, 3]
     assert tl.active_at(3) == [1, 2] and tl.active_at(12) == [2, 3]
-    x = int(tl._x(12.5))
-    y = int(tl._plot_rect().top() + 5)
+    x = int(tl.x_of(12.5))
+    y = int(tl.plot_rect().top() + 5)
     with qtbot.waitSignal(tl.tokenHovered) as sig:
         qtbot.mouseMove(tl, QtCore.QPoint(x, y))
     assert sig.args == [12]
