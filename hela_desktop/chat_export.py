@@ -25,19 +25,30 @@ def _when(ts: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
 
 
-def conversation_markdown(store, conversation_id: int) -> str:
-    """The chat `conversation_id` of `store` as a Markdown document."""
-    conv = next((c for c in store.conversations() if c["id"] == conversation_id), None)
-    if conv is None:
-        raise LookupError(f"no conversation {conversation_id}")
-    msgs = store.messages(conversation_id)
-    out = [f"# {conv['title']}", "",
+def messages_markdown(title: str, msgs: list[dict]) -> str:
+    """A chat (its title and ``Store.messages()`` rows) as a Markdown document."""
+    out = [f"# {title}", "",
            f"*Exported from HeLa Desktop on {_when(time.time())}; {len(msgs)} messages.*", ""]
     for m in msgs:
         who = "You" if m["role"] == "user" else "HeLa"
         note = " · stopped early" if m.get("interrupted") else ""
         out += [f"**{who}** · {_when(m['created_at'])}{note}", "", m["content"].strip(), ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def conversation_markdown(store, conversation_id: int) -> str:
+    """The chat `conversation_id` of `store` as a Markdown document."""
+    conv = next((c for c in store.conversations() if c["id"] == conversation_id), None)
+    if conv is None:
+        raise LookupError(f"no conversation {conversation_id}")
+    return messages_markdown(conv["title"], store.messages(conversation_id))
+
+
+def write_markdown(title: str, msgs: list[dict], path: str | Path) -> Path:
+    """Write a chat already in memory (the window's open chat) to `path`."""
+    path = Path(path)
+    path.write_text(messages_markdown(title, msgs), encoding="utf-8")
+    return path
 
 
 def export_conversation(store, conversation_id: int, path: str | Path) -> Path:

@@ -109,3 +109,99 @@ Event = MemoriesEvent | TokenEvent | MemoryUpdateEvent | DoneEvent
 
 def to_json(event: Event) -> str:
     return json.dumps(event.to_dict(), ensure_ascii=False)
+
+
+# ---- events beyond the chat stream (the app's session: memory, reflection, chats, model) ----
+# The assistant thread emits these; `hela_desktop.session.Session.apply` folds them into the
+# state the window shows.  All are plain dataclasses, JSON-serialisable through `to_dict`.
+
+
+@dataclass
+class MemoryChangedEvent:
+    """The memories changed: a turn stored one, an import, an edit, a pin, a delete or
+    restore, a rewind, a knowledge edit, or an idle reflection (consolidation/forgetting)."""
+
+    cause: str  # "open" | "turn" | "import" | "edit" | "pin" | "delete" | "restore" |
+    #             "rewind" | "knowledge" | "reflection"
+    episodes: int  # live memories after the change
+    ids: list[int] = field(default_factory=list)  # the memories it touched, where known
+    type: str = "memory_changed"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class ReflectionStartedEvent:
+    """An idle or manual reflection pass (consolidation, then forgetting) began."""
+
+    trigger: str  # "idle" | "manual"
+    type: str = "reflection_started"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class ReflectionEvent:
+    """What one reflection pass did: the reports of consolidation and forgetting
+    (``ConsolidationReport.to_dict()`` / ``ForgettingReport.to_dict()``, None if not run)."""
+
+    trigger: str  # "idle" | "manual"
+    started_at: float  # epoch seconds
+    seconds: float = 0.0
+    consolidation: dict | None = None
+    forgetting: dict | None = None
+    yielded: bool = False  # the user came back (or the app quit): the rest waits
+    error: str | None = None
+    type: str = "reflection"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class ConversationsEvent:
+    """The list of chats (``Store.conversations()`` rows, newest first)."""
+
+    conversations: list[dict]
+    type: str = "conversations"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class ConversationEvent:
+    """One chat's messages (``Store.messages()`` rows, each with its timeline as
+    ``"spans"``).  `reason`: "open" (the user chose it: show it), "turn" (an answer was
+    stored), "rewind" (messages were taken back), "missing" (it no longer exists)."""
+
+    conversation_id: int | None
+    title: str
+    messages: list[dict] = field(default_factory=list)
+    reason: str = "open"
+    type: str = "conversation"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class ModelStatusEvent:
+    """Loading the models.  `state`: "opened" (store open, nothing loaded; `info` is
+    ``Assistant.model_info()``), "loading" (`message` says what, "" when done),
+    "embedder_ready", "ready" (`info`), "failed" (`kind`: "model" | "embedder" | "store")."""
+
+    state: str
+    info: dict = field(default_factory=dict)
+    message: str = ""
+    kind: str = ""
+    type: str = "model_status"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+SessionEvent = (MemoryChangedEvent | ReflectionStartedEvent | ReflectionEvent
+                | ConversationsEvent | ConversationEvent | ModelStatusEvent)

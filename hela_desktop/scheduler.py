@@ -2,22 +2,22 @@
 
 API for the GUI (and anything else that hosts an :class:`~hela_desktop.assistant.Assistant`)::
 
-    sched = IdleScheduler(assistant, on_report=callback)   # starts checking at once
+    sched = IdleScheduler(assistant, on_report=callback,   # starts checking at once
+                          on_start=started)
     sched.touch()        # call on every key press in the input box, and when an answer
                          # starts and ends: it marks activity and makes a running job yield
     sched.run_now()      # "Consolidate now" button: one pass in the background, idle or not
     sched.busy           # True while a pass runs (status bar: "consolidating…")
     sched.idle_seconds() # seconds since the last activity
-    sched.last_report    # the last pass's report dict (None before the first)
+    sched.last_report    # the last pass's ReflectionEvent (None before the first)
     sched.shutdown()     # on quit: asks a running job to yield, waits for it, stops
 
-``on_report(report: dict)`` is called from the scheduler's worker thread after every pass
-(a Qt GUI must forward it to the GUI thread, e.g. through a signal).  The report::
-
-    {"trigger": "idle" | "manual", "started_at": epoch s, "seconds": float,
-     "consolidation": ConsolidationReport.to_dict() | None,
-     "forgetting": ForgettingReport.to_dict() | None,
-     "yielded": bool, "error": str | None}
+``on_report(report: ReflectionEvent)`` is called from the scheduler's worker thread after
+every pass, ``on_start(ReflectionStartedEvent)`` when one begins (a Qt GUI must forward them
+to the GUI thread, e.g. through a signal).  The report (`hela_desktop.events`) carries
+``trigger`` ("idle" | "manual"), ``started_at`` (epoch s), ``seconds``, ``consolidation``
+(``ConsolidationReport.to_dict()`` or None), ``forgetting`` (``ForgettingReport.to_dict()``
+or None), ``yielded`` and ``error`` (str or None).
 
 Rules:
 
@@ -48,6 +48,7 @@ from collections.abc import Callable
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from .consolidate import ConsolidationParams, consolidate
+from .events import ReflectionEvent, ReflectionStartedEvent
 from .forgetting import ForgettingParams, forget
 from .store import Store
 
@@ -71,14 +72,16 @@ class IdleScheduler:
     """Runs reflective consolidation, then forgetting, when the user is idle.
 
     `assistant`: the app's `Assistant` (its store path, engine, model and model lock are
-    used).  `on_report`: called with each pass's report dict (worker thread).
+    used).  `on_report`: called with each pass's `ReflectionEvent` (worker thread);
+    `on_start`: called with a `ReflectionStartedEvent` as a pass begins (worker thread).
     `idle_minutes`: default ``assistant.settings.idle_minutes``, read at every check so a
     settings change applies at once.  `consolidation` / `forgetting`: parameters.
     `check_seconds`: how often idleness is checked.  `start`: start the background scheduler
     now (tests may pass False and call `run_pass` directly).
     """
 
-    def __init__(self, assistant, on_report: Callable[[dict], None] | None = None, *,
+    def __init__(self, assistant, on_report: Callable[[ReflectionEvent], None] | None = None, *,
+                 on_start: Callable[[ReflectionStartedEvent], None] | None = None,
                  idle_minutes: float | None = None, check_seconds: float = 10.0,
                  consolidation: ConsolidationParams | None = None,
                  forgetting: ForgettingParams | None = None,
@@ -86,6 +89,7 @@ class IdleScheduler:
                  clock: Callable[[], float] = time.monotonic):
         self.assistant = assistant
         self.on_report = on_report
+        self.on_start = on_start
         self._idle_minutes = idle_minutes
         self.consolidation = consolidation or ConsolidationParams(lock_timeout=lock_timeout)
         self.forgetting = forgetting or ForgettingParams()
@@ -99,7 +103,7 @@ class IdleScheduler:
         self._stopping = threading.Event()
         self._job_lock = threading.Lock()
         self._pending = False  # an idle pass is scheduled but has not started yet
-        self.last_report: dict | None = None
+        self.last_report: ReflectionEvent | None = None
         self._sched = BackgroundScheduler(
             daemon=True, job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 30})
         self._sched.add_job(self._tick, "interval", seconds=check_seconds, id="hela-idle-check")
@@ -170,7 +174,7 @@ class IdleScheduler:
                 pass
 
     # ---- the job -------------------------------------------------------------------------
-    def run_pass(self, trigger: str = "manual") -> dict | None:
+    def run_pass(self, trigger: str = "manual") -> ReflectionEvent | None:
         """One pass (consolidation, then forgetting) in the calling thread; its report.
 
         Returns None when another pass is running.
@@ -186,61 +190,69 @@ class IdleScheduler:
         self._yield.clear()
         if self._stopping.is_set():
             self._yield.set()
-        started = time.time()
         t0 = time.perf_counter()
-        report: dict = {"trigger": trigger, "started_at": started, "seconds": 0.0,
-                        "consolidation": None, "forgetting": None, "yielded": False,
-                        "error": None}
+        report = ReflectionEvent(trigger=trigger, started_at=time.time())
+        self._notify(self.on_start, ReflectionStartedEvent(trigger=trigger))
         store = None
         try:
             a = self.assistant
             a.load_embedder()
             engine = a.engine
-            if a.llm is None:
-                if not self.model_lock.acquire(timeout=self.lock_timeout):
-                    report["yielded"] = True
-                    return self._finish(report, t0, seq, complete=False)
-                try:
-                    if a.llm is None:
-                        a.load()
-                finally:
-                    self.model_lock.release()
+            if a.llm is None and not self._load_model():
+                report.yielded = True
+                return self._finish(report, t0, seq, complete=False)
             store = Store(a.store.path)
             crep = consolidate(engine, _LiveLLM(a), store=store, params=self.consolidation,
                                should_yield=self.should_yield, model_lock=self.model_lock)
-            report["consolidation"] = crep.to_dict()
+            report.consolidation = crep.to_dict()
             complete = not crep.yielded and crep.remaining == 0
             if crep.yielded or self.should_yield():
-                report["yielded"] = True
+                report.yielded = True
                 return self._finish(report, t0, seq, complete=False)
             if not self.model_lock.acquire(timeout=self.lock_timeout):
-                report["yielded"] = True
+                report.yielded = True
                 return self._finish(report, t0, seq, complete=False)
             try:
                 frep = forget(engine, store=store, hela=engine.hela, params=self.forgetting,
                               should_yield=self.should_yield)
             finally:
                 self.model_lock.release()
-            report["forgetting"] = frep.to_dict()
-            report["yielded"] = frep.yielded
+            report.forgetting = frep.to_dict()
+            report.yielded = frep.yielded
             return self._finish(report, t0, seq, complete=complete and not frep.yielded)
         except Exception as exc:  # noqa: BLE001 - a background job must never crash the app
             log.error("idle pass failed: %s\n%s", exc, traceback.format_exc())
-            report["error"] = f"{type(exc).__name__}: {exc}"
+            report.error = f"{type(exc).__name__}: {exc}"
             return self._finish(report, t0, seq, complete=True)
         finally:
             if store is not None:
                 store.close()
             self._job_lock.release()
 
-    def _finish(self, report: dict, t0: float, seq: int, *, complete: bool) -> dict:
-        report["seconds"] = round(time.perf_counter() - t0, 3)
-        if complete and report["trigger"] == "idle":
+    def _load_model(self) -> bool:
+        """Load the chat model under the model lock; False if a chat holds the lock."""
+        if not self.model_lock.acquire(timeout=self.lock_timeout):
+            return False
+        try:
+            if self.assistant.llm is None:
+                self.assistant.load()
+        finally:
+            self.model_lock.release()
+        return True
+
+    def _finish(self, report: ReflectionEvent, t0: float, seq: int, *,
+                complete: bool) -> ReflectionEvent:
+        report.seconds = round(time.perf_counter() - t0, 3)
+        if complete and report.trigger == "idle":
             self._done_seq = seq
         self.last_report = report
-        if self.on_report is not None:
-            try:
-                self.on_report(report)
-            except Exception:  # noqa: BLE001
-                log.exception("on_report callback failed")
+        self._notify(self.on_report, report)
         return report
+
+    @staticmethod
+    def _notify(callback, event) -> None:
+        if callback is not None:
+            try:
+                callback(event)
+            except Exception:  # noqa: BLE001
+                log.exception("scheduler callback failed")

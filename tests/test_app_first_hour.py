@@ -71,10 +71,11 @@ def test_status_before_first_token_and_esc_in_that_phase(qtbot, seeded_dir, llm,
     w.show()
     _wait(qtbot, lambda: w.model_ready and w.embedder_ready, 120)
     view = w.chat.view
+    reader = Store(seeded_dir)  # the test's own look at the database
 
     # 1. the answer has not begun (the assistant thread is busy): Esc drops it at once,
     #    nothing is stored, and the message goes back into the input box
-    gate = _Gate(w.client.thread)
+    gate = _Gate(w.client.worker_thread)
     gate.block.emit()
     w.send("What am I allergic to?")
     assert view.live_status  # a sign of life in the answer bubble
@@ -85,35 +86,36 @@ def test_status_before_first_token_and_esc_in_that_phase(qtbot, seeded_dir, llm,
     assert "What am I allergic" not in view.toPlainText() and view.live_key() is None
     gate.release.set()
     qtbot.wait(300)
-    assert w.read_store.conversations() == []  # nothing of it was stored
+    assert reader.conversations() == []  # nothing of it was stored
 
     # 2. Esc while the prompt is being read: stops within a chunk, keeps no empty answer
     w.chat.input.clear()
     statuses: list[str] = []
     w.client.worker.turnStatus.connect(lambda p, d, t: statuses.append(p))
-    w._last_done = None
+    w.session.last_done = None
     w.send("Read this long note please. " + "The river bends north past the old mill. " * 45)
     _wait(qtbot, lambda: view.live_status.startswith("Reading"), 60)
     assert "%" in view.live_status and "tokens" in view.live_status
     t0 = time.perf_counter()
     w.act_stop.trigger()
-    _wait(qtbot, lambda: w._last_done is not None, 30)
+    _wait(qtbot, lambda: w.session.last_done is not None, 30)
     stop_s = time.perf_counter() - t0
     assert stop_s < 1.5, stop_s  # one prefill chunk is about 0.15 s
-    assert w._last_done.interrupted and w._last_done.tokens == 0 and w._last_done.message_id is None
+    assert w.session.last_done.interrupted and w.session.last_done.tokens == 0 and w.session.last_done.message_id is None
     assert "stopped — 0 tokens" not in view.toPlainText()
     assert "Stopped before the answer began" in view.toPlainText()
-    msgs = w.read_store.messages(w.current_conv)
+    msgs = reader.messages(w.current_conv)
     assert [m["role"] for m in msgs] == ["user"]
     assert statuses[:2] == ["recalling", "reading"]
 
     # 3. a normal answer replaces the status with its first token
-    w._last_done = None
+    w.session.last_done = None
     w.send("Where does Ana live?")
-    _wait(qtbot, lambda: w._last_done is not None, 60)
+    _wait(qtbot, lambda: w.session.last_done is not None, 60)
     assert view.live_status == "" and "Reading your message" not in view.toPlainText()
-    assert w._last_done.tokens > 0
+    assert w.session.last_done.tokens > 0
     w.close()
+    reader.close()
 
 
 def test_search_by_meaning_in_browser_and_graph(qtbot, seeded_dir, embedder):
@@ -134,11 +136,11 @@ def test_search_by_meaning_in_browser_and_graph(qtbot, seeded_dir, embedder):
     assert set(ids) == allergic, ids
     w.browser.search.setText("food allergy")
     _wait(qtbot, lambda: "best match first" in w.browser.count_label.text()
-          and w.browser._ranked[0] == "food allergy", 20)
+          and w.browser.ranked_text() == "food allergy", 20)
     assert {e.id for e in w.browser.model.episodes} == allergic
     # words still work, ranked: "Lisbon" puts Ana's memory first
     w.browser.search.setText("Lisbon")
-    _wait(qtbot, lambda: w.browser._ranked is not None and w.browser._ranked[0] == "Lisbon"
+    _wait(qtbot, lambda: w.browser.ranked_text() == "Lisbon"
           and "best match first" in w.browser.count_label.text(), 20)
     assert w.browser.model.episodes[0].id == 2
 
@@ -154,7 +156,7 @@ def test_search_by_meaning_in_browser_and_graph(qtbot, seeded_dir, embedder):
     # a deleted memory leaves the results at once (one source of truth)
     w.right_tabs.setCurrentIndex(1)
     w.browser.search.setText("allergy")
-    _wait(qtbot, lambda: w.browser._ranked is not None and w.browser._ranked[0] == "allergy"
+    _wait(qtbot, lambda: w.browser.ranked_text() == "allergy"
           and len(w.browser.model.episodes) == 2, 20)
     w.browser.select_id(5)
     with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
@@ -237,7 +239,7 @@ def test_why_recalled_details_toggle_in_graph_panel(qtbot, tmp_path):
     view.select(ids[0])
     text = view.details.toPlainText()
     assert "close in meaning" in text and "shares words" in text and "base 0.300" not in text
-    view._on_details_link(QtCore.QUrl("toggle:recall-details"))
+    view.open_details_link(QtCore.QUrl("toggle:recall-details"))
     assert "base 0.300" in view.details.toPlainText()
     store.close()
 
@@ -285,11 +287,11 @@ def test_no_stale_state_after_delete_or_switching_folder(qtbot, seeded_dir, embe
     _wait(qtbot, lambda: w.embedder_ready, 60)
     # the graph and the status bar count the same memories (the fact is not a memory)
     _wait(qtbot, lambda: "6 memories · 1 fact" in w.graph.stats_label.text(), 20)
-    assert w.status_memories.text() == "6 memories"
+    assert w.status.memories.text() == "6 memories"
 
     # a deleted memory: no longer selected, bold in the timeline, or counted anywhere
     w.graph.select(4)
-    w._on_node_selected(4)
+    w.on_node_selected(4)
     assert w.timeline.highlight_ids == {4}
     w.right_tabs.setCurrentIndex(1)
     w.browser.select_id(4)
@@ -297,7 +299,7 @@ def test_no_stale_state_after_delete_or_switching_folder(qtbot, seeded_dir, embe
         w.browser.delete_selected()
     _wait(qtbot, lambda: 4 not in w.graph.data.index, 20)
     assert w.graph.selected is None and w.timeline.highlight_ids == set()
-    assert w.status_memories.text() == "5 memories" and w.graph.stats_label.text().startswith("5 memories")
+    assert w.status.memories.text() == "5 memories" and w.graph.stats_label.text().startswith("5 memories")
     assert w.browser.undo_bar.isVisible()
 
     # switching the data folder: nothing of folder A stays on screen
@@ -307,14 +309,14 @@ def test_no_stale_state_after_delete_or_switching_folder(qtbot, seeded_dir, embe
     w.apply_settings(_ui_settings(), other)
     _wait(qtbot, lambda: w.embedder_ready and len(w.graph.data) == 1, 60)
     assert w.graph.selected is None and "allergic" not in w.graph.details.toPlainText()
-    assert w.status_memories.text() == "1 memory" and w.graph.stats_label.text().startswith("1 memory")
-    assert not w.browser.undo_bar.isVisible() and w.browser._undo == []
+    assert w.status.memories.text() == "1 memory" and w.graph.stats_label.text().startswith("1 memory")
+    assert not w.browser.undo_bar.isVisible() and w.browser.undo_ids() == []
     w.browser.undo_delete()  # the undo of folder A's delete must not touch folder B
     w.browser.tabs.setCurrentIndex(1)
     assert w.browser.knowledge.rowCount() == 0
     w.right_tabs.setCurrentIndex(1)
     w.browser.tabs.setCurrentIndex(0)
-    assert [e.user_text for e in w.browser.model.episodes] == ["Folder B only"]
+    _wait(qtbot, lambda: [e.user_text for e in w.browser.model.episodes] == ["Folder B only"], 20)
     w.close()
 
 
@@ -332,9 +334,11 @@ def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, s
     qtbot.addWidget(w)
     w.show()
     _wait(qtbot, lambda: w.model_ready and w.embedder_ready, 120)
+    reader = Store(seeded_dir)  # the test's own look at the database
+    _wait(qtbot, lambda: w.conversations.list.count() == 1, 20)
     w.conversations.list.setCurrentRow(0)
     view = w.chat.view
-    assert [e["role"] for e in view.entries] == ["user", "assistant"]
+    _wait(qtbot, lambda: [e["role"] for e in view.entries] == ["user", "assistant"], 20)
 
     # copy a message (as written, Markdown kept) and a code block (plain + coloured HTML)
     clip = QtGui.QGuiApplication.clipboard()
@@ -361,25 +365,25 @@ def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, s
     assert "Edit and resend…" in user_menu and "Regenerate answer" not in user_menu
 
     # regenerate: the last answer is replaced, the chat keeps one user message
-    w._last_done = None
+    w.session.last_done = None
     w.regenerate()
-    _wait(qtbot, lambda: w._last_done is not None, 90)
-    msgs = w.read_store.messages(cid)
+    _wait(qtbot, lambda: w.session.last_done is not None, 90)
+    msgs = reader.messages(cid)
     assert [m["role"] for m in msgs] == ["user", "assistant"] and "```python" not in msgs[1]["content"]
     assert msgs[0]["content"] == "Show me a loop in Python"
-    first_episode = w._last_done.episode_id
+    first_episode = w.session.last_done.episode_id
 
     # edit and resend: the message and what followed are replaced (the old memory goes)
-    w._last_done = None
+    w.session.last_done = None
     w.edit_and_resend(0, "Where does my sister Ana live?")
-    _wait(qtbot, lambda: w._last_done is not None, 90)
-    msgs = w.read_store.messages(cid)
+    _wait(qtbot, lambda: w.session.last_done is not None, 90)
+    msgs = reader.messages(cid)
     assert [m["content"] for m in msgs][0] == "Where does my sister Ana live?" and len(msgs) == 2
-    assert w.read_store.episode(first_episode).deleted_at is not None
+    assert reader.episode(first_episode).deleted_at is not None
     assert [e["role"] for e in view.entries] == ["user", "assistant"]
 
     # export one chat as Markdown
-    out = w.export_chat_to(tmp_path / "chat.md")
+    out = w.files.export_chat_to(tmp_path / "chat.md")
     md = out.read_text(encoding="utf-8")
     assert md.startswith("# Code chat\n") and "**You** · " in md and "Where does my sister Ana live?" in md
     assert md.count("**HeLa** · ") == 1
@@ -390,7 +394,7 @@ def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, s
     w.browser.table.setFocus()
     with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
         qtbot.keyClick(w.browser.table, QtCore.Qt.Key.Key_Delete)
-    assert w.read_store.episode(3).deleted_at is not None and w.browser.undo_bar.isVisible()
+    assert reader.episode(3).deleted_at is not None and w.browser.undo_bar.isVisible()
 
     # font zoom: Ctrl+= / Ctrl+- change the chat's text size, remembered
     size0 = view.font().pointSizeF()
@@ -410,13 +414,14 @@ def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, s
     assert QtCore.QSettings().value("appearance") == "light"
     w.theme_actions["system"].trigger()
     w.close()
+    reader.close()
 
     # the last chat reopens on launch
     w2 = MainWindow(seeded_dir, _ui_settings(), load_model=False, assistant_kwargs={"embedder": embedder},
                     idle_scheduler=False)
     qtbot.addWidget(w2)
-    assert w2.current_conv == cid and w2.conversations.current_id() == cid
-    assert "Where does my sister Ana live?" in w2.chat.view.toPlainText()
+    _wait(qtbot, lambda: w2.current_conv == cid and w2.conversations.current_id() == cid, 20)
+    _wait(qtbot, lambda: "Where does my sister Ana live?" in w2.chat.view.toPlainText(), 20)
     w2.close()
 
 
@@ -464,10 +469,10 @@ def test_graph_view_colours_names_fades_refits_and_folds_details(qtbot):
     view.fit(user=False)
     qtbot.wait(50)
     # topics: the largest groups have their own colour and a name
-    coloured = [b for b in range(len(view.topic_items)) if (view._bucket == b).sum()]
+    coloured = [b for b in range(len(view.topic_items)) if (view.topic_bucket == b).sum()]
     assert len(coloured) >= 4 and view.topic_names
     assert sum(len(item) for item in view.topic_items) + len(view.node_items["episode"]) == \
-        len(view._kind_rows["episode"])
+        len(view.kind_rows["episode"])
     # zoomed out: a map of topics, weak links faded out
     assert view.zoomed_out and not view.edge_items[0].isVisible()
     shown = [t for t in view.topic_labels if t.isVisible()]
@@ -475,7 +480,7 @@ def test_graph_view_colours_names_fades_refits_and_folds_details(qtbot):
     rects = [t.sceneBoundingRect() for t in shown]  # names never cover each other
     assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:])
     # zoomed in: names and weak links come back as the detail grows
-    p = view.pos[0]
+    p = view.xy[0]
     view.vb.setRange(QtCore.QRectF(p[0] - 1, p[1] - 1, 2, 2), padding=0)
     qtbot.wait(50)
     assert not view.zoomed_out and view.edge_items[0].isVisible()
@@ -515,7 +520,7 @@ def test_important_idle_memories_are_labelled_where_there_is_room(qtbot, tmp_pat
     view.layout_engine.run(100)
     view.set_positions(view.layout_engine.ids, view.layout_engine.positions())
     view.fit(user=False)
-    assert view._important[0] == hub  # the most linked memory comes first
-    labelled = [t.toPlainText() for t in view._labels if t.isVisible()]
+    assert view.important[0] == hub  # the most linked memory comes first
+    labelled = [t.toPlainText() for t in view.memory_labels if t.isVisible()]
     assert "memory number 0" in labelled[0]  # nothing is active, the hub is still named
     store.close()

@@ -786,7 +786,7 @@ def test_app_imports_with_progress_and_cancels(qtbot, tmp_path, embedder):
     notes: list[str] = []
     w.client.worker.progressNote.connect(lambda _n, t: notes.append(t))
     path = write_json(tmp_path / "conversations.json", chatgpt_export())
-    w.start_import(str(path))
+    w.files.start_import(str(path))
     qtbot.waitUntil(lambda: getattr(w, "last_message", ("",))[0] == "Import finished",
                     timeout=60_000)
     assert "ChatGPT export: 2 conversations, 5 exchanges" in w.last_message[1]
@@ -794,20 +794,22 @@ def test_app_imports_with_progress_and_cancels(qtbot, tmp_path, embedder):
     assert any(t.startswith("reading: ") for t in notes)
     titles = {w.conversations.list.item(i).text() for i in range(w.conversations.list.count())}
     assert {"Ana in Lisbon", "Ünïcødé 日本語"} <= titles
-    assert w.read_store.count_episodes() == 5
+    reader = Store(data)  # the test's own look at the database
+    assert reader.count_episodes() == 5
 
     big = tmp_path / "big" / "conversations.json"
     big.parent.mkdir()
     write_chatgpt_export(big, conversations=40, exchanges=20)
-    before = snapshot(w.read_store)
-    w.start_import(str(big))
+    before = snapshot(reader)
+    w.files.start_import(str(big))
     from PySide6 import QtWidgets
 
-    w._progress.findChild(QtWidgets.QPushButton).click()  # the dialog's Cancel button
+    w.files.progress.findChild(QtWidgets.QPushButton).click()  # the dialog's Cancel button
     qtbot.waitUntil(lambda: w.last_message[0] == "Import cancelled", timeout=60_000)
     assert "cancelled" in w.statusBar().currentMessage()
-    assert snapshot(w.read_store) == before
+    assert snapshot(reader) == before
     w.close()
+    reader.close()
 
 
 def test_bench_import_small(tmp_path, embedder):

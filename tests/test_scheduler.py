@@ -42,7 +42,7 @@ def _wait(pred, timeout: float) -> bool:
 
 def test_idle_pass_runs_once_per_idle_period(assistant):
     build_conversation(assistant.engine, hebbian_rounds=0)
-    reports: list[dict] = []
+    reports: list = []
     # no hubs at this δ_hub: the pass needs no model call; everything is 60 days old and
     # most episodes have only temporal/semantic priors, so forgetting has work
     sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=0.005,
@@ -53,15 +53,15 @@ def test_idle_pass_runs_once_per_idle_period(assistant):
         sched.touch()
         assert _wait(lambda: len(reports) >= 1, 120), "no idle pass"
         rep = reports[0]
-        assert rep["trigger"] == "idle" and rep["error"] is None and not rep["yielded"]
-        assert rep["consolidation"]["hubs"] == 0
-        archived = [a["episode_id"] for a in rep["forgetting"]["archived"]]
+        assert rep.trigger == "idle" and rep.error is None and not rep.yielded
+        assert rep.consolidation["hubs"] == 0
+        archived = [a["episode_id"] for a in rep.forgetting["archived"]]
         assert archived and all(e not in assistant.engine.index.pos for e in archived)
         time.sleep(1.0)
         assert len(reports) == 1  # not again without new activity
         sched.touch()
         assert _wait(lambda: len(reports) >= 2, 120), "no pass after new activity"
-        assert reports[1]["forgetting"]["archived"] == []
+        assert reports[1].forgetting["archived"] == []
         assert sched.last_report is reports[1]
     finally:
         sched.shutdown()
@@ -71,7 +71,7 @@ def test_idle_pass_runs_once_per_idle_period(assistant):
 
 def test_not_idle_while_a_chat_holds_the_model(assistant):
     build_conversation(assistant.engine, hebbian_rounds=0)
-    reports: list[dict] = []
+    reports: list = []
     sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=0.002,
                           check_seconds=0.1, consolidation=ConsolidationParams(hub_degree=50.0))
     try:
@@ -86,15 +86,15 @@ def test_not_idle_while_a_chat_holds_the_model(assistant):
 @pytest.mark.slow
 def test_job_yields_to_the_user(assistant):
     build_conversation(assistant.engine)
-    reports: list[dict] = []
+    reports: list = []
     sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=60, start=False,
                           consolidation=ConsolidationParams(**PARAMS))
     assistant.load()  # the model is loaded, so the job holds the lock only for a cluster
     # a chat holds the model: the job yields without calling it
     with assistant._model_lock:
         rep = sched.run_pass("manual")
-    assert rep["yielded"] and rep["consolidation"]["distilled"] == 0
-    assert rep["forgetting"] is None
+    assert rep.yielded and rep.consolidation["distilled"] == 0
+    assert rep.forgetting is None
 
     # the user starts typing during a model call: the call stops, nothing of it is written
     result: dict = {}
@@ -106,24 +106,27 @@ def test_job_yields_to_the_user(assistant):
     sched.touch()
     t.join(120)
     rep = result["rep"]
-    assert rep["yielded"] and rep["consolidation"]["distilled"] == 0
+    assert rep.yielded and rep.consolidation["distilled"] == 0
     n_done = assistant.store.conn.execute(
         "SELECT COUNT(*) FROM meta WHERE key LIKE 'consolidate.done.%'").fetchone()[0]
     assert n_done == 0 and assistant.store.integrity_ok()
     assert assistant.store.conn.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0] == 0
-    assert rep["seconds"] < 60  # it did not finish the cluster's answer first
+    assert rep.seconds < 60  # it did not finish the cluster's answer first
     sched.shutdown()
 
 
 def test_run_now_and_shutdown(assistant):
     build_conversation(assistant.engine, hebbian_rounds=0)
-    reports: list[dict] = []
-    sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=60,
-                          check_seconds=5, consolidation=ConsolidationParams(hub_degree=50.0))
+    reports: list = []
+    starts: list = []
+    sched = IdleScheduler(assistant, on_report=reports.append, on_start=starts.append,
+                          idle_minutes=60, check_seconds=5,
+                          consolidation=ConsolidationParams(hub_degree=50.0))
     try:
         assert sched.run_now()
         assert _wait(lambda: len(reports) == 1, 120)
-        assert reports[0]["trigger"] == "manual" and not sched.busy
+        assert reports[0].trigger == "manual" and not sched.busy
+        assert [e.trigger for e in starts] == ["manual"]  # told when it began, then after
     finally:
         sched.shutdown()
     assert not sched.run_now()  # stopped

@@ -383,6 +383,7 @@ def test_app_names_the_server_and_keeps_a_truncated_answer(qtbot, stub_server, e
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "qt-config"))
     pytest.importorskip("pytestqt")
     from hela_desktop.config import Settings
+    from hela_desktop.store import Store
     from hela_desktop.ui.main_window import MainWindow
 
     s = server_settings(Settings(), f"{stub_server}/truncated")
@@ -391,16 +392,17 @@ def test_app_names_the_server_and_keeps_a_truncated_answer(qtbot, stub_server, e
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.model_ready and w.embedder_ready, timeout=60000)
-    assert w.status_model.text() == (f"Answers from stub at this computer "
+    assert w.status.model.text() == (f"Answers from stub at this computer "
                                      f"({stub_server}/truncated)")
-    assert "nowhere else" in w.status_model.toolTip()
-    w._last_done = None
+    assert "nowhere else" in w.status.model.toolTip()
+    w.session.last_done = None
     w.send("Count to three.")
-    qtbot.waitUntil(lambda: w._last_done is not None and not w.is_streaming(), timeout=30000)
-    assert w._last_done.interrupted and w._last_done.text == "one two"
+    qtbot.waitUntil(lambda: w.session.last_done is not None and not w.is_streaming(), timeout=30000)
+    assert w.session.last_done.interrupted and w.session.last_done.text == "one two"
     text = w.chat.view.toPlainText()
     assert "Could not answer: the model server at" in text and "ended the stream" in text
-    msgs = w.read_store.messages(w.current_conv)
+    with Store(tmp_path / "data") as reader:  # the test's own look at the database
+        msgs = reader.messages(w.current_conv)
     assert msgs[-1]["content"] == "one two" and msgs[-1]["interrupted"]
 
 

@@ -115,7 +115,7 @@ def test_graph_view_glow_strengthen_select_search_focus(qtbot, tmp_path):
     view.set_snapshot(snapshot_from_store(store), animate=False)
     assert len(view.data) == len(ids) + 1 and len(view.data.src) >= len(ids)
     # distilled knowledge: a diamond node linked to its source episodes
-    assert len(view._kind_rows["knowledge"]) == 1
+    assert len(view.kind_rows["knowledge"]) == 1
     view.select(-kid)
     assert "Knowledge · fact" in view.details.toPlainText() and f"#{ids[5]}" in view.details.toPlainText()
     assert {j for j, _ in view.data.neighbours(-kid)} == {ids[1], ids[5]}
@@ -147,9 +147,9 @@ def test_graph_view_glow_strengthen_select_search_focus(qtbot, tmp_path):
     assert len(view.search_rows) == len([i for i in range(len(ids)) if i % 4 == 3])
     view.search.setText("")
     view.set_focus_mode(True)
-    assert view._visible is not None and 0 < view._visible.sum() < len(ids)
+    assert view.visible_mask is not None and 0 < view.visible_mask.sum() < len(ids)
     view.set_focus_mode(False)
-    assert view._visible is None
+    assert view.visible_mask is None
     store.close()
 
 
@@ -168,8 +168,8 @@ def test_timeline_rows_swaps_and_hover(qtbot):
         tl.live_token(i)
     assert tl.n_tokens == 25 and tl.swaps == [10] and tl.rows == [1, 2, 3]
     assert tl.active_at(3) == [1, 2] and tl.active_at(12) == [2, 3]
-    x = int(tl._x(12.5))
-    y = int(tl._plot_rect().top() + 5)
+    x = int(tl.x_of(12.5))
+    y = int(tl.plot_rect().top() + 5)
     with qtbot.waitSignal(tl.tokenHovered) as sig:
         qtbot.mouseMove(tl, QtCore.QPoint(x, y))
     assert sig.args == [12]
@@ -229,6 +229,7 @@ def _ui_settings() -> Settings:
 
 
 def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_dir, embedder, tmp_path):
+    from hela_desktop.events import ModelStatusEvent
     from hela_desktop.ui.main_window import MainWindow
 
     # a stored chat with a timeline, written directly
@@ -247,79 +248,82 @@ def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_di
     _wait(qtbot, lambda: w.model_error is not None and w.embedder_ready, 60)
     assert "missing.gguf" in w.model_error and "model file not found" in w.model_error
     assert "Settings" in w.last_message[1]
-    assert w.status_model.text() == "Model: not loaded"
+    assert w.status.model.text() == "Model: not loaded"
     # sending without a model explains what to do instead of failing silently
     w.send("hello?")
     assert w.last_message[0] == "No language model" and not w.is_streaming()
 
-    # browsing works without the chat model
+    # browsing works without the chat model (the rows come from the assistant thread)
+    reader = Store(seeded_dir)  # the test's own look at the database
     w.right_tabs.setCurrentIndex(1)
-    assert w.browser.model.rowCount() == len(SEED)
+    _wait(qtbot, lambda: w.browser.model.rowCount() == len(SEED), 20)
     w.browser.search.setText("sailing")
     w.browser.refresh()
-    assert w.browser.model.rowCount() == 1
+    _wait(qtbot, lambda: w.browser.model.rowCount() == 1, 20)
     assert len(w.graph.data) == len(SEED)
 
     # the Archive tab lists what forgetting archived; Restore brings it back
     with Store(seeded_dir) as st:
         st.set_archived(6, "stale")
     w.browser.tabs.setCurrentIndex(2)
-    assert [e.id for e in w.browser.archive_model.episodes] == [6]
+    _wait(qtbot, lambda: [e.id for e in w.browser.archive_model.episodes] == [6], 20)
     w.browser.archive.selectRow(0)
     w.browser.restore_selected()
-    _wait(qtbot, lambda: w.read_store.episode(6).archived_at is None, 20)
+    _wait(qtbot, lambda: reader.episode(6).archived_at is None, 20)
     w.browser.tabs.setCurrentIndex(0)
 
     # a stored conversation renders with formatting and hoverable tokens + its timeline
-    assert w.conversations.list.count() == 1
+    _wait(qtbot, lambda: w.conversations.list.count() == 1, 20)
     w.conversations.list.setCurrentRow(0)
     view = w.chat.view
-    assert "Ana lives in Lisbon, by the river." in view.toPlainText()
+    _wait(qtbot, lambda: "Ana lives in Lisbon, by the river." in view.toPlainText(), 20)
     key = view.key_for_message(mid)
     assert w.timeline.message_key == key and w.timeline.rows == [1, 2, 3] and w.timeline.swaps == [5]
-    assert w._active_for(key, 7) == [1, 3]
-    assert "#3" in w._token_tooltip(key, 7)
-    w._on_chat_token_hovered(key, 7)
+    assert w.links.active_for(key, 7) == [1, 3]
+    assert "#3" in w.links.token_tooltip(key, 7)
+    w.links.chat_token_hovered(key, 7)
     assert w.graph.highlighted == {1, 3} and w.timeline.ext_tok == 7
 
     # rename and delete go through the assistant thread
-    w._op("rename_conv", (cid, "Family"))
+    w.run_op("rename_conv", (cid, "Family"))
     _wait(qtbot, lambda: w.conversations.list.item(0).text() == "Family", 20)
 
     # export and import (memfile), with the progress dialog and a summary
     out = tmp_path / "mem.hela"
-    w._start_progress("Exporting memories…")
-    w._op("export", str(out))
+    w.files.start_progress("Exporting memories…")
+    w.run_op("export", str(out))
     _wait(qtbot, lambda: getattr(w, "last_message", ("",))[0] == "Export finished", 60)
     assert out.exists() and out.stat().st_size > 0
     notes = tmp_path / "notes.txt"
     notes.write_text("My brother Rui plays the cello.\n\nRui lives in Coimbra.\n", encoding="utf-8")
-    w._start_progress("Importing memories…")
-    w._op("import", str(notes))
+    w.files.start_progress("Importing memories…")
+    w.run_op("import", str(notes))
     _wait(qtbot, lambda: w.last_message[0] == "Import finished", 60)
-    assert w.read_store.count_episodes() == len(SEED) + 2
+    assert reader.count_episodes() == len(SEED) + 2
     _wait(qtbot, lambda: len(w.graph.data) == len(SEED) + 2, 20)
 
-    w._op("delete_conv", cid)
+    w.run_op("delete_conv", cid)
     _wait(qtbot, lambda: w.conversations.list.count() == 0, 20)
 
     # "Reflect now" runs the idle consolidation in the background; without a model it
     # reports the problem instead of crashing
     w.consolidate_now()
     _wait(qtbot, lambda: getattr(w, "last_reflection", None) is not None, 60)
-    assert "missing.gguf" in (w.last_reflection["error"] or "")
+    assert "missing.gguf" in (w.last_reflection.error or "")
     assert "reflection failed" in w.statusBar().currentMessage().lower()
 
     # choosing a working model in Settings reloads it (status bar shows progress)
     good = _ui_settings()
     seen_progress = []
-    w.client.worker.loadProgress.connect(seen_progress.append)
+    w.client.worker.update.connect(
+        lambda ev: seen_progress.append(ev.message) if isinstance(ev, ModelStatusEvent) else None)
     w.apply_settings(good)
     _wait(qtbot, lambda: w.model_ready, 120)
     assert any("language model" in t for t in seen_progress)
-    assert w.status_model.text().startswith("Model: ") and "not loaded" not in w.status_model.text()
+    assert w.status.model.text().startswith("Model: ") and "not loaded" not in w.status.model.text()
     assert Settings.load(seeded_dir).model_path == ""
     w.close()
+    reader.close()
 
 
 def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_dir, llm, embedder):
@@ -327,6 +331,7 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
     from hela_desktop.ui.main_window import MainWindow
 
     w = MainWindow(seeded_dir, _ui_settings(), assistant_kwargs={"llm": llm, "embedder": embedder})
+    reader = Store(seeded_dir)  # the test's own look at the database
     qtbot.addWidget(w)
     w.resize(1480, 900)
     w.show()
@@ -342,7 +347,7 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
         if isinstance(ev, MemoriesEvent | TokenEvent):
             QtCore.QTimer.singleShot(60, lambda: seen["glow"].update(w.graph.active))
 
-    w.client.worker.event.connect(on_event)
+    w.client.worker.stream.connect(on_event)
     probe = QtCore.QTimer()
     probe.setInterval(10)
     last = [time.perf_counter()]
@@ -371,15 +376,15 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
                 handler_cpu_ms.append((time.thread_time() - c0) * 1000)
         return wrapper
 
-    w._flush = timed(w._flush)
+    w.flush_events = timed(w.flush_events)
     w.graph.render = timed(w.graph.render)
-    w._on_snapshot = timed(w._on_snapshot)
+    w.show_snapshot = timed(w.show_snapshot)
     w.chat.input.setPlainText("Where does my sister Ana live?")
     qtbot.keyClick(w.chat.input, QtCore.Qt.Key.Key_Return)
     assert w.is_streaming()
-    _wait(qtbot, lambda: w._last_done is not None, 150)
+    _wait(qtbot, lambda: w.session.last_done is not None, 150)
     probe.stop()
-    done = w._last_done
+    done = w.session.last_done
     assert done.tokens > 0 and seen["tokens"] == done.tokens and not done.interrupted
 
     # the GUI thread kept up: event-loop latency probe, 10 ms timer
@@ -412,18 +417,18 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
     # graph: the recalled memories glowed while the answer streamed
     assert seen["glow"] and seen["glow"] <= set(int(i) for i in w.graph.data.ids) | {done.episode_id}
     # hover a timeline column: the chat token and the graph nodes light up
-    w._on_timeline_token_hovered(1)
+    w.links.timeline_token_hovered(1)
     assert view.extraSelections()
     assert w.graph.highlighted == set(w.timeline.active_at(1))
-    w._on_chat_token_hovered(key, 2)
+    w.links.chat_token_hovered(key, 2)
     assert w.timeline.ext_tok == 2
 
     # the new memory: in the graph (snapshot after the Hebbian update) and the browser
     _wait(qtbot, lambda: done.episode_id in w.graph.data.index, 30)
     w.right_tabs.setCurrentIndex(1)
     w.browser.refresh()
-    assert any(e.id == done.episode_id for e in w.browser.model.episodes)
-    assert w.status_memories.text() == f"{len(SEED) + 1} memories"
+    _wait(qtbot, lambda: any(e.id == done.episode_id for e in w.browser.model.episodes), 20)
+    assert w.status.memories.text() == f"{len(SEED) + 1} memories"
     w.right_tabs.setCurrentIndex(0)
     w.graph.select(done.episode_id)
 
@@ -441,31 +446,31 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
     w.browser.select_id(done.episode_id)
     with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
         w.browser.toggle_pin()
-    assert w.read_store.episode(done.episode_id).pinned
+    assert reader.episode(done.episode_id).pinned
     with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
         w.browser.delete_selected()
-    assert w.read_store.episode(done.episode_id).deleted_at is not None
+    assert reader.episode(done.episode_id).deleted_at is not None
     with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
         w.browser.undo_delete()
-    assert w.read_store.episode(done.episode_id).deleted_at is None
+    assert reader.episode(done.episode_id).deleted_at is None
     # edit re-embeds through the engine; the graph label follows
-    w._op("edit", (done.episode_id, "Where does my sister Ana live now?", "In Lisbon."))
+    w.run_op("edit", (done.episode_id, "Where does my sister Ana live now?", "In Lisbon."))
     _wait(qtbot, lambda: w.graph.data.nodes.get(done.episode_id, {}).get("label", "").endswith("now?"), 30)
-    assert w.read_store.episode(done.episode_id).assistant_text == "In Lisbon."
+    assert reader.episode(done.episode_id).assistant_text == "In Lisbon."
 
     # Stop (Esc) ends the answer early and keeps the partial answer
-    w._last_done = None
+    w.session.last_done = None
     w.send("Tell me everything about sailing in Lisbon.")
-    _wait(qtbot, lambda: view.msgs[w.live_key]["n_tokens"] >= 2 or w._last_done is not None, 60)
+    _wait(qtbot, lambda: view.msgs[w.live_key]["n_tokens"] >= 2 or w.session.last_done is not None, 60)
     w.act_stop.trigger()
-    _wait(qtbot, lambda: w._last_done is not None, 60)
-    assert w._last_done.interrupted
-    msgs = w.read_store.messages(w.current_conv)
+    _wait(qtbot, lambda: w.session.last_done is not None, 60)
+    assert w.session.last_done.interrupted
+    msgs = reader.messages(w.current_conv)
     assert msgs[-1]["role"] == "assistant" and msgs[-1]["interrupted"]
 
     # closing mid-answer stops cleanly and stores the partial answer
-    w._last_done = None
-    n_before = len(w.read_store.messages(w.current_conv))
+    w.session.last_done = None
+    n_before = len(reader.messages(w.current_conv))
     conv = w.current_conv
     w.send("Write a long, detailed story about my cat and the sea.")
     _wait(qtbot, lambda: view.msgs[w.live_key]["n_tokens"] >= 1, 60)
@@ -477,6 +482,7 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
         msgs = st.messages(conv)
     assert len(msgs) == n_before + 2 and msgs[-1]["role"] == "assistant"
     assert msgs[-1]["interrupted"] or not mid_answer
+    reader.close()
 
 
 def test_run_app_opens_window_and_exits_cleanly(qtbot, tmp_path):

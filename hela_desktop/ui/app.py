@@ -27,12 +27,14 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     set_offline_env()
     from PySide6 import QtCore, QtGui, QtWidgets
 
-    from .main_window import MainWindow, icon_path
+    from .icon import icon_path
+    from .main_window import MainWindow
     from .theme import apply_theme
 
     QtCore.QCoreApplication.setOrganizationName(ORG)
     QtCore.QCoreApplication.setApplicationName(APP)
-    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
+    existing = QtWidgets.QApplication.instance()
+    app = existing if isinstance(existing, QtWidgets.QApplication) else QtWidgets.QApplication(sys.argv[:1])
     app.setApplicationDisplayName(APP)
     if hasattr(QtGui.QGuiApplication, "setDesktopFileName"):
         QtGui.QGuiApplication.setDesktopFileName("hela-desktop")
@@ -46,7 +48,7 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     # HELA_DATA_DIR or an explicit --data-dir elsewhere)
     if data_dir is None or (Path(data_dir) == default_data_dir() and not os.environ.get("HELA_DATA_DIR")):
         remembered = qs.value("data_dir", "")
-        data_dir = Path(remembered) if remembered else default_data_dir()
+        data_dir = Path(str(remembered)) if remembered else default_data_dir()
     data_dir = Path(data_dir).expanduser()
     try:
         settings = Settings.load(data_dir)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import html
 import time
 
+from ..events import ReflectionEvent
+
 MEANING_WORDS = ((0.6, "very close in meaning to"), (0.4, "close in meaning to"),
                  (0.25, "loosely related to"))
 
@@ -116,60 +118,77 @@ def activity_sentence(job: str, summary) -> str:
     """What one reflection run (consolidation or forgetting) did, in a sentence or two."""
     if not isinstance(summary, dict):
         return str(summary)
-    s = summary
-    if s.get("error"):
-        return f"Stopped by an error: {s['error']}."
-    out = []
+    if summary.get("error"):
+        return f"Stopped by an error: {summary['error']}."
     if job == "consolidate":
-        added, stronger = _count(s.get("added")), _count(s.get("strengthened"))
-        groups, clusters = _count(s.get("distilled")), _count(s.get("clusters"))
-        if added or stronger:
-            what = [f"distilled {_n(added, 'new fact')}"] if added else []
-            if stronger:
-                what.append(f"confirmed {_n(stronger, 'known fact')}")
-            src = f" from {_n(groups, 'group')} of related memories" if groups else ""
-            out.append((" and ".join(what) + src + ".").capitalize())
-            if _count(s.get("superseded")):
-                out.append(f"{_n(_count(s['superseded']), 'older fact')} replaced by newer ones.")
-        elif groups:
-            out.append(f"Read {_n(groups, 'group')} of related memories; nothing new to add.")
-        elif clusters and _count(s.get("already_done")) >= clusters:
-            out.append("Nothing new since the last reflection.")
-        elif not clusters:
-            out.append("No busy group of memories to distil yet.")
-        if _count(s.get("failed")):
-            out.append(f"The model's answer for {_n(_count(s['failed']), 'group')} could not be used.")
-        if s.get("yielded"):
-            rest = _count(s.get("remaining"))
-            out.append("Stopped early because you started typing"
-                       + (f"; {_n(rest, 'group')} will be read at the next idle moment." if rest else "."))
-        elif not out:
-            out.append("Nothing to distil.")
-        return " ".join(out)
+        return _consolidation_sentence(summary)
     if job == "forget":
-        n = _count(s.get("archived"))
-        if n:
-            out.append(f"Archived {_n(n, 'weak, isolated, stale memory', 'weak, isolated, stale memories')}"
-                       f"{_ids(s.get('archived'))} — restore them from the Archive tab.")
-        if _count(s.get("purged")):
-            out.append(f"Deleted {_n(_count(s['purged']), 'archived memory', 'archived memories')} for good"
-                       f"{_ids(s.get('purged'))}.")
-        if _count(s.get("restored")):
-            out.append(f"Restored {_n(_count(s['restored']), 'memory', 'memories')}{_ids(s.get('restored'))}.")
-        if not out:
-            checked = _count(s.get("checked"))
-            out.append((f"Checked {_n(checked, 'memory', 'memories')}; none" if checked else "No memory")
-                       + " was weak, isolated and old enough to archive.")
-        if s.get("yielded"):
-            out.append("Stopped early because you started typing.")
-        return " ".join(out)
+        return _forgetting_sentence(summary)
     known = ", ".join(f"{k.replace('_', ' ')} {_count(v) if isinstance(v, (list, dict)) else v}"
-                      for k, v in s.items() if v not in (None, "", 0, False))
+                      for k, v in summary.items() if v not in (None, "", 0, False))
     return (known[0].upper() + known[1:] + ".") if known else "Nothing to report."
 
 
-def reflection_sentence(report: dict) -> str:
-    """The status-bar line after an idle or manual reflection (both jobs)."""
+def _distilled(s: dict) -> list[str]:
+    """What a consolidation run found (before the failures and the yielding)."""
+    added, stronger = _count(s.get("added")), _count(s.get("strengthened"))
+    groups, clusters = _count(s.get("distilled")), _count(s.get("clusters"))
+    if added or stronger:
+        what = [f"distilled {_n(added, 'new fact')}"] if added else []
+        if stronger:
+            what.append(f"confirmed {_n(stronger, 'known fact')}")
+        src = f" from {_n(groups, 'group')} of related memories" if groups else ""
+        out = [(" and ".join(what) + src + ".").capitalize()]
+        if _count(s.get("superseded")):
+            out.append(f"{_n(_count(s['superseded']), 'older fact')} replaced by newer ones.")
+        return out
+    if groups:
+        return [f"Read {_n(groups, 'group')} of related memories; nothing new to add."]
+    if clusters and _count(s.get("already_done")) >= clusters:
+        return ["Nothing new since the last reflection."]
+    if not clusters:
+        return ["No busy group of memories to distil yet."]
+    return []
+
+
+def _consolidation_sentence(s: dict) -> str:
+    out = _distilled(s)
+    if _count(s.get("failed")):
+        out.append(f"The model's answer for {_n(_count(s['failed']), 'group')} could not be used.")
+    if s.get("yielded"):
+        rest = _count(s.get("remaining"))
+        out.append("Stopped early because you started typing"
+                   + (f"; {_n(rest, 'group')} will be read at the next idle moment." if rest else "."))
+    elif not out:
+        out.append("Nothing to distil.")
+    return " ".join(out)
+
+
+def _forgetting_sentence(s: dict) -> str:
+    out = []
+    n = _count(s.get("archived"))
+    if n:
+        out.append(f"Archived {_n(n, 'weak, isolated, stale memory', 'weak, isolated, stale memories')}"
+                   f"{_ids(s.get('archived'))} — restore them from the Archive tab.")
+    if _count(s.get("purged")):
+        out.append(f"Deleted {_n(_count(s['purged']), 'archived memory', 'archived memories')} for good"
+                   f"{_ids(s.get('purged'))}.")
+    if _count(s.get("restored")):
+        out.append(f"Restored {_n(_count(s['restored']), 'memory', 'memories')}{_ids(s.get('restored'))}.")
+    if not out:
+        checked = _count(s.get("checked"))
+        out.append((f"Checked {_n(checked, 'memory', 'memories')}; none" if checked else "No memory")
+                   + " was weak, isolated and old enough to archive.")
+    if s.get("yielded"):
+        out.append("Stopped early because you started typing.")
+    return " ".join(out)
+
+
+def reflection_sentence(report: ReflectionEvent | dict) -> str:
+    """The status-bar line after an idle or manual reflection (both jobs); `report` is the
+    scheduler's `ReflectionEvent` (or its ``to_dict()``)."""
+    if isinstance(report, ReflectionEvent):
+        report = report.to_dict()
     if report.get("error"):
         return f"Reflection failed: {report['error']}"
     c, f = report.get("consolidation"), report.get("forgetting")

@@ -11,12 +11,15 @@ from __future__ import annotations
 import html
 import math
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import recall_html
+from .graph_items import GlowItem, LayoutRunner
+from .graph_labels import IDLE_LABELS, TOPIC_COLOURS, GraphLabelsMixin
 from .graph_model import GraphData, short_label, topics_for, weighted_degree
 from .layout import ForceLayout
 from .nodes_item import NodesItem
@@ -25,11 +28,6 @@ from .theme import GraphColors, graph_colors, memory_color
 EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong edge classes
 EDGE_ALPHA = (0.22, 0.45, 0.75)  # drawn as opaque colours blended over the background (fast)
 EDGE_WIDTH = (1.0, 1.0, 1.8)
-# topics (groups of densely linked memories) get a colour each: the 12 largest
-TOPIC_COLOURS = ("#e07b39", "#3a9e6f", "#c04f8f", "#4f86c6", "#b8a031", "#7b5fc4", "#3aa6b0",
-                 "#a8553a", "#6f9e2e", "#d0577a", "#2e6f9e", "#9e7b2e")
-TOPICS_SHOWN = len(TOPIC_COLOURS)
-IDLE_LABELS = 6  # the most linked idle memories are labelled too, where there is room
 MAX_DRAWN_EDGES = 12000
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)  # beyond this the weakest edges are left out (large graphs)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -51,128 +49,7 @@ def fmt_time(ts: float | None) -> str:
     return when(ts)
 
 
-class GlowItem(pg.GraphicsObject):
-    """Coloured halos and rings in pixel sizes, painted directly (a handful of spots).
-
-    A ScatterPlotItem would re-render its symbol atlas for every new animated size or
-    colour; painting a few ellipses ourselves costs microseconds.
-    """
-
-    def __init__(self):
-        super().__init__()
-        self.spots: list[tuple[float, float, float, QtGui.QColor, bool]] = []  # x, y, px, colour, ring
-        self._rect = QtCore.QRectF()
-
-    def set_spots(self, spots) -> None:
-        self.prepareGeometryChange()
-        self.spots = list(spots)
-        if self.spots:
-            xs = [s[0] for s in self.spots]
-            ys = [s[1] for s in self.spots]
-            ps = self.pixelSize() if self.getViewBox() is not None else None
-            pad = max(s[2] for s in self.spots)
-            px = (ps[0] if ps else 1.0) * pad
-            py = (ps[1] if ps else 1.0) * pad
-            self._rect = QtCore.QRectF(min(xs) - px, min(ys) - py, max(xs) - min(xs) + 2 * px,
-                                       max(ys) - min(ys) + 2 * py)
-        else:
-            self._rect = QtCore.QRectF()
-        self.update()
-
-    def boundingRect(self) -> QtCore.QRectF:  # noqa: N802
-        return self._rect
-
-    def paint(self, p: QtGui.QPainter, *_args) -> None:
-        if not self.spots:
-            return
-        tr = p.transform()
-        p.save()
-        p.resetTransform()
-        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
-        for x, y, size, col, ring in self.spots:
-            c = tr.map(QtCore.QPointF(x, y))
-            r = size / 2.0
-            if ring:
-                p.setPen(QtGui.QPen(col, 2.0))
-                p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
-            else:
-                p.setPen(QtCore.Qt.PenStyle.NoPen)
-                p.setBrush(col)
-            p.drawEllipse(c, r, r)
-        p.restore()
-
-
-class LayoutRunner(QtCore.QObject):
-    """Runs `ForceLayout` steps in its own thread and publishes positions (≤ 30 per s)."""
-
-    positions = QtCore.Signal(object, object)  # (ids array, (N, 2) positions)
-    topicsReady = QtCore.Signal(object, object, object)  # (ids, group per row, {group: name})
-
-    def __init__(self, interval_ms: int = 33):
-        super().__init__()
-        self.layout = ForceLayout()
-        self.interval_ms = interval_ms
-        self._timer: QtCore.QTimer | None = None
-
-    @QtCore.Slot()
-    def start(self) -> None:
-        from .worker import lower_thread_priority
-
-        lower_thread_priority(4)
-        self._timer = QtCore.QTimer(self)
-        self._timer.setInterval(self.interval_ms)
-        self._timer.timeout.connect(self._tick)
-
-    @QtCore.Slot(object, object)
-    def set_graph(self, ids, edges) -> None:
-        self.layout.set_graph(ids, edges)
-        if len(ids) and len(self.layout.ids) and self.layout.temperature > 0.5:
-            # big change (first load): settle most of the way before the first frame
-            self.layout.run(min(60, max(5, 30000 // max(len(ids), 1))))
-        self.positions.emit(self.layout.ids.copy(), self.layout.positions())
-        self._wake()
-
-    @QtCore.Slot(object)
-    def topics(self, data) -> None:
-        """Find and name the graph's topics here, off the GUI thread."""
-        from .graph_model import topics_for
-
-        groups, names = topics_for(data)
-        self.topicsReady.emit(data.ids.copy(), groups, names)
-
-    @QtCore.Slot(float)
-    def reheat(self, amount: float) -> None:
-        self.layout.reheat(amount)
-        self._wake()
-
-    def _wake(self) -> None:
-        if self._timer is not None and not self._timer.isActive():
-            self._timer.start()
-
-    @QtCore.Slot()
-    def _tick(self) -> None:
-        lay = self.layout
-        if len(lay.ids) == 0 or lay.settled:
-            self._timer.stop()
-            return
-        t0 = time.perf_counter()
-        lay.step()
-        spent_ms = (time.perf_counter() - t0) * 1000.0
-        # big graphs: leave the cores to the GUI and the model between steps
-        self._timer.setInterval(int(max(self.interval_ms, 1.5 * spent_ms)))
-        self.positions.emit(lay.ids.copy(), lay.positions())
-
-    @QtCore.Slot()
-    def stop(self) -> None:
-        """Stop stepping; the timer is destroyed here, in the thread that owns it."""
-        t, self._timer = self._timer, None
-        if t is not None:
-            t.stop()
-            t.setParent(None)
-            del t
-
-
-class GraphView(QtWidgets.QWidget):
+class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
     """The graph pane: toolbar (search, focus, fit), the plot, and a node details panel."""
 
     nodeSelected = QtCore.Signal(int)  # episode id, or -1 when the selection is cleared
@@ -187,14 +64,14 @@ class GraphView(QtWidgets.QWidget):
         super().__init__(parent)
         self.colors = colors or graph_colors()
         self.data = GraphData()
-        self.pos = np.zeros((0, 2))
+        self.xy = np.zeros((0, 2))
         self.active: dict[int, float] = {}  # id -> time it became active
         self.leaving: dict[int, float] = {}  # id -> time it left
         self.hot: list[tuple[float, np.ndarray]] = []  # (start, edge rows)
         self.highlighted: set[int] = set()
         self.search_rows = np.zeros(0, dtype=np.int64)
         self._search_cursor = -1
-        self.semantic_search = None  # callable(text): ask the engine (set by the window)
+        self.semantic_search: Callable[[str], None] | None = None  # ask the engine (the window sets it)
         self._ranked: tuple[str, list] | None = None  # its answer: (text, [(id, score)])
         self._asked = ""
         self._ask_timer = QtCore.QTimer(self, singleShot=True, interval=250)
@@ -203,18 +80,18 @@ class GraphView(QtWidgets.QWidget):
         self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
         self.recall_details = False  # "why recalled": the raw numbers shown too
         self.focus_mode = False
-        self._visible: np.ndarray | None = None  # bool mask (focus mode) or None
+        self.visible_mask: np.ndarray | None = None  # bool mask (focus mode) or None
         self._user_moved_view = False
         self._pending_fit = True
         self._edge_rows: list[np.ndarray] = []
-        self._kind_rows: dict[str, np.ndarray] = {}
-        self._labels: list[pg.TextItem] = []
+        self.kind_rows: dict[str, np.ndarray] = {}
+        self.memory_labels: list[pg.TextItem] = []
         self.frames = 0
         self.node_size = float(NODE_SIZE)
-        self._bucket = np.zeros(0, dtype=np.int64)  # topic colour per row (-1: none)
+        self.topic_bucket = np.zeros(0, dtype=np.int64)  # topic colour per row (-1: none)
         self._group = np.zeros(0, dtype=np.int64)  # topic (group) per row
         self.topic_names: dict[int, str] = {}
-        self._important: list[int] = []  # the most linked memories (idle labels)
+        self.important: list[int] = []  # the most linked memories (idle labels)
         self.zoomed_out = False
         self._details_user = False  # the user opened/closed the detail pane
         self._pinned_rows = np.zeros(0, dtype=np.int64)
@@ -246,6 +123,7 @@ class GraphView(QtWidgets.QWidget):
     # ---- construction ---------------------------------------------------------------
     def _build_ui(self, details: bool) -> None:
         c = self.colors
+        self.details: QtWidgets.QTextBrowser | None
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
@@ -335,7 +213,7 @@ class GraphView(QtWidgets.QWidget):
         if details:
             self.details = QtWidgets.QTextBrowser()
             self.details.setOpenLinks(False)
-            self.details.anchorClicked.connect(self._on_details_link)
+            self.details.anchorClicked.connect(self.open_details_link)
             self.details.setMinimumWidth(220)
             split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
             split.addWidget(self.plot)
@@ -389,7 +267,7 @@ class GraphView(QtWidgets.QWidget):
         old = self.data
         new = GraphData.from_snapshot(snap)
         hot_keys = new.strengthened(old) if (animate and len(old)) else []
-        old_pos = {int(i): self.pos[r] for r, i in enumerate(old.ids)} if len(self.pos) == len(old.ids) else {}
+        old_pos = {int(i): self.xy[r] for r, i in enumerate(old.ids)} if len(self.xy) == len(old.ids) else {}
         self.data = new
         pos = np.zeros((len(new), 2))
         have = np.zeros(len(new), dtype=bool)
@@ -401,8 +279,8 @@ class GraphView(QtWidgets.QWidget):
         if len(new) and not have.all():
             centre = pos[have].mean(axis=0) if have.any() else np.zeros(2)
             pos[~have] = centre + np.random.default_rng(len(new)).normal(0, 1.0, (int((~have).sum()), 2))
-        self.pos = pos
-        self._kind_rows = {k: np.nonzero(new.kinds == k)[0] for k in self.node_items}
+        self.xy = pos
+        self.kind_rows = {k: np.nonzero(new.kinds == k)[0] for k in self.node_items}
         if (len(old.src) > THIN_EDGES_ABOVE) != (len(new.src) > THIN_EDGES_ABOVE):
             self.apply_colors(self.colors, redraw=False)
         self._pinned_rows = np.asarray([r for r, i in enumerate(new.ids) if new.nodes[int(i)].get("pinned")],
@@ -413,10 +291,10 @@ class GraphView(QtWidgets.QWidget):
         for item in self.topic_items:
             item.setSize(self.node_size)
         deg = weighted_degree(len(new), new.src, new.dst, new.weight)
-        top = np.argsort(-deg, kind="stable")[:IDLE_LABELS] if len(deg) else []
-        self._important = [int(new.ids[r]) for r in top if deg[r] > 0 and new.kinds[r] == "episode"]
-        old_topics = {int(i): int(b) for i, b in zip(old.ids, self._bucket)} if len(self._bucket) == len(old) else {}
-        self._bucket = np.array([old_topics.get(int(i), -1) for i in new.ids], dtype=np.int64)
+        top = np.argsort(-deg, kind="stable")[:IDLE_LABELS] if len(deg) else np.zeros(0, np.int64)
+        self.important = [int(new.ids[r]) for r in top if deg[r] > 0 and new.kinds[r] == "episode"]
+        old_topics = {int(i): int(b) for i, b in zip(old.ids, self.topic_bucket)} if len(self.topic_bucket) == len(old) else {}
+        self.topic_bucket = np.array([old_topics.get(int(i), -1) for i in new.ids], dtype=np.int64)
         self._group = np.full(len(new), -1, dtype=np.int64)
         if self.threaded:
             self._sendTopics.emit(new)
@@ -438,13 +316,13 @@ class GraphView(QtWidgets.QWidget):
         self._recompute_visibility()
         self._on_search(self.search.text())
         edges = new.edge_list()
-        if self.threaded:
+        if self.layout_engine is None:  # threaded: the layout thread places them
             self._sendGraph.emit(new.ids.copy(), edges)
         else:
             self.layout_engine.set_graph(new.ids, edges)
-            self.pos = self.layout_engine.positions()
+            self.xy = self.layout_engine.positions()
         n_edges = len(new.src)
-        n_ep, n_kn = len(self._kind_rows["episode"]), len(self._kind_rows["knowledge"])
+        n_ep, n_kn = len(self.kind_rows["episode"]), len(self.kind_rows["knowledge"])
         total = int(snap.get("total_episodes", n_ep) or n_ep)
         shown = f"{n_ep:,} of {total:,} memories" if total > n_ep else \
             f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}"
@@ -497,11 +375,11 @@ class GraphView(QtWidgets.QWidget):
         """Positions from the layout (ids must match the current node order)."""
         if len(ids) != len(self.data.ids) or not np.array_equal(ids, self.data.ids):
             return
-        self.pos = np.asarray(pos, dtype=np.float64)
-        if self._pending_fit and not self._user_moved_view and len(self.pos):
+        self.xy = np.asarray(pos, dtype=np.float64)
+        if self._pending_fit and not self._user_moved_view and len(self.xy):
             # keep the whole graph in view while it unfolds, refitting only when needed
             r = self.vb.viewRect()
-            lo, hi = self.pos.min(axis=0), self.pos.max(axis=0)
+            lo, hi = self.xy.min(axis=0), self.xy.max(axis=0)
             outside = lo[0] < r.left() or lo[1] < r.top() or hi[0] > r.right() or hi[1] > r.bottom()
             small = (hi[0] - lo[0]) < 0.6 * r.width() and (hi[1] - lo[1]) < 0.6 * r.height()
             if outside or small:
@@ -519,8 +397,8 @@ class GraphView(QtWidgets.QWidget):
             node_id = None
         self.selected = None if node_id is None else int(node_id)
         self._show_details(self.selected)
-        if center and self.selected is not None and len(self.pos):
-            p = self.pos[self.data.index[self.selected]]
+        if center and self.selected is not None and len(self.xy):
+            p = self.xy[self.data.index[self.selected]]
             r = self.vb.viewRect()
             self.vb.setRange(QtCore.QRectF(p[0] - r.width() / 2, p[1] - r.height() / 2,
                                            r.width(), r.height()), padding=0)
@@ -531,14 +409,14 @@ class GraphView(QtWidgets.QWidget):
 
     def node_at(self, scene_pos: QtCore.QPointF) -> int | None:
         """The drawn memory under a scene position (within its dot, in pixels), if any."""
-        if not len(self.pos):
+        if not len(self.xy):
             return None
         rows = np.concatenate([r for r in self._drawn_rows.values()]) if self._drawn_rows else np.zeros(0, int)
         if not len(rows):
             return None
         p = self.vb.mapSceneToView(scene_pos)
         ps = self.vb.viewPixelSize()
-        d = self.pos[rows] - (p.x(), p.y())
+        d = self.xy[rows] - (p.x(), p.y())
         dpx = np.hypot(d[:, 0] / ps[0], d[:, 1] / ps[1])
         k = int(np.argmin(dpx))
         if dpx[k] <= max(self.node_size / 2.0 + 3, 6):
@@ -566,7 +444,7 @@ class GraphView(QtWidgets.QWidget):
         self.plot.setToolTip(f"#{nid} {node.get('label', '')}\nrecalled {int(node.get('access_count') or 0)}×")
         self.nodeHovered.emit(nid)
 
-    def _on_details_link(self, url: QtCore.QUrl) -> None:
+    def open_details_link(self, url: QtCore.QUrl) -> None:
         s = url.toString()
         if s.startswith("node:"):
             self.select(int(s[5:]), center=True)
@@ -583,11 +461,11 @@ class GraphView(QtWidgets.QWidget):
 
     def fit(self, user: bool = True) -> None:
         """Zoom to all visible nodes."""
-        if not len(self.pos):
+        if not len(self.xy):
             self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2))
             return
-        rows = np.nonzero(self._visible)[0] if self._visible is not None else slice(None)
-        p = self.pos[rows]
+        rows = np.nonzero(self.visible_mask)[0] if self.visible_mask is not None else slice(None)
+        p = self.xy[rows]
         if not len(p):
             return
         lo, hi = p.min(axis=0), p.max(axis=0)
@@ -676,12 +554,12 @@ class GraphView(QtWidgets.QWidget):
             if seeds:
                 mask = np.zeros(len(d), dtype=bool)
                 mask[list(d.neighbourhood(seeds, hops=1))] = True
-                self._visible = mask
+                self.visible_mask = mask
             else:
-                self._visible = None
+                self.visible_mask = None
         else:
-            self._visible = None
-        vis = self._visible
+            self.visible_mask = None
+        vis = self.visible_mask
         self._edge_rows = []
         for n, lo in enumerate(EDGE_CLASSES):
             hi = EDGE_CLASSES[n + 1] if n + 1 < len(EDGE_CLASSES) else np.inf
@@ -723,13 +601,13 @@ class GraphView(QtWidgets.QWidget):
         p = pos[idx]
         return p[:, 0], p[:, 1]
 
-    def render(self, overlays_only: bool = False) -> None:
+    def render(self, overlays_only: bool = False) -> None:  # type: ignore[override]  # the view's redraw; QWidget.render (paint into a device) is not used
         """Push current positions and state into the pyqtgraph items (no layout work).
 
         `overlays_only`: positions did not change (an animation tick), so only the glow,
         strengthened edges, rings and labels are updated — not the thousands of nodes.
         """
-        d, pos = self.data, self.pos
+        d, pos = self.data, self.xy
         if len(pos) != len(d):
             return
         empty = np.zeros(0)
@@ -746,14 +624,14 @@ class GraphView(QtWidgets.QWidget):
                 item.setData(x, y)
             else:
                 item.setData(empty, empty)
-        vis = self._visible
+        vis = self.visible_mask
         for kind, item in self.node_items.items():
-            rows = self._kind_rows.get(kind, np.zeros(0, dtype=np.int64))
+            rows = self.kind_rows.get(kind, np.zeros(0, dtype=np.int64))
             if vis is not None:
                 rows = rows[vis[rows]]
             self._drawn_rows[kind] = rows
-            if kind == "episode" and len(self._bucket) == len(d):  # coloured by topic
-                b = self._bucket[rows]
+            if kind == "episode" and len(self.topic_bucket) == len(d):  # coloured by topic
+                b = self.topic_bucket[rows]
                 for n, titem in enumerate(self.topic_items):
                     tr = rows[b == n]
                     titem.setData(pos[tr, 0], pos[tr, 1]) if len(tr) else titem.setData([], [])
@@ -773,7 +651,7 @@ class GraphView(QtWidgets.QWidget):
             self.active_edges.setData(x, y)
         else:
             self.active_edges.setData(empty, empty)
-        spots = []
+        spots: list[tuple[float, float, float, QtGui.QColor, bool]] = []
         pulse = 0.5 + 0.5 * math.sin(now * 4.0)
         for i, t0 in self.active.items():
             r = d.index.get(i)
@@ -784,10 +662,10 @@ class GraphView(QtWidgets.QWidget):
             col = QtGui.QColor(memory_color(i))
             col.setAlpha(int(120 + 60 * pulse * grow))
             size = self.node_size + (14 + 4 * pulse) * ease
-            x, y = float(pos[r, 0]), float(pos[r, 1])
+            px, py = float(pos[r, 0]), float(pos[r, 1])
             if grow < 1.0:  # entering: a bright ring expands
-                spots.append((x, y, self.node_size + 40 * ease, memory_color(i), True))
-            spots.append((x, y, size, col, False))
+                spots.append((px, py, self.node_size + 40 * ease, memory_color(i), True))
+            spots.append((px, py, size, col, False))
         for i, t0 in self.leaving.items():
             r = d.index.get(i)
             if r is None:
@@ -819,177 +697,9 @@ class GraphView(QtWidgets.QWidget):
     def _set_rings(self, item: NodesItem, rows) -> None:
         rows = np.asarray(rows, dtype=np.int64)
         if len(rows):
-            item.setData(self.pos[rows, 0], self.pos[rows, 1])
+            item.setData(self.xy[rows, 0], self.xy[rows, 1])
         else:
             item.setData([], [])
-
-    def _update_labels(self) -> None:
-        d = self.data
-        want = [i for i in self.active if i in d.index]
-        if self.selected is not None and self.selected in d.index and self.selected not in want:
-            want.append(self.selected)
-        want += [i for i in self.highlighted if i in d.index and i not in want]
-        want = want[:16]
-        n_main = len(want)  # labels after these are idle ones: shown only where they fit
-        if not self.zoomed_out or len(d) <= 400:
-            want += [i for i in self._important if i in d.index and i not in want
-                     and (self._visible is None or self._visible[d.index[i]])][:IDLE_LABELS]
-        pi = self.plot.getPlotItem()
-        while len(self._labels) < len(want):
-            t = pg.TextItem("", anchor=(-0.08, 0.5))
-            t.setZValue(20)
-            pi.addItem(t)
-            self._labels.append(t)
-        text_col = QtGui.QColor(self.colors.text)
-        # labels must not cover dots: the labelled ones always, every dot in small graphs
-        rows = [d.index[i] for i in want]
-        if len(self.pos) <= 400:
-            rows = list(range(len(self.pos))) if self._visible is None else list(np.nonzero(self._visible)[0])
-        r_dot = self.node_size / 2 + 2
-        dots = {}
-        for r in rows:
-            c = self.vb.mapViewToScene(QtCore.QPointF(*self.pos[r]))
-            dots[int(r)] = QtCore.QRectF(c.x() - r_dot, c.y() - r_dot, 2 * r_dot, 2 * r_dot)
-        labels: list[QtCore.QRectF] = []
-        view_rect = self.vb.sceneBoundingRect()
-        for n, t in enumerate(self._labels):
-            if n >= len(want):
-                t.setVisible(False)
-                continue
-            i = want[n]
-            node = d.nodes[i]
-            text = short_label(node.get("label") or node.get("text", ""), 28)
-            if getattr(t, "_hela_text", None) != text:  # setText re-lays out the text: only on change
-                t.setText(text)
-                t._hela_text = text
-            col = text_col if n < n_main else QtGui.QColor(self.colors.muted_text)
-            if getattr(t, "_hela_color", None) != col.name():
-                t.setColor(col)
-                t._hela_color = col.name()
-            row = d.index[i]
-            x, y = self.pos[row]
-            # right of the dot, else left, above or below — the first place that covers no
-            # other dot or label and stays in view; else right, nudged down past labels
-            sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
-            br = t.textItem.boundingRect()
-            w, h = br.width(), br.height()
-            gap = r_dot + 2
-            candidates = [
-                ((-gap / w, 0.5), QtCore.QRectF(sp.x() + gap, sp.y() - h / 2, w, h)),
-                ((1 + gap / w, 0.5), QtCore.QRectF(sp.x() - gap - w, sp.y() - h / 2, w, h)),
-                ((0.5, 1 + gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() - gap - h, w, h)),
-                ((0.5, -gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() + gap, w, h)),
-            ]
-            obstacles = [r for k, r in dots.items() if k != row] + labels
-            anchor, rect = candidates[0]
-            shifted = False
-            for a, r in candidates:
-                if view_rect.contains(r) and not any(r.intersects(o) for o in obstacles):
-                    anchor, rect = a, r
-                    break
-            else:
-                if n >= n_main:  # an idle label that does not fit is left out
-                    t.setVisible(False)
-                    continue
-                for _ in range(12):
-                    if not any(rect.intersects(o) for o in labels):
-                        break
-                    rect.translate(0, h * 0.8)
-                    shifted = True
-            labels.append(rect)
-            anchor = (round(anchor[0], 3), round(anchor[1], 3))
-            if getattr(t, "_hela_anchor", None) != anchor:
-                t.setAnchor(anchor)
-                t._hela_anchor = anchor
-            if shifted:
-                vp = self.vb.mapSceneToView(QtCore.QPointF(sp.x(), rect.center().y()))
-                t.setPos(x, vp.y())
-            else:
-                t.setPos(x, y)
-            t.setVisible(True)
-
-    # ---- topics, zoom, resizing ------------------------------------------------------
-    def _on_topics(self, ids, groups, names) -> None:
-        if len(ids) == len(self.data.ids) and np.array_equal(ids, self.data.ids):
-            self._apply_topics(ids, groups, names)
-            self.render()
-
-    def _apply_topics(self, ids, groups, names: dict) -> None:
-        """Colour the largest topics and name them (groups found on the graph)."""
-        self._group = np.asarray(groups, dtype=np.int64)
-        sizes = np.bincount(self._group) if len(self._group) else np.zeros(0, dtype=np.int64)
-        big = (self._group < TOPICS_SHOWN) & (sizes[self._group] >= 3) if len(self._group) else self._group
-        self._bucket = np.where(big, self._group, -1)
-        self.topic_names = {int(g): str(nm) for g, nm in names.items() if int(g) < TOPICS_SHOWN}
-        pi = self.plot.getPlotItem()
-        while len(self.topic_labels) < TOPICS_SHOWN:
-            t = pg.TextItem("", anchor=(0.5, 0.5), fill=self._topic_fill())
-            font = QtGui.QFont()
-            font.setBold(True)
-            font.setPointSizeF(font.pointSizeF() * 1.15)
-            t.setFont(font)
-            t.setZValue(15)
-            t.setColor(self._topic_text_colour(len(self.topic_labels)))
-            pi.addItem(t)
-            self.topic_labels.append(t)
-
-    def _topic_fill(self):
-        bg = QtGui.QColor(self.colors.background)
-        bg.setAlpha(210)  # the name stays readable over the links
-        return pg.mkBrush(bg)
-
-    def _topic_text_colour(self, n: int) -> QtGui.QColor:
-        c = QtGui.QColor(TOPIC_COLOURS[n % len(TOPIC_COLOURS)])
-        dark = QtGui.QColor(self.colors.background).lightness() < 128
-        c = c.lighter(130) if dark else c.darker(150)
-        c.setAlpha(230)
-        return c
-
-    def _place_topic_labels(self, d: GraphData, pos: np.ndarray) -> None:
-        """Topic names at the middle of their memories, when zoomed out (a map of topics)."""
-        show = self.zoomed_out and len(self._group) == len(d) and not self.focus_mode
-        placed: list[QtCore.QRectF] = []  # scene rectangles of the names already shown
-        for n, t in enumerate(self.topic_labels):  # largest topic first: it wins a spot
-            name = self.topic_names.get(n)
-            rows = np.nonzero(self._bucket == n)[0] if show and name else ()
-            if not len(rows):
-                t.setVisible(False)
-                continue
-            if getattr(t, "_hela_text", None) != name:
-                t.setText(name)
-                t._hela_text = name
-            c = self.vb.mapViewToScene(QtCore.QPointF(float(np.median(pos[rows, 0])),
-                                                      float(np.median(pos[rows, 1]))))
-            br = t.textItem.boundingRect()
-            w, h = br.width(), br.height()
-            spot = None
-            for dy in (0.0, -h, h, -2 * h, 2 * h):  # the middle of the topic, else nudged
-                r = QtCore.QRectF(c.x() - w / 2, c.y() + dy - h / 2, w, h)
-                if not any(r.intersects(o) for o in placed):
-                    spot = r
-                    break
-            if spot is None:  # no room without covering another name
-                t.setVisible(False)
-                continue
-            placed.append(spot)
-            t.setPos(self.vb.mapSceneToView(spot.center()))
-            t.setVisible(True)
-
-    def _on_range(self, *_args) -> None:
-        """Zoomed out: weak links fade away and topic names appear; zoomed in: the reverse."""
-        n = len(self.pos)
-        if not n:
-            return
-        r = self.vb.viewRect()
-        px = max(1.0, self.vb.width() * self.vb.height())
-        inside = ((self.pos[:, 0] >= r.left()) & (self.pos[:, 0] <= r.right())
-                  & (self.pos[:, 1] >= r.top()) & (self.pos[:, 1] <= r.bottom())).sum()
-        zoomed_out = n >= 30 and inside * 45 * 45 > px  # more than one memory per 45×45 px
-        self.edge_items[0].setVisible(not (zoomed_out and n > 150))
-        if zoomed_out != self.zoomed_out:
-            self.zoomed_out = zoomed_out
-            self._place_topic_labels(self.data, self.pos)
-            self._update_labels()
 
     def resizeEvent(self, e) -> None:  # noqa: N802
         super().resizeEvent(e)

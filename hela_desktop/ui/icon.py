@@ -1,4 +1,5 @@
-"""Render the SVG app icon to PNGs (``python -m hela_desktop.ui.icon``)."""
+"""The app icon: where it is (`icon_path`), and rendering the SVG to PNGs
+(``python -m hela_desktop.ui.icon``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,27 @@ from pathlib import Path
 
 SIZES = (16, 32, 48, 64, 128, 256)
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+
+
+def icon_path() -> Path | None:
+    """The app icon (resources/hela-desktop.png or .svg), if present."""
+    bases = [Path(__file__).resolve().parents[2] / "resources"]
+    try:  # an installed wheel: resources/ ships as the data package hela_desktop.resources
+        import importlib.util
+
+        spec = importlib.util.find_spec("hela_desktop.resources")
+        if spec is not None and spec.submodule_search_locations:
+            bases += [Path(p) for p in spec.submodule_search_locations]
+    except (ImportError, ValueError):
+        pass
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:  # PyInstaller bundle
+        bases.insert(0, Path(frozen) / "resources")
+    for base in bases:
+        for name in ("hela-desktop.svg", "hela-desktop.png"):
+            if (base / name).exists():
+                return base / name
+    return None
 
 
 def render_icon_pngs(svg: Path = RESOURCES / "hela-desktop.svg", out_dir: Path = RESOURCES,

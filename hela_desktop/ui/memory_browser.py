@@ -1,17 +1,23 @@
 """Memory browser: searchable table of memories (edit, pin, soft delete with undo),
 plus Knowledge and Archive tabs.
 
-Reads come from the window's own read-only `Store` connection; every change is
-requested from the assistant thread (``op`` signal), which owns the engine.
+Reads are asked for as a `BrowseQuery` (``fetch``; in the app the assistant thread runs
+`hela_desktop.session.browse` and the rows come back to `show_result`), so the GUI thread
+never reads the database; every change is requested from the assistant thread (``op``
+signal), which owns the engine.  A browser given a `Store` reads it directly (tests).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..session import BrowseQuery, browse
 from .explain import activity_sentence
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
+TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the tabs
 
 _ROOT = QtCore.QModelIndex()
 COLUMNS = ("★", "Created", "You", "HeLa", "Recalled", "Last recalled")
@@ -127,11 +133,14 @@ class MemoryBrowser(QtWidgets.QWidget):
 
     def __init__(self, store=None, parent=None):
         super().__init__(parent)
-        self.store = store
+        # asks for a tab's rows; the answer comes to show_result (the window routes both
+        # through the assistant thread)
+        self.fetch: Callable[[BrowseQuery], None] | None = None
+        self._want_knowledge: int | None = None  # select it when the Knowledge rows come
         self._undo: list[int] = []  # soft-deleted ids, most recent last
         # search by meaning plus keywords: callable(text) that asks the engine (the window
         # sets it once the embedder is ready); its answer comes to set_search_results
-        self.semantic_search = None
+        self.semantic_search: Callable[[str], None] | None = None
         self._ranked: tuple[str, list] | None = None  # (text, [(id, score)]) best first
         self._asked = ""
         lay = QtWidgets.QVBoxLayout(self)
@@ -262,43 +271,58 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.tabs.addTab(self.activity, "Activity")
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
         self._update_buttons()
+        if store is not None:
+            self.set_store(store)
 
     # ---- data -----------------------------------------------------------------------
     def set_store(self, store) -> None:
-        self.store = store
+        """Read `store` directly, on this thread (widget tests; the app uses `fetch`)."""
+        self.fetch = None if store is None else (lambda q: self.show_result(q, browse(store, q)))
         self.refresh()
 
     def refresh(self) -> None:
-        """Re-read the current tab from the store (cheap: one indexed query)."""
-        if self.store is None:
+        """Ask for the current tab's rows (cheap: one indexed query)."""
+        if self.fetch is None:
             return
-        current = self.selected_id()
-        tab = self.tabs.currentIndex()
-        if tab == 0:
-            q = self.search.text().strip()
-            eps = self.store.list_episodes(search=q or None, limit=2000)  # words, newest first
-            how = ""
-            if q and self.semantic_search is not None:
-                if self._ranked is not None and self._ranked[0] == q:
-                    eps = self._ranked_episodes(self._ranked[1], eps)
-                    how = " · best match first"
-                else:
-                    how = " · searching by meaning…"
-                    if self._asked != q:
-                        self._asked = q
-                        self.semantic_search(q)
-            self.model.set_episodes(eps)
-            total = self.store.count_episodes()
-            self.count_label.setText(f"{len(eps)} of {total}{how}" if q else f"{total} memories")
-            if current is not None:
-                self.select_id(current, emit=False)
-        elif tab == 1:
-            self._refresh_knowledge()
-        elif tab == 3:
-            self._refresh_activity()
+        tab = TABS[self.tabs.currentIndex()]
+        if tab != "memories":
+            self.fetch(BrowseQuery(tab))
+            return
+        q = self.search.text().strip()
+        ranked = None
+        if q and self.semantic_search is not None:
+            if self._ranked is not None and self._ranked[0] == q:
+                ranked = tuple(int(i) for i, _ in self._ranked[1])
+            elif self._asked != q:
+                self._asked = q
+                self.semantic_search(q)
+        self.fetch(BrowseQuery(tab, q, ranked))
+
+    def show_result(self, query: BrowseQuery, result: dict) -> None:
+        """Rows for `query`; dropped if the browser moved on (another tab or search)."""
+        if TABS[self.tabs.currentIndex()] != query.tab:
+            return
+        if query.tab == "memories":
+            if query.search != self.search.text().strip():
+                return
+            self._show_memories(query, result["episodes"], int(result["total"]))
+        elif query.tab == "knowledge":
+            self._show_knowledge(result["knowledge"])
+        elif query.tab == "activity":
+            self._show_activity(result["activity"])
         else:
-            self.archive_model.set_episodes(self.store.list_episodes(only_archived=True, limit=2000))
+            self.archive_model.set_episodes(result["episodes"])
         self._update_buttons()
+
+    def _show_memories(self, query: BrowseQuery, eps: list, total: int) -> None:
+        current = self.selected_id()
+        how = ""
+        if query.search and self.semantic_search is not None:
+            how = " · best match first" if query.ranked is not None else " · searching by meaning…"
+        self.model.set_episodes(eps)
+        self.count_label.setText(f"{len(eps)} of {total}{how}" if query.search else f"{total} memories")
+        if current is not None:
+            self.select_id(current, emit=False)
 
     def reset(self) -> None:
         """Forget the shown folder: its undo list, rankings and rows."""
@@ -318,22 +342,11 @@ class MemoryBrowser(QtWidgets.QWidget):
         if results is not None and text == self.search.text().strip() and self.tabs.currentIndex() == 0:
             self.refresh()
 
-    def _ranked_episodes(self, ranked: list, literal: list) -> list:
-        """Ranked matches that are still live, then word matches the ranking missed."""
-        eps = self.store.episodes(int(i) for i, _ in ranked)
-        out = [eps[int(i)] for i, _ in ranked if int(i) in eps
-               and eps[int(i)].deleted_at is None and eps[int(i)].archived_at is None]
-        seen = {e.id for e in out}
-        return out + [e for e in literal if e.id not in seen]
-
-    def _refresh_knowledge(self) -> None:
-        from ..knowledge import knowledge_rows
-
+    def _show_knowledge(self, rows: list[dict]) -> None:
         current = self.selected_knowledge()
-        try:
-            rows = [r for r in knowledge_rows(self.store) if r["state"] != "superseded"]
-        except Exception:  # noqa: BLE001 - an unreadable store shows an empty tab
-            rows = []
+        want = self._want_knowledge if self._want_knowledge is not None else (
+            current["id"] if current is not None else None)
+        self._want_knowledge = None
         self._kitems = rows
         self.knowledge.setRowCount(len(rows))
         for r, k in enumerate(rows):
@@ -347,7 +360,7 @@ class MemoryBrowser(QtWidgets.QWidget):
                 if c == 2:
                     item.setToolTip(k["why"])
                 self.knowledge.setItem(r, c, item)
-            if current is not None and k["id"] == current["id"]:
+            if k["id"] == want:
                 self.knowledge.selectRow(r)
         self.knowledge_hint.setVisible(not rows)
         self._update_knowledge_buttons()
@@ -360,12 +373,11 @@ class MemoryBrowser(QtWidgets.QWidget):
 
     def select_knowledge(self, knowledge_id: int) -> None:
         """Show the Knowledge tab with one item selected (from the graph's diamond)."""
-        self.tabs.setCurrentIndex(1)
-        self._refresh_knowledge()
-        for r, k in enumerate(self._kitems):
-            if k["id"] == knowledge_id:
-                self.knowledge.selectRow(r)
-                break
+        self._want_knowledge = int(knowledge_id)
+        if self.tabs.currentIndex() != 1:
+            self.tabs.setCurrentIndex(1)  # its rows are asked for, and selected on arrival
+        else:
+            self.refresh()
 
     def _update_knowledge_buttons(self) -> None:
         k = self.selected_knowledge()
@@ -373,8 +385,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.kdelete_button.setEnabled(k is not None and k["state"] == "in use")
         self.krestore_button.setEnabled(k is not None and k["state"] == "deleted")
 
-    def edit_knowledge(self) -> None:
-        k = self.selected_knowledge()
+    def edit_knowledge(self, item: dict | None = None) -> None:
+        """Edit `item` (``{"id", "text"}``; default: the selected row)."""
+        k = item or self.selected_knowledge()
         if k is None:
             return
         text, ok = QtWidgets.QInputDialog.getMultiLineText(
@@ -383,8 +396,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         if ok and text.strip() and text.strip() != k["text"]:
             self.op.emit("knowledge_edit", (k["id"], text.strip()))
 
-    def delete_knowledge(self) -> None:
-        k = self.selected_knowledge()
+    def delete_knowledge(self, item: dict | None = None) -> None:
+        k = item or self.selected_knowledge()
         if k is None:
             return
         self._kundo.append(k["id"])
@@ -406,8 +419,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         if k is not None:
             self.op.emit("knowledge_restore", k["id"])
 
-    def _refresh_activity(self) -> None:
-        rows = self.store.activity(limit=500)
+    def _show_activity(self, rows: list[dict]) -> None:
         self.activity.setRowCount(len(rows))
         for r, a in enumerate(rows):
             summary = a["summary"]
@@ -424,7 +436,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         """What a reflection run changed: distilled knowledge, or the archive."""
         item = self.activity.item(row, 0)
         job = item.data(QtCore.Qt.ItemDataRole.UserRole) if item is not None else None
-        target = {"consolidate": 1, "forget": 2}.get(job)
+        target = {"consolidate": 1, "forget": 2}.get(str(job))
         if target is not None:
             self.tabs.setCurrentIndex(target)
 
@@ -497,6 +509,14 @@ class MemoryBrowser(QtWidgets.QWidget):
         e = self.archive_model.episode_at(idx.row()) if idx.isValid() else None
         if e is not None:
             self.op.emit("restore", e.id)
+
+    def ranked_text(self) -> str | None:
+        """The search text whose ranking by meaning the browser holds (None: none)."""
+        return None if self._ranked is None else self._ranked[0]
+
+    def undo_ids(self) -> list[int]:
+        """Memories deleted here that Undo would bring back, most recent last."""
+        return list(self._undo)
 
     def focus_search(self) -> None:
         self.tabs.setCurrentIndex(0)

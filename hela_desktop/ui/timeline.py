@@ -110,20 +110,20 @@ class TimelineView(QtWidgets.QWidget):
         self.update()
 
     # ---- geometry -------------------------------------------------------------------
-    def _plot_rect(self) -> QtCore.QRectF:
+    def plot_rect(self) -> QtCore.QRectF:
         return QtCore.QRectF(LABEL_W, HEADER_H, max(10, self.width() - LABEL_W - 10),
                              max(10, self.height() - HEADER_H - AXIS_H))
 
     def _row_h(self) -> float:
-        r = self._plot_rect()
+        r = self.plot_rect()
         return min(20.0, r.height() / max(1, len(self.rows)))
 
-    def _x(self, tok: float) -> float:
-        r = self._plot_rect()
+    def x_of(self, tok: float) -> float:
+        r = self.plot_rect()
         return r.left() + r.width() * tok / max(self.n_tokens, 20)
 
     def _tok_at(self, x: float) -> int:
-        r = self._plot_rect()
+        r = self.plot_rect()
         if x < r.left() or not self.n_tokens:
             return -1
         t = int((x - r.left()) / r.width() * max(self.n_tokens, 20))
@@ -147,7 +147,7 @@ class TimelineView(QtWidgets.QWidget):
         p.drawText(QtCore.QRectF(8, 2, self.width() - 16, HEADER_H - 2),
                    QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignLeft, head)
         p.setFont(f)
-        r = self._plot_rect()
+        r = self.plot_rect()
         if not self.rows:
             p.setPen(muted)
             hint = ("No memories were recalled for this answer — there is nothing similar yet."
@@ -182,13 +182,13 @@ class TimelineView(QtWidgets.QWidget):
             bar.setAlpha(235 if (hl or not self.highlight_ids) else 110)
             for a, b, ids in self.spans:
                 if eid in ids and b > a:
-                    x0, x1 = self._x(a), self._x(b)
+                    x0, x1 = self.x_of(a), self.x_of(b)
                     p.fillRect(QtCore.QRectF(x0, y + 2, max(1.5, x1 - x0), rh - 4), bar)
         # swap markers
         pen = QtGui.QPen(muted)
         pen.setStyle(QtCore.Qt.PenStyle.DashLine)
         for s in self.swaps:
-            x = self._x(s)
+            x = self.x_of(s)
             p.setPen(pen)
             p.drawLine(QtCore.QPointF(x, r.top()), QtCore.QPointF(x, r.top() + rh * len(self.rows)))
             p.setPen(QtCore.Qt.PenStyle.NoPen)
@@ -202,14 +202,14 @@ class TimelineView(QtWidgets.QWidget):
         step = max(5, int(round(total / 8 / 5)) * 5)
         yb = r.top() + rh * len(self.rows) + 2
         for t in range(0, total + 1, step):
-            x = self._x(t)
+            x = self.x_of(t)
             p.drawLine(QtCore.QPointF(x, yb), QtCore.QPointF(x, yb + 4))
             p.drawText(QtCore.QRectF(x - 20, yb + 3, 40, 14), QtCore.Qt.AlignmentFlag.AlignHCenter, str(t))
         p.drawText(QtCore.QRectF(8, yb + 3, LABEL_W - 16, 14), QtCore.Qt.AlignmentFlag.AlignLeft, "token →")
         # hovered / external token column
         for tok, alpha in ((self.ext_tok, 90), (self.hover_tok, 140)):
             if tok >= 0:
-                x0, x1 = self._x(tok), self._x(tok + 1)
+                x0, x1 = self.x_of(tok), self.x_of(tok + 1)
                 band = QtGui.QColor(c.selection)
                 band.setAlpha(alpha)
                 p.fillRect(QtCore.QRectF(x0, r.top(), max(2.0, x1 - x0), rh * len(self.rows)), band)
@@ -234,7 +234,7 @@ class TimelineView(QtWidgets.QWidget):
                                         f"#{row} {self.label_of(row)}<br><i>click to show in the graph</i>", self)
 
     def _row_at(self, y: float) -> int | None:
-        r = self._plot_rect()
+        r = self.plot_rect()
         if not self.rows or y < r.top():
             return None
         n = int((y - r.top()) / self._row_h())

@@ -15,11 +15,26 @@ import threading
 import time
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6 import QtCore
 
 from ..config import Settings
-from ..events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
+from ..events import (
+    DoneEvent,
+    MemoriesEvent,
+    MemoryChangedEvent,
+    MemoryUpdateEvent,
+    ModelStatusEvent,
+    ReflectionEvent,
+    TokenEvent,
+)
+from ..session import conversation_event, conversations_event
+from .worker_ops import OPS
+
+if TYPE_CHECKING:
+    from ..assistant import Assistant
+    from ..scheduler import IdleScheduler
 
 
 def lower_thread_priority(nice: int = 8) -> None:
@@ -35,14 +50,16 @@ GRAPH_LIMIT = 5000  # the graph view shows at most this many (most recent) memor
 
 
 class AssistantWorker(QtCore.QObject):
-    """Owns the `Assistant` (and its Store connection); runs on the worker thread."""
+    """Owns the `Assistant` (and its Store connection); runs on the worker thread.
 
-    opened = QtCore.Signal(dict)  # model_info before loading
-    loadProgress = QtCore.Signal(str)  # what is loading now ("" when done)
-    loaded = QtCore.Signal(dict)  # model_info
-    loadFailed = QtCore.Signal(str, str)  # kind ("model" | "embedder" | "store"), message
-    embedderReady = QtCore.Signal()
-    event = QtCore.Signal(object)  # MemoriesEvent | TokenEvent | MemoryUpdateEvent | DoneEvent
+    Two kinds of events leave it: the chat stream (`stream`) and the session's events
+    (`update`: `ModelStatusEvent`, `MemoryChangedEvent`, `ReflectionStartedEvent`,
+    `ReflectionEvent`, `ConversationsEvent`, `ConversationEvent`), which the window folds
+    into its `Session`.  Every database read the window needs happens here.
+    """
+
+    stream = QtCore.Signal(object)  # MemoriesEvent | TokenEvent | MemoryUpdateEvent | DoneEvent
+    update = QtCore.Signal(object)  # a hela_desktop.events.SessionEvent
     turnFailed = QtCore.Signal(str)
     snapshot = QtCore.Signal(dict)
     opDone = QtCore.Signal(str, object, object)  # op name, argument, result
@@ -51,30 +68,35 @@ class AssistantWorker(QtCore.QObject):
     promptProgress = QtCore.Signal(int, int)  # a long prompt being read: tokens done, total
     progressNote = QtCore.Signal(str, str)  # op name, what it is doing ("embedding: …")
     tokenOffsets = QtCore.Signal(int, object)  # message id, [(start, end) char offsets]
-    idleReport = QtCore.Signal(dict)  # a consolidation/forgetting pass finished (any thread)
     turnStatus = QtCore.Signal(str, int, int)  # before the first token: phase, done, total
+    _reflected = QtCore.Signal()  # (scheduler thread -> this thread) a pass changed memory
 
     def __init__(self, data_dir: Path, settings: Settings, assistant_kwargs: dict | None = None,
                  idle_scheduler: bool = True):
         super().__init__()
         self.use_idle_scheduler = idle_scheduler
-        self.scheduler = None  # hela_desktop.scheduler.IdleScheduler, once the store is open
+        self.scheduler: IdleScheduler | None = None  # once the store is open
         self.data_dir = Path(data_dir)
         self.settings = settings
         # already-loaded models to share (tests); the worker never closes what it was given
         self.assistant_kwargs = dict(assistant_kwargs or {})
-        self.assistant = None
+        self.assistant: Assistant | None = None
         self.stop_event = threading.Event()
         self.import_cancel = threading.Event()  # set from the GUI: the import stops, undone
         self.busy = False
         self.started_request = 0  # the last chat request that began (GUI reads it)
         self.cancelled: set[int] = set()  # chat requests dropped before they began
         self.request_lock = threading.Lock()
+        self._reflected.connect(self._after_reflection)
+
+    def _status(self, state: str, message: str = "", kind: str = "", info: dict | None = None) -> None:
+        self.update.emit(ModelStatusEvent(state, info or {}, message, kind))
 
     # ---- lifecycle ------------------------------------------------------------------
     @QtCore.Slot()
     def open(self) -> None:
-        """Create the Assistant (opens the store; no heavy loading)."""
+        """Create the Assistant (opens the store; no heavy loading); send what the window
+        shows before anything loads: the graph, the memory count and the chats."""
         lower_thread_priority()
         from ..assistant import Assistant
         from ..store import StoreError
@@ -82,17 +104,20 @@ class AssistantWorker(QtCore.QObject):
         try:
             self.assistant = Assistant(self.data_dir, self.settings, **self.assistant_kwargs)
         except (StoreError, OSError) as exc:
-            self.loadFailed.emit("store", str(exc))
+            self._status("failed", str(exc), "store")
             return
         self.assistant.on_progress = self.promptProgress.emit  # (not shown yet)
         if self.use_idle_scheduler:
             try:
                 from ..scheduler import IdleScheduler
 
-                self.scheduler = IdleScheduler(self.assistant, on_report=self.idleReport.emit)
+                self.scheduler = IdleScheduler(self.assistant, on_report=self._on_reflection,
+                                               on_start=self.update.emit)
             except Exception as exc:  # noqa: BLE001 - the app works without idle reflection
                 print(f"hela-desktop: idle consolidation is off ({exc})", file=sys.stderr)
-        self.opened.emit(self.assistant.model_info())
+        self._status("opened", info=self.assistant.model_info())
+        self.memory_changed("open")
+        self.update.emit(conversations_event(self.assistant.store))
 
     @QtCore.Slot(bool)
     def load(self, with_model: bool = True) -> None:
@@ -103,16 +128,16 @@ class AssistantWorker(QtCore.QObject):
         if a is None:
             return
         try:
-            self.loadProgress.emit("Loading the embedding model…")
+            self._status("loading", "Loading the embedding model…")
             a.load_embedder()
-            self.embedderReady.emit()
+            self._status("embedder_ready")
             self._emit_snapshot()
         except EmbedderError as exc:
-            self.loadProgress.emit("")
-            self.loadFailed.emit("embedder", str(exc))
+            self._status("loading", "")
+            self._status("failed", str(exc), "embedder")
             return
         if not with_model:
-            self.loadProgress.emit("")
+            self._status("loading", "")
             return
         self._load_model(a.load)
 
@@ -123,6 +148,7 @@ class AssistantWorker(QtCore.QObject):
         a = self.assistant
         if a is None:
             return
+
         def load() -> None:
             if a.llm is None:
                 a.apply_settings(settings)
@@ -137,19 +163,20 @@ class AssistantWorker(QtCore.QObject):
         from ..llm import ModelError
         from ..server_llm import ServerError
 
-        self.loadProgress.emit("Loading the language model…")
+        self._status("loading", "Loading the language model…")
         try:
             load()
         except (ModelError, ServerError) as exc:
-            self.loadProgress.emit("")
-            self.loadFailed.emit("model", str(exc))
+            self._status("loading", "")
+            self._status("failed", str(exc), "model")
             return
         except Exception as exc:  # noqa: BLE001 - any llama.cpp failure: tell the user
-            self.loadProgress.emit("")
-            self.loadFailed.emit("model", f"the model could not be loaded ({exc})")
+            self._status("loading", "")
+            self._status("failed", f"the model could not be loaded ({exc})", "model")
             return
-        self.loadProgress.emit("")
-        self.loaded.emit(self.assistant.model_info())
+        self._status("loading", "")
+        if self.assistant is not None:
+            self._status("ready", info=self.assistant.model_info())
 
     @QtCore.Slot(object)
     def apply_settings(self, settings: Settings) -> None:
@@ -173,7 +200,7 @@ class AssistantWorker(QtCore.QObject):
     # ---- chat -----------------------------------------------------------------------
     @QtCore.Slot(str, object, int)
     def chat(self, message: str, conversation_id, request: int = 0) -> None:
-        """Stream one answer; every event goes out through `event`."""
+        """Stream one answer; every event goes out through `stream`."""
         from ..llm import ModelError
         from ..server_llm import ServerError
         from ..store import StoreError
@@ -194,11 +221,13 @@ class AssistantWorker(QtCore.QObject):
         try:
             for ev in a.chat(message, conversation_id, stop=self.stop_event,
                              on_status=self.turnStatus.emit):
-                if isinstance(ev, DoneEvent):
+                if isinstance(ev, DoneEvent):  # the chat as stored, then the answer's end
                     done = ev
-                self.event.emit(ev)
+                    self.update.emit(conversation_event(a.store, ev.conversation_id, reason="turn"))
+                    self.update.emit(conversations_event(a.store))
+                self.stream.emit(ev)
         except ModelError as exc:
-            self.loadFailed.emit("model", str(exc))
+            self._status("failed", str(exc), "model")
             self.turnFailed.emit(str(exc))
         except (ServerError, ValueError, StoreError) as exc:
             # a server failing mid-answer (the partial answer was stored, marked
@@ -212,13 +241,13 @@ class AssistantWorker(QtCore.QObject):
         finally:
             self.busy = False
         if done is not None:
-            self._emit_snapshot()
+            self.memory_changed("turn", [done.episode_id] if done.episode_id else [])
 
     def stop(self) -> None:
         """Thread-safe: ask the running answer to end (the partial answer is kept)."""
         self.stop_event.set()
         llm = getattr(self.assistant, "llm", None)
-        if self.busy and getattr(llm, "remote", False):
+        if self.busy and llm is not None and getattr(llm, "remote", False):
             llm.abort()  # a server that sends nothing would otherwise hold the answer
 
     def touch(self) -> None:
@@ -230,120 +259,66 @@ class AssistantWorker(QtCore.QObject):
         """Thread-safe: start one consolidation + forgetting pass in the background."""
         return self.scheduler.run_now() if self.scheduler is not None else False
 
-    @property
-    def reflecting(self) -> bool:
-        return bool(self.scheduler is not None and self.scheduler.busy)
-
-    # ---- memory ---------------------------------------------------------------------
-    def _emit_snapshot(self) -> None:
-        a = self.assistant
-        if a is not None and a.engine is not None:
-            from .graph_model import add_knowledge
-
-            snap = add_knowledge(a.engine.graph_snapshot(limit=GRAPH_LIMIT), a.store)
-            snap["total_episodes"] = a.store.count_episodes()
-            self.snapshot.emit(snap)
+    # ---- idle reflection ------------------------------------------------------------
+    def _on_reflection(self, report: ReflectionEvent) -> None:
+        """(scheduler thread) A pass ended: say so now, refresh memory on this thread."""
+        self.update.emit(report)
+        if report.consolidation is not None or report.forgetting is not None:
+            self._reflected.emit()
 
     @QtCore.Slot()
-    def request_snapshot(self) -> None:
+    def _after_reflection(self) -> None:
+        if self.assistant is not None:
+            self.memory_changed("reflection")
+
+    # ---- memory ---------------------------------------------------------------------
+    def memory_changed(self, cause: str, ids: list[int] | None = None) -> None:
+        """Tell the window the memories changed: their count, then the graph."""
+        a = self.assistant
+        if a is None:
+            return
+        self.update.emit(MemoryChangedEvent(cause, a.store.count_episodes(), list(ids or [])))
         self._emit_snapshot()
+
+    def _emit_snapshot(self) -> None:
+        a = self.assistant
+        if a is None:
+            return
+        from .graph_model import add_knowledge, snapshot_from_store
+
+        if a.engine is not None:
+            snap = add_knowledge(a.engine.graph_snapshot(limit=GRAPH_LIMIT), a.store)
+        else:  # before the embedder loads: straight from the store
+            snap = snapshot_from_store(a.store, limit=GRAPH_LIMIT, lam=a.settings.hela.lam)
+        snap["total_episodes"] = a.store.count_episodes()
+        self.snapshot.emit(snap)
 
     @QtCore.Slot(str, object)
     def op(self, name: str, arg) -> None:
-        """Memory edits and file jobs, run where the engine lives.
-
-        ``edit`` (id, user, assistant) · ``pin`` (id, bool) · ``delete`` id ·
-        ``restore`` id · ``export`` path · ``import`` path · ``offsets`` (message id, text) ·
-        ``rename_conv`` (id, title) · ``delete_conv`` id · ``knowledge_edit`` (id, text) ·
-        ``knowledge_delete`` id · ``knowledge_restore`` id · ``search`` (who, text) ·
-        ``rewind`` (conversation id, message id).
-        """
+        """Memory edits, file jobs and reads, run where the engine lives (`worker_ops.OPS`
+        lists them).  The result comes back through `opDone`, a failure through `opFailed`;
+        an op that changes memory is followed by a `MemoryChangedEvent` and a snapshot."""
         a = self.assistant
         if a is None:
             self.opFailed.emit(name, "the memory store is not open")
             return
+        spec = OPS.get(name)
+        if spec is None:
+            self.opFailed.emit(name, f"unknown operation {name!r}")
+            return
         try:
-            result = None
-            if name in ("edit", "delete", "restore", "import", "knowledge_edit", "search", "rewind"):
+            if spec.embedder:
                 a.load_embedder()
-            engine = a.engine
-            if name == "edit":
-                eid, user, assistant_text = arg
-                engine.edit_episode(int(eid), user, assistant_text)
-            elif name == "pin":
-                eid, pinned = arg
-                if engine is not None:
-                    engine.set_pinned(int(eid), bool(pinned))
-                else:
-                    a.store.set_pinned(int(eid), bool(pinned))
-            elif name == "delete":
-                engine.delete_episode(int(arg))
-            elif name == "restore":
-                engine.restore_episode(int(arg))
-            elif name == "export":
-                from ..memfile import export_store
-
-                path = Path(arg)
-                fmt = "markdown" if path.suffix.lower() in (".md", ".markdown") else "native"
-                result = export_store(a.store, path, fmt=fmt,
-                                      progress=lambda d, t: self.progress.emit(name, int(d), int(t)))
-                result = result.summary()
-            elif name == "import":
-                from ..memfile import ImportCancelled, ProgressText, import_file
-
-                words = ProgressText()
-
-                def progress(d: int, t: int) -> None:
-                    self.progress.emit(name, int(d), int(t))
-                    self.progressNote.emit(name, words.progress(d, t))
-
-                try:
-                    rep = import_file(a.store, Path(arg), embedder=a.embedder,
-                                      lam=a.settings.hela.lam, progress=progress,
-                                      stage=words.stage, cancel=self.import_cancel)
-                except ImportCancelled:
-                    self.opFailed.emit(name, "cancelled")
-                    return
-                engine.reload_index()
-                result = rep.summary()
-            elif name == "rewind":  # (chat, message id): drop it and what follows
-                cid, mid = arg
-                result = a.store.delete_messages_from(int(cid), int(mid))
-                for eid in result:  # the memories of answers taken back (restorable)
-                    engine.delete_episode(int(eid))
-            elif name == "search":  # (who asked, text) -> [(id, score)], best first
-                result = [(r.episode_id, r.score) for r in engine.search(arg[1])]
-            elif name.startswith("knowledge_"):
-                from .. import knowledge as K
-
-                if name == "knowledge_edit":
-                    K.edit_item(a.store, a.embedder, int(arg[0]), str(arg[1]))
-                elif name == "knowledge_delete":
-                    K.delete_item(a.store, int(arg))
-                elif name == "knowledge_restore":
-                    K.restore_item(a.store, int(arg))
-                else:
-                    raise ValueError(f"unknown operation {name!r}")
-            elif name == "rename_conv":
-                cid, title = arg
-                a.store.rename_conversation(int(cid), title)
-            elif name == "delete_conv":
-                a.store.delete_conversation(int(arg))
-            elif name == "offsets":
-                mid, text = arg
-                result = self._token_offsets(text)
-                self.tokenOffsets.emit(int(mid), result)
+            result = spec.run(self, a, arg)
+            if spec.quiet:
                 return
-            else:
-                raise ValueError(f"unknown operation {name!r}")
             self.opDone.emit(name, arg, result)
-            if name in ("edit", "pin", "delete", "restore", "import", "rewind") \
-                    or name.startswith("knowledge_"):
-                self._emit_snapshot()
+            if spec.changes_memory:
+                self.memory_changed(spec.changes_memory, spec.ids(arg, result))
         except Exception as exc:  # noqa: BLE001
             self.opFailed.emit(name, str(exc))
 
-    def _token_offsets(self, text: str) -> list[tuple[int, int]] | None:
+    def token_offsets(self, text: str) -> list[tuple[int, int]] | None:
         """Character spans of the model's tokens in a stored answer (for token hover)."""
         a = self.assistant
         llm = getattr(a, "llm", None) if a is not None else None
@@ -376,30 +351,28 @@ class AssistantClient(QtCore.QObject):
     requestChat = QtCore.Signal(str, object, int)
     requestReload = QtCore.Signal(object)
     requestSettings = QtCore.Signal(object)
-    requestSnapshot = QtCore.Signal()
     requestOp = QtCore.Signal(str, object)
     requestClose = QtCore.Signal()
 
     def __init__(self, data_dir: Path, settings: Settings, parent=None,
                  assistant_kwargs: dict | None = None, idle_scheduler: bool = True):
         super().__init__(parent)
-        self.thread = QtCore.QThread()
-        self.thread.setObjectName("assistant")
+        self.worker_thread = QtCore.QThread()
+        self.worker_thread.setObjectName("assistant")
         self.worker = AssistantWorker(data_dir, settings, assistant_kwargs, idle_scheduler)
-        self.worker.moveToThread(self.thread)
+        self.worker.moveToThread(self.worker_thread)
         self.requestOpen.connect(self.worker.open)
         self.requestLoad.connect(self.worker.load)
         self.requestChat.connect(self.worker.chat)
         self.requestReload.connect(self.worker.reload_model)
         self.requestSettings.connect(self.worker.apply_settings)
-        self.requestSnapshot.connect(self.worker.request_snapshot)
         self.requestOp.connect(self.worker.op)
         self.requestClose.connect(self.worker.close)
         self.streaming = False
         self.request = 0
-        self.worker.event.connect(self._on_event)
+        self.worker.stream.connect(self._on_event)
         self.worker.turnFailed.connect(self._on_failed)
-        self.thread.start()
+        self.worker_thread.start()
 
     def _on_event(self, ev) -> None:
         if isinstance(ev, DoneEvent):
@@ -431,13 +404,13 @@ class AssistantClient(QtCore.QObject):
         self.worker.stop()
         self.worker.touch()  # a running idle pass yields at once
         self.requestClose.emit()
-        self.thread.quit()
+        self.worker_thread.quit()
         deadline = time.monotonic() + timeout_ms / 1000
-        while not self.thread.wait(50):
+        while not self.worker_thread.wait(50):
             self.worker.stop()
             if time.monotonic() > deadline:
                 break
-        if self.thread.isFinished() and self.worker.assistant is not None:
+        if self.worker_thread.isFinished() and self.worker.assistant is not None:
             self.worker.close()  # the queued close may not have run before the loop quit
 
 

@@ -1,0 +1,246 @@
+"""The state the desktop window shows, held without Qt and changed only by events.
+
+`Session` folds the events of `hela_desktop.events` into one place: the model's status,
+the list of chats, the open chat and its messages, the number of memories, the last
+reflection, and whether an answer or a reflection is running.  The window observes it
+(``subscribe``; `hela_desktop.ui.session_qt` turns the callbacks into Qt signals) and
+never reads the database itself: the reads below (`conversation_event`,
+`conversations_event`, `browse`) run on the assistant thread, which owns the store, and
+their answers arrive as events.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .events import (
+    ConversationEvent,
+    ConversationsEvent,
+    DoneEvent,
+    MemoryChangedEvent,
+    ModelStatusEvent,
+    ReflectionEvent,
+    ReflectionStartedEvent,
+)
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[str, Any], None]  # (aspect, the event that changed it)
+ASPECTS = ("model", "conversations", "conversation", "memory", "reflection", "busy")
+
+
+class Session:
+    """What the window shows, updated by `apply` (and `start_turn` / `turn_failed`).
+
+    Listeners get ``(aspect, event)`` after each change; `aspect` is one of `ASPECTS`.
+    Call it from one thread only (the GUI thread): it holds no lock.
+    """
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything (a new data folder): nothing shown may outlive its folder."""
+        # model
+        self.model_info: dict = {}
+        self.model_ready = False
+        self.model_error: str | None = None
+        self.embedder_ready = False
+        self.loading = ""  # what is loading now ("" when nothing)
+        # chats
+        self.conversations: list[dict] = []
+        self.current_conv: int | None = None
+        self.title = "New chat"
+        self.messages: list[dict] = []
+        # memory and reflection
+        self.memory_count = 0
+        self.last_memory_change: MemoryChangedEvent | None = None
+        self.reflecting = False
+        self.last_reflection: ReflectionEvent | None = None
+        # the answer
+        self.streaming = False
+        self.last_done: DoneEvent | None = None
+
+    # ---- observing --------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _changed(self, aspect: str, event: Any = None) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn(aspect, event)
+            except Exception:  # a broken view must not stop the others
+                log.exception("session listener failed")
+
+    # ---- events -----------------------------------------------------------------------
+    def apply(self, event: Any) -> None:
+        """Fold one event into the state and tell the listeners what changed."""
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            return
+        self._changed(handler(self, event), event)
+
+    def _on_model(self, ev: ModelStatusEvent) -> str:
+        if ev.state == "loading":
+            self.loading = ev.message
+        elif ev.state == "embedder_ready":
+            self.embedder_ready = True
+        elif ev.state == "failed" and ev.kind == "model":
+            self.model_ready, self.model_error = False, ev.message
+            self.loading = ""
+        elif ev.state == "ready":
+            self.model_ready, self.model_error = True, None
+            self.model_info = dict(ev.info)
+            self.loading = ""
+        elif ev.state == "opened":
+            self.model_info = dict(ev.info)
+        return "model"
+
+    def _on_conversations(self, ev: ConversationsEvent) -> str:
+        self.conversations = list(ev.conversations)
+        if self.current_conv is not None:
+            self.title = self.conversation_title(self.current_conv) or self.title
+        return "conversations"
+
+    def _on_conversation(self, ev: ConversationEvent) -> str:
+        if ev.reason == "missing":
+            if ev.conversation_id == self.current_conv:
+                self._clear_chat()
+        else:
+            self.current_conv = ev.conversation_id
+            self.title = ev.title
+            self.messages = list(ev.messages)
+        return "conversation"
+
+    def _on_memory(self, ev: MemoryChangedEvent) -> str:
+        self.memory_count = int(ev.episodes)
+        self.last_memory_change = ev
+        return "memory"
+
+    def _on_reflection_started(self, _ev: ReflectionStartedEvent) -> str:
+        self.reflecting = True
+        return "reflection"
+
+    def _on_reflection(self, ev: ReflectionEvent) -> str:
+        self.reflecting = False
+        self.last_reflection = ev
+        return "reflection"
+
+    def _on_done(self, ev: DoneEvent) -> str:
+        self.last_done = ev
+        self.streaming = False
+        self.current_conv = ev.conversation_id
+        return "busy"
+
+    # ---- what the window itself starts ------------------------------------------------
+    def start_turn(self) -> None:
+        self.streaming = True
+        self._changed("busy")
+
+    def end_turn(self) -> None:
+        """The answer ended without a `DoneEvent` (it failed, or was dropped unbegun)."""
+        self.streaming = False
+        self._changed("busy")
+
+    def expect_model(self) -> None:
+        """A new model was chosen: forget the last failure while it loads."""
+        self.model_error = None
+        self._changed("model")
+
+    def new_chat(self) -> None:
+        self._clear_chat()
+        self._changed("conversation", None)
+
+    def _clear_chat(self) -> None:
+        self.current_conv = None
+        self.title = "New chat"
+        self.messages = []
+
+    # ---- reading the state ------------------------------------------------------------
+    def conversation_title(self, cid: int | None) -> str | None:
+        return next((c["title"] for c in self.conversations if c["id"] == cid), None)
+
+    def user_messages(self) -> list[dict]:
+        """The open chat's messages from the user, oldest first."""
+        return [m for m in self.messages if m["role"] == "user"]
+
+    def last_user_message(self) -> dict | None:
+        users = self.user_messages()
+        return users[-1] if users else None
+
+
+_HANDLERS: dict[type, Callable[[Session, Any], str]] = {
+    ModelStatusEvent: Session._on_model,
+    ConversationsEvent: Session._on_conversations,
+    ConversationEvent: Session._on_conversation,
+    MemoryChangedEvent: Session._on_memory,
+    ReflectionStartedEvent: Session._on_reflection_started,
+    ReflectionEvent: Session._on_reflection,
+    DoneEvent: Session._on_done,
+}
+
+
+# ---- reads the assistant thread runs for the window ------------------------------------
+def conversations_event(store) -> ConversationsEvent:
+    return ConversationsEvent(store.conversations())
+
+
+def conversation_event(store, cid: int, reason: str = "open") -> ConversationEvent:
+    """One chat with its messages, each answer with its timeline (``"spans"``)."""
+    if not store.conversation_exists(cid):
+        return ConversationEvent(cid, "", [], reason="missing")
+    title = next((c["title"] for c in store.conversations() if c["id"] == cid), "Chat")
+    msgs = []
+    for m in store.messages(cid):
+        m = dict(m)
+        m["spans"] = store.timeline(m["id"]) if m["role"] == "assistant" else []
+        msgs.append(m)
+    return ConversationEvent(cid, title, msgs, reason=reason)
+
+
+@dataclass(frozen=True)
+class BrowseQuery:
+    """What the memory browser shows: `tab` "memories" (`search` words; `ranked`: the
+    engine's matches by meaning, best first), "archive", "knowledge" or "activity"."""
+
+    tab: str
+    search: str = ""
+    ranked: tuple[int, ...] | None = None
+
+
+BROWSE_LIMIT = 2000
+
+
+def browse(store, q: BrowseQuery) -> dict:
+    """The rows for one tab of the memory browser (runs where the store lives)."""
+    if q.tab == "memories":
+        eps = store.list_episodes(search=q.search or None, limit=BROWSE_LIMIT)  # newest first
+        if q.ranked is not None:
+            eps = ranked_episodes(store, q.ranked, eps)
+        return {"episodes": eps, "total": store.count_episodes()}
+    if q.tab == "archive":
+        return {"episodes": store.list_episodes(only_archived=True, limit=BROWSE_LIMIT)}
+    if q.tab == "knowledge":
+        from .knowledge import knowledge_rows
+
+        try:
+            rows = [r for r in knowledge_rows(store) if r["state"] != "superseded"]
+        except Exception:  # noqa: BLE001 - an unreadable store shows an empty tab
+            rows = []
+        return {"knowledge": rows}
+    if q.tab == "activity":
+        return {"activity": store.activity(limit=500)}
+    raise ValueError(f"unknown browser tab {q.tab!r}")
+
+
+def ranked_episodes(store, ranked, literal: list) -> list:
+    """Ranked matches that are still live, then word matches the ranking missed."""
+    eps = store.episodes(int(i) for i in ranked)
+    out = [eps[int(i)] for i in ranked if int(i) in eps
+           and eps[int(i)].deleted_at is None and eps[int(i)].archived_at is None]
+    seen = {e.id for e in out}
+    return out + [e for e in literal if e.id not in seen]

@@ -1,0 +1,246 @@
+"""Words on the graph: labels next to memories (active, selected, hovered, and the most
+linked idle ones where there is room) and topic names when zoomed out.
+
+`GraphLabelsMixin` is part of `GraphView` (kept apart to keep each file to one concern);
+it reads the view's data, positions and state, declared below for the type checker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from .graph_model import GraphData, short_label
+from .nodes_item import NodesItem
+from .theme import GraphColors
+
+# topics (groups of densely linked memories) get a colour each: the 12 largest
+TOPIC_COLOURS = ("#e07b39", "#3a9e6f", "#c04f8f", "#4f86c6", "#b8a031", "#7b5fc4", "#3aa6b0",
+                 "#a8553a", "#6f9e2e", "#d0577a", "#2e6f9e", "#9e7b2e")
+TOPICS_SHOWN = len(TOPIC_COLOURS)
+IDLE_LABELS = 6  # the most linked idle memories are labelled too, where there is room
+MAX_MAIN_LABELS = 16  # active, selected and highlighted memories labelled at most
+SMALL_GRAPH = 400  # up to this many memories, labels avoid every dot
+
+
+class GraphLabelsMixin:
+    """Memory labels and topic names of a `GraphView`."""
+
+    # the view's state these methods use (set by GraphView)
+    data: GraphData
+    xy: np.ndarray  # (N, 2) positions of the nodes, in data rows
+    active: dict[int, float]
+    highlighted: set[int]
+    selected: int | None
+    zoomed_out: bool
+    focus_mode: bool
+    important: list[int]
+    visible_mask: np.ndarray | None
+    memory_labels: list[pg.TextItem]
+    topic_labels: list[pg.TextItem]
+    topic_items: list[NodesItem]
+    topic_names: dict[int, str]
+    topic_bucket: np.ndarray
+    _group: np.ndarray
+    colors: GraphColors
+    node_size: float
+    plot: pg.PlotWidget
+    vb: pg.ViewBox
+    edge_items: list[pg.PlotCurveItem]
+    render: Callable[..., None]
+
+    # ---- memory labels ----------------------------------------------------------------
+    def _label_targets(self) -> tuple[list[int], int]:
+        """The memories to label, and how many of them must be (the rest: idle ones)."""
+        d = self.data
+        want = [i for i in self.active if i in d.index]
+        if self.selected is not None and self.selected in d.index and self.selected not in want:
+            want.append(self.selected)
+        want += [i for i in self.highlighted if i in d.index and i not in want]
+        want = want[:MAX_MAIN_LABELS]
+        n_main = len(want)  # labels after these are idle ones: shown only where they fit
+        if not self.zoomed_out or len(d) <= SMALL_GRAPH:
+            want += [i for i in self.important if i in d.index and i not in want
+                     and (self.visible_mask is None or self.visible_mask[d.index[i]])][:IDLE_LABELS]
+        return want, n_main
+
+    def _dot_rects(self, want: list[int], r_dot: float) -> dict[int, QtCore.QRectF]:
+        """Scene rectangles labels must not cover: the labelled dots, every dot in small graphs."""
+        rows = [self.data.index[i] for i in want]
+        if len(self.xy) <= SMALL_GRAPH:
+            rows = (list(range(len(self.xy))) if self.visible_mask is None
+                    else list(np.nonzero(self.visible_mask)[0]))
+        dots = {}
+        for r in rows:
+            c = self.vb.mapViewToScene(QtCore.QPointF(*self.xy[r]))
+            dots[int(r)] = QtCore.QRectF(c.x() - r_dot, c.y() - r_dot, 2 * r_dot, 2 * r_dot)
+        return dots
+
+    @staticmethod
+    def _style_label(t: pg.TextItem, text: str, col: QtGui.QColor) -> None:
+        """Set text and colour only on change (setText re-lays out the text)."""
+        if getattr(t, "_hela_text", None) != text:
+            t.setText(text)
+            t._hela_text = text
+        if getattr(t, "_hela_color", None) != col.name():
+            t.setColor(col)
+            t._hela_color = col.name()
+
+    def _update_labels(self) -> None:
+        d = self.data
+        want, n_main = self._label_targets()
+        pi = self.plot.getPlotItem()
+        while len(self.memory_labels) < len(want):
+            t = pg.TextItem("", anchor=(-0.08, 0.5))
+            t.setZValue(20)
+            pi.addItem(t)
+            self.memory_labels.append(t)
+        text_col = QtGui.QColor(self.colors.text)
+        muted = QtGui.QColor(self.colors.muted_text)
+        r_dot = self.node_size / 2 + 2
+        dots = self._dot_rects(want, r_dot)
+        placed: list[QtCore.QRectF] = []
+        view_rect = self.vb.sceneBoundingRect()
+        for n, t in enumerate(self.memory_labels):
+            if n >= len(want):
+                t.setVisible(False)
+                continue
+            i = want[n]
+            node = d.nodes[i]
+            self._style_label(t, short_label(node.get("label") or node.get("text", ""), 28),
+                              text_col if n < n_main else muted)
+            row = d.index[i]
+            obstacles = [r for k, r in dots.items() if k != row] + placed
+            spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect, must=n < n_main)
+            if spot is None:  # an idle label that does not fit is left out
+                t.setVisible(False)
+                continue
+            placed.append(spot)
+            t.setVisible(True)
+
+    def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles: list, placed: list,
+                    view_rect: QtCore.QRectF, *, must: bool) -> QtCore.QRectF | None:
+        """Put label `t` right of its dot, else left, above or below — the first place that
+        covers no other dot or label and stays in view; else (`must`) right, nudged down
+        past labels.  Returns its scene rectangle, or None when an idle label has no room."""
+        x, y = self.xy[row]
+        sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
+        br = t.textItem.boundingRect()
+        w, h = br.width(), br.height()
+        gap = r_dot + 2
+        candidates = [
+            ((-gap / w, 0.5), QtCore.QRectF(sp.x() + gap, sp.y() - h / 2, w, h)),
+            ((1 + gap / w, 0.5), QtCore.QRectF(sp.x() - gap - w, sp.y() - h / 2, w, h)),
+            ((0.5, 1 + gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() - gap - h, w, h)),
+            ((0.5, -gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() + gap, w, h)),
+        ]
+        anchor, rect = candidates[0]
+        shifted = False
+        for a, r in candidates:
+            if view_rect.contains(r) and not any(r.intersects(o) for o in obstacles):
+                anchor, rect = a, r
+                break
+        else:
+            if not must:
+                return None
+            for _ in range(12):
+                if not any(rect.intersects(o) for o in placed):
+                    break
+                rect.translate(0, h * 0.8)
+                shifted = True
+        anchor = (round(anchor[0], 3), round(anchor[1], 3))
+        if getattr(t, "_hela_anchor", None) != anchor:
+            t.setAnchor(anchor)
+            t._hela_anchor = anchor
+        if shifted:
+            vp = self.vb.mapSceneToView(QtCore.QPointF(sp.x(), rect.center().y()))
+            t.setPos(x, vp.y())
+        else:
+            t.setPos(x, y)
+        return rect
+
+    # ---- topics and zoom ----------------------------------------------------------------
+    def _on_topics(self, ids, groups, names) -> None:
+        if len(ids) == len(self.data.ids) and np.array_equal(ids, self.data.ids):
+            self._apply_topics(ids, groups, names)
+            self.render()
+
+    def _apply_topics(self, ids, groups, names: dict) -> None:
+        """Colour the largest topics and name them (groups found on the graph)."""
+        self._group = np.asarray(groups, dtype=np.int64)
+        sizes = np.bincount(self._group) if len(self._group) else np.zeros(0, dtype=np.int64)
+        big = (self._group < TOPICS_SHOWN) & (sizes[self._group] >= 3) if len(self._group) else self._group
+        self.topic_bucket = np.where(big, self._group, -1)
+        self.topic_names = {int(g): str(nm) for g, nm in names.items() if int(g) < TOPICS_SHOWN}
+        pi = self.plot.getPlotItem()
+        while len(self.topic_labels) < TOPICS_SHOWN:
+            t = pg.TextItem("", anchor=(0.5, 0.5), fill=self._topic_fill())
+            font = QtGui.QFont()
+            font.setBold(True)
+            font.setPointSizeF(font.pointSizeF() * 1.15)
+            t.setFont(font)
+            t.setZValue(15)
+            t.setColor(self._topic_text_colour(len(self.topic_labels)))
+            pi.addItem(t)
+            self.topic_labels.append(t)
+
+    def _topic_fill(self):
+        bg = QtGui.QColor(self.colors.background)
+        bg.setAlpha(210)  # the name stays readable over the links
+        return pg.mkBrush(bg)
+
+    def _topic_text_colour(self, n: int) -> QtGui.QColor:
+        c = QtGui.QColor(TOPIC_COLOURS[n % len(TOPIC_COLOURS)])
+        dark = QtGui.QColor(self.colors.background).lightness() < 128
+        c = c.lighter(130) if dark else c.darker(150)
+        c.setAlpha(230)
+        return c
+
+    def _place_topic_labels(self, d: GraphData, pos: np.ndarray) -> None:
+        """Topic names at the middle of their memories, when zoomed out (a map of topics)."""
+        show = self.zoomed_out and len(self._group) == len(d) and not self.focus_mode
+        placed: list[QtCore.QRectF] = []  # scene rectangles of the names already shown
+        for n, t in enumerate(self.topic_labels):  # largest topic first: it wins a spot
+            name = self.topic_names.get(n)
+            rows = np.nonzero(self.topic_bucket == n)[0] if show and name else ()
+            if not len(rows):
+                t.setVisible(False)
+                continue
+            if getattr(t, "_hela_text", None) != name:
+                t.setText(name)
+                t._hela_text = name
+            c = self.vb.mapViewToScene(QtCore.QPointF(float(np.median(pos[rows, 0])),
+                                                      float(np.median(pos[rows, 1]))))
+            br = t.textItem.boundingRect()
+            w, h = br.width(), br.height()
+            spot = None
+            for dy in (0.0, -h, h, -2 * h, 2 * h):  # the middle of the topic, else nudged
+                r = QtCore.QRectF(c.x() - w / 2, c.y() + dy - h / 2, w, h)
+                if not any(r.intersects(o) for o in placed):
+                    spot = r
+                    break
+            if spot is None:  # no room without covering another name
+                t.setVisible(False)
+                continue
+            placed.append(spot)
+            t.setPos(self.vb.mapSceneToView(spot.center()))
+            t.setVisible(True)
+
+    def _on_range(self, *_args) -> None:
+        """Zoomed out: weak links fade away and topic names appear; zoomed in: the reverse."""
+        n = len(self.xy)
+        if not n:
+            return
+        r = self.vb.viewRect()
+        px = max(1.0, self.vb.width() * self.vb.height())
+        inside = ((self.xy[:, 0] >= r.left()) & (self.xy[:, 0] <= r.right())
+                  & (self.xy[:, 1] >= r.top()) & (self.xy[:, 1] <= r.bottom())).sum()
+        zoomed_out = n >= 30 and inside * 45 * 45 > px  # more than one memory per 45×45 px
+        self.edge_items[0].setVisible(not (zoomed_out and n > 150))
+        if zoomed_out != self.zoomed_out:
+            self.zoomed_out = zoomed_out
+            self._place_topic_labels(self.data, self.xy)
+            self._update_labels()

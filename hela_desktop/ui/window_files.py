@@ -1,0 +1,117 @@
+"""File jobs of the main window: export and import memories (with a progress dialog and
+Cancel), export the open chat as Markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6 import QtCore, QtWidgets
+
+from .window_base import WindowBase
+
+
+def _has_memfile() -> bool:
+    try:
+        from .. import memfile  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class FileJobs(QtCore.QObject):
+    """File ▸ Export / Import memories, Import folder, Export chat, for one window.
+
+    A QObject living on the GUI thread, so the worker's progress signals reach its slots
+    queued (never on the worker thread)."""
+
+    def __init__(self, window: WindowBase):
+        super().__init__(window)
+        self.w = window
+        self.progress: QtWidgets.QProgressDialog | None = None
+
+    def export_memories(self) -> None:
+        if not _has_memfile():
+            self.w.message("information", "Export", "Export is not available in this version.")
+            return
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self.w, "Export memories", str(Path.home() / "memories.hela"),
+            "HeLa memory file (*.hela);;Markdown (*.md)")
+        if path:
+            self.start_progress("Exporting memories…")
+            self.w.run_op("export", path)
+
+    def import_memories(self) -> None:
+        if not _has_memfile():
+            self.w.message("information", "Import", "Import is not available in this version.")
+            return
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
+            self.w, "Import memories", str(Path.home()),
+            "Memories and conversation exports (*.hela *.json *.jsonl *.zip *.txt *.md);;"
+            "All files (*)")
+        if path:
+            self.start_import(path)
+
+    def import_folder(self) -> None:
+        path = QtWidgets.QFileDialog.getExistingDirectory(
+            self.w, "Import a notes folder or Jan threads", str(Path.home()))
+        if path:
+            self.start_import(path)
+
+    def start_import(self, path: str) -> None:
+        """Import a file or folder on the assistant's thread, with progress and Cancel."""
+        client = self.w.client
+        if client is None:
+            return
+        client.worker.import_cancel.clear()
+        self.start_progress("Importing memories…", cancel=client.worker.import_cancel.set)
+        self.w.run_op("import", path)
+
+    def start_progress(self, label: str, cancel=None) -> None:
+        # (no Cancel button without a cancel action: Qt takes None as "none")
+        p = QtWidgets.QProgressDialog(label, "Cancel" if cancel else None, 0, 0, self.w)  # type: ignore[arg-type]
+        p.setAutoClose(False)
+        p.setAutoReset(False)
+        if cancel is not None:
+            p.canceled.connect(cancel)
+        p.setWindowTitle("HeLa Desktop")
+        p.setMinimumDuration(0)
+        p.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
+        p.show()
+        self.progress = p
+
+    @QtCore.Slot(str, int, int)
+    def on_progress(self, _name: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress.setMaximum(max(total, 0))
+            self.progress.setValue(min(done, total) if total else 0)
+
+    @QtCore.Slot(str, str)
+    def on_progress_note(self, _name: str, text: str) -> None:
+        if self.progress is not None and text:
+            self.progress.setLabelText(f"Importing memories…\n{text}")
+
+    def finish_progress(self) -> None:
+        if self.progress is not None:
+            self.progress.close()
+            self.progress = None
+
+    def export_chat(self) -> None:
+        s = self.w.session
+        if s.current_conv is None:
+            self.w.message("information", "Export chat", "Open a chat first.")
+            return
+        name = "".join(ch if ch.isalnum() or ch in " -_" else "_" for ch in s.title or "chat")
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self.w, "Export chat as Markdown", str(Path.home() / f"{name.strip() or 'chat'}.md"),
+            "Markdown (*.md)")
+        if path:
+            self.export_chat_to(path)
+
+    def export_chat_to(self, path: str | Path) -> Path:
+        """Write the open chat (as the window holds it) to `path` as Markdown."""
+        from ..chat_export import write_markdown
+
+        s = self.w.session
+        out = write_markdown(s.title, s.messages, path)
+        self.w.statusBar().showMessage(f"Chat exported to {out}", 6000)
+        return out

@@ -1,0 +1,64 @@
+"""How the main window looks: chat text size, light / dark / system appearance, About."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6 import QtCore, QtWidgets
+
+from .theme import apply_theme, graph_colors, system_is_dark
+from .window_base import WindowBase
+
+
+def zoom_chat(w: WindowBase, direction: int, steps: int | None = None) -> None:
+    """Ctrl+ / Ctrl− : the chat's text size (remembered); 0 = normal size."""
+    cur = int(getattr(w, "zoom_steps", 0))
+    w.zoom_steps = max(-4, min(10, (0 if direction == 0 else cur + direction) if steps is None else steps))
+    base = getattr(w, "base_pt", None)
+    if base is None:
+        return
+    pt = max(6.0, base * (1.1 ** w.zoom_steps))
+    for widget in (w.chat.view, w.chat.input):
+        f = widget.font()
+        f.setPointSizeF(pt)
+        widget.setFont(f)
+    w.chat.view.document().setDefaultFont(w.chat.view.font())
+    QtCore.QSettings().setValue("chat/zoom", w.zoom_steps)
+    if w.current_conv is not None and not w.is_streaming():
+        w.rerender_conversation()
+
+
+def set_appearance(w: WindowBase, mode: str) -> None:
+    """Light, dark, or follow the system (remembered)."""
+    w.appearance = mode if mode in ("system", "light", "dark") else "system"
+    QtCore.QSettings().setValue("appearance", w.appearance)
+    if w.appearance in w.theme_actions:
+        w.theme_actions[w.appearance].setChecked(True)
+    follow_scheme(w)
+
+
+def follow_scheme(w: WindowBase) -> None:
+    """Apply the chosen (or the system's) palette to the app, the graph and the chat."""
+    app = QtWidgets.QApplication.instance()
+    mode = getattr(w, "appearance", "system")
+    dark = system_is_dark() if mode == "system" else mode == "dark"
+    w.dark = dark
+    if isinstance(app, QtWidgets.QApplication):
+        apply_theme(app, dark)
+    c = graph_colors(dark)
+    w.graph.apply_colors(c)
+    w.timeline.apply_colors(c)
+    if w.current_conv is not None and not w.is_streaming():
+        w.rerender_conversation()  # message bubbles take the new palette
+    elif w.current_conv is None and not w.is_streaming():
+        w.chat.view.show_empty()
+
+
+def about(w: WindowBase) -> None:
+    from .. import __version__
+
+    QtWidgets.QMessageBox.about(
+        w, "About HeLa Desktop",
+        f"<h3>HeLa Desktop {__version__}</h3><p>A private, offline assistant whose memory "
+        "is a Hebbian associative graph you can watch form.</p>"
+        f"<p>Data folder: {html.escape(str(w.data_dir))}</p>")

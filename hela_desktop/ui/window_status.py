@@ -1,0 +1,86 @@
+"""The main window's status bar: model, device, memory count, and what is busy."""
+
+from __future__ import annotations
+
+from PySide6 import QtWidgets
+
+REFLECTING = "Reflecting on memories…"
+
+
+class WindowStatus:
+    """The permanent widgets on the right of a status bar, and what they say."""
+
+    def __init__(self, bar: QtWidgets.QStatusBar):
+        self.bar = bar
+        self.model = QtWidgets.QLabel("Model: —")
+        self.device = QtWidgets.QLabel("—")
+        self.memories = QtWidgets.QLabel("0 memories")
+        self.busy = QtWidgets.QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.busy.setTextVisible(False)
+        self.busy.hide()
+        self.busy_label = QtWidgets.QLabel("")
+        for w in (self.busy_label, self.busy, self.memories, self.device, self.model):
+            bar.addPermanentWidget(w)
+
+    def show_memories(self, n: int) -> None:
+        self.memories.setText(f"{n} memor{'y' if n == 1 else 'ies'}")
+
+    def show_loading(self, text: str) -> None:
+        """What is loading now ("" when done)."""
+        self.busy.setVisible(bool(text))
+        self.busy_label.setText(text)
+
+    def show_reflecting(self, on: bool) -> None:
+        """A reflection pass runs (shown unless something else is already shown)."""
+        if on and not self.busy_label.text():
+            self.show_loading(REFLECTING)
+        elif not on and self.busy_label.text() == REFLECTING:
+            self.show_loading("")
+
+    def show_model_failed(self, msg: str) -> None:
+        self.model.setText("Model: not loaded")
+        self.model.setToolTip(msg)
+        self.device.setText("—")
+
+    def show_model(self, info: dict, load_model: bool) -> None:
+        """The model's name, where answers come from, and the device."""
+        if not info.get("name"):  # not loaded yet
+            self.model.setText("Model: loading…" if load_model else "Model: not loaded")
+            self.model.setToolTip(str(info.get("path") or ""))
+            self.device.setText("")
+            return
+        self.model.setText(f"Model: {info['name']}")
+        self.model.setToolTip(str(info.get("path") or ""))
+        if info.get("server_url"):  # answers come from a model server: say which, always
+            from ..server_llm import privacy_warning, where_answers_come_from
+
+            url = info["server_url"]
+            warn = privacy_warning(url)
+            self.model.setText(where_answers_come_from(url, info["name"])
+                               + (" ⚠ unencrypted" if warn else ""))
+            self.model.setToolTip(warn or f"Prompts, memories included, go to {url} "
+                                  "and nowhere else.")
+            self.device.setText(f"server · context {info.get('n_ctx', '?')}")
+            return
+        dev = info.get("device") or "CPU"
+        gpu = f" ({info['n_gpu_layers']} layers)" if dev == "GPU" and info.get("n_gpu_layers", -1) > 0 else ""
+        self.device.setText(f"{dev}{gpu} · context {info.get('n_ctx', '?')}")
+
+
+def op_message(name: str, arg) -> tuple[str, int] | None:
+    """The status-bar line after a memory edit (and how long it stays, ms)."""
+    if name == "edit":
+        return f"Memory #{arg[0]} saved and re-embedded.", 4000
+    if name == "pin":
+        return f"Memory #{arg[0]} {'pinned' if arg[1] else 'unpinned'}.", 4000
+    if name == "restore":
+        return f"Memory #{arg} restored.", 4000
+    if name.startswith("knowledge_"):
+        kid = arg[0] if isinstance(arg, tuple) else arg
+        what = {"knowledge_edit": "saved; it is used as you wrote it",
+                "knowledge_delete": "deleted (Undo in the Knowledge tab)",
+                "knowledge_restore": "restored"}.get(name, "changed")
+        return f"Knowledge #{kid} {what}.", 5000
+    return None

@@ -1,0 +1,177 @@
+"""The operations the window asks of the assistant thread (`AssistantWorker.op`).
+
+Each is one function ``run(worker, assistant, arg) -> result`` in `OPS`, with what it needs
+(the embedder), whether it changes memory (the cause its `MemoryChangedEvent` names) and
+whether its answer goes out another way than ``opDone`` (``quiet``).  Qt-free apart from
+the worker's signals they emit.
+
+``edit`` (id, user, assistant) · ``pin`` (id, bool) · ``delete`` id · ``restore`` id ·
+``export`` path · ``import`` path · ``offsets`` (message id, text) · ``rename_conv``
+(id, title) · ``delete_conv`` id · ``knowledge_edit`` (id, text) · ``knowledge_delete`` id
+· ``knowledge_restore`` id · ``search`` (who, text) · ``rewind`` (conversation id, message
+id) · ``conversation`` id · ``conversations`` · ``browse`` `BrowseQuery`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..session import browse, conversation_event, conversations_event
+
+
+class OpCancelled(Exception):
+    """The user cancelled the job (nothing of it was kept)."""
+
+
+@dataclass(frozen=True)
+class Op:
+    run: Callable[[Any, Any, Any], Any]  # (worker, assistant, arg) -> result
+    embedder: bool = False  # load the embedder first
+    changes_memory: str = ""  # the MemoryChangedEvent's cause ("" = changes none)
+    quiet: bool = False  # its answer goes out by its own signal, not opDone
+
+    def ids(self, arg, result) -> list[int]:
+        """The memories the op touched, where its argument or result says."""
+        if self.changes_memory == "rewind":
+            return [int(i) for i in result or []]
+        if self.changes_memory in ("edit", "pin"):
+            return [int(arg[0])]
+        if self.changes_memory in ("delete", "restore"):
+            return [int(arg)]
+        return []
+
+
+def _edit(_w, a, arg) -> None:
+    eid, user, assistant_text = arg
+    a.engine.edit_episode(int(eid), user, assistant_text)
+
+
+def _pin(_w, a, arg) -> None:
+    eid, pinned = arg
+    if a.engine is not None:
+        a.engine.set_pinned(int(eid), bool(pinned))
+    else:
+        a.store.set_pinned(int(eid), bool(pinned))
+
+
+def _delete(_w, a, arg) -> None:
+    a.engine.delete_episode(int(arg))
+
+
+def _restore(_w, a, arg) -> None:
+    a.engine.restore_episode(int(arg))
+
+
+def _export(w, a, arg) -> str:
+    from ..memfile import export_store
+
+    path = Path(arg)
+    fmt = "markdown" if path.suffix.lower() in (".md", ".markdown") else "native"
+    result = export_store(a.store, path, fmt=fmt,
+                          progress=lambda d, t: w.progress.emit("export", int(d), int(t)))
+    return result.summary()
+
+
+def _import(w, a, arg) -> str:
+    from ..memfile import ImportCancelled, ProgressText, import_file
+
+    words = ProgressText()
+
+    def progress(d: int, t: int) -> None:
+        w.progress.emit("import", int(d), int(t))
+        w.progressNote.emit("import", words.progress(d, t))
+
+    try:
+        rep = import_file(a.store, Path(arg), embedder=a.embedder, lam=a.settings.hela.lam,
+                          progress=progress, stage=words.stage, cancel=w.import_cancel)
+    except ImportCancelled:
+        raise OpCancelled("cancelled") from None
+    a.engine.reload_index()
+    w.update.emit(conversations_event(a.store))  # imported chats
+    return rep.summary()
+
+
+def _rewind(w, a, arg) -> list[int]:
+    """(chat, message id): drop it and what follows; the chat as it is now goes out."""
+    cid, mid = arg
+    result = a.store.delete_messages_from(int(cid), int(mid))
+    for eid in result:  # the memories of answers taken back (restorable)
+        a.engine.delete_episode(int(eid))
+    w.update.emit(conversation_event(a.store, int(cid), reason="rewind"))
+    w.update.emit(conversations_event(a.store))
+    return result
+
+
+def _search(_w, a, arg) -> list[tuple[int, float]]:
+    """(who asked, text) -> [(id, score)], best first."""
+    return [(r.episode_id, r.score) for r in a.engine.search(arg[1])]
+
+
+def _knowledge_edit(_w, a, arg) -> None:
+    from .. import knowledge as K
+
+    K.edit_item(a.store, a.embedder, int(arg[0]), str(arg[1]))
+
+
+def _knowledge_delete(_w, a, arg) -> None:
+    from .. import knowledge as K
+
+    K.delete_item(a.store, int(arg))
+
+
+def _knowledge_restore(_w, a, arg) -> None:
+    from .. import knowledge as K
+
+    K.restore_item(a.store, int(arg))
+
+
+def _rename_conv(w, a, arg) -> None:
+    cid, title = arg
+    a.store.rename_conversation(int(cid), title)
+    w.update.emit(conversations_event(a.store))
+
+
+def _delete_conv(w, a, arg) -> None:
+    a.store.delete_conversation(int(arg))
+    w.update.emit(conversations_event(a.store))
+
+
+def _offsets(w, _a, arg) -> None:
+    mid, text = arg
+    w.tokenOffsets.emit(int(mid), w.token_offsets(text))
+
+
+def _conversation(w, a, arg) -> None:
+    w.update.emit(conversation_event(a.store, int(arg)))
+
+
+def _conversations(w, a, _arg) -> None:
+    w.update.emit(conversations_event(a.store))
+
+
+def _browse(_w, a, arg) -> dict:
+    return browse(a.store, arg)
+
+
+OPS: dict[str, Op] = {
+    "edit": Op(_edit, embedder=True, changes_memory="edit"),
+    "pin": Op(_pin, changes_memory="pin"),
+    "delete": Op(_delete, embedder=True, changes_memory="delete"),
+    "restore": Op(_restore, embedder=True, changes_memory="restore"),
+    "export": Op(_export),
+    "import": Op(_import, embedder=True, changes_memory="import"),
+    "rewind": Op(_rewind, embedder=True, changes_memory="rewind"),
+    "search": Op(_search, embedder=True),
+    "knowledge_edit": Op(_knowledge_edit, embedder=True, changes_memory="knowledge"),
+    "knowledge_delete": Op(_knowledge_delete, changes_memory="knowledge"),
+    "knowledge_restore": Op(_knowledge_restore, changes_memory="knowledge"),
+    "rename_conv": Op(_rename_conv),
+    "delete_conv": Op(_delete_conv),
+    "offsets": Op(_offsets, quiet=True),
+    "conversation": Op(_conversation, quiet=True),
+    "conversations": Op(_conversations, quiet=True),
+    "browse": Op(_browse),
+}
