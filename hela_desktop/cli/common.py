@@ -94,12 +94,20 @@ def model_overrides(args: argparse.Namespace) -> dict:
             "server_url": opt("server") or None, "server_model": opt("model_name") or None}
 
 
+# the option that sets each setting, to name it in an error
+OPTION_OF = {"model_path": "--model", "n_gpu_layers": "--gpu-layers", "profile": "--profile",
+             "max_answer_tokens": "--max-tokens", "temperature": "--temperature",
+             "server_url": "--server", "server_model": "--model-name"}
+
+
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """The data folder's settings with the command-line overrides applied.  A malformed
     settings file raises SettingsError (exit 3 in ``main``); an option value outside its
-    range raises UsageError (exit 2)."""
+    range raises UsageError (exit 2) naming the option."""
     s = Settings.load(args.data_dir)
     try:
         return s.with_overrides(**model_overrides(args))
     except SettingsError as exc:
-        raise UsageError(str(exc)) from exc
+        key, _, rest = str(exc).partition(": ")
+        option = OPTION_OF.get(key)
+        raise UsageError(f"{option}: {rest}" if option else str(exc)) from exc
