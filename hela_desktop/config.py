@@ -217,6 +217,34 @@ class Settings:
             self.backend = "local"
         self.server_timeout = float(min(3600.0, max(0.1, self.server_timeout)))
 
+    def with_overrides(self, **overrides) -> Settings:
+        """A validated copy with `overrides` applied (``None``: keep the current value).
+
+        The one way the command line, the app's start-up and the benchmarks change settings.
+        Each key must be a top-level setting and each value of its type (as in
+        ``settings.json``; an integer is a fine float); a value outside the setting's
+        documented range (one :meth:`validate` would change) raises SettingsError naming
+        the key, rather than being clamped.  `self` is left unchanged.
+        """
+        import copy
+
+        given = {k: v for k, v in overrides.items() if v is not None}
+        names = {f.name for f in fields(self)} - {"hela", "streaming", "gate"}
+        unknown = sorted(set(given) - names)
+        if unknown:
+            raise SettingsError(f"unknown setting(s): {', '.join(unknown)}")
+        typed = _typed(type(self), given, "")
+        out = copy.deepcopy(self)
+        for k, v in typed.items():
+            setattr(out, k, v)
+        wanted = copy.deepcopy(out)
+        out.validate()
+        for k in typed:
+            if getattr(out, k) != getattr(wanted, k):
+                raise SettingsError(f"{k}: {getattr(wanted, k)!r} is out of range (the nearest "
+                                    f"allowed value is {getattr(out, k)!r})")
+        return out
+
     @classmethod
     def load(cls, data_dir: Path) -> Settings:
         path = Path(data_dir) / SETTINGS_FILE

@@ -38,7 +38,7 @@ The HeLa-Mem "reflective agent", made to work with a small local model (Qt-free)
    with the same model.  Every pass logs a summary to the ``activity`` table.
 
 API: :class:`ConsolidationParams`, :func:`plan_clusters`, :func:`distil`,
-:func:`consolidate` (one pass), :func:`consolidated_variant` (LoCoMo), :func:`add_cli`.
+:func:`consolidate` (one pass), :func:`consolidated_variant` (LoCoMo), :func:`plan_pass`.
 """
 
 from __future__ import annotations
@@ -47,12 +47,10 @@ import hashlib
 import json
 import logging
 import re
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -685,168 +683,19 @@ def consolidated_variant(engine, llm, *, k: int = 10, k_knowledge: int = 3,
                                  report=total)
 
 
-# ---------------------------------------------------------------------- CLI ----------
-def add_cli(subparsers) -> None:
-    """Register ``consolidate``, ``forget`` and ``restore`` on the CLI's subparsers."""
-    c = subparsers.add_parser(
-        "consolidate", help="distil busy memory hubs into knowledge (the reflective agent)")
-    c.add_argument("--dry-run", action="store_true",
-                   help="run the model and show what would be stored; write nothing")
-    c.add_argument("--max-clusters", type=int, help="clusters per pass (default 16; 0: all)")
-    c.add_argument("--hub-degree", type=float,
-                   help="δ_hub: weighted degree a hub exceeds (absolute: turns off the "
-                        "top-20%% rule)")
-    c.add_argument("--redo", action="store_true",
-                   help="forget which clusters were already processed, then run")
-    c.add_argument("--model", metavar="PATH", help="GGUF model file")
-    c.add_argument("--json", action="store_true", help="print the report as JSON")
-    c.set_defaults(func=cmd_consolidate)
-
-    f = subparsers.add_parser(
-        "forget", help="archive weak, isolated, stale memories (restorable; --purge deletes)")
-    f.add_argument("--dry-run", action="store_true", help="show what would be archived")
-    f.add_argument("--purge", action="store_true",
-                   help="also delete every archived memory for good (cannot be undone)")
-    f.add_argument("--max-degree", type=float, help="archive below this weighted degree")
-    f.add_argument("--stale-days", type=float, help="…and not accessed for this many days")
-    f.add_argument("--list", action="store_true", help="list archived memories and exit")
-    f.add_argument("--json", action="store_true", help="print the report as JSON")
-    f.set_defaults(func=cmd_forget)
-
-    r = subparsers.add_parser("restore", help="bring archived memories back, with their edges")
-    r.add_argument("ids", nargs="+", type=int, metavar="ID", help="episode ids")
-    r.set_defaults(func=cmd_restore)
-
-
-def _open_engine(data_dir: Path):
-    from .config import Settings
-    from .embedder import Embedder
-    from .memory import MemoryEngine
-
-    settings = Settings.load(data_dir)
-    store = Store(data_dir)
-    return MemoryEngine(store, Embedder(), settings), settings
-
-
-def cmd_consolidate(args) -> int:
-    """``hela-desktop consolidate [--dry-run]``: one pass, printed."""
-    from .llm import LocalLLM, ModelError
-
-    data_dir = Path(args.data_dir)
-    p = ConsolidationParams()
-    if args.max_clusters is not None:
-        p.max_clusters = None if args.max_clusters <= 0 else args.max_clusters
-    if args.hub_degree is not None:
-        p.hub_degree = args.hub_degree
-        p.hub_quantile = 0.0
-    engine, settings = _open_engine(data_dir)
-    try:
-        if args.redo and not args.dry_run:
-            reset_markers(engine.store)
-        clusters, hubs, _ = plan_clusters(engine.store, engine.hela, p)
-        pending = [c for c in clusters if not is_done(engine.store, c)]
-        if not pending:
-            print(f"{hubs} hubs, {len(clusters)} clusters; nothing new to consolidate")
-            if not args.dry_run:
-                with engine.store.transaction():
-                    engine.store.log_activity(JOB, {"hubs": hubs, "clusters": len(clusters),
-                                                    "already_done": len(clusters)})
-            return 0
-        try:
-            llm = LocalLLM(getattr(args, "model", None) or settings.model_path or None,
-                           n_ctx=min(settings.n_ctx, 2048), n_gpu_layers=settings.n_gpu_layers,
-                           n_threads=settings.n_threads)
-        except ModelError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-
-        def show(d: dict) -> None:
-            if args.json:
-                return
-            head = f"cluster #{d['hub']} (D={d['degree']:.2f}, episodes {d['members']})"
-            if d["status"] != "ok":
-                print(f"{head}: skipped, invalid model output", flush=True)
-                return
-            print(head, flush=True)
-            verb = "would be " if args.dry_run else ""
-            for it in d["items"]:
-                extra = ""
-                if it["action"] in ("strengthened", "superseded") and it.get("other_id"):
-                    extra = f" (#k{it['other_id']}, cos {it['similarity']:.2f})"
-                print(f"  {verb}{it['action']}: [{it['kind']}] {it['text']}{extra}", flush=True)
-            for it in d.get("rejected", []):
-                print(f"  rejected ({it['reason']}): {it['text']}", flush=True)
-
-        rep = consolidate(engine, llm, params=p, dry_run=args.dry_run, on_cluster=show)
-        llm.close()
-        if args.json:
-            print(json.dumps(rep.to_dict(), indent=2))
-        else:
-            tag = "dry run, nothing written: " if args.dry_run else ""
-            print(f"{tag}{rep.hubs} hubs, {rep.clusters} clusters ({rep.already_done} done "
-                  f"before), {rep.distilled} distilled, {rep.failed} invalid; knowledge: "
-                  f"{rep.added} added, {rep.strengthened} strengthened, {rep.superseded} "
-                  f"superseded, {rep.rejected} rejected; {rep.remaining} clusters left; "
-                  f"{rep.seconds:.1f} s")
-        return 0
-    finally:
-        engine.store.close()
-
-
-def cmd_forget(args) -> int:
-    """``hela-desktop forget [--dry-run] [--purge]``: archive by the rule, print why."""
-    from .config import Settings
-    from .forgetting import ForgettingParams, archived_episodes, forget
-
-    data_dir = Path(args.data_dir)
-    store = Store(data_dir)
-    try:
-        if args.list:
-            rows = archived_episodes(store, limit=1_000_000)
-            for e in rows:
-                label = " ".join(e["text"].split())[:70]
-                print(f"#{e['id']}  {label}\n      {e['reason']} ({e['edges']} edges kept)")
-            print(f"{len(rows)} archived memories")
-            return 0
-        fp = ForgettingParams()
-        if args.max_degree is not None:
-            fp.max_degree = args.max_degree
-        if args.stale_days is not None:
-            fp.stale_days = args.stale_days
-        settings = Settings.load(data_dir)
-        rep = forget(store, hela=settings.hela, params=fp, dry_run=args.dry_run,
-                     purge=args.purge)
-        if args.json:
-            print(json.dumps(rep.to_dict(), indent=2))
-            return 0
-        verb = "would archive" if args.dry_run else "archived"
-        for a in rep.archived:
-            print(f"{verb} #{a['episode_id']}: {a['label']}\n      {a['reason']}")
-        if args.purge:
-            pv = "would delete" if args.dry_run else "deleted"
-            print(f"{pv} {len(rep.purged)} archived memories for good: "
-                  + " ".join(f"#{i}" for i in rep.purged))
-        print(f"{'dry run, nothing written: ' if args.dry_run else ''}{rep.checked} memories "
-              f"checked, {len(rep.archived)} {verb}; kept: {rep.kept_pinned} pinned, "
-              f"{rep.kept_knowledge} knowledge sources, {rep.kept_connected} connected, "
-              f"{rep.kept_recent} recently used")
-        return 0
-    finally:
-        store.close()
-
-
-def cmd_restore(args) -> int:
-    """``hela-desktop restore ID...``: un-archive (edges were kept)."""
-    from .forgetting import restore
-
-    store = Store(Path(args.data_dir))
-    try:
-        done = restore(store, args.ids)
-        missing = [i for i in args.ids if i not in done]
-        for i in done:
-            print(f"restored #{i}")
-        for i in missing:
-            print(f"#{i}: not an archived memory", file=sys.stderr)
-        return 0 if not missing else 1
-    finally:
-        store.close()
+# ---------------------------------------------------------------------- command line -
+def plan_pass(store: Store, hela: HelaParams, params: ConsolidationParams, *,
+              redo: bool = False, dry_run: bool = False) -> tuple[int, int, int]:
+    """What ``hela-desktop consolidate`` checks before it loads a model: (hubs, clusters,
+    clusters not yet processed).  `redo` (unless `dry_run`) first forgets which clusters
+    were processed.  With nothing left to do (and not `dry_run`) the pass is logged here,
+    as one that found every cluster done."""
+    if redo and not dry_run:
+        reset_markers(store)
+    clusters, hubs, _ = plan_clusters(store, hela, params)
+    pending = sum(1 for c in clusters if not is_done(store, c))
+    if not pending and not dry_run:
+        with store.transaction():
+            store.log_activity(JOB, {"hubs": hubs, "clusters": len(clusters),
+                                     "already_done": len(clusters)})
+    return hubs, len(clusters), pending

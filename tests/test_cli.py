@@ -134,3 +134,64 @@ def test_bench_speed_streaming_parts_run_and_report(tmp_path):
     assert set(turns) == {"exact", "splice"} and len(turns["splice"]["turns"]) == 2
     text = format_report({"profile": s.profile, "streaming": stream, "turns": turns})
     assert "ratio" in text and "first token" in text
+
+
+def test_option_values_out_of_range_are_refused_in_one_line(tmp_path, capsys):
+    """--max-tokens beyond half the context, --temperature above 5: exit 2, nothing written."""
+    from hela_desktop.cli import main
+
+    d = tmp_path / "data"
+    assert main(["chat", "--data-dir", str(d), "-m", "hi", "--temperature", "9"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["error: --temperature: 9.0 is out of range (the nearest allowed value is 5.0)"]
+    assert main(["chat", "--data-dir", str(d), "-m", "hi", "--max-tokens", "2049"]) == 2
+    assert "--max-tokens: 2049 is out of range" in capsys.readouterr().err
+    assert not d.exists()
+
+
+def test_app_command_opens_the_window_with_the_overrides(tmp_path, monkeypatch):
+    import hela_desktop.ui.app as ui_app
+    from hela_desktop.cli import main
+
+    calls = []
+    monkeypatch.setattr(ui_app, "run_app", lambda d, o: calls.append((d, o)) or 0)
+    assert main(["app", "--data-dir", str(tmp_path), "--gpu-layers", "0", "--profile",
+                 "streaming", "--model", "~/m.gguf", "--server", "http://x"]) == 0
+    home = os.path.expanduser("~")
+    assert calls == [(tmp_path, {"model_path": f"{home}/m.gguf", "n_gpu_layers": 0,
+                                 "profile": "streaming"})]
+    assert main(["app", "--data-dir", str(tmp_path)]) == 0
+    assert calls[-1] == (tmp_path, None)
+
+
+def test_bench_speed_passes_its_options_to_the_benchmark(tmp_path, monkeypatch, capsys):
+    import hela_desktop.bench.server_speed as server_speed
+    import hela_desktop.bench.speed as speed
+    from hela_desktop.cli import main
+
+    seen = {}
+
+    def fake_speed(settings, **kw):
+        seen.update(kw, profile=settings.profile)
+        return {"profile": settings.profile}
+
+    monkeypatch.setattr(speed, "run_speed", fake_speed)
+    assert main(["bench", "speed", "--data-dir", str(tmp_path), "--sizes", "10, 20",
+                 "--skip", "memfile,import", "--stress", "2", "--profile", "streaming",
+                 "--model", "m.gguf", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"profile": "streaming"}
+    assert seen == {"sizes": [10, 20], "queries": 60, "answers": 8, "quick": False,
+                    "skip": {"memfile", "import"}, "stress": 2, "model": "m.gguf",
+                    "profile": "streaming"}
+
+    def fake_server(settings, **kw):
+        seen.update(kw, url=settings.server_url, model=settings.server_model,
+                    backend=settings.backend)
+        return {}
+
+    seen.clear()
+    monkeypatch.setattr(server_speed, "run_server_speed", fake_server)
+    assert main(["bench", "speed", "--data-dir", str(tmp_path), "--server", "http://h:1",
+                 "--model-name", "m", "--quick", "--skip", "eager", "--server-log", "l"]) == 0
+    assert seen == {"answers": 2, "eager": False, "log": "l", "url": "http://h:1", "model": "m",
+                    "backend": "server"}

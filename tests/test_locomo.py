@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from hela_desktop.bench import locomo as L
+from hela_desktop.cli.bench import add_locomo
 
 SAMPLE = {
     "sample_id": "tiny-1",
@@ -134,7 +135,7 @@ def test_run_end_to_end_same_budget_and_dump(tmp_path, cached):
 def test_cli_registration_and_json(tmp_path, cached, monkeypatch, capsys):
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers()
-    L.add_cli(sub)
+    add_locomo(sub)
     data = tmp_path / "tiny.json"
     data.write_text(json.dumps([SAMPLE]), encoding="utf-8")
     args = ap.parse_args(["locomo", str(data), "--k", "2", "--json", "--methods", "dense,bm25,hela",

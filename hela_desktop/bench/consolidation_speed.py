@@ -10,13 +10,11 @@ clusters; the rest waits for the next idle pass).
 
 ``hela-desktop bench speed`` calls it; alone::
 
-    python -m hela_desktop.bench.consolidation_speed --n 1000
+    python -m hela_desktop.cli.consolidation_speed --n 1000
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import tempfile
 import time
@@ -222,27 +220,6 @@ def bench_consolidation(n: int = 1000, *, queries: int = 300,
             llm.close()
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=1000)
-    ap.add_argument("--queries", type=int, default=300)
-    ap.add_argument("--max-clusters", type=int, default=16, help="0: all clusters")
-    ap.add_argument("--locomo", metavar="FILE",
-                    help="instead: evidence recall on one LoCoMo conversation, before and "
-                         "after consolidation")
-    ap.add_argument("--sample", type=int, default=0, help="--locomo: conversation index")
-    args = ap.parse_args(argv)
-    if args.locomo:
-        res = bench_locomo_consolidated(args.locomo, sample=args.sample,
-                                        max_clusters=args.max_clusters or None)
-    else:
-        res = bench_consolidation(args.n, queries=args.queries,
-                                  max_clusters=args.max_clusters or None)
-    print(json.dumps(res, indent=2))
-    return 0
-
-
-
 def bench_locomo_consolidated(path: str | Path, *, sample: int = 0, k: int = 10,
                               k_knowledge: int = 3, max_clusters: int | None = 30,
                               llm=None, embedder=None) -> dict:
@@ -334,6 +311,3 @@ def bench_locomo_consolidated(path: str | Path, *, sample: int = 0, k: int = 10,
             llm.close()
     return res
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -34,7 +34,6 @@ sha1(embedder name + text), so a rerun does not embed again.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import re
@@ -598,31 +597,6 @@ def markdown_report(result: dict, title: str = "LoCoMo evidence recall") -> str:
     return "\n".join(lines) + "\n"
 
 
-# ------------------------------------------------------------------ CLI -----------------
-def add_cli(bench_subparsers) -> argparse.ArgumentParser:
-    """Register ``bench locomo`` on the lead's ``bench`` subparsers."""
-    p = bench_subparsers.add_parser(
-        "locomo", help="LoCoMo evidence recall: every profile and baseline, same token budget")
-    p.add_argument("file", type=Path, help="LoCoMo JSON (e.g. locomo10.json)")
-    p.add_argument("--k", type=int, default=10, help="dense top-k that sets the token budget")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--out", type=Path, help="write the markdown report here")
-    p.add_argument("--dump", type=Path, help="one JSON line per question and method")
-    p.add_argument("--conversations", type=int, help="only the first N conversations")
-    p.add_argument("--samples", help="only these sample ids (comma-separated)")
-    p.add_argument("--methods", help=f"comma-separated subset of {','.join(METHODS)}")
-    p.add_argument("--granularity", choices=("turn", "pair"), default="turn")
-    p.add_argument("--answer", action="store_true", help="also answer with the local model (F1)")
-    p.add_argument("--model", help="GGUF model for --answer (default: the bundled one)")
-    p.add_argument("--questions", type=int, help="--answer: at most N questions")
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
-    p.add_argument("--consolidated", action="store_true",
-                   help="add hela-consolidated: ingest, consolidate with the local model "
-                        "(--model), then ask (slow: minutes per conversation on a CPU)")
-    p.set_defaults(func=cmd_locomo)
-    return p
-
-
 def load_samples(path: Path, conversations: int | None = None,
                  samples: str | None = None) -> list[dict]:
     data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -634,68 +608,3 @@ def load_samples(path: Path, conversations: int | None = None,
     if conversations:
         data = data[:conversations]
     return data
-
-
-def cmd_locomo(args) -> int:
-    """Handler of ``hela-desktop bench locomo``."""
-    try:
-        samples = load_samples(args.file, args.conversations, getattr(args, "samples", None))
-    except (OSError, ValueError) as exc:
-        print(f"error: {args.file}: {exc}", file=sys.stderr)
-        return 2
-    if not samples:
-        print("error: no conversations selected", file=sys.stderr)
-        return 2
-    methods = METHODS
-    if getattr(args, "methods", None):
-        methods = tuple(m.strip() for m in args.methods.split(",") if m.strip())
-        bad = [m for m in methods if m not in METHODS]
-        if bad or "dense" not in methods:
-            print(f"error: methods must include dense and come from {METHODS}", file=sys.stderr)
-            return 2
-    data_dir = Path(getattr(args, "data_dir", None) or Path.home() / ".cache" / "hela-desktop")
-    cache = None if getattr(args, "no_cache", False) else data_dir / ".bench-cache"
-    emb = CachedEmbedder(cache)
-    answerer = make_answerer(args.model) if args.answer else None
-    consolidate_llm = None
-    if getattr(args, "consolidated", False):
-        from ..llm import LocalLLM, ModelError
-
-        try:
-            consolidate_llm = LocalLLM(args.model or None, n_ctx=2048)
-        except ModelError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-    dump_f = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
-    try:
-        res = run_locomo(
-            samples, k=args.k, embedder=emb, methods=methods, granularity=args.granularity,
-            dump=(lambda d: dump_f.write(json.dumps(d, ensure_ascii=False) + "\n")) if dump_f else None,
-            answerer=answerer, max_answer_questions=args.questions,
-            consolidate_llm=consolidate_llm,
-        )
-    finally:
-        if dump_f:
-            dump_f.close()
-    report = markdown_report(res)
-    if args.out:
-        Path(args.out).write_text(report, encoding="utf-8")
-    if args.json:
-        out = {"k": res["k"], "default_profile": res["default_profile"],
-               "methods": {m: {c: r[c] for c in ("overall", "multi-hop", "temporal",
-                                                 "open-domain", "single-hop", "tokens")}
-                           for m, r in res["methods"].items()}}
-        print(json.dumps(out))
-    else:
-        print(report)
-        print(f"({res['seconds']:.0f} s)")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    ap = argparse.ArgumentParser(prog="locomo")
-    sp = ap.add_subparsers()
-    add_cli(sp)
-    a = ap.parse_args(["locomo", *sys.argv[1:]])
-    a.data_dir = Path.home() / ".cache" / "hela-desktop"
-    sys.exit(a.func(a))

@@ -41,10 +41,8 @@ A run, per dialogue, in a fresh data folder:
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import json
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -254,9 +252,7 @@ def run_personal(dialogues: list[dict], *, llm, embedder, settings: Settings | N
                  answer: bool = False, reflect: bool = False, answer_tokens: int = 48,
                  dump: Callable[[dict], None] | None = None,
                  progress: Callable[[str], None] | None = None) -> dict:
-    s = replace(settings or Settings())
-    s.temperature = 0.0
-    s.max_answer_tokens = answer_tokens
+    s = (settings or Settings()).with_overrides(temperature=0.0, max_answer_tokens=answer_tokens)
     t0 = time.perf_counter()
     rows: list[dict] = []
     for d in dialogues:
@@ -291,59 +287,3 @@ def markdown_report(res: dict) -> str:
     lines.append(f"Knowledge: {k['items']} items, grounded {k['grounded']} %.")
     lines.append(f"({res['seconds']:.0f} s)")
     return "\n".join(lines)
-
-
-# ------------------------------------------------------------------ CLI -----------------
-def add_cli(bench_subparsers) -> argparse.ArgumentParser:
-    p = bench_subparsers.add_parser(
-        "personal", help="the whole memory loop on personal dialogues (personal-dev.json)")
-    p.add_argument("file", type=Path, help="dialogues JSON (e.g. personal-dev.json)")
-    p.add_argument("--answer", action="store_true",
-                   help="score the answers too (correct, format leaks, repeats)")
-    p.add_argument("--reflect", action="store_true",
-                   help="run consolidation and forgetting between sessions")
-    p.add_argument("--model", help="GGUF chat model (default: the bundled one)")
-    p.add_argument("--answer-tokens", type=int, default=48, help="longest answer (48)")
-    p.add_argument("--dialogues", type=int, help="only the first N dialogues")
-    p.add_argument("--ids", help="only these dialogue ids (comma-separated)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--dump", type=Path, help="one JSON line per probe")
-    p.set_defaults(func=cmd_personal)
-    return p
-
-
-def cmd_personal(args) -> int:
-    from ..embedder import Embedder
-    from ..llm import LocalLLM, ModelError
-
-    if args.answer_tokens < 1:
-        print("error: --answer-tokens must be at least 1", file=sys.stderr)
-        return 2
-    try:
-        dialogues = load_dialogues(args.file, args.dialogues, args.ids)
-    except DataError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if not dialogues:
-        print("error: no dialogues selected", file=sys.stderr)
-        return 2
-    try:
-        llm = LocalLLM(args.model or None, n_ctx=4096)
-    except ModelError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    emb = Embedder()
-    dump_f = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
-    try:
-        res = run_personal(
-            dialogues, llm=llm, embedder=emb, answer=args.answer, reflect=args.reflect,
-            answer_tokens=args.answer_tokens,
-            dump=(lambda r: dump_f.write(json.dumps(r, ensure_ascii=False) + "\n"))
-            if dump_f else None,
-            progress=None if args.json else (lambda m: print(m, file=sys.stderr)))
-    finally:
-        if dump_f:
-            dump_f.close()
-        llm.close()
-    print(json.dumps(res) if args.json else markdown_report(res))
-    return 0

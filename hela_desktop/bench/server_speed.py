@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from ..config import Settings
-from ..server_llm import LlamaCppPythonLog, ServerError, StreamReport
+from ..server_llm import LlamaCppPythonLog, ServerError, ServerLLM, StreamReport
 from .speed import QUESTIONS, TOPICS
 
 
@@ -41,57 +41,68 @@ def _rate(times: list[float]) -> tuple[int, float]:
     return len(times), (times[-1] - times[0]) if len(times) > 1 else 0.0
 
 
+def _answer(a, llm: ServerLLM, q: str, max_tokens: int, log: LlamaCppPythonLog | None
+            ) -> tuple[dict, list[dict], tuple[int, float, int, float]]:
+    """One question both ways: a chat turn with re-retrieval, then the same first prompt
+    streamed plainly.  (its answer row, its swap rows, (tokens, s) of each way)."""
+    from ..events import DoneEvent, MemoriesEvent, TokenEvent
+
+    times: list[float] = []
+    done, first = None, []
+    for ev in a.chat(q, a.new_conversation("bench"), seed=1):
+        if isinstance(ev, MemoriesEvent):
+            first = ev.memories
+        elif isinstance(ev, TokenEvent):
+            times.append(time.perf_counter())
+        elif isinstance(ev, DoneEvent):
+            done = ev
+    state = a.last_turn
+    assert done is not None and state is not None  # a finished turn ends with DoneEvent
+    n1, t1 = _rate(times)
+    # plain streaming of the same first prompt, one request, nothing else
+    ptimes = []
+    req = ({"prompt": llm.text(state.first_prompt)} if llm.mode_in_use == "completions"
+           else {"messages": a._stable_messages() + [
+               {"role": "user", "content": a._user_content(first, q)}]})
+    for _ in llm.stream(**req, max_tokens=max_tokens, temperature=0.0, top_p=1.0,
+                        seed=1, report=StreamReport()):
+        ptimes.append(time.perf_counter())
+    if log is not None:
+        log.take()  # the plain request's line is not a swap's
+    n2, t2 = _rate(ptimes)
+    row = {"question": q, "tokens": done.tokens, "swaps": done.swaps,
+           "tokens_per_s": round(n1 / t1, 2) if t1 else None,
+           "plain_tokens": n2, "plain_tokens_per_s": round(n2 / t2, 2) if t2 else None}
+    swaps = []
+    for r in state.requests[1:]:
+        bound, how = _server_count(llm, r.bound_text)
+        swaps.append({"processed": r.processed, "bound": bound, "bound_by": how,
+                      "estimate": r.estimate,
+                      "within_bound": None if r.processed is None else r.processed <= bound + 2})
+    return row, swaps, (n1, t1, n2, t2)
+
+
 def bench_server(settings: Settings, answers: int, workdir: Path, log: str | None = None) -> dict:
     from ..assistant import Assistant
-    from ..events import DoneEvent, MemoriesEvent, TokenEvent
     from ..memory import NewEpisode
 
-    s = Settings.from_dict(settings.to_dict())
-    s.backend = "server"
-    s.temperature = 0.0
-    s.max_answer_tokens = 96
+    s = settings.with_overrides(backend="server", temperature=0.0, max_answer_tokens=96)
     a = Assistant(workdir, s)
     try:
         a.load()
+        llm, engine = a.llm, a.engine
+        assert isinstance(llm, ServerLLM) and engine is not None  # loaded, backend "server"
         if log:
-            a.llm.log = LlamaCppPythonLog(log)
-        a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
-        llm = a.llm
+            llm.log = LlamaCppPythonLog(log)
+        engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
         rows, swaps_rows = [], []
         rr_n = rr_s = plain_n = plain_s = 0.0
         for i in range(answers):
-            q = QUESTIONS[i % len(QUESTIONS)]
-            times, done, first = [], None, []
-            for ev in a.chat(q, a.new_conversation("bench"), seed=1):
-                if isinstance(ev, MemoriesEvent):
-                    first = ev.memories
-                elif isinstance(ev, TokenEvent):
-                    times.append(time.perf_counter())
-                elif isinstance(ev, DoneEvent):
-                    done = ev
-            state = a.last_turn
-            n1, t1 = _rate(times)
-            # plain streaming of the same first prompt, one request, nothing else
-            ptimes = []
-            req = ({"prompt": llm.text(state.first_prompt)} if llm.mode_in_use == "completions"
-                   else {"messages": a._stable_messages() + [
-                       {"role": "user", "content": a._user_content(first, q)}]})
-            for _ in llm.stream(**req, max_tokens=s.max_answer_tokens, temperature=0.0, top_p=1.0,
-                                seed=1, report=StreamReport()):
-                ptimes.append(time.perf_counter())
-            if log:
-                a.llm.log.take()  # the plain request's line is not a swap's
-            n2, t2 = _rate(ptimes)
+            row, swaps, (n1, t1, n2, t2) = _answer(a, llm, QUESTIONS[i % len(QUESTIONS)],
+                                                   s.max_answer_tokens, llm.log)
             rr_n, rr_s, plain_n, plain_s = rr_n + n1, rr_s + t1, plain_n + n2, plain_s + t2
-            rows.append({"question": q, "tokens": done.tokens, "swaps": done.swaps,
-                         "tokens_per_s": round(n1 / t1, 2) if t1 else None,
-                         "plain_tokens": n2, "plain_tokens_per_s": round(n2 / t2, 2) if t2 else None})
-            for r in state.requests[1:]:
-                bound, how = _server_count(llm, r.bound_text)
-                swaps_rows.append({"processed": r.processed, "bound": bound, "bound_by": how,
-                                   "estimate": r.estimate,
-                                   "within_bound": None if r.processed is None
-                                   else r.processed <= bound + 2})
+            rows.append(row)
+            swaps_rows += swaps
         rr = rr_n / rr_s if rr_s else 0.0
         plain = plain_n / plain_s if plain_s else 0.0
         processed = [r["processed"] for r in swaps_rows if r["processed"] is not None]
@@ -129,30 +140,25 @@ def format_server_report(r: dict) -> str:
     return "\n".join(lines)
 
 
-def run_server_speed(args, settings: Settings) -> int:
-    import json
+def run_server_speed(settings: Settings, *, answers: int, eager: bool = True,
+                     log: str | None = None) -> dict:
+    """What ``hela-desktop bench speed --server URL`` measures: one `bench_server` report
+    per run, by name ("default", and with `eager` "eager": every swap re-retrieval
+    proposes).  `log`: the server's log (``--server-log``).  Raises ServerError."""
     import tempfile
 
-    answers = 2 if args.quick else args.answers
     print(f"re-retrieval vs plain streaming from {settings.server_url}:", file=sys.stderr)
-    skip = {x.strip() for x in (args.skip or "").split(",") if x.strip()}
     runs = {"default": settings}
-    if "eager" not in skip:
+    if eager:
         # every swap re-retrieval proposes (no margin, no cost weight; the time budget stays)
-        eager = Settings.from_dict(settings.to_dict())
-        eager.swap_margin = eager.swap_cost_weight = 0.0
-        runs["eager"] = eager
+        runs["eager"] = settings.with_overrides(swap_margin=0.0, swap_cost_weight=0.0)
     report = {}
     with tempfile.TemporaryDirectory(prefix="hela-bench-") as tmp:
         for name, s in runs.items():
-            try:
-                report[name] = bench_server(s, answers, Path(tmp) / name,
-                                            getattr(args, "server_log", None))
-            except ServerError as exc:
-                print(f"error: {exc}", file=sys.stderr)
-                return 2
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print("\n\n".join(f"## {name}\n{format_server_report(r)}" for name, r in report.items()))
-    return 0
+            report[name] = bench_server(s, answers, Path(tmp) / name, log)
+    return report
+
+
+def format_server_reports(report: dict) -> str:
+    """`run_server_speed`'s report as text: one section per run."""
+    return "\n\n".join(f"## {name}\n{format_server_report(r)}" for name, r in report.items())

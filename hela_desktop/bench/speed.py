@@ -213,13 +213,8 @@ def _bench_chat(settings: Settings, workdir: Path, model: str | None, **override
     from ..assistant import Assistant
     from ..memory import NewEpisode
 
-    s = Settings.from_dict(settings.to_dict())
-    s.temperature = 0.0
-    s.max_answer_tokens = 96
-    for k, v in overrides.items():
-        setattr(s, k, v)
-    if model:
-        s.model_path = model
+    s = settings.with_overrides(temperature=0.0, max_answer_tokens=96, model_path=model or None,
+                                **overrides)
     a = Assistant(workdir, s)
     a.load()
     a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
@@ -336,76 +331,67 @@ def bench_turns(settings: Settings, turns: int, workdir: Path, model: str | None
     return out
 
 
-def run_speed(args) -> int:
-    """Entry point of ``hela-desktop bench speed``."""
-    settings = Settings.load(args.data_dir) if Path(args.data_dir).exists() else Settings()
-    if getattr(args, "profile", None):
-        settings.profile = args.profile
-    if getattr(args, "server", None):  # re-retrieval vs plain streaming from one server
-        from .server_speed import run_server_speed
+def run_speed(settings: Settings, *, sizes: list[int], queries: int = 60, answers: int = 8,
+              quick: bool = False, skip: set[str] | frozenset[str] = frozenset(),
+              stress: int = 0, model: str | None = None) -> dict:
+    """What ``hela-desktop bench speed`` measures, as a report dict (see `format_report`).
 
-        settings.backend, settings.server_url = "server", args.server
-        settings.server_model = getattr(args, "model_name", None) or settings.server_model
-        return run_server_speed(args, settings)
-    skip = {x.strip() for x in (args.skip or "").split(",") if x.strip()}
-    sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
-    queries = args.queries
-    answers = args.answers
-    if args.quick:
+    `skip`: parts left out (retrieval, stream, eager, turns, memfile, import, consolidate).
+    `quick`: small sizes, for a smoke test.  `stress`: run only the streaming comparisons,
+    beside that many busy processes.  `model`: the GGUF file (default: the settings' own).
+    """
+    skip = set(skip)
+    if quick:
         sizes, queries, answers = [1000, 5000], 20, 2
     report: dict = {"profile": settings.profile}
-    n_stress = getattr(args, "stress", 0) or 0
-    if n_stress:  # a busy machine: only the streaming comparisons, beside N busy processes
+    if stress:  # a busy machine: only the streaming comparisons, beside N busy processes
         skip |= {"retrieval", "turns", "memfile", "consolidate"}
     with tempfile.TemporaryDirectory(prefix="hela-bench-") as tmp, \
-            (Stress(n_stress) if n_stress else contextlib.nullcontext()) as stress:
+            (Stress(stress) if stress else contextlib.nullcontext()) as busy:
         work = Path(tmp)
         if "retrieval" not in skip:
             print("retrieval latency (default profile, query vector given):", file=sys.stderr)
             report["retrieval"] = bench_retrieval(sizes, queries, settings, work)
         if "stream" not in skip:
             print("streaming with re-retrieval vs plain generation:", file=sys.stderr)
-            report["streaming"] = bench_streaming(settings, answers, work,
-                                                  getattr(args, "model", None), stress)
+            report["streaming"] = bench_streaming(settings, answers, work, model, busy)
         if "eager" not in skip:
             # the same answers with every swap the re-retrieval proposes (no margin, no cost
             # weight; the time budget stays): what swaps cost when they are frequent
-            eager = Settings.from_dict(settings.to_dict())
-            eager.swap_margin = 0.0
-            eager.swap_cost_weight = 0.0
+            eager = settings.with_overrides(swap_margin=0.0, swap_cost_weight=0.0)
             print("the same, making every swap re-retrieval proposes:", file=sys.stderr)
-            report["streaming_eager"] = bench_streaming(eager, answers, work / "eager",
-                                                        getattr(args, "model", None), stress)
+            report["streaming_eager"] = bench_streaming(eager, answers, work / "eager", model,
+                                                        busy)
         if "turns" not in skip:
             print("time to first token over one chat, previous answer reused vs not:",
                   file=sys.stderr)
-            report["turns"] = bench_turns(settings, 3 if args.quick else 6, work,
-                                          getattr(args, "model", None))
-        if "memfile" not in skip:
-            from .memfile_speed import bench_memfile
+            report["turns"] = bench_turns(settings, 3 if quick else 6, work, model)
+        _bench_files(report, skip, work, quick)
+        if busy is not None:
+            report["stress"] = busy.summary()
+    return report
 
-            n = 5000 if args.quick else 100_000
-            print(f"memory file export/import of {n:,} memories:", file=sys.stderr)
-            report["memfile"] = bench_memfile(n, work / "memfile")
-        if "import" not in skip:
-            from .import_speed import bench_import
 
-            n = 500 if args.quick else 10_000
-            print(f"importing a ChatGPT export of {n:,} exchanges:", file=sys.stderr)
-            report["import"] = bench_import(work / "import", exchanges=n)
-        if "consolidate" not in skip:
-            from .consolidation_speed import bench_consolidation
+def _bench_files(report: dict, skip: set[str], work: Path, quick: bool) -> None:
+    """The parts of `run_speed` without a model: memory files, import, consolidation."""
+    if "memfile" not in skip:
+        from .memfile_speed import bench_memfile
 
-            n = 100 if args.quick else 1000
-            print(f"one consolidation pass over {n:,} memories:", file=sys.stderr)
-            report["consolidation"] = bench_consolidation(n=n)
-        if stress is not None:
-            report["stress"] = stress.summary()
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print(format_report(report))
-    return 0
+        n = 5000 if quick else 100_000
+        print(f"memory file export/import of {n:,} memories:", file=sys.stderr)
+        report["memfile"] = bench_memfile(n, work / "memfile")
+    if "import" not in skip:
+        from .import_speed import bench_import
+
+        n = 500 if quick else 10_000
+        print(f"importing a ChatGPT export of {n:,} exchanges:", file=sys.stderr)
+        report["import"] = bench_import(work / "import", exchanges=n)
+    if "consolidate" not in skip:
+        from .consolidation_speed import bench_consolidation
+
+        n = 100 if quick else 1000
+        print(f"one consolidation pass over {n:,} memories:", file=sys.stderr)
+        report["consolidation"] = bench_consolidation(n=n)
 
 
 def format_report(r: dict) -> str:

@@ -13,14 +13,6 @@ ORG = "HeLa"
 APP = "HeLa Desktop"
 
 
-def _merge(settings: Settings, override: dict | None) -> Settings:
-    if not override:
-        return settings
-    data = settings.to_dict()
-    data.update({k: v for k, v in override.items() if v is not None})
-    return Settings.from_dict(data)
-
-
 def run_app(data_dir: Path | None = None, settings_override: dict | None = None) -> int:
     """Open the main window on `data_dir` (default: the platform data folder, or the one
     the user last chose in Settings); returns the exit code."""
@@ -55,7 +47,7 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     except ValueError as exc:
         QtWidgets.QMessageBox.warning(None, APP, f"{exc}\n\nStarting with default settings.")
         settings = Settings()
-    settings = _merge(settings, settings_override)
+    settings = settings.with_overrides(**(settings_override or {}))
 
     win = MainWindow(data_dir, settings)
     win.dataDirChanged.connect(lambda p: qs.setValue("data_dir", p))

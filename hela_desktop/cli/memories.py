@@ -14,22 +14,20 @@ unknown id, nothing to change — is one ``error: …`` line on stderr and exit 
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from pathlib import Path
+
+from .common import add_data_dir, error, shows_help
 
 
 def add_cli(subparsers) -> None:
     m = subparsers.add_parser("memories", help="list, search, show, edit, pin, delete, restore memories")
     msub = m.add_subparsers(dest="memories_cmd", metavar="ACTION")
-    m.set_defaults(func=lambda a: (m.print_help(), 2)[1])
+    m.set_defaults(func=shows_help(m))
 
     def add(name: str, help_: str, func, *, with_id: bool = True, json_: bool = False):
-        p = msub.add_parser(name, help=help_)
-        p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
-                       help="memory and settings folder")
+        p = add_data_dir(msub.add_parser(name, help=help_))
         if with_id:
             p.add_argument("id", type=int, metavar="ID", help="memory (episode) id")
         if json_:
@@ -52,16 +50,12 @@ def add_cli(subparsers) -> None:
     p.add_argument("--off", action="store_true", help="unpin")
     add("delete", "delete a memory (restorable with `memories restore`)", cmd_delete)
     add("restore", "bring back a deleted or archived memory", cmd_restore)
+    add_data_dir(m)
 
 
 # ---------------------------------------------------------------------- helpers ------
-def _error(msg: str, code: int = 2) -> int:
-    print(f"error: {msg}", file=sys.stderr)
-    return code
-
-
 def _store(args):
-    from .store import DB_FILE, Store
+    from ..store import DB_FILE, Store
 
     if not (Path(args.data_dir) / DB_FILE).exists():
         raise LookupError(f"no memories in {args.data_dir} yet")
@@ -69,12 +63,12 @@ def _store(args):
 
 
 def _engine(store, with_embedder: bool):
-    from .config import Settings
-    from .memory import MemoryEngine
+    from ..config import Settings
+    from ..memory import MemoryEngine
 
     embedder = None
     if with_embedder:
-        from .embedder import Embedder
+        from ..embedder import Embedder
 
         embedder = Embedder()
     try:
@@ -128,7 +122,7 @@ def _run(func):
         try:
             return func(args)
         except LookupError as exc:
-            return _error(str(exc).strip("'\""))
+            return error(str(exc).strip("'\""))
     return wrapper
 
 
@@ -160,7 +154,7 @@ def cmd_list(args) -> int:
 @_run
 def cmd_search(args) -> int:
     if not args.text.strip():
-        return _error("empty search: give some text to look for")
+        return error("empty search: give some text to look for")
     with _store(args) as store:
         res = _engine(store, True).search(args.text, limit=max(1, args.limit))
         eps = store.episodes(r.episode_id for r in res)
@@ -198,11 +192,11 @@ def cmd_show(args, store, e) -> int:
 @_on_memory
 def cmd_edit(args, store, e) -> int:
     if args.user is None and args.answer is None:
-        return _error("nothing to change: give --user TEXT and/or --answer TEXT")
+        return error("nothing to change: give --user TEXT and/or --answer TEXT")
     user = e.user_text if args.user is None else args.user.strip()
     answer = e.assistant_text if args.answer is None else args.answer.strip()
     if not user and not answer:
-        return _error("a memory cannot be empty")
+        return error("a memory cannot be empty")
     _engine(store, True).edit_episode(e.id, user, answer)
     print(f"memory #{e.id} saved and re-embedded")
     return 0
@@ -218,7 +212,7 @@ def cmd_pin(args, store, e) -> int:
 @_on_memory
 def cmd_delete(args, store, e) -> int:
     if e.deleted_at is not None:
-        return _error(f"memory #{e.id} is already deleted (`memories restore {e.id}` brings it back)")
+        return error(f"memory #{e.id} is already deleted (`memories restore {e.id}` brings it back)")
     _engine(store, False).delete_episode(e.id)
     print(f"memory #{e.id} deleted (undo: hela-desktop memories restore {e.id})")
     return 0
@@ -227,7 +221,7 @@ def cmd_delete(args, store, e) -> int:
 @_on_memory
 def cmd_restore(args, store, e) -> int:
     if e.deleted_at is None and e.archived_at is None:
-        return _error(f"memory #{e.id} is neither deleted nor archived")
+        return error(f"memory #{e.id} is neither deleted nor archived")
     _engine(store, False).restore_episode(e.id)
     print(f"memory #{e.id} restored")
     return 0

@@ -6,10 +6,10 @@ refused request (unknown id, empty text), with one ``error: …`` line on stderr
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from pathlib import Path
+
+from .common import add_data_dir, error, shows_help
 
 
 def add_cli(subparsers) -> None:
@@ -31,19 +31,19 @@ def add_cli(subparsers) -> None:
     re_.add_argument("id", type=int)
     re_.set_defaults(func=cmd_restore)
     for leaf in (ls, ed, de, re_):
-        leaf.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
-                          help="memory and settings folder")
-    k.set_defaults(func=lambda a: (k.print_help(), 2)[1])
+        add_data_dir(leaf)
+    k.set_defaults(func=shows_help(k))
+    add_data_dir(k)
 
 
 def _store(args):
-    from .store import Store
+    from ..store import Store
 
     return Store(Path(args.data_dir))
 
 
 def cmd_list(args) -> int:
-    from .knowledge import knowledge_rows
+    from ..knowledge import knowledge_rows
 
     store = _store(args)
     try:
@@ -66,8 +66,7 @@ def _act(args, fn, done: str) -> int:
     try:
         fn(store)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return error(str(exc))
     finally:
         store.close()
     print(done)
@@ -75,8 +74,8 @@ def _act(args, fn, done: str) -> int:
 
 
 def cmd_edit(args) -> int:
-    from .embedder import Embedder
-    from .knowledge import edit_item
+    from ..embedder import Embedder
+    from ..knowledge import edit_item
 
     emb = Embedder()
     return _act(args, lambda st: edit_item(st, emb, args.id, args.text),
@@ -84,13 +83,13 @@ def cmd_edit(args) -> int:
 
 
 def cmd_delete(args) -> int:
-    from .knowledge import delete_item
+    from ..knowledge import delete_item
 
     return _act(args, lambda st: delete_item(st, args.id),
                 f"knowledge #{args.id} deleted (undo: hela-desktop knowledge restore {args.id})")
 
 
 def cmd_restore(args) -> int:
-    from .knowledge import restore_item
+    from ..knowledge import restore_item
 
     return _act(args, lambda st: restore_item(st, args.id), f"knowledge #{args.id} restored")

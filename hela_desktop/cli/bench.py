@@ -1,0 +1,246 @@
+"""``hela-desktop bench speed|gui|locomo|personal``: the benchmarks of :mod:`hela_desktop.bench`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+from .common import (
+    add_data_dir,
+    at_least,
+    data_dir_option,
+    error,
+    model_options,
+    shows_help,
+)
+
+
+def add_cli(sub) -> None:
+    bench = sub.add_parser("bench", help="benchmarks (speed, locomo, personal, gui)")
+    bsub = bench.add_subparsers(dest="bench", metavar="BENCH")
+    add_speed(bsub)
+    add_gui(bsub)
+    add_locomo(bsub)
+    add_personal(bsub)
+    bench.set_defaults(func=shows_help(bench))
+
+
+# ---------------------------------------------------------------------- speed, gui ---
+def add_speed(bsub) -> None:
+    speed = bsub.add_parser("speed", parents=[data_dir_option(), model_options()],
+                            help="retrieval latency, streaming overhead, prefill reuse, "
+                                 "memory files, consolidation")
+    speed.add_argument("--sizes", default="1000,10000,100000",
+                       help="memory pool sizes for retrieval latency")
+    speed.add_argument("--queries", type=int, default=60, help="queries per pool size")
+    speed.add_argument("--answers", type=int, default=8, help="answers per streaming run")
+    speed.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    speed.add_argument("--skip", default="", help="comma list: retrieval,stream,eager,turns,memfile,import,consolidate")
+    speed.add_argument("--stress", type=at_least(0), default=0, metavar="N",
+                       help="run the streaming comparisons beside N busy processes (a busy "
+                            "machine) and report ratio, largest swap pause and pause share")
+    speed.add_argument("--json", action="store_true")
+    speed.add_argument("--server-log", metavar="FILE", help="with --server: the log of a "
+                       "llama_cpp.server run with --verbose True (it reports processed prompt "
+                       "tokens only there)")
+    speed.set_defaults(func=cmd_bench_speed)
+
+
+def _comma_list(text: str | None) -> list[str]:
+    return [x.strip() for x in (text or "").split(",") if x.strip()]
+
+
+def cmd_bench_speed(args: argparse.Namespace) -> int:
+    from ..config import Settings
+
+    # --profile, and --server with --model-name; --model is passed to the runs that load one
+    settings = Settings.load(args.data_dir).with_overrides(
+        profile=args.profile or None, backend="server" if args.server else None,
+        server_url=args.server or None,
+        server_model=(args.model_name or None) if args.server else None)
+    skip = set(_comma_list(args.skip))
+    if args.server:  # re-retrieval vs plain streaming from one server
+        from ..bench.server_speed import format_server_reports, run_server_speed
+        from ..server_llm import ServerError
+
+        try:
+            report = run_server_speed(settings, answers=2 if args.quick else args.answers,
+                                      eager="eager" not in skip, log=args.server_log)
+        except ServerError as exc:
+            return error(str(exc))
+        print(json.dumps(report, indent=2) if args.json else format_server_reports(report))
+        return 0
+    from ..bench.speed import format_report, run_speed
+
+    report = run_speed(settings, sizes=[int(x) for x in _comma_list(args.sizes)],
+                       queries=args.queries, answers=args.answers, quick=args.quick, skip=skip,
+                       stress=args.stress or 0, model=args.model)
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    return 0
+
+
+def add_gui(bsub) -> None:
+    gui = bsub.add_parser("gui", parents=[data_dir_option()], help="graph view frame time")
+    gui.add_argument("--sizes", default="500,2000,5000")
+    gui.add_argument("--json", action="store_true")
+    gui.set_defaults(func=cmd_bench_gui)
+
+
+def cmd_bench_gui(args: argparse.Namespace) -> int:
+    from ..bench.gui import bench_gui
+
+    res = bench_gui(sizes=tuple(int(x) for x in _comma_list(args.sizes)))
+    print(json.dumps(res, indent=2))  # the same with and without --json
+    return 0
+
+
+@contextmanager
+def _json_lines(path: Path | None):
+    """A writer of one JSON line per call into `path` (None: no writer)."""
+    if path is None:
+        yield None
+        return
+    with open(path, "w", encoding="utf-8") as fh:
+        yield lambda d: fh.write(json.dumps(d, ensure_ascii=False) + "\n")
+
+
+# ---------------------------------------------------------------------- locomo -------
+def add_locomo(bsub) -> argparse.ArgumentParser:
+    """Register ``bench locomo`` on the ``bench`` subparsers."""
+    from ..bench.locomo import METHODS
+
+    p = bsub.add_parser(
+        "locomo", help="LoCoMo evidence recall: every profile and baseline, same token budget")
+    p.add_argument("file", type=Path, help="LoCoMo JSON (e.g. locomo10.json)")
+    p.add_argument("--k", type=int, default=10, help="dense top-k that sets the token budget")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--out", type=Path, help="write the markdown report here")
+    p.add_argument("--dump", type=Path, help="one JSON line per question and method")
+    p.add_argument("--conversations", type=int, help="only the first N conversations")
+    p.add_argument("--samples", help="only these sample ids (comma-separated)")
+    p.add_argument("--methods", help=f"comma-separated subset of {','.join(METHODS)}")
+    p.add_argument("--granularity", choices=("turn", "pair"), default="turn")
+    p.add_argument("--answer", action="store_true", help="also answer with the local model (F1)")
+    p.add_argument("--model", help="GGUF model for --answer (default: the bundled one)")
+    p.add_argument("--questions", type=int, help="--answer: at most N questions")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    p.add_argument("--consolidated", action="store_true",
+                   help="add hela-consolidated: ingest, consolidate with the local model "
+                        "(--model), then ask (slow: minutes per conversation on a CPU)")
+    add_data_dir(p)
+    p.set_defaults(func=cmd_locomo)
+    return p
+
+
+def _locomo_methods(text: str | None) -> tuple[str, ...]:
+    """--methods as a tuple (default: all); ValueError unless dense is in and all are known."""
+    from ..bench.locomo import METHODS
+
+    if not text:
+        return METHODS
+    methods = tuple(_comma_list(text))
+    if any(m not in METHODS for m in methods) or "dense" not in methods:
+        raise ValueError(f"methods must include dense and come from {METHODS}")
+    return methods
+
+
+def _locomo_summary(res: dict) -> dict:
+    """What ``bench locomo --json`` prints: per method, recall by category and tokens."""
+    cols = ("overall", "multi-hop", "temporal", "open-domain", "single-hop", "tokens")
+    return {"k": res["k"], "default_profile": res["default_profile"],
+            "methods": {m: {c: r[c] for c in cols} for m, r in res["methods"].items()}}
+
+
+def cmd_locomo(args: argparse.Namespace) -> int:
+    """Handler of ``hela-desktop bench locomo``."""
+    from ..bench import locomo as L
+
+    try:
+        samples = L.load_samples(args.file, args.conversations, args.samples)
+    except (OSError, ValueError) as exc:
+        return error(f"{args.file}: {exc}")
+    if not samples:
+        return error("no conversations selected")
+    try:
+        methods = _locomo_methods(args.methods)
+    except ValueError as exc:
+        return error(str(exc))
+    data_dir = Path(getattr(args, "data_dir", None) or Path.home() / ".cache" / "hela-desktop")
+    emb = L.CachedEmbedder(None if args.no_cache else data_dir / ".bench-cache")
+    answerer = L.make_answerer(args.model) if args.answer else None
+    consolidate_llm = None
+    if args.consolidated:
+        from ..llm import LocalLLM, ModelError
+
+        try:
+            consolidate_llm = LocalLLM(args.model or None, n_ctx=2048)
+        except ModelError as exc:
+            return error(str(exc))
+    with _json_lines(args.dump) as dump:
+        res = L.run_locomo(samples, k=args.k, embedder=emb, methods=methods,
+                           granularity=args.granularity, dump=dump, answerer=answerer,
+                           max_answer_questions=args.questions, consolidate_llm=consolidate_llm)
+    report = L.markdown_report(res)
+    if args.out:
+        Path(args.out).write_text(report, encoding="utf-8")
+    if args.json:
+        print(json.dumps(_locomo_summary(res)))
+    else:
+        print(report)
+        print(f"({res['seconds']:.0f} s)")
+    return 0
+
+
+# ---------------------------------------------------------------------- personal -----
+def add_personal(bsub) -> argparse.ArgumentParser:
+    """Register ``bench personal`` on the ``bench`` subparsers."""
+    p = bsub.add_parser(
+        "personal", help="the whole memory loop on personal dialogues (personal-dev.json)")
+    p.add_argument("file", type=Path, help="dialogues JSON (e.g. personal-dev.json)")
+    p.add_argument("--answer", action="store_true",
+                   help="score the answers too (correct, format leaks, repeats)")
+    p.add_argument("--reflect", action="store_true",
+                   help="run consolidation and forgetting between sessions")
+    p.add_argument("--model", help="GGUF chat model (default: the bundled one)")
+    p.add_argument("--answer-tokens", type=int, default=48, help="longest answer (48)")
+    p.add_argument("--dialogues", type=int, help="only the first N dialogues")
+    p.add_argument("--ids", help="only these dialogue ids (comma-separated)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--dump", type=Path, help="one JSON line per probe")
+    add_data_dir(p)
+    p.set_defaults(func=cmd_personal)
+    return p
+
+
+def cmd_personal(args: argparse.Namespace) -> int:
+    """Handler of ``hela-desktop bench personal``."""
+    from ..bench.personal import DataError, load_dialogues, markdown_report, run_personal
+    from ..embedder import Embedder
+    from ..llm import LocalLLM, ModelError
+
+    if args.answer_tokens < 1:
+        return error("--answer-tokens must be at least 1")
+    try:
+        dialogues = load_dialogues(args.file, args.dialogues, args.ids)
+    except DataError as exc:
+        return error(str(exc))
+    if not dialogues:
+        return error("no dialogues selected")
+    try:
+        llm = LocalLLM(args.model or None, n_ctx=4096)
+    except ModelError as exc:
+        return error(str(exc))
+    emb = Embedder()
+    try:
+        with _json_lines(args.dump) as dump:
+            res = run_personal(
+                dialogues, llm=llm, embedder=emb, answer=args.answer, reflect=args.reflect,
+                answer_tokens=args.answer_tokens, dump=dump,
+                progress=None if args.json else (lambda m: print(m, file=sys.stderr)))
+    finally:
+        llm.close()
+    print(json.dumps(res) if args.json else markdown_report(res))
+    return 0

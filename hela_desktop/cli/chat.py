@@ -1,0 +1,218 @@
+"""``hela-desktop chat`` (and ``--terminal``): the terminal chat, one turn or interactive.
+
+:class:`TerminalChat` runs turns through ``Assistant.chat`` and prints their events, as
+text or as JSON lines; :func:`cmd_chat` loads the model and the memory, then hands over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+
+from .. import __version__
+from .common import (
+    EXIT_ENVIRONMENT,
+    UsageError,
+    at_least,
+    data_dir_option,
+    error,
+    model_options,
+    settings_from_args,
+)
+
+
+def add_cli(sub) -> None:
+    chat = sub.add_parser("chat", parents=[data_dir_option(), model_options()],
+                          help="terminal chat (interactive, or one turn with --message)")
+    chat.add_argument("--message", "-m", help="send one message and exit")
+    chat.add_argument("--json", action="store_true", help="print events as JSON lines")
+    chat.add_argument("--conversation", type=int, help="continue this conversation id")
+    chat.add_argument("--new", action="store_true", help="start a new conversation")
+    chat.add_argument("--max-tokens", type=at_least(1), help="longest answer, in tokens")
+    chat.add_argument("--temperature", type=at_least(0.0, float))
+    chat.add_argument("--seed", type=int, help="sampling seed (reproducible answers)")
+    chat.set_defaults(func=cmd_chat)
+
+
+def _dim(text: str) -> str:
+    return f"\033[2m{text}\033[0m"
+
+
+def print_event(ev) -> None:
+    """One chat event as the terminal shows it: recalled memories, answer text, swaps, the
+    closing statistics line."""
+    from ..events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
+
+    if isinstance(ev, MemoriesEvent):
+        if ev.memories:
+            ids = " ".join(f"#{m.episode_id}" for m in ev.memories)
+            print(_dim(f"  recalled {ids}"), flush=True)
+    elif isinstance(ev, TokenEvent):
+        print(ev.text, end="", flush=True)
+    elif isinstance(ev, MemoryUpdateEvent):
+        add = " ".join(f"+#{m.episode_id}" for m in ev.added)
+        rem = " ".join(f"-#{i}" for i in ev.removed)
+        print(_dim(f" ⟲[{add} {rem}]"), end="", flush=True)
+    elif isinstance(ev, DoneEvent):
+        tail = " (interrupted)" if ev.interrupted else ""
+        print("\n" + _dim(f"  {ev.tokens} tokens, {ev.tokens_per_s:.1f} tok/s, "
+                          f"{ev.swaps} swaps{tail}"), flush=True)
+
+
+class TerminalChat:
+    """Chat turns on a loaded `Assistant`, printed as they stream.
+
+    `as_json`: one JSON line per event instead of text.  `one_shot`: a single ``--message``
+    turn, where Ctrl-C and a server failure end the process instead of the turn.
+    """
+
+    def __init__(self, assistant, *, as_json: bool = False, seed: int | None = None,
+                 one_shot: bool = False):
+        self.assistant = assistant
+        self.as_json = as_json
+        self.seed = seed
+        self.one_shot = one_shot
+
+    def turn(self, message: str, conversation: int | None) -> int | None:
+        """Send `message`; returns the conversation it went to.  Ctrl-C stops the answer
+        (the partial answer is stored, marked interrupted)."""
+        from ..events import DoneEvent, to_json
+        from ..server_llm import ServerError
+
+        gen = self.assistant.chat(message, conversation, threading.Event(), seed=self.seed)
+        done = None
+        try:
+            for ev in gen:
+                if isinstance(ev, DoneEvent):
+                    done = ev
+                if self.as_json:
+                    print(to_json(ev), flush=True)
+                else:
+                    print_event(ev)
+        except KeyboardInterrupt:
+            gen.close()  # stores the partial answer, marked interrupted
+            print("\n" + _dim("  (interrupted; partial answer kept)"), file=sys.stderr)
+            if self.one_shot:
+                raise
+        except ServerError as exc:  # the partial answer is stored, marked interrupted
+            kept = " (partial answer kept, marked interrupted)" if done is not None else ""
+            print(f"{'' if self.as_json else chr(10)}error: {exc}{kept}", file=sys.stderr,
+                  flush=True)
+            if self.one_shot:
+                raise SystemExit(EXIT_ENVIRONMENT) from exc
+        return done.conversation_id if done else conversation
+
+    def send(self, message: str, conversation: int | None) -> int:
+        """The ``--message`` turn: its exit status."""
+        from ..assistant import AnswerNotSaved, MessageTooLong
+
+        try:
+            self.turn(message, conversation)
+        except MessageTooLong as exc:
+            return error(str(exc))
+        except AnswerNotSaved as exc:  # the process ends: it cannot be kept for later
+            return error(f"{exc.reason} — the answer above was not saved", EXIT_ENVIRONMENT)
+        return 0
+
+    def loop(self, conversation: int | None) -> int:
+        """Read lines until end of input or /quit; /new starts a new conversation."""
+        from ..assistant import MessageTooLong
+        from ..store import StoreError
+
+        while True:
+            try:
+                line = input("\nyou> ")
+            except EOFError:
+                print()
+                return 0
+            if line.strip() in ("/quit", "/exit"):
+                return 0
+            if line.strip() == "/new":
+                conversation = None
+                print("(new conversation)")
+            elif line.strip():
+                print("hela> ", end="", flush=True)
+                try:
+                    conversation = self.turn(line, conversation)
+                except (MessageTooLong, StoreError) as exc:  # the chat goes on
+                    print(f"\nerror: {exc}", file=sys.stderr)
+
+
+def _load_llm(s):
+    """The model the settings name, loaded (or the server, checked): before the data folder
+    is touched, so a bad model or an unreachable server writes nothing."""
+    from ..llm import LocalLLM
+    from ..server_llm import server_llm
+
+    if s.backend == "server":
+        return server_llm(s).connect()
+    return LocalLLM(s.model_path or None, n_ctx=s.n_ctx, n_gpu_layers=s.n_gpu_layers,
+                    n_threads=s.n_threads)
+
+
+def _show_progress(done: int, total: int) -> None:
+    """A long prompt takes a while to read: say how far it got."""
+    print("\r" + _dim(f"  reading the prompt: {done}/{total} tokens"),
+          end="\n" if done >= total else "", file=sys.stderr, flush=True)
+
+
+def _greet(assistant, llm, s) -> None:
+    if s.backend == "server":
+        from ..server_llm import privacy_warning, where_answers_come_from
+
+        print(where_answers_come_from(llm.url, llm.model))
+        warn = privacy_warning(llm.url)
+        if warn:
+            print(f"warning: {warn}", file=sys.stderr)
+    print(f"HeLa Desktop {__version__} — terminal chat. Model: {llm.path.name} "
+          f"({llm.device}). Memories: {len(assistant.engine)}. "
+          "Ctrl-C stops an answer, Ctrl-D quits, /new starts a new chat.")
+
+
+def _conversation(args: argparse.Namespace, store) -> int | None:
+    """The conversation to continue: --conversation, else none with --new or --message,
+    else the latest.  An unknown id is a usage error."""
+    if args.conversation is not None:
+        if not store.conversation_exists(args.conversation):
+            raise UsageError(f"no conversation {args.conversation} in {store.path}")
+        return args.conversation
+    if args.new or args.message is not None:
+        return None
+    convs = store.conversations()
+    return convs[0]["id"] if convs else None
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    from ..assistant import Assistant
+    from ..embedder import EmbedderError
+    from ..llm import ModelError
+    from ..memory import PROFILES
+    from ..server_llm import ServerError
+
+    s = settings_from_args(args)
+    if args.message is not None and not args.message.strip():
+        return error("empty message: nothing to send (give --message some text)")
+    if s.profile not in PROFILES:
+        return error(f"unknown profile {s.profile!r}; choose one of {', '.join(PROFILES)}")
+    try:
+        llm = _load_llm(s)
+    except (ModelError, ServerError) as exc:
+        return error(str(exc))
+    try:
+        assistant = Assistant(args.data_dir, s, llm=llm)
+        assistant.load()
+    except (EmbedderError, ModelError) as exc:
+        return error(str(exc))
+    try:
+        if not args.json:
+            assistant.on_progress = _show_progress
+        conv = _conversation(args, assistant.store)
+        session = TerminalChat(assistant, as_json=args.json, seed=args.seed,
+                               one_shot=args.message is not None)
+        if args.message is not None:
+            return session.send(args.message, conv)
+        _greet(assistant, llm, s)
+        return session.loop(conv)
+    finally:
+        assistant.close()

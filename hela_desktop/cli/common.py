@@ -1,0 +1,113 @@
+"""What every command group shares: option parents, number types, settings from options."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from ..config import Settings, SettingsError
+
+EXIT_USAGE = 2  # a refused request: bad option, unknown id, empty text
+EXIT_ENVIRONMENT = 3  # the machine, not the input: store busy or damaged, disk, folder, settings
+
+
+class UsageError(Exception):
+    """A refused command-line value: one ``error: …`` line, exit status 2."""
+
+
+def at_least(low, kind=int):
+    """An argparse type: a number of `kind` not below `low` (else a usage error, exit 2)."""
+    def check(text: str):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not v >= low:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {text}")
+        return v
+
+    return check
+
+
+def data_dir_option() -> argparse.ArgumentParser:
+    """The parent of the root parser and the main commands: ``--data-dir`` (full help)."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
+                   help="memory and settings folder (default: the platform user data folder, or $HELA_DATA_DIR)")
+    return p
+
+
+def add_data_dir(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Give `p` a ``--data-dir`` (short help) unless it has one already."""
+    if not any("--data-dir" in a.option_strings for a in p._actions):
+        p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
+                       help="memory and settings folder")
+    return p
+
+
+def model_options() -> argparse.ArgumentParser:
+    """The parent of the commands that answer: model, GPU layers, profile, server."""
+    from ..memory import PROFILES
+
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--model", metavar="PATH", help="GGUF model file (default: the setting, "
+                   "else the bundled SmolLM2-135M-Instruct)")
+    p.add_argument("--gpu-layers", type=at_least(-1), help="layers to offload (-1 all, 0 CPU)")
+    p.add_argument("--profile", choices=PROFILES, help="retrieval profile (default: the setting)")
+    p.add_argument("--server", metavar="URL", help="answer with an OpenAI-compatible model server "
+                   "(e.g. http://127.0.0.1:8080) instead of a local model; the API key comes "
+                   "from the setting or $HELA_SERVER_API_KEY")
+    p.add_argument("--model-name", metavar="NAME", help="the server's model (default: the "
+                   "setting, else the server's only model)")
+    return p
+
+
+def shows_help(p: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """The handler of a command group called without its action: its help, exit status 2."""
+    def handler(args: argparse.Namespace) -> int:
+        p.print_help()
+        return EXIT_USAGE
+
+    return handler
+
+
+def error(msg: str, code: int = EXIT_USAGE) -> int:
+    """Print one ``error: …`` line on stderr; returns `code` (the exit status)."""
+    print(f"error: {msg}", file=sys.stderr)
+    return code
+
+
+def model_overrides(args: argparse.Namespace) -> dict:
+    """The settings the model options (and chat's --max-tokens, --temperature) override;
+    ``None`` where an option was not given.  A model file means the local backend, a
+    server URL the server backend (a model file wins)."""
+    def opt(name: str):
+        return getattr(args, name, None)
+
+    model = str(Path(opt("model")).expanduser()) if opt("model") else None
+    backend = "local" if model else ("server" if opt("server") else None)
+    return {"model_path": model, "n_gpu_layers": opt("gpu_layers"),
+            "profile": opt("profile") or None, "max_answer_tokens": opt("max_tokens"),
+            "temperature": opt("temperature"), "backend": backend,
+            "server_url": opt("server") or None, "server_model": opt("model_name") or None}
+
+
+# the option that sets each setting, to name it in an error
+OPTION_OF = {"model_path": "--model", "n_gpu_layers": "--gpu-layers", "profile": "--profile",
+             "max_answer_tokens": "--max-tokens", "temperature": "--temperature",
+             "server_url": "--server", "server_model": "--model-name"}
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """The data folder's settings with the command-line overrides applied.  A malformed
+    settings file raises SettingsError (exit 3 in ``main``); an option value outside its
+    range raises UsageError (exit 2) naming the option."""
+    s = Settings.load(args.data_dir)
+    try:
+        return s.with_overrides(**model_overrides(args))
+    except SettingsError as exc:
+        key, _, rest = str(exc).partition(": ")
+        option = OPTION_OF.get(key)
+        raise UsageError(f"{option}: {rest}" if option else str(exc)) from exc

@@ -1,0 +1,203 @@
+"""``hela-desktop consolidate``, ``forget`` and ``restore``: what idle time does, by hand.
+
+Thin calls into :mod:`hela_desktop.consolidate` (a reflective pass) and
+:mod:`hela_desktop.forgetting` (archive, list, restore).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .common import add_data_dir, error
+
+
+def add_cli(sub) -> None:
+    """Register ``consolidate``, ``forget`` and ``restore`` on the CLI's subparsers."""
+    c = sub.add_parser(
+        "consolidate", help="distil busy memory hubs into knowledge (the reflective agent)")
+    c.add_argument("--dry-run", action="store_true",
+                   help="run the model and show what would be stored; write nothing")
+    c.add_argument("--max-clusters", type=int, help="clusters per pass (default 16; 0: all)")
+    c.add_argument("--hub-degree", type=float,
+                   help="δ_hub: weighted degree a hub exceeds (absolute: turns off the "
+                        "top-20%% rule)")
+    c.add_argument("--redo", action="store_true",
+                   help="forget which clusters were already processed, then run")
+    c.add_argument("--model", metavar="PATH", help="GGUF model file")
+    c.add_argument("--json", action="store_true", help="print the report as JSON")
+    c.set_defaults(func=cmd_consolidate)
+
+    f = sub.add_parser(
+        "forget", help="archive weak, isolated, stale memories (restorable; --purge deletes)")
+    f.add_argument("--dry-run", action="store_true", help="show what would be archived")
+    f.add_argument("--purge", action="store_true",
+                   help="also delete every archived memory for good (cannot be undone)")
+    f.add_argument("--max-degree", type=float, help="archive below this weighted degree")
+    f.add_argument("--stale-days", type=float, help="…and not accessed for this many days")
+    f.add_argument("--list", action="store_true", help="list archived memories and exit")
+    f.add_argument("--json", action="store_true", help="print the report as JSON")
+    f.set_defaults(func=cmd_forget)
+
+    r = sub.add_parser("restore", help="bring archived memories back, with their edges")
+    r.add_argument("ids", nargs="+", type=int, metavar="ID", help="episode ids")
+    r.set_defaults(func=cmd_restore)
+    for p in (c, f, r):
+        add_data_dir(p)
+
+
+# ---------------------------------------------------------------------- consolidate --
+def open_engine(data_dir: Path):
+    """(a `MemoryEngine` on the folder's store, with the embedder; the folder's settings).
+    A malformed settings file raises before the store is opened."""
+    from ..config import Settings
+    from ..embedder import Embedder
+    from ..memory import MemoryEngine
+    from ..store import Store
+
+    settings = Settings.load(data_dir)
+    store = Store(data_dir)
+    return MemoryEngine(store, Embedder(), settings), settings
+
+
+def _params(args: argparse.Namespace):
+    from ..consolidate import ConsolidationParams
+
+    p = ConsolidationParams()
+    if args.max_clusters is not None:
+        p.max_clusters = None if args.max_clusters <= 0 else args.max_clusters
+    if args.hub_degree is not None:
+        p.hub_degree = args.hub_degree
+        p.hub_quantile = 0.0
+    return p
+
+
+def print_cluster(d: dict, dry_run: bool = False) -> None:
+    """One distilled cluster as ``consolidate`` shows it: its items, then the rejected."""
+    head = f"cluster #{d['hub']} (D={d['degree']:.2f}, episodes {d['members']})"
+    if d["status"] != "ok":
+        print(f"{head}: skipped, invalid model output", flush=True)
+        return
+    print(head, flush=True)
+    verb = "would be " if dry_run else ""
+    for it in d["items"]:
+        extra = ""
+        if it["action"] in ("strengthened", "superseded") and it.get("other_id"):
+            extra = f" (#k{it['other_id']}, cos {it['similarity']:.2f})"
+        print(f"  {verb}{it['action']}: [{it['kind']}] {it['text']}{extra}", flush=True)
+    for it in d.get("rejected", []):
+        print(f"  rejected ({it['reason']}): {it['text']}", flush=True)
+
+
+def consolidation_summary(rep) -> str:
+    """The last line of ``consolidate``: what the pass did."""
+    tag = "dry run, nothing written: " if rep.dry_run else ""
+    return (f"{tag}{rep.hubs} hubs, {rep.clusters} clusters ({rep.already_done} done "
+            f"before), {rep.distilled} distilled, {rep.failed} invalid; knowledge: "
+            f"{rep.added} added, {rep.strengthened} strengthened, {rep.superseded} "
+            f"superseded, {rep.rejected} rejected; {rep.remaining} clusters left; "
+            f"{rep.seconds:.1f} s")
+
+
+def cmd_consolidate(args: argparse.Namespace) -> int:
+    """``hela-desktop consolidate [--dry-run]``: one pass, printed."""
+    from ..consolidate import consolidate, plan_pass
+    from ..llm import LocalLLM, ModelError
+
+    p = _params(args)
+    engine, settings = open_engine(Path(args.data_dir))
+    try:
+        hubs, clusters, pending = plan_pass(engine.store, engine.hela, p, redo=args.redo,
+                                            dry_run=args.dry_run)
+        if not pending:
+            print(f"{hubs} hubs, {clusters} clusters; nothing new to consolidate")
+            return 0
+        try:
+            llm = LocalLLM(getattr(args, "model", None) or settings.model_path or None,
+                           n_ctx=min(settings.n_ctx, 2048), n_gpu_layers=settings.n_gpu_layers,
+                           n_threads=settings.n_threads)
+        except ModelError as exc:
+            return error(str(exc))
+        show = None if args.json else (lambda d: print_cluster(d, args.dry_run))
+        rep = consolidate(engine, llm, params=p, dry_run=args.dry_run, on_cluster=show)
+        llm.close()
+        print(json.dumps(rep.to_dict(), indent=2) if args.json else consolidation_summary(rep))
+        return 0
+    finally:
+        engine.store.close()
+
+
+# ---------------------------------------------------------------------- forget -------
+def _print_archived(store) -> None:
+    from ..forgetting import archived_episodes
+
+    rows = archived_episodes(store, limit=1_000_000)
+    for e in rows:
+        label = " ".join(e["text"].split())[:70]
+        print(f"#{e['id']}  {label}\n      {e['reason']} ({e['edges']} edges kept)")
+    print(f"{len(rows)} archived memories")
+
+
+def forget_lines(rep, dry_run: bool, purge: bool) -> list[str]:
+    """What ``forget`` prints: each archived memory and why, the purged ones, a summary."""
+    verb = "would archive" if dry_run else "archived"
+    out = [f"{verb} #{a['episode_id']}: {a['label']}\n      {a['reason']}"
+           for a in rep.archived]
+    if purge:
+        pv = "would delete" if dry_run else "deleted"
+        out.append(f"{pv} {len(rep.purged)} archived memories for good: "
+                   + " ".join(f"#{i}" for i in rep.purged))
+    out.append(f"{'dry run, nothing written: ' if dry_run else ''}{rep.checked} memories "
+               f"checked, {len(rep.archived)} {verb}; kept: {rep.kept_pinned} pinned, "
+               f"{rep.kept_knowledge} knowledge sources, {rep.kept_connected} connected, "
+               f"{rep.kept_recent} recently used")
+    return out
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    """``hela-desktop forget [--dry-run] [--purge]``: archive by the rule, print why."""
+    from ..config import Settings
+    from ..forgetting import ForgettingParams, forget
+    from ..store import Store
+
+    data_dir = Path(args.data_dir)
+    store = Store(data_dir)
+    try:
+        if args.list:
+            _print_archived(store)
+            return 0
+        fp = ForgettingParams()
+        if args.max_degree is not None:
+            fp.max_degree = args.max_degree
+        if args.stale_days is not None:
+            fp.stale_days = args.stale_days
+        settings = Settings.load(data_dir)
+        rep = forget(store, hela=settings.hela, params=fp, dry_run=args.dry_run,
+                     purge=args.purge)
+        if args.json:
+            print(json.dumps(rep.to_dict(), indent=2))
+        else:
+            print("\n".join(forget_lines(rep, args.dry_run, args.purge)))
+        return 0
+    finally:
+        store.close()
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """``hela-desktop restore ID...``: un-archive (edges were kept)."""
+    from ..forgetting import restore
+    from ..store import Store
+
+    store = Store(Path(args.data_dir))
+    try:
+        done = restore(store, args.ids)
+        missing = [i for i in args.ids if i not in done]
+        for i in done:
+            print(f"restored #{i}")
+        for i in missing:
+            print(f"#{i}: not an archived memory", file=sys.stderr)
+        return 0 if not missing else 1
+    finally:
+        store.close()
