@@ -142,7 +142,6 @@ def decode_into(ctx, batch, n_batch: int, tokens: Sequence[int], pos0: int,
             progress(min(i + n_batch, n), n)
 
 
-
 def next_pos(pos: Sequence[int], i: int) -> int:
     """The position right after cached token i-1 (0 for the first token)."""
     return pos[i - 1] + 1 if i else 0
@@ -159,7 +158,6 @@ def set_batch(batch, tokens: Sequence[int], pos0: int, *, seq_id: int) -> None:
         b.seq_id[i][0] = seq_id
         b.n_seq_id[i] = 1
         b.logits[i] = i == n - 1
-
 
 
 def plan_edits(edits: Sequence[Edit], ids: list[int], pos: list[int]) -> list[tuple]:

@@ -207,7 +207,7 @@ class LocalLLM(KVCache):
 
         return bool(llama_cpp.llama_vocab_is_eog(self._llm._model.vocab, token))
 
-
+    # ---- plain completion and sampling --------------------------------------------------
     def complete(self, prompt: str, **kwargs) -> dict:
         """A plain llama-cpp-python completion on this model (grammar, stopping criteria...).
 
