@@ -44,7 +44,10 @@ class Embedder:
         except Exception as exc:  # noqa: BLE001 - any failure here is a broken model folder
             raise EmbedderError(f"{self.path}: cannot load the embedding model ({exc})") from exc
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        self.dim = int(get_dim())
+        dim = get_dim()
+        if dim is None:
+            raise EmbedderError(f"{self.path}: the embedding model does not say its dimension")
+        self.dim = int(dim)
         self._lock = threading.Lock()
 
     def embed(self, texts: list[str], batch_size: int = 64, progress: bool = False) -> np.ndarray:

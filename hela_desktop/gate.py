@@ -29,6 +29,7 @@ Every decision is written into the recall's ``extra`` (``gate``, ``bar``, ``simi
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -62,7 +63,7 @@ class RelevanceGate:
         self.p = params
 
     def admit(self, message: str, ranked: list[Recall], query_vec: np.ndarray,
-              *, exclude: set[int] = frozenset()) -> GateResult:
+              *, exclude: AbstractSet[int] = frozenset()) -> GateResult:
         p = self.p
         cands = [r for r in ranked if r.kind == "episode" and r.episode_id not in exclude]
         if not p.enabled:
@@ -135,13 +136,13 @@ class RelevanceGate:
         rank = {r.episode_id: i for i, r in enumerate(admitted)}
         order = sorted(found.items(),
                        key=lambda kv: (rank[kv[1][1]], -len(shared[kv[0]]), -kv[1][0]))
-        for eid, (s, src, name) in order:
+        for eid, (s, src_id, name) in order:
             text = texts.get(eid, "")
             if not facts.is_statement(text):
                 continue
             out.append(Recall(
                 episode_id=eid, score=s, text=text, semantic=s, path="associative",
-                spread_from=src,
+                spread_from=src_id,
                 extra={"cos": s, "similarity": round(s, 4), "gate": "association",
                        "via_name": name, "statement": True}))
             if len(out) >= p.associations:

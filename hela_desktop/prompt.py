@@ -6,13 +6,29 @@ words in quotes with a date the model can use ("3 weeks ago, on 2 March 2025"), 
 cut before the user's message.  What still leaks into an answer is cleaned while it
 streams (`AnswerFilter`), and an answer may not copy a run of words from an earlier answer
 (`RepeatGuard`, a no-repeat n-gram rule over token ids).
+
+Prompt layout (stable first, so llama.cpp's KV prefix is reused)::
+
+    [system prompt + distilled user model]   stable across turns and swaps
+    [history, oldest trimmed first]          stable within a turn
+    [memory block]  [user message]           re-evaluated from the first changed memory
+    [assistant tokens generated so far]      re-evaluated after a swap
+
+The memory block lives at the start of the final user turn: the turn's knowledge lines
+first (fixed for the turn), then one line per memory.  Surviving memories keep their place
+and new ones are appended, so a swap re-evaluates only from the first removed memory.
+`user_turn_frame` splits the rendered prompt where the memory lines go, so each line can be
+tokenized on its own (`hela_desktop.turn.Turn.segments`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+
+from .events import Recall
 
 # The block sits at the start of the user's turn, in the user's voice (the lines are their own
 # words), and ends with a blank line before the message.  Measured on SmolLM2-135M: headers
@@ -62,6 +78,8 @@ def memory_line(text: str, created_at: float | None, now: float, *,
     """One line of the memory block: the user's own words, then when they said them
     ("- My dog is called Pixel. (3 weeks ago, on 4 November 2026)")."""
     said = shorten(text)
+    if created_at is None:
+        return f"- {said}"
     try:
         when = f"{relative_day(created_at, now)}, on {calendar_day(created_at)}"
     except (TypeError, ValueError, OverflowError, OSError):  # no date, or none a calendar has
@@ -81,6 +99,46 @@ def knowledge_line(text: str) -> str:
 def user_turn(lines: list[str], message: str) -> str:
     """The user's turn with a memory block: header, lines, a blank line, the message."""
     return f"{MEMORY_HEADER}\n" + "".join(f"{ln}\n" for ln in lines) + f"\n{message}"
+
+
+def format_memory(r: Recall, now: float | None = None) -> str:
+    """One line of the memory block: when, and the user's own words."""
+    return memory_line(r.text, r.extra.get("created_at"), time.time() if now is None else now,
+                       older="older_than" in r.extra, replaced="superseded_by" in r.extra)
+
+
+def system_text(system_prompt: str, user_model: str) -> str:
+    """The system message: the prompt, then the distilled user model (if any)."""
+    if not user_model:
+        return system_prompt
+    return (f"{system_prompt}\n\nWhat you know about the user (from their own words):\n"
+            f"{user_model}")
+
+
+def user_content(knowledge: list[Recall], memories: list[Recall], message: str,
+                 now: float | None = None) -> str:
+    """The final user turn as text: the memory block (knowledge lines, then memories) and
+    the message; just the message when there is nothing to recall."""
+    if not memories and not knowledge:
+        return message
+    now = now or time.time()
+    return user_turn([knowledge_line(k.text) for k in knowledge]
+                     + [format_memory(r, now) for r in memories], message)
+
+
+MARK = "\x00hela-memories\x00"  # where the memory lines go in the rendered user turn
+
+
+def user_turn_frame(render: Callable[[list[dict]], str], stable: list[dict],
+                    knowledge_lines: list[str], message: str) -> tuple[str, str]:
+    """The rendered prompt split where the memory lines go: (head text, tail text).
+
+    `stable` is the system message and the history; the head ends with the memory header
+    and the knowledge lines, the tail starts with the message's blank line."""
+    content = user_turn(knowledge_lines + [MARK], message).replace(MARK + "\n", MARK)
+    text = render(stable + [{"role": "user", "content": content}])
+    head, tail = text.split(MARK, 1)
+    return head, tail
 
 
 # ---------------------------------------------------------------- answer clean-up -----
@@ -205,4 +263,5 @@ class RepeatGuard:
 
 
 __all__ = ["MEMORY_HEADER", "user_turn", "relative_day", "calendar_day", "memory_line",
-           "knowledge_line", "AnswerFilter", "RepeatGuard", "could_be_markup", "shorten"]
+           "knowledge_line", "AnswerFilter", "RepeatGuard", "could_be_markup", "shorten",
+           "format_memory", "system_text", "user_content", "user_turn_frame"]

@@ -33,9 +33,10 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from .llm import make_formatter
@@ -172,7 +173,7 @@ class ServerClient:
         self.url = normalize_url(url)
         parts = urlsplit(self.url)
         self._https = parts.scheme == "https"
-        self._host = parts.hostname
+        self._host = parts.hostname or ""
         self._port = parts.port
         self._base = parts.path
         self._api_key = api_key
@@ -276,7 +277,7 @@ class ServerClient:
             raise ServerError(f"the model server at {self.url} answered {path} with something "
                               f"that is not JSON: {_error_text(raw, '')}") from exc
 
-    def stream(self, path: str, body: dict) -> Iterator[dict]:
+    def stream(self, path: str, body: dict) -> Generator[dict, None, None]:
         """POST `body` and yield each server-sent event's JSON object until ``[DONE]``.
 
         Closing the generator closes the connection (the server stops generating).  A
@@ -399,7 +400,7 @@ class ServerLLM:
         self.kind = "openai"  # "llama-server" | "llama-cpp-python" | "openai"
         self.template: str | None = None
         self._bos = self._eos = ""
-        self._formatter = None
+        self._formatter: Any = None
         self._tok = PieceTokenizer()
         self.connected = False
         self.prefill_s_per_token = 0.0005  # refined from measured first-chunk latency
@@ -517,7 +518,8 @@ class ServerLLM:
     # -- streaming ------------------------------------------------------------------------
     def stream(self, *, prompt: str | None = None, messages: list[dict] | None = None,
                max_tokens: int, temperature: float, top_p: float, seed: int | None = None,
-               report: StreamReport | None = None, extra: dict | None = None) -> Iterator[str]:
+               report: StreamReport | None = None, extra: dict | None = None
+               ) -> Generator[str, None, None]:
         """Yield text pieces (one per server chunk, about one token each).
 
         ``prompt``: raw completion of the rendered text; ``messages``: chat completion (a
@@ -568,7 +570,7 @@ class ServerLLM:
                        "timings_per_token", "cache_prompt", "top_k", "repeat_penalty")
     _plain_requests = False
 
-    def _stream_once(self, path: str, body: dict) -> Iterator[dict]:
+    def _stream_once(self, path: str, body: dict) -> Generator[dict, None, None]:
         if self._plain_requests:
             body = {k: v for k, v in body.items() if k not in self.OPTIONAL_FIELDS}
         it = self.client.stream(path, body)
@@ -628,7 +630,7 @@ class ServerLLM:
         """`LocalLLM.complete` over the server (consolidation): a raw completion of the
         rendered `prompt`, GBNF `grammar` passed on (llama-server and llama_cpp.server honour
         it), `stopping_criteria` checked after every chunk."""
-        extra = {"top_k": top_k, "repeat_penalty": repeat_penalty}
+        extra: dict[str, Any] = {"top_k": top_k, "repeat_penalty": repeat_penalty}
         if grammar is not None:  # GBNF text (a llama_cpp LlamaGrammar keeps it in _grammar)
             extra["grammar"] = grammar if isinstance(grammar, str) else grammar._grammar
         pieces: list[str] = []

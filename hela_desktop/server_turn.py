@@ -1,8 +1,8 @@
 """One chat turn against a model server, with live re-retrieval (Qt-free).
 
-The prompt, the memory selection and the swap policy are the `Assistant`'s own
-(``_segments``, ``_initial_recall``, ``_propose``/``_plan_swap``, ``_persist``): only the
-generation differs.  The prompt keeps the local layout — system prompt and history first,
+The prompt, the memory selection, the swap policy and its bookkeeping are those of the
+local backend (`hela_desktop.turn.Turn`, `hela_desktop.swap`), and the answer is stored
+the same way (`Assistant._persist`): only the generation differs.  The prompt keeps the local layout — system prompt and history first,
 then the memory block, the user message and the answer — so a swap changes only the memory
 block and what follows it, and the server's prompt cache (llama-server ``cache_prompt``,
 vLLM prefix caching, SGLang RadixAttention, Ollama, llama-cpp-python's prefix match) keeps
@@ -22,16 +22,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from .assistant import Assistant, TurnState, _drop
-from .events import Event, MemoriesEvent, MemoryUpdateEvent, Recall, TokenEvent
-from .llm import common_prefix
+from .events import Event, MemoryUpdateEvent, TokenEvent
+from .kvcache import common_prefix
 from .prompt import AnswerFilter
 from .server_llm import ServerError, ServerLLM, StreamReport
+from .swap import Swap, record_pause, record_swap, reretrieval_due, reretrieve, take_proposal
+from .turn import Turn, TurnState
 
 
 @dataclass
@@ -54,158 +53,174 @@ class ServerTurnState(TurnState):
     error: str = ""
 
 
-def server_chat(a: Assistant, message: str, conversation_id: int | None,
-                stop: threading.Event | None = None, *, seed: int | None = None
-                ) -> Iterator[Event]:
-    """`Assistant.chat` for a model server (``a.llm`` is a connected `ServerLLM`)."""
-    s = a.settings
-    llm: ServerLLM = a.llm
-    a._message = message
-    with a._model_lock:
-        state = ServerTurnState()
-        conversation_id, history = a._open_turn(message, conversation_id, state, a._now)
-        t0 = time.perf_counter()
-        user_vec, active, retrieve_ms = a._initial_recall(message)
-        yield MemoriesEvent(memories=list(active), retrieve_ms=retrieve_ms)
-        prompt = a._first_prompt(history, active, message, state)
+class ServerAnswer:
+    """The answer of one turn from a `ServerLLM` (the turn's state is a `ServerTurnState`).
 
-        def request(active: list[Recall], prompt: list[int], generated: str) -> dict:
-            if llm.mode_in_use == "completions":
-                return {"prompt": llm.text(prompt) + generated}
-            msgs = a._stable_messages() + history + [
-                {"role": "user", "content": a._user_content(active, message)}]
-            if generated:
-                msgs.append({"role": "assistant", "content": generated})
-            return {"messages": msgs}
+    `hela_desktop.assistant.Assistant.chat` drives it as it drives `LocalAnswer`: `begin`,
+    `stream`, `end`, then the answer is stored, and `raise_error` raises a server failure
+    after the ``done`` event."""
 
-        pieces: list[str] = []  # one per streamed chunk: the answer's "tokens"
-        spans: list[list] = [[0, 0, [r.episode_id for r in active]]]
-        sets_seen: list[list[int]] = [[r.episode_id for r in active]]
-        used: dict[int, tuple[Recall, np.ndarray]] = {r.episode_id: (r, user_vec) for r in active}
-        swaps = 0
-        interrupted = finished = False
-        pending = None
-        last_swap_at = 0
-        swap_s = 0.0
-        error: ServerError | None = None
-        update = None  # (swap, time the stream was ended): announced with the next text
-        sent: list[int] = []
-        t_gen0 = time.perf_counter()
-        clean = AnswerFilter()
+    remote = True
+
+    def __init__(self, turn: Turn, llm: ServerLLM, stop: threading.Event | None = None, *,
+                 seed: int | None = None):
+        if not isinstance(turn.state, ServerTurnState):
+            raise TypeError("a server turn records a ServerTurnState")
+        self.turn = turn
+        self.state: ServerTurnState = turn.state
+        self.llm = llm
+        self.stop = stop
+        self.seed = seed
+        self.pieces: list[str] = []  # one per streamed chunk: the answer's "tokens"
+        self.clean = AnswerFilter()
+        self.sent: list[int] = []  # the previous request's prompt, as tokens
+        self.update: tuple[Swap, float] | None = None  # (swap, time the stream was ended):
+        # announced with the next text
+        self.error: ServerError | None = None
+
+    def begin(self) -> None:
+        self.turn.first_prompt()
+        self.turn.t_gen0 = time.perf_counter()
+
+    def _body(self, generated: str) -> dict:
+        """The request for the turn's current memory set and the text generated so far."""
+        turn, llm = self.turn, self.llm
+        if llm.mode_in_use == "completions":
+            return {"prompt": llm.text(turn.prompt) + generated}
+        msgs = turn.stable_messages() + turn.history + [
+            {"role": "user", "content": turn.user_content(turn.active, turn.message)}]
+        if generated:
+            msgs.append({"role": "assistant", "content": generated})
+        return {"messages": msgs}
+
+    def stream(self) -> Iterator[Event]:
+        """The answer's token and memory-update events: one request, then one per swap."""
+        turn = self.turn
         try:
-            while not (finished or interrupted):
-                generated = "".join(pieces)
-                now_sent = prompt + llm.tokenize(generated)
-                req = ServerRequest(estimate=len(now_sent) - common_prefix(sent, now_sent))
-                if update is not None:
-                    req.bound_text = llm.text(prompt[state.stable_prefix:]) + generated
-                state.requests.append(req)
-                sent = now_sent
-                rep = StreamReport()
-                stream = llm.stream(**request(active, prompt, generated),
-                                    max_tokens=s.max_answer_tokens - len(pieces),
-                                    temperature=s.temperature, top_p=s.top_p, seed=seed,
-                                    report=rep)
-                swap = None
-                try:
-                    for piece in stream:
-                        if update is not None:
-                            ev, took = _announce(update, rep, req, state, len(pieces))
-                            swap_s += took
-                            update = None
-                            yield ev
-                        if stop is not None and stop.is_set():
-                            interrupted = True
-                            break
-                        piece = clean.push(piece)  # leaked transcript markup is cleaned
-                        if clean.done:
-                            finished = True
-                            break
-                        pieces.append(piece)
-                        spans[-1][1] = len(pieces)
-                        yield TokenEvent(index=len(pieces) - 1, text=piece)
-                        if (len(pieces) >= s.max_answer_tokens
-                                or len(prompt) + len(pieces) >= llm.n_ctx - 1):
-                            finished = True
-                            break
-                        if pending is not None and (pending.done() or not s.async_retrieval):
-                            swap, pending = pending.result(), None
-                            gen_s = time.perf_counter() - t_gen0 - swap_s
-                            if swap is not None and swap_s + swap.seconds > s.swap_time_budget * gen_s:
-                                state.deferred_swaps += 1
-                                swap = None
-                            if swap is not None:
-                                break  # end this stream; continue with the new memories
-                        if (pending is None and len(pieces) % s.reretrieve_every == 0
-                                and len(pieces) - last_swap_at >= s.reretrieve_every):
-                            window = "".join(pieces[-s.lookback_tokens:])
-                            pending = a._reretrieve(message, user_vec, window, active, prompt,
-                                                    len(pieces))
-                    else:
-                        finished = True  # the server ended the answer
-                finally:
-                    stream.close()
-                    llm.finish(rep)
-                    req.processed, req.prompt_total = rep.prompt_processed, rep.prompt_total
-                    req.first_chunk_s, req.chunks = rep.first_chunk_s, rep.chunks
-                    state.prefill_tokens += req.processed if req.processed is not None else req.estimate
-                if update is not None:  # the continued stream ended without any text
-                    ev, took = _announce(update, rep, req, state, len(pieces))
-                    swap_s += took
-                    update = None
-                    yield ev
-                if swap is not None and not (finished or interrupted):
-                    state.swap_bounds.append(len(swap.prompt) - state.stable_prefix + len(pieces))
-                    state.swap_full.append(len(swap.prompt) + len(pieces))
-                    active, prompt = swap.active, swap.prompt
-                    swaps += 1
-                    for r in swap.added:
-                        used.setdefault(r.episode_id, (r, swap.query_vec))
-                    ids = [r.episode_id for r in active]
-                    sets_seen.append(ids)
-                    spans.append([len(pieces), len(pieces), ids])
-                    last_swap_at = len(pieces)
-                    update = (swap, time.perf_counter())
+            while not (turn.finished or turn.interrupted):
+                swap = yield from self._request()
+                if self.update is not None:  # the continued stream ended without any text
+                    yield self._announce(self.state.requests[-1])
+                if swap is not None and not (turn.finished or turn.interrupted):
+                    record_swap(turn, swap, len(self.pieces))
+                    self.update = (swap, time.perf_counter())
         except ServerError as exc:
-            interrupted = True
-            if stop is None or not stop.is_set():  # else: Stop cut the stream (abort())
-                error = exc
-                state.error = str(exc)
-        except BaseException:
-            interrupted = True
-            raise
+            turn.interrupted = True
+            if self.stop is None or not self.stop.is_set():  # else: Stop cut the stream
+                self.error = exc
+                self.state.error = str(exc)
+
+    def _new_request(self) -> tuple[ServerRequest, str]:
+        turn, llm = self.turn, self.llm
+        generated = "".join(self.pieces)
+        now_sent = turn.prompt + llm.tokenize(generated)
+        req = ServerRequest(estimate=len(now_sent) - common_prefix(self.sent, now_sent))
+        if self.update is not None:
+            req.bound_text = llm.text(turn.prompt[self.state.stable_prefix:]) + generated
+        self.state.requests.append(req)
+        self.sent = now_sent
+        return req, generated
+
+    def _request(self) -> Generator[Event, None, Swap | None]:
+        """One streamed request; returns the swap that ended it early, if any."""
+        turn, llm, s = self.turn, self.llm, self.turn.settings
+        req, generated = self._new_request()
+        rep = StreamReport()
+        stream = llm.stream(**self._body(generated),
+                            max_tokens=s.max_answer_tokens - len(self.pieces),
+                            temperature=s.temperature, top_p=s.top_p, seed=self.seed,
+                            report=rep)
+        swap = None
+        try:
+            for piece in stream:
+                if self.update is not None:
+                    yield self._announce(req, rep)
+                if self.stop is not None and self.stop.is_set():
+                    turn.interrupted = True
+                    break
+                event = self._piece(piece)
+                if event is None:
+                    break
+                yield event
+                if self._full():
+                    turn.finished = True
+                    break
+                swap = take_proposal(turn, len(self.pieces), late=False)
+                if swap is not None:
+                    break  # end this stream; continue with the new memories
+                if reretrieval_due(turn, len(self.pieces)):
+                    window = "".join(self.pieces[-s.lookback_tokens:])
+                    reretrieve(turn, window, len(self.pieces))
+            else:
+                turn.finished = True  # the server ended the answer
         finally:
-            _drop(pending, a._abandon)
-            tail = clean.flush()
-            if tail:
-                pieces.append(tail)
-                spans[-1][1] = len(pieces)
-            answer = "".join(pieces).strip()
-            if not finished:
-                interrupted = True
-            done = a._persist(conversation_id, message, answer, interrupted, spans, sets_seen,
-                              used, state, swaps, len(pieces), time.perf_counter() - t0,
-                              now=a._now)
+            stream.close()
+            llm.finish(rep)
+            req.processed, req.prompt_total = rep.prompt_processed, rep.prompt_total
+            req.first_chunk_s, req.chunks = rep.first_chunk_s, rep.chunks
+            self.state.prefill_tokens += (req.processed if req.processed is not None
+                                          else req.estimate)
+        return swap
+
+    def _piece(self, piece: str) -> TokenEvent | None:
+        """A streamed chunk, cleaned of leaked transcript markup; None: the answer is over."""
+        piece = self.clean.push(piece)
+        if self.clean.done:
+            self.turn.finished = True
+            return None
+        self.pieces.append(piece)
+        self.turn.spans[-1][1] = len(self.pieces)
+        return TokenEvent(index=len(self.pieces) - 1, text=piece)
+
+    def _full(self) -> bool:
+        n = len(self.pieces)
+        return (n >= self.turn.settings.max_answer_tokens
+                or len(self.turn.prompt) + n >= self.llm.n_ctx - 1)
+
+    def _announce(self, req: ServerRequest, rep: StreamReport | None = None
+                  ) -> MemoryUpdateEvent:
+        """The memory_update event of a swap, once the continued stream has answered."""
+        assert self.update is not None
+        swap, t_end = self.update
+        self.update = None
+        took = time.perf_counter() - t_end
+        processed = rep.prompt_processed if rep is not None else req.processed
+        n = processed if processed is not None else req.estimate
+        record_pause(self.turn, n, took, False)
+        return MemoryUpdateEvent(token_index=len(self.pieces), added=swap.added,
+                                 removed=swap.dropped,
+                                 active=[r.episode_id for r in swap.active],
+                                 retrieve_ms=swap.retrieve_ms, prefill_tokens=n,
+                                 swap_ms=took * 1000)
+
+    def end(self) -> str:
+        """The answer is over; returns the text held back at the end (a last piece)."""
+        self.turn.stop_reretrieval()
+        tail = self.clean.flush()
         if tail:
-            yield TokenEvent(index=len(pieces) - 1, text=tail)
-        yield done
-        if error is not None:
-            raise error
+            self.pieces.append(tail)
+            self.turn.spans[-1][1] = len(self.pieces)
+        return tail
+
+    @property
+    def answer(self) -> str:
+        return "".join(self.pieces).strip()
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.pieces)
+
+    @property
+    def tail_index(self) -> int:
+        return len(self.pieces) - 1
+
+    def saved(self) -> None:
+        """(A server's cache is the server's own.)"""
+
+    def raise_error(self) -> None:
+        """A server failure mid-answer, raised after the ``done`` event."""
+        if self.error is not None:
+            raise self.error
 
 
-def _announce(update, rep: StreamReport, req: ServerRequest, state: ServerTurnState,
-              token_index: int) -> tuple[MemoryUpdateEvent, float]:
-    """The memory_update event of a swap, once the continued stream has answered."""
-    swap, t_end = update
-    took = time.perf_counter() - t_end
-    n = rep.prompt_processed if rep.prompt_processed is not None else req.estimate
-    state.swap_prefill.append(n)
-    state.swap_seconds.append(took)
-    state.swap_shifted.append(False)
-    ev = MemoryUpdateEvent(token_index=token_index, added=swap.added, removed=swap.dropped,
-                           active=[r.episode_id for r in swap.active],
-                           retrieve_ms=swap.retrieve_ms, prefill_tokens=n, swap_ms=took * 1000)
-    return ev, took
-
-
-__all__ = ["server_chat", "ServerTurnState", "ServerRequest"]
+__all__ = ["ServerAnswer", "ServerTurnState", "ServerRequest"]

@@ -252,3 +252,65 @@ def test_next_turn_reuses_the_previous_answer_behind_its_memory_block(make_assis
     assert answers["exact"] == answers["splice"]
     # the previous answer (and message) were not evaluated again
     assert prefill["splice"] <= prefill["exact"] - answers["splice"]
+
+
+# ---- the turn's pure parts: prompt layout and swap policy, on hand-picked values -------
+def _recall(i: int, score: float, text: str = "", created_at: float | None = None):
+    from hela_desktop.events import Recall
+
+    r = Recall(episode_id=i, score=score, text=text)
+    if created_at is not None:
+        r.extra["created_at"] = created_at
+    return r
+
+
+def test_score_range_is_best_minus_median():
+    from hela_desktop.swap import score_range
+
+    # scores 0.9, 0.5, 0.4, 0.1 (sorted): best 0.9, median index 2 -> 0.4; range 0.5
+    ranked = [_recall(1, 0.4), _recall(2, 0.9), _recall(3, 0.1), _recall(4, 0.5)]
+    assert score_range(ranked) == pytest.approx(0.5)
+    assert score_range([_recall(1, 0.7)]) == 1.0  # one score: no scale, 1
+    assert score_range([_recall(1, 0.7), _recall(2, float("-inf"))]) == 1.0
+    assert score_range([_recall(1, 0.7), _recall(2, 0.7)]) == pytest.approx(1e-9)
+
+
+def test_user_content_puts_knowledge_then_memories_before_the_message():
+    from hela_desktop import prompt as P
+
+    now = 1_700_000_000.0
+    know = [_recall(10, 1.0, "The user loves hiking.")]
+    mems = [_recall(1, 1.0, "My sister Ana lives in Lisbon.", created_at=now - 3 * 86400)]
+    text = P.user_content(know, mems, "Where does Ana live?", now)
+    lines = text.split("\n")
+    assert lines[0] == P.MEMORY_HEADER
+    assert lines[1] == "- The user loves hiking."
+    assert lines[2].startswith("- My sister Ana lives in Lisbon. (3 days ago, on ")
+    assert lines[3:] == ["", "Where does Ana live?"]
+    assert P.user_content([], [], "hello", now) == "hello"
+    assert P.system_text("Be brief.", "") == "Be brief."
+    assert P.system_text("Be brief.", "- Likes tea") == (
+        "Be brief.\n\nWhat you know about the user (from their own words):\n- Likes tea")
+
+
+def test_user_turn_frame_splits_where_the_memory_lines_go():
+    from hela_desktop import prompt as P
+
+    def render(messages):
+        return "".join(f"<{m['role']}>{m['content']}</{m['role']}>" for m in messages)
+
+    head, tail = P.user_turn_frame(render, [{"role": "system", "content": "S"}],
+                                   ["- k"], "hi")
+    assert head == f"<system>S</system><user>{P.MEMORY_HEADER}\n- k\n"
+    assert tail == "\nhi</user>"
+    line = "- a memory\n"
+    assert render([{"role": "system", "content": "S"},
+                   {"role": "user", "content": P.user_turn(["- k", "- a memory"], "hi")}]
+                  ) == head + line + tail
+
+
+def test_title_of_a_new_chat():
+    from hela_desktop.turn import title_of
+
+    assert title_of("  Hello\n  there ") == "Hello there"
+    assert title_of("x" * 60) == "x" * 48 + "…"

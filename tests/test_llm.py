@@ -235,3 +235,27 @@ def test_a_model_without_a_chat_template_gets_its_familys_format():
     assert text == ("<bos><start_of_turn>user\nBe brief.\n\nHi<end_of_turn>\n"
                     "<start_of_turn>model\nHello!<end_of_turn>\n"
                     "<start_of_turn>user\nBye<end_of_turn>\n<start_of_turn>model\n")
+
+
+def test_from_settings_takes_the_settings_and_overrides(tmp_path):
+    from hela_desktop.config import Settings
+
+    s = Settings()
+    s.n_ctx = 512
+    s.n_gpu_layers = 0
+    s.model_path = str(tmp_path / "missing.gguf")
+    with pytest.raises(ModelError, match="model file not found"):  # the settings' file
+        LocalLLM.from_settings(s)
+    small = LocalLLM.from_settings(s, model_path="", n_ctx=256)  # "" = the bundled model
+    try:
+        assert small.n_ctx == 256 and small.n_gpu_layers == 0
+        assert small.path == bundled_model_path()
+    finally:
+        small.close()
+
+
+def test_chat_tag_names_the_data_folder_and_the_chat(tmp_path):
+    from hela_desktop.kvcache import chat_tag
+
+    assert chat_tag(tmp_path / "a", 3) == ("chat", str(tmp_path / "a"), 3)
+    assert chat_tag(tmp_path / "a", 3) != chat_tag(tmp_path / "b", 3)

@@ -1,0 +1,337 @@
+"""One chat turn as an object (Qt-free): its state, prompt, recall and swap bookkeeping.
+
+A `Turn` is made per message by `hela_desktop.assistant.Assistant.chat` from the
+assistant's loaded parts (`TurnParts`: settings, store, memory engine, model).  It holds
+everything that belongs to that one answer — the message and its time, the history that
+fits, the knowledge recalled, the fixed head and tail of the prompt, the active memory set,
+the pending re-retrieval and what happened (`TurnState`) — so nothing of a turn lives on
+the assistant.  The generation loops drive it: `hela_desktop.local_turn` (llama.cpp, in
+process) and `hela_desktop.server_turn` (a model server); both use the one swap policy
+(`hela_desktop.swap`) and its one swap bookkeeping (`swap.record_swap`).
+
+Prompt layout: see `hela_desktop.prompt`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import prompt as P
+from .config import Settings
+from .events import MemoriesEvent, Recall
+from .gate import GateResult, RelevanceGate
+from .kvcache import common_prefix
+from .memory import MemoryEngine, fit_budget
+from .store import Store
+
+if TYPE_CHECKING:
+    from .llm import LocalLLM
+    from .server_llm import ServerLLM
+
+    ChatModel = LocalLLM | ServerLLM
+
+
+class MessageTooLong(ValueError):
+    """The message does not fit the model's context; nothing was stored."""
+
+
+@dataclass
+class TurnState:
+    """What happened during one answer (kept for tests and the benchmark)."""
+
+    prompt_tokens: int = 0
+    prefill_tokens: int = 0
+    swap_prefill: list[int] = field(default_factory=list)
+    swap_bounds: list[int] = field(default_factory=list)  # max tokens a swap may re-evaluate
+    stable_prefix: int = 0  # tokens of system prompt + history
+    first_prompt: list[int] = field(default_factory=list)
+    swap_full: list[int] = field(default_factory=list)  # whole prompt + generated, per swap
+    swap_seconds: list[float] = field(default_factory=list)  # measured time of each swap
+    swap_shifted: list[bool] = field(default_factory=list)  # whether a swap moved the cache
+    deferred_swaps: int = 0  # swaps the time budget did not allow (yet)
+    late_swaps: int = 0  # proposals abandoned because they came too late (a busy machine)
+
+
+@dataclass
+class TurnParts:
+    """What a turn runs on, all loaded (an `Assistant` lends its own)."""
+
+    settings: Settings
+    store: Store
+    engine: MemoryEngine
+    llm: ChatModel
+    pool: ThreadPoolExecutor  # the retrieval thread
+    abandon: threading.Event  # set: the pending proposal is no longer wanted
+    costs: dict[tuple[int, str], list[int]]  # memory line -> its tokens, kept across turns
+
+
+KNOWLEDGE_K = 3  # knowledge items per turn (their own top-k, beside the episodes)
+KNOWLEDGE_MIN_SCORE = 0.35  # cosine a knowledge item needs for a question about the user
+
+
+def user_model_text(store: Store) -> str:
+    """The user model for the stable part of the prompt: only knowledge items the user's
+    own words support (or that the user wrote or edited), strongest first."""
+    from .knowledge import trusted_user_model
+
+    return "\n".join(f"- {k.text}" for k in trusted_user_model(store)[:8])
+
+
+def recall_knowledge(engine: MemoryEngine, store: Store, settings: Settings,
+                     query_vec: np.ndarray, personal: bool = True) -> list[Recall]:
+    """A few knowledge items for the memory block, minus those already in the system
+    prompt; a task or general question needs the gate's stronger evidence."""
+    from .knowledge import retrieve_knowledge, trusted_ids
+
+    floor = KNOWLEDGE_MIN_SCORE if personal else settings.gate.general_min
+    try:
+        found = retrieve_knowledge(engine, query_vec, KNOWLEDGE_K + 8, min_score=floor)
+    except Exception:  # noqa: BLE001 - knowledge is an extra; never break a turn
+        return []
+    trusted = trusted_ids(store)
+    in_system = set(user_model_text(store).splitlines())
+    return [k for k in found if k.episode_id in trusted
+            and f"- {k.text}" not in in_system][:KNOWLEDGE_K]
+
+
+def title_of(message: str) -> str:
+    """A new chat's title: the first message, on one line, cut at 48 characters."""
+    t = " ".join(message.split())
+    return t[:48] + ("…" if len(t) > 48 else "")
+
+
+def drop_pending(pending: Future | None, abandon: threading.Event | None = None) -> None:
+    """Cancel a re-retrieval that is no longer wanted (`abandon` tells a running one to stop
+    early) and wait for it to stop."""
+    if pending is not None:
+        if abandon is not None:
+            abandon.set()
+        pending.cancel()
+        with contextlib.suppress(BaseException):
+            pending.result()
+
+
+class Turn:
+    """One message and its answer: the state the generation loop and the swap policy share.
+
+    Example (what `Assistant.chat` does, less the generation)::
+
+        turn = Turn(parts, "Where does my sister live?")
+        turn.open(None)            # a new chat; the user message is stored
+        event = turn.recall()      # MemoriesEvent: the memories the answer starts with
+        prompt = turn.first_prompt()
+    """
+
+    def __init__(self, parts: TurnParts, message: str, now: float | None = None,
+                 state: TurnState | None = None):
+        self.parts = parts
+        self.settings = parts.settings
+        self.store = parts.store
+        self.engine = parts.engine
+        self.llm = parts.llm
+        self.message = message
+        self.now = now  # the turn's time (None: the clock)
+        self.state = state if state is not None else TurnState()
+        self.conversation_id = 0
+        self.history: list[dict] = []
+        self.knowledge: list[Recall] = []  # distilled knowledge recalled for this turn
+        self.gate: GateResult | None = None  # the relevance gate's last decision
+        self.frame: tuple[list[int], list[int]] | None = None  # (head, tail) of the prompt
+        self.user_vec: np.ndarray = np.zeros(0, dtype=np.float32)
+        self.active: list[Recall] = []
+        self.prompt: list[int] = []
+        # the answer's bookkeeping: token spans per memory set, the sets, what was used
+        self.spans: list[list] = []
+        self.sets_seen: list[list[int]] = []
+        self.used: dict[int, tuple[Recall, np.ndarray]] = {}
+        self.swaps = 0
+        self.swap_s = 0.0  # time spent in swaps this answer
+        self.last_swap_at = 0
+        self.pending: Future | None = None  # the re-retrieval under way
+        self.pending_at = 0  # the token count when it was asked for
+        self.t0 = time.perf_counter()
+        self.t_gen0 = self.t0
+        self.finished = False
+        self.interrupted = False
+
+    # ---- prompt -------------------------------------------------------------------------
+    def plain(self, text: str) -> str:
+        """Text from the user, memories or imports, with control tokens defused."""
+        plain: Callable[[str], str] | None = getattr(self.llm, "plain", None)
+        return plain(text) if plain is not None else text
+
+    def stable_messages(self) -> list[dict]:
+        system = P.system_text(self.settings.system_prompt, user_model_text(self.store))
+        return [{"role": "system", "content": self.plain(system)}]
+
+    def user_content(self, memories: list[Recall], message: str) -> str:
+        return P.user_content(self.knowledge, memories, message, self.now)
+
+    def segments(self, history: list[dict], memories: list[Recall],
+                 message: str) -> tuple[list[int], list[list[int]], list[int]]:
+        """The prompt as (head, one token list per memory line, tail).
+
+        head = system prompt + history + the start of the user turn (memory header and this
+        turn's knowledge lines); tail = the user message and the assistant header.  Each
+        memory line is tokenized on its own, so lines can be removed or added as units.
+        """
+        llm = self.llm
+        stable = self.stable_messages() + [
+            {"role": m["role"], "content": self.plain(m["content"])} for m in history]
+        message = self.plain(message)
+        if not memories and not self.knowledge:
+            text = llm.render(stable + [{"role": "user", "content": message}])
+            return llm.tokenize(text), [], []
+        head, tail = P.user_turn_frame(
+            llm.render, stable, [self.plain(P.knowledge_line(k.text)) for k in self.knowledge],
+            message)
+        return (llm.tokenize(head), [self.line_tokens(r) for r in memories],
+                llm.tokenize(tail))
+
+    def prompt_tokens(self, history: list[dict], memories: list[Recall],
+                      message: str) -> list[int]:
+        head, mems, tail = self.segments(history, memories, message)
+        return head + [t for m in mems for t in m] + tail
+
+    def line_tokens(self, r: Recall) -> list[int]:
+        line = P.format_memory(r, self.now) + "\n"
+        key = (r.episode_id, line)
+        costs = self.parts.costs
+        toks = costs.get(key)
+        if toks is None:
+            if len(costs) > 20000:
+                costs.clear()
+            toks = costs[key] = self.llm.tokenize(line, special=False)
+        return toks
+
+    def memory_cost(self, r: Recall) -> int:
+        return len(self.line_tokens(r))
+
+    def assemble(self, memories: list[Recall]) -> list[int]:
+        """The prompt for another memory set, from the turn's fixed head and tail."""
+        if self.frame is None:  # the turn started without a memory block
+            return self.prompt_tokens(self.history, memories, self.message)
+        head, tail = self.frame
+        return head + [t for r in memories for t in self.line_tokens(r)] + tail
+
+    def fit_history(self, conversation_id: int, message: str) -> list[dict]:
+        """Past messages of this chat, oldest dropped first until the prompt fits."""
+        s = self.settings
+        msgs = [m for m in self.store.messages(conversation_id) if m["content"].strip()]
+        history = [{"role": m["role"], "content": m["content"]} for m in msgs]
+        # pair-wise consistency: drop a trailing user message that has no answer
+        while history and history[-1]["role"] == "user":
+            history.pop()
+        reserve = s.max_answer_tokens + s.token_budget + 64
+        while history:
+            n = len(self.prompt_tokens(history, [], message))
+            if n + reserve <= self.llm.n_ctx:
+                break
+            history = history[2:] if len(history) > 1 else []
+            while history and history[0]["role"] != "user":
+                history.pop(0)
+        return history
+
+    def check_length(self) -> None:
+        """Refuse, before anything is stored, a message that leaves no room in the context
+        for the memory block and an answer."""
+        s = self.settings
+        n_ctx = self.llm.n_ctx
+        n = len(self.prompt_tokens([], [], self.message))
+        room = n_ctx - s.token_budget - min(s.max_answer_tokens, 64) - 64
+        if n > room:
+            raise MessageTooLong(
+                f"message too long: {n} tokens, and this model's context ({n_ctx} "
+                f"tokens) holds about {max(room, 0)} for a message; shorten it, or import "
+                "long texts as memories (hela-desktop import FILE)")
+
+    def first_prompt(self) -> list[int]:
+        """The turn's first prompt, as tokens; records its stable prefix in `state`."""
+        llm, history, message, state = self.llm, self.history, self.message, self.state
+        stable = llm.tokenize(llm.render(self.stable_messages() + history))
+        state.stable_prefix = common_prefix(stable, self.prompt_tokens(history, [], message))
+        head, mems, tail = self.segments(history, self.active, message)
+        # head and tail stay fixed for the turn: swaps only re-assemble memory lines
+        self.frame = (head, tail) if tail else None
+        self.prompt = head + [t for m in mems for t in m] + tail
+        state.prompt_tokens = len(self.prompt)
+        state.first_prompt = list(self.prompt)
+        return self.prompt
+
+    # ---- the turn's start -----------------------------------------------------------------
+    def open(self, conversation_id: int | None) -> int:
+        """Start the turn: its conversation (new if needed), the history that fits, and the
+        user message stored; returns the conversation id."""
+        store = self.store
+        if conversation_id is None or not store.conversation_exists(conversation_id):
+            conversation_id = store.add_conversation(title_of(self.message))
+        self.conversation_id = conversation_id
+        self.history = self.fit_history(conversation_id, self.message)
+        store.add_message(conversation_id, "user", self.message, at=self.now)
+        self.t0 = time.perf_counter()
+        return conversation_id
+
+    def recall(self) -> MemoriesEvent:
+        """The memories the turn starts with, through the relevance gate at the turn's
+        time, and its knowledge items; the answer's bookkeeping starts from them."""
+        engine = self.engine
+        self.user_vec = engine.embed_query(self.message)
+        tr = time.perf_counter()
+        ranked = engine.retrieve(self.message, query_vec=self.user_vec, now=self.now)
+        self.active = self.select(ranked, self.user_vec)
+        personal = self.gate.personal if self.gate is not None else True
+        self.knowledge = recall_knowledge(engine, self.store, self.settings, self.user_vec,
+                                          personal)
+        retrieve_ms = (time.perf_counter() - tr) * 1000
+        ids = [r.episode_id for r in self.active]
+        self.spans = [[0, 0, ids]]
+        self.sets_seen = [list(ids)]
+        self.used = {r.episode_id: (r, self.user_vec) for r in self.active}
+        return MemoriesEvent(memories=list(self.active), retrieve_ms=retrieve_ms)
+
+    def select(self, ranked: list[Recall], query_vec: np.ndarray | None = None) -> list[Recall]:
+        """The memories for the prompt: those the relevance gate admits, in rank order,
+        within the memory cap and the token budget; superseded ones are left out."""
+        s = self.settings
+        if query_vec is not None:
+            res = RelevanceGate(self.engine, s.gate).admit(self.message, ranked, query_vec)
+            ranked = res.admitted
+            self.gate = res
+        self.annotate(ranked)
+        return fit_budget(ranked, s.max_memories, s.token_budget, self.memory_cost)
+
+    def annotate(self, recalls: list[Recall]) -> None:
+        eps = self.store.episodes(r.episode_id for r in recalls if r.kind == "episode")
+        for r in recalls:
+            e = eps.get(r.episode_id)
+            if e is not None:
+                r.extra["created_at"] = e.created_at
+                with contextlib.suppress(OverflowError, OSError, ValueError):  # a bad date
+                    r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
+
+    # ---- the end of the answer -----------------------------------------------------------
+    def stop_reretrieval(self) -> None:
+        """The answer is over: a pending re-retrieval is not waited for."""
+        drop_pending(self.pending, self.parts.abandon)
+        self.pending = None
+
+    def persist_args(self, answer: str, n_tokens: int) -> tuple[Any, ...]:
+        """What `Assistant._persist` stores for this answer."""
+        if not self.finished:
+            self.interrupted = True
+        return (self.conversation_id, self.message, answer, self.interrupted, self.spans,
+                self.sets_seen, self.used, self.state, self.swaps, n_tokens,
+                time.perf_counter() - self.t0, self.now)
+
+
+__all__ = ["Turn", "TurnParts", "TurnState", "MessageTooLong", "user_model_text",
+           "recall_knowledge", "drop_pending", "title_of"]
