@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..config import Settings
 from ..consolidate import ConsolidationParams, consolidate, plan_clusters
 
 DAY = 86400.0
@@ -186,7 +187,7 @@ def bench_consolidation(n: int = 1000, *, queries: int = 300,
 
     own_llm = llm is None
     embedder = embedder or Embedder()
-    llm = llm or LocalLLM(n_ctx=2048)
+    llm = llm or LocalLLM.from_settings(Settings(), n_ctx=2048)
     try:
         with tempfile.TemporaryDirectory(prefix="hela-bench-consolidation-") as tmp:
             store = Store(Path(tmp))
@@ -252,7 +253,7 @@ def bench_locomo_consolidated(path: str | Path, *, sample: int = 0, k: int = 10,
     data = load_samples(Path(path))[sample]
     embedder = embedder or Embedder()
     own_llm = llm is None
-    llm = llm or LocalLLM(n_ctx=2048)
+    llm = llm or LocalLLM.from_settings(Settings(), n_ctx=2048)
     res: dict = {"sample_id": data.get("sample_id"), "k": k, "k_knowledge": k_knowledge}
     try:
         with tempfile.TemporaryDirectory(prefix="hela-locomo-consolidated-") as tmp:

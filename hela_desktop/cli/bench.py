@@ -8,6 +8,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..config import Settings
 from .common import (
     add_data_dir,
     at_least,
@@ -54,7 +55,6 @@ def _comma_list(text: str | None) -> list[str]:
 
 
 def cmd_bench_speed(args: argparse.Namespace) -> int:
-    from ..config import Settings
 
     # --profile, and --server with --model-name; --model is passed to the runs that load one
     settings = Settings.load(args.data_dir).with_overrides(
@@ -176,7 +176,7 @@ def cmd_locomo(args: argparse.Namespace) -> int:
         from ..llm import LocalLLM, ModelError
 
         try:
-            consolidate_llm = LocalLLM(args.model or None, n_ctx=2048)
+            consolidate_llm = LocalLLM.from_settings(Settings(), model_path=args.model, n_ctx=2048)
         except ModelError as exc:
             return error(str(exc))
     with _json_lines(args.dump) as dump:
@@ -230,7 +230,7 @@ def cmd_personal(args: argparse.Namespace) -> int:
     if not dialogues:
         return error("no dialogues selected")
     try:
-        llm = LocalLLM(args.model or None, n_ctx=4096)
+        llm = LocalLLM.from_settings(Settings(), model_path=args.model, n_ctx=4096)
     except ModelError as exc:
         return error(str(exc))
     emb = Embedder()

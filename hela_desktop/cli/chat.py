@@ -147,8 +147,7 @@ def _load_llm(s):
 
     if s.backend == "server":
         return server_llm(s).connect()
-    return LocalLLM(s.model_path or None, n_ctx=s.n_ctx, n_gpu_layers=s.n_gpu_layers,
-                    n_threads=s.n_threads)
+    return LocalLLM.from_settings(s)
 
 
 def _show_progress(done: int, total: int) -> None:

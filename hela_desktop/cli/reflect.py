@@ -115,9 +115,9 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
             print(f"{hubs} hubs, {clusters} clusters; nothing new to consolidate")
             return 0
         try:
-            llm = LocalLLM(getattr(args, "model", None) or settings.model_path or None,
-                           n_ctx=min(settings.n_ctx, 2048), n_gpu_layers=settings.n_gpu_layers,
-                           n_threads=settings.n_threads)
+            llm = LocalLLM.from_settings(
+                settings, model_path=getattr(args, "model", None) or settings.model_path,
+                n_ctx=min(settings.n_ctx, 2048))
         except ModelError as exc:
             return error(str(exc))
         show = None if args.json else (lambda d: print_cluster(d, args.dry_run))
