@@ -374,7 +374,7 @@ def doctor_report(args) -> dict:
             return "not installed"
 
     from ..config import SettingsError
-    from ..store import check_memory_file
+    from ..store import check_memory_file, fts5_available
 
     settings_error = ""
     try:
@@ -389,13 +389,7 @@ def doctor_report(args) -> dict:
         model = str(check_gguf(s.model_path or None))
     except ModelError as exc:
         model, model_ok, model_msg = s.model_path or "(bundled default)", False, str(exc)
-    fts5 = True
-    try:
-        c = sqlite3.connect(":memory:")
-        c.execute("CREATE VIRTUAL TABLE t USING fts5(x)")
-        c.close()
-    except sqlite3.Error:
-        fts5 = False
+    fts5 = fts5_available()
     db = Path(args.data_dir) / DB_FILE
     server = None
     if s.backend == "server":
@@ -410,7 +404,7 @@ def doctor_report(args) -> dict:
         "python": platform.python_version(),
         "platform": platform.platform(),
         "versions": {m: ver(m) for m in (
-            "llama-cpp-python", "sentence-transformers", "torch", "numpy", "sqlite-utils",
+            "llama-cpp-python", "sentence-transformers", "torch", "numpy",
             "PySide6-Essentials", "pyqtgraph", "APScheduler")},
         "sqlite": sqlite3.sqlite_version, "fts5": fts5,
         "model": model, "model_ok": model_ok, "model_error": model_msg,
