@@ -53,6 +53,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -305,7 +306,7 @@ def _one_cluster(store, engine, llm, c: Cluster, p: ConsolidationParams,
                  rep: ConsolidationReport, dry_run: bool, emb_name, model_name, now,
                  should_yield=None) -> dict:
     texts = _episode_texts(store, c.members)
-    detail = {"hub": c.hub, "degree": c.degree, "members": c.members,
+    detail: dict[str, Any] = {"hub": c.hub, "degree": c.degree, "members": c.members,
               "signature": c.signature, "items": [], "status": "ok"}
     tm = time.perf_counter()
     try:
@@ -385,7 +386,7 @@ class ConsolidatedRetriever:
     different id spaces: key costs and coverage by ``(r.kind, r.episode_id)``.
     """
 
-    engine: object
+    engine: Any  # a MemoryEngine
     k: int = 10
     k_knowledge: int = 3
     min_knowledge_score: float = 0.3

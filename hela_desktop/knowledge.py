@@ -155,7 +155,10 @@ def edit_item(store: Store, embedder, knowledge_id: int, text: str) -> Knowledge
     vec = embedder.embed_one(text) if embedder is not None else None
     with store.transaction():
         store.edit_knowledge(knowledge_id, text, vec, getattr(embedder, "name", None))
-    return get_item(store, knowledge_id)
+    item = get_item(store, knowledge_id)
+    if item is None:  # removed meanwhile (another process)
+        raise ValueError(f"no knowledge item #{knowledge_id}")
+    return item
 
 
 def delete_item(store: Store, knowledge_id: int) -> None:

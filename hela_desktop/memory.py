@@ -105,7 +105,7 @@ class MemoryEngine:
             for row in self.store.active_index_rows():
                 if row.embedding is None or len(row.embedding) != dim:
                     continue
-                self._index_add(idx, row)
+                self._index_add(idx, row, row.embedding)
                 cent = row.query_centroid
                 if cent is not None and row.query_count and len(cent) == dim:
                     idx.centroids[row.id] = (cent.copy(), int(row.query_count))
@@ -308,11 +308,11 @@ class MemoryEngine:
     def _reindex_one(self, episode_id: int) -> None:
         row = self.store.index_row(episode_id)
         if row is not None and row.embedding is not None:
-            self._index_add(self.index, row)
+            self._index_add(self.index, row, row.embedding)
         self._kw_cache.clear()
 
-    def _index_add(self, idx: MemoryIndex, row: IndexRow) -> None:
-        idx.add(row.id, row.embedding, row.created_at, row.access_count, row.last_access,
+    def _index_add(self, idx: MemoryIndex, row: IndexRow, vec: np.ndarray) -> None:
+        idx.add(row.id, vec, row.created_at, row.access_count, row.last_access,
                 row.importance, row.conversation_id, self._speaker_code(row.speaker))
 
     # ---- edges ------------------------------------------------------------------------
@@ -490,7 +490,7 @@ class MemoryEngine:
     def base_activation(self, query: str, cos: np.ndarray, now: float) -> tuple[np.ndarray, ...]:
         """(S_base, sim, kw, decay) for every indexed row."""
         p = self.hela
-        sim = F.similarity(cos.astype(np.float64))
+        sim = np.asarray(F.similarity(cos.astype(np.float64)))
         kw, _ = self.keyword_scores(query)
         decay = F.temporal_decay(now - self.index.view("created"), p.tau_days)
         return F.base_activation(sim, kw, decay, p.alpha), sim, kw, decay

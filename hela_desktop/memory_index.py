@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 HALF_PRECISION_FROM = 20_000  # pools at least this large are scanned in float16
@@ -25,7 +27,7 @@ class MemoryIndex:
         self.pos: dict[int, int] = {}
         self.centroids: dict[int, tuple[np.ndarray, int]] = {}
         self._version = 0  # bumped by every change of the embeddings
-        self._half = None  # (version, float16 torch copy) for large pools
+        self._half: tuple[int, Any] | None = None  # (version, float16 torch copy), large pools
 
     def __len__(self) -> int:
         return self._n

@@ -97,7 +97,7 @@ def build_pool(store: Store, n: int, *, dim: int = 384, seed: int = 7, vocab: in
                   " ".join(words[k] for k in draw[j][12:]), now - (n - start - j) * 600.0,
                   vecs[j].tobytes(), _RandomEmbedder.name) for j in range(m)])
         ids = store.episode_ids()
-        rows = set()
+        rows: set[tuple[int, int]] = set()
         for k in range(edges_per):
             off = 1 if k == 0 else rng.integers(2, 500, size=len(ids))
             j = np.arange(len(ids)) + off

@@ -18,7 +18,7 @@ class EdgeRow(NamedTuple):
     dst: int
     weight: float
     prior: float
-    count: int
+    count: int  # type: ignore[assignment]  # the column's name; shadows tuple.count
     step: int
     updated_at: float
 

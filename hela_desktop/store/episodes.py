@@ -147,7 +147,7 @@ class EpisodeQueries(StoreBase):
                 json.dumps(meta) if meta else None,
             ),
         )
-        return int(cur.lastrowid)
+        return int(cur.lastrowid or 0)
 
     def episode(self, episode_id: int) -> Episode | None:
         r = self.conn.execute(

@@ -80,7 +80,8 @@ class KnowledgeQueries(StoreBase):
             + (f"WHERE {' AND '.join(where)} " if where else "")
             + "ORDER BY k.strength DESC, k.updated_at DESC, k.id", args).fetchall()
         src = self.knowledge_sources(r[0] for r in rows)
-        return [KnowledgeItem(*r, sources=src.get(r[0], [])) for r in rows]
+        return [KnowledgeItem(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], src.get(r[0], []))
+                for r in rows]
 
     def live_knowledge(self, kind: str | None = None) -> list[KnowledgeVector]:
         """Live items that have an embedding (of one `kind`, or all), by id."""

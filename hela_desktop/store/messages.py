@@ -19,7 +19,7 @@ class MessageQueries(StoreBase):
             "INSERT INTO conversations(uid, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
             (new_uid(), title, now, now),
         )
-        return int(cur.lastrowid)
+        return int(cur.lastrowid or 0)
 
     def conversations(self) -> list[dict]:
         rows = self.conn.execute(
@@ -89,7 +89,7 @@ class MessageQueries(StoreBase):
             self.conn.execute(
                 "UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id)
             )
-        return int(cur.lastrowid)
+        return int(cur.lastrowid or 0)
 
     def delete_messages_from(self, conversation_id: int, message_id: int) -> list[int]:
         """Remove a chat's messages from `message_id` on (regenerate, edit and resend);
