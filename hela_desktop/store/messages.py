@@ -108,18 +108,8 @@ class MessageQueries(StoreBase):
             "FROM messages WHERE conversation_id = ? ORDER BY id",
             (conversation_id,),
         ).fetchall()
-        return [
-            dict(
-                id=r[0],
-                role=r[1],
-                content=r[2],
-                created_at=r[3],
-                interrupted=bool(r[4]),
-                episode_id=r[5],
-                stats=json.loads(r[6]) if r[6] else None,
-            )
-            for r in rows
-        ]
+        return [dict(id=r[0], role=r[1], content=r[2], created_at=r[3], interrupted=bool(r[4]),
+                     episode_id=r[5], stats=json.loads(r[6]) if r[6] else None) for r in rows]
 
     def link_message_episode(self, message_id: int | None, episode_id: int) -> None:
         """Record the episode an answer formed."""
