@@ -16,7 +16,7 @@ cap, smallest edge kept).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -104,7 +104,7 @@ class GraphNode:
                    last_recall=e.last_recall)
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return dict(vars(self))  # shallow, like the dicts the view always had
 
 
 @dataclass
