@@ -320,8 +320,7 @@ class Assistant:
                 episode_id = engine.add_episode(NewEpisode(
                     user_text=message, assistant_text=answer, conversation_id=conversation_id,
                     created_at=now))
-                self.store.conn.execute("UPDATE messages SET episode_id = ? WHERE id = ?",
-                                        (episode_id, message_id))
+                self.store.link_message_episode(message_id, episode_id)
             # Hebbian learning: one step per distinct co-active set of this answer
             seen: set[tuple[int, ...]] = set()
             for ids in sets_seen if message_id is not None else ():

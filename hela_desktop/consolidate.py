@@ -3,7 +3,7 @@
 The HeLa-Mem "reflective agent", made to work with a small local model (Qt-free).
 
 1. **Hubs.**  Weighted degree over *effective* edge weights (prior + lazily decayed Hebbian
-   weight, capped; see :meth:`MemoryEngine.effective_weight`), over live episodes only:
+   weight, capped; see :mod:`hela_desktop.edges`), over live episodes only:
    ``D(v) = Σ_j w_vj``.  A hub has ``D(v) > δ_hub`` (``ConsolidationParams.hub_degree``)
    and, since semantic priors make dense graphs where almost every node passes a fixed
    bar, also lies in the top 20% of degrees (``hub_quantile``).
@@ -49,75 +49,47 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
-from . import formulas as F
 from .config import HelaParams
+from .consolidate_params import ConsolidationParams
+from .consolidate_prompt import (
+    EXAMPLE_ANSWER,
+    EXAMPLE_MEMORIES,
+    PREFIX,
+    SYSTEM,
+    Yielded,
+    clean_items,
+    cluster_prompt,
+    distil,
+    grammar_text,
+    grounded,
+    parse_items,
+)
+from .edges import weighted_degrees
 from .events import Recall
-from .knowledge import KINDS, retrieve_knowledge
-from .store import Store, from_blob, new_uid, to_blob
+from .knowledge import retrieve_knowledge
+from .store import Store
 
 log = logging.getLogger(__name__)
+
+__all__ = [
+    "DONE_PREFIX", "EXAMPLE_ANSWER", "EXAMPLE_MEMORIES", "JOB", "PREFIX", "SYSTEM", "Cluster",
+    "ConsolidatedRetriever", "ConsolidationParams", "ConsolidationReport", "Yielded",
+    "clean_items", "cluster_prompt", "consolidate", "consolidated_variant", "distil",
+    "grammar_text", "grounded", "is_done", "merge_item", "negated", "parse_items",
+    "plan_clusters", "reset_markers", "weighted_degrees",
+]
 
 JOB = "consolidate"
 DONE_PREFIX = "consolidate.done."
 
 
-@dataclass
-class ConsolidationParams:
-    """Constants of reflective consolidation (documented in ``docs/consolidation.md``)."""
-
-    hub_degree: float = 1.5  # δ_hub: a hub has weighted degree D(v) > this …
-    hub_quantile: float = 0.8  # … and is in the top 20% of degrees (0: no relative bar)
-    cluster_size: int = 6  # hub + up to 5 strongest neighbours
-    min_cluster: int = 2  # a hub needs at least one neighbour
-    member_min_weight: float = 0.2  # a neighbour joins the cluster only over an edge this strong
-    max_overlap: float = 0.5  # skip a hub whose cluster is more than this share already covered
-    max_clusters: int | None = 16  # clusters distilled per pass (None: all)
-    max_items: int = 2  # items the grammar allows per cluster
-    max_chars: int = 90  # longest item text the grammar allows (after the forced prefix)
-    max_tokens: int = 96  # completion budget per cluster
-    memory_chars: int = 220  # each episode is cut to this many characters in the prompt
-    temperature: float = 0.0  # greedy: reruns give the same items
-    duplicate_threshold: float = 0.90  # cosine at/above which an item repeats an old one
-    contradict_threshold: float = 0.75  # cosine at/above which an item may update an old one
-    min_words: int = 3  # shortest acceptable item, in words after the forced prefix
-    lock_timeout: float = 0.5  # seconds to wait for the model before yielding
-
-
 # ---------------------------------------------------------------------- the graph ------
-def weighted_degrees(store: Store, hela: HelaParams, rows: list[tuple] | None = None
-                     ) -> tuple[dict[int, float], dict[int, list[tuple[float, int]]]]:
-    """D(v) = Σ_j w_vj over effective weights, for every episode with an edge.
-
-    Returns (degree by episode id, neighbours by episode id as (weight, id) sorted by falling
-    weight).  `rows`: (src, dst, weight, prior, count, step, ...) edges to count; default
-    ``store.all_edges()``, the edges between live (not archived, not deleted) episodes.
-    """
-    rows = store.all_edges() if rows is None else rows
-    deg: dict[int, float] = {}
-    nbrs: dict[int, list[tuple[float, int]]] = {}
-    if not rows:
-        return deg, nbrs
-    step = store.hebbian_step()
-    arr = np.asarray([(r[2], r[3], r[5]) for r in rows], dtype=np.float64)
-    weff = np.minimum(hela.weight_cap,
-                      arr[:, 1] + F.decayed_weight(arr[:, 0], hela.lam, step - arr[:, 2]))
-    for (a, b, *_), w in zip(rows, weff):
-        w = float(w)
-        if w <= 0:
-            continue
-        nbrs.setdefault(a, []).append((w, b))
-        nbrs.setdefault(b, []).append((w, a))
-    for v, lst in nbrs.items():
-        lst.sort(key=lambda t: (-t[0], t[1]))
-        deg[v] = F.weighted_degree([w for w, _ in lst])
-    return deg, nbrs
-
-
 @dataclass
 class Cluster:
     """A hub and its strongest neighbours."""
@@ -166,168 +138,6 @@ def is_done(store: Store, cluster: Cluster) -> bool:
     return store.get_meta(DONE_PREFIX + cluster.signature) is not None
 
 
-# ---------------------------------------------------------------------- the model ------
-SYSTEM = (
-    "You turn related conversation memories into short lasting knowledge. "
-    "kind user_model: a trait or preference of the user, written about the user in third "
-    "person. kind fact: a fact about the world or people in the user's life. kind persona: "
-    "how the assistant should behave. replaces: true only if it corrects something said "
-    "earlier."
-)
-# A one-shot example given as an earlier exchange (the small model copies an example that
-# sits in the system prompt, but follows one given as a previous turn).
-EXAMPLE_MEMORIES = ("- User: I drink coffee every morning. Assistant: Nice routine.\n"
-                    "- User: Coffee keeps me awake at work. Assistant: Good.")
-EXAMPLE_ANSWER = ('{"items": [{"kind": "user_model", "text": "The user drinks coffee every '
-                  'morning.", "replaces": false}]}')
-
-PREFIX = {"user_model": "The user ", "fact": "", "persona": "The assistant "}
-
-
-def grammar_text(max_items: int = 2, max_chars: int = 90) -> str:
-    """The GBNF grammar of one distillation answer."""
-    more = ' ( ", " item )?' * max(0, max_items - 1)
-    return (
-        f'root ::= "{{\\"items\\": [" item{more} "]}}"\n'
-        'item ::= "{\\"kind\\": \\"" ( um | fa | pe ) ", \\"replaces\\": " ( "true" | "false" ) "}"\n'
-        'um ::= "user_model\\", \\"text\\": \\"The user " body "\\""\n'
-        'fa ::= "fact\\", \\"text\\": \\"" body "\\""\n'
-        'pe ::= "persona\\", \\"text\\": \\"The assistant " body "\\""\n'
-        f'body ::= [^"\\\\\\x00-\\x1f]{{4,{int(max_chars)}}}\n'
-    )
-
-
-_GRAMMARS: dict[tuple[int, int], object] = {}
-
-
-def _grammar(max_items: int, max_chars: int):
-    key = (max_items, max_chars)
-    if key not in _GRAMMARS:
-        from llama_cpp import LlamaGrammar
-
-        _GRAMMARS[key] = LlamaGrammar.from_string(grammar_text(max_items, max_chars),
-                                                  verbose=False)
-    return _GRAMMARS[key]
-
-
-def cluster_prompt(texts: list[str], memory_chars: int = 220, *,
-                   example: bool = True) -> list[dict]:
-    """Chat messages asking for the knowledge in one cluster (stable part first: the system
-    prompt and the example exchange are the same for every cluster, so llama.cpp reuses
-    their KV cache)."""
-    lines = []
-    for t in texts:
-        t = " ".join(t.split())
-        lines.append("- " + (t[:memory_chars].rstrip() + "…" if len(t) > memory_chars else t))
-    shot = [{"role": "user", "content": f"Memories:\n{EXAMPLE_MEMORIES}\n\nAnswer:"},
-            {"role": "assistant", "content": EXAMPLE_ANSWER}] if example else []
-    return [{"role": "system", "content": SYSTEM + ("" if example else " Answer with JSON only.")},
-            *shot,
-            {"role": "user", "content": "Memories:\n" + "\n".join(lines) + "\n\nAnswer:"}]
-
-
-class Yielded(Exception):
-    """The model call was stopped because the user came back (nothing is written)."""
-
-
-def distil(llm, texts: list[str], params: ConsolidationParams | None = None, *,
-           should_yield: Callable[[], bool] | None = None,
-           example: bool = True) -> tuple[list[dict], str]:
-    """Ask the local model for knowledge items in `texts` (one cluster); grammar-constrained.
-
-    `llm` is a :class:`~hela_desktop.llm.LocalLLM`; the call goes through its llama.cpp
-    completion (``llm.complete(prompt, grammar=...)``) with the model's chat template.
-    Returns (parsed raw items, raw output); raises ValueError when nothing can be parsed,
-    `Yielded` when `should_yield()` turned true during generation (checked every token).
-    The caller must hold the model lock.
-    """
-    from llama_cpp import StoppingCriteriaList
-
-    p = params or ConsolidationParams()
-    prompt = llm.render(cluster_prompt(texts, p.memory_chars, example=example))
-    fired = []
-
-    def stop(_ids, _logits) -> bool:
-        if should_yield is not None and should_yield():
-            fired.append(True)
-            return True
-        return False
-
-    out = llm.complete(
-        prompt, grammar=_grammar(p.max_items, p.max_chars), max_tokens=p.max_tokens,
-        temperature=p.temperature, top_k=40, top_p=0.95, repeat_penalty=1.0, seed=1234,
-        stopping_criteria=StoppingCriteriaList([stop]))
-    if fired:
-        raise Yielded("the user is back")
-    text = out["choices"][0]["text"]
-    return parse_items(text), text
-
-
-_ITEM_RE = re.compile(
-    r'\{"kind": "(user_model|fact|persona)", "text": "([^"\\]*)", "replaces": (true|false)\}')
-
-
-def parse_items(text: str) -> list[dict]:
-    """Items from a (possibly truncated) grammar-shaped answer; ValueError if none."""
-    try:
-        data = json.loads(text)
-        items = data["items"] if isinstance(data, dict) else None
-    except (ValueError, KeyError, TypeError):
-        items = None
-    if not isinstance(items, list):  # truncated at max_tokens: keep the complete items
-        items = [{"kind": k, "text": t, "replaces": r == "true"} for k, t, r in _ITEM_RE.findall(text)]
-    good = [i for i in items if isinstance(i, dict) and i.get("kind") in KINDS
-            and isinstance(i.get("text"), str)]
-    if not good:
-        raise ValueError(f"no knowledge item in model output {text[:120]!r}")
-    return good
-
-
-_ROLE = re.compile(r"\b(user|assistant)\s*:\s*", re.IGNORECASE)
-_SPACES = re.compile(r"\s+")
-
-
-def grounded(text: str, context: str | list[str]) -> bool:
-    """Is the statement supported by the user's own words (`context`: their texts)?  See
-    ``knowledge.support``: enough of its content words must stand in them, and it may not
-    speak in the assistant's voice.  This also catches the small model's habit of copying
-    the prompt's example instead of the memories."""
-    from .knowledge import is_grounded
-
-    return is_grounded(text, [context] if isinstance(context, str) else context)
-
-
-def clean_items(items: list[dict], min_words: int = 3,
-                context: str | None = None) -> tuple[list[dict], list[dict]]:
-    """(kept, rejected): normalised texts; too short, role-tagged, repeated or (given the
-    cluster's `context` text) ungrounded items dropped."""
-    kept, rejected, seen = [], [], set()
-    for it in items:
-        kind = it["kind"]
-        text = _SPACES.sub(" ", str(it["text"])).strip()
-        prefix = PREFIX[kind].strip()
-        body = text[len(prefix):].strip() if prefix and text.startswith(prefix) else text
-        body = _ROLE.sub("", body).strip(" .,;:-")
-        reason = None
-        if len(re.findall(r"[^\W_]+", body)) < min_words:
-            reason = "too short"
-        elif not re.search(r"[A-Za-z]", body):
-            reason = "no words"
-        text = (f"{prefix} {body}" if prefix else body[:1].upper() + body[1:]).strip() + "."
-        key = re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
-        if reason is None and context is not None and not grounded(body, context):
-            reason = "not grounded in the memories"
-        if reason is None and key in seen:
-            reason = "repeated"
-        entry = {"kind": kind, "text": text, "replaces": bool(it.get("replaces"))}
-        if reason:
-            rejected.append({**entry, "reason": reason})
-        else:
-            seen.add(key)
-            kept.append(entry)
-    return kept, rejected
-
-
 # ---------------------------------------------------------------------- merging -------
 _NEG = re.compile(r"\b(not|no|never|none|nobody|nothing|neither|nor|anymore|no longer|"
                   r"stopped|quit|quitted|gave up)\b|n't\b", re.IGNORECASE)
@@ -338,46 +148,11 @@ def negated(text: str) -> bool:
     return bool(_NEG.search(text))
 
 
-def _newest_source(store: Store, episode_ids: Iterable[int]) -> float:
-    ids = list(episode_ids)
-    if not ids:
-        return 0.0
-    q = ",".join("?" * len(ids))
-    r = store.conn.execute(f"SELECT MAX(created_at) FROM episodes WHERE id IN ({q})", ids).fetchone()
-    return float(r[0] or 0.0)
-
-
-def _item_sources_newest(store: Store, kid: int) -> float:
-    r = store.conn.execute(
-        "SELECT MAX(e.created_at) FROM knowledge_sources s JOIN episodes e ON e.id = s.episode_id "
-        "WHERE s.knowledge_id = ?", (kid,)).fetchone()
-    return float(r[0] or 0.0)
-
-
 def _live_items(store: Store, kind: str) -> tuple[list[int], list[str], np.ndarray | None]:
-    rows = store.conn.execute(
-        "SELECT id, text, embedding FROM knowledge WHERE kind = ? AND superseded_by IS NULL "
-        "AND archived_at IS NULL AND embedding IS NOT NULL ORDER BY id", (kind,)).fetchall()
-    if not rows:
+    items = store.live_knowledge(kind)
+    if not items:
         return [], [], None
-    return [r[0] for r in rows], [r[1] for r in rows], np.vstack([from_blob(r[2]) for r in rows])
-
-
-def _link_sources(store: Store, kid: int, sources: Iterable[int]) -> None:
-    store.conn.executemany(
-        "INSERT OR IGNORE INTO knowledge_sources(knowledge_id, episode_id) VALUES (?, ?)",
-        [(kid, int(e)) for e in sources])
-
-
-def _insert_item(store: Store, kind: str, text: str, vec: np.ndarray, embedder: str | None,
-                 now: float, sources: list[int]) -> int:
-    cur = store.conn.execute(
-        "INSERT INTO knowledge(uid, kind, text, embedding, embedder, created_at, updated_at, "
-        "strength) VALUES (?, ?, ?, ?, ?, ?, ?, 1)",
-        (new_uid(), kind, text, to_blob(vec), embedder, now, now))
-    kid = int(cur.lastrowid)
-    _link_sources(store, kid, sources)
-    return kid
+    return [k.id for k in items], [k.text for k in items], np.vstack([k.embedding for k in items])
 
 
 def merge_item(store: Store, item: dict, vec: np.ndarray, sources: list[int], *,
@@ -402,20 +177,17 @@ def merge_item(store: Store, item: dict, vec: np.ndarray, sources: list[int], *,
         flips = negated(text) != negated(best_text)
         update = flips or (item.get("replaces") and sim < params.duplicate_threshold)
         if update:
-            if _newest_source(store, sources) < _item_sources_newest(store, best):
+            if store.newest_created(sources) < store.newest_source_time(best):
                 return {**res, "action": "stale", "knowledge_id": None}
-            kid = _insert_item(store, kind, text, vec, embedder_name, now, sources)
-            store.conn.execute("UPDATE knowledge SET superseded_by = ?, updated_at = ? WHERE id = ?",
-                               (kid, now, best))
+            kid = store.add_knowledge(kind, text, vec, embedder_name, now, sources)
+            store.supersede_knowledge(best, kid, now)
             rule = "negation differs" if flips else "model marked replaces"
             return {**res, "action": "superseded", "knowledge_id": kid, "rule": rule}
         if sim >= params.duplicate_threshold:
-            store.conn.execute(
-                "UPDATE knowledge SET strength = strength + 1, updated_at = ? WHERE id = ?",
-                (now, best))
-            _link_sources(store, best, sources)
+            store.strengthen_knowledge(best, now)
+            store.link_knowledge_sources(best, sources)
             return {**res, "action": "strengthened", "knowledge_id": best}
-    kid = _insert_item(store, kind, text, vec, embedder_name, now, sources)
+    kid = store.add_knowledge(kind, text, vec, embedder_name, now, sources)
     return {**res, "action": "added", "knowledge_id": kid}
 
 
@@ -532,7 +304,7 @@ def _one_cluster(store, engine, llm, c: Cluster, p: ConsolidationParams,
                  rep: ConsolidationReport, dry_run: bool, emb_name, model_name, now,
                  should_yield=None) -> dict:
     texts = _episode_texts(store, c.members)
-    detail = {"hub": c.hub, "degree": c.degree, "members": c.members,
+    detail: dict[str, Any] = {"hub": c.hub, "degree": c.degree, "members": c.members,
               "signature": c.signature, "items": [], "status": "ok"}
     tm = time.perf_counter()
     try:
@@ -596,8 +368,7 @@ def _one_cluster(store, engine, llm, c: Cluster, p: ConsolidationParams,
 def reset_markers(store: Store) -> int:
     """Forget which clusters were processed (the next pass redoes all of them)."""
     with store.transaction():
-        cur = store.conn.execute("DELETE FROM meta WHERE key LIKE ?", (DONE_PREFIX + "%",))
-    return cur.rowcount
+        return store.delete_meta_prefix(DONE_PREFIX)
 
 
 # ---------------------------------------------------------------------- LoCoMo -------
@@ -613,7 +384,7 @@ class ConsolidatedRetriever:
     different id spaces: key costs and coverage by ``(r.kind, r.episode_id)``.
     """
 
-    engine: object
+    engine: Any  # a MemoryEngine
     k: int = 10
     k_knowledge: int = 3
     min_knowledge_score: float = 0.3

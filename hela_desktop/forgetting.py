@@ -33,8 +33,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
 from .config import HelaParams
+from .edges import weighted_degrees
 from .facts import is_statement
-from .store import Store
+from .store import Store, episode_text
 
 JOB = "forget"
 SECONDS_PER_DAY = 86400.0
@@ -87,22 +88,11 @@ def connectivity(store: Store, hela: HelaParams) -> dict[int, float]:
     """Weighted degree of every episode over its edges to non-deleted episodes (archived
     neighbours included: their edges are kept, so archiving never makes a neighbour look
     isolated and forgetting does not cascade from pass to pass)."""
-    from .consolidate import weighted_degrees
-
-    rows = store.conn.execute(
-        "SELECT e.src, e.dst, e.weight, e.prior, e.count, e.step, e.updated_at FROM edges e "
-        "JOIN episodes a ON a.id = e.src JOIN episodes b ON b.id = e.dst "
-        "WHERE a.deleted_at IS NULL AND b.deleted_at IS NULL").fetchall()
-    deg, _ = weighted_degrees(store, hela, rows)
-    return deg
-
+    return weighted_degrees(store, hela, store.all_edges(archived=True))[0]
 
 def knowledge_protected(store: Store) -> set[int]:
     """Episodes that live knowledge depends on (sources of non-superseded, non-archived items)."""
-    return {r[0] for r in store.conn.execute(
-        "SELECT DISTINCT s.episode_id FROM knowledge_sources s JOIN knowledge k "
-        "ON k.id = s.knowledge_id WHERE k.superseded_by IS NULL AND k.archived_at IS NULL")}
-
+    return store.knowledge_protected()
 
 def plan_forgetting(store: Store, hela: HelaParams, params: ForgettingParams | None = None,
                     *, now: float | None = None) -> ForgettingReport:
@@ -112,9 +102,7 @@ def plan_forgetting(store: Store, hela: HelaParams, params: ForgettingParams | N
     deg = connectivity(store, hela)
     protected = knowledge_protected(store)
     rep = ForgettingReport(dry_run=True)
-    rows = store.conn.execute(
-        "SELECT id, pinned, COALESCE(last_access, created_at), user_text, assistant_text "
-        "FROM episodes WHERE archived_at IS NULL AND deleted_at IS NULL ORDER BY id").fetchall()
+    rows = store.forgetting_candidates()
     for eid, pinned, seen_at, user_text, assistant_text in rows:
         rep.checked += 1
         d = float(deg.get(eid, 0.0))
@@ -166,20 +154,16 @@ def forget(engine_or_store, *, hela: HelaParams | None = None,
         return rep
     ids = [a["episode_id"] for a in rep.archived]
     if purge:
-        already = [r[0] for r in store.conn.execute(
-            "SELECT id FROM episodes WHERE archived_at IS NOT NULL ORDER BY id")]
+        already = store.archived_ids()
         rep.purged = sorted(set(already) | set(ids))
     if dry_run:
         rep.seconds = time.perf_counter() - t0
         return rep
     at = time.time()
     with store.transaction():
-        store.conn.executemany(
-            "UPDATE episodes SET archived_at = ?, archive_reason = ? "
-            "WHERE id = ? AND archived_at IS NULL",
-            [(at, a["reason"], a["episode_id"]) for a in rep.archived])
+        store.archive_episodes([(a["episode_id"], a["reason"]) for a in rep.archived], at)
         if purge and rep.purged:
-            _delete(store, rep.purged)
+            store.purge_archived_episodes(rep.purged)
         rep.seconds = time.perf_counter() - t0
         store.log_activity(JOB, rep.summary())
     if engine is not None:
@@ -196,24 +180,9 @@ def archived_episodes(store: Store, *, limit: int = 1000, offset: int = 0) -> li
     Each: ``{"id", "text", "created_at", "archived_at", "reason", "edges"}`` (``edges``: how
     many edges wait in the table for a restore).
     """
-    rows = store.conn.execute(
-        "SELECT e.id, e.user_text, e.assistant_text, e.created_at, e.archived_at, "
-        "e.archive_reason, (SELECT COUNT(*) FROM edges g WHERE g.src = e.id OR g.dst = e.id) "
-        "FROM episodes e WHERE e.archived_at IS NOT NULL AND e.deleted_at IS NULL "
-        "ORDER BY e.archived_at DESC, e.id LIMIT ? OFFSET ?", (limit, offset)).fetchall()
-    from .store import episode_text
-
-    return [dict(id=r[0], text=episode_text(r[1], r[2]), created_at=r[3], archived_at=r[4],
-                 reason=r[5] or "", edges=r[6]) for r in rows]
-
-
-def _delete(store: Store, ids: list[int]) -> None:
-    store.retire_episode_ids(ids)  # a purged id is never given to another memory
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        q = ",".join("?" * len(chunk))
-        store.conn.execute(
-            f"DELETE FROM episodes WHERE archived_at IS NOT NULL AND id IN ({q})", chunk)
+    return [dict(id=r.id, text=episode_text(r.user_text, r.assistant_text),
+                 created_at=r.created_at, archived_at=r.archived_at, reason=r.reason or "",
+                 edges=r.edges) for r in store.archived_episodes(limit=limit, offset=offset)]
 
 
 def purge_archived(engine_or_store, ids: Iterable[int] | None = None) -> list[int]:
@@ -223,16 +192,8 @@ def purge_archived(engine_or_store, ids: Iterable[int] | None = None) -> list[in
     """
     store, engine = _store_and_engine(engine_or_store)
     with store.transaction():
-        if ids is None:
-            todo = [r[0] for r in store.conn.execute(
-                "SELECT id FROM episodes WHERE archived_at IS NOT NULL ORDER BY id")]
-        else:
-            want = [int(i) for i in ids]
-            q = ",".join("?" * len(want)) or "NULL"
-            todo = [r[0] for r in store.conn.execute(
-                f"SELECT id FROM episodes WHERE archived_at IS NOT NULL AND id IN ({q}) "
-                "ORDER BY id", want)]
-        _delete(store, todo)
+        todo = store.archived_ids(None if ids is None else [int(i) for i in ids])
+        store.purge_archived_episodes(todo)
         store.log_activity(JOB, {"purged": todo})
     if engine is not None:
         with engine._lock:
@@ -248,12 +209,10 @@ def restore(engine_or_store, ids: Iterable[int]) -> list[int]:
     """
     store, engine = _store_and_engine(engine_or_store)
     want = [int(i) for i in ids]
-    done = [i for i in want if store.conn.execute(
-        "SELECT 1 FROM episodes WHERE id = ? AND archived_at IS NOT NULL", (i,)).fetchone()]
+    archived = set(store.archived_ids(want))
+    done = [i for i in want if i in archived]
     with store.transaction():
-        store.conn.executemany(
-            "UPDATE episodes SET archived_at = NULL, archive_reason = NULL WHERE id = ?",
-            [(i,) for i in done])
+        store.unarchive_episodes(done)
         if done:
             store.log_activity(JOB, {"restored": done})
     if engine is not None and done:

@@ -52,6 +52,18 @@ def decayed_weight(w: float | np.ndarray, lam: float, steps: int | np.ndarray):
     return w * np.power(1.0 - lam, np.maximum(steps, 0))
 
 
+def effective_weight(w, prior, steps, lam: float, cap: float):
+    """The weight an edge has now: min(cap, prior + w·(1 - λ)^steps) — the structural prior
+    plus the lazily decayed Hebbian weight, capped (scalars or arrays)."""
+    return np.minimum(cap, prior + decayed_weight(w, lam, steps))
+
+
+def merge_learned(w_a: float, steps_a: int, w_b: float, steps_b: int, lam: float) -> bool:
+    """Of two Hebbian weights written `steps_a` and `steps_b` steps ago, is b the stronger
+    now (w_b·(1-λ)^steps_b > w_a·(1-λ)^steps_a)?  The merge rule keeps the stronger one."""
+    return bool(decayed_weight(w_b, lam, steps_b) > decayed_weight(w_a, lam, steps_a))
+
+
 def hebbian_update(w_stored: float, lam: float, eta: float, steps_since: int, cap: float) -> float:
     """One co-activation at the current step: min(cap, (1-λ)·w(t-1) + η).
 

@@ -2,7 +2,7 @@
 
 Reflective consolidation (:mod:`hela_desktop.consolidate`) writes knowledge items to the
 ``knowledge`` table, each linked to the episodes it came from (``knowledge_sources``).
-Only *live* items take part in retrieval: ``superseded_by IS NULL AND archived_at IS NULL``.
+Only *live* items (neither superseded nor archived) take part in retrieval.
 
 `KnowledgeIndex` keeps their embeddings in a matrix and answers top-k cosine queries; it
 notices any change of the table (another thread, another process, an import) through a
@@ -20,43 +20,19 @@ its ``episode_id`` is the *knowledge* id, ``score``/``semantic`` the cosine simi
 from __future__ import annotations
 
 import threading
-import time
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import numpy as np
 
 from . import facts
 from . import formulas as F
 from .events import Recall
-from .store import Store, from_blob
+from .store import KnowledgeItem, Store
+
+__all__ = ["KINDS", "KnowledgeIndex", "KnowledgeItem", "list_knowledge", "retrieve_knowledge"]
 
 KINDS = ("user_model", "fact", "persona")
-
-_LIVE = "superseded_by IS NULL AND archived_at IS NULL"
-
-
-@dataclass
-class KnowledgeItem:
-    """One row of the ``knowledge`` table with its provenance."""
-
-    id: int
-    kind: str
-    text: str
-    strength: float
-    created_at: float
-    updated_at: float
-    superseded_by: int | None
-    archived_at: float | None
-    sources: list[int]
-
-    def to_dict(self) -> dict:
-        return dict(id=self.id, kind=self.kind, text=self.text, strength=self.strength,
-                    created_at=self.created_at, updated_at=self.updated_at,
-                    superseded_by=self.superseded_by, archived_at=self.archived_at,
-                    sources=list(self.sources))
-
 
 def _store_of(engine_or_store) -> Store:
     return engine_or_store if isinstance(engine_or_store, Store) else engine_or_store.store
@@ -64,33 +40,13 @@ def _store_of(engine_or_store) -> Store:
 
 def sources_of(store: Store, knowledge_ids: Iterable[int]) -> dict[int, list[int]]:
     """Provenance: knowledge id -> the episode ids it was distilled from (sorted)."""
-    ids = list(dict.fromkeys(int(i) for i in knowledge_ids))
-    out: dict[int, list[int]] = {i: [] for i in ids}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        q = ",".join("?" * len(chunk))
-        for kid, eid in store.conn.execute(
-            f"SELECT knowledge_id, episode_id FROM knowledge_sources WHERE knowledge_id IN ({q}) "
-            "ORDER BY knowledge_id, episode_id", chunk):
-            out[kid].append(eid)
-    return out
+    return store.knowledge_sources(knowledge_ids)
 
 
 def list_knowledge(store: Store, *, include_superseded: bool = False,
                    kind: str | None = None) -> list[KnowledgeItem]:
     """Knowledge items for a browser tab, strongest first, with their source episodes."""
-    where = [] if include_superseded else [_LIVE]
-    args: list = []
-    if kind:
-        where.append("kind = ?")
-        args.append(kind)
-    sql = ("SELECT id, kind, text, strength, created_at, updated_at, superseded_by, archived_at "
-           "FROM knowledge " + (f"WHERE {' AND '.join(where)} " if where else "")
-           + "ORDER BY strength DESC, updated_at DESC, id")
-    rows = store.conn.execute(sql, args).fetchall()
-    src = sources_of(store, (r[0] for r in rows))
-    return [KnowledgeItem(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], src.get(r[0], []))
-            for r in rows]
+    return store.list_knowledge(include_superseded=include_superseded, kind=kind)
 
 
 # ---- grounding: is a distilled item supported by the user's own words? ----------------
@@ -199,7 +155,10 @@ def edit_item(store: Store, embedder, knowledge_id: int, text: str) -> Knowledge
     vec = embedder.embed_one(text) if embedder is not None else None
     with store.transaction():
         store.edit_knowledge(knowledge_id, text, vec, getattr(embedder, "name", None))
-    return get_item(store, knowledge_id)
+    item = get_item(store, knowledge_id)
+    if item is None:  # removed meanwhile (another process)
+        raise ValueError(f"no knowledge item #{knowledge_id}")
+    return item
 
 
 def delete_item(store: Store, knowledge_id: int) -> None:
@@ -220,9 +179,7 @@ def restore_item(store: Store, knowledge_id: int) -> None:
 
 def fingerprint(store: Store) -> tuple:
     """Changes whenever a knowledge row is added, edited, strengthened, superseded or removed."""
-    return tuple(store.conn.execute(
-        "SELECT COUNT(*), MAX(id), TOTAL(updated_at), COUNT(superseded_by), COUNT(archived_at), "
-        "TOTAL(strength) FROM knowledge").fetchone())
+    return store.knowledge_fingerprint()
 
 
 class KnowledgeIndex:
@@ -248,15 +205,12 @@ class KnowledgeIndex:
             if not force and fp == self._fp:
                 return
             ids, vecs, meta = [], [], {}
-            for kid, kind, text, strength, blob in self.store.conn.execute(
-                    f"SELECT id, kind, text, strength, embedding FROM knowledge WHERE {_LIVE} "
-                    "AND embedding IS NOT NULL ORDER BY id"):
-                v = from_blob(blob)
-                if v is None or (self.dim and len(v) != self.dim):
+            for k in self.store.live_knowledge():
+                if self.dim and len(k.embedding) != self.dim:
                     continue
-                ids.append(kid)
-                vecs.append(v)
-                meta[kid] = (kind, text, float(strength))
+                ids.append(k.id)
+                vecs.append(k.embedding)
+                meta[k.id] = (k.kind, k.text, k.strength)
             dim = self.dim or (len(vecs[0]) if vecs else 0)
             self.ids = np.asarray(ids, dtype=np.int64)
             self.emb = (np.vstack(vecs).astype(np.float32) if vecs
@@ -296,13 +250,10 @@ class KnowledgeIndex:
 
     def record_access(self, knowledge_ids: Iterable[int], now: float | None = None) -> None:
         """Count a use of each item (access_count, last_access)."""
-        now = time.time() if now is None else now
-        ids = [(now, int(i)) for i in knowledge_ids]
+        ids = [int(i) for i in knowledge_ids]
         if ids:
             with self.store.transaction():
-                self.store.conn.executemany(
-                    "UPDATE knowledge SET access_count = access_count + 1, last_access = ? "
-                    "WHERE id = ?", ids)
+                self.store.record_knowledge_access(ids, now)
 
 
 _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

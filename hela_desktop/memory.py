@@ -27,29 +27,24 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from . import edges as G
 from . import facts
 from . import formulas as F
+from . import retrieval as R
 from .config import HelaParams, Settings, StreamingParams
 from .events import Recall
 from .facts import STOPWORDS, NameIndex, keywords  # noqa: F401 - keywords is re-exported
-from .store import Store, from_blob, key_text, to_blob
+from .memory_index import HALF_PRECISION_FROM, MemoryIndex
+from .retrieval import fit_budget
+from .store import IndexRow, Store, key_text, to_blob
 
-
-def _meta_speaker(meta: str | None) -> str | None:
-    """The ``speaker`` field of an episode's JSON meta, if any."""
-    if not meta:
-        return None
-    try:
-        d = json.loads(meta)
-    except ValueError:
-        return None
-    v = d.get("speaker") if isinstance(d, dict) else None
-    return v if isinstance(v, str) else None
+__all__ = ["HALF_PRECISION_FROM", "PROFILES", "MemoryEngine", "MemoryIndex", "NewEpisode",
+           "fit_budget", "keywords"]
 
 PROFILES = ("hela", "hela-nospread", "hela-paper", "streaming", "dense")
 
@@ -66,115 +61,6 @@ class NewEpisode:
     meta: dict | None = None
     embedding: np.ndarray | None = None
     uid: str | None = None
-
-
-HALF_PRECISION_FROM = 20_000  # pools at least this large are scanned in float16
-
-
-class MemoryIndex:
-    """Growable arrays of the retrievable episodes (row i <-> ids[i])."""
-
-    def __init__(self, dim: int):
-        self.dim = dim
-        self._n = 0
-        cap = 1024
-        self.ids = np.zeros(cap, dtype=np.int64)
-        self.emb = np.zeros((cap, dim), dtype=np.float32)
-        self.created = np.zeros(cap, dtype=np.float64)
-        self.count = np.zeros(cap, dtype=np.float64)
-        self.last = np.full(cap, np.nan, dtype=np.float64)
-        self.importance = np.zeros(cap, dtype=np.float64)
-        self.conv = np.full(cap, -1, dtype=np.int64)  # conversation id, -1: none
-        self.speaker = np.full(cap, -1, dtype=np.int64)  # speaker code, -1: unknown
-        self.pos: dict[int, int] = {}
-        self.centroids: dict[int, tuple[np.ndarray, int]] = {}
-        self._version = 0  # bumped by every change of the embeddings
-        self._half = None  # (version, float16 torch copy) for large pools
-
-    def __len__(self) -> int:
-        return self._n
-
-    def similarity(self, q: np.ndarray) -> np.ndarray:
-        """cos(q, every row) as float32 — q and the rows are unit vectors.
-
-        A full scan is memory-bound (100k × 384 float32 = 150 MB per query), so large pools
-        are scanned from a float16 copy with torch (half the bytes; about 2× faster on a
-        2-core CPU; the error, ~1e-3 in cosine, does not change rankings in practice).
-        """
-        n = self._n
-        if n < HALF_PRECISION_FROM:
-            return self.emb[:n] @ q
-        try:
-            import torch
-        except ImportError:  # pragma: no cover - torch comes with sentence-transformers
-            return self.emb[:n] @ q
-        if self._half is None or self._half[0] != self._version:
-            self._half = (self._version, torch.from_numpy(self.emb[:n]).to(torch.float16))
-        qt = torch.from_numpy(np.ascontiguousarray(q, dtype=np.float32)).to(torch.float16)
-        return torch.mv(self._half[1], qt).float().numpy()
-
-    def _grow(self, need: int) -> None:
-        cap = len(self.ids)
-        if need <= cap:
-            return
-        new = max(need, cap * 2)
-        for name in ("ids", "created", "count", "importance"):
-            a = getattr(self, name)
-            b = np.zeros(new, dtype=a.dtype)
-            b[:cap] = a
-            setattr(self, name, b)
-        last = np.full(new, np.nan)
-        last[:cap] = self.last
-        self.last = last
-        for name in ("conv", "speaker"):
-            a = getattr(self, name)
-            b = np.full(new, -1, dtype=np.int64)
-            b[:cap] = a
-            setattr(self, name, b)
-        emb = np.zeros((new, self.dim), dtype=np.float32)
-        emb[:cap] = self.emb
-        self.emb = emb
-        self._version += 1
-
-    def add(self, eid: int, vec: np.ndarray, created: float, count: float = 0,
-            last: float | None = None, importance: float = 0.0, conv: int | None = None,
-            speaker: int = -1) -> None:
-        if eid in self.pos:
-            i = self.pos[eid]
-        else:
-            self._grow(self._n + 1)
-            i = self._n
-            self._n += 1
-            self.pos[eid] = i
-        self.ids[i] = eid
-        self.emb[i] = vec
-        self._version += 1
-        self.created[i] = created
-        self.count[i] = count
-        self.last[i] = np.nan if last is None else last
-        self.importance[i] = importance
-        self.conv[i] = -1 if conv is None else conv
-        self.speaker[i] = speaker
-
-    def remove(self, eid: int) -> None:
-        i = self.pos.pop(eid, None)
-        if i is None:
-            return
-        j = self._n - 1
-        if i != j:  # move the last row into the hole
-            moved = int(self.ids[j])
-            for name in ("ids", "created", "count", "last", "importance", "conv", "speaker"):
-                a = getattr(self, name)
-                a[i] = a[j]
-            self.emb[i] = self.emb[j]
-            self.pos[moved] = i
-        self._n -= 1
-        self._version += 1
-        self.centroids.pop(eid, None)
-
-    # views over the live rows
-    def view(self, name: str) -> np.ndarray:
-        return getattr(self, name)[: self._n]
 
 
 class MemoryEngine:
@@ -216,24 +102,13 @@ class MemoryEngine:
                 self._rekey()
             dim = self.embedder.dim if self.embedder is not None else self.index.dim
             idx = MemoryIndex(dim)
-            for eid, emb, created, count, last, imp, cent, qn in self.store.active_index_rows():
-                vec = from_blob(emb)
-                if vec is None or len(vec) != dim:
+            for row in self.store.active_index_rows():
+                if row.embedding is None or len(row.embedding) != dim:
                     continue
-                idx.add(eid, vec, created, count, last, imp)
-                if cent is not None and qn:
-                    c = from_blob(cent)
-                    if c is not None and len(c) == dim:
-                        idx.centroids[eid] = (c.copy(), int(qn))
-            for eid, conv, meta in self.store.conn.execute(
-                "SELECT id, conversation_id, meta FROM episodes "
-                "WHERE deleted_at IS NULL AND archived_at IS NULL AND embedding IS NOT NULL"
-            ):
-                i = idx.pos.get(eid)
-                if i is None:
-                    continue
-                idx.conv[i] = -1 if conv is None else conv
-                idx.speaker[i] = self._speaker_code(_meta_speaker(meta))
+                self._index_add(idx, row, row.embedding)
+                cent = row.query_centroid
+                if cent is not None and row.query_count and len(cent) == dim:
+                    idx.centroids[row.id] = (cent.copy(), int(row.query_count))
             self.index = idx
             self.name_index = NameIndex()
             self.name_index.learn(self.store.user_texts())
@@ -328,10 +203,10 @@ class MemoryEngine:
                 edges: dict[tuple[int, int], float] = {}
                 conv = ep.conversation_id
                 if conv not in last_in_conv:
-                    last_in_conv[conv] = self._previous_episode(conv, eid)
+                    last_in_conv[conv] = self.store.previous_episode(conv, eid)
                 prev = last_in_conv[conv]
                 if prev is not None and p.temporal_edge > 0:
-                    edges[(min(prev, eid), max(prev, eid))] = p.temporal_edge
+                    G.add_link(edges, prev, eid, p.temporal_edge)
                 if vec is not None and p.semantic_prior and len(self.index):
                     cos = self.index.view("emb") @ vec
                     kk = min(p.semantic_prior_k, len(cos))
@@ -340,15 +215,13 @@ class MemoryEngine:
                         c = float(cos[r])
                         other = int(self.index.ids[r])
                         if c >= p.semantic_prior_min and other != eid:
-                            key = (min(other, eid), max(other, eid))
-                            edges[key] = max(edges.get(key, 0.0), p.semantic_prior_scale * c)
+                            G.add_link(edges, other, eid, p.semantic_prior_scale * c)
                 speaker = self._speaker_code((ep.meta or {}).get("speaker"))
                 if vec is not None and p.name_edge > 0:
                     # an association through a person, place or event: link to the latest
                     # memories that name it
                     for other in self._named_before(ep.user_text, eid, p.name_edge_k):
-                        key = (min(other, eid), max(other, eid))
-                        edges[key] = max(edges.get(key, 0.0), p.name_edge)
+                        G.add_link(edges, other, eid, p.name_edge)
                 if edges:
                     self.store.upsert_edges(
                         [(a, b, 0.0, min(w, p.weight_cap), 0, step, now) for (a, b), w in edges.items()]
@@ -401,18 +274,6 @@ class MemoryEngine:
                 out[eid] = float(self.index.created[i])
         return out
 
-    def _previous_episode(self, conversation_id: int | None, before_id: int) -> int | None:
-        if conversation_id is None:
-            row = self.store.conn.execute(
-                "SELECT id FROM episodes WHERE conversation_id IS NULL AND id < ? "
-                "AND deleted_at IS NULL ORDER BY id DESC LIMIT 1", (before_id,)).fetchone()
-        else:
-            row = self.store.conn.execute(
-                "SELECT id FROM episodes WHERE conversation_id = ? AND id < ? "
-                "AND deleted_at IS NULL ORDER BY id DESC LIMIT 1",
-                (conversation_id, before_id)).fetchone()
-        return row[0] if row else None
-
     def edit_episode(self, episode_id: int, user_text: str, assistant_text: str) -> None:
         """Change an episode's text; it is re-embedded so retrieval follows the edit."""
         key = key_text(user_text, assistant_text)
@@ -445,22 +306,22 @@ class MemoryEngine:
         self._reindex_one(episode_id)
 
     def _reindex_one(self, episode_id: int) -> None:
-        row = self.store.conn.execute(
-            "SELECT embedding, created_at, access_count, last_access, importance, "
-            "conversation_id, meta FROM episodes "
-            "WHERE id = ? AND deleted_at IS NULL AND archived_at IS NULL", (episode_id,)).fetchone()
-        if row and row[0] is not None:
-            self.index.add(episode_id, from_blob(row[0]), row[1], row[2], row[3], row[4],
-                           row[5], self._speaker_code(_meta_speaker(row[6])))
+        row = self.store.index_row(episode_id)
+        if row is not None and row.embedding is not None:
+            self._index_add(self.index, row, row.embedding)
         self._kw_cache.clear()
+
+    def _index_add(self, idx: MemoryIndex, row: IndexRow, vec: np.ndarray) -> None:
+        idx.add(row.id, vec, row.created_at, row.access_count, row.last_access,
+                row.importance, row.conversation_id, self._speaker_code(row.speaker))
 
     # ---- edges ------------------------------------------------------------------------
     def effective_weight(self, weight: float, prior: float, edge_step: int,
                          step: int | None = None) -> float:
         """prior + w·(1-λ)^(steps since written), capped — the weight spreading uses."""
         step = self.store.hebbian_step() if step is None else step
-        p = self.hela
-        return float(min(p.weight_cap, prior + F.decayed_weight(weight, p.lam, step - edge_step)))
+        return G.effective_weight(weight, prior, edge_step, step, self.hela.lam,
+                                  self.hela.weight_cap)
 
     def hebbian_update(self, active: Iterable[int], now: float | None = None) -> int:
         """One Hebbian step for the co-activated set K: w ← (1-λ)w + η for every pair in K.
@@ -477,17 +338,7 @@ class MemoryEngine:
             if len(ids) < 2:
                 return step
             existing = self.store.edges_between(ids)
-            rows = []
-            for a_i, a in enumerate(ids):
-                for b in ids[a_i + 1 :]:
-                    old = existing.get((a, b))
-                    if old is None:
-                        w, prior, count = p.eta, 0.0, 1
-                    else:
-                        _, _, w0, prior, count0, step0, _ = old
-                        w = F.hebbian_update(w0, p.lam, p.eta, step - step0, p.weight_cap)
-                        count = count0 + 1
-                    rows.append((a, b, w, prior, count, step, now))
+            rows = G.hebbian_rows(ids, existing, step, now, p)
             self.store.upsert_edges(rows)
         return step
 
@@ -550,18 +401,14 @@ class MemoryEngine:
             q = self.embed_query(query) if own_vec else np.asarray(query_vec, np.float32)
             now = time.time() if now is None else now
             excl = [self.index.pos[e] for e in exclude if e in self.index.pos]
-            # the hela profile computes its own cosine (it may re-embed the query)
-            cos = None if profile in ("hela", "hela-nospread") else self.index.similarity(q)
-            if profile == "dense":
-                res = self._dense(cos, k or self.hela.k, excl)
-            elif profile == "streaming":
-                res = self._streaming(cos, q, k or self.settings.max_memories, now, excl)
-            elif profile == "hela-paper":
-                res = self._hela(query, cos, k or self.hela.k, now, excl, spread=self.hela.spread)
+            if profile in ("hela", "hela-nospread"):  # its own cosine (may re-embed the query)
+                res = R.hela_hybrid(self.index, self.hela,
+                                    self.hybrid_base(query, q, now, may_embed=own_vec),
+                                    k or self.hela.k, excl,
+                                    spread=self.hela.spread and profile == "hela",
+                                    edge_spread=self._edge_spread)
             else:
-                res = self._hela_hybrid(query, q, k or self.hela.k, now, excl,
-                                        spread=self.hela.spread and profile == "hela",
-                                        may_embed=own_vec)
+                res = self._rank_by_cosine(profile, query, q, k, now, excl)
         if with_text and res:
             eps = self.store.episodes(r.episode_id for r in res)
             for r in res:
@@ -593,12 +440,19 @@ class MemoryEngine:
             r.text = e.text if e else ""
         return res
 
-    def _dense(self, cos: np.ndarray, k: int, excl: list[int]) -> list[Recall]:
-        c = cos.astype(np.float64)
-        if excl:
-            c[excl] = -np.inf
-        top = _topk(c, k)
-        return [Recall(int(self.index.ids[i]), float(c[i]), semantic=float(c[i])) for i in top]
+    def _rank_by_cosine(self, profile: str, query: str, q: np.ndarray, k: int | None,
+                        now: float, excl: list[int]) -> list[Recall]:
+        """The profiles ranked on the plain query cosine: dense, streaming, hela-paper."""
+        cos = self.index.similarity(q)
+        if profile == "dense":
+            return R.dense(self.index, cos, k or self.hela.k, excl)
+        if profile == "streaming":
+            return R.streaming(self.index, self.streaming, self.store, cos, q,
+                               k or self.settings.max_memories, now, excl)
+        paper = replace(self.hela, theta=self.hela.paper_theta, beta=self.hela.paper_beta)
+        return R.hela_paper(self.index, paper, self.base_activation(query, cos, now), cos,
+                            k or self.hela.k, excl, spread=self.hela.spread,
+                            edge_spread=self._edge_spread)
 
     def keyword_scores(self, query: str) -> tuple[np.ndarray, dict[str, float]]:
         """kw(q, i) for every indexed row: IDF-weighted share of query keywords in i (FTS5)."""
@@ -636,53 +490,10 @@ class MemoryEngine:
     def base_activation(self, query: str, cos: np.ndarray, now: float) -> tuple[np.ndarray, ...]:
         """(S_base, sim, kw, decay) for every indexed row."""
         p = self.hela
-        sim = F.similarity(cos.astype(np.float64))
+        sim = np.asarray(F.similarity(cos.astype(np.float64)))
         kw, _ = self.keyword_scores(query)
         decay = F.temporal_decay(now - self.index.view("created"), p.tau_days)
         return F.base_activation(sim, kw, decay, p.alpha), sim, kw, decay
-
-    def _hela(self, query: str, cos: np.ndarray, k: int, now: float, excl: list[int],
-              *, spread: bool) -> list[Recall]:
-        """The published HeLa-Mem scoring (profile ``hela-paper``)."""
-        p = replace(self.hela, theta=self.hela.paper_theta, beta=self.hela.paper_beta)
-        base, sim, kw, decay = self.base_activation(query, cos, now)
-        if excl:
-            base[excl] = -np.inf
-        top_base = _topk(base, k)
-        total = base.copy()
-        spread_amt: dict[int, float] = {}
-        spread_src: dict[int, tuple[float, int]] = {}
-        if spread and p.beta > 0:
-            cand = _topk(base, p.max_sources)
-            sources = [int(i) for i in cand if base[i] > p.theta]
-            if sources:
-                s_arr, n_arr, w_arr = self._edge_spread(base, sources, p.lam, p.weight_cap)
-                if len(s_arr):
-                    total = F.spread_activation(base, s_arr, n_arr, w_arr, p.beta)
-                    if excl:
-                        total[excl] = -np.inf
-                    contrib = p.beta * base[s_arr] * w_arr
-                    for s_r, n_r, c in zip(s_arr, n_arr, contrib, strict=True):
-                        spread_amt[int(n_r)] = spread_amt.get(int(n_r), 0.0) + float(c)
-                        best = spread_src.get(int(n_r))
-                        if best is None or c > best[0]:
-                            spread_src[int(n_r)] = (float(c), int(self.index.ids[s_r]))
-        top_total = _topk(total, k)
-        base_set = set(int(i) for i in top_base)
-        lifted = [int(i) for i in top_total if int(i) not in base_set][: p.m]
-
-        def recall(i: int, path: str) -> Recall:
-            src = spread_src.get(i)
-            return Recall(
-                episode_id=int(self.index.ids[i]), score=float(total[i]),
-                semantic=float(sim[i]), keyword=float(kw[i]), recency=float(decay[i]),
-                spread=float(spread_amt.get(i, 0.0)), spread_from=src[1] if src else None,
-                path=path, extra={"base": float(base[i]), "cos": float(cos[i])},
-            )
-
-        out = [recall(int(i), "base") for i in top_base] + [recall(i, "associative") for i in lifted]
-        out.sort(key=lambda r: -r.score)
-        return out
 
     def bm25_scores(self, query: str) -> np.ndarray:
         """Okapi BM25 of `query`'s keywords for every indexed row (SQLite FTS5 ``bm25()``,
@@ -695,36 +506,25 @@ class MemoryEngine:
         # idf is low) and would make FTS5 score most of a large pool: leave them out
         cap = self.hela.common_cap
         if n > cap:
-            kept = []
-            for t in terms:
-                key = "\0df\0" + t  # document frequency (capped), cached until the pool changes
-                if key not in self._kw_cache:
-                    try:
-                        df = self.store.conn.execute(
-                            "SELECT count(*) FROM (SELECT rowid FROM episodes_fts "
-                            "WHERE episodes_fts MATCH ? LIMIT ?)", (f'"{t}"', cap + 1)
-                        ).fetchone()[0]
-                    except Exception:  # noqa: BLE001 - an unparsable term is skipped
-                        df = cap + 1
-                    self._kw_cache[key] = [int(df)]
-                if self._kw_cache[key][0] <= cap:
-                    kept.append(t)
-            terms = kept
+            terms = [t for t in terms if self._doc_count(t, cap + 1) <= cap]
         if not terms:
             return out
-        match = " OR ".join(f'"{t}"' for t in terms)
-        try:
-            rows = self.store.conn.execute(
-                "SELECT rowid, bm25(episodes_fts) FROM episodes_fts WHERE episodes_fts MATCH ?",
-                (match,)).fetchall()
-        except Exception:  # noqa: BLE001 - a query FTS5 cannot parse scores 0
-            return out
+        rows = self.store.bm25(" OR ".join(f'"{t}"' for t in terms))  # none: FTS5 failed
         pos = self.index.pos
         idx = [(pos[r], -s) for r, s in rows if r in pos]
         if idx:
             ii, vv = zip(*idx, strict=True)
             out[list(ii)] = vv
         return out
+
+    def _doc_count(self, term: str, limit: int) -> int:
+        """Memories containing `term`, counted up to `limit` (an unparsable term counts as
+        `limit`: skipped), cached until the pool changes."""
+        key = "\0df\0" + term
+        if key not in self._kw_cache:
+            df = self.store.keyword_doc_count(term, limit)
+            self._kw_cache[key] = [limit if df is None else df]
+        return self._kw_cache[key][0]
 
     def hybrid_base(self, query: str, q: np.ndarray, now: float, *, may_embed: bool = True
                     ) -> dict[str, np.ndarray]:
@@ -750,217 +550,34 @@ class MemoryEngine:
         return {"base": F.hybrid_base(rel, decay), "cos": cos, "bm25": bm, "speaker": spk,
                 "decay": decay, "relevance": rel}
 
-    def _edge_spread(self, base: np.ndarray, sources: list[int], lam: float, cap: float):
+    def _edge_spread(self, sources: list[int], lam: float, cap: float
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(source rows, neighbour rows, effective weights) of the edges leaving `sources`."""
         src_ids = {int(self.index.ids[i]): i for i in sources}
-        step = self.store.hebbian_step()
+        rows = self.store.edges_of(src_ids)
+        weights = G.effective_weights(rows, self.store.hebbian_step(), lam, cap)
         pos = self.index.pos
         s_rows, n_rows, ws = [], [], []
-        for a, b, w, prior, _cnt, st, _upd in self.store.edges_of(src_ids):
-            weff = min(cap, prior + w * (1.0 - lam) ** max(step - st, 0))
+        for r, weff in zip(rows, weights, strict=True):
             if weff <= 0:
                 continue
-            for s_id, nb in ((a, b), (b, a)):
+            for s_id, nb in ((r.src, r.dst), (r.dst, r.src)):
                 if s_id in src_ids and nb in pos:
                     s_rows.append(src_ids[s_id])
                     n_rows.append(pos[nb])
-                    ws.append(weff)
+                    ws.append(float(weff))
         return (np.array(s_rows, dtype=np.int64), np.array(n_rows, dtype=np.int64),
                 np.array(ws, dtype=np.float64))
 
-    def _hela_hybrid(self, query: str, q: np.ndarray, k: int, now: float, excl: list[int],
-                     *, spread: bool, may_embed: bool) -> list[Recall]:
-        """The ``hela`` profile: hybrid base activation, context and edge spreading, dual path."""
-        p = self.hela
-        parts = self.hybrid_base(query, q, now, may_embed=may_embed)
-        base = parts["base"]
-        if excl:
-            base[excl] = -np.inf
-        # one partial sort serves the top-k, the context pool and the spreading sources
-        pool = _topk(base, max(p.context_pool, k) if spread else k)
-        top_base = pool[:k]
-        total = base.copy()
-        touched = set(pool)  # rows whose total may differ from base
-        ctx_amt: dict[int, float] = {}
-        spread_amt: dict[int, float] = {}
-        spread_src: dict[int, tuple[float, int]] = {}
-        if spread:
-            # context: episodes of one conversation share its activation
-            if p.context_weight > 0 and pool:
-                conv = self.index.view("conv")
-                members: dict[int, list[int]] = {}
-                for i in pool:
-                    c = int(conv[i])
-                    if c >= 0:
-                        members.setdefault(c, []).append(i)
-                if len(members) > 1:
-                    groups = list(members)
-                    act = np.array([F.context_activation(base[members[g]], p.context_top)
-                                    for g in groups])
-                    z = F.standardize(act)
-                    for g, zg in zip(groups, z, strict=True):
-                        for i in members[g]:
-                            total[i] += p.context_weight * zg
-                            ctx_amt[i] = float(p.context_weight * zg)
-            # edges: S(j) += β·Σ_i S_base(i)·w_ij from sources above θ
-            if p.beta > 0:
-                sources = [i for i in pool[: p.max_sources] if base[i] > p.theta]
-                if sources:
-                    s_arr, n_arr, w_arr = self._edge_spread(base, sources, p.lam, p.weight_cap)
-                    if len(s_arr):
-                        contrib = p.beta * base[s_arr] * w_arr
-                        np.add.at(total, n_arr, contrib)
-                        touched.update(int(i) for i in n_arr)
-                        for s_r, n_r, c in zip(s_arr, n_arr, contrib, strict=True):
-                            spread_amt[int(n_r)] = spread_amt.get(int(n_r), 0.0) + float(c)
-                            best = spread_src.get(int(n_r))
-                            if best is None or c > best[0]:
-                                spread_src[int(n_r)] = (float(c), int(self.index.ids[s_r]))
-            if excl:
-                total[excl] = -np.inf
-        # rows outside `touched` keep total = base, below every pool row: rank only `touched`
-        cand = np.fromiter(touched, dtype=np.int64, count=len(touched))
-        top_total = [int(cand[j]) for j in _topk(total[cand], k)] if len(cand) else []
-        if len(pool) < len(total) and (len(top_total) < k or
-                                       total[top_total[-1]] < base[pool[-1]]):
-            top_total = _topk(total, k)  # an outside row could compete: rank them all
-        base_set = set(top_base)
-        lifted = [i for i in top_total if i not in base_set][: p.m]
-
-        def recall(i: int, path: str) -> Recall:
-            src = spread_src.get(i)
-            return Recall(
-                episode_id=int(self.index.ids[i]), score=float(total[i]),
-                semantic=float(parts["cos"][i]), keyword=float(parts["bm25"][i]),
-                recency=float(parts["decay"][i]),
-                spread=float(spread_amt.get(i, 0.0) + ctx_amt.get(i, 0.0)),
-                spread_from=src[1] if src else None, path=path,
-                extra={"base": float(base[i]), "relevance": float(parts["relevance"][i]),
-                       "speaker": float(parts["speaker"][i]), "context": ctx_amt.get(i, 0.0),
-                       "edges": spread_amt.get(i, 0.0), "cos": float(parts["cos"][i])},
-            )
-
-        out = [recall(i, "base") for i in top_base] + [recall(i, "associative") for i in lifted]
-        out.sort(key=lambda r: -r.score)
-        return out
-
-    def _streaming(self, cos: np.ndarray, q: np.ndarray, cap: int, now: float,
-                   excl: list[int]) -> list[Recall]:
-        sp = self.streaming
-        c = cos.astype(np.float64)
-        if excl:
-            c[excl] = -np.inf
-        cand = _topk(c, max(sp.candidates, cap))
-        cand = [int(i) for i in cand if np.isfinite(c[i])]
-        if not cand:
-            return []
-        ids = [int(self.index.ids[i]) for i in cand]
-        counts = self.index.view("count")
-        last = self.index.view("last")[cand]
-        hours = (now - np.nan_to_num(last, nan=now)) / F.SECONDS_PER_HOUR
-        rec = F.recency(hours, never=np.isnan(last), scale=sp.recency_hours)
-        mean_count = float(counts.mean()) if len(counts) else 0.0
-        freq = F.frequency(counts[cand], mean_count)
-        emo = self.index.view("importance")[cand]
-        cents = np.zeros((len(cand), len(q)), dtype=np.float32)
-        for j, eid in enumerate(ids):
-            ce = self.index.centroids.get(eid)
-            if ce is not None:
-                cents[j] = ce[0]
-        assoc = F.association(q, cents)
-        static = (sp.w_recency * rec + sp.w_frequency * freq + sp.w_emotion * emo
-                  + sp.w_association * assoc)
-        # co-retrieval counts among candidates, for the connection term
-        pair: dict[tuple[int, int], tuple[int, float]] = {}
-        for (a, b), row in self.store.edges_between(ids).items():
-            if row[4] > 0:
-                pair[(a, b)] = (row[4], row[6])
-        emb = self.index.view("emb")[cand]
-        selected: list[int] = []  # positions in cand
-        conn = np.zeros(len(cand))
-        out: list[Recall] = []
-        avail = np.ones(len(cand), dtype=bool)
-        max_sim = np.zeros(len(cand))
-        while len(selected) < min(cap, len(cand)):
-            boost = static + sp.w_connection * conn
-            score = F.streaming_score(c[cand], boost)
-            value = np.where(avail, F.mmr_value(score, max_sim, sp.diversity), -np.inf)
-            prob = F.softmax(value, sp.temperature)
-            j = int(np.argmax(prob))
-            if not avail[j]:
-                break
-            avail[j] = False
-            selected.append(j)
-            out.append(Recall(
-                episode_id=ids[j], score=float(score[j]), semantic=float(max(c[cand[j]], 0) ** 2),
-                recency=float(rec[j]), spread=float(sp.w_connection * conn[j]),
-                extra={"frequency": float(freq[j]), "emotion": float(emo[j]),
-                       "association": float(assoc[j]), "connection": float(conn[j]),
-                       "probability": float(prob[j]), "cos": float(c[cand[j]])},
-            ))
-            max_sim = np.maximum(max_sim, emb @ emb[j])
-            sel_id = ids[j]
-            for jj, other in enumerate(ids):
-                key = (min(sel_id, other), max(sel_id, other))
-                if key in pair:
-                    cnt, upd = pair[key]
-                    conn[jj] += F.connection(cnt, (now - upd) / F.SECONDS_PER_HOUR, sp.connection_hours)
-        return out
-
     # ---- graph for the view -------------------------------------------------------------
     def graph_snapshot(self, limit: int | None = None) -> dict:
-        """Nodes (retrievable episodes) and edges with their effective weights."""
+        """Nodes (retrievable episodes; the latest `limit`) and edges with their effective
+        weights (above 1e-4), as the dict the view reads (``edges.GraphSnapshot.as_dict``)."""
         with self._lock:
             ids = [int(i) for i in self.index.view("ids")]
         if limit is not None and len(ids) > limit:
             ids = ids[-limit:]
-        idset = set(ids)
         eps = self.store.episodes(ids)
-        nodes = []
-        for eid in ids:
-            e = eps.get(eid)
-            if e is None:
-                continue
-            label = (e.user_text or e.assistant_text).strip().replace("\n", " ")
-            nodes.append(dict(
-                id=eid, kind="episode", label=label[:60], text=e.text, created_at=e.created_at,
-                access_count=e.access_count, last_access=e.last_access, pinned=e.pinned,
-                last_recall=e.last_recall,
-            ))
-        step = self.store.hebbian_step()
-        edges = []
-        for a, b, w, prior, _c, st, _u in self.store.all_edges():
-            if a in idset and b in idset:
-                weff = self.effective_weight(w, prior, st, step)
-                if weff > 1e-4:
-                    edges.append((a, b, weff))
-        return {"nodes": nodes, "edges": edges}
-
-
-def _topk(values: np.ndarray, k: int) -> list[int]:
-    """Row indices of the k largest finite values, best first."""
-    n = len(values)
-    if n == 0 or k <= 0:
-        return []
-    k = min(k, n)
-    part = np.argpartition(-values, k - 1)[:k]
-    part = part[np.argsort(-values[part], kind="stable")]
-    return part[np.isfinite(values[part])].tolist()
-
-
-def fit_budget(recalls: Sequence[Recall], cap: int, budget: int,
-               cost: Callable[[Recall], int]) -> list[Recall]:
-    """Keep memories in order while the cap and the token budget allow (skipping ones that
-    do not fit, so a long memory does not block shorter ones behind it)."""
-    out: list[Recall] = []
-    used = 0
-    for r in recalls:
-        if len(out) >= cap:
-            break
-        t = cost(r)
-        if used + t > budget:
-            continue
-        r.tokens = t
-        used += t
-        out.append(r)
-    return out
+        return G.graph_snapshot(self.store, lam=self.hela.lam, cap=self.hela.weight_cap,
+                                episodes=[eps[i] for i in ids if i in eps],
+                                min_weight=1e-4).as_dict()

@@ -21,6 +21,21 @@ def test_decayed_weight_is_geometric_in_steps():
     assert F.decayed_weight(0.5, 0.1, -2) == pytest.approx(0.5)
 
 
+def test_effective_weight_is_prior_plus_decayed_weight_capped():
+    # 0.2 + 0.5·0.9^3 = 0.2 + 0.3645 = 0.5645
+    assert F.effective_weight(0.5, 0.2, 3, 0.1, 1.0) == pytest.approx(0.5645)
+    # 0.8 + 0.5·0.9^1 = 1.25 -> capped at 1
+    assert F.effective_weight(0.5, 0.8, 1, 0.1, 1.0) == 1.0
+    w = F.effective_weight(np.array([0.5, 0.0]), np.array([0.0, 0.3]), np.array([2, 9]), 0.1, 1.0)
+    assert w == pytest.approx([0.405, 0.3])
+
+
+def test_merge_learned_keeps_the_weight_stronger_now():
+    # 0.5 written 10 steps ago (0.5·0.9^10 = 0.1743) vs 0.3 written 1 step ago (0.27)
+    assert F.merge_learned(0.5, 10, 0.3, 1, 0.1)
+    assert not F.merge_learned(0.3, 1, 0.5, 10, 0.1)
+
+
 def test_hebbian_update_applies_decay_then_adds_eta():
     # written 1 step ago: before = 0.4 ; (1 - 0.1)·0.4 + 0.05 = 0.36 + 0.05 = 0.41
     assert F.hebbian_update(0.4, 0.1, 0.05, 1, 1.0) == pytest.approx(0.41)

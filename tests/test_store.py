@@ -130,3 +130,57 @@ def test_purged_episode_ids_are_never_given_out_again(tmp_path):
     d = s.add_episode("four", "", None)
     assert d == c + 1  # after the first insert SQLite's own choice is safe again
     s.close()
+
+
+def test_archive_restore_and_purge_queries(tmp_path):
+    with Store(tmp_path) as s:
+        a, b, c = (s.add_episode(t, "", np.ones(4)) for t in ("one", "two", "three"))
+        s.upsert_edges([(a, b, 0.1, 0.5, 1, 0, 0.0), (b, c, 0.0, 0.5, 0, 0, 0.0)])
+        s.archive_episodes([(a, "weak"), (b, "stale")], at=1.0)
+        s.archive_episodes([(a, "again")], at=2.0)  # already archived: left as it is
+        assert s.archived_ids() == [a, b]
+        assert s.archived_ids([c, b, b]) == [b]
+        assert [(r.id, r.reason, r.edges) for r in s.archived_episodes()] == \
+            [(a, "weak", 1), (b, "stale", 2)]
+        assert [r.id for r in s.forgetting_candidates()] == [c]
+        # archived neighbours keep their edges, and count with archived=True only
+        assert s.all_edges() == []
+        assert {(e.src, e.dst) for e in s.all_edges(archived=True)} == {(a, b), (b, c)}
+        s.unarchive_episodes([b])
+        s.purge_archived_episodes([a, b])  # b is no longer archived: kept
+        assert s.episode(a) is None and s.episode(b) is not None
+        assert s.add_episode("four", "", np.ones(4)) > c  # a purged id is never reused
+
+
+def test_bulk_inserts_for_synthetic_pools(tmp_path):
+    with Store(tmp_path) as s:
+        s.bulk_insert_episodes(("uid", "user_text", "created_at"),
+                               [("u1", "alpha", 1.0), ("u2", "beta", 2.0)])
+        ids = s.episode_ids()
+        assert ids.tolist() == sorted(ids.tolist()) and len(ids) == 2
+        s.insert_edges([(int(ids[0]), int(ids[1]), 0.2, 0.0, 1, 0, 1.0)])
+        s.insert_edges([(int(ids[0]), int(ids[1]), 0.9, 0.9, 9, 9, 9.0)])  # kept as it was
+        assert s.edges_between(ids)[(int(ids[0]), int(ids[1]))].weight == 0.2
+        with pytest.raises(ValueError, match="not columns"):
+            s.bulk_insert_episodes(("uid", "evil); DROP TABLE episodes; --"), [])
+
+
+def test_live_knowledge_filter_and_merge_writes(tmp_path):
+    with Store(tmp_path) as s:
+        e1 = s.add_episode("I like tea", "", np.ones(4), created_at=10.0)
+        e2 = s.add_episode("I like coffee", "", np.ones(4), created_at=20.0)
+        k1 = s.add_knowledge("user_model", "The user likes tea.", np.ones(4), "emb", 1.0, [e1])
+        k2 = s.add_knowledge("fact", "Tea is a drink.", np.ones(4), "emb", 1.0, [e1, e2])
+        assert [k.id for k in s.live_knowledge("user_model")] == [k1]
+        s.strengthen_knowledge(k2, 2.0)
+        assert [k.id for k in s.list_knowledge()] == [k2, k1]  # strongest first
+        assert s.knowledge_protected() == {e1, e2}
+        assert s.newest_source_time(k2) == 20.0 and s.newest_created([e1]) == 10.0
+        k3 = s.add_knowledge("fact", "Tea is not a drink.", np.ones(4), "emb", 3.0, [e2])
+        s.supersede_knowledge(k2, k3, 3.0)
+        s.set_knowledge_archived(k1, True)
+        assert [k.id for k in s.live_knowledge()] == [k3]
+        assert s.knowledge_protected() == {e2}
+        assert s.count_knowledge() == 3 and s.count_knowledge(live=True) == 1
+        assert s.count_knowledge_sources() == 2
+        assert s.knowledge_sources([k2, k3]) == {k2: [e1, e2], k3: [e2]}

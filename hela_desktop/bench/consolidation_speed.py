@@ -200,9 +200,8 @@ def bench_consolidation(n: int = 1000, *, queries: int = 300,
             pass_s = time.perf_counter() - t0
             done = rep.distilled + rep.failed
             per = pass_s / done if done else 0.0
-            items = store.conn.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0]
-            sources = store.conn.execute(
-                "SELECT COUNT(DISTINCT episode_id) FROM knowledge_sources").fetchone()[0]
+            items = store.count_knowledge()
+            sources = store.count_knowledge_sources()
             store.close()
         return {
             "n": n, "queries": queries, "hubs": hubs, "clusters": len(clusters),
@@ -303,8 +302,7 @@ def bench_locomo_consolidated(path: str | Path, *, sample: int = 0, k: int = 10,
             res["consolidation"] = {n: getattr(rep, n) for n in (
                 "hubs", "clusters", "distilled", "failed", "added", "strengthened",
                 "superseded", "rejected", "remaining")}
-            res["knowledge_items"] = store.conn.execute(
-                "SELECT COUNT(*) FROM knowledge WHERE superseded_by IS NULL").fetchone()[0]
+            res["knowledge_items"] = store.count_knowledge(live=True)
             res["hela+knowledge"] = score(retr)
             store.close()
     finally:

@@ -36,7 +36,6 @@ def build_synthetic_store(store: Store, n: int, *, dim: int = 384, edges_per: in
                           seed: int = 0, chunk: int = 5000) -> int:
     """Fill `store` with `n` episodes (random unit embeddings) and ~`edges_per`·n edges."""
     rng = np.random.default_rng(seed)
-    conn = store.conn
     now = time.time()
     n_edges = 0
     with store.transaction():
@@ -57,11 +56,11 @@ def build_synthetic_store(store: Store, n: int, *, dim: int = 384, edges_per: in
                     int(i % 7), now - i if i % 3 == 0 else None, float((i % 10) / 10),
                     int(i % 50 == 0),
                 ))
-            conn.executemany(
-                "INSERT INTO episodes(uid, conversation_id, user_text, assistant_text, "
-                "created_at, embedding, embedder, access_count, last_access, importance, "
-                "pinned) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
-        ids = np.array([r[0] for r in conn.execute("SELECT id FROM episodes ORDER BY id")])
+            store.bulk_insert_episodes(
+                ("uid", "conversation_id", "user_text", "assistant_text", "created_at",
+                 "embedding", "embedder", "access_count", "last_access", "importance",
+                 "pinned"), rows)
+        ids = store.episode_ids()
         step = 1000
         store.set_meta("hebbian_step", str(step))
         for start in range(0, len(ids), chunk):
@@ -73,10 +72,7 @@ def build_synthetic_store(store: Store, n: int, *, dim: int = 384, edges_per: in
                 ok = dst_idx < len(ids)
                 for a, b in zip(src[ok], ids[dst_idx[ok]], strict=True):
                     pairs.add((int(a), int(b)))
-            conn.executemany(
-                "INSERT OR IGNORE INTO edges(src, dst, weight, prior, count, step, updated_at) "
-                "VALUES (?,?,?,?,?,?,?)",
-                [(a, b, 0.05, 0.3, 1, step - (a % 100), now) for a, b in pairs])
+            store.insert_edges([(a, b, 0.05, 0.3, 1, step - (a % 100), now) for a, b in pairs])
             n_edges += len(pairs)
     return n_edges
 

@@ -91,23 +91,21 @@ def build_pool(store: Store, n: int, *, dim: int = 384, seed: int = 7, vocab: in
             vecs = rng.standard_normal((m, dim)).astype(np.float32)
             vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
             draw = rng.choice(vocab, size=(m, 24), p=p)
-            store.conn.executemany(
-                "INSERT INTO episodes(uid, user_text, assistant_text, created_at, embedding, "
-                "embedder) VALUES (?,?,?,?,?,?)",
+            store.bulk_insert_episodes(
+                ("uid", "user_text", "assistant_text", "created_at", "embedding", "embedder"),
                 [(f"pool{start + j}", " ".join(words[k] for k in draw[j][:12]),
                   " ".join(words[k] for k in draw[j][12:]), now - (n - start - j) * 600.0,
                   vecs[j].tobytes(), _RandomEmbedder.name) for j in range(m)])
-        ids = np.array([r[0] for r in store.conn.execute("SELECT id FROM episodes ORDER BY id")])
-        rows = set()
+        ids = store.episode_ids()
+        rows: set[tuple[int, int]] = set()
         for k in range(edges_per):
             off = 1 if k == 0 else rng.integers(2, 500, size=len(ids))
             j = np.arange(len(ids)) + off
             ok = j < len(ids)
             rows.update(zip(ids[ok].tolist(), ids[j[ok]].tolist(), strict=True))
-        store.conn.executemany(
-            "INSERT OR IGNORE INTO edges(src, dst, weight, prior, count, step, updated_at) "
-            "VALUES (?, ?, ?, ?, 1, 0, ?)",
-            [(a, b, float(rng.uniform(0, 0.3)), 0.5 if b == a + 1 else 0.0, now) for a, b in rows])
+        store.insert_edges(
+            [(a, b, float(rng.uniform(0, 0.3)), 0.5 if b == a + 1 else 0.0, 1, 0, now)
+             for a, b in rows])
     return None
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import __version__
 from .common import data_dir_option, model_options, settings_from_args
 
-PACKAGES = ("llama-cpp-python", "sentence-transformers", "torch", "numpy", "sqlite-utils",
+PACKAGES = ("llama-cpp-python", "sentence-transformers", "torch", "numpy",
             "PySide6-Essentials", "pyqtgraph", "APScheduler")
 
 
@@ -61,8 +61,7 @@ def doctor_report(args: argparse.Namespace) -> dict:
     from ..llm import gpu_offload_supported
     from ..paths import bundled_embedder_path, bundled_model_path, scan_models
     from ..qtlibs import report as qt_xcb_report
-    from ..store import DB_FILE, check_memory_file
-    from ..store.features import fts5_available
+    from ..store import DB_FILE, check_memory_file, fts5_available
 
     settings_error = ""
     try:

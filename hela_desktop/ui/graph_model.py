@@ -2,7 +2,7 @@
 
 A snapshot is ``{"nodes": [{"id", "kind", "label", "text", "created_at", "access_count",
 "last_access", "pinned", "last_recall"}], "edges": [(src, dst, weight)]}`` — what
-``MemoryEngine.graph_snapshot`` returns.  `snapshot_from_store` builds the same dict from a
+``MemoryEngine.graph_snapshot`` returns (``edges.GraphSnapshot.as_dict``).  `snapshot_from_store` builds the same dict from a
 `Store` directly (used before the engine is available and for synthetic tests).
 """
 
@@ -47,35 +47,15 @@ def add_knowledge(snap: dict, store) -> dict:
 
 
 def snapshot_from_store(store, limit: int | None = None, lam: float = 0.005) -> dict:
-    """A graph snapshot read straight from the SQLite store (episodes + edges).
-
-    Edge weight shown = decayed Hebbian weight + structural prior, capped at 1.
-    """
-    from ..formulas import decayed_weight
+    """A graph snapshot read straight from the SQLite store (episodes + edges), built by
+    `edges.graph_snapshot` like the engine's: the newest `limit` live episodes (with or
+    without a vector), every edge between them (none left out), weight = decayed Hebbian
+    weight + structural prior, capped at 1; plus the knowledge nodes."""
+    from ..edges import graph_snapshot
 
     eps = store.list_episodes(limit=limit or 1_000_000)
-    ids = {e.id for e in eps}
-    step = store.hebbian_step()
-    nodes = [
-        {
-            "id": e.id,
-            "kind": "episode",
-            "label": short_label(e.user_text or e.text),
-            "text": e.text,
-            "created_at": e.created_at,
-            "access_count": e.access_count,
-            "last_access": e.last_access,
-            "pinned": e.pinned,
-            "last_recall": e.last_recall,
-        }
-        for e in eps
-    ]
-    edges = []
-    for src, dst, w, prior, _count, estep, _at in store.all_edges():
-        if src in ids and dst in ids:
-            eff = float(decayed_weight(w, lam, step - estep)) + float(prior)
-            edges.append((src, dst, min(1.0, eff)))
-    return add_knowledge({"nodes": nodes, "edges": edges}, store)
+    snap = graph_snapshot(store, lam=lam, cap=1.0, episodes=eps, min_weight=None)
+    return add_knowledge(snap.as_dict(), store)
 
 
 @dataclass

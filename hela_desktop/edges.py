@@ -1,0 +1,170 @@
+"""The Hebbian graph as everyone reads it (Qt-free): effective weights, the merge rules,
+degrees, and the one graph snapshot.
+
+An edge stores a learned Hebbian ``weight`` (written at Hebbian step ``step``, decaying
+lazily) and a structural ``prior`` (temporal adjacency, semantic prior, shared name; never
+decays).  The weight in use is ``formulas.effective_weight``: min(cap, prior +
+weight·(1-λ)^(steps since written)); this module is its one caller, for the engine
+(spreading, the graph view), consolidation (hubs), forgetting (connectivity) and the view
+(the graph before the engine is loaded).
+
+:func:`graph_snapshot` builds :class:`GraphSnapshot` — nodes (episodes) and edges with
+their effective weights — in one place; each caller passes its own caps (node set, weight
+cap, smallest edge kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import formulas as F
+from .config import HelaParams
+from .store import EdgeRow, Episode, Store
+
+Edge = tuple[int, int, float]  # (src, dst, effective weight), src < dst
+
+
+# ---------------------------------------------------------------- weights -----------
+def effective_weights(rows: Sequence[Sequence], step: int, lam: float, cap: float
+                      ) -> np.ndarray:
+    """The effective weight of each stored edge `rows` ((src, dst, weight, prior, count,
+    step, ...), e.g. `EdgeRow`) at Hebbian step `step`."""
+    if not len(rows):
+        return np.zeros(0, dtype=np.float64)
+    arr = np.asarray([(r[2], r[3], r[5]) for r in rows], dtype=np.float64)
+    return F.effective_weight(arr[:, 0], arr[:, 1], step - arr[:, 2], lam, cap)
+
+
+def effective_weight(weight: float, prior: float, edge_step: int, step: int, lam: float,
+                     cap: float) -> float:
+    """The effective weight of one edge written at `edge_step`, read at `step`."""
+    return float(F.effective_weight(weight, prior, step - edge_step, lam, cap))
+
+
+# ---------------------------------------------------------------- merging -----------
+def add_link(links: dict[tuple[int, int], float], a: int, b: int, prior: float) -> None:
+    """Add a structural link a–b to `links` ((min, max) -> prior): a pair linked twice
+    keeps the larger prior."""
+    key = (min(a, b), max(a, b))
+    links[key] = max(links.get(key, 0.0), prior)
+
+
+def merge_edge(old: Sequence, new: Sequence, step: int, lam: float
+               ) -> tuple[float, float, int, int, float]:
+    """One edge known twice (a store's and an import's), as (weight, prior, count, step,
+    updated_at): the Hebbian weight stronger at `step` (with the step it was written at),
+    the larger prior, count and time."""
+    w_o, p_o, c_o, s_o, u_o = old
+    w_n, p_n, c_n, s_n, u_n = new
+    take_new = F.merge_learned(w_o, step - s_o, w_n, step - s_n, lam)
+    w, s = (w_n, s_n) if take_new else (w_o, s_o)
+    return (w, max(p_o, p_n), max(c_o, c_n), s, max(u_o, u_n))
+
+
+def hebbian_rows(ids: Sequence[int], existing: dict[tuple[int, int], EdgeRow], step: int,
+                 now: float, p: HelaParams) -> list[tuple[int, int, float, float, int, int, float]]:
+    """The edge rows one Hebbian step writes for the co-activated, sorted `ids`: for every
+    pair w ← (1-λ)w + η (capped; η for a new pair), count + 1, written at `step`."""
+    rows = []
+    for a_i, a in enumerate(ids):
+        for b in ids[a_i + 1:]:
+            old = existing.get((a, b))
+            if old is None:
+                w, prior, count = p.eta, 0.0, 1
+            else:
+                w = F.hebbian_update(old.weight, p.lam, p.eta, step - old.step, p.weight_cap)
+                prior, count = old.prior, old.count + 1
+            rows.append((a, b, w, prior, count, step, now))
+    return rows
+
+
+# ---------------------------------------------------------------- the snapshot ------
+@dataclass
+class GraphNode:
+    """An episode as the graph shows it."""
+
+    id: int
+    label: str
+    text: str
+    created_at: float
+    access_count: int = 0
+    last_access: float | None = None
+    pinned: bool = False
+    last_recall: dict | None = None
+    kind: str = "episode"
+
+    @classmethod
+    def of(cls, e: Episode) -> GraphNode:
+        label = (e.user_text or e.assistant_text).strip().replace("\n", " ")
+        return cls(id=e.id, label=label[:60], text=e.text, created_at=e.created_at,
+                   access_count=e.access_count, last_access=e.last_access, pinned=e.pinned,
+                   last_recall=e.last_recall)
+
+    def as_dict(self) -> dict:
+        return dict(vars(self))  # shallow, like the dicts the view always had
+
+
+@dataclass
+class GraphSnapshot:
+    """Nodes and edges (with effective weights) of the graph at one moment."""
+
+    nodes: list[GraphNode] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+
+    def neighbours(self) -> dict[int, list[tuple[float, int]]]:
+        """Episode id -> its neighbours as (weight, id), by falling weight (then id)."""
+        nbrs: dict[int, list[tuple[float, int]]] = {}
+        for a, b, w in self.edges:
+            nbrs.setdefault(a, []).append((w, b))
+            nbrs.setdefault(b, []).append((w, a))
+        for lst in nbrs.values():
+            lst.sort(key=lambda t: (-t[0], t[1]))
+        return nbrs
+
+    def degrees(self) -> tuple[dict[int, float], dict[int, list[tuple[float, int]]]]:
+        """(weighted degree D(v) = Σ_j w_vj by episode id, `neighbours`)."""
+        nbrs = self.neighbours()
+        return {v: F.weighted_degree([w for w, _ in lst]) for v, lst in nbrs.items()}, nbrs
+
+    def as_dict(self) -> dict:
+        """``{"nodes": [node dicts], "edges": [(src, dst, weight)]}``: what the view reads."""
+        return {"nodes": [n.as_dict() for n in self.nodes], "edges": list(self.edges)}
+
+
+def graph_snapshot(store: Store, *, lam: float, cap: float,
+                   episodes: Iterable[Episode] | None = None,
+                   edge_rows: Sequence[EdgeRow] | None = None,
+                   min_weight: float | None = 0.0, step: int | None = None) -> GraphSnapshot:
+    """The graph snapshot, built here for every reader.
+
+    `episodes`: the nodes, in order (None: no nodes, and every edge of `edge_rows`); with
+    nodes, only edges between them are kept.  `edge_rows`: the stored edges to read
+    (default ``store.all_edges()``: between live episodes).  `lam`, `cap`: the decay per
+    Hebbian step and the weight cap.  `min_weight`: edges at or below it are left out
+    (None: keep all).  `step`: the Hebbian step to read at (default: the store's).
+    """
+    rows: Sequence[EdgeRow] = store.all_edges() if edge_rows is None else edge_rows
+    nodes: list[GraphNode] = []
+    if episodes is not None:
+        nodes = [GraphNode.of(e) for e in episodes]
+        ids = {n.id for n in nodes}
+        rows = [r for r in rows if r[0] in ids and r[1] in ids]
+    step = store.hebbian_step() if step is None else step
+    weights = effective_weights(rows, step, lam, cap)
+    edges = [(int(r[0]), int(r[1]), float(w)) for r, w in zip(rows, weights, strict=True)
+             if min_weight is None or w > min_weight]
+    return GraphSnapshot(nodes, edges)
+
+
+def weighted_degrees(store: Store, hela: HelaParams, rows: Sequence[EdgeRow] | None = None
+                     ) -> tuple[dict[int, float], dict[int, list[tuple[float, int]]]]:
+    """D(v) = Σ_j w_vj over effective weights, for every episode with an edge.
+
+    Returns (degree by episode id, neighbours by episode id as (weight, id) sorted by falling
+    weight).  `rows`: the edges to count; default ``store.all_edges()``, the edges between
+    live (not archived, not deleted) episodes.
+    """
+    return graph_snapshot(store, lam=hela.lam, cap=hela.weight_cap, edge_rows=rows).degrees()

@@ -1,0 +1,83 @@
+"""`Store`: one open memory file, with the queries of every table."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..paths import create_private_file, private_data_dir
+from .edges import EdgeQueries
+from .episodes import EpisodeQueries
+from .errors import StoreError, db_error_message
+from .knowledge import KnowledgeQueries
+from .messages import MessageQueries
+from .schema import migrate
+
+DB_FILE = "memory.sqlite3"
+DB_SUFFIXES = (".sqlite3", ".sqlite", ".db")  # a path with these names the file itself
+
+
+class Store(EpisodeQueries, EdgeQueries, KnowledgeQueries, MessageQueries):
+    """A memory file.  Use one `Store` per thread (SQLite connections are not shared)."""
+
+    def __init__(self, path: str | Path, *, create: bool = True):
+        self.path = Path(path)
+        # a data folder (any name, "my.data" too) or the memory file itself
+        folder = self.path.suffix.lower() not in DB_SUFFIXES
+        if folder:
+            if self.path.exists() and not self.path.is_dir():
+                raise StoreError(f"{self.path}: the data folder is a file, not a folder; "
+                                 "move it aside or choose another --data-dir")
+            self.path = self.path / DB_FILE
+        if not self.path.exists() and not create:
+            raise StoreError(f"{self.path}: no memory file here")
+        try:  # owner-only: the folder 0700, the memory file and its journal 0600
+            if folder:
+                private_data_dir(self.path.parent)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private_file(self.path)
+        except OSError as exc:
+            raise StoreError(db_error_message(self.path, exc)) from exc
+        try:
+            self.conn = sqlite3.connect(
+                str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False
+            )
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            migrate(self.conn, self.path)
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise StoreError(db_error_message(self.path, exc)) from exc
+        self._lock = threading.RLock()
+        self._tx_depth = 0
+
+    # ---- lifecycle ------------------------------------------------------------------
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def memory_copy(self) -> Iterator[Store]:
+        """A throw-away copy of this store in memory (read from the file without any write
+        lock): what-if work such as an import's dry run, never written back."""
+        mem = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        try:
+            self.conn.backup(mem)
+            mem.execute("PRAGMA foreign_keys=ON")
+            copy = Store.__new__(Store)
+            copy.path, copy.conn = self.path, mem
+            copy._lock, copy._tx_depth = threading.RLock(), 0
+            yield copy
+        finally:
+            mem.close()

@@ -1,0 +1,412 @@
+"""Episodes: the memories themselves, their keyword index (FTS5), archive and purge."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from .base import StoreBase
+from .rows import (
+    EPISODE_COLS,
+    Episode,
+    chunks,
+    from_blob,
+    fts_query,
+    marks,
+    new_uid,
+    row_to_episode,
+    to_blob,
+)
+
+
+def live_episode(alias: str = "", *, archived: bool = False) -> str:
+    """The SQL condition "episode `alias` takes part in retrieval and in the graph": not
+    deleted and not archived (with `archived`: archived ones too, they keep their edges)."""
+    p = f"{alias}." if alias else ""
+    return f"{p}deleted_at IS NULL" + ("" if archived else f" AND {p}archived_at IS NULL")
+
+
+LIVE_EPISODE = live_episode()
+
+_EPISODE_TABLE_COLS = frozenset(
+    "id uid conversation_id user_text assistant_text created_at embedding embedder "
+    "access_count last_access importance pinned archived_at archive_reason deleted_at "
+    "query_centroid query_count last_recall source meta".split())
+
+
+class IndexRow(NamedTuple):
+    """What the engine's in-memory index keeps of a retrievable episode."""
+
+    id: int
+    embedding: np.ndarray | None
+    created_at: float
+    access_count: int
+    last_access: float | None
+    importance: float
+    query_centroid: np.ndarray | None
+    query_count: int
+    conversation_id: int | None
+    speaker: str | None  # the ``speaker`` of the episode's JSON meta
+
+
+_INDEX_COLS = ("id, embedding, created_at, access_count, last_access, importance, "
+               "query_centroid, query_count, conversation_id, meta")
+
+
+def _speaker(meta: str | None) -> str | None:
+    """The ``speaker`` field of an episode's JSON meta, if any."""
+    if not meta:
+        return None
+    try:
+        d = json.loads(meta)
+    except ValueError:
+        return None
+    v = d.get("speaker") if isinstance(d, dict) else None
+    return v if isinstance(v, str) else None
+
+
+def _index_row(r: tuple) -> IndexRow:
+    return IndexRow(r[0], from_blob(r[1]), r[2], r[3], r[4], r[5], from_blob(r[6]), r[7],
+                    r[8], _speaker(r[9]))
+
+
+class ForgetCandidate(NamedTuple):
+    id: int
+    pinned: int
+    seen_at: float  # last access, or creation if never recalled
+    user_text: str
+    assistant_text: str
+
+
+class ArchivedEpisode(NamedTuple):
+    id: int
+    user_text: str
+    assistant_text: str
+    created_at: float
+    archived_at: float
+    reason: str | None
+    edges: int  # edges kept for a restore
+
+
+class EpisodeQueries(StoreBase):
+    """The ``episodes`` table and its FTS5 index."""
+
+    # ---- episodes -------------------------------------------------------------------
+    # ---- episode ids are never reused ----------------------------------------------
+    # SQLite gives a new row max(id) + 1, so purging the newest memories would hand their
+    # ids to the next ones, and anything still naming an old id (a timeline, a chat's stats,
+    # the window's state) would point at a different memory.  Purges record the highest id
+    # they removed (meta ``episode_id_floor``); inserts start above it.
+    def retire_episode_ids(self, ids: Iterable[int]) -> None:
+        top = max((int(i) for i in ids), default=0)
+        if top > int(self.get_meta("episode_id_floor", "0") or 0):
+            self.set_meta("episode_id_floor", str(top))
+
+    def next_episode_id(self) -> int | None:
+        """The id the next episode must take, or None when SQLite's own choice is safe."""
+        floor = int(self.get_meta("episode_id_floor", "0") or 0)
+        if not floor:
+            return None
+        top = self.conn.execute("SELECT MAX(id) FROM episodes").fetchone()[0] or 0
+        return floor + 1 if floor >= top else None
+
+    def add_episode(
+        self,
+        user_text: str,
+        assistant_text: str,
+        embedding: np.ndarray | None,
+        *,
+        embedder: str | None = None,
+        conversation_id: int | None = None,
+        created_at: float | None = None,
+        importance: float = 0.0,
+        source: str = "chat",
+        meta: dict | None = None,
+        uid: str | None = None,
+    ) -> int:
+        cur = self.conn.execute(
+            "INSERT INTO episodes(id, uid, conversation_id, user_text, assistant_text, "
+            "created_at, embedding, embedder, importance, source, meta) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                self.next_episode_id(),
+                uid or new_uid(),
+                conversation_id,
+                user_text,
+                assistant_text,
+                time.time() if created_at is None else created_at,
+                to_blob(embedding),
+                embedder,
+                float(importance),
+                source,
+                json.dumps(meta) if meta else None,
+            ),
+        )
+        return int(cur.lastrowid or 0)
+
+    def episode(self, episode_id: int) -> Episode | None:
+        r = self.conn.execute(
+            f"SELECT {EPISODE_COLS} FROM episodes WHERE id = ?", (episode_id,)
+        ).fetchone()
+        return row_to_episode(r) if r else None
+
+    def episodes(self, ids: Iterable[int]) -> dict[int, Episode]:
+        ids = list(dict.fromkeys(int(i) for i in ids))
+        out: dict[int, Episode] = {}
+        for chunk in chunks(ids, 500):
+            q = ",".join("?" * len(chunk))
+            for r in self.conn.execute(
+                f"SELECT {EPISODE_COLS} FROM episodes WHERE id IN ({q})", chunk
+            ):
+                out[r[0]] = row_to_episode(r)
+        return out
+
+    def list_episodes(
+        self,
+        *,
+        search: str | None = None,
+        include_archived: bool = False,
+        only_archived: bool = False,
+        include_deleted: bool = False,
+        limit: int = 500,
+        offset: int = 0,
+    ) -> list[Episode]:
+        """Episodes for the memory browser, newest first; `search` uses FTS5."""
+        where = []
+        args: list = []
+        if not include_deleted:
+            where.append("e.deleted_at IS NULL")
+        if only_archived:
+            where.append("e.archived_at IS NOT NULL")
+        elif not include_archived:
+            where.append("e.archived_at IS NULL")
+        join = ""
+        if search and search.strip():
+            join = "JOIN episodes_fts f ON f.rowid = e.id"
+            where.append("episodes_fts MATCH ?")
+            args.append(fts_query(search))
+        sql = (
+            f"SELECT {', '.join('e.' + c.strip() for c in EPISODE_COLS.split(','))} "
+            f"FROM episodes e {join} "
+            + (f"WHERE {' AND '.join(where)} " if where else "")
+            + "ORDER BY e.created_at DESC, e.id DESC LIMIT ? OFFSET ?"
+        )
+        args += [limit, offset]
+        try:
+            return [row_to_episode(r) for r in self.conn.execute(sql, args)]
+        except sqlite3.OperationalError:
+            return []
+
+    def count_episodes(self, *, archived: bool = False) -> int:
+        cond = "archived_at IS NOT NULL" if archived else "archived_at IS NULL"
+        return self.conn.execute(
+            f"SELECT COUNT(*) FROM episodes WHERE deleted_at IS NULL AND {cond}"
+        ).fetchone()[0]
+
+    def missing_episodes(self, ids: Iterable[int]) -> set[int]:
+        """Those of `ids` that are no longer in the store (purged)."""
+        ids = set(int(i) for i in ids)
+        return ids - set(self.episodes(ids))
+
+    def embedding_dim(self) -> int | None:
+        """The dimension of the store's episode vectors (None while it has none)."""
+        row = self.conn.execute("SELECT length(embedding) FROM episodes "
+                                "WHERE embedding IS NOT NULL LIMIT 1").fetchone()
+        return row[0] // 4 if row and row[0] else None
+
+    def active_index_rows(self) -> Iterator[IndexRow]:
+        """Every episode that takes part in retrieval (live, with a vector), by id."""
+        for r in self.conn.execute(f"SELECT {_INDEX_COLS} FROM episodes WHERE {LIVE_EPISODE} "
+                                   "AND embedding IS NOT NULL ORDER BY id"):
+            yield _index_row(r)
+
+    def index_row(self, episode_id: int) -> IndexRow | None:
+        """The retrieval row of one live episode (None when deleted, archived or absent)."""
+        r = self.conn.execute(f"SELECT {_INDEX_COLS} FROM episodes WHERE id = ? AND "
+                              f"{LIVE_EPISODE}", (episode_id,)).fetchone()
+        return _index_row(r) if r else None
+
+    def previous_episode(self, conversation_id: int | None, before_id: int) -> int | None:
+        """The latest non-deleted episode of a chat (or of no chat) before `before_id`."""
+        if conversation_id is None:
+            row = self.conn.execute(
+                "SELECT id FROM episodes WHERE conversation_id IS NULL AND id < ? "
+                "AND deleted_at IS NULL ORDER BY id DESC LIMIT 1", (before_id,)).fetchone()
+        else:
+            row = self.conn.execute(
+                "SELECT id FROM episodes WHERE conversation_id = ? AND id < ? "
+                "AND deleted_at IS NULL ORDER BY id DESC LIMIT 1",
+                (conversation_id, before_id)).fetchone()
+        return row[0] if row else None
+
+    def episode_ids(self) -> np.ndarray:
+        """Every episode id, ascending."""
+        return np.array([r[0] for r in self.conn.execute("SELECT id FROM episodes ORDER BY id")],
+                        dtype=np.int64)
+
+    def bulk_insert_episodes(self, columns: Sequence[str], rows: Iterable[tuple]) -> None:
+        """Insert raw episode rows (`columns` of the ``episodes`` table, one tuple per row)
+        in one statement: synthetic pools for the benchmarks.  Ids are SQLite's own."""
+        bad = set(columns) - _EPISODE_TABLE_COLS
+        if bad:
+            raise ValueError(f"not columns of episodes: {sorted(bad)}")
+        self.conn.executemany(
+            f"INSERT INTO episodes({', '.join(columns)}) VALUES ({marks(len(columns))})", rows)
+
+    def update_episode_text(self, episode_id: int, user_text: str, assistant_text: str,
+                            embedding: np.ndarray | None) -> None:
+        self.conn.execute(
+            "UPDATE episodes SET user_text = ?, assistant_text = ?, embedding = ? WHERE id = ?",
+            (user_text, assistant_text, to_blob(embedding), episode_id),
+        )
+
+    def set_pinned(self, episode_id: int, pinned: bool) -> None:
+        self.conn.execute("UPDATE episodes SET pinned = ? WHERE id = ?", (int(pinned), episode_id))
+
+    def set_deleted(self, episode_id: int, deleted: bool) -> None:
+        """Soft delete (undoable); the row and its edges stay until purged."""
+        self.conn.execute(
+            "UPDATE episodes SET deleted_at = ? WHERE id = ?",
+            (time.time() if deleted else None, episode_id),
+        )
+
+    def set_archived(self, episode_id: int, reason: str | None) -> None:
+        """Archive with a reason, or restore with ``reason=None``."""
+        self.conn.execute(
+            "UPDATE episodes SET archived_at = ?, archive_reason = ? WHERE id = ?",
+            (time.time() if reason else None, reason, episode_id),
+        )
+
+    def record_access(self, updates: list[tuple[int, float, bytes | None, int, str]]) -> None:
+        """(episode_id, at, query_centroid blob, query_count, last_recall json) per recalled episode."""
+        self.conn.executemany(
+            "UPDATE episodes SET access_count = access_count + 1, last_access = ?, "
+            "query_centroid = ?, query_count = ?, last_recall = ? WHERE id = ?",
+            [(at, c, n, lr, eid) for eid, at, c, n, lr in updates],
+        )
+
+    # ---- keyword index --------------------------------------------------------------
+    def keyword_hits(self, terms: list[str], limit_per_term: int = 5000) -> dict[str, list[int]]:
+        """Episode ids containing each (already stemmed-compatible) term, via FTS5."""
+        out: dict[str, list[int]] = {}
+        for t in terms:
+            try:
+                rows = self.conn.execute(
+                    "SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH ? LIMIT ?",
+                    (f'"{t}"', limit_per_term),
+                ).fetchall()
+            except sqlite3.OperationalError:
+                rows = []
+            out[t] = [r[0] for r in rows]
+        return out
+
+    def _episode_column(self, column: str, ids: Iterable[int]) -> dict:
+        out: dict = {}
+        for chunk in chunks(list(dict.fromkeys(int(i) for i in ids)), 500):
+            q = ",".join("?" * len(chunk))
+            out.update(self.conn.execute(
+                f"SELECT id, {column} FROM episodes WHERE id IN ({q})", chunk).fetchall())
+        return out
+
+    def key_texts(self, ids: Iterable[int]) -> dict[int, str]:
+        """Episode id -> the user's words (the retrieval key)."""
+        return self._episode_column("user_text", ids)
+
+    def created_times(self, ids: Iterable[int]) -> dict[int, float]:
+        return self._episode_column("created_at", ids)
+
+    def user_texts(self) -> Iterator[str]:
+        """The user's words of every retrievable episode (for learning names)."""
+        for (u,) in self.conn.execute(
+                "SELECT user_text FROM episodes WHERE deleted_at IS NULL AND archived_at IS NULL"):
+            yield u
+
+    def episodes_to_rekey(self) -> list[tuple[int, str]]:
+        """(id, user words) of episodes whose embedding was made from the whole exchange."""
+        return self.conn.execute(
+            "SELECT id, user_text FROM episodes WHERE assistant_text != '' "
+            "AND embedding IS NOT NULL ORDER BY id").fetchall()
+
+    def set_embeddings(self, rows: list[tuple[bytes | None, int]]) -> None:
+        self.conn.executemany("UPDATE episodes SET embedding = ? WHERE id = ?", rows)
+
+    def fts_row_count(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM episodes_fts").fetchone()[0]
+
+    def keyword_doc_count(self, term: str, limit: int) -> int | None:
+        """How many episodes contain `term` (FTS5), counting at most `limit`; None when FTS5
+        cannot parse the term."""
+        try:
+            return int(self.conn.execute(
+                "SELECT count(*) FROM (SELECT rowid FROM episodes_fts "
+                "WHERE episodes_fts MATCH ? LIMIT ?)", (f'"{term}"', limit)).fetchone()[0])
+        except sqlite3.Error:
+            return None
+
+    def bm25(self, match: str) -> list[tuple[int, float]]:
+        """(episode id, FTS5 ``bm25()``: lower is better) of every episode matching the FTS5
+        query `match`; none when FTS5 cannot parse it."""
+        try:
+            return self.conn.execute(
+                "SELECT rowid, bm25(episodes_fts) FROM episodes_fts WHERE episodes_fts MATCH ?",
+                (match,)).fetchall()
+        except sqlite3.Error:
+            return []
+
+    # ---- forgetting: archive, restore, purge ------------------------------------------
+    def forgetting_candidates(self) -> list[ForgetCandidate]:
+        """Every live (not archived, not deleted) episode, by id."""
+        return [ForgetCandidate(*r) for r in self.conn.execute(
+            "SELECT id, pinned, COALESCE(last_access, created_at), user_text, assistant_text "
+            f"FROM episodes WHERE {LIVE_EPISODE} ORDER BY id")]
+
+    def archived_ids(self, among: Iterable[int] | None = None) -> list[int]:
+        """Ids of archived episodes (all, or those of `among`), ascending."""
+        if among is None:
+            return [r[0] for r in self.conn.execute(
+                "SELECT id FROM episodes WHERE archived_at IS NOT NULL ORDER BY id")]
+        want = list(dict.fromkeys(int(i) for i in among))
+        out: list[int] = []
+        for chunk in chunks(want, 500):
+            out += [r[0] for r in self.conn.execute(
+                f"SELECT id FROM episodes WHERE archived_at IS NOT NULL AND id IN "
+                f"({marks(len(chunk))})", chunk)]
+        return sorted(out)
+
+    def archive_episodes(self, reasons: Iterable[tuple[int, str]], at: float) -> None:
+        """Archive each (episode id, reason) not archived yet."""
+        self.conn.executemany(
+            "UPDATE episodes SET archived_at = ?, archive_reason = ? "
+            "WHERE id = ? AND archived_at IS NULL", [(at, why, eid) for eid, why in reasons])
+
+    def unarchive_episodes(self, ids: Iterable[int]) -> None:
+        self.conn.executemany(
+            "UPDATE episodes SET archived_at = NULL, archive_reason = NULL WHERE id = ?",
+            [(int(i),) for i in ids])
+
+    def purge_archived_episodes(self, ids: list[int]) -> None:
+        """Delete those of `ids` that are archived, for good (edges and provenance links
+        cascade); their ids are never given to another memory."""
+        self.retire_episode_ids(ids)
+        for chunk in chunks(ids, 500):
+            self.conn.execute(
+                f"DELETE FROM episodes WHERE archived_at IS NOT NULL AND id IN "
+                f"({marks(len(chunk))})", chunk)
+
+    def archived_episodes(self, *, limit: int = 1000, offset: int = 0) -> list[ArchivedEpisode]:
+        """Archived (not deleted) episodes, newest archive first, with the edges they keep."""
+        return [ArchivedEpisode(*r) for r in self.conn.execute(
+            "SELECT e.id, e.user_text, e.assistant_text, e.created_at, e.archived_at, "
+            "e.archive_reason, (SELECT COUNT(*) FROM edges g WHERE g.src = e.id OR "
+            "g.dst = e.id) FROM episodes e WHERE e.archived_at IS NOT NULL AND "
+            "e.deleted_at IS NULL ORDER BY e.archived_at DESC, e.id LIMIT ? OFFSET ?",
+            (limit, offset))]
+
+    def newest_created(self, ids: Iterable[int]) -> float:
+        """The latest ``created_at`` of the episodes `ids` (0 for none)."""
+        return max(self.created_times(ids).values(), default=0.0) or 0.0

@@ -1,0 +1,131 @@
+"""Chats: ``conversations``, ``messages`` and the ``timelines`` of answers."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from .base import StoreBase
+from .rows import new_uid
+
+
+class MessageQueries(StoreBase):
+    """Conversations, their messages, and which memories were active for each token span."""
+
+    # ---- conversations and messages ------------------------------------------------
+    def add_conversation(self, title: str = "New chat", *, at: float | None = None) -> int:
+        now = time.time() if at is None else at
+        cur = self.conn.execute(
+            "INSERT INTO conversations(uid, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            (new_uid(), title, now, now),
+        )
+        return int(cur.lastrowid or 0)
+
+    def conversations(self) -> list[dict]:
+        rows = self.conn.execute(
+            "SELECT c.id, c.title, c.created_at, c.updated_at, "
+            "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) "
+            "FROM conversations c ORDER BY c.updated_at DESC, c.id DESC"
+        ).fetchall()
+        return [
+            dict(id=r[0], title=r[1], created_at=r[2], updated_at=r[3], messages=r[4])
+            for r in rows
+        ]
+
+    def recent_answers(self, limit: int = 20, *, exclude_conversation: int | None = None
+                       ) -> list[str]:
+        """The latest completed answers, newest first (optionally of other chats only)."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT content FROM messages WHERE role = 'assistant' AND interrupted = 0 "
+            "AND conversation_id IS NOT ? ORDER BY id DESC LIMIT ?",
+            (exclude_conversation, limit))]
+
+    def conversation_exists(self, conversation_id: int) -> bool:
+        return (
+            self.conn.execute(
+                "SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)
+            ).fetchone()
+            is not None
+        )
+
+    def rename_conversation(self, conversation_id: int, title: str) -> None:
+        self.conn.execute(
+            "UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?",
+            (title.strip() or "Untitled", time.time(), conversation_id),
+        )
+
+    def delete_conversation(self, conversation_id: int) -> None:
+        """Delete the chat and its messages; the memories formed in it stay."""
+        with self.transaction():
+            self.conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+
+    def add_message(
+        self,
+        conversation_id: int,
+        role: str,
+        content: str,
+        *,
+        at: float | None = None,
+        interrupted: bool = False,
+        episode_id: int | None = None,
+        stats: dict | None = None,
+    ) -> int:
+        now = time.time() if at is None else at
+        with self.transaction():
+            cur = self.conn.execute(
+                "INSERT INTO messages(uid, conversation_id, role, content, created_at, "
+                "interrupted, episode_id, stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    new_uid(),
+                    conversation_id,
+                    role,
+                    content,
+                    now,
+                    int(interrupted),
+                    episode_id,
+                    json.dumps(stats) if stats else None,
+                ),
+            )
+            self.conn.execute(
+                "UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id)
+            )
+        return int(cur.lastrowid or 0)
+
+    def delete_messages_from(self, conversation_id: int, message_id: int) -> list[int]:
+        """Remove a chat's messages from `message_id` on (regenerate, edit and resend);
+        returns the ids of the memories their answers had formed (the caller decides)."""
+        with self.transaction():
+            eps = [r[0] for r in self.conn.execute(
+                "SELECT episode_id FROM messages WHERE conversation_id = ? AND id >= ? "
+                "AND episode_id IS NOT NULL", (conversation_id, message_id))]
+            self.conn.execute("DELETE FROM messages WHERE conversation_id = ? AND id >= ?",
+                              (conversation_id, message_id))
+        return eps
+
+    def messages(self, conversation_id: int) -> list[dict]:
+        rows = self.conn.execute(
+            "SELECT id, role, content, created_at, interrupted, episode_id, stats "
+            "FROM messages WHERE conversation_id = ? ORDER BY id",
+            (conversation_id,),
+        ).fetchall()
+        return [dict(id=r[0], role=r[1], content=r[2], created_at=r[3], interrupted=bool(r[4]),
+                     episode_id=r[5], stats=json.loads(r[6]) if r[6] else None) for r in rows]
+
+    def link_message_episode(self, message_id: int | None, episode_id: int) -> None:
+        """Record the episode an answer formed."""
+        self.conn.execute("UPDATE messages SET episode_id = ? WHERE id = ?",
+                          (episode_id, message_id))
+
+    # ---- timelines ------------------------------------------------------------------
+    def save_timeline(self, message_id: int, spans: list[tuple[int, int, list[int]]]) -> None:
+        self.conn.executemany(
+            'INSERT OR REPLACE INTO timelines(message_id, start, "end", episode_ids) VALUES (?,?,?,?)',
+            [(message_id, s, e, json.dumps(ids)) for s, e, ids in spans],
+        )
+
+    def timeline(self, message_id: int) -> list[tuple[int, int, list[int]]]:
+        rows = self.conn.execute(
+            'SELECT start, "end", episode_ids FROM timelines WHERE message_id = ? ORDER BY start',
+            (message_id,),
+        ).fetchall()
+        return [(r[0], r[1], json.loads(r[2])) for r in rows]
