@@ -266,7 +266,7 @@ def bench_locomo_consolidated(path: str | Path, *, sample: int = 0, k: int = 10,
                     convs[s] = store.add_conversation(f"session {s}", at=e.created_at)
             batch = [NewEpisode(**{**e.__dict__, "conversation_id": convs[s]}) for s, e in eps]
             ids = engine.add_episodes(batch)
-            dia_of = {eid: ep.meta["dia_ids"] for eid, ep in zip(ids, batch)}
+            dia_of = {eid: (ep.meta or {})["dia_ids"] for eid, ep in zip(ids, batch)}
             now = max(t.at for t in turns) + 86400.0
             qa = [q for q in data.get("qa", []) if int(q.get("category", 0)) in SCORED]
 

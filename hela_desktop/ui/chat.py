@@ -170,6 +170,7 @@ class MessageView(QtWidgets.QTextBrowser):
         self._live: int | None = None
         self._cursor: QtGui.QTextCursor | None = None
         self._md: MarkdownStream | None = None
+        self._last_user_frame: QtGui.QTextFrame | None = None
         self._hover: tuple[int, int] = (-1, -1)
         self._highlight: tuple[int, int] = (-1, -1)
         self.tooltip_for = None  # callable(key, tok) -> str (set by the window)
@@ -296,7 +297,7 @@ class MessageView(QtWidgets.QTextBrowser):
         self.entries = [e for e in self.entries if e["key"] != key]
         if frame is not None:
             self._remove_frame(frame)
-        user = getattr(self, "_last_user_frame", None)
+        user = self._last_user_frame
         if with_user and user is not None:
             self._remove_frame(user)
             self._last_user_frame = None
@@ -313,7 +314,7 @@ class MessageView(QtWidgets.QTextBrowser):
 
     def append_tokens(self, pieces: list[tuple[int, str]]) -> None:
         """Append (token index, text) pieces to the live answer."""
-        if self._live is None or self._cursor is None:
+        if self._live is None or self._cursor is None or self._md is None:
             return
         at_end = self._at_end()
         self._clear_status()
@@ -347,10 +348,12 @@ class MessageView(QtWidgets.QTextBrowser):
     def _write(self, key: int, segments) -> None:
         ranges = self.msgs[key]["ranges"]
         blocks = self.msgs[key].setdefault("blocks", [])  # [start, end, language] of code blocks
+        cursor = self._cursor
+        assert cursor is not None, "text is written only into a live answer"
         for text, style, tok in segments:
-            a = self._cursor.position()
-            self._cursor.insertText(text, self._char_format(key, style, tok))
-            b = self._cursor.position()
+            a = cursor.position()
+            cursor.insertText(text, self._char_format(key, style, tok))
+            b = cursor.position()
             if style.block:
                 if blocks and blocks[-1][1] == a:
                     blocks[-1][1] = b
@@ -382,6 +385,7 @@ class MessageView(QtWidgets.QTextBrowser):
         f = QtGui.QTextCharFormat()
         f.setForeground(QtGui.QColor("#8a8f9c"))
         f.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
+        assert self._cursor is not None, "a footer closes a live answer"
         self._cursor.insertBlock()
         self._cursor.insertText(text, f)
 

@@ -231,7 +231,7 @@ def topics_for(data: GraphData) -> tuple[np.ndarray, dict[int, str]]:
     groups = communities(len(data), data.src, data.dst, data.weight)
     texts = [str(data.nodes[int(i)].get("text") or data.nodes[int(i)].get("label") or "")
              for i in data.ids]
-    knowledge = {}
+    knowledge: dict[int, str] = {}
     for r in np.nonzero(data.kinds == "knowledge")[0]:
         knowledge.setdefault(int(groups[r]), texts[r])
     return groups, name_communities(groups, texts, knowledge=knowledge)

@@ -117,7 +117,7 @@ class ForceLayout:
         if len(missing):
             placed = ~np.isnan(pos[:, 0])
             radius = self.k * max(1.0, np.sqrt(len(ids)) * 1.1)
-            for n in missing:  # few per update once the graph exists
+            for n in missing.tolist():  # few per update once the graph exists
                 nb = np.concatenate([self.dst[self.src == n], self.src[self.dst == n]])
                 nb = nb[placed[nb]] if len(nb) else nb
                 if len(nb):

@@ -132,7 +132,8 @@ class NodesItem(pg.GraphicsObject):
             f[:, 1] = ys
             f[:, 2:6] = (0.0, 0.0, w, w)
             f[:, 6:10] = (1.0 / dpr, 1.0 / dpr, 0.0, 1.0)
-            p.drawPixmapFragments(*self._frags.drawargs(), self._sprite)
+            # the (fragments, count, pixmap) overload exists; PySide6's stub lists only one
+            p.drawPixmapFragments(*self._frags.drawargs(), self._sprite)  # type: ignore[call-arg]
         else:  # pragma: no cover
             half = w / dpr / 2.0
             for x, y in zip(xs, ys):

@@ -34,7 +34,7 @@ PROFILE_HELP = {
 def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=None, prefix=""):
     """A spin box: QDoubleSpinBox when the range is given in floats, else QSpinBox."""
     box = (QtWidgets.QDoubleSpinBox() if isinstance(lo, float) else QtWidgets.QSpinBox())
-    if decimals is not None:
+    if decimals is not None and isinstance(box, QtWidgets.QDoubleSpinBox):
         box.setDecimals(decimals)
     box.setRange(lo, hi)
     if step is not None:
@@ -231,7 +231,9 @@ class SettingsDialog(QtWidgets.QDialog):
         self.advanced.setVisible(on)
         self.advanced_button.setArrowType(QtCore.Qt.ArrowType.DownArrow if on else QtCore.Qt.ArrowType.RightArrow)
         # (adjustSize() would stop at 2/3 of the screen and squeeze the help texts)
-        self.layout().activate()
+        lay = self.layout()
+        if lay is not None:
+            lay.activate()
         self.resize(self.width(), self.sizeHint().height())
 
     def _fill_models(self) -> None:

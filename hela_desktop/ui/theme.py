@@ -78,7 +78,7 @@ DARK = GraphColors(
 def system_is_dark() -> bool:
     """True when the desktop asks for a dark colour scheme."""
     app = QtGui.QGuiApplication.instance()
-    if app is None:
+    if not isinstance(app, QtGui.QGuiApplication):
         return False
     hints = app.styleHints()
     scheme = getattr(hints, "colorScheme", None)
