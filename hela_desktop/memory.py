@@ -27,7 +27,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -462,32 +462,39 @@ class MemoryEngine:
         p = self.hela
         return float(min(p.weight_cap, prior + F.decayed_weight(weight, p.lam, step - edge_step)))
 
-    def hebbian_update(self, active: Iterable[int], now: float | None = None) -> int:
+    def hebbian_update(self, active: Iterable[int], now: float | None = None,
+                       deltas: Mapping[tuple[int, int], float] | None = None) -> int:
         """One Hebbian step for the co-activated set K: w ← (1-λ)w + η for every pair in K.
 
-        Decay of all other edges is lazy (they store the step they were written at), so the
-        cost is O(|K|²).  Returns the new step number.
+        `deltas`, when given, is a learning rule's own change Δ per pair (a, b), a < b, used
+        instead of η for every pair of `active` (see `bench.lived`): a negative Δ weakens a
+        learned weight (never below 0, the prior untouched) and creates no edge.  Decay of
+        all other edges is lazy (they store the step they were written at), so the cost is
+        O(|K|²).  Returns the new step number.
         """
-        ids = sorted(set(int(i) for i in active))
         p = self.hela
+        if deltas is None:
+            ids = sorted(set(int(i) for i in active))
+            deltas = {(a, b): p.eta for a_i, a in enumerate(ids) for b in ids[a_i + 1:]}
         now = time.time() if now is None else now
         with self._lock, self.store.transaction():
             step = self.store.hebbian_step() + 1
             self.store.set_meta("hebbian_step", str(step))
-            if len(ids) < 2:
+            if not deltas:
                 return step
-            existing = self.store.edges_between(ids)
+            existing = self.store.edges_between({i for pair in deltas for i in pair})
             rows = []
-            for a_i, a in enumerate(ids):
-                for b in ids[a_i + 1 :]:
-                    old = existing.get((a, b))
-                    if old is None:
-                        w, prior, count = p.eta, 0.0, 1
-                    else:
-                        _, _, w0, prior, count0, step0, _ = old
-                        w = F.hebbian_update(w0, p.lam, p.eta, step - step0, p.weight_cap)
-                        count = count0 + 1
-                    rows.append((a, b, w, prior, count, step, now))
+            for (a, b), d in deltas.items():
+                old = existing.get((a, b))
+                if old is None:
+                    if d <= 0:
+                        continue
+                    w, prior, count = d, 0.0, 1
+                else:
+                    _, _, w0, prior, count0, step0, _ = old
+                    w = F.hebbian_update(w0, p.lam, d, step - step0, p.weight_cap)
+                    count = count0 + 1
+                rows.append((a, b, w, prior, count, step, now))
             self.store.upsert_edges(rows)
         return step
 
