@@ -275,3 +275,25 @@ def test_hela_reference_has_no_time_decay(tmp_path, cached):
     # asked 10 years later, the published decay would be ~0; the reference code's is 1.0
     res = eng.retrieve("cello", profile="hela-paper", now=2e9, with_text=False)
     assert res and all(r.recency == 1.0 for r in res)
+
+
+def test_personal_probes_retrieval_only(tmp_path, cached):
+    from hela_desktop.bench import lived
+
+    dialogue = {"id": "d", "sessions": [
+        {"date": "2025-01-06T07:40:00", "turns": [
+            "My brother Tobias is getting married in Bruges in June.",
+            "Can you suggest a quick breakfast?"]},
+        {"date": "2025-02-08T10:30:00", "turns": [
+            "Tobias's fiancée Lien does pottery on weekends.",
+            "Write me a poem about coffee."]}],
+        "probes": [{"ask": "What does the bride do for fun?", "kind": "association",
+                    "expect": ["pottery"], "evidence": [[1, 0]]},
+                   {"ask": "Recommend a film.", "kind": "unrelated", "expect": [],
+                    "evidence": []}]}
+    res = lived.personal_probes([dialogue], cached, workdir=tmp_path,
+                                methods=("hela-cold", "hela-lived"))
+    assert set(res) == {"hela-cold", "hela-lived"}
+    for m in res:  # probes without evidence are not scored
+        assert set(res[m]) == {"association"} and res[m]["association"]["n"] == 1
+        assert res[m]["association"]["in_prompt"] in (0, 1)

@@ -135,6 +135,15 @@ def _merge(a: list[Recall], b: list[Recall]) -> list[Recall]:
     return list(best.values())
 
 
+def select(gate: RelevanceGate, settings: Settings, message: str, ranked: list[Recall],
+           qv: np.ndarray, cost: Callable[[str], int]) -> list[Recall]:
+    """What the app puts in the prompt (Assistant `_select`): the memories the relevance gate
+    admits, in rank order, at most `max_memories` within `token_budget`."""
+    admitted = gate.admit(message, ranked, qv).admitted
+    return fit_budget(admitted, settings.max_memories, settings.token_budget,
+                      lambda r: cost(r.text))
+
+
 class LivedReplay:
     """Plays episodes into `engine` one turn at a time, learning with `rule`."""
 
@@ -149,10 +158,7 @@ class LivedReplay:
         self.turns = self.updates = self.used = 0
 
     def _select(self, message: str, ranked: list[Recall], qv: np.ndarray) -> list[Recall]:
-        s = self.settings
-        admitted = self.gate.admit(message, ranked, qv).admitted
-        return fit_budget(admitted, s.max_memories, s.token_budget,
-                          lambda r: self.cost(r.text))
+        return select(self.gate, self.settings, message, ranked, qv, self.cost)
 
     def _recall(self, message: str, answer: str, vec: np.ndarray, ans_vec: np.ndarray | None,
                 at: float) -> tuple[list[Recall], list[Recall], np.ndarray | None]:
@@ -249,5 +255,54 @@ def replay_methods(methods: Sequence[str], ids: Sequence[int], sid: str,
                 raise RuntimeError("a lived replay stored its turns under other ids")
             out[rule] = eng
         out[m] = out[rule]
+    return out
+
+
+def personal_probes(dialogues: Sequence[dict], embedder, settings: Settings | None = None,
+                    methods: Sequence[str] = ("hela-cold", "hela-lived"),
+                    workdir: Path | None = None) -> dict[str, dict[str, dict]]:
+    """Retrieval-only probes of ``bench personal`` dialogues (no model): per method and probe
+    kind, how many probes had every evidence turn among the memories the app would put in
+    the prompt (`select`), asked a week after the last session.  ``hela-cold`` stores the
+    user's turns as they are; each ``hela-lived*`` method replays them (the next user turn
+    of the session stands in for the answer)."""
+    import tempfile
+
+    from .personal import PROBE_DELAY, TURN_GAP, _timestamp
+
+    settings = settings or Settings()
+    out: dict[str, dict[str, dict]] = {m: {} for m in methods}
+    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
+        for n, d in enumerate(dialogues):
+            eps: list[tuple[int, NewEpisode]] = []
+            where: dict[tuple[int, int], int] = {}
+            for si, sess in enumerate(d["sessions"]):
+                t0 = _timestamp(sess["date"], str(d.get("id")))
+                for ti, text in enumerate(sess["turns"]):
+                    where[(si, ti)] = len(eps)
+                    eps.append((si, NewEpisode(text, "", created_at=t0 + ti * TURN_GAP)))
+            cold = MemoryEngine(Store(Path(tmp) / f"{n}-cold.sqlite3"), embedder, settings)
+            ids = cold.add_episodes(with_conversations(cold.store, str(n), eps))
+            def path_of(rule: str, n: int = n) -> Path:
+                return Path(tmp) / f"{n}-{rule}.sqlite3"
+
+            engines = {"hela-cold": cold, **replay_methods(methods, ids, str(n), eps, embedder,
+                                                           settings, path_of)}
+            t_probe = max(float(e.created_at or 0.0) for _, e in eps) + PROBE_DELAY
+            for p in d["probes"]:
+                if not p.get("evidence"):
+                    continue
+                want = {ids[where[(si, ti)]] for si, ti in p["evidence"]}
+                qv = embedder.embed_one(p["ask"])
+                for m in methods:
+                    eng = engines[m]
+                    got = select(RelevanceGate(eng, settings.gate), settings, p["ask"],
+                                 eng.retrieve(p["ask"], query_vec=qv, now=t_probe), qv,
+                                 embedder.count_tokens)
+                    row = out[m].setdefault(p["kind"], {"n": 0, "in_prompt": 0})
+                    row["n"] += 1
+                    row["in_prompt"] += int(want <= {r.episode_id for r in got})
+            for e in {id(e): e for e in engines.values()}.values():
+                e.store.close()
     return out
 
