@@ -297,3 +297,18 @@ def test_personal_probes_retrieval_only(tmp_path, cached):
     for m in res:  # probes without evidence are not scored
         assert set(res[m]) == {"association"} and res[m]["association"]["n"] == 1
         assert res[m]["association"]["in_prompt"] in (0, 1)
+
+
+def test_a_rule_may_carry_its_own_decay(tmp_path, cached, monkeypatch):
+    from hela_desktop.bench import lived
+    from hela_desktop.config import Settings
+
+    monkeypatch.setitem(lived.RULES, "x-nodecay", lived.Rule("used", eta=0.1, lam=0.0))
+    monkeypatch.setattr(lived, "LIVED", (*lived.LIVED, "x-nodecay"))
+    eps = L.build_episodes(L.conversation_turns(SAMPLE))
+    s = Settings()
+    out = lived.replay_methods(("hela-lived", "x-nodecay"), list(range(1, 7)), "t", eps, cached,
+                               s, lambda rule: tmp_path / f"{rule}.sqlite3")
+    assert out["x-nodecay"].settings.hela.lam == 0.0
+    assert out["hela-lived"].settings.hela.lam == s.hela.lam
+    assert out["hela-lived"] is out[lived.DEFAULT_RULE]

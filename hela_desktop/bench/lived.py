@@ -29,6 +29,9 @@ The variants (each one row of the same run; ``hela-lived`` is the default rule):
   used memories themselves).
 - ``used-oneshot`` — ``used`` with η = 1 (the weight cap): one co-use links fully.
 
+A `Rule` may also carry its own η and λ (ablations).  `personal_probes` runs the same replay
+on ``bench personal`` dialogues and scores their probes retrieval-only.
+
 Questions are asked afterwards (by `locomo.run_locomo`) on the graph the conversation built;
 a lived store does not learn from the questions, so every question sees the same graph.
 Idle consolidation and forgetting between sessions are not run (consolidation needs a model;
@@ -61,6 +64,7 @@ class Rule:
     kind: str  # "indicator" | "coact" | "used" | "pmi" | "anti" | "star"
     eta: float | None = None  # None: the settings' η
     min_picked: int = 1  # used: the answer picks up at least this many of a memory's words
+    lam: float | None = None  # None: the settings' λ (decay per Hebbian step)
 
 
 RULES: dict[str, Rule] = {
@@ -248,10 +252,13 @@ def replay_methods(methods: Sequence[str], ids: Sequence[int], sid: str,
             continue
         rule = rule_of(m)
         if rule not in out:
-            eng = MemoryEngine(Store(path_of(rule)), emb, settings)
+            lam = RULES[rule].lam
+            own = settings if lam is None else replace(settings, hela=replace(settings.hela,
+                                                                              lam=lam))
+            eng = MemoryEngine(Store(path_of(rule)), emb, own)
             episodes = [replace(e, embedding=vecs[i]) for i, e in
                         zip(ids, with_conversations(eng.store, sid, eps), strict=True)]
-            if LivedReplay(eng, RULES[rule], settings, emb.count_tokens).play(episodes) != list(ids):
+            if LivedReplay(eng, RULES[rule], own, emb.count_tokens).play(episodes) != list(ids):
                 raise RuntimeError("a lived replay stored its turns under other ids")
             out[rule] = eng
         out[m] = out[rule]
