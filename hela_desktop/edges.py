@@ -15,7 +15,7 @@ cap, smallest edge kept).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -64,21 +64,31 @@ def merge_edge(old: Sequence, new: Sequence, step: int, lam: float
     return (w, max(p_o, p_n), max(c_o, c_n), s, max(u_o, u_n))
 
 
-def hebbian_rows(ids: Sequence[int], existing: dict[tuple[int, int], EdgeRow], step: int,
-                 now: float, p: HelaParams) -> list[tuple[int, int, float, float, int, int, float]]:
-    """The edge rows one Hebbian step writes for the co-activated, sorted `ids`: for every
-    pair w ← (1-λ)w + η (capped; η for a new pair), count + 1, written at `step`."""
+def hebbian_rows(deltas: Mapping[tuple[int, int], float],
+                 existing: Mapping[tuple[int, int], EdgeRow], step: int, now: float,
+                 p: HelaParams) -> list[tuple[int, int, float, float, int, int, float]]:
+    """The edge rows one Hebbian step writes: for every pair (a, b), a < b, with change Δ,
+    w ← (1-λ)w + Δ (capped, never below 0), count + 1, written at `step`.  A new pair starts
+    at Δ; a pair with Δ ≤ 0 and no edge yet writes nothing.  The app's rule is Δ = η for
+    every pair of the co-activated set (:func:`coactive_deltas`)."""
     rows = []
-    for a_i, a in enumerate(ids):
-        for b in ids[a_i + 1:]:
-            old = existing.get((a, b))
-            if old is None:
-                w, prior, count = p.eta, 0.0, 1
-            else:
-                w = F.hebbian_update(old.weight, p.lam, p.eta, step - old.step, p.weight_cap)
-                prior, count = old.prior, old.count + 1
-            rows.append((a, b, w, prior, count, step, now))
+    for (a, b), d in deltas.items():
+        old = existing.get((a, b))
+        if old is None:
+            if d <= 0:
+                continue
+            w, prior, count = d, 0.0, 1
+        else:
+            w = F.hebbian_update(old.weight, p.lam, d, step - old.step, p.weight_cap)
+            prior, count = old.prior, old.count + 1
+        rows.append((a, b, w, prior, count, step, now))
     return rows
+
+
+def coactive_deltas(active: Iterable[int], eta: float) -> dict[tuple[int, int], float]:
+    """Δ = η for every pair (a, b), a < b, of the co-activated set."""
+    ids = sorted(set(int(i) for i in active))
+    return {(a, b): eta for a_i, a in enumerate(ids) for b in ids[a_i + 1:]}
 
 
 # ---------------------------------------------------------------- the snapshot ------

@@ -4,6 +4,7 @@ Symbols follow the papers (see ``docs/spec`` summary in the README):
 
 HeLa-Mem
     Hebbian update      w_ij <- (1 - λ)·w_ij + η·1[v_i, v_j ∈ K_t]      (capped)
+                        (a learning rule may replace η by its own Δ_ij, floored at w = 0)
     lazy decay          w(t) = w(t0)·(1 - λ)^(t - t0)   (t counts retrieval steps)
     base activation     S_base(i) = (sim(q,i) + α·kw(q,i)) · exp(-Δt_i / τ)
     spreading           S(j) = S_base(j) + β·Σ_{i: S_base(i) > θ} S_base(i)·w_ij
@@ -65,14 +66,17 @@ def merge_learned(w_a: float, steps_a: int, w_b: float, steps_b: int, lam: float
 
 
 def hebbian_update(w_stored: float, lam: float, eta: float, steps_since: int, cap: float) -> float:
-    """One co-activation at the current step: min(cap, (1-λ)·w(t-1) + η).
+    """One co-activation at the current step: min(cap, (1-λ)·w(t-1) + η), never below 0.
+
+    `eta` is the step's change Δ: η for the published rule, or a learning rule's own Δ
+    (`coactivation_delta`, `pmi_delta`, `unused_penalty`, which is negative).
 
     `w_stored` was written `steps_since` steps ago (steps_since >= 1 for an edge last
     written before this step); its value just before this step is
     w_stored·(1-λ)^(steps_since-1), and this step applies (1-λ) once more and adds η.
     """
     before = w_stored * (1.0 - lam) ** max(steps_since - 1, 0)
-    return min(cap, (1.0 - lam) * before + eta)
+    return max(0.0, min(cap, (1.0 - lam) * before + eta))
 
 
 def temporal_decay(delta_seconds: np.ndarray | float, tau_days: float):
@@ -286,3 +290,41 @@ def swap_pause_s(tokens: int, prefill_s: float, prefill_token_s: float, token_s:
     is now (token_s) than when that was measured (prefill_token_s), plus the measured fixed
     part (cells copied in, the last token re-run, a shift) in units of token_s."""
     return tokens * prefill_s * token_s / max(prefill_token_s, 1e-9) + pause_tokens * token_s
+
+
+# ------------------------------------------------------- learning rules (issue #16) ---
+# Variants of the Hebbian increment Δ_ij that replaces η in `hebbian_update`, measured by
+# `bench locomo`'s lived replay (hela_desktop/bench/lived.py).
+def picked_up(memory_words: set[str], message_words: set[str], answer_words: set[str]) -> int:
+    """How many content words an answer took from a memory that the message did not hold:
+    |(M ∩ A) \\ Q|.  A turn *used* a memory when this is at least 1."""
+    return len((memory_words & answer_words) - message_words)
+
+
+def activation_strength(scores) -> np.ndarray:
+    """a_i = max(s_i, 0) / max_j s_j over one co-active set, in [0, 1]; every a_i = 1 when
+    no score is positive (scores on different scales then say nothing)."""
+    s = np.maximum(np.asarray(scores, dtype=np.float64), 0.0)
+    top = float(s.max()) if len(s) else 0.0
+    if top <= 0:
+        return np.ones_like(s)
+    return s / top
+
+
+def coactivation_delta(a_i: float, a_j: float, eta: float) -> float:
+    """Reinforcement by co-activation strength: Δ_ij = η·a_i·a_j (a in [0, 1])."""
+    return eta * a_i * a_j
+
+
+def pmi_delta(eta: float, n_i: float, n_j: float, n_mean: float) -> float:
+    """PMI-like increment: Δ_ij = η·min(1, n̄ / √(n_i·n_j)), n = how often a memory was active
+    (at least 1), n̄ their mean: a pair of memories active more often than the average (hubs)
+    learns less per co-activation, never more than η."""
+    n = math.sqrt(max(n_i, 1.0) * max(n_j, 1.0))
+    return eta * min(1.0, max(n_mean, 1.0) / n)
+
+
+def unused_penalty(eta: float, rho: float) -> float:
+    """Anti-Hebbian change for a pair that was co-active but not used together: Δ = −ρ·η."""
+    return -rho * eta
+

@@ -27,7 +27,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -323,22 +323,27 @@ class MemoryEngine:
         return G.effective_weight(weight, prior, edge_step, step, self.hela.lam,
                                   self.hela.weight_cap)
 
-    def hebbian_update(self, active: Iterable[int], now: float | None = None) -> int:
+    def hebbian_update(self, active: Iterable[int], now: float | None = None,
+                       deltas: Mapping[tuple[int, int], float] | None = None) -> int:
         """One Hebbian step for the co-activated set K: w ← (1-λ)w + η for every pair in K.
 
-        Decay of all other edges is lazy (they store the step they were written at), so the
-        cost is O(|K|²).  Returns the new step number.
+        `deltas`, when given, is a learning rule's own change Δ per pair (a, b), a < b, used
+        instead of η for every pair of `active` (see `bench.lived`): a negative Δ weakens a
+        learned weight (never below 0, the prior untouched) and creates no edge.  Decay of
+        all other edges is lazy (they store the step they were written at), so the cost is
+        O(|K|²).  Returns the new step number.
         """
-        ids = sorted(set(int(i) for i in active))
         p = self.hela
+        if deltas is None:
+            deltas = G.coactive_deltas(active, p.eta)
         now = time.time() if now is None else now
         with self._lock, self.store.transaction():
             step = self.store.hebbian_step() + 1
             self.store.set_meta("hebbian_step", str(step))
-            if len(ids) < 2:
+            if not deltas:
                 return step
-            existing = self.store.edges_between(ids)
-            rows = G.hebbian_rows(ids, existing, step, now, p)
+            existing = self.store.edges_between({i for pair in deltas for i in pair})
+            rows = G.hebbian_rows(deltas, existing, step, now, p)
             self.store.upsert_edges(rows)
         return step
 

@@ -195,3 +195,47 @@ def test_swap_pause_priced_from_what_things_cost_now():
     assert F.swap_pause_s(40, 0.002, 0.020, 0.040, 1.5) == pytest.approx(0.22)
     # prefetched (no new tokens), a shift measured at 6 token times: 0.24 s
     assert F.swap_pause_s(0, 0.002, 0.020, 0.040, 6.0) == pytest.approx(0.24)
+
+
+# ------------------------------------------------------- learning rules (issue #16) ---
+def test_hebbian_update_takes_a_rule_delta_and_never_goes_below_zero():
+    # Δ = -0.1 on w = 0.4 written 1 step ago: 0.9·0.4 - 0.1 = 0.26
+    assert F.hebbian_update(0.4, 0.1, -0.1, 1, 1.0) == pytest.approx(0.26)
+    # Δ = -0.5: 0.36 - 0.5 < 0 -> 0
+    assert F.hebbian_update(0.4, 0.1, -0.5, 1, 1.0) == 0.0
+
+
+def test_picked_up_counts_memory_words_the_answer_adds():
+    memory = {"adopted", "puppy", "biscuit"}
+    message = {"puppy", "walk"}
+    answer = {"biscuit", "puppy", "park"}
+    # M ∩ A = {biscuit, puppy}; puppy was in the message -> {biscuit}: 1
+    assert F.picked_up(memory, message, answer) == 1
+    assert F.picked_up(memory, message, {"park"}) == 0
+
+
+def test_activation_strength_scales_by_the_best_score():
+    # [2, 1, -1] -> [2/2, 1/2, 0/2] = [1, 0.5, 0]
+    assert F.activation_strength([2.0, 1.0, -1.0]) == pytest.approx([1.0, 0.5, 0.0])
+    # nothing positive: all 1
+    assert F.activation_strength([0.0, -1.0]) == pytest.approx([1.0, 1.0])
+    assert len(F.activation_strength([])) == 0
+
+
+def test_coactivation_delta():
+    # η·a_i·a_j = 0.02·1·0.5 = 0.01
+    assert F.coactivation_delta(1.0, 0.5, 0.02) == pytest.approx(0.01)
+
+
+def test_pmi_delta_damps_hubs():
+    # n_i = 4, n_j = 9, n̄ = 3: √36 = 6 -> 0.02·3/6 = 0.01
+    assert F.pmi_delta(0.02, 4, 9, 3.0) == pytest.approx(0.01)
+    # rare pair (1, 1) with n̄ = 3: min(1, 3/1) = 1 -> η
+    assert F.pmi_delta(0.02, 1, 1, 3.0) == pytest.approx(0.02)
+    # n below 1 counts as 1: √(1·4) = 2, n̄ = 1 -> 0.02·1/2 = 0.01
+    assert F.pmi_delta(0.02, 0, 4, 1.0) == pytest.approx(0.01)
+
+
+def test_unused_penalty():
+    # -ρ·η = -0.5·0.02 = -0.01
+    assert F.unused_penalty(0.02, 0.5) == pytest.approx(-0.01)

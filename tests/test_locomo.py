@@ -146,7 +146,7 @@ def test_cli_registration_and_json(tmp_path, cached, monkeypatch, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["k"] == 2 and set(out["methods"]) == {"dense", "bm25", "hela"}
     assert set(out["methods"]["hela"]) == {"overall", "multi-hop", "temporal", "open-domain",
-                                           "single-hop", "tokens"}
+                                           "single-hop", "cross-session", "tokens"}
     assert Path(tmp_path / "r.md").read_text().startswith("## LoCoMo")
     assert len(Path(tmp_path / "d.jsonl").read_text().splitlines()) == 5 * 3
 
@@ -162,3 +162,154 @@ def test_consolidated_variant_runs_in_the_same_table(tmp_path, cached, llm):
         by_q.setdefault(d["question"], {})[d["method"]] = d["tokens"]
     for q, toks in by_q.items():  # knowledge items count their own tokens, within budget
         assert toks["hela-consolidated"] <= toks["dense"], q
+
+
+# ------------------------------------------------------------ issue #16 -----------------
+def test_cross_session_multi_hop_is_the_association_category():
+    assert L.cross_session(1, ["D1:2", "D2:1"])
+    assert not L.cross_session(1, ["D1:2", "D1:5"])  # one session
+    assert not L.cross_session(4, ["D1:2", "D2:1"])  # not multi-hop
+    t = L.Tally()
+    t.add(1, 0.5, False, 10, 1, cross_session=True)
+    t.add(1, 1.0, True, 10, 1)
+    s = t.summary()
+    assert s["multi-hop"] == 75.0 and s["cross-session"] == 50.0
+    assert s["cross-session-questions"] == 1
+
+
+def test_hebbian_update_with_rule_deltas(tmp_path, embedder):
+    """A rule's own Δ per pair: positive creates or strengthens, negative weakens the learned
+    weight (never below 0, the prior untouched) and creates nothing."""
+    from hela_desktop.config import Settings
+    from hela_desktop.memory import MemoryEngine, NewEpisode
+    from hela_desktop.store import Store
+
+    s = Settings()
+    s.hela.lam = 0.1
+    s.hela.semantic_prior = False
+    s.hela.name_edge = 0.0
+    eng = MemoryEngine(Store(tmp_path / "m.sqlite3"), embedder, s)
+    a, b, c = eng.add_episodes([NewEpisode(t, "", created_at=1e9 + i) for i, t in
+                                enumerate(["I like tea.", "My cat is grey.", "Rain today."])])
+    eng.hebbian_update((), deltas={(a, b): 0.3, (a, c): -0.2})  # step 1
+    edges = eng.store.edges_between([a, b, c])
+    # a-b: temporal prior 0.5, learned 0.3; a-c: no edge (a negative Δ creates none)
+    assert edges[(a, b)][2:5] == (pytest.approx(0.3), 0.5, 1)
+    assert (a, c) not in edges
+    eng.hebbian_update((), deltas={(a, b): -0.1})  # step 2: 0.9·0.3 - 0.1 = 0.17
+    assert eng.store.edges_between([a, b])[(a, b)][2:4] == (pytest.approx(0.17), 0.5)
+    eng.hebbian_update((), deltas={(a, b): -1.0})  # step 3: floored at 0, prior kept
+    assert eng.store.edges_between([a, b])[(a, b)][2:4] == (0.0, 0.5)
+    # without deltas: the published rule, η for every pair of the set
+    eng.hebbian_update([b, c])
+    assert eng.store.edges_between([b, c])[(b, c)][2] == pytest.approx(s.hela.eta)
+
+
+def test_rule_deltas_by_hand():
+    from hela_desktop.bench import lived
+    from hela_desktop.events import Recall
+
+    active = [Recall(1, 2.0), Recall(2, 1.0), Recall(3, 0.5)]
+    turn = 9
+    # used: turn + used {1, 2} -> pairs (1,2), (1,9), (2,9) at η
+    d = lived.rule_deltas(lived.Rule("used"), 0.1, turn, active, {1, 2}, lambda e: 0, 1.0)
+    assert d == {(1, 2): 0.1, (1, 9): 0.1, (2, 9): 0.1}
+    # star: only the turn to what it used
+    d = lived.rule_deltas(lived.Rule("star"), 0.1, turn, active, {1, 2}, lambda e: 0, 1.0)
+    assert d == {(1, 9): 0.1, (2, 9): 0.1}
+    # coact: a = [1, 0.5, 0.25], turn 1 -> (1,2) 0.1·0.5 = 0.05, (2,3) 0.1·0.125 = 0.0125
+    d = lived.rule_deltas(lived.Rule("coact"), 0.1, turn, active, set(), lambda e: 0, 1.0)
+    assert d[(1, 2)] == pytest.approx(0.05) and d[(2, 3)] == pytest.approx(0.0125)
+    assert d[(3, 9)] == pytest.approx(0.025) and len(d) == 6
+    # pmi: activity before +1 -> n_1 = 4, n_9 = 1, n̄ = 1: 0.1·min(1, 1/2) = 0.05
+    d = lived.rule_deltas(lived.Rule("pmi"), 0.1, turn, active, {1}, {1: 3, 9: 0}.get, 1.0)
+    assert d == {(1, 9): pytest.approx(0.05)}
+    # anti: used pairs +η, the other co-active pairs -ρ·η = -0.05
+    d = lived.rule_deltas(lived.Rule("anti"), 0.1, turn, active, {1}, lambda e: 0, 1.0)
+    assert d[(1, 9)] == 0.1 and d[(1, 2)] == pytest.approx(-0.05) and len(d) == 6
+
+
+def test_lived_replay_learns_while_the_conversation_is_played(tmp_path, cached):
+    res = L.run_locomo([SAMPLE], k=2, embedder=cached, progress=False, workdir=tmp_path,
+                       methods=("dense", "hela-cold", "hela-lived", "hela-lived-used",
+                                "hela-lived-indicator", "hela-reference"))
+    ms = res["methods"]
+    assert ms["hela-lived"] == ms["hela-lived-used"]  # hela-lived replays the default rule
+    assert res["lived_default"] == "hela-lived-used"
+    for m in ms:
+        assert ms[m]["questions"] == 4 and "cross-session" in ms[m]
+
+
+def test_lived_replay_links_a_turn_to_the_memory_its_answer_used(tmp_path, cached):
+    from dataclasses import replace
+
+    from hela_desktop.bench import lived
+    from hela_desktop.config import Settings
+    from hela_desktop.memory import MemoryEngine
+    from hela_desktop.store import Store
+
+    s = Settings()
+    s.gate.enabled = False  # every retrieved memory may be co-active in this tiny pool
+    eng = MemoryEngine(Store(tmp_path / "l.sqlite3"), cached, s)
+    eps = lived.with_conversations(eng.store, "t", L.build_episodes(L.conversation_turns(SAMPLE)))
+    vecs = cached.embed([e.user_text for e in eps])
+    replay = lived.LivedReplay(eng, lived.RULES["hela-lived-used"], s, cached.count_tokens)
+    ids = replay.play([replace(e, embedding=v) for e, v in zip(eps, vecs, strict=True)])
+    assert len(ids) == 6 and replay.turns == 6 and eng.store.hebbian_step() == 6
+    # one Hebbian step per turn; learned edges join only stored turns
+    learned = [(a, b) for a, b, w, *_ in eng.store.all_edges() if w > 0]
+    assert learned and replay.used > 0
+    assert all(a in ids and b in ids for a, b in learned)
+
+
+def test_hela_reference_has_no_time_decay(tmp_path, cached):
+    from hela_desktop.bench import lived
+    from hela_desktop.config import Settings
+    from hela_desktop.memory import MemoryEngine
+    from hela_desktop.store import Store
+
+    s = L.reference_settings(Settings())
+    assert not s.hela.semantic_prior and s.hela.name_edge == 0.0
+    eng = MemoryEngine(Store(tmp_path / "r.sqlite3"), cached, s)
+    eng.add_episodes(lived.with_conversations(eng.store, "t", L.build_episodes(
+        L.conversation_turns(SAMPLE))))
+    # asked 10 years later, the published decay would be ~0; the reference code's is 1.0
+    res = eng.retrieve("cello", profile="hela-paper", now=2e9, with_text=False)
+    assert res and all(r.recency == 1.0 for r in res)
+
+
+def test_personal_probes_retrieval_only(tmp_path, cached):
+    from hela_desktop.bench import lived
+
+    dialogue = {"id": "d", "sessions": [
+        {"date": "2025-01-06T07:40:00", "turns": [
+            "My brother Tobias is getting married in Bruges in June.",
+            "Can you suggest a quick breakfast?"]},
+        {"date": "2025-02-08T10:30:00", "turns": [
+            "Tobias's fiancée Lien does pottery on weekends.",
+            "Write me a poem about coffee."]}],
+        "probes": [{"ask": "What does the bride do for fun?", "kind": "association",
+                    "expect": ["pottery"], "evidence": [[1, 0]]},
+                   {"ask": "Recommend a film.", "kind": "unrelated", "expect": [],
+                    "evidence": []}]}
+    res = lived.personal_probes([dialogue], cached, workdir=tmp_path,
+                                methods=("hela-cold", "hela-lived"))
+    assert set(res) == {"hela-cold", "hela-lived"}
+    for m in res:  # probes without evidence are not scored
+        assert set(res[m]) == {"association"} and res[m]["association"]["n"] == 1
+        assert res[m]["association"]["in_prompt"] in (0, 1)
+
+
+def test_a_rule_may_carry_its_own_decay(tmp_path, cached, monkeypatch):
+    from hela_desktop.bench import lived
+    from hela_desktop.config import Settings
+
+    monkeypatch.setitem(lived.RULES, "x-nodecay", lived.Rule("used", eta=0.1, lam=0.0))
+    monkeypatch.setattr(lived, "LIVED", (*lived.LIVED, "x-nodecay"))
+    eps = L.build_episodes(L.conversation_turns(SAMPLE))
+    s = Settings()
+    out = lived.replay_methods(("hela-lived", "x-nodecay"), list(range(1, 7)), "t", eps, cached,
+                               s, lambda rule: tmp_path / f"{rule}.sqlite3")
+    assert out["x-nodecay"].settings.hela.lam == 0.0
+    assert out["hela-lived"].settings.hela.lam == s.hela.lam
+    assert out["hela-lived"] is out[lived.DEFAULT_RULE]

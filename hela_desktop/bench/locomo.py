@@ -20,13 +20,18 @@ How a run works, per conversation:
    copy of the store, so their Hebbian edges and access statistics accumulate over the
    conversation's questions (as in the HeLa-Mem paper's evaluation) without contaminating
    one another; ``hela-cold`` uses the ``hela`` profile on a store that never learns.
+   ``hela-reference`` is ``hela-paper`` as the public reference code behaved (time decay
+   1.0, only consecutive-turn priors).  The ``hela-lived*`` methods first play the
+   conversation turn by turn through the app's turn path (`bench.lived`), each with one
+   learning rule, then answer the questions on the graph that built (without learning).
 3. Fair budget: each question's context-token budget is what the dense baseline's top-k
    uses for that question; every method fills its ranking into that same budget
    (`memory.fit_budget`: in order, skipping a memory that does not fit).  Tokens are
    counted with the embedder's WordPiece tokenizer (all-MiniLM-L6-v2 by default).
 4. Evidence recall = share of the question's evidence turns contained in the selected
    memories; all-evidence hit = every evidence turn contained.  Categories 1-4 make the
-   overall figure; 5 (adversarial) is reported apart.
+   overall figure; 5 (adversarial) is reported apart.  ``cross-session``: the multi-hop
+   questions whose evidence turns lie in different sessions (where association matters).
 
 Embeddings and token counts are cached in ``<data-dir>/.bench-cache`` keyed by
 sha1(embedder name + text), so a rerun does not embed again.
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import sqlite3
 import sys
@@ -43,9 +49,10 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -54,12 +61,17 @@ from ..config import Settings
 from ..events import Recall
 from ..memory import MemoryEngine, NewEpisode, fit_budget
 from ..store import Store
+from . import lived
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 SCORED = (1, 2, 3, 4)
 BASELINES = ("dense", "bm25", "dense+bm25-rrf")
-METHODS = BASELINES + ("hela", "hela-nospread", "hela-cold", "hela-paper", "streaming")
-LEARNING = ("hela", "hela-nospread", "hela-paper", "streaming")
+METHODS = BASELINES + ("hela", "hela-nospread", "hela-cold", "hela-paper", "hela-reference",
+                       "streaming") + lived.LIVED
+LEARNING = ("hela", "hela-nospread", "hela-paper", "hela-reference", "streaming")
+PROFILE_OF = {"hela-reference": "hela-paper", **{m: "hela" for m in lived.LIVED}}
+JSON_COLUMNS = ("overall", "multi-hop", "temporal", "open-domain", "single-hop",
+                "cross-session", "tokens")
 RRF_K = 60
 CANDIDATES = 40  # ranking depth each method hands to the budget filler
 
@@ -157,7 +169,7 @@ class CachedEmbedder:
         from ..paths import DEFAULT_EMBEDDER_NAME
 
         self._factory = factory
-        self._inner = None
+        self._inner: Any = None
         self.name = name or DEFAULT_EMBEDDER_NAME
         self.dim = 384
         self.cache_dir = cache_dir
@@ -184,7 +196,7 @@ class CachedEmbedder:
 
     def _file(self) -> Path:
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", self.name)
-        return Path(self.cache_dir) / f"emb-{safe}.npz"
+        return Path(self.cache_dir or ".") / f"emb-{safe}.npz"
 
     def _load(self) -> None:
         f = self._file()
@@ -294,8 +306,12 @@ class Tally:
     tokens: list[int] = field(default_factory=list)
     memories: list[int] = field(default_factory=list)
     f1: dict[int, list[float]] = field(default_factory=lambda: {c: [] for c in CATEGORIES})
+    cross: list[float] = field(default_factory=list)  # recall of cross-session multi-hop
 
-    def add(self, category: int, recall: float, hit: bool, tokens: int, memories: int) -> None:
+    def add(self, category: int, recall: float, hit: bool, tokens: int, memories: int,
+            *, cross_session: bool = False) -> None:
+        if cross_session:
+            self.cross.append(recall)
         self.recall.setdefault(category, []).append(recall)
         self.hit.setdefault(category, []).append(float(hit))
         if category in SCORED:
@@ -305,7 +321,7 @@ class Tally:
     def summary(self) -> dict:
         scored_r = [x for c in SCORED for x in self.recall.get(c, [])]
         scored_h = [x for c in SCORED for x in self.hit.get(c, [])]
-        out = {"overall": _pct(scored_r)}
+        out: dict[str, Any] = {"overall": _pct(scored_r)}
         for c in SCORED:
             out[CATEGORIES[c]] = _pct(self.recall.get(c, []))
         out["tokens"] = round(float(np.mean(self.tokens)), 1) if self.tokens else 0.0
@@ -313,6 +329,8 @@ class Tally:
         out["adversarial"] = _pct(self.recall.get(5, []))
         out["memories"] = round(float(np.mean(self.memories)), 2) if self.memories else 0.0
         out["questions"] = len(scored_r)
+        out["cross-session"] = _pct(self.cross)
+        out["cross-session-questions"] = len(self.cross)
         f1s = [x for c in SCORED for x in self.f1.get(c, [])]
         if f1s:
             out["f1"] = {"overall": _pct(f1s)}
@@ -357,6 +375,156 @@ def _progress(done: int, total: int, label: str, t0: float) -> None:
     sys.stderr.flush()
 
 
+def reference_settings(settings: Settings) -> Settings:
+    """``hela-reference``: the published formula as the public reference code behaved — its
+    time decay evaluated to 1.0 (τ = ∞ here) and its only prior edges link consecutive
+    turns (no semantic or name priors)."""
+    return replace(settings, hela=replace(settings.hela, tau_days=math.inf,
+                                          semantic_prior=False, name_edge=0.0))
+
+
+@dataclass
+class _Conv:
+    """One conversation ingested for every method: stores, engines and lookups."""
+
+    sid: str
+    now: float  # when the questions are asked
+    base: MemoryEngine  # never learns: dense, hela-cold
+    ids: list[int]
+    dia_of: dict[int, list[str]]
+    text_of: dict[int, str]
+    cost: dict[int, int]
+    bm25: BM25
+    engines: dict[str, MemoryEngine] = field(default_factory=dict)  # method -> own store
+    retriever: object | None = None  # hela-consolidated
+
+
+def _ingest(si: int, sample: dict, tmp: Path, emb, settings: Settings, methods: Sequence[str],
+            granularity: str, consolidate_llm, k: int) -> _Conv:
+    """Store a conversation once, then give each learning method its own copy (lived
+    methods replay it turn by turn; `hela-reference` ingests with its own priors)."""
+    sid = str(sample.get("sample_id", f"sample-{si}"))
+    turns = conversation_turns(sample)
+    eps = build_episodes(turns, granularity)
+    store = Store(tmp / f"{si}-base.sqlite3")
+    episodes = lived.with_conversations(store, sid, eps)
+    base = MemoryEngine(store, emb, settings)
+    ids = base.add_episodes(episodes)
+    text_of = {eid: ep.user_text for eid, ep in zip(ids, episodes, strict=True)}
+    conv = _Conv(sid, max(t.at for t in turns) + 86400.0, base, ids,
+                 {eid: (ep.meta or {})["dia_ids"] for eid, ep in zip(ids, episodes, strict=True)},
+                 text_of, {eid: emb.count_tokens(text_of[eid]) for eid in ids},
+                 BM25([text_of[e] for e in ids]))
+    for m in LEARNING:
+        if m in methods and m != "hela-reference":
+            conv.engines[m] = MemoryEngine(_copy_store(store, tmp / f"{si}-{m}.sqlite3"), emb,
+                                           settings)
+    if "hela-reference" in methods:
+        ref = MemoryEngine(Store(tmp / f"{si}-reference.sqlite3"), emb,
+                           reference_settings(settings))
+        ref.add_episodes(lived.with_conversations(ref.store, sid, eps))
+        conv.engines["hela-reference"] = ref
+    conv.engines.update(lived.replay_methods(methods, ids, sid, eps, emb, settings,
+                                             lambda rule: tmp / f"{si}-{rule}.sqlite3"))
+    if consolidate_llm is not None:
+        from ..consolidate import ConsolidationParams, consolidated_variant
+
+        c_engine = MemoryEngine(_copy_store(store, tmp / f"{si}-consolidated.sqlite3"), emb,
+                                settings)
+        conv.engines["hela-consolidated"] = c_engine
+        conv.retriever = consolidated_variant(c_engine, consolidate_llm, k=k,
+                                              params=ConsolidationParams(max_clusters=None))
+    return conv
+
+
+def _rank(conv: _Conv, m: str, question: str, t_q: float, dense: list[Recall]) -> list[Recall]:
+    """Method `m`'s ranking (at most CANDIDATES) for one question."""
+    if m == "dense":
+        return dense
+    if m == "bm25":
+        return _ranked(conv.bm25.scores(question), conv.ids)
+    if m == "dense+bm25-rrf":
+        fused = F.reciprocal_rank_fusion(
+            [[r.episode_id for r in dense],
+             [r.episode_id for r in _ranked(conv.bm25.scores(question), conv.ids)]], RRF_K)
+        order = sorted(fused, key=lambda e: -fused[e])[:CANDIDATES]
+        return [Recall(e, fused[e]) for e in order]
+    if m == "hela-consolidated":
+        return conv.retriever.retrieve(question, now=t_q, k=CANDIDATES)  # type: ignore[attr-defined]
+    if m == "hela-cold":
+        return conv.base.retrieve(question, profile="hela", k=CANDIDATES, now=t_q,
+                                  with_text=False)
+    profile = PROFILE_OF.get(m, m)
+    return conv.engines[m].retrieve(question, profile=profile, k=CANDIDATES, now=t_q,
+                                    with_text=False)
+
+
+def cross_session(category: int, evidence: Sequence[str]) -> bool:
+    """Multi-hop (category 1) with evidence from different sessions: #16's association test."""
+    return category == 1 and len({e.split(":")[0] for e in evidence}) >= 2
+
+
+@dataclass
+class _Run:
+    """What one `run_locomo` call accumulates across conversations."""
+
+    emb: object
+    methods: Sequence[str]
+    tallies: dict[str, Tally]
+    dump: Callable[[dict], object] | None = None
+    answerer: Callable[[str, list[str]], str] | None = None
+    max_answer_questions: int | None = None
+    answered: int = 0
+
+
+def _ask(run: _Run, conv: _Conv, qi: int, qa: dict, qv: np.ndarray, k: int) -> None:
+    """One question for every method: rank, fill the budget, score, learn (learning methods)."""
+    emb = run.emb
+    question = str(qa.get("question", ""))
+    cat = int(qa.get("category", 0))
+    evidence = normalize_evidence(qa.get("evidence", []))
+    xs = cross_session(cat, evidence)
+    t_q = conv.now + 60.0 * qi
+    dense = conv.base.retrieve(question, profile="dense", k=CANDIDATES, query_vec=qv,
+                               with_text=False)
+    budget = sum(conv.cost[r.episode_id] for r in dense[:k])
+
+    def token_cost(r: Recall) -> int:
+        if r.kind == "knowledge":
+            return emb.count_tokens(r.text)  # type: ignore[attr-defined]
+        return conv.cost[r.episode_id]
+
+    def covers(r: Recall) -> list[str]:
+        if r.kind == "knowledge":  # a knowledge item covers its sources' turns
+            return [d for e in r.extra.get("sources", []) for d in conv.dia_of.get(e, [])]
+        return conv.dia_of[r.episode_id]
+
+    answering = run.answerer is not None and cat in SCORED and (
+        run.max_answer_questions is None or run.answered < run.max_answer_questions)
+    for m in run.methods:
+        chosen = fit_budget([Recall(r.episode_id, r.score, kind=r.kind, text=r.text,
+                                    extra=r.extra) for r in _rank(conv, m, question, t_q, dense)],
+                            10 ** 6, budget, token_cost)
+        if m in LEARNING and m in conv.engines:  # co-activation and access, as the app does
+            conv.engines[m].hebbian_update([r.episode_id for r in chosen if r.kind == "episode"],
+                                           now=t_q)
+            conv.engines[m].record_access(chosen, qv, now=t_q)
+        retrieved = [d for r in chosen for d in covers(r)]
+        rec, hit = evidence_recall(evidence, set(retrieved))
+        tok = sum(token_cost(r) for r in chosen)
+        run.tallies[m].add(cat, rec, hit, tok, len(chosen), cross_session=xs)
+        if answering and run.answerer is not None:
+            pred = run.answerer(question, [r.text if r.kind == "knowledge"
+                                           else conv.text_of[r.episode_id] for r in chosen])
+            run.tallies[m].f1[cat].append(token_f1(pred, str(qa.get("answer", ""))))
+        if run.dump is not None:
+            run.dump({"sample_id": conv.sid, "question": question, "category": cat,
+                      "method": m, "retrieved_dia_ids": retrieved, "tokens": tok,
+                      "evidence": evidence, "recall": rec})
+    if answering:
+        run.answered += 1
+
+
 def run_locomo(
     samples: Sequence[dict],
     *,
@@ -365,7 +533,7 @@ def run_locomo(
     settings: Settings | None = None,
     methods: Sequence[str] = METHODS,
     granularity: str = "turn",
-    dump: Callable[[dict], None] | None = None,
+    dump: Callable[[dict], object] | None = None,
     answerer: Callable[[str, list[str]], str] | None = None,
     max_answer_questions: int | None = None,
     progress: bool = True,
@@ -383,125 +551,33 @@ def run_locomo(
         methods = tuple(methods) + ("hela-consolidated",)
     settings = settings or Settings()
     emb = embedder or CachedEmbedder(None)
-    tallies = {m: Tally() for m in methods}
+    run = _Run(emb, methods, {m: Tally() for m in methods}, dump, answerer,
+               max_answer_questions)
     t_start = time.time()
-    answered = 0
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         for si, sample in enumerate(samples):
-            sid = str(sample.get("sample_id", f"sample-{si}"))
-            turns = conversation_turns(sample)
-            eps = build_episodes(turns, granularity)
-            store = Store(Path(tmp) / f"{si}-base.sqlite3")
-            conv_ids: dict[int, int] = {}
-            for session, _ in eps:
-                if session not in conv_ids:
-                    first = next(e.created_at for s, e in eps if s == session)
-                    conv_ids[session] = store.add_conversation(f"{sid} session {session}",
-                                                               at=first)
-            episodes = [NewEpisode(**{**e.__dict__, "conversation_id": conv_ids[s]})
-                        for s, e in eps]
-            base_engine = MemoryEngine(store, emb, settings)
-            ids = base_engine.add_episodes(episodes)
-            dia_of = {eid: ep.meta["dia_ids"] for eid, ep in zip(ids, episodes, strict=True)}
-            text_of = {eid: ep.user_text for eid, ep in zip(ids, episodes, strict=True)}
-            cost = {eid: emb.count_tokens(text_of[eid]) for eid in ids}
-            engines: dict[str, MemoryEngine] = {}
-            for m in LEARNING:
-                if m in methods:
-                    engines[m] = MemoryEngine(_copy_store(store, Path(tmp) / f"{si}-{m}.sqlite3"),
-                                              emb, settings)
-            retriever = None
-            if consolidate_llm is not None:
-                from ..consolidate import ConsolidationParams, consolidated_variant
-
-                c_engine = MemoryEngine(
-                    _copy_store(store, Path(tmp) / f"{si}-consolidated.sqlite3"), emb, settings)
-                engines["hela-consolidated"] = c_engine
-                retriever = consolidated_variant(c_engine, consolidate_llm, k=k,
-                                                 params=ConsolidationParams(max_clusters=None))
-            bm25 = BM25([text_of[e] for e in ids])
-            now = max(t.at for t in turns) + 86400.0
+            conv = _ingest(si, sample, Path(tmp), emb, settings, methods, granularity,
+                           consolidate_llm, k)
             questions = list(sample.get("qa", []))
             qvecs = emb.embed([str(q.get("question", "")) for q in questions])
             t0 = time.time()
             for qi, (qa, qv) in enumerate(zip(questions, qvecs, strict=True)):
-                question = str(qa.get("question", ""))
-                cat = int(qa.get("category", 0))
-                evidence = normalize_evidence(qa.get("evidence", []))
-                t_q = now + 60.0 * qi
-                dense = base_engine.retrieve(question, profile="dense", k=CANDIDATES,
-                                             query_vec=qv, with_text=False)
-                budget = sum(cost[r.episode_id] for r in dense[:k])
-                rankings: dict[str, list[Recall]] = {}
-                for m in methods:
-                    if m == "dense":
-                        rankings[m] = dense
-                    elif m == "bm25":
-                        rankings[m] = _ranked(bm25.scores(question), ids)
-                    elif m == "dense+bm25-rrf":
-                        fused = F.reciprocal_rank_fusion(
-                            [[r.episode_id for r in dense],
-                             [r.episode_id for r in _ranked(bm25.scores(question), ids)]], RRF_K)
-                        order = sorted(fused, key=lambda e: -fused[e])[:CANDIDATES]
-                        rankings[m] = [Recall(e, fused[e]) for e in order]
-                    elif m == "hela-consolidated":
-                        rankings[m] = retriever.retrieve(question, now=t_q, k=CANDIDATES)
-                    elif m == "hela-cold":
-                        rankings[m] = base_engine.retrieve(question, profile="hela",
-                                                           k=CANDIDATES, now=t_q, with_text=False)
-                    else:
-                        profile = m
-                        rankings[m] = engines[m].retrieve(question, profile=profile,
-                                                          k=CANDIDATES, now=t_q, with_text=False)
-                def token_cost(r: Recall, cost: dict[int, int] = cost) -> int:
-                    if r.kind == "knowledge":
-                        return emb.count_tokens(r.text)
-                    return cost[r.episode_id]
-
-                def covers(r: Recall, dia_of: dict = dia_of) -> list[str]:
-                    if r.kind == "knowledge":  # a knowledge item covers its sources' turns
-                        return [d for e in r.extra.get("sources", []) for d in dia_of.get(e, [])]
-                    return dia_of[r.episode_id]
-
-                for m in methods:
-                    chosen = fit_budget([Recall(r.episode_id, r.score, kind=r.kind, text=r.text,
-                                                extra=r.extra) for r in rankings[m]],
-                                        10 ** 6, budget, token_cost)
-                    if m in engines:  # learning: co-activation and access, as the app does
-                        chosen_ids = [r.episode_id for r in chosen if r.kind == "episode"]
-                        engines[m].hebbian_update(chosen_ids, now=t_q)
-                        engines[m].record_access(chosen, qv, now=t_q)
-                    retrieved = [d for r in chosen for d in covers(r)]
-                    covered = set(retrieved)
-                    rec, hit = evidence_recall(evidence, covered)
-                    tok = sum(token_cost(r) for r in chosen)
-                    tallies[m].add(cat, rec, hit, tok, len(chosen))
-                    if answerer is not None and cat in SCORED and (
-                            max_answer_questions is None or answered < max_answer_questions):
-                        pred = answerer(question, [r.text if r.kind == "knowledge"
-                                                   else text_of[r.episode_id] for r in chosen])
-                        tallies[m].f1[cat].append(token_f1(pred, str(qa.get("answer", ""))))
-                    if dump is not None:
-                        dump({"sample_id": sid, "question": question, "category": cat,
-                              "method": m, "retrieved_dia_ids": retrieved, "tokens": tok,
-                              "evidence": evidence, "recall": rec})
-                if answerer is not None and cat in SCORED:
-                    answered += 1
+                _ask(run, conv, qi, qa, qv, k)
                 if progress:
-                    _progress(qi + 1, len(questions), sid, t0)
-            for e in engines.values():
+                    _progress(qi + 1, len(questions), conv.sid, t0)
+            for e in {id(e): e for e in [conv.base, *conv.engines.values()]}.values():
                 e.store.close()
-            store.close()
             save = getattr(emb, "save", None)
             if callable(save):
                 save()
     return {
         "k": k,
         "default_profile": settings.profile,
-        "methods": {m: tallies[m].summary() for m in methods},
+        "methods": {m: run.tallies[m].summary() for m in methods},
         "budget": "per question: the tokens of the dense baseline's top-k",
         "tokenizer": getattr(emb, "name", "embedder") + " WordPiece",
         "granularity": granularity,
+        "lived_default": lived.DEFAULT_RULE,
         "samples": [str(s.get("sample_id")) for s in samples],
         "seconds": round(time.time() - t_start, 1),
     }
@@ -549,11 +625,11 @@ def make_answerer(model_path: str | None, n_ctx: int = 2048) -> Callable[[str, l
 
     def answer(question: str, memories: list[str]) -> str:
         ctx = "\n".join(f"- {m}" for m in memories)
-        msgs = [
+        msgs: Any = [
             {"role": "system", "content": "Answer the question in a few words using the memories."},
             {"role": "user", "content": f"Memories:\n{ctx}\n\nQuestion: {question}\nShort answer:"},
         ]
-        out = llm.create_chat_completion(messages=msgs, max_tokens=24, temperature=0.0)
+        out: Any = llm.create_chat_completion(messages=msgs, max_tokens=24, temperature=0.0)
         return str(out["choices"][0]["message"]["content"]).strip()
 
     return answer
@@ -576,10 +652,12 @@ def markdown_report(result: dict, title: str = "LoCoMo evidence recall") -> str:
              f"{result.get('tokenizer', '')}; memory granularity: {result.get('granularity')}; "
              f"samples: {', '.join(result.get('samples', []))}; default profile: "
              f"`{result['default_profile']}`.", "",
-             "| method | " + " | ".join(cols) + " | all-evidence | adversarial (5) | tokens | memories |",
-             "|---" * (len(cols) + 5) + "|"]
+             "| method | " + " | ".join(cols) + " | cross-session | all-evidence | "
+             "adversarial (5) | tokens | memories |",
+             "|---" * (len(cols) + 6) + "|"]
     for m, r in ms.items():
         lines.append(f"| {m} | " + " | ".join(f"{r[c]:.1f}" for c in cols)
+                     + f" | {r.get('cross-session', 0):.1f}"
                      + f" | {r.get('all-evidence', 0):.1f} | {r.get('adversarial', 0):.1f}"
                      f" | {r['tokens']:.0f} | {r.get('memories', 0):.1f} |")
     if any("f1" in r for r in ms.values()):

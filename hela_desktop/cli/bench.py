@@ -149,9 +149,10 @@ def _locomo_methods(text: str | None) -> tuple[str, ...]:
 
 def _locomo_summary(res: dict) -> dict:
     """What ``bench locomo --json`` prints: per method, recall by category and tokens."""
-    cols = ("overall", "multi-hop", "temporal", "open-domain", "single-hop", "tokens")
+    from ..bench.locomo import JSON_COLUMNS
+
     return {"k": res["k"], "default_profile": res["default_profile"],
-            "methods": {m: {c: r[c] for c in cols} for m, r in res["methods"].items()}}
+            "methods": {m: {c: r[c] for c in JSON_COLUMNS} for m, r in res["methods"].items()}}
 
 
 def cmd_locomo(args: argparse.Namespace) -> int:
