@@ -38,11 +38,22 @@ def test_merge_edge_keeps_the_weight_stronger_now():
 def test_hebbian_rows_add_eta_and_count():
     p = HelaParams(eta=0.1, lam=0.1, weight_cap=1.0)
     existing = {(1, 2): EdgeRow(1, 2, 0.4, 0.5, 2, 4, 0.0)}
-    rows = G.hebbian_rows([1, 2, 3], existing, 5, 9.0, p)
+    deltas = G.coactive_deltas([3, 1, 2, 1], p.eta)
+    assert deltas == {(1, 2): 0.1, (1, 3): 0.1, (2, 3): 0.1}
+    rows = G.hebbian_rows(deltas, existing, 5, 9.0, p)
     # (1,2): 0.9·0.4 + 0.1 = 0.46, prior kept, count 3; new pairs start at η
     assert rows[0][:2] == (1, 2) and rows[0][2] == pytest.approx(0.46)
     assert rows[0][3:] == (0.5, 3, 5, 9.0)
     assert rows[1:] == [(1, 3, 0.1, 0.0, 1, 5, 9.0), (2, 3, 0.1, 0.0, 1, 5, 9.0)]
+
+
+def test_hebbian_rows_with_a_rules_deltas():
+    # λ = 0.1, one step after writing: (1,2) 0.4 → 0.9·0.4 − 0.5 = −0.14, floored at 0 (prior
+    # 0.5 kept); a new pair with Δ ≤ 0 writes nothing; a new pair with Δ = 0.3 starts at 0.3
+    p = HelaParams(eta=0.1, lam=0.1, weight_cap=1.0)
+    existing = {(1, 2): EdgeRow(1, 2, 0.4, 0.5, 2, 4, 0.0)}
+    rows = G.hebbian_rows({(1, 2): -0.5, (1, 3): -0.2, (2, 3): 0.3}, existing, 5, 9.0, p)
+    assert rows == [(1, 2, 0.0, 0.5, 3, 5, 9.0), (2, 3, 0.3, 0.0, 1, 5, 9.0)]
 
 
 def test_snapshot_nodes_caps_and_degrees(tmp_path):
