@@ -2,7 +2,7 @@
 VENV ?= .venv
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run chat test lint bench-speed bench-locomo bench-gui screenshots bundle check-bundle clean
+.PHONY: run chat test test-fast lint bench-speed bench-locomo bench-gui screenshots bundle check-bundle clean
 
 run:            ## install what is missing, then open the desktop app
 	@HELA_VENV=$(VENV) HELA_NEED_WINDOW=1 scripts/bootstrap.sh
@@ -12,13 +12,20 @@ chat:           ## install what is missing, then the terminal chat
 	@HELA_VENV=$(VENV) scripts/bootstrap.sh
 	$(VENV)/bin/hela-desktop chat
 
-test:           ## install what is missing (with test tools), then lint and run every test
+test:           ## install what is missing (with test tools), then lint, type-check and run every test
 	@HELA_VENV=$(VENV) HELA_EXTRAS=test scripts/bootstrap.sh
-	$(VENV)/bin/ruff check hela_desktop tests
+	$(MAKE) --no-print-directory lint
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest
 
-lint:
-	$(VENV)/bin/ruff check hela_desktop tests
+test-fast:      ## the same checks, then every test not marked slow (a few minutes less)
+	@HELA_VENV=$(VENV) HELA_EXTRAS=test scripts/bootstrap.sh
+	$(MAKE) --no-print-directory lint
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python -m pytest -m "not slow"
+
+lint:           ## ruff (style, imports, complexity <= 15), mypy, and the layout rules of ARCHITECTURE.md
+	$(VENV)/bin/ruff check hela_desktop tests scripts
+	$(VENV)/bin/python -m mypy
+	$(VENV)/bin/python scripts/check_layout.py
 
 bench-speed:
 	@HELA_VENV=$(VENV) scripts/bootstrap.sh

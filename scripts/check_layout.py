@@ -6,6 +6,7 @@
   3. No import cycle between ``hela_desktop`` modules, counting imports inside functions.
   4. The engine never imports Qt: only ``ui/``, ``cli/`` (which opens the app) and
      ``bench/gui.py`` may import PySide6, pyqtgraph or ``hela_desktop.ui``.
+  5. Layers (ARCHITECTURE.md): a module imports only from its own layer or the ones below.
 
 Prints one line per violation and exits 1 if there is any; ``tests/test_layout.py`` runs it.
 """
@@ -17,23 +18,43 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PKG = ROOT / "hela_desktop"
 MAX_LINES = 800
 SQL_HOME = "hela_desktop/store/"
 QT_ALLOWED = ("hela_desktop/ui/", "hela_desktop/cli/", "hela_desktop/bench/gui.py")
 QT_MODULES = ("PySide6", "pyqtgraph", "shiboken6", "hela_desktop.ui")
+# ARCHITECTURE.md's layers, lowest first: the first part of a module's name under
+# hela_desktop (a package or a module) -> its layer
+LAYERS = (
+    ("base", ("formulas", "config", "paths", "facts", "events", "embedder", "model_catalog",
+              "qtlibs", "consolidate_params", "memory_index", "chat_export", "__init__")),
+    ("storage", ("store",)),
+    ("memory", ("edges", "retrieval", "memory", "knowledge", "gate", "forgetting",
+                "consolidate_prompt", "consolidate", "prompt")),
+    ("models", ("kvcache", "side_context", "llm", "server_llm")),
+    ("turns", ("turn", "swap", "local_turn", "server_turn", "assistant", "loader", "session",
+               "scheduler")),
+    ("files", ("memfile", "importers")),
+    ("front ends", ("ui", "bench")),
+    ("command line", ("cli", "__main__")),
+)
+LAYER_OF = {part: (rank, name) for rank, (name, parts) in enumerate(LAYERS) for part in parts}
 SQL_CALL = re.compile(r"\.(execute|executemany|executescript)\(")
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def modules() -> dict[str, Path]:
-    return {module_name(p): p for p in sorted(PKG.rglob("*.py"))}
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    return {module_name(p, root): p for p in sorted((root / "hela_desktop").rglob("*.py"))}
+
+
+def layer(module: str) -> tuple[int, str] | None:
+    parts = module.split(".")
+    return LAYER_OF.get(parts[1] if len(parts) > 1 else "__init__")
 
 
 def imported(path: Path, name: str, known: dict[str, Path]) -> set[str]:
@@ -95,12 +116,12 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def violations() -> list[str]:
-    known = modules()
+def violations(root: Path = ROOT) -> list[str]:
+    known = modules(root)
     out: list[str] = []
     graph: dict[str, set[str]] = {}
     for name, path in known.items():
-        rel = path.relative_to(ROOT).as_posix()
+        rel = path.relative_to(root).as_posix()
         text = path.read_text(encoding="utf-8")
         lines = text.count("\n") + (0 if text.endswith("\n") else 1)
         if lines > MAX_LINES:
@@ -114,6 +135,15 @@ def violations() -> list[str]:
             for d in sorted(deps):
                 if d.startswith(QT_MODULES):
                     out.append(f"{rel}: the engine imports Qt ({d})")
+        mine = layer(name)
+        if mine is None:
+            out.append(f"{rel}: in no layer of ARCHITECTURE.md (add it to LAYERS)")
+        else:
+            for d in sorted(x for x in deps if x in known):
+                theirs = layer(d)
+                if theirs is not None and theirs[0] > mine[0]:
+                    out.append(f"{rel}: layer '{mine[1]}' imports {d} of the higher layer "
+                               f"'{theirs[1]}'")
         # a package's own __init__ is not an edge from its submodules' point of view when
         # they import a sibling; edges run to the exact module named
         graph[name] = {d for d in deps if d in known and d != name}

@@ -119,7 +119,7 @@ def bench_retrieval(sizes: list[int], queries: int, settings: Settings, workdir:
             build_pool(store, n)
             build_s = time.perf_counter() - t
             engine = MemoryEngine(store, _RandomEmbedder(), settings)
-            lat = {"default": [], "dense": []}
+            lat: dict[str, list[float]] = {"default": [], "dense": []}
             for qi in range(queries):
                 q = rng.standard_normal(384).astype(np.float32)
                 q /= np.linalg.norm(q)
@@ -241,6 +241,8 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
                 swaps_full.append(ev)
             elif isinstance(ev, DoneEvent):
                 done = ev
+        if done is None:
+            raise RuntimeError(f"answer {i + 1} ended without its done event")
         st = a.last_turn
         gen_tokens = len(times)
         live_s = times[-1] - times[0] if gen_tokens > 1 else float("nan")
