@@ -680,14 +680,10 @@ def test_a_learned_link_lifts_a_memory_and_the_panel_says_so(tmp_path, embedder)
     eng.add_episodes([NewEpisode(t, "ok", created_at=1.7e9 + 86400) for t in (
         "My cousin lives in Porto by the sea.", "Where do you live these days?",
         "I live near the old harbour in Hamburg.", "Ana said hello yesterday.",
-        "The weather was rainy all weekend so we stayed in.",
-        "I baked sourdough bread and it came out dense.",
-        "My laptop battery dies after two hours now.",
-        "We watched a documentary about deep sea creatures.",
-        "The train to work was delayed again this morning.",
-        "I started learning to play chess online.",
-        "I planted tomatoes and basil on the balcony.",
-        "I need to renew my passport before the summer.")])
+        "I went hiking in the mountains last summer.", "My phone screen cracked on Tuesday.",
+        "We adopted a rescue dog from the shelter.", "The library closes early on Fridays.",
+        "I am reading a novel about whales.", "Our team won the football match.",
+        "The bakery downstairs sells great croissants.", "My knee hurts after running.")])
     for _ in range(40):  # recalled together many times: a learned link, no prior
         eng.hebbian_update([ana, job], now=1.7e9)
     res = eng.retrieve("Where does Ana live?", profile="hela", k=3, now=1.7e9 + 2 * 86400)
