@@ -9,7 +9,7 @@ weight·(1-λ)^(steps since written)); this module is its one caller, for the en
 (the graph before the engine is loaded).
 
 :func:`graph_snapshot` builds :class:`GraphSnapshot` — nodes (episodes) and edges with
-their effective weights — in one place; each caller passes its own caps (node set, weight
+their effective weights and learned parts — in one place; each caller passes its own caps (node set, weight
 cap, smallest edge kept).
 """
 
@@ -32,10 +32,20 @@ def effective_weights(rows: Sequence[Sequence], step: int, lam: float, cap: floa
                       ) -> np.ndarray:
     """The effective weight of each stored edge `rows` ((src, dst, weight, prior, count,
     step, ...), e.g. `EdgeRow`) at Hebbian step `step`."""
+    return edge_parts(rows, step, lam, cap)[0]
+
+
+def edge_parts(rows: Sequence[Sequence], step: int, lam: float, cap: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(effective weight, learned part) of each stored edge `rows` at Hebbian step `step`:
+    the learned part is what the decayed Hebbian weight adds over the prior, after the cap
+    (``formulas.learned_part``); the rest of the effective weight is the prior."""
     if not len(rows):
-        return np.zeros(0, dtype=np.float64)
+        return np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.float64)
     arr = np.asarray([(r[2], r[3], r[5]) for r in rows], dtype=np.float64)
-    return F.effective_weight(arr[:, 0], arr[:, 1], step - arr[:, 2], lam, cap)
+    steps = step - arr[:, 2]
+    return (F.effective_weight(arr[:, 0], arr[:, 1], steps, lam, cap),
+            F.learned_part(arr[:, 0], arr[:, 1], steps, lam, cap))
 
 
 def effective_weight(weight: float, prior: float, edge_step: int, step: int, lam: float,
@@ -119,10 +129,16 @@ class GraphNode:
 
 @dataclass
 class GraphSnapshot:
-    """Nodes and edges (with effective weights) of the graph at one moment."""
+    """Nodes and edges (with effective weights) of the graph at one moment.
+
+    `learned`: the learned (Hebbian) part of an edge's effective weight, by (src, dst), for
+    the edges that have one; the rest of each weight is its prior (semantic, name or
+    temporal link made when a memory was written).
+    """
 
     nodes: list[GraphNode] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
+    learned: dict[tuple[int, int], float] = field(default_factory=dict)
 
     def neighbours(self) -> dict[int, list[tuple[float, int]]]:
         """Episode id -> its neighbours as (weight, id), by falling weight (then id)."""
@@ -140,8 +156,10 @@ class GraphSnapshot:
         return {v: F.weighted_degree([w for w, _ in lst]) for v, lst in nbrs.items()}, nbrs
 
     def as_dict(self) -> dict:
-        """``{"nodes": [node dicts], "edges": [(src, dst, weight)]}``: what the view reads."""
-        return {"nodes": [n.as_dict() for n in self.nodes], "edges": list(self.edges)}
+        """``{"nodes": [node dicts], "edges": [(src, dst, weight)], "learned": {(src, dst):
+        learned part}}``: what the view reads."""
+        return {"nodes": [n.as_dict() for n in self.nodes], "edges": list(self.edges),
+                "learned": dict(self.learned)}
 
 
 def graph_snapshot(store: Store, *, lam: float, cap: float,
@@ -163,10 +181,12 @@ def graph_snapshot(store: Store, *, lam: float, cap: float,
         ids = {n.id for n in nodes}
         rows = [r for r in rows if r[0] in ids and r[1] in ids]
     step = store.hebbian_step() if step is None else step
-    weights = effective_weights(rows, step, lam, cap)
-    edges = [(int(r[0]), int(r[1]), float(w)) for r, w in zip(rows, weights, strict=True)
-             if min_weight is None or w > min_weight]
-    return GraphSnapshot(nodes, edges)
+    weights, learned = edge_parts(rows, step, lam, cap)
+    keep = [i for i, w in enumerate(weights) if min_weight is None or w > min_weight]
+    edges = [(int(rows[i][0]), int(rows[i][1]), float(weights[i])) for i in keep]
+    parts = {(int(rows[i][0]), int(rows[i][1])): float(learned[i]) for i in keep
+             if learned[i] > 0}
+    return GraphSnapshot(nodes, edges, parts)
 
 
 def weighted_degrees(store: Store, hela: HelaParams, rows: Sequence[EdgeRow] | None = None

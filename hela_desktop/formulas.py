@@ -59,6 +59,12 @@ def effective_weight(w, prior, steps, lam: float, cap: float):
     return np.minimum(cap, prior + decayed_weight(w, lam, steps))
 
 
+def learned_part(w, prior, steps, lam: float, cap: float):
+    """The learned share of an edge's effective weight: effective − prior, never below 0
+    (what the Hebbian weight adds on top of the structural prior, after the cap)."""
+    return np.maximum(0.0, effective_weight(w, prior, steps, lam, cap) - prior)
+
+
 def merge_learned(w_a: float, steps_a: int, w_b: float, steps_b: int, lam: float) -> bool:
     """Of two Hebbian weights written `steps_a` and `steps_b` steps ago, is b the stronger
     now (w_b·(1-λ)^steps_b > w_a·(1-λ)^steps_a)?  The merge rule keeps the stronger one."""

@@ -41,7 +41,7 @@ from .events import Recall
 from .facts import STOPWORDS, NameIndex, keywords  # noqa: F401 - keywords is re-exported
 from .memory_index import HALF_PRECISION_FROM, MemoryIndex
 from .retrieval import fit_budget
-from .store import IndexRow, Store, key_text, to_blob
+from .store import Episode, IndexRow, Store, key_text, to_blob
 
 __all__ = ["HALF_PRECISION_FROM", "PROFILES", "MemoryEngine", "MemoryIndex", "NewEpisode",
            "fit_budget", "keywords"]
@@ -415,12 +415,24 @@ class MemoryEngine:
             else:
                 res = self._rank_by_cosine(profile, query, q, k, now, excl)
         if with_text and res:
-            eps = self.store.episodes(r.episode_id for r in res)
+            eps = self.store.episodes({r.episode_id for r in res}
+                                      | {r.spread_from for r in res if r.spread_from is not None})
             for r in res:
                 e = eps.get(r.episode_id)
                 if e:
                     r.text = e.key
+                    self._name_link(r, eps)
         return res
+
+    def _name_link(self, r: Recall, eps: Mapping[int, Episode]) -> None:
+        """The names (people, places, pets, events) a recall shares with the memory whose
+        link sent it most of its spread, into ``extra["link_names"]`` (the why-recalled
+        panel says what a prior link stands for)."""
+        src = eps.get(r.spread_from) if r.spread_from is not None else None
+        if src is not None and "link" in r.extra:
+            shared = self.names_in(r.text) & self.names_in(src.key)
+            if shared:
+                r.extra["link_names"] = sorted(shared)
 
     def search(self, query: str, *, limit: int = 200) -> list[Recall]:
         """Memories matching `query` by meaning plus keywords, best first — the memory
@@ -555,24 +567,25 @@ class MemoryEngine:
         return {"base": F.hybrid_base(rel, decay), "cos": cos, "bm25": bm, "speaker": spk,
                 "decay": decay, "relevance": rel}
 
-    def _edge_spread(self, sources: list[int], lam: float, cap: float
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(source rows, neighbour rows, effective weights) of the edges leaving `sources`."""
+    def _edge_spread(self, sources: list[int], lam: float, cap: float) -> R.SpreadEdges:
+        """The edges leaving `sources` (rows): source and neighbour rows, effective weights,
+        their learned parts and co-activation counts."""
         src_ids = {int(self.index.ids[i]): i for i in sources}
         rows = self.store.edges_of(src_ids)
-        weights = G.effective_weights(rows, self.store.hebbian_step(), lam, cap)
+        weights, learned = G.edge_parts(rows, self.store.hebbian_step(), lam, cap)
         pos = self.index.pos
-        s_rows, n_rows, ws = [], [], []
-        for r, weff in zip(rows, weights, strict=True):
+        out: list[tuple[int, int, float, float, int]] = []
+        for r, weff, lp in zip(rows, weights, learned, strict=True):
             if weff <= 0:
                 continue
             for s_id, nb in ((r.src, r.dst), (r.dst, r.src)):
                 if s_id in src_ids and nb in pos:
-                    s_rows.append(src_ids[s_id])
-                    n_rows.append(pos[nb])
-                    ws.append(float(weff))
-        return (np.array(s_rows, dtype=np.int64), np.array(n_rows, dtype=np.int64),
-                np.array(ws, dtype=np.float64))
+                    out.append((src_ids[s_id], pos[nb], float(weff), float(lp), r.count))
+        cols = list(zip(*out)) or [(), (), (), (), ()]
+        return R.SpreadEdges(np.array(cols[0], dtype=np.int64), np.array(cols[1], dtype=np.int64),
+                             np.array(cols[2], dtype=np.float64),
+                             np.array(cols[3], dtype=np.float64),
+                             np.array(cols[4], dtype=np.int64))
 
     # ---- graph for the view -------------------------------------------------------------
     def graph_snapshot(self, limit: int | None = None) -> dict:

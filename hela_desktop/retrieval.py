@@ -8,6 +8,8 @@ result.  Every formula is in :mod:`hela_desktop.formulas`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -17,8 +19,19 @@ from .events import Recall
 from .memory_index import MemoryIndex, topk
 from .store import Store
 
-# (source rows, neighbour rows, effective weights) of the edges leaving the given rows
-EdgeSpread = Callable[[list[int], float, float], tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+class SpreadEdges(NamedTuple):
+    """The edges leaving the spreading sources, one entry per (source, neighbour)."""
+
+    src: np.ndarray  # source rows
+    dst: np.ndarray  # neighbour rows
+    weight: np.ndarray  # effective weights
+    learned: np.ndarray  # their learned (Hebbian) parts; the rest is the prior
+    counts: np.ndarray  # how many Hebbian steps co-activated each pair
+
+
+# (source rows, λ, cap) -> the edges leaving those rows
+EdgeSpread = Callable[[list[int], float, float], SpreadEdges]
 
 
 def dense(index: MemoryIndex, cos: np.ndarray, k: int, excl: list[int]) -> list[Recall]:
@@ -29,17 +42,67 @@ def dense(index: MemoryIndex, cos: np.ndarray, k: int, excl: list[int]) -> list[
     return [Recall(int(index.ids[i]), float(c[i]), semantic=float(c[i])) for i in topk(c, k)]
 
 
-def _attribute(ids: np.ndarray, s_arr: np.ndarray, n_arr: np.ndarray, contrib: np.ndarray
-               ) -> tuple[dict[int, float], dict[int, tuple[float, int]]]:
-    """(spread received by each row, (largest contribution, its source id) by row)."""
-    amt: dict[int, float] = {}
-    src: dict[int, tuple[float, int]] = {}
-    for s_r, n_r, c in zip(s_arr, n_arr, contrib, strict=True):
-        amt[int(n_r)] = amt.get(int(n_r), 0.0) + float(c)
-        best = src.get(int(n_r))
+@dataclass
+class Spread:
+    """The edge spreading each row received: the amount, the part of it the learned
+    (Hebbian) weights sent, and the edge that sent most (its contribution, source id, edge
+    index in the `SpreadEdges`)."""
+
+    amt: dict[int, float] = field(default_factory=dict)
+    learned: dict[int, float] = field(default_factory=dict)
+    best: dict[int, tuple[float, int, int]] = field(default_factory=dict)
+
+    def source(self, row: int) -> int | None:
+        b = self.best.get(row)
+        return b[1] if b else None
+
+
+def _attribute(ids: np.ndarray, e: SpreadEdges, factor: np.ndarray) -> Spread:
+    """Who sent what along edges `e`: S(j) += factor·w for each edge (factor = β·S_base of
+    its source), split into the learned part (factor·learned) and the rest (the prior)."""
+    out = Spread()
+    contrib, learned = factor * e.weight, factor * e.learned
+    for k, (s_r, n_r) in enumerate(zip(e.src.tolist(), e.dst.tolist(), strict=True)):
+        c = float(contrib[k])
+        out.amt[n_r] = out.amt.get(n_r, 0.0) + c
+        out.learned[n_r] = out.learned.get(n_r, 0.0) + float(learned[k])
+        best = out.best.get(n_r)
         if best is None or c > best[0]:
-            src[int(n_r)] = (float(c), int(ids[s_r]))
-    return amt, src
+            out.best[n_r] = (c, int(ids[s_r]), k)
+    return out
+
+
+def lift_cause(score: float, edges: float, learned: float, context: float, entry: float
+               ) -> str:
+    """What lifted a memory into the top-k by spreading: the smallest part of its `score`
+    without which it would have stayed below `entry` (the best score left out) —
+    ``"learned link"`` (the learned part of its links), ``"link"`` (its links, prior and
+    learned), ``"context"`` (its conversation's activation), or ``""`` (no single one)."""
+    for cause, part in (("learned link", learned), ("link", edges), ("context", context)):
+        if part > 0 and score - part <= entry:
+            return cause
+    return ""
+
+
+def _explain_lift(extra: dict, score: float, edges: float, learned: float, context: float,
+                  entry: float) -> None:
+    """For a memory spreading lifted into the top-k: ``entry`` (the best score left out)
+    and ``lifted_by`` (`lift_cause`) into `extra`."""
+    if np.isfinite(entry):
+        extra.update(entry=entry, lifted_by=lift_cause(score, edges, learned, context, entry))
+
+
+def _explain_spread(i: int, e: SpreadEdges | None, sp: Spread, extra: dict) -> None:
+    """Write the numbers of the link that sent row `i` most of its spread into `extra`:
+    ``link`` (its effective weight), ``link_learned`` (its learned part), ``link_count``
+    (how often the pair was co-activated), ``learned`` (the spread the learned parts of all
+    its links sent)."""
+    best = sp.best.get(i)
+    if e is None or best is None:
+        return
+    k = best[2]
+    extra.update(link=float(e.weight[k]), link_learned=float(e.learned[k]),
+                 link_count=int(e.counts[k]), learned=sp.learned.get(i, 0.0))
 
 
 def hela_paper(index: MemoryIndex, p: HelaParams, acts: tuple[np.ndarray, ...],
@@ -52,28 +115,32 @@ def hela_paper(index: MemoryIndex, p: HelaParams, acts: tuple[np.ndarray, ...],
         base[excl] = -np.inf
     top_base = topk(base, k)
     total = base.copy()
-    spread_amt: dict[int, float] = {}
-    spread_src: dict[int, tuple[float, int]] = {}
+    sp, e = Spread(), None
     if spread and p.beta > 0:
         sources = [int(i) for i in topk(base, p.max_sources) if base[i] > p.theta]
         if sources:
-            s_arr, n_arr, w_arr = edge_spread(sources, p.lam, p.weight_cap)
-            if len(s_arr):
-                total = F.spread_activation(base, s_arr, n_arr, w_arr, p.beta)
+            e = edge_spread(sources, p.lam, p.weight_cap)
+            if len(e.src):
+                total = F.spread_activation(base, e.src, e.dst, e.weight, p.beta)
                 if excl:
                     total[excl] = -np.inf
-                spread_amt, spread_src = _attribute(index.ids, s_arr, n_arr,
-                                                    p.beta * base[s_arr] * w_arr)
+                sp = _attribute(index.ids, e, p.beta * base[e.src])
     base_set = set(int(i) for i in top_base)
-    lifted = [int(i) for i in topk(total, k) if int(i) not in base_set][: p.m]
+    ranked = topk(total, k + 1)
+    entry = float(total[ranked[k]]) if len(ranked) > k else -np.inf
+    lifted = [int(i) for i in ranked[:k] if int(i) not in base_set][: p.m]
 
     def recall(i: int, path: str) -> Recall:
-        src = spread_src.get(i)
+        extra = {"base": float(base[i]), "cos": float(cos[i])}
+        _explain_spread(i, e, sp, extra)
+        if path == "associative":
+            _explain_lift(extra, float(total[i]), sp.amt.get(i, 0.0), sp.learned.get(i, 0.0),
+                          0.0, entry)
         return Recall(
             episode_id=int(index.ids[i]), score=float(total[i]),
             semantic=float(sim[i]), keyword=float(kw[i]), recency=float(decay[i]),
-            spread=float(spread_amt.get(i, 0.0)), spread_from=src[1] if src else None,
-            path=path, extra={"base": float(base[i]), "cos": float(cos[i])},
+            spread=float(sp.amt.get(i, 0.0)), spread_from=sp.source(i),
+            path=path, extra=extra,
         )
 
     return _ranked([recall(int(i), "base") for i in top_base]
@@ -109,19 +176,19 @@ def _context_boost(index: MemoryIndex, p: HelaParams, pool: list[int], base: np.
 
 def _edge_boost(index: MemoryIndex, p: HelaParams, pool: list[int], base: np.ndarray,
                 total: np.ndarray, touched: set[int], edge_spread: EdgeSpread
-                ) -> tuple[dict[int, float], dict[int, tuple[float, int]]]:
+                ) -> tuple[Spread, SpreadEdges | None]:
     """Edge spreading S(j) += β·Σ_i S_base(i)·w_ij from pool sources above θ (adds to
     `total`, marks the rows reached in `touched`)."""
     sources = [i for i in pool[: p.max_sources] if base[i] > p.theta]
     if not sources:
-        return {}, {}
-    s_arr, n_arr, w_arr = edge_spread(sources, p.lam, p.weight_cap)
-    if not len(s_arr):
-        return {}, {}
-    contrib = p.beta * base[s_arr] * w_arr
-    np.add.at(total, n_arr, contrib)
-    touched.update(int(i) for i in n_arr)
-    return _attribute(index.ids, s_arr, n_arr, contrib)
+        return Spread(), None
+    e = edge_spread(sources, p.lam, p.weight_cap)
+    if not len(e.src):
+        return Spread(), None
+    factor = p.beta * base[e.src]
+    np.add.at(total, e.dst, factor * e.weight)
+    touched.update(int(i) for i in e.dst)
+    return _attribute(index.ids, e, factor), e
 
 
 def _top_total(total: np.ndarray, base: np.ndarray, pool: list[int], touched: set[int],
@@ -148,30 +215,32 @@ def hela_hybrid(index: MemoryIndex, p: HelaParams, parts: dict[str, np.ndarray],
     total = base.copy()
     touched = set(pool)  # rows whose total may differ from base
     ctx_amt: dict[int, float] = {}
-    spread_amt: dict[int, float] = {}
-    spread_src: dict[int, tuple[float, int]] = {}
+    sp, e = Spread(), None
     if spread:
         if p.context_weight > 0 and pool:
             ctx_amt = _context_boost(index, p, pool, base, total)
         if p.beta > 0:
-            spread_amt, spread_src = _edge_boost(index, p, pool, base, total, touched,
-                                                 edge_spread)
+            sp, e = _edge_boost(index, p, pool, base, total, touched, edge_spread)
         if excl:
             total[excl] = -np.inf
     base_set = set(top_base)
-    lifted = [i for i in _top_total(total, base, pool, touched, k) if i not in base_set][: p.m]
+    ranked = _top_total(total, base, pool, touched, k + 1)
+    entry = float(total[ranked[k]]) if len(ranked) > k else -np.inf
+    lifted = [i for i in ranked[:k] if i not in base_set][: p.m]
 
     def recall(i: int, path: str) -> Recall:
-        src = spread_src.get(i)
+        edges, ctx = sp.amt.get(i, 0.0), ctx_amt.get(i, 0.0)
+        extra = {"base": float(base[i]), "relevance": float(parts["relevance"][i]),
+                 "speaker": float(parts["speaker"][i]), "context": ctx, "edges": edges,
+                 "cos": float(parts["cos"][i])}
+        _explain_spread(i, e, sp, extra)
+        if path == "associative":
+            _explain_lift(extra, float(total[i]), edges, sp.learned.get(i, 0.0), ctx, entry)
         return Recall(
             episode_id=int(index.ids[i]), score=float(total[i]),
             semantic=float(parts["cos"][i]), keyword=float(parts["bm25"][i]),
-            recency=float(parts["decay"][i]),
-            spread=float(spread_amt.get(i, 0.0) + ctx_amt.get(i, 0.0)),
-            spread_from=src[1] if src else None, path=path,
-            extra={"base": float(base[i]), "relevance": float(parts["relevance"][i]),
-                   "speaker": float(parts["speaker"][i]), "context": ctx_amt.get(i, 0.0),
-                   "edges": spread_amt.get(i, 0.0), "cos": float(parts["cos"][i])},
+            recency=float(parts["decay"][i]), spread=float(edges + ctx),
+            spread_from=sp.source(i), path=path, extra=extra,
         )
 
     return _ranked([recall(i, "base") for i in top_base]

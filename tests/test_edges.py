@@ -74,3 +74,42 @@ def test_snapshot_nodes_caps_and_degrees(tmp_path):
         assert nbrs[a] == [(0.5, b), (0.25, c)]
         d = snap.as_dict()
         assert d["edges"] == [(a, b, 0.5)] and d["nodes"][1]["kind"] == "episode"
+
+
+def test_snapshot_carries_the_learned_part(tmp_path):
+    # λ = 0.1, read at step 10, cap 1:
+    #   (a,b) prior 0.2, w 0.5 written at 7: 0.5·0.9^3 = 0.3645 learned, 0.5645 in all
+    #   (a,c) prior 0.8, w 0.5 written at 9: 0.8 + 0.45 = 1.25 -> cap 1: learned 0.2
+    #   (b,c) prior 0.5, no learned weight: prior-only, not in `learned`
+    with Store(tmp_path) as s:
+        a, b, c = (s.add_episode(t, "answer", np.ones(4)) for t in ("one", "two", "three"))
+        s.upsert_edges([(a, b, 0.5, 0.2, 3, 7, 0.0), (a, c, 0.5, 0.8, 1, 9, 0.0),
+                        (b, c, 0.0, 0.5, 0, 0, 0.0)])
+        rows = s.all_edges()
+        eff, learned = G.edge_parts(rows, 10, 0.1, 1.0)
+        by_pair = {(r.src, r.dst): (e, lp) for r, e, lp in zip(rows, eff, learned)}
+        assert by_pair[(a, b)] == pytest.approx((0.5645, 0.3645))
+        assert by_pair[(a, c)] == pytest.approx((1.0, 0.2))
+        assert by_pair[(b, c)] == pytest.approx((0.5, 0.0))
+        snap = G.graph_snapshot(s, lam=0.1, cap=1.0, step=10)
+        assert snap.learned == pytest.approx({(a, b): 0.3645, (a, c): 0.2})
+        assert snap.as_dict()["learned"] == snap.learned
+        edges = sorted(snap.edges)
+        assert [e[:2] for e in edges] == [(a, b), (a, c), (b, c)]
+        assert [e[2] for e in edges] == pytest.approx([0.5645, 1.0, 0.5])
+        # an edge left out of the snapshot leaves its learned part out too
+        assert set(G.graph_snapshot(s, lam=0.1, cap=1.0, step=10, min_weight=0.9).learned) \
+            == {(a, c)}
+
+
+def test_lift_cause_names_the_part_the_memory_needed():
+    from hela_desktop.retrieval import lift_cause
+
+    # score 1.0, the best score left out 0.8: without its learned 0.3 it would be 0.7 < 0.8
+    assert lift_cause(1.0, 0.5, 0.3, 0.0, 0.8) == "learned link"
+    # learned 0.1 alone is not enough (0.9 > 0.8); the whole link 0.5 is (0.5 < 0.8)
+    assert lift_cause(1.0, 0.5, 0.1, 0.0, 0.8) == "link"
+    # links 0.1 are not enough, its conversation's 0.4 is
+    assert lift_cause(1.0, 0.1, 0.0, 0.4, 0.8) == "context"
+    # no single part would have kept it out (links 0.1, context 0.1, bar 0.8)
+    assert lift_cause(1.0, 0.1, 0.05, 0.1, 0.8) == ""

@@ -590,3 +590,111 @@ def test_a_date_no_calendar_has_does_not_break_the_window():
 
     assert when(1e300) == "?" and fmt_time(-1e300) == "?" and when(None) == "—"
     assert when(1_700_000_000.0, "%Y") == "2023"
+
+
+# ------------------------------------------------------- learned links apart from priors --
+def test_graph_view_colours_learned_links_apart_from_priors(qtbot, tmp_path):
+    from hela_desktop.ui.graph_model import snapshot_from_store
+    from hela_desktop.ui.graph_view import GraphView
+    from hela_desktop.ui.theme import DARK, LIGHT
+
+    store = Store(tmp_path)
+    a, b, c = (store.add_episode(f"memory {i}", "answer", np.ones(8, np.float32)) for i in range(3))
+    # (a,b): prior 0.5 only; (b,c): learned 0.4 on no prior (share 1); (a,c): prior 0.3 +
+    # learned 0.2 (share 0.4)
+    store.upsert_edges([(a, b, 0.0, 0.5, 0, 0, 0.0), (b, c, 0.4, 0.0, 20, 0, 0.0),
+                        (a, c, 0.2, 0.3, 10, 0, 0.0)])
+    view = GraphView(threaded=False, colors=LIGHT)
+    qtbot.addWidget(view)
+    view.resize(700, 400)
+    view.show()
+    view.set_snapshot(snapshot_from_store(store, lam=0.0), animate=False)
+    d = view.data
+    row = {(int(d.ids[s]), int(d.ids[t])): r for r, (s, t) in enumerate(zip(d.src, d.dst))}
+    assert d.learned_share()[[row[(a, b)], row[(b, c)], row[(a, c)]]] == pytest.approx([0, 1, 0.4])
+    drawn = {int(r): n for n, rows in enumerate(view._edge_rows) for r in rows}
+    # the prior edge in the strong prior class (0.5); the learned ones in the learned
+    # classes, the one learned alone in the strongest
+    assert drawn[row[(a, b)]] == 2 and drawn[row[(a, c)]] == 4 and drawn[row[(b, c)]] == 5
+    prior_pen = view.edge_items[2].opts["pen"].color()
+    learned_pen = view.learned_items[2].opts["pen"].color()
+    assert prior_pen.name() != learned_pen.name()
+    assert learned_pen.red() > learned_pen.blue() and prior_pen.blue() > prior_pen.red()  # warm vs grey-blue
+    assert len(view.learned_items[2].getData()[0]) == 2  # (b,c) drawn by the learned item
+    assert "2 learned" in view.stats_label.text()
+    # the legend names both, in the palette's colours, light and dark
+    assert view.legend.isVisible()
+    labels = [label.text for _, label in view.legend.items]
+    assert labels == ["link made when written", "partly learned", "mostly learned"]
+    light_bg = view.legend.opts["brush"].color().name()
+    view.apply_colors(DARK)
+    assert view.legend.opts["brush"].color().name() != light_bg
+    assert view.learned_items[2].opts["pen"].color().name() != learned_pen.name()
+    store.close()
+
+
+def test_why_recalled_says_which_link_brought_a_memory_in():
+    from hela_desktop.ui.explain import recall_html, recall_reasons
+
+    label = {7: "My dog is called Pixel"}.get
+    learned = {"score": 1.1, "semantic": 0.3, "spread": 0.2, "spread_from": 7,
+               "path": "associative",
+               "extra": {"cos": 0.3, "edges": 0.2, "link": 0.34, "link_learned": 0.34,
+                         "link_count": 5, "learned": 0.2, "lifted_by": "learned link",
+                         "entry": 1.0}}
+    reasons = recall_reasons(learned, label)
+    assert ("Brought in by a learned link (0.34) to #7 “My dog is called Pixel”: they were "
+            "recalled together 5 times.") in reasons
+    assert not any("by association" in r for r in reasons)
+    assert "learned link" in recall_html(learned, label)
+    # a prior link (made when the memory was written) that shares a name
+    prior = {**learned, "extra": {"cos": 0.3, "edges": 0.2, "link": 0.5, "link_learned": 0.0,
+                                  "link_count": 0, "link_names": ["pixel"],
+                                  "lifted_by": "link", "entry": 1.0}}
+    assert ("Brought in by a link to #7 “My dog is called Pixel” made when the memories were "
+            "written (prior 0.50): they share the name “pixel”.") in recall_reasons(prior, label)
+    # a link with both parts, where only the whole link was enough
+    both = {**learned, "extra": {**learned["extra"], "link": 0.62, "link_learned": 0.12,
+                                 "lifted_by": "link"}}
+    assert ("Brought in by its link (0.62: prior 0.50 + learned 0.12) to #7 “My dog is called "
+            "Pixel”: they were recalled together 5 times.") in recall_reasons(both, label)
+    # found on its own score: the link only added to it
+    own = {**learned, "path": "base", "extra": {**learned["extra"], "lifted_by": None}}
+    assert ("Found on its own score; its link to #7 “My dog is called Pixel” added to it "
+            "(learned 0.34).") in recall_reasons(own, label)
+
+
+def test_a_learned_link_lifts_a_memory_and_the_panel_says_so(tmp_path, embedder):
+    from hela_desktop.memory import MemoryEngine, NewEpisode
+    from hela_desktop.ui.explain import recall_reasons
+
+    s = Settings()
+    from dataclasses import replace
+
+    s.hela = replace(s.hela, semantic_prior=False, temporal_edge=0.0, name_edge=0.0, beta=1.0,
+                     context_weight=0.0, m=2)
+    eng = MemoryEngine(Store(tmp_path / "mem.sqlite3"), embedder, s)
+    ana, job = eng.add_episodes([NewEpisode(t, "ok", created_at=1.7e9) for t in (
+        "My sister Ana lives in Lisbon near the river.",
+        "She works nights as a marine biologist at the aquarium.")])
+    eng.add_episodes([NewEpisode(t, "ok", created_at=1.7e9 + 86400) for t in (
+        "My cousin lives in Porto by the sea.", "Where do you live these days?",
+        "I live near the old harbour in Hamburg.", "Ana said hello yesterday.",
+        "I went hiking in the mountains last summer.", "My phone screen cracked on Tuesday.",
+        "We adopted a rescue dog from the shelter.", "The library closes early on Fridays.",
+        "I am reading a novel about whales.", "Our team won the football match.",
+        "The bakery downstairs sells great croissants.", "My knee hurts after running.")])
+    for _ in range(40):  # recalled together many times: a learned link, no prior
+        eng.hebbian_update([ana, job], now=1.7e9)
+    res = eng.retrieve("Where does Ana live?", profile="hela", k=3, now=1.7e9 + 2 * 86400)
+    lifted = next(r for r in res if r.episode_id == job)
+    assert lifted.path == "associative" and lifted.spread_from == ana
+    x = lifted.extra
+    assert x["lifted_by"] == "learned link" and x["link_count"] == 40
+    assert x["link_learned"] == pytest.approx(x["link"]) and x["link"] > 0.3  # no prior
+    reasons = recall_reasons(lifted.to_dict(), {ana: "My sister Ana lives in Lisbon"}.get)
+    assert any(r.startswith(f"Brought in by a learned link ({x['link']:.2f}) to #{ana}")
+               and "recalled together 40 times" in r for r in reasons)
+    top = next(r for r in res if r.episode_id == ana)
+    assert top.path == "base" and "lifted_by" not in top.extra
+    eng.store.close()

@@ -65,7 +65,11 @@ def synthetic_graph(n: int, edges_per_node: int = 5, seed: int = 0) -> dict:
             if key not in edges:
                 edges[key] = float(rng.random() ** 2)
                 made += 1
-    return {"nodes": nodes, "edges": [(a, b, w) for (a, b), w in edges.items()]}
+    # about a third of the links partly or wholly learned (the view draws them apart)
+    share = np.random.default_rng(seed + 1).random(len(edges)) * 3.0 - 2.0
+    learned = {key: w * float(f) for (key, w), f in zip(edges.items(), share) if f > 0}
+    return {"nodes": nodes, "edges": [(a, b, w) for (a, b), w in edges.items()],
+            "learned": learned}
 
 
 def bench_gui(sizes=(500, 2000, 5000), edges_per_node: int = 5, frames: int = 30,

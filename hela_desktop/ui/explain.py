@@ -20,6 +20,51 @@ def _f(recall: dict, key: str, default: float = 0.0) -> float:
         return default
 
 
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
+
+
+def link_reasons(recall: dict, label_of=None) -> list[str]:
+    """What the link that sent a memory most of its spread did, from the numbers retrieval
+    recorded (``extra``: ``link`` = its weight, ``link_learned`` = the learned part,
+    ``link_count``, ``link_names``, ``lifted_by``): a learned link that lifted it, a prior
+    link (made when a memory was written) that did, or a link that only added to a memory
+    found on its own score.  [] when the recall has no such numbers (older records)."""
+    extra = recall.get("extra") or {}
+    sf = recall.get("spread_from")
+    if sf is None or "link" not in extra:
+        return []
+    link, learned = _f(extra, "link"), _f(extra, "link_learned")
+    prior = max(0.0, link - learned)
+    name = label_of(sf) if label_of else ""
+    ref = f"#{sf}" + (f" “{name}”" if name else "")
+    names = [str(n) for n in extra.get("link_names") or []]
+    why = []
+    if learned > 0:
+        why.append(f"they were recalled together {_times(int(_f(extra, 'link_count')))}")
+    if names:
+        why.append("they share the name " + ", ".join(f"“{n}”" for n in names[:2]))
+    because = (": " + "; ".join(why)) if why else ""
+    lifted_by = extra.get("lifted_by")
+    if recall.get("path") != "associative":
+        part = (f"learned {learned:.2f}" + (f" + prior {prior:.2f}" if prior > 0 else "")
+                if learned > 0 else f"prior {prior:.2f}")
+        return [f"Found on its own score; its link to {ref} added to it ({part})."]
+    if lifted_by == "learned link":
+        also = f", on top of a prior link of {prior:.2f}" if prior > 0 else ""
+        return [f"Brought in by a learned link ({learned:.2f}{also}) to {ref}{because}."]
+    if lifted_by == "link" and learned > 0:
+        return [f"Brought in by its link ({link:.2f}: prior {prior:.2f} + learned "
+                f"{learned:.2f}) to {ref}{because}."]
+    if lifted_by == "link":
+        return [f"Brought in by a link to {ref} made when the memories were written "
+                f"(prior {prior:.2f}){because}."]
+    if lifted_by == "context":
+        return ["Brought in by its conversation: other memories said with it matched well."]
+    return [f"Brought in by spreading, not by matching directly: its link to {ref} "
+            f"({link:.2f}) and its conversation together lifted it."]
+
+
 def recall_reasons(recall: dict, label_of=None) -> list[str]:
     """Why a memory was recalled, as short sentences, most important first."""
     extra = recall.get("extra") or {}
@@ -32,14 +77,17 @@ def recall_reasons(recall: dict, label_of=None) -> list[str]:
         out.append("It shares words with it.")
     if float(extra.get("speaker", 0.0) or 0.0) > 0:
         out.append("It is about a person who was named.")
+    links = link_reasons(recall, label_of)
     sf = recall.get("spread_from")
-    if sf is not None and _f(recall, "spread") > 0:
+    if links:
+        out += links
+    elif sf is not None and _f(recall, "spread") > 0:
         name = label_of(sf) if label_of else ""
         out.append(f"It is linked to memory #{sf}{' (' + name + ')' if name else ''}, "
                    "which was recalled too.")
-    if float(extra.get("context", 0.0) or 0.0) > 0:
+    if float(extra.get("context", 0.0) or 0.0) > 0 and extra.get("lifted_by") != "context":
         out.append("It comes from a conversation with other good matches.")
-    if recall.get("path") == "associative":
+    if recall.get("path") == "associative" and not links:
         out.append("It came in through its links (by association), not by matching directly.")
     elif "base" in extra and float(extra.get("base") or 0.0) <= 0:
         out.append("It was not a strong match: there were few memories to choose from.")

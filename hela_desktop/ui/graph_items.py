@@ -1,4 +1,5 @@
-"""The graph view's parts that run on their own: the glow painter and the layout thread."""
+"""The graph view's parts that run on their own: the edge pens and legend, the glow
+painter and the layout thread."""
 
 from __future__ import annotations
 
@@ -8,6 +9,57 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from .layout import ForceLayout
+from .theme import GraphColors
+
+EDGE_ALPHA = (0.22, 0.45, 0.75)  # prior classes, drawn as opaque colours blended over the background (fast)
+EDGE_WIDTH = (1.0, 1.0, 1.8)
+LEARNED_ALPHA = (0.45, 0.7, 0.95)  # learned classes: the larger the learned share, the stronger
+LEARNED_WIDTH = (1.0, 1.4, 1.8)
+
+
+def _blend(rgb: tuple[int, int, int], alpha: float, background: str) -> QtGui.QColor:
+    bg = QtGui.QColor(background)
+    return QtGui.QColor(*(int(alpha * e + (1 - alpha) * b)
+                          for e, b in zip(rgb, (bg.red(), bg.green(), bg.blue()))))
+
+
+def edge_pens(c: GraphColors, thin: bool) -> tuple[list, list]:
+    """(pens of the prior classes, pens of the learned classes): priors in the palette's
+    neutral edge colour, learned links in its warm colour, stronger for a larger learned
+    share; `thin` (big graphs): every line 1 px (wide lines rasterise slowly)."""
+    def pens(rgb, alphas, widths):
+        return [pg.mkPen(_blend(rgb, a, c.background), width=1.0 if thin else w, cosmetic=True)
+                for a, w in zip(alphas, widths)]
+
+    return (pens(c.edge, EDGE_ALPHA, EDGE_WIDTH),
+            pens(c.learned_edge, LEARNED_ALPHA, LEARNED_WIDTH))
+
+
+class EdgeLegend(pg.LegendItem):
+    """The key to the edge colours, in the bottom-left corner of the plot: a link made when
+    a memory was written (prior), and learned links (the warmer, the more of the link was
+    learned from recalling the memories together)."""
+
+    ROWS = ("link made when written", "partly learned", "mostly learned")
+
+    def __init__(self, colors: GraphColors):
+        super().__init__(offset=(8, -8), verSpacing=-6, labelTextSize="8pt")
+        self._samples = [pg.PlotDataItem() for _ in self.ROWS]
+        for item, text in zip(self._samples, self.ROWS):
+            self.addItem(item, text)
+        self.set_colors(colors)
+
+    def set_colors(self, c: GraphColors) -> None:
+        prior, learned = edge_pens(c, thin=False)
+        for item, pen in zip(self._samples, (prior[2], learned[0], learned[2])):
+            item.setPen(pg.mkPen(pen.color(), width=2.5))
+        bg = QtGui.QColor(c.background)
+        bg.setAlpha(215)
+        self.setBrush(pg.mkBrush(bg))
+        self.setPen(pg.mkPen(c.grid))
+        self.setLabelTextColor(c.text)
+        for _sample, label in self.items:  # setLabelTextColor leaves drawn labels as they are
+            label.setText(label.text, color=c.text)
 
 
 class GlowItem(pg.GraphicsObject):

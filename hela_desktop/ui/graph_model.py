@@ -1,8 +1,9 @@
 """The graph as the view sees it: arrays built from a ``graph_snapshot`` dict (no Qt).
 
 A snapshot is ``{"nodes": [{"id", "kind", "label", "text", "created_at", "access_count",
-"last_access", "pinned", "last_recall"}], "edges": [(src, dst, weight)]}`` — what
-``MemoryEngine.graph_snapshot`` returns (``edges.GraphSnapshot.as_dict``).  `snapshot_from_store` builds the same dict from a
+"last_access", "pinned", "last_recall"}], "edges": [(src, dst, weight)], "learned":
+{(src, dst): learned part}}`` — what ``MemoryEngine.graph_snapshot`` returns
+(``edges.GraphSnapshot.as_dict``; an edge's weight is its prior plus its learned part).  `snapshot_from_store` builds the same dict from a
 `Store` directly (used before the engine is available and for synthetic tests).
 """
 
@@ -11,6 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+
+EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong prior classes
+LEARNED_CLASSES = (0.1, 0.4, 0.7)  # lower bounds of the learned share of a learned edge
+MAX_DRAWN_EDGES = 12000  # beyond this the weakest edges are left out (large graphs)
 
 
 def short_label(text: str, n: int = 40) -> str:
@@ -69,6 +74,7 @@ class GraphData:
     src: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     dst: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     weight: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    learned: np.ndarray = field(default_factory=lambda: np.zeros(0))  # learned part of weight
     edge_weight: dict = field(default_factory=dict)  # (min id, max id) -> weight
 
     @classmethod
@@ -77,7 +83,8 @@ class GraphData:
         ids = np.fromiter(nodes.keys(), dtype=np.int64, count=len(nodes))
         index = {int(i): r for r, i in enumerate(ids)}
         kinds = np.array([nodes[int(i)].get("kind", "episode") for i in ids], dtype=object)
-        src, dst, w, ew = [], [], [], {}
+        parts = snap.get("learned") or {}
+        src, dst, w, lp, ew = [], [], [], [], {}
         for e in snap.get("edges", []):
             a, b, wt = int(e[0]), int(e[1]), float(e[2])
             ra, rb = index.get(a), index.get(b)
@@ -86,6 +93,7 @@ class GraphData:
             src.append(ra)
             dst.append(rb)
             w.append(wt)
+            lp.append(parts.get((a, b), 0.0) if parts else 0.0)
             ew[(min(a, b), max(a, b))] = wt
         return cls(
             ids=ids,
@@ -95,6 +103,7 @@ class GraphData:
             src=np.asarray(src, dtype=np.int64),
             dst=np.asarray(dst, dtype=np.int64),
             weight=np.asarray(w, dtype=np.float64),
+            learned=np.asarray(lp, dtype=np.float64),
             edge_weight=ew,
         )
 
@@ -126,6 +135,38 @@ class GraphData:
             frontier = nxt - rows
             rows |= nxt
         return rows
+
+    def learned_share(self) -> np.ndarray:
+        """The learned share of each edge's weight (0: a prior-only edge)."""
+        return np.divide(self.learned, self.weight, out=np.zeros(len(self.weight)),
+                         where=self.weight > 0)
+
+    def edge_classes(self, visible: np.ndarray | None = None,
+                     most: int = MAX_DRAWN_EDGES) -> list[np.ndarray]:
+        """Edge rows to draw, by class: first the prior classes by weight (`EDGE_CLASSES`;
+        edges whose learned share is below the first learned class count as prior), then
+        the learned classes by learned share (`LEARNED_CLASSES`).  Only edges between
+        `visible` nodes (a bool mask; None: all); beyond `most` edges the weakest prior
+        edges are left out first."""
+        w, share = self.weight, self.learned_share()
+        learned = share >= LEARNED_CLASSES[0]
+        keep = np.ones(len(w), dtype=bool) if visible is None else \
+            visible[self.src] & visible[self.dst]
+        out = []
+        for values, bounds, among in ((w, EDGE_CLASSES, ~learned), (share, LEARNED_CLASSES, learned)):
+            for n, lo in enumerate(bounds):
+                hi = bounds[n + 1] if n + 1 < len(bounds) else np.inf
+                out.append(np.nonzero(keep & among & (values >= lo) & (values < hi))[0])
+        excess = sum(len(r) for r in out) - most
+        for n, rows in enumerate(out):  # large graph: drop the weakest edges first
+            if excess <= 0:
+                break
+            if len(rows):
+                kept = max(0, len(rows) - excess)
+                order = np.argsort(-w[rows], kind="stable")[:kept]
+                excess -= len(rows) - kept
+                out[n] = np.sort(rows[order])
+        return out
 
     def strengthened(self, old: GraphData, eps: float = 1e-4) -> list[tuple[int, int]]:
         """Edges (id pairs) whose weight grew since `old`, or that are new between old nodes."""

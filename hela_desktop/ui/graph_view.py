@@ -2,7 +2,8 @@
 
 Nodes are drawn by a handful of `ScatterPlotItem`s (one per style, so pyqtgraph takes its
 fast uniform-brush path); edges by a few `PlotCurveItem`s with ``connect="pairs"`` (one
-per weight class, cosmetic pens).  Active memories get a coloured glow that grows when
+per class, cosmetic pens): links made when a memory was written (priors) in a neutral
+colour by weight, learned links in a warm colour by learned share, with a legend.  Active memories get a coloured glow that grows when
 they enter and fades when they leave; edges the Hebbian update strengthened flash thick.
 """
 
@@ -18,18 +19,21 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import recall_html
-from .graph_items import GlowItem, LayoutRunner
+from .graph_items import EdgeLegend, GlowItem, LayoutRunner, edge_pens
 from .graph_labels import IDLE_LABELS, TOPIC_COLOURS, GraphLabelsMixin
-from .graph_model import GraphData, short_label, topics_for, weighted_degree
+from .graph_model import (
+    EDGE_CLASSES,
+    LEARNED_CLASSES,
+    GraphData,
+    short_label,
+    topics_for,
+    weighted_degree,
+)
 from .layout import ForceLayout
 from .nodes_item import NodesItem
 from .theme import GraphColors, graph_colors, memory_color
 
-EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong edge classes
-EDGE_ALPHA = (0.22, 0.45, 0.75)  # drawn as opaque colours blended over the background (fast)
-EDGE_WIDTH = (1.0, 1.0, 1.8)
-MAX_DRAWN_EDGES = 12000
-THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)  # beyond this the weakest edges are left out (large graphs)
+THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
 LEAVE_S = 0.8  # and fades over this time when it leaves
 HOT_S = 2.5  # a strengthened edge stays thick this long
@@ -171,12 +175,16 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.vb.setAspectLocked(True)
         self.vb.sigRangeChangedManually.connect(self._on_manual_range)
 
-        self.edge_items = []
-        for _ in EDGE_CLASSES:
+        self.edge_items = []  # prior classes (by weight), then the learned ones (by share)
+        self.learned_items: list[pg.PlotCurveItem] = []
+        for items in [self.edge_items] * len(EDGE_CLASSES) + [self.learned_items] * len(LEARNED_CLASSES):
             item = pg.PlotCurveItem(connect="pairs", antialias=False, skipFiniteCheck=True)
             item.setSegmentedLineMode("on")
-            self.edge_items.append(item)
+            items.append(item)
             pi.addItem(item)
+        self.legend = EdgeLegend(c)
+        self.legend.setParentItem(self.vb)
+        self.legend.setZValue(30)
         self.active_edges = pg.PlotCurveItem(connect="pairs", antialias=True, skipFiniteCheck=True)
         self.hot_edges = pg.PlotCurveItem(connect="pairs", antialias=True, skipFiniteCheck=True)
         self.active_edges.setSegmentedLineMode("on")
@@ -234,12 +242,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.colors = c
         self.plot.setBackground(c.background)
         bg = QtGui.QColor(c.background)
-        thin = len(self.data.src) > THIN_EDGES_ABOVE  # wide lines rasterise slowly
-        for alpha, width, item in zip(EDGE_ALPHA, EDGE_WIDTH, self.edge_items):
-            width = 1.0 if thin else width
-            col = QtGui.QColor(*(int(alpha * e + (1 - alpha) * b) for e, b in
-                                 zip(c.edge, (bg.red(), bg.green(), bg.blue()))))
-            item.setPen(pg.mkPen(col, width=width, cosmetic=True))
+        prior, learned = edge_pens(c, thin=len(self.data.src) > THIN_EDGES_ABOVE)
+        for pen, item in zip(prior + learned, self.edge_items + self.learned_items):
+            item.setPen(pen)
+        self.legend.set_colors(c)
         self.active_edges.setPen(pg.mkPen(QtGui.QColor(c.active_edge), width=2.5, cosmetic=True))
         nob = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
         self.node_items["episode"].set_style(pen=pg.mkPen(c.episode_border, width=1), brush=pg.mkBrush(c.episode))
@@ -327,7 +333,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         shown = f"{n_ep:,} of {total:,} memories" if total > n_ep else \
             f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}"
         facts = f" · {n_kn:,} fact{'' if n_kn == 1 else 's'}" if n_kn else ""
-        self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links")
+        n_learned = int((new.learned_share() >= LEARNED_CLASSES[0]).sum())
+        learned = f" ({n_learned:,} learned)" if n_learned else ""
+        self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links{learned}")
+        self.legend.setVisible(bool(n_edges))
         self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")
         if not len(new):
             self.empty_text.setPos(0, 0)
@@ -559,25 +568,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
                 self.visible_mask = None
         else:
             self.visible_mask = None
-        vis = self.visible_mask
-        self._edge_rows = []
-        for n, lo in enumerate(EDGE_CLASSES):
-            hi = EDGE_CLASSES[n + 1] if n + 1 < len(EDGE_CLASSES) else np.inf
-            m = (d.weight >= lo) & (d.weight < hi)
-            if vis is not None:
-                m &= vis[d.src] & vis[d.dst]
-            self._edge_rows.append(np.nonzero(m)[0])
-        total = sum(len(r) for r in self._edge_rows)
-        if total > MAX_DRAWN_EDGES:  # large graph: drop the weakest edges first
-            excess = total - MAX_DRAWN_EDGES
-            for n, rows in enumerate(self._edge_rows):
-                if excess <= 0:
-                    break
-                if len(rows):
-                    keep = max(0, len(rows) - excess)
-                    order = np.argsort(-d.weight[rows], kind="stable")[:keep]
-                    excess -= len(rows) - keep
-                    self._edge_rows[n] = np.sort(rows[order])
+        self._edge_rows = d.edge_classes(self.visible_mask)
 
     def _kick(self) -> None:
         if not self._anim.isActive():
@@ -618,7 +609,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
 
     def _render_base(self, d: GraphData, pos: np.ndarray, empty: np.ndarray) -> None:
         self._drawn_rows = {}
-        for item, rows in zip(self.edge_items, self._edge_rows or [np.zeros(0, dtype=np.int64)] * 3):
+        items = self.edge_items + self.learned_items
+        for item, rows in zip(items, self._edge_rows or [np.zeros(0, dtype=np.int64)] * len(items)):
             if len(rows):
                 x, y = self._pairs_xy(pos, d.src[rows], d.dst[rows])
                 item.setData(x, y)
@@ -728,7 +720,12 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             self.details.setHtml(
                 "<h3>Memory graph</h3><p>Each dot is a memory of one exchange; "
                 "<span style='color:#a66e00'>◆ diamonds</span> are distilled knowledge. "
-                "Lines link memories recalled together — the more often, the thicker.</p>"
+                "Lines link related memories: <b>grey-blue</b> ones were made when a memory "
+                "was written (similar meaning, a shared name, the same conversation); "
+                f"<span style='color:rgb{self.colors.learned_edge}'><b>orange</b></span> "
+                "ones were learned from "
+                "recalling memories together — the more of a link was learned, the "
+                "stronger the orange.</p>"
                 "<p>While HeLa answers, the memories it is using <b>glow</b>.</p>"
                 "<p>Click a memory to see it here. Scroll to zoom, drag to pan.</p>")
             return

@@ -25,7 +25,8 @@ class GraphColors:
     """Colours of the graph and timeline views for one palette."""
 
     background: str
-    edge: tuple[int, int, int]
+    edge: tuple[int, int, int]  # a link made when a memory was written (prior): neutral
+    learned_edge: tuple[int, int, int]  # a learned (Hebbian) link: warm
     episode: str
     episode_border: str
     knowledge: str
@@ -43,6 +44,7 @@ class GraphColors:
 LIGHT = GraphColors(
     background="#fbfbfd",
     edge=(90, 100, 130),
+    learned_edge=(221, 107, 18),
     episode="#8fa8d8",
     episode_border="#4a5f8f",
     knowledge="#f2b84b",
@@ -60,6 +62,7 @@ LIGHT = GraphColors(
 DARK = GraphColors(
     background="#16181d",
     edge=(150, 165, 200),
+    learned_edge=(255, 158, 60),
     episode="#5d7bb8",
     episode_border="#a9c0ef",
     knowledge="#e0a43a",
