@@ -29,7 +29,7 @@ from test_ui_app import (
 from hela_desktop.config import Settings  # noqa: E402
 from hela_desktop.store import Store  # noqa: E402
 
-pytestmark = pytest.mark.gui
+pytestmark = [pytest.mark.gui, pytest.mark.slow]  # the whole app, one hour of use
 
 SEED = [
     ("I am allergic to peanuts, so I avoid satay.", "Good to know; I will keep that in mind."),

@@ -192,6 +192,7 @@ def test_history_that_overflows_the_context_is_trimmed(make_assistant, settings,
     small.close()
 
 
+@pytest.mark.slow
 def test_many_swaps_over_turns_keep_the_cache_consistent(make_assistant, settings, llm):
     """A multi-turn chat with frequent prefetched swaps (some replacing, some appending,
     some moving the cache): KV positions stay increasing and inside the context, every

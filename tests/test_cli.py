@@ -21,6 +21,7 @@ def run(*args, timeout=300, **kw):
                           text=True, timeout=timeout, env=env, **kw)
 
 
+@pytest.mark.slow
 def test_one_turn_as_json_lines_then_recall_after_restart(tmp_path):
     d = tmp_path / "data"
     r = run("chat", "--data-dir", str(d), "--message", "My favourite colour is teal.",
@@ -78,6 +79,7 @@ def test_doctor_reports_paths_and_offload(tmp_path):
     assert rep["versions"]["llama-cpp-python"] != "not installed"
 
 
+@pytest.mark.slow
 def test_ctrl_c_mid_answer_keeps_partial_answer(tmp_path):
     d = tmp_path / "data"
     env = dict(os.environ, HF_HUB_OFFLINE="1")
@@ -120,6 +122,7 @@ def test_every_command_has_help_and_data_dir(cmd):
     assert "--data-dir" in r.stdout
 
 
+@pytest.mark.slow
 def test_bench_speed_streaming_parts_run_and_report(tmp_path):
     """The streaming parts of `bench speed` on the real model, tiny sizes (a smoke test of
     the code; the figures themselves are measured by running the benchmark)."""

@@ -264,6 +264,7 @@ def test_control_tokens_in_knowledge_and_messages_stay_text(make_assistant, embe
     assert n == 3, "system, user and assistant headers only"
 
 
+@pytest.mark.slow
 def test_knowledge_grounding_edit_delete_restore(make_assistant, embedder, tmp_path):
     from hela_desktop import knowledge as K
 
@@ -350,6 +351,7 @@ def test_schema_v1_store_is_rekeyed_on_open(tmp_path, embedder):
 
 
 # ------------------------------------------------------------------ the benchmark ----
+@pytest.mark.slow
 def test_bench_personal_plays_dialogues_and_scores(tmp_path, llm, embedder):
     from hela_desktop.bench.personal import load_dialogues, run_personal
 

@@ -601,6 +601,7 @@ def test_stages_and_progress(tmp_path, embedder):
     assert seen[-1][0] == "progress" and seen[-1][1] == seen[-1][2]
 
 
+@pytest.mark.slow
 def test_big_export_streams_in_bounded_memory(tmp_path, monkeypatch):
     """A 12 MB conversations.json is read in blocks (256 KiB here): parsing it never holds
     more than a few blocks and one conversation in memory."""
@@ -705,6 +706,7 @@ def _fuzz_import(base: Path, write, embedder) -> None:
 
 @_FUZZ
 @given(st.data())
+@pytest.mark.slow
 def test_fuzz_chatgpt(fuzz_store, embedder, data):
     obj = _mutate(data, chatgpt_export()[:2])
     _fuzz_import(fuzz_store, lambda d: write_json(d / "conversations.json", obj), embedder)

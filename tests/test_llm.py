@@ -29,6 +29,7 @@ def test_truncated_gguf_is_refused_by_llama_cpp(tmp_path):
         LocalLLM(p)
 
 
+@pytest.mark.slow
 def test_sync_reuses_the_longest_cached_prefix(llm):
     a = llm.tokenize("The quick brown fox jumps over the lazy dog. " * 4)
     b = a[:30] + llm.tokenize(" A completely different ending.")
@@ -113,6 +114,7 @@ def test_touching_edits_are_applied_as_one(llm):
     assert abs(results[0] - results[1]).max() < 1e-4
 
 
+@pytest.mark.slow
 def test_sync_can_drop_a_block_and_reuse_what_follows(llm):
     """A new turn's prompt lacks the previous turn's memory block: the block's cells are
     dropped and the cells after it reused (moved left), instead of evaluated again."""
@@ -156,6 +158,7 @@ def test_plain_completion_after_holes_keeps_the_bookkeeping(llm):
     llm.push(_greedy_next(llm))
 
 
+@pytest.mark.slow
 def test_replaced_cells_equal_an_exact_evaluation(llm):
     """The inserted tokens attend exactly to what precedes them: truncating the context right
     after the insert must predict the same next token as evaluating it from scratch."""
@@ -173,6 +176,7 @@ def test_replaced_cells_equal_an_exact_evaluation(llm):
     assert spliced == exact
 
 
+@pytest.mark.slow
 def test_prepared_lines_equal_lines_decoded_in_place(llm):
     """A line evaluated on the side context and copied in gives the same context as one
     decoded in the main context: the same cells, so the same next-token logits."""

@@ -196,6 +196,7 @@ def build(store: Store, spec: dict) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spec=stores())
+@pytest.mark.slow
 def test_round_trip_property(spec):
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

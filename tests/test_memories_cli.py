@@ -39,6 +39,7 @@ def run(capsys, *argv) -> tuple[int, str, str]:
     return rc, out.out, out.err
 
 
+@pytest.mark.slow
 def test_search_by_meaning_from_the_installed_command(data):
     """The issue's check: `memories search allergy --json` finds the memory saying "allergic"."""
     env = dict(os.environ, HF_HUB_OFFLINE="1")

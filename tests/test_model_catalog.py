@@ -24,6 +24,7 @@ MODEL = bundled_model_path()
 pytestmark = pytest.mark.skipif(MODEL is None, reason="the bundled model is not installed")
 
 
+@pytest.mark.slow
 def test_metadata_matches_the_gguf_package():
     """Our fast reader agrees with the gguf package's full parse on every scalar we show."""
     from gguf import GGUFReader, LlamaFileType

@@ -53,6 +53,7 @@ def _purge_in_another_process(data_dir, episode_id: int) -> None:
 
 
 # ---------------------------------------------------------------- item 4: purge --------
+@pytest.mark.slow
 def test_purge_during_an_answer_keeps_the_answer(make_assistant, settings, tmp_path):
     """A memory that was in the prompt is purged by another process while the answer
     streams: the answer is stored all the same (it used to fail on a foreign key)."""
@@ -89,6 +90,7 @@ def test_purge_during_an_answer_keeps_the_answer(make_assistant, settings, tmp_p
 
 
 # ------------------------------------------------------------- item 1: bad dates -------
+@pytest.mark.slow
 def test_a_stored_date_no_calendar_can_show_does_not_break_a_turn(make_assistant):
     """A store written before dates were checked on import: the turn still runs."""
     a = make_assistant()
@@ -99,6 +101,7 @@ def test_a_stored_date_no_calendar_can_show_does_not_break_a_turn(make_assistant
 
 
 # ---------------------------------------------------------- item 7: over-long input ----
+@pytest.mark.slow
 def test_message_too_long_refused_before_anything_is_stored(make_assistant):
     a = make_assistant()
     with pytest.raises(MessageTooLong, match="message too long"):
@@ -108,6 +111,7 @@ def test_message_too_long_refused_before_anything_is_stored(make_assistant):
     assert isinstance(list(a.chat("Hello"))[-1], DoneEvent)
 
 
+@pytest.mark.slow
 def test_cli_over_long_message_one_line_exit_2_nothing_stored(tmp_path):
     d = tmp_path / "data"
     r = run("chat", "--data-dir", str(d), "--message", "zebra " * 21000)
@@ -117,6 +121,7 @@ def test_cli_over_long_message_one_line_exit_2_nothing_stored(tmp_path):
             "SELECT COUNT(*) FROM messages").fetchone()[0] == 0
 
 
+@pytest.mark.slow
 def test_interactive_chat_survives_a_one_megabyte_line(tmp_path):
     d = tmp_path / "data"
     r = run("chat", "--data-dir", str(d), "--max-tokens", "4",
@@ -161,6 +166,7 @@ def _corrupt(d, how: str) -> None:
 @pytest.mark.parametrize("how,expect", [("garbage", "not a readable HeLa memory file"),
                                         ("truncated", "HeLa memory file"),
                                         ("newer", "newer HeLa Desktop")])
+@pytest.mark.slow
 def test_damaged_memory_file_one_line_in_every_command_and_doctor_names_it(tmp_path, how,
                                                                             expect):
     d = tmp_path / "data"
@@ -179,6 +185,7 @@ def test_damaged_memory_file_one_line_in_every_command_and_doctor_names_it(tmp_p
     assert r.returncode == 1 and "[PROBLEM]" in r.stdout and expect in r.stdout
 
 
+@pytest.mark.slow
 def test_data_dir_that_is_a_file(tmp_path):
     f = tmp_path / "notadir"
     f.write_text("hello")
@@ -195,6 +202,7 @@ def test_data_dir_that_is_a_file(tmp_path):
                                          ('{"temperature": "hot"}', "temperature: expected"),
                                          ("[1, 2]", "expected a JSON object"),
                                          ('{"hela": {"k": 1e400}}', "hela.k")])
+@pytest.mark.slow
 def test_malformed_settings_one_line_and_doctor_names_it(tmp_path, text, expect):
     d = tmp_path / "data"
     d.mkdir()
@@ -218,6 +226,7 @@ def test_settings_values_of_the_wrong_type_or_range(tmp_path):
     assert s.max_memories == 4 and type(s.max_memories) is int
 
 
+@pytest.mark.slow
 def test_a_store_locked_by_another_process_gives_one_line_in_every_command(tmp_path):
     """Another process holds the write lock for longer than the 30 s wait: each command
     says so in one line (exit 3) instead of a traceback; nothing changes."""
@@ -257,6 +266,7 @@ def test_a_store_locked_by_another_process_gives_one_line_in_every_command(tmp_p
 
 
 # ------------------------------------------------------------ full disk (item 6) ------
+@pytest.mark.slow
 def test_full_disk_during_an_answer_keeps_it_and_saves_it_later(make_assistant, settings):
     """The file-size limit stands for a full disk: the answer streams, saving fails with
     one clear message, the answer is kept, and it is saved once there is room again."""
@@ -287,6 +297,7 @@ def test_full_disk_during_an_answer_keeps_it_and_saves_it_later(make_assistant, 
     assert msgs[-1]["content"] == tokens and a.store.integrity_ok()
 
 
+@pytest.mark.slow
 def test_cli_full_disk_one_line_exit_3(tmp_path):
     d = tmp_path / "data"
     assert run("chat", "--data-dir", str(d), "-m", "hello", "--max-tokens", "4").returncode == 0
@@ -306,6 +317,7 @@ def test_cli_full_disk_one_line_exit_3(tmp_path):
 
 
 # --------------------------------------------------------------- item 9: privacy -------
+@pytest.mark.slow
 def test_private_files_are_owner_only_and_fixed_at_start(tmp_path, make_assistant):
     d = tmp_path / "data"
     old = os.umask(0o022)
@@ -365,6 +377,7 @@ def test_refused_import_exits_2_as_documented(tmp_path):
 
 
 # ------------------------------------------------------------ item 10: busy machine -----
+@pytest.mark.slow
 def test_swap_prices_follow_measured_costs(llm):
     """Generating tokens measures what a token costs now; a swap measures its own pause:
     the next swap is priced from those figures, not from a quiet-machine calibration."""
@@ -399,6 +412,7 @@ def test_swap_prices_follow_measured_costs(llm):
     assert took > 0
 
 
+@pytest.mark.slow
 def test_a_late_prefetch_is_abandoned(llm):
     head = llm.tokenize("Notes: my dog Biscuit is a beagle. ")
     old = llm.tokenize("I once visited Oslo in winter. ")
@@ -413,6 +427,7 @@ def test_a_late_prefetch_is_abandoned(llm):
     assert llm.prepare(edit) is not None  # the side context is still usable
 
 
+@pytest.mark.slow
 def test_no_swap_pauses_longer_than_the_cap(make_assistant, settings):
     """With swaps priced above MAX_SWAP_PAUSE_S (a machine so busy that one would pause
     the answer for seconds), none is made even though the budget would allow it."""
@@ -441,6 +456,7 @@ def test_no_swap_pauses_longer_than_the_cap(make_assistant, settings):
         a.llm.pause_tokens = saved
 
 
+@pytest.mark.slow
 def test_progress_while_a_long_prompt_is_read(make_assistant, settings):
     a = make_assistant(s=settings)
     seen = []

@@ -332,6 +332,7 @@ def test_ok_stub_and_api_key(stub_server, make_assistant, settings, embedder):
         ServerLLM(f"{stub_server}/auth", "stub", "wrong").connect()
 
 
+@pytest.mark.slow
 def test_cli_malformed_stream_one_error_line_exit_3(stub_server, tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "hela_desktop.cli", "chat", "--data-dir", str(tmp_path / "d"),
