@@ -292,7 +292,7 @@ def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_di
     out = tmp_path / "mem.hela"
     w.files.start_progress("Exporting memories…")
     w.run_op("export", str(out))
-    _wait(qtbot, lambda: getattr(w, "last_message", ("",))[0] == "Export finished", 60)
+    _wait(qtbot, lambda: (w.last_message or ("",))[0] == "Export finished", 60)
     assert out.exists() and out.stat().st_size > 0
     notes = tmp_path / "notes.txt"
     notes.write_text("My brother Rui plays the cello.\n\nRui lives in Coimbra.\n", encoding="utf-8")
