@@ -119,7 +119,7 @@ def bench_retrieval(sizes: list[int], queries: int, settings: Settings, workdir:
             build_pool(store, n)
             build_s = time.perf_counter() - t
             engine = MemoryEngine(store, _RandomEmbedder(), settings)
-            lat = {"default": [], "dense": []}
+            lat: dict[str, list[float]] = {"default": [], "dense": []}
             for qi in range(queries):
                 q = rng.standard_normal(384).astype(np.float32)
                 q /= np.linalg.norm(q)
@@ -208,13 +208,12 @@ def _plain_generation(llm, prompt: list[int], max_tokens: int) -> tuple[int, flo
 def _bench_chat(settings: Settings, workdir: Path, model: str | None, **overrides):
     """An assistant on a fresh data folder holding the twenty TOPICS, greedy, 96-token answers,
     and one conversation: (assistant, conversation id, its settings)."""
-    from ..assistant import Assistant
+    from ..loader import open_assistant
     from ..memory import NewEpisode
 
     s = settings.with_overrides(temperature=0.0, max_answer_tokens=96, model_path=model or None,
                                 **overrides)
-    a = Assistant(workdir, s)
-    a.load()
+    a = open_assistant(workdir, s)
     a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
     return a, a.new_conversation("bench"), s
 
@@ -242,6 +241,7 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
             elif isinstance(ev, DoneEvent):
                 done = ev
         st = a.last_turn
+        assert done is not None and st is not None  # the turn ran to its end
         gen_tokens = len(times)
         live_s = times[-1] - times[0] if gen_tokens > 1 else float("nan")
         # 2) plain generation of the same first prompt
