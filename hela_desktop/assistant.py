@@ -1,18 +1,18 @@
 """The assistant: the memory-and-generation loop behind the app and the terminal chat
 (Qt-free).
 
-`Assistant` owns what lives across turns — the data folder's store, the settings, the
-embedder and memory engine, the chat model (a local GGUF model or a model server), the
-model lock and the retrieval thread.  Each message is one `hela_desktop.turn.Turn`
-(prompt, recall, swap bookkeeping; layout in `hela_desktop.prompt`, swap policy in
-`hela_desktop.swap`) answered by `hela_desktop.local_turn.LocalAnswer` or
+`Assistant` owns what lives across turns — the memory engine (with the data folder's
+store, the embedder and the settings), the chat model (a local GGUF model or a model
+server), the model lock and the retrieval thread — all loaded when it is built
+(`hela_desktop.loader` loads them, in steps for the app).  Each message is one
+`hela_desktop.turn.Turn` (prompt, recall, swap bookkeeping; layout in
+`hela_desktop.prompt`, swap policy in `hela_desktop.swap`) answered by `hela_desktop.local_turn.LocalAnswer` or
 `hela_desktop.server_turn.ServerAnswer`; `chat` streams the events of
 `hela_desktop.events` in order: memories, tokens and memory updates, done.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 import time
@@ -53,44 +53,36 @@ class AnswerNotSaved(StoreError):
         self.answer = answer
 
 
-def new_model(settings: Settings) -> LocalLLM | ServerLLM:
-    """The chat model the settings name: a model server (connected; raises ServerError with
-    one line, nothing written) or a local GGUF model (raises ModelError)."""
-    if settings.backend == "server":
-        from .server_llm import server_llm
-
-        return server_llm(settings).connect()
-    return LocalLLM.from_settings(settings)
+def describe_model(llm: LocalLLM | ServerLLM) -> dict:
+    """What the window's status bar shows of a loaded chat model."""
+    if not isinstance(llm, LocalLLM):
+        return {"path": llm.url, "name": llm.name, "device": "server",
+                "n_gpu_layers": 0, "n_ctx": llm.n_ctx, "server_url": llm.url}
+    return {"path": str(llm.path), "name": llm.path.stem, "device": llm.device,
+            "n_gpu_layers": llm.n_gpu_layers, "n_ctx": llm.n_ctx}
 
 
 class Assistant:
-    """The whole memory-and-generation loop behind the app and the terminal chat.
-
-    The store opens when it is built; the embedder and the chat model load with `load`
-    (or are given, already loaded); `chat` loads what is missing.
+    """The whole memory-and-generation loop behind the app and the terminal chat, built
+    from loaded parts: the memory engine (its store, embedder and settings) and the chat
+    model.  Nothing on it is optional; `hela_desktop.loader` loads the parts (in steps for
+    the app, all at once with `open_assistant`).
 
     Example::
 
-        a = Assistant(Path("~/hela").expanduser()); a.load()
+        a = open_assistant(Path("~/hela").expanduser())  # hela_desktop.loader
         for ev in a.chat("My sister Ana lives in Lisbon."):
             ...
     """
 
-    def __init__(self, data_dir: Path, settings: Settings | None = None, *,
-                 model_path: str | None = None, llm: LocalLLM | ServerLLM | None = None,
-                 embedder: Embedder | None = None):
-        self.data_dir = Path(data_dir)
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.settings = settings or Settings.load(self.data_dir)
-        if model_path:
-            self.settings.model_path = str(model_path)
-        self.store = Store(self.data_dir)
-        # the loaded parts (None until `load`): hosts such as the app load them in steps
-        self.embedder: Embedder | None = embedder
-        self.engine: MemoryEngine | None = (
-            MemoryEngine(self.store, embedder, self.settings) if embedder is not None else None)
-        self.llm: LocalLLM | ServerLLM | None = llm
-        self._model_lock = threading.Lock()
+    def __init__(self, engine: MemoryEngine, llm: LocalLLM | ServerLLM, *,
+                 model_lock: threading.Lock | None = None):
+        self.engine = engine
+        self.store: Store = engine.store
+        self.embedder: Embedder = engine.embedder
+        self.llm: LocalLLM | ServerLLM = llm  # replaced under `model_lock` by a model switch
+        # the lock a chat turn holds while it uses the model (idle work takes it too)
+        self.model_lock = model_lock if model_lock is not None else threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hela-retrieval")
         self._costs: dict[tuple[int, str], list[int]] = {}
         self._abandon = threading.Event()  # set: the pending proposal is no longer wanted
@@ -104,63 +96,36 @@ class Assistant:
         self.on_progress: Callable[[int, int], None] | None = None
 
     @property
-    def model_lock(self) -> threading.Lock:
-        """The lock a chat turn holds while it uses the model (idle work takes it too)."""
-        return self._model_lock
+    def settings(self) -> Settings:
+        """The settings in force (the engine's: one object for both)."""
+        return self.engine.settings
+
+    @property
+    def data_dir(self) -> Path:
+        """The data folder (the folder of the store's file)."""
+        return self.store.path.parent
 
     @property
     def last_gate(self) -> GateResult | None:
         """The relevance gate's last decision (tests, bench personal)."""
         return self.turn.gate if self.turn is not None else None
 
-    # ---- loading ------------------------------------------------------------------------
-    def load_embedder(self) -> MemoryEngine:
-        """Load the embedder (raises EmbedderError); returns the memory engine."""
-        if self.embedder is None:
-            # half the cores: live re-retrieval embeds beside llama.cpp's generation thread
-            self.embedder = Embedder(threads=max(1, (os.cpu_count() or 2) // 2))
-        if self.engine is None:
-            self.engine = MemoryEngine(self.store, self.embedder, self.settings)
-        return self.engine
-
-    def load(self) -> TurnParts:
-        """Load the embedder and the chat model (raises ModelError / EmbedderError /
-        ServerError); returns what a turn runs on."""
-        engine = self.load_embedder()
-        if self.llm is None:
-            self.llm = new_model(self.settings)
-        return TurnParts(self.settings, self.store, engine, self.llm, self._pool,
+    def parts(self) -> TurnParts:
+        """What a turn runs on: this assistant's loaded parts."""
+        return TurnParts(self.settings, self.store, self.engine, self.llm, self._pool,
                          self._abandon, self._costs)
 
-    def reload_model(self, settings: Settings) -> None:
-        """Switch model or model settings; the old model stays loaded if the new one fails."""
-        new = new_model(settings)
-        with self._model_lock:
-            old, self.llm = self.llm, new
-        if old is not None:
-            old.close()
-        self.apply_settings(settings)
-
     def apply_settings(self, settings: Settings) -> None:
-        self.settings = settings
-        if self.engine is not None:
-            self.engine.settings = settings
+        self.engine.settings = settings
 
     def model_info(self) -> dict:
-        llm = self.llm
-        if llm is None:
-            return {"path": self.settings.model_path or "(bundled default)", "name": None,
-                    "device": "—", "n_gpu_layers": self.settings.n_gpu_layers,
-                    "n_ctx": self.settings.n_ctx}
-        if not isinstance(llm, LocalLLM):
-            return {"path": llm.url, "name": llm.name, "device": "server",
-                    "n_gpu_layers": 0, "n_ctx": llm.n_ctx, "server_url": llm.url}
-        return {"path": str(llm.path), "name": llm.path.stem, "device": llm.device,
-                "n_gpu_layers": llm.n_gpu_layers, "n_ctx": llm.n_ctx}
+        return describe_model(self.llm)
 
-    def close(self) -> None:
+    def close(self, *, close_model: bool = True) -> None:
+        """Stop the retrieval thread, close the model (unless `close_model` is False: a
+        host that lent it keeps it) and the store."""
         self._pool.shutdown(wait=True, cancel_futures=True)
-        if self.llm is not None:
+        if close_model:
             self.llm.close()
         self.store.close()
 
@@ -173,21 +138,20 @@ class Assistant:
         return user_model_text(self.store)
 
     def _stable_messages(self) -> list[dict]:
-        return Turn(self.load(), "").stable_messages()
+        return Turn(self.parts(), "").stable_messages()
 
     def _user_content(self, memories: list[Recall], message: str) -> str:
         """The final user turn with the latest turn's knowledge and these memories."""
         return P.user_content(self.turn_knowledge, memories, message)
 
     def _fit_history(self, conversation_id: int, message: str) -> list[dict]:
-        return Turn(self.load(), message).fit_history(conversation_id, message)
+        return Turn(self.parts(), message).fit_history(conversation_id, message)
 
     def _memory_cost(self, r: Recall) -> int:
-        return Turn(self.load(), "").memory_cost(r)
+        return Turn(self.parts(), "").memory_cost(r)
 
     def _recall_knowledge(self, query_vec: np.ndarray, personal: bool = True) -> list[Recall]:
-        return recall_knowledge(self.load_embedder(), self.store, self.settings, query_vec,
-                                personal)
+        return recall_knowledge(self.engine, self.store, self.settings, query_vec, personal)
 
     # ---- one turn -----------------------------------------------------------------------
     def chat(self, message: str, conversation_id: int | None = None,
@@ -208,14 +172,14 @@ class Assistant:
             raise ValueError("empty message: type something to send")
         if self.settings.profile not in PROFILES:
             raise ValueError(f"unknown retrieval profile {self.settings.profile!r}")
-        parts = self.load()
+        parts = self.parts()
         message = message.strip()
         local = isinstance(parts.llm, LocalLLM)
         if local:
             Turn(parts, message, now).check_length()
             if self.unsaved is not None:  # the previous answer first: the chat stays in order
                 self.save_unsaved()
-        with self._model_lock:
+        with self.model_lock:
             turn = self._begin_turn(parts, message, conversation_id, now)
             if local and on_status is not None:
                 on_status("recalling", 0, 0)
@@ -287,7 +251,7 @@ class Assistant:
 
     def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,
                  state, swaps, n_tokens, elapsed, now: float | None = None) -> DoneEvent:
-        engine = self.load_embedder()
+        engine = self.engine
         timeline = [(a, b, ids) for a, b, ids in spans if b > a]
         stats = {
             "tokens": n_tokens, "swaps": swaps, "prefill_tokens": state.prefill_tokens,
@@ -341,4 +305,4 @@ class Assistant:
 
 
 __all__ = ["Assistant", "AnswerNotSaved", "MessageTooLong", "ModelError", "TurnState",
-           "format_memory", "MEMORY_HEADER", "new_model"]
+           "describe_model", "format_memory", "MEMORY_HEADER"]

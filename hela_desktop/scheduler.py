@@ -1,8 +1,9 @@
 """Background consolidation and forgetting while the app sits idle (Qt-free, APScheduler 3).
 
-API for the GUI (and anything else that hosts an :class:`~hela_desktop.assistant.Assistant`)::
+API for the GUI (and anything else that loads an assistant with
+:class:`~hela_desktop.loader.AssistantLoader`)::
 
-    sched = IdleScheduler(assistant, on_report=callback,   # starts checking at once
+    sched = IdleScheduler(loader, on_report=callback,      # starts checking at once
                           on_start=started)
     sched.touch()        # call on every key press in the input box, and when an answer
                          # starts and ends: it marks activity and makes a running job yield
@@ -27,14 +28,15 @@ Rules:
   that yielded, or that left clusters for later (``ConsolidationParams.max_clusters``),
   continues at the next idle check.
 - **One model at a time.**  Each cluster's model call and transaction run under the
-  assistant's ``_model_lock`` (exposed as ``model_lock``), the same lock a chat turn holds,
-  so chat and consolidation never use the model together.  A job waits at most
+  loader's ``model_lock``, the same lock a chat turn holds (and a model switch), so chat and
+  consolidation never use the model together.  A pass loads what is not loaded yet (the
+  embedder, then the model, under the lock).  A job waits at most
   ``lock_timeout`` for it; if a chat holds it, the job yields.
 - **Yielding.**  `touch()` sets an event that the job checks before every cluster and every
   generated token; the current model call stops at once (nothing of it is written) and the
   lock is released.  Committed clusters stay committed; the rest is done next time.
 - **Threads.**  The job writes through its own `Store` connection on the same file (SQLite
-  WAL), and removes archived episodes from ``assistant.engine``'s index under its lock.
+  WAL), and removes archived episodes from ``loader.engine``'s index under its lock.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
@@ -52,49 +55,53 @@ from .events import ReflectionEvent, ReflectionStartedEvent
 from .forgetting import ForgettingParams, forget
 from .store import Store
 
+if TYPE_CHECKING:
+    from .loader import AssistantLoader
+
 log = logging.getLogger(__name__)
 
 
 class _LiveLLM:
-    """Forwards to ``assistant.llm`` as it is *now* (a model switch replaces it)."""
+    """Forwards to ``loader.llm`` as it is *now* (a model switch replaces it)."""
 
-    def __init__(self, assistant):
-        object.__setattr__(self, "_assistant", assistant)
+    def __init__(self, loader: AssistantLoader):
+        object.__setattr__(self, "_loader", loader)
 
     def __getattr__(self, name):
-        return getattr(self._assistant.llm, name)
+        return getattr(self._loader.llm, name)
 
     def __setattr__(self, name, value):
-        setattr(self._assistant.llm, name, value)
+        setattr(self._loader.llm, name, value)
 
 
 class IdleScheduler:
     """Runs reflective consolidation, then forgetting, when the user is idle.
 
-    `assistant`: the app's `Assistant` (its store path, engine, model and model lock are
-    used).  `on_report`: called with each pass's `ReflectionEvent` (worker thread);
+    `loader`: the app's `AssistantLoader` (its settings, store path, engine, model and model
+    lock are used; what is not loaded yet is loaded by the first pass).  `on_report`: called with each pass's `ReflectionEvent` (worker thread);
     `on_start`: called with a `ReflectionStartedEvent` as a pass begins (worker thread).
-    `idle_minutes`: default ``assistant.settings.idle_minutes``, read at every check so a
+    `idle_minutes`: default ``loader.settings.idle_minutes``, read at every check so a
     settings change applies at once.  `consolidation` / `forgetting`: parameters.
     `check_seconds`: how often idleness is checked.  `start`: start the background scheduler
     now (tests may pass False and call `run_pass` directly).
     """
 
-    def __init__(self, assistant, on_report: Callable[[ReflectionEvent], None] | None = None, *,
+    def __init__(self, loader: AssistantLoader,
+                 on_report: Callable[[ReflectionEvent], None] | None = None, *,
                  on_start: Callable[[ReflectionStartedEvent], None] | None = None,
                  idle_minutes: float | None = None, check_seconds: float = 10.0,
                  consolidation: ConsolidationParams | None = None,
                  forgetting: ForgettingParams | None = None,
                  lock_timeout: float = 0.5, start: bool = True,
                  clock: Callable[[], float] = time.monotonic):
-        self.assistant = assistant
+        self.loader = loader
         self.on_report = on_report
         self.on_start = on_start
         self._idle_minutes = idle_minutes
         self.consolidation = consolidation or ConsolidationParams(lock_timeout=lock_timeout)
         self.forgetting = forgetting or ForgettingParams()
         self.lock_timeout = lock_timeout
-        self.model_lock: threading.Lock = assistant._model_lock
+        self.model_lock: threading.Lock = loader.model_lock
         self._clock = clock
         self._last_activity = clock()
         self._activity_seq = 0
@@ -115,7 +122,7 @@ class IdleScheduler:
     def idle_minutes(self) -> float:
         if self._idle_minutes is not None:
             return float(self._idle_minutes)
-        return float(getattr(self.assistant.settings, "idle_minutes", 2.0))
+        return float(getattr(self.loader.settings, "idle_minutes", 2.0))
 
     def touch(self) -> None:
         """The user did something (typed, sent, an answer started/ended): yield and reset."""
@@ -195,14 +202,13 @@ class IdleScheduler:
         self._notify(self.on_start, ReflectionStartedEvent(trigger=trigger))
         store = None
         try:
-            a = self.assistant
-            a.load_embedder()
-            engine = a.engine
-            if a.llm is None and not self._load_model():
+            loader = self.loader
+            engine = loader.load_embedder()
+            if loader.assistant is None and not self._load_model():
                 report.yielded = True
                 return self._finish(report, t0, seq, complete=False)
-            store = Store(a.store.path)
-            crep = consolidate(engine, _LiveLLM(a), store=store, params=self.consolidation,
+            store = Store(loader.store.path)
+            crep = consolidate(engine, _LiveLLM(loader), store=store, params=self.consolidation,
                                should_yield=self.should_yield, model_lock=self.model_lock)
             report.consolidation = crep.to_dict()
             complete = not crep.yielded and crep.remaining == 0
@@ -234,8 +240,7 @@ class IdleScheduler:
         if not self.model_lock.acquire(timeout=self.lock_timeout):
             return False
         try:
-            if self.assistant.llm is None:
-                self.assistant.load()
+            self.loader.load_model()
         finally:
             self.model_lock.release()
         return True

@@ -27,11 +27,10 @@ def main() -> int:
     from hela_desktop.paths import set_offline_env
 
     set_offline_env()
-    from hela_desktop.assistant import Assistant
+    from hela_desktop.loader import open_assistant
 
     with tempfile.TemporaryDirectory() as tmp:
-        assistant = Assistant(Path(tmp))
-        assistant.load()
+        assistant = open_assistant(Path(tmp))
         for message in ("hello", "My sister Ana lives in Lisbon.", "Where does my sister live?"):
             events = list(assistant.chat(message, seed=1))
         assistant.close()

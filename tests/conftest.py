@@ -36,13 +36,16 @@ def settings() -> Settings:
 
 @pytest.fixture
 def make_assistant(tmp_path, llm, embedder, settings):
-    """Build Assistants on a data folder (default: a fresh one) sharing the loaded models."""
-    from hela_desktop.assistant import Assistant
+    """Build Assistants on a data folder (default: a fresh one) sharing the loaded models;
+    `model`: another chat model, or None for the one the settings name (loaded now)."""
+    from hela_desktop.loader import open_assistant
 
     made = []
+    shared = object()
 
-    def make(data_dir=None, s: Settings | None = None):
-        a = Assistant(data_dir or tmp_path / "data", s or settings, llm=llm, embedder=embedder)
+    def make(data_dir=None, s: Settings | None = None, model=shared):
+        a = open_assistant(data_dir or tmp_path / "data", s or settings,
+                           llm=llm if model is shared else model, embedder=embedder)
         made.append(a)
         return a
 

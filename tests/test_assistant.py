@@ -78,7 +78,6 @@ def test_swap_reuses_the_stable_prefix_and_timeline_matches(make_assistant, sett
     settings.swap_prefetch = mode == "prefetch"
     _swappy(settings)
     a = make_assistant(s=settings)
-    a.load()
     conv = a.new_conversation()
     # some history, so the stable prefix is more than the system prompt
     a.store.add_message(conv, "user", "Hi, I'm Sam.")
@@ -179,8 +178,7 @@ def test_history_that_overflows_the_context_is_trimmed(make_assistant, settings,
     settings.n_ctx = 768
     settings.max_answer_tokens = 16
     settings.token_budget = 120
-    a = make_assistant(s=settings)
-    a.llm = small
+    a = make_assistant(s=settings, model=small)
     conv = a.new_conversation()
     long = "This is a long message about many things. " * 30
     for i in range(12):
@@ -204,7 +202,6 @@ def test_many_swaps_over_turns_keep_the_cache_consistent(make_assistant, setting
     settings.temperature = 0.7
     settings.async_retrieval = False  # the same swaps every run (prefetch still used)
     a = make_assistant(s=settings)
-    a.load()
     a.engine.add_episodes([NewEpisode(t, "") for t in DIVERSE])
     conv = a.new_conversation()
     side_before = llm.side_evaluated_tokens

@@ -217,12 +217,11 @@ def test_retrieve_knowledge_is_its_own_node_type(engine, embedder):
     assert retrieve_knowledge(engine, q, k=3, kinds=["persona"]) == []
 
 
-def test_assistant_puts_knowledge_in_the_memory_block(tmp_path, embedder):
-    from hela_desktop.assistant import MEMORY_HEADER, Assistant
+def test_assistant_puts_knowledge_in_the_memory_block(tmp_path, embedder, llm):
+    from hela_desktop.assistant import MEMORY_HEADER
+    from hela_desktop.loader import open_assistant
 
-    a = Assistant(tmp_path)
-    a.embedder = embedder
-    a.engine = MemoryEngine(a.store, embedder, a.settings)
+    a = open_assistant(tmp_path, llm=llm, embedder=embedder)
     build_conversation(a.engine, hebbian_rounds=0)
     p = ConsolidationParams()
     _item(a.store, embedder, "fact", "Max is a golden retriever who loves trails.", [2, 3], p)
@@ -237,7 +236,7 @@ def test_assistant_puts_knowledge_in_the_memory_block(tmp_path, embedder):
     assert content.startswith(MEMORY_HEADER) and "- Max is a golden retriever" in content
     a.turn_knowledge = []
     assert a._user_content([], "hello") == "hello"
-    a.close()
+    a.close(close_model=False)  # the module's model
 
 
 # ------------------------------------------------------------------ with the model ------

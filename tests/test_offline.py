@@ -151,16 +151,15 @@ def _child_selftest(guard: NetworkGuard) -> dict:
 
 def _child_turn(guard: NetworkGuard, data_dir: Path) -> dict:
     """Load model and embedder, run two real turns (retrieve, generate, re-retrieve, store)."""
-    from hela_desktop.assistant import Assistant
     from hela_desktop.config import Settings
+    from hela_desktop.loader import open_assistant
 
     settings = Settings.load(data_dir)
     settings.max_answer_tokens = 40
     settings.reretrieve_every = 4  # re-retrieve often, so short answers still exercise it
     if hasattr(settings, "async_retrieval"):
         settings.async_retrieval = False  # wait for each re-retrieval: deterministic
-    assistant = Assistant(data_dir, settings)
-    assistant.load()
+    assistant = open_assistant(data_dir, settings)
     # Count retrievals through the engine's public entry point: the first of each turn is
     # queried with the user message, re-retrievals with the message plus recent output.
     queries: list[str] = []

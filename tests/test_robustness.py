@@ -443,7 +443,6 @@ def test_no_swap_pauses_longer_than_the_cap(make_assistant, settings):
     settings.max_answer_tokens = 48
     settings.gate.enabled = False  # swap machinery on a story prompt (no memory is evidence)
     a = make_assistant(s=settings)
-    a.load()
     a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
     saved = dict(a.llm.pause_tokens)
     try:

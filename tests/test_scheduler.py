@@ -9,11 +9,10 @@ import time
 import pytest
 from test_consolidate import PARAMS, build_conversation  # noqa: E402
 
-from hela_desktop.assistant import Assistant
 from hela_desktop.consolidate import ConsolidationParams
 from hela_desktop.embedder import Embedder
 from hela_desktop.forgetting import ForgettingParams
-from hela_desktop.memory import MemoryEngine
+from hela_desktop.loader import AssistantLoader
 from hela_desktop.scheduler import IdleScheduler
 
 
@@ -24,9 +23,7 @@ def embedder() -> Embedder:
 
 @pytest.fixture()
 def assistant(tmp_path, embedder):
-    a = Assistant(tmp_path)
-    a.embedder = embedder
-    a.engine = MemoryEngine(a.store, embedder, a.settings)
+    a = AssistantLoader(tmp_path, embedder=embedder)  # the model loads when a pass needs it
     yield a
     a.close()
 
@@ -75,7 +72,7 @@ def test_not_idle_while_a_chat_holds_the_model(assistant):
     sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=0.002,
                           check_seconds=0.1, consolidation=ConsolidationParams(hub_degree=50.0))
     try:
-        with assistant._model_lock:  # an answer is being generated
+        with assistant.model_lock:  # an answer is being generated
             time.sleep(1.5)
             assert reports == [] and sched.idle_seconds() == 0.0
         assert _wait(lambda: len(reports) == 1, 120)
@@ -89,9 +86,9 @@ def test_job_yields_to_the_user(assistant):
     reports: list = []
     sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=60, start=False,
                           consolidation=ConsolidationParams(**PARAMS))
-    assistant.load()  # the model is loaded, so the job holds the lock only for a cluster
+    assistant.load_model()  # the model is loaded, so the job holds the lock only for a cluster
     # a chat holds the model: the job yields without calling it
-    with assistant._model_lock:
+    with assistant.model_lock:
         rep = sched.run_pass("manual")
     assert rep.yielded and rep.consolidation["distilled"] == 0
     assert rep.forgetting is None

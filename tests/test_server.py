@@ -20,6 +20,7 @@ import pytest
 from test_assistant import DIVERSE, _swappy  # tests/ is on sys.path (rootdir conftest)
 
 from hela_desktop.events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
+from hela_desktop.loader import AssistantLoader
 from hela_desktop.memory import NewEpisode
 from hela_desktop.paths import bundled_model_path
 from hela_desktop.server_llm import (
@@ -113,11 +114,9 @@ def server_settings(settings, url: str, model: str = ""):
 
 
 def make_server_assistant(make_assistant, settings, embedder):
-    """An Assistant whose model is the server (its llm is set by load(), not the fixture's)."""
+    """An Assistant whose model is the server (loaded from the settings, not the fixture's)."""
 
-    a = make_assistant(s=settings)
-    a.llm = None
-    a.load()
+    a = make_assistant(s=settings, model=None)
     assert isinstance(a.llm, ServerLLM)
     return a
 
@@ -227,12 +226,12 @@ def test_wrong_model_name_is_refused_before_anything_is_written(llama_server, ma
                                                                 settings, embedder, tmp_path):
     url, model, _ = llama_server
     server_settings(settings, url, "no-such-model")
-    a = make_assistant(s=settings)
-    a.llm = None
-    before = store_snapshot(a)
+    loader = AssistantLoader(tmp_path / "data", settings, embedder=embedder)
+    before = store_snapshot(loader)
     with pytest.raises(ServerError, match="has no model 'no-such-model'.*SmolLM2"):
-        list(a.chat("Hello?"))
-    assert store_snapshot(a) == before
+        loader.load_model()
+    assert store_snapshot(loader) == before
+    loader.close()
 
 
 def test_server_down_cli_says_so_and_writes_nothing(tmp_path):

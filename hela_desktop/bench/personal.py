@@ -145,14 +145,13 @@ def is_repeat(answer: str, earlier: list[str], ratio: float = REPEAT_RATIO) -> b
 def run_dialogue(d: dict, *, llm, embedder, settings: Settings, answer: bool, reflect: bool,
                  progress: Callable[[str], None] | None = None) -> list[dict]:
     """Play one dialogue in a fresh data folder; one result dict per probe."""
-    from ..assistant import Assistant
     from ..knowledge import GROUNDED_MIN, item_support, list_knowledge
+    from ..loader import open_assistant
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="hela-personal-") as tmp:
         llm.reset()  # no cached cells from another data folder
-        a = Assistant(Path(tmp), replace(settings), llm=llm, embedder=embedder)
-        a.load()
+        a = open_assistant(Path(tmp), replace(settings), llm=llm, embedder=embedder)
         key: dict[tuple[int, int], int] = {}
         answers: list[str] = []
         last = 0.0

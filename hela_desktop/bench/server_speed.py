@@ -83,15 +83,14 @@ def _answer(a, llm: ServerLLM, q: str, max_tokens: int, log: LlamaCppPythonLog |
 
 
 def bench_server(settings: Settings, answers: int, workdir: Path, log: str | None = None) -> dict:
-    from ..assistant import Assistant
+    from ..loader import open_assistant
     from ..memory import NewEpisode
 
     s = settings.with_overrides(backend="server", temperature=0.0, max_answer_tokens=96)
-    a = Assistant(workdir, s)
+    a = open_assistant(workdir, s)
     try:
-        a.load()
         llm, engine = a.llm, a.engine
-        assert isinstance(llm, ServerLLM) and engine is not None  # loaded, backend "server"
+        assert isinstance(llm, ServerLLM)  # backend "server"
         if log:
             llm.log = LlamaCppPythonLog(log)
         engine.add_episodes([NewEpisode(t, "") for t in TOPICS])

@@ -208,13 +208,12 @@ def _plain_generation(llm, prompt: list[int], max_tokens: int) -> tuple[int, flo
 def _bench_chat(settings: Settings, workdir: Path, model: str | None, **overrides):
     """An assistant on a fresh data folder holding the twenty TOPICS, greedy, 96-token answers,
     and one conversation: (assistant, conversation id, its settings)."""
-    from ..assistant import Assistant
+    from ..loader import open_assistant
     from ..memory import NewEpisode
 
     s = settings.with_overrides(temperature=0.0, max_answer_tokens=96, model_path=model or None,
                                 **overrides)
-    a = Assistant(workdir, s)
-    a.load()
+    a = open_assistant(workdir, s)
     a.engine.add_episodes([NewEpisode(t, "") for t in TOPICS])
     return a, a.new_conversation("bench"), s
 
@@ -244,6 +243,7 @@ def bench_streaming(settings: Settings, answers: int, workdir: Path, model: str 
         if done is None:
             raise RuntimeError(f"answer {i + 1} ended without its done event")
         st = a.last_turn
+        assert done is not None and st is not None  # the turn ran to its end
         gen_tokens = len(times)
         live_s = times[-1] - times[0] if gen_tokens > 1 else float("nan")
         # 2) plain generation of the same first prompt

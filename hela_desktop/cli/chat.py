@@ -183,9 +183,9 @@ def _conversation(args: argparse.Namespace, store) -> int | None:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from ..assistant import Assistant
     from ..embedder import EmbedderError
     from ..llm import ModelError
+    from ..loader import open_assistant
     from ..memory import PROFILES
     from ..server_llm import ServerError
 
@@ -199,8 +199,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     except (ModelError, ServerError) as exc:
         return error(str(exc))
     try:
-        assistant = Assistant(args.data_dir, s, llm=llm)
-        assistant.load()
+        assistant = open_assistant(args.data_dir, s, llm=llm)
     except (EmbedderError, ModelError) as exc:
         return error(str(exc))
     try:

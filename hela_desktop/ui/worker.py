@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,7 +34,7 @@ from ..session import conversation_event, conversations_event
 from .worker_ops import OPS
 
 if TYPE_CHECKING:
-    from ..assistant import Assistant
+    from ..loader import AssistantLoader
     from ..scheduler import IdleScheduler
 
 
@@ -50,7 +51,8 @@ GRAPH_LIMIT = 5000  # the graph view shows at most this many (most recent) memor
 
 
 class AssistantWorker(QtCore.QObject):
-    """Owns the `Assistant` (and its Store connection); runs on the worker thread.
+    """Owns the `AssistantLoader` (the store at once, then the embedder, then the model and
+    the `Assistant`); runs on the worker thread.
 
     Two kinds of events leave it: the chat stream (`stream`) and the session's events
     (`update`: `ModelStatusEvent`, `MemoryChangedEvent`, `ReflectionStartedEvent`,
@@ -80,7 +82,7 @@ class AssistantWorker(QtCore.QObject):
         self.settings = settings
         # already-loaded models to share (tests); the worker never closes what it was given
         self.assistant_kwargs = dict(assistant_kwargs or {})
-        self.assistant: Assistant | None = None
+        self.loader: AssistantLoader | None = None  # once the store is open
         self.stop_event = threading.Event()
         self.import_cancel = threading.Event()  # set from the GUI: the import stops, undone
         self.busy = False
@@ -95,41 +97,42 @@ class AssistantWorker(QtCore.QObject):
     # ---- lifecycle ------------------------------------------------------------------
     @QtCore.Slot()
     def open(self) -> None:
-        """Create the Assistant (opens the store; no heavy loading); send what the window
-        shows before anything loads: the graph, the memory count and the chats."""
+        """Open the store (no heavy loading); send what the window shows before anything
+        loads: the graph, the memory count and the chats."""
         lower_thread_priority()
-        from ..assistant import Assistant
+        from ..loader import AssistantLoader
         from ..store import StoreError
 
         try:
-            self.assistant = Assistant(self.data_dir, self.settings, **self.assistant_kwargs)
+            loader = AssistantLoader(self.data_dir, self.settings, **self.assistant_kwargs)
         except (StoreError, OSError) as exc:
             self._status("failed", str(exc), "store")
             return
-        self.assistant.on_progress = self.promptProgress.emit  # (not shown yet)
+        self.loader = loader
+        loader.on_progress = self.promptProgress.emit  # (not shown yet)
         if self.use_idle_scheduler:
             try:
                 from ..scheduler import IdleScheduler
 
-                self.scheduler = IdleScheduler(self.assistant, on_report=self._on_reflection,
+                self.scheduler = IdleScheduler(loader, on_report=self._on_reflection,
                                                on_start=self.update.emit)
             except Exception as exc:  # noqa: BLE001 - the app works without idle reflection
                 print(f"hela-desktop: idle consolidation is off ({exc})", file=sys.stderr)
-        self._status("opened", info=self.assistant.model_info())
+        self._status("opened", info=loader.model_info())
         self.memory_changed("open")
-        self.update.emit(conversations_event(self.assistant.store))
+        self.update.emit(conversations_event(loader.store))
 
     @QtCore.Slot(bool)
     def load(self, with_model: bool = True) -> None:
         """Load the embedder, then (optionally) the chat model; report failures clearly."""
         from ..embedder import EmbedderError
 
-        a = self.assistant
-        if a is None:
+        loader = self.loader
+        if loader is None:
             return
         try:
             self._status("loading", "Loading the embedding model…")
-            a.load_embedder()
+            loader.load_embedder()
             self._status("embedder_ready")
             self._emit_snapshot()
         except EmbedderError as exc:
@@ -139,26 +142,16 @@ class AssistantWorker(QtCore.QObject):
         if not with_model:
             self._status("loading", "")
             return
-        self._load_model(a.load)
+        self._load_model(loader.load_model)
 
     @QtCore.Slot(object)
     def reload_model(self, settings: Settings) -> None:
         """Switch model (or GPU layers / context); the old model stays if the new one fails."""
+        loader = self.loader
+        if loader is not None:
+            self._load_model(lambda: loader.switch_model(settings))
 
-        a = self.assistant
-        if a is None:
-            return
-
-        def load() -> None:
-            if a.llm is None:
-                a.apply_settings(settings)
-                a.load()
-            else:
-                a.reload_model(settings)
-
-        self._load_model(load)
-
-    def _load_model(self, load) -> None:
+    def _load_model(self, load: Callable[[], object]) -> None:
         """Run `load` with progress shown; report success or a one-line failure."""
         from ..llm import ModelError
         from ..server_llm import ServerError
@@ -175,27 +168,23 @@ class AssistantWorker(QtCore.QObject):
             self._status("failed", f"the model could not be loaded ({exc})", "model")
             return
         self._status("loading", "")
-        if self.assistant is not None:
-            self._status("ready", info=self.assistant.model_info())
+        if self.loader is not None:
+            self._status("ready", info=self.loader.model_info())
 
     @QtCore.Slot(object)
     def apply_settings(self, settings: Settings) -> None:
         self.settings = settings
-        if self.assistant is not None:
-            self.assistant.apply_settings(settings)
+        if self.loader is not None:
+            self.loader.apply_settings(settings)
 
     @QtCore.Slot()
     def close(self) -> None:
         if self.scheduler is not None:
             self.scheduler.shutdown(wait=True)
             self.scheduler = None
-        a = self.assistant
-        if a is not None:
-            if "llm" in self.assistant_kwargs and a.llm is self.assistant_kwargs["llm"]:
-                a.store.close()
-            else:
-                a.close()
-            self.assistant = None
+        if self.loader is not None:
+            self.loader.close()  # (a model it was given stays open)
+            self.loader = None
 
     # ---- chat -----------------------------------------------------------------------
     @QtCore.Slot(str, object, int)
@@ -210,8 +199,8 @@ class AssistantWorker(QtCore.QObject):
                 self.cancelled.discard(request)
                 return
             self.started_request = request
-        a = self.assistant
-        if a is None:
+        loader = self.loader
+        if loader is None:
             self.turnFailed.emit("the assistant is not available")
             return
         # (the stop flag is cleared by the client when it queues the request, so a Stop
@@ -219,6 +208,7 @@ class AssistantWorker(QtCore.QObject):
         self.busy = True
         done = None
         try:
+            a = loader.load_model()  # what is not loaded yet (a model that failed: again)
             for ev in a.chat(message, conversation_id, stop=self.stop_event,
                              on_status=self.turnStatus.emit):
                 if isinstance(ev, DoneEvent):  # the chat as stored, then the answer's end
@@ -246,9 +236,12 @@ class AssistantWorker(QtCore.QObject):
     def stop(self) -> None:
         """Thread-safe: ask the running answer to end (the partial answer is kept)."""
         self.stop_event.set()
-        llm = getattr(self.assistant, "llm", None)
-        if self.busy and llm is not None and getattr(llm, "remote", False):
-            llm.abort()  # a server that sends nothing would otherwise hold the answer
+        llm = self.loader.llm if self.loader is not None else None
+        if self.busy and llm is not None:
+            from ..llm import LocalLLM  # (loaded with the model)
+
+            if not isinstance(llm, LocalLLM):
+                llm.abort()  # a server that sends nothing would otherwise hold the answer
 
     def touch(self) -> None:
         """Thread-safe: the user is active (idle reflection yields and waits)."""
@@ -268,29 +261,30 @@ class AssistantWorker(QtCore.QObject):
 
     @QtCore.Slot()
     def _after_reflection(self) -> None:
-        if self.assistant is not None:
+        if self.loader is not None:
             self.memory_changed("reflection")
 
     # ---- memory ---------------------------------------------------------------------
     def memory_changed(self, cause: str, ids: list[int] | None = None) -> None:
         """Tell the window the memories changed: their count, then the graph."""
-        a = self.assistant
-        if a is None:
+        loader = self.loader
+        if loader is None:
             return
-        self.update.emit(MemoryChangedEvent(cause, a.store.count_episodes(), list(ids or [])))
+        self.update.emit(MemoryChangedEvent(cause, loader.store.count_episodes(), list(ids or [])))
         self._emit_snapshot()
 
     def _emit_snapshot(self) -> None:
-        a = self.assistant
-        if a is None:
+        loader = self.loader
+        if loader is None:
             return
         from .graph_model import add_knowledge, snapshot_from_store
 
-        if a.engine is not None:
-            snap = add_knowledge(a.engine.graph_snapshot(limit=GRAPH_LIMIT), a.store)
+        if loader.engine is not None:
+            snap = add_knowledge(loader.engine.graph_snapshot(limit=GRAPH_LIMIT), loader.store)
         else:  # before the embedder loads: straight from the store
-            snap = snapshot_from_store(a.store, limit=GRAPH_LIMIT, lam=a.settings.hela.lam)
-        snap["total_episodes"] = a.store.count_episodes()
+            snap = snapshot_from_store(loader.store, limit=GRAPH_LIMIT,
+                                       lam=loader.settings.hela.lam)
+        snap["total_episodes"] = loader.store.count_episodes()
         self.snapshot.emit(snap)
 
     @QtCore.Slot(str, object)
@@ -298,8 +292,8 @@ class AssistantWorker(QtCore.QObject):
         """Memory edits, file jobs and reads, run where the engine lives (`worker_ops.OPS`
         lists them).  The result comes back through `opDone`, a failure through `opFailed`;
         an op that changes memory is followed by a `MemoryChangedEvent` and a snapshot."""
-        a = self.assistant
-        if a is None:
+        loader = self.loader
+        if loader is None:
             self.opFailed.emit(name, "the memory store is not open")
             return
         spec = OPS.get(name)
@@ -308,8 +302,8 @@ class AssistantWorker(QtCore.QObject):
             return
         try:
             if spec.embedder:
-                a.load_embedder()
-            result = spec.run(self, a, arg)
+                loader.load_embedder()
+            result = spec.run(self, loader, arg)
             if spec.quiet:
                 return
             self.opDone.emit(name, arg, result)
@@ -320,8 +314,7 @@ class AssistantWorker(QtCore.QObject):
 
     def token_offsets(self, text: str) -> list[tuple[int, int]] | None:
         """Character spans of the model's tokens in a stored answer (for token hover)."""
-        a = self.assistant
-        llm = getattr(a, "llm", None) if a is not None else None
+        llm = self.loader.llm if self.loader is not None else None
         if llm is None or not text:
             return None
         toks = llm.tokenize(text, special=False)
@@ -410,7 +403,7 @@ class AssistantClient(QtCore.QObject):
             self.worker.stop()
             if time.monotonic() > deadline:
                 break
-        if self.worker_thread.isFinished() and self.worker.assistant is not None:
+        if self.worker_thread.isFinished() and self.worker.loader is not None:
             self.worker.close()  # the queued close may not have run before the loop quit
 
 

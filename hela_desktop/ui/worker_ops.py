@@ -1,6 +1,8 @@
 """The operations the window asks of the assistant thread (`AssistantWorker.op`).
 
-Each is one function ``run(worker, assistant, arg) -> result`` in `OPS`, with what it needs
+Each is one function ``run(worker, loader, arg) -> result`` in `OPS` (`loader`: the
+worker's `hela_desktop.loader.AssistantLoader`, whose store is open and whose engine is
+loaded when the op asks for the embedder; none needs the chat model), with what it needs
 (the embedder), whether it changes memory (the cause its `MemoryChangedEvent` names) and
 whether its answer goes out another way than ``opDone`` (``quiet``).  Qt-free apart from
 the worker's signals they emit.
@@ -28,7 +30,7 @@ class OpCancelled(Exception):
 
 @dataclass(frozen=True)
 class Op:
-    run: Callable[[Any, Any, Any], Any]  # (worker, assistant, arg) -> result
+    run: Callable[[Any, Any, Any], Any]  # (worker, loader, arg) -> result
     embedder: bool = False  # load the embedder first
     changes_memory: str = ""  # the MemoryChangedEvent's cause ("" = changes none)
     quiet: bool = False  # its answer goes out by its own signal, not opDone
