@@ -327,7 +327,7 @@ def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_di
 
 
 def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_dir, llm, embedder):
-    from hela_desktop.events import MemoriesEvent, TokenEvent
+    from hela_desktop.events import TokenEvent
     from hela_desktop.ui.main_window import MainWindow
 
     w = MainWindow(seeded_dir, _ui_settings(), assistant_kwargs={"llm": llm, "embedder": embedder})
@@ -344,9 +344,16 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
         if isinstance(ev, TokenEvent):
             seen["tokens"] += 1
             seen["first_token_at"] = seen["first_token_at"] or time.perf_counter()
-        if isinstance(ev, MemoriesEvent | TokenEvent):
-            QtCore.QTimer.singleShot(60, lambda: seen["glow"].update(w.graph.active))
 
+    # what the graph was told to light up while the answer streamed (sampling graph.active
+    # on a timer missed it on a loaded machine, where the timers fired after the answer)
+    set_active = w.graph.set_active
+
+    def glow(ids, *args, **kw):
+        seen["glow"].update(int(i) for i in ids)
+        return set_active(ids, *args, **kw)
+
+    w.graph.set_active = glow
     w.client.worker.stream.connect(on_event)
     probe = QtCore.QTimer()
     probe.setInterval(10)
