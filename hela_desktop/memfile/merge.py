@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..edges import merge_edge
 from ..store import Store
 from ..store import transfer as tx
 from .format import Progress, _Bad, _Source, _where
@@ -340,7 +341,6 @@ def _apply_edges(conn: Any, plan: _Plan, ep_id: dict[str, int], new_eps: set[int
         fresh_ep[i] = eid in new_eps
     e_a = np.frombuffer(plan.e_a, dtype=np.int64) if len(plan.e_a) else np.zeros(0, np.int64)
     e_b = np.frombuffer(plan.e_b, dtype=np.int64) if len(plan.e_b) else np.zeros(0, np.int64)
-    decay = 1.0 - lam
     chunk = 20_000
     for lo in range(0, len(e_a), chunk):
         hi = min(lo + chunk, len(e_a))
@@ -360,11 +360,8 @@ def _apply_edges(conn: Any, plan: _Plan, ep_id: dict[str, int], new_eps: set[int
             if e is None:
                 inserts.append(row)
                 continue
-            # keep the weight whose decayed value is larger now, with its step
-            eff_old = e[0] * decay ** max(target_step - e[3], 0)
-            eff_new = w[j] * decay ** max(target_step - steps[j], 0)
-            ww, ss = (w[j], steps[j]) if eff_new > eff_old else (e[0], e[3])
-            merged = (ww, max(e[1], p[j]), max(e[2], c[j]), ss, max(e[4], u[j]))
+            # the store's rule for an edge known twice (`edges.merge_edge`)
+            merged = merge_edge(tuple(e), (w[j], p[j], c[j], steps[j], u[j]), target_step, lam)
             if merged != tuple(e):
                 tx.update_edge(conn, src[j], dst[j], merged)
                 report.merged["edges"] += 1
