@@ -619,7 +619,7 @@ def test_graph_view_colours_learned_links_apart_from_priors(qtbot, tmp_path):
     d = view.data
     row = {(int(d.ids[s]), int(d.ids[t])): r for r, (s, t) in enumerate(zip(d.src, d.dst))}
     assert d.learned_share()[[row[(a, b)], row[(b, c)], row[(a, c)]]] == pytest.approx([0, 1, 0.4])
-    drawn = {int(r): n for n, rows in enumerate(view._edge_rows) for r in rows}
+    drawn = {int(r): n for n, rows in enumerate(view.edge_rows) for r in rows}
     # the prior edge in the strong prior class (0.5); the learned ones in the learned
     # classes, the one learned alone in the strongest
     assert drawn[row[(a, b)]] == 2 and drawn[row[(a, c)]] == 4 and drawn[row[(b, c)]] == 5

@@ -134,7 +134,7 @@ def bench_gui(sizes=(500, 2000, 5000), edges_per_node: int = 5, frames: int = 30
         out["sizes"][n] = {
             "nodes": n,
             "edges": int(len(view.data.src)),
-            "edges_drawn": int(sum(len(r) for r in view._edge_rows)),  # capped for big graphs
+            "edges_drawn": int(sum(len(r) for r in view.edge_rows)),  # capped for big graphs
             "frame_ms": round(med, 2),
             "frame_ms_p90": round(sorted(frame_ms)[int(0.9 * (len(frame_ms) - 1))], 2),
             "layout_ms": round(statistics.median(layout_ms), 2),

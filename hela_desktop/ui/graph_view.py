@@ -87,7 +87,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.visible_mask: np.ndarray | None = None  # bool mask (focus mode) or None
         self._user_moved_view = False
         self._pending_fit = True
-        self._edge_rows: list[np.ndarray] = []
+        self.edge_rows: list[np.ndarray] = []  # drawn edge rows per pen (prior and learned classes)
         self.kind_rows: dict[str, np.ndarray] = {}
         self.memory_labels: list[pg.TextItem] = []
         self.frames = 0
@@ -568,7 +568,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
                 self.visible_mask = None
         else:
             self.visible_mask = None
-        self._edge_rows = d.edge_classes(self.visible_mask)
+        self.edge_rows = d.edge_classes(self.visible_mask)
 
     def _kick(self) -> None:
         if not self._anim.isActive():
@@ -610,7 +610,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
     def _render_base(self, d: GraphData, pos: np.ndarray, empty: np.ndarray) -> None:
         self._drawn_rows = {}
         items = self.edge_items + self.learned_items
-        for item, rows in zip(items, self._edge_rows or [np.zeros(0, dtype=np.int64)] * len(items)):
+        for item, rows in zip(items, self.edge_rows or [np.zeros(0, dtype=np.int64)] * len(items)):
             if len(rows):
                 x, y = self._pairs_xy(pos, d.src[rows], d.dst[rows])
                 item.setData(x, y)
