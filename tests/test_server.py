@@ -397,7 +397,9 @@ def test_app_names_the_server_and_keeps_a_truncated_answer(qtbot, stub_server, e
     assert "nowhere else" in w.status.model.toolTip()
     w.session.last_done = None
     w.send("Count to three.")
-    qtbot.waitUntil(lambda: w.session.last_done is not None and not w.is_streaming(), timeout=30000)
+    # the answer's end, then the failure's one line: two signals, so wait for both
+    qtbot.waitUntil(lambda: w.session.last_done is not None and not w.is_streaming()
+                    and "Could not answer" in w.chat.view.toPlainText(), timeout=30000)
     assert w.session.last_done.interrupted and w.session.last_done.text == "one two"
     text = w.chat.view.toPlainText()
     assert "Could not answer: the model server at" in text and "ended the stream" in text
