@@ -464,9 +464,7 @@ def test_graph_view_colours_names_fades_refits_and_folds_details(qtbot):
     view.resize(1200, 700)
     view.show()
     view.set_snapshot(synthetic_graph(600), animate=False)
-    view.layout_engine.run(150)
-    view.set_positions(view.layout_engine.ids, view.layout_engine.positions())
-    view.fit(user=False)
+    view.settle(150)
     qtbot.wait(50)
     # topics: the largest groups have their own colour and a name
     coloured = [b for b in range(len(view.topic_items)) if (view.topic_bucket == b).sum()]
@@ -517,9 +515,7 @@ def test_important_idle_memories_are_labelled_where_there_is_room(qtbot, tmp_pat
     view.resize(900, 600)
     view.show()
     view.set_snapshot(snapshot_from_store(store), animate=False)
-    view.layout_engine.run(100)
-    view.set_positions(view.layout_engine.ids, view.layout_engine.positions())
-    view.fit(user=False)
+    view.settle(100)
     assert view.important[0] == hub  # the most linked memory comes first
     labelled = [t.toPlainText() for t in view.memory_labels if t.isVisible()]
     assert "memory number 0" in labelled[0]  # nothing is active, the hub is still named

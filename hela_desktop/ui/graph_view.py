@@ -468,6 +468,16 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self._user_moved_view = True
         self._pending_fit = False
 
+    def settle(self, steps: int) -> None:
+        """An unthreaded view (``threaded=False``: benchmarks, screenshots, tests): run `steps`
+        layout steps at once, show the positions and zoom to them."""
+        lay = self.layout_engine
+        if lay is None:
+            raise RuntimeError("settle() is for a view built with threaded=False")
+        lay.run(steps)
+        self.set_positions(lay.ids, lay.positions())
+        self.fit(user=False)
+
     def fit(self, user: bool = True) -> None:
         """Zoom to all visible nodes."""
         if not len(self.xy):
