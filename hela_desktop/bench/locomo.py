@@ -384,7 +384,7 @@ def reference_settings(settings: Settings) -> Settings:
 
 
 @dataclass
-class _Conv:
+class Conversation:
     """One conversation ingested for every method: stores, engines and lookups."""
 
     sid: str
@@ -399,8 +399,8 @@ class _Conv:
     retriever: object | None = None  # hela-consolidated
 
 
-def _ingest(si: int, sample: dict, tmp: Path, emb, settings: Settings, methods: Sequence[str],
-            granularity: str, consolidate_llm, k: int) -> _Conv:
+def ingest(si: int, sample: dict, tmp: Path, emb, settings: Settings, methods: Sequence[str],
+            granularity: str, consolidate_llm, k: int) -> Conversation:
     """Store a conversation once, then give each learning method its own copy (lived
     methods replay it turn by turn; `hela-reference` ingests with its own priors)."""
     sid = str(sample.get("sample_id", f"sample-{si}"))
@@ -411,7 +411,7 @@ def _ingest(si: int, sample: dict, tmp: Path, emb, settings: Settings, methods: 
     base = MemoryEngine(store, emb, settings)
     ids = base.add_episodes(episodes)
     text_of = {eid: ep.user_text for eid, ep in zip(ids, episodes, strict=True)}
-    conv = _Conv(sid, max(t.at for t in turns) + 86400.0, base, ids,
+    conv = Conversation(sid, max(t.at for t in turns) + 86400.0, base, ids,
                  {eid: (ep.meta or {})["dia_ids"] for eid, ep in zip(ids, episodes, strict=True)},
                  text_of, {eid: emb.count_tokens(text_of[eid]) for eid in ids},
                  BM25([text_of[e] for e in ids]))
@@ -437,7 +437,7 @@ def _ingest(si: int, sample: dict, tmp: Path, emb, settings: Settings, methods: 
     return conv
 
 
-def _rank(conv: _Conv, m: str, question: str, t_q: float, dense: list[Recall]) -> list[Recall]:
+def _rank(conv: Conversation, m: str, question: str, t_q: float, dense: list[Recall]) -> list[Recall]:
     """Method `m`'s ranking (at most CANDIDATES) for one question."""
     if m == "dense":
         return dense
@@ -459,6 +459,21 @@ def _rank(conv: _Conv, m: str, question: str, t_q: float, dense: list[Recall]) -
                                     with_text=False)
 
 
+def question_time(conv: Conversation, qi: int) -> float:
+    """When question `qi` of a conversation is asked: a day after its last turn, a minute
+    apart."""
+    return conv.now + 60.0 * qi
+
+
+def question_budget(conv: Conversation, question: str, qv: np.ndarray, k: int
+                    ) -> tuple[list[Recall], int]:
+    """(the dense baseline's ranking, the question's token budget): every method gets the
+    tokens the dense top-k uses."""
+    dense = conv.base.retrieve(question, profile="dense", k=CANDIDATES, query_vec=qv,
+                               with_text=False)
+    return dense, sum(conv.cost[r.episode_id] for r in dense[:k])
+
+
 def cross_session(category: int, evidence: Sequence[str]) -> bool:
     """Multi-hop (category 1) with evidence from different sessions: #16's association test."""
     return category == 1 and len({e.split(":")[0] for e in evidence}) >= 2
@@ -477,17 +492,15 @@ class _Run:
     answered: int = 0
 
 
-def _ask(run: _Run, conv: _Conv, qi: int, qa: dict, qv: np.ndarray, k: int) -> None:
+def _ask(run: _Run, conv: Conversation, qi: int, qa: dict, qv: np.ndarray, k: int) -> None:
     """One question for every method: rank, fill the budget, score, learn (learning methods)."""
     emb = run.emb
     question = str(qa.get("question", ""))
     cat = int(qa.get("category", 0))
     evidence = normalize_evidence(qa.get("evidence", []))
     xs = cross_session(cat, evidence)
-    t_q = conv.now + 60.0 * qi
-    dense = conv.base.retrieve(question, profile="dense", k=CANDIDATES, query_vec=qv,
-                               with_text=False)
-    budget = sum(conv.cost[r.episode_id] for r in dense[:k])
+    t_q = question_time(conv, qi)
+    dense, budget = question_budget(conv, question, qv, k)
 
     def token_cost(r: Recall) -> int:
         if r.kind == "knowledge":
@@ -556,7 +569,7 @@ def run_locomo(
     t_start = time.time()
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         for si, sample in enumerate(samples):
-            conv = _ingest(si, sample, Path(tmp), emb, settings, methods, granularity,
+            conv = ingest(si, sample, Path(tmp), emb, settings, methods, granularity,
                            consolidate_llm, k)
             questions = list(sample.get("qa", []))
             qvecs = emb.embed([str(q.get("question", "")) for q in questions])

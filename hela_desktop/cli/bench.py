@@ -1,4 +1,4 @@
-"""``hela-desktop bench speed|gui|locomo|personal``: the benchmarks of :mod:`hela_desktop.bench`."""
+"""``hela-desktop bench speed|gui|locomo|headroom|personal``: the benchmarks of :mod:`hela_desktop.bench`."""
 
 from __future__ import annotations
 
@@ -20,11 +20,12 @@ from .common import (
 
 
 def add_cli(sub) -> None:
-    bench = sub.add_parser("bench", help="benchmarks (speed, locomo, personal, gui)")
+    bench = sub.add_parser("bench", help="benchmarks (speed, locomo, headroom, personal, gui)")
     bsub = bench.add_subparsers(dest="bench", metavar="BENCH")
     add_speed(bsub)
     add_gui(bsub)
     add_locomo(bsub)
+    add_headroom(bsub)
     add_personal(bsub)
     bench.set_defaults(func=shows_help(bench))
 
@@ -135,6 +136,22 @@ def add_locomo(bsub) -> argparse.ArgumentParser:
     return p
 
 
+def _locomo_input(args: argparse.Namespace) -> tuple[list[dict], object]:
+    """The conversations a LoCoMo command selected (`file`, `--conversations`, `--samples`)
+    and the embedder, caching in the data folder unless `--no-cache`; ValueError with the
+    message to print when the file is unreadable or selects nothing."""
+    from ..bench import locomo as L
+
+    try:
+        samples = L.load_samples(args.file, args.conversations, args.samples)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{args.file}: {exc}") from exc
+    if not samples:
+        raise ValueError("no conversations selected")
+    data_dir = Path(getattr(args, "data_dir", None) or Path.home() / ".cache" / "hela-desktop")
+    return samples, L.CachedEmbedder(None if args.no_cache else data_dir / ".bench-cache")
+
+
 def _locomo_methods(text: str | None) -> tuple[str, ...]:
     """--methods as a tuple (default: all); ValueError unless dense is in and all are known."""
     from ..bench.locomo import METHODS
@@ -160,17 +177,10 @@ def cmd_locomo(args: argparse.Namespace) -> int:
     from ..bench import locomo as L
 
     try:
-        samples = L.load_samples(args.file, args.conversations, args.samples)
-    except (OSError, ValueError) as exc:
-        return error(f"{args.file}: {exc}")
-    if not samples:
-        return error("no conversations selected")
-    try:
+        samples, emb = _locomo_input(args)
         methods = _locomo_methods(args.methods)
     except ValueError as exc:
         return error(str(exc))
-    data_dir = Path(getattr(args, "data_dir", None) or Path.home() / ".cache" / "hela-desktop")
-    emb = L.CachedEmbedder(None if args.no_cache else data_dir / ".bench-cache")
     answerer = L.make_answerer(args.model) if args.answer else None
     consolidate_llm = None
     if args.consolidated:
@@ -192,6 +202,50 @@ def cmd_locomo(args: argparse.Namespace) -> int:
     else:
         print(report)
         print(f"({res['seconds']:.0f} s)")
+    return 0
+
+
+# ---------------------------------------------------------------------- headroom -----
+def add_headroom(bsub) -> argparse.ArgumentParser:
+    """Register ``bench headroom`` on the ``bench`` subparsers."""
+    from ..bench.lived import DEFAULT_RULE, RULES
+
+    p = bsub.add_parser(
+        "headroom", help="LoCoMo: how much missed evidence the prior and learned links "
+                         "reach from what was recalled, and how often a link points at it")
+    p.add_argument("file", type=Path, help="LoCoMo JSON (e.g. locomo10.json)")
+    p.add_argument("--k", type=int, default=10, help="dense top-k that sets the token budget")
+    p.add_argument("--next", type=at_least(1), default=10, dest="margin", metavar="N",
+                   help="compare with the N memories ranked right after the recalled set (10)")
+    p.add_argument("--rules", default=f"{DEFAULT_RULE},hela-lived-indicator",
+                   help=f"comma-separated lived rules to replay, from {','.join(RULES)}")
+    p.add_argument("--conversations", type=int, help="only the first N conversations")
+    p.add_argument("--samples", help="only these sample ids (comma-separated)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    add_data_dir(p)
+    p.set_defaults(func=cmd_headroom)
+    return p
+
+
+def cmd_headroom(args: argparse.Namespace) -> int:
+    """Handler of ``hela-desktop bench headroom``."""
+    from ..bench import headroom as H
+
+    try:
+        samples, emb = _locomo_input(args)
+    except ValueError as exc:
+        return error(str(exc))
+    try:
+        res = H.headroom(samples, embedder=emb, rules=tuple(_comma_list(args.rules)),
+                         k=args.k, margin=args.margin)
+    except ValueError as exc:
+        return error(str(exc))
+    finally:
+        save = getattr(emb, "save", None)
+        if callable(save):
+            save()
+    print(json.dumps(res) if args.json else H.markdown(res))
     return 0
 
 
