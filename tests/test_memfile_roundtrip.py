@@ -330,6 +330,26 @@ def test_markdown_export(sample, tmp_path):
     assert rep.counts["episodes"] == 6
 
 
+def test_markdown_export_reads_links_as_the_app_does(tmp_path):
+    """The strongest associations are ranked and shown by their weight now: a learned weight
+    decays with the Hebbian steps since it was written (λ = 0.005: 0.995^100 = 0.6058)."""
+    from hela_desktop.config import HelaParams
+
+    with Store(tmp_path / "s") as store:
+        a, b, c = (store.add_episode(f"memory {t}", "", np.ones(4, np.float32)) for t in "abc")
+        with store.transaction():
+            # a–b: 0.6 learned at step 0 (0.6 × 0.6058 = 0.363 now); b–c: 0.4 learned now
+            store.upsert_edges([(a, b, 0.6, 0.0, 30, 0, 0.0), (b, c, 0.4, 0.1, 2, 100, 0.0)])
+            store.set_meta("hebbian_step", "100")
+        export_store(store, tmp_path / "m.md", fmt="markdown", hela=HelaParams(lam=0.005))
+    text = (tmp_path / "m.md").read_text(encoding="utf-8")
+    lines = [x for x in text.splitlines() if "↔" in x]
+    assert lines == [
+        "- “memory b” ↔ “memory c” (weight 0.500: learned 0.400, prior 0.100, 2 co-activations)",
+        "- “memory a” ↔ “memory b” (weight 0.363: learned 0.363, prior 0.000, 30 co-activations)",
+    ]
+
+
 # ----------------------------------------------------------------- re-embedding -------
 def test_export_without_embeddings_reembeds_on_import(sample, tmp_path, embedder):
     store, _ = sample

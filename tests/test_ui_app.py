@@ -118,7 +118,7 @@ def test_graph_view_glow_strengthen_select_search_focus(qtbot, tmp_path):
     assert len(view.kind_rows["knowledge"]) == 1
     view.select(-kid)
     assert "Knowledge · fact" in view.details.toPlainText() and f"#{ids[5]}" in view.details.toPlainText()
-    assert {j for j, _ in view.data.neighbours(-kid)} == {ids[1], ids[5]}
+    assert {j for j, *_ in view.data.neighbours(-kid)} == {ids[1], ids[5]}
     view.layout_engine.run(30)
     view.set_positions(view.layout_engine.ids, view.layout_engine.positions())
 
@@ -629,6 +629,26 @@ def test_graph_view_colours_learned_links_apart_from_priors(qtbot, tmp_path):
     assert learned_pen.red() > learned_pen.blue() and prior_pen.blue() > prior_pen.red()  # warm vs grey-blue
     assert len(view.learned_items[2].getData()[0]) == 2  # (b,c) drawn by the learned item
     assert "2 learned" in view.stats_label.text()
+    # the details pane splits each neighbour's link into what was written and what learned
+    view.select(c)
+    text = view.details.toPlainText()
+    assert "Neighbours (2, 2 learned)" in text
+    assert "(0.50 = 0.30 when written + 0.20 learned)" in text and "(0.40 learned)" in text
+    view.select(b)
+    assert "Neighbours (2, 1 learned)" in view.details.toPlainText()
+    assert "(0.50, made when written)" in view.details.toPlainText()
+    # no memory's own colour (its glow) takes the learned links' hue,
+    from PySide6 import QtGui
+
+    from hela_desktop.ui.graph_labels import TOPIC_COLOURS
+    from hela_desktop.ui.theme import MEMORY_COLORS
+
+    for pal in (LIGHT, DARK):  # nor does a topic's (its nodes' colour)
+        hue = QtGui.QColor(*pal.learned_edge).hslHue()
+        for name in (*MEMORY_COLORS, *TOPIC_COLOURS):
+            col = QtGui.QColor(name)
+            if col.hslSaturation() > 60 and col.lightness() < 230:
+                assert min(abs(col.hslHue() - hue), 360 - abs(col.hslHue() - hue)) > 12, name
     # the legend names both, in the palette's colours, light and dark
     assert view.legend.isVisible()
     labels = [label.text for _, label in view.legend.items]

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from ..config import HelaParams, Settings
 from ..memfile import MemoryFileError, ProgressText, Selection, export_store, import_file
 from ..store import Store, StoreError
 
@@ -83,6 +84,15 @@ def _open_store(args: argparse.Namespace) -> Store | None:
         return None
 
 
+def _settings_hela(args: argparse.Namespace) -> HelaParams | None:
+    """The data folder's HeLa constants (None when its settings file is unreadable: the
+    defaults then apply)."""
+    try:
+        return Settings.load(args.data_dir).hela
+    except ValueError:
+        return None
+
+
 def _cli_export(args: argparse.Namespace) -> int:
     fmt = args.format or ("markdown" if args.file.suffix.lower() in (".md", ".markdown")
                           else "native")
@@ -98,7 +108,8 @@ def _cli_export(args: argparse.Namespace) -> int:
                 return 2
             rep = export_store(store, args.file, fmt=fmt, selection=sel,
                                include_embeddings=not args.no_embeddings,
-                               include_conversations=not args.no_conversations)
+                               include_conversations=not args.no_conversations,
+                               hela=_settings_hela(args))
     except OSError as exc:
         print(f"error: {args.file}: cannot write ({exc.strerror or exc})", file=sys.stderr)
         return EXIT_ENVIRONMENT
@@ -107,12 +118,8 @@ def _cli_export(args: argparse.Namespace) -> int:
 
 
 def _cli_import(args: argparse.Namespace) -> int:
-    from ..config import Settings
-
-    try:
-        lam = Settings.load(args.data_dir).hela.lam
-    except ValueError:
-        lam = None
+    hela = _settings_hela(args)
+    lam = None if hela is None else hela.lam
     store = _open_store(args)
     if store is None:
         return EXIT_ENVIRONMENT

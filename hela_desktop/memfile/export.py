@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import __version__
+from .. import edges as G
+from ..config import HelaParams
 from ..paths import create_private_file
 from ..store import Store, episode_text
 from ..store import transfer as tx
@@ -121,6 +123,7 @@ def export_store(
     include_conversations: bool = True,
     progress: Progress | None = None,
     compresslevel: int = 1,
+    hela: HelaParams | None = None,
 ) -> ExportReport:
     """Write the store (or a selection of it) to `path`; the file appears atomically.
 
@@ -128,7 +131,8 @@ def export_store(
     ``fmt="markdown"``: a human-readable Markdown document (not meant for re-import).
     Edges are exported only between exported memories; conversations are those the
     exported memories belong to (all of them for a full export).  ``progress(done, total)``
-    is called as records are written.
+    is called as records are written.  `hela` (default: `HelaParams()`): the Hebbian decay
+    and cap the Markdown export reads link weights with, as the app does.
     """
     t0 = time.perf_counter()
     if fmt not in ("native", "markdown"):
@@ -146,7 +150,8 @@ def export_store(
                     counts = _NativeExport(store, sel, include_embeddings, include_conversations,
                                            progress).write(tmp, compresslevel)
                 else:
-                    counts = _export_markdown(store, tmp, sel, include_conversations, progress)
+                    counts = _export_markdown(store, tmp, sel, include_conversations, progress,
+                                              hela or HelaParams())
             finally:
                 tx.drop_selection(store.conn)
         except BaseException:
@@ -392,14 +397,21 @@ def _md_memories(out: TextIO, conn: Any, full: bool, tick: Any) -> dict[int, str
     return id2text
 
 
-def _md_edges(out: TextIO, conn: Any, full: bool, id2text: dict[int, str]) -> int:
-    rows = tx.strongest_edges(conn, full, 200)
-    n = tx.count_selected_edges(conn, full)
+def _md_edges(out: TextIO, store: Store, full: bool, id2text: dict[int, str],
+              hela: HelaParams) -> int:
+    """The strongest links as they are now: by effective weight, each split into its prior
+    and its learned part decayed to the store's Hebbian step (as spreading reads them)."""
+    step, lam, cap = store.hebbian_step(), hela.lam, hela.weight_cap
+    rows = tx.strongest_edges(store.conn, full, 200,
+                              lambda w, p, at: G.effective_weight(w, p, at, step, lam, cap))
+    n = tx.count_selected_edges(store.conn, full)
     if rows:
         out.write(f"\n## Strongest associations (top {len(rows)} of {n})\n\n")
-        for a, b, w, p, c in rows:
-            out.write(f"- “{id2text.get(a, a)}” ↔ “{id2text.get(b, b)}” "
-                      f"(learned {w:.3f}, prior {p:.3f}, {c} co-activations)\n")
+        weights, learned_parts = G.edge_parts([(0, 0, w, p, 0, at) for _, _, w, p, _, at in rows],
+                                              step, lam, cap)
+        for (a, b, _, p, c, _), weight, learned in zip(rows, weights, learned_parts, strict=True):
+            out.write(f"- “{id2text.get(a, a)}” ↔ “{id2text.get(b, b)}” (weight {weight:.3f}: "
+                      f"learned {learned:.3f}, prior {p:.3f}, {c} co-activations)\n")
     return n
 
 
@@ -432,7 +444,7 @@ def _md_conversations(out: TextIO, conn: Any, full: bool) -> tuple[int, int]:
 
 
 def _export_markdown(store: Store, tmp: Path, sel: Selection, include_conversations: bool,
-                     progress: Progress | None) -> dict[str, int]:
+                     progress: Progress | None, hela: HelaParams) -> dict[str, int]:
     conn = store.conn
     full = sel.is_all()
     total = tx.export_total(conn, full, include_conversations)
@@ -449,7 +461,7 @@ def _export_markdown(store: Store, tmp: Path, sel: Selection, include_conversati
         if not full:
             out.write(f"Selection: {json.dumps(sel.describe(), ensure_ascii=False)}\n")
         id2text = _md_memories(out, conn, full, tick)
-        counts["edges"] = _md_edges(out, conn, full, id2text)
+        counts["edges"] = _md_edges(out, store, full, id2text, hela)
         counts["knowledge"] = _md_knowledge(out, conn, full)
         if include_conversations:
             counts["conversations"], counts["messages"] = _md_conversations(out, conn, full)

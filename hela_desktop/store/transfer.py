@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 Row = tuple[Any, ...]
@@ -228,11 +228,16 @@ def episode_summaries(conn: sqlite3.Connection, full: bool) -> Iterator[Row]:
     )
 
 
-def strongest_edges(conn: sqlite3.Connection, full: bool, limit: int = 200) -> list[Row]:
-    """(src, dst, weight, prior, count) of the `limit` strongest edges (weight + prior)."""
+def strongest_edges(conn: sqlite3.Connection, full: bool, limit: int,
+                    weight_of: Callable[[float, float, int], float]) -> list[Row]:
+    """(src, dst, weight, prior, count, step) of the `limit` strongest edges, by
+    ``weight_of(weight, prior, step)`` (the caller's effective weight: the stored Hebbian
+    weight decays with the steps since it was written)."""
+    conn.create_function("hela_link_weight", 3, weight_of, deterministic=True)
     return conn.execute(
-        f"SELECT g.src, g.dst, g.weight, g.prior, g.count FROM edges g{_edge_join(full)} "
-        "ORDER BY g.weight + g.prior DESC LIMIT ?", (limit,)).fetchall()
+        f"SELECT g.src, g.dst, g.weight, g.prior, g.count, g.step FROM edges g{_edge_join(full)} "
+        "ORDER BY hela_link_weight(g.weight, g.prior, g.step) DESC, g.src, g.dst LIMIT ?",
+        (limit,)).fetchall()
 
 
 def count_selected_edges(conn: sqlite3.Connection, full: bool) -> int:

@@ -17,9 +17,10 @@ from .graph_model import GraphData, short_label
 from .nodes_item import NodesItem
 from .theme import GraphColors
 
-# topics (groups of densely linked memories) get a colour each: the 12 largest
-TOPIC_COLOURS = ("#e07b39", "#3a9e6f", "#c04f8f", "#4f86c6", "#b8a031", "#7b5fc4", "#3aa6b0",
-                 "#a8553a", "#6f9e2e", "#d0577a", "#2e6f9e", "#9e7b2e")
+# topics (groups of densely linked memories) get a colour each: the 12 largest.  No
+# orange or rust: that hue means a learned link (``GraphColors.learned_edge``).
+TOPIC_COLOURS = ("#3a9e6f", "#c04f8f", "#7b5fc4", "#3aa6b0", "#b8a031", "#4f86c6", "#6f9e2e",
+                 "#d0577a", "#2e6f9e", "#a03c3c", "#9c4fb0", "#5f7f8f")
 TOPICS_SHOWN = len(TOPIC_COLOURS)
 IDLE_LABELS = 6  # the most linked idle memories are labelled too, where there is room
 MAX_MAIN_LABELS = 16  # active, selected and highlighted memories labelled at most

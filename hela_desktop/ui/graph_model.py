@@ -114,13 +114,17 @@ class GraphData:
         return [(int(self.ids[a]), int(self.ids[b]), float(w))
                 for a, b, w in zip(self.src, self.dst, self.weight)]
 
-    def neighbours(self, node_id: int) -> list[tuple[int, float]]:
-        """(neighbour id, weight), strongest first."""
+    def neighbours(self, node_id: int) -> list[tuple[int, float, float]]:
+        """(neighbour id, effective weight, its learned part), strongest first; the rest of
+        the weight is the prior (the link made when a memory was written)."""
         r = self.index.get(int(node_id))
         if r is None:
             return []
-        out = [(int(self.ids[b]), float(w)) for a, b, w in zip(self.src, self.dst, self.weight) if a == r]
-        out += [(int(self.ids[a]), float(w)) for a, b, w in zip(self.src, self.dst, self.weight) if b == r]
+        out = []
+        for a, b, w, lp in zip(self.src.tolist(), self.dst.tolist(), self.weight.tolist(),
+                               self.learned.tolist(), strict=True):
+            if r in (a, b):
+                out.append((int(self.ids[b if a == r else a]), float(w), float(lp)))
         return sorted(out, key=lambda t: -t[1])
 
     def neighbourhood(self, ids, hops: int = 1) -> set[int]:

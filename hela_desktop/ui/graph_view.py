@@ -755,10 +755,12 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             return
         kind = "Memory"
         text = html.escape(n.get("text") or "").replace("\n", "<br>")
-        nbrs = self.data.neighbours(node_id)[:12]
+        nbrs = self.data.neighbours(node_id)
+        n_learned = sum(1 for _, w, lp in nbrs if w > 0 and lp / w >= LEARNED_CLASSES[0])
         nb_html = "".join(
             f"<li><a href='node:{j}'>#{j}</a> {html.escape(self.label_of(j))} "
-            f"<span style='color:gray'>({w:.2f})</span></li>" for j, w in nbrs) or "<li><i>none</i></li>"
+            f"{self._link_html(w, lp)}</li>" for j, w, lp in nbrs[:12]) or "<li><i>none</i></li>"
+        nb_head = f"{len(nbrs)}, {n_learned} learned" if n_learned else f"{len(nbrs)}"
         recall = self.recalls.get(node_id) or n.get("last_recall")
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""
         active = " · <b>active now</b>" if node_id in self.active else ""
@@ -768,7 +770,22 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
             f"<p>{text}</p><h4>Why it was last recalled</h4>"
             f"{recall_html(recall, self.label_of, details=self.recall_details)}"
-            f"<h4>Neighbours ({len(self.data.neighbours(node_id))})</h4><ul>{nb_html}</ul>")
+            f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>")
+
+    def _link_html(self, weight: float, learned: float) -> str:
+        """A link's weight and what it is made of: the part made when a memory was written
+        (the prior) and the part learned from recalling the two together, in the learned
+        links' colour."""
+        prior = weight - learned
+        tiny = 0.005  # below what two decimals show
+        part = f"<span style='color:rgb{self.colors.learned_edge}'>{learned:.2f} learned</span>"
+        if learned < tiny:
+            what = f"{weight:.2f}, made when written"
+        elif prior < tiny:
+            what = f"{part}"
+        else:
+            what = f"{weight:.2f} = {prior:.2f} when written + {part}"
+        return f"<span style='color:gray'>({what})</span>"
 
     # ---- lifecycle ------------------------------------------------------------------
     def shutdown(self) -> None:

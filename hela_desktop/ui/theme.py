@@ -8,9 +8,11 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 # Distinct, colour-blind-friendly-ish hues for active memories (graph glow, timeline bars,
 # token tooltips).  A memory keeps its colour everywhere: ``memory_color(episode_id)``.
+# No orange or brown: that hue means a learned link (``GraphColors.learned_edge``,
+# ``hot_edge``).
 MEMORY_COLORS = [
-    "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
-    "#9a6324", "#469990", "#bfef45", "#dcbeff", "#800000", "#ffe119", "#000075",
+    "#e6194b", "#3cb44b", "#4363d8", "#808000", "#911eb4", "#42d4f4", "#f032e6",
+    "#a9a9a9", "#469990", "#bfef45", "#dcbeff", "#800000", "#ffe119", "#000075",
     "#fabed4", "#aaffc3",
 ]
 

@@ -72,7 +72,7 @@ def _export(w, a, arg) -> str:
 
     path = Path(arg)
     fmt = "markdown" if path.suffix.lower() in (".md", ".markdown") else "native"
-    result = export_store(a.store, path, fmt=fmt,
+    result = export_store(a.store, path, fmt=fmt, hela=a.engine.hela,
                           progress=lambda d, t: w.progress.emit("export", int(d), int(t)))
     return result.summary()
 
