@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 # ``hot_edge``).
 MEMORY_COLORS = [
     "#e6194b", "#3cb44b", "#4363d8", "#808000", "#911eb4", "#42d4f4", "#f032e6",
-    "#a9a9a9", "#469990", "#bfef45", "#dcbeff", "#800000", "#ffe119", "#000075",
+    "#469990", "#bfef45", "#dcbeff", "#800000", "#ffe119", "#000075",
     "#fabed4", "#aaffc3",
 ]
 
