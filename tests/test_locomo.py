@@ -313,3 +313,42 @@ def test_a_rule_may_carry_its_own_decay(tmp_path, cached, monkeypatch):
     assert out["x-nodecay"].settings.hela.lam == 0.0
     assert out["hela-lived"].settings.hela.lam == s.hela.lam
     assert out["hela-lived"] is out[lived.DEFAULT_RULE]
+
+
+def test_lived_forget_runs_idle_forgetting_between_sessions(tmp_path, cached):
+    """``hela-lived-forget`` runs the app's forgetting pass before each later session:
+    small talk left unlinked and unrecalled for over 30 days is archived (and leaves
+    retrieval); the default rule runs none."""
+    from dataclasses import replace
+
+    from hela_desktop.bench import lived
+    from hela_desktop.config import HelaParams, Settings
+    from hela_desktop.memory import MemoryEngine, NewEpisode
+    from hela_desktop.store import Store
+
+    day = 86400.0
+    t0 = L.parse_session_time("1:00 pm on 1 January, 2023")
+    talk = [(1, NewEpisode("Hi there!", "", created_at=t0)),
+            (1, NewEpisode("Haha, sounds fun.", "", created_at=t0 + 60)),
+            (2, NewEpisode("Morning!", "", created_at=t0 + 40 * day)),
+            (3, NewEpisode("Good night!", "", created_at=t0 + 41 * day))]
+    bare = Settings(hela=HelaParams(temporal_edge=0.0, semantic_prior=False, name_edge=0.0))
+    eng = MemoryEngine(Store(tmp_path / "f.sqlite3"), cached, bare)
+    eps = lived.with_conversations(eng.store, "t", talk)
+    vecs = cached.embed([e.user_text for e in eps])
+    replay = lived.LivedReplay(eng, lived.RULES["hela-lived-forget"], bare, cached.count_tokens)
+    ids = replay.play([replace(e, embedding=v) for e, v in zip(eps, vecs, strict=True)])
+    # before session 2 (40 days on): both of session 1 archived; before session 3 (a day
+    # later): "Morning!" is a day old, so kept
+    assert replay.archived == 2
+    assert set(eng.store.archived_ids()) == set(ids[:2])
+    assert {r.episode_id for r in eng.retrieve("Hi there, sounds fun", now=t0 + 42 * day)} \
+        <= set(ids[2:])
+    # the default rule forgets nothing
+    kept = MemoryEngine(Store(tmp_path / "k.sqlite3"), cached, bare)
+    eps = lived.with_conversations(kept.store, "t", talk)
+    again = lived.LivedReplay(kept, lived.RULES[lived.DEFAULT_RULE], bare, cached.count_tokens)
+    again.play([replace(e, embedding=v) for e, v in zip(eps, vecs, strict=True)])
+    assert again.archived == 0 and kept.store.archived_ids() == []
+    eng.store.close()
+    kept.store.close()

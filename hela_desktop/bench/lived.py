@@ -28,14 +28,17 @@ The variants (each one row of the same run; ``hela-lived`` is the default rule):
 - ``star`` — as ``used``, but only the turn is linked to what it used (no links among the
   used memories themselves).
 - ``used-oneshot`` — ``used`` with η = 1 (the weight cap): one co-use links fully.
+- ``forget`` — ``used``, plus the app's idle forgetting pass (`forgetting.forget`) before
+  every session after the first, at that session's time: archived memories leave retrieval,
+  so what forgetting costs shows up as missed evidence.
 
 A `Rule` may also carry its own η and λ (ablations).  `personal_probes` runs the same replay
 on ``bench personal`` dialogues and scores their probes retrieval-only.
 
 Questions are asked afterwards (by `locomo.run_locomo`) on the graph the conversation built;
 a lived store does not learn from the questions, so every question sees the same graph.
-Idle consolidation and forgetting between sessions are not run (consolidation needs a model;
-forgetting archives memories, which a recall benchmark would only count as misses).
+Idle consolidation between sessions is not run (it needs a model); idle forgetting runs in
+the ``forget`` variant only.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import facts
+from .. import facts, forgetting
 from .. import formulas as F
 from ..config import Settings
 from ..events import Recall
@@ -65,6 +68,7 @@ class Rule:
     eta: float | None = None  # None: the settings' η
     min_picked: int = 1  # used: the answer picks up at least this many of a memory's words
     lam: float | None = None  # None: the settings' λ (decay per Hebbian step)
+    forget: bool = False  # an idle forgetting pass before each session after the first
 
 
 RULES: dict[str, Rule] = {
@@ -76,6 +80,8 @@ RULES: dict[str, Rule] = {
     "hela-lived-star": Rule("star"),
     # one co-use links as strongly as an edge may be (η = the default weight cap, 1.0)
     "hela-lived-used-oneshot": Rule("used", eta=1.0),
+    # the default rule, and the app's idle forgetting between sessions (what it costs)
+    "hela-lived-forget": Rule("used", forget=True),
 }
 DEFAULT_RULE = "hela-lived-used"  # what ``hela-lived`` replays (see docs/benchmarks.md, #16)
 LIVED = ("hela-lived", *RULES)
@@ -159,7 +165,7 @@ class LivedReplay:
         self.cost = cost
         self.gate = RelevanceGate(engine, settings.gate)
         self.texts: dict[int, str] = {}
-        self.turns = self.updates = self.used = 0
+        self.turns = self.updates = self.used = self.archived = 0
 
     def _select(self, message: str, ranked: list[Recall], qv: np.ndarray) -> list[Recall]:
         return select(self.gate, self.settings, message, ranked, qv, self.cost)
@@ -182,11 +188,18 @@ class LivedReplay:
         """Replay `episodes` (with embeddings) in order; returns their ids."""
         ids: list[int] = []
         for i, ep in enumerate(episodes):
+            if self.rule.forget and i and ep.conversation_id != episodes[i - 1].conversation_id:
+                self.forget(float(ep.created_at or 0.0))
             nxt = episodes[i + 1] if i + 1 < len(episodes) else None
             if nxt is not None and nxt.conversation_id != ep.conversation_id:
                 nxt = None  # the session ended: no answer follows
             ids.append(self.turn(ep, nxt))
         return ids
+
+    def forget(self, at: float) -> None:
+        """The app's idle forgetting pass (`forgetting.forget`, default rule) at time `at`,
+        as the scheduler runs it while the app sits idle between sessions."""
+        self.archived += len(forgetting.forget(self.engine, now=at).archived)
 
     def turn(self, ep: NewEpisode, nxt: NewEpisode | None) -> int:
         """One turn: recall, re-retrieval over the answer, store, learn, record access."""
