@@ -92,5 +92,12 @@ def test_cli_headroom_json_and_refusals(tmp_path, cached, monkeypatch, capsys):
     args = ap.parse_args(["headroom", str(tmp_path / "missing.json"), "--data-dir", str(tmp_path)])
     assert args.func(args) == 2
     assert "missing.json" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        ap.parse_args(["headroom", str(data), "--next", "0"])
+
+
+@pytest.mark.parametrize("bad", [["--k", "0"], ["--next", "0"], ["--conversations", "-1"]])
+def test_cli_headroom_refuses_out_of_range_numbers(tmp_path, bad, capsys):
+    ap = argparse.ArgumentParser()
+    add_headroom(ap.add_subparsers())
+    with pytest.raises(SystemExit) as exc:
+        ap.parse_args(["headroom", str(tmp_path / "x.json"), *bad])
+    assert exc.value.code == 2 and "must be at least 1" in capsys.readouterr().err

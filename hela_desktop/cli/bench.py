@@ -116,17 +116,20 @@ def add_locomo(bsub) -> argparse.ArgumentParser:
     p = bsub.add_parser(
         "locomo", help="LoCoMo evidence recall: every profile and baseline, same token budget")
     p.add_argument("file", type=Path, help="LoCoMo JSON (e.g. locomo10.json)")
-    p.add_argument("--k", type=int, default=10, help="dense top-k that sets the token budget")
+    p.add_argument("--k", type=at_least(1), default=10,
+                   help="dense top-k that sets the token budget (10)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", type=Path, help="write the markdown report here")
     p.add_argument("--dump", type=Path, help="one JSON line per question and method")
-    p.add_argument("--conversations", type=int, help="only the first N conversations")
+    p.add_argument("--conversations", type=at_least(1), metavar="N",
+                   help="only the first N conversations")
     p.add_argument("--samples", help="only these sample ids (comma-separated)")
     p.add_argument("--methods", help=f"comma-separated subset of {','.join(METHODS)}")
     p.add_argument("--granularity", choices=("turn", "pair"), default="turn")
     p.add_argument("--answer", action="store_true", help="also answer with the local model (F1)")
     p.add_argument("--model", help="GGUF model for --answer (default: the bundled one)")
-    p.add_argument("--questions", type=int, help="--answer: at most N questions")
+    p.add_argument("--questions", type=at_least(1), metavar="N",
+                   help="--answer: at most N questions")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     p.add_argument("--consolidated", action="store_true",
                    help="add hela-consolidated: ingest, consolidate with the local model "
@@ -214,12 +217,14 @@ def add_headroom(bsub) -> argparse.ArgumentParser:
         "headroom", help="LoCoMo: how much missed evidence the prior and learned links "
                          "reach from what was recalled, and how often a link points at it")
     p.add_argument("file", type=Path, help="LoCoMo JSON (e.g. locomo10.json)")
-    p.add_argument("--k", type=int, default=10, help="dense top-k that sets the token budget")
+    p.add_argument("--k", type=at_least(1), default=10,
+                   help="dense top-k that sets the token budget (10)")
     p.add_argument("--next", type=at_least(1), default=10, dest="margin", metavar="N",
                    help="compare with the N memories ranked right after the recalled set (10)")
     p.add_argument("--rules", default=f"{DEFAULT_RULE},hela-lived-indicator",
                    help=f"comma-separated lived rules to replay, from {','.join(RULES)}")
-    p.add_argument("--conversations", type=int, help="only the first N conversations")
+    p.add_argument("--conversations", type=at_least(1), metavar="N",
+                   help="only the first N conversations")
     p.add_argument("--samples", help="only these sample ids (comma-separated)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
