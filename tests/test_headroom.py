@@ -19,8 +19,9 @@ from hela_desktop.store import Store
 
 def test_link_tally_by_hand():
     t = H.LinkTally()
-    # recalled 1, 2; the ranking goes on 3, 4, 5, 6; evidence 2, 4, 7; linked 4, 5, 7, 8
-    t.add({1, 2}, [3, 4, 5, 6], {2, 4, 7}, {4, 5, 7, 8}, margin=3)
+    # recalled 1, 2; the ranking goes on 3, 4, 5, 6; evidence 2, 4, 7; linked 4, 5 (by
+    # three links), 7 (two), 8
+    t.add([1, 2], [3, 4, 5, 6], {2, 4, 7}, {4: 1, 5: 3, 7: 2, 8: 1}, margin=3)
     s = t.summary()
     assert (s["questions"], s["missed"], s["one_link"], s["linked"]) == (1, 2, 2, 4)
     assert s["one_link_pct"] == 100.0  # both missed (4, 7) are linked
@@ -29,10 +30,13 @@ def test_link_tally_by_hand():
     assert s["evidence_next"] == 33.3
     assert s["evidence_next_linked"] == 50.0  # 4 of 4, 5
     assert s["evidence_next_unlinked"] == 0.0  # 3
+    assert (s["tail"], s["evidence_in_tail"]) == (2, 50.0)  # 1, 2 (fewer than TAIL = 3)
+    assert (s["many"], s["evidence_among_many"]) == (1, 0.0)  # 5 alone has ≥ 3 links
     # a second question with nothing missed and nothing linked
-    t.add({9}, [], {9}, set(), margin=3)
+    t.add([9], [], {9}, {}, margin=3)
     s = t.summary()
     assert s["questions"] == 2 and s["linked_per_question"] == 2.0 and s["missed"] == 2
+    assert s["evidence_in_tail"] == 66.7  # 2 of 1, 2, 9
     assert H.LinkTally().summary()["evidence_next"] is None  # nothing counted: no share
 
 
@@ -44,11 +48,13 @@ def test_linked_to_tells_prior_from_learned(tmp_path, embedder):
     # a-b a prior only, a-c learned only, c-d learned (both outside the recalled set)
     eng.store.upsert_edges([(a, b, 0.0, 0.5, 0, 0, 0.0), (a, c, 0.02, 0.0, 1, 1, 0.0),
                             (c, d, 0.3, 0.0, 1, 1, 0.0)])
-    assert H.linked_to(eng.store, {a}, H.PRIOR) == {b}
-    assert H.linked_to(eng.store, {a}, "learned") == {c}
-    assert H.linked_to(eng.store, {a, c}, "learned") == {d}  # a-c joins two recalled
+    assert H.linked_to(eng.store, {a}, H.PRIOR) == {b: 1}
+    assert H.linked_to(eng.store, {a}, "learned") == {c: 1}
+    assert H.linked_to(eng.store, {a, c}, "learned") == {d: 1}  # a-c joins two recalled
+    eng.store.upsert_edges([(a, d, 0.1, 0.0, 1, 1, 0.0)])
+    assert H.linked_to(eng.store, {a, c}, "learned") == {d: 2}  # d now linked to both
     stats = H.replay_stats(eng.store, [a, b, c, d], [2, 0, 1, 0])
-    assert stats == {"recalled_once_pct": 50.0, "learned_links_per_memory": 1.0}
+    assert stats == {"recalled_once_pct": 50.0, "learned_links_per_memory": 1.5}  # 3 learned
     eng.store.close()
 
 
@@ -64,7 +70,8 @@ def test_headroom_on_a_small_conversation(tmp_path, cached):
         assert by["multi-hop"]["questions"] == 1 and by["other"]["questions"] == 3
         for s in by.values():
             assert 0 <= s["one_link"] <= s["missed"] and s["linked_evidence"] <= s["linked"]
-            assert s["next"] <= 2 * s["questions"]
+            assert s["next"] <= 2 * s["questions"] and s["many_evidence"] <= s["many"]
+            assert s["tail"] <= H.TAIL * s["questions"]
     # every lived graph and the prior graph judge the same recalled sets
     assert len({json.dumps([by[g]["missed"] for g in H.GROUPS])
                 for by in res["graphs"].values()}) == 1

@@ -14,16 +14,22 @@ budget of ``bench locomo``:
 - **linked per question**: memories outside the recalled set linked to it;
 - **evidence among linked**: the share of those linked memories that are evidence;
 - **evidence next**: the same share among the `margin` memories the ranking puts right
-  after the recalled set, split into linked and unlinked ones.
+  after the recalled set, split into linked and unlinked ones;
+- **evidence in the tail**: the same share among the last `TAIL` memories of the recalled
+  set, the ones a lifted memory would push out of the budget;
+- **linked ≥ 3**: memories with at least `MANY` links into the recalled set, and the share
+  of them that are evidence (the strongest consensus a graph can offer).
 
-For spreading to pay, "evidence among linked" must beat "evidence next" (it replaces the
-next memory); "linked next" against "unlinked next" says what a link adds at equal rank.
+For spreading to pay, a lifted memory must be evidence more often than the one it displaces:
+"evidence among linked" (or, at best, "linked ≥ 3") against "evidence in the tail";
+"linked next" against "unlinked next" says what a link adds at equal rank.
 """
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -35,6 +41,8 @@ from . import locomo as L
 
 GROUPS = ("multi-hop", "other")  # LoCoMo category 1; categories 2-4
 PRIOR = "prior"  # the graph of structural links every store has
+TAIL = 3  # the recalled memories a lifted one would displace: the last ones in
+MANY = 3  # "linked ≥ 3": links into the recalled set
 
 
 @dataclass
@@ -50,14 +58,19 @@ class LinkTally:
     next_evidence: int = 0
     next_linked: int = 0
     next_linked_evidence: int = 0
+    tail: int = 0
+    tail_evidence: int = 0
+    many: int = 0
+    many_evidence: int = 0
 
-    def add(self, recalled: set[int], following: Sequence[int], evidence: set[int],
-            linked: set[int], margin: int) -> None:
-        """One question: its `recalled` memories, the ranking's `following` ones (best
-        first, recalled ones left out), its `evidence` memories and the memories `linked` to
-        the recalled set (outside it)."""
+    def add(self, recalled: Sequence[int], following: Sequence[int], evidence: set[int],
+            links: Mapping[int, int], margin: int) -> None:
+        """One question: its `recalled` memories (in the order they went in), the ranking's
+        `following` ones (best first, recalled ones left out), its `evidence` memories and
+        the memories linked to the recalled set (outside it) with their number of links."""
         self.questions += 1
-        missed = evidence - recalled
+        linked = set(links)
+        missed = evidence - set(recalled)
         self.missed += len(missed)
         self.one_link += len(missed & linked)
         self.linked += len(linked)
@@ -67,6 +80,12 @@ class LinkTally:
         self.next_evidence += sum(1 for e in nxt if e in evidence)
         self.next_linked += sum(1 for e in nxt if e in linked)
         self.next_linked_evidence += sum(1 for e in nxt if e in linked and e in evidence)
+        tail = list(recalled)[-TAIL:]
+        self.tail += len(tail)
+        self.tail_evidence += sum(1 for e in tail if e in evidence)
+        many = {e for e, n in links.items() if n >= MANY}
+        self.many += len(many)
+        self.many_evidence += len(many & evidence)
 
     def summary(self) -> dict:
         """The sums, and the shares in percent (None where nothing was counted)."""
@@ -83,21 +102,24 @@ class LinkTally:
             evidence_next_linked=pct(self.next_linked_evidence, self.next_linked),
             evidence_next_unlinked=pct(self.next_evidence - self.next_linked_evidence,
                                        self.next - self.next_linked),
+            evidence_in_tail=pct(self.tail_evidence, self.tail),
+            evidence_among_many=pct(self.many_evidence, self.many),
         )
         return out
 
 
-def linked_to(store: Store, recalled: Iterable[int], kind: str) -> set[int]:
-    """The memories outside `recalled` that an edge joins to one of them: by its prior
-    (``kind`` = ``"prior"``) or by a learned (Hebbian) weight (``"learned"``)."""
+def linked_to(store: Store, recalled: Iterable[int], kind: str) -> Counter[int]:
+    """The memories outside `recalled` that an edge joins to one of them, with how many of
+    them it joins: by its prior (``kind`` = ``"prior"``) or by a learned (Hebbian) weight
+    (``"learned"``)."""
     rec = set(recalled)
-    out: set[int] = set()
+    out: Counter[int] = Counter()
     for r in store.edges_of(rec):
         if (r.prior if kind == PRIOR else r.weight) <= 0:
             continue
         for a, b in ((r.src, r.dst), (r.dst, r.src)):
             if a in rec and b not in rec:
-                out.add(b)
+                out[b] += 1
     return out
 
 
@@ -159,8 +181,9 @@ def _ask_all(conv: L.Conversation, sample: dict, emb, stores: dict[str, Store],
         ranked = conv.base.retrieve(question, profile="hela", k=L.CANDIDATES,
                                     now=L.question_time(conv, qi), with_text=False)
         chosen = fit_budget(ranked, 10 ** 6, budget, lambda r: conv.cost[r.episode_id])
-        recalled = {r.episode_id for r in chosen}
-        following = [r.episode_id for r in ranked if r.episode_id not in recalled]
+        recalled = [r.episode_id for r in chosen]
+        inside = set(recalled)
+        following = [r.episode_id for r in ranked if r.episode_id not in inside]
         evidence = {ep_of[d] for d in L.normalize_evidence(qa.get("evidence", [])) if d in ep_of}
         group = GROUPS[0] if int(qa.get("category", 0)) == 1 else GROUPS[1]
         for g, store in stores.items():
@@ -172,10 +195,11 @@ def markdown(res: dict) -> str:
     """The tallies as a table, one row per graph and group."""
     lines = [
         "## Where a learned graph could lift evidence (hela-cold recalled set, "
-        f"k = {res['k']}, next {res['margin']})", "",
+        f"k = {res['k']}, next {res['margin']}, tail {TAIL})", "",
         "| graph | group | questions | missed evidence | one link away | linked per question "
-        "| evidence among linked | evidence next | next, linked | next, unlinked |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        f"| evidence among linked | linked ≥ {MANY}: evidence | evidence in the tail "
+        "| evidence next | next, linked | next, unlinked |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
 
     def f(x) -> str:
@@ -186,7 +210,8 @@ def markdown(res: dict) -> str:
             lines.append(
                 f"| {g} | {grp} | {s['questions']} | {s['missed']} | {s['one_link']} "
                 f"({f(s['one_link_pct'])} %) | {f(s['linked_per_question'])} | "
-                f"{f(s['evidence_among_linked'])} % | {f(s['evidence_next'])} % | "
+                f"{f(s['evidence_among_linked'])} % | {f(s['evidence_among_many'])} % "
+                f"({s['many']}) | {f(s['evidence_in_tail'])} % | {f(s['evidence_next'])} % | "
                 f"{f(s['evidence_next_linked'])} % | {f(s['evidence_next_unlinked'])} % |")
     if res["replays"]:
         lines += ["", "| lived rule | memories recalled at least once | learned links per memory |",
