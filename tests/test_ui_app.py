@@ -606,11 +606,12 @@ def test_graph_view_colours_learned_links_apart_from_priors(qtbot, tmp_path):
     from hela_desktop.ui.theme import DARK, LIGHT
 
     store = Store(tmp_path)
-    a, b, c = (store.add_episode(f"memory {i}", "answer", np.ones(8, np.float32)) for i in range(3))
+    a, b, c, e = (store.add_episode(f"memory {i}", "answer", np.ones(8, np.float32))
+                  for i in range(4))
     # (a,b): prior 0.5 only; (b,c): learned 0.4 on no prior (share 1); (a,c): prior 0.3 +
-    # learned 0.2 (share 0.4)
+    # learned 0.2 (share 0.4); (c,e): one co-activation, 0.02 learned (share 1, yet weak)
     store.upsert_edges([(a, b, 0.0, 0.5, 0, 0, 0.0), (b, c, 0.4, 0.0, 20, 0, 0.0),
-                        (a, c, 0.2, 0.3, 10, 0, 0.0)])
+                        (a, c, 0.2, 0.3, 10, 0, 0.0), (c, e, 0.02, 0.0, 1, 0, 0.0)])
     view = GraphView(threaded=False, colors=LIGHT)
     qtbot.addWidget(view)
     view.resize(700, 400)
@@ -621,18 +622,20 @@ def test_graph_view_colours_learned_links_apart_from_priors(qtbot, tmp_path):
     assert d.learned_share()[[row[(a, b)], row[(b, c)], row[(a, c)]]] == pytest.approx([0, 1, 0.4])
     drawn = {int(r): n for n, rows in enumerate(view.edge_rows) for r in rows}
     # the prior edge in the strong prior class (0.5); the learned ones in the learned
-    # classes, the one learned alone in the strongest
+    # classes by how much was learned: 0.02 weak, 0.2 medium, 0.4 strong (a link thickens
+    # as it is learned, whatever its share)
     assert drawn[row[(a, b)]] == 2 and drawn[row[(a, c)]] == 4 and drawn[row[(b, c)]] == 5
+    assert drawn[row[(c, e)]] == 3
     prior_pen = view.edge_items[2].opts["pen"].color()
     learned_pen = view.learned_items[2].opts["pen"].color()
     assert prior_pen.name() != learned_pen.name()
     assert learned_pen.red() > learned_pen.blue() and prior_pen.blue() > prior_pen.red()  # warm vs grey-blue
     assert len(view.learned_items[2].getData()[0]) == 2  # (b,c) drawn by the learned item
-    assert "2 learned" in view.stats_label.text()
+    assert "3 learned" in view.stats_label.text()
     # the details pane splits each neighbour's link into what was written and what learned
     view.select(c)
     text = view.details.toPlainText()
-    assert "Neighbours (2, 2 learned)" in text
+    assert "Neighbours (3, 3 learned)" in text and "(0.02 learned)" in text
     assert "(0.50 = 0.30 when written + 0.20 learned)" in text and "(0.40 learned)" in text
     view.select(b)
     assert "Neighbours (2, 1 learned)" in view.details.toPlainText()
@@ -652,7 +655,7 @@ def test_graph_view_colours_learned_links_apart_from_priors(qtbot, tmp_path):
     # the legend names both, in the palette's colours, light and dark
     assert view.legend.isVisible()
     labels = [label.text for _, label in view.legend.items]
-    assert labels == ["link made when written", "partly learned", "mostly learned"]
+    assert labels == ["link made when written", "learned, weak", "learned, strong"]
     light_bg = view.legend.opts["brush"].color().name()
     view.apply_colors(DARK)
     assert view.legend.opts["brush"].color().name() != light_bg

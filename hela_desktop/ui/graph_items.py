@@ -13,7 +13,7 @@ from .theme import GraphColors
 
 EDGE_ALPHA = (0.22, 0.45, 0.75)  # prior classes, drawn as opaque colours blended over the background (fast)
 EDGE_WIDTH = (1.0, 1.0, 1.8)
-LEARNED_ALPHA = (0.45, 0.7, 0.95)  # learned classes: the larger the learned share, the stronger
+LEARNED_ALPHA = (0.45, 0.7, 0.95)  # learned classes: the more was learned, the stronger
 LEARNED_WIDTH = (1.0, 1.4, 1.8)
 
 
@@ -25,8 +25,8 @@ def _blend(rgb: tuple[int, int, int], alpha: float, background: str) -> QtGui.QC
 
 def edge_pens(c: GraphColors, thin: bool) -> tuple[list, list]:
     """(pens of the prior classes, pens of the learned classes): priors in the palette's
-    neutral edge colour, learned links in its warm colour, stronger for a larger learned
-    share; `thin` (big graphs): every line 1 px (wide lines rasterise slowly)."""
+    neutral edge colour, learned links in its warm colour, stronger the more was learned;
+    `thin` (big graphs): every line 1 px (wide lines rasterise slowly)."""
     def pens(rgb, alphas, widths):
         return [pg.mkPen(_blend(rgb, a, c.background), width=1.0 if thin else w, cosmetic=True)
                 for a, w in zip(alphas, widths)]
@@ -37,10 +37,10 @@ def edge_pens(c: GraphColors, thin: bool) -> tuple[list, list]:
 
 class EdgeLegend(pg.LegendItem):
     """The key to the edge colours, in the bottom-left corner of the plot: a link made when
-    a memory was written (prior), and learned links (the warmer, the more of the link was
-    learned from recalling the memories together)."""
+    a memory was written (prior), and learned links (the stronger, the more often the two
+    memories were recalled together)."""
 
-    ROWS = ("link made when written", "partly learned", "mostly learned")
+    ROWS = ("link made when written", "learned, weak", "learned, strong")
 
     def __init__(self, colors: GraphColors):
         super().__init__(offset=(8, -8), verSpacing=-6, labelTextSize="8pt")

@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong prior classes
-LEARNED_CLASSES = (0.1, 0.4, 0.7)  # lower bounds of the learned share of a learned edge
+# an edge is drawn as learned when its learned part is at least this share of its weight
+LEARNED_SHARE = 0.1
+# lower bounds of a learned edge's learned part (weak / medium / strong): at the default
+# η = 0.02 a first co-activation gives 0.02, about 5 give 0.1 and about 17 give 0.3, so a
+# link visibly thickens as the two memories keep being recalled together
+LEARNED_CLASSES = (0.0, 0.1, 0.3)
 MAX_DRAWN_EDGES = 12000  # beyond this the weakest edges are left out (large graphs)
 
 
@@ -140,6 +145,11 @@ class GraphData:
             rows |= nxt
         return rows
 
+    def is_learned(self) -> np.ndarray:
+        """Which edges the view draws as learned: learned part ≥ `LEARNED_SHARE` of the
+        weight."""
+        return self.learned_share() >= LEARNED_SHARE
+
     def learned_share(self) -> np.ndarray:
         """The learned share of each edge's weight (0: a prior-only edge)."""
         return np.divide(self.learned, self.weight, out=np.zeros(len(self.weight)),
@@ -148,16 +158,17 @@ class GraphData:
     def edge_classes(self, visible: np.ndarray | None = None,
                      most: int = MAX_DRAWN_EDGES) -> list[np.ndarray]:
         """Edge rows to draw, by class: first the prior classes by weight (`EDGE_CLASSES`;
-        edges whose learned share is below the first learned class count as prior), then
-        the learned classes by learned share (`LEARNED_CLASSES`).  Only edges between
+        edges whose learned share is below `LEARNED_SHARE` count as prior), then the learned
+        classes by their learned part (`LEARNED_CLASSES`).  Only edges between
         `visible` nodes (a bool mask; None: all); beyond `most` edges the weakest prior
         edges are left out first."""
-        w, share = self.weight, self.learned_share()
-        learned = share >= LEARNED_CLASSES[0]
+        w = self.weight
+        learned = self.is_learned()
         keep = np.ones(len(w), dtype=bool) if visible is None else \
             visible[self.src] & visible[self.dst]
         out = []
-        for values, bounds, among in ((w, EDGE_CLASSES, ~learned), (share, LEARNED_CLASSES, learned)):
+        for values, bounds, among in ((w, EDGE_CLASSES, ~learned),
+                                      (self.learned, LEARNED_CLASSES, learned)):
             for n, lo in enumerate(bounds):
                 hi = bounds[n + 1] if n + 1 < len(bounds) else np.inf
                 out.append(np.nonzero(keep & among & (values >= lo) & (values < hi))[0])

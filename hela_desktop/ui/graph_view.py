@@ -3,7 +3,7 @@
 Nodes are drawn by a handful of `ScatterPlotItem`s (one per style, so pyqtgraph takes its
 fast uniform-brush path); edges by a few `PlotCurveItem`s with ``connect="pairs"`` (one
 per class, cosmetic pens): links made when a memory was written (priors) in a neutral
-colour by weight, learned links in a warm colour by learned share, with a legend.  Active memories get a coloured glow that grows when
+colour by weight, learned links in a warm colour by how much was learned, with a legend.  Active memories get a coloured glow that grows when
 they enter and fades when they leave; edges the Hebbian update strengthened flash thick.
 """
 
@@ -24,6 +24,7 @@ from .graph_labels import IDLE_LABELS, TOPIC_COLOURS, GraphLabelsMixin
 from .graph_model import (
     EDGE_CLASSES,
     LEARNED_CLASSES,
+    LEARNED_SHARE,
     GraphData,
     short_label,
     topics_for,
@@ -333,7 +334,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         shown = f"{n_ep:,} of {total:,} memories" if total > n_ep else \
             f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}"
         facts = f" · {n_kn:,} fact{'' if n_kn == 1 else 's'}" if n_kn else ""
-        n_learned = int((new.learned_share() >= LEARNED_CLASSES[0]).sum())
+        n_learned = int(new.is_learned().sum())
         learned = f" ({n_learned:,} learned)" if n_learned else ""
         self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links{learned}")
         self.legend.setVisible(bool(n_edges))
@@ -734,8 +735,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
                 "was written (similar meaning, a shared name, the same conversation); "
                 f"<span style='color:rgb{self.colors.learned_edge}'><b>orange</b></span> "
                 "ones were learned from "
-                "recalling memories together — the more of a link was learned, the "
-                "stronger the orange.</p>"
+                "recalling memories together — the more often two memories are recalled "
+                "together, the stronger the orange.</p>"
                 "<p>While HeLa answers, the memories it is using <b>glow</b>.</p>"
                 "<p>Click a memory to see it here. Scroll to zoom, drag to pan.</p>")
             return
@@ -756,7 +757,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         kind = "Memory"
         text = html.escape(n.get("text") or "").replace("\n", "<br>")
         nbrs = self.data.neighbours(node_id)
-        n_learned = sum(1 for _, w, lp in nbrs if w > 0 and lp / w >= LEARNED_CLASSES[0])
+        n_learned = sum(1 for _, w, lp in nbrs if w > 0 and lp / w >= LEARNED_SHARE)
         nb_html = "".join(
             f"<li><a href='node:{j}'>#{j}</a> {html.escape(self.label_of(j))} "
             f"{self._link_html(w, lp)}</li>" for j, w, lp in nbrs[:12]) or "<li><i>none</i></li>"
