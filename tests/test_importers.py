@@ -506,6 +506,68 @@ def test_notes_folder_sections_dates_and_links(tmp_path, embedder):
     store.close()
 
 
+def test_the_apps_own_markdown_chat_export_comes_back_as_the_chat(tmp_path, embedder):
+    """File ▸ Export chat as Markdown, imported: the user's words are the memories, each
+    answer stays beside its question (never a memory of its own), times and title kept."""
+    from hela_desktop.chat_export import messages_markdown
+
+    t = 1_764_590_400.0  # 2025-12-01 12:00 UTC, on a minute (the export keeps minutes)
+    msgs = [
+        {"role": "user", "content": "My dog is called Pixel.", "created_at": t},
+        {"role": "assistant", "content": "**Pixel** is a lovely name.\n\n- a list\n",
+         "created_at": t + 60},
+        {"role": "user", "content": "Where does my sister live?", "created_at": t + 120},
+        {"role": "assistant", "content": "Lisbon, you told me.", "created_at": t + 180,
+         "interrupted": True},
+        {"role": "user", "content": "Thanks!", "created_at": t + 240},
+    ]
+    f = tmp_path / "notes-from-hela.txt"  # recognised from its content, not its name
+    f.write_text(messages_markdown("Pixel & Ana", msgs), encoding="utf-8")
+    store, rep = import_twice(tmp_path, f, embedder)
+    eps = episodes(store)
+    assert [(e["user"], e["reply"]) for e in eps] == [
+        ("My dog is called Pixel.", "**Pixel** is a lovely name.\n\n- a list"),
+        ("Where does my sister live?", "Lisbon, you told me."),
+        ("Thanks!", "")]
+    assert {e["source"] for e in eps} == {"hela-chat"} and {e["title"] for e in eps} == \
+        {"Pixel & Ana"}
+    import datetime as dt
+    local = dt.datetime.fromtimestamp(t).replace(second=0, microsecond=0).timestamp()
+    assert [e["at"] for e in eps] == [local, local + 120, local + 240]
+    text = " ".join(r[0] for r in store.conn.execute("SELECT user_text FROM episodes"))
+    assert "HeLa" not in text and "Exported" not in text and "lovely" not in text
+    assert rep.details["conversations"] == 1 and rep.details["exchanges"] == 3
+    store.close()
+
+
+def test_the_readable_memory_export_is_refused_and_notes_leave_both_out(tmp_path, embedder):
+    """The Markdown memory export shows answers beside the user's words: imported as text
+    every answer would become something the user said, so it is refused (pointing to the
+    .hela file), and a notes folder holding either export leaves it out, counted."""
+    from hela_desktop.chat_export import messages_markdown
+    from hela_desktop.memfile import export_store
+
+    with Store(tmp_path / "src") as src:
+        src.add_episode("I'm allergic to penicillin.", "Pentacarbism is a rare condition.",
+                        None, created_at=T0)
+        export_store(src, tmp_path / "memories.md", fmt="markdown")
+    msg = assert_refused(tmp_path, tmp_path / "memories.md", "readable Markdown export",
+                         "import the .hela memory file instead")
+    assert "penicillin" not in msg
+    v = tmp_path / "vault"
+    v.mkdir()
+    (v / "memories.md").write_bytes((tmp_path / "memories.md").read_bytes())
+    (v / "chat.md").write_text(messages_markdown("A chat", [
+        {"role": "user", "content": "Hello", "created_at": T0},
+        {"role": "assistant", "content": "Hi, I am your assistant.", "created_at": T0}]),
+        encoding="utf-8")
+    (v / "Ana.md").write_text("Ana is my older sister.\n", encoding="utf-8")
+    store, rep = import_twice(tmp_path, v, embedder)
+    assert [e["user"] for e in episodes(store)] == ["Ana\n\nAna is my older sister."]
+    assert rep.details["skipped_reasons"] == {"HeLa Desktop export": 2}
+    store.close()
+
+
 # -------------------------------------------------------------- refusal and cancel ----
 def test_corrupted_and_hostile_files_are_refused(tmp_path):
     good = json.dumps(chatgpt_export()).encode()

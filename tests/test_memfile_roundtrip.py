@@ -8,6 +8,7 @@ the bundled embedder (the session-wide ``embedder`` fixture of conftest.py).
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 import zipfile
 from pathlib import Path
@@ -328,6 +329,19 @@ def test_markdown_export(sample, tmp_path):
     assert "> My sister Ana lives in Lisbon." in text and "Zürich" in text
     assert "## Knowledge" in text and "## Conversations" in text and "pinned" in text
     assert rep.counts["episodes"] == 6
+    # every memory is headed by its number; importance only where an import set one
+    assert len(re.findall(r"^### #\d+ · \d{4}-", text, re.M)) == 6
+    assert "importance 0.00" not in text
+
+
+def test_markdown_labels_are_the_users_words_cut_at_a_word():
+    from hela_desktop.memfile.export import _one_line
+
+    assert _one_line("My sister\nAna lives  in Lisbon.", 80) == "My sister Ana lives in Lisbon."
+    long = "I'm allergic to penicillin and my doctor said amoxicillin is out of the question too"
+    assert len(long) == 84
+    assert _one_line(long, 80) == "I'm allergic to penicillin and my doctor said amoxicillin is out of the…"
+    assert _one_line("x" * 100, 10) == "x" * 9 + "…"
 
 
 def test_markdown_export_reads_links_as_the_app_does(tmp_path):
@@ -345,8 +359,10 @@ def test_markdown_export_reads_links_as_the_app_does(tmp_path):
     text = (tmp_path / "m.md").read_text(encoding="utf-8")
     lines = [x for x in text.splitlines() if "↔" in x]
     assert lines == [
-        "- “memory b” ↔ “memory c” (weight 0.500: learned 0.400, prior 0.100, 2 co-activations)",
-        "- “memory a” ↔ “memory b” (weight 0.363: learned 0.363, prior 0.000, 30 co-activations)",
+        f"- #{b} “memory b” ↔ #{c} “memory c” (weight 0.500: learned 0.400, prior 0.100, "
+        "2 co-activations)",
+        f"- #{a} “memory a” ↔ #{b} “memory b” (weight 0.363: learned 0.363, prior 0.000, "
+        "30 co-activations)",
     ]
 
 

@@ -8,7 +8,8 @@ adds nothing (every exchange's uid comes from the source's own ids).
 
 Sources (one module each): `chatgpt` (the data export zip or its conversations.json),
 `claude` (the same for Claude), `openwebui` (a chat export JSON), `jan` (thread folders
-with messages.jsonl) and `notes` (a folder of Markdown notes, such as an Obsidian vault).
+with messages.jsonl), `notes` (a folder of Markdown notes, such as an Obsidian vault) and
+`hela_markdown` (this app's own chat export; its readable memory export is refused).
 
 Public API: `detect_file`, `open_folder`, `describe`, `SOURCES`.
 """
@@ -23,6 +24,7 @@ from ..memfile.format import Limits, _Bad
 from .base import NAMES, HistorySource, Input, describe
 from .chatgpt import ChatGPTSource
 from .claude import ClaudeSource
+from .hela_markdown import REFUSED, HelaChatSource, kind_of
 from .jan import JanSource, find_threads, first_line_object, looks_like_jan
 from .notes import NotesSource, find_notes
 from .openwebui import OpenWebUISource
@@ -89,7 +91,10 @@ def detect_file(path: Path, head: bytes, limits: Limits) -> HistorySource | None
         if looks_like_jan(first_line_object(path, limits)):
             return JanSource(path, limits, [path])
     if not body.startswith((b"[", b"{")):
-        return None
+        own = kind_of(body)  # the app's own Markdown: a chat, or the memories (refused)
+        if own == "memories":
+            raise _Bad(REFUSED, "file")
+        return HelaChatSource(path, limits) if own == "chat" else None
     inp = Input(path, limits)
     kind = classify(_first_item(inp))
     return None if kind is None else _BY_KIND[kind](inp)

@@ -30,7 +30,8 @@ from ..memfile.validate import _parse_record, _schemas
 
 MEMBERS = ("conversations.jsonl", "episodes.jsonl", "messages.jsonl", "edges.jsonl")
 NAMES = {"chatgpt": "ChatGPT export", "claude": "Claude export",
-         "openwebui": "Open WebUI export", "jan": "Jan threads", "notes": "notes folder"}
+         "openwebui": "Open WebUI export", "jan": "Jan threads", "notes": "notes folder",
+         "hela-chat": "HeLa Desktop chat export"}
 
 
 # ------------------------------------------------------------------ small helpers ------

@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from ..memfile.format import Limits, _Bad
 from .base import HistorySource, Progress, epoch
+from .hela_markdown import kind_of
 
 SUFFIXES = (".md", ".markdown")
 MAX_FILES = 200_000
@@ -169,6 +170,9 @@ class NotesSource(HistorySource):
     def _note(self, f: Path, rel: str, size: int):
         text = self._text(f, size)
         if text is None:
+            return None
+        if kind_of(text[:4096]) is not None:  # its answers would become the user's words
+            self.skip("HeLa Desktop export")
             return None
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         fm, skip_lines = front_matter(lines)

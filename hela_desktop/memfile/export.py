@@ -363,13 +363,26 @@ def _fmt_time(ts: float | None) -> str:
         return str(ts)
 
 
+def _one_line(text: str, limit: int) -> str:
+    """`text` on one line, cut at a word boundary before `limit` characters with "…"."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    if " " in cut[limit // 2:]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:.-") + "…"
+
+
 def _md_quote(text: str) -> str:
     return "\n".join(("> " + line) if line else ">" for line in text.splitlines()) or ">"
 
 
 def _md_flags(r: tuple) -> list[str]:
     """The words after a memory's date: importance, recalls, pinned, archived, ..."""
-    flags = [f"importance {r[4]:.2f}", f"recalled {r[6]}×"]
+    flags = [f"recalled {r[6]}×"]
+    if r[4]:  # set by an import (emotional intensity); a chat's memories have none
+        flags.insert(0, f"importance {r[4]:.2f}")
     if r[6]:
         flags.append(f"last {_fmt_time(r[7])}")
     if r[5]:
@@ -384,15 +397,17 @@ def _md_flags(r: tuple) -> list[str]:
 
 
 def _md_memories(out: TextIO, conn: Any, full: bool, tick: Any) -> dict[int, str]:
-    """The memories section; returns each memory's text (one line, 80 characters) by id."""
+    """The memories section; returns each memory's label by id: its number and the user's
+    words on one line, cut at a word near 80 characters (the answer is context, not the
+    memory)."""
     out.write("\n## Memories\n")
     id2text: dict[int, str] = {}
     for r in tx.episode_summaries(conn, full):
-        out.write(f"\n### {_fmt_time(r[3])} · {' · '.join(_md_flags(r))}\n\n")
+        out.write(f"\n### #{r[0]} · {_fmt_time(r[3])} · {' · '.join(_md_flags(r))}\n\n")
         out.write(f"**User:**\n\n{_md_quote(r[1])}\n\n")
         if r[2]:
             out.write(f"**Assistant:**\n\n{_md_quote(r[2])}\n")
-        id2text[r[0]] = episode_text(r[1], r[2]).replace("\n", " ")[:80]
+        id2text[r[0]] = f"#{r[0]} “{_one_line(r[1] or episode_text(r[1], r[2]), 80)}”"
         tick()
     return id2text
 
@@ -410,8 +425,9 @@ def _md_edges(out: TextIO, store: Store, full: bool, id2text: dict[int, str],
         weights, learned_parts = G.edge_parts([(0, 0, w, p, 0, at) for _, _, w, p, _, at in rows],
                                               step, lam, cap)
         for (a, b, _, p, c, _), weight, learned in zip(rows, weights, learned_parts, strict=True):
-            out.write(f"- “{id2text.get(a, a)}” ↔ “{id2text.get(b, b)}” (weight {weight:.3f}: "
-                      f"learned {learned:.3f}, prior {p:.3f}, {c} co-activations)\n")
+            times = "co-activation" if c == 1 else "co-activations"
+            out.write(f"- {id2text.get(a, f'#{a}')} ↔ {id2text.get(b, f'#{b}')} (weight "
+                      f"{weight:.3f}: learned {learned:.3f}, prior {p:.3f}, {c} {times})\n")
     return n
 
 

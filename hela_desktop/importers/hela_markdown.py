@@ -1,0 +1,100 @@
+"""HeLa Desktop's own Markdown files, told apart from notes.
+
+- **A chat export** (File ▸ Export chat as Markdown…, `hela_desktop.chat_export`) is read
+  back as the conversation it was: each "**You** · date" message with the "**HeLa** ·
+  date" answer after it becomes one exchange, so your words are the memory and the answer
+  stays beside it as context, as for any other chat import.
+- **The readable memory export** (``hela-desktop export --format markdown``) is refused: it
+  shows your words and the assistant's answers side by side for reading, so imported as
+  text every answer would turn into something "you said".  The ``.hela`` memory file is the
+  one to import.
+
+Either is recognised from its first lines, whatever the file is called; a notes folder
+leaves both out (counted).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from pathlib import Path
+
+from ..memfile.format import Limits, _Bad
+from .base import Chat, HistorySource, Message, Progress
+
+MEMORY_EXPORT_TITLE = "# HeLa Desktop memories"
+_MEMORY_EXPORT = re.compile(r"\A# HeLa Desktop memories\n+Exported [^\n]* by HeLa Desktop")
+_CHAT_EXPORT = re.compile(
+    r"\A# [^\n]*\n+\*Exported from HeLa Desktop on \d{4}-\d\d-\d\d \d\d:\d\d; \d+ messages?\.\*\n")
+_MESSAGE = re.compile(r"\*\*(You|HeLa)\*\* · (\d{4}-\d\d-\d\d \d\d:\d\d)( · stopped early)?\Z")
+REFUSED = ("HeLa Desktop's readable Markdown export of memories: it holds the assistant's "
+           "answers beside your words, so it cannot be imported back; import the .hela "
+           "memory file instead")
+
+
+def kind_of(head: bytes | str) -> str | None:
+    """"memories" (the readable memory export), "chat" (a chat export) or None, from the
+    start of a file."""
+    text = head.decode("utf-8", "ignore") if isinstance(head, bytes) else head
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").lstrip("\n")
+    if _MEMORY_EXPORT.match(text):
+        return "memories"
+    if _CHAT_EXPORT.match(text):
+        return "chat"
+    return None
+
+
+def _epoch(stamp: str) -> float | None:
+    """A chat export's minute stamp (local time, as it was written) as seconds."""
+    try:
+        return time.mktime(time.strptime(stamp, "%Y-%m-%d %H:%M"))
+    except (ValueError, OverflowError):
+        return None
+
+
+class HelaChatSource(HistorySource):
+    """One chat exported by HeLa Desktop as Markdown."""
+
+    kind = "hela-chat"
+
+    def __init__(self, path: Path, limits: Limits):
+        super().__init__(path, limits, path.name)
+
+    def emit(self, progress: Progress | None) -> None:
+        size = self.path.stat().st_size
+        if size > self.limits.max_plain_bytes:
+            raise _Bad(f"file too large ({size} bytes, limit {self.limits.max_plain_bytes})",
+                       "file")
+        try:
+            text = self.path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            raise _Bad("not UTF-8 text", "file") from None
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        title = lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""
+        found: list[tuple[str, float | None, list[str]]] = []  # (role, time, lines)
+        for line in lines[1:]:
+            m = _MESSAGE.match(line.strip())
+            if m:
+                found.append(("user" if m.group(1) == "You" else "assistant",
+                              _epoch(m.group(2)), []))
+            elif found:
+                found[-1][2].append(line)
+        msgs = []
+        for i, (role, at, body) in enumerate(found, 1):
+            words = self.text("\n".join(body).strip())
+            if not words:
+                self.skip("empty message")
+                continue
+            msgs.append(Message(role=role, text=words, at=at, id=str(i)))
+        first = found[0] if found else None
+        digest = hashlib.sha256("\n".join(
+            [title, str(first[1]) if first else "", "\n".join(first[2]) if first else ""]
+        ).encode()).hexdigest()[:24]
+        times = [m.at for m in msgs if m.at is not None]
+        self.add_chat(Chat(id=digest, title=title, created=min(times, default=None),
+                           updated=max(times, default=None), messages=msgs))
+        if progress is not None:
+            progress(size, size)
