@@ -108,7 +108,24 @@ def test_status_before_first_token_and_esc_in_that_phase(qtbot, seeded_dir, llm,
     assert [m["role"] for m in msgs] == ["user"]
     assert statuses[:2] == ["recalling", "reading"]
 
-    # 3. a normal answer replaces the status with its first token
+    # 3. a message too long for the model is refused before anything is stored: its
+    #    bubbles go, the text goes back into the box, a notice says why; nothing is lost
+    w.chat.input.clear()
+    n_before = len(reader.messages(w.current_conv))
+    failed: list = []
+    w.client.worker.turnFailed.connect(lambda m, refused: failed.append(refused))
+    long = "Please keep this. " * 1200
+    w.send(long)
+    _wait(qtbot, lambda: bool(failed) and not w.is_streaming(), 60)
+    assert failed == [True]
+    assert w.chat.input.toPlainText() == long.strip()
+    assert "Please keep this" not in view.toPlainText() and view.live_key() is None
+    assert "Not sent: message too long" in view.toPlainText()
+    assert "back in the box" in view.toPlainText()
+    assert len(reader.messages(w.current_conv)) == n_before
+    w.chat.input.clear()
+
+    # 4. a normal answer replaces the status with its first token
     w.session.last_done = None
     w.send("Where does Ana live?")
     _wait(qtbot, lambda: w.session.last_done is not None, 60)

@@ -272,17 +272,22 @@ class MainWindow(WindowBase):
         if not self.is_streaming() or self.client is None:
             return
         if self.client.stop():
-            self._pending.clear()
-            self.chat.view.discard_live(with_user=True)
-            if not self.chat.input.toPlainText().strip():
-                self.chat.input.setPlainText(self._sent_text)
-            self.timeline.clear()
-            self.session.end_turn()
-            self._set_streaming(False)
-            self.graph.clear_active()
+            self._unsend()
             self.statusBar().showMessage("Stopped before sending — your message is back in the box.", 6000)
         else:
             self.statusBar().showMessage("Stopping…", 2000)
+
+    def _unsend(self) -> None:
+        """Undo a send that stored nothing: the bubbles go, the message goes back into the
+        input box (unless the user has typed something new there)."""
+        self._pending.clear()
+        self.chat.view.discard_live(with_user=True)
+        if not self.chat.input.toPlainText().strip():
+            self.chat.input.setPlainText(self._sent_text)
+        self.timeline.clear()
+        self.session.end_turn()
+        self._set_streaming(False)
+        self.graph.clear_active()
 
     def _on_turn_status(self, phase: str, done: int, total: int) -> None:
         """Before the first token: say what is happening, with progress where known."""
@@ -383,7 +388,12 @@ class MainWindow(WindowBase):
             msg = "Stopped — partial answer kept. " + msg
         self.statusBar().showMessage(msg, 8000)
 
-    def _on_turn_failed(self, msg: str) -> None:
+    def _on_turn_failed(self, msg: str, refused: bool = False) -> None:
+        if refused:  # nothing was stored (a message too long): nothing of it is lost
+            self._unsend()
+            self.chat.view.add_notice(f"Not sent: {msg}. Your message is back in the box.")
+            self.statusBar().showMessage("Not sent — your message is back in the box.", 8000)
+            return
         self._pending.clear()
         if self.live_key is not None:
             self.chat.view.finish_assistant(None, [], "")

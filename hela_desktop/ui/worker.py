@@ -62,7 +62,7 @@ class AssistantWorker(QtCore.QObject):
 
     stream = QtCore.Signal(object)  # MemoriesEvent | TokenEvent | MemoryUpdateEvent | DoneEvent
     update = QtCore.Signal(object)  # a hela_desktop.events.SessionEvent
-    turnFailed = QtCore.Signal(str)
+    turnFailed = QtCore.Signal(str, bool)  # (one line, True: refused before anything was stored)
     snapshot = QtCore.Signal(dict)
     opDone = QtCore.Signal(str, object, object)  # op name, argument, result
     opFailed = QtCore.Signal(str, str)  # op name, message
@@ -193,6 +193,7 @@ class AssistantWorker(QtCore.QObject):
         from ..llm import ModelError
         from ..server_llm import ServerError
         from ..store import StoreError
+        from ..turn import MessageTooLong
 
         with self.request_lock:
             if request in self.cancelled:  # stopped while it waited (e.g. behind loading)
@@ -201,7 +202,7 @@ class AssistantWorker(QtCore.QObject):
             self.started_request = request
         loader = self.loader
         if loader is None:
-            self.turnFailed.emit("the assistant is not available")
+            self.turnFailed.emit("the assistant is not available", True)
             return
         # (the stop flag is cleared by the client when it queues the request, so a Stop
         # pressed while this request waited behind model loading is not lost)
@@ -218,16 +219,18 @@ class AssistantWorker(QtCore.QObject):
                 self.stream.emit(ev)
         except ModelError as exc:
             self._status("failed", str(exc), "model")
-            self.turnFailed.emit(str(exc))
+            self.turnFailed.emit(str(exc), False)
+        except MessageTooLong as exc:  # refused before anything was stored
+            self.turnFailed.emit(str(exc), True)
         except (ServerError, ValueError, StoreError) as exc:
             # a server failing mid-answer (the partial answer was stored, marked
             # interrupted), a refused message (too long), the store busy or the disk full:
             # one line; an answer that could not be stored is kept and stored with the next
             # message
-            self.turnFailed.emit(str(exc))
+            self.turnFailed.emit(str(exc), False)
         except Exception as exc:  # noqa: BLE001 - surface, never crash the thread
             traceback.print_exc()
-            self.turnFailed.emit(f"{type(exc).__name__}: {exc}")
+            self.turnFailed.emit(f"{type(exc).__name__}: {exc}", False)
         finally:
             self.busy = False
         if done is not None:
@@ -371,7 +374,7 @@ class AssistantClient(QtCore.QObject):
         if isinstance(ev, DoneEvent):
             self.streaming = False
 
-    def _on_failed(self, _msg: str) -> None:
+    def _on_failed(self, _msg: str, _refused: bool) -> None:
         self.streaming = False
 
     def chat(self, message: str, conversation_id: int | None) -> None:
