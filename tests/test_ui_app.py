@@ -608,37 +608,53 @@ def test_graph_view_colours_learned_links_apart_from_priors(qtbot, tmp_path):
     store = Store(tmp_path)
     a, b, c, e = (store.add_episode(f"memory {i}", "answer", np.ones(8, np.float32))
                   for i in range(4))
-    # (a,b): prior 0.5 only; (b,c): learned 0.4 on no prior (share 1); (a,c): prior 0.3 +
-    # learned 0.2 (share 0.4); (c,e): one co-activation, 0.02 learned (share 1, yet weak)
+    # (a,b): prior 0.5 only; (b,c): learned 0.4 on no prior; (a,c): prior 0.3 + learned
+    # 0.2; (c,e): one co-activation, 0.02 learned; (a,e): a strong prior with one
+    # co-activation on it (0.50 + 0.02); (b,e): a strong prior whose learned part has
+    # decayed to 0.005, under LEARNED_MIN (0.01): no longer learned
     store.upsert_edges([(a, b, 0.0, 0.5, 0, 0, 0.0), (b, c, 0.4, 0.0, 20, 0, 0.0),
-                        (a, c, 0.2, 0.3, 10, 0, 0.0), (c, e, 0.02, 0.0, 1, 0, 0.0)])
+                        (a, c, 0.2, 0.3, 10, 0, 0.0), (c, e, 0.02, 0.0, 1, 0, 0.0),
+                        (a, e, 0.02, 0.5, 1, 0, 0.0), (b, e, 0.005, 0.5, 1, 0, 0.0)])
     view = GraphView(threaded=False, colors=LIGHT)
     qtbot.addWidget(view)
     view.resize(700, 400)
     view.show()
     view.set_snapshot(snapshot_from_store(store, lam=0.0), animate=False)
     d = view.data
-    row = {(int(d.ids[s]), int(d.ids[t])): r for r, (s, t) in enumerate(zip(d.src, d.dst))}
+    row = {tuple(sorted((int(d.ids[s]), int(d.ids[t])))): r
+           for r, (s, t) in enumerate(zip(d.src, d.dst))}
     assert d.learned_share()[[row[(a, b)], row[(b, c)], row[(a, c)]]] == pytest.approx([0, 1, 0.4])
-    drawn = {int(r): n for n, rows in enumerate(view.edge_rows) for r in rows}
-    # the prior edge in the strong prior class (0.5); the learned ones in the learned
-    # classes by how much was learned: 0.02 weak, 0.2 medium, 0.4 strong (a link thickens
-    # as it is learned, whatever its share)
-    assert drawn[row[(a, b)]] == 2 and drawn[row[(a, c)]] == 4 and drawn[row[(b, c)]] == 5
-    assert drawn[row[(c, e)]] == 3
+    classes: dict[int, list[int]] = {}
+    for n, rows in enumerate(view.edge_rows):
+        for r in rows:
+            classes.setdefault(int(r), []).append(n)
+    # every link in its class by weight (0, 1, 2: < 0.2, < 0.5, ≥ 0.5), and a learned one
+    # once more, drawn over it, in a learned class by how much was learned (3, 4, 5: < 0.1,
+    # < 0.3, ≥ 0.3): a link thickens as it is learned and keeps its own strength
+    assert classes[row[(a, b)]] == [2] and classes[row[(b, e)]] == [2]
+    assert classes[row[(a, c)]] == [2, 4] and classes[row[(b, c)]] == [1, 5]
+    assert classes[row[(c, e)]] == [0, 3] and classes[row[(a, e)]] == [2, 3]
     prior_pen = view.edge_items[2].opts["pen"].color()
     learned_pen = view.learned_items[2].opts["pen"].color()
     assert prior_pen.name() != learned_pen.name()
     assert learned_pen.red() > learned_pen.blue() and prior_pen.blue() > prior_pen.red()  # warm vs grey-blue
+    # the weakest learned overlay is wider than the strongest link under it
+    assert view.learned_items[0].opts["pen"].widthF() > view.edge_items[2].opts["pen"].widthF()
     assert len(view.learned_items[2].getData()[0]) == 2  # (b,c) drawn by the learned item
-    assert "3 learned" in view.stats_label.text()
-    # the details pane splits each neighbour's link into what was written and what learned
+    assert "4 learned" in view.stats_label.text()
+    # the details pane counts as the view draws, and splits each link into what was
+    # written and what was learned
     view.select(c)
     text = view.details.toPlainText()
     assert "Neighbours (3, 3 learned)" in text and "(0.02 learned)" in text
     assert "(0.50 = 0.30 when written + 0.20 learned)" in text and "(0.40 learned)" in text
+    view.select(e)
+    text = view.details.toPlainText()
+    assert "Neighbours (3, 2 learned)" in text
+    assert "(0.52 = 0.50 when written + 0.02 learned)" in text
+    assert "learned)" not in text.split(f"#{b}")[-1].split("\n")[0]  # (b,e): decayed away
     view.select(b)
-    assert "Neighbours (2, 1 learned)" in view.details.toPlainText()
+    assert "Neighbours (3, 1 learned)" in view.details.toPlainText()
     assert "(0.50, made when written)" in view.details.toPlainText()
     # no memory's own colour (its glow) takes the learned links' hue,
     from PySide6 import QtGui

@@ -13,8 +13,10 @@ from .theme import GraphColors
 
 EDGE_ALPHA = (0.22, 0.45, 0.75)  # prior classes, drawn as opaque colours blended over the background (fast)
 EDGE_WIDTH = (1.0, 1.0, 1.8)
-LEARNED_ALPHA = (0.45, 0.7, 0.95)  # learned classes: the more was learned, the stronger
-LEARNED_WIDTH = (1.0, 1.4, 1.8)
+# learned classes, drawn over their link: the more was learned, the stronger and wider
+# (even the weakest is wider than a link, so it shows as an orange line along it)
+LEARNED_ALPHA = (0.65, 0.82, 1.0)
+LEARNED_WIDTH = (2.0, 2.4, 3.0)
 
 
 def _blend(rgb: tuple[int, int, int], alpha: float, background: str) -> QtGui.QColor:

@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong prior classes
-# an edge is drawn as learned when its learned part is at least this share of its weight
-LEARNED_SHARE = 0.1
+# an edge counts (and is drawn) as learned once its learned part, decayed, is at least this:
+# half of what one co-recall adds at the default η = 0.02, so it fades back to a plain
+# link when the two memories stop being recalled together
+LEARNED_MIN = 0.01
 # lower bounds of a learned edge's learned part (weak / medium / strong): at the default
 # η = 0.02 a first co-activation gives 0.02, about 5 give 0.1 and about 17 give 0.3, so a
 # link visibly thickens as the two memories keep being recalled together
@@ -146,9 +148,9 @@ class GraphData:
         return rows
 
     def is_learned(self) -> np.ndarray:
-        """Which edges the view draws as learned: learned part ≥ `LEARNED_SHARE` of the
-        weight."""
-        return self.learned_share() >= LEARNED_SHARE
+        """Which edges count as learned (drawn with the learned overlay, counted as learned
+        in the stats and the details pane): learned part ≥ `LEARNED_MIN`."""
+        return self.learned >= LEARNED_MIN
 
     def learned_share(self) -> np.ndarray:
         """The learned share of each edge's weight (0: a prior-only edge)."""
@@ -157,17 +159,17 @@ class GraphData:
 
     def edge_classes(self, visible: np.ndarray | None = None,
                      most: int = MAX_DRAWN_EDGES) -> list[np.ndarray]:
-        """Edge rows to draw, by class: first the prior classes by weight (`EDGE_CLASSES`;
-        edges whose learned share is below `LEARNED_SHARE` count as prior), then the learned
-        classes by their learned part (`LEARNED_CLASSES`).  Only edges between
-        `visible` nodes (a bool mask; None: all); beyond `most` edges the weakest prior
-        edges are left out first."""
+        """Edge rows to draw, by class: first every edge in a link class by its weight
+        (`EDGE_CLASSES`), then the learned edges (`is_learned`) once more, in a learned class
+        by their learned part (`LEARNED_CLASSES`), drawn over the link: a link keeps its
+        strength and shows what was learned on top.  Only edges between `visible` nodes (a
+        bool mask; None: all); beyond `most` rows the weakest links are left out first."""
         w = self.weight
         learned = self.is_learned()
         keep = np.ones(len(w), dtype=bool) if visible is None else \
             visible[self.src] & visible[self.dst]
         out = []
-        for values, bounds, among in ((w, EDGE_CLASSES, ~learned),
+        for values, bounds, among in ((w, EDGE_CLASSES, np.ones(len(w), dtype=bool)),
                                       (self.learned, LEARNED_CLASSES, learned)):
             for n, lo in enumerate(bounds):
                 hi = bounds[n + 1] if n + 1 < len(bounds) else np.inf

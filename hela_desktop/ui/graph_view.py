@@ -24,7 +24,7 @@ from .graph_labels import IDLE_LABELS, TOPIC_COLOURS, GraphLabelsMixin
 from .graph_model import (
     EDGE_CLASSES,
     LEARNED_CLASSES,
-    LEARNED_SHARE,
+    LEARNED_MIN,
     GraphData,
     short_label,
     topics_for,
@@ -730,13 +730,14 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         if node_id is None or node_id not in self.data.nodes:
             self.details.setHtml(
                 "<h3>Memory graph</h3><p>Each dot is a memory of one exchange; "
-                "<span style='color:#a66e00'>◆ diamonds</span> are distilled knowledge. "
+                f"<span style='color:{self.colors.knowledge_border}'>◆ diamonds</span> are "
+                "distilled knowledge. "
                 "Lines link related memories: <b>grey-blue</b> ones were made when a memory "
                 "was written (similar meaning, a shared name, the same conversation); "
                 f"<span style='color:rgb{self.colors.learned_edge}'><b>orange</b></span> "
                 "ones were learned from "
-                "recalling memories together — the more often two memories are recalled "
-                "together, the stronger the orange.</p>"
+                "recalling memories together, drawn over the link — the more often two "
+                "memories are recalled together, the thicker and stronger the orange.</p>"
                 "<p>While HeLa answers, the memories it is using <b>glow</b>.</p>"
                 "<p>Click a memory to see it here. Scroll to zoom, drag to pan.</p>")
             return
@@ -757,7 +758,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         kind = "Memory"
         text = html.escape(n.get("text") or "").replace("\n", "<br>")
         nbrs = self.data.neighbours(node_id)
-        n_learned = sum(1 for _, w, lp in nbrs if w > 0 and lp / w >= LEARNED_SHARE)
+        n_learned = sum(1 for _, _, lp in nbrs if lp >= LEARNED_MIN)
         nb_html = "".join(
             f"<li><a href='node:{j}'>#{j}</a> {html.escape(self.label_of(j))} "
             f"{self._link_html(w, lp)}</li>" for j, w, lp in nbrs[:12]) or "<li><i>none</i></li>"
@@ -778,11 +779,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         (the prior) and the part learned from recalling the two together, in the learned
         links' colour."""
         prior = weight - learned
-        tiny = 0.005  # below what two decimals show
         part = f"<span style='color:rgb{self.colors.learned_edge}'>{learned:.2f} learned</span>"
-        if learned < tiny:
+        if learned < LEARNED_MIN:  # as the view draws and counts it: not (or no longer) learned
             what = f"{weight:.2f}, made when written"
-        elif prior < tiny:
+        elif prior < 0.005:  # below what two decimals show
             what = f"{part}"
         else:
             what = f"{weight:.2f} = {prior:.2f} when written + {part}"
