@@ -708,6 +708,21 @@ def test_why_recalled_says_which_link_brought_a_memory_in():
     own = {**learned, "path": "base", "extra": {**learned["extra"], "lifted_by": None}}
     assert ("Found on its own score; its link to #7 “My dog is called Pixel” added to it "
             "(learned 0.34).") in recall_reasons(own, label)
+    # the links added 0.268 while its conversation took 0.382 away (spread −0.114): the
+    # Links bar shows what the links added, and the panel says what the conversation did
+    mixed = {**own, "spread": -0.114,
+             "extra": {**own["extra"], "edges": 0.268, "context": -0.382,
+                       "created_at": 1796129924.366}}
+    reasons = recall_reasons(mixed, label)
+    assert any(r.startswith("Found on its own score; its link to #7") for r in reasons)
+    assert any("counted a little against it" in r for r in reasons)
+    page = recall_html(mixed, label, details=True)
+    assert "width='53'" in page  # Links bar: min(1, 0.268 × 2) = 0.536 of 100 px
+    assert "1796129924" not in page and "created_at 2026-" in page
+    # a link that added nothing is not said to have added to it
+    none = {**mixed, "extra": {**mixed["extra"], "edges": 0.0}}
+    assert not any("added to it" in r for r in recall_reasons(none, label))
+    assert "Linked from" not in recall_html(none, label)
 
 
 def test_a_learned_link_lifts_a_memory_and_the_panel_says_so(tmp_path, embedder):

@@ -24,6 +24,14 @@ def _times(n: int) -> str:
     return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
+def _links_part(recall: dict) -> float:
+    """What its links added to a memory's score: ``extra["edges"]`` where retrieval
+    recorded it, else the whole spread (older records).  The spread also holds the
+    conversation's part, which can be negative, so it is not the links' part."""
+    extra = recall.get("extra") or {}
+    return _f(extra, "edges") if "edges" in extra else _f(recall, "spread")
+
+
 def link_reasons(recall: dict, label_of=None) -> list[str]:
     """What the link that sent a memory most of its spread did, from the numbers retrieval
     recorded (``extra``: ``link`` = its weight, ``link_learned`` = the learned part,
@@ -47,6 +55,8 @@ def link_reasons(recall: dict, label_of=None) -> list[str]:
     because = (": " + "; ".join(why)) if why else ""
     lifted_by = extra.get("lifted_by")
     if recall.get("path") != "associative":
+        if _links_part(recall) <= 0:  # linked, but the link added nothing to it
+            return []
         part = (f"learned {learned:.2f}" + (f" + prior {prior:.2f}" if prior > 0 else "")
                 if learned > 0 else f"prior {prior:.2f}")
         return [f"Found on its own score; its link to {ref} added to it ({part})."]
@@ -81,12 +91,16 @@ def recall_reasons(recall: dict, label_of=None) -> list[str]:
     sf = recall.get("spread_from")
     if links:
         out += links
-    elif sf is not None and _f(recall, "spread") > 0:
+    elif sf is not None and _links_part(recall) > 0:
         name = label_of(sf) if label_of else ""
         out.append(f"It is linked to memory #{sf}{' (' + name + ')' if name else ''}, "
                    "which was recalled too.")
-    if float(extra.get("context", 0.0) or 0.0) > 0 and extra.get("lifted_by") != "context":
+    context = _f(extra, "context")
+    if context > 0 and extra.get("lifted_by") != "context":
         out.append("It comes from a conversation with other good matches.")
+    elif context < 0:
+        out.append("The other memories of its conversation matched less well than other "
+                   "conversations', which counted a little against it.")
     if recall.get("path") == "associative" and not links:
         out.append("It came in through its links (by association), not by matching directly.")
     elif "base" in extra and float(extra.get("base") or 0.0) <= 0:
@@ -109,6 +123,18 @@ def _bar(name: str, value: float, colour: str) -> str:
             "</tr></table></td></tr>")
 
 
+def _detail(key: str, value) -> str:
+    """One raw number of the details line; a time (``…_at``, ``at``) as a date."""
+    if isinstance(value, (int, float)) and (key == "at" or key.endswith("_at")):
+        try:
+            value = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(value)))
+        except (OverflowError, OSError, ValueError):
+            pass
+    if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)):
+        return f"{html.escape(key)} {value:.3f}"
+    return f"{html.escape(key)} {html.escape(str(value))}"
+
+
 def recall_html(recall: dict | None, label_of=None, *, details: bool = False) -> str:
     """The "why was this recalled" panel: sentences, a few bars, and the raw numbers behind
     a "Details" link (``toggle:recall-details``)."""
@@ -120,19 +146,18 @@ def recall_html(recall: dict | None, label_of=None, *, details: bool = False) ->
     parts = ["<ul style='margin-left:-20px'>" + "".join(
         f"<li>{html.escape(s)}</li>" for s in recall_reasons(recall, label_of)) + "</ul>"]
     sf = recall.get("spread_from")
-    if sf is not None and _f(recall, "spread") > 0:
+    links = _links_part(recall)
+    if sf is not None and links > 0:
         parts.append(f"<p>Linked from <a href='node:{sf}'>#{sf}</a>.</p>")
     bars = [_bar("Meaning", cos, "#4f6bd8"), _bar("Shared words", kw / (kw + 1.0), "#2e9d6a"),
             _bar("Recent", _f(recall, "recency", 1.0), "#a66e00"),
-            _bar("Links", min(1.0, _f(recall, "spread") * 2), "#b04fd8")]
+            _bar("Links", min(1.0, links * 2), "#b04fd8")]
     parts.append("<table cellspacing=3>" + "".join(bars) + "</table>")
     if details:
         nums = {"score": recall.get("score"), "semantic": recall.get("semantic"),
                 "keyword": recall.get("keyword"), "recency": recall.get("recency"),
                 "spread": recall.get("spread"), "path": recall.get("path"), **extra}
-        text = ", ".join(f"{html.escape(str(k))} {v:.3f}" if isinstance(v, (int, float))
-                         else f"{html.escape(str(k))} {html.escape(str(v))}"
-                         for k, v in nums.items() if v is not None)
+        text = ", ".join(_detail(str(k), v) for k, v in nums.items() if v is not None)
         parts.append("<p><a href='toggle:recall-details'>Hide details ▾</a></p>"
                      f"<p style='color:gray'>{text}</p>")
     else:
