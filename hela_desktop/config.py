@@ -115,6 +115,10 @@ class GateParams:
     memory must also be within ``relative_margin`` of the best statement; a memory whose
     user words hold no statement (only a request or question) never enters.  A keyword the
     memory shares with the message lowers its bar by ``keyword_relief``.  A statement that
+    names someone or something the message names ("Tell me about Pixel and Ana": "My sister
+    Ana lives in Lisbon") needs at most the bar of a personal question, computed with
+    ``named_min`` as its floor (``names_personal``; off: names count as keywords only).  A
+    statement that
     shares a name (person, place, pet, event, "my mum") with an admitted memory may come in
     as an association, at most ``associations`` per turn, if its own similarity is at least
     ``association_min``.  Two admitted statements at least ``same_subject_min`` similar to
@@ -128,6 +132,8 @@ class GateParams:
     general_min: float = 0.45
     relative_margin: float = 0.2
     keyword_relief: float = 0.05
+    names_personal: bool = True
+    named_min: float = 0.15
     associations: int = 2
     association_min: float = 0.0
     same_subject_min: float = 0.3

@@ -268,13 +268,17 @@ def evidence_bar(personal: bool, best_similarity: float, personal_min: float,
     return max(floor, best_similarity - relative_margin)
 
 
-def memory_bar(bar: float, statement: bool, keyword_hit: bool, keyword_relief: float) -> float:
+def memory_bar(bar: float, statement: bool, keyword_hit: bool, keyword_relief: float,
+               named_bar: float | None = None) -> float:
     """The bar for one memory: a memory whose user words state nothing (only a request or a
     question) never enters (∞) — shown as the user's words alone, it would tell the model
-    nothing; a keyword shared with the message lowers the bar by `keyword_relief`."""
+    nothing; a keyword shared with the message lowers the bar by `keyword_relief`; a
+    statement that names someone or something the message names (`named_bar` given) needs
+    at most `named_bar` (the message is about that part of the user's life)."""
     if not statement:
         return math.inf
-    return bar - keyword_relief if keyword_hit else bar
+    need = bar - keyword_relief if keyword_hit else bar
+    return need if named_bar is None else min(need, named_bar)
 
 
 def support_share(claim_words: list[str], source_words: set[str]) -> float:

@@ -10,8 +10,10 @@ for this message:
    one for a task or a general question (``facts.is_personal``), and never far below the best
    statement.  A memory whose user words only asked for something (``facts.is_statement``)
    never enters: shown as the user's words alone, "Can you recommend a podcast?" tells the
-   model nothing.  A keyword shared with the message helps a little.  Zero memories is a
-   normal outcome.
+   model nothing.  A keyword shared with the message helps a little; a name shared with it
+   ("Tell me about Pixel and Ana" and "My sister Ana lives in Lisbon") makes the message
+   about that part of the user's life, so the memory needs only a personal question's bar.
+   Zero memories is a normal outcome.
 2. **Associations.**  A statement that shares a name (a person, place, pet or event) with an
    admitted memory may come in with it, even when it shares no words with the message: "the
    bride" finds "Tobias is getting married", and that one brings "Tobias's fiancée Lien does
@@ -24,7 +26,7 @@ for this message:
    kept, the older one marked ``older_than`` ("older news").
 
 Every decision is written into the recall's ``extra`` (``gate``, ``bar``, ``similarity``,
-``supersedes``, ``superseded_by``, ``older_than``, ``via_name``).
+``supersedes``, ``superseded_by``, ``older_than``, ``via_name``, ``named``).
 """
 
 from __future__ import annotations
@@ -70,18 +72,26 @@ class RelevanceGate:
             return GateResult(admitted=cands)
         personal = facts.is_personal(message)
         qwords = set(facts.stems(message))
+        qnames = self.engine.names_in(message) if p.names_personal else set()
         info = {}
         for r in cands:
             words = set(facts.stems(r.text))
-            info[r.episode_id] = (similarity_of(r), facts.is_statement(r.text), bool(qwords & words))
-        best = max((s for s, st, _ in info.values() if st), default=-1.0)
+            named = sorted(qnames & self.engine.names_in(r.text)) if qnames else []
+            info[r.episode_id] = (similarity_of(r), facts.is_statement(r.text),
+                                  bool(qwords & words), named)
+        best = max((s for s, st, _, _ in info.values() if st), default=-1.0)
         bar = F.evidence_bar(personal, best, p.personal_min, p.general_min, p.relative_margin)
+        # a memory naming what the message names: the message is about that part of the
+        # user's life, so it needs no more than a personal question's bar
+        named_bar = F.evidence_bar(True, best, p.named_min, p.general_min, p.relative_margin)
         admitted, held = [], []
         for r in cands:
-            s, st, kw = info[r.episode_id]
-            need = F.memory_bar(bar, st, kw, p.keyword_relief)
+            s, st, kw, named = info[r.episode_id]
+            need = F.memory_bar(bar, st, kw, p.keyword_relief, named_bar if named else None)
             r.extra.update(similarity=round(s, 4), bar=round(min(need, 9.0), 4),
                            statement=st, personal=personal)
+            if named:
+                r.extra["named"] = named
             if s >= need:
                 r.extra["gate"] = "evidence"
                 admitted.append(r)
@@ -202,6 +212,9 @@ def explain(extra: dict) -> list[str]:
     gate = extra.get("gate")
     if gate == "evidence" and sim is not None and bar is not None:
         kind = "a question about you" if extra.get("personal") else "this request"
+        named = [str(n) for n in extra.get("named") or []]
+        if named:
+            kind = "a message that names " + " and ".join(f"“{n}”" for n in named[:2])
         out.append(f"Close enough to {kind} to be used (similarity {sim:.2f}, needed {bar:.2f}).")
     elif gate == "association":
         out.append(f"Came in with a related memory: both mention “{extra.get('via_name', '')}”.")

@@ -77,6 +77,10 @@ def test_gate_formulas_by_hand():
     assert F.memory_bar(0.35, True, True, 0.05) == pytest.approx(0.30)
     assert F.memory_bar(0.35, True, False, 0.05) == pytest.approx(0.35)
     assert F.memory_bar(0.35, False, True, 0.05) == float("inf")
+    # a statement naming what the message names: at most the personal bar (0.15 here)
+    assert F.memory_bar(0.45, True, True, 0.05, named_bar=0.15) == pytest.approx(0.15)
+    assert F.memory_bar(0.10, True, False, 0.05, named_bar=0.15) == pytest.approx(0.10)
+    assert F.memory_bar(0.45, False, True, 0.05, named_bar=0.15) == float("inf")
     # 2 of 3 claimed words found
     assert F.support_share(["sister", "lisbon", "sailing"], {"sister", "lisbon"}) == pytest.approx(2 / 3)
     assert F.support_share([], {"x"}) == 0.0
@@ -195,6 +199,37 @@ def test_association_through_a_shared_name(make_assistant):
     if lien.extra["gate"] == "association":
         assert lien.extra["via_name"] == "tobias" and lien.spread_from == e1
     assert e3 not in ids
+
+
+def test_a_name_the_message_says_lets_its_memories_in(make_assistant):
+    """"Tell me again about Pixel and Ana." is not in the first person, so it gets a task's
+    bar (0.45), which "My sister Ana lives in Lisbon." (similarity about 0.3) missed: the
+    window recalled only the dog. A name the message shares with a statement makes it a
+    question about that part of the user's life."""
+    from dataclasses import replace
+
+    a = make_assistant()
+    dog, ana, nurse = a.engine.add_episodes([
+        NewEpisode("My dog is called Pixel and she is a beagle.", created_at=T0 - 3 * DAY),
+        NewEpisode("My sister Ana lives in Lisbon.", created_at=T0 - 2 * DAY),
+        NewEpisode("I work nights as a nurse.", created_at=T0 - DAY),
+    ])
+    message = "Tell me again about Pixel and Ana."
+    mems, _ = _turn(a, message, now=T0)
+    by_id = {m.episode_id: m for m in mems}
+    assert dog in by_id and ana in by_id and nurse not in by_id
+    assert by_id[ana].extra["named"] == ["ana"] and not by_id[ana].extra["personal"]
+    assert by_id[ana].extra["similarity"] < a.settings.gate.general_min  # under a task's bar
+    from hela_desktop.gate import explain
+    assert "a message that names “ana”" in explain(by_id[ana].extra)[0]
+    # with the rule off a shared name is only a keyword, and Ana's memory stays out
+    a.settings.gate = replace(a.settings.gate, names_personal=False)
+    mems, _ = _turn(a, message, now=T0 + 60)
+    assert ana not in {m.episode_id for m in mems}
+    # a general question that happens to share no name still gets no memory
+    a.settings.gate = replace(a.settings.gate, names_personal=True)
+    mems, _ = _turn(a, "How many moons does Jupiter have?", now=T0 + 120)
+    assert mems == []
 
 
 def test_a_newer_fact_supersedes_the_older_one(make_assistant):
