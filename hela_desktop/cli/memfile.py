@@ -15,6 +15,7 @@ from typing import TextIO
 from ..config import HelaParams, Settings
 from ..memfile import MemoryFileError, ProgressText, Selection, export_store, import_file
 from ..store import Store, StoreError
+from .common import holds_folder
 
 
 def _parse_date(text: str, *, end: bool = False) -> float:
@@ -71,6 +72,7 @@ def add_cli(subparsers: argparse._SubParsersAction) -> None:
     q.add_argument("--progress", action="store_true",
                    help="print progress on stderr even when it is not a terminal")
     q.set_defaults(func=_cli_import)
+    holds_folder(q, lambda a: not a.dry_run)
 
 
 EXIT_REFUSED, EXIT_ENVIRONMENT = 2, 3  # the exit codes of the CLI (README)
