@@ -103,10 +103,20 @@ def recall_knowledge(engine: MemoryEngine, store: Store, settings: Settings,
             and f"- {k.text}" not in in_system][:KNOWLEDGE_K]
 
 
+TITLE_MAX = 200  # characters of the first message kept as a new chat's title
+
+
 def title_of(message: str) -> str:
-    """A new chat's title: the first message, on one line, cut at 48 characters."""
+    """A new chat's title: the first message, on one line, up to `TITLE_MAX` characters
+    (at a word boundary when there is one in the last quarter).  Stored whole, without an
+    ellipsis: the places that show it shorten it to fit (the chat list, the chat's heading),
+    and Rename and the chat export get it as it is."""
     t = " ".join(message.split())
-    return t[:48] + ("…" if len(t) > 48 else "")
+    if len(t) <= TITLE_MAX:
+        return t
+    cut = t[:TITLE_MAX]
+    space = cut.rfind(" ")
+    return cut[:space] if space >= TITLE_MAX * 3 // 4 else cut
 
 
 def drop_pending(pending: Future | None, abandon: threading.Event | None = None) -> None:

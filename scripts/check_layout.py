@@ -26,7 +26,8 @@ QT_MODULES = ("PySide6", "pyqtgraph", "shiboken6", "hela_desktop.ui")
 # hela_desktop (a package or a module) -> its layer
 LAYERS = (
     ("base", ("formulas", "config", "paths", "facts", "events", "embedder", "model_catalog",
-              "qtlibs", "consolidate_params", "memory_index", "chat_export", "__init__")),
+              "qtlibs", "consolidate_params", "memory_index", "chat_export", "folder_lock",
+              "__init__")),
     ("storage", ("store",)),
     ("memory", ("edges", "retrieval", "memory", "knowledge", "gate", "forgetting",
                 "consolidate_prompt", "consolidate", "prompt")),

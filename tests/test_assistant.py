@@ -311,4 +311,8 @@ def test_title_of_a_new_chat():
     from hela_desktop.turn import title_of
 
     assert title_of("  Hello\n  there ") == "Hello there"
-    assert title_of("x" * 60) == "x" * 48 + "…"
+    assert title_of("x" * 60) == "x" * 60  # stored whole: no "…" (the window shortens it)
+    assert title_of("x" * 250) == "x" * 200  # a cap, not an ellipsis
+    words = " ".join(["Pixel"] * 60)  # 359 characters
+    t = title_of(words)
+    assert 150 <= len(t) <= 200 and words.startswith(t) and t.endswith("Pixel")

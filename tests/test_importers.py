@@ -245,21 +245,38 @@ def test_chatgpt_zip_is_recognised_and_matches_its_json(tmp_path, embedder):
 
 
 def test_dry_run_json_from_the_command_line(tmp_path):
+    """A dry run writes nothing to disk: into a data folder that does not exist it creates
+    neither the folder nor a memory file (it used to write a 110 KB memory.sqlite3), into an
+    empty folder no memory file; and it reports what the real import then adds."""
     path = write_json(tmp_path / "conversations.json", chatgpt_export())
-    data = tmp_path / "data"
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Bees\n\nI keep two hives of bees.\n")
+    data, empty = tmp_path / "data", tmp_path / "empty"
+    empty.mkdir()
     env = dict(os.environ, HF_HUB_OFFLINE="1")
-    out = subprocess.run(
-        [sys.executable, "-m", "hela_desktop.cli", "import", str(path), "--dry-run", "--json",
-         "--data-dir", str(data)], capture_output=True, text=True, env=env, timeout=120,
-        cwd=Path(__file__).resolve().parents[1])
+
+    def cli(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "hela_desktop.cli", "import", *map(str, args)],
+            capture_output=True, text=True, env=env, timeout=300,
+            cwd=Path(__file__).resolve().parents[1])
+
+    out = cli(path, "--dry-run", "--json", "--data-dir", data)
     assert out.returncode == 0, out.stderr
     rep = json.loads(out.stdout)
     assert rep["source"] == "chatgpt" and rep["conversations"] == 2
     assert rep["exchanges"] == 5 and rep["skipped"] == sum(rep["skipped_reasons"].values())
     assert rep["dry_run"] is True and rep["added"]["episodes"] == 5
     assert rep["first"] == "2023-11-14" and rep["last"] == "2023-11-15"
+    assert not data.exists()
+    out = cli(notes, "--dry-run", "--data-dir", empty)
+    assert out.returncode == 0 and "would import" in out.stdout, out.stderr
+    assert list(empty.iterdir()) == []
+    out = cli(path, "--json", "--data-dir", data)  # the real import adds what was said
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["added"] == rep["added"]
     with Store(data) as store:
-        assert counts(store) == dict(conversations=0, episodes=0, messages=0, edges=0)
+        assert counts(store)["episodes"] == 5
 
 
 def test_cli_prints_progress_and_refuses_with_one_line(tmp_path, embedder, capsys, monkeypatch):

@@ -230,26 +230,30 @@ def test_settings_values_of_the_wrong_type_or_range(tmp_path):
 def test_a_store_locked_by_another_process_gives_one_line_in_every_command(tmp_path):
     """Another process holds the write lock for longer than the 30 s wait: each command
     says so in one line (exit 3) instead of a traceback; nothing changes."""
-    d = tmp_path / "data"
-    with Store(d) as s:
-        s.add_conversation("x")
     notes = tmp_path / "notes.txt"
     notes.write_text("A note about zebras.\n")
-    holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sqlite3, sys, time\n"
-         "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-         "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(75)\n",
-         str(d / "memory.sqlite3")], stdout=subprocess.PIPE, text=True)
+    commands = {"forget": ["forget"], "restore": ["restore", "1"],
+                "chat": ["chat", "-m", "hi", "--max-tokens", "2"],
+                "import": ["import", "--dry-run", str(notes)]}
+    # one folder per command: the commands that write also take the folder's own lock
+    # (tests/test_folder_lock.py), so in one folder all but one would be refused by that
+    holders, procs = [], {}
     try:
-        assert holder.stdout.readline().strip() == "locked"
-        procs = {
-            name: subprocess.Popen([sys.executable, "-m", "hela_desktop", *argv, "--data-dir",
-                                    str(d)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True, env=ENV)
-            for name, argv in {"forget": ["forget"], "restore": ["restore", "1"],
-                               "chat": ["chat", "-m", "hi", "--max-tokens", "2"],
-                               "import": ["import", "--dry-run", str(notes)]}.items()}
+        for name, argv in commands.items():
+            d = tmp_path / name
+            with Store(d) as s:
+                s.add_conversation("x")
+            holder = subprocess.Popen(
+                [sys.executable, "-c",
+                 "import sqlite3, sys, time\n"
+                 "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                 "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(75)\n",
+                 str(d / "memory.sqlite3")], stdout=subprocess.PIPE, text=True)
+            holders.append(holder)
+            assert holder.stdout.readline().strip() == "locked"
+            procs[name] = subprocess.Popen(
+                [sys.executable, "-m", "hela_desktop", *argv, "--data-dir", str(d)],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
         # a dry run needs no write lock: it answers at once
         out, err = procs.pop("import").communicate(timeout=25)
         assert "would import" in out and "1 added" in out, err
@@ -259,10 +263,12 @@ def test_a_store_locked_by_another_process_gives_one_line_in_every_command(tmp_p
             assert p.returncode == 3 and len(lines) == 1, (name, err)
             assert lines[0].startswith("error: ") and "busy" in lines[0], (name, err)
     finally:
-        holder.kill()
-        holder.wait()
-    with Store(d) as s:
-        assert s.conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
+        for holder in holders:
+            holder.kill()
+            holder.wait()
+    for name in commands:
+        with Store(tmp_path / name) as s:
+            assert s.conn.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
 
 
 # ------------------------------------------------------------ full disk (item 6) ------

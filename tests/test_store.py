@@ -184,3 +184,21 @@ def test_live_knowledge_filter_and_merge_writes(tmp_path):
         assert s.count_knowledge() == 3 and s.count_knowledge(live=True) == 1
         assert s.count_knowledge_sources() == 2
         assert s.knowledge_sources([k2, k3]) == {k2: [e1, e2], k3: [e2]}
+
+
+def test_in_memory_store_creates_nothing_on_disk(tmp_path):
+    """`Store.in_memory`: what a dry run works on when the folder has no memory file yet:
+    the current schema, usable like any store, and nothing made on disk."""
+    d = tmp_path / "not-yet"
+    s = Store.in_memory(d)
+    try:
+        assert s.path == d / "memory.sqlite3" and s.schema_version == SCHEMA_VERSION
+        with s.transaction():
+            eid = s.add_episode("I like tea", "", np.ones(4))
+        assert s.episode(eid).user_text == "I like tea"
+        with s.memory_copy() as copy:
+            assert copy.episode(eid) is not None
+    finally:
+        s.close()
+    assert not d.exists() and list(tmp_path.iterdir()) == []
+    assert Store.in_memory(tmp_path / "x.sqlite3").path == tmp_path / "x.sqlite3"

@@ -6,7 +6,8 @@ One module per command group registers its commands (``add_cli``) and holds thei
 handlers: :mod:`.app`, :mod:`.chat`, :mod:`.doctor`, :mod:`.bench` (speed, gui, locomo,
 personal), :mod:`.memfile` (export, import), :mod:`.reflect` (consolidate, forget, restore),
 :mod:`.memories` and :mod:`.knowledge`; :mod:`.common` holds what they share.  This module
-parses the command line, runs the handler and maps errors to exit codes: 0 done, 1 a check
+parses the command line, runs the handler (holding the data folder's lock for the commands
+that write: :func:`.common.holds_folder`) and maps errors to exit codes: 0 done, 1 a check
 failed (doctor, restore), 2 a refused request, 3 the environment (:func:`environment_error`),
 130 interrupted.
 """
@@ -27,6 +28,7 @@ from .common import (
     add_data_dir,
     data_dir_option,
     error,
+    folder_lock,
 )
 
 __all__ = ["EXIT_ENVIRONMENT", "EXIT_USAGE", "build_parser", "environment_error", "main"]
@@ -72,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         for k, v in _PLAIN_DEFAULTS:
             setattr(args, k, getattr(args, k, v))
     try:
-        return int(func(args) or 0)
+        with folder_lock(args):  # a command that writes: refused while another one writes
+            return int(func(args) or 0)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
@@ -92,9 +95,10 @@ def environment_error(exc: BaseException, data_dir: Path) -> str | None:
     import sqlite3
 
     from ..config import SettingsError
+    from ..folder_lock import FolderBusy
     from ..store import DB_FILE, StoreError, db_error_message
 
-    if isinstance(exc, (StoreError, SettingsError)):
+    if isinstance(exc, (StoreError, SettingsError, FolderBusy)):
         return str(exc)
     if isinstance(exc, OSError) and exc.errno not in (1, 13, 17, 20, 28, 30, 122):
         return f"{exc.filename or data_dir}: {exc.strerror or exc}"

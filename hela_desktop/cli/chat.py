@@ -17,6 +17,7 @@ from .common import (
     at_least,
     data_dir_option,
     error,
+    lock_folder,
     model_options,
     settings_from_args,
 )
@@ -198,19 +199,26 @@ def cmd_chat(args: argparse.Namespace) -> int:
         llm = _load_llm(s)
     except (ModelError, ServerError) as exc:
         return error(str(exc))
+    # the data folder's lock, held for the whole chat (FolderBusy: exit 3): taken only
+    # now, so that a refused option or model leaves no folder behind
+    lock = lock_folder(args)
     try:
-        assistant = open_assistant(args.data_dir, s, llm=llm)
-    except (EmbedderError, ModelError) as exc:
-        return error(str(exc))
-    try:
-        if not args.json:
-            assistant.on_progress = _show_progress
-        conv = _conversation(args, assistant.store)
-        session = TerminalChat(assistant, as_json=args.json, seed=args.seed,
-                               one_shot=args.message is not None)
-        if args.message is not None:
-            return session.send(args.message, conv)
-        _greet(assistant, llm, s)
-        return session.loop(conv)
+        try:
+            assistant = open_assistant(args.data_dir, s, llm=llm)
+        except (EmbedderError, ModelError) as exc:
+            return error(str(exc))
+        try:
+            if not args.json:
+                assistant.on_progress = _show_progress
+            conv = _conversation(args, assistant.store)
+            session = TerminalChat(assistant, as_json=args.json, seed=args.seed,
+                                   one_shot=args.message is not None)
+            if args.message is not None:
+                return session.send(args.message, conv)
+            _greet(assistant, llm, s)
+            return session.loop(conv)
+        finally:
+            assistant.close()
     finally:
-        assistant.close()
+        if lock is not None:
+            lock.release()

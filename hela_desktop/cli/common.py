@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..config import Settings, SettingsError
+from ..folder_lock import FolderLock, lock_data_dir
 
 EXIT_USAGE = 2  # a refused request: bad option, unknown id, empty text
 EXIT_ENVIRONMENT = 3  # the machine, not the input: store busy or damaged, disk, folder, settings
@@ -45,6 +47,46 @@ def add_data_dir(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
                        help="memory and settings folder")
     return p
+
+
+def holds_folder(p: argparse.ArgumentParser, when: Callable[[argparse.Namespace], bool]
+                 | None = None, *, create: bool = True) -> argparse.ArgumentParser:
+    """Mark `p` as a command that writes to the data folder: `main` runs it holding the
+    folder's lock (`folder_lock`), so that it is refused (exit 3) while the desktop app or
+    another writing command has the folder open.  (``chat`` takes it itself, once its
+    options and model are checked: `lock_folder`.)  `when(args)`: only then (not for a dry
+    run); ``create=False``: a missing folder is not created for the lock (the command
+    refuses it anyway)."""
+    p.set_defaults(folder_lock=(when or (lambda _args: True), create))
+    return p
+
+
+def lock_folder(args: argparse.Namespace, *, create: bool = True) -> FolderLock | None:
+    """Take the lock of ``args.data_dir`` for this command (`FolderBusy` when another
+    process holds it).  None, without creating it, for a missing folder when not `create`."""
+    from ..store import DB_SUFFIXES
+
+    folder = Path(args.data_dir)
+    if folder.suffix.lower() in DB_SUFFIXES:  # --data-dir names the memory file itself
+        folder = folder.parent
+    if not create and not folder.is_dir():
+        return None
+    words = [getattr(args, "command", None) or "chat"]
+    words += [getattr(args, k, None) or "" for k in ("memories_cmd", "knowledge_cmd")]
+    return lock_data_dir(folder, " ".join(["hela-desktop", *filter(None, words)]))
+
+
+@contextlib.contextmanager
+def folder_lock(args: argparse.Namespace) -> Iterator[FolderLock | None]:
+    """Hold the data folder's lock while a writing command runs (see `holds_folder`);
+    raises `FolderBusy` when another process holds it.  Nothing for the other commands."""
+    spec = getattr(args, "folder_lock", None)
+    lock = lock_folder(args, create=spec[1]) if spec is not None and spec[0](args) else None
+    try:
+        yield lock
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def model_options() -> argparse.ArgumentParser:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .common import add_data_dir, error, shows_help
+from .common import add_data_dir, error, holds_folder, shows_help
 
 
 def add_cli(subparsers) -> None:
@@ -32,6 +32,8 @@ def add_cli(subparsers) -> None:
     re_.set_defaults(func=cmd_restore)
     for leaf in (ls, ed, de, re_):
         add_data_dir(leaf)
+    for leaf in (ed, de, re_):
+        holds_folder(leaf, create=False)
     k.set_defaults(func=shows_help(k))
     add_data_dir(k)
 

@@ -14,7 +14,8 @@ from typing import TextIO
 
 from ..config import HelaParams, Settings
 from ..memfile import MemoryFileError, ProgressText, Selection, export_store, import_file
-from ..store import Store, StoreError
+from ..store import DB_FILE, DB_SUFFIXES, Store, StoreError
+from .common import holds_folder
 
 
 def _parse_date(text: str, *, end: bool = False) -> float:
@@ -71,17 +72,26 @@ def add_cli(subparsers: argparse._SubParsersAction) -> None:
     q.add_argument("--progress", action="store_true",
                    help="print progress on stderr even when it is not a terminal")
     q.set_defaults(func=_cli_import)
+    holds_folder(q, lambda a: not a.dry_run)
 
 
 EXIT_REFUSED, EXIT_ENVIRONMENT = 2, 3  # the exit codes of the CLI (README)
 
 
-def _open_store(args: argparse.Namespace) -> Store | None:
+def _open_store(args: argparse.Namespace, *, dry_run: bool = False) -> Store | None:
+    """The data folder's store; for a dry run on a folder without a memory file (or with no
+    folder at all), an empty one in memory, so that the dry run creates nothing on disk."""
     try:
+        if dry_run and not _memory_file(Path(args.data_dir)).exists():
+            return Store.in_memory(args.data_dir)
         return Store(args.data_dir)
     except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return None
+
+
+def _memory_file(data_dir: Path) -> Path:
+    return data_dir if data_dir.suffix.lower() in DB_SUFFIXES else data_dir / DB_FILE
 
 
 def _settings_hela(args: argparse.Namespace) -> HelaParams | None:
@@ -120,7 +130,7 @@ def _cli_export(args: argparse.Namespace) -> int:
 def _cli_import(args: argparse.Namespace) -> int:
     hela = _settings_hela(args)
     lam = None if hela is None else hela.lam
-    store = _open_store(args)
+    store = _open_store(args, dry_run=args.dry_run)
     if store is None:
         return EXIT_ENVIRONMENT
     show = _ProgressPrinter(sys.stderr) if (args.progress or sys.stderr.isatty()) else None

@@ -18,7 +18,7 @@ import json
 import time
 from pathlib import Path
 
-from .common import add_data_dir, error, shows_help
+from .common import add_data_dir, error, holds_folder, shows_help
 
 
 def add_cli(subparsers) -> None:
@@ -50,6 +50,8 @@ def add_cli(subparsers) -> None:
     p.add_argument("--off", action="store_true", help="unpin")
     add("delete", "delete a memory (restorable with `memories restore`)", cmd_delete)
     add("restore", "bring back a deleted or archived memory", cmd_restore)
+    for name in ("edit", "pin", "delete", "restore"):
+        holds_folder(msub.choices[name], create=False)
     add_data_dir(m)
 
 

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import add_data_dir, error
+from .common import add_data_dir, error, holds_folder
 
 
 def add_cli(sub) -> None:
@@ -46,6 +46,9 @@ def add_cli(sub) -> None:
     r.set_defaults(func=cmd_restore)
     for p in (c, f, r):
         add_data_dir(p)
+    holds_folder(c, lambda a: not a.dry_run)
+    holds_folder(f, lambda a: not (a.dry_run or a.list))
+    holds_folder(r)
 
 
 # ---------------------------------------------------------------------- consolidate --

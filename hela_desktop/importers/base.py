@@ -310,8 +310,11 @@ class HistorySource(_Source):
 
     # ---- memfile's _Source ----------------------------------------------------------
     def prepare(self, progress: Progress | None, work_dir: Path) -> None:
+        # beside the store when its folder exists (the same disk); a dry run into a
+        # folder not made yet uses the system's temporary folder and creates nothing there
         try:
-            work_dir.mkdir(parents=True, exist_ok=True)
+            if not work_dir.is_dir():
+                raise NotADirectoryError(work_dir)
             self._dir = tempfile.mkdtemp(prefix=".hela-import-", dir=work_dir)
         except OSError:
             self._dir = tempfile.mkdtemp(prefix="hela-import-")

@@ -56,6 +56,23 @@ class Store(EpisodeQueries, EdgeQueries, KnowledgeQueries, MessageQueries):
         self._lock = threading.RLock()
         self._tx_depth = 0
 
+    @classmethod
+    def in_memory(cls, path: str | Path) -> Store:
+        """An empty store of the current schema that lives in memory only: nothing is
+        created on disk, not even the folder.  What a dry run works on when `path` (a data
+        folder or a memory file, as for `Store`) holds no memory file yet; `path` is kept
+        as where that file would be."""
+        path = Path(path)
+        if path.suffix.lower() not in DB_SUFFIXES:
+            path = path / DB_FILE
+        store = cls.__new__(cls)
+        store.path = path
+        store.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        store.conn.execute("PRAGMA foreign_keys=ON")
+        migrate(store.conn, path)
+        store._lock, store._tx_depth = threading.RLock(), 0
+        return store
+
     # ---- lifecycle ------------------------------------------------------------------
     def close(self) -> None:
         with contextlib.suppress(Exception):

@@ -7,10 +7,12 @@ import sys
 from pathlib import Path
 
 from ..config import Settings
+from ..folder_lock import FolderBusy, lock_data_dir
 from ..paths import default_data_dir, set_offline_env
 
 ORG = "HeLa"
 APP = "HeLa Desktop"
+EXIT_FOLDER_BUSY = 3  # the CLI's exit status for the environment (cli.common)
 
 
 def run_app(data_dir: Path | None = None, settings_override: dict | None = None) -> int:
@@ -43,6 +45,13 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
         data_dir = Path(str(remembered)) if remembered else default_data_dir()
     data_dir = Path(data_dir).expanduser()
     try:
+        lock = lock_data_dir(data_dir, "the desktop app")
+    except FolderBusy as exc:  # a second window on the folder: refused, nothing written
+        _refuse(exc)
+        return EXIT_FOLDER_BUSY
+    except OSError:  # no lock file there: the window says what is wrong with the folder
+        lock = None
+    try:
         settings = Settings.load(data_dir)
     except ValueError as exc:
         QtWidgets.QMessageBox.warning(None, APP, f"{exc}\n\nStarting with default settings.")
@@ -50,6 +59,7 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     settings = settings.with_overrides(**(settings_override or {}))
 
     win = MainWindow(data_dir, settings)
+    win.folder_lock = lock  # the window moves it when the data folder is switched
     win.dataDirChanged.connect(lambda p: qs.setValue("data_dir", p))
     geometry, splits = qs.value("window/geometry"), qs.value("window/splitter")
     if geometry is not None:
@@ -65,7 +75,22 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     app.aboutToQuit.connect(save_layout)
     win.show()
     win.chat.input.setFocus()
-    return int(app.exec())
+    try:
+        return int(app.exec())
+    finally:
+        if win.folder_lock is not None:
+            win.folder_lock.release()
+
+
+def _refuse(exc: FolderBusy) -> None:
+    """Say that another HeLa Desktop holds the folder: one ``error:`` line on stderr, and a
+    dialog where a window can be shown (not on the offscreen platform of tests)."""
+    from PySide6 import QtGui, QtWidgets
+
+    print(f"error: {exc}", file=sys.stderr)
+    if QtGui.QGuiApplication.platformName() not in ("offscreen", "minimal"):
+        QtWidgets.QMessageBox.critical(
+            None, APP, f"HeLa Desktop is already open on this data folder.\n\n{exc}")
 
 
 if __name__ == "__main__":  # pragma: no cover

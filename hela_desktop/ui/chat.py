@@ -15,6 +15,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 
+TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
+
 EMPTY_HINT = (
     "<div style='margin-top:60px'>"
     "<p align='center' style='font-size:15pt'><b>Ask HeLa anything.</b></p>"
@@ -621,6 +623,9 @@ class ChatPane(QtWidgets.QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self.title = QtWidgets.QLabel("<b>New chat</b>")
         self.title.setContentsMargins(4, 2, 4, 2)
+        # a long title never widens the pane (set_title shortens it; the tooltip has it all)
+        self.title.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                                 QtWidgets.QSizePolicy.Policy.Preferred)
         lay.addWidget(self.title)
         self.view = MessageView()
         lay.addWidget(self.view, 1)
@@ -653,4 +658,8 @@ class ChatPane(QtWidgets.QWidget):
         self.stop_button.setEnabled(on)
 
     def set_title(self, title: str) -> None:
-        self.title.setText(f"<b>{html.escape(title)}</b>")
+        """The chat's heading: its title, shortened with "…" past `TITLE_SHOWN` characters
+        (the title itself is stored whole); the full title is then the tooltip."""
+        shown = title if len(title) <= TITLE_SHOWN else title[:TITLE_SHOWN - 1].rstrip() + "…"
+        self.title.setText(f"<b>{html.escape(shown)}</b>")
+        self.title.setToolTip(title if shown != title else "")

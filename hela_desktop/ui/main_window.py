@@ -26,6 +26,7 @@ from ..events import (
     ReflectionEvent,
     TokenEvent,
 )
+from ..folder_lock import FolderBusy, FolderLock, lock_data_dir
 from . import window_look
 from .chat import ChatPane, ConversationList
 from .explain import reflection_sentence
@@ -59,6 +60,7 @@ class MainWindow(WindowBase):
         self.assistant_kwargs = assistant_kwargs
         self.idle_scheduler = idle_scheduler
         self.data_dir = Path(data_dir)
+        self.folder_lock: FolderLock | None = None  # run_app's; moves with the data folder
         self.settings = settings or Settings.load(self.data_dir)
         self.load_model = load_model
         self.setWindowTitle("HeLa Desktop")
@@ -705,8 +707,15 @@ class MainWindow(WindowBase):
         old = self.settings
         self.settings = new
         if data_dir is not None and Path(data_dir).resolve() != self.data_dir.resolve():
+            lock = self._lock_folder(Path(data_dir))
+            if lock is False:
+                self.settings = old
+                return
             new.save(data_dir)
             self._close_assistant()
+            if self.folder_lock is not None:
+                self.folder_lock.release()
+            self.folder_lock = lock if isinstance(lock, FolderLock) else None
             self._open_data_dir(Path(data_dir))
             self.dataDirChanged.emit(str(data_dir))
             return
@@ -719,6 +728,20 @@ class MainWindow(WindowBase):
         else:
             self.client.requestSettings.emit(new)
         self.statusBar().showMessage("Settings saved.", 3000)
+
+    def _lock_folder(self, data_dir: Path) -> FolderLock | bool | None:
+        """The lock of the folder to switch to, when this window holds one for its folder
+        (None when it holds none, or no lock file can be made there); False, after a
+        message, when another HeLa Desktop has that folder open: the window stays."""
+        if self.folder_lock is None:
+            return None
+        try:
+            return lock_data_dir(data_dir, "the desktop app")
+        except FolderBusy as exc:
+            self.message("warning", "Data folder in use", f"{exc}\n\nStaying on {self.data_dir}.")
+            return False
+        except OSError:
+            return None
 
     # ---- misc -------------------------------------------------------------------------
     def search_memories(self) -> None:

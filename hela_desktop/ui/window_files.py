@@ -100,7 +100,8 @@ class FileJobs(QtCore.QObject):
         if s.current_conv is None:
             self.w.message("information", "Export chat", "Open a chat first.")
             return
-        name = "".join(ch if ch.isalnum() or ch in " -_" else "_" for ch in s.title or "chat")
+        name = "".join(ch if ch.isalnum() or ch in " -_" else "_"
+                       for ch in (s.title or "chat")[:60])  # titles run to 200 characters
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
             self.w, "Export chat as Markdown", str(Path.home() / f"{name.strip() or 'chat'}.md"),
             "Markdown (*.md)")
