@@ -536,4 +536,25 @@ def test_important_idle_memories_are_labelled_where_there_is_room(qtbot, tmp_pat
     assert view.important[0] == hub  # the most linked memory comes first
     labelled = [t.toPlainText() for t in view.memory_labels if t.isVisible()]
     assert "memory number 0" in labelled[0]  # nothing is active, the hub is still named
+    # among the most linked, a statement names the graph before a question does
+    fact = store.add_episode("My dog is called Pixel.", "ok", np.ones(8, "float32"))
+    ask = store.add_episode("What's my dog's name?", "ok", np.ones(8, "float32"))
+    store.upsert_edges([(j, ask, 0.9, 0.0, 3, 0, time.time()) for j in ids[6:11]]
+                       + [(ids[11], fact, 0.3, 0.0, 1, 0, time.time())])
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+    view.settle(100)
+    assert view.important[0] == fact and ask in view.important
+    # labels stay on screen and sit on a backing, also in a narrow window with details
+    view.resize(520, 420)
+    view.details_button.setChecked(True)
+    view.details.setVisible(True)
+    for i in ids[:8]:
+        view.select(i)
+        qtbot.wait(20)
+        shown = view.plot.mapToScene(view.plot.viewport().rect()).boundingRect()
+        for t in view.memory_labels:
+            if t.isVisible():
+                r = t.mapRectToScene(t.boundingRect())
+                assert shown.adjusted(-2, -2, 2, 2).contains(r), (t.toPlainText(), r, shown)
+                assert t.fill.color().alpha() == 200
     store.close()

@@ -80,15 +80,21 @@ class GraphLabelsMixin:
             dots[int(r)] = QtCore.QRectF(c.x() - r_dot, c.y() - r_dot, 2 * r_dot, 2 * r_dot)
         return dots
 
-    @staticmethod
-    def _style_label(t: pg.TextItem, text: str, col: QtGui.QColor) -> None:
-        """Set text and colour only on change (setText re-lays out the text)."""
+    def _style_label(self, t: pg.TextItem, text: str, col: QtGui.QColor) -> None:
+        """Set text and colour only on change (setText re-lays out the text).  A label sits
+        on a backing of the background colour, so lines under it do not cross its words."""
         if getattr(t, "_hela_text", None) != text:
             t.setText(text)
             t._hela_text = text
         if getattr(t, "_hela_color", None) != col.name():
             t.setColor(col)
             t._hela_color = col.name()
+        if getattr(t, "_hela_fill", None) != self.colors.background:
+            back = QtGui.QColor(self.colors.background)
+            back.setAlpha(200)
+            t.fill = pg.mkBrush(back)
+            t._hela_fill = self.colors.background
+            t.update()
 
     def _update_labels(self) -> None:
         d = self.data
@@ -104,7 +110,10 @@ class GraphLabelsMixin:
         r_dot = self.node_size / 2 + 2
         dots = self._dot_rects(want, r_dot)
         placed: list[QtCore.QRectF] = []
-        view_rect = self.vb.sceneBoundingRect()
+        # what is really on screen: the plot's box, within the part of the scene the widget
+        # shows (a narrow window shows less than the box)
+        shown = self.plot.mapToScene(self.plot.viewport().rect()).boundingRect()
+        view_rect = self.vb.sceneBoundingRect().intersected(shown)
         for n, t in enumerate(self.memory_labels):
             if n >= len(want):
                 t.setVisible(False)
@@ -125,8 +134,9 @@ class GraphLabelsMixin:
     def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles: list, placed: list,
                     view_rect: QtCore.QRectF, *, must: bool) -> QtCore.QRectF | None:
         """Put label `t` right of its dot, else left, above or below — the first place that
-        covers no other dot or label and stays in view; else (`must`) right, nudged down
-        past labels.  Returns its scene rectangle, or None when an idle label has no room."""
+        covers no other dot or label and stays in view; else (`must`) the first of those
+        places in view (right if none is), nudged down past labels.  Returns its scene
+        rectangle, or None when an idle label has no room."""
         x, y = self.xy[row]
         sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
         br = t.textItem.boundingRect()
@@ -138,15 +148,16 @@ class GraphLabelsMixin:
             ((0.5, 1 + gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() - gap - h, w, h)),
             ((0.5, -gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() + gap, w, h)),
         ]
-        anchor, rect = candidates[0]
+        in_view = [(a, r) for a, r in candidates if view_rect.contains(r)]
+        free = [(a, r) for a, r in in_view if not any(r.intersects(o) for o in obstacles)]
         shifted = False
-        for a, r in candidates:
-            if view_rect.contains(r) and not any(r.intersects(o) for o in obstacles):
-                anchor, rect = a, r
-                break
+        if free:
+            anchor, rect = free[0]
         else:
             if not must:
                 return None
+            # a label that must be shown: on screen if it fits there, nudged past labels
+            anchor, rect = (in_view or candidates)[0]
             for _ in range(12):
                 if not any(rect.intersects(o) for o in placed):
                     break

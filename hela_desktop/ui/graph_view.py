@@ -18,6 +18,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..facts import is_statement
 from .explain import recall_html
 from .graph_items import EdgeLegend, GlowItem, LayoutRunner, edge_pens
 from .graph_labels import IDLE_LABELS, TOPIC_COLOURS, GraphLabelsMixin
@@ -298,8 +299,12 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         for item in self.topic_items:
             item.setSize(self.node_size)
         deg = weighted_degree(len(new), new.src, new.dst, new.weight)
-        top = np.argsort(-deg, kind="stable")[:IDLE_LABELS] if len(deg) else np.zeros(0, np.int64)
-        self.important = [int(new.ids[r]) for r in top if deg[r] > 0 and new.kinds[r] == "episode"]
+        top = np.argsort(-deg, kind="stable")[:3 * IDLE_LABELS] if len(deg) else np.zeros(0, np.int64)
+        cands = [int(r) for r in top if deg[r] > 0 and new.kinds[r] == "episode"]
+        # among the most linked, what the user stated ("My dog is called Pixel") names the
+        # graph better than what they asked ("What's my dog's name?")
+        cands.sort(key=lambda r: not is_statement(str(new.nodes[int(new.ids[r])].get("label") or "")))
+        self.important = [int(new.ids[r]) for r in cands[:IDLE_LABELS]]
         old_topics = {int(i): int(b) for i, b in zip(old.ids, self.topic_bucket)} if len(self.topic_bucket) == len(old) else {}
         self.topic_bucket = np.array([old_topics.get(int(i), -1) for i in new.ids], dtype=np.int64)
         self._group = np.full(len(new), -1, dtype=np.int64)
