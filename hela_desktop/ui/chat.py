@@ -157,6 +157,7 @@ class MessageView(QtWidgets.QTextBrowser):
     tokenClicked = QtCore.Signal(int, int)
     regenerateRequested = QtCore.Signal()
     editRequested = QtCore.Signal(int, str)  # n-th user message of the chat (0-based), its text
+    paletteChanged = QtCore.Signal()  # bubbles are recoloured; code colours need a re-render
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -191,11 +192,26 @@ class MessageView(QtWidgets.QTextBrowser):
             self.clear()
             self._empty = False
 
+    def _is_dark(self) -> bool:
+        return self.palette().color(QtGui.QPalette.ColorRole.Base).lightness() < 128
+
+    def changeEvent(self, e: QtCore.QEvent) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(e)
+        if e.type() == QtCore.QEvent.Type.PaletteChange:
+            self.restyle()
+            self.paletteChanged.emit()
+
+    def restyle(self) -> None:
+        """Recolour every message bubble for the current palette (the live answer's too)."""
+        for frame in self.document().rootFrame().childFrames():
+            role = frame.frameFormat().property(QtGui.QTextFormat.Property.UserProperty)
+            if role in ("user", "assistant"):
+                frame.setFrameFormat(self._frame_format(role))
+
     def _frame_format(self, role: str) -> QtGui.QTextFrameFormat:
-        pal = self.palette()
-        base = pal.color(QtGui.QPalette.ColorRole.Base)
-        dark = base.lightness() < 128
+        dark = self._is_dark()
         f = QtGui.QTextFrameFormat()
+        f.setProperty(QtGui.QTextFormat.Property.UserProperty, role)
         f.setPadding(8)
         f.setBorder(0)
         f.setTopMargin(6)
@@ -338,8 +354,7 @@ class MessageView(QtWidgets.QTextBrowser):
         if style.code or style.block:
             f.setFontFamilies(["monospace", "DejaVu Sans Mono", "Menlo", "Consolas"])
             f.setFontFixedPitch(True)
-            dark = self.palette().color(QtGui.QPalette.ColorRole.Base).lightness() < 128
-            f.setBackground(QtGui.QColor("#30343f" if dark else "#eceef3"))
+            f.setBackground(QtGui.QColor("#30343f" if self._is_dark() else "#eceef3"))
         return f
 
     def _entry_for(self, key: int | None) -> dict | None:
@@ -429,7 +444,7 @@ class MessageView(QtWidgets.QTextBrowser):
         """Syntax colours over the answer's code blocks (token anchors are kept)."""
         from .highlight import code_spans
 
-        dark = self.palette().color(QtGui.QPalette.ColorRole.Base).lightness() < 128
+        dark = self._is_dark()
         for a, b, lang in self.msgs.get(key, {}).get("blocks", []):
             code = self._text_between(a, b)
             for s0, s1, colour, bold in code_spans(code, lang, dark=dark):

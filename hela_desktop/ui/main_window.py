@@ -142,6 +142,7 @@ class MainWindow(WindowBase):
         self.chat.view.tooltip_for = self.links.token_tooltip
         self.chat.view.regenerateRequested.connect(self.regenerate)
         self.chat.view.editRequested.connect(self._ask_edit_and_resend)
+        self.chat.view.paletteChanged.connect(lambda: window_look.restyle_chat(self))
         self.chat.input.textChanged.connect(self._touch)
         self.graph = GraphView(colors=colors)
         self.graph.nodeSelected.connect(self.on_node_selected)

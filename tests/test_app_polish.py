@@ -1,0 +1,100 @@
+"""The window's polish (QA pass): the theme restyles everything at once, the settings
+dialog fits the screen, menus enabled only when they can act, user text shown as text.
+
+pytest-qt offscreen, the real window on a real data folder, no model loaded. (Named to run
+before tests/test_ui_app.py, whose run_app test quits the application.)"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ["XDG_CONFIG_HOME"] = __import__("tempfile").mkdtemp(prefix="hela-qt-config-")
+
+import pytest  # noqa: E402
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6 import QtGui, QtWidgets  # noqa: E402
+from test_ui_app import _ui_settings, _wait, fill_store  # noqa: E402
+
+from hela_desktop.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+ANSWER = "Use this:\n```py\nx = 1\n```\nDone."
+
+
+def _chat_dir(tmp_path, title: str = "Pixel and Ana"):
+    d = tmp_path / "data"
+    with Store(d) as store:
+        ids = fill_store(store, 6)
+        cid = store.add_conversation(title)
+        store.add_message(cid, "user", "Show me some code")
+        store.add_message(cid, "assistant", ANSWER, stats={"tokens": 12, "swaps": 0, "elapsed_s": 1.0})
+    return d, cid, ids
+
+
+def _window(qtbot, data_dir):
+    from hela_desktop.ui.main_window import MainWindow
+
+    w = MainWindow(data_dir, _ui_settings(), load_model=False, autoload=False, idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def _bubbles(view) -> list[str]:
+    """The background colour of each message bubble, top to bottom."""
+    return [f.frameFormat().background().color().name()
+            for f in view.document().rootFrame().childFrames()]
+
+
+def _formats(doc: QtGui.QTextDocument):
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            yield it.fragment().text(), it.fragment().charFormat()
+            it += 1
+        block = block.next()
+
+
+def _code_background(view) -> str:
+    return next(f.background().color().name() for _, f in _formats(view.document()) if f.fontFixedPitch())
+
+
+def _link_colours(browser: QtWidgets.QTextBrowser) -> set[str]:
+    return {f.foreground().color().name() for _, f in _formats(browser.document()) if f.isAnchor() and f.anchorHref()}
+
+
+def test_switching_theme_restyles_the_open_chat_and_the_details_pane(qtbot, tmp_path):
+    data_dir, cid, ids = _chat_dir(tmp_path)
+    w = _window(qtbot, data_dir)
+    view = w.chat.view
+    w.theme_actions["light"].trigger()
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "Done." in view.toPlainText() and w.current_conv == cid, 20)
+    _wait(qtbot, lambda: len(w.graph.data) >= len(ids), 20)
+    w.graph.select(ids[2])
+    assert _link_colours(w.graph.details)  # the neighbours are links
+    light_bubbles, light_code = _bubbles(view), _code_background(view)
+    light_links = _link_colours(w.graph.details)
+
+    for mode in ("dark", "light", "dark"):
+        w.theme_actions[mode].trigger()
+        pal = QtWidgets.QApplication.palette()
+        # the details pane's links take the new link colour at once
+        assert _link_colours(w.graph.details) == {pal.color(QtGui.QPalette.ColorRole.Link).name()}
+        # the bubbles as soon as the palette change reaches the view (before it paints)
+        dark = mode == "dark"
+        qtbot.waitUntil(lambda dark=dark: (_bubbles(view) != light_bubbles) == dark, timeout=2000)
+        text = view.palette().color(QtGui.QPalette.ColorRole.Text)
+        for colour in _bubbles(view):  # every bubble stays readable
+            assert abs(QtGui.QColor(colour).lightness() - text.lightness()) > 120, (mode, colour)
+        assert (_code_background(view) != light_code) == dark
+    assert _link_colours(w.graph.details) != light_links
+    assert len(_bubbles(view)) == 2 and "Done." in view.toPlainText()
+    w.close()
