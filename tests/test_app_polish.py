@@ -17,7 +17,7 @@ import pytest  # noqa: E402
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtGui, QtWidgets  # noqa: E402
+from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
 from test_ui_app import _ui_settings, _wait, fill_store  # noqa: E402
 
 from hela_desktop.store import Store  # noqa: E402
@@ -98,3 +98,40 @@ def test_switching_theme_restyles_the_open_chat_and_the_details_pane(qtbot, tmp_
     assert _link_colours(w.graph.details) != light_links
     assert len(_bubbles(view)) == 2 and "Done." in view.toPlainText()
     w.close()
+
+
+def test_settings_dialog_fits_the_screen_and_keeps_its_buttons_in_view(qtbot, tmp_path):
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    dlg = SettingsDialog(Settings(), tmp_path)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    avail = dlg.screen().availableGeometry()
+    ok = dlg.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok)
+    cancel = dlg.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Cancel)
+
+    def check() -> None:
+        qtbot.wait(20)  # the scroll area takes the new form size
+        assert avail.contains(dlg.frameGeometry()), (dlg.frameGeometry(), avail)
+        for b in (ok, cancel):  # wholly inside the dialog, not scrolled away
+            assert b.isVisible() and not b.visibleRegion().isEmpty()
+            top_left = b.mapTo(dlg, b.rect().topLeft())
+            assert dlg.rect().contains(QtCore.QRect(top_left, b.size())), (top_left, dlg.size())
+        # no help text is squeezed: every wrapped label gets the height its text needs
+        for lab in dlg.findChildren(QtWidgets.QLabel):
+            if lab.isVisible() and lab.wordWrap() and lab.text():
+                assert lab.height() >= lab.heightForWidth(lab.width()), lab.text()
+        assert dlg.system_prompt.height() == 64
+
+    check()
+    dlg.advanced_button.click()
+    assert dlg.n_ctx.isVisible()
+    check()
+    # the form scrolls to what does not fit; Advanced opens into view
+    bar = dlg.form_scroll.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() > 0
+    dlg.form_scroll.ensureWidgetVisible(dlg.prefetch)
+    assert not dlg.prefetch.visibleRegion().isEmpty()
+    dlg.advanced_button.click()
+    check()
