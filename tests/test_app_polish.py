@@ -37,10 +37,13 @@ def _chat_dir(tmp_path, title: str = "Pixel and Ana"):
     return d, cid, ids
 
 
-def _window(qtbot, data_dir):
+def _window(qtbot, data_dir, embedder=None):
+    """The window without a model (and without the embedder unless one is given)."""
     from hela_desktop.ui.main_window import MainWindow
 
-    w = MainWindow(data_dir, _ui_settings(), load_model=False, autoload=False, idle_scheduler=False)
+    w = MainWindow(data_dir, _ui_settings(), load_model=False, autoload=embedder is not None,
+                   assistant_kwargs={"embedder": embedder} if embedder is not None else None,
+                   idle_scheduler=False)
     qtbot.addWidget(w)
     w.show()
     return w
@@ -135,3 +138,26 @@ def test_settings_dialog_fits_the_screen_and_keeps_its_buttons_in_view(qtbot, tm
     assert not dlg.prefetch.visibleRegion().isEmpty()
     dlg.advanced_button.click()
     check()
+
+
+def test_undo_delete_memory_is_enabled_only_with_something_to_undo(qtbot, seed_dir, embedder):
+    from test_ui_app import SEED
+
+    data_dir, ids = seed_dir(SEED), SEED
+    w = _window(qtbot, data_dir, embedder)
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    undo = w.act_undo_delete
+    assert not undo.isEnabled()  # nothing deleted yet
+    w.right_tabs.setCurrentIndex(1)
+    _wait(qtbot, lambda: w.browser.model.rowCount() == len(ids), 20)
+    w.browser.table.selectRow(0)
+    gone = w.browser.model.episode_at(0).id
+    w.browser.delete_selected()
+    assert undo.isEnabled() and w.browser.undo_bar.isVisibleTo(w.browser)
+    _wait(qtbot, lambda: w.browser.model.rowCount() == len(ids) - 1, 20)
+    undo.trigger()
+    assert not undo.isEnabled() and not w.browser.undo_bar.isVisibleTo(w.browser)
+    _wait(qtbot, lambda: gone in {e.id for e in w.browser.model.episodes}, 20)
+    undo.trigger()  # nothing left to undo: nothing happens
+    assert w.browser.model.rowCount() == len(ids)
+    w.close()

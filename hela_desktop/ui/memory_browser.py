@@ -130,6 +130,7 @@ class MemoryBrowser(QtWidgets.QWidget):
 
     op = QtCore.Signal(str, object)  # forwarded to the assistant thread
     memorySelected = QtCore.Signal(int)
+    undoChanged = QtCore.Signal(bool)  # whether a deleted memory can be brought back
 
     def __init__(self, store=None, parent=None):
         super().__init__(parent)
@@ -327,7 +328,7 @@ class MemoryBrowser(QtWidgets.QWidget):
     def reset(self) -> None:
         """Forget the shown folder: its undo list, rankings and rows."""
         self._undo.clear()
-        self.undo_bar.hide()
+        self._undo_changed()
         self.set_search_results("", None)
         self.model.set_episodes([])
         self.archive_model.set_episodes([])
@@ -490,8 +491,7 @@ class MemoryBrowser(QtWidgets.QWidget):
             return
         self._undo.append(e.id)
         self.op.emit("delete", e.id)
-        self.undo_label.setText(f"Memory #{e.id} deleted.")
-        self.undo_bar.show()
+        self._undo_changed()
 
     def undo_delete(self) -> None:
         """Bring back the most recently deleted memory (Ctrl+Z)."""
@@ -499,10 +499,14 @@ class MemoryBrowser(QtWidgets.QWidget):
             return
         eid = self._undo.pop()
         self.op.emit("restore", eid)
+        self._undo_changed()
+
+    def _undo_changed(self) -> None:
+        """The undo strip (and Edit ▸ Undo delete memory) follow the undo list."""
         if self._undo:
             self.undo_label.setText(f"Memory #{self._undo[-1]} deleted.")
-        else:
-            self.undo_bar.hide()
+        self.undo_bar.setVisible(bool(self._undo))
+        self.undoChanged.emit(bool(self._undo))
 
     def restore_selected(self) -> None:
         idx = self.archive.currentIndex()
