@@ -161,3 +161,57 @@ def test_undo_delete_memory_is_enabled_only_with_something_to_undo(qtbot, seed_d
     undo.trigger()  # nothing left to undo: nothing happens
     assert w.browser.model.rowCount() == len(ids)
     w.close()
+
+
+def _shown(text: str) -> str:
+    """What Qt shows for `text` in a tooltip or an auto-format label: rich text if it
+    looks like HTML."""
+    if not QtGui.Qt.mightBeRichText(text):
+        return text
+    doc = QtGui.QTextDocument()
+    doc.setHtml(text)
+    return doc.toPlainText()
+
+
+def test_user_text_is_shown_as_written_not_as_html(qtbot, tmp_path):
+    title = "Pixel <b>bold</b>"
+    data_dir, cid, _ids = _chat_dir(tmp_path, title=title)
+    with Store(data_dir) as store:  # a memory whose text looks like HTML
+        store.add_episode("Is <i>this</i> italic?", "No.", __import__("numpy").ones(8, "float32"))
+    w = _window(qtbot, data_dir)
+    _wait(qtbot, lambda: w.conversations.list.count() == 1, 20)
+    item = w.conversations.list.item(0)
+    assert item.text() == title and _shown(item.toolTip()).startswith(title)
+
+    # Delete chat: the confirmation quotes the title as written
+    w.conversations.list.setCurrentItem(item)
+    seen: list[tuple] = []
+
+    def answer_no() -> None:
+        box = QtWidgets.QApplication.activeModalWidget()
+        assert isinstance(box, QtWidgets.QMessageBox)
+        seen.append((box.textFormat(), box.text()))
+        box.button(QtWidgets.QMessageBox.StandardButton.No).click()
+
+    QtCore.QTimer.singleShot(100, answer_no)
+    w.conversations.delete_current()
+    assert seen == [(QtCore.Qt.TextFormat.PlainText, seen[0][1])] and f"“{title}”" in seen[0][1]
+    assert w.conversations.list.count() == 1  # "No" kept it
+
+    # the window's messages (they may quote file names) are plain text too
+    w.message("warning", "Cannot open the memory file", "<b>notes</b>.hela: not a memory file")
+    box = next(b for b in QtWidgets.QApplication.topLevelWidgets()
+               if isinstance(b, QtWidgets.QMessageBox) and b.isVisible())
+    assert box.textFormat() == QtCore.Qt.TextFormat.PlainText and box.text().startswith("<b>notes</b>")
+    box.close()
+
+    # the Memories table's tooltip shows the memory as written
+    w.right_tabs.setCurrentIndex(1)
+    _wait(qtbot, lambda: any("<i>" in e.user_text for e in w.browser.model.episodes), 20)
+    row = next(r for r, e in enumerate(w.browser.model.episodes) if "<i>" in e.user_text)
+    tip = w.browser.model.data(w.browser.model.index(row, 2), QtCore.Qt.ItemDataRole.ToolTipRole)
+    assert "Is <i>this</i> italic?" in _shown(tip)
+
+    # the status bar's model name (a file name) is plain text
+    assert w.status.model.textFormat() == QtCore.Qt.TextFormat.PlainText
+    w.close()

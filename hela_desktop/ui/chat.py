@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
+from .plain import message_box, tip
 
 EMPTY_HINT = (
     "<div style='margin-top:60px'>"
@@ -101,8 +102,8 @@ class ConversationList(QtWidgets.QWidget):
         for c in convs:
             item = QtWidgets.QListWidgetItem(c["title"])
             item.setData(QtCore.Qt.ItemDataRole.UserRole, c["id"])
-            item.setToolTip(f"{c['title']}\n{c['messages']} messages · "
-                            f"{format_when(c['updated_at'])}")
+            item.setToolTip(tip(f"{c['title']}\n{c['messages']} messages · "
+                                f"{format_when(c['updated_at'])}"))
             self.list.addItem(item)
             if c["id"] == current:
                 self.list.setCurrentItem(item)
@@ -134,11 +135,12 @@ class ConversationList(QtWidgets.QWidget):
         cid, it = self.current_id(), self.list.currentItem()
         if cid is None:
             return
-        ans = QtWidgets.QMessageBox.question(
-            self, "Delete chat",
-            f"Delete the chat “{it.text()}”?\n\nIts messages are removed; the memories "
-            "formed in it stay in the memory graph.")
-        if ans == QtWidgets.QMessageBox.StandardButton.Yes:
+        box = message_box(QtWidgets.QMessageBox.Icon.Question, "Delete chat",
+                          f"Delete the chat “{it.text()}”?\n\nIts messages are removed; the "
+                          "memories formed in it stay in the memory graph.",
+                          QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+                          self)
+        if box.exec() == QtWidgets.QMessageBox.StandardButton.Yes:
             self.deleteRequested.emit(cid)
 
     def _menu(self, pos) -> None:

@@ -32,6 +32,7 @@ from .explain import reflection_sentence
 from .graph_view import GraphView
 from .icon import icon_path
 from .memory_browser import MemoryBrowser
+from .plain import message_box
 from .session_qt import SessionSignals
 from .settings_dialog import SettingsDialog, model_changed
 from .theme import graph_colors
@@ -728,7 +729,7 @@ class MainWindow(WindowBase):
         """A non-blocking message box (the app keeps running behind it)."""
         icon = {"warning": QtWidgets.QMessageBox.Icon.Warning,
                 "information": QtWidgets.QMessageBox.Icon.Information}.get(kind, QtWidgets.QMessageBox.Icon.NoIcon)
-        box = QtWidgets.QMessageBox(icon, title, text, QtWidgets.QMessageBox.StandardButton.Close, self)
+        box = message_box(icon, title, text, parent=self)  # plain: it may quote file names
         if settings_button:
             b = box.addButton("Open Settings…", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
             b.clicked.connect(lambda: QtCore.QTimer.singleShot(0, self.open_settings))

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..session import BrowseQuery, browse
 from .explain import activity_sentence
+from .plain import tip
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
 TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the tabs
@@ -74,7 +75,7 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
                 _fmt(e.last_access),
             )[col]
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (2, 3):
-            return e.text
+            return tip(e.text)
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4):
             return int(QtCore.Qt.AlignmentFlag.AlignCenter)
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 0:
@@ -359,7 +360,7 @@ class MemoryBrowser(QtWidgets.QWidget):
                 if k["state"] == "deleted" or not k["trusted"]:
                     item.setForeground(QtGui.QColor("gray"))
                 if c == 2:
-                    item.setToolTip(k["why"])
+                    item.setToolTip(tip(k["why"]))
                 self.knowledge.setItem(r, c, item)
             if k["id"] == want:
                 self.knowledge.selectRow(r)
@@ -430,7 +431,7 @@ class MemoryBrowser(QtWidgets.QWidget):
                 item = QtWidgets.QTableWidgetItem(v)
                 item.setData(QtCore.Qt.ItemDataRole.UserRole, a["job"])
                 if c == 2:
-                    item.setToolTip(f"{text}\n\nDouble-click to see what changed.")
+                    item.setToolTip(tip(f"{text}\n\nDouble-click to see what changed."))
                 self.activity.setItem(r, c, item)
 
     def _open_activity(self, row: int, _col: int) -> None:

@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ..config import Settings
 from ..memory import PROFILES
 from ..paths import bundled_model_path, scan_models
+from . import plain
 
 PROFILE_NAMES = {  # what a user reads; the data is the profile id (settings.json)
     "hela": "Meaning, words and links (recommended)",
@@ -108,6 +109,7 @@ class SettingsDialog(QtWidgets.QDialog):
         row.addWidget(browse)
         form.addRow("Language model:", row)
         self.model_details = QtWidgets.QLabel("")
+        plain.labels(self.model_details, self.server_warning)  # a model's name, a server's address
         self.model_details.setWordWrap(True)
         form.addRow("", self.model_details)
         self.model.currentIndexChanged.connect(self._show_model_details)
@@ -117,7 +119,8 @@ class SettingsDialog(QtWidgets.QDialog):
                                 f"Ollama (used in place). More: put .gguf files in {self._data_dir / 'models'}")
         hint.setWordWrap(True)
         hint.setStyleSheet("color: gray")
-        hint.setToolTip(str(self._data_dir / "models"))
+        plain.labels(hint)  # a folder's name
+        hint.setToolTip(plain.tip(str(self._data_dir / "models")))
         form.addRow("", hint)
         self.temperature = _spin(0.0, 2.0, settings.temperature, step=0.05,
                                  tip="0: the same question always gets the same answer; "
@@ -318,7 +321,7 @@ class SettingsDialog(QtWidgets.QDialog):
 
             m = describe(Path(self.model_path()), "file")
         self.model_details.setText(m.describe() if m is not None else "")
-        self.model_details.setToolTip(str(m.path) if m is not None else "")
+        self.model_details.setToolTip(plain.tip(str(m.path)) if m is not None else "")
 
     def _update_backend(self, *_) -> None:
         from ..server_llm import privacy_warning

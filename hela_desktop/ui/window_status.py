@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6 import QtWidgets
 
+from . import plain
+
 REFLECTING = "Reflecting on memories…"
 
 
@@ -21,6 +23,7 @@ class WindowStatus:
         self.busy.setTextVisible(False)
         self.busy.hide()
         self.busy_label = QtWidgets.QLabel("")
+        plain.labels(self.model, self.device, self.busy_label)  # names of files and servers
         for w in (self.busy_label, self.busy, self.memories, self.device, self.model):
             bar.addPermanentWidget(w)
 
@@ -41,18 +44,18 @@ class WindowStatus:
 
     def show_model_failed(self, msg: str) -> None:
         self.model.setText("Model: not loaded")
-        self.model.setToolTip(msg)
+        self.model.setToolTip(plain.tip(msg))
         self.device.setText("—")
 
     def show_model(self, info: dict, load_model: bool) -> None:
         """The model's name, where answers come from, and the device."""
         if not info.get("name"):  # not loaded yet
             self.model.setText("Model: loading…" if load_model else "Model: not loaded")
-            self.model.setToolTip(str(info.get("path") or ""))
+            self.model.setToolTip(plain.tip(str(info.get("path") or "")))
             self.device.setText("")
             return
         self.model.setText(f"Model: {info['name']}")
-        self.model.setToolTip(str(info.get("path") or ""))
+        self.model.setToolTip(plain.tip(str(info.get("path") or "")))
         if info.get("server_url"):  # answers come from a model server: say which, always
             from ..server_llm import privacy_warning, where_answers_come_from
 
@@ -60,8 +63,8 @@ class WindowStatus:
             warn = privacy_warning(url)
             self.model.setText(where_answers_come_from(url, info["name"])
                                + (" ⚠ unencrypted" if warn else ""))
-            self.model.setToolTip(warn or f"Prompts, memories included, go to {url} "
-                                  "and nowhere else.")
+            self.model.setToolTip(plain.tip(warn or f"Prompts, memories included, go to {url} "
+                                            "and nowhere else."))
             self.device.setText(f"server · context {info.get('n_ctx', '?')}")
             return
         dev = info.get("device") or "CPU"
