@@ -215,3 +215,28 @@ def test_user_text_is_shown_as_written_not_as_html(qtbot, tmp_path):
     # the status bar's model name (a file name) is plain text
     assert w.status.model.textFormat() == QtCore.Qt.TextFormat.PlainText
     w.close()
+
+
+def test_reflection_wording_and_the_activity_hint(qtbot, tmp_path):
+    from hela_desktop.events import ReflectionEvent
+
+    data_dir, _cid, _ids = _chat_dir(tmp_path)
+    w = _window(qtbot, data_dir)
+    nothing = {"clusters": 2, "already_done": 2}
+    w._on_reflection(ReflectionEvent("manual", 0.0, consolidation=nothing))
+    assert w.statusBar().currentMessage() == "Reflection: Nothing new since the last reflection."
+    w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing))
+    assert w.statusBar().currentMessage().startswith("While you were away: ")
+
+    # the Activity tab says what will appear there while it is empty, like the other tabs
+    browser = w.browser
+    w.right_tabs.setCurrentIndex(1)
+    browser.tabs.setCurrentIndex(browser.tabs.indexOf(browser.activity_tab))
+    _wait(qtbot, lambda: browser.activity_hint.isVisibleTo(browser), 20)
+    assert "Reflect now" in browser.activity_hint.text() and browser.activity.rowCount() == 0
+    with Store(data_dir) as store:
+        store.log_activity("forget", {"archived": 1, "reason": "weak, isolated, stale"})
+    browser.refresh()
+    _wait(qtbot, lambda: browser.activity.rowCount() == 1, 20)
+    assert not browser.activity_hint.isVisibleTo(browser)
+    w.close()

@@ -260,6 +260,15 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.tabs.addTab(ar, "Archive")
 
         # -- Activity: what each consolidation / forgetting run did
+        self.activity_tab = QtWidgets.QWidget()
+        acl = QtWidgets.QVBoxLayout(self.activity_tab)
+        self.activity_hint = QtWidgets.QLabel(
+            "What HeLa did with your memories on its own appears here: each time it reflects "
+            "(after the app has been idle, or Edit ▸ Reflect now) it distils facts from groups "
+            "of related memories and archives stale ones, and says so in a line.")
+        self.activity_hint.setWordWrap(True)
+        self.activity_hint.setStyleSheet("color: gray")
+        acl.addWidget(self.activity_hint)
         self.activity = QtWidgets.QTableWidget(0, 3)
         self.activity.setHorizontalHeaderLabels(["When", "Job", "What it did"])
         self.activity.horizontalHeader().setSectionResizeMode(
@@ -270,7 +279,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.activity.setColumnWidth(1, 110)
         self.activity.setWordWrap(True)
         self.activity.cellDoubleClicked.connect(self._open_activity)
-        self.tabs.addTab(self.activity, "Activity")
+        acl.addWidget(self.activity, 1)
+        self.tabs.addTab(self.activity_tab, "Activity")
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
         self._update_buttons()
         if store is not None:
@@ -422,6 +432,7 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.op.emit("knowledge_restore", k["id"])
 
     def _show_activity(self, rows: list[dict]) -> None:
+        self.activity_hint.setVisible(not rows)
         self.activity.setRowCount(len(rows))
         for r, a in enumerate(rows):
             summary = a["summary"]
