@@ -240,3 +240,31 @@ def test_reflection_wording_and_the_activity_hint(qtbot, tmp_path):
     _wait(qtbot, lambda: browser.activity.rowCount() == 1, 20)
     assert not browser.activity_hint.isVisibleTo(browser)
     w.close()
+
+
+def test_answer_footer_speed_and_the_longest_answer_limit():
+    from hela_desktop.ui.window_status import answer_footer
+
+    st = {"tokens": 256, "swaps": 0, "elapsed_s": 12.8, "generation_s": 6.4, "limit": 256}
+    assert answer_footer(st, False) == ("stopped at the 256-token limit (Settings ▸ Longest answer)"
+                                        " — 256 tokens · 0 memory swaps · 40.0 tokens/s")
+    assert answer_footer({**st, "limit": 0}, False) == "256 tokens · 0 memory swaps · 40.0 tokens/s"
+    assert answer_footer(st, True).startswith("stopped — 256 tokens")  # Stop, not the limit
+    # an answer stored before generation time was kept: its speed says what it counts
+    old = {"tokens": 41, "swaps": 1, "elapsed_s": 8.2}
+    assert answer_footer(old, False) == "41 tokens · 1 memory swap · 5.0 tokens/s, prompt reading included"
+    assert answer_footer({"tokens": 0}, True) == "stopped early" and answer_footer({}, False) == ""
+
+
+@pytest.mark.slow
+def test_a_real_answer_reports_generation_time_and_its_limit(make_assistant, settings):
+    settings.max_answer_tokens = 8
+    a = make_assistant()
+    done = list(a.chat("Tell me a very long story about a dragon and a lighthouse."))[-1]
+    assert done.tokens == 8 and done.limit == 8 and not done.interrupted
+    assert 0 < done.generation_s < done.elapsed_s  # prompt reading is not generation
+    stats = a.store.messages(done.conversation_id)[-1]["stats"]
+    assert stats["limit"] == 8 and stats["generation_s"] == pytest.approx(done.generation_s, abs=1e-3)
+    settings.max_answer_tokens = 200
+    done = list(a.chat("Say hi.", done.conversation_id))[-1]
+    assert done.tokens < 200 and done.limit == 0

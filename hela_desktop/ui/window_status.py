@@ -87,3 +87,31 @@ def op_message(name: str, arg) -> tuple[str, int] | None:
                 "knowledge_restore": "restored"}.get(name, "changed")
         return f"Knowledge #{kid} {what}.", 5000
     return None
+
+
+def answer_footer(stats: dict, interrupted: bool) -> str:
+    """The line under an answer: tokens, swaps, speed (from the first token on; older answers
+    stored only the whole time, prompt reading included), and why it ended if not by itself."""
+    tokens = int(stats.get("tokens") or 0)
+    if not tokens:
+        return "stopped early" if interrupted else ""
+    swaps = int(stats.get("swaps") or 0)
+    parts = [f"{tokens} tokens", f"{swaps} memory swap{'s' if swaps != 1 else ''}"]
+    gen, elapsed = stats.get("generation_s") or 0.0, stats.get("elapsed_s") or 0.0
+    if gen > 0:
+        parts.append(f"{tokens / gen:.1f} tokens/s")
+    elif elapsed > 0:
+        parts.append(f"{tokens / elapsed:.1f} tokens/s, prompt reading included")
+    text = " · ".join(parts)
+    if interrupted:
+        return "stopped — " + text
+    if stats.get("limit"):
+        return f"stopped at the {int(stats['limit'])}-token limit (Settings ▸ Longest answer) — " + text
+    return text
+
+
+def generation_speed(tokens: int, generation_s: float, elapsed_s: float) -> float:
+    """Tokens per second from the first token on (the whole time when that is unknown)."""
+    took = generation_s if generation_s > 0 else elapsed_s
+    return tokens / took if took > 0 else 0.0
+
