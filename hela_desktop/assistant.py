@@ -253,9 +253,12 @@ class Assistant:
                  state, swaps, n_tokens, elapsed, now: float | None = None) -> DoneEvent:
         engine = self.engine
         timeline = [(a, b, ids) for a, b, ids in spans if b > a]
+        limit = self.settings.max_answer_tokens
+        limit = limit if n_tokens >= limit and not interrupted else 0  # cut at "Longest answer"
         stats = {
             "tokens": n_tokens, "swaps": swaps, "prefill_tokens": state.prefill_tokens,
             "prompt_tokens": state.prompt_tokens, "elapsed_s": round(elapsed, 3),
+            "generation_s": round(state.generation_s, 3), "limit": limit,
             "deferred_swaps": state.deferred_swaps,
             "profile": self.settings.profile,
             "memories": [r.to_dict() for r, _ in used.values()],
@@ -300,7 +303,7 @@ class Assistant:
             tokens=n_tokens, swaps=swaps, prefill_tokens=state.prefill_tokens,
             tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted,
             deferred_swaps=state.deferred_swaps, text=answer,
-            timeline=timeline)
+            timeline=timeline, generation_s=state.generation_s, limit=limit)
 
 
 

@@ -94,6 +94,8 @@ class DoneEvent:
     interrupted: bool = False
     deferred_swaps: int = 0  # swaps proposed but not made: they would have broken the time budget
     text: str = ""
+    generation_s: float = 0.0  # from the first token on (elapsed_s also counts prompt reading)
+    limit: int = 0  # the "longest answer" setting, when the answer stopped there; else 0
     timeline: list = field(default_factory=list)  # [(start, end, [episode ids]), ...]
     type: str = "done"
 
@@ -101,6 +103,7 @@ class DoneEvent:
         d = asdict(self)
         d["tokens_per_s"] = round(self.tokens_per_s, 2)
         d["elapsed_s"] = round(self.elapsed_s, 3)
+        d["generation_s"] = round(self.generation_s, 3)
         return d
 
 

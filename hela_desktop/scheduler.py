@@ -248,7 +248,7 @@ class IdleScheduler:
     def _finish(self, report: ReflectionEvent, t0: float, seq: int, *,
                 complete: bool) -> ReflectionEvent:
         report.seconds = round(time.perf_counter() - t0, 3)
-        if complete and report.trigger == "idle":
+        if complete:  # a whole manual pass counts too: the next idle one would find nothing new
             self._done_seq = seq
         self.last_report = report
         self._notify(self.on_report, report)

@@ -59,6 +59,7 @@ class TurnState:
     swap_shifted: list[bool] = field(default_factory=list)  # whether a swap moved the cache
     deferred_swaps: int = 0  # swaps the time budget did not allow (yet)
     late_swaps: int = 0  # proposals abandoned because they came too late (a busy machine)
+    generation_s: float = 0.0  # from the end of prompt reading (the first token) to the end
 
 
 @dataclass
@@ -338,6 +339,7 @@ class Turn:
         """What `Assistant._persist` stores for this answer."""
         if not self.finished:
             self.interrupted = True
+        self.state.generation_s = time.perf_counter() - self.t_gen0
         return (self.conversation_id, self.message, answer, self.interrupted, self.spans,
                 self.sets_seen, self.used, self.state, self.swaps, n_tokens,
                 time.perf_counter() - self.t0, self.now)

@@ -127,3 +127,23 @@ def test_run_now_and_shutdown(assistant):
     finally:
         sched.shutdown()
     assert not sched.run_now()  # stopped
+
+
+def test_no_idle_pass_repeats_a_manual_one(assistant):
+    """Reflect now, then idle: a whole manual pass counts as done, so no idle pass follows
+    to report "nothing new" until there is new activity."""
+    build_conversation(assistant.engine, hebbian_rounds=0)
+    reports: list = []
+    sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=0.005,
+                          check_seconds=0.1, consolidation=ConsolidationParams(hub_degree=50.0))
+    try:
+        sched.touch()  # activity: an idle pass would be due in 0.3 s
+        assert sched.run_now()
+        assert _wait(lambda: len(reports) >= 1, 120)
+        time.sleep(1.5)
+        assert [r.trigger for r in reports] == ["manual"]
+        sched.touch()  # new activity: the idle pass comes again
+        assert _wait(lambda: len(reports) >= 2, 120), "no idle pass after new activity"
+        assert reports[1].trigger == "idle"
+    finally:
+        sched.shutdown()

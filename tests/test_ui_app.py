@@ -530,7 +530,7 @@ def test_activity_tab_lists_background_runs(qtbot, tmp_path):
     store.log_activity("consolidate", {"clusters": 2, "added": 1})
     browser = MemoryBrowser(store)
     qtbot.addWidget(browser)
-    browser.tabs.setCurrentIndex(browser.tabs.indexOf(browser.activity))
+    browser.tabs.setCurrentIndex(browser.tabs.indexOf(browser.activity_tab))
     assert browser.activity.rowCount() == 2
     assert browser.activity.item(0, 1).text() == "Distilling"  # newest first
     assert browser.activity.item(0, 2).text() == "Distilled 1 new fact."

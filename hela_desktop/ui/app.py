@@ -54,7 +54,10 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     try:
         settings = Settings.load(data_dir)
     except ValueError as exc:
-        QtWidgets.QMessageBox.warning(None, APP, f"{exc}\n\nStarting with default settings.")
+        from .plain import message_box
+
+        message_box(QtWidgets.QMessageBox.Icon.Warning, APP,
+                    f"{exc}\n\nStarting with default settings.").exec()
         settings = Settings()
     settings = settings.with_overrides(**(settings_override or {}))
 

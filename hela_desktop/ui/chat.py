@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
+from .plain import message_box, tip
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
 
@@ -103,8 +104,8 @@ class ConversationList(QtWidgets.QWidget):
         for c in convs:
             item = QtWidgets.QListWidgetItem(c["title"])
             item.setData(QtCore.Qt.ItemDataRole.UserRole, c["id"])
-            item.setToolTip(f"{c['title']}\n{c['messages']} messages · "
-                            f"{format_when(c['updated_at'])}")
+            item.setToolTip(tip(f"{c['title']}\n{c['messages']} messages · "
+                                f"{format_when(c['updated_at'])}"))
             self.list.addItem(item)
             if c["id"] == current:
                 self.list.setCurrentItem(item)
@@ -136,11 +137,12 @@ class ConversationList(QtWidgets.QWidget):
         cid, it = self.current_id(), self.list.currentItem()
         if cid is None:
             return
-        ans = QtWidgets.QMessageBox.question(
-            self, "Delete chat",
-            f"Delete the chat “{it.text()}”?\n\nIts messages are removed; the memories "
-            "formed in it stay in the memory graph.")
-        if ans == QtWidgets.QMessageBox.StandardButton.Yes:
+        box = message_box(QtWidgets.QMessageBox.Icon.Question, "Delete chat",
+                          f"Delete the chat “{it.text()}”?\n\nIts messages are removed; the "
+                          "memories formed in it stay in the memory graph.",
+                          QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+                          self)
+        if box.exec() == QtWidgets.QMessageBox.StandardButton.Yes:
             self.deleteRequested.emit(cid)
 
     def _menu(self, pos) -> None:
@@ -159,6 +161,7 @@ class MessageView(QtWidgets.QTextBrowser):
     tokenClicked = QtCore.Signal(int, int)
     regenerateRequested = QtCore.Signal()
     editRequested = QtCore.Signal(int, str)  # n-th user message of the chat (0-based), its text
+    paletteChanged = QtCore.Signal()  # bubbles are recoloured; code colours need a re-render
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -193,11 +196,26 @@ class MessageView(QtWidgets.QTextBrowser):
             self.clear()
             self._empty = False
 
+    def _is_dark(self) -> bool:
+        return self.palette().color(QtGui.QPalette.ColorRole.Base).lightness() < 128
+
+    def changeEvent(self, e: QtCore.QEvent) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(e)
+        if e.type() == QtCore.QEvent.Type.PaletteChange:
+            self.restyle()
+            self.paletteChanged.emit()
+
+    def restyle(self) -> None:
+        """Recolour every message bubble for the current palette (the live answer's too)."""
+        for frame in self.document().rootFrame().childFrames():
+            role = frame.frameFormat().property(QtGui.QTextFormat.Property.UserProperty)
+            if role in ("user", "assistant"):
+                frame.setFrameFormat(self._frame_format(role))
+
     def _frame_format(self, role: str) -> QtGui.QTextFrameFormat:
-        pal = self.palette()
-        base = pal.color(QtGui.QPalette.ColorRole.Base)
-        dark = base.lightness() < 128
+        dark = self._is_dark()
         f = QtGui.QTextFrameFormat()
+        f.setProperty(QtGui.QTextFormat.Property.UserProperty, role)
         f.setPadding(8)
         f.setBorder(0)
         f.setTopMargin(6)
@@ -340,8 +358,7 @@ class MessageView(QtWidgets.QTextBrowser):
         if style.code or style.block:
             f.setFontFamilies(["monospace", "DejaVu Sans Mono", "Menlo", "Consolas"])
             f.setFontFixedPitch(True)
-            dark = self.palette().color(QtGui.QPalette.ColorRole.Base).lightness() < 128
-            f.setBackground(QtGui.QColor("#30343f" if dark else "#eceef3"))
+            f.setBackground(QtGui.QColor("#30343f" if self._is_dark() else "#eceef3"))
         return f
 
     def _entry_for(self, key: int | None) -> dict | None:
@@ -431,7 +448,7 @@ class MessageView(QtWidgets.QTextBrowser):
         """Syntax colours over the answer's code blocks (token anchors are kept)."""
         from .highlight import code_spans
 
-        dark = self.palette().color(QtGui.QPalette.ColorRole.Base).lightness() < 128
+        dark = self._is_dark()
         for a, b, lang in self.msgs.get(key, {}).get("blocks", []):
             code = self._text_between(a, b)
             for s0, s1, colour, bold in code_spans(code, lang, dark=dark):

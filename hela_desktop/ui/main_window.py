@@ -33,6 +33,7 @@ from .explain import reflection_sentence
 from .graph_view import GraphView
 from .icon import icon_path
 from .memory_browser import MemoryBrowser
+from .plain import message_box
 from .session_qt import SessionSignals
 from .settings_dialog import SettingsDialog, model_changed
 from .theme import graph_colors
@@ -41,7 +42,7 @@ from .window_base import WindowBase
 from .window_files import FileJobs
 from .window_linking import TokenLinks
 from .window_menus import build_menus
-from .window_status import WindowStatus, op_message
+from .window_status import WindowStatus, answer_footer, generation_speed, op_message
 from .worker import AssistantClient
 
 FLUSH_MS = 30
@@ -144,6 +145,7 @@ class MainWindow(WindowBase):
         self.chat.view.tooltip_for = self.links.token_tooltip
         self.chat.view.regenerateRequested.connect(self.regenerate)
         self.chat.view.editRequested.connect(self._ask_edit_and_resend)
+        self.chat.view.paletteChanged.connect(lambda: window_look.restyle_chat(self))
         self.chat.input.textChanged.connect(self._touch)
         self.graph = GraphView(colors=colors)
         self.graph.nodeSelected.connect(self.on_node_selected)
@@ -369,7 +371,8 @@ class MainWindow(WindowBase):
         self.session.apply(ev)
         self._touch()
         self.turns += 1
-        footer = _footer(ev.tokens, ev.swaps, ev.tokens_per_s, ev.interrupted)
+        footer = answer_footer({"tokens": ev.tokens, "swaps": ev.swaps, "elapsed_s": ev.elapsed_s,
+                                "generation_s": ev.generation_s, "limit": ev.limit}, ev.interrupted)
         if ev.message_id is None and not ev.text:  # stopped before the first token
             self.chat.view.discard_live()
             self.chat.view.add_notice("Stopped before the answer began (nothing was kept; "
@@ -385,7 +388,8 @@ class MainWindow(WindowBase):
         self.chat.set_title(self.session.title)  # the chat as stored came just before
         self.refresh_conversations()
         self._glow_timer.start(int(GLOW_AFTER_ANSWER_S * 1000))
-        msg = f"{ev.tokens} tokens at {ev.tokens_per_s:.1f}/s · {ev.swaps} memory swap{'' if ev.swaps == 1 else 's'}"
+        tps = generation_speed(ev.tokens, ev.generation_s, ev.elapsed_s)
+        msg = f"{ev.tokens} tokens at {tps:.1f}/s · {ev.swaps} memory swap{'' if ev.swaps == 1 else 's'}"
         if ev.interrupted:
             msg = "Stopped — partial answer kept. " + msg
         self.statusBar().showMessage(msg, 8000)
@@ -517,9 +521,7 @@ class MainWindow(WindowBase):
                 view.add_user(m["content"], m["created_at"])
                 continue
             st = m.get("stats") or {}
-            tps = st.get("tokens", 0) / st["elapsed_s"] if st.get("elapsed_s") else 0.0
-            footer = _footer(st.get("tokens", 0), st.get("swaps", 0), tps, m["interrupted"]) \
-                if st.get("tokens") else ("stopped early" if m["interrupted"] else "")
+            footer = answer_footer(st, m["interrupted"])
             key = view.add_assistant(m["content"], m["id"], m["spans"], when=m["created_at"],
                                      offsets=self._offsets.get(m["id"]), footer=footer)
             for r in st.get("memories", []):
@@ -760,7 +762,7 @@ class MainWindow(WindowBase):
         """A non-blocking message box (the app keeps running behind it)."""
         icon = {"warning": QtWidgets.QMessageBox.Icon.Warning,
                 "information": QtWidgets.QMessageBox.Icon.Information}.get(kind, QtWidgets.QMessageBox.Icon.NoIcon)
-        box = QtWidgets.QMessageBox(icon, title, text, QtWidgets.QMessageBox.StandardButton.Close, self)
+        box = message_box(icon, title, text, parent=self)  # plain: it may quote file names
         if settings_button:
             b = box.addButton("Open Settings…", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
             b.clicked.connect(lambda: QtCore.QTimer.singleShot(0, self.open_settings))
@@ -786,14 +788,6 @@ class MainWindow(WindowBase):
         self._close_assistant()
         self.graph.shutdown()
         e.accept()
-
-
-def _footer(tokens: int, swaps: int, tps: float, interrupted: bool) -> str:
-    parts = [f"{tokens} tokens", f"{swaps} memory swap{'s' if swaps != 1 else ''}"]
-    if tps:
-        parts.append(f"{tps:.1f} tokens/s")
-    text = " · ".join(parts)
-    return ("stopped — " + text) if interrupted else text
 
 
 __all__ = ["MainWindow", "icon_path", "time"]

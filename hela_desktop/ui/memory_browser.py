@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..session import BrowseQuery, browse
 from .explain import activity_sentence
+from .plain import tip
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
 TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the tabs
@@ -74,7 +75,7 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
                 _fmt(e.last_access),
             )[col]
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (2, 3):
-            return e.text
+            return tip(e.text)
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4):
             return int(QtCore.Qt.AlignmentFlag.AlignCenter)
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 0:
@@ -130,6 +131,7 @@ class MemoryBrowser(QtWidgets.QWidget):
 
     op = QtCore.Signal(str, object)  # forwarded to the assistant thread
     memorySelected = QtCore.Signal(int)
+    undoChanged = QtCore.Signal(bool)  # whether a deleted memory can be brought back
 
     def __init__(self, store=None, parent=None):
         super().__init__(parent)
@@ -258,6 +260,15 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.tabs.addTab(ar, "Archive")
 
         # -- Activity: what each consolidation / forgetting run did
+        self.activity_tab = QtWidgets.QWidget()
+        acl = QtWidgets.QVBoxLayout(self.activity_tab)
+        self.activity_hint = QtWidgets.QLabel(
+            "What HeLa did with your memories on its own appears here: each time it reflects "
+            "(after the app has been idle, or Edit ▸ Reflect now) it distils facts from groups "
+            "of related memories and archives stale ones, and says so in a line.")
+        self.activity_hint.setWordWrap(True)
+        self.activity_hint.setStyleSheet("color: gray")
+        acl.addWidget(self.activity_hint)
         self.activity = QtWidgets.QTableWidget(0, 3)
         self.activity.setHorizontalHeaderLabels(["When", "Job", "What it did"])
         self.activity.horizontalHeader().setSectionResizeMode(
@@ -268,7 +279,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.activity.setColumnWidth(1, 110)
         self.activity.setWordWrap(True)
         self.activity.cellDoubleClicked.connect(self._open_activity)
-        self.tabs.addTab(self.activity, "Activity")
+        acl.addWidget(self.activity, 1)
+        self.tabs.addTab(self.activity_tab, "Activity")
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
         self._update_buttons()
         if store is not None:
@@ -327,7 +339,7 @@ class MemoryBrowser(QtWidgets.QWidget):
     def reset(self) -> None:
         """Forget the shown folder: its undo list, rankings and rows."""
         self._undo.clear()
-        self.undo_bar.hide()
+        self._undo_changed()
         self.set_search_results("", None)
         self.model.set_episodes([])
         self.archive_model.set_episodes([])
@@ -358,7 +370,7 @@ class MemoryBrowser(QtWidgets.QWidget):
                 if k["state"] == "deleted" or not k["trusted"]:
                     item.setForeground(QtGui.QColor("gray"))
                 if c == 2:
-                    item.setToolTip(k["why"])
+                    item.setToolTip(tip(k["why"]))
                 self.knowledge.setItem(r, c, item)
             if k["id"] == want:
                 self.knowledge.selectRow(r)
@@ -420,6 +432,7 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.op.emit("knowledge_restore", k["id"])
 
     def _show_activity(self, rows: list[dict]) -> None:
+        self.activity_hint.setVisible(not rows)
         self.activity.setRowCount(len(rows))
         for r, a in enumerate(rows):
             summary = a["summary"]
@@ -429,7 +442,7 @@ class MemoryBrowser(QtWidgets.QWidget):
                 item = QtWidgets.QTableWidgetItem(v)
                 item.setData(QtCore.Qt.ItemDataRole.UserRole, a["job"])
                 if c == 2:
-                    item.setToolTip(f"{text}\n\nDouble-click to see what changed.")
+                    item.setToolTip(tip(f"{text}\n\nDouble-click to see what changed."))
                 self.activity.setItem(r, c, item)
 
     def _open_activity(self, row: int, _col: int) -> None:
@@ -490,8 +503,7 @@ class MemoryBrowser(QtWidgets.QWidget):
             return
         self._undo.append(e.id)
         self.op.emit("delete", e.id)
-        self.undo_label.setText(f"Memory #{e.id} deleted.")
-        self.undo_bar.show()
+        self._undo_changed()
 
     def undo_delete(self) -> None:
         """Bring back the most recently deleted memory (Ctrl+Z)."""
@@ -499,10 +511,14 @@ class MemoryBrowser(QtWidgets.QWidget):
             return
         eid = self._undo.pop()
         self.op.emit("restore", eid)
+        self._undo_changed()
+
+    def _undo_changed(self) -> None:
+        """The undo strip (and Edit ▸ Undo delete memory) follow the undo list."""
         if self._undo:
             self.undo_label.setText(f"Memory #{self._undo[-1]} deleted.")
-        else:
-            self.undo_bar.hide()
+        self.undo_bar.setVisible(bool(self._undo))
+        self.undoChanged.emit(bool(self._undo))
 
     def restore_selected(self) -> None:
         idx = self.archive.currentIndex()

@@ -5,11 +5,12 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..config import Settings
 from ..memory import PROFILES
 from ..paths import bundled_model_path, scan_models
+from . import plain
 
 PROFILE_NAMES = {  # what a user reads; the data is the profile id (settings.json)
     "hela": "Meaning, words and links (recommended)",
@@ -56,7 +57,15 @@ class SettingsDialog(QtWidgets.QDialog):
         self.setMinimumWidth(620)
         self._settings = copy.deepcopy(settings)
         self._data_dir = Path(data_dir)
-        lay = QtWidgets.QVBoxLayout(self)
+        # the form scrolls; OK / Cancel stay below it, always visible (_fit_to_screen)
+        outer = QtWidgets.QVBoxLayout(self)
+        self.form_scroll = QtWidgets.QScrollArea()
+        self.form_scroll.setWidgetResizable(True)
+        self.form_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.form_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._form = body = QtWidgets.QWidget()
+        lay = QtWidgets.QVBoxLayout(body)
+        lay.setContentsMargins(0, 0, 0, 0)
 
         # -- answers
         box = QtWidgets.QGroupBox("Answers")
@@ -100,6 +109,7 @@ class SettingsDialog(QtWidgets.QDialog):
         row.addWidget(browse)
         form.addRow("Language model:", row)
         self.model_details = QtWidgets.QLabel("")
+        plain.labels(self.model_details, self.server_warning)  # a model's name, a server's address
         self.model_details.setWordWrap(True)
         form.addRow("", self.model_details)
         self.model.currentIndexChanged.connect(self._show_model_details)
@@ -109,7 +119,8 @@ class SettingsDialog(QtWidgets.QDialog):
                                 f"Ollama (used in place). More: put .gguf files in {self._data_dir / 'models'}")
         hint.setWordWrap(True)
         hint.setStyleSheet("color: gray")
-        hint.setToolTip(str(self._data_dir / "models"))
+        plain.labels(hint)  # a folder's name
+        hint.setToolTip(plain.tip(str(self._data_dir / "models")))
         form.addRow("", hint)
         self.temperature = _spin(0.0, 2.0, settings.temperature, step=0.05,
                                  tip="0: the same question always gets the same answer; "
@@ -218,23 +229,61 @@ class SettingsDialog(QtWidgets.QDialog):
         self.advanced.setVisible(False)
         self.advanced_button.toggled.connect(self._show_advanced)
         lay.addWidget(self.advanced)
+        lay.addStretch(1)
+        self.form_scroll.setWidget(body)
+        outer.addWidget(self.form_scroll, 1)
 
-        bb = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Ok
+        self.buttons = bb = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Ok
                                         | QtWidgets.QDialogButtonBox.StandardButton.Cancel
                                         | QtWidgets.QDialogButtonBox.StandardButton.RestoreDefaults)
         bb.accepted.connect(self.accept)
         bb.rejected.connect(self.reject)
         bb.button(QtWidgets.QDialogButtonBox.StandardButton.RestoreDefaults).clicked.connect(self._defaults)
-        lay.addWidget(bb)
+        outer.addWidget(bb)
+        self._fitted = False
+
+    def showEvent(self, e: QtGui.QShowEvent) -> None:  # noqa: N802 - Qt API
+        super().showEvent(e)
+        if not self._fitted:  # once: later the user's own size stays
+            self._fitted = True
+            self._fit_to_screen()
 
     def _show_advanced(self, on: bool) -> None:
         self.advanced.setVisible(on)
         self.advanced_button.setArrowType(QtCore.Qt.ArrowType.DownArrow if on else QtCore.Qt.ArrowType.RightArrow)
-        # (adjustSize() would stop at 2/3 of the screen and squeeze the help texts)
-        lay = self.layout()
-        if lay is not None:
-            lay.activate()
-        self.resize(self.width(), self.sizeHint().height())
+        self._fit_to_screen()
+        if on:  # once the scroll area has taken the taller form
+            QtCore.QTimer.singleShot(0, lambda: self.form_scroll.ensureWidgetVisible(self.advanced))
+
+    def _fit_to_screen(self) -> None:
+        """As tall as the whole form, but never taller than the screen's free area: the form
+        scrolls beyond that and OK / Cancel stay in view. (adjustSize() would stop at 2/3 of
+        the screen and squeeze the help texts.)"""
+        screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
+        avail = screen.availableGeometry()
+        frame = max(0, self.frameGeometry().height() - self.height()) if self.isVisible() else 0
+        body = self._form
+        body_lay = body.layout()
+        assert body_lay is not None
+        body_lay.activate()
+        bar = self.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent)
+        m = self.contentsMargins() + (self.layout() or body_lay).contentsMargins()
+        side = m.left() + m.right()
+        width = min(max(self.width() if self._fitted and self.isVisible() else 0, self.minimumWidth(),
+                        body.sizeHint().width() + side + bar), avail.width())
+        inner = width - side - bar
+        form_h = body_lay.heightForWidth(inner) if body_lay.hasHeightForWidth() else -1
+        form_h = max(form_h, body.minimumSizeHint().height())
+        spacing = max(0, (self.layout() or body_lay).spacing())
+        want = form_h + self.buttons.sizeHint().height() + spacing + m.top() + m.bottom()
+        height = min(want, avail.height() - frame)
+        self.resize(width, height)
+        # keep it on the screen (a taller dialog may have grown past the bottom)
+        g = self.frameGeometry()
+        x = min(max(g.x(), avail.left()), avail.right() - g.width() + 1)
+        y = min(max(g.y(), avail.top()), avail.bottom() - g.height() + 1)
+        if (x, y) != (g.x(), g.y()):
+            self.move(x, y)
 
     def _fill_models(self) -> None:
         from ..model_catalog import find_models
@@ -272,7 +321,7 @@ class SettingsDialog(QtWidgets.QDialog):
 
             m = describe(Path(self.model_path()), "file")
         self.model_details.setText(m.describe() if m is not None else "")
-        self.model_details.setToolTip(str(m.path) if m is not None else "")
+        self.model_details.setToolTip(plain.tip(str(m.path)) if m is not None else "")
 
     def _update_backend(self, *_) -> None:
         from ..server_llm import privacy_warning

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
+from . import plain
 from .window_base import WindowBase
 
 
@@ -69,6 +70,7 @@ class FileJobs(QtCore.QObject):
     def start_progress(self, label: str, cancel=None) -> None:
         # (no Cancel button without a cancel action: Qt takes None as "none")
         p = QtWidgets.QProgressDialog(label, "Cancel" if cancel else None, 0, 0, self.w)  # type: ignore[arg-type]
+        plain.labels(*p.findChildren(QtWidgets.QLabel))  # its notes name files and chats
         p.setAutoClose(False)
         p.setAutoReset(False)
         if cancel is not None:

@@ -47,10 +47,19 @@ def follow_scheme(w: WindowBase) -> None:
         apply_theme(app, dark)
     c = graph_colors(dark)
     w.graph.apply_colors(c)
+    w.graph.select(w.graph.selected)  # the details pane's links take the new palette
     w.timeline.apply_colors(c)
-    if w.current_conv is not None and not w.is_streaming():
-        w.rerender_conversation()  # message bubbles take the new palette
-    elif w.current_conv is None and not w.is_streaming():
+    # the chat restyles when its palette change arrives (restyle_chat), a moment later
+
+
+def restyle_chat(w: WindowBase) -> None:
+    """The chat view's palette changed: its bubbles are recoloured already (the live
+    answer's too); re-render the open chat so code blocks take the new colours."""
+    if w.is_streaming():
+        return
+    if w.current_conv is not None:
+        w.rerender_conversation()
+    else:
         w.chat.view.show_empty()
 
 

@@ -27,7 +27,10 @@ def build_menus(w: WindowBase, jobs: FileJobs) -> None:
     e = mb.addMenu("&Edit")
     w.act_find = add_action(w, e, "&Search memories", w.search_memories, "Ctrl+F")
     add_action(w, e, "Find in &graph", w.find_in_graph, "Ctrl+G")
-    add_action(w, e, "&Undo delete memory", w.browser.undo_delete)
+    w.act_undo_delete = add_action(w, e, "&Undo delete memory", w.browser.undo_delete, None,
+                                   "Bring back the memory deleted last in the Memories tab")
+    w.act_undo_delete.setEnabled(False)  # until a memory is deleted
+    w.browser.undoChanged.connect(w.act_undo_delete.setEnabled)
     e.addSeparator()
     w.act_reflect = add_action(w, e, "&Reflect now (consolidate and forget)", w.consolidate_now, None,
                                "Distil knowledge from busy memory hubs and archive stale, isolated memories")

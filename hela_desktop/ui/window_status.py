@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6 import QtWidgets
 
+from . import plain
+
 REFLECTING = "Reflecting on memories…"
 
 
@@ -21,6 +23,7 @@ class WindowStatus:
         self.busy.setTextVisible(False)
         self.busy.hide()
         self.busy_label = QtWidgets.QLabel("")
+        plain.labels(self.model, self.device, self.busy_label)  # names of files and servers
         for w in (self.busy_label, self.busy, self.memories, self.device, self.model):
             bar.addPermanentWidget(w)
 
@@ -41,18 +44,18 @@ class WindowStatus:
 
     def show_model_failed(self, msg: str) -> None:
         self.model.setText("Model: not loaded")
-        self.model.setToolTip(msg)
+        self.model.setToolTip(plain.tip(msg))
         self.device.setText("—")
 
     def show_model(self, info: dict, load_model: bool) -> None:
         """The model's name, where answers come from, and the device."""
         if not info.get("name"):  # not loaded yet
             self.model.setText("Model: loading…" if load_model else "Model: not loaded")
-            self.model.setToolTip(str(info.get("path") or ""))
+            self.model.setToolTip(plain.tip(str(info.get("path") or "")))
             self.device.setText("")
             return
         self.model.setText(f"Model: {info['name']}")
-        self.model.setToolTip(str(info.get("path") or ""))
+        self.model.setToolTip(plain.tip(str(info.get("path") or "")))
         if info.get("server_url"):  # answers come from a model server: say which, always
             from ..server_llm import privacy_warning, where_answers_come_from
 
@@ -60,8 +63,8 @@ class WindowStatus:
             warn = privacy_warning(url)
             self.model.setText(where_answers_come_from(url, info["name"])
                                + (" ⚠ unencrypted" if warn else ""))
-            self.model.setToolTip(warn or f"Prompts, memories included, go to {url} "
-                                  "and nowhere else.")
+            self.model.setToolTip(plain.tip(warn or f"Prompts, memories included, go to {url} "
+                                            "and nowhere else."))
             self.device.setText(f"server · context {info.get('n_ctx', '?')}")
             return
         dev = info.get("device") or "CPU"
@@ -84,3 +87,31 @@ def op_message(name: str, arg) -> tuple[str, int] | None:
                 "knowledge_restore": "restored"}.get(name, "changed")
         return f"Knowledge #{kid} {what}.", 5000
     return None
+
+
+def answer_footer(stats: dict, interrupted: bool) -> str:
+    """The line under an answer: tokens, swaps, speed (from the first token on; older answers
+    stored only the whole time, prompt reading included), and why it ended if not by itself."""
+    tokens = int(stats.get("tokens") or 0)
+    if not tokens:
+        return "stopped early" if interrupted else ""
+    swaps = int(stats.get("swaps") or 0)
+    parts = [f"{tokens} tokens", f"{swaps} memory swap{'s' if swaps != 1 else ''}"]
+    gen, elapsed = stats.get("generation_s") or 0.0, stats.get("elapsed_s") or 0.0
+    if gen > 0:
+        parts.append(f"{tokens / gen:.1f} tokens/s")
+    elif elapsed > 0:
+        parts.append(f"{tokens / elapsed:.1f} tokens/s, prompt reading included")
+    text = " · ".join(parts)
+    if interrupted:
+        return "stopped — " + text
+    if stats.get("limit"):
+        return f"stopped at the {int(stats['limit'])}-token limit (Settings ▸ Longest answer) — " + text
+    return text
+
+
+def generation_speed(tokens: int, generation_s: float, elapsed_s: float) -> float:
+    """Tokens per second from the first token on (the whole time when that is unknown)."""
+    took = generation_s if generation_s > 0 else elapsed_s
+    return tokens / took if took > 0 else 0.0
+

@@ -1,0 +1,34 @@
+"""User text shown as written: Qt guesses that a string with something like a tag in it is
+HTML (message boxes, labels and tooltips do), so a chat titled "Pixel <b>bold</b>" would
+show in bold. Everything that shows the user's words goes through here."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+PLAIN = QtCore.Qt.TextFormat.PlainText
+
+
+def tip(text: str) -> str:
+    """A tooltip that shows `text` as written (tooltips have no plain-text switch)."""
+    if not QtGui.Qt.mightBeRichText(text):
+        return text
+    return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+
+
+def message_box(icon: QtWidgets.QMessageBox.Icon, title: str, text: str,
+                buttons: QtWidgets.QMessageBox.StandardButton = QtWidgets.QMessageBox.StandardButton.Close,
+                parent: QtWidgets.QWidget | None = None) -> QtWidgets.QMessageBox:
+    """A message box whose text is plain text, whatever it contains."""
+    box = QtWidgets.QMessageBox(icon, title, "", buttons, parent)
+    box.setTextFormat(PLAIN)
+    box.setText(text)
+    return box
+
+
+def labels(*widgets: QtWidgets.QLabel) -> None:
+    """These labels show plain text."""
+    for w in widgets:
+        w.setTextFormat(PLAIN)
