@@ -8,6 +8,7 @@ import html
 import time
 
 from ..events import ReflectionEvent
+from .graph_model import LEARNED_MIN
 
 MEANING_WORDS = ((0.6, "very close in meaning to"), (0.4, "close in meaning to"),
                  (0.25, "loosely related to"))
@@ -163,6 +164,38 @@ def recall_html(recall: dict | None, label_of=None, *, details: bool = False) ->
     else:
         parts.append("<p><a href='toggle:recall-details'>Details ▸</a></p>")
     return "".join(parts)
+
+
+# ------------------------------------------------------------------ the graph pane ---
+def graph_help_html(colors) -> str:
+    """The graph's details pane while nothing is selected: what dots, diamonds, lines and
+    glows mean, in the palette's colours (`colors`: a `theme.GraphColors`)."""
+    return ("<h3>Memory graph</h3><p>Each dot is a memory of one exchange; "
+            f"<span style='color:{colors.knowledge_border}'>◆ diamonds</span> are "
+            "distilled knowledge. "
+            "Lines link related memories: <b>grey-blue</b> ones were made when a memory "
+            "was written (similar meaning, a shared name, the same conversation); "
+            f"<span style='color:rgb{colors.learned_edge}'><b>orange</b></span> "
+            "ones were learned from "
+            "recalling memories together, drawn over the link — the more often two "
+            "memories are recalled together, the thicker and stronger the orange.</p>"
+            "<p>While HeLa answers, the memories it is using <b>glow</b>.</p>"
+            "<p>Click a memory to see it here. Scroll to zoom, drag to pan.</p>")
+
+
+def link_html(weight: float, learned: float, learned_rgb: tuple[int, int, int]) -> str:
+    """A link's weight and what it is made of: the part made when a memory was written
+    (the prior) and the part learned from recalling the two together, in the learned links'
+    colour (`learned_rgb`).  Counted as learned as the graph draws it (`LEARNED_MIN`)."""
+    prior = weight - learned
+    part = f"<span style='color:rgb{learned_rgb}'>{learned:.2f} learned</span>"
+    if learned < LEARNED_MIN:  # as the view draws and counts it: not (or no longer) learned
+        what = f"{weight:.2f}, made when written"
+    elif prior < 0.005:  # below what two decimals show
+        what = f"{part}"
+    else:
+        what = f"{weight:.2f} = {prior:.2f} when written + {part}"
+    return f"<span style='color:gray'>({what})</span>"
 
 
 # ------------------------------------------------------------- reflection reports -----

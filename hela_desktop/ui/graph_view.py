@@ -19,7 +19,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..facts import is_statement
-from .explain import recall_html
+from .explain import graph_help_html, link_html, recall_html
 from .graph_items import EdgeLegend, GlowItem, LayoutRunner, edge_pens
 from .graph_labels import IDLE_LABELS, TOPIC_COLOURS, GraphLabelsMixin
 from .graph_model import (
@@ -733,18 +733,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         if self.details is None:
             return
         if node_id is None or node_id not in self.data.nodes:
-            self.details.setHtml(
-                "<h3>Memory graph</h3><p>Each dot is a memory of one exchange; "
-                f"<span style='color:{self.colors.knowledge_border}'>◆ diamonds</span> are "
-                "distilled knowledge. "
-                "Lines link related memories: <b>grey-blue</b> ones were made when a memory "
-                "was written (similar meaning, a shared name, the same conversation); "
-                f"<span style='color:rgb{self.colors.learned_edge}'><b>orange</b></span> "
-                "ones were learned from "
-                "recalling memories together, drawn over the link — the more often two "
-                "memories are recalled together, the thicker and stronger the orange.</p>"
-                "<p>While HeLa answers, the memories it is using <b>glow</b>.</p>"
-                "<p>Click a memory to see it here. Scroll to zoom, drag to pan.</p>")
+            self.details.setHtml(graph_help_html(self.colors))
             return
         n = self.data.nodes[node_id]
         if n.get("kind") == "knowledge":
@@ -766,7 +755,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         n_learned = sum(1 for _, _, lp in nbrs if lp >= LEARNED_MIN)
         nb_html = "".join(
             f"<li><a href='node:{j}'>#{j}</a> {html.escape(self.label_of(j))} "
-            f"{self._link_html(w, lp)}</li>" for j, w, lp in nbrs[:12]) or "<li><i>none</i></li>"
+            f"{link_html(w, lp, self.colors.learned_edge)}</li>" for j, w, lp in nbrs[:12]) or "<li><i>none</i></li>"
         nb_head = f"{len(nbrs)}, {n_learned} learned" if n_learned else f"{len(nbrs)}"
         recall = self.recalls.get(node_id) or n.get("last_recall")
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""
@@ -778,20 +767,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             f"<p>{text}</p><h4>Why it was last recalled</h4>"
             f"{recall_html(recall, self.label_of, details=self.recall_details)}"
             f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>")
-
-    def _link_html(self, weight: float, learned: float) -> str:
-        """A link's weight and what it is made of: the part made when a memory was written
-        (the prior) and the part learned from recalling the two together, in the learned
-        links' colour."""
-        prior = weight - learned
-        part = f"<span style='color:rgb{self.colors.learned_edge}'>{learned:.2f} learned</span>"
-        if learned < LEARNED_MIN:  # as the view draws and counts it: not (or no longer) learned
-            what = f"{weight:.2f}, made when written"
-        elif prior < 0.005:  # below what two decimals show
-            what = f"{part}"
-        else:
-            what = f"{weight:.2f} = {prior:.2f} when written + {part}"
-        return f"<span style='color:gray'>({what})</span>"
 
     # ---- lifecycle ------------------------------------------------------------------
     def shutdown(self) -> None:
