@@ -334,6 +334,34 @@ def test_markdown_export(sample, tmp_path):
     assert "importance 0.00" not in text
 
 
+def test_reports_in_words_for_the_app(tmp_path):
+    """What the window says after an export or an import: the kinds people know, zero
+    counts left out, no "embedded" or record-kind jargon."""
+    from hela_desktop.memfile.report import ExportReport, ImportReport
+
+    exp = ExportReport(tmp_path / "m.hela", "native", {"episodes": 18, "edges": 60,
+                       "knowledge": 0, "conversations": 2, "messages": 36, "timelines": 19},
+                       41675, 0.1)
+    assert exp.sentence() == (f"Exported 18 memories, 60 links, 2 chats and 36 messages to "
+                              f"{tmp_path / 'm.hela'} (42 KB).")
+    one = ExportReport(tmp_path / "m.md", "markdown", {"episodes": 1, "edges": 0}, 900, 0.1)
+    assert one.sentence() == (f"Exported 1 memory to {tmp_path / 'm.md'} as a readable "
+                              "Markdown document (900 bytes).")
+    imp = ImportReport(tmp_path / "c.json", "chatgpt", added={"episodes": 12, "edges": 11,
+                       "conversations": 1, "messages": 24, "timelines": 0},
+                       skipped={"episodes": 3}, embedded=12,
+                       details={"source": "chatgpt", "conversations": 1, "exchanges": 15,
+                                "skipped": 2, "skipped_reasons": {"tool call": 2}})
+    assert imp.sentence() == (f"Imported 12 memories, 11 links, 1 chat and 24 messages from "
+                              f"{tmp_path / 'c.json'}. 3 memories were here already. "
+                              "ChatGPT export: 1 conversation, 15 exchanges; 2 left out "
+                              "(2 tool call).")
+    again = ImportReport(tmp_path / "c.json", "chatgpt", added={"episodes": 0},
+                         skipped={"episodes": 12})
+    assert again.sentence() == (f"Nothing new in {tmp_path / 'c.json'}: everything in it is "
+                                "here already.")
+
+
 def test_markdown_labels_are_the_users_words_cut_at_a_word():
     from hela_desktop.memfile.export import _one_line
 

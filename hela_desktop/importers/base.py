@@ -158,11 +158,14 @@ def pair(chat: Chat, skip: Callable[[str, int], None]) -> list[Exchange]:
 def describe(d: dict) -> str:
     """One line for people: what the source held and what was left out, and why."""
     name = NAMES.get(d.get("source", ""), d.get("source", "?"))
+    def n(key: str, noun: str) -> str:
+        k = int(d.get(key, 0) or 0)
+        return f"{k} {noun}{'' if k == 1 else 's'}"
+
     if d.get("source") == "notes":
-        body = f"{d.get('notes', 0)} notes, {d.get('memories', 0)} sections, " \
-               f"{d.get('links', 0)} links"
+        body = f"{n('notes', 'note')}, {n('memories', 'section')}, {n('links', 'link')}"
     else:
-        body = f"{d.get('conversations', 0)} conversations, {d.get('exchanges', 0)} exchanges"
+        body = f"{n('conversations', 'conversation')}, {n('exchanges', 'exchange')}"
     if d.get("first"):
         body += f", {d['first']} to {d['last']}"
     reasons = d.get("skipped_reasons") or {}

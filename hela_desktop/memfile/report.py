@@ -23,6 +23,33 @@ class ExportReport:
         parts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
         return f"exported to {self.path} ({self.fmt}, {self.bytes} bytes): {parts}"
 
+    def sentence(self) -> str:
+        """The export in words for the app: "Exported 18 memories, 60 links and 2 chats to
+        FILE (41 KB)." (zero counts left out)."""
+        what = _counted(self.counts) or "nothing"
+        form = " as a readable Markdown document" if self.fmt == "markdown" else ""
+        return f"Exported {what} to {self.path}{form} ({_size(self.bytes)})."
+
+
+# record kinds in words (singular, plural), in the order people read them
+_NOUNS = {"episodes": ("memory", "memories"), "edges": ("link", "links"),
+          "knowledge": ("distilled fact", "distilled facts"),
+          "conversations": ("chat", "chats"), "messages": ("message", "messages")}
+
+
+def _counted(counts: dict[str, int]) -> str:
+    """"18 memories, 60 links and 2 chats": the kinds people know, zero counts left out."""
+    parts = [f"{n} {_NOUNS[k][n != 1]}" for k in _NOUNS if (n := int(counts.get(k, 0) or 0))]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] \
+        if parts else ""
+
+
+def _size(n: int) -> str:
+    for unit, step in (("bytes", 1), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9)):
+        if n < step * 1000 or unit == "GB":
+            return f"{n} bytes" if unit == "bytes" else f"{n / step:.0f} {unit}"
+    return f"{n} bytes"  # pragma: no cover
+
 
 @dataclass
 class ImportReport:
@@ -66,6 +93,26 @@ class ImportReport:
             from ..importers.base import describe
 
             out += "; " + describe(self.details)
+        return out
+
+    def sentence(self) -> str:
+        """The import in words for the app: "Imported 12 memories, 11 links and 1 chat from
+        FILE. 3 memories were there already." (zero counts left out)."""
+        head = "Would import" if self.dry_run else "Imported"
+        new = _counted(self.added)
+        out = f"{head} {new} from {self.path}." if new else \
+            f"Nothing new in {self.path}: everything in it is here already."
+        merged = int(self.merged.get("episodes", 0) or 0)
+        same = int(self.skipped.get("episodes", 0) or 0)
+        if new and merged:
+            out += f" {merged} {_NOUNS['episodes'][merged != 1]} already here gained from it."
+        if new and same:
+            out += f" {same} {_NOUNS['episodes'][same != 1]} {'were' if same != 1 else 'was'} " \
+                "here already."
+        if self.details:  # a conversation export or notes: what it held, what was left out
+            from ..importers.base import describe
+
+            out += f" {describe(self.details)}."
         return out
 
     def as_dict(self) -> dict:

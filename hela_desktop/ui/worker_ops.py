@@ -74,7 +74,7 @@ def _export(w, a, arg) -> str:
     fmt = "markdown" if path.suffix.lower() in (".md", ".markdown") else "native"
     result = export_store(a.store, path, fmt=fmt, hela=a.engine.hela,
                           progress=lambda d, t: w.progress.emit("export", int(d), int(t)))
-    return result.summary()
+    return result.sentence()
 
 
 def _import(w, a, arg) -> str:
@@ -93,7 +93,7 @@ def _import(w, a, arg) -> str:
         raise OpCancelled("cancelled") from None
     a.engine.reload_index()
     w.update.emit(conversations_event(a.store))  # imported chats
-    return rep.summary()
+    return rep.sentence()
 
 
 def _rewind(w, a, arg) -> list[int]:
