@@ -268,3 +268,20 @@ def test_a_real_answer_reports_generation_time_and_its_limit(make_assistant, set
     settings.max_answer_tokens = 200
     done = list(a.chat("Say hi.", done.conversation_id))[-1]
     assert done.tokens < 200 and done.limit == 0
+
+
+def test_a_question_left_unanswered_says_how_to_answer_it(qtbot, tmp_path):
+    """The app quit while answering: on reopening, the last message has no answer, and the
+    chat says so and how to get one (Ctrl+R); a chat that ends with an answer says nothing."""
+    data_dir, cid, _ = _chat_dir(tmp_path)
+    with Store(data_dir) as store:
+        open_cid = store.add_conversation("Left open")
+        store.add_message(open_cid, "user", "Where does my sister live?")
+    w = _window(qtbot, data_dir)
+    view = w.chat.view
+    w.open_conversation(open_cid)
+    _wait(qtbot, lambda: "Where does my sister live?" in view.toPlainText(), 20)
+    assert "No answer yet: press Ctrl+R" in view.toPlainText()
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "Done." in view.toPlainText(), 20)
+    assert "No answer yet" not in view.toPlainText()

@@ -530,6 +530,8 @@ class MainWindow(WindowBase):
         self._ask_offsets()
         if not self.session.messages:
             view.show_empty()
+        elif self.session.messages[-1]["role"] == "user":  # left unanswered (the app quit)
+            view.add_notice("No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it.")
         if last is not None:
             self.timeline.set_answer(last["spans"], 0, f"Answer · message #{last['id']}", key=last_key)
         else:
