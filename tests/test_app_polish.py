@@ -285,3 +285,24 @@ def test_a_question_left_unanswered_says_how_to_answer_it(qtbot, tmp_path):
     w.open_conversation(cid)
     _wait(qtbot, lambda: "Done." in view.toPlainText(), 20)
     assert "No answer yet" not in view.toPlainText()
+
+
+def test_a_narrow_window_keeps_the_graph_bar_and_the_memory_columns_readable(qtbot, tmp_path):
+    """At 1000×700 the find box shrank to "Fi…", the graph's count was cut mid-word and the
+    Memories table pushed its recall columns off the screen."""
+    data_dir, _, _ = _chat_dir(tmp_path)
+    w = _window(qtbot, data_dir)
+    w.resize(1000, 700)
+    g = w.graph
+    _wait(qtbot, lambda: "memories" in g.stats_label.text(), 20)
+    assert g.search.width() >= 110
+    assert g.stats_label.toolTip() == g.stats_label.text()
+    g.stats_label.resize(60, g.stats_label.height())
+    shown = g.stats_label.fontMetrics().elidedText(
+        g.stats_label.text(), QtCore.Qt.TextElideMode.ElideRight, g.stats_label.contentsRect().width())
+    assert shown.endswith("…") and len(shown) < len(g.stats_label.text())
+    table = w.browser.table
+    table.resize(460, 300)
+    qtbot.wait(50)
+    hh = table.horizontalHeader()
+    assert hh.length() <= table.viewport().width() + 1  # every column within the view

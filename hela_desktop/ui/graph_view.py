@@ -33,6 +33,7 @@ from .graph_model import (
 )
 from .layout import ForceLayout
 from .nodes_item import NodesItem
+from .plain import ElidedLabel
 from .theme import GraphColors, graph_colors, memory_color
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
@@ -137,6 +138,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         bar.setContentsMargins(4, 2, 4, 0)
         self.search = QtWidgets.QLineEdit()
         self.search.setPlaceholderText("Find in graph…")
+        self.search.setMinimumWidth(110)  # a narrow window: the hint still reads
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._on_search)
         self.search.returnPressed.connect(self.next_match)
@@ -149,7 +151,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.fit_button.setText("Fit")
         self.fit_button.setToolTip("Zoom to show the whole graph")
         self.fit_button.clicked.connect(self.fit)
-        self.stats_label = QtWidgets.QLabel("")
+        self.stats_label = ElidedLabel("")  # "10 memories · 23 links (4 learned)", or "…"
         self.stats_label.setStyleSheet("color: gray")
         bar.addWidget(self.search, 2)
         bar.addWidget(self.match_label)

@@ -178,6 +178,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         hh.setStretchLastSection(False)
         for col, w in enumerate((28, 118, 200, 240, 66, 118)):
             self.table.setColumnWidth(col, w)
+        # your words and the answer share what is left, so a narrow window keeps the
+        # recall columns in view
+        hh.setSectionResizeMode(2, QtWidgets.QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().currentRowChanged.connect(self._on_row)

@@ -32,3 +32,30 @@ def labels(*widgets: QtWidgets.QLabel) -> None:
     """These labels show plain text."""
     for w in widgets:
         w.setTextFormat(PLAIN)
+
+
+class ElidedLabel(QtWidgets.QLabel):
+    """A one-line plain-text label that may shrink: when narrower than its text it ends
+    with "…" (instead of being cut mid-word), and its tooltip holds the whole text."""
+
+    def __init__(self, text: str = "", parent: QtWidgets.QWidget | None = None):
+        super().__init__(text, parent)
+        self.setTextFormat(PLAIN)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                           QtWidgets.QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(40)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self.setToolTip(tip(text))
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt's name
+        return QtCore.QSize(self.fontMetrics().horizontalAdvance(self.text()) + 4,
+                            super().sizeHint().height())
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt's name
+        p = QtGui.QPainter(self)
+        p.setPen(self.palette().color(self.foregroundRole()))
+        shown = self.fontMetrics().elidedText(self.text(), QtCore.Qt.TextElideMode.ElideRight,
+                                              self.contentsRect().width())
+        p.drawText(self.contentsRect(), int(self.alignment()), shown)
