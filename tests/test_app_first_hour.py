@@ -556,5 +556,5 @@ def test_important_idle_memories_are_labelled_where_there_is_room(qtbot, tmp_pat
             if t.isVisible():
                 r = t.mapRectToScene(t.boundingRect())
                 assert shown.adjusted(-2, -2, 2, 2).contains(r), (t.toPlainText(), r, shown)
-                assert t.fill.color().alpha() == 200
+                assert t.fill.color().alpha() == 235
     store.close()

@@ -294,15 +294,33 @@ def test_a_narrow_window_keeps_the_graph_bar_and_the_memory_columns_readable(qtb
     w = _window(qtbot, data_dir)
     w.resize(1000, 700)
     g = w.graph
-    _wait(qtbot, lambda: "memories" in g.stats_label.text(), 20)
+    label = g.stats_label
+    _wait(qtbot, lambda: "memories" in label.text(), 20)
     assert g.search.width() >= 110
-    assert g.stats_label.toolTip() == g.stats_label.text()
-    g.stats_label.resize(60, g.stats_label.height())
-    shown = g.stats_label.fontMetrics().elidedText(
-        g.stats_label.text(), QtCore.Qt.TextElideMode.ElideRight, g.stats_label.contentsRect().width())
-    assert shown.endswith("…") and len(shown) < len(g.stats_label.text())
+    assert label.toolTip() == label.text()
+
+    def shown() -> str:
+        return label.fontMetrics().elidedText(label.text(), QtCore.Qt.TextElideMode.ElideRight,
+                                              label.contentsRect().width())
+
+    def inside() -> bool:  # the label lies within the graph view, where it can be seen
+        r = QtCore.QRect(label.mapTo(g, QtCore.QPoint(0, 0)), label.size())
+        return g.rect().contains(r)
+
+    w.resize(1480, 900)  # room: the whole count
+    qtbot.wait(100)
+    assert inside() and label.width() >= label.sizeHint().width() - 4 and shown() == label.text()
+    g.resize(330, 400)  # a narrow graph pane: cut with "…", still in view
+    qtbot.wait(100)
+    assert inside() and label.width() >= 30, label.geometry()
+    assert shown().endswith("…") and len(shown()) < len(label.text())
+    w.right_tabs.setCurrentWidget(w.browser)
     table = w.browser.table
     table.resize(460, 300)
     qtbot.wait(50)
     hh = table.horizontalHeader()
     assert hh.length() <= table.viewport().width() + 1  # every column within the view
+    assert table.isColumnHidden(3) and table.columnWidth(2) >= 100  # your words readable
+    table.resize(900, 300)
+    qtbot.wait(50)
+    assert not table.isColumnHidden(3) and hh.length() <= table.viewport().width() + 1

@@ -85,7 +85,8 @@ class ImportReport:
         ]
         head = "would import" if self.dry_run else "imported"
         rate = self.embed_rate
-        emb = f"{self.embedded} embedded" + (f", {rate:.0f} per s" if rate else "")
+        emb = f"{self.embedded} embedded" + (
+            f", {rate:.0f} per s" if rate and rate >= 10 else f", {rate:.1f} per s" if rate else "")
         if self.bad_vectors:
             emb += f"; {self.bad_vectors} vectors of the wrong size or length not used"
         out = f"{head} {self.path} ({self.kind}; {emb}): " + "; ".join(parts)

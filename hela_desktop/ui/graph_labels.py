@@ -91,7 +91,7 @@ class GraphLabelsMixin:
             t._hela_color = col.name()
         if getattr(t, "_hela_fill", None) != self.colors.background:
             back = QtGui.QColor(self.colors.background)
-            back.setAlpha(200)
+            back.setAlpha(235)  # lines under a label barely show
             t.fill = pg.mkBrush(back)
             t._hela_fill = self.colors.background
             t.update()

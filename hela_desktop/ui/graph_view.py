@@ -756,7 +756,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         nbrs = self.data.neighbours(node_id)
         n_learned = sum(1 for _, _, lp in nbrs if lp >= LEARNED_MIN)
         nb_html = "".join(
-            f"<li><a href='node:{j}'>#{j}</a> {html.escape(self.label_of(j))} "
+            f"<li><a href='node:{j}'>{'#' + str(j) if j >= 0 else '◆'}</a> "  # ◆: knowledge
+            f"{html.escape(self.label_of(j))} "
             f"{link_html(w, lp, self.colors.learned_edge)}</li>" for j, w, lp in nbrs[:12]) or "<li><i>none</i></li>"
         nb_head = f"{len(nbrs)}, {n_learned} learned" if n_learned else f"{len(nbrs)}"
         recall = self.recalls.get(node_id) or n.get("last_recall")

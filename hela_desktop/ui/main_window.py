@@ -658,7 +658,7 @@ class MainWindow(WindowBase):
         if name in ("export", "import"):
             self.files.finish_progress()
             self.message("information", "Export finished" if name == "export" else "Import finished",
-                         str(result).replace(": ", ":\n", 1).replace("; ", "\n"))
+                         str(result))  # sentences (`ExportReport.sentence`, `ImportReport.sentence`)
             return
         said = op_message(name, arg)
         if said:

@@ -179,9 +179,11 @@ class MemoryBrowser(QtWidgets.QWidget):
         for col, w in enumerate((28, 118, 200, 240, 66, 118)):
             self.table.setColumnWidth(col, w)
         # your words and the answer share what is left, so a narrow window keeps the
-        # recall columns in view
+        # recall columns in view; narrower still, the answer (context, not the memory) is
+        # left out of the table (`resizeEvent`) so your words stay readable
         hh.setSectionResizeMode(2, QtWidgets.QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        self.table.viewport().installEventFilter(self)
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().currentRowChanged.connect(self._on_row)
         ml.addWidget(self.table, 1)
@@ -290,6 +292,13 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.set_store(store)
 
     # ---- data -----------------------------------------------------------------------
+    ANSWER_COLUMN_FROM = 640  # table width (px) from which the answer column is shown
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if obj is self.table.viewport() and event.type() == QtCore.QEvent.Type.Resize:
+            self.table.setColumnHidden(3, self.table.viewport().width() < self.ANSWER_COLUMN_FROM)
+        return super().eventFilter(obj, event)
+
     def set_store(self, store) -> None:
         """Read `store` directly, on this thread (widget tests; the app uses `fetch`)."""
         self.fetch = None if store is None else (lambda q: self.show_result(q, browse(store, q)))

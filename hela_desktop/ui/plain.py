@@ -41,17 +41,22 @@ class ElidedLabel(QtWidgets.QLabel):
     def __init__(self, text: str = "", parent: QtWidgets.QWidget | None = None):
         super().__init__(text, parent)
         self.setTextFormat(PLAIN)
-        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+        # as wide as its text when there is room (sizeHint), down to a few characters
+        # (minimumSizeHint) when there is not
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred,
                            QtWidgets.QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(40)
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
         super().setText(text)
         self.setToolTip(tip(text))
+        self.updateGeometry()  # a longer text asks for more room
 
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt's name
         return QtCore.QSize(self.fontMetrics().horizontalAdvance(self.text()) + 4,
                             super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt's name
+        return QtCore.QSize(min(self.sizeHint().width(), 40), super().minimumSizeHint().height())
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt's name
         p = QtGui.QPainter(self)
