@@ -398,6 +398,8 @@ class MainWindow(WindowBase):
         if refused:  # nothing was stored (a message too long): nothing of it is lost
             self._unsend()
             self.chat.view.add_notice(f"Not sent: {msg}. Your message is back in the box.")
+            # the box grew with the message put back: show the notice once laid out
+            QtCore.QTimer.singleShot(0, lambda: self.chat.view._scroll_end(force=True))
             self.statusBar().showMessage("Not sent — your message is back in the box.", 8000)
             return
         self._pending.clear()

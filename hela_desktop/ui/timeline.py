@@ -154,7 +154,8 @@ class TimelineView(QtWidgets.QWidget):
                     if (self.live or self.n_tokens) else
                     "Send a message: each row here will show one memory and the tokens "
                     "it was active for.")
-            p.drawText(r.adjusted(-LABEL_W + 8, 0, 0, 0), QtCore.Qt.AlignmentFlag.AlignCenter, hint)
+            p.drawText(r.adjusted(-LABEL_W + 8, 0, -8, 0),  # wrapped: a narrow pane cuts nothing
+                       QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap, hint)
             p.end()
             return
         rh = self._row_h()

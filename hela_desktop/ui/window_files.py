@@ -104,6 +104,7 @@ class FileJobs(QtCore.QObject):
             return
         name = "".join(ch if ch.isalnum() or ch in " -_" else "_"
                        for ch in (s.title or "chat")[:60])  # titles run to 200 characters
+        name = name.strip(" _")  # "…a beagle." -> "…a beagle", not "…a beagle_"
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
             self.w, "Export chat as Markdown", str(Path.home() / f"{name.strip() or 'chat'}.md"),
             "Markdown (*.md)")
