@@ -557,4 +557,16 @@ def test_important_idle_memories_are_labelled_where_there_is_room(qtbot, tmp_pat
                 r = t.mapRectToScene(t.boundingRect())
                 assert shown.adjusted(-2, -2, 2, 2).contains(r), (t.toPlainText(), r, shown)
                 assert t.fill.color().alpha() == 235
+    # a pan (or a zoom, or a re-fit when the window is resized) places the labels again:
+    # one that was right of its dot must not stay half off the screen
+    view.resize(700, 420)
+    view.select(ids[0])
+    qtbot.wait(50)
+    view.vb.translateBy(x=view.vb.viewRect().width() * 0.35)
+    qtbot.wait(50)
+    shown = view.plot.mapToScene(view.plot.viewport().rect()).boundingRect()
+    for t in view.memory_labels:
+        r = t.mapRectToScene(t.boundingRect())
+        if t.isVisible() and shown.intersects(r):
+            assert shown.adjusted(-2, -2, 2, 2).contains(r), (t.toPlainText(), r, shown)
     store.close()

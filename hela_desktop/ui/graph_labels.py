@@ -242,7 +242,8 @@ class GraphLabelsMixin:
             t.setVisible(True)
 
     def _on_range(self, *_args) -> None:
-        """Zoomed out: weak links fade away and topic names appear; zoomed in: the reverse."""
+        """Zoomed out: weak links fade away and topic names appear; zoomed in: the reverse.
+        Memory labels are placed again for the new view."""
         n = len(self.xy)
         if not n:
             return
@@ -255,4 +256,6 @@ class GraphLabelsMixin:
         if zoomed_out != self.zoomed_out:
             self.zoomed_out = zoomed_out
             self._place_topic_labels(self.data, self.xy)
-            self._update_labels()
+        # labels are placed for the view they were drawn in: after a pan, a zoom or a
+        # re-fit (a resized window) a label beside its dot may have left the screen
+        self._update_labels()
