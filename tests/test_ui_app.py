@@ -573,6 +573,9 @@ def test_knowledge_tab_edit_delete_undo_restore(qtbot, tmp_path, embedder, monke
               for r in range(browser.knowledge.rowCount())}
     assert status["The user goes sailing with their sister every weekend."] == "in use"
     assert status["The user is sorry for any confusion, I can only guess."] == "not supported"
+    # the kind in words: a user-model item is "about you"
+    assert {browser.knowledge.item(r, 0).text() for r in range(browser.knowledge.rowCount())} \
+        == {"about you"}
     browser.select_knowledge(1)
     assert browser.kdelete_button.isEnabled() and not browser.krestore_button.isEnabled()
     browser.delete_knowledge()

@@ -25,6 +25,16 @@ LEARNED_CLASSES = (0.0, 0.1, 0.3)
 MAX_DRAWN_EDGES = 12000  # beyond this the weakest edges are left out (large graphs)
 
 
+KNOWLEDGE_KINDS = {"user_model": "about you", "fact": "fact", "persona": "about HeLa"}
+
+
+def knowledge_kind_words(kind: str | None) -> str:
+    """A knowledge item's kind as the window says it: "about you" (``user_model``),
+    "fact", "about HeLa" (``persona``)."""
+    k = kind or "knowledge"
+    return KNOWLEDGE_KINDS.get(k, k.replace("_", " "))
+
+
 def short_label(text: str, n: int = 40) -> str:
     """First line of a memory, shortened for labels."""
     line = " ".join((text or "").split())
@@ -49,7 +59,7 @@ def add_knowledge(snap: dict, store) -> dict:
         nid = -int(k.id)
         snap["nodes"].append({
             "id": nid, "kind": "knowledge", "knowledge_kind": k.kind,
-            "label": f"{k.kind.replace('_', ' ')}: {k.text}", "text": k.text,
+            "label": f"{knowledge_kind_words(k.kind)}: {k.text}", "text": k.text,
             "created_at": k.created_at, "access_count": 0, "last_access": k.updated_at,
             "pinned": False, "last_recall": None, "sources": list(k.sources),
         })

@@ -27,6 +27,7 @@ from .graph_model import (
     LEARNED_CLASSES,
     LEARNED_MIN,
     GraphData,
+    knowledge_kind_words,
     short_label,
     topics_for,
     weighted_degree,
@@ -739,7 +740,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             return
         n = self.data.nodes[node_id]
         if n.get("kind") == "knowledge":
-            kk = (n.get("knowledge_kind") or "knowledge").replace("_", " ")
+            kk = knowledge_kind_words(n.get("knowledge_kind"))
             src = ", ".join(f"<a href='node:{e}'>#{e}</a>" for e in n.get("sources", [])) or "—"
             self.details.setHtml(
                 f"<h3>Knowledge · {html.escape(kk)}</h3>"

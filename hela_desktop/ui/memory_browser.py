@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..session import BrowseQuery, browse
 from .explain import activity_sentence
+from .graph_model import knowledge_kind_words
 from .plain import tip
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
@@ -375,7 +376,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.knowledge.setRowCount(len(rows))
         for r, k in enumerate(rows):
             status = k["status"]
-            cells = (k["kind"].replace("_", " "), k["text"], status,
+            cells = (knowledge_kind_words(k["kind"]), k["text"], status,
                      ", ".join(f"#{s}" for s in k["sources"]) or "—")
             for c, v in enumerate(cells):
                 item = QtWidgets.QTableWidgetItem(v)
