@@ -571,6 +571,15 @@ def test_the_readable_memory_export_is_refused_and_notes_leave_both_out(tmp_path
     msg = assert_refused(tmp_path, tmp_path / "memories.md", "readable Markdown export",
                          "import the .hela memory file instead")
     assert "penicillin" not in msg
+    # from the command line into a folder that did not exist: refused (exit 2), and the
+    # folder it made for the import (memory file, lock file) is not left behind
+    fresh = tmp_path / "fresh"
+    proc = subprocess.run([sys.executable, "-m", "hela_desktop", "--data-dir", str(fresh),
+                           "import", str(tmp_path / "memories.md")],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert proc.returncode == 2 and "readable Markdown export" in proc.stderr
+    assert not fresh.exists()
     v = tmp_path / "vault"
     v.mkdir()
     (v / "memories.md").write_bytes((tmp_path / "memories.md").read_bytes())

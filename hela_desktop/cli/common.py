@@ -61,14 +61,35 @@ def holds_folder(p: argparse.ArgumentParser, when: Callable[[argparse.Namespace]
     return p
 
 
-def lock_folder(args: argparse.Namespace, *, create: bool = True) -> FolderLock | None:
-    """Take the lock of ``args.data_dir`` for this command (`FolderBusy` when another
-    process holds it).  None, without creating it, for a missing folder when not `create`."""
+def _folder_of(args: argparse.Namespace) -> Path:
+    """The data folder of ``args.data_dir`` (which may name the memory file itself)."""
     from ..store import DB_SUFFIXES
 
     folder = Path(args.data_dir)
-    if folder.suffix.lower() in DB_SUFFIXES:  # --data-dir names the memory file itself
-        folder = folder.parent
+    return folder.parent if folder.suffix.lower() in DB_SUFFIXES else folder
+
+
+def undo_new_folder(args: argparse.Namespace) -> None:
+    """A command that made the data folder and then wrote nothing into it (a refused
+    import): take away what it made — the empty memory file, its journal files and the
+    lock file — and the folder if nothing else is in it.  Nothing else is ever removed."""
+    if not getattr(args, "made_folder", False):
+        return
+    folder = _folder_of(args)
+    from ..folder_lock import LOCK_FILE
+    from ..store import DB_FILE
+
+    for name in (DB_FILE, DB_FILE + "-wal", DB_FILE + "-shm", DB_FILE + "-journal", LOCK_FILE):
+        with contextlib.suppress(OSError):
+            (folder / name).unlink()
+    with contextlib.suppress(OSError):
+        folder.rmdir()  # only when empty
+
+
+def lock_folder(args: argparse.Namespace, *, create: bool = True) -> FolderLock | None:
+    """Take the lock of ``args.data_dir`` for this command (`FolderBusy` when another
+    process holds it).  None, without creating it, for a missing folder when not `create`."""
+    folder = _folder_of(args)
     if not create and not folder.is_dir():
         return None
     words = [getattr(args, "command", None) or "chat"]
@@ -81,6 +102,8 @@ def folder_lock(args: argparse.Namespace) -> Iterator[FolderLock | None]:
     """Hold the data folder's lock while a writing command runs (see `holds_folder`);
     raises `FolderBusy` when another process holds it.  Nothing for the other commands."""
     spec = getattr(args, "folder_lock", None)
+    # whether this command makes the folder (a refused import then takes it away again)
+    args.made_folder = not _folder_of(args).exists()
     lock = lock_folder(args, create=spec[1]) if spec is not None and spec[0](args) else None
     try:
         yield lock

@@ -15,7 +15,7 @@ from typing import TextIO
 from ..config import HelaParams, Settings
 from ..memfile import MemoryFileError, ProgressText, Selection, export_store, import_file
 from ..store import DB_FILE, DB_SUFFIXES, Store, StoreError
-from .common import holds_folder
+from .common import holds_folder, undo_new_folder
 
 
 def _parse_date(text: str, *, end: bool = False) -> float:
@@ -143,6 +143,7 @@ def _cli_import(args: argparse.Namespace) -> int:
         if show is not None:
             show.finish()
         print(f"error: {exc}", file=sys.stderr)
+        undo_new_folder(args)  # a folder made for this import is not left behind, empty
         return EXIT_REFUSED
     if show is not None:
         show.finish()
