@@ -1,8 +1,7 @@
 """The window's polish (QA pass): the theme restyles everything at once, the settings
 dialog fits the screen, menus enabled only when they can act, user text shown as text.
 
-pytest-qt offscreen, the real window on a real data folder, no model loaded. (Named to run
-before tests/test_ui_app.py, whose run_app test quits the application.)"""
+pytest-qt offscreen, the real window on a real data folder, no model loaded."""
 
 from __future__ import annotations
 

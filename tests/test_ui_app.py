@@ -498,6 +498,13 @@ def test_run_app_opens_window_and_exits_cleanly(qtbot, tmp_path):
     from hela_desktop.ui.main_window import MainWindow
 
     seen = {}
+    # the application's own exec() runs once per process: after it returns, threads that
+    # later windows start get no events (so every GUI test after this one would hang).
+    # run_app's exec() runs a local event loop here instead, and quitting is what the app
+    # does when it quits (aboutToQuit, then the loop ends).
+    app = QtWidgets.QApplication.instance()
+    loop = QtCore.QEventLoop()
+    app.exec = loop.exec
 
     def poke():
         wins = [w for w in QtWidgets.QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
@@ -506,7 +513,8 @@ def test_run_app_opens_window_and_exits_cleanly(qtbot, tmp_path):
             seen["error"] = wins[0].model_error
             seen["icon"] = not wins[0].windowIcon().isNull()
             wins[0].close()
-            QtWidgets.QApplication.quit()
+            app.aboutToQuit.emit()
+            loop.quit()
         else:
             QtCore.QTimer.singleShot(100, poke)
 
@@ -514,7 +522,10 @@ def test_run_app_opens_window_and_exits_cleanly(qtbot, tmp_path):
     # keep the remembered window layout out of the real user's config
     QtCore.QSettings.setPath(QtCore.QSettings.Format.NativeFormat, QtCore.QSettings.Scope.UserScope,
                              str(tmp_path / "config"))
-    rc = run_app(tmp_path / "data", {"model_path": str(tmp_path / "none.gguf"), "n_ctx": 1024})
+    try:
+        rc = run_app(tmp_path / "data", {"model_path": str(tmp_path / "none.gguf"), "n_ctx": 1024})
+    finally:
+        del app.exec
     assert rc == 0
     assert seen["title"] == "HeLa Desktop" and "none.gguf" in seen["error"] and seen["icon"]
     assert (tmp_path / "data" / "memory.sqlite3").exists()
