@@ -534,6 +534,16 @@ def test_important_idle_memories_are_labelled_where_there_is_room(qtbot, tmp_pat
     view.set_snapshot(snapshot_from_store(store), animate=False)
     view.settle(100)
     assert view.important[0] == hub  # the most linked memory comes first
+    # a fit leaves room for the legend in the bottom-left corner: no memory under it (the
+    # memories laid out on a grid, so that one sits in that corner)
+    view.xy[:] = np.array([((i % 3) * 15, (i // 3) * 12) for i in range(len(view.xy))],
+                          dtype=view.xy.dtype)
+    view.fit()
+    qtbot.wait(50)
+    assert view.legend.isVisible()
+    box = view.legend.mapRectToScene(view.legend.boundingRect())
+    for x, y in view.xy:
+        assert not box.contains(view.vb.mapViewToScene(QtCore.QPointF(x, y)))
     labelled = [t.toPlainText() for t in view.memory_labels if t.isVisible()]
     assert "memory number 0" in labelled[0]  # nothing is active, the hub is still named
     # among the most linked, a statement names the graph before a question does

@@ -500,8 +500,12 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         centre = (lo + hi) / 2
         span = np.maximum(hi - lo, 3.5)
         # extra room on the right: labels are written to the right of their dots
-        self.vb.setRange(QtCore.QRectF(centre[0] - span[0] / 2, centre[1] - span[1] / 2,
-                                       span[0] * 1.3, span[1]), padding=0.1)
+        rect = QtCore.QRectF(centre[0] - span[0] / 2, centre[1] - span[1] / 2,
+                             span[0] * 1.3, span[1])
+        h, legend_h = self.vb.height(), self.legend.boundingRect().height() + 12
+        if self.legend.isVisible() and h > 3 * legend_h:  # room below for the legend (y up)
+            rect.adjust(0, -span[1] * legend_h / (h - legend_h), 0, 0)
+        self.vb.setRange(rect, padding=0.1)
         if user:
             self._user_moved_view = False
             self._pending_fit = True
