@@ -363,7 +363,7 @@ def test_reports_in_words_for_the_app(tmp_path):
 
 
 def test_markdown_labels_are_the_users_words_cut_at_a_word():
-    from hela_desktop.memfile.export import _one_line
+    from hela_desktop.prompt import shorten as _one_line  # the export labels with it
 
     assert _one_line("My sister\nAna lives  in Lisbon.", 80) == "My sister Ana lives in Lisbon."
     long = "I'm allergic to penicillin and my doctor said amoxicillin is out of the question too"

@@ -21,6 +21,7 @@ from .. import __version__
 from .. import edges as G
 from ..config import HelaParams
 from ..paths import create_private_file
+from ..prompt import shorten
 from ..store import Store, episode_text
 from ..store import transfer as tx
 from .format import (
@@ -363,17 +364,6 @@ def _fmt_time(ts: float | None) -> str:
         return str(ts)
 
 
-def _one_line(text: str, limit: int) -> str:
-    """`text` on one line, cut at a word boundary before `limit` characters with "…"."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[: limit - 1]
-    if " " in cut[limit // 2:]:
-        cut = cut[: cut.rindex(" ")]
-    return cut.rstrip(" ,;:.-") + "…"
-
-
 def _md_quote(text: str) -> str:
     return "\n".join(("> " + line) if line else ">" for line in text.splitlines()) or ">"
 
@@ -407,7 +397,7 @@ def _md_memories(out: TextIO, conn: Any, full: bool, tick: Any) -> dict[int, str
         out.write(f"**User:**\n\n{_md_quote(r[1])}\n\n")
         if r[2]:
             out.write(f"**Assistant:**\n\n{_md_quote(r[2])}\n")
-        id2text[r[0]] = f"#{r[0]} “{_one_line(r[1] or episode_text(r[1], r[2]), 80)}”"
+        id2text[r[0]] = f"#{r[0]} “{shorten(r[1] or episode_text(r[1], r[2]), 80)}”"
         tick()
     return id2text
 
