@@ -257,5 +257,13 @@ class GraphLabelsMixin:
             self.zoomed_out = zoomed_out
             self._place_topic_labels(self.data, self.xy)
         # labels are placed for the view they were drawn in: after a pan, a zoom or a
-        # re-fit (a resized window) a label beside its dot may have left the screen
+        # re-fit (a resized window) a label beside its dot may have left the screen.  A
+        # placement takes milliseconds and a pan sends many range changes: once per turn
+        # of the event loop
+        if not getattr(self, "_labels_due", False):
+            self._labels_due = True
+            QtCore.QTimer.singleShot(0, self, self._place_labels_now)  # type: ignore[call-overload]  # self: the GraphView (a QWidget); gone with it
+
+    def _place_labels_now(self) -> None:
+        self._labels_due = False
         self._update_labels()
