@@ -1,21 +1,14 @@
 """The desktop app's first hour (issue 15), pytest-qt offscreen: status before the first
 token and Esc in that phase, search by meaning, plain-language settings and panels,
-activity sentences, one source of truth after changes, and the chat basics.
-
-(Named to run before tests/test_ui_app.py: after that file's run_app test has quit the
-application, signals from worker threads no longer reach the windows of later tests.)"""
+activity sentences, one source of truth after changes, and the chat basics."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ["XDG_CONFIG_HOME"] = __import__("tempfile").mkdtemp(prefix="hela-qt-config-")
-
-import pytest  # noqa: E402
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")

@@ -5,13 +5,8 @@ pytest-qt offscreen, the real window on a real data folder, no model loaded."""
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ["XDG_CONFIG_HOME"] = __import__("tempfile").mkdtemp(prefix="hela-qt-config-")
-
-import pytest  # noqa: E402
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")

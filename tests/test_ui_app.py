@@ -5,17 +5,11 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-# the app remembers window layout and data folder in the user's QSettings: keep the tests
-# away from (and independent of) whatever a real session stored there
-os.environ["XDG_CONFIG_HOME"] = __import__("tempfile").mkdtemp(prefix="hela-qt-config-")
-
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
+import numpy as np
 import pytest  # noqa: E402
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
