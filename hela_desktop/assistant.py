@@ -250,7 +250,8 @@ class Assistant:
         return done
 
     def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,
-                 state, swaps, n_tokens, elapsed, now: float | None = None) -> DoneEvent:
+                 state, swaps, n_tokens, elapsed, now: float | None = None,
+                 user_vec: np.ndarray | None = None) -> DoneEvent:
         engine = self.engine
         timeline = [(a, b, ids) for a, b, ids in spans if b > a]
         limit = self.settings.max_answer_tokens
@@ -263,6 +264,11 @@ class Assistant:
             "profile": self.settings.profile,
             "memories": [r.to_dict() for r, _ in used.values()],
         }
+        # a question, request or small talk asked again word for word is the memory it
+        # repeats (no copy, no new links; it keeps its first answer)
+        repeat = None if interrupted else engine.repeat_of(message, user_vec)
+        if repeat is not None:
+            stats["repeat_of"] = repeat
         now = time.time() if now is None else now
         episode_id = None
         with self.store.transaction():
@@ -284,9 +290,11 @@ class Assistant:
                 self.store.save_timeline(message_id, timeline)
             # the user's words are the memory; the answer stays beside them as context
             if not interrupted:
-                episode_id = engine.add_episode(NewEpisode(
-                    user_text=message, assistant_text=answer, conversation_id=conversation_id,
-                    created_at=now))
+                episode_id = repeat
+                if episode_id is None:
+                    episode_id = engine.add_episode(NewEpisode(
+                        user_text=message, assistant_text=answer,
+                        conversation_id=conversation_id, created_at=now))
                 self.store.link_message_episode(message_id, episode_id)
             # Hebbian learning: one step per distinct co-active set of this answer
             seen: set[tuple[int, ...]] = set()
@@ -303,7 +311,8 @@ class Assistant:
             tokens=n_tokens, swaps=swaps, prefill_tokens=state.prefill_tokens,
             tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted,
             deferred_swaps=state.deferred_swaps, text=answer,
-            timeline=timeline, generation_s=state.generation_s, limit=limit)
+            timeline=timeline, generation_s=state.generation_s, limit=limit,
+            repeated=repeat is not None)
 
 
 

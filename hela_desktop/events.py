@@ -97,6 +97,8 @@ class DoneEvent:
     generation_s: float = 0.0  # from the first token on (elapsed_s also counts prompt reading)
     limit: int = 0  # the "longest answer" setting, when the answer stopped there; else 0
     timeline: list = field(default_factory=list)  # [(start, end, [episode ids]), ...]
+    # the message repeated memory `episode_id` word for word: no new memory was made
+    repeated: bool = False
     type: str = "done"
 
     def to_dict(self) -> dict:

@@ -98,21 +98,42 @@ def _words(s: str) -> list[str]:
     return [w.lower().replace("’", "'") for w in _WORD.findall(s)]
 
 
+_KEY_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def word_key(text: str) -> tuple[str, ...]:
+    """`text`'s words and numbers, case, spacing and punctuation aside: two messages with
+    the same key say the same thing word for word ("what is my dog's name" and "What is my
+    dog's name?"; "5 minutes" and "10 minutes" differ)."""
+    return tuple(_KEY_WORD.findall((text or "").casefold().replace("’", "'")))
+
+
+def _sentence_kind(s: str) -> str:
+    """"ask" (a question, or a request to the assistant), "chat" (small talk), "short"
+    (under three words, neither) or "tell" (it states something)."""
+    s = s.strip()
+    words = _words(s)
+    if s.endswith("?") or (words and words[0] in _ASKING):
+        return "ask"
+    # "Let me know …", "Help me …": an imperative addressed to the assistant
+    if len(words) > 1 and words[1] in ("me", "us") and words[0] not in _FIRST_PERSON:
+        return "ask"
+    if words and words[0] in _SMALL_TALK and len(words) <= 5:  # "Thanks, that helps a lot."
+        return "chat"
+    return "short" if len(words) < 3 else "tell"
+
+
 def is_statement_sentence(s: str) -> bool:
     """A sentence that tells something: not a question, not a request, not small talk."""
-    s = s.strip()
-    if not s or s.endswith("?"):
-        return False
-    words = _words(s)
-    if len(words) < 3:
-        return False
-    first = words[0]
-    if first in _ASKING:
-        return False
-    if first in _SMALL_TALK and len(words) <= 5:  # "Thanks, that helps a lot."
-        return False
-    # "Let me know …", "Help me …": an imperative addressed to the assistant
-    return not (len(words) > 1 and words[1] in ("me", "us") and first not in _FIRST_PERSON)
+    return _sentence_kind(s) == "tell"
+
+
+def only_asks(text: str) -> bool:
+    """Does `text` only ask or make small talk: every sentence a question, a request or
+    small talk ("What is my dog's name?", "Thanks!"), none that tells or might tell something
+    ("I'm vegan." is too short to be sure of, so it does not only ask)."""
+    ss = sentences(text)
+    return bool(ss) and all(_sentence_kind(x) in ("ask", "chat") for x in ss)
 
 
 def statements(text: str) -> list[str]:

@@ -47,6 +47,10 @@ __all__ = ["HALF_PRECISION_FROM", "PROFILES", "MemoryEngine", "MemoryIndex", "Ne
            "fit_budget", "keywords"]
 
 PROFILES = ("hela", "hela-nospread", "hela-paper", "streaming", "dense")
+# a repeat (`MemoryEngine.repeat_of`) is looked for among the memories closest in meaning:
+# the same words embed to the same vector, so the few nearest, above this cosine, suffice
+REPEAT_CANDIDATES = 8
+REPEAT_MIN_COS = 0.9
 
 @dataclass
 class NewEpisode:
@@ -291,6 +295,29 @@ class MemoryEngine:
 
     def set_pinned(self, episode_id: int, pinned: bool) -> None:
         self.store.set_pinned(episode_id, pinned)
+
+    def repeat_of(self, text: str, vec: np.ndarray | None = None) -> int | None:
+        """The live memory whose words a question, request or small talk repeats (case,
+        spacing and punctuation aside; `facts.word_key`), or None.  Asked again, "What is my
+        dog's name?" or "thanks" is the same memory, not another copy of it.  Only a message
+        that only asks (`facts.only_asks`) can repeat: a statement said again is news again
+        (a later "I'm vegan." must count as newer than an "I eat meat now." said in
+        between).  `vec`: the message's vector, if known."""
+        key = facts.word_key(text)
+        if not key or not facts.only_asks(text) or not len(self.index):
+            return None
+        q = self.embed_query(text) if vec is None or not len(vec) else vec
+        with self._lock:
+            n = len(self.index)
+            if not n:
+                return None
+            cos = self.index.similarity(np.asarray(q, dtype=np.float32))
+            k = min(REPEAT_CANDIDATES, n)
+            top = np.argpartition(-cos, k - 1)[:k]
+            cands = [int(self.index.ids[i]) for i in top if cos[i] >= REPEAT_MIN_COS]
+        texts = self.store.key_texts(cands)
+        same = [i for i in cands if facts.word_key(texts.get(i, "")) == key]
+        return max(same) if same else None
 
     def delete_episode(self, episode_id: int) -> None:
         """Soft delete: out of retrieval and the graph, restorable with `restore_episode`."""

@@ -342,7 +342,7 @@ class Turn:
         self.state.generation_s = time.perf_counter() - self.t_gen0
         return (self.conversation_id, self.message, answer, self.interrupted, self.spans,
                 self.sets_seen, self.used, self.state, self.swaps, n_tokens,
-                time.perf_counter() - self.t0, self.now)
+                time.perf_counter() - self.t0, self.now, self.user_vec)
 
 
 __all__ = ["Turn", "TurnParts", "TurnState", "MessageTooLong", "user_model_text",

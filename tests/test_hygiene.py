@@ -232,6 +232,45 @@ def test_a_name_the_message_says_lets_its_memories_in(make_assistant):
     assert mems == []
 
 
+def test_what_only_asks_and_word_keys():
+    assert facts.only_asks("What is my dog's name?") and facts.only_asks("Thanks!")
+    assert facts.only_asks("Remind me to call Ana at 5.") and facts.only_asks("hi there")
+    # a statement, or a short sentence that may be one, does not only ask
+    assert not facts.only_asks("I'm vegan.") and not facts.only_asks("Set a timer for 5 minutes.")
+    assert not facts.only_asks("My dog is Pixel. What is his name?") and not facts.only_asks("")
+    assert facts.word_key("What is my  dog’s name?") == facts.word_key("what is my dog's name")
+    assert facts.word_key("call Ana at 5") != facts.word_key("call Ana at 6")
+
+
+def test_a_question_asked_again_is_the_same_memory(make_assistant):
+    a = make_assistant()
+    _, first = _turn(a, "What is my dog's name?", now=T0)
+    assert not first.repeated and first.episode_id is not None
+    n = a.store.count_episodes()
+    chat = a.new_conversation()
+    _, again = _turn(a, "what is my dog’s  name", chat, now=T0 + DAY)
+    assert again.repeated and again.episode_id == first.episode_id
+    assert a.store.count_episodes() == n
+    said = [m for m in a.store.messages(chat) if m["role"] == "assistant"]
+    assert said[0]["episode_id"] == first.episode_id
+    assert said[0]["stats"]["repeat_of"] == first.episode_id
+    from hela_desktop.ui.window_status import answer_footer
+
+    assert f"asked before: memory #{first.episode_id}" in answer_footer(said[0]["stats"], False)
+    # a different number is a different request
+    _, at5 = _turn(a, "Remind me to call Ana at 5.", chat, now=T0 + DAY + 60)
+    _, at6 = _turn(a, "Remind me to call Ana at 6.", chat, now=T0 + DAY + 120)
+    assert not at6.repeated and at6.episode_id != at5.episode_id
+    # a statement said again is news again: a new memory, dated now
+    _, v1 = _turn(a, "I'm vegan.", now=T0 + 2 * DAY)
+    _, v2 = _turn(a, "I'm vegan.", now=T0 + 3 * DAY)
+    assert not v2.repeated and v2.episode_id != v1.episode_id
+    # taking the second chat back (edit and resend) keeps the memory the first chat formed
+    gone = a.store.delete_messages_from(chat, a.store.messages(chat)[0]["id"])
+    assert sorted(gone) == sorted([at5.episode_id, at6.episode_id])
+    assert a.store.messages(chat) == []
+
+
 def test_a_newer_fact_supersedes_the_older_one(make_assistant):
     a = make_assistant()
     old, new = a.engine.add_episodes([

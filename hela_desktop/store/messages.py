@@ -93,14 +93,18 @@ class MessageQueries(StoreBase):
 
     def delete_messages_from(self, conversation_id: int, message_id: int) -> list[int]:
         """Remove a chat's messages from `message_id` on (regenerate, edit and resend);
-        returns the ids of the memories their answers had formed (the caller decides)."""
+        returns the ids of the memories their answers had formed and no other message
+        shares (a request asked again elsewhere keeps its memory; the caller decides)."""
         with self.transaction():
             eps = [r[0] for r in self.conn.execute(
-                "SELECT episode_id FROM messages WHERE conversation_id = ? AND id >= ? "
-                "AND episode_id IS NOT NULL", (conversation_id, message_id))]
+                "SELECT DISTINCT episode_id FROM messages WHERE conversation_id = ? AND id >= ? "
+                "AND episode_id IS NOT NULL ORDER BY episode_id", (conversation_id, message_id))]
             self.conn.execute("DELETE FROM messages WHERE conversation_id = ? AND id >= ?",
                               (conversation_id, message_id))
-        return eps
+            shared = {r[0] for r in self.conn.execute(
+                f"SELECT DISTINCT episode_id FROM messages WHERE episode_id IN "
+                f"({','.join('?' * len(eps))})", eps)} if eps else set()
+        return [e for e in eps if e not in shared]
 
     def messages(self, conversation_id: int) -> list[dict]:
         rows = self.conn.execute(

@@ -102,6 +102,8 @@ def answer_footer(stats: dict, interrupted: bool) -> str:
         parts.append(f"{tokens / gen:.1f} tokens/s")
     elif elapsed > 0:
         parts.append(f"{tokens / elapsed:.1f} tokens/s, prompt reading included")
+    if stats.get("repeat_of"):  # no new memory: the message repeated this one
+        parts.append(f"asked before: memory #{int(stats['repeat_of'])}")
     text = " · ".join(parts)
     if interrupted:
         return "stopped — " + text
