@@ -2,10 +2,14 @@
 
 **The rule.**  A live episode (not archived, not deleted) is archived when *all* hold:
 
-1. its connectivity is low: weighted degree ``D(v) = Σ_j w_vj`` over effective edge weights
-   (prior + decayed Hebbian weight, capped) to non-deleted neighbours is below
-   ``ForgettingParams.max_degree`` (default 0.6 — a lone temporal link of 0.5 with nothing
-   else counts as isolated).  Archived neighbours still count (their edges are kept), so
+1. its connectivity is low: its association degree ``A(v)`` (``formulas.beyond_chain``) is
+   below ``ForgettingParams.max_degree`` (default 0.6 — a lone semantic or name link of
+   0.5 with nothing else counts as isolated).  A(v) sums the effective edge weights (prior
+   + decayed Hebbian weight, capped) to non-deleted neighbours, except that a link to the
+   turn right before or after it in its chat counts only for what it carries beyond the
+   temporal prior (0.5): every turn has those links, so they say nothing about whether
+   anything else associates to it (counted whole, two of them kept every turn in the middle
+   of a chat forever).  Archived neighbours still count (their edges are kept), so
    archiving one memory never makes its neighbours look isolated: no cascade;
 2. it is stale: not accessed (``last_access``, or ``created_at`` if never recalled) for more
    than ``stale_days`` days (default 30);
@@ -32,8 +36,9 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
+from . import formulas as F
 from .config import HelaParams
-from .edges import weighted_degrees
+from .edges import effective_weights
 from .facts import is_statement
 from .store import Store, episode_text
 
@@ -45,7 +50,7 @@ SECONDS_PER_DAY = 86400.0
 class ForgettingParams:
     """Constants of the forgetting rule (see the module docstring)."""
 
-    max_degree: float = 0.6  # archive only below this weighted degree
+    max_degree: float = 0.6  # archive only below this association degree A(v)
     stale_days: float = 30.0  # …and only when not accessed for longer than this
     # a memory in which the user stated something (a fact about them, not a request or small
     # talk) is kept much longer: an allergy mentioned once is not chatter
@@ -85,10 +90,28 @@ def _store_and_engine(engine_or_store):
 
 
 def connectivity(store: Store, hela: HelaParams) -> dict[int, float]:
-    """Weighted degree of every episode over its edges to non-deleted episodes (archived
-    neighbours included: their edges are kept, so archiving never makes a neighbour look
-    isolated and forgetting does not cascade from pass to pass)."""
-    return weighted_degrees(store, hela, store.all_edges(archived=True))[0]
+    """The association degree A(v) of every episode (``formulas.beyond_chain``): its links to
+    non-deleted episodes, each link to the turn right before or after it in its chat counted
+    only for what it carries beyond the temporal prior.  Archived neighbours are included:
+    their edges are kept, so archiving never makes a neighbour look isolated and forgetting
+    does not cascade from pass to pass."""
+    rows = store.all_edges(archived=True)
+    if not rows:
+        return {}
+    chain = store.chat_chain()
+    # a temporal link is there when the pair is next to each other in a chat and its prior
+    # (the largest of its temporal, semantic and name priors) reaches the temporal prior
+    temporal = hela.temporal_edge
+    weights = F.beyond_chain(
+        effective_weights(rows, store.hebbian_step(), hela.lam, hela.weight_cap),
+        [temporal > 0 and r[3] >= temporal and (int(r[0]), int(r[1])) in chain for r in rows],
+        temporal)
+    deg: dict[int, float] = {}
+    for r, w in zip(rows, weights, strict=True):
+        for v in (int(r[0]), int(r[1])):
+            deg[v] = deg.get(v, 0.0) + float(w)
+    return deg
+
 
 def knowledge_protected(store: Store) -> set[int]:
     """Episodes that live knowledge depends on (sources of non-superseded, non-archived items)."""
@@ -123,7 +146,7 @@ def plan_forgetting(store: Store, hela: HelaParams, params: ForgettingParams | N
         if p.max_per_pass is not None and len(rep.archived) >= p.max_per_pass:
             break
         label = " ".join((user_text or assistant_text or "").split())[:60]
-        reason = (f"weighted degree {d:.2f} < {p.max_degree:g}; not accessed for "
+        reason = (f"association degree {d:.2f} < {p.max_degree:g}; not accessed for "
                   f"{idle_days:.0f} days (> {stale:g}); not pinned; no knowledge "
                   "depends on it")
         rep.archived.append(dict(episode_id=eid, reason=reason, degree=round(d, 4),

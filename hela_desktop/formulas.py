@@ -10,6 +10,9 @@ HeLa-Mem
     spreading           S(j) = S_base(j) + β·Σ_{i: S_base(i) > θ} S_base(i)·w_ij
     similarity          sim = (cos + 1) / 2
     hub degree          D(v) = Σ_j w_vj
+    association degree  A(v) = Σ_j w'_vj,  w'_vj = max(0, w_vj - w_temporal) for j right
+                        before or after v in its chat, else w_vj (forgetting: links
+                        beyond the chat's own chain)
 
 HeLa-Mem, hybrid scale (the ``hela`` profile)
     standardise         z(x) = (x - mean(x)) / std(x)   over the retrievable pool
@@ -172,6 +175,14 @@ def idf(n_docs: int, df: int) -> float:
 def weighted_degree(weights) -> float:
     """Hub degree D(v) = Σ_j w_vj."""
     return float(np.sum(weights))
+
+
+def beyond_chain(weights, in_chain, temporal: float):
+    """w' = max(0, w - w_temporal) where the link joins turns next to each other in a chat
+    (`in_chain` true), else w: the association a link carries beyond the temporal link every
+    turn has to its chat neighbours.  Summed per memory, the association degree A(v)."""
+    w = np.asarray(weights, dtype=np.float64)
+    return np.where(np.asarray(in_chain, dtype=bool), np.maximum(w - temporal, 0.0), w)
 
 
 # --------------------------------------------------------- streaming-memory -----------

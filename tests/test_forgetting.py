@@ -35,8 +35,9 @@ TEXTS = {
     "recent_isolated": ("Tell me a joke.", "Why did the chicken cross the road?", 2, None),
     "stale_weak_edge": ("Is it going to rain today?", "I can't check the weather.", 90, None),
     "stale_connected_a": ("I love hiking in the mountains.", "Sounds great!", 90, None),
-    "stale_connected_b": ("I hiked Mount Rainier with my dog.", "Wow!", 90, None),
     "stale_but_accessed": ("My sister lives in Lisbon.", "Nice city.", 90, 1),
+    # (not next to its pair: these memories of no chat form one chain, see chat_chain)
+    "stale_connected_b": ("I hiked Mount Rainier with my dog.", "Wow!", 90, None),
     "stale_pinned": ("My passport number is in the drawer.", "Noted.", 90, None),
     "stale_knowledge": ("I am a vegetarian.", "Good to know.", 90, None),
     # a statement of the user's is kept for a year (fact_stale_days), chatter for a month
@@ -107,7 +108,7 @@ def test_rule_archives_exactly_what_it_says(tmp_path, embedder):
     reasons = dict(store.conn.execute(
         "SELECT id, archive_reason FROM episodes WHERE archived_at IS NOT NULL").fetchall())
     assert set(reasons) == {ids[n] for n in EXPECTED}
-    assert "weighted degree 0.30 < 0.6" in reasons[ids["stale_weak_edge"]]
+    assert "association degree 0.30 < 0.6" in reasons[ids["stale_weak_edge"]]
     assert "not accessed for 90 days" in reasons[ids["stale_isolated"]]
     # out of retrieval and the graph view, but browsable
     assert all(ids[n] not in engine.index.pos for n in EXPECTED)
@@ -125,6 +126,40 @@ def test_rule_archives_exactly_what_it_says(tmp_path, embedder):
     store.close()
 
 
+def test_turns_in_the_middle_of_a_chat_can_be_forgotten(tmp_path, embedder):
+    """Every turn has temporal links to its chat neighbours (0.5 each); they do not make it
+    connected.  Counted whole, a turn in the middle of a chat (two links, 1.0) was never
+    archived, only the first and the last."""
+    from hela_desktop.memory import NewEpisode
+
+    store = Store(tmp_path)
+    engine = MemoryEngine(store, embedder)
+    chat = store.add_conversation("small talk")
+    old = NOW - 90 * DAY
+    turns = ["What time is it in Tokyo?", "Tell me a joke about penguins.",
+             "How do you boil an egg?", "Thanks, that helps."]
+    ids = engine.add_episodes([NewEpisode(u, "…", conversation_id=chat, created_at=old + i)
+                               for i, u in enumerate(turns)])
+    # a memory of another chat, 90 days old as well, that the egg question is associated
+    # with beyond the chat: a learned link of 0.7 (say, recalled together many times)
+    other = store.add_conversation("cooking")
+    (egg_note,) = engine.add_episodes([NewEpisode(
+        "I cook eggs for breakfast every morning.", "…", conversation_id=other,
+        created_at=old + 10)])
+    a, b = sorted((ids[2], egg_note))
+    store.upsert_edges([(a, b, 0.7, 0.0, 9, store.hebbian_step(), old)])
+    chain = store.chat_chain()
+    assert {(ids[0], ids[1]), (ids[1], ids[2]), (ids[2], ids[3])} <= chain
+    assert (ids[3], egg_note) not in chain  # another chat
+    plan = plan_forgetting(store, HelaParams(), ForgettingParams(), now=NOW)
+    archived = {x["episode_id"] for x in plan.archived}
+    # the three chat turns with nothing beyond their neighbours go; the associated egg
+    # question (0.7 beyond the chain) and the statement (kept a year) stay
+    assert archived == {ids[0], ids[1], ids[3]}
+    assert all(x["degree"] == 0.0 for x in plan.archived)
+    store.close()
+
+
 def test_restore_brings_edges_back_and_purge_deletes(tmp_path, embedder):
     store = Store(tmp_path)
     engine, ids = build(store, embedder)
@@ -134,7 +169,7 @@ def test_restore_brings_edges_back_and_purge_deletes(tmp_path, embedder):
     forget(engine, params=ForgettingParams(), now=NOW)
     assert store.edges_of([weak]) == edge_before  # edges stay while archived
     tab = {e["id"]: e for e in archived_episodes(store)}
-    assert tab[weak]["edges"] == 1 and "weighted degree" in tab[weak]["reason"]
+    assert tab[weak]["edges"] == 1 and "association degree" in tab[weak]["reason"]
     assert "Is it going to rain today?" in tab[weak]["text"]
     assert not any(weak in e[:2] for e in engine.graph_snapshot()["edges"])
 

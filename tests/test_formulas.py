@@ -122,6 +122,14 @@ def test_weighted_degree():
     assert F.weighted_degree([0.5, 0.25, 0.125]) == pytest.approx(0.875)
 
 
+def test_association_beyond_the_chat_chain():
+    # chain links 0.5 (temporal only) -> 0, 0.7 (temporal + 0.2 learned) -> 0.2; a semantic
+    # link of 0.35 outside the chain stays 0.35: A = 0 + 0.2 + 0.35 = 0.55
+    w = F.beyond_chain([0.5, 0.7, 0.35], [True, True, False], 0.5)
+    assert w.tolist() == pytest.approx([0.0, 0.2, 0.35])
+    assert F.weighted_degree(w) == pytest.approx(0.55)
+
+
 def test_recency_and_frequency():
     # exp(-24/24) = e^-1 ; never retrieved -> 0
     r = F.recency(np.array([24.0, 0.0]), never=np.array([False, True]))

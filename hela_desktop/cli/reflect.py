@@ -35,7 +35,9 @@ def add_cli(sub) -> None:
     f.add_argument("--dry-run", action="store_true", help="show what would be archived")
     f.add_argument("--purge", action="store_true",
                    help="also delete every archived memory for good (cannot be undone)")
-    f.add_argument("--max-degree", type=float, help="archive below this weighted degree")
+    f.add_argument("--max-degree", type=float,
+                   help="archive below this association degree (links beyond the chat's "
+                        "own chain; default 0.6)")
     f.add_argument("--stale-days", type=float, help="…and not accessed for this many days")
     f.add_argument("--list", action="store_true", help="list archived memories and exit")
     f.add_argument("--json", action="store_true", help="print the report as JSON")

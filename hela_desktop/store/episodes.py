@@ -365,6 +365,13 @@ class EpisodeQueries(StoreBase):
             "SELECT id, pinned, COALESCE(last_access, created_at), user_text, assistant_text "
             f"FROM episodes WHERE {LIVE_EPISODE} ORDER BY id")]
 
+    def chat_chain(self) -> set[tuple[int, int]]:
+        """(a, b), a < b: non-deleted episodes next to each other in their chat (episodes of
+        no chat form one chain), archived ones included: the pairs a temporal link joins."""
+        return {(int(a), int(b)) for a, b in self.conn.execute(
+            "SELECT LAG(id) OVER (PARTITION BY conversation_id ORDER BY id), id "
+            "FROM episodes WHERE deleted_at IS NULL") if a is not None}
+
     def archived_ids(self, among: Iterable[int] | None = None) -> list[int]:
         """Ids of archived episodes (all, or those of `among`), ascending."""
         if among is None:
