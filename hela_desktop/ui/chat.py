@@ -159,6 +159,7 @@ class MessageView(QtWidgets.QTextBrowser):
 
     tokenHovered = QtCore.Signal(int, int)  # message key, token index (-1, -1: none)
     tokenClicked = QtCore.Signal(int, int)
+    memoryClicked = QtCore.Signal(int)  # a memory named under an answer: its episode id
     regenerateRequested = QtCore.Signal()
     editRequested = QtCore.Signal(int, str)  # n-th user message of the chat (0-based), its text
     paletteChanged = QtCore.Signal()  # bubbles are recoloured; code colours need a re-render
@@ -384,8 +385,9 @@ class MessageView(QtWidgets.QTextBrowser):
             else:
                 r[0], r[1] = min(r[0], a), max(r[1], b)
 
-    def finish_assistant(self, message_id: int | None, spans, footer: str = "") -> None:
-        """The live answer is complete: flush held markers, add the stats footer."""
+    def finish_assistant(self, message_id: int | None, spans, footer: str = "",
+                         sources: tuple[list[tuple[int, str, str]], int] = ([], 0)) -> None:
+        """The live answer is complete: flush held markers, add the footer lines."""
         if self._live is None:
             return
         key = self._live
@@ -395,21 +397,43 @@ class MessageView(QtWidgets.QTextBrowser):
         m = self.msgs[key]
         m["message_id"] = message_id
         m["spans"] = [tuple(s) for s in spans]
-        if footer:
-            self._footer(footer)
+        if footer or sources[0]:
+            self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)
 
-    def _footer(self, text: str) -> None:
+    def _footer(self, text: str, sources: tuple[list[tuple[int, str, str]], int] = ([], 0)
+                ) -> None:
+        """The small grey lines under an answer: its statistics, then the memories it drew
+        on (`window_status.answer_sources`), each a link to the memory in the graph."""
         f = QtGui.QTextCharFormat()
         f.setForeground(QtGui.QColor("#8a8f9c"))
         f.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
-        assert self._cursor is not None, "a footer closes a live answer"
-        self._cursor.insertBlock()
-        self._cursor.insertText(text, f)
+        cur = self._cursor
+        assert cur is not None, "a footer closes a live answer"
+        if text:
+            cur.insertBlock()
+            cur.insertText(text, f)
+        shown, more = sources
+        if not shown:
+            return
+        cur.insertBlock()
+        cur.insertText("From your memories: ", f)
+        link = QtGui.QTextCharFormat(f)
+        link.setForeground(self.palette().color(QtGui.QPalette.ColorRole.Link))
+        link.setAnchor(True)
+        for i, (eid, label, whole) in enumerate(shown):
+            if i:
+                cur.insertText(" · ", f)
+            link.setAnchorHref(f"m:{eid}")
+            link.setToolTip(f"#{eid} · {whole}\n(click: show it in the graph)")
+            cur.insertText(f"“{label}”", link)
+        if more:
+            cur.insertText(f" · and {more} more (in the timeline)", f)
 
     def add_assistant(self, text: str, message_id: int | None, spans, *, when: float | None = None,
-                      offsets: list[tuple[int, int]] | None = None, footer: str = "") -> int:
+                      offsets: list[tuple[int, int]] | None = None, footer: str = "",
+                      sources: tuple[list[tuple[int, str, str]], int] = ([], 0)) -> int:
         """A stored answer; `offsets` are its tokens' character spans (approximated if None)."""
         key = self.begin_assistant(when)
         n_tok = max((int(s[1]) for s in spans), default=0)
@@ -437,8 +461,8 @@ class MessageView(QtWidgets.QTextBrowser):
         entry = self._entry_for(key)
         if entry is not None:
             entry["text"] = text
-        if footer:
-            self._footer(footer)
+        if footer or sources[0]:
+            self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)
         return key
@@ -578,7 +602,8 @@ class MessageView(QtWidgets.QTextBrowser):
                 QtWidgets.QToolTip.showText(e.globalPosition().toPoint(), tip, self.viewport())
             else:
                 QtWidgets.QToolTip.hideText()
-        self.viewport().setCursor(QtCore.Qt.CursorShape.PointingHandCursor if hit[0] >= 0
+        on_link = hit[0] >= 0 or self.anchorAt(e.position().toPoint()).startswith("m:")
+        self.viewport().setCursor(QtCore.Qt.CursorShape.PointingHandCursor if on_link
                                   else QtCore.Qt.CursorShape.IBeamCursor)
 
     def leaveEvent(self, e) -> None:  # noqa: N802
@@ -590,7 +615,9 @@ class MessageView(QtWidgets.QTextBrowser):
 
     def _on_anchor_clicked(self, url: QtCore.QUrl) -> None:
         s = url.toString()
-        if s.startswith("t:"):
+        if s.startswith("m:") and s[2:].isdigit():
+            self.memoryClicked.emit(int(s[2:]))
+        elif s.startswith("t:"):
             try:
                 _, k, t = s.split(":")
                 self.tokenClicked.emit(int(k), int(t))

@@ -28,6 +28,7 @@ from ..events import (
 )
 from ..folder_lock import FolderBusy, FolderLock, lock_data_dir
 from . import window_look
+from . import window_status as ws
 from .chat import ChatPane, ConversationList
 from .explain import reflection_sentence
 from .graph_view import GraphView
@@ -42,7 +43,7 @@ from .window_base import WindowBase
 from .window_files import FileJobs
 from .window_linking import TokenLinks
 from .window_menus import build_menus
-from .window_status import WindowStatus, answer_footer, generation_speed, op_message
+from .window_status import WindowStatus
 from .worker import AssistantClient
 
 FLUSH_MS = 30
@@ -165,6 +166,7 @@ class MainWindow(WindowBase):
         self.timeline.tokenHovered.connect(self.links.timeline_token_hovered)
         self.timeline.tokenClicked.connect(self.links.timeline_token_clicked)
         self.timeline.memoryClicked.connect(self._show_in_graph)
+        self.chat.view.memoryClicked.connect(self._show_in_graph)
 
         self.right_tabs = QtWidgets.QTabWidget()
         self.right_tabs.addTab(self.graph, "Memory graph")
@@ -371,14 +373,13 @@ class MainWindow(WindowBase):
         self.session.apply(ev)
         self._touch()
         self.turns += 1
-        footer = answer_footer({"tokens": ev.tokens, "swaps": ev.swaps, "elapsed_s": ev.elapsed_s,
-                                "generation_s": ev.generation_s, "limit": ev.limit}, ev.interrupted)
+        footer, sources = ws.done_lines(ev, self._recalls)
         if ev.message_id is None and not ev.text:  # stopped before the first token
             self.chat.view.discard_live()
             self.chat.view.add_notice("Stopped before the answer began (nothing was kept; "
                                       "Regenerate answers this message again).")
         else:
-            self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer)
+            self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer, sources)
         title = f"Answer · message #{ev.message_id}" if ev.message_id else "Answer"
         self.timeline.set_answer(ev.timeline, ev.tokens, title, key=self.live_key)
         self._set_streaming(False)
@@ -388,7 +389,7 @@ class MainWindow(WindowBase):
         self.chat.set_title(self.session.title)  # the chat as stored came just before
         self.refresh_conversations()
         self._glow_timer.start(int(GLOW_AFTER_ANSWER_S * 1000))
-        tps = generation_speed(ev.tokens, ev.generation_s, ev.elapsed_s)
+        tps = ws.generation_speed(ev.tokens, ev.generation_s, ev.elapsed_s)
         msg = f"{ev.tokens} tokens at {tps:.1f}/s · {ev.swaps} memory swap{'' if ev.swaps == 1 else 's'}"
         if ev.interrupted:
             msg = "Stopped — partial answer kept. " + msg
@@ -523,9 +524,10 @@ class MainWindow(WindowBase):
                 view.add_user(m["content"], m["created_at"])
                 continue
             st = m.get("stats") or {}
-            footer = answer_footer(st, m["interrupted"])
+            footer, sources = ws.stored_lines(m)
             key = view.add_assistant(m["content"], m["id"], m["spans"], when=m["created_at"],
-                                     offsets=self._offsets.get(m["id"]), footer=footer)
+                                     offsets=self._offsets.get(m["id"]), footer=footer,
+                                     sources=sources)
             for r in st.get("memories", []):
                 self._recalls.setdefault(int(r["episode_id"]), r)
             last_key, last = key, m
@@ -662,7 +664,7 @@ class MainWindow(WindowBase):
             self.message("information", "Export finished" if name == "export" else "Import finished",
                          str(result))  # sentences (`ExportReport.sentence`, `ImportReport.sentence`)
             return
-        said = op_message(name, arg)
+        said = ws.op_message(name, arg)
         if said:
             self.statusBar().showMessage(*said)
 

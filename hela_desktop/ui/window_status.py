@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from PySide6 import QtWidgets
 
+from ..prompt import shorten
 from . import plain
 
 REFLECTING = "Reflecting on memories…"
@@ -110,6 +113,43 @@ def answer_footer(stats: dict, interrupted: bool) -> str:
     if stats.get("limit"):
         return f"stopped at the {int(stats['limit'])}-token limit (Settings ▸ Longest answer) — " + text
     return text
+
+
+Sources = tuple[list[tuple[int, str, str]], int]  # see `answer_sources`
+
+
+def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
+    """The footer and the memories drawn on, for an answer that has just ended (a
+    `DoneEvent`); `recalls`: what the turn's events said of each memory, by id."""
+    footer = answer_footer({"tokens": ev.tokens, "swaps": ev.swaps, "elapsed_s": ev.elapsed_s,
+                            "generation_s": ev.generation_s, "limit": ev.limit,
+                            "repeat_of": ev.episode_id if ev.repeated else None},
+                           ev.interrupted)
+    used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
+    return footer, answer_sources(recalls[i] for i in used if i in recalls)
+
+
+def stored_lines(m: dict) -> tuple[str, Sources]:
+    """The same for a stored answer (a message of `Store.messages`)."""
+    st = m.get("stats") or {}
+    return answer_footer(st, m["interrupted"]), answer_sources(st.get("memories", []))
+
+
+SOURCES_SHOWN = 4  # memories named under an answer; more are counted
+SOURCE_CHARS = 48  # each is cut at a word near here
+
+
+def answer_sources(recalls: Iterable[dict]) -> Sources:
+    """What an answer drew on, for the line under it: ([(episode id, the user's words cut
+    short, whole)], how many more) from the recalls that were in its prompt (``stats
+    ["memories"]``, or the live answer's), in order, each memory once.  Distilled knowledge
+    is left out: it restates memories in other words, and the line is about the user's own."""
+    seen: dict[int, str] = {}
+    for r in recalls:
+        if r.get("kind", "episode") == "episode" and r.get("text"):
+            seen.setdefault(int(r["episode_id"]), " ".join(str(r["text"]).split()))
+    items = [(i, shorten(t, SOURCE_CHARS), t) for i, t in seen.items()]
+    return items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN)
 
 
 def generation_speed(tokens: int, generation_s: float, elapsed_s: float) -> float:

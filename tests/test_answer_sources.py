@@ -1,0 +1,77 @@
+"""Under each answer, the memories it drew on, in the user's words, each a link to the
+memory in the graph: a person can check an answer against what they said, whatever the
+model made of it.
+
+pytest-qt offscreen, the real window on a real data folder, no model loaded."""
+
+from __future__ import annotations
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6 import QtCore  # noqa: E402
+from test_app_polish import _formats, _window  # noqa: E402
+from test_ui_app import _wait, fill_store  # noqa: E402
+
+from hela_desktop.store import Store  # noqa: E402
+from hela_desktop.ui.window_status import answer_sources  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+DOG = "My dog is called Pixel and my sister Ana lives in Lisbon, near the river."
+
+
+def test_sources_in_order_once_each_cut_at_a_word_without_knowledge():
+    recalls = [{"episode_id": 4, "text": DOG, "kind": "episode"},
+               {"episode_id": -2, "text": "The user has a dog.", "kind": "knowledge"},
+               {"episode_id": 9, "text": "I teach  Spanish.", "kind": "episode"},
+               {"episode_id": 4, "text": DOG, "kind": "episode"}]
+    shown, more = answer_sources(recalls)
+    assert [i for i, _, _ in shown] == [4, 9] and more == 0
+    # 48 characters, cut at a word, with "…"; the whole text kept for the tooltip
+    assert shown[0][1] == "My dog is called Pixel and my sister Ana lives…"
+    assert shown[0][2] == DOG and shown[1][1] == "I teach Spanish."
+    six = [{"episode_id": i, "text": f"memory {i}"} for i in range(6)]
+    shown, more = answer_sources(six)
+    assert len(shown) == 4 and more == 2
+    assert answer_sources([]) == ([], 0)
+
+
+def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_path):
+    data_dir = tmp_path / "data"
+    with Store(data_dir) as store:
+        ids = fill_store(store, 6)
+        cid = store.add_conversation("Pixel")
+        store.add_message(cid, "user", "What is my dog's name?")
+        used = [{"episode_id": ids[2], "text": DOG, "kind": "episode"},
+                {"episode_id": ids[4], "text": "question 4 about topic 0", "kind": "episode"}]
+        store.add_message(cid, "assistant", "Pixel is a Spanish word.",
+                          stats={"tokens": 6, "swaps": 0, "elapsed_s": 1.0, "memories": used})
+        store.add_message(cid, "user", "Write a haiku about rain.")
+        store.add_message(cid, "assistant", "Rain on the window.",
+                          stats={"tokens": 5, "swaps": 0, "elapsed_s": 1.0, "memories": []})
+    w = _window(qtbot, data_dir)
+    view = w.chat.view
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "Rain on the window." in view.toPlainText(), 20)
+    text = view.toPlainText()
+    assert ("From your memories: “My dog is called Pixel and my sister Ana lives…” · "
+            "“question 4 about topic 0”") in text
+    # only under the answer that drew on memories: the haiku's answer names none
+    assert text.count("From your memories:") == 1
+    assert text.index("From your memories:") < text.index("Write a haiku")
+    links = {f.anchorHref(): (frag, f.toolTip()) for frag, f in _formats(view.document())
+             if f.isAnchor() and f.anchorHref().startswith("m:")}
+    assert set(links) == {f"m:{ids[2]}", f"m:{ids[4]}"}
+    assert DOG in links[f"m:{ids[2]}"][1]  # the whole memory in the tooltip
+    # a click shows the memory in the graph
+    _wait(qtbot, lambda: len(w.graph.data) >= len(ids), 20)
+    w.right_tabs.setCurrentIndex(1)
+    with qtbot.waitSignal(view.memoryClicked, timeout=2000) as sig:
+        view.anchorClicked.emit(QtCore.QUrl(f"m:{ids[2]}"))
+    assert sig.args == [ids[2]]
+    assert w.right_tabs.currentIndex() == 0 and w.graph.selected == ids[2]
+    w.close()
