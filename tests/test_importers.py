@@ -406,6 +406,58 @@ def test_openwebui_export_follows_current_id(tmp_path, embedder):
     store.close()
 
 
+def test_a_question_asked_again_across_chats_is_one_memory(tmp_path, embedder):
+    """As in the app: a question, request or thanks asked again word for word shares the
+    first one's memory (its messages link to it); a statement said again is a new memory."""
+    def m(mid, parent, children, role, content, ts):
+        return {"id": mid, "parentId": parent, "childrenIds": children, "role": role,
+                "content": content, "timestamp": ts}
+
+    def chat(cid, turns, t0):
+        msgs, prev = {}, None
+        for i, (role, text) in enumerate(turns):
+            mid = f"{cid}-{i}"
+            nxt = [f"{cid}-{i + 1}"] if i + 1 < len(turns) else []
+            msgs[mid] = m(mid, prev, nxt, role, text, t0 + i)
+            prev = mid
+        return {"id": cid, "user_id": "u-1", "title": cid, "updated_at": t0 + 9,
+                "created_at": t0, "chat": {"title": cid, "history": {
+                    "messages": msgs, "currentId": prev}, "messages": list(msgs.values())}}
+
+    export = [
+        chat("one", [("user", "What's a good stretch for tight hamstrings?"),
+                     ("assistant", "Try a standing forward fold."), ("user", "Thanks!"),
+                     ("assistant", "You're welcome."), ("user", "I'm vegan."),
+                     ("assistant", "Noted.")], 1712000000),
+        chat("two", [("user", "what's a good stretch for tight hamstrings"),
+                     ("assistant", "A seated hamstring stretch."), ("user", "thanks"),
+                     ("assistant", "Any time."), ("user", "I'm vegan."),
+                     ("assistant", "Got it.")], 1712100000),
+    ]
+    path = write_json(tmp_path / "chat-export-1712200000.json", export)
+    store, rep = import_twice(tmp_path, path, embedder)
+    users = [e["user"] for e in episodes(store)]
+    assert users == ["What's a good stretch for tight hamstrings?", "Thanks!", "I'm vegan.",
+                     "I'm vegan."]
+    d = rep.details
+    assert (d["exchanges"], d["memories"], d["repeated"]) == (6, 4, 2)
+    from hela_desktop.importers.base import describe
+
+    assert describe(d).endswith("; 2 exchanges repeat an earlier question, request or thanks "
+                                "word for word and share its memory")
+    # every answer is kept; a repeat's is linked to the memory it repeats
+    ids = [r[0] for r in store.conn.execute("SELECT id FROM episodes ORDER BY id")]
+    linked = [r[0] for r in store.conn.execute(
+        "SELECT episode_id FROM messages WHERE role = 'assistant' ORDER BY created_at")]
+    assert linked == [ids[0], ids[1], ids[2], ids[0], ids[1], ids[3]]
+    # the chains go around the repeats: one chat's three memories are linked in turn, the
+    # other's one memory (its statement) to nothing of its own chat
+    edges = {(a, b) for a, b in store.conn.execute("SELECT src, dst FROM edges WHERE prior >= 0.5")}
+    assert {(ids[0], ids[1]), (ids[1], ids[2])} <= edges
+    assert not {(ids[0], ids[3]), (ids[1], ids[3])} & edges
+    store.close()
+
+
 # ---------------------------------------------------------------------------- Jan -----
 def jan_threads(root: Path) -> Path:
     threads = root / "jan" / "threads"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import facts
 from ..config import HelaParams
 from ..memfile.format import Limits, Progress, _Bad, _loads, _Source, check_zip_member
 from ..memfile.readers import _plain_episode, _plain_uid
@@ -168,6 +169,10 @@ def describe(d: dict) -> str:
         body = f"{n('conversations', 'conversation')}, {n('exchanges', 'exchange')}"
     if d.get("first"):
         body += f", {d['first']} to {d['last']}"
+    if d.get("repeated"):
+        k = int(d["repeated"])
+        body += (f"; {k} {'exchange repeats' if k == 1 else 'exchanges repeat'} an earlier "
+                 "question, request or thanks word for word and share its memory")
     reasons = d.get("skipped_reasons") or {}
     if reasons:
         why = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda x: -x[1]))
@@ -198,6 +203,8 @@ class HistorySource(_Source):
         self.counts = dict.fromkeys(MEMBERS, 0)
         self.n_conversations = 0
         self.n_memories = 0
+        self.n_repeats = 0  # exchanges that asked again what an earlier one asked
+        self._asked: dict[tuple[str, ...], str] = {}  # word key -> the memory that asked it
         self.first: float | None = None
         self.last: float | None = None
         self.extra: dict[str, Any] = {}
@@ -250,6 +257,23 @@ class HistorySource(_Source):
         self._write("edges.jsonl", {"a": a, "b": b, "weight": 0.0, "prior": float(prior),
                                     "count": 0, "step": 0, "updated_at": at})
 
+    def _memory_for(self, uid: str, user: str, reply: str, at: float, meta: dict,
+                    conversation: str) -> str | None:
+        """The memory of one exchange: a new one (`uid`), or, for a question, request or
+        small talk asked again word for word in this import, the earlier one it repeats
+        (as in the app, `MemoryEngine.repeat_of`); None when the exchange was seen already."""
+        key = facts.word_key(user) if facts.only_asks(user) else None
+        memory = self._asked.get(key) if key else None
+        if memory is not None and uid not in self._ep_uids:
+            self._ep_uids.add(uid)
+            self.n_repeats += 1
+            return memory
+        if not self.add_memory(uid, user, reply, at, meta, conversation):
+            return None
+        if key:
+            self._asked[key] = uid
+        return uid
+
     def add_chat(self, chat: Chat) -> None:
         """A conversation: one HeLa conversation, one episode per exchange (with the
         transcript's two messages), consecutive exchanges joined by the temporal prior."""
@@ -296,7 +320,8 @@ class HistorySource(_Source):
                     meta["model"] = model
             if files:
                 meta["attachments"] = list(files)
-            if not self.add_memory(uid, user, reply, at, meta, conv_uid):
+            memory = self._memory_for(uid, user, reply, at, meta, conv_uid)
+            if memory is None:
                 continue
             self._write("messages.jsonl", {
                 "uid": uid + ".u", "conversation": conv_uid, "role": "user", "content": user,
@@ -306,7 +331,9 @@ class HistorySource(_Source):
                 self._write("messages.jsonl", {
                     "uid": uid + ".a", "conversation": conv_uid, "role": "assistant",
                     "content": reply, "created_at": max(r_at, at), "interrupted": False,
-                    "episode": uid, "stats": None})
+                    "episode": memory, "stats": None})
+            if memory != uid:
+                continue  # no links for a repeat: the chat's chain goes around it
             if prev is not None and self.prior > 0:
                 self.add_edge(prev, uid, self.prior, at)
             prev = uid
@@ -338,8 +365,9 @@ class HistorySource(_Source):
     @property
     def details(self) -> dict:
         d: dict[str, Any] = {"source": self.kind, "conversations": self.n_conversations,
-                             "exchanges": self.n_memories if self.kind != "notes" else 0,
-                             "memories": self.n_memories,
+                             "exchanges": (self.n_memories + self.n_repeats
+                                           if self.kind != "notes" else 0),
+                             "memories": self.n_memories, "repeated": self.n_repeats,
                              "skipped": sum(self.skips.values()),
                              "skipped_reasons": dict(self.skips.most_common()),
                              "first": iso_day(self.first), "last": iso_day(self.last)}
