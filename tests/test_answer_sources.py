@@ -75,3 +75,25 @@ def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_pa
     assert sig.args == [ids[2]]
     assert w.right_tabs.currentIndex() == 0 and w.graph.selected == ids[2]
     w.close()
+
+
+@pytest.mark.parametrize("stats", [[1, 2], "text", {"memories": "x", "tokens": "abc"},
+                                   {"memories": [7, {"episode_id": "3", "text": "t"}],
+                                    "tokens": float("nan"), "limit": [1]}])
+def test_any_statistics_an_imported_file_carries_leave_the_chat_readable(qtbot, tmp_path, stats):
+    """A memory file may carry any JSON in a message's statistics; the chat still opens,
+    with no footer and no memories line where they make no sense."""
+    data_dir = tmp_path / "data"
+    with Store(data_dir) as store:
+        cid = store.add_conversation("Imported")
+        store.add_message(cid, "user", "Hello there")
+        store.add_message(cid, "assistant", "Hi! How can I help?", stats=stats)
+        store.add_message(cid, "user", "Still here?")
+    w = _window(qtbot, data_dir)
+    view = w.chat.view
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "Still here?" in view.toPlainText(), 20)
+    text = view.toPlainText()
+    assert "Hi! How can I help?" in text and "From your memories" not in text
+    assert "tokens" not in text
+    w.close()

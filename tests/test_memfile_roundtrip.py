@@ -511,3 +511,34 @@ def test_markdown_export_marks_superseded_knowledge(sample, tmp_path):
     current = next(x for x in text.splitlines() if "allergic to peanuts" in x and "**" in x)
     assert "superseded" not in current
 
+
+
+def test_the_memories_a_message_names_keep_pointing_at_them_in_another_store(tmp_path):
+    """A message's statistics name the memories its answer drew on by the store's ids; the
+    file also names them by uid, and the importing store gives them its own ids (an id of
+    the writing store would name another memory there)."""
+    vec = unit(np.random.default_rng(3))
+    with Store(tmp_path / "src") as src:
+        cid = src.add_conversation("Pixel")
+        dog = src.add_episode("My dog is called Pixel.", "", vec, embedder=EMB,
+                              conversation_id=cid)
+        ask = src.add_episode("What is my dog's name?", "", vec, embedder=EMB,
+                              conversation_id=cid)
+        src.add_message(cid, "user", "What is my dog's name?")
+        src.add_message(cid, "assistant", "Pixel.", episode_id=ask, stats={
+            "tokens": 2, "repeat_of": ask, "memories": [
+                {"episode_id": dog, "text": "My dog is called Pixel.", "kind": "episode"},
+                {"episode_id": 999, "text": "gone since", "kind": "episode"}]})
+        uids = {dog: src.episode(dog).uid, ask: src.episode(ask).uid}
+        path = tmp_path / "pixel.hela"
+        export_store(src, path)
+    with Store(tmp_path / "dst") as dst:
+        for i in range(5):  # the importing store's ids are taken by other memories
+            dst.add_episode(f"something else {i}", "", vec, embedder=EMB)
+        import_file(dst, path)
+        (msg,) = [m for m in dst.messages(dst.conversations()[0]["id"]) if m["role"] == "assistant"]
+        st = msg["stats"]
+        here = {dst.episode(i).uid: i for i in dst.episode_ids().tolist()}
+        assert st["memories"][0]["episode_id"] == here[uids[dog]] != dog
+        assert st["memories"][1]["episode_id"] is None  # not in the file: no id at all
+        assert st["repeat_of"] == here[uids[ask]] == msg["episode_id"]

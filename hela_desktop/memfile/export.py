@@ -33,6 +33,7 @@ from .format import (
     _b64,
     _jdump,
     _json_col,
+    stats_to_file,
 )
 from .report import ExportReport
 from .streams import _BackgroundWriter
@@ -313,7 +314,7 @@ class _NativeExport:
                 "uid": r[0], "conversation": r[1], "role": r[2], "content": r[3],
                 "created_at": r[4], "interrupted": bool(r[5]),
                 "episode": id2uid.get(r[6]) if r[6] is not None else None,
-                "stats": _json_col(r[7]),
+                "stats": stats_to_file(_json_col(r[7]), id2uid),
             })
             self.tick()
 

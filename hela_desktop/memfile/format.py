@@ -13,7 +13,7 @@ import json
 import os
 import re
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -141,6 +141,45 @@ def _json_col(text: str | None) -> Any:
 def _obj_text(v: Any) -> str:
     """How a JSON column (meta, last_recall, stats) is stored."""
     return json.dumps(v, ensure_ascii=False, allow_nan=False)
+
+
+def stats_to_file(stats: Any, id2uid: Mapping[int, str]) -> Any:
+    """A message's statistics as a memory file carries them: the memories they name by the
+    store's ids (`memories[].episode_id`, `repeat_of`) also by uid (`episode_uid`,
+    `repeat_of_uid`), so the store that imports the file can name them by its own ids."""
+    if not isinstance(stats, dict):
+        return stats
+    out = dict(stats)
+    mems = stats.get("memories")
+    if isinstance(mems, list):
+        out["memories"] = [
+            {**r, "episode_uid": id2uid[r["episode_id"]]}
+            if isinstance(r, dict) and r.get("episode_id") in id2uid else r for r in mems]
+    if stats.get("repeat_of") in id2uid:
+        out["repeat_of_uid"] = id2uid[stats["repeat_of"]]
+    return out
+
+
+def stats_from_file(text: str | None, uid2id: Mapping[str, int]) -> str | None:
+    """Statistics read from a file (JSON text, any value) with the memories they name given
+    this store's ids: found by uid, or none (an id of the store that wrote the file would
+    name another memory here)."""
+    if text is None:
+        return None
+    stats = json.loads(text)
+    if not isinstance(stats, dict):
+        return text
+
+    def here(uid: Any) -> int | None:
+        return uid2id.get(uid) if isinstance(uid, str) else None
+
+    mems = stats.get("memories")
+    if isinstance(mems, list):
+        stats["memories"] = [{**r, "episode_id": here(r.get("episode_uid"))}
+                             if isinstance(r, dict) and "episode_id" in r else r for r in mems]
+    if "repeat_of" in stats:
+        stats["repeat_of"] = here(stats.get("repeat_of_uid"))
+    return _obj_text(stats)
 
 
 # times are Unix seconds that every date function can show: years 1 to 9999 (a day inside

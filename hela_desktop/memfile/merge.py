@@ -16,7 +16,7 @@ import numpy as np
 from ..edges import merge_edge
 from ..store import Store
 from ..store import transfer as tx
-from .format import Progress, _Bad, _Source, _where
+from .format import Progress, _Bad, _Source, _where, stats_from_file
 from .report import ImportReport
 from .streams import _prefetch
 from .validate import _keep_vector, _Plan, _usable_vector
@@ -218,7 +218,7 @@ class _Merge:
                     self.msg_id[r["uid"]] = tx.insert_message(conn, (
                         r["uid"], self.ref(self.conv_id, r["conversation"], member, where),
                         r["role"], r["content"], r["created_at"], r["interrupted"], eid,
-                        r["stats"]))
+                        stats_from_file(r["stats"], self.ep_id)))
                     self.bump(kind, "added")
                     continue
                 self.msg_id[r["uid"]] = e[1]

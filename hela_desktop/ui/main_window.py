@@ -523,13 +523,12 @@ class MainWindow(WindowBase):
             if m["role"] == "user":
                 view.add_user(m["content"], m["created_at"])
                 continue
-            st = m.get("stats") or {}
             footer, sources = ws.stored_lines(m)
             key = view.add_assistant(m["content"], m["id"], m["spans"], when=m["created_at"],
                                      offsets=self._offsets.get(m["id"]), footer=footer,
                                      sources=sources)
-            for r in st.get("memories", []):
-                self._recalls.setdefault(int(r["episode_id"]), r)
+            for r in ws.recalls_of(ws.stats_of(m)):
+                self._recalls.setdefault(r["episode_id"], r)
             last_key, last = key, m
         self._ask_offsets()
         if not self.session.messages:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from PySide6 import QtWidgets
@@ -92,27 +93,48 @@ def op_message(name: str, arg) -> tuple[str, int] | None:
     return None
 
 
+def _num(v) -> float:
+    """A number from stored statistics, 0 for anything else (an imported file may hold any
+    JSON there)."""
+    return float(v) if type(v) in (int, float) and math.isfinite(v) else 0.0
+
+
 def answer_footer(stats: dict, interrupted: bool) -> str:
     """The line under an answer: tokens, swaps, speed (from the first token on; older answers
     stored only the whole time, prompt reading included), and why it ended if not by itself."""
-    tokens = int(stats.get("tokens") or 0)
-    if not tokens:
+    tokens = int(_num(stats.get("tokens")))
+    if tokens <= 0:
         return "stopped early" if interrupted else ""
-    swaps = int(stats.get("swaps") or 0)
+    swaps = int(_num(stats.get("swaps")))
     parts = [f"{tokens} tokens", f"{swaps} memory swap{'s' if swaps != 1 else ''}"]
-    gen, elapsed = stats.get("generation_s") or 0.0, stats.get("elapsed_s") or 0.0
+    gen, elapsed = _num(stats.get("generation_s")), _num(stats.get("elapsed_s"))
     if gen > 0:
         parts.append(f"{tokens / gen:.1f} tokens/s")
     elif elapsed > 0:
         parts.append(f"{tokens / elapsed:.1f} tokens/s, prompt reading included")
-    if stats.get("repeat_of"):  # no new memory: the message repeated this one
+    if _num(stats.get("repeat_of")) > 0:  # no new memory: the message repeated this one
         parts.append(f"asked before: memory #{int(stats['repeat_of'])}")
     text = " · ".join(parts)
     if interrupted:
         return "stopped — " + text
-    if stats.get("limit"):
+    if _num(stats.get("limit")) > 0:
         return f"stopped at the {int(stats['limit'])}-token limit (Settings ▸ Longest answer) — " + text
     return text
+
+
+def stats_of(m: dict) -> dict:
+    """A stored message's statistics as a dict ({} when there are none, or an imported
+    file put something else there)."""
+    st = m.get("stats")
+    return st if isinstance(st, dict) else {}
+
+
+def recalls_of(stats: dict) -> list[dict]:
+    """The memories a message's statistics say were in its prompt (``memories``): those that
+    name a memory of this store by id."""
+    mems = stats.get("memories")
+    return [r for r in mems if isinstance(r, dict) and type(r.get("episode_id")) is int] \
+        if isinstance(mems, list) else []
 
 
 Sources = tuple[list[tuple[int, str, str]], int]  # see `answer_sources`
@@ -131,8 +153,8 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
 
 def stored_lines(m: dict) -> tuple[str, Sources]:
     """The same for a stored answer (a message of `Store.messages`)."""
-    st = m.get("stats") or {}
-    return answer_footer(st, m["interrupted"]), answer_sources(st.get("memories", []))
+    st = stats_of(m)
+    return answer_footer(st, m["interrupted"]), answer_sources(recalls_of(st))
 
 
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
@@ -147,7 +169,7 @@ def answer_sources(recalls: Iterable[dict]) -> Sources:
     seen: dict[int, str] = {}
     for r in recalls:
         if r.get("kind", "episode") == "episode" and r.get("text"):
-            seen.setdefault(int(r["episode_id"]), " ".join(str(r["text"]).split()))
+            seen.setdefault(r["episode_id"], " ".join(str(r["text"]).split()))
     items = [(i, shorten(t, SOURCE_CHARS), t) for i, t in seen.items()]
     return items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN)
 
