@@ -291,7 +291,9 @@ class Assistant:
             # the user's words are the memory; the answer stays beside them as context
             if not interrupted:
                 episode_id = repeat
-                if episode_id is None:
+                if repeat is not None:
+                    engine.touch(repeat, now)  # needed again: not stale for forgetting
+                else:
                     episode_id = engine.add_episode(NewEpisode(
                         user_text=message, assistant_text=answer,
                         conversation_id=conversation_id, created_at=now))

@@ -225,8 +225,10 @@ def purge_archived(engine_or_store, ids: Iterable[int] | None = None) -> list[in
     return todo
 
 
-def restore(engine_or_store, ids: Iterable[int]) -> list[int]:
-    """Un-archive episodes: back in retrieval (if an engine is given) with all their edges.
+def restore(engine_or_store, ids: Iterable[int], *, now: float | None = None) -> list[int]:
+    """Un-archive episodes: back in retrieval (if an engine is given) with all their edges,
+    and used `now` (brought back by hand, a memory is needed: the next idle pass must not
+    archive it again as stale).
 
     Returns the ids that were archived and are now restored.
     """
@@ -234,8 +236,11 @@ def restore(engine_or_store, ids: Iterable[int]) -> list[int]:
     want = [int(i) for i in ids]
     archived = set(store.archived_ids(want))
     done = [i for i in want if i in archived]
+    at = time.time() if now is None else now
     with store.transaction():
         store.unarchive_episodes(done)
+        for i in done:
+            store.touch_episode(i, at)
         if done:
             store.log_activity(JOB, {"restored": done})
     if engine is not None and done:

@@ -319,17 +319,29 @@ class MemoryEngine:
         same = [i for i in cands if facts.word_key(texts.get(i, "")) == key]
         return max(same) if same else None
 
+    def touch(self, episode_id: int, at: float) -> None:
+        """The user needed memory `episode_id` again at `at` (they asked it again): it counts
+        as used then, for forgetting and for recency, but not as recalled."""
+        with self._lock:
+            self.store.touch_episode(episode_id, at)
+            i = self.index.pos.get(episode_id)
+            if i is not None and not (self.index.last[i] >= at):
+                self.index.last[i] = at
+
     def delete_episode(self, episode_id: int) -> None:
         """Soft delete: out of retrieval and the graph, restorable with `restore_episode`."""
         with self._lock:
             self.store.set_deleted(episode_id, True)
             self.index.remove(episode_id)
 
-    def restore_episode(self, episode_id: int) -> None:
-        """Undo a soft delete or an archive: back in retrieval with its edges."""
+    def restore_episode(self, episode_id: int, now: float | None = None) -> None:
+        """Undo a soft delete or an archive: back in retrieval with its edges, and used
+        `now` (brought back by hand, it is needed: the next idle pass must not archive it
+        again as stale)."""
         with self._lock, self.store.transaction():
             self.store.set_deleted(episode_id, False)
             self.store.set_archived(episode_id, None)
+            self.store.touch_episode(episode_id, time.time() if now is None else now)
         self._reindex_one(episode_id)
 
     def _reindex_one(self, episode_id: int) -> None:

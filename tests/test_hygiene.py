@@ -251,6 +251,9 @@ def test_a_question_asked_again_is_the_same_memory(make_assistant):
     _, again = _turn(a, "what is my dog’s  name", chat, now=T0 + DAY)
     assert again.repeated and again.episode_id == first.episode_id
     assert a.store.count_episodes() == n
+    # needed again: used at the second ask (forgetting counts from there), not recalled
+    ep = a.store.episode(first.episode_id)
+    assert ep.last_access == T0 + DAY and ep.access_count == 0
     said = [m for m in a.store.messages(chat) if m["role"] == "assistant"]
     assert said[0]["episode_id"] == first.episode_id
     assert said[0]["stats"]["repeat_of"] == first.episode_id

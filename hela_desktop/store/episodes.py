@@ -282,6 +282,12 @@ class EpisodeQueries(StoreBase):
             (time.time() if reason else None, reason, episode_id),
         )
 
+    def touch_episode(self, episode_id: int, at: float) -> None:
+        """The memory was needed at `at` without being recalled (asked again): its last use
+        moves there (never back); its recall count and reasons stay."""
+        self.conn.execute("UPDATE episodes SET last_access = MAX(COALESCE(last_access, ?), ?) "
+                          "WHERE id = ?", (at, at, episode_id))
+
     def record_access(self, updates: list[tuple[int, float, bytes | None, int, str]]) -> None:
         """(episode_id, at, query_centroid blob, query_count, last_recall json) per recalled episode."""
         self.conn.executemany(
