@@ -290,9 +290,9 @@ class Assistant:
                 self.store.save_timeline(message_id, timeline)
             # the user's words are the memory; the answer stays beside them as context
             if not interrupted:
-                episode_id = repeat
                 if repeat is not None:
                     engine.touch(repeat, now)  # needed again: not stale for forgetting
+                    episode_id = repeat
                 else:
                     episode_id = engine.add_episode(NewEpisode(
                         user_text=message, assistant_text=answer,
