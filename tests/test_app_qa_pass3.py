@@ -1,0 +1,80 @@
+"""The third QA pass of the window, by hand under Xvfb: what a new user met, fixed.
+
+Archive's Restore enabled by choosing a row, Activity sentences readable whole, the welcome
+text without an orphaned word, the window on the screen with its frame, multi-line boxes
+that Tab leaves, the settings dialog's limits, messages that take the keyboard.
+
+pytest-qt offscreen, real widgets on a real store, no model loaded."""
+
+from __future__ import annotations
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6 import QtCore  # noqa: E402
+from test_ui_app import fill_store  # noqa: E402
+
+from hela_desktop.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+LONG = ("Archived 6 weak, isolated, stale memories (#8, #9, #10, #11, #12, #13) — restore "
+        "them from the Archive tab.")
+
+
+def _browser(qtbot, store):
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    b = MemoryBrowser(store)
+    qtbot.addWidget(b)
+    b.resize(520, 500)
+    b.show()
+    return b
+
+
+def test_choosing_an_archived_memory_enables_restore_and_restore_brings_it_back(qtbot, tmp_path):
+    with Store(tmp_path / "data") as store:
+        ids = fill_store(store, 4)
+        store.set_archived(ids[1], "stale")
+        b = _browser(qtbot, store)
+        b.tabs.setCurrentIndex(2)
+        assert [e.id for e in b.archive_model.episodes] == [ids[1]]
+        assert not b.restore_button.isEnabled()  # nothing chosen yet
+        # a click on the row, as the user does it (not selectRow: that is what broke)
+        rect = b.archive.visualRect(b.archive_model.index(0, 2))
+        qtbot.mouseClick(b.archive.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
+        assert b.restore_button.isEnabled()
+        asked = []
+        b.op.connect(lambda name, arg: asked.append((name, arg)))
+        qtbot.mouseClick(b.restore_button, QtCore.Qt.MouseButton.LeftButton)
+        assert asked == [("restore", ids[1])]
+
+
+def test_activity_rows_show_their_whole_sentence(qtbot, tmp_path):
+    with Store(tmp_path / "data") as store:
+        fill_store(store, 2)
+        store.log_activity("forget", {"checked": 13, "archived": [8, 9, 10, 11, 12, 13]})
+        b = _browser(qtbot, store)
+        b.tabs.setCurrentIndex(3)
+        table = b.activity
+        assert table.rowCount() == 1
+        item = table.item(0, 2)
+        assert item.text() == LONG
+
+        def fits() -> bool:
+            width = table.columnWidth(2) - 8  # the cell's padding
+            need = table.fontMetrics().boundingRect(
+                QtCore.QRect(0, 0, width, 10_000), int(QtCore.Qt.TextFlag.TextWordWrap), item.text())
+            return table.rowHeight(0) >= need.height()
+
+        qtbot.waitUntil(fits, timeout=2000)
+        for width in (420, 300):  # narrower: the sentence takes more lines, the row grows
+            b.resize(width, 500)
+            qtbot.waitUntil(fits, timeout=2000)
+        assert table.rowHeight(0) > 3 * table.fontMetrics().lineSpacing()
+        # every cell says the whole line when hovered
+        for c in range(3):
+            assert LONG in table.item(0, c).toolTip()
