@@ -78,3 +78,44 @@ def test_activity_rows_show_their_whole_sentence(qtbot, tmp_path):
         # every cell says the whole line when hovered
         for c in range(3):
             assert LONG in table.item(0, c).toolTip()
+
+
+def _lonely_lines(doc) -> list[str]:
+    """Lines of `doc`'s layout that hold one word where their line (up to a hard break)
+    has more."""
+    out = []
+    block = doc.begin()
+    while block.isValid():
+        doc.documentLayout().blockBoundingRect(block)  # lays the block out
+        text, lay = block.text(), block.layout()
+        for i in range(lay.lineCount()):
+            line = lay.lineAt(i)
+            piece = text[line.textStart(): line.textStart() + line.textLength()]
+            start = text.rfind("\u2028", 0, line.textStart() + 1) + 1  # the hard line it is on
+            end = text.find("\u2028", line.textStart())
+            whole = text[start: end if end >= 0 else len(text)]
+            if len(piece.split()) == 1 and len(whole.split()) > 1:
+                out.append(piece.strip())
+        block = block.next()
+    return out
+
+
+def test_the_welcome_text_never_leaves_one_word_alone_on_a_line(qtbot):
+    from hela_desktop.ui.chat import ChatPane
+
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.view.show_empty()
+    doc = pane.view.document().clone()
+    lonely = {}
+    for width in range(240, 720, 4):
+        doc.setTextWidth(width)
+        found = _lonely_lines(doc)
+        if found:
+            lonely[width] = found
+    assert lonely == {}
+    # the timeline's hint is bound the same way
+    from hela_desktop.ui.plain import no_orphan
+
+    assert no_orphan("the tokens it was active for.") == "the tokens it was active\u00a0for."
+    assert no_orphan("one") == "one"

@@ -14,18 +14,25 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
-from .plain import message_box, tip
+from .plain import message_box, no_orphan, tip
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
+
+
+def _hint(*lines: str) -> str:
+    """A grey centred paragraph of `lines`, none of which wraps to leave one word alone."""
+    return "<p align='center' style='color:gray'>" + "<br>".join(map(no_orphan, lines)) + "</p>"
+
 
 EMPTY_HINT = (
     "<div style='margin-top:60px'>"
     "<p align='center' style='font-size:15pt'><b>Ask HeLa anything.</b></p>"
-    "<p align='center' style='color:gray'>Everything runs on this computer — nothing leaves it.<br>"
-    "Each exchange becomes a memory in the graph on the right;<br>"
-    "memories recalled together grow linked, like associations.</p>"
-    "<p align='center' style='color:gray'>Enter sends · Shift+Enter adds a line · Esc stops the answer<br>"
-    "Hover a word of an answer to see which memories it was written with.</p></div>"
+    + _hint("Everything runs on this computer — nothing leaves it.",
+            "Each exchange becomes a memory in the graph on the right;",
+            "memories recalled together grow linked, like associations.")
+    + _hint("Enter sends · Shift+Enter adds a line · Esc stops the answer",
+            "Hover a word of an answer to see which memories it was written with.")
+    + "</div>"
 )
 
 
