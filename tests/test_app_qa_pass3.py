@@ -14,7 +14,7 @@ import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings f
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtCore  # noqa: E402
+from PySide6 import QtCore, QtGui  # noqa: E402
 from test_ui_app import fill_store  # noqa: E402
 
 from hela_desktop.store import Store  # noqa: E402
@@ -119,3 +119,49 @@ def test_the_welcome_text_never_leaves_one_word_alone_on_a_line(qtbot):
 
     assert no_orphan("the tokens it was active for.") == "the tokens it was active\u00a0for."
     assert no_orphan("one") == "one"
+
+
+def _window(qtbot, tmp_path):
+    from test_ui_app import _ui_settings
+
+    from hela_desktop.ui.main_window import MainWindow
+
+    w = MainWindow(tmp_path / "data", _ui_settings(), load_model=False, autoload=False,
+                   idle_scheduler=False)
+    qtbot.addWidget(w)
+    return w
+
+
+def _on_screen_with_frame(w) -> bool:
+    from hela_desktop.ui.window_look import FRAME_ALLOWANCE as m
+
+    avail = w.screen().availableGeometry()
+    return avail.contains(w.geometry().marginsAdded(m))
+
+
+def test_the_window_is_restored_on_the_screen_with_room_for_its_frame(qtbot, tmp_path):
+    from hela_desktop.ui import window_look
+
+    qs = QtCore.QSettings(str(tmp_path / "ui.conf"), QtCore.QSettings.Format.IniFormat)
+    avail = QtGui.QGuiApplication.primaryScreen().availableGeometry()
+    first = _window(qtbot, tmp_path)
+    assert first.width() > avail.width()  # the first window's size is for a large screen
+    window_look.restore_layout(first, qs)  # nothing saved yet: it still has to fit
+    assert _on_screen_with_frame(first)
+    # saved too large for this screen (another screen, or the first run's size): Qt alone
+    # restores it flush with the screen's bottom edge
+    first.setGeometry(0, 0, avail.width() + 80, avail.height() + 40)
+    qs.setValue("window/geometry", first.saveGeometry())
+    qs.setValue("window/splitter", first.main_split.saveState())
+    again = _window(qtbot, tmp_path / "again")
+    window_look.restore_layout(again, qs)
+    assert _on_screen_with_frame(again)
+    again.show()
+    qtbot.waitExposed(again)
+    assert avail.contains(again.frameGeometry())
+    # partly off the screen to the right and below: moved back in, its size kept (the
+    # frame, now known, is what must fit)
+    size = (again.minimumWidth() + 10, again.minimumHeight() + 10)
+    again.setGeometry(avail.right() - 100, avail.bottom() - 100, *size)
+    window_look.fit_on_screen(again)
+    assert avail.contains(again.frameGeometry()) and (again.width(), again.height()) == size
