@@ -14,7 +14,7 @@ import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings f
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtCore, QtGui  # noqa: E402
+from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
 from test_ui_app import fill_store  # noqa: E402
 
 from hela_desktop.store import Store  # noqa: E402
@@ -165,3 +165,58 @@ def test_the_window_is_restored_on_the_screen_with_room_for_its_frame(qtbot, tmp
     again.setGeometry(avail.right() - 100, avail.bottom() - 100, *size)
     window_look.fit_on_screen(again)
     assert avail.contains(again.frameGeometry()) and (again.width(), again.height()) == size
+
+
+def _press(qtbot, widget, key) -> None:
+    qtbot.keyClick(widget, key)
+    QtWidgets.QApplication.processEvents()
+
+
+def test_settings_dialog_tab_order_limits_and_no_empty_rows(qtbot, tmp_path):
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    s = Settings()
+    s.temperature = 3.0  # allowed in settings.json (0–5), beyond the dial's usual 2
+    dlg = SettingsDialog(s, tmp_path)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    # the keyboard starts on a field, not on the invisible scroll area
+    assert dlg.focusWidget() is not dlg.form_scroll
+    # Tab leaves the instructions box instead of typing a tab into them
+    dlg.system_prompt.setFocus()
+    before = dlg.system_prompt.toPlainText()
+    _press(qtbot, dlg.system_prompt, QtCore.Qt.Key.Key_Tab)
+    assert dlg.system_prompt.toPlainText() == before and not dlg.system_prompt.hasFocus()
+    # the longest answer is at most half the context: the field says so by its range, and
+    # what it shows is what is saved (it was cut down silently on OK)
+    assert dlg.max_answer.maximum() == s.n_ctx // 2
+    dlg.max_answer.setValue(5000)
+    assert dlg.max_answer.value() == 2048 == dlg.result_settings().max_answer_tokens
+    dlg.n_ctx.setValue(16384)
+    dlg.max_answer.setValue(5000)
+    assert dlg.result_settings().max_answer_tokens == 5000
+    # a temperature from the file survives OK unchanged
+    assert dlg.result_settings().temperature == 3.0
+    # no blank rows between the model and its hint (no model details, no server warning)
+    hint = next(lab for lab in dlg.findChildren(QtWidgets.QLabel)
+                if lab.text().startswith("Also listed"))
+    below_model = dlg.model.mapTo(dlg, QtCore.QPoint(0, dlg.model.height())).y()
+    gap = hint.mapTo(dlg, QtCore.QPoint(0, 0)).y() - below_model
+    assert gap < hint.fontMetrics().lineSpacing(), gap  # one row's spacing, no more
+
+
+def test_edit_memory_dialog_tab_moves_between_the_two_texts(qtbot, tmp_path):
+    from hela_desktop.ui.memory_browser import EditMemoryDialog
+
+    with Store(tmp_path / "data") as store:
+        ids = fill_store(store, 1)
+        ep = store.episode(ids[0])
+    dlg = EditMemoryDialog(ep)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    dlg.user.setFocus()
+    _press(qtbot, dlg.user, QtCore.Qt.Key.Key_Tab)
+    assert dlg.assistant.hasFocus() and "\t" not in dlg.values()[0]

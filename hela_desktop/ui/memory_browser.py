@@ -97,6 +97,8 @@ class EditMemoryDialog(QtWidgets.QDialog):
         lay = QtWidgets.QFormLayout(self)
         self.user = QtWidgets.QPlainTextEdit(episode.user_text)
         self.assistant = QtWidgets.QPlainTextEdit(episode.assistant_text)
+        for box in (self.user, self.assistant):  # Tab goes on (a memory holds no tabs)
+            box.setTabChangesFocus(True)
         lay.addRow("You said:", self.user)
         lay.addRow("HeLa answered:", self.assistant)
         note = QtWidgets.QLabel("Saving re-embeds the memory, so recall follows your edit.")

@@ -63,13 +63,14 @@ class SettingsDialog(QtWidgets.QDialog):
         self.form_scroll.setWidgetResizable(True)
         self.form_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self.form_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.form_scroll.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # the first field has it
         self._form = body = QtWidgets.QWidget()
         lay = QtWidgets.QVBoxLayout(body)
         lay.setContentsMargins(0, 0, 0, 0)
 
         # -- answers
         box = QtWidgets.QGroupBox("Answers")
-        form = QtWidgets.QFormLayout(box)
+        self._answers_form = form = QtWidgets.QFormLayout(box)
         # where answers come from: this computer (llama.cpp) or an OpenAI-compatible server
         self.local_backend = QtWidgets.QRadioButton("This computer (llama.cpp)")
         self.server_backend = QtWidgets.QRadioButton("A server (OpenAI-compatible)")
@@ -122,15 +123,18 @@ class SettingsDialog(QtWidgets.QDialog):
         plain.labels(hint)  # a folder's name
         hint.setToolTip(plain.tip(str(self._data_dir / "models")))
         form.addRow("", hint)
-        self.temperature = _spin(0.0, 2.0, settings.temperature, step=0.05,
+        self.temperature = _spin(0.0, max(2.0, settings.temperature), settings.temperature, step=0.05,
                                  tip="0: the same question always gets the same answer; "
                                      "higher: more varied, more surprising answers (temperature)")
         form.addRow("Creativity:", self.temperature)
-        self.max_answer = _spin(16, 8192, settings.max_answer_tokens, suffix=" tokens",
-                                tip="A token is about three quarters of a word (max_answer_tokens)")
+        self.max_answer = _spin(16, max(16, settings.n_ctx // 2), settings.max_answer_tokens,
+                                suffix=" tokens",
+                                tip="A token is about three quarters of a word; at most half the "
+                                    "context size (Advanced) (max_answer_tokens)")
         form.addRow("Longest answer:", self.max_answer)
         self.system_prompt = QtWidgets.QPlainTextEdit(settings.system_prompt)
         self.system_prompt.setFixedHeight(64)
+        self.system_prompt.setTabChangesFocus(True)  # Tab goes on to the next field
         self.system_prompt.setToolTip("Sent first in every conversation; distilled facts about "
                                       "you are added after it (system_prompt)")
         form.addRow("Instructions for HeLa:", self.system_prompt)
@@ -204,6 +208,9 @@ class SettingsDialog(QtWidgets.QDialog):
                            tip="How much text the model sees at once; larger uses more memory "
                                "and makes memory swaps slower (n_ctx)")
         f4.addRow("Context size:", self.n_ctx)
+        # the longest answer is at most half the context (Settings.validate): say so by its
+        # range rather than by cutting a larger value down on OK
+        self.n_ctx.valueChanged.connect(lambda n: self.max_answer.setMaximum(max(16, n // 2)))
         self.threads = _spin(0, 256, settings.n_threads, special="automatic",
                              tip="CPU threads for generating tokens; reading a prompt uses all "
                                  "cores (n_threads)")
@@ -321,6 +328,7 @@ class SettingsDialog(QtWidgets.QDialog):
 
             m = describe(Path(self.model_path()), "file")
         self.model_details.setText(m.describe() if m is not None else "")
+        self._answers_form.setRowVisible(self.model_details, m is not None)  # no empty row
         self.model_details.setToolTip(plain.tip(str(m.path)) if m is not None else "")
 
     def _update_backend(self, *_) -> None:
@@ -331,7 +339,7 @@ class SettingsDialog(QtWidgets.QDialog):
             w.setEnabled(server)
         warn = privacy_warning(self.server_url.text().strip()) if server else None
         self.server_warning.setText(f"⚠ {warn}" if warn else "")
-        self.server_warning.setVisible(bool(warn))
+        self._answers_form.setRowVisible(self.server_warning, bool(warn))  # no empty row
 
     def _browse_model(self) -> None:
         start = str(self._data_dir / "models")
