@@ -220,3 +220,60 @@ def test_edit_memory_dialog_tab_moves_between_the_two_texts(qtbot, tmp_path):
     dlg.user.setFocus()
     _press(qtbot, dlg.user, QtCore.Qt.Key.Key_Tab)
     assert dlg.assistant.hasFocus() and "\t" not in dlg.values()[0]
+
+
+def _status_timers(w) -> list:
+    """The status bar's running timers (a message shown with a timeout has one)."""
+    return [t for t in w.statusBar().findChildren(QtCore.QTimer) if t.isActive()]
+
+
+def test_while_you_were_away_stays_until_something_else_is_said(qtbot, tmp_path):
+    from hela_desktop.events import ReflectionEvent
+
+    w = _window(qtbot, tmp_path)
+    w.show()
+    nothing = {"clusters": 2, "already_done": 2}
+    w._on_reflection(ReflectionEvent("manual", 0.0, consolidation=nothing))
+    assert w.statusBar().currentMessage().startswith("Reflection: ") and _status_timers(w)
+    # after an idle pass the user is away: the line must still be there when they are back
+    w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing))
+    assert w.statusBar().currentMessage().startswith("While you were away: ")
+    assert not _status_timers(w)
+    w.close()
+
+
+def test_clicking_a_memory_opens_a_detail_pane_that_folded_by_itself(qtbot, tmp_path):
+    import numpy as np
+
+    from hela_desktop.ui.graph_model import snapshot_from_store
+    from hela_desktop.ui.graph_view import GraphView
+
+    with Store(tmp_path / "data") as store:
+        ids = fill_store(store, 6)
+        snap = snapshot_from_store(store)
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.resize(600, 400)  # narrow: the detail pane folds away by itself
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_snapshot(snap, animate=False)
+    view.settle(60)
+    qtbot.wait(50)
+    assert not view.details.isVisible() and not view.details_button.isChecked()
+
+    def click(node_id: int) -> None:
+        x, y = view.xy[view.data.index[node_id]]
+        at = view.plot.mapFromScene(view.vb.mapViewToScene(QtCore.QPointF(float(x), float(y))))
+        qtbot.mouseClick(view.plot.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=at)
+
+    click(ids[2])
+    assert view.selected == ids[2]
+    # the click showed what it selected: the pane opened, and says which memory
+    assert view.details.isVisible() and view.details_button.isChecked()
+    assert f"Memory #{ids[2]}" in view.details.toPlainText()
+    # folded by the user, it stays folded
+    view.details_button.click()
+    assert not view.details.isVisible()
+    click(ids[3])
+    assert view.selected == ids[3] and not view.details.isVisible()
+    assert np.isfinite(view.xy).all()

@@ -700,7 +700,8 @@ class MainWindow(WindowBase):
             return
         head = "" if ev.error else (
             "Reflection: " if ev.trigger == "manual" else "While you were away: ")
-        self.statusBar().showMessage(head + reflection_sentence(ev), 12000)
+        stay = 12000 if ev.trigger == "manual" else 0  # "While you were away" waits for you
+        self.statusBar().showMessage(head + reflection_sentence(ev), stay)
 
     # ---- settings ---------------------------------------------------------------------
     def open_settings(self) -> None:
@@ -774,6 +775,7 @@ class MainWindow(WindowBase):
         box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
         box.setWindowModality(QtCore.Qt.WindowModality.NonModal)
         box.show()
+        box.activateWindow()  # Enter / Esc answer it (without a window manager nothing would)
         self.last_message = (title, text)
 
     def _on_scheme_changed(self, *_args) -> None:
