@@ -96,6 +96,8 @@ def _lonely_lines(doc) -> list[str]:
             whole = text[start: end if end >= 0 else len(text)]
             if len(piece.split()) == 1 and len(whole.split()) > 1:
                 out.append(piece.strip())
+            if piece.lstrip().startswith("·"):  # a key hint's separator ends a line
+                out.append(piece.strip())
         block = block.next()
     return out
 

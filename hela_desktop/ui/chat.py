@@ -20,17 +20,23 @@ TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then 
 
 
 def _hint(*lines: str) -> str:
-    """A grey centred paragraph of `lines`, none of which wraps to leave one word alone."""
+    """A grey centred paragraph of `lines` (each a whole sentence: a narrow pane wraps it
+    where it must), none of which wraps to leave one word alone."""
     return "<p align='center' style='color:gray'>" + "<br>".join(map(no_orphan, lines)) + "</p>"
+
+
+def _keys(*parts: str) -> str:
+    """Key hints joined by " · ", each kept whole on a line (a line breaks after a dot)."""
+    return "\u00a0· ".join(p.replace(" ", "\u00a0") for p in parts)
 
 
 EMPTY_HINT = (
     "<div style='margin-top:60px'>"
     "<p align='center' style='font-size:15pt'><b>Ask HeLa anything.</b></p>"
     + _hint("Everything runs on this computer — nothing leaves it.",
-            "Each exchange becomes a memory in the graph on the right;",
-            "memories recalled together grow linked, like associations.")
-    + _hint("Enter sends · Shift+Enter adds a line · Esc stops the answer",
+            "Each exchange becomes a memory in the graph on the right; memories recalled "
+            "together grow linked, like associations.")
+    + _hint(_keys("Enter sends", "Shift+Enter adds a line", "Esc stops the answer"),
             "Hover a word of an answer to see which memories it was written with.")
     + "</div>"
 )

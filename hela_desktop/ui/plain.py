@@ -20,9 +20,10 @@ def tip(text: str) -> str:
 
 def no_orphan(line: str) -> str:
     """`line` with its last two words bound by a no-break space, so that wrapping in a
-    narrow pane never leaves one word alone on the last line."""
+    narrow pane never leaves one word alone on the last line (a last piece already bound,
+    several words, is left as it is)."""
     head, sep, last = line.rpartition(" ")
-    return f"{head}\u00a0{last}" if sep and head.strip() else line
+    return f"{head}\u00a0{last}" if sep and head.strip() and "\u00a0" not in last else line
 
 
 def message_box(icon: QtWidgets.QMessageBox.Icon, title: str, text: str,
