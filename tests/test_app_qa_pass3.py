@@ -279,3 +279,21 @@ def test_clicking_a_memory_opens_a_detail_pane_that_folded_by_itself(qtbot, tmp_
     click(ids[3])
     assert view.selected == ids[3] and not view.details.isVisible()
     assert np.isfinite(view.xy).all()
+
+
+def test_one_archived_memory_is_it_and_a_cut_status_line_reads_whole_on_hover(qtbot, tmp_path):
+    from hela_desktop.events import ReflectionEvent
+    from hela_desktop.ui.explain import activity_sentence
+
+    assert activity_sentence("forget", {"checked": 8, "archived": [13]}) == \
+        "Archived 1 weak, isolated, stale memory (#13) — restore it from the Archive tab."
+    assert activity_sentence("forget", {"checked": 8, "archived": [3, 7]}).endswith(
+        "— restore them from the Archive tab.")
+    w = _window(qtbot, tmp_path)
+    w.show()
+    w._on_reflection(ReflectionEvent("idle", 0.0, forgetting={"checked": 8, "archived": [13]}))
+    line = w.statusBar().currentMessage()
+    assert "restore it" in line and w.statusBar().toolTip() == line
+    w.statusBar().clearMessage()
+    assert w.statusBar().toolTip() == ""
+    w.close()

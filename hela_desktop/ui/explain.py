@@ -275,7 +275,7 @@ def _forgetting_sentence(s: dict) -> str:
     n = _count(s.get("archived"))
     if n:
         out.append(f"Archived {_n(n, 'weak, isolated, stale memory', 'weak, isolated, stale memories')}"
-                   f"{_ids(s.get('archived'))} — restore them from the Archive tab.")
+                   f"{_ids(s.get('archived'))} — restore {'it' if n == 1 else 'them'} from the Archive tab.")
     if _count(s.get("purged")):
         out.append(f"Deleted {_n(_count(s['purged']), 'archived memory', 'archived memories')} for good"
                    f"{_ids(s.get('purged'))}.")

@@ -30,6 +30,8 @@ class WindowStatus:
         plain.labels(self.model, self.device, self.busy_label)  # names of files and servers
         for w in (self.busy_label, self.busy, self.memories, self.device, self.model):
             bar.addPermanentWidget(w)
+        # a long line is cut where the widgets on the right begin: hovering shows it whole
+        bar.messageChanged.connect(lambda text: bar.setToolTip(plain.tip(text)))
 
     def show_memories(self, n: int) -> None:
         self.memories.setText(f"{n} memor{'y' if n == 1 else 'ies'}")
