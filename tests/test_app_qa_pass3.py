@@ -207,6 +207,11 @@ def test_settings_dialog_tab_order_limits_and_no_empty_rows(qtbot, tmp_path):
     below_model = dlg.model.mapTo(dlg, QtCore.QPoint(0, dlg.model.height())).y()
     gap = hint.mapTo(dlg, QtCore.QPoint(0, 0)).y() - below_model
     assert gap < hint.fontMetrics().lineSpacing(), gap  # one row's spacing, no more
+    # and no help text is given blank lines around it (a form gave a two-line text four)
+    for lab in dlg.findChildren(QtWidgets.QLabel):
+        if lab.isVisible() and lab.wordWrap() and lab.text():
+            need = max(lab.heightForWidth(lab.width()), lab.minimumHeight())
+            assert lab.height() <= need + 2, (lab.text(), lab.height(), need)
 
 
 def test_edit_memory_dialog_tab_moves_between_the_two_texts(qtbot, tmp_path):

@@ -48,6 +48,28 @@ def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=N
     return box
 
 
+class WrapLabel(QtWidgets.QLabel):
+    """A word-wrapped help text whose preferred height is that of its text at its width.
+
+    QLabel prefers the height of its text wrapped at a narrow width of its own choosing
+    (four lines for two), and a form gives it that much: a blank line above and below the
+    text. Once laid out, this one asks for what its real width needs."""
+
+    def __init__(self, text: str = "", parent: QtWidgets.QWidget | None = None):
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt's name
+        hint = super().sizeHint()
+        width = max(self.width(), hint.width())
+        return QtCore.QSize(hint.width(), max(self.heightForWidth(width), self.minimumHeight()))
+
+    def resizeEvent(self, e: QtGui.QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(e)
+        if e.size().width() != e.oldSize().width():
+            self.updateGeometry()  # the preferred height follows the width
+
+
 class SettingsDialog(QtWidgets.QDialog):
     """Edit a copy of `Settings`; `result_settings()` and `data_dir()` after accept."""
 
@@ -89,7 +111,7 @@ class SettingsDialog(QtWidgets.QDialog):
         self.server_key = QtWidgets.QLineEdit(settings.server_api_key)
         self.server_key.setEchoMode(QtWidgets.QLineEdit.EchoMode.Password)
         self.server_key.setPlaceholderText("optional")
-        self.server_warning = QtWidgets.QLabel("")
+        self.server_warning = WrapLabel("")
         self.server_warning.setWordWrap(True)
         self.server_warning.setStyleSheet("color: #c0392b")
         self._server_rows = [self.server_url, self.server_model, self.server_key]
@@ -109,14 +131,14 @@ class SettingsDialog(QtWidgets.QDialog):
         row.addWidget(self.model, 1)
         row.addWidget(browse)
         form.addRow("Language model:", row)
-        self.model_details = QtWidgets.QLabel("")
+        self.model_details = WrapLabel("")
         plain.labels(self.model_details, self.server_warning)  # a model's name, a server's address
         self.model_details.setWordWrap(True)
         form.addRow("", self.model_details)
         self.model.currentIndexChanged.connect(self._show_model_details)
         self._show_model_details()
         self._update_backend()
-        hint = QtWidgets.QLabel("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and "
+        hint = WrapLabel("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and "
                                 f"Ollama (used in place). More: put .gguf files in {self._data_dir / 'models'}")
         hint.setWordWrap(True)
         hint.setStyleSheet("color: gray")
@@ -152,7 +174,7 @@ class SettingsDialog(QtWidgets.QDialog):
             self.profile.setItemData(self.profile.count() - 1, PROFILE_HELP.get(name, ""),
                                      QtCore.Qt.ItemDataRole.ToolTipRole)
         self.profile.setCurrentIndex(names.index(settings.profile))
-        self.profile_help = QtWidgets.QLabel(PROFILE_HELP.get(settings.profile, ""))
+        self.profile_help = WrapLabel(PROFILE_HELP.get(settings.profile, ""))
         self.profile_help.setStyleSheet("color: gray")
         self.profile_help.setWordWrap(True)
         self.profile_help.setMinimumHeight(3 * self.profile_help.fontMetrics().lineSpacing() + 2)
@@ -183,7 +205,7 @@ class SettingsDialog(QtWidgets.QDialog):
         r3.addWidget(self.data, 1)
         r3.addWidget(b3)
         f3.addRow("Data folder:", r3)
-        h3 = QtWidgets.QLabel("Memories, chats and settings live here. Changing it opens that "
+        h3 = WrapLabel("Memories, chats and settings live here. Changing it opens that "
                               "folder's memories (the current ones stay where they are).")
         h3.setStyleSheet("color: gray")
         h3.setWordWrap(True)
