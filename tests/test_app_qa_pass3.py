@@ -302,3 +302,27 @@ def test_one_archived_memory_is_it_and_a_cut_status_line_reads_whole_on_hover(qt
     w.statusBar().clearMessage()
     assert w.statusBar().toolTip() == ""
     w.close()
+
+
+def test_a_file_as_data_folder_is_refused_in_the_dialog_which_stays_open(qtbot, tmp_path):
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog, folder_problem
+
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("hi")
+    assert folder_problem(tmp_path / "new" / "deeper") is None  # made when switching
+    assert folder_problem(tmp_path) is None
+    assert "file" in folder_problem(a_file)
+    assert "not a folder" in folder_problem(a_file / "sub")
+    dlg = SettingsDialog(Settings(), tmp_path)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.data.setText(str(a_file))
+    dlg.accept()  # OK
+    assert dlg.isVisible() and dlg.result() != QtWidgets.QDialog.DialogCode.Accepted
+    boxes = [b for b in dlg.findChildren(QtWidgets.QMessageBox) if b.isVisible()]
+    assert len(boxes) == 1 and "not a folder" in boxes[0].text()
+    boxes[0].close()
+    dlg.data.setText(str(tmp_path / "elsewhere"))
+    dlg.accept()
+    assert dlg.result() == QtWidgets.QDialog.DialogCode.Accepted

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -428,8 +429,36 @@ class SettingsDialog(QtWidgets.QDialog):
         s.validate()
         return s
 
+    def accept(self) -> None:
+        """OK: refused, with a message, while the data folder cannot be one (the window would
+        fail to switch to it after the dialog had closed, saying nothing)."""
+        problem = folder_problem(self.data_dir())
+        if problem is None:
+            super().accept()
+            return
+        box = plain.message_box(QtWidgets.QMessageBox.Icon.Warning, "Data folder",
+                                f"{self.data_dir()}: {problem}\n\nChoose another folder.",
+                                parent=self)
+        box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()  # over the dialog, which stays open
+        self.data.setFocus()
+        self.data.selectAll()
+
     def data_dir(self) -> Path:
         return Path(self.data.text().strip() or str(self._data_dir)).expanduser()
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why `path` cannot be the data folder (None: it can, or it can be created)."""
+    if path.exists() and not path.is_dir():
+        return "this is a file, not a folder"
+    existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    if existing is None or not existing.is_dir():
+        return "its parent is not a folder"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return "this folder cannot be written to" if existing == path else \
+            f"{existing} cannot be written to, so the folder cannot be made there"
+    return None
 
 
 def model_changed(old: Settings, new: Settings) -> bool:
