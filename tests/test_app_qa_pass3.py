@@ -326,3 +326,25 @@ def test_a_file_as_data_folder_is_refused_in_the_dialog_which_stays_open(qtbot, 
     dlg.data.setText(str(tmp_path / "elsewhere"))
     dlg.accept()
     assert dlg.result() == QtWidgets.QDialog.DialogCode.Accepted
+
+
+def test_the_settings_dialog_opens_centred_over_the_window(qtbot, tmp_path):
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    avail = QtGui.QGuiApplication.primaryScreen().availableGeometry()
+    win = QtWidgets.QMainWindow()
+    qtbot.addWidget(win)
+    win.setGeometry(avail.adjusted(10, 10, -10, -10))
+    win.show()
+    qtbot.waitExposed(win)
+    dlg = SettingsDialog(Settings(), tmp_path, win)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    qtbot.wait(20)
+    got, want = dlg.frameGeometry(), win.frameGeometry()
+    assert avail.contains(got)
+    if got.height() < avail.height() - 4:  # room to centre it: it is
+        assert abs(got.center().y() - want.center().y()) <= 2, (got, want)
+    assert abs(got.center().x() - want.center().x()) <= 2, (got, want)
+    dlg.close()

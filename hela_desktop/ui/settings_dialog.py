@@ -276,7 +276,7 @@ class SettingsDialog(QtWidgets.QDialog):
         super().showEvent(e)
         if not self._fitted:  # once: later the user's own size stays
             self._fitted = True
-            self._fit_to_screen()
+            self._fit_to_screen(center=True)
 
     def _show_advanced(self, on: bool) -> None:
         self.advanced.setVisible(on)
@@ -285,7 +285,7 @@ class SettingsDialog(QtWidgets.QDialog):
         if on:  # once the scroll area has taken the taller form
             QtCore.QTimer.singleShot(0, lambda: self.form_scroll.ensureWidgetVisible(self.advanced))
 
-    def _fit_to_screen(self) -> None:
+    def _fit_to_screen(self, center: bool = False) -> None:
         """As tall as the whole form, but never taller than the screen's free area: the form
         scrolls beyond that and OK / Cancel stay in view. (adjustSize() would stop at 2/3 of
         the screen and squeeze the help texts.)"""
@@ -308,11 +308,16 @@ class SettingsDialog(QtWidgets.QDialog):
         want = form_h + self.buttons.sizeHint().height() + spacing + m.top() + m.bottom()
         height = min(want, avail.height() - frame)
         self.resize(width, height)
-        # keep it on the screen (a taller dialog may have grown past the bottom)
+        # keep it on the screen (a taller dialog may have grown past the bottom); the first
+        # time, centred over the window again (it was placed for its size before the fit)
         g = self.frameGeometry()
+        parent = self.parentWidget()
+        if center and parent is not None:
+            g.setSize(QtCore.QSize(width, height) + (g.size() - self.size()))
+            g.moveCenter(parent.window().frameGeometry().center())
         x = min(max(g.x(), avail.left()), avail.right() - g.width() + 1)
         y = min(max(g.y(), avail.top()), avail.bottom() - g.height() + 1)
-        if (x, y) != (g.x(), g.y()):
+        if QtCore.QPoint(x, y) != self.frameGeometry().topLeft():
             self.move(x, y)
 
     def _fill_models(self) -> None:
