@@ -348,3 +348,21 @@ def test_the_settings_dialog_opens_centred_over_the_window(qtbot, tmp_path):
         assert abs(got.center().y() - want.center().y()) <= 2, (got, want)
     assert abs(got.center().x() - want.center().x()) <= 2, (got, want)
     dlg.close()
+
+
+def test_an_answer_stopped_before_its_first_token_is_not_called_kept(qtbot, tmp_path):
+    from hela_desktop.events import DoneEvent
+    from hela_desktop.ui.window_status import done_line
+
+    assert done_line(12, 30.0, 1, False) == "12 tokens at 30.0/s · 1 memory swap"
+    assert done_line(12, 30.0, 2, True).startswith("Stopped — partial answer kept. 12 tokens")
+    w = _window(qtbot, tmp_path)
+    w.show()
+    with Store(tmp_path / "data") as store:
+        cid = store.add_conversation("Miso")
+    w._on_done(DoneEvent(cid, None, None, tokens=0, swaps=0, prefill_tokens=0,
+                         tokens_per_s=0.0, elapsed_s=0.4, interrupted=True))
+    said = w.statusBar().currentMessage()
+    assert "Stopped before the answer began" in w.chat.view.toPlainText()
+    assert said == "Stopped before the answer began — nothing was kept."  # not "partial answer kept"
+    w.close()

@@ -176,6 +176,14 @@ def answer_sources(recalls: Iterable[dict]) -> Sources:
     return items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN)
 
 
+def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool = True) -> str:
+    """The status-bar line when an answer ends (`kept`: something of it was stored)."""
+    if interrupted and not kept:  # as the chat says: stopped before its first token
+        return "Stopped before the answer began — nothing was kept."
+    msg = f"{tokens} tokens at {tps:.1f}/s · {swaps} memory swap{'' if swaps == 1 else 's'}"
+    return "Stopped — partial answer kept. " + msg if interrupted else msg
+
+
 def generation_speed(tokens: int, generation_s: float, elapsed_s: float) -> float:
     """Tokens per second from the first token on (the whole time when that is unknown)."""
     took = generation_s if generation_s > 0 else elapsed_s
