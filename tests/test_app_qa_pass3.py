@@ -366,3 +366,33 @@ def test_an_answer_stopped_before_its_first_token_is_not_called_kept(qtbot, tmp_
     assert "Stopped before the answer began" in w.chat.view.toPlainText()
     assert said == "Stopped before the answer began — nothing was kept."  # not "partial answer kept"
     w.close()
+
+
+def test_zooming_the_chat_keeps_the_reading_place(qtbot, tmp_path):
+    from test_app_polish import _window as polish_window
+
+    d = tmp_path / "data"
+    with Store(d) as store:
+        fill_store(store, 2)
+        cid = store.add_conversation("A long chat")
+        for i in range(25):
+            store.add_message(cid, "user", f"Question {i}: what about the weather on day {i}?")
+            store.add_message(cid, "assistant", f"Answer {i}: " + "it was sunny and warm. " * 6,
+                              stats={"tokens": 40, "swaps": 0, "elapsed_s": 1.0})
+    w = polish_window(qtbot, d)
+    w.resize(1100, 700)
+    view = w.chat.view
+    w.open_conversation(cid)
+    qtbot.waitUntil(lambda: "Answer 24" in view.toPlainText(), timeout=20000)
+    sb = view.verticalScrollBar()
+    qtbot.waitUntil(lambda: sb.maximum() > 0, timeout=2000)
+    sb.setValue(sb.maximum())
+    w.zoom_chat(1)
+    w.zoom_chat(1)
+    assert sb.value() == sb.maximum()  # at the end, still at the end (the newest message)
+    sb.setValue(sb.maximum() // 2)
+    before = sb.value() / sb.maximum()
+    w.zoom_chat(-1)
+    assert abs(sb.value() / sb.maximum() - before) < 0.05
+    w.zoom_chat(0)
+    w.close()

@@ -658,6 +658,17 @@ class MessageView(QtWidgets.QTextBrowser):
                 self.ensureCursorVisible()
         self.setExtraSelections(sels)
 
+    def keep_place(self, render) -> None:
+        """Call `render` (which draws the chat again) and keep the reader's place: at the
+        end stays at the end, elsewhere the same share of the way down (zoomed text is
+        taller, so the same pixel offset would be an earlier message)."""
+        sb = self.verticalScrollBar()
+        at_end, share = self._at_end(), sb.value() / max(1, sb.maximum())
+        render()
+        doc = self.document()  # laid out to the end now (it would be, lazily, later)
+        doc.documentLayout().blockBoundingRect(doc.lastBlock())
+        sb.setValue(sb.maximum() if at_end else round(share * sb.maximum()))
+
     def _at_end(self) -> bool:
         sb = self.verticalScrollBar()
         return sb.value() >= sb.maximum() - 40

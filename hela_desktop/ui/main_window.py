@@ -549,10 +549,7 @@ class MainWindow(WindowBase):
 
     def rerender_conversation(self) -> None:
         if self.current_conv is not None and not self.is_streaming():
-            sb = self.chat.view.verticalScrollBar()
-            value = sb.value()
-            self.render_conversation()
-            sb.setValue(value)
+            self.chat.view.keep_place(self.render_conversation)  # zoomed: the same place
 
     def _on_token_offsets(self, mid: int, offsets) -> None:
         if offsets:

@@ -19,14 +19,18 @@ def zoom_chat(w: WindowBase, direction: int, steps: int | None = None) -> None:
     if base is None:
         return
     pt = max(6.0, base * (1.1 ** w.zoom_steps))
-    for widget in (w.chat.view, w.chat.input):
-        f = widget.font()
-        f.setPointSizeF(pt)
-        widget.setFont(f)
-    w.chat.view.document().setDefaultFont(w.chat.view.font())
+
+    def restyle() -> None:
+        for widget in (w.chat.view, w.chat.input):
+            f = widget.font()
+            f.setPointSizeF(pt)
+            widget.setFont(f)
+        w.chat.view.document().setDefaultFont(w.chat.view.font())
+        if w.current_conv is not None and not w.is_streaming():
+            w.rerender_conversation()
+
+    w.chat.view.keep_place(restyle)  # the message read before is the one in view after
     QtCore.QSettings().setValue("chat/zoom", w.zoom_steps)
-    if w.current_conv is not None and not w.is_streaming():
-        w.rerender_conversation()
 
 
 def set_appearance(w: WindowBase, mode: str) -> None:
