@@ -396,3 +396,14 @@ def test_zooming_the_chat_keeps_the_reading_place(qtbot, tmp_path):
     assert abs(sb.value() / sb.maximum() - before) < 0.05
     w.zoom_chat(0)
     w.close()
+
+
+def test_a_reflection_that_added_nothing_says_why_the_suggestions_were_set_aside():
+    from hela_desktop.ui.explain import activity_sentence
+
+    run = {"hubs": 2, "clusters": 1, "distilled": 1, "added": 0, "rejected": 3}
+    assert activity_sentence("consolidate", run) == (
+        "Read 1 group of related memories; nothing new to add (the model's 3 suggestions were "
+        "set aside: too short, repeated, or not in your own words).")
+    assert activity_sentence("consolidate", {**run, "rejected": 0}) == \
+        "Read 1 group of related memories; nothing new to add."

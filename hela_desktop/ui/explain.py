@@ -249,7 +249,10 @@ def _distilled(s: dict) -> list[str]:
             out.append(f"{_n(_count(s['superseded']), 'older fact')} replaced by newer ones.")
         return out
     if groups:
-        return [f"Read {_n(groups, 'group')} of related memories; nothing new to add."]
+        rejected = _count(s.get("rejected"))
+        why = (f" (the model's {_n(rejected, 'suggestion')} {'was' if rejected == 1 else 'were'} "
+               "set aside: too short, repeated, or not in your own words)") if rejected else ""
+        return [f"Read {_n(groups, 'group')} of related memories; nothing new to add{why}."]
     if clusters and _count(s.get("already_done")) >= clusters:
         return ["Nothing new since the last reflection."]
     if not clusters:
