@@ -356,10 +356,10 @@ def test_an_answer_stopped_before_its_first_token_is_not_called_kept(qtbot, tmp_
 
     assert done_line(12, 30.0, 1, False) == "12 tokens at 30.0/s · 1 memory swap"
     assert done_line(12, 30.0, 2, True).startswith("Stopped — partial answer kept. 12 tokens")
+    with Store(tmp_path / "data") as store:  # before the window opens it
+        cid = store.add_conversation("Miso")
     w = _window(qtbot, tmp_path)
     w.show()
-    with Store(tmp_path / "data") as store:
-        cid = store.add_conversation("Miso")
     w._on_done(DoneEvent(cid, None, None, tokens=0, swaps=0, prefill_tokens=0,
                          tokens_per_s=0.0, elapsed_s=0.4, interrupted=True))
     said = w.statusBar().currentMessage()
