@@ -407,3 +407,30 @@ def test_a_reflection_that_added_nothing_says_why_the_suggestions_were_set_aside
         "set aside: too short, repeated, or not in your own words).")
     assert activity_sentence("consolidate", {**run, "rejected": 0}) == \
         "Read 1 group of related memories; nothing new to add."
+
+
+def test_a_notice_about_the_last_message_goes_when_the_chat_moves_on(qtbot):
+    from hela_desktop.ui.chat import ChatPane
+
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    view = pane.view
+    view.show_empty()
+    ask = "No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it."
+    view.add_user("My cat is called Miso.")
+    view.add_notice(ask, passing=True)
+    assert ask in view.toPlainText()
+    view.add_user("Tell me about Lisbon.")  # Ctrl+R would now answer this one, not Miso
+    text = view.toPlainText()
+    assert ask not in text and "Miso" in text and "Lisbon" in text
+    # the same when the answer comes (Regenerate), and a notice that is a record stays
+    view.add_notice("Stopped before the answer began.", passing=True)
+    view.add_notice("Could not answer: the server went away")
+    view.begin_assistant()
+    text = view.toPlainText()
+    assert "Could not answer" in text and "Stopped before" in text  # not the last: kept
+    view.show_empty()
+    view.add_user("again")
+    view.add_notice("Stopped before the answer began.", passing=True)
+    view.begin_assistant()
+    assert "Stopped before" not in view.toPlainText() and "again" in view.toPlainText()

@@ -204,6 +204,7 @@ class MessageView(QtWidgets.QTextBrowser):
         self._live = None
         self.setHtml(EMPTY_HINT)
         self._empty = True
+        self._passing: int | None = None
 
     def _begin(self) -> None:
         if getattr(self, "_empty", False):
@@ -258,6 +259,7 @@ class MessageView(QtWidgets.QTextBrowser):
 
     def add_user(self, text: str, when: float | None = None) -> None:
         self._begin()
+        self._drop_passing()
         cur = QtGui.QTextCursor(self.document())
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
         frame = cur.insertFrame(self._frame_format("user"))
@@ -271,6 +273,7 @@ class MessageView(QtWidgets.QTextBrowser):
     def begin_assistant(self, when: float | None = None) -> int:
         """Start a live answer; returns its message key."""
         self._begin()
+        self._drop_passing()
         key = self._new_key()
         cur = QtGui.QTextCursor(self.document())
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
@@ -572,16 +575,28 @@ class MessageView(QtWidgets.QTextBrowser):
         menu.addAction("Select all", self.selectAll)
         return menu
 
-    def add_notice(self, text: str) -> None:
-        """A muted one-line notice (errors, 'stopped')."""
+    def add_notice(self, text: str, passing: bool = False) -> None:
+        """A muted one-line notice (errors, 'stopped'). `passing`: it is about the last
+        message only ("press Ctrl+R to answer it"), so it goes when the chat moves on."""
         self._begin()
         cur = QtGui.QTextCursor(self.document())
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
+        start = cur.position()
         f = QtGui.QTextCharFormat()
         f.setForeground(QtGui.QColor("#c0392b"))
         cur.insertBlock()
         cur.insertText(text, f)
+        self._passing = start if passing else None
         self._scroll_end(force=True)
+
+    def _drop_passing(self) -> None:
+        """A new message or answer: a passing notice at the end of the chat goes."""
+        start, self._passing = getattr(self, "_passing", None), None
+        if start is not None:
+            cur = QtGui.QTextCursor(self.document())
+            cur.setPosition(start)
+            cur.movePosition(QtGui.QTextCursor.MoveOperation.End, QtGui.QTextCursor.MoveMode.KeepAnchor)
+            cur.removeSelectedText()
 
     def key_for_message(self, message_id: int) -> int | None:
         for k, m in self.msgs.items():

@@ -377,7 +377,7 @@ class MainWindow(WindowBase):
         if ev.message_id is None and not ev.text:  # stopped before the first token
             self.chat.view.discard_live()
             self.chat.view.add_notice("Stopped before the answer began (nothing was kept; "
-                                      "Regenerate answers this message again).")
+                                      "Regenerate answers this message again).", passing=True)
         else:
             self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer, sources)
         title = f"Answer · message #{ev.message_id}" if ev.message_id else "Answer"
@@ -532,7 +532,7 @@ class MainWindow(WindowBase):
         if not self.session.messages:
             view.show_empty()
         elif self.session.messages[-1]["role"] == "user":  # left unanswered (the app quit)
-            view.add_notice("No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it.")
+            view.add_notice("No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it.", passing=True)
         if last is not None:
             self.timeline.set_answer(last["spans"], 0, f"Answer · message #{last['id']}", key=last_key)
         else:
