@@ -434,3 +434,15 @@ def test_a_notice_about_the_last_message_goes_when_the_chat_moves_on(qtbot):
     view.add_notice("Stopped before the answer began.", passing=True)
     view.begin_assistant()
     assert "Stopped before" not in view.toPlainText() and "again" in view.toPlainText()
+
+
+def test_the_knowledge_hint_names_its_kinds_and_reflect_now(qtbot):
+    from hela_desktop.ui.graph_model import knowledge_kind_words
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    b = MemoryBrowser()
+    qtbot.addWidget(b)
+    hint = b.knowledge_hint.text()
+    assert "Reflect now" in hint and "hubs" not in hint  # words the window uses elsewhere
+    for kind in ("user_model", "fact", "persona"):
+        assert knowledge_kind_words(kind) in hint

@@ -218,8 +218,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.knowledge.itemSelectionChanged.connect(self._update_knowledge_buttons)
         self.knowledge.doubleClicked.connect(lambda _i: self.edit_knowledge())
         self.knowledge_hint = QtWidgets.QLabel(
-            "Knowledge distilled from busy memory hubs (user model, facts, persona) appears "
-            "here after the app has been idle. Only what your own words support is used.")
+            "Knowledge distilled from groups of related memories (about you, facts, about "
+            "HeLa) appears here when HeLa reflects: after the app has been idle, or with "
+            "Edit ▸ Reflect now. Only what your own words support is used.")
         self.knowledge_hint.setWordWrap(True)
         self.knowledge_hint.setStyleSheet("color: gray")
         kl.addWidget(self.knowledge_hint)
