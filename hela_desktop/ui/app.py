@@ -21,6 +21,7 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     set_offline_env()
     from PySide6 import QtCore, QtGui, QtWidgets
 
+    from . import window_look
     from .icon import icon_path
     from .main_window import MainWindow
     from .theme import apply_theme
@@ -64,11 +65,7 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     win = MainWindow(data_dir, settings)
     win.folder_lock = lock  # the window moves it when the data folder is switched
     win.dataDirChanged.connect(lambda p: qs.setValue("data_dir", p))
-    geometry, splits = qs.value("window/geometry"), qs.value("window/splitter")
-    if geometry is not None:
-        win.restoreGeometry(geometry)
-    if splits is not None:
-        win.main_split.restoreState(splits)
+    window_look.restore_layout(win, qs)  # as last saved, and on the screen with its frame
 
     def save_layout() -> None:
         qs.setValue("window/geometry", win.saveGeometry())

@@ -14,18 +14,31 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
-from .plain import message_box, tip
+from .plain import message_box, no_orphan, tip
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
+
+
+def _hint(*lines: str) -> str:
+    """A grey centred paragraph of `lines` (each a whole sentence: a narrow pane wraps it
+    where it must), none of which wraps to leave one word alone."""
+    return "<p align='center' style='color:gray'>" + "<br>".join(map(no_orphan, lines)) + "</p>"
+
+
+def _keys(*parts: str) -> str:
+    """Key hints joined by " · ", each kept whole on a line (a line breaks after a dot)."""
+    return "\u00a0· ".join(p.replace(" ", "\u00a0") for p in parts)
+
 
 EMPTY_HINT = (
     "<div style='margin-top:60px'>"
     "<p align='center' style='font-size:15pt'><b>Ask HeLa anything.</b></p>"
-    "<p align='center' style='color:gray'>Everything runs on this computer — nothing leaves it.<br>"
-    "Each exchange becomes a memory in the graph on the right;<br>"
-    "memories recalled together grow linked, like associations.</p>"
-    "<p align='center' style='color:gray'>Enter sends · Shift+Enter adds a line · Esc stops the answer<br>"
-    "Hover a word of an answer to see which memories it was written with.</p></div>"
+    + _hint("Everything runs on this computer — nothing leaves it.",
+            "Each exchange becomes a memory in the graph on the right; memories recalled "
+            "together grow linked, like associations.")
+    + _hint(_keys("Enter sends", "Shift+Enter adds a line", "Esc stops the answer"),
+            "Hover a word of an answer to see which memories it was written with.")
+    + "</div>"
 )
 
 
@@ -191,6 +204,7 @@ class MessageView(QtWidgets.QTextBrowser):
         self._live = None
         self.setHtml(EMPTY_HINT)
         self._empty = True
+        self._passing: int | None = None
 
     def _begin(self) -> None:
         if getattr(self, "_empty", False):
@@ -245,6 +259,7 @@ class MessageView(QtWidgets.QTextBrowser):
 
     def add_user(self, text: str, when: float | None = None) -> None:
         self._begin()
+        self._drop_passing()
         cur = QtGui.QTextCursor(self.document())
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
         frame = cur.insertFrame(self._frame_format("user"))
@@ -258,6 +273,7 @@ class MessageView(QtWidgets.QTextBrowser):
     def begin_assistant(self, when: float | None = None) -> int:
         """Start a live answer; returns its message key."""
         self._begin()
+        self._drop_passing()
         key = self._new_key()
         cur = QtGui.QTextCursor(self.document())
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
@@ -559,16 +575,28 @@ class MessageView(QtWidgets.QTextBrowser):
         menu.addAction("Select all", self.selectAll)
         return menu
 
-    def add_notice(self, text: str) -> None:
-        """A muted one-line notice (errors, 'stopped')."""
+    def add_notice(self, text: str, passing: bool = False) -> None:
+        """A muted one-line notice (errors, 'stopped'). `passing`: it is about the last
+        message only ("press Ctrl+R to answer it"), so it goes when the chat moves on."""
         self._begin()
         cur = QtGui.QTextCursor(self.document())
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
+        start = cur.position()
         f = QtGui.QTextCharFormat()
         f.setForeground(QtGui.QColor("#c0392b"))
         cur.insertBlock()
         cur.insertText(text, f)
+        self._passing = start if passing else None
         self._scroll_end(force=True)
+
+    def _drop_passing(self) -> None:
+        """A new message or answer: a passing notice at the end of the chat goes."""
+        start, self._passing = getattr(self, "_passing", None), None
+        if start is not None:
+            cur = QtGui.QTextCursor(self.document())
+            cur.setPosition(start)
+            cur.movePosition(QtGui.QTextCursor.MoveOperation.End, QtGui.QTextCursor.MoveMode.KeepAnchor)
+            cur.removeSelectedText()
 
     def key_for_message(self, message_id: int) -> int | None:
         for k, m in self.msgs.items():
@@ -644,6 +672,17 @@ class MessageView(QtWidgets.QTextBrowser):
                 self.setTextCursor(QtGui.QTextCursor(c))
                 self.ensureCursorVisible()
         self.setExtraSelections(sels)
+
+    def keep_place(self, render) -> None:
+        """Call `render` (which draws the chat again) and keep the reader's place: at the
+        end stays at the end, elsewhere the same share of the way down (zoomed text is
+        taller, so the same pixel offset would be an earlier message)."""
+        sb = self.verticalScrollBar()
+        at_end, share = self._at_end(), sb.value() / max(1, sb.maximum())
+        render()
+        doc = self.document()  # laid out to the end now (it would be, lazily, later)
+        doc.documentLayout().blockBoundingRect(doc.lastBlock())
+        sb.setValue(sb.maximum() if at_end else round(share * sb.maximum()))
 
     def _at_end(self) -> bool:
         sb = self.verticalScrollBar()

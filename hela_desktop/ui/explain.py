@@ -249,7 +249,10 @@ def _distilled(s: dict) -> list[str]:
             out.append(f"{_n(_count(s['superseded']), 'older fact')} replaced by newer ones.")
         return out
     if groups:
-        return [f"Read {_n(groups, 'group')} of related memories; nothing new to add."]
+        rejected = _count(s.get("rejected"))
+        why = (f" (the model's {_n(rejected, 'suggestion')} {'was' if rejected == 1 else 'were'} "
+               "set aside: too short, repeated, or not in your own words)") if rejected else ""
+        return [f"Read {_n(groups, 'group')} of related memories; nothing new to add{why}."]
     if clusters and _count(s.get("already_done")) >= clusters:
         return ["Nothing new since the last reflection."]
     if not clusters:
@@ -275,7 +278,7 @@ def _forgetting_sentence(s: dict) -> str:
     n = _count(s.get("archived"))
     if n:
         out.append(f"Archived {_n(n, 'weak, isolated, stale memory', 'weak, isolated, stale memories')}"
-                   f"{_ids(s.get('archived'))} — restore them from the Archive tab.")
+                   f"{_ids(s.get('archived'))} — restore {'it' if n == 1 else 'them'} from the Archive tab.")
     if _count(s.get("purged")):
         out.append(f"Deleted {_n(_count(s['purged']), 'archived memory', 'archived memories')} for good"
                    f"{_ids(s.get('purged'))}.")

@@ -446,6 +446,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             return
         nid = self.node_at(ev.scenePos())
         if nid is not None:
+            if self.details is not None and not self.details.isVisible() and not self._details_user:
+                self.details_button.setChecked(True)
+                self._toggle_details(True)  # folded by itself: a click asks to see the memory
             self.select(nid)
             ev.accept()
 

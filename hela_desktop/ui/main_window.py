@@ -377,7 +377,7 @@ class MainWindow(WindowBase):
         if ev.message_id is None and not ev.text:  # stopped before the first token
             self.chat.view.discard_live()
             self.chat.view.add_notice("Stopped before the answer began (nothing was kept; "
-                                      "Regenerate answers this message again).")
+                                      "Regenerate answers this message again).", passing=True)
         else:
             self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer, sources)
         title = f"Answer · message #{ev.message_id}" if ev.message_id else "Answer"
@@ -390,10 +390,8 @@ class MainWindow(WindowBase):
         self.refresh_conversations()
         self._glow_timer.start(int(GLOW_AFTER_ANSWER_S * 1000))
         tps = ws.generation_speed(ev.tokens, ev.generation_s, ev.elapsed_s)
-        msg = f"{ev.tokens} tokens at {tps:.1f}/s · {ev.swaps} memory swap{'' if ev.swaps == 1 else 's'}"
-        if ev.interrupted:
-            msg = "Stopped — partial answer kept. " + msg
-        self.statusBar().showMessage(msg, 8000)
+        kept = ev.message_id is not None or bool(ev.text)
+        self.statusBar().showMessage(ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept), 8000)
 
     def _on_turn_failed(self, msg: str, refused: bool = False) -> None:
         if refused:  # nothing was stored (a message too long): nothing of it is lost
@@ -534,7 +532,7 @@ class MainWindow(WindowBase):
         if not self.session.messages:
             view.show_empty()
         elif self.session.messages[-1]["role"] == "user":  # left unanswered (the app quit)
-            view.add_notice("No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it.")
+            view.add_notice("No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it.", passing=True)
         if last is not None:
             self.timeline.set_answer(last["spans"], 0, f"Answer · message #{last['id']}", key=last_key)
         else:
@@ -551,10 +549,7 @@ class MainWindow(WindowBase):
 
     def rerender_conversation(self) -> None:
         if self.current_conv is not None and not self.is_streaming():
-            sb = self.chat.view.verticalScrollBar()
-            value = sb.value()
-            self.render_conversation()
-            sb.setValue(value)
+            self.chat.view.keep_place(self.render_conversation)  # zoomed: the same place
 
     def _on_token_offsets(self, mid: int, offsets) -> None:
         if offsets:
@@ -700,7 +695,8 @@ class MainWindow(WindowBase):
             return
         head = "" if ev.error else (
             "Reflection: " if ev.trigger == "manual" else "While you were away: ")
-        self.statusBar().showMessage(head + reflection_sentence(ev), 12000)
+        stay = 12000 if ev.trigger == "manual" else 0  # "While you were away" waits for you
+        self.statusBar().showMessage(head + reflection_sentence(ev), stay)
 
     # ---- settings ---------------------------------------------------------------------
     def open_settings(self) -> None:
@@ -774,6 +770,7 @@ class MainWindow(WindowBase):
         box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
         box.setWindowModality(QtCore.Qt.WindowModality.NonModal)
         box.show()
+        box.activateWindow()  # Enter / Esc answer it (without a window manager nothing would)
         self.last_message = (title, text)
 
     def _on_scheme_changed(self, *_args) -> None:

@@ -97,6 +97,8 @@ class EditMemoryDialog(QtWidgets.QDialog):
         lay = QtWidgets.QFormLayout(self)
         self.user = QtWidgets.QPlainTextEdit(episode.user_text)
         self.assistant = QtWidgets.QPlainTextEdit(episode.assistant_text)
+        for box in (self.user, self.assistant):  # Tab goes on (a memory holds no tabs)
+            box.setTabChangesFocus(True)
         lay.addRow("You said:", self.user)
         lay.addRow("HeLa answered:", self.assistant)
         note = QtWidgets.QLabel("Saving re-embeds the memory, so recall follows your edit.")
@@ -216,8 +218,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.knowledge.itemSelectionChanged.connect(self._update_knowledge_buttons)
         self.knowledge.doubleClicked.connect(lambda _i: self.edit_knowledge())
         self.knowledge_hint = QtWidgets.QLabel(
-            "Knowledge distilled from busy memory hubs (user model, facts, persona) appears "
-            "here after the app has been idle. Only what your own words support is used.")
+            "Knowledge distilled from groups of related memories (about you, facts, about "
+            "HeLa) appears here when HeLa reflects: after the app has been idle, or with "
+            "Edit ▸ Reflect now. Only what your own words support is used.")
         self.knowledge_hint.setWordWrap(True)
         self.knowledge_hint.setStyleSheet("color: gray")
         kl.addWidget(self.knowledge_hint)
@@ -252,10 +255,13 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.archive = QtWidgets.QTableView()
         self.archive.setModel(self.archive_model)
         self.archive.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.archive.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
         self.archive.verticalHeader().setVisible(False)
         for col, w in enumerate((28, 118, 200, 240, 66, 118)):
             self.archive.setColumnWidth(col, w)
         self.archive.horizontalHeader().setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        # Restore acts on the chosen row: it is enabled as soon as a row is chosen
+        self.archive.selectionModel().currentRowChanged.connect(lambda *_: self._update_buttons())
         al.addWidget(self.archive, 1)
         arow = QtWidgets.QHBoxLayout()
         self.restore_button = QtWidgets.QPushButton("Restore")
@@ -283,7 +289,14 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.activity.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.activity.setColumnWidth(0, 130)
         self.activity.setColumnWidth(1, 110)
+        # each sentence is read whole: rows grow to their wrapped text (also when a column
+        # or the pane is resized), and every cell's tooltip holds the full line
         self.activity.setWordWrap(True)
+        self.activity.setTextElideMode(QtCore.Qt.TextElideMode.ElideNone)
+        self.activity.verticalHeader().setSectionResizeMode(
+            QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        self.activity.horizontalHeader().sectionResized.connect(
+            lambda *_: self.activity.resizeRowsToContents())
         self.activity.cellDoubleClicked.connect(self._open_activity)
         acl.addWidget(self.activity, 1)
         self.tabs.addTab(self.activity_tab, "Activity")
@@ -454,9 +467,10 @@ class MemoryBrowser(QtWidgets.QWidget):
             for c, v in enumerate((_fmt(a["at"]), job, text)):
                 item = QtWidgets.QTableWidgetItem(v)
                 item.setData(QtCore.Qt.ItemDataRole.UserRole, a["job"])
-                if c == 2:
-                    item.setToolTip(tip(f"{text}\n\nDouble-click to see what changed."))
+                item.setToolTip(tip(f"{job}, {_fmt(a['at'])}: {text}\n\n"
+                                    "Double-click to see what changed."))
                 self.activity.setItem(r, c, item)
+        self.activity.resizeRowsToContents()
 
     def _open_activity(self, row: int, _col: int) -> None:
         """What a reflection run changed: distilled knowledge, or the archive."""

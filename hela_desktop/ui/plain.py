@@ -18,6 +18,14 @@ def tip(text: str) -> str:
     return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
 
 
+def no_orphan(line: str) -> str:
+    """`line` with its last two words bound by a no-break space, so that wrapping in a
+    narrow pane never leaves one word alone on the last line (a last piece already bound,
+    several words, is left as it is)."""
+    head, sep, last = line.rpartition(" ")
+    return f"{head}\u00a0{last}" if sep and head.strip() and "\u00a0" not in last else line
+
+
 def message_box(icon: QtWidgets.QMessageBox.Icon, title: str, text: str,
                 buttons: QtWidgets.QMessageBox.StandardButton = QtWidgets.QMessageBox.StandardButton.Close,
                 parent: QtWidgets.QWidget | None = None) -> QtWidgets.QMessageBox:

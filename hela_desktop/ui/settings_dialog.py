@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -48,6 +49,28 @@ def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=N
     return box
 
 
+class WrapLabel(QtWidgets.QLabel):
+    """A word-wrapped help text whose preferred height is that of its text at its width.
+
+    QLabel prefers the height of its text wrapped at a narrow width of its own choosing
+    (four lines for two), and a form gives it that much: a blank line above and below the
+    text. Once laid out, this one asks for what its real width needs."""
+
+    def __init__(self, text: str = "", parent: QtWidgets.QWidget | None = None):
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt's name
+        hint = super().sizeHint()
+        width = max(self.width(), hint.width())
+        return QtCore.QSize(hint.width(), max(self.heightForWidth(width), self.minimumHeight()))
+
+    def resizeEvent(self, e: QtGui.QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(e)
+        if e.size().width() != e.oldSize().width():
+            self.updateGeometry()  # the preferred height follows the width
+
+
 class SettingsDialog(QtWidgets.QDialog):
     """Edit a copy of `Settings`; `result_settings()` and `data_dir()` after accept."""
 
@@ -63,13 +86,14 @@ class SettingsDialog(QtWidgets.QDialog):
         self.form_scroll.setWidgetResizable(True)
         self.form_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self.form_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.form_scroll.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # the first field has it
         self._form = body = QtWidgets.QWidget()
         lay = QtWidgets.QVBoxLayout(body)
         lay.setContentsMargins(0, 0, 0, 0)
 
         # -- answers
         box = QtWidgets.QGroupBox("Answers")
-        form = QtWidgets.QFormLayout(box)
+        self._answers_form = form = QtWidgets.QFormLayout(box)
         # where answers come from: this computer (llama.cpp) or an OpenAI-compatible server
         self.local_backend = QtWidgets.QRadioButton("This computer (llama.cpp)")
         self.server_backend = QtWidgets.QRadioButton("A server (OpenAI-compatible)")
@@ -88,7 +112,7 @@ class SettingsDialog(QtWidgets.QDialog):
         self.server_key = QtWidgets.QLineEdit(settings.server_api_key)
         self.server_key.setEchoMode(QtWidgets.QLineEdit.EchoMode.Password)
         self.server_key.setPlaceholderText("optional")
-        self.server_warning = QtWidgets.QLabel("")
+        self.server_warning = WrapLabel("")
         self.server_warning.setWordWrap(True)
         self.server_warning.setStyleSheet("color: #c0392b")
         self._server_rows = [self.server_url, self.server_model, self.server_key]
@@ -108,29 +132,32 @@ class SettingsDialog(QtWidgets.QDialog):
         row.addWidget(self.model, 1)
         row.addWidget(browse)
         form.addRow("Language model:", row)
-        self.model_details = QtWidgets.QLabel("")
+        self.model_details = WrapLabel("")
         plain.labels(self.model_details, self.server_warning)  # a model's name, a server's address
         self.model_details.setWordWrap(True)
         form.addRow("", self.model_details)
         self.model.currentIndexChanged.connect(self._show_model_details)
         self._show_model_details()
         self._update_backend()
-        hint = QtWidgets.QLabel("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and "
+        hint = WrapLabel("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and "
                                 f"Ollama (used in place). More: put .gguf files in {self._data_dir / 'models'}")
         hint.setWordWrap(True)
         hint.setStyleSheet("color: gray")
         plain.labels(hint)  # a folder's name
         hint.setToolTip(plain.tip(str(self._data_dir / "models")))
         form.addRow("", hint)
-        self.temperature = _spin(0.0, 2.0, settings.temperature, step=0.05,
+        self.temperature = _spin(0.0, max(2.0, settings.temperature), settings.temperature, step=0.05,
                                  tip="0: the same question always gets the same answer; "
                                      "higher: more varied, more surprising answers (temperature)")
         form.addRow("Creativity:", self.temperature)
-        self.max_answer = _spin(16, 8192, settings.max_answer_tokens, suffix=" tokens",
-                                tip="A token is about three quarters of a word (max_answer_tokens)")
+        self.max_answer = _spin(16, max(16, settings.n_ctx // 2), settings.max_answer_tokens,
+                                suffix=" tokens",
+                                tip="A token is about three quarters of a word; at most half the "
+                                    "context size (Advanced) (max_answer_tokens)")
         form.addRow("Longest answer:", self.max_answer)
         self.system_prompt = QtWidgets.QPlainTextEdit(settings.system_prompt)
         self.system_prompt.setFixedHeight(64)
+        self.system_prompt.setTabChangesFocus(True)  # Tab goes on to the next field
         self.system_prompt.setToolTip("Sent first in every conversation; distilled facts about "
                                       "you are added after it (system_prompt)")
         form.addRow("Instructions for HeLa:", self.system_prompt)
@@ -148,7 +175,7 @@ class SettingsDialog(QtWidgets.QDialog):
             self.profile.setItemData(self.profile.count() - 1, PROFILE_HELP.get(name, ""),
                                      QtCore.Qt.ItemDataRole.ToolTipRole)
         self.profile.setCurrentIndex(names.index(settings.profile))
-        self.profile_help = QtWidgets.QLabel(PROFILE_HELP.get(settings.profile, ""))
+        self.profile_help = WrapLabel(PROFILE_HELP.get(settings.profile, ""))
         self.profile_help.setStyleSheet("color: gray")
         self.profile_help.setWordWrap(True)
         self.profile_help.setMinimumHeight(3 * self.profile_help.fontMetrics().lineSpacing() + 2)
@@ -179,7 +206,7 @@ class SettingsDialog(QtWidgets.QDialog):
         r3.addWidget(self.data, 1)
         r3.addWidget(b3)
         f3.addRow("Data folder:", r3)
-        h3 = QtWidgets.QLabel("Memories, chats and settings live here. Changing it opens that "
+        h3 = WrapLabel("Memories, chats and settings live here. Changing it opens that "
                               "folder's memories (the current ones stay where they are).")
         h3.setStyleSheet("color: gray")
         h3.setWordWrap(True)
@@ -204,6 +231,9 @@ class SettingsDialog(QtWidgets.QDialog):
                            tip="How much text the model sees at once; larger uses more memory "
                                "and makes memory swaps slower (n_ctx)")
         f4.addRow("Context size:", self.n_ctx)
+        # the longest answer is at most half the context (Settings.validate): say so by its
+        # range rather than by cutting a larger value down on OK
+        self.n_ctx.valueChanged.connect(lambda n: self.max_answer.setMaximum(max(16, n // 2)))
         self.threads = _spin(0, 256, settings.n_threads, special="automatic",
                              tip="CPU threads for generating tokens; reading a prompt uses all "
                                  "cores (n_threads)")
@@ -246,7 +276,7 @@ class SettingsDialog(QtWidgets.QDialog):
         super().showEvent(e)
         if not self._fitted:  # once: later the user's own size stays
             self._fitted = True
-            self._fit_to_screen()
+            self._fit_to_screen(center=True)
 
     def _show_advanced(self, on: bool) -> None:
         self.advanced.setVisible(on)
@@ -255,7 +285,7 @@ class SettingsDialog(QtWidgets.QDialog):
         if on:  # once the scroll area has taken the taller form
             QtCore.QTimer.singleShot(0, lambda: self.form_scroll.ensureWidgetVisible(self.advanced))
 
-    def _fit_to_screen(self) -> None:
+    def _fit_to_screen(self, center: bool = False) -> None:
         """As tall as the whole form, but never taller than the screen's free area: the form
         scrolls beyond that and OK / Cancel stay in view. (adjustSize() would stop at 2/3 of
         the screen and squeeze the help texts.)"""
@@ -278,11 +308,16 @@ class SettingsDialog(QtWidgets.QDialog):
         want = form_h + self.buttons.sizeHint().height() + spacing + m.top() + m.bottom()
         height = min(want, avail.height() - frame)
         self.resize(width, height)
-        # keep it on the screen (a taller dialog may have grown past the bottom)
+        # keep it on the screen (a taller dialog may have grown past the bottom); the first
+        # time, centred over the window again (it was placed for its size before the fit)
         g = self.frameGeometry()
+        parent = self.parentWidget()
+        if center and parent is not None:
+            g.setSize(QtCore.QSize(width, height) + (g.size() - self.size()))
+            g.moveCenter(parent.window().frameGeometry().center())
         x = min(max(g.x(), avail.left()), avail.right() - g.width() + 1)
         y = min(max(g.y(), avail.top()), avail.bottom() - g.height() + 1)
-        if (x, y) != (g.x(), g.y()):
+        if QtCore.QPoint(x, y) != self.frameGeometry().topLeft():
             self.move(x, y)
 
     def _fill_models(self) -> None:
@@ -321,6 +356,7 @@ class SettingsDialog(QtWidgets.QDialog):
 
             m = describe(Path(self.model_path()), "file")
         self.model_details.setText(m.describe() if m is not None else "")
+        self._answers_form.setRowVisible(self.model_details, m is not None)  # no empty row
         self.model_details.setToolTip(plain.tip(str(m.path)) if m is not None else "")
 
     def _update_backend(self, *_) -> None:
@@ -331,7 +367,7 @@ class SettingsDialog(QtWidgets.QDialog):
             w.setEnabled(server)
         warn = privacy_warning(self.server_url.text().strip()) if server else None
         self.server_warning.setText(f"⚠ {warn}" if warn else "")
-        self.server_warning.setVisible(bool(warn))
+        self._answers_form.setRowVisible(self.server_warning, bool(warn))  # no empty row
 
     def _browse_model(self) -> None:
         start = str(self._data_dir / "models")
@@ -398,8 +434,36 @@ class SettingsDialog(QtWidgets.QDialog):
         s.validate()
         return s
 
+    def accept(self) -> None:
+        """OK: refused, with a message, while the data folder cannot be one (the window would
+        fail to switch to it after the dialog had closed, saying nothing)."""
+        problem = folder_problem(self.data_dir())
+        if problem is None:
+            super().accept()
+            return
+        box = plain.message_box(QtWidgets.QMessageBox.Icon.Warning, "Data folder",
+                                f"{self.data_dir()}: {problem}\n\nChoose another folder.",
+                                parent=self)
+        box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()  # over the dialog, which stays open
+        self.data.setFocus()
+        self.data.selectAll()
+
     def data_dir(self) -> Path:
         return Path(self.data.text().strip() or str(self._data_dir)).expanduser()
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why `path` cannot be the data folder (None: it can, or it can be created)."""
+    if path.exists() and not path.is_dir():
+        return "this is a file, not a folder"
+    existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    if existing is None or not existing.is_dir():
+        return "its parent is not a folder"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return "this folder cannot be written to" if existing == path else \
+            f"{existing} cannot be written to, so the folder cannot be made there"
+    return None
 
 
 def model_changed(old: Settings, new: Settings) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from .plain import no_orphan
 from .theme import GraphColors, graph_colors, memory_color
 
 LABEL_W = 180
@@ -155,7 +156,8 @@ class TimelineView(QtWidgets.QWidget):
                     "Send a message: each row here will show one memory and the tokens "
                     "it was active for.")
             p.drawText(r.adjusted(-LABEL_W + 8, 0, -8, 0),  # wrapped: a narrow pane cuts nothing
-                       QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap, hint)
+                       QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap,
+                       no_orphan(hint))
             p.end()
             return
         rh = self._row_h()

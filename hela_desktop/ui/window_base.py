@@ -29,6 +29,7 @@ class WindowBase(QtWidgets.QMainWindow):
     timeline: TimelineView
     browser: MemoryBrowser
     right_tabs: QtWidgets.QTabWidget
+    main_split: QtWidgets.QSplitter
     session: Session
     client: AssistantClient | None
     data_dir: Path

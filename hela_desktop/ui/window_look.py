@@ -1,10 +1,11 @@
-"""How the main window looks: chat text size, light / dark / system appearance, About."""
+"""How the main window looks: chat text size, light / dark / system appearance, its place
+on the screen, About."""
 
 from __future__ import annotations
 
 import html
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from .theme import apply_theme, graph_colors, system_is_dark
 from .window_base import WindowBase
@@ -18,14 +19,18 @@ def zoom_chat(w: WindowBase, direction: int, steps: int | None = None) -> None:
     if base is None:
         return
     pt = max(6.0, base * (1.1 ** w.zoom_steps))
-    for widget in (w.chat.view, w.chat.input):
-        f = widget.font()
-        f.setPointSizeF(pt)
-        widget.setFont(f)
-    w.chat.view.document().setDefaultFont(w.chat.view.font())
+
+    def restyle() -> None:
+        for widget in (w.chat.view, w.chat.input):
+            f = widget.font()
+            f.setPointSizeF(pt)
+            widget.setFont(f)
+        w.chat.view.document().setDefaultFont(w.chat.view.font())
+        if w.current_conv is not None and not w.is_streaming():
+            w.rerender_conversation()
+
+    w.chat.view.keep_place(restyle)  # the message read before is the one in view after
     QtCore.QSettings().setValue("chat/zoom", w.zoom_steps)
-    if w.current_conv is not None and not w.is_streaming():
-        w.rerender_conversation()
 
 
 def set_appearance(w: WindowBase, mode: str) -> None:
@@ -61,6 +66,44 @@ def restyle_chat(w: WindowBase) -> None:
         w.rerender_conversation()
     else:
         w.chat.view.show_empty()
+
+
+# room left for a window manager's frame while it is not known yet (before the window is
+# shown, or with no window manager): sides, title bar, bottom
+FRAME_ALLOWANCE = QtCore.QMargins(8, 36, 8, 8)
+
+
+def restore_layout(w: WindowBase, qs: QtCore.QSettings) -> None:
+    """The window's size, place and splitters as last saved, then kept on the screen."""
+    geometry, splits = qs.value("window/geometry"), qs.value("window/splitter")
+    if geometry is not None:
+        w.restoreGeometry(geometry)
+    if splits is not None:
+        w.main_split.restoreState(splits)
+    fit_on_screen(w)
+
+
+def fit_on_screen(w: QtWidgets.QWidget) -> None:
+    """Shrink and move `w` so that it, with its frame, lies within its screen's free area
+    (the first window is sized for a large screen; a saved one may come from another, or
+    be restored flush with the bottom edge, its frame and the panel over it)."""
+    if w.windowState() & (QtCore.Qt.WindowState.WindowMaximized | QtCore.Qt.WindowState.WindowFullScreen):
+        return
+    g, fg = w.geometry(), w.frameGeometry()
+    screen = QtGui.QGuiApplication.screenAt(g.center()) or w.screen()
+    if screen is None:
+        return
+    avail = screen.availableGeometry()
+    m = QtCore.QMargins(g.left() - fg.left(), g.top() - fg.top(),
+                        fg.right() - g.right(), fg.bottom() - g.bottom())
+    if m.isNull():
+        m = FRAME_ALLOWANCE
+    width = max(w.minimumWidth(), min(g.width(), avail.width() - m.left() - m.right()))
+    height = max(w.minimumHeight(), min(g.height(), avail.height() - m.top() - m.bottom()))
+    x = max(avail.left() + m.left(), min(g.x(), avail.right() + 1 - m.right() - width))
+    y = max(avail.top() + m.top(), min(g.y(), avail.bottom() + 1 - m.bottom() - height))
+    if (x, y, width, height) != (g.x(), g.y(), g.width(), g.height()):
+        w.setGeometry(x, y, width, height)
 
 
 def about(w: WindowBase) -> None:

@@ -30,6 +30,8 @@ class WindowStatus:
         plain.labels(self.model, self.device, self.busy_label)  # names of files and servers
         for w in (self.busy_label, self.busy, self.memories, self.device, self.model):
             bar.addPermanentWidget(w)
+        # a long line is cut where the widgets on the right begin: hovering shows it whole
+        bar.messageChanged.connect(lambda text: bar.setToolTip(plain.tip(text)))
 
     def show_memories(self, n: int) -> None:
         self.memories.setText(f"{n} memor{'y' if n == 1 else 'ies'}")
@@ -172,6 +174,14 @@ def answer_sources(recalls: Iterable[dict]) -> Sources:
             seen.setdefault(r["episode_id"], " ".join(str(r["text"]).split()))
     items = [(i, shorten(t, SOURCE_CHARS), t) for i, t in seen.items()]
     return items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN)
+
+
+def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool = True) -> str:
+    """The status-bar line when an answer ends (`kept`: something of it was stored)."""
+    if interrupted and not kept:  # as the chat says: stopped before its first token
+        return "Stopped before the answer began — nothing was kept."
+    msg = f"{tokens} tokens at {tps:.1f}/s · {swaps} memory swap{'' if swaps == 1 else 's'}"
+    return "Stopped — partial answer kept. " + msg if interrupted else msg
 
 
 def generation_speed(tokens: int, generation_s: float, elapsed_s: float) -> float:
