@@ -56,9 +56,10 @@ class Episode:
 
 
 def episode_text(user_text: str, assistant_text: str) -> str:
-    """The whole exchange as text, for people to read."""
+    """The whole exchange as text, for people to read, named as the window names them
+    ("You: …", "HeLa: …")."""
     if assistant_text:
-        return f"User: {user_text}\nAssistant: {assistant_text}"
+        return f"You: {user_text}\nHeLa: {assistant_text}"
     return user_text
 
 
