@@ -223,7 +223,8 @@ def browse(store, q: BrowseQuery) -> dict:
             eps = ranked_episodes(store, q.ranked, eps)
         return {"episodes": eps, "total": store.count_episodes()}
     if q.tab == "archive":
-        return {"episodes": store.list_episodes(only_archived=True, limit=BROWSE_LIMIT)}
+        eps = store.list_episodes(only_archived=True, limit=BROWSE_LIMIT)
+        return {"episodes": eps, "reasons": store.archive_reasons(e.id for e in eps)}
     if q.tab == "knowledge":
         from .knowledge import knowledge_rows
 

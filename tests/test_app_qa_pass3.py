@@ -42,6 +42,9 @@ def test_choosing_an_archived_memory_enables_restore_and_restore_brings_it_back(
         b = _browser(qtbot, store)
         b.tabs.setCurrentIndex(2)
         assert [e.id for e in b.archive_model.episodes] == [ids[1]]
+        # hovering a row says when and why it was archived
+        why = b.archive_model.data(b.archive_model.index(0, 1), QtCore.Qt.ItemDataRole.ToolTipRole)
+        assert "question 1 about topic 1" in why and "Archived " in why and why.endswith(": stale")
         assert not b.restore_button.isEnabled()  # nothing chosen yet
         # a click on the row, as the user does it (not selectRow: that is what broke)
         rect = b.archive.visualRect(b.archive_model.index(0, 2))

@@ -319,6 +319,10 @@ class EpisodeQueries(StoreBase):
                 f"SELECT id, {column} FROM episodes WHERE id IN ({q})", chunk).fetchall())
         return out
 
+    def archive_reasons(self, ids: Iterable[int]) -> dict[int, str | None]:
+        """Episode id -> why forgetting archived it (None: not archived, or no reason)."""
+        return self._episode_column("archive_reason", ids)
+
     def key_texts(self, ids: Iterable[int]) -> dict[int, str]:
         """Episode id -> the user's words (the retrieval key)."""
         return self._episode_column("user_text", ids)

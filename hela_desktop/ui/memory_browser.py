@@ -42,10 +42,12 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.episodes: list = []
+        self.reasons: dict[int, str | None] = {}  # archived ones: why (the Archive tab)
 
-    def set_episodes(self, episodes: list) -> None:
+    def set_episodes(self, episodes: list, reasons: dict[int, str | None] | None = None) -> None:
         self.beginResetModel()
         self.episodes = list(episodes)
+        self.reasons = dict(reasons or {})
         self.endResetModel()
 
     def rowCount(self, parent=_ROOT) -> int:  # noqa: N802
@@ -75,6 +77,9 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
                 str(e.access_count),
                 _fmt(e.last_access),
             )[col]
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and e.archived_at is not None:
+            why = self.reasons.get(e.id)
+            return tip(f"{e.text}\n\nArchived {_fmt(e.archived_at)}" + (f": {why}" if why else ""))
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (2, 3):
             return tip(e.text)
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4):
@@ -246,8 +251,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         # -- Archive
         ar = QtWidgets.QWidget()
         al = QtWidgets.QVBoxLayout(ar)
-        hint = QtWidgets.QLabel("Memories that forgetting archived (weak, isolated, stale). "
-                                "Nothing here is lost; restore brings a memory back with its links.")
+        hint = QtWidgets.QLabel("Memories that forgetting archived (weak, isolated, stale); hover "
+                                "a row for when and why. Nothing here is lost; restore brings a "
+                                "memory back with its links.")
         hint.setWordWrap(True)
         hint.setStyleSheet("color: gray")
         al.addWidget(hint)
@@ -349,7 +355,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         elif query.tab == "activity":
             self._show_activity(result["activity"])
         else:
-            self.archive_model.set_episodes(result["episodes"])
+            self.archive_model.set_episodes(result["episodes"], result.get("reasons"))
         self._update_buttons()
 
     def _show_memories(self, query: BrowseQuery, eps: list, total: int) -> None:
