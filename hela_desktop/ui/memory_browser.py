@@ -14,7 +14,7 @@ from collections.abc import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..session import BrowseQuery, browse
-from .explain import activity_sentence
+from .explain import activity_rows
 from .graph_model import knowledge_kind_words
 from .plain import tip
 
@@ -463,18 +463,24 @@ class MemoryBrowser(QtWidgets.QWidget):
         if k is not None:
             self.op.emit("knowledge_restore", k["id"])
 
-    def _show_activity(self, rows: list[dict]) -> None:
+    def _show_activity(self, runs: list[dict]) -> None:
+        # runs that changed nothing (an idle pass with nothing to do) are one row a stretch
+        rows = activity_rows(runs)
         self.activity_hint.setVisible(not rows)
         self.activity.setRowCount(len(rows))
         for r, a in enumerate(rows):
-            summary = a["summary"]
-            text = activity_sentence(a["job"], summary)
-            job = JOB_NAMES.get(a["job"], a["job"])
+            text, job = a["text"], JOB_NAMES.get(a["job"], a["job"])
+            if a["runs"] > 1:
+                said = (f"{job}: {a['runs']} runs that changed nothing, newest first:\n"
+                        + "\n".join(a["lines"][:12]) + ("\n…" if len(a["lines"]) > 12 else ""))
+            else:
+                said = f"{job}, {_fmt(a['at'])}: {text}"
+            if a["changed"]:
+                said += "\n\nDouble-click to see what changed."
             for c, v in enumerate((_fmt(a["at"]), job, text)):
                 item = QtWidgets.QTableWidgetItem(v)
                 item.setData(QtCore.Qt.ItemDataRole.UserRole, a["job"])
-                item.setToolTip(tip(f"{job}, {_fmt(a['at'])}: {text}\n\n"
-                                    "Double-click to see what changed."))
+                item.setToolTip(tip(said))
                 self.activity.setItem(r, c, item)
         self.activity.resizeRowsToContents()
 

@@ -1,0 +1,108 @@
+"""The fourth QA pass of the window, by hand under Xvfb: what a new user met, fixed.
+
+Idle reflection runs that changed nothing fold into one Activity row, Enter on a memory
+edits it as a double-click does, a match found in the graph opens a detail pane that had
+folded by itself, the timeline does not say "nothing recalled" before anything was
+recalled, and the graph's Details toggle shows whether it is on in both themes.
+
+pytest-qt offscreen, real widgets on a real store, no model loaded."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from test_ui_app import fill_store  # noqa: E402
+
+from hela_desktop.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+NOTHING_NEW = {"hubs": 2, "clusters": 2, "already_done": 2}
+ADDED = {"hubs": 2, "clusters": 2, "distilled": 1, "added": 1}
+
+
+def _log(store: Store, runs: list[tuple[float, str, dict]]) -> None:
+    """Activity rows at given times (oldest first), as the jobs log them."""
+    for at, job, summary in runs:
+        store.conn.execute("INSERT INTO activity(at, job, summary) VALUES (?, ?, ?)",
+                           (at, job, json.dumps(summary)))
+    store.conn.commit()
+
+
+def _browser(qtbot, store):
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    b = MemoryBrowser(store)
+    qtbot.addWidget(b)
+    b.resize(620, 500)
+    b.show()
+    return b
+
+
+def _at(hour: int, minute: int) -> float:
+    return time.mktime((2026, 3, 4, hour, minute, 0, 0, 0, -1))
+
+
+def test_idle_runs_that_changed_nothing_are_one_activity_row(qtbot, tmp_path):
+    """Every idle pass logs a distilling and a forgetting run; the passes that found
+    nothing filled the tab with the same two lines."""
+    runs = []
+    for n, (h, m) in enumerate(((9, 0), (9, 30), (10, 0), (10, 30), (11, 0))):
+        checked = {"checked": 7 + n, "archived": []}
+        runs += [(_at(h, m), "consolidate", NOTHING_NEW), (_at(h, m) + 1, "forget", checked)]
+    runs += [(_at(12, 0), "consolidate", ADDED), (_at(12, 0) + 1, "forget", {"checked": 12})]
+    runs += [(_at(13, 0), "consolidate", NOTHING_NEW),
+             (_at(13, 0) + 1, "forget", {"checked": 12, "archived": [3, 4]})]
+    for h in (14, 15):
+        runs += [(_at(h, 0), "consolidate", NOTHING_NEW), (_at(h, 0) + 1, "forget", {"checked": 10})]
+    with Store(tmp_path / "data") as store:
+        fill_store(store, 2)
+        _log(store, runs)
+        b = _browser(qtbot, store)
+        b.tabs.setCurrentIndex(3)
+        t = b.activity
+        rows = [(t.item(r, 1).text(), t.item(r, 2).text()) for r in range(t.rowCount())]
+    assert rows == [
+        ("Forgetting", "Checked 10 memories; none was weak, isolated and old enough to archive. "
+                       "(2 runs changed nothing, from 14:00 to 15:00.)"),
+        ("Distilling", "Nothing new since the last reflection. (2 runs changed nothing, "
+                       "from 14:00 to 15:00.)"),
+        # a run that changed something is a row of its own, and ends the stretches
+        ("Forgetting", "Archived 2 weak, isolated, stale memories (#3, #4) — restore them "
+                       "from the Archive tab."),
+        ("Distilling", "Nothing new since the last reflection."),
+        ("Forgetting", "Checked 12 memories; none was weak, isolated and old enough to archive."),
+        ("Distilling", "Distilled 1 new fact from 1 group of related memories."),
+        ("Forgetting", "Checked 11 memories; none was weak, isolated and old enough to archive. "
+                       "(5 runs changed nothing, from 09:00 to 11:00.)"),
+        ("Distilling", "Nothing new since the last reflection. (5 runs changed nothing, "
+                       "from 09:00 to 11:00.)"),
+    ]
+    assert b.activity.item(6, 0).text().endswith("11:00")  # when: the newest run
+    # hovering a folded row lists its runs, newest first
+    said = b.activity.item(6, 2).toolTip()
+    assert "5 runs that changed nothing" in said and "Checked 7 memories" in said
+    assert said.index("Checked 11") < said.index("Checked 7")
+    assert "Double-click" in b.activity.item(2, 2).toolTip()  # it changed something
+
+
+def test_activity_rows_on_different_days_name_the_dates():
+    from hela_desktop.ui.explain import activity_rows, changed_nothing
+
+    day = 86400.0
+    runs = [{"at": _at(9, 0) + day, "job": "forget", "summary": {"checked": 3}},
+            {"at": _at(9, 0), "job": "forget", "summary": {"checked": 3}}]
+    (row,) = activity_rows(runs)
+    assert row["runs"] == 2 and "from 2026-03-04 09:00 to 2026-03-05 09:00" in row["text"]
+    # a run that failed stays a row of its own: the error is worth reading
+    assert not changed_nothing("consolidate", {"error": "the model crashed"})
+    assert not changed_nothing("forget", {"restored": [5]})
+    assert not changed_nothing("something else", {})
+    assert changed_nothing("consolidate", {"clusters": 1, "distilled": 1, "rejected": 3})
