@@ -18,6 +18,7 @@ import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings f
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
+from PySide6 import QtCore, QtWidgets  # noqa: E402
 from test_ui_app import fill_store  # noqa: E402
 
 from hela_desktop.store import Store  # noqa: E402
@@ -106,3 +107,84 @@ def test_activity_rows_on_different_days_name_the_dates():
     assert not changed_nothing("forget", {"restored": [5]})
     assert not changed_nothing("something else", {})
     assert changed_nothing("consolidate", {"clusters": 1, "distilled": 1, "rejected": 3})
+
+
+def _answer_dialog(qtbot, kind, answer) -> list:
+    """Call `answer(dialog)` on the next modal dialog of `kind` once it is open (the
+    browser's Edit… runs its dialog modally); the list gets the dialog."""
+    seen: list = []
+    until = time.monotonic() + 5
+
+    def look() -> None:
+        dlg = QtWidgets.QApplication.activeModalWidget()
+        if isinstance(dlg, kind):
+            seen.append(dlg)
+            answer(dlg)
+        elif time.monotonic() < until:  # none came: give up (the test then fails)
+            QtCore.QTimer.singleShot(20, look)
+
+    QtCore.QTimer.singleShot(0, look)
+    return seen
+
+
+def test_enter_on_a_memory_edits_it_as_a_double_click_does(qtbot, tmp_path):
+    from hela_desktop.ui.memory_browser import EditMemoryDialog
+
+    with Store(tmp_path / "data") as store:
+        ids = fill_store(store, 4)
+        _log(store, [(_at(9, 0), "forget", {"checked": 4, "archived": [ids[0]]})])
+        b = _browser(qtbot, store)
+        asked = []
+        b.op.connect(lambda name, arg: asked.append((name, arg)))
+        row = next(r for r, e in enumerate(b.model.episodes) if e.id == ids[2])
+        rect = b.table.visualRect(b.model.index(row, 2))
+        qtbot.mouseClick(b.table.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
+        assert b.selected_id() == ids[2]
+
+        def change(dlg) -> None:
+            dlg.user.setPlainText("question 2, corrected")
+            dlg.accept()
+
+        seen = _answer_dialog(qtbot, EditMemoryDialog, change)
+        qtbot.keyClick(b.table, QtCore.Qt.Key.Key_Return)
+        assert len(seen) == 1 and seen[0].windowTitle() == f"Edit memory #{ids[2]}"
+        assert asked == [("edit", (ids[2], "question 2, corrected", "answer 2"))]
+        # the keypad's Enter too
+        seen = _answer_dialog(qtbot, EditMemoryDialog, lambda dlg: dlg.reject())
+        qtbot.keyClick(b.table, QtCore.Qt.Key.Key_Enter)
+        assert len(seen) == 1 and len(asked) == 1
+        # on the Activity tab Enter opens what a run changed, as a double-click does
+        b.tabs.setCurrentIndex(3)
+        b.activity.setFocus()
+        b.activity.setCurrentCell(0, 2)
+        qtbot.keyClick(b.activity, QtCore.Qt.Key.Key_Return)
+        assert b.tabs.currentIndex() == 2  # the Archive
+
+
+def test_enter_on_a_match_found_in_the_graph_opens_a_folded_detail_pane(qtbot, tmp_path):
+    from hela_desktop.ui.graph_model import snapshot_from_store
+    from hela_desktop.ui.graph_view import GraphView
+
+    with Store(tmp_path / "data") as store:
+        ids = fill_store(store, 6)
+        snap = snapshot_from_store(store)
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.resize(600, 400)  # narrow: the detail pane folds away by itself
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_snapshot(snap, animate=False)
+    view.settle(60)
+    assert not view.details.isVisible() and not view.details_button.isChecked()
+    view.search.setFocus()
+    qtbot.keyClicks(view.search, "question 3")
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Return)
+    assert view.selected == ids[3]
+    # the match is shown: the pane opened, and says which memory
+    assert view.details.isVisible() and view.details_button.isChecked()
+    assert f"Memory #{ids[3]}" in view.details.toPlainText()
+    # folded by the user, it stays folded
+    view.details_button.click()
+    view.search.setFocus()
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Return)
+    assert view.selected == ids[3] and not view.details.isVisible()

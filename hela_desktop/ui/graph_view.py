@@ -446,11 +446,15 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             return
         nid = self.node_at(ev.scenePos())
         if nid is not None:
-            if self.details is not None and not self.details.isVisible() and not self._details_user:
-                self.details_button.setChecked(True)
-                self._toggle_details(True)  # folded by itself: a click asks to see the memory
+            self._unfold_details()
             self.select(nid)
             ev.accept()
+
+    def _unfold_details(self) -> None:
+        """Open a detail pane that folded by itself: choosing a memory asks to see it."""
+        if self.details is not None and not self.details.isVisible() and not self._details_user:
+            self.details_button.setChecked(True)
+            self._toggle_details(True)
 
     def _on_scene_move(self, scene_pos) -> None:
         nid = self.node_at(scene_pos)
@@ -577,6 +581,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         if not len(self.search_rows):
             return
         self._search_cursor = (self._search_cursor + 1) % len(self.search_rows)
+        self._unfold_details()
         self.select(int(self.data.ids[self.search_rows[self._search_cursor]]), center=True)
 
     # ---- drawing --------------------------------------------------------------------
