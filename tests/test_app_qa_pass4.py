@@ -18,7 +18,7 @@ import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings f
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtCore, QtWidgets  # noqa: E402
+from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
 from test_ui_app import fill_store  # noqa: E402
 
 from hela_desktop.store import Store  # noqa: E402
@@ -188,3 +188,57 @@ def test_enter_on_a_match_found_in_the_graph_opens_a_folded_detail_pane(qtbot, t
     view.search.setFocus()
     qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Return)
     assert view.selected == ids[3] and not view.details.isVisible()
+
+
+def _window(qtbot, tmp_path):
+    from test_ui_app import _ui_settings
+
+    from hela_desktop.ui.main_window import MainWindow
+
+    w = MainWindow(tmp_path / "data", _ui_settings(), load_model=False, autoload=False,
+                   idle_scheduler=False)
+    qtbot.addWidget(w)
+    return w
+
+
+def test_the_timeline_says_nothing_was_recalled_only_once_recall_found_nothing(
+        qtbot, tmp_path, monkeypatch):
+    from hela_desktop.events import MemoriesEvent
+
+    painted: list[str] = []
+    draw_text = QtGui.QPainter.drawText
+
+    def drawn(painter, *args):
+        painted.append(str(args[-1]).replace("\u00a0", " "))
+        return draw_text(painter, *args)
+
+    monkeypatch.setattr(QtGui.QPainter, "drawText", drawn)
+
+    def timeline_says() -> str:
+        painted.clear()
+        w.timeline.grab()
+        return " ".join(painted)
+
+    w = _window(qtbot, tmp_path)
+    w.show()
+    asked: list[str] = []
+
+    def chat(text, _conv) -> None:  # the assistant thread takes it (no model here)
+        w.client.streaming = True
+        asked.append(text)
+
+    monkeypatch.setattr(w.client, "chat", chat)
+    assert "Send a message" in timeline_says()
+    assert not w.model_ready  # the model is still loading: the message waits for it
+    w.send("My cat is called Miso.")
+    assert asked and w.is_streaming()
+    said = timeline_says()
+    assert "No memories were recalled" not in said, said
+    assert "will show here once they are recalled" in said
+    # recall found nothing: now it says so
+    w._on_memories(MemoriesEvent(memories=[], retrieve_ms=2.0))
+    assert "No memories were recalled for this answer" in timeline_says()
+    w.timeline.set_answer([[0, 5, []]], 5, "Answer · message #2")  # and after the answer
+    assert "No memories were recalled for this answer" in timeline_says()
+    w.client.streaming = False
+    w.close()
