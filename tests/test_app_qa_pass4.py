@@ -242,3 +242,46 @@ def test_the_timeline_says_nothing_was_recalled_only_once_recall_found_nothing(
     assert "No memories were recalled for this answer" in timeline_says()
     w.client.streaming = False
     w.close()
+
+
+def _mean_colour(widget) -> tuple[float, float, float]:
+    img = widget.grab().toImage()
+    px = [img.pixelColor(x, y) for x in range(img.width()) for y in range(img.height())]
+    return tuple(sum(getattr(c, ch)() for c in px) / len(px) for ch in ("red", "green", "blue"))
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_the_details_toggle_shows_whether_it_is_on_in_both_themes(qtbot, dark):
+    from hela_desktop.ui.graph_view import GraphView
+    from hela_desktop.ui.theme import apply_theme, graph_colors
+
+    app = QtWidgets.QApplication.instance()
+    style, palette = app.style().name(), app.palette()
+    try:
+        apply_theme(app, dark)
+        view = GraphView(colors=graph_colors(dark), threaded=False)
+        qtbot.addWidget(view)
+        view.resize(900, 400)
+        view.show()
+        qtbot.waitExposed(view)
+        view.apply_colors(graph_colors(dark))  # as the window does when the theme changes
+        button = view.details_button
+        if not button.isChecked():  # folded by itself (a narrow screen): the user opens it
+            button.click()
+        assert button.isChecked() and view.details.isVisible()
+        on, size_on = _mean_colour(button), button.size()
+        button.click()
+        assert not button.isChecked() and not view.details.isVisible()
+        off = _mean_colour(button)
+        # the two states differ at a glance (Fusion alone: 0 in the dark palette, 3 in
+        # the light one), and the button keeps its size
+        # the two states differ at a glance, checked in the accent's blue (Fusion alone:
+        # a shade darker in the light palette, next to nothing in the dark one), and the
+        # button keeps its size
+        assert sum(abs(a - b) for a, b in zip(on, off, strict=True)) > 60, (on, off)
+        lean = (on[2] - on[0]) - (off[2] - off[0])
+        assert lean > 30, (on, off)
+        assert button.size() == size_on
+    finally:
+        app.setStyle(style)
+        app.setPalette(palette)

@@ -35,7 +35,7 @@ from .graph_model import (
 from .layout import ForceLayout
 from .nodes_item import NodesItem
 from .plain import ElidedLabel
-from .theme import GraphColors, graph_colors, memory_color
+from .theme import GraphColors, checked_button_style, graph_colors, memory_color
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -245,6 +245,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
     def apply_colors(self, c: GraphColors, *, redraw: bool = True) -> None:
         """Switch palettes (light/dark)."""
         self.colors = c
+        self.details_button.setStyleSheet(checked_button_style(QtWidgets.QApplication.palette()))
         self.plot.setBackground(c.background)
         bg = QtGui.QColor(c.background)
         prior, learned = edge_pens(c, thin=len(self.data.src) > THIN_EDGES_ABOVE)
