@@ -293,6 +293,62 @@ def _forgetting_sentence(s: dict) -> str:
     return " ".join(out)
 
 
+# what a run changed: a run with none of these (and no error) changed nothing
+CHANGES = {"consolidate": ("added", "strengthened", "superseded"),
+           "forget": ("archived", "purged", "restored")}
+
+
+def changed_nothing(job: str, summary) -> bool:
+    """True for a reflection run that changed nothing (an idle pass that found nothing to
+    do); a run that failed, or whose job is unknown, is not one."""
+    if job not in CHANGES or not isinstance(summary, dict) or summary.get("error"):
+        return False
+    return not any(_count(summary.get(k)) for k in CHANGES[job])
+
+
+def _span(first: float, last: float) -> str:
+    """"from 14:02 to 16:40" (the dates too when the runs were on different days)."""
+    same_day = when(first, "%Y-%m-%d") == when(last, "%Y-%m-%d")
+    fmt = "%H:%M" if same_day else "%Y-%m-%d %H:%M"
+    return f"from {when(first, fmt)} to {when(last, fmt)}"
+
+
+def activity_rows(runs: list[dict]) -> list[dict]:
+    """The Activity tab's rows from the log's runs (``{"at", "job", "summary"}``, newest
+    first): a run that changed something is a row of its own; consecutive runs of a job
+    that changed nothing are one row, at the newest, saying how many there were.  A run
+    that changed something ends every such stretch, so the rows stay in time order.
+
+    Each row: ``at``, ``job``, ``text`` (what the Activity tab shows), ``runs`` (how many
+    it stands for), ``first_at``, ``changed`` and ``lines`` (each run's sentence with its
+    time, newest first)."""
+    rows: list[dict] = []
+    open_rows: dict[str, dict] = {}  # job -> its stretch of runs that changed nothing
+    for run in runs:
+        job, summary = str(run.get("job")), run.get("summary")
+        text = activity_sentence(job, summary)
+        line = f"{when(run.get('at'))}: {text}"
+        if not changed_nothing(job, summary):
+            open_rows.clear()
+            rows.append(dict(at=run.get("at"), job=job, text=text, runs=1, first_at=run.get("at"),
+                             changed=True, lines=[line]))
+            continue
+        row = open_rows.get(job)
+        if row is None:
+            row = open_rows[job] = dict(at=run.get("at"), job=job, text=text, runs=0,
+                                        changed=False, lines=[], newest=text)
+            rows.append(row)
+        row["runs"] += 1
+        row["first_at"] = run.get("at")
+        row["lines"].append(line)
+    for row in rows:
+        newest = row.pop("newest", None)
+        if row["runs"] > 1:
+            row["text"] = (f"{newest} ({row['runs']} runs changed nothing, "
+                           f"{_span(row['first_at'], row['at'])}.)")
+    return rows
+
+
 def reflection_sentence(report: ReflectionEvent | dict) -> str:
     """The status-bar line after an idle or manual reflection (both jobs); `report` is the
     scheduler's `ReflectionEvent` (or its ``to_dict()``)."""

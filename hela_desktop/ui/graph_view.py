@@ -35,7 +35,7 @@ from .graph_model import (
 from .layout import ForceLayout
 from .nodes_item import NodesItem
 from .plain import ElidedLabel
-from .theme import GraphColors, graph_colors, memory_color
+from .theme import GraphColors, checked_button_style, graph_colors, memory_color
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -245,6 +245,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
     def apply_colors(self, c: GraphColors, *, redraw: bool = True) -> None:
         """Switch palettes (light/dark)."""
         self.colors = c
+        self.details_button.setStyleSheet(checked_button_style(QtWidgets.QApplication.palette()))
         self.plot.setBackground(c.background)
         bg = QtGui.QColor(c.background)
         prior, learned = edge_pens(c, thin=len(self.data.src) > THIN_EDGES_ABOVE)
@@ -446,11 +447,15 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             return
         nid = self.node_at(ev.scenePos())
         if nid is not None:
-            if self.details is not None and not self.details.isVisible() and not self._details_user:
-                self.details_button.setChecked(True)
-                self._toggle_details(True)  # folded by itself: a click asks to see the memory
+            self._unfold_details()
             self.select(nid)
             ev.accept()
+
+    def _unfold_details(self) -> None:
+        """Open a detail pane that folded by itself: choosing a memory asks to see it."""
+        if self.details is not None and not self.details.isVisible() and not self._details_user:
+            self.details_button.setChecked(True)
+            self._toggle_details(True)
 
     def _on_scene_move(self, scene_pos) -> None:
         nid = self.node_at(scene_pos)
@@ -577,6 +582,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         if not len(self.search_rows):
             return
         self._search_cursor = (self._search_cursor + 1) % len(self.search_rows)
+        self._unfold_details()
         self.select(int(self.data.ids[self.search_rows[self._search_cursor]]), center=True)
 
     # ---- drawing --------------------------------------------------------------------

@@ -260,7 +260,7 @@ class MainWindow(WindowBase):
             return
         self.chat.view.add_user(text)
         self.live_key = self.chat.view.begin_assistant()
-        self.timeline.begin_live([], key=self.live_key)
+        self.timeline.begin_live(None, key=self.live_key)  # nothing recalled yet
         self._recalls = {}
         self.session.start_turn()
         self._set_streaming(True)

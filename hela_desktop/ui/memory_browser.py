@@ -14,7 +14,7 @@ from collections.abc import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..session import BrowseQuery, browse
-from .explain import activity_sentence
+from .explain import activity_rows
 from .graph_model import knowledge_kind_words
 from .plain import tip
 
@@ -192,6 +192,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         hh.setSectionResizeMode(2, QtWidgets.QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
         self.table.viewport().installEventFilter(self)
+        self.table.installEventFilter(self)  # Enter edits, as a double-click does
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().currentRowChanged.connect(self._on_row)
         ml.addWidget(self.table, 1)
@@ -222,6 +223,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.knowledge.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
         self.knowledge.itemSelectionChanged.connect(self._update_knowledge_buttons)
         self.knowledge.doubleClicked.connect(lambda _i: self.edit_knowledge())
+        self.knowledge.installEventFilter(self)
         self.knowledge_hint = QtWidgets.QLabel(
             "Knowledge distilled from groups of related memories (about you, facts, about "
             "HeLa) appears here when HeLa reflects: after the app has been idle, or with "
@@ -304,6 +306,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.activity.horizontalHeader().sectionResized.connect(
             lambda *_: self.activity.resizeRowsToContents())
         self.activity.cellDoubleClicked.connect(self._open_activity)
+        self.activity.installEventFilter(self)
         acl.addWidget(self.activity, 1)
         self.tabs.addTab(self.activity_tab, "Activity")
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
@@ -317,6 +320,17 @@ class MemoryBrowser(QtWidgets.QWidget):
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
         if obj is self.table.viewport() and event.type() == QtCore.QEvent.Type.Resize:
             self.table.setColumnHidden(3, self.table.viewport().width() < self.ANSWER_COLUMN_FROM)
+        if (event.type() == QtCore.QEvent.Type.KeyPress
+                and event.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter)
+                and obj in (self.table, self.knowledge, self.activity)):
+            # Enter on a row does what a double-click does: edit it, or open what it changed
+            if obj is self.table:
+                self.edit_selected()
+            elif obj is self.knowledge:
+                self.edit_knowledge()
+            elif self.activity.currentRow() >= 0:
+                self._open_activity(self.activity.currentRow(), 0)
+            return True
         return super().eventFilter(obj, event)
 
     def set_store(self, store) -> None:
@@ -463,18 +477,24 @@ class MemoryBrowser(QtWidgets.QWidget):
         if k is not None:
             self.op.emit("knowledge_restore", k["id"])
 
-    def _show_activity(self, rows: list[dict]) -> None:
+    def _show_activity(self, runs: list[dict]) -> None:
+        # runs that changed nothing (an idle pass with nothing to do) are one row a stretch
+        rows = activity_rows(runs)
         self.activity_hint.setVisible(not rows)
         self.activity.setRowCount(len(rows))
         for r, a in enumerate(rows):
-            summary = a["summary"]
-            text = activity_sentence(a["job"], summary)
-            job = JOB_NAMES.get(a["job"], a["job"])
+            text, job = a["text"], JOB_NAMES.get(a["job"], a["job"])
+            if a["runs"] > 1:
+                said = (f"{job}: {a['runs']} runs that changed nothing, newest first:\n"
+                        + "\n".join(a["lines"][:12]) + ("\n…" if len(a["lines"]) > 12 else ""))
+            else:
+                said = f"{job}, {_fmt(a['at'])}: {text}"
+            if a["changed"]:
+                said += "\n\nDouble-click to see what changed."
             for c, v in enumerate((_fmt(a["at"]), job, text)):
                 item = QtWidgets.QTableWidgetItem(v)
                 item.setData(QtCore.Qt.ItemDataRole.UserRole, a["job"])
-                item.setToolTip(tip(f"{job}, {_fmt(a['at'])}: {text}\n\n"
-                                    "Double-click to see what changed."))
+                item.setToolTip(tip(said))
                 self.activity.setItem(r, c, item)
         self.activity.resizeRowsToContents()
 

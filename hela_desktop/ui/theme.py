@@ -144,3 +144,18 @@ def apply_theme(app: QtWidgets.QApplication, dark: bool | None = None) -> bool:
     app.setStyle("Fusion")
     app.setPalette(make_palette(dark))
     return dark
+
+
+def checked_button_style(palette: QtGui.QPalette) -> str:
+    """A style sheet for a checkable tool button (the graph's Details) whose checked state
+    can be seen in both schemes: Fusion draws it barely darker, and in the dark palette not
+    at all.  Checked, it is filled with the accent over the button colour and edged in the
+    accent; unchecked, it keeps the style's own look."""
+    role = QtGui.QPalette.ColorRole
+    button, accent = palette.color(role.Button), palette.color(role.Highlight)
+    t = 0.45 if button.lightness() < 128 else 0.3
+    fill = QtGui.QColor.fromRgbF(*(b * (1 - t) + a * t for b, a in zip(
+        (button.redF(), button.greenF(), button.blueF()),
+        (accent.redF(), accent.greenF(), accent.blueF()), strict=True)))
+    return (f"QToolButton:checked {{ background-color: {fill.name()}; "
+            f"border: 1px solid {accent.name()}; border-radius: 3px; }}")

@@ -40,6 +40,7 @@ class TimelineView(QtWidgets.QWidget):
         self.highlight_ids: set[int] = set()
         self.label_of = lambda i: f"#{i}"
         self.message_key: int | None = None
+        self.recalling = False  # an answer has begun; its memories are not recalled yet
 
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802
         return QtCore.QSize(600, 170)
@@ -61,12 +62,16 @@ class TimelineView(QtWidgets.QWidget):
                     self.rows.append(i)
         self.title = title
         self.live = live
+        self.recalling = False
         self.message_key = key
         self.hover_tok = self.ext_tok = -1
         self.update()
 
     def begin_live(self, ids, key: int | None = None) -> None:
-        self.set_answer([[0, 0, list(ids)]], 0, "Answer in progress…", key=key, live=True)
+        """An answer begins with the memories recalled for it; `ids` None: not recalled
+        yet (the model may still be loading), so "none recalled" is not said."""
+        self.set_answer([[0, 0, list(ids or [])]], 0, "Answer in progress…", key=key, live=True)
+        self.recalling = ids is None
 
     def live_token(self, index: int) -> None:
         self.n_tokens = max(self.n_tokens, index + 1)
@@ -131,6 +136,14 @@ class TimelineView(QtWidgets.QWidget):
         return t if 0 <= t < self.n_tokens else -1
 
     # ---- painting -------------------------------------------------------------------
+    def empty_hint(self) -> str:
+        """What the timeline says while it has no memory to show."""
+        if self.recalling and not self.n_tokens:  # e.g. the model is still loading
+            return "The memories this answer draws on will show here once they are recalled."
+        if self.live or self.n_tokens:
+            return "No memories were recalled for this answer — there is nothing similar yet."
+        return "Send a message: each row here will show one memory and the tokens it was active for."
+
     def paintEvent(self, _e) -> None:  # noqa: N802
         c = self.colors
         p = QtGui.QPainter(self)
@@ -151,13 +164,9 @@ class TimelineView(QtWidgets.QWidget):
         r = self.plot_rect()
         if not self.rows:
             p.setPen(muted)
-            hint = ("No memories were recalled for this answer — there is nothing similar yet."
-                    if (self.live or self.n_tokens) else
-                    "Send a message: each row here will show one memory and the tokens "
-                    "it was active for.")
             p.drawText(r.adjusted(-LABEL_W + 8, 0, -8, 0),  # wrapped: a narrow pane cuts nothing
                        QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap,
-                       no_orphan(hint))
+                       no_orphan(self.empty_hint()))
             p.end()
             return
         rh = self._row_h()
