@@ -63,6 +63,9 @@ def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_pa
     # only under the answer that drew on memories: the haiku's answer names none
     assert text.count("From your memories:") == 1
     assert text.index("From your memories:") < text.index("Write a haiku")
+    # the timeline shows the last answer: it recalled nothing, and says so (it said "Send a
+    # message…", as for an empty chat, since a stored answer's timeline has no spans)
+    assert w.timeline.empty_hint().startswith("No memories were recalled for this answer")
     links = {f.anchorHref(): (frag, f.toolTip()) for frag, f in _formats(view.document())
              if f.isAnchor() and f.anchorHref().startswith("m:")}
     assert set(links) == {f"m:{ids[2]}", f"m:{ids[4]}"}

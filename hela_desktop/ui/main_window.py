@@ -534,7 +534,8 @@ class MainWindow(WindowBase):
         elif self.session.messages[-1]["role"] == "user":  # left unanswered (the app quit)
             view.add_notice("No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it.", passing=True)
         if last is not None:
-            self.timeline.set_answer(last["spans"], 0, f"Answer · message #{last['id']}", key=last_key)
+            self.timeline.set_answer(last["spans"], ws.stored_tokens(last),
+                                     f"Answer · message #{last['id']}", key=last_key)
         else:
             self.timeline.clear()
         view._scroll_end(force=True)

@@ -131,6 +131,11 @@ def stats_of(m: dict) -> dict:
     return st if isinstance(st, dict) else {}
 
 
+def stored_tokens(m: dict) -> int:
+    """How many tokens a stored answer has (0 when its statistics do not say)."""
+    return max(0, int(_num(stats_of(m).get("tokens"))))
+
+
 def recalls_of(stats: dict) -> list[dict]:
     """The memories a message's statistics say were in its prompt (``memories``): those that
     name a memory of this store by id."""
