@@ -252,9 +252,9 @@ def test_while_you_were_away_stays_until_something_else_is_said(qtbot, tmp_path)
     w.close()
 
 
-def test_clicking_a_memory_opens_a_detail_pane_that_folded_by_itself(qtbot, tmp_path):
-    import numpy as np
-
+def narrow_graph(qtbot, tmp_path):
+    """A graph view of six memories, too narrow for its detail pane, which has folded away
+    by itself: (view, memory ids)."""
     from hela_desktop.ui.graph_model import snapshot_from_store
     from hela_desktop.ui.graph_view import GraphView
 
@@ -270,6 +270,13 @@ def test_clicking_a_memory_opens_a_detail_pane_that_folded_by_itself(qtbot, tmp_
     view.settle(60)
     qtbot.wait(50)
     assert not view.details.isVisible() and not view.details_button.isChecked()
+    return view, ids
+
+
+def test_clicking_a_memory_opens_a_detail_pane_that_folded_by_itself(qtbot, tmp_path):
+    import numpy as np
+
+    view, ids = narrow_graph(qtbot, tmp_path)
 
     def click(node_id: int) -> None:
         x, y = view.xy[view.data.index[node_id]]

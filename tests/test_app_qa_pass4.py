@@ -162,20 +162,9 @@ def test_enter_on_a_memory_edits_it_as_a_double_click_does(qtbot, tmp_path):
 
 
 def test_enter_on_a_match_found_in_the_graph_opens_a_folded_detail_pane(qtbot, tmp_path):
-    from hela_desktop.ui.graph_model import snapshot_from_store
-    from hela_desktop.ui.graph_view import GraphView
+    from test_app_qa_pass3 import narrow_graph
 
-    with Store(tmp_path / "data") as store:
-        ids = fill_store(store, 6)
-        snap = snapshot_from_store(store)
-    view = GraphView(threaded=False)
-    qtbot.addWidget(view)
-    view.resize(600, 400)  # narrow: the detail pane folds away by itself
-    view.show()
-    qtbot.waitExposed(view)
-    view.set_snapshot(snap, animate=False)
-    view.settle(60)
-    assert not view.details.isVisible() and not view.details_button.isChecked()
+    view, ids = narrow_graph(qtbot, tmp_path)
     view.search.setFocus()
     qtbot.keyClicks(view.search, "question 3")
     qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Return)

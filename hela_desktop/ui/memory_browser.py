@@ -119,6 +119,14 @@ class EditMemoryDialog(QtWidgets.QDialog):
         return self.user.toPlainText().strip(), self.assistant.toPlainText().strip()
 
 
+def _hint(text: str) -> QtWidgets.QLabel:
+    """A tab's grey, wrapped explanation above its table."""
+    label = QtWidgets.QLabel(text)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: gray")
+    return label
+
+
 def _undo_bar(on_undo):
     """A hidden "… deleted. [Undo]" strip: (frame, label, button)."""
     bar = QtWidgets.QFrame()
@@ -224,12 +232,10 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.knowledge.itemSelectionChanged.connect(self._update_knowledge_buttons)
         self.knowledge.doubleClicked.connect(lambda _i: self.edit_knowledge())
         self.knowledge.installEventFilter(self)
-        self.knowledge_hint = QtWidgets.QLabel(
+        self.knowledge_hint = _hint(
             "Knowledge distilled from groups of related memories (about you, facts, about "
             "HeLa) appears here when HeLa reflects: after the app has been idle, or with "
             "Edit ▸ Reflect now. Only what your own words support is used.")
-        self.knowledge_hint.setWordWrap(True)
-        self.knowledge_hint.setStyleSheet("color: gray")
         kl.addWidget(self.knowledge_hint)
         kl.addWidget(self.knowledge, 1)
         self._kundo: list[int] = []
@@ -253,12 +259,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         # -- Archive
         ar = QtWidgets.QWidget()
         al = QtWidgets.QVBoxLayout(ar)
-        hint = QtWidgets.QLabel("Memories that forgetting archived (weak, isolated, stale); hover "
-                                "a row for when and why. Nothing here is lost; restore brings a "
-                                "memory back with its links.")
-        hint.setWordWrap(True)
-        hint.setStyleSheet("color: gray")
-        al.addWidget(hint)
+        al.addWidget(_hint("Memories that forgetting archived (weak, isolated, stale); hover a "
+                           "row for when and why. Nothing here is lost; restore brings a memory "
+                           "back with its links."))
         self.archive_model = EpisodeTableModel(self)
         self.archive = QtWidgets.QTableView()
         self.archive.setModel(self.archive_model)
@@ -282,12 +285,10 @@ class MemoryBrowser(QtWidgets.QWidget):
         # -- Activity: what each consolidation / forgetting run did
         self.activity_tab = QtWidgets.QWidget()
         acl = QtWidgets.QVBoxLayout(self.activity_tab)
-        self.activity_hint = QtWidgets.QLabel(
+        self.activity_hint = _hint(
             "What HeLa did with your memories on its own appears here: each time it reflects "
             "(after the app has been idle, or Edit ▸ Reflect now) it distils facts from groups "
             "of related memories and archives stale ones, and says so in a line.")
-        self.activity_hint.setWordWrap(True)
-        self.activity_hint.setStyleSheet("color: gray")
         acl.addWidget(self.activity_hint)
         self.activity = QtWidgets.QTableWidget(0, 3)
         self.activity.setHorizontalHeaderLabels(["When", "Job", "What it did"])
