@@ -151,7 +151,7 @@ class Assistant:
         return Turn(self.parts(), "").memory_cost(r)
 
     def _recall_knowledge(self, query_vec: np.ndarray, personal: bool = True) -> list[Recall]:
-        return recall_knowledge(self.engine, self.store, self.settings, query_vec, personal)
+        return recall_knowledge(self.engine, self.store, self.settings, query_vec, personal)[0]
 
     # ---- one turn -----------------------------------------------------------------------
     def chat(self, message: str, conversation_id: int | None = None,
@@ -269,6 +269,8 @@ class Assistant:
         repeat = None if interrupted else engine.repeat_of(message, user_vec)
         if repeat is not None:
             stats["repeat_of"] = repeat
+        if state.unrecalled:  # a question about the user's life that nothing recalled spoke to
+            stats["unrecalled"] = True
         now = time.time() if now is None else now
         episode_id = None
         with self.store.transaction():
@@ -314,7 +316,7 @@ class Assistant:
             tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted,
             deferred_swaps=state.deferred_swaps, text=answer,
             timeline=timeline, generation_s=state.generation_s, limit=limit,
-            repeated=repeat is not None)
+            repeated=repeat is not None, unrecalled=state.unrecalled)
 
 
 

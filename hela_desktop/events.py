@@ -81,6 +81,11 @@ class MemoryUpdateEvent:
         }
 
 
+# under an answer whose `DoneEvent.unrecalled` holds, in the window and the terminal alike
+NOT_FROM_MEMORIES = ("Not from your memories: nothing you told me was recalled for this "
+                     "question, so check this answer before you rely on it.")
+
+
 @dataclass
 class DoneEvent:
     conversation_id: int
@@ -99,6 +104,9 @@ class DoneEvent:
     timeline: list = field(default_factory=list)  # [(start, end, [episode ids]), ...]
     # the message repeated memory `episode_id` word for word: no new memory was made
     repeated: bool = False
+    # the message asked about the user's own life and nothing they said was recalled for it:
+    # the answer is not from their memories (the window and the terminal say so)
+    unrecalled: bool = False
     type: str = "done"
 
     def to_dict(self) -> dict:

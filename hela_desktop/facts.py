@@ -174,6 +174,16 @@ def is_personal(query: str) -> bool:
     return False
 
 
+def asks_about_user(text: str) -> bool:
+    """Does `text` ask something about the user's own life: a question or request whose
+    sentence is personal (`is_personal`)?  "What is my dog's name?", "Where am I working
+    these days?" and "Any ideas for my sister's birthday?" do; "Write me a limerick" (a task
+    in which the user is only the one served), "What is a comet?" and "My dog is Pixel." do
+    not.  Such a question with nothing recalled gets an answer the user cannot check
+    against anything they said, and the app says so."""
+    return any(_sentence_kind(s) == "ask" and is_personal(s) for s in sentences(text))
+
+
 # the people of a user's life they name by relation: "my mum" is always the same person
 _KIN = {
     "mum": "mother", "mom": "mother", "mother": "mother", "dad": "father", "father": "father",

@@ -28,6 +28,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
+import regex
+
 from .events import Recall
 
 # The block sits at the start of the user's turn, in the user's voice (the lines are their own
@@ -148,9 +150,19 @@ _ROLE_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:user|assistant|system|human|ai|h
                         re.IGNORECASE)
 _DATE_LEAD = re.compile(r"^\s*(?:[-*•]\s*)?\(\s*\d{4}-\d{1,2}(?:-\d{1,2})?\s*\)\s*")
 _PARTIAL_DATE = re.compile(r"\(\s*\d{0,4}(?:-\d{0,2}){0,2}\s*")
+# a memory line's date as `memory_line` writes it, copied into an answer ("Pixel (3 weeks
+# ago, on 2 March 2025; older news)"): the user never wrote it; `regex` for partial matches
+_WHEN = r"(?:today|yesterday|(?:a|\d+) (?:day|week|month)s? ago|over (?:a|\d+) years? ago)"
+_NOTE = (rf"\({_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}"
+         r"(?:; older news(?:, since replaced)?)?\)")
+_DATE_NOTE = regex.compile(rf" ?{_NOTE}", regex.IGNORECASE)
+_DATE_NOTE_LEAD = regex.compile(rf"\s*(?:[-*•]\s*)?{_NOTE}\s*", regex.IGNORECASE)
 _ROLES_SELF = ("assistant", "ai", "hela")  # a leading tag naming the answer's own speaker
-_MARKUP_PREFIXES = ("user:", "assistant:", "system:", "human:", "ai:", "hela:",
-                    MEMORY_HEADER.lower(), "things you told me")
+# the answer half of a "Q: … A: …" pair, leading the answer ("A: Miso is …"); only there:
+# "A: apples, B: pears" later in an answer is a list
+_ANSWER_TAG = re.compile(r"^\s*(?:A|Answer)\s*:\s*")
+_MARKUP_PREFIXES = ("user:", "assistant:", "system:", "human:", "ai:", "hela:", "a:",
+                    "answer:", MEMORY_HEADER.lower(), "things you told me")
 
 
 def _could_become_markup(line: str) -> bool:
@@ -158,14 +170,17 @@ def _could_become_markup(line: str) -> bool:
     if not low:
         return True
     return (any(m.startswith(low) for m in _MARKUP_PREFIXES)
-            or _PARTIAL_DATE.fullmatch(low) is not None)
+            or _PARTIAL_DATE.fullmatch(low) is not None
+            or _DATE_NOTE_LEAD.fullmatch(line, partial=True) is not None)
 
 
 class AnswerFilter:
-    """Cleans an answer as it streams: a leading role tag ("Assistant:") or bracketed date
-    is removed; a line that starts a transcript turn ("User: …") or repeats the memory
-    block's header ends the answer (`done`).  Text is held back only while the start of a
-    line could still become markup (usually a character or two)."""
+    """Cleans an answer as it streams: a leading role tag ("Assistant:", "A:") or bracketed
+    date is removed, and so is a memory line's date copied anywhere in a line ("(3 weeks ago, on
+    2 March 2025)"); a line that starts a transcript turn ("User: …") or repeats the memory
+    block's header ends the answer (`done`).  Text is held back only while it could still
+    become markup: the start of a line (usually a character or two), or a space or
+    parenthesis that could still open a memory line's date."""
 
     def __init__(self) -> None:
         self.done = False
@@ -173,6 +188,7 @@ class AnswerFilter:
         self._free = False  # the current line is known not to be markup
         self._any = False  # some text was released
         self._strip = False  # markup was just removed: drop the spaces that followed it
+        self._held = ""  # mid-line text that could still become a memory line's date
 
     def push(self, piece: str) -> str:
         out = []
@@ -180,8 +196,7 @@ class AnswerFilter:
             if self.done:
                 break
             if self._free:
-                out.append(ch)
-                self._free = ch != "\n"
+                out.append(self._mid_line(ch))
                 continue
             self._line += ch
             out.append(self._decide(final=False))
@@ -189,9 +204,24 @@ class AnswerFilter:
 
     def flush(self) -> str:
         """What is still held back at the end of the answer."""
+        held, self._held = self._held, ""
         if self.done or not self._line:
-            return ""
+            return "" if self.done else held
         return self._decide(final=True)
+
+    def _mid_line(self, ch: str) -> str:
+        """A character of a line known not to start as markup: a memory line's date is
+        held while it could still be one and dropped once it is whole."""
+        held = self._held + ch
+        m = _DATE_NOTE.fullmatch(held, partial=True)
+        if m is not None:
+            self._held = held if m.partial else ""
+            return ""
+        self._held = ""
+        if len(held) > 1:  # what was held is text after all; `ch` may open a date again
+            return held[:-1] + self._mid_line(ch)
+        self._free = ch != "\n"
+        return ch
 
     def _decide(self, final: bool) -> str:
         if self._strip:
@@ -210,11 +240,16 @@ class AnswerFilter:
             self.done = True  # the model began writing another turn of a transcript
             self._line = ""
             return ""
+        m = None if self._any else _ANSWER_TAG.match(line)
+        if m:  # "A: Miso is …" -> "Miso is …"
+            self._line = line[m.end():]
+            self._strip = True
+            return self._decide(final) if self._line else ""
         if line.lstrip(" \t-*•").lower().startswith(_MARKUP_PREFIXES[-2:]):
             self.done = True  # it is copying the memory block
             self._line = ""
             return ""
-        m = _DATE_LEAD.match(line)
+        m = _DATE_LEAD.match(line) or _DATE_NOTE_LEAD.match(line)
         if m:
             self._line = line[m.end():]
             self._strip = True
@@ -229,8 +264,9 @@ class AnswerFilter:
 
 
 def could_be_markup(text: str) -> bool:
-    """Does an answer contain transcript markup (used by `bench personal`'s format_leak)?"""
-    return any(_ROLE_LINE.match(line) or _DATE_LEAD.match(line)
+    """Does an answer contain transcript or memory markup (used by `bench personal`'s
+    format_leak): a role tag or bracketed date leading a line, a memory line's date?"""
+    return any(_ROLE_LINE.match(line) or _DATE_LEAD.match(line) or _DATE_NOTE.search(line)
                for line in text.splitlines() if line.strip())
 
 

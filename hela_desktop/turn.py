@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import facts
 from . import prompt as P
 from .config import Settings
 from .events import MemoriesEvent, Recall
@@ -60,6 +61,9 @@ class TurnState:
     deferred_swaps: int = 0  # swaps the time budget did not allow (yet)
     late_swaps: int = 0  # proposals abandoned because they came too late (a busy machine)
     generation_s: float = 0.0  # from the end of prompt reading (the first token) to the end
+    # the message asked about the user's own life (`facts.asks_about_user`) and nothing the
+    # user said was recalled for it: no memory in the prompt, no knowledge item that matched
+    unrecalled: bool = False
 
 
 @dataclass
@@ -88,20 +92,22 @@ def user_model_text(store: Store) -> str:
 
 
 def recall_knowledge(engine: MemoryEngine, store: Store, settings: Settings,
-                     query_vec: np.ndarray, personal: bool = True) -> list[Recall]:
+                     query_vec: np.ndarray, personal: bool = True
+                     ) -> tuple[list[Recall], bool]:
     """A few knowledge items for the memory block, minus those already in the system
-    prompt; a task or general question needs the gate's stronger evidence."""
+    prompt; a task or general question needs the gate's stronger evidence.  Also whether
+    any trusted item spoke to the message, those in the system prompt included."""
     from .knowledge import retrieve_knowledge, trusted_ids
 
     floor = KNOWLEDGE_MIN_SCORE if personal else settings.gate.general_min
     try:
         found = retrieve_knowledge(engine, query_vec, KNOWLEDGE_K + 8, min_score=floor)
     except Exception:  # noqa: BLE001 - knowledge is an extra; never break a turn
-        return []
+        return [], False
     trusted = trusted_ids(store)
+    found = [k for k in found if k.episode_id in trusted]
     in_system = set(user_model_text(store).splitlines())
-    return [k for k in found if k.episode_id in trusted
-            and f"- {k.text}" not in in_system][:KNOWLEDGE_K]
+    return [k for k in found if f"- {k.text}" not in in_system][:KNOWLEDGE_K], bool(found)
 
 
 TITLE_MAX = 200  # characters of the first message kept as a new chat's title
@@ -155,6 +161,7 @@ class Turn:
         self.conversation_id = 0
         self.history: list[dict] = []
         self.knowledge: list[Recall] = []  # distilled knowledge recalled for this turn
+        self.knowledge_matched = False  # a trusted knowledge item spoke to the message
         self.gate: GateResult | None = None  # the relevance gate's last decision
         self.frame: tuple[list[int], list[int]] | None = None  # (head, tail) of the prompt
         self.user_vec: np.ndarray = np.zeros(0, dtype=np.float32)
@@ -300,8 +307,8 @@ class Turn:
         ranked = engine.retrieve(self.message, query_vec=self.user_vec, now=self.now)
         self.active = self.select(ranked, self.user_vec)
         personal = self.gate.personal if self.gate is not None else True
-        self.knowledge = recall_knowledge(engine, self.store, self.settings, self.user_vec,
-                                          personal)
+        self.knowledge, self.knowledge_matched = recall_knowledge(
+            engine, self.store, self.settings, self.user_vec, personal)
         retrieve_ms = (time.perf_counter() - tr) * 1000
         ids = [r.episode_id for r in self.active]
         self.spans = [[0, 0, ids]]
@@ -340,6 +347,8 @@ class Turn:
         if not self.finished:
             self.interrupted = True
         self.state.generation_s = time.perf_counter() - self.t_gen0
+        self.state.unrecalled = (not self.used and not self.knowledge_matched
+                                 and facts.asks_about_user(self.message))
         return (self.conversation_id, self.message, answer, self.interrupted, self.spans,
                 self.sets_seen, self.used, self.state, self.swaps, n_tokens,
                 time.perf_counter() - self.t0, self.now, self.user_vec)

@@ -16,8 +16,9 @@ from PySide6 import QtCore  # noqa: E402
 from test_app_polish import _formats, _window  # noqa: E402
 from test_ui_app import _wait, fill_store  # noqa: E402
 
+from hela_desktop.events import DoneEvent  # noqa: E402
 from hela_desktop.store import Store  # noqa: E402
-from hela_desktop.ui.window_status import answer_sources  # noqa: E402
+from hela_desktop.ui.window_status import answer_sources, done_lines  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -29,15 +30,22 @@ def test_sources_in_order_once_each_cut_at_a_word_without_knowledge():
                {"episode_id": -2, "text": "The user has a dog.", "kind": "knowledge"},
                {"episode_id": 9, "text": "I teach  Spanish.", "kind": "episode"},
                {"episode_id": 4, "text": DOG, "kind": "episode"}]
-    shown, more = answer_sources(recalls)
-    assert [i for i, _, _ in shown] == [4, 9] and more == 0
+    shown, more, unrecalled = answer_sources(recalls)
+    assert [i for i, _, _ in shown] == [4, 9] and more == 0 and not unrecalled
     # 48 characters, cut at a word, with "…"; the whole text kept for the tooltip
     assert shown[0][1] == "My dog is called Pixel and my sister Ana lives…"
     assert shown[0][2] == DOG and shown[1][1] == "I teach Spanish."
     six = [{"episode_id": i, "text": f"memory {i}"} for i in range(6)]
-    shown, more = answer_sources(six)
+    shown, more, _ = answer_sources(six)
     assert len(shown) == 4 and more == 2
-    assert answer_sources([]) == ([], 0)
+    assert answer_sources([]) == ([], 0, False)
+    # "nothing recalled" holds only where nothing was: memories named contradict it
+    assert answer_sources([], unrecalled=True) == ([], 0, True)
+    assert answer_sources(recalls, unrecalled=True).unrecalled is False
+    # a live answer: the turn's finding travels in its DoneEvent
+    ev = DoneEvent(conversation_id=1, message_id=2, episode_id=3, tokens=4, swaps=0,
+                   prefill_tokens=0, tokens_per_s=1.0, elapsed_s=1.0, unrecalled=True)
+    assert done_lines(ev, {})[1] == ([], 0, True)
 
 
 def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_path):
@@ -80,23 +88,51 @@ def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_pa
     w.close()
 
 
+def _open_chat(qtbot, tmp_path, messages):
+    """The window on a chat of stored (role, text, stats) messages, and its text once the
+    last one is drawn."""
+    data_dir = tmp_path / "data"
+    with Store(data_dir) as store:
+        cid = store.add_conversation("Imported")
+        for role, text, stats in messages:
+            store.add_message(cid, role, text, stats=stats)
+    w = _window(qtbot, data_dir)
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: messages[-1][1] in w.chat.view.toPlainText(), 20)
+    return w, w.chat.view.toPlainText()
+
+
 @pytest.mark.parametrize("stats", [[1, 2], "text", {"memories": "x", "tokens": "abc"},
                                    {"memories": [7, {"episode_id": "3", "text": "t"}],
                                     "tokens": float("nan"), "limit": [1]}])
 def test_any_statistics_an_imported_file_carries_leave_the_chat_readable(qtbot, tmp_path, stats):
     """A memory file may carry any JSON in a message's statistics; the chat still opens,
     with no footer and no memories line where they make no sense."""
-    data_dir = tmp_path / "data"
-    with Store(data_dir) as store:
-        cid = store.add_conversation("Imported")
-        store.add_message(cid, "user", "Hello there")
-        store.add_message(cid, "assistant", "Hi! How can I help?", stats=stats)
-        store.add_message(cid, "user", "Still here?")
-    w = _window(qtbot, data_dir)
-    view = w.chat.view
-    w.open_conversation(cid)
-    _wait(qtbot, lambda: "Still here?" in view.toPlainText(), 20)
-    text = view.toPlainText()
+    w, text = _open_chat(qtbot, tmp_path, [("user", "Hello there", None),
+                                           ("assistant", "Hi! How can I help?", stats),
+                                           ("user", "Still here?", None)])
     assert "Hi! How can I help?" in text and "From your memories" not in text
-    assert "tokens" not in text
+    assert "tokens" not in text and "Not from your memories" not in text
+    w.close()
+
+
+def test_an_answer_about_the_user_with_nothing_recalled_says_it_is_not_from_memories(
+        qtbot, tmp_path):
+    """The stored flag (`Assistant` sets it: see test_hygiene) becomes a plain warning under
+    that answer only; a value that is not JSON true (an imported file's) shows nothing."""
+    st = {"tokens": 7, "swaps": 0, "elapsed_s": 1.0, "memories": []}
+    w, text = _open_chat(qtbot, tmp_path, [
+        ("user", "What is my dog's name?", None),
+        ("assistant", "Your dog's name is Luna.", {**st, "unrecalled": True}),
+        ("user", "And my cat's?", None),
+        ("assistant", "Your cat is Tom.", {**st, "unrecalled": "yes"}),
+        ("user", "Write a haiku about rain.", None)])
+    view = w.chat.view
+    warning = "Not from your memories: nothing you told me was recalled for this question"
+    assert text.count(warning) == 1
+    assert text.index("Luna") < text.index(warning) < text.index("And my cat's?")
+    # in the text colour, not the footer's grey: it is the one thing to notice
+    colours = {f.foreground().color().name() for frag, f in _formats(view.document())
+               if frag.startswith("Not from your memories")}
+    assert colours == {view.palette().color(view.palette().ColorRole.Text).name()}
     w.close()

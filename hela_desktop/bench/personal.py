@@ -30,11 +30,14 @@ A run, per dialogue, in a fresh data folder:
      name the old value: "I quit the climbing gym");
    - ``no_memory`` (unrelated): no memory and no knowledge line in the prompt at all;
    - ``noise``: memories in the prompt that are not evidence, per probe (all probes);
+   - ``unrecalled`` (every kind): the answer was marked "Not from your memories" (a question
+     about the user's life with nothing recalled for it; never an unrelated probe's);
    - with ``--answer``: ``correct`` (the answer contains an ``expect`` string and no
      ``avoid`` string, case-insensitive), ``format_leak`` (memory or transcript markup in
      the answer: a line starting with a bracketed date such as "(2025-" or with "User:" /
      "Assistant:"), ``repeats`` (at least 80 % the same as an earlier answer in the same
-     dialogue, `difflib` ratio);
+     dialogue, `difflib` ratio), ``wrong_flagged`` (wrong answers to memory probes that
+     were marked "Not from your memories");
    - ``knowledge``: live items after the run and the share grounded in the user's own
      words of their source episodes (``knowledge.item_support``).
 """
@@ -118,7 +121,8 @@ def _turn(assistant, text: str, conversation: int, now: float) -> dict:
             done = ev
     knowledge = [{"id": k.episode_id, "text": k.text} for k in assistant.turn_knowledge]
     return {"memories": memories, "knowledge": knowledge, "answer": done.text if done else "",
-            "episode_id": done.episode_id if done else None}
+            "episode_id": done.episode_id if done else None,
+            "unrecalled": bool(done and done.unrecalled)}
 
 
 def _why(r) -> dict:
@@ -186,6 +190,7 @@ def run_dialogue(d: dict, *, llm, embedder, settings: Settings, answer: bool, re
                 "superseded_absent": not any(
                     _contains(m["text"], p.get("avoid", [])) and "older_than" not in m
                     for i, m in res["memories"].items() if i not in evidence),
+                "unrecalled": res["unrecalled"],
                 "answer": res["answer"],
             }
             if answer:
@@ -226,12 +231,16 @@ def summarize(rows: list[dict], dialogues: int, answer: bool) -> dict:
                         "in_prompt": share(by["association"], "in_prompt")},
         "unrelated": {"n": len(by["unrelated"]), "no_memory": share(by["unrelated"], "no_memory")},
     }
+    for k in KINDS:
+        probes[k]["unrecalled"] = share(by[k], "unrecalled")
     answers = None
     if answer:
         answers = {"n": len(rows), "correct": share(rows, "correct"),
                    "format_leak": share(rows, "format_leak"), "repeats": share(rows, "repeats")}
         scored = [r for r in rows if r["kind"] != "unrelated"]
         answers["correct_memory_probes"] = share(scored, "correct")
+        # how many wrong answers to memory probes the window marked "Not from your memories"
+        answers["wrong_flagged"] = share([r for r in scored if not r["correct"]], "unrecalled")
     seen, items, grounded = set(), 0, 0
     for r in rows:
         if r["dialogue"] not in seen:
@@ -276,12 +285,14 @@ def markdown_report(res: dict) -> str:
              f"{p['update']['superseded_absent']} % |",
              f"| association | {p['association']['n']} | {p['association']['in_prompt']} % | |",
              f"| unrelated | {p['unrelated']['n']} | | no memory {p['unrelated']['no_memory']} % |",
-             "", f"Noise: {res['noise']} memories per probe that are not evidence."]
+             "", f"Noise: {res['noise']} memories per probe that are not evidence.",
+             "Marked \"not from your memories\": " + ", ".join(
+                 f"{k} {p[k]['unrecalled']} %" for k in KINDS) + "."]
     a = res["answers"]
     if a:
         lines.append(f"Answers ({a['n']}): correct {a['correct']} % (memory probes "
                      f"{a['correct_memory_probes']} %), format leak {a['format_leak']} %, "
-                     f"repeats {a['repeats']} %.")
+                     f"repeats {a['repeats']} %; wrong answers marked {a['wrong_flagged']} %.")
     k = res["knowledge"]
     lines.append(f"Knowledge: {k['items']} items, grounded {k['grounded']} %.")
     lines.append(f"({res['seconds']:.0f} s)")

@@ -43,7 +43,7 @@ def _dim(text: str) -> str:
 def print_event(ev) -> None:
     """One chat event as the terminal shows it: recalled memories, answer text, swaps, the
     closing statistics line."""
-    from ..events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
+    from ..events import NOT_FROM_MEMORIES, DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
 
     if isinstance(ev, MemoriesEvent):
         if ev.memories:
@@ -61,6 +61,8 @@ def print_event(ev) -> None:
             tail += f"; asked before: memory #{ev.episode_id}"
         print("\n" + _dim(f"  {ev.tokens} tokens, {ev.tokens_per_s:.1f} tok/s, "
                           f"{ev.swaps} swaps{tail}"), flush=True)
+        if ev.unrecalled:  # the only sign that an answer about the user is made up
+            print(f"  {NOT_FROM_MEMORIES}", flush=True)
 
 
 class TerminalChat:

@@ -12,9 +12,11 @@ import time
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..events import NOT_FROM_MEMORIES
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 from .plain import message_box, no_orphan, tip
+from .window_status import NO_SOURCES, Sources
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
 
@@ -402,7 +404,7 @@ class MessageView(QtWidgets.QTextBrowser):
                 r[0], r[1] = min(r[0], a), max(r[1], b)
 
     def finish_assistant(self, message_id: int | None, spans, footer: str = "",
-                         sources: tuple[list[tuple[int, str, str]], int] = ([], 0)) -> None:
+                         sources: Sources = NO_SOURCES) -> None:
         """The live answer is complete: flush held markers, add the footer lines."""
         if self._live is None:
             return
@@ -413,15 +415,16 @@ class MessageView(QtWidgets.QTextBrowser):
         m = self.msgs[key]
         m["message_id"] = message_id
         m["spans"] = [tuple(s) for s in spans]
-        if footer or sources[0]:
+        if footer or sources.shown or sources.unrecalled:
             self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)
 
-    def _footer(self, text: str, sources: tuple[list[tuple[int, str, str]], int] = ([], 0)
-                ) -> None:
-        """The small grey lines under an answer: its statistics, then the memories it drew
-        on (`window_status.answer_sources`), each a link to the memory in the graph."""
+    def _footer(self, text: str, sources: Sources = NO_SOURCES) -> None:
+        """The small lines under an answer: its statistics, then the memories it drew on
+        (`window_status.answer_sources`), each a link to the memory in the graph, or, for a
+        question about the user's life that nothing was recalled for, a plain warning that
+        the answer is not from their memories."""
         f = QtGui.QTextCharFormat()
         f.setForeground(QtGui.QColor("#8a8f9c"))
         f.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
@@ -430,7 +433,12 @@ class MessageView(QtWidgets.QTextBrowser):
         if text:
             cur.insertBlock()
             cur.insertText(text, f)
-        shown, more = sources
+        shown, more, unrecalled = sources
+        if unrecalled:  # the only sign that an answer about the user's life is made up
+            warn = QtGui.QTextCharFormat(f)
+            warn.setForeground(self.palette().color(QtGui.QPalette.ColorRole.Text))
+            cur.insertBlock()
+            cur.insertText(NOT_FROM_MEMORIES, warn)
         if not shown:
             return
         cur.insertBlock()
@@ -449,7 +457,7 @@ class MessageView(QtWidgets.QTextBrowser):
 
     def add_assistant(self, text: str, message_id: int | None, spans, *, when: float | None = None,
                       offsets: list[tuple[int, int]] | None = None, footer: str = "",
-                      sources: tuple[list[tuple[int, str, str]], int] = ([], 0)) -> int:
+                      sources: Sources = NO_SOURCES) -> int:
         """A stored answer; `offsets` are its tokens' character spans (approximated if None)."""
         key = self.begin_assistant(when)
         n_tok = max((int(s[1]) for s in spans), default=0)
@@ -477,7 +485,7 @@ class MessageView(QtWidgets.QTextBrowser):
         entry = self._entry_for(key)
         if entry is not None:
             entry["text"] = text
-        if footer or sources[0]:
+        if footer or sources.shown or sources.unrecalled:
             self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)

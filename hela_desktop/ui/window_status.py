@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from PySide6 import QtWidgets
 
@@ -144,7 +145,16 @@ def recalls_of(stats: dict) -> list[dict]:
         if isinstance(mems, list) else []
 
 
-Sources = tuple[list[tuple[int, str, str]], int]  # see `answer_sources`
+class Sources(NamedTuple):
+    """What an answer drew on, for the lines under it (`answer_sources`)."""
+
+    shown: list[tuple[int, str, str]]  # (episode id, the user's words cut short, whole)
+    more: int = 0  # memories drawn on beyond those shown
+    # the message asked about the user's own life and nothing they said was recalled for it
+    unrecalled: bool = False
+
+
+NO_SOURCES = Sources([])
 
 
 def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
@@ -155,30 +165,33 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
                             "repeat_of": ev.episode_id if ev.repeated else None},
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
-    return footer, answer_sources(recalls[i] for i in used if i in recalls)
+    return footer, answer_sources((recalls[i] for i in used if i in recalls), ev.unrecalled)
 
 
 def stored_lines(m: dict) -> tuple[str, Sources]:
     """The same for a stored answer (a message of `Store.messages`)."""
     st = stats_of(m)
-    return answer_footer(st, m["interrupted"]), answer_sources(recalls_of(st))
+    return (answer_footer(st, m["interrupted"]),
+            answer_sources(recalls_of(st), st.get("unrecalled") is True))
 
 
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
 
 
-def answer_sources(recalls: Iterable[dict]) -> Sources:
-    """What an answer drew on, for the line under it: ([(episode id, the user's words cut
-    short, whole)], how many more) from the recalls that were in its prompt (``stats
-    ["memories"]``, or the live answer's), in order, each memory once.  Distilled knowledge
-    is left out: it restates memories in other words, and the line is about the user's own."""
+def answer_sources(recalls: Iterable[dict], unrecalled: bool = False) -> Sources:
+    """What an answer drew on, for the lines under it: the memories (episode id, the user's
+    words cut short, whole) from the recalls that were in its prompt (``stats["memories"]``,
+    or the live answer's), in order, each memory once, and how many more; `unrecalled` (the
+    turn's own finding) holds only when there are none.  Distilled knowledge is left out: it
+    restates memories in other words, and the line is about the user's own."""
     seen: dict[int, str] = {}
     for r in recalls:
         if r.get("kind", "episode") == "episode" and r.get("text"):
             seen.setdefault(r["episode_id"], " ".join(str(r["text"]).split()))
     items = [(i, shorten(t, SOURCE_CHARS), t) for i, t in seen.items()]
-    return items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN)
+    return Sources(items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN),
+                   unrecalled and not items)
 
 
 def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool = True) -> str:
