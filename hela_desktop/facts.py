@@ -42,6 +42,15 @@ brilliant lovely awesome sure yes yeah no nope right fine wow oh
 _FIRST_PERSON = frozenset("""
 i i'm im i've ive i'd i'll my mine myself we we're we've we'd we'll our ours ourselves us
 """.split())
+# the first person as the subject of a sentence ("I'm vegan"), and the verbs that make a
+# two-word sentence of it an acknowledgement, not news ("I see", "I agree")
+_FIRST_SUBJECT = frozenset("i i'm im i've ive i'd i'll we we're we've we'd we'll".split())
+_ACKNOWLEDGE = frozenset("""
+see know agree understand guess think suppose bet mean wonder disagree do did will would
+can could am was promise hope fine back here sorry ok okay good great done ready alright
+glad well listening
+""".split())
+_SHORT_TOKEN = re.compile(r"[\w'’]+", re.UNICODE)  # words and numbers: "I'm 34."
 _NOT_NAMES = frozenset("""
 i i'm i've i'd i'll january february march april may june july august september october
 november december monday tuesday wednesday thursday friday saturday sunday mum mom dad
@@ -110,7 +119,8 @@ def word_key(text: str) -> tuple[str, ...]:
 
 def _sentence_kind(s: str) -> str:
     """"ask" (a question, or a request to the assistant), "chat" (small talk), "short"
-    (under three words, neither) or "tell" (it states something)."""
+    (under three words, neither, unless two of the first person that are not an
+    acknowledgement) or "tell" (it states something)."""
     s = s.strip()
     words = _words(s)
     if s.endswith("?") or (words and words[0] in _ASKING):
@@ -120,7 +130,14 @@ def _sentence_kind(s: str) -> str:
         return "ask"
     if words and words[0] in _SMALL_TALK and len(words) <= 5:  # "Thanks, that helps a lot."
         return "chat"
-    return "short" if len(words) < 3 else "tell"
+    if len(words) >= 3:
+        return "tell"
+    # "I'm vegan.", "We're moving.", "I smoke.": the user says something of themselves, as
+    # "I am vegan." does; "I see." and "I agree." only acknowledge
+    said = [t.lower().replace("’", "'") for t in _SHORT_TOKEN.findall(s)]
+    if len(said) == 2 and said[0] in _FIRST_SUBJECT and said[1] not in _ACKNOWLEDGE:
+        return "tell"
+    return "short"
 
 
 def is_statement_sentence(s: str) -> bool:
@@ -131,7 +148,7 @@ def is_statement_sentence(s: str) -> bool:
 def only_asks(text: str) -> bool:
     """Does `text` only ask or make small talk: every sentence a question, a request or
     small talk ("What is my dog's name?", "Thanks!"), none that tells or might tell something
-    ("I'm vegan." is too short to be sure of, so it does not only ask)."""
+    ("I'm vegan." tells; "I see." is too short to be sure of, so neither only asks)."""
     ss = sentences(text)
     return bool(ss) and all(_sentence_kind(x) in ("ask", "chat") for x in ss)
 

@@ -42,6 +42,11 @@ def test_statements_requests_and_personal_questions():
     for req in ("Write me a limerick about a goat.", "What's the difference between A and B?",
                 "Can you recommend a podcast?", "Thanks!", "Okay, cheers."):
         assert not facts.is_statement(req), req
+    # two words of the first person are news, as "I am vegan." is; acknowledgements are not
+    for said in ("I'm vegan.", "I’m diabetic.", "We're moving!", "I smoke.", "I'm 34."):
+        assert facts.is_statement(said), said
+    for ack in ("I see.", "I agree.", "I'm sorry.", "I'm back!", "Sounds good.", "Me too."):
+        assert not facts.is_statement(ack), ack
     for q in ("Where does my sister live?", "Who works for me on weekends?",
               "What could I bake for next Friday's fundraiser?", "Any ideas for the 10th of May?"):
         assert facts.is_personal(q), q
@@ -217,6 +222,17 @@ def test_association_through_a_shared_name(make_assistant):
     if lien.extra["gate"] == "association":
         assert lien.extra["via_name"] == "tobias" and lien.spread_from == e1
     assert e3 not in ids
+
+
+def test_a_short_statement_is_recalled(make_assistant):
+    """"I'm vegan." read as too short to be a statement, so the gate kept it out of every
+    prompt, while "I am vegan." was recalled."""
+    a = make_assistant()
+    _turn(a, "I'm vegan.", now=T0)
+    _turn(a, "My sister Ana lives in Lisbon and loves sailing.", now=T0 + 60)
+    mems, done = _turn(a, "Do I have any dietary restrictions?", a.new_conversation(),
+                       now=T0 + DAY)
+    assert [m.text for m in mems] == ["I'm vegan."] and not done.unrecalled
 
 
 def test_a_name_the_message_says_lets_its_memories_in(make_assistant):

@@ -18,7 +18,8 @@ A run, per dialogue, in a fresh data folder:
 
 1. Every session is played as one chat through `Assistant.chat` at the session's date (one
    turn every two minutes): retrieval, the relevance gate, live re-retrieval, the model's
-   answer (``--answer-tokens``, default 48, greedy), storing, Hebbian updates.  With
+   answer (``--answer-tokens``, default 48; greedy, or sampled at ``--temperature`` with
+   seed 0 per turn), storing, Hebbian updates.  With
    ``--reflect``, consolidation and forgetting run between sessions, as idle time would.
 2. A week after the last session each probe is asked as a new chat, through the same path.
 3. Scores (shares in %):
@@ -258,9 +259,10 @@ def summarize(rows: list[dict], dialogues: int, answer: bool) -> dict:
 
 def run_personal(dialogues: list[dict], *, llm, embedder, settings: Settings | None = None,
                  answer: bool = False, reflect: bool = False, answer_tokens: int = 48,
-                 dump: Callable[[dict], None] | None = None,
+                 temperature: float = 0.0, dump: Callable[[dict], None] | None = None,
                  progress: Callable[[str], None] | None = None) -> dict:
-    s = (settings or Settings()).with_overrides(temperature=0.0, max_answer_tokens=answer_tokens)
+    s = (settings or Settings()).with_overrides(temperature=temperature,
+                                                max_answer_tokens=answer_tokens)
     t0 = time.perf_counter()
     rows: list[dict] = []
     for d in dialogues:
@@ -272,13 +274,15 @@ def run_personal(dialogues: list[dict], *, llm, embedder, settings: Settings | N
                 dump({k: v for k, v in r.items() if not k.startswith("_")})
     out = summarize(rows, len(dialogues), answer)
     out["model"] = getattr(llm, "name", None)
+    out["temperature"] = s.temperature
     out["seconds"] = round(time.perf_counter() - t0, 1)
     return out
 
 
 def markdown_report(res: dict) -> str:
     p = res["probes"]
-    lines = [f"# bench personal: {res['dialogues']} dialogues, model {res['model']}", "",
+    lines = [f"# bench personal: {res['dialogues']} dialogues, model {res['model']}, "
+             f"temperature {res.get('temperature', 0.0)}", "",
              "| probes | n | in prompt | other |", "|---|---|---|---|",
              f"| recall | {p['recall']['n']} | {p['recall']['in_prompt']} % | |",
              f"| update | {p['update']['n']} | {p['update']['in_prompt']} % | superseded absent "

@@ -266,6 +266,9 @@ def add_personal(bsub) -> argparse.ArgumentParser:
                    help="run consolidation and forgetting between sessions")
     p.add_argument("--model", help="GGUF chat model (default: the bundled one)")
     p.add_argument("--answer-tokens", type=int, default=48, help="longest answer (48)")
+    p.add_argument("--temperature", type=float, default=0.0,
+                   help="sampling temperature of the answers (0: greedy, the default; the "
+                        "app's own default is 0.7), sampled with a fixed seed per turn")
     p.add_argument("--dialogues", type=int, help="only the first N dialogues")
     p.add_argument("--ids", help="only these dialogue ids (comma-separated)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -283,6 +286,8 @@ def cmd_personal(args: argparse.Namespace) -> int:
 
     if args.answer_tokens < 1:
         return error("--answer-tokens must be at least 1")
+    if not 0.0 <= args.temperature <= 5.0:
+        return error("--temperature must be between 0 and 5")
     try:
         dialogues = load_dialogues(args.file, args.dialogues, args.ids)
     except DataError as exc:
@@ -298,7 +303,7 @@ def cmd_personal(args: argparse.Namespace) -> int:
         with _json_lines(args.dump) as dump:
             res = run_personal(
                 dialogues, llm=llm, embedder=emb, answer=args.answer, reflect=args.reflect,
-                answer_tokens=args.answer_tokens, dump=dump,
+                answer_tokens=args.answer_tokens, temperature=args.temperature, dump=dump,
                 progress=None if args.json else (lambda m: print(m, file=sys.stderr)))
     finally:
         llm.close()
