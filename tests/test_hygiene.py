@@ -539,7 +539,13 @@ def test_bench_personal_plays_dialogues_and_scores(tmp_path, llm, embedder):
     assert res["answers"]["wrong_flagged"] > 0.0
     assert set(res) >= {"dialogues", "probes", "noise", "answers", "knowledge"}
     assert len(rows) == 4 and rows[2]["memories"] == [] and rows[3]["unrecalled"]
-    assert "recall 50.0 %" in markdown_report(res)
+    assert "recall 50.0 %" in markdown_report(res) and "copies_memory" in res["answers"]
+    # the memory block parroted back, line by line (seen in the window, sampled)
+    from hela_desktop.bench.personal import copies_memory
+
+    said = ["Ana and I plan a trip to the Azores in May.", "I'm vegan."]
+    assert copies_memory("Maria\n• ana and I plan a trip to the Azores in May", said)
+    assert not copies_memory("Ana and I plan a trip.\nI'm vegan.", said)  # a part; too short
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps([{"sessions": [{"date": "nope", "turns": ["x"]}], "probes": []}]))
     from hela_desktop.bench.personal import DataError

@@ -37,7 +37,8 @@ A run, per dialogue, in a fresh data folder:
      ``avoid`` string, case-insensitive), ``format_leak`` (memory or transcript markup in
      the answer: a line starting with a bracketed date such as "(2025-" or with "User:" /
      "Assistant:"), ``repeats`` (at least 80 % the same as an earlier answer in the same
-     dialogue, `difflib` ratio), ``wrong_flagged`` (wrong answers to memory probes that
+     dialogue, `difflib` ratio), ``copies_memory`` (a line of the answer is a whole memory
+     of its prompt, word for word, four words or more), ``wrong_flagged`` (wrong answers to memory probes that
      were marked "Not from your memories");
    - ``knowledge``: live items after the run and the share grounded in the user's own
      words of their source episodes (``knowledge.item_support``).
@@ -54,6 +55,7 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
+from .. import facts
 from ..config import Settings
 from ..events import DoneEvent, MemoriesEvent, MemoryUpdateEvent
 from ..prompt import could_be_markup
@@ -136,6 +138,15 @@ def _contains(text: str, needles: list[str]) -> bool:
     return any(n.lower() in low for n in needles if n)
 
 
+def copies_memory(answer: str, memories: list[str], min_words: int = 4) -> bool:
+    """Does a line of the answer (a list bullet, case and punctuation aside) say a whole
+    memory of its prompt word for word ("• Ana and I plan a trip to the Azores in May.")?
+    The memory block parroted back in the user's voice, not an answer.  Memories under
+    `min_words` words are left out: "I'm vegan." may well be the answer's own words."""
+    said = {k for k in map(facts.word_key, memories) if len(k) >= min_words}
+    return any(facts.word_key(line) in said for line in answer.splitlines())
+
+
 def is_repeat(answer: str, earlier: list[str], ratio: float = REPEAT_RATIO) -> bool:
     a = " ".join(answer.split()).lower()
     if not a:
@@ -200,6 +211,8 @@ def run_dialogue(d: dict, *, llm, embedder, settings: Settings, answer: bool, re
                                   and not _contains(text, p.get("avoid", [])))
                 row["format_leak"] = could_be_markup(text)
                 row["repeats"] = is_repeat(text, answers)
+                row["copies_memory"] = copies_memory(
+                    text, [m["text"] for m in res["memories"].values()])
             answers.append(res["answer"])
             rows.append(row)
         items = list_knowledge(a.store)
@@ -237,7 +250,8 @@ def summarize(rows: list[dict], dialogues: int, answer: bool) -> dict:
     answers = None
     if answer:
         answers = {"n": len(rows), "correct": share(rows, "correct"),
-                   "format_leak": share(rows, "format_leak"), "repeats": share(rows, "repeats")}
+                   "format_leak": share(rows, "format_leak"), "repeats": share(rows, "repeats"),
+                   "copies_memory": share(rows, "copies_memory")}
         scored = [r for r in rows if r["kind"] != "unrelated"]
         answers["correct_memory_probes"] = share(scored, "correct")
         # how many wrong answers to memory probes the window marked "Not from your memories"
@@ -296,7 +310,8 @@ def markdown_report(res: dict) -> str:
     if a:
         lines.append(f"Answers ({a['n']}): correct {a['correct']} % (memory probes "
                      f"{a['correct_memory_probes']} %), format leak {a['format_leak']} %, "
-                     f"repeats {a['repeats']} %; wrong answers marked {a['wrong_flagged']} %.")
+                     f"repeats {a['repeats']} %, memory lines copied {a['copies_memory']} %; "
+                     f"wrong answers marked {a['wrong_flagged']} %.")
     k = res["knowledge"]
     lines.append(f"Knowledge: {k['items']} items, grounded {k['grounded']} %.")
     lines.append(f"({res['seconds']:.0f} s)")
