@@ -78,7 +78,7 @@ def _index_row(r: tuple) -> IndexRow:
 class ForgetCandidate(NamedTuple):
     id: int
     pinned: int
-    seen_at: float  # last access, or creation if never recalled
+    seen_at: float  # last access, or creation if never recalled; not before its import
     user_text: str
     assistant_text: str
 
@@ -370,9 +370,13 @@ class EpisodeQueries(StoreBase):
 
     # ---- forgetting: archive, restore, purge ------------------------------------------
     def forgetting_candidates(self) -> list[ForgetCandidate]:
-        """Every live (not archived, not deleted) episode, by id."""
+        """Every live (not archived, not deleted) episode, by id, with when it was last
+        seen: recalled, else made, and never before it came into this store (an imported
+        memory keeps its old date, and its ``meta.imported_at`` says when it came)."""
         return [ForgetCandidate(*r) for r in self.conn.execute(
-            "SELECT id, pinned, COALESCE(last_access, created_at), user_text, assistant_text "
+            "SELECT id, pinned, MAX(COALESCE(last_access, created_at), CASE WHEN "
+            "json_valid(meta) AND json_type(meta, '$.imported_at') IN ('real', 'integer') "
+            "THEN json_extract(meta, '$.imported_at') ELSE 0 END), user_text, assistant_text "
             f"FROM episodes WHERE {LIVE_EPISODE} ORDER BY id")]
 
     def chat_chain(self) -> set[tuple[int, int]]:
