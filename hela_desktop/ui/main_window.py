@@ -665,10 +665,7 @@ class MainWindow(WindowBase):
 
     def _on_op_failed(self, name: str, msg: str) -> None:
         if name in ("export", "import"):
-            self.files.finish_progress()
-        if name == "import" and msg == "cancelled":
-            self.statusBar().showMessage("Import cancelled; nothing was changed.", 8000)
-            self.last_message = ("Import cancelled", msg)
+            self.files.failed(name, msg)
             return
         if name == "offsets":
             return

@@ -1,0 +1,89 @@
+"""The fifth QA pass of the window, by hand under Xvfb: a user's first week (bringing
+history in, memory files, a model server, a big store), what they met, fixed.
+
+A cancelled import keeps its dialog until it has stopped (and no second job starts under
+it), and a refused import says which file, why, and that nothing changed.
+
+pytest-qt offscreen, real widgets on a real store with the real embedder, no chat model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6 import QtWidgets  # noqa: E402
+
+from hela_desktop.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+
+def _importing_window(qtbot, tmp_path, embedder):
+    """A window on an empty data folder that can import (embedder, no chat model)."""
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.main_window import MainWindow
+
+    s = Settings()
+    s.model_path = str(tmp_path / "missing.gguf")  # no chat model needed to import
+    w = MainWindow(tmp_path / "data", s, assistant_kwargs={"embedder": embedder},
+                   idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.embedder_ready, timeout=60_000)
+    return w
+
+
+def test_a_cancelled_import_says_so_until_it_has_stopped(qtbot, tmp_path, embedder):
+    from hela_desktop.bench.import_speed import write_chatgpt_export
+
+    w = _importing_window(qtbot, tmp_path, embedder)
+    big = tmp_path / "export" / "conversations.json"
+    big.parent.mkdir()
+    write_chatgpt_export(big, conversations=60, exchanges=20)
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps([{"content": "My bike is a blue Gazelle."}]))
+    notes: list[str] = []
+    w.client.worker.progressNote.connect(lambda _n, t: notes.append(t))
+    w.files.start_import(str(big))
+    dialog = w.files.progress
+    qtbot.waitUntil(lambda: any(t.startswith("embedding") for t in notes), timeout=60_000)
+    dialog.findChild(QtWidgets.QPushButton).click()  # the dialog's Cancel button
+    # the job stops at its next batch, seconds later: until then the dialog stays and
+    # says so (it vanished at once, as if nothing were running any more)
+    assert dialog.isVisible() and "Cancelling" in dialog.labelText()
+    assert not dialog.findChild(QtWidgets.QPushButton).isVisible()
+    # a second import meanwhile would have cleared the first one's Cancel: refused
+    w.files.start_import(str(small))
+    assert w.files.progress is dialog and "Wait for" in w.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: (w.last_message or ("",))[0] == "Import cancelled", timeout=60_000)
+    assert w.files.progress is None and not dialog.isVisible()
+    assert "nothing was changed" in w.statusBar().currentMessage()
+    with Store(tmp_path / "data") as store:
+        assert store.count_episodes() == 0
+    # and the next import runs with a Cancel of its own
+    w.files.start_import(str(small))
+    qtbot.waitUntil(lambda: w.last_message[0] == "Import finished", timeout=60_000)
+    assert "Imported 1 memory" in w.last_message[1]
+    w.close()
+
+
+def test_a_refused_import_names_the_file_and_says_nothing_changed(qtbot, tmp_path, embedder):
+    w = _importing_window(qtbot, tmp_path, embedder)
+    cut = tmp_path / "conversations.json"
+    cut.write_text(json.dumps([{"content": "one"}, {"content": "two"}])[:-12])
+    w.files.start_import(str(cut))
+    qtbot.waitUntil(lambda: "conversations.json" in "".join(w.last_message or ()),
+                    timeout=60_000)  # (the missing chat model has its own message)
+    title, text = w.last_message
+    # it read "That did not work" / "import: /tmp/…/conversations.json: item 1: …"
+    assert title == "Import failed"
+    assert text.startswith("Could not import conversations.json: item ")
+    assert str(tmp_path) not in text and "import:" not in text
+    assert text.endswith("Nothing was imported; your memories are as they were.")
+    assert w.files.progress is None
+    w.close()
