@@ -634,6 +634,19 @@ def test_the_apps_own_markdown_chat_export_comes_back_as_the_chat(tmp_path, embe
     store.close()
 
 
+def test_a_note_headed_by_its_own_title_names_it_once(tmp_path, embedder):
+    """Garden.md opening with "# Garden" became "Garden › Garden\n\nTomatoes…"."""
+    v = tmp_path / "notes"
+    v.mkdir()
+    (v / "Garden.md").write_text("# Garden\nTomatoes and basil.\n\n## Pests\nAphids.\n")
+    (v / "2024-03-01.md").write_text("# 2024-03-01\nRan 5 km.\n")
+    with Store(tmp_path / "data") as store:
+        import_file(store, v, embedder=embedder)
+        got = {e["user"]: e["meta"]["section"] for e in episodes(store)}
+    assert got == {"Garden\n\nTomatoes and basil.": "Garden", "Garden › Pests\n\nAphids.": "Pests",
+                   "2024-03-01\n\nRan 5 km.": "2024-03-01"}
+
+
 def test_the_readable_memory_export_is_refused_and_notes_leave_both_out(tmp_path, embedder):
     """The Markdown memory export shows answers beside the user's words: imported as text
     every answer would become something the user said, so it is refused (pointing to the
