@@ -86,4 +86,10 @@ def test_a_refused_import_names_the_file_and_says_nothing_changed(qtbot, tmp_pat
     assert str(tmp_path) not in text and "import:" not in text
     assert text.endswith("Nothing was imported; your memories are as they were.")
     assert w.files.progress is None
+    # a whole-file problem has no "file:" of the reader's in front
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    w.files.start_import(str(empty))
+    qtbot.waitUntil(lambda: "empty.json" in w.last_message[1], timeout=60_000)
+    assert w.last_message[1].startswith("Could not import empty.json: no memories found")
     w.close()

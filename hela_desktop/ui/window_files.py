@@ -125,7 +125,7 @@ class FileJobs(QtCore.QObject):
             return
         path, sep, why = msg.partition(": ")
         named = bool(sep) and (path.startswith(("/", "~")) or Path(path).is_absolute())
-        file, why = (Path(path).name, why) if named else ("", msg)
+        file, why = (Path(path).name, why.removeprefix("file: ")) if named else ("", msg)
         if name == "import":
             self.w.message("warning", "Import failed",
                            f"Could not import {file or 'that'}: {why}\n\n"
