@@ -93,3 +93,60 @@ def test_a_refused_import_names_the_file_and_says_nothing_changed(qtbot, tmp_pat
     qtbot.waitUntil(lambda: "empty.json" in w.last_message[1], timeout=60_000)
     assert w.last_message[1].startswith("Could not import empty.json: no memories found")
     w.close()
+
+
+def test_a_model_server_that_is_down_is_tried_again_and_no_stop(qtbot, tmp_path, embedder):
+    """Settings ▸ A server, a real llama_cpp.server on 127.0.0.1.  Down when the app
+    started: every message was refused ("No language model … choose a model in Settings")
+    even once the server was up, until a restart.  Killed while idle: the chat said "Stopped
+    before the answer began" — the user had pressed nothing — above "Could not answer"."""
+    pytest.importorskip("llama_cpp.server")
+    import subprocess
+    import sys
+
+    from test_server import free_port, server_settings, stop, wait_up
+
+    from hela_desktop.config import Settings
+    from hela_desktop.paths import bundled_model_path
+    from hela_desktop.ui.main_window import MainWindow
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    s = server_settings(Settings(), url)
+    s.max_answer_tokens, s.temperature = 8, 0.0
+    w = MainWindow(tmp_path / "data", s, assistant_kwargs={"embedder": embedder},
+                   idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.embedder_ready and w.model_error is not None, timeout=60_000)
+    assert "start the model server" in w.last_message[1]  # not "choose a GGUF model"
+
+    def send(text: str) -> str:
+        w.session.last_done = None
+        before = w.chat.view.toPlainText().count("Could not answer")
+        w.send(text)
+        qtbot.waitUntil(lambda: not w.is_streaming() and (
+            w.session.last_done is not None
+            or w.chat.view.toPlainText().count("Could not answer") > before), timeout=120_000)
+        qtbot.wait(100)
+        return w.chat.view.toPlainText().rpartition(text)[2]
+
+    after = send("Are you there?")
+    assert after.strip().startswith("Could not answer: cannot reach the model server")
+    assert "HeLa" not in after  # no empty answer bubble above the notice
+    assert w.statusBar().currentMessage().startswith("Could not answer: cannot reach")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_model_path()),
+         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_up(url, proc)
+        send("Say hello.")
+        assert w.session.last_done.text and not w.session.last_done.interrupted
+        assert w.model_ready and w.model_error is None
+    finally:
+        stop(proc)
+    after = send("Still there?")  # the server gone while the app sat idle
+    assert "Could not answer: cannot reach the model server" in after
+    assert "Stopped" not in after and "Stopped" not in w.statusBar().currentMessage()
+    w.close()

@@ -471,3 +471,11 @@ def model_changed(old: Settings, new: Settings) -> bool:
     keys = ("backend", "server_url", "server_model", "server_api_key", "server_timeout",
             "model_path", "n_gpu_layers", "n_ctx", "n_threads")
     return any(getattr(old, k) != getattr(new, k) for k in keys)
+
+
+def model_advice(settings: Settings) -> str:
+    """What to do when the chat model could not be loaded, for the backend chosen."""
+    if settings.backend == "server":  # (each message tries the server again)
+        return ("To chat, start the model server: the next message you send tries it "
+                "again. Or choose another model in Settings (Ctrl+,).")
+    return "To chat, choose a GGUF model in Settings (Ctrl+,)."

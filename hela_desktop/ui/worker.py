@@ -209,7 +209,10 @@ class AssistantWorker(QtCore.QObject):
         self.busy = True
         done = None
         try:
+            missing = loader.llm is None
             a = loader.load_model()  # what is not loaded yet (a model that failed: again)
+            if missing:  # it failed before (a model server that was down): it is back
+                self._status("ready", info=loader.model_info())
             for ev in a.chat(message, conversation_id, stop=self.stop_event,
                              on_status=self.turnStatus.emit):
                 if isinstance(ev, DoneEvent):  # the chat as stored, then the answer's end
