@@ -150,3 +150,50 @@ def test_a_model_server_that_is_down_is_tried_again_and_no_stop(qtbot, tmp_path,
     assert "Could not answer: cannot reach the model server" in after
     assert "Stopped" not in after and "Stopped" not in w.statusBar().currentMessage()
     w.close()
+
+
+def test_the_memory_list_sorts_all_memories_and_says_when_it_shows_only_the_first(
+        qtbot, tmp_path, monkeypatch):
+    """4,000 imported memories: the list held the newest 2,000 under "4000 memories" (the
+    older half could not be scrolled to, and nothing said so), and its headers did not
+    sort. A click on a header now sorts in the store, so "Recalled" finds the most recalled
+    memory even when it is old; the label says when only the first rows are shown."""
+    from PySide6 import QtCore
+    from PySide6.QtTest import QTest
+    from test_ui_app import fill_store
+
+    from hela_desktop import session
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    monkeypatch.setattr(session, "BROWSE_LIMIT", 5)  # (2,000 in the app)
+    with Store(tmp_path / "data") as store:
+        ids = fill_store(store, 8)  # created a minute apart: ids[0] the oldest
+        for _ in range(3):
+            store.record_access([(ids[0], 1.8e9, None, 0, "{}")])
+        store.record_access([(ids[1], 1.8e9 + 5, None, 0, "{}")])
+        b = MemoryBrowser(store)
+        qtbot.addWidget(b)
+        b.resize(900, 500)
+        b.show()
+        qtbot.waitExposed(b)
+
+        def rows() -> list[int]:
+            return [b.model.episode_at(r).id for r in range(b.model.rowCount())]
+
+        def click(col: int) -> None:
+            hh = b.table.horizontalHeader()
+            QTest.mouseClick(hh.viewport(), QtCore.Qt.MouseButton.LeftButton,
+                             pos=QtCore.QPoint(hh.sectionViewportPosition(col) + 8, 5))
+
+        assert rows() == ids[::-1][:5]  # newest first, as before
+        assert b.count_label.text().startswith("first 5 of 8 memories")
+        click(4)  # Recalled: most first
+        assert rows()[:2] == [ids[0], ids[1]]  # the most recalled, though the oldest
+        click(4)
+        assert ids[0] not in rows()  # the other way round: the least recalled first
+        click(2)  # You: A–Z ("question 0 …", "question 1 …", …)
+        assert rows() == ids[:5]
+        click(1)  # Created: newest first again
+        assert rows() == ids[::-1][:5]
+        b.search.setText("question")  # a search still shows its count of matches
+        qtbot.waitUntil(lambda: b.count_label.text().startswith("5 of 8"), timeout=5000)

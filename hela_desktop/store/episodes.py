@@ -75,6 +75,13 @@ def _index_row(r: tuple) -> IndexRow:
                     r[8], _speaker(r[9]))
 
 
+# what the memory browser's rows can be sorted by (SQL, so a big store sorts all of its
+# memories, not just the rows shown)
+EPISODE_ORDERS = {"pinned": "e.pinned", "created": "e.created_at",
+                  "user": "e.user_text COLLATE NOCASE", "assistant": "e.assistant_text COLLATE NOCASE",
+                  "recalled": "e.access_count", "last": "COALESCE(e.last_access, 0)"}
+
+
 class ForgetCandidate(NamedTuple):
     id: int
     pinned: int
@@ -175,8 +182,11 @@ class EpisodeQueries(StoreBase):
         include_deleted: bool = False,
         limit: int = 500,
         offset: int = 0,
+        order: str = "created",
+        descending: bool = True,
     ) -> list[Episode]:
-        """Episodes for the memory browser, newest first; `search` uses FTS5."""
+        """Episodes for the memory browser, newest first or by `order` (a key of
+        `EPISODE_ORDERS`: the browser's columns); `search` uses FTS5."""
         where = []
         args: list = []
         if not include_deleted:
@@ -194,7 +204,8 @@ class EpisodeQueries(StoreBase):
             f"SELECT {', '.join('e.' + c.strip() for c in EPISODE_COLS.split(','))} "
             f"FROM episodes e {join} "
             + (f"WHERE {' AND '.join(where)} " if where else "")
-            + "ORDER BY e.created_at DESC, e.id DESC LIMIT ? OFFSET ?"
+            + f"ORDER BY {EPISODE_ORDERS.get(order, 'e.created_at')} "
+            + f"{'DESC' if descending else 'ASC'}, e.created_at DESC, e.id DESC LIMIT ? OFFSET ?"
         )
         args += [limit, offset]
         try:
