@@ -186,7 +186,7 @@ def test_the_memory_list_sorts_all_memories_and_says_when_it_shows_only_the_firs
                              pos=QtCore.QPoint(hh.sectionViewportPosition(col) + 8, 5))
 
         assert rows() == ids[::-1][:5]  # newest first, as before
-        assert b.count_label.text().startswith("first 5 of 8 memories")
+        assert b.count_label.text() == "5 of 8 shown · search or sort for the rest"
         click(4)  # Recalled: most first
         assert rows()[:2] == [ids[0], ids[1]]  # the most recalled, though the oldest
         click(4)

@@ -395,8 +395,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         if query.search:
             self.count_label.setText(f"{len(eps)} of {total}{how}")
         elif len(eps) < total:  # the first rows only: say so, and how to reach the others
-            self.count_label.setText(f"first {len(eps):,} of {total:,} memories · search "
-                                     "or sort to find the others")
+            self.count_label.setText(f"{len(eps):,} of {total:,} shown · search or sort "
+                                     "for the rest")
         else:
             self.count_label.setText(f"{total} memories")
         if current is not None:
