@@ -92,6 +92,12 @@ def test_a_refused_import_names_the_file_and_says_nothing_changed(qtbot, tmp_pat
     w.files.start_import(str(empty))
     qtbot.waitUntil(lambda: "empty.json" in w.last_message[1], timeout=60_000)
     assert w.last_message[1].startswith("Could not import empty.json: no memories found")
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    (folder / "a.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    w.files.start_import(str(folder))
+    qtbot.waitUntil(lambda: "pictures" in w.last_message[1], timeout=60_000)
+    assert w.last_message[1].startswith("Could not import pictures: a folder without Markdown")
     w.close()
 
 
@@ -197,3 +203,26 @@ def test_the_memory_list_sorts_all_memories_and_says_when_it_shows_only_the_firs
         assert rows() == ids[::-1][:5]
         b.search.setText("question")  # a search still shows its count of matches
         qtbot.waitUntil(lambda: b.count_label.text().startswith("5 of 8"), timeout=5000)
+
+
+def test_an_import_asked_for_while_an_answer_is_written_says_it_waits(qtbot, tmp_path):
+    """The import runs after the answer on the assistant's thread: its dialog sat at
+    "Importing memories…" with no progress for as long as the answer took."""
+    from test_ui_app import _ui_settings
+
+    from hela_desktop.ui.main_window import MainWindow
+
+    s = _ui_settings()
+    s.max_answer_tokens = 200
+    w = MainWindow(tmp_path / "data", s, idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.model_ready and w.embedder_ready, timeout=240_000)
+    notes = tmp_path / "note.txt"
+    notes.write_text("My bike is a blue Gazelle.")
+    w.send("Write a long story about a lighthouse keeper and his cat.")
+    qtbot.waitUntil(lambda: len(w.chat.view.toPlainText()) > 0 and w.is_streaming(), timeout=60_000)
+    w.files.start_import(str(notes))
+    assert "once the answer being written ends" in w.files.progress.labelText()
+    qtbot.waitUntil(lambda: (w.last_message or ("",))[0] == "Import finished", timeout=240_000)
+    w.close()

@@ -65,7 +65,9 @@ class FileJobs(QtCore.QObject):
         if client is None or self.busy():
             return
         client.worker.import_cancel.clear()
-        self.start_progress("Importing memories…", cancel=client.worker.import_cancel.set)
+        self.start_progress("Importing memories…\nIt starts once the answer being written "
+                            "ends." if self.w.is_streaming() else "Importing memories…",
+                            cancel=client.worker.import_cancel.set)
         self.w.run_op("import", path)
 
     def busy(self) -> bool:
@@ -125,7 +127,9 @@ class FileJobs(QtCore.QObject):
             return
         path, sep, why = msg.partition(": ")
         named = bool(sep) and (path.startswith(("/", "~")) or Path(path).is_absolute())
-        file, why = (Path(path).name, why.removeprefix("file: ")) if named else ("", msg)
+        file, why = (Path(path).name, why) if named else ("", msg)
+        for where in ("file: ", "folder: "):  # the reader's word for a whole-file problem
+            why = why.removeprefix(where)
         if name == "import":
             self.w.message("warning", "Import failed",
                            f"Could not import {file or 'that'}: {why}\n\n"
