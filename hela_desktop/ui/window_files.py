@@ -103,7 +103,7 @@ class FileJobs(QtCore.QObject):
         for b in p.findChildren(QtWidgets.QPushButton):
             b.hide()  # nothing more to press
         p.setRange(0, 0)
-        p.setLabelText("Cancelling the import… nothing of it is kept.")
+        p.setLabelText("Cancelling the import…")
         p.show()
 
     @QtCore.Slot(str, int, int)
@@ -126,13 +126,13 @@ class FileJobs(QtCore.QObject):
             self.w.last_message = ("Import cancelled", msg)
             return
         path, sep, why = msg.partition(": ")
-        named = bool(sep) and (path.startswith(("/", "~")) or Path(path).is_absolute())
+        named = bool(sep) and Path(path).is_absolute()  # (the file dialogs give whole paths)
         file, why = (Path(path).name, why) if named else ("", msg)
         for where in ("file: ", "folder: "):  # the reader's word for a whole-file problem
             why = why.removeprefix(where)
         if name == "import":
             self.w.message("warning", "Import failed",
-                           f"Could not import {file or 'that'}: {why}\n\n"
+                           f"Could not import{' ' + file if file else ''}: {why}\n\n"
                            "Nothing was imported; your memories are as they were.")
         else:
             self.w.message("warning", "Export failed",
