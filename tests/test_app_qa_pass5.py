@@ -107,6 +107,7 @@ def test_a_model_server_that_is_down_is_tried_again_and_no_stop(qtbot, tmp_path,
     even once the server was up, until a restart.  Killed while idle: the chat said "Stopped
     before the answer began" — the user had pressed nothing — above "Could not answer"."""
     pytest.importorskip("llama_cpp.server")
+    import copy
     import subprocess
     import sys
 
@@ -150,6 +151,16 @@ def test_a_model_server_that_is_down_is_tried_again_and_no_stop(qtbot, tmp_path,
         send("Say hello.")
         assert w.session.last_done.text and not w.session.last_done.interrupted
         assert w.model_ready and w.model_error is None
+        # Settings ▸ another server that is not there (a mistyped port): the messages go
+        # there (and fail), never to the server the user switched away from
+        dead = f"http://127.0.0.1:{free_port()}"
+        w.apply_settings(server_settings(copy.copy(w.settings), dead))
+        qtbot.waitUntil(lambda: w.model_error is not None, timeout=60_000)
+        after = send("Which server is this?")
+        assert f"Could not answer: cannot reach the model server at {dead}" in after
+        assert w.session.last_done is None  # the old server did not answer it
+        w.apply_settings(server_settings(copy.copy(w.settings), url))  # back
+        qtbot.waitUntil(lambda: w.model_ready, timeout=60_000)
     finally:
         stop(proc)
     after = send("Still there?")  # the server gone while the app sat idle
