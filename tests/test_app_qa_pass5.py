@@ -237,3 +237,22 @@ def test_an_import_asked_for_while_an_answer_is_written_says_it_waits(qtbot, tmp
     assert "once the answer being written ends" in w.files.progress.labelText()
     qtbot.waitUntil(lambda: (w.last_message or ("",))[0] == "Import finished", timeout=240_000)
     w.close()
+
+
+def test_the_gguf_chooser_is_greyed_while_a_server_answers(qtbot, tmp_path):
+    """Settings ▸ "A server": the Language model list and its Browse… stayed live, as if
+    the GGUF chosen there mattered to answers that come from the server."""
+    from PySide6 import QtWidgets as W
+
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    dlg = SettingsDialog(Settings(), tmp_path)
+    qtbot.addWidget(dlg)
+    [browse] = [b for b in dlg.findChildren(W.QPushButton)  # the model's, not the folder's
+                if b.text() == "Browse…" and b.parent() is dlg.model.parent()]
+    assert dlg.model.isEnabled() and browse.isEnabled() and not dlg.server_url.isEnabled()
+    dlg.server_backend.setChecked(True)
+    assert not dlg.model.isEnabled() and not browse.isEnabled() and dlg.server_url.isEnabled()
+    dlg.local_backend.setChecked(True)
+    assert dlg.model.isEnabled() and browse.isEnabled()
