@@ -132,7 +132,7 @@ class SettingsDialog(QtWidgets.QDialog):
         row.addWidget(self.model, 1)
         row.addWidget(browse)
         form.addRow("Language model:", row)
-        self._local_rows = [self.model, browse]  # (a server answers with its own model)
+        self._local_rows: list[QtWidgets.QWidget] = [self.model, browse]  # (a server: its own)
         self.model_details = WrapLabel("")
         plain.labels(self.model_details, self.server_warning)  # a model's name, a server's address
         self.model_details.setWordWrap(True)
@@ -366,8 +366,8 @@ class SettingsDialog(QtWidgets.QDialog):
         server = self.server_backend.isChecked()
         for w in self._server_rows:
             w.setEnabled(server)
-        for w in self._local_rows:
-            w.setEnabled(not server)
+        for local in self._local_rows:
+            local.setEnabled(not server)
         warn = privacy_warning(self.server_url.text().strip()) if server else None
         self.server_warning.setText(f"⚠ {warn}" if warn else "")
         self._answers_form.setRowVisible(self.server_warning, bool(warn))  # no empty row
