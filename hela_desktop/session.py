@@ -210,6 +210,8 @@ class BrowseQuery:
     tab: str
     search: str = ""
     ranked: tuple[int, ...] | None = None
+    order: str = "created"  # the Memories tab's sort column (`store.EPISODE_ORDERS`)
+    descending: bool = True
 
 
 BROWSE_LIMIT = 2000
@@ -218,7 +220,8 @@ BROWSE_LIMIT = 2000
 def browse(store, q: BrowseQuery) -> dict:
     """The rows for one tab of the memory browser (runs where the store lives)."""
     if q.tab == "memories":
-        eps = store.list_episodes(search=q.search or None, limit=BROWSE_LIMIT)  # newest first
+        eps = store.list_episodes(search=q.search or None, limit=BROWSE_LIMIT, order=q.order,
+                                  descending=q.descending)  # newest first by default
         if q.ranked is not None:
             eps = ranked_episodes(store, q.ranked, eps)
         return {"episodes": eps, "total": store.count_episodes()}

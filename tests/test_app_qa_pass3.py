@@ -370,6 +370,7 @@ def test_an_answer_stopped_before_its_first_token_is_not_called_kept(qtbot, tmp_
         cid = store.add_conversation("Miso")
     w = _window(qtbot, tmp_path)
     w.show()
+    w.client.worker.stop_event.set()  # the user pressed Stop (not a server that failed)
     w._on_done(DoneEvent(cid, None, None, tokens=0, swaps=0, prefill_tokens=0,
                          tokens_per_s=0.0, elapsed_s=0.4, interrupted=True))
     said = w.statusBar().currentMessage()

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import zipfile
 from pathlib import Path
 
@@ -194,6 +195,8 @@ def test_chatgpt_export_follows_current_branch_and_keeps_provenance(tmp_path, em
     assert "OLD BRANCH" not in body and "REGENERATED" not in body and "Results:" not in body
     first = eps[0]
     assert first["source"] == "chatgpt" and first["title"] == "Ana in Lisbon"
+    came = first["meta"].pop("imported_at")  # when it came into this store (forgetting)
+    assert time.time() - 600 < came <= time.time()
     assert first["meta"] == {"source": "chatgpt", "file": "conversations.json",
                              "conversation_id": "conv-ana", "conversation_title": "Ana in Lisbon",
                              "message_id": "u1", "reply_id": "a1", "model": "gpt-4o"}
@@ -224,6 +227,28 @@ def test_chatgpt_export_follows_current_branch_and_keeps_provenance(tmp_path, em
     assert d["skipped"] == sum(reasons.values())
     assert rep.embedded == 5 and rep.embed_seconds > 0
     store.close()
+
+
+def test_forgetting_counts_an_imported_memory_idle_from_its_import(tmp_path, embedder):
+    """Years-old history is new to this store: the first idle reflection after an import
+    archived nearly all of it as "not accessed for 700 days"."""
+    from hela_desktop.forgetting import SECONDS_PER_DAY, forget
+
+    path = write_json(tmp_path / "conversations.json", chatgpt_export())
+    with Store(tmp_path / "data") as store:
+        import_file(store, path, embedder=embedder)
+        live = store.count_episodes()
+        assert forget(store).archived == [] and store.count_episodes() == live
+        # the rule itself is unchanged: a month after the import, unrecalled questions go
+        later = forget(store, dry_run=True, now=time.time() + 31 * SECONDS_PER_DAY)
+        labels = [a["label"] for a in later.archived]
+        assert "Which café in Alfama should she try first?" in labels
+        assert all(a["idle_days"] < 32 for a in later.archived)
+        # and a stored meta that is not an object, or an odd imported_at, reads as none
+        store.conn.execute("UPDATE episodes SET meta = 'not json' WHERE id = 1")
+        store.conn.execute("""UPDATE episodes SET meta = '{"imported_at": "soon"}' WHERE id = 2""")
+        idle = {c.id: c.seen_at for c in store.forgetting_candidates()}
+        assert idle[1] < T0 + 86400 * 2 and idle[2] < T0 + 86400 * 2
 
 
 def test_chatgpt_zip_is_recognised_and_matches_its_json(tmp_path, embedder):
@@ -607,6 +632,19 @@ def test_the_apps_own_markdown_chat_export_comes_back_as_the_chat(tmp_path, embe
     assert "HeLa" not in text and "Exported" not in text and "lovely" not in text
     assert rep.details["conversations"] == 1 and rep.details["exchanges"] == 3
     store.close()
+
+
+def test_a_note_headed_by_its_own_title_names_it_once(tmp_path, embedder):
+    """Garden.md opening with "# Garden" became "Garden › Garden\n\nTomatoes…"."""
+    v = tmp_path / "notes"
+    v.mkdir()
+    (v / "Garden.md").write_text("# Garden\nTomatoes and basil.\n\n## Pests\nAphids.\n")
+    (v / "2024-03-01.md").write_text("# 2024-03-01\nRan 5 km.\n")
+    with Store(tmp_path / "data") as store:
+        import_file(store, v, embedder=embedder)
+        got = {e["user"]: e["meta"]["section"] for e in episodes(store)}
+    assert got == {"Garden\n\nTomatoes and basil.": "Garden", "Garden › Pests\n\nAphids.": "Pests",
+                   "2024-03-01\n\nRan 5 km.": "2024-03-01"}
 
 
 def test_the_readable_memory_export_is_refused_and_notes_leave_both_out(tmp_path, embedder):

@@ -492,3 +492,17 @@ def test_one_endless_line_is_refused_without_reading_it_whole(target, tmp_path):
     f.write_bytes(b"zebra " * 300_000)  # 1.8 MB, no newline
     assert_refused(target, f, "line longer than 1000 characters", "line 1",
                    limits=Limits(max_text_chars=1000))
+
+
+def test_a_json_file_that_is_not_json_is_refused_not_taken_as_notes(target, tmp_path):
+    """A ``.json`` file of plain words is a damaged or mistaken download, not a note: it
+    was imported as one text memory."""
+    for name, data in {"conversations.json": b"hello world, this is not json",
+                       "messages.jsonl": b"<html><body>Sign in</body></html>",
+                       "bom.json": "\ufeffnot json".encode()}.items():
+        p = tmp_path / name
+        p.write_bytes(data)
+        assert_refused(target, p, "not JSON")
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"hello world, this is plain text")
+    assert import_file(target, notes).added["episodes"] == 1

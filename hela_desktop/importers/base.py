@@ -17,6 +17,7 @@ import math
 import os
 import shutil
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -209,6 +210,9 @@ class HistorySource(_Source):
         self.last: float | None = None
         self.extra: dict[str, Any] = {}
         self.fallback_time = path.stat().st_mtime if path.exists() else 0.0
+        # when its memories came into this store: forgetting's idle clock starts there, not
+        # at the (years old) dates they keep (`Store.forgetting_candidates`)
+        self.imported_at = round(time.time(), 3)
         self._dir: str | None = None
         self._out: dict[str, Any] = {}
         self._ep_uids: set[str] = set()
@@ -243,7 +247,7 @@ class HistorySource(_Source):
             self.skip("duplicate")
             return False
         self._ep_uids.add(uid)
-        rec = _plain_episode(uid, user_text, at, 0.0, meta)
+        rec = _plain_episode(uid, user_text, at, 0.0, {**meta, "imported_at": self.imported_at})
         rec.update(conversation=conversation, assistant_text=assistant_text, source=self.kind,
                    pinned=False)
         self._write("episodes.jsonl", rec)

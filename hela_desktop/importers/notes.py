@@ -191,7 +191,9 @@ class NotesSource(HistorySource):
                 if s.heading:
                     self.skip("empty section")
                 continue
-            head = f"{title} › {s.heading}" if s.heading else title
+            # a note's own title as its first heading (Obsidian's habit) is said once
+            same = s.heading.casefold() == title.strip().casefold() if s.heading else True
+            head = title if same else f"{title} › {s.heading}"
             content = self.text(f"{head}\n\n{body}")
             uid = self.uid("section", rel, s.heading, body)
             meta: dict[str, Any] = {"source": "notes", "file": rel, "note": title,

@@ -44,4 +44,7 @@ def _open_source(path: Path, limits: Limits, now: float) -> _Source:
     if first == b"{":
         raise _Bad("a JSON object: expected a .hela memory file, a JSON list of memories, "
                    "a conversation export, or text", "file")
+    if path.suffix.lower() in (".json", ".jsonl"):  # named JSON, yet not: damaged, not notes
+        raise _Bad("not JSON (it starts with neither [ nor {): the file is damaged or not "
+                   "an export", "file")
     return _PlainSource(path, limits, "text", now)

@@ -75,10 +75,17 @@ def _index_row(r: tuple) -> IndexRow:
                     r[8], _speaker(r[9]))
 
 
+# what the memory browser's rows can be sorted by (SQL, so a big store sorts all of its
+# memories, not just the rows shown)
+EPISODE_ORDERS = {"pinned": "e.pinned", "created": "e.created_at",
+                  "user": "e.user_text COLLATE NOCASE", "assistant": "e.assistant_text COLLATE NOCASE",
+                  "recalled": "e.access_count", "last": "COALESCE(e.last_access, 0)"}
+
+
 class ForgetCandidate(NamedTuple):
     id: int
     pinned: int
-    seen_at: float  # last access, or creation if never recalled
+    seen_at: float  # last access, or creation if never recalled; not before its import
     user_text: str
     assistant_text: str
 
@@ -175,8 +182,11 @@ class EpisodeQueries(StoreBase):
         include_deleted: bool = False,
         limit: int = 500,
         offset: int = 0,
+        order: str = "created",
+        descending: bool = True,
     ) -> list[Episode]:
-        """Episodes for the memory browser, newest first; `search` uses FTS5."""
+        """Episodes for the memory browser, newest first or by `order` (a key of
+        `EPISODE_ORDERS`: the browser's columns); `search` uses FTS5."""
         where = []
         args: list = []
         if not include_deleted:
@@ -194,7 +204,8 @@ class EpisodeQueries(StoreBase):
             f"SELECT {', '.join('e.' + c.strip() for c in EPISODE_COLS.split(','))} "
             f"FROM episodes e {join} "
             + (f"WHERE {' AND '.join(where)} " if where else "")
-            + "ORDER BY e.created_at DESC, e.id DESC LIMIT ? OFFSET ?"
+            + f"ORDER BY {EPISODE_ORDERS.get(order, 'e.created_at')} "
+            + f"{'DESC' if descending else 'ASC'}, e.created_at DESC, e.id DESC LIMIT ? OFFSET ?"
         )
         args += [limit, offset]
         try:
@@ -370,9 +381,13 @@ class EpisodeQueries(StoreBase):
 
     # ---- forgetting: archive, restore, purge ------------------------------------------
     def forgetting_candidates(self) -> list[ForgetCandidate]:
-        """Every live (not archived, not deleted) episode, by id."""
+        """Every live (not archived, not deleted) episode, by id, with when it was last
+        seen: recalled, else made, and never before it came into this store (an imported
+        memory keeps its old date, and its ``meta.imported_at`` says when it came)."""
         return [ForgetCandidate(*r) for r in self.conn.execute(
-            "SELECT id, pinned, COALESCE(last_access, created_at), user_text, assistant_text "
+            "SELECT id, pinned, MAX(COALESCE(last_access, created_at), CASE WHEN "
+            "json_valid(meta) AND json_type(meta, '$.imported_at') IN ('real', 'integer') "
+            "THEN json_extract(meta, '$.imported_at') ELSE 0 END), user_text, assistant_text "
             f"FROM episodes WHERE {LIVE_EPISODE} ORDER BY id")]
 
     def chat_chain(self) -> set[tuple[int, int]]:

@@ -615,6 +615,14 @@ class MessageView(QtWidgets.QTextBrowser):
     def live_key(self) -> int | None:
         return self._live
 
+    def end_failed_live(self) -> None:
+        """A turn that failed: its answer stays as far as it came; one that never began (a
+        model server that was down) is not left behind as an empty "HeLa" bubble."""
+        if self._live is not None and not self.msgs[self._live]["n_tokens"]:
+            self.discard_live()
+        else:
+            self.finish_assistant(None, [], "")
+
     # ---- hover and highlight ----------------------------------------------------------
     def _token_at(self, pos: QtCore.QPoint) -> tuple[int, int]:
         href = self.anchorAt(pos)

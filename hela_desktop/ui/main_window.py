@@ -36,7 +36,7 @@ from .icon import icon_path
 from .memory_browser import MemoryBrowser
 from .plain import message_box
 from .session_qt import SessionSignals
-from .settings_dialog import SettingsDialog, model_changed
+from .settings_dialog import SettingsDialog, model_advice, model_changed
 from .theme import graph_colors
 from .timeline import TimelineView
 from .window_base import WindowBase
@@ -252,8 +252,8 @@ class MainWindow(WindowBase):
         text = text.strip()
         if not text or self.is_streaming() or self.client is None:
             return
-        if self.model_error and not self.model_ready:
-            self.message("warning", "No language model",
+        if self.model_error and not self.model_ready and self.settings.backend != "server":
+            self.message("warning", "No language model",  # (a server is tried again)
                          f"HeLa cannot answer yet: {self.model_error}\n\n"
                          "Choose a model in Settings (Ctrl+,). You can still browse your memories.")
             self.chat.input.setPlainText(text)
@@ -374,10 +374,11 @@ class MainWindow(WindowBase):
         self._touch()
         self.turns += 1
         footer, sources = ws.done_lines(ev, self._recalls)
-        if ev.message_id is None and not ev.text:  # stopped before the first token
+        if ev.message_id is None and not ev.text:  # stopped (or failed) before the first token
             self.chat.view.discard_live()
-            self.chat.view.add_notice("Stopped before the answer began (nothing was kept; "
-                                      "Regenerate answers this message again).", passing=True)
+            if not ev.interrupted or self.client is None or self.client.worker.stop_event.is_set():
+                self.chat.view.add_notice("Stopped before the answer began (nothing was kept; "
+                                          "Regenerate answers this message again).", passing=True)
         else:
             self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer, sources)
         title = f"Answer · message #{ev.message_id}" if ev.message_id else "Answer"
@@ -402,9 +403,9 @@ class MainWindow(WindowBase):
             self.statusBar().showMessage("Not sent — your message is back in the box.", 8000)
             return
         self._pending.clear()
-        if self.live_key is not None:
-            self.chat.view.finish_assistant(None, [], "")
-        self.chat.view.add_notice(f"Could not answer: {msg}")
+        self.chat.view.end_failed_live()
+        self.chat.view.add_notice(f"Could not answer: {msg}")  # (after the answer's end:
+        self.statusBar().showMessage(f"Could not answer: {msg}", 15000)  # it was no Stop)
         self.session.end_turn()
         self._set_streaming(False)
         self.graph.clear_active()
@@ -626,8 +627,7 @@ class MainWindow(WindowBase):
             self.status.show_model_failed(msg)
             self.message("warning", "The language model could not be loaded",
                          f"{msg}\n\nYou can still browse, search and edit your memories. "
-                         "To chat, choose a GGUF model in Settings (Ctrl+,).",
-                         settings_button=True)
+                         + model_advice(self.settings), settings_button=True)
         elif kind == "embedder":
             self.message("warning", "The embedding model could not be loaded",
                          f"{msg}\n\nMemories can be browsed, but not searched by meaning or recalled.")
@@ -665,10 +665,7 @@ class MainWindow(WindowBase):
 
     def _on_op_failed(self, name: str, msg: str) -> None:
         if name in ("export", "import"):
-            self.files.finish_progress()
-        if name == "import" and msg == "cancelled":
-            self.statusBar().showMessage("Import cancelled; nothing was changed.", 8000)
-            self.last_message = ("Import cancelled", msg)
+            self.files.failed(name, msg)
             return
         if name == "offsets":
             return

@@ -23,6 +23,9 @@ TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the t
 
 _ROOT = QtCore.QModelIndex()
 COLUMNS = ("★", "Created", "You", "HeLa", "Recalled", "Last recalled")
+# what each column sorts by (`BrowseQuery.order`): the store sorts, so a big store sorts
+# all of its memories, not only the rows shown
+COLUMN_ORDERS = ("pinned", "created", "user", "assistant", "recalled", "last")
 
 
 def _fmt(ts: float | None) -> str:
@@ -59,6 +62,10 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
     def headerData(self, section, orientation, role=QtCore.Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if orientation == QtCore.Qt.Orientation.Horizontal and role == QtCore.Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
+        if orientation == QtCore.Qt.Orientation.Horizontal and \
+                role == QtCore.Qt.ItemDataRole.InitialSortOrderRole:  # first click: words A–Z,
+            asc = QtCore.Qt.SortOrder.AscendingOrder  # pins, dates and counts most first
+            return asc if section in (2, 3) else QtCore.Qt.SortOrder.DescendingOrder
         return None
 
     def data(self, index, role=QtCore.Qt.ItemDataRole.DisplayRole):
@@ -199,6 +206,10 @@ class MemoryBrowser(QtWidgets.QWidget):
         # left out of the table (`resizeEvent`) so your words stay readable
         hh.setSectionResizeMode(2, QtWidgets.QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        hh.setSectionsClickable(True)  # a click sorts by that column, again the other way
+        hh.setSortIndicatorShown(True)
+        hh.setSortIndicator(1, QtCore.Qt.SortOrder.DescendingOrder)  # newest first
+        hh.sortIndicatorChanged.connect(lambda *_: self.refresh())
         self.table.viewport().installEventFilter(self)
         self.table.installEventFilter(self)  # Enter edits, as a double-click does
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
@@ -355,7 +366,9 @@ class MemoryBrowser(QtWidgets.QWidget):
             elif self._asked != q:
                 self._asked = q
                 self.semantic_search(q)
-        self.fetch(BrowseQuery(tab, q, ranked))
+        hh = self.table.horizontalHeader()
+        self.fetch(BrowseQuery(tab, q, ranked, COLUMN_ORDERS[hh.sortIndicatorSection()],
+                               hh.sortIndicatorOrder() == QtCore.Qt.SortOrder.DescendingOrder))
 
     def show_result(self, query: BrowseQuery, result: dict) -> None:
         """Rows for `query`; dropped if the browser moved on (another tab or search)."""
@@ -379,7 +392,13 @@ class MemoryBrowser(QtWidgets.QWidget):
         if query.search and self.semantic_search is not None:
             how = " · best match first" if query.ranked is not None else " · searching by meaning…"
         self.model.set_episodes(eps)
-        self.count_label.setText(f"{len(eps)} of {total}{how}" if query.search else f"{total} memories")
+        if query.search:
+            self.count_label.setText(f"{len(eps)} of {total}{how}")
+        elif len(eps) < total:  # the first rows only: say so, and how to reach the others
+            self.count_label.setText(f"{len(eps):,} of {total:,} shown · search or sort "
+                                     "for the rest")
+        else:
+            self.count_label.setText(f"{total} memories")
         if current is not None:
             self.select_id(current, emit=False)
 

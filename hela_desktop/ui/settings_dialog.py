@@ -132,6 +132,7 @@ class SettingsDialog(QtWidgets.QDialog):
         row.addWidget(self.model, 1)
         row.addWidget(browse)
         form.addRow("Language model:", row)
+        self._local_rows: list[QtWidgets.QWidget] = [self.model, browse]  # (a server: its own)
         self.model_details = WrapLabel("")
         plain.labels(self.model_details, self.server_warning)  # a model's name, a server's address
         self.model_details.setWordWrap(True)
@@ -365,6 +366,8 @@ class SettingsDialog(QtWidgets.QDialog):
         server = self.server_backend.isChecked()
         for w in self._server_rows:
             w.setEnabled(server)
+        for local in self._local_rows:
+            local.setEnabled(not server)
         warn = privacy_warning(self.server_url.text().strip()) if server else None
         self.server_warning.setText(f"⚠ {warn}" if warn else "")
         self._answers_form.setRowVisible(self.server_warning, bool(warn))  # no empty row
@@ -471,3 +474,11 @@ def model_changed(old: Settings, new: Settings) -> bool:
     keys = ("backend", "server_url", "server_model", "server_api_key", "server_timeout",
             "model_path", "n_gpu_layers", "n_ctx", "n_threads")
     return any(getattr(old, k) != getattr(new, k) for k in keys)
+
+
+def model_advice(settings: Settings) -> str:
+    """What to do when the chat model could not be loaded, for the backend chosen."""
+    if settings.backend == "server":  # (each message tries the server again)
+        return ("To chat, start the model server: the next message you send tries it "
+                "again. Or choose another model in Settings (Ctrl+,).")
+    return "To chat, choose a GGUF model in Settings (Ctrl+,)."

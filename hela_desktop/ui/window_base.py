@@ -56,6 +56,7 @@ class WindowBase(QtWidgets.QMainWindow):
     act_zoom_in: QtGui.QAction
     act_zoom_out: QtGui.QAction
     theme_actions: dict[str, QtGui.QAction]
+    last_message: tuple[str, str] | None  # (title, text) of the last message shown
     # what the window does (MainWindow's methods)
     message: Callable[..., None]  # (kind, title, text, settings_button=False)
     run_op: Callable[..., None]  # (name, arg): an operation on the assistant thread

@@ -29,6 +29,7 @@ class FileJobs(QtCore.QObject):
         super().__init__(window)
         self.w = window
         self.progress: QtWidgets.QProgressDialog | None = None
+        self.cancelling = False  # Cancel pressed; the job has not ended yet
 
     def export_memories(self) -> None:
         if not _has_memfile():
@@ -37,7 +38,7 @@ class FileJobs(QtCore.QObject):
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
             self.w, "Export memories", str(Path.home() / "memories.hela"),
             "HeLa memory file (*.hela);;Markdown (*.md)")
-        if path:
+        if path and not self.busy():
             self.start_progress("Exporting memories…")
             self.w.run_op("export", path)
 
@@ -61,11 +62,20 @@ class FileJobs(QtCore.QObject):
     def start_import(self, path: str) -> None:
         """Import a file or folder on the assistant's thread, with progress and Cancel."""
         client = self.w.client
-        if client is None:
+        if client is None or self.busy():
             return
         client.worker.import_cancel.clear()
-        self.start_progress("Importing memories…", cancel=client.worker.import_cancel.set)
+        self.start_progress("Importing memories…\nIt starts once the answer being written "
+                            "ends." if self.w.is_streaming() else "Importing memories…",
+                            cancel=client.worker.import_cancel.set)
         self.w.run_op("import", path)
+
+    def busy(self) -> bool:
+        """A file job is still running (say so): a second one would share its Cancel."""
+        if self.progress is None:
+            return False
+        self.w.statusBar().showMessage("Wait for the running import or export to end.", 6000)
+        return True
 
     def start_progress(self, label: str, cancel=None) -> None:
         # (no Cancel button without a cancel action: Qt takes None as "none")
@@ -75,24 +85,61 @@ class FileJobs(QtCore.QObject):
         p.setAutoReset(False)
         if cancel is not None:
             p.canceled.connect(cancel)
+            p.canceled.connect(self._cancelling)
         p.setWindowTitle("HeLa Desktop")
         p.setMinimumDuration(0)
         p.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
         p.show()
         self.progress = p
 
+    @QtCore.Slot()
+    def _cancelling(self) -> None:
+        """Cancel pressed: the job stops at its next step (seconds, mid-batch), so the
+        dialog stays, saying so, until it has (it hid at once, as if nothing ran)."""
+        p = self.progress
+        if p is None:
+            return
+        self.cancelling = True
+        for b in p.findChildren(QtWidgets.QPushButton):
+            b.hide()  # nothing more to press
+        p.setRange(0, 0)
+        p.setLabelText("Cancelling the import…")
+        p.show()
+
     @QtCore.Slot(str, int, int)
     def on_progress(self, _name: str, done: int, total: int) -> None:
-        if self.progress is not None:
+        if self.progress is not None and not self.cancelling:
             self.progress.setMaximum(max(total, 0))
             self.progress.setValue(min(done, total) if total else 0)
 
     @QtCore.Slot(str, str)
     def on_progress_note(self, _name: str, text: str) -> None:
-        if self.progress is not None and text:
+        if self.progress is not None and text and not self.cancelling:
             self.progress.setLabelText(f"Importing memories…\n{text}")
 
+    def failed(self, name: str, msg: str) -> None:
+        """An import or export that ended without doing it: say what and that nothing
+        changed, naming the file (the message starts with its whole path)."""
+        self.finish_progress()
+        if name == "import" and msg == "cancelled":
+            self.w.statusBar().showMessage("Import cancelled; nothing was changed.", 8000)
+            self.w.last_message = ("Import cancelled", msg)
+            return
+        path, sep, why = msg.partition(": ")
+        named = bool(sep) and Path(path).is_absolute()  # (the file dialogs give whole paths)
+        file, why = (Path(path).name, why) if named else ("", msg)
+        for where in ("file: ", "folder: "):  # the reader's word for a whole-file problem
+            why = why.removeprefix(where)
+        if name == "import":
+            self.w.message("warning", "Import failed",
+                           f"Could not import{' ' + file if file else ''}: {why}\n\n"
+                           "Nothing was imported; your memories are as they were.")
+        else:
+            self.w.message("warning", "Export failed",
+                           f"Could not export{' to ' + file if file else ''}: {why}")
+
     def finish_progress(self) -> None:
+        self.cancelling = False
         if self.progress is not None:
             self.progress.close()
             self.progress = None
