@@ -271,6 +271,9 @@ class Assistant:
             stats["repeat_of"] = repeat
         if state.unrecalled:  # a question about the user's life that nothing recalled spoke to
             stats["unrecalled"] = True
+        failed = bool(getattr(state, "error", ""))  # a server failure cut it (ServerTurnState)
+        if failed:
+            stats["failed"] = True
         now = time.time() if now is None else now
         episode_id = None
         with self.store.transaction():
@@ -316,7 +319,7 @@ class Assistant:
             tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted,
             deferred_swaps=state.deferred_swaps, text=answer,
             timeline=timeline, generation_s=state.generation_s, limit=limit,
-            repeated=repeat is not None, unrecalled=state.unrecalled)
+            repeated=repeat is not None, unrecalled=state.unrecalled, failed=failed)
 
 
 

@@ -107,6 +107,8 @@ class DoneEvent:
     # the message asked about the user's own life and nothing they said was recalled for it:
     # the answer is not from their memories (the window and the terminal say so)
     unrecalled: bool = False
+    # the answer was cut short by a model server's failure, not by Stop (`interrupted` too)
+    failed: bool = False
     type: str = "done"
 
     def to_dict(self) -> dict:

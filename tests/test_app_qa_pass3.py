@@ -366,6 +366,8 @@ def test_an_answer_stopped_before_its_first_token_is_not_called_kept(qtbot, tmp_
 
     assert done_line(12, 30.0, 1, False) == "12 tokens at 30.0/s · 1 memory swap"
     assert done_line(12, 30.0, 2, True).startswith("Stopped — partial answer kept. 12 tokens")
+    assert done_line(12, 30.0, 2, True, failed=True).startswith(
+        "Cut short: the model server failed — partial answer kept.")
     with Store(tmp_path / "data") as store:  # before the window opens it
         cid = store.add_conversation("Miso")
     w = _window(qtbot, tmp_path)

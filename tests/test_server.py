@@ -267,7 +267,7 @@ def test_server_killed_mid_answer_keeps_the_partial_answer(make_assistant, setti
     finally:
         stop(proc)
     _check_partial_kept(a, events, before)
-    assert a.last_turn.error
+    assert a.last_turn.error and events[-1].failed  # not a Stop: the server failed
 
 
 def _check_partial_kept(a, events, before, min_tokens=1):
@@ -284,7 +284,7 @@ def _check_partial_kept(a, events, before, min_tokens=1):
         assert msgs[-1]["role"] == "user" and after["messages"] == before["messages"] + 1
         return
     assert msgs[-1]["role"] == "assistant" and msgs[-1]["content"] == done.text
-    assert msgs[-1]["interrupted"]
+    assert msgs[-1]["interrupted"] and msgs[-1]["stats"]["failed"] is done.failed is True
     # the store is as it was, plus the user message and the kept partial answer
     assert after["messages"] == before["messages"] + 2
 
@@ -403,6 +403,9 @@ def test_app_names_the_server_and_keeps_a_truncated_answer(qtbot, stub_server, e
     assert w.session.last_done.interrupted and w.session.last_done.text == "one two"
     text = w.chat.view.toPlainText()
     assert "Could not answer: the model server at" in text and "ended the stream" in text
+    # the footer says why it ended: the user pressed nothing (it said "stopped — …")
+    assert "cut short: the model server failed — 2 tokens" in text and "stopped —" not in text
+    assert w.statusBar().currentMessage().startswith(("Could not answer", "Cut short"))
     with Store(tmp_path / "data") as reader:  # the test's own look at the database
         msgs = reader.messages(w.current_conv)
     assert msgs[-1]["content"] == "one two" and msgs[-1]["interrupted"]
@@ -426,4 +429,4 @@ def test_stop_ends_a_stalled_answer_at_once(stub_server, make_assistant, setting
     assert time.perf_counter() - t < 10
     done = events[-1]
     assert isinstance(done, DoneEvent) and done.interrupted and done.text == "one two"
-    assert a.last_turn.error == ""
+    assert a.last_turn.error == "" and not done.failed

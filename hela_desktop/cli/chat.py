@@ -56,7 +56,8 @@ def print_event(ev) -> None:
         rem = " ".join(f"-#{i}" for i in ev.removed)
         print(_dim(f" ⟲[{add} {rem}]"), end="", flush=True)
     elif isinstance(ev, DoneEvent):
-        tail = " (interrupted)" if ev.interrupted else ""
+        tail = (" (cut short: the model server failed)" if ev.failed
+                else " (interrupted)" if ev.interrupted else "")
         if ev.repeated:
             tail += f"; asked before: memory #{ev.episode_id}"
         print("\n" + _dim(f"  {ev.tokens} tokens, {ev.tokens_per_s:.1f} tok/s, "

@@ -392,7 +392,8 @@ class MainWindow(WindowBase):
         self._glow_timer.start(int(GLOW_AFTER_ANSWER_S * 1000))
         tps = ws.generation_speed(ev.tokens, ev.generation_s, ev.elapsed_s)
         kept = ev.message_id is not None or bool(ev.text)
-        self.statusBar().showMessage(ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept), 8000)
+        self.statusBar().showMessage(
+            ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept, ev.failed), 8000)
 
     def _on_turn_failed(self, msg: str, refused: bool = False) -> None:
         if refused:  # nothing was stored (a message too long): nothing of it is lost

@@ -118,6 +118,8 @@ def answer_footer(stats: dict, interrupted: bool) -> str:
     if _num(stats.get("repeat_of")) > 0:  # no new memory: the message repeated this one
         parts.append(f"asked before: memory #{int(stats['repeat_of'])}")
     text = " · ".join(parts)
+    if interrupted and stats.get("failed") is True:
+        return "cut short: the model server failed — " + text
     if interrupted:
         return "stopped — " + text
     if _num(stats.get("limit")) > 0:
@@ -162,7 +164,8 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
     `DoneEvent`); `recalls`: what the turn's events said of each memory, by id."""
     footer = answer_footer({"tokens": ev.tokens, "swaps": ev.swaps, "elapsed_s": ev.elapsed_s,
                             "generation_s": ev.generation_s, "limit": ev.limit,
-                            "repeat_of": ev.episode_id if ev.repeated else None},
+                            "repeat_of": ev.episode_id if ev.repeated else None,
+                            "failed": ev.failed},
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
     return footer, answer_sources((recalls[i] for i in used if i in recalls), ev.unrecalled)
@@ -194,12 +197,18 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False) -> Sources
                    unrecalled and not items)
 
 
-def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool = True) -> str:
-    """The status-bar line when an answer ends (`kept`: something of it was stored)."""
+def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool = True,
+              failed: bool = False) -> str:
+    """The status-bar line when an answer ends (`kept`: something of it was stored;
+    `failed`: a model server's failure ended it, not Stop)."""
     if interrupted and not kept:  # as the chat says: stopped before its first token
-        return "Stopped before the answer began — nothing was kept."
+        return ("The model server failed before the answer began — nothing was kept."
+                if failed else "Stopped before the answer began — nothing was kept.")
     msg = f"{tokens} tokens at {tps:.1f}/s · {swaps} memory swap{'' if swaps == 1 else 's'}"
-    return "Stopped — partial answer kept. " + msg if interrupted else msg
+    if interrupted:
+        return ("Cut short: the model server failed — partial answer kept. " if failed
+                else "Stopped — partial answer kept. ") + msg
+    return msg
 
 
 def generation_speed(tokens: int, generation_s: float, elapsed_s: float) -> float:
