@@ -8,8 +8,10 @@ to.  `AssistantLoader` holds what is loaded so far:
 - at once: the data folder's `Store`, the settings and the model lock;
 - `load_embedder()`: the embedder and the `MemoryEngine` (raises EmbedderError);
 - `load_model()`: the chat model (raises ModelError / ServerError), then the `Assistant`;
-- `switch_model(settings)`: another model or model settings, swapped under the model lock;
-  the old model stays if the new one fails to load.
+- `switch_model(settings)`: another model or model settings, swapped under the model lock.
+  If the new one fails to load, the old one is released all the same: nothing the user
+  switched away from (a server elsewhere, say) answers or reflects on memories again; the
+  new settings stay and the next `load_model` tries them.
 
 `assistant` is None until both the engine and the model exist.  The terminal chat, the
 benchmarks and the tests want everything at once: `open_assistant(data_dir, ...)`.
@@ -110,24 +112,30 @@ class AssistantLoader:
             if self._assistant is None:
                 self._assistant = Assistant(engine, self.llm, model_lock=self.model_lock)
                 self._assistant.on_progress = self.on_progress
+            self._assistant.llm = self.llm  # (after a switch that failed: the new one)
             return self._assistant
 
     def switch_model(self, settings: Settings) -> None:
-        """Switch model or model settings; the old model stays loaded if the new one fails.
-        Without a model yet (it failed, or was not loaded), the settings apply and it loads.
+        """Switch model or model settings.  Without a model yet (it failed, or was not
+        loaded), the settings apply and it loads.  If the new model fails to load, the old
+        one is released anyway and the new settings stay (raises ModelError / ServerError):
+        the next use tries them, and what the user switched away from is never used again.
         (Runs on the host's thread; the swap itself waits for the model lock.)"""
         if self.llm is None:
             self.apply_settings(settings)
             self.load_model()
             return
-        new = new_model(settings)
-        with self.model_lock:
-            old, self.llm = self.llm, new
-            if self._assistant is not None:
-                self._assistant.llm = new
-        if old is not self._lent:
-            old.close()
-        self.apply_settings(settings)
+        new: LocalLLM | ServerLLM | None = None
+        try:
+            new = new_model(settings)
+        finally:
+            with self.model_lock:
+                old, self.llm = self.llm, new
+                if self._assistant is not None and new is not None:
+                    self._assistant.llm = new
+            if old is not None and old is not self._lent:
+                old.close()
+            self.apply_settings(settings)
 
     def apply_settings(self, settings: Settings) -> None:
         self.settings = settings

@@ -204,7 +204,8 @@ class IdleScheduler:
         try:
             loader = self.loader
             engine = loader.load_embedder()
-            if loader.assistant is None and not self._load_model():
+            # no model, or none since a switch failed: load what the settings name now
+            if (loader.assistant is None or loader.llm is None) and not self._load_model():
                 report.yielded = True
                 return self._finish(report, t0, seq, complete=False)
             store = Store(loader.store.path)

@@ -48,11 +48,19 @@ def test_the_assistant_once_both_parts_exist_and_a_lent_model_stays_open(tmp_pat
     assert loader.assistant is a and loader.load_model() is a
     assert a.llm is llm and a.engine is loader.engine and a.model_lock is loader.model_lock
     assert a.settings is loader.settings
-    # a switch that fails keeps the old model and the old settings
+    # a switch that fails releases the old model all the same (nothing switched away from,
+    # a server elsewhere say, is used again: not by a chat, not by idle reflection) and keeps
+    # the new settings, which the next load tries
+    missing = _missing_model(tmp_path)
     with pytest.raises(ModelError, match="missing.gguf"):
-        loader.switch_model(_missing_model(tmp_path))
-    assert a.llm is llm and loader.llm is llm and a.settings is loader.settings
-    assert loader.settings.model_path == ""
+        loader.switch_model(missing)
+    assert loader.llm is None and loader.settings is missing and a.settings is missing
+    assert loader.model_info()["name"] is None
+    with pytest.raises(ModelError, match="missing.gguf"):
+        loader.load_model()
+    back = Settings()
+    loader.switch_model(back)  # (no model: the settings apply and it loads)
+    assert loader.load_model() is a and a.llm is loader.llm and loader.llm is not llm
     changed = Settings()
     changed.idle_minutes = 7
     loader.apply_settings(changed)

@@ -147,3 +147,26 @@ def test_no_idle_pass_repeats_a_manual_one(assistant):
         assert reports[1].trigger == "idle"
     finally:
         sched.shutdown()
+
+
+def test_a_model_switched_away_from_is_not_used_for_reflection(assistant, tmp_path):
+    """After a switch that failed (a mistyped server or file), idle reflection does not
+    fall back to the model the user switched away from: it tries the chosen one, and says
+    why it could not distil, touching no memory."""
+    from hela_desktop.config import Settings
+    from hela_desktop.llm import ModelError
+
+    build_conversation(assistant.engine)
+    old = assistant.load_model().llm
+    used_before = old.evaluated_tokens
+    chosen = Settings()
+    chosen.model_path = str(tmp_path / "typo.gguf")
+    with pytest.raises(ModelError):
+        assistant.switch_model(chosen)
+    sched = IdleScheduler(assistant, idle_minutes=60, start=False,
+                          consolidation=ConsolidationParams(**PARAMS))
+    rep = sched.run_pass("manual")
+    assert rep.error and "typo.gguf" in rep.error and rep.consolidation is None
+    assert old.evaluated_tokens == used_before  # (it was closed: the counter stands still)
+    assert assistant.store.conn.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0] == 0
+    sched.shutdown()

@@ -89,9 +89,6 @@ class AssistantWorker(QtCore.QObject):
         self.started_request = 0  # the last chat request that began (GUI reads it)
         self.cancelled: set[int] = set()  # chat requests dropped before they began
         self.request_lock = threading.Lock()
-        # a model switch that failed: the next message tries it again, and is never
-        # answered by the model (or server) the user switched away from
-        self.switch_to: Settings | None = None
         self._reflected.connect(self._after_reflection)
 
     def _status(self, state: str, message: str = "", kind: str = "", info: dict | None = None) -> None:
@@ -149,10 +146,11 @@ class AssistantWorker(QtCore.QObject):
 
     @QtCore.Slot(object)
     def reload_model(self, settings: Settings) -> None:
-        """Switch model (or GPU layers / context); the old model stays if the new one fails."""
+        """Switch model (or GPU layers / context).  If the new one fails, the old one is
+        released all the same (`AssistantLoader.switch_model`): the next message tries the
+        new one again and is never answered by the model (or server) switched away from."""
         loader = self.loader
         if loader is not None:
-            self.switch_to = settings  # (until it has loaded)
             self._load_model(lambda: loader.switch_model(settings))
 
     def _load_model(self, load: Callable[[], object]) -> None:
@@ -172,7 +170,6 @@ class AssistantWorker(QtCore.QObject):
             self._status("failed", f"the model could not be loaded ({exc})", "model")
             return
         self._status("loading", "")
-        self.switch_to = None
         if self.loader is not None:
             self._status("ready", info=self.loader.model_info())
 
@@ -214,12 +211,9 @@ class AssistantWorker(QtCore.QObject):
         self.busy = True
         done = None
         try:
-            missing, switch = loader.llm is None, self.switch_to
-            if switch is not None:  # the model chosen last failed to load: again, not the old
-                loader.switch_model(switch)
-                self.switch_to = None
+            missing = loader.llm is None
             a = loader.load_model()  # what is not loaded yet (a model that failed: again)
-            if missing or switch is not None:  # it failed before (a server that was down)
+            if missing:  # it failed before (a server that was down, a switch that failed)
                 self._status("ready", info=loader.model_info())
             for ev in a.chat(message, conversation_id, stop=self.stop_event,
                              on_status=self.turnStatus.emit):
