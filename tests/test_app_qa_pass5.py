@@ -127,6 +127,12 @@ def test_a_model_server_that_is_down_is_tried_again_and_no_stop(qtbot, tmp_path,
     w.show()
     qtbot.waitUntil(lambda: w.embedder_ready and w.model_error is not None, timeout=60_000)
     assert "start the model server" in w.last_message[1]  # not "choose a GGUF model"
+    from PySide6 import QtWidgets
+
+    def warnings() -> list[str]:
+        return [b.windowTitle() for b in w.findChildren(QtWidgets.QMessageBox) if b.isVisible()]
+
+    assert warnings() == ["The language model could not be loaded"]
 
     def send(text: str) -> str:
         w.session.last_done = None
@@ -151,6 +157,7 @@ def test_a_model_server_that_is_down_is_tried_again_and_no_stop(qtbot, tmp_path,
         send("Say hello.")
         assert w.session.last_done.text and not w.session.last_done.interrupted
         assert w.model_ready and w.model_error is None
+        qtbot.waitUntil(lambda: warnings() == [], timeout=5_000)  # the warning went with it
         # Settings ▸ another server that is not there (a mistyped port): the messages go
         # there (and fail), never to the server the user switched away from
         dead = f"http://127.0.0.1:{free_port()}"

@@ -34,7 +34,7 @@ from .explain import reflection_sentence
 from .graph_view import GraphView
 from .icon import icon_path
 from .memory_browser import MemoryBrowser
-from .plain import message_box
+from .plain import show_message
 from .session_qt import SessionSignals
 from .settings_dialog import SettingsDialog, model_advice, model_changed
 from .theme import graph_colors
@@ -48,6 +48,7 @@ from .worker import AssistantClient
 
 FLUSH_MS = 30
 GLOW_AFTER_ANSWER_S = 2.0  # active memories keep glowing briefly after the answer
+MODEL_FAILED = "The language model could not be loaded"
 
 
 class MainWindow(WindowBase):
@@ -83,6 +84,7 @@ class MainWindow(WindowBase):
         self._closing = False
         self.turns = 0
         self.last_message: tuple[str, str] | None = None
+        self._model_box: QtWidgets.QMessageBox | None = None  # MODEL_FAILED, while shown
         self.files = FileJobs(self)
         self.links = TokenLinks(self)
 
@@ -613,6 +615,8 @@ class MainWindow(WindowBase):
                      if ev.info.get("server_url") else "Ready — offline, on this computer.")
             self.statusBar().showMessage(where, 5000)
             self._ask_offsets()
+            if self._model_box is not None:
+                self._model_box.close()
         elif ev.state == "failed":
             self._on_load_failed(ev.kind, ev.message)
 
@@ -626,7 +630,7 @@ class MainWindow(WindowBase):
     def _on_load_failed(self, kind: str, msg: str) -> None:
         if kind == "model":
             self.status.show_model_failed(msg)
-            self.message("warning", "The language model could not be loaded",
+            self.message("warning", MODEL_FAILED,
                          f"{msg}\n\nYou can still browse, search and edit your memories. "
                          + model_advice(self.settings), settings_button=True)
         elif kind == "embedder":
@@ -759,18 +763,12 @@ class MainWindow(WindowBase):
         window_look.about(self)
 
     def message(self, kind: str, title: str, text: str, settings_button: bool = False) -> None:
-        """A non-blocking message box (the app keeps running behind it)."""
-        icon = {"warning": QtWidgets.QMessageBox.Icon.Warning,
-                "information": QtWidgets.QMessageBox.Icon.Information}.get(kind, QtWidgets.QMessageBox.Icon.NoIcon)
-        box = message_box(icon, title, text, parent=self)  # plain: it may quote file names
-        if settings_button:
-            b = box.addButton("Open Settings…", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
-            b.clicked.connect(lambda: QtCore.QTimer.singleShot(0, self.open_settings))
-        box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.setWindowModality(QtCore.Qt.WindowModality.NonModal)
-        box.show()
-        box.activateWindow()  # Enter / Esc answer it (without a window manager nothing would)
+        """A non-blocking message box (the app keeps running behind it; plain text)."""
+        box = show_message(self, kind, title, text, self.open_settings if settings_button else None)
         self.last_message = (title, text)
+        if title == MODEL_FAILED:  # it goes once the model is ready (a server came back)
+            self._model_box = box
+            box.destroyed.connect(lambda *_: setattr(self, "_model_box", None))
 
     def _on_scheme_changed(self, *_args) -> None:
         window_look.follow_scheme(self)

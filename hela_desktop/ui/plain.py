@@ -5,6 +5,7 @@ show in bold. Everything that shows the user's words goes through here."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -33,6 +34,25 @@ def message_box(icon: QtWidgets.QMessageBox.Icon, title: str, text: str,
     box = QtWidgets.QMessageBox(icon, title, "", buttons, parent)
     box.setTextFormat(PLAIN)
     box.setText(text)
+    return box
+
+
+def show_message(parent: QtWidgets.QWidget, kind: str, title: str, text: str,
+                 on_settings: Callable[[], None] | None = None) -> QtWidgets.QMessageBox:
+    """A non-blocking message box over `parent` ("warning", "information"), with an "Open
+    Settings…" button when `on_settings` is given; it takes the keyboard at once (Enter and
+    Esc answer it, even without a window manager) and deletes itself when closed."""
+    icon = {"warning": QtWidgets.QMessageBox.Icon.Warning,
+            "information": QtWidgets.QMessageBox.Icon.Information}.get(
+        kind, QtWidgets.QMessageBox.Icon.NoIcon)
+    box = message_box(icon, title, text, parent=parent)
+    if on_settings is not None:
+        b = box.addButton("Open Settings…", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
+        b.clicked.connect(lambda: QtCore.QTimer.singleShot(0, on_settings))
+    box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.setWindowModality(QtCore.Qt.WindowModality.NonModal)
+    box.show()
+    box.activateWindow()
     return box
 
 
