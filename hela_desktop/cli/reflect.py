@@ -157,7 +157,7 @@ def forget_lines(rep, dry_run: bool, purge: bool) -> list[str]:
     out.append(f"{'dry run, nothing written: ' if dry_run else ''}{rep.checked} memories "
                f"checked, {len(rep.archived)} {verb}; kept: {rep.kept_pinned} pinned, "
                f"{rep.kept_knowledge} knowledge sources, {rep.kept_connected} connected, "
-               f"{rep.kept_recent} recently used")
+               f"{rep.kept_recent} made, imported or recalled lately")
     return out
 
 

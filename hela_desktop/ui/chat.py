@@ -15,7 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ..events import NOT_FROM_MEMORIES
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
-from .plain import message_box, no_orphan, tip
+from .plain import no_orphan
 from .window_status import NO_SOURCES, Sources
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
@@ -71,102 +71,6 @@ class ChatInput(QtWidgets.QPlainTextEdit):
         fm = self.fontMetrics()
         lines = max(2, min(6, int(self.document().size().height()) or 2))
         self.setFixedHeight(int(fm.lineSpacing() * lines + 16))
-
-
-class ConversationList(QtWidgets.QWidget):
-    """Chats, newest first, with New / Rename / Delete."""
-
-    selected = QtCore.Signal(int)  # conversation id (-1: none)
-    newRequested = QtCore.Signal()
-    renameRequested = QtCore.Signal(int, str)
-    deleteRequested = QtCore.Signal(int)
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        lay = QtWidgets.QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        head = QtWidgets.QHBoxLayout()
-        title = QtWidgets.QLabel("<b>Chats</b>")
-        self.new_button = QtWidgets.QToolButton()
-        self.new_button.setText("+ New")
-        self.new_button.setToolTip("New chat (Ctrl+N)")
-        self.new_button.clicked.connect(self.newRequested)
-        head.addWidget(title)
-        head.addStretch(1)
-        head.addWidget(self.new_button)
-        lay.addLayout(head)
-        self.list = QtWidgets.QListWidget()
-        self.list.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.list.setTextElideMode(QtCore.Qt.TextElideMode.ElideRight)
-        self.list.setContextMenuPolicy(QtCore.Qt.ContextMenuPolicy.CustomContextMenu)
-        self.list.customContextMenuRequested.connect(self._menu)
-        self.list.currentItemChanged.connect(self._on_current)
-        self.list.itemDoubleClicked.connect(lambda _it: self.rename_current())
-        lay.addWidget(self.list, 1)
-        row = QtWidgets.QHBoxLayout()
-        self.rename_button = QtWidgets.QPushButton("Rename")
-        self.delete_button = QtWidgets.QPushButton("Delete")
-        self.rename_button.clicked.connect(self.rename_current)
-        self.delete_button.clicked.connect(self.delete_current)
-        row.addWidget(self.rename_button)
-        row.addWidget(self.delete_button)
-        lay.addLayout(row)
-        self._silent = False
-
-    def set_conversations(self, convs: list[dict], current: int | None) -> None:
-        self._silent = True
-        self.list.clear()
-        for c in convs:
-            item = QtWidgets.QListWidgetItem(c["title"])
-            item.setData(QtCore.Qt.ItemDataRole.UserRole, c["id"])
-            item.setToolTip(tip(f"{c['title']}\n{c['messages']} messages · "
-                                f"{format_when(c['updated_at'])}"))
-            self.list.addItem(item)
-            if c["id"] == current:
-                self.list.setCurrentItem(item)
-        self._silent = False
-        has = self.current_id() is not None
-        self.rename_button.setEnabled(has)
-        self.delete_button.setEnabled(has)
-
-    def current_id(self) -> int | None:
-        it = self.list.currentItem()
-        return None if it is None else int(it.data(QtCore.Qt.ItemDataRole.UserRole))
-
-    def _on_current(self, cur, _prev) -> None:
-        has = cur is not None
-        self.rename_button.setEnabled(has)
-        self.delete_button.setEnabled(has)
-        if not self._silent:
-            self.selected.emit(-1 if cur is None else int(cur.data(QtCore.Qt.ItemDataRole.UserRole)))
-
-    def rename_current(self) -> None:
-        cid, it = self.current_id(), self.list.currentItem()
-        if cid is None:
-            return
-        text, ok = QtWidgets.QInputDialog.getText(self, "Rename chat", "Title:", text=it.text())
-        if ok and text.strip():
-            self.renameRequested.emit(cid, text.strip())
-
-    def delete_current(self) -> None:
-        cid, it = self.current_id(), self.list.currentItem()
-        if cid is None:
-            return
-        box = message_box(QtWidgets.QMessageBox.Icon.Question, "Delete chat",
-                          f"Delete the chat “{it.text()}”?\n\nIts messages are removed; the "
-                          "memories formed in it stay in the memory graph.",
-                          QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
-                          self)
-        if box.exec() == QtWidgets.QMessageBox.StandardButton.Yes:
-            self.deleteRequested.emit(cid)
-
-    def _menu(self, pos) -> None:
-        if self.list.itemAt(pos) is None:
-            return
-        m = QtWidgets.QMenu(self)
-        m.addAction("Rename…", self.rename_current)
-        m.addAction("Delete…", self.delete_current)
-        m.exec(self.list.mapToGlobal(pos))
 
 
 class MessageView(QtWidgets.QTextBrowser):

@@ -29,7 +29,8 @@ from ..events import (
 from ..folder_lock import FolderBusy, FolderLock, lock_data_dir
 from . import window_look
 from . import window_status as ws
-from .chat import ChatPane, ConversationList
+from .chat import ChatPane
+from .chat_list import ConversationList
 from .explain import reflection_sentence
 from .graph_view import GraphView
 from .icon import icon_path

@@ -1,0 +1,152 @@
+"""The chat list beside the conversation: chats newest first, a filter by title for the
+hundreds an import brings, New / Rename / Delete."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from .explain import when as format_when
+from .plain import message_box, tip
+
+
+class ConversationList(QtWidgets.QWidget):
+    """Chats, newest first, with New / Rename / Delete."""
+
+    selected = QtCore.Signal(int)  # conversation id (-1: none)
+    newRequested = QtCore.Signal()
+    renameRequested = QtCore.Signal(int, str)
+    deleteRequested = QtCore.Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._convs: list[dict] = []
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        head = QtWidgets.QHBoxLayout()
+        title = QtWidgets.QLabel("<b>Chats</b>")
+        self.new_button = QtWidgets.QToolButton()
+        self.new_button.setText("+ New")
+        self.new_button.setToolTip("New chat (Ctrl+N)")
+        self.new_button.clicked.connect(self.newRequested)
+        head.addWidget(title)
+        head.addStretch(1)
+        head.addWidget(self.new_button)
+        lay.addLayout(head)
+        # with hundreds of imported chats, finding one by its title
+        self.filter = QtWidgets.QLineEdit()
+        self.filter.setPlaceholderText("Filter chats…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setToolTip("Show the chats whose title holds these words (Esc clears)")
+        self.filter.textChanged.connect(self._apply_filter)
+        self.filter.installEventFilter(self)
+        lay.addWidget(self.filter)
+        self.none_label = QtWidgets.QLabel("")
+        self.none_label.setWordWrap(True)
+        self.none_label.setStyleSheet("color: #8a8f9c;")
+        self.none_label.hide()
+        lay.addWidget(self.none_label)
+        self.list = QtWidgets.QListWidget()
+        self.list.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(QtCore.Qt.TextElideMode.ElideRight)
+        self.list.setContextMenuPolicy(QtCore.Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._menu)
+        self.list.currentItemChanged.connect(self._on_current)
+        self.list.itemDoubleClicked.connect(lambda _it: self.rename_current())
+        lay.addWidget(self.list, 1)
+        row = QtWidgets.QHBoxLayout()
+        self.rename_button = QtWidgets.QPushButton("Rename")
+        self.delete_button = QtWidgets.QPushButton("Delete")
+        self.rename_button.clicked.connect(self.rename_current)
+        self.delete_button.clicked.connect(self.delete_current)
+        row.addWidget(self.rename_button)
+        row.addWidget(self.delete_button)
+        lay.addLayout(row)
+        self._silent = False
+
+    def set_conversations(self, convs: list[dict], current: int | None) -> None:
+        self._convs = convs
+        self._silent = True
+        self.list.clear()
+        for c in convs:
+            item = QtWidgets.QListWidgetItem(c["title"])
+            item.setData(QtCore.Qt.ItemDataRole.UserRole, c["id"])
+            item.setToolTip(tip(f"{c['title']}\n{c['messages']} messages · "
+                                f"{format_when(c['updated_at'])}"))
+            self.list.addItem(item)
+            if c["id"] == current:
+                self.list.setCurrentItem(item)
+        self._silent = False
+        self._apply_filter(self.filter.text())
+        has = self.current_id() is not None
+        self.rename_button.setEnabled(has)
+        self.delete_button.setEnabled(has)
+
+    def _apply_filter(self, text: str) -> None:
+        """Hide the chats whose title lacks any of the filter's words (case aside); say so
+        when none is left, and how many of how many show."""
+        words = text.casefold().split()
+        shown = 0
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            hide = not all(w in item.text().casefold() for w in words)
+            item.setHidden(hide)
+            shown += not hide
+        n = self.list.count()
+        self.none_label.setVisible(bool(words))
+        self.none_label.setText(
+            "" if not words else f"No chat title holds “{text.strip()}”." if not shown
+            else f"{shown} of {n} chats")
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        """In the filter box: Esc clears it, Down goes to the first chat shown."""
+        if obj is self.filter and event.type() == QtCore.QEvent.Type.KeyPress:
+            if event.key() == QtCore.Qt.Key.Key_Escape and self.filter.text():
+                self.filter.clear()
+                return True
+            if event.key() == QtCore.Qt.Key.Key_Down:
+                first = next((self.list.item(i) for i in range(self.list.count())
+                              if not self.list.item(i).isHidden()), None)
+                if first is not None:
+                    self.list.setCurrentItem(first)
+                self.list.setFocus()
+                return True
+        return super().eventFilter(obj, event)
+
+    def current_id(self) -> int | None:
+        it = self.list.currentItem()
+        return None if it is None else int(it.data(QtCore.Qt.ItemDataRole.UserRole))
+
+    def _on_current(self, cur, _prev) -> None:
+        has = cur is not None
+        self.rename_button.setEnabled(has)
+        self.delete_button.setEnabled(has)
+        if not self._silent:
+            self.selected.emit(-1 if cur is None else int(cur.data(QtCore.Qt.ItemDataRole.UserRole)))
+
+    def rename_current(self) -> None:
+        cid, it = self.current_id(), self.list.currentItem()
+        if cid is None:
+            return
+        text, ok = QtWidgets.QInputDialog.getText(self, "Rename chat", "Title:", text=it.text())
+        if ok and text.strip():
+            self.renameRequested.emit(cid, text.strip())
+
+    def delete_current(self) -> None:
+        cid, it = self.current_id(), self.list.currentItem()
+        if cid is None:
+            return
+        box = message_box(QtWidgets.QMessageBox.Icon.Question, "Delete chat",
+                          f"Delete the chat “{it.text()}”?\n\nIts messages are removed; the "
+                          "memories formed in it stay in the memory graph.",
+                          QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+                          self)
+        if box.exec() == QtWidgets.QMessageBox.StandardButton.Yes:
+            self.deleteRequested.emit(cid)
+
+    def _menu(self, pos) -> None:
+        if self.list.itemAt(pos) is None:
+            return
+        m = QtWidgets.QMenu(self)
+        m.addAction("Rename…", self.rename_current)
+        m.addAction("Delete…", self.delete_current)
+        m.exec(self.list.mapToGlobal(pos))
