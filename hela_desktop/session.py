@@ -64,6 +64,7 @@ class Session:
         # the answer
         self.streaming = False
         self.last_done: DoneEvent | None = None
+        self.failed: tuple[int | None, str] | None = None  # (chat, why) the last answer failed
 
     # ---- observing --------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -132,6 +133,7 @@ class Session:
 
     def _on_done(self, ev: DoneEvent) -> str:
         self.last_done = ev
+        self.failed = None
         self.streaming = False
         self.current_conv = ev.conversation_id
         return "busy"
@@ -139,11 +141,14 @@ class Session:
     # ---- what the window itself starts ------------------------------------------------
     def start_turn(self) -> None:
         self.streaming = True
+        self.failed = None
         self._changed("busy")
 
-    def end_turn(self) -> None:
-        """The answer ended without a `DoneEvent` (it failed, or was dropped unbegun)."""
+    def end_turn(self, failed: str = "") -> None:
+        """The answer ended without a `DoneEvent` (it failed: `failed` says why; or it was
+        dropped unbegun)."""
         self.streaming = False
+        self.failed = (self.current_conv, failed) if failed else None
         self._changed("busy")
 
     def expect_model(self) -> None:
@@ -163,6 +168,15 @@ class Session:
     # ---- reading the state ------------------------------------------------------------
     def conversation_title(self, cid: int | None) -> str | None:
         return next((c["title"] for c in self.conversations if c["id"] == cid), None)
+
+    def unanswered_note(self) -> str:
+        """What the open chat says under a message of yours left without an answer: why,
+        if its answer failed in this session (the notice said so before the chat was drawn
+        again), and what to do."""
+        why = self.failed[1] if self.failed and self.failed[0] == self.current_conv else ""
+        if why:
+            return f"Could not answer: {why} — press Ctrl+R (Chat ▸ Regenerate answer) to try again."
+        return "No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it."
 
     def user_messages(self) -> list[dict]:
         """The open chat's messages from the user, oldest first."""

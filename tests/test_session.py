@@ -115,3 +115,21 @@ def test_reads_for_the_window(tmp_path):
         assert [e.id for e in browse(st, BrowseQuery("archive"))["episodes"]] == [e3]
         assert browse(st, BrowseQuery("knowledge"))["knowledge"] == []
         assert [a["job"] for a in browse(st, BrowseQuery("activity"))["activity"]] == ["forget"]
+
+
+def test_an_unanswered_message_says_why_its_answer_failed():
+    s = Session()
+    s.current_conv = 3
+    assert s.unanswered_note().startswith("No answer yet: press Ctrl+R")
+    s.start_turn()
+    s.end_turn(failed="cannot reach the model server at http://127.0.0.1:9")
+    assert s.unanswered_note() == ("Could not answer: cannot reach the model server at "
+                                   "http://127.0.0.1:9 — press Ctrl+R (Chat ▸ Regenerate "
+                                   "answer) to try again.")
+    s.current_conv = 4  # another chat: its unanswered message did not fail here
+    assert s.unanswered_note().startswith("No answer yet")
+    s.current_conv = 3
+    s.start_turn()  # tried again
+    assert s.unanswered_note().startswith("No answer yet")
+    s.end_turn()  # dropped before it began: no reason
+    assert s.failed is None

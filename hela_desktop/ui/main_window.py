@@ -410,7 +410,7 @@ class MainWindow(WindowBase):
         self.chat.view.end_failed_live()
         self.chat.view.add_notice(f"Could not answer: {msg}")  # (after the answer's end:
         self.statusBar().showMessage(f"Could not answer: {msg}", 15000)  # it was no Stop)
-        self.session.end_turn()
+        self.session.end_turn(failed=msg)
         self._set_streaming(False)
         self.graph.clear_active()
 
@@ -537,7 +537,7 @@ class MainWindow(WindowBase):
         if not self.session.messages:
             view.show_empty()
         elif self.session.messages[-1]["role"] == "user":  # left unanswered (the app quit)
-            view.add_notice("No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it.", passing=True)
+            view.add_notice(self.session.unanswered_note(), passing=True)
         if last is not None:
             self.timeline.set_answer(last["spans"], ws.stored_tokens(last),
                                      f"Answer · message #{last['id']}", key=last_key)
