@@ -113,3 +113,42 @@ def test_bad_input_is_one_error_line(data, tmp_path, capsys):
     assert rc == 2 and "no memories in" in err and not (tmp_path / "empty").exists()
     with Store(data) as st:  # nothing was changed by the refused commands
         assert st.episode(1).user_text == SEED[0][0]
+
+
+def test_out_of_range_numbers_are_one_usage_line_not_a_traceback(data, capsys):
+    """QA pass 6: an id past SQLite's largest integer was an OverflowError traceback (exit 1);
+    `--limit 0`/`-1` silently listed one memory; `forget --stale-days -5` archived fresh ones."""
+    huge = "99999999999999999999999"
+    for argv in (("memories", "show", huge), ("memories", "pin", huge), ("memories", "show", "0"),
+                 ("restore", huge), ("knowledge", "delete", huge),
+                 ("export", str(data / "x.hela"), "--conversation", huge),
+                 ("chat", "-m", "hi", "--conversation", huge),
+                 ("memories", "list", "--limit", "0"), ("memories", "search", "cat", "--limit", "-1"),
+                 ("forget", "--dry-run", "--stale-days", "-5"),
+                 ("forget", "--dry-run", "--max-degree", "-1")):
+        with pytest.raises(SystemExit) as exc:
+            main([*argv, "--data-dir", str(data)])
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and "error: argument" in err and "Traceback" not in err, (argv, err)
+    rc, out, _ = run(capsys, "memories", "list", "--limit", "2", "--data-dir", str(data))
+    assert rc == 0 and "(2 of 5 memories)" in out
+
+
+def test_emptying_what_you_said_is_refused(data, capsys):
+    """QA pass 6: `memories edit 1 --user ""` wiped what you said (the memory then
+    answered no question about it)."""
+    rc, _, err = run(capsys, "memories", "edit", "1", "--user", "  ", "--data-dir", str(data))
+    assert rc == 2 and err.startswith("error: ") and "cannot be empty" in err
+    with Store(data) as st:
+        assert st.episode(1).user_text == SEED[0][0]
+
+
+def test_list_reads_a_memory_file_named_directly_and_names_a_file_folder(data, tmp_path, capsys):
+    """QA pass 6: `--data-dir …/memory.sqlite3` (accepted by the other commands) listed
+    'no memories … yet', and so did a data folder that is a plain file."""
+    rc, out, _ = run(capsys, "memories", "list", "--data-dir", str(data / "memory.sqlite3"))
+    assert rc == 0 and "(5 of 5 memories)" in out
+    f = tmp_path / "notes.txt"
+    f.write_text("hello")
+    rc, _, err = run(capsys, "memories", "list", "--data-dir", str(f))
+    assert rc == 3 and "is a file" in err and "no memories" not in err and f.read_text() == "hello"

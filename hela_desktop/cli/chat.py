@@ -14,6 +14,7 @@ from .. import __version__
 from .common import (
     EXIT_ENVIRONMENT,
     UsageError,
+    an_id,
     at_least,
     data_dir_option,
     error,
@@ -28,7 +29,7 @@ def add_cli(sub) -> None:
                           help="terminal chat (interactive, or one turn with --message)")
     chat.add_argument("--message", "-m", help="send one message and exit")
     chat.add_argument("--json", action="store_true", help="print events as JSON lines")
-    chat.add_argument("--conversation", type=int, help="continue this conversation id")
+    chat.add_argument("--conversation", type=an_id, help="continue this conversation id")
     chat.add_argument("--new", action="store_true", help="start a new conversation")
     chat.add_argument("--max-tokens", type=at_least(1), help="longest answer, in tokens")
     chat.add_argument("--temperature", type=at_least(0.0, float))

@@ -33,6 +33,21 @@ def at_least(low, kind=int):
     return check
 
 
+MAX_ID = 2**63 - 1  # SQLite's largest integer
+
+
+def an_id(text: str) -> int:
+    """An argparse type: a record id (a whole number from 1 to SQLite's largest integer);
+    anything else is a usage error (exit 2), never a traceback."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an id: {text!r}") from None
+    if not 1 <= v <= MAX_ID:
+        raise argparse.ArgumentTypeError(f"no such id: {text} (ids are whole numbers from 1)")
+    return v
+
+
 def data_dir_option() -> argparse.ArgumentParser:
     """The parent of the root parser and the main commands: ``--data-dir`` (full help)."""
     p = argparse.ArgumentParser(add_help=False)

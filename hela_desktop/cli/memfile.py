@@ -15,7 +15,7 @@ from typing import TextIO
 from ..config import HelaParams, Settings
 from ..memfile import MemoryFileError, ProgressText, Selection, export_store, import_file
 from ..store import DB_FILE, DB_SUFFIXES, Store, StoreError
-from .common import holds_folder, undo_new_folder
+from .common import an_id, holds_folder, undo_new_folder
 
 
 def _parse_date(text: str, *, end: bool = False) -> float:
@@ -44,7 +44,7 @@ def add_cli(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("file", type=Path, help="output file (.hela, or .md for Markdown)")
     p.add_argument("--format", choices=["native", "markdown"], default=None,
                    help="native .hela archive (default) or Markdown (default for *.md)")
-    p.add_argument("--conversation", type=int, default=None, metavar="ID",
+    p.add_argument("--conversation", type=an_id, default=None, metavar="ID",
                    help="only the memories of this conversation")
     p.add_argument("--since", type=_parse_date, default=None, metavar="DATE",
                    help="only memories created on or after DATE (YYYY-MM-DD or ISO)")

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import add_data_dir, error, holds_folder
+from .common import add_data_dir, an_id, at_least, error, holds_folder
 
 
 def add_cli(sub) -> None:
@@ -20,7 +20,8 @@ def add_cli(sub) -> None:
         "consolidate", help="distil busy memory hubs into knowledge (the reflective agent)")
     c.add_argument("--dry-run", action="store_true",
                    help="run the model and show what would be stored; write nothing")
-    c.add_argument("--max-clusters", type=int, help="clusters per pass (default 16; 0: all)")
+    c.add_argument("--max-clusters", type=at_least(0),
+                   help="clusters per pass (default 16; 0: all)")
     c.add_argument("--hub-degree", type=float,
                    help="δ_hub: weighted degree a hub exceeds (absolute: turns off the "
                         "top-20%% rule)")
@@ -35,16 +36,17 @@ def add_cli(sub) -> None:
     f.add_argument("--dry-run", action="store_true", help="show what would be archived")
     f.add_argument("--purge", action="store_true",
                    help="also delete every archived memory for good (cannot be undone)")
-    f.add_argument("--max-degree", type=float,
+    f.add_argument("--max-degree", type=at_least(0.0, float),
                    help="archive below this association degree (links beyond the chat's "
                         "own chain; default 0.6)")
-    f.add_argument("--stale-days", type=float, help="…and not accessed for this many days")
+    f.add_argument("--stale-days", type=at_least(0.0, float),
+                   help="…and not accessed for this many days")
     f.add_argument("--list", action="store_true", help="list archived memories and exit")
     f.add_argument("--json", action="store_true", help="print the report as JSON")
     f.set_defaults(func=cmd_forget)
 
     r = sub.add_parser("restore", help="bring archived memories back, with their edges")
-    r.add_argument("ids", nargs="+", type=int, metavar="ID", help="episode ids")
+    r.add_argument("ids", nargs="+", type=an_id, metavar="ID", help="episode ids")
     r.set_defaults(func=cmd_restore)
     for p in (c, f, r):
         add_data_dir(p)
