@@ -198,3 +198,29 @@ def test_bench_speed_passes_its_options_to_the_benchmark(tmp_path, monkeypatch, 
                  "--model-name", "m", "--quick", "--skip", "eager", "--server-log", "l"]) == 0
     assert seen == {"answers": 2, "eager": False, "log": "l", "url": "http://h:1", "model": "m",
                     "backend": "server"}
+
+
+@pytest.mark.slow
+def test_piped_chat_plain_text_and_slash_commands_are_not_messages(tmp_path):
+    """QA pass 6: piped, the chat printed raw colour codes (`\\x1b[2m`) around its statistics
+    lines, and `/help` or a mistyped `/nwe` went to the model as messages (and memories)."""
+    d = tmp_path / "data"
+    r = run("chat", "--data-dir", str(d), "--max-tokens", "6", "--temperature", "0",
+            input="/help\n/nwe\nMy favourite colour is teal.\n/quit\n")
+    assert r.returncode == 0, r.stderr
+    assert "\x1b[" not in r.stdout and "6 tokens" in r.stdout
+    assert "unknown command /nwe: /new starts a new chat" in r.stdout
+    assert r.stdout.count("/quit (or Ctrl-D) leaves") == 2
+    with Store(d) as s:
+        msgs = s.messages(s.conversations()[0]["id"])
+        assert [m["content"] for m in msgs if m["role"] == "user"] == ["My favourite colour is teal."]
+
+
+def test_forget_list_json_is_json(tmp_path):
+    """QA pass 6: `forget --list --json` printed the text list ("0 archived memories")."""
+    d = tmp_path / "data"
+    with Store(d):
+        pass
+    r = run("forget", "--list", "--json", "--data-dir", str(d))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == []

@@ -7,6 +7,7 @@ text or as JSON lines; :func:`cmd_chat` loads the model and the memory, then han
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 
@@ -38,7 +39,26 @@ def add_cli(sub) -> None:
 
 
 def _dim(text: str) -> str:
+    """Grey on a terminal; plain text when the output is piped or saved (or $NO_COLOR)."""
+    if os.environ.get("NO_COLOR") or not sys.stdout.isatty():
+        return text
     return f"\033[2m{text}\033[0m"
+
+
+CHAT_COMMANDS = "/new starts a new chat, /quit (or Ctrl-D) leaves, /help shows this"
+
+
+def chat_command(line: str) -> str | None:
+    """The interactive chat's word for a command line (``/new``, ``/quit``, ``/help``, or
+    ``unknown``), None for a message.  Only one slash word is a command: "/etc/hosts is
+    missing, why?" is a message."""
+    word = line.strip()
+    if not (word.startswith("/") and word[1:].isalpha()):
+        return None
+    word = word.lower()
+    if word in ("/quit", "/exit"):
+        return "/quit"
+    return word if word in ("/new", "/help") else "unknown"
 
 
 def print_event(ev) -> None:
@@ -133,11 +153,15 @@ class TerminalChat:
             except EOFError:
                 print()
                 return 0
-            if line.strip() in ("/quit", "/exit"):
+            cmd = chat_command(line)
+            if cmd == "/quit":
                 return 0
-            if line.strip() == "/new":
+            if cmd == "/new":
                 conversation = None
                 print("(new conversation)")
+            elif cmd is not None:  # /help, or a mistyped command: never sent to the model
+                print(("" if cmd == "/help" else f"unknown command {line.strip()}: ")
+                      + CHAT_COMMANDS)
             elif line.strip():
                 print("hela> ", end="", flush=True)
                 try:
@@ -173,7 +197,7 @@ def _greet(assistant, llm, s) -> None:
             print(f"warning: {warn}", file=sys.stderr)
     print(f"HeLa Desktop {__version__} — terminal chat. Model: {llm.path.name} "
           f"({llm.device}). Memories: {len(assistant.engine)}. "
-          "Ctrl-C stops an answer, Ctrl-D quits, /new starts a new chat.")
+          "Ctrl-C stops an answer, Ctrl-D quits, /new starts a new chat, /help lists commands.")
 
 
 def _conversation(args: argparse.Namespace, store) -> int | None:

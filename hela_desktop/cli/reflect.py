@@ -137,10 +137,13 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- forget -------
-def _print_archived(store) -> None:
+def _print_archived(store, as_json: bool = False) -> None:
     from ..forgetting import archived_episodes
 
     rows = archived_episodes(store, limit=1_000_000)
+    if as_json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
     for e in rows:
         label = " ".join(e["text"].split())[:70]
         print(f"#{e['id']}  {label}\n      {e['reason']} ({e['edges']} edges kept)")
@@ -173,7 +176,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
     store = Store(data_dir)
     try:
         if args.list:
-            _print_archived(store)
+            _print_archived(store, args.json)
             return 0
         fp = ForgettingParams()
         if args.max_degree is not None:
