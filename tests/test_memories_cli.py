@@ -152,3 +152,20 @@ def test_list_reads_a_memory_file_named_directly_and_names_a_file_folder(data, t
     f.write_text("hello")
     rc, _, err = run(capsys, "memories", "list", "--data-dir", str(f))
     assert rc == 3 and "is a file" in err and "no memories" not in err and f.read_text() == "hello"
+
+
+@pytest.mark.parametrize("argv", [
+    ("knowledge", "list"), ("knowledge", "delete", "1"), ("forget", "--list"),
+    ("forget", "--dry-run"), ("forget",), ("restore", "3"), ("consolidate", "--dry-run"),
+    ("export", "OUT"),
+])
+def test_a_mistyped_data_folder_is_refused_and_not_created(tmp_path, capsys, argv):
+    """QA pass 6: with a mistyped --data-dir these commands made a new, empty data folder
+    and answered "0 archived memories", "no knowledge yet", or wrote an empty export with
+    exit 0 (a backup that holds nothing)."""
+    missing, out = tmp_path / "typo", tmp_path / "backup.hela"
+    argv = tuple(str(out) if a == "OUT" else a for a in argv)
+    rc = main([*argv, "--data-dir", str(missing)])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"no memories in {missing} yet" in err and len(err.splitlines()) == 1
+    assert not missing.exists() and not out.exists()

@@ -48,6 +48,18 @@ def an_id(text: str) -> int:
     return v
 
 
+def existing_store(data_dir: Path):
+    """The store of a data folder that has a memory file (or of the memory file named
+    itself), for a command that reads or changes what is there: a missing folder or memory
+    file is a usage error (a mistyped ``--data-dir``), and nothing is created."""
+    from ..store import DB_FILE, Store
+
+    folder = Path(data_dir)  # a plain file: Store says "the data folder is a file"
+    if (folder.is_dir() or not folder.exists()) and not (folder / DB_FILE).exists():
+        raise UsageError(f"no memories in {folder} yet (no {DB_FILE} there; check --data-dir)")
+    return Store(folder)
+
+
 def data_dir_option() -> argparse.ArgumentParser:
     """The parent of the root parser and the main commands: ``--data-dir`` (full help)."""
     p = argparse.ArgumentParser(add_help=False)

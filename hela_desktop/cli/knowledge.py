@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .common import add_data_dir, an_id, error, holds_folder, shows_help
+from .common import add_data_dir, an_id, error, existing_store, holds_folder, shows_help
 
 
 def add_cli(subparsers) -> None:
@@ -39,9 +39,7 @@ def add_cli(subparsers) -> None:
 
 
 def _store(args):
-    from ..store import Store
-
-    return Store(Path(args.data_dir))
+    return existing_store(Path(args.data_dir))
 
 
 def cmd_list(args) -> int:

@@ -108,6 +108,11 @@ def _cli_export(args: argparse.Namespace) -> int:
                           else "native")
     sel = Selection(conversation=args.conversation, since=args.since, until=args.until,
                     search=args.search)
+    d = Path(args.data_dir)  # a mistyped --data-dir: no empty export (a file: Store says)
+    if (d.is_dir() or not d.exists()) and not _memory_file(d).exists():
+        print(f"error: no memories in {args.data_dir} yet (check --data-dir); "
+              "nothing exported", file=sys.stderr)
+        return EXIT_REFUSED
     store = _open_store(args)
     if store is None:
         return EXIT_ENVIRONMENT

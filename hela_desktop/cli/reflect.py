@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import add_data_dir, an_id, at_least, error, holds_folder
+from .common import add_data_dir, an_id, at_least, error, existing_store, holds_folder
 
 
 def add_cli(sub) -> None:
@@ -50,9 +50,9 @@ def add_cli(sub) -> None:
     r.set_defaults(func=cmd_restore)
     for p in (c, f, r):
         add_data_dir(p)
-    holds_folder(c, lambda a: not a.dry_run)
-    holds_folder(f, lambda a: not (a.dry_run or a.list))
-    holds_folder(r)
+    holds_folder(c, lambda a: not a.dry_run, create=False)  # a missing folder: refused
+    holds_folder(f, lambda a: not (a.dry_run or a.list), create=False)
+    holds_folder(r, create=False)
 
 
 # ---------------------------------------------------------------------- consolidate --
@@ -62,10 +62,9 @@ def open_engine(data_dir: Path):
     from ..config import Settings
     from ..embedder import Embedder
     from ..memory import MemoryEngine
-    from ..store import Store
 
     settings = Settings.load(data_dir)
-    store = Store(data_dir)
+    store = existing_store(data_dir)
     return MemoryEngine(store, Embedder(), settings), settings
 
 
@@ -170,10 +169,9 @@ def cmd_forget(args: argparse.Namespace) -> int:
     """``hela-desktop forget [--dry-run] [--purge]``: archive by the rule, print why."""
     from ..config import Settings
     from ..forgetting import ForgettingParams, forget
-    from ..store import Store
 
     data_dir = Path(args.data_dir)
-    store = Store(data_dir)
+    store = existing_store(data_dir)
     try:
         if args.list:
             _print_archived(store, args.json)
@@ -198,9 +196,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     """``hela-desktop restore ID...``: un-archive (edges were kept)."""
     from ..forgetting import restore
-    from ..store import Store
 
-    store = Store(Path(args.data_dir))
+    store = existing_store(Path(args.data_dir))
     try:
         done = restore(store, args.ids)
         missing = [i for i in args.ids if i not in done]
