@@ -1,0 +1,46 @@
+"""QA pass 6 (the terminal and a long chat): what the window got wrong.
+
+pytest-qt offscreen, the real window on a real data folder (real SQLite, real embedder),
+no model loaded."""
+
+from __future__ import annotations
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6 import QtWidgets  # noqa: E402
+from test_app_polish import _window  # noqa: E402
+from test_ui_app import SEED, _wait  # noqa: E402
+
+from hela_desktop.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+
+def test_edit_memory_refuses_to_empty_what_you_said(qtbot, seed_dir, embedder):
+    """Emptying "You said" was saved: the memory lost its retrieval key (what you said) and
+    silently could never be recalled again.  Save now says why and keeps the dialog open."""
+    from hela_desktop.ui.memory_browser import EditMemoryDialog
+
+    data_dir = seed_dir(SEED)
+    w = _window(qtbot, data_dir, embedder)
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    w.right_tabs.setCurrentIndex(1)
+    _wait(qtbot, lambda: w.browser.model.rowCount() == len(SEED), 20)
+    e = w.browser.model.episode_at(0)
+    dlg = EditMemoryDialog(e, w.browser)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.user.setPlainText("   ")
+    dlg.accept()
+    assert dlg.result() != QtWidgets.QDialog.DialogCode.Accepted and dlg.isVisible()
+    assert dlg.problem.isVisibleTo(dlg) and "cannot be empty" in dlg.problem.text()
+    dlg.user.setPlainText("My cat is called Miso.")
+    dlg.accept()
+    assert dlg.result() == QtWidgets.QDialog.DialogCode.Accepted
+    with Store(data_dir) as st:  # nothing was saved by the refused Save
+        assert st.episode(e.id).user_text == e.user_text
+    w.close()
