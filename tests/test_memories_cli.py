@@ -169,3 +169,18 @@ def test_a_mistyped_data_folder_is_refused_and_not_created(tmp_path, capsys, arg
     err = capsys.readouterr().err
     assert rc == 2 and f"no memories in {missing} yet" in err and len(err.splitlines()) == 1
     assert not missing.exists() and not out.exists()
+
+
+def test_list_and_search_lines_fit_a_narrow_terminal(data, capsys, monkeypatch):
+    """QA pass 6: `memories list` cut a memory at 100 characters whatever the terminal's
+    width, so each line (about 126 characters) wrapped in an 80- or 60-column terminal."""
+    monkeypatch.setenv("COLUMNS", "60")
+    rc, out, _ = run(capsys, "memories", "list", "--data-dir", str(data))
+    assert rc == 0 and max(len(line) for line in out.splitlines()) <= 60
+    assert "#1" in out and "(5 of 5 memories)" in out
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, _ = run(capsys, "memories", "search", "cat", "--data-dir", str(data))
+    assert rc == 0 and out and max(len(line) for line in out.splitlines()) <= 80
+    monkeypatch.delenv("COLUMNS")  # piped, no $COLUMNS: the full 100 characters, as before
+    rc, out, _ = run(capsys, "memories", "list", "--data-dir", str(data))
+    assert max(len(line) for line in out.splitlines()) > 80

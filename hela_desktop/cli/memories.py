@@ -15,6 +15,9 @@ unknown id, nothing to change — is one ``error: …`` line on stderr and exit 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -111,6 +114,16 @@ def _as_dict(e, recall=None) -> dict:
     return d
 
 
+def _room(width: int, used: int) -> int:
+    """How much of a memory's text a line shows: `width`, narrowed to the terminal (or
+    $COLUMNS) so that a line of `used` more characters does not wrap; piped output keeps
+    `width`."""
+    if "COLUMNS" in os.environ or sys.stdout.isatty():
+        cols = shutil.get_terminal_size((width + used, 24)).columns
+        return max(20, min(width, cols - used))
+    return width
+
+
 def _line(e, width: int = 100) -> str:
     text = " ".join(f"{e.user_text} — {e.assistant_text}".split()) if e.assistant_text \
         else " ".join(e.user_text.split())
@@ -149,7 +162,7 @@ def cmd_list(args) -> int:
             return 0
         total = store.count_episodes(archived=args.archived)
         for e in eps:
-            print(_line(e))
+            print(_line(e, _room(100, 26)))
         print(f"({len(eps)} of {total} {'archived ' if args.archived else ''}memories)")
     return 0
 
@@ -170,7 +183,7 @@ def cmd_search(args) -> int:
         for r in res:
             if r.episode_id in eps:
                 why = "meaning" + (" + keywords" if r.keyword > 0 else "")
-                print(f"{r.score:5.2f}  {_line(eps[r.episode_id], 88)}  ({why})")
+                print(f"{r.score:5.2f}  {_line(eps[r.episode_id], _room(88, 55))}  ({why})")
     return 0
 
 
