@@ -184,3 +184,15 @@ def test_list_and_search_lines_fit_a_narrow_terminal(data, capsys, monkeypatch):
     monkeypatch.delenv("COLUMNS")  # piped, no $COLUMNS: the full 100 characters, as before
     rc, out, _ = run(capsys, "memories", "list", "--data-dir", str(data))
     assert max(len(line) for line in out.splitlines()) > 80
+
+
+def test_an_empty_data_dir_is_refused_not_the_current_folder(tmp_path, capsys, monkeypatch):
+    """QA pass 6: `--data-dir ""` (an unset shell variable) meant the current folder:
+    `chat` would have made a memory file wherever the terminal stood."""
+    monkeypatch.chdir(tmp_path)
+    for argv in (("chat", "-m", "hi", "--data-dir", ""), ("--data-dir", " ", "memories", "list")):
+        with pytest.raises(SystemExit) as exc:
+            main(list(argv))
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and "--data-dir: empty" in err, err
+    assert not any(tmp_path.iterdir())

@@ -48,6 +48,14 @@ def an_id(text: str) -> int:
     return v
 
 
+def a_folder(text: str) -> Path:
+    """An argparse type for ``--data-dir``: an empty value (an unset shell variable) is a
+    usage error, not the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty: name a folder (an unset variable?)")
+    return Path(text)
+
+
 def existing_store(data_dir: Path):
     """The store of a data folder that has a memory file (or of the memory file named
     itself), for a command that reads or changes what is there: a missing folder or memory
@@ -63,7 +71,7 @@ def existing_store(data_dir: Path):
 def data_dir_option() -> argparse.ArgumentParser:
     """The parent of the root parser and the main commands: ``--data-dir`` (full help)."""
     p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
+    p.add_argument("--data-dir", type=a_folder, default=argparse.SUPPRESS,
                    help="memory and settings folder (default: the platform user data folder, or $HELA_DATA_DIR)")
     return p
 
@@ -71,7 +79,7 @@ def data_dir_option() -> argparse.ArgumentParser:
 def add_data_dir(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Give `p` a ``--data-dir`` (short help) unless it has one already."""
     if not any("--data-dir" in a.option_strings for a in p._actions):
-        p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
+        p.add_argument("--data-dir", type=a_folder, default=argparse.SUPPRESS,
                        help="memory and settings folder")
     return p
 
