@@ -44,3 +44,15 @@ def test_edit_memory_refuses_to_empty_what_you_said(qtbot, seed_dir, embedder):
     with Store(data_dir) as st:  # nothing was saved by the refused Save
         assert st.episode(e.id).user_text == e.user_text
     w.close()
+
+
+def test_an_answer_without_memories_does_not_say_there_are_none_yet(qtbot):
+    """Seen 25 memories into a chat: the timeline of an answer that recalled none said
+    "there is nothing similar yet", as if the memory were empty."""
+    from hela_desktop.ui.timeline import TimelineView
+
+    t = TimelineView()
+    qtbot.addWidget(t)
+    t.set_answer([], 60, "Answer · message #50")
+    hint = t.empty_hint()
+    assert "yet" not in hint and "close enough" in hint
