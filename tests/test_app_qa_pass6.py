@@ -56,3 +56,36 @@ def test_an_answer_without_memories_does_not_say_there_are_none_yet(qtbot):
     t.set_answer([], 60, "Answer · message #50")
     hint = t.empty_hint()
     assert "yet" not in hint and "close enough" in hint
+
+
+def test_the_last_answers_footer_is_scrolled_into_view(qtbot, tmp_path):
+    """Seen 10 and 42 turns into a chat: when an answer ended, the lines added under it
+    ("stopped at the 60-token limit …", "From your memories: …") were left below the
+    view's bottom edge (the scroll bar 48 px short of its end), half hidden."""
+    from hela_desktop.ui.window_status import Sources
+
+    w = _window(qtbot, tmp_path / "data")
+    w.resize(1200, 700)
+    view = w.chat.view
+    for i in range(12):
+        view.add_user(f"Question number {i}: what is my dog's name?")
+        view.add_assistant("Your dog is called Pepper. " * 6, None, [])
+    view.add_user("And my brother?")
+    view.begin_assistant()
+    view.append_tokens([(i, "Tom is a pilot. ") for i in range(20)])
+    sb = view.verticalScrollBar()
+    assert sb.value() == sb.maximum() > 0  # following the answer as it streams
+    shown = [(1, "I have a brother, Tom, who is a pilot.", "I have a brother, Tom, who is a pilot."),
+             (2, "My dog is called Pepper, a grey whippet.", "My dog is called Pepper, a grey whippet.")]
+    view.finish_assistant(7, [], "stopped at the 60-token limit (Settings ▸ Longest answer) — "
+                          "60 tokens · 0 memory swaps · 23.7 tokens/s", Sources(shown, 2))
+    qtbot.wait(50)
+    assert sb.value() == sb.maximum()
+    view.add_user("One more?")  # a reader who scrolled up to read is left where they are
+    view.begin_assistant()
+    sb.setValue(0)
+    view.append_tokens([(0, "Yes.")])
+    view.finish_assistant(9, [], "1 tokens", Sources(shown))
+    qtbot.wait(50)
+    assert sb.value() == 0
+    w.close()
