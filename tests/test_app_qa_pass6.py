@@ -89,3 +89,35 @@ def test_the_last_answers_footer_is_scrolled_into_view(qtbot, tmp_path):
     qtbot.wait(50)
     assert sb.value() == 0
     w.close()
+
+
+def test_edit_and_resend_of_an_early_message_says_what_it_takes_back(qtbot, tmp_path):
+    """Seen 42 turns into a chat: Edit and resend on the 2nd message asked only "Your
+    message:", then took back the 40 later exchanges and their 40 memories, unannounced."""
+    from hela_desktop.ui.chat_edit import edit_label
+
+    d = tmp_path / "data"
+    with Store(d) as store:
+        cid = store.add_conversation("Clara")
+        for i in range(4):
+            store.add_message(cid, "user", f"Fact number {i}.")
+            store.add_message(cid, "assistant", f"Noted {i}.")
+    w = _window(qtbot, d)
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: w.current_conv == cid and "Noted 3." in w.chat.view.toPlainText(), 20)
+    seen: list[str] = []
+
+    def answer() -> None:  # the real dialog, read then cancelled
+        dlg = QtWidgets.QApplication.activeModalWidget()
+        assert isinstance(dlg, QtWidgets.QInputDialog)
+        seen.append(dlg.labelText())
+        dlg.reject()
+
+    from PySide6 import QtCore
+
+    QtCore.QTimer.singleShot(200, answer)
+    w.chat.view.editRequested.emit(1, "Fact number 1.")
+    assert seen and "2 later exchanges" in seen[0] and "memories" in seen[0]
+    assert "Noted 3." in w.chat.view.toPlainText()  # cancelled: nothing taken back
+    assert edit_label(0) == "Your message:" and "1 later exchange " in edit_label(1)
+    w.close()
