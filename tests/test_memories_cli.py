@@ -196,3 +196,11 @@ def test_an_empty_data_dir_is_refused_not_the_current_folder(tmp_path, capsys, m
         err = capsys.readouterr().err
         assert exc.value.code == 2 and "--data-dir: empty" in err, err
     assert not any(tmp_path.iterdir())
+
+
+def test_chat_new_and_conversation_together_are_refused(data, capsys):
+    """QA pass 6: `chat --new --conversation 1` ignored --new and went on in chat 1."""
+    with pytest.raises(SystemExit) as exc:
+        main(["chat", "--new", "--conversation", "1", "-m", "hi", "--data-dir", str(data)])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "not allowed with argument" in err

@@ -30,8 +30,9 @@ def add_cli(sub) -> None:
                           help="terminal chat (interactive, or one turn with --message)")
     chat.add_argument("--message", "-m", help="send one message and exit")
     chat.add_argument("--json", action="store_true", help="print events as JSON lines")
-    chat.add_argument("--conversation", type=an_id, help="continue this conversation id")
-    chat.add_argument("--new", action="store_true", help="start a new conversation")
+    which = chat.add_mutually_exclusive_group()  # both: one would be silently ignored
+    which.add_argument("--conversation", type=an_id, help="continue this conversation id")
+    which.add_argument("--new", action="store_true", help="start a new conversation")
     chat.add_argument("--max-tokens", type=at_least(1), help="longest answer, in tokens")
     chat.add_argument("--temperature", type=at_least(0.0, float))
     chat.add_argument("--seed", type=int, help="sampling seed (reproducible answers)")
