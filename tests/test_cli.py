@@ -224,3 +224,28 @@ def test_forget_list_json_is_json(tmp_path):
     r = run("forget", "--list", "--json", "--data-dir", str(d))
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == []
+
+
+@pytest.mark.slow
+def test_a_reader_that_leaves_the_pipe_ends_the_chat_quietly(tmp_path):
+    """QA pass 6: `chat -m … --json | head -2` printed "error: <data folder>: Broken pipe"
+    (exit 3), then a traceback saying the memory file was damaged, and the answer was lost.
+    Now: exit 141 and nothing on stderr, the partial answer kept (marked interrupted)."""
+    d = tmp_path / "data"
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "hela_desktop", "chat", "--data-dir", str(d), "--json",
+         "--max-tokens", "200", "--temperature", "0", "--message",
+         "Write a very long story about a lighthouse."],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert json.loads(p.stdout.readline())["type"] == "memories"
+    assert json.loads(p.stdout.readline())["type"] == "token"
+    p.stdout.close()  # as `head -2` does
+    err = p.stderr.read()
+    assert p.wait(timeout=120) == 141
+    assert err == "", err
+    with Store(d) as s:
+        assert s.integrity_ok()
+        msgs = s.messages(s.conversations()[0]["id"])
+        assert [m["role"] for m in msgs] == ["user", "assistant"]
+        assert msgs[-1]["interrupted"] and msgs[-1]["content"]

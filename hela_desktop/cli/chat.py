@@ -118,6 +118,9 @@ class TerminalChat:
                     print(to_json(ev), flush=True)
                 else:
                     print_event(ev)
+        except BrokenPipeError:  # the reader (`| head`) went away: keep what was said
+            gen.close()  # (the partial answer, marked interrupted) before the store closes
+            raise
         except KeyboardInterrupt:
             gen.close()  # stores the partial answer, marked interrupted
             print("\n" + _dim("  (interrupted; partial answer kept)"), file=sys.stderr)
