@@ -204,3 +204,11 @@ def test_chat_new_and_conversation_together_are_refused(data, capsys):
         main(["chat", "--new", "--conversation", "1", "-m", "hi", "--data-dir", str(data)])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "not allowed with argument" in err
+
+
+def test_export_to_dash_is_refused_not_a_file_named_dash(data, tmp_path, capsys, monkeypatch):
+    """QA pass 6: `export -` wrote a file called "-" into the current folder."""
+    monkeypatch.chdir(tmp_path)
+    rc, _, err = run(capsys, "export", "-", "--data-dir", str(data))
+    assert rc == 2 and err.startswith("error: export writes a file")
+    assert not (tmp_path / "-").exists()

@@ -104,6 +104,10 @@ def _settings_hela(args: argparse.Namespace) -> HelaParams | None:
 
 
 def _cli_export(args: argparse.Namespace) -> int:
+    if str(args.file).strip() in ("", "-"):  # not standard output: a file named "-"
+        print("error: export writes a file: name one (.hela, or .md for Markdown)",
+              file=sys.stderr)
+        return EXIT_REFUSED
     fmt = args.format or ("markdown" if args.file.suffix.lower() in (".md", ".markdown")
                           else "native")
     sel = Selection(conversation=args.conversation, since=args.since, until=args.until,
