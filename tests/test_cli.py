@@ -198,3 +198,54 @@ def test_bench_speed_passes_its_options_to_the_benchmark(tmp_path, monkeypatch, 
                  "--model-name", "m", "--quick", "--skip", "eager", "--server-log", "l"]) == 0
     assert seen == {"answers": 2, "eager": False, "log": "l", "url": "http://h:1", "model": "m",
                     "backend": "server"}
+
+
+@pytest.mark.slow
+def test_piped_chat_plain_text_and_slash_commands_are_not_messages(tmp_path):
+    """QA pass 6: piped, the chat printed raw colour codes (`\\x1b[2m`) around its statistics
+    lines, and `/help` or a mistyped `/nwe` went to the model as messages (and memories)."""
+    d = tmp_path / "data"
+    r = run("chat", "--data-dir", str(d), "--max-tokens", "6", "--temperature", "0",
+            input="/help\n/nwe\nMy favourite colour is teal.\n/quit\n")
+    assert r.returncode == 0, r.stderr
+    assert "\x1b[" not in r.stdout and "6 tokens" in r.stdout
+    assert "unknown command /nwe: /new starts a new chat" in r.stdout
+    assert r.stdout.count("/quit (or Ctrl-D) leaves") == 2
+    with Store(d) as s:
+        msgs = s.messages(s.conversations()[0]["id"])
+        assert [m["content"] for m in msgs if m["role"] == "user"] == ["My favourite colour is teal."]
+
+
+def test_forget_list_json_is_json(tmp_path):
+    """QA pass 6: `forget --list --json` printed the text list ("0 archived memories")."""
+    d = tmp_path / "data"
+    with Store(d):
+        pass
+    r = run("forget", "--list", "--json", "--data-dir", str(d))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == []
+
+
+@pytest.mark.slow
+def test_a_reader_that_leaves_the_pipe_ends_the_chat_quietly(tmp_path):
+    """QA pass 6: `chat -m … --json | head -2` printed "error: <data folder>: Broken pipe"
+    (exit 3), then a traceback saying the memory file was damaged, and the answer was lost.
+    Now: exit 141 and nothing on stderr, the partial answer kept (marked interrupted)."""
+    d = tmp_path / "data"
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "hela_desktop", "chat", "--data-dir", str(d), "--json",
+         "--max-tokens", "200", "--temperature", "0", "--message",
+         "Write a very long story about a lighthouse."],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert json.loads(p.stdout.readline())["type"] == "memories"
+    assert json.loads(p.stdout.readline())["type"] == "token"
+    p.stdout.close()  # as `head -2` does
+    err = p.stderr.read()
+    assert p.wait(timeout=120) == 141
+    assert err == "", err
+    with Store(d) as s:
+        assert s.integrity_ok()
+        msgs = s.messages(s.conversations()[0]["id"])
+        assert [m["role"] for m in msgs] == ["user", "assistant"]
+        assert msgs[-1]["interrupted"] and msgs[-1]["content"]

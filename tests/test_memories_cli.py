@@ -113,3 +113,102 @@ def test_bad_input_is_one_error_line(data, tmp_path, capsys):
     assert rc == 2 and "no memories in" in err and not (tmp_path / "empty").exists()
     with Store(data) as st:  # nothing was changed by the refused commands
         assert st.episode(1).user_text == SEED[0][0]
+
+
+def test_out_of_range_numbers_are_one_usage_line_not_a_traceback(data, capsys):
+    """QA pass 6: an id past SQLite's largest integer was an OverflowError traceback (exit 1);
+    `--limit 0`/`-1` silently listed one memory; `forget --stale-days -5` archived fresh ones."""
+    huge = "99999999999999999999999"
+    for argv in (("memories", "show", huge), ("memories", "pin", huge), ("memories", "show", "0"),
+                 ("restore", huge), ("knowledge", "delete", huge),
+                 ("export", str(data / "x.hela"), "--conversation", huge),
+                 ("chat", "-m", "hi", "--conversation", huge),
+                 ("memories", "list", "--limit", "0"), ("memories", "search", "cat", "--limit", "-1"),
+                 ("forget", "--dry-run", "--stale-days", "-5"),
+                 ("forget", "--dry-run", "--max-degree", "-1")):
+        with pytest.raises(SystemExit) as exc:
+            main([*argv, "--data-dir", str(data)])
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and "error: argument" in err and "Traceback" not in err, (argv, err)
+    rc, out, _ = run(capsys, "memories", "list", "--limit", "2", "--data-dir", str(data))
+    assert rc == 0 and "(2 of 5 memories)" in out
+
+
+def test_emptying_what_you_said_is_refused(data, capsys):
+    """QA pass 6: `memories edit 1 --user ""` wiped what you said (the memory then
+    answered no question about it)."""
+    rc, _, err = run(capsys, "memories", "edit", "1", "--user", "  ", "--data-dir", str(data))
+    assert rc == 2 and err.startswith("error: ") and "cannot be empty" in err
+    with Store(data) as st:
+        assert st.episode(1).user_text == SEED[0][0]
+
+
+def test_list_reads_a_memory_file_named_directly_and_names_a_file_folder(data, tmp_path, capsys):
+    """QA pass 6: `--data-dir …/memory.sqlite3` (accepted by the other commands) listed
+    'no memories … yet', and so did a data folder that is a plain file."""
+    rc, out, _ = run(capsys, "memories", "list", "--data-dir", str(data / "memory.sqlite3"))
+    assert rc == 0 and "(5 of 5 memories)" in out
+    f = tmp_path / "notes.txt"
+    f.write_text("hello")
+    rc, _, err = run(capsys, "memories", "list", "--data-dir", str(f))
+    assert rc == 3 and "is a file" in err and "no memories" not in err and f.read_text() == "hello"
+
+
+@pytest.mark.parametrize("argv", [
+    ("knowledge", "list"), ("knowledge", "delete", "1"), ("forget", "--list"),
+    ("forget", "--dry-run"), ("forget",), ("restore", "3"), ("consolidate", "--dry-run"),
+    ("export", "OUT"),
+])
+def test_a_mistyped_data_folder_is_refused_and_not_created(tmp_path, capsys, argv):
+    """QA pass 6: with a mistyped --data-dir these commands made a new, empty data folder
+    and answered "0 archived memories", "no knowledge yet", or wrote an empty export with
+    exit 0 (a backup that holds nothing)."""
+    missing, out = tmp_path / "typo", tmp_path / "backup.hela"
+    argv = tuple(str(out) if a == "OUT" else a for a in argv)
+    rc = main([*argv, "--data-dir", str(missing)])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"no memories in {missing} yet" in err and len(err.splitlines()) == 1
+    assert not missing.exists() and not out.exists()
+
+
+def test_list_and_search_lines_fit_a_narrow_terminal(data, capsys, monkeypatch):
+    """QA pass 6: `memories list` cut a memory at 100 characters whatever the terminal's
+    width, so each line (about 126 characters) wrapped in an 80- or 60-column terminal."""
+    monkeypatch.setenv("COLUMNS", "60")
+    rc, out, _ = run(capsys, "memories", "list", "--data-dir", str(data))
+    assert rc == 0 and max(len(line) for line in out.splitlines()) <= 60
+    assert "#1" in out and "(5 of 5 memories)" in out
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, _ = run(capsys, "memories", "search", "cat", "--data-dir", str(data))
+    assert rc == 0 and out and max(len(line) for line in out.splitlines()) <= 80
+    monkeypatch.delenv("COLUMNS")  # piped, no $COLUMNS: the full 100 characters, as before
+    rc, out, _ = run(capsys, "memories", "list", "--data-dir", str(data))
+    assert max(len(line) for line in out.splitlines()) > 80
+
+
+def test_an_empty_data_dir_is_refused_not_the_current_folder(tmp_path, capsys, monkeypatch):
+    """QA pass 6: `--data-dir ""` (an unset shell variable) meant the current folder:
+    `chat` would have made a memory file wherever the terminal stood."""
+    monkeypatch.chdir(tmp_path)
+    for argv in (("chat", "-m", "hi", "--data-dir", ""), ("--data-dir", " ", "memories", "list")):
+        with pytest.raises(SystemExit) as exc:
+            main(list(argv))
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and "--data-dir: empty" in err, err
+    assert not any(tmp_path.iterdir())
+
+
+def test_chat_new_and_conversation_together_are_refused(data, capsys):
+    """QA pass 6: `chat --new --conversation 1` ignored --new and went on in chat 1."""
+    with pytest.raises(SystemExit) as exc:
+        main(["chat", "--new", "--conversation", "1", "-m", "hi", "--data-dir", str(data)])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "not allowed with argument" in err
+
+
+def test_export_to_dash_is_refused_not_a_file_named_dash(data, tmp_path, capsys, monkeypatch):
+    """QA pass 6: `export -` wrote a file called "-" into the current folder."""
+    monkeypatch.chdir(tmp_path)
+    rc, _, err = run(capsys, "export", "-", "--data-dir", str(data))
+    assert rc == 2 and err.startswith("error: export writes a file")
+    assert not (tmp_path / "-").exists()

@@ -9,12 +9,13 @@ personal), :mod:`.memfile` (export, import), :mod:`.reflect` (consolidate, forge
 parses the command line, runs the handler (holding the data folder's lock for the commands
 that write: :func:`.common.holds_folder`) and maps errors to exit codes: 0 done, 1 a check
 failed (doctor, restore), 2 a refused request, 3 the environment (:func:`environment_error`),
-130 interrupted.
+130 interrupted, 141 the reader of its output went away (`| head`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -79,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as other tools do
+        _quiet_stdout()
+        return EXIT_BROKEN_PIPE
     except UsageError as exc:
         return error(str(exc), EXIT_USAGE)
     except Exception as exc:
@@ -86,6 +90,19 @@ def main(argv: list[str] | None = None) -> int:
         if msg is None:
             raise
         return error(msg, EXIT_ENVIRONMENT)
+
+
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool its reader left
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush into the
+    closed pipe raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def environment_error(exc: BaseException, data_dir: Path) -> str | None:

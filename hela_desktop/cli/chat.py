@@ -7,6 +7,7 @@ text or as JSON lines; :func:`cmd_chat` loads the model and the memory, then han
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 
@@ -14,6 +15,7 @@ from .. import __version__
 from .common import (
     EXIT_ENVIRONMENT,
     UsageError,
+    an_id,
     at_least,
     data_dir_option,
     error,
@@ -28,8 +30,9 @@ def add_cli(sub) -> None:
                           help="terminal chat (interactive, or one turn with --message)")
     chat.add_argument("--message", "-m", help="send one message and exit")
     chat.add_argument("--json", action="store_true", help="print events as JSON lines")
-    chat.add_argument("--conversation", type=int, help="continue this conversation id")
-    chat.add_argument("--new", action="store_true", help="start a new conversation")
+    which = chat.add_mutually_exclusive_group()  # both: one would be silently ignored
+    which.add_argument("--conversation", type=an_id, help="continue this conversation id")
+    which.add_argument("--new", action="store_true", help="start a new conversation")
     chat.add_argument("--max-tokens", type=at_least(1), help="longest answer, in tokens")
     chat.add_argument("--temperature", type=at_least(0.0, float))
     chat.add_argument("--seed", type=int, help="sampling seed (reproducible answers)")
@@ -37,7 +40,26 @@ def add_cli(sub) -> None:
 
 
 def _dim(text: str) -> str:
+    """Grey on a terminal; plain text when the output is piped or saved (or $NO_COLOR)."""
+    if os.environ.get("NO_COLOR") or not sys.stdout.isatty():
+        return text
     return f"\033[2m{text}\033[0m"
+
+
+CHAT_COMMANDS = "/new starts a new chat, /quit (or Ctrl-D) leaves, /help shows this"
+
+
+def chat_command(line: str) -> str | None:
+    """The interactive chat's word for a command line (``/new``, ``/quit``, ``/help``, or
+    ``unknown``), None for a message.  Only one slash word is a command: "/etc/hosts is
+    missing, why?" is a message."""
+    word = line.strip()
+    if not (word.startswith("/") and word[1:].isalpha()):
+        return None
+    word = word.lower()
+    if word in ("/quit", "/exit"):
+        return "/quit"
+    return word if word in ("/new", "/help") else "unknown"
 
 
 def print_event(ev) -> None:
@@ -96,6 +118,9 @@ class TerminalChat:
                     print(to_json(ev), flush=True)
                 else:
                     print_event(ev)
+        except BrokenPipeError:  # the reader (`| head`) went away: keep what was said
+            gen.close()  # (the partial answer, marked interrupted) before the store closes
+            raise
         except KeyboardInterrupt:
             gen.close()  # stores the partial answer, marked interrupted
             print("\n" + _dim("  (interrupted; partial answer kept)"), file=sys.stderr)
@@ -132,11 +157,15 @@ class TerminalChat:
             except EOFError:
                 print()
                 return 0
-            if line.strip() in ("/quit", "/exit"):
+            cmd = chat_command(line)
+            if cmd == "/quit":
                 return 0
-            if line.strip() == "/new":
+            if cmd == "/new":
                 conversation = None
                 print("(new conversation)")
+            elif cmd is not None:  # /help, or a mistyped command: never sent to the model
+                print(("" if cmd == "/help" else f"unknown command {line.strip()}: ")
+                      + CHAT_COMMANDS)
             elif line.strip():
                 print("hela> ", end="", flush=True)
                 try:
@@ -172,7 +201,7 @@ def _greet(assistant, llm, s) -> None:
             print(f"warning: {warn}", file=sys.stderr)
     print(f"HeLa Desktop {__version__} — terminal chat. Model: {llm.path.name} "
           f"({llm.device}). Memories: {len(assistant.engine)}. "
-          "Ctrl-C stops an answer, Ctrl-D quits, /new starts a new chat.")
+          "Ctrl-C stops an answer, Ctrl-D quits, /new starts a new chat, /help lists commands.")
 
 
 def _conversation(args: argparse.Namespace, store) -> int | None:

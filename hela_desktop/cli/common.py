@@ -33,10 +33,45 @@ def at_least(low, kind=int):
     return check
 
 
+MAX_ID = 2**63 - 1  # SQLite's largest integer
+
+
+def an_id(text: str) -> int:
+    """An argparse type: a record id (a whole number from 1 to SQLite's largest integer);
+    anything else is a usage error (exit 2), never a traceback."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an id: {text!r}") from None
+    if not 1 <= v <= MAX_ID:
+        raise argparse.ArgumentTypeError(f"no such id: {text} (ids are whole numbers from 1)")
+    return v
+
+
+def a_folder(text: str) -> Path:
+    """An argparse type for ``--data-dir``: an empty value (an unset shell variable) is a
+    usage error, not the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty: name a folder (an unset variable?)")
+    return Path(text)
+
+
+def existing_store(data_dir: Path):
+    """The store of a data folder that has a memory file (or of the memory file named
+    itself), for a command that reads or changes what is there: a missing folder or memory
+    file is a usage error (a mistyped ``--data-dir``), and nothing is created."""
+    from ..store import DB_FILE, Store
+
+    folder = Path(data_dir)  # a plain file: Store says "the data folder is a file"
+    if (folder.is_dir() or not folder.exists()) and not (folder / DB_FILE).exists():
+        raise UsageError(f"no memories in {folder} yet (no {DB_FILE} there; check --data-dir)")
+    return Store(folder)
+
+
 def data_dir_option() -> argparse.ArgumentParser:
     """The parent of the root parser and the main commands: ``--data-dir`` (full help)."""
     p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
+    p.add_argument("--data-dir", type=a_folder, default=argparse.SUPPRESS,
                    help="memory and settings folder (default: the platform user data folder, or $HELA_DATA_DIR)")
     return p
 
@@ -44,7 +79,7 @@ def data_dir_option() -> argparse.ArgumentParser:
 def add_data_dir(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Give `p` a ``--data-dir`` (short help) unless it has one already."""
     if not any("--data-dir" in a.option_strings for a in p._actions):
-        p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS,
+        p.add_argument("--data-dir", type=a_folder, default=argparse.SUPPRESS,
                        help="memory and settings folder")
     return p
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .common import add_data_dir, error, holds_folder, shows_help
+from .common import add_data_dir, an_id, error, existing_store, holds_folder, shows_help
 
 
 def add_cli(subparsers) -> None:
@@ -21,14 +21,14 @@ def add_cli(subparsers) -> None:
     ls.add_argument("--json", action="store_true", help="one JSON object per line")
     ls.set_defaults(func=cmd_list)
     ed = ksub.add_parser("edit", help="replace an item's text (it is then trusted as yours)")
-    ed.add_argument("id", type=int)
+    ed.add_argument("id", type=an_id)
     ed.add_argument("text")
     ed.set_defaults(func=cmd_edit)
     de = ksub.add_parser("delete", help="take an item out of use (undo: restore)")
-    de.add_argument("id", type=int)
+    de.add_argument("id", type=an_id)
     de.set_defaults(func=cmd_delete)
     re_ = ksub.add_parser("restore", help="bring a deleted item back")
-    re_.add_argument("id", type=int)
+    re_.add_argument("id", type=an_id)
     re_.set_defaults(func=cmd_restore)
     for leaf in (ls, ed, de, re_):
         add_data_dir(leaf)
@@ -39,9 +39,7 @@ def add_cli(subparsers) -> None:
 
 
 def _store(args):
-    from ..store import Store
-
-    return Store(Path(args.data_dir))
+    return existing_store(Path(args.data_dir))
 
 
 def cmd_list(args) -> int:

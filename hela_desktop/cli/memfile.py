@@ -15,7 +15,7 @@ from typing import TextIO
 from ..config import HelaParams, Settings
 from ..memfile import MemoryFileError, ProgressText, Selection, export_store, import_file
 from ..store import DB_FILE, DB_SUFFIXES, Store, StoreError
-from .common import holds_folder, undo_new_folder
+from .common import an_id, holds_folder, undo_new_folder
 
 
 def _parse_date(text: str, *, end: bool = False) -> float:
@@ -44,7 +44,7 @@ def add_cli(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("file", type=Path, help="output file (.hela, or .md for Markdown)")
     p.add_argument("--format", choices=["native", "markdown"], default=None,
                    help="native .hela archive (default) or Markdown (default for *.md)")
-    p.add_argument("--conversation", type=int, default=None, metavar="ID",
+    p.add_argument("--conversation", type=an_id, default=None, metavar="ID",
                    help="only the memories of this conversation")
     p.add_argument("--since", type=_parse_date, default=None, metavar="DATE",
                    help="only memories created on or after DATE (YYYY-MM-DD or ISO)")
@@ -104,10 +104,19 @@ def _settings_hela(args: argparse.Namespace) -> HelaParams | None:
 
 
 def _cli_export(args: argparse.Namespace) -> int:
+    if str(args.file).strip() in ("", "-"):  # not standard output: a file named "-"
+        print("error: export writes a file: name one (.hela, or .md for Markdown)",
+              file=sys.stderr)
+        return EXIT_REFUSED
     fmt = args.format or ("markdown" if args.file.suffix.lower() in (".md", ".markdown")
                           else "native")
     sel = Selection(conversation=args.conversation, since=args.since, until=args.until,
                     search=args.search)
+    d = Path(args.data_dir)  # a mistyped --data-dir: no empty export (a file: Store says)
+    if (d.is_dir() or not d.exists()) and not _memory_file(d).exists():
+        print(f"error: no memories in {args.data_dir} yet (check --data-dir); "
+              "nothing exported", file=sys.stderr)
+        return EXIT_REFUSED
     store = _open_store(args)
     if store is None:
         return EXIT_ENVIRONMENT

@@ -15,10 +15,13 @@ unknown id, nothing to change — is one ``error: …`` line on stderr and exit 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import sys
 import time
 from pathlib import Path
 
-from .common import add_data_dir, error, holds_folder, shows_help
+from .common import add_data_dir, an_id, at_least, error, holds_folder, shows_help
 
 
 def add_cli(subparsers) -> None:
@@ -29,7 +32,7 @@ def add_cli(subparsers) -> None:
     def add(name: str, help_: str, func, *, with_id: bool = True, json_: bool = False):
         p = add_data_dir(msub.add_parser(name, help=help_))
         if with_id:
-            p.add_argument("id", type=int, metavar="ID", help="memory (episode) id")
+            p.add_argument("id", type=an_id, metavar="ID", help="memory (episode) id")
         if json_:
             p.add_argument("--json", action="store_true", help="print JSON")
         p.set_defaults(func=func)
@@ -37,11 +40,11 @@ def add_cli(subparsers) -> None:
 
     p = add("list", "memories, newest first", cmd_list, with_id=False, json_=True)
     p.add_argument("--archived", action="store_true", help="the archived ones instead")
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--limit", type=at_least(1), default=50, help="at most this many (default 50)")
     p = add("search", "search by meaning plus keywords, best first", cmd_search, with_id=False,
             json_=True)
     p.add_argument("text", metavar="TEXT", help="what to look for")
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=at_least(1), default=20, help="at most this many (default 20)")
     add("show", "one memory in full", cmd_show, json_=True)
     p = add("edit", "change a memory's text (it is re-embedded)", cmd_edit)
     p.add_argument("--user", help="new text of what you said")
@@ -59,7 +62,8 @@ def add_cli(subparsers) -> None:
 def _store(args):
     from ..store import DB_FILE, Store
 
-    if not (Path(args.data_dir) / DB_FILE).exists():
+    folder = Path(args.data_dir)  # a file (the memory file itself, or a mistake): Store says
+    if (folder.is_dir() or not folder.exists()) and not (folder / DB_FILE).exists():
         raise LookupError(f"no memories in {args.data_dir} yet")
     return Store(args.data_dir)
 
@@ -110,6 +114,16 @@ def _as_dict(e, recall=None) -> dict:
     return d
 
 
+def _room(width: int, used: int) -> int:
+    """How much of a memory's text a line shows: `width`, narrowed to the terminal (or
+    $COLUMNS) so that a line of `used` more characters does not wrap; piped output keeps
+    `width`."""
+    if "COLUMNS" in os.environ or sys.stdout.isatty():
+        cols = shutil.get_terminal_size((width + used, 24)).columns
+        return max(20, min(width, cols - used))
+    return width
+
+
 def _line(e, width: int = 100) -> str:
     text = " ".join(f"{e.user_text} — {e.assistant_text}".split()) if e.assistant_text \
         else " ".join(e.user_text.split())
@@ -148,7 +162,7 @@ def cmd_list(args) -> int:
             return 0
         total = store.count_episodes(archived=args.archived)
         for e in eps:
-            print(_line(e))
+            print(_line(e, _room(100, 26)))
         print(f"({len(eps)} of {total} {'archived ' if args.archived else ''}memories)")
     return 0
 
@@ -169,7 +183,7 @@ def cmd_search(args) -> int:
         for r in res:
             if r.episode_id in eps:
                 why = "meaning" + (" + keywords" if r.keyword > 0 else "")
-                print(f"{r.score:5.2f}  {_line(eps[r.episode_id], 88)}  ({why})")
+                print(f"{r.score:5.2f}  {_line(eps[r.episode_id], _room(88, 55))}  ({why})")
     return 0
 
 
@@ -195,6 +209,9 @@ def cmd_show(args, store, e) -> int:
 def cmd_edit(args, store, e) -> int:
     if args.user is None and args.answer is None:
         return error("nothing to change: give --user TEXT and/or --answer TEXT")
+    if args.user is not None and not args.user.strip():
+        return error("what you said cannot be empty (delete the memory instead: "
+                     f"`memories delete {e.id}`)")
     user = e.user_text if args.user is None else args.user.strip()
     answer = e.assistant_text if args.answer is None else args.answer.strip()
     if not user and not answer:

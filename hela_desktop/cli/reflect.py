@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import add_data_dir, error, holds_folder
+from .common import add_data_dir, an_id, at_least, error, existing_store, holds_folder
 
 
 def add_cli(sub) -> None:
@@ -20,7 +20,8 @@ def add_cli(sub) -> None:
         "consolidate", help="distil busy memory hubs into knowledge (the reflective agent)")
     c.add_argument("--dry-run", action="store_true",
                    help="run the model and show what would be stored; write nothing")
-    c.add_argument("--max-clusters", type=int, help="clusters per pass (default 16; 0: all)")
+    c.add_argument("--max-clusters", type=at_least(0),
+                   help="clusters per pass (default 16; 0: all)")
     c.add_argument("--hub-degree", type=float,
                    help="δ_hub: weighted degree a hub exceeds (absolute: turns off the "
                         "top-20%% rule)")
@@ -35,22 +36,23 @@ def add_cli(sub) -> None:
     f.add_argument("--dry-run", action="store_true", help="show what would be archived")
     f.add_argument("--purge", action="store_true",
                    help="also delete every archived memory for good (cannot be undone)")
-    f.add_argument("--max-degree", type=float,
+    f.add_argument("--max-degree", type=at_least(0.0, float),
                    help="archive below this association degree (links beyond the chat's "
                         "own chain; default 0.6)")
-    f.add_argument("--stale-days", type=float, help="…and not accessed for this many days")
+    f.add_argument("--stale-days", type=at_least(0.0, float),
+                   help="…and not accessed for this many days")
     f.add_argument("--list", action="store_true", help="list archived memories and exit")
     f.add_argument("--json", action="store_true", help="print the report as JSON")
     f.set_defaults(func=cmd_forget)
 
     r = sub.add_parser("restore", help="bring archived memories back, with their edges")
-    r.add_argument("ids", nargs="+", type=int, metavar="ID", help="episode ids")
+    r.add_argument("ids", nargs="+", type=an_id, metavar="ID", help="episode ids")
     r.set_defaults(func=cmd_restore)
     for p in (c, f, r):
         add_data_dir(p)
-    holds_folder(c, lambda a: not a.dry_run)
-    holds_folder(f, lambda a: not (a.dry_run or a.list))
-    holds_folder(r)
+    holds_folder(c, lambda a: not a.dry_run, create=False)  # a missing folder: refused
+    holds_folder(f, lambda a: not (a.dry_run or a.list), create=False)
+    holds_folder(r, create=False)
 
 
 # ---------------------------------------------------------------------- consolidate --
@@ -60,10 +62,9 @@ def open_engine(data_dir: Path):
     from ..config import Settings
     from ..embedder import Embedder
     from ..memory import MemoryEngine
-    from ..store import Store
 
     settings = Settings.load(data_dir)
-    store = Store(data_dir)
+    store = existing_store(data_dir)
     return MemoryEngine(store, Embedder(), settings), settings
 
 
@@ -135,10 +136,13 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- forget -------
-def _print_archived(store) -> None:
+def _print_archived(store, as_json: bool = False) -> None:
     from ..forgetting import archived_episodes
 
     rows = archived_episodes(store, limit=1_000_000)
+    if as_json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
     for e in rows:
         label = " ".join(e["text"].split())[:70]
         print(f"#{e['id']}  {label}\n      {e['reason']} ({e['edges']} edges kept)")
@@ -165,13 +169,12 @@ def cmd_forget(args: argparse.Namespace) -> int:
     """``hela-desktop forget [--dry-run] [--purge]``: archive by the rule, print why."""
     from ..config import Settings
     from ..forgetting import ForgettingParams, forget
-    from ..store import Store
 
     data_dir = Path(args.data_dir)
-    store = Store(data_dir)
+    store = existing_store(data_dir)
     try:
         if args.list:
-            _print_archived(store)
+            _print_archived(store, args.json)
             return 0
         fp = ForgettingParams()
         if args.max_degree is not None:
@@ -193,9 +196,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     """``hela-desktop restore ID...``: un-archive (edges were kept)."""
     from ..forgetting import restore
-    from ..store import Store
 
-    store = Store(Path(args.data_dir))
+    store = existing_store(Path(args.data_dir))
     try:
         done = restore(store, args.ids)
         missing = [i for i in args.ids if i not in done]

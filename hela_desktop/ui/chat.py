@@ -313,6 +313,7 @@ class MessageView(QtWidgets.QTextBrowser):
         if self._live is None:
             return
         key = self._live
+        at_end = self._at_end()  # following the answer: the lines under it come into view
         self._clear_status()
         if self._md is not None:
             self._write(key, self._md.flush())
@@ -323,6 +324,10 @@ class MessageView(QtWidgets.QTextBrowser):
             self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)
+        if at_end:
+            doc = self.document()  # laid out to the end now, so that the maximum is final
+            doc.documentLayout().blockBoundingRect(doc.lastBlock())
+            self._scroll_end(force=True)
 
     def _footer(self, text: str, sources: Sources = NO_SOURCES) -> None:
         """The small lines under an answer: its statistics, then the memories it drew on

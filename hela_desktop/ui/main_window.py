@@ -27,7 +27,7 @@ from ..events import (
     TokenEvent,
 )
 from ..folder_lock import FolderBusy, FolderLock, lock_data_dir
-from . import window_look
+from . import chat_edit, window_look
 from . import window_status as ws
 from .chat import ChatPane
 from .chat_list import ConversationList
@@ -485,9 +485,7 @@ class MainWindow(WindowBase):
         self.resend_from(m["id"], m["content"])
 
     def _ask_edit_and_resend(self, n: int, text: str) -> None:
-        new, ok = QtWidgets.QInputDialog.getMultiLineText(self, "Edit and resend", "Your message:", text)
-        if ok and new.strip():
-            self.edit_and_resend(n, new.strip())
+        chat_edit.ask_edit_and_resend(self, n, text)  # says what resending takes back
 
     def edit_and_resend(self, n: int, text: str) -> None:
         """Replace the chat's n-th message (0-based) by `text`: it and everything after it

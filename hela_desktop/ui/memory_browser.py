@@ -116,6 +116,11 @@ class EditMemoryDialog(QtWidgets.QDialog):
         note = QtWidgets.QLabel("Saving re-embeds the memory, so recall follows your edit.")
         note.setStyleSheet("color: gray")
         lay.addRow(note)
+        self.problem = QtWidgets.QLabel("")  # why Save did nothing (shown only then)
+        self.problem.setStyleSheet("color: #c0392b")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        lay.addRow(self.problem)
         bb = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Save
                                         | QtWidgets.QDialogButtonBox.StandardButton.Cancel)
         bb.accepted.connect(self.accept)
@@ -124,6 +129,17 @@ class EditMemoryDialog(QtWidgets.QDialog):
 
     def values(self) -> tuple[str, str]:
         return self.user.toPlainText().strip(), self.assistant.toPlainText().strip()
+
+    def accept(self) -> None:
+        """Save, unless "You said" is empty: a memory is recalled by what you said, so one
+        without it could never come back (delete it instead)."""
+        if not self.user.toPlainText().strip():
+            self.problem.setText("“You said” cannot be empty: a memory is recalled by what "
+                                 "you said. Delete the memory instead.")
+            self.problem.show()
+            self.user.setFocus()
+            return
+        super().accept()
 
 
 def _hint(text: str) -> QtWidgets.QLabel:

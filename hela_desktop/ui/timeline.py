@@ -141,7 +141,8 @@ class TimelineView(QtWidgets.QWidget):
         if self.recalling and not self.n_tokens:  # e.g. the model is still loading
             return "The memories this answer draws on will show here once they are recalled."
         if self.live or self.n_tokens:
-            return "No memories were recalled for this answer — there is nothing similar yet."
+            return ("No memories were recalled for this answer: none was close enough to "
+                    "the message.")
         return "Send a message: each row here will show one memory and the tokens it was active for."
 
     def paintEvent(self, _e) -> None:  # noqa: N802
