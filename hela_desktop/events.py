@@ -111,6 +111,14 @@ class DoneEvent:
     failed: bool = False
     type: str = "done"
 
+    @property
+    def speed(self) -> float:
+        """Tokens per second from the first token on, as the window and the terminal show
+        it (`tokens_per_s` counts the whole time, the prompt's reading and a model's first
+        load included); the whole time when that is unknown."""
+        took = self.generation_s if self.generation_s > 0 else self.elapsed_s
+        return self.tokens / took if took > 0 else 0.0
+
     def to_dict(self) -> dict:
         d = asdict(self)
         d["tokens_per_s"] = round(self.tokens_per_s, 2)

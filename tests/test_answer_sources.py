@@ -46,6 +46,13 @@ def test_sources_in_order_once_each_cut_at_a_word_without_knowledge():
     ev = DoneEvent(conversation_id=1, message_id=2, episode_id=3, tokens=4, swaps=0,
                    prefill_tokens=0, tokens_per_s=1.0, elapsed_s=1.0, unrecalled=True)
     assert done_lines(ev, {})[1] == ([], 0, True)
+    # the speed shown (window, terminal): from the first token on, not the whole time a
+    # process's first turn took with the model loading (it read "0.5 tok/s")
+    from dataclasses import replace
+
+    assert replace(ev, tokens=10, generation_s=2.0, elapsed_s=20.0).speed == 5.0
+    assert replace(ev, tokens=10, generation_s=0.0, elapsed_s=20.0).speed == 0.5
+    assert replace(ev, tokens=10, generation_s=0.0, elapsed_s=0.0).speed == 0.0
 
 
 def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_path):

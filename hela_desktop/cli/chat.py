@@ -82,7 +82,7 @@ def print_event(ev) -> None:
                 else " (interrupted)" if ev.interrupted else "")
         if ev.repeated:
             tail += f"; asked before: memory #{ev.episode_id}"
-        print("\n" + _dim(f"  {ev.tokens} tokens, {ev.tokens_per_s:.1f} tok/s, "
+        print("\n" + _dim(f"  {ev.tokens} tokens, {ev.speed:.1f} tok/s, "
                           f"{ev.swaps} swaps{tail}"), flush=True)
         if ev.unrecalled:  # the only sign that an answer about the user is made up
             print(f"  {NOT_FROM_MEMORIES}", flush=True)

@@ -393,7 +393,7 @@ class MainWindow(WindowBase):
         self.chat.set_title(self.session.title)  # the chat as stored came just before
         self.refresh_conversations()
         self._glow_timer.start(int(GLOW_AFTER_ANSWER_S * 1000))
-        tps = ws.generation_speed(ev.tokens, ev.generation_s, ev.elapsed_s)
+        tps = ev.speed
         kept = ev.message_id is not None or bool(ev.text)
         self.statusBar().showMessage(
             ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept, ev.failed), 8000)

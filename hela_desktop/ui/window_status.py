@@ -211,8 +211,3 @@ def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool
     return msg
 
 
-def generation_speed(tokens: int, generation_s: float, elapsed_s: float) -> float:
-    """Tokens per second from the first token on (the whole time when that is unknown)."""
-    took = generation_s if generation_s > 0 else elapsed_s
-    return tokens / took if took > 0 else 0.0
-
