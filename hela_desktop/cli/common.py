@@ -59,11 +59,15 @@ def a_folder(text: str) -> Path:
 def existing_store(data_dir: Path):
     """The store of a data folder that has a memory file (or of the memory file named
     itself), for a command that reads or changes what is there: a missing folder or memory
-    file is a usage error (a mistyped ``--data-dir``), and nothing is created."""
+    file is a usage error (a mistyped ``--data-dir``), and nothing is created.  A folder
+    with the app's settings file is a data folder all the same (its settings are checked
+    next, and a malformed one is what the command reports)."""
+    from ..config import SETTINGS_FILE
     from ..store import DB_FILE, Store
 
     folder = Path(data_dir)  # a plain file: Store says "the data folder is a file"
-    if (folder.is_dir() or not folder.exists()) and not (folder / DB_FILE).exists():
+    if (folder.is_dir() or not folder.exists()) and not (folder / DB_FILE).exists() \
+            and not (folder / SETTINGS_FILE).is_file():
         raise UsageError(f"no memories in {folder} yet (no {DB_FILE} there; check --data-dir)")
     return Store(folder)
 
