@@ -25,12 +25,12 @@ LONG = ("Archived 6 weak, isolated, stale memories (#8, #9, #10, #11, #12, #13) 
         "them from the Archive tab.")
 
 
-def _browser(qtbot, store):
+def _browser(qtbot, store, width=520):
     from hela_desktop.ui.memory_browser import MemoryBrowser
 
     b = MemoryBrowser(store)
     qtbot.addWidget(b)
-    b.resize(520, 500)
+    b.resize(width, 500)
     b.show()
     return b
 

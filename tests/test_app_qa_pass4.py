@@ -38,13 +38,9 @@ def _log(store: Store, runs: list[tuple[float, str, dict]]) -> None:
 
 
 def _browser(qtbot, store):
-    from hela_desktop.ui.memory_browser import MemoryBrowser
+    from test_app_qa_pass3 import _browser as browser_at
 
-    b = MemoryBrowser(store)
-    qtbot.addWidget(b)
-    b.resize(620, 500)
-    b.show()
-    return b
+    return browser_at(qtbot, store, 620)
 
 
 def _at(hour: int, minute: int) -> float:
