@@ -212,6 +212,9 @@ class AnswerFilter:
     def _mid_line(self, ch: str) -> str:
         """A character of a line known not to start as markup: a memory line's date is
         held while it could still be one and dropped once it is whole."""
+        if not self._held and ch not in " (":  # (most characters: nothing can open here)
+            self._free = ch != "\n"
+            return ch
         held = self._held + ch
         m = _DATE_NOTE.fullmatch(held, partial=True)
         if m is not None:
