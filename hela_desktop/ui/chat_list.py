@@ -19,7 +19,6 @@ class ConversationList(QtWidgets.QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._convs: list[dict] = []
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         head = QtWidgets.QHBoxLayout()
@@ -64,7 +63,6 @@ class ConversationList(QtWidgets.QWidget):
         self._silent = False
 
     def set_conversations(self, convs: list[dict], current: int | None) -> None:
-        self._convs = convs
         self._silent = True
         self.list.clear()
         for c in convs:
