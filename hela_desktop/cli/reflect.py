@@ -8,10 +8,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from .common import add_data_dir, an_id, at_least, error, existing_store, holds_folder
+from .common import (
+    EXIT_USAGE,
+    add_data_dir,
+    an_id,
+    at_least,
+    error,
+    existing_store,
+    holds_folder,
+    no_such,
+)
 
 
 def add_cli(sub) -> None:
@@ -22,7 +30,7 @@ def add_cli(sub) -> None:
                    help="run the model and show what would be stored; write nothing")
     c.add_argument("--max-clusters", type=at_least(0),
                    help="clusters per pass (default 16; 0: all)")
-    c.add_argument("--hub-degree", type=float,
+    c.add_argument("--hub-degree", type=at_least(0.0, float),
                    help="δ_hub: weighted degree a hub exceeds (absolute: turns off the "
                         "top-20%% rule)")
     c.add_argument("--redo", action="store_true",
@@ -109,7 +117,7 @@ def consolidation_summary(rep) -> str:
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
     """``hela-desktop consolidate [--dry-run]``: one pass, printed."""
-    from ..consolidate import consolidate, plan_pass
+    from ..consolidate import ConsolidationReport, consolidate, plan_pass
     from ..llm import LocalLLM, ModelError
 
     p = _params(args)
@@ -117,8 +125,13 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     try:
         hubs, clusters, pending = plan_pass(engine.store, engine.hela, p, redo=args.redo,
                                             dry_run=args.dry_run)
-        if not pending:
-            print(f"{hubs} hubs, {clusters} clusters; nothing new to consolidate")
+        if not pending:  # the model is not loaded: the report of a pass that found all done
+            if args.json:
+                rep = ConsolidationReport(dry_run=args.dry_run, hubs=hubs, clusters=clusters,
+                                          already_done=clusters)
+                print(json.dumps(rep.to_dict(), indent=2))
+            else:
+                print(f"{hubs} hubs, {clusters} clusters; nothing new to consolidate")
             return 0
         try:
             llm = LocalLLM.from_settings(
@@ -193,18 +206,39 @@ def cmd_forget(args: argparse.Namespace) -> int:
         store.close()
 
 
+def restore_refusals(store, ids: list[int]) -> list[str]:
+    """Why `restore` cannot take each of `ids` (none: all are archived memories): an id
+    the memory file does not hold, or a memory that is not archived."""
+    archived = set(store.archived_ids(ids))
+    out = []
+    for i in dict.fromkeys(ids):
+        if i in archived:
+            continue
+        e = store.episode(i)
+        if e is None:
+            out.append(no_such("memory", i, store))
+        elif e.deleted_at is not None:
+            out.append(f"memory #{i} is deleted, not archived (`memories restore {i}` "
+                       "brings it back)")
+        else:
+            out.append(f"memory #{i} is not archived")
+    return out
+
+
 def cmd_restore(args: argparse.Namespace) -> int:
-    """``hela-desktop restore ID...``: un-archive (edges were kept)."""
+    """``hela-desktop restore ID...``: un-archive (edges were kept).  An id that is not an
+    archived memory refuses the whole request (exit 2): nothing is restored."""
     from ..forgetting import restore
 
     store = existing_store(Path(args.data_dir))
     try:
-        done = restore(store, args.ids)
-        missing = [i for i in args.ids if i not in done]
-        for i in done:
+        refused = restore_refusals(store, args.ids)
+        for msg in refused:
+            error(msg)
+        if refused:
+            return EXIT_USAGE
+        for i in restore(store, args.ids):
             print(f"restored #{i}")
-        for i in missing:
-            print(f"#{i}: not an archived memory", file=sys.stderr)
-        return 0 if not missing else 1
+        return 0
     finally:
         store.close()
