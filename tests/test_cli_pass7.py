@@ -162,3 +162,18 @@ def test_export_dates_at_the_ends_of_the_calendar(data, tmp_path, capsys):
     assert "I live in Porto." in out.read_text(encoding="utf-8")
     assert "Traceback" not in capsys.readouterr().err
 
+
+def test_a_streaming_memory_list_with_old_dates_is_not_forgotten_on_import(tmp_path):
+    """Its memories kept their 2024 dates and no `imported_at`: the first reflection after
+    the import archived all of them as "not accessed for 600 days"."""
+    items = [{"content": text, "created_at": "2024-03-01T10:00:00"}
+             for text in ("I adopted a cat named Miso.", "I prefer tea over coffee.")]
+    src = tmp_path / "memories.json"
+    src.write_text(json.dumps(items), encoding="utf-8")
+    d = tmp_path / "d"
+    r = cli("import", src, "--data-dir", d)
+    assert r.returncode == 0, r.stderr
+    r = cli("forget", "--dry-run", "--json", "--data-dir", d)
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    assert rep["archived"] == [] and rep["kept_recent"] == 2, rep
