@@ -177,3 +177,13 @@ def test_a_streaming_memory_list_with_old_dates_is_not_forgotten_on_import(tmp_p
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     assert rep["archived"] == [] and rep["kept_recent"] == 2, rep
+
+
+def test_show_says_recalled_once_not_1_times(data, capsys):
+    with Store(data) as st, st.transaction():
+        st.record_access([(1, time.time(), None, 1, "{}")])
+    assert main(["memories", "show", "1", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "recalled       once, last " in out and "1 times" not in out
+    assert main(["memories", "show", "2", "--data-dir", str(data)]) == 0
+    assert "recalled       0 times, last never" in capsys.readouterr().out

@@ -45,7 +45,7 @@ def add_speed(bsub) -> None:
     speed.add_argument("--stress", type=at_least(0), default=0, metavar="N",
                        help="run the streaming comparisons beside N busy processes (a busy "
                             "machine) and report ratio, largest swap pause and pause share")
-    speed.add_argument("--json", action="store_true")
+    speed.add_argument("--json", action="store_true", help="print the report as JSON")
     speed.add_argument("--server-log", metavar="FILE", help="with --server: the log of a "
                        "llama_cpp.server run with --verbose True (it reports processed prompt "
                        "tokens only there)")
@@ -97,7 +97,7 @@ def add_gui(bsub) -> None:
     gui = bsub.add_parser("gui", parents=[data_dir_option()], help="graph view frame time")
     gui.add_argument("--sizes", type=_sizes, default="500,2000,5000",
                      help="graph sizes in nodes")
-    gui.add_argument("--json", action="store_true")
+    gui.add_argument("--json", action="store_true", help="print JSON (it always does)")
     gui.set_defaults(func=cmd_bench_gui)
 
 

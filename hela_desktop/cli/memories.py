@@ -202,7 +202,8 @@ def cmd_show(args, store, e) -> int:
         return 0
     print(f"Memory #{e.id} ({_state(e)}{', pinned' if e.pinned else ''})")
     print(f"  created        {_when(e.created_at)}")
-    print(f"  recalled       {e.access_count} times, last {_when(e.last_access)}")
+    times = "once" if e.access_count == 1 else f"{e.access_count} times"
+    print(f"  recalled       {times}, last {_when(e.last_access)}")
     print(f"  links          {n_links}")
     print(f"You said:\n  {e.user_text}")
     if e.assistant_text:

@@ -48,13 +48,14 @@ def add_cli(sub) -> None:
                    help="archive below this association degree (links beyond the chat's "
                         "own chain; default 0.6)")
     f.add_argument("--stale-days", type=at_least(0.0, float),
-                   help="…and not accessed for this many days")
+                   help="…and not accessed for this many days (default 30)")
     f.add_argument("--list", action="store_true", help="list archived memories and exit")
     f.add_argument("--json", action="store_true", help="print the report as JSON")
     f.set_defaults(func=cmd_forget)
 
     r = sub.add_parser("restore", help="bring archived memories back, with their edges")
-    r.add_argument("ids", nargs="+", type=an_id, metavar="ID", help="episode ids")
+    r.add_argument("ids", nargs="+", type=an_id, metavar="ID",
+                   help="ids of archived memories (`forget --list` shows them)")
     r.set_defaults(func=cmd_restore)
     for p in (c, f, r):
         add_data_dir(p)
