@@ -187,3 +187,23 @@ def test_show_says_recalled_once_not_1_times(data, capsys):
     assert "recalled       once, last " in out and "1 times" not in out
     assert main(["memories", "show", "2", "--data-dir", str(data)]) == 0
     assert "recalled       0 times, last never" in capsys.readouterr().out
+
+
+def test_export_since_after_until_is_refused_not_an_empty_file(data, tmp_path, capsys):
+    out = tmp_path / "x.hela"
+    assert main(["export", str(out), "--since", "2026-12-02", "--until", "2026-11-01",
+                 "--data-dir", str(data)]) == 2
+    assert capsys.readouterr().err.startswith("error: --since is after --until")
+    assert not out.exists()
+    day = time.strftime("%Y-%m-%d", time.localtime(time.time() - 3600))
+    assert main(["export", str(out), "--since", day, "--until", day, "--format", "markdown",
+                 "--data-dir", str(data)]) == 0  # one day: both ends included
+    assert "I live in Porto." in out.read_text(encoding="utf-8")
+
+
+def test_purge_with_nothing_archived_says_so(tmp_path, capsys):
+    d = tmp_path / "d"
+    Store(d).close()
+    assert main(["forget", "--purge", "--dry-run", "--data-dir", str(d)]) == 0
+    out = capsys.readouterr().out
+    assert "no archived memories to delete" in out and "for good: \n" not in out

@@ -119,6 +119,10 @@ def _cli_export(args: argparse.Namespace) -> int:
         print("error: export writes a file: name one (.hela, or .md for Markdown)",
               file=sys.stderr)
         return EXIT_REFUSED
+    if args.since is not None and args.until is not None and args.since >= args.until:
+        print("error: --since is after --until: no memory was made in between; nothing "
+              "exported", file=sys.stderr)
+        return EXIT_REFUSED
     fmt = args.format or ("markdown" if args.file.suffix.lower() in (".md", ".markdown")
                           else "native")
     sel = Selection(conversation=args.conversation, since=args.since, until=args.until,

@@ -168,7 +168,9 @@ def forget_lines(rep, dry_run: bool, purge: bool) -> list[str]:
     verb = "would archive" if dry_run else "archived"
     out = [f"{verb} #{a['episode_id']}: {a['label']}\n      {a['reason']}"
            for a in rep.archived]
-    if purge:
+    if purge and not rep.purged:
+        out.append("no archived memories to delete")
+    elif purge:
         pv = "would delete" if dry_run else "deleted"
         out.append(f"{pv} {len(rep.purged)} archived memories for good: "
                    + " ".join(f"#{i}" for i in rep.purged))
