@@ -76,12 +76,14 @@ def _act(args, fn, done: str, refuse=None) -> int:
 
     store = _store(args)
     try:
-        item = get_item(store, args.id)
-        why = no_such("knowledge item", args.id, store) if item is None else \
-            (refuse(item) if refuse else None)
+        with store.transaction():  # the write lock first (busy: exit 3), then the check
+            item = get_item(store, args.id)
+            why = no_such("knowledge item", args.id, store) if item is None else \
+                (refuse(item) if refuse else None)
+            if not why:
+                fn(store)
         if why:
             return error(why)
-        fn(store)
     except ValueError as exc:
         return error(str(exc))
     finally:

@@ -235,13 +235,15 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
     store = existing_store(Path(args.data_dir))
     try:
-        refused = restore_refusals(store, args.ids)
-        for msg in refused:
-            error(msg)
-        if refused:
-            return EXIT_USAGE
-        for i in restore(store, args.ids):
+        # the write lock first: a busy or read-only store is that (exit 3) whatever the
+        # ids, and nothing changes between the check and the restore
+        with store.transaction():
+            refused = restore_refusals(store, args.ids)
+            for msg in refused:
+                error(msg)
+            done = [] if refused else restore(store, args.ids)
+        for i in done:
             print(f"restored #{i}")
-        return 0
+        return EXIT_USAGE if refused else 0
     finally:
         store.close()
