@@ -113,7 +113,7 @@ def test_consolidate_json_with_nothing_to_do_is_json(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv", [
     ("chat", "-m", "hi", "--seed", "-5"), ("chat", "-m", "hi", "--seed", "4294967295"),
-    ("chat", "-m", "hi", "--temperature", "9"), ("chat", "-m", "hi", "--temperature", "nan"),
+    ("chat", "-m", "hi", "--temperature", "-1"), ("chat", "-m", "hi", "--temperature", "nan"),
     ("chat", "-m", "hi", "--max-tokens", "0"), ("chat", "--gpu-layers", "99999999999"),
     ("memories", "list", "--limit", "99999999999999999999"),
     ("memories", "search", "x", "--limit", "99999999999999999999"),
