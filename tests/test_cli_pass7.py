@@ -55,7 +55,7 @@ def test_restore_takes_every_id_or_none(data, capsys):
         assert out.out == "" and out.err.startswith("error: ") and why in out.err, out.err
         with Store(data) as st:
             assert st.archived_ids() == [2]
-    assert main(["restore", "2", "--data-dir", str(data)]) == 0
+    assert main(["restore", "2", "2", "--data-dir", str(data)]) == 0  # said twice: once
     assert capsys.readouterr().out == "restored #2\n"
     with Store(data) as st:
         assert st.archived_ids() == []

@@ -233,15 +233,16 @@ def cmd_restore(args: argparse.Namespace) -> int:
     archived memory refuses the whole request (exit 2): nothing is restored."""
     from ..forgetting import restore
 
+    ids = list(dict.fromkeys(args.ids))  # `restore 4 4`: once
     store = existing_store(Path(args.data_dir))
     try:
         # the write lock first: a busy or read-only store is that (exit 3) whatever the
         # ids, and nothing changes between the check and the restore
         with store.transaction():
-            refused = restore_refusals(store, args.ids)
+            refused = restore_refusals(store, ids)
             for msg in refused:
                 error(msg)
-            done = [] if refused else restore(store, args.ids)
+            done = [] if refused else restore(store, ids)
         for i in done:
             print(f"restored #{i}")
         return EXIT_USAGE if refused else 0
