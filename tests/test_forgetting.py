@@ -230,7 +230,10 @@ def test_cli_forget_and_restore(tmp_path, embedder, capsys):
 
     assert cli_main(["restore", str(ids["stale_weak_edge"]), "--data-dir", str(tmp_path)]) == 0
     assert f"restored #{ids['stale_weak_edge']}" in capsys.readouterr().out
-    assert cli_main(["restore", "999", "--data-dir", str(tmp_path)]) == 1
+    # an id the memory file does not hold is a refused request (exit 2, as `memories
+    # restore 999`; it was 1 with no "error:" line before pass 7)
+    assert cli_main(["restore", "999", "--data-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith("error: no memory #999 in ")
 
     assert cli_main(["forget", "--purge", "--dry-run", "--data-dir", str(tmp_path)]) == 0
     assert "would delete 2 archived" in capsys.readouterr().out

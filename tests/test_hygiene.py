@@ -458,11 +458,11 @@ def test_knowledge_grounding_edit_delete_restore(make_assistant, embedder, tmp_p
 
     r = cli("list", "--json")
     assert r.returncode == 0, r.stderr
-    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    rows = json.loads(r.stdout)  # one JSON array (JSON lines before pass 7)
     assert {row["id"] for row in rows} == {bad, ok} and all(row["trusted"] for row in rows)
     assert cli("delete", str(ok)).returncode == 0
     r = cli("list", "--all", "--json")
-    assert {row["id"]: row["state"] for row in map(json.loads, r.stdout.splitlines())}[ok] == "deleted"
+    assert {row["id"]: row["state"] for row in json.loads(r.stdout)}[ok] == "deleted"
     assert cli("restore", str(ok)).returncode == 0
     r = cli("delete", "12345")
     assert r.returncode == 2 and r.stderr.startswith("error: no knowledge item #12345")

@@ -8,7 +8,8 @@ personal), :mod:`.memfile` (export, import), :mod:`.reflect` (consolidate, forge
 :mod:`.memories` and :mod:`.knowledge`; :mod:`.common` holds what they share.  This module
 parses the command line, runs the handler (holding the data folder's lock for the commands
 that write: :func:`.common.holds_folder`) and maps errors to exit codes: 0 done, 1 a check
-failed (doctor, restore), 2 a refused request, 3 the environment (:func:`environment_error`),
+failed (doctor), 2 a refused request (bad input: an option out of range, an id the
+memory file does not hold), 3 the environment (:func:`environment_error`),
 130 interrupted, 141 the reader of its output went away (`| head`).
 """
 

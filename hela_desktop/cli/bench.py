@@ -14,6 +14,7 @@ from .common import (
     at_least,
     data_dir_option,
     error,
+    in_range,
     model_options,
     shows_help,
 )
@@ -35,16 +36,16 @@ def add_speed(bsub) -> None:
     speed = bsub.add_parser("speed", parents=[data_dir_option(), model_options()],
                             help="retrieval latency, streaming overhead, prefill reuse, "
                                  "memory files, consolidation")
-    speed.add_argument("--sizes", default="1000,10000,100000",
+    speed.add_argument("--sizes", type=_sizes, default="1000,10000,100000",
                        help="memory pool sizes for retrieval latency")
-    speed.add_argument("--queries", type=int, default=60, help="queries per pool size")
-    speed.add_argument("--answers", type=int, default=8, help="answers per streaming run")
+    speed.add_argument("--queries", type=at_least(1), default=60, help="queries per pool size")
+    speed.add_argument("--answers", type=at_least(1), default=8, help="answers per streaming run")
     speed.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     speed.add_argument("--skip", default="", help="comma list: retrieval,stream,eager,turns,memfile,import,consolidate")
     speed.add_argument("--stress", type=at_least(0), default=0, metavar="N",
                        help="run the streaming comparisons beside N busy processes (a busy "
                             "machine) and report ratio, largest swap pause and pause share")
-    speed.add_argument("--json", action="store_true")
+    speed.add_argument("--json", action="store_true", help="print the report as JSON")
     speed.add_argument("--server-log", metavar="FILE", help="with --server: the log of a "
                        "llama_cpp.server run with --verbose True (it reports processed prompt "
                        "tokens only there)")
@@ -53,6 +54,15 @@ def add_speed(bsub) -> None:
 
 def _comma_list(text: str | None) -> list[str]:
     return [x.strip() for x in (text or "").split(",") if x.strip()]
+
+
+def _sizes(text: str) -> list[int]:
+    """An argparse type: comma-separated sizes, each a whole number of at least 1."""
+    one = at_least(1)
+    sizes = [one(x) for x in _comma_list(text)]
+    if not sizes:
+        raise argparse.ArgumentTypeError("give at least one size")
+    return sizes
 
 
 def cmd_bench_speed(args: argparse.Namespace) -> int:
@@ -76,7 +86,7 @@ def cmd_bench_speed(args: argparse.Namespace) -> int:
         return 0
     from ..bench.speed import format_report, run_speed
 
-    report = run_speed(settings, sizes=[int(x) for x in _comma_list(args.sizes)],
+    report = run_speed(settings, sizes=args.sizes,
                        queries=args.queries, answers=args.answers, quick=args.quick, skip=skip,
                        stress=args.stress or 0, model=args.model)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
@@ -85,15 +95,16 @@ def cmd_bench_speed(args: argparse.Namespace) -> int:
 
 def add_gui(bsub) -> None:
     gui = bsub.add_parser("gui", parents=[data_dir_option()], help="graph view frame time")
-    gui.add_argument("--sizes", default="500,2000,5000")
-    gui.add_argument("--json", action="store_true")
+    gui.add_argument("--sizes", type=_sizes, default="500,2000,5000",
+                     help="graph sizes in nodes")
+    gui.add_argument("--json", action="store_true", help="print JSON (it always does)")
     gui.set_defaults(func=cmd_bench_gui)
 
 
 def cmd_bench_gui(args: argparse.Namespace) -> int:
     from ..bench.gui import bench_gui
 
-    res = bench_gui(sizes=tuple(int(x) for x in _comma_list(args.sizes)))
+    res = bench_gui(sizes=tuple(args.sizes))
     print(json.dumps(res, indent=2))  # the same with and without --json
     return 0
 
@@ -265,11 +276,12 @@ def add_personal(bsub) -> argparse.ArgumentParser:
     p.add_argument("--reflect", action="store_true",
                    help="run consolidation and forgetting between sessions")
     p.add_argument("--model", help="GGUF chat model (default: the bundled one)")
-    p.add_argument("--answer-tokens", type=int, default=48, help="longest answer (48)")
-    p.add_argument("--temperature", type=float, default=0.0,
+    p.add_argument("--answer-tokens", type=at_least(1), default=48, help="longest answer (48)")
+    p.add_argument("--temperature", type=in_range(0.0, 5.0, float), default=0.0,
                    help="sampling temperature of the answers (0: greedy, the default; the "
                         "app's own default is 0.7), sampled with a fixed seed per turn")
-    p.add_argument("--dialogues", type=int, help="only the first N dialogues")
+    p.add_argument("--dialogues", type=at_least(1), metavar="N",
+                   help="only the first N dialogues")
     p.add_argument("--ids", help="only these dialogue ids (comma-separated)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--dump", type=Path, help="one JSON line per probe")
@@ -284,10 +296,6 @@ def cmd_personal(args: argparse.Namespace) -> int:
     from ..embedder import Embedder
     from ..llm import LocalLLM, ModelError
 
-    if args.answer_tokens < 1:
-        return error("--answer-tokens must be at least 1")
-    if not 0.0 <= args.temperature <= 5.0:
-        return error("--temperature must be between 0 and 5")
     try:
         dialogues = load_dialogues(args.file, args.dialogues, args.ids)
     except DataError as exc:

@@ -19,10 +19,15 @@ from .common import (
     at_least,
     data_dir_option,
     error,
+    in_range,
     lock_folder,
     model_options,
+    no_such,
     settings_from_args,
 )
+
+# llama.cpp's seeds are 32-bit and its largest one (0xFFFFFFFF) means "a random seed"
+MAX_SEED = 2**32 - 2
 
 
 def add_cli(sub) -> None:
@@ -34,8 +39,10 @@ def add_cli(sub) -> None:
     which.add_argument("--conversation", type=an_id, help="continue this conversation id")
     which.add_argument("--new", action="store_true", help="start a new conversation")
     chat.add_argument("--max-tokens", type=at_least(1), help="longest answer, in tokens")
-    chat.add_argument("--temperature", type=at_least(0.0, float))
-    chat.add_argument("--seed", type=int, help="sampling seed (reproducible answers)")
+    chat.add_argument("--temperature", type=at_least(0.0, float),  # above 5: the setting says
+                      help="sampling temperature, 0 (greedy) to 5 (default: the setting)")
+    chat.add_argument("--seed", type=in_range(0, MAX_SEED),
+                      help=f"sampling seed, 0 to {MAX_SEED} (reproducible answers)")
     chat.set_defaults(func=cmd_chat)
 
 
@@ -209,7 +216,7 @@ def _conversation(args: argparse.Namespace, store) -> int | None:
     else the latest.  An unknown id is a usage error."""
     if args.conversation is not None:
         if not store.conversation_exists(args.conversation):
-            raise UsageError(f"no conversation {args.conversation} in {store.path}")
+            raise UsageError(no_such("conversation", args.conversation, store))
         return args.conversation
     if args.new or args.message is not None:
         return None

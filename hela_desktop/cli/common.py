@@ -19,18 +19,30 @@ class UsageError(Exception):
     """A refused command-line value: one ``error: …`` line, exit status 2."""
 
 
-def at_least(low, kind=int):
-    """An argparse type: a number of `kind` not below `low` (else a usage error, exit 2)."""
+def in_range(low, high=None, kind=int):
+    """An argparse type: a finite number of `kind` from `low` to `high` (None: no upper
+    bound); anything else is a usage error (exit 2) saying what is allowed."""
+    import math
+
     def check(text: str):
         try:
             v = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not v >= low:  # also refuses nan
+        if not math.isfinite(v):  # nan, inf: no option means them
+            raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
+        if high is None and v < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, got {text}")
+        if high is not None and not low <= v <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {text}")
         return v
 
     return check
+
+
+def at_least(low, kind=int):
+    """An argparse type: a finite number of `kind` not below `low` (else exit 2)."""
+    return in_range(low, None, kind)
 
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer
@@ -46,6 +58,12 @@ def an_id(text: str) -> int:
     if not 1 <= v <= MAX_ID:
         raise argparse.ArgumentTypeError(f"no such id: {text} (ids are whole numbers from 1)")
     return v
+
+
+def no_such(what: str, ident: int, store) -> str:
+    """The one wording of an id the memory file does not hold ("no memory #7 in
+    …/memory.sqlite3"; a `memory`, `conversation`): a refused request, exit 2."""
+    return f"no {what} #{ident} in {store.path}"
 
 
 def a_folder(text: str) -> Path:
@@ -158,7 +176,8 @@ def model_options() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--model", metavar="PATH", help="GGUF model file (default: the setting, "
                    "else the bundled SmolLM2-135M-Instruct)")
-    p.add_argument("--gpu-layers", type=at_least(-1), help="layers to offload (-1 all, 0 CPU)")
+    p.add_argument("--gpu-layers", type=in_range(-1, 2**31 - 1),  # llama.cpp: a 32-bit int
+                   help="layers to offload (-1 all, 0 CPU)")
     p.add_argument("--profile", choices=PROFILES, help="retrieval profile (default: the setting)")
     p.add_argument("--server", metavar="URL", help="answer with an OpenAI-compatible model server "
                    "(e.g. http://127.0.0.1:8080) instead of a local model; the API key comes "

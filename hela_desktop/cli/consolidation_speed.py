@@ -13,18 +13,19 @@ import argparse
 import json
 
 from ..bench import consolidation_speed
+from .common import at_least
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description="How long one reflective-consolidation pass takes over a realistic memory pool.")
-    ap.add_argument("--n", type=int, default=1000)
-    ap.add_argument("--queries", type=int, default=300)
-    ap.add_argument("--max-clusters", type=int, default=16, help="0: all clusters")
+    ap.add_argument("--n", type=at_least(1), default=1000)
+    ap.add_argument("--queries", type=at_least(1), default=300)
+    ap.add_argument("--max-clusters", type=at_least(0), default=16, help="0: all clusters")
     ap.add_argument("--locomo", metavar="FILE",
                     help="instead: evidence recall on one LoCoMo conversation, before and "
                          "after consolidation")
-    ap.add_argument("--sample", type=int, default=0, help="--locomo: conversation index")
+    ap.add_argument("--sample", type=at_least(0), default=0, help="--locomo: conversation index")
     args = ap.parse_args(argv)
     if args.locomo:
         res = consolidation_speed.bench_locomo_consolidated(

@@ -17,7 +17,7 @@ PACKAGES = ("llama-cpp-python", "sentence-transformers", "torch", "numpy",
 def add_cli(sub) -> None:
     doctor = sub.add_parser("doctor", parents=[data_dir_option(), model_options()],
                             help="versions, model and embedder paths, GPU offload, data folder")
-    doctor.add_argument("--json", action="store_true")
+    doctor.add_argument("--json", action="store_true", help="print the report as JSON")
     doctor.set_defaults(func=cmd_doctor)
 
 

@@ -9,7 +9,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .common import add_data_dir, an_id, error, existing_store, holds_folder, shows_help
+from .common import (
+    add_data_dir,
+    an_id,
+    error,
+    existing_store,
+    holds_folder,
+    no_such,
+    shows_help,
+)
 
 
 def add_cli(subparsers) -> None:
@@ -18,7 +26,7 @@ def add_cli(subparsers) -> None:
     ksub = k.add_subparsers(dest="knowledge_cmd", metavar="ACTION")
     ls = ksub.add_parser("list", help="knowledge items, with support and sources")
     ls.add_argument("--all", action="store_true", help="include deleted and superseded items")
-    ls.add_argument("--json", action="store_true", help="one JSON object per line")
+    ls.add_argument("--json", action="store_true", help="print one JSON array")
     ls.set_defaults(func=cmd_list)
     ed = ksub.add_parser("edit", help="replace an item's text (it is then trusted as yours)")
     ed.add_argument("id", type=an_id)
@@ -48,23 +56,34 @@ def cmd_list(args) -> int:
     store = _store(args)
     try:
         rows = [r for r in knowledge_rows(store) if args.all or r["state"] == "in use"]
+        if args.json:  # one JSON array, as every listing of the CLI prints it
+            print(json.dumps(rows, indent=2, ensure_ascii=False))
+            return 0
         for k in rows:
-            if args.json:
-                print(json.dumps(k, ensure_ascii=False))
-            else:
-                print(f"#{k['id']} [{k['kind']}] {k['text']}  ({k['status']}; {k['why']} "
-                      f"From memories {', '.join(f'#{s}' for s in k['sources']) or '-'}.)")
-        if not rows and not args.json:
+            print(f"#{k['id']} [{k['kind']}] {k['text']}  ({k['status']}; {k['why']} "
+                  f"From memories {', '.join(f'#{s}' for s in k['sources']) or '-'}.)")
+        if not rows:
             print("no knowledge yet (it is distilled while the app is idle)")
     finally:
         store.close()
     return 0
 
 
-def _act(args, fn, done: str) -> int:
+def _act(args, fn, done: str, refuse=None) -> int:
+    """Run `fn(store)` on an item that exists; `refuse(item)`: why the item cannot take
+    this action (None: it can).  A refusal is one ``error:`` line, exit 2."""
+    from ..knowledge import get_item
+
     store = _store(args)
     try:
-        fn(store)
+        with store.transaction():  # the write lock first (busy: exit 3), then the check
+            item = get_item(store, args.id)
+            why = no_such("knowledge item", args.id, store) if item is None else \
+                (refuse(item) if refuse else None)
+            if not why:
+                fn(store)
+        if why:
+            return error(why)
     except ValueError as exc:
         return error(str(exc))
     finally:
@@ -77,6 +96,8 @@ def cmd_edit(args) -> int:
     from ..embedder import Embedder
     from ..knowledge import edit_item
 
+    if not args.text.strip():  # before the embedder loads
+        return error("empty text: write what should be remembered, or delete the item")
     emb = Embedder()
     return _act(args, lambda st: edit_item(st, emb, args.id, args.text),
                 f"knowledge #{args.id} edited")
@@ -85,11 +106,20 @@ def cmd_edit(args) -> int:
 def cmd_delete(args) -> int:
     from ..knowledge import delete_item
 
+    def refuse(item) -> str | None:
+        return (f"knowledge #{item.id} is already deleted (`knowledge restore {item.id}` "
+                "brings it back)") if item.archived_at is not None else None
+
     return _act(args, lambda st: delete_item(st, args.id),
-                f"knowledge #{args.id} deleted (undo: hela-desktop knowledge restore {args.id})")
+                f"knowledge #{args.id} deleted (undo: hela-desktop knowledge restore {args.id})",
+                refuse)
 
 
 def cmd_restore(args) -> int:
     from ..knowledge import restore_item
 
-    return _act(args, lambda st: restore_item(st, args.id), f"knowledge #{args.id} restored")
+    def refuse(item) -> str | None:
+        return None if item.archived_at is not None else f"knowledge #{item.id} is not deleted"
+
+    return _act(args, lambda st: restore_item(st, args.id), f"knowledge #{args.id} restored",
+                refuse)

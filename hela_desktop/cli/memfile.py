@@ -15,22 +15,33 @@ from typing import TextIO
 from ..config import HelaParams, Settings
 from ..memfile import MemoryFileError, ProgressText, Selection, export_store, import_file
 from ..store import DB_FILE, DB_SUFFIXES, Store, StoreError
-from .common import an_id, holds_folder, undo_new_folder
+from .common import an_id, holds_folder, no_such, undo_new_folder
 
 
 def _parse_date(text: str, *, end: bool = False) -> float:
     """A CLI date: ``YYYY-MM-DD`` (local midnight; with ``end``, the following midnight,
-    so ``--until`` includes that day) or a full ISO date-time."""
+    so ``--until`` includes that day) or a full ISO date-time; any year from 1 to 9999."""
     t = text.strip()
     try:
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", t):
             d = _dt.datetime.fromisoformat(t)
-            if end:
-                d += _dt.timedelta(days=1)
-            return d.timestamp()
-        return _dt.datetime.fromisoformat(t.replace("Z", "+00:00")).timestamp()
+            if end and d.date() < _dt.date.max:
+                return _local_timestamp(d + _dt.timedelta(days=1))
+            return _local_timestamp(d) + (86400.0 if end else 0.0)  # the day after 9999-12-31
+        d = _dt.datetime.fromisoformat(t.replace("Z", "+00:00"))
+        return d.timestamp() if d.tzinfo is not None else _local_timestamp(d)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a date: {text!r} (use YYYY-MM-DD)") from None
+
+
+def _local_timestamp(d: _dt.datetime) -> float:
+    """The timestamp of the local time `d`; near the years 1 and 9999, where the platform
+    cannot convert it, with the offset the local zone has today."""
+    try:
+        return d.timestamp()
+    except (OverflowError, OSError, ValueError):  # 0001-01-01: "year 0 is out of range"
+        offset = _dt.datetime.now().astimezone().utcoffset() or _dt.timedelta()
+        return (d - _dt.datetime(1970, 1, 1) - offset).total_seconds()
 
 
 def add_cli(subparsers: argparse._SubParsersAction) -> None:
@@ -108,6 +119,10 @@ def _cli_export(args: argparse.Namespace) -> int:
         print("error: export writes a file: name one (.hela, or .md for Markdown)",
               file=sys.stderr)
         return EXIT_REFUSED
+    if args.since is not None and args.until is not None and args.since >= args.until:
+        print("error: --since is after --until: no memory was made in between; nothing "
+              "exported", file=sys.stderr)
+        return EXIT_REFUSED
     fmt = args.format or ("markdown" if args.file.suffix.lower() in (".md", ".markdown")
                           else "native")
     sel = Selection(conversation=args.conversation, since=args.since, until=args.until,
@@ -123,8 +138,9 @@ def _cli_export(args: argparse.Namespace) -> int:
     try:
         with store:
             if args.conversation is not None and not store.conversation_exists(args.conversation):
-                print(f"error: no conversation with id {args.conversation}", file=sys.stderr)
-                return 2
+                print(f"error: {no_such('conversation', args.conversation, store)}",
+                      file=sys.stderr)
+                return EXIT_REFUSED
             rep = export_store(store, args.file, fmt=fmt, selection=sel,
                                include_embeddings=not args.no_embeddings,
                                include_conversations=not args.no_conversations,

@@ -21,7 +21,17 @@ import sys
 import time
 from pathlib import Path
 
-from .common import add_data_dir, an_id, at_least, error, holds_folder, shows_help
+from .common import (
+    MAX_ID,
+    add_data_dir,
+    an_id,
+    error,
+    existing_store,
+    holds_folder,
+    in_range,
+    no_such,
+    shows_help,
+)
 
 
 def add_cli(subparsers) -> None:
@@ -40,11 +50,11 @@ def add_cli(subparsers) -> None:
 
     p = add("list", "memories, newest first", cmd_list, with_id=False, json_=True)
     p.add_argument("--archived", action="store_true", help="the archived ones instead")
-    p.add_argument("--limit", type=at_least(1), default=50, help="at most this many (default 50)")
+    p.add_argument("--limit", type=in_range(1, MAX_ID), default=50, help="at most this many (default 50)")
     p = add("search", "search by meaning plus keywords, best first", cmd_search, with_id=False,
             json_=True)
     p.add_argument("text", metavar="TEXT", help="what to look for")
-    p.add_argument("--limit", type=at_least(1), default=20, help="at most this many (default 20)")
+    p.add_argument("--limit", type=in_range(1, MAX_ID), default=20, help="at most this many (default 20)")
     add("show", "one memory in full", cmd_show, json_=True)
     p = add("edit", "change a memory's text (it is re-embedded)", cmd_edit)
     p.add_argument("--user", help="new text of what you said")
@@ -60,12 +70,7 @@ def add_cli(subparsers) -> None:
 
 # ---------------------------------------------------------------------- helpers ------
 def _store(args):
-    from ..store import DB_FILE, Store
-
-    folder = Path(args.data_dir)  # a file (the memory file itself, or a mistake): Store says
-    if (folder.is_dir() or not folder.exists()) and not (folder / DB_FILE).exists():
-        raise LookupError(f"no memories in {args.data_dir} yet")
-    return Store(args.data_dir)
+    return existing_store(Path(args.data_dir))
 
 
 def _engine(store, with_embedder: bool):
@@ -87,7 +92,7 @@ def _engine(store, with_embedder: bool):
 def _episode(store, eid: int):
     e = store.episode(eid)
     if e is None:
-        raise LookupError(f"no memory #{eid} in {store.path}")
+        raise LookupError(no_such("memory", eid, store))
     return e
 
 
@@ -197,7 +202,8 @@ def cmd_show(args, store, e) -> int:
         return 0
     print(f"Memory #{e.id} ({_state(e)}{', pinned' if e.pinned else ''})")
     print(f"  created        {_when(e.created_at)}")
-    print(f"  recalled       {e.access_count} times, last {_when(e.last_access)}")
+    times = "once" if e.access_count == 1 else f"{e.access_count} times"
+    print(f"  recalled       {times}, last {_when(e.last_access)}")
     print(f"  links          {n_links}")
     print(f"You said:\n  {e.user_text}")
     if e.assistant_text:

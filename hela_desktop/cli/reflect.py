@@ -8,10 +8,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from .common import add_data_dir, an_id, at_least, error, existing_store, holds_folder
+from .common import (
+    EXIT_USAGE,
+    add_data_dir,
+    an_id,
+    at_least,
+    error,
+    existing_store,
+    holds_folder,
+    no_such,
+)
 
 
 def add_cli(sub) -> None:
@@ -22,7 +30,7 @@ def add_cli(sub) -> None:
                    help="run the model and show what would be stored; write nothing")
     c.add_argument("--max-clusters", type=at_least(0),
                    help="clusters per pass (default 16; 0: all)")
-    c.add_argument("--hub-degree", type=float,
+    c.add_argument("--hub-degree", type=at_least(0.0, float),
                    help="δ_hub: weighted degree a hub exceeds (absolute: turns off the "
                         "top-20%% rule)")
     c.add_argument("--redo", action="store_true",
@@ -40,13 +48,14 @@ def add_cli(sub) -> None:
                    help="archive below this association degree (links beyond the chat's "
                         "own chain; default 0.6)")
     f.add_argument("--stale-days", type=at_least(0.0, float),
-                   help="…and not accessed for this many days")
+                   help="…and not accessed for this many days (default 30)")
     f.add_argument("--list", action="store_true", help="list archived memories and exit")
     f.add_argument("--json", action="store_true", help="print the report as JSON")
     f.set_defaults(func=cmd_forget)
 
     r = sub.add_parser("restore", help="bring archived memories back, with their edges")
-    r.add_argument("ids", nargs="+", type=an_id, metavar="ID", help="episode ids")
+    r.add_argument("ids", nargs="+", type=an_id, metavar="ID",
+                   help="ids of archived memories (`forget --list` shows them)")
     r.set_defaults(func=cmd_restore)
     for p in (c, f, r):
         add_data_dir(p)
@@ -109,7 +118,7 @@ def consolidation_summary(rep) -> str:
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
     """``hela-desktop consolidate [--dry-run]``: one pass, printed."""
-    from ..consolidate import consolidate, plan_pass
+    from ..consolidate import ConsolidationReport, consolidate, plan_pass
     from ..llm import LocalLLM, ModelError
 
     p = _params(args)
@@ -117,8 +126,13 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     try:
         hubs, clusters, pending = plan_pass(engine.store, engine.hela, p, redo=args.redo,
                                             dry_run=args.dry_run)
-        if not pending:
-            print(f"{hubs} hubs, {clusters} clusters; nothing new to consolidate")
+        if not pending:  # the model is not loaded: the report of a pass that found all done
+            if args.json:
+                rep = ConsolidationReport(dry_run=args.dry_run, hubs=hubs, clusters=clusters,
+                                          already_done=clusters)
+                print(json.dumps(rep.to_dict(), indent=2))
+            else:
+                print(f"{hubs} hubs, {clusters} clusters; nothing new to consolidate")
             return 0
         try:
             llm = LocalLLM.from_settings(
@@ -154,7 +168,9 @@ def forget_lines(rep, dry_run: bool, purge: bool) -> list[str]:
     verb = "would archive" if dry_run else "archived"
     out = [f"{verb} #{a['episode_id']}: {a['label']}\n      {a['reason']}"
            for a in rep.archived]
-    if purge:
+    if purge and not rep.purged:
+        out.append("no archived memories to delete")
+    elif purge:
         pv = "would delete" if dry_run else "deleted"
         out.append(f"{pv} {len(rep.purged)} archived memories for good: "
                    + " ".join(f"#{i}" for i in rep.purged))
@@ -193,18 +209,42 @@ def cmd_forget(args: argparse.Namespace) -> int:
         store.close()
 
 
+def restore_refusals(store, ids: list[int]) -> list[str]:
+    """Why `restore` cannot take each of `ids` (none: all are archived memories): an id
+    the memory file does not hold, or a memory that is not archived."""
+    archived = set(store.archived_ids(ids))
+    out = []
+    for i in dict.fromkeys(ids):
+        if i in archived:
+            continue
+        e = store.episode(i)
+        if e is None:
+            out.append(no_such("memory", i, store))
+        elif e.deleted_at is not None:
+            out.append(f"memory #{i} is deleted, not archived (`memories restore {i}` "
+                       "brings it back)")
+        else:
+            out.append(f"memory #{i} is not archived")
+    return out
+
+
 def cmd_restore(args: argparse.Namespace) -> int:
-    """``hela-desktop restore ID...``: un-archive (edges were kept)."""
+    """``hela-desktop restore ID...``: un-archive (edges were kept).  An id that is not an
+    archived memory refuses the whole request (exit 2): nothing is restored."""
     from ..forgetting import restore
 
+    ids = list(dict.fromkeys(args.ids))  # `restore 4 4`: once
     store = existing_store(Path(args.data_dir))
     try:
-        done = restore(store, args.ids)
-        missing = [i for i in args.ids if i not in done]
+        # the write lock first: a busy or read-only store is that (exit 3) whatever the
+        # ids, and nothing changes between the check and the restore
+        with store.transaction():
+            refused = restore_refusals(store, ids)
+            for msg in refused:
+                error(msg)
+            done = [] if refused else restore(store, ids)
         for i in done:
             print(f"restored #{i}")
-        for i in missing:
-            print(f"#{i}: not an archived memory", file=sys.stderr)
-        return 0 if not missing else 1
+        return EXIT_USAGE if refused else 0
     finally:
         store.close()

@@ -444,7 +444,10 @@ class _PlainSource(_Source):
                     mtype = s(mtype)
                 except _Bad as bad:
                     raise _Bad(bad.what, f"{where}, field 'type'") from None
-            meta = json.dumps({"type": mtype}, ensure_ascii=False) if mtype else None
+            info: dict[str, Any] = {"type": mtype} if mtype else {}
+            if raw_created is not None:  # an old date: forgetting's idle clock starts at the
+                info["imported_at"] = round(self.now, 3)  # import (as for history imports)
+            meta = json.dumps(info, ensure_ascii=False) if info else None
             created_key = raw_created if isinstance(raw_created, str) else repr(raw_created)
             uid = _plain_uid("j", content, created_key)
             yield where, _plain_episode(uid, content, created, importance, meta)
