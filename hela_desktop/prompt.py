@@ -165,6 +165,13 @@ _MARKUP_PREFIXES = ("user:", "assistant:", "system:", "human:", "ai:", "hela:", 
                     "answer:", MEMORY_HEADER.lower(), "things you told me")
 
 
+def _cut_note(pattern: regex.Pattern, text: str) -> bool:
+    """Is `text` the start of a memory line's date, far enough to be nothing else (it has
+    reached ", on ": "(3 weeks ago, on 2 Ma")?"""
+    m = pattern.fullmatch(text, partial=True)
+    return m is not None and ", on " in text
+
+
 def _could_become_markup(line: str) -> bool:
     low = line.lstrip(" \t-*•").lower()
     if not low:
@@ -203,10 +210,17 @@ class AnswerFilter:
         return "".join(out)
 
     def flush(self) -> str:
-        """What is still held back at the end of the answer."""
+        """What is still held back at the end of the answer.  A memory line's date cut off
+        by the answer's end ("Pixel (today, on 1 Dec") is dropped once it has reached its
+        unmistakable ", on " (`_cut_note`); a shorter start ("(today") is text."""
         held, self._held = self._held, ""
-        if self.done or not self._line:
-            return "" if self.done else held
+        if self.done:
+            return ""
+        if not self._line:
+            return "" if _cut_note(_DATE_NOTE, held) else held
+        if _cut_note(_DATE_NOTE_LEAD, self._line):
+            self._line = ""
+            return ""
         return self._decide(final=True)
 
     def _mid_line(self, ch: str) -> str:

@@ -134,6 +134,13 @@ def test_answer_filter_removes_markup_and_ends_transcripts():
             assert run(pieces) == ("Your cat is Miso.", False), pieces
         assert run([f"• Rui plays the cello. {note}\nOk"]) == ("• Rui plays the cello.\nOk", False)
         assert run(list(f"{note} Rui lives in Coimbra.")) == ("Rui lives in Coimbra.", False)
+    # a date cut off by the answer's token limit (seen in the terminal: "… (today, on 1
+    # December"): dropped once it reached ", on ", kept as text before that
+    for pieces in (["Your dog is Pixel (today, on 1 Dec"], list("Pixel (3 weeks ago, on 2")):
+        assert run(pieces)[0] == "".join(pieces).split(" (")[0], pieces
+    assert run(list("- (today, on 1 December")) == ("", False)
+    assert run(list("Meet me (today")) == ("Meet me (today", False)
+    assert run(["we met (today, on time"]) == ("we met (today, on time", False)
     # the answer half of a Q/A pair leading the answer, not a list later on
     assert run(list("A: A: Maria")) == ("Maria", False) and run(["Answer: yes"]) == ("yes", False)
     assert run(["Options:\nA: apples, B: pears"]) == ("Options:\nA: apples, B: pears", False)
