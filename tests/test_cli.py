@@ -206,14 +206,18 @@ def test_piped_chat_plain_text_and_slash_commands_are_not_messages(tmp_path):
     lines, and `/help` or a mistyped `/nwe` went to the model as messages (and memories)."""
     d = tmp_path / "data"
     r = run("chat", "--data-dir", str(d), "--max-tokens", "6", "--temperature", "0",
-            input="/help\n/nwe\nMy favourite colour is teal.\n/quit\n")
+            input="/help\n/nwe\nMy favourite colour is teal.\nWhat is my favourite colour?\n/quit\n")
     assert r.returncode == 0, r.stderr
     assert "\x1b[" not in r.stdout and "6 tokens" in r.stdout
+    # pass 7: "hela> " waited for the answer, so the recalled ids had a line of their own
+    # ("hela>   recalled #1" pushed the answer onto the next line)
+    assert "  recalled #1\nhela> " in r.stdout and "hela>   recalled" not in r.stdout
     assert "unknown command /nwe: /new starts a new chat" in r.stdout
     assert r.stdout.count("/quit (or Ctrl-D) leaves") == 2
     with Store(d) as s:
         msgs = s.messages(s.conversations()[0]["id"])
-        assert [m["content"] for m in msgs if m["role"] == "user"] == ["My favourite colour is teal."]
+        assert [m["content"] for m in msgs if m["role"] == "user"] == [
+            "My favourite colour is teal.", "What is my favourite colour?"]
 
 
 def test_forget_list_json_is_json(tmp_path):

@@ -109,10 +109,12 @@ class TerminalChat:
         self.seed = seed
         self.one_shot = one_shot
 
-    def turn(self, message: str, conversation: int | None) -> int | None:
+    def turn(self, message: str, conversation: int | None, label: str = "") -> int | None:
         """Send `message`; returns the conversation it went to.  Ctrl-C stops the answer
-        (the partial answer is stored, marked interrupted)."""
-        from ..events import DoneEvent, to_json
+        (the partial answer is stored, marked interrupted).  `label` ("hela> ") opens the
+        answer's line once there is something for it: the recalled memories print on their
+        own line before it, and a refused message prints none."""
+        from ..events import DoneEvent, MemoriesEvent, to_json
         from ..server_llm import ServerError
 
         gen = self.assistant.chat(message, conversation, threading.Event(), seed=self.seed)
@@ -123,8 +125,11 @@ class TerminalChat:
                     done = ev
                 if self.as_json:
                     print(to_json(ev), flush=True)
-                else:
-                    print_event(ev)
+                    continue
+                if label and not isinstance(ev, MemoriesEvent):
+                    print(label, end="", flush=True)
+                    label = ""
+                print_event(ev)
         except BrokenPipeError:  # the reader (`| head`) went away: keep what was said
             gen.close()  # (the partial answer, marked interrupted) before the store closes
             raise
@@ -174,9 +179,8 @@ class TerminalChat:
                 print(("" if cmd == "/help" else f"unknown command {line.strip()}: ")
                       + CHAT_COMMANDS)
             elif line.strip():
-                print("hela> ", end="", flush=True)
                 try:
-                    conversation = self.turn(line, conversation)
+                    conversation = self.turn(line, conversation, label="hela> ")
                 except (MessageTooLong, StoreError) as exc:  # the chat goes on
                     print(f"\nerror: {exc}", file=sys.stderr)
 
