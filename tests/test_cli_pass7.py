@@ -207,3 +207,32 @@ def test_purge_with_nothing_archived_says_so(tmp_path, capsys):
     assert main(["forget", "--purge", "--dry-run", "--data-dir", str(d)]) == 0
     out = capsys.readouterr().out
     assert "no archived memories to delete" in out and "for good: \n" not in out
+
+
+def test_summaries_count_in_words():
+    """The terminal's export, import and reflection lines said "1 conversations", "(1 edges
+    kept)", "1 clusters left", used table names ("episodes: 2 added") and gave a rate for
+    two memories that was the embedder's loading time ("0.4 per s")."""
+    from pathlib import Path
+
+    from hela_desktop.cli.reflect import consolidation_summary
+    from hela_desktop.consolidate import ConsolidationReport
+    from hela_desktop.memfile.report import ExportReport, ImportReport
+    from hela_desktop.words import count
+
+    assert (count(1, "chat"), count(0, "chat"), count(2, "memory", "memories")) == (
+        "1 chat", "0 chats", "2 memories")
+    rep = ExportReport(Path("m.hela"), "native", {"episodes": 1, "edges": 2, "knowledge": 0,
+                                                   "conversations": 1, "messages": 1,
+                                                   "timelines": 1}, 8134, 0.1)
+    assert rep.summary() == ("exported to m.hela (native, 8 KB): 1 memory, 2 links, "
+                             "0 distilled facts, 1 chat, 1 message, 1 answer timeline")
+    imp = ImportReport(Path("m.hela"), "native", added={"episodes": 2, "conversations": 1},
+                       merged={"episodes": 1}, skipped={"conversations": 1}, embedded=2,
+                       embed_seconds=5.0)
+    assert imp.summary() == ("imported m.hela (native; 2 embedded): memories: 2 added, "
+                             "1 merged, 0 already here; chats: 1 added, 0 merged, 1 already here")
+    imp.embedded, imp.embed_seconds = 400, 8.0  # enough texts for the rate to be the embedder's
+    assert "400 embedded, 50 per s" in imp.summary()
+    line = consolidation_summary(ConsolidationReport(hubs=1, clusters=1, remaining=1))
+    assert line.startswith("1 hub, 1 cluster (0 done before)") and "; 1 cluster left;" in line

@@ -413,7 +413,7 @@ def test_cli_export_import_and_refusal(sample, tmp_path, capsys):
     src_dir = store.path.parent
     out = tmp_path / "cli.hela"
     assert run_cli(src_dir, "export", str(out), "--conversation", str(info["c1"])) == 0
-    assert "3 episodes" in capsys.readouterr().out
+    assert "3 memories" in capsys.readouterr().out
     assert run_cli(src_dir, "export", str(tmp_path / "cli.md")) == 0
     assert (tmp_path / "cli.md").read_text(encoding="utf-8").startswith("# HeLa")
     assert run_cli(src_dir, "export", str(tmp_path / "r.hela"), "--since", "2023-11-15",

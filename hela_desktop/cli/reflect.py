@@ -10,6 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
+from ..words import count
 from .common import (
     EXIT_USAGE,
     add_data_dir,
@@ -109,10 +110,11 @@ def print_cluster(d: dict, dry_run: bool = False) -> None:
 def consolidation_summary(rep) -> str:
     """The last line of ``consolidate``: what the pass did."""
     tag = "dry run, nothing written: " if rep.dry_run else ""
-    return (f"{tag}{rep.hubs} hubs, {rep.clusters} clusters ({rep.already_done} done "
+    return (f"{tag}{count(rep.hubs, 'hub')}, {count(rep.clusters, 'cluster')} "
+            f"({rep.already_done} done "
             f"before), {rep.distilled} distilled, {rep.failed} invalid; knowledge: "
             f"{rep.added} added, {rep.strengthened} strengthened, {rep.superseded} "
-            f"superseded, {rep.rejected} rejected; {rep.remaining} clusters left; "
+            f"superseded, {rep.rejected} rejected; {count(rep.remaining, 'cluster')} left; "
             f"{rep.seconds:.1f} s")
 
 
@@ -159,8 +161,8 @@ def _print_archived(store, as_json: bool = False) -> None:
         return
     for e in rows:
         label = " ".join(e["text"].split())[:70]
-        print(f"#{e['id']}  {label}\n      {e['reason']} ({e['edges']} edges kept)")
-    print(f"{len(rows)} archived memories")
+        print(f"#{e['id']}  {label}\n      {e['reason']} ({count(e['edges'], 'link')} kept)")
+    print(f"{count(len(rows), 'archived memory', 'archived memories')}")
 
 
 def forget_lines(rep, dry_run: bool, purge: bool) -> list[str]:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..words import count
+
 
 @dataclass
 class ExportReport:
@@ -20,8 +22,12 @@ class ExportReport:
     seconds: float
 
     def summary(self) -> str:
-        parts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
-        return f"exported to {self.path} ({self.fmt}, {self.bytes} bytes): {parts}"
+        """The export for the terminal: "exported to FILE (native, 8 KB): 2 memories, 1 link,
+        1 chat, 4 messages, 2 answer timelines" (every kind, zeros too)."""
+        nouns = {**_NOUNS, **_MORE_NOUNS}
+        parts = ", ".join(count(int(v or 0), *nouns.get(k, (k, k)))
+                          for k, v in self.counts.items())
+        return f"exported to {self.path} ({self.fmt}, {_size(self.bytes)}): {parts}"
 
     def sentence(self) -> str:
         """The export in words for the app: "Exported 18 memories, 60 links and 2 chats to
@@ -35,6 +41,10 @@ class ExportReport:
 _NOUNS = {"episodes": ("memory", "memories"), "edges": ("link", "links"),
           "knowledge": ("distilled fact", "distilled facts"),
           "conversations": ("chat", "chats"), "messages": ("message", "messages")}
+# kinds a person rarely thinks of, named in the terminal's summaries only
+_MORE_NOUNS = {"timelines": ("answer timeline", "answer timelines")}
+# a small import's rate is mostly the embedder's loading: shown from this many texts on
+RATE_FROM = 20
 
 
 def _counted(counts: dict[str, int]) -> str:
@@ -76,15 +86,16 @@ class ImportReport:
         return self.embedded / self.embed_seconds
 
     def summary(self) -> str:
-        kinds = [k for k in ("episodes", "edges", "knowledge", "conversations", "messages",
-                             "timelines") if k in self.added]
+        """The import for the terminal, per kind of record: "imported FILE (native; 2
+        embedded): memories: 2 added, 0 merged, 0 already here; links: …"."""
+        nouns = {**_NOUNS, **_MORE_NOUNS}
         parts = [
-            f"{k}: {self.added.get(k, 0)} added, {self.merged.get(k, 0)} merged, "
-            f"{self.skipped.get(k, 0)} skipped"
-            for k in kinds
+            f"{nouns[k][1]}: {self.added.get(k, 0)} added, {self.merged.get(k, 0)} merged, "
+            f"{self.skipped.get(k, 0)} already here"
+            for k in nouns if k in self.added
         ]
         head = "would import" if self.dry_run else "imported"
-        rate = self.embed_rate
+        rate = self.embed_rate if self.embedded >= RATE_FROM else None
         emb = f"{self.embedded} embedded" + (
             f", {rate:.0f} per s" if rate and rate >= 10 else f", {rate:.1f} per s" if rate else "")
         if self.bad_vectors:

@@ -8,6 +8,7 @@ import html
 import time
 
 from ..events import ReflectionEvent
+from ..words import count
 from .graph_model import LEARNED_MIN
 
 MEANING_WORDS = ((0.6, "very close in meaning to"), (0.4, "close in meaning to"),
@@ -199,9 +200,6 @@ def link_html(weight: float, learned: float, learned_rgb: tuple[int, int, int]) 
 
 
 # ------------------------------------------------------------- reflection reports -----
-def _n(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
 
 def _count(v) -> int:
     if isinstance(v, (list, tuple, set, dict)):
@@ -240,19 +238,19 @@ def _distilled(s: dict) -> list[str]:
     added, stronger = _count(s.get("added")), _count(s.get("strengthened"))
     groups, clusters = _count(s.get("distilled")), _count(s.get("clusters"))
     if added or stronger:
-        what = [f"distilled {_n(added, 'new fact')}"] if added else []
+        what = [f"distilled {count(added, 'new fact')}"] if added else []
         if stronger:
-            what.append(f"confirmed {_n(stronger, 'known fact')}")
-        src = f" from {_n(groups, 'group')} of related memories" if groups else ""
+            what.append(f"confirmed {count(stronger, 'known fact')}")
+        src = f" from {count(groups, 'group')} of related memories" if groups else ""
         out = [(" and ".join(what) + src + ".").capitalize()]
         if _count(s.get("superseded")):
-            out.append(f"{_n(_count(s['superseded']), 'older fact')} replaced by newer ones.")
+            out.append(f"{count(_count(s['superseded']), 'older fact')} replaced by newer ones.")
         return out
     if groups:
         rejected = _count(s.get("rejected"))
-        why = (f" (the model's {_n(rejected, 'suggestion')} {'was' if rejected == 1 else 'were'} "
+        why = (f" (the model's {count(rejected, 'suggestion')} {'was' if rejected == 1 else 'were'} "
                "set aside: too short, repeated, or not in your own words)") if rejected else ""
-        return [f"Read {_n(groups, 'group')} of related memories; nothing new to add{why}."]
+        return [f"Read {count(groups, 'group')} of related memories; nothing new to add{why}."]
     if clusters and _count(s.get("already_done")) >= clusters:
         return ["Nothing new since the last reflection."]
     if not clusters:
@@ -263,11 +261,11 @@ def _distilled(s: dict) -> list[str]:
 def _consolidation_sentence(s: dict) -> str:
     out = _distilled(s)
     if _count(s.get("failed")):
-        out.append(f"The model's answer for {_n(_count(s['failed']), 'group')} could not be used.")
+        out.append(f"The model's answer for {count(_count(s['failed']), 'group')} could not be used.")
     if s.get("yielded"):
         rest = _count(s.get("remaining"))
         out.append("Stopped early because you started typing"
-                   + (f"; {_n(rest, 'group')} will be read at the next idle moment." if rest else "."))
+                   + (f"; {count(rest, 'group')} will be read at the next idle moment." if rest else "."))
     elif not out:
         out.append("Nothing to distil.")
     return " ".join(out)
@@ -277,16 +275,16 @@ def _forgetting_sentence(s: dict) -> str:
     out = []
     n = _count(s.get("archived"))
     if n:
-        out.append(f"Archived {_n(n, 'weak, isolated, stale memory', 'weak, isolated, stale memories')}"
+        out.append(f"Archived {count(n, 'weak, isolated, stale memory', 'weak, isolated, stale memories')}"
                    f"{_ids(s.get('archived'))} — restore {'it' if n == 1 else 'them'} from the Archive tab.")
     if _count(s.get("purged")):
-        out.append(f"Deleted {_n(_count(s['purged']), 'archived memory', 'archived memories')} for good"
+        out.append(f"Deleted {count(_count(s['purged']), 'archived memory', 'archived memories')} for good"
                    f"{_ids(s.get('purged'))}.")
     if _count(s.get("restored")):
-        out.append(f"Restored {_n(_count(s['restored']), 'memory', 'memories')}{_ids(s.get('restored'))}.")
+        out.append(f"Restored {count(_count(s['restored']), 'memory', 'memories')}{_ids(s.get('restored'))}.")
     if not out:
         checked = _count(s.get("checked"))
-        out.append((f"Checked {_n(checked, 'memory', 'memories')}; none" if checked else "No memory")
+        out.append((f"Checked {count(checked, 'memory', 'memories')}; none" if checked else "No memory")
                    + " was weak, isolated and old enough to archive.")
     if s.get("yielded"):
         out.append("Stopped early because you started typing.")
