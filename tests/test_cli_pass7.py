@@ -234,5 +234,7 @@ def test_summaries_count_in_words():
                              "1 merged, 0 already here; chats: 1 added, 0 merged, 1 already here")
     imp.embedded, imp.embed_seconds = 400, 8.0  # enough texts for the rate to be the embedder's
     assert "400 embedded, 50 per s" in imp.summary()
+    imp.dry_run, imp.embed_seconds = True, 0.0  # a dry run embeds nothing: it says so
+    assert imp.summary().startswith("would import m.hela (native; 400 to embed): ")
     line = consolidation_summary(ConsolidationReport(hubs=1, clusters=1, remaining=1))
     assert line.startswith("1 hub, 1 cluster (0 done before)") and "; 1 cluster left;" in line

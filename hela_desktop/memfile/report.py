@@ -96,7 +96,7 @@ class ImportReport:
         ]
         head = "would import" if self.dry_run else "imported"
         rate = self.embed_rate if self.embedded >= RATE_FROM else None
-        emb = f"{self.embedded} embedded" + (
+        emb = f"{self.embedded} {'to embed' if self.dry_run else 'embedded'}" + (
             f", {rate:.0f} per s" if rate and rate >= 10 else f", {rate:.1f} per s" if rate else "")
         if self.bad_vectors:
             emb += f"; {self.bad_vectors} vectors of the wrong size or length not used"
