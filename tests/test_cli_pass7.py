@@ -238,3 +238,25 @@ def test_summaries_count_in_words():
     assert imp.summary().startswith("would import m.hela (native; 400 to embed): ")
     line = consolidation_summary(ConsolidationReport(hubs=1, clusters=1, remaining=1))
     assert line.startswith("1 hub, 1 cluster (0 done before)") and "; 1 cluster left;" in line
+
+
+def test_an_export_that_matches_nothing_writes_no_file_and_keeps_the_old_one(data, tmp_path,
+                                                                             capsys):
+    """`export --search` with no match wrote an empty memory file with exit 0, over a file
+    already there; a folder that does not exist was exit 3 (the environment)."""
+    out = tmp_path / "backup.hela"
+    out.write_bytes(b"an earlier export")
+    assert main(["export", str(out), "--search", "zebras", "--data-dir", str(data)]) == 2
+    assert "no memory or chat matches the selection" in capsys.readouterr().err
+    assert out.read_bytes() == b"an earlier export"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+    assert main(["export", str(out), "--search", "Porto", "--data-dir", str(data)]) == 0
+    assert capsys.readouterr().out.startswith(f"exported to {out} (native, ")
+    with Store(tmp_path / "fresh") as st:  # a whole export of an empty store: a valid backup
+        assert st.path.exists()
+    empty = tmp_path / "empty.hela"
+    assert main(["export", str(empty), "--data-dir", str(tmp_path / "fresh")]) == 0
+    assert empty.exists()
+    capsys.readouterr()
+    assert main(["export", str(tmp_path / "no" / "x.hela"), "--data-dir", str(data)]) == 2
+    assert "no such folder" in capsys.readouterr().err

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import os
 import re
 import sys
 import time
@@ -119,6 +120,9 @@ def _cli_export(args: argparse.Namespace) -> int:
         print("error: export writes a file: name one (.hela, or .md for Markdown)",
               file=sys.stderr)
         return EXIT_REFUSED
+    if not args.file.parent.is_dir():
+        print(f"error: {args.file.parent}: no such folder; nothing exported", file=sys.stderr)
+        return EXIT_REFUSED
     if args.since is not None and args.until is not None and args.since >= args.until:
         print("error: --since is after --until: no memory was made in between; nothing "
               "exported", file=sys.stderr)
@@ -141,10 +145,22 @@ def _cli_export(args: argparse.Namespace) -> int:
                 print(f"error: {no_such('conversation', args.conversation, store)}",
                       file=sys.stderr)
                 return EXIT_REFUSED
-            rep = export_store(store, args.file, fmt=fmt, selection=sel,
-                               include_embeddings=not args.no_embeddings,
-                               include_conversations=not args.no_conversations,
-                               hela=_settings_hela(args))
+            # written beside the target first: a selection that matches nothing must not
+            # replace a file already there with an empty one
+            part = args.file.with_name(f".{args.file.name}.{os.getpid()}.part")
+            try:
+                rep = export_store(store, part, fmt=fmt, selection=sel,
+                                   include_embeddings=not args.no_embeddings,
+                                   include_conversations=not args.no_conversations,
+                                   hela=_settings_hela(args))
+                if not sel.is_all() and not any(rep.counts.values()):
+                    print("error: no memory or chat matches the selection (--conversation, "
+                          "--since, --until, --search); no file written", file=sys.stderr)
+                    return EXIT_REFUSED
+                os.replace(part, args.file)
+                rep.path = args.file
+            finally:
+                part.unlink(missing_ok=True)
     except OSError as exc:
         print(f"error: {args.file}: cannot write ({exc.strerror or exc})", file=sys.stderr)
         return EXIT_ENVIRONMENT
