@@ -198,6 +198,11 @@ def test_bench_speed_passes_its_options_to_the_benchmark(tmp_path, monkeypatch, 
                  "--model-name", "m", "--quick", "--skip", "eager", "--server-log", "l"]) == 0
     assert seen == {"answers": 2, "eager": False, "log": "l", "url": "http://h:1", "model": "m",
                     "backend": "server"}
+    # a mistyped part was ignored and the whole benchmark ran
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "speed", "--data-dir", str(tmp_path), "--skip", "memfile,consolidation"])
+    assert exc.value.code == 2
+    assert "no part named consolidation; the parts are retrieval," in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -41,7 +41,8 @@ def add_speed(bsub) -> None:
     speed.add_argument("--queries", type=at_least(1), default=60, help="queries per pool size")
     speed.add_argument("--answers", type=at_least(1), default=8, help="answers per streaming run")
     speed.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    speed.add_argument("--skip", default="", help="comma list: retrieval,stream,eager,turns,memfile,import,consolidate")
+    speed.add_argument("--skip", type=_parts, default=frozenset(),
+                       help="comma list of parts to leave out: " + ",".join(SPEED_PARTS))
     speed.add_argument("--stress", type=at_least(0), default=0, metavar="N",
                        help="run the streaming comparisons beside N busy processes (a busy "
                             "machine) and report ratio, largest swap pause and pause share")
@@ -54,6 +55,20 @@ def add_speed(bsub) -> None:
 
 def _comma_list(text: str | None) -> list[str]:
     return [x.strip() for x in (text or "").split(",") if x.strip()]
+
+
+SPEED_PARTS = ("retrieval", "stream", "eager", "turns", "memfile", "import", "consolidate")
+
+
+def _parts(text: str) -> frozenset[str]:
+    """An argparse type: `bench speed --skip`'s comma list, every name one of its parts (a
+    mistyped "--skip consolidation" was silently ignored and ran everything)."""
+    names = _comma_list(text)
+    wrong = [n for n in names if n not in SPEED_PARTS]
+    if wrong:
+        raise argparse.ArgumentTypeError(
+            f"no part named {', '.join(wrong)}; the parts are {', '.join(SPEED_PARTS)}")
+    return frozenset(names)
 
 
 def _sizes(text: str) -> list[int]:
@@ -72,7 +87,7 @@ def cmd_bench_speed(args: argparse.Namespace) -> int:
         profile=args.profile or None, backend="server" if args.server else None,
         server_url=args.server or None,
         server_model=(args.model_name or None) if args.server else None)
-    skip = set(_comma_list(args.skip))
+    skip = set(args.skip)
     if args.server:  # re-retrieval vs plain streaming from one server
         from ..bench.server_speed import format_server_reports, run_server_speed
         from ..server_llm import ServerError
