@@ -131,7 +131,9 @@ Event = MemoriesEvent | TokenEvent | MemoryUpdateEvent | DoneEvent
 
 
 def to_json(event: Event) -> str:
-    return json.dumps(event.to_dict(), ensure_ascii=False)
+    """One JSON line, its ``type`` first (what a reader of the stream looks at first)."""
+    d = event.to_dict()
+    return json.dumps({"type": d.pop("type", None), **d}, ensure_ascii=False)
 
 
 # ---- events beyond the chat stream (the app's session: memory, reflection, chats, model) ----

@@ -260,3 +260,15 @@ def test_an_export_that_matches_nothing_writes_no_file_and_keeps_the_old_one(dat
     capsys.readouterr()
     assert main(["export", str(tmp_path / "no" / "x.hela"), "--data-dir", str(data)]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_every_json_event_line_starts_with_its_type():
+    """`chat --json`'s `done` line carried "type" last, after the whole answer's timeline."""
+    from hela_desktop.events import DoneEvent, TokenEvent, to_json
+
+    for ev in (DoneEvent(conversation_id=1, message_id=2, episode_id=3, tokens=4, swaps=0,
+                         prefill_tokens=9, tokens_per_s=5.0, elapsed_s=1.0, text="hi"),
+               TokenEvent(index=0, text="hi")):
+        line = to_json(ev)
+        assert line.startswith('{"type": "'), line
+        assert json.loads(line) == ev.to_dict()
