@@ -12,6 +12,7 @@ from ..config import Settings
 from ..memory import PROFILES
 from ..paths import bundled_model_path, scan_models
 from . import plain
+from .window_look import frame_margins
 
 PROFILE_NAMES = {  # what a user reads; the data is the profile id (settings.json)
     "hela": "Meaning, words and links (recommended)",
@@ -292,7 +293,7 @@ class SettingsDialog(QtWidgets.QDialog):
         the screen and squeeze the help texts.)"""
         screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
         avail = screen.availableGeometry()
-        frame = max(0, self.frameGeometry().height() - self.height()) if self.isVisible() else 0
+        frame = frame_margins(self)  # (on a laptop, a title bar pushed OK / Cancel off the screen)
         body = self._form
         body_lay = body.layout()
         assert body_lay is not None
@@ -301,25 +302,26 @@ class SettingsDialog(QtWidgets.QDialog):
         m = self.contentsMargins() + (self.layout() or body_lay).contentsMargins()
         side = m.left() + m.right()
         width = min(max(self.width() if self._fitted and self.isVisible() else 0, self.minimumWidth(),
-                        body.sizeHint().width() + side + bar), avail.width())
+                        body.sizeHint().width() + side + bar), avail.width() - frame.left() - frame.right())
         inner = width - side - bar
         form_h = body_lay.heightForWidth(inner) if body_lay.hasHeightForWidth() else -1
         form_h = max(form_h, body.minimumSizeHint().height())
         spacing = max(0, (self.layout() or body_lay).spacing())
         want = form_h + self.buttons.sizeHint().height() + spacing + m.top() + m.bottom()
-        height = min(want, avail.height() - frame)
+        height = min(want, avail.height() - frame.top() - frame.bottom())
         self.resize(width, height)
         # keep it on the screen (a taller dialog may have grown past the bottom); the first
         # time, centred over the window again (it was placed for its size before the fit)
-        g = self.frameGeometry()
+        g = self.geometry().marginsAdded(frame)
+        now = g.topLeft()
         parent = self.parentWidget()
         if center and parent is not None:
             g.setSize(QtCore.QSize(width, height) + (g.size() - self.size()))
             g.moveCenter(parent.window().frameGeometry().center())
         x = min(max(g.x(), avail.left()), avail.right() - g.width() + 1)
         y = min(max(g.y(), avail.top()), avail.bottom() - g.height() + 1)
-        if QtCore.QPoint(x, y) != self.frameGeometry().topLeft():
-            self.move(x, y)
+        if QtCore.QPoint(x, y) != now:
+            self.move(self.pos() + QtCore.QPoint(x, y) - now)
 
     def _fill_models(self) -> None:
         from ..model_catalog import find_models
