@@ -12,7 +12,11 @@ import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings f
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtWidgets  # noqa: E402
+from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
+from test_app_polish import _formats, _window  # noqa: E402
+from test_ui_app import SEED, _wait  # noqa: E402
+
+from hela_desktop.store import Store  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -41,3 +45,93 @@ def test_the_settings_dialog_leaves_room_for_its_title_bar(qtbot, tmp_path):
     assert dlg.form_scroll.verticalScrollBar().maximum() > 0  # the form scrolls instead
     ok = dlg.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok)
     assert avail.contains(ok.mapToGlobal(ok.rect().bottomRight()))
+
+
+GARDEN = "My garden has tomatoes, basil and a lemon tree my grandmother planted. " * 70  # a paste
+MARKUP = "I write <b>bold</b> in HTML & use x < y"
+
+
+def test_a_long_memory_has_a_tooltip_that_fits_the_screen(qtbot, seed_dir, embedder):
+    """A 5,000-character paste became a memory whose tooltip (the Memories tab, the chat's
+    "From your memories" link) was a label 1,014 pixels tall on a 768-pixel screen, its
+    start above the top edge (/work/exp/qa7/tips-tip-garden.png).  It now shows the first
+    1,200 characters and says how many more there are."""
+    data_dir = seed_dir(SEED + [(GARDEN, "A lovely garden.")])
+    with Store(data_dir) as store:
+        eid = max(e.id for e in store.list_episodes())
+        cid = store.add_conversation("Garden")
+        store.add_message(cid, "user", "What grows in my garden?")
+        store.add_message(cid, "assistant", "Tomatoes.", stats={
+            "tokens": 3, "swaps": 0, "elapsed_s": 1.0,
+            "memories": [{"episode_id": eid, "text": GARDEN, "kind": "episode"}]})
+    w = _window(qtbot, data_dir, embedder)
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    w.right_tabs.setCurrentIndex(1)
+    m = w.browser.model
+    _wait(qtbot, lambda: m.rowCount() == len(SEED) + 1, 20)
+    row = next(r for r in range(m.rowCount()) if m.episode_at(r).id == eid)
+    shown = m.data(m.index(row, 2), QtCore.Qt.ItemDataRole.ToolTipRole)
+    assert GARDEN[:200] in shown and len(shown) <= 1250, len(shown)
+    whole = m.episode_at(row).text
+    cut = shown.partition("…")[0]
+    assert whole.startswith(cut) and shown.endswith(f"… ({len(whole) - len(cut):,} more characters)")
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "Tomatoes." in w.chat.view.toPlainText(), 20)
+    link = next(f.toolTip() for _, f in _formats(w.chat.view.document())
+                if f.isAnchor() and f.anchorHref() == f"m:{eid}")
+    assert len(link) <= 1300 and "more characters)" in link
+    assert link.endswith("(click: show it in the graph)")  # its last line stays
+    w.close()
+
+
+def _as_shown(tooltip: str) -> str:
+    """The words a tooltip shows (Qt takes one that looks like HTML for rich text)."""
+    if not QtGui.Qt.mightBeRichText(tooltip):
+        return tooltip
+    d = QtGui.QTextDocument()
+    d.setHtml(tooltip)
+    return d.toPlainText()
+
+
+def test_tooltips_show_a_memorys_markup_as_written(qtbot, seed_dir, embedder, monkeypatch):
+    """The timeline's tooltips put a memory's words into rich text unescaped: "I write
+    <b>bold</b> in HTML & use x < y" read "I write bold in HTML & use x" (the rest taken
+    for a tag).  The graph's hover and the chat's source link did the same."""
+    from hela_desktop.ui.timeline import LABEL_W
+
+    data_dir = seed_dir(SEED + [(MARKUP, "Noted.")])
+    with Store(data_dir) as store:
+        eid = max(e.id for e in store.list_episodes())
+        cid = store.add_conversation("Markup")
+        store.add_message(cid, "user", "How do I write bold?")
+        store.add_message(cid, "assistant", "Use tags.", stats={
+            "tokens": 3, "swaps": 0, "elapsed_s": 1.0,
+            "memories": [{"episode_id": eid, "text": MARKUP, "kind": "episode"}]})
+    w = _window(qtbot, data_dir, embedder)
+    _wait(qtbot, lambda: w.embedder_ready and eid in w.graph.data.nodes, 60)
+    label = w.graph.label_of(eid)
+    assert "<b>" in label  # (the label keeps the markup this test is about)
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "Use tags." in w.chat.view.toPlainText(), 20)
+    link = next(f.toolTip() for _, f in _formats(w.chat.view.document())
+                if f.isAnchor() and f.anchorHref() == f"m:{eid}")
+    assert MARKUP in _as_shown(link)
+    # the graph: hovering the memory's dot
+    _wait(qtbot, lambda: any(len(r) for r in w.graph._drawn_rows.values()), 20)
+    xy = w.graph.xy[w.graph.data.index[eid]]
+    w.graph._on_scene_move(w.graph.vb.mapViewToScene(QtCore.QPointF(float(xy[0]), float(xy[1]))))
+    assert w.graph._hover_id == eid
+    assert _as_shown(w.graph.plot.toolTip()).startswith(f"#{eid} {MARKUP[:30]}")
+    # the timeline: over a token, then over the memory's row name
+    shown: list[str] = []
+    monkeypatch.setattr(QtWidgets.QToolTip, "showText", lambda _pos, text, *_a: shown.append(text))
+    tl = w.timeline
+    tl.set_answer([[0, 10, [eid]]], 10, "Answer")
+    y = int(tl.plot_rect().top() + 5)
+    for x in (LABEL_W + 30, 20):
+        qtbot.mouseMove(tl, QtCore.QPoint(x, y))
+        qtbot.wait(20)
+    assert len(shown) >= 2
+    for text in shown:
+        assert f"#{eid} {label}" in _as_shown(text), text
+    w.close()

@@ -15,7 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ..events import NOT_FROM_MEMORIES
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
-from .plain import no_orphan
+from .plain import no_orphan, tip
 from .window_status import NO_SOURCES, Sources
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
@@ -359,7 +359,7 @@ class MessageView(QtWidgets.QTextBrowser):
             if i:
                 cur.insertText(" · ", f)
             link.setAnchorHref(f"m:{eid}")
-            link.setToolTip(f"#{eid} · {whole}\n(click: show it in the graph)")
+            link.setToolTip(tip(f"#{eid} · {whole}", "(click: show it in the graph)"))
             cur.insertText(f"“{label}”", link)
         if more:
             cur.insertText(f" · and {more} more (in the timeline)", f)

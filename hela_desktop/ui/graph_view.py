@@ -34,7 +34,7 @@ from .graph_model import (
 )
 from .layout import ForceLayout
 from .nodes_item import NodesItem
-from .plain import ElidedLabel
+from .plain import ElidedLabel, tip
 from .theme import GraphColors, checked_button_style, graph_colors, memory_color
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
@@ -467,7 +467,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             self.nodeHovered.emit(-1)
             return
         node = self.data.nodes[nid]
-        self.plot.setToolTip(f"#{nid} {node.get('label', '')}\nrecalled {int(node.get('access_count') or 0)}×")
+        self.plot.setToolTip(tip(f"#{nid} {node.get('label', '')}\nrecalled {int(node.get('access_count') or 0)}×"))
         self.nodeHovered.emit(nid)
 
     def open_details_link(self, url: QtCore.QUrl) -> None:
