@@ -135,3 +135,127 @@ def test_tooltips_show_a_memorys_markup_as_written(qtbot, seed_dir, embedder, mo
     for text in shown:
         assert f"#{eid} {label}" in _as_shown(text), text
     w.close()
+
+
+def test_tab_passes_the_chat_in_one_press(qtbot, tmp_path):
+    """Every answer is a link (hovering its words shows their memories), and Tab in the
+    chat stopped at each one: a keyboard user needed a press per answer, hundreds in an
+    imported chat, to get from the chat list to the message box."""
+    data_dir = tmp_path / "data"
+    with Store(data_dir) as store:
+        cid = store.add_conversation("Imported")
+        for i in range(30):
+            store.add_message(cid, "user", f"Question {i}")
+            store.add_message(cid, "assistant", f"Answer {i}.")
+    w = _window(qtbot, data_dir)
+    w.activateWindow()
+    qtbot.waitActive(w)
+    w.open_conversation(cid)
+    view = w.chat.view
+    _wait(qtbot, lambda: "Answer 29." in view.toPlainText(), 20)
+    w.conversations.delete_button.setFocus()
+    qtbot.keyClick(w.conversations.delete_button, QtCore.Qt.Key.Key_Tab)
+    assert QtWidgets.QApplication.focusWidget() is view  # the chat, next in the window
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Tab)
+    assert QtWidgets.QApplication.focusWidget() is w.chat.input  # and out of it at once
+    qtbot.keyClick(w.chat.input, QtCore.Qt.Key.Key_Backtab)
+    assert QtWidgets.QApplication.focusWidget() is view
+    w.close()
+
+
+def _contrast(a: QtGui.QColor, b: QtGui.QColor) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    def lum(c: QtGui.QColor) -> float:
+        ch = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+              for v in (c.redF(), c.greenF(), c.blueF())]
+        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_contrast_helper_on_hand_worked_colours():
+    white, black = QtGui.QColor("#ffffff"), QtGui.QColor("#000000")
+    assert _contrast(white, black) == pytest.approx(21.0)
+    assert _contrast(QtGui.QColor("#808080"), white) == pytest.approx(3.95, abs=0.01)
+
+
+def _texts_and_backgrounds(view):
+    """(text, its colour, the colour behind it) for every piece of text in the chat."""
+    doc = view.document()
+    base = view.palette().color(QtGui.QPalette.ColorRole.Base)
+    text = view.palette().color(QtGui.QPalette.ColorRole.Text)
+    block = doc.begin()
+    while block.isValid():
+        frame = QtGui.QTextCursor(block).currentFrame()
+        bg = frame.frameFormat().background()
+        behind = bg.color() if bg.style() != QtCore.Qt.BrushStyle.NoBrush else base
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            fg = frag.charFormat().foreground()
+            if frag.text().strip():
+                yield frag.text(), fg.color() if fg.style() != QtCore.Qt.BrushStyle.NoBrush else text, behind
+            it += 1
+        block = block.next()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_small_print_is_readable_in_both_schemes(qtbot, tmp_path, scheme):
+    """The lines under an answer, the times, "You", the chat filter's hint and its "2 of 5
+    chats", the message box's hint and a refusal were grey or red at 2.7:1 to 3.1:1 on
+    their backgrounds (the light scheme's footer 3.0:1, its placeholders 2.7:1; the dark
+    scheme's red notice 3.1:1): faint on a laptop in daylight.  Every one is now at least
+    4.5:1, in the light scheme and the dark."""
+    data_dir = tmp_path / "data"
+    with Store(data_dir) as store:
+        cid = store.add_conversation("Pixel")
+        store.add_message(cid, "user", "What is my dog's name?")
+        store.add_message(cid, "assistant", "Pixel.", stats={
+            "tokens": 60, "swaps": 1, "elapsed_s": 2.0, "max_tokens": 60,
+            "memories": [{"episode_id": 1, "text": "My dog is Pixel.", "kind": "episode"}]})
+        store.add_conversation("Other")
+    w = _window(qtbot, data_dir)
+    w.set_appearance(scheme)
+    w.open_conversation(cid)
+    view = w.chat.view
+    _wait(qtbot, lambda: "From your memories" in view.toPlainText(), 20)
+    view.add_notice("Not sent: the message is too long. Your message is back in the box.")
+    qtbot.wait(50)
+    seen = list(_texts_and_backgrounds(view))
+    assert any("tokens" in t for t, _, _ in seen) and any("Not sent" in t for t, _, _ in seen)
+    for text, fg, bg in seen:
+        assert _contrast(fg, bg) >= 4.5, (scheme, text, fg.name(), bg.name(), _contrast(fg, bg))
+    pal = QtWidgets.QApplication.palette()
+    hint, base = pal.color(QtGui.QPalette.ColorRole.PlaceholderText), pal.color(QtGui.QPalette.ColorRole.Base)
+    assert w.chat.input.palette().color(QtGui.QPalette.ColorRole.PlaceholderText) == hint
+    assert _contrast(hint, base) >= 4.5, (scheme, hint.name(), base.name())
+    w.conversations.filter.setText("pix")
+    label = w.conversations.none_label
+    assert label.text() == "1 of 2 chats"
+    img = label.grab().toImage()  # what is drawn: the darkest and lightest pixels
+    colours = {img.pixelColor(x, y).name() for x in range(img.width()) for y in range(img.height())}
+    shades = sorted((QtGui.QColor(c) for c in colours), key=lambda c: c.lightnessF())
+    assert _contrast(shades[0], shades[-1]) >= 4.5, (scheme, [c.name() for c in shades[:3]])
+    w.close()
+
+
+def test_the_chat_and_the_message_box_show_when_they_have_the_keyboard(qtbot, tmp_path):
+    """Fusion draws no focus on a text area: Tab reached the chat or the message box and
+    nothing changed on the screen (/work/exp/qa7/keys2-tab3.png).  They are now edged in
+    the accent colour while they have the keyboard, in both schemes."""
+    w = _window(qtbot, tmp_path / "data")
+    w.activateWindow()
+    qtbot.waitActive(w)
+    for scheme in ("light", "dark"):
+        w.set_appearance(scheme)
+        qtbot.wait(20)
+        accent = QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Highlight)
+        for widget, other in ((w.chat.view, w.chat.input), (w.chat.input, w.chat.view)):
+            widget.setFocus()
+            qtbot.waitUntil(widget.hasFocus)
+            img = widget.grab().toImage()
+            edge = img.pixelColor(0, img.height() // 2)  # the left edge, halfway down
+            assert edge == accent, (scheme, type(widget).__name__, edge.name(), accent.name())
+            img = other.grab().toImage()
+            assert img.pixelColor(0, img.height() // 2) != accent  # only the one with focus
+    w.close()

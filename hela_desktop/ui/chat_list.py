@@ -3,7 +3,7 @@ hundreds an import brings, New / Rename / Delete."""
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import when as format_when
 from .plain import message_box, tip
@@ -41,7 +41,7 @@ class ConversationList(QtWidgets.QWidget):
         lay.addWidget(self.filter)
         self.none_label = QtWidgets.QLabel("")
         self.none_label.setWordWrap(True)
-        self.none_label.setStyleSheet("color: #8a8f9c;")
+        self.none_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)  # follows the scheme
         self.none_label.hide()
         lay.addWidget(self.none_label)
         self.list = QtWidgets.QListWidget()

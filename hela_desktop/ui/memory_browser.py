@@ -17,6 +17,7 @@ from ..session import BrowseQuery, browse
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words
 from .plain import tip
+from .theme import warning_color
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
 TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the tabs
@@ -117,7 +118,7 @@ class EditMemoryDialog(QtWidgets.QDialog):
         note.setStyleSheet("color: gray")
         lay.addRow(note)
         self.problem = QtWidgets.QLabel("")  # why Save did nothing (shown only then)
-        self.problem.setStyleSheet("color: #c0392b")
+        self.problem.setStyleSheet(f"color: {warning_color().name()}")
         self.problem.setWordWrap(True)
         self.problem.hide()
         lay.addRow(self.problem)

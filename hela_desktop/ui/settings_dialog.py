@@ -12,6 +12,7 @@ from ..config import Settings
 from ..memory import PROFILES
 from ..paths import bundled_model_path, scan_models
 from . import plain
+from .theme import warning_color
 from .window_look import frame_margins
 
 PROFILE_NAMES = {  # what a user reads; the data is the profile id (settings.json)
@@ -115,7 +116,7 @@ class SettingsDialog(QtWidgets.QDialog):
         self.server_key.setPlaceholderText("optional")
         self.server_warning = WrapLabel("")
         self.server_warning.setWordWrap(True)
-        self.server_warning.setStyleSheet("color: #c0392b")
+        self.server_warning.setStyleSheet(f"color: {warning_color().name()}")
         self._server_rows = [self.server_url, self.server_model, self.server_key]
         form.addRow("Server address:", self.server_url)
         form.addRow("Server model:", self.server_model)
