@@ -259,3 +259,34 @@ def test_the_chat_and_the_message_box_show_when_they_have_the_keyboard(qtbot, tm
             img = other.grab().toImage()
             assert img.pixelColor(0, img.height() // 2) != accent  # only the one with focus
     w.close()
+
+
+def test_the_memory_tables_let_tab_go_and_the_search_boxes_share_their_keys(qtbot, seed_dir, embedder):
+    """Tab in the Memories table went cell by cell (five a memory: thousands of presses
+    to leave a large store), and so did the Knowledge, Archive and Activity tables.  The
+    search boxes did not share the chat filter's keys: Down in "Search memories" stayed in
+    the box, Esc in it or in "Find in graph" left the text there."""
+    data_dir = seed_dir(SEED)
+    w = _window(qtbot, data_dir, embedder)
+    w.activateWindow()
+    qtbot.waitActive(w)
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    w.search_memories()  # Ctrl+F
+    b = w.browser
+    _wait(qtbot, lambda: b.model.rowCount() == len(SEED), 20)
+    assert QtWidgets.QApplication.focusWidget() is b.search
+    qtbot.keyClicks(b.search, "sailing")
+    qtbot.keyClick(b.search, QtCore.Qt.Key.Key_Down)
+    assert QtWidgets.QApplication.focusWidget() is b.table and b.table.currentIndex().row() == 0
+    qtbot.keyClick(b.table, QtCore.Qt.Key.Key_Tab)
+    assert QtWidgets.QApplication.focusWidget() is not b.table
+    for table in (b.knowledge, b.archive, b.activity):
+        assert not table.tabKeyNavigation()
+    b.search.setFocus()
+    qtbot.keyClick(b.search, QtCore.Qt.Key.Key_Escape)
+    assert b.search.text() == ""
+    w.find_in_graph()  # Ctrl+G
+    qtbot.keyClicks(w.graph.search, "Ana")
+    qtbot.keyClick(w.graph.search, QtCore.Qt.Key.Key_Escape)
+    assert w.graph.search.text() == ""
+    w.close()

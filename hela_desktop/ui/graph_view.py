@@ -34,7 +34,7 @@ from .graph_model import (
 )
 from .layout import ForceLayout
 from .nodes_item import NodesItem
-from .plain import ElidedLabel, tip
+from .plain import ElidedLabel, find_keys, tip
 from .theme import GraphColors, checked_button_style, graph_colors, memory_color
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
@@ -143,6 +143,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._on_search)
         self.search.returnPressed.connect(self.next_match)
+        find_keys(self.search)  # Esc clears, as in the other search boxes
         self.match_label = QtWidgets.QLabel("")
         self.match_label.setMinimumWidth(70)
         self.focus_box = QtWidgets.QCheckBox("Focus on active")

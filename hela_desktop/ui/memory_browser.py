@@ -16,7 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ..session import BrowseQuery, browse
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words
-from .plain import tip
+from .plain import find_keys, tip
 from .theme import warning_color
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
@@ -339,9 +339,18 @@ class MemoryBrowser(QtWidgets.QWidget):
         acl.addWidget(self.activity, 1)
         self.tabs.addTab(self.activity_tab, "Activity")
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
+        for t in (self.table, self.knowledge, self.archive, self.activity):
+            t.setTabKeyNavigation(False)  # Tab leaves the table (it went cell by cell); arrows move
+        find_keys(self.search, self._to_first_row)
         self._update_buttons()
         if store is not None:
             self.set_store(store)
+
+    def _to_first_row(self) -> None:
+        """Down in the search box: to the best match, the first row."""
+        if self.model.rowCount() and not self.table.currentIndex().isValid():
+            self.table.selectRow(0)
+        self.table.setFocus()
 
     # ---- data -----------------------------------------------------------------------
     ANSWER_COLUMN_FROM = 640  # table width (px) from which the answer column is shown

@@ -103,3 +103,25 @@ class ElidedLabel(QtWidgets.QLabel):
         shown = self.fontMetrics().elidedText(self.text(), QtCore.Qt.TextElideMode.ElideRight,
                                               self.contentsRect().width())
         p.drawText(self.contentsRect(), int(self.alignment()), shown)
+
+
+class _FindKeys(QtCore.QObject):
+    def __init__(self, edit: QtWidgets.QLineEdit, down: Callable[[], None] | None):
+        super().__init__(edit)
+        self.edit, self.down = edit, down
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if obj is self.edit and event.type() == QtCore.QEvent.Type.KeyPress:
+            if event.key() == QtCore.Qt.Key.Key_Escape and self.edit.text():
+                self.edit.clear()
+                return True
+            if event.key() == QtCore.Qt.Key.Key_Down and self.down is not None:
+                self.down()
+                return True
+        return False
+
+
+def find_keys(edit: QtWidgets.QLineEdit, down: Callable[[], None] | None = None) -> None:
+    """A search or filter box's keys, the same everywhere: Esc clears it (an empty one
+    lets Esc through, to stop an answer), Down goes to what it found (`down`)."""
+    edit.installEventFilter(_FindKeys(edit, down))
