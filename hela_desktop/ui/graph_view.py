@@ -468,7 +468,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             self.nodeHovered.emit(-1)
             return
         node = self.data.nodes[nid]
-        self.plot.setToolTip(tip(f"#{nid} {node.get('label', '')}\nrecalled {int(node.get('access_count') or 0)}×"))
+        self.plot.setToolTip(tip(f"#{nid} {node.get('text') or node.get('label', '')}",  # whole, not cut mid-word
+                                 f"recalled {int(node.get('access_count') or 0)}×"))
         self.nodeHovered.emit(nid)
 
     def open_details_link(self, url: QtCore.QUrl) -> None:
@@ -773,7 +774,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         nb_html = "".join(
             f"<li><a href='node:{j}'>{'#' + str(j) if j >= 0 else '◆'}</a> "  # ◆: knowledge
             f"{html.escape(self.label_of(j))} "
-            f"{link_html(w, lp, self.colors.learned_edge)}</li>" for j, w, lp in nbrs[:12]) or "<li><i>none</i></li>"
+            f"{link_html(w, lp, self.colors.learned_edge)}</li>" for j, w, lp in nbrs[:12]) + (
+            f"<li>and {len(nbrs) - 12} more</li>" if len(nbrs) > 12 else "") or "<li><i>none</i></li>"
         nb_head = f"{len(nbrs)}, {n_learned} learned" if n_learned else f"{len(nbrs)}"
         recall = self.recalls.get(node_id) or n.get("last_recall")
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""
