@@ -164,19 +164,9 @@ def test_tab_passes_the_chat_in_one_press(qtbot, tmp_path):
 
 
 def _contrast(a: QtGui.QColor, b: QtGui.QColor) -> float:
-    """WCAG contrast ratio of two colours (1 to 21)."""
-    def lum(c: QtGui.QColor) -> float:
-        ch = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-              for v in (c.redF(), c.greenF(), c.blueF())]
-        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
-    hi, lo = sorted((lum(a), lum(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
+    from hela_desktop.formulas import contrast_ratio
 
-
-def test_contrast_helper_on_hand_worked_colours():
-    white, black = QtGui.QColor("#ffffff"), QtGui.QColor("#000000")
-    assert _contrast(white, black) == pytest.approx(21.0)
-    assert _contrast(QtGui.QColor("#808080"), white) == pytest.approx(3.95, abs=0.01)
+    return contrast_ratio((a.redF(), a.greenF(), a.blueF()), (b.redF(), b.greenF(), b.blueF()))
 
 
 def _texts_and_backgrounds(view):
@@ -324,4 +314,26 @@ def test_a_memory_with_many_links_says_how_many_are_not_listed(qtbot, tmp_path):
     assert "Neighbours (24, 24 learned)" in shown
     assert shown.partition("Neighbours")[2].count("note ") == 12 and "and 12 more" in shown
     assert long_text in _as_shown(_hover(g, hub))
+    w.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_memory_colour_shows_on_the_graph_and_timeline(qtbot, tmp_path, scheme):
+    """A memory's colour (its glow in the graph, its bar and dot in the timeline, the dot
+    in a word's tooltip) came from one list for both schemes: navy and maroon at 1.1:1 and
+    1.6:1 on the dark background, yellow, mint and pink at 1.1:1 to 1.5:1 on the light
+    one, so those memories' bars and dots all but vanished.  Each is now at least 3:1
+    (what a graphic needs), its hue kept."""
+    from hela_desktop.ui.theme import MEMORY_COLORS, memory_color
+
+    w = _window(qtbot, tmp_path / "data")
+    w.set_appearance(scheme)
+    bg = QtGui.QColor(w.graph.colors.background)
+    assert bg == QtGui.QColor(w.timeline.colors.background)
+    for i in range(len(MEMORY_COLORS)):
+        shown, base = memory_color(i), QtGui.QColor(MEMORY_COLORS[(i * 7) % len(MEMORY_COLORS)])
+        assert _contrast(shown, bg) >= 3.0, (scheme, base.name(), shown.name(), _contrast(shown, bg))
+        assert abs(shown.hslHue() - base.hslHue()) <= 3, (base.name(), shown.name())
+        if _contrast(base, bg) >= 3.0:
+            assert shown == base  # a colour that shows already is left as it is
     w.close()

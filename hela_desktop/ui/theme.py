@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..formulas import contrast_ratio
+
 # Distinct, colour-blind-friendly-ish hues for active memories (graph glow, timeline bars,
 # token tooltips).  A memory keeps its colour everywhere: ``memory_color(episode_id)``.
 # No orange or brown: that hue means a learned link (``GraphColors.learned_edge``,
@@ -18,8 +20,30 @@ MEMORY_COLORS = [
 
 
 def memory_color(episode_id: int) -> QtGui.QColor:
-    """The colour that marks this memory in the graph, the timeline and the chat."""
-    return QtGui.QColor(MEMORY_COLORS[(int(episode_id) * 7) % len(MEMORY_COLORS)])
+    """The colour that marks this memory in the graph, the timeline and the chat, made
+    visible on the scheme's background (see `visible_on`)."""
+    app = QtGui.QGuiApplication.instance()
+    dark = isinstance(app, QtGui.QGuiApplication) and (
+        app.palette().color(QtGui.QPalette.ColorRole.Base).lightness() < 128)
+    bg = QtGui.QColor((DARK if dark else LIGHT).background)
+    return visible_on(QtGui.QColor(MEMORY_COLORS[(int(episode_id) * 7) % len(MEMORY_COLORS)]), bg)
+
+
+def visible_on(colour: QtGui.QColor, background: QtGui.QColor, ratio: float = 3.0) -> QtGui.QColor:
+    """`colour`, blended towards white (on a dark background) or black (on a light one)
+    just enough to stand at `ratio`:1 against `background`: navy and maroon vanished on
+    the dark scheme (1.3:1), yellow and mint on the light one (1.2:1)."""
+    def rgb(c: QtGui.QColor) -> tuple[float, float, float]:
+        return c.redF(), c.greenF(), c.blueF()
+
+    towards = 1.0 if background.lightness() < 128 else 0.0
+    out = QtGui.QColor(colour)
+    for step in range(1, 11):
+        if contrast_ratio(rgb(out), rgb(background)) >= ratio:
+            break
+        t = step / 10
+        out = QtGui.QColor.fromRgbF(*(c + (towards - c) * t for c in rgb(colour)))
+    return out
 
 
 @dataclass
