@@ -337,3 +337,36 @@ def test_every_memory_colour_shows_on_the_graph_and_timeline(qtbot, tmp_path, sc
         if _contrast(base, bg) >= 3.0:
             assert shown == base  # a colour that shows already is left as it is
     w.close()
+
+
+def test_dragging_a_splitter_never_shuts_the_chat_or_the_graph(qtbot, tmp_path):
+    """Dragging the handle between the chat and the graph to the window's edge shut the
+    graph to nothing (and the graph above the timeline), and the graph's dots then raised
+    an error on every repaint ("unsupported operand type(s) for *: 'NoneType' and
+    'float'"): a view without area has no pixel size.  The chat and the graph now stop at
+    their least size; only the chat list may be dragged shut."""
+    import pyqtgraph as pg
+
+    from hela_desktop.ui.nodes_item import NodesItem
+
+    w = _window(qtbot, tmp_path / "data")
+    qtbot.wait(50)
+    s = w.main_split
+    s.moveSplitter(10_000, 2)
+    assert s.sizes()[2] > 0
+    s.moveSplitter(0, 1)
+    assert s.sizes()[0] == 0 and s.sizes()[1] > 0  # the chat list, and only it, shuts
+    right = w.right_tabs.parentWidget()
+    right.moveSplitter(0, 1)
+    assert right.sizes()[0] > 0
+    w.close()
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    item = NodesItem("o", 8.0)
+    plot.getPlotItem().addItem(item)
+    item.setData([0.0, 1.0], [0.0, 1.0])
+    plot.show()
+    qtbot.wait(20)
+    # pyqtgraph's answer for a view without area (seen with the graph's pane dragged shut)
+    item.pixelSize = lambda: (None, None)
+    assert item.boundingRect().isValid()
