@@ -21,6 +21,14 @@ from hela_desktop.store import Store  # noqa: E402
 pytestmark = pytest.mark.gui
 
 
+@pytest.fixture(autouse=True)
+def _appearance_back_to_system():
+    """A test here that picks light or dark leaves the next window to follow the system
+    (a window opened on a remembered scheme restyles the whole application at once)."""
+    yield
+    QtCore.QSettings().setValue("appearance", "system")
+
+
 def test_the_settings_dialog_leaves_room_for_its_title_bar(qtbot, tmp_path):
     """On a 1280×720 laptop the dialog took the screen's whole height before the window
     manager's frame was known; the title bar then pushed OK / Cancel off the bottom
