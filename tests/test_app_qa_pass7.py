@@ -378,3 +378,59 @@ def test_dragging_a_splitter_never_shuts_the_chat_or_the_graph(qtbot, tmp_path):
     # pyqtgraph's answer for a view without area (seen with the graph's pane dragged shut)
     item.pixelSize = lambda: (None, None)
     assert item.boundingRect().isValid()
+
+
+def test_f2_and_delete_act_on_the_chosen_chat(qtbot, tmp_path, monkeypatch):
+    """The chat list had no keys of its own: renaming or deleting a chat meant Tab to the
+    buttons below (the Memories table has Delete).  F2 renames, Delete deletes (asking
+    first), as the buttons do."""
+    from hela_desktop.ui import chat_list
+
+    data_dir = tmp_path / "data"
+    with Store(data_dir) as store:
+        cid = store.add_conversation("Trip plans")
+    w = _window(qtbot, data_dir)
+    w.activateWindow()
+    qtbot.waitActive(w)
+    lst = w.conversations.list
+    _wait(qtbot, lambda: lst.count() == 1, 20)
+    lst.setCurrentRow(0)
+    lst.setFocus()
+    monkeypatch.setattr(QtWidgets.QInputDialog, "getText", lambda *_a, **_k: ("Lisbon trip", True))
+    with qtbot.waitSignal(w.conversations.renameRequested, timeout=2000) as sig:
+        qtbot.keyClick(lst, QtCore.Qt.Key.Key_F2)
+    assert sig.args == [cid, "Lisbon trip"]
+
+    class Yes:
+        def __init__(self, *_a, **_k):
+            pass
+
+        def exec(self):
+            return QtWidgets.QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(chat_list, "message_box", Yes)
+    with qtbot.waitSignal(w.conversations.deleteRequested, timeout=2000) as sig:
+        qtbot.keyClick(lst, QtCore.Qt.Key.Key_Delete)
+    assert sig.args == [cid]
+    w.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_grey_hints_are_readable_in_both_schemes(qtbot, tmp_path, scheme):
+    """The graph's "12 memories · 17 links", the Memories tab's count and the hints of its
+    tabs and of Settings were "gray": 3.6:1 on the light window, 3.9:1 on the dark one.
+    They now take the palette's hint grey, at least 4.5:1, and follow a change of scheme."""
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    w = _window(qtbot, tmp_path / "data")
+    w.set_appearance(scheme)
+    qtbot.wait(20)
+    pal = QtWidgets.QApplication.palette()
+    window = pal.color(QtGui.QPalette.ColorRole.Window)
+    dlg = SettingsDialog(Settings(), tmp_path / "data")
+    qtbot.addWidget(dlg)
+    for label in (w.graph.stats_label, w.browser.count_label, dlg.profile_help):
+        colour = label.palette().color(label.foregroundRole())
+        assert _contrast(colour, window) >= 4.5, (scheme, label.text()[:30], colour.name())
+    w.close()

@@ -7,6 +7,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import when as format_when
 from .plain import find_keys, message_box, tip
+from .theme import muted
 
 
 class ConversationList(QtWidgets.QWidget):
@@ -41,7 +42,7 @@ class ConversationList(QtWidgets.QWidget):
         lay.addWidget(self.filter)
         self.none_label = QtWidgets.QLabel("")
         self.none_label.setWordWrap(True)
-        self.none_label.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)  # follows the scheme
+        muted(self.none_label)
         self.none_label.hide()
         lay.addWidget(self.none_label)
         self.list = QtWidgets.QListWidget()
@@ -59,6 +60,12 @@ class ConversationList(QtWidgets.QWidget):
         self.delete_button.clicked.connect(self.delete_current)
         row.addWidget(self.rename_button)
         row.addWidget(self.delete_button)
+        self.rename_button.setToolTip("Rename the chat (F2)")
+        self.delete_button.setToolTip("Delete the chat (Delete)")
+        for key, slot in ((QtCore.Qt.Key.Key_F2, self.rename_current),
+                          (QtCore.Qt.Key.Key_Delete, self.delete_current)):  # as in Memories
+            QtGui.QShortcut(QtGui.QKeySequence(key), self.list, slot,
+                            context=QtCore.Qt.ShortcutContext.WidgetShortcut)
         lay.addLayout(row)
         self._silent = False
 

@@ -35,7 +35,7 @@ from .graph_model import (
 from .layout import ForceLayout
 from .nodes_item import NodesItem
 from .plain import ElidedLabel, find_keys, tip
-from .theme import GraphColors, checked_button_style, graph_colors, memory_color
+from .theme import GraphColors, checked_button_style, graph_colors, memory_color, muted
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -154,7 +154,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.fit_button.setToolTip("Zoom to show the whole graph")
         self.fit_button.clicked.connect(self.fit)
         self.stats_label = ElidedLabel("")  # "10 memories · 23 links (4 learned)", or "…"
-        self.stats_label.setStyleSheet("color: gray")
+        muted(self.stats_label)
         bar.addWidget(self.search, 2)
         bar.addWidget(self.match_label)
         bar.addWidget(self.focus_box)

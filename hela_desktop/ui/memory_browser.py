@@ -17,7 +17,7 @@ from ..session import BrowseQuery, browse
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words
 from .plain import find_keys, tip
-from .theme import warning_color
+from .theme import muted, warning_color
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
 TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the tabs
@@ -115,7 +115,7 @@ class EditMemoryDialog(QtWidgets.QDialog):
         lay.addRow("You said:", self.user)
         lay.addRow("HeLa answered:", self.assistant)
         note = QtWidgets.QLabel("Saving re-embeds the memory, so recall follows your edit.")
-        note.setStyleSheet("color: gray")
+        muted(note)
         lay.addRow(note)
         self.problem = QtWidgets.QLabel("")  # why Save did nothing (shown only then)
         self.problem.setStyleSheet(f"color: {warning_color().name()}")
@@ -147,7 +147,7 @@ def _hint(text: str) -> QtWidgets.QLabel:
     """A tab's grey, wrapped explanation above its table."""
     label = QtWidgets.QLabel(text)
     label.setWordWrap(True)
-    label.setStyleSheet("color: gray")
+    muted(label)
     return label
 
 
@@ -201,7 +201,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self._search_timer.timeout.connect(self.refresh)
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
         self.count_label = QtWidgets.QLabel("")
-        self.count_label.setStyleSheet("color: gray")
+        muted(self.count_label)
         top.addWidget(self.search, 1)
         top.addWidget(self.count_label)
         ml.addLayout(top)

@@ -12,7 +12,7 @@ from ..config import Settings
 from ..memory import PROFILES
 from ..paths import bundled_model_path, scan_models
 from . import plain
-from .theme import warning_color
+from .theme import muted, warning_color
 from .window_look import frame_margins
 
 PROFILE_NAMES = {  # what a user reads; the data is the profile id (settings.json)
@@ -145,7 +145,7 @@ class SettingsDialog(QtWidgets.QDialog):
         hint = WrapLabel("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and "
                                 f"Ollama (used in place). More: put .gguf files in {self._data_dir / 'models'}")
         hint.setWordWrap(True)
-        hint.setStyleSheet("color: gray")
+        muted(hint)
         plain.labels(hint)  # a folder's name
         hint.setToolTip(plain.tip(str(self._data_dir / "models")))
         form.addRow("", hint)
@@ -179,7 +179,7 @@ class SettingsDialog(QtWidgets.QDialog):
                                      QtCore.Qt.ItemDataRole.ToolTipRole)
         self.profile.setCurrentIndex(names.index(settings.profile))
         self.profile_help = WrapLabel(PROFILE_HELP.get(settings.profile, ""))
-        self.profile_help.setStyleSheet("color: gray")
+        muted(self.profile_help)
         self.profile_help.setWordWrap(True)
         self.profile_help.setMinimumHeight(3 * self.profile_help.fontMetrics().lineSpacing() + 2)
         self.profile.currentIndexChanged.connect(
@@ -211,7 +211,7 @@ class SettingsDialog(QtWidgets.QDialog):
         f3.addRow("Data folder:", r3)
         h3 = WrapLabel("Memories, chats and settings live here. Changing it opens that "
                               "folder's memories (the current ones stay where they are).")
-        h3.setStyleSheet("color: gray")
+        muted(h3)
         h3.setWordWrap(True)
         f3.addRow("", h3)
         lay.addWidget(box3)
