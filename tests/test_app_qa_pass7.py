@@ -14,6 +14,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
 from test_app_polish import _formats, _window  # noqa: E402
+from test_app_qa_pass6 import chat_dir  # noqa: E402
 from test_ui_app import SEED, _wait  # noqa: E402
 
 from hela_desktop.store import Store  # noqa: E402
@@ -59,19 +60,26 @@ GARDEN = "My garden has tomatoes, basil and a lemon tree my grandmother planted.
 MARKUP = "I write <b>bold</b> in HTML & use x < y"
 
 
+def _drawn_on(seed_dir, memory: str, question: str, answer: str):
+    """A data folder with SEED and `memory`, and a chat whose answer drew on that memory:
+    the folder, the memory's id and the chat's."""
+    data_dir = seed_dir(SEED + [(memory, "Noted.")])
+    with Store(data_dir) as store:
+        eid = max(e.id for e in store.list_episodes())
+        cid = store.add_conversation(question)
+        store.add_message(cid, "user", question)
+        store.add_message(cid, "assistant", answer, stats={
+            "tokens": 3, "swaps": 0, "elapsed_s": 1.0,
+            "memories": [{"episode_id": eid, "text": memory, "kind": "episode"}]})
+    return data_dir, eid, cid
+
+
 def test_a_long_memory_has_a_tooltip_that_fits_the_screen(qtbot, seed_dir, embedder):
     """A 5,000-character paste became a memory whose tooltip (the Memories tab, the chat's
     "From your memories" link) was a label 1,014 pixels tall on a 768-pixel screen, its
     start above the top edge (/work/exp/qa7/tips-tip-garden.png).  It now shows the first
     1,200 characters and says how many more there are."""
-    data_dir = seed_dir(SEED + [(GARDEN, "A lovely garden.")])
-    with Store(data_dir) as store:
-        eid = max(e.id for e in store.list_episodes())
-        cid = store.add_conversation("Garden")
-        store.add_message(cid, "user", "What grows in my garden?")
-        store.add_message(cid, "assistant", "Tomatoes.", stats={
-            "tokens": 3, "swaps": 0, "elapsed_s": 1.0,
-            "memories": [{"episode_id": eid, "text": GARDEN, "kind": "episode"}]})
+    data_dir, eid, cid = _drawn_on(seed_dir, GARDEN, "What grows in my garden?", "Tomatoes.")
     w = _window(qtbot, data_dir, embedder)
     _wait(qtbot, lambda: w.embedder_ready, 60)
     w.right_tabs.setCurrentIndex(1)
@@ -107,14 +115,7 @@ def test_tooltips_show_a_memorys_markup_as_written(qtbot, seed_dir, embedder, mo
     for a tag).  The graph's hover and the chat's source link did the same."""
     from hela_desktop.ui.timeline import LABEL_W
 
-    data_dir = seed_dir(SEED + [(MARKUP, "Noted.")])
-    with Store(data_dir) as store:
-        eid = max(e.id for e in store.list_episodes())
-        cid = store.add_conversation("Markup")
-        store.add_message(cid, "user", "How do I write bold?")
-        store.add_message(cid, "assistant", "Use tags.", stats={
-            "tokens": 3, "swaps": 0, "elapsed_s": 1.0,
-            "memories": [{"episode_id": eid, "text": MARKUP, "kind": "episode"}]})
+    data_dir, eid, cid = _drawn_on(seed_dir, MARKUP, "How do I write bold?", "Use tags.")
     w = _window(qtbot, data_dir, embedder)
     _wait(qtbot, lambda: w.embedder_ready and eid in w.graph.data.nodes, 60)
     label = w.graph.label_of(eid)
@@ -149,12 +150,7 @@ def test_tab_passes_the_chat_in_one_press(qtbot, tmp_path):
     """Every answer is a link (hovering its words shows their memories), and Tab in the
     chat stopped at each one: a keyboard user needed a press per answer, hundreds in an
     imported chat, to get from the chat list to the message box."""
-    data_dir = tmp_path / "data"
-    with Store(data_dir) as store:
-        cid = store.add_conversation("Imported")
-        for i in range(30):
-            store.add_message(cid, "user", f"Question {i}")
-            store.add_message(cid, "assistant", f"Answer {i}.")
+    data_dir, cid = chat_dir(tmp_path, "Imported", [(f"Question {i}", f"Answer {i}.") for i in range(30)])
     w = _window(qtbot, data_dir)
     w.activateWindow()
     qtbot.waitActive(w)
