@@ -349,3 +349,15 @@ def unused_penalty(eta: float, rho: float) -> float:
     """Anti-Hebbian change for a pair that was co-active but not used together: Δ = −ρ·η."""
     return -rho * eta
 
+
+
+def contrast_ratio(rgb_a: tuple[float, float, float], rgb_b: tuple[float, float, float]) -> float:
+    """WCAG contrast ratio of two sRGB colours (channels 0..1): (L1 + 0.05) / (L2 + 0.05),
+    L = 0.2126·R + 0.7152·G + 0.0722·B of the linearised channels (c/12.92 up to 0.03928,
+    else ((c + 0.055)/1.055)^2.4); 1 (the same) to 21 (black on white)."""
+    def lum(rgb: tuple[float, float, float]) -> float:
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    hi, lo = sorted((lum(rgb_a), lum(rgb_b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)

@@ -91,17 +91,23 @@ def test_the_last_answers_footer_is_scrolled_into_view(qtbot, tmp_path):
     w.close()
 
 
+def chat_dir(tmp_path, title: str, exchanges: list[tuple[str, str]]):
+    """A data folder holding one chat of (question, answer) exchanges; it and the chat's id."""
+    d = tmp_path / "data"
+    with Store(d) as store:
+        cid = store.add_conversation(title)
+        for question, answer in exchanges:
+            store.add_message(cid, "user", question)
+            store.add_message(cid, "assistant", answer)
+    return d, cid
+
+
 def test_edit_and_resend_of_an_early_message_says_what_it_takes_back(qtbot, tmp_path):
     """Seen 42 turns into a chat: Edit and resend on the 2nd message asked only "Your
     message:", then took back the 40 later exchanges and their 40 memories, unannounced."""
     from hela_desktop.ui.chat_edit import edit_label
 
-    d = tmp_path / "data"
-    with Store(d) as store:
-        cid = store.add_conversation("Clara")
-        for i in range(4):
-            store.add_message(cid, "user", f"Fact number {i}.")
-            store.add_message(cid, "assistant", f"Noted {i}.")
+    d, cid = chat_dir(tmp_path, "Clara", [(f"Fact number {i}.", f"Noted {i}.") for i in range(4)])
     w = _window(qtbot, d)
     w.open_conversation(cid)
     _wait(qtbot, lambda: w.current_conv == cid and "Noted 3." in w.chat.view.toPlainText(), 20)

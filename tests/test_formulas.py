@@ -247,3 +247,16 @@ def test_pmi_delta_damps_hubs():
 def test_unused_penalty():
     # -ρ·η = -0.5·0.02 = -0.01
     assert F.unused_penalty(0.02, 0.5) == pytest.approx(-0.01)
+
+
+def test_contrast_ratio():
+    # black on white: (1 + 0.05) / (0 + 0.05) = 21
+    assert F.contrast_ratio((1.0, 1.0, 1.0), (0.0, 0.0, 0.0)) == pytest.approx(21.0)
+    # mid grey 0x80 = 0.50196: ((0.50196 + 0.055)/1.055)^2.4 = 0.21586 -> 1.05 / 0.26586 = 3.949
+    grey = 128 / 255
+    assert F.contrast_ratio((grey, grey, grey), (1.0, 1.0, 1.0)) == pytest.approx(3.949, abs=0.001)
+    # symmetric, and 1 for a colour against itself
+    assert F.contrast_ratio((1.0, 1.0, 1.0), (grey, grey, grey)) == F.contrast_ratio((grey, grey, grey), (1.0, 1.0, 1.0))
+    assert F.contrast_ratio((0.2, 0.4, 0.6), (0.2, 0.4, 0.6)) == pytest.approx(1.0)
+    # pure blue 0x0000ff: L = 0.0722 -> on black 0.1222 / 0.05 = 2.444
+    assert F.contrast_ratio((0.0, 0.0, 1.0), (0.0, 0.0, 0.0)) == pytest.approx(2.444)

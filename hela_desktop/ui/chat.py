@@ -15,7 +15,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ..events import NOT_FROM_MEMORIES
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
-from .plain import no_orphan
+from .plain import no_orphan, tip
+from .theme import focus_frame_style, warning_color
 from .window_status import NO_SOURCES, Sources
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
@@ -102,6 +103,11 @@ class MessageView(QtWidgets.QTextBrowser):
         self.live_status = ""  # what the live answer is waiting for, before its first token
         self.show_empty()
 
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002, N802 - Qt's names
+        """Tab leaves the chat: every answer is a link (its tokens), and Tab stopped at each
+        one, a hundred presses to pass an imported chat (arrows and Page keys scroll it)."""
+        return QtWidgets.QWidget.focusNextPrevChild(self, next)
+
     # ---- content --------------------------------------------------------------------
     def show_empty(self) -> None:
         self.clear()
@@ -133,6 +139,11 @@ class MessageView(QtWidgets.QTextBrowser):
             if role in ("user", "assistant"):
                 frame.setFrameFormat(self._frame_format(role))
 
+    def _muted(self) -> QtGui.QColor:
+        """The grey of the small print (times, the lines under an answer): the palette's,
+        readable on both bubbles in either scheme."""
+        return self.palette().color(QtGui.QPalette.ColorRole.PlaceholderText)
+
     def _frame_format(self, role: str) -> QtGui.QTextFrameFormat:
         dark = self._is_dark()
         f = QtGui.QTextFrameFormat()
@@ -152,11 +163,12 @@ class MessageView(QtWidgets.QTextBrowser):
     def _header(self, cur: QtGui.QTextCursor, role: str, when: float | None) -> None:
         fmt = QtGui.QTextCharFormat()
         fmt.setFontWeight(QtGui.QFont.Weight.Bold)
-        fmt.setForeground(QtGui.QColor("#4f6bd8" if role == "assistant" else "#7a7f8f"))
+        fmt.setForeground(self.palette().color(QtGui.QPalette.ColorRole.Link) if role == "assistant"
+                          else self._muted())
         cur.insertText("HeLa" if role == "assistant" else "You", fmt)
         if when:
             f2 = QtGui.QTextCharFormat()
-            f2.setForeground(QtGui.QColor("#8a8f9c"))
+            f2.setForeground(self._muted())
             f2.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
             today = format_when(when, "%Y-%j") == format_when(time.time(), "%Y-%j")
             fmt_ = "%H:%M" if today else "%d %b %Y %H:%M"  # older messages show their date
@@ -203,7 +215,7 @@ class MessageView(QtWidgets.QTextBrowser):
         self._clear_status()
         a = self._cursor.position()
         f = QtGui.QTextCharFormat()
-        f.setForeground(QtGui.QColor("#8a8f9c"))
+        f.setForeground(self._muted())
         f.setFontItalic(True)
         self._cursor.insertText(text, f)
         self._status = (a, self._cursor.position())
@@ -335,7 +347,7 @@ class MessageView(QtWidgets.QTextBrowser):
         question about the user's life that nothing was recalled for, a plain warning that
         the answer is not from their memories."""
         f = QtGui.QTextCharFormat()
-        f.setForeground(QtGui.QColor("#8a8f9c"))
+        f.setForeground(self._muted())
         f.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
         cur = self._cursor
         assert cur is not None, "a footer closes a live answer"
@@ -359,7 +371,7 @@ class MessageView(QtWidgets.QTextBrowser):
             if i:
                 cur.insertText(" · ", f)
             link.setAnchorHref(f"m:{eid}")
-            link.setToolTip(f"#{eid} · {whole}\n(click: show it in the graph)")
+            link.setToolTip(tip(f"#{eid} · {whole}", "(click: show it in the graph)"))
             cur.insertText(f"“{label}”", link)
         if more:
             cur.insertText(f" · and {more} more (in the timeline)", f)
@@ -500,7 +512,7 @@ class MessageView(QtWidgets.QTextBrowser):
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
         start = cur.position()
         f = QtGui.QTextCharFormat()
-        f.setForeground(QtGui.QColor("#c0392b"))
+        f.setForeground(warning_color(self.palette()))
         cur.insertBlock()
         cur.insertText(text, f)
         self._passing = start if passing else None
@@ -653,7 +665,13 @@ class ChatPane(QtWidgets.QWidget):
         buttons.addWidget(self.stop_button)
         row.addWidget(self.input, 1)
         row.addLayout(buttons)
+        self.show_focus()
         lay.addLayout(row)
+
+    def show_focus(self) -> None:
+        """Edge the chat and the message box in the accent while they have the keyboard
+        (again after the palette changes)."""
+        self.setStyleSheet(focus_frame_style(QtWidgets.QApplication.palette(), "MessageView", "ChatInput"))
 
     def _submit(self, text: str) -> None:
         if not text or not self.send_button.isEnabled():

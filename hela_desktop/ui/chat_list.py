@@ -3,10 +3,11 @@ hundreds an import brings, New / Rename / Delete."""
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import when as format_when
-from .plain import message_box, tip
+from .plain import find_keys, message_box, tip
+from .theme import muted
 
 
 class ConversationList(QtWidgets.QWidget):
@@ -37,11 +38,11 @@ class ConversationList(QtWidgets.QWidget):
         self.filter.setClearButtonEnabled(True)
         self.filter.setToolTip("Show the chats whose title holds these words (Esc clears)")
         self.filter.textChanged.connect(self._apply_filter)
-        self.filter.installEventFilter(self)
+        find_keys(self.filter, self._to_first_shown)
         lay.addWidget(self.filter)
         self.none_label = QtWidgets.QLabel("")
         self.none_label.setWordWrap(True)
-        self.none_label.setStyleSheet("color: #8a8f9c;")
+        muted(self.none_label)
         self.none_label.hide()
         lay.addWidget(self.none_label)
         self.list = QtWidgets.QListWidget()
@@ -59,6 +60,12 @@ class ConversationList(QtWidgets.QWidget):
         self.delete_button.clicked.connect(self.delete_current)
         row.addWidget(self.rename_button)
         row.addWidget(self.delete_button)
+        self.rename_button.setToolTip("Rename the chat (F2)")
+        self.delete_button.setToolTip("Delete the chat (Delete)")
+        for key, slot in ((QtCore.Qt.Key.Key_F2, self.rename_current),
+                          (QtCore.Qt.Key.Key_Delete, self.delete_current)):  # as in Memories
+            QtGui.QShortcut(QtGui.QKeySequence(key), self.list, slot,
+                            context=QtCore.Qt.ShortcutContext.WidgetShortcut)
         lay.addLayout(row)
         self._silent = False
 
@@ -95,20 +102,13 @@ class ConversationList(QtWidgets.QWidget):
             "" if not words else f"No chat title holds “{text.strip()}”." if not shown
             else f"{shown} of {n} chats")
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
-        """In the filter box: Esc clears it, Down goes to the first chat shown."""
-        if obj is self.filter and event.type() == QtCore.QEvent.Type.KeyPress:
-            if event.key() == QtCore.Qt.Key.Key_Escape and self.filter.text():
-                self.filter.clear()
-                return True
-            if event.key() == QtCore.Qt.Key.Key_Down:
-                first = next((self.list.item(i) for i in range(self.list.count())
-                              if not self.list.item(i).isHidden()), None)
-                if first is not None:
-                    self.list.setCurrentItem(first)
-                self.list.setFocus()
-                return True
-        return super().eventFilter(obj, event)
+    def _to_first_shown(self) -> None:
+        """Down in the filter box: to the first chat shown."""
+        first = next((self.list.item(i) for i in range(self.list.count())
+                      if not self.list.item(i).isHidden()), None)
+        if first is not None:
+            self.list.setCurrentItem(first)
+        self.list.setFocus()
 
     def current_id(self) -> int | None:
         it = self.list.currentItem()

@@ -34,8 +34,8 @@ from .graph_model import (
 )
 from .layout import ForceLayout
 from .nodes_item import NodesItem
-from .plain import ElidedLabel
-from .theme import GraphColors, checked_button_style, graph_colors, memory_color
+from .plain import ElidedLabel, find_keys, tip
+from .theme import GraphColors, checked_button_style, graph_colors, memory_color, muted
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -143,6 +143,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._on_search)
         self.search.returnPressed.connect(self.next_match)
+        find_keys(self.search)  # Esc clears, as in the other search boxes
         self.match_label = QtWidgets.QLabel("")
         self.match_label.setMinimumWidth(70)
         self.focus_box = QtWidgets.QCheckBox("Focus on active")
@@ -153,7 +154,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.fit_button.setToolTip("Zoom to show the whole graph")
         self.fit_button.clicked.connect(self.fit)
         self.stats_label = ElidedLabel("")  # "10 memories · 23 links (4 learned)", or "…"
-        self.stats_label.setStyleSheet("color: gray")
+        muted(self.stats_label)
         bar.addWidget(self.search, 2)
         bar.addWidget(self.match_label)
         bar.addWidget(self.focus_box)
@@ -467,7 +468,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             self.nodeHovered.emit(-1)
             return
         node = self.data.nodes[nid]
-        self.plot.setToolTip(f"#{nid} {node.get('label', '')}\nrecalled {int(node.get('access_count') or 0)}×")
+        self.plot.setToolTip(tip(f"#{nid} {node.get('text') or node.get('label', '')}",  # whole, not cut mid-word
+                                 f"recalled {int(node.get('access_count') or 0)}×"))
         self.nodeHovered.emit(nid)
 
     def open_details_link(self, url: QtCore.QUrl) -> None:
@@ -772,7 +774,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         nb_html = "".join(
             f"<li><a href='node:{j}'>{'#' + str(j) if j >= 0 else '◆'}</a> "  # ◆: knowledge
             f"{html.escape(self.label_of(j))} "
-            f"{link_html(w, lp, self.colors.learned_edge)}</li>" for j, w, lp in nbrs[:12]) or "<li><i>none</i></li>"
+            f"{link_html(w, lp, self.colors.learned_edge)}</li>" for j, w, lp in nbrs[:12]) + (
+            f"<li>and {len(nbrs) - 12} more</li>" if len(nbrs) > 12 else "") or "<li><i>none</i></li>"
         nb_head = f"{len(nbrs)}, {n_learned} learned" if n_learned else f"{len(nbrs)}"
         recall = self.recalls.get(node_id) or n.get("last_recall")
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""

@@ -181,6 +181,7 @@ class MainWindow(WindowBase):
         right.setStretchFactor(0, 4)
         right.setStretchFactor(1, 1)
         right.setSizes([640, 200])
+        right.setCollapsible(0, False)  # a drag shrinks the graph to its least, never to nothing
         self.main_split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         self.main_split.addWidget(self.conversations)
         self.main_split.addWidget(self.chat)
@@ -189,6 +190,8 @@ class MainWindow(WindowBase):
         self.main_split.setStretchFactor(1, 2)
         self.main_split.setStretchFactor(2, 3)
         self.main_split.setSizes([190, 540, 750])
+        for pane in (1, 2):  # the chat and the graph stay; the chat list may be dragged shut
+            self.main_split.setCollapsible(pane, False)
         self.setCentralWidget(self.main_split)
 
     # ---- data folder and assistant thread ----------------------------------------------

@@ -16,7 +16,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ..session import BrowseQuery, browse
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words
-from .plain import tip
+from .plain import find_keys, tip
+from .theme import muted, warning_color
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
 TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the tabs
@@ -114,10 +115,10 @@ class EditMemoryDialog(QtWidgets.QDialog):
         lay.addRow("You said:", self.user)
         lay.addRow("HeLa answered:", self.assistant)
         note = QtWidgets.QLabel("Saving re-embeds the memory, so recall follows your edit.")
-        note.setStyleSheet("color: gray")
+        muted(note)
         lay.addRow(note)
         self.problem = QtWidgets.QLabel("")  # why Save did nothing (shown only then)
-        self.problem.setStyleSheet("color: #c0392b")
+        self.problem.setStyleSheet(f"color: {warning_color().name()}")
         self.problem.setWordWrap(True)
         self.problem.hide()
         lay.addRow(self.problem)
@@ -146,7 +147,7 @@ def _hint(text: str) -> QtWidgets.QLabel:
     """A tab's grey, wrapped explanation above its table."""
     label = QtWidgets.QLabel(text)
     label.setWordWrap(True)
-    label.setStyleSheet("color: gray")
+    muted(label)
     return label
 
 
@@ -200,7 +201,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self._search_timer.timeout.connect(self.refresh)
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
         self.count_label = QtWidgets.QLabel("")
-        self.count_label.setStyleSheet("color: gray")
+        muted(self.count_label)
         top.addWidget(self.search, 1)
         top.addWidget(self.count_label)
         ml.addLayout(top)
@@ -338,9 +339,18 @@ class MemoryBrowser(QtWidgets.QWidget):
         acl.addWidget(self.activity, 1)
         self.tabs.addTab(self.activity_tab, "Activity")
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
+        for t in (self.table, self.knowledge, self.archive, self.activity):
+            t.setTabKeyNavigation(False)  # Tab leaves the table (it went cell by cell); arrows move
+        find_keys(self.search, self._to_first_row)
         self._update_buttons()
         if store is not None:
             self.set_store(store)
+
+    def _to_first_row(self) -> None:
+        """Down in the search box: to the best match, the first row."""
+        if self.model.rowCount() and not self.table.currentIndex().isValid():
+            self.table.selectRow(0)
+        self.table.setFocus()
 
     # ---- data -----------------------------------------------------------------------
     ANSWER_COLUMN_FROM = 640  # table width (px) from which the answer column is shown

@@ -96,7 +96,8 @@ class NodesItem(pg.GraphicsObject):
             return QtCore.QRectF()
         ps = self.pixelSize() if self.getViewBox() is not None else None
         pad = (self.size + 4) / 2.0
-        px, py = (ps[0] * pad, ps[1] * pad) if ps else (0.0, 0.0)
+        # (no pixel size while the view has no area: its pane dragged shut)
+        px, py = (ps[0] * pad, ps[1] * pad) if ps and None not in ps else (0.0, 0.0)
         return self._rect.adjusted(-px, -py, px, py)
 
     def dataBounds(self, ax: int, frac: float = 1.0, orthoRange=None):  # noqa: N802, N803

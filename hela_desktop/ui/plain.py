@@ -12,8 +12,19 @@ from PySide6 import QtCore, QtGui, QtWidgets
 PLAIN = QtCore.Qt.TextFormat.PlainText
 
 
-def tip(text: str) -> str:
-    """A tooltip that shows `text` as written (tooltips have no plain-text switch)."""
+# a tooltip of more than this would not fit a laptop's screen (a 5,000-character paste
+# made one 1,000 pixels tall, its start above the screen's edge): the rest is left out
+TIP_CHARS = 1200
+
+
+def tip(text: str, end: str = "") -> str:
+    """A tooltip that shows `text` as written (tooltips have no plain-text switch), and
+    no more of it than fits a screen; `end`, a last line, is always shown."""
+    if len(text) > TIP_CHARS:
+        head = text[:TIP_CHARS]
+        cut = head.rsplit(None, 1)[0] if " " in head[-80:] else head  # at a word, if near
+        text = f"{cut}… ({len(text) - len(cut):,} more characters)"
+    text += f"\n{end}" if end else ""
     if not QtGui.Qt.mightBeRichText(text):
         return text
     return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
@@ -92,3 +103,25 @@ class ElidedLabel(QtWidgets.QLabel):
         shown = self.fontMetrics().elidedText(self.text(), QtCore.Qt.TextElideMode.ElideRight,
                                               self.contentsRect().width())
         p.drawText(self.contentsRect(), int(self.alignment()), shown)
+
+
+class _FindKeys(QtCore.QObject):
+    def __init__(self, edit: QtWidgets.QLineEdit, down: Callable[[], None] | None):
+        super().__init__(edit)
+        self.edit, self.down = edit, down
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if obj is self.edit and event.type() == QtCore.QEvent.Type.KeyPress:
+            if event.key() == QtCore.Qt.Key.Key_Escape and self.edit.text():
+                self.edit.clear()
+                return True
+            if event.key() == QtCore.Qt.Key.Key_Down and self.down is not None:
+                self.down()
+                return True
+        return False
+
+
+def find_keys(edit: QtWidgets.QLineEdit, down: Callable[[], None] | None = None) -> None:
+    """A search or filter box's keys, the same everywhere: Esc clears it (an empty one
+    lets Esc through, to stop an answer), Down goes to what it found (`down`)."""
+    edit.installEventFilter(_FindKeys(edit, down))

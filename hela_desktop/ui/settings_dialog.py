@@ -12,6 +12,8 @@ from ..config import Settings
 from ..memory import PROFILES
 from ..paths import bundled_model_path, scan_models
 from . import plain
+from .theme import muted, warning_color
+from .window_look import frame_margins
 
 PROFILE_NAMES = {  # what a user reads; the data is the profile id (settings.json)
     "hela": "Meaning, words and links (recommended)",
@@ -114,7 +116,7 @@ class SettingsDialog(QtWidgets.QDialog):
         self.server_key.setPlaceholderText("optional")
         self.server_warning = WrapLabel("")
         self.server_warning.setWordWrap(True)
-        self.server_warning.setStyleSheet("color: #c0392b")
+        self.server_warning.setStyleSheet(f"color: {warning_color().name()}")
         self._server_rows = [self.server_url, self.server_model, self.server_key]
         form.addRow("Server address:", self.server_url)
         form.addRow("Server model:", self.server_model)
@@ -143,7 +145,7 @@ class SettingsDialog(QtWidgets.QDialog):
         hint = WrapLabel("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and "
                                 f"Ollama (used in place). More: put .gguf files in {self._data_dir / 'models'}")
         hint.setWordWrap(True)
-        hint.setStyleSheet("color: gray")
+        muted(hint)
         plain.labels(hint)  # a folder's name
         hint.setToolTip(plain.tip(str(self._data_dir / "models")))
         form.addRow("", hint)
@@ -177,7 +179,7 @@ class SettingsDialog(QtWidgets.QDialog):
                                      QtCore.Qt.ItemDataRole.ToolTipRole)
         self.profile.setCurrentIndex(names.index(settings.profile))
         self.profile_help = WrapLabel(PROFILE_HELP.get(settings.profile, ""))
-        self.profile_help.setStyleSheet("color: gray")
+        muted(self.profile_help)
         self.profile_help.setWordWrap(True)
         self.profile_help.setMinimumHeight(3 * self.profile_help.fontMetrics().lineSpacing() + 2)
         self.profile.currentIndexChanged.connect(
@@ -209,7 +211,7 @@ class SettingsDialog(QtWidgets.QDialog):
         f3.addRow("Data folder:", r3)
         h3 = WrapLabel("Memories, chats and settings live here. Changing it opens that "
                               "folder's memories (the current ones stay where they are).")
-        h3.setStyleSheet("color: gray")
+        muted(h3)
         h3.setWordWrap(True)
         f3.addRow("", h3)
         lay.addWidget(box3)
@@ -292,7 +294,7 @@ class SettingsDialog(QtWidgets.QDialog):
         the screen and squeeze the help texts.)"""
         screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
         avail = screen.availableGeometry()
-        frame = max(0, self.frameGeometry().height() - self.height()) if self.isVisible() else 0
+        frame = frame_margins(self)  # (on a laptop, a title bar pushed OK / Cancel off the screen)
         body = self._form
         body_lay = body.layout()
         assert body_lay is not None
@@ -301,25 +303,26 @@ class SettingsDialog(QtWidgets.QDialog):
         m = self.contentsMargins() + (self.layout() or body_lay).contentsMargins()
         side = m.left() + m.right()
         width = min(max(self.width() if self._fitted and self.isVisible() else 0, self.minimumWidth(),
-                        body.sizeHint().width() + side + bar), avail.width())
+                        body.sizeHint().width() + side + bar), avail.width() - frame.left() - frame.right())
         inner = width - side - bar
         form_h = body_lay.heightForWidth(inner) if body_lay.hasHeightForWidth() else -1
         form_h = max(form_h, body.minimumSizeHint().height())
         spacing = max(0, (self.layout() or body_lay).spacing())
         want = form_h + self.buttons.sizeHint().height() + spacing + m.top() + m.bottom()
-        height = min(want, avail.height() - frame)
+        height = min(want, avail.height() - frame.top() - frame.bottom())
         self.resize(width, height)
         # keep it on the screen (a taller dialog may have grown past the bottom); the first
         # time, centred over the window again (it was placed for its size before the fit)
-        g = self.frameGeometry()
+        g = self.geometry().marginsAdded(frame)
+        now = g.topLeft()
         parent = self.parentWidget()
         if center and parent is not None:
             g.setSize(QtCore.QSize(width, height) + (g.size() - self.size()))
             g.moveCenter(parent.window().frameGeometry().center())
         x = min(max(g.x(), avail.left()), avail.right() - g.width() + 1)
         y = min(max(g.y(), avail.top()), avail.bottom() - g.height() + 1)
-        if QtCore.QPoint(x, y) != self.frameGeometry().topLeft():
-            self.move(x, y)
+        if QtCore.QPoint(x, y) != now:
+            self.move(self.pos() + QtCore.QPoint(x, y) - now)
 
     def _fill_models(self) -> None:
         from ..model_catalog import find_models

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..formulas import contrast_ratio
+
 # Distinct, colour-blind-friendly-ish hues for active memories (graph glow, timeline bars,
 # token tooltips).  A memory keeps its colour everywhere: ``memory_color(episode_id)``.
 # No orange or brown: that hue means a learned link (``GraphColors.learned_edge``,
@@ -18,8 +20,30 @@ MEMORY_COLORS = [
 
 
 def memory_color(episode_id: int) -> QtGui.QColor:
-    """The colour that marks this memory in the graph, the timeline and the chat."""
-    return QtGui.QColor(MEMORY_COLORS[(int(episode_id) * 7) % len(MEMORY_COLORS)])
+    """The colour that marks this memory in the graph, the timeline and the chat, made
+    visible on the scheme's background (see `visible_on`)."""
+    app = QtGui.QGuiApplication.instance()
+    dark = isinstance(app, QtGui.QGuiApplication) and (
+        app.palette().color(QtGui.QPalette.ColorRole.Base).lightness() < 128)
+    bg = QtGui.QColor((DARK if dark else LIGHT).background)
+    return visible_on(QtGui.QColor(MEMORY_COLORS[(int(episode_id) * 7) % len(MEMORY_COLORS)]), bg)
+
+
+def visible_on(colour: QtGui.QColor, background: QtGui.QColor, ratio: float = 3.0) -> QtGui.QColor:
+    """`colour`, blended towards white (on a dark background) or black (on a light one)
+    just enough to stand at `ratio`:1 against `background`: navy and maroon vanished on
+    the dark scheme (1.3:1), yellow and mint on the light one (1.2:1)."""
+    def rgb(c: QtGui.QColor) -> tuple[float, float, float]:
+        return c.redF(), c.greenF(), c.blueF()
+
+    towards = 1.0 if background.lightness() < 128 else 0.0
+    out = QtGui.QColor(colour)
+    for step in range(1, 11):
+        if contrast_ratio(rgb(out), rgb(background)) >= ratio:
+            break
+        t = step / 10
+        out = QtGui.QColor.fromRgbF(*(c + (towards - c) * t for c in rgb(colour)))
+    return out
 
 
 @dataclass
@@ -113,11 +137,13 @@ def make_palette(dark: bool) -> QtGui.QPalette:
         alt, button, mid = QtGui.QColor("#20232a"), QtGui.QColor("#2c3039"), QtGui.QColor("#3a3f4b")
         disabled = QtGui.QColor("#6d7280")
         tooltip_base, link = QtGui.QColor("#2c3039"), QtGui.QColor("#8fa8ff")
+        muted = QtGui.QColor("#9aa0b0")
     else:
         base, window, text = QtGui.QColor("#ffffff"), QtGui.QColor("#f3f4f8"), QtGui.QColor("#1d1f24")
         alt, button, mid = QtGui.QColor("#f7f8fb"), QtGui.QColor("#eceef4"), QtGui.QColor("#c9ccd6")
         disabled = QtGui.QColor("#9a9ea9")
         tooltip_base, link = QtGui.QColor("#ffffee"), QtGui.QColor("#3450c0")
+        muted = QtGui.QColor("#646978")
     p.setColor(P.ColorRole.Window, window)
     p.setColor(P.ColorRole.WindowText, text)
     p.setColor(P.ColorRole.Base, base)
@@ -131,7 +157,10 @@ def make_palette(dark: bool) -> QtGui.QPalette:
     p.setColor(P.ColorRole.ToolTipBase, tooltip_base)
     p.setColor(P.ColorRole.ToolTipText, text)
     p.setColor(P.ColorRole.Link, link)
-    p.setColor(P.ColorRole.PlaceholderText, disabled)
+    # hints and the small print (placeholders, the lines under an answer, times): grey,
+    # yet readable, at least 4.5:1 on every background they sit on (the grey of disabled
+    # text was 2.7:1 on white)
+    p.setColor(P.ColorRole.PlaceholderText, muted)
     for role in (P.ColorRole.Text, P.ColorRole.WindowText, P.ColorRole.ButtonText):
         p.setColor(P.ColorGroup.Disabled, role, disabled)
     return p
@@ -159,3 +188,28 @@ def checked_button_style(palette: QtGui.QPalette) -> str:
         (accent.redF(), accent.greenF(), accent.blueF()), strict=True)))
     return (f"QToolButton:checked {{ background-color: {fill.name()}; "
             f"border: 1px solid {accent.name()}; border-radius: 3px; }}")
+
+
+def focus_frame_style(palette: QtGui.QPalette, *classes: str) -> str:
+    """A style sheet that edges these text areas in the accent while they have the
+    keyboard (Fusion shows no focus on a text area: a keyboard user could not see that
+    Tab had reached the chat or the message box), and in the style's grey otherwise."""
+    role = QtGui.QPalette.ColorRole
+    mid, accent = palette.color(role.Mid).name(), palette.color(role.Highlight).name()
+    return "".join(f"{c} {{ border: 1px solid {mid}; }} {c}:focus {{ border: 1px solid {accent}; }}"
+                   for c in classes)
+
+
+def warning_color(palette: QtGui.QPalette | None = None) -> QtGui.QColor:
+    """The red of a warning or refusal, readable on the scheme's backgrounds (the light
+    scheme's red was 2.8:1 on the dark window)."""
+    pal = palette or QtWidgets.QApplication.palette()
+    dark = pal.color(QtGui.QPalette.ColorRole.Base).lightness() < 128
+    return QtGui.QColor("#ff6b5b" if dark else "#c0392b")
+
+
+def muted(*widgets: QtWidgets.QWidget) -> None:
+    """Draw these hints in the palette's readable grey (PlaceholderText, at least 4.5:1),
+    following the scheme ("gray" was 3.6:1 on the light window)."""
+    for w in widgets:
+        w.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)

@@ -7,6 +7,8 @@ memories in the graph); the window can set a highlighted token from elsewhere to
 
 from __future__ import annotations
 
+import html
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from .plain import no_orphan
@@ -240,11 +242,12 @@ class TimelineView(QtWidgets.QWidget):
         if tok >= 0:
             ids = self.active_at(tok)
             names = "<br>".join(f"<span style='color:{memory_color(i).name()}'>●</span> #{i} "
-                                f"{self.label_of(i)}" for i in ids) or "<i>no memories</i>"
+                                f"{html.escape(self.label_of(i))}" for i in ids) or "<i>no memories</i>"
             QtWidgets.QToolTip.showText(e.globalPosition().toPoint(), f"<b>token {tok}</b><br>{names}", self)
         elif row is not None:
             QtWidgets.QToolTip.showText(e.globalPosition().toPoint(),
-                                        f"#{row} {self.label_of(row)}<br><i>click to show in the graph</i>", self)
+                                        f"#{row} {html.escape(self.label_of(row))}<br>"
+                                        "<i>click to show in the graph</i>", self)
 
     def _row_at(self, y: float) -> int | None:
         r = self.plot_rect()

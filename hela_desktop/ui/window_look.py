@@ -54,6 +54,7 @@ def follow_scheme(w: WindowBase) -> None:
     w.graph.apply_colors(c)
     w.graph.select(w.graph.selected)  # the details pane's links take the new palette
     w.timeline.apply_colors(c)
+    w.chat.show_focus()
     # the chat restyles when its palette change arrives (restyle_chat), a moment later
 
 
@@ -73,6 +74,15 @@ def restyle_chat(w: WindowBase) -> None:
 FRAME_ALLOWANCE = QtCore.QMargins(8, 36, 8, 8)
 
 
+def frame_margins(w: QtWidgets.QWidget) -> QtCore.QMargins:
+    """The window manager's frame around `w`, or room for one while it is not known (a
+    window not shown yet, or just shown: the frame comes a moment later)."""
+    g, fg = w.geometry(), w.frameGeometry()
+    m = QtCore.QMargins(g.left() - fg.left(), g.top() - fg.top(),
+                        fg.right() - g.right(), fg.bottom() - g.bottom())
+    return FRAME_ALLOWANCE if m.isNull() else m
+
+
 def restore_layout(w: WindowBase, qs: QtCore.QSettings) -> None:
     """The window's size, place and splitters as last saved, then kept on the screen."""
     geometry, splits = qs.value("window/geometry"), qs.value("window/splitter")
@@ -89,15 +99,12 @@ def fit_on_screen(w: QtWidgets.QWidget) -> None:
     be restored flush with the bottom edge, its frame and the panel over it)."""
     if w.windowState() & (QtCore.Qt.WindowState.WindowMaximized | QtCore.Qt.WindowState.WindowFullScreen):
         return
-    g, fg = w.geometry(), w.frameGeometry()
+    g = w.geometry()
     screen = QtGui.QGuiApplication.screenAt(g.center()) or w.screen()
     if screen is None:
         return
     avail = screen.availableGeometry()
-    m = QtCore.QMargins(g.left() - fg.left(), g.top() - fg.top(),
-                        fg.right() - g.right(), fg.bottom() - g.bottom())
-    if m.isNull():
-        m = FRAME_ALLOWANCE
+    m = frame_margins(w)
     width = max(w.minimumWidth(), min(g.width(), avail.width() - m.left() - m.right()))
     height = max(w.minimumHeight(), min(g.height(), avail.height() - m.top() - m.bottom()))
     x = max(avail.left() + m.left(), min(g.x(), avail.right() + 1 - m.right() - width))
