@@ -12,6 +12,23 @@ import pytest  # noqa: E402
 from hela_desktop.config import Settings  # noqa: E402
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item):
+    """A window test's windows are deleted before the next test starts.  pytest-qt closes
+    them and calls `deleteLater`, but `processEvents` does not run deferred deletes: the
+    window was destroyed at the next test's first nested event loop, in the middle of that
+    test (seen as a rare crash in `QApplication.setPalette` when the next window restyled
+    the application)."""
+    import sys
+
+    if "PySide6.QtWidgets" not in sys.modules:
+        return
+    from PySide6 import QtCore, QtWidgets
+
+    if QtWidgets.QApplication.instance() is not None:
+        QtWidgets.QApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
+
+
 @pytest.fixture(scope="session")
 def embedder():
     from hela_desktop.embedder import Embedder

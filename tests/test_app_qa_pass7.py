@@ -408,6 +408,11 @@ def test_f2_and_delete_act_on_the_chosen_chat(qtbot, tmp_path, monkeypatch):
     with qtbot.waitSignal(w.conversations.deleteRequested, timeout=2000) as sig:
         qtbot.keyClick(lst, QtCore.Qt.Key.Key_Delete)
     assert sig.args == [cid]
+    # only while the list has the keyboard: window-wide, they made Delete in the Memories
+    # table ambiguous (neither deleted anything)
+    keys = lst.findChildren(QtGui.QShortcut)
+    assert len(keys) == 2 and {k.context() for k in keys} == {
+        QtCore.Qt.ShortcutContext.WidgetShortcut}
     w.close()
 
 

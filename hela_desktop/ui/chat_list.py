@@ -64,8 +64,10 @@ class ConversationList(QtWidgets.QWidget):
         self.delete_button.setToolTip("Delete the chat (Delete)")
         for key, slot in ((QtCore.Qt.Key.Key_F2, self.rename_current),
                           (QtCore.Qt.Key.Key_Delete, self.delete_current)):  # as in Memories
-            QtGui.QShortcut(QtGui.QKeySequence(key), self.list, slot,
-                            context=QtCore.Qt.ShortcutContext.WidgetShortcut)
+            # (PySide6 ignores a `context=` given to this constructor: the shortcut was
+            # window-wide, and Delete in the memory table became ambiguous and did nothing)
+            shortcut = QtGui.QShortcut(QtGui.QKeySequence(key), self.list, slot)
+            shortcut.setContext(QtCore.Qt.ShortcutContext.WidgetShortcut)
         lay.addLayout(row)
         self._silent = False
 
