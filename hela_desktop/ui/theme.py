@@ -170,7 +170,10 @@ def apply_theme(app: QtWidgets.QApplication, dark: bool | None = None) -> bool:
     """Fusion style with a light or dark palette (the system's when `dark` is None)."""
     if dark is None:
         dark = system_is_dark()
-    app.setStyle("Fusion")
+    # the style once: a new QStyle for every change of scheme deleted the old one under
+    # widgets with style sheets (a rare crash inside setStyle when a window opened)
+    if app.style().name().lower() != "fusion":
+        app.setStyle("Fusion")
     app.setPalette(make_palette(dark))
     return dark
 
