@@ -16,7 +16,7 @@ from ..events import NOT_FROM_MEMORIES
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 from .plain import no_orphan, tip
-from .theme import focus_frame_style, warning_color
+from .theme import focus_frame_style, show_html, warning_color
 from .window_status import NO_SOURCES, Sources
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
@@ -25,7 +25,7 @@ TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then 
 def _hint(*lines: str) -> str:
     """A grey centred paragraph of `lines` (each a whole sentence: a narrow pane wraps it
     where it must), none of which wraps to leave one word alone."""
-    return "<p align='center' style='color:gray'>" + "<br>".join(map(no_orphan, lines)) + "</p>"
+    return "<p align='center' class='muted'>" + "<br>".join(map(no_orphan, lines)) + "</p>"
 
 
 def _keys(*parts: str) -> str:
@@ -114,7 +114,7 @@ class MessageView(QtWidgets.QTextBrowser):
         self.msgs.clear()
         self.entries: list[dict] = []  # every message shown: role, raw text, frame, key
         self._live = None
-        self.setHtml(EMPTY_HINT)
+        show_html(self, EMPTY_HINT)
         self._empty = True
         self._passing: int | None = None
 
@@ -133,7 +133,10 @@ class MessageView(QtWidgets.QTextBrowser):
             self.paletteChanged.emit()
 
     def restyle(self) -> None:
-        """Recolour every message bubble for the current palette (the live answer's too)."""
+        """Recolour every message bubble for the current palette (the live answer's too),
+        or the welcome text."""
+        if getattr(self, "_empty", False):
+            show_html(self, EMPTY_HINT)
         for frame in self.document().rootFrame().childFrames():
             role = frame.frameFormat().property(QtGui.QTextFormat.Property.UserProperty)
             if role in ("user", "assistant"):

@@ -161,7 +161,7 @@ def recall_html(recall: dict | None, label_of=None, *, details: bool = False) ->
                 "spread": recall.get("spread"), "path": recall.get("path"), **extra}
         text = ", ".join(_detail(str(k), v) for k, v in nums.items() if v is not None)
         parts.append("<p><a href='toggle:recall-details'>Hide details ▾</a></p>"
-                     f"<p style='color:gray'>{text}</p>")
+                     f"<p class='muted'>{text}</p>")
     else:
         parts.append("<p><a href='toggle:recall-details'>Details ▸</a></p>")
     return "".join(parts)
@@ -196,7 +196,7 @@ def link_html(weight: float, learned: float, learned_rgb: tuple[int, int, int]) 
         what = f"{part}"
     else:
         what = f"{weight:.2f} = {prior:.2f} when written + {part}"
-    return f"<span style='color:gray'>({what})</span>"
+    return f"<span class='muted'>({what})</span>"
 
 
 # ------------------------------------------------------------- reflection reports -----

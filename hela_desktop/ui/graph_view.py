@@ -35,7 +35,7 @@ from .graph_model import (
 from .layout import ForceLayout
 from .nodes_item import NodesItem
 from .plain import ElidedLabel, find_keys, tip
-from .theme import GraphColors, checked_button_style, graph_colors, memory_color, muted
+from .theme import GraphColors, checked_button_style, graph_colors, memory_color, muted, show_html
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -751,21 +751,21 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         if self.details is None:
             return
         if node_id is None or node_id not in self.data.nodes:
-            self.details.setHtml(graph_help_html(self.colors))
+            show_html(self.details, graph_help_html(self.colors))
             return
         n = self.data.nodes[node_id]
         if n.get("kind") == "knowledge":
             kk = knowledge_kind_words(n.get("knowledge_kind"))
             src = ", ".join(f"<a href='node:{e}'>#{e}</a>" for e in n.get("sources", [])) or "—"
-            self.details.setHtml(
+            show_html(self.details,
                 f"<h3>Knowledge · {html.escape(kk)}</h3>"
-                f"<p style='color:gray'>Distilled {fmt_time(n.get('created_at'))} · updated "
+                f"<p class='muted'>Distilled {fmt_time(n.get('created_at'))} · updated "
                 f"{fmt_time(n.get('last_access'))}</p>"
                 f"<p>{html.escape(n.get('text') or '')}</p>"
                 f"<h4>Distilled from</h4><p>{src}</p>"
                 f"<p><a href='knowledge-edit:{-node_id}'>Edit…</a> · "
                 f"<a href='knowledge-delete:{-node_id}'>Delete</a> "
-                "<span style='color:gray'>(undo in Memories ▸ Knowledge)</span></p>")
+                "<span class='muted'>(undo in Memories ▸ Knowledge)</span></p>")
             return
         kind = "Memory"
         text = html.escape(n.get("text") or "").replace("\n", "<br>")
@@ -780,9 +780,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         recall = self.recalls.get(node_id) or n.get("last_recall")
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""
         active = " · <b>active now</b>" if node_id in self.active else ""
-        self.details.setHtml(
+        show_html(self.details,
             f"<h3>{kind} #{node_id}</h3>"
-            f"<p style='color:gray'>Created {fmt_time(n.get('created_at'))} · recalled "
+            f"<p class='muted'>Created {fmt_time(n.get('created_at'))} · recalled "
             f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
             f"<p>{text}</p><h4>Why it was last recalled</h4>"
             f"{recall_html(recall, self.label_of, details=self.recall_details)}"
