@@ -143,11 +143,11 @@ def to_json(event: Event) -> str:
 
 @dataclass
 class MemoryChangedEvent:
-    """The memories changed: a turn stored one, an import, an edit, a pin, a delete or
-    restore, a rewind, a knowledge edit, or an idle reflection (consolidation/forgetting)."""
+    """The memories changed: a turn stored one, an import, an edit, a pin, a delete,
+    restore or purge, a rewind, a knowledge edit, or an idle reflection (consolidation/forgetting)."""
 
     cause: str  # "open" | "turn" | "import" | "edit" | "pin" | "delete" | "restore" |
-    #             "rewind" | "knowledge" | "reflection"
+    #             "purge" | "rewind" | "knowledge" | "reflection"
     episodes: int  # live memories after the change
     ids: list[int] = field(default_factory=list)  # the memories it touched, where known
     type: str = "memory_changed"

@@ -24,8 +24,11 @@ over an unchanged store archives nothing more.
 and removes the episode from the engine's in-memory index: it leaves retrieval and the graph
 view.  Its edges stay in the ``edges`` table, so :func:`restore` brings it back *with* them.
 Archived episodes are browsed with ``store.list_episodes(only_archived=True)``.
-**Purging** (:func:`purge_archived`, ``hela-desktop forget --purge``) deletes archived
-episodes for good; foreign keys cascade to their edges and provenance links.
+**Purging** (:func:`purge`, ``hela-desktop forget --purge``, ``memories delete --for-good``,
+Delete for good in the Archive tab) deletes archived and deleted episodes for good: foreign
+keys cascade to their edges and provenance links, a distilled item left with no source
+(unless the user wrote or edited it) goes too, and the keyword index and the write-ahead
+log are rewritten so the words do not linger in the file (`Store.scrub`).
 
 Every run that writes logs a summary to the ``activity`` table (job ``forget``).
 """
@@ -66,6 +69,7 @@ class ForgettingReport:
     checked: int = 0
     archived: list[dict] = field(default_factory=list)  # {episode_id, reason, degree, idle_days, label}
     purged: list[int] = field(default_factory=list)
+    purged_knowledge: list[int] = field(default_factory=list)  # distilled only from purged ones
     kept_pinned: int = 0
     kept_knowledge: int = 0
     kept_connected: int = 0
@@ -163,7 +167,7 @@ def forget(engine_or_store, *, hela: HelaParams | None = None,
     `engine_or_store`: a `MemoryEngine` (archived episodes also leave its in-memory index,
     so retrieval and the graph view drop them at once) or a bare `Store`.  `store`: the
     connection to write through (default: the engine's).  `purge`: afterwards delete *all*
-    archived episodes for good.  `dry_run`: write nothing, report what would happen.
+    archived and deleted episodes for good (as `purge` does).  `dry_run`: write nothing, report what would happen.
     """
     t0 = time.perf_counter()
     st, engine = _store_and_engine(engine_or_store)
@@ -177,7 +181,7 @@ def forget(engine_or_store, *, hela: HelaParams | None = None,
         return rep
     ids = [a["episode_id"] for a in rep.archived]
     if purge:
-        already = store.archived_ids()
+        already = store.removed_ids()
         rep.purged = sorted(set(already) | set(ids))
     if dry_run:
         rep.seconds = time.perf_counter() - t0
@@ -186,9 +190,11 @@ def forget(engine_or_store, *, hela: HelaParams | None = None,
     with store.transaction():
         store.archive_episodes([(a["episode_id"], a["reason"]) for a in rep.archived], at)
         if purge and rep.purged:
-            store.purge_archived_episodes(rep.purged)
+            rep.purged_knowledge = store.purge_episodes(rep.purged)
         rep.seconds = time.perf_counter() - t0
         store.log_activity(JOB, rep.summary())
+    if rep.purged:
+        store.scrub()
     if engine is not None:
         with engine._lock:
             for eid in set(ids) | set(rep.purged):
@@ -208,16 +214,22 @@ def archived_episodes(store: Store, *, limit: int = 1000, offset: int = 0) -> li
                  edges=r.edges) for r in store.archived_episodes(limit=limit, offset=offset)]
 
 
-def purge_archived(engine_or_store, ids: Iterable[int] | None = None) -> list[int]:
-    """Delete archived episodes for good (all, or the given ones that are archived).
+def purge(engine_or_store, ids: Iterable[int] | None = None) -> list[int]:
+    """Delete archived and deleted episodes for good (all of them, or those of `ids` that
+    are archived or deleted; a live one is never touched: delete it first).
 
-    Edges and provenance links go with them (foreign-key cascade).  Returns the ids deleted.
+    Edges and provenance links go with them (foreign-key cascade), and so does a distilled
+    item left with no source that the user did not write or edit; the keyword index and the
+    write-ahead log are then rewritten without their words (`Store.scrub`).  Returns the
+    episode ids deleted.
     """
     store, engine = _store_and_engine(engine_or_store)
     with store.transaction():
-        todo = store.archived_ids(None if ids is None else [int(i) for i in ids])
-        store.purge_archived_episodes(todo)
-        store.log_activity(JOB, {"purged": todo})
+        todo = store.removed_ids(None if ids is None else [int(i) for i in ids])
+        gone = store.purge_episodes(todo)
+        store.log_activity(JOB, {"purged": todo, "purged_knowledge": gone})
+    if todo:
+        store.scrub()
     if engine is not None:
         with engine._lock:
             for eid in todo:

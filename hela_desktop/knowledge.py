@@ -90,8 +90,9 @@ def is_grounded(text: str, user_texts: Iterable[str]) -> bool:
 
 
 def item_support(store: Store, item: KnowledgeItem) -> float:
-    """Support of a stored item by the user words of its source episodes."""
-    return support(item.text, store.key_texts(item.sources).values())
+    """Support of a stored item by the user words of its source episodes, those the user
+    deleted left out: what they took back no longer vouches for anything."""
+    return support(item.text, store.kept_key_texts(item.sources).values())
 
 
 def trusted_items(store: Store, kind: str | None = None) -> list[KnowledgeItem]:
@@ -126,6 +127,9 @@ def knowledge_rows(store: Store) -> list[dict]:
             why = "You wrote or edited it: used as written."
         elif trusted:
             why = f"{sup:.0%} of its words are in what you said in its source memories."
+        elif k.sources and not store.kept_key_texts(k.sources):
+            why = ("You deleted the memories it was drawn from: not used until you edit "
+                   "it.")
         else:
             why = (f"Only {sup:.0%} of its words are in what you said: not used until you "
                    "edit it.")

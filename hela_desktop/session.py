@@ -219,7 +219,8 @@ def conversation_event(store, cid: int, reason: str = "open") -> ConversationEve
 @dataclass(frozen=True)
 class BrowseQuery:
     """What the memory browser shows: `tab` "memories" (`search` words; `ranked`: the
-    engine's matches by meaning, best first), "archive", "knowledge" or "activity"."""
+    engine's matches by meaning, best first), "archive" (archived and deleted memories,
+    most recently removed first), "knowledge" or "activity"."""
 
     tab: str
     search: str = ""
@@ -240,7 +241,7 @@ def browse(store, q: BrowseQuery) -> dict:
             eps = ranked_episodes(store, q.ranked, eps)
         return {"episodes": eps, "total": store.count_episodes()}
     if q.tab == "archive":
-        eps = store.list_episodes(only_archived=True, limit=BROWSE_LIMIT)
+        eps = store.list_episodes(removed=True, limit=BROWSE_LIMIT, order="removed")
         return {"episodes": eps, "reasons": store.archive_reasons(e.id for e in eps)}
     if q.tab == "knowledge":
         from .knowledge import knowledge_rows

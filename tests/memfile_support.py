@@ -140,7 +140,7 @@ def sample(tmp_path):
 def sample_file(sample, tmp_path):
     store, _ = sample
     path = tmp_path / "sample.hela"
-    export_store(store, path)
+    export_store(store, path, include_deleted=True)  # every kind of field, deleted_at too
     return path
 
 

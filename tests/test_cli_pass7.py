@@ -206,7 +206,7 @@ def test_purge_with_nothing_archived_says_so(tmp_path, capsys):
     Store(d).close()
     assert main(["forget", "--purge", "--dry-run", "--data-dir", str(d)]) == 0
     out = capsys.readouterr().out
-    assert "no archived memories to delete" in out and "for good: \n" not in out
+    assert "no archived or deleted memories to delete" in out and "for good: \n" not in out
 
 
 def test_summaries_count_in_words():

@@ -15,7 +15,7 @@ from hela_desktop.forgetting import (
     archived_episodes,
     forget,
     plan_forgetting,
-    purge_archived,
+    purge,
     restore,
 )
 from hela_desktop.memory import MemoryEngine
@@ -200,9 +200,12 @@ def test_restore_brings_edges_back_and_purge_deletes(tmp_path, embedder):
     snap = engine.graph_snapshot()
     assert any({weak, ids["recent_isolated"]} == {a, b} for a, b, _ in snap["edges"])
 
-    # purge: only archived episodes go, for good, edges and provenance cascade
-    gone = purge_archived(engine)
-    assert sorted(gone) == sorted([ids["stale_isolated"], ids["stale_superseded_source"]])
+    # purge: archived and deleted episodes go, for good, edges and provenance cascade;
+    # live ones stay
+    gone = purge(engine)
+    assert sorted(gone) == sorted([ids["stale_isolated"], ids["stale_superseded_source"],
+                                   ids["stale_deleted"]])
+    assert store.episode(ids["stale_deleted"]) is None
     assert store.episode(ids["stale_isolated"]) is None
     assert store.edges_of([ids["stale_isolated"]]) == []
     assert store.conn.execute("SELECT COUNT(*) FROM knowledge_sources WHERE episode_id = ?",
@@ -236,12 +239,12 @@ def test_cli_forget_and_restore(tmp_path, embedder, capsys):
     assert capsys.readouterr().err.startswith("error: no memory #999 in ")
 
     assert cli_main(["forget", "--purge", "--dry-run", "--data-dir", str(tmp_path)]) == 0
-    assert "would delete 2 archived" in capsys.readouterr().out
+    assert "would delete 3 archived or deleted" in capsys.readouterr().out
     assert cli_main(["forget", "--purge", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     # the restored one was needed: the pass before the purge keeps it (it was archived again
     # at once, and purged with the others, before restoring counted as using it)
-    assert "deleted 2 archived memories for good" in out
+    assert "deleted 3 archived or deleted memories for good" in out  # and the deleted one
     with Store(tmp_path) as s:
         assert s.count_episodes(archived=True) == 0 and s.integrity_ok()
         assert s.episode(ids["stale_weak_edge"]).archived_at is None

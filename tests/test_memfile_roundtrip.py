@@ -46,7 +46,7 @@ pytest_plugins = ["memfile_support"]
 def test_full_round_trip_loses_nothing(sample, tmp_path):
     store, _ = sample
     a, b = tmp_path / "a.hela", tmp_path / "b.hela"
-    rep = export_store(store, a)
+    rep = export_store(store, a, include_deleted=True)  # a backup that keeps the deleted one
     assert rep.counts == {"episodes": 6, "conversations": 2, "messages": 3, "timelines": 2,
                           "edges": 4, "knowledge": 2}
     with Store(tmp_path / "dst") as dst:
@@ -55,7 +55,7 @@ def test_full_round_trip_loses_nothing(sample, tmp_path):
         assert imp.embedded == 0
         consistent(dst)
         assert dst.hebbian_step() == 120
-        export_store(dst, b)
+        export_store(dst, b, include_deleted=True)
         # the stores agree row by row, apart from numeric ids
         assert snapshot(dst)["edges"] == snapshot(store)["edges"]
     assert content(a) == content(b)
@@ -204,10 +204,10 @@ def test_round_trip_property(spec):
         tmp = Path(tmp)
         with Store(tmp / "a") as src, Store(tmp / "b") as dst:
             build(src, spec)
-            export_store(src, tmp / "1.hela")
+            export_store(src, tmp / "1.hela", include_deleted=True)
             rep = import_file(dst, tmp / "1.hela", embedder=_must_not_embed)
             consistent(dst)
-            export_store(dst, tmp / "2.hela")
+            export_store(dst, tmp / "2.hela", include_deleted=True)
             assert content(tmp / "1.hela") == content(tmp / "2.hela")
             again = import_file(dst, tmp / "1.hela", embedder=_must_not_embed)
             assert sum(again.added.values()) == 0 and sum(again.merged.values()) == 0
@@ -327,12 +327,17 @@ def test_markdown_export(sample, tmp_path):
     rep = export_store(store, tmp_path / "m.md", fmt="markdown")
     text = (tmp_path / "m.md").read_text(encoding="utf-8")
     assert text.startswith("# HeLa Desktop memories")
-    assert "> My sister Ana lives in Lisbon." in text and "Zürich" in text
+    assert "> My sister Ana lives in Lisbon." in text
     assert "## Knowledge" in text and "## Conversations" in text and "pinned" in text
-    assert rep.counts["episodes"] == 6
+    assert rep.counts["episodes"] == 5 and rep.deleted_left_out == 1
     # every memory is headed by its number; importance only where an import set one
-    assert len(re.findall(r"^### #\d+ · \d{4}-", text, re.M)) == 6
+    assert len(re.findall(r"^### #\d+ · \d{4}-", text, re.M)) == 5
     assert "importance 0.00" not in text
+    # the memory the user deleted is not in the readable copy (it was, marked "deleted")
+    assert "Zürich" not in text and "deleted" not in text and "Selection" not in text
+    rep = export_store(store, tmp_path / "all.md", fmt="markdown", include_deleted=True)
+    text = (tmp_path / "all.md").read_text(encoding="utf-8")
+    assert rep.counts["episodes"] == 6 and "Zürich" in text and " · deleted" in text
 
 
 def test_reports_in_words_for_the_app(tmp_path):
@@ -399,7 +404,7 @@ def test_markdown_export_reads_links_as_the_app_does(tmp_path):
 def test_export_without_embeddings_reembeds_on_import(sample, tmp_path, embedder):
     store, _ = sample
     path = tmp_path / "noemb.hela"
-    export_store(store, path, include_embeddings=False)
+    export_store(store, path, include_embeddings=False, include_deleted=True)
     assert "embedding" not in records(members(path)["episodes.jsonl"])[0]
     with Store(tmp_path / "dst") as dst:
         rep = import_file(dst, path, embedder=embedder)

@@ -42,11 +42,11 @@ def one_error_line(r) -> str:
 def _purge_in_another_process(data_dir, episode_id: int) -> None:
     code = ("import sys\n"
             "from hela_desktop.store import Store\n"
-            "from hela_desktop.forgetting import purge_archived\n"
+            "from hela_desktop.forgetting import purge\n"
             "s = Store(sys.argv[1])\n"
             "with s.transaction():\n"
             "    s.set_archived(int(sys.argv[2]), 'test')\n"
-            "print(purge_archived(s))\n")
+            "print(purge(s))\n")
     r = subprocess.run([sys.executable, "-c", code, str(data_dir), str(episode_id)],
                        capture_output=True, text=True, timeout=120, env=ENV)
     assert r.returncode == 0 and str(episode_id) in r.stdout, r.stderr

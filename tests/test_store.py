@@ -117,14 +117,14 @@ def test_settings_round_trip_and_bad_file(tmp_path):
 def test_purged_episode_ids_are_never_given_out_again(tmp_path):
     """SQLite hands a new row max(id) + 1: purging the newest memories must not let the next
     memory take an id that timelines, chat stats or the window may still name."""
-    from hela_desktop.forgetting import purge_archived
+    from hela_desktop.forgetting import purge
 
     s = Store(tmp_path)
     a = s.add_episode("one", "", None)
     b = s.add_episode("two", "", None)
     with s.transaction():
         s.set_archived(b, "test")
-    assert purge_archived(s, [b]) == [b]
+    assert purge(s, [b]) == [b]
     c = s.add_episode("three", "", None)
     assert c == b + 1 and s.episode(b) is None and a < b
     d = s.add_episode("four", "", None)
@@ -147,7 +147,7 @@ def test_archive_restore_and_purge_queries(tmp_path):
         assert s.all_edges() == []
         assert {(e.src, e.dst) for e in s.all_edges(archived=True)} == {(a, b), (b, c)}
         s.unarchive_episodes([b])
-        s.purge_archived_episodes([a, b])  # b is no longer archived: kept
+        s.purge_episodes([a, b])  # b is no longer archived: kept
         assert s.episode(a) is None and s.episode(b) is not None
         assert s.add_episode("four", "", np.ones(4)) > c  # a purged id is never reused
 

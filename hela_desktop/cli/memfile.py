@@ -68,6 +68,9 @@ def add_cli(subparsers: argparse._SubParsersAction) -> None:
                    help="leave embeddings out (smaller; recomputed on import)")
     p.add_argument("--no-conversations", action="store_true",
                    help="leave chat transcripts out")
+    p.add_argument("--include-deleted", action="store_true",
+                   help="also the memories you deleted (left out by default, with their "
+                        "links and the knowledge drawn only from them)")
     p.set_defaults(func=_cli_export)
 
     q = subparsers.add_parser(
@@ -152,7 +155,8 @@ def _cli_export(args: argparse.Namespace) -> int:
                 rep = export_store(store, part, fmt=fmt, selection=sel,
                                    include_embeddings=not args.no_embeddings,
                                    include_conversations=not args.no_conversations,
-                                   hela=_settings_hela(args))
+                                   hela=_settings_hela(args),
+                                   include_deleted=args.include_deleted)
                 if not sel.is_all() and not any(rep.counts.values()):
                     print("error: no memory or chat matches the selection (--conversation, "
                           "--since, --until, --search); no file written", file=sys.stderr)

@@ -1,11 +1,11 @@
 """``hela-desktop memories …``: the memory browser from the command line.
 
-    memories list [--archived] [--limit N] [--json]
+    memories list [--archived | --deleted] [--limit N] [--json]
     memories search TEXT [--limit N] [--json]     by meaning plus keywords, best first
     memories show ID [--json]
     memories edit ID [--user TEXT] [--answer TEXT] re-embeds, so recall follows the edit
     memories pin ID [--off]
-    memories delete ID                             soft delete (restorable)
+    memories delete ID [--for-good]                soft delete (restorable), or erase
     memories restore ID                            undo a delete or an archive
 
 Every change goes through `MemoryEngine` (the same calls the app makes); bad input — an
@@ -49,7 +49,11 @@ def add_cli(subparsers) -> None:
         return p
 
     p = add("list", "memories, newest first", cmd_list, with_id=False, json_=True)
-    p.add_argument("--archived", action="store_true", help="the archived ones instead")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--archived", action="store_true", help="the archived ones instead")
+    which.add_argument("--deleted", action="store_true",
+                       help="the deleted ones instead (restorable, or erased with "
+                            "`memories delete ID --for-good`)")
     p.add_argument("--limit", type=in_range(1, MAX_ID), default=50, help="at most this many (default 50)")
     p = add("search", "search by meaning plus keywords, best first", cmd_search, with_id=False,
             json_=True)
@@ -61,7 +65,10 @@ def add_cli(subparsers) -> None:
     p.add_argument("--answer", help="new text of HeLa's answer")
     p = add("pin", "pin a memory (never archived by forgetting)", cmd_pin)
     p.add_argument("--off", action="store_true", help="unpin")
-    add("delete", "delete a memory (restorable with `memories restore`)", cmd_delete)
+    p = add("delete", "delete a memory (restorable with `memories restore`)", cmd_delete)
+    p.add_argument("--for-good", action="store_true",
+                   help="erase it from the memory file, with its links and any knowledge "
+                        "drawn only from it (cannot be undone)")
     add("restore", "bring back a deleted or archived memory", cmd_restore)
     for name in ("edit", "pin", "delete", "restore"):
         holds_folder(msub.choices[name], create=False)
@@ -161,14 +168,16 @@ def _on_memory(func):
 @_run
 def cmd_list(args) -> int:
     with _store(args) as store:
-        eps = store.list_episodes(only_archived=args.archived, limit=max(1, args.limit))
+        eps = store.list_episodes(only_archived=args.archived, only_deleted=args.deleted,
+                                  limit=max(1, args.limit))
         if args.json:
             print(json.dumps([_as_dict(e) for e in eps], indent=2, ensure_ascii=False))
             return 0
-        total = store.count_episodes(archived=args.archived)
+        total = store.count_episodes(archived=args.archived, deleted=args.deleted)
         for e in eps:
             print(_line(e, _room(100, 26)))
-        print(f"({len(eps)} of {total} {'archived ' if args.archived else ''}memories)")
+        kind = "archived " if args.archived else "deleted " if args.deleted else ""
+        print(f"({len(eps)} of {total} {kind}memories)")
     return 0
 
 
@@ -236,8 +245,18 @@ def cmd_pin(args, store, e) -> int:
 
 @_on_memory
 def cmd_delete(args, store, e) -> int:
+    if args.for_good:
+        from ..forgetting import purge
+
+        engine = _engine(store, False)
+        if e.deleted_at is None:
+            engine.delete_episode(e.id)
+        purge(engine, [e.id])
+        print(f"memory #{e.id} deleted for good")
+        return 0
     if e.deleted_at is not None:
-        return error(f"memory #{e.id} is already deleted (`memories restore {e.id}` brings it back)")
+        return error(f"memory #{e.id} is already deleted (`memories restore {e.id}` brings it "
+                     f"back; `memories delete {e.id} --for-good` erases it)")
     _engine(store, False).delete_episode(e.id)
     print(f"memory #{e.id} deleted (undo: hela-desktop memories restore {e.id})")
     return 0

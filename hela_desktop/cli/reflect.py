@@ -44,7 +44,8 @@ def add_cli(sub) -> None:
         "forget", help="archive weak, isolated, stale memories (restorable; --purge deletes)")
     f.add_argument("--dry-run", action="store_true", help="show what would be archived")
     f.add_argument("--purge", action="store_true",
-                   help="also delete every archived memory for good (cannot be undone)")
+                   help="also delete every archived and deleted memory for good (cannot be "
+                        "undone)")
     f.add_argument("--max-degree", type=at_least(0.0, float),
                    help="archive below this association degree (links beyond the chat's "
                         "own chain; default 0.6)")
@@ -171,11 +172,13 @@ def forget_lines(rep, dry_run: bool, purge: bool) -> list[str]:
     out = [f"{verb} #{a['episode_id']}: {a['label']}\n      {a['reason']}"
            for a in rep.archived]
     if purge and not rep.purged:
-        out.append("no archived memories to delete")
+        out.append("no archived or deleted memories to delete")
     elif purge:
         pv = "would delete" if dry_run else "deleted"
-        out.append(f"{pv} {len(rep.purged)} archived memories for good: "
-                   + " ".join(f"#{i}" for i in rep.purged))
+        drawn = (f", and {count(len(rep.purged_knowledge), 'knowledge item')} drawn only "
+                 "from them" if rep.purged_knowledge else "")
+        out.append(f"{pv} {count(len(rep.purged), 'archived or deleted memory', 'archived or deleted memories')} "
+                   f"for good{drawn}: " + " ".join(f"#{i}" for i in rep.purged))
     out.append(f"{'dry run, nothing written: ' if dry_run else ''}{rep.checked} memories "
                f"checked, {len(rep.archived)} {verb}; kept: {rep.kept_pinned} pinned, "
                f"{rep.kept_knowledge} knowledge sources, {rep.kept_connected} connected, "

@@ -91,9 +91,10 @@ class Selection:
 
 
 
-def _selected_ids(store: Store, sel: Selection) -> list[int]:
+def _selected_ids(store: Store, sel: Selection, include_deleted: bool) -> list[int]:
     ids = tx.episode_ids_where(store.conn, conversation=sel.conversation,
-                               since=_as_ts(sel.since), until=_as_ts(sel.until))
+                               since=_as_ts(sel.since), until=_as_ts(sel.until),
+                               deleted=include_deleted)
     if sel.search and sel.search.strip():
         ids &= {e.id for e in store.list_episodes(search=sel.search, limit=-1)}
     if sel.episode_ids is not None:
@@ -101,14 +102,26 @@ def _selected_ids(store: Store, sel: Selection) -> list[int]:
     return sorted(ids)
 
 
-def _prepare_selection(store: Store, sel: Selection, include_conversations: bool) -> None:
-    """Fill temp tables _mf_sel (episode ids) and _mf_conv (conversation ids) for a selection."""
+def _prepare_selection(store: Store, sel: Selection, include_conversations: bool,
+                       include_deleted: bool) -> tuple[bool, int]:
+    """Fill the selection's temp tables (`tx.fill_selection`) unless every row goes.
+
+    Returns (full, left_out): whether every row goes (no temp tables), and how many deleted
+    memories the selection would have held but leaves out."""
     tx.drop_selection(store.conn)
     if sel.is_all():
-        return
-    tx.fill_selection(store.conn, _selected_ids(store, sel),
-                      include_conversations=include_conversations,
+        left_out = 0 if include_deleted else tx.count_deleted_episodes(store.conn)
+        if not left_out:
+            return True, 0
+        tx.fill_selection(store.conn, _selected_ids(store, sel, False),
+                          include_conversations=include_conversations, conversation=None,
+                          everything=True)
+        return False, left_out
+    ids = _selected_ids(store, sel, include_deleted)
+    left_out = 0 if include_deleted else len(_selected_ids(store, sel, True)) - len(ids)
+    tx.fill_selection(store.conn, ids, include_conversations=include_conversations,
                       conversation=sel.conversation)
+    return False, left_out
 
 
 def _store_embedder(store: Store) -> str | None:
@@ -126,6 +139,7 @@ def export_store(
     progress: Progress | None = None,
     compresslevel: int = 1,
     hela: HelaParams | None = None,
+    include_deleted: bool = False,
 ) -> ExportReport:
     """Write the store (or a selection of it) to `path`; the file appears atomically.
 
@@ -135,6 +149,8 @@ def export_store(
     exported memories belong to (all of them for a full export).  ``progress(done, total)``
     is called as records are written.  `hela` (default: `HelaParams()`): the Hebbian decay
     and cap the Markdown export reads link weights with, as the app does.
+    `include_deleted`: also the memories the user deleted (left out by default, with the
+    links to them and the knowledge drawn only from them; the report counts them).
     """
     t0 = time.perf_counter()
     if fmt not in ("native", "markdown"):
@@ -146,14 +162,16 @@ def export_store(
     with tx.read_snapshot(store.conn):  # one consistent snapshot for every member
         try:
             create_private_file(tmp)  # an export holds conversations: owner-only (0600)
-            _prepare_selection(store, sel, include_conversations)
+            full, left_out = _prepare_selection(store, sel, include_conversations,
+                                                include_deleted)
             try:
                 if fmt == "native":
-                    counts = _NativeExport(store, sel, include_embeddings, include_conversations,
-                                           progress).write(tmp, compresslevel)
+                    counts = _NativeExport(store, sel, full, include_embeddings,
+                                           include_conversations, progress).write(
+                                               tmp, compresslevel)
                 else:
-                    counts = _export_markdown(store, tmp, sel, include_conversations, progress,
-                                              hela or HelaParams())
+                    counts = _export_markdown(store, tmp, sel, full, include_conversations,
+                                              progress, hela or HelaParams())
             finally:
                 tx.drop_selection(store.conn)
         except BaseException:
@@ -161,7 +179,8 @@ def export_store(
                 tmp.unlink()
             raise
     os.replace(tmp, path)
-    return ExportReport(path, fmt, counts, path.stat().st_size, time.perf_counter() - t0)
+    return ExportReport(path, fmt, counts, path.stat().st_size, time.perf_counter() - t0,
+                        deleted_left_out=left_out)
 
 
 # ====================================================================== .hela =========
@@ -220,12 +239,12 @@ class _NativeExport:
     """One ``.hela`` archive being written: one method per member, in `MEMBER_ORDER`'s
     spirit (episodes first, so later members can name them by uid)."""
 
-    def __init__(self, store: Store, sel: Selection, include_embeddings: bool,
+    def __init__(self, store: Store, sel: Selection, full: bool, include_embeddings: bool,
                  include_conversations: bool, progress: Progress | None) -> None:
         self.store = store
         self.conn = store.conn
         self.sel = sel
-        self.full = sel.is_all()
+        self.full = full
         self.embeddings = include_embeddings
         self.conversations_too = include_conversations
         self.progress = progress
@@ -450,10 +469,10 @@ def _md_conversations(out: TextIO, conn: Any, full: bool) -> tuple[int, int]:
     return len(convs), n_msg
 
 
-def _export_markdown(store: Store, tmp: Path, sel: Selection, include_conversations: bool,
-                     progress: Progress | None, hela: HelaParams) -> dict[str, int]:
+def _export_markdown(store: Store, tmp: Path, sel: Selection, full: bool,
+                     include_conversations: bool, progress: Progress | None,
+                     hela: HelaParams) -> dict[str, int]:
     conn = store.conn
-    full = sel.is_all()
     total = tx.export_total(conn, full, include_conversations)
     counts = {"episodes": 0, "edges": 0, "knowledge": 0, "conversations": 0, "messages": 0}
 
@@ -465,7 +484,7 @@ def _export_markdown(store: Store, tmp: Path, sel: Selection, include_conversati
     with open(tmp, "w", encoding="utf-8", newline="\n") as out:
         now = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
         out.write(f"# HeLa Desktop memories\n\nExported {now} by HeLa Desktop {__version__}.\n")
-        if not full:
+        if not sel.is_all():
             out.write(f"Selection: {json.dumps(sel.describe(), ensure_ascii=False)}\n")
         id2text = _md_memories(out, conn, full, tick)
         counts["edges"] = _md_edges(out, store, full, id2text, hela)

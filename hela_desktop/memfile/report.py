@@ -20,21 +20,29 @@ class ExportReport:
     counts: dict[str, int]
     bytes: int
     seconds: float
+    deleted_left_out: int = 0  # memories the user deleted, not written
 
     def summary(self) -> str:
         """The export for the terminal: "exported to FILE (native, 8 KB): 2 memories, 1 link,
-        1 chat, 4 messages, 2 answer timelines" (every kind, zeros too)."""
+        1 chat, 4 messages, 2 answer timelines" (every kind, zeros too), and the deleted
+        memories left out."""
         nouns = {**_NOUNS, **_MORE_NOUNS}
         parts = ", ".join(count(int(v or 0), *nouns.get(k, (k, k)))
                           for k, v in self.counts.items())
-        return f"exported to {self.path} ({self.fmt}, {_size(self.bytes)}): {parts}"
+        return (f"exported to {self.path} ({self.fmt}, {_size(self.bytes)}): {parts}"
+                + self._left_out("; ", " (--include-deleted keeps them)"))
+
+    def _left_out(self, sep: str, how: str = "") -> str:
+        n = self.deleted_left_out
+        return f"{sep}{count(n, 'deleted memory', 'deleted memories')} left out{how}" if n else ""
 
     def sentence(self) -> str:
         """The export in words for the app: "Exported 18 memories, 60 links and 2 chats to
         FILE (41 KB)." (zero counts left out)."""
         what = _counted(self.counts) or "nothing"
         form = " as a readable Markdown document" if self.fmt == "markdown" else ""
-        return f"Exported {what} to {self.path}{form} ({_size(self.bytes)})."
+        return (f"Exported {what} to {self.path}{form} ({_size(self.bytes)})"
+                + self._left_out("; ") + ".")
 
 
 # record kinds in words (singular, plural), in the order people read them

@@ -49,6 +49,8 @@ class Store(EpisodeQueries, EdgeQueries, KnowledgeQueries, MessageQueries):
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA synchronous=NORMAL")
+            # what is deleted is overwritten, not left readable in free space (docs/privacy.md)
+            self.conn.execute("PRAGMA secure_delete=ON")
             migrate(self.conn, self.path)
         except sqlite3.DatabaseError as exc:
             self.close()

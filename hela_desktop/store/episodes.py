@@ -31,7 +31,14 @@ def live_episode(alias: str = "", *, archived: bool = False) -> str:
     return f"{p}deleted_at IS NULL" + ("" if archived else f" AND {p}archived_at IS NULL")
 
 
+def removed_episode(alias: str = "") -> str:
+    """The SQL condition "episode `alias` is out of recall": archived or deleted."""
+    p = f"{alias}." if alias else ""
+    return f"({p}archived_at IS NOT NULL OR {p}deleted_at IS NOT NULL)"
+
+
 LIVE_EPISODE = live_episode()
+REMOVED_EPISODE = removed_episode()
 
 _EPISODE_TABLE_COLS = frozenset(
     "id uid conversation_id user_text assistant_text created_at embedding embedder "
@@ -79,7 +86,9 @@ def _index_row(r: tuple) -> IndexRow:
 # memories, not just the rows shown)
 EPISODE_ORDERS = {"pinned": "e.pinned", "created": "e.created_at",
                   "user": "e.user_text COLLATE NOCASE", "assistant": "e.assistant_text COLLATE NOCASE",
-                  "recalled": "e.access_count", "last": "COALESCE(e.last_access, 0)"}
+                  "recalled": "e.access_count", "last": "COALESCE(e.last_access, 0)",
+                  # out of recall since: when it was deleted, else archived (the Archive tab)
+                  "removed": "COALESCE(e.deleted_at, e.archived_at, 0)"}
 
 
 class ForgetCandidate(NamedTuple):
@@ -180,20 +189,28 @@ class EpisodeQueries(StoreBase):
         include_archived: bool = False,
         only_archived: bool = False,
         include_deleted: bool = False,
+        removed: bool = False,
+        only_deleted: bool = False,
         limit: int = 500,
         offset: int = 0,
         order: str = "created",
         descending: bool = True,
     ) -> list[Episode]:
         """Episodes for the memory browser, newest first or by `order` (a key of
-        `EPISODE_ORDERS`: the browser's columns); `search` uses FTS5."""
+        `EPISODE_ORDERS`: the browser's columns); `search` uses FTS5.  `removed`: only those
+        out of recall, archived or deleted (the Archive tab); `only_deleted`: only those the
+        user deleted (archived or not)."""
         where = []
         args: list = []
-        if not include_deleted:
+        if only_deleted:
+            where.append("e.deleted_at IS NOT NULL")
+        elif removed:
+            where.append(removed_episode("e"))
+        elif not include_deleted:
             where.append("e.deleted_at IS NULL")
         if only_archived:
             where.append("e.archived_at IS NOT NULL")
-        elif not include_archived:
+        elif not (include_archived or removed or only_deleted):
             where.append("e.archived_at IS NULL")
         join = ""
         if search and search.strip():
@@ -213,11 +230,14 @@ class EpisodeQueries(StoreBase):
         except sqlite3.OperationalError:
             return []
 
-    def count_episodes(self, *, archived: bool = False) -> int:
-        cond = "archived_at IS NOT NULL" if archived else "archived_at IS NULL"
-        return self.conn.execute(
-            f"SELECT COUNT(*) FROM episodes WHERE deleted_at IS NULL AND {cond}"
-        ).fetchone()[0]
+    def count_episodes(self, *, archived: bool = False, deleted: bool = False) -> int:
+        """Live memories; or archived ones (not deleted); or deleted ones."""
+        if deleted:
+            cond = "deleted_at IS NOT NULL"
+        else:
+            cond = "deleted_at IS NULL AND " + (
+                "archived_at IS NOT NULL" if archived else "archived_at IS NULL")
+        return self.conn.execute(f"SELECT COUNT(*) FROM episodes WHERE {cond}").fetchone()[0]
 
     def missing_episodes(self, ids: Iterable[int]) -> set[int]:
         """Those of `ids` that are no longer in the store (purged)."""
@@ -322,12 +342,12 @@ class EpisodeQueries(StoreBase):
             out[t] = [r[0] for r in rows]
         return out
 
-    def _episode_column(self, column: str, ids: Iterable[int]) -> dict:
+    def _episode_column(self, column: str, ids: Iterable[int], where: str = "") -> dict:
         out: dict = {}
         for chunk in chunks(list(dict.fromkeys(int(i) for i in ids)), 500):
             q = ",".join("?" * len(chunk))
             out.update(self.conn.execute(
-                f"SELECT id, {column} FROM episodes WHERE id IN ({q})", chunk).fetchall())
+                f"SELECT id, {column} FROM episodes WHERE id IN ({q}){where}", chunk).fetchall())
         return out
 
     def archive_reasons(self, ids: Iterable[int]) -> dict[int, str | None]:
@@ -337,6 +357,11 @@ class EpisodeQueries(StoreBase):
     def key_texts(self, ids: Iterable[int]) -> dict[int, str]:
         """Episode id -> the user's words (the retrieval key)."""
         return self._episode_column("user_text", ids)
+
+    def kept_key_texts(self, ids: Iterable[int]) -> dict[int, str]:
+        """The user's words of those of `ids` the user has not deleted (archived ones count:
+        forgetting archives what consolidation distilled; a deletion takes the words back)."""
+        return self._episode_column("user_text", ids, " AND deleted_at IS NULL")
 
     def created_times(self, ids: Iterable[int]) -> dict[int, float]:
         return self._episode_column("created_at", ids)
@@ -399,15 +424,23 @@ class EpisodeQueries(StoreBase):
 
     def archived_ids(self, among: Iterable[int] | None = None) -> list[int]:
         """Ids of archived episodes (all, or those of `among`), ascending."""
+        return self._ids_where("archived_at IS NOT NULL", among)
+
+    def removed_ids(self, among: Iterable[int] | None = None) -> list[int]:
+        """Ids of archived or deleted episodes (all, or those of `among`), ascending: the
+        ones out of recall, which `purge_episodes` may delete for good."""
+        return self._ids_where(REMOVED_EPISODE, among)
+
+    def _ids_where(self, cond: str, among: Iterable[int] | None) -> list[int]:
         if among is None:
             return [r[0] for r in self.conn.execute(
-                "SELECT id FROM episodes WHERE archived_at IS NOT NULL ORDER BY id")]
+                f"SELECT id FROM episodes WHERE {cond} ORDER BY id")]
         want = list(dict.fromkeys(int(i) for i in among))
         out: list[int] = []
         for chunk in chunks(want, 500):
             out += [r[0] for r in self.conn.execute(
-                f"SELECT id FROM episodes WHERE archived_at IS NOT NULL AND id IN "
-                f"({marks(len(chunk))})", chunk)]
+                f"SELECT id FROM episodes WHERE {cond} AND id IN ({marks(len(chunk))})",
+                chunk)]
         return sorted(out)
 
     def archive_episodes(self, reasons: Iterable[tuple[int, str]], at: float) -> None:
@@ -421,14 +454,40 @@ class EpisodeQueries(StoreBase):
             "UPDATE episodes SET archived_at = NULL, archive_reason = NULL WHERE id = ?",
             [(int(i),) for i in ids])
 
-    def purge_archived_episodes(self, ids: list[int]) -> None:
-        """Delete those of `ids` that are archived, for good (edges and provenance links
-        cascade); their ids are never given to another memory."""
+    def purge_episodes(self, ids: list[int]) -> list[int]:
+        """Delete those of `ids` that are archived or deleted, for good: edges and
+        provenance links cascade, and a distilled item left with no source that the user
+        did not write or edit goes with them (it holds nothing but what they said).  Their
+        ids are never given to another memory.  Returns the knowledge ids deleted."""
         self.retire_episode_ids(ids)
+        derived: set[int] = set()
         for chunk in chunks(ids, 500):
+            derived.update(r[0] for r in self.conn.execute(
+                "SELECT knowledge_id FROM knowledge_sources WHERE episode_id IN "
+                f"({marks(len(chunk))})", chunk))
             self.conn.execute(
-                f"DELETE FROM episodes WHERE archived_at IS NOT NULL AND id IN "
+                f"DELETE FROM episodes WHERE {REMOVED_EPISODE} AND id IN "
                 f"({marks(len(chunk))})", chunk)
+        orphans = sorted(k for (k,) in self.conn.execute(
+            "SELECT id FROM knowledge k WHERE edited_at IS NULL AND NOT EXISTS "
+            "(SELECT 1 FROM knowledge_sources s WHERE s.knowledge_id = k.id)")
+            if k in derived)
+        for chunk in chunks(orphans, 500):
+            self.conn.execute(f"DELETE FROM knowledge WHERE id IN ({marks(len(chunk))})", chunk)
+        return orphans
+
+    def scrub(self) -> None:
+        """After a purge: rewrite the keyword index without the purged words and empty the
+        write-ahead log, so their text is not left in the file's unused pages
+        (``secure_delete`` zeroes the freed rows themselves).  Best effort: a reader in
+        another process can keep the log from being emptied until it finishes."""
+        self.conn.execute("INSERT INTO episodes_fts(episodes_fts) VALUES ('optimize')")
+        wait = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
+        self.conn.execute("PRAGMA busy_timeout = 1000")  # never hang on another's reader
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(wait)}")
 
     def archived_episodes(self, *, limit: int = 1000, offset: int = 0) -> list[ArchivedEpisode]:
         """Archived (not deleted) episodes, newest archive first, with the edges they keep."""

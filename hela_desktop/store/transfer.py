@@ -5,8 +5,8 @@ Every function takes the store's `sqlite3.Connection` and returns plain rows (tu
 the column order its docstring names) or ids, so the memory-file code never writes SQL.
 Reads return cursors where an export streams them (millions of rows, never all in memory).
 
-An export's selection lives in two temp tables, ``_mf_sel`` (episode ids) and ``_mf_conv``
-(conversation ids): `fill_selection` makes them, `drop_selection` removes them, and the
+An export's selection lives in three temp tables, ``_mf_sel`` (episode ids), ``_mf_conv``
+(conversation ids) and ``_mf_know`` (knowledge ids): `fill_selection` makes them, `drop_selection` removes them, and the
 ``full`` flag of the readers says whether to join them (False) or read every row (True).
 """
 
@@ -63,8 +63,10 @@ def page_cache(conn: sqlite3.Connection, kib: int) -> Iterator[None]:
 
 # ============================================================ export: selection =======
 def episode_ids_where(conn: sqlite3.Connection, *, conversation: int | None = None,
-                      since: float | None = None, until: float | None = None) -> set[int]:
-    """Ids of the episodes of a conversation and/or created in ``[since, until)``."""
+                      since: float | None = None, until: float | None = None,
+                      deleted: bool = True) -> set[int]:
+    """Ids of the episodes of a conversation and/or created in ``[since, until)``
+    (`deleted`: those the user deleted too)."""
     where: list[str] = []
     args: list[Any] = []
     if conversation is not None:
@@ -76,23 +78,43 @@ def episode_ids_where(conn: sqlite3.Connection, *, conversation: int | None = No
     if until is not None:
         where.append("created_at < ?")
         args.append(until)
+    if not deleted:
+        where.append("deleted_at IS NULL")
     sql = "SELECT id FROM episodes" + (f" WHERE {' AND '.join(where)}" if where else "")
     return {r[0] for r in conn.execute(sql, args)}
 
 
+def count_deleted_episodes(conn: sqlite3.Connection) -> int:
+    return conn.execute("SELECT COUNT(*) FROM episodes WHERE deleted_at IS NOT NULL").fetchone()[0]
+
+
 def drop_selection(conn: sqlite3.Connection) -> None:
-    conn.execute("DROP TABLE IF EXISTS temp._mf_sel")
-    conn.execute("DROP TABLE IF EXISTS temp._mf_conv")
+    for table in ("_mf_sel", "_mf_conv", "_mf_know"):
+        conn.execute(f"DROP TABLE IF EXISTS temp.{table}")
 
 
 def fill_selection(conn: sqlite3.Connection, episode_ids: Iterable[int], *,
-                   include_conversations: bool, conversation: int | None) -> None:
-    """Temp tables of the selected episodes and of their conversations (with `conversation`
-    itself, even when it has no selected episode)."""
+                   include_conversations: bool, conversation: int | None,
+                   everything: bool = False) -> None:
+    """Temp tables of the selected episodes, of their conversations (with `conversation`
+    itself, even when it has no selected episode) and of the knowledge drawn from them.
+    `everything`: the selection is the whole store less what the user deleted, so every
+    conversation goes, and every knowledge item but those drawn only from deleted memories
+    (one the user wrote or edited always goes)."""
     drop_selection(conn)
-    conn.execute("CREATE TEMP TABLE _mf_sel (id INTEGER PRIMARY KEY)")
-    conn.execute("CREATE TEMP TABLE _mf_conv (id INTEGER PRIMARY KEY)")
+    for table in ("_mf_sel", "_mf_conv", "_mf_know"):
+        conn.execute(f"CREATE TEMP TABLE {table} (id INTEGER PRIMARY KEY)")
     conn.executemany("INSERT INTO _mf_sel(id) VALUES (?)", ((i,) for i in episode_ids))
+    if everything:
+        conn.execute("INSERT INTO _mf_conv(id) SELECT id FROM conversations")
+        conn.execute(
+            "INSERT INTO _mf_know(id) SELECT k.id FROM knowledge k WHERE k.edited_at IS NOT "
+            "NULL OR NOT EXISTS (SELECT 1 FROM knowledge_sources ks WHERE ks.knowledge_id = "
+            "k.id) OR EXISTS (SELECT 1 FROM knowledge_sources ks JOIN _mf_sel s ON s.id = "
+            "ks.episode_id WHERE ks.knowledge_id = k.id)")
+        return
+    conn.execute("INSERT INTO _mf_know(id) SELECT DISTINCT ks.knowledge_id FROM "
+                 "knowledge_sources ks JOIN _mf_sel s ON s.id = ks.episode_id")
     if include_conversations:
         conn.execute(
             "INSERT OR IGNORE INTO _mf_conv(id) SELECT DISTINCT e.conversation_id FROM episodes e "
@@ -187,13 +209,9 @@ def edge_rows(conn: sqlite3.Connection, full: bool) -> Iterator[Row]:
 
 
 def knowledge_ids(conn: sqlite3.Connection, full: bool) -> list[int]:
-    """Every knowledge item (full) or those drawn from a selected episode, by id."""
-    if full:
-        sql = "SELECT k.id FROM knowledge k ORDER BY k.id"
-    else:
-        sql = ("SELECT DISTINCT ks.knowledge_id FROM knowledge_sources ks "
-               "JOIN _mf_sel s ON s.id = ks.episode_id ORDER BY ks.knowledge_id")
-    return [r[0] for r in conn.execute(sql)]
+    """Every knowledge item (full) or the selected ones (`fill_selection`), by id."""
+    table = "knowledge" if full else "_mf_know"
+    return [r[0] for r in conn.execute(f"SELECT id FROM {table} ORDER BY id")]
 
 
 def knowledge_source_pairs(conn: sqlite3.Connection, ids: Sequence[int]) -> Iterator[Row]:
@@ -246,14 +264,9 @@ def count_selected_edges(conn: sqlite3.Connection, full: bool) -> int:
 
 def knowledge_summaries(conn: sqlite3.Connection, full: bool) -> list[Row]:
     """(kind, text, strength, archived_at, superseded_by), by kind and id."""
-    if full:
-        sql = ("SELECT kind, text, strength, archived_at, superseded_by FROM knowledge "
-               "ORDER BY kind, id")
-    else:
-        sql = ("SELECT k.kind, k.text, k.strength, k.archived_at, k.superseded_by "
-               "FROM knowledge k WHERE k.id IN (SELECT ks.knowledge_id FROM knowledge_sources "
-               "ks JOIN _mf_sel s ON s.id = ks.episode_id) ORDER BY k.kind, k.id")
-    return conn.execute(sql).fetchall()
+    where = "" if full else " WHERE k.id IN (SELECT id FROM _mf_know)"
+    return conn.execute("SELECT k.kind, k.text, k.strength, k.archived_at, k.superseded_by "
+                        f"FROM knowledge k{where} ORDER BY k.kind, k.id").fetchall()
 
 
 def conversation_summaries(conn: sqlite3.Connection, full: bool) -> list[Row]:

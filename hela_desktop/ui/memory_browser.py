@@ -1,5 +1,6 @@
 """Memory browser: searchable table of memories (edit, pin, soft delete with undo),
-plus Knowledge and Archive tabs.
+plus Knowledge, Archive (archived and deleted memories: restore, delete for good;
+`archive_tab`) and Activity tabs.
 
 Reads are asked for as a `BrowseQuery` (``fetch``; in the app the assistant thread runs
 `hela_desktop.session.browse` and the rows come back to `show_result`), so the GUI thread
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..session import BrowseQuery, browse
+from .archive_tab import ArchiveTab
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words
 from .plain import find_keys, tip
@@ -78,16 +80,22 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
             return e.id
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
             return (
-                "★" if e.pinned else "",
+                "✕" if e.deleted_at is not None else "★" if e.pinned else "",
                 _fmt(e.created_at),
                 _one_line(e.user_text),
                 _one_line(e.assistant_text),
                 str(e.access_count),
                 _fmt(e.last_access),
             )[col]
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and e.deleted_at is not None:
+            return tip(f"{e.text}\n\nDeleted by you {_fmt(e.deleted_at)}.")
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and e.archived_at is not None:
             why = self.reasons.get(e.id)
             return tip(f"{e.text}\n\nArchived {_fmt(e.archived_at)}" + (f": {why}" if why else ""))
+        if role == QtCore.Qt.ItemDataRole.FontRole and e.deleted_at is not None:
+            font = QtGui.QFont()
+            font.setItalic(True)
+            return font
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (2, 3):
             return tip(e.text)
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4):
@@ -167,7 +175,8 @@ def _undo_bar(on_undo):
 
 
 class MemoryBrowser(QtWidgets.QWidget):
-    """Tabs: Memories (search/edit/pin/delete), Knowledge, Archive (restore)."""
+    """Tabs: Memories (search/edit/pin/delete), Knowledge, Archive (restore, delete for good),
+    Activity."""
 
     op = QtCore.Signal(str, object)  # forwarded to the assistant thread
     memorySelected = QtCore.Signal(int)
@@ -284,31 +293,14 @@ class MemoryBrowser(QtWidgets.QWidget):
         self._kitems: list = []
         self.tabs.addTab(kn, "Knowledge")
 
-        # -- Archive
-        ar = QtWidgets.QWidget()
-        al = QtWidgets.QVBoxLayout(ar)
-        al.addWidget(_hint("Memories that forgetting archived (weak, isolated, stale); hover a "
-                           "row for when and why. Nothing here is lost; restore brings a memory "
-                           "back with its links."))
+        # -- Archive: archived and deleted memories (`archive_tab`)
         self.archive_model = EpisodeTableModel(self)
-        self.archive = QtWidgets.QTableView()
-        self.archive.setModel(self.archive_model)
-        self.archive.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
-        self.archive.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
-        self.archive.verticalHeader().setVisible(False)
-        for col, w in enumerate((28, 118, 200, 240, 66, 118)):
-            self.archive.setColumnWidth(col, w)
-        self.archive.horizontalHeader().setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        # Restore acts on the chosen row: it is enabled as soon as a row is chosen
-        self.archive.selectionModel().currentRowChanged.connect(lambda *_: self._update_buttons())
-        al.addWidget(self.archive, 1)
-        arow = QtWidgets.QHBoxLayout()
-        self.restore_button = QtWidgets.QPushButton("Restore")
-        self.restore_button.clicked.connect(self.restore_selected)
-        arow.addWidget(self.restore_button)
-        arow.addStretch(1)
-        al.addLayout(arow)
-        self.tabs.addTab(ar, "Archive")
+        self.archive_tab = ArchiveTab(self.archive_model)
+        self.archive, self.restore_button = self.archive_tab.table, self.archive_tab.restore_button
+        self.purge_button = self.archive_tab.purge_button
+        self.archive_tab.restoreRequested.connect(self._restore)
+        self.archive_tab.purgeRequested.connect(self._purge)
+        self.tabs.addTab(self.archive_tab, "Archive")
 
         # -- Activity: what each consolidation / forgetting run did
         self.activity_tab = QtWidgets.QWidget()
@@ -409,7 +401,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         elif query.tab == "activity":
             self._show_activity(result["activity"])
         else:
-            self.archive_model.set_episodes(result["episodes"], result.get("reasons"))
+            self.archive_tab.show_rows(result["episodes"], result.get("reasons"))
         self._update_buttons()
 
     def _show_memories(self, query: BrowseQuery, eps: list, total: int) -> None:
@@ -434,7 +426,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self._undo_changed()
         self.set_search_results("", None)
         self.model.set_episodes([])
-        self.archive_model.set_episodes([])
+        self.archive_tab.show_rows([], None)
         self.knowledge.setRowCount(0)
         self.activity.setRowCount(0)
 
@@ -578,7 +570,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         for b in (self.edit_button, self.pin_button, self.delete_button):
             b.setEnabled(e is not None)
         self.pin_button.setText("Unpin" if e is not None and e.pinned else "Pin")
-        self.restore_button.setEnabled(self.archive.currentIndex().isValid())
+        self.archive_tab.update_buttons()
 
     # ---- actions --------------------------------------------------------------------
     def edit_selected(self) -> None:
@@ -620,10 +612,18 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.undoChanged.emit(bool(self._undo))
 
     def restore_selected(self) -> None:
-        idx = self.archive.currentIndex()
-        e = self.archive_model.episode_at(idx.row()) if idx.isValid() else None
-        if e is not None:
-            self.op.emit("restore", e.id)
+        """Restore the memories chosen in the Archive tab."""
+        self.archive_tab.restore_selected()
+
+    def _restore(self, ids: list[int]) -> None:
+        for eid in ids:
+            self.op.emit("restore", eid)
+
+    def _purge(self, ids: list[int]) -> None:
+        """Delete these for good (confirmed): Undo can no longer bring them back."""
+        self._undo = [i for i in self._undo if i not in set(ids)]
+        self.op.emit("purge", list(ids))
+        self._undo_changed()
 
     def ranked_text(self) -> str | None:
         """The search text whose ranking by meaning the browser holds (None: none)."""

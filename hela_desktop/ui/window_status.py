@@ -9,6 +9,7 @@ from typing import NamedTuple
 from PySide6 import QtWidgets
 
 from ..prompt import shorten
+from ..words import count
 from . import plain
 
 REFLECTING = "Reflecting on memories…"
@@ -87,6 +88,9 @@ def op_message(name: str, arg) -> tuple[str, int] | None:
         return f"Memory #{arg[0]} {'pinned' if arg[1] else 'unpinned'}.", 4000
     if name == "restore":
         return f"Memory #{arg} restored.", 4000
+    if name == "purge":
+        what = f"Memory #{arg[0]}" if len(arg) == 1 else count(len(arg), "memory", "memories")
+        return f"{what} deleted for good.", 5000
     if name.startswith("knowledge_"):
         kid = arg[0] if isinstance(arg, tuple) else arg
         what = {"knowledge_edit": "saved; it is used as you wrote it",

@@ -8,6 +8,7 @@ whether its answer goes out another way than ``opDone`` (``quiet``).  Qt-free ap
 the worker's signals they emit.
 
 ``edit`` (id, user, assistant) · ``pin`` (id, bool) · ``delete`` id · ``restore`` id ·
+``purge`` [id, ...] (archived or deleted ones, for good) ·
 ``export`` path · ``import`` path · ``offsets`` (message id, text) · ``rename_conv``
 (id, title) · ``delete_conv`` id · ``knowledge_edit`` (id, text) · ``knowledge_delete`` id
 · ``knowledge_restore`` id · ``search`` (who, text) · ``rewind`` (conversation id, message
@@ -43,6 +44,8 @@ class Op:
             return [int(arg[0])]
         if self.changes_memory in ("delete", "restore"):
             return [int(arg)]
+        if self.changes_memory == "purge":
+            return [int(i) for i in result or []]
         return []
 
 
@@ -65,6 +68,12 @@ def _delete(_w, a, arg) -> None:
 
 def _restore(_w, a, arg) -> None:
     a.engine.restore_episode(int(arg))
+
+
+def _purge(_w, a, arg) -> list[int]:
+    from ..forgetting import purge
+
+    return purge(a.engine if a.engine is not None else a.store, [int(i) for i in arg])
 
 
 def _export(w, a, arg) -> str:
@@ -163,6 +172,7 @@ OPS: dict[str, Op] = {
     "pin": Op(_pin, changes_memory="pin"),
     "delete": Op(_delete, embedder=True, changes_memory="delete"),
     "restore": Op(_restore, embedder=True, changes_memory="restore"),
+    "purge": Op(_purge, changes_memory="purge"),
     "export": Op(_export),
     "import": Op(_import, embedder=True, changes_memory="import"),
     "rewind": Op(_rewind, embedder=True, changes_memory="rewind"),

@@ -1,0 +1,287 @@
+"""Deleting a memory means it: what the user deleted stops informing answers, leaves exports,
+and can be erased from the memory file for good (memory hygiene and privacy).
+
+Real SQLite files, the real embedder where an engine is needed, the real window
+(pytest-qt offscreen) for the Archive tab; no model."""
+
+from __future__ import annotations
+
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hela_desktop import knowledge as K
+from hela_desktop.cli import main as cli_main
+from hela_desktop.forgetting import purge
+from hela_desktop.memfile import Selection, export_store
+from hela_desktop.store import Store
+
+SECRET = "quokkazebra"  # a word that occurs nowhere else in a store or a file
+
+
+def _vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).normal(size=8).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _store_with_secret(path: Path) -> tuple[Store, dict]:
+    """Filler memories around one the user will delete, with knowledge drawn from it."""
+    s = Store(path)
+    ids = {}
+    with s.transaction():
+        cid = s.add_conversation("Banking")
+        for i in range(120):
+            s.add_episode(f"filler memory {i} about gardening and tea", "ok", _vec(i),
+                          conversation_id=cid)
+        ids["secret"] = s.add_episode(f"My bank PIN is 4821 and my password is {SECRET}.",
+                                      f"Noted: {SECRET}.", _vec(999), conversation_id=cid)
+        ids["kept"] = s.add_episode("My sister Ana lives in Lisbon.", "Nice.", _vec(1000),
+                                    conversation_id=cid)
+        now = time.time()
+        ids["k_secret"] = s.add_knowledge("user_model", f"The user's password is {SECRET}.",
+                                          None, None, now, [ids["secret"]])
+        ids["k_both"] = s.add_knowledge("fact", "The user's sister Ana lives in Lisbon.",
+                                        None, None, now, [ids["secret"], ids["kept"]])
+    return s, ids
+
+
+def _files_holding(folder: Path, word: str) -> dict[str, int]:
+    """How often `word` occurs, byte for byte, in each file of the data folder."""
+    out = {}
+    for f in folder.iterdir():
+        if f.is_file():
+            n = f.read_bytes().count(word.encode())
+            if n:
+                out[f.name] = n
+    return out
+
+
+# ------------------------------------------------------- what a deletion takes back ----
+def test_knowledge_drawn_from_a_deleted_memory_is_no_longer_used(tmp_path):
+    """Deleting "my password is …" left "The user's password is …" in the user model that
+    opens every prompt: a deleted memory's words still vouched for what was distilled from
+    them.  Now they count no more; restoring the memory brings the item back, and an item
+    the user wrote or edited is theirs, whatever its sources."""
+    s, ids = _store_with_secret(tmp_path / "d")
+    assert [k.id for k in K.trusted_user_model(s)] == [ids["k_secret"]]
+    s.set_deleted(ids["secret"], True)
+    assert K.trusted_user_model(s) == []
+    rows = {r["id"]: r for r in K.knowledge_rows(s)}
+    assert rows[ids["k_secret"]]["status"] == "not supported"
+    assert "You deleted the memories it was drawn from" in rows[ids["k_secret"]]["why"]
+    # an item also drawn from a memory that stays is judged by the words that stay
+    assert rows[ids["k_both"]]["trusted"]
+    s.set_deleted(ids["secret"], False)
+    assert [k.id for k in K.trusted_user_model(s)] == [ids["k_secret"]]
+    s.set_deleted(ids["secret"], True)
+    K.edit_item(s, None, ids["k_secret"], "The user keeps their password private.")
+    assert [k.id for k in K.trusted_user_model(s)] == [ids["k_secret"]]
+    s.close()
+
+
+def test_delete_for_good_erases_the_words_from_the_memory_file(tmp_path):
+    """A deleted memory could be restored by id forever and could never be erased: only
+    archived ones could be purged.  Purging now takes deleted ones too, never a live one;
+    the knowledge drawn only from it goes with it; and its words are gone from every file
+    of the data folder (the row, the keyword index, the write-ahead log), not only from
+    view."""
+    folder = tmp_path / "d"
+    s, ids = _store_with_secret(folder)
+    assert _files_holding(folder, SECRET)  # it is there to begin with
+    assert purge(s, [ids["secret"], ids["kept"]]) == []  # live memories are never purged
+    s.set_deleted(ids["secret"], True)
+    assert purge(s, [ids["secret"], ids["kept"]]) == [ids["secret"]]
+    assert s.episode(ids["secret"]) is None and s.episode(ids["kept"]) is not None
+    # the item drawn only from it is gone; the one also drawn from a kept memory stays
+    assert {k.id for k in s.list_knowledge()} == {ids["k_both"]}
+    assert _files_holding(folder, SECRET) == {}
+    assert s.integrity_ok()
+    assert s.list_episodes(search=SECRET) == []
+    assert [e.id for e in s.list_episodes(search="Lisbon")] == [ids["kept"]]
+    s.close()
+    assert _files_holding(folder, SECRET) == {}
+
+
+def test_an_edited_item_outlives_the_memories_it_came_from(tmp_path):
+    s, ids = _store_with_secret(tmp_path / "d")
+    K.edit_item(s, None, ids["k_secret"], "The user keeps a password manager.")
+    s.set_deleted(ids["secret"], True)
+    purge(s, [ids["secret"]])
+    assert ids["k_secret"] in {k.id for k in s.list_knowledge()}  # the user's own words
+    s.close()
+
+
+# ------------------------------------------------------------------ exports -----------
+def _archive_text(path: Path) -> str:
+    with zipfile.ZipFile(path) as zf:
+        return "\n".join(zf.read(n).decode("utf-8") for n in zf.namelist())
+
+
+def test_exports_leave_deleted_memories_out(tmp_path):
+    """An export held every deleted memory in full (the Markdown copy marked it
+    "deleted"): a file shared or moved after deleting something still carried it.  Deleted
+    memories, the links to them and the knowledge drawn only from them are now left out,
+    and the report says how many; `include_deleted` keeps them (a backup)."""
+    s, ids = _store_with_secret(tmp_path / "d")
+    s.set_deleted(ids["secret"], True)
+    n_live = s.count_episodes()
+    for fmt, name in (("native", "a.hela"), ("markdown", "a.md")):
+        rep = export_store(s, tmp_path / name, fmt=fmt)
+        text = (_archive_text(tmp_path / name) if fmt == "native"
+                else (tmp_path / name).read_text(encoding="utf-8"))
+        assert "PIN is 4821" not in text and SECRET not in text, fmt
+        assert f"password is {SECRET}" not in text, fmt
+        assert rep.counts["episodes"] == n_live and rep.deleted_left_out == 1
+        assert rep.counts["knowledge"] == 1  # "Ana lives in Lisbon" stays
+        assert "1 deleted memory left out" in rep.sentence()
+    # the chat itself is the user's transcript, kept as it is (docs/privacy.md)
+    rep = export_store(s, tmp_path / "b.hela")
+    assert rep.counts["conversations"] == 1
+    # a selection leaves it out too
+    cid = s.conversations()[0]["id"]
+    rep = export_store(s, tmp_path / "c.hela", selection=Selection(conversation=cid))
+    assert rep.counts["episodes"] == n_live and rep.deleted_left_out == 1
+    assert SECRET not in _archive_text(tmp_path / "c.hela").split("conversations.jsonl")[0]
+    # a backup that keeps it, restorable on the other side
+    rep = export_store(s, tmp_path / "all.hela", include_deleted=True)
+    assert rep.counts["episodes"] == n_live + 1 and rep.deleted_left_out == 0
+    assert SECRET in _archive_text(tmp_path / "all.hela")
+    s.close()
+
+
+def test_an_export_of_a_store_without_deleted_memories_reads_every_row(tmp_path):
+    """Nothing to leave out: the fast whole-store path, with no selection tables."""
+    from hela_desktop.memfile.export import _prepare_selection
+
+    s, _ids = _store_with_secret(tmp_path / "d")
+    assert _prepare_selection(s, Selection(), True, False) == (True, 0)
+    s.set_deleted(_ids["secret"], True)
+    assert _prepare_selection(s, Selection(), True, False) == (False, 1)
+    assert _prepare_selection(s, Selection(), True, True) == (True, 0)
+    s.close()
+
+
+# ------------------------------------------------------------------ the terminal -------
+def test_the_terminal_lists_erases_and_exports_without_deleted_memories(tmp_path, capsys):
+    folder = tmp_path / "d"
+    s, ids = _store_with_secret(folder)
+    s.close()
+    dd = ["--data-dir", str(folder)]
+    assert cli_main(["memories", "delete", str(ids["secret"]), *dd]) == 0
+    capsys.readouterr()
+    assert cli_main(["memories", "list", "--deleted", *dd]) == 0
+    out = capsys.readouterr().out
+    assert f"#{ids['secret']}" in out and "(1 of 1 deleted memories)" in out
+    # deleting it again says how to bring it back, or erase it
+    assert cli_main(["memories", "delete", str(ids["secret"]), *dd]) == 2
+    assert "--for-good" in capsys.readouterr().err
+    assert cli_main(["export", str(tmp_path / "x.hela"), *dd]) == 0
+    assert "1 deleted memory left out (--include-deleted keeps them)" in capsys.readouterr().out
+    assert cli_main(["export", str(tmp_path / "y.hela"), "--include-deleted", *dd]) == 0
+    assert "left out" not in capsys.readouterr().out
+    # a live memory can be erased in one step
+    assert cli_main(["memories", "delete", str(ids["kept"]), "--for-good", *dd]) == 0
+    assert f"memory #{ids['kept']} deleted for good" in capsys.readouterr().out
+    assert cli_main(["memories", "delete", str(ids["secret"]), "--for-good", *dd]) == 0
+    capsys.readouterr()
+    assert _files_holding(folder, SECRET) == {}
+    assert cli_main(["memories", "show", str(ids["secret"]), *dd]) == 2
+    with Store(folder) as s:
+        assert s.count_episodes(deleted=True) == 0 and s.episode(ids["kept"]) is None
+
+
+def test_forget_purge_takes_deleted_memories_too(tmp_path, capsys):
+    folder = tmp_path / "d"
+    s, ids = _store_with_secret(folder)
+    s.set_deleted(ids["secret"], True)
+    s.close()
+    assert cli_main(["forget", "--purge", "--data-dir", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert (f"deleted 1 archived or deleted memory for good, and 1 knowledge item drawn only "
+            f"from them: #{ids['secret']}") in out
+    assert _files_holding(folder, SECRET) == {}
+
+
+# ------------------------------------------------------------------ the window ---------
+@pytest.mark.gui
+def test_the_archive_tab_shows_deleted_memories_and_deletes_them_for_good(
+        qtbot, tmp_path, embedder, monkeypatch):
+    """A memory deleted in the window could be brought back only by Undo before the window
+    closed; after that it was nowhere to be seen, and nothing could erase it.  The Archive
+    tab now lists it (✕, in italics, "Deleted by you …"); Restore brings it back, and
+    Delete for good (the button or the Delete key, after a question) erases it, several
+    rows at once."""
+    pytest.importorskip("pytestqt")
+    import qt_env  # noqa: F401
+    from PySide6 import QtCore, QtGui, QtWidgets
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.ui import archive_tab
+
+    folder = tmp_path / "d"
+    s, ids = _store_with_secret(folder)
+    with s.transaction():
+        s.set_archived(ids["kept"] - 2, "stale")  # one archived by forgetting, too
+    s.close()
+    reader = Store(folder)
+    w = _window(qtbot, folder, embedder)
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    b = w.browser
+    w.right_tabs.setCurrentIndex(1)
+    _wait(qtbot, lambda: b.model.rowCount() > 0, 20)
+    b.select_id(ids["secret"])
+    b.table.setFocus()
+    qtbot.keyClick(b.table, QtCore.Qt.Key.Key_Delete)
+    _wait(qtbot, lambda: reader.episode(ids["secret"]).deleted_at is not None, 20)
+
+    b.tabs.setCurrentIndex(2)
+    _wait(qtbot, lambda: len(b.archive_model.episodes) == 2, 20)
+    first = b.archive_model.episodes[0]  # the most recently removed first
+    assert first.id == ids["secret"]
+    m = b.archive_model
+    assert m.data(m.index(0, 0)) == "✕" and m.data(m.index(1, 0)) == ""
+    assert m.data(m.index(0, 2), QtCore.Qt.ItemDataRole.FontRole).italic()
+    assert "Deleted by you" in m.data(m.index(0, 2), QtCore.Qt.ItemDataRole.ToolTipRole)
+    assert b.archive_tab.count_label.text() == (
+        "1 memory archived by forgetting · 1 memory deleted by you")
+    assert not b.purge_button.isEnabled()
+
+    asked = []
+
+    def answer(clicks):
+        def ask(box):
+            asked.append(box.text())
+            # what the box offers: Cancel as the default, and a button that says what it does
+            assert box.defaultButton() is box.button(QtWidgets.QMessageBox.StandardButton.Cancel)
+            erase = [x for x in box.buttons() if x.text() == "Delete for good"]
+            assert len(erase) == 1 and box.buttonRole(erase[0]) == \
+                QtWidgets.QMessageBox.ButtonRole.DestructiveRole
+            return erase[0] if clicks else box.defaultButton()
+        return ask
+
+    monkeypatch.setattr(archive_tab, "ask", answer(False))
+    b.archive.selectAll()
+    assert sorted(b.archive_tab.selected_ids()) == sorted([ids["secret"], ids["kept"] - 2])
+    b.archive.setFocus()
+    qtbot.keyClick(b.archive, QtCore.Qt.Key.Key_Delete)  # asked, and cancelled
+    assert asked and asked[-1].startswith("Delete 2 memories for good?")
+    qtbot.wait(300)
+    assert reader.episode(ids["secret"]) is not None
+
+    monkeypatch.setattr(archive_tab, "ask", answer(True))
+    b.archive.selectRow(0)
+    qtbot.mouseClick(b.purge_button, QtCore.Qt.MouseButton.LeftButton)
+    assert asked[-1].startswith(f"Delete memory #{ids['secret']} for good?")
+    _wait(qtbot, lambda: reader.episode(ids["secret"]) is None, 20)
+    _wait(qtbot, lambda: [e.id for e in b.archive_model.episodes] == [ids["kept"] - 2], 20)
+    # Undo can no longer bring it back, so it is no longer offered
+    assert not w.act_undo_delete.isEnabled() and not b.undo_bar.isVisibleTo(b)
+    assert "deleted for good" in w.statusBar().currentMessage()
+    keys = [k for k in b.archive.findChildren(QtGui.QShortcut)]
+    assert keys and all(k.context() == QtCore.Qt.ShortcutContext.WidgetShortcut for k in keys)
+    reader.close()
+    w.close()
