@@ -26,7 +26,8 @@ import numpy as np
 from . import prompt as P
 from .config import Settings
 from .embedder import Embedder
-from .events import DoneEvent, Event, Recall, TokenEvent
+from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
+from .forget_request import forget_target
 from .gate import GateResult
 from .llm import LocalLLM, ModelError
 from .memory import PROFILES, MemoryEngine, NewEpisode
@@ -179,13 +180,37 @@ class Assistant:
             Turn(parts, message, now).check_length()
             if self.unsaved is not None:  # the previous answer first: the chat stays in order
                 self.save_unsaved()
+        target = forget_target(message)
         with self.model_lock:
             turn = self._begin_turn(parts, message, conversation_id, now)
+            if target is not None:  # "Forget that …": the app does it, not the model
+                yield from self._forget(turn, target)
+                return
             if local and on_status is not None:
                 on_status("recalling", 0, 0)
             yield turn.recall()
             self.turn_knowledge = turn.knowledge
             yield from self._answer(turn, self._answerer(turn, stop, seed, on_status))
+
+    def _forget(self, turn: Turn, target: str) -> Iterator[Event]:
+        """A request to forget, answered by the app (`hela_desktop.forget_request`): the
+        matching memories deleted, the answer stored in the chat, no memory of the request
+        and no link learned."""
+        from .forget_request import answer, forget
+
+        done = forget(self.engine, target, turn.conversation_id)
+        text = answer(done)
+        yield MemoriesEvent(memories=[], retrieve_ms=0.0)
+        yield TokenEvent(index=0, text=text)
+        now = time.time() if turn.now is None else turn.now
+        stats = {"tokens": 0, "forget": done.stats(), "elapsed_s": 0.0}
+        with self.store.transaction():
+            message_id = self.store.add_message(turn.conversation_id, "assistant", text,
+                                                stats=stats, at=now)
+        yield DoneEvent(conversation_id=turn.conversation_id, message_id=message_id,
+                        episode_id=None, tokens=0, swaps=0, prefill_tokens=0,
+                        tokens_per_s=0.0, elapsed_s=time.perf_counter() - turn.t0, text=text,
+                        forget=done.stats())
 
     def _begin_turn(self, parts: TurnParts, message: str, conversation_id: int | None,
                     now: float | None) -> Turn:

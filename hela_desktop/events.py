@@ -109,6 +109,9 @@ class DoneEvent:
     unrecalled: bool = False
     # the answer was cut short by a model server's failure, not by Stop (`interrupted` too)
     failed: bool = False
+    # a request to forget, answered by the app, not the model (`hela_desktop.forget_request`):
+    # {"deleted": [episode ids], "maybe": [episode ids]}; None for a model's answer
+    forget: dict | None = None
     type: str = "done"
 
     @property
@@ -128,6 +131,9 @@ class DoneEvent:
 
 
 Event = MemoriesEvent | TokenEvent | MemoryUpdateEvent | DoneEvent
+
+# under an answer the app gave itself (a request to forget): the window and the terminal
+FORGET_FOOTER = "done by HeLa Desktop itself: the model was not asked"
 
 
 def to_json(event: Event) -> str:

@@ -39,7 +39,7 @@ from . import retrieval as R
 from .config import HelaParams, Settings, StreamingParams
 from .events import Recall
 from .facts import STOPWORDS, NameIndex, keywords  # noqa: F401 - keywords is re-exported
-from .memory_index import HALF_PRECISION_FROM, MemoryIndex
+from .memory_index import HALF_PRECISION_FROM, MemoryIndex, topk
 from .retrieval import fit_budget
 from .store import Episode, IndexRow, Store, key_text, to_blob
 
@@ -416,6 +416,13 @@ class MemoryEngine:
     # ---- retrieval ----------------------------------------------------------------------
     def embed_query(self, text: str) -> np.ndarray:
         return self.embedder.embed_one(text)
+
+    def most_similar(self, query_vec: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The `k` live memories whose key (the user's words) is closest to `query_vec`:
+        (episode id, cosine), best first — meaning only, no recency or links."""
+        with self._lock:
+            sims = self.index.similarity(query_vec)
+            return [(int(self.index.ids[i]), float(sims[i])) for i in topk(sims, k)]
 
     def retrieve(
         self,

@@ -110,6 +110,25 @@ def recall_knowledge(engine: MemoryEngine, store: Store, settings: Settings,
     return [k for k in found if f"- {k.text}" not in in_system][:KNOWLEDGE_K], bool(found)
 
 
+def model_history(msgs: list[dict]) -> list[dict]:
+    """What of a chat the model is shown: its messages as role and content, less the
+    exchanges it must not see again — one whose memory the user deleted (``forgotten``),
+    and a request to forget with the app's answer (the request says the forgotten thing
+    again, and the answer was not the model's)."""
+    out: list[dict] = []
+    for m in msgs:
+        st = m.get("stats")
+        if m["role"] == "assistant" and (m.get("forgotten") or (
+                isinstance(st, dict) and isinstance(st.get("forget"), dict))):
+            if out and out[-1]["role"] == "user":
+                out.pop()
+            continue
+        if m["content"].strip():
+            out.append({"role": m["role"], "content": m["content"]})
+    return out
+
+
+FORGET_TITLE = "Something to forget"
 TITLE_MAX = 200  # characters of the first message kept as a new chat's title
 
 
@@ -117,7 +136,12 @@ def title_of(message: str) -> str:
     """A new chat's title: the first message, on one line, up to `TITLE_MAX` characters
     (at a word boundary when there is one in the last quarter).  Stored whole, without an
     ellipsis: the places that show it shorten it to fit (the chat list, the chat's heading),
-    and Rename and the chat export get it as it is."""
+    and Rename and the chat export get it as it is.  A chat opened by a request to forget
+    is not named after what it asks to forget."""
+    from .forget_request import forget_target
+
+    if forget_target(message) is not None:
+        return FORGET_TITLE
     t = " ".join(message.split())
     if len(t) <= TITLE_MAX:
         return t
@@ -244,8 +268,7 @@ class Turn:
     def fit_history(self, conversation_id: int, message: str) -> list[dict]:
         """Past messages of this chat, oldest dropped first until the prompt fits."""
         s = self.settings
-        msgs = [m for m in self.store.messages(conversation_id) if m["content"].strip()]
-        history = [{"role": m["role"], "content": m["content"]} for m in msgs]
+        history = model_history(self.store.messages(conversation_id))
         # pair-wise consistency: drop a trailing user message that has no answer
         while history and history[-1]["role"] == "user":
             history.pop()
@@ -354,5 +377,5 @@ class Turn:
                 time.perf_counter() - self.t0, self.now, self.user_vec)
 
 
-__all__ = ["Turn", "TurnParts", "TurnState", "MessageTooLong", "user_model_text",
+__all__ = ["Turn", "TurnParts", "TurnState", "MessageTooLong", "user_model_text", "model_history",
            "recall_knowledge", "drop_pending", "title_of"]

@@ -30,7 +30,7 @@ LAYERS = (
               "__init__")),
     ("storage", ("store",)),
     ("memory", ("edges", "retrieval", "memory", "knowledge", "gate", "forgetting",
-                "consolidate_prompt", "consolidate", "prompt")),
+                "consolidate_prompt", "consolidate", "prompt", "forget_request")),
     ("models", ("kvcache", "side_context", "llm", "server_llm")),
     ("turns", ("turn", "swap", "local_turn", "server_turn", "assistant", "loader", "session",
                "scheduler")),

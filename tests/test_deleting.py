@@ -285,3 +285,23 @@ def test_the_archive_tab_shows_deleted_memories_and_deletes_them_for_good(
     assert keys and all(k.context() == QtCore.Qt.ShortcutContext.WidgetShortcut for k in keys)
     reader.close()
     w.close()
+
+
+@pytest.mark.parametrize("stats", [None, [1, 2], "text", {"tokens": float("nan")},
+                                   {"tokens": 3}])
+def test_a_purge_marks_the_answer_whatever_statistics_it_carries(tmp_path, stats):
+    """An imported chat may carry any JSON (or NaN) in a message's statistics: reading the
+    chat and purging its memory both still work, and the answer is marked forgotten."""
+    with Store(tmp_path / "d") as s:
+        cid = s.add_conversation("Imported")
+        s.add_message(cid, "user", "My PIN is 4821.")
+        mid = s.add_message(cid, "assistant", "Noted.", stats=stats)
+        eid = s.add_episode("My PIN is 4821.", "Noted.", _vec(1), conversation_id=cid)
+        s.link_message_episode(mid, eid)
+        assert [m["forgotten"] for m in s.messages(cid)] == [False, False]
+        s.set_deleted(eid, True)
+        assert [m["forgotten"] for m in s.messages(cid)] == [False, True]
+        assert purge(s, [eid]) == [eid]
+        msgs = s.messages(cid)
+        assert [m["forgotten"] for m in msgs] == [False, True]
+        assert msgs[1]["episode_id"] is None and msgs[1]["stats"]["forgotten"] is True

@@ -260,3 +260,20 @@ def test_contrast_ratio():
     assert F.contrast_ratio((0.2, 0.4, 0.6), (0.2, 0.4, 0.6)) == pytest.approx(1.0)
     # pure blue 0x0000ff: L = 0.0722 -> on black 0.1222 / 0.05 = 2.444
     assert F.contrast_ratio((0.0, 0.0, 1.0), (0.0, 0.0, 0.0)) == pytest.approx(2.444)
+
+
+def test_forget_split():
+    """Numbers from requests to forget, worked by hand (floor 0.35, tie 0.05, margin 0.1,
+    maybe: at least 0.3 and best − 0.3)."""
+    # "my sister lives in Lisbon": one clear winner; 0.47 < 0.90 − 0.3, not named
+    assert F.forget_split([0.90, 0.47, 0.40]) == ([0], [])
+    # two memories about as good (0.53 ≥ 0.55 − 0.05), clear of the next (0.53 − 0.14 ≥ 0.1)
+    assert F.forget_split([0.55, 0.53, 0.14]) == ([0, 1], [])
+    # not clear of the next (0.53 − 0.48 = 0.05 < 0.1): nothing sure, all three named
+    assert F.forget_split([0.55, 0.53, 0.48]) == ([], [0, 1, 2])
+    # a winner below the floor is only named; 0.2 is below both bars
+    assert F.forget_split([0.33, 0.2]) == ([], [0])
+    # clear, and the second reaches max(0.3, 0.62 − 0.3) = 0.32: named, not deleted
+    assert F.forget_split([0.62, 0.45]) == ([0], [1])
+    assert F.forget_split([0.36]) == ([0], [])
+    assert F.forget_split([]) == ([], [])

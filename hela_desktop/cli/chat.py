@@ -72,7 +72,14 @@ def chat_command(line: str) -> str | None:
 def print_event(ev) -> None:
     """One chat event as the terminal shows it: recalled memories, answer text, swaps, the
     closing statistics line."""
-    from ..events import NOT_FROM_MEMORIES, DoneEvent, MemoriesEvent, MemoryUpdateEvent, TokenEvent
+    from ..events import (
+        FORGET_FOOTER,
+        NOT_FROM_MEMORIES,
+        DoneEvent,
+        MemoriesEvent,
+        MemoryUpdateEvent,
+        TokenEvent,
+    )
 
     if isinstance(ev, MemoriesEvent):
         if ev.memories:
@@ -84,6 +91,8 @@ def print_event(ev) -> None:
         add = " ".join(f"+#{m.episode_id}" for m in ev.added)
         rem = " ".join(f"-#{i}" for i in ev.removed)
         print(_dim(f" ⟲[{add} {rem}]"), end="", flush=True)
+    elif isinstance(ev, DoneEvent) and ev.forget is not None:
+        print("\n" + _dim(f"  {FORGET_FOOTER}"), flush=True)
     elif isinstance(ev, DoneEvent):
         tail = (" (cut short: the model server failed)" if ev.failed
                 else " (interrupted)" if ev.interrupted else "")

@@ -465,6 +465,14 @@ class EpisodeQueries(StoreBase):
             derived.update(r[0] for r in self.conn.execute(
                 "SELECT knowledge_id FROM knowledge_sources WHERE episode_id IN "
                 f"({marks(len(chunk))})", chunk))
+            # the answers they were formed in stay in their chats, marked: the model is
+            # not shown them again (`messages`' ``forgotten``)
+            self.conn.execute(
+                "UPDATE messages SET stats = json_set(CASE WHEN json_valid(stats) THEN (CASE "
+                "WHEN json_type(stats) = 'object' THEN stats ELSE '{}' END) ELSE '{}' END, "
+                "'$.forgotten', "
+                "json('true')) WHERE episode_id IN (SELECT id FROM episodes WHERE "
+                f"deleted_at IS NOT NULL AND id IN ({marks(len(chunk))}))", chunk)
             self.conn.execute(
                 f"DELETE FROM episodes WHERE {REMOVED_EPISODE} AND id IN "
                 f"({marks(len(chunk))})", chunk)

@@ -107,13 +107,21 @@ class MessageQueries(StoreBase):
         return [e for e in eps if e not in shared]
 
     def messages(self, conversation_id: int) -> list[dict]:
+        """The chat's messages, oldest first.  ``forgotten``: an answer whose memory the user
+        deleted (or deleted for good): the exchange stays in the transcript, but the model
+        is not shown it again."""
         rows = self.conn.execute(
-            "SELECT id, role, content, created_at, interrupted, episode_id, stats "
-            "FROM messages WHERE conversation_id = ? ORDER BY id",
+            "SELECT m.id, m.role, m.content, m.created_at, m.interrupted, m.episode_id, "
+            "m.stats, (e.deleted_at IS NOT NULL) OR (CASE WHEN json_valid(m.stats) THEN "
+            "(CASE WHEN json_type(m.stats) = 'object' THEN json_extract(m.stats, "
+            "'$.forgotten') IS 1 ELSE 0 END) ELSE 0 END) "
+            "FROM messages m LEFT JOIN episodes e ON e.id = m.episode_id "
+            "WHERE m.conversation_id = ? ORDER BY m.id",
             (conversation_id,),
         ).fetchall()
         return [dict(id=r[0], role=r[1], content=r[2], created_at=r[3], interrupted=bool(r[4]),
-                     episode_id=r[5], stats=json.loads(r[6]) if r[6] else None) for r in rows]
+                     episode_id=r[5], stats=json.loads(r[6]) if r[6] else None,
+                     forgotten=bool(r[7])) for r in rows]
 
     def link_message_episode(self, message_id: int | None, episode_id: int) -> None:
         """Record the episode an answer formed."""

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from PySide6 import QtWidgets
 
+from ..events import FORGET_FOOTER
 from ..prompt import shorten
 from ..words import count
 from . import plain
@@ -109,6 +110,8 @@ def _num(v) -> float:
 def answer_footer(stats: dict, interrupted: bool) -> str:
     """The line under an answer: tokens, swaps, speed (from the first token on; older answers
     stored only the whole time, prompt reading included), and why it ended if not by itself."""
+    if isinstance(stats.get("forget"), dict):  # a request to forget (`forget_request`)
+        return FORGET_FOOTER
     tokens = int(_num(stats.get("tokens")))
     if tokens <= 0:
         return "stopped early" if interrupted else ""
@@ -169,7 +172,7 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
     footer = answer_footer({"tokens": ev.tokens, "swaps": ev.swaps, "elapsed_s": ev.elapsed_s,
                             "generation_s": ev.generation_s, "limit": ev.limit,
                             "repeat_of": ev.episode_id if ev.repeated else None,
-                            "failed": ev.failed},
+                            "failed": ev.failed, "forget": ev.forget},
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
     return footer, answer_sources((recalls[i] for i in used if i in recalls), ev.unrecalled)

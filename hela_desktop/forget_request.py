@@ -1,0 +1,208 @@
+""""Forget that …" in the chat: the app does it, the model is not asked (Qt-free).
+
+Asked to forget, a small model says "Sure, I've forgotten" and forgets nothing; worse, the
+request itself ("Forget that my PIN is 4821") was stored as a new memory that says the
+thing again.  A message that asks HeLa to forget something the user said is therefore
+answered by the app itself:
+
+- **What counts.**  A message that starts (after "please", "can you", "HeLa,") with
+  *forget*, *stop remembering* or *don't remember*, followed by what to forget ("that my
+  sister lives in Lisbon", "my old address", "about Tom", "what I said about my ex"), or
+  with *delete / erase / remove* followed by a memory ("the memory about my PIN", "what I
+  told you about Tom").  "Forget it" / "forget that" alone (never mind), "don't forget to
+  …" (a reminder) and "delete this line" (a task) are not requests to forget.
+  "Forget what I just said" means the user's previous message in this chat.
+- **What it deletes.**  What to forget that is only a name ("about Ana", "Tom"): every
+  memory whose user words name it.  Otherwise the memories of the user's words that match
+  it (cosine of the embeddings): the best match when it is clearly the best, with those
+  about as good (`formulas.forget_split`).  Others that may be meant are named, not deleted.
+  A deletion is the ordinary one: out of recall at once, restorable from Memories ▸
+  Archive or with ``memories restore``, erased only by Delete for good.
+- **What it answers.**  What it deleted and how to undo it, what else may be meant, or that
+  nothing matched.  "Forget everything" deletes nothing and says how to.
+- **What it stores.**  The chat keeps both messages (it is the transcript); the request
+  becomes no memory, and no link is learned.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from . import facts
+from . import formulas as F
+from .prompt import shorten
+
+if TYPE_CHECKING:
+    from .memory import MemoryEngine
+
+# what may precede the verb: politeness, the assistant's name, "can you"
+_LEAD = (r"^\s*(?:(?:please|pls|ok|okay|hey|hi|so|now|and|hela)\b[\s,!:]*)*"
+         r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:please\s+)?")
+_FORGET = re.compile(_LEAD + r"(?:forget|stop\s+remembering|do\s*n[o']?t\s+remember|unlearn)"
+                     r"\s+(?P<what>.+)$", re.I | re.S)
+_DELETE = re.compile(_LEAD + r"(?:delete|erase|remove|wipe)\s+(?P<what>.+)$", re.I | re.S)
+# a deletion must be of a memory, or of what the user said
+_MEMORY_OBJECT = re.compile(
+    r"^(?:the\s+|that\s+|this\s+|my\s+|your\s+|any\s+|all\s+)?(?:memor(?:y|ies)|"
+    r"what\s+i\s+(?:said|told|wrote|mentioned)|everything\s+(?:i|you)\b|"
+    r"(?:the\s+)?(?:things?|stuff|facts?)\s+(?:i|about)\b)", re.I)
+_NEVER_MIND = re.compile(r"^(?:it|that|this|about\s+it|about\s+that|it\s+all|that\s+one|"
+                         r"i\s+asked|i\s+said\s+anything)$", re.I)
+_LAST = re.compile(r"^(?:what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)|(?:that\s+)?i\s+"
+                   r"(?:just\s+)?said\s+(?:that|it|this)|my\s+last\s+message|that\s+last\s+"
+                   r"(?:message|one|bit)|the\s+last\s+(?:thing|message)(?:\s+i\s+said)?)$",
+                   re.I)
+_EVERYTHING = re.compile(r"^(?:about\s+)?(?:everything|all(?:\s+of\s+it)?|all\s+my\s+memories|"
+                         r"all\s+(?:about\s+)?me|everything\s+(?:i(?:'ve|\s+have)?\s+"
+                         r"(?:said|told\s+you)|about\s+me))$", re.I)
+# words that introduce what to forget, left out of what is matched
+_INTRO = re.compile(r"^(?:(?:the|that|this|any|all)\s+)?(?:memor(?:y|ies)\s+)?"
+                    r"(?:about\s+|of\s+|that\s+|where\s+|what\s+i\s+(?:said|told\s+you|"
+                    r"wrote|mentioned)\s+(?:about\s+)?)?", re.I)
+
+_TARGET_WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
+_JOINERS = frozenset("and or & about".split())
+_NOT_NAMES = frozenset("i i'm i've i'd i'll me everything all".split())
+MAX_EPISODE_ID = 2**62  # above every id: "the latest"
+LAST = "\x00last"  # forget_target: the user's previous message in this chat
+EVERYTHING = "\x00everything"  # forget_target: all of it (the app says how, deletes nothing)
+
+
+def forget_target(message: str) -> str | None:
+    """What `message` asks to forget (`LAST`, `EVERYTHING`, or the words to match), or
+    None when it does not ask HeLa to forget anything."""
+    text = " ".join(message.split()).rstrip(" .!?")
+    m = _FORGET.match(text)
+    deleting = m is None
+    if m is None:
+        m = _DELETE.match(text)
+    if m is None:
+        return None
+    what = m.group("what").strip(" ,;:")
+    if deleting and not _MEMORY_OBJECT.match(what):
+        return None  # "delete this line", "remove the duplicates": a task
+    if not deleting and re.match(r"^to\b", what, re.I):
+        return None  # "don't remember to …" is not a thing people say to forget
+    if _NEVER_MIND.match(what):
+        return None
+    if _LAST.match(what):
+        return LAST
+    if _EVERYTHING.match(what):
+        return EVERYTHING
+    rest = _INTRO.sub("", what, count=1).strip()
+    return rest if re.search(r"\w", rest) else None
+
+
+@dataclass
+class Forgotten:
+    """What a forget request did: the memories deleted and those that may be meant (id,
+    the user's words), best first."""
+
+    target: str
+    deleted: list[tuple[int, str]] = field(default_factory=list)
+    maybe: list[tuple[int, str]] = field(default_factory=list)
+
+    def stats(self) -> dict:
+        return {"deleted": [i for i, _ in self.deleted], "maybe": [i for i, _ in self.maybe]}
+
+
+MAYBE_SHOWN = 3  # memories named as "maybe meant"
+CANDIDATES = 20  # best matches weighed
+
+
+def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Forgotten:
+    """Delete what `target` (a `forget_target`) names; see the module docstring."""
+    out = Forgotten(target)
+    if target == EVERYTHING:
+        return out
+    if target == LAST:
+        prev = (engine.store.previous_episode(conversation_id, MAX_EPISODE_ID)
+                 if conversation_id is not None else None)
+        if prev is not None:
+            engine.delete_episode(prev)
+            out.deleted.append((prev, engine.key_texts([prev]).get(prev, "")))
+        return out
+    names = names_only(target)
+    if names:  # "forget about Ana": every memory that names her, whatever else it says
+        hits = naming(engine, names)
+        for eid, _ in hits:
+            engine.delete_episode(eid)
+        out.deleted = hits
+        return out
+    found = engine.most_similar(engine.embed_query(target), CANDIDATES)
+    sure, maybe = F.forget_split([cos for _, cos in found])
+    ids = [found[i][0] for i in sure + maybe[:MAYBE_SHOWN]]
+    texts = engine.key_texts(ids)
+    for i in sure:
+        engine.delete_episode(found[i][0])
+    out.deleted = [(found[i][0], texts[found[i][0]]) for i in sure]
+    out.maybe = [(found[i][0], texts[found[i][0]]) for i in maybe[:MAYBE_SHOWN]]
+    return out
+
+
+def names_only(target: str) -> list[str]:
+    """The names `target` consists of ("Ana", "Tom and Ana"), or [] when it says more
+    than names ("that Ana lives in Lisbon", "my ex"): written capitalised, not a
+    sentence-opening word people capitalise anyway."""
+    words = [w for w in _TARGET_WORD.findall(target) if w.lower() not in _JOINERS]
+    if not words or not all(w[:1].isupper() and w.lower() not in facts.STOPWORDS
+                            and w.lower() not in _NOT_NAMES for w in words):
+        return []
+    return list(dict.fromkeys(words))
+
+
+def naming(engine: MemoryEngine, names: list[str]) -> list[tuple[int, str]]:
+    """The live memories whose user words name one of `names` (as a whole word), oldest
+    first: (id, the user's words)."""
+    want = {n.lower() for n in names}
+    found: dict[int, str] = {}
+    for name in names:
+        for e in engine.store.list_episodes(search=name, limit=-1, order="created",
+                                            descending=False):
+            if want & {w.lower() for w in _TARGET_WORD.findall(e.user_text)}:
+                found.setdefault(e.id, e.user_text)
+    return sorted(found.items())
+
+
+LISTED = 10  # memories an answer lists; more are counted
+
+
+def _listed(items: list[tuple[int, str]]) -> str:
+    lines = [f"- #{i} “{shorten(' '.join(t.split()), 80)}”" for i, t in items[:LISTED]]
+    if len(items) > LISTED:
+        lines.append(f"- and {len(items) - LISTED} more")
+    return "\n".join(lines)
+
+
+def answer(done: Forgotten) -> str:
+    """The app's answer to a forget request (plain lines and a list: readable as written in
+    the terminal, and as Markdown in the window)."""
+    if done.target == EVERYTHING:
+        return ("I don't delete everything from the chat. To forget all of it, delete your "
+                "memories in Memories (or with `hela-desktop memories delete ID`), or quit "
+                "the app and delete its data folder.")
+    parts = []
+    if done.deleted:
+        one = len(done.deleted) == 1
+        cmd = (f"hela-desktop memories restore {done.deleted[0][0]}" if one
+               else "hela-desktop memories restore ID")
+        it = "it" if one else "them"
+        parts.append(f"Deleted {'this memory' if one else 'these memories'}, so I won't "
+                     f"recall {it} again:\n\n{_listed(done.deleted)}")
+        parts.append(f"To bring {it} back: Memories ▸ Archive ▸ Restore (or `{cmd}`"
+                     f"{'' if one else ' for each'}). Delete for good there erases {it} "
+                     "from the memory file.")
+    if done.maybe:
+        one = len(done.maybe) == 1
+        parts.append(f"{'Also perhaps meant' if done.deleted else 'Perhaps you meant'} "
+                     f"{'this one' if one else 'these'}, not deleted (delete "
+                     f"{'it' if one else 'them'} in Memories if so):\n\n{_listed(done.maybe)}")
+    if not parts:
+        what = "your last message" if done.target == LAST else f"“{done.target}”"
+        parts.append(f"Nothing you told me matches {what}, so there was nothing to forget.")
+    return "\n\n".join(parts)
+
+
+__all__ = ["forget_target", "forget", "answer", "Forgotten", "LAST", "EVERYTHING"]

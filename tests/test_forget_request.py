@@ -1,0 +1,155 @@
+""""Forget that …" in the chat: the app deletes the memory and says so; the model is not
+asked, and the request does not become a memory that says the thing again.
+
+The real embedder, a real SQLite store and the real small model (loaded, not asked for the
+request itself)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hela_desktop.events import FORGET_FOOTER, DoneEvent, MemoriesEvent, TokenEvent
+from hela_desktop.forget_request import EVERYTHING, LAST, forget_target, names_only
+
+ASKS = {
+    "Forget that my sister lives in Lisbon.": "my sister lives in Lisbon",
+    "Please forget my PIN.": "my PIN",
+    "Can you forget what I told you about my ex?": "my ex",
+    "HeLa, forget about Tom": "Tom",
+    "could you please stop remembering my old address": "my old address",
+    "Don't remember that I'm vegan.": "I'm vegan",
+    "Delete the memory about my bank PIN": "my bank PIN",
+    "Please erase what I said about the surgery.": "the surgery",
+    "Forget what I just said.": LAST,
+    "forget my last message": LAST,
+    "Forget everything.": EVERYTHING,
+    "Forget everything I told you": EVERYTHING,
+}
+NOT_ASKS = [
+    "I always forget my keys.", "Don't forget to buy milk.", "Do not forget to call mum.",
+    "Forget it.", "forget that", "Forget about it!", "Delete this line from the poem.",
+    "How do I delete a file?", "Remove the duplicates from this list: a, b, a.",
+    "Can you forget", "Where does my sister live?", "forget", "Erase the board.",
+]
+
+
+@pytest.mark.parametrize("message, target", ASKS.items())
+def test_requests_to_forget_are_recognised(message, target):
+    assert forget_target(message) == target
+
+
+@pytest.mark.parametrize("message", NOT_ASKS)
+def test_other_messages_are_not(message):
+    assert forget_target(message) is None
+
+
+def test_a_target_of_names_only():
+    assert names_only("Ana") == ["Ana"]
+    assert names_only("Tom and Ana") == ["Tom", "Ana"]
+    assert names_only("my ex Tom") == [] and names_only("that Ana lives in Lisbon") == []
+    assert names_only("I") == []
+
+
+def _chat(a, message, cid=None):
+    return list(a.chat(message, cid))
+
+
+def test_forget_deletes_the_memory_and_the_model_is_not_asked(make_assistant, monkeypatch):
+    """Asked "Forget that my sister lives in Lisbon", the small model said "Sure" (or
+    answered in Portuguese) and the request was stored as a new memory that said it again,
+    recalled by the next question.  Now the app deletes the matching memory, answers
+    itself (no token from the model), stores both messages in the chat and no memory of the
+    request; the next question does not recall what was forgotten."""
+    a = make_assistant()
+    events = _chat(a, "My sister Ana lives in Lisbon.")
+    cid = events[-1].conversation_id
+    _chat(a, "I work as a nurse at the hospital in Porto.", cid)
+    sister = a.store.list_episodes(search="Lisbon")[0].id
+    n_before = a.store.count_episodes()
+
+    def no_model(*_a, **_k):
+        raise AssertionError("the model was asked")
+
+    monkeypatch.setattr(a, "_answerer", no_model)
+    events = _chat(a, "Forget that my sister lives in Lisbon.", cid)
+    monkeypatch.undo()
+    assert isinstance(events[0], MemoriesEvent) and events[0].memories == []
+    text = "".join(e.text for e in events if isinstance(e, TokenEvent))
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.forget == {"deleted": [sister], "maybe": []}
+    assert done.episode_id is None and done.tokens == 0
+    assert f"#{sister} “My sister Ana lives in Lisbon.”" in text
+    assert "Memories ▸ Archive ▸ Restore" in text
+    assert f"hela-desktop memories restore {sister}" in text
+    assert a.store.episode(sister).deleted_at is not None
+    assert a.store.count_episodes() == n_before - 1  # the request is no memory
+    msgs = a.store.messages(cid)
+    assert [m["role"] for m in msgs[-2:]] == ["user", "assistant"]
+    assert msgs[-1]["content"] == done.text == text and msgs[-1]["stats"]["forget"]
+    # the window's footer and the terminal's line say who answered
+    from hela_desktop.ui.window_status import done_lines, stored_lines
+
+    assert done_lines(done, {})[0] == FORGET_FOOTER == stored_lines(msgs[-1])[0]
+    ev = _chat(a, "Where does my sister live?", cid)
+    assert sister not in {m.episode_id for m in ev[0].memories}
+    # nor is it in the chat's history the model is shown: the exchange that formed the
+    # deleted memory and the request to forget it are left out, the rest kept
+    shown = " ".join(m["content"] for m in a.turn.history)
+    assert "Lisbon" not in shown and "nurse" in shown and "Forget" not in shown
+
+
+def test_the_model_is_not_shown_a_deleted_memory_s_exchange_even_after_a_purge(
+        make_assistant):
+    from hela_desktop.forgetting import purge
+    from hela_desktop.turn import model_history
+
+    a = make_assistant()
+    cid = _chat(a, "My PIN is 4821.")[-1].conversation_id
+    _chat(a, "I like tea.", cid)
+    pin = a.store.list_episodes(search="PIN")[0].id
+    assert "4821" in str(model_history(a.store.messages(cid)))
+    a.engine.delete_episode(pin)
+    assert "4821" not in str(model_history(a.store.messages(cid)))
+    purge(a.engine, [pin])  # the link to the memory is gone; the mark stays
+    msgs = a.store.messages(cid)
+    assert [m["forgotten"] for m in msgs] == [False, True, False, False]
+    assert "4821" in msgs[0]["content"]  # the transcript is the user's, as written
+    hist = model_history(msgs)
+    assert [m["content"] for m in hist][0] == "I like tea." and "4821" not in str(hist)
+
+
+def test_forget_about_a_name_and_forget_the_last_message(make_assistant):
+    a = make_assistant()
+    from hela_desktop.memory import NewEpisode
+
+    ids = a.engine.add_episodes([NewEpisode(u, "") for u in (
+        "My sister Ana lives in Lisbon.", "Ana loves sailing on the Tagus every weekend.",
+        "My ex Tom still texts me sometimes.", "Banana bread needs ripe bananas.")])
+    done = _chat(a, "Forget about Ana.")[-1]
+    assert done.forget["deleted"] == ids[:2]  # both that name her; not the banana bread
+    cid = done.conversation_id
+    # the chat it opened is not named after what it asked to forget
+    assert [c["title"] for c in a.store.conversations()] == ["Something to forget"]
+    done = _chat(a, "Forget about Lucia.", cid)[-1]
+    assert done.forget == {"deleted": [], "maybe": []}
+    assert "Nothing you told me matches “Lucia”" in done.text
+    _chat(a, "My PIN is 4821.", cid)
+    pin = a.store.list_episodes(search="PIN")[0].id
+    done = _chat(a, "Forget what I just said.", cid)[-1]
+    assert done.forget["deleted"] == [pin]
+    done = _chat(a, "Forget everything.", cid)[-1]
+    assert done.forget["deleted"] == [] and "data folder" in done.text
+    assert a.store.episode(ids[2]).deleted_at is None
+
+
+def test_an_unclear_request_deletes_nothing_and_names_what_may_be_meant(make_assistant):
+    a = make_assistant()
+    from hela_desktop.memory import NewEpisode
+
+    ids = a.engine.add_episodes([NewEpisode(u, "") for u in (
+        "I moved to 12 Rua Augusta last year.", "My old address was 5 Baker Street.",
+        "My office is at 40 Market Street.")])
+    done = _chat(a, "Forget the street.")[-1]
+    assert done.forget["deleted"] == [] and done.forget["maybe"]
+    assert "Perhaps you meant" in done.text and "not deleted" in done.text
+    assert all(a.store.episode(i).deleted_at is None for i in ids)
