@@ -9,7 +9,6 @@ they enter and fades when they leave; edges the Hebbian update strengthened flas
 
 from __future__ import annotations
 
-import html
 import math
 import time
 from collections.abc import Callable
@@ -19,23 +18,21 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..facts import is_statement
-from .explain import graph_help_html, link_html, recall_html
+from .graph_details import GraphDetailsMixin
 from .graph_items import EdgeLegend, GlowItem, LayoutRunner, edge_pens
 from .graph_labels import IDLE_LABELS, TOPIC_COLOURS, GraphLabelsMixin
 from .graph_model import (
     EDGE_CLASSES,
     LEARNED_CLASSES,
-    LEARNED_MIN,
     GraphData,
-    knowledge_kind_words,
-    short_label,
     topics_for,
     weighted_degree,
 )
+from .graph_search import GraphSearchMixin
 from .layout import ForceLayout
 from .nodes_item import NodesItem
 from .plain import ElidedLabel, find_keys, tip
-from .theme import GraphColors, checked_button_style, graph_colors, memory_color, muted, show_html
+from .theme import GraphColors, checked_button_style, graph_colors, memory_color, muted
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -50,14 +47,7 @@ def node_size_for(n: int) -> float:
     return float(np.clip(11.0 - 2.2 * np.log10(max(n, 1) / 50.0), 5.0, 11.0))
 
 
-def fmt_time(ts: float | None) -> str:
-    """A timestamp as local date and time, or a dash."""
-    from .explain import when
-
-    return when(ts)
-
-
-class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
+class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDetailsMixin):
     """The graph pane: toolbar (search, focus, fit), the plot, and a node details panel."""
 
     nodeSelected = QtCore.Signal(int)  # episode id, or -1 when the selection is cleared
@@ -472,17 +462,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
                                  f"recalled {int(node.get('access_count') or 0)}×"))
         self.nodeHovered.emit(nid)
 
-    def open_details_link(self, url: QtCore.QUrl) -> None:
-        s = url.toString()
-        if s.startswith("node:"):
-            self.select(int(s[5:]), center=True)
-        elif s == "toggle:recall-details":  # the numbers behind "why recalled"
-            self.recall_details = not self.recall_details
-            self._show_details(self.selected)
-        elif s.startswith("knowledge-"):
-            action, _, kid = s[len("knowledge-"):].partition(":")
-            self.knowledgeAction.emit(action, int(kid))
-
     def _on_manual_range(self, *_args) -> None:
         self._user_moved_view = True
         self._pending_fit = False
@@ -529,43 +508,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.fit()
         self.render()
 
-    def _on_search(self, text: str) -> None:
-        """Matches: the engine's ranking by meaning plus keywords (when it has answered for
-        this text), then literal matches of the text in labels."""
-        raw = text.strip()
-        text = raw.lower()
-        if not text or not len(self.data):
-            self.search_rows = np.zeros(0, dtype=np.int64)
-            self.match_label.setText("")
-        else:
-            rows = []
-            if self._ranked is not None and self._ranked[0] == raw:
-                rows = [self.data.index[int(i)] for i, _ in self._ranked[1] if int(i) in self.data.index]
-            elif self.semantic_search is not None and self._asked != raw:
-                self._asked = raw
-                self._ask_timer.start()  # once typing pauses
-            have = set(rows)
-            rows += [r for r, i in enumerate(self.data.ids)
-                     if r not in have and (text in (self.data.nodes[int(i)].get("text") or "").lower()
-                                           or text in (self.data.nodes[int(i)].get("label") or "").lower()
-                                           or text == f"#{int(i)}")]
-            self.search_rows = np.asarray(rows, dtype=np.int64)
-            self.match_label.setText(f"{len(rows)} found" if rows else "none")
-        self._search_cursor = -1
-        self.render()
-
-    def set_search_results(self, text: str, results: list | None) -> None:
-        """The engine's ranked matches for `text`; None forgets the last ranking."""
-        self._ranked = None if results is None else (text, list(results))
-        self._asked = ""
-        if results is not None and text == self.search.text().strip():
-            self._on_search(text)
-
-    def _ask_engine(self) -> None:
-        text = self.search.text().strip()
-        if text and self.semantic_search is not None:
-            self.semantic_search(text)
-
     def reset(self) -> None:
         """Forget everything about the shown folder (before another one is opened)."""
         self.selected = None
@@ -575,17 +517,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.leaving.clear()
         self.set_search_results("", None)
         self._show_details(None)
-
-    def refresh_search(self) -> None:
-        self._on_search(self.search.text())
-
-    def next_match(self) -> None:
-        """Select the next search match and pan to it."""
-        if not len(self.search_rows):
-            return
-        self._search_cursor = (self._search_cursor + 1) % len(self.search_rows)
-        self._unfold_details()
-        self.select(int(self.data.ids[self.search_rows[self._search_cursor]]), center=True)
 
     # ---- drawing --------------------------------------------------------------------
     def _recompute_visibility(self) -> None:
@@ -741,52 +672,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             self.details.setVisible(on)
         if not self._user_moved_view:
             QtCore.QTimer.singleShot(0, lambda: self.fit(user=False))
-
-    # ---- details --------------------------------------------------------------------
-    def label_of(self, node_id: int) -> str:
-        n = self.data.nodes.get(int(node_id))
-        return short_label(n.get("label") or n.get("text", ""), 32) if n else f"#{node_id}"
-
-    def _show_details(self, node_id: int | None) -> None:
-        if self.details is None:
-            return
-        if node_id is None or node_id not in self.data.nodes:
-            show_html(self.details, graph_help_html(self.colors))
-            return
-        n = self.data.nodes[node_id]
-        if n.get("kind") == "knowledge":
-            kk = knowledge_kind_words(n.get("knowledge_kind"))
-            src = ", ".join(f"<a href='node:{e}'>#{e}</a>" for e in n.get("sources", [])) or "—"
-            show_html(self.details,
-                f"<h3>Knowledge · {html.escape(kk)}</h3>"
-                f"<p class='muted'>Distilled {fmt_time(n.get('created_at'))} · updated "
-                f"{fmt_time(n.get('last_access'))}</p>"
-                f"<p>{html.escape(n.get('text') or '')}</p>"
-                f"<h4>Distilled from</h4><p>{src}</p>"
-                f"<p><a href='knowledge-edit:{-node_id}'>Edit…</a> · "
-                f"<a href='knowledge-delete:{-node_id}'>Delete</a> "
-                "<span class='muted'>(undo in Memories ▸ Knowledge)</span></p>")
-            return
-        kind = "Memory"
-        text = html.escape(n.get("text") or "").replace("\n", "<br>")
-        nbrs = self.data.neighbours(node_id)
-        n_learned = sum(1 for _, _, lp in nbrs if lp >= LEARNED_MIN)
-        nb_html = "".join(
-            f"<li><a href='node:{j}'>{'#' + str(j) if j >= 0 else '◆'}</a> "  # ◆: knowledge
-            f"{html.escape(self.label_of(j))} "
-            f"{link_html(w, lp, self.colors.learned_edge)}</li>" for j, w, lp in nbrs[:12]) + (
-            f"<li>and {len(nbrs) - 12} more</li>" if len(nbrs) > 12 else "") or "<li><i>none</i></li>"
-        nb_head = f"{len(nbrs)}, {n_learned} learned" if n_learned else f"{len(nbrs)}"
-        recall = self.recalls.get(node_id) or n.get("last_recall")
-        pinned = " · <b>pinned</b>" if n.get("pinned") else ""
-        active = " · <b>active now</b>" if node_id in self.active else ""
-        show_html(self.details,
-            f"<h3>{kind} #{node_id}</h3>"
-            f"<p class='muted'>Created {fmt_time(n.get('created_at'))} · recalled "
-            f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
-            f"<p>{text}</p><h4>Why it was last recalled</h4>"
-            f"{recall_html(recall, self.label_of, details=self.recall_details)}"
-            f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>")
 
     # ---- lifecycle ------------------------------------------------------------------
     def shutdown(self) -> None:
