@@ -19,8 +19,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..facts import is_statement
 from .graph_details import GraphDetailsMixin
-from .graph_items import EdgeLegend, GlowItem, LayoutRunner, edge_pens
+from .graph_items import GlowItem, LayoutRunner, edge_pens
 from .graph_labels import IDLE_LABELS, TOPIC_COLOURS, GraphLabelsMixin
+from .graph_legend import EdgeLegend
 from .graph_model import (
     EDGE_CLASSES,
     LEARNED_CLASSES,
@@ -178,9 +179,11 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             item.setSegmentedLineMode("on")
             items.append(item)
             pi.addItem(item)
-        self.legend = EdgeLegend(c)
+        self.legend = EdgeLegend(c, self.plot)
         self.legend.setParentItem(self.vb)
         self.legend.setZValue(30)
+        self.legend.toggled.connect(self._refit)
+        self.vb.sigResized.connect(lambda *_: self.legend.arrange())
         self.active_edges = pg.PlotCurveItem(connect="pairs", antialias=True, skipFiniteCheck=True)
         self.hot_edges = pg.PlotCurveItem(connect="pairs", antialias=True, skipFiniteCheck=True)
         self.active_edges.setSegmentedLineMode("on")
@@ -337,7 +340,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         n_learned = int(new.is_learned().sum())
         learned = f" ({n_learned:,} learned)" if n_learned else ""
         self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links{learned}")
-        self.legend.setVisible(bool(n_edges))
+        self.legend.has_edges = bool(n_edges)
+        self.legend.arrange()
         self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")
         if not len(new):
             self.empty_text.setPos(0, 0)
@@ -491,9 +495,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         # extra room on the right: labels are written to the right of their dots
         rect = QtCore.QRectF(centre[0] - span[0] / 2, centre[1] - span[1] / 2,
                              span[0] * 1.3, span[1])
-        h, legend_h = self.vb.height(), self.legend.boundingRect().height() + 12
-        if self.legend.isVisible() and h > 3 * legend_h:  # room below for the legend (y up)
-            rect.adjust(0, -span[1] * legend_h / (h - legend_h), 0, 0)
+        self.legend.arrange()
+        h, room = self.vb.height(), self.legend.room()
+        if room and h > room + 40:  # room below for the legend, or its button (y up)
+            rect.adjust(0, -span[1] * room / (h - room), 0, 0)
         self.vb.setRange(rect, padding=0.1)
         if user:
             self._user_moved_view = False
@@ -670,6 +675,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self._details_user = True
         if self.details is not None:
             self.details.setVisible(on)
+        self._refit()
+
+    def _refit(self) -> None:
+        """Fit the view again once laid out, unless the user has zoomed or panned."""
         if not self._user_moved_view:
             QtCore.QTimer.singleShot(0, lambda: self.fit(user=False))
 

@@ -1,0 +1,92 @@
+"""The graph and the window, an eighth hands-on pass: the legend in a small window, finding
+among many matches, right-to-left text.
+
+pytest-qt offscreen, real widgets on a real Store (no embedder, no model)."""
+
+from __future__ import annotations
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6 import QtCore  # noqa: E402
+from test_ui_app import fill_store  # noqa: E402
+
+from hela_desktop.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+
+def _graph(qtbot, tmp_path, n: int = 40):
+    """An unthreaded graph view on a store of `n` linked memories, laid out."""
+    from hela_desktop.ui.graph_model import snapshot_from_store
+    from hela_desktop.ui.graph_view import GraphView
+
+    store = Store(tmp_path)
+    ids = fill_store(store, n)
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+    view.settle(80)
+    store.close()
+    return view, ids
+
+
+def _under(view, rect: QtCore.QRectF) -> int:
+    """How many drawn memories have their dot within `rect` (scene pixels)."""
+    r = view.node_size / 2
+    return sum(rect.adjusted(-r, -r, r, r).contains(view.vb.mapViewToScene(QtCore.QPointF(x, y)))
+               for x, y in view.xy)
+
+
+def _legend_box(view) -> QtCore.QRectF:
+    if view.legend.isVisible():
+        return view.legend.mapRectToScene(view.legend.boundingRect())
+    b = view.legend.button
+    return QtCore.QRectF(view.plot.mapToScene(b.geometry().topLeft()),
+                         view.plot.mapToScene(b.geometry().bottomRight()))
+
+
+def test_the_legend_folds_in_a_small_graph_and_never_covers_a_memory(qtbot, tmp_path):
+    """In the smallest window (a plot 148 px tall) the key, 69 px tall, covered the
+    graph's lower half (/work/exp/gv8/before/old-legend-*.png).  It now folds into a
+    "Legend" button where it has no room, a fit leaves room below the graph for the key
+    or its button, and the user may open or fold it at any size."""
+    view, _ids = _graph(qtbot, tmp_path)
+    view.details_button.setChecked(False)
+    view._toggle_details(False)
+    for w, h, details, folded in ((900, 600, False, False), (480, 190, False, True),
+                                  (640, 420, True, True), (700, 420, False, False)):
+        view.details.setVisible(details)  # the side panel open: a narrow plot
+        view.resize(w, h)
+        view.split.setSizes([300, w - 300] if details else [w, 0])
+        qtbot.wait(30)
+        view.fit()
+        qtbot.wait(30)
+        assert view.legend.isVisible() is not folded, (w, h, view.vb.width(), view.vb.height())
+        assert view.legend.button.isVisible() is folded, (w, h)
+        assert _under(view, _legend_box(view)) == 0, (w, h)
+    # the user opens the folded key: it stays open, and the graph makes room for it
+    view.resize(420, 250)
+    qtbot.wait(30)
+    assert view.legend.button.isVisible()
+    view.legend.button.click()
+    qtbot.wait(30)
+    view.fit()
+    qtbot.wait(30)
+    assert view.legend.isVisible() and not view.legend.button.isVisible()
+    assert _under(view, _legend_box(view)) == 0
+    # and folds it again with a click on it, even in a big plot
+    view.resize(900, 600)
+    qtbot.wait(30)
+    view.legend.set_open(False)
+    qtbot.wait(30)
+    assert not view.legend.isVisible() and view.legend.button.isVisible()
+    # no links, no key and no button
+    view.legend.has_edges = False
+    view.legend.arrange()
+    assert not view.legend.isVisible() and not view.legend.button.isVisible()
