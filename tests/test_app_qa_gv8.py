@@ -11,7 +11,7 @@ import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings f
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtCore  # noqa: E402
+from PySide6 import QtCore, QtGui  # noqa: E402
 from test_ui_app import fill_store  # noqa: E402
 
 from hela_desktop.store import Store  # noqa: E402
@@ -90,3 +90,60 @@ def test_the_legend_folds_in_a_small_graph_and_never_covers_a_memory(qtbot, tmp_
     view.legend.has_edges = False
     view.legend.arrange()
     assert not view.legend.isVisible() and not view.legend.button.isVisible()
+
+
+def test_find_with_many_matches_counts_them_and_steps_through_them(qtbot, tmp_path):
+    """A common word in "Find in graph…" ringed 900 of 1,021 memories in thick green: one
+    blob, "105 found" and no way back (/work/exp/gv8/before/old-find-garden*.png).  The box
+    now says which match is shown ("3 of 40"); Enter / F3 go to the next, Shift+Enter /
+    Shift+F3 to the previous (Down as in the other search boxes, Esc clears), each centred
+    and selected with its details; many matches get thin rings and the shown one its own."""
+    view, ids = _graph(qtbot, tmp_path, 40)
+    view.activateWindow()
+    view.search.setFocus()
+    qtbot.keyClicks(view.search, "question")
+    assert len(view.search_rows) == 40 and view.match_label.text() == "40 found"
+    assert view.search_item.pen.widthF() < 2  # many: thin rings
+    assert len(view.match_item) == 0
+
+    def shown() -> int:
+        return int(view.data.ids[view.search_rows[view._search_cursor]])
+
+    def centred(nid: int) -> bool:
+        c = view.vb.viewRect().center()
+        x, y = view.xy[view.data.index[nid]]
+        return abs(c.x() - x) < 1e-6 * max(1.0, abs(x)) + 1e-3 and abs(c.y() - y) < 1e-3 + 1e-6 * abs(y)
+
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Return)
+    assert view.match_label.text() == "1 of 40" and view.selected == shown() and centred(shown())
+    assert f"#{shown()}" in view.details.toPlainText()
+    assert len(view.match_item) == 1  # the shown match has a ring of its own
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Return)
+    assert view.match_label.text() == "2 of 40"
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Return, QtCore.Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Return, QtCore.Qt.KeyboardModifier.ShiftModifier)
+    assert view.match_label.text() == "40 of 40" and view.selected == shown() and centred(shown())
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_F3)
+    assert view.match_label.text() == "1 of 40"
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_F3, QtCore.Qt.KeyboardModifier.ShiftModifier)
+    assert view.match_label.text() == "40 of 40"
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Down)  # as in the other search boxes
+    assert view.match_label.text() == "1 of 40"
+    # the same text searched again (the engine's ranking, a new snapshot): the shown match stays
+    first = shown()
+    view.refresh_search()
+    assert view.match_label.text() == "1 of 40" and shown() == first
+    # a few matches: bold rings; a new text starts again
+    qtbot.keyClicks(view.search, " 7")
+    assert view.match_label.text() == "1 found" and view.search_item.pen.widthF() >= 3
+    # zoomed out to a map of topics, a match is a dot under the names: stepping zooms in
+    view.zoomed_out = True
+    width = view.vb.viewRect().width()
+    view.next_match()
+    assert view.vb.viewRect().width() < 0.5 * width and centred(shown())
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Escape)  # Esc clears
+    assert view.search.text() == "" and view.match_label.text() == "" and not len(view.search_rows)
+    # F3 also works where the keyboard is elsewhere in the graph pane
+    keys = {s.key().toString() for s in view.findChildren(QtGui.QShortcut)
+            if s.context() == QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut}
+    assert {"F3", "Shift+F3"} <= keys

@@ -32,7 +32,7 @@ from .graph_model import (
 from .graph_search import GraphSearchMixin
 from .layout import ForceLayout
 from .nodes_item import NodesItem
-from .plain import ElidedLabel, find_keys, tip
+from .plain import ElidedLabel, tip
 from .theme import GraphColors, checked_button_style, graph_colors, memory_color, muted
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
@@ -70,6 +70,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.highlighted: set[int] = set()
         self.search_rows = np.zeros(0, dtype=np.int64)
         self._search_cursor = -1
+        self._searched = ""  # the text the matches are for
         self.semantic_search: Callable[[str], None] | None = None  # ask the engine (the window sets it)
         self._ranked: tuple[str, list] | None = None  # its answer: (text, [(id, score)])
         self._asked = ""
@@ -128,15 +129,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         lay.setSpacing(2)
         bar = QtWidgets.QHBoxLayout()
         bar.setContentsMargins(4, 2, 4, 0)
-        self.search = QtWidgets.QLineEdit()
-        self.search.setPlaceholderText("Find in graph…")
-        self.search.setMinimumWidth(110)  # a narrow window: the hint still reads
-        self.search.setClearButtonEnabled(True)
-        self.search.textChanged.connect(self._on_search)
-        self.search.returnPressed.connect(self.next_match)
-        find_keys(self.search)  # Esc clears, as in the other search boxes
-        self.match_label = QtWidgets.QLabel("")
-        self.match_label.setMinimumWidth(70)
+        self._build_search()
         self.focus_box = QtWidgets.QCheckBox("Focus on active")
         self.focus_box.setToolTip("Show only the active memories and their neighbours")
         self.focus_box.toggled.connect(self.set_focus_mode)
@@ -205,9 +198,11 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.vb.sigRangeChanged.connect(self._on_range)
         self.pinned_item = NodesItem("o", NODE_SIZE + 6)
         self.search_item = NodesItem("o", NODE_SIZE + 10)
+        self.match_item = NodesItem("o", NODE_SIZE + 16)  # the match stepped to
         self.highlight_item = NodesItem("o", NODE_SIZE + 14)
         self.selected_item = NodesItem("o", NODE_SIZE + 8)
-        for item in (self.pinned_item, self.search_item, self.highlight_item, self.selected_item):
+        for item in (self.pinned_item, self.search_item, self.match_item, self.highlight_item,
+                     self.selected_item):
             pi.addItem(item)
         scene = self.plot.scene()
         scene.sigMouseClicked.connect(self._on_scene_click)
@@ -259,7 +254,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             t.setColor(self._topic_text_colour(n))
             t.fill = self._topic_fill()
         self.pinned_item.set_style(pen=pg.mkPen(c.pinned, width=2), brush=nob)
-        self.search_item.set_style(pen=pg.mkPen(c.search, width=3), brush=nob)
+        self._style_search_rings()
         self.highlight_item.set_style(pen=pg.mkPen(c.selection, width=2, style=QtCore.Qt.PenStyle.DashLine),
                                       brush=nob)
         self.selected_item.set_style(pen=pg.mkPen(c.selection, width=2.5), brush=nob)
@@ -311,7 +306,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         else:
             self._apply_topics(new.ids, *topics_for(new))
         self.pinned_item.setSize(self.node_size + 6)
-        self.search_item.setSize(self.node_size + 10)
         self.highlight_item.setSize(self.node_size + 14)
         self.selected_item.setSize(self.node_size + 8)
         self.hot = []  # edge rows of the old snapshot mean nothing in the new one
@@ -601,7 +595,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             item.setData(pos[rows, 0], pos[rows, 1]) if len(rows) else item.setData([], [])
         self._place_topic_labels(d, pos)
         self._set_rings(self.pinned_item, self._pinned_rows)
-        self._set_rings(self.search_item, self.search_rows)
+        self._draw_search_rings()
 
     def _render_overlays(self, d: GraphData, pos: np.ndarray, empty: np.ndarray) -> None:
         now = time.monotonic()
