@@ -11,7 +11,7 @@ import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings f
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtCore, QtGui  # noqa: E402
+from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
 from test_ui_app import fill_store  # noqa: E402
 
 from hela_desktop.store import Store  # noqa: E402
@@ -147,3 +147,87 @@ def test_find_with_many_matches_counts_them_and_steps_through_them(qtbot, tmp_pa
     keys = {s.key().toString() for s in view.findChildren(QtGui.QShortcut)
             if s.context() == QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut}
     assert {"F3", "Shift+F3"} <= keys
+
+
+HEBREW = "הכלב שלי נקרא פיקסל והוא אוהב לרוץ בפארק כל בוקר"
+ARABIC = "أختي تعيش في القاهرة منذ خمس سنوات وتعمل في مستشفى كبير"
+
+
+def test_right_to_left_text_is_recognised_and_labels_end_after_a_word():
+    from hela_desktop.ui.graph_model import short_label
+    from hela_desktop.ui.plain import is_rtl
+
+    assert is_rtl(HEBREW) and is_rtl(ARABIC) and is_rtl("#12 " + ARABIC) and is_rtl("«" + HEBREW)
+    assert not is_rtl("My dog " + HEBREW) and not is_rtl("") and not is_rtl("123 …")
+    # a label ends after a whole word (it was cut mid-word: "…والريح…"), in any script
+    for text in (ARABIC, HEBREW, "I keep thinking about the tomatoes and the roses"):
+        label = short_label(text, 28)
+        assert len(label) <= 28 and label.endswith("…")
+        assert text.startswith(label[:-1]) and text[len(label) - 1] == " ", label
+    assert short_label("a" * 40, 28) == "a" * 27 + "…"  # one long word: cut where it must be
+    assert short_label("short", 28) == "short"
+
+
+def _ink_columns(widget) -> tuple[int, int]:
+    """The leftmost and rightmost pixel columns a widget painted in its text colour."""
+    from PySide6 import QtGui
+
+    img = widget.grab().toImage()
+    bg = img.pixelColor(0, 0)  # a corner: background
+    cols = [x for x in range(img.width()) for y in range(img.height())
+            if abs(QtGui.QColor(img.pixelColor(x, y)).lightness() - bg.lightness()) > 60]
+    return min(cols), max(cols)
+
+
+def test_right_to_left_rows_start_at_the_right_and_end_at_the_left(qtbot):
+    """Arabic and Hebrew chat titles (and the graph's stats line, the timeline's rows) were
+    laid out left to right: the row began at the left and its "…" stood at the right, next
+    to the first word (/work/exp/gv8/before/old-1024x640.png, the chat list).  Right-to-left
+    rows now read from the right: aligned right, "…" at their left end."""
+    from hela_desktop.ui.chat_list import ConversationList
+    from hela_desktop.ui.plain import ElidedLabel
+
+    chats = ConversationList()
+    qtbot.addWidget(chats)
+    chats.resize(170, 300)
+    chats.show()
+    chats.set_conversations([{"id": 1, "title": HEBREW, "messages": 2, "updated_at": 1.7e9},
+                             {"id": 2, "title": "Garden notes 50", "messages": 2, "updated_at": 1.7e9}],
+                            None)
+    delegate = chats.list.itemDelegate()
+    directions = []
+    for row in range(2):
+        opt = QtWidgets.QStyleOptionViewItem()
+        delegate.initStyleOption(opt, chats.list.model().index(row, 0))
+        directions.append(opt.direction)
+    assert directions == [QtCore.Qt.LayoutDirection.RightToLeft, QtCore.Qt.LayoutDirection.LeftToRight]
+
+    label = ElidedLabel(ARABIC[:12])
+    qtbot.addWidget(label)
+    label.resize(400, 24)
+    label.show()
+    left, right = _ink_columns(label)
+    assert left > 200 and right > 380  # short right-to-left text: at the right end
+    label.setText("Garden notes")
+    left, right = _ink_columns(label)
+    assert left < 20 and right < 200  # left-to-right text stays at the left
+    label.setText(ARABIC)
+    label.resize(160, 24)
+    left, right = _ink_columns(label)
+    assert right > 150  # elided, it still starts at the right
+
+
+def test_a_right_to_left_graph_label_starts_beside_its_dot(qtbot, tmp_path):
+    """A Hebrew or Arabic label was written to the right of its dot, its first word far from
+    it; it now goes on the left, where a right-to-left reader starts."""
+    view, ids = _graph(qtbot, tmp_path, 12)
+    for i in ids[:2]:
+        view.data.nodes[i]["label"] = view.data.nodes[i]["text"] = ARABIC if i == ids[0] else "plain words here"
+    for i, left_of_dot in ((ids[0], True), (ids[1], False)):
+        view.select(i)
+        qtbot.wait(20)
+        t = next(t for t in view.memory_labels if t.isVisible() and t.toPlainText().startswith(
+            view.data.nodes[i]["label"][:6]))
+        box = t.mapRectToScene(t.boundingRect())
+        dot = view.vb.mapViewToScene(QtCore.QPointF(*view.xy[view.data.index[i]]))
+        assert (box.right() <= dot.x()) is left_of_dot and (box.left() >= dot.x()) is not left_of_dot

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui
 
 from .graph_model import GraphData, short_label
 from .nodes_item import NodesItem
+from .plain import is_rtl
 from .theme import GraphColors
 
 # topics (groups of densely linked memories) get a colour each: the 12 largest.  No
@@ -133,7 +134,8 @@ class GraphLabelsMixin:
 
     def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles: list, placed: list,
                     view_rect: QtCore.QRectF, *, must: bool) -> QtCore.QRectF | None:
-        """Put label `t` right of its dot, else left, above or below — the first place that
+        """Put label `t` right of its dot (left, for right-to-left text), else left (right),
+        above or below — the first place that
         covers no other dot or label and stays in view; else (`must`) the first of those
         places in view (right if none is), nudged down past labels.  Returns its scene
         rectangle, or None when an idle label has no room."""
@@ -148,6 +150,8 @@ class GraphLabelsMixin:
             ((0.5, 1 + gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() - gap - h, w, h)),
             ((0.5, -gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() + gap, w, h)),
         ]
+        if is_rtl(getattr(t, "_hela_text", "")):  # read from the right: it starts by its dot
+            candidates[0], candidates[1] = candidates[1], candidates[0]
         in_view = [(a, r) for a, r in candidates if view_rect.contains(r)]
         free = [(a, r) for a, r in in_view if not any(r.intersects(o) for o in obstacles)]
         shifted = False
