@@ -231,3 +231,24 @@ def test_a_right_to_left_graph_label_starts_beside_its_dot(qtbot, tmp_path):
         box = t.mapRectToScene(t.boundingRect())
         dot = view.vb.mapViewToScene(QtCore.QPointF(*view.xy[view.data.index[i]]))
         assert (box.right() <= dot.x()) is left_of_dot and (box.left() >= dot.x()) is not left_of_dot
+
+
+def test_topic_names_at_the_edge_of_the_view_are_shown_whole(qtbot, tmp_path):
+    """With the detail pane open, topic names at the graph's left edge were cut off by the
+    plot ("arden · toma", /work/exp/gv8/after/newdark-legend-1024x640-det.png before the
+    fix); a name now slides into the view, whole."""
+    view, _ids = _graph(qtbot, tmp_path, 400)
+    view.resize(620, 420)
+    qtbot.wait(30)
+    view.fit()
+    qtbot.wait(30)
+    r = view.vb.viewRect()  # the graph's middle at the view's left edge: topics cross it
+    view.vb.setRange(QtCore.QRectF(r.center().x(), r.top(), r.width(), r.height()), padding=0)
+    view._on_range()
+    view._place_topic_labels(view.data, view.xy)
+    shown = [t for t in view.topic_labels if t.isVisible()]
+    assert view.zoomed_out and shown
+    on_screen = view.plot.mapToScene(view.plot.viewport().rect()).boundingRect()
+    inside = view.vb.sceneBoundingRect().intersected(on_screen).adjusted(-1, -1, 1, 1)
+    for t in shown:
+        assert inside.contains(t.mapRectToScene(t.boundingRect()).adjusted(1, 1, -1, -1)), t.toPlainText()

@@ -111,10 +111,7 @@ class GraphLabelsMixin:
         r_dot = self.node_size / 2 + 2
         dots = self._dot_rects(want, r_dot)
         placed: list[QtCore.QRectF] = []
-        # what is really on screen: the plot's box, within the part of the scene the widget
-        # shows (a narrow window shows less than the box)
-        shown = self.plot.mapToScene(self.plot.viewport().rect()).boundingRect()
-        view_rect = self.vb.sceneBoundingRect().intersected(shown)
+        view_rect = self._view_rect()
         for n, t in enumerate(self.memory_labels):
             if n >= len(want):
                 t.setVisible(False)
@@ -131,6 +128,12 @@ class GraphLabelsMixin:
                 continue
             placed.append(spot)
             t.setVisible(True)
+
+    def _view_rect(self) -> QtCore.QRectF:
+        """What is really on screen, in scene pixels: the plot's box, within the part of the
+        scene the widget shows (a narrow window shows less than the box)."""
+        shown = self.plot.mapToScene(self.plot.viewport().rect()).boundingRect()
+        return self.vb.sceneBoundingRect().intersected(shown)
 
     def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles: list, placed: list,
                     view_rect: QtCore.QRectF, *, must: bool) -> QtCore.QRectF | None:
@@ -219,6 +222,7 @@ class GraphLabelsMixin:
         """Topic names at the middle of their memories, when zoomed out (a map of topics)."""
         show = self.zoomed_out and len(self._group) == len(d) and not self.focus_mode
         placed: list[QtCore.QRectF] = []  # scene rectangles of the names already shown
+        view_rect = self._view_rect()
         for n, t in enumerate(self.topic_labels):  # largest topic first: it wins a spot
             name = self.topic_names.get(n)
             rows = np.nonzero(self.topic_bucket == n)[0] if show and name else ()
@@ -233,8 +237,10 @@ class GraphLabelsMixin:
             br = t.textItem.boundingRect()
             w, h = br.width(), br.height()
             spot = None
+            # a topic at the edge of the view: its name slides in, whole (it was cut off)
+            x = min(max(c.x() - w / 2, view_rect.left()), view_rect.right() - w)
             for dy in (0.0, -h, h, -2 * h, 2 * h):  # the middle of the topic, else nudged
-                r = QtCore.QRectF(c.x() - w / 2, c.y() + dy - h / 2, w, h)
+                r = QtCore.QRectF(x, c.y() + dy - h / 2, w, h)
                 if not any(r.intersects(o) for o in placed):
                     spot = r
                     break
