@@ -129,6 +129,15 @@ def test_find_with_many_matches_counts_them_and_steps_through_them(qtbot, tmp_pa
     assert view.match_label.text() == "40 of 40"
     qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Down)  # as in the other search boxes
     assert view.match_label.text() == "1 of 40"
+    # a match chosen with the mouse is the one shown; Enter goes on from it
+    view.select(int(view.data.ids[view.search_rows[5]]))
+    assert view.match_label.text() == "6 of 40"
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Return)
+    assert view.match_label.text() == "7 of 40"
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_F3, QtCore.Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Down)
+    assert view.match_label.text() == "7 of 40"
+    view.select(int(view.data.ids[view.search_rows[0]]))
     # the same text searched again (the engine's ranking, a new snapshot): the shown match stays
     first = shown()
     view.refresh_search()

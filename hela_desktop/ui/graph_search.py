@@ -4,8 +4,9 @@ plus keywords, then literal matches in labels), and stepping through them.
 A common word can match most of the graph: the box says how many match and which one is
 shown ("3 of 105"); Enter or F3 goes to the next match, Shift+Enter or Shift+F3 to the
 previous one (Down too, as in the other search boxes; Esc clears), centring and selecting
-it so its details show (zoomed in, when the graph is zoomed out to a map of topics).  Many matches get thin rings, so the graph under them still reads,
-and the match shown a ring of its own.
+it so its details show (zoomed in, when the graph is zoomed out to a map of topics).  Many
+matches get thin rings, so the graph under them still reads, and the match shown a ring
+of its own.
 
 `GraphSearchMixin` is part of `GraphView` (kept apart to keep each file to one concern);
 it reads the view's data and widgets, declared below for the type checker.
@@ -133,6 +134,16 @@ class GraphSearchMixin:
         self._search_cursor = int(at[0]) if len(at) else -1
         self._say_matches()
         self.render()
+
+    def _follow_selection(self, node_id: int | None) -> None:
+        """A match chosen another way (a click, a link): it is the one shown, and Enter
+        goes on from it."""
+        if node_id is None or not len(self.search_rows):
+            return
+        at = np.nonzero(self.search_rows == self.data.index.get(node_id, -1))[0]
+        if len(at) and int(at[0]) != self._search_cursor:
+            self._search_cursor = int(at[0])
+            self._say_matches()
 
     def _shown_match(self) -> int | None:
         """The id of the match shown (stepped to), if any."""

@@ -405,6 +405,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             node_id = None
         self.selected = None if node_id is None else int(node_id)
         self._show_details(self.selected)
+        self._follow_selection(self.selected)
         if center and self.selected is not None and len(self.xy):
             p = self.xy[self.data.index[self.selected]]
             r = self.vb.viewRect()
