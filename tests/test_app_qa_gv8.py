@@ -261,3 +261,20 @@ def test_topic_names_at_the_edge_of_the_view_are_shown_whole(qtbot, tmp_path):
     inside = view.vb.sceneBoundingRect().intersected(on_screen).adjusted(-1, -1, 1, 1)
     for t in shown:
         assert inside.contains(t.mapRectToScene(t.boundingRect()).adjusted(1, 1, -1, -1)), t.toPlainText()
+
+
+def test_the_detail_pane_writes_a_right_to_left_memory_from_the_right(qtbot, tmp_path):
+    """"You: <Arabic>" was one left-to-right paragraph: "You:" at the left, the words
+    starting at the far right of the line and wrapping oddly.  Each line now has its own
+    direction, from its words."""
+    view, ids = _graph(qtbot, tmp_path, 6)
+    view.data.nodes[ids[0]]["text"] = f"You: {ARABIC}\nHeLa: Noted, your sister lives in Cairo."
+    view.select(ids[0])
+    doc = view.details.document()
+    directions = {}
+    block = doc.begin()
+    while block.isValid():
+        directions[block.text()] = block.blockFormat().layoutDirection()
+        block = block.next()
+    assert directions[f"You: {ARABIC}"] == QtCore.Qt.LayoutDirection.RightToLeft
+    assert directions["HeLa: Noted, your sister lives in Cairo."] != QtCore.Qt.LayoutDirection.RightToLeft

@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtWidgets
 
 from .explain import graph_help_html, link_html, recall_html
 from .graph_model import LEARNED_MIN, GraphData, knowledge_kind_words, short_label
+from .plain import is_rtl
 from .theme import GraphColors, show_html
 
 
@@ -22,6 +23,17 @@ def fmt_time(ts: float | None) -> str:
     from .explain import when
 
     return when(ts)
+
+
+def lines_html(text: str) -> str:
+    """A memory's lines ("You: …", "HeLa: …") as paragraphs, each in its own direction: a
+    line whose words (after its speaker) are Arabic or Hebrew reads from the right."""
+    out = []
+    for line in text.split("\n"):
+        speaker, sep, words = line.partition(": ")
+        rtl = is_rtl(words if sep and len(speaker) <= 12 else line)
+        out.append(f"<p style='margin:0'{' dir=rtl' if rtl else ''}>{html.escape(line) or '&nbsp;'}</p>")
+    return "<div style='margin-bottom:8px'>" + "".join(out) + "</div>"
 
 
 class GraphDetailsMixin:
@@ -63,7 +75,7 @@ class GraphDetailsMixin:
                 "<span class='muted'>(undo in Memories ▸ Knowledge)</span></p>")
             return
         kind = "Memory"
-        text = html.escape(n.get("text") or "").replace("\n", "<br>")
+        text = lines_html(n.get("text") or "")
         nbrs = self.data.neighbours(node_id)
         n_learned = sum(1 for _, _, lp in nbrs if lp >= LEARNED_MIN)
         nb_html = "".join(
@@ -79,7 +91,7 @@ class GraphDetailsMixin:
             f"<h3>{kind} #{node_id}</h3>"
             f"<p class='muted'>Created {fmt_time(n.get('created_at'))} · recalled "
             f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
-            f"<p>{text}</p><h4>Why it was last recalled</h4>"
+            f"{text}<h4>Why it was last recalled</h4>"
             f"{recall_html(recall, self.label_of, details=self.recall_details)}"
             f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>")
 
