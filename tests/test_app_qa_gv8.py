@@ -278,3 +278,36 @@ def test_the_detail_pane_writes_a_right_to_left_memory_from_the_right(qtbot, tmp
         block = block.next()
     assert directions[f"You: {ARABIC}"] == QtCore.Qt.LayoutDirection.RightToLeft
     assert directions["HeLa: Noted, your sister lives in Cairo."] != QtCore.Qt.LayoutDirection.RightToLeft
+
+
+def test_a_label_never_goes_under_the_legend(qtbot, tmp_path):
+    """A memory just above the legend had its label written right of it, half under the
+    key; the label now goes where it is clear of it (above, here)."""
+    view, ids = _graph(qtbot, tmp_path, 12)
+    view.fit()
+    qtbot.wait(30)
+    assert view.legend.isVisible()
+    key = view.legend.scene_rect()
+    # a memory at the key's top-right corner, nothing else near it
+    spot = view.vb.mapSceneToView(QtCore.QPointF(key.right() - 30, key.top() - 4))
+    far = view.vb.mapSceneToView(QtCore.QPointF(key.right() + 400, key.top() - 300))
+    view.xy[:] = (far.x(), far.y())
+    row = view.data.index[ids[0]]
+    view.xy[row] = (spot.x(), spot.y())
+    view.select(ids[0])
+    qtbot.wait(30)
+    label = next(t for t in view.memory_labels if t.isVisible())
+    assert not label.mapRectToScene(label.boundingRect()).intersects(key)
+    # and the key stays in its corner: a drag on it pans the graph instead
+    drag = _Ignored()
+    view.legend.mouseDragEvent(drag)
+    assert drag.ignored and view.legend.scene_rect() == key
+
+
+class _Ignored:
+    """A stand-in drag event: records whether it was ignored."""
+
+    ignored = False
+
+    def ignore(self) -> None:
+        self.ignored = True

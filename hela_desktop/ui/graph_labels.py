@@ -13,6 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from .graph_legend import EdgeLegend
 from .graph_model import GraphData, short_label
 from .nodes_item import NodesItem
 from .plain import is_rtl
@@ -53,6 +54,7 @@ class GraphLabelsMixin:
     vb: pg.ViewBox
     edge_items: list[pg.PlotCurveItem]
     render: Callable[..., None]
+    legend: EdgeLegend
 
     # ---- memory labels ----------------------------------------------------------------
     def _label_targets(self) -> tuple[list[int], int]:
@@ -138,10 +140,10 @@ class GraphLabelsMixin:
     def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles: list, placed: list,
                     view_rect: QtCore.QRectF, *, must: bool) -> QtCore.QRectF | None:
         """Put label `t` right of its dot (left, for right-to-left text), else left (right),
-        above or below — the first place that
-        covers no other dot or label and stays in view; else (`must`) the first of those
-        places in view (right if none is), nudged down past labels.  Returns its scene
-        rectangle, or None when an idle label has no room."""
+        above or below — the first place that covers no other dot or label, stays in view
+        and off the legend; else (`must`) the first of those places in view (right if none
+        is), nudged down past labels.  Returns its scene rectangle, or None when an idle
+        label has no room."""
         x, y = self.xy[row]
         sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
         br = t.textItem.boundingRect()
@@ -155,7 +157,8 @@ class GraphLabelsMixin:
         ]
         if is_rtl(getattr(t, "_hela_text", "")):  # read from the right: it starts by its dot
             candidates[0], candidates[1] = candidates[1], candidates[0]
-        in_view = [(a, r) for a, r in candidates if view_rect.contains(r)]
+        legend = self.legend.scene_rect()  # a label never goes under the legend
+        in_view = [(a, r) for a, r in candidates if view_rect.contains(r) and not r.intersects(legend)]
         free = [(a, r) for a, r in in_view if not any(r.intersects(o) for o in obstacles)]
         shifted = False
         if free:

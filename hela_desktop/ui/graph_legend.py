@@ -84,6 +84,15 @@ class EdgeLegend(pg.LegendItem):
             return self.boundingRect().height() + ROOM_GAP
         return self.button.sizeHint().height() + MARGIN + 4
 
+    def scene_rect(self) -> QtCore.QRectF:
+        """Where the key, or its button, is in the plot's scene (labels keep clear of it)."""
+        if self.isVisible():
+            return self.mapRectToScene(self.boundingRect())
+        if self.button.isVisible():
+            g = self.button.geometry()
+            return QtCore.QRectF(self.plot.mapToScene(g.topLeft()), self.plot.mapToScene(g.bottomRight()))
+        return QtCore.QRectF()
+
     def set_open(self, on: bool) -> None:
         """The user opens (the button) or folds (a click on the key) the key."""
         self.user_open = bool(on)
@@ -94,3 +103,6 @@ class EdgeLegend(pg.LegendItem):
         if ev.button() == QtCore.Qt.MouseButton.LeftButton:
             self.set_open(False)
             ev.accept()
+
+    def mouseDragEvent(self, ev) -> None:  # noqa: N802 - pyqtgraph's name
+        ev.ignore()  # the key stays in its corner (the room a fit leaves is there); a drag pans
