@@ -601,7 +601,7 @@ def test_knowledge_tab_edit_delete_undo_restore(qtbot, tmp_path, embedder, monke
 def test_a_date_no_calendar_has_does_not_break_the_window():
     """Issue #12: a bad date left in an older store is shown as "?", never an exception."""
     from hela_desktop.ui.explain import when
-    from hela_desktop.ui.graph_view import fmt_time
+    from hela_desktop.ui.graph_details import fmt_time
 
     assert when(1e300) == "?" and fmt_time(-1e300) == "?" and when(None) == "—"
     assert when(1_700_000_000.0, "%Y") == "2023"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from .explain import when as format_when
-from .plain import find_keys, message_box, tip
+from .plain import BidiDelegate, find_keys, message_box, tip
 from .theme import muted
 
 
@@ -48,6 +48,7 @@ class ConversationList(QtWidgets.QWidget):
         self.list = QtWidgets.QListWidget()
         self.list.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setTextElideMode(QtCore.Qt.TextElideMode.ElideRight)
+        self.list.setItemDelegate(BidiDelegate(self.list))  # Arabic, Hebrew titles from the right
         self.list.setContextMenuPolicy(QtCore.Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)
         self.list.currentItemChanged.connect(self._on_current)

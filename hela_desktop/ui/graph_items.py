@@ -1,5 +1,5 @@
-"""The graph view's parts that run on their own: the edge pens and legend, the glow
-painter and the layout thread."""
+"""The graph view's parts that run on their own: the edge pens, the glow painter and the
+layout thread (the key to the edge colours: `graph_legend`)."""
 
 from __future__ import annotations
 
@@ -35,33 +35,6 @@ def edge_pens(c: GraphColors, thin: bool) -> tuple[list, list]:
 
     return (pens(c.edge, EDGE_ALPHA, EDGE_WIDTH),
             pens(c.learned_edge, LEARNED_ALPHA, LEARNED_WIDTH))
-
-
-class EdgeLegend(pg.LegendItem):
-    """The key to the edge colours, in the bottom-left corner of the plot: a link made when
-    a memory was written (prior), and learned links (the stronger, the more often the two
-    memories were recalled together)."""
-
-    ROWS = ("link made when written", "learned, weak", "learned, strong")
-
-    def __init__(self, colors: GraphColors):
-        super().__init__(offset=(8, -8), verSpacing=-6, labelTextSize="8pt")
-        self._samples = [pg.PlotDataItem() for _ in self.ROWS]
-        for item, text in zip(self._samples, self.ROWS):
-            self.addItem(item, text)
-        self.set_colors(colors)
-
-    def set_colors(self, c: GraphColors) -> None:
-        prior, learned = edge_pens(c, thin=False)
-        for item, pen in zip(self._samples, (prior[2], learned[0], learned[2])):
-            item.setPen(pg.mkPen(pen.color(), width=2.5))
-        bg = QtGui.QColor(c.background)
-        bg.setAlpha(215)
-        self.setBrush(pg.mkBrush(bg))
-        self.setPen(pg.mkPen(c.grid))
-        self.setLabelTextColor(c.text)
-        for _sample, label in self.items:  # setLabelTextColor leaves drawn labels as they are
-            label.setText(label.text, color=c.text)
 
 
 class GlowItem(pg.GraphicsObject):

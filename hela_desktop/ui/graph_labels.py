@@ -13,8 +13,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from .graph_legend import EdgeLegend
 from .graph_model import GraphData, short_label
 from .nodes_item import NodesItem
+from .plain import is_rtl
 from .theme import GraphColors
 
 # topics (groups of densely linked memories) get a colour each: the 12 largest.  No
@@ -52,6 +54,7 @@ class GraphLabelsMixin:
     vb: pg.ViewBox
     edge_items: list[pg.PlotCurveItem]
     render: Callable[..., None]
+    legend: EdgeLegend
 
     # ---- memory labels ----------------------------------------------------------------
     def _label_targets(self) -> tuple[list[int], int]:
@@ -110,10 +113,7 @@ class GraphLabelsMixin:
         r_dot = self.node_size / 2 + 2
         dots = self._dot_rects(want, r_dot)
         placed: list[QtCore.QRectF] = []
-        # what is really on screen: the plot's box, within the part of the scene the widget
-        # shows (a narrow window shows less than the box)
-        shown = self.plot.mapToScene(self.plot.viewport().rect()).boundingRect()
-        view_rect = self.vb.sceneBoundingRect().intersected(shown)
+        view_rect = self._view_rect()
         for n, t in enumerate(self.memory_labels):
             if n >= len(want):
                 t.setVisible(False)
@@ -131,12 +131,19 @@ class GraphLabelsMixin:
             placed.append(spot)
             t.setVisible(True)
 
+    def _view_rect(self) -> QtCore.QRectF:
+        """What is really on screen, in scene pixels: the plot's box, within the part of the
+        scene the widget shows (a narrow window shows less than the box)."""
+        shown = self.plot.mapToScene(self.plot.viewport().rect()).boundingRect()
+        return self.vb.sceneBoundingRect().intersected(shown)
+
     def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles: list, placed: list,
                     view_rect: QtCore.QRectF, *, must: bool) -> QtCore.QRectF | None:
-        """Put label `t` right of its dot, else left, above or below — the first place that
-        covers no other dot or label and stays in view; else (`must`) the first of those
-        places in view (right if none is), nudged down past labels.  Returns its scene
-        rectangle, or None when an idle label has no room."""
+        """Put label `t` right of its dot (left, for right-to-left text), else left (right),
+        above or below — the first place that covers no other dot or label, stays in view
+        and off the legend; else (`must`) the first of those places in view (right if none
+        is), nudged down past labels.  Returns its scene rectangle, or None when an idle
+        label has no room."""
         x, y = self.xy[row]
         sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
         br = t.textItem.boundingRect()
@@ -148,7 +155,10 @@ class GraphLabelsMixin:
             ((0.5, 1 + gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() - gap - h, w, h)),
             ((0.5, -gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() + gap, w, h)),
         ]
-        in_view = [(a, r) for a, r in candidates if view_rect.contains(r)]
+        if is_rtl(getattr(t, "_hela_text", "")):  # read from the right: it starts by its dot
+            candidates[0], candidates[1] = candidates[1], candidates[0]
+        legend = self.legend.scene_rect()  # a label never goes under the legend
+        in_view = [(a, r) for a, r in candidates if view_rect.contains(r) and not r.intersects(legend)]
         free = [(a, r) for a, r in in_view if not any(r.intersects(o) for o in obstacles)]
         shifted = False
         if free:
@@ -215,6 +225,7 @@ class GraphLabelsMixin:
         """Topic names at the middle of their memories, when zoomed out (a map of topics)."""
         show = self.zoomed_out and len(self._group) == len(d) and not self.focus_mode
         placed: list[QtCore.QRectF] = []  # scene rectangles of the names already shown
+        view_rect = self._view_rect()
         for n, t in enumerate(self.topic_labels):  # largest topic first: it wins a spot
             name = self.topic_names.get(n)
             rows = np.nonzero(self.topic_bucket == n)[0] if show and name else ()
@@ -229,8 +240,10 @@ class GraphLabelsMixin:
             br = t.textItem.boundingRect()
             w, h = br.width(), br.height()
             spot = None
+            # a topic at the edge of the view: its name slides in, whole (it was cut off)
+            x = min(max(c.x() - w / 2, view_rect.left()), view_rect.right() - w)
             for dy in (0.0, -h, h, -2 * h, 2 * h):  # the middle of the topic, else nudged
-                r = QtCore.QRectF(c.x() - w / 2, c.y() + dy - h / 2, w, h)
+                r = QtCore.QRectF(x, c.y() + dy - h / 2, w, h)
                 if not any(r.intersects(o) for o in placed):
                     spot = r
                     break

@@ -36,11 +36,17 @@ def knowledge_kind_words(kind: str | None) -> str:
 
 
 def short_label(text: str, n: int = 40) -> str:
-    """First line of a memory, shortened for labels."""
+    """First line of a memory, shortened for labels: at most `n` characters, ended with
+    "…" after a whole word when one ends in the second half (in any script)."""
     line = " ".join((text or "").split())
     if line.lower().startswith("user: "):
         line = line[6:]
-    return line if len(line) <= n else line[: n - 1].rstrip() + "…"
+    if len(line) <= n:
+        return line
+    cut = line[: n - 1]
+    if line[n - 1] != " " and cut.rfind(" ") >= n // 2:  # not in the middle of a word
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip() + "…"
 
 
 def add_knowledge(snap: dict, store) -> dict:

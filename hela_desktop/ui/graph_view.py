@@ -9,7 +9,6 @@ they enter and fades when they leave; edges the Hebbian update strengthened flas
 
 from __future__ import annotations
 
-import html
 import math
 import time
 from collections.abc import Callable
@@ -19,23 +18,22 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..facts import is_statement
-from .explain import graph_help_html, link_html, recall_html
-from .graph_items import EdgeLegend, GlowItem, LayoutRunner, edge_pens
+from .graph_details import GraphDetailsMixin
+from .graph_items import GlowItem, LayoutRunner, edge_pens
 from .graph_labels import IDLE_LABELS, TOPIC_COLOURS, GraphLabelsMixin
+from .graph_legend import EdgeLegend
 from .graph_model import (
     EDGE_CLASSES,
     LEARNED_CLASSES,
-    LEARNED_MIN,
     GraphData,
-    knowledge_kind_words,
-    short_label,
     topics_for,
     weighted_degree,
 )
+from .graph_search import GraphSearchMixin
 from .layout import ForceLayout
 from .nodes_item import NodesItem
-from .plain import ElidedLabel, find_keys, tip
-from .theme import GraphColors, checked_button_style, graph_colors, memory_color, muted, show_html
+from .plain import ElidedLabel, tip
+from .theme import GraphColors, checked_button_style, graph_colors, memory_color, muted
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -50,14 +48,7 @@ def node_size_for(n: int) -> float:
     return float(np.clip(11.0 - 2.2 * np.log10(max(n, 1) / 50.0), 5.0, 11.0))
 
 
-def fmt_time(ts: float | None) -> str:
-    """A timestamp as local date and time, or a dash."""
-    from .explain import when
-
-    return when(ts)
-
-
-class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
+class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDetailsMixin):
     """The graph pane: toolbar (search, focus, fit), the plot, and a node details panel."""
 
     nodeSelected = QtCore.Signal(int)  # episode id, or -1 when the selection is cleared
@@ -79,6 +70,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.highlighted: set[int] = set()
         self.search_rows = np.zeros(0, dtype=np.int64)
         self._search_cursor = -1
+        self._searched = ""  # the text the matches are for
         self.semantic_search: Callable[[str], None] | None = None  # ask the engine (the window sets it)
         self._ranked: tuple[str, list] | None = None  # its answer: (text, [(id, score)])
         self._asked = ""
@@ -137,15 +129,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         lay.setSpacing(2)
         bar = QtWidgets.QHBoxLayout()
         bar.setContentsMargins(4, 2, 4, 0)
-        self.search = QtWidgets.QLineEdit()
-        self.search.setPlaceholderText("Find in graph…")
-        self.search.setMinimumWidth(110)  # a narrow window: the hint still reads
-        self.search.setClearButtonEnabled(True)
-        self.search.textChanged.connect(self._on_search)
-        self.search.returnPressed.connect(self.next_match)
-        find_keys(self.search)  # Esc clears, as in the other search boxes
-        self.match_label = QtWidgets.QLabel("")
-        self.match_label.setMinimumWidth(70)
+        self._build_search()
         self.focus_box = QtWidgets.QCheckBox("Focus on active")
         self.focus_box.setToolTip("Show only the active memories and their neighbours")
         self.focus_box.toggled.connect(self.set_focus_mode)
@@ -188,9 +172,11 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             item.setSegmentedLineMode("on")
             items.append(item)
             pi.addItem(item)
-        self.legend = EdgeLegend(c)
+        self.legend = EdgeLegend(c, self.plot)
         self.legend.setParentItem(self.vb)
         self.legend.setZValue(30)
+        self.legend.toggled.connect(self._refit)
+        self.vb.sigResized.connect(lambda *_: self.legend.arrange())
         self.active_edges = pg.PlotCurveItem(connect="pairs", antialias=True, skipFiniteCheck=True)
         self.hot_edges = pg.PlotCurveItem(connect="pairs", antialias=True, skipFiniteCheck=True)
         self.active_edges.setSegmentedLineMode("on")
@@ -212,9 +198,11 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.vb.sigRangeChanged.connect(self._on_range)
         self.pinned_item = NodesItem("o", NODE_SIZE + 6)
         self.search_item = NodesItem("o", NODE_SIZE + 10)
+        self.match_item = NodesItem("o", NODE_SIZE + 16)  # the match stepped to
         self.highlight_item = NodesItem("o", NODE_SIZE + 14)
         self.selected_item = NodesItem("o", NODE_SIZE + 8)
-        for item in (self.pinned_item, self.search_item, self.highlight_item, self.selected_item):
+        for item in (self.pinned_item, self.search_item, self.match_item, self.highlight_item,
+                     self.selected_item):
             pi.addItem(item)
         scene = self.plot.scene()
         scene.sigMouseClicked.connect(self._on_scene_click)
@@ -266,7 +254,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             t.setColor(self._topic_text_colour(n))
             t.fill = self._topic_fill()
         self.pinned_item.set_style(pen=pg.mkPen(c.pinned, width=2), brush=nob)
-        self.search_item.set_style(pen=pg.mkPen(c.search, width=3), brush=nob)
+        self._style_search_rings()
         self.highlight_item.set_style(pen=pg.mkPen(c.selection, width=2, style=QtCore.Qt.PenStyle.DashLine),
                                       brush=nob)
         self.selected_item.set_style(pen=pg.mkPen(c.selection, width=2.5), brush=nob)
@@ -318,7 +306,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         else:
             self._apply_topics(new.ids, *topics_for(new))
         self.pinned_item.setSize(self.node_size + 6)
-        self.search_item.setSize(self.node_size + 10)
         self.highlight_item.setSize(self.node_size + 14)
         self.selected_item.setSize(self.node_size + 8)
         self.hot = []  # edge rows of the old snapshot mean nothing in the new one
@@ -347,7 +334,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         n_learned = int(new.is_learned().sum())
         learned = f" ({n_learned:,} learned)" if n_learned else ""
         self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links{learned}")
-        self.legend.setVisible(bool(n_edges))
+        self.legend.has_edges = bool(n_edges)
+        self.legend.arrange()
         self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")
         if not len(new):
             self.empty_text.setPos(0, 0)
@@ -417,6 +405,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             node_id = None
         self.selected = None if node_id is None else int(node_id)
         self._show_details(self.selected)
+        self._follow_selection(self.selected)
         if center and self.selected is not None and len(self.xy):
             p = self.xy[self.data.index[self.selected]]
             r = self.vb.viewRect()
@@ -472,17 +461,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
                                  f"recalled {int(node.get('access_count') or 0)}×"))
         self.nodeHovered.emit(nid)
 
-    def open_details_link(self, url: QtCore.QUrl) -> None:
-        s = url.toString()
-        if s.startswith("node:"):
-            self.select(int(s[5:]), center=True)
-        elif s == "toggle:recall-details":  # the numbers behind "why recalled"
-            self.recall_details = not self.recall_details
-            self._show_details(self.selected)
-        elif s.startswith("knowledge-"):
-            action, _, kid = s[len("knowledge-"):].partition(":")
-            self.knowledgeAction.emit(action, int(kid))
-
     def _on_manual_range(self, *_args) -> None:
         self._user_moved_view = True
         self._pending_fit = False
@@ -512,9 +490,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         # extra room on the right: labels are written to the right of their dots
         rect = QtCore.QRectF(centre[0] - span[0] / 2, centre[1] - span[1] / 2,
                              span[0] * 1.3, span[1])
-        h, legend_h = self.vb.height(), self.legend.boundingRect().height() + 12
-        if self.legend.isVisible() and h > 3 * legend_h:  # room below for the legend (y up)
-            rect.adjust(0, -span[1] * legend_h / (h - legend_h), 0, 0)
+        self.legend.arrange()
+        h, room = self.vb.height(), self.legend.room()
+        if room and h > room + 40:  # room below for the legend, or its button (y up)
+            rect.adjust(0, -span[1] * room / (h - room), 0, 0)
         self.vb.setRange(rect, padding=0.1)
         if user:
             self._user_moved_view = False
@@ -529,43 +508,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.fit()
         self.render()
 
-    def _on_search(self, text: str) -> None:
-        """Matches: the engine's ranking by meaning plus keywords (when it has answered for
-        this text), then literal matches of the text in labels."""
-        raw = text.strip()
-        text = raw.lower()
-        if not text or not len(self.data):
-            self.search_rows = np.zeros(0, dtype=np.int64)
-            self.match_label.setText("")
-        else:
-            rows = []
-            if self._ranked is not None and self._ranked[0] == raw:
-                rows = [self.data.index[int(i)] for i, _ in self._ranked[1] if int(i) in self.data.index]
-            elif self.semantic_search is not None and self._asked != raw:
-                self._asked = raw
-                self._ask_timer.start()  # once typing pauses
-            have = set(rows)
-            rows += [r for r, i in enumerate(self.data.ids)
-                     if r not in have and (text in (self.data.nodes[int(i)].get("text") or "").lower()
-                                           or text in (self.data.nodes[int(i)].get("label") or "").lower()
-                                           or text == f"#{int(i)}")]
-            self.search_rows = np.asarray(rows, dtype=np.int64)
-            self.match_label.setText(f"{len(rows)} found" if rows else "none")
-        self._search_cursor = -1
-        self.render()
-
-    def set_search_results(self, text: str, results: list | None) -> None:
-        """The engine's ranked matches for `text`; None forgets the last ranking."""
-        self._ranked = None if results is None else (text, list(results))
-        self._asked = ""
-        if results is not None and text == self.search.text().strip():
-            self._on_search(text)
-
-    def _ask_engine(self) -> None:
-        text = self.search.text().strip()
-        if text and self.semantic_search is not None:
-            self.semantic_search(text)
-
     def reset(self) -> None:
         """Forget everything about the shown folder (before another one is opened)."""
         self.selected = None
@@ -575,17 +517,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self.leaving.clear()
         self.set_search_results("", None)
         self._show_details(None)
-
-    def refresh_search(self) -> None:
-        self._on_search(self.search.text())
-
-    def next_match(self) -> None:
-        """Select the next search match and pan to it."""
-        if not len(self.search_rows):
-            return
-        self._search_cursor = (self._search_cursor + 1) % len(self.search_rows)
-        self._unfold_details()
-        self.select(int(self.data.ids[self.search_rows[self._search_cursor]]), center=True)
 
     # ---- drawing --------------------------------------------------------------------
     def _recompute_visibility(self) -> None:
@@ -665,7 +596,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
             item.setData(pos[rows, 0], pos[rows, 1]) if len(rows) else item.setData([], [])
         self._place_topic_labels(d, pos)
         self._set_rings(self.pinned_item, self._pinned_rows)
-        self._set_rings(self.search_item, self.search_rows)
+        self._draw_search_rings()
 
     def _render_overlays(self, d: GraphData, pos: np.ndarray, empty: np.ndarray) -> None:
         now = time.monotonic()
@@ -739,54 +670,12 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin):
         self._details_user = True
         if self.details is not None:
             self.details.setVisible(on)
+        self._refit()
+
+    def _refit(self) -> None:
+        """Fit the view again once laid out, unless the user has zoomed or panned."""
         if not self._user_moved_view:
             QtCore.QTimer.singleShot(0, lambda: self.fit(user=False))
-
-    # ---- details --------------------------------------------------------------------
-    def label_of(self, node_id: int) -> str:
-        n = self.data.nodes.get(int(node_id))
-        return short_label(n.get("label") or n.get("text", ""), 32) if n else f"#{node_id}"
-
-    def _show_details(self, node_id: int | None) -> None:
-        if self.details is None:
-            return
-        if node_id is None or node_id not in self.data.nodes:
-            show_html(self.details, graph_help_html(self.colors))
-            return
-        n = self.data.nodes[node_id]
-        if n.get("kind") == "knowledge":
-            kk = knowledge_kind_words(n.get("knowledge_kind"))
-            src = ", ".join(f"<a href='node:{e}'>#{e}</a>" for e in n.get("sources", [])) or "—"
-            show_html(self.details,
-                f"<h3>Knowledge · {html.escape(kk)}</h3>"
-                f"<p class='muted'>Distilled {fmt_time(n.get('created_at'))} · updated "
-                f"{fmt_time(n.get('last_access'))}</p>"
-                f"<p>{html.escape(n.get('text') or '')}</p>"
-                f"<h4>Distilled from</h4><p>{src}</p>"
-                f"<p><a href='knowledge-edit:{-node_id}'>Edit…</a> · "
-                f"<a href='knowledge-delete:{-node_id}'>Delete</a> "
-                "<span class='muted'>(undo in Memories ▸ Knowledge)</span></p>")
-            return
-        kind = "Memory"
-        text = html.escape(n.get("text") or "").replace("\n", "<br>")
-        nbrs = self.data.neighbours(node_id)
-        n_learned = sum(1 for _, _, lp in nbrs if lp >= LEARNED_MIN)
-        nb_html = "".join(
-            f"<li><a href='node:{j}'>{'#' + str(j) if j >= 0 else '◆'}</a> "  # ◆: knowledge
-            f"{html.escape(self.label_of(j))} "
-            f"{link_html(w, lp, self.colors.learned_edge)}</li>" for j, w, lp in nbrs[:12]) + (
-            f"<li>and {len(nbrs) - 12} more</li>" if len(nbrs) > 12 else "") or "<li><i>none</i></li>"
-        nb_head = f"{len(nbrs)}, {n_learned} learned" if n_learned else f"{len(nbrs)}"
-        recall = self.recalls.get(node_id) or n.get("last_recall")
-        pinned = " · <b>pinned</b>" if n.get("pinned") else ""
-        active = " · <b>active now</b>" if node_id in self.active else ""
-        show_html(self.details,
-            f"<h3>{kind} #{node_id}</h3>"
-            f"<p class='muted'>Created {fmt_time(n.get('created_at'))} · recalled "
-            f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
-            f"<p>{text}</p><h4>Why it was last recalled</h4>"
-            f"{recall_html(recall, self.label_of, details=self.recall_details)}"
-            f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>")
 
     # ---- lifecycle ------------------------------------------------------------------
     def shutdown(self) -> None:

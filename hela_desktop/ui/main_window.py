@@ -17,7 +17,6 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..config import Settings
 from ..events import (
-    ConversationEvent,
     DoneEvent,
     MemoriesEvent,
     MemoryChangedEvent,
@@ -27,7 +26,7 @@ from ..events import (
     TokenEvent,
 )
 from ..folder_lock import FolderBusy, FolderLock, lock_data_dir
-from . import chat_edit, window_look
+from . import window_look
 from . import window_status as ws
 from .chat import ChatPane
 from .chat_list import ConversationList
@@ -40,7 +39,7 @@ from .session_qt import SessionSignals
 from .settings_dialog import SettingsDialog, model_advice, model_changed
 from .theme import graph_colors
 from .timeline import TimelineView
-from .window_base import WindowBase
+from .window_chats import WindowChats
 from .window_files import FileJobs
 from .window_linking import TokenLinks
 from .window_menus import build_menus
@@ -52,7 +51,7 @@ GLOW_AFTER_ANSWER_S = 2.0  # active memories keep glowing briefly after the answ
 MODEL_FAILED = "The language model could not be loaded"
 
 
-class MainWindow(WindowBase):
+class MainWindow(WindowChats):
     """Chat pane, memory graph, memory browser and timeline around one assistant thread."""
 
     dataDirChanged = QtCore.Signal(str)
@@ -417,98 +416,7 @@ class MainWindow(WindowBase):
         self._set_streaming(False)
         self.graph.clear_active()
 
-    # ---- chats ------------------------------------------------------------------------
-    def new_chat(self) -> None:
-        """Start a new conversation (Ctrl+N)."""
-        if self.is_streaming():
-            return
-        self.session.new_chat()
-        self._remember_chat(None)
-        self.conversations.list.clearSelection()
-        self.conversations.list.setCurrentItem(None)  # type: ignore[call-overload]  # None: no current chat
-        self.chat.view.show_empty()
-        self.chat.set_title("New chat")
-        self.timeline.clear()
-        self.chat.input.setFocus()
-
-    def refresh_conversations(self) -> None:
-        """Show the chats the session holds (they come from the assistant thread)."""
-        self.conversations.set_conversations(self.session.conversations, self.current_conv)
-        if self.current_conv is not None:
-            self.chat.set_title(self.session.title)
-
-    def open_conversation(self, cid: int) -> None:
-        """Show chat `cid` once the assistant thread has read it."""
-        self.run_op("conversation", int(cid))
-
-    def _on_conversation_selected(self, cid: int) -> None:
-        if cid < 0 or self.is_streaming() or cid == self.current_conv:
-            return
-        self.open_conversation(cid)
-
-    def _on_conversation(self, ev: ConversationEvent | None) -> None:
-        if ev is None or ev.reason == "turn":
-            return  # a new chat (shown already), an answer (shown as it streamed)
-        if ev.reason == "missing":
-            return
-        if ev.reason == "open" and not self.is_streaming():
-            self._remember_chat(ev.conversation_id)
-            self.refresh_conversations()
-            self.render_conversation()
-        elif ev.reason == "rewind":
-            conv, text = self._resend or (None, "")
-            self._resend = None
-            if conv == ev.conversation_id == self.current_conv and text:
-                self.render_conversation()
-                self.send(text)
-
-    def _last_chat_key(self) -> str:
-        return "last_chat/" + str(self.data_dir.resolve()).replace("/", "|").replace("\\", "|")
-
-    def _remember_chat(self, cid: int | None) -> None:
-        QtCore.QSettings().setValue(self._last_chat_key(), -1 if cid is None else int(cid))
-
-    def _reopen_last_chat(self) -> None:
-        """The chat open when the app last closed (per data folder), if it still exists."""
-        cid = int(str(QtCore.QSettings().value(self._last_chat_key(), -1) or -1))
-        if cid >= 0:
-            self.open_conversation(cid)
-
-    def _delete_conversation(self, cid: int) -> None:
-        self.run_op("delete_conv", cid)
-        if cid == self.current_conv:
-            self.new_chat()
-
-    # ---- chat basics: regenerate, edit and resend, copy, zoom, appearance -------------
-    def regenerate(self) -> None:
-        """Answer the chat's last message again; the old answer (and its memory) goes."""
-        m = self.session.last_user_message()
-        if m is None or self.is_streaming():
-            return
-        self.resend_from(m["id"], m["content"])
-
-    def _ask_edit_and_resend(self, n: int, text: str) -> None:
-        chat_edit.ask_edit_and_resend(self, n, text)  # says what resending takes back
-
-    def edit_and_resend(self, n: int, text: str) -> None:
-        """Replace the chat's n-th message (0-based) by `text`: it and everything after it
-        are taken back, then `text` is sent."""
-        if self.current_conv is None or self.is_streaming():
-            return
-        users = self.session.user_messages()
-        if 0 <= n < len(users):
-            self.resend_from(users[n]["id"], text)
-
-    def resend_from(self, message_id: int, text: str) -> None:
-        self._resend = (self.current_conv, text)
-        self.run_op("rewind", (self.current_conv, message_id))
-
-    def copy_last_answer(self) -> None:
-        answers = [i for i, e in enumerate(self.chat.view.entries) if e["role"] == "assistant"]
-        if answers:
-            self.chat.view.copy_message(answers[-1])
-            self.statusBar().showMessage("Answer copied.", 2000)
-
+    # ---- chat basics: zoom, appearance -------------------------------------------------
     def zoom_chat(self, direction: int, *, steps: int | None = None) -> None:
         """Ctrl+ / Ctrl− : the chat's text size (remembered); 0 = normal size."""
         window_look.zoom_chat(self, direction, steps)
@@ -516,52 +424,6 @@ class MainWindow(WindowBase):
     def set_appearance(self, mode: str) -> None:
         """Light, dark, or follow the system (remembered)."""
         window_look.set_appearance(self, mode)
-
-    def render_conversation(self) -> None:
-        """Draw the session's open chat: messages, footers, and the last answer's timeline."""
-        view = self.chat.view
-        self.chat.set_title(self.session.title if self.current_conv is not None else "Chat")
-        view.show_empty()
-        last_key, last = None, None
-        for m in self.session.messages:
-            if m["role"] == "user":
-                view.add_user(m["content"], m["created_at"])
-                continue
-            footer, sources = ws.stored_lines(m)
-            key = view.add_assistant(m["content"], m["id"], m["spans"], when=m["created_at"],
-                                     offsets=self._offsets.get(m["id"]), footer=footer,
-                                     sources=sources)
-            for r in ws.recalls_of(ws.stats_of(m)):
-                self._recalls.setdefault(r["episode_id"], r)
-            last_key, last = key, m
-        self._ask_offsets()
-        if not self.session.messages:
-            view.show_empty()
-        elif self.session.messages[-1]["role"] == "user":  # left unanswered (the app quit)
-            view.add_notice(self.session.unanswered_note(), passing=True)
-        if last is not None:
-            self.timeline.set_answer(last["spans"], ws.stored_tokens(last),
-                                     f"Answer · message #{last['id']}", key=last_key)
-        else:
-            self.timeline.clear()
-        view._scroll_end(force=True)
-
-    def _ask_offsets(self) -> None:
-        """Token spans of the shown answers (for token hover), once the model is loaded."""
-        if not self.model_ready:
-            return
-        for m in self.session.messages:
-            if m["role"] == "assistant" and m["id"] not in self._offsets:
-                self.run_op("offsets", (m["id"], m["content"]))
-
-    def rerender_conversation(self) -> None:
-        if self.current_conv is not None and not self.is_streaming():
-            self.chat.view.keep_place(self.render_conversation)  # zoomed: the same place
-
-    def _on_token_offsets(self, mid: int, offsets) -> None:
-        if offsets:
-            self._offsets[mid] = offsets
-            self._rerender_timer.start()
 
     # ---- graph, browser and timeline together ------------------------------------------
     def on_node_selected(self, nid: int) -> None:

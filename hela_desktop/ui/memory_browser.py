@@ -18,7 +18,7 @@ from ..session import BrowseQuery, browse
 from .archive_tab import ArchiveTab
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words
-from .plain import find_keys, tip
+from .plain import BidiDelegate, find_keys, tip
 from .theme import muted, warning_color
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
@@ -333,6 +333,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
         for t in (self.table, self.knowledge, self.archive, self.activity):
             t.setTabKeyNavigation(False)  # Tab leaves the table (it went cell by cell); arrows move
+            t.setItemDelegate(BidiDelegate(t))  # Arabic, Hebrew rows read from the right
         find_keys(self.search, self._to_first_row)
         self._update_buttons()
         if store is not None:

@@ -5,6 +5,7 @@ show in bold. Everything that shows the user's words goes through here."""
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -73,9 +74,51 @@ def labels(*widgets: QtWidgets.QLabel) -> None:
         w.setTextFormat(PLAIN)
 
 
+def is_rtl(text: str) -> bool:
+    """Whether `text` reads right to left: its first letter that has a direction is Arabic,
+    Hebrew, Persian… (the rule of Qt's ``QString::isRightToLeft``, which PySide lacks)."""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("R", "AL"):
+            return True
+        if kind == "L":
+            return False
+    return False
+
+
+def text_direction(text: str) -> QtCore.Qt.LayoutDirection:
+    return QtCore.Qt.LayoutDirection.RightToLeft if is_rtl(text) else QtCore.Qt.LayoutDirection.LeftToRight
+
+
+def draw_elided(p: QtGui.QPainter, rect: QtCore.QRect | QtCore.QRectF, align: QtCore.Qt.AlignmentFlag,
+                text: str) -> None:
+    """`text` on one line in `rect`, ended with "…" where it does not fit: at its end as
+    its reader sees it — the left end for right-to-left text, which also starts at the
+    right (`align`'s left becomes right), as a person reading it expects."""
+    direction = text_direction(text)
+    shown = p.fontMetrics().elidedText(text, QtCore.Qt.TextElideMode.ElideRight, int(rect.width()))
+    p.save()
+    p.setLayoutDirection(direction)
+    p.drawText(rect, int(QtWidgets.QStyle.visualAlignment(direction, align)), shown)
+    p.restore()
+
+
+class BidiDelegate(QtWidgets.QStyledItemDelegate):
+    """Rows of a list or table whose right-to-left text (Arabic, Hebrew…) reads from the
+    right: aligned right and elided with "…" at its left end (Qt lays every row out in the
+    view's direction, so such a row began at the left and its "…" stood next to its first
+    word)."""
+
+    def initStyleOption(self, option, index) -> None:  # noqa: N802 - Qt's name
+        super().initStyleOption(option, index)
+        if is_rtl(option.text):
+            option.direction = QtCore.Qt.LayoutDirection.RightToLeft
+
+
 class ElidedLabel(QtWidgets.QLabel):
     """A one-line plain-text label that may shrink: when narrower than its text it ends
-    with "…" (instead of being cut mid-word), and its tooltip holds the whole text."""
+    with "…" (instead of being cut mid-word; at the left end of right-to-left text), and
+    its tooltip holds the whole text."""
 
     def __init__(self, text: str = "", parent: QtWidgets.QWidget | None = None):
         super().__init__(text, parent)
@@ -100,9 +143,7 @@ class ElidedLabel(QtWidgets.QLabel):
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt's name
         p = QtGui.QPainter(self)
         p.setPen(self.palette().color(self.foregroundRole()))
-        shown = self.fontMetrics().elidedText(self.text(), QtCore.Qt.TextElideMode.ElideRight,
-                                              self.contentsRect().width())
-        p.drawText(self.contentsRect(), int(self.alignment()), shown)
+        draw_elided(p, self.contentsRect(), self.alignment(), self.text())  # right to left too
 
 
 class _FindKeys(QtCore.QObject):

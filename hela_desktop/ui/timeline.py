@@ -11,7 +11,7 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from .plain import no_orphan
+from .plain import draw_elided, no_orphan
 from .theme import GraphColors, graph_colors, memory_color
 
 LABEL_W = 180
@@ -174,7 +174,6 @@ class TimelineView(QtWidgets.QWidget):
             return
         rh = self._row_h()
         grid = QtGui.QColor(c.grid)
-        fm = QtGui.QFontMetrics(f)
         for n, eid in enumerate(self.rows):
             y = r.top() + n * rh
             if n % 2 == 0:
@@ -185,13 +184,12 @@ class TimelineView(QtWidgets.QWidget):
             p.setPen(QtCore.Qt.PenStyle.NoPen)
             d = min(10.0, rh - 4)
             p.drawEllipse(QtCore.QRectF(8, y + (rh - d) / 2, d, d))
-            label = fm.elidedText(f"#{eid} {self.label_of(eid)}", QtCore.Qt.TextElideMode.ElideRight,
-                                  LABEL_W - 30)
             fb = QtGui.QFont(f)
             fb.setBold(hl)
             p.setFont(fb)
             p.setPen(text_col if hl or not self.highlight_ids else muted)
-            p.drawText(QtCore.QRectF(24, y, LABEL_W - 28, rh), QtCore.Qt.AlignmentFlag.AlignVCenter, label)
+            draw_elided(p, QtCore.QRectF(24, y, LABEL_W - 30, rh), QtCore.Qt.AlignmentFlag.AlignVCenter,
+                        f"#{eid} {self.label_of(eid)}")  # right-to-left text from the right
             p.setFont(f)
             bar = QtGui.QColor(col)
             bar.setAlpha(235 if (hl or not self.highlight_ids) else 110)

@@ -1,0 +1,107 @@
+"""The graph's detail pane: what a chosen memory or knowledge item is, why it was last
+recalled, and its neighbours; the links in that pane.
+
+`GraphDetailsMixin` is part of `GraphView` (kept apart to keep each file to one concern);
+it reads the view's data and state, declared below for the type checker.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from PySide6 import QtCore, QtWidgets
+
+from .explain import graph_help_html, link_html, recall_html
+from .graph_model import LEARNED_MIN, GraphData, knowledge_kind_words, short_label
+from .plain import is_rtl
+from .theme import GraphColors, show_html
+
+
+def fmt_time(ts: float | None) -> str:
+    """A timestamp as local date and time, or a dash."""
+    from .explain import when
+
+    return when(ts)
+
+
+def lines_html(text: str) -> str:
+    """A memory's lines ("You: …", "HeLa: …") as paragraphs, each in its own direction: a
+    line whose words (after its speaker) are Arabic or Hebrew reads from the right."""
+    out = []
+    for line in text.split("\n"):
+        speaker, sep, words = line.partition(": ")
+        rtl = is_rtl(words if sep and len(speaker) <= 12 else line)
+        out.append(f"<p style='margin:0'{' dir=rtl' if rtl else ''}>{html.escape(line) or '&nbsp;'}</p>")
+    return "<div style='margin-bottom:8px'>" + "".join(out) + "</div>"
+
+
+class GraphDetailsMixin:
+    """The detail pane of a `GraphView`."""
+
+    # the view's state these methods use (set by GraphView)
+    data: GraphData
+    colors: GraphColors
+    details: QtWidgets.QTextBrowser | None
+    selected: int | None
+    active: dict[int, float]
+    recalls: dict[int, dict]
+    recall_details: bool
+    knowledgeAction: QtCore.SignalInstance
+    select: Callable[..., None]  # (node id or None, center=False)
+
+    def label_of(self, node_id: int) -> str:
+        n = self.data.nodes.get(int(node_id))
+        return short_label(n.get("label") or n.get("text", ""), 32) if n else f"#{node_id}"
+
+    def _show_details(self, node_id: int | None) -> None:
+        if self.details is None:
+            return
+        if node_id is None or node_id not in self.data.nodes:
+            show_html(self.details, graph_help_html(self.colors))
+            return
+        n = self.data.nodes[node_id]
+        if n.get("kind") == "knowledge":
+            kk = knowledge_kind_words(n.get("knowledge_kind"))
+            src = ", ".join(f"<a href='node:{e}'>#{e}</a>" for e in n.get("sources", [])) or "—"
+            show_html(self.details,
+                f"<h3>Knowledge · {html.escape(kk)}</h3>"
+                f"<p class='muted'>Distilled {fmt_time(n.get('created_at'))} · updated "
+                f"{fmt_time(n.get('last_access'))}</p>"
+                f"<p>{html.escape(n.get('text') or '')}</p>"
+                f"<h4>Distilled from</h4><p>{src}</p>"
+                f"<p><a href='knowledge-edit:{-node_id}'>Edit…</a> · "
+                f"<a href='knowledge-delete:{-node_id}'>Delete</a> "
+                "<span class='muted'>(undo in Memories ▸ Knowledge)</span></p>")
+            return
+        kind = "Memory"
+        text = lines_html(n.get("text") or "")
+        nbrs = self.data.neighbours(node_id)
+        n_learned = sum(1 for _, _, lp in nbrs if lp >= LEARNED_MIN)
+        nb_html = "".join(
+            f"<li><a href='node:{j}'>{'#' + str(j) if j >= 0 else '◆'}</a> "  # ◆: knowledge
+            f"{html.escape(self.label_of(j))} "
+            f"{link_html(w, lp, self.colors.learned_edge)}</li>" for j, w, lp in nbrs[:12]) + (
+            f"<li>and {len(nbrs) - 12} more</li>" if len(nbrs) > 12 else "") or "<li><i>none</i></li>"
+        nb_head = f"{len(nbrs)}, {n_learned} learned" if n_learned else f"{len(nbrs)}"
+        recall = self.recalls.get(node_id) or n.get("last_recall")
+        pinned = " · <b>pinned</b>" if n.get("pinned") else ""
+        active = " · <b>active now</b>" if node_id in self.active else ""
+        show_html(self.details,
+            f"<h3>{kind} #{node_id}</h3>"
+            f"<p class='muted'>Created {fmt_time(n.get('created_at'))} · recalled "
+            f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
+            f"{text}<h4>Why it was last recalled</h4>"
+            f"{recall_html(recall, self.label_of, details=self.recall_details)}"
+            f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>")
+
+    def open_details_link(self, url: QtCore.QUrl) -> None:
+        s = url.toString()
+        if s.startswith("node:"):
+            self.select(int(s[5:]), center=True)
+        elif s == "toggle:recall-details":  # the numbers behind "why recalled"
+            self.recall_details = not self.recall_details
+            self._show_details(self.selected)
+        elif s.startswith("knowledge-"):
+            action, _, kid = s[len("knowledge-"):].partition(":")
+            self.knowledgeAction.emit(action, int(kid))

@@ -1,0 +1,108 @@
+"""The key to the graph's edge colours, in the bottom-left corner of the plot.
+
+It never hides memories: a fit of the view leaves it room below the graph, and where the
+plot is too small for it (a small window, the side panels open) it folds into a small
+"Legend" button.  A click on the key folds it; a click on the button opens it (the
+user's choice then holds at every size).
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from .graph_items import edge_pens
+from .theme import GraphColors
+
+MARGIN = 8  # pixels between the key (or its button) and the plot's corner
+ROOM_GAP = 12  # and between the key and the lowest memory after a fit
+
+
+class EdgeLegend(pg.LegendItem):
+    """The key to the edge colours: a link made when a memory was written (prior), and
+    learned links (the stronger, the more often the two memories were recalled together);
+    with its folded form, a button on the plot."""
+
+    ROWS = ("link made when written", "learned, weak", "learned, strong")
+    toggled = QtCore.Signal()  # the user opened or folded it: the room below changed
+
+    def __init__(self, colors: GraphColors, plot: pg.PlotWidget):
+        super().__init__(offset=(MARGIN, -MARGIN), verSpacing=-6, labelTextSize="8pt")
+        self._samples = [pg.PlotDataItem() for _ in self.ROWS]
+        for item, text in zip(self._samples, self.ROWS):
+            self.addItem(item, text)
+        self.setToolTip("What the colours of the links mean (click to fold it away)")
+        self.plot = plot
+        self.button = QtWidgets.QToolButton(plot)
+        self.button.setText("Legend")
+        self.button.setToolTip("Show what the colours of the links mean")
+        self.button.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
+        self.button.clicked.connect(lambda: self.set_open(True))
+        self.button.hide()
+        self.has_edges = False  # set by the view: no links, no key
+        self.user_open: bool | None = None  # None: open where it fits
+        self.open = False  # the key is shown (else the button, when there are links)
+        self.set_colors(colors)
+
+    def set_colors(self, c: GraphColors) -> None:
+        prior, learned = edge_pens(c, thin=False)
+        for item, pen in zip(self._samples, (prior[2], learned[0], learned[2])):
+            item.setPen(pg.mkPen(pen.color(), width=2.5))
+        bg = QtGui.QColor(c.background)
+        bg.setAlpha(215)
+        self.setBrush(pg.mkBrush(bg))
+        self.setPen(pg.mkPen(c.grid))
+        self.setLabelTextColor(c.text)
+        for _sample, label in self.items:  # setLabelTextColor leaves drawn labels as they are
+            label.setText(label.text, color=c.text)
+        self.button.setStyleSheet(
+            f"QToolButton {{ background: {c.background}; color: {c.text}; border: 1px solid {c.grid};"
+            " border-radius: 3px; padding: 1px 6px; }"
+            f"QToolButton:hover {{ border-color: {c.muted_text}; }}")
+
+    # ---- folding --------------------------------------------------------------------
+    def fits(self, width: float, height: float) -> bool:
+        """Whether the key has room in a plot of this size, the graph still above it."""
+        br = self.boundingRect()
+        return height >= 3 * (br.height() + ROOM_GAP) and width >= 1.8 * br.width()
+
+    def arrange(self) -> None:
+        """Show the key where it fits (or where the user opened it), else the button."""
+        vb = self.parentItem()
+        w, h = (vb.width(), vb.height()) if vb is not None else (0.0, 0.0)
+        self.open = self.user_open if self.user_open is not None else self.fits(w, h)
+        self.setVisible(self.has_edges and self.open)
+        self.button.setVisible(self.has_edges and not self.open)
+        self.button.adjustSize()
+        self.button.move(MARGIN, self.plot.height() - self.button.height() - MARGIN)
+
+    def room(self) -> float:
+        """Pixels at the bottom of the plot that the key, or its button, takes."""
+        if not self.has_edges:
+            return 0.0
+        if self.open:
+            return self.boundingRect().height() + ROOM_GAP
+        return self.button.sizeHint().height() + MARGIN + 4
+
+    def scene_rect(self) -> QtCore.QRectF:
+        """Where the key, or its button, is in the plot's scene (labels keep clear of it)."""
+        if self.isVisible():
+            return self.mapRectToScene(self.boundingRect())
+        if self.button.isVisible():
+            g = self.button.geometry()
+            return QtCore.QRectF(self.plot.mapToScene(g.topLeft()), self.plot.mapToScene(g.bottomRight()))
+        return QtCore.QRectF()
+
+    def set_open(self, on: bool) -> None:
+        """The user opens (the button) or folds (a click on the key) the key."""
+        self.user_open = bool(on)
+        self.arrange()
+        self.toggled.emit()
+
+    def mouseClickEvent(self, ev) -> None:  # noqa: N802 - pyqtgraph's name
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
+            self.set_open(False)
+            ev.accept()
+
+    def mouseDragEvent(self, ev) -> None:  # noqa: N802 - pyqtgraph's name
+        ev.ignore()  # the key stays in its corner (the room a fit leaves is there); a drag pans
