@@ -34,6 +34,7 @@ show describe summarise summarize convert translate settle remind find compose c
 brainstorm rewrite fix check compare calculate define name any what what's whats how how's
 why when where which who who's whose is are do does did should shall was were may might
 """.split())
+ASKING_WORDS = _ASKING  # (what `forget_request` reads as a second request in a message)
 # short replies that carry nothing to remember
 _SMALL_TALK = frozenset("""
 ok okay thanks thank cheers ha haha lol great perfect cool nice hi hello hey morning

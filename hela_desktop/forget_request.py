@@ -9,8 +9,12 @@ answered by the app itself:
   *forget*, *stop remembering* or *don't remember*, followed by what to forget ("that my
   sister lives in Lisbon", "my old address", "about Tom", "what I said about my ex"), or
   with *delete / erase / remove* followed by a memory ("the memory about my PIN", "what I
-  told you about Tom").  "Forget it" / "forget that" alone (never mind), "don't forget to
-  …" (a reminder) and "delete this line" (a task) are not requests to forget.
+  told you about Tom").  What to forget must be something the user told: in the first
+  person ("my …", "that I'm …"), a name alone, or named as what they said or as a memory.
+  "Forget it" / "forget that" alone (never mind), "don't forget to …" (a reminder),
+  "delete this line" (a task), "forget the past and move on" (advice wanted), a question
+  ("Forget the past?", unless it asks "can you forget …?") and a message that asks for more
+  after it ("forget my troubles, tell me a joke") are not requests to forget.
   "Forget what I just said" means the user's previous message in this chat.
 - **What it deletes.**  What to forget that is only a name ("about Ana", "Tom"): every
   memory whose user words name it.  Otherwise the memories of the user's words that match
@@ -65,6 +69,15 @@ _INTRO = re.compile(r"^(?:(?:the|that|this|any|all)\s+)?(?:memor(?:y|ies)\s+)?"
 _TARGET_WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _JOINERS = frozenset("and or & about".split())
 _NOT_NAMES = frozenset("i i'm i've i'd i'll me everything all".split())
+_POLITE = re.compile(_LEAD.replace("(?:(?:can|could|would|will)\\s+you\\s+(?:please\\s+)?)?",
+                                   "(?:can|could|would|will)\\s+you\\b"), re.I)
+# a second request after what to forget ("…, tell me a joke", "… and let's move on")
+_THEN = re.compile(r"(?:[,;:—–]|\s-\s|\band\b)\s*(?:let'?s|let\s+us|" + "|".join(
+    sorted(facts.ASKING_WORDS)) + r")\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|me|my|mine|myself|"
+                           r"we|our|us)\b", re.I)
+_INTRO_TOLD = re.compile(r"^(?:what|everything|anything)\s+i\s+(?:said|told|wrote|"
+                         r"mentioned)\b", re.I)
 MAX_EPISODE_ID = 2**62  # above every id: "the latest"
 LAST = "\x00last"  # forget_target: the user's previous message in this chat
 EVERYTHING = "\x00everything"  # forget_target: all of it (the app says how, deletes nothing)
@@ -73,7 +86,10 @@ EVERYTHING = "\x00everything"  # forget_target: all of it (the app says how, del
 def forget_target(message: str) -> str | None:
     """What `message` asks to forget (`LAST`, `EVERYTHING`, or the words to match), or
     None when it does not ask HeLa to forget anything."""
-    text = " ".join(message.split()).rstrip(" .!?")
+    text = " ".join(message.split())
+    if text.endswith("?") and not _POLITE.match(text):
+        return None  # "Forget the past?": a question, not a request
+    text = text.rstrip(" .!?")
     m = _FORGET.match(text)
     deleting = m is None
     if m is None:
@@ -91,8 +107,16 @@ def forget_target(message: str) -> str | None:
         return LAST
     if _EVERYTHING.match(what):
         return EVERYTHING
+    if _THEN.search(what):
+        return None  # "forget my troubles, tell me a joke": the message asks for more
     rest = _INTRO.sub("", what, count=1).strip()
-    return rest if re.search(r"\w", rest) else None
+    if not re.search(r"\w", rest):
+        return None
+    # something the user told: in their words ("my", "I'm"), a name alone, or named as
+    # what they said or as a memory; "forget the past and move on" is advice wanted
+    told = (_FIRST_PERSON.search(rest) or names_only(rest) or _MEMORY_OBJECT.match(what)
+            or _INTRO_TOLD.match(what))
+    return rest if told else None
 
 
 @dataclass

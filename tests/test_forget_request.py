@@ -18,6 +18,8 @@ ASKS = {
     "HeLa, forget about Tom": "Tom",
     "could you please stop remembering my old address": "my old address",
     "Don't remember that I'm vegan.": "I'm vegan",
+    "Forget my old address, I moved.": "my old address, I moved",
+    "Could you forget about Tom and Ana?": "Tom and Ana",
     "Delete the memory about my bank PIN": "my bank PIN",
     "Please erase what I said about the surgery.": "the surgery",
     "Forget what I just said.": LAST,
@@ -30,6 +32,10 @@ NOT_ASKS = [
     "Forget it.", "forget that", "Forget about it!", "Delete this line from the poem.",
     "How do I delete a file?", "Remove the duplicates from this list: a, b, a.",
     "Can you forget", "Where does my sister live?", "forget", "Erase the board.",
+    # advice wanted, or a second request after it: the model answers these
+    "Forget the past and move on, what do you think?", "Forget the street.",
+    "Forget about work, let's talk about holidays.", "Forget my troubles, tell me a joke",
+    "Forget that my sister lives in Lisbon?",
 ]
 
 
@@ -149,7 +155,7 @@ def test_an_unclear_request_deletes_nothing_and_names_what_may_be_meant(make_ass
     ids = a.engine.add_episodes([NewEpisode(u, "") for u in (
         "I moved to 12 Rua Augusta last year.", "My old address was 5 Baker Street.",
         "My office is at 40 Market Street.")])
-    done = _chat(a, "Forget the street.")[-1]
+    done = _chat(a, "Forget what I said about the street.")[-1]
     assert done.forget["deleted"] == [] and done.forget["maybe"]
     assert "Perhaps you meant" in done.text and "not deleted" in done.text
     assert all(a.store.episode(i).deleted_at is None for i in ids)
