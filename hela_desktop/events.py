@@ -153,7 +153,7 @@ class MemoryChangedEvent:
     restore or purge, a rewind, a knowledge edit, or an idle reflection (consolidation/forgetting)."""
 
     cause: str  # "open" | "turn" | "import" | "edit" | "pin" | "delete" | "restore" |
-    #             "purge" | "rewind" | "knowledge" | "reflection"
+    #             "purge" | "delete_chat" | "rewind" | "knowledge" | "reflection"
     episodes: int  # live memories after the change
     ids: list[int] = field(default_factory=list)  # the memories it touched, where known
     type: str = "memory_changed"

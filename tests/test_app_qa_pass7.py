@@ -401,6 +401,9 @@ def test_f2_and_delete_act_on_the_chosen_chat(qtbot, tmp_path, monkeypatch):
         def __init__(self, *_a, **_k):
             pass
 
+        def setCheckBox(self, _box):  # noqa: N802 - Qt's name ("also delete its memories")
+            pass
+
         def exec(self):
             return QtWidgets.QMessageBox.StandardButton.Yes
 

@@ -305,3 +305,64 @@ def test_a_purge_marks_the_answer_whatever_statistics_it_carries(tmp_path, stats
         msgs = s.messages(cid)
         assert [m["forgotten"] for m in msgs] == [False, True]
         assert msgs[1]["episode_id"] is None and msgs[1]["stats"]["forgotten"] is True
+
+
+@pytest.mark.gui
+def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, embedder):
+    """Deleting a chat kept every memory formed in it, and the question did not offer
+    otherwise: a person who deletes a chat to be rid of what they said in it found it all
+    still recalled.  The question now has a box to tick: the chat goes, and the memories
+    formed in it are deleted too (restorable), none of another chat's."""
+    pytest.importorskip("pytestqt")
+    import qt_env  # noqa: F401
+    from PySide6 import QtCore, QtWidgets
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    folder = tmp_path / "d"
+    with Store(folder) as s:
+        mine = s.add_conversation("Divorce")
+        other = s.add_conversation("Recipes")
+        ids = [s.add_episode(t, "ok", _vec(i), conversation_id=c) for i, (t, c) in enumerate(
+            [("My divorce hearing is in May.", mine), ("My lawyer is Ms Okafor.", mine),
+             ("I bake sourdough on Sundays.", other)])]
+        for c in (mine, other):
+            s.add_message(c, "user", "hello")
+    reader = Store(folder)
+    w = _window(qtbot, folder, embedder)
+    _wait(qtbot, lambda: w.embedder_ready and w.conversations.list.count() == 2, 60)
+    lst = w.conversations.list
+    row = next(i for i in range(lst.count()) if lst.item(i).text() == "Divorce")
+    lst.setCurrentRow(row)
+
+    seen = []
+
+    def answer():  # the real question, read and answered (closed if it has no box)
+        box = QtWidgets.QApplication.activeModalWidget()
+        if not isinstance(box, QtWidgets.QMessageBox):  # not shown yet (a busy machine)
+            QtCore.QTimer.singleShot(100, answer)
+            return
+        tick = box.checkBox()
+        seen.append((box.text(), tick.text() if tick else None,
+                     tick.isChecked() if tick else None))
+        if tick is None:
+            box.close()
+            return
+        tick.setChecked(True)
+        box.button(QtWidgets.QMessageBox.StandardButton.Yes).click()
+
+    QtCore.QTimer.singleShot(200, answer)
+    w.conversations.delete_current()
+    text, tick, ticked = seen[0]
+    assert "unless you delete them too" in text
+    assert tick and "Also delete the memories formed in it" in tick
+    assert ticked is False  # keeping them is the default
+    _wait(qtbot, lambda: reader.episode(ids[0]).deleted_at is not None, 20)
+    assert reader.episode(ids[1]).deleted_at is not None
+    assert reader.episode(ids[2]).deleted_at is None  # another chat's memory stays
+    _wait(qtbot, lambda: lst.count() == 1, 20)
+    from hela_desktop.ui.window_status import op_message
+
+    assert "with the memories formed in it" in op_message("delete_conv_memories", mine)[0]
+    reader.close()
+    w.close()

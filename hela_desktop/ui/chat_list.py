@@ -17,6 +17,7 @@ class ConversationList(QtWidgets.QWidget):
     newRequested = QtCore.Signal()
     renameRequested = QtCore.Signal(int, str)
     deleteRequested = QtCore.Signal(int)
+    deleteWithMemoriesRequested = QtCore.Signal(int)  # the chat and the memories formed in it
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -137,12 +138,17 @@ class ConversationList(QtWidgets.QWidget):
         if cid is None:
             return
         box = message_box(QtWidgets.QMessageBox.Icon.Question, "Delete chat",
-                          f"Delete the chat “{it.text()}”?\n\nIts messages are removed; the "
-                          "memories formed in it stay in the memory graph.",
+                          f"Delete the chat “{it.text()}”?\n\nIts messages are removed. The "
+                          "memories formed in it stay in the memory graph, unless you "
+                          "delete them too.",
                           QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
                           self)
+        also = QtWidgets.QCheckBox("Also delete the memories formed in it (restorable from "
+                                   "Memories ▸ Archive)")
+        box.setCheckBox(also)
         if box.exec() == QtWidgets.QMessageBox.StandardButton.Yes:
-            self.deleteRequested.emit(cid)
+            (self.deleteWithMemoriesRequested if also.isChecked() else self.deleteRequested
+             ).emit(cid)
 
     def _menu(self, pos) -> None:
         if self.list.itemAt(pos) is None:

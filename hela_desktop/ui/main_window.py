@@ -140,6 +140,8 @@ class MainWindow(WindowChats):
         self.conversations.selected.connect(self._on_conversation_selected)
         self.conversations.renameRequested.connect(lambda cid, t: self.run_op("rename_conv", (cid, t)))
         self.conversations.deleteRequested.connect(self._delete_conversation)
+        self.conversations.deleteWithMemoriesRequested.connect(
+            lambda cid: self._delete_conversation(cid, memories=True))
         self.chat = ChatPane()
         self.chat.sendRequested.connect(self.send)
         self.chat.stopRequested.connect(self.stop)

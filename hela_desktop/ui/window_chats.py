@@ -84,8 +84,9 @@ class WindowChats(WindowBase):
         if cid >= 0:
             self.open_conversation(cid)
 
-    def _delete_conversation(self, cid: int) -> None:
-        self.run_op("delete_conv", cid)
+    def _delete_conversation(self, cid: int, memories: bool = False) -> None:
+        """Delete a chat (`memories`: and the memories formed in it, restorable)."""
+        self.run_op("delete_conv_memories" if memories else "delete_conv", cid)
         if cid == self.current_conv:
             self.new_chat()
 

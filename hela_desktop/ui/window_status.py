@@ -89,6 +89,9 @@ def op_message(name: str, arg) -> tuple[str, int] | None:
         return f"Memory #{arg[0]} {'pinned' if arg[1] else 'unpinned'}.", 4000
     if name == "restore":
         return f"Memory #{arg} restored.", 4000
+    if name == "delete_conv_memories":
+        return ("Chat deleted, with the memories formed in it (Memories ▸ Archive restores "
+                "them).", 6000)
     if name == "purge":
         what = f"Memory #{arg[0]}" if len(arg) == 1 else count(len(arg), "memory", "memories")
         return f"{what} deleted for good.", 5000

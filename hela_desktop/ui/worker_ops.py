@@ -10,7 +10,7 @@ the worker's signals they emit.
 ``edit`` (id, user, assistant) · ``pin`` (id, bool) · ``delete`` id · ``restore`` id ·
 ``purge`` [id, ...] (archived or deleted ones, for good) ·
 ``export`` path · ``import`` path · ``offsets`` (message id, text) · ``rename_conv``
-(id, title) · ``delete_conv`` id · ``knowledge_edit`` (id, text) · ``knowledge_delete`` id
+(id, title) · ``delete_conv`` id · ``delete_conv_memories`` id (and its memories) · ``knowledge_edit`` (id, text) · ``knowledge_delete`` id
 · ``knowledge_restore`` id · ``search`` (who, text) · ``rewind`` (conversation id, message
 id) · ``conversation`` id · ``conversations`` · ``browse`` `BrowseQuery`.
 """
@@ -44,7 +44,7 @@ class Op:
             return [int(arg[0])]
         if self.changes_memory in ("delete", "restore"):
             return [int(arg)]
-        if self.changes_memory == "purge":
+        if self.changes_memory in ("purge", "delete_chat"):
             return [int(i) for i in result or []]
         return []
 
@@ -150,6 +150,15 @@ def _delete_conv(w, a, arg) -> None:
     w.update.emit(conversations_event(a.store))
 
 
+def _delete_conv_memories(w, a, arg) -> list[int]:
+    """The chat, and the memories formed in it deleted (restorable, as a delete is)."""
+    gone = a.store.conversation_episode_ids(int(arg))
+    for eid in gone:
+        a.engine.delete_episode(eid)
+    _delete_conv(w, a, arg)
+    return gone
+
+
 def _offsets(w, _a, arg) -> None:
     mid, text = arg
     w.tokenOffsets.emit(int(mid), w.token_offsets(text))
@@ -182,6 +191,7 @@ OPS: dict[str, Op] = {
     "knowledge_restore": Op(_knowledge_restore, changes_memory="knowledge"),
     "rename_conv": Op(_rename_conv),
     "delete_conv": Op(_delete_conv),
+    "delete_conv_memories": Op(_delete_conv_memories, embedder=True, changes_memory="delete_chat"),
     "offsets": Op(_offsets, quiet=True),
     "conversation": Op(_conversation, quiet=True),
     "conversations": Op(_conversations, quiet=True),
