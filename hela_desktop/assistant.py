@@ -198,15 +198,19 @@ class Assistant:
         and no link learned."""
         from .forget_request import answer, forget
 
-        done = forget(self.engine, target, turn.conversation_id)
-        text = answer(done)
+        now = time.time() if turn.now is None else turn.now
+        try:  # the deletions and the answer together, or neither
+            with self.store.transaction():
+                done = forget(self.engine, target, turn.conversation_id)
+                text = answer(done)
+                stats = {"tokens": 0, "forget": done.stats(), "elapsed_s": 0.0}
+                message_id = self.store.add_message(turn.conversation_id, "assistant", text,
+                                                    stats=stats, at=now)
+        except (sqlite3.Error, OSError):
+            self.engine.reload_index()  # what left recall comes back with the rollback
+            raise
         yield MemoriesEvent(memories=[], retrieve_ms=0.0)
         yield TokenEvent(index=0, text=text)
-        now = time.time() if turn.now is None else turn.now
-        stats = {"tokens": 0, "forget": done.stats(), "elapsed_s": 0.0}
-        with self.store.transaction():
-            message_id = self.store.add_message(turn.conversation_id, "assistant", text,
-                                                stats=stats, at=now)
         yield DoneEvent(conversation_id=turn.conversation_id, message_id=message_id,
                         episode_id=None, tokens=0, swaps=0, prefill_tokens=0,
                         tokens_per_s=0.0, elapsed_s=time.perf_counter() - turn.t0, text=text,

@@ -159,3 +159,26 @@ def test_an_unclear_request_deletes_nothing_and_names_what_may_be_meant(make_ass
     assert done.forget["deleted"] == [] and done.forget["maybe"]
     assert "Perhaps you meant" in done.text and "not deleted" in done.text
     assert all(a.store.episode(i).deleted_at is None for i in ids)
+
+
+def test_a_forget_that_cannot_be_stored_deletes_nothing(make_assistant, monkeypatch):
+    """The deletions and the answer are one write: when the answer cannot be stored (disk
+    full, the file busy), the memory is neither deleted nor out of recall."""
+    import sqlite3
+
+    from hela_desktop.memory import NewEpisode
+
+    a = make_assistant()
+    (pin,) = a.engine.add_episodes([NewEpisode("My bank PIN is 4821.", "")])
+
+    def full(*_a, **_k):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(a.store, "add_message",
+                        lambda cid, role, *r, **k: full() if role == "assistant"
+                        else type(a.store).add_message(a.store, cid, role, *r, **k))
+    with pytest.raises(sqlite3.OperationalError):
+        _chat(a, "Forget my bank PIN.")
+    monkeypatch.undo()
+    assert a.store.episode(pin).deleted_at is None
+    assert pin in {r.episode_id for r in a.engine.retrieve("bank PIN", k=3)}
