@@ -366,3 +366,48 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
     assert "with the memories formed in it" in op_message("delete_conv_memories", mine)[0]
     reader.close()
     w.close()
+
+
+def test_an_older_file_imported_again_does_not_bring_back_what_was_deleted_for_good(tmp_path):
+    """A backup made before Delete for good still holds the memory; importing it again
+    brought the memory back, words, links and knowledge.  Only its uid is kept after a
+    purge (schema 3, table ``erased``), and an import leaves such a memory out — as it
+    would be added, it goes again at once, and the report says so."""
+    from hela_desktop.memfile import import_file
+
+    folder = tmp_path / "d"
+    s, ids = _store_with_secret(folder)
+    old = tmp_path / "before.hela"
+    export_store(s, old)
+    n = s.count_episodes()
+    s.set_deleted(ids["secret"], True)
+    purge(s, [ids["secret"]])
+    assert s.conn.execute("SELECT COUNT(*) FROM erased").fetchone()[0] == 1
+    rep = import_file(s, old, dry_run=True)
+    assert rep.erased == 1 and rep.added["episodes"] == 0
+    rep = import_file(s, old)
+    assert rep.erased == 1 and rep.added["episodes"] == 0 and rep.added["knowledge"] == 0
+    assert "1 memory you had deleted for good was left out" in rep.sentence()
+    assert s.count_episodes() == n - 1 and s.list_episodes(search=SECRET) == []
+    assert {k.text for k in s.list_knowledge()} == {"The user's sister Ana lives in Lisbon."}
+    assert s.integrity_ok()
+    s.close()
+    assert _files_holding(folder, SECRET) == {}
+
+
+def test_a_schema_2_store_gains_the_erased_table(tmp_path):
+    import sqlite3
+
+    from hela_desktop.store import SCHEMA_VERSION
+
+    folder = tmp_path / "d"
+    with Store(folder) as s:
+        s.add_episode("I like tea.", "", _vec(0))
+    c = sqlite3.connect(folder / "memory.sqlite3")
+    c.execute("DROP TABLE erased")
+    c.execute("PRAGMA user_version = 2")
+    c.commit()
+    c.close()
+    with Store(folder) as s:  # opened by this version: migrated, nothing lost
+        assert s.schema_version == SCHEMA_VERSION == 3 and s.count_episodes() == 1
+        assert s.conn.execute("SELECT COUNT(*) FROM erased").fetchone()[0] == 0

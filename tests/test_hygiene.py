@@ -494,7 +494,7 @@ def test_schema_v1_store_is_rekeyed_on_open(tmp_path, embedder):
     from hela_desktop.memory import MemoryEngine
 
     store = Store(tmp_path)
-    assert store.schema_version == 2
+    assert store.schema_version == 3  # through 2 (the user's words as the key) to now
     assert store.conn.execute("SELECT body FROM episodes_fts").fetchone()[0] == "My cat is Miso."
     engine = MemoryEngine(store, embedder)
     vec = engine.vector(1)

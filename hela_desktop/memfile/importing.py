@@ -98,6 +98,18 @@ def _embed_all(items: list[tuple[str, str, str]], embedder: Any, progress, done:
     return out
 
 
+def _left_out_erased(store: Store, report: ImportReport) -> None:
+    """What the file holds that the user deleted for good here goes again at once, and the
+    report counts it as left out, not added (`Store.erase_again`)."""
+    ids, links, knowledge = store.erase_again()
+    if not ids:
+        return
+    report.erased = len(ids)
+    for kind, n in (("episodes", len(ids)), ("edges", links), ("knowledge", knowledge)):
+        if kind in report.added:
+            report.added[kind] = max(0, report.added[kind] - n)
+
+
 def import_file(
     store: Store,
     path: str | os.PathLike,
@@ -219,9 +231,12 @@ class _Import:
                         tx.savepoint(conn, "hela_memfile_import"):
                     _apply(src, into, plan, vectors, self.target_name, self.dim, self.lam,
                            report, self.progress, done, total)
+                    _left_out_erased(into, report)
                     if self.dry_run:
                         raise _DryRun
             except _DryRun:
                 pass
             except sqlite3.IntegrityError as exc:
                 raise _Bad(f"conflicts with the store ({exc})", "import") from None
+            if report.erased and not self.dry_run and not store.conn.in_transaction:
+                store.scrub()  # their words, written and removed in this import

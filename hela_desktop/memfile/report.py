@@ -85,6 +85,7 @@ class ImportReport:
     embed_seconds: float = 0.0  # time spent embedding
     # a conversation export or notes folder: what was read from it (`importers`)
     details: dict = field(default_factory=dict)
+    erased: int = 0  # memories in the file the user had deleted for good here: left out
 
     @property
     def embed_rate(self) -> float | None:
@@ -109,11 +110,17 @@ class ImportReport:
         if self.bad_vectors:
             emb += f"; {self.bad_vectors} vectors of the wrong size or length not used"
         out = f"{head} {self.path} ({self.kind}; {emb}): " + "; ".join(parts)
+        if self.erased:
+            out += "; " + self._erased()
         if self.details:
             from ..importers.base import describe
 
             out += "; " + describe(self.details)
         return out
+
+    def _erased(self) -> str:
+        n = self.erased
+        return f"{count(n, 'memory', 'memories')} you had deleted for good left out"
 
     def sentence(self) -> str:
         """The import in words for the app: "Imported 12 memories, 11 links and 1 chat from
@@ -129,6 +136,9 @@ class ImportReport:
         if new and same:
             out += f" {same} {_NOUNS['episodes'][same != 1]} {'were' if same != 1 else 'was'} " \
                 "here already."
+        if self.erased:
+            was = "was" if self.erased == 1 else "were"
+            out += f" {self._erased().replace(' left out', f' {was} left out')}."
         if self.details:  # a conversation export or notes: what it held, what was left out
             from ..importers.base import describe
 

@@ -467,7 +467,12 @@ class EpisodeQueries(StoreBase):
         ids are never given to another memory.  Returns the knowledge ids deleted."""
         self.retire_episode_ids(ids)
         derived: set[int] = set()
+        now = time.time()
         for chunk in chunks(ids, 500):
+            # only the uid is kept: an older file imported again does not bring it back
+            self.conn.execute(
+                "INSERT OR IGNORE INTO erased(uid, at) SELECT uid, ? FROM episodes WHERE "
+                f"{REMOVED_EPISODE} AND id IN ({marks(len(chunk))})", [now, *chunk])
             derived.update(r[0] for r in self.conn.execute(
                 "SELECT knowledge_id FROM knowledge_sources WHERE episode_id IN "
                 f"({marks(len(chunk))})", chunk))
@@ -489,6 +494,25 @@ class EpisodeQueries(StoreBase):
         for chunk in chunks(orphans, 500):
             self.conn.execute(f"DELETE FROM knowledge WHERE id IN ({marks(len(chunk))})", chunk)
         return orphans
+
+    def erase_again(self) -> tuple[list[int], int, int]:
+        """Delete for good, at once, the episodes whose uid the user had erased before (an
+        import brought them back): (their ids, the links and the knowledge items that went
+        with them)."""
+        ids = [r[0] for r in self.conn.execute(
+            "SELECT e.id FROM episodes e JOIN erased x ON x.uid = e.uid ORDER BY e.id")]
+        if not ids:
+            return [], 0, 0
+        links = 0
+        for chunk in chunks(ids, 500):
+            q = marks(len(chunk))
+            links += self.conn.execute(
+                f"SELECT COUNT(*) FROM edges WHERE src IN ({q}) OR dst IN ({q})",
+                chunk + chunk).fetchone()[0]
+            self.conn.execute(f"UPDATE episodes SET deleted_at = COALESCE(deleted_at, ?) "
+                              f"WHERE id IN ({q})", [time.time(), *chunk])
+        knowledge = self.purge_episodes(ids)
+        return ids, links, len(knowledge)
 
     def scrub(self) -> None:
         """After a purge: rewrite the keyword index without the purged words and empty the

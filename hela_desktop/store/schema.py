@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .errors import StoreError, db_error_message
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _V1 = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -138,8 +138,15 @@ INSERT INTO meta(key, value) SELECT 'reembed_keys', '1'
     WHERE EXISTS (SELECT 1 FROM episodes WHERE assistant_text != '');
 """
 
+# Version 3: what the user deleted for good stays gone.  The uid of every episode purged
+# (Delete for good) is kept, nothing else of it, so that importing an older file again does
+# not bring it back.
+_V3 = """
+CREATE TABLE erased (uid TEXT PRIMARY KEY, at REAL NOT NULL) WITHOUT ROWID;
+"""
+
 # version -> SQL that brings a store from version-1 to version.
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2}
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
