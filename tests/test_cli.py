@@ -219,6 +219,7 @@ def test_piped_chat_plain_text_and_slash_commands_are_not_messages(tmp_path):
     assert "  recalled #1\nhela> " in r.stdout and "hela>   recalled" not in r.stdout
     assert "unknown command /nwe: /new starts a new chat" in r.stdout
     assert r.stdout.count("/quit (or Ctrl-D) leaves") == 2
+    assert r.stdout.count("To forget something you said, ask:") == 1  # /help only
     with Store(d) as s:
         msgs = s.messages(s.conversations()[0]["id"])
         assert [m["content"] for m in msgs if m["role"] == "user"] == [

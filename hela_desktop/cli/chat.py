@@ -54,6 +54,9 @@ def _dim(text: str) -> str:
 
 
 CHAT_COMMANDS = "/new starts a new chat, /quit (or Ctrl-D) leaves, /help shows this"
+FORGET_HELP = ("To forget something you said, ask: \"Forget that my PIN is 4821\", \"Forget "
+               "about Tom\", \"Forget what I just said\" (the memories are deleted, "
+               "restorable with `hela-desktop memories restore ID`).")
 
 
 def chat_command(line: str) -> str | None:
@@ -187,6 +190,8 @@ class TerminalChat:
             elif cmd is not None:  # /help, or a mistyped command: never sent to the model
                 print(("" if cmd == "/help" else f"unknown command {line.strip()}: ")
                       + CHAT_COMMANDS)
+                if cmd == "/help":
+                    print(FORGET_HELP)
             elif line.strip():
                 try:
                     conversation = self.turn(line, conversation, label="hela> ")
