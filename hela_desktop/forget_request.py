@@ -72,7 +72,8 @@ _NOT_NAMES = frozenset("i i'm i've i'd i'll me everything all".split())
 _POLITE = re.compile(_LEAD.replace("(?:(?:can|could|would|will)\\s+you\\s+(?:please\\s+)?)?",
                                    "(?:can|could|would|will)\\s+you\\b"), re.I)
 # a second request after what to forget ("…, tell me a joke", "… and let's move on")
-_THEN = re.compile(r"(?:[,;:—–]|\s-\s|\band\b)\s*(?:let'?s|let\s+us|" + "|".join(
+_THEN = re.compile(r"(?:[,;:—–]|\s-\s|\band\b)\s*(?:(?:but|so|then|now|and)\s+)?"
+                   r"(?:let'?s|let\s+us|" + "|".join(
     sorted(facts.ASKING_WORDS)) + r")\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|me|my|mine|myself|"
                            r"we|our|us)\b", re.I)

@@ -35,7 +35,8 @@ NOT_ASKS = [
     # advice wanted, or a second request after it: the model answers these
     "Forget the past and move on, what do you think?", "Forget the street.",
     "Forget about work, let's talk about holidays.", "Forget my troubles, tell me a joke",
-    "Forget that my sister lives in Lisbon?",
+    "Forget that my sister lives in Lisbon?", "Forget my manners, but what's 2+2?",
+    "forget my diet, so what should I cook tonight",
 ]
 
 
