@@ -305,3 +305,37 @@ def test_a_purge_marks_the_answer_whatever_statistics_it_carries(tmp_path, stats
         msgs = s.messages(cid)
         assert [m["forgotten"] for m in msgs] == [False, True]
         assert msgs[1]["episode_id"] is None and msgs[1]["stats"]["forgotten"] is True
+
+
+@pytest.mark.gui
+def test_restoring_in_the_archive_tab_takes_the_memory_off_undo(qtbot, tmp_path, embedder):
+    """A memory deleted in the Memories tab and then restored in the Archive tab still
+    stood in the undo strip ("Memory #15 deleted." with Undo) and kept Edit ▸ Undo delete
+    memory enabled, though it was back in the list (QA pass 9)."""
+    pytest.importorskip("pytestqt")
+    import qt_env  # noqa: F401
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    folder = tmp_path / "d"
+    s, ids = _store_with_secret(folder)
+    s.close()
+    reader = Store(folder)
+    w = _window(qtbot, folder, embedder)
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    b = w.browser
+    w.right_tabs.setCurrentIndex(1)
+    _wait(qtbot, lambda: b.model.rowCount() > 0, 20)
+    b.select_id(ids["secret"])
+    b.delete_selected()
+    _wait(qtbot, lambda: reader.episode(ids["secret"]).deleted_at is not None, 20)
+    assert b.undo_ids() == [ids["secret"]] and w.act_undo_delete.isEnabled()
+    b.tabs.setCurrentIndex(2)
+    _wait(qtbot, lambda: [e.id for e in b.archive_model.episodes] == [ids["secret"]], 20)
+    b.archive.selectRow(0)
+    b.archive_tab.restore_button.click()
+    _wait(qtbot, lambda: reader.episode(ids["secret"]).deleted_at is None, 20)
+    assert b.undo_ids() == [] and not w.act_undo_delete.isEnabled()
+    assert not b.undo_bar.isVisibleTo(b)
+    reader.close()
+    w.close()
