@@ -78,7 +78,6 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|me|m
                            r"we|our|us)\b", re.I)
 _INTRO_TOLD = re.compile(r"^(?:what|everything|anything)\s+i\s+(?:said|told|wrote|"
                          r"mentioned)\b", re.I)
-MAX_EPISODE_ID = 2**62  # above every id: "the latest"
 LAST = "\x00last"  # forget_target: the user's previous message in this chat
 EVERYTHING = "\x00everything"  # forget_target: all of it (the app says how, deletes nothing)
 
@@ -142,8 +141,8 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
     if target == EVERYTHING:
         return out
     if target == LAST:
-        prev = (engine.store.previous_episode(conversation_id, MAX_EPISODE_ID)
-                 if conversation_id is not None else None)
+        prev = (engine.store.previous_message_episode(conversation_id)
+                if conversation_id is not None else None)
         if prev is not None:
             engine.delete_episode(prev)
             out.deleted.append((prev, engine.key_texts([prev]).get(prev, "")))
@@ -224,8 +223,11 @@ def answer(done: Forgotten) -> str:
                      f"{'this one' if one else 'these'}, not deleted (delete "
                      f"{'it' if one else 'them'} in Memories if so):\n\n{_listed(done.maybe)}")
     if not parts:
-        what = "your last message" if done.target == LAST else f"“{done.target}”"
-        parts.append(f"Nothing you told me matches {what}, so there was nothing to forget.")
+        parts.append("Your previous message in this chat left no memory (there was none, "
+                     "it was deleted already, or it was not kept), so there was nothing to "
+                     "forget." if done.target == LAST
+                     else f"Nothing you told me matches “{done.target}”, so there was nothing "
+                     "to forget.")
     return "\n\n".join(parts)
 
 
