@@ -339,3 +339,14 @@ def test_restoring_in_the_archive_tab_takes_the_memory_off_undo(qtbot, tmp_path,
     assert not b.undo_bar.isVisibleTo(b)
     reader.close()
     w.close()
+
+
+def test_the_activity_sentence_for_a_purge_counts_its_memories():
+    """"Deleted 1 memory for good (#7), and 1 knowledge item drawn only from them." (QA
+    pass 9): one memory is "it"."""
+    from hela_desktop.ui.explain import activity_sentence
+
+    one = activity_sentence("forget", {"purged": [7], "purged_knowledge": [2]})
+    assert one == "Deleted 1 memory for good (#7), and 1 knowledge item drawn only from it."
+    two = activity_sentence("forget", {"purged": [7, 8], "purged_knowledge": [2]})
+    assert two.endswith("drawn only from them.")
