@@ -350,3 +350,24 @@ def test_the_activity_sentence_for_a_purge_counts_its_memories():
     assert one == "Deleted 1 memory for good (#7), and 1 knowledge item drawn only from it."
     two = activity_sentence("forget", {"purged": [7, 8], "purged_knowledge": [2]})
     assert two.endswith("drawn only from them.")
+
+
+def test_an_export_that_leaves_deleted_memories_out_says_chats_go_whole(tmp_path):
+    """"6 deleted memories left out" read as if their words were gone from the export, but
+    the chats went whole: the export still held "My PIN is 4821." in its transcript, and in
+    the answer to "Forget that my PIN is 4821" (QA pass 9).  The report says so."""
+    s, ids = _store_with_secret(tmp_path / "d")
+    cid = s.conversations()[0]["id"]
+    s.add_message(cid, "user", f"My bank PIN is 4821 and my password is {SECRET}.")
+    s.set_deleted(ids["secret"], True)
+    rep = export_store(s, tmp_path / "a.hela")
+    assert SECRET in _archive_text(tmp_path / "a.hela")  # the transcript, as documented
+    assert rep.summary().endswith("; chats are exported whole, with what was said in them "
+                                  "(--no-conversations leaves them out)")
+    assert rep.sentence().endswith("1 deleted memory left out, but chats are exported "
+                                   "whole, with what was said in them.")
+    rep = export_store(s, tmp_path / "b.hela", include_conversations=False)
+    assert "exported whole" not in rep.summary() and SECRET not in _archive_text(tmp_path / "b.hela")
+    rep = export_store(s, tmp_path / "c.hela", include_deleted=True)
+    assert "chats are exported whole" not in rep.summary()
+    s.close()
