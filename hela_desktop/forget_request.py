@@ -11,7 +11,8 @@ answered by the app itself:
   with *delete / erase / remove* followed by a memory ("the memory about my PIN", "what I
   told you about Tom").  What to forget must be something the user told: in the first
   person ("my …", "that I'm …"), a name alone, or named as what they said or as a memory.
-  "Forget it" / "forget that" alone (never mind), "don't forget to …" (a reminder),
+  "Forget it" / "forget that" alone or before a new clause ("forget that, my cat is
+  called Miso": never mind), "don't forget to …" (a reminder),
   "delete this line" (a task), "forget the past and move on" (advice wanted), a question
   ("Forget the past?", unless it asks "can you forget …?") and a message that asks for more
   after it ("forget my troubles, tell me a joke") are not requests to forget.
@@ -54,6 +55,7 @@ _MEMORY_OBJECT = re.compile(
     r"(?:the\s+)?(?:things?|stuff|facts?)\s+(?:i|about)\b)", re.I)
 _NEVER_MIND = re.compile(r"^(?:it|that|this|about\s+it|about\s+that|it\s+all|that\s+one|"
                          r"i\s+asked|i\s+said\s+anything)$", re.I)
+_CLAUSE = re.compile(r"\s*[,;:—–.!]\s*|\s+-\s+")  # where a message's first clause ends
 _LAST = re.compile(r"^(?:what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)|(?:that\s+)?i\s+"
                    r"(?:just\s+)?said\s+(?:that|it|this)|my\s+last\s+message|that\s+last\s+"
                    r"(?:message|one|bit)|the\s+last\s+(?:thing|message)(?:\s+i\s+said)?)$",
@@ -100,8 +102,8 @@ def forget_target(message: str) -> str | None:
         return None  # "delete this line", "remove the duplicates": a task
     if not deleting and re.match(r"^to\b", what, re.I):
         return None  # "don't remember to …" is not a thing people say to forget
-    if _NEVER_MIND.match(what):
-        return None
+    if _NEVER_MIND.match(what) or _NEVER_MIND.match(_CLAUSE.split(what, 1)[0]):
+        return None  # "forget it", and "forget that, my cat is called Miso": never mind
     if _LAST.match(what):
         return LAST
     if _EVERYTHING.match(what):

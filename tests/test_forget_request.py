@@ -36,6 +36,10 @@ NOT_ASKS = [
     "Forget the past and move on, what do you think?", "Forget the street.",
     "Forget about work, let's talk about holidays.", "Forget my troubles, tell me a joke",
     "Forget that my sister lives in Lisbon?",
+    # "never mind" and then something new: a real misfire (QA pass 9), "Forget that, my
+    # brother plays the cello" deleted "My brother Rui plays the cello in Coimbra."
+    "Forget that, my brother plays the cello.", "Forget it, my sister lives in Porto now.",
+    "forget it - I was wrong about the date", "Forget about that; I'm vegan now.",
 ]
 
 
