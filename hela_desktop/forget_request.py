@@ -61,7 +61,8 @@ _LAST = re.compile(r"^(?:what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)|(?:tha
                    r"(?:message|one|bit)|the\s+last\s+(?:thing|message)(?:\s+i\s+said)?)$",
                    re.I)
 _EVERYTHING = re.compile(r"^(?:about\s+)?(?:everything|all(?:\s+of\s+it)?|all\s+my\s+memories|"
-                         r"all\s+(?:about\s+)?me|everything\s+(?:i(?:'ve|\s+have)?\s+"
+                         r"all\s+(?:about\s+)?me|me|what\s+you\s+know\s+about\s+me|"
+                         r"everything\s+(?:i(?:'ve|\s+have)?\s+"
                          r"(?:said|told\s+you)|about\s+me))$", re.I)
 # words that introduce what to forget, left out of what is matched
 _INTRO = re.compile(r"^(?:(?:the|that|this|any|all)\s+)?(?:memor(?:y|ies)\s+)?"

@@ -26,6 +26,9 @@ ASKS = {
     "forget my last message": LAST,
     "Forget everything.": EVERYTHING,
     "Forget everything I told you": EVERYTHING,
+    # were answered "Nothing you told me matches “me”" (QA pass 9)
+    "Forget me.": EVERYTHING, "Stop remembering me": EVERYTHING,
+    "Forget what you know about me": EVERYTHING, "Forget about me": EVERYTHING,
 }
 NOT_ASKS = [
     "I always forget my keys.", "Don't forget to buy milk.", "Do not forget to call mum.",
