@@ -371,3 +371,15 @@ def test_an_export_that_leaves_deleted_memories_out_says_chats_go_whole(tmp_path
     rep = export_store(s, tmp_path / "c.hela", include_deleted=True)
     assert "chats are exported whole" not in rep.summary()
     s.close()
+
+
+def test_the_purge_question_says_the_chats_keep_what_was_said():
+    """"The words are erased from the memory file", asked while the chat list beside it
+    still showed a chat titled "My PIN is 4821." and its transcript (QA pass 9): the
+    question says a chat keeps them until it is deleted (docs/privacy.md)."""
+    pytest.importorskip("PySide6")
+    from hela_desktop.ui.archive_tab import purge_question
+
+    q = purge_question([7])
+    assert q.startswith("Delete memory #7 for good?")
+    assert "a chat they were said in until you delete that chat" in q
