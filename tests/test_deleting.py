@@ -72,6 +72,8 @@ def test_knowledge_drawn_from_a_deleted_memory_is_no_longer_used(tmp_path):
     rows = {r["id"]: r for r in K.knowledge_rows(s)}
     assert rows[ids["k_secret"]]["status"] == "not supported"
     assert "You deleted the memories it was drawn from" in rows[ids["k_secret"]]["why"]
+    # and how it comes back: restoring them does it too (it said "until you edit it")
+    assert "restore them (Memories ▸ Archive) or edit it" in rows[ids["k_secret"]]["why"]
     # an item also drawn from a memory that stays is judged by the words that stay
     assert rows[ids["k_both"]]["trusted"]
     s.set_deleted(ids["secret"], False)
