@@ -208,6 +208,20 @@ def test_forget_purge_takes_deleted_memories_too(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------ the window ---------
+def _memories_tab(qtbot, folder: Path, embedder):
+    """The window on `folder`, its embedder ready and its Memories tab filled: (window,
+    memory browser)."""
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    w = _window(qtbot, folder, embedder)
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    b = w.browser
+    w.right_tabs.setCurrentIndex(1)
+    _wait(qtbot, lambda: b.model.rowCount() > 0, 20)
+    return w, b
+
+
 @pytest.mark.gui
 def test_the_archive_tab_shows_deleted_memories_and_deletes_them_for_good(
         qtbot, tmp_path, embedder, monkeypatch):
@@ -219,7 +233,6 @@ def test_the_archive_tab_shows_deleted_memories_and_deletes_them_for_good(
     pytest.importorskip("pytestqt")
     import qt_env  # noqa: F401
     from PySide6 import QtCore, QtGui, QtWidgets
-    from test_app_polish import _window
     from test_ui_app import _wait
 
     from hela_desktop.ui import archive_tab
@@ -230,11 +243,7 @@ def test_the_archive_tab_shows_deleted_memories_and_deletes_them_for_good(
         s.set_archived(ids["kept"] - 2, "stale")  # one archived by forgetting, too
     s.close()
     reader = Store(folder)
-    w = _window(qtbot, folder, embedder)
-    _wait(qtbot, lambda: w.embedder_ready, 60)
-    b = w.browser
-    w.right_tabs.setCurrentIndex(1)
-    _wait(qtbot, lambda: b.model.rowCount() > 0, 20)
+    w, b = _memories_tab(qtbot, folder, embedder)
     b.select_id(ids["secret"])
     b.table.setFocus()
     qtbot.keyClick(b.table, QtCore.Qt.Key.Key_Delete)
@@ -316,18 +325,13 @@ def test_restoring_in_the_archive_tab_takes_the_memory_off_undo(qtbot, tmp_path,
     memory enabled, though it was back in the list (QA pass 9)."""
     pytest.importorskip("pytestqt")
     import qt_env  # noqa: F401
-    from test_app_polish import _window
     from test_ui_app import _wait
 
     folder = tmp_path / "d"
     s, ids = _store_with_secret(folder)
     s.close()
     reader = Store(folder)
-    w = _window(qtbot, folder, embedder)
-    _wait(qtbot, lambda: w.embedder_ready, 60)
-    b = w.browser
-    w.right_tabs.setCurrentIndex(1)
-    _wait(qtbot, lambda: b.model.rowCount() > 0, 20)
+    w, b = _memories_tab(qtbot, folder, embedder)
     b.select_id(ids["secret"])
     b.delete_selected()
     _wait(qtbot, lambda: reader.episode(ids["secret"]).deleted_at is not None, 20)
