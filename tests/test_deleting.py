@@ -389,3 +389,18 @@ def test_the_purge_question_says_the_chats_keep_what_was_said():
     q = purge_question([7])
     assert q.startswith("Delete memory #7 for good?")
     assert "a chat they were said in until you delete that chat" in q
+
+
+def test_a_search_export_says_what_it_leaves_out_and_include_deleted_keeps_it(tmp_path):
+    """`export --search Miso` left a deleted memory about Miso out without saying so, and
+    `--include-deleted` did not bring it back: the search never matched deleted memories
+    (QA pass 9)."""
+    s, ids = _store_with_secret(tmp_path / "d")
+    s.set_deleted(ids["secret"], True)
+    rep = export_store(s, tmp_path / "a.hela", selection=Selection(search="PIN"))
+    assert rep.counts["episodes"] == 0 and rep.deleted_left_out == 1
+    rep = export_store(s, tmp_path / "b.hela", selection=Selection(search="PIN"),
+                       include_deleted=True)
+    assert rep.counts["episodes"] == 1 and rep.deleted_left_out == 0
+    assert SECRET in _archive_text(tmp_path / "b.hela")
+    s.close()
