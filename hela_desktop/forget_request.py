@@ -11,7 +11,8 @@ answered by the app itself:
   with *delete / erase / remove* followed by a memory ("the memory about my PIN", "what I
   told you about Tom").  What to forget must be something the user told: in the first
   person ("my …", "that I'm …"), a name alone, or named as what they said or as a memory.
-  "Forget it" / "forget that" alone (never mind), "don't forget to …" (a reminder),
+  "Forget it" / "forget that" alone or before a new clause ("forget that, my cat is
+  called Miso": never mind), "don't forget to …" (a reminder),
   "delete this line" (a task), "forget the past and move on" (advice wanted), a question
   ("Forget the past?", unless it asks "can you forget …?") and a message that asks for more
   after it ("forget my troubles, tell me a joke") are not requests to forget.
@@ -54,12 +55,14 @@ _MEMORY_OBJECT = re.compile(
     r"(?:the\s+)?(?:things?|stuff|facts?)\s+(?:i|about)\b)", re.I)
 _NEVER_MIND = re.compile(r"^(?:it|that|this|about\s+it|about\s+that|it\s+all|that\s+one|"
                          r"i\s+asked|i\s+said\s+anything)$", re.I)
+_CLAUSE = re.compile(r"\s*[,;:—–.!]\s*|\s+-\s+")  # where a message's first clause ends
 _LAST = re.compile(r"^(?:what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)|(?:that\s+)?i\s+"
                    r"(?:just\s+)?said\s+(?:that|it|this)|my\s+last\s+message|that\s+last\s+"
                    r"(?:message|one|bit)|the\s+last\s+(?:thing|message)(?:\s+i\s+said)?)$",
                    re.I)
 _EVERYTHING = re.compile(r"^(?:about\s+)?(?:everything|all(?:\s+of\s+it)?|all\s+my\s+memories|"
-                         r"all\s+(?:about\s+)?me|everything\s+(?:i(?:'ve|\s+have)?\s+"
+                         r"all\s+(?:about\s+)?me|me|what\s+you\s+know\s+about\s+me|"
+                         r"everything\s+(?:i(?:'ve|\s+have)?\s+"
                          r"(?:said|told\s+you)|about\s+me))$", re.I)
 # words that introduce what to forget, left out of what is matched
 _INTRO = re.compile(r"^(?:(?:the|that|this|any|all)\s+)?(?:memor(?:y|ies)\s+)?"
@@ -79,7 +82,6 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|me|m
                            r"we|our|us)\b", re.I)
 _INTRO_TOLD = re.compile(r"^(?:what|everything|anything)\s+i\s+(?:said|told|wrote|"
                          r"mentioned)\b", re.I)
-MAX_EPISODE_ID = 2**62  # above every id: "the latest"
 LAST = "\x00last"  # forget_target: the user's previous message in this chat
 EVERYTHING = "\x00everything"  # forget_target: all of it (the app says how, deletes nothing)
 
@@ -102,8 +104,8 @@ def forget_target(message: str) -> str | None:
         return None  # "delete this line", "remove the duplicates": a task
     if not deleting and re.match(r"^to\b", what, re.I):
         return None  # "don't remember to …" is not a thing people say to forget
-    if _NEVER_MIND.match(what):
-        return None
+    if _NEVER_MIND.match(what) or _NEVER_MIND.match(_CLAUSE.split(what, 1)[0]):
+        return None  # "forget it", and "forget that, my cat is called Miso": never mind
     if _LAST.match(what):
         return LAST
     if _EVERYTHING.match(what):
@@ -143,8 +145,8 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
     if target == EVERYTHING:
         return out
     if target == LAST:
-        prev = (engine.store.previous_episode(conversation_id, MAX_EPISODE_ID)
-                 if conversation_id is not None else None)
+        prev = (engine.store.previous_message_episode(conversation_id)
+                if conversation_id is not None else None)
         if prev is not None:
             engine.delete_episode(prev)
             out.deleted.append((prev, engine.key_texts([prev]).get(prev, "")))
@@ -225,8 +227,11 @@ def answer(done: Forgotten) -> str:
                      f"{'this one' if one else 'these'}, not deleted (delete "
                      f"{'it' if one else 'them'} in Memories if so):\n\n{_listed(done.maybe)}")
     if not parts:
-        what = "your last message" if done.target == LAST else f"“{done.target}”"
-        parts.append(f"Nothing you told me matches {what}, so there was nothing to forget.")
+        parts.append("Your previous message in this chat left no memory (there was none, "
+                     "it was deleted already, or it was not kept), so there was nothing to "
+                     "forget." if done.target == LAST
+                     else f"Nothing you told me matches “{done.target}”, so there was nothing "
+                     "to forget.")
     return "\n\n".join(parts)
 
 

@@ -128,8 +128,8 @@ def knowledge_rows(store: Store) -> list[dict]:
         elif trusted:
             why = f"{sup:.0%} of its words are in what you said in its source memories."
         elif k.sources and not store.kept_key_texts(k.sources):
-            why = ("You deleted the memories it was drawn from: not used until you edit "
-                   "it.")
+            why = ("You deleted the memories it was drawn from: not used until you "
+                   "restore them (Memories ▸ Archive) or edit it.")
         else:
             why = (f"Only {sup:.0%} of its words are in what you said: not used until you "
                    "edit it.")

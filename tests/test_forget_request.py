@@ -26,6 +26,9 @@ ASKS = {
     "forget my last message": LAST,
     "Forget everything.": EVERYTHING,
     "Forget everything I told you": EVERYTHING,
+    # were answered "Nothing you told me matches “me”" (QA pass 9)
+    "Forget me.": EVERYTHING, "Stop remembering me": EVERYTHING,
+    "Forget what you know about me": EVERYTHING, "Forget about me": EVERYTHING,
 }
 NOT_ASKS = [
     "I always forget my keys.", "Don't forget to buy milk.", "Do not forget to call mum.",
@@ -37,6 +40,10 @@ NOT_ASKS = [
     "Forget about work, let's talk about holidays.", "Forget my troubles, tell me a joke",
     "Forget that my sister lives in Lisbon?", "Forget my manners, but what's 2+2?",
     "forget my diet, so what should I cook tonight",
+    # "never mind" and then something new: a real misfire (QA pass 9), "Forget that, my
+    # brother plays the cello" deleted "My brother Rui plays the cello in Coimbra."
+    "Forget that, my brother plays the cello.", "Forget it, my sister lives in Porto now.",
+    "forget it - I was wrong about the date", "Forget about that; I'm vegan now.",
 ]
 
 
@@ -183,3 +190,37 @@ def test_a_forget_that_cannot_be_stored_deletes_nothing(make_assistant, monkeypa
     monkeypatch.undo()
     assert a.store.episode(pin).deleted_at is None
     assert pin in {r.episode_id for r in a.engine.retrieve("bank PIN", k=3)}
+
+
+def test_forget_what_i_just_said_means_only_the_previous_message(make_assistant):
+    """Asked twice, "Forget what I just said" deleted the message before the previous one
+    too (the chat's latest live memory), and after another request to forget it deleted
+    whatever the user had said before that (QA pass 9): only the user's previous message
+    in the chat is meant, and when it left no memory nothing is deleted."""
+    a = make_assistant()
+    cid = _chat(a, "My PIN is 4821.")[-1].conversation_id
+    pin = a.store.list_episodes(search="PIN")[0].id
+    _chat(a, "My sister Ana lives in Lisbon.", cid)
+    sister = a.store.list_episodes(search="Lisbon")[0].id
+    assert _chat(a, "Forget what I just said.", cid)[-1].forget["deleted"] == [sister]
+    done = _chat(a, "Forget what I just said.", cid)[-1]
+    assert done.forget == {"deleted": [], "maybe": []}
+    assert "previous message in this chat left no memory" in done.text
+    assert a.store.episode(pin).deleted_at is None
+    _chat(a, "Forget about Lucia.", cid)  # a request: no memory
+    assert _chat(a, "Forget what I just said.", cid)[-1].forget["deleted"] == []
+    assert a.store.episode(pin).deleted_at is None
+    # the first message of a chat: nothing before it
+    assert _chat(a, "Forget what I just said.")[-1].forget["deleted"] == []
+
+
+def test_the_status_bar_says_what_a_request_to_forget_deleted():
+    """After a request to forget the status bar said "0 tokens at 0.0/s · 0 memory swaps",
+    the line of an answer the model did not give (QA pass 9)."""
+    from hela_desktop.ui.window_status import forget_line
+
+    assert forget_line({"deleted": [7], "maybe": [8]}) == (
+        "Memory #7 deleted (Memories ▸ Archive ▸ Restore brings it back).")
+    assert forget_line({"deleted": [1, 9], "maybe": []}).startswith("2 memories deleted")
+    assert forget_line({"deleted": [], "maybe": []}) == "Nothing deleted: no memory matched."
+    assert forget_line({"deleted": [], "maybe": [3]}).startswith("Nothing deleted: the answer")

@@ -55,7 +55,8 @@ class Selection:
     even without any).  ``since``/``until``: a half-open range ``[since, until)`` on the
     memories' ``created_at`` (Unix seconds or aware/naive datetimes, naive = local time).
     ``search``: an FTS search as the memory browser runs it (``store.list_episodes(search=)``:
-    archived and deleted memories are not matched).  ``episode_ids``: explicit ids.
+    archived memories are not matched, deleted ones only for an export that includes
+    them).  ``episode_ids``: explicit ids.
     """
 
     conversation: int | None = None
@@ -96,7 +97,8 @@ def _selected_ids(store: Store, sel: Selection, include_deleted: bool) -> list[i
                                since=_as_ts(sel.since), until=_as_ts(sel.until),
                                deleted=include_deleted)
     if sel.search and sel.search.strip():
-        ids &= {e.id for e in store.list_episodes(search=sel.search, limit=-1)}
+        ids &= {e.id for e in store.list_episodes(search=sel.search, limit=-1,
+                                                  include_deleted=include_deleted)}
     if sel.episode_ids is not None:
         ids &= {int(i) for i in sel.episode_ids}
     return sorted(ids)

@@ -30,11 +30,19 @@ class ExportReport:
         parts = ", ".join(count(int(v or 0), *nouns.get(k, (k, k)))
                           for k, v in self.counts.items())
         return (f"exported to {self.path} ({self.fmt}, {_size(self.bytes)}): {parts}"
-                + self._left_out("; ", " (--include-deleted keeps them)"))
+                + self._left_out("; ", " (--include-deleted keeps them)")
+                + self._chats_whole("; ", " (--no-conversations leaves them out)"))
 
     def _left_out(self, sep: str, how: str = "") -> str:
         n = self.deleted_left_out
         return f"{sep}{count(n, 'deleted memory', 'deleted memories')} left out{how}" if n else ""
+
+    def _chats_whole(self, sep: str, how: str = "") -> str:
+        """With deleted memories left out, that the chats exported still hold what was
+        said in them (docs/privacy.md): the words of a deleted memory can be in a chat."""
+        if not (self.deleted_left_out and int(self.counts.get("messages", 0) or 0)):
+            return ""
+        return f"{sep}chats are exported whole, with what was said in them{how}"
 
     def sentence(self) -> str:
         """The export in words for the app: "Exported 18 memories, 60 links and 2 chats to
@@ -42,7 +50,7 @@ class ExportReport:
         what = _counted(self.counts) or "nothing"
         form = " as a readable Markdown document" if self.fmt == "markdown" else ""
         return (f"Exported {what} to {self.path}{form} ({_size(self.bytes)})"
-                + self._left_out("; ") + ".")
+                + self._left_out("; ") + self._chats_whole(", but ") + ".")
 
 
 # record kinds in words (singular, plural), in the order people read them

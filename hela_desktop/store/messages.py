@@ -123,6 +123,22 @@ class MessageQueries(StoreBase):
                      episode_id=r[5], stats=json.loads(r[6]) if r[6] else None,
                      forgotten=bool(r[7])) for r in rows]
 
+    def previous_message_episode(self, conversation_id: int) -> int | None:
+        """The live memory formed by the user's message before their latest one in a chat
+        ("what I just said", asked in the latest), or None when that message formed none
+        (a request to forget, an answer stopped before it began) or it is deleted."""
+        users = self.conn.execute(
+            "SELECT id FROM messages WHERE conversation_id = ? AND role = 'user' "
+            "ORDER BY id DESC LIMIT 2", (conversation_id,)).fetchall()
+        if len(users) < 2:
+            return None
+        row = self.conn.execute(
+            "SELECT m.episode_id, e.deleted_at FROM messages m "
+            "LEFT JOIN episodes e ON e.id = m.episode_id WHERE m.conversation_id = ? "
+            "AND m.role = 'assistant' AND m.id > ? AND m.id < ? ORDER BY m.id LIMIT 1",
+            (conversation_id, users[1][0], users[0][0])).fetchone()
+        return row[0] if row is not None and row[0] is not None and row[1] is None else None
+
     def link_message_episode(self, message_id: int | None, episode_id: int) -> None:
         """Record the episode an answer formed."""
         self.conn.execute("UPDATE messages SET episode_id = ? WHERE id = ?",

@@ -32,7 +32,8 @@ def purge_question(ids: list[int]) -> str:
     what = f"memory #{ids[0]}" if len(ids) == 1 else count(len(ids), "memory", "memories")
     return (f"Delete {what} for good?\n\nThe words are erased from the memory file, with "
             "their links and any knowledge drawn only from them. This cannot be undone; "
-            "an export made earlier still holds them.")
+            "an export made earlier still holds them, and so does a chat they were said "
+            "in until you delete that chat.")
 
 
 class ArchiveTab(QtWidgets.QWidget):

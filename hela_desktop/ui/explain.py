@@ -277,11 +277,13 @@ def _forgetting_sentence(s: dict) -> str:
     if n:
         out.append(f"Archived {count(n, 'weak, isolated, stale memory', 'weak, isolated, stale memories')}"
                    f"{_ids(s.get('archived'))} — restore {'it' if n == 1 else 'them'} from the Archive tab.")
-    if _count(s.get("purged")):
-        out.append(f"Deleted {count(_count(s['purged']), 'memory', 'memories')} for good"
+    purged = _count(s.get("purged"))
+    if purged:
+        out.append(f"Deleted {count(purged, 'memory', 'memories')} for good"
                    f"{_ids(s.get('purged'))}"
                    + (f", and {count(_count(s['purged_knowledge']), 'knowledge item')} drawn "
-                      "only from them" if _count(s.get("purged_knowledge")) else "") + ".")
+                      f"only from {'it' if purged == 1 else 'them'}"
+                      if _count(s.get("purged_knowledge")) else "") + ".")
     if _count(s.get("restored")):
         out.append(f"Restored {count(_count(s['restored']), 'memory', 'memories')}{_ids(s.get('restored'))}.")
     if not out:

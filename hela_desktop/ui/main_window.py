@@ -400,7 +400,8 @@ class MainWindow(WindowChats):
         tps = ev.speed
         kept = ev.message_id is not None or bool(ev.text)
         self.statusBar().showMessage(
-            ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept, ev.failed), 8000)
+            ws.forget_line(ev.forget) if isinstance(ev.forget, dict)
+            else ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept, ev.failed), 8000)
 
     def _on_turn_failed(self, msg: str, refused: bool = False) -> None:
         if refused:  # nothing was stored (a message too long): nothing of it is lost

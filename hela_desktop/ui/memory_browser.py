@@ -617,8 +617,11 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.archive_tab.restore_selected()
 
     def _restore(self, ids: list[int]) -> None:
+        """Restore these (Archive tab): Undo no longer offers to bring them back."""
+        self._undo = [i for i in self._undo if i not in set(ids)]
         for eid in ids:
             self.op.emit("restore", eid)
+        self._undo_changed()
 
     def _purge(self, ids: list[int]) -> None:
         """Delete these for good (confirmed): Undo can no longer bring them back."""

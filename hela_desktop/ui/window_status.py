@@ -207,6 +207,17 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False) -> Sources
                    unrecalled and not items)
 
 
+def forget_line(forget: dict) -> str:
+    """The status-bar line after a request to forget (`DoneEvent.forget`): what was
+    deleted, not the "0 tokens at 0.0/s" of an answer the model did not give."""
+    ids = [i for i in forget.get("deleted") or [] if isinstance(i, int)]
+    if not ids:
+        return ("Nothing deleted: the answer names memories that may be meant."
+                if forget.get("maybe") else "Nothing deleted: no memory matched.")
+    what = f"Memory #{ids[0]}" if len(ids) == 1 else count(len(ids), "memory", "memories")
+    return f"{what} deleted (Memories ▸ Archive ▸ Restore brings {'it' if len(ids) == 1 else 'them'} back)."
+
+
 def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool = True,
               failed: bool = False) -> str:
     """The status-bar line when an answer ends (`kept`: something of it was stored;
