@@ -59,6 +59,7 @@ ok okay mr mrs ms dr
 """.split())
 
 
+NOT_NAMES = _NOT_NAMES  # capitalised words that are not names (months, weekdays, "Mum")
 _KW_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before

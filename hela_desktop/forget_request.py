@@ -18,7 +18,7 @@ answered by the app itself:
   after it ("forget my troubles, tell me a joke") are not requests to forget.
   "Forget what I just said" means the user's previous message in this chat.
 - **What it deletes.**  What to forget that is only a name ("about Ana", "Tom"): every
-  memory whose user words name it.  Otherwise the memories of the user's words that match
+  memory whose user words name it (more than `NAMED_MOST`: none, they are listed).  Otherwise the memories of the user's words that match
   it (cosine of the embeddings): the best match when it is clearly the best, with those
   about as good (`formulas.forget_split`).  Others that may be meant are named, not deleted.
   A deletion is the ordinary one: out of recall at once, restorable from Memories ▸
@@ -71,7 +71,8 @@ _INTRO = re.compile(r"^(?:(?:the|that|this|any|all)\s+)?(?:memor(?:y|ies)\s+)?"
 
 _TARGET_WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _JOINERS = frozenset("and or & about".split())
-_NOT_NAMES = frozenset("i i'm i've i'd i'll me everything all".split())
+_NOT_NAMES = frozenset("i i'm i've i'd i'll me everything all".split()) | facts.NOT_NAMES
+NAMED_MOST = 10  # a name named by more memories than this: listed, not deleted from the chat
 _POLITE = re.compile(_LEAD.replace("(?:(?:can|could|would|will)\\s+you\\s+(?:please\\s+)?)?",
                                    "(?:can|could|would|will)\\s+you\\b"), re.I)
 # a second request after what to forget ("…, tell me a joke", "… and let's move on")
@@ -130,6 +131,7 @@ class Forgotten:
     target: str
     deleted: list[tuple[int, str]] = field(default_factory=list)
     maybe: list[tuple[int, str]] = field(default_factory=list)
+    crowd: int = 0  # so many memories named it that none was deleted (`NAMED_MOST`)
 
     def stats(self) -> dict:
         return {"deleted": [i for i, _ in self.deleted], "maybe": [i for i, _ in self.maybe]}
@@ -154,6 +156,9 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
     names = names_only(target)
     if names:  # "forget about Ana": every memory that names her, whatever else it says
         hits = naming(engine, names)
+        if len(hits) > NAMED_MOST:  # more than one line in a chat should delete at once
+            out.maybe, out.crowd = hits, len(hits)
+            return out
         for eid, _ in hits:
             engine.delete_episode(eid)
         out.deleted = hits
@@ -207,9 +212,14 @@ def answer(done: Forgotten) -> str:
     """The app's answer to a forget request (plain lines and a list: readable as written in
     the terminal, and as Markdown in the window)."""
     if done.target == EVERYTHING:
-        return ("I don't delete everything from the chat. To forget all of it, delete your "
-                "memories in Memories (or with `hela-desktop memories delete ID`), or quit "
-                "the app and delete its data folder.")
+        return ("Forgetting everything is more than I do from the chat. To forget all of "
+                "it, delete your memories in Memories (Delete for good in its Archive tab "
+                "erases them), or quit the app and delete its data folder.")
+    if done.crowd:
+        names = " or ".join(f"“{n}”" for n in names_only(done.target))
+        return (f"{done.crowd} memories name {names}: more than I delete from the chat at "
+                f"once, so none was deleted. Search Memories for {names} and delete the "
+                f"ones you mean:\n\n{_listed(done.maybe)}")
     parts = []
     if done.deleted:
         one = len(done.deleted) == 1

@@ -19,6 +19,8 @@ from hela_desktop.forgetting import purge
 from hela_desktop.memfile import Selection, export_store
 from hela_desktop.store import Store
 
+pytest_plugins = ["memfile_support"]
+
 SECRET = "quokkazebra"  # a word that occurs nowhere else in a store or a file
 
 
@@ -516,3 +518,16 @@ def test_a_search_export_says_what_it_leaves_out_and_include_deleted_keeps_it(tm
     assert rep.counts["episodes"] == 1 and rep.deleted_left_out == 0
     assert SECRET in _archive_text(tmp_path / "b.hela")
     s.close()
+
+
+def test_an_import_says_which_memories_arrive_deleted(sample_file, tmp_path):
+    """A backup made with --include-deleted brought its deleted memories in as deleted, and
+    the report counted them as added: "13 added" while `memories list` showed 10."""
+    from hela_desktop.memfile import import_file
+
+    with Store(tmp_path / "fresh") as s:
+        rep = import_file(s, sample_file)
+        assert rep.added["episodes"] == 6 and rep.added_deleted == 1
+        assert s.count_episodes(deleted=True) == 1
+        assert "1 memory of them is deleted, as in the file" in rep.sentence()
+        assert "1 of the memories added is deleted, as in the file" in rep.summary()

@@ -39,6 +39,8 @@ NOT_ASKS = [
     "Forget the past and move on, what do you think?", "Forget the street.",
     "Forget about work, let's talk about holidays.", "Forget my troubles, tell me a joke",
     "Forget that my sister lives in Lisbon?", "Forget my manners, but what's 2+2?",
+    # a weekday or a month is no name (QA pass 9: "Forget Monday." deleted every Monday)
+    "Forget Monday.", "Forget about May",
     "forget my diet, so what should I cook tonight",
     # "never mind" and then something new: a real misfire (QA pass 9), "Forget that, my
     # brother plays the cello" deleted "My brother Rui plays the cello in Coimbra."
@@ -224,3 +226,18 @@ def test_the_status_bar_says_what_a_request_to_forget_deleted():
     assert forget_line({"deleted": [1, 9], "maybe": []}).startswith("2 memories deleted")
     assert forget_line({"deleted": [], "maybe": []}) == "Nothing deleted: no memory matched."
     assert forget_line({"deleted": [], "maybe": [3]}).startswith("Nothing deleted: the answer")
+
+
+def test_a_name_too_many_memories_name_is_listed_not_deleted(make_assistant):
+    """"Forget about Ana" deleted every memory that names her, however many: one line in a
+    chat should not wipe a person out of a year of memories.  Past ten, none is deleted;
+    they are listed with how to delete them."""
+    from hela_desktop.memory import NewEpisode
+
+    a = make_assistant()
+    ids = a.engine.add_episodes([NewEpisode(f"Ana and I went to place number {i}.", "")
+                                 for i in range(12)])
+    done = _chat(a, "Forget about Ana.")[-1]
+    assert done.forget["deleted"] == [] and done.forget["maybe"] == ids
+    assert done.text.startswith("12 memories name “Ana”") and "- and 2 more" in done.text
+    assert all(a.store.episode(i).deleted_at is None for i in ids)

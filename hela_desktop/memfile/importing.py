@@ -108,6 +108,7 @@ def _left_out_erased(store: Store, report: ImportReport) -> None:
     for kind, n in (("episodes", len(ids)), ("edges", links), ("knowledge", knowledge)):
         if kind in report.added:
             report.added[kind] = max(0, report.added[kind] - n)
+    report.added_deleted = min(report.added_deleted, report.added.get("episodes", 0))
 
 
 def import_file(

@@ -205,6 +205,7 @@ class _Merge:
             self.ep_id[uid] = i
             self.new_eps.add(i)
         self.report.added["episodes"] += len(inserts)
+        self.report.added_deleted += sum(1 for row in inserts if row[13] is not None)
 
     def messages(self, member: str) -> None:
         kind, conn = "messages", self.conn

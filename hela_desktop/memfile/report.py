@@ -94,6 +94,7 @@ class ImportReport:
     # a conversation export or notes folder: what was read from it (`importers`)
     details: dict = field(default_factory=dict)
     erased: int = 0  # memories in the file the user had deleted for good here: left out
+    added_deleted: int = 0  # of the memories added, those the file holds as deleted
 
     @property
     def embed_rate(self) -> float | None:
@@ -118,6 +119,10 @@ class ImportReport:
         if self.bad_vectors:
             emb += f"; {self.bad_vectors} vectors of the wrong size or length not used"
         out = f"{head} {self.path} ({self.kind}; {emb}): " + "; ".join(parts)
+        if self.added_deleted:
+            n = self.added_deleted
+            out += (f"; {n} of the memories added {'is' if n == 1 else 'are'} deleted, as in "
+                    "the file (restorable)")
         if self.erased:
             out += "; " + self._erased()
         if self.details:
@@ -144,6 +149,10 @@ class ImportReport:
         if new and same:
             out += f" {same} {_NOUNS['episodes'][same != 1]} {'were' if same != 1 else 'was'} " \
                 "here already."
+        if self.added_deleted:
+            n = self.added_deleted
+            out += (f" {count(n, 'memory', 'memories')} of them {'is' if n == 1 else 'are'} "
+                    "deleted, as in the file (Memories ▸ Archive restores them).")
         if self.erased:
             was = "was" if self.erased == 1 else "were"
             out += f" {self._erased().replace(' left out', f' {was} left out')}."
