@@ -186,6 +186,13 @@ class Session:
         users = self.user_messages()
         return users[-1] if users else None
 
+    def last_answer_was_the_apps(self) -> bool:
+        """The open chat ends with an answer the app gave itself (a request to forget,
+        `forget_request`): nothing the model could say again."""
+        last = self.messages[-1] if self.messages else None
+        st = last.get("stats") if last is not None and last["role"] == "assistant" else None
+        return isinstance(st, dict) and isinstance(st.get("forget"), dict)
+
 
 _HANDLERS: dict[type, Callable[[Session, Any], str]] = {
     ModelStatusEvent: Session._on_model,

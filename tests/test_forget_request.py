@@ -241,3 +241,33 @@ def test_a_name_too_many_memories_name_is_listed_not_deleted(make_assistant):
     assert done.forget["deleted"] == [] and done.forget["maybe"] == ids
     assert done.text.startswith("12 memories name “Ana”") and "- and 2 more" in done.text
     assert all(a.store.episode(i).deleted_at is None for i in ids)
+
+
+@pytest.mark.gui
+def test_regenerate_on_the_apps_own_answer_says_there_is_nothing_to_answer_again(
+        qtbot, tmp_path):
+    """Regenerate on a forget answer rewound it and asked again, and the second run found
+    nothing left ("Nothing you told me matches …"), as if the first had not deleted it.
+    Now Regenerate says the answer was the app's own and leaves the chat as it is."""
+    pytest.importorskip("pytestqt")
+    import qt_env  # noqa: F401
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.store import Store
+
+    d = tmp_path / "data"
+    with Store(d) as s:
+        cid = s.add_conversation("Something to forget")
+        s.add_message(cid, "user", "Forget my PIN.")
+        s.add_message(cid, "assistant", "Deleted this memory …", stats={
+            "tokens": 0, "forget": {"deleted": [1], "maybe": []}})
+    w = _window(qtbot, d)
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: w.current_conv == cid and len(w.session.messages) == 2, 20)
+    assert w.session.last_answer_was_the_apps()
+    asked = []
+    w.run_op = lambda *a: asked.append(a)  # noqa: E731 - what Regenerate would ask for
+    w.regenerate()
+    assert asked == [] and "nothing to answer again" in w.statusBar().currentMessage()
+    w.close()

@@ -96,6 +96,11 @@ class WindowChats(WindowBase):
         m = self.session.last_user_message()
         if m is None or self.is_streaming():
             return
+        if self.session.last_answer_was_the_apps():  # asked again, it finds nothing left
+            self.statusBar().showMessage(
+                "That answer was HeLa Desktop's own (a request to forget): there is nothing "
+                "to answer again.", 6000)
+            return
         self.resend_from(m["id"], m["content"])
 
     def _ask_edit_and_resend(self, n: int, text: str) -> None:
