@@ -152,10 +152,16 @@ def _delete_conv(w, a, arg) -> None:
 
 def _delete_conv_memories(w, a, arg) -> list[int]:
     """The chat, and the memories formed in it deleted (restorable, as a delete is)."""
-    gone = a.store.conversation_episode_ids(int(arg))
-    for eid in gone:
-        a.engine.delete_episode(eid)
-    _delete_conv(w, a, arg)
+    try:
+        with a.store.transaction():  # the chat and its memories together, or neither
+            gone = a.store.conversation_episode_ids(int(arg))
+            for eid in gone:
+                a.engine.delete_episode(eid)
+            a.store.delete_conversation(int(arg))
+    except Exception:
+        a.engine.reload_index()  # what left recall comes back with the rollback
+        raise
+    w.update.emit(conversations_event(a.store))
     return gone
 
 
