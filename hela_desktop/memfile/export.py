@@ -119,11 +119,12 @@ def _prepare_selection(store: Store, sel: Selection, include_conversations: bool
                           include_conversations=include_conversations, conversation=None,
                           everything=True)
         return False, left_out
-    ids = _selected_ids(store, sel, include_deleted)
-    left_out = 0 if include_deleted else len(_selected_ids(store, sel, True)) - len(ids)
-    tx.fill_selection(store.conn, ids, include_conversations=include_conversations,
+    ids = _selected_ids(store, sel, True)  # one search; the deleted ones then left out
+    gone = set() if include_deleted else set(store.deleted_ids(ids))
+    tx.fill_selection(store.conn, [i for i in ids if i not in gone],
+                      include_conversations=include_conversations,
                       conversation=sel.conversation)
-    return False, left_out
+    return False, len(gone)
 
 
 def _store_embedder(store: Store) -> str | None:

@@ -112,16 +112,19 @@ class MessageQueries(StoreBase):
         is not shown it again."""
         rows = self.conn.execute(
             "SELECT m.id, m.role, m.content, m.created_at, m.interrupted, m.episode_id, "
-            "m.stats, (e.deleted_at IS NOT NULL) OR (CASE WHEN json_valid(m.stats) THEN "
-            "(CASE WHEN json_type(m.stats) = 'object' THEN json_extract(m.stats, "
-            "'$.forgotten') IS 1 ELSE 0 END) ELSE 0 END) "
-            "FROM messages m LEFT JOIN episodes e ON e.id = m.episode_id "
+            "m.stats, e.deleted_at IS NOT NULL FROM messages m "
+            "LEFT JOIN episodes e ON e.id = m.episode_id "
             "WHERE m.conversation_id = ? ORDER BY m.id",
             (conversation_id,),
         ).fetchall()
-        return [dict(id=r[0], role=r[1], content=r[2], created_at=r[3], interrupted=bool(r[4]),
-                     episode_id=r[5], stats=json.loads(r[6]) if r[6] else None,
-                     forgotten=bool(r[7])) for r in rows]
+        out = []
+        for r in rows:
+            stats = json.loads(r[6]) if r[6] else None
+            marked = isinstance(stats, dict) and stats.get("forgotten") is True  # purged
+            out.append(dict(id=r[0], role=r[1], content=r[2], created_at=r[3],
+                            interrupted=bool(r[4]), episode_id=r[5], stats=stats,
+                            forgotten=bool(r[7]) or marked))
+        return out
 
     def previous_message_episode(self, conversation_id: int) -> int | None:
         """The live memory formed by the user's message before their latest one in a chat
