@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
 from test_ui_app import (
     _ui_settings,  # noqa: E402
     _wait,  # noqa: E402
+    graph_on,  # noqa: E402
 )
 
 from hela_desktop.config import Settings  # noqa: E402
@@ -520,18 +521,12 @@ def test_important_idle_memories_are_labelled_where_there_is_room(qtbot, tmp_pat
     import numpy as np
 
     from hela_desktop.ui.graph_model import snapshot_from_store
-    from hela_desktop.ui.graph_view import GraphView
 
     store = Store(tmp_path)
     ids = [store.add_episode(f"memory number {i}", "ok", np.ones(8, "float32")) for i in range(12)]
     hub = ids[0]
     store.upsert_edges([(hub, j, 0.9, 0.0, 3, 0, time.time()) for j in ids[1:6]])
-    view = GraphView(threaded=False)
-    qtbot.addWidget(view)
-    view.resize(900, 600)
-    view.show()
-    view.set_snapshot(snapshot_from_store(store), animate=False)
-    view.settle(100)
+    view = graph_on(qtbot, store, 100)
     assert view.important[0] == hub  # the most linked memory comes first
     # a fit leaves room for the legend in the bottom-left corner: no memory under it (the
     # memories laid out on a grid, so that one sits in that corner)

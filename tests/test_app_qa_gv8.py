@@ -12,7 +12,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
-from test_ui_app import fill_store  # noqa: E402
+from test_ui_app import fill_store, graph_on  # noqa: E402
 
 from hela_desktop.store import Store  # noqa: E402
 
@@ -21,17 +21,9 @@ pytestmark = pytest.mark.gui
 
 def _graph(qtbot, tmp_path, n: int = 40):
     """An unthreaded graph view on a store of `n` linked memories, laid out."""
-    from hela_desktop.ui.graph_model import snapshot_from_store
-    from hela_desktop.ui.graph_view import GraphView
-
     store = Store(tmp_path)
     ids = fill_store(store, n)
-    view = GraphView(threaded=False)
-    qtbot.addWidget(view)
-    view.resize(900, 600)
-    view.show()
-    view.set_snapshot(snapshot_from_store(store), animate=False)
-    view.settle(80)
+    view = graph_on(qtbot, store, 80)
     store.close()
     return view, ids
 

@@ -51,6 +51,21 @@ def fill_store(store: Store, n: int = 30, seed: int = 0) -> list[int]:
     return ids
 
 
+def graph_on(qtbot, store: Store, settle: int):
+    """An unthreaded graph view, 900×600, shown with `store`'s graph and laid out for
+    `settle` steps."""
+    from hela_desktop.ui.graph_model import snapshot_from_store
+    from hela_desktop.ui.graph_view import GraphView
+
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+    view.settle(settle)
+    return view
+
+
 # ------------------------------------------------------------------ pure parts ------
 def test_layout_uses_cutoff_pairs_and_spreads_nodes():
     from hela_desktop.ui.layout import ForceLayout, _grid_pairs
