@@ -531,3 +531,65 @@ def test_an_import_says_which_memories_arrive_deleted(sample_file, tmp_path):
         assert s.count_episodes(deleted=True) == 1
         assert "1 memory of them is deleted, as in the file" in rep.sentence()
         assert "1 of the memories added is deleted, as in the file" in rep.summary()
+
+
+@pytest.mark.gui
+def test_a_link_to_a_memory_the_graph_does_not_hold_finds_it_where_it_is(
+        qtbot, tmp_path, embedder, monkeypatch):
+    """Clicking a memory named under an answer ("From your memories") or in the timeline
+    selected it in the graph, and when the graph did not hold it (deleted, archived,
+    deleted for good, or older than the newest the graph shows) the click only cleared the
+    selection, without a word.  It is now found where it is: a deleted or archived one
+    chosen in Memories ▸ Archive, a kept one alone in the Memories tab (searched as "#N"),
+    and the status bar says which; one deleted for good is said to be gone."""
+    pytest.importorskip("pytestqt")
+    import qt_env  # noqa: F401
+    from test_ui_app import _wait
+
+    from hela_desktop.ui import main_window, worker
+
+    folder = tmp_path / "d"
+    texts = [f"Note {i}: the {w} in the garden needs water." for i, w in
+             enumerate(["rose", "fern", "oak", "tulip"] * 20)]
+    vecs = embedder.embed(texts)
+    with Store(folder) as s:
+        cid = s.add_conversation("Garden")
+        made = [s.add_episode(t, "ok", v, conversation_id=cid) for t, v in zip(texts, vecs)]
+        ids = {"kept": made[-1], "secret": made[-2]}
+        archived = made[-3]
+        s.set_archived(archived, "stale")
+        s.set_deleted(ids["secret"], True)
+    for module in (main_window, worker):  # the graph's cap, made small
+        monkeypatch.setattr(module, "GRAPH_LIMIT", 50)
+    w, b = _memories_tab(qtbot, folder, embedder)
+    _wait(qtbot, lambda: len(w.graph.data) == 50, 20)
+    shown = set(w.graph.data.index)
+    assert ids["kept"] in shown and ids["secret"] not in shown and archived not in shown
+    old = min(i for i in range(1, ids["kept"]) if i not in shown and i != archived)
+
+    w.chat.view.memoryClicked.emit(ids["kept"])  # in the graph: selected there, as before
+    assert w.right_tabs.currentIndex() == 0 and w.graph.selected == ids["kept"]
+
+    w.chat.view.memoryClicked.emit(ids["secret"])
+    _wait(qtbot, lambda: b.archive_tab.selected_ids() == [ids["secret"]], 20)
+    assert w.right_tabs.currentWidget() is b and b.tabs.currentIndex() == 2
+    said = w.statusBar().currentMessage()
+    assert said.startswith(f"Memory #{ids['secret']} was deleted by you on ") and "Restore" in said
+
+    w.timeline.memoryClicked.emit(archived)
+    _wait(qtbot, lambda: b.archive_tab.selected_ids() == [archived], 20)
+    assert "archived by forgetting" in w.statusBar().currentMessage()
+
+    w.chat.view.memoryClicked.emit(old)  # kept, but older than the 50 the graph shows
+    _wait(qtbot, lambda: b.tabs.currentIndex() == 0 and b.selected_id() == old, 20)
+    assert b.search.text() == f"#{old}" and b.model.rowCount() == 1
+    assert "older than the 50 newest memories" in w.statusBar().currentMessage()
+
+    w.run_op("purge", [ids["secret"]])
+    reader = Store(folder)
+    _wait(qtbot, lambda: reader.episode(ids["secret"]) is None, 20)
+    w.chat.view.memoryClicked.emit(ids["secret"])
+    _wait(qtbot, lambda: "deleted for good" in w.statusBar().currentMessage()
+          and "nothing of it is left" in w.statusBar().currentMessage(), 20)
+    reader.close()
+    w.close()

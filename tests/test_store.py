@@ -202,3 +202,24 @@ def test_in_memory_store_creates_nothing_on_disk(tmp_path):
         s.close()
     assert not d.exists() and list(tmp_path.iterdir()) == []
     assert Store.in_memory(tmp_path / "x.sqlite3").path == tmp_path / "x.sqlite3"
+
+
+def test_a_search_for_hash_and_a_number_is_that_memory(tmp_path):
+    """The app names memories "#12" everywhere (status bar, undo strip, Archive); the
+    Memories tab's search now takes that name to the one memory, and still keeps to the
+    tab's rows (a deleted memory is not found there)."""
+    from hela_desktop.words import memory_ref
+
+    assert memory_ref(" #12 ") == 12 and memory_ref("# 7") == 7
+    assert memory_ref("12") is None and memory_ref("#") is None and memory_ref("#1a") is None
+    assert memory_ref("#-3") is None and memory_ref(None) is None and memory_ref("#²") is None
+    assert memory_ref("#" + "9" * 30) is None  # more than SQLite's integers hold
+    with Store(tmp_path / "d") as s:
+        v = np.ones(4, dtype=np.float32) / 2
+        ids = [s.add_episode(f"memory number {i} mentions #{i + 1}", "ok", v) for i in range(5)]
+        s.set_deleted(ids[3], True)
+        assert [e.id for e in s.list_episodes(search=f"#{ids[2]}")] == [ids[2]]
+        assert s.list_episodes(search=f"#{ids[3]}") == []
+        assert [e.id for e in s.list_episodes(search=f"#{ids[3]}", include_deleted=True)] == [ids[3]]
+        assert s.list_episodes(search="#999") == []
+        assert len(s.list_episodes(search="memory number")) == 4  # words search as before

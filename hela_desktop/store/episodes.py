@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..words import memory_ref
 from .base import StoreBase
 from .rows import (
     EPISODE_COLS,
@@ -197,9 +198,9 @@ class EpisodeQueries(StoreBase):
         descending: bool = True,
     ) -> list[Episode]:
         """Episodes for the memory browser, newest first or by `order` (a key of
-        `EPISODE_ORDERS`: the browser's columns); `search` uses FTS5.  `removed`: only those
-        out of recall, archived or deleted (the Archive tab); `only_deleted`: only those the
-        user deleted (archived or not)."""
+        `EPISODE_ORDERS`: the browser's columns); `search` uses FTS5, and "#12" is memory 12.
+        `removed`: only those out of recall, archived or deleted (the Archive tab);
+        `only_deleted`: only those the user deleted (archived or not)."""
         where = []
         args: list = []
         if only_deleted:
@@ -213,7 +214,11 @@ class EpisodeQueries(StoreBase):
         elif not (include_archived or removed or only_deleted):
             where.append("e.archived_at IS NULL")
         join = ""
-        if search and search.strip():
+        ref = memory_ref(search)
+        if ref is not None:  # "#12": that memory, as the app names it
+            where.append("e.id = ?")
+            args.append(ref)
+        elif search and search.strip():
             join = "JOIN episodes_fts f ON f.rowid = e.id"
             where.append("episodes_fts MATCH ?")
             args.append(fts_query(search))

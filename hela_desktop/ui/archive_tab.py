@@ -97,6 +97,15 @@ class ArchiveTab(QtWidgets.QWidget):
                            | QtCore.QItemSelectionModel.SelectionFlag.Rows)
         self.update_buttons()
 
+    def select_id(self, eid: int) -> None:
+        """Choose memory `eid` alone and scroll to it (nothing, if it is not listed)."""
+        for row, e in enumerate(self.model.episodes):  # type: ignore[attr-defined]
+            if e.id == eid:
+                self.table.selectRow(row)
+                self.table.scrollTo(self.model.index(row, 0))
+                break
+        self.update_buttons()
+
     def selected_ids(self) -> list[int]:
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
         eps = [self.model.episode_at(r) for r in rows]  # type: ignore[attr-defined]

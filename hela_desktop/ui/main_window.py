@@ -44,7 +44,7 @@ from .window_files import FileJobs
 from .window_linking import TokenLinks
 from .window_menus import build_menus
 from .window_status import WindowStatus
-from .worker import AssistantClient
+from .worker import GRAPH_LIMIT, AssistantClient
 
 FLUSH_MS = 30
 GLOW_AFTER_ANSWER_S = 2.0  # active memories keep glowing briefly after the answer
@@ -458,8 +458,21 @@ class MainWindow(WindowChats):
             self.browser.delete_knowledge(item)
 
     def _show_in_graph(self, nid: int) -> None:
+        """A memory named under an answer or in the timeline: selected in the graph, or,
+        when the graph does not hold it (deleted, archived, beyond its newest
+        `GRAPH_LIMIT`), found where it is (`_located`)."""
+        if int(nid) not in self.graph.data.index:
+            self.run_op("locate", int(nid))
+            return
         self.right_tabs.setCurrentIndex(0)
         self.graph.select(nid, center=True)
+
+    def _located(self, found: dict) -> None:
+        if found["state"] != "gone":
+            self.right_tabs.setCurrentWidget(self.browser)
+            self.browser.show_memory(found["id"], removed=found["state"] != "kept")
+        shown = sum(1 for i in self.graph.data.index if i >= 0)  # knowledge: below 0
+        self.statusBar().showMessage(ws.located_message(found, shown, GRAPH_LIMIT), 10000)
 
     def _on_browser_selected(self, eid: int) -> None:
         self.graph.select(eid, center=True)
@@ -522,6 +535,9 @@ class MainWindow(WindowChats):
             return
         if name == "browse":
             self.browser.show_result(arg, result)
+            return
+        if name == "locate":
+            self._located(result)
             return
         if name in ("edit", "import", "restore", "delete"):
             self.browser.set_search_results("", None)  # rankings of the old texts are stale

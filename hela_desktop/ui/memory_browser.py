@@ -15,6 +15,7 @@ from collections.abc import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..session import BrowseQuery, browse
+from ..words import memory_ref
 from .archive_tab import ArchiveTab
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words
@@ -188,6 +189,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         # through the assistant thread)
         self.fetch: Callable[[BrowseQuery], None] | None = None
         self._want_knowledge: int | None = None  # select it when the Knowledge rows come
+        self._want_memory: tuple[str, int] | None = None  # (tab, id): select when its rows come
         self._undo: list[int] = []  # soft-deleted ids, most recent last
         # search by meaning plus keywords: callable(text) that asks the engine (the window
         # sets it once the embedder is ready); its answer comes to set_search_results
@@ -379,7 +381,7 @@ class MemoryBrowser(QtWidgets.QWidget):
             return
         q = self.search.text().strip()
         ranked = None
-        if q and self.semantic_search is not None:
+        if q and self.semantic_search is not None and memory_ref(q) is None:
             if self._ranked is not None and self._ranked[0] == q:
                 ranked = tuple(int(i) for i, _ in self._ranked[1])
             elif self._asked != q:
@@ -403,7 +405,24 @@ class MemoryBrowser(QtWidgets.QWidget):
             self._show_activity(result["activity"])
         else:
             self.archive_tab.show_rows(result["episodes"], result.get("reasons"))
+        if self._want_memory is not None and self._want_memory[0] == query.tab:
+            eid = self._want_memory[1]
+            self._want_memory = None
+            (self.select_id if query.tab == "memories" else self.archive_tab.select_id)(eid)
         self._update_buttons()
+
+    def show_memory(self, eid: int, *, removed: bool) -> None:
+        """Bring memory `eid` into view and select it: in the Archive tab when it is
+        archived or deleted (`removed`), else alone in the Memories tab (searched as "#12")."""
+        tab = "archive" if removed else "memories"
+        self._want_memory = (tab, int(eid))
+        if not removed:
+            self.search.setText(f"#{int(eid)}")
+            self._search_timer.stop()
+        if self.tabs.currentIndex() != TABS.index(tab):
+            self.tabs.setCurrentIndex(TABS.index(tab))  # which asks for its rows
+        else:
+            self.refresh()
 
     def _show_memories(self, query: BrowseQuery, eps: list, total: int) -> None:
         current = self.selected_id()

@@ -104,6 +104,27 @@ def op_message(name: str, arg) -> tuple[str, int] | None:
     return None
 
 
+def located_message(found: dict, shown: int, graph_limit: int) -> str:
+    """What the status bar says when a memory named under an answer (or in the timeline)
+    is not in the graph: `found` is the ``locate`` op's answer, `shown` how many memories
+    the graph holds, at most `graph_limit`."""
+    from .explain import when
+
+    eid, state = found["id"], found["state"]
+    if state == "gone":
+        return f"Memory #{eid} was deleted for good: nothing of it is left to show."
+    if state == "deleted":
+        return (f"Memory #{eid} was deleted by you on {when(found['at'])}; it is shown in "
+                "Memories ▸ Archive, where Restore brings it back.")
+    if state == "archived":
+        return (f"Memory #{eid} was archived by forgetting on {when(found['at'])}; it is "
+                "shown in Memories ▸ Archive, where Restore brings it back.")
+    if shown >= graph_limit:
+        return (f"Memory #{eid} is older than the {graph_limit:,} newest memories the graph "
+                "shows; it is shown in Memories.")
+    return f"Memory #{eid} is not in the graph yet; it is shown in Memories."
+
+
 def _num(v) -> float:
     """A number from stored statistics, 0 for anything else (an imported file may hold any
     JSON there)."""

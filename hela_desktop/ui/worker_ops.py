@@ -12,7 +12,8 @@ the worker's signals they emit.
 ``export`` path · ``import`` path · ``offsets`` (message id, text) · ``rename_conv``
 (id, title) · ``delete_conv`` id · ``delete_conv_memories`` id (and its memories) · ``knowledge_edit`` (id, text) · ``knowledge_delete`` id
 · ``knowledge_restore`` id · ``search`` (who, text) · ``rewind`` (conversation id, message
-id) · ``conversation`` id · ``conversations`` · ``browse`` `BrowseQuery`.
+id) · ``conversation`` id · ``conversations`` · ``browse`` `BrowseQuery` · ``locate`` id
+(where a memory is now: kept, archived, deleted or gone).
 """
 
 from __future__ import annotations
@@ -182,6 +183,19 @@ def _browse(_w, a, arg) -> dict:
     return browse(a.store, arg)
 
 
+def _locate(_w, a, arg) -> dict:
+    """Where memory `arg` is now: "kept" (in recall), "archived", "deleted" (with when),
+    or "gone" (deleted for good, or never there)."""
+    e = a.store.episodes([int(arg)]).get(int(arg))
+    if e is None:
+        return {"id": int(arg), "state": "gone", "at": None}
+    if e.deleted_at is not None:
+        return {"id": e.id, "state": "deleted", "at": e.deleted_at}
+    if e.archived_at is not None:
+        return {"id": e.id, "state": "archived", "at": e.archived_at}
+    return {"id": e.id, "state": "kept", "at": None}
+
+
 OPS: dict[str, Op] = {
     "edit": Op(_edit, embedder=True, changes_memory="edit"),
     "pin": Op(_pin, changes_memory="pin"),
@@ -202,4 +216,5 @@ OPS: dict[str, Op] = {
     "conversation": Op(_conversation, quiet=True),
     "conversations": Op(_conversations, quiet=True),
     "browse": Op(_browse),
+    "locate": Op(_locate),
 }
