@@ -176,6 +176,8 @@ class Settings:
         "Use what the user told you before when it helps."
     )
     idle_minutes: float = 2.0  # idle time before consolidation and forgetting run
+    backup_keep: int = 7  # automatic backups of the memory file kept (0: none are made)
+    backup_every_days: float = 1.0  # an idle moment makes one when the newest is this old
     hela: HelaParams = field(default_factory=HelaParams)
     streaming: StreamingParams = field(default_factory=StreamingParams)
     gate: GateParams = field(default_factory=GateParams)
@@ -217,6 +219,8 @@ class Settings:
         self.swap_margin = float(max(0.0, self.swap_margin))
         self.swap_cost_weight = float(max(0.0, self.swap_cost_weight))
         self.idle_minutes = float(max(0.1, self.idle_minutes))
+        self.backup_keep = int(min(365, max(0, self.backup_keep)))
+        self.backup_every_days = float(min(365.0, max(0.01, self.backup_every_days)))
         if self.swap_mode not in ("splice", "exact"):
             raise SettingsError(f"swap_mode: must be splice or exact, got {self.swap_mode!r}")
         if self.backend not in ("local", "server"):

@@ -185,6 +185,7 @@ class ReflectionEvent:
     forgetting: dict | None = None
     yielded: bool = False  # the user came back (or the app quit): the rest waits
     error: str | None = None
+    backup: dict | None = None  # the automatic backup made first (`backups`), if one was due
     type: str = "reflection"
 
     def to_dict(self) -> dict:

@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
 from . import formulas as F
+from .backups import erase_in_backups
 from .config import HelaParams
 from .edges import effective_weights
 from .facts import is_statement
@@ -220,7 +221,8 @@ def purge(engine_or_store, ids: Iterable[int] | None = None) -> list[int]:
 
     Edges and provenance links go with them (foreign-key cascade), and so does a distilled
     item left with no source that the user did not write or edit; the keyword index and the
-    write-ahead log are then rewritten without their words (`Store.scrub`).  Returns the
+    write-ahead log are then rewritten without their words (`Store.scrub`), and they are
+    erased from the automatic backups too (`backups.erase_in_backups`).  Returns the
     episode ids deleted.
     """
     store, engine = _store_and_engine(engine_or_store)
@@ -230,6 +232,7 @@ def purge(engine_or_store, ids: Iterable[int] | None = None) -> list[int]:
         store.log_activity(JOB, {"purged": todo, "purged_knowledge": gone})
     if todo:
         store.scrub()
+        erase_in_backups(store)  # and from the automatic backups (`backups`)
     if engine is not None:
         with engine._lock:
             for eid in todo:

@@ -42,6 +42,7 @@ Rules:
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 import traceback
@@ -50,10 +51,11 @@ from typing import TYPE_CHECKING
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from .backups import due, list_backups, make_backup
 from .consolidate import ConsolidationParams, consolidate
 from .events import ReflectionEvent, ReflectionStartedEvent
 from .forgetting import ForgettingParams, forget
-from .store import Store
+from .store import Store, StoreError
 
 if TYPE_CHECKING:
     from .loader import AssistantLoader
@@ -203,6 +205,7 @@ class IdleScheduler:
         store = None
         try:
             loader = self.loader
+            report.backup = self._backup()
             engine = loader.load_embedder()
             # no model, or none since a switch failed: load what the settings name now
             if (loader.assistant is None or loader.llm is None) and not self._load_model():
@@ -235,6 +238,25 @@ class IdleScheduler:
             if store is not None:
                 store.close()
             self._job_lock.release()
+
+    def _backup(self) -> dict | None:
+        """An automatic backup of the memory file, when one is due (`backups.due`): what
+        was made (``Backup.to_dict()`` and how many are kept), or ``{"error": …}``; None
+        when none was due.  A failed backup is reported and stops nothing else."""
+        settings = self.loader.settings
+        path = self.loader.store.path
+        if not due(path, settings.backup_every_days, settings.backup_keep):
+            return None
+        try:
+            with Store(path, create=False) as store:
+                made = make_backup(store, keep=settings.backup_keep).to_dict()
+                made["kept"] = len([b for b in list_backups(path) if not b.before_restore])
+                with store.transaction():
+                    store.log_activity("backup", {"file": made["file"], "kept": made["kept"]})
+            return made
+        except (OSError, StoreError, sqlite3.DatabaseError) as exc:
+            log.error("backup failed: %s", exc)
+            return {"error": f"{type(exc).__name__}: {exc}"}
 
     def _load_model(self) -> bool:
         """Load the chat model under the model lock; False if a chat holds the lock."""

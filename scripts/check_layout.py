@@ -29,7 +29,7 @@ LAYERS = (
               "qtlibs", "consolidate_params", "memory_index", "chat_export", "folder_lock",
               "__init__")),
     ("storage", ("store",)),
-    ("memory", ("edges", "retrieval", "memory", "knowledge", "gate", "forgetting",
+    ("memory", ("backups", "edges", "retrieval", "memory", "knowledge", "gate", "forgetting",
                 "consolidate_prompt", "consolidate", "prompt", "forget_request")),
     ("models", ("kvcache", "side_context", "llm", "server_llm")),
     ("turns", ("turn", "swap", "local_turn", "server_turn", "assistant", "loader", "session",

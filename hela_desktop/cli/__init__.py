@@ -5,7 +5,7 @@ Every subcommand is a thin wrapper over one library function; every one takes
 One module per command group registers its commands (``add_cli``) and holds their
 handlers: :mod:`.app`, :mod:`.chat`, :mod:`.doctor`, :mod:`.bench` (speed, gui, locomo,
 personal), :mod:`.memfile` (export, import), :mod:`.reflect` (consolidate, forget, restore),
-:mod:`.memories` and :mod:`.knowledge`; :mod:`.common` holds what they share.  This module
+:mod:`.memories`, :mod:`.knowledge` and :mod:`.backups`; :mod:`.common` holds what they share.  This module
 parses the command line, runs the handler (holding the data folder's lock for the commands
 that write: :func:`.common.holds_folder`) and maps errors to exit codes: 0 done, 1 a check
 failed (doctor), 2 a refused request (bad input: an option out of range, an id the
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..paths import default_data_dir, set_offline_env
-from . import app, bench, chat, doctor, knowledge, memfile, memories, reflect
+from . import app, backups, bench, chat, doctor, knowledge, memfile, memories, reflect
 from .common import (
     EXIT_ENVIRONMENT,
     EXIT_USAGE,
@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     reflect.add_cli(sub)
     memories.add_cli(sub)
     knowledge.add_cli(sub)
+    backups.add_cli(sub)
     return parser
 
 

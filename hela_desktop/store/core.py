@@ -86,6 +86,37 @@ class Store(EpisodeQueries, EdgeQueries, KnowledgeQueries, MessageQueries):
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @staticmethod
+    def is_memory_file(path: str | Path) -> bool:
+        """Whether `path` is a SQLite file that holds memories (read only, nothing created:
+        an empty file would otherwise open as an empty store)."""
+        path = Path(path)
+        try:
+            with open(path, "rb") as f:
+                if f.read(16) != b"SQLite format 3\x00":
+                    return False
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        except (OSError, sqlite3.Error):
+            return False
+        try:
+            return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                "name = 'episodes'").fetchone() is not None
+        except sqlite3.Error:
+            return False
+        finally:
+            conn.close()
+
+    def copy_to(self, path: str | Path) -> None:
+        """A consistent copy of the whole memory file at `path` (SQLite's online backup,
+        owner-only from the start; what a backup is, `hela_desktop.backups`)."""
+        create_private_file(Path(path))
+        dest = sqlite3.connect(str(path))
+        try:
+            with self._lock:
+                self.conn.backup(dest)
+        finally:
+            dest.close()
+
     @contextlib.contextmanager
     def memory_copy(self) -> Iterator[Store]:
         """A throw-away copy of this store in memory (read from the file without any write

@@ -504,6 +504,16 @@ class EpisodeQueries(StoreBase):
             self.conn.execute(f"DELETE FROM knowledge WHERE id IN ({marks(len(chunk))})", chunk)
         return orphans
 
+    def erased_uids(self) -> list[str]:
+        """The uids of every memory deleted for good here (the ``erased`` table)."""
+        return [r[0] for r in self.conn.execute("SELECT uid FROM erased ORDER BY uid")]
+
+    def add_erased(self, uids: Iterable[str], at: float | None = None) -> None:
+        """Record `uids` as deleted for good (another file's erasures: a backup's)."""
+        at = time.time() if at is None else at
+        self.conn.executemany("INSERT OR IGNORE INTO erased(uid, at) VALUES (?, ?)",
+                              [(str(u), at) for u in uids])
+
     def erase_again(self) -> tuple[list[int], int, int]:
         """Delete for good, at once, the episodes whose uid the user had erased before (an
         import brought them back): (their ids, the links and the knowledge items that went

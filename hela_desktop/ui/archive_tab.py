@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..words import count
 from .plain import message_box
-from .theme import muted
+from .theme import hint_with_count
 
 
 def removed_counts(episodes: list) -> str:
@@ -47,15 +47,10 @@ class ArchiveTab(QtWidgets.QWidget):
         super().__init__(parent)
         self.model = model
         lay = QtWidgets.QVBoxLayout(self)
-        hint = QtWidgets.QLabel(
-            "Memories that forgetting archived (weak, isolated, stale) and memories you "
+        self.count_label = hint_with_count(
+            lay, "Memories that forgetting archived (weak, isolated, stale) and memories you "
             "deleted (marked ✕, in italics). None of them is recalled; hover a row for when "
             "and why. Restore brings a memory back with its links; Delete for good erases it.")
-        hint.setWordWrap(True)
-        self.count_label = QtWidgets.QLabel("")
-        muted(hint, self.count_label)
-        lay.addWidget(hint)
-        lay.addWidget(self.count_label)
         self.table = QtWidgets.QTableView()
         self.table.setModel(model)
         self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)

@@ -228,9 +228,21 @@ def activity_sentence(job: str, summary) -> str:
         return _consolidation_sentence(summary)
     if job == "forget":
         return _forgetting_sentence(summary)
+    if job == "backup":
+        return backup_sentence(summary)
     known = ", ".join(f"{k.replace('_', ' ')} {_count(v) if isinstance(v, (list, dict)) else v}"
                       for k, v in summary.items() if v not in (None, "", 0, False))
     return (known[0].upper() + known[1:] + ".") if known else "Nothing to report."
+
+
+def backup_sentence(made: dict) -> str:
+    """What an automatic backup did (`backups`; the scheduler's ``backup`` report or its
+    activity entry)."""
+    if made.get("error"):
+        return f"The automatic backup failed ({made['error']}); your memories are as they were."
+    kept = _count(made.get("kept"))
+    return (f"Backed up your memories to backups/{made.get('file', '?')}"
+            + (f" ({count(kept, 'backup')} kept)." if kept else "."))
 
 
 def _distilled(s: dict) -> list[str]:
@@ -359,7 +371,7 @@ def reflection_sentence(report: ReflectionEvent | dict) -> str:
     if report.get("error"):
         return f"Reflection failed: {report['error']}"
     c, f = report.get("consolidation"), report.get("forgetting")
-    parts = []
+    parts = [backup_sentence(report["backup"])] if isinstance(report.get("backup"), dict) else []
     if isinstance(c, dict):
         parts.append(activity_sentence("consolidate", {**c, "archived": None}))
     if isinstance(f, dict):

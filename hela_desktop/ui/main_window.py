@@ -28,9 +28,10 @@ from ..events import (
 from ..folder_lock import FolderBusy, FolderLock, lock_data_dir
 from . import window_look
 from . import window_status as ws
+from .backups_dialog import BackupsDialog
 from .chat import ChatPane
 from .chat_list import ConversationList
-from .explain import reflection_sentence
+from .explain import reflection_sentence, when
 from .graph_view import GraphView
 from .icon import icon_path
 from .memory_browser import MemoryBrowser
@@ -64,6 +65,7 @@ class MainWindow(WindowChats):
         self.idle_scheduler = idle_scheduler
         self.data_dir = Path(data_dir)
         self.folder_lock: FolderLock | None = None  # run_app's; moves with the data folder
+        self._backups_dialog: BackupsDialog | None = None  # File ▸ Backups…, while open
         self.settings = settings or Settings.load(self.data_dir)
         self.load_model = load_model
         self.setWindowTitle("HeLa Desktop")
@@ -539,6 +541,12 @@ class MainWindow(WindowChats):
         if name == "locate":
             self._located(result)
             return
+        if name == "backup":
+            if self._backups_dialog is not None:
+                self._backups_dialog.refresh()
+            self.statusBar().showMessage(f"Backed up your memories to backups/{result['file']}.",
+                                         6000)
+            return
         if name in ("edit", "import", "restore", "delete"):
             self.browser.set_search_results("", None)  # rankings of the old texts are stale
             self.graph.set_search_results("", None)
@@ -631,6 +639,49 @@ class MainWindow(WindowChats):
             return False
         except OSError:
             return None
+
+    # ---- backups ----------------------------------------------------------------------
+    def open_backups(self) -> None:
+        """File ▸ Backups…: the list, Back up now, Restore…"""
+        from ..store import DB_FILE
+
+        dlg = BackupsDialog(self.data_dir / DB_FILE, self.settings.backup_keep,
+                            lambda: self.run_op("backup"), self.restore_backup, self)
+        self._backups_dialog = dlg
+        try:
+            dlg.exec()
+        finally:
+            self._backups_dialog = None
+
+    def restore_backup(self, path: Path) -> bool:
+        """Put backup `path` in place of the memory file: the assistant is closed, the file
+        replaced (`backups.restore_backup`), the folder opened again.  A refused backup
+        changes nothing (a message says why); True when restored."""
+        from ..backups import restore_backup
+        from ..store import DB_FILE, StoreError
+
+        if self.is_streaming():
+            self.message("information", "Restore a backup",
+                         "An answer is being written: stop it or let it finish, then restore.")
+            return False
+        self.statusBar().showMessage("Restoring the backup…")
+        QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.CursorShape.WaitCursor)
+        try:  # a file copy and a check, while the window has no memories open: a moment
+            self._close_assistant()
+            done = restore_backup(self.data_dir / DB_FILE, Path(path))
+        except (StoreError, OSError) as exc:
+            self.message("warning", "The backup was not restored", f"{exc}\n\nNothing was changed.")
+            done = None
+        finally:
+            QtWidgets.QApplication.restoreOverrideCursor()
+        self._open_data_dir(self.data_dir)
+        if done is not None:
+            what = (f"the backup of {when(done['made_at'])}" if done["made_at"] else
+                    done["restored"])
+            self.statusBar().showMessage(
+                f"Restored {what}. The memory file it replaced is kept as "
+                f"backups/{done['kept']} (File ▸ Backups… to undo).", 15000)
+        return done is not None
 
     # ---- misc -------------------------------------------------------------------------
     def search_memories(self) -> None:

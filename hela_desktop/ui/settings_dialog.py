@@ -214,6 +214,11 @@ class SettingsDialog(QtWidgets.QDialog):
         muted(h3)
         h3.setWordWrap(True)
         f3.addRow("", h3)
+        self.backup_keep = _spin(0, 365, settings.backup_keep, suffix=" backups", special="none",
+                                 tip="A copy of your memories is made while the app sits idle, "
+                                     "once a day; this many are kept (File ▸ Backups… lists "
+                                     "and restores them; backup_keep)")
+        f3.addRow("Daily backups to keep:", self.backup_keep)
         lay.addWidget(box3)
 
         # -- advanced, behind a disclosure
@@ -404,6 +409,7 @@ class SettingsDialog(QtWidgets.QDialog):
         self.time_budget.setValue(round(d.swap_time_budget * 100))
         self.prefetch.setChecked(d.swap_prefetch)
         self.idle.setValue(d.idle_minutes)
+        self.backup_keep.setValue(d.backup_keep)
         self.reretrieve.setValue(d.reretrieve_every)
         self.lookback.setValue(d.lookback_tokens)
         self.max_memories.setValue(d.max_memories)
@@ -437,6 +443,7 @@ class SettingsDialog(QtWidgets.QDialog):
             s.swap_time_budget = self.time_budget.value() / 100.0  # (keep a larger file value)
         s.swap_prefetch = self.prefetch.isChecked()
         s.idle_minutes = float(self.idle.value())
+        s.backup_keep = self.backup_keep.value()
         s.validate()
         return s
 

@@ -218,6 +218,18 @@ def muted(*widgets: QtWidgets.QWidget) -> None:
         w.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
 
 
+def hint_with_count(lay: QtWidgets.QBoxLayout, text: str) -> QtWidgets.QLabel:
+    """A wrapped hint over a list, and under it the list's count line (returned, empty),
+    both in the readable grey, added to `lay`."""
+    hint = QtWidgets.QLabel(text)
+    hint.setWordWrap(True)
+    count_label = QtWidgets.QLabel("")
+    muted(hint, count_label)
+    lay.addWidget(hint)
+    lay.addWidget(count_label)
+    return count_label
+
+
 def show_html(view: QtWidgets.QTextEdit, text: str) -> None:
     """Show `text` (rich text) in `view`, its ``class='muted'`` small print in the palette's
     readable grey (HTML's "gray" was 3.95:1 on white and 4.3:1 on the dark scheme)."""

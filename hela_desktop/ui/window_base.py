@@ -43,6 +43,7 @@ class WindowBase(QtWidgets.QMainWindow):
     act_import: QtGui.QAction
     act_import_folder: QtGui.QAction
     act_export_chat: QtGui.QAction
+    act_backups: QtGui.QAction
     act_settings: QtGui.QAction
     act_quit: QtGui.QAction
     act_find: QtGui.QAction
@@ -76,6 +77,7 @@ class WindowBase(QtWidgets.QMainWindow):
     find_in_graph: Callable[[], None]
     consolidate_now: Callable[[], None]
     open_settings: Callable[[], None]
+    open_backups: Callable[[], None]
     zoom_chat: Callable[..., None]
     set_appearance: Callable[[str], None]
     about: Callable[[], None]

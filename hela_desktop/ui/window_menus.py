@@ -60,6 +60,8 @@ def _file_menu(w: WindowBase, jobs: FileJobs, f: QtWidgets.QMenu) -> None:
         "Read a folder of Markdown notes (an Obsidian vault) or Jan threads")
     w.act_export_chat = add_action(w, f, "Export &chat as Markdown…", jobs.export_chat, None,
                                    "Write the open chat to a Markdown file")
+    w.act_backups = add_action(w, f, "&Backups…", w.open_backups, None,
+                               "The automatic backups of your memories: back up now, restore one")
     f.addSeparator()
     w.act_settings = add_action(w, f, "&Settings…", w.open_settings, "Ctrl+,")
     w.act_settings.setMenuRole(QtGui.QAction.MenuRole.PreferencesRole)

@@ -13,7 +13,8 @@ the worker's signals they emit.
 (id, title) · ``delete_conv`` id · ``delete_conv_memories`` id (and its memories) · ``knowledge_edit`` (id, text) · ``knowledge_delete`` id
 · ``knowledge_restore`` id · ``search`` (who, text) · ``rewind`` (conversation id, message
 id) · ``conversation`` id · ``conversations`` · ``browse`` `BrowseQuery` · ``locate`` id
-(where a memory is now: kept, archived, deleted or gone).
+(where a memory is now: kept, archived, deleted or gone) · ``backup`` (a backup of the
+memory file now).
 """
 
 from __future__ import annotations
@@ -183,6 +184,14 @@ def _browse(_w, a, arg) -> dict:
     return browse(a.store, arg)
 
 
+def _backup(_w, a, _arg) -> dict:
+    """A backup of the memory file now (File ▸ Backups ▸ Back up now)."""
+    from ..backups import make_backup
+
+    keep = a.settings.backup_keep
+    return make_backup(a.store, keep=keep or None).to_dict()
+
+
 def _locate(_w, a, arg) -> dict:
     """Where memory `arg` is now: "kept" (in recall), "archived", "deleted" (with when),
     or "gone" (deleted for good, or never there)."""
@@ -217,4 +226,5 @@ OPS: dict[str, Op] = {
     "conversations": Op(_conversations, quiet=True),
     "browse": Op(_browse),
     "locate": Op(_locate),
+    "backup": Op(_backup),
 }

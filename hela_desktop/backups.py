@@ -1,0 +1,224 @@
+"""Automatic backups of the memory file (Qt-free).
+
+A copy of ``memory.sqlite3`` is made in ``<data folder>/backups/`` while the app sits idle,
+at most once every ``Settings.backup_every_days`` (default 1), and the newest
+``Settings.backup_keep`` (default 7; 0: no automatic backups) are kept.  Each copy is a
+whole, consistent memory file (SQLite's online backup, written beside and then renamed
+into place, owner-only), named for when it was made:
+``memory-2026-12-02-013005.sqlite3``.
+
+Deleting means it here too: a memory deleted for good (`forgetting.purge`) is erased
+from every backup as well (`erase_in_backups`), and restoring a backup
+(`restore_backup`) never brings back a memory erased after it was made.  Restoring
+first keeps the memory file it replaces, as ``memory-…-before-restore.sqlite3``, so a
+restore can itself be undone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .paths import create_private_file, private_data_dir
+from .store import Store, StoreError
+
+BACKUP_DIR = "backups"
+_PREFIX = "memory-"
+_SUFFIX = ".sqlite3"
+_STAMP = "%Y-%m-%d-%H%M%S"
+BEFORE_RESTORE = "-before-restore"
+
+
+@dataclass(frozen=True)
+class Backup:
+    path: Path
+    made_at: float  # epoch seconds, from the name (local time)
+    size: int  # bytes
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def before_restore(self) -> bool:
+        """The memory file a restore replaced (kept so the restore can be undone)."""
+        return self.path.stem.endswith(BEFORE_RESTORE)
+
+    def to_dict(self) -> dict:
+        return {"file": self.name, "path": str(self.path), "made_at": self.made_at,
+                "made": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.made_at)),
+                "bytes": self.size, "before_restore": self.before_restore}
+
+
+def backup_dir(db_file: Path) -> Path:
+    """Where the backups of memory file `db_file` live."""
+    return Path(db_file).parent / BACKUP_DIR
+
+
+def _parse(path: Path) -> Backup | None:
+    stem = path.name[len(_PREFIX):-len(_SUFFIX)]
+    if not (path.name.startswith(_PREFIX) and path.name.endswith(_SUFFIX)):
+        return None
+    stem = stem.removesuffix(BEFORE_RESTORE)
+    try:
+        made = time.mktime(time.strptime(stem, _STAMP))
+        size = path.stat().st_size
+    except (ValueError, OverflowError, OSError):
+        return None  # not one of ours: left alone
+    return Backup(path, made, size)
+
+
+def list_backups(db_file: Path) -> list[Backup]:
+    """The backups of `db_file`, newest first (files of other names are not backups)."""
+    folder = backup_dir(db_file)
+    if not folder.is_dir():
+        return []
+    found = [b for b in (_parse(p) for p in folder.iterdir() if p.is_file()) if b is not None]
+    return sorted(found, key=lambda b: (b.made_at, b.name), reverse=True)
+
+
+def due(db_file: Path, every_days: float, keep: int, now: float | None = None) -> bool:
+    """Whether an automatic backup is due: backups are on (`keep` > 0) and the newest
+    regular one is at least `every_days` old (or there is none)."""
+    if keep <= 0:
+        return False
+    now = time.time() if now is None else now
+    made = [b.made_at for b in list_backups(db_file) if not b.before_restore]
+    return not made or now - max(made) >= every_days * 86400.0
+
+
+def _free_name(folder: Path, now: float, suffix: str = "") -> Path:
+    stamp = time.strftime(_STAMP, time.localtime(now))
+    path = folder / f"{_PREFIX}{stamp}{suffix}{_SUFFIX}"
+    n = 0
+    while path.exists():  # two in one second: the next second's name
+        n += 1
+        stamp = time.strftime(_STAMP, time.localtime(now + n))
+        path = folder / f"{_PREFIX}{stamp}{suffix}{_SUFFIX}"
+    return path
+
+
+def make_backup(store: Store, *, keep: int | None = None, now: float | None = None,
+                suffix: str = "") -> Backup:
+    """Copy `store`'s memory file into its backups folder; then, if `keep` is given, delete
+    the oldest regular backups beyond the newest `keep` (a copy kept by a restore is never
+    deleted here).  The copy is complete or absent: it is written under a temporary name
+    and renamed into place."""
+    now = time.time() if now is None else now
+    folder = backup_dir(store.path)
+    private_data_dir(folder)
+    final = _free_name(folder, now, suffix)
+    partial = folder / f".partial-{final.name}"
+    try:
+        store.copy_to(partial)
+        os.replace(partial, final)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+    if keep is not None:
+        prune(store.path, keep)
+    made = _parse(final)
+    assert made is not None
+    return made
+
+
+def prune(db_file: Path, keep: int) -> list[Path]:
+    """Delete the regular backups beyond the newest `keep`; the paths deleted."""
+    regular = [b for b in list_backups(db_file) if not b.before_restore]
+    gone = []
+    for b in regular[max(0, keep):]:
+        with contextlib.suppress(FileNotFoundError):
+            b.path.unlink()
+            gone.append(b.path)
+    return gone
+
+
+def erase_in_backups(store: Store) -> dict:
+    """Erase from every backup the memories `store` has deleted for good (its ``erased``
+    uids), as `forgetting.purge` erased them from the memory file.  A backup that cannot
+    be opened cannot be cleaned, and is deleted (it could not be restored either).
+    Returns ``{"backups": n cleaned, "memories": n erased in them, "deleted": [names]}``."""
+    uids = store.erased_uids()
+    out: dict = {"backups": 0, "memories": 0, "deleted": []}
+    if not uids:
+        return out
+    for b in list_backups(store.path):
+        try:
+            out["memories"] += _erase_in(b.path, uids)
+            out["backups"] += 1
+        except (StoreError, sqlite3.DatabaseError, OSError):  # unreadable: not kept either
+            with contextlib.suppress(OSError):
+                b.path.unlink()
+            out["deleted"].append(b.name)
+    return out
+
+
+def _erase_in(db_file: Path, uids: list[str]) -> int:
+    """Purge the memories of `uids` from memory file `db_file`; how many it held."""
+    with Store(db_file, create=False) as copy:
+        with copy.transaction():
+            copy.add_erased(uids)
+            ids, _links, _knowledge = copy.erase_again()
+        copy.scrub()
+    return len(ids)
+
+
+def restore_backup(db_file: Path, backup: Path, *, now: float | None = None) -> dict:
+    """Put backup `backup` in place of memory file `db_file` (nothing may have it open:
+    the caller holds the data folder's lock and has closed its store).
+
+    The backup is checked first (a whole memory file, of a schema this version reads), on
+    a copy, and the memories erased since it was made are erased from that copy; only then
+    is the current file kept as ``memory-…-before-restore.sqlite3`` and replaced.  A
+    refusal (`StoreError`) changes nothing.  Returns ``{"restored": name, "made_at": when
+    the backup was made (None: a file not named as a backup), "kept": name of the copy of
+    the replaced file, "erased": memories erased from the backup}``."""
+    db_file, backup = Path(db_file), Path(backup)
+    if not backup.is_file():
+        raise StoreError(f"{backup}: no such backup")
+    if not Store.is_memory_file(backup):
+        raise StoreError(f"{backup.name}: cannot be restored: it is damaged, or not a HeLa "
+                         "memory file")
+    staged = db_file.with_name(f".restoring-{db_file.name}")
+    erased = 0
+    try:
+        _copy_file(backup, staged)
+        with Store(db_file, create=False) as live:
+            uids = live.erased_uids()
+            kept = make_backup(live, now=now, suffix=BEFORE_RESTORE)
+        try:
+            erased = _erase_in(staged, uids) if uids else 0
+            with Store(staged, create=False) as check:
+                ok = check.integrity_ok()
+        except (StoreError, sqlite3.DatabaseError) as exc:
+            kept.path.unlink()
+            why = ("it was made by a newer version of HeLa Desktop" if "newer" in str(exc)
+                   else "it is damaged, or not a HeLa memory file")
+            raise StoreError(f"{backup.name}: cannot be restored: {why}") from exc
+        if not ok:
+            kept.path.unlink()
+            raise StoreError(f"{backup.name}: the backup is damaged (integrity check failed)")
+        for side in ("-wal", "-shm"):  # the replaced file's log must not meet the new one
+            with contextlib.suppress(FileNotFoundError):
+                Path(str(db_file) + side).unlink()
+        os.replace(staged, db_file)
+    finally:
+        for p in (staged, Path(str(staged) + "-wal"), Path(str(staged) + "-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                p.unlink()
+    named = _parse(backup)
+    return {"restored": backup.name, "made_at": None if named is None else named.made_at,
+            "kept": kept.name, "erased": erased}
+
+
+def _copy_file(src: Path, dest: Path) -> None:
+    """Copy a backup byte for byte into an owner-only file (the backup is not opened:
+    checking it must not change it)."""
+    create_private_file(dest)
+    with open(src, "rb") as a, open(dest, "r+b") as b:
+        shutil.copyfileobj(a, b)

@@ -1,0 +1,123 @@
+"""File ▸ Backups…: the automatic backups of the memory file (`hela_desktop.backups`), to
+make one now, open their folder, or restore one (after a question; the window then reopens
+its data folder on the restored file)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from ..backups import Backup, backup_dir, list_backups
+from ..words import count
+from .archive_tab import ask
+from .explain import when
+from .plain import message_box
+from .theme import hint_with_count
+
+
+def restore_question(b: Backup) -> str:
+    return (f"Restore the backup of {when(b.made_at)}?\n\nYour memories, chats and knowledge "
+            "go back to how they were then: what you said since is not in it. The memory "
+            "file you have now is kept as a backup first, so this can be undone. Memories "
+            "you deleted for good since then stay erased.")
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{max(1, round(n / 1e3))} kB"
+
+
+class BackupsDialog(QtWidgets.QDialog):
+    """The list of backups, newest first. `make_now()` asks the window for a backup (it
+    comes back through `refresh`); `restore(path)` restores one (the window closes this
+    dialog first)."""
+
+    def __init__(self, db_file: Path, keep: int, make_now: Callable[[], None],
+                 restore: Callable[[Path], object], parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Backups")
+        self.resize(620, 380)
+        self.db_file, self._make_now, self._restore = Path(db_file), make_now, restore
+        lay = QtWidgets.QVBoxLayout(self)
+        every = ("a copy of your memories is made while the app sits idle, once a day, and "
+                 f"the newest {keep} are kept" if keep else
+                 "automatic backups are off (Settings: backup_keep is 0)")
+        self.count_label = hint_with_count(
+            lay, f"Backups are whole copies of the memory file: {every}. Restoring one "
+            "brings back your memories as they were then. Deleting a memory for good erases "
+            "it from the backups too.")
+        self.table = QtWidgets.QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(["Made", "Size", "Note"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setColumnWidth(0, 150)
+        self.table.itemSelectionChanged.connect(self._update_buttons)
+        self.table.itemDoubleClicked.connect(lambda _i: self.restore_selected())
+        lay.addWidget(self.table, 1)
+        row = QtWidgets.QHBoxLayout()
+        self.make_button = QtWidgets.QPushButton("Back up now")
+        self.make_button.clicked.connect(self.make_now)
+        self.restore_button = QtWidgets.QPushButton("Restore…")
+        self.restore_button.clicked.connect(self.restore_selected)
+        self.folder_button = QtWidgets.QPushButton("Open folder")
+        self.folder_button.setToolTip(str(backup_dir(self.db_file)))
+        self.folder_button.clicked.connect(self.open_folder)
+        close = QtWidgets.QPushButton("Close")
+        close.clicked.connect(self.reject)
+        for b in (self.make_button, self.restore_button, self.folder_button):
+            row.addWidget(b)
+        row.addStretch(1)
+        row.addWidget(close)
+        lay.addLayout(row)
+        self.backups: list[Backup] = []
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the backups folder again (a directory listing: cheap)."""
+        self.backups = list_backups(self.db_file)
+        self.table.setRowCount(len(self.backups))
+        for r, b in enumerate(self.backups):
+            note = "the memory file a restore replaced" if b.before_restore else ""
+            for c, text in enumerate((when(b.made_at), _size(b.size), note)):
+                item = QtWidgets.QTableWidgetItem(text)
+                item.setToolTip(str(b.path))
+                self.table.setItem(r, c, item)
+        self.count_label.setText(
+            f"{count(len(self.backups), 'backup')} in {backup_dir(self.db_file)}"
+            if self.backups else "No backups yet: Back up now makes the first.")
+        self.make_button.setEnabled(True)
+        if self.backups and not self.table.selectedItems():
+            self.table.selectRow(0)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        self.restore_button.setEnabled(bool(self.table.selectionModel().selectedRows()))
+        self.folder_button.setEnabled(backup_dir(self.db_file).is_dir())
+
+    def selected(self) -> Backup | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.backups[rows[0].row()] if rows and rows[0].row() < len(self.backups) else None
+
+    def make_now(self) -> None:
+        self.make_button.setEnabled(False)  # until the backup is made (`refresh`)
+        self.count_label.setText("Backing up…")
+        self._make_now()
+
+    def restore_selected(self) -> None:
+        b = self.selected()
+        if b is None:
+            return
+        box = message_box(QtWidgets.QMessageBox.Icon.Question, "Restore a backup",
+                          restore_question(b), QtWidgets.QMessageBox.StandardButton.Cancel, self)
+        go = box.addButton("Restore", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QtWidgets.QMessageBox.StandardButton.Cancel)
+        if ask(box) is go:
+            self.accept()
+            self._restore(b.path)
+
+    def open_folder(self) -> None:
+        QtGui.QDesktopServices.openUrl(QtCore.QUrl.fromLocalFile(str(backup_dir(self.db_file))))

@@ -1,0 +1,299 @@
+"""Automatic backups of the memory file: made while idle (at most once per
+`backup_every_days`, the newest `backup_keep` kept), cleaned of what is deleted for good,
+restored without bringing back what was erased, refused whole when damaged.
+
+Real SQLite files, the real CLI, the real idle scheduler (with the real embedder and the
+bundled model) and the real window (pytest-qt offscreen)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hela_desktop import backups as B
+from hela_desktop.cli import main as cli_main
+from hela_desktop.forgetting import purge
+from hela_desktop.store import DB_FILE, Store, StoreError
+
+SECRET = "quokkazebra"  # a word that occurs nowhere else
+
+
+def _vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).normal(size=8).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _store(folder: Path, n: int = 20) -> tuple[Store, int]:
+    s = Store(folder)
+    with s.transaction():
+        for i in range(n):
+            s.add_episode(f"filler memory {i} about gardening", "ok", _vec(i))
+        secret = s.add_episode(f"My password is {SECRET}.", "Noted.", _vec(99))
+    return s, secret
+
+
+def _texts(db_file: Path) -> list[str]:
+    with Store(db_file, create=False) as s:
+        return sorted(e.user_text for e in s.list_episodes(limit=1000, include_deleted=True,
+                                                           include_archived=True))
+
+
+def test_backups_are_made_named_listed_and_pruned(tmp_path):
+    s, _ = _store(tmp_path / "d")
+    day = 86400.0
+    t0 = time.mktime((2026, 11, 1, 9, 30, 0, 0, 0, -1))
+    assert B.list_backups(s.path) == [] and B.due(s.path, 1.0, 7, now=t0)
+    made = [B.make_backup(s, keep=3, now=t0 + i * day) for i in range(5)]
+    assert made[0].name == "memory-2026-11-01-093000.sqlite3"
+    left = B.list_backups(s.path)
+    assert [b.name for b in left] == [m.name for m in made[:1:-1]]  # the newest 3, newest first
+    assert left[0].made_at == t0 + 4 * day and left[0].size == made[4].path.stat().st_size
+    assert (left[0].path.stat().st_mode & 0o777) == 0o600
+    assert (B.backup_dir(s.path).stat().st_mode & 0o777) == 0o700
+    # due: a day after the newest regular one, and never when backups are off
+    assert not B.due(s.path, 1.0, 7, now=t0 + 4.5 * day)
+    assert B.due(s.path, 1.0, 7, now=t0 + 5 * day)
+    assert not B.due(s.path, 1.0, 0, now=t0 + 50 * day)
+    # two in one second get two names; files that are not backups are left alone
+    again = B.make_backup(s, now=t0 + 4 * day)
+    assert again.name == "memory-2026-11-05-093001.sqlite3"
+    (B.backup_dir(s.path) / "notes.txt").write_text("mine")
+    assert len(B.list_backups(s.path)) == 4
+    assert B.prune(s.path, 1) and [b.name for b in B.list_backups(s.path)] == [again.name]
+    assert (B.backup_dir(s.path) / "notes.txt").exists()
+    # a backup is a whole memory file with every memory
+    assert _texts(again.path) == _texts(s.path)
+    s.close()
+
+
+def test_deleting_for_good_erases_from_every_backup(tmp_path):
+    s, secret = _store(tmp_path / "d")
+    first = B.make_backup(s, now=time.time() - 86400)
+    second = B.make_backup(s)
+    assert all(SECRET.encode() in b.path.read_bytes() for b in (first, second))
+    with s.transaction():
+        s.set_deleted(secret, True)
+    assert purge(s, [secret]) == [secret]
+    for b in (first, second):
+        assert SECRET.encode() not in b.path.read_bytes(), b.name
+        assert len(_texts(b.path)) == 20  # the other memories stay
+        assert not Path(str(b.path) + "-wal").exists()
+    s.close()
+
+
+def test_an_unreadable_backup_is_not_left_holding_what_was_erased(tmp_path):
+    s, secret = _store(tmp_path / "d")
+    good = B.make_backup(s, now=time.time() - 86400)
+    bad = B.backup_dir(s.path) / "memory-2026-01-01-000000.sqlite3"
+    bad.write_bytes(b"not a database " + SECRET.encode())
+    with s.transaction():
+        s.set_deleted(secret, True)
+    purge(s, [secret])
+    assert not bad.exists() and good.path.exists()
+    s.close()
+
+
+def test_restoring_brings_back_the_old_state_and_keeps_the_current_file(tmp_path):
+    s, secret = _store(tmp_path / "d")
+    old = B.make_backup(s, now=time.time() - 3600)
+    with s.transaction():
+        s.add_episode("said after the backup", "ok", _vec(500))
+    path = s.path
+    s.close()
+    done = B.restore_backup(path, old.path)
+    assert done["restored"] == old.name and done["erased"] == 0
+    assert "said after the backup" not in _texts(path)
+    kept = B.backup_dir(path) / done["kept"]
+    assert kept.name.endswith("-before-restore.sqlite3") and "said after the backup" in _texts(kept)
+    assert [b.before_restore for b in B.list_backups(path)].count(True) == 1
+    # a copy kept by a restore is not a regular backup: pruning and `due` leave it be
+    B.prune(path, 0)
+    assert [b.name for b in B.list_backups(path)] == [kept.name]
+    # and restoring it undoes the restore
+    B.restore_backup(path, kept)
+    assert "said after the backup" in _texts(path)
+
+
+def test_a_restore_never_brings_back_what_was_deleted_for_good(tmp_path):
+    """A backup copied in from elsewhere (made before the erasure, never cleaned) still
+    holds the memory; restoring it erases it again on the way in."""
+    s, secret = _store(tmp_path / "d")
+    outside = tmp_path / "elsewhere.sqlite3"
+    s.copy_to(outside)
+    with s.transaction():
+        s.set_deleted(secret, True)
+    purge(s, [secret])
+    path = s.path
+    s.close()
+    assert SECRET.encode() in outside.read_bytes()
+    done = B.restore_backup(path, outside)
+    assert done["erased"] == 1
+    assert all(SECRET not in t for t in _texts(path)) and len(_texts(path)) == 20
+    assert SECRET.encode() not in path.read_bytes()
+    assert SECRET.encode() in outside.read_bytes()  # the user's own file is not touched
+
+
+@pytest.mark.parametrize("content", [b"", b"SQLite format 3\x00" + b"\x00" * 200, b"garbage"])
+def test_a_damaged_backup_is_refused_and_nothing_changes(tmp_path, content):
+    s, _ = _store(tmp_path / "d")
+    path = s.path
+    s.close()
+    before = path.read_bytes()
+    bad = tmp_path / "bad.sqlite3"
+    bad.write_bytes(content)
+    with pytest.raises(StoreError, match="cannot be restored"):
+        B.restore_backup(path, bad)
+    assert path.read_bytes() == before
+    assert B.list_backups(path) == []  # no copy of the current file left behind
+    assert {p.name for p in path.parent.iterdir()} <= {DB_FILE, "backups"}  # nothing staged left
+
+
+def test_the_terminal_lists_makes_and_restores_backups(tmp_path, capsys):
+    folder = tmp_path / "d"
+    s, secret = _store(folder)
+    s.close()
+    base = ["--data-dir", str(folder)]
+    assert cli_main(["backups", "list", *base]) == 0
+    assert "no backups yet" in capsys.readouterr().out
+    assert cli_main(["backups", "make", "--json", *base]) == 0
+    made = json.loads(capsys.readouterr().out)
+    assert made["file"].startswith("memory-") and made["bytes"] > 0
+    assert cli_main(["memories", "delete", str(secret), *base]) == 0
+    capsys.readouterr()
+    assert cli_main(["backups", "list", "--json", *base]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [b["file"] for b in listed] == [made["file"]]
+    assert cli_main(["backups", "restore", made["file"], *base]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"restored {made['file']}") and "-before-restore.sqlite3" in out
+    with Store(folder) as s2:
+        assert s2.episode(secret).deleted_at is None  # as it was when the backup was made
+    assert cli_main(["backups", "restore", "nope.sqlite3", *base]) == 2
+    assert "no such backup" in capsys.readouterr().err
+    assert cli_main(["backups", "restore", str(folder / DB_FILE), *base]) == 2
+    assert "the memory file itself" in capsys.readouterr().err
+    assert cli_main(["backups", *base]) == 2  # the group alone: its help
+
+
+def test_restore_is_refused_while_the_app_has_the_folder(tmp_path, capsys):
+    from hela_desktop.folder_lock import lock_data_dir
+
+    folder = tmp_path / "d"
+    s, _ = _store(folder)
+    made = B.make_backup(s)
+    s.close()
+    lock = lock_data_dir(folder, "the desktop app")
+    try:
+        before = (folder / DB_FILE).read_bytes()
+        assert cli_main(["backups", "restore", made.name, "--data-dir", str(folder)]) == 3
+        assert "in use" in capsys.readouterr().err
+        assert (folder / DB_FILE).read_bytes() == before
+    finally:
+        lock.release()
+
+
+def test_an_idle_pass_backs_up_once_a_day(tmp_path):
+    from hela_desktop.consolidate import ConsolidationParams
+    from hela_desktop.embedder import Embedder
+    from hela_desktop.loader import AssistantLoader
+    from hela_desktop.scheduler import IdleScheduler
+    from hela_desktop.ui.explain import activity_sentence, backup_sentence, reflection_sentence
+
+    s, _ = _store(tmp_path)
+    s.close()
+    loader = AssistantLoader(tmp_path, embedder=Embedder())
+    loader.settings.backup_keep = 2
+    sched = IdleScheduler(loader, start=False,
+                          consolidation=ConsolidationParams(hub_degree=50.0))
+    try:
+        first = sched.run_pass("manual")
+        assert first is not None and first.error is None
+        assert first.backup["file"] == B.list_backups(loader.store.path)[0].name
+        assert first.backup["kept"] == 1
+        assert reflection_sentence(first).startswith(
+            f"Backed up your memories to backups/{first.backup['file']} (1 backup kept).")
+        assert sched.run_pass("manual").backup is None  # not due again today
+        loader.settings.backup_keep = 0
+        for b in B.list_backups(loader.store.path):
+            b.path.unlink()
+        assert sched.run_pass("manual").backup is None  # off
+    finally:
+        sched.shutdown()
+    acts = [a for a in loader.store.activity() if a["job"] == "backup"]
+    assert len(acts) == 1 and activity_sentence("backup", acts[0]["summary"]).startswith(
+        "Backed up your memories to backups/memory-")
+    assert backup_sentence({"error": "OSError: disk full"}) == (
+        "The automatic backup failed (OSError: disk full); your memories are as they were.")
+    loader.close()
+
+
+def test_backup_settings_are_checked():
+    from hela_desktop.config import Settings, SettingsError
+
+    s = Settings.from_dict({"backup_keep": -3, "backup_every_days": 0})
+    assert s.backup_keep == 0 and s.backup_every_days == 0.01
+    with pytest.raises(SettingsError, match="backup_keep"):
+        Settings().with_overrides(backup_keep=1000)
+
+
+@pytest.mark.gui
+def test_the_window_backs_up_and_restores(qtbot, tmp_path, embedder, monkeypatch):
+    """File ▸ Backups…: Back up now lists the new backup; Restore… (after a question whose
+    default is Cancel) brings the memories back as they were, and the window shows them."""
+    pytest.importorskip("pytestqt")
+    import qt_env  # noqa: F401
+    from PySide6 import QtWidgets
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.ui import backups_dialog
+
+    folder = tmp_path / "d"
+    s, secret = _store(folder)
+    s.close()
+    w = _window(qtbot, folder, embedder)
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    dialogs: list = []
+    monkeypatch.setattr(backups_dialog.BackupsDialog, "exec", lambda self: dialogs.append(self))
+    w.act_backups.trigger()
+    dlg = dialogs[-1]
+    assert dlg.count_label.text().startswith("No backups yet")
+    assert not dlg.restore_button.isEnabled()
+    w._backups_dialog = dlg  # as while it is shown (exec is replaced here)
+    dlg.make_button.click()
+    _wait(qtbot, lambda: len(dlg.backups) == 1, 20)
+    assert dlg.restore_button.isEnabled() and "Backed up your memories" in \
+        w.statusBar().currentMessage()
+
+    w.run_op("delete", secret)
+    reader = Store(folder)
+    _wait(qtbot, lambda: reader.episode(secret).deleted_at is not None, 20)
+    reader.close()
+    asked: list = []
+
+    def answer(go: bool):
+        def ask(box):
+            asked.append(box.text())
+            assert box.defaultButton() is box.button(QtWidgets.QMessageBox.StandardButton.Cancel)
+            chosen = [b for b in box.buttons() if b.text() == "Restore"]
+            return chosen[0] if go else box.defaultButton()
+        return ask
+
+    monkeypatch.setattr(backups_dialog, "ask", answer(False))
+    dlg.restore_selected()
+    assert asked[-1].startswith("Restore the backup of ") and "kept as a backup" in asked[-1]
+    with Store(folder) as s2:
+        assert s2.episode(secret).deleted_at is not None  # cancelled: nothing changed
+    monkeypatch.setattr(backups_dialog, "ask", answer(True))
+    dlg.restore_selected()
+    _wait(qtbot, lambda: w.client is not None and w.embedder_ready, 60)
+    assert "The memory file it replaced is kept as backups/" in w.statusBar().currentMessage()
+    with Store(folder) as s2:
+        assert s2.episode(secret).deleted_at is None
+    w.right_tabs.setCurrentIndex(1)
+    _wait(qtbot, lambda: secret in [e.id for e in w.browser.model.episodes], 30)
+    w.close()
