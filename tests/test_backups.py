@@ -297,3 +297,15 @@ def test_the_window_backs_up_and_restores(qtbot, tmp_path, embedder, monkeypatch
     w.right_tabs.setCurrentIndex(1)
     _wait(qtbot, lambda: secret in [e.id for e in w.browser.model.episodes], 30)
     w.close()
+
+
+def test_importing_a_backup_says_how_to_use_it(tmp_path, capsys):
+    """File ▸ Import… on a backup (or a memory.sqlite3) said "binary data (NUL byte): not a
+    text or memory file"; it now says what the file is and the two ways to use it."""
+    s, _ = _store(tmp_path / "d")
+    made = B.make_backup(s)
+    s.close()
+    assert cli_main(["import", str(made.path), "--data-dir", str(tmp_path / "other")]) == 2
+    err = capsys.readouterr().err
+    assert "a SQLite database" in err and "backups restore" in err and "export" in err
+    assert not (tmp_path / "other" / DB_FILE).exists()

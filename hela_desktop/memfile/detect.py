@@ -29,6 +29,11 @@ def _open_source(path: Path, limits: Limits, now: float) -> _Source:
         raise _Bad(f"cannot read ({exc.strerror or exc})", "file") from None
     if not head:
         raise _Bad("empty file: not a memory file", "file")
+    if head.startswith(b"SQLite format 3\x00"):  # a data folder's memory.sqlite3, a backup
+        raise _Bad("a SQLite database (a data folder's memory.sqlite3 or one of its backups), "
+                   "not a memory file: restore a backup with File ▸ Backups… or `hela-desktop "
+                   "backups restore`, or write a memory file from it with `hela-desktop export "
+                   "memories.hela --data-dir THIS_FILE` and import that", "file")
     history = importers.detect_file(path, head, limits)
     if history is not None:
         return history
