@@ -32,6 +32,7 @@ _PREFIX = "memory-"
 _SUFFIX = ".sqlite3"
 _STAMP = "%Y-%m-%d-%H%M%S"
 BEFORE_RESTORE = "-before-restore"
+BEFORE_IMPORT = "-before-import"
 
 
 @dataclass(frozen=True)
@@ -46,13 +47,27 @@ class Backup:
 
     @property
     def before_restore(self) -> bool:
-        """The memory file a restore replaced (kept so the restore can be undone)."""
+        """The memory file a restore replaced (kept so the restore can be undone; never
+        deleted by the rotation)."""
         return self.path.stem.endswith(BEFORE_RESTORE)
+
+    @property
+    def before_import(self) -> bool:
+        """Made just before an import wrote anything (restoring it undoes the import)."""
+        return self.path.stem.endswith(BEFORE_IMPORT)
+
+    @property
+    def note(self) -> str:
+        """Why it was made, when not by the daily rotation: a few words."""
+        if self.before_restore:
+            return "the memory file a restore replaced"
+        return "made before an import" if self.before_import else ""
 
     def to_dict(self) -> dict:
         return {"file": self.name, "path": str(self.path), "made_at": self.made_at,
                 "made": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.made_at)),
-                "bytes": self.size, "before_restore": self.before_restore}
+                "bytes": self.size, "before_restore": self.before_restore,
+                "before_import": self.before_import}
 
 
 def backup_dir(db_file: Path) -> Path:
@@ -64,7 +79,7 @@ def _parse(path: Path) -> Backup | None:
     stem = path.name[len(_PREFIX):-len(_SUFFIX)]
     if not (path.name.startswith(_PREFIX) and path.name.endswith(_SUFFIX)):
         return None
-    stem = stem.removesuffix(BEFORE_RESTORE)
+    stem = stem.removesuffix(BEFORE_RESTORE).removesuffix(BEFORE_IMPORT)
     try:
         made = time.mktime(time.strptime(stem, _STAMP))
         size = path.stat().st_size

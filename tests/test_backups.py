@@ -309,3 +309,47 @@ def test_importing_a_backup_says_how_to_use_it(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "a SQLite database" in err and "backups restore" in err and "export" in err
     assert not (tmp_path / "other" / DB_FILE).exists()
+
+
+def test_an_import_can_be_undone_by_the_backup_made_just_before_it(tmp_path, capsys):
+    """A mistaken import (5,000 old chats into the wrong folder) could not be taken back.
+    Just before an import writes into a store that holds memories, a backup of it is made
+    and named in the report; restoring it undoes the import.  A dry run, a refused file and
+    an import into an empty folder make none."""
+    folder = tmp_path / "d"
+    s, _ = _store(folder)
+    s.close()
+    notes = tmp_path / "notes.json"
+    notes.write_text(json.dumps([{"content": f"imported memory {i}"} for i in range(3)]))
+    base = ["--data-dir", str(folder)]
+    assert cli_main(["import", str(notes), "--dry-run", *base]) == 0
+    (tmp_path / "bad.json").write_text("[{")
+    assert cli_main(["import", str(tmp_path / "bad.json"), *base]) == 2
+    assert B.list_backups(folder / DB_FILE) == []
+    capsys.readouterr()
+    assert cli_main(["import", str(notes), "--json", *base]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    made = B.list_backups(folder / DB_FILE)
+    assert rep["backup"] == made[0].name and made[0].before_import
+    assert made[0].note == "made before an import" and not made[0].before_restore
+    assert len(_texts(made[0].path)) == 21 and len(_texts(folder / DB_FILE)) == 24
+    assert cli_main(["backups", "restore", rep["backup"], *base]) == 0
+    assert len(_texts(folder / DB_FILE)) == 21
+    # into an empty folder there is nothing to keep
+    assert cli_main(["import", str(notes), "--data-dir", str(tmp_path / "new")]) == 0
+    assert not (tmp_path / "new" / "backups").exists()
+
+
+def test_the_import_sentence_names_its_backup(tmp_path):
+    from hela_desktop.memfile import import_file
+
+    s, _ = _store(tmp_path / "d")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("One thing I noted.\n\nAnother thing.")
+    rep = import_file(s, notes, embedder=lambda texts: np.stack([_vec(i) for i in range(len(texts))]),
+                      backup_keep=2)
+    assert rep.backup and rep.sentence().endswith(
+        f"Your memories as they were before it are kept in backups/{rep.backup}: restoring "
+        "that undoes the import (File ▸ Backups…).")
+    assert import_file(s, notes, embedder=None).backup is None  # backup_keep 0: none
+    s.close()

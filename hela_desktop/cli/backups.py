@@ -39,7 +39,7 @@ def add_cli(subparsers) -> None:
 
 def _line(b) -> str:
     size = f"{b.size / 1e6:.1f} MB" if b.size >= 100_000 else f"{b.size / 1e3:.0f} kB"
-    note = "  (the memory file a restore replaced)" if b.before_restore else ""
+    note = f"  ({b.note})" if b.note else ""
     return f"{b.to_dict()['made']}  {size:>9}  {b.name}{note}"
 
 

@@ -118,6 +118,14 @@ def _settings_hela(args: argparse.Namespace) -> HelaParams | None:
         return None
 
 
+def _backup_keep(args: argparse.Namespace) -> int:
+    """How many backups the folder's settings keep (0 when unreadable: none is made)."""
+    try:
+        return Settings.load(args.data_dir).backup_keep
+    except ValueError:
+        return 0
+
+
 def _cli_export(args: argparse.Namespace) -> int:
     if str(args.file).strip() in ("", "-"):  # not standard output: a file named "-"
         print("error: export writes a file: name one (.hela, or .md for Markdown)",
@@ -182,6 +190,7 @@ def _cli_import(args: argparse.Namespace) -> int:
     try:
         with store:
             rep = import_file(store, args.file, dry_run=args.dry_run, lam=lam,
+                              backup_keep=_backup_keep(args),
                               progress=None if show is None else show.progress,
                               stage=None if show is None else show.stage)
     except MemoryFileError as exc:

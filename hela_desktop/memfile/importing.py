@@ -122,6 +122,7 @@ def import_file(
     limits: Limits = DEFAULT_LIMITS,
     stage: Stage | None = None,
     cancel: threading.Event | None = None,
+    backup_keep: int = 0,
 ) -> ImportReport:
     """Import a memory file into `store`, all or nothing.
 
@@ -137,7 +138,10 @@ def import_file(
     ``stage(name, start, end)`` announces each phase and the progress values it spans
     (``end`` 0 while unknown): ``"reading"`` (a conversation export is parsed; progress in
     bytes), ``"checking"``, ``"embedding"`` (progress advances one per text), ``"writing"``.  Setting `cancel` (a `threading.Event`) stops the import at the next
-    progress step with `ImportCancelled`, the store unchanged.
+    progress step with `ImportCancelled`, the store unchanged.  `backup_keep` > 0: just
+    before writing into a store that holds memories, a backup of it is made
+    (``memory-…-before-import.sqlite3``, `hela_desktop.backups`; the newest `backup_keep`
+    kept), so that restoring it undoes the import (`ImportReport.backup`).
 
     Raises `MemoryFileError` (store unchanged) for any problem with the file.
     """
@@ -148,6 +152,7 @@ def import_file(
 
         lam = HelaParams().lam
     job = _Import(store, path, embedder, dry_run, lam, progress, stage, cancel)
+    job.backup_keep = 0 if dry_run else int(backup_keep)
     try:
         src = _open_source(path, limits, time.time())
         try:
@@ -174,6 +179,7 @@ class _Import:
         self.dim = _target_dim(store, embedder, self.target_name)
         self.user_progress = progress
         self.progress: Progress | None = progress if cancel is None else self._checked
+        self.backup_keep = 0  # > 0: back the store up just before writing
 
     def _cancelled(self) -> ImportCancelled:
         return ImportCancelled(f"{self.path}: import cancelled; nothing was changed")
@@ -211,6 +217,12 @@ class _Import:
         report.embedded = len(plan.to_embed)
         done0 = plan.records + (0 if self.dry_run else len(plan.to_embed))
         self.enter("writing", done0, total)
+        holds = any(store.count_episodes(archived=a, deleted=d) for a, d in
+                    ((False, False), (True, False), (False, True)))
+        if self.backup_keep > 0 and plan.records and holds:  # an empty store: nothing to keep
+            from ..backups import BEFORE_IMPORT, make_backup
+
+            report.backup = make_backup(store, keep=self.backup_keep, suffix=BEFORE_IMPORT).name
         self.write(src, plan, vectors, report, done0, total)
         report.details = src.details
         return report, total

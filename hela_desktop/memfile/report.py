@@ -95,6 +95,7 @@ class ImportReport:
     details: dict = field(default_factory=dict)
     erased: int = 0  # memories in the file the user had deleted for good here: left out
     added_deleted: int = 0  # of the memories added, those the file holds as deleted
+    backup: str | None = None  # the backup made just before writing (`backups`), its name
 
     @property
     def embed_rate(self) -> float | None:
@@ -160,6 +161,9 @@ class ImportReport:
             from ..importers.base import describe
 
             out += f" {describe(self.details)}."
+        if self.backup:
+            out += (f" Your memories as they were before it are kept in backups/{self.backup}: "
+                    "restoring that undoes the import (File ▸ Backups…).")
         return out
 
     def as_dict(self) -> dict:
@@ -171,7 +175,7 @@ class ImportReport:
             already_present=self.skipped, embedded=self.embedded,
             bad_vectors=self.bad_vectors, embed_seconds=round(self.embed_seconds, 3),
             embed_per_s=None if self.embed_rate is None else round(self.embed_rate, 1),
-            seconds=round(self.seconds, 3))
+            seconds=round(self.seconds, 3), backup=self.backup)
         return out
 
 

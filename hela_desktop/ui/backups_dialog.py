@@ -81,8 +81,7 @@ class BackupsDialog(QtWidgets.QDialog):
         self.backups = list_backups(self.db_file)
         self.table.setRowCount(len(self.backups))
         for r, b in enumerate(self.backups):
-            note = "the memory file a restore replaced" if b.before_restore else ""
-            for c, text in enumerate((when(b.made_at), _size(b.size), note)):
+            for c, text in enumerate((when(b.made_at), _size(b.size), b.note)):
                 item = QtWidgets.QTableWidgetItem(text)
                 item.setToolTip(str(b.path))
                 self.table.setItem(r, c, item)

@@ -99,7 +99,8 @@ def _import(w, a, arg) -> str:
 
     try:
         rep = import_file(a.store, Path(arg), embedder=a.embedder, lam=a.settings.hela.lam,
-                          progress=progress, stage=words.stage, cancel=w.import_cancel)
+                          progress=progress, stage=words.stage, cancel=w.import_cancel,
+                          backup_keep=a.settings.backup_keep)
     except ImportCancelled:
         raise OpCancelled("cancelled") from None
     a.engine.reload_index()
