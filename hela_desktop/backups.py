@@ -131,7 +131,16 @@ def make_backup(store: Store, *, keep: int | None = None, now: float | None = No
     partial = folder / f".partial-{final.name}"
     try:
         store.copy_to(partial)
+        # a purge that committed while the copy was made erased from the backups listed
+        # then, not from this one: erase here what is erased now, before and after it is
+        # listed (a purge after the second look lists it and erases from it itself)
+        erased = store.erased_uids()
+        if erased:
+            _erase_in(partial, erased)
         os.replace(partial, final)
+        later = sorted(set(store.erased_uids()) - set(erased))
+        if later:
+            _erase_in(final, later)
     finally:
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()

@@ -353,3 +353,19 @@ def test_the_import_sentence_names_its_backup(tmp_path):
         "that undoes the import (File ▸ Backups…).")
     assert import_file(s, notes, embedder=None).backup is None  # backup_keep 0: none
     s.close()
+
+
+def test_a_backup_made_after_a_purge_holds_nothing_erased(tmp_path):
+    """A backup copies the file as it is; a memory deleted for good is not in it.  And when
+    the copy comes from a file whose erased memories are still there (a purge committing
+    while it is made: here, a store whose purge did not reach its rows), the backup is
+    cleaned before it is listed."""
+    s, secret = _store(tmp_path / "d")
+    with s.transaction():
+        uid = s.episode(secret).uid
+        s.add_erased([uid])  # erased, its row not yet gone (as mid-purge)
+    made = B.make_backup(s)
+    assert SECRET.encode() not in made.path.read_bytes()
+    assert s.episode(secret) is not None  # the live file is the purge's to clean, not this
+    assert not any(p.name.startswith(".partial-") for p in B.backup_dir(s.path).iterdir())
+    s.close()
