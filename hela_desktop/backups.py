@@ -182,6 +182,22 @@ def erase_in_backups(store: Store) -> dict:
     return out
 
 
+def delete_chat_in_backups(db_file: Path, uid: str | None) -> int:
+    """Delete the chat of `uid` (deleted in the live file) from every backup, with its
+    messages, as there; how many backups held it.  A backup that cannot be opened is left
+    as it is (unlike an erasure, deleting a chat keeps its memories)."""
+    held = 0
+    for b in list_backups(db_file) if uid else []:
+        try:
+            with Store(b.path, create=False) as copy:
+                if copy.delete_conversation_uid(str(uid)):
+                    held += 1
+                    copy.scrub()
+        except (StoreError, sqlite3.DatabaseError, OSError):
+            continue
+    return held
+
+
 def _erase_in(db_file: Path, uids: list[str]) -> int:
     """Purge the memories of `uids` from memory file `db_file`; how many it held."""
     with Store(db_file, create=False) as copy:

@@ -369,3 +369,32 @@ def test_a_backup_made_after_a_purge_holds_nothing_erased(tmp_path):
     assert s.episode(secret) is not None  # the live file is the purge's to clean, not this
     assert not any(p.name.startswith(".partial-") for p in B.backup_dir(s.path).iterdir())
     s.close()
+
+
+@pytest.mark.gui
+def test_deleting_a_chat_deletes_it_from_the_backups(qtbot, tmp_path, embedder):
+    """Deleting a chat removes it with its messages; a backup kept it, word for word, for a
+    week.  The chat now goes from every backup too (its memories stay, as in the file)."""
+    pytest.importorskip("pytestqt")
+    import qt_env  # noqa: F401
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    folder = tmp_path / "d"
+    with Store(folder) as s:
+        cid = s.add_conversation("Private")
+        keep = s.add_conversation("Recipes")
+        eid = s.add_episode("I bake on Sundays.", "ok", _vec(1), conversation_id=cid)
+        s.add_message(cid, "user", f"My locker code is {SECRET}.")
+        s.add_message(keep, "user", "Sourdough needs time.")
+        made = B.make_backup(s)
+    w = _window(qtbot, folder, embedder)
+    _wait(qtbot, lambda: w.embedder_ready and w.conversations.list.count() == 2, 60)
+    assert SECRET.encode() in made.path.read_bytes()
+    w.run_op("delete_conv", cid)
+    _wait(qtbot, lambda: w.conversations.list.count() == 1, 20)
+    _wait(qtbot, lambda: SECRET.encode() not in made.path.read_bytes(), 20)
+    with Store(made.path, create=False) as copy:
+        assert [c["title"] for c in copy.conversations()] == ["Recipes"]
+        assert copy.episode(eid) is not None  # the memory formed in it stays, as in the file
+    w.close()

@@ -59,6 +59,19 @@ class MessageQueries(StoreBase):
         with self.transaction():
             self.conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
 
+    def conversation_uid(self, conversation_id: int) -> str | None:
+        """The chat's uid (the same in every copy of the file: backups, exports)."""
+        row = self.conn.execute("SELECT uid FROM conversations WHERE id = ?",
+                                (conversation_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def delete_conversation_uid(self, uid: str) -> bool:
+        """Delete the chat of this uid and its messages (a backup's copy of a chat deleted
+        in the live file); whether there was one."""
+        with self.transaction():
+            return self.conn.execute("DELETE FROM conversations WHERE uid = ?",
+                                     (uid,)).rowcount > 0
+
     def add_message(
         self,
         conversation_id: int,

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..backups import delete_chat_in_backups
 from ..session import browse, conversation_event, conversations_event
 
 
@@ -149,12 +150,15 @@ def _rename_conv(w, a, arg) -> None:
 
 
 def _delete_conv(w, a, arg) -> None:
+    uid = a.store.conversation_uid(int(arg))
     a.store.delete_conversation(int(arg))
+    delete_chat_in_backups(a.store.path, uid)
     w.update.emit(conversations_event(a.store))
 
 
 def _delete_conv_memories(w, a, arg) -> list[int]:
     """The chat, and the memories formed in it deleted (restorable, as a delete is)."""
+    uid = a.store.conversation_uid(int(arg))
     try:
         with a.store.transaction():  # the chat and its memories together, or neither
             gone = a.store.conversation_episode_ids(int(arg))
@@ -164,6 +168,7 @@ def _delete_conv_memories(w, a, arg) -> list[int]:
     except Exception:
         a.engine.reload_index()  # what left recall comes back with the rollback
         raise
+    delete_chat_in_backups(a.store.path, uid)
     w.update.emit(conversations_event(a.store))
     return gone
 
