@@ -22,7 +22,7 @@ from .graph_model import knowledge_kind_words
 from .plain import BidiDelegate, find_keys, tip
 from .theme import muted, warning_color
 
-JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting"}
+JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting", "backup": "Backup"}
 TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the tabs
 
 _ROOT = QtCore.QModelIndex()
