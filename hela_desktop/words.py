@@ -17,3 +17,18 @@ def memory_ref(text: str | None) -> int | None:
     if not t.startswith("#") or not digits.isascii() or not digits.isdecimal() or len(digits) > 18:
         return None  # 19 digits could pass SQLite's integers
     return int(digits)
+
+
+def snippet(text: str, words: list[str], width: int = 90) -> str:
+    """The part of `text` around the first of `words` found in it (case aside), on one
+    line, at most about `width` characters, with "…" where it is cut:
+    ``snippet("a b c lisbon d", ["Lisbon"], 8)`` is "…c lisbon…"."""
+    flat = " ".join(text.split())
+    low = flat.casefold()
+    at = min((i for i in (low.find(w.casefold()) for w in words if w) if i >= 0), default=0)
+    start = max(0, at - width // 3)
+    if start:  # from a word's start
+        space = flat.rfind(" ", 0, start + 1)
+        start = space + 1 if space >= 0 and at - space < width // 2 else start
+    end = min(len(flat), start + width)
+    return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")

@@ -67,10 +67,13 @@ def test_the_chat_list_filters_by_title(qtbot):
         return [chats.list.item(i).text() for i in range(chats.list.count())
                 if not chats.list.item(i).isHidden()]
 
+    # what the assistant thread answers for the messages: here, none holds the words
+    chats.findRequested.connect(lambda text: chats.set_found(text, {}))
     assert shown() == [c["title"] for c in convs] and chats.none_label.isHidden()
     chats.filter.setText("lisbon")
     assert shown() == ["Sailing in Lisbon", "Lisbon flat hunting"]
-    assert chats.none_label.text() == "2 of 4 chats"
+    assert chats.none_label.text() == "2 of 4 chats (searching their messages…)"
+    qtbot.waitUntil(lambda: chats.none_label.text() == "2 of 4 chats", timeout=2000)
     chats.filter.setText("LISBON flat")
     assert shown() == ["Lisbon flat hunting"]
     chats.set_conversations(convs + [{"id": 9, "title": "Flat in Lisbon, again",
@@ -80,6 +83,55 @@ def test_the_chat_list_filters_by_title(qtbot):
         qtbot.keyClick(chats.filter, QtCore.Qt.Key.Key_Down)
     assert sig.args == [2] and chats.current_id() == 2
     chats.filter.setText("dentist")
-    assert shown() == [] and chats.none_label.text() == "No chat title holds “dentist”."
+    qtbot.waitUntil(lambda: chats.none_label.text() == "No chat holds “dentist”.", timeout=2000)
+    assert shown() == []
     qtbot.keyClick(chats.filter, QtCore.Qt.Key.Key_Escape)
     assert chats.filter.text() == "" and len(shown()) == 5 and chats.none_label.isHidden()
+
+
+@pytest.mark.gui
+def test_the_chat_search_finds_chats_by_what_was_said_in_them(qtbot, tmp_path, embedder):
+    """The filter found chats by their titles only: an imported chat titled "New chat"
+    that talked about Lisbon could not be found.  It now also finds the chats whose
+    messages hold every word (case aside, accents too), says how many were found that way,
+    and shows the message in the chat's tooltip."""
+    pytest.importorskip("pytestqt")
+    import qt_env  # noqa: F401
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.store import Store
+
+    folder = tmp_path / "d"
+    with Store(folder) as s:
+        titled = s.add_conversation("Lisbon trip")
+        untitled = s.add_conversation("New chat")
+        other = s.add_conversation("Taxes")
+        s.add_message(untitled, "user", "Where should we eat in LISBON? Émile says Belém.")
+        s.add_message(untitled, "assistant", "Try the pastéis near the monastery.")
+        s.add_message(other, "user", "My tax return is due in May.")
+    w = _window(qtbot, folder, embedder)
+    chats = w.conversations
+    _wait(qtbot, lambda: chats.list.count() == 3, 60)
+
+    def shown() -> list[int]:
+        return [int(chats.list.item(i).data(256)) for i in range(chats.list.count())
+                if not chats.list.item(i).isHidden()]
+
+    chats.filter.setText("lisbon")
+    assert shown() == [titled]  # the title at once
+    _wait(qtbot, lambda: sorted(shown()) == sorted([titled, untitled]), 20)
+    assert chats.none_label.text() == "2 of 3 chats, 1 by what was said in them"
+    item = next(chats.list.item(i) for i in range(3) if chats.list.item(i).data(256) == untitled)
+    assert "“Where should we eat in LISBON? Émile says Belém.”" in item.toolTip()
+    assert "\n2 messages · " in item.toolTip()
+    one = next(chats.list.item(i) for i in range(3) if chats.list.item(i).data(256) == other)
+    assert "\n1 message · " in one.toolTip()  # it said "1 messages"
+    chats.filter.setText("émile belém")  # not ASCII: matched with Unicode case folding
+    _wait(qtbot, lambda: shown() == [untitled], 20)
+    chats.filter.setText("pastéis monastery")  # an answer's words count too
+    _wait(qtbot, lambda: shown() == [untitled], 20)
+    chats.filter.setText("lisbon taxes")  # every word, in one message or the title
+    _wait(qtbot, lambda: chats.none_label.text() == "No chat holds “lisbon taxes”.", 20)
+    assert shown() == []
+    w.close()

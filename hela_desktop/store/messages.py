@@ -32,6 +32,28 @@ class MessageQueries(StoreBase):
             for r in rows
         ]
 
+    def find_in_chats(self, words: list[str], limit: int = 500) -> dict[int, str]:
+        """Chats with a message that holds every one of `words` (case aside), newest
+        message first: {conversation id: that message's text}, at most `limit` chats.
+        SQLite's LIKE ignores case for ASCII only: it narrows by the ASCII words, and each
+        message is then checked here with Unicode case folding."""
+        words = [w.casefold() for w in words if w]
+        if not words:
+            return {}
+        ascii_words = [w for w in words if w.isascii()]
+        like = " AND ".join(["content LIKE ? ESCAPE '\\'"] * len(ascii_words)) or "1"
+        args = ["%" + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                for w in ascii_words]
+        found: dict[int, str] = {}
+        for cid, content in self.conn.execute(
+                f"SELECT conversation_id, content FROM messages WHERE {like} "
+                "ORDER BY created_at DESC, id DESC", args):
+            if cid not in found and all(w in content.casefold() for w in words):
+                found[cid] = content
+                if len(found) >= limit:
+                    break
+        return found
+
     def recent_answers(self, limit: int = 20, *, exclude_conversation: int | None = None
                        ) -> list[str]:
         """The latest completed answers, newest first (optionally of other chats only)."""

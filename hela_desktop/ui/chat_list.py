@@ -1,13 +1,17 @@
-"""The chat list beside the conversation: chats newest first, a filter by title for the
-hundreds an import brings, New / Rename / Delete."""
+"""The chat list beside the conversation: chats newest first, a filter for the hundreds an
+import brings (by title at once, and by what was said in them when the assistant thread
+answers `findRequested`), New / Rename / Delete."""
 
 from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..words import count
 from .explain import when as format_when
 from .plain import BidiDelegate, find_keys, message_box, tip
 from .theme import muted
+
+TIP_ROLE = QtCore.Qt.ItemDataRole.UserRole + 1  # a chat's own tooltip, before a search's line
 
 
 class ConversationList(QtWidgets.QWidget):
@@ -18,6 +22,7 @@ class ConversationList(QtWidgets.QWidget):
     renameRequested = QtCore.Signal(int, str)
     deleteRequested = QtCore.Signal(int)
     deleteWithMemoriesRequested = QtCore.Signal(int)  # the chat and the memories formed in it
+    findRequested = QtCore.Signal(str)  # the filter's text: which chats' messages hold it
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -35,10 +40,14 @@ class ConversationList(QtWidgets.QWidget):
         lay.addLayout(head)
         # with hundreds of imported chats, finding one by its title
         self.filter = QtWidgets.QLineEdit()
-        self.filter.setPlaceholderText("Filter chats…")
+        self.filter.setPlaceholderText("Search chats…")
         self.filter.setClearButtonEnabled(True)
-        self.filter.setToolTip("Show the chats whose title holds these words (Esc clears)")
-        self.filter.textChanged.connect(self._apply_filter)
+        self.filter.setToolTip("Show the chats whose title or messages hold these words "
+                               "(Esc clears)")
+        self._found: tuple[str, dict[int, str]] = ("", {})  # (text, {chat: message}) found
+        self._find_timer = QtCore.QTimer(self, singleShot=True, interval=250)
+        self._find_timer.timeout.connect(self._ask_find)
+        self.filter.textChanged.connect(self._filter_changed)
         find_keys(self.filter, self._to_first_shown)
         lay.addWidget(self.filter)
         self.none_label = QtWidgets.QLabel("")
@@ -79,8 +88,9 @@ class ConversationList(QtWidgets.QWidget):
         for c in convs:
             item = QtWidgets.QListWidgetItem(c["title"])
             item.setData(QtCore.Qt.ItemDataRole.UserRole, c["id"])
-            item.setToolTip(tip(f"{c['title']}\n{c['messages']} messages · "
-                                f"{format_when(c['updated_at'])}"))
+            said = f"{c['title']}\n{count(c['messages'], 'message')} · {format_when(c['updated_at'])}"
+            item.setData(TIP_ROLE, said)
+            item.setToolTip(tip(said))
             self.list.addItem(item)
             if c["id"] == current:
                 self.list.setCurrentItem(item)
@@ -90,21 +100,50 @@ class ConversationList(QtWidgets.QWidget):
         self.rename_button.setEnabled(has)
         self.delete_button.setEnabled(has)
 
+    def _filter_changed(self, text: str) -> None:
+        self._apply_filter(text)  # titles at once; messages when the search answers
+        self._find_timer.start()
+
+    def _ask_find(self) -> None:
+        text = self.filter.text().strip()
+        if text and text != self._found[0]:
+            self.findRequested.emit(text)
+
+    def set_found(self, text: str, found: dict[int, str]) -> None:
+        """The chats whose messages hold the words of `text` ({chat id: the newest such
+        message}); dropped if the filter has moved on."""
+        if text.strip() != self.filter.text().strip():
+            return
+        self._found = (text.strip(), {int(k): v for k, v in found.items()})
+        self._apply_filter(self.filter.text())
+
     def _apply_filter(self, text: str) -> None:
-        """Hide the chats whose title lacks any of the filter's words (case aside); say so
-        when none is left, and how many of how many show."""
+        """Hide the chats whose title lacks any of the filter's words (case aside) and
+        whose messages were not found to hold them all; say so when none is left, and how
+        many of how many show.  A chat found by its messages shows the message in its
+        tooltip."""
+        from ..words import snippet
+
         words = text.casefold().split()
-        shown = 0
+        found = self._found[1] if self._found[0] == text.strip() and words else {}
+        shown = by_words = 0
         for i in range(self.list.count()):
             item = self.list.item(i)
-            hide = not all(w in item.text().casefold() for w in words)
+            cid = int(item.data(QtCore.Qt.ItemDataRole.UserRole))
+            in_title = all(w in item.text().casefold() for w in words)
+            hide = not (in_title or cid in found)
             item.setHidden(hide)
             shown += not hide
+            by_words += not hide and not in_title
+            said, base = found.get(cid), item.data(TIP_ROLE) or ""
+            item.setToolTip(tip(f"{base}\n\n“{snippet(said, words)}”" if said else base))
         n = self.list.count()
         self.none_label.setVisible(bool(words))
+        searching = " (searching their messages…)" if words and self._found[0] != text.strip() else ""
         self.none_label.setText(
-            "" if not words else f"No chat title holds “{text.strip()}”." if not shown
-            else f"{shown} of {n} chats")
+            "" if not words else f"No chat holds “{text.strip()}”.{searching}" if not shown
+            else f"{shown} of {n} chats"
+            + (f", {by_words} by what was said in them" if by_words else "") + searching)
 
     def _to_first_shown(self) -> None:
         """Down in the filter box: to the first chat shown."""

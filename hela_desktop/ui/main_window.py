@@ -141,6 +141,7 @@ class MainWindow(WindowChats):
         self.conversations.newRequested.connect(self.new_chat)
         self.conversations.selected.connect(self._on_conversation_selected)
         self.conversations.renameRequested.connect(lambda cid, t: self.run_op("rename_conv", (cid, t)))
+        self.conversations.findRequested.connect(lambda text: self.run_op("find_chats", text))
         self.conversations.deleteRequested.connect(self._delete_conversation)
         self.conversations.deleteWithMemoriesRequested.connect(
             lambda cid: self._delete_conversation(cid, memories=True))
@@ -540,6 +541,9 @@ class MainWindow(WindowChats):
             return
         if name == "locate":
             self._located(result)
+            return
+        if name == "find_chats":
+            self.conversations.set_found(arg, result)
             return
         if name == "backup":
             if self._backups_dialog is not None:

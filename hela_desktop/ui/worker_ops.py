@@ -14,7 +14,7 @@ the worker's signals they emit.
 · ``knowledge_restore`` id · ``search`` (who, text) · ``rewind`` (conversation id, message
 id) · ``conversation`` id · ``conversations`` · ``browse`` `BrowseQuery` · ``locate`` id
 (where a memory is now: kept, archived, deleted or gone) · ``backup`` (a backup of the
-memory file now).
+memory file now) · ``find_chats`` text (the chats whose messages hold its words).
 """
 
 from __future__ import annotations
@@ -198,6 +198,11 @@ def _backup(_w, a, _arg) -> dict:
     return make_backup(a.store, keep=keep or None).to_dict()
 
 
+def _find_chats(_w, a, arg) -> dict[int, str]:
+    """The chats whose messages hold every word of `arg` (the chat list's search)."""
+    return a.store.find_in_chats(str(arg).split())
+
+
 def _locate(_w, a, arg) -> dict:
     """Where memory `arg` is now: "kept" (in recall), "archived", "deleted" (with when),
     or "gone" (deleted for good, or never there)."""
@@ -233,4 +238,5 @@ OPS: dict[str, Op] = {
     "browse": Op(_browse),
     "locate": Op(_locate),
     "backup": Op(_backup),
+    "find_chats": Op(_find_chats),
 }
