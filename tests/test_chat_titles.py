@@ -127,6 +127,9 @@ def test_the_chat_search_finds_chats_by_what_was_said_in_them(qtbot, tmp_path, e
     assert "\n2 messages · " in item.toolTip()
     one = next(chats.list.item(i) for i in range(3) if chats.list.item(i).data(256) == other)
     assert "\n1 message · " in one.toolTip()  # it said "1 messages"
+    chats.list.setCurrentItem(item)  # opened from the search: the words are shown
+    _wait(qtbot, lambda: w.current_conv == untitled
+          and w.chat.view.textCursor().selectedText() == "LISBON", 20)
     chats.filter.setText("émile belém")  # not ASCII: matched with Unicode case folding
     _wait(qtbot, lambda: shown() == [untitled], 20)
     chats.filter.setText("pastéis monastery")  # an answer's words count too

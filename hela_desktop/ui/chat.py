@@ -628,6 +628,17 @@ class MessageView(QtWidgets.QTextBrowser):
         sb = self.verticalScrollBar()
         return sb.value() >= sb.maximum() - 40
 
+    def show_found(self, word: str) -> bool:
+        """Select the last place `word` is said (case aside) and scroll to it: a chat opened
+        from the chat list's search shows where it holds the words.  False: not here."""
+        cur = self.textCursor()
+        cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
+        self.setTextCursor(cur)
+        found = self.find(word, QtGui.QTextDocument.FindFlag.FindBackward)
+        if found:
+            self.ensureCursorVisible()
+        return found
+
     def _scroll_end(self, force: bool = False) -> None:
         sb = self.verticalScrollBar()
         if force or self._at_end():

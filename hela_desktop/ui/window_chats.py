@@ -65,6 +65,9 @@ class WindowChats(WindowBase):
             self._remember_chat(ev.conversation_id)
             self.refresh_conversations()
             self.render_conversation()
+            words = self.conversations.filter.text().split()
+            if words:  # opened from the chat search: where it says so
+                self.chat.view.show_found(max(words, key=len))
         elif ev.reason == "rewind":
             conv, text = self._resend or (None, "")
             self._resend = None
