@@ -398,3 +398,15 @@ def test_deleting_a_chat_deletes_it_from_the_backups(qtbot, tmp_path, embedder):
         assert [c["title"] for c in copy.conversations()] == ["Recipes"]
         assert copy.episode(eid) is not None  # the memory formed in it stays, as in the file
     w.close()
+
+
+def test_doctor_says_how_many_backups_there_are(tmp_path, capsys):
+    s, _ = _store(tmp_path / "d")
+    made = B.make_backup(s)
+    s.close()
+    cli_main(["doctor", "--data-dir", str(tmp_path / "d")])
+    out = capsys.readouterr().out
+    assert f"backups:          1, newest {made.to_dict()['made']} (keeps 7)" in out
+    cli_main(["doctor", "--json", "--data-dir", str(tmp_path / "d")])
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["backups"] == {"count": 1, "newest": made.to_dict()["made"], "keep": 7}

@@ -90,11 +90,21 @@ def doctor_report(args: argparse.Namespace) -> dict:
         "settings_error": settings_error,
         "memory_file": str(db) if db.exists() else f"{db} (not created yet)",
         "memory_file_error": check_memory_file(db) if db.is_file() else "",
+        "backups": _backups(db, s.backup_keep),
         "hf_hub_offline": os.environ.get("HF_HUB_OFFLINE"),
         "qt_xcb": qt_xcb_report(),
         "backend": s.backend,
         "server": _server(s),
     }
+
+
+def _backups(db: Path, keep: int) -> dict:
+    """How many backups the data folder holds, the newest, and how many are kept."""
+    from ..backups import list_backups
+
+    found = list_backups(db)
+    return {"count": len(found), "newest": found[0].to_dict()["made"] if found else None,
+            "keep": keep}
 
 
 def _problem(line: str, detail: str) -> str:
@@ -117,6 +127,11 @@ def format_report(rep: dict) -> str:
                f"; n_gpu_layers setting {rep['n_gpu_layers_setting']}")
     out.append(_problem(f"data folder:      {rep['data_dir']}", rep["data_dir_error"]))
     out.append(_problem(f"memory file:      {rep['memory_file']}", rep["memory_file_error"]))
+    bk = rep["backups"]
+    out.append("backups:          " + (
+        "off (backup_keep 0)" if not bk["keep"] else
+        f"{bk['count']}, newest {bk['newest']} (keeps {bk['keep']})" if bk["count"] else
+        f"none yet (one a day while the app is idle; keeps {bk['keep']})"))
     if rep["settings_error"]:
         out.append(f"settings:         [PROBLEM]\n                  {rep['settings_error']}")
     out.append(f"offline mode:     HF_HUB_OFFLINE={rep['hf_hub_offline']}")
