@@ -410,3 +410,28 @@ def test_doctor_says_how_many_backups_there_are(tmp_path, capsys):
     cli_main(["doctor", "--json", "--data-dir", str(tmp_path / "d")])
     rep = json.loads(capsys.readouterr().out)
     assert rep["backups"] == {"count": 1, "newest": made.to_dict()["made"], "keep": 7}
+
+
+@pytest.mark.gui
+def test_a_job_in_the_background_gives_back_its_result_or_its_error(qtbot):
+    """The window restores a backup off its own thread (2 s at 100,000 memories) and
+    still gets the result, or the refusal, as if it had run it itself."""
+    pytest.importorskip("pytestqt")
+    import threading
+
+    import qt_env  # noqa: F401
+    from PySide6 import QtWidgets
+
+    from hela_desktop.ui.backups_dialog import in_background
+
+    parent = QtWidgets.QWidget()
+    qtbot.addWidget(parent)
+    main = threading.get_ident()
+    assert in_background(parent, "…", lambda: (time.sleep(0.5), threading.get_ident())[1]) != main
+    assert in_background(parent, "…", lambda: 7) == 7  # done before the wait begins
+
+    def refused():
+        raise StoreError("cannot be restored: damaged")
+
+    with pytest.raises(StoreError, match="damaged"):
+        in_background(parent, "…", refused)

@@ -4,8 +4,10 @@ its data folder on the restored file)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -16,12 +18,43 @@ from .explain import when
 from .plain import message_box
 from .theme import hint_with_count
 
+T = TypeVar("T")
+
 
 def restore_question(b: Backup) -> str:
     return (f"Restore the backup of {when(b.made_at)}?\n\nYour memories, chats and knowledge "
             "go back to how they were then: what you said since is not in it. The memory "
             "file you have now is kept as a backup first, so this can be undone. Memories "
             "you deleted for good since then stay erased.")
+
+
+def in_background(parent: QtWidgets.QWidget, text: str, job: Callable[[], T]) -> T:
+    """Run `job` on a thread of its own while a busy dialog (no Cancel) says `text`, the
+    window repainting meanwhile; its result, or the exception it raised."""
+    box = QtWidgets.QProgressDialog(text, "", 0, 0, parent)
+    box.setCancelButton(None)  # None: no button
+    box.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
+    box.setMinimumDuration(300)
+    out: dict = {}
+    loop = QtCore.QEventLoop()
+
+    def run() -> None:
+        try:
+            out["value"] = job()
+        except BaseException as exc:  # noqa: BLE001 - raised again on the GUI thread
+            out["error"] = exc
+        QtCore.QMetaObject.invokeMethod(loop, "quit", QtCore.Qt.ConnectionType.QueuedConnection)
+
+    worker = threading.Thread(target=run, name="hela-restore", daemon=True)
+    worker.start()
+    if worker.is_alive():
+        loop.exec()
+    worker.join()
+    box.close()
+    box.deleteLater()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
 
 
 def _size(n: int) -> str:
