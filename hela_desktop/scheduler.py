@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from .backups import due, list_backups, make_backup
+from .backups import backup_if_due, due
 from .consolidate import ConsolidationParams, consolidate
 from .events import ReflectionEvent, ReflectionStartedEvent
 from .forgetting import ForgettingParams, forget
@@ -249,12 +249,9 @@ class IdleScheduler:
             return None
         try:
             with Store(path, create=False) as store:
-                made = make_backup(store, keep=settings.backup_keep).to_dict()
-                made["kept"] = len([b for b in list_backups(path) if not b.before_restore])
-                with store.transaction():
-                    store.log_activity("backup", {"file": made["file"], "kept": made["kept"]})
-            return made
-        except (OSError, StoreError, sqlite3.DatabaseError) as exc:
+                return backup_if_due(store, keep=settings.backup_keep,
+                                     every_days=settings.backup_every_days)
+        except (OSError, StoreError, sqlite3.Error) as exc:
             log.error("backup failed: %s", exc)
             return {"error": f"{type(exc).__name__}: {exc}"}
 

@@ -435,3 +435,19 @@ def test_a_job_in_the_background_gives_back_its_result_or_its_error(qtbot):
 
     with pytest.raises(StoreError, match="damaged"):
         in_background(parent, "…", refused)
+
+
+def test_the_terminal_chat_makes_the_daily_backup_too(tmp_path, capsys):
+    """The app makes the daily backup while idle; a person who only uses `hela-desktop
+    chat` never had one.  The chat makes it as it opens, when one is due, quietly."""
+    folder = tmp_path / "d"
+    s, _ = _store(folder)
+    s.close()
+    args = ["chat", "--message", "Hello there.", "--json", "--max-tokens", "4",
+            "--data-dir", str(folder)]
+    assert cli_main(args) == 0
+    made = B.list_backups(folder / DB_FILE)
+    assert len(made) == 1 and len(_texts(made[0].path)) == 21  # before this message
+    assert "backup" not in capsys.readouterr().err
+    assert cli_main(args) == 0
+    assert len(B.list_backups(folder / DB_FILE)) == 1  # not due again today

@@ -242,6 +242,21 @@ def _conversation(args: argparse.Namespace, store) -> int | None:
     return convs[0]["id"] if convs else None
 
 
+def _daily_backup(store, s) -> None:
+    """The daily backup, as the app makes it while idle (the terminal has no idle time):
+    quietly, when one is due; a failure is a warning, and the chat goes on."""
+    import sqlite3
+
+    from ..backups import backup_if_due
+    from ..store import StoreError
+
+    try:
+        backup_if_due(store, keep=s.backup_keep, every_days=s.backup_every_days)
+    except (OSError, StoreError, sqlite3.Error) as exc:
+        print(f"warning: the daily backup of your memories failed ({exc}); they are as "
+              "they were", file=sys.stderr)
+
+
 def cmd_chat(args: argparse.Namespace) -> int:
     from ..embedder import EmbedderError
     from ..llm import ModelError
@@ -266,6 +281,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             assistant = open_assistant(args.data_dir, s, llm=llm)
         except (EmbedderError, ModelError) as exc:
             return error(str(exc))
+        _daily_backup(assistant.store, s)
         try:
             if not args.json:
                 assistant.on_progress = _show_progress
