@@ -166,14 +166,20 @@ def backup_if_due(store: Store, *, keep: int, every_days: float) -> dict | None:
     return made
 
 
+def delete_backup(path: Path) -> None:
+    """Delete one backup file (the user's choice), with any log SQLite left beside it."""
+    for p in (Path(path), Path(f"{path}-wal"), Path(f"{path}-shm")):
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+
+
 def prune(db_file: Path, keep: int) -> list[Path]:
     """Delete the regular backups beyond the newest `keep`; the paths deleted."""
     regular = [b for b in list_backups(db_file) if not b.before_restore]
     gone = []
     for b in regular[max(0, keep):]:
-        with contextlib.suppress(FileNotFoundError):
-            b.path.unlink()
-            gone.append(b.path)
+        delete_backup(b.path)
+        gone.append(b.path)
     return gone
 
 

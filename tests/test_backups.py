@@ -451,3 +451,58 @@ def test_the_terminal_chat_makes_the_daily_backup_too(tmp_path, capsys):
     assert "backup" not in capsys.readouterr().err
     assert cli_main(args) == 0
     assert len(B.list_backups(folder / DB_FILE)) == 1  # not due again today
+
+
+def test_backups_can_be_deleted_by_name(tmp_path, capsys):
+    s, _ = _store(tmp_path / "d")
+    a = B.make_backup(s, now=time.time() - 86400)
+    b = B.make_backup(s)
+    s.close()
+    base = ["--data-dir", str(tmp_path / "d")]
+    assert cli_main(["backups", "delete", a.name, "nope.sqlite3", *base]) == 2
+    assert "nope.sqlite3: no such backup here" in capsys.readouterr().err
+    assert a.path.exists() and b.path.exists()  # all or nothing
+    assert cli_main(["backups", "delete", str(a.path), *base]) == 2  # names, not paths
+    assert cli_main(["backups", "delete", a.name, "--json", *base]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1]) == {"deleted": [a.name]}
+    assert not a.path.exists() and b.path.exists() and (tmp_path / "d" / DB_FILE).exists()
+
+
+@pytest.mark.gui
+def test_the_backups_dialog_deletes_a_backup_after_a_question(qtbot, tmp_path, monkeypatch):
+    pytest.importorskip("pytestqt")
+    import qt_env  # noqa: F401
+    from PySide6 import QtCore, QtWidgets
+
+    from hela_desktop.ui import backups_dialog
+
+    s, _ = _store(tmp_path / "d")
+    old = B.make_backup(s, now=time.time() - 86400)
+    new = B.make_backup(s)
+    s.close()
+    dlg = backups_dialog.BackupsDialog(tmp_path / "d" / DB_FILE, 7, lambda: None, lambda p: None)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.activateWindow()
+    qtbot.waitExposed(dlg)
+    assert [b.name for b in dlg.backups] == [new.name, old.name]
+    assert dlg.delete_button.isEnabled()  # the newest is chosen
+    asked: list = []
+
+    def answer(go: bool):
+        def ask(box):
+            asked.append(box.text())
+            assert box.defaultButton() is box.button(QtWidgets.QMessageBox.StandardButton.Cancel)
+            return next(b for b in box.buttons() if b.text() == "Delete") if go else None
+        return ask
+
+    monkeypatch.setattr(backups_dialog, "ask", answer(False))
+    dlg.table.selectRow(1)
+    dlg.table.setFocus()
+    qtbot.waitUntil(dlg.table.hasFocus, timeout=2000)
+    qtbot.keyClick(dlg.table, QtCore.Qt.Key.Key_Delete)
+    assert asked and "your memories are not touched" in asked[-1] and old.path.exists()
+    monkeypatch.setattr(backups_dialog, "ask", answer(True))
+    dlg.delete_button.click()
+    assert not old.path.exists() and new.path.exists()
+    assert [b.name for b in dlg.backups] == [new.name] and dlg.count_label.text().startswith("1 backup")

@@ -1,4 +1,5 @@
-"""``hela-desktop backups list|make|restore``: the automatic backups of the memory file.
+"""``hela-desktop backups list|make|restore|delete``: the automatic backups of the memory
+file.
 
 Thin calls into :mod:`hela_desktop.backups`.  Exit codes: 0 done, 2 a refused request (no
 such backup, a damaged one, a folder with no memories), 3 the folder is in use by the app
@@ -25,13 +26,16 @@ def add_cli(subparsers) -> None:
                         "as a backup, so this can be undone)")
     rs.add_argument("backup", metavar="FILE",
                     help="a backup's file name (`backups list`) or the path of one")
-    for leaf in (ls, mk, rs):
+    de = bsub.add_parser("delete", help="delete backup files (your memories are not touched)")
+    de.add_argument("backups", nargs="+", metavar="FILE", help="backup file names (`backups list`)")
+    for leaf in (ls, mk, rs, de):
         leaf.add_argument("--json", action="store_true", help="print one JSON document")
         add_data_dir(leaf)
     ls.set_defaults(func=cmd_list)
     mk.set_defaults(func=cmd_make)
     rs.set_defaults(func=cmd_restore)
-    for leaf in (mk, rs):
+    de.set_defaults(func=cmd_delete)
+    for leaf in (mk, rs, de):
         holds_folder(leaf, create=False)
     b.set_defaults(func=shows_help(b))
     add_data_dir(b)
@@ -75,6 +79,27 @@ def cmd_make(args) -> int:
         print(json.dumps(made.to_dict(), ensure_ascii=False))
     else:
         print(f"backed up to {made.path}")
+    return 0
+
+
+def cmd_delete(args) -> int:
+    """Delete the named backups: all of them, or none when one is not a backup here."""
+    from ..backups import delete_backup, list_backups
+
+    store = existing_store(Path(args.data_dir))
+    path = store.path
+    store.close()
+    by_name = {b.name: b for b in list_backups(path)}
+    missing = [n for n in args.backups if Path(n).name not in by_name or Path(n).name != n]
+    if missing:
+        return error(f"{missing[0]}: no such backup here (`hela-desktop backups list` names "
+                     "them); nothing was deleted")
+    for name in dict.fromkeys(args.backups):
+        delete_backup(by_name[name].path)
+    if args.json:
+        print(json.dumps({"deleted": list(dict.fromkeys(args.backups))}))
+    else:
+        print(f"deleted {count(len(set(args.backups)), 'backup')}")
     return 0
 
 

@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ..backups import Backup, backup_dir, list_backups
+from ..backups import Backup, backup_dir, delete_backup, list_backups
 from ..words import count
 from .archive_tab import ask
 from .explain import when
@@ -96,12 +96,19 @@ class BackupsDialog(QtWidgets.QDialog):
         self.make_button.clicked.connect(self.make_now)
         self.restore_button = QtWidgets.QPushButton("Restore…")
         self.restore_button.clicked.connect(self.restore_selected)
+        self.delete_button = QtWidgets.QPushButton("Delete…")
+        self.delete_button.setToolTip("Delete the chosen backup file (Delete); your memories "
+                                      "are not touched")
+        self.delete_button.clicked.connect(self.delete_selected)
+        key = QtGui.QShortcut(QtGui.QKeySequence(QtCore.Qt.Key.Key_Delete), self.table)
+        key.setContext(QtCore.Qt.ShortcutContext.WidgetShortcut)
+        key.activated.connect(self.delete_selected)
         self.folder_button = QtWidgets.QPushButton("Open folder")
         self.folder_button.setToolTip(str(backup_dir(self.db_file)))
         self.folder_button.clicked.connect(self.open_folder)
         close = QtWidgets.QPushButton("Close")
         close.clicked.connect(self.reject)
-        for b in (self.make_button, self.restore_button, self.folder_button):
+        for b in (self.make_button, self.restore_button, self.delete_button, self.folder_button):
             row.addWidget(b)
         row.addStretch(1)
         row.addWidget(close)
@@ -127,7 +134,9 @@ class BackupsDialog(QtWidgets.QDialog):
         self._update_buttons()
 
     def _update_buttons(self) -> None:
-        self.restore_button.setEnabled(bool(self.table.selectionModel().selectedRows()))
+        chosen = bool(self.table.selectionModel().selectedRows())
+        self.restore_button.setEnabled(chosen)
+        self.delete_button.setEnabled(chosen)
         self.folder_button.setEnabled(backup_dir(self.db_file).is_dir())
 
     def selected(self) -> Backup | None:
@@ -150,6 +159,21 @@ class BackupsDialog(QtWidgets.QDialog):
         if ask(box) is go:
             self.accept()
             self._restore(b.path)
+
+    def delete_selected(self) -> None:
+        """Delete the chosen backup file, after a question (Cancel the default)."""
+        b = self.selected()
+        if b is None:
+            return
+        box = message_box(QtWidgets.QMessageBox.Icon.Warning, "Delete a backup",
+                          f"Delete the backup of {when(b.made_at)}?\n\nThe file is deleted; "
+                          "your memories are not touched. This cannot be undone.",
+                          QtWidgets.QMessageBox.StandardButton.Cancel, self)
+        go = box.addButton("Delete", QtWidgets.QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QtWidgets.QMessageBox.StandardButton.Cancel)
+        if ask(box) is go:
+            delete_backup(b.path)
+            self.refresh()
 
     def open_folder(self) -> None:
         QtGui.QDesktopServices.openUrl(QtCore.QUrl.fromLocalFile(str(backup_dir(self.db_file))))
