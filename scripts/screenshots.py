@@ -123,6 +123,21 @@ def main(out: Path) -> int:
     wait(lambda: False, 0.3)
     shoot(dlg, "settings-advanced.png")
     dlg.close()
+
+    # File ▸ Backups…, with three daily backups (made here, dated the days before)
+    from hela_desktop.backups import make_backup
+    from hela_desktop.store import Store
+    from hela_desktop.ui.backups_dialog import BackupsDialog
+
+    with Store(data) as st:
+        for days in (3, 2, 1):
+            make_backup(st, now=time.time() - days * 86400)
+    bdlg = BackupsDialog(data / "memory.sqlite3", win.settings.backup_keep, lambda: None,
+                         lambda _p: None, win)
+    bdlg.show()
+    wait(lambda: bdlg.isVisible(), 5)
+    shoot(bdlg, "backups.png")
+    bdlg.close()
     win.close()
 
     # the graph at 2,000 memories (bench gui's synthetic graph), settled and zoomed out

@@ -30,6 +30,7 @@ import numpy as np
 from ..config import Settings
 from ..memory import MemoryEngine
 from ..store import Store
+from .pool import RandomEmbedder, build_pool
 
 QUESTIONS = [
     "Tell me about the bees and the honey harvest.",
@@ -66,49 +67,6 @@ def _percentile(xs: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(xs), q)) if xs else float("nan")
 
 
-class _RandomEmbedder:
-    """Stands in for the embedder in the latency pool: queries come with vectors."""
-
-    dim = 384
-    name = "all-MiniLM-L6-v2"
-
-    def embed(self, texts, batch_size=64, progress=False):  # pragma: no cover - not called
-        raise AssertionError("the latency benchmark passes query vectors")
-
-
-def build_pool(store: Store, n: int, *, dim: int = 384, seed: int = 7, vocab: int = 20000,
-               edges_per: int = 5) -> None:
-    """`n` memories with Zipf-distributed words, random unit embeddings and ~5 edges each."""
-    rng = np.random.default_rng(seed)
-    words = [f"w{i}" for i in range(vocab)]
-    ranks = np.arange(1, vocab + 1)
-    p = 1.0 / ranks
-    p /= p.sum()
-    now = time.time()
-    with store.transaction():
-        for start in range(0, n, 5000):
-            m = min(5000, n - start)
-            vecs = rng.standard_normal((m, dim)).astype(np.float32)
-            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-            draw = rng.choice(vocab, size=(m, 24), p=p)
-            store.bulk_insert_episodes(
-                ("uid", "user_text", "assistant_text", "created_at", "embedding", "embedder"),
-                [(f"pool{start + j}", " ".join(words[k] for k in draw[j][:12]),
-                  " ".join(words[k] for k in draw[j][12:]), now - (n - start - j) * 600.0,
-                  vecs[j].tobytes(), _RandomEmbedder.name) for j in range(m)])
-        ids = store.episode_ids()
-        rows: set[tuple[int, int]] = set()
-        for k in range(edges_per):
-            off = 1 if k == 0 else rng.integers(2, 500, size=len(ids))
-            j = np.arange(len(ids)) + off
-            ok = j < len(ids)
-            rows.update(zip(ids[ok].tolist(), ids[j[ok]].tolist(), strict=True))
-        store.insert_edges(
-            [(a, b, float(rng.uniform(0, 0.3)), 0.5 if b == a + 1 else 0.0, 1, 0, now)
-             for a, b in rows])
-    return None
-
-
 def bench_retrieval(sizes: list[int], queries: int, settings: Settings, workdir: Path) -> list[dict]:
     rng = np.random.default_rng(11)
     words = [f"w{i}" for i in range(20000)]
@@ -118,7 +76,7 @@ def bench_retrieval(sizes: list[int], queries: int, settings: Settings, workdir:
             t = time.perf_counter()
             build_pool(store, n)
             build_s = time.perf_counter() - t
-            engine = MemoryEngine(store, _RandomEmbedder(), settings)
+            engine = MemoryEngine(store, RandomEmbedder(), settings)
             lat: dict[str, list[float]] = {"default": [], "dense": []}
             for qi in range(queries):
                 q = rng.standard_normal(384).astype(np.float32)
@@ -336,7 +294,8 @@ def run_speed(settings: Settings, *, sizes: list[int], queries: int = 60, answer
               stress: int = 0, model: str | None = None) -> dict:
     """What ``hela-desktop bench speed`` measures, as a report dict (see `format_report`).
 
-    `skip`: parts left out (retrieval, stream, eager, turns, memfile, import, consolidate).
+    `skip`: parts left out (retrieval, stream, eager, turns, memfile, import, consolidate,
+    backup).
     `quick`: small sizes, for a smoke test.  `stress`: run only the streaming comparisons,
     beside that many busy processes.  `model`: the GGUF file (default: the settings' own).
     """
@@ -345,7 +304,7 @@ def run_speed(settings: Settings, *, sizes: list[int], queries: int = 60, answer
         sizes, queries, answers = [1000, 5000], 20, 2
     report: dict = {"profile": settings.profile}
     if stress:  # a busy machine: only the streaming comparisons, beside N busy processes
-        skip |= {"retrieval", "turns", "memfile", "consolidate"}
+        skip |= {"retrieval", "turns", "memfile", "consolidate", "backup"}
     with tempfile.TemporaryDirectory(prefix="hela-bench-") as tmp, \
             (Stress(stress) if stress else contextlib.nullcontext()) as busy:
         work = Path(tmp)
@@ -392,6 +351,12 @@ def _bench_files(report: dict, skip: set[str], work: Path, quick: bool) -> None:
         n = 100 if quick else 1000
         print(f"one consolidation pass over {n:,} memories:", file=sys.stderr)
         report["consolidation"] = bench_consolidation(n=n)
+    if "backup" not in skip:
+        from .backup_speed import bench_backup
+
+        n = 1000 if quick else 100_000
+        print(f"backups of {n:,} memories:", file=sys.stderr)
+        report["backup"] = bench_backup(n, work / "backup")
 
 
 def format_report(r: dict) -> str:
@@ -451,4 +416,10 @@ def format_report(r: dict) -> str:
                      f"{m.get('writing_s')} s); load average {m['load_avg']}")
     if "consolidation" in r:
         lines.append(f"- consolidation: {json.dumps(r['consolidation'])}")
+    if "backup" in r:
+        b = r["backup"]
+        lines.append(f"- backups, {b['n']:,} memories ({b['file_mb']} MB): one backup "
+                     f"{b['backup_s']} s; Delete for good of one memory {b['purge_s']} s, with "
+                     f"{b['week']} backups {b['purge_week_s']} s (ratio {b['purge_ratio']}); "
+                     f"restore {b['restore_s']} s; load average {b['load_avg']}")
     return "\n".join(lines)

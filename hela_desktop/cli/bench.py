@@ -57,7 +57,8 @@ def _comma_list(text: str | None) -> list[str]:
     return [x.strip() for x in (text or "").split(",") if x.strip()]
 
 
-SPEED_PARTS = ("retrieval", "stream", "eager", "turns", "memfile", "import", "consolidate")
+SPEED_PARTS = ("retrieval", "stream", "eager", "turns", "memfile", "import", "consolidate",
+               "backup")
 
 
 def _parts(text: str) -> frozenset[str]:
