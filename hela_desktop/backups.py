@@ -225,7 +225,8 @@ def _erase_in(db_file: Path, uids: list[str]) -> int:
         with copy.transaction():
             copy.add_erased(uids)
             ids, _links, _knowledge = copy.erase_again()
-        copy.scrub()
+        if ids:  # the index and the log hold their words: rewritten (seconds on a big file)
+            copy.scrub()
     return len(ids)
 
 
@@ -278,8 +279,11 @@ def restore_backup(db_file: Path, backup: Path, *, now: float | None = None) -> 
 
 
 def _copy_file(src: Path, dest: Path) -> None:
-    """Copy a backup byte for byte into an owner-only file (the backup is not opened:
-    checking it must not change it)."""
+    """Copy a backup byte for byte into an owner-only file.  A backup is not opened to be
+    checked (that must not change it), unless SQLite's log lies beside it (an erasure cut
+    short by a crash): then it is opened once, so that what the log holds is in the file."""
+    if Path(f"{src}-wal").exists() and Store.is_memory_file(src):
+        Store(src, create=False).close()  # the last connection to close folds the log in
     create_private_file(dest)
     with open(src, "rb") as a, open(dest, "r+b") as b:
         shutil.copyfileobj(a, b)

@@ -506,3 +506,28 @@ def test_the_backups_dialog_deletes_a_backup_after_a_question(qtbot, tmp_path, m
     dlg.delete_button.click()
     assert not old.path.exists() and new.path.exists()
     assert [b.name for b in dlg.backups] == [new.name] and dlg.count_label.text().startswith("1 backup")
+
+
+def test_a_backup_with_a_log_left_beside_it_is_restored_with_what_the_log_holds(tmp_path):
+    """A crash while a chat was deleted from a backup leaves the change in SQLite's log
+    beside it; restoring copied the file alone, and the chat came back."""
+    import shutil
+    import sqlite3
+
+    folder = tmp_path / "d"
+    with Store(folder) as s:
+        cid = s.add_conversation("Private")
+        s.add_message(cid, "user", f"My locker code is {SECRET}.")
+        made = B.make_backup(s, now=time.time() - 86400)
+    crashed = made.path.with_name("memory-2026-01-01-000000.sqlite3")
+    conn = sqlite3.connect(made.path)
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    conn.execute("PRAGMA foreign_keys=ON")  # as the store runs: the messages go too
+    conn.execute("DELETE FROM conversations WHERE id = ?", (cid,))
+    conn.commit()
+    for side in ("", "-wal"):  # the state a crash leaves: the file and its log
+        shutil.copyfile(f"{made.path}{side}", f"{crashed}{side}")
+    conn.close()
+    B.restore_backup(folder / DB_FILE, crashed)
+    with Store(folder) as s:
+        assert s.conversations() == []
