@@ -151,9 +151,11 @@ def make_backup(store: Store, *, keep: int | None = None, now: float | None = No
     return made
 
 
-def backup_if_due(store: Store, *, keep: int, every_days: float) -> dict | None:
+def backup_if_due(store: Store, *, keep: int, every_days: float, log: bool = True
+                  ) -> dict | None:
     """The daily backup, when one is due (`due`): made, the oldest beyond `keep` deleted,
-    and logged in the activity log (job ``backup``).  What was made
+    and (`log`) noted in the activity log (job ``backup``: a write, which waits for
+    another writer; the copy itself only reads).  What was made
     (``Backup.to_dict()`` with ``kept``: how many regular backups there are now), or None
     when none was due.  Raises OSError, `StoreError` or sqlite3.Error if it fails (the file
     it was writing is gone; the memory file is untouched)."""
@@ -161,8 +163,9 @@ def backup_if_due(store: Store, *, keep: int, every_days: float) -> dict | None:
         return None
     made = make_backup(store, keep=keep).to_dict()
     made["kept"] = len([b for b in list_backups(store.path) if not b.before_restore])
-    with store.transaction():
-        store.log_activity("backup", {"file": made["file"], "kept": made["kept"]})
+    if log:
+        with store.transaction():
+            store.log_activity("backup", {"file": made["file"], "kept": made["kept"]})
     return made
 
 

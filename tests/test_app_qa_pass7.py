@@ -225,7 +225,7 @@ def test_the_small_print_is_readable_in_both_schemes(qtbot, tmp_path, scheme):
     assert _contrast(hint, base) >= 4.5, (scheme, hint.name(), base.name())
     w.conversations.filter.setText("pix")
     label = w.conversations.none_label
-    assert label.text() == "1 of 2 chats"
+    _wait(qtbot, lambda: label.text() == "1 of 2 chats", 20)  # its messages searched too
     img = label.grab().toImage()  # what is drawn: the darkest and lightest pixels
     colours = {img.pixelColor(x, y).name() for x in range(img.width()) for y in range(img.height())}
     shades = sorted((QtGui.QColor(c) for c in colours), key=lambda c: c.lightnessF())

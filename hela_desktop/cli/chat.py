@@ -244,14 +244,15 @@ def _conversation(args: argparse.Namespace, store) -> int | None:
 
 def _daily_backup(store, s) -> None:
     """The daily backup, as the app makes it while idle (the terminal has no idle time):
-    quietly, when one is due; a failure is a warning, and the chat goes on."""
+    quietly, when one is due; a failure is a warning, and the chat goes on.  It only reads
+    (nothing is logged): a file another program is writing gets one error, the chat's."""
     import sqlite3
 
     from ..backups import backup_if_due
     from ..store import StoreError
 
     try:
-        backup_if_due(store, keep=s.backup_keep, every_days=s.backup_every_days)
+        backup_if_due(store, keep=s.backup_keep, every_days=s.backup_every_days, log=False)
     except (OSError, StoreError, sqlite3.Error) as exc:
         print(f"warning: the daily backup of your memories failed ({exc}); they are as "
               "they were", file=sys.stderr)
