@@ -5,6 +5,7 @@
 
 - ``ok``: streams "one two three" properly
 - ``stall``: streams two chunks, then sends nothing for a minute
+- ``silent``: reads the request, then sends nothing at all (not even headers) for a minute
 - ``malformed``: two good chunks, then a broken JSON chunk
 - ``truncated``: two good chunks, then closes the connection without finishing
 - ``html``: answers the completion with HTTP 502 and an HTML error page
@@ -83,6 +84,9 @@ class Handler(BaseHTTPRequestHandler):
             page = (b"<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad "
                     b"Gateway</h1><hr>nginx</body></html>")
             self._send(502, page, "text/html")
+            return
+        if mode == "silent":  # a server that has gone quiet before its first byte
+            time.sleep(60)
             return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")

@@ -430,3 +430,28 @@ def test_stop_ends_a_stalled_answer_at_once(stub_server, make_assistant, setting
     done = events[-1]
     assert isinstance(done, DoneEvent) and done.interrupted and done.text == "one two"
     assert a.last_turn.error == "" and not done.failed
+
+
+def test_stop_ends_an_answer_whose_server_went_quiet_before_its_first_byte(
+        stub_server, make_assistant, settings, embedder):
+    """Stop before the first token, the server silent (a llama_cpp.server stopped with
+    SIGSTOP: the request sent, no response headers yet): the connection was not yet one
+    Stop could cut, so "Stopping…" stayed until `server_timeout` (120 s by default)."""
+    import threading
+
+    client = ServerClient(f"{stub_server}/silent", timeout=30.0)
+    threading.Timer(0.5, client.abort).start()
+    t = time.perf_counter()
+    with pytest.raises(ServerError):
+        list(client.stream("/v1/chat/completions", {"messages": [], "stream": True}))
+    assert time.perf_counter() - t < 5  # cut at once, not after the 30 s timeout
+    server_settings(settings, f"{stub_server}/silent")
+    settings.server_timeout = 30.0
+    a = make_server_assistant(make_assistant, settings, embedder)
+    stop_ev = threading.Event()
+    threading.Timer(0.5, lambda: (stop_ev.set(), a.llm.abort())).start()
+    t = time.perf_counter()
+    done = list(a.chat("Count to three.", stop=stop_ev))[-1]
+    assert time.perf_counter() - t < 10
+    assert isinstance(done, DoneEvent) and done.interrupted and done.text == ""
+    assert a.last_turn.error == "" and not done.failed
