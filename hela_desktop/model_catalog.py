@@ -115,6 +115,7 @@ def _quant_name(file_type: int | None) -> str:
 _SCALAR = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q",
            12: "d"}
 _STRING, _ARRAY = 8, 9
+_STRUCTS: dict[str, struct.Struct] = {}
 
 
 class _HeaderReader:
@@ -124,11 +125,11 @@ class _HeaderReader:
         self.fh, self.path, self.keep_index = fh, path, keep_index
 
     def read(self, fmt: str):
-        n = struct.calcsize("<" + fmt)
-        data = self.fh.read(n)
-        if len(data) != n:
+        st = _STRUCTS.get(fmt) or _STRUCTS.setdefault(fmt, struct.Struct("<" + fmt))
+        data = self.fh.read(st.size)
+        if len(data) != st.size:
             raise ValueError(f"{self.path}: truncated GGUF header")
-        return struct.unpack("<" + fmt, data)[0]
+        return st.unpack(data)[0]
 
     def string(self) -> str:
         n = self.read("Q")
@@ -149,9 +150,13 @@ class _HeaderReader:
         if et in _SCALAR and not want:
             self.fh.seek(count * struct.calcsize("<" + _SCALAR[et]), 1)
             return kept
-        if et == _STRING and not want:  # (the vocabulary: skipped without decoding)
-            for _ in range(count):
-                self.fh.seek(self.read("Q"), 1)
+        if et == _STRING:  # (the vocabulary: skipped without decoding, but for `want`)
+            for i in range(count):
+                n = self.read("Q")
+                if i in want:
+                    kept[i] = self.fh.read(n).decode("utf-8", "replace")
+                else:
+                    self.fh.seek(n, 1)
             return kept
         for i in range(count):
             v = self.value(et, "")
@@ -319,15 +324,23 @@ def ollama_models(root: Path) -> list[tuple[str, Path]]:
     return out
 
 
+# what each file's header said, by (path, mtime, size): a vocabulary of 150,000 tokens
+# takes a tenth of a second to pass over, and the list is read each time Settings opens
+_INFO_CACHE: dict[tuple[str, int, int], GGUFInfo] = {}
+
+
 def describe(path: Path, app: str, name: str | None = None) -> FoundModel | None:
     """A FoundModel for one file, or None when it is not a readable GGUF."""
     if not is_gguf(path):
         return None
     try:
-        info = read_gguf_info(path)
-        size = path.stat().st_size
+        st = path.stat()
+        key = (str(path), st.st_mtime_ns, st.st_size)
+        info = _INFO_CACHE.get(key) or read_gguf_info(path)
+        size = st.st_size
     except Exception:  # noqa: BLE001 - a damaged or unusual file is left out, never fatal
         return None
+    _INFO_CACHE[key] = info  # (Settings opened again reads no header again)
     return FoundModel(path=path, app=app, name=name or display_name(path), size=size,
                       quantization=info.quantization, context_length=info.context_length,
                       chat_template=bool(info.chat_template), architecture=info.architecture,

@@ -243,3 +243,26 @@ def test_the_settings_list_greys_an_incomplete_model(qtbot, tmp_path, monkeypatc
     rows = {dlg.model.itemText(i): items.item(i).isEnabled() for i in range(dlg.model.count())}
     assert rows["cut-instruct.Q4_1 (LM Studio) — incomplete"] is False
     assert rows["whole-instruct.Q4_1 (LM Studio)"] is True
+
+
+def test_headers_are_read_once_until_the_file_changes(tmp_path, monkeypatch):
+    """Settings reads the list each time it opens: every header was passed over again (a
+    tenth of a second for a large vocabulary, per model, on the window's thread)."""
+    import os
+
+    from hela_desktop import model_catalog
+
+    folder = tmp_path / "home" / ".lmstudio" / "models" / "a" / "b"
+    folder.mkdir(parents=True)
+    copy = folder / "copy-instruct.Q4_1.gguf"
+    shutil.copyfile(MODEL, copy)
+    reads = []
+    real = model_catalog.read_gguf_info
+    monkeypatch.setattr(model_catalog, "read_gguf_info", lambda p: reads.append(p) or real(p))
+    for _ in range(3):
+        assert [m.name for m in find_models(home=tmp_path / "home", env={})] == ["copy-instruct.Q4_1"]
+    assert reads == [copy]
+    st = copy.stat()
+    os.utime(copy, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # changed: read again
+    find_models(home=tmp_path / "home", env={})
+    assert reads == [copy, copy]
