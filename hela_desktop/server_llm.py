@@ -312,7 +312,7 @@ class ServerClient:
                     if finished:
                         return
                     raise ServerError(f"the model server at {self.url} ended the stream before "
-                                      "the answer finished (truncated stream)")
+                                      "the answer finished (did it stop or crash?)")
                 line = line.strip()
                 if not line or line.startswith(b":") or line.startswith((b"event:", b"id:",
                                                                           b"retry:")):

@@ -432,6 +432,16 @@ def test_stop_ends_a_stalled_answer_at_once(stub_server, make_assistant, setting
     assert a.last_turn.error == "" and not done.failed
 
 
+def test_a_server_that_dies_mid_stream_is_said_so_in_plain_words(stub_server):
+    """A llama_cpp.server killed mid-answer: the chat said "… ended the stream before the
+    answer finished (truncated stream)" — words about the protocol, not about the server."""
+    client = ServerClient(f"{stub_server}/truncated", timeout=10.0)
+    with pytest.raises(ServerError) as err:
+        list(client.stream("/v1/chat/completions", {"messages": [], "stream": True}))
+    assert str(err.value) == (f"the model server at {stub_server}/truncated ended the stream "
+                              "before the answer finished (did it stop or crash?)")
+
+
 def test_stop_ends_an_answer_whose_server_went_quiet_before_its_first_byte(
         stub_server, make_assistant, settings, embedder):
     """Stop before the first token, the server silent (a llama_cpp.server stopped with
