@@ -5,6 +5,7 @@
 
 - ``ok``: streams "one two three" properly
 - ``stall``: streams two chunks, then sends nothing for a minute
+- ``mute``: answers nothing at all, not even the model list (a server stopped with SIGSTOP)
 - ``silent``: reads the request, then sends nothing at all (not even headers) for a minute
 - ``malformed``: two good chunks, then a broken JSON chunk
 - ``truncated``: two good chunks, then closes the connection without finishing
@@ -56,6 +57,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         mode, path = self._mode()
+        if mode == "mute":
+            time.sleep(60)
+            return
         if not self._authorized(mode):
             return
         if path == "/v1/models":
