@@ -52,8 +52,11 @@ _GEMMA = (
 
 
 def default_template(architecture: str | None) -> str:
-    """The chat template for a model file that has none: its family's, else ChatML."""
-    return _GEMMA if (architecture or "").startswith("gemma") else _CHATML
+    """The chat template for a model file that has none: its family's, else ChatML (the
+    model list names the same one: `model_catalog.fallback_format`)."""
+    from .model_catalog import fallback_format
+
+    return _GEMMA if fallback_format(architecture) == "Gemma" else _CHATML
 
 
 def make_formatter(template: str | None, eos: str = "", bos: str = ""):

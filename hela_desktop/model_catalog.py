@@ -76,8 +76,15 @@ class FoundModel:
             bits.append(self.quantization)
         if self.context_length:
             bits.append(f"{self.context_length:,} ctx")
-        bits.append("chat template" if self.chat_template else "no chat template (ChatML used)")
+        bits.append("chat template" if self.chat_template else
+                    f"no chat template ({fallback_format(self.architecture)} used)")
         return f"{self.name} — " + ", ".join(bits)
+
+
+def fallback_format(architecture: str | None) -> str:
+    """The turn format a model file without a chat template is given: its family's where
+    known (Gemma's), else ChatML."""
+    return "Gemma" if (architecture or "").startswith("gemma") else "ChatML"
 
 
 def human_size(n: int) -> str:
@@ -423,4 +430,4 @@ def find_models(home: Path | None = None, extra: list[tuple[str, Path]] | None =
 
 __all__ = ["FoundModel", "GGUFInfo", "find_models", "locations", "ollama_models",
            "read_gguf_info", "describe", "human_size", "looks_like_chat", "display_name",
-           "why_unusable", "incomplete_text"]
+           "why_unusable", "incomplete_text", "fallback_format"]

@@ -266,3 +266,17 @@ def test_headers_are_read_once_until_the_file_changes(tmp_path, monkeypatch):
     os.utime(copy, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # changed: read again
     find_models(home=tmp_path / "home", env={})
     assert reads == [copy, copy]
+
+
+def test_a_model_without_a_template_is_said_to_get_the_format_it_gets():
+    """A Gemma file without a chat template is given Gemma's turns (`llm.default_template`),
+    but the list said "no chat template (ChatML used)" of every such file."""
+    from hela_desktop.model_catalog import FoundModel
+
+    def line(arch: str) -> str:
+        return FoundModel(path=Path("m.gguf"), app="Jan", name="m", size=1, quantization="",
+                          context_length=0, chat_template=False, architecture=arch,
+                          is_chat=True).describe()
+
+    assert line("gemma3").endswith("no chat template (Gemma used)")
+    assert line("llama").endswith("no chat template (ChatML used)")
