@@ -331,6 +331,20 @@ def test_ok_stub_and_api_key(stub_server, make_assistant, settings, embedder):
         ServerLLM(f"{stub_server}/auth", "stub", "wrong").connect()
 
 
+def test_cli_a_server_failing_before_the_answer_keeps_nothing_and_says_so(stub_server,
+                                                                          tmp_path):
+    """The server failed before the first token: the terminal printed "0 tokens, 0.0 tok/s,
+    0 swaps (cut short: the model server failed)" and "error: … (partial answer kept,
+    marked interrupted)" — there was no answer, and nothing was kept."""
+    out = subprocess.run(
+        [sys.executable, "-m", "hela_desktop.cli", "chat", "--data-dir", str(tmp_path / "d"),
+         "--server", f"{stub_server}/html", "--message", "Count!"],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert out.returncode == 3
+    assert "error: the model server at" in out.stderr and "HTTP 502" in out.stderr
+    assert "partial answer kept" not in out.stderr and "0 tokens" not in out.stdout
+
+
 @pytest.mark.slow
 def test_cli_malformed_stream_one_error_line_exit_3(stub_server, tmp_path):
     out = subprocess.run(
