@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -348,11 +349,45 @@ def describe(path: Path, app: str, name: str | None = None) -> FoundModel | None
     except Exception:  # noqa: BLE001 - a damaged or unusual file is left out, never fatal
         return None
     _INFO_CACHE[key] = info  # (Settings opened again reads no header again)
+    problem = incomplete_text(size, info.missing_bytes) or missing_parts_text(path)
+    parts = split_parts(path)
+    if parts is not None:  # the whole model's size
+        size = sum(p.stat().st_size for p in parts if p.is_file())
     return FoundModel(path=path, app=app, name=name or display_name(path), size=size,
                       quantization=info.quantization, context_length=info.context_length,
                       chat_template=bool(info.chat_template), architecture=info.architecture,
-                      is_chat=looks_like_chat(info, path.name),
-                      problem=incomplete_text(size, info.missing_bytes))
+                      is_chat=looks_like_chat(info, path.name), problem=problem)
+
+
+# a model split into parts, as llama.cpp's gguf-split writes them (LM Studio and Hugging Face
+# keep large models so): llama.cpp loads them all from the first
+_SPLIT = re.compile(r"^(?P<stem>.+)-(?P<no>\d{5})-of-(?P<count>\d{5})\.gguf$", re.IGNORECASE)
+
+
+def split_part(path: Path) -> int | None:
+    """The part number of a split model's file (1 for the first), None for a whole file."""
+    m = _SPLIT.match(Path(path).name)
+    return int(m["no"]) if m else None
+
+
+def split_parts(path: Path) -> list[Path] | None:
+    """Every part's path of the split model `path` is a part of (None: not split)."""
+    m = _SPLIT.match(Path(path).name)
+    if not m:
+        return None
+    n, width = int(m["count"]), len(m["count"])
+    return [Path(path).with_name(f"{m['stem']}-{i:0{width}d}-of-{m['count']}.gguf")
+            for i in range(1, n + 1)]
+
+
+def missing_parts_text(path: Path) -> str:
+    """What a model list says of a split model with parts missing ("" when all are there)."""
+    parts = split_parts(path) or []
+    missing = [str(i) for i, p in enumerate(parts, 1) if not p.is_file()]
+    if not missing:
+        return ""
+    return (f"part{'s' if len(missing) > 1 else ''} {', '.join(missing)} of {len(parts)} "
+            "missing (a download not finished?)")
 
 
 def incomplete_text(size: int, missing: int) -> str:
@@ -369,6 +404,9 @@ def display_name(path: str | Path) -> str:
     name without ``.gguf`` — the file names tell apart what one GGUF name (``general.name``,
     often a training run's) gives to every quantisation and copy of a model."""
     p = Path(path)
+    split = _SPLIT.match(p.name)
+    if split:
+        return split["stem"]
     if p.parent.name == "blobs" and p.name.startswith("sha256-"):
         for name, blob in ollama_models(p.parent.parent):
             if blob.name == p.name:
@@ -388,6 +426,8 @@ def why_unusable(path: str | Path) -> str:
         return f"its header is damaged ({str(exc).removeprefix(f'{path}: ')})"
     if info.missing_bytes:
         return "it is " + incomplete_text(size, info.missing_bytes)
+    if missing_parts_text(Path(path)):
+        return "it is split into parts: " + missing_parts_text(Path(path))
     if info.model_type == "mmproj" or "mmproj" in Path(path).name.lower():
         return "it is an image projector (mmproj) for a vision model, not a chat model"
     if info.architecture in NOT_CHAT_ARCHS:
@@ -424,10 +464,11 @@ def find_models(home: Path | None = None, extra: list[tuple[str, Path]] | None =
                 add(blob, app, name)
             continue
         for p in _walk_gguf(Path(folder)):
-            add(p, app)
+            if split_part(p) in (None, 1):  # a split model: listed once, by its first part
+                add(p, app)
     return found
 
 
 __all__ = ["FoundModel", "GGUFInfo", "find_models", "locations", "ollama_models",
            "read_gguf_info", "describe", "human_size", "looks_like_chat", "display_name",
-           "why_unusable", "incomplete_text", "fallback_format"]
+           "why_unusable", "incomplete_text", "fallback_format", "split_parts"]

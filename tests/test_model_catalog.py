@@ -280,3 +280,26 @@ def test_a_model_without_a_template_is_said_to_get_the_format_it_gets():
 
     assert line("gemma3").endswith("no chat template (Gemma used)")
     assert line("llama").endswith("no chat template (ChatML used)")
+
+
+def test_a_model_split_into_parts_is_listed_once(tmp_path):
+    """LM Studio keeps a large model as `…-00001-of-00003.gguf` … `-00003-of-00003`: each
+    part was listed as a model of its own (a third of its size; choosing part 2 fails),
+    and a part still downloading went unnoticed."""
+    import os
+
+    from hela_desktop.model_catalog import why_unusable
+
+    folder = tmp_path / "home" / ".lmstudio" / "models" / "someone" / "Big-GGUF"
+    folder.mkdir(parents=True)
+    parts = [folder / f"Big-Instruct-Q4_K_M-0000{i}-of-00003.gguf" for i in (1, 2, 3)]
+    for p in parts:
+        os.link(MODEL, p)  # three distinct names (a symlink would be one file, listed once)
+    (m,) = find_models(home=tmp_path / "home", env={})
+    assert (m.path, m.name, m.size, m.problem) == (parts[0], "Big-Instruct-Q4_K_M",
+                                                  3 * MODEL.stat().st_size, "")
+    parts[2].unlink()
+    (m,) = find_models(home=tmp_path / "home", env={})
+    assert m.problem == "part 3 of 3 missing (a download not finished?)"
+    assert why_unusable(parts[0]) == ("it is split into parts: part 3 of 3 missing "
+                                      "(a download not finished?)")
