@@ -302,7 +302,7 @@ class ServerClient:
                 raw = resp.read(4096)
                 raise ServerError(f"the model server at {self.url} did not stream {path} "
                                   f"(it sent {ctype or 'no content type'}): {_error_text(raw, ctype)}")
-            finished = False
+            finished = started = False
             while True:
                 try:
                     line = resp.readline()
@@ -311,8 +311,7 @@ class ServerClient:
                 if not line:
                     if finished:
                         return
-                    raise ServerError(f"the model server at {self.url} ended the stream before "
-                                      "the answer finished (did it stop or crash?)")
+                    raise ServerError(self._ended_message(started))
                 line = line.strip()
                 if not line or line.startswith(b":") or line.startswith((b"event:", b"id:",
                                                                           b"retry:")):
@@ -340,10 +339,21 @@ class ServerClient:
                 if any(c.get("finish_reason") for c in obj.get("choices") or []
                        if isinstance(c, dict)):
                     finished = True
+                started = True
                 yield obj
         finally:
             self._streams.discard(sock)
             conn.close()
+
+    def _ended_message(self, started: bool) -> str:
+        """A stream that ended without its last chunk: mid-answer, or before any (as
+        `llama_cpp.server` does with a prompt longer than its context, 2048 by default)."""
+        if started:
+            return (f"the model server at {self.url} ended the stream before the answer "
+                    "finished (did it stop or crash?)")
+        return (f"the model server at {self.url} ended the stream before the answer began "
+                "(did it stop or crash, or is the prompt longer than the context size it was "
+                "started with?)")
 
     def abort(self) -> None:
         """Thread-safe: cut every open stream now (a read waiting on a stalled server ends)."""

@@ -9,6 +9,7 @@
 - ``silent``: reads the request, then sends nothing at all (not even headers) for a minute
 - ``malformed``: two good chunks, then a broken JSON chunk
 - ``truncated``: two good chunks, then closes the connection without finishing
+- ``empty``: closes the stream before any chunk (llama_cpp.server, a prompt over its context)
 - ``html``: answers the completion with HTTP 502 and an HTML error page
 - ``auth``: like ``ok`` but only with ``Authorization: Bearer sekrit`` (else HTTP 401)
 - ``strict``: like ``ok`` but answers HTTP 400 to a request with a field it does not know
@@ -97,6 +98,9 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         w = self.wfile
+        if mode == "empty":
+            self.close_connection = True
+            return
         w.write(chunk("one"))
         w.write(chunk(" two"))
         w.flush()

@@ -454,6 +454,13 @@ def test_a_server_that_dies_mid_stream_is_said_so_in_plain_words(stub_server):
         list(client.stream("/v1/chat/completions", {"messages": [], "stream": True}))
     assert str(err.value) == (f"the model server at {stub_server}/truncated ended the stream "
                               "before the answer finished (did it stop or crash?)")
+    # nothing at all before the end: llama_cpp.server (started without --n_ctx: 2048)
+    # given a longer prompt ends the stream so; "did it stop or crash?" misled
+    client = ServerClient(f"{stub_server}/empty", timeout=10.0)
+    with pytest.raises(ServerError) as err:
+        list(client.stream("/v1/chat/completions", {"messages": [], "stream": True}))
+    assert "ended the stream before the answer began" in str(err.value)
+    assert "is the prompt longer than the context size it was started with?" in str(err.value)
 
 
 def test_stop_ends_an_answer_whose_server_went_quiet_before_its_first_byte(
