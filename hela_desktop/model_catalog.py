@@ -426,6 +426,9 @@ def why_unusable(path: str | Path) -> str:
         return f"its header is damaged ({str(exc).removeprefix(f'{path}: ')})"
     if info.missing_bytes:
         return "it is " + incomplete_text(size, info.missing_bytes)
+    parts = split_parts(Path(path)) or []
+    if parts and parts[0] != Path(path):
+        return f"it is a later part of a split model: choose its first part, {parts[0].name}"
     if missing_parts_text(Path(path)):
         return "it is split into parts: " + missing_parts_text(Path(path))
     if info.model_type == "mmproj" or "mmproj" in Path(path).name.lower():

@@ -298,6 +298,8 @@ def test_a_model_split_into_parts_is_listed_once(tmp_path):
     (m,) = find_models(home=tmp_path / "home", env={})
     assert (m.path, m.name, m.size, m.problem) == (parts[0], "Big-Instruct-Q4_K_M",
                                                   3 * MODEL.stat().st_size, "")
+    assert why_unusable(parts[1]) == ("it is a later part of a split model: choose its first "
+                                      "part, Big-Instruct-Q4_K_M-00001-of-00003.gguf")
     parts[2].unlink()
     (m,) = find_models(home=tmp_path / "home", env={})
     assert m.problem == "part 3 of 3 missing (a download not finished?)"
