@@ -394,8 +394,7 @@ def incomplete_text(size: int, missing: int) -> str:
     """What a model list says of a file that lacks part of its tensor data ("" if whole)."""
     if missing <= 0:
         return ""
-    return (f"incomplete: {human_size(size)} of {human_size(size + missing)} (a download cut "
-            "short?); download it again")
+    return f"incomplete: {human_size(size)} of {human_size(size + missing)} (a download cut short?)"
 
 
 def display_name(path: str | Path) -> str:
