@@ -9,6 +9,7 @@
 - ``silent``: reads the request, then sends nothing at all (not even headers) for a minute
 - ``malformed``: two good chunks, then a broken JSON chunk
 - ``truncated``: two good chunks, then closes the connection without finishing
+- ``late``: like ``ok``, after a second of silence (a server reading a long prompt)
 - ``empty``: closes the stream before any chunk (llama_cpp.server, a prompt over its context)
 - ``html``: answers the completion with HTTP 502 and an HTML error page
 - ``auth``: like ``ok`` but only with ``Authorization: Bearer sekrit`` (else HTTP 401)
@@ -98,6 +99,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         w = self.wfile
+        if mode == "late":
+            time.sleep(1.0)
         if mode == "empty":
             self.close_connection = True
             return

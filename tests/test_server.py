@@ -463,6 +463,18 @@ def test_a_server_that_dies_mid_stream_is_said_so_in_plain_words(stub_server):
     assert "is the prompt longer than the context size it was started with?" in str(err.value)
 
 
+def test_a_server_answers_speed_counts_from_its_first_text(stub_server, make_assistant,
+                                                           settings, embedder):
+    """The footer's tokens/s counted a server's prompt reading too ("14 tokens, 2.7 tok/s"
+    from a llama_cpp.server that streams 28/s): a local model's counts from the first
+    token, and so the footer says."""
+    server_settings(settings, f"{stub_server}/late")
+    a = make_server_assistant(make_assistant, settings, embedder)
+    done = list(a.chat("Count to three."))[-1]
+    assert isinstance(done, DoneEvent) and done.text == "one two three"
+    assert done.elapsed_s >= 1.0 and done.generation_s < 0.5
+
+
 def test_stop_ends_an_answer_whose_server_went_quiet_before_its_first_byte(
         stub_server, make_assistant, settings, embedder):
     """Stop before the first token, the server silent (a llama_cpp.server stopped with
