@@ -59,7 +59,9 @@ def describe_model(llm: LocalLLM | ServerLLM) -> dict:
     if not isinstance(llm, LocalLLM):
         return {"path": llm.url, "name": llm.name, "device": "server",
                 "n_gpu_layers": 0, "n_ctx": llm.n_ctx, "server_url": llm.url}
-    return {"path": str(llm.path), "name": llm.path.stem, "device": llm.device,
+    from .model_catalog import display_name  # (Jan's <id>/model.gguf, Ollama's blobs)
+
+    return {"path": str(llm.path), "name": display_name(llm.path), "device": llm.device,
             "n_gpu_layers": llm.n_gpu_layers, "n_ctx": llm.n_ctx}
 
 

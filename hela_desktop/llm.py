@@ -52,8 +52,11 @@ _GEMMA = (
 
 
 def default_template(architecture: str | None) -> str:
-    """The chat template for a model file that has none: its family's, else ChatML."""
-    return _GEMMA if (architecture or "").startswith("gemma") else _CHATML
+    """The chat template for a model file that has none: its family's, else ChatML (the
+    model list names the same one: `model_catalog.fallback_format`)."""
+    from .model_catalog import fallback_format
+
+    return _GEMMA if fallback_format(architecture) == "Gemma" else _CHATML
 
 
 def make_formatter(template: str | None, eos: str = "", bos: str = ""):
@@ -97,6 +100,20 @@ def check_gguf(path: str | Path | None) -> Path:
             "download it again or choose another .gguf file"
         )
     return p
+
+
+def load_failure(path: Path, exc: BaseException) -> str:
+    """Why a GGUF file did not load: what its header tells (incomplete, a projector, an
+    embedding model, a damaged header), else llama.cpp's own words (without the path it
+    repeats)."""
+    from .model_catalog import why_unusable
+
+    why = why_unusable(path)
+    if why:
+        return f"{path}: llama.cpp could not load this model: {why} — choose another GGUF file"
+    detail = str(exc).replace(f" from file: {path}", "").strip() or type(exc).__name__
+    return (f"{path}: llama.cpp could not load this model ({detail}); the file may be "
+            "corrupt or use an unsupported architecture — choose another GGUF file")
 
 
 def gpu_offload_supported() -> bool:
@@ -161,10 +178,7 @@ class LocalLLM(KVCache):
         except ModelError:
             raise
         except Exception as exc:  # noqa: BLE001 - llama.cpp raises ValueError/RuntimeError
-            raise ModelError(
-                f"{self.path}: llama.cpp could not load this model ({exc}); the file may be "
-                "corrupt or use an unsupported architecture — choose another GGUF file"
-            ) from exc
+            raise ModelError(load_failure(self.path, exc)) from exc
         self.n_ctx = self._llm.n_ctx()
         self.pause_tokens = {False: 1.5, True: 6.0}  # (quiet 2-core figures until measured)
         self.evaluated_tokens = 0  # every token run through the model, ever

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +45,8 @@ class GGUFInfo:
     model_type: str = ""  # general.type ("model", "mmproj", ...)
     bos_text: str = ""
     eos_text: str = ""
+    # tensor data the header describes that the file lacks (a download cut short)
+    missing_bytes: int = 0
 
 
 @dataclass
@@ -58,6 +62,7 @@ class FoundModel:
     chat_template: bool
     architecture: str
     is_chat: bool
+    problem: str = ""  # why it cannot be used ("" when it can)
 
     @property
     def size_text(self) -> str:
@@ -65,13 +70,22 @@ class FoundModel:
 
     def describe(self) -> str:
         """One line for the settings dialog."""
+        if self.problem:
+            return f"{self.name} — {self.app}, {self.problem}"
         bits = [self.app, self.size_text]
         if self.quantization:
             bits.append(self.quantization)
         if self.context_length:
             bits.append(f"{self.context_length:,} ctx")
-        bits.append("chat template" if self.chat_template else "no chat template (ChatML used)")
+        bits.append("chat template" if self.chat_template else
+                    f"no chat template ({fallback_format(self.architecture)} used)")
         return f"{self.name} — " + ", ".join(bits)
+
+
+def fallback_format(architecture: str | None) -> str:
+    """The turn format a model file without a chat template is given: its family's where
+    known (Gemma's), else ChatML."""
+    return "Gemma" if (architecture or "").startswith("gemma") else "ChatML"
 
 
 def human_size(n: int) -> str:
@@ -109,6 +123,93 @@ def _quant_name(file_type: int | None) -> str:
 _SCALAR = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q",
            12: "d"}
 _STRING, _ARRAY = 8, 9
+_STRUCTS: dict[str, struct.Struct] = {}
+
+
+class _HeaderReader:
+    """Reads a GGUF header field by field (struct formats from gguf.GGUFValueType)."""
+
+    def __init__(self, fh, path: str | Path, keep_index: dict[str, set[int]]):
+        self.fh, self.path, self.keep_index = fh, path, keep_index
+
+    def read(self, fmt: str):
+        st = _STRUCTS.get(fmt) or _STRUCTS.setdefault(fmt, struct.Struct("<" + fmt))
+        data = self.fh.read(st.size)
+        if len(data) != st.size:
+            raise ValueError(f"{self.path}: truncated GGUF header")
+        return st.unpack(data)[0]
+
+    def string(self) -> str:
+        n = self.read("Q")
+        if n > 1 << 24:
+            raise ValueError(f"{self.path}: implausible string length {n}")
+        return self.fh.read(n).decode("utf-8", "replace")
+
+    def value(self, t: int, key: str):
+        if t in _SCALAR:
+            return self.read(_SCALAR[t])
+        if t == _STRING:
+            return self.string()
+        if t != _ARRAY:
+            raise ValueError(f"{self.path}: unknown GGUF value type {t}")
+        et, count = self.read("I"), self.read("Q")
+        want = self.keep_index.get(key, set())
+        kept: dict[int, object] = {}
+        if et in _SCALAR and not want:
+            self.fh.seek(count * struct.calcsize("<" + _SCALAR[et]), 1)
+            return kept
+        if et == _STRING:  # (the vocabulary: skipped without decoding, but for `want`)
+            for i in range(count):
+                n = self.read("Q")
+                if i in want:
+                    kept[i] = self.fh.read(n).decode("utf-8", "replace")
+                else:
+                    self.fh.seek(n, 1)
+            return kept
+        for i in range(count):
+            v = self.value(et, "")
+            if i in want:
+                kept[i] = v
+        return kept
+
+    def metadata(self) -> tuple[dict, int]:
+        """(the key/value metadata, the tensor count); the file is left after the metadata."""
+        if self.fh.read(4) != GGUF_MAGIC:
+            raise ValueError(f"{self.path}: not a GGUF file")
+        version = self.read("I")
+        if version < 2:
+            raise ValueError(f"{self.path}: GGUF version {version} is too old")
+        n_tensors = self.read("Q")
+        n_kv = self.read("Q")
+        meta = {}
+        for _ in range(n_kv):
+            key = self.string()
+            meta[key] = self.value(self.read("I"), key)
+        return meta, n_tensors
+
+    def data_end(self, meta: dict, n_tensors: int) -> int | None:
+        """Where the tensor data ends, from the tensor descriptions that follow the
+        metadata (None for a tensor type the ``gguf`` package does not know)."""
+        try:
+            from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
+        except ImportError:  # pragma: no cover - a dependency of llama-cpp-python's tools
+            return None
+        end = 0
+        for _ in range(n_tensors):
+            self.string()  # the tensor's name
+            dims = [self.read("Q") for _ in range(self.read("I"))]
+            kind, offset = self.read("I"), self.read("Q")
+            try:
+                block, size = GGML_QUANT_SIZES[GGMLQuantizationType(kind)]
+            except (ValueError, KeyError):
+                return None
+            elements = 1
+            for d in dims:
+                elements *= d
+            end = max(end, offset + elements // block * size)
+        align = meta.get("general.alignment")
+        align = align if isinstance(align, int) and align > 0 else 32
+        return -(-self.fh.tell() // align) * align + end
 
 
 def read_gguf_metadata(path: str | Path, *, keep_index: dict[str, set[int]] | None = None) -> dict:
@@ -119,54 +220,8 @@ def read_gguf_metadata(path: str | Path, *, keep_index: dict[str, set[int]] | No
     The ``gguf`` package parses the same format (and every array); this reads only what
     the model list shows, in milliseconds.
     """
-    import struct
-
-    keep_index = keep_index or {}
     with open(path, "rb") as fh:
-        def read(fmt: str):
-            n = struct.calcsize("<" + fmt)
-            data = fh.read(n)
-            if len(data) != n:
-                raise ValueError(f"{path}: truncated GGUF header")
-            return struct.unpack("<" + fmt, data)[0]
-
-        def string() -> str:
-            n = read("Q")
-            if n > 1 << 24:
-                raise ValueError(f"{path}: implausible string length {n}")
-            return fh.read(n).decode("utf-8", "replace")
-
-        def value(t: int, key: str):
-            if t in _SCALAR:
-                return read(_SCALAR[t])
-            if t == _STRING:
-                return string()
-            if t == _ARRAY:
-                et, count = read("I"), read("Q")
-                want = keep_index.get(key, set())
-                kept: dict[int, object] = {}
-                if et in _SCALAR and not want:
-                    fh.seek(count * struct.calcsize("<" + _SCALAR[et]), 1)
-                    return kept
-                for i in range(count):
-                    v = value(et, "")
-                    if i in want:
-                        kept[i] = v
-                return kept
-            raise ValueError(f"{path}: unknown GGUF value type {t}")
-
-        if fh.read(4) != GGUF_MAGIC:
-            raise ValueError(f"{path}: not a GGUF file")
-        version = read("I")
-        if version < 2:
-            raise ValueError(f"{path}: GGUF version {version} is too old")
-        read("Q")  # tensor count
-        n_kv = read("Q")
-        meta = {}
-        for _ in range(n_kv):
-            key = string()
-            meta[key] = value(read("I"), key)
-        return meta
+        return _HeaderReader(fh, path, keep_index or {}).metadata()[0]
 
 
 def read_gguf_info(path: str | Path) -> GGUFInfo:
@@ -174,7 +229,10 @@ def read_gguf_info(path: str | Path) -> GGUFInfo:
     first = read_gguf_metadata(path)
     ids = {int(first[k]) for k in ("tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id")
            if isinstance(first.get(k), int)}
-    meta = read_gguf_metadata(path, keep_index={"tokenizer.ggml.tokens": ids}) if ids else first
+    with open(path, "rb") as fh:  # again, keeping those two tokens, on to the tensors
+        reader = _HeaderReader(fh, path, {"tokenizer.ggml.tokens": ids} if ids else {})
+        meta, n_tensors = reader.metadata()
+        end = reader.data_end(meta, n_tensors)
     tokens = meta.get("tokenizer.ggml.tokens") or {}
     arch = str(meta.get("general.architecture") or "")
     info = GGUFInfo(
@@ -184,6 +242,7 @@ def read_gguf_info(path: str | Path) -> GGUFInfo:
         context_length=int(meta.get(f"{arch}.context_length") or 0),
         chat_template=str(meta.get("tokenizer.chat_template") or ""),
         model_type=str(meta.get("general.type") or ""),
+        missing_bytes=max(0, end - os.path.getsize(path)) if end is not None else 0,
     )
     bos, eos = meta.get("tokenizer.ggml.bos_token_id"), meta.get("tokenizer.ggml.eos_token_id")
     info.bos_text = str(tokens.get(bos, "")) if isinstance(bos, int) else ""
@@ -273,20 +332,109 @@ def ollama_models(root: Path) -> list[tuple[str, Path]]:
     return out
 
 
+# what each file's header said, by (path, mtime, size): a vocabulary of 150,000 tokens
+# takes a tenth of a second to pass over, and the list is read each time Settings opens
+_INFO_CACHE: dict[tuple[str, int, int], GGUFInfo] = {}
+
+
 def describe(path: Path, app: str, name: str | None = None) -> FoundModel | None:
     """A FoundModel for one file, or None when it is not a readable GGUF."""
     if not is_gguf(path):
         return None
     try:
-        info = read_gguf_info(path)
-        size = path.stat().st_size
+        st = path.stat()
+        key = (str(path), st.st_mtime_ns, st.st_size)
+        info = _INFO_CACHE.get(key) or read_gguf_info(path)
+        size = st.st_size
     except Exception:  # noqa: BLE001 - a damaged or unusual file is left out, never fatal
         return None
-    label = name or info.name or path.stem
-    return FoundModel(path=path, app=app, name=label, size=size,
+    _INFO_CACHE[key] = info  # (Settings opened again reads no header again)
+    problem = incomplete_text(size, info.missing_bytes) or missing_parts_text(path)
+    parts = split_parts(path)
+    if parts is not None:  # the whole model's size
+        size = sum(p.stat().st_size for p in parts if p.is_file())
+    return FoundModel(path=path, app=app, name=name or display_name(path), size=size,
                       quantization=info.quantization, context_length=info.context_length,
                       chat_template=bool(info.chat_template), architecture=info.architecture,
-                      is_chat=looks_like_chat(info, path.name))
+                      is_chat=looks_like_chat(info, path.name), problem=problem)
+
+
+# a model split into parts, as llama.cpp's gguf-split writes them (LM Studio and Hugging Face
+# keep large models so): llama.cpp loads them all from the first
+_SPLIT = re.compile(r"^(?P<stem>.+)-(?P<no>\d{5})-of-(?P<count>\d{5})\.gguf$", re.IGNORECASE)
+
+
+def split_part(path: Path) -> int | None:
+    """The part number of a split model's file (1 for the first), None for a whole file."""
+    m = _SPLIT.match(Path(path).name)
+    return int(m["no"]) if m else None
+
+
+def split_parts(path: Path) -> list[Path] | None:
+    """Every part's path of the split model `path` is a part of (None: not split)."""
+    m = _SPLIT.match(Path(path).name)
+    if not m:
+        return None
+    n, width = int(m["count"]), len(m["count"])
+    return [Path(path).with_name(f"{m['stem']}-{i:0{width}d}-of-{m['count']}.gguf")
+            for i in range(1, n + 1)]
+
+
+def missing_parts_text(path: Path) -> str:
+    """What a model list says of a split model with parts missing ("" when all are there)."""
+    parts = split_parts(path) or []
+    missing = [str(i) for i, p in enumerate(parts, 1) if not p.is_file()]
+    if not missing:
+        return ""
+    return (f"part{'s' if len(missing) > 1 else ''} {', '.join(missing)} of {len(parts)} "
+            "missing (a download not finished?)")
+
+
+def incomplete_text(size: int, missing: int) -> str:
+    """What a model list says of a file that lacks part of its tensor data ("" if whole)."""
+    if missing <= 0:
+        return ""
+    return f"incomplete: {human_size(size)} of {human_size(size + missing)} (a download cut short?)"
+
+
+def display_name(path: str | Path) -> str:
+    """A model file's name as its app shows it: ``name:tag`` for an Ollama blob (from the
+    manifest that names it), the model's folder for Jan's ``<id>/model.gguf``, else the file
+    name without ``.gguf`` — the file names tell apart what one GGUF name (``general.name``,
+    often a training run's) gives to every quantisation and copy of a model."""
+    p = Path(path)
+    split = _SPLIT.match(p.name)
+    if split:
+        return split["stem"]
+    if p.parent.name == "blobs" and p.name.startswith("sha256-"):
+        for name, blob in ollama_models(p.parent.parent):
+            if blob.name == p.name:
+                return name
+    if p.stem.lower() == "model" and p.parent.name:
+        return p.parent.name
+    return p.stem
+
+
+def why_unusable(path: str | Path) -> str:
+    """Why llama.cpp cannot use a GGUF file as a chat model, as far as its header tells
+    ("" when it tells nothing: a whole chat model, or an architecture llama.cpp lacks)."""
+    try:
+        info = read_gguf_info(path)
+        size = os.path.getsize(path)
+    except (OSError, ValueError) as exc:
+        return f"its header is damaged ({str(exc).removeprefix(f'{path}: ')})"
+    if info.missing_bytes:
+        return "it is " + incomplete_text(size, info.missing_bytes)
+    parts = split_parts(Path(path)) or []
+    if parts and parts[0] != Path(path):
+        return f"it is a later part of a split model: choose its first part, {parts[0].name}"
+    if missing_parts_text(Path(path)):
+        return "it is split into parts: " + missing_parts_text(Path(path))
+    if info.model_type == "mmproj" or "mmproj" in Path(path).name.lower():
+        return "it is an image projector (mmproj) for a vision model, not a chat model"
+    if info.architecture in NOT_CHAT_ARCHS:
+        return f"it is an embedding or encoder model ({info.architecture}), not a chat model"
+    return ""
 
 
 def find_models(home: Path | None = None, extra: list[tuple[str, Path]] | None = None,
@@ -318,9 +466,11 @@ def find_models(home: Path | None = None, extra: list[tuple[str, Path]] | None =
                 add(blob, app, name)
             continue
         for p in _walk_gguf(Path(folder)):
-            add(p, app)
+            if split_part(p) in (None, 1):  # a split model: listed once, by its first part
+                add(p, app)
     return found
 
 
 __all__ = ["FoundModel", "GGUFInfo", "find_models", "locations", "ollama_models",
-           "read_gguf_info", "describe", "human_size", "looks_like_chat"]
+           "read_gguf_info", "describe", "human_size", "looks_like_chat", "display_name",
+           "why_unusable", "incomplete_text", "fallback_format", "split_parts"]

@@ -217,6 +217,12 @@ class ServerClient:
     def open(self, method: str, path: str, body: dict | None = None):
         """Send a request; returns (connection, response) for a 2xx answer, else ServerError."""
         conn = self._connect()
+        return conn, self._request(conn, method, path, body)
+
+    def _request(self, conn: http.client.HTTPConnection, method: str, path: str,
+                 body: dict | None) -> http.client.HTTPResponse:
+        """Send a request on an open connection; the response for a 2xx answer, else the
+        connection is closed and ServerError raised."""
         data = json.dumps(body).encode("utf-8") if body is not None else None
         try:
             conn.request(method, self._base + path, body=data, headers=self._headers(data is not None))
@@ -234,7 +240,7 @@ class ServerClient:
                                                  resp.getheader("Content-Type", "")))
             err.status = resp.status
             raise err
-        return conn, resp
+        return resp
 
     def _http_message(self, status, reason, path, body, ctype) -> str:
         what = _error_text(body, ctype)
@@ -284,16 +290,19 @@ class ServerClient:
         malformed chunk, an error event, or a stream that ends before the answer finished
         raises ServerError.
         """
-        conn, resp = self.open("POST", path, body)
-        sock = getattr(getattr(resp.fp, "raw", None), "_sock", None)  # conn.sock may be gone
+        conn = self._connect()
+        # cut by abort() from now on: a server that has gone quiet before its first byte
+        # (no response headers yet) holds the answer as much as one that stalls mid-stream
+        sock = conn.sock  # (the response takes it over: conn.sock may be gone later)
         self._streams.add(sock)
         try:
+            resp = self._request(conn, "POST", path, body)
             ctype = resp.getheader("Content-Type", "")
             if "event-stream" not in ctype:
                 raw = resp.read(4096)
                 raise ServerError(f"the model server at {self.url} did not stream {path} "
                                   f"(it sent {ctype or 'no content type'}): {_error_text(raw, ctype)}")
-            finished = False
+            finished = started = False
             while True:
                 try:
                     line = resp.readline()
@@ -302,8 +311,7 @@ class ServerClient:
                 if not line:
                     if finished:
                         return
-                    raise ServerError(f"the model server at {self.url} ended the stream before "
-                                      "the answer finished (truncated stream)")
+                    raise ServerError(self._ended_message(started))
                 line = line.strip()
                 if not line or line.startswith(b":") or line.startswith((b"event:", b"id:",
                                                                           b"retry:")):
@@ -331,10 +339,21 @@ class ServerClient:
                 if any(c.get("finish_reason") for c in obj.get("choices") or []
                        if isinstance(c, dict)):
                     finished = True
+                started = True
                 yield obj
         finally:
             self._streams.discard(sock)
             conn.close()
+
+    def _ended_message(self, started: bool) -> str:
+        """A stream that ended without its last chunk: mid-answer, or before any (as
+        `llama_cpp.server` does with a prompt longer than its context, 2048 by default)."""
+        if started:
+            return (f"the model server at {self.url} ended the stream before the answer "
+                    "finished (did it stop or crash?)")
+        return (f"the model server at {self.url} ended the stream before the answer began "
+                "(did it stop or crash, or is the prompt longer than the context size it was "
+                "started with?)")
 
     def abort(self) -> None:
         """Thread-safe: cut every open stream now (a read waiting on a stalled server ends)."""

@@ -168,6 +168,8 @@ class ServerAnswer:
         if self.clean.done:
             self.turn.finished = True
             return None
+        if not self.pieces:  # generation counts from the first text on, as for a local model
+            self.turn.t_gen0 = time.perf_counter()  # (not from the request: prompt reading)
         self.pieces.append(piece)
         self.turn.spans[-1][1] = len(self.pieces)
         return TokenEvent(index=len(self.pieces) - 1, text=piece)

@@ -5,8 +5,12 @@
 
 - ``ok``: streams "one two three" properly
 - ``stall``: streams two chunks, then sends nothing for a minute
+- ``mute``: answers nothing at all, not even the model list (a server stopped with SIGSTOP)
+- ``silent``: reads the request, then sends nothing at all (not even headers) for a minute
 - ``malformed``: two good chunks, then a broken JSON chunk
 - ``truncated``: two good chunks, then closes the connection without finishing
+- ``late``: like ``ok``, after a second of silence (a server reading a long prompt)
+- ``empty``: closes the stream before any chunk (llama_cpp.server, a prompt over its context)
 - ``html``: answers the completion with HTTP 502 and an HTML error page
 - ``auth``: like ``ok`` but only with ``Authorization: Bearer sekrit`` (else HTTP 401)
 - ``strict``: like ``ok`` but answers HTTP 400 to a request with a field it does not know
@@ -55,6 +59,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         mode, path = self._mode()
+        if mode == "mute":
+            time.sleep(60)
+            return
         if not self._authorized(mode):
             return
         if path == "/v1/models":
@@ -84,11 +91,19 @@ class Handler(BaseHTTPRequestHandler):
                     b"Gateway</h1><hr>nginx</body></html>")
             self._send(502, page, "text/html")
             return
+        if mode == "silent":  # a server that has gone quiet before its first byte
+            time.sleep(60)
+            return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Connection", "close")
         self.end_headers()
         w = self.wfile
+        if mode == "late":
+            time.sleep(1.0)
+        if mode == "empty":
+            self.close_connection = True
+            return
         w.write(chunk("one"))
         w.write(chunk(" two"))
         w.flush()

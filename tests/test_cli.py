@@ -16,7 +16,7 @@ from hela_desktop.store import Store
 
 
 def run(*args, timeout=300, **kw):
-    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    env = dict(kw.pop("env", os.environ), HF_HUB_OFFLINE="1")
     return subprocess.run([sys.executable, "-m", "hela_desktop", *args], capture_output=True,
                           text=True, timeout=timeout, env=env, **kw)
 
@@ -77,6 +77,31 @@ def test_doctor_reports_paths_and_offload(tmp_path):
     assert isinstance(rep["gpu_offload_supported"], bool)
     assert rep["data_dir"] == str(tmp_path)
     assert rep["versions"]["llama-cpp-python"] != "not installed"
+
+
+def test_doctor_lists_the_other_apps_models_and_flags_an_incomplete_one(tmp_path):
+    """`doctor` said "models found: 1" (the bundled one) to a user with LM Studio and
+    Ollama models, which Settings lists, and "model: …" without a problem for a download
+    cut short that then failed to load."""
+    from hela_desktop.paths import bundled_model_path
+
+    src = bundled_model_path()
+    folder = tmp_path / "home" / ".lmstudio" / "models" / "someone" / "SmolLM2-GGUF"
+    folder.mkdir(parents=True)
+    (folder / "smollm2-lmstudio.Q4_1.gguf").symlink_to(src)
+    cut = folder / "cut-instruct.Q4_1.gguf"
+    cut.write_bytes(src.read_bytes()[: 40_000_000])
+    home = {"HOME": str(tmp_path / "home"), "XDG_DATA_HOME": str(tmp_path / "home" / "x")}
+    r = run("doctor", "--data-dir", str(tmp_path / "d"), env=dict(os.environ, **home))
+    assert "other apps:       2 GGUF chat models of LM Studio" in r.stdout, r.stdout
+    assert "smollm2-lmstudio.Q4_1 — LM Studio, 93.8 MB, Q4_1, 8,192 ctx" in r.stdout
+    assert "cut-instruct.Q4_1 — LM Studio, incomplete: 38.1 MB of 93.8 MB" in r.stdout
+    r = run("doctor", "--data-dir", str(tmp_path / "d"), "--model", str(cut), "--json",
+            env=dict(os.environ, **home))
+    rep = json.loads(r.stdout)
+    assert r.returncode == 1 and not rep["model_ok"]
+    assert rep["model_error"].startswith("llama.cpp cannot use this file: it is incomplete")
+    assert [m["usable"] for m in rep["other_apps_models"]] == [False, True]
 
 
 @pytest.mark.slow

@@ -155,3 +155,153 @@ def test_settings_dialog_lists_found_models_and_the_server_choice(qtbot, tmp_pat
     assert new.model_path.endswith("model.gguf") and model_changed(s, new)
     new.save(tmp_path)
     assert Settings.load(tmp_path).server_model == "qwen2.5-7b"
+
+
+def _tiny_gguf(path: Path, arch: str, **strings: str) -> Path:
+    """A small GGUF file of another kind (a projector, an embedding model)."""
+    import numpy as np
+    from gguf import GGUFWriter
+
+    w = GGUFWriter(str(path), arch)
+    w.add_name(path.stem)
+    for key, value in strings.items():
+        w.add_string(key.replace("__", "."), value)
+    w.add_tensor("t", np.zeros(16, dtype=np.float32))
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    return path
+
+
+def test_models_are_named_as_their_apps_name_them(tmp_path):
+    """Every copy and quantisation of a model carries one GGUF name (SmolLM2's is "Smollm2
+    135M 8k Lc100K Mix1 Ep2"): the list showed it for all six of a user's files, and the
+    status bar named an Ollama model "sha256-b179c9…" and every Jan model "model"."""
+    from hela_desktop.model_catalog import display_name
+
+    home = _home(tmp_path)
+    names = {m.app: m.name for m in find_models(home=home, env={})}
+    assert names == {"LM Studio": "smollm2-lmstudio.Q4_1", "Jan": "smollm2-jan"}
+    blob = ollama_models(home / ".ollama" / "models")[0][1]
+    assert display_name(blob) == "smollm2:135m"  # the window's status bar uses this name
+    jan = home / ".local/share/Jan/data/llamacpp/models/smollm2-jan/model.gguf"
+    assert display_name(jan) == "smollm2-jan"
+    assert display_name(tmp_path / "Smöl LM 135M – instruct.gguf") == "Smöl LM 135M – instruct"
+
+
+def test_an_incomplete_download_is_listed_as_such_and_cannot_be_chosen(tmp_path, monkeypatch):
+    """A GGUF file cut short (its header whole, part of its tensors missing) was listed
+    like any other model, with its smaller size; choosing it gave "llama.cpp could not
+    load this model (Failed to load model from file: <the path again>); the file may be
+    corrupt or use an unsupported architecture"."""
+    from hela_desktop.llm import LocalLLM, ModelError
+    from hela_desktop.model_catalog import read_gguf_info, why_unusable
+
+    folder = tmp_path / "home" / ".lmstudio" / "models" / "someone" / "Cut-GGUF"
+    folder.mkdir(parents=True)
+    cut = folder / "cut-instruct.Q4_1.gguf"
+    data = MODEL.read_bytes()
+    cut.write_bytes(data[: len(data) * 4 // 10])
+    assert read_gguf_info(MODEL).missing_bytes == 0
+    assert read_gguf_info(cut).missing_bytes == len(data) - len(data) * 4 // 10
+    (m,) = find_models(home=tmp_path / "home", env={})
+    assert m.problem.startswith("incomplete: 37.5 MB of 93.8 MB") and "incomplete" in m.describe()
+    with pytest.raises(ModelError) as err:
+        LocalLLM(cut)
+    text = str(err.value)
+    assert "it is incomplete: 37.5 MB of 93.8 MB" in text and text.count(str(cut)) == 1
+    # a projector, an embedding model and a damaged header say what they are
+    proj = _tiny_gguf(tmp_path / "mmproj-model-f16.gguf", "clip", general__type="mmproj")
+    emb = _tiny_gguf(tmp_path / "nomic-embed-text-v1.5.gguf", "nomic-bert")
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(data[:2000])
+    assert "image projector (mmproj)" in why_unusable(proj)
+    assert "embedding or encoder model (nomic-bert)" in why_unusable(emb)
+    assert why_unusable(bad) == "its header is damaged (truncated GGUF header)"
+    assert why_unusable(MODEL) == ""
+
+
+@pytest.mark.gui
+def test_the_settings_list_greys_an_incomplete_model(qtbot, tmp_path, monkeypatch):
+    pytest.importorskip("pytestqt")
+    from PySide6 import QtGui
+
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    home = tmp_path / "home"
+    folder = home / ".lmstudio" / "models" / "someone" / "Cut-GGUF"
+    folder.mkdir(parents=True)
+    (folder / "cut-instruct.Q4_1.gguf").write_bytes(MODEL.read_bytes()[: 40_000_000])
+    (folder / "whole-instruct.Q4_1.gguf").symlink_to(MODEL)
+    monkeypatch.setattr(SettingsDialog, "_home", home)
+    dlg = SettingsDialog(Settings(), tmp_path / "data")
+    qtbot.addWidget(dlg)
+    items = dlg.model.model()
+    assert isinstance(items, QtGui.QStandardItemModel)
+    rows = {dlg.model.itemText(i): items.item(i).isEnabled() for i in range(dlg.model.count())}
+    assert rows["cut-instruct.Q4_1 (LM Studio) — incomplete"] is False
+    assert rows["whole-instruct.Q4_1 (LM Studio)"] is True
+
+
+def test_headers_are_read_once_until_the_file_changes(tmp_path, monkeypatch):
+    """Settings reads the list each time it opens: every header was passed over again (a
+    tenth of a second for a large vocabulary, per model, on the window's thread)."""
+    import os
+
+    from hela_desktop import model_catalog
+
+    folder = tmp_path / "home" / ".lmstudio" / "models" / "a" / "b"
+    folder.mkdir(parents=True)
+    copy = folder / "copy-instruct.Q4_1.gguf"
+    shutil.copyfile(MODEL, copy)
+    reads = []
+    real = model_catalog.read_gguf_info
+    monkeypatch.setattr(model_catalog, "read_gguf_info", lambda p: reads.append(p) or real(p))
+    for _ in range(3):
+        assert [m.name for m in find_models(home=tmp_path / "home", env={})] == ["copy-instruct.Q4_1"]
+    assert reads == [copy]
+    st = copy.stat()
+    os.utime(copy, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # changed: read again
+    find_models(home=tmp_path / "home", env={})
+    assert reads == [copy, copy]
+
+
+def test_a_model_without_a_template_is_said_to_get_the_format_it_gets():
+    """A Gemma file without a chat template is given Gemma's turns (`llm.default_template`),
+    but the list said "no chat template (ChatML used)" of every such file."""
+    from hela_desktop.model_catalog import FoundModel
+
+    def line(arch: str) -> str:
+        return FoundModel(path=Path("m.gguf"), app="Jan", name="m", size=1, quantization="",
+                          context_length=0, chat_template=False, architecture=arch,
+                          is_chat=True).describe()
+
+    assert line("gemma3").endswith("no chat template (Gemma used)")
+    assert line("llama").endswith("no chat template (ChatML used)")
+
+
+def test_a_model_split_into_parts_is_listed_once(tmp_path):
+    """LM Studio keeps a large model as `…-00001-of-00003.gguf` … `-00003-of-00003`: each
+    part was listed as a model of its own (a third of its size; choosing part 2 fails),
+    and a part still downloading went unnoticed."""
+    import os
+
+    from hela_desktop.model_catalog import why_unusable
+
+    folder = tmp_path / "home" / ".lmstudio" / "models" / "someone" / "Big-GGUF"
+    folder.mkdir(parents=True)
+    parts = [folder / f"Big-Instruct-Q4_K_M-0000{i}-of-00003.gguf" for i in (1, 2, 3)]
+    for p in parts:
+        os.link(MODEL, p)  # three distinct names (a symlink would be one file, listed once)
+    (m,) = find_models(home=tmp_path / "home", env={})
+    assert (m.path, m.name, m.size, m.problem) == (parts[0], "Big-Instruct-Q4_K_M",
+                                                  3 * MODEL.stat().st_size, "")
+    assert why_unusable(parts[1]) == ("it is a later part of a split model: choose its first "
+                                      "part, Big-Instruct-Q4_K_M-00001-of-00003.gguf")
+    parts[2].unlink()
+    (m,) = find_models(home=tmp_path / "home", env={})
+    assert m.problem == "part 3 of 3 missing (a download not finished?)"
+    assert why_unusable(parts[0]) == ("it is split into parts: part 3 of 3 missing "
+                                      "(a download not finished?)")

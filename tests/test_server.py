@@ -331,6 +331,20 @@ def test_ok_stub_and_api_key(stub_server, make_assistant, settings, embedder):
         ServerLLM(f"{stub_server}/auth", "stub", "wrong").connect()
 
 
+def test_cli_a_server_failing_before_the_answer_keeps_nothing_and_says_so(stub_server,
+                                                                          tmp_path):
+    """The server failed before the first token: the terminal printed "0 tokens, 0.0 tok/s,
+    0 swaps (cut short: the model server failed)" and "error: … (partial answer kept,
+    marked interrupted)" — there was no answer, and nothing was kept."""
+    out = subprocess.run(
+        [sys.executable, "-m", "hela_desktop.cli", "chat", "--data-dir", str(tmp_path / "d"),
+         "--server", f"{stub_server}/html", "--message", "Count!"],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert out.returncode == 3
+    assert "error: the model server at" in out.stderr and "HTTP 502" in out.stderr
+    assert "partial answer kept" not in out.stderr and "0 tokens" not in out.stdout
+
+
 @pytest.mark.slow
 def test_cli_malformed_stream_one_error_line_exit_3(stub_server, tmp_path):
     out = subprocess.run(
@@ -429,4 +443,58 @@ def test_stop_ends_a_stalled_answer_at_once(stub_server, make_assistant, setting
     assert time.perf_counter() - t < 10
     done = events[-1]
     assert isinstance(done, DoneEvent) and done.interrupted and done.text == "one two"
+    assert a.last_turn.error == "" and not done.failed
+
+
+def test_a_server_that_dies_mid_stream_is_said_so_in_plain_words(stub_server):
+    """A llama_cpp.server killed mid-answer: the chat said "… ended the stream before the
+    answer finished (truncated stream)" — words about the protocol, not about the server."""
+    client = ServerClient(f"{stub_server}/truncated", timeout=10.0)
+    with pytest.raises(ServerError) as err:
+        list(client.stream("/v1/chat/completions", {"messages": [], "stream": True}))
+    assert str(err.value) == (f"the model server at {stub_server}/truncated ended the stream "
+                              "before the answer finished (did it stop or crash?)")
+    # nothing at all before the end: llama_cpp.server (started without --n_ctx: 2048)
+    # given a longer prompt ends the stream so; "did it stop or crash?" misled
+    client = ServerClient(f"{stub_server}/empty", timeout=10.0)
+    with pytest.raises(ServerError) as err:
+        list(client.stream("/v1/chat/completions", {"messages": [], "stream": True}))
+    assert "ended the stream before the answer began" in str(err.value)
+    assert "is the prompt longer than the context size it was started with?" in str(err.value)
+
+
+def test_a_server_answers_speed_counts_from_its_first_text(stub_server, make_assistant,
+                                                           settings, embedder):
+    """The footer's tokens/s counted a server's prompt reading too ("14 tokens, 2.7 tok/s"
+    from a llama_cpp.server that streams 28/s): a local model's counts from the first
+    token, and so the footer says."""
+    server_settings(settings, f"{stub_server}/late")
+    a = make_server_assistant(make_assistant, settings, embedder)
+    done = list(a.chat("Count to three."))[-1]
+    assert isinstance(done, DoneEvent) and done.text == "one two three"
+    assert done.elapsed_s >= 1.0 and done.generation_s < 0.5
+
+
+def test_stop_ends_an_answer_whose_server_went_quiet_before_its_first_byte(
+        stub_server, make_assistant, settings, embedder):
+    """Stop before the first token, the server silent (a llama_cpp.server stopped with
+    SIGSTOP: the request sent, no response headers yet): the connection was not yet one
+    Stop could cut, so "Stopping…" stayed until `server_timeout` (120 s by default)."""
+    import threading
+
+    client = ServerClient(f"{stub_server}/silent", timeout=30.0)
+    threading.Timer(0.5, client.abort).start()
+    t = time.perf_counter()
+    with pytest.raises(ServerError):
+        list(client.stream("/v1/chat/completions", {"messages": [], "stream": True}))
+    assert time.perf_counter() - t < 5  # cut at once, not after the 30 s timeout
+    server_settings(settings, f"{stub_server}/silent")
+    settings.server_timeout = 30.0
+    a = make_server_assistant(make_assistant, settings, embedder)
+    stop_ev = threading.Event()
+    threading.Timer(0.5, lambda: (stop_ev.set(), a.llm.abort())).start()
+    t = time.perf_counter()
+    done = list(a.chat("Count to three.", stop=stop_ev))[-1]
+    assert time.perf_counter() - t < 10
+    assert isinstance(done, DoneEvent) and done.interrupted and done.text == ""
     assert a.last_turn.error == "" and not done.failed

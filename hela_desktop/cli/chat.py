@@ -96,6 +96,8 @@ def print_event(ev) -> None:
         print(_dim(f" ⟲[{add} {rem}]"), end="", flush=True)
     elif isinstance(ev, DoneEvent) and ev.forget is not None:
         print("\n" + _dim(f"  {FORGET_FOOTER}"), flush=True)
+    elif isinstance(ev, DoneEvent) and ev.failed and not ev.text:
+        pass  # the server failed before the answer began: the error line says it all
     elif isinstance(ev, DoneEvent):
         tail = (" (cut short: the model server failed)" if ev.failed
                 else " (interrupted)" if ev.interrupted else "")
@@ -151,7 +153,8 @@ class TerminalChat:
             if self.one_shot:
                 raise
         except ServerError as exc:  # the partial answer is stored, marked interrupted
-            kept = " (partial answer kept, marked interrupted)" if done is not None else ""
+            kept = (" (partial answer kept, marked interrupted)" if done is not None and done.text
+                    else "")  # (before the first token nothing is kept)
             print(f"{'' if self.as_json else chr(10)}error: {exc}{kept}", file=sys.stderr,
                   flush=True)
             if self.one_shot:

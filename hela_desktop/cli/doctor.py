@@ -33,11 +33,14 @@ def _version(dist: str) -> str:
 def _model(s) -> tuple[str, bool, str]:
     """(the model file, whether it loads as a GGUF, why not)."""
     from ..llm import ModelError, check_gguf
+    from ..model_catalog import why_unusable
 
     try:
-        return str(check_gguf(s.model_path or None)), True, ""
+        path = check_gguf(s.model_path or None)
     except ModelError as exc:
         return s.model_path or "(bundled default)", False, str(exc)
+    why = why_unusable(path)  # (a download cut short has the right first bytes too)
+    return str(path), not why, f"llama.cpp cannot use this file: {why}" if why else ""
 
 
 def _server(s) -> dict | None:
@@ -50,6 +53,14 @@ def _server(s) -> dict | None:
     ok, line = check_server(s.server_url, s.server_model, key, timeout=s.server_timeout)
     return {"url": s.server_url, "model": s.server_model, "ok": ok, "message": line,
             "api_key_set": bool(key), "warning": privacy_warning(s.server_url)}
+
+
+def _other_apps_models() -> list[dict]:
+    """The GGUF chat models LM Studio, Jan, GPT4All and Ollama keep (the Settings list)."""
+    from ..model_catalog import find_models
+
+    return [{"name": m.name, "app": m.app, "path": str(m.path), "description": m.describe(),
+             "usable": not m.problem} for m in find_models()]
 
 
 def doctor_report(args: argparse.Namespace) -> dict:
@@ -82,6 +93,7 @@ def doctor_report(args: argparse.Namespace) -> dict:
         "model": model, "model_ok": model_ok, "model_error": model_msg,
         "bundled_model": str(bundled_model_path() or "missing"),
         "models_found": [str(p) for p in scan_models(args.data_dir)],
+        "other_apps_models": _other_apps_models(),
         "embedder": str(bundled_embedder_path() or "missing"),
         "gpu_offload_supported": gpu_offload_supported(),
         "n_gpu_layers_setting": s.n_gpu_layers,
@@ -122,6 +134,12 @@ def format_report(rep: dict) -> str:
         out.append(f"                  {rep['model_error']}")
     out.append(f"models found:     {len(rep['models_found'])}")
     out += [f"                  {m}" for m in rep["models_found"]]
+    others = rep["other_apps_models"]
+    out.append(f"other apps:       {len(others)} GGUF chat model{'' if len(others) == 1 else 's'}"
+               " of LM Studio, Jan, GPT4All, Ollama" + (" (use one with --model PATH or in "
+                                                        "Settings)" if others else ""))
+    for m in others:
+        out += [f"                  {m['description']}", f"                    {m['path']}"]
     out.append(f"embedder:         {rep['embedder']}")
     out.append(f"GPU offload:      {'supported' if rep['gpu_offload_supported'] else 'not supported (CPU build)'}"
                f"; n_gpu_layers setting {rep['n_gpu_layers_setting']}")

@@ -275,9 +275,9 @@ class MainWindow(WindowChats):
         self.session.start_turn()
         self._set_streaming(True)
         self._sent_text = text
-        if not self.model_ready:
+        if not self.model_ready or self.session.loading:  # (a switch keeps the old one ready)
             self.statusBar().showMessage("Waiting for the model to finish loading…")
-            self.chat.view.set_live_status("Loading the language model…")
+            self.chat.view.set_live_status(self.session.loading or "Loading the language model…")
         else:
             self.chat.view.set_live_status("Starting…")
         self.client.chat(text, self.current_conv)

@@ -343,9 +343,13 @@ class SettingsDialog(QtWidgets.QDialog):
         for m in find_models(home=self._home):  # LM Studio, Jan, GPT4All, Ollama
             self._found[str(m.path)] = m
             if self.model.findData(str(m.path)) < 0:
-                self.model.addItem(f"{m.name} ({m.app})", str(m.path))
+                self.model.addItem(f"{m.name} ({m.app})" + (" — incomplete" if m.problem else ""),
+                                   str(m.path))
                 self.model.setItemData(self.model.count() - 1, m.describe(),
                                        QtCore.Qt.ItemDataRole.ToolTipRole)
+                items = self.model.model()  # (a combo box's own: a QStandardItemModel)
+                if m.problem and isinstance(items, QtGui.QStandardItemModel):
+                    items.item(self.model.count() - 1).setEnabled(False)  # seen, not chosen
         cur = self._settings.model_path
         if cur:
             i = self.model.findData(cur)

@@ -50,6 +50,14 @@ def lower_thread_priority(nice: int = 8) -> None:
 GRAPH_LIMIT = 5000  # the graph view shows at most this many (most recent) memories
 
 
+def loading_text(settings: Settings) -> str:
+    """What the window says while the chat model loads: a server is asked, not loaded (a
+    stalled one is waited for up to `server_timeout`)."""
+    if settings.backend == "server":
+        return f"Connecting to the model server at {settings.server_url}…"
+    return "Loading the language model…"
+
+
 class AssistantWorker(QtCore.QObject):
     """Owns the `AssistantLoader` (the store at once, then the embedder, then the model and
     the `Assistant`); runs on the worker thread.
@@ -142,7 +150,7 @@ class AssistantWorker(QtCore.QObject):
         if not with_model:
             self._status("loading", "")
             return
-        self._load_model(loader.load_model)
+        self._load_model(loader.load_model, loader.settings)
 
     @QtCore.Slot(object)
     def reload_model(self, settings: Settings) -> None:
@@ -151,14 +159,14 @@ class AssistantWorker(QtCore.QObject):
         new one again and is never answered by the model (or server) switched away from."""
         loader = self.loader
         if loader is not None:
-            self._load_model(lambda: loader.switch_model(settings))
+            self._load_model(lambda: loader.switch_model(settings), settings)
 
-    def _load_model(self, load: Callable[[], object]) -> None:
+    def _load_model(self, load: Callable[[], object], settings: Settings) -> None:
         """Run `load` with progress shown; report success or a one-line failure."""
         from ..llm import ModelError
         from ..server_llm import ServerError
 
-        self._status("loading", "Loading the language model…")
+        self._status("loading", loading_text(settings))
         try:
             load()
         except (ModelError, ServerError) as exc:
