@@ -15,6 +15,7 @@ import datetime as _dt
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -29,6 +30,7 @@ from ..config import HelaParams
 from ..memfile.format import Limits, Progress, _Bad, _loads, _Source, check_zip_member
 from ..memfile.readers import _plain_episode, _plain_uid
 from ..memfile.validate import _parse_record, _schemas
+from ..words import count
 
 MEMBERS = ("conversations.jsonl", "episodes.jsonl", "messages.jsonl", "edges.jsonl")
 NAMES = {"chatgpt": "ChatGPT export", "claude": "Claude export",
@@ -157,6 +159,23 @@ def pair(chat: Chat, skip: Callable[[str, int], None]) -> list[Exchange]:
     return out
 
 
+# a reason's noun comes before these words: "message on another branch", "call to a tool"
+_AFTER_NOUN = re.compile(r" (?:of|on|to|in|at|before|without|not|too|cut)\b")
+_MASS = {"thinking": "thinking block", "reasoning": "reasoning block"}  # counted as blocks
+
+
+def left_out(n: int, reason: str) -> str:
+    """A count of what was left out, in words: "1 system message", "300 system messages",
+    "2 calls to a tool", "94 thinking blocks" (the reasons are singular phrases)."""
+    reason = _MASS.get(reason, reason)
+    m = _AFTER_NOUN.search(reason)
+    noun, rest = (reason[:m.start()], reason[m.start():]) if m else (reason, "")
+    if noun.endswith(("s", "content")):  # "custom instructions", "image content"
+        return f"{n} {reason}"
+    many = noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+    return count(n, reason, many + rest)
+
+
 def describe(d: dict) -> str:
     """One line for people: what the source held and what was left out, and why."""
     name = NAMES.get(d.get("source", ""), d.get("source", "?"))
@@ -176,7 +195,7 @@ def describe(d: dict) -> str:
                  "question, request or thanks word for word and share its memory")
     reasons = d.get("skipped_reasons") or {}
     if reasons:
-        why = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda x: -x[1]))
+        why = ", ".join(left_out(n, r) for r, n in sorted(reasons.items(), key=lambda x: -x[1]))
         body += f"; {d.get('skipped', 0)} left out ({why})"
     return f"{name}: {body}"
 

@@ -1,0 +1,83 @@
+"""Bringing years of history in, as a new user does (the eleventh hands-on pass): what the
+summary says was left out reads as English, a notes vault's headings over sub-headings are
+not "left out", and an export cut short (a download that stopped) says so."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+# tests/ is on sys.path: the example exports of the importer tests
+from test_importers import assert_refused, chatgpt_export, import_twice  # noqa: E402
+
+from hela_desktop.importers.base import describe, left_out
+from hela_desktop.memfile import import_file
+from hela_desktop.store import Store
+
+
+def test_left_out_counts_read_as_english():
+    """"300 system message, 184 call to a tool, 94 thinking" was the summary of a real
+    export: a count's noun follows it."""
+    assert left_out(1, "system message") == "1 system message"
+    assert left_out(300, "system message") == "300 system messages"
+    assert left_out(184, "call to a tool") == "184 calls to a tool"
+    assert left_out(8, "conversation without exchanges") == "8 conversations without exchanges"
+    assert left_out(159, "message on another branch") == "159 messages on another branch"
+    assert left_out(2, "file not in UTF-8") == "2 files not in UTF-8"
+    assert left_out(3, "reply before any user message") == "3 replies before any user message"
+    assert left_out(94, "thinking") == "94 thinking blocks"
+    assert left_out(1, "reasoning") == "1 reasoning block"
+    assert left_out(2, "custom instructions") == "2 custom instructions"
+    line = describe({"source": "claude", "conversations": 3, "exchanges": 9, "skipped": 97,
+                     "skipped_reasons": {"thinking": 94, "conversation without exchanges": 3}})
+    assert line == ("Claude export: 3 conversations, 9 exchanges; 97 left out "
+                    "(94 thinking blocks, 3 conversations without exchanges)")
+
+
+def test_the_summary_of_a_real_import_uses_plurals(tmp_path, embedder):
+    conv = chatgpt_export()
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(conv), encoding="utf-8")
+    with Store(tmp_path / "data") as store:
+        rep = import_file(store, path, embedder=embedder)
+    n = rep.details["skipped_reasons"]["system message"]
+    assert n == 2 and "2 system messages" in rep.sentence(), rep.sentence()
+
+
+def test_a_heading_over_sub_headings_is_not_left_out(tmp_path, embedder):
+    """A daily note "# Monday 1 January" / "## Log" / "## Tasks" said "1 empty section"
+    left out per note (151 of 154 in a vault of daily notes); a heading with nothing under
+    it before one of its own level still counts."""
+    v = tmp_path / "vault"
+    (v / "Daily").mkdir(parents=True)
+    for day in ("2024-01-01", "2024-01-02"):
+        (v / "Daily" / f"{day}.md").write_text(
+            f"---\ndate: {day}\n---\n# {day}\n\n## Log\nWorked on the garden.\n\n"
+            "### Morning\nWatered the tomatoes.\n\n## Nothing yet\n\n## Tasks\n- call Noa\n",
+            encoding="utf-8")
+    store, rep = import_twice(tmp_path, v, embedder)
+    assert rep.details["skipped_reasons"] == {"empty section": 2}  # "## Nothing yet" twice
+    assert rep.details["memories"] == 6
+    store.close()
+
+
+def test_an_export_cut_short_says_so(tmp_path):
+    """A download that stopped: a conversations.json cut inside a conversation, and the
+    zip cut short (it was called "not a readable HeLa memory file")."""
+    good = json.dumps(chatgpt_export() * 3).encode()
+    cut = tmp_path / "conversations.json"
+    cut.write_bytes(good[: len(good) * 2 // 3])
+    msg = assert_refused(tmp_path, cut, "not valid JSON", "cut short")
+    assert "Unterminated" not in msg and "Expecting" not in msg
+    z = tmp_path / "chatgpt-export.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("conversations.json", good)
+        zf.writestr("chat.html", "<html></html>" * 500)
+    z.write_bytes(z.read_bytes()[: z.stat().st_size // 2])
+    msg = assert_refused(tmp_path, z, "zip archive", "cut short")
+    assert "HeLa memory file" not in msg
+    # a wrong character inside an item is still named as it was
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(good.replace(b'"mapping"', b'"mapping" x', 1))
+    assert "cut short" not in assert_refused(tmp_path, bad, "not valid JSON")
+
