@@ -5,10 +5,20 @@ not "left out", and an export cut short (a download that stopped) says so."""
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import zipfile
 
+import pytest
+
 # tests/ is on sys.path: the example exports of the importer tests
-from test_importers import assert_refused, chatgpt_export, import_twice  # noqa: E402
+from test_importers import (  # noqa: E402
+    assert_refused,
+    chatgpt_export,
+    import_twice,
+    openwebui_export,
+    write_json,
+)
 
 from hela_desktop.importers.base import describe, left_out
 from hela_desktop.memfile import import_file
@@ -81,3 +91,39 @@ def test_an_export_cut_short_says_so(tmp_path):
     bad.write_bytes(good.replace(b'"mapping"', b'"mapping" x', 1))
     assert "cut short" not in assert_refused(tmp_path, bad, "not valid JSON")
 
+
+
+@pytest.mark.gui
+def test_a_second_import_in_the_window_shows_its_progress(qtbot, tmp_path, embedder):
+    """Closing the first import's finished dialog emitted its `canceled`: the worker's
+    cancel flag was left set and the window "cancelling", so every later import in the
+    session showed only "Importing memories…" over a busy bar, no stage or rate."""
+    pytest.importorskip("pytestqt")
+    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="hela-qt-config-")
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.main_window import MainWindow
+
+    w = MainWindow(tmp_path / "data", Settings(), load_model=False,  # (none needed)
+                   assistant_kwargs={"embedder": embedder})
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.embedder_ready, timeout=60_000)
+    for path, title in ((write_json(tmp_path / "c.json", chatgpt_export()), "Ana in Lisbon"),
+                        (write_json(tmp_path / "o.json", openwebui_export()), None)):
+        w.last_message = None
+        labels: list[str] = []
+        w.files.start_import(str(path))
+        dialog = w.files.progress
+        assert dialog is not None
+        def note(_n, _t, labels=labels, dialog=dialog):
+            labels.append(dialog.labelText())
+
+        w.client.worker.progressNote.connect(note)
+        qtbot.waitUntil(lambda: (w.last_message or ("",))[0].startswith("Import"),
+                        timeout=60_000)
+        assert w.last_message[0] == "Import finished", w.last_message
+        assert any(t.startswith("Importing memories…\n") for t in labels), (title, labels)
+        assert not w.files.cancelling and not w.client.worker.import_cancel.is_set()
+        assert not dialog.isVisible()
+        w.client.worker.progressNote.disconnect(note)
+    w.close()

@@ -140,9 +140,12 @@ class FileJobs(QtCore.QObject):
 
     def finish_progress(self) -> None:
         self.cancelling = False
-        if self.progress is not None:
-            self.progress.close()
-            self.progress = None
+        p, self.progress = self.progress, None
+        if p is not None:
+            # closing a progress dialog emits `canceled`: that set the worker's cancel flag
+            # and left this window "cancelling", so the next import showed no stage words
+            p.blockSignals(True)
+            p.close()
 
     def export_chat(self) -> None:
         s = self.w.session
