@@ -97,7 +97,8 @@ def test_an_export_cut_short_says_so(tmp_path):
 def test_a_second_import_in_the_window_shows_its_progress(qtbot, tmp_path, embedder):
     """Closing the first import's finished dialog emitted its `canceled`: the worker's
     cancel flag was left set and the window "cancelling", so every later import in the
-    session showed only "Importing memories…" over a busy bar, no stage or rate."""
+    session showed only "Importing memories…" over a busy bar, no stage or rate.  And an
+    import after a cancelled one finished under "Import cancelled; nothing was changed"."""
     pytest.importorskip("pytestqt")
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="hela-qt-config-")
     from hela_desktop.config import Settings
@@ -108,6 +109,7 @@ def test_a_second_import_in_the_window_shows_its_progress(qtbot, tmp_path, embed
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.embedder_ready, timeout=60_000)
+    w.files.failed("import", "cancelled")  # as a cancelled import leaves the status bar
     for path, title in ((write_json(tmp_path / "c.json", chatgpt_export()), "Ana in Lisbon"),
                         (write_json(tmp_path / "o.json", openwebui_export()), None)):
         w.last_message = None
@@ -125,5 +127,6 @@ def test_a_second_import_in_the_window_shows_its_progress(qtbot, tmp_path, embed
         assert any(t.startswith("Importing memories…\n") for t in labels), (title, labels)
         assert not w.files.cancelling and not w.client.worker.import_cancel.is_set()
         assert not dialog.isVisible()
+        assert "cancelled" not in w.statusBar().currentMessage()  # (it stayed 8 s)
         w.client.worker.progressNote.disconnect(note)
     w.close()

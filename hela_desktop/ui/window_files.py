@@ -91,6 +91,7 @@ class FileJobs(QtCore.QObject):
         p.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
         p.show()
         self.progress = p
+        self.w.statusBar().clearMessage()  # "Import cancelled…" is about the job before
 
     @QtCore.Slot()
     def _cancelling(self) -> None:
