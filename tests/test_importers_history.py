@@ -130,3 +130,49 @@ def test_a_second_import_in_the_window_shows_its_progress(qtbot, tmp_path, embed
         assert "cancelled" not in w.statusBar().currentMessage()  # (it stayed 8 s)
         w.client.worker.progressNote.disconnect(note)
     w.close()
+
+
+def test_author_of_an_imported_answer():
+    from hela_desktop.importers.base import author_of
+
+    assert author_of("chatgpt-6b809223e4414d8fff2d85147ba04253764bfa23.a") == "ChatGPT"
+    assert author_of("openwebui-0a4b.a") == "Open WebUI"
+    assert author_of("hela-chat-0a4b.a") is None  # the app's own chat export: HeLa's
+    assert author_of("3f2a9c0d1e4b4a5f8e7d6c5b4a392817") is None and author_of("") is None
+
+
+@pytest.mark.gui
+def test_an_imported_chat_names_who_answered(qtbot, tmp_path, embedder):
+    """An imported ChatGPT chat showed every answer under "HeLa", dated 2023: HeLa did
+    not write them.  They are headed "ChatGPT"; the app's own answers stay "HeLa"."""
+    pytest.importorskip("pytestqt")
+    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="hela-qt-config-")
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.main_window import MainWindow
+
+    data = tmp_path / "data"
+    with Store(data) as st:
+        import_file(st, write_json(tmp_path / "c.json", chatgpt_export()), embedder=embedder)
+        own = st.add_conversation("Mine")
+        st.add_message(own, "user", "Hello there", at=1_700_000_000.0)
+        st.add_message(own, "assistant", "Hello! How can I help?", at=1_700_000_005.0)
+    w = MainWindow(data, Settings(), load_model=False, assistant_kwargs={"embedder": embedder})
+    qtbot.addWidget(w)
+    w.show()
+    cl = w.conversations
+    qtbot.waitUntil(lambda: cl.list.count() == 3, timeout=60_000)
+
+    def open_chat(title: str) -> str:
+        row = next(i for i in range(cl.list.count()) if cl.list.item(i).text() == title)
+        cl.list.setCurrentRow(row)
+        qtbot.waitUntil(lambda: w.session.title == title and bool(w.session.messages),
+                        timeout=30_000)
+        return w.chat.view.toPlainText()
+
+    text = open_chat("Ana in Lisbon")
+    heads = [line.split("  ")[0] for line in text.splitlines()
+             if line.startswith(("ChatGPT  ", "HeLa  ", "You  "))]
+    assert "ChatGPT" in heads and "HeLa" not in heads, heads
+    text = open_chat("Mine")
+    assert "\nHeLa  " in "\n" + text and "ChatGPT" not in text
+    w.close()

@@ -36,6 +36,14 @@ MEMBERS = ("conversations.jsonl", "episodes.jsonl", "messages.jsonl", "edges.jso
 NAMES = {"chatgpt": "ChatGPT export", "claude": "Claude export",
          "openwebui": "Open WebUI export", "jan": "Jan threads", "notes": "notes folder",
          "hela-chat": "HeLa Desktop chat export"}
+# who wrote an imported chat's answers (the app's own chat export: HeLa, as it was)
+AUTHORS = {"chatgpt": "ChatGPT", "claude": "Claude", "openwebui": "Open WebUI", "jan": "Jan"}
+
+
+def author_of(message_uid: str) -> str | None:
+    """The assistant that wrote an imported answer ("ChatGPT"), from its message's uid
+    (``<source>-<hash>.a``); None for one written here."""
+    return AUTHORS.get(message_uid.split("-", 1)[0]) if "-" in message_uid else None
 
 
 # ------------------------------------------------------------------ small helpers ------
