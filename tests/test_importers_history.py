@@ -176,3 +176,21 @@ def test_an_imported_chat_names_who_answered(qtbot, tmp_path, embedder):
     text = open_chat("Mine")
     assert "\nHeLa  " in "\n" + text and "ChatGPT" not in text
     w.close()
+
+
+def test_ctrl_c_mid_import_says_nothing_was_imported(tmp_path, monkeypatch, capsys):
+    """Ctrl-C mid-import printed a bare "interrupted" and left the data folder it had made
+    (an empty memory file): it says nothing was imported, and the new folder goes."""
+    from hela_desktop import cli
+    from hela_desktop.cli import memfile as cli_memfile
+
+    def stopped(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_memfile, "import_file", stopped)
+    path = write_json(tmp_path / "conversations.json", chatgpt_export())
+    data = tmp_path / "new-data"
+    assert cli.main(["import", str(path), "--data-dir", str(data)]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted: nothing was imported; your memories are as they were" in err
+    assert not data.exists()
