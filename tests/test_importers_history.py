@@ -194,3 +194,21 @@ def test_ctrl_c_mid_import_says_nothing_was_imported(tmp_path, monkeypatch, caps
     err = capsys.readouterr().err
     assert "interrupted: nothing was imported; your memories are as they were" in err
     assert not data.exists()
+
+
+def test_embedding_progress_says_how_long_is_left(monkeypatch):
+    """10,000 exchanges embed for 10 to 15 minutes on two cores: the progress line said
+    "1200 of 10000 texts (12 per s)" and left the sum to the reader."""
+    from hela_desktop.memfile import report
+
+    clock = [100.0]
+    monkeypatch.setattr(report.time, "perf_counter", lambda: clock[0])
+    words = report.ProgressText()
+    words.stage("embedding", 50, 10_050)
+    clock[0] += 100.0
+    assert words.progress(50 + 1200, 20_000) == \
+        "embedding: 1200 of 10000 texts (12 per s, about 12 min left)"
+    clock[0] += 700.0
+    assert words.progress(50 + 9_900, 20_000).endswith("(12 per s, about 10 s left)")
+    assert words.progress(50 + 10_000, 20_000) == "embedding: 10000 of 10000 texts (12 per s)"
+    assert report._left(3 * 3600) == ", about 3.0 h left"
