@@ -212,3 +212,15 @@ def test_embedding_progress_says_how_long_is_left(monkeypatch):
     assert words.progress(50 + 9_900, 20_000).endswith("(12 per s, about 10 s left)")
     assert words.progress(50 + 10_000, 20_000) == "embedding: 10000 of 10000 texts (12 per s)"
     assert report._left(3 * 3600) == ", about 3.0 h left"
+
+
+def test_a_newer_export_that_only_renamed_a_chat_says_so(tmp_path):
+    """A newer export whose only change was a chat's new title said "Nothing new …:
+    everything in it is here already" in the window, though the chat was renamed."""
+    from hela_desktop.memfile.report import ImportReport
+
+    p = tmp_path / "conversations.json"
+    rep = ImportReport(p, "chatgpt", added={"episodes": 0, "conversations": 0},
+                       merged={"conversations": 1, "episodes": 0},
+                       skipped={"episodes": 12, "conversations": 2})
+    assert rep.sentence() == f"Nothing new in {p}; it brought 1 chat already here up to date."

@@ -140,8 +140,10 @@ class ImportReport:
         FILE. 3 memories were there already." (zero counts left out)."""
         head = "Would import" if self.dry_run else "Imported"
         new = _counted(self.added)
+        updated = _counted(self.merged)  # e.g. a chat renamed in a newer export
         out = f"{head} {new} from {self.path}." if new else \
-            f"Nothing new in {self.path}: everything in it is here already."
+            f"Nothing new in {self.path}; it brought {updated} already here up to date." \
+            if updated else f"Nothing new in {self.path}: everything in it is here already."
         merged = int(self.merged.get("episodes", 0) or 0)
         same = int(self.skipped.get("episodes", 0) or 0)
         if new and merged:
