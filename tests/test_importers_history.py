@@ -224,3 +224,10 @@ def test_a_newer_export_that_only_renamed_a_chat_says_so(tmp_path):
                        merged={"conversations": 1, "episodes": 0},
                        skipped={"episodes": 12, "conversations": 2})
     assert rep.sentence() == f"Nothing new in {p}; it brought 1 chat already here up to date."
+
+
+def test_a_notes_summary_tells_wiki_links_from_links():
+    """"links: 456 added … notes folder: 156 notes, 309 sections, 303 links" named two
+    different counts alike (the 456 also join a note's sections in a row)."""
+    line = describe({"source": "notes", "notes": 156, "memories": 309, "links": 303})
+    assert line == "notes folder: 156 notes, 309 sections, 303 wiki links"

@@ -192,7 +192,8 @@ def describe(d: dict) -> str:
         return f"{k} {noun}{'' if k == 1 else 's'}"
 
     if d.get("source") == "notes":
-        body = f"{n('notes', 'note')}, {n('memories', 'section')}, {n('links', 'link')}"
+        # (wiki links: the summary's "links" also count the ones between a note's sections)
+        body = f"{n('notes', 'note')}, {n('memories', 'section')}, {n('links', 'wiki link')}"
     else:
         body = f"{n('conversations', 'conversation')}, {n('exchanges', 'exchange')}"
     if d.get("first"):
