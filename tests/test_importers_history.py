@@ -231,3 +231,14 @@ def test_a_notes_summary_tells_wiki_links_from_links():
     different counts alike (the 456 also join a note's sections in a row)."""
     line = describe({"source": "notes", "notes": 156, "memories": 309, "links": 303})
     assert line == "notes folder: 156 notes, 309 sections, 303 wiki links"
+
+
+def test_an_export_without_conversations_says_so(tmp_path):
+    """The zip of an account with no chats yet was "a zip with a conversations.json that
+    is not a ChatGPT or Claude export"."""
+    z = tmp_path / "claude-export.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("conversations.json", "[]")
+        zf.writestr("users.json", '[{"uuid": "a"}]')
+    msg = assert_refused(tmp_path, z, "an export without conversations: nothing to import")
+    assert "not a ChatGPT" not in msg
