@@ -242,3 +242,26 @@ def test_an_export_without_conversations_says_so(tmp_path):
         zf.writestr("users.json", '[{"uuid": "a"}]')
     msg = assert_refused(tmp_path, z, "an export without conversations: nothing to import")
     assert "not a ChatGPT" not in msg
+
+
+def test_front_matter_lists_in_brackets(tmp_path, embedder):
+    """Obsidian writes ``tags: [family, lisbon]`` and ``aliases: [sister]`` as often as
+    ``- item`` lines: the tags were kept as "[family" / "lisbon]" (one: "[family]"), and a
+    link to the alias found no note."""
+    from hela_desktop.importers.notes import front_matter
+
+    fm, n = front_matter(["---", "tags: [family, \"lisbon\"]", "aliases: [sister]",
+                          "title: [Draft] plans", "---", "text"])
+    assert fm == {"tags": "family, lisbon", "aliases": "sister", "title": "[Draft] plans"}
+    assert n == 5
+    v = tmp_path / "vault"
+    v.mkdir()
+    (v / "Noa.md").write_text("---\ntags: [family]\naliases: [sister]\n---\nLives in Haifa.\n",
+                              encoding="utf-8")
+    (v / "Plans.md").write_text("Visit my [[sister]] in May.\n", encoding="utf-8")
+    store, rep = import_twice(tmp_path, v, embedder)
+    assert rep.details["links"] == 1 and not rep.details.get("skipped_reasons")
+    meta = json.loads(store.conn.execute(
+        "SELECT meta FROM episodes WHERE user_text LIKE 'Noa%'").fetchone()[0])
+    assert meta["tags"] == ["family"]
+    store.close()

@@ -45,8 +45,9 @@ def find_notes(folder: Path) -> list[Path]:
 
 
 def front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
-    """Simple ``key: value`` front matter between ``---`` fences (YAML lists of scalars
-    joined with commas); returns (fields in lower case, lines it took)."""
+    """Simple ``key: value`` front matter between ``---`` fences (YAML lists of scalars,
+    ``- a`` lines or ``[a, b]``, joined with commas); returns (fields in lower case, lines
+    it took)."""
     if not lines or lines[0].strip() != "---":
         return {}, 0
     out: dict[str, str] = {}
@@ -58,7 +59,10 @@ def front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
         m = re.match(r"([A-Za-z][\w -]{0,40}):\s*(.*)\Z", line)
         if m:
             key = m.group(1).strip().lower()
-            out[key] = m.group(2).strip().strip("\"'")
+            value = m.group(2).strip()
+            if value.startswith("[") and value.endswith("]"):  # tags: [family, lisbon]
+                value = ", ".join(v.strip().strip("\"'") for v in value[1:-1].split(","))
+            out[key] = value.strip().strip("\"'")
         elif key and re.match(r"\s+-\s+", line):
             item = line.strip()[1:].strip().strip("\"'")
             out[key] = f"{out[key]}, {item}" if out[key] else item
