@@ -265,3 +265,27 @@ def test_front_matter_lists_in_brackets(tmp_path, embedder):
         "SELECT meta FROM episodes WHERE user_text LIKE 'Noa%'").fetchone()[0])
     assert meta["tags"] == ["family"]
     store.close()
+
+
+def test_memories_show_says_where_an_imported_memory_came_from(tmp_path, embedder, capsys):
+    """`memories show` of an imported exchange said "HeLa answered:", gave no provenance
+    (README: `source` and `meta`; `--json` left `meta` out) and indented only the first
+    line of a note's text."""
+    from hela_desktop import cli
+
+    data = tmp_path / "data"
+    with Store(data) as st:
+        import_file(st, write_json(tmp_path / "c.json", chatgpt_export()), embedder=embedder)
+        eid = st.conn.execute("SELECT id FROM episodes WHERE assistant_text != '' "
+                              "ORDER BY id LIMIT 1").fetchone()[0]
+        note = st.add_episode("Noa\n\nMy sister. Lives in Haifa.", "", None)
+    assert cli.main(["memories", "show", str(eid), "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "\n  from           ChatGPT export, chat “" in out and ", imported " in out
+    assert "\nChatGPT answered:\n  " in out and "HeLa answered" not in out
+    assert cli.main(["memories", "show", str(eid), "--json", "--data-dir", str(data)]) == 0
+    meta = json.loads(capsys.readouterr().out)["meta"]
+    assert meta["source"] == "chatgpt" and meta["conversation_title"]
+    assert cli.main(["memories", "show", str(note), "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "You said:\n  Noa\n\n  My sister. Lives in Haifa.\n" in out and "from " not in out
