@@ -230,7 +230,8 @@ def test_a_notes_summary_tells_wiki_links_from_links():
     """"links: 456 added … notes folder: 156 notes, 309 sections, 303 links" named two
     different counts alike (the 456 also join a note's sections in a row)."""
     line = describe({"source": "notes", "notes": 156, "memories": 309, "links": 303})
-    assert line == "notes folder: 156 notes, 309 sections, 303 wiki links"
+    # (and the sentence it ends in the window starts with a capital: "… from FILE. Notes …")
+    assert line == "Notes folder: 156 notes, 309 sections, 303 wiki links"
 
 
 def test_an_export_without_conversations_says_so(tmp_path):

@@ -34,7 +34,7 @@ from ..words import count
 
 MEMBERS = ("conversations.jsonl", "episodes.jsonl", "messages.jsonl", "edges.jsonl")
 NAMES = {"chatgpt": "ChatGPT export", "claude": "Claude export",
-         "openwebui": "Open WebUI export", "jan": "Jan threads", "notes": "notes folder",
+         "openwebui": "Open WebUI export", "jan": "Jan threads", "notes": "Notes folder",
          "hela-chat": "HeLa Desktop chat export"}
 # who wrote an imported chat's answers (the app's own chat export: HeLa, as it was)
 AUTHORS = {"chatgpt": "ChatGPT", "claude": "Claude", "openwebui": "Open WebUI", "jan": "Jan"}
