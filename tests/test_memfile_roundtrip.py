@@ -361,7 +361,7 @@ def test_reports_in_words_for_the_app(tmp_path):
     assert imp.sentence() == (f"Imported 12 memories, 11 links, 1 chat and 24 messages from "
                               f"{tmp_path / 'c.json'}. 3 memories were here already. "
                               "ChatGPT export: 1 conversation, 15 exchanges; 2 left out "
-                              "(2 tool call).")
+                              "(2 tool calls).")
     again = ImportReport(tmp_path / "c.json", "chatgpt", added={"episodes": 0},
                          skipped={"episodes": 12})
     assert again.sentence() == (f"Nothing new in {tmp_path / 'c.json'}: everything in it is "

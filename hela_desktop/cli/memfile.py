@@ -91,6 +91,7 @@ def add_cli(subparsers: argparse._SubParsersAction) -> None:
 
 
 EXIT_REFUSED, EXIT_ENVIRONMENT = 2, 3  # the exit codes of the CLI (README)
+EXIT_INTERRUPTED = 130  # Ctrl-C, as `main` answers it
 
 
 def _open_store(args: argparse.Namespace, *, dry_run: bool = False) -> Store | None:
@@ -199,6 +200,13 @@ def _cli_import(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         undo_new_folder(args)  # a folder made for this import is not left behind, empty
         return EXIT_REFUSED
+    except KeyboardInterrupt:  # Ctrl-C: the import's one transaction was rolled back
+        if show is not None:
+            show.finish()
+        print("\ninterrupted: nothing was imported; your memories are as they were",
+              file=sys.stderr)
+        undo_new_folder(args)
+        return EXIT_INTERRUPTED
     if show is not None:
         show.finish()
     print(json.dumps(rep.as_dict(), ensure_ascii=False) if args.json else rep.summary())

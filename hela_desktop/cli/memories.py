@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..importers.base import AUTHORS, NAMES
 from .common import (
     MAX_ID,
     add_data_dir,
@@ -126,6 +127,25 @@ def _as_dict(e, recall=None) -> dict:
     return d
 
 
+def _origin(e) -> str:
+    """Where an imported memory came from, for `memories show`: "ChatGPT export, chat
+    “Pet names” (gpt-4o), imported 2026-12-02 10:30"; "" for one said here."""
+    if e.source not in NAMES:
+        return ""
+    m = e.meta if isinstance(e.meta, dict) else {}
+    where = f"chat “{m['conversation_title']}”" if m.get("conversation_title") else \
+        str(m.get("file") or "")
+    model = f" ({m['model']})" if m.get("model") else ""
+    when = f", imported {_when(m['imported_at'])}" if m.get("imported_at") else ""
+    return f"{NAMES[e.source]}{', ' + where if where else ''}{model}{when}"
+
+
+def _indented(text: str) -> str:
+    """A memory's text under its heading, every line indented (a note's title and body,
+    a code block)."""
+    return "\n".join("  " + line if line.strip() else "" for line in text.splitlines())
+
+
 def _room(width: int, used: int) -> int:
     """How much of a memory's text a line shows: `width`, narrowed to the terminal (or
     $COLUMNS) so that a line of `used` more characters does not wrap; piped output keeps
@@ -206,7 +226,7 @@ def cmd_show(args, store, e) -> int:
     n_links = len(store.edges_of([e.id]))
     if args.json:
         d = _as_dict(e)
-        d.update(links=n_links, last_recall=e.last_recall)
+        d.update(links=n_links, last_recall=e.last_recall, meta=e.meta)  # meta: provenance
         print(json.dumps(d, indent=2, ensure_ascii=False))
         return 0
     print(f"Memory #{e.id} ({_state(e)}{', pinned' if e.pinned else ''})")
@@ -214,9 +234,13 @@ def cmd_show(args, store, e) -> int:
     times = "once" if e.access_count == 1 else f"{e.access_count} times"
     print(f"  recalled       {times}, last {_when(e.last_access)}")
     print(f"  links          {n_links}")
-    print(f"You said:\n  {e.user_text}")
+    origin = _origin(e)
+    if origin:
+        print(f"  from           {origin}")
+    print(f"You said:\n{_indented(e.user_text)}")
     if e.assistant_text:
-        print(f"HeLa answered:\n  {e.assistant_text}")
+        who = AUTHORS.get(e.source, "HeLa")  # an imported exchange: who answered it then
+        print(f"{who} answered:\n{_indented(e.assistant_text)}")
     return 0
 
 

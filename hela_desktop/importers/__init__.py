@@ -50,14 +50,18 @@ def classify(item: Any) -> str | None:
     return None
 
 
+_NONE = object()  # a JSON list without items: an export of an account with no chats
+
+
 def _first_item(inp: Input) -> Any:
-    """The first conversation of a JSON source (None if it has none or is not JSON)."""
+    """The first conversation of a JSON source (None if it is not JSON, `_NONE` if it has
+    none)."""
     try:
         for _, item in inp.items(None, "conversations"):
             return item
     except _Bad:
         return None
-    return None
+    return _NONE
 
 
 def _zip_source(path: Path, limits: Limits) -> HistorySource | None:
@@ -74,7 +78,10 @@ def _zip_source(path: Path, limits: Limits) -> HistorySource | None:
     if not convs:
         return None
     inp = Input(path, limits, convs[0])
-    kind = classify(_first_item(inp))
+    first = _first_item(inp)
+    if first is _NONE:  # (it was "not a ChatGPT or Claude export")
+        raise _Bad("an export without conversations: nothing to import", inp.label)
+    kind = classify(first)
     if kind is None:
         raise _Bad("a zip with a conversations.json that is not a ChatGPT or Claude export",
                    inp.label)

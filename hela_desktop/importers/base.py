@@ -15,6 +15,7 @@ import datetime as _dt
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -29,11 +30,20 @@ from ..config import HelaParams
 from ..memfile.format import Limits, Progress, _Bad, _loads, _Source, check_zip_member
 from ..memfile.readers import _plain_episode, _plain_uid
 from ..memfile.validate import _parse_record, _schemas
+from ..words import count
 
 MEMBERS = ("conversations.jsonl", "episodes.jsonl", "messages.jsonl", "edges.jsonl")
 NAMES = {"chatgpt": "ChatGPT export", "claude": "Claude export",
-         "openwebui": "Open WebUI export", "jan": "Jan threads", "notes": "notes folder",
+         "openwebui": "Open WebUI export", "jan": "Jan threads", "notes": "Notes folder",
          "hela-chat": "HeLa Desktop chat export"}
+# who wrote an imported chat's answers (the app's own chat export: HeLa, as it was)
+AUTHORS = {"chatgpt": "ChatGPT", "claude": "Claude", "openwebui": "Open WebUI", "jan": "Jan"}
+
+
+def author_of(message_uid: str) -> str | None:
+    """The assistant that wrote an imported answer ("ChatGPT"), from its message's uid
+    (``<source>-<hash>.a``); None for one written here."""
+    return AUTHORS.get(message_uid.split("-", 1)[0]) if "-" in message_uid else None
 
 
 # ------------------------------------------------------------------ small helpers ------
@@ -157,6 +167,23 @@ def pair(chat: Chat, skip: Callable[[str, int], None]) -> list[Exchange]:
     return out
 
 
+# a reason's noun comes before these words: "message on another branch", "call to a tool"
+_AFTER_NOUN = re.compile(r" (?:of|on|to|in|at|before|without|not|too|cut)\b")
+_MASS = {"thinking": "thinking block", "reasoning": "reasoning block"}  # counted as blocks
+
+
+def left_out(n: int, reason: str) -> str:
+    """A count of what was left out, in words: "1 system message", "300 system messages",
+    "2 calls to a tool", "94 thinking blocks" (the reasons are singular phrases)."""
+    reason = _MASS.get(reason, reason)
+    m = _AFTER_NOUN.search(reason)
+    noun, rest = (reason[:m.start()], reason[m.start():]) if m else (reason, "")
+    if noun.endswith(("s", "content")):  # "custom instructions", "image content"
+        return f"{n} {reason}"
+    many = noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+    return count(n, reason, many + rest)
+
+
 def describe(d: dict) -> str:
     """One line for people: what the source held and what was left out, and why."""
     name = NAMES.get(d.get("source", ""), d.get("source", "?"))
@@ -165,7 +192,8 @@ def describe(d: dict) -> str:
         return f"{k} {noun}{'' if k == 1 else 's'}"
 
     if d.get("source") == "notes":
-        body = f"{n('notes', 'note')}, {n('memories', 'section')}, {n('links', 'link')}"
+        # (wiki links: the summary's "links" also count the ones between a note's sections)
+        body = f"{n('notes', 'note')}, {n('memories', 'section')}, {n('links', 'wiki link')}"
     else:
         body = f"{n('conversations', 'conversation')}, {n('exchanges', 'exchange')}"
     if d.get("first"):
@@ -176,7 +204,7 @@ def describe(d: dict) -> str:
                  "question, request or thanks word for word and share its memory")
     reasons = d.get("skipped_reasons") or {}
     if reasons:
-        why = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda x: -x[1]))
+        why = ", ".join(left_out(n, r) for r, n in sorted(reasons.items(), key=lambda x: -x[1]))
         body += f"; {d.get('skipped', 0)} left out ({why})"
     return f"{name}: {body}"
 

@@ -45,8 +45,9 @@ def find_notes(folder: Path) -> list[Path]:
 
 
 def front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
-    """Simple ``key: value`` front matter between ``---`` fences (YAML lists of scalars
-    joined with commas); returns (fields in lower case, lines it took)."""
+    """Simple ``key: value`` front matter between ``---`` fences (YAML lists of scalars,
+    ``- a`` lines or ``[a, b]``, joined with commas); returns (fields in lower case, lines
+    it took)."""
     if not lines or lines[0].strip() != "---":
         return {}, 0
     out: dict[str, str] = {}
@@ -58,7 +59,10 @@ def front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
         m = re.match(r"([A-Za-z][\w -]{0,40}):\s*(.*)\Z", line)
         if m:
             key = m.group(1).strip().lower()
-            out[key] = m.group(2).strip().strip("\"'")
+            value = m.group(2).strip()
+            if value.startswith("[") and value.endswith("]"):  # tags: [family, lisbon]
+                value = ", ".join(v.strip().strip("\"'") for v in value[1:-1].split(","))
+            out[key] = value.strip().strip("\"'")
         elif key and re.match(r"\s+-\s+", line):
             item = line.strip()[1:].strip().strip("\"'")
             out[key] = f"{out[key]}, {item}" if out[key] else item
@@ -71,6 +75,7 @@ class _Section:
     lines: list[str] = field(default_factory=list)
     start: int = 0
     uid: str | None = None
+    level: int = 0  # 1 for "#", 6 for "######"; 0 before the first heading
 
 
 class NotesSource(HistorySource):
@@ -185,10 +190,12 @@ class NotesSource(HistorySource):
         kept: list[_Section] = []
         links: list[tuple[str, str, str, float]] = []
         prev = None
-        for s in sections:
+        for i, s in enumerate(sections):
             body = "\n".join(s.lines).strip()
             if not body:
-                if s.heading:
+                # a heading over deeper ones ("# Monday" then "## Log") holds them: nothing
+                # is left out; one with nothing under it is counted
+                if s.heading and not _parent(s, sections[i + 1:i + 2]):
                     self.skip("empty section")
                 continue
             # a note's own title as its first heading (Obsidian's habit) is said once
@@ -232,7 +239,13 @@ def _sections(lines: list[str], skip_lines: int) -> list[_Section]:
             fence = None if fence == fm_match.group(1) else (fence or fm_match.group(1))
         h = None if fence else _HEADING.match(line)
         if h:
-            sections.append(_Section(heading=h.group(2).strip(), start=i + 1))
+            sections.append(_Section(heading=h.group(2).strip(), start=i + 1,
+                                     level=len(h.group(1))))
         else:
             sections[-1].lines.append(line)
     return sections
+
+
+def _parent(s: _Section, after: list[_Section]) -> bool:
+    """`s` is the heading of the section after it (a deeper heading follows)."""
+    return bool(after) and after[0].level > s.level

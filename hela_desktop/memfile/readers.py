@@ -84,8 +84,9 @@ class _NativeSource(_Source):
         try:
             self.zf = zipfile.ZipFile(path)
         except Exception as exc:  # noqa: BLE001 - zipfile raises many types on bad input
-            raise _Bad(f"not a readable HeLa memory file (bad zip archive: {exc})",
-                       "archive") from None
+            # (a conversation export's zip comes here too when it cannot be read at all)
+            raise _Bad(f"a zip archive that cannot be read ({exc}): it is cut short or "
+                       "damaged; download or copy it again", "archive") from None
         try:
             self._check_archive()
             self.manifest = self._read_manifest()
@@ -337,12 +338,22 @@ class _ListReader:
                     raise _Bad(f"item larger than {lim} bytes", f"item {index}") from None
                 if self.more():
                     continue
+                if _ends_early(exc, self.buf):
+                    raise _Bad("not valid JSON: the file ends inside this item, so it is cut "
+                               "short; download or copy it again", f"item {index}") from None
                 raise _Bad(f"not valid JSON ({exc})", f"item {index}") from None
             # a number at the end of the buffer may continue in the next chunk
             if end >= len(self.buf) and self.more():
                 continue
             self.pos = end
             return obj
+
+
+def _ends_early(exc: ValueError, buf: str) -> bool:
+    """The decoder ran out of text (a file cut short), rather than meeting a wrong one."""
+    pos = getattr(exc, "pos", None)
+    return isinstance(exc, json.JSONDecodeError) and pos is not None and (
+        exc.msg.startswith("Unterminated string") or not buf[pos:].strip())
 
 
 def json_list_items(fh: Any, limits: Limits, *, noun: str = "memories", where: str = "file",

@@ -141,8 +141,10 @@ class ImportReport:
         FILE. 3 memories were there already." (zero counts left out)."""
         head = "Would import" if self.dry_run else "Imported"
         new = _counted(self.added)
+        updated = _counted(self.merged)  # e.g. a chat renamed in a newer export
         out = f"{head} {new} from {self.path}." if new else \
-            f"Nothing new in {self.path}: everything in it is here already."
+            f"Nothing new in {self.path}; it brought {updated} already here up to date." \
+            if updated else f"Nothing new in {self.path}: everything in it is here already."
         merged = int(self.merged.get("episodes", 0) or 0)
         same = int(self.skipped.get("episodes", 0) or 0)
         if new and merged:
@@ -180,10 +182,21 @@ class ImportReport:
 
 
 
+def _left(seconds: float) -> str:
+    """", about 12 min left" (an import of years of history embeds for minutes)."""
+    if seconds < 1:
+        return ""
+    if seconds < 90:
+        return f", about {max(5, round(seconds / 5) * 5):.0f} s left"
+    if seconds < 5400:
+        return f", about {round(seconds / 60):.0f} min left"
+    return f", about {seconds / 3600:.1f} h left"
+
+
 class ProgressText:
     """Import progress in words, for the command line and the app: feed it `stage` and
     `progress` (as `import_file` calls them) and read `text`, e.g. ``"embedding: 1200 of
-    10000 texts (85 per s)"``."""
+    10000 texts (85 per s, about 2 min left)"``."""
 
     def __init__(self) -> None:
         self.name, self.start, self.end, self.t0 = "", 0, 0, time.perf_counter()
@@ -196,10 +209,11 @@ class ProgressText:
         if self.name == "reading":
             self.text = f"reading: {done / 2**20:.1f} of {total / 2**20:.1f} MB"
         elif self.name == "embedding":
-            n = done - self.start
+            n, of = done - self.start, self.end - self.start
             dt = time.perf_counter() - self.t0
-            rate = f" ({n / dt:.0f} per s)" if dt > 0 and n > 0 else ""
-            self.text = f"embedding: {n} of {self.end - self.start} texts{rate}"
+            rate = f" ({n / dt:.0f} per s{_left((of - n) * dt / n)})" if dt > 0 and n > 0 \
+                else ""
+            self.text = f"embedding: {n} of {of} texts{rate}"
         else:
             pct = 100 * done / total if total else 0
             self.text = f"{self.name or 'working'}: {pct:.0f} %"

@@ -147,7 +147,7 @@ class MessageQueries(StoreBase):
         is not shown it again."""
         rows = self.conn.execute(
             "SELECT m.id, m.role, m.content, m.created_at, m.interrupted, m.episode_id, "
-            "m.stats, e.deleted_at IS NOT NULL FROM messages m "
+            "m.stats, e.deleted_at IS NOT NULL, m.uid FROM messages m "
             "LEFT JOIN episodes e ON e.id = m.episode_id "
             "WHERE m.conversation_id = ? ORDER BY m.id",
             (conversation_id,),
@@ -158,7 +158,7 @@ class MessageQueries(StoreBase):
             marked = isinstance(stats, dict) and stats.get("forgotten") is True  # purged
             out.append(dict(id=r[0], role=r[1], content=r[2], created_at=r[3],
                             interrupted=bool(r[4]), episode_id=r[5], stats=stats,
-                            forgotten=bool(r[7]) or marked))
+                            forgotten=bool(r[7]) or marked, uid=r[8]))
         return out
 
     def previous_message_episode(self, conversation_id: int) -> int | None:

@@ -163,12 +163,13 @@ class MessageView(QtWidgets.QTextBrowser):
             f.setRightMargin(30)
         return f
 
-    def _header(self, cur: QtGui.QTextCursor, role: str, when: float | None) -> None:
+    def _header(self, cur: QtGui.QTextCursor, role: str, when: float | None,
+                author: str | None = None) -> None:
         fmt = QtGui.QTextCharFormat()
         fmt.setFontWeight(QtGui.QFont.Weight.Bold)
         fmt.setForeground(self.palette().color(QtGui.QPalette.ColorRole.Link) if role == "assistant"
                           else self._muted())
-        cur.insertText("HeLa" if role == "assistant" else "You", fmt)
+        cur.insertText(author or ("HeLa" if role == "assistant" else "You"), fmt)
         if when:
             f2 = QtGui.QTextCharFormat()
             f2.setForeground(self._muted())
@@ -191,8 +192,9 @@ class MessageView(QtWidgets.QTextBrowser):
         self.entries.append({"role": "user", "text": text, "frame": frame, "key": None})
         self._scroll_end(force=True)
 
-    def begin_assistant(self, when: float | None = None) -> int:
-        """Start a live answer; returns its message key."""
+    def begin_assistant(self, when: float | None = None, author: str | None = None) -> int:
+        """Start a live answer (`author`: who wrote an imported one; HeLa when None);
+        returns its message key."""
         self._begin()
         self._drop_passing()
         key = self._new_key()
@@ -200,7 +202,7 @@ class MessageView(QtWidgets.QTextBrowser):
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
         frame = cur.insertFrame(self._frame_format("assistant"))
         c = frame.firstCursorPosition()
-        self._header(c, "assistant", when or time.time())
+        self._header(c, "assistant", when or time.time(), author)
         self._cursor = c
         self._md = MarkdownStream()
         self._live = key
@@ -381,9 +383,9 @@ class MessageView(QtWidgets.QTextBrowser):
 
     def add_assistant(self, text: str, message_id: int | None, spans, *, when: float | None = None,
                       offsets: list[tuple[int, int]] | None = None, footer: str = "",
-                      sources: Sources = NO_SOURCES) -> int:
+                      sources: Sources = NO_SOURCES, author: str | None = None) -> int:
         """A stored answer; `offsets` are its tokens' character spans (approximated if None)."""
-        key = self.begin_assistant(when)
+        key = self.begin_assistant(when, author)
         n_tok = max((int(s[1]) for s in spans), default=0)
         pieces: list[tuple[str, int]] = []
         if offsets:

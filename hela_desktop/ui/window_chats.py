@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6 import QtCore
 
 from ..events import ConversationEvent
+from ..importers.base import author_of
 from . import chat_edit
 from . import window_status as ws
 from .chat_list import ConversationList
@@ -142,7 +143,7 @@ class WindowChats(WindowBase):
             footer, sources = ws.stored_lines(m)
             key = view.add_assistant(m["content"], m["id"], m["spans"], when=m["created_at"],
                                      offsets=self._offsets.get(m["id"]), footer=footer,
-                                     sources=sources)
+                                     sources=sources, author=author_of(m.get("uid") or ""))
             for r in ws.recalls_of(ws.stats_of(m)):
                 self._recalls.setdefault(r["episode_id"], r)
             last_key, last = key, m

@@ -91,6 +91,7 @@ class FileJobs(QtCore.QObject):
         p.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
         p.show()
         self.progress = p
+        self.w.statusBar().clearMessage()  # "Import cancelled…" is about the job before
 
     @QtCore.Slot()
     def _cancelling(self) -> None:
@@ -140,9 +141,12 @@ class FileJobs(QtCore.QObject):
 
     def finish_progress(self) -> None:
         self.cancelling = False
-        if self.progress is not None:
-            self.progress.close()
-            self.progress = None
+        p, self.progress = self.progress, None
+        if p is not None:
+            # closing a progress dialog emits `canceled`: that set the worker's cancel flag
+            # and left this window "cancelling", so the next import showed no stage words
+            p.blockSignals(True)
+            p.close()
 
     def export_chat(self) -> None:
         s = self.w.session
