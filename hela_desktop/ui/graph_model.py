@@ -268,7 +268,9 @@ def name_communities(groups: np.ndarray, texts: list[str], *, top: int = 12, min
     chosen = [g for g in range(min(top, len(sizes))) if sizes[g] >= min_size]
     if not chosen:
         return {}
-    doc_words = [set(keywords(t)) - {"user", "assistant"} for t in texts]
+    # numbers ("2024", "155": dates and counts in notes) name nothing a person can place
+    doc_words = [{w for w in keywords(t) if not w.isdigit()} - {"user", "assistant"}
+                 for t in texts]
     overall: dict[str, int] = {}
     for ws in doc_words:
         for word in ws:
