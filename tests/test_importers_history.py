@@ -290,3 +290,31 @@ def test_memories_show_says_where_an_imported_memory_came_from(tmp_path, embedde
     assert cli.main(["memories", "show", str(note), "--data-dir", str(data)]) == 0
     out = capsys.readouterr().out
     assert "You said:\n  Noa\n\n  My sister. Lives in Haifa.\n" in out and "from " not in out
+
+
+@pytest.mark.gui
+def test_the_memories_table_names_who_answered_an_imported_memory(qtbot, tmp_path):
+    """The Memories table's "HeLa" column held ChatGPT's replies for imported rows, and
+    Edit said "HeLa answered:".  The column is "Answer"; its tooltip and the edit dialog
+    name who answered."""
+    pytest.importorskip("pytestqt")
+    import numpy as np
+    import qt_env  # noqa: F401
+    from PySide6 import QtCore
+
+    from hela_desktop.store import Store
+    from hela_desktop.ui.memory_browser import COLUMNS, EditMemoryDialog, EpisodeTableModel
+
+    v = np.ones(4, dtype=np.float32) / 2
+    with Store(tmp_path / "d") as s:
+        ids = [s.add_episode("Name ideas for a cat?", "Miso, Pistachio.", v, source="chatgpt"),
+               s.add_episode("My cat is Pistachio.", "Lovely name!", v)]
+        eps = s.episodes(ids)
+    model = EpisodeTableModel()
+    model.set_episodes([eps[i] for i in ids])
+    assert COLUMNS[3] == "Answer" and "HeLa" not in COLUMNS
+    tips = [model.data(model.index(r, 3), QtCore.Qt.ItemDataRole.ToolTipRole) for r in (0, 1)]
+    assert tips[0].startswith("ChatGPT answered:\nMiso") and tips[1].startswith("HeLa answered:")
+    dlg = EditMemoryDialog(eps[ids[0]])
+    qtbot.addWidget(dlg)
+    assert dlg.layout().labelForField(dlg.assistant).text() == "ChatGPT answered:"

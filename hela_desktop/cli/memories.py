@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..importers.base import AUTHORS, NAMES
+from ..importers.base import NAMES, answered_by
 from .common import (
     MAX_ID,
     add_data_dir,
@@ -239,8 +239,7 @@ def cmd_show(args, store, e) -> int:
         print(f"  from           {origin}")
     print(f"You said:\n{_indented(e.user_text)}")
     if e.assistant_text:
-        who = AUTHORS.get(e.source, "HeLa")  # an imported exchange: who answered it then
-        print(f"{who} answered:\n{_indented(e.assistant_text)}")
+        print(f"{answered_by(e.source)} answered:\n{_indented(e.assistant_text)}")
     return 0
 
 

@@ -40,6 +40,12 @@ NAMES = {"chatgpt": "ChatGPT export", "claude": "Claude export",
 AUTHORS = {"chatgpt": "ChatGPT", "claude": "Claude", "openwebui": "Open WebUI", "jan": "Jan"}
 
 
+def answered_by(source: str | None) -> str:
+    """Who wrote a memory's answer: the assistant of the export it came from ("ChatGPT"),
+    else HeLa."""
+    return AUTHORS.get(source or "", "HeLa")
+
+
 def author_of(message_uid: str) -> str | None:
     """The assistant that wrote an imported answer ("ChatGPT"), from its message's uid
     (``<source>-<hash>.a``); None for one written here."""

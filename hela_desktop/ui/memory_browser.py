@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..importers.base import answered_by
 from ..session import BrowseQuery, browse
 from ..words import memory_ref
 from .archive_tab import ArchiveTab
@@ -26,7 +27,8 @@ JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting", "backup": "Bac
 TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the tabs
 
 _ROOT = QtCore.QModelIndex()
-COLUMNS = ("★", "Created", "You", "HeLa", "Recalled", "Last recalled")
+# "Answer": an imported memory's was written by another assistant (its tooltip says which)
+COLUMNS = ("★", "Created", "You", "Answer", "Recalled", "Last recalled")
 # what each column sorts by (`BrowseQuery.order`): the store sorts, so a big store sorts
 # all of its memories, not only the rows shown
 COLUMN_ORDERS = ("pinned", "created", "user", "assistant", "recalled", "last")
@@ -97,6 +99,8 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
             font = QtGui.QFont()
             font.setItalic(True)
             return font
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and col == 3 and e.assistant_text:
+            return tip(f"{answered_by(e.source)} answered:\n{e.assistant_text}")
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (2, 3):
             return tip(e.text)
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4):
@@ -122,7 +126,7 @@ class EditMemoryDialog(QtWidgets.QDialog):
         for box in (self.user, self.assistant):  # Tab goes on (a memory holds no tabs)
             box.setTabChangesFocus(True)
         lay.addRow("You said:", self.user)
-        lay.addRow("HeLa answered:", self.assistant)
+        lay.addRow(f"{answered_by(episode.source)} answered:", self.assistant)
         note = QtWidgets.QLabel("Saving re-embeds the memory, so recall follows your edit.")
         muted(note)
         lay.addRow(note)
