@@ -138,3 +138,35 @@ def test_the_chat_search_finds_chats_by_what_was_said_in_them(qtbot, tmp_path, e
     _wait(qtbot, lambda: chats.none_label.text() == "No chat holds “lisbon taxes”.", 20)
     assert shown() == []
     w.close()
+
+
+def test_each_chat_says_when_it_was_last_active():
+    """500 imported chats showed titles only: nothing told a chat of 2022 from one of this
+    morning.  Each row now ends with when it was last active, as short as the row allows."""
+    import time
+
+    from hela_desktop.ui.chat_list import short_when
+
+    now = time.mktime((2026, 12, 2, 15, 0, 0, 0, 0, -1))
+    assert short_when(time.mktime((2026, 12, 2, 9, 5, 0, 0, 0, -1)), now) == "09:05"
+    assert short_when(time.mktime((2026, 3, 7, 9, 5, 0, 0, 0, -1)), now) == "7 Mar"
+    assert short_when(time.mktime((2023, 3, 7, 9, 5, 0, 0, 0, -1)), now) == "Mar 2023"
+    assert short_when(None, now) == "" and short_when(0.0, now) == ""
+    assert short_when(1e20, now) == ""  # a date no calendar has (an odd import): no row breaks
+
+
+@pytest.mark.gui
+def test_the_chat_rows_carry_their_date(qtbot):
+    pytest.importorskip("pytestqt")
+    import time
+
+    from hela_desktop.ui.chat_list import WHEN_ROLE, ConversationList, short_when
+
+    chats = ConversationList()
+    qtbot.addWidget(chats)
+    at = time.time() - 86400 * 400
+    chats.set_conversations([{"id": 1, "title": "Old", "messages": 2, "updated_at": at}], 1)
+    chats.show()
+    assert chats.list.item(0).data(WHEN_ROLE) == short_when(at) != ""
+    assert chats.list.item(0).text() == "Old"  # the title alone: Rename and the filter read it
+    chats.list.viewport().grab()  # the row paints with its date (no error)

@@ -4,14 +4,67 @@ answers `findRequested`), New / Rename / Delete."""
 
 from __future__ import annotations
 
+import time
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..words import count
 from .explain import when as format_when
-from .plain import BidiDelegate, find_keys, message_box, tip
+from .plain import BidiDelegate, draw_elided, find_keys, message_box, tip
 from .theme import muted
 
 TIP_ROLE = QtCore.Qt.ItemDataRole.UserRole + 1  # a chat's own tooltip, before a search's line
+WHEN_ROLE = QtCore.Qt.ItemDataRole.UserRole + 2  # its last activity, short ("14:02", "3 Mar")
+
+
+def short_when(ts: float | None, now: float | None = None) -> str:
+    """When a chat was last active, as short as a list row allows: the time today ("14:02"),
+    the day this year ("3 Mar"), else the month and year ("Mar 2023"); "" for none or a time
+    no calendar has."""
+    if not ts:
+        return ""
+    try:
+        t, n = time.localtime(ts), time.localtime(time.time() if now is None else now)
+    except (OverflowError, OSError, ValueError):
+        return ""
+    if t[:3] == n[:3]:
+        return time.strftime("%H:%M", t)
+    if t.tm_year == n.tm_year:
+        return f"{t.tm_mday} {time.strftime('%b', t)}"
+    return time.strftime("%b %Y", t)
+
+
+class ChatRowDelegate(BidiDelegate):
+    """A chat's title, elided, and at the row's right end when it was last active, in the
+    readable grey (chats imported from years back are told apart by it)."""
+
+    def paint(self, painter: QtGui.QPainter, option, index) -> None:
+        when = index.data(WHEN_ROLE)
+        if not when:
+            super().paint(painter, option, index)
+            return
+        opt = QtWidgets.QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        title, opt.text = opt.text, ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else QtWidgets.QApplication.style()
+        style.drawControl(QtWidgets.QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        rect = style.subElementRect(QtWidgets.QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        fm = opt.fontMetrics
+        room = fm.horizontalAdvance(when) + fm.horizontalAdvance("  ")
+        selected = bool(opt.state & QtWidgets.QStyle.StateFlag.State_Selected)
+        pal = opt.palette
+        painter.save()
+        painter.setFont(opt.font)
+        painter.setPen(pal.color(QtGui.QPalette.ColorRole.HighlightedText if selected
+                                 else QtGui.QPalette.ColorRole.Text))
+        draw_elided(painter, rect.adjusted(2, 0, -room, 0),
+                    QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter, title)
+        painter.setPen(pal.color(QtGui.QPalette.ColorRole.HighlightedText if selected
+                                 else QtGui.QPalette.ColorRole.PlaceholderText))
+        painter.drawText(rect.adjusted(0, 0, -2, 0), int(QtCore.Qt.AlignmentFlag.AlignRight
+                                                         | QtCore.Qt.AlignmentFlag.AlignVCenter), when)
+        painter.restore()
 
 
 class ConversationList(QtWidgets.QWidget):
@@ -58,7 +111,8 @@ class ConversationList(QtWidgets.QWidget):
         self.list = QtWidgets.QListWidget()
         self.list.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setTextElideMode(QtCore.Qt.TextElideMode.ElideRight)
-        self.list.setItemDelegate(BidiDelegate(self.list))  # Arabic, Hebrew titles from the right
+        # Arabic, Hebrew titles from the right; when each chat was last active at the right
+        self.list.setItemDelegate(ChatRowDelegate(self.list))
         self.list.setContextMenuPolicy(QtCore.Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)
         self.list.currentItemChanged.connect(self._on_current)
@@ -90,6 +144,7 @@ class ConversationList(QtWidgets.QWidget):
             item.setData(QtCore.Qt.ItemDataRole.UserRole, c["id"])
             said = f"{c['title']}\n{count(c['messages'], 'message')} · {format_when(c['updated_at'])}"
             item.setData(TIP_ROLE, said)
+            item.setData(WHEN_ROLE, short_when(c.get("updated_at")))
             item.setToolTip(tip(said))
             self.list.addItem(item)
             if c["id"] == current:
