@@ -247,7 +247,10 @@ class Assistant:
         held back at the end and the ``done`` event."""
         answer.begin()
         try:
-            yield from answer.stream()
+            for ev in answer.stream():
+                if isinstance(ev, TokenEvent):
+                    turn.t_last_token = time.perf_counter()
+                yield ev
         except BaseException:
             turn.interrupted = True
             raise

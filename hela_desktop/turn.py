@@ -202,6 +202,7 @@ class Turn:
         self.pending_at = 0  # the token count when it was asked for
         self.t0 = time.perf_counter()
         self.t_gen0 = self.t0
+        self.t_last_token = 0.0  # when the answer's last token came (perf_counter)
         self.finished = False
         self.interrupted = False
 
@@ -369,7 +370,10 @@ class Turn:
         """What `Assistant._persist` stores for this answer."""
         if not self.finished:
             self.interrupted = True
-        self.state.generation_s = time.perf_counter() - self.t_gen0
+        # to the last token: a server that went quiet before the answer was cut or stopped
+        # would count its silence as generation ("7 tokens · 0.5 tokens/s")
+        end = self.t_last_token if self.t_last_token > self.t_gen0 else time.perf_counter()
+        self.state.generation_s = end - self.t_gen0
         self.state.unrecalled = (not self.used and not self.knowledge_matched
                                  and facts.asks_about_user(self.message))
         return (self.conversation_id, self.message, answer, self.interrupted, self.spans,

@@ -446,6 +446,27 @@ def test_stop_ends_a_stalled_answer_at_once(stub_server, make_assistant, setting
     assert a.last_turn.error == "" and not done.failed
 
 
+def test_a_stall_before_stop_is_not_counted_as_generation(stub_server, make_assistant,
+                                                          settings, embedder):
+    """An answer stopped while the server had gone quiet said "2 tokens · 1.1 tokens/s":
+    the silence counted as generation.  Its speed now runs to its last token."""
+    import threading
+
+    server_settings(settings, f"{stub_server}/stall")
+    settings.server_timeout = 30.0
+    a = make_server_assistant(make_assistant, settings, embedder)
+    stop_ev = threading.Event()
+    events = []
+    for ev in a.chat("Count to three.", stop=stop_ev):
+        events.append(ev)
+        if isinstance(ev, TokenEvent) and ev.index == 1:  # then the server stalls
+            threading.Timer(1.5, lambda: (stop_ev.set(), a.llm.abort())).start()
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.interrupted and done.text == "one two"
+    assert done.generation_s < 1.0, done.generation_s  # the 1.5 s of silence is not in it
+    assert done.elapsed_s >= 1.5  # the turn's own time still is
+
+
 def test_a_server_that_dies_mid_stream_is_said_so_in_plain_words(stub_server):
     """A llama_cpp.server killed mid-answer: the chat said "… ended the stream before the
     answer finished (truncated stream)" — words about the protocol, not about the server."""
