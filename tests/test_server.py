@@ -519,3 +519,33 @@ def test_stop_ends_an_answer_whose_server_went_quiet_before_its_first_byte(
     assert time.perf_counter() - t < 10
     assert isinstance(done, DoneEvent) and done.interrupted and done.text == ""
     assert a.last_turn.error == "" and not done.failed
+
+
+@pytest.mark.gui
+def test_settings_test_button_asks_the_server_as_typed(qtbot, stub_server):
+    """Settings could not tell whether a server would answer until OK, and then only by a
+    failure box.  Test asks it now, off the window's thread: reachable, model listed,
+    streaming; or what is wrong, in one line."""
+    pytest.importorskip("pytestqt")
+    import qt_env  # noqa: F401
+
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    dlg = SettingsDialog(Settings(), Path("/tmp"))
+    qtbot.addWidget(dlg)
+    assert not dlg.test_button.isEnabled()  # answers from this computer: nothing to test
+    dlg.server_backend.setChecked(True)
+    dlg.server_url.setText(f"{stub_server}/ok")
+    assert dlg.test_button.isEnabled() and dlg.test_result.isHidden()
+    dlg.test_button.click()
+    assert dlg.test_button.text() == "Testing…" and not dlg.test_button.isEnabled()
+    qtbot.waitUntil(lambda: dlg.test_result.text().startswith("✓"), timeout=20000)
+    assert "reachable, model 'stub' listed, streaming works" in dlg.test_result.text()
+    assert dlg.test_button.isEnabled() and dlg.test_button.text() == "Test"
+    dlg.server_url.setText(f"http://127.0.0.1:{free_port()}")  # nobody there
+    assert dlg.test_result.isHidden()  # the old result is not left beside new fields
+    dlg.test_button.click()
+    qtbot.waitUntil(lambda: dlg.test_result.text().startswith("✗"), timeout=20000)
+    assert "127.0.0.1" in dlg.test_result.text()
+    assert dlg.result_settings().server_url.startswith("http://127.0.0.1:")  # nothing else changed

@@ -73,6 +73,31 @@ class WrapLabel(QtWidgets.QLabel):
             self.updateGeometry()  # the preferred height follows the width
 
 
+class ServerTest(QtCore.QObject):
+    """Settings' Test button: `check_server` on a thread of its own (a silent server takes
+    up to `TEST_TIMEOUT_S`), its answer through `done` (ok, the line to show)."""
+
+    done = QtCore.Signal(bool, str)
+    TEST_TIMEOUT_S = 15.0
+
+    def run(self, url: str, model: str, key: str) -> None:
+        import threading
+
+        def work() -> None:
+            from ..server_llm import check_server
+
+            try:
+                ok, line = check_server(url, model, key, timeout=self.TEST_TIMEOUT_S)
+            except Exception as exc:  # noqa: BLE001 - said in the dialog, never raised there
+                ok, line = False, f"{type(exc).__name__}: {exc}"
+            try:
+                self.done.emit(ok, line)
+            except RuntimeError:  # the dialog (and this object) went meanwhile
+                pass
+
+        threading.Thread(target=work, name="hela-server-test", daemon=True).start()
+
+
 class SettingsDialog(QtWidgets.QDialog):
     """Edit a copy of `Settings`; `result_settings()` and `data_dir()` after accept."""
 
@@ -117,11 +142,25 @@ class SettingsDialog(QtWidgets.QDialog):
         self.server_warning = WrapLabel("")
         self.server_warning.setWordWrap(True)
         self.server_warning.setStyleSheet(f"color: {warning_color().name()}")
+        self.test_button = QtWidgets.QPushButton("Test")
+        self.test_button.setToolTip("Ask the server now: is it there, does it list the model, "
+                                    "does it stream (a short test prompt; nothing of yours)")
+        self.test_button.clicked.connect(self.test_server)
+        self.test_result = WrapLabel("")
+        self.test_result.setWordWrap(True)
+        self._tester = ServerTest(self)
+        self._tester.done.connect(self._tested)
+        self._testing = False
         self._server_rows = [self.server_url, self.server_model, self.server_key]
-        form.addRow("Server address:", self.server_url)
+        url_row = QtWidgets.QHBoxLayout()
+        url_row.addWidget(self.server_url, 1)
+        url_row.addWidget(self.test_button)
+        form.addRow("Server address:", url_row)
         form.addRow("Server model:", self.server_model)
         form.addRow("API key:", self.server_key)
         form.addRow("", self.server_warning)
+        form.addRow("", self.test_result)
+        form.setRowVisible(self.test_result, False)  # until Test is pressed
         self.server_url.textChanged.connect(self._update_backend)
         self.server_backend.toggled.connect(self._update_backend)
         self.model = QtWidgets.QComboBox()
@@ -383,6 +422,35 @@ class SettingsDialog(QtWidgets.QDialog):
         warn = privacy_warning(self.server_url.text().strip()) if server else None
         self.server_warning.setText(f"⚠ {warn}" if warn else "")
         self._answers_form.setRowVisible(self.server_warning, bool(warn))  # no empty row
+        self.test_button.setEnabled(server and not self._testing)
+        if not self._testing:  # a result for what the fields held before
+            self._answers_form.setRowVisible(self.test_result, False)
+
+    def test_server(self) -> None:
+        """Test: the address, model and key as typed, asked now (not saved)."""
+        from ..server_llm import api_key
+
+        url = self.server_url.text().strip()
+        if not url:
+            self._tested(False, "Type the server's address first, e.g. http://127.0.0.1:8080.")
+            return
+        self._testing = True
+        self.test_button.setEnabled(False)
+        self.test_button.setText("Testing…")
+        self.test_result.setText(f"Asking {url}…")
+        muted(self.test_result)
+        self._answers_form.setRowVisible(self.test_result, True)
+        key = self.server_key.text().strip() or api_key(Settings())  # $HELA_SERVER_API_KEY
+        self._tester.run(url, self.server_model.text().strip(), key)
+
+    def _tested(self, ok: bool, line: str) -> None:
+        self._testing = False
+        self.test_button.setText("Test")
+        self.test_button.setEnabled(self.server_backend.isChecked())
+        self.test_result.setForegroundRole(QtGui.QPalette.ColorRole.WindowText)
+        self.test_result.setStyleSheet("" if ok else f"color: {warning_color().name()}")
+        self.test_result.setText(("✓ " if ok else "✗ ") + line)
+        self._answers_form.setRowVisible(self.test_result, True)
 
     def _browse_model(self) -> None:
         start = str(self._data_dir / "models")
