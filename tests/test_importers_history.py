@@ -318,3 +318,35 @@ def test_the_memories_table_names_who_answered_an_imported_memory(qtbot, tmp_pat
     dlg = EditMemoryDialog(eps[ids[0]])
     qtbot.addWidget(dlg)
     assert dlg.layout().labelForField(dlg.assistant).text() == "ChatGPT answered:"
+
+
+def test_the_import_bar_fills_once_per_stage(tmp_path):
+    """One bar over every unit ran to half in seconds (a record checked and a text
+    embedded counted the same) and then crawled through the embedding, 95 % of the time.
+    The window's bar now fills once per stage, as its label names it."""
+    import numpy as np
+
+    from hela_desktop.memfile import ProgressText, import_file
+    from hela_desktop.store import Store
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("\n\n".join(f"Thing number {i} I noted." for i in range(30)))
+    words = ProgressText()
+    seen: dict[str, list[tuple[int, int]]] = {}
+
+    def stage(name, start, end):
+        words.stage(name, start, end)
+
+    def progress(d, t):
+        words.progress(d, t)
+        seen.setdefault(words.name, []).append(words.span(d, t))
+
+    with Store(tmp_path / "d") as s:
+        import_file(s, notes, embedder=lambda texts: np.ones((len(texts), 4), np.float32) / 2,
+                    progress=progress, stage=stage)
+    emb = seen["embedding"]
+    assert emb[-1] == (30, 30) and all(of == 30 and 0 <= d <= 30 for d, of in emb)
+    for name, spans in seen.items():  # every stage runs from its own start to its own end
+        assert all(0 <= d <= of for d, of in spans), name
+    assert seen["writing"][-1][0] == seen["writing"][-1][1]
+    assert words.text == "writing: 100 %"  # the label counts the stage the bar shows

@@ -205,6 +205,16 @@ class ProgressText:
     def stage(self, name: str, start: int, end: int) -> None:
         self.name, self.start, self.end, self.t0 = name, start, end, time.perf_counter()
 
+    def span(self, done: int, total: int) -> tuple[int, int]:
+        """(done, of) within the current stage, for a bar that fills once per stage: the
+        units of `progress` are not time (a text to embed costs as much as thousands of
+        records to check), so one bar over all stages ran to half in seconds, then crawled
+        through the embedding."""
+        if self.name != "reading" and self.end > self.start:
+            of = self.end - self.start
+            return max(0, min(done - self.start, of)), of
+        return done, total
+
     def progress(self, done: int, total: int) -> str:
         if self.name == "reading":
             self.text = f"reading: {done / 2**20:.1f} of {total / 2**20:.1f} MB"
@@ -215,6 +225,6 @@ class ProgressText:
                 else ""
             self.text = f"embedding: {n} of {of} texts{rate}"
         else:
-            pct = 100 * done / total if total else 0
-            self.text = f"{self.name or 'working'}: {pct:.0f} %"
+            d, of = self.span(done, total)  # of this stage, as the window's bar shows it
+            self.text = f"{self.name or 'working'}: {100 * d / of if of else 0:.0f} %"
         return self.text

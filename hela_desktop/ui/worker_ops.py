@@ -95,8 +95,9 @@ def _import(w, a, arg) -> str:
     words = ProgressText()
 
     def progress(d: int, t: int) -> None:
-        w.progress.emit("import", int(d), int(t))
-        w.progressNote.emit("import", words.progress(d, t))
+        note = words.progress(d, t)
+        w.progress.emit("import", *words.span(int(d), int(t)))  # the stage's own bar
+        w.progressNote.emit("import", note)
 
     try:
         rep = import_file(a.store, Path(arg), embedder=a.embedder, lam=a.settings.hela.lam,
