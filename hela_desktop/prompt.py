@@ -31,6 +31,7 @@ from datetime import datetime
 import regex
 
 from .events import Recall
+from .words import one_line
 
 # The block sits at the start of the user's turn, in the user's voice (the lines are their own
 # words), and ends with a blank line before the message.  Measured on SmolLM2-135M: headers
@@ -69,7 +70,7 @@ def calendar_day(ts: float) -> str:
 
 
 def shorten(text: str, limit: int = MAX_MEMORY_CHARS) -> str:
-    text = " ".join(text.split())
+    text = one_line(text)
     if len(text) > limit:
         text = text[: limit - 1].rsplit(" ", 1)[0] + "…"
     return text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 def count(n: int, one: str, many: str | None = None) -> str:
     """`n` and its noun, singular for exactly one: ``count(1, "chat")`` is "1 chat",
@@ -32,3 +34,16 @@ def snippet(text: str, words: list[str], width: int = 90) -> str:
         start = space + 1 if space >= 0 and at - space < width // 2 else start
     end = min(len(flat), start + width)
     return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
+
+
+def one_line(text: str) -> str:
+    """`text` on one line, its paragraphs kept apart: a paragraph that ends without a
+    sentence's mark (a note's title, a heading) is followed by " — ", the others by a
+    space.  "Noa\\n\\nMy sister." read "Noa My sister." and the model took Noa for her."""
+    paras = [" ".join(p.split()) for p in re.split(r"\n[ \t\r]*\n", text or "")]
+    out = ""
+    for p in filter(None, paras):
+        if out:
+            out += " " if out[-1] in ".!?:;…)\"”'’»" else " — "
+        out += p
+    return out

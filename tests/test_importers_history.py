@@ -350,3 +350,19 @@ def test_the_import_bar_fills_once_per_stage(tmp_path):
         assert all(0 <= d <= of for d, of in spans), name
     assert seen["writing"][-1][0] == seen["writing"][-1][1]
     assert words.text == "writing: 100 %"  # the label counts the stage the bar shows
+
+
+def test_a_note_on_one_line_keeps_its_title_apart():
+    """A note's memory is its title, a blank line and its text.  On one line (the memory
+    block the model reads, the Memories table) it read "Noa My sister. Lives in Haifa.", and
+    the model answered "[Noa My sister's cat, Noa]"."""
+    from hela_desktop.prompt import memory_line
+    from hela_desktop.words import one_line
+
+    assert one_line("Noa\n\nMy sister. Lives in Haifa.") == "Noa — My sister. Lives in Haifa."
+    assert one_line("Garden › Pests\n \nAphids.") == "Garden › Pests — Aphids."
+    assert one_line("I moved.\n\nNew flat is small.") == "I moved. New flat is small."
+    assert one_line("a list\n- eggs\n- milk") == "a list - eggs - milk"  # lines, as before
+    assert one_line("") == "" and one_line("\n\n  \n") == ""
+    assert memory_line("Noa\n\nMy sister. Lives in Haifa.", None, 0.0) == \
+        "- Noa — My sister. Lives in Haifa."

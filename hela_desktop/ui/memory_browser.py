@@ -16,7 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..importers.base import answered_by
 from ..session import BrowseQuery, browse
-from ..words import memory_ref
+from ..words import memory_ref, one_line
 from .archive_tab import ArchiveTab
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words
@@ -41,7 +41,7 @@ def _fmt(ts: float | None) -> str:
 
 
 def _one_line(text: str, n: int = 120) -> str:
-    t = " ".join((text or "").split())
+    t = one_line(text)
     return t if len(t) <= n else t[: n - 1] + "…"
 
 
