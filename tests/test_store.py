@@ -223,3 +223,7 @@ def test_a_search_for_hash_and_a_number_is_that_memory(tmp_path):
         assert [e.id for e in s.list_episodes(search=f"#{ids[3]}", include_deleted=True)] == [ids[3]]
         assert s.list_episodes(search="#999") == []
         assert len(s.list_episodes(search="memory number")) == 4  # words search as before
+        # every word wanted: "my sister" matched every memory holding "my"
+        zebra = s.add_episode("a zebra crossing", "ok", v)
+        assert [e.id for e in s.list_episodes(search="zebra")] == [zebra]
+        assert s.list_episodes(search="memory zebra") == []  # OR gave all five

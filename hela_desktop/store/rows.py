@@ -109,6 +109,8 @@ _FTS_SPECIAL = str.maketrans({c: " " for c in '"*^():{}[]+-,.;!?\'`~@#$%&=<>/\\|
 
 
 def fts_query(text: str) -> str:
-    """A safe FTS5 query: every word quoted, joined by OR."""
+    """A safe FTS5 query: every word quoted, all of them wanted (the memory browser's word
+    matches: joined by OR, "where does my sister live" matched 1,017 of 2,660 memories
+    through "my" alone, and the count said so)."""
     words = [w for w in text.translate(_FTS_SPECIAL).split() if w]
-    return " OR ".join(f'"{w}"' for w in words) or '""'
+    return " AND ".join(f'"{w}"' for w in words) or '""'
