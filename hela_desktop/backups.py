@@ -186,16 +186,19 @@ def prune(db_file: Path, keep: int) -> list[Path]:
     return gone
 
 
-def erase_in_backups(store: Store) -> dict:
-    """Erase from every backup the memories `store` has deleted for good (its ``erased``
-    uids), as `forgetting.purge` erased them from the memory file.  A backup that cannot
-    be opened cannot be cleaned, and is deleted (it could not be restored either).
+def erase_in_backups(db_file: Path) -> dict:
+    """Erase from every backup the memories memory file `db_file` has deleted for good
+    (its ``erased`` uids, read through a connection of its own: this may run on any
+    thread), as `forgetting.purge` erased them from the file.  Every erasure so far is
+    applied, so a run cut short (the app quit) is made good by the next.  A backup that
+    cannot be opened cannot be cleaned, and is deleted (it could not be restored either).
     Returns ``{"backups": n cleaned, "memories": n erased in them, "deleted": [names]}``."""
-    uids = store.erased_uids()
+    with Store(db_file, create=False) as store:
+        uids = store.erased_uids()
     out: dict = {"backups": 0, "memories": 0, "deleted": []}
     if not uids:
         return out
-    for b in list_backups(store.path):
+    for b in list_backups(db_file):
         try:
             out["memories"] += _erase_in(b.path, uids)
             out["backups"] += 1

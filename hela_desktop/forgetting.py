@@ -215,15 +215,17 @@ def archived_episodes(store: Store, *, limit: int = 1000, offset: int = 0) -> li
                  edges=r.edges) for r in store.archived_episodes(limit=limit, offset=offset)]
 
 
-def purge(engine_or_store, ids: Iterable[int] | None = None) -> list[int]:
+def purge(engine_or_store, ids: Iterable[int] | None = None, *, backups: bool = True
+          ) -> list[int]:
     """Delete archived and deleted episodes for good (all of them, or those of `ids` that
     are archived or deleted; a live one is never touched: delete it first).
 
     Edges and provenance links go with them (foreign-key cascade), and so does a distilled
     item left with no source that the user did not write or edit; the keyword index and the
     write-ahead log are then rewritten without their words (`Store.scrub`), and they are
-    erased from the automatic backups too (`backups.erase_in_backups`).  Returns the
-    episode ids deleted.
+    erased from the automatic backups too (`backups.erase_in_backups`; ``backups=False``:
+    the caller does that itself, e.g. on another thread).  Returns the episode ids
+    deleted.
     """
     store, engine = _store_and_engine(engine_or_store)
     with store.transaction():
@@ -232,7 +234,8 @@ def purge(engine_or_store, ids: Iterable[int] | None = None) -> list[int]:
         store.log_activity(JOB, {"purged": todo, "purged_knowledge": gone})
     if todo:
         store.scrub()
-        erase_in_backups(store)  # and from the automatic backups (`backups`)
+        if backups:
+            erase_in_backups(store.path)  # and from the automatic backups (`backups`)
     if engine is not None:
         with engine._lock:
             for eid in todo:
