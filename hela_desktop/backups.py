@@ -142,8 +142,7 @@ def make_backup(store: Store, *, keep: int | None = None, now: float | None = No
         if later:
             _erase_in(final, later)
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            partial.unlink()
+        delete_backup(partial)  # gone once renamed; else with any log beside it
     if keep is not None:
         prune(store.path, keep)
     made = _parse(final)
