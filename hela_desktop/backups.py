@@ -150,15 +150,23 @@ def make_backup(store: Store, *, keep: int | None = None, now: float | None = No
     return made
 
 
+def holds_memories(store: Store) -> bool:
+    """Whether `store` holds any memory, in recall, archived or deleted (an empty one has
+    nothing a backup could keep)."""
+    return any(store.count_episodes(archived=a, deleted=d)
+               for a, d in ((False, False), (True, False), (False, True)))
+
+
 def backup_if_due(store: Store, *, keep: int, every_days: float, log: bool = True
                   ) -> dict | None:
     """The daily backup, when one is due (`due`): made, the oldest beyond `keep` deleted,
     and (`log`) noted in the activity log (job ``backup``: a write, which waits for
     another writer; the copy itself only reads).  What was made
     (``Backup.to_dict()`` with ``kept``: how many regular backups there are now), or None
-    when none was due.  Raises OSError, `StoreError` or sqlite3.Error if it fails (the file
-    it was writing is gone; the memory file is untouched)."""
-    if not due(store.path, every_days, keep):
+    when none was due (or the store is still empty: the first day's backup waits for its
+    first memory).  Raises OSError, `StoreError` or sqlite3.Error if it fails (the file it
+    was writing is gone; the memory file is untouched)."""
+    if not due(store.path, every_days, keep) or not holds_memories(store):
         return None
     made = make_backup(store, keep=keep).to_dict()
     made["kept"] = len([b for b in list_backups(store.path) if not b.before_restore])

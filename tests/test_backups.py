@@ -559,3 +559,18 @@ def test_delete_for_good_in_the_window_reaches_the_backups_without_holding_it_up
     assert all(len(_texts(b.path)) == 20 for b in made)
     reader.close()
     w.close()
+
+
+def test_no_daily_backup_of_an_empty_store(tmp_path):
+    """The first `chat` in a new folder backed up the empty memory file, and that was the
+    day's backup: the day's memories waited for the next.  A store with no memory (in
+    recall, archived or deleted) is not backed up; its first memory makes it due."""
+    empty = Store(tmp_path / "d")
+    assert B.backup_if_due(empty, keep=7, every_days=1.0) is None
+    assert B.list_backups(empty.path) == []
+    eid = empty.add_episode("My first memory.", "ok", _vec(1))
+    with empty.transaction():
+        empty.set_deleted(eid, True)  # a deleted one is still kept by a backup
+    made = B.backup_if_due(empty, keep=7, every_days=1.0)
+    assert made is not None and made["kept"] == 1
+    empty.close()

@@ -217,11 +217,9 @@ class _Import:
         report.embedded = len(plan.to_embed)
         done0 = plan.records + (0 if self.dry_run else len(plan.to_embed))
         self.enter("writing", done0, total)
-        holds = any(store.count_episodes(archived=a, deleted=d) for a, d in
-                    ((False, False), (True, False), (False, True)))
-        if self.backup_keep > 0 and plan.records and holds:  # an empty store: nothing to keep
-            from ..backups import BEFORE_IMPORT, make_backup
+        from ..backups import BEFORE_IMPORT, holds_memories, make_backup
 
+        if self.backup_keep > 0 and plan.records and holds_memories(store):  # else nothing to keep
             report.backup = make_backup(store, keep=self.backup_keep, suffix=BEFORE_IMPORT).name
         self.write(src, plan, vectors, report, done0, total)
         report.details = src.details
