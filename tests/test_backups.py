@@ -439,7 +439,7 @@ def test_a_job_in_the_background_gives_back_its_result_or_its_error(qtbot):
 
 def test_the_terminal_chat_makes_the_daily_backup_too(tmp_path, capsys):
     """The app makes the daily backup while idle; a person who only uses `hela-desktop
-    chat` never had one.  The chat makes it as it opens, when one is due, quietly."""
+    chat` never had one.  The chat makes it as it ends, when one is due, quietly."""
     folder = tmp_path / "d"
     s, _ = _store(folder)
     s.close()
@@ -447,7 +447,7 @@ def test_the_terminal_chat_makes_the_daily_backup_too(tmp_path, capsys):
             "--data-dir", str(folder)]
     assert cli_main(args) == 0
     made = B.list_backups(folder / DB_FILE)
-    assert len(made) == 1 and len(_texts(made[0].path)) == 21  # before this message
+    assert len(made) == 1 and len(_texts(made[0].path)) == 22  # with this message
     assert "backup" not in capsys.readouterr().err
     assert cli_main(args) == 0
     assert len(B.list_backups(folder / DB_FILE)) == 1  # not due again today

@@ -247,7 +247,7 @@ def _conversation(args: argparse.Namespace, store) -> int | None:
 
 def _daily_backup(store, s) -> None:
     """The daily backup, as the app makes it while idle (the terminal has no idle time):
-    quietly, when one is due; a failure is a warning, and the chat goes on.  It only reads
+    quietly, as a chat that went well ends, when one is due; a failure is a warning.  It only reads
     (nothing is logged): a file another program is writing gets one error, the chat's."""
     import sqlite3
 
@@ -285,7 +285,6 @@ def cmd_chat(args: argparse.Namespace) -> int:
             assistant = open_assistant(args.data_dir, s, llm=llm)
         except (EmbedderError, ModelError) as exc:
             return error(str(exc))
-        _daily_backup(assistant.store, s)
         try:
             if not args.json:
                 assistant.on_progress = _show_progress
@@ -293,9 +292,13 @@ def cmd_chat(args: argparse.Namespace) -> int:
             session = TerminalChat(assistant, as_json=args.json, seed=args.seed,
                                    one_shot=args.message is not None)
             if args.message is not None:
-                return session.send(args.message, conv)
-            _greet(assistant, llm, s)
-            return session.loop(conv)
+                rc = session.send(args.message, conv)
+            else:
+                _greet(assistant, llm, s)
+                rc = session.loop(conv)
+            if rc == 0:  # after the chat, with what it said (a failed one has its error)
+                _daily_backup(assistant.store, s)
+            return rc
         finally:
             assistant.close()
     finally:
