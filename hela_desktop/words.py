@@ -11,6 +11,11 @@ def count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def size_words(n: int) -> str:
+    """A file's size as a person reads it: "0.2 MB" from 100 kB on, else "12 kB"."""
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{max(1, round(n / 1e3))} kB"
+
+
 def memory_ref(text: str | None) -> int | None:
     """The memory id a search names as the app writes it ("#12", or "12" after "#" with
     spaces around), else None: ``memory_ref(" #12 ")`` is 12, ``memory_ref("12")`` None."""

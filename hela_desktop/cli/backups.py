@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..words import count
+from ..words import count, size_words
 from .common import add_data_dir, error, existing_store, holds_folder, shows_help
 
 
@@ -41,8 +41,16 @@ def add_cli(subparsers) -> None:
     add_data_dir(b)
 
 
+def _memory_file(args) -> Path:
+    """The data folder's memory file (refused as `existing_store` refuses a folder without
+    one)."""
+    store = existing_store(Path(args.data_dir))
+    store.close()
+    return store.path
+
+
 def _line(b) -> str:
-    size = f"{b.size / 1e6:.1f} MB" if b.size >= 100_000 else f"{b.size / 1e3:.0f} kB"
+    size = size_words(b.size)
     note = f"  ({b.note})" if b.note else ""
     return f"{b.to_dict()['made']}  {size:>9}  {b.name}{note}"
 
@@ -50,9 +58,7 @@ def _line(b) -> str:
 def cmd_list(args) -> int:
     from ..backups import backup_dir, list_backups
 
-    store = existing_store(Path(args.data_dir))
-    path = store.path
-    store.close()
+    path = _memory_file(args)
     found = list_backups(path)
     if args.json:
         print(json.dumps([b.to_dict() for b in found], indent=2, ensure_ascii=False))
@@ -86,9 +92,7 @@ def cmd_delete(args) -> int:
     """Delete the named backups: all of them, or none when one is not a backup here."""
     from ..backups import delete_backup, list_backups
 
-    store = existing_store(Path(args.data_dir))
-    path = store.path
-    store.close()
+    path = _memory_file(args)
     by_name = {b.name: b for b in list_backups(path)}
     missing = [n for n in args.backups if Path(n).name not in by_name or Path(n).name != n]
     if missing:
@@ -107,9 +111,7 @@ def cmd_restore(args) -> int:
     from ..backups import backup_dir, restore_backup
     from ..store import StoreError
 
-    store = existing_store(Path(args.data_dir))
-    path = store.path
-    store.close()
+    path = _memory_file(args)
     chosen = Path(args.backup).expanduser()
     if not chosen.is_file() and (backup_dir(path) / args.backup).is_file():
         chosen = backup_dir(path) / args.backup

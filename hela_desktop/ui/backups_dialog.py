@@ -12,7 +12,7 @@ from typing import TypeVar
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..backups import Backup, backup_dir, delete_backup, list_backups
-from ..words import count
+from ..words import count, size_words
 from .archive_tab import ask
 from .explain import when
 from .plain import message_box
@@ -55,10 +55,6 @@ def in_background(parent: QtWidgets.QWidget, text: str, job: Callable[[], T]) ->
     if "error" in out:
         raise out["error"]
     return out["value"]
-
-
-def _size(n: int) -> str:
-    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{max(1, round(n / 1e3))} kB"
 
 
 class BackupsDialog(QtWidgets.QDialog):
@@ -121,7 +117,7 @@ class BackupsDialog(QtWidgets.QDialog):
         self.backups = list_backups(self.db_file)
         self.table.setRowCount(len(self.backups))
         for r, b in enumerate(self.backups):
-            for c, text in enumerate((when(b.made_at), _size(b.size), b.note)):
+            for c, text in enumerate((when(b.made_at), size_words(b.size), b.note)):
                 item = QtWidgets.QTableWidgetItem(text)
                 item.setToolTip(str(b.path))
                 self.table.setItem(r, c, item)
