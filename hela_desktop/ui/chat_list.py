@@ -165,8 +165,8 @@ class ConversationList(QtWidgets.QWidget):
             self.findRequested.emit(text)
 
     def set_found(self, text: str, found: dict[int, str]) -> None:
-        """The chats whose messages hold the words of `text` ({chat id: the newest such
-        message}); dropped if the filter has moved on."""
+        """The chats whose messages hold the words of `text` ({chat id: the part of the
+        newest such message around them}); dropped if the filter has moved on."""
         if text.strip() != self.filter.text().strip():
             return
         self._found = (text.strip(), {int(k): v for k, v in found.items()})
@@ -177,8 +177,6 @@ class ConversationList(QtWidgets.QWidget):
         whose messages were not found to hold them all; say so when none is left, and how
         many of how many show.  A chat found by its messages shows the message in its
         tooltip."""
-        from ..words import snippet
-
         words = text.casefold().split()
         found = self._found[1] if self._found[0] == text.strip() and words else {}
         shown = by_words = 0
@@ -191,7 +189,7 @@ class ConversationList(QtWidgets.QWidget):
             shown += not hide
             by_words += not hide and not in_title
             said, base = found.get(cid), item.data(TIP_ROLE) or ""
-            item.setToolTip(tip(f"{base}\n\n“{snippet(said, words)}”" if said else base))
+            item.setToolTip(tip(f"{base}\n\n“{said}”" if said else base))
         n = self.list.count()
         self.none_label.setVisible(bool(words))
         searching = " (searching their messages…)" if words and self._found[0] != text.strip() else ""

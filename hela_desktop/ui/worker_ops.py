@@ -224,8 +224,13 @@ def _backup(_w, a, _arg) -> dict:
 
 
 def _find_chats(_w, a, arg) -> dict[int, str]:
-    """The chats whose messages hold every word of `arg` (the chat list's search)."""
-    return a.store.find_in_chats(str(arg).split())
+    """The chats whose messages hold every word of `arg` (the chat list's search): {chat
+    id: the part of the message around the words}, not whole messages (an imported one
+    may be megabytes, and the window needs a line)."""
+    from ..words import snippet
+
+    words = str(arg).split()
+    return {cid: snippet(text, words) for cid, text in a.store.find_in_chats(words).items()}
 
 
 def _locate(_w, a, arg) -> dict:
