@@ -129,18 +129,22 @@ def make_backup(store: Store, *, keep: int | None = None, now: float | None = No
     private_data_dir(folder)
     final = _free_name(folder, now, suffix)
     partial = folder / f".partial-{final.name}"
+    chats = store.conversation_uids()
     try:
         store.copy_to(partial)
-        # a purge that committed while the copy was made erased from the backups listed
-        # then, not from this one: erase here what is erased now, before and after it is
-        # listed (a purge after the second look lists it and erases from it itself)
+        # a purge or a chat deletion that committed while the copy was made reached the
+        # backups listed then, not this one: what is erased or deleted now goes from it here,
+        # before and after it is listed (one after the second look lists it and reaches it)
         erased = store.erased_uids()
         if erased:
             _erase_in(partial, erased)
+        gone = chats - store.conversation_uids()
+        _delete_chats_in(partial, gone)
         os.replace(partial, final)
         later = sorted(set(store.erased_uids()) - set(erased))
         if later:
             _erase_in(final, later)
+        _delete_chats_in(final, chats - store.conversation_uids() - gone)
     finally:
         delete_backup(partial)  # gone once renamed; else with any log beside it
     if keep is not None:
@@ -223,12 +227,21 @@ def delete_chat_in_backups(db_file: Path, uid: str | None) -> int:
     held = 0
     for b in list_backups(db_file) if uid else []:
         try:
-            with Store(b.path, create=False) as copy:
-                if copy.delete_conversation_uid(str(uid)):
-                    held += 1
-                    copy.scrub()
+            held += _delete_chats_in(b.path, {str(uid)})
         except (StoreError, sqlite3.DatabaseError, OSError):
             continue
+    return held
+
+
+def _delete_chats_in(db_file: Path, uids: set[str]) -> bool:
+    """Delete the chats of `uids` from memory file `db_file`, with their messages; whether
+    it held any (their words are then scrubbed from the file's free pages)."""
+    if not uids:
+        return False
+    with Store(db_file, create=False) as copy:
+        held = sum(copy.delete_conversation_uid(u) for u in sorted(uids)) > 0
+        if held:
+            copy.scrub()
     return held
 
 

@@ -574,3 +574,35 @@ def test_no_daily_backup_of_an_empty_store(tmp_path):
     made = B.backup_if_due(empty, keep=7, every_days=1.0)
     assert made is not None and made["kept"] == 1
     empty.close()
+
+
+def test_a_chat_deleted_while_a_backup_is_made_is_not_in_it(tmp_path, monkeypatch):
+    """Deleting a chat deletes it from the backups listed then; one still being written is
+    not listed yet.  The backup checks again, before and after it is listed: a chat deleted
+    in either gap is not in it (the other chats, and every memory, are)."""
+    s, _ = _store(tmp_path / "d")
+    gone = s.add_conversation("Private")
+    s.add_message(gone, "user", "My locker code is zephyrquill.")
+    late = s.add_conversation("Also private")
+    s.add_message(late, "user", "The spare key is under the blue pot.")
+    keep = s.add_conversation("Recipes")
+    s.add_message(keep, "user", "Sourdough needs time.")
+    copy_to, replace = s.copy_to, B.os.replace
+
+    def copy_then_delete(path):  # the copy is made; then the window deletes a chat
+        copy_to(path)
+        s.delete_conversation(gone)
+
+    def rename_then_delete(src, dst):  # listed; then another chat goes
+        replace(src, dst)
+        s.delete_conversation(late)
+
+    monkeypatch.setattr(s, "copy_to", copy_then_delete)
+    monkeypatch.setattr(B.os, "replace", rename_then_delete)
+    made = B.make_backup(s)
+    data = made.path.read_bytes()
+    assert b"zephyrquill" not in data and b"blue pot" not in data
+    with Store(made.path, create=False) as copy:
+        assert [c["title"] for c in copy.conversations()] == ["Recipes"]
+        assert copy.count_episodes() == s.count_episodes() == 21
+    s.close()

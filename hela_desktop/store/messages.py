@@ -87,6 +87,10 @@ class MessageQueries(StoreBase):
                                 (conversation_id,)).fetchone()
         return None if row is None else row[0]
 
+    def conversation_uids(self) -> set[str]:
+        """The uid of every chat in this file."""
+        return {r[0] for r in self.conn.execute("SELECT uid FROM conversations")}
+
     def delete_conversation_uid(self, uid: str) -> bool:
         """Delete the chat of this uid and its messages (a backup's copy of a chat deleted
         in the live file); whether there was one."""
