@@ -599,6 +599,7 @@ class MainWindow(WindowChats):
     # ---- settings ---------------------------------------------------------------------
     def open_settings(self) -> None:
         dlg = SettingsDialog(self.settings, self.data_dir, self)
+        dlg.finished.connect(dlg.deleteLater)  # (each one was kept as long as the window)
         if dlg.exec() != QtWidgets.QDialog.DialogCode.Accepted:
             return
         self.apply_settings(dlg.result_settings(), dlg.data_dir())
