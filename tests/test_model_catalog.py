@@ -317,3 +317,19 @@ def test_a_model_split_into_parts_is_listed_once(tmp_path):
     assert m.problem == "part 3 of 3 missing (a download not finished?)"
     assert why_unusable(parts[0]) == ("it is split into parts: part 3 of 3 missing "
                                       "(a download not finished?)")
+
+
+def test_doctor_lists_a_damaged_model_as_settings_does(tmp_path, monkeypatch):
+    """`doctor` and Settings list the same models: a damaged one too, not usable."""
+    from hela_desktop.cli.doctor import _other_apps_models
+
+    folder = tmp_path / "home" / ".lmstudio" / "models" / "someone" / "Bad-GGUF"
+    folder.mkdir(parents=True)
+    (folder / "bad-instruct.Q4_1.gguf").write_bytes(MODEL.read_bytes()[:2000])
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for var in ("XDG_DATA_HOME", "APPDATA", "LOCALAPPDATA", "OLLAMA_MODELS"):
+        monkeypatch.delenv(var, raising=False)
+    assert _other_apps_models() == [{
+        "name": "bad-instruct.Q4_1", "app": "LM Studio", "path": str(folder / "bad-instruct.Q4_1.gguf"),
+        "description": "bad-instruct.Q4_1 — LM Studio, its header is damaged (truncated GGUF header)",
+        "usable": False}]
