@@ -81,6 +81,9 @@ def test_settings_opens_at_once_and_lists_the_other_apps_models_when_read(
     assert LOOKING not in rows and not any("page" in t for t in rows)  # not GGUF at all
     assert dlg.model_path() == s.model_path  # still the current choice, now by its name
     assert dlg.model.currentText() == "smol-1-instruct.Q4_1 (LM Studio)"
+    assert list(rows)[1:] == [  # in the folder's order (the choice, too: not first)
+        "bad-instruct.Q4_1 (LM Studio) — damaged", "cut-instruct.Q4_1 (LM Studio) — incomplete",
+        *(f"smol-{i}-instruct.Q4_1 (LM Studio)" for i in range(3))]
     assert "Q4_1, 8,192 ctx" in dlg.model_details.text()
     bad = rows["bad-instruct.Q4_1 (LM Studio) — damaged"]
     assert not items.item(bad).isEnabled()

@@ -60,4 +60,5 @@ def test_switching_to_a_silent_server_says_so_in_seconds_and_the_chat_stays_usab
     qtbot.waitUntil(lambda: not w.is_streaming(), timeout=int(PROBE_TIMEOUT_S + 10) * 1000)
     live = w.chat.view.toPlainText().rpartition("Anyone there?")[2]
     assert "stalled" in live, live
+    assert w.timeline.title == "" and not w.timeline.live  # it said "Answer in progress…"
     w.close()

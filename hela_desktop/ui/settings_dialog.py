@@ -407,8 +407,10 @@ class SettingsDialog(QtWidgets.QDialog):
                 continue
             self.model.addItem(p.name, str(p))
         cur = self._settings.model_path
+        self._stand_in = ""  # the current choice, listed by its file name until found
         if cur and self.model.findData(cur) < 0:
             self.model.addItem(Path(cur).name, cur)
+            self._stand_in = cur
         self.model.setCurrentIndex(max(0, self.model.findData(cur)) if cur else 0)
         self.model.addItem(LOOKING)  # (no data: never a choice)
         self._enable_item(self.model.count() - 1, False)
@@ -437,15 +439,20 @@ class SettingsDialog(QtWidgets.QDialog):
             self.model.addItem(f"Models in other apps not listed ({found})")
             self._enable_item(self.model.count() - 1, False)
             return
-        for m in found:
-            self._found[str(m.path)] = m
-            i = self.model.findData(str(m.path))
-            if i < 0:
-                self.model.addItem("", str(m.path))
-                i = self.model.count() - 1
-            self.model.setItemText(i, _model_label(m))
-            self.model.setItemData(i, m.describe(), QtCore.Qt.ItemDataRole.ToolTipRole)
-            self._enable_item(i, not m.problem)
+        chosen = self.model_path()
+        with QtCore.QSignalBlocker(self.model):  # (the choice is put back below)
+            if self._stand_in and any(str(m.path) == self._stand_in for m in found):
+                self.model.removeItem(self.model.findData(self._stand_in))  # (listed in its place)
+            for m in found:
+                self._found[str(m.path)] = m
+                i = self.model.findData(str(m.path))
+                if i < 0:
+                    self.model.addItem("", str(m.path))
+                    i = self.model.count() - 1
+                self.model.setItemText(i, _model_label(m))
+                self.model.setItemData(i, m.describe(), QtCore.Qt.ItemDataRole.ToolTipRole)
+                self._enable_item(i, not m.problem)
+            self.model.setCurrentIndex(max(0, self.model.findData(chosen)))
         self._show_model_details()
 
     def _show_model_details(self) -> None:
