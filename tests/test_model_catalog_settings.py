@@ -70,6 +70,7 @@ def test_settings_opens_at_once_and_lists_the_other_apps_models_when_read(
     assert time.perf_counter() - t0 < 2.0  # (it waited for every header: 10 s each here)
     texts = [dlg.model.itemText(i) for i in range(dlg.model.count())]
     assert texts[-1] == LOOKING and dlg.scanning
+    assert dlg.models_hint.text().startswith(LOOKING)  # said under the list too
     items = dlg.model.model()
     assert isinstance(items, QtGui.QStandardItemModel)
     assert not items.item(dlg.model.count() - 1).isEnabled()  # a line, not a choice
@@ -79,6 +80,7 @@ def test_settings_opens_at_once_and_lists_the_other_apps_models_when_read(
     qtbot.waitUntil(lambda: not dlg.scanning, timeout=20000)
     rows = {dlg.model.itemText(i): i for i in range(dlg.model.count())}
     assert LOOKING not in rows and not any("page" in t for t in rows)  # not GGUF at all
+    assert dlg.models_hint.text().startswith("Also listed: GGUF chat models of LM Studio")
     assert dlg.model_path() == s.model_path  # still the current choice, now by its name
     assert dlg.model.currentText() == "smol-1-instruct.Q4_1 (LM Studio)"
     assert list(rows)[1:] == [  # in the folder's order (the choice, too: not first)

@@ -204,8 +204,7 @@ class SettingsDialog(QtWidgets.QDialog):
         self.model.currentIndexChanged.connect(self._show_model_details)
         self._show_model_details()
         self._update_backend()
-        hint = WrapLabel("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and "
-                                f"Ollama (used in place). More: put .gguf files in {self._data_dir / 'models'}")
+        self.models_hint = hint = WrapLabel(self._hint_text())
         hint.setWordWrap(True)
         muted(hint)
         plain.labels(hint)  # a folder's name
@@ -423,6 +422,14 @@ class SettingsDialog(QtWidgets.QDialog):
     scanning = False  # the other apps' models are being looked for
     _home = None  # where the other apps' model folders are looked for (tests set it)
 
+    def _hint_text(self) -> str:
+        """The line under the model list (while the scan runs: that it runs)."""
+        where = f"More: put .gguf files in {self._data_dir / 'models'}"
+        if self.scanning:
+            return f"{LOOKING} (LM Studio, Jan, GPT4All, Ollama). {where}"
+        return ("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and Ollama (used in "
+                f"place). {where}")
+
     def _enable_item(self, row: int, on: bool) -> None:
         items = self.model.model()  # (a combo box's own: a QStandardItemModel)
         if isinstance(items, QtGui.QStandardItemModel):
@@ -432,6 +439,7 @@ class SettingsDialog(QtWidgets.QDialog):
         """The scan's answer: LM Studio, Jan, GPT4All and Ollama models into the list (the
         current choice kept; an entry already there, by path, gets the model's name)."""
         self.scanning = False
+        self.models_hint.setText(self._hint_text())
         looking = self.model.findText(LOOKING)
         if looking >= 0:
             self.model.removeItem(looking)
@@ -454,6 +462,7 @@ class SettingsDialog(QtWidgets.QDialog):
                 self._enable_item(i, not m.problem)
             self.model.setCurrentIndex(max(0, self.model.findData(chosen)))
         self._show_model_details()
+        self._refit()
 
     def _show_model_details(self) -> None:
         path = self.model_path()
@@ -481,6 +490,15 @@ class SettingsDialog(QtWidgets.QDialog):
             self._found[answer[0]] = answer[1]
             if answer[0] == self.model_path():
                 self._show_model_details()
+                self._refit()
+
+    _fitted = False  # sized to the screen once shown (showEvent)
+
+    def _refit(self) -> None:
+        """Taller for a details line or hint that came in after the dialog was sized
+        (OK / Cancel stay in view; the form scrolled its last rows out of sight)."""
+        if self._fitted and self.isVisible():
+            self._fit_to_screen()
 
     def _update_backend(self, *_) -> None:
         from ..server_llm import privacy_warning
