@@ -37,16 +37,9 @@ def test_a_silent_server_is_given_up_in_seconds_and_a_dead_port_at_once(stub_ser
 def test_switching_to_a_silent_server_says_so_in_seconds_and_the_chat_stays_usable(
         qtbot, tmp_path, embedder, stub_server):  # noqa: F811
     pytest.importorskip("pytestqt")
-    from hela_desktop.config import Settings
-    from hela_desktop.ui.main_window import MainWindow
+    from test_app_qa_models import ready_window
 
-    s = Settings()
-    s.max_answer_tokens = 8
-    w = MainWindow(tmp_path / "data", s, assistant_kwargs={"embedder": embedder},
-                   idle_scheduler=False)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.model_ready and w.embedder_ready, timeout=120_000)
+    w = ready_window(qtbot, tmp_path, embedder)
     url = f"{stub_server}/mute"
     new = server_settings(copy.copy(w.settings), url)
     assert new.server_timeout == 120.0  # the default
