@@ -68,6 +68,13 @@ class FoundModel:
     def size_text(self) -> str:
         return human_size(self.size)
 
+    @property
+    def flag(self) -> str:
+        """One word for a model that cannot be used ("" when it can): the list's mark."""
+        if not self.problem:
+            return ""
+        return "damaged" if self.problem.startswith("its header is damaged") else "incomplete"
+
     def describe(self) -> str:
         """One line for the settings dialog."""
         if self.problem:
@@ -337,17 +344,30 @@ def ollama_models(root: Path) -> list[tuple[str, Path]]:
 _INFO_CACHE: dict[tuple[str, int, int], GGUFInfo] = {}
 
 
+def damaged_text(path: str | Path, exc: BaseException) -> str:
+    """Why a GGUF file whose header could not be read cannot be used."""
+    return f"its header is damaged ({str(exc).removeprefix(f'{path}: ')})"
+
+
 def describe(path: Path, app: str, name: str | None = None) -> FoundModel | None:
-    """A FoundModel for one file, or None when it is not a readable GGUF."""
+    """A FoundModel for one file, or None when it is not a GGUF file at all (other first
+    bytes) or cannot be opened. A GGUF file whose header cannot be read is one, listed
+    with its `problem` (a damaged download is seen, not silently left out)."""
     if not is_gguf(path):
         return None
     try:
         st = path.stat()
-        key = (str(path), st.st_mtime_ns, st.st_size)
-        info = _INFO_CACHE.get(key) or read_gguf_info(path)
-        size = st.st_size
-    except Exception:  # noqa: BLE001 - a damaged or unusual file is left out, never fatal
+    except OSError:
         return None
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    try:
+        info = _INFO_CACHE.get(key) or read_gguf_info(path)
+    except Exception as exc:  # noqa: BLE001 - any unreadable header: said, never fatal
+        return FoundModel(path=path, app=app, name=name or display_name(path), size=st.st_size,
+                          quantization="", context_length=0, chat_template=False,
+                          architecture="", is_chat="mmproj" not in path.name.lower(),
+                          problem=damaged_text(path, exc))
+    size = st.st_size
     _INFO_CACHE[key] = info  # (Settings opened again reads no header again)
     problem = incomplete_text(size, info.missing_bytes) or missing_parts_text(path)
     parts = split_parts(path)
@@ -422,7 +442,7 @@ def why_unusable(path: str | Path) -> str:
         info = read_gguf_info(path)
         size = os.path.getsize(path)
     except (OSError, ValueError) as exc:
-        return f"its header is damaged ({str(exc).removeprefix(f'{path}: ')})"
+        return damaged_text(path, exc)
     if info.missing_bytes:
         return "it is " + incomplete_text(size, info.missing_bytes)
     parts = split_parts(Path(path)) or []
@@ -473,4 +493,4 @@ def find_models(home: Path | None = None, extra: list[tuple[str, Path]] | None =
 
 __all__ = ["FoundModel", "GGUFInfo", "find_models", "locations", "ollama_models",
            "read_gguf_info", "describe", "human_size", "looks_like_chat", "display_name",
-           "why_unusable", "incomplete_text", "fallback_format", "split_parts"]
+           "why_unusable", "damaged_text", "incomplete_text", "fallback_format", "split_parts"]

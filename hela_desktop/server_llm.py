@@ -41,6 +41,10 @@ from urllib.parse import urlsplit
 
 from .llm import make_formatter
 
+# seconds `ServerLLM.connect` waits for the model list (and /props): a server answers them
+# in milliseconds; one that takes the connection and says nothing is stalled (or hung)
+PROBE_TIMEOUT_S = 5.0
+
 
 class ServerError(RuntimeError):
     """The model server cannot be used; one line saying what is wrong and where."""
@@ -184,7 +188,7 @@ class ServerClient:
     def __repr__(self) -> str:  # never shows the API key
         return f"ServerClient({self.url!r})"
 
-    def _connect(self) -> http.client.HTTPConnection:
+    def _connect(self, timeout: float | None = None) -> http.client.HTTPConnection:
         cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
         conn = cls(self._host, self._port, timeout=self.connect_timeout)
         try:
@@ -192,7 +196,7 @@ class ServerClient:
         except (ConnectionRefusedError, socket.gaierror, TimeoutError, OSError) as exc:
             conn.close()
             raise ServerError(self._conn_message(exc)) from exc
-        conn.sock.settimeout(self.timeout)
+        conn.sock.settimeout(self.timeout if timeout is None else timeout)
         return conn
 
     def _conn_message(self, exc: BaseException) -> str:
@@ -214,13 +218,15 @@ class ServerClient:
             h["Authorization"] = f"Bearer {self._api_key}"
         return h
 
-    def open(self, method: str, path: str, body: dict | None = None):
-        """Send a request; returns (connection, response) for a 2xx answer, else ServerError."""
-        conn = self._connect()
-        return conn, self._request(conn, method, path, body)
+    def open(self, method: str, path: str, body: dict | None = None,
+             timeout: float | None = None):
+        """Send a request; returns (connection, response) for a 2xx answer, else ServerError
+        (`timeout`: for each read of this request, instead of the client's)."""
+        conn = self._connect(timeout)
+        return conn, self._request(conn, method, path, body, timeout)
 
     def _request(self, conn: http.client.HTTPConnection, method: str, path: str,
-                 body: dict | None) -> http.client.HTTPResponse:
+                 body: dict | None, timeout: float | None = None) -> http.client.HTTPResponse:
         """Send a request on an open connection; the response for a 2xx answer, else the
         connection is closed and ServerError raised."""
         data = json.dumps(body).encode("utf-8") if body is not None else None
@@ -229,7 +235,7 @@ class ServerClient:
             resp = conn.getresponse()
         except BaseException as exc:
             conn.close()
-            raise self._read_error(exc) from exc
+            raise self._read_error(exc, timeout) from exc
         if resp.status >= 400:
             try:
                 body_bytes = resp.read(4096)
@@ -248,12 +254,12 @@ class ServerClient:
             return (f"the model server at {self.url} refused the API key (HTTP {status}): {what}")
         return f"the model server at {self.url} answered HTTP {status} {reason} to {path}: {what}"
 
-    def _read_error(self, exc: BaseException) -> BaseException:
+    def _read_error(self, exc: BaseException, timeout: float | None = None) -> BaseException:
         if isinstance(exc, ServerError | KeyboardInterrupt | GeneratorExit):
             return exc
         if isinstance(exc, TimeoutError | socket.timeout):
             return ServerError(f"the model server at {self.url} stalled: nothing received "
-                               f"for {self.timeout:g} s (timeout)")
+                               f"for {self.timeout if timeout is None else timeout:g} s (timeout)")
         if isinstance(exc, http.client.IncompleteRead | http.client.RemoteDisconnected
                       | ConnectionResetError | BrokenPipeError | ConnectionAbortedError):
             return ServerError(f"the model server at {self.url} closed the connection "
@@ -263,18 +269,19 @@ class ServerClient:
                                f"{_one_line(str(exc)) or type(exc).__name__}")
         return exc
 
-    def get_json(self, path: str) -> dict:
-        return self._json("GET", path, None)
+    def get_json(self, path: str, timeout: float | None = None) -> dict:
+        return self._json("GET", path, None, timeout)
 
     def post_json(self, path: str, body: dict) -> dict:
         return self._json("POST", path, body)
 
-    def _json(self, method: str, path: str, body: dict | None) -> dict:
-        conn, resp = self.open(method, path, body)
+    def _json(self, method: str, path: str, body: dict | None,
+              timeout: float | None = None) -> dict:
+        conn, resp = self.open(method, path, body, timeout)
         try:
             raw = resp.read()
         except BaseException as exc:
-            raise self._read_error(exc) from exc
+            raise self._read_error(exc, timeout) from exc
         finally:
             conn.close()
         try:
@@ -477,8 +484,8 @@ class ServerLLM:
         self.client.abort()
 
     # -- checks ---------------------------------------------------------------------------
-    def models(self) -> list[str]:
-        d = self.client.get_json("/v1/models")
+    def models(self, timeout: float | None = None) -> list[str]:
+        d = self.client.get_json("/v1/models", timeout)
         data = d.get("data") if isinstance(d, dict) else None
         if not isinstance(data, list):
             raise ServerError(f"the model server at {self.url} answered /v1/models without a "
@@ -486,8 +493,12 @@ class ServerLLM:
         return [str(m.get("id")) for m in data if isinstance(m, dict) and m.get("id")]
 
     def connect(self) -> ServerLLM:
-        """Check the server and the model; learn template and context size (ServerError)."""
-        listed = self.models()
+        """Check the server and the model; learn template and context size (ServerError).
+
+        The checks wait `PROBE_TIMEOUT_S` at most (or `timeout`, if shorter) for an answer:
+        a server that takes the connection but says nothing (stopped with SIGSTOP, hung)
+        is reported within seconds of a switch, not after the answers' `timeout`."""
+        listed = self.models(self.probe_timeout)
         if not self.model:
             if len(listed) != 1:
                 raise ServerError(f"the model server at {self.url} serves "
@@ -503,7 +514,7 @@ class ServerLLM:
     def _learn(self) -> None:
         props = None
         with contextlib.suppress(ServerError):
-            props = self.client.get_json("/props")
+            props = self.client.get_json("/props", self.probe_timeout)
         if isinstance(props, dict) and ("chat_template" in props
                                         or "default_generation_settings" in props):
             self.kind = "llama-server"
@@ -533,6 +544,11 @@ class ServerLLM:
             self.mode_in_use = self.mode
 
     mode_in_use = "chat"
+
+    @property
+    def probe_timeout(self) -> float:
+        """How long `connect`'s checks wait for an answer (they are quick to answer)."""
+        return min(PROBE_TIMEOUT_S, self.client.timeout)
 
     # -- streaming ------------------------------------------------------------------------
     def stream(self, *, prompt: str | None = None, messages: list[dict] | None = None,

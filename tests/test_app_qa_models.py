@@ -23,8 +23,8 @@ from test_server import server_settings, stub_server  # noqa: E402, F401  (a fix
 pytestmark = pytest.mark.gui
 
 
-def test_switching_to_a_silent_server_says_it_is_waited_for(qtbot, tmp_path, embedder,
-                                                           stub_server):  # noqa: F811
+def ready_window(qtbot, tmp_path, embedder):
+    """A shown window on a new data folder, its model and embedder loaded."""
     from hela_desktop.config import Settings
     from hela_desktop.ui.main_window import MainWindow
 
@@ -35,6 +35,12 @@ def test_switching_to_a_silent_server_says_it_is_waited_for(qtbot, tmp_path, emb
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.model_ready and w.embedder_ready, timeout=120_000)
+    return w
+
+
+def test_switching_to_a_silent_server_says_it_is_waited_for(qtbot, tmp_path, embedder,
+                                                           stub_server):  # noqa: F811
+    w = ready_window(qtbot, tmp_path, embedder)
     url = f"{stub_server}/mute"
     new = server_settings(copy.copy(w.settings), url)
     new.server_timeout = 4.0

@@ -185,6 +185,7 @@ def test_settings_dialog_tab_order_limits_and_no_empty_rows(qtbot, tmp_path):
     s.temperature = 3.0  # allowed in settings.json (0–5), beyond the dial's usual 2
     dlg = SettingsDialog(s, tmp_path)
     qtbot.addWidget(dlg)
+    qtbot.waitUntil(lambda: not dlg.scanning)  # (the other apps' models: off the GUI thread)
     dlg.show()
     qtbot.waitExposed(dlg)
     # the keyboard starts on a field, not on the invisible scroll area

@@ -56,7 +56,8 @@ def _home(tmp_path: Path) -> Path:
     g4a.mkdir(parents=True)
     (g4a / "smollm2-gpt4all.gguf").symlink_to(MODEL)
     (g4a / "notes.txt").write_text("not a model")
-    (g4a / "broken.gguf").write_bytes(b"GGUF\x03\x00")  # truncated: left out, never fatal
+    (g4a / "broken.gguf").write_bytes(b"GGUF\x03\x00")  # truncated: listed greyed, never fatal
+    (g4a / "page.gguf").write_bytes(b"<html>Not found</html>")  # not GGUF at all: left out
     (g4a / "mmproj-vision.gguf").symlink_to(MODEL)  # a projector name: not a chat model
     # Ollama: a manifest names the model layer by digest; the blob has no extension
     olla = home / ".ollama" / "models"
@@ -79,13 +80,15 @@ def test_finds_lm_studio_jan_gpt4all_and_ollama_models(tmp_path):
     # the symlinks all point at the same file: listed once, under the first app that has it
     found = find_models(home=home, env={})
     by_app = {m.app: m for m in found}
-    assert set(by_app) == {"LM Studio", "Jan"}
+    assert set(by_app) == {"LM Studio", "Jan", "GPT4All"}
+    assert by_app["GPT4All"].path.name == "broken.gguf"  # (the other two are the same file)
+    assert by_app["GPT4All"].problem == "its header is damaged (truncated GGUF header)"
     assert by_app["LM Studio"].path.name == "smollm2-lmstudio.Q4_1.gguf"
     assert by_app["Jan"].path.name == "model.gguf"
     # each layout on its own
     for app, rel in (("GPT4All", ".local/share/nomic.ai/GPT4All"), ("Ollama", ".ollama/models")):
         only = find_models(home=tmp_path / "none", extra=[(app, home / rel)], env={})
-        assert [m.app for m in only] == [app]
+        assert [m.app for m in only if not m.problem] == [app]
     ollama = find_models(home=tmp_path / "none", extra=[("Ollama", home / ".ollama/models")],
                          env={})[0]
     assert ollama.name == "smollm2:135m" and ollama.path.name.startswith("sha256-")
@@ -110,14 +113,21 @@ def test_ollama_manifest_to_blob_and_env_override(tmp_path):
     assert [m.name for m in only] == ["smollm2:135m"]
 
 
-def test_non_chat_and_broken_files_are_left_out(tmp_path):
+def test_non_chat_files_are_left_out_and_damaged_ones_listed_as_such(tmp_path):
+    """A GGUF file whose header cannot be read (a damaged download) was left out without a
+    word; it is listed, with why it cannot be used. A file that is no GGUF at all is not."""
     home = _home(tmp_path)
     g4a = home / ".local/share/nomic.ai/GPT4All"
     chat = find_models(home=tmp_path / "none", extra=[("GPT4All", g4a)], env={})
-    assert [m.path.name for m in chat] == ["smollm2-gpt4all.gguf"]  # not the projector
+    assert [(m.path.name, m.problem) for m in chat] == [  # not the projector, not page.gguf
+        ("broken.gguf", "its header is damaged (truncated GGUF header)"),
+        ("smollm2-gpt4all.gguf", "")]
+    assert chat[0].flag == "damaged" and chat[0].describe() == (
+        "broken — GPT4All, its header is damaged (truncated GGUF header)")
     every = find_models(home=tmp_path / "none", extra=[("GPT4All", g4a)], env={}, chat_only=False)
     # the projector name comes first and is the same file: listed once, not as a chat model
-    assert [(m.path.name, m.is_chat) for m in every] == [("mmproj-vision.gguf", False)]
+    assert [(m.path.name, m.is_chat) for m in every] == [("broken.gguf", True),
+                                                         ("mmproj-vision.gguf", False)]
 
 
 def test_human_size():
@@ -137,6 +147,7 @@ def test_settings_dialog_lists_found_models_and_the_server_choice(qtbot, tmp_pat
     s = Settings()
     dlg = SettingsDialog(s, tmp_path / "data")
     qtbot.addWidget(dlg)
+    qtbot.waitUntil(lambda: not dlg.scanning)  # (read off the window's thread)
     labels = [dlg.model.itemText(i) for i in range(dlg.model.count())]
     assert any(t.endswith("(LM Studio)") for t in labels) and any(t.endswith("(Jan)") for t in labels)
     dlg.model.setCurrentIndex(next(i for i, t in enumerate(labels) if t.endswith("(Jan)")))
@@ -181,7 +192,7 @@ def test_models_are_named_as_their_apps_name_them(tmp_path):
     from hela_desktop.model_catalog import display_name
 
     home = _home(tmp_path)
-    names = {m.app: m.name for m in find_models(home=home, env={})}
+    names = {m.app: m.name for m in find_models(home=home, env={}) if not m.problem}
     assert names == {"LM Studio": "smollm2-lmstudio.Q4_1", "Jan": "smollm2-jan"}
     blob = ollama_models(home / ".ollama" / "models")[0][1]
     assert display_name(blob) == "smollm2:135m"  # the window's status bar uses this name
@@ -238,6 +249,7 @@ def test_the_settings_list_greys_an_incomplete_model(qtbot, tmp_path, monkeypatc
     monkeypatch.setattr(SettingsDialog, "_home", home)
     dlg = SettingsDialog(Settings(), tmp_path / "data")
     qtbot.addWidget(dlg)
+    qtbot.waitUntil(lambda: not dlg.scanning)
     items = dlg.model.model()
     assert isinstance(items, QtGui.QStandardItemModel)
     rows = {dlg.model.itemText(i): items.item(i).isEnabled() for i in range(dlg.model.count())}
@@ -305,3 +317,19 @@ def test_a_model_split_into_parts_is_listed_once(tmp_path):
     assert m.problem == "part 3 of 3 missing (a download not finished?)"
     assert why_unusable(parts[0]) == ("it is split into parts: part 3 of 3 missing "
                                       "(a download not finished?)")
+
+
+def test_doctor_lists_a_damaged_model_as_settings_does(tmp_path, monkeypatch):
+    """`doctor` and Settings list the same models: a damaged one too, not usable."""
+    from hela_desktop.cli.doctor import _other_apps_models
+
+    folder = tmp_path / "home" / ".lmstudio" / "models" / "someone" / "Bad-GGUF"
+    folder.mkdir(parents=True)
+    (folder / "bad-instruct.Q4_1.gguf").write_bytes(MODEL.read_bytes()[:2000])
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for var in ("XDG_DATA_HOME", "APPDATA", "LOCALAPPDATA", "OLLAMA_MODELS"):
+        monkeypatch.delenv(var, raising=False)
+    assert _other_apps_models() == [{
+        "name": "bad-instruct.Q4_1", "app": "LM Studio", "path": str(folder / "bad-instruct.Q4_1.gguf"),
+        "description": "bad-instruct.Q4_1 — LM Studio, its header is damaged (truncated GGUF header)",
+        "usable": False}]

@@ -416,6 +416,8 @@ class MainWindow(WindowChats):
             return
         self._pending.clear()
         self.chat.view.end_failed_live()
+        if self.timeline.live and not self.timeline.n_tokens:  # no answer: not "in progress"
+            self.timeline.clear()
         self.chat.view.add_notice(f"Could not answer: {msg}")  # (after the answer's end:
         self.statusBar().showMessage(f"Could not answer: {msg}", 15000)  # it was no Stop)
         self.session.end_turn(failed=msg)
@@ -599,6 +601,7 @@ class MainWindow(WindowChats):
     # ---- settings ---------------------------------------------------------------------
     def open_settings(self) -> None:
         dlg = SettingsDialog(self.settings, self.data_dir, self)
+        dlg.finished.connect(dlg.deleteLater)  # (each one was kept as long as the window)
         if dlg.exec() != QtWidgets.QDialog.DialogCode.Accepted:
             return
         self.apply_settings(dlg.result_settings(), dlg.data_dir())

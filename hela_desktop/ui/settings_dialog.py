@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -73,29 +74,51 @@ class WrapLabel(QtWidgets.QLabel):
             self.updateGeometry()  # the preferred height follows the width
 
 
-class ServerTest(QtCore.QObject):
-    """Settings' Test button: `check_server` on a thread of its own (a silent server takes
-    up to `TEST_TIMEOUT_S`), its answer through `done` (ok, the line to show)."""
+class Background(QtCore.QObject):
+    """Work the dialog must not wait for (a server asked, model files read), each job on a
+    thread of its own; what it returns (or the exception it raised) comes back through
+    `done` on the window's thread. Made a child of the dialog: closed and deleted
+    meanwhile, the answer is dropped (Qt cuts the connection; a deleted sender raises
+    RuntimeError, caught)."""
 
-    done = QtCore.Signal(bool, str)
-    TEST_TIMEOUT_S = 15.0
+    done = QtCore.Signal(object)
 
-    def run(self, url: str, model: str, key: str) -> None:
+    def run(self, job: Callable[[], object], name: str = "hela-settings") -> None:
         import threading
 
         def work() -> None:
-            from ..server_llm import check_server
-
             try:
-                ok, line = check_server(url, model, key, timeout=self.TEST_TIMEOUT_S)
+                result = job()
             except Exception as exc:  # noqa: BLE001 - said in the dialog, never raised there
-                ok, line = False, f"{type(exc).__name__}: {exc}"
+                result = exc
             try:
-                self.done.emit(ok, line)
+                self.done.emit(result)
             except RuntimeError:  # the dialog (and this object) went meanwhile
                 pass
 
-        threading.Thread(target=work, name="hela-server-test", daemon=True).start()
+        self.job_thread = threading.Thread(target=work, name=name, daemon=True)
+        self.job_thread.start()
+
+
+TEST_TIMEOUT_S = 15.0  # Settings' Test button: a silent server is given up after this
+
+
+def _test_server(url: str, model: str, key: str) -> tuple[bool, str]:
+    """Test's answer: (ok, the line to show)."""
+    from ..server_llm import check_server
+
+    try:
+        return check_server(url, model, key, timeout=TEST_TIMEOUT_S)
+    except Exception as exc:  # noqa: BLE001 - said in the dialog, never raised there
+        return False, f"{type(exc).__name__}: {exc}"
+
+
+LOOKING = "Looking for models in other apps…"
+
+
+def _model_label(m) -> str:
+    """A found model's line in the list: its name, its app, and a mark when unusable."""
+    return f"{m.name} ({m.app})" + (f" — {m.flag}" if m.flag else "")
 
 
 class SettingsDialog(QtWidgets.QDialog):
@@ -148,8 +171,8 @@ class SettingsDialog(QtWidgets.QDialog):
         self.test_button.clicked.connect(self.test_server)
         self.test_result = WrapLabel("")
         self.test_result.setWordWrap(True)
-        self._tester = ServerTest(self)
-        self._tester.done.connect(self._tested)
+        self._tester = Background(self)
+        self._tester.done.connect(self._test_done)  # (a method: cut when the dialog goes)
         self._testing = False
         self._server_rows = [self.server_url, self.server_model, self.server_key]
         url_row = QtWidgets.QHBoxLayout()
@@ -181,8 +204,7 @@ class SettingsDialog(QtWidgets.QDialog):
         self.model.currentIndexChanged.connect(self._show_model_details)
         self._show_model_details()
         self._update_backend()
-        hint = WrapLabel("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and "
-                                f"Ollama (used in place). More: put .gguf files in {self._data_dir / 'models'}")
+        self.models_hint = hint = WrapLabel(self._hint_text())
         hint.setWordWrap(True)
         muted(hint)
         plain.labels(hint)  # a folder's name
@@ -369,47 +391,114 @@ class SettingsDialog(QtWidgets.QDialog):
             self.move(self.pos() + QtCore.QPoint(x, y) - now)
 
     def _fill_models(self) -> None:
+        """The bundled model, the data folder's and the current choice at once; the other
+        apps' models (each header read: a tenth of a second for a large vocabulary, more
+        on a slow disk) from a thread (`_scanner`), "Looking for models…" meanwhile."""
         from ..model_catalog import find_models
 
         self.model.clear()
         bundled = bundled_model_path()
         self.model.addItem("Bundled default (SmolLM2-135M-Instruct)", "")
-        self._found = {}
+        self._found: dict = {}  # path -> FoundModel, as read off the window's thread
+        self._describing: set[str] = set()
         for p in scan_models(self._data_dir):
             if bundled is not None and p.resolve() == bundled.resolve():
                 continue
             self.model.addItem(p.name, str(p))
-        for m in find_models(home=self._home):  # LM Studio, Jan, GPT4All, Ollama
-            self._found[str(m.path)] = m
-            if self.model.findData(str(m.path)) < 0:
-                self.model.addItem(f"{m.name} ({m.app})" + (" — incomplete" if m.problem else ""),
-                                   str(m.path))
-                self.model.setItemData(self.model.count() - 1, m.describe(),
-                                       QtCore.Qt.ItemDataRole.ToolTipRole)
-                items = self.model.model()  # (a combo box's own: a QStandardItemModel)
-                if m.problem and isinstance(items, QtGui.QStandardItemModel):
-                    items.item(self.model.count() - 1).setEnabled(False)  # seen, not chosen
         cur = self._settings.model_path
-        if cur:
-            i = self.model.findData(cur)
-            if i < 0:
-                self.model.addItem(Path(cur).name, cur)
-                i = self.model.count() - 1
-            self.model.setCurrentIndex(i)
-        else:
-            self.model.setCurrentIndex(0)
+        self._stand_in = ""  # the current choice, listed by its file name until found
+        if cur and self.model.findData(cur) < 0:
+            self.model.addItem(Path(cur).name, cur)
+            self._stand_in = cur
+        self.model.setCurrentIndex(max(0, self.model.findData(cur)) if cur else 0)
+        self.model.addItem(LOOKING)  # (no data: never a choice)
+        self._enable_item(self.model.count() - 1, False)
+        self.scanning = True
+        self._scanner = Background(self)
+        self._scanner.done.connect(self._models_found)
+        home = self._home
+        self._scanner.run(lambda: find_models(home=home), "hela-model-scan")
 
+    scanning = False  # the other apps' models are being looked for
     _home = None  # where the other apps' model folders are looked for (tests set it)
 
-    def _show_model_details(self) -> None:
-        m = self._found.get(self.model_path())
-        if m is None and self.model_path() and Path(self.model_path()).is_file():
-            from ..model_catalog import describe
+    def _hint_text(self) -> str:
+        """The line under the model list (while the scan runs: that it runs)."""
+        where = f"More: put .gguf files in {self._data_dir / 'models'}"
+        if self.scanning:
+            return f"{LOOKING} (LM Studio, Jan, GPT4All, Ollama). {where}"
+        return ("Also listed: GGUF chat models of LM Studio, Jan, GPT4All and Ollama (used in "
+                f"place). {where}")
 
-            m = describe(Path(self.model_path()), "file")
+    def _enable_item(self, row: int, on: bool) -> None:
+        items = self.model.model()  # (a combo box's own: a QStandardItemModel)
+        if isinstance(items, QtGui.QStandardItemModel):
+            items.item(row).setEnabled(on)  # seen, not chosen
+
+    def _models_found(self, found) -> None:
+        """The scan's answer: LM Studio, Jan, GPT4All and Ollama models into the list (the
+        current choice kept; an entry already there, by path, gets the model's name)."""
+        self.scanning = False
+        self.models_hint.setText(self._hint_text())
+        looking = self.model.findText(LOOKING)
+        if looking >= 0:
+            self.model.removeItem(looking)
+        if isinstance(found, BaseException):  # (find_models never raises; a bug: say so)
+            self.model.addItem(f"Models in other apps not listed ({found})")
+            self._enable_item(self.model.count() - 1, False)
+            return
+        chosen = self.model_path()
+        with QtCore.QSignalBlocker(self.model):  # (the choice is put back below)
+            if self._stand_in and any(str(m.path) == self._stand_in for m in found):
+                self.model.removeItem(self.model.findData(self._stand_in))  # (listed in its place)
+            for m in found:
+                self._found[str(m.path)] = m
+                i = self.model.findData(str(m.path))
+                if i < 0:
+                    self.model.addItem("", str(m.path))
+                    i = self.model.count() - 1
+                self.model.setItemText(i, _model_label(m))
+                self.model.setItemData(i, m.describe(), QtCore.Qt.ItemDataRole.ToolTipRole)
+                self._enable_item(i, not m.problem)
+            self.model.setCurrentIndex(max(0, self.model.findData(chosen)))
+        self._show_model_details()
+        self._refit()
+
+    def _show_model_details(self) -> None:
+        path = self.model_path()
+        m = self._found.get(path)
+        if m is None and path and path not in self._describing and not self.scanning:
+            self._describing.add(path)  # read off the window's thread, shown when read
+            self._describe_later(path)
         self.model_details.setText(m.describe() if m is not None else "")
         self._answers_form.setRowVisible(self.model_details, m is not None)  # no empty row
         self.model_details.setToolTip(plain.tip(str(m.path)) if m is not None else "")
+
+    def _describe_later(self, path: str) -> None:
+        from ..model_catalog import describe
+
+        def job():
+            p = Path(path)
+            return path, describe(p, "file") if p.is_file() else None
+
+        worker = Background(self)
+        worker.done.connect(self._described)  # (a method: cut when the dialog goes)
+        worker.run(job, "hela-model-describe")
+
+    def _described(self, answer) -> None:
+        if isinstance(answer, tuple) and answer[1] is not None:
+            self._found[answer[0]] = answer[1]
+            if answer[0] == self.model_path():
+                self._show_model_details()
+                self._refit()
+
+    _fitted = False  # sized to the screen once shown (showEvent)
+
+    def _refit(self) -> None:
+        """Taller for a details line or hint that came in after the dialog was sized
+        (OK / Cancel stay in view; the form scrolled its last rows out of sight)."""
+        if self._fitted and self.isVisible():
+            self._fit_to_screen()
 
     def _update_backend(self, *_) -> None:
         from ..server_llm import privacy_warning
@@ -441,7 +530,11 @@ class SettingsDialog(QtWidgets.QDialog):
         muted(self.test_result)
         self._answers_form.setRowVisible(self.test_result, True)
         key = self.server_key.text().strip() or api_key(Settings())  # $HELA_SERVER_API_KEY
-        self._tester.run(url, self.server_model.text().strip(), key)
+        model = self.server_model.text().strip()
+        self._tester.run(lambda: _test_server(url, model, key), "hela-server-test")
+
+    def _test_done(self, answer: tuple[bool, str]) -> None:
+        self._tested(*answer)
 
     def _tested(self, ok: bool, line: str) -> None:
         self._testing = False
