@@ -488,6 +488,43 @@ def test_claude_artifact_edits_do_not_multiply_a_large_artifact(tmp_path, embedd
     store.close()
 
 
+def test_a_huge_imported_artifact_does_not_hold_up_the_next_turn(tmp_path, make_assistant):
+    """Continuing an imported chat whose last answer holds a 1,900,000-character artifact:
+    the chat's history was fitted to the model's context by tokenizing all of it once per
+    exchange dropped, 45 s before the answer began.  What cannot fit is now dropped
+    without tokenizing it; the history is the same as before (oldest dropped first)."""
+    code = "def parse_line(line):\n    return [f.strip() for f in line.split(',')]\n\n"
+    msgs = []
+    for i in range(30):
+        blocks = [{"type": "text", "text": f"Step {i} is done."}]
+        if i == 29:
+            blocks.append({"type": "tool_use", "name": "artifacts", "input": {
+                "command": "create", "id": "p", "title": "Parser", "language": "python",
+                "content": (code * (1_900_000 // len(code) + 1))[:1_900_000]}})
+        msgs += [{"uuid": f"u{i}", "sender": "human", "text": f"What is step {i} of my parser?",
+                  "created_at": T0 + 60 * i},
+                 {"uuid": f"a{i}", "sender": "assistant", "created_at": T0 + 60 * i + 5,
+                  "content": blocks}]
+    path = write_json(tmp_path / "conversations.json",
+                      [{"uuid": "c-p", "name": "Parser", "chat_messages": msgs}])
+    a = make_assistant(tmp_path / "data")
+    import_file(a.store, path, embedder=a.embedder)
+    conv = a.store.conversations()[0]["id"]
+    seen: list[int] = []
+    tokenize = a.llm.tokenize
+    a.llm.tokenize = lambda text, *k, **kw: seen.append(len(text)) or tokenize(text, *k, **kw)
+    t0 = time.perf_counter()
+    history = a._fit_history(conv, "What does parse_line return?")
+    assert time.perf_counter() - t0 < 5 and max(seen, default=0) < 100_000
+    assert history == []  # the artifact's answer is the last: nothing after it fits either
+    # with the artifact's answer older than the room, the later exchanges are kept
+    a.llm.tokenize = tokenize
+    a.store.add_message(conv, "user", "And step 30?")
+    a.store.add_message(conv, "assistant", "Step 30 is the tests.")
+    assert [m["content"] for m in a._fit_history(conv, "Next?")] == [
+        "And step 30?", "Step 30 is the tests."]
+
+
 # --------------------------------------------------------------------- Open WebUI -----
 def openwebui_export() -> list[dict]:
     def m(mid, parent, children, role, content, ts, **extra):
