@@ -104,6 +104,19 @@ def test_markdown_stream_keeps_token_indices():
     assert toks == sorted(toks) and max(toks) == len(pieces) - 1
 
 
+def test_markdown_fence_closes_only_at_its_own_length():
+    """A Markdown document Claude wrote in an artifact comes in as a ```` block holding its
+    own ``` blocks: the first inner fence closed the block, and the rest of the document
+    (and the answer after it) were shown inside out."""
+    from hela_desktop.ui.markdown_stream import format_all
+
+    text = "````markdown\n# Plan\n```sh\nrun\n```\n````\nDone."
+    out = format_all([(text, 0)])
+    assert "".join(t for t, s, _ in out if s.block) == "# Plan\n```sh\nrun\n```\n"
+    assert "".join(t for t, s, _ in out if not s.block) == "Done."
+    assert {s.lang for _, s, _ in out if s.block} == {"markdown"}
+
+
 # ------------------------------------------------------------------ widgets ---------
 def test_graph_view_glow_strengthen_select_search_focus(qtbot, tmp_path):
     from hela_desktop.ui.graph_model import snapshot_from_store
