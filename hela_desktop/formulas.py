@@ -313,6 +313,15 @@ def swap_pause_s(tokens: int, prefill_s: float, prefill_token_s: float, token_s:
     return tokens * prefill_s * token_s / max(prefill_token_s, 1e-9) + pause_tokens * token_s
 
 
+def bar_share(position: float, this_cost: float, rest_cost: float) -> float:
+    """The part of a progress bar a stage gets as it starts: what is left of the bar
+    (1 − position) in proportion to the stage's expected cost against that of the stages
+    still to come (the whole rest when nothing is expected of them)."""
+    left = max(0.0, 1.0 - position)
+    total = this_cost + rest_cost
+    return left if total <= 0 else left * max(this_cost, 0.0) / total
+
+
 # ------------------------------------------------------- learning rules (issue #16) ---
 # Variants of the Hebbian increment Δ_ij that replaces η in `hebbian_update`, measured by
 # `bench locomo`'s lived replay (hela_desktop/bench/lived.py).

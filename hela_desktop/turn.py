@@ -128,6 +128,17 @@ def model_history(msgs: list[dict]) -> list[dict]:
     return out
 
 
+MAX_CHARS_PER_TOKEN = 32  # more than any chat model's tokens hold on average
+
+
+def _drop_oldest(history: list[dict]) -> list[dict]:
+    """The history less its oldest exchange (it starts with the user's message)."""
+    history = history[2:] if len(history) > 1 else []
+    while history and history[0]["role"] != "user":
+        history.pop(0)
+    return history
+
+
 FORGET_TITLE = "Something to forget"
 TITLE_MAX = 200  # characters of the first message kept as a new chat's title
 
@@ -274,13 +285,17 @@ class Turn:
         while history and history[-1]["role"] == "user":
             history.pop()
         reserve = s.max_answer_tokens + s.token_budget + 64
+        # first, without tokenizing: what cannot fit even at MAX_CHARS_PER_TOKEN characters
+        # a token goes (an imported answer may be megabytes: tokenized at each step, a
+        # 2,000,000-character artifact 30 exchanges back held a turn 45 s before it began)
+        room = (self.llm.n_ctx - reserve) * MAX_CHARS_PER_TOKEN
+        while history and sum(len(m["content"]) for m in history) > room:
+            history = _drop_oldest(history)
         while history:
             n = len(self.prompt_tokens(history, [], message))
             if n + reserve <= self.llm.n_ctx:
                 break
-            history = history[2:] if len(history) > 1 else []
-            while history and history[0]["role"] != "user":
-                history.pop(0)
+            history = _drop_oldest(history)
         return history
 
     def check_length(self) -> None:

@@ -205,6 +205,17 @@ def test_swap_pause_priced_from_what_things_cost_now():
     assert F.swap_pause_s(0, 0.002, 0.020, 0.040, 6.0) == pytest.approx(0.24)
 
 
+def test_bar_share_splits_what_is_left_of_the_bar_by_expected_cost():
+    # at the start, reading expected to take 6 s of 60 s: a tenth of the bar
+    assert F.bar_share(0.0, 6.0, 54.0) == pytest.approx(0.1)
+    # at 40 %, embedding expected 45 s against 5 s of writing: 0.6 · 45/50 = 0.54
+    assert F.bar_share(0.4, 45.0, 5.0) == pytest.approx(0.54)
+    # the last stage gets the rest; nothing expected of any: the rest too
+    assert F.bar_share(0.7, 3.0, 0.0) == pytest.approx(0.3)
+    assert F.bar_share(0.7, 0.0, 0.0) == pytest.approx(0.3)
+    assert F.bar_share(1.2, 1.0, 1.0) == 0.0  # never past the end
+
+
 # ------------------------------------------------------- learning rules (issue #16) ---
 def test_hebbian_update_takes_a_rule_delta_and_never_goes_below_zero():
     # Δ = -0.1 on w = 0.4 written 1 step ago: 0.9·0.4 - 0.1 = 0.26

@@ -385,6 +385,146 @@ def test_claude_export_branches_blocks_and_attachments(tmp_path, embedder):
     store.close()
 
 
+def claude_artifacts_export() -> list[dict]:
+    """A chat in which Claude wrote code in an artifact, changed it twice (in a later answer),
+    wrote a Markdown document with a code block in it, and changed text it no longer had."""
+    def msg(uid, sender, at, parent, blocks):
+        return {"uuid": uid, "text": "", "content": blocks, "sender": sender, "created_at": at,
+                "updated_at": at, "attachments": [], "files": [], "parent_message_uuid": parent}
+
+    def art(**inp):
+        return {"type": "tool_use", "name": "artifacts", "input": inp}
+
+    def said(text):
+        return {"type": "text", "text": text}
+
+    root = "00000000-0000-4000-8000-000000000000"
+    code = "def area(r):\n    return 3.14 * r * r\n"
+    doc = "# Plan\n\nRun it:\n\n```sh\npython area.py\n```\n"
+    return [{"uuid": "c-art", "name": "Circle area", "created_at": "2024-05-01T10:00:00Z",
+             "updated_at": "2024-05-01T10:09:00Z", "current_leaf_message_uuid": "a3",
+             "chat_messages": [
+                 msg("u1", "human", "2024-05-01T10:00:00Z", root,
+                     [said("Write a function for the area of a circle.")]),
+                 msg("a1", "assistant", "2024-05-01T10:00:05Z", "u1", [
+                     said("Here it is:"),
+                     art(command="create", id="area", type="application/vnd.ant.code",
+                         language="python", title="Circle area", content=code,
+                         version_uuid="v1"),
+                     {"type": "tool_result", "name": "artifacts", "content": [said("OK")]},
+                     said("It uses 3.14 for pi.")]),
+                 msg("u2", "human", "2024-05-01T10:05:00Z", "a1",
+                     [said("Use math.pi, and write a plan.")]),
+                 msg("a2", "assistant", "2024-05-01T10:05:05Z", "u2", [
+                     art(command="update", id="area", old_str="3.14", new_str="math.pi",
+                         version_uuid="v2"),
+                     art(command="update", id="area", old_str="def area",
+                         new_str="import math\n\n\ndef area", version_uuid="v3"),
+                     art(command="create", id="plan", type="text/markdown", title="Plan",
+                         content=doc),
+                     art(command="view", id="area"),
+                     {"type": "tool_use", "name": "web_search", "input": {"query": "pi"}},
+                     said("Done.")]),
+                 msg("u3", "human", "2024-05-01T10:08:00Z", "a2", [said("Rename r.")]),
+                 msg("a3", "assistant", "2024-05-01T10:08:05Z", "u3", [
+                     art(command="update", id="area", old_str="(radius)", new_str="(x)")]),
+             ]}]
+
+
+def test_claude_artifacts_are_kept_in_the_answers(tmp_path, embedder):
+    """Code and documents Claude wrote in artifacts come in as Markdown in the answer that
+    wrote them: the title, then the artifact as that answer left it in a fence of its
+    language (updates applied to the earlier answer's artifact); a change whose old text is
+    not there is a note with the new text; viewing an artifact and other tools are left out."""
+    path = write_json(tmp_path / "conversations.json", claude_artifacts_export())
+    store, rep = import_twice(tmp_path, path, embedder)
+    eps = episodes(store)
+    assert [e["user"] for e in eps] == ["Write a function for the area of a circle.",
+                                        "Use math.pi, and write a plan.", "Rename r."]
+    assert eps[0]["reply"] == ("Here it is:\n\n**Circle area**\n\n```python\n"
+                               "def area(r):\n    return 3.14 * r * r\n```\n\n"
+                               "It uses 3.14 for pi.")
+    assert eps[1]["reply"] == (
+        "**Circle area**\n\n```python\nimport math\n\n\ndef area(r):\n"
+        "    return math.pi * r * r\n```\n\n"
+        "**Plan**\n\n````markdown\n# Plan\n\nRun it:\n\n```sh\npython area.py\n```\n"
+        "````\n\nDone.")
+    assert eps[2]["reply"] == ("**Circle area** (a change whose earlier text was not found; "
+                               "the new text):\n\n```python\n(x)\n```")
+    shown = [r[0] for r in store.conn.execute(
+        "SELECT content FROM messages WHERE role = 'assistant' ORDER BY id")]
+    assert shown == [e["reply"] for e in eps]  # the chat shows what the memory holds
+    r = rep.details["skipped_reasons"]
+    assert r["tool use"] == 2 and r["tool result"] == 1  # the view and the web search
+    store.close()
+
+
+def test_claude_artifact_edits_do_not_multiply_a_large_artifact(tmp_path, embedder):
+    """Many small edits of a large artifact do not copy it whole into every answer without
+    bound: past the conversation's budget an answer shows the change alone."""
+    from hela_desktop.importers.claude import Artifacts
+
+    big = "x = 0\n" * 100_000  # 600,000 characters
+    msgs = [{"uuid": "u0", "sender": "human", "text": "Write it.", "created_at": T0},
+            {"uuid": "a0", "sender": "assistant", "created_at": T0 + 1, "content": [
+                {"type": "tool_use", "name": "artifacts",
+                 "input": {"command": "create", "id": "big", "title": "Big", "content": big}}]}]
+    for i in range(1, 41):
+        msgs += [{"uuid": f"u{i}", "sender": "human", "text": f"Change line {i}.",
+                  "created_at": T0 + 10 * i},
+                 {"uuid": f"a{i}", "sender": "assistant", "created_at": T0 + 10 * i + 1,
+                  "content": [{"type": "tool_use", "name": "artifacts", "input": {
+                      "command": "update", "id": "big", "old_str": "x = 0\n",
+                      "new_str": f"x = {i}\n"}}]}]
+    path = write_json(tmp_path / "conversations.json",
+                      [{"uuid": "c-big", "name": "Big", "chat_messages": msgs}])
+    store, _ = import_twice(tmp_path, path, embedder)
+    replies = [e["reply"] for e in episodes(store)]
+    whole = [r for r in replies if len(r) > len(big)]
+    budget = Artifacts.AMPLIFY * (len(big) + 40 * 6) + Artifacts.SPARE
+    assert 10 < len(whole) < 41 and sum(map(len, replies)) < budget + 2 * len(big)
+    assert replies[-1] == "**Big** (changed; the new text):\n\n```\nx = 40\n```"
+    assert "x = 1\n" in whole[1] and whole[1].count("x = 0\n") == len(big) // 6 - 1
+    store.close()
+
+
+def test_a_huge_imported_artifact_does_not_hold_up_the_next_turn(tmp_path, make_assistant):
+    """Continuing an imported chat whose last answer holds a 1,900,000-character artifact:
+    the chat's history was fitted to the model's context by tokenizing all of it once per
+    exchange dropped, 45 s before the answer began.  What cannot fit is now dropped
+    without tokenizing it; the history is the same as before (oldest dropped first)."""
+    code = "def parse_line(line):\n    return [f.strip() for f in line.split(',')]\n\n"
+    msgs = []
+    for i in range(30):
+        blocks = [{"type": "text", "text": f"Step {i} is done."}]
+        if i == 29:
+            blocks.append({"type": "tool_use", "name": "artifacts", "input": {
+                "command": "create", "id": "p", "title": "Parser", "language": "python",
+                "content": (code * (1_900_000 // len(code) + 1))[:1_900_000]}})
+        msgs += [{"uuid": f"u{i}", "sender": "human", "text": f"What is step {i} of my parser?",
+                  "created_at": T0 + 60 * i},
+                 {"uuid": f"a{i}", "sender": "assistant", "created_at": T0 + 60 * i + 5,
+                  "content": blocks}]
+    path = write_json(tmp_path / "conversations.json",
+                      [{"uuid": "c-p", "name": "Parser", "chat_messages": msgs}])
+    a = make_assistant(tmp_path / "data")
+    import_file(a.store, path, embedder=a.embedder)
+    conv = a.store.conversations()[0]["id"]
+    seen: list[int] = []
+    tokenize = a.llm.tokenize
+    a.llm.tokenize = lambda text, *k, **kw: seen.append(len(text)) or tokenize(text, *k, **kw)
+    t0 = time.perf_counter()
+    history = a._fit_history(conv, "What does parse_line return?")
+    assert time.perf_counter() - t0 < 5 and max(seen, default=0) < 100_000
+    assert history == []  # the artifact's answer is the last: nothing after it fits either
+    # with the artifact's answer older than the room, the later exchanges are kept
+    a.llm.tokenize = tokenize
+    a.store.add_message(conv, "user", "And step 30?")
+    a.store.add_message(conv, "assistant", "Step 30 is the tests.")
+    assert [m["content"] for m in a._fit_history(conv, "Next?")] == [
+        "And step 30?", "Step 30 is the tests."]
+
+
 # --------------------------------------------------------------------- Open WebUI -----
 def openwebui_export() -> list[dict]:
     def m(mid, parent, children, role, content, ts, **extra):

@@ -323,7 +323,8 @@ def test_the_memories_table_names_who_answered_an_imported_memory(qtbot, tmp_pat
 def test_the_import_bar_fills_once_per_stage(tmp_path):
     """One bar over every unit ran to half in seconds (a record checked and a text
     embedded counted the same) and then crawled through the embedding, 95 % of the time.
-    The window's bar now fills once per stage, as its label names it."""
+    The stage's words now count the stage itself ("writing: 100 %"); the window's bar
+    goes once over the whole import (the next test)."""
     import numpy as np
 
     from hela_desktop.memfile import ProgressText, import_file
@@ -337,9 +338,12 @@ def test_the_import_bar_fills_once_per_stage(tmp_path):
     def stage(name, start, end):
         words.stage(name, start, end)
 
+    bars: list[tuple[int, int]] = []
+
     def progress(d, t):
         words.progress(d, t)
         seen.setdefault(words.name, []).append(words.span(d, t))
+        bars.append(words.bar())
 
     with Store(tmp_path / "d") as s:
         import_file(s, notes, embedder=lambda texts: np.ones((len(texts), 4), np.float32) / 2,
@@ -349,7 +353,61 @@ def test_the_import_bar_fills_once_per_stage(tmp_path):
     for name, spans in seen.items():  # every stage runs from its own start to its own end
         assert all(0 <= d <= of for d, of in spans), name
     assert seen["writing"][-1][0] == seen["writing"][-1][1]
-    assert words.text == "writing: 100 %"  # the label counts the stage the bar shows
+    assert words.text == "writing: 100 %"  # the label counts the stage itself
+    assert bars == sorted(bars) and bars[-1] == (1000, 1000)  # one bar, never back
+
+
+def test_the_import_bar_goes_once_from_empty_to_full_weighted_by_time():
+    """Importing 5,000 chats, the bar ran to full while reading, started over for
+    checking, again for embedding and again for writing.  It now goes once from 0 to 100 %,
+    each stage taking the part of it its expected time takes (from the work's counts and
+    the measured cost of each unit), and never goes back; the words still name the stage."""
+    from hela_desktop.memfile import report
+    from hela_desktop.memfile.report import STAGE_COST, ProgressText
+
+    size, records, texts = 20_000_000, 40_000, 10_000  # bytes, records, texts to embed
+    cost = {"reading": STAGE_COST["reading"] * size, "checking": STAGE_COST["checking"] * records,
+            "embedding": STAGE_COST["embedding"] * texts, "writing": STAGE_COST["writing"] * records}
+    whole = sum(cost.values())
+    words, bars, ends = ProgressText(), [], {}
+
+    def run(name, start, end, steps, total):
+        words.stage(name, start, end)
+        for k in range(steps + 1):
+            done = start + (end - start) * k // steps if end else total * k // steps
+            words.progress(done, total)
+            bars.append(words.bar())
+        ends[name] = bars[-1][0] / 1000
+
+    run("reading", 0, 0, 50, size)
+    assert words.text == "reading: 19.1 of 19.1 MB"
+    run("checking", 0, records, 20, 2 * records)
+    assert words.text == "checking: 100 %"
+    run("embedding", records, records + texts, 40, 2 * records + texts)
+    run("writing", records + texts, 2 * records + texts, 20, 2 * records + texts)
+    assert words.text == "writing: 100 %"
+    values = [v for v, _ in bars]
+    assert all(m == 1000 for _, m in bars) and values == sorted(values)  # never back
+    assert values[0] == 0 and values[-1] == 1000
+    # the stages' parts follow their expected time; reading foresaw the records from the
+    # bytes (RECORDS_PER_BYTE), so its part is near, not exactly, its share
+    assert ends["reading"] == pytest.approx(cost["reading"] / whole, abs=0.05)
+    assert ends["embedding"] - ends["checking"] > 0.5  # the slow part is most of the bar
+    assert 1 - ends["embedding"] == pytest.approx(
+        (1 - ends["checking"]) * cost["writing"] / (cost["embedding"] + cost["writing"]),
+        abs=0.002)
+    # a re-import has nothing to embed: the bar jumps ahead, it does not go back
+    again = ProgressText()
+    again.stage("reading", 0, 0)
+    again.progress(size, size)
+    at = again.bar()[0]
+    again.stage("checking", 0, records)
+    again.progress(records, 2 * records)
+    again.stage("writing", records, 2 * records)
+    again.progress(records + 1, 2 * records)
+    assert at <= again.bar()[0] and again.progress(2 * records, 2 * records)
+    assert again.bar() == (1000, 1000)
+    assert report.TEXTS_PER_RECORD > 0
 
 
 def test_a_note_on_one_line_keeps_its_title_apart():

@@ -6,19 +6,105 @@ A list of conversations (``uuid``, ``name``, ``created_at``, ``updated_at``) wit
 blocks, ``created_at``, ``attachments``, ``files``).  When messages carry
 ``parent_message_uuid`` and the conversation names its ``current_leaf_message_uuid``, the
 branch that ends there is followed (an edited question or a retried answer is a branch);
-otherwise the messages are taken in order.  Text blocks are kept; thinking, tool use and
-tool results are left out and counted; attachments are named in the memory's provenance
-(their extracted text is not imported).
+otherwise the messages are taken in order.  Text blocks are kept; so are the artifacts
+Claude wrote (code, documents: a ``tool_use`` block named ``artifacts`` whose ``input``
+carries ``command`` create / rewrite / update, ``id``, ``type``, ``title``, ``language``,
+``content``, or ``old_str`` / ``new_str`` for an update), as Markdown in the answer (see
+`Artifacts`); thinking, other tool use and tool results are left out and counted;
+attachments are named in the memory's provenance (their extracted text is not imported).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..memfile.format import _Bad
 from .base import Chat, ConversationList, Message, epoch, ident, need, text_of, tn
 
 _ROLES = {"human": "user", "user": "user", "assistant": "assistant"}
+# an artifact's fence language from its type when it names none (application/vnd.ant.code
+# carries `language`)
+_TYPE_LANGUAGE = {"text/markdown": "markdown", "text/html": "html", "image/svg+xml": "svg",
+                  "application/vnd.ant.mermaid": "mermaid", "application/vnd.ant.react": "jsx",
+                  "text/plain": "text"}
+_TICKS = re.compile(r"^[ \t]*(`{3,})", re.MULTILINE)
+
+
+def fenced(text: str, language: str = "") -> str:
+    """`text` in a Markdown code fence longer than any fence inside it (an artifact that is
+    itself Markdown with code blocks stays one block)."""
+    longest = max((len(m.group(1)) for m in _TICKS.finditer(text)), default=2)
+    fence = "`" * max(3, longest + 1)
+    body = text.rstrip("\n")
+    return f"{fence}{language}\n{body}\n{fence}"
+
+
+class Artifacts:
+    """The artifacts of one conversation as Claude left them after each message: a create or
+    rewrite sets an artifact's content, an update replaces its `old_str` with `new_str` in
+    the content it has so far (the first occurrence, as Claude does).  Each message's answer
+    gets, where an artifact was first touched in it, the artifact as that message left it:
+    its title in bold and its content in a code fence of its language.  An update whose old
+    text is not found (its artifact was written on another branch, or changed since) is
+    kept as a note with the new text; so is one past the conversation's budget, which keeps
+    many small edits of a large artifact from copying it whole into every answer without
+    bound (`AMPLIFY` times what the export wrote, plus `SPARE` characters)."""
+
+    AMPLIFY, SPARE = 16, 4_000_000
+
+    def __init__(self) -> None:
+        self.content: dict[str, str] = {}
+        self.title: dict[str, str] = {}
+        self.language: dict[str, str] = {}
+        self.written = 0  # characters of artifact text in the export (content, new_str)
+        self.shown_chars = 0  # characters of artifacts put into answers
+
+    def apply(self, inp: Any, key: str) -> tuple[str | None, str | None]:
+        """Apply one ``artifacts`` tool call: (the id of the artifact it changed, or None;
+        a note to show in its place, or None).  A "view" changes nothing."""
+        if type(inp) is not dict:
+            return None, None
+        aid = text_of(inp.get("id")) or key
+        self._describe(aid, inp)
+        command = text_of(inp.get("command")) or "create"
+        content, old, new = (text_of(inp.get(k)) for k in ("content", "old_str", "new_str"))
+        if command in ("create", "rewrite") or (command == "update" and old is None):
+            if content is None:
+                return None, None
+            self.content[aid] = content
+            self.written += len(content)
+            return aid, None
+        if command != "update" or new is None:
+            return None, None
+        self.written += len(new)
+        have = self.content.get(aid)
+        if have is not None and old and old in have:
+            self.content[aid] = have.replace(old, new, 1)
+            if self.shown_chars + len(self.content[aid]) <= self.AMPLIFY * self.written + self.SPARE:
+                return aid, None
+            return None, f"**{self.name(aid)}** (changed; the new text):\n\n" + \
+                fenced(new, self.language.get(aid, ""))
+        return None, (f"**{self.name(aid)}** (a change whose earlier text was not found; "
+                      "the new text):\n\n" + fenced(new, self.language.get(aid, "")))
+
+    def _describe(self, aid: str, inp: dict) -> None:
+        title = text_of(inp.get("title"))
+        if title and title.strip():
+            self.title[aid] = title.strip()
+        language = text_of(inp.get("language")) or \
+            _TYPE_LANGUAGE.get(text_of(inp.get("type")) or "")
+        if language and language.strip() and not self.language.get(aid):
+            self.language[aid] = language.strip()
+
+    def name(self, aid: str) -> str:
+        return self.title.get(aid) or "Artifact"
+
+    def shown(self, aid: str) -> str:
+        """The artifact as Markdown: its title and its content."""
+        content = self.content.get(aid, "")
+        self.shown_chars += len(content)
+        return f"**{self.name(aid)}**\n\n" + fenced(content, self.language.get(aid, ""))
 
 
 class ClaudeSource(ConversationList):
@@ -31,8 +117,9 @@ class ClaudeSource(ConversationList):
             raise _Bad("no conversation id ('uuid')", where)
         raw = self._branch(raw, item.get("current_leaf_message_uuid"), where)
         msgs = []
+        artifacts = Artifacts()  # an update in a later message changes an earlier one's
         for i, m in enumerate(raw, 1):
-            msg = self._message(m, f"{where}, message {i}", f"{cid}:{i}")
+            msg = self._message(m, f"{where}, message {i}", f"{cid}:{i}", artifacts)
             if msg is not None:
                 msgs.append(msg)
         return Chat(id=cid, title=text_of(item.get("name")) or "",
@@ -57,28 +144,19 @@ class ClaudeSource(ConversationList):
         self.skip("message on another branch", len(raw) - len(path))
         return path
 
-    def _message(self, m: Any, w: str, fallback_id: str) -> Message | None:
+    def _message(self, m: Any, w: str, fallback_id: str, artifacts: Artifacts) -> Message | None:
         if type(m) is not dict:
             raise _Bad(f"expected a message object, got {tn(m)}", w)
         role = _ROLES.get(text_of(m.get("sender")) or "")
         if role is None:
             self.skip("message of another sender")
             return None
-        texts: list[str] = []
         blocks = need(m, "content", list, w, optional=True)
         if blocks:
-            for b in blocks:
-                if type(b) is not dict:
-                    raise _Bad(f"field 'content': expected blocks, got {tn(b)}", w)
-                kind = text_of(b.get("type")) or "unknown"
-                if kind == "text" and type(b.get("text")) is str:
-                    texts.append(b["text"])
-                else:
-                    self.skip({"thinking": "thinking", "tool_use": "tool use",
-                               "tool_result": "tool result"}.get(kind, "non-text block"))
-        elif type(m.get("text")) is str:
-            texts.append(m["text"])
-        files = []
+            texts = self._blocks(blocks, artifacts, w)
+        else:
+            texts = [m["text"]] if type(m.get("text")) is str else []
+        files: list[str] = []
         for key in ("attachments", "files", "files_v2"):
             for a in need(m, key, list, w, optional=True) or []:
                 if type(a) is dict:
@@ -91,3 +169,26 @@ class ClaudeSource(ConversationList):
             return None
         return Message(role=role, text=text, at=epoch(m.get("created_at")),
                        id=ident(m.get("uuid"), fallback_id), attachments=tuple(files))
+
+    def _blocks(self, blocks: list, artifacts: Artifacts, w: str) -> list[str]:
+        """A message's text blocks, and the artifacts it wrote, in order (each artifact once,
+        where the message first touched it, as the message left it)."""
+        out: list[str | tuple[str]] = []
+        for b in blocks:
+            if type(b) is not dict:
+                raise _Bad(f"field 'content': expected blocks, got {tn(b)}", w)
+            kind = text_of(b.get("type")) or "unknown"
+            if kind == "text" and type(b.get("text")) is str:
+                out.append(b["text"])
+            elif kind == "tool_use" and b.get("name") == "artifacts":
+                aid, note = artifacts.apply(b.get("input"), "artifact")
+                if note is not None:
+                    out.append(note)
+                elif aid is not None and (aid,) not in out:
+                    out.append((aid,))
+                elif aid is None:
+                    self.skip("tool use")  # an artifact viewed, or a call without input
+            else:
+                self.skip({"thinking": "thinking", "tool_use": "tool use",
+                           "tool_result": "tool result"}.get(kind, "non-text block"))
+        return [p if isinstance(p, str) else artifacts.shown(p[0]) for p in out]

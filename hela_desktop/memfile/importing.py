@@ -203,7 +203,7 @@ class _Import:
         src.prepare(progress, store.path.parent)
         # progress units: records validated + records written (+ texts embedded)
         total0 = 2 * sum(src.manifest.get("counts", {}).values())
-        self.enter("checking", 0, total0)
+        self.enter("checking", 0, total0 // 2)  # checking is the first half of the records' work
         plan = _validate(src, store.conn, self.target_name, self.dim, progress, total0)
         report = ImportReport(path=self.path, kind=src.kind, dry_run=self.dry_run,
                               bad_vectors=plan.bad_vectors)

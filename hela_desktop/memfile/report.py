@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import formulas as F
 from ..words import count
 
 
@@ -193,29 +194,76 @@ def _left(seconds: float) -> str:
     return f", about {seconds / 3600:.1f} h left"
 
 
+# What each stage of an import costs, in seconds per unit of its progress (reading: a byte
+# of the export; checking and writing: a record; embedding: a text), and how much work an
+# export's bytes hold (records per byte, texts to embed per record), to foresee the stages
+# after reading.  Measured on a generated ChatGPT export of 3,000 conversations
+# (docs/benchmarks.md, "Import progress"); only their proportions matter.
+STAGE_COST = {"reading": 5e-8, "checking": 1.2e-5, "embedding": 0.025, "writing": 5e-5}
+RECORDS_PER_BYTE = 2.1e-3
+TEXTS_PER_RECORD = 0.25
+STAGES = ("reading", "checking", "embedding", "writing")
+
+
 class ProgressText:
     """Import progress in words, for the command line and the app: feed it `stage` and
     `progress` (as `import_file` calls them) and read `text`, e.g. ``"embedding: 1200 of
-    10000 texts (85 per s, about 2 min left)"``."""
+    10000 texts (85 per s, about 2 min left)"``, and `bar` for one bar over the whole
+    import."""
 
     def __init__(self) -> None:
         self.name, self.start, self.end, self.t0 = "", 0, 0, time.perf_counter()
         self.text = ""
+        self.position = 0.0  # of the whole import's bar, 0..1; never goes back
+        self._at = 0.0  # where the stage began on the bar
+        self._share: float | None = None  # the stage's part of the bar, once foreseen
+        self._units: dict[str, float] = {}  # each stage's work, known or foreseen
 
     def stage(self, name: str, start: int, end: int) -> None:
         self.name, self.start, self.end, self.t0 = name, start, end, time.perf_counter()
+        self._at, self._share = self.position, None
+        if name in STAGES and end > start:
+            self._units[name] = end - start
+            if name == "checking":  # each record is checked, then written
+                self._units["writing"] = end - start
+
+    def _foresee(self, name: str, of: int) -> float:
+        """The bar's part for stage `name` of `of` units, from the expected cost of it
+        and of the stages after it."""
+        units = dict(self._units)
+        units[name] = of
+        if "checking" not in units and name == "reading":
+            units["checking"] = units["writing"] = of * RECORDS_PER_BYTE
+        if "embedding" not in units and STAGES.index(name) < STAGES.index("embedding"):
+            units["embedding"] = units.get("checking", 0) * TEXTS_PER_RECORD
+        later = STAGES[STAGES.index(name) + 1:]
+        return F.bar_share(self.position, STAGE_COST[name] * of,
+                           sum(STAGE_COST[s] * units.get(s, 0) for s in later))
 
     def span(self, done: int, total: int) -> tuple[int, int]:
-        """(done, of) within the current stage, for a bar that fills once per stage: the
-        units of `progress` are not time (a text to embed costs as much as thousands of
-        records to check), so one bar over all stages ran to half in seconds, then crawled
-        through the embedding."""
+        """(done, of) within the current stage, as its words count it ("checking: 40 %")."""
         if self.name != "reading" and self.end > self.start:
             of = self.end - self.start
             return max(0, min(done - self.start, of)), of
         return done, total
 
+    def bar(self) -> tuple[int, int]:
+        """(value, maximum) of one bar that goes once from empty to full over the whole
+        import, each stage taking the part of it its expected time takes (embedding the
+        most): a bar per stage ran to full while reading, then started over, three times.
+        It never goes back, however the foreseen work changes."""
+        return round(1000 * self.position), 1000
+
+    def _advance(self, done: int, total: int) -> None:
+        d, of = self.span(done, total)
+        if of <= 0 or self.name not in STAGES:
+            return
+        if self._share is None:
+            self._share = self._foresee(self.name, of)
+        self.position = min(1.0, max(self.position, self._at + self._share * min(d / of, 1.0)))
+
     def progress(self, done: int, total: int) -> str:
+        self._advance(done, total)
         if self.name == "reading":
             self.text = f"reading: {done / 2**20:.1f} of {total / 2**20:.1f} MB"
         elif self.name == "embedding":

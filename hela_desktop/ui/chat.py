@@ -20,6 +20,7 @@ from .theme import focus_frame_style, show_html, warning_color
 from .window_status import NO_SOURCES, Sources
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
+HIGHLIGHT_MAX = 50_000  # characters of a code block that get syntax colours
 
 
 def _hint(*lines: str) -> str:
@@ -419,11 +420,15 @@ class MessageView(QtWidgets.QTextBrowser):
 
     # ---- code blocks, copying, actions on a message ----------------------------------
     def _highlight_code(self, key: int) -> None:
-        """Syntax colours over the answer's code blocks (token anchors are kept)."""
+        """Syntax colours over the answer's code blocks (token anchors are kept); a block
+        longer than `HIGHLIGHT_MAX` characters stays plain (an imported artifact may be
+        megabytes of code: colouring 1.9 MB of Python held the window for minutes)."""
         from .highlight import code_spans
 
         dark = self._is_dark()
         for a, b, lang in self.msgs.get(key, {}).get("blocks", []):
+            if b - a > HIGHLIGHT_MAX:
+                continue
             code = self._text_between(a, b)
             for s0, s1, colour, bold in code_spans(code, lang, dark=dark):
                 c = QtGui.QTextCursor(self.document())

@@ -26,6 +26,7 @@ class MarkdownStream:
         self.bold = False
         self.code = False
         self.block = False
+        self.fence = 0  # the backticks that opened the fenced block
         self.heading = 0
         self.line_start = True
         self.skip_line = False
@@ -33,7 +34,10 @@ class MarkdownStream:
         self.run_char = ""
         self.run: list[int] = []
         self.lang = ""
-        self._out: list[tuple[str, Style, int]] = []
+        # segments as (pieces of text, style, token): joined once when handed out (an
+        # imported answer of megabytes is one token; adding to a string each character
+        # took a minute)
+        self._out: list[tuple[list[str], Style, int]] = []
 
     def _style(self) -> Style:
         return Style(self.bold, self.code, self.block, self.heading, self.lang if self.block else "")
@@ -41,9 +45,9 @@ class MarkdownStream:
     def _emit(self, text: str, tok: int) -> None:
         style = self._style()
         if self._out and self._out[-1][1] == style and self._out[-1][2] == tok:
-            self._out[-1] = (self._out[-1][0] + text, style, tok)
+            self._out[-1][0].append(text)
         else:
-            self._out.append((text, style, tok))
+            self._out.append(([text], style, tok))
         for c in text:
             if c == "\n":
                 self.line_start = True
@@ -57,8 +61,11 @@ class MarkdownStream:
         self.run_char, self.run = "", []
         literal = True
         if ch == "`":
-            if n >= 3 and self.line_start:
+            # a fence closes only at least as long as the one that opened it: a Markdown
+            # document in a ```` block keeps its own ``` blocks (Claude's artifacts)
+            if n >= 3 and self.line_start and (not self.block or n >= self.fence):
                 self.block = not self.block
+                self.fence = n if self.block else 0
                 self.code = False
                 self.lang = ""
                 self.skip_line = True  # language tag / rest of the fence line
@@ -116,14 +123,17 @@ class MarkdownStream:
         self._out = []
         for c in text:
             self._char(c, tok)
-        return self._out
+        return self._segments()
+
+    def _segments(self) -> list[tuple[str, Style, int]]:
+        return [("".join(parts), style, tok) for parts, style, tok in self._out]
 
     def flush(self) -> list[tuple[str, Style, int]]:
         """End of the answer: release any held marker characters."""
         self._out = []
         if self.run_char:
             self._resolve("")
-        return self._out
+        return self._segments()
 
 
 def format_all(pieces: list[tuple[str, int]]) -> list[tuple[str, Style, int]]:

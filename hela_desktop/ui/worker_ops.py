@@ -118,7 +118,7 @@ def _import(w, a, arg) -> str:
 
     def progress(d: int, t: int) -> None:
         note = words.progress(d, t)
-        w.progress.emit("import", *words.span(int(d), int(t)))  # the stage's own bar
+        w.progress.emit("import", *words.bar())  # one bar over the whole import
         w.progressNote.emit("import", note)
 
     try:
