@@ -73,9 +73,8 @@ def test_status_before_first_token_and_esc_in_that_phase(qtbot, seeded_dir, llm,
     gate.block.emit()
     w.send("What am I allergic to?")
     assert view.live_status  # a sign of life in the answer bubble
-    t0 = time.perf_counter()
     w.act_stop.trigger()
-    assert time.perf_counter() - t0 < 0.2 and not w.is_streaming()
+    assert not w.is_streaming()  # at once: no event was handled in between
     assert w.chat.input.toPlainText() == "What am I allergic to?"
     assert "What am I allergic" not in view.toPlainText() and view.live_key() is None
     gate.release.set()
@@ -85,16 +84,23 @@ def test_status_before_first_token_and_esc_in_that_phase(qtbot, seeded_dir, llm,
     # 2. Esc while the prompt is being read: stops within a chunk, keeps no empty answer
     w.chat.input.clear()
     statuses: list[str] = []
-    w.client.worker.turnStatus.connect(lambda p, d, t: statuses.append(p))
+    reading: list[tuple[int, int]] = []  # (tokens read, of) as the prompt is read
+
+    def on_status(phase: str, done: int, total: int) -> None:
+        statuses.append(phase)
+        if phase == "reading":
+            reading.append((done, total))
+
+    w.client.worker.turnStatus.connect(on_status)
     w.session.last_done = None
     w.send("Read this long note please. " + "The river bends north past the old mill. " * 45)
     _wait(qtbot, lambda: view.live_status.startswith("Reading"), 60)
     assert "%" in view.live_status and "tokens" in view.live_status
-    t0 = time.perf_counter()
     w.act_stop.trigger()
     _wait(qtbot, lambda: w.session.last_done is not None, 30)
-    stop_s = time.perf_counter() - t0
-    assert stop_s < 1.5, stop_s  # one prefill chunk is about 0.15 s
+    # it stopped inside the prompt, not after reading it whole (a chunk is about 0.15 s;
+    # counted in tokens, not seconds, so a busy machine cannot fail it)
+    assert reading and 0 < reading[-1][0] < reading[-1][1], reading
     assert w.session.last_done.interrupted and w.session.last_done.tokens == 0 and w.session.last_done.message_id is None
     assert "stopped — 0 tokens" not in view.toPlainText()
     assert "Stopped before the answer began" in view.toPlainText()
