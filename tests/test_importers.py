@@ -513,9 +513,8 @@ def test_a_huge_imported_artifact_does_not_hold_up_the_next_turn(tmp_path, make_
     seen: list[int] = []
     tokenize = a.llm.tokenize
     a.llm.tokenize = lambda text, *k, **kw: seen.append(len(text)) or tokenize(text, *k, **kw)
-    t0 = time.perf_counter()
     history = a._fit_history(conv, "What does parse_line return?")
-    assert time.perf_counter() - t0 < 5 and max(seen, default=0) < 100_000
+    assert max(seen, default=0) < 100_000  # (it tokenized the 1,900,000 characters 33 times)
     assert history == []  # the artifact's answer is the last: nothing after it fits either
     # with the artifact's answer older than the room, the later exchanges are kept
     a.llm.tokenize = tokenize
