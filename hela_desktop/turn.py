@@ -131,6 +131,24 @@ def model_history(msgs: list[dict]) -> list[dict]:
 MAX_CHARS_PER_TOKEN = 32  # more than any chat model's tokens hold on average
 
 
+CHARS_PER_TOKEN = 3  # what a token holds, about (prose 4, code 3): for a first cut only
+
+
+def _shorten_long(history: list[dict], limit: int) -> list[dict]:
+    """The history with each message over `limit` characters cut to its start, at a word
+    boundary, ending in " …" (a long imported answer or pasted note: the exchanges after it
+    are kept, and its start is still seen)."""
+    out = []
+    for m in history:
+        text = m["content"]
+        if len(text) > limit:
+            cut = text[:limit]
+            head = cut.rsplit(None, 1)[0] if " " in cut[limit // 2:] else cut
+            m = {**m, "content": head.rstrip() + " …"}
+        out.append(m)
+    return out
+
+
 def _drop_oldest(history: list[dict]) -> list[dict]:
     """The history less its oldest exchange (it starts with the user's message)."""
     history = history[2:] if len(history) > 1 else []
@@ -278,13 +296,15 @@ class Turn:
         return head + [t for r in memories for t in self.line_tokens(r)] + tail
 
     def fit_history(self, conversation_id: int, message: str) -> list[dict]:
-        """Past messages of this chat, oldest dropped first until the prompt fits."""
+        """Past messages of this chat, oldest dropped first until the prompt fits; a
+        message longer than half the room is first cut to its start (`_shorten_long`)."""
         s = self.settings
         history = model_history(self.store.messages(conversation_id))
         # pair-wise consistency: drop a trailing user message that has no answer
         while history and history[-1]["role"] == "user":
             history.pop()
         reserve = s.max_answer_tokens + s.token_budget + 64
+        history = _shorten_long(history, max(self.llm.n_ctx - reserve, 0) // 2 * CHARS_PER_TOKEN)
         # first, without tokenizing: what cannot fit even at MAX_CHARS_PER_TOKEN characters
         # a token goes (an imported answer may be megabytes: tokenized at each step, a
         # 2,000,000-character artifact 30 exchanges back held a turn 45 s before it began)

@@ -271,3 +271,18 @@ def test_regenerate_on_the_apps_own_answer_says_there_is_nothing_to_answer_again
     w.regenerate()
     assert asked == [] and "nothing to answer again" in w.statusBar().currentMessage()
     w.close()
+
+
+def test_a_long_past_message_is_cut_to_its_start_not_dropped_with_the_chat():
+    """What the model is shown of a past message over the limit: its start, cut at a word
+    boundary (one without a space in its second half is cut where it is), then " …"."""
+    from hela_desktop.turn import _shorten_long
+
+    hist = [{"role": "user", "content": "Read my note please"},
+            {"role": "assistant", "content": "alpha beta gamma delta"},
+            {"role": "user", "content": "x" * 30}]
+    assert _shorten_long(hist, 14) == [
+        {"role": "user", "content": "Read my note …"},       # "Read my note p" at a word
+        {"role": "assistant", "content": "alpha beta …"},    # "alpha beta gam"
+        {"role": "user", "content": "x" * 14 + " …"}]        # no word boundary: where it is
+    assert _shorten_long(hist, 100) == hist and _shorten_long([], 5) == []

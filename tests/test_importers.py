@@ -491,8 +491,9 @@ def test_claude_artifact_edits_do_not_multiply_a_large_artifact(tmp_path, embedd
 def test_a_huge_imported_artifact_does_not_hold_up_the_next_turn(tmp_path, make_assistant):
     """Continuing an imported chat whose last answer holds a 1,900,000-character artifact:
     the chat's history was fitted to the model's context by tokenizing all of it once per
-    exchange dropped, 45 s before the answer began.  What cannot fit is now dropped
-    without tokenizing it; the history is the same as before (oldest dropped first)."""
+    exchange dropped, 45 s before the answer began, and then none of the chat was kept
+    (the huge answer is the newest).  It is now cut to its start, at half the room, before
+    anything is tokenized: the newest exchanges are kept, oldest dropped first."""
     code = "def parse_line(line):\n    return [f.strip() for f in line.split(',')]\n\n"
     msgs = []
     for i in range(30):
@@ -515,13 +516,20 @@ def test_a_huge_imported_artifact_does_not_hold_up_the_next_turn(tmp_path, make_
     a.llm.tokenize = lambda text, *k, **kw: seen.append(len(text)) or tokenize(text, *k, **kw)
     history = a._fit_history(conv, "What does parse_line return?")
     assert max(seen, default=0) < 100_000  # (it tokenized the 1,900,000 characters 33 times)
-    assert history == []  # the artifact's answer is the last: nothing after it fits either
-    # with the artifact's answer older than the room, the later exchanges are kept
+    assert history[-2]["content"] == "What is step 29 of my parser?"  # (it kept none)
+    answer = history[-1]["content"]
+    assert answer.startswith("Step 29 is done.\n\n**Parser**\n\n```python\ndef parse_line")
+    assert answer.endswith(" …") and len(answer) < 10_000
+    assert [m["content"] for m in history[:-2]] == [  # and the exchanges before it, newest
+        t for i in range(30 - len(history) // 2, 29)  # first, as many as fit
+        for t in (f"What is step {i} of my parser?", f"Step {i} is done.")]
+    assert len(history) > 2
     a.llm.tokenize = tokenize
     a.store.add_message(conv, "user", "And step 30?")
     a.store.add_message(conv, "assistant", "Step 30 is the tests.")
-    assert [m["content"] for m in a._fit_history(conv, "Next?")] == [
-        "And step 30?", "Step 30 is the tests."]
+    later = [m["content"] for m in a._fit_history(conv, "Next?")]
+    assert later[-4:-2] == ["What is step 29 of my parser?", answer]
+    assert later[-2:] == ["And step 30?", "Step 30 is the tests."]
 
 
 # --------------------------------------------------------------------- Open WebUI -----
