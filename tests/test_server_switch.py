@@ -48,6 +48,8 @@ def test_switching_to_a_silent_server_says_so_in_seconds_and_the_chat_stays_usab
     qtbot.waitUntil(lambda: w.model_error is not None, timeout=int(PROBE_TIMEOUT_S + 10) * 1000)
     assert time.perf_counter() - t0 < PROBE_TIMEOUT_S + 5
     assert f"{url} stalled: nothing received for {PROBE_TIMEOUT_S:g} s" in w.model_error
+    box = w.last_message[1]  # a sentence of its own there, with what to do
+    assert box.startswith("The model server at") and "restart it" in box, box
     # a message: tried again (README), and refused with the reason within seconds
     w.send("Anyone there?")
     qtbot.waitUntil(lambda: not w.is_streaming(), timeout=int(PROBE_TIMEOUT_S + 10) * 1000)

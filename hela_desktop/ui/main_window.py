@@ -515,8 +515,9 @@ class MainWindow(WindowChats):
     def _on_load_failed(self, kind: str, msg: str) -> None:
         if kind == "model":
             self.status.show_model_failed(msg)
-            self.message("warning", MODEL_FAILED,
-                         f"{msg}\n\nYou can still browse, search and edit your memories. "
+            self.message("warning", MODEL_FAILED,  # (a reason is worded to follow a colon)
+                         f"{msg[:1].upper()}{msg[1:]}\n\nYou can still browse, search and "
+                         "edit your memories. "
                          + model_advice(self.settings), settings_button=True)
         elif kind == "embedder":
             self.message("warning", "The embedding model could not be loaded",

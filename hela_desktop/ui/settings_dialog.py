@@ -654,6 +654,7 @@ def model_changed(old: Settings, new: Settings) -> bool:
 def model_advice(settings: Settings) -> str:
     """What to do when the chat model could not be loaded, for the backend chosen."""
     if settings.backend == "server":  # (each message tries the server again)
-        return ("To chat, start the model server: the next message you send tries it "
-                "again. Or choose another model in Settings (Ctrl+,).")
+        return ("To chat, start the model server (or restart it, if it stopped answering): "
+                "the next message you send tries it again. Or choose another model in "
+                "Settings (Ctrl+,).")
     return "To chat, choose a GGUF model in Settings (Ctrl+,)."
