@@ -459,6 +459,25 @@ def test_claude_artifacts_are_kept_in_the_answers(tmp_path, embedder):
     store.close()
 
 
+def test_a_hostile_artifact_title_or_language_cannot_reshape_the_answer():
+    """An artifact's title is shown in bold and its language opens the code fence: a title
+    with lines or asterisks, or a "language" that goes on past its word, cannot end the
+    bold, close the fence or write Markdown of its own (the content stays whole, fenced)."""
+    from hela_desktop.importers.claude import Artifacts
+
+    arts = Artifacts()
+    aid, _ = arts.apply({"command": "create", "id": "x", "content": "print(1)",
+                         "title": "Plan**\n\n# Injected\n**", "language": "python\n```\n**no**"},
+                        "artifact")
+    assert arts.shown(aid or "") == "**Plan # Injected**\n\n```python\nprint(1)\n```"
+    aid, _ = arts.apply({"command": "create", "id": "y", "content": "a",
+                         "title": " \n ", "language": "```"}, "artifact")
+    assert arts.shown(aid or "") == "**Artifact**\n\n```\na\n```"
+    aid, _ = arts.apply({"command": "create", "id": "z", "content": "b", "title": "T" * 500,
+                         "language": "  c++  "}, "artifact")
+    assert arts.shown(aid or "") == f"**{'T' * 200}**\n\n```c++\nb\n```"
+
+
 def test_claude_artifact_edits_do_not_multiply_a_large_artifact(tmp_path, embedder):
     """Many small edits of a large artifact do not copy it whole into every answer without
     bound: past the conversation's budget an answer shows the change alone."""

@@ -29,6 +29,8 @@ _TYPE_LANGUAGE = {"text/markdown": "markdown", "text/html": "html", "image/svg+x
                   "application/vnd.ant.mermaid": "mermaid", "application/vnd.ant.react": "jsx",
                   "text/plain": "text"}
 _TICKS = re.compile(r"^[ \t]*(`{3,})", re.MULTILINE)
+_LANGUAGE = re.compile(r"[\w+#.-]{1,40}(?![^\s])")  # "python", "c++", "objective-c"
+TITLE_MAX = 200  # characters of an artifact's title kept
 
 
 def fenced(text: str, language: str = "") -> str:
@@ -89,13 +91,14 @@ class Artifacts:
                       "the new text):\n\n" + fenced(new, self.language.get(aid, "")))
 
     def _describe(self, aid: str, inp: dict) -> None:
-        title = text_of(inp.get("title"))
-        if title and title.strip():
-            self.title[aid] = title.strip()
+        title = " ".join((text_of(inp.get("title")) or "").split()).replace("*", "")
+        if title:  # one line, no Markdown emphasis of its own (it is shown in bold)
+            self.title[aid] = title[:TITLE_MAX]
         language = text_of(inp.get("language")) or \
             _TYPE_LANGUAGE.get(text_of(inp.get("type")) or "")
-        if language and language.strip() and not self.language.get(aid):
-            self.language[aid] = language.strip()
+        m = _LANGUAGE.match((language or "").strip())
+        if m and not self.language.get(aid):  # a fence's language: one word, nothing after
+            self.language[aid] = m.group(0)
 
     def name(self, aid: str) -> str:
         return self.title.get(aid) or "Artifact"
