@@ -91,7 +91,7 @@ class Artifacts:
                       "the new text):\n\n" + fenced(new, self.language.get(aid, "")))
 
     def _describe(self, aid: str, inp: dict) -> None:
-        title = " ".join((text_of(inp.get("title")) or "").split()).replace("*", "")
+        title = " ".join((text_of(inp.get("title")) or "").replace("*", " ").split())
         if title:  # one line, no Markdown emphasis of its own (it is shown in bold)
             self.title[aid] = title[:TITLE_MAX]
         language = text_of(inp.get("language")) or \
