@@ -321,3 +321,32 @@ def test_title_of_a_new_chat():
     words = " ".join(["Pixel"] * 60)  # 359 characters
     t = title_of(words)
     assert 150 <= len(t) <= 200 and words.startswith(t) and t.endswith("Pixel")
+
+
+def test_a_long_chat_is_fitted_with_a_few_prompts_tokenized_and_keeps_what_fits(
+        tmp_path, make_assistant):
+    """A chat of 300 exchanges: the history kept is what dropping the oldest exchange, one
+    at a time, until the prompt fits keeps (computed here that slow way), but the prompt is
+    tokenized a few times, not once per exchange dropped (8 s before a turn at 200)."""
+    from hela_desktop.turn import Turn, _drop_oldest, model_history
+
+    a = make_assistant(tmp_path / "data")
+    c = a.store.add_conversation("Sauces")
+    for i in range(300):
+        a.store.add_message(c, "user", f"Question {i}: how do I make the sauce thicker?")
+        a.store.add_message(c, "assistant", f"Answer {i}: reduce it, or add cornstarch. " * 4)
+    calls = []
+    real = Turn.prompt_tokens
+    Turn.prompt_tokens = lambda self, *k: calls.append(1) or real(self, *k)  # type: ignore
+    try:
+        kept = a._fit_history(c, "And another?")
+    finally:
+        Turn.prompt_tokens = real  # type: ignore[method-assign]
+    assert len(calls) <= 10, len(calls)  # (once per exchange dropped: about 250)
+    s = a.settings
+    reserve = s.max_answer_tokens + s.token_budget + 64
+    turn = Turn(a.parts(), "And another?")
+    slow = model_history(a.store.messages(c))
+    while len(turn.prompt_tokens(slow, [], "And another?")) + reserve > a.llm.n_ctx:
+        slow = _drop_oldest(slow)
+    assert kept == slow and 0 < len(kept) < 600 and kept[0]["role"] == "user"
