@@ -280,14 +280,19 @@ def evidence_bar(personal: bool, best_similarity: float, personal_min: float,
 
 
 def memory_bar(bar: float, statement: bool, keyword_hit: bool, keyword_relief: float,
-               named_bar: float | None = None) -> float:
+               named_bar: float | None = None, topic_bar: float | None = None) -> float:
     """The bar for one memory: a memory whose user words state nothing (only a request or a
     question) never enters (∞) — shown as the user's words alone, it would tell the model
-    nothing; a keyword shared with the message lowers the bar by `keyword_relief`; a
-    statement that names someone or something the message names (`named_bar` given) needs
-    at most `named_bar` (the message is about that part of the user's life)."""
+    nothing — unless it carries another assistant's imported answer (`topic_bar` given):
+    then it is evidence about a topic, not about the user's life, and needs `topic_bar`
+    (a task's or general question's bar) whatever the message; a keyword shared with the
+    message lowers the bar by `keyword_relief`; a statement that names someone or something
+    the message names (`named_bar` given) needs at most `named_bar` (the message is about
+    that part of the user's life)."""
     if not statement:
-        return math.inf
+        if topic_bar is None:
+            return math.inf
+        return topic_bar - keyword_relief if keyword_hit else topic_bar
     need = bar - keyword_relief if keyword_hit else bar
     return need if named_bar is None else min(need, named_bar)
 

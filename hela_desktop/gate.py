@@ -31,6 +31,8 @@ Every decision is written into the recall's ``extra`` (``gate``, ``bar``, ``simi
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -84,10 +86,14 @@ class RelevanceGate:
         # a memory naming what the message names: the message is about that part of the
         # user's life, so it needs no more than a personal question's bar
         named_bar = F.evidence_bar(True, best, p.named_min, p.general_min, p.relative_margin)
+        # a question the user asked another assistant, with its imported answer: evidence
+        # about a topic, so it needs a general question's bar whatever the message
+        topic_bar = F.evidence_bar(False, best, p.personal_min, p.general_min, p.relative_margin)
         admitted, held = [], []
         for r in cands:
             s, st, kw, named = info[r.episode_id]
-            need = F.memory_bar(bar, st, kw, p.keyword_relief, named_bar if named else None)
+            need = F.memory_bar(bar, st, kw, p.keyword_relief, named_bar if named else None,
+                                topic_bar if r.extra.get("answered_by") else None)
             r.extra.update(similarity=round(s, 4), bar=round(min(need, 9.0), 4),
                            statement=st, personal=personal)
             if named:
@@ -96,7 +102,8 @@ class RelevanceGate:
                 r.extra["gate"] = "evidence"
                 admitted.append(r)
             else:
-                r.extra["gate"] = "too weak" if st else "a request, not a statement"
+                r.extra["gate"] = ("too weak" if math.isfinite(need)
+                                   else "a request, not a statement")
                 held.append(r)
         assoc = self._associations(admitted, query_vec,
                                    set(exclude) | {r.episode_id for r in admitted})
@@ -110,7 +117,8 @@ class RelevanceGate:
             ordered += [x for x in assoc if x.spread_from == r.episode_id]
         admitted = ordered
         kept, superseded = self._supersede(admitted, qwords)
-        return GateResult(kept, held, superseded, personal, bar)
+        kept, outdated = self._outdated_answers(kept, qwords)
+        return GateResult(kept, held + outdated, superseded, personal, bar)
 
     # ---- associations through a shared name -----------------------------------------
     def _associations(self, admitted: list[Recall], query_vec: np.ndarray,
@@ -160,17 +168,58 @@ class RelevanceGate:
         return out
 
     # ---- facts that change -------------------------------------------------------------
+    def _same_thing(self, recalls: list[Recall], qwords: set[str]
+                    ) -> tuple[dict[int, float], Callable[[int, int], tuple[bool, set[str]]]]:
+        """When each memory was made, and a test of two of them: (similar, common words),
+        similar meaning cos ≥ ``same_subject_min``."""
+        engine = self.engine
+        when = engine.created_at([r.episode_id for r in recalls])
+        vecs = {r.episode_id: engine.vector(r.episode_id) for r in recalls}
+        words = {r.episode_id: set(facts.stems(r.text)) for r in recalls}
+
+        def compare(a: int, b: int) -> tuple[bool, set[str]]:
+            va, vb = vecs[a], vecs[b]
+            similar = (va is not None and vb is not None
+                       and float(va @ vb) >= self.p.same_subject_min)
+            return similar, words[a] & words[b]
+        return when, compare
+
+    def _outdated_answers(self, admitted: list[Recall], qwords: set[str]
+                          ) -> tuple[list[Recall], list[Recall]]:
+        """Another assistant's imported answer that an admitted statement of the user's,
+        at least ``supersede_after_hours`` newer, speaks against — the same thing the message
+        asks about (`_supersede`'s test) — is left out: the user's newer words win over
+        what an assistant said before ("suggest names for my puppy" → a list of names;
+        later "my dog is called Pixel")."""
+        answers = [r for r in admitted
+                   if r.extra.get("answered_by") and not r.extra.get("statement")]
+        stmts = [r for r in admitted if r.extra.get("statement")]
+        if not answers or not stmts:
+            return admitted, []
+        when, compare = self._same_thing(answers + stmts, qwords)
+        gap = self.p.supersede_after_hours * F.SECONDS_PER_HOUR
+        out: list[Recall] = []
+        for old in answers:
+            for new in stmts:
+                a, b = old.episode_id, new.episode_id
+                if when.get(b, 0.0) - when.get(a, 0.0) < gap:
+                    continue
+                similar, common = compare(a, b)
+                if similar and common & qwords:
+                    old.extra["gate"] = f"your newer words in #{b} replace this answer"
+                    out.append(old)
+                    break
+        gone = {r.episode_id for r in out}
+        return [r for r in admitted if r.episode_id not in gone], out
+
     def _supersede(self, admitted: list[Recall], qwords: set[str]
                    ) -> tuple[list[Recall], list[Recall]]:
         p = self.p
         stmts = [r for r in admitted if r.extra.get("statement")]
         if len(stmts) < 2:
             return admitted, []
-        engine = self.engine
-        when = engine.created_at([r.episode_id for r in stmts])
-        vecs = {r.episode_id: engine.vector(r.episode_id) for r in stmts}
-        words = {r.episode_id: set(facts.stems(r.text)) for r in stmts}
-        names = {r.episode_id: engine.names_in(r.text) for r in stmts}
+        when, compare = self._same_thing(stmts, qwords)
+        names = {r.episode_id: self.engine.names_in(r.text) for r in stmts}
         gone: dict[int, int] = {}
         gap = p.supersede_after_hours * F.SECONDS_PER_HOUR
         for old in stmts:
@@ -178,9 +227,7 @@ class RelevanceGate:
                 a, b = old.episode_id, new.episode_id
                 if a == b or when.get(b, 0.0) - when.get(a, 0.0) < gap:
                     continue
-                va, vb = vecs[a], vecs[b]
-                similar = va is not None and vb is not None and float(va @ vb) >= p.same_subject_min
-                common = words[a] & words[b]
+                similar, common = compare(a, b)
                 if similar and common & qwords:  # the same thing the message asks about
                     if a not in gone or when[b] > when[gone[a]]:
                         gone[a] = b
@@ -215,7 +262,12 @@ def explain(extra: dict) -> list[str]:
         named = [str(n) for n in extra.get("named") or []]
         if named:
             kind = "a message that names " + " and ".join(f"“{n}”" for n in named[:2])
+        elif extra.get("answered_by") and not extra.get("statement"):
+            kind = "the subject of this message"
         out.append(f"Close enough to {kind} to be used (similarity {sim:.2f}, needed {bar:.2f}).")
+    if extra.get("answered_by") and extra.get("answer") and gate in ("evidence", "association"):
+        out.append(f"Shown to the model with the start of {extra['answered_by']}'s imported "
+                   "answer, as what that assistant said, not as your words.")
     elif gate == "association":
         out.append(f"Came in with a related memory: both mention “{extra.get('via_name', '')}”.")
     elif gate:

@@ -38,6 +38,9 @@ from .words import one_line
 # such as "The user's message:" were copied into answers; this form was not.
 MEMORY_HEADER = "Things I told you before:"
 MAX_MEMORY_CHARS = 220  # a memory line is cut here (about 50-80 tokens)
+# another assistant's imported answer, shown after the question it answered, is cut here
+# (about 70-100 tokens: a recipe's first steps, a script's first lines)
+MAX_ANSWER_CHARS = 300
 
 _DAY = 86400.0
 
@@ -76,11 +79,31 @@ def shorten(text: str, limit: int = MAX_MEMORY_CHARS) -> str:
     return text
 
 
+# Markdown that means nothing on one line: fence lines, heading and quote marks, emphasis
+_FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}).*$", re.MULTILINE)
+_LINE_MARK = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|>[ \t]?)", re.MULTILINE)
+_EMPHASIS = re.compile(r"\*\*|__")
+
+
+def answer_excerpt(answer: str, limit: int = MAX_ANSWER_CHARS) -> str:
+    """The start of an imported answer as one plain line (`shorten`): fence lines, heading
+    and quote marks and bold marks are dropped, the words kept."""
+    head = (answer or "")[: limit * 4]  # what the cut can keep, whatever the markup takes
+    plain = _EMPHASIS.sub("", _LINE_MARK.sub("", _FENCE_LINE.sub("", head)))
+    return shorten(plain, limit)
+
+
 def memory_line(text: str, created_at: float | None, now: float, *,
-                older: bool = False, replaced: bool = False) -> str:
+                older: bool = False, replaced: bool = False,
+                answer: str = "", author: str | None = None) -> str:
     """One line of the memory block: the user's own words, then when they said them
-    ("- My dog is called Pixel. (3 weeks ago, on 4 November 2026)")."""
+    ("- My dog is called Pixel. (3 weeks ago, on 4 November 2026)").  A question the user
+    asked another assistant comes with the start of its imported answer (`answer`, already
+    an `answer_excerpt`), both quoted and named as what they are: '- I asked ChatGPT: "How
+    do I feed a sourdough starter?" It answered: "Feed it daily…" (…)'."""
     said = shorten(text)
+    if author and answer:
+        said = f'I asked {author}: "{said}" It answered: "{answer}"'
     if created_at is None:
         return f"- {said}"
     try:
@@ -107,7 +130,8 @@ def user_turn(lines: list[str], message: str) -> str:
 def format_memory(r: Recall, now: float | None = None) -> str:
     """One line of the memory block: when, and the user's own words."""
     return memory_line(r.text, r.extra.get("created_at"), time.time() if now is None else now,
-                       older="older_than" in r.extra, replaced="superseded_by" in r.extra)
+                       older="older_than" in r.extra, replaced="superseded_by" in r.extra,
+                       answer=r.extra.get("answer") or "", author=r.extra.get("answered_by"))
 
 
 def system_text(system_prompt: str, user_model: str) -> str:
@@ -316,6 +340,6 @@ class RepeatGuard:
             self._next.setdefault(tuple(generated[-self.n:-1]), set()).add(generated[-1])
 
 
-__all__ = ["MEMORY_HEADER", "user_turn", "relative_day", "calendar_day", "memory_line",
+__all__ = ["MEMORY_HEADER", "MAX_ANSWER_CHARS", "answer_excerpt", "user_turn", "relative_day", "calendar_day", "memory_line",
            "knowledge_line", "AnswerFilter", "RepeatGuard", "could_be_markup", "shorten",
            "format_memory", "system_text", "user_content", "user_turn_frame"]

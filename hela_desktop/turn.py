@@ -395,14 +395,17 @@ class Turn:
         """The memories for the prompt: those the relevance gate admits, in rank order,
         within the memory cap and the token budget; superseded ones are left out."""
         s = self.settings
+        self.annotate(ranked)  # the gate needs to know which carry another assistant's answer
         if query_vec is not None:
             res = RelevanceGate(self.engine, s.gate).admit(self.message, ranked, query_vec)
             ranked = res.admitted
             self.gate = res
-        self.annotate(ranked)
+            self.annotate([r for r in ranked if "created_at" not in r.extra])  # associations
         return fit_budget(ranked, s.max_memories, s.token_budget, self.memory_cost)
 
     def annotate(self, recalls: list[Recall]) -> None:
+        """What the prompt and the gate need of each memory: its time, and, for one imported
+        from another assistant's chats, who answered and the start of that answer."""
         eps = self.store.episodes(r.episode_id for r in recalls if r.kind == "episode")
         for r in recalls:
             e = eps.get(r.episode_id)
@@ -410,6 +413,9 @@ class Turn:
                 r.extra["created_at"] = e.created_at
                 with contextlib.suppress(OverflowError, OSError, ValueError):  # a bad date
                     r.extra["date"] = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d")
+                if e.author and e.assistant_text.strip():
+                    r.extra["answered_by"] = e.author
+                    r.extra["answer"] = P.answer_excerpt(e.assistant_text)
 
     # ---- the end of the answer -----------------------------------------------------------
     def stop_reretrieval(self) -> None:

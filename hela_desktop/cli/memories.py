@@ -21,7 +21,8 @@ import sys
 import time
 from pathlib import Path
 
-from ..importers.base import NAMES, answered_by
+from ..importers.base import NAMES
+from ..store import answered_by
 from .common import (
     MAX_ID,
     add_data_dir,

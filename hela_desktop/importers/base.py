@@ -30,22 +30,13 @@ from ..config import HelaParams
 from ..memfile.format import Limits, Progress, _Bad, _loads, _Source, check_zip_member
 from ..memfile.readers import _plain_episode, _plain_uid
 from ..memfile.validate import _parse_record, _schemas
+from ..store.rows import AUTHORS
 from ..words import count
 
 MEMBERS = ("conversations.jsonl", "episodes.jsonl", "messages.jsonl", "edges.jsonl")
 NAMES = {"chatgpt": "ChatGPT export", "claude": "Claude export",
          "openwebui": "Open WebUI export", "jan": "Jan threads", "notes": "Notes folder",
          "hela-chat": "HeLa Desktop chat export"}
-# who wrote an imported chat's answers (the app's own chat export: HeLa, as it was)
-AUTHORS = {"chatgpt": "ChatGPT", "claude": "Claude", "openwebui": "Open WebUI", "jan": "Jan"}
-
-
-def answered_by(source: str | None) -> str:
-    """Who wrote a memory's answer: the assistant of the export it came from ("ChatGPT"),
-    else HeLa."""
-    return AUTHORS.get(source or "", "HeLa")
-
-
 def author_of(message_uid: str) -> str | None:
     """The assistant that wrote an imported answer ("ChatGPT"), from its message's uid
     (``<source>-<hash>.a``); None for one written here."""

@@ -35,7 +35,17 @@ from .edges import EdgeRow
 from .episodes import LIVE_EPISODE, ArchivedEpisode, ForgetCandidate, IndexRow, live_episode
 from .errors import StoreError, db_error_message
 from .knowledge import LIVE_KNOWLEDGE, KnowledgeItem, KnowledgeVector
-from .rows import Episode, episode_text, from_blob, fts_query, key_text, new_uid, to_blob
+from .rows import (
+    AUTHORS,
+    Episode,
+    answered_by,
+    episode_text,
+    from_blob,
+    fts_query,
+    key_text,
+    new_uid,
+    to_blob,
+)
 from .schema import (
     _V1,
     _V2,
@@ -52,6 +62,6 @@ __all__ = [
     "DB_FILE", "DB_SUFFIXES", "LIVE_EPISODE", "LIVE_KNOWLEDGE", "MIGRATIONS", "SCHEMA_VERSION",
     "ArchivedEpisode", "EdgeRow", "Episode", "ForgetCandidate", "IndexRow", "KnowledgeItem",
     "KnowledgeVector", "Store", "StoreError", "_V1", "_V2", "_split_sql", "check_memory_file",
-    "db_error_message", "episode_text", "fts5_available", "fts_query", "from_blob",
+    "db_error_message", "AUTHORS", "answered_by", "episode_text", "fts5_available", "fts_query", "from_blob",
     "key_text", "live_episode", "new_uid", "split_sql", "to_blob",
 ]

@@ -47,7 +47,13 @@ class Episode:
     @property
     def text(self) -> str:
         """The whole exchange, for reading (memory browser, exports)."""
-        return episode_text(self.user_text, self.assistant_text)
+        return episode_text(self.user_text, self.assistant_text, answered_by(self.source))
+
+    @property
+    def author(self) -> str | None:
+        """The other assistant that wrote this imported memory's answer ("ChatGPT"), or
+        None when HeLa wrote it (here, or in an imported chat of HeLa's own)."""
+        return AUTHORS.get(self.source or "")
 
     @property
     def key(self) -> str:
@@ -55,11 +61,22 @@ class Episode:
         return key_text(self.user_text, self.assistant_text)
 
 
-def episode_text(user_text: str, assistant_text: str) -> str:
+# who wrote an imported chat's answers, by the memory's source (the app's own chat export,
+# and every chat here: HeLa)
+AUTHORS = {"chatgpt": "ChatGPT", "claude": "Claude", "openwebui": "Open WebUI", "jan": "Jan"}
+
+
+def answered_by(source: str | None) -> str:
+    """Who wrote a memory's answer: the assistant of the export it came from ("ChatGPT"),
+    else HeLa."""
+    return AUTHORS.get(source or "", "HeLa")
+
+
+def episode_text(user_text: str, assistant_text: str, author: str = "HeLa") -> str:
     """The whole exchange as text, for people to read, named as the window names them
-    ("You: …", "HeLa: …")."""
+    ("You: …", "HeLa: …", or the imported answer's author: "ChatGPT: …")."""
     if assistant_text:
-        return f"You: {user_text}\nHeLa: {assistant_text}"
+        return f"You: {user_text}\n{author}: {assistant_text}"
     return user_text
 
 

@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ..importers.base import answered_by
 from ..session import BrowseQuery, browse
+from ..store import answered_by
 from ..words import memory_ref, one_line
 from .archive_tab import ArchiveTab
 from .explain import activity_rows

@@ -1,0 +1,141 @@
+"""Another assistant's imported answers reach the prompt: a question the user asked ChatGPT
+or Claude, shown with the start of the answer it got, named as that assistant's words.
+Real SQLite files, the real embedder, the real default GGUF model and the real importer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hela_desktop import formulas as F
+from hela_desktop import prompt as P
+from hela_desktop.events import DoneEvent, MemoriesEvent
+from hela_desktop.gate import explain
+from hela_desktop.memory import NewEpisode
+from hela_desktop.store import Episode, answered_by
+
+DAY = 86400.0
+T0 = 1_750_000_000.0
+RECIPE = ("Sure! Here's a simple sourdough loaf:\n\n### Ingredients\n- 500 g bread flour\n"
+          "- 350 g water\n- 100 g active **starter**\n- 10 g salt\n\n```text\nbake at 250 C\n```\n"
+          + "Stretch and fold every 30 minutes. " * 20)
+
+
+def _turn(a, text, now):
+    mems, done = [], None
+    for ev in a.chat(text, None, now=now, seed=0):
+        if isinstance(ev, MemoriesEvent):
+            mems += ev.memories
+        elif isinstance(ev, DoneEvent):
+            done = ev
+    return mems, done
+
+
+def _block(a) -> str:
+    prompt = a.llm.detokenize(a.last_turn.first_prompt).decode("utf-8", "ignore")
+    return prompt.split(P.MEMORY_HEADER, 1)[1] if P.MEMORY_HEADER in prompt else ""
+
+
+# ------------------------------------------------------------------ pure parts ------
+def test_topic_bar_by_hand():
+    # a question with another assistant's answer needs the topic bar, whatever the message
+    assert F.memory_bar(0.15, False, False, 0.05, topic_bar=0.45) == pytest.approx(0.45)
+    # a shared keyword lowers it as it lowers a statement's: 0.45 - 0.05
+    assert F.memory_bar(0.15, False, True, 0.05, topic_bar=0.45) == pytest.approx(0.40)
+    # a statement keeps its own bar; a bare question without an answer still never enters
+    assert F.memory_bar(0.15, True, False, 0.05, topic_bar=0.45) == pytest.approx(0.15)
+    assert F.memory_bar(0.15, False, True, 0.05) == float("inf")
+
+
+def test_answer_excerpt_and_line():
+    ex = P.answer_excerpt(RECIPE)
+    assert len(ex) <= P.MAX_ANSWER_CHARS and ex.endswith("…")
+    assert ex.startswith("Sure! Here's a simple sourdough loaf: Ingredients - 500 g bread flour - 350 g water")
+    assert "###" not in ex and "**" not in ex and "```" not in ex and "\n" not in ex
+    assert "active starter" in ex and "bake at 250 C" in ex
+    line = P.memory_line("How do I make sourdough?", T0 - 3 * DAY, T0, answer="Mix it.",
+                         author="ChatGPT")
+    assert line == ('- I asked ChatGPT: "How do I make sourdough?" It answered: "Mix it." '
+                    "(3 days ago, on " + P.calendar_day(T0 - 3 * DAY) + ")")
+    # no author: the user's words alone, as for every memory made here
+    assert P.memory_line("Mix it.", None, T0, answer="x") == "- Mix it."
+    assert answered_by("claude") == "Claude" and answered_by("hela-chat") == "HeLa"
+    ep = Episode(1, "u", None, "Hi?", "Hello.", T0, source="chatgpt")
+    assert ep.author == "ChatGPT" and ep.text == "You: Hi?\nChatGPT: Hello."
+    assert Episode(2, "v", None, "Hi?", "Hello.", T0).author is None
+
+
+# ------------------------------------------------------------------ whole turns -----
+def _export(path, convs):
+    """A ChatGPT conversations.json: one conversation per (question, answer, time)."""
+    out = []
+    for i, (q, ans, at) in enumerate(convs):
+        m = {"root": {"id": "root", "message": None, "parent": None, "children": ["u"]},
+             "u": {"id": "u", "parent": "root", "children": ["a"], "message": {
+                 "id": f"u{i}", "author": {"role": "user"}, "create_time": at,
+                 "content": {"content_type": "text", "parts": [q]}}},
+             "a": {"id": "a", "parent": "u", "children": [], "message": {
+                 "id": f"a{i}", "author": {"role": "assistant"}, "create_time": at + 5,
+                 "content": {"content_type": "text", "parts": [ans]}}}}
+        out.append({"title": q[:30], "create_time": at, "update_time": at + 5, "mapping": m,
+                    "current_node": "a", "id": f"conv-{i}"})
+    path.write_text(json.dumps(out), encoding="utf-8")
+    return path
+
+
+def test_an_imported_question_comes_with_its_answer(make_assistant, tmp_path):
+    from hela_desktop.memfile.importing import import_file
+
+    a = make_assistant()
+    f = _export(tmp_path / "conversations.json", [
+        ("How do I make sourdough bread at home?", RECIPE, T0 - 90 * DAY),
+        ("Can you recommend a podcast about history?",
+         "Try Hardcore History, The Rest Is History and In Our Time.", T0 - 80 * DAY)])
+    import_file(a.store, f, embedder=a.embedder.embed)
+    a.engine.reload_index()
+    mems, done = _turn(a, "What was the sourdough recipe ChatGPT gave me?", T0)
+    assert [m.text for m in mems] == ["How do I make sourdough bread at home?"]
+    m = mems[0]
+    assert m.extra["answered_by"] == "ChatGPT" and m.extra["gate"] == "evidence"
+    # the topic bar, not the low bar of a question about the user's life
+    assert m.extra["bar"] >= 0.40 and m.extra["similarity"] >= m.extra["bar"]
+    block = _block(a)
+    assert '- I asked ChatGPT: "How do I make sourdough bread at home?" It answered: ' \
+           '"Sure! Here\'s a simple sourdough loaf: Ingredients - 500 g bread flour' in block
+    assert "Hardcore History" not in block
+    why = " ".join(explain(m.extra))
+    assert "the subject of this message" in why and "ChatGPT's imported answer" in why
+    assert not a.last_turn.unrecalled  # the answer is from the user's history
+    # a task with nothing to do with it: no imported answer comes in
+    mems, _ = _turn(a, "Write me a haiku about the sea.", T0)
+    assert mems == []
+
+
+def test_the_users_newer_words_replace_an_imported_answer(make_assistant):
+    a = make_assistant()
+    q, own, pixel = a.engine.add_episodes([
+        NewEpisode("Can you suggest names for my new puppy?",
+                   "Here are some ideas: Max, Bella, Luna, Biscuit or Ziggy.",
+                   created_at=T0 - 200 * DAY, source="chatgpt"),
+        # a chat of HeLa's own (here, or imported from its chat export): never shown
+        NewEpisode("Can you suggest names for my goldfish?", "Bubbles or Finn.",
+                   created_at=T0 - 150 * DAY, source="hela-chat"),
+        NewEpisode("We picked a name at last: my dog is called Pixel.",
+                   created_at=T0 - 100 * DAY),
+    ])
+    mems, _ = _turn(a, "What's my dog's name?", T0)
+    assert [m.episode_id for m in mems] == [pixel]
+    held = {r.episode_id: r.extra["gate"] for r in a.last_gate.held_back}
+    assert held[q] == f"your newer words in #{pixel} replace this answer"
+    assert "Max" not in _block(a)
+    mems, _ = _turn(a, "Any names for a goldfish?", T0)
+    assert own not in [m.episode_id for m in mems]
+    # before the user's own words were said, the imported answer is the evidence there is
+    b = make_assistant(a.data_dir.parent / "other")
+    b.engine.add_episodes([NewEpisode("Can you suggest names for my new puppy?",
+                                      "Here are some ideas: Max, Bella, Luna.",
+                                      created_at=T0 - 200 * DAY, source="claude")])
+    mems, _ = _turn(b, "Which names did Claude suggest for my puppy?", T0)
+    assert [m.extra.get("answered_by") for m in mems] == ["Claude"]
+    assert 'It answered: "Here are some ideas: Max, Bella, Luna."' in _block(b)
