@@ -237,7 +237,8 @@ class _Import:
         progress = self.progress
         report.backup = make_backup(
             self.store, keep=self.backup_keep, suffix=BEFORE_IMPORT,
-            progress=None if progress is None else lambda d, of: progress(size * d // of, size)
+            progress=None if progress is None else
+            lambda d, of: progress(size * d // max(of, 1), size)
         ).name
 
     def write(self, src: _Source, plan: _Plan, vectors: Vectors, report: ImportReport,
