@@ -21,6 +21,7 @@ import os
 import shutil
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,11 +120,13 @@ def _free_name(folder: Path, now: float, suffix: str = "") -> Path:
 
 
 def make_backup(store: Store, *, keep: int | None = None, now: float | None = None,
-                suffix: str = "") -> Backup:
+                suffix: str = "", progress: Callable[[int, int], object] | None = None
+                ) -> Backup:
     """Copy `store`'s memory file into its backups folder; then, if `keep` is given, delete
     the oldest regular backups beyond the newest `keep` (a copy kept by a restore is never
     deleted here).  The copy is complete or absent: it is written under a temporary name
-    and renamed into place."""
+    and renamed into place.  ``progress(pages copied, pages)`` as the copy goes
+    (`Store.copy_to`)."""
     now = time.time() if now is None else now
     folder = backup_dir(store.path)
     private_data_dir(folder)
@@ -131,7 +134,10 @@ def make_backup(store: Store, *, keep: int | None = None, now: float | None = No
     partial = folder / f".partial-{final.name}"
     chats = store.conversation_uids()
     try:
-        store.copy_to(partial)
+        if progress is None:
+            store.copy_to(partial)
+        else:
+            store.copy_to(partial, progress)
         # a purge or a chat deletion that committed while the copy was made reached the
         # backups listed then, not this one: what is erased or deleted now goes from it here,
         # before and after it is listed (one after the second look lists it and reaches it)
@@ -159,6 +165,18 @@ def holds_memories(store: Store) -> bool:
     nothing a backup could keep)."""
     return any(store.count_episodes(archived=a, deleted=d)
                for a, d in ((False, False), (True, False), (False, True)))
+
+
+def before_import_bytes(store: Store, keep: int) -> int:
+    """What the backup made before an import into `store` copies: the memory file's bytes
+    when backups are kept (`keep` > 0) and it holds memories; 0 when none is made.  The
+    import decides by it, and its progress bar weighs that stage by it."""
+    if keep <= 0 or not holds_memories(store):
+        return 0
+    try:
+        return max(1, store.path.stat().st_size)
+    except OSError:
+        return 1  # (the copy will say what is wrong)
 
 
 def backup_if_due(store: Store, *, keep: int, every_days: float, log: bool = True

@@ -478,6 +478,104 @@ def test_a_hostile_artifact_title_or_language_cannot_reshape_the_answer():
     assert arts.shown(aid or "") == f"**{'T' * 200}**\n\n```c++\nb\n```"
 
 
+def claude_files_export() -> list[dict]:
+    """A chat of claude.ai's "create files" era, its file work as the real export holds it
+    (tool names and inputs as exporters and parsers of real exports read them: ``create_file``
+    with ``path``, ``description``, ``file_text``; ``str_replace`` with ``path``,
+    ``old_str``, ``new_str``; ``view``, ``bash_tool``, ``present_files``; each followed by
+    its ``tool_result``)."""
+    def use(name, **inp):
+        return {"type": "tool_use", "id": f"toolu_{name}", "name": name, "input": inp}
+
+    def result(name, text):
+        return {"type": "tool_result", "tool_use_id": f"toolu_{name}", "name": name,
+                "content": [{"type": "text", "text": text}], "is_error": False}
+
+    def said(text):
+        return {"type": "text", "text": text}
+
+    out = "/mnt/user-data/outputs/"
+    code = "def area(r):\n    return 3.14 * r * r\n"
+    msgs = [
+        ("u1", "human", [said("Write area.py and a README for it.")]),
+        ("a1", "assistant", [
+            said("Here they are."),
+            use("create_file", path=out + "area.py", description="Circle area", file_text=code),
+            result("create_file", f"File created successfully: {out}area.py"),
+            use("bash_tool", command="python3 area.py", description="Run it"),
+            result("bash_tool", '{"returncode":0,"stdout":"","stderr":""}'),
+            use("create_file", path=out + "README.md", file_text="# Area\n\n```sh\nrun\n```\n"),
+            use("present_files", filepaths=[out + "area.py", out + "README.md"]),
+            said("Both are ready.")]),
+        ("u2", "human", [said("Use math.pi.")]),
+        ("a2", "assistant", [
+            use("view", path=out + "area.py"),
+            result("view", code),
+            use("str_replace", path=out + "area.py", old_str="3.14", new_str="math.pi"),
+            result("str_replace", "Successfully replaced string"),
+            use("str_replace", path=out + "area.py", old_str="def area",
+                new_str="import math\n\n\ndef area"),
+            use("str_replace", path="/home/claude/notes.txt", old_str="a", new_str="b"),
+            said("Done.")]),
+    ]
+    return [{"uuid": "c-files", "name": "Area", "created_at": "2025-11-01T10:00:00Z",
+             "updated_at": "2025-11-01T10:05:00Z", "chat_messages": [
+                 {"uuid": uid, "text": "", "content": blocks, "sender": sender,
+                  "created_at": f"2025-11-01T10:0{i}:00Z", "attachments": [], "files": []}
+                 for i, (uid, sender, blocks) in enumerate(msgs)]}]
+
+
+def test_claude_file_tools_are_kept_in_the_answers_like_artifacts(tmp_path, embedder):
+    """The files Claude wrote with its newer file tools come in as its artifacts do: the
+    file's name in bold, then its content in a fence of its extension's language; a later
+    ``str_replace`` is applied to the content it had (that answer shows the file as it left
+    it); one on a file this chat never created is a note with the new text; viewing,
+    running and presenting files are left out and counted as tool use."""
+    path = write_json(tmp_path / "conversations.json", claude_files_export())
+    store, rep = import_twice(tmp_path, path, embedder)
+    eps = episodes(store)
+    assert [e["user"] for e in eps] == ["Write area.py and a README for it.", "Use math.pi."]
+    assert eps[0]["reply"] == (
+        "Here they are.\n\n**area.py**\n\n```python\ndef area(r):\n"
+        "    return 3.14 * r * r\n```\n\n**README.md**\n\n````markdown\n# Area\n\n"
+        "```sh\nrun\n```\n````\n\nBoth are ready.")
+    assert eps[1]["reply"] == (
+        "**area.py**\n\n```python\nimport math\n\n\ndef area(r):\n"
+        "    return math.pi * r * r\n```\n\n"
+        "**notes.txt** (a change whose earlier text was not found; the new text):\n\n"
+        "```text\nb\n```\n\nDone.")
+    r = rep.details["skipped_reasons"]
+    assert r["tool use"] == 3 and r["tool result"] == 4  # bash_tool, present_files, view
+    store.close()
+
+
+def test_a_hostile_file_path_cannot_reshape_the_answer():
+    """A created file's path names it in bold and its extension opens the fence: a path with
+    lines, backticks or asterisks, 10 kB long, or an extension that is not a word, cannot
+    end the bold, open code of its own or close the fence (the chat's own formatter shows
+    the name in bold, and the content, whole, in one code block, after it)."""
+    from hela_desktop.importers.claude import Artifacts, file_call
+    from hela_desktop.ui.markdown_stream import format_all
+
+    arts = Artifacts()
+    hostile = "/x/" + "a`b**\n\n# Injected\n```\n" * 500 + "c`d.py`\n```"
+    assert len(hostile) > 10_000
+    aid, _ = arts.apply(file_call("create_file", {"path": hostile, "file_text": "x = 1\n"}),
+                        "artifact")
+    shown = arts.shown(aid or "")
+    head, body = shown.split("\n\n", 1)
+    assert "\n" not in head and "`" not in head and head.count("**") == 2
+    assert len(head) <= 204 and body == "```\nx = 1\n```"
+    segments = format_all([(shown, 0)])
+    assert "".join(t for t, st, _ in segments if st.bold).startswith("a b # Injected")
+    assert [t for t, st, _ in segments if st.block] == ["x = 1\n"]
+    assert not any(st.code or (st.bold and st.block) for _, st, _ in segments)
+    aid, _ = arts.apply(file_call("create_file", {"path": "notes.md`x", "file_text": "a"}), "k")
+    assert arts.shown(aid or "") == "**notes.md x**\n\n```\na\n```"  # "md`x": no language
+    assert file_call("create_file", {"path": "", "file_text": "a"}) is None
+    assert file_call("str_replace", "not an object") == "not an object"
+
+
 def test_claude_artifact_edits_do_not_multiply_a_large_artifact(tmp_path, embedder):
     """Many small edits of a large artifact do not copy it whole into every answer without
     bound: past the conversation's budget an answer shows the change alone."""

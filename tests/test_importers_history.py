@@ -410,6 +410,132 @@ def test_the_import_bar_goes_once_from_empty_to_full_weighted_by_time():
     assert report.TEXTS_PER_RECORD > 0
 
 
+def test_the_backup_before_an_import_has_its_part_of_the_bar():
+    """Importing into a data folder that holds memories first backs the memory file up, and
+    the bar stood still through it: an import of 2,000 exchanges that has nothing new to
+    embed (again, or a newer export) into a 50,000-memory file spent 0.39 s of 1.08 s
+    copying its 134 MB.  The backup is now a stage weighted by the file's bytes like the
+    others by their work, foreseen from the start: the bar moves through it, never back."""
+    from hela_desktop.memfile.report import STAGE_COST, ProgressText
+
+    size, records, backup = 3_300_000, 8_000, 134_000_000  # bytes, records, bytes
+    cost = {"reading": STAGE_COST["reading"] * size, "checking": STAGE_COST["checking"] * records,
+            "backup": STAGE_COST["backup"] * backup, "writing": STAGE_COST["writing"] * records}
+    assert cost["backup"] > cost["writing"] / 2  # not a rounding error: a third of the import
+    words, bars, at = ProgressText(backup_bytes=backup), [], {}
+
+    def run(name, start, end, steps, total):
+        words.stage(name, start, end)
+        at[name] = words.bar()[0] / 1000
+        for k in range(steps + 1):
+            words.progress(start + (end - start) * k // steps if end else total * k // steps,
+                           total)
+            bars.append(words.bar())
+
+    run("reading", 0, 0, 10, size)
+    run("checking", 0, records, 10, 2 * records)
+    run("backup", 0, backup, 20, backup)
+    assert words.text == "backing up your memories: 100 %"
+    during = [v for v, _ in bars[-21:]]
+    run("writing", records, 2 * records, 10, 2 * records)
+    values = [v for v, _ in bars]
+    assert values == sorted(values) and values[-1] == 1000  # once, never back
+    assert len(set(during)) == 21  # it moves with every step of the copy
+    # what was left when the copy began, split by expected time with the writing after it
+    # (reading and checking foresaw texts to embed: with nothing new there were none)
+    part = at["writing"] - at["backup"]
+    assert part == pytest.approx(
+        (1 - at["backup"]) * cost["backup"] / (cost["backup"] + cost["writing"]), abs=0.002)
+    assert part > 0.3
+    # with texts to embed, embedding leaves the backup and the writing their parts
+    words = ProgressText(backup_bytes=backup)
+    words.stage("checking", 0, records)
+    words.progress(records, 2 * records + 2000)
+    words.stage("embedding", records, records + 2000)
+    start = 1 - words.position
+    words.progress(records + 2000, 2 * records + 2000)
+    assert (1 - words.position) / start == pytest.approx(
+        (cost["backup"] + cost["writing"])
+        / (STAGE_COST["embedding"] * 2000 + cost["backup"] + cost["writing"]))
+    # not foreseen (no size given): it still takes its part of what is left, by its cost
+    late = ProgressText()
+    late.stage("checking", 0, records)
+    late.progress(records, 2 * records)
+    late.stage("backup", 0, backup)
+    late.progress(backup // 2, backup)
+    mid = late.bar()[0]
+    late.progress(backup, backup)
+    assert 0 < mid < late.bar()[0] < 1000
+
+
+def memories_folder(folder):
+    """A data folder whose memory file holds 5,000 memories (12 MB: three steps of a
+    backup's copy)."""
+    from hela_desktop.bench.pool import build_pool
+
+    with Store(folder) as s:
+        build_pool(s, 5000)
+    return folder
+
+
+def test_an_import_backs_up_as_a_stage_of_its_own(tmp_path):
+    """The backup made before writing is the stage "backup", between embedding and writing,
+    its progress the memory file's bytes copied; the window's bar moves through it.
+    Cancelling during it stops the import with nothing changed and no backup kept."""
+    import threading
+
+    import numpy as np
+
+    from hela_desktop import backups as B
+    from hela_desktop.memfile import ImportCancelled, ProgressText
+
+    folder = memories_folder(tmp_path / "d")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("\n\n".join(f"Thing number {i} I noted." for i in range(30)))
+
+    def embed(texts):
+        return np.ones((len(texts), 384), np.float32) / np.sqrt(384)
+
+    with Store(folder) as s:
+        size = B.before_import_bytes(s, 2)
+        assert size == s.path.stat().st_size > 8 * 2**20 and B.before_import_bytes(s, 0) == 0
+        words, seen, bars = ProgressText(size), [], []
+
+        def stage(name, start, end):
+            words.stage(name, start, end)
+            seen.append((name, start, end))
+
+        def progress(d, t):
+            words.progress(d, t)
+            bars.append((words.name, d, t, words.bar()[0]))
+
+        rep = import_file(s, notes, embedder=embed, stage=stage, progress=progress,
+                          backup_keep=2)
+        assert rep.backup and [n for n, *_ in seen] == \
+            ["reading", "checking", "embedding", "backup", "writing"]
+        assert ("backup", 0, size) in seen
+        copy = [(d, t, v) for name, d, t, v in bars if name == "backup"]
+        assert len(copy) >= 3 and copy[-1][:2] == (size, size)
+        assert [d for d, _, _ in copy] == sorted({d for d, _, _ in copy})
+        assert copy[0][2] < copy[-1][2]  # the bar moves through the copy
+        values = [v for *_, v in bars]
+        assert values == sorted(values) and values[-1] == 1000
+        # cancelled while the copy is made: no backup, nothing imported
+        made = sorted(B.backup_dir(s.path).iterdir())
+        before = s.count_episodes()
+        cancel = threading.Event()
+
+        def stop_in_backup(d, t):
+            if words.name == "backup":
+                cancel.set()
+
+        notes.write_text("A new thing.\n\nAnother new thing.")
+        with pytest.raises(ImportCancelled):
+            import_file(s, notes, embedder=embed, stage=words.stage, progress=stop_in_backup,
+                        cancel=cancel, backup_keep=2)
+        assert sorted(B.backup_dir(s.path).iterdir()) == made and s.count_episodes() == before
+
+
 def test_a_note_on_one_line_keeps_its_title_apart():
     """A note's memory is its title, a blank line and its text.  On one line (the memory
     block the model reads, the Memories table) it read "Noa My sister. Lives in Haifa.", and

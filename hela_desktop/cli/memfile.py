@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from ..backups import before_import_bytes
 from ..config import HelaParams, Settings
 from ..memfile import MemoryFileError, ProgressText, Selection, export_store, import_file
 from ..store import DB_FILE, DB_SUFFIXES, Store, StoreError
@@ -187,11 +188,12 @@ def _cli_import(args: argparse.Namespace) -> int:
     store = _open_store(args, dry_run=args.dry_run)
     if store is None:
         return EXIT_ENVIRONMENT
-    show = _ProgressPrinter(sys.stderr) if (args.progress or sys.stderr.isatty()) else None
+    keep = 0 if args.dry_run else _backup_keep(args)
+    show = _ProgressPrinter(sys.stderr, before_import_bytes(store, keep)) \
+        if (args.progress or sys.stderr.isatty()) else None
     try:
         with store:
-            rep = import_file(store, args.file, dry_run=args.dry_run, lam=lam,
-                              backup_keep=_backup_keep(args),
+            rep = import_file(store, args.file, dry_run=args.dry_run, lam=lam, backup_keep=keep,
                               progress=None if show is None else show.progress,
                               stage=None if show is None else show.stage)
     except MemoryFileError as exc:
@@ -216,8 +218,8 @@ def _cli_import(args: argparse.Namespace) -> int:
 class _ProgressPrinter(ProgressText):
     """Import progress on a terminal (one line rewritten) or a log (a line every 2 s)."""
 
-    def __init__(self, out: TextIO):
-        super().__init__()
+    def __init__(self, out: TextIO, backup_bytes: int = 0):
+        super().__init__(backup_bytes)
         self.out = out
         self.tty = out.isatty()
         self.last = 0.0

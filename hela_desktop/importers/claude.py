@@ -10,8 +10,11 @@ otherwise the messages are taken in order.  Text blocks are kept; so are the art
 Claude wrote (code, documents: a ``tool_use`` block named ``artifacts`` whose ``input``
 carries ``command`` create / rewrite / update, ``id``, ``type``, ``title``, ``language``,
 ``content``, or ``old_str`` / ``new_str`` for an update), as Markdown in the answer (see
-`Artifacts`); thinking, other tool use and tool results are left out and counted;
-attachments are named in the memory's provenance (their extracted text is not imported).
+`Artifacts`), and the files it wrote with its newer file tools (since claude.ai's "create
+files": ``create_file`` with ``path``, ``file_text``; ``str_replace`` with ``path``,
+``old_str``, ``new_str``; see `file_call`) the same way; thinking, other tool use (``view``,
+``bash_tool``, ``present_files``, …) and tool results are left out and counted; attachments
+are named in the memory's provenance (their extracted text is not imported).
 """
 
 from __future__ import annotations
@@ -28,7 +31,16 @@ _ROLES = {"human": "user", "user": "user", "assistant": "assistant"}
 _TYPE_LANGUAGE = {"text/markdown": "markdown", "text/html": "html", "image/svg+xml": "svg",
                   "application/vnd.ant.mermaid": "mermaid", "application/vnd.ant.react": "jsx",
                   "text/plain": "text"}
+# a created file's fence language from its extension (others: the extension itself, when it
+# is one word)
+_EXTENSION_LANGUAGE = {"py": "python", "js": "javascript", "mjs": "javascript", "ts": "typescript",
+                       "md": "markdown", "htm": "html", "sh": "bash", "yml": "yaml",
+                       "rs": "rust", "rb": "ruby", "kt": "kotlin", "cs": "csharp", "txt": "text",
+                       "h": "c", "hpp": "cpp", "cc": "cpp"}
+# claude.ai's file tools, each as the artifacts command it is
+_FILE_COMMANDS = {"create_file": "create", "str_replace": "update"}
 _TICKS = re.compile(r"^[ \t]*(`{3,})", re.MULTILINE)
+_UNSHOWN = str.maketrans("*`", "  ")  # a title is shown in bold: no emphasis or code of its own
 _LANGUAGE = re.compile(r"[\w+#.-]{1,40}(?![^\s])")  # "python", "c++", "objective-c"
 TITLE_MAX = 200  # characters of an artifact's title kept
 
@@ -91,8 +103,8 @@ class Artifacts:
                       "the new text):\n\n" + fenced(new, self.language.get(aid, "")))
 
     def _describe(self, aid: str, inp: dict) -> None:
-        title = " ".join((text_of(inp.get("title")) or "").replace("*", " ").split())
-        if title:  # one line, no Markdown emphasis of its own (it is shown in bold)
+        title = " ".join((text_of(inp.get("title")) or "").translate(_UNSHOWN).split())
+        if title:  # one line, no Markdown emphasis or code of its own (it is shown in bold)
             self.title[aid] = title[:TITLE_MAX]
         language = text_of(inp.get("language")) or \
             _TYPE_LANGUAGE.get(text_of(inp.get("type")) or "")
@@ -108,6 +120,24 @@ class Artifacts:
         content = self.content.get(aid, "")
         self.shown_chars += len(content)
         return f"**{self.name(aid)}**\n\n" + fenced(content, self.language.get(aid, ""))
+
+
+def file_call(name: Any, inp: Any) -> Any:
+    """A ``tool_use`` block's input as the ``artifacts`` tool's, for `Artifacts.apply`: a call
+    of claude.ai's file tools is one on an artifact whose id is the file's path, whose title
+    is the file's name and whose language comes from its extension (``create_file`` creates
+    it with ``file_text``, ``str_replace`` updates it); an ``artifacts`` call is as it is."""
+    command = _FILE_COMMANDS.get(name) if type(name) is str else None
+    if command is None or type(inp) is not dict:
+        return inp
+    path = text_of(inp.get("path"))
+    if not path:
+        return None  # (a call without a file: left out, counted)
+    title = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    ext = title.rsplit(".", 1)[-1].lower() if "." in title else ""
+    return {"command": command, "id": "file:" + path, "title": title,
+            "language": _EXTENSION_LANGUAGE.get(ext, ext), "content": inp.get("file_text"),
+            "old_str": inp.get("old_str"), "new_str": inp.get("new_str")}
 
 
 class ClaudeSource(ConversationList):
@@ -183,8 +213,9 @@ class ClaudeSource(ConversationList):
             kind = text_of(b.get("type")) or "unknown"
             if kind == "text" and type(b.get("text")) is str:
                 out.append(b["text"])
-            elif kind == "tool_use" and b.get("name") == "artifacts":
-                aid, note = artifacts.apply(b.get("input"), "artifact")
+            elif kind == "tool_use" and (b.get("name") == "artifacts" or
+                                         b.get("name") in _FILE_COMMANDS):
+                aid, note = artifacts.apply(file_call(b.get("name"), b.get("input")), "artifact")
                 if note is not None:
                     out.append(note)
                 elif aid is not None and (aid,) not in out:

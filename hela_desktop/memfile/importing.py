@@ -137,11 +137,13 @@ def import_file(
     `path` may also be a conversation export or a notes folder (see `hela_desktop.importers`).
     ``stage(name, start, end)`` announces each phase and the progress values it spans
     (``end`` 0 while unknown): ``"reading"`` (a conversation export is parsed; progress in
-    bytes), ``"checking"``, ``"embedding"`` (progress advances one per text), ``"writing"``.  Setting `cancel` (a `threading.Event`) stops the import at the next
-    progress step with `ImportCancelled`, the store unchanged.  `backup_keep` > 0: just
-    before writing into a store that holds memories, a backup of it is made
-    (``memory-…-before-import.sqlite3``, `hela_desktop.backups`; the newest `backup_keep`
-    kept), so that restoring it undoes the import (`ImportReport.backup`).
+    bytes), ``"checking"``, ``"embedding"`` (progress advances one per text), ``"backup"``
+    (with `backup_keep`, below; progress in bytes of the memory file), ``"writing"``.
+    Setting `cancel` (a `threading.Event`) stops the import at the next progress step with
+    `ImportCancelled`, the store unchanged (a backup it was making is not kept).
+    `backup_keep` > 0: just before writing into a store that holds memories, a backup of it
+    is made (``memory-…-before-import.sqlite3``, `hela_desktop.backups`; the newest
+    `backup_keep` kept), so that restoring it undoes the import (`ImportReport.backup`).
 
     Raises `MemoryFileError` (store unchanged) for any problem with the file.
     """
@@ -216,14 +218,28 @@ class _Import:
             report.embed_seconds = time.perf_counter() - t_emb
         report.embedded = len(plan.to_embed)
         done0 = plan.records + (0 if self.dry_run else len(plan.to_embed))
+        if plan.records:
+            self.back_up(report)
         self.enter("writing", done0, total)
-        from ..backups import BEFORE_IMPORT, holds_memories, make_backup
-
-        if self.backup_keep > 0 and plan.records and holds_memories(store):  # else nothing to keep
-            report.backup = make_backup(store, keep=self.backup_keep, suffix=BEFORE_IMPORT).name
         self.write(src, plan, vectors, report, done0, total)
         report.details = src.details
         return report, total
+
+    def back_up(self, report: ImportReport) -> None:
+        """The backup just before writing, when backups are kept and the store holds
+        memories: a stage of its own, its progress the memory file's bytes copied."""
+        from ..backups import BEFORE_IMPORT, before_import_bytes, make_backup
+
+        size = before_import_bytes(self.store, self.backup_keep)
+        if not size:
+            return  # none kept, or nothing to keep
+        self.enter("backup", 0, size)
+        progress = self.progress
+        report.backup = make_backup(
+            self.store, keep=self.backup_keep, suffix=BEFORE_IMPORT,
+            progress=None if progress is None else
+            lambda d, of: progress(size * d // max(of, 1), size)
+        ).name
 
     def write(self, src: _Source, plan: _Plan, vectors: Vectors, report: ImportReport,
               done: int, total: int) -> None:

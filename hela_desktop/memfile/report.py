@@ -195,29 +195,34 @@ def _left(seconds: float) -> str:
 
 
 # What each stage of an import costs, in seconds per unit of its progress (reading: a byte
-# of the export; checking and writing: a record; embedding: a text), and how much work an
-# export's bytes hold (records per byte, texts to embed per record), to foresee the stages
-# after reading.  Measured on a generated ChatGPT export of 3,000 conversations
-# (docs/benchmarks.md, "Import progress"); only their proportions matter.
-STAGE_COST = {"reading": 5e-8, "checking": 1.2e-5, "embedding": 0.025, "writing": 5e-5}
+# of the export; checking and writing: a record; embedding: a text; the backup before
+# writing: a byte of the memory file), and how much work an export's bytes hold (records
+# per byte, texts to embed per record), to foresee the stages after reading.  Measured on
+# generated ChatGPT exports (docs/benchmarks.md, "Import progress"); only their
+# proportions matter.
+STAGE_COST = {"reading": 5e-8, "checking": 1.2e-5, "embedding": 0.025, "backup": 2.5e-9,
+              "writing": 5e-5}
 RECORDS_PER_BYTE = 2.1e-3
 TEXTS_PER_RECORD = 0.25
-STAGES = ("reading", "checking", "embedding", "writing")
+STAGES = ("reading", "checking", "embedding", "backup", "writing")
 
 
 class ProgressText:
     """Import progress in words, for the command line and the app: feed it `stage` and
     `progress` (as `import_file` calls them) and read `text`, e.g. ``"embedding: 1200 of
     10000 texts (85 per s, about 2 min left)"``, and `bar` for one bar over the whole
-    import."""
+    import.  `backup_bytes`: what the backup made before writing will copy
+    (`backups.before_import_bytes`), so that the stages before it leave it its part."""
 
-    def __init__(self) -> None:
+    def __init__(self, backup_bytes: int = 0) -> None:
         self.name, self.start, self.end, self.t0 = "", 0, 0, time.perf_counter()
         self.text = ""
         self.position = 0.0  # of the whole import's bar, 0..1; never goes back
         self._at = 0.0  # where the stage began on the bar
         self._share: float | None = None  # the stage's part of the bar, once foreseen
         self._units: dict[str, float] = {}  # each stage's work, known or foreseen
+        if backup_bytes > 0:
+            self._units["backup"] = backup_bytes
 
     def stage(self, name: str, start: int, end: int) -> None:
         self.name, self.start, self.end, self.t0 = name, start, end, time.perf_counter()
@@ -274,5 +279,6 @@ class ProgressText:
             self.text = f"embedding: {n} of {of} texts{rate}"
         else:
             d, of = self.span(done, total)  # of this stage, as the window's bar shows it
-            self.text = f"{self.name or 'working'}: {100 * d / of if of else 0:.0f} %"
+            what = "backing up your memories" if self.name == "backup" else self.name or "working"
+            self.text = f"{what}: {100 * d / of if of else 0:.0f} %"
         return self.text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..paths import create_private_file, private_data_dir
@@ -106,14 +106,21 @@ class Store(EpisodeQueries, EdgeQueries, KnowledgeQueries, MessageQueries):
         finally:
             conn.close()
 
-    def copy_to(self, path: str | Path) -> None:
+    def copy_to(self, path: str | Path,
+                progress: Callable[[int, int], object] | None = None) -> None:
         """A consistent copy of the whole memory file at `path` (SQLite's online backup,
-        owner-only from the start; what a backup is, `hela_desktop.backups`)."""
+        owner-only from the start; what a backup is, `hela_desktop.backups`).
+        ``progress(pages copied, pages)`` after each 1,024 pages when given (an exception
+        it raises stops the copy)."""
         create_private_file(Path(path))
         dest = sqlite3.connect(str(path))
         try:
             with self._lock:
-                self.conn.backup(dest)
+                if progress is None:
+                    self.conn.backup(dest)
+                else:  # in steps: as fast (a 130 MB file: 0.31 s at once, 0.33 s in steps)
+                    self.conn.backup(dest, pages=1024,
+                                     progress=lambda _s, left, of: progress(of - left, of))
         finally:
             dest.close()
 

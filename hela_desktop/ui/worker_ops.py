@@ -112,9 +112,10 @@ def _export(w, a, arg) -> str:
 
 
 def _import(w, a, arg) -> str:
+    from ..backups import before_import_bytes
     from ..memfile import ImportCancelled, ProgressText, import_file
 
-    words = ProgressText()
+    words = ProgressText(before_import_bytes(a.store, a.settings.backup_keep))
 
     def progress(d: int, t: int) -> None:
         note = words.progress(d, t)
