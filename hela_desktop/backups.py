@@ -11,7 +11,9 @@ Deleting means it here too: a memory deleted for good (`forgetting.purge`) is er
 from every backup as well (`erase_in_backups`), and restoring a backup
 (`restore_backup`) never brings back a memory erased after it was made.  Restoring
 first keeps the memory file it replaces, as ``memory-…-before-restore.sqlite3``, so a
-restore can itself be undone.
+restore can itself be undone.  An import into a folder that holds memories first makes
+``memory-…-before-import.sqlite3``; the newest `IMPORT_BACKUPS_KEPT` of those are kept
+beside the daily ones, never in their place.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ _SUFFIX = ".sqlite3"
 _STAMP = "%Y-%m-%d-%H%M%S"
 BEFORE_RESTORE = "-before-restore"
 BEFORE_IMPORT = "-before-import"
+# the backups made before an import kept beside the daily ones (never more than `keep`):
+# enough to undo the last import and the one before it, without an afternoon of imports
+# pushing a week of daily backups out
+IMPORT_BACKUPS_KEPT = 2
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,11 @@ class Backup:
     def before_import(self) -> bool:
         """Made just before an import wrote anything (restoring it undoes the import)."""
         return self.path.stem.endswith(BEFORE_IMPORT)
+
+    @property
+    def daily(self) -> bool:
+        """One of the daily rotation (or made with Back up now): `keep` of them are kept."""
+        return not (self.before_restore or self.before_import)
 
     @property
     def note(self) -> str:
@@ -100,11 +111,12 @@ def list_backups(db_file: Path) -> list[Backup]:
 
 def due(db_file: Path, every_days: float, keep: int, now: float | None = None) -> bool:
     """Whether an automatic backup is due: backups are on (`keep` > 0) and the newest
-    regular one is at least `every_days` old (or there is none)."""
+    daily one (not one made before an import or a restore, which are kept apart) is at
+    least `every_days` old (or there is none)."""
     if keep <= 0:
         return False
     now = time.time() if now is None else now
-    made = [b.made_at for b in list_backups(db_file) if not b.before_restore]
+    made = [b.made_at for b in list_backups(db_file) if b.daily]
     return not made or now - max(made) >= every_days * 86400.0
 
 
@@ -191,7 +203,7 @@ def backup_if_due(store: Store, *, keep: int, every_days: float, log: bool = Tru
     if not due(store.path, every_days, keep) or not holds_memories(store):
         return None
     made = make_backup(store, keep=keep).to_dict()
-    made["kept"] = len([b for b in list_backups(store.path) if not b.before_restore])
+    made["kept"] = len([b for b in list_backups(store.path) if b.daily])
     if log:
         with store.transaction():
             store.log_activity("backup", {"file": made["file"], "kept": made["kept"]})
@@ -206,10 +218,14 @@ def delete_backup(path: Path) -> None:
 
 
 def prune(db_file: Path, keep: int) -> list[Path]:
-    """Delete the regular backups beyond the newest `keep`; the paths deleted."""
-    regular = [b for b in list_backups(db_file) if not b.before_restore]
+    """Delete the daily backups beyond the newest `keep`, and those made before an import
+    beyond the newest ``min(keep, IMPORT_BACKUPS_KEPT)``: an import's backup never takes a
+    day's place.  (A restore's is never deleted here.)  The paths deleted."""
+    found = list_backups(db_file)
+    daily = [b for b in found if b.daily]
+    imports = [b for b in found if b.before_import]
     gone = []
-    for b in regular[max(0, keep):]:
+    for b in daily[max(0, keep):] + imports[max(0, min(keep, IMPORT_BACKUPS_KEPT)):]:
         delete_backup(b.path)
         gone.append(b.path)
     return gone

@@ -70,6 +70,32 @@ def test_backups_are_made_named_listed_and_pruned(tmp_path):
     s.close()
 
 
+def test_backups_made_before_imports_never_push_the_daily_ones_out(tmp_path):
+    s, _ = _store(tmp_path / "d")
+    day = 86400.0
+    t0 = time.mktime((2026, 11, 1, 9, 30, 0, 0, 0, -1))
+    daily = [B.make_backup(s, keep=3, now=t0 + i * day) for i in range(3)]
+    # an afternoon of imports on the third day: each makes its backup and prunes with keep 3
+    imports = [B.make_backup(s, keep=3, now=t0 + 2.2 * day + i * 60, suffix=B.BEFORE_IMPORT)
+               for i in range(5)]
+    left = B.list_backups(s.path)
+    assert [b.name for b in left if b.daily] == [b.name for b in daily[::-1]]
+    # the newest 2 import backups, beside the daily ones
+    assert [b.name for b in left if b.before_import] == [imports[4].name, imports[3].name]
+    # the daily rotation looks at daily backups only: the imports' copies do not stand in
+    assert B.due(s.path, 1.0, 3, now=t0 + 3 * day)
+    made = B.backup_if_due(s, keep=3, every_days=1.0, log=False)
+    assert made is not None and made["kept"] == 3
+    assert len([b for b in B.list_backups(s.path) if b.before_import]) == 2
+    # keep 1: one of each; backups off (keep 0): none of either
+    B.prune(s.path, 1)
+    assert sorted((b.daily, b.before_import) for b in B.list_backups(s.path)) == [
+        (False, True), (True, False)]
+    B.prune(s.path, 0)
+    assert B.list_backups(s.path) == []
+    s.close()
+
+
 def test_deleting_for_good_erases_from_every_backup(tmp_path):
     s, secret = _store(tmp_path / "d")
     first = B.make_backup(s, now=time.time() - 86400)
