@@ -32,6 +32,7 @@ Every decision is written into the recall's ``extra`` (``gate``, ``bar``, ``simi
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -42,6 +43,11 @@ from . import facts
 from . import formulas as F
 from .config import GateParams
 from .events import Recall
+
+
+def names_word(message: str, word: str) -> bool:
+    """Does `message` say `word` ("ChatGPT", "Open WebUI"), as a whole word, in any case?"""
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", message, re.IGNORECASE) is not None
 
 
 def similarity_of(r: Recall) -> float:
@@ -86,14 +92,18 @@ class RelevanceGate:
         # a memory naming what the message names: the message is about that part of the
         # user's life, so it needs no more than a personal question's bar
         named_bar = F.evidence_bar(True, best, p.named_min, p.general_min, p.relative_margin)
-        # a question the user asked another assistant, with its imported answer: evidence
-        # about a topic, so it needs a general question's bar whatever the message
+        # a question the user asked another assistant, with its imported answer: part of
+        # the user's history, evidence about a subject, so it needs a general question's
+        # bar, and only for a message about the user's life or naming that assistant ("What
+        # did ChatGPT say about…"); a task or a general question is answered anew
         topic_bar = F.evidence_bar(False, best, p.personal_min, p.general_min, p.relative_margin)
         admitted, held = [], []
         for r in cands:
             s, st, kw, named = info[r.episode_id]
+            author = r.extra.get("answered_by")
+            history = bool(author) and (personal or bool(named) or names_word(message, author))
             need = F.memory_bar(bar, st, kw, p.keyword_relief, named_bar if named else None,
-                                topic_bar if r.extra.get("answered_by") else None)
+                                topic_bar if history else None)
             r.extra.update(similarity=round(s, 4), bar=round(min(need, 9.0), 4),
                            statement=st, personal=personal)
             if named:

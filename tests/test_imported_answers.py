@@ -91,7 +91,9 @@ def test_an_imported_question_comes_with_its_answer(make_assistant, tmp_path):
     f = _export(tmp_path / "conversations.json", [
         ("How do I make sourdough bread at home?", RECIPE, T0 - 90 * DAY),
         ("Can you recommend a podcast about history?",
-         "Try Hardcore History, The Rest Is History and In Our Time.", T0 - 80 * DAY)])
+         "Try Hardcore History, The Rest Is History and In Our Time.", T0 - 80 * DAY),
+        ("Write a poem about autumn leaves", "Golden leaves drift down, the maples glow…",
+         T0 - 70 * DAY)])
     import_file(a.store, f, embedder=a.embedder.embed)
     a.engine.reload_index()
     mems, done = _turn(a, "What was the sourdough recipe ChatGPT gave me?", T0)
@@ -107,8 +109,14 @@ def test_an_imported_question_comes_with_its_answer(make_assistant, tmp_path):
     why = " ".join(explain(m.extra))
     assert "the subject of this message" in why and "ChatGPT's imported answer" in why
     assert not a.last_turn.unrecalled  # the answer is from the user's history
-    # a task with nothing to do with it: no imported answer comes in
-    mems, _ = _turn(a, "Write me a haiku about the sea.", T0)
+    # a task, even one like an imported one, is done anew: no imported answer comes in
+    for task in ("Write me a haiku about the sea.", "Write me a poem about autumn"):
+        mems, _ = _turn(a, task, T0)
+        assert mems == [], task
+    # a message that is not about the user's life comes to it by naming the assistant
+    mems, _ = _turn(a, "What did ChatGPT say about podcasts on history?", T0)
+    assert [m.text for m in mems] == ["Can you recommend a podcast about history?"]
+    mems, _ = _turn(a, "What are good podcasts about history?", T0)
     assert mems == []
 
 
