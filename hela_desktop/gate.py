@@ -100,7 +100,7 @@ class RelevanceGate:
         admitted, held = [], []
         for r in cands:
             s, st, kw, named = info[r.episode_id]
-            author = r.extra.get("answered_by")
+            author = str(r.extra.get("answered_by") or "")
             history = bool(author) and (personal or bool(named) or names_word(message, author))
             need = F.memory_bar(bar, st, kw, p.keyword_relief, named_bar if named else None,
                                 topic_bar if history else None)
