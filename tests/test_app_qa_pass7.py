@@ -312,7 +312,7 @@ def test_a_memory_with_many_links_says_how_many_are_not_listed(qtbot, tmp_path):
     w = _window(qtbot, data_dir)
     g = w.graph
     _wait(qtbot, lambda: hub in g.data.nodes and any(len(r) for r in g._drawn_rows.values()), 20)
-    g._unfold_details()
+    g.unfold_details()
     g.select(hub)
     shown = g.details.toPlainText()
     assert "Neighbours (24, 24 learned)" in shown

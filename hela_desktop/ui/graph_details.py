@@ -90,7 +90,7 @@ class GraphDetailsMixin:
         show_html(self.details,
             f"<h3>{kind} #{node_id}</h3>"
             f"<p class='muted'>Created {fmt_time(n.get('created_at'))} · recalled "
-            f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
+            f"{int(n.get('access_count') or 0)}× · last used {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
             f"{text}<h4>Why it was last recalled</h4>"
             f"{recall_html(recall, self.label_of, details=self.recall_details)}"
             f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>")

@@ -437,11 +437,11 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             return
         nid = self.node_at(ev.scenePos())
         if nid is not None:
-            self._unfold_details()
+            self.unfold_details()
             self.select(nid)
             ev.accept()
 
-    def _unfold_details(self) -> None:
+    def unfold_details(self) -> None:
         """Open a detail pane that folded by itself: choosing a memory asks to see it."""
         if self.details is not None and not self.details.isVisible() and not self._details_user:
             self.details_button.setChecked(True)

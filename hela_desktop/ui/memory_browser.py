@@ -28,7 +28,12 @@ TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the t
 
 _ROOT = QtCore.QModelIndex()
 # "Answer": an imported memory's was written by another assistant (its tooltip says which)
-COLUMNS = ("★", "Created", "You", "Answer", "Recalled", "Last recalled")
+COLUMNS = ("★", "Created", "You", "Answer", "Recalled", "Last used")
+# "Last used", not "Last recalled": asking a question again word for word, or restoring a
+# memory, uses it without recalling it (a row read "0" recalls and a time last recalled)
+COLUMN_TIPS = {4: "How many answers recalled this memory",
+               5: "When this memory was last recalled, asked again word for word, or "
+                  "brought back (Undo, Restore)"}
 # what each column sorts by (`BrowseQuery.order`): the store sorts, so a big store sorts
 # all of its memories, not only the rows shown
 COLUMN_ORDERS = ("pinned", "created", "user", "assistant", "recalled", "last")
@@ -72,6 +77,8 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
                 role == QtCore.Qt.ItemDataRole.InitialSortOrderRole:  # first click: words A–Z,
             asc = QtCore.Qt.SortOrder.AscendingOrder  # pins, dates and counts most first
             return asc if section in (2, 3) else QtCore.Qt.SortOrder.DescendingOrder
+        if orientation == QtCore.Qt.Orientation.Horizontal and role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            return COLUMN_TIPS.get(section)
         return None
 
     def data(self, index, role=QtCore.Qt.ItemDataRole.DisplayRole):
@@ -613,9 +620,15 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.op.emit("pin", (e.id, not e.pinned))
 
     def delete_selected(self) -> None:
-        e = self.model.episode_at(self.table.currentIndex().row())
+        row = self.table.currentIndex().row()
+        e = self.model.episode_at(row)
         if e is None:
             return
+        # the row that takes its place is chosen once the rows come back, so that Delete
+        # can be pressed again and Edit / Pin / Delete stay usable
+        after = self.model.episode_at(row + 1) or self.model.episode_at(row - 1)
+        if after is not None:
+            self._want_memory = ("memories", after.id)
         self._undo.append(e.id)
         self.op.emit("delete", e.id)
         self._undo_changed()
@@ -625,6 +638,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         if not self._undo:
             return
         eid = self._undo.pop()
+        self._want_memory = ("memories", eid)  # chosen again once it is back
         self.op.emit("restore", eid)
         self._undo_changed()
 
