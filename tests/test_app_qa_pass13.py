@@ -118,7 +118,8 @@ def test_delete_in_memories_chooses_the_next_row_and_undo_the_restored_one(
     """After Delete in the Memories tab no row was chosen: Edit, Pin and Delete went grey
     and a second Delete did nothing (/work/exp/qa13u/shots/14-deleted.png); after Undo the
     memory came back unchosen.  The row that takes the deleted one's place is chosen, and
-    Undo chooses the memory it brought back."""
+    Undo chooses the memory it brought back (in the table only: a deleted memory's
+    selection in the graph is cleared, as before)."""
     from test_deleting import _memories_tab
 
     w, b = _memories_tab(qtbot, seed_dir(SEED), embedder)
@@ -128,6 +129,7 @@ def test_delete_in_memories_chooses_the_next_row_and_undo_the_restored_one(
     b.delete_selected()
     _wait(qtbot, lambda: b.model.rowCount() == len(SEED) - 1 and b.selected_id() == ids[2], 20)
     assert b.delete_button.isEnabled() and b.edit_button.isEnabled()
+    assert w.graph.selected is None  # only the table's choice: the graph is not told
     b.delete_selected()  # Delete again: the next one goes
     _wait(qtbot, lambda: b.model.rowCount() == len(SEED) - 2 and b.selected_id() == ids[3], 20)
     b.table.selectRow(b.model.rowCount() - 1)  # the last row: the one above takes its place
@@ -162,3 +164,19 @@ def test_the_last_column_says_used_not_recalled(qtbot, tmp_path):
     g.select(1)
     assert "recalled 0× · last used " in g.details.toPlainText()
     w.close()
+
+
+def test_the_timeline_of_an_answer_the_model_did_not_write_does_not_ask_for_a_message(qtbot):
+    """After "Forget that I'm allergic to peanuts" (answered by the app, 0 tokens) the
+    timeline under "Answer · message #24" said "Send a message: each row here will show
+    one memory…", as for an empty chat (/work/exp/qa13u/shots/40-archive.png)."""
+    from hela_desktop.ui.timeline import TimelineView
+
+    t = TimelineView()
+    qtbot.addWidget(t)
+    t.set_answer([], 0, "Answer · message #24")
+    assert t.empty_hint() == "No memories were active here: the model did not write this answer."
+    t.clear()  # a new chat: nothing sent yet
+    assert t.empty_hint().startswith("Send a message")
+    t.set_answer([], 60, "Answer · message #26")  # written, nothing recalled: as before
+    assert t.empty_hint().startswith("No memories were recalled for this answer")
