@@ -180,3 +180,32 @@ def test_the_timeline_of_an_answer_the_model_did_not_write_does_not_ask_for_a_me
     assert t.empty_hint().startswith("Send a message")
     t.set_answer([], 60, "Answer · message #26")  # written, nothing recalled: as before
     assert t.empty_hint().startswith("No memories were recalled for this answer")
+
+
+def test_the_details_pane_cuts_a_long_answer_before_why_it_was_recalled(qtbot, tmp_path):
+    """A memory whose answer ran to the 256-token limit filled the narrow detail pane:
+    "Why it was last recalled" began below its bottom edge (/work/exp/qa13u/shots/
+    09-node-details.png).  Your words stay whole; the answer is cut at a word after 300
+    characters (the whole of it: the Memories tab)."""
+    import numpy as np
+
+    from hela_desktop.ui.graph_details import ANSWER_SHOWN, shown_text
+
+    rambling = "O mesgo e a mudeira, pessocilada para todo o que eu ficará em um dia. " * 20
+    assert shown_text(f"You: {ANA}\nHeLa: Nice.") == f"You: {ANA}\nHeLa: Nice."
+    cut = shown_text(f"You: {ANA}\nHeLa: {rambling}")
+    assert cut.startswith(f"You: {ANA}\nHeLa: O mesgo e a mudeira") and cut.endswith("…")
+    assert len(cut.partition("\nHeLa: ")[2]) <= ANSWER_SHOWN
+    assert shown_text(ANA) == ANA  # no answer
+    data_dir = tmp_path / "data"
+    with Store(data_dir) as store:
+        eid = store.add_episode(ANA, rambling, np.ones(8, np.float32), created_at=1.7e9)
+    w = _window(qtbot, data_dir)
+    g = w.graph
+    _wait(qtbot, lambda: eid in g.data.nodes, 20)
+    g.unfold_details()
+    g.select(eid)
+    shown = g.details.toPlainText()
+    assert f"You: {ANA}" in shown and rambling.strip() not in shown
+    assert "Why it was last recalled" in shown
+    w.close()
