@@ -209,3 +209,38 @@ def test_the_details_pane_cuts_a_long_answer_before_why_it_was_recalled(qtbot, t
     assert f"You: {ANA}" in shown and rambling.strip() not in shown
     assert "Why it was last recalled" in shown
     w.close()
+
+
+def test_rename_shows_a_long_title_in_a_box_wide_enough_to_read(qtbot, tmp_path):
+    """A new chat is titled with its first message, up to 200 characters; Rename put it in
+    a box 150 pixels wide, showing "Where does my sister live?" and no more
+    (/work/exp/qa13u/shots/16-rename.png).  The box is at least 420 pixels wide, wider
+    for a long title (up to 760), and still answers what was typed."""
+    from PySide6 import QtWidgets
+
+    title = ("Can you help me plan a week in Lisbon with my sister Ana, who lives there, "
+             "and my cat Pixel, who hates trains?")
+    data_dir = tmp_path / "data"
+    with Store(data_dir) as store:
+        cid = store.add_conversation(title)
+    w = _window(qtbot, data_dir)
+    lst = w.conversations.list
+    _wait(qtbot, lambda: lst.count() == 1, 20)
+    lst.setCurrentRow(0)
+    seen = {}
+
+    def answer():
+        dlg = QtWidgets.QApplication.activeModalWidget()
+        edit = dlg.findChild(QtWidgets.QLineEdit)
+        seen.update(text=edit.text(), edit=edit.width(),
+                    needs=edit.fontMetrics().horizontalAdvance(title))
+        edit.setText("Lisbon week")
+        dlg.accept()
+
+    QtCore.QTimer.singleShot(200, answer)
+    with qtbot.waitSignal(w.conversations.renameRequested, timeout=5000) as sig:
+        w.conversations.rename_current()
+    assert sig.args == [cid, "Lisbon week"]
+    assert seen["text"] == title
+    assert seen["edit"] >= 380 and seen["edit"] >= min(seen["needs"], 700), seen
+    w.close()
