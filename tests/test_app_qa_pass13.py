@@ -244,3 +244,29 @@ def test_rename_shows_a_long_title_in_a_box_wide_enough_to_read(qtbot, tmp_path)
     assert seen["text"] == title
     assert seen["edit"] >= 380 and seen["edit"] >= min(seen["needs"], 700), seen
     w.close()
+
+
+def test_the_details_button_tells_the_truth_after_a_resize_behind_the_memories_tab(
+        qtbot, tmp_path):
+    """Widened while the Memories tab was in front (a maximised window, say), the graph
+    opened its detail pane but the Details button stayed "off": behind the tab the pane
+    was not visible yet (/work/exp/qa13u/shots/56-large.png).  The button follows what
+    the pane will show, and narrowing folds both again."""
+    w = _window(qtbot, _folder(tmp_path))
+    w.resize(1200, 800)
+    g = w.graph
+    _wait(qtbot, lambda: len(g.data.nodes) == 3, 20)
+    _wait(qtbot, lambda: not g.details_button.isChecked() and g.details.isHidden(), 5)
+    w.right_tabs.setCurrentIndex(1)  # Memories in front
+    w.resize(2000, 1000)
+    qtbot.wait(50)
+    w.right_tabs.setCurrentIndex(0)
+    _wait(qtbot, lambda: g.width() >= 760 and g.details.isVisible(), 5)
+    assert g.details_button.isChecked()
+    w.right_tabs.setCurrentIndex(1)
+    w.resize(1000, 700)
+    qtbot.wait(50)
+    w.right_tabs.setCurrentIndex(0)
+    _wait(qtbot, lambda: g.width() < 760, 5)
+    assert not g.details.isVisible() and not g.details_button.isChecked()
+    w.close()
