@@ -312,7 +312,7 @@ def test_a_memory_with_many_links_says_how_many_are_not_listed(qtbot, tmp_path):
     w = _window(qtbot, data_dir)
     g = w.graph
     _wait(qtbot, lambda: hub in g.data.nodes and any(len(r) for r in g._drawn_rows.values()), 20)
-    g._unfold_details()
+    g.unfold_details()
     g.select(hub)
     shown = g.details.toPlainText()
     assert "Neighbours (24, 24 learned)" in shown
@@ -392,7 +392,7 @@ def test_f2_and_delete_act_on_the_chosen_chat(qtbot, tmp_path, monkeypatch):
     _wait(qtbot, lambda: lst.count() == 1, 20)
     lst.setCurrentRow(0)
     lst.setFocus()
-    monkeypatch.setattr(QtWidgets.QInputDialog, "getText", lambda *_a, **_k: ("Lisbon trip", True))
+    monkeypatch.setattr(chat_list, "ask_title", lambda *_a, **_k: ("Lisbon trip", True))
     with qtbot.waitSignal(w.conversations.renameRequested, timeout=2000) as sig:
         qtbot.keyClick(lst, QtCore.Qt.Key.Key_F2)
     assert sig.args == [cid, "Lisbon trip"]

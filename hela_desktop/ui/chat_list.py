@@ -67,6 +67,25 @@ class ChatRowDelegate(BidiDelegate):
         painter.restore()
 
 
+RENAME_WIDTH = (420, 760)  # the Rename box's width in pixels: at least, at most
+
+
+def ask_title(parent: QtWidgets.QWidget, title: str) -> tuple[str, bool]:
+    """Rename chat: the title in a box wide enough to read it; Qt's getText made a box of
+    150 pixels for titles of up to 200 characters (/work/exp/qa13u/shots/16-rename.png)."""
+    dlg = QtWidgets.QInputDialog(parent)
+    dlg.setWindowTitle("Rename chat")
+    dlg.setLabelText("Title:")
+    dlg.setTextValue(title)
+    least, most = RENAME_WIDTH
+    wide = dlg.fontMetrics().horizontalAdvance(title) + 60
+    dlg.resize(max(least, min(most, wide)), dlg.sizeHint().height())
+    ok = dlg.exec() == QtWidgets.QDialog.DialogCode.Accepted
+    text = dlg.textValue()
+    dlg.deleteLater()
+    return text, ok
+
+
 class ConversationList(QtWidgets.QWidget):
     """Chats, newest first, with New / Rename / Delete."""
 
@@ -221,7 +240,7 @@ class ConversationList(QtWidgets.QWidget):
         cid, it = self.current_id(), self.list.currentItem()
         if cid is None:
             return
-        text, ok = QtWidgets.QInputDialog.getText(self, "Rename chat", "Title:", text=it.text())
+        text, ok = ask_title(self, it.text())
         if ok and text.strip():
             self.renameRequested.emit(cid, text.strip())
 

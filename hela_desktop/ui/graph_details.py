@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from PySide6 import QtCore, QtWidgets
 
+from ..prompt import shorten
 from .explain import graph_help_html, link_html, recall_html
 from .graph_model import LEARNED_MIN, GraphData, knowledge_kind_words, short_label
 from .plain import is_rtl
@@ -34,6 +35,19 @@ def lines_html(text: str) -> str:
         rtl = is_rtl(words if sep and len(speaker) <= 12 else line)
         out.append(f"<p style='margin:0'{' dir=rtl' if rtl else ''}>{html.escape(line) or '&nbsp;'}</p>")
     return "<div style='margin-bottom:8px'>" + "".join(out) + "</div>"
+
+
+ANSWER_SHOWN = 300  # characters of a memory's answer the pane shows (the whole: Memories)
+
+
+def shown_text(text: str) -> str:
+    """A memory's exchange as the pane shows it: your words whole, the answer cut at a word
+    after `ANSWER_SHOWN` characters; a 256-token answer pushed "Why it was last recalled"
+    below the pane (/work/exp/qa13u/shots/09-node-details.png)."""
+    head, sep, answer = text.partition("\nHeLa: ")
+    if not sep or len(answer) <= ANSWER_SHOWN:
+        return text
+    return f"{head}{sep}{shorten(answer, ANSWER_SHOWN)}"
 
 
 class GraphDetailsMixin:
@@ -75,7 +89,7 @@ class GraphDetailsMixin:
                 "<span class='muted'>(undo in Memories ▸ Knowledge)</span></p>")
             return
         kind = "Memory"
-        text = lines_html(n.get("text") or "")
+        text = lines_html(shown_text(n.get("text") or ""))
         nbrs = self.data.neighbours(node_id)
         n_learned = sum(1 for _, _, lp in nbrs if lp >= LEARNED_MIN)
         nb_html = "".join(
@@ -90,7 +104,7 @@ class GraphDetailsMixin:
         show_html(self.details,
             f"<h3>{kind} #{node_id}</h3>"
             f"<p class='muted'>Created {fmt_time(n.get('created_at'))} · recalled "
-            f"{int(n.get('access_count') or 0)}× · last {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
+            f"{int(n.get('access_count') or 0)}× · last used {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
             f"{text}<h4>Why it was last recalled</h4>"
             f"{recall_html(recall, self.label_of, details=self.recall_details)}"
             f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>")

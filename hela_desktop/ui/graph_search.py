@@ -47,7 +47,7 @@ class GraphSearchMixin:
     _ask_timer: QtCore.QTimer
     render: Callable[..., None]
     select: Callable[..., None]  # (node id or None, center=False)
-    _unfold_details: Callable[[], None]
+    unfold_details: Callable[[], None]
     _set_rings: Callable[[NodesItem, object], None]
     colors: GraphColors
     node_size: float
@@ -181,7 +181,7 @@ class GraphSearchMixin:
         cur = self._search_cursor
         self._search_cursor = (cur + step) % n if cur >= 0 else (0 if step > 0 else n - 1)
         self._say_matches()
-        self._unfold_details()
+        self.unfold_details()
         row = int(self.search_rows[self._search_cursor])
         if self.zoomed_out:  # a dot among hundreds, under topic names: closer, to read it
             x, y = self.xy[row]

@@ -437,13 +437,13 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             return
         nid = self.node_at(ev.scenePos())
         if nid is not None:
-            self._unfold_details()
+            self.unfold_details()
             self.select(nid)
             ev.accept()
 
-    def _unfold_details(self) -> None:
+    def unfold_details(self) -> None:
         """Open a detail pane that folded by itself: choosing a memory asks to see it."""
-        if self.details is not None and not self.details.isVisible() and not self._details_user:
+        if self.details is not None and self.details.isHidden() and not self._details_user:
             self.details_button.setChecked(True)
             self._toggle_details(True)
 
@@ -661,8 +661,11 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     def resizeEvent(self, e) -> None:  # noqa: N802
         super().resizeEvent(e)
         if self.details is not None and not self._details_user:
-            self.details.setVisible(self.width() >= 760)  # a narrow pane keeps the graph
-            self.details_button.setChecked(self.details.isVisible())
+            wide = self.width() >= 760  # a narrow pane keeps the graph
+            self.details.setVisible(wide)
+            # not isVisible(): behind the Memories tab the pane is shown yet not visible,
+            # and the button said "off" over a shown pane once the graph tab came back
+            self.details_button.setChecked(wide)
         if not self._user_moved_view:  # the view follows the window until the user zooms
             QtCore.QTimer.singleShot(0, lambda: self.fit(user=False))
 

@@ -470,6 +470,7 @@ class MainWindow(WindowChats):
             self.run_op("locate", int(nid))
             return
         self.right_tabs.setCurrentIndex(0)
+        self.graph.unfold_details()  # its text and why it was recalled, not only a ring
         self.graph.select(nid, center=True)
 
     def _located(self, found: dict) -> None:
@@ -598,6 +599,8 @@ class MainWindow(WindowChats):
             "Reflection: " if ev.trigger == "manual" else "While you were away: ")
         stay = 12000 if ev.trigger == "manual" else 0  # "While you were away" waits for you
         self.statusBar().showMessage(head + reflection_sentence(ev), stay)
+        if ev.backup and self._backups_dialog is not None:  # an open list shows the new one
+            self._backups_dialog.refresh()
 
     # ---- settings ---------------------------------------------------------------------
     def open_settings(self) -> None:

@@ -28,7 +28,12 @@ TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the t
 
 _ROOT = QtCore.QModelIndex()
 # "Answer": an imported memory's was written by another assistant (its tooltip says which)
-COLUMNS = ("★", "Created", "You", "Answer", "Recalled", "Last recalled")
+COLUMNS = ("★", "Created", "You", "Answer", "Recalled", "Last used")
+# "Last used", not "Last recalled": asking a question again word for word, or restoring a
+# memory, uses it without recalling it (a row read "0" recalls and a time last recalled)
+COLUMN_TIPS = {4: "How many answers recalled this memory",
+               5: "When this memory was last recalled, asked again word for word, or "
+                  "brought back (Undo, Restore)"}
 # what each column sorts by (`BrowseQuery.order`): the store sorts, so a big store sorts
 # all of its memories, not only the rows shown
 COLUMN_ORDERS = ("pinned", "created", "user", "assistant", "recalled", "last")
@@ -72,6 +77,8 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
                 role == QtCore.Qt.ItemDataRole.InitialSortOrderRole:  # first click: words A–Z,
             asc = QtCore.Qt.SortOrder.AscendingOrder  # pins, dates and counts most first
             return asc if section in (2, 3) else QtCore.Qt.SortOrder.DescendingOrder
+        if orientation == QtCore.Qt.Orientation.Horizontal and role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            return COLUMN_TIPS.get(section)
         return None
 
     def data(self, index, role=QtCore.Qt.ItemDataRole.DisplayRole):
@@ -194,6 +201,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.fetch: Callable[[BrowseQuery], None] | None = None
         self._want_knowledge: int | None = None  # select it when the Knowledge rows come
         self._want_memory: tuple[str, int] | None = None  # (tab, id): select when its rows come
+        # (chosen row, row to choose instead) once the rows come back after Delete or Undo
+        self._next_choice: tuple[int | None, int | None] | None = None
+        self._quiet = False  # choosing a row without telling the graph (`select_id`)
         self._undo: list[int] = []  # soft-deleted ids, most recent last
         # search by meaning plus keywords: callable(text) that asks the engine (the window
         # sets it once the embedder is ready); its answer comes to set_search_results
@@ -430,6 +440,11 @@ class MemoryBrowser(QtWidgets.QWidget):
 
     def _show_memories(self, query: BrowseQuery, eps: list, total: int) -> None:
         current = self.selected_id()
+        if self._next_choice is not None:  # after Delete or Undo (the graph is not told)
+            replaced, chosen = self._next_choice
+            self._next_choice = None
+            if current in (None, replaced):
+                current = chosen
         how = ""
         if query.search and self.semantic_search is not None:
             how = " · best match first" if query.ranked is not None else " · searching by meaning…"
@@ -447,6 +462,7 @@ class MemoryBrowser(QtWidgets.QWidget):
     def reset(self) -> None:
         """Forget the shown folder: its undo list, rankings and rows."""
         self._undo.clear()
+        self._next_choice = None
         self._undo_changed()
         self.set_search_results("", None)
         self.model.set_episodes([])
@@ -574,19 +590,24 @@ class MemoryBrowser(QtWidgets.QWidget):
         return None if e is None else e.id
 
     def select_id(self, eid: int, emit: bool = True) -> None:
+        """Choose memory `eid`'s row; `emit` False: without telling the graph (the row
+        change comes from the selection model, which blocking the table's signals left
+        to say it)."""
         for row, e in enumerate(self.model.episodes):
             if e.id == eid:
-                self.table.blockSignals(not emit)
-                self.table.selectRow(row)
+                self._quiet = not emit
+                try:
+                    self.table.selectRow(row)
+                finally:
+                    self._quiet = False
                 self.table.scrollTo(self.model.index(row, 0))
-                self.table.blockSignals(False)
                 break
         self._update_buttons()
 
     def _on_row(self, cur, _prev) -> None:
         self._update_buttons()
         e = self.model.episode_at(cur.row())
-        if e is not None:
+        if e is not None and not self._quiet:
             self.memorySelected.emit(e.id)
 
     def _update_buttons(self) -> None:
@@ -613,9 +634,14 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.op.emit("pin", (e.id, not e.pinned))
 
     def delete_selected(self) -> None:
-        e = self.model.episode_at(self.table.currentIndex().row())
+        row = self.table.currentIndex().row()
+        e = self.model.episode_at(row)
         if e is None:
             return
+        # the row that takes its place is chosen once the rows come back, so that Delete
+        # can be pressed again and Edit / Pin / Delete stay usable
+        after = self.model.episode_at(row + 1) or self.model.episode_at(row - 1)
+        self._next_choice = (e.id, after.id if after is not None else None)
         self._undo.append(e.id)
         self.op.emit("delete", e.id)
         self._undo_changed()
@@ -625,6 +651,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         if not self._undo:
             return
         eid = self._undo.pop()
+        self._next_choice = (self.selected_id(), eid)  # chosen again once it is back
         self.op.emit("restore", eid)
         self._undo_changed()
 

@@ -145,6 +145,8 @@ class TimelineView(QtWidgets.QWidget):
         if self.live or self.n_tokens:
             return ("No memories were recalled for this answer: none was close enough to "
                     "the message.")
+        if self.title:  # an answer of no tokens: a request to forget, done by the app
+            return "No memories were active here: the model did not write this answer."
         return "Send a message: each row here will show one memory and the tokens it was active for."
 
     def paintEvent(self, _e) -> None:  # noqa: N802

@@ -218,11 +218,17 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False) -> Sources
     words cut short, whole) from the recalls that were in its prompt (``stats["memories"]``,
     or the live answer's), in order, each memory once, and how many more; `unrecalled` (the
     turn's own finding) holds only when there are none.  Distilled knowledge is left out: it
-    restates memories in other words, and the line is about the user's own."""
+    restates memories in other words, and the line is about the user's own.  Memories of
+    the same words (a statement said twice is two memories) are named once, by the first:
+    the line read "“My sister Ana lives in Lisbon” · “My sister Ana lives in Lisbon”"."""
     seen: dict[int, str] = {}
+    words: set[str] = set()
     for r in recalls:
         if r.get("kind", "episode") == "episode" and r.get("text"):
-            seen.setdefault(r["episode_id"], " ".join(str(r["text"]).split()))
+            text = " ".join(str(r["text"]).split())
+            if r["episode_id"] not in seen and text.casefold() not in words:
+                seen[r["episode_id"]] = text
+                words.add(text.casefold())
     items = [(i, shorten(t, SOURCE_CHARS), t) for i, t in seen.items()]
     return Sources(items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN),
                    unrecalled and not items)
