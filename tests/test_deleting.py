@@ -341,9 +341,10 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
              ("I bake sourdough on Sundays.", other)])]
         for c in (mine, other):
             s.add_message(c, "user", "hello")
+        s.add_message(s.add_conversation("Small talk"), "user", "hi")
     reader = Store(folder)
     w = _window(qtbot, folder, embedder)
-    _wait(qtbot, lambda: w.embedder_ready and w.conversations.list.count() == 2, 60)
+    _wait(qtbot, lambda: w.embedder_ready and w.conversations.list.count() == 3, 60)
     lst = w.conversations.list
 
     def choose() -> bool:  # the list may be refilled meanwhile (a busy machine): again
@@ -373,16 +374,24 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
     QtCore.QTimer.singleShot(200, answer)
     w.conversations.delete_current()
     text, tick, ticked = seen[0]
-    assert "unless you delete them too" in text
-    assert tick and "Also delete the memories formed in it" in tick
+    assert "The 2 memories formed in it stay" in text and "unless you delete them too" in text
+    assert tick and "Also delete the 2 memories formed in it" in tick
     assert ticked is False  # keeping them is the default
     _wait(qtbot, lambda: reader.episode(ids[1]).deleted_at is not None, 20)
     assert reader.episode(ids[0]).deleted_at is not None  # one write: both at once
     assert reader.episode(ids[2]).deleted_at is None  # another chat's memory stays
-    _wait(qtbot, lambda: lst.count() == 1, 20)
+    _wait(qtbot, lambda: lst.count() == 2, 20)
     from hela_desktop.ui.window_status import op_message
 
     assert "with the memories formed in it" in op_message("delete_conv_memories", mine)[0]
+    # a chat that formed no memory (QA pass 13: the box was offered all the same): the
+    # question says so and offers nothing to tick
+    seen.clear()
+    tries.clear()
+    lst.setCurrentRow(next(i for i in range(lst.count()) if lst.item(i).text() == "Small talk"))
+    QtCore.QTimer.singleShot(200, answer)
+    w.conversations.delete_current()
+    assert seen[0][1] is None and "No memories were formed in it." in seen[0][0]
     reader.close()
     w.close()
 

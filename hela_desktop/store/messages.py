@@ -22,13 +22,18 @@ class MessageQueries(StoreBase):
         return int(cur.lastrowid or 0)
 
     def conversations(self) -> list[dict]:
+        """Every chat, newest activity first, with how many messages it holds and how many
+        memories were formed in it (not deleted: those a chat's deletion can take along)."""
         rows = self.conn.execute(
             "SELECT c.id, c.title, c.created_at, c.updated_at, "
-            "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) "
+            "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id), "
+            "(SELECT COUNT(*) FROM episodes e WHERE e.conversation_id = c.id "
+            "AND e.deleted_at IS NULL) "
             "FROM conversations c ORDER BY c.updated_at DESC, c.id DESC"
         ).fetchall()
         return [
-            dict(id=r[0], title=r[1], created_at=r[2], updated_at=r[3], messages=r[4])
+            dict(id=r[0], title=r[1], created_at=r[2], updated_at=r[3], messages=r[4],
+                 memories=r[5])
             for r in rows
         ]
 

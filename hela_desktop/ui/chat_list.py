@@ -15,6 +15,7 @@ from .theme import muted
 
 TIP_ROLE = QtCore.Qt.ItemDataRole.UserRole + 1  # a chat's own tooltip, before a search's line
 WHEN_ROLE = QtCore.Qt.ItemDataRole.UserRole + 2  # its last activity, short ("14:02", "3 Mar")
+MEMORIES_ROLE = QtCore.Qt.ItemDataRole.UserRole + 3  # memories formed in it (not deleted)
 
 
 def short_when(ts: float | None, now: float | None = None) -> str:
@@ -161,8 +162,12 @@ class ConversationList(QtWidgets.QWidget):
         for c in convs:
             item = QtWidgets.QListWidgetItem(c["title"])
             item.setData(QtCore.Qt.ItemDataRole.UserRole, c["id"])
-            said = f"{c['title']}\n{count(c['messages'], 'message')} · {format_when(c['updated_at'])}"
+            formed = int(c.get("memories") or 0)
+            said = (f"{c['title']}\n{count(c['messages'], 'message')}"
+                    + (f", {count(formed, 'memory', 'memories')}" if formed else "")
+                    + f" · {format_when(c['updated_at'])}")
             item.setData(TIP_ROLE, said)
+            item.setData(MEMORIES_ROLE, formed)
             item.setData(WHEN_ROLE, short_when(c.get("updated_at")))
             item.setToolTip(tip(said))
             self.list.addItem(item)
@@ -248,18 +253,25 @@ class ConversationList(QtWidgets.QWidget):
         cid, it = self.current_id(), self.list.currentItem()
         if cid is None:
             return
+        formed = int(it.data(MEMORIES_ROLE) or 0)
+        if formed:
+            said = (f"Its messages are removed. The {count(formed, 'memory', 'memories')} "
+                    "formed in it stay in the memory graph, unless you delete them too.")
+        else:  # nothing to take along: no choice to offer
+            said = "Its messages are removed. No memories were formed in it."
         box = message_box(QtWidgets.QMessageBox.Icon.Question, "Delete chat",
-                          f"Delete the chat “{it.text()}”?\n\nIts messages are removed. The "
-                          "memories formed in it stay in the memory graph, unless you "
-                          "delete them too.",
+                          f"Delete the chat “{it.text()}”?\n\n{said}",
                           QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
                           self)
-        also = QtWidgets.QCheckBox("Also delete the memories formed in it (restorable from "
-                                   "Memories ▸ Archive)")
-        box.setCheckBox(also)
+        also = None
+        if formed:
+            also = QtWidgets.QCheckBox(
+                f"Also delete the {count(formed, 'memory', 'memories')} formed in it "
+                "(restorable from Memories ▸ Archive)")
+            box.setCheckBox(also)
         if box.exec() == QtWidgets.QMessageBox.StandardButton.Yes:
-            (self.deleteWithMemoriesRequested if also.isChecked() else self.deleteRequested
-             ).emit(cid)
+            (self.deleteWithMemoriesRequested if also is not None and also.isChecked()
+             else self.deleteRequested).emit(cid)
 
     def _menu(self, pos) -> None:
         if self.list.itemAt(pos) is None:
