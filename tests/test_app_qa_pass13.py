@@ -270,3 +270,32 @@ def test_the_details_button_tells_the_truth_after_a_resize_behind_the_memories_t
     _wait(qtbot, lambda: g.width() < 760, 5)
     assert not g.details.isVisible() and not g.details_button.isChecked()
     w.close()
+
+
+def test_a_long_status_message_ends_in_an_ellipsis_and_shows_whole_on_hover(qtbot, tmp_path):
+    """A long "While you were away: …" line was cut mid-letter by the widgets on the right
+    ("… or not in your own words). C", /work/exp/qa13u/shots/44-find-graph.png).  It now
+    ends in "…" where it must, says all of it on hover, and a wider window shows more."""
+    from PySide6 import QtWidgets
+
+    w = _window(qtbot, _folder(tmp_path))
+    w.resize(1000, 700)
+    _wait(qtbot, lambda: w.statusBar().width() > 900, 10)
+    bar = w.statusBar()
+    text = ("While you were away: Read 1 group of related memories; nothing new to add (the "
+            "model's 3 suggestions were set aside: too short, repeated, or not in your own "
+            "words). Consolidated 4 memories and backed up your memories to backups/x.sqlite3.")
+    bar.showMessage(text, 60000)
+    shown = bar.currentMessage()
+    assert shown != text and shown.endswith("…") and text.startswith(shown[:-1])
+    assert bar.fontMetrics().horizontalAdvance(shown) <= bar.room()
+    assert text in bar.toolTip()
+    w.resize(1580, 700)
+    _wait(qtbot, lambda: len(bar.currentMessage()) > len(shown), 10)
+    assert text.startswith(bar.currentMessage().rstrip("…")) and text in bar.toolTip()
+    # a short one is left as it is; one Qt puts up itself (a status tip) is its own whole
+    bar.showMessage("Saved.", 5000)
+    assert bar.currentMessage() == "Saved." and bar.full_message == "Saved."
+    QtWidgets.QStatusBar.showMessage(bar, "Open a memory file")
+    assert bar.full_message == "Open a memory file" and "Open a memory file" in bar.toolTip()
+    w.close()

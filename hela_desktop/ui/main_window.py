@@ -44,7 +44,7 @@ from .window_chats import WindowChats
 from .window_files import FileJobs
 from .window_linking import TokenLinks
 from .window_menus import build_menus
-from .window_status import WindowStatus
+from .window_status import StatusBar, WindowStatus
 from .worker import GRAPH_LIMIT, AssistantClient
 
 FLUSH_MS = 30
@@ -92,6 +92,7 @@ class MainWindow(WindowChats):
 
         self._build_widgets()
         build_menus(self, self.files)
+        self.setStatusBar(StatusBar(self))
         self.status = WindowStatus(self.statusBar())
         self._connect_session()
         self._flush_timer = QtCore.QTimer(self)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from ..events import FORGET_FOOTER
 from ..prompt import shorten
@@ -14,6 +15,55 @@ from ..words import count
 from . import plain
 
 REFLECTING = "Reflecting on memories…"
+
+
+class StatusBar(QtWidgets.QStatusBar):
+    """A status bar whose passing message ends in "…" where the widgets on the right would
+    cut it (Qt cuts it mid-letter: "… not in your own words). C"); the whole of it is
+    `full_message`, shown on hover.  A resize fits it again for the time it has left."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.full_message = ""
+        self._shown = ""  # what was put up for it
+        self._until: float | None = None  # when the message goes (None: it stays)
+        # a message Qt puts up itself (an action's status tip) is its own whole text
+        self.messageChanged.connect(self._changed)
+
+    def _changed(self, text: str) -> None:
+        if text != self._shown:
+            self.full_message = self._shown = text
+
+    def showMessage(self, text: str, timeout: int | None = 0) -> None:  # noqa: N802 (Qt's)
+        timeout = timeout or 0
+        self.full_message = text
+        self._until = time.monotonic() + timeout / 1000 if timeout > 0 else None
+        self._shown = self.fitted(text)
+        super().showMessage(self._shown, timeout)
+
+    def room(self) -> int:
+        """The width the message may take: up to the first widget on the right."""
+        right = [w.x() for w in self.findChildren(QtWidgets.QWidget,
+                                                  options=QtCore.Qt.FindChildOption.FindDirectChildrenOnly)
+                 if w.isVisible() and not isinstance(w, QtWidgets.QSizeGrip) and w.x() > 0]
+        return (min(right) if right else self.width()) - 12  # the message's own margins
+
+    def fitted(self, text: str) -> str:
+        return self.fontMetrics().elidedText(text, QtCore.Qt.TextElideMode.ElideRight,
+                                             max(40, self.room()))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if not (self.full_message and self.currentMessage()):
+            return
+        left = 0 if self._until is None else int((self._until - time.monotonic()) * 1000)
+        if self._until is None or left > 0:
+            QtCore.QTimer.singleShot(0, lambda: self._refit(left))  # once laid out
+
+    def _refit(self, left: int) -> None:
+        if self.currentMessage() and self.full_message:
+            self._shown = self.fitted(self.full_message)
+            super().showMessage(self._shown, left)
 
 
 class WindowStatus:
@@ -34,7 +84,8 @@ class WindowStatus:
         for w in (self.busy_label, self.busy, self.memories, self.device, self.model):
             bar.addPermanentWidget(w)
         # a long line is cut where the widgets on the right begin: hovering shows it whole
-        bar.messageChanged.connect(lambda text: bar.setToolTip(plain.tip(text)))
+        bar.messageChanged.connect(lambda text: bar.setToolTip(
+            plain.tip(str(getattr(bar, "full_message", text)) if text else "")))
 
     def show_memories(self, n: int) -> None:
         self.memories.setText(f"{n} memor{'y' if n == 1 else 'ies'}")
