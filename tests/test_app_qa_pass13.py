@@ -299,3 +299,55 @@ def test_a_long_status_message_ends_in_an_ellipsis_and_shows_whole_on_hover(qtbo
     QtWidgets.QStatusBar.showMessage(bar, "Open a memory file")
     assert bar.full_message == "Open a memory file" and "Open a memory file" in bar.toolTip()
     w.close()
+
+
+def test_help_lists_every_shortcut_and_ctrl_z_undoes_a_deleted_memory(qtbot, seed_dir, embedder):
+    """Help had only About: nothing listed the keyboard shortcuts README promises, and Edit ▸
+    Undo delete memory did not show its key.  Help ▸ Keyboard shortcuts (F1) lists every
+    menu action's keys by its menu, and the widgets' own keys; the menu shows Ctrl+Z, which
+    in the Memories tab brings back the memory deleted last, while the message box keeps
+    its own undo."""
+    from PySide6 import QtGui
+    from test_deleting import _memories_tab
+
+    w, b = _memories_tab(qtbot, seed_dir(SEED), embedder)
+    _wait(qtbot, lambda: b.model.rowCount() == len(SEED), 20)
+    assert w.act_undo_delete.text().endswith("\t" + QtGui.QKeySequence(
+        QtGui.QKeySequence.StandardKey.Undo).toString(QtGui.QKeySequence.SequenceFormat.NativeText))
+    w.act_keys.trigger()
+    dlg = w.keys_dialog
+    assert dlg.isVisible() and dlg.windowTitle() == "Keyboard shortcuts"
+    t = dlg.table
+    rows = {(t.item(i, 0).text(), t.item(i, 1).text()) for i in range(t.rowCount())}
+    undo = QtGui.QKeySequence(QtGui.QKeySequence.StandardKey.Undo).toString(
+        QtGui.QKeySequence.SequenceFormat.NativeText)
+    assert {("Ctrl+N", "File ▸ New chat"), ("F1", "Help ▸ Keyboard shortcuts"),
+            (undo, "Edit ▸ Undo delete memory"), ("Ctrl+Q", "File ▸ Quit"),
+            ("Enter", "Send the message (message box)")} <= rows
+    assert any(k.startswith("Ctrl+") and what == "View ▸ Zoom in" for k, what in rows)
+    w.act_keys.trigger()  # again: the same window, raised
+    assert w.keys_dialog is dlg
+    dlg.close()
+    # Ctrl+Z: in the message box, its own undo; elsewhere, the deleted memory comes back
+    gone = b.model.episodes[0].id
+    b.table.selectRow(0)
+    b.delete_selected()
+    _wait(qtbot, lambda: b.model.rowCount() == len(SEED) - 1 and w.act_undo_delete.isEnabled(), 20)
+    w.activateWindow()
+    box = w.chat.input
+    box.setFocus()
+    _wait(qtbot, box.hasFocus, 5)
+    qtbot.keyClicks(box, "hello")
+    qtbot.keyClick(box, QtCore.Qt.Key.Key_Z, QtCore.Qt.KeyboardModifier.ControlModifier)
+    assert box.toPlainText() == "" and w.act_undo_delete.isEnabled()
+    assert b.model.rowCount() == len(SEED) - 1
+    from PySide6 import QtWidgets
+
+    w.activateWindow()  # a window's shortcut needs it active (the list was closed above)
+    _wait(qtbot, lambda: QtWidgets.QApplication.activeWindow() is w, 5)
+    b.table.setFocus()
+    _wait(qtbot, b.table.hasFocus, 5)
+    qtbot.keyClick(b.table, QtCore.Qt.Key.Key_Z, QtCore.Qt.KeyboardModifier.ControlModifier)
+    _wait(qtbot, lambda: b.model.rowCount() == len(SEED)
+          and gone in [e.id for e in b.model.episodes], 20)
+    w.close()

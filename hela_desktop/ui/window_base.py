@@ -49,6 +49,7 @@ class WindowBase(QtWidgets.QMainWindow):
     act_find: QtGui.QAction
     act_reflect: QtGui.QAction
     act_undo_delete: QtGui.QAction
+    act_keys: QtGui.QAction
     act_send: QtGui.QAction
     act_stop: QtGui.QAction
     act_regenerate: QtGui.QAction

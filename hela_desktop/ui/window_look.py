@@ -1,5 +1,5 @@
 """How the main window looks: chat text size, light / dark / system appearance, its place
-on the screen, About."""
+on the screen, About, and the list of keyboard shortcuts."""
 
 from __future__ import annotations
 
@@ -121,3 +121,74 @@ def about(w: WindowBase) -> None:
         f"<h3>HeLa Desktop {__version__}</h3><p>A private, offline assistant whose memory "
         "is a Hebbian associative graph you can watch form.</p>"
         f"<p>Data folder: {html.escape(str(w.data_dir))}</p>")
+
+
+# keys that belong to a widget rather than to a menu's action (README "Keyboard")
+WIDGET_KEYS = (
+    ("Enter", "Send the message (message box)"),
+    ("Shift+Enter", "A new line in the message"),
+    ("Esc", "Stop an answer; clear a search or filter box; close a dialog"),
+    ("Down", "From a search or filter box to its first result"),
+    ("Tab, Shift+Tab", "Chat list → chat → message box → graph or Memories, and back"),
+    ("F2", "Rename the chosen chat (chat list)"),
+    ("Delete", "Delete the chosen chat (chat list) or memory (Memories)"),
+    ("Enter (Memories)", "Edit the chosen memory"),
+    ("Enter, F3", "Next match of Find in graph, with its details"),
+    ("Shift+Enter, Shift+F3", "Previous match of Find in graph"),
+)
+
+
+def shortcut_rows(w: QtWidgets.QMainWindow) -> list[tuple[str, str]]:
+    """(keys, what they do) for every menu action with a shortcut, named by its menu
+    ("File ▸ New chat"), then the widgets' own keys (`WIDGET_KEYS`)."""
+    rows: list[tuple[str, str]] = []
+
+    def walk(menu: QtCore.QObject | None, path: str) -> None:
+        if not isinstance(menu, QtWidgets.QMenu):
+            return
+        for act in menu.actions():
+            text, _, hint = act.text().replace("&", "").partition("\t")
+            name = f"{path} ▸ {text}"
+            if act.menu() is not None:
+                walk(act.menu(), name)
+            elif act.shortcuts() or hint:  # a hint: a key a widget of the window owns
+                keys = ", ".join(k.toString(QtGui.QKeySequence.SequenceFormat.NativeText)
+                                 for k in act.shortcuts()) or hint
+                rows.append((keys, name))
+
+    for top in w.menuBar().actions():
+        walk(top.menu(), top.text().replace("&", ""))
+    return rows + list(WIDGET_KEYS)
+
+
+def keyboard_help(w: WindowBase) -> QtWidgets.QDialog:
+    """Help ▸ Keyboard shortcuts: every shortcut in one table, in a window that may stay
+    open beside the app while the keys are tried (made once, raised again)."""
+    dlg = getattr(w, "keys_dialog", None)
+    if dlg is None:
+        dlg = QtWidgets.QDialog(w)
+        dlg.setWindowTitle("Keyboard shortcuts")
+        rows = shortcut_rows(w)
+        table = QtWidgets.QTableWidget(len(rows), 2, dlg)
+        table.setHorizontalHeaderLabels(["Keys", "What they do"])
+        for i, (keys, what) in enumerate(rows):
+            for j, text in enumerate((keys, what)):
+                item = QtWidgets.QTableWidgetItem(text)
+                item.setFlags(QtCore.Qt.ItemFlag.ItemIsEnabled | QtCore.Qt.ItemFlag.ItemIsSelectable)
+                table.setItem(i, j, item)
+        table.verticalHeader().hide()
+        table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.horizontalHeader().setStretchLastSection(True)
+        table.resizeColumnToContents(0)
+        buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Close, dlg)
+        buttons.rejected.connect(dlg.close)
+        lay = QtWidgets.QVBoxLayout(dlg)
+        lay.addWidget(table)
+        lay.addWidget(buttons)
+        dlg.resize(620, 560)
+        dlg.table = table  # type: ignore[attr-defined]  # (for tests)
+        w.keys_dialog = dlg  # type: ignore[attr-defined]
+    dlg.show()
+    dlg.raise_()
+    dlg.activateWindow()
+    return dlg

@@ -6,6 +6,7 @@ from PySide6 import QtGui, QtWidgets
 
 from .window_base import WindowBase
 from .window_files import FileJobs
+from .window_look import keyboard_help
 
 
 def add_action(w: QtWidgets.QWidget, menu: QtWidgets.QMenu, text: str, slot, shortcut=None,
@@ -27,7 +28,12 @@ def build_menus(w: WindowBase, jobs: FileJobs) -> None:
     e = mb.addMenu("&Edit")
     w.act_find = add_action(w, e, "&Search memories", w.search_memories, "Ctrl+F")
     add_action(w, e, "Find in &graph", w.find_in_graph, "Ctrl+G")
-    w.act_undo_delete = add_action(w, e, "&Undo delete memory", w.browser.undo_delete, None,
+    # its key (Ctrl+Z) belongs to the Memories tab (a text box elsewhere keeps its own
+    # undo): the menu shows it after a tab, without taking it window-wide
+    undo_key = QtGui.QKeySequence(QtGui.QKeySequence.StandardKey.Undo).toString(
+        QtGui.QKeySequence.SequenceFormat.NativeText)
+    w.act_undo_delete = add_action(w, e, f"&Undo delete memory\t{undo_key}",
+                                   w.browser.undo_delete, None,
                                    "Bring back the memory deleted last in the Memories tab")
     w.act_undo_delete.setEnabled(False)  # until a memory is deleted
     w.browser.undoChanged.connect(w.act_undo_delete.setEnabled)
@@ -44,6 +50,8 @@ def build_menus(w: WindowBase, jobs: FileJobs) -> None:
     w.act_copy_answer = add_action(w, c, "&Copy last answer", w.copy_last_answer, "Ctrl+Shift+C")
     _view_menu(w, mb.addMenu("&View"))
     h = mb.addMenu("&Help")
+    w.act_keys = add_action(w, h, "&Keyboard shortcuts", lambda: keyboard_help(w), "F1",
+                            "Every keyboard shortcut in one list")
     add_action(w, h, "&About HeLa Desktop", w.about)
 
 
