@@ -351,3 +351,28 @@ def test_help_lists_every_shortcut_and_ctrl_z_undoes_a_deleted_memory(qtbot, see
     _wait(qtbot, lambda: b.model.rowCount() == len(SEED)
           and gone in [e.id for e in b.model.episodes], 20)
     w.close()
+
+
+def test_a_refused_key_in_settings_says_the_range(qtbot, tmp_path):
+    """Typing "99" into Memories per answer (at most 15) left "9" without a word, and
+    "5000" in Longest answer became 500 (/work/exp/qa13u/shots/34-settings-typed.png):
+    Qt refuses the key.  The box now says its range when it does, and in its tooltip."""
+    from PySide6 import QtWidgets
+
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    dlg = SettingsDialog(Settings(), tmp_path / "data")
+    qtbot.addWidget(dlg)
+    dlg.show()
+    box = dlg.max_memories
+    assert box.toolTip().endswith("From 1 to 15.")
+    assert dlg.backup_keep.range_words() == "From 0 (none) to 365 backups"
+    assert dlg.idle.range_words() == "From 0.5 to 1440.0 min"
+    box.setFocus()
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box, "99")
+    assert box.value() == 9
+    _wait(qtbot, lambda: QtWidgets.QToolTip.isVisible()
+          and QtWidgets.QToolTip.text() == "From 1 to 15", 5)
+    dlg.reject()

@@ -6,6 +6,7 @@ import copy
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -36,9 +37,38 @@ PROFILE_HELP = {
 }
 
 
+class _SaysItsRange:
+    """A spin box that says its range when a key is refused: typing "99" where at most 15
+    is allowed left "9" without a word (Qt refuses the key), so the range is shown beside
+    the box ("From 1 to 15"); its tooltip ends with the range too."""
+
+    def range_words(self) -> str:
+        box: Any = self  # a QSpinBox or a QDoubleSpinBox (the class it is mixed into)
+        lo, special = box.textFromValue(box.minimum()), box.specialValueText()
+        lo += f" ({special})" if special else ""
+        return f"From {lo} to {box.textFromValue(box.maximum())}{box.suffix()}"
+
+    def validate(self, text: str, pos: int) -> Any:  # Qt's override: refused keys end here
+        r = super().validate(text, pos)  # type: ignore[misc]
+        if (r[0] if isinstance(r, tuple) else r) == QtGui.QValidator.State.Invalid:
+            box: Any = self
+            QtWidgets.QToolTip.showText(box.mapToGlobal(QtCore.QPoint(0, box.height())),
+                                        self.range_words(), box)
+        return r
+
+
+class SpinBox(_SaysItsRange, QtWidgets.QSpinBox):
+    pass
+
+
+class DoubleSpinBox(_SaysItsRange, QtWidgets.QDoubleSpinBox):
+    pass
+
+
 def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=None, prefix=""):
-    """A spin box: QDoubleSpinBox when the range is given in floats, else QSpinBox."""
-    box = (QtWidgets.QDoubleSpinBox() if isinstance(lo, float) else QtWidgets.QSpinBox())
+    """A spin box: a double one when the range is given in floats; it says its range when
+    a typed key is refused (`_SaysItsRange`) and in its tooltip."""
+    box: SpinBox | DoubleSpinBox = DoubleSpinBox() if isinstance(lo, float) else SpinBox()
     if decimals is not None and isinstance(box, QtWidgets.QDoubleSpinBox):
         box.setDecimals(decimals)
     box.setRange(lo, hi)
@@ -47,7 +77,7 @@ def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=N
     box.setSuffix(suffix)
     box.setPrefix(prefix)
     box.setSpecialValueText(special)
-    box.setToolTip(tip)
+    box.setToolTip(f"{tip}\n{box.range_words()}." if tip else f"{box.range_words()}.")
     box.setValue(value)
     return box
 
