@@ -85,6 +85,10 @@ class LocalAnswer:
             turn.state.prefill_tokens += exc.evaluated
         turn.t_gen0 = time.perf_counter()
         self.guard = P.RepeatGuard(self._earlier_answers())
+        for r in turn.active:  # saying what the memories say is not copying an answer
+            self.guard.allow(turn.line_tokens(r))
+        for k in turn.knowledge:
+            self.guard.allow(llm.tokenize(P.knowledge_line(k.text), special=False))
         llm.start_sampling(s.temperature, s.top_p, seed=self.seed)
 
     def _earlier_answers(self, recent: int = 20) -> list[list[int]]:
@@ -149,6 +153,8 @@ class LocalAnswer:
         turn.state.prefill_tokens += n_eval
         record_pause(turn, n_eval, took, swap.shift)
         ids = record_swap(turn, swap, n)
+        for r in swap.added:
+            self.guard.allow(turn.line_tokens(r))
         return MemoryUpdateEvent(token_index=n, added=swap.added, removed=swap.dropped,
                                  active=ids, retrieve_ms=swap.retrieve_ms,
                                  prefill_tokens=n_eval, swap_ms=took * 1000)

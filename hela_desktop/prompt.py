@@ -315,29 +315,53 @@ def could_be_markup(text: str) -> bool:
 class RepeatGuard:
     """No-repeat n-grams: the next token may not complete a run of `n` tokens that already
     stands in an earlier answer (or earlier in this one).  `banned(history)` gives the tokens
-    to forbid after the tokens generated so far."""
+    to forbid after the tokens generated so far.
 
-    def __init__(self, references: Iterable[Sequence[int]] = (), n: int = 6):
+    Saying again what the prompt's memories say is not copying: a token that continues a
+    short run of the memory block (`allow`: the last ``allow_context`` tokens and it stand in
+    a memory line) is never banned for an earlier answer's sake.  Asked again in a new chat
+    "What is my dog called?", the guard had banned " Pixel" after "Your dog is called"
+    because an earlier answer said so, and the model named the dog "Puce".  The answer's
+    own runs stay banned whatever the memories say: it may not loop."""
+
+    def __init__(self, references: Iterable[Sequence[int]] = (), n: int = 6,
+                 allow_context: int = 2):
         self.n = n
-        self._next: dict[tuple[int, ...], set[int]] = {}
+        self.k = allow_context
+        self._next: dict[tuple[int, ...], set[int]] = {}  # earlier answers' runs
+        self._own: dict[tuple[int, ...], set[int]] = {}  # this answer's runs
+        self._allowed: dict[tuple[int, ...], set[int]] = {}  # the memory block's runs
         for ref in references:
             self.add(ref)
 
-    def add(self, tokens: Sequence[int]) -> None:
-        n = self.n
+    @staticmethod
+    def _runs(into: dict[tuple[int, ...], set[int]], tokens: Sequence[int], n: int) -> None:
         toks = list(tokens)
         for i in range(len(toks) - n + 1):
-            self._next.setdefault(tuple(toks[i:i + n - 1]), set()).add(toks[i + n - 1])
+            into.setdefault(tuple(toks[i:i + n - 1]), set()).add(toks[i + n - 1])
+
+    def add(self, tokens: Sequence[int]) -> None:
+        """An earlier answer: its runs of `n` may not be completed again."""
+        self._runs(self._next, tokens, self.n)
+
+    def allow(self, tokens: Sequence[int]) -> None:
+        """A memory line of the prompt: continuing its runs is saying what it says."""
+        self._runs(self._allowed, tokens, self.k + 1)
 
     def banned(self, generated: Sequence[int]) -> set[int]:
         if len(generated) < self.n - 1:
             return set()
-        return self._next.get(tuple(generated[-(self.n - 1):]), set())
+        key = tuple(generated[-(self.n - 1):])
+        earlier = self._next.get(key, set())
+        if earlier and self._allowed:
+            earlier = earlier - self._allowed.get(tuple(generated[-self.k:]), set())
+        own = self._own.get(key)
+        return earlier | own if own else earlier
 
     def push(self, generated: Sequence[int]) -> None:
         """Record the newest n-gram of the answer itself (it may not loop either)."""
         if len(generated) >= self.n:
-            self._next.setdefault(tuple(generated[-self.n:-1]), set()).add(generated[-1])
+            self._own.setdefault(tuple(generated[-self.n:-1]), set()).add(generated[-1])
 
 
 __all__ = ["MEMORY_HEADER", "MAX_ANSWER_CHARS", "answer_excerpt", "user_turn", "relative_day", "calendar_day", "memory_line",

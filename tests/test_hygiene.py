@@ -160,6 +160,23 @@ def test_repeat_guard_bans_the_next_token_of_a_copied_run():
     assert g.banned([8, 8, 8]) == {9}
 
 
+def test_repeat_guard_lets_an_answer_say_what_its_memories_say():
+    """An earlier answer "… 2 3 4" bans 4 after "1 2 3"; a memory line holding "2 3 4" (a
+    run of 3: two tokens of context and the next) makes 4 sayable again after "… 2 3", but
+    not after "… 9 3", and never lets the answer repeat its own run."""
+    g = P.RepeatGuard([[1, 2, 3, 4, 5]], n=4)
+    assert g.banned([1, 2, 3]) == {4}
+    g.allow([7, 2, 3, 4, 8])  # the memory line: runs (7 2 8?) -> (7,2)->3, (2,3)->4, (3,4)->8
+    assert g.banned([1, 2, 3]) == set()
+    assert g.banned([2, 3, 4]) == {5}  # (3, 4) -> 8 in the memory, not 5: still banned
+    g2 = P.RepeatGuard([[9, 9, 3, 4]], n=4)
+    g2.allow([2, 3, 4])
+    assert g2.banned([9, 9, 3]) == {4}  # context (9, 3) is not the memory's (2, 3)
+    g.push([1, 2, 3, 6])  # the answer's own run: banned though the memory allows nothing
+    g.allow([2, 3, 6])
+    assert g.banned([1, 2, 3]) == {6}
+
+
 # ------------------------------------------------------------- store and engine -----
 def test_the_users_words_are_the_key_not_the_answer(make_assistant):
     a = make_assistant()
@@ -398,6 +415,22 @@ def test_answers_do_not_copy_earlier_answers(make_assistant, settings):
     from hela_desktop.bench.personal import is_repeat
 
     assert not is_repeat(second.text, [first.text])
+
+
+def test_a_fact_asked_again_in_a_new_chat_is_answered_again(make_assistant):
+    """The no-repeat rule banned an earlier answer's run even where the memories say it:
+    asked "What is my dog called?" in a second new chat, the model could not write "Pixel"
+    after "Your dog is called" and named the dog "Puce".  Saying what the prompt's memories
+    say is allowed; the earlier answer is still not copied wholesale elsewhere."""
+    a = make_assistant()
+    a.engine.add_episodes([NewEpisode("We picked a name at last: my dog is called Pixel.",
+                                      created_at=T0 - 9 * DAY)])
+    answers = []
+    for i in range(3):
+        mems, done = _turn(a, "What is my dog called?", a.new_conversation(), now=T0 + i * 60)
+        assert [m.text for m in mems] == ["We picked a name at last: my dog is called Pixel."]
+        answers.append(done.text)
+    assert all("Pixel" in t for t in answers), answers
 
 
 def test_control_tokens_in_knowledge_and_messages_stay_text(make_assistant, embedder):
