@@ -196,11 +196,14 @@ class RelevanceGate:
 
     def _outdated_answers(self, admitted: list[Recall], qwords: set[str]
                           ) -> tuple[list[Recall], list[Recall]]:
-        """Another assistant's imported answer that an admitted statement of the user's,
-        at least ``supersede_after_hours`` newer, speaks against — the same thing the message
-        asks about (`_supersede`'s test) — is left out: the user's newer words win over
-        what an assistant said before ("suggest names for my puppy" → a list of names;
-        later "my dog is called Pixel")."""
+        """Another assistant's imported answer is left out when a statement of the user's,
+        admitted too and at least ``supersede_after_hours`` newer, answers the message about
+        as well on the same subject: similar to the imported question (cos ≥
+        ``same_subject_min``), sharing a word with the message, and no more than
+        ``relative_margin`` less similar to the message.  The user's newer words win over
+        what an assistant said before ("suggest names for my puppy" → a list of names; later
+        "my dog is called Pixel"), and an answer the user's words do not speak to stays
+        ("what should I pack for Lisbon?" beside "my sister lives in Lisbon")."""
         answers = [r for r in admitted
                    if r.extra.get("answered_by") and not r.extra.get("statement")]
         stmts = [r for r in admitted if r.extra.get("statement")]
@@ -208,14 +211,15 @@ class RelevanceGate:
             return admitted, []
         when, compare = self._same_thing(answers + stmts, qwords)
         gap = self.p.supersede_after_hours * F.SECONDS_PER_HOUR
+        said = {r.episode_id: set(facts.stems(r.text)) & qwords for r in stmts}
         out: list[Recall] = []
         for old in answers:
             for new in stmts:
                 a, b = old.episode_id, new.episode_id
-                if when.get(b, 0.0) - when.get(a, 0.0) < gap:
+                if (when.get(b, 0.0) - when.get(a, 0.0) < gap or not said[b]
+                        or similarity_of(new) < similarity_of(old) - self.p.relative_margin):
                     continue
-                similar, common = compare(a, b)
-                if similar and common & qwords:
+                if compare(a, b)[0]:
                     old.extra["gate"] = f"your newer words in #{b} replace this answer"
                     out.append(old)
                     break

@@ -132,13 +132,24 @@ def test_the_users_newer_words_replace_an_imported_answer(make_assistant):
         NewEpisode("We picked a name at last: my dog is called Pixel.",
                    created_at=T0 - 100 * DAY),
     ])
-    mems, _ = _turn(a, "What's my dog's name?", T0)
-    assert [m.episode_id for m in mems] == [pixel]
-    held = {r.episode_id: r.extra["gate"] for r in a.last_gate.held_back}
-    assert held[q] == f"your newer words in #{pixel} replace this answer"
-    assert "Max" not in _block(a)
+    for ask in ("What's my dog's name?", "What is my dog called?"):
+        mems, _ = _turn(a, ask, T0)
+        assert [m.episode_id for m in mems] == [pixel], ask
+        held = {r.episode_id: r.extra["gate"] for r in a.last_gate.held_back}
+        assert held[q] == f"your newer words in #{pixel} replace this answer"
+        assert "Max" not in _block(a)
     mems, _ = _turn(a, "Any names for a goldfish?", T0)
     assert own not in [m.episode_id for m in mems]
+    # newer words of the user's that do not answer the message as well keep the answer in:
+    # "my sister lives in Lisbon" says nothing about what to pack
+    trip, ana = a.engine.add_episodes([
+        NewEpisode("What should I pack for a weekend in Lisbon in March?",
+                   "Layers, a light rain jacket and shoes for the hills.",
+                   created_at=T0 - 60 * DAY, source="chatgpt"),
+        NewEpisode("My sister Ana lives in Lisbon.", created_at=T0 - 30 * DAY)])
+    mems, _ = _turn(a, "What should I pack for Lisbon?", T0)
+    assert trip in [m.episode_id for m in mems]
+    assert "a light rain jacket" in _block(a)
     # before the user's own words were said, the imported answer is the evidence there is
     b = make_assistant(a.data_dir.parent / "other")
     b.engine.add_episodes([NewEpisode("Can you suggest names for my new puppy?",
