@@ -86,6 +86,19 @@ def keywords(text: str) -> list[str]:
     return out
 
 
+def content_words(text: str, min_len: int = 3) -> list[str]:
+    """`text`'s content words as written (case kept: "Pixel"), stopwords and words shorter
+    than `min_len` removed, order kept, no repeats."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for w in _KW_WORD.findall(text):
+        if len(w) < min_len or w.lower() in STOPWORDS or w in seen:
+            continue
+        seen.add(w)
+        out.append(w)
+    return out
+
+
 def stem(word: str) -> str:
     """A crude stem: one common suffix off, then the first five letters ("cooks" and
     "cooking" match, "hiked" and "hiking" too)."""

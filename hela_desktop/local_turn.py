@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
+from . import facts
 from . import prompt as P
 from .events import Event, MemoryUpdateEvent, TokenEvent
 from .kvcache import PrefillStopped, chat_tag
@@ -86,10 +87,16 @@ class LocalAnswer:
         turn.t_gen0 = time.perf_counter()
         self.guard = P.RepeatGuard(self._earlier_answers())
         for r in turn.active:  # saying what the memories say is not copying an answer
-            self.guard.allow(turn.line_tokens(r))
+            self._allow(turn.line_tokens(r), r.text)
         for k in turn.knowledge:
-            self.guard.allow(llm.tokenize(P.knowledge_line(k.text), special=False))
+            self._allow(llm.tokenize(P.knowledge_line(k.text), special=False), k.text)
         llm.start_sampling(s.temperature, s.top_p, seed=self.seed)
+
+    def _allow(self, line: list[int], text: str) -> None:
+        """What a memory line lets an answer say again (`RepeatGuard.allow`, `allow_words`)."""
+        self.guard.allow(line)
+        for word in facts.content_words(text):
+            self.guard.allow_words(self.llm.tokenize(" " + word, special=False))
 
     def _earlier_answers(self, recent: int = 20) -> list[list[int]]:
         """Token ids of earlier answers an answer may not copy runs from: this chat's
@@ -154,7 +161,7 @@ class LocalAnswer:
         record_pause(turn, n_eval, took, swap.shift)
         ids = record_swap(turn, swap, n)
         for r in swap.added:
-            self.guard.allow(turn.line_tokens(r))
+            self._allow(turn.line_tokens(r), r.text)
         return MemoryUpdateEvent(token_index=n, added=swap.added, removed=swap.dropped,
                                  active=ids, retrieve_ms=swap.retrieve_ms,
                                  prefill_tokens=n_eval, swap_ms=took * 1000)

@@ -319,10 +319,11 @@ class RepeatGuard:
 
     Saying again what the prompt's memories say is not copying: a token that continues a
     short run of the memory block (`allow`: the last ``allow_context`` tokens and it stand in
-    a memory line) is never banned for an earlier answer's sake.  Asked again in a new chat
-    "What is my dog called?", the guard had banned " Pixel" after "Your dog is called"
-    because an earlier answer said so, and the model named the dog "Puce".  The answer's
-    own runs stay banned whatever the memories say: it may not loop."""
+    a memory line), or a token of one of its content words (`allow_words`: "Pixel" after
+    "Your dog's name is"), is never banned for an earlier answer's sake.  Asked again in a
+    new chat "What is my dog called?", the guard had banned " Pixel" after "Your dog is
+    called" because an earlier answer said so, and the model named the dog "Puce".  The
+    answer's own runs stay banned whatever the memories say: it may not loop."""
 
     def __init__(self, references: Iterable[Sequence[int]] = (), n: int = 6,
                  allow_context: int = 2):
@@ -331,6 +332,7 @@ class RepeatGuard:
         self._next: dict[tuple[int, ...], set[int]] = {}  # earlier answers' runs
         self._own: dict[tuple[int, ...], set[int]] = {}  # this answer's runs
         self._allowed: dict[tuple[int, ...], set[int]] = {}  # the memory block's runs
+        self._words: set[int] = set()  # tokens of the memory block's content words
         for ref in references:
             self.add(ref)
 
@@ -348,13 +350,18 @@ class RepeatGuard:
         """A memory line of the prompt: continuing its runs is saying what it says."""
         self._runs(self._allowed, tokens, self.k + 1)
 
+    def allow_words(self, tokens: Iterable[int]) -> None:
+        """The tokens of a content word of the memory block: sayable again wherever."""
+        self._words.update(tokens)
+
     def banned(self, generated: Sequence[int]) -> set[int]:
         if len(generated) < self.n - 1:
             return set()
         key = tuple(generated[-(self.n - 1):])
         earlier = self._next.get(key, set())
-        if earlier and self._allowed:
-            earlier = earlier - self._allowed.get(tuple(generated[-self.k:]), set())
+        if earlier and (self._allowed or self._words):
+            earlier = (earlier - self._words
+                       - self._allowed.get(tuple(generated[-self.k:]), set()))
         own = self._own.get(key)
         return earlier | own if own else earlier
 
