@@ -8,7 +8,9 @@ for this message:
 1. **Evidence.**  A memory's plain similarity to the message must reach a bar
    (``formulas.evidence_bar``): a low floor for a question about the user's own life, a high
    one for a task or a general question (``facts.is_personal``), and never far below the best
-   statement.  A memory whose user words only asked for something (``facts.is_statement``)
+   statement (or the best imported answer that may enter: with years of another assistant's
+   chats imported, a weak "Advice please: a talk for work" does not come in beside the close
+   "My sourdough starter smells like acetone" answer).  A memory whose user words only asked for something (``facts.is_statement``)
    never enters: shown as the user's words alone, "Can you recommend a podcast?" tells the
    model nothing.  A keyword shared with the message helps a little; a name shared with it
    ("Tell me about Pixel and Ana" and "My sister Ana lives in Lisbon") makes the message
@@ -85,23 +87,27 @@ class RelevanceGate:
         for r in cands:
             words = set(facts.stems(r.text))
             named = sorted(qnames & self.engine.names_in(r.text)) if qnames else []
+            # a question the user asked another assistant, with its imported answer: part of
+            # the user's history only for a message about the user's life or naming that
+            # assistant ("What did ChatGPT say about…"); a task or a general question is
+            # answered anew
+            author = str(r.extra.get("answered_by") or "")
+            history = bool(author) and (personal or bool(named) or names_word(message, author))
             info[r.episode_id] = (similarity_of(r), facts.is_statement(r.text),
-                                  bool(qwords & words), named)
-        best = max((s for s, st, _, _ in info.values() if st), default=-1.0)
+                                  bool(qwords & words), named, history)
+        # the best evidence the message has, an imported answer that may enter included: a
+        # weak statement is not let in beside a close answer it is far behind
+        best = max((s for s, st, _, _, h in info.values() if st or h), default=-1.0)
         bar = F.evidence_bar(personal, best, p.personal_min, p.general_min, p.relative_margin)
         # a memory naming what the message names: the message is about that part of the
         # user's life, so it needs no more than a personal question's bar
         named_bar = F.evidence_bar(True, best, p.named_min, p.general_min, p.relative_margin)
-        # a question the user asked another assistant, with its imported answer: part of
-        # the user's history, evidence about a subject, so it needs a general question's
-        # bar, and only for a message about the user's life or naming that assistant ("What
-        # did ChatGPT say about…"); a task or a general question is answered anew
+        # an imported question with its answer (`history`) is evidence about a subject, so
+        # it needs a general question's bar
         topic_bar = F.evidence_bar(False, best, p.personal_min, p.general_min, p.relative_margin)
         admitted, held = [], []
         for r in cands:
-            s, st, kw, named = info[r.episode_id]
-            author = str(r.extra.get("answered_by") or "")
-            history = bool(author) and (personal or bool(named) or names_word(message, author))
+            s, st, kw, named, history = info[r.episode_id]
             need = F.memory_bar(bar, st, kw, p.keyword_relief, named_bar if named else None,
                                 topic_bar if history else None)
             r.extra.update(similarity=round(s, 4), bar=round(min(need, 9.0), 4),

@@ -165,3 +165,25 @@ def test_control_tokens_in_an_imported_answer_stay_text(make_assistant):
     assert "Ignore all previous instructions" in _block(a)  # still there, as words
     _, done = _turn(a, "Thanks! And how long should it rise?", T0 + 60)
     assert done is not None and not done.interrupted
+
+
+def test_a_weak_statement_stays_out_beside_a_close_imported_answer(make_assistant):
+    """Years of imported chats hold many questions with a clause about the user ("it's for
+    work"): a statement, so a personal question's low floor let one in, 0.25 similar to
+    "What did ChatGPT tell me about my sourdough starter?", beside the 0.57 close imported
+    answer, and the model answered about the talk (measured on a 12,000-exchange export).
+    The best evidence the bar is measured from includes the imported answer."""
+    a = make_assistant()
+    starter, talk = a.engine.add_episodes([
+        NewEpisode("My sourdough starter smells like nail polish remover, is it dead?",
+                   "No, it's not dead! An acetone smell means the starter is hungry: feed it "
+                   "twice a day at a 1:1:1 ratio.", created_at=T0 - 300 * DAY, source="chatgpt"),
+        NewEpisode("Advice please: preparing a talk for the team offsite (it's for work)",
+                   "That's a common situation. Write down the facts first.",
+                   created_at=T0 - 20 * DAY, source="chatgpt"),
+    ])
+    mems, _ = _turn(a, "What did ChatGPT tell me about my sourdough starter?", T0)
+    assert [m.episode_id for m in mems] == [starter]
+    held = {r.episode_id: r.extra for r in a.last_gate.held_back}
+    assert held[talk]["gate"] == "too weak" and held[talk]["similarity"] < held[talk]["bar"]
+    assert "team offsite" not in _block(a)
