@@ -86,6 +86,13 @@ class MessageQueries(StoreBase):
         with self.transaction():
             self.conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
 
+    def conversation_title(self, conversation_id: int) -> str | None:
+        """The chat's title (None: no such chat): one row, where `conversations()` counts
+        every chat's messages and memories (about 0.03-0.1 s with 3,000 imported chats)."""
+        row = self.conn.execute("SELECT title FROM conversations WHERE id = ?",
+                                (conversation_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     def conversation_uid(self, conversation_id: int) -> str | None:
         """The chat's uid (the same in every copy of the file: backups, exports)."""
         row = self.conn.execute("SELECT uid FROM conversations WHERE id = ?",
