@@ -23,7 +23,8 @@ class MessageQueries(StoreBase):
 
     def conversations(self) -> list[dict]:
         """Every chat, newest activity first, with how many messages it holds and how many
-        memories were formed in it (not deleted: those a chat's deletion can take along)."""
+        memories were formed in it (not deleted: those a chat's deletion can take along;
+        counted from the ``episodes_conversation_live`` index, `schema.INDEXES`)."""
         rows = self.conn.execute(
             "SELECT c.id, c.title, c.created_at, c.updated_at, "
             "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id), "
