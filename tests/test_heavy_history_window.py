@@ -33,3 +33,25 @@ def test_a_recalled_memory_outside_the_graph_is_named_by_its_words(qtbot, tmp_pa
     assert view.label_of(shown) == "My dog is called Pixel."
     assert view.label_of(old + 1) == ""  # nothing known of it: the "#id" before it says all
     store.close()
+
+
+def test_the_answer_column_shows_an_answers_words_not_its_markup(tmp_path):
+    """Every row of a big ChatGPT import showed "Sure! Here's a simple **focacci…" and code
+    answers their fence line; the cell shows the words (the tooltip keeps the answer)."""
+    from PySide6 import QtCore
+
+    from hela_desktop.ui.memory_browser import EpisodeTableModel
+
+    answer = ("Sure! Here's a simple **focaccia**:\n\n### Ingredients\n- 500 g flour\n\n"
+              "```python\nprint('bake')\n```\n" + "Knead well. " * 40)
+    with Store(tmp_path) as s:
+        eid = s.add_episode("Give me a recipe for focaccia", answer, np.ones(4, "float32"),
+                            source="chatgpt")
+        ep = s.episodes([eid])[eid]
+    model = EpisodeTableModel()
+    model.set_episodes([ep])
+    cell = model.data(model.index(0, 3), QtCore.Qt.ItemDataRole.DisplayRole)
+    assert cell.startswith("Sure! Here's a simple focaccia: Ingredients - 500 g flour")
+    assert "**" not in cell and "#" not in cell and "```" not in cell and len(cell) <= 120
+    tip = model.data(model.index(0, 3), QtCore.Qt.ItemDataRole.ToolTipRole)
+    assert "**focaccia**" in tip
