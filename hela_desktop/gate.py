@@ -133,7 +133,7 @@ class RelevanceGate:
             ordered += [x for x in assoc if x.spread_from == r.episode_id]
         admitted = ordered
         kept, superseded = self._supersede(admitted, qwords)
-        kept, outdated = self._outdated_answers(kept, qwords)
+        kept, outdated = self._outdated_answers(kept, qwords, message)
         return GateResult(kept, held + outdated, superseded, personal, bar)
 
     # ---- associations through a shared name -----------------------------------------
@@ -200,15 +200,18 @@ class RelevanceGate:
             return similar, words[a] & words[b]
         return when, compare
 
-    def _outdated_answers(self, admitted: list[Recall], qwords: set[str]
+    def _outdated_answers(self, admitted: list[Recall], qwords: set[str], message: str = ""
                           ) -> tuple[list[Recall], list[Recall]]:
         """Another assistant's imported answer that an admitted statement of the user's,
         at least ``supersede_after_hours`` newer, speaks against — the same thing the message
         asks about (`_supersede`'s test) — is left out: the user's newer words win over
         what an assistant said before ("suggest names for my puppy" → a list of names;
-        later "my dog is called Pixel")."""
+        later "my dog is called Pixel").  A message naming that assistant asks what it said
+        ("What did ChatGPT suggest for my back pain?"): its answer stays, beside the user's
+        newer words."""
         answers = [r for r in admitted
-                   if r.extra.get("answered_by") and not r.extra.get("statement")]
+                   if r.extra.get("answered_by") and not r.extra.get("statement")
+                   and not names_word(message, str(r.extra["answered_by"]))]
         stmts = [r for r in admitted if r.extra.get("statement")]
         if not answers or not stmts:
             return admitted, []

@@ -187,3 +187,23 @@ def test_a_weak_statement_stays_out_beside_a_close_imported_answer(make_assistan
     held = {r.episode_id: r.extra for r in a.last_gate.held_back}
     assert held[talk]["gate"] == "too weak" and held[talk]["similarity"] < held[talk]["bar"]
     assert "team offsite" not in _block(a)
+
+
+def test_a_message_naming_the_assistant_keeps_its_answer_beside_newer_words(make_assistant):
+    """"What did ChatGPT suggest for my back pain?" asks what ChatGPT said: the user's newer
+    "My back pain started after the Lisbon marathon" (same subject, a shared word) had
+    replaced the stretches ChatGPT suggested, and the model had nothing of them to tell."""
+    a = make_assistant()
+    asked, own = a.engine.add_episodes([
+        NewEpisode("I have lower back pain after running, what stretches help?",
+                   "Knee-to-chest, cat-cow and child's pose, 30 seconds each.",
+                   created_at=T0 - 300 * DAY, source="chatgpt"),
+        NewEpisode("My back pain started after the Lisbon marathon in May.",
+                   created_at=T0 - 20 * DAY),
+    ])
+    mems, _ = _turn(a, "What did ChatGPT suggest for my back pain?", T0)
+    assert {m.episode_id for m in mems} == {asked, own}
+    assert "cat-cow" in _block(a)
+    # not naming it, the message asks about the user's back: the newer words win
+    mems, _ = _turn(a, "How is my back pain?", T0)
+    assert asked not in [m.episode_id for m in mems]
