@@ -207,3 +207,39 @@ def test_a_message_naming_the_assistant_keeps_its_answer_beside_newer_words(make
     # not naming it, the message asks about the user's back: the newer words win
     mems, _ = _turn(a, "How is my back pain?", T0)
     assert asked not in [m.episode_id for m in mems]
+
+
+def test_an_imported_exchange_is_no_association_through_a_name_in_its_aside(make_assistant):
+    """"What did ChatGPT say about compound interest?" brought, beside the answer, two
+    imported requests that only share "my sister" with it ("… (my sister asked me)"), 0.06
+    similar to the message, as associations (measured on a 12,000-exchange export)."""
+    a = make_assistant()
+    asked, talk, review = a.engine.add_episodes([
+        NewEpisode("Explain how compound interest works simply (my sister asked me)",
+                   "Interest earns interest: 100 at 5 % is 105, then 110.25.",
+                   created_at=T0 - 300 * DAY, source="chatgpt"),
+        NewEpisode("Advice please: preparing a talk for the team offsite (my sister asked me)",
+                   "Write down the facts first.", created_at=T0 - 20 * DAY, source="chatgpt"),
+        NewEpisode("Advice please: a performance review for a colleague (my sister asked me)",
+                   "Be specific.", created_at=T0 - 10 * DAY, source="chatgpt"),
+    ])
+    mems, _ = _turn(a, "What did ChatGPT say about compound interest?", T0)
+    assert [m.episode_id for m in mems] == [asked]
+    assert "offsite" not in _block(a) and "performance review" not in _block(a)
+
+
+def test_a_task_gets_no_imported_request_whose_aside_is_a_statement(make_assistant):
+    """A task is answered anew, also when the request imported for it holds a statement in
+    an aside ("… (it's for work)"): the statement's bar let it in with ChatGPT's answer."""
+    a = make_assistant()
+    asked, = a.engine.add_episodes([
+        NewEpisode("Advice please: preparing a talk for the team offsite (it's for work)",
+                   "Write down the facts first, then one story per point.",
+                   created_at=T0 - 300 * DAY, source="chatgpt")])
+    mems, _ = _turn(a, "Tips for preparing a talk for a team offsite", T0)
+    assert mems == []
+    held = {r.episode_id: r.extra["gate"] for r in a.last_gate.held_back}
+    assert held[asked] == "answered anew, not from another assistant's chats"
+    # asked for as history, it comes
+    mems, _ = _turn(a, "What did ChatGPT say about preparing a talk for the offsite?", T0)
+    assert asked in [m.episode_id for m in mems]
