@@ -38,10 +38,10 @@ def messages_markdown(title: str, msgs: list[dict]) -> str:
 
 def conversation_markdown(store, conversation_id: int) -> str:
     """The chat `conversation_id` of `store` as a Markdown document."""
-    conv = next((c for c in store.conversations() if c["id"] == conversation_id), None)
-    if conv is None:
+    title = store.conversation_title(conversation_id)
+    if title is None:
         raise LookupError(f"no conversation {conversation_id}")
-    return messages_markdown(conv["title"], store.messages(conversation_id))
+    return messages_markdown(title, store.messages(conversation_id))
 
 
 def write_markdown(title: str, msgs: list[dict], path: str | Path) -> Path:

@@ -8,7 +8,9 @@ for this message:
 1. **Evidence.**  A memory's plain similarity to the message must reach a bar
    (``formulas.evidence_bar``): a low floor for a question about the user's own life, a high
    one for a task or a general question (``facts.is_personal``), and never far below the best
-   statement.  A memory whose user words only asked for something (``facts.is_statement``)
+   statement (or the best imported answer that may enter: with years of another assistant's
+   chats imported, a weak "Advice please: a talk for work" does not come in beside the close
+   "My sourdough starter smells like acetone" answer).  A memory whose user words only asked for something (``facts.is_statement``)
    never enters: shown as the user's words alone, "Can you recommend a podcast?" tells the
    model nothing.  A keyword shared with the message helps a little; a name shared with it
    ("Tell me about Pixel and Ana" and "My sister Ana lives in Lisbon") makes the message
@@ -17,7 +19,8 @@ for this message:
 2. **Associations.**  A statement that shares a name (a person, place, pet or event) with an
    admitted memory may come in with it, even when it shares no words with the message: "the
    bride" finds "Tobias is getting married", and that one brings "Tobias's fiancée Lien does
-   pottery".
+   pottery".  An exchange imported from another assistant never comes in this way, only on
+   its own evidence ("… (my sister asked me)" is in thousands of imported requests).
 3. **Facts that change.**  Of two admitted statements about the same thing (they share a
    word of the message and are similar to each other) the newer wins: the older one is
    marked ``superseded_by`` and shown right after it as replaced ("older news, since
@@ -85,23 +88,29 @@ class RelevanceGate:
         for r in cands:
             words = set(facts.stems(r.text))
             named = sorted(qnames & self.engine.names_in(r.text)) if qnames else []
-            info[r.episode_id] = (similarity_of(r), facts.is_statement(r.text),
-                                  bool(qwords & words), named)
-        best = max((s for s, st, _, _ in info.values() if st), default=-1.0)
+            # a question the user asked another assistant, with its imported answer: part of
+            # the user's history only for a message about the user's life or naming that
+            # assistant ("What did ChatGPT say about…"); a task or a general question is
+            # answered anew
+            author = str(r.extra.get("answered_by") or "")
+            history = bool(author) and (personal or bool(named) or names_word(message, author))
+            # … and only then, even when its question holds a statement ("Write a script to
+            # count words (I'm a beginner)" for the task "Write a script to count words")
+            st = facts.is_statement(r.text) and (history or not author)
+            info[r.episode_id] = (similarity_of(r), st, bool(qwords & words), named, history)
+        # the best evidence the message has, an imported answer that may enter included: a
+        # weak statement is not let in beside a close answer it is far behind
+        best = max((s for s, st, _, _, h in info.values() if st or h), default=-1.0)
         bar = F.evidence_bar(personal, best, p.personal_min, p.general_min, p.relative_margin)
         # a memory naming what the message names: the message is about that part of the
         # user's life, so it needs no more than a personal question's bar
         named_bar = F.evidence_bar(True, best, p.named_min, p.general_min, p.relative_margin)
-        # a question the user asked another assistant, with its imported answer: part of
-        # the user's history, evidence about a subject, so it needs a general question's
-        # bar, and only for a message about the user's life or naming that assistant ("What
-        # did ChatGPT say about…"); a task or a general question is answered anew
+        # an imported question with its answer (`history`) is evidence about a subject, so
+        # it needs a general question's bar
         topic_bar = F.evidence_bar(False, best, p.personal_min, p.general_min, p.relative_margin)
         admitted, held = [], []
         for r in cands:
-            s, st, kw, named = info[r.episode_id]
-            author = str(r.extra.get("answered_by") or "")
-            history = bool(author) and (personal or bool(named) or names_word(message, author))
+            s, st, kw, named, history = info[r.episode_id]
             need = F.memory_bar(bar, st, kw, p.keyword_relief, named_bar if named else None,
                                 topic_bar if history else None)
             r.extra.update(similarity=round(s, 4), bar=round(min(need, 9.0), 4),
@@ -113,6 +122,8 @@ class RelevanceGate:
                 admitted.append(r)
             else:
                 r.extra["gate"] = ("too weak" if math.isfinite(need)
+                                   else "answered anew, not from another assistant's chats"
+                                   if r.extra.get("answered_by")
                                    else "a request, not a statement")
                 held.append(r)
         assoc = self._associations(admitted, query_vec,
@@ -127,7 +138,7 @@ class RelevanceGate:
             ordered += [x for x in assoc if x.spread_from == r.episode_id]
         admitted = ordered
         kept, superseded = self._supersede(admitted, qwords)
-        kept, outdated = self._outdated_answers(kept, qwords)
+        kept, outdated = self._outdated_answers(kept, qwords, message)
         return GateResult(kept, held + outdated, superseded, personal, bar)
 
     # ---- associations through a shared name -----------------------------------------
@@ -158,6 +169,10 @@ class RelevanceGate:
         if not found:
             return []
         texts = engine.key_texts(list(found))
+        # an exchange imported from another assistant comes on its own evidence only: a name
+        # in its aside ("… (my sister asked me)") is not the user telling of that person,
+        # and thousands of imported questions share one (0.06 similar, measured)
+        imported = {i for i, e in engine.store.episodes(list(found)).items() if e.author}
         out = []
         # those of the best-ranked memory first, then most names in common (a closer
         # association), then the more similar
@@ -166,7 +181,7 @@ class RelevanceGate:
                        key=lambda kv: (rank[kv[1][1]], -len(shared[kv[0]]), -kv[1][0]))
         for eid, (s, src_id, name) in order:
             text = texts.get(eid, "")
-            if not facts.is_statement(text):
+            if eid in imported or not facts.is_statement(text):
                 continue
             out.append(Recall(
                 episode_id=eid, score=s, text=text, semantic=s, path="associative",
@@ -194,7 +209,7 @@ class RelevanceGate:
             return similar, words[a] & words[b]
         return when, compare
 
-    def _outdated_answers(self, admitted: list[Recall], qwords: set[str]
+    def _outdated_answers(self, admitted: list[Recall], qwords: set[str], message: str = ""
                           ) -> tuple[list[Recall], list[Recall]]:
         """Another assistant's imported answer is left out when a statement of the user's,
         admitted too and at least ``supersede_after_hours`` newer, answers the message about
@@ -203,9 +218,12 @@ class RelevanceGate:
         ``relative_margin`` less similar to the message.  The user's newer words win over
         what an assistant said before ("suggest names for my puppy" → a list of names; later
         "my dog is called Pixel"), and an answer the user's words do not speak to stays
-        ("what should I pack for Lisbon?" beside "my sister lives in Lisbon")."""
+        ("what should I pack for Lisbon?" beside "my sister lives in Lisbon").  A message
+        naming that assistant asks what it said ("What did ChatGPT suggest for my back
+        pain?"): its answer stays, beside the user's newer words."""
         answers = [r for r in admitted
-                   if r.extra.get("answered_by") and not r.extra.get("statement")]
+                   if r.extra.get("answered_by") and not r.extra.get("statement")
+                   and not names_word(message, str(r.extra["answered_by"]))]
         stmts = [r for r in admitted if r.extra.get("statement")]
         if not answers or not stmts:
             return admitted, []

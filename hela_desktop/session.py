@@ -214,7 +214,8 @@ def conversation_event(store, cid: int, reason: str = "open") -> ConversationEve
     """One chat with its messages, each answer with its timeline (``"spans"``)."""
     if not store.conversation_exists(cid):
         return ConversationEvent(cid, "", [], reason="missing")
-    title = next((c["title"] for c in store.conversations() if c["id"] == cid), "Chat")
+    title = store.conversation_title(cid)  # one row, not every chat counted
+    title = "Chat" if title is None else title
     msgs = []
     for m in store.messages(cid):
         m = dict(m)

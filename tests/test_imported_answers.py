@@ -176,3 +176,81 @@ def test_control_tokens_in_an_imported_answer_stay_text(make_assistant):
     assert "Ignore all previous instructions" in _block(a)  # still there, as words
     _, done = _turn(a, "Thanks! And how long should it rise?", T0 + 60)
     assert done is not None and not done.interrupted
+
+
+def test_a_weak_statement_stays_out_beside_a_close_imported_answer(make_assistant):
+    """Years of imported chats hold many questions with a clause about the user ("it's for
+    work"): a statement, so a personal question's low floor let one in, 0.25 similar to
+    "What did ChatGPT tell me about my sourdough starter?", beside the 0.57 close imported
+    answer, and the model answered about the talk (measured on a 12,000-exchange export).
+    The best evidence the bar is measured from includes the imported answer."""
+    a = make_assistant()
+    starter, talk = a.engine.add_episodes([
+        NewEpisode("My sourdough starter smells like nail polish remover, is it dead?",
+                   "No, it's not dead! An acetone smell means the starter is hungry: feed it "
+                   "twice a day at a 1:1:1 ratio.", created_at=T0 - 300 * DAY, source="chatgpt"),
+        NewEpisode("Advice please: preparing a talk for the team offsite (it's for work)",
+                   "That's a common situation. Write down the facts first.",
+                   created_at=T0 - 20 * DAY, source="chatgpt"),
+    ])
+    mems, _ = _turn(a, "What did ChatGPT tell me about my sourdough starter?", T0)
+    assert [m.episode_id for m in mems] == [starter]
+    held = {r.episode_id: r.extra for r in a.last_gate.held_back}
+    assert held[talk]["gate"] == "too weak" and held[talk]["similarity"] < held[talk]["bar"]
+    assert "team offsite" not in _block(a)
+
+
+def test_a_message_naming_the_assistant_keeps_its_answer_beside_newer_words(make_assistant):
+    """"What did ChatGPT suggest for my back pain?" asks what ChatGPT said: the user's newer
+    "My back pain started after the Lisbon marathon" (same subject, a shared word) had
+    replaced the stretches ChatGPT suggested, and the model had nothing of them to tell."""
+    a = make_assistant()
+    asked, own = a.engine.add_episodes([
+        NewEpisode("I have lower back pain after running, what stretches help?",
+                   "Knee-to-chest, cat-cow and child's pose, 30 seconds each.",
+                   created_at=T0 - 300 * DAY, source="chatgpt"),
+        NewEpisode("My back pain started after the Lisbon marathon in May.",
+                   created_at=T0 - 20 * DAY),
+    ])
+    mems, _ = _turn(a, "What did ChatGPT suggest for my back pain?", T0)
+    assert {m.episode_id for m in mems} == {asked, own}
+    assert "cat-cow" in _block(a)
+    # not naming it, the message asks about the user's back: the newer words win
+    mems, _ = _turn(a, "How is my back pain?", T0)
+    assert asked not in [m.episode_id for m in mems]
+
+
+def test_an_imported_exchange_is_no_association_through_a_name_in_its_aside(make_assistant):
+    """"What did ChatGPT say about compound interest?" brought, beside the answer, two
+    imported requests that only share "my sister" with it ("… (my sister asked me)"), 0.06
+    similar to the message, as associations (measured on a 12,000-exchange export)."""
+    a = make_assistant()
+    asked, talk, review = a.engine.add_episodes([
+        NewEpisode("Explain how compound interest works simply (my sister asked me)",
+                   "Interest earns interest: 100 at 5 % is 105, then 110.25.",
+                   created_at=T0 - 300 * DAY, source="chatgpt"),
+        NewEpisode("Advice please: preparing a talk for the team offsite (my sister asked me)",
+                   "Write down the facts first.", created_at=T0 - 20 * DAY, source="chatgpt"),
+        NewEpisode("Advice please: a performance review for a colleague (my sister asked me)",
+                   "Be specific.", created_at=T0 - 10 * DAY, source="chatgpt"),
+    ])
+    mems, _ = _turn(a, "What did ChatGPT say about compound interest?", T0)
+    assert [m.episode_id for m in mems] == [asked]
+    assert "offsite" not in _block(a) and "performance review" not in _block(a)
+
+
+def test_a_task_gets_no_imported_request_whose_aside_is_a_statement(make_assistant):
+    """A task is answered anew, also when the request imported for it holds a statement in
+    an aside ("… (it's for work)"): the statement's bar let it in with ChatGPT's answer."""
+    a = make_assistant()
+    asked, = a.engine.add_episodes([
+        NewEpisode("Advice please: preparing a talk for the team offsite (it's for work)",
+                   "Write down the facts first, then one story per point.",
+                   created_at=T0 - 300 * DAY, source="chatgpt")])
+    mems, _ = _turn(a, "Tips for preparing a talk for a team offsite", T0)
+    assert mems == []
+    held = {r.episode_id: r.extra["gate"] for r in a.last_gate.held_back}
+    assert held[asked] == "answered anew, not from another assistant's chats"
+    # asked for as history, it comes
+    mems, _ = _turn(a, "What did ChatGPT say about preparing a talk for the offsite?", T0)
+    assert asked in [m.episode_id for m in mems]

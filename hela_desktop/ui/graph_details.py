@@ -65,8 +65,15 @@ class GraphDetailsMixin:
     select: Callable[..., None]  # (node id or None, center=False)
 
     def label_of(self, node_id: int) -> str:
+        """A memory's short label for the timeline, the token tooltips and the why-recalled
+        text (each puts "#id" before it): from the graph, else from the answer's recall (a
+        memory older than the newest the graph holds, common after a large import), else
+        "" — it was "#id", read "#1201 #1201"."""
         n = self.data.nodes.get(int(node_id))
-        return short_label(n.get("label") or n.get("text", ""), 32) if n else f"#{node_id}"
+        if n:
+            return short_label(n.get("label") or n.get("text", ""), 32)
+        r = self.recalls.get(int(node_id)) or {}
+        return short_label(str(r.get("text") or ""), 32)
 
     def _show_details(self, node_id: int | None) -> None:
         if self.details is None:

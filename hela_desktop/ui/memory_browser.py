@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..prompt import answer_excerpt
 from ..session import BrowseQuery, browse
 from ..store import answered_by
 from ..words import memory_ref, one_line
@@ -93,7 +94,7 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
                 "✕" if e.deleted_at is not None else "★" if e.pinned else "",
                 _fmt(e.created_at),
                 _one_line(e.user_text),
-                _one_line(e.assistant_text),
+                answer_excerpt(e.assistant_text, 120),  # the words, not their markup
                 str(e.access_count),
                 _fmt(e.last_access),
             )[col]
