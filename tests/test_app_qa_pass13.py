@@ -366,7 +366,8 @@ def test_a_refused_key_in_settings_says_the_range(qtbot, tmp_path):
     qtbot.addWidget(dlg)
     dlg.show()
     box = dlg.max_memories
-    assert box.toolTip().endswith("From 1 to 15.")
+    assert "\nFrom 1 to 15" in box.toolTip()
+    assert dlg.reretrieve.toolTip().endswith("\nFrom 1 to 20 tokens (reretrieve_every)")
     assert dlg.backup_keep.range_words() == "From 0 (none) to 365 backups"
     assert dlg.idle.range_words() == "From 0.5 to 1440.0 min"
     box.setFocus()

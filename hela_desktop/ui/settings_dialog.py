@@ -65,6 +65,16 @@ class DoubleSpinBox(_SaysItsRange, QtWidgets.QDoubleSpinBox):
     pass
 
 
+def with_range(tip: str, range_words: str) -> str:
+    """A number's tooltip with its range on a line of its own, before the settings.json key
+    that ends it ("… this often\nFrom 1 to 20 tokens (reretrieve_every)")."""
+    head, key = tip, ""
+    if tip.endswith(")") and " (" in tip:
+        head, key = tip.rsplit(" (", 1)
+        key = f" ({key}"
+    return f"{head}\n{range_words}{key}" if head else f"{range_words}{key}"
+
+
 def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=None, prefix=""):
     """A spin box: a double one when the range is given in floats; it says its range when
     a typed key is refused (`_SaysItsRange`) and in its tooltip."""
@@ -77,7 +87,7 @@ def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=N
     box.setSuffix(suffix)
     box.setPrefix(prefix)
     box.setSpecialValueText(special)
-    box.setToolTip(f"{tip}\n{box.range_words()}." if tip else f"{box.range_words()}.")
+    box.setToolTip(with_range(tip, box.range_words()))
     box.setValue(value)
     return box
 
