@@ -46,6 +46,7 @@ from . import facts
 from . import formulas as F
 from .config import GateParams
 from .events import Recall
+from .store import AUTHORS
 
 
 def names_word(message: str, word: str) -> bool:
@@ -172,7 +173,7 @@ class RelevanceGate:
         # an exchange imported from another assistant comes on its own evidence only: a name
         # in its aside ("… (my sister asked me)") is not the user telling of that person,
         # and thousands of imported questions share one (0.06 similar, measured)
-        imported = {i for i, e in engine.store.episodes(list(found)).items() if e.author}
+        imported = {i for i, src in engine.store.sources(list(found)).items() if src in AUTHORS}
         out = []
         # those of the best-ranked memory first, then most names in common (a closer
         # association), then the more similar

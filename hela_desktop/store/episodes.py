@@ -374,6 +374,10 @@ class EpisodeQueries(StoreBase):
         forgetting archives what consolidation distilled; a deletion takes the words back)."""
         return self._episode_column("user_text", ids, " AND deleted_at IS NULL")
 
+    def sources(self, ids: Iterable[int]) -> dict[int, str]:
+        """Episode id -> where it came from ("chat", "chatgpt", …), without its texts."""
+        return self._episode_column("source", ids)
+
     def created_times(self, ids: Iterable[int]) -> dict[int, float]:
         return self._episode_column("created_at", ids)
 
