@@ -21,6 +21,9 @@ answered by the app itself:
   memory whose user words name it (more than `NAMED_MOST`: none, they are listed).  Otherwise the memories of the user's words that match
   it (cosine of the embeddings): the best match when it is clearly the best, with those
   about as good (`formulas.forget_split`).  Others that may be meant are named, not deleted.
+  When what to forget tells something ("that my cat is called Miso"), only memories that
+  tell something are weighed: a question the user asked about it ("What's my cat's
+  name?") told nothing, and its likeness to the request made the fact itself unclear.
   A deletion is the ordinary one: out of recall at once, restorable from Memories ▸
   Archive or with ``memories restore``, erased only by Delete for good.
 - **What it answers.**  What it deleted and how to undo it, what else may be meant, or that
@@ -164,9 +167,10 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
         out.deleted = hits
         return out
     found = engine.most_similar(engine.embed_query(target), CANDIDATES)
+    texts = engine.key_texts([eid for eid, _ in found])
+    if facts.is_statement(target):  # a thing told: the questions asked about it told nothing
+        found = [(eid, cos) for eid, cos in found if not facts.only_asks(texts.get(eid, ""))]
     sure, maybe = F.forget_split([cos for _, cos in found])
-    ids = [found[i][0] for i in sure + maybe[:MAYBE_SHOWN]]
-    texts = engine.key_texts(ids)
     for i in sure:
         engine.delete_episode(found[i][0])
     out.deleted = [(found[i][0], texts[found[i][0]]) for i in sure]

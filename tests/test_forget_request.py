@@ -286,3 +286,23 @@ def test_a_long_past_message_is_cut_to_its_start_not_dropped_with_the_chat():
         {"role": "assistant", "content": "alpha beta …"},    # "alpha beta gam"
         {"role": "user", "content": "x" * 14 + " …"}]        # no word boundary: where it is
     assert _shorten_long(hist, 100) == hist and _shorten_long([], 5) == []
+
+
+def test_a_fact_to_forget_is_found_among_the_questions_asked_about_it(make_assistant):
+    """Tried as a new user (session 14): "Forget that my cat is called Miso." deleted
+    nothing and answered "Perhaps you meant these": the question "What's my cat's name?"
+    (cosine 0.69 to the request) stood too close to the fact (0.76) for it to be clear.  A
+    question told nothing, so when the request names a fact, only what the user told is
+    weighed; the questions stay (asking about the cat is not the fact)."""
+    a = make_assistant()
+    from hela_desktop.memory import NewEpisode
+
+    ids = a.engine.add_episodes([NewEpisode(u, "") for u in (
+        "My cat is called Miso and she hates the rain.", "What's my cat's name?",
+        "What do you know about my cat?", "I work at a bookshop called Livraria Sol.")])
+    done = _chat(a, "Forget that my cat is called Miso.")[-1]
+    assert done.forget == {"deleted": [ids[0]], "maybe": []}
+    assert [a.store.episode(i).deleted_at is None for i in ids] == [False, True, True, True]
+    # a thing asked about, not told, still weighs the questions ("the surgery" was no fact)
+    done = _chat(a, "Forget what I asked about my cat.", done.conversation_id)[-1]
+    assert done.forget["deleted"] or done.forget["maybe"]
