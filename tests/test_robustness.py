@@ -7,6 +7,7 @@ and purges, a file-size limit (``ulimit -f``, RLIMIT_FSIZE) for a full disk.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -526,3 +527,15 @@ def test_read_only_data_folder_is_named_as_such(read_only_data_dir, tmp_path):
         assert "not a readable" not in line
     r = run("doctor", "--data-dir", str(d))
     assert r.returncode == 1 and "read-only" in r.stdout
+
+
+def test_a_limit_below_one_says_at_least_one_not_sqlites_largest_integer():
+    """`memories list --limit -5` said "must be from 1 to 9223372036854775807"."""
+    from hela_desktop.cli.common import MAX_ID, in_range
+
+    check = in_range(1, MAX_ID)
+    with pytest.raises(argparse.ArgumentTypeError, match="^must be at least 1, got -5$"):
+        check("-5")
+    with pytest.raises(argparse.ArgumentTypeError, match="must be from 1 to 15, got 0"):
+        in_range(1, 15)("0")  # a real range is still said whole
+    assert check("7") == 7

@@ -19,6 +19,9 @@ class UsageError(Exception):
     """A refused command-line value: one ``error: …`` line, exit status 2."""
 
 
+NO_REAL_LIMIT = 2**31  # a bound this high is a storage limit: "at least 1" says enough
+
+
 def in_range(low, high=None, kind=int):
     """An argparse type: a finite number of `kind` from `low` to `high` (None: no upper
     bound); anything else is a usage error (exit 2) saying what is allowed."""
@@ -31,7 +34,7 @@ def in_range(low, high=None, kind=int):
             raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
         if not math.isfinite(v):  # nan, inf: no option means them
             raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
-        if high is None and v < low:
+        if v < low and (high is None or high >= NO_REAL_LIMIT):
             raise argparse.ArgumentTypeError(f"must be at least {low}, got {text}")
         if high is not None and not low <= v <= high:
             raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {text}")
