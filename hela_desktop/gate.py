@@ -27,6 +27,9 @@ for this message:
    replaced" in the prompt; the why-recalled panel says so), so nothing the newer one leaves
    unsaid is lost.  Two that share a name, or another word and that similarity, are both
    kept, the older one marked ``older_than`` ("older news").
+4. **Said again.**  Of two admitted memories that say the same (nearly the same words: the
+   same request imported from two chats), only the newer is shown; this comes before the
+   facts that change are weighed.
 
 Every decision is written into the recall's ``extra`` (``gate``, ``bar``, ``similarity``,
 ``supersedes``, ``superseded_by``, ``older_than``, ``via_name``, ``named``).
@@ -47,6 +50,8 @@ from . import formulas as F
 from .config import GateParams
 from .events import Recall
 from .store import AUTHORS
+
+SAID_AGAIN_MIN = 0.95  # two memories this similar say the same thing: the newer is enough
 
 
 def names_word(message: str, word: str) -> bool:
@@ -137,10 +142,10 @@ class RelevanceGate:
         for r in admitted:
             ordered.append(r)
             ordered += [x for x in assoc if x.spread_from == r.episode_id]
-        admitted = ordered
+        admitted, repeated = self._said_again(ordered)
         kept, superseded = self._supersede(admitted, qwords)
         kept, outdated = self._outdated_answers(kept, qwords, message)
-        return GateResult(kept, held + outdated, superseded, personal, bar)
+        return GateResult(kept, held + repeated + outdated, superseded, personal, bar)
 
     # ---- associations through a shared name -----------------------------------------
     def _associations(self, admitted: list[Recall], query_vec: np.ndarray,
@@ -244,6 +249,33 @@ class RelevanceGate:
                     break
         gone = {r.episode_id for r in out}
         return [r for r in admitted if r.episode_id not in gone], out
+
+    def _said_again(self, admitted: list[Recall]) -> tuple[list[Recall], list[Recall]]:
+        """A memory that a newer admitted one says again (cos ≥ `SAID_AGAIN_MIN`: the same
+        request imported from two chats, the same thing told twice) is left out before
+        facts that change are weighed: it adds nothing and takes a line of the prompt, and
+        shown as "older news, since replaced" beside a twin, an older answer to the same
+        question would contradict the newer one for no gain."""
+        cands = admitted
+        if len(cands) < 2:
+            return admitted, []
+        engine = self.engine
+        when = engine.created_at([r.episode_id for r in cands])
+        vecs = {r.episode_id: engine.vector(r.episode_id) for r in cands}
+        order = {r.episode_id: (when.get(r.episode_id, 0.0), r.episode_id) for r in cands}
+        gone: dict[int, int] = {}
+        for old in cands:
+            a, va = old.episode_id, vecs[old.episode_id]
+            for new in cands:
+                b, vb = new.episode_id, vecs[new.episode_id]
+                if (b in gone or order[b] <= order[a] or va is None or vb is None
+                        or float(va @ vb) < SAID_AGAIN_MIN):
+                    continue
+                gone[a] = b
+                old.extra["gate"] = f"the newer memory #{b} says the same"
+                break
+        return ([r for r in admitted if r.episode_id not in gone],
+                [r for r in admitted if r.episode_id in gone])
 
     def _supersede(self, admitted: list[Recall], qwords: set[str]
                    ) -> tuple[list[Recall], list[Recall]]:

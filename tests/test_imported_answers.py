@@ -254,3 +254,31 @@ def test_a_task_gets_no_imported_request_whose_aside_is_a_statement(make_assista
     # asked for as history, it comes
     mems, _ = _turn(a, "What did ChatGPT say about preparing a talk for the offsite?", T0)
     assert asked in [m.episode_id for m in mems]
+
+
+def test_the_same_request_imported_twice_is_shown_once_the_newer(make_assistant, tmp_path):
+    """A heavy user asks ChatGPT the same thing in two chats months apart (pass 13: two
+    near-identical imported copies, 0.98 similar, both came in and took two of the five
+    lines).  The newer says it all: the older stays out, and the gate says why."""
+    from hela_desktop.memfile.importing import import_file
+
+    a = make_assistant()
+    f = _export(tmp_path / "conversations.json", [
+        ("My sourdough starter smells like acetone. What should I do now?",
+         "It is hungry: feed it twice a day at a 1:5:5 ratio.", T0 - 200 * DAY),
+        ("My sourdough starter smells like acetone. What should I do?",
+         "Discard most of it and feed it with whole rye flour.", T0 - 20 * DAY),
+        ("My cat Miso keeps scratching the sofa, any tips?",
+         "A tall sisal post next to the sofa.", T0 - 100 * DAY)])
+    import_file(a.store, f, embedder=a.embedder.embed)
+    a.engine.reload_index()
+    older, newer = (a.store.list_episodes(search="acetone", order="created",
+                                          descending=False, limit=-1))
+    assert float(a.engine.vector(older.id) @ a.engine.vector(newer.id)) >= 0.95
+    mems, _ = _turn(a, "What did ChatGPT tell me to do about my sourdough starter?", T0)
+    assert [m.episode_id for m in mems] == [newer.id]
+    held = {r.episode_id: r.extra["gate"] for r in a.last_gate.held_back}
+    assert held[older.id] == f"the newer memory #{newer.id} says the same"
+    assert "whole rye flour" in _block(a) and "1:5:5" not in _block(a)
+    older_why = next(r for r in a.last_gate.held_back if r.episode_id == older.id)
+    assert f"Not used: the newer memory #{newer.id} says the same." in explain(older_why.extra)
