@@ -1,13 +1,230 @@
-"""Bringing history in again (the fourteenth pass): Claude's text editor tool comes in as
-its file tools do.  Real exports' shapes, real SQLite files, the real embedder."""
+"""Bringing history in again (the fourteenth pass): a newer export of the same chats is the
+user's current truth.  An answer regenerated there replaces the imported one in the memory
+it belongs to (its id, links, use and the user's own edits kept); a question edited there
+leaves one version current, the memories following the branch the newest export shows;
+Claude's text editor tool comes in as its file tools do.  Real exports' shapes, real SQLite files, the real embedder."""
 
 from __future__ import annotations
 
-from test_importers import write_json
+import json
+from pathlib import Path
 
+from test_importers import T0, node, write_json
+
+from hela_desktop import prompt as P
 from hela_desktop.importers.claude import Artifacts, file_call
 from hela_desktop.memfile import import_file
 from hela_desktop.store import Store
+
+
+def save(path: Path, obj) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_json(path, obj)
+
+
+def chat(mapping: dict, current: str, cid: str = "conv-plants") -> list[dict]:
+    """One ChatGPT conversation as the export writes it (updated with its newest
+    message)."""
+    newest = max(n["message"]["create_time"] for n in mapping.values() if n["message"])
+    return [{"title": "Houseplants", "create_time": T0, "update_time": newest,
+             "mapping": mapping, "current_node": current, "conversation_id": cid, "id": cid}]
+
+
+def first_export() -> dict:
+    """Three exchanges, as exported the first time."""
+    return {
+        "root": {"id": "root", "message": None, "parent": None, "children": ["u1"]},
+        "u1": node("u1", "user", ["How often should I water my monstera?"], "root", ["a1"],
+                   at=T0 + 10),
+        "a1": node("a1", "assistant", ["Every day, generously."], "u1", ["u2"], at=T0 + 11,
+                   meta={"model_slug": "gpt-4o"}),
+        "u2": node("u2", "user", ["My monstera sits by the north window."], "a1", ["a2"],
+                   at=T0 + 20),
+        "a2": node("a2", "assistant", ["North light suits it."], "u2", ["u3"], at=T0 + 21),
+        "u3": node("u3", "user", ["Should I move it in winter?"], "a2", ["a3"], at=T0 + 30),
+        "a3": node("a3", "assistant", ["Keep it away from radiators."], "u3", [], at=T0 + 31),
+    }
+
+
+def regenerated(m: dict) -> dict:
+    """The same chat after the user regenerated its last answer (a new branch from the
+    question: `current_node` now ends there)."""
+    m = json.loads(json.dumps(m))
+    m["u3"]["children"].append("a3b")
+    m["a3b"] = node("a3b", "assistant", ["Yes: give it a bright spot away from radiators."],
+                    "u3", [], at=T0 + 300, meta={"model_slug": "gpt-5"})
+    return m
+
+
+def another(answer: str, at: float, reply: str = "b") -> list[dict]:
+    """A second chat of one exchange, its answer `answer` (node `reply`)."""
+    return chat({
+        "r": {"id": "r", "message": None, "parent": None, "children": ["q"]},
+        "q": node("q", "user", ["My cactus is called Spike."], "r", [reply], at=T0 + 50),
+        reply: node(reply, "assistant", [answer], "q", [], at=at)}, reply, "conv-cactus")
+
+
+def newer_export() -> list[dict]:
+    """The export after both chats' last answers were regenerated."""
+    return chat(regenerated(first_export()), "a3b") + another("REGENERATED", T0 + 320, "b2")
+
+
+def edited(m: dict) -> dict:
+    """The first export's chat after the user edited the second message (a sibling of the
+    old one, with its own answer; the old message and what followed it on another branch)."""
+    m = json.loads(json.dumps(m))
+    m["a1"]["children"].append("u2e")
+    m["u2e"] = node("u2e", "user", ["My monstera sits by the south window."], "a1", ["a2e"],
+                    at=T0 + 400)
+    m["a2e"] = node("a2e", "assistant", ["Shield it from the midday sun."], "u2e", [],
+                    at=T0 + 401)
+    return m
+
+
+def memory(store: Store, user_text: str):
+    """The memory (any state) whose user words are `user_text`."""
+    found = [e for e in store.list_episodes(limit=100, include_deleted=True,
+                                            include_archived=True) if e.user_text == user_text]
+    assert len(found) == 1, (user_text, found)
+    return found[0]
+
+
+def live(store: Store) -> list[str]:
+    return sorted(e.user_text for e in store.list_episodes(limit=100))
+
+
+def test_a_regenerated_answer_in_a_newer_export_replaces_the_imported_one(tmp_path, embedder):
+    """A user imports a ChatGPT export, regenerates an answer there, exports and imports
+    again: the memory of that question kept the old answer ("already there").  Now the
+    newer export's answer replaces it, in the memory's text (what the prompt shows of it),
+    its provenance and the chat's answer message; the memory keeps its id, links, use and
+    the user's edit of the user text.  A memory the user deleted stays deleted with its
+    answer, and an older export imported afterwards does not bring the old answer back."""
+    first = save(tmp_path / "v1" / "conversations.json",
+                 chat(first_export(), "a3") + another("Spike is a fine name.", T0 + 51))
+    newer = save(tmp_path / "v2" / "conversations.json", newer_export())
+    with Store(tmp_path / "data") as store:
+        import_file(store, first, embedder=embedder)
+        m3 = memory(store, "Should I move it in winter?")
+        spike = memory(store, "My cactus is called Spike.")
+        # the user's life with the memories here: an edit, a use, a deletion
+        mine = "Should I move my monstera in winter?"
+        store.update_episode_text(m3.id, mine, m3.assistant_text, embedder.embed_one(mine))
+        store.touch_episode(m3.id, T0 + 1000)
+        store.set_deleted(spike.id, True)
+        links = store.edges_of([m3.id])
+        assert links
+
+        rep = import_file(store, newer, embedder=embedder)
+        after = store.episode(m3.id)
+        assert after is not None and after.assistant_text == \
+            "Yes: give it a bright spot away from radiators."
+        assert after.user_text == mine and after.last_access == T0 + 1000
+        assert store.edges_of([m3.id]) == links
+        assert after.meta["reply_id"] == "a3b" and after.meta["model"] == "gpt-5"
+        assert P.answer_excerpt(after.assistant_text).startswith("Yes: give it")  # the prompt's
+        said = [m["content"] for m in store.messages(after.conversation_id)
+                if m["role"] == "assistant"]
+        assert said[-1] == "Yes: give it a bright spot away from radiators."
+        assert "Keep it away from radiators." not in said
+        gone = store.episode(spike.id)
+        assert gone is not None and gone.deleted_at is not None
+        assert gone.assistant_text == "Spike is a fine name."
+        assert rep.answers_updated == 1 and "1 answer updated" in rep.sentence()
+        assert "1 answer updated" in rep.summary()
+        assert rep.as_dict()["answers_updated"] == 1
+
+        # the older export again: its answer is older, the memory keeps the newer one
+        again = import_file(store, first, embedder=embedder)
+        assert again.answers_updated == 0
+        assert store.episode(m3.id).assistant_text.startswith("Yes: give it")
+
+
+def test_an_edited_question_leaves_one_version_current(tmp_path, embedder):
+    """A message edited in ChatGPT is a new branch with another user text: re-importing
+    kept both "my monstera sits by the north window" and "… south window" as current
+    facts (and the old branch's follow-up).  The memories of a chat now follow the branch
+    its newest export shows: those of messages it shows on another branch are archived
+    (restorable; a deleted one stays deleted), and come back when a later export shows
+    their branch again.  The live memories are what importing that export alone makes."""
+    v1 = save(tmp_path / "v1" / "conversations.json", chat(first_export(), "a3"))
+    v2 = save(tmp_path / "v2" / "conversations.json", chat(edited(first_export()), "a2e"))
+    v3 = save(tmp_path / "v3" / "conversations.json", chat(edited(first_export()), "a3"))
+    fresh = {}
+    for name, path in (("v2", v2), ("v3", v3)):
+        with Store(tmp_path / f"fresh-{name}") as s:
+            import_file(s, path, embedder=embedder)
+            fresh[name] = live(s)
+    with Store(tmp_path / "data") as store:
+        import_file(store, v1, embedder=embedder)
+        north = memory(store, "My monstera sits by the north window.")
+        rep = import_file(store, v2, embedder=embedder)
+        assert live(store) == fresh["v2"] == [
+            "How often should I water my monstera?", "My monstera sits by the south window."]
+        old = memory(store, "My monstera sits by the north window.")
+        assert old.id == north.id and old.archived_at is not None
+        assert store.archive_reasons([old.id])[old.id] == \
+            "on another branch of its chat in a newer ChatGPT export"
+        assert rep.off_branch == 2 and "2 memories of messages now on another branch" in \
+            rep.sentence()
+
+        # the user switches back to the first branch there: it comes back, the edit goes
+        rep = import_file(store, v3, embedder=embedder)
+        assert live(store) == fresh["v3"] == [
+            "How often should I water my monstera?", "My monstera sits by the north window.",
+            "Should I move it in winter?"]
+        assert rep.back_on_branch == 2 and rep.off_branch == 1
+        assert memory(store, "My monstera sits by the north window.").id == north.id
+
+        # the first export again, older than what the store has of the chat: its branch
+        # is not followed (the edit, which it never held, would stay current beside it)
+        import_file(store, v2, embedder=embedder)
+        rep = import_file(store, v1, embedder=embedder)
+        assert rep.back_on_branch == rep.off_branch == 0 and live(store) == fresh["v2"]
+        import_file(store, v3, embedder=embedder)
+
+        # a memory the user deleted is not archived, nor brought back, by a newer export
+        winter = memory(store, "Should I move it in winter?")
+        store.set_deleted(winter.id, True)
+        import_file(store, v2, embedder=embedder)
+        again = store.episode(winter.id)
+        assert again is not None and again.deleted_at is not None and again.archived_at is None
+        import_file(store, v3, embedder=embedder)
+        assert store.episode(winter.id).deleted_at is not None
+
+
+def claude_chat(messages: list[tuple[str, str | None, str, str]], leaf: str) -> list[dict]:
+    """A Claude conversation with branches: (uuid, parent uuid, sender, text)."""
+    return [{"uuid": "c-plants", "name": "Plants", "created_at": "2025-11-01T10:00:00Z",
+             "updated_at": "2025-11-01T11:00:00Z", "current_leaf_message_uuid": leaf,
+             "chat_messages": [
+                 {"uuid": uid, "parent_message_uuid": parent or
+                  "00000000-0000-4000-8000-000000000000", "sender": sender, "text": text,
+                  "content": [{"type": "text", "text": text}],
+                  "created_at": f"2025-11-01T10:{i:02d}:00Z", "attachments": [], "files": []}
+                 for i, (uid, parent, sender, text) in enumerate(messages)]}]
+
+
+def test_a_newer_claude_export_retried_and_edited(tmp_path, embedder):
+    """Claude's retried answer and edited message are branches too
+    (``parent_message_uuid``, ``current_leaf_message_uuid``): the same rules hold."""
+    base = [("h1", None, "human", "Name a hardy fern for my balcony."),
+            ("b1", "h1", "assistant", "Try a Boston fern."),
+            ("h2", "b1", "human", "My balcony faces east.")]
+    v1 = save(tmp_path / "v1" / "conversations.json",
+                    claude_chat([*base, ("b2", "h2", "assistant", "Morning sun is fine.")], "b2"))
+    newer = [*base, ("b2", "h2", "assistant", "Morning sun is fine."),
+             ("b1r", "h1", "assistant", "Try a hart's-tongue fern: it takes frost."),
+             ("h2e", "b1r", "human", "My balcony faces west."),
+             ("b2e", "h2e", "assistant", "Afternoon sun is harsher.")]
+    v2 = save(tmp_path / "v2" / "conversations.json", claude_chat(newer, "b2e"))
+    with Store(tmp_path / "data") as store:
+        import_file(store, v1, embedder=embedder)
+        fern = memory(store, "Name a hardy fern for my balcony.")
+        rep = import_file(store, v2, embedder=embedder)
+        assert rep.answers_updated == 1 and rep.off_branch == 1
+        assert store.episode(fern.id).assistant_text.startswith("Try a hart's-tongue fern")
+        assert live(store) == ["My balcony faces west.", "Name a hardy fern for my balcony."]
 
 
 # ---------------------------------------------------------- Claude's text editor ------
@@ -65,7 +282,7 @@ def test_claudes_text_editor_tool_comes_in_like_its_file_tools(tmp_path, embedde
     there, and each answer shows the file (name in bold, content fenced) as it left it; an
     insertion into a file the chat never showed is a note with the new text; ``view``
     changes nothing and is counted as tool use."""
-    path = write_json(tmp_path / "conversations.json", editor_export())
+    path = save(tmp_path / "conversations.json", editor_export())
     with Store(tmp_path / "data") as store:
         rep = import_file(store, path, embedder=embedder)
         replies = [e.assistant_text for e in store.list_episodes(limit=10)]

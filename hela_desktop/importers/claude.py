@@ -208,7 +208,7 @@ class ClaudeSource(ConversationList):
         cid = ident(item.get("uuid"), "")
         if not cid:
             raise _Bad("no conversation id ('uuid')", where)
-        raw = self._branch(raw, item.get("current_leaf_message_uuid"), where)
+        raw = self._branch(raw, item.get("current_leaf_message_uuid"), cid, where)
         msgs = []
         artifacts = Artifacts()  # an update in a later message changes an earlier one's
         for i, m in enumerate(raw, 1):
@@ -219,7 +219,7 @@ class ClaudeSource(ConversationList):
                     created=epoch(item.get("created_at")), updated=epoch(item.get("updated_at")),
                     messages=msgs)
 
-    def _branch(self, raw: list, leaf: Any, where: str) -> list:
+    def _branch(self, raw: list, leaf: Any, cid: str, where: str) -> list:
         by_id = {m.get("uuid"): m for m in raw if type(m) is dict and type(m.get("uuid")) is str}
         if type(leaf) is not str or leaf not in by_id or \
                 not any("parent_message_uuid" in m for m in by_id.values()):
@@ -235,6 +235,11 @@ class ClaudeSource(ConversationList):
             node = by_id.get(parent) if type(parent) is str else None
         path.reverse()
         self.skip("message on another branch", len(raw) - len(path))
+        shown = {id(m) for m in path}
+        for m in by_id.values():  # the user's messages on the branches not shown
+            if id(m) not in shown and _ROLES.get(text_of(m.get("sender")) or "") == "user" \
+                    and ident(m["uuid"], ""):
+                self.left_branch(cid, ident(m["uuid"], ""))
         return path
 
     def _message(self, m: Any, w: str, fallback_id: str, artifacts: Artifacts) -> Message | None:

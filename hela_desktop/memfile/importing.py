@@ -33,7 +33,7 @@ from .format import (
     _chunks,
     _Source,
 )
-from .merge import Vectors, _apply
+from .merge import OFF_BRANCH, Vectors, _apply
 from .report import ImportReport
 from .validate import _Plan, _validate
 
@@ -109,6 +109,25 @@ def _left_out_erased(store: Store, report: ImportReport) -> None:
         if kind in report.added:
             report.added[kind] = max(0, report.added[kind] - n)
     report.added_deleted = min(report.added_deleted, report.added.get("episodes", 0))
+
+
+def _follow_branches(store: Store, src: _Source, report: ImportReport, older: set[str]) -> None:
+    """A newer export of chats imported before: the memories of the user's messages it
+    shows on another branch than their chat shows now (a question edited there) are
+    archived (those on the shown branch again came back as they were merged,
+    `merge._Merge.back_on_branch`), unless the store's version of the chat is newer
+    (`older`).  Imported chats follow the branch their newest export shows."""
+    retired: dict[str, str] | None = getattr(src, "retired", None)
+    if not retired:
+        return
+    uids = sorted(u for u, conv in retired.items() if conv not in older)
+    ids = [i for chunk in _chunks(uids, 500) for i in tx.live_episode_ids(store.conn, chunk)]
+    if ids:
+        from ..importers.base import NAMES
+
+        why = OFF_BRANCH + NAMES.get(src.kind, src.kind)
+        store.archive_episodes([(i, why) for i in ids], time.time())
+        report.off_branch = len(ids)
 
 
 def import_file(
@@ -256,9 +275,10 @@ class _Import:
                 # already holds a transaction (store.transaction() nests by joining)
                 with copy as into, into.transaction() as conn, \
                         tx.savepoint(conn, "hela_memfile_import"):
-                    _apply(src, into, plan, vectors, self.target_name, self.dim, self.lam,
-                           report, self.progress, done, total)
+                    older = _apply(src, into, plan, vectors, self.target_name, self.dim,
+                                   self.lam, report, self.progress, done, total)
                     _left_out_erased(into, report)
+                    _follow_branches(into, src, report, older)
                     if self.dry_run:
                         raise _DryRun
             except _DryRun:
