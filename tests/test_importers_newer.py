@@ -1,8 +1,9 @@
 """Bringing history in again (the fourteenth pass): a newer export of the same chats is the
 user's current truth.  An answer regenerated there replaces the imported one in the memory
 it belongs to (its id, links, use and the user's own edits kept); a question edited there
-leaves one version current, the memories following the branch the newest export shows;
-Claude's text editor tool comes in as its file tools do.  Real exports' shapes, real SQLite files, the real embedder."""
+leaves one version current, the memories following the branch the newest export shows; an
+import that changes nothing makes no backup; Claude's text editor tool comes in as its
+file tools do.  Real exports' shapes, real SQLite files, the real embedder."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from pathlib import Path
 
 from test_importers import T0, node, write_json
 
+from hela_desktop import backups as B
 from hela_desktop import prompt as P
+from hela_desktop.cli import main as cli_main
 from hela_desktop.importers.claude import Artifacts, file_call
-from hela_desktop.memfile import import_file
-from hela_desktop.store import Store
+from hela_desktop.memfile import ProgressText, import_file
+from hela_desktop.store import DB_FILE, Store
 
 
 def save(path: Path, obj) -> Path:
@@ -225,6 +228,57 @@ def test_a_newer_claude_export_retried_and_edited(tmp_path, embedder):
         assert rep.answers_updated == 1 and rep.off_branch == 1
         assert store.episode(fern.id).assistant_text.startswith("Try a hart's-tongue fern")
         assert live(store) == ["My balcony faces west.", "Name a hardy fern for my balcony."]
+
+
+def test_an_import_that_changes_nothing_makes_no_backup(tmp_path, embedder, capsys):
+    """Importing the same export twice made a "before import" backup the second time
+    although nothing changed (and with two kept, a third no-op import pushed out the
+    backup that undoes the real one).  The import now first writes as far as its first
+    change, undone; it backs up only when there is one, before anything is written."""
+    folder = tmp_path / "data"
+    with Store(folder) as store:  # memories of the user's own: an import is backed up
+        store.add_episode("I keep a diary", "", embedder.embed_one("I keep a diary"),
+                          created_at=T0)
+    v1 = save(tmp_path / "v1" / "conversations.json",
+              chat(first_export(), "a3") + another("Spike is a fine name.", T0 + 51))
+    newer = save(tmp_path / "v2" / "conversations.json", newer_export())
+    base = ["--data-dir", str(folder), "--json"]
+    assert cli_main(["import", str(v1), *base]) == 0
+    made = B.list_backups(folder / DB_FILE)
+    assert len(made) == 1 and json.loads(capsys.readouterr().out)["backup"] == made[0].name
+    before = (folder / DB_FILE).read_bytes()
+    for _ in range(2):
+        assert cli_main(["import", str(v1), *base]) == 0
+        rep = json.loads(capsys.readouterr().out)
+        assert rep["backup"] is None and sum(rep["added"].values()) == 0
+        assert sum(rep["already_present"].values()) > 0
+    assert B.list_backups(folder / DB_FILE) == made
+    with Store(folder) as store:
+        assert store.integrity_ok()
+    assert (folder / DB_FILE).read_bytes() == before  # (nothing written, nothing committed)
+    with Store(folder) as store:  # the window's bar: the look is checking, then it is full
+        words, seen = ProgressText(B.before_import_bytes(store, 2)), []
+
+        def stage(name, start, end):
+            seen.append(name)
+            words.stage(name, start, end)
+
+        rep = import_file(store, v1, embedder=embedder, stage=stage, progress=words.progress,
+                          backup_keep=2)
+        assert rep.backup is None and seen == ["reading", "checking", "checking", "writing"]
+        assert words.bar() == (1000, 1000)
+
+    # an import that changes something (one answer) is backed up before it writes
+    assert cli_main(["import", str(newer), *base]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    now = B.list_backups(folder / DB_FILE)
+    assert len(now) == 2 and rep["backup"] == now[0].name and rep["answers_updated"] == 2
+    with Store(now[0].path, create=False) as kept:
+        answers = {e.assistant_text for e in kept.list_episodes(limit=100)}
+    assert "Keep it away from radiators." in answers
+    assert "Yes: give it a bright spot away from radiators." not in answers
+    # the report of the real write is whole, not the look's before it
+    assert rep["merged"]["episodes"] == 2 and rep["already_present"]["episodes"] == 2
 
 
 # ---------------------------------------------------------- Claude's text editor ------

@@ -420,6 +420,10 @@ def live_episode_ids(conn: sqlite3.Connection, uids: Sequence[str]) -> list[int]
               "AND deleted_at IS NULL", uids, 0).values()]
 
 
+def changes(conn: sqlite3.Connection) -> int:
+    """Rows inserted, changed or deleted on this connection since it opened."""
+    return conn.total_changes
+
 
 def add_timeline_span(conn: sqlite3.Connection, message_id: int, start: int, end: int,
                       episode_ids: list[int]) -> bool:
