@@ -230,6 +230,33 @@ def test_a_newer_claude_export_retried_and_edited(tmp_path, embedder):
         assert live(store) == ["My balcony faces west.", "Name a hardy fern for my balcony."]
 
 
+def test_a_newer_open_webui_export_edited_and_regenerated(tmp_path, embedder):
+    """Open WebUI's ``history`` tree (``parentId``, ``currentId``): an edited question and a
+    regenerated answer follow the same rules."""
+    from test_importers import openwebui_export
+
+    v1 = openwebui_export()
+    v2 = json.loads(json.dumps(v1))
+    msgs = v2[0]["chat"]["history"]["messages"]
+    msgs["a1b"]["childrenIds"].append("u2e")
+    msgs["u2e"] = dict(msgs["u2"], id="u2e", content="What should I drink before?",
+                       childrenIds=["a2e"], timestamp=1712000100)
+    msgs["a2e"] = dict(msgs["a2"], id="a2e", parentId="u2e", content="Water, a glass.",
+                       timestamp=1712000101)
+    msgs["u1"]["childrenIds"].append("a1c")  # and the first answer, regenerated later
+    msgs["a1c"] = dict(msgs["a1"], id="a1c", content="Keep going!", timestamp=1712000200)
+    v2[0]["chat"]["history"]["currentId"] = "a2e"
+    v2[0]["updated_at"] = 1712000200
+    with Store(tmp_path / "data") as store:
+        import_file(store, save(tmp_path / "v1" / "chats.json", v1), embedder=embedder)
+        rep = import_file(store, save(tmp_path / "v2" / "chats.json", v2), embedder=embedder)
+        assert rep.off_branch == 1 and live(store) == [
+            "I run 10 km every Sunday morning.", "What should I drink before?"]
+        assert rep.answers_updated == 0  # a1c is on no branch shown: the answer stays
+        assert memory(store, "I run 10 km every Sunday morning.").assistant_text == \
+            "Great habit — keep hydrated!"
+
+
 def test_an_import_that_changes_nothing_makes_no_backup(tmp_path, embedder, capsys):
     """Importing the same export twice made a "before import" backup the second time
     although nothing changed (and with two kept, a third no-op import pushed out the
