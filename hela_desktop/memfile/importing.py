@@ -9,12 +9,12 @@ leaves the store exactly as it was.
 from __future__ import annotations
 
 import contextlib
-import copy
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from copy import deepcopy
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,6 @@ class _DryRun(Exception):
 
 class _WillChange(Exception):
     """Writing changes the store (the look before the backup, `_Import.write`)."""
-
 
 
 def _embed_fn(embedder: Any) -> Callable[[list[str]], np.ndarray]:
@@ -249,7 +248,7 @@ class _Import:
             # stops (undone) at its first change, as more checking (the bar leaves the
             # backup its part); when it changes nothing, that was the import
             self.enter("checking", done0, total)
-            before = copy.deepcopy(report)
+            before = deepcopy(report)
             if self.write(src, plan, vectors, report, done0, total, probe=True):
                 self.enter("writing", total, total)
                 report.details = src.details
