@@ -199,7 +199,8 @@ def test_chatgpt_export_follows_current_branch_and_keeps_provenance(tmp_path, em
     assert time.time() - 600 < came <= time.time()
     assert first["meta"] == {"source": "chatgpt", "file": "conversations.json",
                              "conversation_id": "conv-ana", "conversation_title": "Ana in Lisbon",
-                             "message_id": "u1", "reply_id": "a1", "model": "gpt-4o"}
+                             "message_id": "u1", "reply_id": "a1", "reply_at": T0 + 12,
+                             "model": "gpt-4o"}
     assert eps[2]["meta"]["attachments"] == ["miso.jpg"]
     assert eps[4]["title"] == "Ünïcødé 日本語"
     # one HeLa conversation per conversation that held an exchange, with its transcript

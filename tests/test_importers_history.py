@@ -479,8 +479,9 @@ def memories_folder(folder):
 
 
 def test_an_import_backs_up_as_a_stage_of_its_own(tmp_path):
-    """The backup made before writing is the stage "backup", between embedding and writing,
-    its progress the memory file's bytes copied; the window's bar moves through it.
+    """The backup made before writing is the stage "backup", between embedding and writing
+    (after checking that the import changes something), its progress the memory
+    file's bytes copied; the window's bar moves through it, never back.
     Cancelling during it stops the import with nothing changed and no backup kept."""
     import threading
 
@@ -511,8 +512,9 @@ def test_an_import_backs_up_as_a_stage_of_its_own(tmp_path):
 
         rep = import_file(s, notes, embedder=embed, stage=stage, progress=progress,
                           backup_keep=2)
+        # (a write that looks for a change, as more checking, stops at it, undone)
         assert rep.backup and [n for n, *_ in seen] == \
-            ["reading", "checking", "embedding", "backup", "writing"]
+            ["reading", "checking", "embedding", "checking", "backup", "writing"]
         assert ("backup", 0, size) in seen
         copy = [(d, t, v) for name, d, t, v in bars if name == "backup"]
         assert len(copy) >= 3 and copy[-1][:2] == (size, size)

@@ -242,6 +242,10 @@ class HistorySource(_Source):
         self._out: dict[str, Any] = {}
         self._ep_uids: set[str] = set()
         self._conv_uids: set[str] = set()
+        # the exchanges of user messages the export shows on another branch than the one
+        # its chat shows now (a question edited there, a branch switched to): their
+        # memories, where an earlier import made them, are archived (`memfile.importing`)
+        self.off_branch: dict[str, str] = {}  # exchange uid -> its conversation's uid
 
     # ---- for subclasses -------------------------------------------------------------
     def emit(self, progress: Progress | None) -> None:
@@ -260,6 +264,23 @@ class HistorySource(_Source):
     def uid(self, *parts: str) -> str:
         """A stable uid for this source's item, from the source's own ids."""
         return _plain_uid(self.kind, *parts)
+
+    def exchange_uid(self, chat_id: str, message_id: str) -> str:
+        """The uid of the memory of the exchange that user message `message_id` begins."""
+        return self.uid("exchange", chat_id, message_id)
+
+    def left_branch(self, chat_id: str, message_id: str) -> None:
+        """A user message the export keeps on another branch of the chat than the one shown
+        (`off_branch`)."""
+        self.off_branch[self.exchange_uid(chat_id, message_id)] = \
+            self.uid("conversation", chat_id)
+
+    @property
+    def retired(self) -> dict[str, str]:
+        """The memories an earlier import of this source may hold that this export shows
+        on no current branch (`off_branch` less every exchange on one), with their
+        conversations' uids."""
+        return {u: c for u, c in self.off_branch.items() if u not in self._ep_uids}
 
     def _write(self, member: str, rec: dict) -> None:
         self._out[member].write(json.dumps(rec, ensure_ascii=False, allow_nan=False) + "\n")
@@ -303,6 +324,25 @@ class HistorySource(_Source):
             self._asked[key] = uid
         return uid
 
+    def _meta(self, chat_id: str, title: str, ex: Exchange, files: tuple[str, ...]) -> dict:
+        """An exchange's provenance: where it came from, which reply answered it (and when:
+        a regenerated answer is newer, `memfile.merge`), by which model, with which files."""
+        meta: dict[str, Any] = {
+            "source": self.kind, "file": self.label, "conversation_id": chat_id,
+            "conversation_title": title, "message_id": ex.user[0].id,
+        }
+        if ex.replies:
+            meta["reply_id"] = ex.replies[-1].id
+            reply_at = max((m.at for m in ex.replies if m.at is not None), default=None)
+            if reply_at is not None:
+                meta["reply_at"] = reply_at
+            model = next((m.model for m in reversed(ex.replies) if m.model), None)
+            if model:
+                meta["model"] = model
+        if files:
+            meta["attachments"] = list(files)
+        return meta
+
     def add_chat(self, chat: Chat) -> None:
         """A conversation: one HeLa conversation, one episode per exchange (with the
         transcript's two messages), consecutive exchanges joined by the temporal prior."""
@@ -337,18 +377,8 @@ class HistorySource(_Source):
         self.n_conversations += 1
         prev = None
         for ex, user, reply, at, files in rows:
-            uid = self.uid("exchange", chat.id, ex.user[0].id)
-            meta: dict[str, Any] = {
-                "source": self.kind, "file": self.label, "conversation_id": chat.id,
-                "conversation_title": title, "message_id": ex.user[0].id,
-            }
-            if ex.replies:
-                meta["reply_id"] = ex.replies[-1].id
-                model = next((m.model for m in reversed(ex.replies) if m.model), None)
-                if model:
-                    meta["model"] = model
-            if files:
-                meta["attachments"] = list(files)
+            uid = self.exchange_uid(chat.id, ex.user[0].id)
+            meta = self._meta(chat.id, title, ex, files)
             memory = self._memory_for(uid, user, reply, at, meta, conv_uid)
             if memory is None:
                 continue

@@ -50,6 +50,7 @@ class ChatGPTSource(ConversationList):
         self.skip("message on another branch", sum(
             1 for k, n in mapping.items() if type(n) is dict and n.get("message") is not None)
             - sum(1 for k in path if mapping[k].get("message") is not None))
+        self._off_branch(cid, mapping, set(path))
         msgs = []
         for node_id in path:
             m = self._message(mapping[node_id], node_id, where)
@@ -58,6 +59,16 @@ class ChatGPTSource(ConversationList):
         return Chat(id=cid, title=text_of(item.get("title")) or "",
                     created=epoch(item.get("create_time")), updated=epoch(item.get("update_time")),
                     messages=msgs)
+
+    def _off_branch(self, cid: str, mapping: dict, shown: set[str]) -> None:
+        """The user's messages on the branches not shown (`HistorySource.left_branch`)."""
+        for key, n in mapping.items():
+            msg = n.get("message") if type(n) is dict and key not in shown else None
+            if type(msg) is not dict:
+                continue
+            author = msg.get("author")
+            if type(author) is dict and author.get("role") == "user":
+                self.left_branch(cid, ident(msg.get("id"), key))
 
     def _branch(self, mapping: dict, current: Any, where: str) -> list[str]:
         """Node ids from the root to `current` (the branch shown last)."""

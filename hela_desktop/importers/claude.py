@@ -12,9 +12,11 @@ carries ``command`` create / rewrite / update, ``id``, ``type``, ``title``, ``la
 ``content``, or ``old_str`` / ``new_str`` for an update), as Markdown in the answer (see
 `Artifacts`), and the files it wrote with its newer file tools (since claude.ai's "create
 files": ``create_file`` with ``path``, ``file_text``; ``str_replace`` with ``path``,
-``old_str``, ``new_str``; see `file_call`) the same way; thinking, other tool use (``view``,
-``bash_tool``, ``present_files``, …) and tool results are left out and counted; attachments
-are named in the memory's provenance (their extracted text is not imported).
+``old_str``, ``new_str``; and the text editor tool ``str_replace_based_edit_tool`` with its
+``command`` create / str_replace / insert / undo_edit; see `file_call`) the same way;
+thinking, other tool use (``view``, the editor's view, ``bash_tool``, ``present_files``, …)
+and tool results are left out and counted; attachments are named in the memory's
+provenance (their extracted text is not imported).
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ _EXTENSION_LANGUAGE = {"py": "python", "js": "javascript", "mjs": "javascript", 
                        "h": "c", "hpp": "cpp", "cc": "cpp"}
 # claude.ai's file tools, each as the artifacts command it is
 _FILE_COMMANDS = {"create_file": "create", "str_replace": "update"}
+# Claude's text editor tool (``str_replace_based_edit_tool``; ``str_replace_editor`` before
+# Claude 4), one tool whose ``command`` says what it does, as the artifacts command it is
+_EDITOR_TOOLS = ("str_replace_based_edit_tool", "str_replace_editor")
+_EDITOR_COMMANDS = {"create": "create", "str_replace": "update", "insert": "insert",
+                    "undo_edit": "undo", "view": "view"}
+FILE_TOOLS = (*_FILE_COMMANDS, *_EDITOR_TOOLS)  # the tools whose files come into answers
 _TICKS = re.compile(r"^[ \t]*(`{3,})", re.MULTILINE)
 _UNSHOWN = str.maketrans("*`", "  ")  # a title is shown in bold: no emphasis or code of its own
 _LANGUAGE = re.compile(r"[\w+#.-]{1,40}(?![^\s])")  # "python", "c++", "objective-c"
@@ -66,9 +74,11 @@ class Artifacts:
     bound (`AMPLIFY` times what the export wrote, plus `SPARE` characters)."""
 
     AMPLIFY, SPARE = 16, 4_000_000
+    UNDO = 8  # earlier versions of an artifact kept for "undo" (the text editor's undo_edit)
 
     def __init__(self) -> None:
         self.content: dict[str, str] = {}
+        self.earlier: dict[str, list[str | None]] = {}  # versions before, for undo
         self.title: dict[str, str] = {}
         self.language: dict[str, str] = {}
         self.written = 0  # characters of artifact text in the export (content, new_str)
@@ -86,21 +96,45 @@ class Artifacts:
         if command in ("create", "rewrite") or (command == "update" and old is None):
             if content is None:
                 return None, None
-            self.content[aid] = content
+            self._set(aid, content)
             self.written += len(content)
             return aid, None
-        if command != "update" or new is None:
+        if command == "undo":
+            if not self.earlier.get(aid):
+                return None, None
+            was = self.earlier[aid].pop()
+            if was is None:  # it was created by the edit undone
+                self.content.pop(aid, None)
+                return None, None
+            self.content[aid] = was
+            return self._within_budget(aid, was)
+        if command not in ("update", "insert") or new is None:
             return None, None
         self.written += len(new)
         have = self.content.get(aid)
-        if have is not None and old and old in have:
-            self.content[aid] = have.replace(old, new, 1)
-            if self.shown_chars + len(self.content[aid]) <= self.AMPLIFY * self.written + self.SPARE:
-                return aid, None
-            return None, f"**{self.name(aid)}** (changed; the new text):\n\n" + \
-                fenced(new, self.language.get(aid, ""))
-        return None, (f"**{self.name(aid)}** (a change whose earlier text was not found; "
-                      "the new text):\n\n" + fenced(new, self.language.get(aid, "")))
+        changed = _inserted(have, inp.get("insert_line"), new) if command == "insert" else \
+            have.replace(old, new, 1) if have is not None and old and old in have else None
+        if changed is None:
+            what = "an insertion whose place" if command == "insert" else "a change whose earlier text"
+            return None, (f"**{self.name(aid)}** ({what} was not found; the new text):\n\n"
+                          + fenced(new, self.language.get(aid, "")))
+        self._set(aid, changed)
+        return self._within_budget(aid, new)
+
+    def _set(self, aid: str, content: str) -> None:
+        """The artifact's content now; the one before kept for an undo."""
+        earlier = self.earlier.setdefault(aid, [])
+        earlier.append(self.content.get(aid))
+        del earlier[:-self.UNDO]
+        self.content[aid] = content
+
+    def _within_budget(self, aid: str, new: str) -> tuple[str | None, str | None]:
+        """The changed artifact shown whole while the conversation's budget allows; past
+        it, a note with the new text."""
+        if self.shown_chars + len(self.content[aid]) <= self.AMPLIFY * self.written + self.SPARE:
+            return aid, None
+        return None, f"**{self.name(aid)}** (changed; the new text):\n\n" + \
+            fenced(new, self.language.get(aid, ""))
 
     def _describe(self, aid: str, inp: dict) -> None:
         title = " ".join((text_of(inp.get("title")) or "").translate(_UNSHOWN).split())
@@ -122,22 +156,48 @@ class Artifacts:
         return f"**{self.name(aid)}**\n\n" + fenced(content, self.language.get(aid, ""))
 
 
+def _inserted(text: str | None, line: Any, new: str) -> str | None:
+    """`text` with `new` inserted after its line `line` (0: at the start), as the text
+    editor's ``insert`` does; None when the text is unknown or has no such line."""
+    if text is None or type(line) is not int or line < 0:
+        return None
+    lines = text.splitlines(keepends=True)
+    if line > len(lines):
+        return None
+    head, tail = "".join(lines[:line]), "".join(lines[line:])
+    if head and not head.endswith("\n"):
+        head += "\n"
+    return head + (new if new.endswith("\n") or not tail else new + "\n") + tail
+
+
 def file_call(name: Any, inp: Any) -> Any:
     """A ``tool_use`` block's input as the ``artifacts`` tool's, for `Artifacts.apply`: a call
     of claude.ai's file tools is one on an artifact whose id is the file's path, whose title
     is the file's name and whose language comes from its extension (``create_file`` creates
-    it with ``file_text``, ``str_replace`` updates it); an ``artifacts`` call is as it is."""
-    command = _FILE_COMMANDS.get(name) if type(name) is str else None
-    if command is None or type(inp) is not dict:
+    it with ``file_text``, ``str_replace`` updates it); so is one of the text editor tool
+    (``str_replace_based_edit_tool``: its ``command`` ``create`` with ``file_text``,
+    ``str_replace`` with ``old_str`` / ``new_str``, ``insert`` with ``insert_line`` and
+    ``insert_text`` (``new_str`` in its first version), ``undo_edit``, ``view``); an
+    ``artifacts`` call is as it is."""
+    if type(name) is not str or type(inp) is not dict:
         return inp
+    if name in _EDITOR_TOOLS:
+        command = _EDITOR_COMMANDS.get(text_of(inp.get("command")) or "")
+        if command is None:
+            return None  # (a command it does not have: left out, counted)
+    else:
+        command = _FILE_COMMANDS.get(name)
+        if command is None:
+            return inp
     path = text_of(inp.get("path"))
     if not path:
         return None  # (a call without a file: left out, counted)
     title = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
     ext = title.rsplit(".", 1)[-1].lower() if "." in title else ""
+    new = inp.get("insert_text", inp.get("new_str")) if command == "insert" else inp.get("new_str")
     return {"command": command, "id": "file:" + path, "title": title,
             "language": _EXTENSION_LANGUAGE.get(ext, ext), "content": inp.get("file_text"),
-            "old_str": inp.get("old_str"), "new_str": inp.get("new_str")}
+            "old_str": inp.get("old_str"), "new_str": new, "insert_line": inp.get("insert_line")}
 
 
 class ClaudeSource(ConversationList):
@@ -148,7 +208,7 @@ class ClaudeSource(ConversationList):
         cid = ident(item.get("uuid"), "")
         if not cid:
             raise _Bad("no conversation id ('uuid')", where)
-        raw = self._branch(raw, item.get("current_leaf_message_uuid"), where)
+        raw = self._branch(raw, item.get("current_leaf_message_uuid"), cid, where)
         msgs = []
         artifacts = Artifacts()  # an update in a later message changes an earlier one's
         for i, m in enumerate(raw, 1):
@@ -159,7 +219,7 @@ class ClaudeSource(ConversationList):
                     created=epoch(item.get("created_at")), updated=epoch(item.get("updated_at")),
                     messages=msgs)
 
-    def _branch(self, raw: list, leaf: Any, where: str) -> list:
+    def _branch(self, raw: list, leaf: Any, cid: str, where: str) -> list:
         by_id = {m.get("uuid"): m for m in raw if type(m) is dict and type(m.get("uuid")) is str}
         if type(leaf) is not str or leaf not in by_id or \
                 not any("parent_message_uuid" in m for m in by_id.values()):
@@ -175,6 +235,11 @@ class ClaudeSource(ConversationList):
             node = by_id.get(parent) if type(parent) is str else None
         path.reverse()
         self.skip("message on another branch", len(raw) - len(path))
+        shown = {id(m) for m in path}
+        for m in by_id.values():  # the user's messages on the branches not shown
+            if id(m) not in shown and _ROLES.get(text_of(m.get("sender")) or "") == "user" \
+                    and ident(m["uuid"], ""):
+                self.left_branch(cid, ident(m["uuid"], ""))
         return path
 
     def _message(self, m: Any, w: str, fallback_id: str, artifacts: Artifacts) -> Message | None:
@@ -214,7 +279,7 @@ class ClaudeSource(ConversationList):
             if kind == "text" and type(b.get("text")) is str:
                 out.append(b["text"])
             elif kind == "tool_use" and (b.get("name") == "artifacts" or
-                                         b.get("name") in _FILE_COMMANDS):
+                                         b.get("name") in FILE_TOOLS):
                 aid, note = artifacts.apply(file_call(b.get("name"), b.get("input")), "artifact")
                 if note is not None:
                     out.append(note)

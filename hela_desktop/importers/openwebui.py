@@ -33,7 +33,7 @@ class OpenWebUISource(ConversationList):
         history = need(chat, "history", dict, where, optional=True)
         if history is not None and type(history.get("messages")) is dict \
                 and history["messages"]:
-            raw = self._branch(history["messages"], history.get("currentId"), where)
+            raw = self._branch(history["messages"], history.get("currentId"), cid, where)
         else:
             raw = need(chat, "messages", list, where, optional=True) or []
         msgs = []
@@ -45,7 +45,7 @@ class OpenWebUISource(ConversationList):
         return Chat(id=cid, title=text_of(item.get("title")) or text_of(chat.get("title")) or "",
                     created=created, updated=epoch(item.get("updated_at")), messages=msgs)
 
-    def _branch(self, by_id: dict, current: Any, where: str) -> list:
+    def _branch(self, by_id: dict, current: Any, cid: str, where: str) -> list:
         if type(current) is not str or current not in by_id:
             # no current message: the newest leaf
             leaves = [m for m in by_id.values() if type(m) is dict and not m.get("childrenIds")]
@@ -54,6 +54,10 @@ class OpenWebUISource(ConversationList):
             current = max(leaves, key=lambda m: epoch(m.get("timestamp")) or 0).get("id")
         path = branch(by_id, current, "parentId", where)
         self.skip("message on another branch", len(by_id) - len(path))
+        shown = {id(m) for m in path}
+        for key, m in by_id.items():  # the user's messages on the branches not shown
+            if id(m) not in shown and type(m) is dict and m.get("role") == "user":
+                self.left_branch(cid, ident(m.get("id"), str(key)))
         return path
 
     def _message(self, m: Any, w: str, fallback_id: str) -> Message | None:

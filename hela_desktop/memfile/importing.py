@@ -14,6 +14,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from copy import deepcopy
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from .format import (
     _chunks,
     _Source,
 )
-from .merge import Vectors, _apply
+from .merge import OFF_BRANCH, Vectors, _apply
 from .report import ImportReport
 from .validate import _Plan, _validate
 
@@ -47,6 +48,10 @@ class ImportCancelled(Exception):
 
 class _DryRun(Exception):
     pass
+
+
+class _WillChange(Exception):
+    """Writing changes the store (the look before the backup, `_Import.write`)."""
 
 
 def _embed_fn(embedder: Any) -> Callable[[list[str]], np.ndarray]:
@@ -109,6 +114,25 @@ def _left_out_erased(store: Store, report: ImportReport) -> None:
         if kind in report.added:
             report.added[kind] = max(0, report.added[kind] - n)
     report.added_deleted = min(report.added_deleted, report.added.get("episodes", 0))
+
+
+def _follow_branches(store: Store, src: _Source, report: ImportReport, older: set[str]) -> None:
+    """A newer export of chats imported before: the memories of the user's messages it
+    shows on another branch than their chat shows now (a question edited there) are
+    archived (those on the shown branch again came back as they were merged,
+    `merge._Merge.back_on_branch`), unless the store's version of the chat is newer
+    (`older`).  Imported chats follow the branch their newest export shows."""
+    retired: dict[str, str] | None = getattr(src, "retired", None)
+    if not retired:
+        return
+    uids = sorted(u for u, conv in retired.items() if conv not in older)
+    ids = [i for chunk in _chunks(uids, 500) for i in tx.live_episode_ids(store.conn, chunk)]
+    if ids:
+        from ..importers.base import NAMES
+
+        why = OFF_BRANCH + NAMES.get(src.kind, src.kind)
+        store.archive_episodes([(i, why) for i in ids], time.time())
+        report.off_branch = len(ids)
 
 
 def import_file(
@@ -218,21 +242,36 @@ class _Import:
             report.embed_seconds = time.perf_counter() - t_emb
         report.embedded = len(plan.to_embed)
         done0 = plan.records + (0 if self.dry_run else len(plan.to_embed))
-        if plan.records:
-            self.back_up(report)
+        size = self.backup_size() if plan.records else 0
+        if size:
+            # a backup only for an import that changes something: first a write that
+            # stops (undone) at its first change, as more checking (the bar leaves the
+            # backup its part); when it changes nothing, that was the import
+            self.enter("checking", done0, total)
+            before = deepcopy(report)
+            if self.write(src, plan, vectors, report, done0, total, probe=True):
+                self.enter("writing", total, total)
+                report.details = src.details
+                return report, total
+            report = before
+            self.back_up(report, size)
         self.enter("writing", done0, total)
         self.write(src, plan, vectors, report, done0, total)
         report.details = src.details
         return report, total
 
-    def back_up(self, report: ImportReport) -> None:
+    def backup_size(self) -> int:
+        """The bytes the backup before writing copies; 0 when none is made (backups are
+        not kept, or the store holds no memories)."""
+        from ..backups import before_import_bytes
+
+        return before_import_bytes(self.store, self.backup_keep)
+
+    def back_up(self, report: ImportReport, size: int) -> None:
         """The backup just before writing, when backups are kept and the store holds
         memories: a stage of its own, its progress the memory file's bytes copied."""
-        from ..backups import BEFORE_IMPORT, before_import_bytes, make_backup
+        from ..backups import BEFORE_IMPORT, make_backup
 
-        size = before_import_bytes(self.store, self.backup_keep)
-        if not size:
-            return  # none kept, or nothing to keep
         self.enter("backup", 0, size)
         progress = self.progress
         report.backup = make_backup(
@@ -241,11 +280,23 @@ class _Import:
             lambda d, of: progress(size * d // max(of, 1), size)
         ).name
 
+    def _unchanged(self, start: int) -> Progress:
+        """Progress that stops the write (`_WillChange`) once the store has changed."""
+        def progress(done: int, total: int) -> None:
+            if tx.changes(self.store.conn) != start:
+                raise _WillChange
+            if self.progress is not None:
+                self.progress(done, total)
+        return progress
+
     def write(self, src: _Source, plan: _Plan, vectors: Vectors, report: ImportReport,
-              done: int, total: int) -> None:
+              done: int, total: int, probe: bool = False) -> bool:
         """Merge into the store in one savepoint (a dry run: into a throw-away copy, or
-        rolled back)."""
+        rolled back).  `probe`: stop, undoing what was written, as soon as the store
+        changes (seen at each progress step and at the end); False when it did."""
         store = self.store
+        start = tx.changes(store.conn)
+        progress = self._unchanged(start) if probe else self.progress
         with tx.page_cache(store.conn, 65536):  # 64 MiB while importing
             # a dry run writes into an in-memory copy of the store: it needs no write lock,
             # so it works while another process writes (unless the caller holds one anyway)
@@ -256,14 +307,20 @@ class _Import:
                 # already holds a transaction (store.transaction() nests by joining)
                 with copy as into, into.transaction() as conn, \
                         tx.savepoint(conn, "hela_memfile_import"):
-                    _apply(src, into, plan, vectors, self.target_name, self.dim, self.lam,
-                           report, self.progress, done, total)
+                    older = _apply(src, into, plan, vectors, self.target_name, self.dim,
+                                   self.lam, report, progress, done, total)
                     _left_out_erased(into, report)
+                    _follow_branches(into, src, report, older)
                     if self.dry_run:
                         raise _DryRun
+                    if probe and tx.changes(store.conn) != start:
+                        raise _WillChange
             except _DryRun:
                 pass
+            except _WillChange:
+                return False
             except sqlite3.IntegrityError as exc:
                 raise _Bad(f"conflicts with the store ({exc})", "import") from None
             if report.erased and not self.dry_run and not store.conn.in_transaction:
                 store.scrub()  # their words, written and removed in this import
+        return True

@@ -8,6 +8,7 @@ anywhere leaves the store as it was.  All SQL is in `hela_desktop.store.transfer
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,12 +17,15 @@ import numpy as np
 from ..edges import merge_edge
 from ..store import Store
 from ..store import transfer as tx
-from .format import Progress, _Bad, _Source, _where, stats_from_file
+from .format import Progress, _Bad, _obj_text, _Source, _where, stats_from_file
 from .report import ImportReport
 from .streams import _prefetch
 from .validate import _keep_vector, _Plan, _usable_vector
 
 Batch = list[tuple[int | str, dict]]
+# why a memory is archived when a newer export of its chat shows its message on another
+# branch (followed by the source's name: "… in a newer ChatGPT export"; `importing`)
+OFF_BRANCH = "on another branch of its chat in a newer "
 Vectors = dict[tuple[str, str], bytes]
 
 
@@ -36,11 +40,14 @@ def _maxn(a: Any, b: Any) -> Any:
 
 def _apply(src: _Source, store: Store, plan: _Plan, vectors: Vectors, target_name: str,
            dim: int | None, lam: float, report: ImportReport, progress: Progress | None,
-           done: int, total: int) -> None:
+           done: int, total: int) -> set[str]:
     """Write every member of `src` (validated into `plan`; `vectors` computed for what
     needed embedding) into `store`, counting added / merged / skipped records in `report`;
-    `progress` goes on from `done` towards `total`."""
-    _Merge(src, store, plan, vectors, target_name, dim, report, progress, done, total).run(lam)
+    `progress` goes on from `done` towards `total`.  Returns the uids of the conversations
+    the file holds an older version of than the store (`_Merge.older`)."""
+    merge = _Merge(src, store, plan, vectors, target_name, dim, report, progress, done, total)
+    merge.run(lam)
+    return merge.older
 
 
 class _Merge:
@@ -57,6 +64,14 @@ class _Merge:
         self.ep_id: dict[str, int] = {}
         self.new_eps: set[int] = set()
         self.msg_id: dict[str, int] = {}
+        # memories whose answer a newer export replaced: their answer messages follow
+        self.new_answers: set[str] = set()
+        # a history source: its memories archived as off its chat's branch come back when
+        # it shows them on the branch again
+        self.follows_branches = hasattr(src, "retired")
+        # conversations last updated before the store's version of them: an older export,
+        # whose branches are not followed
+        self.older: set[str] = set()
         for m in src.members:
             k = m.removesuffix(".jsonl")
             report.added[k] = report.merged[k] = report.skipped[k] = 0
@@ -157,6 +172,8 @@ class _Merge:
                     self.bump(kind, "added")
                     continue
                 self.conv_id[r["uid"]] = e[1]
+                if r["updated_at"] < e[4]:
+                    self.older.add(r["uid"])
                 title, upd = (r["title"], r["updated_at"]) if r["updated_at"] > e[4] \
                     else (e[2], e[4])
                 created = min(e[3], r["created_at"])
@@ -171,6 +188,7 @@ class _Merge:
         for batch in self.batched(member, 1000):
             old = tx.existing_episodes(conn, [r["uid"] for _, r in batch])
             inserts = []
+            self.back_on_branch(batch, old)
             for where, r in batch:
                 cid = None if r["conversation"] is None else self.ref(
                     self.conv_id, r["conversation"], member, where)
@@ -189,6 +207,9 @@ class _Merge:
                     continue
                 self.ep_id[r["uid"]] = e[0]
                 changed = _episode_changes(e, r, cid, emb, embn, cent)
+                if "assistant_text" in changed:
+                    self.new_answers.add(r["uid"])
+                    self.report.answers_updated += 1
                 if changed:
                     tx.update_columns(conn, "episodes", e[0], changed)
                     self.bump(kind, "merged")
@@ -196,6 +217,19 @@ class _Merge:
                     self.bump(kind, "skipped")
             if inserts:
                 self._insert_episodes(inserts)
+
+    def back_on_branch(self, batch: Batch, old: dict[str, tuple]) -> None:
+        """A history source's memories archived as off their chat's branch
+        (`OFF_BRANCH`) come back where it shows them on the branch again, unless its
+        version of the chat is older than the store's."""
+        if not self.follows_branches:
+            return
+        back = [e[0] for _, r in batch if (e := old.get(r["uid"])) is not None
+                and e[14] is None and e[15] is not None
+                and (e[16] or "").startswith(OFF_BRANCH) and r["conversation"] not in self.older]
+        if back:
+            self.store.unarchive_episodes(back)
+            self.report.back_on_branch += len(back)
 
     def _insert_episodes(self, inserts: list[tuple]) -> None:
         first = self.store.next_episode_id()  # purged ids are not given out again
@@ -225,6 +259,9 @@ class _Merge:
                 self.msg_id[r["uid"]] = e[1]
                 if e[2] is None and eid is not None:
                     tx.set_message_episode(conn, e[1], eid)
+                    self.bump(kind, "merged")
+                elif r["role"] == "assistant" and r["uid"].removesuffix(".a") in self.new_answers:
+                    tx.set_message_text(conn, e[1], r["content"], r["created_at"])
                     self.bump(kind, "merged")
                 else:
                     self.bump(kind, "skipped")
@@ -286,6 +323,9 @@ def _episode_changes(e: tuple, r: dict, cid: int | None, emb: bytes | None,
         "pinned": int(bool(e[8]) or bool(r["pinned"])),
         "meta": e[12] if e[12] is not None else r["meta"],
     }
+    answer = _newer_answer(e, r)
+    if answer is not None:
+        new["assistant_text"], new["meta"] = answer
     if e[3] is None and emb is not None:
         new["embedding"], new["embedder"] = emb, embn
     if r["query_count"] > e[10] and cent is not None:
@@ -297,8 +337,41 @@ def _episode_changes(e: tuple, r: dict, cid: int | None, emb: bytes | None,
                 "last_access": e[6], "importance": e[7], "pinned": e[8],
                 "meta": e[12], "embedding": e[3], "embedder": e[4],
                 "query_centroid": e[9], "query_count": e[10],
-                "last_recall": e[11]}
+                "last_recall": e[11], "assistant_text": e[13]}
     return {k: v for k, v in new.items() if cur_vals[k] != v}
+
+
+# what names an imported exchange's answer in a memory's meta (`importers.base.add_chat`)
+_REPLY_KEYS = ("reply_id", "reply_at", "model")
+
+
+def _newer_answer(e: tuple, r: dict) -> tuple[str, str] | None:
+    """(answer, meta) when the file's record gives a stored memory a newer answer: both
+    were imported from a chat, the file's answer is another reply (``reply_id``: the
+    answer was regenerated there, or another branch shown) and not an older one (its
+    ``reply_at`` is later, or the stored memory's is unknown).  The memory keeps its user
+    words (edited here or not), links and history; one the user deleted is left alone.
+    None otherwise."""
+    if e[14] is not None or e[12] is None or r["meta"] is None:
+        return None
+    try:
+        old, got = json.loads(e[12]), json.loads(r["meta"])
+    except ValueError:
+        return None
+    if type(old) is not dict or type(got) is not dict:
+        return None
+    reply = got.get("reply_id")
+    if reply is None or old.get("reply_id") in (None, reply):
+        return None
+    was, now = old.get("reply_at"), got.get("reply_at")
+    if isinstance(was, (int, float)) and not (isinstance(now, (int, float)) and now > was):
+        return None
+    for k in _REPLY_KEYS:
+        if k in got:
+            old[k] = got[k]
+        else:
+            old.pop(k, None)
+    return r["assistant_text"], _obj_text(old)
 
 
 def _knowledge_changes(e: tuple, r: dict, emb: bytes | None,

@@ -97,6 +97,11 @@ class ImportReport:
     erased: int = 0  # memories in the file the user had deleted for good here: left out
     added_deleted: int = 0  # of the memories added, those the file holds as deleted
     backup: str | None = None  # the backup made just before writing (`backups`), its name
+    # a newer export of imported chats: answers regenerated there, memories of user
+    # messages it shows on another branch (archived) or on the shown one again (restored)
+    answers_updated: int = 0
+    off_branch: int = 0
+    back_on_branch: int = 0
 
     @property
     def embed_rate(self) -> float | None:
@@ -127,11 +132,32 @@ class ImportReport:
                     "the file (restorable)")
         if self.erased:
             out += "; " + self._erased()
+        if self.branches():
+            out += "; " + self.branches().rstrip(".").replace(". ", "; ")
         if self.details:
             from ..importers.base import describe
 
             out += "; " + describe(self.details)
         return out
+
+    def branches(self) -> str:
+        """What a newer export of chats imported before changed, in sentences: "3 answers
+        updated (regenerated since the last import)." and the memories archived or
+        restored because their chat shows another branch now; "" when nothing."""
+        out = []
+        if self.answers_updated:
+            out.append(f"{count(self.answers_updated, 'answer', 'answers')} updated "
+                       "(regenerated since the last import).")
+        if self.off_branch:
+            n = self.off_branch
+            out.append(f"{count(n, 'memory', 'memories')} of messages now on another "
+                       f"branch of their chat (edited there) {'was' if n == 1 else 'were'} "
+                       "archived (Memories ▸ Archive restores them).")
+        if self.back_on_branch:
+            n = self.back_on_branch
+            out.append(f"{count(n, 'memory', 'memories')} back on the branch its chat shows "
+                       f"{'was' if n == 1 else 'were'} restored from the archive.")
+        return " ".join(out)
 
     def _erased(self) -> str:
         n = self.erased
@@ -160,6 +186,8 @@ class ImportReport:
         if self.erased:
             was = "was" if self.erased == 1 else "were"
             out += f" {self._erased().replace(' left out', f' {was} left out')}."
+        if self.branches():
+            out += " " + self.branches()
         if self.details:  # a conversation export or notes: what it held, what was left out
             from ..importers.base import describe
 
@@ -178,7 +206,9 @@ class ImportReport:
             already_present=self.skipped, embedded=self.embedded,
             bad_vectors=self.bad_vectors, embed_seconds=round(self.embed_seconds, 3),
             embed_per_s=None if self.embed_rate is None else round(self.embed_rate, 1),
-            seconds=round(self.seconds, 3), backup=self.backup)
+            seconds=round(self.seconds, 3), backup=self.backup,
+            answers_updated=self.answers_updated, archived_off_branch=self.off_branch,
+            restored_on_branch=self.back_on_branch)
         return out
 
 

@@ -313,7 +313,8 @@ def existing_conversations(conn: sqlite3.Connection, uids: Sequence[str]) -> dic
 # episodes' columns an import compares and merges, in the order `existing_episodes` gives
 EPISODE_MERGE_COLUMNS = ("id", "uid", "conversation_id", "embedding", "embedder",
                          "access_count", "last_access", "importance", "pinned",
-                         "query_centroid", "query_count", "last_recall", "meta")
+                         "query_centroid", "query_count", "last_recall", "meta",
+                         "assistant_text", "deleted_at", "archived_at", "archive_reason")
 
 
 def existing_episodes(conn: sqlite3.Connection, uids: Sequence[str]) -> dict[str, Row]:
@@ -350,7 +351,8 @@ def edge(conn: sqlite3.Connection, src: int, dst: int) -> Row | None:
 # =============================================================== import: writes =======
 # the columns `update_columns` may set, per table (the names are put into the SQL)
 _MERGEABLE = {
-    "episodes": frozenset(EPISODE_MERGE_COLUMNS) - {"id", "uid"},
+    "episodes": frozenset(EPISODE_MERGE_COLUMNS) - {"id", "uid", "deleted_at", "archived_at",
+                                                    "archive_reason"},
     "knowledge": frozenset({"kind", "text", "embedding", "embedder", "updated_at", "strength",
                             "access_count", "last_access"}),
 }
@@ -402,6 +404,25 @@ def insert_message(conn: sqlite3.Connection, row: Row) -> int:
 
 def set_message_episode(conn: sqlite3.Connection, message_id: int, episode_id: int) -> None:
     conn.execute("UPDATE messages SET episode_id = ? WHERE id = ?", (episode_id, message_id))
+
+
+def set_message_text(conn: sqlite3.Connection, message_id: int, content: str,
+                     created_at: float) -> None:
+    """A message's words and time (an answer regenerated in a newer export)."""
+    conn.execute("UPDATE messages SET content = ?, created_at = ? WHERE id = ?",
+                 (content, created_at, message_id))
+
+
+def live_episode_ids(conn: sqlite3.Connection, uids: Sequence[str]) -> list[int]:
+    """Ids of those of `uids` the store has neither archived nor deleted."""
+    return [r[1] for r in _by_uid(
+        conn, "SELECT uid, id FROM episodes WHERE uid IN ({q}) AND archived_at IS NULL "
+              "AND deleted_at IS NULL", uids, 0).values()]
+
+
+def changes(conn: sqlite3.Connection) -> int:
+    """Rows inserted, changed or deleted on this connection since it opened."""
+    return conn.total_changes
 
 
 def add_timeline_span(conn: sqlite3.Connection, message_id: int, start: int, end: int,
