@@ -33,7 +33,7 @@ LAYERS = (
                 "consolidate_prompt", "consolidate", "prompt", "forget_request")),
     ("models", ("kvcache", "side_context", "llm", "server_llm")),
     ("turns", ("turn", "swap", "local_turn", "server_turn", "assistant", "loader", "session",
-               "scheduler")),
+               "sources", "scheduler")),
     ("files", ("memfile", "importers")),
     ("front ends", ("ui", "bench")),
     ("command line", ("cli", "__main__")),

@@ -242,6 +242,10 @@ def test_piped_chat_plain_text_and_slash_commands_are_not_messages(tmp_path):
     # pass 7: "hela> " waited for the answer, so the recalled ids had a line of their own
     # ("hela>   recalled #1" pushed the answer onto the next line)
     assert "  recalled #1\nhela> " in r.stdout and "hela>   recalled" not in r.stdout
+    # pass 14: as under an answer in the window, the memories it drew on in the user's
+    # words, so that an answer can be checked (the terminal had the ids alone)
+    assert "  from your memories: #1 “My favourite colour is teal.”\n" in r.stdout
+    assert r.stdout.count("from your memories") == 1  # not under the first, recalling nothing
     assert "unknown command /nwe: /new starts a new chat" in r.stdout
     assert r.stdout.count("/quit (or Ctrl-D) leaves") == 2
     assert r.stdout.count("To forget something you said, ask:") == 1  # /help only

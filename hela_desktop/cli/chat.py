@@ -72,9 +72,11 @@ def chat_command(line: str) -> str | None:
     return word if word in ("/new", "/help") else "unknown"
 
 
-def print_event(ev) -> None:
+def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
     """One chat event as the terminal shows it: recalled memories, answer text, swaps, the
-    closing statistics line."""
+    closing statistics line and, as in the window, the memories the answer drew on in the
+    user's words (`recalls`: what the turn's events said of each memory, by id), so that an
+    answer can be checked against them."""
     from ..events import (
         FORGET_FOOTER,
         NOT_FROM_MEMORIES,
@@ -83,6 +85,7 @@ def print_event(ev) -> None:
         MemoryUpdateEvent,
         TokenEvent,
     )
+    from ..sources import answer_sources, sources_line
 
     if isinstance(ev, MemoriesEvent):
         if ev.memories:
@@ -107,6 +110,10 @@ def print_event(ev) -> None:
                           f"{ev.swaps} swaps{tail}"), flush=True)
         if ev.unrecalled:  # the only sign that an answer about the user is made up
             print(f"  {NOT_FROM_MEMORIES}", flush=True)
+        used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
+        drew = answer_sources((recalls or {})[i] for i in used if i in (recalls or {}))
+        if drew.shown:
+            print(_dim(f"  from your memories: {sources_line(drew, ids=True)}"), flush=True)
 
 
 class TerminalChat:
@@ -128,22 +135,26 @@ class TerminalChat:
         (the partial answer is stored, marked interrupted).  `label` ("hela> ") opens the
         answer's line once there is something for it: the recalled memories print on their
         own line before it, and a refused message prints none."""
-        from ..events import DoneEvent, MemoriesEvent, to_json
+        from ..events import DoneEvent, MemoriesEvent, MemoryUpdateEvent, to_json
         from ..server_llm import ServerError
 
         gen = self.assistant.chat(message, conversation, threading.Event(), seed=self.seed)
         done = None
+        recalls: dict[int, dict] = {}
         try:
             for ev in gen:
                 if isinstance(ev, DoneEvent):
                     done = ev
+                elif isinstance(ev, MemoriesEvent | MemoryUpdateEvent):
+                    got = ev.memories if isinstance(ev, MemoriesEvent) else ev.added
+                    recalls.update({m.episode_id: m.to_dict() for m in got})
                 if self.as_json:
                     print(to_json(ev), flush=True)
                     continue
                 if label and not isinstance(ev, MemoriesEvent):
                     print(label, end="", flush=True)
                     label = ""
-                print_event(ev)
+                print_event(ev, recalls)
         except BrokenPipeError:  # the reader (`| head`) went away: keep what was said
             gen.close()  # (the partial answer, marked interrupted) before the store closes
             raise

@@ -13,11 +13,11 @@ import time
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..events import NOT_FROM_MEMORIES
+from ..sources import NO_SOURCES, Sources
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 from .plain import no_orphan, tip
 from .theme import focus_frame_style, show_html, warning_color
-from .window_status import NO_SOURCES, Sources
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
 HIGHLIGHT_MAX = 50_000  # characters of a code block that get syntax colours
@@ -349,7 +349,7 @@ class MessageView(QtWidgets.QTextBrowser):
 
     def _footer(self, text: str, sources: Sources = NO_SOURCES) -> None:
         """The small lines under an answer: its statistics, then the memories it drew on
-        (`window_status.answer_sources`), each a link to the memory in the graph, or, for a
+        (`sources.answer_sources`), each a link to the memory in the graph, or, for a
         question about the user's life that nothing was recalled for, a plain warning that
         the answer is not from their memories."""
         f = QtGui.QTextCharFormat()

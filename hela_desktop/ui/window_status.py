@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
-from typing import NamedTuple
 
 from PySide6 import QtCore, QtWidgets
 
 from ..events import FORGET_FOOTER
-from ..prompt import shorten
+from ..sources import Sources, answer_sources
 from ..words import count
 from . import plain
 
@@ -229,16 +227,6 @@ def recalls_of(stats: dict) -> list[dict]:
         if isinstance(mems, list) else []
 
 
-class Sources(NamedTuple):
-    """What an answer drew on, for the lines under it (`answer_sources`)."""
-
-    shown: list[tuple[int, str, str]]  # (episode id, the user's words cut short, whole)
-    more: int = 0  # memories drawn on beyond those shown
-    # the message asked about the user's own life and nothing they said was recalled for it
-    unrecalled: bool = False
-
-
-NO_SOURCES = Sources([])
 
 
 def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
@@ -258,31 +246,6 @@ def stored_lines(m: dict) -> tuple[str, Sources]:
     st = stats_of(m)
     return (answer_footer(st, m["interrupted"]),
             answer_sources(recalls_of(st), st.get("unrecalled") is True))
-
-
-SOURCES_SHOWN = 4  # memories named under an answer; more are counted
-SOURCE_CHARS = 48  # each is cut at a word near here
-
-
-def answer_sources(recalls: Iterable[dict], unrecalled: bool = False) -> Sources:
-    """What an answer drew on, for the lines under it: the memories (episode id, the user's
-    words cut short, whole) from the recalls that were in its prompt (``stats["memories"]``,
-    or the live answer's), in order, each memory once, and how many more; `unrecalled` (the
-    turn's own finding) holds only when there are none.  Distilled knowledge is left out: it
-    restates memories in other words, and the line is about the user's own.  Memories of
-    the same words (a statement said twice is two memories) are named once, by the first:
-    the line read "“My sister Ana lives in Lisbon” · “My sister Ana lives in Lisbon”"."""
-    seen: dict[int, str] = {}
-    words: set[str] = set()
-    for r in recalls:
-        if r.get("kind", "episode") == "episode" and r.get("text"):
-            text = " ".join(str(r["text"]).split())
-            if r["episode_id"] not in seen and text.casefold() not in words:
-                seen[r["episode_id"]] = text
-                words.add(text.casefold())
-    items = [(i, shorten(t, SOURCE_CHARS), t) for i, t in seen.items()]
-    return Sources(items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN),
-                   unrecalled and not items)
 
 
 def forget_line(forget: dict) -> str:
