@@ -25,7 +25,9 @@ for this message:
    word of the message and are similar to each other) the newer wins: the older one is
    marked ``superseded_by`` and shown right after it as replaced ("older news, since
    replaced" in the prompt; the why-recalled panel says so), so nothing the newer one leaves
-   unsaid is lost.  Two that share a name, or another word and that similarity, are both
+   unsaid is lost.  An exchange imported from another assistant is shown so without its
+   answer: "How about Misty, Pebble or Luna?" is not news beside "We named the kitten
+   Pebble", and the small model answered "Luna".  Two that share a name, or another word and that similarity, are both
    kept, the older one marked ``older_than`` ("older news").
 4. **Said again.**  Of two admitted memories that say the same (nearly the same words: the
    same request imported from two chats), only the newer is shown; this comes before the
@@ -307,6 +309,8 @@ class RelevanceGate:
         for r in superseded:
             newer = gone[r.episode_id]
             r.extra["superseded_by"] = r.extra["older_than"] = newer
+            if r.extra.get("answer"):  # what another assistant said to it is outdated too
+                r.extra["answer"], r.extra["answer_replaced"] = "", True
             at = next((i for i, k in enumerate(kept) if k.episode_id == newer), None)
             if at is None:
                 kept.append(r)
@@ -344,6 +348,9 @@ def explain(extra: dict) -> list[str]:
     if extra.get("superseded_by") is not None:
         out.append(f"Replaced by the newer memory #{extra['superseded_by']}: shown after it, "
                    "marked as older news.")
+    if extra.get("answer_replaced"):
+        out.append(f"Shown without {extra.get('answered_by') or 'the other assistant'}'s "
+                   "imported answer: your newer words replace what it said.")
     if extra.get("older_than") is not None and extra.get("superseded_by") is None:
         out.append(f"Older than #{extra['older_than']}, which may have newer news; marked as "
                    "older in the prompt.")

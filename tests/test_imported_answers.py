@@ -282,3 +282,31 @@ def test_the_same_request_imported_twice_is_shown_once_the_newer(make_assistant,
     assert "whole rye flour" in _block(a) and "1:5:5" not in _block(a)
     older_why = next(r for r in a.last_gate.held_back if r.episode_id == older.id)
     assert f"Not used: the newer memory #{newer.id} says the same." in explain(older_why.extra)
+
+
+def test_a_replaced_imported_exchange_is_shown_without_its_answer(make_assistant):
+    """Tried as a new user (pass 14): "What's my kitten called?" after importing "What's a
+    good name for a grey kitten? She's very shy." (ChatGPT: "Misty, Ash, Pebble, Smokey or
+    Luna") and, later, "We named the kitten Pebble in the end!": the older exchange was
+    shown, marked replaced, with ChatGPT's list, and the model answered "Luna".  Replaced by
+    the user's newer words, an imported exchange keeps the user's words (marked older news)
+    and loses the other assistant's answer."""
+    a = make_assistant()
+    names, pebble = a.engine.add_episodes([
+        NewEpisode("What's a good name for a grey kitten? She's very shy.",
+                   "How about Misty, Ash, Pebble, Smokey or Luna?",
+                   created_at=T0 - 90 * DAY, source="chatgpt"),
+        NewEpisode("We named the kitten Pebble in the end! How often should she see a vet?",
+                   "Kittens need vaccines at 8, 12 and 16 weeks.",
+                   created_at=T0 - 85 * DAY, source="chatgpt")])
+    mems, _ = _turn(a, "What's my kitten called?", T0)
+    assert [m.episode_id for m in mems] == [pebble, names]
+    old = mems[1].extra
+    assert old["superseded_by"] == pebble and old["answer"] == "" and old["answer_replaced"]
+    block = _block(a)
+    assert "Luna" not in block and "Misty" not in block
+    assert "- What's a good name for a grey kitten? She's very shy. (" in block
+    assert "older news, since replaced" in block
+    assert 'I asked ChatGPT: "We named the kitten Pebble in the end!' in block
+    assert ("Shown without ChatGPT's imported answer: your newer words replace what it said."
+            in explain(old))
