@@ -225,8 +225,8 @@ def test_rename_shows_a_long_title_in_a_box_wide_enough_to_read(qtbot, tmp_path)
         cid = store.add_conversation(title)
     w = _window(qtbot, data_dir)
     lst = w.conversations.list
-    _wait(qtbot, lambda: lst.count() == 1, 20)
-    lst.setCurrentRow(0)
+    _wait(qtbot, lambda: lst.model().rowCount() == 1, 20)
+    lst.setCurrentIndex(lst.model().index(0, 0))
     seen = {}
 
     def answer():
