@@ -519,7 +519,7 @@ def test_graph_view_colours_names_fades_refits_and_folds_details(qtbot):
     assert view.vb.viewRect() != before
     # the detail pane folds away when the pane is narrow, and on request
     assert view.details.isVisible()
-    view.resize(700, 600)
+    view.resize(540, 600)
     qtbot.wait(50)
     assert not view.details.isVisible() and not view.details_button.isChecked()
     view.details_button.click()
