@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pytest
 import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
 
@@ -110,4 +111,68 @@ def test_renaming_a_chat_keeps_its_place_and_when_it_was_last_active(qtbot, tmp_
     _wait(qtbot, lambda: chats.shown()[1]["title"] == "Porto with Ana", 20)
     assert [c["id"] for c in chats.shown()] == [new, old]
     assert chats.list.model().index(1, 0).data(WHEN_ROLE) == short_when(when[old]) != ""
+    w.close()
+
+
+@pytest.mark.parametrize("size", [(1480, 900), (1264, 756)])
+def test_the_graphs_detail_pane_is_open_at_the_first_window_size(qtbot, tmp_path, size):
+    """At the first window size (1480 x 900 on a 1600 x 1000 screen; 1264 x 756 on a
+    1280 x 800 one, as the window fits itself) the graph pane was 741 and 616 pixels wide,
+    under the 760 at which its detail pane opened: folded, a new user never saw what a dot
+    is or why a memory was recalled (/work/exp/qa14g/shots/before/).  It opens from 580:
+    its least 220 and a plot of 360; a little over a third of the room.  Narrower, it
+    folds as before."""
+    w = _window(qtbot, tmp_path / "data")
+    w.resize(*size)
+    g = w.graph
+    _wait(qtbot, lambda: g.width() > 0 and g.details.isVisible(), 10)
+    assert g.details_button.isChecked() and "Memory graph" in g.details.toPlainText()
+    assert g.details.width() >= 220 and g.plot.width() >= 360, (g.details.width(), g.plot.width())
+    if size[0] == 1480:
+        assert g.details.width() >= 250  # not squeezed to its least where there is room
+    from hela_desktop.ui.graph_view import DETAILS_ROOM
+
+    w.resize(1000, 640)  # a 1024 x 640 screen: no room for both
+    _wait(qtbot, lambda: g.width() < DETAILS_ROOM and not g.details.isVisible(), 10)
+    assert not g.details_button.isChecked()
+    w.close()
+
+
+def test_a_recalled_memory_outside_the_graph_is_explained(qtbot, tmp_path, monkeypatch):
+    """The graph holds the newest `GRAPH_LIMIT` memories (5,000); an answer that recalled
+    an older one (an imported chat from years back) named it, but a click on it opened
+    Memories with no word of why it was recalled.  It is now read from the store on the
+    assistant thread and explained in the graph's detail pane: its words, why it was
+    recalled, and that the graph does not draw it."""
+    from hela_desktop.ui import worker
+
+    monkeypatch.setattr(worker, "GRAPH_LIMIT", 3)  # the graph's size, not a stand-in
+    data_dir = tmp_path / "data"
+    rng = np.random.default_rng(14)
+    with Store(data_dir) as s:
+        old = s.add_episode("My sourdough starter smells like nail polish remover", "Feed it.",
+                            rng.normal(size=8).astype(np.float32), created_at=T0)
+        for i in range(4):
+            s.add_episode(f"Newer memory {i}", "Noted.", rng.normal(size=8).astype(np.float32),
+                          created_at=T0 + 86400 * (i + 1))
+    w = _window(qtbot, data_dir)
+    w.resize(1480, 900)
+    g = w.graph
+    _wait(qtbot, lambda: len(g.data.nodes) == 3, 20)
+    assert old not in g.data.nodes
+    w._recalls[old] = {"episode_id": old, "score": 0.61, "semantic": 0.58, "keyword": 1.0,
+                       "recency": 0.1, "path": "direct", "extra": {"cos": 0.58}}
+    w.right_tabs.setCurrentIndex(1)
+    w.chat.view.memoryClicked.emit(old)  # "From your memories" under the answer
+    _wait(qtbot, lambda: f"Memory #{old}" in g.details.toPlainText(), 20)
+    text = g.details.toPlainText()
+    assert w.right_tabs.currentIndex() == 0 and g.details.isVisible()
+    assert "smells like nail polish remover" in text and "Why it was last recalled" in text
+    assert "It shares words with it." in text  # this answer's reasons, not "Not recalled yet"
+    assert "Not drawn in the graph" in text and g.selected is None
+    assert "why it was recalled is shown beside the graph" in w.statusBar().currentMessage()
+    g.open_details_link(__import__("PySide6").QtCore.QUrl("toggle:recall-details"))
+    assert f"Memory #{old}" in g.details.toPlainText() and "score" in g.details.toPlainText()
+    g.select(int(g.data.ids[0]))  # a memory of the graph: it is explained instead
+    assert f"Memory #{old}" not in g.details.toPlainText()
     w.close()

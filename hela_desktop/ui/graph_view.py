@@ -89,6 +89,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self._ask_timer.timeout.connect(self._ask_engine)
         self.selected: int | None = None
         self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
+        self.outside: dict[int, dict] = {}  # a memory beyond the graph, explained (show_outside)
         self.recall_details = False  # "why recalled": the raw numbers shown too
         self.focus_mode = False
         self.visible_mask: np.ndarray | None = None  # bool mask (focus mode) or None
@@ -414,6 +415,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         """Select a memory: ring it, show its details, optionally pan to it."""
         if node_id is not None and int(node_id) not in self.data.index:
             node_id = None
+        self.outside = {}  # a memory beyond the graph is explained no more
         self.selected = None if node_id is None else int(node_id)
         self._show_details(self.selected)
         self._follow_selection(self.selected)

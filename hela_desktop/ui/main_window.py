@@ -475,7 +475,16 @@ class MainWindow(WindowChats):
         self.graph.select(nid, center=True)
 
     def _located(self, found: dict) -> None:
-        if found["state"] != "gone":
+        """Where a memory outside the graph is: one in recall is explained beside the graph
+        (its words, why it was recalled); one archived or deleted is shown in Memories."""
+        nid, node = int(found["id"]), found.get("node")
+        if found["state"] == "kept" and node:
+            self.right_tabs.setCurrentIndex(0)
+            self.graph.unfold_details()
+            if nid in self._recalls:  # why this answer recalled it, not only the last time
+                self.graph.recalls.setdefault(nid, self._recalls[nid])
+            self.graph.show_outside(node)
+        elif found["state"] != "gone":
             self.right_tabs.setCurrentWidget(self.browser)
             self.browser.show_memory(found["id"], removed=found["state"] != "kept")
         shown = sum(1 for i in self.graph.data.index if i >= 0)  # knowledge: below 0
