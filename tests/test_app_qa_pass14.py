@@ -169,7 +169,7 @@ def test_a_recalled_memory_outside_the_graph_is_explained(qtbot, tmp_path, monke
     assert w.right_tabs.currentIndex() == 0 and g.details.isVisible()
     assert "smells like nail polish remover" in text and "Why it was last recalled" in text
     assert "It shares words with it." in text  # this answer's reasons, not "Not recalled yet"
-    assert "Not drawn in the graph" in text and g.selected is None
+    assert "Not drawn in the graph" in text and "Show it in Memories" in text and g.selected is None
     assert "why it was recalled is shown beside the graph" in w.statusBar().currentMessage()
     g.open_details_link(__import__("PySide6").QtCore.QUrl("toggle:recall-details"))
     assert f"Memory #{old}" in g.details.toPlainText() and "score" in g.details.toPlainText()

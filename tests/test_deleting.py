@@ -552,6 +552,7 @@ def test_a_link_to_a_memory_the_graph_does_not_hold_finds_it_where_it_is(
     and the status bar says which; one deleted for good is said to be gone."""
     pytest.importorskip("pytestqt")
     import qt_env  # noqa: F401
+    from PySide6 import QtCore
     from test_ui_app import _wait
 
     from hela_desktop.ui import main_window, worker
@@ -589,9 +590,14 @@ def test_a_link_to_a_memory_the_graph_does_not_hold_finds_it_where_it_is(
     assert "archived by forgetting" in w.statusBar().currentMessage()
 
     w.chat.view.memoryClicked.emit(old)  # kept, but older than the 50 the graph shows
-    _wait(qtbot, lambda: b.tabs.currentIndex() == 0 and b.selected_id() == old, 20)
-    assert b.search.text() == f"#{old}" and b.model.rowCount() == 1
+    # (pass 14: explained beside the graph, with a link to it in Memories)
+    _wait(qtbot, lambda: f"Memory #{old}" in w.graph.details.toPlainText(), 20)
+    assert w.right_tabs.currentIndex() == 0 and "Not drawn in the graph" in w.graph.details.toPlainText()
     assert "older than the 50 newest memories" in w.statusBar().currentMessage()
+    w.graph.open_details_link(QtCore.QUrl(f"memories:{old}"))  # "Show it in Memories"
+    _wait(qtbot, lambda: b.tabs.currentIndex() == 0 and b.selected_id() == old, 20)
+    assert w.right_tabs.currentWidget() is b
+    assert b.search.text() == f"#{old}" and b.model.rowCount() == 1
 
     w.run_op("purge", [ids["secret"]])
     reader = Store(folder)

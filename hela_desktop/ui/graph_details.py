@@ -63,6 +63,7 @@ class GraphDetailsMixin:
     outside: dict[int, dict]  # memories the graph does not hold, read to explain them
     recall_details: bool
     knowledgeAction: QtCore.SignalInstance
+    memoriesRequested: QtCore.SignalInstance
     select: Callable[..., None]  # (node id or None, center=False)
 
     def label_of(self, node_id: int) -> str:
@@ -119,7 +120,7 @@ class GraphDetailsMixin:
         nb_part = f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>"
         if node_id not in self.data.nodes:  # explained from the store: not drawn
             nb_part = ("<p class='muted'>Not drawn in the graph: it shows only the newest "
-                       "memories. Memories lists every one.</p>")
+                       f"memories.</p><p><a href='memories:{node_id}'>Show it in Memories</a></p>")
         recall = self.recalls.get(node_id) or n.get("last_recall")
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""
         active = " · <b>active now</b>" if node_id in self.active else ""
@@ -139,6 +140,8 @@ class GraphDetailsMixin:
             self.recall_details = not self.recall_details
             shown = self.selected if self.selected is not None else next(iter(self.outside), None)
             self._show_details(shown)
+        elif s.startswith("memories:"):
+            self.memoriesRequested.emit(int(s[len("memories:"):]))
         elif s.startswith("knowledge-"):
             action, _, kid = s[len("knowledge-"):].partition(":")
             self.knowledgeAction.emit(action, int(kid))

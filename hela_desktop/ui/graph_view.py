@@ -65,6 +65,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     nodeSelected = QtCore.Signal(int)  # episode id, or -1 when the selection is cleared
     nodeHovered = QtCore.Signal(int)  # episode id under the mouse, -1 when none
     knowledgeAction = QtCore.Signal(str, int)  # ("edit" | "delete", knowledge id)
+    memoriesRequested = QtCore.Signal(int)  # "Show it in Memories": a memory beyond the graph
     _sendGraph = QtCore.Signal(object, object)
     _sendReheat = QtCore.Signal(float)
     _sendTopics = QtCore.Signal(object)
