@@ -40,13 +40,14 @@ def _refill_seconds(chats, convs: list[dict], current: int) -> float:
     return best
 
 
-def test_refilling_the_chat_list_costs_no_more_with_thousands_of_chats(qtbot):
+def test_refilling_the_chat_list_costs_no_more_with_thousands_of_chats(qtbot, monkeypatch):
     """`set_conversations` rebuilt a `QListWidget` item by item on the GUI thread: 0.1 to
     0.5 s with 3,000 imported chats, after every answer (/work/exp/qa14g/figures.md).  The
     list is a view over a model now: a refill of 3,000 chats costs about what one of 30
     does (the old list: a hundred times as much), and the rows are made when painted."""
     from PySide6 import QtCore, QtWidgets
 
+    from hela_desktop.ui import chat_list
     from hela_desktop.ui.chat_list import ConversationList
 
     chats = ConversationList()
@@ -82,6 +83,13 @@ def test_refilling_the_chat_list_costs_no_more_with_thousands_of_chats(qtbot):
     assert opened == [chats.shown()[3]["id"]]
     assert chats.list.editTriggers() == QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers
     assert not chats.list.model().flags(chats.list.model().index(0, 0)) & QtCore.Qt.ItemFlag.ItemIsEditable
+    # a double click renames (the Rename box, filled with the title), as before
+    monkeypatch.setattr(chat_list, "ask_title", lambda _parent, title: (f"{title}!", True))
+    rect = chats.list.visualRect(chats.list.model().index(0, 0))
+    qtbot.mouseClick(chats.list.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
+    with qtbot.waitSignal(chats.renameRequested, timeout=2000) as sig:
+        qtbot.mouseDClick(chats.list.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
+    assert sig.args == [1500, "Garden 1500!"]
 
 
 def test_renaming_a_chat_keeps_its_place_and_when_it_was_last_active(qtbot, tmp_path):
