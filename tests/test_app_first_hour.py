@@ -358,8 +358,8 @@ def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, s
     w.show()
     _wait(qtbot, lambda: w.model_ready and w.embedder_ready, 120)
     reader = Store(seeded_dir)  # the test's own look at the database
-    _wait(qtbot, lambda: w.conversations.list.count() == 1, 20)
-    w.conversations.list.setCurrentRow(0)
+    _wait(qtbot, lambda: len(w.conversations.chats()) == 1, 20)
+    w.conversations.list.setCurrentIndex(w.conversations.list.model().index(0, 0))
     view = w.chat.view
     _wait(qtbot, lambda: [e["role"] for e in view.entries] == ["user", "assistant"], 20)
 
@@ -519,7 +519,7 @@ def test_graph_view_colours_names_fades_refits_and_folds_details(qtbot):
     assert view.vb.viewRect() != before
     # the detail pane folds away when the pane is narrow, and on request
     assert view.details.isVisible()
-    view.resize(700, 600)
+    view.resize(540, 600)
     qtbot.wait(50)
     assert not view.details.isVisible() and not view.details_button.isChecked()
     view.details_button.click()

@@ -264,7 +264,7 @@ def narrow_graph(qtbot, tmp_path):
         snap = snapshot_from_store(store)
     view = GraphView(threaded=False)
     qtbot.addWidget(view)
-    view.resize(600, 400)  # narrow: the detail pane folds away by itself
+    view.resize(540, 400)  # narrow: the detail pane folds away by itself
     view.show()
     qtbot.waitExposed(view)
     view.set_snapshot(snap, animate=False)

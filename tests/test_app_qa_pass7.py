@@ -389,8 +389,8 @@ def test_f2_and_delete_act_on_the_chosen_chat(qtbot, tmp_path, monkeypatch):
     w.activateWindow()
     qtbot.waitActive(w)
     lst = w.conversations.list
-    _wait(qtbot, lambda: lst.count() == 1, 20)
-    lst.setCurrentRow(0)
+    _wait(qtbot, lambda: lst.model().rowCount() == 1, 20)
+    lst.setCurrentIndex(lst.model().index(0, 0))
     lst.setFocus()
     monkeypatch.setattr(chat_list, "ask_title", lambda *_a, **_k: ("Lisbon trip", True))
     with qtbot.waitSignal(w.conversations.renameRequested, timeout=2000) as sig:

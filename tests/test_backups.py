@@ -415,10 +415,10 @@ def test_deleting_a_chat_deletes_it_from_the_backups(qtbot, tmp_path, embedder):
         s.add_message(keep, "user", "Sourdough needs time.")
         made = B.make_backup(s)
     w = _window(qtbot, folder, embedder)
-    _wait(qtbot, lambda: w.embedder_ready and w.conversations.list.count() == 2, 60)
+    _wait(qtbot, lambda: w.embedder_ready and len(w.conversations.chats()) == 2, 60)
     assert SECRET.encode() in made.path.read_bytes()
     w.run_op("delete_conv", cid)
-    _wait(qtbot, lambda: w.conversations.list.count() == 1, 20)
+    _wait(qtbot, lambda: len(w.conversations.chats()) == 1, 20)
     _wait(qtbot, lambda: SECRET.encode() not in made.path.read_bytes(), 20)
     with Store(made.path, create=False) as copy:
         assert [c["title"] for c in copy.conversations()] == ["Recipes"]

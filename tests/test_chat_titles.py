@@ -41,9 +41,8 @@ def test_the_window_shortens_only_what_it_shows(qtbot):
     chats = ConversationList()
     qtbot.addWidget(chats)
     chats.set_conversations([{"id": 1, "title": FIRST, "messages": 2, "updated_at": 0.0}], 1)
-    item = chats.list.item(0)
-    assert item.text() == FIRST  # what Rename is pre-filled with; the list elides on screen
-    assert FIRST in item.toolTip()
+    assert chats.list.model().index(0, 0).data() == FIRST  # what Rename is pre-filled with;
+    assert FIRST in chats.tooltip_of(1)  # the list elides on screen
 
 
 @pytest.mark.gui
@@ -64,8 +63,7 @@ def test_the_chat_list_filters_by_title(qtbot):
     chats.set_conversations(convs, 0)
 
     def shown() -> list[str]:
-        return [chats.list.item(i).text() for i in range(chats.list.count())
-                if not chats.list.item(i).isHidden()]
+        return [c["title"] for c in chats.shown()]
 
     # what the assistant thread answers for the messages: here, none holds the words
     chats.findRequested.connect(lambda text: chats.set_found(text, {}))
@@ -112,22 +110,19 @@ def test_the_chat_search_finds_chats_by_what_was_said_in_them(qtbot, tmp_path, e
         s.add_message(other, "user", "My tax return is due in May.")
     w = _window(qtbot, folder, embedder)
     chats = w.conversations
-    _wait(qtbot, lambda: chats.list.count() == 3, 60)
+    _wait(qtbot, lambda: len(chats.chats()) == 3, 60)
 
     def shown() -> list[int]:
-        return [int(chats.list.item(i).data(256)) for i in range(chats.list.count())
-                if not chats.list.item(i).isHidden()]
+        return [int(c["id"]) for c in chats.shown()]
 
+    assert "\n1 message · " in chats.tooltip_of(other)  # it said "1 messages"
     chats.filter.setText("lisbon")
     assert shown() == [titled]  # the title at once
     _wait(qtbot, lambda: sorted(shown()) == sorted([titled, untitled]), 20)
     assert chats.none_label.text() == "2 of 3 chats, 1 by what was said in them"
-    item = next(chats.list.item(i) for i in range(3) if chats.list.item(i).data(256) == untitled)
-    assert "“Where should we eat in LISBON? Émile says Belém.”" in item.toolTip()
-    assert "\n2 messages · " in item.toolTip()
-    one = next(chats.list.item(i) for i in range(3) if chats.list.item(i).data(256) == other)
-    assert "\n1 message · " in one.toolTip()  # it said "1 messages"
-    chats.list.setCurrentItem(item)  # opened from the search: the words are shown
+    assert "“Where should we eat in LISBON? Émile says Belém.”" in chats.tooltip_of(untitled)
+    assert "\n2 messages · " in chats.tooltip_of(untitled)
+    chats.select(untitled)  # opened from the search: the words are shown
     _wait(qtbot, lambda: w.current_conv == untitled
           and w.chat.view.textCursor().selectedText() == "LISBON", 20)
     chats.filter.setText("émile belém")  # not ASCII: matched with Unicode case folding
@@ -167,6 +162,7 @@ def test_the_chat_rows_carry_their_date(qtbot):
     at = time.time() - 86400 * 400
     chats.set_conversations([{"id": 1, "title": "Old", "messages": 2, "updated_at": at}], 1)
     chats.show()
-    assert chats.list.item(0).data(WHEN_ROLE) == short_when(at) != ""
-    assert chats.list.item(0).text() == "Old"  # the title alone: Rename and the filter read it
+    row = chats.list.model().index(0, 0)
+    assert row.data(WHEN_ROLE) == short_when(at) != ""
+    assert row.data() == "Old"  # the title alone: Rename and the filter read it
     chats.list.viewport().grab()  # the row paints with its date (no error)

@@ -344,11 +344,10 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
         s.add_message(s.add_conversation("Small talk"), "user", "hi")
     reader = Store(folder)
     w = _window(qtbot, folder, embedder)
-    _wait(qtbot, lambda: w.embedder_ready and w.conversations.list.count() == 3, 60)
-    lst = w.conversations.list
+    _wait(qtbot, lambda: w.embedder_ready and len(w.conversations.chats()) == 3, 60)
 
     def choose() -> bool:  # the list may be refilled meanwhile (a busy machine): again
-        lst.setCurrentRow(next(i for i in range(lst.count()) if lst.item(i).text() == "Divorce"))
+        w.conversations.select(next(c["id"] for c in w.conversations.chats() if c["title"] == "Divorce"))
         return w.conversations.current_id() == mine
 
     _wait(qtbot, choose, 20)
@@ -380,7 +379,7 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
     _wait(qtbot, lambda: reader.episode(ids[1]).deleted_at is not None, 20)
     assert reader.episode(ids[0]).deleted_at is not None  # one write: both at once
     assert reader.episode(ids[2]).deleted_at is None  # another chat's memory stays
-    _wait(qtbot, lambda: lst.count() == 2, 20)
+    _wait(qtbot, lambda: len(w.conversations.chats()) == 2, 20)
     from hela_desktop.ui.window_status import op_message
 
     assert "with the memories formed in it" in op_message("delete_conv_memories", mine)[0]
@@ -388,7 +387,7 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
     # question says so and offers nothing to tick
     seen.clear()
     tries.clear()
-    lst.setCurrentRow(next(i for i in range(lst.count()) if lst.item(i).text() == "Small talk"))
+    w.conversations.select(next(c["id"] for c in w.conversations.chats() if c["title"] == "Small talk"))
     QtCore.QTimer.singleShot(200, answer)
     w.conversations.delete_current()
     assert seen[0][1] is None and "No memories were formed in it." in seen[0][0]
@@ -553,6 +552,7 @@ def test_a_link_to_a_memory_the_graph_does_not_hold_finds_it_where_it_is(
     and the status bar says which; one deleted for good is said to be gone."""
     pytest.importorskip("pytestqt")
     import qt_env  # noqa: F401
+    from PySide6 import QtCore
     from test_ui_app import _wait
 
     from hela_desktop.ui import main_window, worker
@@ -590,9 +590,14 @@ def test_a_link_to_a_memory_the_graph_does_not_hold_finds_it_where_it_is(
     assert "archived by forgetting" in w.statusBar().currentMessage()
 
     w.chat.view.memoryClicked.emit(old)  # kept, but older than the 50 the graph shows
-    _wait(qtbot, lambda: b.tabs.currentIndex() == 0 and b.selected_id() == old, 20)
-    assert b.search.text() == f"#{old}" and b.model.rowCount() == 1
+    # (pass 14: explained beside the graph, with a link to it in Memories)
+    _wait(qtbot, lambda: f"Memory #{old}" in w.graph.details.toPlainText(), 20)
+    assert w.right_tabs.currentIndex() == 0 and "Not drawn in the graph" in w.graph.details.toPlainText()
     assert "older than the 50 newest memories" in w.statusBar().currentMessage()
+    w.graph.open_details_link(QtCore.QUrl(f"memories:{old}"))  # "Show it in Memories"
+    _wait(qtbot, lambda: b.tabs.currentIndex() == 0 and b.selected_id() == old, 20)
+    assert w.right_tabs.currentWidget() is b
+    assert b.search.text() == f"#{old}" and b.model.rowCount() == 1
 
     w.run_op("purge", [ids["secret"]])
     reader = Store(folder)

@@ -1102,7 +1102,7 @@ def test_app_imports_with_progress_and_cancels(qtbot, tmp_path, embedder):
     assert "ChatGPT export: 2 conversations, 5 exchanges" in w.last_message[1]
     assert any(t.startswith("embedding: ") for t in notes)
     assert any(t.startswith("reading: ") for t in notes)
-    titles = {w.conversations.list.item(i).text() for i in range(w.conversations.list.count())}
+    titles = {c["title"] for c in w.conversations.chats()}
     assert {"Ana in Lisbon", "Ünïcødé 日本語"} <= titles
     reader = Store(data)  # the test's own look at the database
     assert reader.count_episodes() == 5

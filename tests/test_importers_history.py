@@ -160,11 +160,10 @@ def test_an_imported_chat_names_who_answered(qtbot, tmp_path, embedder):
     qtbot.addWidget(w)
     w.show()
     cl = w.conversations
-    qtbot.waitUntil(lambda: cl.list.count() == 3, timeout=60_000)
+    qtbot.waitUntil(lambda: len(cl.chats()) == 3, timeout=60_000)
 
     def open_chat(title: str) -> str:
-        row = next(i for i in range(cl.list.count()) if cl.list.item(i).text() == title)
-        cl.list.setCurrentRow(row)
+        cl.select(next(c["id"] for c in cl.chats() if c["title"] == title))
         qtbot.waitUntil(lambda: w.session.title == title and bool(w.session.messages),
                         timeout=30_000)
         return w.chat.view.toPlainText()

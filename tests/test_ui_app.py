@@ -316,8 +316,8 @@ def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_di
     w.browser.tabs.setCurrentIndex(0)
 
     # a stored conversation renders with formatting and hoverable tokens + its timeline
-    _wait(qtbot, lambda: w.conversations.list.count() == 1, 20)
-    w.conversations.list.setCurrentRow(0)
+    _wait(qtbot, lambda: len(w.conversations.chats()) == 1, 20)
+    w.conversations.list.setCurrentIndex(w.conversations.list.model().index(0, 0))
     view = w.chat.view
     _wait(qtbot, lambda: "Ana lives in Lisbon, by the river." in view.toPlainText(), 20)
     key = view.key_for_message(mid)
@@ -329,7 +329,7 @@ def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_di
 
     # rename and delete go through the assistant thread
     w.run_op("rename_conv", (cid, "Family"))
-    _wait(qtbot, lambda: w.conversations.list.item(0).text() == "Family", 20)
+    _wait(qtbot, lambda: w.conversations.shown()[0]["title"] == "Family", 20)
 
     # export and import (memfile), with the progress dialog and a summary
     out = tmp_path / "mem.hela"
@@ -346,7 +346,7 @@ def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_di
     _wait(qtbot, lambda: len(w.graph.data) == len(SEED) + 2, 20)
 
     w.run_op("delete_conv", cid)
-    _wait(qtbot, lambda: w.conversations.list.count() == 0, 20)
+    _wait(qtbot, lambda: len(w.conversations.chats()) == 0, 20)
 
     # "Reflect now" runs the idle consolidation in the background; without a model it
     # reports the problem instead of crashing

@@ -77,9 +77,11 @@ class MessageQueries(StoreBase):
         )
 
     def rename_conversation(self, conversation_id: int, title: str) -> None:
+        """A new title; not activity: the chat keeps its `updated_at` (the chat list is
+        ordered by it and shows it as when the chat was last active)."""
         self.conn.execute(
-            "UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?",
-            (title.strip() or "Untitled", time.time(), conversation_id),
+            "UPDATE conversations SET title = ? WHERE id = ?",
+            (title.strip() or "Untitled", conversation_id),
         )
 
     def delete_conversation(self, conversation_id: int) -> None:

@@ -60,8 +60,10 @@ class GraphDetailsMixin:
     selected: int | None
     active: dict[int, float]
     recalls: dict[int, dict]
+    outside: dict[int, dict]  # memories the graph does not hold, read to explain them
     recall_details: bool
     knowledgeAction: QtCore.SignalInstance
+    memoriesRequested: QtCore.SignalInstance
     select: Callable[..., None]  # (node id or None, center=False)
 
     def label_of(self, node_id: int) -> str:
@@ -75,13 +77,23 @@ class GraphDetailsMixin:
         r = self.recalls.get(int(node_id)) or {}
         return short_label(str(r.get("text") or ""), 32)
 
+    def show_outside(self, node: dict) -> None:
+        """Explain a memory the graph does not hold (older than the newest it draws, often
+        an imported one): its words and why it was recalled, in the pane, with no ring.
+        `node` is the memory as the graph's nodes are (read from the store by the
+        assistant thread: the window's ``locate``)."""
+        nid = int(node["id"])
+        self.select(None)
+        self.outside = {nid: node}  # the one explained now (until the next choice)
+        self._show_details(nid)
+
     def _show_details(self, node_id: int | None) -> None:
         if self.details is None:
             return
-        if node_id is None or node_id not in self.data.nodes:
+        n = None if node_id is None else self.data.nodes.get(node_id) or self.outside.get(node_id)
+        if node_id is None or n is None:
             show_html(self.details, graph_help_html(self.colors))
             return
-        n = self.data.nodes[node_id]
         if n.get("kind") == "knowledge":
             kk = knowledge_kind_words(n.get("knowledge_kind"))
             src = ", ".join(f"<a href='node:{e}'>#{e}</a>" for e in n.get("sources", [])) or "—"
@@ -105,6 +117,10 @@ class GraphDetailsMixin:
             f"{link_html(w, lp, self.colors.learned_edge)}</li>" for j, w, lp in nbrs[:12]) + (
             f"<li>and {len(nbrs) - 12} more</li>" if len(nbrs) > 12 else "") or "<li><i>none</i></li>"
         nb_head = f"{len(nbrs)}, {n_learned} learned" if n_learned else f"{len(nbrs)}"
+        nb_part = f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>"
+        if node_id not in self.data.nodes:  # explained from the store: not drawn
+            nb_part = ("<p class='muted'>Not drawn in the graph: it shows only the newest "
+                       f"memories.</p><p><a href='memories:{node_id}'>Show it in Memories</a></p>")
         recall = self.recalls.get(node_id) or n.get("last_recall")
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""
         active = " · <b>active now</b>" if node_id in self.active else ""
@@ -114,7 +130,7 @@ class GraphDetailsMixin:
             f"{int(n.get('access_count') or 0)}× · last used {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
             f"{text}<h4>Why it was last recalled</h4>"
             f"{recall_html(recall, self.label_of, details=self.recall_details)}"
-            f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>")
+            f"{nb_part}")
 
     def open_details_link(self, url: QtCore.QUrl) -> None:
         s = url.toString()
@@ -122,7 +138,10 @@ class GraphDetailsMixin:
             self.select(int(s[5:]), center=True)
         elif s == "toggle:recall-details":  # the numbers behind "why recalled"
             self.recall_details = not self.recall_details
-            self._show_details(self.selected)
+            shown = self.selected if self.selected is not None else next(iter(self.outside), None)
+            self._show_details(shown)
+        elif s.startswith("memories:"):
+            self.memoriesRequested.emit(int(s[len("memories:"):]))
         elif s.startswith("knowledge-"):
             action, _, kid = s[len("knowledge-"):].partition(":")
             self.knowledgeAction.emit(action, int(kid))

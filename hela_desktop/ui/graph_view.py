@@ -40,6 +40,17 @@ ENTER_S = 0.5  # glow grows over this time when a memory becomes active
 LEAVE_S = 0.8  # and fades over this time when it leaves
 HOT_S = 2.5  # a strengthened edge stays thick this long
 NODE_SIZE = 9
+# the graph pane's width from which the detail pane opens by itself: the pane's least and a
+# plot of 360 pixels (at 760 it was folded at the first window size on a 1600x1000 screen,
+# 741 wide, and on a 1280x800 one, 616: /work/exp/qa14g/shots/before/)
+DETAILS_ROOM = 220 + 360
+
+
+def details_sizes(room: int) -> list[int]:
+    """The plot's and the detail pane's widths in a graph pane `room` pixels wide: the
+    pane a little over a third (260 of 741), at least its 220 pixels, at most 320."""
+    pane = max(220, min(320, room * 35 // 100))
+    return [max(0, room - pane), pane]
 KNOWLEDGE_SIZE = 14
 
 
@@ -54,6 +65,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     nodeSelected = QtCore.Signal(int)  # episode id, or -1 when the selection is cleared
     nodeHovered = QtCore.Signal(int)  # episode id under the mouse, -1 when none
     knowledgeAction = QtCore.Signal(str, int)  # ("edit" | "delete", knowledge id)
+    memoriesRequested = QtCore.Signal(int)  # "Show it in Memories": a memory beyond the graph
     _sendGraph = QtCore.Signal(object, object)
     _sendReheat = QtCore.Signal(float)
     _sendTopics = QtCore.Signal(object)
@@ -78,6 +90,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self._ask_timer.timeout.connect(self._ask_engine)
         self.selected: int | None = None
         self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
+        self.outside: dict[int, dict] = {}  # a memory beyond the graph, explained (show_outside)
         self.recall_details = False  # "why recalled": the raw numbers shown too
         self.focus_mode = False
         self.visible_mask: np.ndarray | None = None  # bool mask (focus mode) or None
@@ -222,7 +235,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             split.addWidget(self.details)
             split.setStretchFactor(0, 3)
             split.setStretchFactor(1, 1)
-            split.setSizes([600, 260])
+            split.setSizes(details_sizes(760))  # (shares: the splitter scales them)
             split.setCollapsible(0, False)
             self.split = split
             lay.addWidget(split, 1)
@@ -403,6 +416,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         """Select a memory: ring it, show its details, optionally pan to it."""
         if node_id is not None and int(node_id) not in self.data.index:
             node_id = None
+        self.outside = {}  # a memory beyond the graph is explained no more
         self.selected = None if node_id is None else int(node_id)
         self._show_details(self.selected)
         self._follow_selection(self.selected)
@@ -661,7 +675,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     def resizeEvent(self, e) -> None:  # noqa: N802
         super().resizeEvent(e)
         if self.details is not None and not self._details_user:
-            wide = self.width() >= 760  # a narrow pane keeps the graph
+            wide = self.width() >= DETAILS_ROOM  # a narrow pane keeps the graph
+            if wide and self.details.isHidden():  # opening: its share, not its least
+                self.split.setSizes(details_sizes(self.split.width() or self.width()))
             self.details.setVisible(wide)
             # not isVisible(): behind the Memories tab the pane is shown yet not visible,
             # and the button said "off" over a shown pane once the graph tab came back

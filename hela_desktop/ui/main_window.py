@@ -159,6 +159,7 @@ class MainWindow(WindowChats):
         self.graph = GraphView(colors=colors)
         self.graph.nodeSelected.connect(self.on_node_selected)
         self.graph.knowledgeAction.connect(self._on_knowledge_action)
+        self.graph.memoriesRequested.connect(self._show_in_memories)
         self.browser = MemoryBrowser()
         self.browser.op.connect(self.run_op)
         self.browser.fetch = lambda q: self.run_op("browse", q)
@@ -475,11 +476,24 @@ class MainWindow(WindowChats):
         self.graph.select(nid, center=True)
 
     def _located(self, found: dict) -> None:
-        if found["state"] != "gone":
-            self.right_tabs.setCurrentWidget(self.browser)
-            self.browser.show_memory(found["id"], removed=found["state"] != "kept")
+        """Where a memory outside the graph is: one in recall is explained beside the graph
+        (its words, why it was recalled); one archived or deleted is shown in Memories."""
+        nid, node = int(found["id"]), found.get("node")
+        if found["state"] == "kept" and node:
+            self.right_tabs.setCurrentIndex(0)
+            self.graph.unfold_details()
+            if nid in self._recalls:  # why this answer recalled it, not only the last time
+                self.graph.recalls.setdefault(nid, self._recalls[nid])
+            self.graph.show_outside(node)
+        elif found["state"] != "gone":
+            self._show_in_memories(nid, removed=found["state"] != "kept")
         shown = sum(1 for i in self.graph.data.index if i >= 0)  # knowledge: below 0
         self.statusBar().showMessage(ws.located_message(found, shown, GRAPH_LIMIT), 10000)
+
+    def _show_in_memories(self, eid: int, removed: bool = False) -> None:
+        """Memory `eid` alone in the Memories tab (in its Archive when `removed`)."""
+        self.right_tabs.setCurrentWidget(self.browser)
+        self.browser.show_memory(int(eid), removed=removed)
 
     def _on_browser_selected(self, eid: int) -> None:
         self.graph.select(eid, center=True)

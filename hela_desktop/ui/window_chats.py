@@ -35,8 +35,7 @@ class WindowChats(WindowBase):
             return
         self.session.new_chat()
         self._remember_chat(None)
-        self.conversations.list.clearSelection()
-        self.conversations.list.setCurrentItem(None)  # type: ignore[call-overload]  # None: no current chat
+        self.conversations.clear_current()
         self.chat.view.show_empty()
         self.chat.set_title("New chat")
         self.timeline.clear()

@@ -170,8 +170,8 @@ def located_message(found: dict, shown: int, graph_limit: int) -> str:
                 "shown in Memories ▸ Archive, where Restore brings it back.")
     if shown >= graph_limit:
         return (f"Memory #{eid} is older than the {graph_limit:,} newest memories the graph "
-                "shows; it is shown in Memories.")
-    return f"Memory #{eid} is not in the graph yet; it is shown in Memories."
+                "shows; why it was recalled is shown beside the graph.")
+    return f"Memory #{eid} is not in the graph yet; why it was recalled is shown beside the graph."
 
 
 def _num(v) -> float:

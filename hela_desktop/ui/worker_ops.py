@@ -13,7 +13,7 @@ the worker's signals they emit.
 (id, title) · ``delete_conv`` id · ``delete_conv_memories`` id (and its memories) · ``knowledge_edit`` (id, text) · ``knowledge_delete`` id
 · ``knowledge_restore`` id · ``search`` (who, text) · ``rewind`` (conversation id, message
 id) · ``conversation`` id · ``conversations`` · ``browse`` `BrowseQuery` · ``locate`` id
-(where a memory is now: kept, archived, deleted or gone) · ``backup`` (a backup of the
+(where a memory is now: kept, with its graph node, archived, deleted or gone) · ``backup`` (a backup of the
 memory file now) · ``find_chats`` text (the chats whose messages hold its words).
 """
 
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..backups import delete_chat_in_backups
+from ..edges import GraphNode
 from ..session import browse, conversation_event, conversations_event
 
 
@@ -244,7 +245,9 @@ def _locate(_w, a, arg) -> dict:
         return {"id": e.id, "state": "deleted", "at": e.deleted_at}
     if e.archived_at is not None:
         return {"id": e.id, "state": "archived", "at": e.archived_at}
-    return {"id": e.id, "state": "kept", "at": None}
+    # kept: the memory as the graph's nodes are, so that the window can explain it (why it
+    # was recalled) though the graph holds only the newest
+    return {"id": e.id, "state": "kept", "at": None, "node": GraphNode.of(e).as_dict()}
 
 
 OPS: dict[str, Op] = {
