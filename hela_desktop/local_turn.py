@@ -86,6 +86,7 @@ class LocalAnswer:
             turn.state.prefill_tokens += exc.evaluated
         turn.t_gen0 = time.perf_counter()
         self.guard = P.RepeatGuard(self._earlier_answers())
+        self.clean.not_speaking_as(turn.authors_shown())
         for r in turn.active:  # saying what the memories say is not copying an answer
             self._allow(turn.line_tokens(r), r.text)
         for k in turn.knowledge:

@@ -190,6 +190,10 @@ _MARKUP_PREFIXES = ("user:", "assistant:", "system:", "human:", "ai:", "hela:", 
                     "answer:", MEMORY_HEADER.lower(), "things you told me")
 
 
+_OPENING_QUOTES = "\"“"
+_CLOSING_QUOTES = "\"”"
+
+
 def _cut_note(pattern: regex.Pattern, text: str) -> bool:
     """Is `text` the start of a memory line's date, far enough to be nothing else (it has
     reached ", on ": "(3 weeks ago, on 2 Ma")?"""
@@ -221,6 +225,20 @@ class AnswerFilter:
         self._any = False  # some text was released
         self._strip = False  # markup was just removed: drop the spaces that followed it
         self._held = ""  # mid-line text that could still become a memory line's date
+        self._author_tag: re.Pattern | None = None  # "ChatGPT: " leading the answer
+        self._authors: tuple[str, ...] = ()  # their tags, lower case ("chatgpt:")
+        self._unquote = False  # an author tag opened a quote: it is not the answer's
+        self._quoted = False  # … so a closing quote at the answer's end goes too
+
+    def not_speaking_as(self, authors: Iterable[str]) -> None:
+        """The assistants whose imported answers are in the prompt ('I asked ChatGPT: "…"
+        It answered: "…"'): an answer that opens as one of them speaking ('ChatGPT: "I'm
+        sorry, I can't give legal advice."') quotes words that assistant never said, so the
+        tag and its quote marks are removed, as a leading "Assistant:" is."""
+        names = sorted({a.strip() for a in authors if a.strip()}, key=len, reverse=True)
+        self._authors = tuple(n.lower() + ":" for n in names)
+        self._author_tag = (re.compile(r"^\s*(?:" + "|".join(map(re.escape, names))
+                                       + r")\s*:\s*", re.IGNORECASE) if names else None)
 
     def push(self, piece: str) -> str:
         out = []
@@ -237,11 +255,14 @@ class AnswerFilter:
     def flush(self) -> str:
         """What is still held back at the end of the answer.  A memory line's date cut off
         by the answer's end ("Pixel (today, on 1 Dec") is dropped once it has reached its
-        unmistakable ", on " (`_cut_note`); a shorter start ("(today") is text."""
+        unmistakable ", on " (`_cut_note`); a shorter start ("(today") is text.  So is the
+        closing quote of a quote an author tag opened."""
         held, self._held = self._held, ""
         if self.done:
             return ""
         if not self._line:
+            if self._quoted and held in _CLOSING_QUOTES:
+                return ""
             return "" if _cut_note(_DATE_NOTE, held) else held
         if _cut_note(_DATE_NOTE_LEAD, self._line):
             self._line = ""
@@ -251,6 +272,9 @@ class AnswerFilter:
     def _mid_line(self, ch: str) -> str:
         """A character of a line known not to start as markup: a memory line's date is
         held while it could still be one and dropped once it is whole."""
+        if self._quoted and not self._held and ch in _CLOSING_QUOTES:
+            self._held = ch  # the end of the quote an author tag opened, if nothing follows
+            return ""
         if not self._held and ch not in " (":  # (most characters: nothing can open here)
             self._free = ch != "\n"
             return ch
@@ -268,9 +292,12 @@ class AnswerFilter:
     def _decide(self, final: bool) -> str:
         if self._strip:
             self._line = self._line.lstrip(" ")
+            if self._unquote:  # 'ChatGPT: "I'm sorry…"' -> "I'm sorry…"
+                self._quoted = self._quoted or self._line[:1] in _OPENING_QUOTES
+                self._line = self._line.lstrip(" " + _OPENING_QUOTES)
             if not self._line:
                 return ""
-            self._strip = False
+            self._strip = self._unquote = False
         line = self._line
         m = _ROLE_LINE.match(line)
         if m:
@@ -282,6 +309,11 @@ class AnswerFilter:
             self.done = True  # the model began writing another turn of a transcript
             self._line = ""
             return ""
+        tag = None if self._any or self._author_tag is None else self._author_tag.match(line)
+        if tag:  # 'ChatGPT: "…"': HeLa's answer, not a quote of another assistant
+            self._line = line[tag.end():]
+            self._strip = self._unquote = True
+            return self._decide(final) if self._line else ""
         m = None if self._any else _ANSWER_TAG.match(line)
         if m:  # "A: Miso is …" -> "Miso is …"
             self._line = line[m.end():]
@@ -296,8 +328,10 @@ class AnswerFilter:
             self._line = line[m.end():]
             self._strip = True
             return self._decide(final) if self._line else ""
-        if not final and not line.endswith("\n") and _could_become_markup(line):
-            return ""  # hold: this could still be "User:" or "(2025-03-"
+        if not final and not line.endswith("\n") and (
+                _could_become_markup(line) or (not self._any and any(
+                    a.startswith(line.lstrip().lower()) for a in self._authors))):
+            return ""  # hold: this could still be "User:", "(2025-03-" or "ChatGPT:"
         self._line = ""
         self._free = not line.endswith("\n")
         if line.strip():

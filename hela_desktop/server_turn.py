@@ -80,6 +80,7 @@ class ServerAnswer:
 
     def begin(self) -> None:
         self.turn.first_prompt()
+        self.clean.not_speaking_as(self.turn.authors_shown())
         self.turn.t_gen0 = time.perf_counter()
 
     def _body(self, generated: str) -> dict:

@@ -403,6 +403,11 @@ class Turn:
             self.annotate([r for r in ranked if "created_at" not in r.extra])  # associations
         return fit_budget(ranked, s.max_memories, s.token_budget, self.memory_cost)
 
+    def authors_shown(self) -> set[str]:
+        """The assistants whose imported answers the prompt shows now ("ChatGPT")."""
+        return {str(r.extra["answered_by"]) for r in self.active
+                if r.extra.get("answered_by") and r.extra.get("answer")}
+
     def annotate(self, recalls: list[Recall]) -> None:
         """What the prompt and the gate need of each memory: its time, and, for one imported
         from another assistant's chats, who answered and the start of that answer."""

@@ -601,3 +601,33 @@ def test_bench_personal_plays_dialogues_and_scores(tmp_path, llm, embedder):
 
     with pytest.raises(DataError, match="bad session date"):
         load_dialogues(bad)
+
+
+def test_an_answer_does_not_speak_as_an_assistant_whose_answer_the_prompt_quotes():
+    """Tried as a new user (pass 14): asked "What did ChatGPT say about my rent increase?"
+    with ChatGPT's imported answer in the prompt ('I asked ChatGPT: "…" It answered: "…"'),
+    the model answered 'ChatGPT: "I'm sorry for any confusion, but as a chatbot … I don't
+    have the ability to provide legal advice."': words ChatGPT never said, shown as its.
+    The tag and the quote it opens are removed, as a leading "Assistant:" is; only for the
+    assistants the prompt shows ("Jan: 5 °C, Feb: 7 °C" is a table otherwise)."""
+    def run(text, authors=("ChatGPT", "Claude"), step=1):
+        f = P.AnswerFilter()
+        f.not_speaking_as(authors)
+        out = "".join(f.push(text[i:i + step]) for i in range(0, len(text), step))
+        return out + f.flush()
+
+    said = 'ChatGPT: "I\'m sorry, I can\'t give legal advice."'
+    for step in (1, 3, len(said)):
+        assert run(said, step=step) == "I'm sorry, I can't give legal advice.", step
+    assert run("Claude: “Use rye flour.”") == "Use rye flour."
+    assert run("ChatGPT: Feed it daily.") == "Feed it daily."
+    # a quote inside the answer is the answer's own; it only loses the tag's quote marks
+    assert run('ChatGPT: "He said "yes" today."') == 'He said "yes" today.'
+    assert run('He said "yes" and left.') == 'He said "yes" and left.'
+    # the assistant named, not speaking; a tag later on; an assistant the prompt lacks
+    for text in ("ChatGPT is right about that.", "Chat about it: fine",
+                 'Sure.\nChatGPT: "x"', "Cha"):
+        assert run(text) == text, text
+    assert run("Jan: 5 °C, Feb: 7 °C") == "Jan: 5 °C, Feb: 7 °C"
+    assert run("Jan: 5 °C", authors=("Jan",)) == "5 °C"
+    assert run('ChatGPT: "x"', authors=()) == 'ChatGPT: "x"'

@@ -106,6 +106,7 @@ def test_an_imported_question_comes_with_its_answer(make_assistant, tmp_path):
     assert '- I asked ChatGPT: "How do I make sourdough bread at home?" It answered: ' \
            '"Sure! Here\'s a simple sourdough loaf: Ingredients - 500 g bread flour' in block
     assert "Hardcore History" not in block
+    assert a.turn.authors_shown() == {"ChatGPT"}  # no answer opens 'ChatGPT: "…'
     why = " ".join(explain(m.extra))
     assert "the subject of this message" in why and "ChatGPT's imported answer" in why
     assert not a.last_turn.unrecalled  # the answer is from the user's history
