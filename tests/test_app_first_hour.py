@@ -99,8 +99,9 @@ def test_status_before_first_token_and_esc_in_that_phase(qtbot, seeded_dir, llm,
     w.act_stop.trigger()
     _wait(qtbot, lambda: w.session.last_done is not None, 30)
     # it stopped inside the prompt, not after reading it whole (a chunk is about 0.15 s;
-    # counted in tokens, not seconds, so a busy machine cannot fail it)
-    assert reading and 0 < reading[-1][0] < reading[-1][1], reading
+    # counted in tokens, not seconds, so a busy machine cannot fail it; on a busy one Esc
+    # can come before the first chunk is read: (0, 446) is inside the prompt too)
+    assert reading and reading[-1][0] < reading[-1][1], reading
     assert w.session.last_done.interrupted and w.session.last_done.tokens == 0 and w.session.last_done.message_id is None
     assert "stopped — 0 tokens" not in view.toPlainText()
     assert "Stopped before the answer began" in view.toPlainText()
