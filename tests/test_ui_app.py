@@ -494,13 +494,19 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
     # memory browser actions go through the engine: pin, delete with undo
     w.right_tabs.setCurrentIndex(1)
     w.browser.select_id(done.episode_id)
-    with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
+    # (each waits for its own op: another op's opDone, a graph refresh after the answer,
+    # once let the test read the store before the pin had landed)
+    def op_done(name):
+        return qtbot.waitSignal(w.client.worker.opDone, timeout=20000,
+                                check_params_cb=lambda op, *_: op == name)
+
+    with op_done("pin"):
         w.browser.toggle_pin()
     assert reader.episode(done.episode_id).pinned
-    with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
+    with op_done("delete"):
         w.browser.delete_selected()
     assert reader.episode(done.episode_id).deleted_at is not None
-    with qtbot.waitSignal(w.client.worker.opDone, timeout=20000):
+    with op_done("restore"):
         w.browser.undo_delete()
     assert reader.episode(done.episode_id).deleted_at is None
     # edit re-embeds through the engine; the graph label follows
