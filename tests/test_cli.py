@@ -253,6 +253,13 @@ def test_piped_chat_plain_text_and_slash_commands_are_not_messages(tmp_path):
         msgs = s.messages(s.conversations()[0]["id"])
         assert [m["content"] for m in msgs if m["role"] == "user"] == [
             "My favourite colour is teal.", "What is my favourite colour?"]
+    # run again without --new, it goes on with that chat, and says so (pass 14: a question
+    # about the rent was answered about a kitten, from the chat it had silently continued)
+    again = run("chat", "--data-dir", str(d), "--max-tokens", "4", "--temperature", "0",
+                input="Thanks!\n")
+    assert again.returncode == 0, again.stderr
+    assert ("Continuing the chat “My favourite colour is teal.” (4 messages; last active "
+            "today); /new starts another.\n") in again.stdout
 
 
 def test_forget_list_json_is_json(tmp_path):

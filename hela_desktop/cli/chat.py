@@ -230,7 +230,10 @@ def _show_progress(done: int, total: int) -> None:
           end="\n" if done >= total else "", file=sys.stderr, flush=True)
 
 
-def _greet(assistant, llm, s) -> None:
+def _greet(assistant, llm, s, conv: int | None = None) -> None:
+    """The chat's first lines: where answers come from, the model and memories, the keys,
+    and which chat goes on (`conv`: the latest, unless --new; its earlier messages are part
+    of what the model is shown)."""
     if s.backend == "server":
         from ..server_llm import privacy_warning, where_answers_come_from
 
@@ -241,6 +244,19 @@ def _greet(assistant, llm, s) -> None:
     print(f"HeLa Desktop {__version__} — terminal chat. Model: {llm.path.name} "
           f"({llm.device}). Memories: {len(assistant.engine)}. "
           "Ctrl-C stops an answer, Ctrl-D quits, /new starts a new chat, /help lists commands.")
+    chat = next((c for c in assistant.store.conversations() if c["id"] == conv), None)
+    if chat is not None:
+        import time
+
+        from ..prompt import relative_day, shorten
+        from ..words import count
+
+        try:
+            last = f"; last active {relative_day(chat['updated_at'], time.time())}"
+        except (TypeError, ValueError, OverflowError, OSError):
+            last = ""
+        print(_dim(f"Continuing the chat “{shorten(chat['title'], 60)}” "
+                   f"({count(chat['messages'], 'message')}{last}); /new starts another."))
 
 
 def _conversation(args: argparse.Namespace, store) -> int | None:
@@ -305,7 +321,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             if args.message is not None:
                 rc = session.send(args.message, conv)
             else:
-                _greet(assistant, llm, s)
+                _greet(assistant, llm, s, conv)
                 rc = session.loop(conv)
             if rc == 0:  # after the chat, with what it said (a failed one has its error)
                 _daily_backup(assistant.store, s)
