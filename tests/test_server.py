@@ -193,10 +193,13 @@ def test_turn_with_swaps_over_a_real_server(llama_server, make_assistant, settin
         # (+2: where the pieces join, the server may split a word differently)
         bound = len(client.post_json("/extras/tokenize", {"input": req.bound_text})["tokens"])
         assert 0 < req.processed <= bound + 2
-        # and far less than the whole prompt: the system prompt and history stay cached
-        total = len(client.post_json("/extras/tokenize", {"input": a.llm.text(
-            state.first_prompt)})["tokens"])
-        assert req.processed < total
+        # so the system prompt and the history, which the bound leaves out, stay cached.
+        # (Not "less than the first prompt": a swap that comes late re-sends the answer so
+        # far, and on a busy machine re-retrieval ends late; seen: 134 of a 134-token first
+        # prompt, every token of it within the bound.)
+        head = len(client.post_json("/extras/tokenize", {"input": a.llm.text(
+            state.first_prompt[:state.stable_prefix])})["tokens"])
+        assert head > 0 and "Nice to meet you, Sam!" not in req.bound_text
     tl = a.store.timeline(done.message_id)
     assert [s for s, _, _ in tl] == [0] + [u.token_index for u in updates
                                            if u.token_index < done.tokens]
