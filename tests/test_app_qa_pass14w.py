@@ -73,3 +73,36 @@ def test_a_message_typed_and_not_sent_is_there_after_closing_and_reopening(qtbot
     w3 = _window(qtbot, data)
     assert w3.chat.input.toPlainText() == ""
     w3.close()
+
+
+@pytest.mark.gui
+def test_the_edited_memory_stays_chosen_while_a_search_is_shown(qtbot, seed_dir, embedder):
+    """Memories tab, searched "pet": the cat memory chosen, Edit…, a year changed, Save.
+    The row was no longer chosen and Edit / Pin / Delete went grey
+    (/work/exp/qa14w/shots/19_after_edit.png; Pin, which re-embeds nothing, kept it:
+    20_after_pin.png): the edit made the search ask again by meaning, the rows shown
+    meanwhile (words only) did not hold it, and the choice was lost before the ranked
+    rows came back.  The edited memory is chosen again when they do."""
+    pytest.importorskip("pytestqt")
+    from test_app_polish import _window
+    from test_ui_app import SEED, _wait
+
+    w = _window(qtbot, seed_dir(SEED), embedder)
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    w.right_tabs.setCurrentIndex(1)
+    b = w.browser
+    _wait(qtbot, lambda: b.model.rowCount() == len(SEED), 20)
+    b.search.setText("pet")
+    _wait(qtbot, lambda: b.ranked_text() == "pet"
+          and "best match first" in b.count_label.text(), 20)
+    cat = next(e for e in b.model.episodes if e.user_text.startswith("My cat"))
+    b.select_id(cat.id)
+    assert b.selected_id() == cat.id
+    b.op.emit("edit", (cat.id, "My cat is called Miso and he is four years old.", cat.assistant_text))
+    _wait(qtbot, lambda: any(e.id == cat.id and "four years" in e.user_text
+                             for e in b.model.episodes)
+          and "best match first" in b.count_label.text(), 20)
+    qtbot.wait(300)  # whatever else the edit brings (the graph, a second refresh)
+    assert b.selected_id() == cat.id
+    assert b.edit_button.isEnabled() and b.delete_button.isEnabled()
+    w.close()
