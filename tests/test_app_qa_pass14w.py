@@ -106,3 +106,30 @@ def test_the_edited_memory_stays_chosen_while_a_search_is_shown(qtbot, seed_dir,
     assert b.selected_id() == cat.id
     assert b.edit_button.isEnabled() and b.delete_button.isEnabled()
     w.close()
+
+
+@pytest.mark.gui
+def test_enter_while_an_answer_is_written_says_why_nothing_was_sent(qtbot):
+    """Typed "And what about my sister?" and pressed Enter while the answer about Miso was
+    still being written: nothing was sent and nothing said so; the words just stayed in
+    the box (/work/exp/qa14w/shots/53_enter_while_streaming.png, and 06_msg8.png where
+    "What is my cat called?" waited unseen).  A hint by the box says why and what to do."""
+    pytest.importorskip("pytestqt")
+    from PySide6 import QtCore, QtWidgets
+
+    from hela_desktop.ui.chat import BUSY_HINT, ChatPane
+
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    sent = []
+    pane.sendRequested.connect(sent.append)
+    pane.set_streaming(True)
+    pane.input.setPlainText("And what about my sister?")
+    qtbot.keyClick(pane.input, QtCore.Qt.Key.Key_Return)
+    assert sent == [] and pane.input.toPlainText() == "And what about my sister?"
+    assert QtWidgets.QToolTip.text() == BUSY_HINT
+    QtWidgets.QToolTip.hideText()
+    pane.set_streaming(False)
+    qtbot.keyClick(pane.input, QtCore.Qt.Key.Key_Return)
+    assert sent == ["And what about my sister?"] and pane.input.toPlainText() == ""
