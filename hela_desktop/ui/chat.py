@@ -702,7 +702,8 @@ class ChatPane(QtWidgets.QWidget):
     def _submit(self, text: str) -> None:
         if text and not self.send_button.isEnabled():  # Enter while an answer is written:
             # nothing happened, and nothing said why (the message stays in the box)
-            QtWidgets.QToolTip.showText(self.input.mapToGlobal(QtCore.QPoint(8, 0)),
+            above = -2 * self.input.fontMetrics().height() - 16  # not over Stop, below it
+            QtWidgets.QToolTip.showText(self.input.mapToGlobal(QtCore.QPoint(8, above)),
                                         BUSY_HINT, self.input)
             return
         if not text:
