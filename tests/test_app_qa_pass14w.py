@@ -133,3 +133,35 @@ def test_enter_while_an_answer_is_written_says_why_nothing_was_sent(qtbot):
     pane.set_streaming(False)
     qtbot.keyClick(pane.input, QtCore.Qt.Key.Key_Return)
     assert sent == ["And what about my sister?"] and pane.input.toPlainText() == ""
+
+
+@pytest.mark.gui
+def test_a_few_memories_are_each_named_on_the_graph(qtbot, tmp_path):
+    """The first memory of a new folder, "Hello, my name is Eva.", was a bare dot
+    (/work/exp/qa14w/shots/66_first_answer_fresh.png, 04_msg1.png): idle labels went only
+    to the most linked memories, and it had no link yet.  With nine memories, four were
+    unnamed though the graph had room for every label (09_newchat_q1.png, 12_hover_unlabeled.png).
+    A graph of a few memories names each where its label fits."""
+    pytest.importorskip("pytestqt")
+    from test_ui_app import graph_on
+
+    from hela_desktop.ui.graph_model import snapshot_from_store
+
+    def named(view) -> set[str]:
+        return {t.toPlainText() for t in view.memory_labels if t.isVisible()}
+
+    store = Store(tmp_path)
+    first = store.add_episode("Hello, my name is Eva.", "Hello!", np.ones(8, "float32"))
+    view = graph_on(qtbot, store, 50)
+    assert named(view) == {"Hello, my name is Eva."}
+    texts = ["I work as a nurse.", "My cat is called Miso.", "I am allergic to peanuts.",
+             "My sister Jana plays the cello.", "What is my cat called?",
+             "Where do I live?", "What am I allergic to?", "I like dumplings."]
+    ids = [first] + [store.add_episode(t, "ok", np.ones(8, "float32")) for t in texts]
+    store.upsert_edges([(ids[k], ids[k + 1], 0.5, 0.0, 1, 0, 1.7e9) for k in range(len(ids) - 1)])
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+    view.settle(200)
+    view.fit()
+    qtbot.wait(50)
+    assert len(named(view)) == len(ids)  # 900 × 600 holds nine short labels
+    view.shutdown()
