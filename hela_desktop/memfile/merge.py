@@ -124,12 +124,11 @@ class _Merge:
         store = self.store
         target_step, shift = self._rebase_steps()
         # vectors whose embedder the file names only in its manifest: the store keeps the
-        # name (set now, undone if the unit of work is; dropped again below when nothing
-        # needs it)
+        # name, written after the records and only when a vector needs it (written before
+        # them and dropped again, it counted as a change: an import of the store's own
+        # export, which changes nothing, made a backup)
         file_emb = self.file_emb
         name_meta = bool(file_emb and file_emb == self.target and not store.get_meta("embedder"))
-        if file_emb and name_meta:
-            store.set_meta("embedder", file_emb)
         tables: dict[str, Callable[[str], None]] = {
             "conversations.jsonl": self.conversations, "episodes.jsonl": self.episodes,
             "messages.jsonl": self.messages, "timelines.jsonl": self.timelines,
@@ -141,8 +140,8 @@ class _Merge:
                              shift, lam, self.report, self.tick)
             elif member in tables:
                 tables[member](member)
-        if name_meta and not store.has_unnamed_vectors():
-            store.delete_meta("embedder")
+        if file_emb and name_meta and store.has_unnamed_vectors():
+            store.set_meta("embedder", file_emb)
 
     def _rebase_steps(self) -> tuple[int, int]:
         """The store's Hebbian step after the import and the shift for the file's edge steps,

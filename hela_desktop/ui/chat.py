@@ -46,6 +46,11 @@ EMPTY_HINT = (
 )
 
 
+# Enter pressed while an answer is being written
+BUSY_HINT = ("HeLa is still answering. Your message stays here: press Enter again once "
+             "the answer is done, or Esc to stop it.")
+
+
 class ChatInput(QtWidgets.QPlainTextEdit):
     """Enter sends, Shift+Enter inserts a new line; grows from 2 to 6 lines."""
 
@@ -695,7 +700,13 @@ class ChatPane(QtWidgets.QWidget):
         self.setStyleSheet(focus_frame_style(QtWidgets.QApplication.palette(), "MessageView", "ChatInput"))
 
     def _submit(self, text: str) -> None:
-        if not text or not self.send_button.isEnabled():
+        if text and not self.send_button.isEnabled():  # Enter while an answer is written:
+            # nothing happened, and nothing said why (the message stays in the box)
+            above = -2 * self.input.fontMetrics().height() - 16  # not over Stop, below it
+            QtWidgets.QToolTip.showText(self.input.mapToGlobal(QtCore.QPoint(8, above)),
+                                        BUSY_HINT, self.input)
+            return
+        if not text:
             return
         self.input.clear()
         self.sendRequested.emit(text)

@@ -27,6 +27,7 @@ TOPICS_SHOWN = len(TOPIC_COLOURS)
 IDLE_LABELS = 6  # the most linked idle memories are labelled too, where there is room
 MAX_MAIN_LABELS = 16  # active, selected and highlighted memories labelled at most
 SMALL_GRAPH = 400  # up to this many memories, labels avoid every dot
+FEW_MEMORIES = 12  # up to this many, every memory is labelled where there is room
 
 
 class GraphLabelsMixin:
@@ -69,6 +70,10 @@ class GraphLabelsMixin:
         if not self.zoomed_out or len(d) <= SMALL_GRAPH:
             want += [i for i in self.important if i in d.index and i not in want
                      and (self.visible_mask is None or self.visible_mask[d.index[i]])][:IDLE_LABELS]
+        if len(d) <= FEW_MEMORIES:  # a new folder's first memories (the very first has
+            # no link, so it is not among the most linked): each named where it fits
+            want += [int(i) for r, i in enumerate(d.ids) if int(i) not in want
+                     and (self.visible_mask is None or self.visible_mask[r])]
         return want, n_main
 
     def _dot_rects(self, want: list[int], r_dot: float) -> dict[int, QtCore.QRectF]:

@@ -736,6 +736,7 @@ class MainWindow(WindowChats):
             e.accept()
             return
         self._closing = True
+        self._remember_draft()  # a message typed and not sent is back at the next start
         if self.is_streaming():
             self.statusBar().showMessage("Saving the partial answer…")
             QtWidgets.QApplication.processEvents()

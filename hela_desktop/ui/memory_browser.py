@@ -204,6 +204,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self._want_memory: tuple[str, int] | None = None  # (tab, id): select when its rows come
         # (chosen row, row to choose instead) once the rows come back after Delete or Undo
         self._next_choice: tuple[int | None, int | None] | None = None
+        self._kept_choice: int | None = None  # see `_show_memories`
         self._quiet = False  # choosing a row without telling the graph (`select_id`)
         self._undo: list[int] = []  # soft-deleted ids, most recent last
         # search by meaning plus keywords: callable(text) that asks the engine (the window
@@ -446,6 +447,13 @@ class MemoryBrowser(QtWidgets.QWidget):
             self._next_choice = None
             if current in (None, replaced):
                 current = chosen
+        if current is None:  # chosen before a search asked again by meaning (an edit)
+            current = self._kept_choice
+        self._kept_choice = None
+        if (current is not None and query.search and query.ranked is None
+                and self.semantic_search is not None and all(e.id != current for e in eps)):
+            self._kept_choice = current  # not among the rows by words: chosen again once
+            # the rows by meaning come back (not the rows meanwhile: they may lack it)
         how = ""
         if query.search and self.semantic_search is not None:
             how = " · best match first" if query.ranked is not None else " · searching by meaning…"
@@ -463,7 +471,7 @@ class MemoryBrowser(QtWidgets.QWidget):
     def reset(self) -> None:
         """Forget the shown folder: its undo list, rankings and rows."""
         self._undo.clear()
-        self._next_choice = None
+        self._next_choice = self._kept_choice = None
         self._undo_changed()
         self.set_search_results("", None)
         self.model.set_episodes([])

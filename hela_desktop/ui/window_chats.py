@@ -8,7 +8,7 @@ one concern); `MainWindow` derives from it.
 
 from __future__ import annotations
 
-from PySide6 import QtCore
+from PySide6 import QtCore, QtGui
 
 from ..events import ConversationEvent
 from ..importers.base import author_of
@@ -75,17 +75,43 @@ class WindowChats(WindowBase):
                 self.render_conversation()
                 self.send(text)
 
+    def _folder_key(self, what: str) -> str:
+        """A QSettings key of this data folder's (the last chat, the unsent message)."""
+        return what + "/" + str(self.data_dir.resolve()).replace("/", "|").replace("\\", "|")
+
     def _last_chat_key(self) -> str:
-        return "last_chat/" + str(self.data_dir.resolve()).replace("/", "|").replace("\\", "|")
+        return self._folder_key("last_chat")
 
     def _remember_chat(self, cid: int | None) -> None:
         QtCore.QSettings().setValue(self._last_chat_key(), -1 if cid is None else int(cid))
 
     def _reopen_last_chat(self) -> None:
-        """The chat open when the app last closed (per data folder), if it still exists."""
+        """The chat open when the app last closed (per data folder), if it still exists,
+        and the message left unsent in the box then."""
         cid = int(str(QtCore.QSettings().value(self._last_chat_key(), -1) or -1))
         if cid >= 0:
             self.open_conversation(cid)
+        self._restore_draft()
+
+    def _remember_draft(self) -> None:
+        """On closing: a message typed and not sent is kept for the next start (per data
+        folder, in the app's settings, not in the memory file); closing lost it."""
+        qs, key = QtCore.QSettings(), self._folder_key("draft")
+        text = self.chat.input.toPlainText()
+        if text.strip():
+            qs.setValue(key, text)
+        else:
+            qs.remove(key)
+
+    def _restore_draft(self) -> None:
+        """The message left unsent at the last close, back in an empty box (once: it is
+        then the box's, and kept again only if it is still unsent at the next close)."""
+        qs, key = QtCore.QSettings(), self._folder_key("draft")
+        text = str(qs.value(key, "") or "")
+        qs.remove(key)
+        if text and not self.chat.input.toPlainText():
+            self.chat.input.setPlainText(text)
+            self.chat.input.moveCursor(QtGui.QTextCursor.MoveOperation.End)
 
     def _delete_conversation(self, cid: int, memories: bool = False) -> None:
         """Delete a chat (`memories`: and the memories formed in it, restorable)."""
