@@ -339,7 +339,7 @@ def explain(extra: dict) -> list[str]:
                    "answer, as what that assistant said, not as your words.")
     elif gate == "association":
         out.append(f"Came in with a related memory: both mention “{extra.get('via_name', '')}”.")
-    elif gate:
+    elif gate and gate != "evidence":  # (evidence was used: said above)
         out.append(f"Not used: {gate}.")
     if extra.get("supersedes"):
         ids = ", ".join(f"#{i}" for i in extra["supersedes"])

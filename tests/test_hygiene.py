@@ -631,3 +631,19 @@ def test_an_answer_does_not_speak_as_an_assistant_whose_answer_the_prompt_quotes
     assert run("Jan: 5 °C, Feb: 7 °C") == "Jan: 5 °C, Feb: 7 °C"
     assert run("Jan: 5 °C", authors=("Jan",)) == "5 °C"
     assert run('ChatGPT: "x"', authors=()) == 'ChatGPT: "x"'
+
+
+def test_a_used_memory_is_not_also_said_to_be_unused():
+    """QA pass 14 (window, why-recalled panel): "Close enough to a question about you to be
+    used (similarity 0.63, needed 0.38)." and then "Not used: evidence." — a memory the
+    gate let in, of the user's own words, was also called unused (since 0.5.0 added the
+    line for imported answers, every such memory)."""
+    from hela_desktop.gate import explain
+
+    used = {"gate": "evidence", "similarity": 0.63, "bar": 0.38, "personal": True}
+    assert explain(used) == ["Close enough to a question about you to be used "
+                             "(similarity 0.63, needed 0.38)."]
+    assert explain({"gate": "evidence"}) == []  # (no figures: nothing said, nothing wrong)
+    assert explain({"gate": "too weak"}) == ["Not used: too weak."]
+    imported = {**used, "answered_by": "ChatGPT", "answer": "Feed it daily."}
+    assert [ln.split(" ")[0] for ln in explain(imported)] == ["Close", "Shown"]
