@@ -201,20 +201,28 @@ class RelevanceGate:
         return out
 
     # ---- facts that change -------------------------------------------------------------
+    def _times_and_cosine(self, recalls: list[Recall]
+                          ) -> tuple[dict[int, float], Callable[[int, int], float | None]]:
+        """When each memory was made, and the cosine of two of them (None: no vector)."""
+        engine = self.engine
+        when = engine.created_at([r.episode_id for r in recalls])
+        vecs = {r.episode_id: engine.vector(r.episode_id) for r in recalls}
+
+        def cosine(a: int, b: int) -> float | None:
+            va, vb = vecs[a], vecs[b]
+            return None if va is None or vb is None else float(va @ vb)
+        return when, cosine
+
     def _same_thing(self, recalls: list[Recall], qwords: set[str]
                     ) -> tuple[dict[int, float], Callable[[int, int], tuple[bool, set[str]]]]:
         """When each memory was made, and a test of two of them: (similar, common words),
         similar meaning cos ≥ ``same_subject_min``."""
-        engine = self.engine
-        when = engine.created_at([r.episode_id for r in recalls])
-        vecs = {r.episode_id: engine.vector(r.episode_id) for r in recalls}
+        when, cosine = self._times_and_cosine(recalls)
         words = {r.episode_id: set(facts.stems(r.text)) for r in recalls}
 
         def compare(a: int, b: int) -> tuple[bool, set[str]]:
-            va, vb = vecs[a], vecs[b]
-            similar = (va is not None and vb is not None
-                       and float(va @ vb) >= self.p.same_subject_min)
-            return similar, words[a] & words[b]
+            c = cosine(a, b)
+            return c is not None and c >= self.p.same_subject_min, words[a] & words[b]
         return when, compare
 
     def _outdated_answers(self, admitted: list[Recall], qwords: set[str], message: str = ""
@@ -258,24 +266,22 @@ class RelevanceGate:
         facts that change are weighed: it adds nothing and takes a line of the prompt, and
         shown as "older news, since replaced" beside a twin, an older answer to the same
         question would contradict the newer one for no gain."""
-        cands = admitted
-        if len(cands) < 2:
+        if len(admitted) < 2:
             return admitted, []
-        engine = self.engine
-        when = engine.created_at([r.episode_id for r in cands])
-        vecs = {r.episode_id: engine.vector(r.episode_id) for r in cands}
-        order = {r.episode_id: (when.get(r.episode_id, 0.0), r.episode_id) for r in cands}
+        when, cosine = self._times_and_cosine(admitted)
+        order = {r.episode_id: (when.get(r.episode_id, 0.0), r.episode_id) for r in admitted}
         gone: dict[int, int] = {}
-        for old in cands:
-            a, va = old.episode_id, vecs[old.episode_id]
-            for new in cands:
-                b, vb = new.episode_id, vecs[new.episode_id]
-                if (b in gone or order[b] <= order[a] or va is None or vb is None
-                        or float(va @ vb) < SAID_AGAIN_MIN):
+        for old in admitted:
+            a = old.episode_id
+            for new in admitted:
+                b = new.episode_id
+                if b in gone or order[b] <= order[a]:
                     continue
-                gone[a] = b
-                old.extra["gate"] = f"the newer memory #{b} says the same"
-                break
+                c = cosine(a, b)
+                if c is not None and c >= SAID_AGAIN_MIN:
+                    gone[a] = b
+                    old.extra["gate"] = f"the newer memory #{b} says the same"
+                    break
         return ([r for r in admitted if r.episode_id not in gone],
                 [r for r in admitted if r.episode_id in gone])
 
