@@ -21,6 +21,7 @@ class Sources(NamedTuple):
 NO_SOURCES = Sources([])
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
+WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when longer
 
 
 def answer_sources(recalls: Iterable[dict], unrecalled: bool = False) -> Sources:
@@ -44,15 +45,17 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False) -> Sources
                    unrecalled and not items)
 
 
-def sources_line(sources: Sources, ids: bool = False) -> str:
-    """The memories drawn on as one line of plain text: “…” · “…” · and 2 more; with
-    `ids`, each led by its number ("#12 “My sister Ana lives in Lisbon”"), as the terminal
-    names memories."""
-    shown = [f"#{eid} “{label}”" if ids else f"“{label}”" for eid, label, _ in sources.shown]
+def source_lines(sources: Sources) -> list[str]:
+    """The memories drawn on as the terminal prints them, in the user's words: one memory
+    on the line itself (``#12 “My sister Ana lives in Lisbon.”``), more one to a line, each
+    whole up to `WHOLE_SOURCE_CHARS`.  The window's line cuts each at `SOURCE_CHARS` and
+    shows it whole on hover; a terminal has no hover, and the cut often fell on the very
+    words that answer ("“My sister Ana is getting married in June in…”")."""
+    shown = [f"#{eid} “{shorten(whole, WHOLE_SOURCE_CHARS)}”" for eid, _, whole in sources.shown]
     if sources.more:
         shown.append(f"and {sources.more} more")
-    return " · ".join(shown)
+    return shown
 
 
-__all__ = ["Sources", "NO_SOURCES", "SOURCES_SHOWN", "SOURCE_CHARS", "answer_sources",
-           "sources_line"]
+__all__ = ["Sources", "NO_SOURCES", "SOURCES_SHOWN", "SOURCE_CHARS", "WHOLE_SOURCE_CHARS",
+           "answer_sources", "source_lines"]

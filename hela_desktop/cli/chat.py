@@ -85,7 +85,7 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
         MemoryUpdateEvent,
         TokenEvent,
     )
-    from ..sources import answer_sources, sources_line
+    from ..sources import answer_sources, source_lines
 
     if isinstance(ev, MemoriesEvent):
         if ev.memories:
@@ -112,8 +112,12 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
             print(f"  {NOT_FROM_MEMORIES}", flush=True)
         used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
         drew = answer_sources((recalls or {})[i] for i in used if i in (recalls or {}))
-        if drew.shown:
-            print(_dim(f"  from your memories: {sources_line(drew, ids=True)}"), flush=True)
+        lines = source_lines(drew)
+        if len(lines) == 1:
+            print(_dim(f"  from your memories: {lines[0]}"), flush=True)
+        elif lines:
+            print(_dim("  from your memories:\n" + "\n".join(f"    {t}" for t in lines)),
+                  flush=True)
 
 
 class TerminalChat:
