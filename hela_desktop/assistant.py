@@ -60,9 +60,11 @@ def describe_model(llm: LocalLLM | ServerLLM) -> dict:
         return {"path": llm.url, "name": llm.name, "device": "server",
                 "n_gpu_layers": 0, "n_ctx": llm.n_ctx, "server_url": llm.url}
     from .model_catalog import display_name  # (Jan's <id>/model.gguf, Ollama's blobs)
+    from .paths import is_bundled_model
 
     return {"path": str(llm.path), "name": display_name(llm.path), "device": llm.device,
-            "n_gpu_layers": llm.n_gpu_layers, "n_ctx": llm.n_ctx}
+            "n_gpu_layers": llm.n_gpu_layers, "n_ctx": llm.n_ctx,
+            "bundled": is_bundled_model(llm.path)}
 
 
 class Assistant:

@@ -82,6 +82,11 @@ class MemoryUpdateEvent:
 
 
 # under an answer whose `DoneEvent.unrecalled` holds, in the window and the terminal alike
+# said wherever answers come from the bundled model (the window's empty chat, the terminal
+# chat's first line): with the right memory in its prompt it answers about one question in
+# five rightly (docs/benchmarks.md, `bench personal`), and a person should know that
+SMALL_MODEL_NOTE = ("The built-in model is tiny: quick and private, but often wrong, even "
+                    "about what you told it.")
 NOT_FROM_MEMORIES = ("Not from your memories: nothing you told me was recalled for this "
                      "question, so check this answer before you rely on it.")
 

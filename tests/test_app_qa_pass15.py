@@ -1,0 +1,54 @@
+"""Fifteenth pass, the lead's: what a new user is told of the model answering."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from test_ui_app import _ui_settings, _wait  # noqa: E402
+
+from hela_desktop.assistant import describe_model  # noqa: E402
+from hela_desktop.events import SMALL_MODEL_NOTE, ModelStatusEvent  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+
+def test_the_empty_chat_says_the_bundled_model_is_tiny_and_how_to_get_better_answers(
+        qtbot, tmp_path, llm, embedder):
+    """A new user's first answers come from a 135M model that answers about one question in
+    five about themselves rightly with the memory in its prompt (`bench personal`); nothing
+    said so, and the assistant simply seemed not to listen.  The welcome of an empty chat
+    now says it, and where better answers come from, while (and only while) the bundled
+    model answers."""
+    from hela_desktop.llm import LocalLLM
+    from hela_desktop.ui.main_window import MainWindow
+
+    assert describe_model(llm)["bundled"] is True
+    other = tmp_path / "my-model.gguf"  # a model file of the user's choosing
+    shutil.copyfile(llm.path, other)
+    mine = LocalLLM(path=str(other), n_ctx=512)
+    assert describe_model(mine)["bundled"] is False
+
+    w = MainWindow(tmp_path / "data", _ui_settings(),
+                   assistant_kwargs={"llm": llm, "embedder": embedder}, idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    view = w.chat.view
+    assert SMALL_MODEL_NOTE not in view.toPlainText()  # not known before the model loads
+    _wait(qtbot, lambda: w.model_ready, 120)
+    assert SMALL_MODEL_NOTE in view.toPlainText()
+    # (kept on one line: "▸ Answers." had wrapped alone; toPlainText shows its no-break
+    # spaces as spaces)
+    assert "a bigger model file or a model server in Settings ▸ Answers" in view.toPlainText()
+    assert "Ask HeLa anything." in view.toPlainText()  # under the welcome, not instead of it
+    w.chat.view.show_empty()  # a new chat says it again
+    assert SMALL_MODEL_NOTE in view.toPlainText()
+    # another model (the user's file, or a server) answers: the note goes at once
+    w._on_model_status(ModelStatusEvent("ready", describe_model(mine)))
+    assert SMALL_MODEL_NOTE not in view.toPlainText() and "Ask HeLa anything." in view.toPlainText()
+    mine.close()
