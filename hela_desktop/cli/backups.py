@@ -17,7 +17,7 @@ from .common import add_data_dir, error, existing_store, holds_folder, shows_hel
 
 def add_cli(subparsers) -> None:
     b = subparsers.add_parser(
-        "backups", help="list, make or restore the automatic backups of your memories")
+        "backups", help="list, make, restore or delete the automatic backups of your memories")
     bsub = b.add_subparsers(dest="backups_cmd", metavar="ACTION")
     ls = bsub.add_parser("list", help="the backups, newest first")
     mk = bsub.add_parser("make", help="make a backup now (the oldest beyond backup_keep go)")

@@ -34,12 +34,12 @@ def add_cli(sub) -> None:
 # ---------------------------------------------------------------------- speed, gui ---
 def add_speed(bsub) -> None:
     speed = bsub.add_parser("speed", parents=[data_dir_option(), model_options()],
-                            help="retrieval latency, streaming overhead, prefill reuse, "
-                                 "memory files, consolidation")
+                            help="retrieval latency, streaming overhead, prefill reuse, first-token "
+                                 "latency, memory files, history import, consolidation, backups")
     speed.add_argument("--sizes", type=_sizes, default="1000,10000,100000",
-                       help="memory pool sizes for retrieval latency")
-    speed.add_argument("--queries", type=at_least(1), default=60, help="queries per pool size")
-    speed.add_argument("--answers", type=at_least(1), default=8, help="answers per streaming run")
+                       help="memory pool sizes for retrieval latency (default 1000,10000,100000)")
+    speed.add_argument("--queries", type=at_least(1), default=60, help="queries per pool size (default 60)")
+    speed.add_argument("--answers", type=at_least(1), default=8, help="answers per streaming run (default 8)")
     speed.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     speed.add_argument("--skip", type=_parts, default=frozenset(),
                        help="comma list of parts to leave out: " + ",".join(SPEED_PARTS))
@@ -112,7 +112,7 @@ def cmd_bench_speed(args: argparse.Namespace) -> int:
 def add_gui(bsub) -> None:
     gui = bsub.add_parser("gui", parents=[data_dir_option()], help="graph view frame time")
     gui.add_argument("--sizes", type=_sizes, default="500,2000,5000",
-                     help="graph sizes in nodes")
+                     help="graph sizes in nodes (default 500,2000,5000)")
     gui.add_argument("--json", action="store_true", help="print JSON (it always does)")
     gui.set_defaults(func=cmd_bench_gui)
 

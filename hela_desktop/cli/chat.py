@@ -38,7 +38,8 @@ def add_cli(sub) -> None:
     which = chat.add_mutually_exclusive_group()  # both: one would be silently ignored
     which.add_argument("--conversation", type=an_id, help="continue this conversation id")
     which.add_argument("--new", action="store_true", help="start a new conversation")
-    chat.add_argument("--max-tokens", type=at_least(1), help="longest answer, in tokens")
+    chat.add_argument("--max-tokens", type=at_least(1), help="longest answer, in tokens (default: the setting; at most half the "
+                      "context size)")
     chat.add_argument("--temperature", type=at_least(0.0, float),  # above 5: the setting says
                       help="sampling temperature, 0 (greedy) to 5 (default: the setting)")
     chat.add_argument("--seed", type=in_range(0, MAX_SEED),

@@ -36,7 +36,8 @@ def add_cli(sub) -> None:
                         "top-20%% rule)")
     c.add_argument("--redo", action="store_true",
                    help="forget which clusters were already processed, then run")
-    c.add_argument("--model", metavar="PATH", help="GGUF model file")
+    c.add_argument("--model", metavar="PATH", help="GGUF model file (default: the setting, "
+                   "else the bundled SmolLM2-135M-Instruct)")
     c.add_argument("--json", action="store_true", help="print the report as JSON")
     c.set_defaults(func=cmd_consolidate)
 
@@ -50,7 +51,8 @@ def add_cli(sub) -> None:
                    help="archive below this association degree (links beyond the chat's "
                         "own chain; default 0.6)")
     f.add_argument("--stale-days", type=at_least(0.0, float),
-                   help="…and not accessed for this many days (default 30)")
+                   help="…and not accessed for this many days (default 30; a memory in "
+                        "which you stated something: 365, not changed by this option)")
     f.add_argument("--list", action="store_true", help="list archived memories and exit")
     f.add_argument("--json", action="store_true", help="print the report as JSON")
     f.set_defaults(func=cmd_forget)
