@@ -131,8 +131,8 @@ WIDGET_KEYS = (
     ("Down", "From a search or filter box to its first result"),
     ("Tab, Shift+Tab", "Chat list → chat → message box → graph or Memories, and back"),
     ("F2", "Rename the chosen chat (chat list)"),
-    ("Delete", "Delete the chosen chat (chat list) or memory (Memories); after a question, "
-               "delete for good (Archive tab) or delete a backup (File ▸ Backups…)"),
+    ("Delete", "Delete the chosen chat (chat list) or memory (Memories)"),
+    ("Delete (Archive, Backups)", "After a question: delete for good, or delete the backup"),
     ("Enter (Memories)", "Edit the chosen memory"),
     ("Enter, F3", "Next match of Find in graph, with its details"),
     ("Shift+Enter, Shift+F3", "Previous match of Find in graph"),
