@@ -8,7 +8,6 @@ constants; every formula that uses them lives in :mod:`hela_desktop.formulas`.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
@@ -269,11 +268,8 @@ class Settings:
 
     def save(self, data_dir: Path) -> None:
         """Write atomically: a kill mid-write leaves the old file intact."""
-        from .paths import create_private_file, private_data_dir
+        from .paths import private_data_dir, write_private_text
 
         path = Path(data_dir) / SETTINGS_FILE
         private_data_dir(path.parent)
-        tmp = path.with_suffix(".json.tmp")
-        create_private_file(tmp)  # owner-only before anything is written into it
-        tmp.write_text(json.dumps(self.to_dict(), indent=2), encoding="utf-8")
-        os.replace(tmp, path)
+        write_private_text(path, json.dumps(self.to_dict(), indent=2))

@@ -60,6 +60,15 @@ def create_private_file(path: Path) -> None:
         make_private(path)
 
 
+def write_private_text(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically and owner-only: a kill mid-write leaves the old
+    file intact, and no one else can read it, not even for a moment."""
+    tmp = path.with_name(path.name + ".tmp")
+    create_private_file(tmp)
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def private_data_dir(data_dir: Path) -> Path:
     """Create the data folder owner-only (0700), and make an existing one and the private
     files in it owner-only (the memory file with its journal, settings, the app's temporary

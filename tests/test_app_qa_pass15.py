@@ -52,3 +52,41 @@ def test_the_empty_chat_says_the_bundled_model_is_tiny_and_how_to_get_better_ans
     w._on_model_status(ModelStatusEvent("ready", describe_model(mine)))
     assert SMALL_MODEL_NOTE not in view.toPlainText() and "Ask HeLa anything." in view.toPlainText()
     mine.close()
+
+
+def test_the_unsent_message_is_kept_owner_only_in_the_data_folder(qtbot, tmp_path):
+    """doc15 found the unsent message (0.6.0) kept in Qt's settings file, which Qt writes
+    with the usual permissions (0644 here): readable by other users of the computer, while
+    everything else of the user's is owner-only in the data folder.  It is kept there now,
+    0600, and one that 0.6.0 left in Qt's settings is taken out of them."""
+    import os
+    import stat
+
+    from PySide6 import QtCore
+    from test_app_polish import _window
+
+    from hela_desktop.ui.window_chats import DRAFT_FILE
+
+    data = tmp_path / "data"
+    w = _window(qtbot, data)
+    w.chat.input.setPlainText("My PIN is 4821, don't tell anyone")
+    w.close()
+    draft = data / DRAFT_FILE
+    assert draft.read_text(encoding="utf-8") == "My PIN is 4821, don't tell anyone"
+    if os.name == "posix":
+        assert stat.S_IMODE(draft.stat().st_mode) == 0o600
+    key = w._folder_key("draft")
+    assert QtCore.QSettings().value(key) is None  # nothing of it in Qt's file
+    w2 = _window(qtbot, data)
+    assert w2.chat.input.toPlainText() == "My PIN is 4821, don't tell anyone"
+    assert not draft.exists()  # the box holds it now; kept again only if unsent at close
+    w2.chat.input.clear()
+    w2.close()
+    assert not draft.exists()
+    # where 0.6.0 kept it: restored once, and gone from Qt's file
+    QtCore.QSettings().setValue(key, "An old draft")
+    w3 = _window(qtbot, data)
+    assert w3.chat.input.toPlainText() == "An old draft"
+    assert QtCore.QSettings().value(key) is None
+    w3.chat.input.clear()
+    w3.close()

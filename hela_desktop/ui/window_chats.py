@@ -8,14 +8,20 @@ one concern); `MainWindow` derives from it.
 
 from __future__ import annotations
 
+import logging
+
 from PySide6 import QtCore, QtGui
 
 from ..events import ConversationEvent
 from ..importers.base import author_of
+from ..paths import write_private_text
 from . import chat_edit
 from . import window_status as ws
 from .chat_list import ConversationList
 from .window_base import WindowBase
+
+log = logging.getLogger(__name__)
+DRAFT_FILE = "draft.txt"  # in the data folder: the message left unsent at the last close
 
 
 class WindowChats(WindowBase):
@@ -94,21 +100,35 @@ class WindowChats(WindowBase):
         self._restore_draft()
 
     def _remember_draft(self) -> None:
-        """On closing: a message typed and not sent is kept for the next start (per data
-        folder, in the app's settings, not in the memory file); closing lost it."""
-        qs, key = QtCore.QSettings(), self._folder_key("draft")
+        """On closing: a message typed and not sent is kept for the next start, in the data
+        folder (`DRAFT_FILE`, owner-only like everything there; not in the memory file);
+        closing lost it.  0.6.0 kept it in Qt's settings file, which others may read: a
+        draft found there is taken out."""
+        QtCore.QSettings().remove(self._folder_key("draft"))
+        path = self.data_dir / DRAFT_FILE
         text = self.chat.input.toPlainText()
-        if text.strip():
-            qs.setValue(key, text)
-        else:
-            qs.remove(key)
+        try:
+            if text.strip():
+                write_private_text(path, text)
+            else:
+                path.unlink(missing_ok=True)
+        except OSError as exc:  # a folder gone or read-only: the box's text is all there is
+            log.warning("the unsent message was not kept: %s", exc)
 
     def _restore_draft(self) -> None:
         """The message left unsent at the last close, back in an empty box (once: it is
         then the box's, and kept again only if it is still unsent at the next close)."""
         qs, key = QtCore.QSettings(), self._folder_key("draft")
-        text = str(qs.value(key, "") or "")
+        text = str(qs.value(key, "") or "")  # where 0.6.0 kept it
         qs.remove(key)
+        path = self.data_dir / DRAFT_FILE
+        try:
+            text = path.read_text(encoding="utf-8") or text
+            path.unlink()
+        except FileNotFoundError:
+            pass
+        except (OSError, UnicodeError) as exc:
+            log.warning("the unsent message could not be read: %s", exc)
         if text and not self.chat.input.toPlainText():
             self.chat.input.setPlainText(text)
             self.chat.input.moveCursor(QtGui.QTextCursor.MoveOperation.End)
