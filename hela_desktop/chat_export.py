@@ -20,6 +20,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from .words import count
+
 
 def _when(ts: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
@@ -28,7 +30,7 @@ def _when(ts: float) -> str:
 def messages_markdown(title: str, msgs: list[dict]) -> str:
     """A chat (its title and ``Store.messages()`` rows) as a Markdown document."""
     out = [f"# {title}", "",
-           f"*Exported from HeLa Desktop on {_when(time.time())}; {len(msgs)} messages.*", ""]
+           f"*Exported from HeLa Desktop on {_when(time.time())}; {count(len(msgs), 'message')}.*", ""]
     for m in msgs:
         who = "You" if m["role"] == "user" else "HeLa"
         note = " · stopped early" if m.get("interrupted") else ""

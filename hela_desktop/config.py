@@ -18,6 +18,8 @@ class SettingsError(ValueError):
     """settings.json cannot be used; the message names the file and what to do."""
 
 
+# the retrieval profiles (`MemoryEngine.retrieve`); `profile` must name one
+PROFILES = ("hela", "hela-nospread", "hela-paper", "streaming", "dense")
 MAX_N_CTX = 131072  # the largest context size accepted (models rarely train longer)
 
 
@@ -217,11 +219,14 @@ class Settings:
         self.blend_user_message = float(min(1.0, max(0.0, self.blend_user_message)))
         self.swap_margin = float(max(0.0, self.swap_margin))
         self.swap_cost_weight = float(max(0.0, self.swap_cost_weight))
-        self.idle_minutes = float(max(0.1, self.idle_minutes))
+        self.idle_minutes = float(min(1440.0, max(0.1, self.idle_minutes)))
         self.backup_keep = int(min(365, max(0, self.backup_keep)))
         self.backup_every_days = float(min(365.0, max(0.01, self.backup_every_days)))
         if self.swap_mode not in ("splice", "exact"):
             raise SettingsError(f"swap_mode: must be splice or exact, got {self.swap_mode!r}")
+        if self.profile not in PROFILES:  # every turn's retrieval would fail on it
+            raise SettingsError(f"profile: must be one of {', '.join(PROFILES)}, "
+                                f"got {self.profile!r}")
         if self.backend not in ("local", "server"):
             self.backend = "local"
         self.server_timeout = float(min(3600.0, max(0.1, self.server_timeout)))

@@ -36,7 +36,7 @@ from . import edges as G
 from . import facts
 from . import formulas as F
 from . import retrieval as R
-from .config import HelaParams, Settings, StreamingParams
+from .config import PROFILES, HelaParams, Settings, StreamingParams
 from .events import Recall
 from .facts import STOPWORDS, NameIndex, keywords  # noqa: F401 - keywords is re-exported
 from .memory_index import HALF_PRECISION_FROM, MemoryIndex, topk
@@ -46,7 +46,6 @@ from .store import Episode, IndexRow, Store, key_text, to_blob
 __all__ = ["HALF_PRECISION_FROM", "PROFILES", "MemoryEngine", "MemoryIndex", "NewEpisode",
            "fit_budget", "keywords"]
 
-PROFILES = ("hela", "hela-nospread", "hela-paper", "streaming", "dense")
 # a repeat (`MemoryEngine.repeat_of`) is looked for among the memories closest in meaning:
 # the same words embed to the same vector, so the few nearest, above this cosine, suffice
 REPEAT_CANDIDATES = 8

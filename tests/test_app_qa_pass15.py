@@ -90,3 +90,20 @@ def test_the_unsent_message_is_kept_owner_only_in_the_data_folder(qtbot, tmp_pat
     assert QtCore.QSettings().value(key) is None
     w3.chat.input.clear()
     w3.close()
+
+
+def test_settings_ok_keeps_an_idle_time_the_file_allows(qtbot, tmp_path):
+    """doc15: settings.json accepted idle_minutes down to 0.1 while the Settings box began
+    at 0.5, so pressing OK without touching it changed 0.2 into 0.5.  One range, 0.1 to
+    1440 minutes, for both."""
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    for minutes in (0.1, 0.2, 1440.0):
+        dlg = SettingsDialog(Settings().with_overrides(idle_minutes=minutes), tmp_path)
+        qtbot.addWidget(dlg)
+        assert dlg.result_settings().idle_minutes == pytest.approx(minutes)
+    from hela_desktop.config import SettingsError
+
+    with pytest.raises(SettingsError, match="idle_minutes"):
+        Settings().with_overrides(idle_minutes=5000.0)

@@ -70,3 +70,15 @@ def test_unknown_keys_wrong_types_and_bad_choices_are_refused():
         Settings().with_overrides(temperature=float("nan"))
     with pytest.raises(SettingsError, match="swap_mode"):
         Settings().with_overrides(swap_mode="sideways")
+
+
+def test_an_unknown_profile_in_settings_json_is_a_settings_problem(tmp_path):
+    """doc15 (pass 15): `"profile": "bogus"` passed `doctor` (exit 0) and every window turn
+    would fail on it in retrieval; `chat` alone said so, with exit 2 instead of the 3 of a
+    malformed settings file.  It is refused when read, naming the file and the profiles."""
+    (tmp_path / "settings.json").write_text('{"profile": "bogus"}', encoding="utf-8")
+    with pytest.raises(SettingsError, match=r"settings.json.*profile: must be one of hela, "
+                                            r"hela-nospread, hela-paper, streaming, dense"):
+        Settings.load(tmp_path)
+    with pytest.raises(SettingsError, match="profile"):
+        Settings().with_overrides(profile="hela-cold")  # a benchmark's method, not a profile

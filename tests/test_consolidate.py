@@ -417,3 +417,26 @@ def test_cli_consolidate_dry_run_then_real(tmp_path, embedder, capsys):
     with Store(tmp_path) as s:
         n = s.conn.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0]
         assert n == out.count("  added:")
+
+
+def test_cli_consolidate_uses_the_server_the_settings_name(tmp_path, embedder, capsys):
+    """doc15 (pass 15): with answers from a model server in the settings, `consolidate`
+    loaded the local model all the same (the app's idle passes use the server).  It asks
+    the server now; here nothing listens there, so it says so and writes nothing."""
+    import socket
+
+    from hela_desktop.cli import main as cli_main
+    from hela_desktop.config import Settings
+
+    engine = MemoryEngine(Store(tmp_path), embedder)
+    build_conversation(engine)
+    engine.store.close()
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    Settings().with_overrides(backend="server", server_url=f"http://127.0.0.1:{port}").save(tmp_path)
+    assert cli_main(["consolidate", "--hub-degree", "1.3", "--max-clusters", "1",
+                     "--data-dir", str(tmp_path)]) == 2
+    assert f"cannot reach the model server at http://127.0.0.1:{port}" in capsys.readouterr().err
+    with Store(tmp_path) as s:
+        assert s.conn.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0] == 0

@@ -913,6 +913,20 @@ def test_a_note_headed_by_its_own_title_names_it_once(tmp_path, embedder):
                    "2024-03-01\n\nRan 5 km.": "2024-03-01"}
 
 
+def test_a_chat_of_one_message_is_exported_as_one_message_and_comes_back(tmp_path, embedder):
+    """doc15 (pass 15): the export of a chat with one message read "1 messages."."""
+    from hela_desktop.chat_export import messages_markdown
+
+    text = messages_markdown("Quick one", [{"role": "user", "content": "My cat is Miso.",
+                                            "created_at": 1_764_590_400.0}])
+    assert "; 1 message.*" in text.splitlines()[2]
+    f = tmp_path / "quick.md"
+    f.write_text(text, encoding="utf-8")
+    store, _ = import_twice(tmp_path, f, embedder)
+    assert [(e["user"], e["source"]) for e in episodes(store)] == [("My cat is Miso.", "hela-chat")]
+    store.close()
+
+
 def test_the_readable_memory_export_is_refused_and_notes_leave_both_out(tmp_path, embedder):
     """The Markdown memory export shows answers beside the user's words: imported as text
     every answer would become something the user said, so it is refused (pointing to the

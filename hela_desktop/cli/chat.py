@@ -304,14 +304,11 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from ..embedder import EmbedderError
     from ..llm import ModelError
     from ..loader import open_assistant
-    from ..memory import PROFILES
     from ..server_llm import ServerError
 
     s = settings_from_args(args)
     if args.message is not None and not args.message.strip():
         return error("empty message: nothing to send (give --message some text)")
-    if s.profile not in PROFILES:
-        return error(f"unknown profile {s.profile!r}; choose one of {', '.join(PROFILES)}")
     try:
         llm = _load_llm(s)
     except (ModelError, ServerError) as exc:

@@ -125,6 +125,7 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     """``hela-desktop consolidate [--dry-run]``: one pass, printed."""
     from ..consolidate import ConsolidationReport, consolidate, plan_pass
     from ..llm import LocalLLM, ModelError
+    from ..server_llm import ServerError, server_llm
 
     p = _params(args)
     engine, settings = open_engine(Path(args.data_dir))
@@ -139,11 +140,12 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
             else:
                 print(f"{hubs} hubs, {clusters} clusters; nothing new to consolidate")
             return 0
-        try:
-            llm = LocalLLM.from_settings(
-                settings, model_path=getattr(args, "model", None) or settings.model_path,
-                n_ctx=min(settings.n_ctx, 2048))
-        except ModelError as exc:
+        model = getattr(args, "model", None)
+        try:  # the model the settings name, as the app's idle passes use (--model: that file)
+            llm = (server_llm(settings).connect() if settings.backend == "server" and not model
+                   else LocalLLM.from_settings(settings, model_path=model or settings.model_path,
+                                               n_ctx=min(settings.n_ctx, 2048)))
+        except (ModelError, ServerError) as exc:
             return error(str(exc))
         show = None if args.json else (lambda d: print_cluster(d, args.dry_run))
         rep = consolidate(engine, llm, params=p, dry_run=args.dry_run, on_cluster=show)

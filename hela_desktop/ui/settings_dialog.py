@@ -294,7 +294,7 @@ class SettingsDialog(QtWidgets.QDialog):
                                 tip="While it writes, HeLa looks again for memories that fit what it "
                                     "is saying now, this often (reretrieve_every)")
         f2.addRow("Look for better memories while answering:", self.reretrieve)
-        self.idle = _spin(0.5, 1440.0, settings.idle_minutes, decimals=1, suffix=" min",
+        self.idle = _spin(0.1, 1440.0, settings.idle_minutes, decimals=1, suffix=" min",
                           tip="When you are away this long, HeLa distils facts from groups of "
                               "related memories and archives stale ones (idle_minutes)")
         f2.addRow("Reflect on memories after being idle for:", self.idle)
