@@ -404,6 +404,9 @@ class MainWindow(WindowChats):
         self._glow_timer.start(int(GLOW_AFTER_ANSWER_S * 1000))
         tps = ev.speed
         kept = ev.message_id is not None or bool(ev.text)
+        if isinstance(ev.forget, dict):  # one step of the undo history, after the others
+            self.browser.forgotten([i for i in ev.forget.get("deleted") or []
+                                    if isinstance(i, int)], self._sent_text)
         self.statusBar().showMessage(
             ws.forget_line(ev.forget) if isinstance(ev.forget, dict)
             else ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept, ev.failed), 8000)
