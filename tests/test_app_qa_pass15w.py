@@ -75,3 +75,105 @@ def test_ctrl_z_after_forget_in_the_chat_brings_back_what_it_forgot(qtbot, seed_
     assert not w.act_undo_delete.isEnabled() and w.act_undo_delete.text().startswith("&Undo\t")
     reader.close()
     w.close()
+
+
+def _outside_window(qtbot, tmp_path, monkeypatch, *, load: bool = True):
+    """A folder of five memories whose graph draws the newest three (`GRAPH_LIMIT` made
+    small): (window, the oldest memory's id, the folder)."""
+    import numpy as np
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.store import Store
+    from hela_desktop.ui import main_window, worker
+
+    for module in (main_window, worker):  # the graph's size, not a stand-in
+        monkeypatch.setattr(module, "GRAPH_LIMIT", 3)
+    data_dir = tmp_path / "data"
+    rng = np.random.default_rng(15)
+    with Store(data_dir) as s:
+        old = s.add_episode("My sourdough starter smells like nail polish remover", "Feed it.",
+                            rng.normal(size=8).astype(np.float32), created_at=1.6e9)
+        for i in range(4):
+            s.add_episode(f"Newer memory {i}", "Noted.", rng.normal(size=8).astype(np.float32),
+                          created_at=1.6e9 + 86400 * (i + 1))
+    w = _window(qtbot, data_dir)
+    w.resize(1480, 900)
+    if load:
+        _wait(qtbot, lambda: len(w.graph.data.nodes) == 3, 20)
+    return w, old, data_dir
+
+
+@pytest.mark.gui
+def test_a_memory_explained_outside_the_graph_stays_explained_when_the_graph_refreshes(
+        qtbot, tmp_path, monkeypatch):
+    """A recalled memory older than the graph draws, explained beside it ("Not drawn in the
+    graph …"), was left as it was read whatever came after: pinned meanwhile, it was not
+    said to be; deleted, it was still explained, as if kept.  With each new snapshot (an
+    answer, an idle pass, an edit) the window reads it again: what the user is reading
+    stays, with what changed, and goes when the memory is gone."""
+    pytest.importorskip("pytestqt")
+    from test_ui_app import _wait
+
+    w, old, _ = _outside_window(qtbot, tmp_path, monkeypatch)
+    g = w.graph
+    w.chat.view.memoryClicked.emit(old)  # "From your memories" under an answer
+    _wait(qtbot, lambda: f"Memory #{old}" in g.details.toPlainText(), 20)
+    assert "pinned" not in g.details.toPlainText()
+    w.run_op("pin", (old, True))  # a change of memory: a new snapshot follows
+    _wait(qtbot, lambda: "pinned" in g.details.toPlainText(), 20)
+    text = g.details.toPlainText()
+    assert f"Memory #{old}" in text and "smells like nail polish" in text
+    assert "Not drawn in the graph" in text and g.selected is None
+    w.run_op("delete", old)  # gone: explained no more
+    _wait(qtbot, lambda: f"Memory #{old}" not in g.details.toPlainText(), 20)
+    assert "Each dot is a memory" in g.details.toPlainText()  # the graph's help again
+    w.close()
+
+
+def _snapshot(tmp_path, n: int = 4):
+    """A graph snapshot read from a real memory file of `n` memories."""
+    import numpy as np
+
+    from hela_desktop.store import Store
+    from hela_desktop.ui.graph_model import snapshot_from_store
+
+    rng = np.random.default_rng(3)
+    with Store(tmp_path / "snap") as s:
+        ids = [s.add_episode(f"Memory number {i}", "Noted.", rng.normal(size=8).astype(np.float32),
+                             created_at=1.6e9 + i) for i in range(n)]
+        return snapshot_from_store(s, limit=n), ids
+
+
+@pytest.mark.gui
+def test_a_memory_chosen_before_the_graph_is_drawn_is_shown_once_it_is(qtbot, tmp_path):
+    """A row chosen in Memories, or a source under an answer clicked, right after start,
+    before the first snapshot: the pane said "Not drawn in the graph: it shows only the
+    newest memories" (or showed the graph's help), and nothing followed.  It says the graph
+    is still loading, and the memory is chosen in the graph once it is drawn."""
+    pytest.importorskip("pytestqt")
+    from hela_desktop.ui.graph_view import GraphView
+
+    snap, ids = _snapshot(tmp_path)
+    g = GraphView(threaded=False)
+    qtbot.addWidget(g)
+    g.resize(900, 600)
+    g.show()
+    chosen = []
+    g.nodeSelected.connect(chosen.append)
+    g.select(ids[1])  # a row of the Memories tab
+    text = g.details.toPlainText()
+    assert f"Memory #{ids[1]}" in text and "still loading" in text
+    g.set_snapshot(snap)
+    assert g.selected == ids[1] and chosen[-1] == ids[1]
+    assert "Memory number 1" in g.details.toPlainText()
+    # explained from the store before the graph came (the window's `locate`)
+    g2 = GraphView(threaded=False)
+    qtbot.addWidget(g2)
+    g2.show()
+    g2.show_outside({"id": ids[2], "kind": "episode", "text": "You: Memory number 2",
+                     "created_at": 1.6e9, "access_count": 0, "last_access": None})
+    text = g2.details.toPlainText()
+    assert "still loading" in text and "Not drawn" not in text
+    g2.set_snapshot(snap)
+    assert g2.selected == ids[2] and "Neighbours" in g2.details.toPlainText()

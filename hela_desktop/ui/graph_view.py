@@ -91,6 +91,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.selected: int | None = None
         self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
         self.outside: dict[int, dict] = {}  # a memory beyond the graph, explained (show_outside)
+        self.loaded = False  # a snapshot has come: what is not drawn now is beyond the graph
+        self.wanted: int | None = None  # chosen before the graph was drawn: chosen once it is
         self.recall_details = False  # "why recalled": the raw numbers shown too
         self.focus_mode = False
         self.visible_mask: np.ndarray | None = None  # bool mask (focus mode) or None
@@ -353,12 +355,36 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         if not len(new):
             self.empty_text.setPos(0, 0)
             self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2), padding=0)
+        self.loaded = True
         if self.selected is not None or dropped:
             self._show_details(self.selected)
         self._kick()
         self.render()
         if dropped:
             self.nodeSelected.emit(-1)
+        self._keep_reading()
+
+    def _keep_reading(self) -> None:
+        """After a new snapshot, what the pane explained stays: a memory chosen before the
+        graph was drawn, or explained beyond it, is chosen in the graph once drawn; else
+        its explanation is drawn again (the window reads it again, `explained_id`)."""
+        nid = self.explained_id()
+        if nid is not None and nid in self.data.index:
+            self.select(nid, center=True)
+        elif self.outside:
+            self._show_details(next(iter(self.outside)))
+
+    def explained_id(self) -> int | None:
+        """The memory the pane explains without it being drawn (beyond the graph, or chosen
+        before the graph was drawn), if any."""
+        return self.wanted if self.wanted is not None else next(iter(self.outside), None)
+
+    def drop_outside(self) -> None:
+        """The memory explained beyond the graph is gone (deleted, archived): the pane
+        shows the graph's help again."""
+        if self.explained_id() is not None and self.selected is None:
+            self.outside, self.wanted = {}, None
+            self._show_details(None)
 
     def set_active(self, ids, recalls: dict[int, dict] | None = None) -> None:
         """The memories active right now (glow); others fade out."""
@@ -414,11 +440,14 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     # ---- interaction ----------------------------------------------------------------
     def select(self, node_id: int | None, *, center: bool = False) -> None:
         """Select a memory: ring it, show its details, optionally pan to it."""
+        self.wanted = None
         if node_id is not None and int(node_id) not in self.data.index:
+            if not self.loaded:  # chosen before the graph is drawn: chosen once it is
+                self.wanted = int(node_id)
             node_id = None
         self.outside = {}  # a memory beyond the graph is explained no more
         self.selected = None if node_id is None else int(node_id)
-        self._show_details(self.selected)
+        self._show_details(self.selected if self.wanted is None else self.wanted)
         self._follow_selection(self.selected)
         if center and self.selected is not None and len(self.xy):
             p = self.xy[self.data.index[self.selected]]
@@ -525,6 +554,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     def reset(self) -> None:
         """Forget everything about the shown folder (before another one is opened)."""
         self.selected = None
+        self.outside, self.wanted, self.loaded = {}, None, False
         self.recalls.clear()
         self.highlighted = set()
         self.active.clear()

@@ -82,6 +82,7 @@ class MainWindow(WindowChats):
         self._offsets: dict[int, list] = {}
         self._resend: tuple[int | None, str] | None = None
         self._sent_text = ""
+        self._relocating: set[int] = set()  # memories explained beyond the graph, read again
         self._animate_snapshot = False
         self._closing = False
         self.turns = 0
@@ -482,6 +483,14 @@ class MainWindow(WindowChats):
         """Where a memory outside the graph is: one in recall is explained beside the graph
         (its words, why it was recalled); one archived or deleted is shown in Memories."""
         nid, node = int(found["id"]), found.get("node")
+        if nid in self._relocating:  # read again after a new snapshot: the pane follows
+            self._relocating.discard(nid)
+            if nid == self.graph.explained_id():
+                if found["state"] == "kept" and node:
+                    self.graph.show_outside(node, quiet=True)
+                else:
+                    self.graph.drop_outside()
+            return
         if found["state"] == "kept" and node:
             self.right_tabs.setCurrentIndex(0)
             self.graph.unfold_details()
@@ -548,6 +557,10 @@ class MainWindow(WindowChats):
         """The memory graph as the assistant thread sent it."""
         self.graph.set_snapshot(snap, animate=self._animate_snapshot)
         self._animate_snapshot = True
+        nid = self.graph.explained_id()  # explained but not drawn: read again (kept? gone?)
+        if nid is not None:
+            self._relocating.add(nid)
+            self.run_op("locate", nid)
 
     def _on_memory_changed(self, ev: MemoryChangedEvent) -> None:
         """One count for the status bar and the graph; the browser re-reads its tab."""
