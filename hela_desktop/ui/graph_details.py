@@ -18,7 +18,6 @@ from .graph_model import LEARNED_MIN, GraphData, knowledge_kind_words, short_lab
 from .plain import is_rtl
 from .theme import GraphColors, show_html
 
-
 STILL_LOADING = "The graph is still loading: this memory is shown in it once it is drawn."
 
 
