@@ -177,3 +177,61 @@ def test_a_memory_chosen_before_the_graph_is_drawn_is_shown_once_it_is(qtbot, tm
     assert "still loading" in text and "Not drawn" not in text
     g2.set_snapshot(snap)
     assert g2.selected == ids[2] and "Neighbours" in g2.details.toPlainText()
+
+
+def test_a_seeded_layout_keeps_its_places_and_new_nodes_settle_beside_them():
+    """`ForceLayout.seed`: the kept nodes start where they were and, with everything known,
+    the layout is settled (not stepped); a new node starts beside its neighbour and the kept ones move
+    little while it settles."""
+    import numpy as np
+
+    from hela_desktop.ui.layout import ForceLayout
+
+    ids = [1, 2, 3, 4]
+    pos = np.array([[0.0, 0.0], [1.5, 0.0], [0.0, 1.5], [1.5, 1.5]])
+    edges = [(1, 2, 1.0), (2, 4, 1.0), (3, 4, 1.0), (1, 3, 1.0)]
+    lay = ForceLayout()
+    lay.seed(ids, pos)
+    lay.set_graph(ids, edges)
+    assert lay.settled and np.allclose(lay.positions(), pos)  # (a settled layout is not stepped)
+    lay2 = ForceLayout()
+    lay2.seed(ids, pos)
+    lay2.set_graph(ids + [5], edges + [(5, 4, 1.0)])
+    assert np.hypot(*(lay2.positions()[4] - pos[3])) < 2.5  # beside #4
+    lay2.run(200)
+    moved = np.hypot(*(lay2.positions()[:4] - pos).T)
+    assert moved.max() < 1.0  # the kept ones stay about where they were
+
+
+@pytest.mark.gui
+def test_the_graph_reopens_as_it_was(qtbot, tmp_path):
+    """Watched the graph form, closed the app, opened it again: every dot elsewhere
+    (/work/exp/qa15w/shots/10_graph_before_restart.png, 11_graph_after_restart_old.png).
+    Where the dots were is kept beside the memory file (`graph-layout.json`, ids and
+    places only) and the graph reopens as it was."""
+    pytest.importorskip("pytestqt")
+    import numpy as np
+    from test_app_polish import _window
+    from test_ui_app import _wait, fill_store
+
+    from hela_desktop.store import Store
+    from hela_desktop.ui.layout_file import LAYOUT_FILE, load_positions
+
+    data = tmp_path / "data"
+    with Store(data) as s:
+        fill_store(s, n=30)
+    w = _window(qtbot, data)
+    _wait(qtbot, lambda: w.graph.loaded and len(w.graph.xy) == 30, 20)
+    qtbot.wait(1500)  # the layout unfolds for a while
+    ids, xy = w.graph.positions_to_keep()
+    w.close()
+    kept = load_positions(data)
+    assert (data / LAYOUT_FILE).exists() and set(kept) == {int(i) for i in ids}
+    assert np.allclose([kept[int(i)] for i in ids], xy, atol=1e-3)
+    w2 = _window(qtbot, data)
+    _wait(qtbot, lambda: w2.graph.loaded and len(w2.graph.xy) == 30, 20)
+    qtbot.wait(500)  # the layout's first positions have come
+    g = w2.graph
+    again = np.array([g.xy[g.data.index[int(i)]] for i in ids])
+    assert np.abs(again - xy).max() < 0.05
+    w2.close()

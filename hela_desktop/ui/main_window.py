@@ -34,6 +34,7 @@ from .chat_list import ConversationList
 from .explain import reflection_sentence, when
 from .graph_view import GraphView
 from .icon import icon_path
+from .layout_file import load_positions, save_positions
 from .memory_browser import MemoryBrowser
 from .plain import show_message
 from .session_qt import SessionSignals
@@ -203,9 +204,11 @@ class MainWindow(WindowChats):
 
     # ---- data folder and assistant thread ----------------------------------------------
     def _open_data_dir(self, data_dir: Path, *, autoload: bool = True) -> None:
+        save_positions(self.data_dir, *self.graph.positions_to_keep())  # the folder left
         self.data_dir = Path(data_dir)
         # nothing shown may outlive the folder it came from (ids repeat across folders)
         self.graph.reset()
+        self.graph.keep_positions(load_positions(self.data_dir))  # the graph as it was
         self.browser.reset()
         self.timeline.set_highlight_ids([])
         self._recalls.clear()
@@ -759,6 +762,7 @@ class MainWindow(WindowChats):
         self._flush_timer.stop()
         self.chat.view.release_clipboard()
         self._close_assistant()
+        save_positions(self.data_dir, *self.graph.positions_to_keep())  # reopens as it was
         self.graph.shutdown()
         e.accept()
 
