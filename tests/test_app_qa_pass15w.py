@@ -235,3 +235,47 @@ def test_the_graph_reopens_as_it_was(qtbot, tmp_path):
     again = np.array([g.xy[g.data.index[int(i)]] for i in ids])
     assert np.abs(again - xy).max() < 0.05
     w2.close()
+
+
+def test_readable_sizes_give_the_graph_side_way_first_then_fold_and_come_back():
+    from hela_desktop.ui.window_look import CHAT_READABLE, LIST_WIDTH, readable_sizes
+
+    assert readable_sizes([190, 600, 800], 410, set()) == ([190, 600, 800], set())
+    # 1024 wide: the graph side gives way, down to its least
+    assert readable_sizes([190, 346, 480], 410, set()) == ([190, 380, 446], set())
+    # 800 wide: then the chat list folds
+    sizes, folded = readable_sizes([190, 192, 410], 410, set())
+    assert sizes == [0, 382, 410] and folded == {0}
+    # 600 wide: then the graph side folds
+    sizes, folded = readable_sizes([0, 180, 410], 410, {0})
+    assert sizes == [0, 590, 0] and folded == {0, 2}
+    # wide again: the graph side comes back first, then the list, the chat kept readable
+    sizes, folded = readable_sizes([0, 1200, 0], 410, {0, 2})
+    assert folded == set() and sizes[0] == LIST_WIDTH and sizes[1] >= CHAT_READABLE
+    assert sizes[2] >= 410 and sum(sizes) == 1200
+
+
+@pytest.mark.gui
+def test_a_small_window_keeps_the_chat_readable(qtbot, tmp_path):
+    """At 800 × 560 the chat column was about 130–190 px wide, a few words a line
+    (/work/exp/qa15w/shots/20_800x560_old.png), the chat list and the graph keeping their
+    widths.  The graph side gives way to its least, then the chat list folds, then the graph
+    side; they come back when the window grows."""
+    pytest.importorskip("pytestqt")
+    from test_app_polish import _window
+
+    from hela_desktop.ui.window_look import CHAT_READABLE
+
+    w = _window(qtbot, tmp_path / "data")
+    s = w.main_split
+    for size in ((1024, 640), (800, 560)):
+        w.resize(*size)
+        qtbot.waitUntil(lambda: s.sizes()[1] >= CHAT_READABLE, timeout=5000)
+        assert w.chat.width() >= CHAT_READABLE and w.right_tabs.width() > 0
+    assert s.sizes()[0] == 0  # at 800 the chat list folded
+    w.resize(620, 560)
+    qtbot.waitUntil(lambda: s.sizes()[1] >= CHAT_READABLE and s.sizes()[2] == 0, timeout=5000)
+    w.resize(1480, 900)
+    qtbot.waitUntil(lambda: s.sizes()[0] > 0 and s.sizes()[2] > 0, timeout=5000)
+    assert s.sizes()[1] >= CHAT_READABLE
+    w.close()

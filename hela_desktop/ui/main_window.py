@@ -200,6 +200,8 @@ class MainWindow(WindowChats):
         self.main_split.setSizes([190, 540, 750])
         for pane in (1, 2):  # the chat and the graph stay; the chat list may be dragged shut
             self.main_split.setCollapsible(pane, False)
+        # a small window: the graph side gives way, then folds, before the chat does
+        self.chat_width = window_look.ChatKeepsItsWidth(self.main_split)
         self.setCentralWidget(self.main_split)
 
     # ---- data folder and assistant thread ----------------------------------------------
