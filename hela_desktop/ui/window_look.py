@@ -245,9 +245,10 @@ class ChatKeepsItsWidth(QtCore.QObject):
 
     def apply(self) -> None:
         s = self.split
-        if s.count() != 3 or not s.isVisible():
+        right = s.widget(2)
+        if s.count() != 3 or right is None or not s.isVisible():
             return
-        right_min = s.widget(2).minimumSizeHint().width()
+        right_min = right.minimumSizeHint().width()
         sizes, folded = readable_sizes(s.sizes(), right_min, self.folded)
         s.setCollapsible(2, bool(2 in folded))  # (the graph side folds only here)
         if sizes != s.sizes():
