@@ -279,3 +279,28 @@ def test_a_small_window_keeps_the_chat_readable(qtbot, tmp_path):
     qtbot.waitUntil(lambda: s.sizes()[0] > 0 and s.sizes()[2] > 0, timeout=5000)
     assert s.sizes()[1] >= CHAT_READABLE
     w.close()
+
+
+@pytest.mark.gui
+def test_a_chat_read_at_its_end_stays_at_its_end_when_its_width_changes(qtbot):
+    """The window made smaller (1480 → 800 wide), the chat's lines wrapped again and it was
+    left part-way up, the newest message out of view
+    (/work/exp/qa15w/shots/20_800x560_old.png, 21_800x560_fixed.png)."""
+    pytest.importorskip("pytestqt")
+    from hela_desktop.ui.chat import ChatPane
+
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(900, 500)
+    pane.show()
+    view = pane.view
+    for i in range(30):
+        view.add_user(f"Message {i}: " + "a few words more to wrap " * 6)
+    qtbot.wait(50)
+    sb = view.verticalScrollBar()
+    sb.setValue(sb.maximum())
+    assert sb.maximum() > 0
+    pane.resize(380, 500)
+    qtbot.waitUntil(lambda: sb.value() >= sb.maximum() - 5 and sb.maximum() > 0, timeout=3000)
+    qtbot.wait(100)
+    assert sb.value() >= sb.maximum() - 5
