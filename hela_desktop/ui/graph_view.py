@@ -337,7 +337,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             self.selected = None
         self.highlighted &= set(new.index)
         self._recompute_visibility()
-        self._on_search(self.search.text())
+        self._on_search(self.search.text(), redraw=False)  # (drawn once, below)
         edges = new.edge_list()
         if kept and have.any():  # the layout starts where the dots were last time
             self._seed(new.ids[have], pos[have])
