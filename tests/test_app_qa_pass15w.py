@@ -268,16 +268,16 @@ def test_a_small_window_keeps_the_chat_readable(qtbot, tmp_path):
 
     w = _window(qtbot, tmp_path / "data")
     s = w.main_split
-    for size in ((1024, 640), (800, 560)):
+    for size, listed in (((1024, 640), True), ((800, 560), False)):  # at 800 the list folds
         w.resize(*size)
-        qtbot.waitUntil(lambda: s.sizes()[1] >= CHAT_READABLE, timeout=5000)
+        qtbot.waitUntil(lambda: sum(s.sizes()) < size[0] and s.sizes()[1] >= CHAT_READABLE
+                        and (s.sizes()[0] > 0) == listed, timeout=5000)
         assert w.chat.width() >= CHAT_READABLE and w.right_tabs.width() > 0
-    assert s.sizes()[0] == 0  # at 800 the chat list folded
     w.resize(620, 560)
     qtbot.waitUntil(lambda: s.sizes()[1] >= CHAT_READABLE and s.sizes()[2] == 0, timeout=5000)
     w.resize(1480, 900)
-    qtbot.waitUntil(lambda: s.sizes()[0] > 0 and s.sizes()[2] > 0, timeout=5000)
-    assert s.sizes()[1] >= CHAT_READABLE
+    qtbot.waitUntil(lambda: s.sizes()[0] > 0 and s.sizes()[2] > 0
+                    and s.sizes()[1] >= CHAT_READABLE, timeout=5000)
     w.close()
 
 
@@ -350,3 +350,21 @@ def test_a_new_snapshot_draws_the_graph_once(qtbot, tmp_path):
     before = g.frames
     g.set_snapshot(snap)
     assert g.frames - before == 1
+
+
+@pytest.mark.gui
+def test_in_a_window_too_small_for_both_the_graph_opens_when_asked_for(qtbot, tmp_path):
+    """A window 620 wide folds the graph side for the chat; a memory clicked under an
+    answer, or View ▸ Memory graph (Ctrl+1), then showed nothing: the graph it chose was
+    folded away.  Asked for, the graph side opens at its least."""
+    pytest.importorskip("pytestqt")
+    from test_app_polish import _window
+
+    w = _window(qtbot, tmp_path / "data")
+    s = w.main_split
+    w.resize(620, 560)
+    qtbot.waitUntil(lambda: s.sizes()[2] == 0, timeout=5000)
+    w.show_right(1)  # View ▸ Memories (Ctrl+2), Edit ▸ Search memories, a source clicked
+    assert s.sizes()[2] >= w.right_tabs.minimumSizeHint().width() - 2
+    assert w.right_tabs.currentIndex() == 1 and w.browser.isVisible()
+    w.close()

@@ -464,7 +464,7 @@ class MainWindow(WindowChats):
     def _on_knowledge_action(self, action: str, knowledge_id: int) -> None:
         """Edit or delete a knowledge item from the graph's diamond (the Knowledge tab
         opens on it, so the change and its undo are in view)."""
-        self.right_tabs.setCurrentWidget(self.browser)
+        self.show_right(1)
         self.browser.select_knowledge(knowledge_id)
         node = self.graph.data.nodes.get(-int(knowledge_id), {})
         item = {"id": int(knowledge_id), "text": node.get("text", "")}
@@ -480,7 +480,7 @@ class MainWindow(WindowChats):
         if int(nid) not in self.graph.data.index:
             self.run_op("locate", int(nid))
             return
-        self.right_tabs.setCurrentIndex(0)
+        self.show_right(0)
         self.graph.unfold_details()  # its text and why it was recalled, not only a ring
         self.graph.select(nid, center=True)
 
@@ -497,7 +497,7 @@ class MainWindow(WindowChats):
                     self.graph.drop_outside()
             return
         if found["state"] == "kept" and node:
-            self.right_tabs.setCurrentIndex(0)
+            self.show_right(0)
             self.graph.unfold_details()
             if nid in self._recalls:  # why this answer recalled it, not only the last time
                 self.graph.recalls.setdefault(nid, self._recalls[nid])
@@ -509,7 +509,7 @@ class MainWindow(WindowChats):
 
     def _show_in_memories(self, eid: int, removed: bool = False) -> None:
         """Memory `eid` alone in the Memories tab (in its Archive when `removed`)."""
-        self.right_tabs.setCurrentWidget(self.browser)
+        self.show_right(1)
         self.browser.show_memory(int(eid), removed=removed)
 
     def _on_browser_selected(self, eid: int) -> None:
@@ -728,12 +728,18 @@ class MainWindow(WindowChats):
         return done is not None
 
     # ---- misc -------------------------------------------------------------------------
+    def show_right(self, tab: int) -> None:
+        """The graph (0) or Memories (1) in view: a graph side folded for a small window
+        opens again, at its least, since it is asked for."""
+        self.right_tabs.setCurrentIndex(tab)
+        self.chat_width.reveal()
+
     def search_memories(self) -> None:
-        self.right_tabs.setCurrentIndex(1)
+        self.show_right(1)
         self.browser.focus_search()
 
     def find_in_graph(self) -> None:
-        self.right_tabs.setCurrentIndex(0)
+        self.show_right(0)
         self.graph.search.setFocus()
         self.graph.search.selectAll()
 

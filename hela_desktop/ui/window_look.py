@@ -238,6 +238,21 @@ class ChatKeepsItsWidth(QtCore.QObject):
         split.installEventFilter(self)
         split.splitterMoved.connect(lambda *_a: self.folded.clear() if not self._busy else None)
 
+    def reveal(self) -> None:
+        """The graph side, folded here, is asked for: it opens at its least (the chat gives
+        way this once, as if the user had dragged it open)."""
+        s, right = self.split, self.split.widget(2)
+        if 2 not in self.folded or right is None:
+            return
+        lst, chat, _ = s.sizes()
+        need = right.minimumSizeHint().width()
+        self.folded.discard(2)
+        self._busy = True
+        try:
+            s.setSizes([lst, max(chat - need, 0), need])
+        finally:
+            self._busy = False
+
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 (Qt's name)
         if ev.type() == QtCore.QEvent.Type.Resize:
             QtCore.QTimer.singleShot(0, self.apply)  # once the splitter has shared it out
