@@ -270,8 +270,9 @@ def test_a_small_window_keeps_the_chat_readable(qtbot, tmp_path):
     s = w.main_split
     for size, listed in (((1024, 640), True), ((800, 560), False)):  # at 800 the list folds
         w.resize(*size)
-        qtbot.waitUntil(lambda: sum(s.sizes()) < size[0] and s.sizes()[1] >= CHAT_READABLE
-                        and (s.sizes()[0] > 0) == listed, timeout=5000)
+        qtbot.waitUntil(lambda width=size[0], listed=listed: sum(s.sizes()) < width
+                        and s.sizes()[1] >= CHAT_READABLE and (s.sizes()[0] > 0) == listed,
+                        timeout=5000)
         assert w.chat.width() >= CHAT_READABLE and w.right_tabs.width() > 0
     w.resize(620, 560)
     qtbot.waitUntil(lambda: s.sizes()[1] >= CHAT_READABLE and s.sizes()[2] == 0, timeout=5000)
