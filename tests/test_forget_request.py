@@ -222,7 +222,7 @@ def test_the_status_bar_says_what_a_request_to_forget_deleted():
     from hela_desktop.ui.window_status import forget_line
 
     assert forget_line({"deleted": [7], "maybe": [8]}) == (
-        "Memory #7 deleted (Memories ▸ Archive ▸ Restore brings it back).")
+        "Memory #7 deleted (Edit ▸ Undo brings it back).")
     assert forget_line({"deleted": [1, 9], "maybe": []}).startswith("2 memories deleted")
     assert forget_line({"deleted": [], "maybe": []}) == "Nothing deleted: no memory matched."
     assert forget_line({"deleted": [], "maybe": [3]}).startswith("Nothing deleted: the answer")

@@ -658,6 +658,14 @@ class MessageView(QtWidgets.QTextBrowser):
         sb = self.verticalScrollBar()
         return sb.value() >= sb.maximum() - 40
 
+    def resizeEvent(self, e) -> None:  # noqa: N802 (Qt's name)
+        """A narrower or wider chat wraps its lines again: one read at its end stays at
+        its end (it was left part-way up, the newest message out of view)."""
+        at_end = self._at_end()
+        super().resizeEvent(e)
+        if at_end and e.oldSize().width() != e.size().width():
+            QtCore.QTimer.singleShot(0, lambda: self._scroll_end(force=True))
+
     def show_found(self, word: str) -> bool:
         """Select the last place `word` is said (case aside) and scroll to it: a chat opened
         from the chat list's search shows where it holds the words.  False: not here."""

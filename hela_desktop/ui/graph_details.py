@@ -18,6 +18,8 @@ from .graph_model import LEARNED_MIN, GraphData, knowledge_kind_words, short_lab
 from .plain import is_rtl
 from .theme import GraphColors, show_html
 
+STILL_LOADING = "The graph is still loading: this memory is shown in it once it is drawn."
+
 
 def fmt_time(ts: float | None) -> str:
     """A timestamp as local date and time, or a dash."""
@@ -61,6 +63,7 @@ class GraphDetailsMixin:
     active: dict[int, float]
     recalls: dict[int, dict]
     outside: dict[int, dict]  # memories the graph does not hold, read to explain them
+    loaded: bool  # a snapshot has come
     recall_details: bool
     knowledgeAction: QtCore.SignalInstance
     memoriesRequested: QtCore.SignalInstance
@@ -77,13 +80,18 @@ class GraphDetailsMixin:
         r = self.recalls.get(int(node_id)) or {}
         return short_label(str(r.get("text") or ""), 32)
 
-    def show_outside(self, node: dict) -> None:
+    def show_outside(self, node: dict, quiet: bool = False) -> None:
         """Explain a memory the graph does not hold (older than the newest it draws, often
-        an imported one): its words and why it was recalled, in the pane, with no ring.
-        `node` is the memory as the graph's nodes are (read from the store by the
-        assistant thread: the window's ``locate``)."""
+        an imported one, or any before the graph is drawn): its words and why it was
+        recalled, in the pane, with no ring.  `node` is the memory as the graph's nodes
+        are (read from the store by the assistant thread: the window's ``locate``);
+        `quiet`: read again after a new snapshot (the choice is not announced again)."""
         nid = int(node["id"])
-        self.select(None)
+        if nid in self.data.index:  # drawn meanwhile: chosen there
+            self.select(nid, center=True)
+            return
+        if not quiet:
+            self.select(None)
         self.outside = {nid: node}  # the one explained now (until the next choice)
         self._show_details(nid)
 
@@ -91,6 +99,9 @@ class GraphDetailsMixin:
         if self.details is None:
             return
         n = None if node_id is None else self.data.nodes.get(node_id) or self.outside.get(node_id)
+        if node_id is not None and n is None and not self.loaded:
+            show_html(self.details, f"<h3>Memory #{node_id}</h3><p class='muted'>{STILL_LOADING}</p>")
+            return
         if node_id is None or n is None:
             show_html(self.details, graph_help_html(self.colors))
             return
@@ -119,8 +130,10 @@ class GraphDetailsMixin:
         nb_head = f"{len(nbrs)}, {n_learned} learned" if n_learned else f"{len(nbrs)}"
         nb_part = f"<h4>Neighbours ({nb_head})</h4><ul>{nb_html}</ul>"
         if node_id not in self.data.nodes:  # explained from the store: not drawn
-            nb_part = ("<p class='muted'>Not drawn in the graph: it shows only the newest "
-                       f"memories.</p><p><a href='memories:{node_id}'>Show it in Memories</a></p>")
+            nb_part = ("<p class='muted'>" + (
+                "Not drawn in the graph: it shows only the newest memories." if self.loaded
+                else STILL_LOADING) + f"</p><p><a href='memories:{node_id}'>Show it in "
+                "Memories</a></p>")
         recall = self.recalls.get(node_id) or n.get("last_recall")
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""
         active = " · <b>active now</b>" if node_id in self.active else ""

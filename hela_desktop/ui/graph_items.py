@@ -118,6 +118,10 @@ class LayoutRunner(QtCore.QObject):
         self.positions.emit(self.layout.ids.copy(), self.layout.positions())
         self._wake()
 
+    @QtCore.Slot(object, object)
+    def seed(self, ids, pos) -> None:
+        self.layout.seed(ids, pos)
+
     @QtCore.Slot(object)
     def topics(self, data) -> None:
         """Find and name the graph's topics here, off the GUI thread."""

@@ -105,9 +105,10 @@ class GraphSearchMixin:
             text = f"{self._search_cursor + 1:,} of {n:,}"
         self.match_label.setText(text)
 
-    def _on_search(self, text: str) -> None:
+    def _on_search(self, text: str, redraw: bool = True) -> None:
         """Matches: the engine's ranking by meaning plus keywords (when it has answered for
-        this text), then literal matches of the text in labels."""
+        this text), then literal matches of the text in labels (`redraw` False: the
+        caller draws the graph itself)."""
         raw = text.strip()
         text = raw.lower()
         shown = self._shown_match() if raw == self._searched else None
@@ -133,7 +134,8 @@ class GraphSearchMixin:
             else np.zeros(0, dtype=np.int64)
         self._search_cursor = int(at[0]) if len(at) else -1
         self._say_matches()
-        self.render()
+        if redraw:
+            self.render()
 
     def _follow_selection(self, node_id: int | None) -> None:
         """A match chosen another way (a click, a link): it is the one shown, and Enter

@@ -67,6 +67,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     knowledgeAction = QtCore.Signal(str, int)  # ("edit" | "delete", knowledge id)
     memoriesRequested = QtCore.Signal(int)  # "Show it in Memories": a memory beyond the graph
     _sendGraph = QtCore.Signal(object, object)
+    _sendSeed = QtCore.Signal(object, object)
     _sendReheat = QtCore.Signal(float)
     _sendTopics = QtCore.Signal(object)
 
@@ -91,6 +92,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.selected: int | None = None
         self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
         self.outside: dict[int, dict] = {}  # a memory beyond the graph, explained (show_outside)
+        self.loaded = False  # a snapshot has come: what is not drawn now is beyond the graph
+        self.wanted: int | None = None  # chosen before the graph was drawn: chosen once it is
+        self.kept: dict[int, tuple[float, float]] = {}  # positions from last time (`keep_positions`)
         self.recall_details = False  # "why recalled": the raw numbers shown too
         self.focus_mode = False
         self.visible_mask: np.ndarray | None = None  # bool mask (focus mode) or None
@@ -125,6 +129,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             self.runner.moveToThread(self._thread)
             self._thread.started.connect(self.runner.start)
             self._sendGraph.connect(self.runner.set_graph)
+            self._sendSeed.connect(self.runner.seed)
             self._sendReheat.connect(self.runner.reheat)
             self.runner.positions.connect(self._on_positions)
             self._sendTopics.connect(self.runner.topics)
@@ -285,8 +290,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.data = new
         pos = np.zeros((len(new), 2))
         have = np.zeros(len(new), dtype=bool)
+        kept, self.kept = self.kept, {}  # (the first snapshot of a folder only)
         for r, i in enumerate(new.ids):
-            p = old_pos.get(int(i))
+            p = old_pos.get(int(i), kept.get(int(i)))
             if p is not None:
                 pos[r] = p
                 have[r] = True
@@ -331,8 +337,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             self.selected = None
         self.highlighted &= set(new.index)
         self._recompute_visibility()
-        self._on_search(self.search.text())
+        self._on_search(self.search.text(), redraw=False)  # (drawn once, below)
         edges = new.edge_list()
+        if kept and have.any():  # the layout starts where the dots were last time
+            self._seed(new.ids[have], pos[have])
         if self.layout_engine is None:  # threaded: the layout thread places them
             self._sendGraph.emit(new.ids.copy(), edges)
         else:
@@ -353,12 +361,54 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         if not len(new):
             self.empty_text.setPos(0, 0)
             self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2), padding=0)
+        self.loaded = True
         if self.selected is not None or dropped:
             self._show_details(self.selected)
         self._kick()
         self.render()
         if dropped:
             self.nodeSelected.emit(-1)
+        self._keep_reading()
+
+    def keep_positions(self, kept: dict[int, tuple[float, float]]) -> None:
+        """Where the dots were when this folder was last shown (`layout_file`): the next
+        snapshot starts from them; new memories settle around them."""
+        self.kept = dict(kept)
+
+    def positions_to_keep(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, positions) of the dots drawn now, to be kept for next time (none before
+        the graph has loaded: what was kept stays)."""
+        if not self.loaded or len(self.xy) != len(self.data.ids):
+            return np.zeros(0, dtype=np.int64), np.zeros((0, 2))
+        return self.data.ids.copy(), self.xy.copy()
+
+    def _seed(self, ids, pos) -> None:
+        if self.layout_engine is None:
+            self._sendSeed.emit(np.asarray(ids).copy(), np.asarray(pos).copy())
+        else:
+            self.layout_engine.seed(ids, pos)
+
+    def _keep_reading(self) -> None:
+        """After a new snapshot, what the pane explained stays: a memory chosen before the
+        graph was drawn, or explained beyond it, is chosen in the graph once drawn; else
+        its explanation is drawn again (the window reads it again, `explained_id`)."""
+        nid = self.explained_id()
+        if nid is not None and nid in self.data.index:
+            self.select(nid, center=True)
+        elif self.outside:
+            self._show_details(next(iter(self.outside)))
+
+    def explained_id(self) -> int | None:
+        """The memory the pane explains without it being drawn (beyond the graph, or chosen
+        before the graph was drawn), if any."""
+        return self.wanted if self.wanted is not None else next(iter(self.outside), None)
+
+    def drop_outside(self) -> None:
+        """The memory explained beyond the graph is gone (deleted, archived): the pane
+        shows the graph's help again."""
+        if self.explained_id() is not None and self.selected is None:
+            self.outside, self.wanted = {}, None
+            self._show_details(None)
 
     def set_active(self, ids, recalls: dict[int, dict] | None = None) -> None:
         """The memories active right now (glow); others fade out."""
@@ -414,11 +464,14 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     # ---- interaction ----------------------------------------------------------------
     def select(self, node_id: int | None, *, center: bool = False) -> None:
         """Select a memory: ring it, show its details, optionally pan to it."""
+        self.wanted = None
         if node_id is not None and int(node_id) not in self.data.index:
+            if not self.loaded:  # chosen before the graph is drawn: chosen once it is
+                self.wanted = int(node_id)
             node_id = None
         self.outside = {}  # a memory beyond the graph is explained no more
         self.selected = None if node_id is None else int(node_id)
-        self._show_details(self.selected)
+        self._show_details(self.selected if self.wanted is None else self.wanted)
         self._follow_selection(self.selected)
         if center and self.selected is not None and len(self.xy):
             p = self.xy[self.data.index[self.selected]]
@@ -525,6 +578,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     def reset(self) -> None:
         """Forget everything about the shown folder (before another one is opened)."""
         self.selected = None
+        self.outside, self.wanted, self.loaded, self.kept = {}, None, False, {}
         self.recalls.clear()
         self.highlighted = set()
         self.active.clear()

@@ -89,6 +89,7 @@ class ForceLayout:
         self._pi = self._pj = self._pij = np.zeros(0, dtype=np.int64)
         self._edge_sd = np.zeros(0, dtype=np.int64)
         self._moved = 0.0
+        self._seeded = False  # positions kept from last time (`seed`): new nodes settle gently
 
     # ---- structure ------------------------------------------------------------------
     def set_graph(self, ids, edges) -> None:
@@ -132,8 +133,21 @@ class ForceLayout:
         self._pairs = None
         self._edge_sd = np.concatenate([self.src, self.dst])
         if len(missing):
-            heat = 1.0 if len(missing) > 0.2 * max(len(ids), 1) else 0.3
-            self.reheat(heat)
+            many = len(missing) > 0.2 * max(len(ids), 1) and not self._seeded
+            self.reheat(1.0 if many else 0.3)
+        self._seeded = False
+
+    def seed(self, ids, pos) -> None:
+        """Start from kept positions (the graph as it was when the app last closed): the
+        next `set_graph` keeps them, places new nodes beside their neighbours and warms the
+        layout only a little, so the kept ones stay about where they were."""
+        if len(self.ids):
+            return  # only before anything is laid out
+        ids = np.asarray(ids, dtype=np.int64)
+        self.ids, self.pos = ids, np.asarray(pos, dtype=np.float64).reshape(len(ids), 2)
+        self.index = {int(i): n for n, i in enumerate(ids)}
+        self.temperature = self.min_temperature * self.k
+        self._seeded = True
 
     def reheat(self, amount: float = 0.3) -> None:
         """Let the layout move again (after a change), by `amount` of full temperature."""

@@ -35,6 +35,7 @@ from .chat_list import ConversationList
 from .explain import reflection_sentence, when
 from .graph_view import GraphView
 from .icon import icon_path
+from .layout_file import load_positions, save_positions
 from .memory_browser import MemoryBrowser
 from .plain import show_message
 from .session_qt import SessionSignals
@@ -83,6 +84,7 @@ class MainWindow(WindowChats):
         self._offsets: dict[int, list] = {}
         self._resend: tuple[int | None, str] | None = None
         self._sent_text = ""
+        self._relocating: set[int] = set()  # memories explained beyond the graph, read again
         self._animate_snapshot = False
         self._closing = False
         self.turns = 0
@@ -199,13 +201,17 @@ class MainWindow(WindowChats):
         self.main_split.setSizes([190, 540, 750])
         for pane in (1, 2):  # the chat and the graph stay; the chat list may be dragged shut
             self.main_split.setCollapsible(pane, False)
+        # a small window: the graph side gives way, then folds, before the chat does
+        self.chat_width = window_look.ChatKeepsItsWidth(self.main_split)
         self.setCentralWidget(self.main_split)
 
     # ---- data folder and assistant thread ----------------------------------------------
     def _open_data_dir(self, data_dir: Path, *, autoload: bool = True) -> None:
+        save_positions(self.data_dir, *self.graph.positions_to_keep())  # the folder left
         self.data_dir = Path(data_dir)
         # nothing shown may outlive the folder it came from (ids repeat across folders)
         self.graph.reset()
+        self.graph.keep_positions(load_positions(self.data_dir))  # the graph as it was
         self.browser.reset()
         self.timeline.set_highlight_ids([])
         self._recalls.clear()
@@ -405,6 +411,9 @@ class MainWindow(WindowChats):
         self._glow_timer.start(int(GLOW_AFTER_ANSWER_S * 1000))
         tps = ev.speed
         kept = ev.message_id is not None or bool(ev.text)
+        if isinstance(ev.forget, dict):  # one step of the undo history, after the others
+            self.browser.forgotten([i for i in ev.forget.get("deleted") or []
+                                    if isinstance(i, int)], self._sent_text)
         self.statusBar().showMessage(
             ws.forget_line(ev.forget) if isinstance(ev.forget, dict)
             else ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept, ev.failed), 8000)
@@ -456,7 +465,7 @@ class MainWindow(WindowChats):
     def _on_knowledge_action(self, action: str, knowledge_id: int) -> None:
         """Edit or delete a knowledge item from the graph's diamond (the Knowledge tab
         opens on it, so the change and its undo are in view)."""
-        self.right_tabs.setCurrentWidget(self.browser)
+        self.show_right(1)
         self.browser.select_knowledge(knowledge_id)
         node = self.graph.data.nodes.get(-int(knowledge_id), {})
         item = {"id": int(knowledge_id), "text": node.get("text", "")}
@@ -472,7 +481,7 @@ class MainWindow(WindowChats):
         if int(nid) not in self.graph.data.index:
             self.run_op("locate", int(nid))
             return
-        self.right_tabs.setCurrentIndex(0)
+        self.show_right(0)
         self.graph.unfold_details()  # its text and why it was recalled, not only a ring
         self.graph.select(nid, center=True)
 
@@ -480,8 +489,16 @@ class MainWindow(WindowChats):
         """Where a memory outside the graph is: one in recall is explained beside the graph
         (its words, why it was recalled); one archived or deleted is shown in Memories."""
         nid, node = int(found["id"]), found.get("node")
+        if nid in self._relocating:  # read again after a new snapshot: the pane follows
+            self._relocating.discard(nid)
+            if nid == self.graph.explained_id():
+                if found["state"] == "kept" and node:
+                    self.graph.show_outside(node, quiet=True)
+                else:
+                    self.graph.drop_outside()
+            return
         if found["state"] == "kept" and node:
-            self.right_tabs.setCurrentIndex(0)
+            self.show_right(0)
             self.graph.unfold_details()
             if nid in self._recalls:  # why this answer recalled it, not only the last time
                 self.graph.recalls.setdefault(nid, self._recalls[nid])
@@ -493,7 +510,7 @@ class MainWindow(WindowChats):
 
     def _show_in_memories(self, eid: int, removed: bool = False) -> None:
         """Memory `eid` alone in the Memories tab (in its Archive when `removed`)."""
-        self.right_tabs.setCurrentWidget(self.browser)
+        self.show_right(1)
         self.browser.show_memory(int(eid), removed=removed)
 
     def _on_browser_selected(self, eid: int) -> None:
@@ -549,6 +566,10 @@ class MainWindow(WindowChats):
         """The memory graph as the assistant thread sent it."""
         self.graph.set_snapshot(snap, animate=self._animate_snapshot)
         self._animate_snapshot = True
+        nid = self.graph.explained_id()  # explained but not drawn: read again (kept? gone?)
+        if nid is not None:
+            self._relocating.add(nid)
+            self.run_op("locate", nid)
 
     def _on_memory_changed(self, ev: MemoryChangedEvent) -> None:
         """One count for the status bar and the graph; the browser re-reads its tab."""
@@ -711,12 +732,18 @@ class MainWindow(WindowChats):
         return done is not None
 
     # ---- misc -------------------------------------------------------------------------
+    def show_right(self, tab: int) -> None:
+        """The graph (0) or Memories (1) in view: a graph side folded for a small window
+        opens again, at its least, since it is asked for."""
+        self.right_tabs.setCurrentIndex(tab)
+        self.chat_width.reveal()
+
     def search_memories(self) -> None:
-        self.right_tabs.setCurrentIndex(1)
+        self.show_right(1)
         self.browser.focus_search()
 
     def find_in_graph(self) -> None:
-        self.right_tabs.setCurrentIndex(0)
+        self.show_right(0)
         self.graph.search.setFocus()
         self.graph.search.selectAll()
 
@@ -747,6 +774,7 @@ class MainWindow(WindowChats):
         self._flush_timer.stop()
         self.chat.view.release_clipboard()
         self._close_assistant()
+        save_positions(self.data_dir, *self.graph.positions_to_keep())  # reopens as it was
         self.graph.shutdown()
         e.accept()
 

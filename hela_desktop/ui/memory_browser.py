@@ -23,6 +23,7 @@ from .explain import activity_rows
 from .graph_model import knowledge_kind_words
 from .plain import BidiDelegate, find_keys, tip
 from .theme import muted, warning_color
+from .undo_history import KNOWLEDGE, MEMORY, Step, UndoHistory
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting", "backup": "Backup"}
 TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the tabs
@@ -206,7 +207,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         self._next_choice: tuple[int | None, int | None] | None = None
         self._kept_choice: int | None = None  # see `_show_memories`
         self._quiet = False  # choosing a row without telling the graph (`select_id`)
-        self._undo: list[int] = []  # soft-deleted ids, most recent last
+        # deletions Undo can take back, in the order they happened (`undo_history`)
+        self.history = UndoHistory()
         # search by meaning plus keywords: callable(text) that asks the engine (the window
         # sets it once the embedder is ready); its answer comes to set_search_results
         self.semantic_search: Callable[[str], None] | None = None
@@ -259,7 +261,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().currentRowChanged.connect(self._on_row)
         ml.addWidget(self.table, 1)
-        self.undo_bar, self.undo_label, self.undo_button = _undo_bar(self.undo_delete)
+        self.undo_bar, self.undo_label, self.undo_button = _undo_bar(self.undo_memory_delete)
         ml.addWidget(self.undo_bar)
         row = QtWidgets.QHBoxLayout()
         self.edit_button = QtWidgets.QPushButton("Edit…")
@@ -293,7 +295,6 @@ class MemoryBrowser(QtWidgets.QWidget):
             "Edit ▸ Reflect now. Only what your own words support is used.")
         kl.addWidget(self.knowledge_hint)
         kl.addWidget(self.knowledge, 1)
-        self._kundo: list[int] = []
         self.kundo_bar, self.kundo_label, self.kundo_button = _undo_bar(
             self.undo_knowledge_delete)
         kl.addWidget(self.kundo_bar)
@@ -469,8 +470,8 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.select_id(current, emit=False)
 
     def reset(self) -> None:
-        """Forget the shown folder: its undo list, rankings and rows."""
-        self._undo.clear()
+        """Forget the shown folder: its undo history, rankings and rows."""
+        self.history.clear()
         self._next_choice = self._kept_choice = None
         self._undo_changed()
         self.set_search_results("", None)
@@ -545,24 +546,20 @@ class MemoryBrowser(QtWidgets.QWidget):
         k = item or self.selected_knowledge()
         if k is None:
             return
-        self._kundo.append(k["id"])
+        self.history.push(KNOWLEDGE, [k["id"]])
         self.op.emit("knowledge_delete", k["id"])
-        self.kundo_label.setText(f"Knowledge #{k['id']} deleted.")
-        self.kundo_bar.show()
+        self._undo_changed()
 
     def undo_knowledge_delete(self) -> None:
-        if not self._kundo:
-            return
-        self.op.emit("knowledge_restore", self._kundo.pop())
-        if self._kundo:
-            self.kundo_label.setText(f"Knowledge #{self._kundo[-1]} deleted.")
-        else:
-            self.kundo_bar.hide()
+        """The Knowledge tab's strip: bring back the knowledge deleted last."""
+        self._take_back(self.history.pop(KNOWLEDGE))
 
     def restore_knowledge(self) -> None:
         k = self.selected_knowledge()
         if k is not None:
+            self.history.drop(KNOWLEDGE, [k["id"]])
             self.op.emit("knowledge_restore", k["id"])
+            self._undo_changed()
 
     def _show_activity(self, runs: list[dict]) -> None:
         # runs that changed nothing (an idle pass with nothing to do) are one row a stretch
@@ -651,25 +648,50 @@ class MemoryBrowser(QtWidgets.QWidget):
         # can be pressed again and Edit / Pin / Delete stay usable
         after = self.model.episode_at(row + 1) or self.model.episode_at(row - 1)
         self._next_choice = (e.id, after.id if after is not None else None)
-        self._undo.append(e.id)
+        self.history.push(MEMORY, [e.id])
         self.op.emit("delete", e.id)
         self._undo_changed()
 
+    def forgotten(self, ids: list[int], request: str) -> None:
+        """The chat forgot these memories ("Forget that …"): one step of the undo history."""
+        if self.history.push(MEMORY, ids, request or "Forget") is not None:
+            self._undo_changed()
+
     def undo_delete(self) -> None:
-        """Bring back the most recently deleted memory (Ctrl+Z)."""
-        if not self._undo:
+        """Undo (Ctrl+Z, Edit ▸ Undo): take back the latest deletion, whichever it was."""
+        self._take_back(self.history.pop())
+
+    def undo_memory_delete(self) -> None:
+        """The Memories tab's strip: bring back the memories deleted last."""
+        self._take_back(self.history.pop(MEMORY))
+
+    def _take_back(self, step: Step | None) -> None:
+        if step is None:
             return
-        eid = self._undo.pop()
-        self._next_choice = (self.selected_id(), eid)  # chosen again once it is back
-        self.op.emit("restore", eid)
+        if step.kind == KNOWLEDGE:
+            for kid in step.ids:
+                self.op.emit("knowledge_restore", kid)
+        else:
+            self._next_choice = (self.selected_id(), step.ids[0])  # chosen once it is back
+            for eid in step.ids:
+                self.op.emit("restore", eid)
         self._undo_changed()
 
+    def undo_text(self) -> str:
+        """What Undo would take back, as the Edit menu says it ("" when nothing)."""
+        step = self.history.last()
+        return "" if step is None else step.undo_text()
+
     def _undo_changed(self) -> None:
-        """The undo strip (and Edit ▸ Undo delete memory) follow the undo list."""
-        if self._undo:
-            self.undo_label.setText(f"Memory #{self._undo[-1]} deleted.")
-        self.undo_bar.setVisible(bool(self._undo))
-        self.undoChanged.emit(bool(self._undo))
+        """The two undo strips (each its own kind's latest step) and Edit ▸ Undo (the
+        latest of all) follow the undo history."""
+        for kind, bar, label in ((MEMORY, self.undo_bar, self.undo_label),
+                                 (KNOWLEDGE, self.kundo_bar, self.kundo_label)):
+            step = self.history.last(kind)
+            if step is not None:
+                label.setText(step.done())
+            bar.setVisible(step is not None)
+        self.undoChanged.emit(bool(self.history.steps))
 
     def restore_selected(self) -> None:
         """Restore the memories chosen in the Archive tab."""
@@ -677,14 +699,14 @@ class MemoryBrowser(QtWidgets.QWidget):
 
     def _restore(self, ids: list[int]) -> None:
         """Restore these (Archive tab): Undo no longer offers to bring them back."""
-        self._undo = [i for i in self._undo if i not in set(ids)]
+        self.history.drop(MEMORY, ids)
         for eid in ids:
             self.op.emit("restore", eid)
         self._undo_changed()
 
     def _purge(self, ids: list[int]) -> None:
         """Delete these for good (confirmed): Undo can no longer bring them back."""
-        self._undo = [i for i in self._undo if i not in set(ids)]
+        self.history.drop(MEMORY, ids)
         self.op.emit("purge", list(ids))
         self._undo_changed()
 
@@ -694,7 +716,7 @@ class MemoryBrowser(QtWidgets.QWidget):
 
     def undo_ids(self) -> list[int]:
         """Memories deleted here that Undo would bring back, most recent last."""
-        return list(self._undo)
+        return self.history.ids(MEMORY)
 
     def focus_search(self) -> None:
         self.tabs.setCurrentIndex(0)

@@ -75,6 +75,7 @@ class WindowBase(QtWidgets.QMainWindow):
     regenerate: Callable[[], None]
     copy_last_answer: Callable[[], None]
     search_memories: Callable[[], None]
+    show_right: Callable[[int], None]  # the graph (0) or Memories (1), in view
     find_in_graph: Callable[[], None]
     consolidate_now: Callable[[], None]
     open_settings: Callable[[], None]

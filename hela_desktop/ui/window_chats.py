@@ -89,7 +89,13 @@ class WindowChats(WindowBase):
         return self._folder_key("last_chat")
 
     def _remember_chat(self, cid: int | None) -> None:
-        QtCore.QSettings().setValue(self._last_chat_key(), -1 if cid is None else int(cid))
+        """The chat open now, for the next start: written only when it changes (writing the
+        settings file is a disk write on the GUI thread; after every answer it held the
+        window up to 200 ms on a busy disk, for the same chat each time)."""
+        key, value = self._last_chat_key(), -1 if cid is None else int(cid)
+        if getattr(self, "_remembered", None) != (key, value):
+            QtCore.QSettings().setValue(key, value)
+            self._remembered = (key, value)
 
     def _reopen_last_chat(self) -> None:
         """The chat open when the app last closed (per data folder), if it still exists,

@@ -66,7 +66,7 @@ class TokenLinks:
     def chat_token_clicked(self, key: int, tok: int) -> None:
         ids = self.active_for(key, tok)
         if ids:
-            self.w.right_tabs.setCurrentIndex(0)
+            self.w.show_right(0)
             self.w.graph.select(ids[0], center=True)
 
     def timeline_token_hovered(self, tok: int) -> None:

@@ -32,11 +32,15 @@ def build_menus(w: WindowBase, jobs: FileJobs) -> None:
     # undo): the menu shows it after a tab, without taking it window-wide
     undo_key = QtGui.QKeySequence(QtGui.QKeySequence.StandardKey.Undo).toString(
         QtGui.QKeySequence.SequenceFormat.NativeText)
-    w.act_undo_delete = add_action(w, e, f"&Undo delete memory\t{undo_key}",
-                                   w.browser.undo_delete, None,
-                                   "Bring back the memory deleted last in the Memories tab")
-    w.act_undo_delete.setEnabled(False)  # until a memory is deleted
-    w.browser.undoChanged.connect(w.act_undo_delete.setEnabled)
+    w.act_undo_delete = add_action(w, e, f"&Undo\t{undo_key}", w.browser.undo_delete, None,
+                                   "Take back the latest deletion: in the Memories or "
+                                   "Knowledge tab, or by “Forget …” in the chat")
+    w.act_undo_delete.setEnabled(False)  # until something is deleted
+
+    def name_the_undo(can: bool) -> None:  # the menu says what Undo will take back
+        w.act_undo_delete.setText(f"&{w.browser.undo_text() or 'Undo'}\t{undo_key}")
+        w.act_undo_delete.setEnabled(can)
+    w.browser.undoChanged.connect(name_the_undo)
     e.addSeparator()
     w.act_reflect = add_action(w, e, "&Reflect now (consolidate and forget)", w.consolidate_now, None,
                                "Distil knowledge from busy memory hubs and archive stale, isolated memories")
@@ -84,8 +88,8 @@ def _view_menu(w: WindowBase, v: QtWidgets.QMenu) -> None:
     w.act_focus.setCheckable(True)
     w.graph.focus_box.toggled.connect(w.act_focus.setChecked)
     add_action(w, v, "&Fit graph", lambda: w.graph.fit(), "Ctrl+0")
-    add_action(w, v, "Memory &graph", lambda: w.right_tabs.setCurrentIndex(0), "Ctrl+1")
-    add_action(w, v, "&Memories", lambda: w.right_tabs.setCurrentIndex(1), "Ctrl+2")
+    add_action(w, v, "Memory &graph", lambda: w.show_right(0), "Ctrl+1")
+    add_action(w, v, "&Memories", lambda: w.show_right(1), "Ctrl+2")
     v.addSeparator()
     w.act_zoom_in = add_action(w, v, "Zoom &in", lambda: w.zoom_chat(1), QtGui.QKeySequence.StandardKey.ZoomIn)
     w.act_zoom_in.setShortcuts([QtGui.QKeySequence("Ctrl++"), QtGui.QKeySequence("Ctrl+=")])

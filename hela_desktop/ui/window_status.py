@@ -256,7 +256,7 @@ def forget_line(forget: dict) -> str:
         return ("Nothing deleted: the answer names memories that may be meant."
                 if forget.get("maybe") else "Nothing deleted: no memory matched.")
     what = f"Memory #{ids[0]}" if len(ids) == 1 else count(len(ids), "memory", "memories")
-    return f"{what} deleted (Memories ▸ Archive ▸ Restore brings {'it' if len(ids) == 1 else 'them'} back)."
+    return f"{what} deleted (Edit ▸ Undo brings {'it' if len(ids) == 1 else 'them'} back)."
 
 
 def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool = True,

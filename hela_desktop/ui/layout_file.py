@@ -1,0 +1,60 @@
+"""Where the memory graph's dots were, kept per data folder so that the graph reopens as
+it was (Qt-free).
+
+The arrangement is the window's, not a memory: it lives beside the memory file, in
+``graph-layout.json`` in the data folder, and not in it, so an export, a backup or a
+memory file copied elsewhere carries no layout it does not need, and losing the file loses
+nothing but the arrangement (the graph is laid out afresh).  It holds ids and coordinates
+only, no words; it is written when the window closes or opens another folder, with the
+dots drawn then (a memory deleted for good leaves it at the next write).  A damaged or
+foreign file is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ..paths import create_private_file
+
+LAYOUT_FILE = "graph-layout.json"
+VERSION = 1
+
+
+def load_positions(data_dir: Path) -> dict[int, tuple[float, float]]:
+    """The kept positions, ``{id: (x, y)}`` ({} when there are none or the file is unreadable)."""
+    try:
+        doc = json.loads((Path(data_dir) / LAYOUT_FILE).read_text(encoding="utf-8"))
+        if doc.get("version") != VERSION:
+            return {}
+        kept = {}
+        for key, xy in doc["positions"].items():
+            x, y = float(xy[0]), float(xy[1])
+            if np.isfinite(x) and np.isfinite(y):
+                kept[int(key)] = (x, y)
+        return kept
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return {}
+
+
+def save_positions(data_dir: Path, ids, xy) -> bool:
+    """Keep these positions (written whole, then moved into place); False when it could
+    not be written (a read-only folder: only the arrangement is lost)."""
+    ids, xy = np.asarray(ids), np.asarray(xy, dtype=np.float64)
+    if not len(ids) or len(ids) != len(xy):
+        return False
+    doc = {"version": VERSION, "positions": {
+        str(int(i)): [round(float(p[0]), 4), round(float(p[1]), 4)]
+        for i, p in zip(ids, xy) if np.isfinite(p).all()}}
+    path = Path(data_dir) / LAYOUT_FILE
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        create_private_file(tmp)
+        tmp.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        return False

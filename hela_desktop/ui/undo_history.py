@@ -1,0 +1,91 @@
+"""The window's one undo history: deletions that can be taken back, in the order they
+happened (Qt-free, so it is tested alone).
+
+A memory deleted in the Memories tab, knowledge deleted in the Knowledge tab and the
+memories a request in the chat forgot ("Forget that my cat is called Miso", done by the
+app, `forget_request`) are each one step.  Edit ▸ Undo and Ctrl+Z take back the latest
+step, whichever it was, and the menu names it; the strips under the Memories and
+Knowledge tables take back the latest step of their own kind, and say which.  A memory
+restored or deleted for good in the Archive tab leaves the steps that held it (a step left
+with nothing to bring back goes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..prompt import shorten
+
+MEMORY, KNOWLEDGE = "memory", "knowledge"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deletion that Undo can take back: `ids` of one `kind` (memories or knowledge)."""
+
+    kind: str
+    ids: tuple[int, ...]
+    request: str = ""  # the chat's "Forget …" message, when the chat did it
+
+    def done(self) -> str:
+        """What happened, for the strip: "Memory #3 deleted." / "Forgot #1 (“Forget…”)."""
+        if self.request:
+            return f"Forgot {_ids(self.ids)} (“{shorten(self.request, 60)}”)."
+        return f"{'Knowledge' if self.kind == KNOWLEDGE else 'Memory'} {_ids(self.ids)} deleted."
+
+    def undo_text(self) -> str:
+        """What Undo will do, for the menu: "Undo delete memory #3" / "Undo forget “…”"."""
+        if self.request:
+            return f"Undo forget “{shorten(self.request, 40)}”"
+        return f"Undo delete {self.kind} {_ids(self.ids)}"
+
+
+def _ids(ids: tuple[int, ...]) -> str:
+    return ", ".join(f"#{i}" for i in ids)
+
+
+class UndoHistory:
+    """The steps, oldest first."""
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+
+    def push(self, kind: str, ids, request: str = "") -> Step | None:
+        ids = tuple(int(i) for i in ids)
+        if not ids:
+            return None
+        step = Step(kind, ids, request)
+        self.steps.append(step)
+        return step
+
+    def last(self, kind: str | None = None) -> Step | None:
+        """The latest step (of `kind`, if given)."""
+        for step in reversed(self.steps):
+            if kind is None or step.kind == kind:
+                return step
+        return None
+
+    def pop(self, kind: str | None = None) -> Step | None:
+        """Take the latest step (of `kind`) off the history and return it."""
+        step = self.last(kind)
+        if step is not None:
+            self.steps.remove(step)
+        return step
+
+    def drop(self, kind: str, ids) -> None:
+        """These were brought back or erased some other way: Undo no longer offers them."""
+        gone = {int(i) for i in ids}
+        kept = []
+        for s in self.steps:
+            if s.kind == kind:
+                s = Step(s.kind, tuple(i for i in s.ids if i not in gone), s.request)
+            if s.ids:
+                kept.append(s)
+        self.steps = kept
+
+    def ids(self, kind: str) -> list[int]:
+        """Every id of `kind` Undo could bring back, most recent last."""
+        return [i for s in self.steps if s.kind == kind for i in s.ids]
+
+    def clear(self) -> None:
+        self.steps.clear()
