@@ -85,7 +85,7 @@ def private_data_dir(data_dir: Path) -> Path:
 
 
 # names (prefixes) of the private files in the data folder
-PRIVATE_FILES = ("memory.sqlite3", "settings.json", "graph-layout.json")
+PRIVATE_FILES = ("memory.sqlite3", "settings.json", "graph-layout.json", "draft.txt")
 
 
 def _package_dir(name: str) -> Path | None:

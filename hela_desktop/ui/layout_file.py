@@ -13,12 +13,11 @@ foreign file is ignored.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 
-from ..paths import create_private_file
+from ..paths import write_private_text
 
 LAYOUT_FILE = "graph-layout.json"
 VERSION = 1
@@ -49,12 +48,8 @@ def save_positions(data_dir: Path, ids, xy) -> bool:
     doc = {"version": VERSION, "positions": {
         str(int(i)): [round(float(p[0]), 4), round(float(p[1]), 4)]
         for i, p in zip(ids, xy) if np.isfinite(p).all()}}
-    path = Path(data_dir) / LAYOUT_FILE
-    tmp = path.with_name(path.name + ".tmp")
     try:
-        create_private_file(tmp)
-        tmp.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
+        write_private_text(Path(data_dir) / LAYOUT_FILE, json.dumps(doc, separators=(",", ":")))
         return True
     except OSError:
         return False

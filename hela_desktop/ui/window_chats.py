@@ -123,7 +123,11 @@ class WindowChats(WindowBase):
 
     def _restore_draft(self) -> None:
         """The message left unsent at the last close, back in an empty box (once: it is
-        then the box's, and kept again only if it is still unsent at the next close)."""
+        then the box's, and kept again only if it is still unsent at the next close).  Not
+        once closing has begun: the chat list, loaded meanwhile, would take back (and
+        delete) the message just kept."""
+        if getattr(self, "_closing", False):
+            return
         qs, key = QtCore.QSettings(), self._folder_key("draft")
         text = str(qs.value(key, "") or "")  # where 0.6.0 kept it
         qs.remove(key)
