@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_importers import T0
 from test_importers_newer import (
     another,
@@ -25,6 +26,7 @@ from test_importers_newer import (
 from hela_desktop import backups as B
 from hela_desktop.forgetting import purge
 from hela_desktop.memfile import export_store, import_file
+from hela_desktop.memfile.format import _Bad
 from hela_desktop.store import Store
 
 NORTH = "My monstera sits by the north window."
@@ -197,3 +199,58 @@ def test_the_older_check_counts_the_exports_not_the_chat_here(tmp_path, embedder
         rep = import_file(store, v2, embedder=embedder)
         assert rep.off_branch == 2 and NORTH not in live(store)
         assert live(store)[-1] == "My monstera sits by the south window."
+
+
+def test_a_conversation_too_large_to_read_is_named_as_such(tmp_path):
+    """A ChatGPT export whose first conversation was larger than an export's item may be
+    (64 MiB; one 200 MB message) was not recognised, read again as a list of memories
+    and refused under their limit, "item 1: item larger than 16777216 bytes": neither
+    the size that counts nor what the item is.  It is refused as too large, under the
+    export's limit, the store unchanged (here with limits a sixteenth of the defaults)."""
+    from memfile_support import assert_refused
+
+    from hela_desktop.memfile.format import Limits
+
+    small = Limits(max_line_bytes=2**20)  # an export's conversation: up to 4 MiB
+    big = first_export()
+    big["u1"]["message"]["content"]["parts"] = ["water " * 2_000_000]  # 12 MB
+    path = save(tmp_path / "big" / "conversations.json", chat(big, "a3"))
+    with Store(tmp_path / "data") as store:
+        store.add_episode("I keep a diary", "", None, created_at=T0)
+        err = assert_refused(store, path, "item 1: larger than 4 MiB", "one item",
+                             limits=small)
+    assert "1048576" not in str(err)
+
+
+def test_a_large_item_is_decoded_a_few_times_not_once_per_block(monkeypatch):
+    """One ChatGPT conversation of 20,000 messages (25 MB) was decoded again after every
+    4 MiB block read, 14 times in all (7 to recognise the export, 7 to read it), 2.7 s of
+    decoding that holds the interpreter's lock: the window stood still for up to 0.9 s at
+    a time.  The reader now reads on until the unread text has doubled before trying
+    again: a few attempts, whatever the size (here 2 MB in 64 KiB blocks: 32 before)."""
+    import io
+    import json
+
+    from hela_desktop.memfile import readers as R
+
+    class Counting(json.JSONDecoder):
+        calls = 0
+
+        def raw_decode(self, s, idx=0):
+            Counting.calls += 1
+            return super().raw_decode(s, idx)
+
+    monkeypatch.setattr(R, "_CHUNK", 2**16)
+    item = {"mapping": {f"n{i}": {"parts": ["water the fern " * 60]} for i in range(2200)}}
+    text = json.dumps([item]).encode()
+    assert len(text) > 2 * 10**6
+    r = R._ListReader(io.BytesIO(text), None, "file")
+    r.skip_ws()
+    r.pos += 1  # the list's "["
+    assert r.value(Counting(), 1, 2**30) == item
+    assert Counting.calls <= 7, Counting.calls
+    with pytest.raises(_Bad, match="larger than 1 MiB"):  # the limit holds as it did
+        r2 = R._ListReader(io.BytesIO(text), None, "file")
+        r2.skip_ws()
+        r2.pos += 1
+        r2.value(json.JSONDecoder(), 1, 2**20)

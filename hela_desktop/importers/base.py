@@ -27,7 +27,15 @@ from typing import Any
 
 from .. import facts
 from ..config import HelaParams
-from ..memfile.format import Limits, Progress, _Bad, _loads, _Source, check_zip_member
+from ..memfile.format import (
+    Limits,
+    Progress,
+    _Bad,
+    _loads,
+    _Source,
+    _TooLarge,
+    check_zip_member,
+)
 from ..memfile.readers import _plain_episode, _plain_uid
 from ..memfile.validate import _parse_record, _schemas
 from ..store.rows import AUTHORS
@@ -513,7 +521,7 @@ class Input:
                 rest = fh.read(max(max_item + 1 - len(head), 0))
                 on_read(rest)
                 if len(head) + len(rest) > max_item:
-                    raise _Bad(f"larger than {max_item} bytes", "item 1")
+                    raise _TooLarge(max_item, "item 1")
                 yield 1, _loads((head + rest).removeprefix(b"\xef\xbb\xbf"))
                 return
             reader = _Replay(head, fh, self.label)
