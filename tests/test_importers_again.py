@@ -254,3 +254,38 @@ def test_a_large_item_is_decoded_a_few_times_not_once_per_block(monkeypatch):
         r2.skip_ws()
         r2.pos += 1
         r2.value(json.JSONDecoder(), 1, 2**20)
+
+
+def test_the_first_conversation_is_decoded_once(tmp_path, monkeypatch):
+    """Recognising an export decodes its first conversation; reading it decoded it again
+    from the start of the file.  The reading now goes on from where recognising stopped:
+    one large conversation is decoded once (a few attempts, above), and the import is the
+    same (here a dry run: 2 MB in 64 KiB blocks, 64 attempts before)."""
+    import json
+
+    from hela_desktop.memfile import readers as R
+
+    calls = []
+
+    class Counting(json.JSONDecoder):
+        def raw_decode(self, s, idx=0):
+            calls.append(idx)
+            return super().raw_decode(s, idx)
+
+    big = first_export()
+    big["u1"]["message"]["content"]["parts"] = ["water the fern " * 150_000]  # 2.2 MB
+    path = save(tmp_path / "big" / "conversations.json",
+                chat(big, "a3") + another("Spike is a fine name.", T0 + 51))
+    monkeypatch.setattr(R, "_CHUNK", 2**16)
+    monkeypatch.setattr(json, "JSONDecoder", Counting)  # (json_list_items makes one per read)
+    seen = []
+    with Store(tmp_path / "data") as store:
+        rep = import_file(store, path, dry_run=True,
+                          stage=lambda name, a, b: seen.append(name),
+                          progress=lambda done, total: seen.append((done, total)))
+    assert rep.added["episodes"] == 4 and rep.added["conversations"] == 2
+    assert len(calls) <= 8, len(calls)
+    size = path.stat().st_size
+    read = [p for p in seen if isinstance(p, tuple) and p[1] == size]
+    assert read and read[-1] == (size, size)  # the bar of the reading still goes to full
+    assert [d for d, _ in read] == sorted(d for d, _ in read)

@@ -57,8 +57,9 @@ def _first_item(inp: Input) -> Any:
     """The first conversation of a JSON source (None if it is not JSON, `_NONE` if it has
     none)."""
     try:
-        for _, item in inp.items(None, "conversations"):
-            return item
+        first = inp.first("conversations")
+        if first is not None:
+            return first[1]
     except _TooLarge:
         raise  # too large to tell what it is, whatever it is
     except _Bad:
