@@ -28,6 +28,7 @@ from hela_desktop.forgetting import purge
 from hela_desktop.memfile import export_store, import_file
 from hela_desktop.memfile.format import _Bad
 from hela_desktop.store import Store
+from hela_desktop.turn import model_history
 
 NORTH = "My monstera sits by the north window."
 
@@ -180,11 +181,22 @@ def test_a_chat_continued_here_still_follows_its_exports(tmp_path, make_assistan
     assert again is not None and again.archived_at is None and again.deleted_at is None
     now = [(m["role"], m["content"]) for m in store.messages(cid)]
     assert said_here[0] in now and said_here[1] in now
+    # what the model is shown of the chat when it goes on: the version the export shows
+    # and what was said here; the old version stays in the transcript only
+    assert ("user", NORTH) in now
+    shown = model_history(store.messages(cid))
+    assert [m["content"] for m in shown if m["role"] == "user"] == [
+        "How often should I water my monstera?", mine, "My monstera sits by the south window."]
+    assert {"role": "assistant", "content": said_here[1][1]} in shown
+    a.engine.reload_index()
+    list(a.chat("Where does my monstera sit?", conversation_id=cid))
+    assert NORTH not in [m["content"] for m in a.turn.history]
 
     # the first export again is still the older version: its branch is left alone
     rep = import_file(store, v1, embedder=embedder)
     assert rep.off_branch == rep.back_on_branch == 0
     assert NORTH not in live(store) and mine in live(store)
+    assert NORTH not in [m["content"] for m in model_history(store.messages(cid))]
 
 
 def test_the_older_check_counts_the_exports_not_the_chat_here(tmp_path, embedder):

@@ -23,6 +23,7 @@ import numpy as np
 from ..paths import DEFAULT_EMBEDDER_NAME
 from ..store import Store
 from ..store import transfer as tx
+from ..store.rows import OFF_BRANCH
 from .detect import _open_source
 from .format import (
     DEFAULT_EMBEDDER_DIM,
@@ -34,7 +35,7 @@ from .format import (
     _chunks,
     _Source,
 )
-from .merge import OFF_BRANCH, Vectors, _apply
+from .merge import Vectors, _apply
 from .report import ImportReport
 from .validate import _Plan, _validate
 

@@ -17,15 +17,13 @@ import numpy as np
 from ..edges import merge_edge
 from ..store import Store
 from ..store import transfer as tx
+from ..store.rows import OFF_BRANCH
 from .format import Progress, _Bad, _obj_text, _Source, _where, stats_from_file
 from .report import ImportReport
 from .streams import _prefetch
 from .validate import _keep_vector, _Plan, _usable_vector
 
 Batch = list[tuple[int | str, dict]]
-# why a memory is archived when a newer export of its chat shows its message on another
-# branch (followed by the source's name: "… in a newer ChatGPT export"; `importing`)
-OFF_BRANCH = "on another branch of its chat in a newer "
 Vectors = dict[tuple[str, str], bytes]
 
 
