@@ -213,6 +213,26 @@ def test_the_older_check_counts_the_exports_not_the_chat_here(tmp_path, embedder
         assert live(store)[-1] == "My monstera sits by the south window."
 
 
+def test_the_transcript_says_which_answers_are_of_an_older_version(tmp_path, embedder):
+    """The old version's exchanges stay in the chat's transcript, unmarked beside the new
+    version (which comes in at the end): the window now says under each of those answers
+    that it is of an older version of the chat, edited there since."""
+    from hela_desktop.ui.window_status import stored_lines
+
+    v1 = save(tmp_path / "v1" / "conversations.json", chat(first_export(), "a3"))
+    v2 = save(tmp_path / "v2" / "conversations.json", chat(edited(first_export()), "a2e"))
+    with Store(tmp_path / "data") as store:
+        import_file(store, v1, embedder=embedder)
+        cid = memory(store, NORTH).conversation_id
+        import_file(store, v2, embedder=embedder)
+        footers = {m["content"]: stored_lines(m)[0] for m in store.messages(cid)
+                   if m["role"] == "assistant"}
+    old = ("on an older version of this chat (edited in ChatGPT since); the chat goes on "
+           "here from the newer one")
+    assert footers == {"Every day, generously.": "", "North light suits it.": old,
+                       "Keep it away from radiators.": old, "Shield it from the midday sun.": ""}
+
+
 def test_a_conversation_too_large_to_read_is_named_as_such(tmp_path):
     """A ChatGPT export whose first conversation was larger than an export's item may be
     (64 MiB; one 200 MB message) was not recognised, read again as a list of memories
