@@ -113,12 +113,14 @@ def recall_knowledge(engine: MemoryEngine, store: Store, settings: Settings,
 def model_history(msgs: list[dict]) -> list[dict]:
     """What of a chat the model is shown: its messages as role and content, less the
     exchanges it must not see again — one whose memory the user deleted (``forgotten``),
-    and a request to forget with the app's answer (the request says the forgotten thing
-    again, and the answer was not the model's)."""
+    an imported one a newer export of the chat shows on another branch (``off_branch``:
+    the question edited there; the chat goes on from the version it shows now), and a
+    request to forget with the app's answer (the request says the forgotten thing again,
+    and the answer was not the model's)."""
     out: list[dict] = []
     for m in msgs:
         st = m.get("stats")
-        if m["role"] == "assistant" and (m.get("forgotten") or (
+        if m["role"] == "assistant" and (m.get("forgotten") or m.get("off_branch") or (
                 isinstance(st, dict) and isinstance(st.get("forget"), dict))):
             if out and out[-1]["role"] == "user":
                 out.pop()

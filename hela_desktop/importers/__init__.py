@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from ..memfile.format import Limits, _Bad
+from ..memfile.format import Limits, _Bad, _TooLarge
 from .base import NAMES, HistorySource, Input, describe
 from .chatgpt import ChatGPTSource
 from .claude import ClaudeSource
@@ -57,8 +57,11 @@ def _first_item(inp: Input) -> Any:
     """The first conversation of a JSON source (None if it is not JSON, `_NONE` if it has
     none)."""
     try:
-        for _, item in inp.items(None, "conversations"):
-            return item
+        first = inp.first("conversations")
+        if first is not None:
+            return first[1]
+    except _TooLarge:
+        raise  # too large to tell what it is, whatever it is
     except _Bad:
         return None
     return _NONE

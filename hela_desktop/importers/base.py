@@ -20,14 +20,22 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import facts
 from ..config import HelaParams
-from ..memfile.format import Limits, Progress, _Bad, _loads, _Source, check_zip_member
+from ..memfile.format import (
+    Limits,
+    Progress,
+    _Bad,
+    _loads,
+    _Source,
+    _TooLarge,
+    check_zip_member,
+)
 from ..memfile.readers import _plain_episode, _plain_uid
 from ..memfile.validate import _parse_record, _schemas
 from ..store.rows import AUTHORS
@@ -457,6 +465,11 @@ class Input:
         self.path = path
         self.limits = limits
         self.member = member
+        # the reading `first` began (its first item decoded), the progress callback and the
+        # bytes read so far
+        self._pending: tuple[Generator[tuple[int, Any], None, None], tuple[int, Any]] | None = None
+        self._progress: Progress | None = None
+        self._done = 0
         self.label = path.name if member is None else f"{path.name}/{member}"
         if member is None:
             self.size = path.stat().st_size
@@ -487,19 +500,49 @@ class Input:
             raise _Bad(f"corrupt archive data ({exc})", self.label) from None
         return _ZipMember(zf, fh)
 
+    def first(self, noun: str) -> tuple[int, Any] | None:
+        """The first item (None: the list is empty), decoded once: the next `items` gives
+        it again and reads on from where this stopped, the file left open between the two
+        (a large first conversation was decoded twice, to recognise the export and to
+        read it, each time holding the interpreter's lock).  Problems raise `_Bad`."""
+        self.drop()
+        gen = self._read(noun)
+        item = next(gen, None)
+        if item is not None:
+            self._pending = (gen, item)
+        return item
+
+    def drop(self) -> None:
+        """Close what `first` left open (also done when the object goes)."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending[0].close()
+
     def items(self, progress: Progress | None, noun: str) -> Iterator[tuple[int, Any]]:
         """(index, item) of the top-level JSON list (or the one top-level object), read in
         blocks; progress in bytes."""
+        self._progress = progress
+        pending, self._pending = self._pending, None
+        if pending is None:
+            yield from self._read(noun)
+            return
+        gen, item = pending
+        if progress is not None:
+            progress(min(self._done, self.size), self.size)
+        yield item
+        yield from gen
+
+    def _read(self, noun: str) -> Generator[tuple[int, Any], None, None]:
         from ..memfile.readers import _CHUNK, json_list_items  # _CHUNK: looked up now
 
-        done = 0
+        self._done = 0
         size = self.size
 
         def on_read(block: bytes) -> None:
-            nonlocal done
-            done += len(block)
+            self._done += len(block)
+            progress = self._progress
             if progress is not None:
-                progress(min(done, size), size)
+                progress(min(self._done, size), size)
 
         max_item = max(self.limits.max_line_bytes * 4, self.limits.max_line_bytes)
         with self.open() as fh:
@@ -513,7 +556,7 @@ class Input:
                 rest = fh.read(max(max_item + 1 - len(head), 0))
                 on_read(rest)
                 if len(head) + len(rest) > max_item:
-                    raise _Bad(f"larger than {max_item} bytes", "item 1")
+                    raise _TooLarge(max_item, "item 1")
                 yield 1, _loads((head + rest).removeprefix(b"\xef\xbb\xbf"))
                 return
             reader = _Replay(head, fh, self.label)
@@ -568,6 +611,10 @@ class ConversationList(HistorySource):
 
     def chat(self, item: Any, where: str) -> Chat | None:
         raise NotImplementedError  # pragma: no cover
+
+    def close(self) -> None:
+        self.inp.drop()
+        super().close()
 
     def emit(self, progress: Progress | None) -> None:
         for index, item in self.inp.items(progress, self.noun):

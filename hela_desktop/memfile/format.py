@@ -88,6 +88,17 @@ class _Bad(Exception):
         self.where = where
 
 
+class _TooLarge(_Bad):
+    """An item of a JSON list larger than the reader takes: said as such, never taken for a
+    sign that the file is of another kind (a ChatGPT export whose first conversation is
+    too large was read again as a list of memories, and refused under their smaller
+    limit: "item larger than 16777216 bytes")."""
+
+    def __init__(self, limit: int, where: str):
+        super().__init__(f"larger than {limit / 2**20:g} MiB: more than HeLa reads as one "
+                         "item (a conversation of an export, a memory)", where)
+
+
 def _tn(v: Any) -> str:
     if v is None:
         return "null"

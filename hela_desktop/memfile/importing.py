@@ -23,6 +23,7 @@ import numpy as np
 from ..paths import DEFAULT_EMBEDDER_NAME
 from ..store import Store
 from ..store import transfer as tx
+from ..store.rows import OFF_BRANCH
 from .detect import _open_source
 from .format import (
     DEFAULT_EMBEDDER_DIM,
@@ -34,7 +35,7 @@ from .format import (
     _chunks,
     _Source,
 )
-from .merge import OFF_BRANCH, Vectors, _apply
+from .merge import Vectors, _apply
 from .report import ImportReport
 from .validate import _Plan, _validate
 
@@ -103,17 +104,20 @@ def _embed_all(items: list[tuple[str, str, str]], embedder: Any, progress, done:
     return out
 
 
-def _left_out_erased(store: Store, report: ImportReport) -> None:
-    """What the file holds that the user deleted for good here goes again at once, and the
-    report counts it as left out, not added (`Store.erase_again`)."""
+def _left_out_erased(store: Store, report: ImportReport) -> bool:
+    """What the file holds that the user deleted for good here and the store still had
+    (another file's erasures, a backup's, name it) goes again at once, and the report
+    counts it as left out, not added (`Store.erase_again`); True when there was some.
+    (A memory the store no longer holds was not written at all, `merge`.)"""
     ids, links, knowledge = store.erase_again()
     if not ids:
-        return
-    report.erased = len(ids)
+        return False
+    report.erased += len(ids)
     for kind, n in (("episodes", len(ids)), ("edges", links), ("knowledge", knowledge)):
         if kind in report.added:
             report.added[kind] = max(0, report.added[kind] - n)
     report.added_deleted = min(report.added_deleted, report.added.get("episodes", 0))
+    return True
 
 
 def _follow_branches(store: Store, src: _Source, report: ImportReport, older: set[str]) -> None:
@@ -297,6 +301,7 @@ class _Import:
         store = self.store
         start = tx.changes(store.conn)
         progress = self._unchanged(start) if probe else self.progress
+        erased = False
         with tx.page_cache(store.conn, 65536):  # 64 MiB while importing
             # a dry run writes into an in-memory copy of the store: it needs no write lock,
             # so it works while another process writes (unless the caller holds one anyway)
@@ -309,7 +314,7 @@ class _Import:
                         tx.savepoint(conn, "hela_memfile_import"):
                     older = _apply(src, into, plan, vectors, self.target_name, self.dim,
                                    self.lam, report, progress, done, total)
-                    _left_out_erased(into, report)
+                    erased = _left_out_erased(into, report)
                     _follow_branches(into, src, report, older)
                     if self.dry_run:
                         raise _DryRun
@@ -321,6 +326,6 @@ class _Import:
                 return False
             except sqlite3.IntegrityError as exc:
                 raise _Bad(f"conflicts with the store ({exc})", "import") from None
-            if report.erased and not self.dry_run and not store.conn.in_transaction:
+            if erased and not self.dry_run and not store.conn.in_transaction:
                 store.scrub()  # their words, written and removed in this import
         return True

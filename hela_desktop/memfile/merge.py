@@ -17,15 +17,13 @@ import numpy as np
 from ..edges import merge_edge
 from ..store import Store
 from ..store import transfer as tx
+from ..store.rows import OFF_BRANCH
 from .format import Progress, _Bad, _obj_text, _Source, _where, stats_from_file
 from .report import ImportReport
 from .streams import _prefetch
 from .validate import _keep_vector, _Plan, _usable_vector
 
 Batch = list[tuple[int | str, dict]]
-# why a memory is archived when a newer export of its chat shows its message on another
-# branch (followed by the source's name: "… in a newer ChatGPT export"; `importing`)
-OFF_BRANCH = "on another branch of its chat in a newer "
 Vectors = dict[tuple[str, str], bytes]
 
 
@@ -111,6 +109,18 @@ class _Merge:
             self.tick(len(batch))
             yield batch
 
+    def left_out(self, uid: str) -> bool:
+        """A memory of the file the user deleted for good here, which the store no longer
+        holds: not written, nor anything that needs it (its links, its place in a
+        timeline, a distilled item it alone grounds)."""
+        return uid in self.plan.erased and uid not in self.ep_id
+
+    def episode_ref(self, uid: str | None, member: str, loc: int | str) -> int | None:
+        """The store's id of the file's memory `uid`; None for none or one left out."""
+        if uid is None or self.left_out(uid):
+            return None
+        return self.ref(self.ep_id, uid, member, loc)
+
     @staticmethod
     def ref(m: dict[str, int], uid: str, member: str, loc: int | str) -> int:
         try:
@@ -163,6 +173,7 @@ class _Merge:
         kind, conn = "conversations", self.conn
         for batch in self.batched(member, 500):
             old = tx.existing_conversations(conn, [r["uid"] for _, r in batch])
+            shown = self.shown_versions(old)
             for _, r in batch:
                 e = old.get(r["uid"])
                 if e is None:
@@ -171,7 +182,7 @@ class _Merge:
                     self.bump(kind, "added")
                     continue
                 self.conv_id[r["uid"]] = e[1]
-                if r["updated_at"] < e[4]:
+                if r["updated_at"] < shown.get(e[1], e[4]):
                     self.older.add(r["uid"])
                 title, upd = (r["title"], r["updated_at"]) if r["updated_at"] > e[4] \
                     else (e[2], e[4])
@@ -181,6 +192,18 @@ class _Merge:
                     self.bump(kind, "merged")
                 else:
                     self.bump(kind, "skipped")
+
+    def shown_versions(self, old: dict[str, tuple]) -> dict[int, float]:
+        """For a history source: the stored chats' versions as the exports imported so far
+        showed them (the newest user message imported from one, `tx.imported_versions`),
+        against which the file's version (its chat's update time) is older or not.  The
+        chat's own update time also moves when the user goes on with it here, and an export
+        made after that, of an edit made before it, was taken for an older one: its
+        branches were no longer followed."""
+        if not self.follows_branches or not old:
+            return {}
+        return tx.imported_versions(self.conn, [e[1] for e in old.values()],
+                                    f"{self.src.kind}-")
 
     def episodes(self, member: str) -> None:
         kind, conn = "episodes", self.conn
@@ -196,6 +219,11 @@ class _Merge:
                 if cent is not None and not _usable_vector(cent, self.dim, unit=False):
                     cent = None  # a centroid that cannot be compared with queries
                 e = old.get(r["uid"])
+                if e is None and r["uid"] in self.plan.erased:
+                    # deleted for good here: left out (writing it and erasing it again
+                    # counted as a change, and an import that changed nothing was backed up)
+                    self.report.erased += 1
+                    continue
                 if e is None:
                     inserts.append((
                         r["uid"], cid, r["user_text"], r["assistant_text"], r["created_at"],
@@ -205,7 +233,7 @@ class _Merge:
                     ))
                     continue
                 self.ep_id[r["uid"]] = e[0]
-                changed = _episode_changes(e, r, cid, emb, embn, cent)
+                changed = _episode_changes(e, r, cid, emb, embn, cent, self.answered_at)
                 if "assistant_text" in changed:
                     self.new_answers.add(r["uid"])
                     self.report.answers_updated += 1
@@ -216,6 +244,12 @@ class _Merge:
                     self.bump(kind, "skipped")
             if inserts:
                 self._insert_episodes(inserts)
+
+    def answered_at(self, uid: str) -> float | None:
+        """When the stored memory `uid`'s answer was given, for one imported before
+        replies' times were kept (0.5.0 and earlier: no ``reply_at``): the time of its
+        answer message in the chat, which those imports took from the export."""
+        return tx.message_time(self.conn, uid + ".a")
 
     def back_on_branch(self, batch: Batch, old: dict[str, tuple]) -> None:
         """A history source's memories archived as off their chat's branch
@@ -245,14 +279,16 @@ class _Merge:
         for batch in self.batched(member, 500):
             old = tx.existing_messages(conn, [r["uid"] for _, r in batch])
             for where, r in batch:
-                eid = None if r["episode"] is None else self.ref(self.ep_id, r["episode"],
-                                                                 member, where)
+                eid = self.episode_ref(r["episode"], member, where)
                 e = old.get(r["uid"])
                 if e is None:
+                    stats = stats_from_file(r["stats"], self.ep_id)
+                    if eid is None and r["episode"] is not None:
+                        stats = _forgotten(stats)  # its memory was deleted for good here
                     self.msg_id[r["uid"]] = tx.insert_message(conn, (
                         r["uid"], self.ref(self.conv_id, r["conversation"], member, where),
                         r["role"], r["content"], r["created_at"], r["interrupted"], eid,
-                        stats_from_file(r["stats"], self.ep_id)))
+                        stats))
                     self.bump(kind, "added")
                     continue
                 self.msg_id[r["uid"]] = e[1]
@@ -268,7 +304,8 @@ class _Merge:
     def timelines(self, member: str) -> None:
         for batch in self.batched(member, 1000):
             for where, r in batch:
-                ids = [self.ref(self.ep_id, u, member, where) for u in r["episodes"]]
+                ids = [self.ref(self.ep_id, u, member, where) for u in r["episodes"]
+                       if not self.left_out(u)]
                 added = tx.add_timeline_span(
                     self.conn, self.ref(self.msg_id, r["message"], member, where),
                     r["start"], r["end"], ids)
@@ -277,13 +314,18 @@ class _Merge:
     def knowledge(self, member: str) -> None:
         kind, conn = "knowledge", self.conn
         know_id: dict[str, int] = {}
+        dropped: set[str] = set()  # grounded only by memories left out: not written
         fix_superseded: list[tuple[int, str, int | str]] = []
         for batch in self.batched(member, 500):
             old = tx.existing_knowledge(conn, [r["uid"] for _, r in batch])
             for where, r in batch:
                 emb, embn, _own = self.vec_for("knowledge", r)
-                srcs = [self.ref(self.ep_id, u, member, where) for u in r["sources"]]
+                srcs = [self.ref(self.ep_id, u, member, where) for u in r["sources"]
+                        if not self.left_out(u)]
                 e = old.get(r["uid"])
+                if e is None and r["sources"] and not srcs:
+                    dropped.add(r["uid"])
+                    continue
                 if e is None:
                     kid = tx.insert_knowledge(conn, (
                         r["uid"], r["kind"], r["text"], emb, embn, r["created_at"],
@@ -306,11 +348,14 @@ class _Merge:
                     fix_superseded.append((kid, r["superseded_by"], where))
                 self.bump(kind, "merged" if (changed or added_src or superseding) else "skipped")
         for kid, target_uid, where in fix_superseded:
+            if target_uid in dropped:
+                continue
             tx.set_superseded(conn, kid, self.ref(know_id, target_uid, member, where))
 
 
 def _episode_changes(e: tuple, r: dict, cid: int | None, emb: bytes | None,
-                     embn: str | None, cent: bytes | None) -> dict[str, Any]:
+                     embn: str | None, cent: bytes | None,
+                     answered_at: Callable[[str], float | None]) -> dict[str, Any]:
     """The columns of a stored episode `e` (`tx.EPISODE_MERGE_COLUMNS`) that merging the
     file's record `r` changes: counts and times the larger, pinned if either is, the first
     conversation, meta and vector known, the fresher recall state."""
@@ -322,7 +367,7 @@ def _episode_changes(e: tuple, r: dict, cid: int | None, emb: bytes | None,
         "pinned": int(bool(e[8]) or bool(r["pinned"])),
         "meta": e[12] if e[12] is not None else r["meta"],
     }
-    answer = _newer_answer(e, r)
+    answer = _newer_answer(e, r, answered_at)
     if answer is not None:
         new["assistant_text"], new["meta"] = answer
     if e[3] is None and emb is not None:
@@ -344,13 +389,17 @@ def _episode_changes(e: tuple, r: dict, cid: int | None, emb: bytes | None,
 _REPLY_KEYS = ("reply_id", "reply_at", "model")
 
 
-def _newer_answer(e: tuple, r: dict) -> tuple[str, str] | None:
+def _newer_answer(e: tuple, r: dict, answered_at: Callable[[str], float | None]
+                  ) -> tuple[str, str] | None:
     """(answer, meta) when the file's record gives a stored memory a newer answer: both
     were imported from a chat, the file's answer is another reply (``reply_id``: the
-    answer was regenerated there, or another branch shown) and not an older one (its
-    ``reply_at`` is later, or the stored memory's is unknown).  The memory keeps its user
-    words (edited here or not), links and history; one the user deleted is left alone.
-    None otherwise."""
+    answer was regenerated there, or another branch shown) and a newer one: its
+    ``reply_at`` is later than the stored answer's (the memory's ``reply_at``; for one
+    imported before those were kept, the time of its answer message in the chat,
+    `answered_at`).  When either time is unknown, the stored answer stays: an older
+    export, or another tool's export of the same chat, does not replace it.  The memory
+    keeps its user words (edited here or not), links and history; one the user deleted
+    is left alone.  None otherwise."""
     if e[14] is not None or e[12] is None or r["meta"] is None:
         return None
     try:
@@ -363,7 +412,9 @@ def _newer_answer(e: tuple, r: dict) -> tuple[str, str] | None:
     if reply is None or old.get("reply_id") in (None, reply):
         return None
     was, now = old.get("reply_at"), got.get("reply_at")
-    if isinstance(was, (int, float)) and not (isinstance(now, (int, float)) and now > was):
+    if not isinstance(was, (int, float)):
+        was = answered_at(e[1])
+    if not (isinstance(was, (int, float)) and isinstance(now, (int, float)) and now > was):
         return None
     for k in _REPLY_KEYS:
         if k in got:
@@ -371,6 +422,20 @@ def _newer_answer(e: tuple, r: dict) -> tuple[str, str] | None:
         else:
             old.pop(k, None)
     return r["assistant_text"], _obj_text(old)
+
+
+def _forgotten(stats: str | None) -> str:
+    """A message's statistics marked as those of an answer whose memory was deleted for
+    good (``forgotten``: the model is not shown it again, as `Store.purge_episodes`
+    marks them)."""
+    try:
+        obj = json.loads(stats) if stats is not None else {}
+    except ValueError:
+        obj = {}
+    if type(obj) is not dict:
+        obj = {}
+    obj["forgotten"] = True
+    return _obj_text(obj)
 
 
 def _knowledge_changes(e: tuple, r: dict, emb: bytes | None,
@@ -405,8 +470,12 @@ def _apply_edges(conn: Any, plan: _Plan, ep_id: dict[str, int], new_eps: set[int
     n_eps = len(plan.ep_index)
     ids = np.zeros(n_eps, dtype=np.int64)
     fresh_ep = np.zeros(n_eps, dtype=bool)
+    gone_ep = np.zeros(n_eps, dtype=bool)  # deleted for good here: their links left out
     for uid, i in plan.ep_index.items():
         eid = ep_id.get(uid)
+        if eid is None and uid in plan.erased:
+            gone_ep[i] = True
+            continue
         if eid is None:
             raise _Bad(f"memory {uid!r} vanished (file changed while importing?)",
                        "edges.jsonl")
@@ -420,11 +489,14 @@ def _apply_edges(conn: Any, plan: _Plan, ep_id: dict[str, int], new_eps: set[int
         a, b = ids[e_a[lo:hi]], ids[e_b[lo:hi]]
         src, dst = np.minimum(a, b).tolist(), np.maximum(a, b).tolist()
         fresh = (fresh_ep[e_a[lo:hi]] | fresh_ep[e_b[lo:hi]]).tolist()
+        gone = (gone_ep[e_a[lo:hi]] | gone_ep[e_b[lo:hi]]).tolist()
         w, p = plan.e_weight[lo:hi], plan.e_prior[lo:hi]
         c, u = plan.e_count[lo:hi], plan.e_updated[lo:hi]
         steps = [st + shift for st in plan.e_step[lo:hi]]
         inserts = []
         for j in range(hi - lo):
+            if gone[j]:
+                continue
             row = (src[j], dst[j], w[j], p[j], c[j], steps[j], u[j])
             if fresh[j]:
                 inserts.append(row)

@@ -36,6 +36,7 @@ from .format import (
     _reject_constant,
     _Source,
     _tn,
+    _TooLarge,
     check_zip_member,
 )
 from .streams import _prefetch
@@ -326,6 +327,18 @@ class _ListReader:
         """The next character ("" at the end of the file)."""
         return self.buf[self.pos] if self.pos < len(self.buf) else ""
 
+    def grow(self, lim: int) -> bool:
+        """Read on until the unread text has doubled (at most a little past `lim`), or the
+        file ends; False when nothing more came.  A large item was decoded again after
+        every block (4 MiB) read: work growing with the square of its size, each attempt
+        holding the interpreter's lock the whole time (the window stood still for up to a
+        second at a time over one 25 MB conversation)."""
+        target = min(2 * (len(self.buf) - self.pos), lim + 1)
+        grown = self.more()
+        while grown and len(self.buf) - self.pos < target and self.more():
+            pass
+        return grown
+
     def value(self, dec: json.JSONDecoder, index: int, lim: int) -> Any:
         """Decode the JSON value at the position (item `index`, at most `lim` bytes)."""
         while True:
@@ -335,8 +348,8 @@ class _ListReader:
                 raise _Bad("JSON nested too deeply", f"item {index}") from None
             except ValueError as exc:
                 if len(self.buf) - self.pos > lim:
-                    raise _Bad(f"item larger than {lim} bytes", f"item {index}") from None
-                if self.more():
+                    raise _TooLarge(lim, f"item {index}") from None
+                if self.grow(lim):
                     continue
                 if _ends_early(exc, self.buf):
                     raise _Bad("not valid JSON: the file ends inside this item, so it is cut "

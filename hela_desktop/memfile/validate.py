@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..store import key_text
-from ..store.transfer import uids_with_embedding
+from ..store.transfer import erased_among, uids_with_embedding
 from .format import (
     _INT_MAX,
     _STEP_MAX,
@@ -360,6 +360,9 @@ class _Plan:
         self.know_uids: set[str] = set()
         self.superseded: list[tuple[str, str, str]] = []  # (where, uid, target uid)
         self.to_embed: list[tuple[str, str, str]] = []  # (table, uid, text)
+        # memories of the file the user deleted for good here: left out, with what needs
+        # them (an import that holds one changes nothing for it: no backup, `merge`)
+        self.erased: set[str] = set()
         self.bad_vectors = 0  # vectors of the wrong size or length: embedded again
         self.records = 0
         # the validated edges, compactly (file episode indices, values): written from here,
@@ -384,6 +387,7 @@ class _Checker:
         # (uid, text) that may need embedding, per table (checked against the store in 500s)
         self.pending: dict[str, list[tuple[str, str]]] = {"episodes": [], "knowledge": []}
         self.spans: set[tuple[str, int]] = set()
+        self.ep_uids: list[str] = []  # checked against the store's erased uids in 500s
         self.by_member: dict[str, Callable[[dict, int | str], None]] = {
             "conversations.jsonl": self.conversation, "episodes.jsonl": self.episode,
             "messages.jsonl": self.message, "timelines.jsonl": self.timeline,
@@ -391,12 +395,23 @@ class _Checker:
         }
 
     def flush(self, table: str) -> None:
-        """Queue for embedding the pending texts whose uid the store lacks a vector for."""
+        """Queue for embedding the pending texts whose uid the store lacks a vector for
+        (a memory deleted for good here is not embedded)."""
         items = self.pending[table]
+        if table == "episodes":
+            self.flush_erased()
+        erased = self.plan.erased
         for chunk in _chunks(items, 500):
             have = uids_with_embedding(self.conn, table, [u for u, _ in chunk])
-            self.plan.to_embed.extend((table, u, t) for u, t in chunk if u not in have)
+            self.plan.to_embed.extend((table, u, t) for u, t in chunk
+                                      if u not in have and u not in erased)
         items.clear()
+
+    def flush_erased(self) -> None:
+        """Note the memories seen so far that the user deleted for good here."""
+        for chunk in _chunks(self.ep_uids, 500):
+            self.plan.erased |= erased_among(self.conn, chunk)
+        self.ep_uids.clear()
 
     def _queue(self, table: str, uid: str, text: str) -> None:
         self.pending[table].append((uid, text))
@@ -423,6 +438,9 @@ class _Checker:
             raise _Bad(f"field 'conversation': unknown conversation {c!r}",
                        _where("episodes.jsonl", loc))
         plan.ep_index[uid] = len(plan.ep_index)
+        self.ep_uids.append(uid)
+        if len(self.ep_uids) >= 500:
+            self.flush_erased()
         keep = self._vector_kept(rec)
         if not keep or (self.exchange_keyed and rec["assistant_text"] and rec.get("embedding")):
             self._queue("episodes", uid, key_text(rec["user_text"], rec["assistant_text"]))

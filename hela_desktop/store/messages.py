@@ -6,7 +6,7 @@ import json
 import time
 
 from .base import StoreBase
-from .rows import new_uid
+from .rows import OFF_BRANCH, new_uid
 
 
 class MessageQueries(StoreBase):
@@ -163,13 +163,16 @@ class MessageQueries(StoreBase):
     def messages(self, conversation_id: int) -> list[dict]:
         """The chat's messages, oldest first.  ``forgotten``: an answer whose memory the user
         deleted (or deleted for good): the exchange stays in the transcript, but the model
-        is not shown it again."""
+        is not shown it again.  ``off_branch``: an imported answer whose memory a newer
+        export of the chat showed on another branch (`OFF_BRANCH`): in the transcript, not
+        in what the model is shown of the chat."""
         rows = self.conn.execute(
             "SELECT m.id, m.role, m.content, m.created_at, m.interrupted, m.episode_id, "
-            "m.stats, e.deleted_at IS NOT NULL, m.uid FROM messages m "
+            "m.stats, e.deleted_at IS NOT NULL, m.uid, e.archived_at IS NOT NULL AND "
+            "substr(e.archive_reason, 1, ?) = ? FROM messages m "
             "LEFT JOIN episodes e ON e.id = m.episode_id "
             "WHERE m.conversation_id = ? ORDER BY m.id",
-            (conversation_id,),
+            (len(OFF_BRANCH), OFF_BRANCH, conversation_id),
         ).fetchall()
         out = []
         for r in rows:
@@ -177,7 +180,8 @@ class MessageQueries(StoreBase):
             marked = isinstance(stats, dict) and stats.get("forgotten") is True  # purged
             out.append(dict(id=r[0], role=r[1], content=r[2], created_at=r[3],
                             interrupted=bool(r[4]), episode_id=r[5], stats=stats,
-                            forgotten=bool(r[7]) or marked, uid=r[8]))
+                            forgotten=bool(r[7]) or marked, uid=r[8],
+                            off_branch=bool(r[9])))
         return out
 
     def previous_message_episode(self, conversation_id: int) -> int | None:

@@ -63,6 +63,9 @@ class Episode:
 
 # who wrote an imported chat's answers, by the memory's source (the app's own chat export,
 # and every chat here: HeLa)
+# why a memory is archived when a newer export of its chat shows its message on another
+# branch (followed by the source's name: "… in a newer ChatGPT export"; `memfile.importing`)
+OFF_BRANCH = "on another branch of its chat in a newer "
 AUTHORS = {"chatgpt": "ChatGPT", "claude": "Claude", "openwebui": "Open WebUI", "jan": "Jan"}
 
 

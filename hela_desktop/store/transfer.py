@@ -295,6 +295,31 @@ def uids_with_embedding(conn: sqlite3.Connection, table: str, uids: Sequence[str
         f"SELECT uid FROM {table} WHERE embedding IS NOT NULL AND uid IN ({q})", list(uids))}
 
 
+def erased_among(conn: sqlite3.Connection, uids: Sequence[str]) -> set[str]:
+    """Which of `uids` (at most 500) name memories deleted for good here (``erased``)."""
+    q = ",".join("?" * len(uids))
+    return {r[0] for r in conn.execute(f"SELECT uid FROM erased WHERE uid IN ({q})",
+                                       list(uids))}
+
+
+def imported_versions(conn: sqlite3.Connection, conversation_ids: Sequence[int],
+                      prefix: str) -> dict[int, float]:
+    """conversation id -> the time of its newest user message imported from a history
+    export (uid `prefix` …, ``.u``; at most 500 ids): the version of the chat the
+    exports imported so far showed, whatever was said here since."""
+    q = ",".join("?" * len(conversation_ids))
+    return {r[0]: r[1] for r in conn.execute(
+        "SELECT conversation_id, MAX(created_at) FROM messages WHERE conversation_id IN "
+        f"({q}) AND substr(uid, 1, ?) = ? AND substr(uid, -2) = '.u' "
+        "GROUP BY conversation_id", [*conversation_ids, len(prefix), prefix])}
+
+
+def message_time(conn: sqlite3.Connection, uid: str) -> float | None:
+    """The time of the message `uid` (None when the store has none)."""
+    row = conn.execute("SELECT created_at FROM messages WHERE uid = ?", (uid,)).fetchone()
+    return None if row is None else row[0]
+
+
 def has_edges(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT 1 FROM edges LIMIT 1").fetchone() is not None
 

@@ -8,6 +8,7 @@ import time
 from PySide6 import QtCore, QtWidgets
 
 from ..events import FORGET_FOOTER
+from ..importers.base import author_of
 from ..sources import Sources, answer_sources
 from ..words import count
 from . import plain
@@ -242,10 +243,21 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
 
 
 def stored_lines(m: dict) -> tuple[str, Sources]:
-    """The same for a stored answer (a message of `Store.messages`)."""
+    """The same for a stored answer (a message of `Store.messages`); an imported one a
+    newer export shows on another branch of its chat is said to be an older version."""
     st = stats_of(m)
-    return (answer_footer(st, m["interrupted"]),
-            answer_sources(recalls_of(st), st.get("unrecalled") is True))
+    footer = off_branch_footer(m) if m.get("off_branch") else \
+        answer_footer(st, m["interrupted"])
+    return footer, answer_sources(recalls_of(st), st.get("unrecalled") is True)
+
+
+def off_branch_footer(m: dict) -> str:
+    """The line under an imported answer whose exchange a newer export of the chat shows on
+    another branch (a question edited there): it stays in the transcript, but the model is
+    not shown it when the chat goes on (`turn.model_history`)."""
+    where = author_of(m.get("uid") or "") or "the app it came from"
+    return (f"on an older version of this chat (edited in {where} since); the chat goes on "
+            "here from the newer one")
 
 
 def forget_line(forget: dict) -> str:
