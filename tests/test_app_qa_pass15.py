@@ -110,3 +110,11 @@ def test_settings_ok_keeps_an_idle_time_the_file_allows(qtbot, tmp_path):
 
     with pytest.raises(SettingsError, match="idle_minutes"):
         Settings().with_overrides(idle_minutes=5000.0)
+
+
+def test_the_memories_tab_counts_one_memory_as_one(qtbot, seed_dir, embedder):
+    """Seen in qa15w's screenshot of the Memories tab: "1 memories"."""
+    from test_app_polish import _window
+
+    w = _window(qtbot, seed_dir([("My cat is called Miso.", "What a lovely name!")]), embedder)
+    _wait(qtbot, lambda: w.browser.count_label.text() == "1 memory", 60)

@@ -17,7 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ..prompt import answer_excerpt
 from ..session import BrowseQuery, browse
 from ..store import answered_by
-from ..words import memory_ref, one_line
+from ..words import count, memory_ref, one_line
 from .archive_tab import ArchiveTab
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words
@@ -465,7 +465,7 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.count_label.setText(f"{len(eps):,} of {total:,} shown · search or sort "
                                      "for the rest")
         else:
-            self.count_label.setText(f"{total} memories")
+            self.count_label.setText(count(total, "memory", "memories"))
         if current is not None:
             self.select_id(current, emit=False)
 
