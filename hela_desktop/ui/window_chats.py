@@ -14,7 +14,7 @@ from PySide6 import QtCore, QtGui
 
 from ..events import ConversationEvent
 from ..importers.base import author_of
-from ..paths import write_private_text
+from ..paths import private_data_dir, write_private_text
 from . import chat_edit
 from . import window_status as ws
 from .chat_list import ConversationList
@@ -114,8 +114,8 @@ class WindowChats(WindowBase):
         path = self.data_dir / DRAFT_FILE
         text = self.chat.input.toPlainText()
         try:
-            if text.strip():
-                write_private_text(path, text)
+            if text.strip():  # (the folder is made, owner-only, if nothing made it yet)
+                write_private_text(private_data_dir(self.data_dir) / DRAFT_FILE, text)
             else:
                 path.unlink(missing_ok=True)
         except OSError as exc:  # a folder gone or read-only: the box's text is all there is
