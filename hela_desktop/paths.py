@@ -115,15 +115,7 @@ def bundled_model_path() -> Path | None:
 def is_bundled_model(path: str | Path | None) -> bool:
     """Is `path` the bundled SmolLM2-135M-Instruct (the model answers come from unless the
     user chose another), or a copy of it under its own name?"""
-    if path is None:
-        return False
-    if Path(path).name == DEFAULT_MODEL_FILE:
-        return True
-    b = bundled_model_path()
-    try:
-        return b is not None and Path(path).resolve() == b.resolve()
-    except OSError:
-        return False
+    return path is not None and Path(path).name == DEFAULT_MODEL_FILE
 
 
 def bundled_embedder_path() -> Path | None:

@@ -111,13 +111,12 @@ class WindowChats(WindowBase):
         closing lost it.  0.6.0 kept it in Qt's settings file, which others may read: a
         draft found there is taken out."""
         QtCore.QSettings().remove(self._folder_key("draft"))
-        path = self.data_dir / DRAFT_FILE
         text = self.chat.input.toPlainText()
         try:
             if text.strip():  # (the folder is made, owner-only, if nothing made it yet)
                 write_private_text(private_data_dir(self.data_dir) / DRAFT_FILE, text)
             else:
-                path.unlink(missing_ok=True)
+                (self.data_dir / DRAFT_FILE).unlink(missing_ok=True)
         except OSError as exc:  # a folder gone or read-only: the box's text is all there is
             log.warning("the unsent message was not kept: %s", exc)
 
