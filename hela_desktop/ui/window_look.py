@@ -204,9 +204,12 @@ def readable_sizes(sizes: list[int], right_min: int, folded: set[int]) -> tuple[
     `CHAT_READABLE` wide where the window allows: the graph side gives way first, down to
     its least (`right_min`), then the chat list folds, then the graph side; a pane folded
     here (`folded`) comes back, the graph side first, once the chat keeps its width
-    without it.  Returns (sizes, panes folded now)."""
+    without it; a graph side open but narrower than its least (its least just grew, the
+    splitter has yet to widen it) is taken at its least.  Returns (sizes, panes folded now)."""
     lst, chat, right = sizes
     folded = set(folded)
+    if 0 < right < right_min:
+        chat, right = chat - (right_min - right), right_min
     if chat < CHAT_READABLE:
         give = min(CHAT_READABLE - chat, max(right - right_min, 0))
         right, chat = right - give, chat + give
@@ -229,13 +232,16 @@ def readable_sizes(sizes: list[int], right_min: int, folded: set[int]) -> tuple[
 
 class ChatKeepsItsWidth(QtCore.QObject):
     """Keeps the chat column readable in a small window (`readable_sizes`), each time the
-    main splitter is resized; a drag of its handles is the user's and is left alone."""
+    main splitter is resized or the graph side's least width changes (its counts label
+    filled in took 36 px more and squeezed the chat to 346 px); a drag of its handles is the
+    user's and is left alone."""
 
     def __init__(self, split: QtWidgets.QSplitter):
         super().__init__(split)
         self.split = split
         self.folded: set[int] = set()
         self._busy = False
+        self._right_min = self._least_right()
         split.installEventFilter(self)
         split.splitterMoved.connect(lambda *_a: self.folded.clear() if not self._busy else None)
 
@@ -254,8 +260,14 @@ class ChatKeepsItsWidth(QtCore.QObject):
         finally:
             self._busy = False
 
+    def _least_right(self) -> int:
+        right = self.split.widget(2)
+        return right.minimumSizeHint().width() if right is not None else 0
+
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 (Qt's name)
-        if ev.type() == QtCore.QEvent.Type.Resize:
+        kind = ev.type()
+        if kind == QtCore.QEvent.Type.Resize or (
+                kind == QtCore.QEvent.Type.LayoutRequest and self._least_right() != self._right_min):
             QtCore.QTimer.singleShot(0, self.apply)  # once the splitter has shared it out
         return False
 
@@ -264,7 +276,7 @@ class ChatKeepsItsWidth(QtCore.QObject):
         right = s.widget(2)
         if s.count() != 3 or right is None or not s.isVisible():
             return
-        right_min = right.minimumSizeHint().width()
+        right_min = self._right_min = self._least_right()
         sizes, folded = readable_sizes(s.sizes(), right_min, self.folded)
         s.setCollapsible(2, bool(2 in folded))  # (the graph side folds only here)
         if sizes != s.sizes():
