@@ -346,10 +346,18 @@ def could_be_markup(text: str) -> bool:
                for line in text.splitlines() if line.strip())
 
 
+# what an answer to a message that only asks may not open with (`RepeatGuard.ban_opening`):
+# asked one question after another in one chat, the small model opened a third of its
+# answers with an apology for a confusion nobody had ("I'm sorry for the ambiguity, …")
+APOLOGY_OPENINGS = ("Sorry", "I'm sorry", "I am sorry", "I apologize", "I apologise",
+                    "My apologies", "Apologies")
+
+
 class RepeatGuard:
     """No-repeat n-grams: the next token may not complete a run of `n` tokens that already
     stands in an earlier answer (or earlier in this one).  `banned(history)` gives the tokens
-    to forbid after the tokens generated so far.
+    to forbid after the tokens generated so far.  An opening may be banned too
+    (`ban_opening`): the answer may not begin with it.
 
     Saying again what the prompt's memories say is not copying: a token that continues a
     short run of the memory block (`allow`: the last ``allow_context`` tokens and it stand in
@@ -367,6 +375,7 @@ class RepeatGuard:
         self._own: dict[tuple[int, ...], set[int]] = {}  # this answer's runs
         self._allowed: dict[tuple[int, ...], set[int]] = {}  # the memory block's runs
         self._words: set[int] = set()  # tokens of the memory block's content words
+        self._opening: dict[tuple[int, ...], set[int]] = {}  # openings the answer may not have
         for ref in references:
             self.add(ref)
 
@@ -388,16 +397,23 @@ class RepeatGuard:
         """The tokens of a content word of the memory block: sayable again wherever."""
         self._words.update(tokens)
 
+    def ban_opening(self, tokens: Sequence[int]) -> None:
+        """The answer may not begin with `tokens`: their last token is banned right after
+        the others (the model says something else from there)."""
+        if tokens:
+            self._opening.setdefault(tuple(tokens[:-1]), set()).add(tokens[-1])
+
     def banned(self, generated: Sequence[int]) -> set[int]:
+        opening = self._opening.get(tuple(generated), set()) if self._opening else set()
         if len(generated) < self.n - 1:
-            return set()
+            return set(opening)
         key = tuple(generated[-(self.n - 1):])
         earlier = self._next.get(key, set())
         if earlier and (self._allowed or self._words):
             earlier = (earlier - self._words
                        - self._allowed.get(tuple(generated[-self.k:]), set()))
         own = self._own.get(key)
-        return earlier | own if own else earlier
+        return earlier | (own or set()) | opening if own or opening else earlier
 
     def push(self, generated: Sequence[int]) -> None:
         """Record the newest n-gram of the answer itself (it may not loop either)."""
@@ -406,5 +422,5 @@ class RepeatGuard:
 
 
 __all__ = ["MEMORY_HEADER", "MAX_ANSWER_CHARS", "answer_excerpt", "user_turn", "relative_day", "calendar_day", "memory_line",
-           "knowledge_line", "AnswerFilter", "RepeatGuard", "could_be_markup", "shorten",
+           "knowledge_line", "AnswerFilter", "RepeatGuard", "APOLOGY_OPENINGS", "could_be_markup", "shorten",
            "format_memory", "system_text", "user_content", "user_turn_frame"]

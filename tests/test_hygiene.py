@@ -185,6 +185,42 @@ def test_repeat_guard_lets_an_answer_say_what_its_memories_say():
         "picked", "name", "last", "dog", "called", "Pixel"]
 
 
+def test_repeat_guard_bans_an_opening_only_at_the_start():
+    """An opening (5 6 7) banned: 7 after exactly (5 6) at the answer's start, 5 as the
+    first token of an opening of one token; the same tokens later in the answer are free,
+    and an earlier answer's run is banned beside them."""
+    g = P.RepeatGuard([[1, 2, 3, 4]], n=4)
+    g.ban_opening([5, 6, 7])
+    g.ban_opening([8])
+    g.ban_opening([])  # nothing to ban
+    assert g.banned([]) == {8}
+    assert g.banned([5]) == set() and g.banned([5, 6]) == {7}
+    assert g.banned([9, 5, 6]) == set()  # not at the start
+    g.ban_opening([1, 2, 3])  # an opening that is also the start of an earlier answer's run
+    assert g.banned([1, 2]) == {3} and g.banned([1, 2, 3]) == {4}
+
+
+def test_an_answer_to_a_question_does_not_open_with_an_apology(make_assistant):
+    """The bundled model opened a third of its answers to questions in one chat with an
+    apology for a confusion nobody had; the tokens of each `APOLOGY_OPENINGS` phrase are
+    banned at the start of an answer to a message that only asks (`facts.only_asks`), not
+    of one that tells (an apology for bad news may be right)."""
+    a = make_assistant()
+    conv = None
+    for q in ("Remind me, what breed is my pooch?", "What shift pattern am I working these days?",
+              "Which city do I call home these days?", "Is there anything I should do before my visit?"):
+        _, done = _turn(a, q, conv=conv, now=T0)
+        conv = done.conversation_id
+        first = done.text.lstrip().lower()
+        assert not first.startswith(("sorry", "i'm sorry", "i am sorry", "i apolog", "my apolog",
+                                     "apolog")), done.text
+    assert not facts.only_asks("My dog died yesterday.")  # news: an apology may be right
+    llm = a.llm
+    for opening in P.APOLOGY_OPENINGS:  # each phrase is banned as the model writes it
+        toks = llm.tokenize(opening, special=False)
+        assert llm.detokenize(toks).decode() == opening
+
+
 # ------------------------------------------------------------- store and engine -----
 def test_the_users_words_are_the_key_not_the_answer(make_assistant):
     a = make_assistant()
