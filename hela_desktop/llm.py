@@ -27,6 +27,8 @@ from .kvcache import (
     common_prefix,
     quiet_stderr,
 )
+from .model_f16 import f16_copy
+from .model_f16 import wanted as f16_wanted
 from .paths import bundled_model_path
 from .side_context import SideContext
 
@@ -161,20 +163,32 @@ class LocalLLM(KVCache):
         n_batch: int = 512,
     ):
         self.path = check_gguf(path)
+        # the file llama.cpp runs: the bundled model's F16 copy where it can be made
+        self.run_path, self.f16_problem = self.path, None
+        bundled = bundled_model_path()
+        if bundled is not None and self.path.resolve() == bundled.resolve() and f16_wanted():
+            try:
+                self.run_path = f16_copy(self.path)
+            except ModelError as exc:  # the 4-bit file answers, as before
+                self.f16_problem = str(exc)
         self.n_gpu_layers = resolve_gpu_layers(n_gpu_layers)
         try:
             from llama_cpp import Llama
 
-            with quiet_stderr(), _two_sequences():
-                self._llm = Llama(
-                    model_path=str(self.path),
-                    n_ctx=n_ctx,
-                    n_gpu_layers=self.n_gpu_layers,
-                    n_threads=n_threads or None,
-                    n_batch=n_batch,
-                    seed=seed,
-                    verbose=False,
-                )
+            def load(p: Path) -> Any:
+                with quiet_stderr(), _two_sequences():
+                    return Llama(model_path=str(p), n_ctx=n_ctx, n_gpu_layers=self.n_gpu_layers,
+                                 n_threads=n_threads or None, n_batch=n_batch, seed=seed,
+                                 verbose=False)
+
+            try:
+                self._llm = load(self.run_path)
+            except Exception as exc:  # noqa: BLE001 - a spoilt F16 copy: the file itself
+                if self.run_path == self.path:
+                    raise
+                self.f16_problem = f"{self.run_path}: {exc}"
+                self.run_path = self.path
+                self._llm = load(self.path)
         except ModelError:
             raise
         except Exception as exc:  # noqa: BLE001 - llama.cpp raises ValueError/RuntimeError

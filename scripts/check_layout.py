@@ -31,7 +31,7 @@ LAYERS = (
     ("storage", ("store",)),
     ("memory", ("backups", "edges", "retrieval", "memory", "knowledge", "gate", "forgetting",
                 "consolidate_prompt", "consolidate", "prompt", "forget_request")),
-    ("models", ("kvcache", "side_context", "llm", "server_llm")),
+    ("models", ("kvcache", "side_context", "model_f16", "llm", "server_llm")),
     ("turns", ("turn", "swap", "local_turn", "server_turn", "assistant", "loader", "session",
                "sources", "scheduler")),
     ("files", ("memfile", "importers")),

@@ -70,6 +70,7 @@ def doctor_report(args: argparse.Namespace) -> dict:
 
     from ..config import Settings, SettingsError
     from ..llm import gpu_offload_supported
+    from ..model_f16 import state as f16_state
     from ..paths import bundled_embedder_path, bundled_model_path, scan_models
     from ..qtlibs import report as qt_xcb_report
     from ..store import DB_FILE, check_memory_file, fts5_available
@@ -92,6 +93,7 @@ def doctor_report(args: argparse.Namespace) -> dict:
         "sqlite": sqlite3.sqlite_version, "fts5": fts5_available(),
         "model": model, "model_ok": model_ok, "model_error": model_msg,
         "bundled_model": str(bundled_model_path() or "missing"),
+        "bundled_model_f16": f16_state(bundled_model_path()),
         "models_found": [str(p) for p in scan_models(args.data_dir)],
         "other_apps_models": _other_apps_models(),
         "embedder": str(bundled_embedder_path() or "missing"),
@@ -132,6 +134,7 @@ def format_report(rep: dict) -> str:
     out.append(f"model:            {rep['model']}" + ("" if rep["model_ok"] else "  [PROBLEM]"))
     if rep["model_error"]:
         out.append(f"                  {rep['model_error']}")
+    out.append(f"bundled at F16:   {rep['bundled_model_f16']}")
     out.append(f"models found:     {len(rep['models_found'])}")
     out += [f"                  {m}" for m in rep["models_found"]]
     others = rep["other_apps_models"]
