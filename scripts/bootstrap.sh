@@ -70,7 +70,8 @@ log "installing hela-desktop and its dependencies"
 "${PIP[@]}" install -q -e "$spec"
 # the bundled model answers from an F16 copy of its weights, made here once (a few seconds,
 # 271 MB beside the model file) so that the first start does not wait for it
-"$VENV/bin/python" -m hela_desktop.model_f16
+"$VENV/bin/python" -m hela_desktop.model_f16 \
+  || log "the F16 copy was not made; the 4-bit model file will answer (hela-desktop doctor says why)"
 echo "$stamp" > "$VENV/.hela-stamp"
 check_qt_libs
 log "ready: $VENV/bin/hela-desktop"
