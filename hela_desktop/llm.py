@@ -27,8 +27,7 @@ from .kvcache import (
     common_prefix,
     quiet_stderr,
 )
-from .model_f16 import f16_copy
-from .model_f16 import wanted as f16_wanted
+from .model_f16 import run_file
 from .paths import bundled_model_path
 from .side_context import SideContext
 
@@ -164,13 +163,7 @@ class LocalLLM(KVCache):
     ):
         self.path = check_gguf(path)
         # the file llama.cpp runs: the bundled model's F16 copy where it can be made
-        self.run_path, self.f16_problem = self.path, None
-        bundled = bundled_model_path()
-        if bundled is not None and self.path.resolve() == bundled.resolve() and f16_wanted():
-            try:
-                self.run_path = f16_copy(self.path)
-            except ModelError as exc:  # the 4-bit file answers, as before
-                self.f16_problem = str(exc)
+        self.run_path, self.f16_problem = run_file(self.path)
         self.n_gpu_layers = resolve_gpu_layers(n_gpu_layers)
         try:
             from llama_cpp import Llama

@@ -84,6 +84,20 @@ def wanted() -> bool:
     return os.environ.get("HELA_BUNDLED_F16", "1") != "0"
 
 
+def run_file(path: Path) -> tuple[Path, str | None]:
+    """The file llama.cpp is to run for the model file `path`, and why it is not the F16
+    copy where that applies: the bundled model's copy (made now if need be), else `path`."""
+    from .paths import bundled_model_path
+
+    bundled = bundled_model_path()
+    if bundled is None or not wanted() or Path(path).resolve() != bundled.resolve():
+        return Path(path), None
+    try:
+        return f16_copy(path), None
+    except ModelError as exc:  # the 4-bit file answers, as before
+        return Path(path), str(exc)
+
+
 def f16_copy(src: Path, folder: Path | None = None) -> Path:
     """The F16 copy of the GGUF file `src`, made now unless a current one exists.  Written
     under a temporary name and renamed, so an interrupted copy is never loaded.  Raises

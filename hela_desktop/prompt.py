@@ -376,6 +376,7 @@ class RepeatGuard:
         self._allowed: dict[tuple[int, ...], set[int]] = {}  # the memory block's runs
         self._words: set[int] = set()  # tokens of the memory block's content words
         self._opening: dict[tuple[int, ...], set[int]] = {}  # openings the answer may not have
+        self._opening_len = 0  # the longest banned opening's prefix: no lookup past it
         for ref in references:
             self.add(ref)
 
@@ -402,9 +403,11 @@ class RepeatGuard:
         the others (the model says something else from there)."""
         if tokens:
             self._opening.setdefault(tuple(tokens[:-1]), set()).add(tokens[-1])
+            self._opening_len = max(self._opening_len, len(tokens) - 1)
 
     def banned(self, generated: Sequence[int]) -> set[int]:
-        opening = self._opening.get(tuple(generated), set()) if self._opening else set()
+        opening = (self._opening.get(tuple(generated), set())
+                   if self._opening and len(generated) <= self._opening_len else set())
         if len(generated) < self.n - 1:
             return set(opening)
         key = tuple(generated[-(self.n - 1):])
