@@ -62,9 +62,14 @@ def describe_model(llm: LocalLLM | ServerLLM) -> dict:
     from .model_catalog import display_name  # (Jan's <id>/model.gguf, Ollama's blobs)
     from .paths import is_bundled_model
 
-    return {"path": str(llm.path), "name": display_name(llm.path), "device": llm.device,
+    info = {"path": str(llm.path), "name": display_name(llm.path), "device": llm.device,
             "n_gpu_layers": llm.n_gpu_layers, "n_ctx": llm.n_ctx,
             "bundled": is_bundled_model(llm.path)}
+    if llm.run_path != llm.path:  # the bundled model answers from its 16-bit copy
+        info["run_path"] = str(llm.run_path)
+    elif llm.f16_problem:  # it would have, and could not: say why
+        info["f16_problem"] = llm.f16_problem
+    return info
 
 
 class Assistant:

@@ -113,8 +113,8 @@ class WindowStatus:
             self.model.setToolTip(plain.tip(str(info.get("path") or "")))
             self.device.setText("")
             return
-        self.model.setText(f"Model: {info['name']}")
-        self.model.setToolTip(plain.tip(str(info.get("path") or "")))
+        self.model.setText(f"Model: {info['name']}" + (" · 16-bit" if info.get("run_path") else ""))
+        self.model.setToolTip(plain.tip(model_tip(info)))
         if info.get("server_url"):  # answers come from a model server: say which, always
             from ..server_llm import privacy_warning, where_answers_come_from
 
@@ -129,6 +129,19 @@ class WindowStatus:
         dev = info.get("device") or "CPU"
         gpu = f" ({info['n_gpu_layers']} layers)" if dev == "GPU" and info.get("n_gpu_layers", -1) > 0 else ""
         self.device.setText(f"{dev}{gpu} · context {info.get('n_ctx', '?')}")
+
+
+def model_tip(info: dict) -> str:
+    """The status bar's model tooltip: the file, and for the bundled model which copy of
+    its weights answers (`hela_desktop.model_f16`)."""
+    tip = str(info.get("path") or "")
+    if info.get("run_path"):
+        tip += ("\nAnswers from a 16-bit copy of its weights (a 4-bit model this small "
+                f"answers worse at 4 bits): {info['run_path']}")
+    elif info.get("f16_problem"):
+        tip += ("\nAnswers from the 4-bit file: its 16-bit copy could not be used "
+                f"({info['f16_problem']})")
+    return tip
 
 
 def op_message(name: str, arg) -> tuple[str, int] | None:

@@ -1,0 +1,59 @@
+"""Seventeenth pass: what the window says of the model that answers."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from test_ui_app import _ui_settings, _wait  # noqa: E402
+
+from hela_desktop.assistant import describe_model  # noqa: E402
+from hela_desktop.events import ModelStatusEvent  # noqa: E402
+from hela_desktop.ui.window_status import model_tip  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+
+def test_the_status_bar_says_the_bundled_model_answers_at_16_bit(qtbot, tmp_path, llm, embedder):
+    """0.8.0 runs the bundled model from a 16-bit copy of its weights, while the status
+    bar still named the 4-bit file ("Model: SmolLM2-135M-Instruct.Q4_1") and its tooltip
+    that file's path: a person checking which file answers was told the wrong one.  It
+    says "16-bit" now and the tooltip names the copy; a model of the user's own is shown
+    as before."""
+    from hela_desktop.llm import LocalLLM
+    from hela_desktop.ui.main_window import MainWindow
+
+    if llm.run_path == llm.path:
+        pytest.skip(f"no 16-bit copy of the bundled model here: {llm.f16_problem}")
+    info = describe_model(llm)
+    assert info["run_path"].endswith(".F16.gguf")
+    other = tmp_path / "my-model.gguf"
+    shutil.copyfile(llm.path, other)
+    mine = LocalLLM(path=str(other), n_ctx=512)
+    assert "run_path" not in describe_model(mine) and "f16_problem" not in describe_model(mine)
+
+    w = MainWindow(tmp_path / "data", _ui_settings(),
+                   assistant_kwargs={"llm": llm, "embedder": embedder}, idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    _wait(qtbot, lambda: w.model_ready, 120)
+    label = w.status.model
+    assert label.text().endswith("· 16-bit"), label.text()
+    assert info["run_path"] in label.toolTip() and str(llm.path) in label.toolTip()
+    w._on_model_status(ModelStatusEvent("ready", describe_model(mine)))
+    assert "16-bit" not in label.text() and "16-bit" not in label.toolTip()
+    mine.close()
+
+
+def test_the_tooltip_says_why_the_4_bit_file_answers():
+    """When the copy could not be made (no room, a folder that cannot be written) the
+    tooltip says so, with the reason, rather than nothing."""
+    tip = model_tip({"path": "/m/SmolLM2.Q4_1.gguf", "f16_problem": "/m: no room (need 300 MB)"})
+    assert tip.startswith("/m/SmolLM2.Q4_1.gguf\n")
+    assert "4-bit file" in tip and "no room (need 300 MB)" in tip
+    assert model_tip({"path": "/m/mine.gguf"}) == "/m/mine.gguf"
