@@ -57,3 +57,40 @@ def test_the_tooltip_says_why_the_4_bit_file_answers():
     assert tip.startswith("/m/SmolLM2.Q4_1.gguf\n")
     assert "4-bit file" in tip and "no room (need 300 MB)" in tip
     assert model_tip({"path": "/m/mine.gguf"}) == "/m/mine.gguf"
+
+
+def test_the_graph_arrangement_is_kept_while_the_window_is_open(qtbot, tmp_path):
+    """The arrangement was written only when the window closed: an app killed (logout,
+    a crash, `kill`) reopened with every dot elsewhere.  An open window now keeps it every
+    few minutes, and an arrangement already on disk is not written again."""
+    import os
+
+    import numpy as np
+    from test_app_polish import _window
+    from test_ui_app import fill_store
+
+    from hela_desktop.store import Store
+    from hela_desktop.ui import layout_file
+    from hela_desktop.ui.layout_file import LAYOUT_FILE, load_positions, save_positions
+
+    assert 60_000 <= layout_file.KEEP_EVERY_MS <= 10 * 60_000
+    data = tmp_path / "data"
+    with Store(data) as s:
+        fill_store(s, n=20)
+    w = _window(qtbot, data)
+    assert w._layout_timer.isActive() and w._layout_timer.interval() == layout_file.KEEP_EVERY_MS
+    _wait(qtbot, lambda: w.graph.loaded and len(w.graph.xy) == 20, 20)
+    qtbot.wait(800)
+    assert not (data / LAYOUT_FILE).exists()
+    w._layout_timer.timeout.emit()  # as the timer does, with the window still open
+    ids, xy = w.graph.positions_to_keep()
+    kept = load_positions(data)
+    assert set(kept) == {int(i) for i in ids}
+    assert np.allclose([kept[int(i)] for i in ids], xy, atol=1e-3)
+    # the same arrangement again: the file is left as it is (no write every few minutes)
+    path = data / LAYOUT_FILE
+    os.utime(path, (1_000_000, 1_000_000))
+    assert save_positions(data, ids, xy) and path.stat().st_mtime == 1_000_000
+    assert save_positions(data, ids, xy + 1.0) and path.stat().st_mtime > 1_000_000
+    w.close()
+    assert not w._layout_timer.isActive()

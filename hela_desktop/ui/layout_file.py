@@ -5,9 +5,11 @@ The arrangement is the window's, not a memory: it lives beside the memory file, 
 ``graph-layout.json`` in the data folder, and not in it, so an export, a backup or a
 memory file copied elsewhere carries no layout it does not need, and losing the file loses
 nothing but the arrangement (the graph is laid out afresh).  It holds ids and coordinates
-only, no words; it is written when the window closes or opens another folder, with the
-dots drawn then (a memory deleted for good leaves it at the next write).  A damaged or
-foreign file is ignored.
+only, no words; it is written when the window closes or opens another folder, and every
+few minutes while it is open (`KEEP_EVERY_MS`: an app that is killed or crashes loses at
+most that much of it), with the dots drawn then (a memory deleted for good leaves it at the
+next write; an arrangement already on disk is not written again).  A damaged or foreign
+file is ignored.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ..paths import write_private_text
 
 LAYOUT_FILE = "graph-layout.json"
 VERSION = 1
+KEEP_EVERY_MS = 3 * 60 * 1000  # how often an open window keeps its arrangement
 
 
 def load_positions(data_dir: Path) -> dict[int, tuple[float, float]]:
@@ -48,8 +51,12 @@ def save_positions(data_dir: Path, ids, xy) -> bool:
     doc = {"version": VERSION, "positions": {
         str(int(i)): [round(float(p[0]), 4), round(float(p[1]), 4)]
         for i, p in zip(ids, xy) if np.isfinite(p).all()}}
+    path, text = Path(data_dir) / LAYOUT_FILE, json.dumps(doc, separators=(",", ":"))
     try:
-        write_private_text(Path(data_dir) / LAYOUT_FILE, json.dumps(doc, separators=(",", ":")))
+        if path.is_file() and path.stat().st_size == len(text) and path.read_text(
+                encoding="utf-8") == text:
+            return True  # kept already: no write
+        write_private_text(path, text)
         return True
     except OSError:
         return False

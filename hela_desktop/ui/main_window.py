@@ -35,7 +35,7 @@ from .chat_list import ConversationList
 from .explain import reflection_sentence, when
 from .graph_view import GraphView
 from .icon import icon_path
-from .layout_file import load_positions, save_positions
+from .layout_file import KEEP_EVERY_MS, load_positions, save_positions
 from .memory_browser import MemoryBrowser
 from .plain import show_message
 from .session_qt import SessionSignals
@@ -101,6 +101,9 @@ class MainWindow(WindowChats):
         self._flush_timer = QtCore.QTimer(self)
         self._flush_timer.setInterval(FLUSH_MS)
         self._flush_timer.timeout.connect(self.flush_events)
+        self._layout_timer = QtCore.QTimer(self, interval=KEEP_EVERY_MS)  # not only at close
+        self._layout_timer.timeout.connect(self.keep_layout)
+        self._layout_timer.start()
         self._glow_timer = QtCore.QTimer(self, singleShot=True)
         self._glow_timer.timeout.connect(lambda: None if self.is_streaming() else self.graph.clear_active())
         self._rerender_timer = QtCore.QTimer(self, singleShot=True, interval=150)
@@ -206,8 +209,12 @@ class MainWindow(WindowChats):
         self.setCentralWidget(self.main_split)
 
     # ---- data folder and assistant thread ----------------------------------------------
+    def keep_layout(self) -> bool:
+        """Keep the graph's arrangement for this folder (`layout_file`)."""
+        return save_positions(self.data_dir, *self.graph.positions_to_keep())
+
     def _open_data_dir(self, data_dir: Path, *, autoload: bool = True) -> None:
-        save_positions(self.data_dir, *self.graph.positions_to_keep())  # the folder left
+        self.keep_layout()  # the folder left
         self.data_dir = Path(data_dir)
         # nothing shown may outlive the folder it came from (ids repeat across folders)
         self.graph.reset()
@@ -774,7 +781,8 @@ class MainWindow(WindowChats):
         self._flush_timer.stop()
         self.chat.view.release_clipboard()
         self._close_assistant()
-        save_positions(self.data_dir, *self.graph.positions_to_keep())  # reopens as it was
+        self._layout_timer.stop()
+        self.keep_layout()  # reopens as it was
         self.graph.shutdown()
         e.accept()
 
