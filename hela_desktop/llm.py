@@ -12,6 +12,7 @@ Memory lines for a swap are evaluated beside generation on a second context
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -254,8 +255,14 @@ class LocalLLM(KVCache):
 
     def start_sampling(self, temperature: float, top_p: float, repeat_penalty: float = 1.1,
                        seed: int | None = None) -> None:
-        if seed is not None:
-            self._llm.set_seed(seed)
+        """A new sampler for one answer, seeded with `seed`, or, without one, with the next
+        seed of a sequence that starts at the model's own (as llama.cpp's completion call
+        does): every answer is drawn afresh, so Regenerate gives another answer.  (The
+        sampler was built on the same seed each time, and asking again gave the very same
+        words, whatever the temperature.)"""
+        if seed is None:
+            seed = random.Random(self._llm._seed).randint(0, 2**31 - 1)
+        self._llm.set_seed(seed)
         self._llm._sampler = self._llm._init_sampler(
             temp=temperature, top_p=top_p, repeat_penalty=repeat_penalty, top_k=40, min_p=0.05
         )

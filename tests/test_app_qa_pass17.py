@@ -14,7 +14,7 @@ from test_ui_app import _ui_settings, _wait  # noqa: E402
 
 from hela_desktop.assistant import describe_model  # noqa: E402
 from hela_desktop.events import ModelStatusEvent  # noqa: E402
-from hela_desktop.ui.window_status import model_tip  # noqa: E402
+from hela_desktop.ui.window_status import model_label, model_tip  # noqa: E402
 
 pytestmark = pytest.mark.gui
 
@@ -23,8 +23,9 @@ def test_the_status_bar_says_the_bundled_model_answers_at_16_bit(qtbot, tmp_path
     """0.8.0 runs the bundled model from a 16-bit copy of its weights, while the status
     bar still named the 4-bit file ("Model: SmolLM2-135M-Instruct.Q4_1") and its tooltip
     that file's path: a person checking which file answers was told the wrong one.  It
-    says "16-bit" now and the tooltip names the copy; a model of the user's own is shown
-    as before."""
+    names the model as Settings does and says "16-bit" now ("Q4_1 · 16-bit", tried first,
+    read as both at once), and the tooltip names the copy; a model of the user's own is
+    shown as before."""
     from hela_desktop.llm import LocalLLM
     from hela_desktop.ui.main_window import MainWindow
 
@@ -43,7 +44,7 @@ def test_the_status_bar_says_the_bundled_model_answers_at_16_bit(qtbot, tmp_path
     w.show()
     _wait(qtbot, lambda: w.model_ready, 120)
     label = w.status.model
-    assert label.text().endswith("· 16-bit"), label.text()
+    assert label.text() == "Model: SmolLM2-135M-Instruct (bundled, 16-bit)", label.text()
     assert info["run_path"] in label.toolTip() and str(llm.path) in label.toolTip()
     w._on_model_status(ModelStatusEvent("ready", describe_model(mine)))
     assert "16-bit" not in label.text() and "16-bit" not in label.toolTip()
@@ -57,6 +58,10 @@ def test_the_tooltip_says_why_the_4_bit_file_answers():
     assert tip.startswith("/m/SmolLM2.Q4_1.gguf\n")
     assert "4-bit file" in tip and "no room (need 300 MB)" in tip
     assert model_tip({"path": "/m/mine.gguf"}) == "/m/mine.gguf"
+    assert model_label({"name": "SmolLM2-135M-Instruct.Q4_1", "bundled": True}) == (
+        "SmolLM2-135M-Instruct (bundled, 4-bit)")
+    assert model_label({"name": "qwen2.5-7b-instruct-q4_k_m", "bundled": False}) == (
+        "qwen2.5-7b-instruct-q4_k_m")
 
 
 def test_the_graph_arrangement_is_kept_while_the_window_is_open(qtbot, tmp_path):

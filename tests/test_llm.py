@@ -263,3 +263,29 @@ def test_chat_tag_names_the_data_folder_and_the_chat(tmp_path):
 
     assert chat_tag(tmp_path / "a", 3) == ("chat", str(tmp_path / "a"), 3)
     assert chat_tag(tmp_path / "a", 3) != chat_tag(tmp_path / "b", 3)
+
+
+def _sampled(model: LocalLLM, prompt: list[int], n: int, seed: int | None) -> list[int]:
+    model.reset()
+    model.sync(prompt)
+    model.start_sampling(1.2, 1.0, seed=seed)
+    out: list[int] = []
+    try:
+        for _ in range(n):
+            out.append(model.sample())
+            model.sync(prompt + out)
+    finally:
+        model.stop_sampling()
+    return out
+
+
+def test_each_answer_is_drawn_afresh_unless_a_seed_is_given(llm):
+    """Regenerate gave the very same answer, word for word, every time (the QA pass of
+    the seventeenth session): the sampler was rebuilt on the model's fixed seed for every
+    answer.  Without a seed each answer now takes the next seed of a sequence; with one,
+    the same seed gives the same words (the benchmarks' fixed seeds)."""
+    prompt = llm.tokenize("Once upon a time, in a land far away, there lived a")
+    first, again = _sampled(llm, prompt, 12, None), _sampled(llm, prompt, 12, None)
+    third = _sampled(llm, prompt, 12, None)
+    assert len({tuple(first), tuple(again), tuple(third)}) >= 2  # not one answer thrice
+    assert _sampled(llm, prompt, 12, 5) == _sampled(llm, prompt, 12, 5)

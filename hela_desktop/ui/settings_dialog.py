@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..config import Settings
 from ..memory import PROFILES
-from ..paths import bundled_model_path, scan_models
+from ..paths import BUNDLED_NAME, bundled_model_path, scan_models
 from . import plain
 from .theme import muted, warning_color
 from .window_look import frame_margins
@@ -438,7 +438,7 @@ class SettingsDialog(QtWidgets.QDialog):
 
         self.model.clear()
         bundled = bundled_model_path()
-        self.model.addItem("Bundled default (SmolLM2-135M-Instruct)", "")
+        self.model.addItem(f"Bundled default ({BUNDLED_NAME})", "")
         self._found: dict = {}  # path -> FoundModel, as read off the window's thread
         self._describing: set[str] = set()
         for p in scan_models(self._data_dir):

@@ -9,6 +9,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ..events import FORGET_FOOTER
 from ..importers.base import author_of
+from ..paths import BUNDLED_NAME
 from ..sources import Sources, answer_sources
 from ..words import count
 from . import plain
@@ -113,7 +114,7 @@ class WindowStatus:
             self.model.setToolTip(plain.tip(str(info.get("path") or "")))
             self.device.setText("")
             return
-        self.model.setText(f"Model: {info['name']}" + (" · 16-bit" if info.get("run_path") else ""))
+        self.model.setText(f"Model: {model_label(info)}")
         self.model.setToolTip(plain.tip(model_tip(info)))
         if info.get("server_url"):  # answers come from a model server: say which, always
             from ..server_llm import privacy_warning, where_answers_come_from
@@ -129,6 +130,15 @@ class WindowStatus:
         dev = info.get("device") or "CPU"
         gpu = f" ({info['n_gpu_layers']} layers)" if dev == "GPU" and info.get("n_gpu_layers", -1) > 0 else ""
         self.device.setText(f"{dev}{gpu} · context {info.get('n_ctx', '?')}")
+
+
+def model_label(info: dict) -> str:
+    """The model's name as the status bar shows it: the bundled model as Settings names it,
+    and at which precision it answers ("SmolLM2-135M-Instruct (bundled, 16-bit)"), not as
+    its 4-bit file is called ("….Q4_1 · 16-bit" read as 4-bit and 16-bit at once)."""
+    if not info.get("bundled"):
+        return str(info["name"])
+    return f"{BUNDLED_NAME} (bundled, {'16-bit' if info.get('run_path') else '4-bit'})"
 
 
 def model_tip(info: dict) -> str:
