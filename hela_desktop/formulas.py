@@ -250,14 +250,17 @@ def reciprocal_rank_fusion(rank_lists: list[list[int]], k: int = 60) -> dict[int
 
 # ------------------------------------------------------------- memory search --------
 def search_score(cos: np.ndarray, bm25: np.ndarray, *, min_cos: float = 0.35,
-                 band: float = 0.2, kw_weight: float = 0.5) -> np.ndarray:
+                 band: float = 0.2, sure_cos: float = 0.4, kw_weight: float = 0.5) -> np.ndarray:
     """Memory search (browser, graph, `memories search`) by meaning plus keywords.
 
     score = cos + w·bm25 / max(bm25) — the keyword part is the share of the best keyword
     score, so it is in [0, w].  A memory matches when a keyword occurs in it (bm25 > 0) or
-    when its meaning is close: cos ≥ max(min_cos, max(cos) − band), i.e. near the best
-    match and above a floor (with the MiniLM embedder unrelated texts sit at cos 0–0.25);
-    the others get −inf.
+    when its meaning is close: cos ≥ min(max(min_cos, max(cos) − band), sure_cos), i.e.
+    near the best match and above a floor (with the MiniLM embedder unrelated texts sit at
+    cos 0–0.25), and always from `sure_cos` on: a one-word search sits at cos 0.43–0.49
+    from the statements it is about ("allergy" / "I'm allergic to peanuts…"), while a
+    question that echoes it sits at 0.7 ("What am I allergic to?"), and a band below the
+    best alone had shown the question and hidden the fact; the others get −inf.
     """
     cos = np.asarray(cos, dtype=np.float64)
     bm25 = np.asarray(bm25, dtype=np.float64)
@@ -265,7 +268,7 @@ def search_score(cos: np.ndarray, bm25: np.ndarray, *, min_cos: float = 0.35,
         return cos.copy()
     top = float(bm25.max())
     kw = bm25 / top if top > 0 else np.zeros_like(bm25)
-    near = cos >= max(min_cos, float(cos.max()) - band)
+    near = cos >= min(max(min_cos, float(cos.max()) - band), sure_cos)
     return np.where(near | (bm25 > 0), cos + kw_weight * kw, -np.inf)
 
 

@@ -183,9 +183,17 @@ def test_search_score_meaning_plus_keywords():
     assert s[:2] == pytest.approx([0.44, 0.47])
     assert s[3:] == pytest.approx([0.55, 0.66])
     assert s[2] == -np.inf
-    # a close best match raises the cut-off: max(0.35, 0.66 - 0.2) = 0.46 drops cos 0.40
-    s = F.search_score(np.array([0.66, 0.40, 0.35]), np.zeros(3))
-    assert s[0] == pytest.approx(0.66) and np.isinf(s[1:]).all()
+    # a close best match raises the cut-off: min(max(0.35, 0.66 - 0.2), 0.4) = 0.40 drops
+    # cos 0.39 and 0.35, and keeps 0.40 (0.46 without the sure bar, which dropped it too)
+    s = F.search_score(np.array([0.66, 0.40, 0.39, 0.35]), np.zeros(4))
+    assert s[:2] == pytest.approx([0.66, 0.40]) and np.isinf(s[2:]).all()
+    # a best match further from the floor does not raise it past 0.4: "allergy" against a
+    # question that echoes it (0.71) and the statements it is about (0.45, 0.435)
+    s = F.search_score(np.array([0.71, 0.45, 0.435, 0.17]), np.zeros(4))
+    assert s[:3] == pytest.approx([0.71, 0.45, 0.435]) and np.isinf(s[3])
+    # a weak best match: max(0.35, 0.37 - 0.2) = 0.35 keeps 0.36, drops 0.34
+    s = F.search_score(np.array([0.37, 0.36, 0.34]), np.zeros(3))
+    assert s[:2] == pytest.approx([0.37, 0.36]) and np.isinf(s[2])
     # nothing near the floor: no match at all
     assert np.isinf(F.search_score(np.array([0.19, 0.13]), np.zeros(2))).all()
     assert len(F.search_score(np.zeros(0), np.zeros(0))) == 0

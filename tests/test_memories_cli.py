@@ -67,6 +67,25 @@ def test_search_ranks_meaning_plus_keywords(data, capsys):
     assert rc == 0 and "nothing matches" in out
 
 
+def test_a_question_that_echoes_the_search_does_not_hide_the_fact(tmp_path, embedder, capsys):
+    """The QA pass of the seventeenth session: with "What am I allergic to?" asked once,
+    searching "allergy" listed only that question (cos 0.71) and not "I'm allergic to
+    peanuts…" (0.45), which fell under the band below the best match (0.51)."""
+    d = tmp_path / "data"
+    with Store(d) as st:
+        MemoryEngine(st, embedder, Settings()).add_episodes([
+            NewEpisode("I'm allergic to peanuts and shellfish, so I have to be careful when "
+                       "eating out.", "Noted."),
+            NewEpisode("My dog is called Biscuit and he's a Jack Russell terrier.", "Cute!"),
+            NewEpisode("What am I allergic to?", "Peanuts and shellfish.")])
+    rc, out, _ = run(capsys, "memories", "search", "allergy", "--json", "--data-dir", str(d))
+    users = [h["user"] for h in json.loads(out)]
+    assert rc == 0 and len(users) == 2 and users[0] == "What am I allergic to?"
+    assert users[1].startswith("I'm allergic to peanuts")  # the fact, found
+    rc, out, _ = run(capsys, "memories", "search", "dog", "--json", "--data-dir", str(d))
+    assert [h["user"][:9] for h in json.loads(out)] == ["My dog is"]
+
+
 def test_list_show_edit_pin_delete_restore(data, capsys):
     rc, out, _ = run(capsys, "memories", "list", "--json", "--data-dir", str(data))
     rows = json.loads(out)
