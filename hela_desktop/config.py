@@ -138,7 +138,9 @@ class GateParams:
     associations: int = 2
     association_min: float = 0.0
     same_subject_min: float = 0.3
-    supersede_after_hours: float = 12.0  # the newer memory must be at least this much newer
+    # the newer memory must be at least this much newer, unless it says it corrects
+    # (`facts.corrects`: "Actually my dog is a beagle, not a terrier.")
+    supersede_after_hours: float = 12.0
 
 
 @dataclass

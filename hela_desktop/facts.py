@@ -168,6 +168,20 @@ def only_asks(text: str) -> bool:
     return bool(ss) and all(_sentence_kind(x) in ("ask", "chat") for x in ss)
 
 
+# a statement that says it corrects what was said before ("Actually my dog is a beagle, not
+# a terrier.", "Correction: the wedding is on the 4th.", "I no longer work there.")
+_CORRECTS = re.compile(
+    r"\b(?:actually|correction|i meant|i misspoke|scratch that|to correct|no longer|not any ?more"
+    r"|any ?more)\b|[,;—–-]\s*not\s+(?:a|an|the|in|on|at)\b", re.IGNORECASE)
+
+
+def corrects(text: str) -> bool:
+    """Does a statement say it corrects or replaces what was said before: "actually",
+    "correction", "I meant", "no longer", "anymore", or "…, not a terrier"?  Such a
+    statement replaces an older one on the same subject however soon after it comes."""
+    return bool(_CORRECTS.search(text))
+
+
 def statements(text: str) -> list[str]:
     """The sentences of `text` that state something."""
     return [s for s in sentences(text) if is_statement_sentence(s)]
@@ -305,6 +319,6 @@ class NameIndex:
         return ((mid - self.lower) | (first & self.known)) | {"my " + k for k in kin(text)}
 
 
-__all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement",
+__all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
            "is_statement_sentence", "is_personal", "name_candidates", "kin", "kin_words",
            "NameIndex"]

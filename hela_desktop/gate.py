@@ -295,10 +295,14 @@ class RelevanceGate:
         names = {r.episode_id: self.engine.names_in(r.text) for r in stmts}
         gone: dict[int, int] = {}
         gap = p.supersede_after_hours * F.SECONDS_PER_HOUR
+        # a statement that says it corrects ("Actually …, not a terrier") needs no gap:
+        # only to come after
+        corrected = {r.episode_id for r in stmts if facts.corrects(r.text)}
         for old in stmts:
             for new in stmts:
                 a, b = old.episode_id, new.episode_id
-                if a == b or when.get(b, 0.0) - when.get(a, 0.0) < gap:
+                ago = when.get(b, 0.0) - when.get(a, 0.0)
+                if a == b or ago < gap and not (b in corrected and ago > 0):
                     continue
                 similar, common = compare(a, b)
                 if similar and common & qwords:  # the same thing the message asks about

@@ -443,6 +443,41 @@ def test_a_newer_fact_supersedes_the_older_one(make_assistant):
         "; older news, since replaced)")
 
 
+def test_a_correction_replaces_the_fact_at_once(make_assistant, tmp_path):
+    """The QA pass of the seventeenth session: "Actually my dog is a beagle, not a
+    terrier." said minutes after "My dog … is a Jack Russell terrier" left both in the
+    prompt unmarked (a newer fact wins only 12 hours later, so that two things told in one
+    chat both stand), and "What breed is my dog?" got "a Jack Russell terrier" three times.
+    A statement that says it corrects wins at once; two plain ones minutes apart still
+    both stand."""
+    assert facts.corrects("Actually my dog is a beagle, not a terrier.")
+    assert facts.corrects("My dog is a beagle, not a terrier.")
+    assert facts.corrects("Correction: the wedding is on the 4th of October.")
+    assert facts.corrects("I don't work at the bakery anymore.")
+    for plain in ("My dog is a beagle.", "He's not keen on baths.", "I'm nothing if not loyal.",
+                  "My sister is getting married in June."):
+        assert not facts.corrects(plain), plain
+    a = make_assistant()
+    old, new = a.engine.add_episodes([
+        NewEpisode("Hi! My dog is called Biscuit and he's a Jack Russell terrier.",
+                   created_at=T0 - 600),
+        NewEpisode("Actually my dog is a beagle, not a terrier.", created_at=T0 - 300),
+    ])
+    mems, _ = _turn(a, "What breed is my dog?", a.new_conversation(), now=T0)
+    ids = [m.episode_id for m in mems]
+    assert ids.index(new) + 1 == ids.index(old)  # the correction first, the old one marked
+    assert next(m for m in mems if m.episode_id == old).extra["superseded_by"] == new
+    # two plain statements minutes apart: both stand, unmarked as replaced
+    b = make_assistant(tmp_path / "other")
+    first, second = b.engine.add_episodes([
+        NewEpisode("My dog is called Biscuit.", created_at=T0 - 600),
+        NewEpisode("My dog is a beagle and loves the beach.", created_at=T0 - 300),
+    ])
+    mems, _ = _turn(b, "Tell me about my dog.", b.new_conversation(), now=T0)
+    assert {first, second} <= {m.episode_id for m in mems}
+    assert not any("superseded_by" in m.extra for m in mems)
+
+
 def test_answers_do_not_copy_earlier_answers(make_assistant, settings):
     settings.max_answer_tokens = 40
     a = make_assistant(s=settings)
