@@ -99,3 +99,44 @@ def test_the_graph_arrangement_is_kept_while_the_window_is_open(qtbot, tmp_path)
     assert save_positions(data, ids, xy + 1.0) and path.stat().st_mtime > 1_000_000
     w.close()
     assert not w._layout_timer.isActive()
+
+
+def test_file_dialogs_open_where_the_last_file_went(qtbot, tmp_path, monkeypatch):
+    """The QA pass: File ▸ Import memories opened in the home folder right after a memory
+    file was exported elsewhere.  Every file dialog of the File menu now opens in the folder
+    of the last file exported or imported (the home folder at first, or when that folder is
+    gone)."""
+    from pathlib import Path
+
+    from PySide6 import QtCore, QtWidgets
+    from test_app_polish import _window
+
+    from hela_desktop.ui import window_files
+
+    QtCore.QSettings().remove(window_files.LAST_FOLDER_KEY)
+    w = _window(qtbot, tmp_path / "data")
+    elsewhere = tmp_path / "exports"
+    elsewhere.mkdir()
+    asked: list[str] = []
+
+    def save(parent, caption, start, filters):
+        asked.append(start)
+        return str(elsewhere / "mine.hela"), ""
+
+    def open_(parent, caption, start, filters):
+        asked.append(start)
+        return "", ""  # cancelled
+
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", save)
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", open_)
+    ran: list[tuple] = []
+    monkeypatch.setattr(w.files, "start_progress", lambda *a, **k: None)
+    monkeypatch.setattr(w, "run_op", lambda *a: ran.append(a))  # (the export is not run)
+    w.files.export_memories()
+    w.files.import_memories()
+    assert asked == [str(Path.home() / "memories.hela"), str(elsewhere)]
+    assert ran == [("export", str(elsewhere / "mine.hela"))]
+    elsewhere.rmdir()  # the folder is gone: home again
+    assert window_files.start_in() == str(Path.home())
+    QtCore.QSettings().remove(window_files.LAST_FOLDER_KEY)
+    w.close()

@@ -19,6 +19,24 @@ def _has_memfile() -> bool:
     return True
 
 
+LAST_FOLDER_KEY = "files/last_folder"  # the folder of the last file exported or imported
+
+
+def start_in(name: str = "") -> str:
+    """Where a file dialog opens: the folder of the last file exported or imported (a
+    memory file exported a moment ago is where its import looks), else the home folder;
+    `name`: a file name to suggest there."""
+    kept = str(QtCore.QSettings().value(LAST_FOLDER_KEY, "") or "")
+    folder = Path(kept) if kept and Path(kept).is_dir() else Path.home()
+    return str(folder / name) if name else str(folder)
+
+
+def remember_folder(path: str) -> None:
+    """Keep the folder of `path` (a folder itself, or a file's) for the next dialog."""
+    p = Path(path)
+    QtCore.QSettings().setValue(LAST_FOLDER_KEY, str(p if p.is_dir() else p.parent))
+
+
 class FileJobs(QtCore.QObject):
     """File ▸ Export / Import memories, Import folder, Export chat, for one window.
 
@@ -36,9 +54,10 @@ class FileJobs(QtCore.QObject):
             self.w.message("information", "Export", "Export is not available in this version.")
             return
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self.w, "Export memories", str(Path.home() / "memories.hela"),
+            self.w, "Export memories", start_in("memories.hela"),
             "HeLa memory file (*.hela);;Markdown (*.md)")
         if path and not self.busy():
+            remember_folder(path)
             self.start_progress("Exporting memories…")
             self.w.run_op("export", path)
 
@@ -47,16 +66,18 @@ class FileJobs(QtCore.QObject):
             self.w.message("information", "Import", "Import is not available in this version.")
             return
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self.w, "Import memories", str(Path.home()),
+            self.w, "Import memories", start_in(),
             "Memories and conversation exports (*.hela *.json *.jsonl *.zip *.txt *.md);;"
             "All files (*)")
         if path:
+            remember_folder(path)
             self.start_import(path)
 
     def import_folder(self) -> None:
         path = QtWidgets.QFileDialog.getExistingDirectory(
-            self.w, "Import a notes folder or Jan threads", str(Path.home()))
+            self.w, "Import a notes folder or Jan threads", start_in())
         if path:
+            remember_folder(path)
             self.start_import(path)
 
     def start_import(self, path: str) -> None:
@@ -157,9 +178,10 @@ class FileJobs(QtCore.QObject):
                        for ch in (s.title or "chat")[:60])  # titles run to 200 characters
         name = name.strip(" _")  # "…a beagle." -> "…a beagle", not "…a beagle_"
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self.w, "Export chat as Markdown", str(Path.home() / f"{name.strip() or 'chat'}.md"),
+            self.w, "Export chat as Markdown", start_in(f"{name.strip() or 'chat'}.md"),
             "Markdown (*.md)")
         if path:
+            remember_folder(path)
             self.export_chat_to(path)
 
     def export_chat_to(self, path: str | Path) -> Path:
