@@ -337,7 +337,7 @@ def explain(extra: dict) -> list[str]:
     sim, bar = extra.get("similarity"), extra.get("bar")
     gate = extra.get("gate")
     if gate == "evidence" and sim is not None and bar is not None:
-        kind = "a question about you" if extra.get("personal") else "this request"
+        kind = "a message about you" if extra.get("personal") else "this request"
         named = [str(n) for n in extra.get("named") or []]
         if named:
             kind = "a message that names " + " and ".join(f"“{n}”" for n in named[:2])

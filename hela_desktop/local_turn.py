@@ -86,9 +86,8 @@ class LocalAnswer:
             turn.state.prefill_tokens += exc.evaluated
         turn.t_gen0 = time.perf_counter()
         self.guard = P.RepeatGuard(self._earlier_answers())
-        if facts.only_asks(turn.message):  # a question is answered, not apologised for
-            for opening in P.APOLOGY_OPENINGS:
-                self.guard.ban_opening(llm.tokenize(opening, special=False))
+        for opening in P.banned_openings(turn.message):  # no apology for a question, …
+            self.guard.ban_opening(llm.tokenize(opening, special=False))
         self.clean.not_speaking_as(turn.authors_shown())
         for r in turn.active:  # saying what the memories say is not copying an answer
             self._allow(turn.line_tokens(r), r.text)

@@ -30,6 +30,7 @@ from datetime import datetime
 
 import regex
 
+from . import facts
 from .events import Recall
 from .words import one_line
 
@@ -93,11 +94,19 @@ def answer_excerpt(answer: str, limit: int = MAX_ANSWER_CHARS) -> str:
     return shorten(plain, limit)
 
 
+# a memory said today or yesterday is dated in those words only: with the calendar date
+# beside it ("(today, on 2 December 2026)"), "When is Ana's wedding?" was answered with that
+# date, not the 14 June 2027 the memory names (8 of 24 answers about dated facts told the
+# same day; 0 of 24 without it, and the right date 19 times against 14: docs/benchmarks.md)
+RECENT = ("today", "yesterday")
+
+
 def memory_line(text: str, created_at: float | None, now: float, *,
                 older: bool = False, replaced: bool = False,
                 answer: str = "", author: str | None = None) -> str:
     """One line of the memory block: the user's own words, then when they said them
-    ("- My dog is called Pixel. (3 weeks ago, on 4 November 2026)").  A question the user
+    ("- My dog is called Pixel. (3 weeks ago, on 4 November 2026)"; "(today)" and
+    "(yesterday)" alone: `RECENT`).  A question the user
     asked another assistant comes with the start of its imported answer (`answer`, already
     an `answer_excerpt`), both quoted and named as what they are: '- I asked ChatGPT: "How
     do I feed a sourdough starter?" It answered: "Feed it daily…" (…)'."""
@@ -107,7 +116,9 @@ def memory_line(text: str, created_at: float | None, now: float, *,
     if created_at is None:
         return f"- {said}"
     try:
-        when = f"{relative_day(created_at, now)}, on {calendar_day(created_at)}"
+        when, day = relative_day(created_at, now), calendar_day(created_at)
+        if when not in RECENT:  # today's date beside a fact was taken for the fact's own
+            when += f", on {day}"
     except (TypeError, ValueError, OverflowError, OSError):  # no date, or none a calendar has
         return f"- {said}"
     if replaced:
@@ -178,7 +189,7 @@ _PARTIAL_DATE = re.compile(r"\(\s*\d{0,4}(?:-\d{0,2}){0,2}\s*")
 # a memory line's date as `memory_line` writes it, copied into an answer ("Pixel (3 weeks
 # ago, on 2 March 2025; older news)"): the user never wrote it; `regex` for partial matches
 _WHEN = r"(?:today|yesterday|(?:a|\d+) (?:day|week|month)s? ago|over (?:a|\d+) years? ago)"
-_NOTE = (rf"\({_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}"
+_NOTE = (rf"\((?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday)"
          r"(?:; older news(?:, since replaced)?)?\)")
 _DATE_NOTE = regex.compile(rf" ?{_NOTE}", regex.IGNORECASE)
 _DATE_NOTE_LEAD = regex.compile(rf"\s*(?:[-*•]\s*)?{_NOTE}\s*", regex.IGNORECASE)
@@ -195,10 +206,10 @@ _CLOSING_QUOTES = "\"”"
 
 
 def _cut_note(pattern: regex.Pattern, text: str) -> bool:
-    """Is `text` the start of a memory line's date, far enough to be nothing else (it has
+    """Is `text` a memory line's date, or its start far enough to be nothing else (it has
     reached ", on ": "(3 weeks ago, on 2 Ma")?"""
     m = pattern.fullmatch(text, partial=True)
-    return m is not None and ", on " in text
+    return m is not None and (not m.partial or ", on " in text)
 
 
 def _could_become_markup(line: str) -> bool:
@@ -349,8 +360,31 @@ def could_be_markup(text: str) -> bool:
 # what an answer to a message that only asks may not open with (`RepeatGuard.ban_opening`):
 # asked one question after another in one chat, the small model opened a third of its
 # answers with an apology for a confusion nobody had ("I'm sorry for the ambiguity, …")
-APOLOGY_OPENINGS = ("Sorry", "I'm sorry", "I am sorry", "I apologize", "I apologise",
-                    "My apologies", "Apologies")
+# ("I'm so sorry for any confusion" came next, once "I'm sorry" was banned)
+APOLOGY_OPENINGS = ("Sorry", "So sorry", "I'm sorry", "I am sorry", "I'm so sorry",
+                    "I am so sorry", "I'm really sorry", "I'm very sorry", "I apologize",
+                    "I apologise", "My apologies", "Apologies")
+# a greeting answers a greeting only: the bundled model opened answers to questions with
+# "Hello there! Hi!" and then four answers in a row with "Hi, hello!" (seventeenth pass)
+GREETING_OPENINGS = ("Hi", "Hello", "Hey", "Hiya", "Howdy", "Greetings", "Good morning",
+                     "Good afternoon", "Good evening")
+# an answer about the user's own life, in the user's voice: "My dog is called Biscuit and
+# he's a Jack Russell terrier." (a memory line recited as the assistant's own)
+USER_VOICE_OPENINGS = ("My",)
+
+
+def banned_openings(message: str) -> tuple[str, ...]:
+    """What an answer to `message` may not open with (`RepeatGuard.ban_opening`): an
+    apology when the message only asks (`facts.only_asks`), a greeting unless it greets
+    (`facts.greets`), "My" when it asks about the user's life (`facts.asks_about_user`)."""
+    out: tuple[str, ...] = ()
+    if facts.only_asks(message):
+        out += APOLOGY_OPENINGS
+    if not facts.greets(message):
+        out += GREETING_OPENINGS
+    if facts.asks_about_user(message):
+        out += USER_VOICE_OPENINGS
+    return out
 
 
 class RepeatGuard:
@@ -425,5 +459,6 @@ class RepeatGuard:
 
 
 __all__ = ["MEMORY_HEADER", "MAX_ANSWER_CHARS", "answer_excerpt", "user_turn", "relative_day", "calendar_day", "memory_line",
-           "knowledge_line", "AnswerFilter", "RepeatGuard", "APOLOGY_OPENINGS", "could_be_markup", "shorten",
+           "knowledge_line", "AnswerFilter", "RepeatGuard", "APOLOGY_OPENINGS", "GREETING_OPENINGS",
+           "USER_VOICE_OPENINGS", "banned_openings", "could_be_markup", "shorten",
            "format_memory", "system_text", "user_content", "user_turn_frame"]
