@@ -19,6 +19,8 @@ its ``episode_id`` is the *knowledge* id, ``score``/``semantic`` the cosine simi
 
 from __future__ import annotations
 
+import re
+
 import threading
 import weakref
 from collections.abc import Iterable
@@ -74,10 +76,46 @@ def speaks_as_assistant(text: str) -> bool:
     return bool(words & _OTHER_VOICE)
 
 
+# "The user is a dog named Biscuit …": what the user is, said of the user
+_IDENTITY = re.compile(r"^the user is (?:a|an) ([\w' -]+)", re.IGNORECASE)
+_NOUN_ENDS = frozenset("named called who whose that which and or but in at on with from of for "
+                       "to by since".split())
+
+
+def identity_noun(text: str) -> str | None:
+    """What an item says the user is: "The user is a paediatric nurse in Porto." -> "nurse",
+    "The user is a dog named Biscuit." -> "dog"; None for any other item ("The user is
+    vegan.", "The user has a dog.")."""
+    m = _IDENTITY.match(text.strip())
+    if not m:
+        return None
+    words = []
+    for w in m.group(1).split():
+        if w.lower() in _NOUN_ENDS or len(words) == 3:
+            break
+        words.append(w)
+    return words[-1] if words else None
+
+
+def says_who_they_are(noun: str, user_texts: Iterable[str]) -> bool:
+    """Did the user say they are `noun` ("I'm a paediatric nurse", "I am vegan", "I work as
+    a nurse"), rather than only speak of their `noun` ("my dog")?"""
+    said = re.compile(r"\b(?:i'?m|i am|i was|i've been|i have been|as)\s+(?:(?:a|an|the)\s+)?"
+                      rf"(?:[\w'-]+\s+){{0,2}}?{re.escape(noun)}", re.IGNORECASE)
+    return any(said.search(t.replace("’", "'")) for t in user_texts)
+
+
 def support(text: str, user_texts: Iterable[str]) -> float:
     """How well the user's own words support an item: the share of its content words they
-    contain (``formulas.support_share``); 0 for an item in the assistant's voice."""
+    contain (``formulas.support_share``); 0 for an item in the assistant's voice, and for
+    one that says what the user is ("The user is a dog named Biscuit") when the user never
+    said they are that (a reflection had read "My dog is called Biscuit" as who the user
+    is, and every later prompt said so)."""
     if speaks_as_assistant(text):
+        return 0.0
+    user_texts = list(user_texts)
+    noun = identity_noun(text)
+    if noun and not says_who_they_are(noun, user_texts):
         return 0.0
     source = set()
     for t in user_texts:

@@ -568,6 +568,28 @@ def test_control_tokens_in_knowledge_and_messages_stay_text(make_assistant, embe
     assert n == 3, "system, user and assistant headers only"
 
 
+def test_an_item_saying_what_the_user_is_needs_their_word_for_it():
+    """The QA pass of the seventeenth session: Reflect now distilled "The user is a dog
+    named Biscuit and he's a Jack Russell terrier." from "Hi! My dog is called Biscuit and
+    he's a Jack Russell terrier."; every word of it was the user's, so it was trusted and
+    every later prompt said it.  An item that says what the user is ("The user is a …")
+    is grounded only where the user said they are that."""
+    from hela_desktop import knowledge as K
+
+    said = ["Hi! My dog is called Biscuit and he's a Jack Russell terrier.",
+            "I just started a new job as a paediatric nurse at Hospital São João.",
+            "I’m a huge fan of jazz.", "I'm vegan."]
+    assert K.identity_noun("The user is a dog named Biscuit.") == "dog"
+    assert K.identity_noun("The user is a paediatric nurse in Porto.") == "nurse"
+    assert K.identity_noun("The user is vegan.") is None
+    assert K.identity_noun("The user has a dog named Biscuit.") is None
+    assert not K.is_grounded("The user is a dog named Biscuit and he's a Jack Russell terrier.", said)
+    assert not K.is_grounded("The user is a terrier.", said)
+    for ok in ("The user is a paediatric nurse.", "The user is a huge fan of jazz.",
+               "The user is vegan.", "The user has a dog named Biscuit, a Jack Russell terrier."):
+        assert K.is_grounded(ok, said), ok
+
+
 @pytest.mark.slow
 def test_knowledge_grounding_edit_delete_restore(make_assistant, embedder, tmp_path):
     from hela_desktop import knowledge as K
