@@ -20,7 +20,6 @@ its ``episode_id`` is the *knowledge* id, ``score``/``semantic`` the cosine simi
 from __future__ import annotations
 
 import re
-
 import threading
 import weakref
 from collections.abc import Iterable
@@ -89,7 +88,7 @@ def identity_noun(text: str) -> str | None:
     m = _IDENTITY.match(text.strip())
     if not m:
         return None
-    words = []
+    words: list[str] = []
     for w in m.group(1).split():
         if w.lower() in _NOUN_ENDS or len(words) == 3:
             break
