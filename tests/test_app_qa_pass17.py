@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 
+import numpy as np
 import pytest
 import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
 
@@ -140,3 +141,51 @@ def test_file_dialogs_open_where_the_last_file_went(qtbot, tmp_path, monkeypatch
     assert window_files.start_in() == str(Path.home())
     QtCore.QSettings().remove(window_files.LAST_FOLDER_KEY)
     w.close()
+
+
+def test_stable_slots_keep_a_topic_s_colour_as_it_is_outgrown():
+    """Worked by hand.  Rows 0-3 were topic A in slot 0, rows 4-6 topic B in slot 1, and
+    B has grown (rows 7, 8 new): numbered by size, B is now group 0 and A group 1.  Each
+    keeps the slot most of its rows had; a new topic C (group 2, 3 rows, none coloured
+    before) takes the first free slot, 2; a group of 2 rows gets no colour."""
+    from hela_desktop.ui.graph_model import stable_slots
+
+    groups = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 2, 2, 2, 3, 3])
+    prev = np.array([0, 0, 0, 0, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1])
+    assert stable_slots(groups, prev, 12) == {0: 1, 1: 0, 2: 2}
+    # nothing coloured before: slots by size, as the groups are numbered
+    assert stable_slots(groups, np.full(14, -1), 12) == {0: 0, 1: 1, 2: 2}
+    # two groups claim slot 0 (a topic split): the larger overlap keeps it (group 1: 3 rows
+    # against group 0's 2), the other takes the first free slot
+    groups = np.array([0, 0, 0, 1, 1, 1])
+    prev = np.array([0, 0, 5, 0, 0, 0])
+    assert stable_slots(groups, prev, 12) == {1: 0, 0: 5}
+    # only n_slots topics are coloured, and a slot beyond them is not kept
+    assert stable_slots(np.array([0, 0, 0, 1, 1, 1]), np.array([9, 9, 9, -1, -1, -1]), 2) == {0: 0, 1: 1}
+
+
+def _two_topics(big_b: bool) -> dict:
+    """Topic A (memories 1-4) and topic B (5-7, or 5-9), each a tight group."""
+    b = range(5, 10 if big_b else 8)
+    nodes = [{"id": i, "kind": "episode", "label": f"m{i}", "text": f"memory {i}",
+              "created_at": 1_750_000_000.0 + i, "access_count": 0, "last_access": None,
+              "pinned": False, "last_recall": None} for i in [1, 2, 3, 4, *b]]
+    edges = [(i, j, 0.9) for grp in (range(1, 5), b) for i in grp for j in grp if i < j]
+    edges.append((4, 5, 0.05))
+    return {"nodes": nodes, "edges": edges, "learned": {}}
+
+
+@pytest.mark.gui
+def test_a_topic_keeps_its_colour_when_another_outgrows_it(qtbot):
+    """The QA pass: topic colours changed between turns.  Groups are numbered by size and
+    coloured by number, so when topic B outgrew topic A the two swapped colours."""
+    from hela_desktop.ui.graph_view import GraphView
+
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.set_snapshot(_two_topics(False), animate=False)
+    colour = {int(i): int(b) for i, b in zip(view.data.ids, view.topic_bucket)}
+    assert colour[1] != colour[5] and colour[1] >= 0 and colour[5] >= 0
+    view.set_snapshot(_two_topics(True), animate=False)  # B now the larger
+    again = {int(i): int(b) for i, b in zip(view.data.ids, view.topic_bucket)}
+    assert again[1] == colour[1] and again[5] == colour[5] and again[9] == colour[5]

@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from .graph_legend import EdgeLegend
-from .graph_model import GraphData, short_label
+from .graph_model import GraphData, short_label, stable_slots
 from .nodes_item import NodesItem
 from .plain import is_rtl
 from .theme import GraphColors
@@ -49,6 +49,7 @@ class GraphLabelsMixin:
     topic_names: dict[int, str]
     topic_bucket: np.ndarray
     _group: np.ndarray
+    _slot_order: list[int]
     colors: GraphColors
     node_size: float
     plot: pg.PlotWidget
@@ -196,12 +197,16 @@ class GraphLabelsMixin:
             self.render()
 
     def _apply_topics(self, ids, groups, names: dict) -> None:
-        """Colour the largest topics and name them (groups found on the graph)."""
+        """Colour the largest topics and name them (groups found on the graph); a topic keeps
+        the colour most of its memories had (`stable_slots`)."""
         self._group = np.asarray(groups, dtype=np.int64)
-        sizes = np.bincount(self._group) if len(self._group) else np.zeros(0, dtype=np.int64)
-        big = (self._group < TOPICS_SHOWN) & (sizes[self._group] >= 3) if len(self._group) else self._group
-        self.topic_bucket = np.where(big, self._group, -1)
-        self.topic_names = {int(g): str(nm) for g, nm in names.items() if int(g) < TOPICS_SHOWN}
+        prev = self.topic_bucket if len(self.topic_bucket) == len(self._group) else np.zeros(0)
+        slot_of = stable_slots(self._group, prev, TOPICS_SHOWN)
+        self.topic_bucket = np.array([slot_of.get(int(g), -1) for g in self._group],
+                                     dtype=np.int64)
+        self.topic_names = {slot_of[int(g)]: str(nm) for g, nm in names.items()
+                            if int(g) in slot_of}
+        self._slot_order = [slot_of[g] for g in sorted(slot_of)]  # largest topic first
         pi = self.plot.getPlotItem()
         while len(self.topic_labels) < TOPICS_SHOWN:
             t = pg.TextItem("", anchor=(0.5, 0.5), fill=self._topic_fill())
@@ -229,9 +234,12 @@ class GraphLabelsMixin:
     def _place_topic_labels(self, d: GraphData, pos: np.ndarray) -> None:
         """Topic names at the middle of their memories, when zoomed out (a map of topics)."""
         show = self.zoomed_out and len(self._group) == len(d) and not self.focus_mode
+        for n in set(range(len(self.topic_labels))) - set(self._slot_order):
+            self.topic_labels[n].setVisible(False)  # a colour no topic holds now
         placed: list[QtCore.QRectF] = []  # scene rectangles of the names already shown
         view_rect = self._view_rect()
-        for n, t in enumerate(self.topic_labels):  # largest topic first: it wins a spot
+        for n in self._slot_order:  # largest topic first: it wins a spot
+            t = self.topic_labels[n]
             name = self.topic_names.get(n)
             rows = np.nonzero(self.topic_bucket == n)[0] if show and name else ()
             if not len(rows):

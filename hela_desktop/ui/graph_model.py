@@ -296,6 +296,36 @@ def name_communities(groups: np.ndarray, texts: list[str], *, top: int = 12, min
     return names
 
 
+def stable_slots(groups: np.ndarray, prev: np.ndarray, n_slots: int,
+                 min_size: int = 3) -> dict[int, int]:
+    """Topic colour slots that stay put as the graph grows: {group: slot}.
+
+    `groups` is the group of each row (0 the largest), `prev` the slot each row had before
+    (-1: none, or a new memory).  Shown are the groups below `n_slots` with at least
+    `min_size` memories.  Each keeps the slot most of its memories had (the largest overlap
+    is settled first; a slot goes to one group only), and the others take the free slots,
+    largest group first.  Numbering groups by size alone had repainted two topics whenever
+    one outgrew the other: the colours the user had learned moved between turns."""
+    groups = np.asarray(groups, dtype=np.int64)
+    prev = np.asarray(prev, dtype=np.int64)
+    sizes = np.bincount(groups[groups >= 0]) if len(groups) else np.zeros(0, dtype=np.int64)
+    shown = [g for g in range(min(n_slots, len(sizes))) if sizes[g] >= min_size]
+    overlap: dict[tuple[int, int], int] = {}
+    if len(prev) == len(groups):
+        for g, sl in zip(groups.tolist(), prev.tolist(), strict=True):
+            if sl >= 0 and g in shown:
+                overlap[(g, sl)] = overlap.get((g, sl), 0) + 1
+    out: dict[int, int] = {}
+    for (g, sl), _ in sorted(overlap.items(), key=lambda kv: (-kv[1], kv[0])):
+        if g not in out and sl not in out.values() and sl < n_slots:
+            out[g] = sl
+    free = [sl for sl in range(n_slots) if sl not in out.values()]
+    for g in shown:
+        if g not in out:
+            out[g] = free.pop(0)
+    return out
+
+
 def weighted_degree(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray) -> np.ndarray:
     """Sum of edge weights at each node (how central a memory is)."""
     return (np.bincount(src, weights=weight, minlength=n)

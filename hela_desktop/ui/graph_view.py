@@ -108,6 +108,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.topic_bucket = np.zeros(0, dtype=np.int64)  # topic colour per row (-1: none)
         self._group = np.zeros(0, dtype=np.int64)  # topic (group) per row
         self.topic_names: dict[int, str] = {}
+        self._slot_order: list[int] = []  # topic colour slots in use, largest topic first
         self.important: list[int] = []  # the most linked memories (idle labels)
         self.zoomed_out = False
         self._details_user = False  # the user opened/closed the detail pane
@@ -579,6 +580,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         """Forget everything about the shown folder (before another one is opened)."""
         self.selected = None
         self.outside, self.wanted, self.loaded, self.kept = {}, None, False, {}
+        self.topic_bucket = np.zeros(0, dtype=np.int64)  # (ids repeat across folders)
         self.recalls.clear()
         self.highlighted = set()
         self.active.clear()
