@@ -168,17 +168,6 @@ def only_asks(text: str) -> bool:
     return bool(ss) and all(_sentence_kind(x) in ("ask", "chat") for x in ss)
 
 
-_GREETINGS = frozenset("hi hello hey hiya howdy greetings morning evening afternoon yo".split())
-
-
-def greets(text: str) -> bool:
-    """Does the message open with a greeting ("Hi!", "Hello there", "Good morning, …")?"""
-    words = _words(text)[:2]
-    return bool(words) and (words[0] in _GREETINGS
-                            or words[0] == "good" and words[1:] in (["morning"], ["afternoon"],
-                                                                    ["evening"]))
-
-
 # a statement that says it corrects what was said before ("Actually my dog is a beagle, not
 # a terrier.", "Correction: the wedding is on the 4th.", "I no longer work there.")
 _CORRECTS = re.compile(
@@ -330,6 +319,6 @@ class NameIndex:
         return ((mid - self.lower) | (first & self.known)) | {"my " + k for k in kin(text)}
 
 
-__all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects", "greets",
+__all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
            "is_statement_sentence", "is_personal", "name_candidates", "kin", "kin_words",
            "NameIndex"]

@@ -228,33 +228,13 @@ def test_an_answer_to_a_question_does_not_open_with_an_apology(make_assistant):
         assert llm.detokenize(toks).decode() == opening
 
 
-def test_an_answer_greets_only_a_greeting_and_does_not_speak_as_the_user(make_assistant):
-    """The QA pass of the seventeenth session: asked "What's my dog's name?" in a new chat,
-    the bundled model answered "Hello there! Hi! My dog is called Biscuit and he's a Jack
-    Russell terrier." and opened the next four answers with "Hi, hello!".  A greeting now
-    opens only an answer to a greeting, and "My" never opens an answer to a question about
-    the user's life (it recites a memory as the assistant's own)."""
-    assert facts.greets("Hi! My dog is called Biscuit.") and facts.greets("good morning")
-    assert facts.greets("Hello there, quick question") and not facts.greets("What's my dog's name?")
-    assert not facts.greets("Good news: I got the job!") and not facts.greets("")
-    assert set(P.banned_openings("What's my dog's name?")) == (
-        set(P.APOLOGY_OPENINGS) | set(P.GREETING_OPENINGS) | {"My"})
-    assert set(P.banned_openings("Hi! How are you?")) == set(P.APOLOGY_OPENINGS)
-    assert set(P.banned_openings("Write a haiku about rain.")) == (
-        set(P.APOLOGY_OPENINGS) | set(P.GREETING_OPENINGS))  # a task: "My" may open a poem
-    assert set(P.banned_openings("My dog died yesterday.")) == set(P.GREETING_OPENINGS)
-    a = make_assistant()
-    a.engine.add_episodes([NewEpisode("Hi! My dog is called Biscuit and he's a Jack Russell "
-                                      "terrier.", created_at=T0 - 3 * DAY)])
-    conv = None
-    for q in ("What's my dog's name?", "What breed is my dog?", "Tell me about my dog."):
-        _, done = _turn(a, q, conv=conv, now=T0)
-        conv = done.conversation_id
-        first = done.text.lstrip()
-        assert not first.startswith(P.GREETING_OPENINGS + ("My ",)), done.text
-    for opening in P.GREETING_OPENINGS + P.USER_VOICE_OPENINGS:  # banned as the model writes it
-        toks = a.llm.tokenize(opening, special=False)
-        assert a.llm.detokenize(toks).decode() == opening
+def test_banned_openings_are_apologies_for_a_question_only():
+    """Only an answer to a message that only asks may not open with an apology (in its
+    longer forms too: "I'm so sorry for any confusion" came once "I'm sorry" was banned)."""
+    assert P.banned_openings("What's my dog's name?") == P.APOLOGY_OPENINGS
+    assert "I'm so sorry" in P.APOLOGY_OPENINGS and "I'm really sorry" in P.APOLOGY_OPENINGS
+    assert P.banned_openings("My dog died yesterday.") == ()  # news: an apology may be right
+    assert P.banned_openings("Hi! How are you?") == P.APOLOGY_OPENINGS
 
 
 # ------------------------------------------------------------- store and engine -----
