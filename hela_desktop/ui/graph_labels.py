@@ -202,8 +202,10 @@ class GraphLabelsMixin:
         self._group = np.asarray(groups, dtype=np.int64)
         prev = self.topic_bucket if len(self.topic_bucket) == len(self._group) else np.zeros(0)
         slot_of = stable_slots(self._group, prev, TOPICS_SHOWN)
-        self.topic_bucket = np.array([slot_of.get(int(g), -1) for g in self._group],
-                                     dtype=np.int64)
+        lookup = np.full(int(self._group.max()) + 2 if len(self._group) else 1, -1, dtype=np.int64)
+        for g, sl in slot_of.items():
+            lookup[g] = sl
+        self.topic_bucket = lookup[self._group] if len(self._group) else self._group.copy()
         self.topic_names = {slot_of[int(g)]: str(nm) for g, nm in names.items()
                             if int(g) in slot_of}
         self._slot_order = [slot_of[g] for g in sorted(slot_of)]  # largest topic first

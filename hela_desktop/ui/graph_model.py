@@ -310,11 +310,12 @@ def stable_slots(groups: np.ndarray, prev: np.ndarray, n_slots: int,
     prev = np.asarray(prev, dtype=np.int64)
     sizes = np.bincount(groups[groups >= 0]) if len(groups) else np.zeros(0, dtype=np.int64)
     shown = [g for g in range(min(n_slots, len(sizes))) if sizes[g] >= min_size]
-    overlap: dict[tuple[int, int], int] = {}
-    if len(prev) == len(groups):
-        for g, sl in zip(groups.tolist(), prev.tolist(), strict=True):
-            if sl >= 0 and g in shown:
-                overlap[(g, sl)] = overlap.get((g, sl), 0) + 1
+    pairs, counts = np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    if len(prev) == len(groups) and shown:
+        keep = (prev >= 0) & np.isin(groups, shown)  # (counted in numpy: on the GUI thread)
+        pairs, counts = np.unique(np.stack([groups[keep], prev[keep]], axis=1), axis=0,
+                                  return_counts=True)
+    overlap = {(int(g), int(sl)): int(c) for (g, sl), c in zip(pairs, counts, strict=True)}
     out: dict[int, int] = {}
     for (g, sl), _ in sorted(overlap.items(), key=lambda kv: (-kv[1], kv[0])):
         if g not in out and sl not in out.values() and sl < n_slots:
