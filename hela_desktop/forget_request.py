@@ -18,7 +18,8 @@ answered by the app itself:
   after it ("forget my troubles, tell me a joke") are not requests to forget.
   "Forget what I just said" means the user's previous message in this chat.
 - **What it deletes.**  What to forget that is only a name ("about Ana", "Tom"): every
-  memory whose user words name it (more than `NAMED_MOST`: none, they are listed).  Otherwise the memories of the user's words that match
+  memory whose user words name it (more than `NAMED_MOST`: none, they are listed).
+  Otherwise the memories of the user's words that match
   it (cosine of the embeddings): the best match when it is clearly the best, with those
   about as good (`formulas.forget_split`).  Others that may be meant are named, not deleted.
   When what to forget tells something ("that my cat is called Miso"), only memories that
@@ -26,6 +27,11 @@ answered by the app itself:
   name?") told nothing, and its likeness to the request made the fact itself unclear.
   A deletion is the ordinary one: out of recall at once, restorable from Memories ▸
   Archive or with ``memories restore``, erased only by Delete for good.
+- **Copies in stored answers.**  A memory keeps HeLa's answer beside the user's words, and
+  an answer may repeat the fact ("What's my locker code?" → "Your locker code is 4417").
+  A question whose stored answer repeats what was deleted (`formulas.repeats`) told nothing
+  of its own and is deleted with it; a statement about something else whose answer
+  repeats it is named, not deleted (`answer_copies`).
 - **What it answers.**  What it deleted and how to undo it, what else may be meant, or that
   nothing matched.  "Forget everything" deletes nothing and says how to.
 - **What it stores.**  The chat keeps both messages (it is the transcript); the request
@@ -135,9 +141,17 @@ class Forgotten:
     deleted: list[tuple[int, str]] = field(default_factory=list)
     maybe: list[tuple[int, str]] = field(default_factory=list)
     crowd: int = 0  # so many memories named it that none was deleted (`NAMED_MOST`)
+    # questions whose stored answer repeated what was deleted: deleted with it
+    asked: list[tuple[int, str]] = field(default_factory=list)
+    # statements of something else whose stored answer repeats it: named, kept
+    repeated: list[tuple[int, str]] = field(default_factory=list)
 
     def stats(self) -> dict:
-        return {"deleted": [i for i, _ in self.deleted], "maybe": [i for i, _ in self.maybe]}
+        out = {"deleted": [i for i, _ in self.deleted + self.asked],
+               "maybe": [i for i, _ in self.maybe]}
+        if self.repeated:
+            out["repeated"] = [i for i, _ in self.repeated]
+        return out
 
 
 MAYBE_SHOWN = 3  # memories named as "maybe meant"
@@ -145,7 +159,39 @@ CANDIDATES = 20  # best matches weighed
 
 
 def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Forgotten:
-    """Delete what `target` (a `forget_target`) names; see the module docstring."""
+    """Delete what `target` (a `forget_target`) names, and the questions whose stored answer
+    repeats it (`answer_copies`); see the module docstring."""
+    out = _forget(engine, target, conversation_id)
+    out.asked, out.repeated = answer_copies(engine, out.deleted)
+    for eid, _ in out.asked:
+        engine.delete_episode(eid)
+    return out
+
+
+def answer_copies(engine: MemoryEngine, deleted: list[tuple[int, str]]
+                  ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The live memories whose stored answer repeats one of the `deleted` (id, user words)
+    (`formulas.repeats` on content-word stems: what the fact tells beyond the memory's own
+    words, found in its answer), as (questions, statements): a question
+    ("What's my locker code?", answered "Your locker code is 4417") told nothing of its
+    own, so it goes with the fact; a statement of something else keeps its own words and
+    is named, for the user to edit or delete."""
+    told = [t for t in (set(facts.stems(text)) for _, text in deleted) if t]
+    if not told:
+        return [], []
+    gone = {eid for eid, _ in deleted}
+    asked: list[tuple[int, str]] = []
+    repeated: list[tuple[int, str]] = []
+    for eid, user, stored in engine.store.answers_containing(set().union(*told)):
+        own, said = set(facts.stems(user)), set(facts.stems(stored))
+        if eid in gone or not any(F.repeats(len((t - own) & said), len(t - own))
+                                  for t in told):
+            continue
+        (asked if facts.only_asks(user) else repeated).append((eid, user))
+    return asked, repeated
+
+
+def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Forgotten:
     out = Forgotten(target)
     if target == EVERYTHING:
         return out
@@ -232,9 +278,23 @@ def answer(done: Forgotten) -> str:
         it = "it" if one else "them"
         parts.append(f"Deleted {'this memory' if one else 'these memories'}, so I won't "
                      f"recall {it} again:\n\n{_listed(done.deleted)}")
-        parts.append(f"To bring {it} back: Memories ▸ Archive ▸ Restore (or `{cmd}`"
-                     f"{'' if one else ' for each'}). Delete for good there erases {it} "
-                     "from the memory file.")
+        if done.asked:
+            few = len(done.asked) == 1
+            parts.append(f"Also deleted {'a question' if few else 'questions'} you asked "
+                         f"about it, as my stored answer repeated it:\n\n"
+                         f"{_listed(done.asked)}")
+            one, it = False, "them"
+        parts.append(f"To bring {it} back: Edit ▸ Undo, or Memories ▸ Archive ▸ Restore "
+                     f"(or `{cmd}`{'' if one else ' for each'}). Delete for good there "
+                     f"erases {it} from the memory file. Chats keep their messages: delete "
+                     "a chat to remove what you said there.")
+    if done.repeated:
+        few = len(done.repeated) == 1
+        parts.append(f"My stored answer to {'this memory' if few else 'these memories'} "
+                     f"still repeats it; {'its' if few else 'their'} own words are about "
+                     "something else, so I kept "
+                     f"{'it' if few else 'them'} (edit or delete in Memories):\n\n"
+                     f"{_listed(done.repeated)}")
     if done.maybe:
         one = len(done.maybe) == 1
         parts.append(f"{'Also perhaps meant' if done.deleted else 'Perhaps you meant'} "

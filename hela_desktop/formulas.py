@@ -250,7 +250,8 @@ def reciprocal_rank_fusion(rank_lists: list[list[int]], k: int = 60) -> dict[int
 
 # ------------------------------------------------------------- memory search --------
 def search_score(cos: np.ndarray, bm25: np.ndarray, *, min_cos: float = 0.35,
-                 band: float = 0.2, sure_cos: float = 0.4, kw_weight: float = 0.5) -> np.ndarray:
+                 band: float = 0.2, sure_cos: float = 0.4, kw_weight: float = 0.5,
+                 in_answer: np.ndarray | None = None) -> np.ndarray:
     """Memory search (browser, graph, `memories search`) by meaning plus keywords.
 
     score = cos + w·bm25 / max(bm25) — the keyword part is the share of the best keyword
@@ -260,7 +261,10 @@ def search_score(cos: np.ndarray, bm25: np.ndarray, *, min_cos: float = 0.35,
     cos 0–0.25), and always from `sure_cos` on: a one-word search sits at cos 0.43–0.49
     from the statements it is about ("allergy" / "I'm allergic to peanuts…"), while a
     question that echoes it sits at 0.7 ("What am I allergic to?"), and a band below the
-    best alone had shown the question and hidden the fact; the others get −inf.
+    best alone had shown the question and hidden the fact.  A memory whose stored answer
+    has every keyword (`in_answer`; the keyword index holds the user's words only) matches
+    too, at its own score: a search for "4417" finds the answer that repeated a locker
+    code.  The others get −inf.
     """
     cos = np.asarray(cos, dtype=np.float64)
     bm25 = np.asarray(bm25, dtype=np.float64)
@@ -269,6 +273,8 @@ def search_score(cos: np.ndarray, bm25: np.ndarray, *, min_cos: float = 0.35,
     top = float(bm25.max())
     kw = bm25 / top if top > 0 else np.zeros_like(bm25)
     near = cos >= min(max(min_cos, float(cos.max()) - band), sure_cos)
+    if in_answer is not None:
+        near = near | np.asarray(in_answer, dtype=bool)
     return np.where(near | (bm25 > 0), cos + kw_weight * kw, -np.inf)
 
 
@@ -400,3 +406,18 @@ def forget_split(sims, *, floor: float = 0.35, tie: float = 0.05, margin: float 
     sure = group if clear else []
     bar = max(maybe_floor, s[0] - span)
     return sure, [i for i, x in enumerate(s) if i not in sure and x >= bar]
+
+
+def repeats(shared: int, told: int) -> bool:
+    """Does a stored answer repeat a forgotten statement?  `told`: the statement's content
+    words (stems) that the memory's own user words do not have (what the answer would add;
+    "What's my locker code?" already names the locker code, so "My locker code is 4417"
+    tells it only "4417"); `shared`: how many of those the answer has.  It repeats the
+    statement when it has at least min(told, max(2, ⌈told / 3⌉)) of them: the whole of a
+    one- or two-word fact, two of three to five, a third of a longer one ("Ana's wedding is
+    on 14 June in Lisbon" has 3 of the 7 words "My sister Ana is getting married in Lisbon
+    on 14 June 2027" tells beyond "When is Ana's wedding?").  One shared word of a longer
+    fact is a topic ("code" in an answer about code editors), not the fact."""
+    if told <= 0 or shared <= 0:
+        return False
+    return shared >= min(told, max(2, -(-told // 3)))

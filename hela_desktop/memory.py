@@ -327,10 +327,11 @@ class MemoryEngine:
             if i is not None and not (self.index.last[i] >= at):
                 self.index.last[i] = at
 
-    def delete_episode(self, episode_id: int) -> None:
-        """Soft delete: out of retrieval and the graph, restorable with `restore_episode`."""
+    def delete_episode(self, episode_id: int, reason: str | None = None) -> None:
+        """Soft delete: out of retrieval and the graph, restorable with `restore_episode`
+        (`reason`: why, when the user did not delete it by hand)."""
         with self._lock:
-            self.store.set_deleted(episode_id, True)
+            self.store.set_deleted(episode_id, True, reason)
             self.index.remove(episode_id)
 
     def restore_episode(self, episode_id: int, now: float | None = None) -> None:
@@ -490,7 +491,12 @@ class MemoryEngine:
                 return []
             cos = self.index.similarity(self.embed_query(query)).astype(np.float64)
             bm = self.bm25_scores(query)
-            score = F.search_score(cos, bm)
+            pos = self.index.pos
+            in_answer = np.zeros(len(cos), dtype=bool)
+            hits = [pos[eid] for eid, _u, _a in self.store.answers_containing(
+                keywords(query), every=True) if eid in pos]
+            in_answer[hits] = True
+            score = F.search_score(cos, bm, in_answer=in_answer)
             top = float(bm.max())
             order = [int(i) for i in np.argsort(-score, kind="stable") if np.isfinite(score[i])]
             res = [Recall(int(self.index.ids[i]), float(score[i]), semantic=float(cos[i]),

@@ -407,6 +407,15 @@ def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, s
     assert [m["content"] for m in msgs][0] == "Where does my sister Ana live?" and len(msgs) == 2
     assert reader.episode(first_episode).deleted_at is not None
     assert [e["role"] for e in view.entries] == ["user", "assistant"]
+    # the Archive tab tells a replaced answer from one the user deleted (session 18: it
+    # counted answers Regenerate replaced as "deleted by you")
+    from hela_desktop.store import REPLACED
+    from hela_desktop.ui.archive_tab import removed_counts
+
+    reasons = reader.archive_reasons([first_episode])
+    assert reasons == {first_episode: REPLACED}
+    assert removed_counts([reader.episode(first_episode)], reasons) == (
+        "1 answer replaced by a new one")
 
     # export one chat as Markdown
     out = w.files.export_chat_to(tmp_path / "chat.md")

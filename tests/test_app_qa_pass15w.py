@@ -24,6 +24,11 @@ def test_the_undo_history_takes_back_the_latest_step_of_any_kind_or_of_one():
     h.drop(MEMORY, [1, 5])  # restored in the Archive tab: the forget's step goes
     assert h.last().undo_text() == "Undo delete knowledge #2"
     assert h.pop(MEMORY).ids == (3,) and h.pop().kind == KNOWLEDGE and h.pop() is None
+    h.push(MEMORY, [4, 6], "Forget my locker code", 12)
+    assert h.last().chat == 12 and h.last().undone() == (
+        "Undone: “Forget my locker code”. #4, #6 are back and recalled again.")
+    h.push(KNOWLEDGE, [2])
+    assert h.last().undone() == "Knowledge #2 brought back." and h.last().chat is None
 
 
 @pytest.mark.gui
@@ -71,6 +76,10 @@ def test_ctrl_z_after_forget_in_the_chat_brings_back_what_it_forgot(qtbot, seed_
     qtbot.keyClick(b.table, QtCore.Qt.Key.Key_Z, QtCore.Qt.KeyboardModifier.ControlModifier)
     _wait(qtbot, lambda: reader.episode(cat).deleted_at is None, 20)
     assert reader.episode(nurse).deleted_at is not None  # the older deletion: still done
+    # the chat's answer still says the cat was deleted: a line under it says it is back
+    # (session 18; before, nothing in the chat told the answer was undone)
+    back = f"Undone: “Forget that my cat is called Miso”. #{cat} is back and recalled again."
+    assert w.chat.view.toPlainText().rstrip().endswith(back)
     assert w.act_undo_delete.text().startswith(f"&Undo delete memory #{nurse}\t")
     qtbot.keyClick(b.table, QtCore.Qt.Key.Key_Z, QtCore.Qt.KeyboardModifier.ControlModifier)
     _wait(qtbot, lambda: reader.episode(nurse).deleted_at is None, 20)

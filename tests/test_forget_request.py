@@ -306,3 +306,36 @@ def test_a_fact_to_forget_is_found_among_the_questions_asked_about_it(make_assis
     # a thing asked about, not told, still weighs the questions ("the surgery" was no fact)
     done = _chat(a, "Forget what I asked about my cat.", done.conversation_id)[-1]
     assert done.forget["deleted"] or done.forget["maybe"]
+
+
+def test_forgetting_a_fact_takes_the_questions_whose_stored_answer_repeats_it(make_assistant):
+    """Tried as a new user (session 17): "Forget that I'm allergic to peanuts" deleted the
+    statement and left the question "What am I allergic to?", whose stored answer said "I am
+    allergic to peanuts": exported with the memory file, and Memories search did not find
+    it.  A question told nothing of its own, so it goes with the fact (restorable with it);
+    a statement about something else whose answer repeats the fact is named, not deleted;
+    an answer that shares only the topic stays.  Memories search now finds stored answers."""
+    a = make_assistant()
+    from hela_desktop.memory import NewEpisode
+
+    ids = a.engine.add_episodes([NewEpisode(u, r) for u, r in (
+        ("My locker code is 4417.", "Got it."),
+        ("What's my locker code?", "Your locker code is 4417."),
+        ("I started at a new gym on Elm Street.", "Nice! Remember your locker code 4417."),
+        ("Do lockers at gyms have codes?", "Many gyms use lockers with a code you set."),
+        ("What is a good code editor?", "Many people like VS Code."))])
+    events = _chat(a, "Forget my locker code.")
+    done = events[-1]
+    assert done.forget == {"deleted": [ids[0], ids[1]], "maybe": [], "repeated": [ids[2]]}
+    gone = [a.store.episode(i).deleted_at is not None for i in ids]
+    assert gone == [True, True, False, False, False]
+    text = done.text
+    assert f"#{ids[1]} “What's my locker code?”" in text and "Also deleted a question" in text
+    assert f"#{ids[2]} “I started at a new gym on Elm Street.”" in text
+    assert "To bring them back" in text
+    # Memories search finds the copy the keyword index (the user's words) does not hold
+    assert [r.episode_id for r in a.engine.search("4417")] == [ids[2]]
+    # both come back together (the window's Undo restores the "deleted" ids)
+    for i in done.forget["deleted"]:
+        a.engine.restore_episode(i)
+    assert {r.episode_id for r in a.engine.search("4417")} == {ids[0], ids[1], ids[2]}

@@ -197,6 +197,9 @@ def test_search_score_meaning_plus_keywords():
     # nothing near the floor: no match at all
     assert np.isinf(F.search_score(np.array([0.19, 0.13]), np.zeros(2))).all()
     assert len(F.search_score(np.zeros(0), np.zeros(0))) == 0
+    # a stored answer with every keyword matches at its own score (cos 0.13, no bm25)
+    s = F.search_score(np.array([0.19, 0.13]), np.zeros(2), in_answer=np.array([False, True]))
+    assert np.isinf(s[0]) and s[1] == pytest.approx(0.13)
 
 
 def test_running_cost_learns_a_busy_machine_fast():
@@ -296,3 +299,19 @@ def test_forget_split():
     assert F.forget_split([0.62, 0.45]) == ([0], [1])
     assert F.forget_split([0.36]) == ([0], [])
     assert F.forget_split([]) == ([], [])
+
+
+def test_repeats():
+    """Does a stored answer repeat a forgotten fact: at least min(told, max(2, ⌈told/3⌉))
+    of the words the fact tells beyond the memory's own words, worked by hand."""
+    # "What's my locker code?" + "My locker code is 4417": told = {4417}, 1 needed
+    assert F.repeats(1, 1) and not F.repeats(0, 1)
+    # two words: both (min(2, max(2, 1)) = 2)
+    assert F.repeats(2, 2) and not F.repeats(1, 2)
+    # "I started at a gym" + the locker fact: told = {locker, code, 4417}, 2 needed
+    assert F.repeats(2, 3) and not F.repeats(1, 3)
+    # six words: max(2, 2) = 2; seven: ⌈7/3⌉ = 3 (Ana's wedding, answered with 3 of them)
+    assert F.repeats(2, 6) and not F.repeats(1, 6)
+    assert F.repeats(3, 7) and not F.repeats(2, 7)
+    assert F.repeats(4, 10) and not F.repeats(3, 10)
+    assert not F.repeats(0, 0) and not F.repeats(3, 0)

@@ -152,6 +152,30 @@ def test_archive_restore_and_purge_queries(tmp_path):
         assert s.add_episode("four", "", np.ones(4)) > c  # a purged id is never reused
 
 
+def test_a_deletion_keeps_its_reason_and_answers_are_found_by_their_words(tmp_path):
+    """A memory Regenerate replaced is deleted with `REPLACED` (the Archive tab tells it
+    from one the user deleted); a restore clears it.  `answers_containing` finds the live
+    memories whose stored answer holds a fragment (any, or every), not the user's words."""
+    from hela_desktop.store import REPLACED
+
+    with Store(tmp_path) as s:
+        a = s.add_episode("What's my locker code?", "Your locker code is 4417.", np.ones(4))
+        b = s.add_episode("My locker code is 4417.", "Noted 100%_sure.", np.ones(4))
+        c = s.add_episode("Nice day", "Indeed, LOCKER rooms are busy.", np.ones(4))
+        s.set_deleted(a, True, REPLACED)
+        assert s.archive_reasons([a, b]) == {a: REPLACED, b: None}
+        assert [r[0] for r in s.answers_containing(["4417"])] == []  # a is deleted
+        s.set_deleted(a, False)
+        s.set_archived(a, None)
+        assert s.archive_reasons([a]) == {a: None} and s.episode(a).deleted_at is None
+        assert [r[0] for r in s.answers_containing(["4417"])] == [a]  # not b's own words
+        assert sorted(r[0] for r in s.answers_containing(["locker", "4417"])) == [a, c]
+        assert [r[0] for r in s.answers_containing(["locker", "4417"], every=True)] == [a]
+        # LIKE's wildcards are taken as written
+        assert [r[0] for r in s.answers_containing(["0%_"])] == [b]
+        assert s.answers_containing(["0%x"]) == [] and s.answers_containing([]) == []
+
+
 def test_bulk_inserts_for_synthetic_pools(tmp_path):
     with Store(tmp_path) as s:
         s.bulk_insert_episodes(("uid", "user_text", "created_at"),

@@ -37,6 +37,7 @@ from .errors import StoreError, db_error_message
 from .knowledge import LIVE_KNOWLEDGE, KnowledgeItem, KnowledgeVector
 from .rows import (
     AUTHORS,
+    REPLACED,
     Episode,
     answered_by,
     episode_text,
@@ -62,6 +63,6 @@ __all__ = [
     "DB_FILE", "DB_SUFFIXES", "LIVE_EPISODE", "LIVE_KNOWLEDGE", "MIGRATIONS", "SCHEMA_VERSION",
     "ArchivedEpisode", "EdgeRow", "Episode", "ForgetCandidate", "IndexRow", "KnowledgeItem",
     "KnowledgeVector", "Store", "StoreError", "_V1", "_V2", "_split_sql", "check_memory_file",
-    "db_error_message", "AUTHORS", "answered_by", "episode_text", "fts5_available", "fts_query", "from_blob",
+    "db_error_message", "AUTHORS", "REPLACED", "answered_by", "episode_text", "fts5_available", "fts_query", "from_blob",
     "key_text", "live_episode", "new_uid", "split_sql", "to_blob",
 ]

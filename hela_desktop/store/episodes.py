@@ -310,11 +310,13 @@ class EpisodeQueries(StoreBase):
     def set_pinned(self, episode_id: int, pinned: bool) -> None:
         self.conn.execute("UPDATE episodes SET pinned = ? WHERE id = ?", (int(pinned), episode_id))
 
-    def set_deleted(self, episode_id: int, deleted: bool) -> None:
-        """Soft delete (undoable); the row and its edges stay until purged."""
+    def set_deleted(self, episode_id: int, deleted: bool, reason: str | None = None) -> None:
+        """Soft delete (undoable); the row and its edges stay until purged.  `reason`: why,
+        when the user did not delete it by hand (`REPLACED`); kept in ``archive_reason``."""
         self.conn.execute(
-            "UPDATE episodes SET deleted_at = ? WHERE id = ?",
-            (time.time() if deleted else None, episode_id),
+            "UPDATE episodes SET deleted_at = ?, archive_reason = CASE WHEN ? THEN ? "
+            "ELSE archive_reason END WHERE id = ?",
+            (time.time() if deleted else None, deleted, reason, episode_id),
         )
 
     def set_archived(self, episode_id: int, reason: str | None) -> None:
@@ -352,6 +354,23 @@ class EpisodeQueries(StoreBase):
                 rows = []
             out[t] = [r[0] for r in rows]
         return out
+
+    def answers_containing(self, fragments: Iterable[str], *, every: bool = False,
+                           limit: int = 1000) -> list[tuple[int, str, str]]:
+        """(id, user words, stored answer) of the live episodes whose stored answer contains
+        one of `fragments` (all of them with `every`), case-insensitively for ASCII, newest
+        first.  The keyword index holds the user's words only (the retrieval key), so this
+        scans the answers: for forgetting and search, which must find every copy of a fact."""
+        frags = [f for f in dict.fromkeys(fragments) if f][:24]
+        if not frags:
+            return []
+        esc = [f.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") for f in frags]
+        cond = (" AND " if every else " OR ").join(
+            ["assistant_text LIKE ? ESCAPE '\\'"] * len(esc))
+        return self.conn.execute(
+            f"SELECT id, user_text, assistant_text FROM episodes WHERE {LIVE_EPISODE} "
+            f"AND assistant_text != '' AND ({cond}) ORDER BY created_at DESC, id DESC LIMIT ?",
+            [f"%{e}%" for e in esc] + [limit]).fetchall()
 
     def _episode_column(self, column: str, ids: Iterable[int], where: str = "") -> dict:
         out: dict = {}

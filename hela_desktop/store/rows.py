@@ -66,6 +66,9 @@ class Episode:
 # why a memory is archived when a newer export of its chat shows its message on another
 # branch (followed by the source's name: "… in a newer ChatGPT export"; `memfile.importing`)
 OFF_BRANCH = "on another branch of its chat in a newer "
+# why a memory is deleted when Regenerate or Edit and resend took its answer back (kept with
+# `deleted_at` in `archive_reason`; the Archive tab tells it from one the user deleted)
+REPLACED = "replaced by a new answer (Regenerate, or Edit and resend)"
 AUTHORS = {"chatgpt": "ChatGPT", "claude": "Claude", "openwebui": "Open WebUI", "jan": "Jan"}
 
 

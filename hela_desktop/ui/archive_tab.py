@@ -11,20 +11,27 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..store import REPLACED
 from ..words import count
 from .plain import message_box
 from .theme import hint_with_count
 
 
-def removed_counts(episodes: list) -> str:
-    """"2 archived by forgetting · 1 deleted by you" (or "Nothing archived or deleted")."""
-    deleted = sum(1 for e in episodes if e.deleted_at is not None)
-    archived = len(episodes) - deleted
+def removed_counts(episodes: list, reasons: dict | None = None) -> str:
+    """"2 archived by forgetting · 1 deleted by you · 1 replaced by a new answer" (or
+    "Nothing archived or deleted"); `reasons`: the rows' ``archive_reason``."""
+    reasons = reasons or {}
+    replaced = sum(1 for e in episodes
+                   if e.deleted_at is not None and reasons.get(e.id) == REPLACED)
+    deleted = sum(1 for e in episodes if e.deleted_at is not None) - replaced
+    archived = len(episodes) - deleted - replaced
     parts = []
     if archived:
         parts.append(f"{count(archived, 'memory', 'memories')} archived by forgetting")
     if deleted:
         parts.append(f"{count(deleted, 'memory', 'memories')} deleted by you")
+    if replaced:
+        parts.append(f"{count(replaced, 'answer')} replaced by a new one")
     return " · ".join(parts) or "Nothing archived or deleted"
 
 
@@ -83,7 +90,7 @@ class ArchiveTab(QtWidgets.QWidget):
     def show_rows(self, episodes: list, reasons: dict | None) -> None:
         chosen = set(self.selected_ids())
         self.model.set_episodes(episodes, reasons)  # type: ignore[attr-defined]
-        self.count_label.setText(removed_counts(episodes))
+        self.count_label.setText(removed_counts(episodes, reasons))
         sel = self.table.selectionModel()
         for row, e in enumerate(episodes):  # the same memories stay chosen
             if e.id in chosen:

@@ -170,6 +170,7 @@ class MainWindow(WindowChats):
         self.browser.op.connect(self.run_op)
         self.browser.fetch = lambda q: self.run_op("browse", q)
         self.browser.memorySelected.connect(self._on_browser_selected)
+        self.browser.tookBack.connect(self._took_back)
         undo = QtGui.QShortcut(QtGui.QKeySequence.StandardKey.Undo, self.browser)
         undo.setContext(QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
         undo.activated.connect(self.browser.undo_delete)
@@ -265,6 +266,12 @@ class MainWindow(WindowChats):
 
     def is_streaming(self) -> bool:
         return self.client is not None and self.client.streaming
+
+    def _took_back(self, step) -> None:
+        """Undo took back a chat's "Forget …": said under its answer, which still says the
+        memories were deleted, when that chat is open (the status bar says "restored")."""
+        if step.request and step.chat is not None and step.chat == self.current_conv:
+            self.chat.view.add_notice(step.undone())
 
     def run_op(self, name: str, arg=None) -> None:
         """Ask the assistant thread for an operation (`worker_ops.OPS`); its answer comes
@@ -420,7 +427,7 @@ class MainWindow(WindowChats):
         kept = ev.message_id is not None or bool(ev.text)
         if isinstance(ev.forget, dict):  # one step of the undo history, after the others
             self.browser.forgotten([i for i in ev.forget.get("deleted") or []
-                                    if isinstance(i, int)], self._sent_text)
+                                    if isinstance(i, int)], self._sent_text, ev.conversation_id)
         self.statusBar().showMessage(
             ws.forget_line(ev.forget) if isinstance(ev.forget, dict)
             else ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept, ev.failed), 8000)

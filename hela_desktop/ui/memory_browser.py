@@ -16,7 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..prompt import answer_excerpt
 from ..session import BrowseQuery, browse
-from ..store import answered_by
+from ..store import REPLACED, answered_by
 from ..words import count, memory_ref, one_line
 from .archive_tab import ArchiveTab
 from .explain import activity_rows
@@ -100,6 +100,9 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
                 _fmt(e.last_access),
             )[col]
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and e.deleted_at is not None:
+            if self.reasons.get(e.id) == REPLACED:
+                return tip(f"{e.text}\n\nReplaced by a new answer {_fmt(e.deleted_at)} "
+                           "(Regenerate, or Edit and resend).")
             return tip(f"{e.text}\n\nDeleted by you {_fmt(e.deleted_at)}.")
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and e.archived_at is not None:
             why = self.reasons.get(e.id)
@@ -195,6 +198,7 @@ class MemoryBrowser(QtWidgets.QWidget):
     op = QtCore.Signal(str, object)  # forwarded to the assistant thread
     memorySelected = QtCore.Signal(int)
     undoChanged = QtCore.Signal(bool)  # whether a deleted memory can be brought back
+    tookBack = QtCore.Signal(object)  # an undo history `Step` that Undo took back
 
     def __init__(self, store=None, parent=None):
         super().__init__(parent)
@@ -652,9 +656,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.op.emit("delete", e.id)
         self._undo_changed()
 
-    def forgotten(self, ids: list[int], request: str) -> None:
+    def forgotten(self, ids: list[int], request: str, chat: int | None = None) -> None:
         """The chat forgot these memories ("Forget that …"): one step of the undo history."""
-        if self.history.push(MEMORY, ids, request or "Forget") is not None:
+        if self.history.push(MEMORY, ids, request or "Forget", chat) is not None:
             self._undo_changed()
 
     def undo_delete(self) -> None:
@@ -668,6 +672,7 @@ class MemoryBrowser(QtWidgets.QWidget):
     def _take_back(self, step: Step | None) -> None:
         if step is None:
             return
+        self.tookBack.emit(step)
         if step.kind == KNOWLEDGE:
             for kid in step.ids:
                 self.op.emit("knowledge_restore", kid)

@@ -26,12 +26,22 @@ class Step:
     kind: str
     ids: tuple[int, ...]
     request: str = ""  # the chat's "Forget …" message, when the chat did it
+    chat: int | None = None  # the chat it was said in
 
     def done(self) -> str:
         """What happened, for the strip: "Memory #3 deleted." / "Forgot #1 (“Forget…”)."""
         if self.request:
             return f"Forgot {_ids(self.ids)} (“{shorten(self.request, 60)}”)."
         return f"{'Knowledge' if self.kind == KNOWLEDGE else 'Memory'} {_ids(self.ids)} deleted."
+
+    def undone(self) -> str:
+        """What Undo did, for the chat (its answer to "Forget …" still says the memories
+        were deleted: this says they are back)."""
+        what = f"{'Knowledge' if self.kind == KNOWLEDGE else 'Memory'} {_ids(self.ids)}"
+        if self.request:
+            return (f"Undone: “{shorten(self.request, 60)}”. {_ids(self.ids)} "
+                    f"{'is' if len(self.ids) == 1 else 'are'} back and recalled again.")
+        return f"{what} brought back."
 
     def undo_text(self) -> str:
         """What Undo will do, for the menu: "Undo delete memory #3" / "Undo forget “…”"."""
@@ -50,11 +60,11 @@ class UndoHistory:
     def __init__(self) -> None:
         self.steps: list[Step] = []
 
-    def push(self, kind: str, ids, request: str = "") -> Step | None:
+    def push(self, kind: str, ids, request: str = "", chat: int | None = None) -> Step | None:
         ids = tuple(int(i) for i in ids)
         if not ids:
             return None
-        step = Step(kind, ids, request)
+        step = Step(kind, ids, request, chat)
         self.steps.append(step)
         return step
 

@@ -27,6 +27,7 @@ from typing import Any
 from ..backups import delete_chat_in_backups
 from ..edges import GraphNode
 from ..session import browse, conversation_event, conversations_event
+from ..store import REPLACED
 
 
 class OpCancelled(Exception):
@@ -139,7 +140,7 @@ def _rewind(w, a, arg) -> list[int]:
     cid, mid = arg
     result = a.store.delete_messages_from(int(cid), int(mid))
     for eid in result:  # the memories of answers taken back (restorable)
-        a.engine.delete_episode(int(eid))
+        a.engine.delete_episode(int(eid), REPLACED)
     w.update.emit(conversation_event(a.store, int(cid), reason="rewind"))
     w.update.emit(conversations_event(a.store))
     return result
