@@ -355,7 +355,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         facts = f" · {n_kn:,} fact{'' if n_kn == 1 else 's'}" if n_kn else ""
         n_learned = int(new.is_learned().sum())
         learned = f" ({n_learned:,} learned)" if n_learned else ""
-        self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links{learned}")
+        self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links{learned}",
+                                 f"{shown}{facts} · {n_edges:,} links", shown,
+                                 f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}", f"{n_ep:,}")
         self.legend.has_edges = bool(n_edges)
         self.legend.arrange()
         self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")
