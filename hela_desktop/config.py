@@ -112,7 +112,9 @@ class GateParams:
 
     Similarities are plain cosines of the embedder (absolute, not relative to the pool).
     A question about the user's own life (first person or a date of their calendar) needs
-    ``personal_min``; any other request (a task, a general question) ``general_min``.  A
+    ``personal_min``; a message about it that only tells (asks nothing: "I work as a nurse
+    at the city hospital.") needs ``same_subject_min``, a memory on its own subject; any
+    other request (a task, a general question) ``general_min``.  A
     memory must also be within ``relative_margin`` of the best statement; a memory whose
     user words hold no statement (only a request or question) never enters.  A keyword the
     memory shares with the message lowers its bar by ``keyword_relief``.  A statement that

@@ -182,6 +182,14 @@ def corrects(text: str) -> bool:
     return bool(_CORRECTS.search(text))
 
 
+def only_tells(text: str) -> bool:
+    """Does `text` tell something and ask nothing ("I work as a nurse at the city
+    hospital.", "Big news: I'm on day shifts from next month!")?  Such a message asks the
+    model for no more than a reply."""
+    kinds = [_sentence_kind(s) for s in sentences(text)]
+    return "tell" in kinds and "ask" not in kinds
+
+
 def statements(text: str) -> list[str]:
     """The sentences of `text` that state something."""
     return [s for s in sentences(text) if is_statement_sentence(s)]

@@ -109,7 +109,12 @@ class RelevanceGate:
         # the best evidence the message has, an imported answer that may enter included: a
         # weak statement is not let in beside a close answer it is far behind
         best = max((s for s, st, _, _, h in info.values() if st or h), default=-1.0)
-        bar = F.evidence_bar(personal, best, p.personal_min, p.general_min, p.relative_margin)
+        # a message that only tells ("I work as a nurse at the city hospital.") asks for no
+        # more than a reply: a memory must be about the same subject (`same_subject_min`);
+        # at 0.15 "Ana's wedding" came in at 0.157 and the answer congratulated the user
+        floor = max(p.personal_min, p.same_subject_min) if facts.only_tells(message) \
+            else p.personal_min
+        bar = F.evidence_bar(personal, best, floor, p.general_min, p.relative_margin)
         # a memory naming what the message names: the message is about that part of the
         # user's life, so it needs no more than a personal question's bar
         named_bar = F.evidence_bar(True, best, p.named_min, p.general_min, p.relative_margin)

@@ -286,6 +286,43 @@ def test_gate_keeps_memories_out_of_tasks_and_lets_planted_facts_in(make_assista
     assert mems == []
 
 
+def test_a_message_that_only_tells_recalls_only_its_own_subject(make_assistant):
+    """QA pass 18: "I work as a nurse at the city hospital." let in "My sister Ana is
+    getting married in Lisbon…" at similarity 0.157 (a personal message's floor, 0.15), and
+    the model answered "I'm so glad you're celebrating your sister's wedding today!".  A
+    message that only tells asks for no more than a reply: a memory must be about the same
+    subject (`same_subject_min`, 0.3), or share a name with it.  A question keeps the low
+    floor."""
+    from hela_desktop.gate import RelevanceGate
+
+    a = make_assistant()
+    ana, novels = a.engine.add_episodes([
+        NewEpisode("My sister Ana is getting married in Lisbon on 14 June.",
+                   created_at=T0 - 9 * DAY),
+        NewEpisode("I love reading mystery novels.", created_at=T0 - 8 * DAY)])
+    gate = RelevanceGate(a.engine, a.settings.gate)
+
+    def admitted(message: str) -> dict[int, float]:
+        qv = a.engine.embed_query(message)
+        res = gate.admit(message, a.engine.retrieve(message, query_vec=qv, now=T0), qv)
+        return {r.episode_id: r.extra["similarity"] for r in res.admitted}
+
+    assert facts.only_tells("I got moved onto day shifts at the hospital. Thanks!")
+    assert not facts.only_tells("I got moved onto day shifts. What should I eat before work?")
+    assert not facts.only_tells("Thanks!")
+    nurse = "I work as a nurse at the city hospital."
+    sims = dict(a.engine.most_similar(a.engine.embed_query(nurse), 5))
+    assert all(a.settings.gate.personal_min <= sims[i] < 0.3 for i in (ana, novels))
+    assert admitted(nurse) == {}  # both passed a personal question's floor
+    # the same subject comes in
+    (shift,) = a.engine.add_episodes([NewEpisode(
+        "I work night shifts at the hospital, mostly in the emergency ward.",
+        created_at=T0 - 7 * DAY)])
+    assert set(admitted("I got moved onto day shifts at the hospital.")) == {shift}
+    # a name it shares still brings its memories ("Ana" is the same part of the user's life)
+    assert ana in admitted("Ana sent me the seating plan.")
+
+
 def test_association_through_a_shared_name(make_assistant):
     a = make_assistant()
     e1, e2, e3 = a.engine.add_episodes([
