@@ -52,3 +52,10 @@ def one_line(text: str) -> str:
             out += " " if out[-1] in ".!?:;…)\"”'’»" else " — "
         out += p
     return out
+
+
+def sentence(text: str) -> str:
+    """`text` ended as a sentence: "connection refused" → "connection refused.", and a text
+    that ends with "?", "!" or "." as it is."""
+    text = text.strip()
+    return text if not text or text[-1] in ".?!…" else text + "."

@@ -3,6 +3,7 @@ wrong.  Real widgets on Qt's offscreen platform."""
 
 from __future__ import annotations
 
+import pytest
 import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
 
 
@@ -28,3 +29,42 @@ def test_a_narrow_stats_line_shows_a_shorter_form_before_it_cuts(qtbot):
     assert label.minimumSizeHint().width() >= widths[3]
     label.setText("plain")  # one form: as before
     assert label.shown_text(1) == "plain" and label.shorter == ()
+
+
+@pytest.mark.gui
+def test_ctrl_n_while_an_answer_is_written_stops_it_and_opens_a_new_chat(qtbot, tmp_path, llm,
+                                                                        embedder):
+    """Ctrl+N (and "+ New") did nothing while an answer was written, without a word: the
+    action was greyed, and the chat list said nothing of why (QA pass 18).  Now it stops
+    the answer (what it wrote is kept, marked interrupted) and opens a new chat once it
+    has ended; the chat list holds still meanwhile and says why."""
+    pytest.importorskip("pytestqt")
+    from test_ui_app import _ui_settings, _wait
+
+    from hela_desktop.store import Store
+    from hela_desktop.ui.main_window import MainWindow
+
+    s = _ui_settings()
+    s.max_answer_tokens = 400
+    w = MainWindow(tmp_path / "data", s, assistant_kwargs={"llm": llm, "embedder": embedder},
+                   idle_scheduler=False)
+    qtbot.addWidget(w)
+    w.show()
+    _wait(qtbot, lambda: w.model_ready and w.embedder_ready, 120)
+    w.send("Write a very long essay about ships and the sea.")
+    _wait(qtbot, lambda: w.timeline.n_tokens >= 3, 120)
+    assert w.act_new.isEnabled() and w.conversations.new_button.isEnabled()
+    assert not w.conversations.list.isEnabled()
+    assert "once the answer ends" in w.conversations.body.toolTip()
+    w.act_new.trigger()
+    assert w.statusBar().currentMessage().startswith("Stopping the answer")
+    _wait(qtbot, lambda: not w.is_streaming() and w.current_conv is None, 60)
+    assert w.chat.title.text() == "<b>New chat</b>" and w.chat.view.entries == []
+    assert w.conversations.list.isEnabled() and w.conversations.body.toolTip() == ""
+    with Store(tmp_path / "data") as reader:
+        chats = reader.conversations()
+        assert len(chats) == 1  # the chat answered; the new one is not stored until used
+        msgs = reader.messages(chats[0]["id"])
+    assert [m["role"] for m in msgs] == ["user", "assistant"]
+    assert msgs[1]["interrupted"] and msgs[1]["content"]
+    w.close()

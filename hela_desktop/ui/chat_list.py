@@ -170,6 +170,11 @@ class ConversationList(QtWidgets.QWidget):
         head.addStretch(1)
         head.addWidget(self.new_button)
         lay.addLayout(head)
+        # what an answer being written holds still (`set_busy`): all but "+ New"
+        self.body = QtWidgets.QWidget()
+        outer, lay = lay, QtWidgets.QVBoxLayout(self.body)
+        lay.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.body, 1)
         # with hundreds of imported chats, finding one by its title
         self.filter = QtWidgets.QLineEdit()
         self.filter.setPlaceholderText("Search chats…")
@@ -264,6 +269,15 @@ class ConversationList(QtWidgets.QWidget):
             self.list.setCurrentIndex(self.model.index(row, 0))
         self._silent = False
         self._enable(row >= 0)
+
+    def set_busy(self, busy: bool) -> None:
+        """An answer is being written: the chats hold still (switching mid-answer would be
+        confusing), and say why; "+ New" stays, and stops the answer first."""
+        self.body.setEnabled(not busy)
+        self.body.setToolTip("Chats can be opened, renamed or deleted once the answer ends "
+                             "(Esc stops it)." if busy else "")
+        self.new_button.setToolTip("New chat (Ctrl+N): stops the answer being written, "
+                                   "keeping what it wrote" if busy else "New chat (Ctrl+N)")
 
     def _enable(self, has: bool) -> None:
         self.rename_button.setEnabled(has)

@@ -37,7 +37,7 @@ from .graph_view import GraphView
 from .icon import icon_path
 from .layout_file import KEEP_EVERY_MS, load_positions, save_positions
 from .memory_browser import MemoryBrowser
-from .plain import show_message
+from .plain import RefocusAfterDialogs, show_message
 from .session_qt import SessionSignals
 from .settings_dialog import SettingsDialog, model_advice, model_changed
 from .theme import graph_colors
@@ -81,6 +81,7 @@ class MainWindow(WindowChats):
         self.live_key: int | None = None
         self._pending: list = []
         self._recalls: dict[int, dict] = {}
+        self._after_answer = None  # what to do once the answer being written has ended
         self._offsets: dict[int, list] = {}
         self._resend: tuple[int | None, str] | None = None
         self._sent_text = ""
@@ -171,6 +172,7 @@ class MainWindow(WindowChats):
         self.browser.fetch = lambda q: self.run_op("browse", q)
         self.browser.memorySelected.connect(self._on_browser_selected)
         self.browser.tookBack.connect(self._took_back)
+        self._refocus = RefocusAfterDialogs(self)  # (no window manager: keys after a dialog)
         undo = QtGui.QShortcut(QtGui.QKeySequence.StandardKey.Undo, self.browser)
         undo.setContext(QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
         undo.activated.connect(self.browser.undo_delete)
@@ -267,12 +269,6 @@ class MainWindow(WindowChats):
     def is_streaming(self) -> bool:
         return self.client is not None and self.client.streaming
 
-    def _took_back(self, step) -> None:
-        """Undo took back a chat's "Forget …": said under its answer, which still says the
-        memories were deleted, when that chat is open (the status bar says "restored")."""
-        if step.request and step.chat is not None and step.chat == self.current_conv:
-            self.chat.view.add_notice(step.undone())
-
     def run_op(self, name: str, arg=None) -> None:
         """Ask the assistant thread for an operation (`worker_ops.OPS`); its answer comes
         back through the worker's signals and the session."""
@@ -316,18 +312,6 @@ class MainWindow(WindowChats):
         else:
             self.statusBar().showMessage("Stopping…", 2000)
 
-    def _unsend(self) -> None:
-        """Undo a send that stored nothing: the bubbles go, the message goes back into the
-        input box (unless the user has typed something new there)."""
-        self._pending.clear()
-        self.chat.view.discard_live(with_user=True)
-        if not self.chat.input.toPlainText().strip():
-            self.chat.input.setPlainText(self._sent_text)
-        self.timeline.clear()
-        self.session.end_turn()
-        self._set_streaming(False)
-        self.graph.clear_active()
-
     def _on_turn_status(self, phase: str, done: int, total: int) -> None:
         """Before the first token: say what is happening, with progress where known."""
         if not self.is_streaming():
@@ -343,13 +327,15 @@ class MainWindow(WindowChats):
     def _set_streaming(self, on: bool) -> None:
         self.chat.set_streaming(on)
         self.act_stop.setEnabled(on)
-        self.conversations.setEnabled(not on)  # switching chats mid-answer would be confusing
-        self.act_new.setEnabled(not on)
+        self.conversations.set_busy(on)  # switching chats mid-answer would be confusing
         if on:
             self._flush_timer.start()
         else:
             self.flush_events()
             self._flush_timer.stop()
+            if self._after_answer is not None:  # New chat asked for while it was written
+                QtCore.QTimer.singleShot(0, self._after_answer)
+                self._after_answer = None
 
     @QtCore.Slot(object)
     def _on_event(self, ev) -> None:
@@ -431,24 +417,6 @@ class MainWindow(WindowChats):
         self.statusBar().showMessage(
             ws.forget_line(ev.forget) if isinstance(ev.forget, dict)
             else ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept, ev.failed), 8000)
-
-    def _on_turn_failed(self, msg: str, refused: bool = False) -> None:
-        if refused:  # nothing was stored (a message too long): nothing of it is lost
-            self._unsend()
-            self.chat.view.add_notice(f"Not sent: {msg}. Your message is back in the box.")
-            # the box grew with the message put back: show the notice once laid out
-            QtCore.QTimer.singleShot(0, lambda: self.chat.view._scroll_end(force=True))
-            self.statusBar().showMessage("Not sent — your message is back in the box.", 8000)
-            return
-        self._pending.clear()
-        self.chat.view.end_failed_live()
-        if self.timeline.live and not self.timeline.n_tokens:  # no answer: not "in progress"
-            self.timeline.clear()
-        self.chat.view.add_notice(f"Could not answer: {msg}")  # (after the answer's end:
-        self.statusBar().showMessage(f"Could not answer: {msg}", 15000)  # it was no Stop)
-        self.session.end_turn(failed=msg)
-        self._set_streaming(False)
-        self.graph.clear_active()
 
     # ---- chat basics: zoom, appearance -------------------------------------------------
     def zoom_chat(self, direction: int, *, steps: int | None = None) -> None:

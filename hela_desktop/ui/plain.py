@@ -183,3 +183,35 @@ def find_keys(edit: QtWidgets.QLineEdit, down: Callable[[], None] | None = None)
     """A search or filter box's keys, the same everywhere: Esc clears it (an empty one
     lets Esc through, to stop an answer), Down goes to what it found (`down`)."""
     edit.installEventFilter(_FindKeys(edit, down))
+
+
+class RefocusAfterDialogs(QtCore.QObject):
+    """Give `window` the keyboard back when one of the app's dialogs closes and nothing
+    else took it.  A window manager does this; without one (a bare X server, some kiosk
+    set-ups) the focus went to the screen itself, and Ctrl+N and every other shortcut did
+    nothing until a click in the window.  Only a window of the app that closed while it had
+    the focus triggers it (a dialog, a message box), never a switch to another program:
+    then the window that had the focus is still open."""
+
+    def __init__(self, window: QtWidgets.QWidget):
+        super().__init__(window)
+        self.window = window
+        self.last: QtGui.QWindow | None = None
+        app = QtGui.QGuiApplication.instance()
+        if isinstance(app, QtGui.QGuiApplication):
+            app.focusWindowChanged.connect(self._changed)
+
+    def _changed(self, win: QtGui.QWindow | None) -> None:
+        last, self.last = self.last, win
+        if win is not None or last is None:
+            return
+        try:
+            closed = not last.isVisible() and last is not self.window.windowHandle()
+        except RuntimeError:  # the dialog is gone with its window
+            closed = True
+        if closed:
+            QtCore.QTimer.singleShot(0, self._refocus)
+
+    def _refocus(self) -> None:
+        if QtWidgets.QApplication.activeWindow() is None and self.window.isVisible():
+            self.window.activateWindow()

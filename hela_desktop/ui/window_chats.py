@@ -9,12 +9,14 @@ one concern); `MainWindow` derives from it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui
 
 from ..events import ConversationEvent
 from ..importers.base import author_of
 from ..paths import private_data_dir, write_private_text
+from ..words import sentence
 from . import chat_edit
 from . import window_status as ws
 from .chat_list import ConversationList
@@ -32,12 +34,23 @@ class WindowChats(WindowBase):
     _recalls: dict[int, dict]
     _offsets: dict[int, list]
     _resend: tuple[int | None, str] | None
+    _after_answer: Callable[[], None] | None
+    _pending: list
+    _sent_text: str
+    _set_streaming: Callable[[bool], None]
     _rerender_timer: QtCore.QTimer
 
     # ---- chats ------------------------------------------------------------------------
     def new_chat(self) -> None:
-        """Start a new conversation (Ctrl+N)."""
+        """Start a new conversation (Ctrl+N).  While an answer is being written it is
+        stopped first (what it wrote is kept), and the new chat opens once it has ended:
+        before, Ctrl+N did nothing then, without a word."""
         if self.is_streaming():
+            self._after_answer = self.new_chat
+            self.stop()  # (an answer not begun yet: at once, the message back in the box)
+            if self.is_streaming():
+                self.statusBar().showMessage("Stopping the answer (what it wrote is kept), "
+                                             "then a new chat…", 5000)
             return
         self.session.new_chat()
         self._remember_chat(None)
@@ -182,6 +195,48 @@ class WindowChats(WindowBase):
         if answers:
             self.chat.view.copy_message(answers[-1])
             self.statusBar().showMessage("Answer copied.", 2000)
+
+    # ---- a send taken back, a turn that failed, an undo said in the chat -----------------
+    def _unsend(self) -> None:
+        """Undo a send that stored nothing: the bubbles go, the message goes back into the
+        input box (unless the user has typed something new there)."""
+        self._pending.clear()
+        self.chat.view.discard_live(with_user=True)
+        if not self.chat.input.toPlainText().strip():
+            self.chat.input.setPlainText(self._sent_text)
+        self.timeline.clear()
+        self.session.end_turn()
+        self._set_streaming(False)
+        self.graph.clear_active()
+
+    def _on_turn_failed(self, msg: str, refused: bool = False) -> None:
+        """A turn that ended in an error.  `refused`: nothing was stored (a message too
+        long, a model or server that could not be loaded), so the message goes back into
+        the box; else the message is kept in the chat, and Ctrl+R answers it again."""
+        if refused:
+            self._unsend()
+            self.chat.view.add_notice(f"Not sent: {sentence(msg)} Your message is back in "
+                                      "the box.")
+            # the box grew with the message put back: show the notice once laid out
+            QtCore.QTimer.singleShot(0, lambda: self.chat.view._scroll_end(force=True))
+            self.statusBar().showMessage("Not sent — your message is back in the box.", 8000)
+            return
+        self._pending.clear()
+        self.chat.view.end_failed_live()
+        if self.timeline.live and not self.timeline.n_tokens:  # no answer: not "in progress"
+            self.timeline.clear()
+        self.chat.view.add_notice(f"Could not answer: {msg} — your message is kept: press "
+                                  "Ctrl+R (Chat ▸ Regenerate answer) to try again.")
+        self.statusBar().showMessage(f"Could not answer: {msg}", 15000)  # (no Stop)
+        self.session.end_turn(failed=msg)
+        self._set_streaming(False)
+        self.graph.clear_active()
+
+    def _took_back(self, step) -> None:
+        """Undo took back a chat's "Forget …": said under its answer, which still says the
+        memories were deleted, when that chat is open (the status bar says "restored")."""
+        if step.request and step.chat is not None and step.chat == self.current_conv:
+            self.chat.view.add_notice(step.undone())
 
     # ---- the open chat ------------------------------------------------------------------
     def render_conversation(self) -> None:

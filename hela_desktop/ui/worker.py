@@ -220,7 +220,13 @@ class AssistantWorker(QtCore.QObject):
         done = None
         try:
             missing = loader.llm is None
-            a = loader.load_model()  # what is not loaded yet (a model that failed: again)
+            try:
+                a = loader.load_model()  # what is not loaded yet (a model that failed: again)
+            except (ModelError, ServerError) as exc:  # nothing stored: the message goes back
+                if isinstance(exc, ModelError):  # (a server is tried again at the next one)
+                    self._status("failed", str(exc), "model")
+                self.turnFailed.emit(str(exc), True)
+                return
             if missing:  # it failed before (a server that was down, a switch that failed)
                 self._status("ready", info=loader.model_info())
             for ev in a.chat(message, conversation_id, stop=self.stop_event,
