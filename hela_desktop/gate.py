@@ -53,6 +53,9 @@ from .config import GateParams
 from .events import Recall
 from .store import AUTHORS
 
+# under this similarity a memory is "not much related in meaning" to the message (the
+# why-recalled panel's words, `ui.explain.MEANING_WORDS`)
+LOOSE = 0.25
 SAID_AGAIN_MIN = 0.95  # two memories this similar say the same thing: the newer is enough
 
 
@@ -348,7 +351,12 @@ def explain(extra: dict) -> list[str]:
             kind = "a message that names " + " and ".join(f"“{n}”" for n in named[:2])
         elif extra.get("answered_by") and not extra.get("statement"):
             kind = "the subject of this message"
-        out.append(f"Close enough to {kind} to be used (similarity {sim:.2f}, needed {bar:.2f}).")
+        if sim < LOOSE:  # ("not much related in meaning", the panel says just before)
+            out.append(f"Still used: {kind} needs only {bar:.2f} similarity, and it has "
+                       f"{sim:.2f}.")
+        else:
+            out.append(f"Close enough to {kind} to be used (similarity {sim:.2f}, needed "
+                       f"{bar:.2f}).")
     if extra.get("answered_by") and extra.get("answer") and gate in ("evidence", "association"):
         out.append(f"Shown to the model with the start of {extra['answered_by']}'s imported "
                    "answer, as what that assistant said, not as your words.")

@@ -81,17 +81,25 @@ def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_pa
     # the timeline shows the last answer: it recalled nothing, and says so (it said "Send a
     # message…", as for an empty chat, since a stored answer's timeline has no spans)
     assert w.timeline.empty_hint().startswith("No memories were recalled for this answer")
-    links = {f.anchorHref(): (frag, f.toolTip()) for frag, f in _formats(view.document())
+    # "m:<memory>:<the answer's key>": the link knows which answer it is under
+    hrefs = {f.anchorHref().rpartition(":")[0]: f.anchorHref()
+             for _, f in _formats(view.document())
+             if f.isAnchor() and f.anchorHref().startswith("m:")}
+    links = {f.anchorHref().rpartition(":")[0]: (frag, f.toolTip())
+             for frag, f in _formats(view.document())
              if f.isAnchor() and f.anchorHref().startswith("m:")}
     assert set(links) == {f"m:{ids[2]}", f"m:{ids[4]}"}
     assert DOG in links[f"m:{ids[2]}"][1]  # the whole memory in the tooltip
-    # a click shows the memory in the graph
+    # a click shows the memory in the graph, explained as this answer recalled it (QA 18:
+    # the panel explained its latest recall, for another message)
     _wait(qtbot, lambda: len(w.graph.data) >= len(ids), 20)
     w.right_tabs.setCurrentIndex(1)
+    w.graph.recalls[ids[2]] = {"episode_id": ids[2], "text": "a later answer's recall"}
     with qtbot.waitSignal(view.memoryClicked, timeout=2000) as sig:
-        view.anchorClicked.emit(QtCore.QUrl(f"m:{ids[2]}"))
+        view.anchorClicked.emit(QtCore.QUrl(hrefs[f"m:{ids[2]}"]))
     assert sig.args == [ids[2]]
     assert w.right_tabs.currentIndex() == 0 and w.graph.selected == ids[2]
+    assert w.graph.recalls[ids[2]] == used[0]
     w.close()
 
 

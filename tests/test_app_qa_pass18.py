@@ -51,6 +51,10 @@ def test_ctrl_n_while_an_answer_is_written_stops_it_and_opens_a_new_chat(qtbot, 
     qtbot.addWidget(w)
     w.show()
     _wait(qtbot, lambda: w.model_ready and w.embedder_ready, 120)
+    from PySide6 import QtWidgets
+
+    chat_menu = next(m for m in w.menuBar().findChildren(QtWidgets.QMenu) if m.title() == "&Chat")
+    assert chat_menu.actions()[0] is w.act_new  # New chat in the Chat menu too (QA pass 18)
     w.send("Write a very long essay about ships and the sea.")
     _wait(qtbot, lambda: w.timeline.n_tokens >= 3, 120)
     assert w.act_new.isEnabled() and w.conversations.new_button.isEnabled()

@@ -95,6 +95,8 @@ class MessageView(QtWidgets.QTextBrowser):
     tokenHovered = QtCore.Signal(int, int)  # message key, token index (-1, -1: none)
     tokenClicked = QtCore.Signal(int, int)
     memoryClicked = QtCore.Signal(int)  # a memory named under an answer: its episode id
+    # … and the answer it was named under: (episode id, message id or None), just before
+    sourceClicked = QtCore.Signal(int, object)
     regenerateRequested = QtCore.Signal()
     editRequested = QtCore.Signal(int, str)  # n-th user message of the chat (0-based), its text
     paletteChanged = QtCore.Signal()  # bubbles are recoloured; code colours need a re-render
@@ -399,7 +401,7 @@ class MessageView(QtWidgets.QTextBrowser):
         for i, (eid, label, whole) in enumerate(shown):
             if i:
                 cur.insertText(" · ", f)
-            link.setAnchorHref(f"m:{eid}")
+            link.setAnchorHref(f"m:{eid}:{self._live}")  # (the answer it was named under)
             link.setToolTip(tip(f"#{eid} · {whole}", "(click: show it in the graph)"))
             cur.insertText(f"“{label}”", link)
         if more:
@@ -613,8 +615,12 @@ class MessageView(QtWidgets.QTextBrowser):
 
     def _on_anchor_clicked(self, url: QtCore.QUrl) -> None:
         s = url.toString()
-        if s.startswith("m:") and s[2:].isdigit():
-            self.memoryClicked.emit(int(s[2:]))
+        eid, _, key = s[2:].partition(":")
+        if s.startswith("m:") and eid.isdigit():
+            if key.isdigit():
+                mid = (self.msgs.get(int(key)) or {}).get("message_id")
+                self.sourceClicked.emit(int(eid), mid)
+            self.memoryClicked.emit(int(eid))
         elif s.startswith("t:"):
             try:
                 _, k, t = s.split(":")

@@ -361,8 +361,10 @@ class ConversationList(QtWidgets.QWidget):
             return
         cid, formed = int(c["id"]), int(c.get("memories") or 0)
         if formed:
-            said = (f"Its messages are removed. The {count(formed, 'memory', 'memories')} "
-                    "formed in it stay in the memory graph, unless you delete them too.")
+            said = ("Its messages are removed. The memory formed in it stays in the memory "
+                    "graph, unless you delete it too." if formed == 1 else
+                    f"Its messages are removed. The {formed:,} memories formed in it stay "
+                    "in the memory graph, unless you delete them too.")
         else:  # nothing to take along: no choice to offer
             said = "Its messages are removed. No memories were formed in it."
         box = message_box(QtWidgets.QMessageBox.Icon.Question, "Delete chat",

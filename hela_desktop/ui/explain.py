@@ -8,11 +8,12 @@ import html
 import time
 
 from ..events import ReflectionEvent
+from ..gate import LOOSE
 from ..words import count
 from .graph_model import LEARNED_MIN
 
 MEANING_WORDS = ((0.6, "very close in meaning to"), (0.4, "close in meaning to"),
-                 (0.25, "loosely related to"))
+                 (LOOSE, "loosely related to"))
 
 
 def _f(recall: dict, key: str, default: float = 0.0) -> float:

@@ -184,6 +184,7 @@ class MainWindow(WindowChats):
         self.timeline.tokenHovered.connect(self.links.timeline_token_hovered)
         self.timeline.tokenClicked.connect(self.links.timeline_token_clicked)
         self.timeline.memoryClicked.connect(self._show_in_graph)
+        self.chat.view.sourceClicked.connect(self._recall_of_answer)
         self.chat.view.memoryClicked.connect(self._show_in_graph)
 
         self.right_tabs = QtWidgets.QTabWidget()
@@ -455,6 +456,12 @@ class MainWindow(WindowChats):
             self.browser.edit_knowledge(item)
         elif action == "delete":
             self.browser.delete_knowledge(item)
+
+    def _recall_of_answer(self, nid: int, message_id) -> None:
+        """A memory clicked under an answer: explained as that answer recalled it."""
+        r = ws.recall_in(self.session.messages, message_id, int(nid))
+        if r is not None:
+            self.graph.recalls[int(nid)] = r
 
     def _show_in_graph(self, nid: int) -> None:
         """A memory named under an answer or in the timeline: selected in the graph, or,

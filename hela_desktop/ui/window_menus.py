@@ -45,6 +45,8 @@ def build_menus(w: WindowBase, jobs: FileJobs) -> None:
     w.act_reflect = add_action(w, e, "&Reflect now (consolidate and forget)", w.consolidate_now, None,
                                "Distil knowledge from busy memory hubs and archive stale, isolated memories")
     c = mb.addMenu("&Chat")
+    c.addAction(w.act_new)  # (also in File: where a chat begins is looked for in both)
+    c.addSeparator()
     w.act_send = add_action(w, c, "&Send", lambda: w.chat._submit(w.chat.input.toPlainText().strip()))
     w.act_stop = add_action(w, c, "S&top answer", w.stop, "Esc")
     w.act_stop.setEnabled(False)

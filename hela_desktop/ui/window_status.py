@@ -251,6 +251,16 @@ def recalls_of(stats: dict) -> list[dict]:
         if isinstance(mems, list) else []
 
 
+def recall_in(messages: list[dict], message_id: int | None, eid: int) -> dict | None:
+    """Why answer `message_id` recalled memory `eid` (its stored recall), or None: what the
+    why-recalled panel explains for a memory clicked under that answer (it explained the
+    memory's latest recall, for another message)."""
+    m = next((m for m in messages if message_id is not None and m.get("id") == message_id),
+             None)
+    return None if m is None else next(
+        (r for r in recalls_of(stats_of(m)) if r["episode_id"] == eid), None)
+
+
 
 
 def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
