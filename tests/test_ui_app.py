@@ -295,6 +295,11 @@ def test_missing_model_dialog_browsing_history_files_and_reload(qtbot, seeded_di
     # sending without a model explains what to do instead of failing silently
     w.send("hello?")
     assert w.last_message[0] == "No language model" and not w.is_streaming()
+    from PySide6 import QtWidgets
+
+    # one box about the model, not the load failure's and this one stacked (QA pass 18)
+    qtbot.waitUntil(lambda: [b.windowTitle() for b in w.findChildren(QtWidgets.QMessageBox)
+                             if b.isVisible()] == ["No language model"], timeout=5000)
 
     # browsing works without the chat model (the rows come from the assistant thread)
     reader = Store(seeded_dir)  # the test's own look at the database

@@ -283,6 +283,8 @@ class MainWindow(WindowChats):
         if not text or self.is_streaming() or self.client is None:
             return
         if self.model_error and not self.model_ready and self.settings.backend != "server":
+            if self._model_box is not None:  # one box about it, not two stacked (QA 18)
+                self._model_box.close()
             self.message("warning", "No language model",  # (a server is tried again)
                          f"HeLa cannot answer yet: {self.model_error}\n\n"
                          "Choose a model in Settings (Ctrl+,). You can still browse your memories.")
