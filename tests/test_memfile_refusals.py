@@ -506,3 +506,27 @@ def test_a_json_file_that_is_not_json_is_refused_not_taken_as_notes(target, tmp_
     notes = tmp_path / "notes.txt"
     notes.write_bytes(b"hello world, this is plain text")
     assert import_file(target, notes).added["episodes"] == 1
+
+
+def test_a_long_paragraph_is_imported_in_pieces_the_embedder_reads_whole(target, tmp_path):
+    """QA pass 18: a 1.5 MB single line imported as one memory, recalled by its start alone
+    (the embedder reads about 1,000 characters) and named under answers.  A paragraph over
+    1,000 characters is stored in pieces of at most that, ended at sentence ends."""
+    from hela_desktop.memfile.readers import PIECE_CHARS, pieces
+
+    sentences = [f"Sentence number {i} is about the garden and the shed." for i in range(70)]
+    long = " ".join(sentences)  # about 3,800 characters, one line
+    f = tmp_path / "notes.txt"
+    f.write_text(f"A short note about tea.\n\n{long}\n", encoding="utf-8")
+    rep = import_file(target, f)
+    texts = [e.user_text for e in target.list_episodes(limit=-1, order="created",
+                                                       descending=False)]
+    parts = pieces(long)
+    assert rep.added["episodes"] == 1 + len(parts) and len(parts) == 4
+    assert all(len(p) <= PIECE_CHARS and p.endswith("shed.") for p in parts)
+    assert " ".join(parts) == long and set(parts) <= set(texts)
+    assert "A short note about tea." in texts
+    # no sentence end: cut at a space in the second half; no space: at the limit
+    assert [len(p) for p in pieces("word " * 500)] == [999, 999, 499]
+    assert [len(p) for p in pieces("x" * 2500)] == [1000, 1000, 500]
+    assert pieces("  short  ") == ["short"] and pieces("") == []

@@ -495,7 +495,10 @@ class _PlainSource(_Source):
                 s(text)
             except _Bad as bad:
                 raise _Bad(bad.what, where) from None
-            yield where, _plain_episode(_plain_uid("t", text), text, self.now, 0.0, None)
+            parts = pieces(text)
+            for n, part in enumerate(parts, 1):
+                yield (where if len(parts) == 1 else f"{where}, part {n}"), _plain_episode(
+                    _plain_uid("t", part), part, self.now, 0.0, None)
 
         # a line is read at most `cap` bytes at a time: one endless line never fills memory
         cap = 4 * self.limits.max_text_chars + 4
@@ -529,4 +532,27 @@ class _PlainSource(_Source):
 
 
 # headings, horizontal rules and front-matter fences are not memories
+# about what the embedder reads of a memory (all-MiniLM-L6-v2: 256 word pieces): a longer
+# paragraph would be recalled by its start alone, and fill a prompt's memory budget at once
+PIECE_CHARS = 1000
+_BREAKS = (re.compile(r"[.!?…][\"')\]]*\s+|\n"), re.compile(r"\s+"))
+
+
+def pieces(text: str, limit: int = PIECE_CHARS) -> list[str]:
+    """`text` in pieces of at most `limit` characters, each ended at the last sentence end
+    in its second half (else at a space there, else cut at `limit`)."""
+    out = []
+    text = text.strip()
+    while len(text) > limit:
+        cut = limit
+        for brk in _BREAKS:
+            ends = [m.end() for m in brk.finditer(text, limit // 2, limit + 1)]
+            if ends:
+                cut = ends[-1]
+                break
+        out.append(text[:cut].strip())
+        text = text[cut:].strip()
+    return [p for p in out + [text] if p]
+
+
 _MD_SKIP = re.compile(r"\s{0,3}(#{1,6}(\s.*)?|([-*_]\s*){3,}|---)\s*\Z")
