@@ -72,3 +72,43 @@ def test_ctrl_n_while_an_answer_is_written_stops_it_and_opens_a_new_chat(qtbot, 
     assert [m["role"] for m in msgs] == ["user", "assistant"]
     assert msgs[1]["interrupted"] and msgs[1]["content"]
     w.close()
+
+
+@pytest.mark.gui
+def test_each_chat_keeps_its_own_unsent_message(qtbot, tmp_path):
+    """The message box was one for every chat: a half-typed message followed the user into
+    other chats (QA pass 18, c10a/c10b.png).  Each chat keeps what was left unsent in it
+    while the app runs."""
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.store import Store
+
+    with Store(tmp_path / "data") as st:
+        a, b = st.add_conversation("Garden"), st.add_conversation("Trip")
+        for cid in (a, b):
+            st.add_message(cid, "user", "Hello")
+            st.add_message(cid, "assistant", "Hi.")
+    w = _window(qtbot, tmp_path / "data")
+    _wait(qtbot, lambda: len(w.conversations.chats()) == 2, 20)
+
+    def pick(cid: int) -> None:
+        w.conversations.selected.emit(cid)
+        _wait(qtbot, lambda: w.current_conv == cid and w.session.title in ("Garden", "Trip"), 20)
+        qtbot.wait(50)
+
+    pick(a)
+    w.chat.input.setPlainText("Half-typed about the garden")
+    pick(b)
+    assert w.chat.input.toPlainText() == ""
+    w.chat.input.setPlainText("For the trip")
+    pick(a)
+    assert w.chat.input.toPlainText() == "Half-typed about the garden"
+    w.new_chat()
+    assert w.chat.input.toPlainText() == ""
+    w.chat.input.setPlainText("A new thought")
+    pick(b)
+    assert w.chat.input.toPlainText() == "For the trip"
+    w.new_chat()
+    assert w.chat.input.toPlainText() == "A new thought"
+    w.close()

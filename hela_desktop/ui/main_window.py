@@ -82,6 +82,8 @@ class MainWindow(WindowChats):
         self._pending: list = []
         self._recalls: dict[int, dict] = {}
         self._after_answer = None  # what to do once the answer being written has ended
+        self._drafts: dict[int | None, str] = {}
+        self._draft_for: int | None = None
         self._offsets: dict[int, list] = {}
         self._resend: tuple[int | None, str] | None = None
         self._sent_text = ""

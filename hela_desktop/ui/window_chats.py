@@ -35,6 +35,8 @@ class WindowChats(WindowBase):
     _offsets: dict[int, list]
     _resend: tuple[int | None, str] | None
     _after_answer: Callable[[], None] | None
+    _drafts: dict[int | None, str]  # each chat's unsent message (None: a new chat)
+    _draft_for: int | None  # the chat being opened from the list, whose draft comes back
     _pending: list
     _sent_text: str
     _set_streaming: Callable[[bool], None]
@@ -52,8 +54,10 @@ class WindowChats(WindowBase):
                 self.statusBar().showMessage("Stopping the answer (what it wrote is kept), "
                                              "then a new chat…", 5000)
             return
+        self._keep_draft()
         self.session.new_chat()
         self._remember_chat(None)
+        self._take_draft(None)
         self.conversations.clear_current()
         self.chat.view.show_empty()
         self.chat.set_title("New chat")
@@ -73,7 +77,24 @@ class WindowChats(WindowBase):
     def _on_conversation_selected(self, cid: int) -> None:
         if cid < 0 or self.is_streaming() or cid == self.current_conv:
             return
+        self._keep_draft()
+        self._draft_for = int(cid)  # its own draft comes back once it is open
         self.open_conversation(cid)
+
+    # ---- each chat its own unsent message (while the app runs) --------------------------
+    def _keep_draft(self) -> None:
+        """The open chat's unsent message is kept for it when another chat is opened: the
+        box was one for all chats, and a half-typed message followed the user."""
+        text = self.chat.input.toPlainText()
+        if text.strip():
+            self._drafts[self.current_conv] = text
+        else:
+            self._drafts.pop(self.current_conv, None)
+
+    def _take_draft(self, cid: int | None) -> None:
+        """Chat `cid` is open now: the box holds what was left unsent in it."""
+        self.chat.input.setPlainText(self._drafts.pop(cid, ""))
+        self.chat.input.moveCursor(QtGui.QTextCursor.MoveOperation.End)
 
     def _on_conversation(self, ev: ConversationEvent | None) -> None:
         if ev is None or ev.reason == "turn":
@@ -84,6 +105,9 @@ class WindowChats(WindowBase):
             self._remember_chat(ev.conversation_id)
             self.refresh_conversations()
             self.render_conversation()
+            if self._draft_for == ev.conversation_id:
+                self._draft_for = None
+                self._take_draft(ev.conversation_id)
             words = self.conversations.filter.text().split()
             if words:  # opened from the chat search: where it says so
                 self.chat.view.show_found(max(words, key=len))
