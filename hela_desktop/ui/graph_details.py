@@ -62,6 +62,7 @@ class GraphDetailsMixin:
     selected: int | None
     active: dict[int, float]
     recalls: dict[int, dict]
+    recalled_for: dict[int, int]
     outside: dict[int, dict]  # memories the graph does not hold, read to explain them
     loaded: bool  # a snapshot has come
     recall_details: bool
@@ -135,13 +136,15 @@ class GraphDetailsMixin:
                 else STILL_LOADING) + f"</p><p><a href='memories:{node_id}'>Show it in "
                 "Memories</a></p>")
         recall = self.recalls.get(node_id) or n.get("last_recall")
+        mid = self.recalled_for.get(node_id) if node_id in self.recalls else None
+        why = f"Why message #{mid} recalled it" if mid is not None else "Why it was last recalled"
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""
         active = " · <b>active now</b>" if node_id in self.active else ""
         show_html(self.details,
             f"<h3>{kind} #{node_id}</h3>"
             f"<p class='muted'>Created {fmt_time(n.get('created_at'))} · recalled "
             f"{int(n.get('access_count') or 0)}× · last used {fmt_time(n.get('last_access'))}{pinned}{active}</p>"
-            f"{text}<h4>Why it was last recalled</h4>"
+            f"{text}<h4>{why}</h4>"
             f"{recall_html(recall, self.label_of, details=self.recall_details)}"
             f"{nb_part}")
 

@@ -91,6 +91,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self._ask_timer.timeout.connect(self._ask_engine)
         self.selected: int | None = None
         self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
+        self.recalled_for: dict[int, int] = {}  # … or from this stored answer (message id)
         self.outside: dict[int, dict] = {}  # a memory beyond the graph, explained (show_outside)
         self.loaded = False  # a snapshot has come: what is not drawn now is beyond the graph
         self.wanted: int | None = None  # chosen before the graph was drawn: chosen once it is
@@ -427,6 +428,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
                 self.leaving.pop(i, None)
         if recalls:
             self.recalls.update({int(k): v for k, v in recalls.items()})
+            for k in recalls:
+                self.recalled_for.pop(int(k), None)
         self._recompute_visibility()
         if self.focus_mode and not self._user_moved_view:
             self.fit(user=False)  # follow the active neighbourhood as it changes
@@ -584,6 +587,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.outside, self.wanted, self.loaded, self.kept = {}, None, False, {}
         self.topic_bucket = np.zeros(0, dtype=np.int64)  # (ids repeat across folders)
         self.recalls.clear()
+        self.recalled_for.clear()
         self.highlighted = set()
         self.active.clear()
         self.leaving.clear()

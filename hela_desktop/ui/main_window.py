@@ -466,6 +466,7 @@ class MainWindow(WindowChats):
         r = ws.recall_in(self.session.messages, message_id, int(nid))
         if r is not None:
             self.graph.recalls[int(nid)] = r
+            self.graph.recalled_for[int(nid)] = int(message_id)
 
     def _show_in_graph(self, nid: int) -> None:
         """A memory named under an answer or in the timeline: selected in the graph, or,
