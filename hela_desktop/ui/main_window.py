@@ -339,7 +339,7 @@ class MainWindow(WindowChats):
             self.flush_events()
             self._flush_timer.stop()
             if self._after_answer is not None:  # New chat asked for while it was written
-                QtCore.QTimer.singleShot(0, self._after_answer)
+                QtCore.QTimer.singleShot(0, self, self._after_answer)
                 self._after_answer = None
 
     @QtCore.Slot(object)

@@ -210,7 +210,7 @@ class RefocusAfterDialogs(QtCore.QObject):
         except RuntimeError:  # the dialog is gone with its window
             closed = True
         if closed:
-            QtCore.QTimer.singleShot(0, self._refocus)
+            QtCore.QTimer.singleShot(0, self, self._refocus)
 
     def _refocus(self) -> None:
         if QtWidgets.QApplication.activeWindow() is None and self.window.isVisible():

@@ -268,7 +268,8 @@ class ChatKeepsItsWidth(QtCore.QObject):
         kind = ev.type()
         if kind == QtCore.QEvent.Type.Resize or (
                 kind == QtCore.QEvent.Type.LayoutRequest and self._least_right() != self._right_min):
-            QtCore.QTimer.singleShot(0, self.apply)  # once the splitter has shared it out
+            # once the splitter has shared it out (not after it is gone: the window closed)
+            QtCore.QTimer.singleShot(0, self, self.apply)
         return False
 
     def apply(self) -> None:
