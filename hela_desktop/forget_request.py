@@ -272,18 +272,18 @@ def answer(done: Forgotten) -> str:
                 f"ones you mean:\n\n{_listed(done.maybe)}")
     parts = []
     if done.deleted:
-        one = len(done.deleted) == 1
+        one = len(done.deleted) + len(done.asked) == 1
         cmd = (f"hela-desktop memories restore {done.deleted[0][0]}" if one
                else "hela-desktop memories restore ID")
         it = "it" if one else "them"
-        parts.append(f"Deleted {'this memory' if one else 'these memories'}, so I won't "
-                     f"recall {it} again:\n\n{_listed(done.deleted)}")
+        few = len(done.deleted) == 1
+        parts.append(f"Deleted {'this memory' if few else 'these memories'}, so I won't "
+                     f"recall {'it' if few else 'them'} again:\n\n{_listed(done.deleted)}")
         if done.asked:
             few = len(done.asked) == 1
             parts.append(f"Also deleted {'a question' if few else 'questions'} you asked "
                          f"about it, as my stored answer repeated it:\n\n"
                          f"{_listed(done.asked)}")
-            one, it = False, "them"
         parts.append(f"To bring {it} back: Edit ▸ Undo, or Memories ▸ Archive ▸ Restore "
                      f"(or `{cmd}`{'' if one else ' for each'}). Delete for good there "
                      f"erases {it} from the memory file. Chats keep their messages: delete "

@@ -346,7 +346,7 @@ def explain(extra: dict) -> list[str]:
     gate = extra.get("gate")
     if gate == "evidence" and sim is not None and bar is not None:
         kind = "a message about you" if extra.get("personal") else "this request"
-        named = [str(n) for n in extra.get("named") or []]
+        named = [str(n)[:1].upper() + str(n)[1:] for n in extra.get("named") or []]
         if named:
             kind = "a message that names " + " and ".join(f"“{n}”" for n in named[:2])
         elif extra.get("answered_by") and not extra.get("statement"):

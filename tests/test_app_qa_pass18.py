@@ -10,13 +10,14 @@ import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings f
 def test_a_narrow_stats_line_shows_a_shorter_form_before_it_cuts(qtbot):
     """At 900×600 the graph's line "14 memories · 23 links (4 learned)" was cut to "14 …"
     (/work/exp/s17/qa/s31_small_graph.png).  It now shows the longest shorter form that
-    fits ("14 memories · 23 links", "14 memories", "14"), the whole line on hover."""
+    fits ("14 memories · 23 links", "14 memories"), the whole line on hover.  (Not a bare
+    "14": the second pass read it as a number with no meaning.)"""
     from hela_desktop.ui.plain import ElidedLabel
 
     label = ElidedLabel()
     qtbot.addWidget(label)
-    forms = ("14 memories · 23 links (4 learned)", "14 memories · 23 links", "14 memories",
-             "14")
+    forms = ("14 memories · 23 links (4 learned)", "14 memories · 23 links", "14 memories · 2",
+             "14 memories")
     label.setText(*forms)
     fm = label.fontMetrics()
     widths = [fm.horizontalAdvance(f) for f in forms]

@@ -332,7 +332,7 @@ def test_forgetting_a_fact_takes_the_questions_whose_stored_answer_repeats_it(ma
     text = done.text
     assert f"#{ids[1]} “What's my locker code?”" in text and "Also deleted a question" in text
     assert f"#{ids[2]} “I started at a new gym on Elm Street.”" in text
-    assert "To bring them back" in text
+    assert "To bring them back" in text and "memories restore ID` for each" in text
     # Memories search finds the copy the keyword index (the user's words) does not hold
     assert [r.episode_id for r in a.engine.search("4417")] == [ids[2]]
     # both come back together (the window's Undo restores the "deleted" ids)

@@ -376,7 +376,7 @@ def test_a_name_the_message_says_lets_its_memories_in(make_assistant):
     assert by_id[ana].extra["named"] == ["ana"] and not by_id[ana].extra["personal"]
     assert by_id[ana].extra["similarity"] < a.settings.gate.general_min  # under a task's bar
     from hela_desktop.gate import explain
-    assert "a message that names “ana”" in explain(by_id[ana].extra)[0]
+    assert "a message that names “Ana”" in explain(by_id[ana].extra)[0]
     # with the rule off a shared name is only a keyword, and Ana's memory stays out of
     # what the gate lets in for the message (re-retrieval over the answer may bring it in
     # later, when the answer speaks of her: that is not the gate's doing)

@@ -539,15 +539,17 @@ class MessageView(QtWidgets.QTextBrowser):
         menu.addAction("Select all", self.selectAll)
         return menu
 
-    def add_notice(self, text: str, passing: bool = False) -> None:
-        """A muted one-line notice (errors, 'stopped'). `passing`: it is about the last
-        message only ("press Ctrl+R to answer it"), so it goes when the chat moves on."""
+    def add_notice(self, text: str, passing: bool = False, quiet: bool = False) -> None:
+        """A one-line notice (errors, 'stopped'; `quiet`: news, not a fault, in the muted
+        colour). `passing`: it is about the last message only ("press Ctrl+R to answer
+        it"), so it goes when the chat moves on."""
         self._begin()
         cur = QtGui.QTextCursor(self.document())
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
         start = cur.position()
         f = QtGui.QTextCharFormat()
-        f.setForeground(warning_color(self.palette()))
+        f.setForeground(self.palette().color(QtGui.QPalette.ColorRole.PlaceholderText)
+                        if quiet else warning_color(self.palette()))
         cur.insertBlock()
         cur.insertText(text, f)
         self._passing = start if passing else None

@@ -358,7 +358,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         learned = f" ({n_learned:,} learned)" if n_learned else ""
         self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links{learned}",
                                  f"{shown}{facts} · {n_edges:,} links", shown,
-                                 f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}", f"{n_ep:,}")
+                                 f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}")
         self.legend.has_edges = bool(n_edges)
         self.legend.arrange()
         self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")

@@ -189,27 +189,24 @@ class RefocusAfterDialogs(QtCore.QObject):
     """Give `window` the keyboard back when one of the app's dialogs closes and nothing
     else took it.  A window manager does this; without one (a bare X server, some kiosk
     set-ups) the focus went to the screen itself, and Ctrl+N and every other shortcut did
-    nothing until a click in the window.  Only a window of the app that closed while it had
-    the focus triggers it (a dialog, a message box), never a switch to another program:
-    then the window that had the focus is still open."""
+    nothing until a click in the window (Qt reports no focus change then: the dialog's
+    window is watched until it hides).  Only a window of the app that took the focus and
+    then closed triggers it, and only when no window of the app is active: never a switch
+    to another program."""
 
     def __init__(self, window: QtWidgets.QWidget):
         super().__init__(window)
         self.window = window
-        self.last: QtGui.QWindow | None = None
         app = QtGui.QGuiApplication.instance()
         if isinstance(app, QtGui.QGuiApplication):
             app.focusWindowChanged.connect(self._changed)
 
     def _changed(self, win: QtGui.QWindow | None) -> None:
-        last, self.last = self.last, win
-        if win is not None or last is None:
-            return
-        try:
-            closed = not last.isVisible() and last is not self.window.windowHandle()
-        except RuntimeError:  # the dialog is gone with its window
-            closed = True
-        if closed:
+        if win is not None and win is not self.window.windowHandle():
+            win.visibleChanged.connect(self._hidden)  # (again next time: harmless)
+
+    def _hidden(self, visible: bool) -> None:
+        if not visible:
             QtCore.QTimer.singleShot(0, self, self._refocus)
 
     def _refocus(self) -> None:

@@ -260,7 +260,7 @@ class WindowChats(WindowBase):
         """Undo took back a chat's "Forget …": said under its answer, which still says the
         memories were deleted, when that chat is open (the status bar says "restored")."""
         if step.request and step.chat is not None and step.chat == self.current_conv:
-            self.chat.view.add_notice(step.undone())
+            self.chat.view.add_notice(step.undone(), quiet=True)  # (news, not a fault)
 
     # ---- the open chat ------------------------------------------------------------------
     def render_conversation(self) -> None:
