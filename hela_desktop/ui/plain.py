@@ -150,11 +150,9 @@ class ElidedLabel(QtWidgets.QLabel):
                             super().sizeHint().height())
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt's name
-        least = 40  # a few characters, or the whole of the shortest form
-        if self.shorter:
-            least = max(least, self.fontMetrics().horizontalAdvance(self.shorter[-1]) + 4)
-        return QtCore.QSize(min(self.sizeHint().width(), least),
-                            super().minimumSizeHint().height())
+        # a few characters (the window's layouts are made for this least width: in a small
+        # window the shortest form is then cut too, "24 me…")
+        return QtCore.QSize(min(self.sizeHint().width(), 40), super().minimumSizeHint().height())
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt's name
         p = QtGui.QPainter(self)
