@@ -53,7 +53,7 @@ def test_choosing_an_archived_memory_enables_restore_and_restore_brings_it_back(
         asked = []
         b.op.connect(lambda name, arg: asked.append((name, arg)))
         qtbot.mouseClick(b.restore_button, QtCore.Qt.MouseButton.LeftButton)
-        assert asked == [("restore", ids[1])]
+        assert asked == [("restore", [ids[1]])]
 
 
 def test_activity_rows_show_their_whole_sentence(qtbot, tmp_path):

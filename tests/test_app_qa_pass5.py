@@ -132,7 +132,11 @@ def test_a_model_server_that_is_down_is_tried_again_and_no_stop(qtbot, tmp_path,
     def warnings() -> list[str]:
         return [b.windowTitle() for b in w.findChildren(QtWidgets.QMessageBox) if b.isVisible()]
 
-    assert warnings() == ["The language model could not be loaded"]
+    # a server is reached, not loaded (QA pass 18: "The language model could not be loaded"
+    # and "Model: not loaded" in the status bar, with the server down)
+    assert warnings() == ["The model server could not be reached"]
+    assert w.status.model.text() == "Model server: not reachable"
+    assert url in w.status.model.toolTip()
 
     def send(text: str) -> str:
         w.session.last_done = None

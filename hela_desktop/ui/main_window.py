@@ -52,6 +52,7 @@ from .worker import GRAPH_LIMIT, AssistantClient
 FLUSH_MS = 30
 GLOW_AFTER_ANSWER_S = 2.0  # active memories keep glowing briefly after the answer
 MODEL_FAILED = "The language model could not be loaded"
+SERVER_FAILED = "The model server could not be reached"
 
 
 class MainWindow(WindowChats):
@@ -546,8 +547,9 @@ class MainWindow(WindowChats):
 
     def _on_load_failed(self, kind: str, msg: str) -> None:
         if kind == "model":
-            self.status.show_model_failed(msg)
-            self.message("warning", MODEL_FAILED,  # (a reason is worded to follow a colon)
+            server = self.settings.server_url if self.settings.backend == "server" else ""
+            self.status.show_model_failed(msg, server)
+            self.message("warning", SERVER_FAILED if server else MODEL_FAILED,  # (a reason is worded to follow a colon)
                          f"{msg[:1].upper()}{msg[1:]}\n\nYou can still browse, search and "
                          "edit your memories. "
                          + model_advice(self.settings), settings_button=True)
@@ -749,7 +751,7 @@ class MainWindow(WindowChats):
         """A non-blocking message box (the app keeps running behind it; plain text)."""
         box = show_message(self, kind, title, text, self.open_settings if settings_button else None)
         self.last_message = (title, text)
-        if title == MODEL_FAILED:  # it goes once the model is ready (a server came back)
+        if title in (MODEL_FAILED, SERVER_FAILED):  # it goes once the model is ready (a server came back)
             self._model_box = box
             box.destroyed.connect(lambda *_: setattr(self, "_model_box", None))
 

@@ -678,8 +678,7 @@ class MemoryBrowser(QtWidgets.QWidget):
                 self.op.emit("knowledge_restore", kid)
         else:
             self._next_choice = (self.selected_id(), step.ids[0])  # chosen once it is back
-            for eid in step.ids:
-                self.op.emit("restore", eid)
+            self.op.emit("restore", list(step.ids))  # one op: one status line for all
         self._undo_changed()
 
     def undo_text(self) -> str:
@@ -705,8 +704,7 @@ class MemoryBrowser(QtWidgets.QWidget):
     def _restore(self, ids: list[int]) -> None:
         """Restore these (Archive tab): Undo no longer offers to bring them back."""
         self.history.drop(MEMORY, ids)
-        for eid in ids:
-            self.op.emit("restore", eid)
+        self.op.emit("restore", list(ids))
         self._undo_changed()
 
     def _purge(self, ids: list[int]) -> None:

@@ -102,9 +102,11 @@ class WindowStatus:
         elif not on and self.busy_label.text() == REFLECTING:
             self.show_loading("")
 
-    def show_model_failed(self, msg: str) -> None:
-        self.model.setText("Model: not loaded")
-        self.model.setToolTip(plain.tip(msg))
+    def show_model_failed(self, msg: str, server_url: str = "") -> None:
+        """The model could not be loaded, or the model server (`server_url`) not reached:
+        the status bar names which, the reason on hover."""
+        self.model.setText("Model server: not reachable" if server_url else "Model: not loaded")
+        self.model.setToolTip(plain.tip(f"{server_url}\n{msg}" if server_url else msg))
         self.device.setText("—")
 
     def show_model(self, info: dict, load_model: bool) -> None:
@@ -161,7 +163,9 @@ def op_message(name: str, arg) -> tuple[str, int] | None:
     if name == "pin":
         return f"Memory #{arg[0]} {'pinned' if arg[1] else 'unpinned'}.", 4000
     if name == "restore":
-        return f"Memory #{arg} restored.", 4000
+        ids = arg if isinstance(arg, (list, tuple)) else [arg]
+        what = f"Memory #{ids[0]}" if len(ids) == 1 else count(len(ids), "memory", "memories")
+        return f"{what} restored.", 4000
     if name == "delete_conv_memories":
         return ("Chat deleted, with the memories formed in it (Memories ▸ Archive restores "
                 "them).", 6000)

@@ -47,8 +47,10 @@ class Op:
             return [int(i) for i in result or []]
         if self.changes_memory in ("edit", "pin"):
             return [int(arg[0])]
-        if self.changes_memory in ("delete", "restore"):
+        if self.changes_memory == "delete":
             return [int(arg)]
+        if self.changes_memory == "restore":
+            return restore_ids(arg)
         if self.changes_memory in ("purge", "delete_chat"):
             return [int(i) for i in result or []]
         return []
@@ -71,8 +73,15 @@ def _delete(_w, a, arg) -> None:
     a.engine.delete_episode(int(arg))
 
 
+def restore_ids(arg) -> list[int]:
+    """The memories a "restore" op brings back: one ID, or a list (Undo of a step, several
+    chosen in the Archive)."""
+    return [int(i) for i in arg] if isinstance(arg, (list, tuple)) else [int(arg)]
+
+
 def _restore(_w, a, arg) -> None:
-    a.engine.restore_episode(int(arg))
+    for eid in restore_ids(arg):
+        a.engine.restore_episode(eid)
 
 
 def _after(job: Callable[[], Any]) -> None:

@@ -1,0 +1,36 @@
+"""Session 19 (a demanding user's leftovers): what the window got wrong.  Real widgets on
+Qt's offscreen platform, real SQLite files and the real embedder."""
+
+from __future__ import annotations
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+from hela_desktop.store import Store
+
+
+@pytest.mark.gui
+def test_restoring_two_memories_at_once_says_so_once(qtbot, seed_dir, embedder):
+    """Undo of a step that took two memories, or Restore of two rows of the Archive, said
+    "Memory #2 restored." (each restore had its own status line; the last one stayed).  One
+    line now counts them: "2 memories restored."."""
+    from test_deleting import _memories_tab
+    from test_ui_app import _wait
+
+    from hela_desktop.ui.window_status import op_message
+
+    assert op_message("restore", [7])[0] == "Memory #7 restored."
+    assert op_message("restore", 7)[0] == "Memory #7 restored."  # (one ID, as before)
+    folder = seed_dir([("My bank PIN is 4821.", "Noted."), ("My sister Ana lives in Lisbon.", "Nice."),
+                       ("I grow tomatoes on the balcony.", "Lovely.")])
+    reader = Store(folder)
+    w, b = _memories_tab(qtbot, folder, embedder)
+    both = [1, 2]
+    for eid in both:  # as "Forget …" in a chat does: deleted, one step of the undo history
+        reader.set_deleted(eid, True)
+    w.browser.forgotten(both, "Forget my bank and my sister", None)
+    b.undo_delete()
+    _wait(qtbot, lambda: all(reader.episode(i).deleted_at is None for i in both), 20)
+    _wait(qtbot, lambda: "2 memories restored." in w.statusBar().currentMessage(), 10)
+    reader.close()
+    w.close()
