@@ -166,7 +166,7 @@ class Assistant:
     # ---- one turn -----------------------------------------------------------------------
     def chat(self, message: str, conversation_id: int | None = None,
              stop: threading.Event | None = None, *, seed: int | None = None,
-             now: float | None = None,
+             now: float | None = None, said_at: float | None = None,
              on_status: Callable[[str, int, int], None] | None = None) -> Iterator[Event]:
         """Answer `message`, streaming events; persists everything at the end.
 
@@ -174,12 +174,17 @@ class Assistant:
         answer marked as interrupted; the store stays consistent either way.  A stop before
         the first token (even while the prompt is being read) keeps no empty answer.  `now`
         is the time of the turn (epoch seconds; default: the clock), as `bench personal`
-        replays dialogues at their own dates.  `on_status(phase, done, total)` tells what
-        happens before the first token (local model): ``"recalling"`` (0, 0), then
-        ``"reading"`` with prompt tokens read so far.
+        replays dialogues at their own dates.  `said_at`: when the user said it, when that
+        was before the turn (Regenerate answers a message again: it keeps its time, and the
+        memory it forms is dated by it, so it does not pass for news over what was said
+        since).  `on_status(phase, done, total)` tells what happens before the first token
+        (local model): ``"recalling"`` (0, 0), then ``"reading"`` with prompt tokens read
+        so far.
         """
         if not message or not message.strip():
             raise ValueError("empty message: type something to send")
+        if said_at is not None:  # never after the turn itself
+            said_at = min(float(said_at), time.time() if now is None else now)
         if self.settings.profile not in PROFILES:
             raise ValueError(f"unknown retrieval profile {self.settings.profile!r}")
         parts = self.parts()
@@ -191,7 +196,7 @@ class Assistant:
                 self.save_unsaved()
         target = forget_target(message)
         with self.model_lock:
-            turn = self._begin_turn(parts, message, conversation_id, now)
+            turn = self._begin_turn(parts, message, conversation_id, now, said_at)
             if target is not None:  # "Forget that …": the app does it, not the model
                 yield from self._forget(turn, target)
                 return
@@ -226,12 +231,12 @@ class Assistant:
                         forget=done.stats())
 
     def _begin_turn(self, parts: TurnParts, message: str, conversation_id: int | None,
-                    now: float | None) -> Turn:
+                    now: float | None, said_at: float | None = None) -> Turn:
         """A new turn, its conversation opened and the user message stored."""
         from .server_turn import ServerTurnState
 
         local = isinstance(parts.llm, LocalLLM)
-        turn = Turn(parts, message, now, TurnState() if local else ServerTurnState())
+        turn = Turn(parts, message, now, TurnState() if local else ServerTurnState(), said_at)
         turn.open(conversation_id)
         self.turn, self.last_turn = turn, turn.state
         return turn
@@ -292,7 +297,8 @@ class Assistant:
 
     def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,
                  state, swaps, n_tokens, elapsed, now: float | None = None,
-                 user_vec: np.ndarray | None = None) -> DoneEvent:
+                 user_vec: np.ndarray | None = None, said_at: float | None = None
+                 ) -> DoneEvent:
         engine = self.engine
         timeline = [(a, b, ids) for a, b, ids in spans if b > a]
         limit = self.settings.max_answer_tokens
@@ -342,7 +348,8 @@ class Assistant:
                 else:
                     episode_id = engine.add_episode(NewEpisode(
                         user_text=message, assistant_text=answer,
-                        conversation_id=conversation_id, created_at=now))
+                        conversation_id=conversation_id,
+                        created_at=now if said_at is None else said_at))
                 self.store.link_message_episode(message_id, episode_id)
             # Hebbian learning: one step per distinct co-active set of this answer
             seen: set[tuple[int, ...]] = set()

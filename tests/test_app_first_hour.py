@@ -389,10 +389,17 @@ def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, s
     assert "Edit and resend…" in user_menu and "Regenerate answer" not in user_menu
 
     # regenerate: the last answer is replaced, the chat keeps one user message
+    said = reader.messages(cid)[0]["created_at"]
+    qtbot.wait(1100)  # (a second on: a time taken anew would show)
     w.session.last_done = None
     w.regenerate()
     _wait(qtbot, lambda: w.session.last_done is not None, 90)
     msgs = reader.messages(cid)
+    # … and the message keeps its time, and so does the memory it forms (session 19: both
+    # were re-stamped, so a message answered again a week later passed for news over what
+    # had been said since)
+    assert msgs[0]["created_at"] == said < msgs[1]["created_at"] - 1
+    assert reader.episode(w.session.last_done.episode_id).created_at == said
     # (the model's own answer, not the one planted above; it may hold code of its own)
     assert [m["role"] for m in msgs] == ["user", "assistant"]
     assert not msgs[1]["content"].startswith("Here:\n```python\nfor i in range(3):")
@@ -405,6 +412,7 @@ def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, s
     _wait(qtbot, lambda: w.session.last_done is not None, 90)
     msgs = reader.messages(cid)
     assert [m["content"] for m in msgs][0] == "Where does my sister Ana live?" and len(msgs) == 2
+    assert msgs[0]["created_at"] > said + 1  # new words: said now
     assert reader.episode(first_episode).deleted_at is not None
     assert [e["role"] for e in view.entries] == ["user", "assistant"]
     # the Archive tab tells a replaced answer from one the user deleted (session 18: it

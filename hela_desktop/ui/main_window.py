@@ -86,7 +86,7 @@ class MainWindow(WindowChats):
         self._drafts: dict[int | None, str] = {}
         self._draft_for: int | None = None
         self._offsets: dict[int, list] = {}
-        self._resend: tuple[int | None, str] | None = None
+        self._resend: tuple[int | None, str, float] | None = None
         self._sent_text = ""
         self._relocating: set[int] = set()  # memories explained beyond the graph, read again
         self._animate_snapshot = False
@@ -281,8 +281,9 @@ class MainWindow(WindowChats):
             self.client.requestOp.emit(name, arg)
 
     # ---- chat -----------------------------------------------------------------------
-    def send(self, text: str) -> None:
-        """Send a message; the answer streams into the chat, timeline and graph."""
+    def send(self, text: str, said_at: float = 0.0) -> None:
+        """Send a message; the answer streams into the chat, timeline and graph (`said_at`:
+        the message's own time, when Regenerate answers it again)."""
         text = text.strip()
         if not text or self.is_streaming() or self.client is None:
             return
@@ -294,7 +295,7 @@ class MainWindow(WindowChats):
                          "Choose a model in Settings (Ctrl+,). You can still browse your memories.")
             self.chat.input.setPlainText(text)
             return
-        self.chat.view.add_user(text)
+        self.chat.view.add_user(text, said_at or None)
         self.live_key = self.chat.view.begin_assistant()
         self.timeline.begin_live(None, key=self.live_key)  # nothing recalled yet
         self._recalls = {}
@@ -306,7 +307,7 @@ class MainWindow(WindowChats):
             self.chat.view.set_live_status(self.session.loading or "Loading the language model…")
         else:
             self.chat.view.set_live_status("Starting…")
-        self.client.chat(text, self.current_conv)
+        self.client.chat(text, self.current_conv, said_at)
 
     def stop(self) -> None:
         """Stop the answer being written (Esc); the partial answer is kept.  An answer that

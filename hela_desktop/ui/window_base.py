@@ -69,7 +69,7 @@ class WindowBase(QtWidgets.QMainWindow):
     def current_conv(self) -> int | None:
         """The open chat (None: a new chat)."""
         return self.session.current_conv
-    send: Callable[[str], None]
+    send: Callable[..., None]
     stop: Callable[[], None]
     new_chat: Callable[[], None]
     regenerate: Callable[[], None]

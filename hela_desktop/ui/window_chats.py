@@ -33,7 +33,7 @@ class WindowChats(WindowBase):
     conversations: ConversationList
     _recalls: dict[int, dict]
     _offsets: dict[int, list]
-    _resend: tuple[int | None, str] | None
+    _resend: tuple[int | None, str, float] | None
     _after_answer: Callable[[], None] | None
     _drafts: dict[int | None, str]  # each chat's unsent message (None: a new chat)
     _draft_for: int | None  # the chat being opened from the list, whose draft comes back
@@ -112,11 +112,11 @@ class WindowChats(WindowBase):
             if words:  # opened from the chat search: where it says so
                 self.chat.view.show_found(max(words, key=len))
         elif ev.reason == "rewind":
-            conv, text = self._resend or (None, "")
+            conv, text, said_at = self._resend or (None, "", 0.0)
             self._resend = None
             if conv == ev.conversation_id == self.current_conv and text:
                 self.render_conversation()
-                self.send(text)
+                self.send(text, said_at)
 
     def _folder_key(self, what: str) -> str:
         """A QSettings key of this data folder's (the last chat, the unsent message)."""
@@ -196,7 +196,9 @@ class WindowChats(WindowBase):
                 "That answer was HeLa Desktop's own (a request to forget): there is nothing "
                 "to answer again.", 6000)
             return
-        self.resend_from(m["id"], m["content"])
+        # the same words: they keep their time (and the memory they form is dated by it,
+        # not made news over what was said since in other chats)
+        self.resend_from(m["id"], m["content"], float(m.get("created_at") or 0.0))
 
     def _ask_edit_and_resend(self, n: int, text: str) -> None:
         chat_edit.ask_edit_and_resend(self, n, text)  # says what resending takes back
@@ -210,8 +212,10 @@ class WindowChats(WindowBase):
         if 0 <= n < len(users):
             self.resend_from(users[n]["id"], text)
 
-    def resend_from(self, message_id: int, text: str) -> None:
-        self._resend = (self.current_conv, text)
+    def resend_from(self, message_id: int, text: str, said_at: float = 0.0) -> None:
+        """Take back the message `message_id` and all after it, then send `text` (`said_at`:
+        at that message's time; 0: now, an edited message being new words)."""
+        self._resend = (self.current_conv, text, said_at)
         self.run_op("rewind", (self.current_conv, message_id))
 
     def copy_last_answer(self) -> None:

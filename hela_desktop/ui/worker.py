@@ -197,8 +197,8 @@ class AssistantWorker(QtCore.QObject):
             self.loader = None
 
     # ---- chat -----------------------------------------------------------------------
-    @QtCore.Slot(str, object, int)
-    def chat(self, message: str, conversation_id, request: int = 0) -> None:
+    @QtCore.Slot(str, object, int, float)
+    def chat(self, message: str, conversation_id, request: int = 0, said_at: float = 0.0) -> None:
         """Stream one answer; every event goes out through `stream`."""
         from ..llm import ModelError
         from ..server_llm import ServerError
@@ -230,7 +230,7 @@ class AssistantWorker(QtCore.QObject):
             if missing:  # it failed before (a server that was down, a switch that failed)
                 self._status("ready", info=loader.model_info())
             for ev in a.chat(message, conversation_id, stop=self.stop_event,
-                             on_status=self.turnStatus.emit):
+                             said_at=said_at or None, on_status=self.turnStatus.emit):
                 if isinstance(ev, DoneEvent):  # the chat as stored, then the answer's end
                     done = ev
                     self.update.emit(conversation_event(a.store, ev.conversation_id, reason="turn"))
@@ -363,7 +363,7 @@ class AssistantClient(QtCore.QObject):
 
     requestOpen = QtCore.Signal()
     requestLoad = QtCore.Signal(bool)
-    requestChat = QtCore.Signal(str, object, int)
+    requestChat = QtCore.Signal(str, object, int, float)
     requestReload = QtCore.Signal(object)
     requestSettings = QtCore.Signal(object)
     requestOp = QtCore.Signal(str, object)
@@ -396,12 +396,13 @@ class AssistantClient(QtCore.QObject):
     def _on_failed(self, _msg: str, _refused: bool) -> None:
         self.streaming = False
 
-    def chat(self, message: str, conversation_id: int | None) -> None:
+    def chat(self, message: str, conversation_id: int | None, said_at: float = 0.0) -> None:
+        """Ask for an answer (`said_at`: the message's own time, when answered again)."""
         self.streaming = True
         self.worker.stop_event.clear()
         self.worker.touch()
         self.request += 1
-        self.requestChat.emit(message, conversation_id, self.request)
+        self.requestChat.emit(message, conversation_id, self.request, float(said_at))
 
     def stop(self) -> bool:
         """Stop the answer.  Returns True when it had not begun yet (it waited behind model
