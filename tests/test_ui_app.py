@@ -250,6 +250,13 @@ def test_bench_gui_small():
     res = bench_gui(sizes=(300,), frames=3, width=600, height=400)
     r = res["sizes"][300]
     assert r["frame_ms"] > 0 and r["fps"] > 0 and r["edges"] > 300
+    # `bench gui` prints a table, JSON with --json (it printed JSON either way)
+    from hela_desktop.bench.gui import format_gui_report
+
+    table = format_gui_report(res).splitlines()
+    row = next(x for x in table if x.startswith("| 300 |"))
+    assert f"| {r['frame_ms']} / {r['frame_ms_p90']} |" in row and f"| {r['fps']} |" in row
+    assert "not measured (no 2,000-node size)" in table[-2]
 
 
 # --------------------------------------------------------- the real window ----------

@@ -160,6 +160,25 @@ def bench_gui(sizes=(500, 2000, 5000), edges_per_node: int = 5, frames: int = 30
     return out
 
 
+def format_gui_report(r: dict) -> str:
+    """`bench_gui`'s result as `bench gui` prints it (``--json``: the dict itself)."""
+    w, h = r["viewport"]
+    lines = [f"# bench gui (offscreen {w}×{h}, {r['frames']} frames per size; "
+             f"target: {r['target']})", "",
+             "| nodes | edges | edge lines drawn | frame ms p50 / p90 | layout ms | render ms "
+             "| fps | fps, CPU time only |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for x in r["sizes"].values():
+        lines.append(f"| {x['nodes']:,} | {x['edges']:,} | {x['edges_drawn']:,} | "
+                     f"{x['frame_ms']} / {x['frame_ms_p90']} | {x['layout_ms']} | "
+                     f"{x['render_ms']} | {x['fps']} | {x['fps_cpu']} |")
+    said = {True: "met", False: "not met"}
+    met = ("not measured (no 2,000-node size)" if r["meets_target"] is None else
+           f"{said[r['meets_target']]} (CPU time only: {said[bool(r['meets_target_cpu'])]})")
+    lines += ["", f"- target at 2,000 nodes: {met}",
+              f"- load average per core: {r['load_average_per_core']}"]
+    return "\n".join(lines)
+
+
 if __name__ == "__main__":  # pragma: no cover
     import json
 
