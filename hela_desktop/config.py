@@ -212,9 +212,11 @@ class Settings:
         self.reretrieve_every = int(min(20, max(1, self.reretrieve_every)))
         self.max_memories = int(min(15, max(1, self.max_memories)))
         self.lookback_tokens = int(max(4, self.lookback_tokens))
-        self.token_budget = int(max(32, self.token_budget))
         self.swap_time_budget = float(min(100.0, max(0.0, self.swap_time_budget)))
         self.n_ctx = int(min(MAX_N_CTX, max(512, self.n_ctx)))
+        # at most half the context: the message, the chat so far and the answer need the
+        # rest (5,000 with a context of 2,048 left no room, and a turn hung on it)
+        self.token_budget = int(min(max(32, self.token_budget), max(32, self.n_ctx // 2)))
         self.max_answer_tokens = int(min(self.n_ctx // 2, max(1, self.max_answer_tokens)))
         self.n_threads = int(min(256, max(0, self.n_threads)))
         self.n_gpu_layers = int(max(-1, self.n_gpu_layers))

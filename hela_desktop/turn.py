@@ -335,8 +335,8 @@ class Turn:
         if used <= room:
             return 0  # everything may fit
         start = 0  # the first start the drops reach that leaves `oldest` out
-        while start <= oldest:
-            start = _next_start(history, start)
+        while start <= oldest and start < len(history):  # (room < 0: no history at all;
+            start = _next_start(history, start)         # this looped for ever on it)
         return start
 
     def check_length(self) -> None:
@@ -346,6 +346,11 @@ class Turn:
         n_ctx = self.llm.n_ctx
         n = len(self.prompt_tokens([], [], self.message))
         room = n_ctx - s.token_budget - min(s.max_answer_tokens, 64) - 64
+        if room < 64:  # the settings leave no room, whatever the message
+            raise MessageTooLong(
+                f"the room for memories ({s.token_budget} tokens) leaves almost nothing of "
+                f"this model's context ({n_ctx} tokens) for a message and its answer; "
+                "lower \"Room for memories in the prompt\" in Settings ▸ Advanced")
         if n > room:
             raise MessageTooLong(
                 f"message too long: {n} tokens, and this model's context ({n_ctx} "

@@ -539,3 +539,36 @@ def test_a_limit_below_one_says_at_least_one_not_sqlites_largest_integer():
     with pytest.raises(argparse.ArgumentTypeError, match="must be from 1 to 15, got 0"):
         in_range(1, 15)("0")  # a real range is still said whole
     assert check("7") == 7
+
+
+@pytest.mark.slow
+def test_a_memory_budget_larger_than_the_context_is_refused_not_hung(make_assistant):
+    """Settings ▸ Advanced ▸ Room for memories 5,000 with a context of 2,048 (QA pass 19):
+    the next message hung at "Starting…" for ever (fitting the chat's history looped when
+    nothing could fit), Stop and Quit did nothing, and the message was lost.  The setting
+    is now held to half the context, and a budget that leaves no room (the model's own
+    context smaller than the setting's) refuses the message with what to change."""
+    import threading
+
+    from hela_desktop.config import Settings
+
+    s = Settings(n_ctx=2048, token_budget=5000)
+    s.validate()
+    assert s.token_budget == 1024
+    a = make_assistant()
+    assert isinstance(list(a.chat("My cat is called Miso."))[-1], DoneEvent)
+    conv = a.store.conversations()[0]["id"]
+    a.settings.token_budget = a.llm.n_ctx + 100  # (past validate: a context smaller than set)
+    out: dict = {}
+
+    def fit() -> None:
+        out["history"] = a._fit_history(conv, "What is my cat called?")
+
+    t = threading.Thread(target=fit, daemon=True)
+    t.start()
+    t.join(30)
+    assert not t.is_alive(), "fitting the history hung"
+    assert out["history"] == []
+    with pytest.raises(MessageTooLong, match="Room for memories in the prompt"):
+        next(a.chat("What is my cat called?", conv))
+    assert len(a.store.messages(conv)) == 2  # nothing stored
