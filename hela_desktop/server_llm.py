@@ -60,7 +60,15 @@ def normalize_url(url: str) -> str:
     if "://" not in url:
         url = "http://" + url
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts.port  # noqa: B018 - (a port out of range or not a number raises here)
+        bad_port = False
+    except ValueError:
+        bad_port = True
+    # (a space or control character in it failed only later, inside the HTTP library:
+    # "InvalidURL: URL can't contain control characters", after the message was stored)
+    if (parts.scheme not in ("http", "https") or not parts.hostname or bad_port
+            or any(c.isspace() or ord(c) < 32 for c in url)):
         raise ServerError(f"{url}: not an http(s) server address (e.g. http://127.0.0.1:8080)")
     path = parts.path.rstrip("/")
     if path.endswith("/v1"):
@@ -126,6 +134,9 @@ class PieceTokenizer:
 
     def detokenize(self, ids: Sequence[int]) -> str:
         return "".join(self._pieces[i] for i in ids)
+
+
+PIECES = PieceTokenizer()  # every ServerLLM's (ids stay valid across reconnections)
 
 
 # ---- HTTP ----------------------------------------------------------------------------------
@@ -427,7 +438,10 @@ class ServerLLM:
         self.template: str | None = None
         self._bos = self._eos = ""
         self._formatter: Any = None
-        self._tok = PieceTokenizer()
+        # one vocabulary for the process: a turn's prompt, tokenized before the server was
+        # connected anew (it had gone down between turns), is read back by the new
+        # connection's model (its own pieces failed: "IndexError: list index out of range")
+        self._tok = PIECES
         self.connected = False
         self.prefill_s_per_token = 0.0005  # refined from measured first-chunk latency
         self.log: LlamaCppPythonLog | None = None  # set to read llama_cpp.server's counts

@@ -136,6 +136,16 @@ def test_piece_tokenizer_is_reversible_and_near_token_counts(text):
     assert tok.tokenize(text) == tok.tokenize(text)  # the same pieces keep their ids
 
 
+def test_a_prompt_tokenized_before_the_server_came_back_is_read_by_the_new_connection():
+    """The server went down between turns and was connected anew: the turn's prompt, in
+    the old connection's pieces, failed in the new one ("Could not answer: IndexError:
+    list index out of range", QA pass 19).  The pieces are the process's, not a
+    connection's."""
+    old, new = ServerLLM("http://127.0.0.1:1", "m"), ServerLLM("http://127.0.0.1:1", "m")
+    text = "Message C: my dog is called Rex, a zwergpinscher from Ystad."
+    assert new.text(old.tokenize(text)) == text
+
+
 def test_piece_tokenizer_counts_close_to_the_model(llm):
     text = " ".join(DIVERSE)
     ours, model = len(PieceTokenizer().tokenize(text)), len(llm.tokenize(text, special=False))
@@ -147,6 +157,11 @@ def test_addresses_and_privacy_warning():
     assert normalize_url("https://gpu.example.org/llm/v1") == "https://gpu.example.org/llm"
     with pytest.raises(ServerError, match="not an http"):
         normalize_url("ftp://x")
+    # typed in Settings (QA pass 19): refused here, with the other bad addresses; it
+    # failed later inside http.client ("InvalidURL …") after the message was stored
+    for bad in ("not a url at all", "http://host:99999", "http://host:port", "http://a\x1bb:80"):
+        with pytest.raises(ServerError, match="not an http"):
+            normalize_url(bad)
     assert is_local_host("http://localhost:1") and is_local_host("http://[::1]:8080")
     assert is_local_host("http://127.0.0.2") and not is_local_host("http://192.168.1.9")
     assert privacy_warning("http://192.168.1.9:8080") is not None
