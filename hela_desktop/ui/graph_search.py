@@ -150,7 +150,8 @@ class GraphSearchMixin:
     def _shown_match(self) -> int | None:
         """The id of the match shown (stepped to), if any."""
         if 0 <= self._search_cursor < len(self.search_rows):
-            return int(self.data.ids[self.search_rows[self._search_cursor]])
+            row = int(self.search_rows[self._search_cursor])
+            return int(self.data.ids[row]) if row < len(self.data.ids) else None
         return None
 
     def set_search_results(self, text: str, results: list | None) -> None:

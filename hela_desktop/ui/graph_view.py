@@ -592,6 +592,11 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.active.clear()
         self.leaving.clear()
         self.set_search_results("", None)
+        # the find box is the old folder's too (its rows pointed into the old graph: the
+        # next snapshot raised IndexError, and "dentist" stood there with "none")
+        self.search_rows = np.zeros(0, dtype=np.int64)
+        self._search_cursor = -1
+        self.search.clear()
         self._show_details(None)
 
     # ---- drawing --------------------------------------------------------------------

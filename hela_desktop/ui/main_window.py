@@ -593,7 +593,7 @@ class MainWindow(WindowChats):
             self.statusBar().showMessage(f"Backed up your memories to backups/{result['file']}.",
                                          6000)
             return
-        if name in ("edit", "import", "restore", "delete"):
+        if name in ("edit", "import", "restore"):  # (a deleted one is left out where shown)
             self.browser.set_search_results("", None)  # rankings of the old texts are stale
             self.graph.set_search_results("", None)
         if name in ("export", "import"):
