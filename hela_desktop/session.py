@@ -175,7 +175,7 @@ class Session:
         again), and what to do."""
         why = self.failed[1] if self.failed and self.failed[0] == self.current_conv else ""
         if why:
-            return f"Could not answer: {why} — press Ctrl+R (Chat ▸ Regenerate answer) to try again."
+            return failed_note(why)
         return "No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it."
 
     def user_messages(self) -> list[dict]:
@@ -192,6 +192,12 @@ class Session:
         last = self.messages[-1] if self.messages else None
         st = last.get("stats") if last is not None and last["role"] == "assistant" else None
         return isinstance(st, dict) and isinstance(st.get("forget"), dict)
+
+
+def failed_note(why: str) -> str:
+    """The line under a message whose answer failed, live and when the chat is drawn again."""
+    return (f"Could not answer: {why} — your message is kept: press Ctrl+R (Chat ▸ "
+            "Regenerate answer) to try again.")
 
 
 _HANDLERS: dict[type, Callable[[Session, Any], str]] = {

@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtGui
 from ..events import ConversationEvent
 from ..importers.base import author_of
 from ..paths import private_data_dir, write_private_text
+from ..session import failed_note
 from ..words import sentence
 from . import chat_edit
 from . import window_status as ws
@@ -253,8 +254,7 @@ class WindowChats(WindowBase):
         self.chat.view.end_failed_live()
         if self.timeline.live and not self.timeline.n_tokens:  # no answer: not "in progress"
             self.timeline.clear()
-        self.chat.view.add_notice(f"Could not answer: {msg} — your message is kept: press "
-                                  "Ctrl+R (Chat ▸ Regenerate answer) to try again.")
+        self.chat.view.add_notice(failed_note(msg))
         self.statusBar().showMessage(f"Could not answer: {msg}", 15000)  # (no Stop)
         self.session.end_turn(failed=msg)
         self._set_streaming(False)
