@@ -125,8 +125,8 @@ def test_an_unanswered_message_says_why_its_answer_failed():
     s.start_turn()
     s.end_turn(failed="cannot reach the model server at http://127.0.0.1:9")
     assert s.unanswered_note() == ("Could not answer: cannot reach the model server at "
-                                   "http://127.0.0.1:9 — press Ctrl+R (Chat ▸ Regenerate "
-                                   "answer) to try again.")
+                                   "http://127.0.0.1:9 — your message is kept: press Ctrl+R "
+                                   "(Chat ▸ Regenerate answer) to try again.")
     s.current_conv = 4  # another chat: its unanswered message did not fail here
     assert s.unanswered_note().startswith("No answer yet")
     s.current_conv = 3
