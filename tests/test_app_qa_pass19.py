@@ -34,3 +34,27 @@ def test_restoring_two_memories_at_once_says_so_once(qtbot, seed_dir, embedder):
     _wait(qtbot, lambda: "2 memories restored." in w.statusBar().currentMessage(), 10)
     reader.close()
     w.close()
+
+
+@pytest.mark.gui
+def test_a_chat_list_folded_by_a_small_window_comes_back_from_the_view_menu(qtbot, tmp_path):
+    """At 1000×700 the chat list folded away, and nothing but a drag of an invisible handle
+    brought it back: View offered the graph and Memories, not the chats (QA pass 19).  View
+    ▸ Chat list (Ctrl+Shift+L) opens it at its usual width, the keyboard on it."""
+    from test_app_polish import _chat_dir, _window
+    from test_ui_app import _wait
+
+    from hela_desktop.ui.window_look import LIST_WIDTH
+
+    data_dir, _, _ = _chat_dir(tmp_path)
+    w = _window(qtbot, data_dir)
+    w.resize(1000, 700)
+    s = w.main_split
+    _wait(qtbot, lambda: s.sizes()[0] == 0, 10)  # folded: the chat keeps its width
+    act = next(a for m in w.menuBar().actions() if m.text() == "&View"
+               for a in m.menu().actions() if a.text() == "&Chat list")
+    assert act.shortcut().toString() == "Ctrl+Shift+L"
+    act.trigger()
+    _wait(qtbot, lambda: s.sizes()[0] == LIST_WIDTH, 5)
+    assert w.focusWidget() is w.conversations.list  # (the window's, active or not)
+    w.close()

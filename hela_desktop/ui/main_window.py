@@ -736,6 +736,11 @@ class MainWindow(WindowChats):
         self.right_tabs.setCurrentIndex(tab)
         self.chat_width.reveal()
 
+    def show_chat_list(self) -> None:
+        """The chat list in view (opened again if a small window folded it), keyboard on it."""
+        self.chat_width.reveal_list()
+        self.conversations.list.setFocus()
+
     def search_memories(self) -> None:
         self.show_right(1)
         self.browser.focus_search()

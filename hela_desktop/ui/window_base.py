@@ -76,6 +76,7 @@ class WindowBase(QtWidgets.QMainWindow):
     copy_last_answer: Callable[[], None]
     search_memories: Callable[[], None]
     show_right: Callable[[int], None]  # the graph (0) or Memories (1), in view
+    show_chat_list: Callable[[], None]  # the chat list in view, the keyboard on it
     find_in_graph: Callable[[], None]
     consolidate_now: Callable[[], None]
     open_settings: Callable[[], None]

@@ -254,11 +254,26 @@ class ChatKeepsItsWidth(QtCore.QObject):
         lst, chat, _ = s.sizes()
         need = right.minimumSizeHint().width()
         self.folded.discard(2)
+        self._set_sizes([lst, max(chat - need, 0), need])
+
+    def _set_sizes(self, sizes: list[int]) -> None:
+        """The splitter's sizes, set here (not a drag of the user's)."""
         self._busy = True
         try:
-            s.setSizes([lst, max(chat - need, 0), need])
+            self.split.setSizes(sizes)
         finally:
             self._busy = False
+
+    def reveal_list(self) -> None:
+        """The chat list, folded for a small window (or dragged shut), is asked for (View ▸
+        Chat list): it opens at its usual width, the chat giving way this once (a folded
+        list could be brought back only by dragging a handle nobody could see)."""
+        s = self.split
+        lst, chat, right = s.sizes()
+        if lst > 0:
+            return
+        self.folded.discard(0)
+        self._set_sizes([LIST_WIDTH, max(chat - LIST_WIDTH, 0), right])
 
     def _least_right(self) -> int:
         right = self.split.widget(2)
@@ -281,9 +296,5 @@ class ChatKeepsItsWidth(QtCore.QObject):
         sizes, folded = readable_sizes(s.sizes(), right_min, self.folded)
         s.setCollapsible(2, bool(2 in folded))  # (the graph side folds only here)
         if sizes != s.sizes():
-            self._busy = True
-            try:
-                s.setSizes(sizes)
-            finally:
-                self._busy = False
+            self._set_sizes(sizes)
         self.folded = folded

@@ -92,6 +92,7 @@ def _view_menu(w: WindowBase, v: QtWidgets.QMenu) -> None:
     add_action(w, v, "&Fit graph", lambda: w.graph.fit(), "Ctrl+0")
     add_action(w, v, "Memory &graph", lambda: w.show_right(0), "Ctrl+1")
     add_action(w, v, "&Memories", lambda: w.show_right(1), "Ctrl+2")
+    add_action(w, v, "&Chat list", w.show_chat_list, "Ctrl+Shift+L")
     v.addSeparator()
     w.act_zoom_in = add_action(w, v, "Zoom &in", lambda: w.zoom_chat(1), QtGui.QKeySequence.StandardKey.ZoomIn)
     w.act_zoom_in.setShortcuts([QtGui.QKeySequence("Ctrl++"), QtGui.QKeySequence("Ctrl+=")])
