@@ -325,7 +325,7 @@ def test_help_lists_every_shortcut_and_ctrl_z_undoes_a_deleted_memory(qtbot, see
     rows = {(t.item(i, 0).text(), t.item(i, 1).text()) for i in range(t.rowCount())}
     undo = QtGui.QKeySequence(QtGui.QKeySequence.StandardKey.Undo).toString(
         QtGui.QKeySequence.SequenceFormat.NativeText)
-    assert {("Ctrl+N", "File ▸ New chat"), ("F1", "Help ▸ Keyboard shortcuts"),
+    assert {("Ctrl+N", "File ▸ New chat (also Chat ▸ New chat)"), ("F1", "Help ▸ Keyboard shortcuts"),
             (undo, "Edit ▸ Undo"), ("Ctrl+Q", "File ▸ Quit"),
             ("Enter", "Send the message (message box)")} <= rows
     assert any(k.startswith("Ctrl+") and what == "View ▸ Zoom in" for k, what in rows)

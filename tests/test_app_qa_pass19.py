@@ -58,3 +58,20 @@ def test_a_chat_list_folded_by_a_small_window_comes_back_from_the_view_menu(qtbo
     _wait(qtbot, lambda: s.sizes()[0] == LIST_WIDTH, 5)
     assert w.focusWidget() is w.conversations.list  # (the window's, active or not)
     w.close()
+
+
+@pytest.mark.gui
+def test_the_shortcuts_window_lists_each_key_once(qtbot, tmp_path):
+    """Help ▸ Keyboard shortcuts listed Ctrl+N twice (File ▸ New chat, Chat ▸ New chat), as if
+    it did two things (QA pass 19).  A key in two menus is one row naming both."""
+    from test_app_polish import _chat_dir, _window
+
+    from hela_desktop.ui.window_look import WIDGET_KEYS, shortcut_rows
+
+    data_dir, _, _ = _chat_dir(tmp_path)
+    w = _window(qtbot, data_dir)
+    rows = shortcut_rows(w)[:-len(WIDGET_KEYS)] if WIDGET_KEYS else shortcut_rows(w)
+    keys = [k for k, _ in rows]
+    assert len(keys) == len(set(keys))
+    assert dict(rows)["Ctrl+N"] == "File ▸ New chat (also Chat ▸ New chat)"
+    w.close()

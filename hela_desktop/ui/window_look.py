@@ -141,7 +141,9 @@ WIDGET_KEYS = (
 
 def shortcut_rows(w: QtWidgets.QMainWindow) -> list[tuple[str, str]]:
     """(keys, what they do) for every menu action with a shortcut, named by its menu
-    ("File ▸ New chat"), then the widgets' own keys (`WIDGET_KEYS`)."""
+    ("File ▸ New chat"), then the widgets' own keys (`WIDGET_KEYS`); keys in two menus are
+    one row ("File ▸ New chat (also Chat ▸ New chat)": two rows of Ctrl+N read as two
+    different things)."""
     rows: list[tuple[str, str]] = []
 
     def walk(menu: QtCore.QObject | None, path: str) -> None:
@@ -159,7 +161,11 @@ def shortcut_rows(w: QtWidgets.QMainWindow) -> list[tuple[str, str]]:
 
     for top in w.menuBar().actions():
         walk(top.menu(), top.text().replace("&", ""))
-    return rows + list(WIDGET_KEYS)
+    merged: dict[str, str] = {}
+    for keys, name in rows:
+        merged[keys] = f"{merged[keys][:-1]}, {name})" if merged.get(keys, "").endswith(")") \
+            else f"{merged[keys]} (also {name})" if keys in merged else name
+    return list(merged.items()) + list(WIDGET_KEYS)
 
 
 def keyboard_help(w: WindowBase) -> QtWidgets.QDialog:
