@@ -104,6 +104,33 @@ def says_who_they_are(noun: str, user_texts: Iterable[str]) -> bool:
     return any(said.search(t.replace("’", "'")) for t in user_texts)
 
 
+# a sentence about someone or some animal of the user's ("My sister Ana lives in Lisbon")
+_THEIRS = re.compile(r"^\W*(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+([\w'’-]+)", re.IGNORECASE)
+_ANIMALS = frozenset("dog dogs cat cats puppy kitten pet pets horse parrot parakeet rabbit "
+                     "hamster".split())
+
+
+def vouching_words(text: str, user_texts: Iterable[str]) -> set[str]:
+    """The words (stems) of the user's sentences that can vouch for the item `text`: only
+    sentences that tell (asking "Where does my sister live?" or "Write a story about a
+    pharmacist in Leeds" says nothing true of the user), and a sentence about someone or
+    some animal of theirs only for an item that names them: "My sister Ana lives in
+    Lisbon." vouches for "The user's sister lives in Lisbon", never for "The user lives in
+    Lisbon." (an idle pass distilled that, and answers used it)."""
+    named = {facts._KIN.get(w, w) for w in facts._words(text)}
+    out: set[str] = set()
+    for t in user_texts:
+        for s in facts.sentences(t):
+            if not facts.is_statement_sentence(s):
+                continue
+            m = _THEIRS.match(s)
+            who = m.group(1).lower().replace("’", "'").removesuffix("'s") if m else ""
+            if (who in facts._KIN or who in _ANIMALS) and facts._KIN.get(who, who) not in named:
+                continue
+            out.update(facts.stems(s))
+    return out
+
+
 def support(text: str, user_texts: Iterable[str]) -> float:
     """How well the user's own words support an item: the share of its content words they
     contain (``formulas.support_share``); 0 for an item in the assistant's voice, and for
@@ -116,10 +143,7 @@ def support(text: str, user_texts: Iterable[str]) -> float:
     noun = identity_noun(text)
     if noun and not says_who_they_are(noun, user_texts):
         return 0.0
-    source = set()
-    for t in user_texts:
-        source.update(facts.stems(t))
-    return F.support_share(claim_words(text), source)
+    return F.support_share(claim_words(text), vouching_words(text, user_texts))
 
 
 def is_grounded(text: str, user_texts: Iterable[str]) -> bool:

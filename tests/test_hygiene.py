@@ -611,6 +611,29 @@ def test_an_item_saying_what_the_user_is_needs_their_word_for_it():
 
 
 @pytest.mark.slow
+def test_an_item_about_the_user_needs_a_sentence_about_the_user():
+    """QA pass 19: an idle pass distilled "The user lives in Lisbon." from "My sister Ana
+    lives in Lisbon and teaches piano." and four questions, and "The user writes a long
+    story about a pharmacist in Leeds." from a request; both were trusted, and "Where do I
+    live?" was answered "São João, Lisbon.".  Questions and requests vouch for nothing, and a
+    sentence about the user's sister (or dog) vouches only for an item that names her."""
+    from hela_desktop import knowledge as K
+
+    said = ["My sister Ana lives in Lisbon and teaches piano.", "Where does my sister live?",
+            "Does Ana live in Lisbon?", "My name is Dana and I work as a pharmacist in Leeds.",
+            "Write a long story about a pharmacist in Leeds.", "My dog Biscuit is a beagle."]
+    assert not K.is_grounded("The user lives in Lisbon.", said)
+    assert not K.is_grounded("The user writes a long story about a pharmacist in Leeds.", said)
+    assert not K.is_grounded("The user is a beagle owner who teaches piano.", said)
+    for ok in ("The user's sister Ana lives in Lisbon.", "The user's sister teaches piano.",
+               "The user works as a pharmacist in Leeds.", "The user's dog Biscuit is a beagle.",
+               "The user's name is Dana."):
+        assert K.is_grounded(ok, said), ok
+    # "my mum" vouches for an item about the user's mother
+    assert K.is_grounded("The user's mother lives in Gothenburg.",
+                         ["My mum lives in Gothenburg."])
+
+
 def test_knowledge_grounding_edit_delete_restore(make_assistant, embedder, tmp_path):
     from hela_desktop import knowledge as K
 
