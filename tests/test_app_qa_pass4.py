@@ -208,7 +208,7 @@ def test_the_timeline_says_nothing_was_recalled_only_once_recall_found_nothing(
     w.show()
     asked: list[str] = []
 
-    def chat(text, _conv) -> None:  # the assistant thread takes it (no model here)
+    def chat(text, _conv, _said_at=0.0) -> None:  # the assistant thread takes it (no model here)
         w.client.streaming = True
         asked.append(text)
 
