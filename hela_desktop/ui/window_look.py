@@ -161,11 +161,12 @@ def shortcut_rows(w: QtWidgets.QMainWindow) -> list[tuple[str, str]]:
 
     for top in w.menuBar().actions():
         walk(top.menu(), top.text().replace("&", ""))
-    merged: dict[str, str] = {}
+    names: dict[str, list[str]] = {}
     for keys, name in rows:
-        merged[keys] = f"{merged[keys][:-1]}, {name})" if merged.get(keys, "").endswith(")") \
-            else f"{merged[keys]} (also {name})" if keys in merged else name
-    return list(merged.items()) + list(WIDGET_KEYS)
+        names.setdefault(keys, []).append(name)
+    merged = [(keys, first + (f" (also {', '.join(more)})" if more else ""))
+              for keys, (first, *more) in names.items()]
+    return merged + list(WIDGET_KEYS)
 
 
 def keyboard_help(w: WindowBase) -> QtWidgets.QDialog:

@@ -163,7 +163,9 @@ def op_message(name: str, arg) -> tuple[str, int] | None:
     if name == "pin":
         return f"Memory #{arg[0]} {'pinned' if arg[1] else 'unpinned'}.", 4000
     if name == "restore":
-        ids = arg if isinstance(arg, (list, tuple)) else [arg]
+        from .worker_ops import restore_ids
+
+        ids = restore_ids(arg)
         what = f"Memory #{ids[0]}" if len(ids) == 1 else count(len(ids), "memory", "memories")
         return f"{what} restored.", 4000
     if name == "delete_conv_memories":
