@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import edges as G
+from . import facts
+from . import formulas as F
 from . import prompt as P
 from .config import Settings
 from .embedder import Embedder
@@ -321,6 +324,9 @@ class Assistant:
         failed = bool(getattr(state, "error", ""))  # a server failure cut it (ServerTurnState)
         if failed:
             stats["failed"] = True
+        drifted = self._drifted(conversation_id, message, answer)
+        if drifted:  # not in the user's language: the model is not shown it again
+            stats["drifted"] = True
         now = time.time() if now is None else now
         episode_id = None
         with self.store.transaction():
@@ -332,8 +338,12 @@ class Assistant:
             if gone:
                 for i in gone:
                     engine.index.remove(i)
-                sets_seen = [[i for i in ids if i not in gone] for ids in sets_seen]
                 used = {i: v for i, v in used.items() if i not in gone}
+            # what the answer drew on: memories it says a content word of (Hebbian co-use)
+            drew_on = G.used_by_answer(
+                ((i, r.text) for i, (r, _) in used.items() if r.kind == "episode"),
+                message, answer)
+            stats["drew_on"] = sorted(drew_on)
             message_id = None  # stopped before the first token: no empty answer is kept
             if answer or not interrupted:
                 message_id = self.store.add_message(
@@ -351,13 +361,12 @@ class Assistant:
                         conversation_id=conversation_id,
                         created_at=now if said_at is None else said_at))
                 self.store.link_message_episode(message_id, episode_id)
-            # Hebbian learning: one step per distinct co-active set of this answer
-            seen: set[tuple[int, ...]] = set()
-            for ids in sets_seen if message_id is not None else ():
-                key = tuple(sorted(ids))
-                if len(key) >= 2 and key not in seen:
-                    seen.add(key)
-                    engine.hebbian_update(key, now=now)
+            # Hebbian learning from co-use: one step per answer, linking the new memory
+            # and the memories the answer drew on; memories recalled together by chance
+            # (nothing of them in the answer) are not linked
+            if message_id is not None:
+                engine.hebbian_update(drew_on | {episode_id} if episode_id else drew_on,
+                                      now=now)
             for r, qv in used.values() if message_id is not None else ():
                 engine.record_access([r], qv, now=now)
         tps = n_tokens / elapsed if elapsed > 0 else 0.0
@@ -367,7 +376,19 @@ class Assistant:
             tokens_per_s=tps, elapsed_s=elapsed, interrupted=interrupted,
             deferred_swaps=state.deferred_swaps, text=answer,
             timeline=timeline, generation_s=state.generation_s, limit=limit,
-            repeated=repeat is not None, unrecalled=state.unrecalled, failed=failed)
+            repeated=repeat is not None, unrecalled=state.unrecalled, failed=failed,
+            drifted=drifted)
+
+    def _drifted(self, conversation_id: int, message: str, answer: str) -> bool:
+        """Did `answer` drift out of the language the user writes in this chat
+        (`formulas.drifted`, over the user's last 20 messages here, this one included)?
+        Not when the message asked for another language ("Translate this into Spanish")."""
+        share, n = facts.english_share(answer)
+        if n < F.DRIFT_MIN_WORDS or facts.asks_language(message):
+            return False  # too short to tell (no need to read the chat), or asked for
+        users = [m["content"] for m in self.store.messages(conversation_id)
+                 if m["role"] == "user"][-20:]
+        return F.drifted(share, n, facts.english_share(" ".join(users))[0])
 
 
 

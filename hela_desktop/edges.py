@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import facts
 from . import formulas as F
 from .config import HelaParams
 from .store import EdgeRow, Episode, Store
@@ -99,6 +100,19 @@ def coactive_deltas(active: Iterable[int], eta: float) -> dict[tuple[int, int], 
     """Δ = η for every pair (a, b), a < b, of the co-activated set."""
     ids = sorted(set(int(i) for i in active))
     return {(a, b): eta for a_i, a in enumerate(ids) for b in ids[a_i + 1:]}
+
+
+def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: str,
+                   min_picked: int = 1) -> set[int]:
+    """The memories (id, text) an answer drew on: it says at least `min_picked` content
+    words of the memory that the message did not (`formulas.picked_up`).  What a turn
+    *used*, not merely recalled: the app links these (and the new memory) after each answer,
+    so two memories recalled together by chance are not linked."""
+    if not answer:
+        return set()
+    q, a = set(facts.keywords(message)), set(facts.keywords(answer))
+    return {int(i) for i, text in memories
+            if F.picked_up(set(facts.keywords(text)), q, a) >= min_picked}
 
 
 # ---------------------------------------------------------------- the snapshot ------

@@ -87,6 +87,8 @@ class MemoryUpdateEvent:
 # five rightly (docs/benchmarks.md, `bench personal`), and a person should know that
 SMALL_MODEL_NOTE = ("The built-in model is tiny: quick and private, but often wrong, even "
                     "about what you told it.")
+# under an answer whose `DoneEvent.drifted` holds (window and terminal alike)
+DRIFTED_NOTE = "not in the language you write: left out of what the model sees next"
 NOT_FROM_MEMORIES = ("Not from your memories: nothing you told me was recalled for this "
                      "question, so check this answer before you rely on it.")
 
@@ -114,6 +116,9 @@ class DoneEvent:
     unrecalled: bool = False
     # the answer was cut short by a model server's failure, not by Stop (`interrupted` too)
     failed: bool = False
+    # the answer drifted out of the language the user writes (`formulas.drifted`): it stays
+    # in the transcript, and the model is not shown it (with its message) again
+    drifted: bool = False
     # a request to forget, answered by the app, not the model (`hela_desktop.forget_request`):
     # {"deleted": [episode ids], "maybe": [episode ids]}; None for a model's answer
     forget: dict | None = None

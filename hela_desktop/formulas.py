@@ -374,6 +374,21 @@ def unused_penalty(eta: float, rho: float) -> float:
 
 
 
+DRIFT_MIN_WORDS = 12  # an answer shorter than this is not judged (a name, a number, "Oui !")
+
+
+def drifted(answer_share: float, answer_words: int, user_share: float, *,
+            min_words: int = DRIFT_MIN_WORDS, low: float = 0.05, user_min: float = 0.15) -> bool:
+    """Did an answer drift out of the user's language?  It has at least `min_words` words
+    and under `low` of them are English function words (`facts.english_share`), while the
+    user's own messages in the chat, pooled, have at least `user_min`: the user writes
+    English and the answer does not.  The small default model, primed by "Lisbon", answered
+    in made-up Portuguese, and every later answer of the chat followed its own example; a
+    user who writes Portuguese (share near 0) is answered as they write.  (Set on the
+    answers of one QA pass: the drifted ones had 0.00, the others 0.17 to 0.54.)"""
+    return answer_words >= min_words and answer_share < low and user_share >= user_min
+
+
 def contrast_ratio(rgb_a: tuple[float, float, float], rgb_b: tuple[float, float, float]) -> float:
     """WCAG contrast ratio of two sRGB colours (channels 0..1): (L1 + 0.05) / (L2 + 0.05),
     L = 0.2126·R + 0.7152·G + 0.0722·B of the linearised channels (c/12.92 up to 0.03928,

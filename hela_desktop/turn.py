@@ -114,14 +114,17 @@ def model_history(msgs: list[dict]) -> list[dict]:
     """What of a chat the model is shown: its messages as role and content, less the
     exchanges it must not see again — one whose memory the user deleted (``forgotten``),
     an imported one a newer export of the chat shows on another branch (``off_branch``:
-    the question edited there; the chat goes on from the version it shows now), and a
+    the question edited there; the chat goes on from the version it shows now), a
     request to forget with the app's answer (the request says the forgotten thing again,
-    and the answer was not the model's)."""
+    and the answer was not the model's), and an answer that drifted out of the user's
+    language (``drifted``: shown its own made-up Portuguese, the small model went on in it
+    for the rest of the chat)."""
     out: list[dict] = []
     for m in msgs:
         st = m.get("stats")
         if m["role"] == "assistant" and (m.get("forgotten") or m.get("off_branch") or (
-                isinstance(st, dict) and isinstance(st.get("forget"), dict))):
+                isinstance(st, dict) and (isinstance(st.get("forget"), dict)
+                                          or st.get("drifted") is True))):
             if out and out[-1]["role"] == "user":
                 out.pop()
             continue

@@ -770,7 +770,7 @@ def test_why_recalled_says_which_link_brought_a_memory_in():
                          "entry": 1.0}}
     reasons = recall_reasons(learned, label)
     assert ("Brought in by a learned link (0.34) to #7 “My dog is called Pixel”: they were "
-            "recalled together 5 times.") in reasons
+            "used together 5 times.") in reasons
     assert not any("by association" in r for r in reasons)
     assert "learned link" in recall_html(learned, label)
     # a prior link (made when the memory was written) that shares a name
@@ -783,7 +783,7 @@ def test_why_recalled_says_which_link_brought_a_memory_in():
     both = {**learned, "extra": {**learned["extra"], "link": 0.62, "link_learned": 0.12,
                                  "lifted_by": "link"}}
     assert ("Brought in by its link (0.62: prior 0.50 + learned 0.12) to #7 “My dog is called "
-            "Pixel”: they were recalled together 5 times.") in recall_reasons(both, label)
+            "Pixel”: they were used together 5 times.") in recall_reasons(both, label)
     # found on its own score: the link only added to it
     own = {**learned, "path": "base", "extra": {**learned["extra"], "lifted_by": None}}
     assert ("Found on its own score; its link to #7 “My dog is called Pixel” added to it "
@@ -835,7 +835,7 @@ def test_a_learned_link_lifts_a_memory_and_the_panel_says_so(tmp_path, embedder)
     assert x["link_learned"] == pytest.approx(x["link"]) and x["link"] > 0.3  # no prior
     reasons = recall_reasons(lifted.to_dict(), {ana: "My sister Ana lives in Lisbon"}.get)
     assert any(r.startswith(f"Brought in by a learned link ({x['link']:.2f}) to #{ana}")
-               and "recalled together 40 times" in r for r in reasons)
+               and "used together 40 times" in r for r in reasons)
     top = next(r for r in res if r.episode_id == ana)
     assert top.path == "base" and "lifted_by" not in top.extra
     eng.store.close()

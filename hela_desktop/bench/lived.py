@@ -15,12 +15,13 @@ the answer (no model is needed), the engine calls the Assistant makes per turn:
 
 The variants (each one row of the same run; ``hela-lived`` is the default rule):
 
-- ``indicator`` — the app's rule today: one step per distinct co-active set (A, then B when
-  it differs), w ← (1-λ)w + η for every pair of the set.
+- ``indicator`` — the published rule (the app's until 0.12): one step per distinct co-active
+  set (A, then B when it differs), w ← (1-λ)w + η for every pair of the set.
 - ``coact`` — one step over K = A ∪ B ∪ {x_t}: Δ_ij = η·a_i·a_j, a = the activation
   strength in the set (`formulas.activation_strength`; the turn itself has a = 1).
-- ``used`` — one step over U ∪ {x_t}, U = the memories of A ∪ B the next turn picks up
-  (`formulas.picked_up` ≥ 1: it says a content word of the memory that x_t did not): Δ = η.
+- ``used`` — the app's rule since 0.12: one step over U ∪ {x_t}, U = the memories of A ∪ B
+  the next turn picks up (`formulas.picked_up` ≥ 1: it says a content word of the memory
+  that x_t did not): Δ = η.
 - ``pmi`` — as ``used``, Δ_ij = η·min(1, n̄/√(n_i·n_j)) (`formulas.pmi_delta`), n = how often
   each memory was active so far: hubs learn less.
 - ``anti`` — as ``used``, and every other co-active pair is weakened by ρ·η
@@ -49,9 +50,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import facts, forgetting
+from .. import forgetting
 from .. import formulas as F
 from ..config import Settings
+from ..edges import used_by_answer
 from ..events import Recall
 from ..gate import RelevanceGate
 from ..memory import MemoryEngine, NewEpisode, fit_budget
@@ -99,12 +101,10 @@ def _pairs(ids: Sequence[int]) -> list[tuple[int, int]]:
 
 def used_memories(active: Sequence[Recall], message: str, answer: str,
                   text_of: Callable[[int], str], min_picked: int = 1) -> set[int]:
-    """The memories of `active` whose content the answer picks up (`formulas.picked_up`)."""
-    if not answer:
-        return set()
-    q, a = set(facts.keywords(message)), set(facts.keywords(answer))
-    return {r.episode_id for r in active
-            if F.picked_up(set(facts.keywords(text_of(r.episode_id))), q, a) >= min_picked}
+    """The memories of `active` whose content the answer picks up (`edges.used_by_answer`,
+    the app's own reading of what a turn used)."""
+    return used_by_answer(((r.episode_id, text_of(r.episode_id)) for r in active),
+                          message, answer, min_picked)
 
 
 def rule_deltas(rule: Rule, eta: float, turn_id: int, active: Sequence[Recall],
@@ -217,7 +217,7 @@ class LivedReplay:
         self.turns += 1
         self.used += len(used)
         eta = self.settings.hela.eta if self.rule.eta is None else self.rule.eta
-        if self.rule.kind == "indicator":  # as Assistant._persist: a step per distinct set
+        if self.rule.kind == "indicator":  # the published rule: a step per distinct set
             seen: set[tuple[int, ...]] = set()
             for s in (first, second):
                 key = tuple(sorted(r.episode_id for r in s))

@@ -79,6 +79,7 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
     user's words (`recalls`: what the turn's events said of each memory, by id), so that an
     answer can be checked against them."""
     from ..events import (
+        DRIFTED_NOTE,
         FORGET_FOOTER,
         NOT_FROM_MEMORIES,
         DoneEvent,
@@ -107,6 +108,8 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
                 else " (interrupted)" if ev.interrupted else "")
         if ev.repeated:
             tail += f"; asked before: memory #{ev.episode_id}"
+        if ev.drifted:
+            tail += f"; {DRIFTED_NOTE}"
         print("\n" + _dim(f"  {ev.tokens} tokens, {ev.speed:.1f} tok/s, "
                           f"{ev.swaps} swaps{tail}"), flush=True)
         if ev.unrecalled:  # the only sign that an answer about the user is made up

@@ -156,8 +156,8 @@ def _obj_text(v: Any) -> str:
 
 def stats_to_file(stats: Any, id2uid: Mapping[int, str]) -> Any:
     """A message's statistics as a memory file carries them: the memories they name by the
-    store's ids (`memories[].episode_id`, `repeat_of`) also by uid (`episode_uid`,
-    `repeat_of_uid`), so the store that imports the file can name them by its own ids."""
+    store's ids (`memories[].episode_id`, `repeat_of`, `drew_on`) also by uid (`episode_uid`,
+    `repeat_of_uid`, `drew_on_uids`), so the store that imports the file can name them by its own ids."""
     if not isinstance(stats, dict):
         return stats
     out = dict(stats)
@@ -168,6 +168,10 @@ def stats_to_file(stats: Any, id2uid: Mapping[int, str]) -> Any:
             if isinstance(r, dict) and r.get("episode_id") in id2uid else r for r in mems]
     if stats.get("repeat_of") in id2uid:
         out["repeat_of_uid"] = id2uid[stats["repeat_of"]]
+    drew_on = stats.get("drew_on")
+    if isinstance(drew_on, list):
+        out["drew_on_uids"] = [id2uid[i] for i in drew_on
+                               if isinstance(i, int) and i in id2uid]
     return out
 
 
@@ -190,6 +194,10 @@ def stats_from_file(text: str | None, uid2id: Mapping[str, int]) -> str | None:
                              if isinstance(r, dict) and "episode_id" in r else r for r in mems]
     if "repeat_of" in stats:
         stats["repeat_of"] = here(stats.get("repeat_of_uid"))
+    if "drew_on" in stats:
+        uids = stats.get("drew_on_uids")
+        found = (here(u) for u in uids) if isinstance(uids, list) else ()
+        stats["drew_on"] = [i for i in found if i is not None]
     return _obj_text(stats)
 
 

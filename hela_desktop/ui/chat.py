@@ -38,8 +38,8 @@ EMPTY_HINT = (
     "<div style='margin-top:60px'>"
     "<p align='center' style='font-size:15pt'><b>Ask HeLa anything.</b></p>"
     + _hint("Everything runs on this computer — nothing leaves it.",
-            "Each exchange becomes a memory in the graph on the right; memories recalled "
-            "together grow linked, like associations.")
+            "Each exchange becomes a memory in the graph on the right; memories an answer "
+            "uses together grow linked, like associations.")
     + _hint(_keys("Enter sends", "Shift+Enter adds a line", "Esc stops the answer"),
             "Hover a word of an answer to see which memories it was written with.")
     + "</div>"

@@ -52,7 +52,7 @@ def link_reasons(recall: dict, label_of=None) -> list[str]:
     names = [str(n) for n in extra.get("link_names") or []]
     why = []
     if learned > 0:
-        why.append(f"they were recalled together {_times(int(_f(extra, 'link_count')))}")
+        why.append(f"they were used together {_times(int(_f(extra, 'link_count')))}")
     if names:
         why.append("they share the name " + ", ".join(f"“{n}”" for n in names[:2]))
     because = (": " + "; ".join(why)) if why else ""
@@ -178,16 +178,16 @@ def graph_help_html(colors) -> str:
             "Lines link related memories: <b>grey-blue</b> ones were made when a memory "
             "was written (similar meaning, a shared name, the same conversation); "
             f"<span style='color:rgb{colors.learned_edge}'><b>orange</b></span> "
-            "ones were learned from "
-            "recalling memories together, drawn over the link — the more often two "
-            "memories are recalled together, the thicker and stronger the orange.</p>"
+            "ones were learned from use, drawn over the link: after each answer, the "
+            "memories it drew on and the new memory are linked to each other — the more "
+            "often two memories are used together, the thicker and stronger the orange.</p>"
             "<p>While HeLa answers, the memories it is using <b>glow</b>.</p>"
             "<p>Click a memory to see it here. Scroll to zoom, drag to pan.</p>")
 
 
 def link_html(weight: float, learned: float, learned_rgb: tuple[int, int, int]) -> str:
     """A link's weight and what it is made of: the part made when a memory was written
-    (the prior) and the part learned from recalling the two together, in the learned links'
+    (the prior) and the part learned from using the two together, in the learned links'
     colour (`learned_rgb`).  Counted as learned as the graph draws it (`LEARNED_MIN`)."""
     prior = weight - learned
     part = f"<span style='color:rgb{learned_rgb}'>{learned:.2f} learned</span>"

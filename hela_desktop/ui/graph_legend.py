@@ -20,7 +20,7 @@ ROOM_GAP = 12  # and between the key and the lowest memory after a fit
 
 class EdgeLegend(pg.LegendItem):
     """The key to the edge colours: a link made when a memory was written (prior), and
-    learned links (the stronger, the more often the two memories were recalled together);
+    learned links (the stronger, the more often answers used the two memories together);
     with its folded form, a button on the plot."""
 
     ROWS = ("link made when written", "learned, weak", "learned, strong")

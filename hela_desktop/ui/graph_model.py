@@ -15,12 +15,12 @@ import numpy as np
 
 EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong prior classes
 # an edge counts (and is drawn) as learned once its learned part, decayed, is at least this:
-# half of what one co-recall adds at the default η = 0.02, so it fades back to a plain
-# link when the two memories stop being recalled together
+# half of what one co-use adds at the default η = 0.02, so it fades back to a plain
+# link when the two memories stop being used together
 LEARNED_MIN = 0.01
 # lower bounds of a learned edge's learned part (weak / medium / strong): at the default
 # η = 0.02 a first co-activation gives 0.02, about 5 give 0.1 and about 17 give 0.3, so a
-# link visibly thickens as the two memories keep being recalled together
+# link visibly thickens as the two memories keep being used together
 LEARNED_CLASSES = (0.0, 0.1, 0.3)
 MAX_DRAWN_EDGES = 12000  # beyond this the weakest edges are left out (large graphs)
 

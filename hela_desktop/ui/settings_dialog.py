@@ -27,7 +27,7 @@ PROFILE_NAMES = {  # what a user reads; the data is the profile id (settings.jso
 PROFILE_HELP = {
     "hela": "Finds memories close in meaning to what is being said or sharing its words, "
             "favours recent ones, and brings in memories linked to them — links grow "
-            "between memories recalled together.",
+            "between memories an answer uses together.",
     "hela-nospread": "Like the recommended way, but never brings in linked memories.",
     "hela-paper": "The HeLa-Mem paper's formula exactly as published: strongly prefers the "
                   "newest memories (for comparing methods).",

@@ -7,7 +7,7 @@ import time
 
 from PySide6 import QtCore, QtWidgets
 
-from ..events import FORGET_FOOTER
+from ..events import DRIFTED_NOTE, FORGET_FOOTER
 from ..importers.base import author_of
 from ..paths import BUNDLED_NAME
 from ..sources import Sources, answer_sources
@@ -227,6 +227,8 @@ def answer_footer(stats: dict, interrupted: bool) -> str:
         parts.append(f"{tokens / elapsed:.1f} tokens/s, prompt reading included")
     if _num(stats.get("repeat_of")) > 0:  # no new memory: the message repeated this one
         parts.append(f"asked before: memory #{int(stats['repeat_of'])}")
+    if stats.get("drifted") is True:  # `formulas.drifted`; `turn.model_history` skips it
+        parts.append(DRIFTED_NOTE)
     text = " · ".join(parts)
     if interrupted and stats.get("failed") is True:
         return "cut short: the model server failed — " + text
@@ -275,7 +277,8 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
     footer = answer_footer({"tokens": ev.tokens, "swaps": ev.swaps, "elapsed_s": ev.elapsed_s,
                             "generation_s": ev.generation_s, "limit": ev.limit,
                             "repeat_of": ev.episode_id if ev.repeated else None,
-                            "failed": ev.failed, "forget": ev.forget},
+                            "failed": ev.failed, "forget": ev.forget,
+                            "drifted": ev.drifted},
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
     return footer, answer_sources((recalls[i] for i in used if i in recalls), ev.unrecalled)
