@@ -217,8 +217,15 @@ def test_reflection_wording_and_the_activity_hint(qtbot, tmp_path):
     data_dir, _cid, _ids = _chat_dir(tmp_path)
     w = _window(qtbot, data_dir)
     nothing = {"clusters": 2, "already_done": 2}
+    shown: list[tuple] = []  # (text, timeout): the bar's own timer cannot be read back
+    bar = w.statusBar()
+    real = bar.showMessage
+    bar.showMessage = lambda *a: (shown.append(a), real(*a))  # type: ignore[method-assign]
     w._on_reflection(ReflectionEvent("manual", 0.0, consolidation=nothing))
     assert w.statusBar().currentMessage() == "Reflection: Nothing new since the last reflection."
+    # kept until something else is shown (README), as an idle pass's: it was gone after 12 s
+    assert shown[-1][1:] in ((), (0,))
+    bar.showMessage = real  # type: ignore[method-assign]
     w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing))
     assert w.statusBar().currentMessage().startswith("While you were away: ")
 

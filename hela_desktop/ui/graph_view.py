@@ -33,7 +33,14 @@ from .graph_search import GraphSearchMixin
 from .layout import ForceLayout
 from .nodes_item import NodesItem
 from .plain import ElidedLabel, tip
-from .theme import GraphColors, checked_button_style, graph_colors, memory_color, muted
+from .theme import (
+    GraphColors,
+    checked_button_style,
+    focus_frame_style,
+    graph_colors,
+    memory_color,
+    muted,
+)
 
 THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows as shade)
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
@@ -234,6 +241,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.details_button.setVisible(details)
         if details:
             self.details = QtWidgets.QTextBrowser()
+            self.details.setObjectName("graphDetails")
             self.details.setOpenLinks(False)
             self.details.anchorClicked.connect(self.open_details_link)
             self.details.setMinimumWidth(220)
@@ -254,7 +262,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     def apply_colors(self, c: GraphColors, *, redraw: bool = True) -> None:
         """Switch palettes (light/dark)."""
         self.colors = c
-        self.details_button.setStyleSheet(checked_button_style(QtWidgets.QApplication.palette()))
+        pal = QtWidgets.QApplication.palette()
+        self.details_button.setStyleSheet(checked_button_style(pal))
+        # Tab reaches the graph (its keys zoom) and the details: show when they have it
+        self.setStyleSheet(focus_frame_style(pal, "PlotWidget", "QTextBrowser#graphDetails"))
         self.plot.setBackground(c.background)
         bg = QtGui.QColor(c.background)
         prior, learned = edge_pens(c, thin=len(self.data.src) > THIN_EDGES_ABOVE)

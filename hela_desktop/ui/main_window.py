@@ -635,8 +635,9 @@ class MainWindow(WindowChats):
             return
         head = "" if ev.error else (
             "Reflection: " if ev.trigger == "manual" else "While you were away: ")
-        stay = 12000 if ev.trigger == "manual" else 0  # "While you were away" waits for you
-        self.statusBar().showMessage(head + reflection_sentence(ev), stay)
+        # kept until something else is shown (README): a pass's summary was gone 12 s after
+        # Reflect now, before it could be read
+        self.statusBar().showMessage(head + reflection_sentence(ev))
         if ev.backup and self._backups_dialog is not None:  # an open list shows the new one
             self._backups_dialog.refresh()
 

@@ -144,7 +144,7 @@ class FileJobs(QtCore.QObject):
         changed, naming the file (the message starts with its whole path)."""
         self.finish_progress()
         if name == "import" and msg == "cancelled":
-            self.w.statusBar().showMessage("Import cancelled; nothing was changed.", 8000)
+            self.w.statusBar().showMessage("Import cancelled; nothing was changed.")
             self.w.last_message = ("Import cancelled", msg)
             return
         path, sep, why = msg.partition(": ")
