@@ -41,3 +41,49 @@ def test_tab_shows_where_it_lands_in_the_graph(qtbot, tmp_path):
         qtbot.wait(50)
         assert _shot(wid) != before, f"{type(wid).__name__} looks the same with the keyboard on it"
     w.close()
+
+
+def test_an_entry_put_back_says_why(qtbot, tmp_path):
+    """Context size "100" typed and the box left: Qt put 2048 back without a word (QA pass
+    19: "silently reverts"), and Enter pressed OK with 2048.  "100" is not refused key by
+    key (it could still grow into 1000), so the range hint never showed.  Leaving the box
+    now says it; Enter says it and keeps the dialog open."""
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    dlg = SettingsDialog(Settings(), tmp_path / "data")
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.activateWindow()
+    qtbot.waitActive(dlg)
+    dlg.advanced_button.click()  # Context size is under Advanced
+    box = dlg.n_ctx
+    _wait(qtbot, box.isVisible, 5)
+    box.setFocus()
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box, "100")
+    # Enter would press OK, saving the old value: the entry stays, to be put right
+    qtbot.keyClick(box, QtCore.Qt.Key.Key_Return)
+    assert dlg.isVisible() and box.text() == "100 tokens"
+    _wait(qtbot, lambda: QtWidgets.QToolTip.isVisible() and QtWidgets.QToolTip.text()
+          == "100 tokens is out of range. From 512 to 131072 tokens", 5)
+    QtWidgets.QToolTip.hideText()
+    qtbot.wait(400)  # (hidden: a tip shown within its fade-out would go with it)
+    # Tab out (sent to the box: offscreen, the tip's window took the focus from the dialog)
+    out = QtGui.QFocusEvent(QtCore.QEvent.Type.FocusOut, QtCore.Qt.FocusReason.TabFocusReason)
+    QtWidgets.QApplication.sendEvent(box, out)
+    assert box.value() == Settings().n_ctx and box.text() != "100 tokens"  # put back
+    _wait(qtbot, lambda: QtWidgets.QToolTip.isVisible() and QtWidgets.QToolTip.text()
+          == "100 tokens is out of range, so it was not kept. From 512 to 131072 tokens", 5)
+    # an entry Qt keeps says nothing; nor does one left for another window (kept as typed)
+    for typed, reason, kept in (("4096", QtCore.Qt.FocusReason.TabFocusReason, 4096),
+                                ("100", QtCore.Qt.FocusReason.ActiveWindowFocusReason, None)):
+        box.lineEdit().selectAll()
+        qtbot.keyClicks(box, typed)
+        QtWidgets.QToolTip.hideText()
+        qtbot.wait(400)
+        QtWidgets.QApplication.sendEvent(box, QtGui.QFocusEvent(QtCore.QEvent.Type.FocusOut, reason))
+        qtbot.wait(400)
+        assert not QtWidgets.QToolTip.isVisible(), typed
+        assert kept is None or box.value() == kept
+    dlg.reject()

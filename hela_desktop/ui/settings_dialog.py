@@ -51,10 +51,42 @@ class _SaysItsRange:
     def validate(self, text: str, pos: int) -> Any:  # Qt's override: refused keys end here
         r = super().validate(text, pos)  # type: ignore[misc]
         if (r[0] if isinstance(r, tuple) else r) == QtGui.QValidator.State.Invalid:
-            box: Any = self
-            QtWidgets.QToolTip.showText(box.mapToGlobal(QtCore.QPoint(0, box.height())),
-                                        self.range_words(), box)
+            self._say(self.range_words())
         return r
+
+    def _say(self, text: str) -> None:
+        box: Any = self
+        QtWidgets.QToolTip.showText(box.mapToGlobal(QtCore.QPoint(0, box.height())), text,
+                                    box, QtCore.QRect(), 5000)
+
+    def _unfinished(self) -> str:
+        """What to say of an entry Qt will not keep ("100" where at least 512 is needed:
+        it could still grow into one), else "": left, the box put the old value back
+        without a word."""
+        box: Any = self
+        typed = box.cleanText().strip()
+        r = super().validate(box.text(), 0)  # type: ignore[misc]
+        if typed and (r[0] if isinstance(r, tuple) else r) == QtGui.QValidator.State.Intermediate:
+            return f"{typed}{box.suffix()} is out of range. {self.range_words()}"
+        return ""
+
+    def focusOutEvent(self, event: QtGui.QFocusEvent) -> None:  # Qt's override
+        why = QtCore.Qt.FocusReason
+        # (another window or a menu taking the keyboard leaves the entry as it is)
+        away = event.reason() in (why.ActiveWindowFocusReason, why.PopupFocusReason)
+        said = "" if away else self._unfinished()
+        if said:  # said once the focus has moved: the box taking it would hide the tip
+            QtCore.QTimer.singleShot(0, self, lambda: self._say(  # type: ignore[call-overload]
+                said.replace(" is out of range.", " is out of range, so it was not kept.")))
+        super().focusOutEvent(event)  # type: ignore[misc]
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:  # Qt's override
+        said = self._unfinished()
+        if said and event.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter):
+            self._say(said)  # and the entry stays to be put right (Enter would press OK,
+            event.accept()   # saving the old value)
+            return
+        super().keyPressEvent(event)  # type: ignore[misc]
 
 
 class SpinBox(_SaysItsRange, QtWidgets.QSpinBox):
