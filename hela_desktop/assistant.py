@@ -300,8 +300,8 @@ class Assistant:
 
     def _persist(self, conversation_id, message, answer, interrupted, spans, sets_seen, used,
                  state, swaps, n_tokens, elapsed, now: float | None = None,
-                 user_vec: np.ndarray | None = None, said_at: float | None = None
-                 ) -> DoneEvent:
+                 user_vec: np.ndarray | None = None, said_at: float | None = None,
+                 user_message_id: int | None = None) -> DoneEvent:
         engine = self.engine
         timeline = [(a, b, ids) for a, b, ids in spans if b > a]
         limit = self.settings.max_answer_tokens
@@ -316,12 +316,12 @@ class Assistant:
         }
         # a question, request or small talk asked again word for word is the memory it
         # repeats (no copy, no new links; it keeps its first answer)
-        repeat = None if interrupted else engine.repeat_of(message, user_vec)
+        failed = bool(getattr(state, "error", ""))  # a server failure cut it (ServerTurnState)
+        repeat = None if interrupted and not failed else engine.repeat_of(message, user_vec)
         if repeat is not None:
             stats["repeat_of"] = repeat
         if state.unrecalled:  # a question about the user's life that nothing recalled spoke to
             stats["unrecalled"] = True
-        failed = bool(getattr(state, "error", ""))  # a server failure cut it (ServerTurnState)
         if failed:
             stats["failed"] = True
         drifted = self._drifted(conversation_id, message, answer)
@@ -350,8 +350,10 @@ class Assistant:
                     conversation_id, "assistant", answer, interrupted=interrupted, stats=stats,
                     at=now)
                 self.store.save_timeline(message_id, timeline)
-            # the user's words are the memory; the answer stays beside them as context
-            if not interrupted:
+            # the user's words are the memory; the answer stays beside them as context.  A
+            # model server's failure is not the user's choice: what they said is remembered
+            # all the same (a Stop is: nothing is kept; Regenerate forms it again)
+            if not interrupted or failed:
                 if repeat is not None:
                     engine.touch(repeat, now)  # needed again: not stale for forgetting
                     episode_id = repeat
@@ -360,7 +362,10 @@ class Assistant:
                         user_text=message, assistant_text=answer,
                         conversation_id=conversation_id,
                         created_at=now if said_at is None else said_at))
-                self.store.link_message_episode(message_id, episode_id)
+                # (no answer row when the server failed before the answer began: the
+                # user's message holds the memory, and a Regenerate removes it with it)
+                self.store.link_message_episode(
+                    message_id if message_id is not None else user_message_id, episode_id)
             # Hebbian learning from co-use: one step per answer, linking the new memory
             # and the memories the answer drew on; memories recalled together by chance
             # (nothing of them in the answer) are not linked

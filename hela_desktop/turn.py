@@ -221,6 +221,7 @@ class Turn:
         # when the user said it, if before the turn (an answer asked again keeps its
         # message's time; None: the turn's time)
         self.said_at = said_at
+        self.user_message_id: int | None = None  # the message as stored (`open`)
         self.state = state if state is not None else TurnState()
         self.conversation_id = 0
         self.history: list[dict] = []
@@ -382,8 +383,9 @@ class Turn:
             conversation_id = store.add_conversation(title_of(self.message))
         self.conversation_id = conversation_id
         self.history = self.fit_history(conversation_id, self.message)
-        store.add_message(conversation_id, "user", self.message,
-                          at=self.now if self.said_at is None else self.said_at)
+        self.user_message_id = store.add_message(
+            conversation_id, "user", self.message,
+            at=self.now if self.said_at is None else self.said_at)
         self.t0 = time.perf_counter()
         return conversation_id
 
@@ -454,7 +456,8 @@ class Turn:
                                  and facts.asks_about_user(self.message))
         return (self.conversation_id, self.message, answer, self.interrupted, self.spans,
                 self.sets_seen, self.used, self.state, self.swaps, n_tokens,
-                time.perf_counter() - self.t0, self.now, self.user_vec, self.said_at)
+                time.perf_counter() - self.t0, self.now, self.user_vec, self.said_at,
+                self.user_message_id)
 
 
 __all__ = ["Turn", "TurnParts", "TurnState", "MessageTooLong", "user_model_text", "model_history",

@@ -290,17 +290,23 @@ def test_server_killed_mid_answer_keeps_the_partial_answer(make_assistant, setti
 
 def _check_partial_kept(a, events, before, min_tokens=1):
     done = events[-1]
-    assert isinstance(done, DoneEvent) and done.interrupted and done.episode_id is None
+    assert isinstance(done, DoneEvent) and done.interrupted and done.episode_id is not None
     tokens = [e for e in events if isinstance(e, TokenEvent)]
     assert len(tokens) >= min_tokens and done.text == "".join(t.text for t in tokens).strip()
     msgs = a.store.messages(done.conversation_id)
     after = store_snapshot(a)
-    assert after["episodes"] == before["episodes"]
+    # a server's failure is not the user's choice: their message is remembered all the same
+    # (a Stop keeps no memory), and a Regenerate takes it back with the message
+    assert after["episodes"] == before["episodes"] + 1
+    said = [m for m in msgs if m["role"] == "user"][-1]
+    assert a.store.episode(done.episode_id).user_text == said["content"]
     if not done.text:
         # the server failed before any text: no empty answer is kept (as for a Stop before
-        # the first token); the user's message stays
+        # the first token); the user's message stays, and holds the memory
         assert msgs[-1]["role"] == "user" and after["messages"] == before["messages"] + 1
+        assert msgs[-1]["episode_id"] == done.episode_id
         return
+    assert msgs[-1]["episode_id"] == done.episode_id
     assert msgs[-1]["role"] == "assistant" and msgs[-1]["content"] == done.text
     assert msgs[-1]["interrupted"] and msgs[-1]["stats"]["failed"] is done.failed is True
     # the store is as it was, plus the user message and the kept partial answer
@@ -567,3 +573,23 @@ def test_settings_test_button_asks_the_server_as_typed(qtbot, stub_server):
     qtbot.waitUntil(lambda: dlg.test_result.text().startswith("✗"), timeout=20000)
     assert "127.0.0.1" in dlg.test_result.text()
     assert dlg.result_settings().server_url.startswith("http://127.0.0.1:")  # nothing else changed
+
+
+def test_a_failed_answer_keeps_the_message_as_a_memory_and_regenerate_takes_it_back(
+        stub_server, make_assistant, settings, embedder):
+    """QA pass 19: after the server failed, the user went on in the chat; the message the
+    server never answered ("My dentist is Dr Okafor.") was never remembered.  It is now,
+    and rewinding the chat from it (Regenerate, Edit and resend) takes the memory back."""
+    server_settings(settings, f"{stub_server}/html")  # fails before any text
+    a = make_server_assistant(make_assistant, settings, embedder)
+    events = []
+    with pytest.raises(ServerError):
+        for ev in a.chat("My dentist is Dr Okafor."):
+            events.append(ev)
+    done = events[-1]
+    conv = done.conversation_id
+    said = a.store.messages(conv)[-1]
+    assert said["role"] == "user" and said["episode_id"] == done.episode_id
+    found = [r.episode_id for r in a.engine.retrieve("Who is my dentist?")]
+    assert done.episode_id in found  # remembered: recalled like any memory
+    assert a.store.delete_messages_from(conv, said["id"]) == [done.episode_id]
