@@ -388,12 +388,12 @@ class Assistant:
         """Did `answer` drift out of the language the user writes in this chat
         (`formulas.drifted`, over the user's last 20 messages here, this one included)?
         Not when the message asked for another language ("Translate this into Spanish")."""
-        share, n = facts.english_share(answer)
+        english, foreign, n = facts.language_shares(answer)
         if n < F.DRIFT_MIN_WORDS or facts.asks_language(message):
             return False  # too short to tell (no need to read the chat), or asked for
         users = [m["content"] for m in self.store.messages(conversation_id)
                  if m["role"] == "user"][-20:]
-        return F.drifted(share, n, facts.english_share(" ".join(users))[0])
+        return F.drifted(english, foreign, n, facts.language_shares(" ".join(users))[0])
 
 
 

@@ -92,21 +92,36 @@ ENGLISH_MARKERS = frozenset(
     """the and you your yours is are to of it its that with for this i my have has had was
     were be been not what will would can could we they he she at or but if from by about
     there how which just all his her them their our who when where why i'm it's you're don't
-    can't i'll i've""".split()
+    can't i'll i've what's that's there's here's let's he's she's they're we're isn't
+    doesn't didn't won't wasn't aren't i'd you'll we'll you'd some any""".split()
 )
 _LETTER_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
 _CODE_FENCE = re.compile(r"```.*?(```|$)", re.S)
 
 
-def english_share(text: str) -> tuple[float, int]:
-    """(share of `text`'s words that are `ENGLISH_MARKERS`, how many words): words are runs
-    of letters (an apostrophe inside kept), fenced code left out.  English prose runs about
-    0.2 to 0.6; Portuguese, Spanish or German prose near 0.
-    ``english_share("My cat is called Biscuit")`` is (0.4, 5): "my" and "is"."""
+# function words of Portuguese, Spanish, French, Italian and German that are not English
+# words ("a", "do", "no", "me", "die", "con", "per" are, and are left out)
+FOREIGN_MARKERS = frozenset(
+    """e o os de da das dos em na nas nos um uma para por com não que se mais como mas ele ela
+    eu você é são está el la los las y en del es un una pero muy su sus et est le les une
+    des du au aux je tu il elle nous vous ils pas ce cette qui di che della sono der das und
+    ist nicht ein eine mit ich sie wir auf zu von sich auch""".split()
+)
+
+
+def language_shares(text: str) -> tuple[float, float, int]:
+    """(share of `text`'s words that are `ENGLISH_MARKERS`, share that are foreign: one of
+    `FOREIGN_MARKERS` or written with a letter English does not use, "míro", "forçá"; how
+    many words).  Words are runs of letters (an apostrophe inside kept), fenced code left
+    out.  English prose has 0.2 to 0.6 English words and next to no foreign ones.
+    ``language_shares("Bossa de Joana. E para o músido!")`` is (0.0, 5/7, 7): "de", "e",
+    "para", "o" and "músido"."""
     words = [w.lower() for w in _LETTER_WORD.findall(_CODE_FENCE.sub(" ", text))]
     if not words:
-        return 0.0, 0
-    return sum(w in ENGLISH_MARKERS for w in words) / len(words), len(words)
+        return 0.0, 0.0, 0
+    n = len(words)
+    foreign = sum(w in FOREIGN_MARKERS or not w.isascii() for w in words)
+    return sum(w in ENGLISH_MARKERS for w in words) / n, foreign / n, n
 
 
 _ASKS_LANGUAGE = re.compile(
@@ -365,6 +380,6 @@ class NameIndex:
         return ((mid - self.lower) | (first & self.known)) | {"my " + k for k in kin(text)}
 
 
-__all__ = ["asks_language", "english_share", "ENGLISH_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
+__all__ = ["asks_language", "language_shares", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
            "is_statement_sentence", "is_personal", "name_candidates", "kin", "kin_words",
            "NameIndex"]

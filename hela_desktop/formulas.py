@@ -374,19 +374,27 @@ def unused_penalty(eta: float, rho: float) -> float:
 
 
 
-DRIFT_MIN_WORDS = 12  # an answer shorter than this is not judged (a name, a number, "Oui !")
+DRIFT_MIN_WORDS = 4  # shorter is not judged (a name, a number, "Oui !", "Lisbon, Portugal.")
 
 
-def drifted(answer_share: float, answer_words: int, user_share: float, *,
-            min_words: int = DRIFT_MIN_WORDS, low: float = 0.05, user_min: float = 0.15) -> bool:
-    """Did an answer drift out of the user's language?  It has at least `min_words` words
-    and under `low` of them are English function words (`facts.english_share`), while the
-    user's own messages in the chat, pooled, have at least `user_min`: the user writes
-    English and the answer does not.  The small default model, primed by "Lisbon", answered
-    in made-up Portuguese, and every later answer of the chat followed its own example; a
-    user who writes Portuguese (share near 0) is answered as they write.  (Set on the
-    answers of one QA pass: the drifted ones had 0.00, the others 0.17 to 0.54.)"""
-    return answer_words >= min_words and answer_share < low and user_share >= user_min
+def drifted(english: float, foreign: float, words: int, user_english: float, *,
+            min_words: int = DRIFT_MIN_WORDS, long_words: int = 12, low: float = 0.05,
+            foreign_min: float = 0.3, user_min: float = 0.15) -> bool:
+    """Did an answer drift out of the user's language?  The user writes English (their
+    messages in the chat, pooled, have at least `user_min` English function words,
+    `facts.language_shares`) and the answer, of at least `min_words` words, does not:
+    at least `foreign_min` of its words are foreign and more than are English, or, from
+    `long_words` words on, under `low` are English whatever they are (made-up words, a list
+    of names).  The small default model, primed by "Lisbon", answered in made-up Portuguese,
+    and every later answer of the chat followed its own example; a user who writes
+    Portuguese (English share near 0) is answered as they write.  (Set on the answers of
+    two QA passes: the drifted ones had no English word in 12 or more, or 5 foreign words
+    of 7 and 7 of 10 ("Eu não em forçá do míro Joana. I, para Joana."); English answers had
+    0.17 to 0.54 English and at most one foreign word, a name.)"""
+    if user_english < user_min or words < min_words:
+        return False
+    return (foreign >= foreign_min and foreign > english) or \
+        (words >= long_words and english < low)
 
 
 def contrast_ratio(rgb_a: tuple[float, float, float], rgb_b: tuple[float, float, float]) -> float:

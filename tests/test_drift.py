@@ -17,26 +17,48 @@ ENGLISH = ("Biscuit is a sweet little lady. She's 7 years old and loves to play 
            "toys, so I'm sure you've got some exciting ideas.")
 
 
-def test_english_share_by_hand():
-    # "My cat is called Biscuit": my, is of 5 words
-    assert facts.english_share("My cat is called Biscuit") == (0.4, 5)
+def test_language_shares_by_hand():
+    # "My cat is called Biscuit": my, is of 5 words English; none foreign
+    assert facts.language_shares("My cat is called Biscuit") == (0.4, 0.0, 5)
     # fenced code is not prose: "Here", "That", "is", "all" are the words; that, is, all mark
-    assert facts.english_share("Here:\n```python\nfor x in y: print(x)\n```\nThat is all.") \
-        == (0.75, 4)
-    share, n = facts.english_share(GIBBERISH)
-    assert share == 0.0 and n == 29
-    assert facts.english_share("12 34 !!") == (0.0, 0)
-    # the English answer, 24 words: is, and, to, with, her, i'm mark it ("she's", "so" and
-    # "you've" are not on the list): 6 / 24
-    assert facts.english_share(ENGLISH) == (0.25, 24)
+    assert facts.language_shares("Here:\n```python\nfor x in y: print(x)\n```\nThat is all.") \
+        == (0.75, 0.0, 4)
+    # the short drifted answers of QA pass 20: de, e, para, o and "músido" (a letter English
+    # does not use) are 5 foreign words of 7; "Eu não em forçá do míro Joana. I, para
+    # Joana.": eu, não, em, forçá, míro, para are 6 of 10 ("do" is English too), "I" 1 of 10
+    assert facts.language_shares("Bossa de Joana. E para o músido!") == (0.0, 5 / 7, 7)
+    assert facts.language_shares("Eu não em forçá do míro Joana. I, para Joana.") \
+        == (0.1, 0.6, 10)
+    english, foreign, n = facts.language_shares(GIBBERISH)
+    assert english == 0.0 and n == 29 and foreign > 0.3
+    assert facts.language_shares("12 34 !!") == (0.0, 0.0, 0)
+    # the English answer, 24 words: is, and, to, with, her, she's, i'm, some mark it ("so"
+    # and "you've" are not on the list): 8 / 24
+    assert facts.language_shares(ENGLISH) == (8 / 24, 0.0, 24)
 
 
 def test_drifted_by_hand():
-    assert F.drifted(0.0, 29, 0.30)
-    assert F.drifted(0.04, 20, 0.15)  # under 5 %, the user at the 15 % floor
-    assert not F.drifted(0.05, 20, 0.30)  # 1 word in 20 is English enough
-    assert not F.drifted(0.0, 11, 0.30)  # too short to tell
-    assert not F.drifted(0.0, 29, 0.14)  # the user does not write English either
+    assert F.drifted(0.0, 0.44, 29, 0.30)  # foreign words
+    assert F.drifted(0.0, 0.0, 14, 0.30)  # no English word in 12 or more (made-up words)
+    assert F.drifted(0.04, 0.0, 20, 0.15)  # under 5 % English, the user at the 15 % floor
+    assert F.drifted(0.1, 0.6, 10, 0.30)  # short, but 6 foreign words to 1 English
+    assert F.drifted(0.0, 0.3, 4, 0.30)  # at both floors
+    assert not F.drifted(0.0, 0.67, 3, 0.30)  # "São João, Lisbon.": too short to tell
+    assert not F.drifted(0.05, 0.0, 20, 0.30)  # 1 English word in 20, nothing foreign
+    assert not F.drifted(0.0, 0.0, 11, 0.30)  # short and not foreign ("Biscuit, seven.")
+    assert not F.drifted(0.3, 0.3, 10, 0.30)  # as English as foreign: not drifted
+    assert not F.drifted(0.38, 0.25, 8, 0.30)  # "São José (Lisbon) is the capital of …"
+    assert not F.drifted(0.0, 0.44, 29, 0.14)  # the user does not write English either
+
+
+def test_short_english_is_not_drifted():
+    """English answers the model gave in QA passes, and the one LoCoMo dev turn (of 2,760)
+    an earlier marker list misread ("What's" was not on it; docs/benchmarks.md)."""
+    for text in ("Hey Joanna! Long time no see! What's up? Anything fun going on?",
+                 "I drive a blue Honda Civic.", "Biscuit is a cat, named Biscuett.",
+                 "São José (Lisbon) is the capital of Portugal.", "Your dentist is Dr Okafor.",
+                 "Café au lait with a croissant, every morning at eight."):
+        assert not F.drifted(*facts.language_shares(text), 0.3), text
 
 
 def test_asks_language():
