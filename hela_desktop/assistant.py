@@ -382,7 +382,7 @@ class Assistant:
             deferred_swaps=state.deferred_swaps, text=answer,
             timeline=timeline, generation_s=state.generation_s, limit=limit,
             repeated=repeat is not None, unrecalled=state.unrecalled, failed=failed,
-            drifted=drifted)
+            drifted=drifted, drew_on=sorted(drew_on))
 
     def _drifted(self, conversation_id: int, message: str, answer: str) -> bool:
         """Did `answer` drift out of the language the user writes in this chat

@@ -116,6 +116,9 @@ class DoneEvent:
     unrecalled: bool = False
     # the answer was cut short by a model server's failure, not by Stop (`interrupted` too)
     failed: bool = False
+    # the recalled memories the answer used (`edges.used_by_answer`; the Hebbian step links
+    # them and the new memory)
+    drew_on: list[int] = field(default_factory=list)
     # the answer drifted out of the language the user writes (`formulas.drifted`): it stays
     # in the transcript, and the model is not shown it (with its message) again
     drifted: bool = False

@@ -16,6 +16,9 @@ class Sources(NamedTuple):
     more: int = 0  # memories drawn on beyond those shown
     # the message asked about the user's own life and nothing they said was recalled for it
     unrecalled: bool = False
+    # the memories the answer used (`edges.used_by_answer`, stored as ``stats["drew_on"]``);
+    # None for an answer stored before 0.12, which did not say
+    used: frozenset[int] | None = None
 
 
 NO_SOURCES = Sources([])
@@ -24,14 +27,17 @@ SOURCE_CHARS = 48  # each is cut at a word near here
 WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when longer
 
 
-def answer_sources(recalls: Iterable[dict], unrecalled: bool = False) -> Sources:
+def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
+                   used: Iterable[int] | None = None) -> Sources:
     """What an answer drew on, for the lines under it: the memories (episode id, the user's
     words cut short, whole) from the recalls that were in its prompt (``stats["memories"]``,
     or the live answer's), in order, each memory once, and how many more; `unrecalled` (the
     turn's own finding) holds only when there are none.  Distilled knowledge is left out: it
     restates memories in other words, and the line is about the user's own.  Memories of
     the same words (a statement said twice is two memories) are named once, by the first:
-    the line read "“My sister Ana lives in Lisbon” · “My sister Ana lives in Lisbon”"."""
+    the line read "“My sister Ana lives in Lisbon” · “My sister Ana lives in Lisbon”".
+    `used`: the memories the answer used; they come first (QA pass 20: the line named every
+    memory recalled as "drew on", while the graph linked only those used)."""
     seen: dict[int, str] = {}
     words: set[str] = set()
     for r in recalls:
@@ -41,21 +47,50 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False) -> Sources
                 seen[r["episode_id"]] = text
                 words.add(text.casefold())
     items = [(i, shorten(t, SOURCE_CHARS), t) for i, t in seen.items()]
+    took = None if used is None else frozenset(int(i) for i in used)
+    if took is not None:
+        items.sort(key=lambda it: it[0] not in took)  # (stable: recall order within each)
     return Sources(items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN),
-                   unrecalled and not items)
+                   unrecalled and not items, took)
 
 
-def source_lines(sources: Sources) -> list[str]:
-    """The memories drawn on as the terminal prints them, in the user's words: one memory
-    on the line itself (``#12 “My sister Ana lives in Lisbon.”``), more one to a line, each
-    whole up to `WHOLE_SOURCE_CHARS`.  The window's line cuts each at `SOURCE_CHARS` and
-    shows it whole on hover; a terminal has no hover, and the cut often fell on the very
-    words that answer ("“My sister Ana is getting married in June in…”")."""
-    shown = [f"#{eid} “{shorten(whole, WHOLE_SOURCE_CHARS)}”" for eid, _, whole in sources.shown]
-    if sources.more:
-        shown.append(f"and {sources.more} more")
-    return shown
+# the heads of the groups under an answer (`source_groups`)
+FROM_MEMORIES = "From your memories"  # an answer stored before 0.12: used or not, unknown
+USED = "Used from your memories"
+ALSO = "also recalled"
+NONE_USED = "Recalled, not used in the answer"
+
+
+def source_groups(sources: Sources) -> list[tuple[str, list[tuple[int, str, str]]]]:
+    """The memories named under an answer, in groups with their heads: those the answer
+    used ("Used from your memories"), then the others recalled for it ("also recalled");
+    "Recalled, not used in the answer" when it used none; "From your memories" when the
+    answer's statistics do not say."""
+    if sources.used is None:
+        return [(FROM_MEMORIES, list(sources.shown))] if sources.shown else []
+    took = [s for s in sources.shown if s[0] in sources.used]
+    rest = [s for s in sources.shown if s[0] not in sources.used]
+    out = [(USED, took)] if took else []
+    if rest:
+        out.append((ALSO if took else NONE_USED, rest))
+    return out
+
+
+def source_lines(sources: Sources) -> list[tuple[str, list[str]]]:
+    """The memories named under an answer as the terminal prints them (`source_groups`,
+    heads in lower case), in the user's words, each whole up to `WHOLE_SOURCE_CHARS`
+    (``#12 “My sister Ana lives in Lisbon.”``), and "and 2 more" in the last group.  The
+    window's line cuts each at `SOURCE_CHARS` and shows it whole on hover; a terminal has
+    no hover, and the cut often fell on the very words that answer ("“My sister Ana is
+    getting married in June in…”")."""
+    out = [(head[0].lower() + head[1:], [f"#{eid} “{shorten(whole, WHOLE_SOURCE_CHARS)}”"
+                                         for eid, _, whole in group])
+           for head, group in source_groups(sources)]
+    if sources.more and out:
+        out[-1][1].append(f"and {sources.more} more")
+    return out
 
 
 __all__ = ["Sources", "NO_SOURCES", "SOURCES_SHOWN", "SOURCE_CHARS", "WHOLE_SOURCE_CHARS",
-           "answer_sources", "source_lines"]
+           "answer_sources", "source_groups", "source_lines", "FROM_MEMORIES", "USED", "ALSO",
+           "NONE_USED"]

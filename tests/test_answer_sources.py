@@ -30,22 +30,22 @@ def test_sources_in_order_once_each_cut_at_a_word_without_knowledge():
                {"episode_id": -2, "text": "The user has a dog.", "kind": "knowledge"},
                {"episode_id": 9, "text": "I teach  Spanish.", "kind": "episode"},
                {"episode_id": 4, "text": DOG, "kind": "episode"}]
-    shown, more, unrecalled = answer_sources(recalls)
+    shown, more, unrecalled, _ = answer_sources(recalls)
     assert [i for i, _, _ in shown] == [4, 9] and more == 0 and not unrecalled
     # 48 characters, cut at a word, with "…"; the whole text kept for the tooltip
     assert shown[0][1] == "My dog is called Pixel and my sister Ana lives…"
     assert shown[0][2] == DOG and shown[1][1] == "I teach Spanish."
     six = [{"episode_id": i, "text": f"memory {i}"} for i in range(6)]
-    shown, more, _ = answer_sources(six)
+    shown, more, _, _ = answer_sources(six)
     assert len(shown) == 4 and more == 2
-    assert answer_sources([]) == ([], 0, False)
+    assert answer_sources([]) == ([], 0, False, None)
     # "nothing recalled" holds only where nothing was: memories named contradict it
-    assert answer_sources([], unrecalled=True) == ([], 0, True)
+    assert answer_sources([], unrecalled=True) == ([], 0, True, None)
     assert answer_sources(recalls, unrecalled=True).unrecalled is False
     # a live answer: the turn's finding travels in its DoneEvent
     ev = DoneEvent(conversation_id=1, message_id=2, episode_id=3, tokens=4, swaps=0,
                    prefill_tokens=0, tokens_per_s=1.0, elapsed_s=1.0, unrecalled=True)
-    assert done_lines(ev, {})[1] == ([], 0, True)
+    assert done_lines(ev, {})[1] == ([], 0, True, frozenset())
     # the speed shown (window, terminal): from the first token on, not the whole time a
     # process's first turn took with the model loading (it read "0.5 tok/s")
     from dataclasses import replace
@@ -53,6 +53,28 @@ def test_sources_in_order_once_each_cut_at_a_word_without_knowledge():
     assert replace(ev, tokens=10, generation_s=2.0, elapsed_s=20.0).speed == 5.0
     assert replace(ev, tokens=10, generation_s=0.0, elapsed_s=20.0).speed == 0.5
     assert replace(ev, tokens=10, generation_s=0.0, elapsed_s=0.0).speed == 0.0
+
+
+def test_the_memories_an_answer_used_come_first_under_their_own_head():
+    """QA pass 20: the line under an answer said "From your memories" for every memory
+    recalled, while the graph linked only those the answer used (0.12): a user comparing
+    the two thought the links were missing.  The line now says which were used."""
+    from hela_desktop.sources import source_groups, source_lines
+
+    recalls = [{"episode_id": i, "text": f"memory {i}"} for i in (5, 6, 7)]
+    src = answer_sources(recalls, used=[7])
+    assert [i for i, _, _ in src.shown] == [7, 5, 6]
+    assert [(h, [i for i, _, _ in g]) for h, g in source_groups(src)] == [
+        ("Used from your memories", [7]), ("also recalled", [5, 6])]
+    assert [h for h, _ in source_groups(answer_sources(recalls, used=[]))] == [
+        "Recalled, not used in the answer"]
+    assert [h for h, _ in source_groups(answer_sources(recalls, used=[5, 6, 7]))] == [
+        "Used from your memories"]
+    assert [h for h, _ in source_groups(answer_sources(recalls))] == ["From your memories"]
+    six = [{"episode_id": i, "text": f"memory {i}"} for i in range(6)]
+    assert source_lines(answer_sources(six, used=[5])) == [
+        ("used from your memories", ["#5 “memory 5”"]),
+        ("also recalled", ["#0 “memory 0”", "#1 “memory 1”", "#2 “memory 2”", "and 2 more"])]
 
 
 def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_path):
@@ -68,6 +90,11 @@ def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_pa
         store.add_message(cid, "user", "Write a haiku about rain.")
         store.add_message(cid, "assistant", "Rain on the window.",
                           stats={"tokens": 5, "swaps": 0, "elapsed_s": 1.0, "memories": []})
+        cid2 = store.add_conversation("Pixel again")
+        store.add_message(cid2, "user", "And my dog?")
+        store.add_message(cid2, "assistant", "Pixel, as you said.",
+                          stats={"tokens": 5, "swaps": 0, "elapsed_s": 1.0, "memories": used,
+                                 "drew_on": [ids[2]]})
     w = _window(qtbot, data_dir)
     view = w.chat.view
     w.open_conversation(cid)
@@ -102,6 +129,11 @@ def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_pa
     assert w.graph.recalls[ids[2]] == used[0]
     first_answer = next(m["id"] for m in w.session.messages if m["role"] == "assistant")
     assert f"Why message #{first_answer} recalled it" in w.graph.details.toPlainText()
+    # an answer that says which it used (0.12) names them first, then the others
+    w.open_conversation(cid2)
+    _wait(qtbot, lambda: "Pixel, as you said." in view.toPlainText(), 20)
+    assert ("Used from your memories: “My dog is called Pixel and my sister Ana lives…” — "
+            "also recalled: “question 4 about topic 0”") in view.toPlainText()
     w.close()
 
 

@@ -244,8 +244,12 @@ def test_piped_chat_plain_text_and_slash_commands_are_not_messages(tmp_path):
     assert "  recalled #1\nhela> " in r.stdout and "hela>   recalled" not in r.stdout
     # pass 14: as under an answer in the window, the memories it drew on in the user's
     # words, so that an answer can be checked (the terminal had the ids alone)
-    assert "  from your memories: #1 “My favourite colour is teal.”\n" in r.stdout
-    assert r.stdout.count("from your memories") == 1  # not under the first, recalling nothing
+    # (0.12: under the head that says whether the answer used it)
+    answer = r.stdout.rsplit("hela> ", 1)[1].split("\n", 1)[0]  # the last answer's line
+    head = "used from your memories" if "teal" in answer.lower() else \
+        "recalled, not used in the answer"
+    assert f"  {head}: #1 “My favourite colour is teal.”\n" in r.stdout
+    assert r.stdout.count(f"{head}:") == 1  # not under the first, recalling nothing
     assert "unknown command /nwe: /new starts a new chat" in r.stdout
     # pass 15: the bundled model is said to be tiny, with where better answers come from
     assert r.stdout.count("The built-in model is tiny") == 1

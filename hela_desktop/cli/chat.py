@@ -115,13 +115,13 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
         if ev.unrecalled:  # the only sign that an answer about the user is made up
             print(f"  {NOT_FROM_MEMORIES}", flush=True)
         used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
-        drew = answer_sources((recalls or {})[i] for i in used if i in (recalls or {}))
-        lines = source_lines(drew)
-        if len(lines) == 1:
-            print(_dim(f"  from your memories: {lines[0]}"), flush=True)
-        elif lines:
-            print(_dim("  from your memories:\n" + "\n".join(f"    {t}" for t in lines)),
-                  flush=True)
+        drew = answer_sources(((recalls or {})[i] for i in used if i in (recalls or {})),
+                              used=ev.drew_on)
+        for head, lines in source_lines(drew):
+            if len(lines) == 1:
+                print(_dim(f"  {head}: {lines[0]}"), flush=True)
+            else:
+                print(_dim(f"  {head}:\n" + "\n".join(f"    {t}" for t in lines)), flush=True)
 
 
 class TerminalChat:

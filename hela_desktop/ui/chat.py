@@ -13,7 +13,7 @@ import time
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..events import NOT_FROM_MEMORIES
-from ..sources import NO_SOURCES, Sources
+from ..sources import NO_SOURCES, Sources, source_groups
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 from .plain import no_orphan, tip
@@ -385,7 +385,7 @@ class MessageView(QtWidgets.QTextBrowser):
         if text:
             cur.insertBlock()
             cur.insertText(text, f)
-        shown, more, unrecalled = sources
+        shown, more, unrecalled = sources.shown, sources.more, sources.unrecalled
         if unrecalled:  # the only sign that an answer about the user's life is made up
             warn = QtGui.QTextCharFormat(f)
             warn.setForeground(self.palette().color(QtGui.QPalette.ColorRole.Text))
@@ -394,16 +394,17 @@ class MessageView(QtWidgets.QTextBrowser):
         if not shown:
             return
         cur.insertBlock()
-        cur.insertText("From your memories: ", f)
         link = QtGui.QTextCharFormat(f)
         link.setForeground(self.palette().color(QtGui.QPalette.ColorRole.Link))
         link.setAnchor(True)
-        for i, (eid, label, whole) in enumerate(shown):
-            if i:
-                cur.insertText(" · ", f)
-            link.setAnchorHref(f"m:{eid}:{self._live}")  # (the answer it was named under)
-            link.setToolTip(tip(f"#{eid} · {whole}", "(click: show it in the graph)"))
-            cur.insertText(f"“{label}”", link)
+        for g, (head, group) in enumerate(source_groups(sources)):
+            cur.insertText(f"{' — ' if g else ''}{head}: ", f)
+            for i, (eid, label, whole) in enumerate(group):
+                if i:
+                    cur.insertText(" · ", f)
+                link.setAnchorHref(f"m:{eid}:{self._live}")  # (the answer it was named under)
+                link.setToolTip(tip(f"#{eid} · {whole}", "(click: show it in the graph)"))
+                cur.insertText(f"“{label}”", link)
         if more:
             cur.insertText(f" · and {more} more (in the timeline)", f)
 

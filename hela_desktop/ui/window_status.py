@@ -281,7 +281,8 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
                             "drifted": ev.drifted},
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
-    return footer, answer_sources((recalls[i] for i in used if i in recalls), ev.unrecalled)
+    return footer, answer_sources((recalls[i] for i in used if i in recalls), ev.unrecalled,
+                                  ev.drew_on)
 
 
 def stored_lines(m: dict) -> tuple[str, Sources]:
@@ -290,7 +291,10 @@ def stored_lines(m: dict) -> tuple[str, Sources]:
     st = stats_of(m)
     footer = off_branch_footer(m) if m.get("off_branch") else \
         answer_footer(st, m["interrupted"])
-    return footer, answer_sources(recalls_of(st), st.get("unrecalled") is True)
+    drew_on = st.get("drew_on")
+    return footer, answer_sources(
+        recalls_of(st), st.get("unrecalled") is True,
+        [i for i in drew_on if type(i) is int] if isinstance(drew_on, list) else None)
 
 
 def off_branch_footer(m: dict) -> str:
