@@ -211,6 +211,31 @@ def test_user_text_is_shown_as_written_not_as_html(qtbot, tmp_path):
     w.close()
 
 
+def test_reflect_now_while_an_idle_pass_runs(qtbot, tmp_path):
+    """Reflect now while an idle pass was running read "Reflection is already running (or
+    not available).", then that pass's summary came as "While you were away: …" although
+    the user had just asked (QA pass 20).  Said plainly now, and that summary is theirs."""
+    from hela_desktop.events import ReflectionEvent
+    from hela_desktop.ui.main_window import MainWindow
+
+    data_dir, _cid, _ids = _chat_dir(tmp_path)
+    w = MainWindow(data_dir, _ui_settings(), load_model=False, autoload=False)
+    qtbot.addWidget(w)
+    w.show()
+    nothing = {"clusters": 2, "already_done": 2}
+    _wait(qtbot, lambda: w.client is not None and w.client.worker.scheduler is not None, 60)
+    sched = w.client.worker.scheduler
+    with sched._job_lock:  # held as a running pass holds it
+        w.consolidate_now()
+    assert w.statusBar().currentMessage() == ("Reflection is already running: its summary "
+                                              "will show here when it ends.")
+    w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing))
+    assert w.statusBar().currentMessage().startswith("Reflection: ")
+    w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing))  # the next is idle
+    assert w.statusBar().currentMessage().startswith("While you were away: ")
+    w.close()
+
+
 def test_reflection_wording_and_the_activity_hint(qtbot, tmp_path):
     from hela_desktop.events import ReflectionEvent
 

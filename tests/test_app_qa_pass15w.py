@@ -27,6 +27,10 @@ def test_the_undo_history_takes_back_the_latest_step_of_any_kind_or_of_one():
     h.push(MEMORY, [4, 6], "Forget my locker code", 12)
     assert h.last().chat == 12 and h.last().undone() == (
         "Undone: “Forget my locker code”. #4, #6 are back and recalled again.")
+    # a request that ends its sentence keeps its own stop (QA pass 20: "PureFit.”. #2")
+    h.push(MEMORY, [2], "Forget that my gym is PureFit.", 12)
+    assert h.last().undone() == (
+        "Undone: “Forget that my gym is PureFit.” #2 is back and recalled again.")
     h.push(KNOWLEDGE, [2])
     assert h.last().undone() == "Knowledge #2 brought back." and h.last().chat is None
 

@@ -92,6 +92,7 @@ class MainWindow(WindowChats):
         self._animate_snapshot = False
         self._closing = False
         self.turns = 0
+        self._reflection_asked = False  # Reflect now while an idle pass ran: that one answers
         self.last_message: tuple[str, str] | None = None
         self._model_box: QtWidgets.QMessageBox | None = None  # MODEL_FAILED, while shown
         self.files = FileJobs(self)
@@ -620,8 +621,15 @@ class MainWindow(WindowChats):
 
     def consolidate_now(self) -> None:
         """Run one consolidation + forgetting pass now (in the background)."""
-        if self.client is None or not self.client.worker.consolidate_now():
-            self.statusBar().showMessage("Reflection is already running (or not available).", 4000)
+        if self.client is None or self.client.worker.scheduler is None:
+            self.statusBar().showMessage("Reflection is not available yet: the memory is "
+                                         "still loading.", 6000)
+        elif not self.client.worker.consolidate_now():
+            # an idle pass is under way: its summary is the one asked for (QA pass 20 read
+            # "already running (or not available)", then "While you were away: …")
+            self._reflection_asked = True
+            self.statusBar().showMessage("Reflection is already running: its summary will "
+                                         "show here when it ends.")
         else:
             self.statusBar().showMessage("Reflecting on memories…", 4000)
 
@@ -633,8 +641,9 @@ class MainWindow(WindowChats):
         self.status.show_reflecting(self.session.reflecting)
         if not isinstance(ev, ReflectionEvent):
             return
+        asked, self._reflection_asked = self._reflection_asked, False
         head = "" if ev.error else (
-            "Reflection: " if ev.trigger == "manual" else "While you were away: ")
+            "Reflection: " if ev.trigger == "manual" or asked else "While you were away: ")
         # kept until something else is shown (README): a pass's summary was gone 12 s after
         # Reflect now, before it could be read
         self.statusBar().showMessage(head + reflection_sentence(ev))

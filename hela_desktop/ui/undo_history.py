@@ -39,7 +39,9 @@ class Step:
         were deleted: this says they are back)."""
         what = f"{'Knowledge' if self.kind == KNOWLEDGE else 'Memory'} {_ids(self.ids)}"
         if self.request:
-            return (f"Undone: “{shorten(self.request, 60)}”. {_ids(self.ids)} "
+            said = shorten(self.request, 60)
+            end = "" if said.endswith((".", "!", "?", "…")) else "."  # not "PureFit.”."
+            return (f"Undone: “{said}”{end} {_ids(self.ids)} "
                     f"{'is' if len(self.ids) == 1 else 'are'} back and recalled again.")
         return f"{what} brought back."
 
