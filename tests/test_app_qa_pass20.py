@@ -32,7 +32,9 @@ def test_tab_shows_where_it_lands_in_the_graph(qtbot, tmp_path):
         order.append(f)
         qtbot.keyClick(f, QtCore.Qt.Key.Key_Tab)
     assert order[3:] == [g.details_button, g.plot], order
-    for wid in (g.details_button, g.plot, g.details):
+    # (QA pass 20: Send, drawn as the default button, and the chat list did not show it
+    # either)
+    for wid in (g.details_button, g.plot, g.details, w.chat.send_button, w.conversations.list):
         w.chat.input.setFocus(QtCore.Qt.FocusReason.TabFocusReason)
         qtbot.wait(50)
         before = _shot(wid)

@@ -17,7 +17,7 @@ from ..sources import NO_SOURCES, Sources, source_groups
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 from .plain import no_orphan, tip
-from .theme import focus_frame_style, show_html, warning_color
+from .theme import button_focus_style, focus_frame_style, show_html, warning_color
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
 HIGHLIGHT_MAX = 50_000  # characters of a code block that get syntax colours
@@ -730,9 +730,11 @@ class ChatPane(QtWidgets.QWidget):
         lay.addLayout(row)
 
     def show_focus(self) -> None:
-        """Edge the chat and the message box in the accent while they have the keyboard
-        (again after the palette changes)."""
-        self.setStyleSheet(focus_frame_style(QtWidgets.QApplication.palette(), "MessageView", "ChatInput"))
+        """Edge the chat and the message box in the accent, and Send and Stop in the text
+        colour, while they have the keyboard (again after the palette changes)."""
+        pal = QtWidgets.QApplication.palette()
+        self.setStyleSheet(focus_frame_style(pal, "MessageView", "ChatInput")
+                           + button_focus_style(pal))
 
     def _submit(self, text: str) -> None:
         if text and not self.send_button.isEnabled():  # Enter while an answer is written:

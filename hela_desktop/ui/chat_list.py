@@ -16,7 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ..words import count
 from .explain import when as format_when
 from .plain import BidiDelegate, draw_elided, find_keys, message_box, tip
-from .theme import muted
+from .theme import focus_frame_style, muted
 
 ID_ROLE = QtCore.Qt.ItemDataRole.UserRole  # the chat's id
 TIP_ROLE = QtCore.Qt.ItemDataRole.UserRole + 1  # a chat's own tooltip, before a search's line
@@ -196,6 +196,8 @@ class ConversationList(QtWidgets.QWidget):
         self._current: int | None = None  # the open chat, selected whenever it is shown
         self.model = ChatListModel(self)
         self.list = QtWidgets.QListView()
+        self.list.setObjectName("chatList")
+        self.show_focus()
         self.list.setModel(self.model)
         self.list.setUniformItemSizes(True)  # one line each: no row is measured to lay out
         self.list.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -228,6 +230,12 @@ class ConversationList(QtWidgets.QWidget):
         self._enable(False)
 
     # ---- what the list holds --------------------------------------------------------------
+    def show_focus(self) -> None:
+        """Edge the list in the accent while it has the keyboard (its selected row looked
+        the same with or without it: QA pass 20); again after the palette changes."""
+        self.setStyleSheet(focus_frame_style(QtWidgets.QApplication.palette(),
+                                             "QListView#chatList"))
+
     def set_conversations(self, convs: list[dict], current: int | None) -> None:
         """Show `convs` (newest first) with chat `current` selected, without `selected`."""
         self._chats, self._current = list(convs), current

@@ -236,6 +236,16 @@ def focus_frame_style(palette: QtGui.QPalette, *classes: str) -> str:
                    for c in classes)
 
 
+def button_focus_style(palette: QtGui.QPalette) -> str:
+    """A style sheet that edges a push button in the scheme's text colour while it has the
+    keyboard: the chat's Send, drawn as the default button, wears the accent rim always, so
+    Tab reaching it looked like nothing (QA pass 20)."""
+    text = palette.color(QtGui.QPalette.ColorRole.ButtonText).name()
+    button = palette.color(QtGui.QPalette.ColorRole.Button).name()
+    return (f"QPushButton:focus {{ border: 2px solid {text}; border-radius: 3px; "
+            f"background-color: {button}; padding: 3px 8px; }}")
+
+
 def warning_color(palette: QtGui.QPalette | None = None) -> QtGui.QColor:
     """The red of a warning or refusal, readable on the scheme's backgrounds (the light
     scheme's red was 2.8:1 on the dark window)."""

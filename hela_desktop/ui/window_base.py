@@ -14,6 +14,7 @@ from PySide6 import QtGui, QtWidgets
 
 from ..session import Session
 from .chat import ChatPane
+from .chat_list import ConversationList
 from .graph_view import GraphView
 from .memory_browser import MemoryBrowser
 from .timeline import TimelineView
@@ -25,6 +26,7 @@ class WindowBase(QtWidgets.QMainWindow):
 
     # widgets and state
     chat: ChatPane
+    conversations: ConversationList
     graph: GraphView
     timeline: TimelineView
     browser: MemoryBrowser

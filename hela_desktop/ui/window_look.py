@@ -55,6 +55,7 @@ def follow_scheme(w: WindowBase) -> None:
     w.graph.select(w.graph.selected)  # the details pane's links take the new palette
     w.timeline.apply_colors(c)
     w.chat.show_focus()
+    w.conversations.show_focus()
     # the chat restyles when its palette change arrives (restyle_chat), a moment later
 
 
