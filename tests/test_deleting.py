@@ -599,6 +599,14 @@ def test_a_link_to_a_memory_the_graph_does_not_hold_finds_it_where_it_is(
     assert w.right_tabs.currentWidget() is b
     assert b.search.text() == f"#{old}" and b.model.rowCount() == 1
 
+    # a link in the details pane to a memory gone from the graph (QA pass 20: "Linked from
+    # #7" after Edit and resend took #7 back; the click dropped the selection without a
+    # word): found where it is, as from the chat
+    w.graph.open_details_link(QtCore.QUrl(f"node:{ids['secret']}"))
+    _wait(qtbot, lambda: b.tabs.currentIndex() == 2
+          and b.archive_tab.selected_ids() == [ids["secret"]], 20)
+    assert w.statusBar().currentMessage().startswith(f"Memory #{ids['secret']} was deleted")
+
     w.run_op("purge", [ids["secret"]])
     reader = Store(folder)
     _wait(qtbot, lambda: reader.episode(ids["secret"]) is None, 20)

@@ -68,6 +68,7 @@ class GraphDetailsMixin:
     recall_details: bool
     knowledgeAction: QtCore.SignalInstance
     memoriesRequested: QtCore.SignalInstance
+    locateRequested: QtCore.SignalInstance
     select: Callable[..., None]  # (node id or None, center=False)
 
     def label_of(self, node_id: int) -> str:
@@ -151,7 +152,14 @@ class GraphDetailsMixin:
     def open_details_link(self, url: QtCore.QUrl) -> None:
         s = url.toString()
         if s.startswith("node:"):
-            self.select(int(s[5:]), center=True)
+            nid = int(s[5:])
+            if self.loaded and nid not in self.data.index:
+                # gone from the graph since the pane was drawn (taken back by Edit and
+                # resend, deleted, archived): the window finds where it is and says so; the
+                # selection was dropped without a word (QA pass 20)
+                self.locateRequested.emit(nid)
+                return
+            self.select(nid, center=True)
         elif s == "toggle:recall-details":  # the numbers behind "why recalled"
             self.recall_details = not self.recall_details
             shown = self.selected if self.selected is not None else next(iter(self.outside), None)

@@ -73,6 +73,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     nodeHovered = QtCore.Signal(int)  # episode id under the mouse, -1 when none
     knowledgeAction = QtCore.Signal(str, int)  # ("edit" | "delete", knowledge id)
     memoriesRequested = QtCore.Signal(int)  # "Show it in Memories": a memory beyond the graph
+    locateRequested = QtCore.Signal(int)  # a details link to a memory gone from the graph
     _sendGraph = QtCore.Signal(object, object)
     _sendSeed = QtCore.Signal(object, object)
     _sendReheat = QtCore.Signal(float)

@@ -171,6 +171,7 @@ class MainWindow(WindowChats):
         self.graph.nodeSelected.connect(self.on_node_selected)
         self.graph.knowledgeAction.connect(self._on_knowledge_action)
         self.graph.memoriesRequested.connect(self._show_in_memories)
+        self.graph.locateRequested.connect(self._show_in_graph)
         self.browser = MemoryBrowser()
         self.browser.op.connect(self.run_op)
         self.browser.fetch = lambda q: self.run_op("browse", q)
