@@ -240,7 +240,7 @@ def test_the_graph_reopens_as_it_was(qtbot, tmp_path):
     from test_ui_app import _wait, fill_store
 
     from hela_desktop.store import Store
-    from hela_desktop.ui.layout_file import LAYOUT_FILE, load_positions
+    from hela_desktop.ui.layout_file import LAYOUT_FILE, load_positions, load_topics
 
     data = tmp_path / "data"
     with Store(data) as s:
@@ -248,8 +248,15 @@ def test_the_graph_reopens_as_it_was(qtbot, tmp_path):
     w = _window(qtbot, data)
     _wait(qtbot, lambda: w.graph.loaded and len(w.graph.xy) == 30, 20)
     qtbot.wait(1500)  # the layout unfolds for a while
-    ids, xy = w.graph.positions_to_keep()
+    ids, xy, topics = w.graph.positions_to_keep()
+    # each dot's topic colour is kept too (QA pass 20: after a restart the largest topic
+    # took the first colour, and two topics swapped theirs); slots made up here, as a
+    # long session leaves them (the first topic need not wear the first colour)
+    assert topics is not None and (topics >= 0).sum() >= 3
+    shuffled = np.where(topics >= 0, (topics + 3) % 8, -1)
+    w.graph.topic_bucket = shuffled
     w.close()
+    assert load_topics(data) == {int(i): int(t) for i, t in zip(ids, shuffled) if t >= 0}
     kept = load_positions(data)
     assert (data / LAYOUT_FILE).exists() and set(kept) == {int(i) for i in ids}
     assert np.allclose([kept[int(i)] for i in ids], xy, atol=1e-3)
@@ -259,6 +266,9 @@ def test_the_graph_reopens_as_it_was(qtbot, tmp_path):
     g = w2.graph
     again = np.array([g.xy[g.data.index[int(i)]] for i in ids])
     assert np.abs(again - xy).max() < 0.05
+    _wait(qtbot, lambda: (g.topic_bucket >= 0).sum() >= 3, 20)
+    worn = {int(i): int(t) for i, t in zip(g.data.ids, g.topic_bucket)}
+    assert all(worn[int(i)] == int(t) for i, t in zip(ids, shuffled) if t >= 0)
     w2.close()
 
 

@@ -89,15 +89,15 @@ def test_the_graph_arrangement_is_kept_while_the_window_is_open(qtbot, tmp_path)
     qtbot.wait(800)
     assert not (data / LAYOUT_FILE).exists()
     w._layout_timer.timeout.emit()  # as the timer does, with the window still open
-    ids, xy = w.graph.positions_to_keep()
+    ids, xy, topics = w.graph.positions_to_keep()
     kept = load_positions(data)
     assert set(kept) == {int(i) for i in ids}
     assert np.allclose([kept[int(i)] for i in ids], xy, atol=1e-3)
     # the same arrangement again: the file is left as it is (no write every few minutes)
     path = data / LAYOUT_FILE
     os.utime(path, (1_000_000, 1_000_000))
-    assert save_positions(data, ids, xy) and path.stat().st_mtime == 1_000_000
-    assert save_positions(data, ids, xy + 1.0) and path.stat().st_mtime > 1_000_000
+    assert save_positions(data, ids, xy, topics) and path.stat().st_mtime == 1_000_000
+    assert save_positions(data, ids, xy + 1.0, topics) and path.stat().st_mtime > 1_000_000
     w.close()
     assert not w._layout_timer.isActive()
 

@@ -115,6 +115,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.frames = 0
         self.node_size = float(NODE_SIZE)
         self.topic_bucket = np.zeros(0, dtype=np.int64)  # topic colour per row (-1: none)
+        self.kept_topics: dict[int, int] = {}  # the colour slot each memory wore last session
         self._group = np.zeros(0, dtype=np.int64)  # topic (group) per row
         self.topic_names: dict[int, str] = {}
         self._slot_order: list[int] = []  # topic colour slots in use, largest topic first
@@ -332,6 +333,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         cands.sort(key=lambda r: not is_statement(str(new.nodes[int(new.ids[r])].get("label") or "")))
         self.important = [int(new.ids[r]) for r in cands[:IDLE_LABELS]]
         old_topics = {int(i): int(b) for i, b in zip(old.ids, self.topic_bucket)} if len(self.topic_bucket) == len(old) else {}
+        old_topics = {**self.kept_topics, **old_topics}  # (kept from the last session)
+        self.kept_topics = {}  # (the first snapshot of a folder only)
         self.topic_bucket = np.array([old_topics.get(int(i), -1) for i in new.ids], dtype=np.int64)
         self._group = np.full(len(new), -1, dtype=np.int64)
         if self.threaded:
@@ -386,17 +389,23 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             self.nodeSelected.emit(-1)
         self._keep_reading()
 
-    def keep_positions(self, kept: dict[int, tuple[float, float]]) -> None:
-        """Where the dots were when this folder was last shown (`layout_file`): the next
-        snapshot starts from them; new memories settle around them."""
+    def keep_positions(self, kept: dict[int, tuple[float, float]],
+                       topics: dict[int, int] | None = None) -> None:
+        """Where the dots were when this folder was last shown, and the topic colour each
+        wore (`layout_file`): the next snapshot starts from them; new memories settle
+        around them, and a topic keeps its colour (after a restart the largest topic took
+        the first colour, and two topics swapped theirs: QA pass 20)."""
         self.kept = dict(kept)
+        self.kept_topics = dict(topics or {})
 
-    def positions_to_keep(self) -> tuple[np.ndarray, np.ndarray]:
-        """(ids, positions) of the dots drawn now, to be kept for next time (none before
-        the graph has loaded: what was kept stays)."""
+    def positions_to_keep(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """(ids, positions, topic colour slots or None) of the dots drawn now, to be kept
+        for next time (none before the graph has loaded: what was kept stays)."""
         if not self.loaded or len(self.xy) != len(self.data.ids):
-            return np.zeros(0, dtype=np.int64), np.zeros((0, 2))
-        return self.data.ids.copy(), self.xy.copy()
+            return np.zeros(0, dtype=np.int64), np.zeros((0, 2)), None
+        topics = self.topic_bucket.copy() if len(self.topic_bucket) == len(self.data.ids) \
+            else None
+        return self.data.ids.copy(), self.xy.copy(), topics
 
     def _seed(self, ids, pos) -> None:
         if self.layout_engine is None:
@@ -597,6 +606,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         """Forget everything about the shown folder (before another one is opened)."""
         self.selected = None
         self.outside, self.wanted, self.loaded, self.kept = {}, None, False, {}
+        self.kept_topics = {}
         self.topic_bucket = np.zeros(0, dtype=np.int64)  # (ids repeat across folders)
         self.recalls.clear()
         self.recalled_for.clear()

@@ -35,7 +35,7 @@ from .chat_list import ConversationList
 from .explain import reflection_sentence, when
 from .graph_view import GraphView
 from .icon import icon_path
-from .layout_file import KEEP_EVERY_MS, load_positions, save_positions
+from .layout_file import KEEP_EVERY_MS, load_positions, load_topics, save_positions
 from .memory_browser import MemoryBrowser
 from .plain import RefocusAfterDialogs, show_message
 from .session_qt import SessionSignals
@@ -228,7 +228,8 @@ class MainWindow(WindowChats):
         self.data_dir = Path(data_dir)
         # nothing shown may outlive the folder it came from (ids repeat across folders)
         self.graph.reset()
-        self.graph.keep_positions(load_positions(self.data_dir))  # the graph as it was
+        self.graph.keep_positions(load_positions(self.data_dir),  # the graph as it was
+                                  load_topics(self.data_dir))
         self.browser.reset()
         self.timeline.set_highlight_ids([])
         self._recalls.clear()
