@@ -165,6 +165,9 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
     out.asked, out.repeated = answer_copies(engine, out.deleted)
     for eid, _ in out.asked:
         engine.delete_episode(eid)
+    # a statement kept for its own words: its answer, which told the forgotten thing again,
+    # is not shown to the model again (it was, in the chat's history)
+    engine.store.hide_answers([eid for eid, _ in out.repeated])
     return out
 
 

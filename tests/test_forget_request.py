@@ -92,7 +92,10 @@ def test_forget_deletes_the_memory_and_the_model_is_not_asked(make_assistant, mo
     assert isinstance(events[0], MemoriesEvent) and events[0].memories == []
     text = "".join(e.text for e in events if isinstance(e, TokenEvent))
     done = events[-1]
-    assert isinstance(done, DoneEvent) and done.forget == {"deleted": [sister], "maybe": []}
+    assert isinstance(done, DoneEvent) and done.forget["deleted"] == [sister]
+    # an answer that said it again is named, not deleted (since 0.12 the greedy model's
+    # second answer does: its first, made-up Portuguese, is not shown to it any more)
+    assert done.forget["maybe"] == [] and set(done.forget) <= {"deleted", "maybe", "repeated"}
     assert done.episode_id is None and done.tokens == 0
     assert f"#{sister} “My sister Ana lives in Lisbon.”" in text
     assert "Memories ▸ Archive ▸ Restore" in text
@@ -111,7 +114,13 @@ def test_forget_deletes_the_memory_and_the_model_is_not_asked(make_assistant, mo
     # nor is it in the chat's history the model is shown: the exchange that formed the
     # deleted memory and the request to forget it are left out, the rest kept
     shown = " ".join(m["content"] for m in a.turn.history)
-    assert "Lisbon" not in shown and "nurse" in shown and "Forget" not in shown
+    assert "Lisbon" not in shown and "Forget" not in shown
+    # the rest kept, unless its answer told the forgotten thing again (the greedy model's
+    # answer to the nurse message did, and the model was shown it in the history until
+    # 0.12; its memory keeps its own words, named in the answer)
+    assert ("nurse" in shown) == (not done.forget.get("repeated"))
+    if done.forget.get("repeated"):
+        assert "still repeats it" in text
 
 
 def test_the_model_is_not_shown_a_deleted_memory_s_exchange_even_after_a_purge(
@@ -324,9 +333,22 @@ def test_forgetting_a_fact_takes_the_questions_whose_stored_answer_repeats_it(ma
         ("I started at a new gym on Elm Street.", "Nice! Remember your locker code 4417."),
         ("Do lockers at gyms have codes?", "Many gyms use lockers with a code you set."),
         ("What is a good code editor?", "Many people like VS Code."))])
+    gym = a.store.add_conversation("Gym")  # the exchange the kept statement was formed in
+    a.store.add_message(gym, "user", "I started at a new gym on Elm Street.")
+    a.store.link_message_episode(a.store.add_message(
+        gym, "assistant", "Nice! Remember your locker code 4417."), ids[2])
+    a.store.add_message(gym, "user", "It has a pool.")
+    a.store.add_message(gym, "assistant", "Lovely.")
     events = _chat(a, "Forget my locker code.")
     done = events[-1]
     assert done.forget == {"deleted": [ids[0], ids[1]], "maybe": [], "repeated": [ids[2]]}
+    # its answer told the code again: the model is not shown that exchange again (0.12;
+    # it was, in the gym chat's history), and the rest of the chat is
+    from hela_desktop.turn import model_history
+
+    assert [m["content"] for m in model_history(a.store.messages(gym))] == [
+        "It has a pool.", "Lovely."]
+    assert len(a.store.messages(gym)) == 4  # the transcript keeps it
     gone = [a.store.episode(i).deleted_at is not None for i in ids]
     assert gone == [True, True, False, False, False]
     text = done.text

@@ -14,6 +14,7 @@ from ..words import memory_ref
 from .base import StoreBase
 from .rows import (
     EPISODE_COLS,
+    MARK_FORGOTTEN,
     Episode,
     chunks,
     from_blob,
@@ -511,10 +512,7 @@ class EpisodeQueries(StoreBase):
             # the answers they were formed in stay in their chats, marked: the model is
             # not shown them again (`messages`' ``forgotten``)
             self.conn.execute(
-                "UPDATE messages SET stats = json_set(CASE WHEN json_valid(stats) THEN (CASE "
-                "WHEN json_type(stats) = 'object' THEN stats ELSE '{}' END) ELSE '{}' END, "
-                "'$.forgotten', "
-                "json('true')) WHERE episode_id IN (SELECT id FROM episodes WHERE "
+                MARK_FORGOTTEN + "episode_id IN (SELECT id FROM episodes WHERE "
                 f"deleted_at IS NOT NULL AND id IN ({marks(len(chunk))}))", chunk)
             self.conn.execute(
                 f"DELETE FROM episodes WHERE {REMOVED_EPISODE} AND id IN "

@@ -6,7 +6,7 @@ import json
 import time
 
 from .base import StoreBase
-from .rows import OFF_BRANCH, new_uid
+from .rows import MARK_FORGOTTEN, OFF_BRANCH, marks, new_uid
 
 
 class MessageQueries(StoreBase):
@@ -159,6 +159,17 @@ class MessageQueries(StoreBase):
                 f"SELECT DISTINCT episode_id FROM messages WHERE episode_id IN "
                 f"({','.join('?' * len(eps))})", eps)} if eps else set()
         return [e for e in eps if e not in shared]
+
+    def hide_answers(self, episode_ids: list[int]) -> None:
+        """Mark the answers these live memories were formed in ``forgotten``: they stay in
+        their chats, and the model is not shown those exchanges again (answers that
+        repeated what a request to forget deleted: the memory keeps its own words, the
+        answer told the forgotten thing again)."""
+        ids = sorted({int(i) for i in episode_ids})
+        if ids:
+            with self.transaction():
+                self.conn.execute(MARK_FORGOTTEN + "role = 'assistant' AND episode_id IN "
+                                  f"({marks(len(ids))})", ids)
 
     def messages(self, conversation_id: int) -> list[dict]:
         """The chat's messages, oldest first.  ``forgotten``: an answer whose memory the user

@@ -69,6 +69,12 @@ OFF_BRANCH = "on another branch of its chat in a newer "
 # why a memory is deleted when Regenerate or Edit and resend took its answer back (kept with
 # `deleted_at` in `archive_reason`; the Archive tab tells it from one the user deleted)
 REPLACED = "replaced by a new answer (Regenerate, or Edit and resend)"
+# the statement that marks answers ``forgotten`` (the model is not shown those exchanges
+# again: `MessageQueries.messages`); the caller ends it with a condition on `episode_id`
+MARK_FORGOTTEN = (
+    "UPDATE messages SET stats = json_set(CASE WHEN json_valid(stats) THEN (CASE "
+    "WHEN json_type(stats) = 'object' THEN stats ELSE '{}' END) ELSE '{}' END, "
+    "'$.forgotten', json('true')) WHERE ")
 AUTHORS = {"chatgpt": "ChatGPT", "claude": "Claude", "openwebui": "Open WebUI", "jan": "Jan"}
 
 
