@@ -110,7 +110,9 @@ def test_ctrl_c_mid_answer_keeps_partial_answer(tmp_path):
     env = dict(os.environ, HF_HUB_OFFLINE="1")
     p = subprocess.Popen(
         [sys.executable, "-m", "hela_desktop", "chat", "--data-dir", str(d), "--json",
-         "--max-tokens", "400", "--message", "Write a very long story about a lighthouse."],
+         "--max-tokens", "400", "--temperature", "0",  # greedy: 400 tokens long (sampled,
+         # an answer could end before the signal came: CI saw exit 0)
+         "--message", "Write a very long story about a lighthouse."],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     tokens = 0
     deadline = time.time() + 240
