@@ -391,8 +391,7 @@ class Assistant:
         english, foreign, n = facts.language_shares(answer)
         if n < F.DRIFT_MIN_WORDS or facts.asks_language(message):
             return False  # too short to tell (no need to read the chat), or asked for
-        users = [m["content"] for m in self.store.messages(conversation_id)
-                 if m["role"] == "user"][-20:]
+        users = self.store.recent_user_texts(conversation_id, 20)  # (not the whole chat)
         return F.drifted(english, foreign, n, facts.language_shares(" ".join(users))[0])
 
 

@@ -68,6 +68,12 @@ class MessageQueries(StoreBase):
             "AND conversation_id IS NOT ? ORDER BY id DESC LIMIT ?",
             (exclude_conversation, limit))]
 
+    def recent_user_texts(self, conversation_id: int, limit: int = 20) -> list[str]:
+        """What the user said last in a chat, newest first, at most `limit` messages."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT content FROM messages WHERE conversation_id = ? AND role = 'user' "
+            "ORDER BY id DESC LIMIT ?", (conversation_id, limit))]
+
     def conversation_exists(self, conversation_id: int) -> bool:
         return (
             self.conn.execute(
