@@ -107,39 +107,17 @@ def test_doctor_lists_the_other_apps_models_and_flags_an_incomplete_one(tmp_path
 @pytest.mark.slow
 def test_ctrl_c_mid_answer_keeps_partial_answer(tmp_path):
     """Ctrl-C at the fifth token: exit 130, the partial answer kept and marked interrupted,
-    the store intact.  A signal that lands only after the answer has ended (twice on CI's
-    fresh clone, never alone: exit 0 with the whole answer) is tried again, up to three
-    times; the store must be whole either way."""
-    outcomes = []
-    for attempt in range(3):
-        d = tmp_path / f"data{attempt}"
-        rc, tokens, err = _interrupt_at_fifth_token(d)
-        assert tokens == 5
-        with Store(d) as s:
-            assert s.integrity_ok()
-            conv = s.conversations()[0]["id"]
-            msgs = s.messages(conv)
-            assert msgs[0]["role"] == "user" and msgs[-1]["role"] == "assistant"
-            assert len(msgs[-1]["content"]) > 0
-            # interrupted exactly when the exit says so
-            assert msgs[-1]["interrupted"] == (rc == 130), (rc, err[-1000:])
-        con = sqlite3.connect(d / "memory.sqlite3")
-        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        con.close()
-        outcomes.append(rc)
-        if rc == 130:
-            break
-        assert rc == 0, err[-1000:]
-    assert outcomes[-1] == 130, outcomes
-
-
-def _interrupt_at_fifth_token(d) -> tuple[int, int, str]:
+    the store intact.  The chat is started with Ctrl-C's default disposition: a test run
+    started in the background (`bash .ci/run &`) ignores SIGINT, the child inherited that,
+    and the whole answer ran to exit 0 (three fresh-clone runs)."""
+    d = tmp_path / "data"
     env = dict(os.environ, HF_HUB_OFFLINE="1")
     p = subprocess.Popen(
         [sys.executable, "-m", "hela_desktop", "chat", "--data-dir", str(d), "--json",
          "--max-tokens", "400", "--temperature", "0",  # greedy: 400 tokens long
          "--message", "Write a very long story about a lighthouse."],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     tokens = 0
     deadline = time.time() + 240
     while time.time() < deadline:
@@ -151,8 +129,19 @@ def _interrupt_at_fifth_token(d) -> tuple[int, int, str]:
             if tokens == 5:
                 p.send_signal(signal.SIGINT)
                 break
-    _, err = p.communicate(timeout=120)
-    return p.returncode, tokens, err
+    p.communicate(timeout=120)
+    assert tokens == 5
+    assert p.returncode == 130
+    with Store(d) as s:
+        assert s.integrity_ok()
+        conv = s.conversations()[0]["id"]
+        msgs = s.messages(conv)
+        assert msgs[0]["role"] == "user"
+        assert msgs[-1]["role"] == "assistant" and msgs[-1]["interrupted"]
+        assert len(msgs[-1]["content"]) > 0
+    con = sqlite3.connect(d / "memory.sqlite3")
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.close()
 
 
 @pytest.mark.parametrize("cmd", [[], ["chat"], ["doctor"], ["bench", "speed"], ["bench", "locomo"],
