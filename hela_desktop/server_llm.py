@@ -301,12 +301,15 @@ class ServerClient:
             raise ServerError(f"the model server at {self.url} answered {path} with something "
                               f"that is not JSON: {_error_text(raw, '')}") from exc
 
-    def stream(self, path: str, body: dict) -> Generator[dict, None, None]:
+    def stream(self, path: str, body: dict, stop: threading.Event | None = None
+               ) -> Generator[dict, None, None]:
         """POST `body` and yield each server-sent event's JSON object until ``[DONE]``.
 
         Closing the generator closes the connection (the server stops generating).  A
         malformed chunk, an error event, or a stream that ends before the answer finished
-        raises ServerError.
+        raises ServerError; so does `stop`, set before the connection could be cut (Stop
+        pressed while the request was being made: `abort` found nothing to cut, and the
+        answer waited for the server's timeout).
         """
         conn = self._connect()
         # cut by abort() from now on: a server that has gone quiet before its first byte
@@ -314,6 +317,8 @@ class ServerClient:
         sock = conn.sock  # (the response takes it over: conn.sock may be gone later)
         self._streams.add(sock)
         try:
+            if stop is not None and stop.is_set():  # (set before abort() is called)
+                raise ServerError("stopped before the request was sent")
             resp = self._request(conn, "POST", path, body)
             ctype = resp.getheader("Content-Type", "")
             if "event-stream" not in ctype:
@@ -567,13 +572,13 @@ class ServerLLM:
     # -- streaming ------------------------------------------------------------------------
     def stream(self, *, prompt: str | None = None, messages: list[dict] | None = None,
                max_tokens: int, temperature: float, top_p: float, seed: int | None = None,
-               report: StreamReport | None = None, extra: dict | None = None
-               ) -> Generator[str, None, None]:
+               report: StreamReport | None = None, extra: dict | None = None,
+               stop: threading.Event | None = None) -> Generator[str, None, None]:
         """Yield text pieces (one per server chunk, about one token each).
 
         ``prompt``: raw completion of the rendered text; ``messages``: chat completion (a
         final assistant message is continued).  `report` is filled with what the server
-        says about the request.
+        says about the request.  `stop`: the answer's Stop (`ServerClient.stream`).
         """
         report = report if report is not None else StreamReport()
         body: dict = {"model": self.model, "stream": True, "max_tokens": max(1, max_tokens),
@@ -595,7 +600,7 @@ class ServerLLM:
                 # vLLM/SGLang: continue the final message instead of opening a new one
                 body.update(continue_final_message=True, add_generation_prompt=False)
         t0 = time.perf_counter()
-        for obj in self._stream_once(path, body):
+        for obj in self._stream_once(path, body, stop):
             self._read_counts(obj, report)
             for c in obj.get("choices") or []:
                 if not isinstance(c, dict):
@@ -619,10 +624,11 @@ class ServerLLM:
                        "timings_per_token", "cache_prompt", "top_k", "repeat_penalty")
     _plain_requests = False
 
-    def _stream_once(self, path: str, body: dict) -> Generator[dict, None, None]:
+    def _stream_once(self, path: str, body: dict, stop: threading.Event | None = None
+                     ) -> Generator[dict, None, None]:
         if self._plain_requests:
             body = {k: v for k, v in body.items() if k not in self.OPTIONAL_FIELDS}
-        it = self.client.stream(path, body)
+        it = self.client.stream(path, body, stop)
         try:
             first = next(it)
         except StopIteration:
@@ -632,7 +638,8 @@ class ServerLLM:
             if exc.status not in (400, 422) or not extras:
                 raise
             self._plain_requests = True
-            it = self.client.stream(path, {k: v for k, v in body.items() if k not in extras})
+            it = self.client.stream(path, {k: v for k, v in body.items() if k not in extras},
+                                    stop)
             try:
                 first = next(it)
             except StopIteration:

@@ -99,6 +99,9 @@ class ServerAnswer:
         turn = self.turn
         try:
             while not (turn.finished or turn.interrupted):
+                if self.stop is not None and self.stop.is_set():  # Stop before a request
+                    turn.interrupted = True
+                    break
                 swap = yield from self._request()
                 if self.update is not None:  # the continued stream ended without any text
                     yield self._announce(self.state.requests[-1])
@@ -130,7 +133,7 @@ class ServerAnswer:
         stream = llm.stream(**self._body(generated),
                             max_tokens=s.max_answer_tokens - len(self.pieces),
                             temperature=s.temperature, top_p=s.top_p, seed=self.seed,
-                            report=rep)
+                            report=rep, stop=self.stop)
         swap = None
         try:
             for piece in stream:

@@ -239,20 +239,30 @@ class BrowseQuery:
     tab: str
     search: str = ""
     ranked: tuple[int, ...] | None = None
-    order: str = "created"  # the Memories tab's sort column (`store.EPISODE_ORDERS`)
+    order: str = "created"  # the Memories tab's sort column (`store.EPISODE_ORDERS`), or
+    # `MATCH_ORDER`: a search's matches by meaning, best first
     descending: bool = True
 
 
 BROWSE_LIMIT = 2000
+MATCH_ORDER = "match"
+# a search's matches sorted by a column, as the store sorts its rows (`EPISODE_ORDERS`)
+_EPISODE_KEYS: dict[str, Callable[[Any], Any]] = {
+    "pinned": lambda e: int(e.pinned), "created": lambda e: e.created_at,
+    "user": lambda e: e.user_text.casefold(), "assistant": lambda e: e.assistant_text.casefold(),
+    "recalled": lambda e: e.access_count, "last": lambda e: e.last_access or 0}
 
 
 def browse(store, q: BrowseQuery) -> dict:
     """The rows for one tab of the memory browser (runs where the store lives)."""
     if q.tab == "memories":
-        eps = store.list_episodes(search=q.search or None, limit=BROWSE_LIMIT, order=q.order,
+        order = "created" if q.order == MATCH_ORDER else q.order
+        eps = store.list_episodes(search=q.search or None, limit=BROWSE_LIMIT, order=order,
                                   descending=q.descending)  # newest first by default
         if q.ranked is not None:
             eps = ranked_episodes(store, q.ranked, eps)
+            if q.order != MATCH_ORDER:  # (stable: equals stay best first)
+                eps.sort(key=_EPISODE_KEYS[q.order], reverse=q.descending)
         return {"episodes": eps, "total": store.count_episodes()}
     if q.tab == "archive":
         eps = store.list_episodes(removed=True, limit=BROWSE_LIMIT, order="removed")

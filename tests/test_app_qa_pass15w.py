@@ -273,7 +273,7 @@ def test_the_graph_reopens_as_it_was(qtbot, tmp_path):
 
 
 def test_readable_sizes_give_the_graph_side_way_first_then_fold_and_come_back():
-    from hela_desktop.ui.window_look import CHAT_READABLE, LIST_WIDTH, readable_sizes
+    from hela_desktop.ui.chat_width import CHAT_READABLE, LIST_WIDTH, readable_sizes
 
     assert readable_sizes([190, 600, 800], 410, set()) == ([190, 600, 800], set())
     # 1024 wide: the graph side gives way, down to its least
@@ -310,7 +310,7 @@ def test_a_small_window_keeps_the_chat_readable(qtbot, tmp_path):
     pytest.importorskip("pytestqt")
     from test_app_polish import _window
 
-    from hela_desktop.ui.window_look import CHAT_READABLE
+    from hela_desktop.ui.chat_width import CHAT_READABLE
 
     w = _window(qtbot, tmp_path / "data")
     s = w.main_split
@@ -341,7 +341,7 @@ def test_the_chat_stays_readable_when_the_graph_side_asks_for_more_room(qtbot, t
     pytest.importorskip("pytestqt")
     from test_app_polish import _window
 
-    from hela_desktop.ui.window_look import CHAT_READABLE
+    from hela_desktop.ui.chat_width import CHAT_READABLE
 
     w = _window(qtbot, tmp_path / "data")
     s = w.main_split

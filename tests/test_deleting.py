@@ -161,10 +161,10 @@ def test_an_export_of_a_store_without_deleted_memories_reads_every_row(tmp_path)
     from hela_desktop.memfile.export import _prepare_selection
 
     s, _ids = _store_with_secret(tmp_path / "d")
-    assert _prepare_selection(s, Selection(), True, False) == (True, 0)
+    assert _prepare_selection(s, Selection(), True, False) == (True, [])
     s.set_deleted(_ids["secret"], True)
-    assert _prepare_selection(s, Selection(), True, False) == (False, 1)
-    assert _prepare_selection(s, Selection(), True, True) == (True, 0)
+    assert _prepare_selection(s, Selection(), True, False) == (False, [_ids["secret"]])
+    assert _prepare_selection(s, Selection(), True, True) == (True, [])
     s.close()
 
 

@@ -348,23 +348,38 @@ def test_reports_in_words_for_the_app(tmp_path):
     exp = ExportReport(tmp_path / "m.hela", "native", {"episodes": 18, "edges": 60,
                        "knowledge": 0, "conversations": 2, "messages": 36, "timelines": 19},
                        41675, 0.1)
-    assert exp.sentence() == (f"Exported 18 memories, 60 links, 2 chats and 36 messages to "
-                              f"{tmp_path / 'm.hela'} (42 KB).")
+    # the file on a line of its own: a message box broke the path after its first "/"
+    assert exp.sentence() == (f"Exported 18 memories, 60 links, 2 chats and 36 messages (42 KB) "
+                              f"to\n{tmp_path / 'm.hela'}")
     one = ExportReport(tmp_path / "m.md", "markdown", {"episodes": 1, "edges": 0}, 900, 0.1)
-    assert one.sentence() == (f"Exported 1 memory to {tmp_path / 'm.md'} as a readable "
-                              "Markdown document (900 bytes).")
+    assert one.sentence() == ("Exported 1 memory as a readable Markdown document (900 bytes) "
+                              f"to\n{tmp_path / 'm.md'}")
+    # answers Regenerate replaced are deleted memories too, and named as such (QA pass 20:
+    # "4 deleted memories left out", none deleted by hand)
+    left = ExportReport(tmp_path / "m.hela", "native", {"episodes": 2}, 900, 0.1,
+                        deleted_left_out=4, replaced_left_out=4)
+    assert left.sentence() == (f"Exported 2 memories (900 bytes) to\n{tmp_path / 'm.hela'}\n\n"
+                               "4 deleted memories (all answers replaced by new ones) left out.")
+    left.replaced_left_out = 1
+    assert "4 deleted memories (1 of them an answer replaced by a new one) left out" in left.sentence()
+    left.replaced_left_out = 3
+    assert "4 deleted memories (3 of them answers replaced by new ones) left out" in left.sentence()
+    left.deleted_left_out = left.replaced_left_out = 1
+    assert "1 deleted memory (an answer replaced by a new one) left out" in left.sentence()
+    left.replaced_left_out = 0
+    assert left.sentence().endswith("\n\n1 deleted memory left out.")
     imp = ImportReport(tmp_path / "c.json", "chatgpt", added={"episodes": 12, "edges": 11,
                        "conversations": 1, "messages": 24, "timelines": 0},
                        skipped={"episodes": 3}, embedded=12,
                        details={"source": "chatgpt", "conversations": 1, "exchanges": 15,
                                 "skipped": 2, "skipped_reasons": {"tool call": 2}})
-    assert imp.sentence() == (f"Imported 12 memories, 11 links, 1 chat and 24 messages from "
-                              f"{tmp_path / 'c.json'}. 3 memories were here already. "
+    assert imp.sentence() == (f"Imported 12 memories, 11 links, 1 chat and 24 messages from\n"
+                              f"{tmp_path / 'c.json'}\n\n3 memories were here already. "
                               "ChatGPT export: 1 conversation, 15 exchanges; 2 left out "
                               "(2 tool calls).")
     again = ImportReport(tmp_path / "c.json", "chatgpt", added={"episodes": 0},
                          skipped={"episodes": 12})
-    assert again.sentence() == (f"Nothing new in {tmp_path / 'c.json'}: everything in it is "
+    assert again.sentence() == (f"Nothing new in\n{tmp_path / 'c.json'}\n\nEverything in it is "
                                 "here already.")
 
 

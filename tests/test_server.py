@@ -545,6 +545,31 @@ def test_stop_ends_an_answer_whose_server_went_quiet_before_its_first_byte(
     assert a.last_turn.error == "" and not done.failed
 
 
+def test_stop_pressed_before_the_request_was_sent_ends_the_answer_at_once(
+        stub_server, make_assistant, settings, embedder):
+    """Stop pressed while the turn was still recalling (before the request went out) found
+    no connection to cut, and the answer then waited on a silent server for its whole
+    timeout (the test above took 30 s instead of under 10 on a busy machine).  The request
+    is not sent, or is cut as soon as its connection exists."""
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    client = ServerClient(f"{stub_server}/silent", timeout=30.0)
+    t = time.perf_counter()
+    with pytest.raises(ServerError, match="stopped"):
+        list(client.stream("/v1/chat/completions", {"messages": [], "stream": True}, stop))
+    assert time.perf_counter() - t < 5
+    server_settings(settings, f"{stub_server}/silent")
+    settings.server_timeout = 30.0
+    a = make_server_assistant(make_assistant, settings, embedder)
+    t = time.perf_counter()
+    done = list(a.chat("Count to three.", stop=stop))[-1]
+    assert time.perf_counter() - t < 20  # (recall and the embedder; not the 30 s timeout)
+    assert isinstance(done, DoneEvent) and done.interrupted and done.text == ""
+    assert a.last_turn.error == "" and not done.failed
+
+
 @pytest.mark.gui
 def test_settings_test_button_asks_the_server_as_typed(qtbot, stub_server):
     """Settings could not tell whether a server would answer until OK, and then only by a

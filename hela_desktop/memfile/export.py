@@ -22,7 +22,7 @@ from .. import edges as G
 from ..config import HelaParams
 from ..paths import create_private_file
 from ..prompt import shorten
-from ..store import Store, episode_text
+from ..store import REPLACED, Store, episode_text
 from ..store import transfer as tx
 from .format import (
     _UID_RE,
@@ -105,26 +105,26 @@ def _selected_ids(store: Store, sel: Selection, include_deleted: bool) -> list[i
 
 
 def _prepare_selection(store: Store, sel: Selection, include_conversations: bool,
-                       include_deleted: bool) -> tuple[bool, int]:
+                       include_deleted: bool) -> tuple[bool, list[int]]:
     """Fill the selection's temp tables (`tx.fill_selection`) unless every row goes.
 
-    Returns (full, left_out): whether every row goes (no temp tables), and how many deleted
+    Returns (full, left_out): whether every row goes (no temp tables), and the deleted
     memories the selection would have held but leaves out."""
     tx.drop_selection(store.conn)
     if sel.is_all():
-        left_out = 0 if include_deleted else tx.count_deleted_episodes(store.conn)
+        left_out = [] if include_deleted else store.deleted_ids()
         if not left_out:
-            return True, 0
+            return True, []
         tx.fill_selection(store.conn, _selected_ids(store, sel, False),
                           include_conversations=include_conversations, conversation=None,
                           everything=True)
         return False, left_out
     ids = _selected_ids(store, sel, True)  # one search; the deleted ones then left out
-    gone = set() if include_deleted else set(store.deleted_ids(ids))
-    tx.fill_selection(store.conn, [i for i in ids if i not in gone],
+    gone = [] if include_deleted else store.deleted_ids(ids)
+    tx.fill_selection(store.conn, sorted(set(ids) - set(gone)),
                       include_conversations=include_conversations,
                       conversation=sel.conversation)
-    return False, len(gone)
+    return False, gone
 
 
 def _store_embedder(store: Store) -> str | None:
@@ -182,8 +182,9 @@ def export_store(
                 tmp.unlink()
             raise
     os.replace(tmp, path)
+    replaced = sum(why == REPLACED for why in store.archive_reasons(left_out).values())
     return ExportReport(path, fmt, counts, path.stat().st_size, time.perf_counter() - t0,
-                        deleted_left_out=left_out)
+                        deleted_left_out=len(left_out), replaced_left_out=replaced)
 
 
 # ====================================================================== .hela =========

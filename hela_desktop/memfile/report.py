@@ -21,7 +21,8 @@ class ExportReport:
     counts: dict[str, int]
     bytes: int
     seconds: float
-    deleted_left_out: int = 0  # memories the user deleted, not written
+    deleted_left_out: int = 0  # deleted memories, not written
+    replaced_left_out: int = 0  # of them, answers replaced by Regenerate or Edit and resend
 
     def summary(self) -> str:
         """The export for the terminal: "exported to FILE (native, 8 KB): 2 memories, 1 link,
@@ -35,8 +36,17 @@ class ExportReport:
                 + self._chats_whole("; ", " (--no-conversations leaves them out)"))
 
     def _left_out(self, sep: str, how: str = "") -> str:
-        n = self.deleted_left_out
-        return f"{sep}{count(n, 'deleted memory', 'deleted memories')} left out{how}" if n else ""
+        """"3 deleted memories left out", and how many of them were not deleted by hand but
+        replaced by a new answer (QA pass 20: four "deleted" memories were all answers
+        Regenerate had replaced)."""
+        n, r = self.deleted_left_out, self.replaced_left_out
+        if not n:
+            return ""
+        which = "" if not r else " (an answer replaced by a new one)" if n == r == 1 else \
+            " (all answers replaced by new ones)" if n == r else \
+            f" ({r} of them {'an answer' if r == 1 else 'answers'} replaced by " \
+            f"{'a new one' if r == 1 else 'new ones'})"
+        return f"{sep}{count(n, 'deleted memory', 'deleted memories')}{which} left out{how}"
 
     def _chats_whole(self, sep: str, how: str = "") -> str:
         """With deleted memories left out, that the chats exported still hold what was
@@ -46,12 +56,15 @@ class ExportReport:
         return f"{sep}chats are exported whole, with what was said in them{how}"
 
     def sentence(self) -> str:
-        """The export in words for the app: "Exported 18 memories, 60 links and 2 chats to
-        FILE (41 KB)." (zero counts left out)."""
+        """The export in words for the app: "Exported 18 memories, 60 links and 2 chats
+        (41 KB) to" and FILE on a line of its own (zero counts left out), so that a message
+        box breaks it only where it must (it broke after its first "/"); then what was left
+        out."""
         what = _counted(self.counts) or "nothing"
         form = " as a readable Markdown document" if self.fmt == "markdown" else ""
-        return (f"Exported {what} to {self.path}{form} ({_size(self.bytes)})"
-                + self._left_out("; ") + self._chats_whole(", but ") + ".")
+        rest = self._left_out("") + self._chats_whole(", but ")
+        return (f"Exported {what}{form} ({_size(self.bytes)}) to\n{self.path}"
+                + (f"\n\n{rest[0].upper()}{rest[1:]}." if rest else ""))
 
 
 # record kinds in words (singular, plural), in the order people read them
@@ -164,14 +177,15 @@ class ImportReport:
         return f"{count(n, 'memory', 'memories')} you had deleted for good left out"
 
     def sentence(self) -> str:
-        """The import in words for the app: "Imported 12 memories, 11 links and 1 chat from
-        FILE. 3 memories were there already." (zero counts left out)."""
+        """The import in words for the app: "Imported 12 memories, 11 links and 1 chat from"
+        and FILE on a line of its own (as the export's `sentence`), then "3 memories were
+        here already." (zero counts left out)."""
         head = "Would import" if self.dry_run else "Imported"
         new = _counted(self.added)
         updated = _counted(self.merged)  # e.g. a chat renamed in a newer export
-        out = f"{head} {new} from {self.path}." if new else \
-            f"Nothing new in {self.path}; it brought {updated} already here up to date." \
-            if updated else f"Nothing new in {self.path}: everything in it is here already."
+        top = f"{head} {new} from\n{self.path}\n\n" if new else f"Nothing new in\n{self.path}\n\n"
+        out = "" if new else f"It brought {updated} already here up to date." if updated \
+            else "Everything in it is here already."
         merged = int(self.merged.get("episodes", 0) or 0)
         same = int(self.skipped.get("episodes", 0) or 0)
         if new and merged:
@@ -195,7 +209,7 @@ class ImportReport:
         if self.backup:
             out += (f" Your memories as they were before it are kept in backups/{self.backup}: "
                     "restoring that undoes the import (File ▸ Backups…).")
-        return out
+        return (top + out.lstrip()).rstrip()
 
     def as_dict(self) -> dict:
         """The report as JSON-ready data (`import --json`): the source's own figures first

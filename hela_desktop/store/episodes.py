@@ -461,8 +461,8 @@ class EpisodeQueries(StoreBase):
         """Ids of archived episodes (all, or those of `among`), ascending."""
         return self._ids_where("archived_at IS NOT NULL", among)
 
-    def deleted_ids(self, among: Iterable[int]) -> list[int]:
-        """Those of `among` the user deleted (archived or not), ascending."""
+    def deleted_ids(self, among: Iterable[int] | None = None) -> list[int]:
+        """Those of `among` (None: all) the user deleted (archived or not), ascending."""
         return self._ids_where("deleted_at IS NOT NULL", among)
 
     def removed_ids(self, among: Iterable[int] | None = None) -> list[int]:

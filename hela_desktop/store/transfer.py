@@ -84,10 +84,6 @@ def episode_ids_where(conn: sqlite3.Connection, *, conversation: int | None = No
     return {r[0] for r in conn.execute(sql, args)}
 
 
-def count_deleted_episodes(conn: sqlite3.Connection) -> int:
-    return conn.execute("SELECT COUNT(*) FROM episodes WHERE deleted_at IS NOT NULL").fetchone()[0]
-
-
 def drop_selection(conn: sqlite3.Connection) -> None:
     for table in ("_mf_sel", "_mf_conv", "_mf_know"):
         conn.execute(f"DROP TABLE IF EXISTS temp.{table}")

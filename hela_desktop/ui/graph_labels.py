@@ -62,20 +62,36 @@ class GraphLabelsMixin:
     def _label_targets(self) -> tuple[list[int], int]:
         """The memories to label, and how many of them must be (the rest: idle ones)."""
         d = self.data
-        want = [i for i in self.active if i in d.index]
-        if self.selected is not None and self.selected in d.index and self.selected not in want:
+        said: set[str] = set()  # one label a wording: copies of a statement said many times
+        # (the most linked memories, all of them "I work as a dentist…") are named once
+
+        def new(i: int) -> bool:
+            text = self._label_text(i)
+            if text in said:
+                return False
+            said.add(text)
+            return True
+
+        want = []
+        if self.selected is not None and self.selected in d.index and new(self.selected):
             want.append(self.selected)
-        want += [i for i in self.highlighted if i in d.index and i not in want]
+        want += [i for i in self.active if i in d.index and i not in want and new(i)]
+        want += [i for i in self.highlighted if i in d.index and i not in want and new(i)]
         want = want[:MAX_MAIN_LABELS]
         n_main = len(want)  # labels after these are idle ones: shown only where they fit
         if not self.zoomed_out or len(d) <= SMALL_GRAPH:
-            want += [i for i in self.important if i in d.index and i not in want
-                     and (self.visible_mask is None or self.visible_mask[d.index[i]])][:IDLE_LABELS]
+            idle = (i for i in self.important if i in d.index and i not in want
+                    and (self.visible_mask is None or self.visible_mask[d.index[i]]) and new(i))
+            want += [i for _, i in zip(range(IDLE_LABELS), idle)]
         if len(d) <= FEW_MEMORIES:  # a new folder's first memories (the very first has
             # no link, so it is not among the most linked): each named where it fits
             want += [int(i) for r, i in enumerate(d.ids) if int(i) not in want
-                     and (self.visible_mask is None or self.visible_mask[r])]
+                     and (self.visible_mask is None or self.visible_mask[r]) and new(int(i))]
         return want, n_main
+
+    def _label_text(self, i: int) -> str:
+        node = self.data.nodes[i]
+        return short_label(node.get("label") or node.get("text", ""), 28)
 
     def _dot_rects(self, want: list[int], r_dot: float) -> dict[int, QtCore.QRectF]:
         """Scene rectangles labels must not cover: the labelled dots, every dot in small graphs."""
@@ -125,9 +141,7 @@ class GraphLabelsMixin:
                 t.setVisible(False)
                 continue
             i = want[n]
-            node = d.nodes[i]
-            self._style_label(t, short_label(node.get("label") or node.get("text", ""), 28),
-                              text_col if n < n_main else muted)
+            self._style_label(t, self._label_text(i), text_col if n < n_main else muted)
             row = d.index[i]
             obstacles = [r for k, r in dots.items() if k != row] + placed
             spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect, must=n < n_main)

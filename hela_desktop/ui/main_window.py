@@ -32,6 +32,7 @@ from . import window_status as ws
 from .backups_dialog import BackupsDialog, in_background
 from .chat import BETTER_MODEL, ChatPane
 from .chat_list import ConversationList
+from .chat_width import ChatKeepsItsWidth
 from .explain import reflection_sentence, when
 from .graph_view import GraphView
 from .icon import icon_path
@@ -215,7 +216,7 @@ class MainWindow(WindowChats):
         for pane in (1, 2):  # the chat and the graph stay; the chat list may be dragged shut
             self.main_split.setCollapsible(pane, False)
         # a small window: the graph side gives way, then folds, before the chat does
-        self.chat_width = window_look.ChatKeepsItsWidth(self.main_split)
+        self.chat_width = ChatKeepsItsWidth(self.main_split)
         self.setCentralWidget(self.main_split)
 
     # ---- data folder and assistant thread ----------------------------------------------

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..prompt import answer_excerpt
-from ..session import BrowseQuery, browse
+from ..session import MATCH_ORDER, BrowseQuery, browse
 from ..store import REPLACED, answered_by
 from ..words import count, memory_ref, one_line
 from .archive_tab import ArchiveTab
@@ -232,7 +232,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.search.setClearButtonEnabled(True)
         self._search_timer = QtCore.QTimer(self, singleShot=True, interval=200)
         self._search_timer.timeout.connect(self.refresh)
-        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        self.search.textChanged.connect(self._search_edited)
         self.count_label = QtWidgets.QLabel("")
         muted(self.count_label)
         top.addWidget(self.search, 1)
@@ -260,6 +260,11 @@ class MemoryBrowser(QtWidgets.QWidget):
         hh.setSortIndicatorShown(True)
         hh.setSortIndicator(1, QtCore.Qt.SortOrder.DescendingOrder)  # newest first
         hh.sortIndicatorChanged.connect(lambda *_: self.refresh())
+        # a search by meaning lists the best match first, with no column's arrow shown (it
+        # stood on Created, which was not the order); a click on a column sorts the
+        # matches by it
+        self._by_match = True
+        hh.sectionClicked.connect(self._sort_matches)
         self.table.viewport().installEventFilter(self)
         self.table.installEventFilter(self)  # Enter edits, as a double-click does
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
@@ -409,8 +414,35 @@ class MemoryBrowser(QtWidgets.QWidget):
                 self._asked = q
                 self.semantic_search(q)
         hh = self.table.horizontalHeader()
-        self.fetch(BrowseQuery(tab, q, ranked, COLUMN_ORDERS[hh.sortIndicatorSection()],
+        matching = self._matching()
+        hh.setSortIndicatorShown(not matching)
+        self.fetch(BrowseQuery(tab, q, ranked,
+                               MATCH_ORDER if matching else COLUMN_ORDERS[hh.sortIndicatorSection()],
                                hh.sortIndicatorOrder() == QtCore.Qt.SortOrder.DescendingOrder))
+
+    def _matching(self) -> bool:
+        """The Memories tab lists a search's matches best first (not by a column)."""
+        q = self.search.text().strip()
+        return (self._by_match and bool(q) and self.semantic_search is not None
+                and memory_ref(q) is None)
+
+    def _search_edited(self, _text: str) -> None:
+        self._by_match = True  # a new search: its best match first
+        self._search_timer.start()
+
+    def _sort_matches(self, section: int) -> None:
+        """A column clicked while the matches were listed best first: by that column now
+        (the newest, the most recalled… first; a second click turns it round)."""
+        if not self._matching():
+            return
+        self._by_match = False
+        hh = self.table.horizontalHeader()
+        first = QtCore.Qt.SortOrder.AscendingOrder if COLUMN_ORDERS[section] in ("user", "assistant") \
+            else QtCore.Qt.SortOrder.DescendingOrder
+        if (hh.sortIndicatorSection(), hh.sortIndicatorOrder()) == (section, first):
+            self.refresh()  # (no change for the header to report)
+        else:
+            hh.setSortIndicator(section, first)  # which asks for the rows
 
     def show_result(self, query: BrowseQuery, result: dict) -> None:
         """Rows for `query`; dropped if the browser moved on (another tab or search)."""
@@ -461,7 +493,8 @@ class MemoryBrowser(QtWidgets.QWidget):
             # the rows by meaning come back (not the rows meanwhile: they may lack it)
         how = ""
         if query.search and self.semantic_search is not None:
-            how = " · best match first" if query.ranked is not None else " · searching by meaning…"
+            how = " · searching by meaning…" if query.ranked is None else \
+                " · best match first" if query.order == MATCH_ORDER else ""
         self.model.set_episodes(eps)
         if query.search:
             self.count_label.setText(f"{len(eps)} of {total}{how}")

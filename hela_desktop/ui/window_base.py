@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6 import QtGui, QtWidgets
 
@@ -19,6 +20,9 @@ from .graph_view import GraphView
 from .memory_browser import MemoryBrowser
 from .timeline import TimelineView
 from .worker import AssistantClient
+
+if TYPE_CHECKING:
+    from .chat_width import ChatKeepsItsWidth
 
 
 class WindowBase(QtWidgets.QMainWindow):
@@ -32,6 +36,7 @@ class WindowBase(QtWidgets.QMainWindow):
     browser: MemoryBrowser
     right_tabs: QtWidgets.QTabWidget
     main_split: QtWidgets.QSplitter
+    chat_width: ChatKeepsItsWidth
     session: Session
     client: AssistantClient | None
     data_dir: Path

@@ -91,6 +91,7 @@ def restore_layout(w: WindowBase, qs: QtCore.QSettings) -> None:
         w.restoreGeometry(geometry)
     if splits is not None:
         w.main_split.restoreState(splits)
+        w.chat_width.wanted = None  # the split restored is the one wanted
     fit_on_screen(w)
 
 
@@ -201,108 +202,3 @@ def keyboard_help(w: WindowBase) -> QtWidgets.QDialog:
     dlg.raise_()
     dlg.activateWindow()
     return dlg
-
-
-CHAT_READABLE = 380  # the chat column's least width while the window can give it that
-LIST_WIDTH = 190  # the chat list's width when it comes back
-
-
-def readable_sizes(sizes: list[int], right_min: int, folded: set[int]) -> tuple[list[int], set[int]]:
-    """The main splitter's sizes [chat list, chat, graph] with the chat at least
-    `CHAT_READABLE` wide where the window allows: the graph side gives way first, down to
-    its least (`right_min`), then the chat list folds, then the graph side; a pane folded
-    here (`folded`) comes back, the graph side first, once the chat keeps its width
-    without it; a graph side open but narrower than its least (its least just grew, the
-    splitter has yet to widen it) is taken at its least.  Returns (sizes, panes folded now)."""
-    lst, chat, right = sizes
-    folded = set(folded)
-    if 0 < right < right_min:
-        chat, right = chat - (right_min - right), right_min
-    if chat < CHAT_READABLE:
-        give = min(CHAT_READABLE - chat, max(right - right_min, 0))
-        right, chat = right - give, chat + give
-        if chat < CHAT_READABLE and lst:
-            chat, lst = chat + lst, 0
-            folded.add(0)
-        if chat < CHAT_READABLE and right:
-            chat, right = chat + right, 0
-            folded.add(2)
-        return [lst, chat, right], folded
-    if 2 in folded and chat - right_min >= CHAT_READABLE:
-        right, chat = chat - CHAT_READABLE, CHAT_READABLE
-        folded.discard(2)
-    if 0 in folded and 2 not in folded and chat + right - right_min - LIST_WIDTH >= CHAT_READABLE:
-        take = LIST_WIDTH - min(LIST_WIDTH, chat - CHAT_READABLE)
-        lst, chat, right = LIST_WIDTH, chat - (LIST_WIDTH - take), right - take
-        folded.discard(0)
-    return [lst, chat, right], folded
-
-
-class ChatKeepsItsWidth(QtCore.QObject):
-    """Keeps the chat column readable in a small window (`readable_sizes`), each time the
-    main splitter is resized or the graph side's least width changes (its counts label
-    filled in took 36 px more and squeezed the chat to 346 px); a drag of its handles is the
-    user's and is left alone."""
-
-    def __init__(self, split: QtWidgets.QSplitter):
-        super().__init__(split)
-        self.split = split
-        self.folded: set[int] = set()
-        self._busy = False
-        self._right_min = self._least_right()
-        split.installEventFilter(self)
-        split.splitterMoved.connect(lambda *_a: self.folded.clear() if not self._busy else None)
-
-    def reveal(self) -> None:
-        """The graph side, folded here, is asked for: it opens at its least (the chat gives
-        way this once, as if the user had dragged it open)."""
-        s, right = self.split, self.split.widget(2)
-        if 2 not in self.folded or right is None:
-            return
-        lst, chat, _ = s.sizes()
-        need = right.minimumSizeHint().width()
-        self.folded.discard(2)
-        self._set_sizes([lst, max(chat - need, 0), need])
-
-    def _set_sizes(self, sizes: list[int]) -> None:
-        """The splitter's sizes, set here (not a drag of the user's)."""
-        self._busy = True
-        try:
-            self.split.setSizes(sizes)
-        finally:
-            self._busy = False
-
-    def reveal_list(self) -> None:
-        """The chat list, folded for a small window (or dragged shut), is asked for (View ▸
-        Chat list): it opens at its usual width, the chat giving way this once (a folded
-        list could be brought back only by dragging a handle nobody could see)."""
-        s = self.split
-        lst, chat, right = s.sizes()
-        if lst > 0:
-            return
-        self.folded.discard(0)
-        self._set_sizes([LIST_WIDTH, max(chat - LIST_WIDTH, 0), right])
-
-    def _least_right(self) -> int:
-        right = self.split.widget(2)
-        return right.minimumSizeHint().width() if right is not None else 0
-
-    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 (Qt's name)
-        kind = ev.type()
-        if kind == QtCore.QEvent.Type.Resize or (
-                kind == QtCore.QEvent.Type.LayoutRequest and self._least_right() != self._right_min):
-            # once the splitter has shared it out (not after it is gone: the window closed)
-            QtCore.QTimer.singleShot(0, self, self.apply)
-        return False
-
-    def apply(self) -> None:
-        s = self.split
-        right = s.widget(2)
-        if s.count() != 3 or right is None or not s.isVisible():
-            return
-        right_min = self._right_min = self._least_right()
-        sizes, folded = readable_sizes(s.sizes(), right_min, self.folded)
-        s.setCollapsible(2, bool(2 in folded))  # (the graph side folds only here)
-        if sizes != s.sizes():
-            self._set_sizes(sizes)
-        self.folded = folded

@@ -27,6 +27,10 @@ class StatusBar(QtWidgets.QStatusBar):
         self.full_message = ""
         self._shown = ""  # what was put up for it
         self._until: float | None = None  # when the message goes (None: it stays)
+        self._refit_timer = QtCore.QTimer(self)
+        self._refit_timer.setSingleShot(True)
+        self._refit_timer.setInterval(0)
+        self._refit_timer.timeout.connect(self._refit)
         # a message Qt puts up itself (an action's status tip) is its own whole text
         self.messageChanged.connect(self._changed)
 
@@ -52,18 +56,34 @@ class StatusBar(QtWidgets.QStatusBar):
         return self.fontMetrics().elidedText(text, QtCore.Qt.TextElideMode.ElideRight,
                                              max(40, self.room()))
 
+    def addPermanentWidget(self, widget: QtWidgets.QWidget, stretch: int | None = 0) -> None:  # noqa: N802 (Qt's)
+        super().addPermanentWidget(widget, stretch or 0)
+        # when a widget on the right moves, shows or hides (a "Reflecting…" label clears),
+        # the message is fitted again to the room it leaves
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() in (QtCore.QEvent.Type.Move, QtCore.QEvent.Type.Show,
+                            QtCore.QEvent.Type.Hide, QtCore.QEvent.Type.Resize):
+            self._refit_later()
+        return False
+
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
-        if not (self.full_message and self.currentMessage()):
+        self._refit_later()
+
+    def _refit_later(self) -> None:
+        if self.full_message and self.currentMessage():
+            self._refit_timer.start()  # once laid out (many moves: one fit)
+
+    def _refit(self) -> None:
+        if not (self.currentMessage() and self.full_message):
             return
         left = 0 if self._until is None else int((self._until - time.monotonic()) * 1000)
-        if self._until is None or left > 0:
-            QtCore.QTimer.singleShot(0, lambda: self._refit(left))  # once laid out
-
-    def _refit(self, left: int) -> None:
-        if self.currentMessage() and self.full_message:
-            self._shown = self.fitted(self.full_message)
-            super().showMessage(self._shown, left)
+        shown = self.fitted(self.full_message)
+        if shown != self._shown and (self._until is None or left > 0):
+            self._shown = shown
+            super().showMessage(shown, left)
 
 
 class WindowStatus:

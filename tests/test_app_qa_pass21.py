@@ -1,0 +1,142 @@
+"""Twenty-first pass, as a new user: what the window showed that it should not have."""
+
+from __future__ import annotations
+
+import pytest  # noqa: E402
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+from PySide6 import QtCore, QtWidgets  # noqa: E402
+
+
+def test_the_status_line_takes_the_room_a_cleared_label_leaves(qtbot):
+    """A long status line was cut at about 660 px while 280 px of the bar stood empty
+    (QA pass 20): it had been fitted while "Reflecting on memories…" stood on the right,
+    and was not fitted again when that label cleared."""
+    from hela_desktop.ui.window_status import REFLECTING, StatusBar, WindowStatus
+
+    w = QtWidgets.QMainWindow()
+    qtbot.addWidget(w)
+    bar = StatusBar(w)
+    w.setStatusBar(bar)
+    status = WindowStatus(bar)
+    status.show_memories(23)
+    w.resize(1200, 700)
+    w.show()
+    qtbot.waitExposed(w)
+    status.show_reflecting(True)
+    qtbot.wait(50)
+    line = "Reflection: nothing new since the last reflection. " * 3 + "The end."
+    # as long as the room left while the label shows, and shorter than the whole bar
+    while bar.fontMetrics().horizontalAdvance(line) < bar.room() + 120:
+        line = "More words. " + line
+    bar.showMessage(line)
+    assert bar.currentMessage() != line and bar.currentMessage().endswith("…")
+    status.show_reflecting(False)
+    qtbot.waitUntil(lambda: bar.currentMessage() == line, timeout=3000)
+    assert bar.full_message == line
+    # and cut again when the label comes back
+    status.show_reflecting(True)
+    assert status.busy_label.text() == REFLECTING
+    qtbot.waitUntil(lambda: bar.currentMessage().endswith("…"), timeout=3000)
+    assert bar.full_message == line
+
+
+@pytest.mark.gui
+def test_a_window_made_small_and_large_again_looks_as_it_did(qtbot, tmp_path):
+    """Made the window 900 × 650 (the chat list folded), then 1480 × 900 again: the chat
+    column came back about 330 px wide instead of the 465 it had (QA pass 20).  Each width
+    now starts from the split the user had, so the panes come back as they were."""
+    from test_app_polish import _window
+
+    from hela_desktop.ui.chat_width import CHAT_READABLE
+
+    w = _window(qtbot, tmp_path / "data")
+    s = w.main_split
+    w.resize(1480, 900)
+    qtbot.waitUntil(lambda: "memories" in w.graph.stats_label.text(), timeout=5000)
+    qtbot.wait(200)
+    before = s.sizes()
+    assert all(before) and before[1] >= CHAT_READABLE
+    for size in ((900, 650), (700, 500)):
+        w.resize(*size)
+        qtbot.waitUntil(lambda: s.sizes()[0] == 0 and s.sizes()[1] >= CHAT_READABLE, timeout=5000)
+    w.resize(1480, 900)
+    qtbot.waitUntil(lambda: all(s.sizes()), timeout=5000)
+    qtbot.wait(200)
+    assert all(abs(a - b) <= 2 for a, b in zip(s.sizes(), before)), (s.sizes(), before)
+    # a handle the user drags is their split from then on
+    s.moveSplitter(before[0] + before[1] + 120, 2)
+    dragged = s.sizes()
+    assert dragged[1] > before[1] + 100
+    w.resize(1000, 700)
+    qtbot.waitUntil(lambda: s.sizes()[1] < dragged[1] - 100, timeout=5000)
+    w.resize(1480, 900)
+    qtbot.waitUntil(lambda: abs(s.sizes()[1] - dragged[1]) <= 2, timeout=5000)
+    w.close()
+
+
+def test_a_statement_said_many_times_is_named_once_on_the_graph(qtbot, tmp_path):
+    """With many copies of one statement, every label on the graph named it (its copies
+    are the most linked memories; QA pass 20).  A wording is written once: the selected
+    memory, then the others, each label a different memory's words."""
+    from test_app_qa_gv8 import _graph
+
+    view, ids = _graph(qtbot, tmp_path, 30)
+    same = "I work as a dentist in Leeds."
+    for i in view.important[:5]:  # the most linked: labelled while idle
+        view.data.nodes[i]["label"] = view.data.nodes[i]["text"] = same
+    view.select(ids[-1])
+    qtbot.wait(30)
+    shown = [t.toPlainText() for t in view.memory_labels if t.isVisible()]
+    same = view._label_text(view.important[0])  # as a label writes it ("… in…")
+    assert shown.count(same) == 1 and len(shown) == len(set(shown)) and len(shown) >= 3, shown
+    # the selected memory is named even when its words are another's
+    copy = view.important[1]
+    view.select(copy)
+    qtbot.wait(30)
+    targets, n_main = view._label_targets()
+    assert targets[0] == copy and n_main >= 1
+    assert [view._label_text(i) for i in targets].count(same) == 1
+
+
+@pytest.mark.gui
+def test_a_search_by_meaning_shows_no_column_arrow_until_a_column_is_clicked(qtbot, seed_dir,
+                                                                               embedder):
+    """Searching the Memories tab listed the best match first while the header's arrow
+    still stood on Created (QA pass 20), and a click on a column changed the arrow and not
+    the rows.  The arrow is hidden while matches are best first; a click on a column sorts
+    the matches by it, and a new search is best first again."""
+    from test_app_polish import _window
+    from test_ui_app import SEED, _wait
+
+    w = _window(qtbot, seed_dir(SEED), embedder)
+    _wait(qtbot, lambda: w.embedder_ready, 60)
+    w.right_tabs.setCurrentIndex(1)
+    b = w.browser
+    hh = b.table.horizontalHeader()
+    _wait(qtbot, lambda: b.model.rowCount() == len(SEED), 20)
+    assert hh.isSortIndicatorShown()
+    b.search.setText("Ana")
+    _wait(qtbot, lambda: b.ranked_text() == "Ana" and "best match first" in b.count_label.text(), 20)
+    assert not hh.isSortIndicatorShown()
+    best = [e.id for e in b.model.episodes]
+    assert len(best) >= 2
+    # a click on "Your words" (column 2): the same matches, A to Z
+    x = hh.sectionViewportPosition(2) + 10
+    qtbot.mouseClick(hh.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=QtCore.QPoint(x, 5))
+    _wait(qtbot, lambda: "best match first" not in b.count_label.text()
+          and [e.id for e in b.model.episodes] != best, 20)
+    assert hh.isSortIndicatorShown() and hh.sortIndicatorSection() == 2
+    assert hh.sortIndicatorOrder() == QtCore.Qt.SortOrder.AscendingOrder
+    words = [e.user_text.casefold() for e in b.model.episodes]
+    assert words == sorted(words) and sorted(e.id for e in b.model.episodes) == sorted(best)
+    # again: Z to A
+    qtbot.mouseClick(hh.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=QtCore.QPoint(x, 5))
+    _wait(qtbot, lambda: [e.user_text.casefold() for e in b.model.episodes] == words[::-1], 20)
+    # a new search: best first again, no arrow
+    b.search.setText("pet")
+    _wait(qtbot, lambda: b.ranked_text() == "pet" and "best match first" in b.count_label.text(), 20)
+    assert not hh.isSortIndicatorShown()
+    b.search.clear()
+    _wait(qtbot, lambda: b.model.rowCount() == len(SEED), 20)
+    assert hh.isSortIndicatorShown()
+    w.close()
