@@ -107,6 +107,13 @@ def test_refuses_newer_format_version(sample_file, target, tmp_path):
     ("messages.jsonl", "created_at", 1e13, "time out of range"),
     ("edges.jsonl", "updated_at", 1e300, "time out of range"),
     ("knowledge.jsonl", "created_at", -1e15, "time out of range"),
+    # QA pass 21: a link of weight 1e308, or -5, and a prior of -3 were taken as they stood
+    ("edges.jsonl", "weight", 1e308, "1e+308 is out of range (0 to 1)"),
+    ("edges.jsonl", "weight", -5.0, "-5 is out of range (0 to 1)"),
+    ("edges.jsonl", "prior", -3.0, "-3 is out of range (0 to 1)"),
+    ("edges.jsonl", "prior", 1.5, "1.5 is out of range (0 to 1)"),
+    ("episodes.jsonl", "importance", 1e300, "out of range (0 to 1)"),
+    ("knowledge.jsonl", "strength", -1.0, "must not be negative"),
 ])
 def test_refuses_wrong_types(sample_file, target, tmp_path, member, field, value, expect):
     m = members(sample_file)
@@ -119,17 +126,15 @@ def test_refuses_wrong_types(sample_file, target, tmp_path, member, field, value
 
 def test_integers_beyond_64_bits_in_number_fields(sample_file, target, tmp_path, embedder):
     """Issue 12 item 2: an integer ≥ 2**63 in a number field gave a traceback (even with
-    --dry-run); it is a number like any other, stored as a float."""
+    --dry-run); it is a number like any other, stored as a float, and refused as any
+    number is where it is out of range (a weight or an importance above 1)."""
     m = members(sample_file)
     eps = records(m["episodes.jsonl"])
-    eps[0]["importance"] = 2**64
+    eps[0]["importance"] = 1  # an integer, in range
     m["episodes.jsonl"] = jsonl(eps)
     know = records(m["knowledge.jsonl"])
     know[0]["strength"] = 2**70
     m["knowledge.jsonl"] = jsonl(know)
-    edges = records(m["edges.jsonl"])
-    edges[0]["weight"] = 2**64
-    m["edges.jsonl"] = jsonl(edges)
     path = write_zip(tmp_path / "big.hela", m)
     before = snapshot(target)
     rep = import_file(target, path, dry_run=True)
@@ -137,9 +142,15 @@ def test_integers_beyond_64_bits_in_number_fields(sample_file, target, tmp_path,
     import_file(target, path)
     imp = target.conn.execute("SELECT importance FROM episodes WHERE uid = ?",
                               (eps[0]["uid"],)).fetchone()[0]
-    assert imp == float(2**64)
+    assert imp == 1.0 and type(imp) is float
     consistent(target)
     usable(target, embedder)
+    for member, field in (("episodes.jsonl", "importance"), ("edges.jsonl", "weight")):
+        m2 = members(sample_file)
+        recs = records(m2[member])
+        recs[0][field] = 2**64
+        m2[member] = jsonl(recs)
+        assert_refused(target, write_zip(tmp_path / "big2.hela", m2), "out of range (0 to 1)")
     for member, field in (("episodes.jsonl", "access_count"), ("edges.jsonl", "count"),
                           ("timelines.jsonl", "start")):
         m2 = members(sample_file)

@@ -106,7 +106,7 @@ def stores(draw):
             conv=draw(st.none() | st.integers(0, n_conv - 1)) if n_conv else None,
             emb=draw(st.none() | st.just("v")), embedder=draw(st.sampled_from([EMB, None])),
             access=draw(st.integers(0, 1000)), last=draw(st.none() | _ts),
-            importance=draw(st.floats(-10, 10, allow_nan=False)), pinned=draw(st.booleans()),
+            importance=draw(st.floats(0, 1)), pinned=draw(st.booleans()),
             archived=draw(st.none() | _ts), reason=draw(st.none() | _text),
             deleted=draw(st.none() | _ts), centroid=draw(st.booleans()),
             qcount=draw(st.integers(0, 50)), recall=draw(_json_obj),

@@ -227,9 +227,16 @@ def _member(zf: zipfile.ZipFile, name: str) -> Iterator[_Lines]:
             writer.close()
 
 
+def _unit(v: float) -> float:
+    """A weight, prior or importance as a memory file holds it: from 0 to 1 (an import
+    refuses any other; a store written before that check may hold one)."""
+    return v if 0.0 <= v <= 1.0 else min(1.0, max(0.0, v))
+
+
 def _edge_line(r: tuple) -> str:
     """One edges.jsonl line; a fast path for the common all-plain row."""
     a, b, w, p, c, st, u = r
+    w, p = _unit(w), _unit(p)
     if (type(w) is float and type(p) is float and type(u) is float and type(c) is int
             and type(st) is int and math.isfinite(w) and math.isfinite(p) and math.isfinite(u)
             and _UID_RE.match(a) and _UID_RE.match(b)):
@@ -315,7 +322,7 @@ class _NativeExport:
             if emb:
                 rec["embedding"] = self._vector(r[7])
             rec.update(
-                access_count=r[8], last_access=r[9], importance=r[10], pinned=bool(r[11]),
+                access_count=r[8], last_access=r[9], importance=_unit(r[10]), pinned=bool(r[11]),
                 archived_at=r[12], archive_reason=r[13], deleted_at=r[14],
             )
             if emb:
@@ -369,7 +376,7 @@ class _NativeExport:
                 if self.embeddings:
                     rec["embedding"] = self._vector(r[5])
                 rec.update(
-                    created_at=r[6], updated_at=r[7], strength=r[8],
+                    created_at=r[6], updated_at=r[7], strength=max(0.0, r[8]),
                     superseded_by=r[10] if (r[9] in kset) else None,
                     archived_at=r[11], access_count=r[12], last_access=r[13],
                     sources=sources.get(r[0], []),

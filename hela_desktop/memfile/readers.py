@@ -44,8 +44,8 @@ from .validate import (
     _FAST_PARSERS,
     _NEEDS_NORMALISING,
     _c_count,
-    _c_float,
     _c_step,
+    _c_unit,
     _make_str,
     _opt,
     _parse_iso,
@@ -459,7 +459,7 @@ class _PlainSource(_Source):
             except _Bad as bad:
                 raise _Bad(bad.what, f"{where}, field 'created_at'") from None
             try:
-                importance = _c_float(item.get("emotional_intensity") or 0.0)
+                importance = _c_unit(item.get("emotional_intensity") or 0.0)
             except _Bad as bad:
                 raise _Bad(bad.what, f"{where}, field 'emotional_intensity'") from None
             mtype = item.get("type")

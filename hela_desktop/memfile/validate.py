@@ -70,6 +70,23 @@ def _c_float(v: Any) -> float:
     raise _Bad(f"expected a number, got {_tn(v)}")
 
 
+def _c_unit(v: Any) -> float:
+    """A number from 0 to 1: a link's weight or prior, a memory's importance (a hostile
+    file's weight of 1e308, or -5, was taken as it stood: one memory then outweighed every
+    other, or a link pushed its memories down)."""
+    v = _c_float(v)
+    if not 0.0 <= v <= 1.0:
+        raise _Bad(f"{v:g} is out of range (0 to 1)")
+    return v
+
+
+def _c_nonneg(v: Any) -> float:
+    v = _c_float(v)
+    if v < 0:
+        raise _Bad("must not be negative")
+    return v
+
+
 def _c_time(v: Any) -> float:
     v = _c_float(v)
     if not TIME_MIN <= v <= TIME_MAX:
@@ -195,7 +212,7 @@ def _schemas(limits: Limits) -> dict[str, list[tuple[str, Callable[[Any], Any], 
     vec = _make_vec(limits)
     obj = _make_obj()
     uids = _make_uids(limits)
-    f, n, b, u, r, t = _c_float, _c_count, _c_bool, _c_uid, _c_ref, _c_time
+    n, b, u, r, t = _c_count, _c_bool, _c_uid, _c_ref, _c_time
     return {
         "conversations.jsonl": [
             ("uid", u, REQ), ("title", s, REQ), ("created_at", t, REQ), ("updated_at", t, REQ),
@@ -204,7 +221,7 @@ def _schemas(limits: Limits) -> dict[str, list[tuple[str, Callable[[Any], Any], 
             ("uid", u, REQ), ("conversation", _opt(r), REQ), ("user_text", s, REQ),
             ("assistant_text", s, REQ), ("created_at", t, REQ), ("embedder", _opt(s), REQ),
             ("embedding", _opt(vec), OPT), ("access_count", n, REQ),
-            ("last_access", _opt(t), REQ), ("importance", f, REQ), ("pinned", b, REQ),
+            ("last_access", _opt(t), REQ), ("importance", _c_unit, REQ), ("pinned", b, REQ),
             ("archived_at", _opt(t), REQ), ("archive_reason", _opt(s), REQ),
             ("deleted_at", _opt(t), REQ), ("query_centroid", _opt(vec), OPT),
             ("query_count", n, REQ), ("last_recall", _opt(obj), REQ), ("source", s, REQ),
@@ -221,13 +238,13 @@ def _schemas(limits: Limits) -> dict[str, list[tuple[str, Callable[[Any], Any], 
             ("episodes", uids, REQ),
         ],
         "edges.jsonl": [
-            ("a", r, REQ), ("b", r, REQ), ("weight", f, REQ), ("prior", f, REQ),
+            ("a", r, REQ), ("b", r, REQ), ("weight", _c_unit, REQ), ("prior", _c_unit, REQ),
             ("count", n, REQ), ("step", _c_step, REQ), ("updated_at", t, REQ),
         ],
         "knowledge.jsonl": [
             ("uid", u, REQ), ("kind", _enum("user_model", "fact", "persona"), REQ),
             ("text", s, REQ), ("embedder", _opt(s), REQ), ("embedding", _opt(vec), OPT),
-            ("created_at", t, REQ), ("updated_at", t, REQ), ("strength", f, REQ),
+            ("created_at", t, REQ), ("updated_at", t, REQ), ("strength", _c_nonneg, REQ),
             ("superseded_by", _opt(r), REQ), ("archived_at", _opt(t), REQ),
             ("access_count", n, REQ), ("last_access", _opt(t), REQ), ("sources", uids, REQ),
         ],
@@ -264,7 +281,7 @@ def _parse_edge_fast(obj: Any) -> dict | None:
             and type(w) is float and type(p) is float and type(u) is float
             and type(c) is int and type(st) is int and 0 <= c <= _INT_MAX
             and -_STEP_MAX <= st <= _STEP_MAX
-            and math.isfinite(w) and math.isfinite(p) and TIME_MIN <= u <= TIME_MAX):
+            and 0.0 <= w <= 1.0 and 0.0 <= p <= 1.0 and TIME_MIN <= u <= TIME_MAX):
         return obj
     return None
 
