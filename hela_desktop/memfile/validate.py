@@ -80,11 +80,14 @@ def _c_unit(v: Any) -> float:
     return v
 
 
-def _c_nonneg(v: Any) -> float:
-    v = _c_float(v)
+def _not_negative(v: float) -> float:
     if v < 0:
         raise _Bad("must not be negative")
     return v
+
+
+def _c_nonneg(v: Any) -> float:
+    return _not_negative(_c_float(v))
 
 
 def _c_time(v: Any) -> float:
@@ -111,10 +114,7 @@ def _c_step(v: Any) -> int:
 
 
 def _c_count(v: Any) -> int:
-    v = _c_int(v)
-    if v < 0:
-        raise _Bad("must not be negative")
-    return v
+    return int(_not_negative(_c_int(v)))
 
 
 def _c_bool(v: Any) -> int:
