@@ -37,6 +37,7 @@ from .memory import PROFILES, MemoryEngine, NewEpisode
 from .prompt import format_memory
 from .store import Store, StoreError, db_error_message
 from .turn import MessageTooLong, Turn, TurnParts, TurnState, recall_knowledge, user_model_text
+from .words import printable
 
 if TYPE_CHECKING:
     from .local_turn import LocalAnswer
@@ -191,7 +192,9 @@ class Assistant:
         if self.settings.profile not in PROFILES:
             raise ValueError(f"unknown retrieval profile {self.settings.profile!r}")
         parts = self.parts()
-        message = message.strip()
+        message = printable(message).strip()  # (a paste's terminal colours, a BEL)
+        if not message:
+            raise ValueError("empty message: type something to send")
         local = isinstance(parts.llm, LocalLLM)
         if local:
             Turn(parts, message, now).check_length()

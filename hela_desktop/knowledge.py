@@ -30,6 +30,7 @@ from . import facts
 from . import formulas as F
 from .events import Recall
 from .store import KnowledgeItem, Store
+from .words import printable
 
 __all__ = ["KINDS", "KnowledgeIndex", "KnowledgeItem", "list_knowledge", "retrieve_knowledge"]
 
@@ -212,7 +213,7 @@ def get_item(store: Store, knowledge_id: int) -> KnowledgeItem | None:
 def edit_item(store: Store, embedder, knowledge_id: int, text: str) -> KnowledgeItem:
     """Replace an item's text (re-embedded); an edited item is the user's own word and is
     trusted from then on.  ValueError for an unknown id or an empty text."""
-    text = " ".join((text or "").split())
+    text = " ".join(printable(text or "").split())
     if not text:
         raise ValueError("empty text: write what should be remembered, or delete the item")
     if get_item(store, knowledge_id) is None:

@@ -42,6 +42,7 @@ from .facts import STOPWORDS, NameIndex, keywords  # noqa: F401 - keywords is re
 from .memory_index import HALF_PRECISION_FROM, MemoryIndex, topk
 from .retrieval import fit_budget
 from .store import Episode, IndexRow, Store, key_text, to_blob
+from .words import printable
 
 __all__ = ["HALF_PRECISION_FROM", "PROFILES", "MemoryEngine", "MemoryIndex", "NewEpisode",
            "fit_budget", "keywords"]
@@ -279,6 +280,7 @@ class MemoryEngine:
 
     def edit_episode(self, episode_id: int, user_text: str, assistant_text: str) -> None:
         """Change an episode's text; it is re-embedded so retrieval follows the edit."""
+        user_text, assistant_text = printable(user_text), printable(assistant_text)
         key = key_text(user_text, assistant_text)
         vec = self.embedder.embed_one(key) if key else None
         with self._lock, self.store.transaction():

@@ -59,3 +59,35 @@ def sentence(text: str) -> str:
     that ends with "?", "!" or "." as it is."""
     text = text.strip()
     return text if not text or text[-1] in ".?!…" else text + "."
+
+
+# Control characters no memory needs: C0 but tab and newline, DEL, C1, and the bidi
+# overrides that turn the rest of a line round ("nul desrever").  An imported memory
+# holding "\x1b[2J" cleared the terminal `memories show` printed it to, and the window
+# drew BEL and ESC as boxes (QA pass 21).
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_]?)")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202d\u202e]")
+
+
+def printable(text: str) -> str:
+    """`text` without control characters (`_CONTROLS`): a terminal's escape sequence goes
+    whole ("\\x1b[31mred" → "red"), a carriage return becomes a line break ("\\r\\n" one),
+    the rest go.  Text without any is returned as it is (a fast check)."""
+    if _CONTROLS.search(text) is None:
+        return text
+    text = _ESCAPES.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return _CONTROLS.sub("", text)
+
+
+def terminal_safe(text: str) -> str:
+    """`text` for a terminal: each control character but tab and newline shown as a
+    caret pair, as ``cat -v`` does ("\\x1b[2J" → "^[[2J"), so that words read from a
+    store written before `printable` cannot move the cursor or clear the screen."""
+    if _CONTROLS.search(text) is None:
+        return text
+    return _CONTROLS.sub(lambda m: _caret(m.group()), text.replace("\r\n", "\n"))
+
+
+def _caret(ch: str) -> str:
+    n = ord(ch)
+    return f"^{chr(n + 64)}" if n < 32 else "^?" if n == 127 else f"<U+{n:04X}>"

@@ -12,6 +12,7 @@ import sys
 import threading
 
 from .. import __version__
+from ..words import terminal_safe
 from .common import (
     EXIT_ENVIRONMENT,
     UsageError,
@@ -94,7 +95,7 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
             ids = " ".join(f"#{m.episode_id}" for m in ev.memories)
             print(_dim(f"  recalled {ids}"), flush=True)
     elif isinstance(ev, TokenEvent):
-        print(ev.text, end="", flush=True)
+        print(terminal_safe(ev.text), end="", flush=True)
     elif isinstance(ev, MemoryUpdateEvent):
         add = " ".join(f"+#{m.episode_id}" for m in ev.added)
         rem = " ".join(f"-#{i}" for i in ev.removed)

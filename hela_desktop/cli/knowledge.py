@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..words import terminal_safe
 from .common import (
     add_data_dir,
     an_id,
@@ -61,7 +62,7 @@ def cmd_list(args) -> int:
             print(json.dumps(rows, indent=2, ensure_ascii=False))
             return 0
         for k in rows:
-            print(f"#{k['id']} [{k['kind']}] {k['text']}  ({k['status']}; {k['why']} "
+            print(f"#{k['id']} [{k['kind']}] {terminal_safe(k['text'])}  ({k['status']}; {k['why']} "
                   f"From memories {', '.join(f'#{s}' for s in k['sources']) or '-'}.)")
         if not rows:
             print("no knowledge yet (it is distilled while the app is idle)")

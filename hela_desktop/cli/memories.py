@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..importers.base import NAMES
 from ..store import answered_by
+from ..words import terminal_safe
 from .common import (
     MAX_ID,
     add_data_dir,
@@ -143,8 +144,9 @@ def _origin(e) -> str:
 
 def _indented(text: str) -> str:
     """A memory's text under its heading, every line indented (a note's title and body,
-    a code block)."""
-    return "\n".join("  " + line if line.strip() else "" for line in text.splitlines())
+    a code block); a control character is shown, not obeyed (`words.terminal_safe`)."""
+    return "\n".join("  " + line if line.strip() else ""
+                     for line in terminal_safe(text).splitlines())
 
 
 def _room(width: int, used: int) -> int:
@@ -160,7 +162,7 @@ def _room(width: int, used: int) -> int:
 def _line(e, width: int = 100) -> str:
     text = " ".join(f"{e.user_text} — {e.assistant_text}".split()) if e.assistant_text \
         else " ".join(e.user_text.split())
-    text = text if len(text) <= width else text[: width - 1] + "…"
+    text = terminal_safe(text if len(text) <= width else text[: width - 1] + "…")
     pin = "★" if e.pinned else " "
     return f"#{e.id:<5} {_when(e.created_at)} {pin} {text}"
 
@@ -237,7 +239,7 @@ def cmd_show(args, store, e) -> int:
     print(f"  links          {n_links}")
     origin = _origin(e)
     if origin:
-        print(f"  from           {origin}")
+        print(f"  from           {terminal_safe(origin)}")
     print(f"You said:\n{_indented(e.user_text)}")
     if e.assistant_text:
         print(f"{answered_by(e.source)} answered:\n{_indented(e.assistant_text)}")

@@ -39,7 +39,7 @@ from ..memfile.format import (
 from ..memfile.readers import _plain_episode, _plain_uid
 from ..memfile.validate import _parse_record, _schemas
 from ..store.rows import AUTHORS
-from ..words import count
+from ..words import count, printable
 
 MEMBERS = ("conversations.jsonl", "episodes.jsonl", "messages.jsonl", "edges.jsonl")
 NAMES = {"chatgpt": "ChatGPT export", "claude": "Claude export",
@@ -66,15 +66,14 @@ def text_of(v: Any) -> str | None:
 
 
 def clean(text: str, cap: int) -> tuple[str, bool]:
-    """Text as it can be stored: lone surrogates replaced, NULs removed, at most `cap`
-    characters.  Returns (text, truncated?)."""
+    """Text as it can be stored: lone surrogates replaced, control characters removed
+    (`words.printable`), at most `cap` characters.  Returns (text, truncated?)."""
     if not text.isascii():
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
             text = text.encode("utf-8", "replace").decode("utf-8")
-    if "\x00" in text:
-        text = text.replace("\x00", "")
+    text = printable(text)  # (NULs too)
     if len(text) > cap:
         return text[:cap], True
     return text, False

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..store import key_text
 from ..store.transfer import erased_among, uids_with_embedding
+from ..words import printable
 from .format import (
     _INT_MAX,
     _STEP_MAX,
@@ -136,7 +137,7 @@ def _make_str(limits: Limits) -> Callable[[Any], str]:
                 v.encode("utf-8")
             except UnicodeEncodeError:
                 raise _Bad("invalid Unicode (lone surrogate)") from None
-        return v
+        return printable(v)  # no terminal escapes, no BEL (`words.printable`)
 
     return check
 
@@ -297,7 +298,14 @@ _FLOAT_FIELDS = {
     "messages.jsonl": ("created_at",),
     "knowledge.jsonl": ("created_at", "updated_at", "strength", "archived_at", "last_access"),
 }
-_NEEDS_NORMALISING = {*_VEC_FIELDS, *_OBJ_FIELDS, *_BOOL_FIELDS, *_FLOAT_FIELDS}
+# text fields: control characters removed (`words.printable`), as `_make_str` does
+_TEXT_FIELDS = {
+    "conversations.jsonl": ("title",),
+    "episodes.jsonl": ("user_text", "assistant_text", "archive_reason", "source", "embedder"),
+    "messages.jsonl": ("content",),
+    "knowledge.jsonl": ("text", "embedder"),
+}
+_NEEDS_NORMALISING = {*_VEC_FIELDS, *_OBJ_FIELDS, *_BOOL_FIELDS, *_FLOAT_FIELDS, *_TEXT_FIELDS}
 
 
 def _trusted_record(member: str, obj: dict) -> dict:
@@ -315,6 +323,10 @@ def _trusted_record(member: str, obj: dict) -> dict:
     for k in _FLOAT_FIELDS.get(member, ()):
         if type(obj[k]) is int:
             obj[k] = float(obj[k])
+    for k in _TEXT_FIELDS.get(member, ()):
+        v = obj.get(k)
+        if v is not None:
+            obj[k] = printable(v)
     return obj
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 
+from ..words import printable
 from .base import StoreBase
 from .rows import MARK_FORGOTTEN, OFF_BRANCH, marks, new_uid
 
@@ -87,7 +88,7 @@ class MessageQueries(StoreBase):
         ordered by it and shows it as when the chat was last active)."""
         self.conn.execute(
             "UPDATE conversations SET title = ? WHERE id = ?",
-            (title.strip() or "Untitled", conversation_id),
+            (printable(title).strip() or "Untitled", conversation_id),
         )
 
     def delete_conversation(self, conversation_id: int) -> None:
