@@ -136,6 +136,13 @@ def test_a_search_by_meaning_shows_no_column_arrow_until_a_column_is_clicked(qtb
     b.search.setText("pet")
     _wait(qtbot, lambda: b.ranked_text() == "pet" and "best match first" in b.count_label.text(), 20)
     assert not hh.isSortIndicatorShown()
+    # "#2" is memory #2 alone, not a search by meaning: the count said "1 of 8 · searching
+    # by meaning…" for good (QA pass 21)
+    second = sorted(e.id for e in b.model.episodes)[0]
+    b.search.setText(f"#{second}")
+    _wait(qtbot, lambda: [e.id for e in b.model.episodes] == [second], 20)
+    qtbot.wait(300)
+    assert b.count_label.text() == f"1 of {len(SEED)}" and hh.isSortIndicatorShown()
     b.search.clear()
     _wait(qtbot, lambda: b.model.rowCount() == len(SEED), 20)
     assert hh.isSortIndicatorShown()

@@ -492,7 +492,7 @@ class MemoryBrowser(QtWidgets.QWidget):
             self._kept_choice = current  # not among the rows by words: chosen again once
             # the rows by meaning come back (not the rows meanwhile: they may lack it)
         how = ""
-        if query.search and self.semantic_search is not None:
+        if query.search and self.semantic_search is not None and memory_ref(query.search) is None:
             how = " · searching by meaning…" if query.ranked is None else \
                 " · best match first" if query.order == MATCH_ORDER else ""
         self.model.set_episodes(eps)
