@@ -112,6 +112,7 @@ class IdleScheduler:
         self._stopping = threading.Event()
         self._job_lock = threading.Lock()
         self._pending = False  # an idle pass is scheduled but has not started yet
+        self._running: str | None = None  # the trigger of the pass running now
         self.last_report: ReflectionEvent | None = None
         self._sched = BackgroundScheduler(
             daemon=True, job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 30})
@@ -131,6 +132,16 @@ class IdleScheduler:
         self._last_activity = self._clock()
         self._activity_seq += 1
         self._yield.set()
+
+    def present(self) -> None:
+        """The user is using the window (a click, a key, a scroll): no idle pass starts for
+        `idle_minutes` more, and an idle one running yields; a pass asked for (Reflect now)
+        goes on.  Nothing new to reflect on, unlike `touch`.  (QA pass 21: an idle pass
+        began while the Memories tab was being clicked through, since only typing a
+        message counted.)"""
+        self._last_activity = self._clock()
+        if self._running == "idle":
+            self._yield.set()
 
     def idle_seconds(self) -> float:
         """Seconds since the last activity (0 while an answer is being generated)."""
@@ -199,6 +210,7 @@ class IdleScheduler:
         self._yield.clear()
         if self._stopping.is_set():
             self._yield.set()
+        self._running = trigger
         t0 = time.perf_counter()
         report = ReflectionEvent(trigger=trigger, started_at=time.time())
         self._notify(self.on_start, ReflectionStartedEvent(trigger=trigger))
@@ -235,6 +247,7 @@ class IdleScheduler:
             report.error = f"{type(exc).__name__}: {exc}"
             return self._finish(report, t0, seq, complete=True)
         finally:
+            self._running = None
             if store is not None:
                 store.close()
             self._job_lock.release()

@@ -147,3 +147,41 @@ def test_a_search_by_meaning_shows_no_column_arrow_until_a_column_is_clicked(qtb
     _wait(qtbot, lambda: b.model.rowCount() == len(SEED), 20)
     assert hh.isSortIndicatorShown()
     w.close()
+
+
+def test_a_click_anywhere_in_the_app_counts_as_using_it(qtbot):
+    """Only typing a message counted as activity, so idle reflection began while the user
+    clicked through the Memories tab (QA pass 21).  A key, click or scroll anywhere in the
+    app tells the worker (`AssistantWorker.present`), once every two seconds at most."""
+    import time
+
+    from hela_desktop.ui.activity import ActivityWatch
+
+    class Worker:  # stands in for AssistantWorker: counts what it is told
+        def __init__(self):
+            self.told = 0
+
+        def present(self):
+            self.told += 1
+
+    class Client:
+        worker = Worker()
+
+    box = QtWidgets.QWidget()
+    qtbot.addWidget(box)
+    button, edit = QtWidgets.QPushButton("Go", box), QtWidgets.QLineEdit(box)
+    edit.move(0, 40)
+    box.show()
+    qtbot.waitExposed(box)
+    watch = ActivityWatch(lambda: Client, box, every_s=0.5)
+    qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
+    assert Client.worker.told == 1
+    qtbot.keyClicks(edit, "abc")  # at once: one press reaches several widgets
+    assert Client.worker.told == 1
+    time.sleep(0.6)
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_D)
+    assert Client.worker.told == 2
+    watch.stop()
+    time.sleep(0.6)
+    qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
+    assert Client.worker.told == 2

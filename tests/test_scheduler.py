@@ -170,3 +170,31 @@ def test_a_model_switched_away_from_is_not_used_for_reflection(assistant, tmp_pa
     assert old.evaluated_tokens == used_before  # (it was closed: the counter stands still)
     assert assistant.store.conn.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0] == 0
     sched.shutdown()
+
+
+def test_using_the_window_holds_an_idle_pass_back(assistant):
+    """QA pass 21: an idle pass began while the Memories tab was being clicked through,
+    since only typing a message counted as activity.  A click, key or scroll in the window
+    (`present`) holds an idle pass back for `idle_minutes`, and stops one that runs; a pass
+    asked for (Reflect now) goes on; nothing new is there to reflect on because of it."""
+    build_conversation(assistant.engine, hebbian_rounds=0)
+    reports: list = []
+    sched = IdleScheduler(assistant, on_report=reports.append, idle_minutes=0.01,  # 0.6 s
+                          check_seconds=0.1, consolidation=ConsolidationParams(hub_degree=50.0))
+    try:
+        seq = sched._activity_seq
+        end = time.time() + 2.5
+        while time.time() < end:  # four times the idle time, in use all along
+            sched.present()
+            time.sleep(0.2)
+        assert reports == [] and sched._activity_seq == seq
+        assert _wait(lambda: len(reports) == 1, 120), "no idle pass once the window rests"
+        # while a pass runs: an idle one yields to the window in use, one asked for does not
+        for trigger, yields in (("manual", False), ("idle", True)):
+            sched._running = trigger  # (as `run_pass` sets it)
+            sched._yield.clear()
+            sched.present()
+            assert sched.should_yield() is yields, trigger
+        sched._running = None
+    finally:
+        sched.shutdown()

@@ -29,6 +29,7 @@ from ..events import (
 from ..folder_lock import FolderBusy, FolderLock, lock_data_dir
 from . import window_look
 from . import window_status as ws
+from .activity import ActivityWatch
 from .backups_dialog import BackupsDialog, in_background
 from .chat import BETTER_MODEL, ChatPane
 from .chat_list import ConversationList
@@ -98,6 +99,7 @@ class MainWindow(WindowChats):
         self._model_box: QtWidgets.QMessageBox | None = None  # MODEL_FAILED, while shown
         self.files = FileJobs(self)
         self.links = TokenLinks(self)
+        self.activity = ActivityWatch(lambda: self.client, self)  # a click: not idle
 
         self._build_widgets()
         build_menus(self, self.files)
@@ -763,9 +765,6 @@ class MainWindow(WindowChats):
         self.graph.search.setFocus()
         self.graph.search.selectAll()
 
-    def about(self) -> None:
-        window_look.about(self)
-
     def message(self, kind: str, title: str, text: str, settings_button: bool = False) -> None:
         """A non-blocking message box (the app keeps running behind it; plain text)."""
         box = show_message(self, kind, title, text, self.open_settings if settings_button else None)
@@ -788,6 +787,7 @@ class MainWindow(WindowChats):
             self.statusBar().showMessage("Saving the partial answer…")
             QtWidgets.QApplication.processEvents()
         self._flush_timer.stop()
+        self.activity.stop()
         self.chat.view.release_clipboard()
         self._close_assistant()
         self._layout_timer.stop()

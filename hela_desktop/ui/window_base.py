@@ -90,4 +90,3 @@ class WindowBase(QtWidgets.QMainWindow):
     open_backups: Callable[[], None]
     zoom_chat: Callable[..., None]
     set_appearance: Callable[[str], None]
-    about: Callable[[], None]

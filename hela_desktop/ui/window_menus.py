@@ -6,7 +6,7 @@ from PySide6 import QtGui, QtWidgets
 
 from .window_base import WindowBase
 from .window_files import FileJobs
-from .window_look import keyboard_help
+from .window_look import about, keyboard_help
 
 
 def add_action(w: QtWidgets.QWidget, menu: QtWidgets.QMenu, text: str, slot, shortcut=None,
@@ -58,7 +58,7 @@ def build_menus(w: WindowBase, jobs: FileJobs) -> None:
     h = mb.addMenu("&Help")
     w.act_keys = add_action(w, h, "&Keyboard shortcuts", lambda: keyboard_help(w), "F1",
                             "Every keyboard shortcut in one list")
-    add_action(w, h, "&About HeLa Desktop", w.about)
+    add_action(w, h, "&About HeLa Desktop", lambda: about(w))
 
 
 def _file_menu(w: WindowBase, jobs: FileJobs, f: QtWidgets.QMenu) -> None:

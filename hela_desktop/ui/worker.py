@@ -270,6 +270,11 @@ class AssistantWorker(QtCore.QObject):
         if self.scheduler is not None:
             self.scheduler.touch()
 
+    def present(self) -> None:
+        """Thread-safe: the user is using the window (`Scheduler.present`)."""
+        if self.scheduler is not None:
+            self.scheduler.present()
+
     def consolidate_now(self) -> bool:
         """Thread-safe: start one consolidation + forgetting pass in the background."""
         return self.scheduler.run_now() if self.scheduler is not None else False
