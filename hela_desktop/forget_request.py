@@ -162,7 +162,12 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
     """Delete what `target` (a `forget_target`) names, and the questions whose stored answer
     repeats it (`answer_copies`); see the module docstring."""
     out = _forget(engine, target, conversation_id)
-    out.asked, out.repeated = answer_copies(engine, out.deleted)
+    # what is forgotten: a name alone, or what the memories deleted said ("Forget about
+    # Pixel" deleted "My sister Ana lives in Lisbon and my dog is called Pixel", and then
+    # took "Where does my sister live?", whose answer named Ana and Lisbon, not Pixel:
+    # QA pass 21)
+    names = names_only(target) if target not in (LAST, EVERYTHING) else []
+    out.asked, out.repeated = answer_copies(engine, out.deleted, names or None)
     for eid, _ in out.asked:
         engine.delete_episode(eid)
     # a statement kept for its own words: its answer, which told the forgotten thing again,
@@ -171,15 +176,20 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
     return out
 
 
-def answer_copies(engine: MemoryEngine, deleted: list[tuple[int, str]]
+def answer_copies(engine: MemoryEngine, deleted: list[tuple[int, str]],
+                  forgotten: list[str] | None = None
                   ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    """The live memories whose stored answer repeats one of the `deleted` (id, user words)
-    (`formulas.repeats` on content-word stems: what the fact tells beyond the memory's own
+    """The live memories whose stored answer repeats what was forgotten: `forgotten` (the
+    names asked about), else each of the `deleted` (id, user words), by
+    `formulas.repeats` on content-word stems (what the fact tells beyond the memory's own
     words, found in its answer), as (questions, statements): a question
     ("What's my locker code?", answered "Your locker code is 4417") told nothing of its
     own, so it goes with the fact; a statement of something else keeps its own words and
     is named, for the user to edit or delete."""
-    told = [t for t in (set(facts.stems(text)) for _, text in deleted) if t]
+    if not deleted:
+        return [], []
+    texts = forgotten if forgotten is not None else [text for _, text in deleted]
+    told = [t for t in (set(facts.stems(text)) for text in texts) if t]
     if not told:
         return [], []
     gone = {eid for eid, _ in deleted}

@@ -361,3 +361,23 @@ def test_forgetting_a_fact_takes_the_questions_whose_stored_answer_repeats_it(ma
     for i in done.forget["deleted"]:
         a.engine.restore_episode(i)
     assert {r.episode_id for r in a.engine.search("4417")} == {ids[0], ids[1], ids[2]}
+
+
+def test_forgetting_a_name_takes_the_answers_that_name_it_not_what_else_its_memory_said(
+        make_assistant):
+    """QA pass 21: "Forget about Pixel." deleted "My sister Ana lives in Lisbon and my dog
+    is called Pixel." (it names Pixel), and then "Where does my sister live?" too, "as my
+    stored answer repeated it": that answer named Ana and Lisbon, not Pixel.  What is
+    forgotten is the name: a question whose answer names Pixel goes, the sister's does not."""
+    a = make_assistant()
+    from hela_desktop.memory import NewEpisode
+
+    ids = a.engine.add_episodes([NewEpisode(u, r) for u, r in (
+        ("My sister Ana lives in Lisbon and my dog is called Pixel.", "Lovely."),
+        ("Where does my sister live?", "Your sister Ana lives in Lisbon."),
+        ("What is my dog called?", "Your dog is called Pixel."),
+        ("I walk every morning before work.", "Take Pixel along!"))])
+    done = _chat(a, "Forget about Pixel.")[-1]
+    assert done.forget == {"deleted": [ids[0], ids[2]], "maybe": [], "repeated": [ids[3]]}
+    assert a.store.episode(ids[1]).deleted_at is None
+    assert "Where does my sister live?" not in done.text
