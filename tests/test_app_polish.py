@@ -185,7 +185,9 @@ def test_user_text_is_shown_as_written_not_as_html(qtbot, tmp_path):
         box = QtWidgets.QApplication.activeModalWidget()
         assert isinstance(box, QtWidgets.QMessageBox)
         seen.append((box.textFormat(), box.text()))
-        box.button(QtWidgets.QMessageBox.StandardButton.No).click()
+        # (QA pass 21: Enter said Yes; the messages go for good, so Enter keeps the chat)
+        assert box.defaultButton() is box.button(QtWidgets.QMessageBox.StandardButton.No)
+        qtbot.keyClick(box, QtCore.Qt.Key.Key_Return)
 
     QtCore.QTimer.singleShot(100, answer_no)
     w.conversations.delete_current()

@@ -379,6 +379,8 @@ class ConversationList(QtWidgets.QWidget):
                           f"Delete the chat “{c['title']}”?\n\n{said}",
                           QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
                           self)
+        # its messages go for good: Enter keeps the chat (QA pass 21: Yes was the default)
+        box.setDefaultButton(QtWidgets.QMessageBox.StandardButton.No)
         also = None
         if formed:
             also = QtWidgets.QCheckBox(
