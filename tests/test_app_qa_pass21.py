@@ -71,6 +71,24 @@ def test_a_window_made_small_and_large_again_looks_as_it_did(qtbot, tmp_path):
     qtbot.waitUntil(lambda: s.sizes()[1] < dragged[1] - 100, timeout=5000)
     w.resize(1480, 900)
     qtbot.waitUntil(lambda: abs(s.sizes()[1] - dragged[1]) <= 2, timeout=5000)
+    # at 800 × 600 the list asked for opens with the chat readable (QA pass 21: 140 px),
+    # then the graph: at its least, the list folding, the chat the rest
+    w.resize(800, 600)
+    qtbot.waitUntil(lambda: s.sizes()[0] == 0 and s.sizes()[2] == 0, timeout=5000)
+    w.show_chat_list()
+    qtbot.waitUntil(lambda: s.sizes()[0] > 0, timeout=5000)
+    qtbot.wait(200)
+    assert s.sizes()[1] >= CHAT_READABLE and s.sizes()[2] == 0, s.sizes()
+    w.show_right(0)
+    qtbot.waitUntil(lambda: s.sizes()[2] > 0, timeout=5000)
+    qtbot.wait(200)
+    least = w.main_split.widget(2).minimumSizeHint().width()
+    assert s.sizes()[0] == 0 and s.sizes()[2] == least, s.sizes()
+    assert s.sizes()[1] == sum(s.sizes()) - least
+    w.resize(1480, 900)  # large again: the list and the graph back, the chat as dragged
+    qtbot.waitUntil(lambda: all(s.sizes()), timeout=5000)
+    qtbot.wait(200)
+    assert abs(s.sizes()[0] - dragged[0]) <= 2 and s.sizes()[1] >= dragged[1] - 60, s.sizes()
     w.close()
 
 
@@ -185,3 +203,17 @@ def test_a_click_anywhere_in_the_app_counts_as_using_it(qtbot):
     time.sleep(0.6)
     qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
     assert Client.worker.told == 2
+
+
+def test_the_pane_asked_for_folds_last():
+    """At 800 × 600 the chat list opened (View ▸ Chat list) left the chat 140 px wide, and
+    the graph (Ctrl+1) about 300 with the list still open (QA pass 21).  The pane asked for
+    folds last, and never for the chat's sake; the other side pane folds first."""
+    from hela_desktop.ui.chat_width import readable_sizes
+
+    squeezed = [190, 156, 446]  # 792 px: the list and the graph side at its least
+    assert readable_sizes(squeezed, 446, set()) == ([0, 792, 0], {0, 2})  # as before
+    assert readable_sizes(squeezed, 446, set(), keep=0) == ([190, 602, 0], {2})
+    assert readable_sizes(squeezed, 446, set(), keep=2) == ([0, 346, 446], {0})
+    # with room, nothing folds whichever was asked for
+    assert readable_sizes([190, 400, 500], 446, set(), keep=0) == ([190, 400, 500], set())

@@ -10,13 +10,16 @@ CHAT_READABLE = 380  # the chat column's least width while the window can give i
 LIST_WIDTH = 190  # the chat list's width when it comes back
 
 
-def readable_sizes(sizes: list[int], right_min: int, folded: set[int]) -> tuple[list[int], set[int]]:
+def readable_sizes(sizes: list[int], right_min: int, folded: set[int],
+                   keep: int | None = None) -> tuple[list[int], set[int]]:
     """The main splitter's sizes [chat list, chat, graph] with the chat at least
     `CHAT_READABLE` wide where the window allows: the graph side gives way first, down to
-    its least (`right_min`), then the chat list folds, then the graph side; a pane folded
-    here (`folded`) comes back, the graph side first, once the chat keeps its width
-    without it; a graph side open but narrower than its least (its least just grew, the
-    splitter has yet to widen it) is taken at its least.  Returns (sizes, panes folded now)."""
+    its least (`right_min`), then the chat list folds, then the graph side; `keep`, the
+    side pane last asked for (0: the list, 2: the graph side), folds last and never for
+    the chat's sake (it was asked for: the chat has the rest).  A pane folded here
+    (`folded`) comes back, the graph side first, once the chat keeps its width without it;
+    a graph side open but narrower than its least (its least just grew, the splitter has
+    yet to widen it) is taken at its least.  Returns (sizes, panes folded now)."""
     lst, chat, right = sizes
     folded = set(folded)
     if 0 < right < right_min:
@@ -24,12 +27,13 @@ def readable_sizes(sizes: list[int], right_min: int, folded: set[int]) -> tuple[
     if chat < CHAT_READABLE:
         give = min(CHAT_READABLE - chat, max(right - right_min, 0))
         right, chat = right - give, chat + give
-        if chat < CHAT_READABLE and lst:
-            chat, lst = chat + lst, 0
-            folded.add(0)
-        if chat < CHAT_READABLE and right:
-            chat, right = chat + right, 0
-            folded.add(2)
+        for pane in (2,) if keep == 0 else (0,) if keep == 2 else (0, 2):
+            if chat < CHAT_READABLE and pane == 0 and lst:
+                chat, lst = chat + lst, 0
+                folded.add(0)
+            elif chat < CHAT_READABLE and pane == 2 and right:
+                chat, right = chat + right, 0
+                folded.add(2)
         return [lst, chat, right], folded
     if 2 in folded and chat - right_min >= CHAT_READABLE:
         right, chat = chat - CHAT_READABLE, CHAT_READABLE
@@ -57,16 +61,17 @@ class ChatKeepsItsWidth(QtCore.QObject):
     """Keeps the chat column readable in a small window (`readable_sizes`), each time the
     main splitter is resized or the graph side's least width changes (its counts label
     filled in took 36 px more and squeezed the chat to 346 px).  The split the user chose
-    (`wanted`: as the window opened, or as a handle was last dragged) is what each width
-    starts from, so a window made small and then large again looks as it did (QA pass 20:
-    the chat column came back 330 px wide instead of 465); a drag of its handles is the
-    user's and is left alone."""
+    (`wanted`: as the window opened, as a handle was last dragged, with a pane asked for
+    open) is what each width starts from, so a window made small and then large again
+    looks as it did (QA pass 20: the chat column came back 330 px wide instead of 465); a
+    drag of its handles is the user's and is left alone."""
 
     def __init__(self, split: QtWidgets.QSplitter):
         super().__init__(split)
         self.split = split
         self.folded: set[int] = set()
         self.wanted: list[int] | None = None  # taken when first laid out
+        self.keep: int | None = None  # the side pane asked for last (`readable_sizes`)
         self._busy = False
         self._right_min = self._least_right()
         split.installEventFilter(self)
@@ -75,19 +80,32 @@ class ChatKeepsItsWidth(QtCore.QObject):
     def _dragged(self, *_args) -> None:
         if not self._busy:  # the user's own split, from now on
             self.folded.clear()
-            self.wanted = self.split.sizes()
+            self.wanted, self.keep = self.split.sizes(), None
 
     def reveal(self) -> None:
-        """The graph side, folded here, is asked for: it opens at its least (the chat gives
-        way this once, as if the user had dragged it open)."""
-        s, right = self.split, self.split.widget(2)
+        """The graph side, folded here, is asked for (Ctrl+1): it opens, at least at its
+        least, the chat giving way down to its readable width and then the chat list
+        folding (QA pass 21: it left the chat about 300 px wide, the list open)."""
+        right = self.split.widget(2)
         if 2 not in self.folded or right is None:
             return
-        lst, chat, _ = s.sizes()
-        need = right.minimumSizeHint().width()
-        self.folded.discard(2)
-        self._set_sizes([lst, max(chat - need, 0), need])
-        self.wanted = self.split.sizes()
+        self._ask(2, right.minimumSizeHint().width())
+
+    def reveal_list(self) -> None:
+        """The chat list, folded for a small window (or dragged shut), is asked for (View ▸
+        Chat list): it opens at its usual width, the chat giving way down to its readable
+        width and then the graph side (QA pass 21: at 800 px it left the chat 140 px wide;
+        a folded list could once be brought back only by dragging a handle nobody saw)."""
+        if self.split.sizes()[0] > 0:
+            return
+        self._ask(0, LIST_WIDTH)
+
+    def _ask(self, pane: int, width: int) -> None:
+        wanted = list(self.wanted or self.split.sizes())
+        wanted[pane] = max(wanted[pane], width)
+        self.wanted, self.keep = wanted, pane
+        self.folded.discard(pane)
+        self.apply()
 
     def _set_sizes(self, sizes: list[int]) -> None:
         """The splitter's sizes, set here (not a drag of the user's)."""
@@ -96,18 +114,6 @@ class ChatKeepsItsWidth(QtCore.QObject):
             self.split.setSizes(sizes)
         finally:
             self._busy = False
-
-    def reveal_list(self) -> None:
-        """The chat list, folded for a small window (or dragged shut), is asked for (View ▸
-        Chat list): it opens at its usual width, the chat giving way this once (a folded
-        list could be brought back only by dragging a handle nobody could see)."""
-        s = self.split
-        lst, chat, right = s.sizes()
-        if lst > 0:
-            return
-        self.folded.discard(0)
-        self._set_sizes([LIST_WIDTH, max(chat - LIST_WIDTH, 0), right])
-        self.wanted = self.split.sizes()
 
     def _least_right(self) -> int:
         right = self.split.widget(2)
@@ -130,7 +136,7 @@ class ChatKeepsItsWidth(QtCore.QObject):
         now = s.sizes()
         if self.wanted is None or len(self.wanted) != 3:
             self.wanted = now
-        sizes, folded = readable_sizes(spread(self.wanted, sum(now)), right_min, set())
+        sizes, folded = readable_sizes(spread(self.wanted, sum(now)), right_min, set(), self.keep)
         s.setCollapsible(2, bool(2 in folded))  # (the graph side folds only here)
         if sizes != s.sizes():
             self._set_sizes(sizes)
