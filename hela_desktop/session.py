@@ -217,7 +217,8 @@ def conversations_event(store) -> ConversationsEvent:
 
 
 def conversation_event(store, cid: int, reason: str = "open") -> ConversationEvent:
-    """One chat with its messages, each answer with its timeline (``"spans"``)."""
+    """One chat with its messages, each answer with its timeline (``"spans"``); an answer to
+    a request to forget whose memories are back (Undo) names them (``"forget_back"``)."""
     if not store.conversation_exists(cid):
         return ConversationEvent(cid, "", [], reason="missing")
     title = store.conversation_title(cid)  # one row, not every chat counted
@@ -226,8 +227,19 @@ def conversation_event(store, cid: int, reason: str = "open") -> ConversationEve
     for m in store.messages(cid):
         m = dict(m)
         m["spans"] = store.timeline(m["id"]) if m["role"] == "assistant" else []
+        gone = forgotten_ids(m.get("stats"))
+        if gone:
+            eps = store.episodes(gone)
+            m["forget_back"] = [i for i in gone if i in eps and eps[i].deleted_at is None]
         msgs.append(m)
     return ConversationEvent(cid, title, msgs, reason=reason)
+
+
+def forgotten_ids(stats) -> list[int]:
+    """The memories a request to forget deleted, from its answer's statistics."""
+    forget = stats.get("forget") if isinstance(stats, dict) else None
+    ids = forget.get("deleted") if isinstance(forget, dict) else None
+    return [i for i in ids if type(i) is int] if isinstance(ids, list) else []
 
 
 @dataclass(frozen=True)

@@ -381,3 +381,29 @@ def test_forgetting_a_name_takes_the_answers_that_name_it_not_what_else_its_memo
     assert done.forget == {"deleted": [ids[0], ids[2]], "maybe": [], "repeated": [ids[3]]}
     assert a.store.episode(ids[1]).deleted_at is None
     assert "Where does my sister live?" not in done.text
+
+
+def test_an_answer_to_forget_says_which_of_its_memories_are_back(make_assistant):
+    """The chat read again names, under a request to forget's answer, the memories Undo
+    brought back (QA pass 21: the "Undone" line was added at the chat's end and was gone
+    after a restart); one deleted for good is not back."""
+    from hela_desktop.memory import NewEpisode
+    from hela_desktop.session import conversation_event
+
+    a = make_assistant()
+    ids = a.engine.add_episodes([NewEpisode(u, "") for u in (
+        "My sister Ana lives in Lisbon.", "Ana loves sailing on the Tagus every weekend.")])
+    done = _chat(a, "Forget about Ana.")[-1]
+    cid = done.conversation_id
+    answer = lambda: [m for m in conversation_event(a.store, cid).messages  # noqa: E731
+                      if m["role"] == "assistant"][0]
+    assert answer()["forget_back"] == []
+    a.engine.restore_episode(ids[1])
+    assert answer()["forget_back"] == [ids[1]]
+    a.engine.restore_episode(ids[0])
+    assert answer()["forget_back"] == ids
+    from hela_desktop.forgetting import purge
+
+    a.engine.delete_episode(ids[0])
+    purge(a.engine, [ids[0]], backups=False)
+    assert answer()["forget_back"] == [ids[1]]

@@ -39,10 +39,7 @@ class Step:
         were deleted: this says they are back)."""
         what = f"{'Knowledge' if self.kind == KNOWLEDGE else 'Memory'} {_ids(self.ids)}"
         if self.request:
-            said = shorten(self.request, 60)
-            end = "" if said.endswith((".", "!", "?", "…")) else "."  # not "PureFit.”."
-            return (f"Undone: “{said}”{end} {_ids(self.ids)} "
-                    f"{'is' if len(self.ids) == 1 else 'are'} back and recalled again.")
+            return forget_undone(self.request, self.ids)
         return f"{what} brought back."
 
     def undo_text(self) -> str:
@@ -50,6 +47,15 @@ class Step:
         if self.request:
             return f"Undo forget “{shorten(self.request, 40)}”"
         return f"Undo delete {self.kind} {_ids(self.ids)}"
+
+
+def forget_undone(request: str, ids) -> str:
+    """The line under the answer to a request to forget whose memories `ids` are back:
+    "Undone: “Forget that my gym is PureFit.” #2, #25 are back and recalled again."."""
+    said = shorten(request, 60)
+    end = "" if said.endswith((".", "!", "?", "…")) else "."  # not "PureFit.”."
+    return (f"Undone: “{said}”{end} {_ids(tuple(ids))} "
+            f"{'is' if len(ids) == 1 else 'are'} back and recalled again.")
 
 
 def _ids(ids: tuple[int, ...]) -> str:

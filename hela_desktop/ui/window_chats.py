@@ -21,6 +21,7 @@ from ..words import sentence
 from . import chat_edit
 from . import window_status as ws
 from .chat_list import ConversationList
+from .undo_history import forget_undone
 from .window_base import WindowBase
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,8 @@ class WindowChats(WindowBase):
             words = self.conversations.filter.text().split()
             if words:  # opened from the chat search: where it says so
                 self.chat.view.show_found(max(words, key=len))
+        elif ev.reason == "refresh" and ev.conversation_id == self.current_conv:
+            self.rerender_conversation()  # (in the same place)
         elif ev.reason == "rewind":
             conv, text, said_at = self._resend or (None, "", 0.0)
             self._resend = None
@@ -262,9 +265,13 @@ class WindowChats(WindowBase):
 
     def _took_back(self, step) -> None:
         """Undo took back a chat's "Forget …": said under its answer, which still says the
-        memories were deleted, when that chat is open (the status bar says "restored")."""
-        if step.request and step.chat is not None and step.chat == self.current_conv:
-            self.chat.view.add_notice(step.undone(), quiet=True)  # (news, not a fault)
+        memories were deleted, when that chat is open (the status bar says "restored"):
+        the chat is read again once they are back (QA pass 21: the line went at the end of
+        the chat, after later exchanges, and was gone after a restart)."""
+        cid = self.current_conv
+        if step.request and step.chat is not None and step.chat == cid:
+            # after the restore op, which is on its way to the assistant thread
+            QtCore.QTimer.singleShot(0, lambda: self.run_op("conversation", (cid, "refresh")))
 
     # ---- the open chat ------------------------------------------------------------------
     def render_conversation(self) -> None:
@@ -272,15 +279,18 @@ class WindowChats(WindowBase):
         view = self.chat.view
         self.chat.set_title(self.session.title if self.current_conv is not None else "Chat")
         view.show_empty()
-        last_key, last = None, None
+        last_key, last, said = None, None, ""
         for m in self.session.messages:
             if m["role"] == "user":
                 view.add_user(m["content"], m["created_at"])
+                said = m["content"]
                 continue
             footer, sources = ws.stored_lines(m)
             key = view.add_assistant(m["content"], m["id"], m["spans"], when=m["created_at"],
                                      offsets=self._offsets.get(m["id"]), footer=footer,
                                      sources=sources, author=author_of(m.get("uid") or ""))
+            if m.get("forget_back"):  # Undo brought them back: said under it, for good
+                view.add_notice(forget_undone(said, m["forget_back"]), quiet=True)
             for r in ws.recalls_of(ws.stats_of(m)):
                 self._recalls.setdefault(r["episode_id"], r)
             last_key, last = key, m

@@ -216,7 +216,9 @@ def _offsets(w, _a, arg) -> None:
 
 
 def _conversation(w, a, arg) -> None:
-    w.update.emit(conversation_event(a.store, int(arg)))
+    """A chat's messages: `arg` its id, or (id, why: "open", "refresh")."""
+    cid, reason = (arg, "open") if isinstance(arg, int) else arg
+    w.update.emit(conversation_event(a.store, int(cid), reason=reason))
 
 
 def _conversations(w, a, _arg) -> None:
