@@ -85,6 +85,8 @@ def test_a_refused_import_names_the_file_and_says_nothing_changed(qtbot, tmp_pat
     assert text.startswith("Could not import conversations.json: item ")
     assert str(tmp_path) not in text and "import:" not in text
     assert text.endswith("Nothing was imported; your memories are as they were.")
+    # the reason is a sentence (QA pass 21: "…copy it again" had no full stop)
+    assert text.split("\n\n")[0].endswith((".", "?", "!"))
     assert w.files.progress is None
     # a whole-file problem has no "file:" of the reader's in front
     empty = tmp_path / "empty.json"

@@ -222,7 +222,7 @@ def test_a_newer_export_that_only_renamed_a_chat_says_so(tmp_path):
     rep = ImportReport(p, "chatgpt", added={"episodes": 0, "conversations": 0},
                        merged={"conversations": 1, "episodes": 0},
                        skipped={"episodes": 12, "conversations": 2})
-    assert rep.sentence() == f"Nothing new in\n{p}\n\nIt brought 1 chat already here up to date."
+    assert rep.sentence() == f"Nothing added from\n{p}\n\nIt brought 1 chat already here up to date."
 
 
 def test_a_notes_summary_tells_wiki_links_from_links():

@@ -127,14 +127,14 @@ class _NativeSource(_Source):
     def _read_member_bytes(self, name: str, cap: int) -> bytes:
         info = self.infos[name]
         if info.file_size > cap:
-            raise _Bad(f"too large ({info.file_size} bytes, limit {cap})", name)
+            raise _Bad(f"too large ({info.file_size:,} bytes, limit {cap:,})", name)
         try:
             with self.zf.open(info) as fh:
                 data = fh.read(cap + 1)
         except Exception as exc:  # noqa: BLE001 - corrupt data: zlib.error, BadZipFile, ...
             raise _Bad(f"corrupt archive data ({exc})", name) from None
         if len(data) > cap:
-            raise _Bad(f"too large (limit {cap} bytes)", name)
+            raise _Bad(f"too large (limit {cap:,} bytes)", name)
         return data
 
     def _read_manifest(self) -> dict:

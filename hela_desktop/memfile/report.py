@@ -183,7 +183,10 @@ class ImportReport:
         head = "Would import" if self.dry_run else "Imported"
         new = _counted(self.added)
         updated = _counted(self.merged)  # e.g. a chat renamed in a newer export
-        top = f"{head} {new} from\n{self.path}\n\n" if new else f"Nothing new in\n{self.path}\n\n"
+        # (not "Nothing new in …; it brought 1 link … up to date": QA pass 21 read that as
+        # saying two things at once)
+        top = f"{head} {new} from\n{self.path}\n\n" if new else \
+            f"Nothing added from\n{self.path}\n\n" if updated else f"Nothing new in\n{self.path}\n\n"
         out = "" if new else f"It brought {updated} already here up to date." if updated \
             else "Everything in it is here already."
         merged = int(self.merged.get("episodes", 0) or 0)

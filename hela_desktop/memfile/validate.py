@@ -131,7 +131,7 @@ def _make_str(limits: Limits) -> Callable[[Any], str]:
         if type(v) is not str:
             raise _Bad(f"expected a string, got {_tn(v)}")
         if len(v) > cap:
-            raise _Bad(f"text too long ({len(v)} characters, limit {cap})")
+            raise _Bad(f"text too long ({len(v):,} characters, limit {cap:,})")
         if not v.isascii():
             try:
                 v.encode("utf-8")
@@ -149,7 +149,7 @@ def _make_vec(limits: Limits) -> Callable[[Any], bytes]:
         if type(v) is not str:
             raise _Bad(f"expected base64 float32 data, got {_tn(v)}")
         if len(v) > (cap * 4 * 4) // 3 + 4:
-            raise _Bad(f"vector too long (limit {cap} dimensions)")
+            raise _Bad(f"vector too long (limit {cap:,} dimensions)")
         try:
             blob = binascii.a2b_base64(v)
         except (binascii.Error, ValueError):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
+from ..words import sentence
 from . import plain
 from .window_base import WindowBase
 
@@ -154,11 +155,11 @@ class FileJobs(QtCore.QObject):
             why = why.removeprefix(where)
         if name == "import":
             self.w.message("warning", "Import failed",
-                           f"Could not import{' ' + file if file else ''}: {why}\n\n"
+                           f"Could not import{' ' + file if file else ''}: {sentence(why)}\n\n"
                            "Nothing was imported; your memories are as they were.")
         else:
             self.w.message("warning", "Export failed",
-                           f"Could not export{' to ' + file if file else ''}: {why}")
+                           f"Could not export{' to ' + file if file else ''}: {sentence(why)}")
 
     def finish_progress(self) -> None:
         self.cancelling = False
