@@ -64,7 +64,7 @@ def test_ctrl_n_while_an_answer_is_written_stops_it_and_opens_a_new_chat(qtbot, 
     w.act_new.trigger()
     assert w.statusBar().currentMessage().startswith("Stopping the answer")
     _wait(qtbot, lambda: not w.is_streaming() and w.current_conv is None, 60)
-    assert w.chat.title.text() == "<b>New chat</b>" and w.chat.view.entries == []
+    assert w.chat.title.text() == "New chat" and w.chat.view.entries == []
     assert w.conversations.list.isEnabled() and w.conversations.body.toolTip() == ""
     with Store(tmp_path / "data") as reader:
         chats = reader.conversations()

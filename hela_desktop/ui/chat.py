@@ -7,7 +7,6 @@ which memories were active when it was written.
 
 from __future__ import annotations
 
-import html
 import time
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -16,7 +15,7 @@ from ..events import NOT_FROM_MEMORIES
 from ..sources import NO_SOURCES, Sources, source_groups
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
-from .plain import no_orphan, tip
+from .plain import ElidedLabel, no_orphan, tip
 from .theme import button_focus_style, focus_frame_style, show_html, warning_color
 
 TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
@@ -702,9 +701,13 @@ class ChatPane(QtWidgets.QWidget):
         super().__init__(parent)
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.title = QtWidgets.QLabel("<b>New chat</b>")
-        self.title.setContentsMargins(4, 2, 4, 2)
+        # ends in "…" where the pane cuts it (QA pass 21: "…called Pixel", cut mid-word);
         # a long title never widens the pane (set_title shortens it; the tooltip has it all)
+        self.title = ElidedLabel("New chat")
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.title.setContentsMargins(4, 2, 4, 2)
         self.title.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                                  QtWidgets.QSizePolicy.Policy.Preferred)
         lay.addWidget(self.title)
@@ -756,5 +759,5 @@ class ChatPane(QtWidgets.QWidget):
         """The chat's heading: its title, shortened with "…" past `TITLE_SHOWN` characters
         (the title itself is stored whole); the full title is then the tooltip."""
         shown = title if len(title) <= TITLE_SHOWN else title[:TITLE_SHOWN - 1].rstrip() + "…"
-        self.title.setText(f"<b>{html.escape(shown)}</b>")
-        self.title.setToolTip(title if shown != title else "")
+        self.title.setText(shown)
+        self.title.setToolTip(tip(title))
