@@ -234,7 +234,7 @@ class Assistant:
         yield DoneEvent(conversation_id=turn.conversation_id, message_id=message_id,
                         episode_id=None, tokens=0, swaps=0, prefill_tokens=0,
                         tokens_per_s=0.0, elapsed_s=time.perf_counter() - turn.t0, text=text,
-                        forget=done.stats())
+                        forget=done.stats(), answered_at=now)
 
     def _begin_turn(self, parts: TurnParts, message: str, conversation_id: int | None,
                     now: float | None, said_at: float | None = None) -> Turn:
@@ -385,7 +385,8 @@ class Assistant:
             deferred_swaps=state.deferred_swaps, text=answer,
             timeline=timeline, generation_s=state.generation_s, limit=limit,
             repeated=repeat is not None, unrecalled=state.unrecalled, failed=failed,
-            drifted=drifted, drew_on=sorted(drew_on))
+            drifted=drifted, drew_on=sorted(drew_on),
+            answered_at=now if message_id is not None else 0.0)
 
     def _drifted(self, conversation_id: int, message: str, answer: str) -> bool:
         """Did `answer` drift out of the language the user writes in this chat

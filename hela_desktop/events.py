@@ -125,6 +125,9 @@ class DoneEvent:
     # a request to forget, answered by the app, not the model (`hela_desktop.forget_request`):
     # {"deleted": [episode ids], "maybe": [episode ids]}; None for a model's answer
     forget: dict | None = None
+    # when the answer was stored (its message's time, Unix seconds; 0 when it was not):
+    # the window's live answer shows it from then on, as the chat read again does
+    answered_at: float = 0.0
     type: str = "done"
 
     @property

@@ -217,3 +217,25 @@ def test_the_pane_asked_for_folds_last():
     assert readable_sizes(squeezed, 446, set(), keep=2) == ([0, 346, 446], {0})
     # with room, nothing folds whichever was asked for
     assert readable_sizes([190, 400, 500], 446, set(), keep=0) == ([190, 400, 500], set())
+
+
+def test_an_answer_shows_the_time_it_was_stored_once_it_ends(qtbot):
+    """An answer read "11:02" while it was written and "11:03" once the chat was drawn
+    again (QA pass 21): the heading began with the time the answer began, the chat read
+    again shows the time it was stored.  It shows the stored time once it ends."""
+    import datetime
+
+    from hela_desktop.ui.chat import MessageView
+
+    view = MessageView()
+    qtbot.addWidget(view)
+    began = datetime.datetime(2026, 12, 3, 11, 2, 50).timestamp()
+    stored = began + 20  # 11:03:10
+    view.add_user("How are you?", began - 5)
+    view.begin_assistant(began)
+    view.append_tokens([(0, "Fine, "), (1, "thanks.")])
+    assert "HeLa  11:02" in view.toPlainText()
+    view.finish_assistant(7, [], "2 tokens", when=stored)
+    lines = view.toPlainText().splitlines()
+    assert lines[lines.index("Fine, thanks.") - 1].endswith("HeLa  11:03"), lines
+    assert view.toPlainText().count("11:02") == 1  # (the message's own)

@@ -43,7 +43,9 @@ def test_answer_links_only_what_it_drew_on(make_assistant, settings):
     done = events[-1]
     assert isinstance(done, DoneEvent) and done.episode_id is not None
     assert len(recalled) >= 2, "the test needs at least two memories recalled together"
-    stats = next(m["stats"] for m in a.store.messages(conv) if m["id"] == done.message_id)
+    stored = next(m for m in a.store.messages(conv) if m["id"] == done.message_id)
+    assert done.answered_at == stored["created_at"]  # the window's heading shows it (0.13)
+    stats = stored["stats"]
     drew_on = set(stats["drew_on"])
     texts = a.store.key_texts(sorted(recalled))
     # the reading, recomputed here from the stored answer

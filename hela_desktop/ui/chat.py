@@ -204,6 +204,15 @@ class MessageView(QtWidgets.QTextBrowser):
             cur.insertText("  " + format_when(when, fmt_), f2)
         cur.insertBlock()
 
+    def _retime(self, frame: QtGui.QTextFrame, when: float) -> None:
+        """The heading of the message in `frame` with the time `when` (a HeLa answer's)."""
+        cur = frame.firstCursorPosition()
+        cur.movePosition(QtGui.QTextCursor.MoveOperation.EndOfBlock,
+                         QtGui.QTextCursor.MoveMode.KeepAnchor)
+        cur.removeSelectedText()
+        self._header(cur, "assistant", when)
+        cur.deletePreviousChar()  # the heading's own line break: the block was there
+
     def add_user(self, text: str, when: float | None = None) -> None:
         self._begin()
         self._drop_passing()
@@ -350,11 +359,15 @@ class MessageView(QtWidgets.QTextBrowser):
                 r[0], r[1] = min(r[0], a), max(r[1], b)
 
     def finish_assistant(self, message_id: int | None, spans, footer: str = "",
-                         sources: Sources = NO_SOURCES) -> None:
-        """The live answer is complete: flush held markers, add the footer lines."""
+                         sources: Sources = NO_SOURCES, when: float = 0.0) -> None:
+        """The live answer is complete: flush held markers, add the footer lines; `when`:
+        the time it was stored, shown in its heading from now on (QA pass 21: "11:02"
+        while it was written, "11:03" once the chat was drawn again)."""
         if self._live is None:
             return
         key = self._live
+        if when:
+            self._retime(self.msgs[key]["frame"], when)
         at_end = self._at_end()  # following the answer: the lines under it come into view
         self._clear_status()
         if self._md is not None:

@@ -413,7 +413,7 @@ class MainWindow(WindowChats):
                 self.chat.view.add_notice("Stopped before the answer began (nothing was kept; "
                                           "Regenerate answers this message again).", passing=True)
         else:
-            self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer, sources)
+            self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer, sources, ev.answered_at)
         title = f"Answer · message #{ev.message_id}" if ev.message_id else "Answer"
         self.timeline.set_answer(ev.timeline, ev.tokens, title, key=self.live_key)
         self._set_streaming(False)
