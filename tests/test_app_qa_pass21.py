@@ -132,6 +132,7 @@ def test_a_search_by_meaning_shows_no_column_arrow_until_a_column_is_clicked(qtb
     b = w.browser
     hh = b.table.horizontalHeader()
     _wait(qtbot, lambda: b.model.rowCount() == len(SEED), 20)
+    every = [e.id for e in b.model.episodes]
     assert hh.isSortIndicatorShown()
     b.search.setText("Ana")
     _wait(qtbot, lambda: b.ranked_text() == "Ana" and "best match first" in b.count_label.text(), 20)
@@ -154,9 +155,13 @@ def test_a_search_by_meaning_shows_no_column_arrow_until_a_column_is_clicked(qtb
     b.search.setText("pet")
     _wait(qtbot, lambda: b.ranked_text() == "pet" and "best match first" in b.count_label.text(), 20)
     assert not hh.isSortIndicatorShown()
+    # nothing matches: said in words (QA pass 21: "0 of 8 · best match first", empty)
+    b.search.setText("xylophone quartz")
+    _wait(qtbot, lambda: b.ranked_text() == "xylophone quartz" and b.model.rowCount() == 0
+          and b.count_label.text() == "No memory matches “xylophone quartz”", 20)
     # "#2" is memory #2 alone, not a search by meaning: the count said "1 of 8 · searching
     # by meaning…" for good (QA pass 21)
-    second = sorted(e.id for e in b.model.episodes)[0]
+    second = sorted(every)[1]
     b.search.setText(f"#{second}")
     _wait(qtbot, lambda: [e.id for e in b.model.episodes] == [second], 20)
     qtbot.wait(300)

@@ -497,7 +497,9 @@ class MemoryBrowser(QtWidgets.QWidget):
                 " · best match first" if query.order == MATCH_ORDER else ""
         self.model.set_episodes(eps)
         if query.search:
-            self.count_label.setText(f"{len(eps)} of {total}{how}")
+            # (QA pass 21: "0 of 8 · best match first" over an empty table read as a fault)
+            self.count_label.setText(f"{len(eps)} of {total}{how}" if eps or query.ranked is None
+                                     else f"No memory matches “{one_line(query.search)}”")
         elif len(eps) < total:  # the first rows only: say so, and how to reach the others
             self.count_label.setText(f"{len(eps):,} of {total:,} shown · search or sort "
                                      "for the rest")
