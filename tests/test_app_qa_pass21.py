@@ -244,3 +244,18 @@ def test_an_answer_shows_the_time_it_was_stored_once_it_ends(qtbot):
     lines = view.toPlainText().splitlines()
     assert lines[lines.index("Fine, thanks.") - 1].endswith("HeLa  11:03"), lines
     assert view.toPlainText().count("11:02") == 1  # (the message's own)
+
+
+def test_the_settings_sections_start_their_fields_at_one_line(qtbot, tmp_path):
+    """Answers' fields began at 563 px, Memory's at 675, Data's at 569 (QA pass 21)."""
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    dlg = SettingsDialog(Settings(), tmp_path)
+    qtbot.addWidget(dlg)
+    dlg.advanced_button.setChecked(True)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    lefts = {round(w.mapTo(dlg, QtCore.QPoint(0, 0)).x())
+             for w in (dlg.temperature, dlg.max_memories, dlg.idle, dlg.backup_keep, dlg.n_ctx)}
+    assert len(lefts) == 1, lefts

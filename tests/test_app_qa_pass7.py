@@ -404,6 +404,9 @@ def test_f2_and_delete_act_on_the_chosen_chat(qtbot, tmp_path, monkeypatch):
         def setCheckBox(self, _box):  # noqa: N802 - Qt's name ("also delete its memories")
             pass
 
+        def setDefaultButton(self, _button):  # noqa: N802 - Qt's name (No, since 0.13)
+            pass
+
         def exec(self):
             return QtWidgets.QMessageBox.StandardButton.Yes
 
