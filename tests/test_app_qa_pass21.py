@@ -259,3 +259,36 @@ def test_the_settings_sections_start_their_fields_at_one_line(qtbot, tmp_path):
     lefts = {round(w.mapTo(dlg, QtCore.QPoint(0, 0)).x())
              for w in (dlg.temperature, dlg.max_memories, dlg.idle, dlg.backup_keep, dlg.n_ctx)}
     assert len(lefts) == 1, lefts
+
+
+@pytest.mark.gui
+def test_ctrl_z_in_an_empty_message_box_undoes_the_last_deletion(qtbot, seed_dir, embedder):
+    """Right after "Forget about Ana." the keyboard is in the message box, and Ctrl+Z there
+    did nothing though Edit ▸ Undo named the forget (QA pass 21).  With nothing of its own
+    to undo, the message box passes Ctrl+Z to the window's undo; with words typed, it
+    undoes the typing."""
+    from test_deleting import _memories_tab
+    from test_ui_app import SEED, _wait
+
+    from hela_desktop.store import Store
+
+    w, b = _memories_tab(qtbot, seed_dir(SEED), embedder)
+    _wait(qtbot, lambda: b.model.rowCount() == len(SEED), 20)
+    gone = b.model.episodes[0].id
+    b.select_id(gone)
+    b.delete_selected()
+    _wait(qtbot, lambda: b.model.rowCount() == len(SEED) - 1, 20)
+    box = w.chat.input
+    w.activateWindow()
+    box.setFocus()
+    _wait(qtbot, box.hasFocus, 5)
+    qtbot.keyClicks(box, "abc")
+    ctrl_z = (QtCore.Qt.Key.Key_Z, QtCore.Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(box, *ctrl_z)  # the typing first
+    assert box.toPlainText() == "" and b.model.rowCount() == len(SEED) - 1
+    box.clear()  # as after sending: nothing of its own to undo
+    qtbot.keyClick(box, *ctrl_z)
+    _wait(qtbot, lambda: b.model.rowCount() == len(SEED), 20)
+    with Store(w.data_dir) as reader:
+        assert reader.episode(gone).deleted_at is None
+    w.close()

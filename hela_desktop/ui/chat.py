@@ -60,9 +60,12 @@ BUSY_HINT = ("HeLa is still answering. Your message stays here: press Enter agai
 
 
 class ChatInput(QtWidgets.QPlainTextEdit):
-    """Enter sends, Shift+Enter inserts a new line; grows from 2 to 6 lines."""
+    """Enter sends, Shift+Enter inserts a new line; grows from 2 to 6 lines.  Undo (Ctrl+Z)
+    with nothing of its own to undo is `nothingToUndo`: the window's undo then (QA pass 21:
+    right after "Forget about Ana." the keyboard was here, and Ctrl+Z did nothing)."""
 
     submitted = QtCore.Signal(str)
+    nothingToUndo = QtCore.Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -79,6 +82,9 @@ class ChatInput(QtWidgets.QPlainTextEdit):
             text = self.toPlainText().strip()
             if text:
                 self.submitted.emit(text)
+            return
+        if e.matches(QtGui.QKeySequence.StandardKey.Undo) and not self.document().isUndoAvailable():
+            self.nothingToUndo.emit()
             return
         super().keyPressEvent(e)
 
