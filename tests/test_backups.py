@@ -375,8 +375,8 @@ def test_the_import_sentence_names_its_backup(tmp_path):
     rep = import_file(s, notes, embedder=lambda texts: np.stack([_vec(i) for i in range(len(texts))]),
                       backup_keep=2)
     assert rep.backup and rep.sentence().endswith(
-        f"Your memories as they were before it are kept in backups/{rep.backup}: restoring "
-        "that undoes the import (File ▸ Backups…).")
+        f"\n\nYour memories as they were before it are kept in\nbackups/{rep.backup}\n\n"
+        "Restoring that undoes the import (File ▸ Backups…).")
     assert import_file(s, notes, embedder=None).backup is None  # backup_keep 0: none
     s.close()
 

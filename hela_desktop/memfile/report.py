@@ -210,8 +210,9 @@ class ImportReport:
 
             out += f" {describe(self.details)}."
         if self.backup:
-            out += (f" Your memories as they were before it are kept in backups/{self.backup}: "
-                    "restoring that undoes the import (File ▸ Backups…).")
+            # (the file on a line of its own: a message box broke it at a hyphen)
+            out += (f"\n\nYour memories as they were before it are kept in\nbackups/{self.backup}"
+                    "\n\nRestoring that undoes the import (File ▸ Backups…).")
         return (top + out.lstrip()).rstrip()
 
     def as_dict(self) -> dict:
