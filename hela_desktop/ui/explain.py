@@ -243,7 +243,9 @@ def backup_sentence(made: dict) -> str:
         return f"The automatic backup failed ({made['error']}); your memories are as they were."
     kept = _count(made.get("kept"))
     return (f"Backed up your memories to backups/{made.get('file', '?')}"
-            + (f" ({count(kept, 'backup')} kept)." if kept else "."))
+            # (the daily ones: QA pass 21 counted two files beside "1 backup kept", the
+            # other made before an import)
+            + (f" ({count(kept, 'daily backup')} kept)." if kept else "."))
 
 
 def _distilled(s: dict) -> list[str]:
