@@ -292,3 +292,18 @@ def test_ctrl_z_in_an_empty_message_box_undoes_the_last_deletion(qtbot, seed_dir
     with Store(w.data_dir) as reader:
         assert reader.episode(gone).deleted_at is None
     w.close()
+
+
+def test_two_statements_that_begin_alike_are_both_named(qtbot, tmp_path):
+    """Two memories whose labels are cut to the same words ("My sister Ana lives in…")
+    are two memories: both are named (a first version of the rule above named one)."""
+    from test_app_qa_gv8 import _graph
+
+    view, ids = _graph(qtbot, tmp_path, 8)
+    a, b = ids[0], ids[1]
+    view.data.nodes[a]["label"] = view.data.nodes[a]["text"] = "My sister Ana lives in Lisbon."
+    view.data.nodes[b]["label"] = view.data.nodes[b]["text"] = \
+        "My sister Ana lives in Lisbon and my dog is called Pixel."
+    assert view._label_text(a) == view._label_text(b)
+    targets, _ = view._label_targets()
+    assert a in targets and b in targets

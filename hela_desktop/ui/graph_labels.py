@@ -63,10 +63,12 @@ class GraphLabelsMixin:
         """The memories to label, and how many of them must be (the rest: idle ones)."""
         d = self.data
         said: set[str] = set()  # one label a wording: copies of a statement said many times
-        # (the most linked memories, all of them "I work as a dentist…") are named once
+        # (the most linked memories, all of them "I work as a dentist…") are named once;
+        # two wordings that only begin alike are two labels
 
         def new(i: int) -> bool:
-            text = self._label_text(i)
+            node = d.nodes[i]
+            text = " ".join(str(node.get("label") or node.get("text", "")).split()).casefold()
             if text in said:
                 return False
             said.add(text)
