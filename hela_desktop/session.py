@@ -251,8 +251,9 @@ class BrowseQuery:
     tab: str
     search: str = ""
     ranked: tuple[int, ...] | None = None
-    order: str = "created"  # the Memories tab's sort column (`store.EPISODE_ORDERS`), or
-    # `MATCH_ORDER`: a search's matches by meaning, best first
+    # the Memories tab's sort column (`store.EPISODE_ORDERS`), or `MATCH_ORDER` (None too):
+    # a search's matches by meaning best first; the others newest first
+    order: str | None = None
     descending: bool = True
 
 
@@ -268,12 +269,12 @@ _EPISODE_KEYS: dict[str, Callable[[Any], Any]] = {
 def browse(store, q: BrowseQuery) -> dict:
     """The rows for one tab of the memory browser (runs where the store lives)."""
     if q.tab == "memories":
-        order = "created" if q.order == MATCH_ORDER else q.order
+        order = "created" if q.order in (None, MATCH_ORDER) else q.order
         eps = store.list_episodes(search=q.search or None, limit=BROWSE_LIMIT, order=order,
                                   descending=q.descending)  # newest first by default
         if q.ranked is not None:
             eps = ranked_episodes(store, q.ranked, eps)
-            if q.order != MATCH_ORDER:  # (stable: equals stay best first)
+            if q.order not in (None, MATCH_ORDER):  # (stable: equals stay best first)
                 eps.sort(key=_EPISODE_KEYS[q.order], reverse=q.descending)
         return {"episodes": eps, "total": store.count_episodes()}
     if q.tab == "archive":

@@ -44,7 +44,7 @@ def test_a_chat_list_folded_by_a_small_window_comes_back_from_the_view_menu(qtbo
     from test_app_polish import _chat_dir, _window
     from test_ui_app import _wait
 
-    from hela_desktop.ui.window_look import LIST_WIDTH
+    from hela_desktop.ui.chat_width import LIST_WIDTH
 
     data_dir, _, _ = _chat_dir(tmp_path)
     w = _window(qtbot, data_dir)

@@ -113,6 +113,9 @@ def test_reads_for_the_window(tmp_path):
         # a ranking by meaning puts its live matches first, then word matches it missed
         ranked = browse(st, BrowseQuery("memories", "", ranked=(e1, e3)))["episodes"]
         assert [e.id for e in ranked] == [e1, e2]
+        # the same matches sorted by a column the user clicked (0.13): newest first
+        by_date = browse(st, BrowseQuery("memories", "", ranked=(e1, e3), order="created"))
+        assert [e.id for e in by_date["episodes"]] == [e2, e1]
         assert [e.id for e in browse(st, BrowseQuery("archive"))["episodes"]] == [e3]
         assert browse(st, BrowseQuery("knowledge"))["knowledge"] == []
         assert [a["job"] for a in browse(st, BrowseQuery("activity"))["activity"]] == ["forget"]
