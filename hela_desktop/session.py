@@ -259,11 +259,6 @@ class BrowseQuery:
 
 BROWSE_LIMIT = 2000
 MATCH_ORDER = "match"
-# a search's matches sorted by a column, as the store sorts its rows (`EPISODE_ORDERS`)
-_EPISODE_KEYS: dict[str, Callable[[Any], Any]] = {
-    "pinned": lambda e: int(e.pinned), "created": lambda e: e.created_at,
-    "user": lambda e: e.user_text.casefold(), "assistant": lambda e: e.assistant_text.casefold(),
-    "recalled": lambda e: e.access_count, "last": lambda e: e.last_access or 0}
 
 
 def browse(store, q: BrowseQuery) -> dict:
@@ -274,8 +269,10 @@ def browse(store, q: BrowseQuery) -> dict:
                                   descending=q.descending)  # newest first by default
         if q.ranked is not None:
             eps = ranked_episodes(store, q.ranked, eps)
-            if q.order not in (None, MATCH_ORDER):  # (stable: equals stay best first)
-                eps.sort(key=_EPISODE_KEYS[q.order], reverse=q.descending)
+            if q.order not in (None, MATCH_ORDER):  # sorted by a column, as the store sorts
+                at = {i: n for n, i in enumerate(store.sorted_ids((e.id for e in eps), q.order,
+                                                                   q.descending))}
+                eps.sort(key=lambda e: at.get(e.id, len(at)))
         return {"episodes": eps, "total": store.count_episodes()}
     if q.tab == "archive":
         eps = store.list_episodes(removed=True, limit=BROWSE_LIMIT, order="removed")

@@ -236,6 +236,23 @@ class EpisodeQueries(StoreBase):
         except sqlite3.OperationalError:
             return []
 
+    def sorted_ids(self, ids: Iterable[int], order: str, descending: bool = True) -> list[int]:
+        """`ids` in the order `list_episodes` sorts its rows by `order` (a key of
+        `EPISODE_ORDERS`: a search's matches sorted by the column the user clicked); equal
+        ones keep the order given (best match first)."""
+        ids = list(dict.fromkeys(int(i) for i in ids))
+        self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS _sort_ids "
+                          "(pos INTEGER PRIMARY KEY, id INTEGER NOT NULL)")
+        try:
+            self.conn.executemany("INSERT INTO temp._sort_ids (pos, id) VALUES (?, ?)",
+                                  enumerate(ids))
+            return [r[0] for r in self.conn.execute(
+                "SELECT e.id FROM temp._sort_ids s JOIN episodes e ON e.id = s.id "
+                f"ORDER BY {EPISODE_ORDERS.get(order, 'e.created_at')} "
+                f"{'DESC' if descending else 'ASC'}, s.pos")]
+        finally:
+            self.conn.execute("DELETE FROM temp._sort_ids")
+
     def count_episodes(self, *, archived: bool = False, deleted: bool = False) -> int:
         """Live memories; or archived ones (not deleted); or deleted ones."""
         if deleted:
