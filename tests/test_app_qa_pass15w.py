@@ -117,9 +117,9 @@ def _outside_window(qtbot, tmp_path, monkeypatch, *, load: bool = True):
     from test_ui_app import _wait
 
     from hela_desktop.store import Store
-    from hela_desktop.ui import main_window, worker
+    from hela_desktop.ui import window_panes, worker
 
-    for module in (main_window, worker):  # the graph's size, not a stand-in
+    for module in (window_panes, worker):  # the graph's size, not a stand-in
         monkeypatch.setattr(module, "GRAPH_LIMIT", 3)
     data_dir = tmp_path / "data"
     rng = np.random.default_rng(15)

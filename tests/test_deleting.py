@@ -555,7 +555,7 @@ def test_a_link_to_a_memory_the_graph_does_not_hold_finds_it_where_it_is(
     from PySide6 import QtCore
     from test_ui_app import _wait
 
-    from hela_desktop.ui import main_window, worker
+    from hela_desktop.ui import window_panes, worker
 
     folder = tmp_path / "d"
     texts = [f"Note {i}: the {w} in the garden needs water." for i, w in
@@ -568,7 +568,7 @@ def test_a_link_to_a_memory_the_graph_does_not_hold_finds_it_where_it_is(
         archived = made[-3]
         s.set_archived(archived, "stale")
         s.set_deleted(ids["secret"], True)
-    for module in (main_window, worker):  # the graph's cap, made small
+    for module in (window_panes, worker):  # the graph's cap, made small
         monkeypatch.setattr(module, "GRAPH_LIMIT", 50)
     w, b = _memories_tab(qtbot, folder, embedder)
     _wait(qtbot, lambda: len(w.graph.data) == 50, 20)

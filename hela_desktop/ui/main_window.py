@@ -44,12 +44,12 @@ from .session_qt import SessionSignals
 from .settings_dialog import SettingsDialog, model_advice, model_changed
 from .theme import graph_colors
 from .timeline import TimelineView
-from .window_chats import WindowChats
 from .window_files import FileJobs
 from .window_linking import TokenLinks
 from .window_menus import build_menus
+from .window_panes import WindowPanes
 from .window_status import StatusBar, WindowStatus
-from .worker import GRAPH_LIMIT, AssistantClient
+from .worker import AssistantClient
 
 FLUSH_MS = 30
 GLOW_AFTER_ANSWER_S = 2.0  # active memories keep glowing briefly after the answer
@@ -57,7 +57,7 @@ MODEL_FAILED = "The language model could not be loaded"
 SERVER_FAILED = "The model server could not be reached"
 
 
-class MainWindow(WindowChats):
+class MainWindow(WindowPanes):
     """Chat pane, memory graph, memory browser and timeline around one assistant thread."""
 
     dataDirChanged = QtCore.Signal(str)
@@ -442,84 +442,6 @@ class MainWindow(WindowChats):
         """Light, dark, or follow the system (remembered)."""
         window_look.set_appearance(self, mode)
 
-    # ---- graph, browser and timeline together ------------------------------------------
-    def on_node_selected(self, nid: int) -> None:
-        """A memory chosen in the graph: its recall details, the browser row, the timeline."""
-        if nid >= 0 and nid in self._recalls and nid not in self.graph.recalls:
-            self.graph.recalls[nid] = self._recalls[nid]
-            self.graph.select(nid)
-            return
-        if nid >= 0 and self.right_tabs.currentIndex() == 1:
-            self.browser.select_id(nid, emit=False)
-        self.timeline.set_highlight_ids([nid] if nid >= 0 else [])
-
-    def _on_right_tab(self, index: int) -> None:
-        if index == 1:
-            self.browser.refresh()
-            if self.graph.selected is not None:
-                self.browser.select_id(self.graph.selected, emit=False)
-
-    def _on_knowledge_action(self, action: str, knowledge_id: int) -> None:
-        """Edit or delete a knowledge item from the graph's diamond (the Knowledge tab
-        opens on it, so the change and its undo are in view)."""
-        self.show_right(1)
-        self.browser.select_knowledge(knowledge_id)
-        node = self.graph.data.nodes.get(-int(knowledge_id), {})
-        item = {"id": int(knowledge_id), "text": node.get("text", "")}
-        if action == "edit":
-            self.browser.edit_knowledge(item)
-        elif action == "delete":
-            self.browser.delete_knowledge(item)
-
-    def _recall_of_answer(self, nid: int, message_id) -> None:
-        """A memory clicked under an answer: explained as that answer recalled it."""
-        r = ws.recall_in(self.session.messages, message_id, int(nid))
-        if r is not None:
-            self.graph.recalls[int(nid)] = r
-            self.graph.recalled_for[int(nid)] = int(message_id)
-
-    def _show_in_graph(self, nid: int) -> None:
-        """A memory named under an answer or in the timeline: selected in the graph, or,
-        when the graph does not hold it (deleted, archived, beyond its newest
-        `GRAPH_LIMIT`), found where it is (`_located`)."""
-        if int(nid) not in self.graph.data.index:
-            self.run_op("locate", int(nid))
-            return
-        self.show_right(0)
-        self.graph.unfold_details()  # its text and why it was recalled, not only a ring
-        self.graph.select(nid, center=True)
-
-    def _located(self, found: dict) -> None:
-        """Where a memory outside the graph is: one in recall is explained beside the graph
-        (its words, why it was recalled); one archived or deleted is shown in Memories."""
-        nid, node = int(found["id"]), found.get("node")
-        if nid in self._relocating:  # read again after a new snapshot: the pane follows
-            self._relocating.discard(nid)
-            if nid == self.graph.explained_id():
-                if found["state"] == "kept" and node:
-                    self.graph.show_outside(node, quiet=True)
-                else:
-                    self.graph.drop_outside()
-            return
-        if found["state"] == "kept" and node:
-            self.show_right(0)
-            self.graph.unfold_details()
-            if nid in self._recalls:  # why this answer recalled it, not only the last time
-                self.graph.recalls.setdefault(nid, self._recalls[nid])
-            self.graph.show_outside(node)
-        elif found["state"] != "gone":
-            self._show_in_memories(nid, removed=found["state"] != "kept")
-        shown = sum(1 for i in self.graph.data.index if i >= 0)  # knowledge: below 0
-        self.statusBar().showMessage(ws.located_message(found, shown, GRAPH_LIMIT), 10000)
-
-    def _show_in_memories(self, eid: int, removed: bool = False) -> None:
-        """Memory `eid` alone in the Memories tab (in its Archive when `removed`)."""
-        self.show_right(1)
-        self.browser.show_memory(int(eid), removed=removed)
-
-    def _on_browser_selected(self, eid: int) -> None:
-        self.graph.select(eid, center=True)
-
     # ---- engine results ------------------------------------------------------------------
     def _on_model_status(self, ev: ModelStatusEvent | None) -> None:
         if ev is None:
@@ -746,26 +668,6 @@ class MainWindow(WindowChats):
         return done is not None
 
     # ---- misc -------------------------------------------------------------------------
-    def show_right(self, tab: int) -> None:
-        """The graph (0) or Memories (1) in view: a graph side folded for a small window
-        opens again, at its least, since it is asked for."""
-        self.right_tabs.setCurrentIndex(tab)
-        self.chat_width.reveal()
-
-    def show_chat_list(self) -> None:
-        """The chat list in view (opened again if a small window folded it), keyboard on it."""
-        self.chat_width.reveal_list()
-        self.conversations.list.setFocus()
-
-    def search_memories(self) -> None:
-        self.show_right(1)
-        self.browser.focus_search()
-
-    def find_in_graph(self) -> None:
-        self.show_right(0)
-        self.graph.search.setFocus()
-        self.graph.search.selectAll()
-
     def message(self, kind: str, title: str, text: str, settings_button: bool = False) -> None:
         """A non-blocking message box (the app keeps running behind it; plain text)."""
         box = show_message(self, kind, title, text, self.open_settings if settings_button else None)
