@@ -74,4 +74,7 @@ def test_the_shortcuts_window_lists_each_key_once(qtbot, tmp_path):
     keys = [k for k, _ in rows]
     assert len(keys) == len(set(keys))
     assert dict(rows)["Ctrl+N"] == "File ▸ New chat (also Chat ▸ New chat)"
+    # Ctrl+0 is the text's normal size, as in a browser (it fitted the graph until 0.13)
+    assert dict(rows)["Ctrl+0"] == "View ▸ Normal size"
+    assert dict(rows)["Ctrl+Shift+H"] == "View ▸ Fit graph"
     w.close()

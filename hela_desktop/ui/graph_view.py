@@ -164,7 +164,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.focus_box.toggled.connect(self.set_focus_mode)
         self.fit_button = QtWidgets.QToolButton()
         self.fit_button.setText("Fit")
-        self.fit_button.setToolTip("Zoom to show the whole graph")
+        self.fit_button.setToolTip("Zoom to show the whole graph (Ctrl+Shift+H)")
         self.fit_button.clicked.connect(self.fit)
         self.stats_label = ElidedLabel("")  # "10 memories · 23 links (4 learned)", or "…"
         muted(self.stats_label)

@@ -89,7 +89,7 @@ def _view_menu(w: WindowBase, v: QtWidgets.QMenu) -> None:
                              lambda on: w.graph.set_focus_mode(on), "Ctrl+Shift+F")
     w.act_focus.setCheckable(True)
     w.graph.focus_box.toggled.connect(w.act_focus.setChecked)
-    add_action(w, v, "&Fit graph", lambda: w.graph.fit(), "Ctrl+0")
+    add_action(w, v, "&Fit graph", lambda: w.graph.fit(), "Ctrl+Shift+H")  # H: the home view
     add_action(w, v, "Memory &graph", lambda: w.show_right(0), "Ctrl+1")
     add_action(w, v, "&Memories", lambda: w.show_right(1), "Ctrl+2")
     add_action(w, v, "&Chat list", w.show_chat_list, "Ctrl+Shift+L")
@@ -97,7 +97,7 @@ def _view_menu(w: WindowBase, v: QtWidgets.QMenu) -> None:
     w.act_zoom_in = add_action(w, v, "Zoom &in", lambda: w.zoom_chat(1), QtGui.QKeySequence.StandardKey.ZoomIn)
     w.act_zoom_in.setShortcuts([QtGui.QKeySequence("Ctrl++"), QtGui.QKeySequence("Ctrl+=")])
     w.act_zoom_out = add_action(w, v, "Zoom &out", lambda: w.zoom_chat(-1), "Ctrl+-")
-    add_action(w, v, "&Normal size", lambda: w.zoom_chat(0))
+    add_action(w, v, "&Normal size", lambda: w.zoom_chat(0), "Ctrl+0")  # as in browsers
     look = v.addMenu("&Appearance")
     w.theme_actions = {}
     group = QtGui.QActionGroup(w)
