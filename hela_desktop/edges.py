@@ -105,14 +105,20 @@ def coactive_deltas(active: Iterable[int], eta: float) -> dict[tuple[int, int], 
 def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: str,
                    min_picked: int = 1) -> set[int]:
     """The memories (id, text) an answer drew on: it says at least `min_picked` content
-    words of the memory that the message did not (`formulas.picked_up`).  What a turn
-    *used*, not merely recalled: the app links these (and the new memory) after each answer,
-    so two memories recalled together by chance are not linked."""
+    words of the memory that the message did not (`formulas.picked_up`), or the message
+    restates the memory and the answer speaks of it (`formulas.restated`: a yes-or-no
+    question about it).  What a turn *used*, not merely recalled: the app links these (and
+    the new memory) after each answer, so two memories recalled together by chance are not
+    linked."""
     if not answer:
         return set()
     q, a = set(facts.keywords(message)), set(facts.keywords(answer))
-    return {int(i) for i, text in memories
-            if F.picked_up(set(facts.keywords(text)), q, a) >= min_picked}
+    out = set()
+    for i, text in memories:
+        m = set(facts.keywords(text))
+        if F.picked_up(m, q, a) >= min_picked or F.restated(m, q, a):
+            out.add(int(i))
+    return out
 
 
 # ---------------------------------------------------------------- the snapshot ------

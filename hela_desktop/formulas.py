@@ -345,6 +345,20 @@ def picked_up(memory_words: set[str], message_words: set[str], answer_words: set
     return len((memory_words & answer_words) - message_words)
 
 
+RESTATED_SHARE = 0.75  # of a memory's content words in the message: it asks about that memory
+RESTATED_ECHO = 2  # of those words an answer repeats to have used it
+
+
+def restated(memory_words: set[str], message_words: set[str], answer_words: set[str]) -> bool:
+    """A memory the message restates, used by the answer: |M ∩ Q| ≥ ¾·|M| and ≥ 2 (the
+    message asks about that very memory, "Does Pixel like long walks?" of "Pixel likes long
+    walks."), and |M ∩ A| ≥ 2 (the answer speaks of it).  Such a memory has nearly nothing
+    left for `picked_up` to count, however squarely the answer rests on it."""
+    shared = len(memory_words & message_words)
+    return (shared >= RESTATED_ECHO and shared >= RESTATED_SHARE * len(memory_words)
+            and len(memory_words & answer_words) >= RESTATED_ECHO)
+
+
 def activation_strength(scores) -> np.ndarray:
     """a_i = max(s_i, 0) / max_j s_j over one co-active set, in [0, 1]; every a_i = 1 when
     no score is positive (scores on different scales then say nothing)."""

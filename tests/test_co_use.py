@@ -28,6 +28,17 @@ def test_used_by_answer_by_hand():
     assert G.used_by_answer(mems, msg, "") == set()  # no answer uses nothing
 
 
+def test_a_yes_or_no_question_uses_the_memory_it_restates():
+    """QA pass 20: "Does Pixel like long walks?" with "Pixel likes long walks." recalled was
+    never credited, since the memory has no word beyond the question to pick up.  The
+    message holds 3 of its 4 words, the answer repeats 3 (`formulas.restated`); the dog's
+    breed, of which the message holds one word, is not used by an answer without it."""
+    mems = [(7, "Pixel likes long walks."), (8, "Pixel is a beagle.")]
+    msg = "Does Pixel like long walks?"
+    assert G.used_by_answer(mems, msg, "Yes, Pixel loves long walks!") == {7}
+    assert G.used_by_answer(mems, msg, "The Beatles wrote that song.") == set()
+
+
 def test_answer_links_only_what_it_drew_on(make_assistant, settings):
     """A real turn: every learned link joins memories the answer drew on (or the new memory
     and one of them); two recalled memories the answer says nothing of stay unlinked."""

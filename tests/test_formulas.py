@@ -244,6 +244,21 @@ def test_picked_up_counts_memory_words_the_answer_adds():
     assert F.picked_up(memory, message, {"park"}) == 0
 
 
+def test_restated_memory_is_used_when_the_answer_speaks_of_it():
+    memory = {"pixel", "likes", "long", "walks"}
+    message = {"pixel", "long", "walks"}  # "Does Pixel like long walks?"
+    # |M ∩ Q| = 3 ≥ 0.75·4 = 3 and ≥ 2; the answer says {pixel, long, walks}: 3 ≥ 2
+    assert F.restated(memory, message, {"yes", "pixel", "loves", "long", "walks"})
+    # the answer says one of its words: not enough
+    assert not F.restated(memory, message, {"pixel", "beatles"})
+    # |M ∩ Q| = 2 < 0.75·4 = 3: the message asks about something else
+    assert not F.restated(memory, {"pixel", "walks", "vet"}, {"pixel", "walks"})
+    # a one-word memory never counts as restated (|M ∩ Q| = 1 < 2)
+    assert not F.restated({"pixel"}, {"pixel"}, {"pixel"})
+    # and picked_up alone would have said 0: nothing beyond the message ("likes" unsaid)
+    assert F.picked_up(memory, message, {"yes", "pixel", "loves", "long", "walks"}) == 0
+
+
 def test_activation_strength_scales_by_the_best_score():
     # [2, 1, -1] -> [2/2, 1/2, 0/2] = [1, 0.5, 0]
     assert F.activation_strength([2.0, 1.0, -1.0]) == pytest.approx([1.0, 0.5, 0.0])
