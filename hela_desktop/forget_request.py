@@ -33,7 +33,8 @@ answered by the app itself:
   of its own and is deleted with it; a statement about something else whose answer
   repeats it is named, not deleted (`answer_copies`).
 - **What it answers.**  What it deleted and how to undo it, what else may be meant, or that
-  nothing matched.  "Forget everything" deletes nothing and says how to.
+  nothing matched.  A memory is deleted whole; a part of it that said something else
+  (`other_parts`) is named, so the user can tell it again or undo and edit instead.  "Forget everything" deletes nothing and says how to.
 - **What it stores.**  The chat keeps both messages (it is the transcript); the request
   becomes no memory, and no link is learned.
 """
@@ -145,6 +146,8 @@ class Forgotten:
     asked: list[tuple[int, str]] = field(default_factory=list)
     # statements of something else whose stored answer repeats it: named, kept
     repeated: list[tuple[int, str]] = field(default_factory=list)
+    # a deleted memory's other parts, which said something else and went with it
+    also_said: list[tuple[int, list[str]]] = field(default_factory=list)
 
     def stats(self) -> dict:
         out = {"deleted": [i for i, _ in self.deleted + self.asked],
@@ -168,6 +171,9 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
     # QA pass 21)
     names = names_only(target) if target not in (LAST, EVERYTHING) else []
     out.asked, out.repeated = answer_copies(engine, out.deleted, names or None)
+    if target not in (LAST, EVERYTHING):
+        out.also_said = [(eid, rest) for eid, text in out.deleted
+                         if (rest := other_parts(text, target))]
     for eid, _ in out.asked:
         engine.delete_episode(eid)
     # a statement kept for its own words: its answer, which told the forgotten thing again,
@@ -237,6 +243,25 @@ def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> F
     return out
 
 
+# where a memory's words part into things told: sentence ends, semicolons, and "and" or
+# "but" before a new subject ("… Pixel and my sister Ana lives …", not "salt and pepper")
+_PARTS = re.compile(r"(?<=[.!?])\s+|\s*;\s*|,?\s+(?:and|but)\s+(?=(?:my|i|i'm|i’m|we|our|"
+                    r"he|she|they|his|her|their)\b)", re.I)
+
+
+def other_parts(text: str, target: str) -> list[str]:
+    """The parts of a deleted memory's words (`_PARTS`) that share no content-word stem with
+    what was to be forgotten: "Forget that my sister lives in Lisbon" deleted "My dog is
+    called Pixel and my sister Ana lives in Lisbon", and the dog's name with it, unsaid
+    (QA pass 21).  [] for a memory of one part, or when every part speaks of it."""
+    want = set(facts.stems(target))
+    parts = [p.strip(" ,;") for p in _PARTS.split(" ".join(text.split()))]
+    parts = [p for p in parts if p]
+    if not want or len(parts) < 2:
+        return []
+    return [p for p in parts if (own := set(facts.stems(p))) and not own & want]
+
+
 def names_only(target: str) -> list[str]:
     """The names `target` consists of ("Ana", "Tom and Ana"), or [] when it says more
     than names ("that Ana lives in Lisbon", "my ex"): written capitalised, not a
@@ -292,6 +317,12 @@ def answer(done: Forgotten) -> str:
         few = len(done.deleted) == 1
         parts.append(f"Deleted {'this memory' if few else 'these memories'}, so I won't "
                      f"recall {'it' if few else 'them'} again:\n\n{_listed(done.deleted)}")
+        for eid, rest in done.also_said:
+            said = " and ".join(f"“{shorten(r.rstrip('.!'), 80)}”" for r in rest[:3])
+            its = "It" if few else f"#{eid}"
+            parts.append(f"{its} also said {said}, which went with it. To keep that, "
+                         "tell me again, or undo this and edit the memory in Memories "
+                         "instead.")
         if done.asked:
             few = len(done.asked) == 1
             parts.append(f"Also deleted {'a question' if few else 'questions'} you asked "
@@ -322,4 +353,4 @@ def answer(done: Forgotten) -> str:
     return "\n\n".join(parts)
 
 
-__all__ = ["forget_target", "forget", "answer", "Forgotten", "LAST", "EVERYTHING"]
+__all__ = ["forget_target", "forget", "answer", "Forgotten", "LAST", "EVERYTHING", "other_parts"]

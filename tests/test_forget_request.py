@@ -407,3 +407,30 @@ def test_an_answer_to_forget_says_which_of_its_memories_are_back(make_assistant)
     a.engine.delete_episode(ids[0])
     purge(a.engine, [ids[0]], backups=False)
     assert answer()["forget_back"] == [ids[1]]
+
+
+def test_forgetting_one_thing_says_what_else_its_memory_said(make_assistant):
+    """QA pass 21: "Forget that my sister lives in Lisbon" deleted "My dog is called Pixel
+    and my sister Ana lives in Lisbon.", the dog's name with it, without a word.  The answer
+    now names the part that said something else (`other_parts`), and says how to keep it;
+    a memory of one thing, or a name's memory, gets no such line when nothing else went."""
+    from hela_desktop.forget_request import other_parts
+    from hela_desktop.memory import NewEpisode
+
+    # by hand: parts at "and my"; stems {dog, call, pixel} share none of {siste, liv, lisbo}
+    both = "My dog is called Pixel and my sister Ana lives in Lisbon."
+    assert other_parts(both, "my sister lives in Lisbon") == ["My dog is called Pixel"]
+    assert other_parts(both, "Pixel") == ["my sister Ana lives in Lisbon."]
+    assert other_parts("I like salt and pepper on eggs.", "salt") == []  # one part
+    assert other_parts("My PIN is 4821. I live in Porto; my gym is PureFit.", "my PIN") == [
+        "I live in Porto", "my gym is PureFit."]
+
+    a = make_assistant()
+    ids = a.engine.add_episodes([NewEpisode(u, "Noted.") for u in (
+        both, "My PIN is 4821.")])
+    done = _chat(a, "Forget that my sister lives in Lisbon.")[-1]
+    assert done.forget["deleted"] == [ids[0]]
+    assert ("It also said “My dog is called Pixel”, which went with it. To keep that, tell "
+            "me again, or undo this and edit the memory in Memories instead.") in done.text
+    done = _chat(a, "Forget my PIN.")[-1]
+    assert done.forget["deleted"] == [ids[1]] and "also said" not in done.text
