@@ -14,6 +14,20 @@ def _accent_pixels(img: QtGui.QImage, accent: QtGui.QColor) -> int:
                + abs(c.blue() - accent.blue()) < 40)
 
 
+def _painted(pal: QtGui.QPalette, element, option) -> QtGui.QImage:
+    """`element` drawn by the app's style on the window colour, 120 × 30."""
+    img = QtGui.QImage(120, 30, QtGui.QImage.Format.Format_RGB32)
+    img.fill(pal.color(QtGui.QPalette.ColorRole.Window))
+    p = QtGui.QPainter(img)
+    style = QtWidgets.QApplication.style()
+    if isinstance(element, QtWidgets.QStyle.PrimitiveElement):
+        style.drawPrimitive(element, option, p)
+    else:
+        style.drawControl(element, option, p)
+    p.end()
+    return img
+
+
 def test_the_keyboard_mark_on_a_tab_and_a_check_box_is_drawn_in_the_accent(qtbot):
     """QA pass 21: with the dark scheme, Tab on the graph / Memories tabs and on "Focus on
     active" left a mark that could hardly be seen (a tab got none at all from Fusion).
@@ -30,27 +44,16 @@ def test_the_keyboard_mark_on_a_tab_and_a_check_box_is_drawn_in_the_accent(qtbot
             pal = app.palette()
             accent = pal.color(QtGui.QPalette.ColorRole.Highlight)
 
-            def paint(draw) -> QtGui.QImage:
-                img = QtGui.QImage(120, 30, QtGui.QImage.Format.Format_RGB32)
-                img.fill(pal.color(QtGui.QPalette.ColorRole.Window))
-                p = QtGui.QPainter(img)
-                draw(p)
-                p.end()
-                return img
-
             mark = QtWidgets.QStyleOptionFocusRect()
             mark.palette, mark.rect = pal, QtCore.QRect(2, 2, 110, 24)
-            img = paint(lambda p: app.style().drawPrimitive(
-                QtWidgets.QStyle.PrimitiveElement.PE_FrameFocusRect, mark, p))
+            img = _painted(pal, QtWidgets.QStyle.PrimitiveElement.PE_FrameFocusRect, mark)
             assert _accent_pixels(img, accent) > 150, dark  # the whole outline, ~2·(110+24)
 
             tab = QtWidgets.QStyleOptionTab()
             tab.palette, tab.rect, tab.text = pal, QtCore.QRect(0, 0, 120, 30), "Memories"
             tab.state = S.State_Enabled | S.State_Selected
-            assert _accent_pixels(paint(lambda p: app.style().drawControl(
-                CE.CE_TabBarTabLabel, tab, p)), accent) == 0, dark
+            assert _accent_pixels(_painted(pal, CE.CE_TabBarTabLabel, tab), accent) == 0, dark
             tab.state |= S.State_HasFocus | S.State_KeyboardFocusChange
-            assert _accent_pixels(paint(lambda p: app.style().drawControl(
-                CE.CE_TabBarTabLabel, tab, p)), accent) > 150, dark
+            assert _accent_pixels(_painted(pal, CE.CE_TabBarTabLabel, tab), accent) > 150, dark
     finally:
         app.setPalette(palette)
