@@ -357,6 +357,8 @@ def test_a_narrow_window_keeps_the_graph_bar_and_the_memory_columns_readable(qtb
     hh = table.horizontalHeader()
     assert hh.length() <= table.viewport().width() + 1  # every column within the view
     assert table.isColumnHidden(3) and table.columnWidth(2) >= 100  # your words readable
+    assert table.isColumnHidden(5)  # "Last used" too, now that "Recalled" has its arrow's room
     table.resize(900, 300)
     qtbot.wait(50)
     assert not table.isColumnHidden(3) and hh.length() <= table.viewport().width() + 1
+    assert not table.isColumnHidden(5)

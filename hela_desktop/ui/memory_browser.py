@@ -249,15 +249,19 @@ class MemoryBrowser(QtWidgets.QWidget):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(False)
+        hh.setSortIndicatorShown(True)
         for col, w in enumerate((28, 118, 200, 240, 66, 118)):
-            self.table.setColumnWidth(col, w)
+            # room for the heading and its sort arrow, with a gap between them ("Recalled"
+            # and its arrow touched, QA pass 21), at any font size
+            need = hh.sectionSizeFromContents(col).width() + hh.fontMetrics().averageCharWidth()
+            self.table.setColumnWidth(col, max(w, need))
         # your words and the answer share what is left, so a narrow window keeps the
-        # recall columns in view; narrower still, the answer (context, not the memory) is
-        # left out of the table (`resizeEvent`) so your words stay readable
+        # recall columns in view; narrower still, the answer (context, not the memory), then
+        # when it was last used, are left out of the table (`eventFilter`) so your words
+        # stay readable
         hh.setSectionResizeMode(2, QtWidgets.QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
         hh.setSectionsClickable(True)  # a click sorts by that column, again the other way
-        hh.setSortIndicatorShown(True)
         hh.setSortIndicator(1, QtCore.Qt.SortOrder.DescendingOrder)  # newest first
         hh.sortIndicatorChanged.connect(lambda *_: self.refresh())
         # a search by meaning lists the best match first, with no column's arrow shown (it
@@ -375,10 +379,13 @@ class MemoryBrowser(QtWidgets.QWidget):
 
     # ---- data -----------------------------------------------------------------------
     ANSWER_COLUMN_FROM = 640  # table width (px) from which the answer column is shown
+    LAST_USED_FROM = 520  # and the last-used column (narrower, your words keep their room)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
         if obj is self.table.viewport() and event.type() == QtCore.QEvent.Type.Resize:
-            self.table.setColumnHidden(3, self.table.viewport().width() < self.ANSWER_COLUMN_FROM)
+            width = self.table.viewport().width()
+            self.table.setColumnHidden(3, width < self.ANSWER_COLUMN_FROM)
+            self.table.setColumnHidden(5, width < self.LAST_USED_FROM)
         if (event.type() == QtCore.QEvent.Type.KeyPress
                 and event.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter)
                 and obj in (self.table, self.knowledge, self.activity)):
