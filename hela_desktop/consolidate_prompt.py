@@ -159,7 +159,10 @@ def clean_items(items: list[dict], min_words: int = 3,
             reason = "no words"
         text = (f"{prefix} {body}" if prefix else body[:1].upper() + body[1:]).strip() + "."
         key = re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
-        if reason is None and context is not None and not grounded(body, context):
+        # the whole statement, as the Knowledge tab weighs it (`knowledge.support`): without
+        # its "The user" the identity check never fired, and "The user is a dog." (from "my
+        # dog is called Pixel") was added, then shown as not supported (QA pass 22)
+        if reason is None and context is not None and not grounded(text, context):
             reason = "not grounded in the memories"
         if reason is None and key in seen:
             reason = "repeated"

@@ -165,6 +165,23 @@ def test_clean_items_rejects_trivial_and_ungrounded():
     assert negated("The user no longer eats meat.") and not negated("The user eats meat.")
 
 
+def test_clean_items_weighs_the_whole_statement_as_the_knowledge_tab_does():
+    """QA pass 22: Reflect now added "The user is a dog." from "my dog is called Pixel", and
+    the Knowledge tab then said "not supported (0 %)": the check before adding saw only "is
+    a dog" (the kind's "The user" cut off), so the identity rule (the user never said they
+    are a dog) did not fire, and 1 of 1 content words ("dog") stood in their words."""
+    from hela_desktop.knowledge import support
+
+    ctx = "I am allergic to peanuts, and my dog is called Pixel."
+    item = {"kind": "user_model", "text": "The user is a dog.", "replaces": False}
+    kept, rejected = clean_items([item], 3, context=ctx)
+    assert kept == [] and rejected[0]["reason"] == "not grounded in the memories"
+    assert support("The user is a dog.", [ctx]) == 0.0  # what the Knowledge tab shows
+    ok = {"kind": "user_model", "text": "The user is allergic to peanuts.", "replaces": False}
+    assert [k["text"] for k in clean_items([ok], 3, context=ctx)[0]] == [
+        "The user is allergic to peanuts."]
+
+
 def _item(store, embedder, kind, text, sources, params, replaces=False, now=None):
     vec = embedder.embed_one(text)
     with store.transaction():
