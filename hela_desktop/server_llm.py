@@ -210,6 +210,12 @@ class ServerClient:
         conn.sock.settimeout(self.timeout if timeout is None else timeout)
         return conn
 
+    def reach(self) -> None:
+        """A connection opened and closed at once (ServerError with the reason if none
+        opens): whether anything listens at the server's address, in a millisecond on
+        this computer."""
+        self._connect().close()
+
     def _conn_message(self, exc: BaseException) -> str:
         if isinstance(exc, ConnectionRefusedError):
             why = "connection refused; is the server running?"
@@ -503,6 +509,13 @@ class ServerLLM:
         self.client.abort()
 
     # -- checks ---------------------------------------------------------------------------
+    def reach(self) -> None:
+        """Is the server still there (`ServerClient.reach`; ServerError if not)?  Asked
+        before each message is stored: a server gone since it was connected refuses the
+        message, as one that cannot be reached at a switch does, rather than storing it
+        and then failing (QA pass 22: the same "connection refused" had two outcomes)."""
+        self.client.reach()
+
     def models(self, timeout: float | None = None) -> list[str]:
         d = self.client.get_json("/v1/models", timeout)
         data = d.get("data") if isinstance(d, dict) else None

@@ -57,3 +57,53 @@ def test_the_keyboard_mark_on_a_tab_and_a_check_box_is_drawn_in_the_accent(qtbot
             assert _accent_pixels(_painted(pal, CE.CE_TabBarTabLabel, tab), accent) > 150, dark
     finally:
         app.setPalette(palette)
+
+
+def test_a_server_gone_since_it_was_connected_refuses_the_message_as_at_a_switch(
+        qtbot, tmp_path, embedder):
+    """QA pass 22: a message sent to a server that had stopped since it was connected was
+    stored, remembered and then "Could not answer: … connection refused", while the status
+    bar still named the server's model; the same dead server chosen in Settings gave "Not
+    sent … back in the box" and no memory.  Now a message first checks that something
+    listens there (`ServerLLM.reach`): gone, the message is refused the same way and the
+    status bar says "Model server: not reachable"; back, the next message is answered.
+    A real stub server process on 127.0.0.1, stopped and started again on its port."""
+    import copy
+    import subprocess
+    import sys
+
+    from test_app_qa_models import ready_window
+    from test_server import HERE, free_port, server_settings, stop, wait_up
+
+    from hela_desktop.store import Store
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+
+    def start() -> subprocess.Popen:
+        proc = subprocess.Popen([sys.executable, str(HERE / "stub_server.py"), str(port)])
+        wait_up(url + "/ok", proc, 20)
+        return proc
+
+    proc = start()
+    try:
+        w = ready_window(qtbot, tmp_path, embedder)
+        w.apply_settings(server_settings(copy.copy(w.settings), url + "/ok", "stub"))
+        qtbot.waitUntil(lambda: w.model_ready and "stub" in w.status.model.text(), timeout=30_000)
+        stop(proc)
+        w.send("My cat is called Miso.")
+        qtbot.waitUntil(lambda: not w.is_streaming(), timeout=15_000)
+        assert "Not sent: cannot reach the model server" in w.chat.view.toPlainText()
+        assert w.chat.input.toPlainText() == "My cat is called Miso."  # back in the box
+        assert w.status.model.text() == "Model server: not reachable"
+        with Store(tmp_path / "data") as s:  # nothing stored: no message, no memory
+            assert s.count_episodes() == 0
+        proc = start()
+        w.chat.input.clear()
+        w.send("My cat is called Miso.")
+        qtbot.waitUntil(lambda: not w.is_streaming(), timeout=30_000)
+        assert "one two three" in w.chat.view.toPlainText()
+        assert "stub" in w.status.model.text()
+        w.close()
+    finally:
+        stop(proc)

@@ -483,6 +483,8 @@ class MainWindow(WindowPanes):
                          f"{msg[:1].upper()}{msg[1:]}\n\nYou can still browse, search and "
                          "edit your memories. "
                          + model_advice(self.settings), settings_button=True)
+        elif kind == "server":  # gone at a message (refused, said in the chat): the bar says so
+            self.status.show_model_failed(msg, self.settings.server_url)
         elif kind == "embedder":
             self.message("warning", "The embedding model could not be loaded",
                          f"{msg}\n\nMemories can be browsed, but not searched by meaning or recalled.")

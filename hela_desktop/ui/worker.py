@@ -94,6 +94,7 @@ class AssistantWorker(QtCore.QObject):
         self.stop_event = threading.Event()
         self.import_cancel = threading.Event()  # set from the GUI: the import stops, undone
         self.busy = False
+        self.server_down = False  # the last message found the model server gone
         self.started_request = 0  # the last chat request that began (GUI reads it)
         self.cancelled: set[int] = set()  # chat requests dropped before they began
         self.request_lock = threading.Lock()
@@ -201,7 +202,7 @@ class AssistantWorker(QtCore.QObject):
     def chat(self, message: str, conversation_id, request: int = 0, said_at: float = 0.0) -> None:
         """Stream one answer; every event goes out through `stream`."""
         from ..llm import ModelError
-        from ..server_llm import ServerError
+        from ..server_llm import ServerError, ServerLLM
         from ..store import StoreError
         from ..turn import MessageTooLong
 
@@ -227,7 +228,16 @@ class AssistantWorker(QtCore.QObject):
                     self._status("failed", str(exc), "model")
                 self.turnFailed.emit(str(exc), True)
                 return
-            if missing:  # it failed before (a server that was down, a switch that failed)
+            if isinstance(a.llm, ServerLLM):
+                try:  # gone since it was connected: refused, nothing stored (README)
+                    a.llm.reach()
+                except ServerError as exc:
+                    self.server_down = True
+                    self._status("failed", str(exc), "server")
+                    self.turnFailed.emit(str(exc), True)
+                    return
+            if missing or self.server_down:  # it failed before (a server that was down,
+                self.server_down = False  # a switch that failed)
                 self._status("ready", info=loader.model_info())
             for ev in a.chat(message, conversation_id, stop=self.stop_event,
                              said_at=said_at or None, on_status=self.turnStatus.emit):
