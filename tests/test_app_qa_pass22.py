@@ -107,3 +107,41 @@ def test_a_server_gone_since_it_was_connected_refuses_the_message_as_at_a_switch
         w.close()
     finally:
         stop(proc)
+
+
+def test_edit_knowledge_and_edit_and_resend_can_be_finished_from_the_keyboard(qtbot):
+    """QA pass 22: in Edit knowledge (Qt's multi-line input dialog) Tab and Enter went into
+    the text and Ctrl+Enter did nothing, so only a mouse click on OK saved it; a long fact
+    scrolled sideways.  Now Tab leaves the text for the buttons, Ctrl+Enter saves, and the
+    text wraps; the label says so.  The same holds in Edit memory."""
+    from PySide6.QtCore import Qt
+
+    from hela_desktop.ui.text_dialog import text_prompt
+
+    dlg = text_prompt(None, "Edit knowledge", "What should be remembered:",
+                      "The user has a dog.", "Save")
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    box = dlg.findChild(QtWidgets.QPlainTextEdit)
+    assert box.lineWrapMode() == QtWidgets.QPlainTextEdit.LineWrapMode.WidgetWidth
+    assert "Ctrl+Enter: Save" in dlg.labelText()
+    box.setFocus()
+    qtbot.keyClick(box, Qt.Key.Key_Tab)
+    assert "\t" not in dlg.textValue() and not box.hasFocus()  # on to the buttons
+    box.setFocus()
+    qtbot.keyClicks(box, " Called Pixel.")
+    with qtbot.waitSignal(dlg.accepted, timeout=2000):
+        qtbot.keyClick(box, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert dlg.textValue().endswith("Called Pixel.")
+    from types import SimpleNamespace
+
+    from hela_desktop.ui.memory_browser import EditMemoryDialog
+
+    memory = EditMemoryDialog(SimpleNamespace(id=3, user_text="My dog is Pixel.",
+                                              assistant_text="Noted.", source=None))
+    qtbot.addWidget(memory)
+    memory.show()
+    with qtbot.waitSignal(memory.accepted, timeout=2000):
+        qtbot.keyClick(memory.user, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert memory.values() == ("My dog is Pixel.", "Noted.")

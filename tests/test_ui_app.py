@@ -662,7 +662,9 @@ def test_knowledge_tab_edit_delete_undo_restore(qtbot, tmp_path, embedder, monke
     assert ops[-1] == ("knowledge_restore", 1) and not browser.kundo_bar.isVisibleTo(browser)
     assert [k.id for k in K.trusted_user_model(store)] == [1]
     browser.select_knowledge(2)
-    monkeypatch.setattr(QtWidgets.QInputDialog, "getMultiLineText",
+    from hela_desktop.ui import text_dialog
+
+    monkeypatch.setattr(text_dialog, "ask_text",
                         lambda *a, **k: ("The user sails with their sister.", True))
     browser.edit_knowledge()
     assert ops[-1] == ("knowledge_edit", (2, "The user sails with their sister."))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from .text_dialog import ask_text
 
 
 def edit_label(later: int) -> str:
@@ -18,14 +18,8 @@ def edit_label(later: int) -> str:
 def ask_edit_and_resend(win, n: int, text: str) -> None:
     """Ask for the new text of the chat's n-th message (0-based), then resend it."""
     later = len(win.session.user_messages()) - n - 1
-    dlg = QtWidgets.QInputDialog(win)
-    dlg.setOption(QtWidgets.QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
-    dlg.setWindowTitle("Edit and resend")
-    dlg.setLabelText(edit_label(later))
-    dlg.setTextValue(text)
-    dlg.setOkButtonText("Resend" if later <= 0 else "Resend and take back")
-    ok = dlg.exec() == QtWidgets.QDialog.DialogCode.Accepted
-    new = dlg.textValue().strip()
-    dlg.deleteLater()
+    new, ok = ask_text(win, "Edit and resend", edit_label(later), text,
+                       "Resend" if later <= 0 else "Resend and take back")
+    new = new.strip()
     if ok and new:
         win.edit_and_resend(n, new)

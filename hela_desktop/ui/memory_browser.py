@@ -18,6 +18,7 @@ from ..prompt import answer_excerpt
 from ..session import MATCH_ORDER, BrowseQuery, browse
 from ..store import REPLACED, answered_by
 from ..words import count, memory_ref, one_line
+from . import text_dialog
 from .archive_tab import ArchiveTab
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words
@@ -135,11 +136,10 @@ class EditMemoryDialog(QtWidgets.QDialog):
         lay = QtWidgets.QFormLayout(self)
         self.user = QtWidgets.QPlainTextEdit(episode.user_text)
         self.assistant = QtWidgets.QPlainTextEdit(episode.assistant_text)
-        for box in (self.user, self.assistant):  # Tab goes on (a memory holds no tabs)
-            box.setTabChangesFocus(True)
         lay.addRow("You said:", self.user)
         lay.addRow(f"{answered_by(episode.source)} answered:", self.assistant)
-        note = QtWidgets.QLabel("Saving re-embeds the memory, so recall follows your edit.")
+        note = QtWidgets.QLabel("Saving (Ctrl+Enter) re-embeds the memory, so recall follows "
+                                "your edit.")
         muted(note)
         lay.addRow(note)
         self.problem = QtWidgets.QLabel("")  # why Save did nothing (shown only then)
@@ -152,6 +152,7 @@ class EditMemoryDialog(QtWidgets.QDialog):
         bb.accepted.connect(self.accept)
         bb.rejected.connect(self.reject)
         lay.addRow(bb)
+        text_dialog.keyboard_finishes(self)  # (Ctrl+Enter saves; Tab goes on)
 
     def values(self) -> tuple[str, str]:
         return self.user.toPlainText().strip(), self.assistant.toPlainText().strip()
@@ -582,9 +583,9 @@ class MemoryBrowser(QtWidgets.QWidget):
         k = item or self.selected_knowledge()
         if k is None:
             return
-        text, ok = QtWidgets.QInputDialog.getMultiLineText(
+        text, ok = text_dialog.ask_text(
             self, "Edit knowledge", "What should be remembered (it is used as you write it):",
-            k["text"])
+            k["text"], "Save")
         if ok and text.strip() and text.strip() != k["text"]:
             self.op.emit("knowledge_edit", (k["id"], text.strip()))
 

@@ -136,6 +136,7 @@ WIDGET_KEYS = (
     ("Delete", "Delete the chosen chat (chat list) or memory (Memories)"),
     ("Delete (Archive, Backups)", "After a question: delete for good, or delete the backup"),
     ("Enter (Memories)", "Edit the chosen memory"),
+    ("Ctrl+Enter (an edit dialog)", "Save the memory, knowledge or message being edited"),
     ("Enter, F3", "Next match of Find in graph, with its details"),
     ("Shift+Enter, Shift+F3", "Previous match of Find in graph"),
 )

@@ -1,0 +1,63 @@
+"""Multi-line text prompts a keyboard can finish: Edit knowledge, Edit and resend, and the
+Edit memory dialog.
+
+Qt's multi-line `QInputDialog` keeps Tab and Enter for the text (a tab, a new line), so
+the keyboard never reached OK, and its box did not wrap, so a long fact scrolled sideways
+(QA pass 22).  Here Tab moves on to the buttons, Ctrl+Enter saves from the text, and the
+text wraps at the box's edge.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+
+class _SaveKeys(QtCore.QObject):
+    """Ctrl+Enter in a text box accepts its dialog (Enter alone is a new line there)."""
+
+    def __init__(self, dlg: QtWidgets.QDialog):
+        super().__init__(dlg)
+        self.dlg = dlg
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if (event.type() == QtCore.QEvent.Type.KeyPress
+                and event.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter)
+                and event.modifiers() & QtCore.Qt.KeyboardModifier.ControlModifier):
+            self.dlg.accept()
+            return True
+        return False
+
+
+def keyboard_finishes(dlg: QtWidgets.QDialog) -> None:
+    """Every plain-text box of `dlg` wraps and passes Tab on; Ctrl+Enter accepts `dlg`."""
+    keys = _SaveKeys(dlg)
+    for box in dlg.findChildren(QtWidgets.QPlainTextEdit):
+        box.setTabChangesFocus(True)  # (what is edited here holds no tabs)
+        box.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.WidgetWidth)
+        box.installEventFilter(keys)
+
+
+def text_prompt(parent: QtWidgets.QWidget | None, title: str, label: str, text: str,
+                ok: str = "") -> QtWidgets.QInputDialog:
+    """A multi-line `QInputDialog` (not shown) the keyboard can finish (`keyboard_finishes`),
+    its label saying how; `ok`: the OK button's words."""
+    dlg = QtWidgets.QInputDialog(parent)
+    dlg.setOption(QtWidgets.QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
+    dlg.setWindowTitle(title)
+    dlg.setLabelText(f"{label}\n(Ctrl+Enter: {ok or 'OK'}; Tab: to the buttons)")
+    dlg.setTextValue(text)
+    if ok:
+        dlg.setOkButtonText(ok)
+    dlg.resize(520, 260)
+    keyboard_finishes(dlg)
+    return dlg
+
+
+def ask_text(parent: QtWidgets.QWidget | None, title: str, label: str, text: str,
+             ok: str = "") -> tuple[str, bool]:
+    """(the text, True) once the user saves `text_prompt`'s dialog; ("", False) if not."""
+    dlg = text_prompt(parent, title, label, text, ok)
+    accepted = dlg.exec() == QtWidgets.QDialog.DialogCode.Accepted
+    value = dlg.textValue()
+    dlg.deleteLater()
+    return (value, True) if accepted else ("", False)
