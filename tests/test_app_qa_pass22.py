@@ -145,3 +145,34 @@ def test_edit_knowledge_and_edit_and_resend_can_be_finished_from_the_keyboard(qt
     with qtbot.waitSignal(memory.accepted, timeout=2000):
         qtbot.keyClick(memory.user, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert memory.values() == ("My dog is Pixel.", "Noted.")
+
+
+def test_typing_after_a_click_on_the_graph_or_the_chat_goes_to_the_message_box(qtbot):
+    """QA pass 22: a click on a memory in the graph, then "Who gave me Pixel?" and Enter:
+    nothing was sent and the words were gone (the keys went to the graph).  Characters
+    typed on the graph or the chat now go to the message box, which takes the keyboard;
+    Ctrl+keys, a lone space and the graph's zoom keys (+, −) stay where they were."""
+    from PySide6.QtCore import Qt
+
+    from hela_desktop.ui.type_to_chat import TypeToChat
+
+    box, graph, chat = QtWidgets.QPlainTextEdit(), QtWidgets.QGraphicsView(), QtWidgets.QTextBrowser()
+    w = QtWidgets.QWidget()
+    lay = QtWidgets.QVBoxLayout(w)
+    for part in (graph, chat, box):
+        lay.addWidget(part)
+    qtbot.addWidget(w)
+    TypeToChat(box, graph, chat)
+    w.show()
+    qtbot.waitExposed(w)
+    graph.setFocus()
+    qtbot.keyClick(graph, Qt.Key.Key_Minus)  # the graph's zoom key: kept
+    qtbot.keyClick(graph, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)  # a command
+    qtbot.keyClick(graph, Qt.Key.Key_Space)
+    assert box.toPlainText() == ""
+    qtbot.keyClicks(graph, "W")
+    assert box.toPlainText() == "W" and w.focusWidget() is box
+    qtbot.keyClicks(box, "ho gave me Pixel?")
+    chat.setFocus()
+    qtbot.keyClicks(chat, "!")
+    assert box.toPlainText() == "Who gave me Pixel?!" and w.focusWidget() is box

@@ -44,6 +44,7 @@ from .session_qt import SessionSignals
 from .settings_dialog import SettingsDialog, model_advice, model_changed
 from .theme import graph_colors
 from .timeline import TimelineView
+from .type_to_chat import TypeToChat
 from .window_files import FileJobs
 from .window_linking import TokenLinks
 from .window_menus import build_menus
@@ -175,6 +176,8 @@ class MainWindow(WindowPanes):
         self.graph.knowledgeAction.connect(self._on_knowledge_action)
         self.graph.memoriesRequested.connect(self._show_in_memories)
         self.graph.locateRequested.connect(self._show_in_graph)
+        # a question typed after a click on the graph or the chat reaches the message box
+        self.type_to_chat = TypeToChat(self.chat.input, self.graph.plot, self.chat.view)
         self.browser = MemoryBrowser()
         self.browser.op.connect(self.run_op)
         self.browser.fetch = lambda q: self.run_op("browse", q)
