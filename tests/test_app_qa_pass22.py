@@ -176,3 +176,20 @@ def test_typing_after_a_click_on_the_graph_or_the_chat_goes_to_the_message_box(q
     chat.setFocus()
     qtbot.keyClicks(chat, "!")
     assert box.toPlainText() == "Who gave me Pixel?!" and w.focusWidget() is box
+
+
+def test_a_memory_a_shared_name_brought_in_is_not_said_to_come_through_links():
+    """QA pass 22: the why-recalled panel of a memory the relevance gate brought in for a
+    shared name said "It came in through its links (by association)" beside an empty Links
+    bar.  It says what happened: both mention the name."""
+    from hela_desktop.ui.explain import recall_reasons
+
+    r = {"episode_id": 20, "score": 0.4, "semantic": 0.4, "path": "associative",
+         "spread_from": 18, "spread": 0.0,
+         "extra": {"cos": 0.4, "similarity": 0.4, "gate": "association", "via_name": "Pixel",
+                   "statement": True}}
+    said = " ".join(recall_reasons(r))
+    assert "through its links" not in said
+    assert "both mention “Pixel”" in said
+    spread = {**r, "extra": {"cos": 0.4}}  # lifted by spreading: that line stays
+    assert "through its links" in " ".join(recall_reasons(spread))

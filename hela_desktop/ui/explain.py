@@ -104,7 +104,10 @@ def recall_reasons(recall: dict, label_of=None) -> list[str]:
     elif context < 0:
         out.append("The other memories of its conversation matched less well than other "
                    "conversations', which counted a little against it.")
-    if recall.get("path") == "associative" and not links:
+    if extra.get("gate") == "association":
+        pass  # a shared name brought it (the gate's line below says which), not a link:
+        # "through its links" contradicted the empty Links bar (QA pass 22)
+    elif recall.get("path") == "associative" and not links:
         out.append("It came in through its links (by association), not by matching directly.")
     elif "base" in extra and float(extra.get("base") or 0.0) <= 0:
         out.append("It was not a strong match: there were few memories to choose from.")
