@@ -753,7 +753,10 @@ def test_graph_view_colours_learned_links_apart_from_priors(qtbot, tmp_path):
     # the legend names both, in the palette's colours, light and dark
     assert view.legend.isVisible()
     labels = [label.text for _, label in view.legend.items]
-    assert labels == ["link made when written", "learned, weak", "learned, strong"]
+    assert labels == ["link made when written", "learned, weak", "learned, strong",
+                      "in use by the answer"]
+    assert view.legend._samples[3].opts["pen"].color().name() == QtGui.QColor(
+        LIGHT.active_edge).name()  # the pink of the links among the memories in use
     light_bg = view.legend.opts["brush"].color().name()
     view.apply_colors(DARK)
     assert view.legend.opts["brush"].color().name() != light_bg

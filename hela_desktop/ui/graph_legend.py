@@ -19,11 +19,14 @@ ROOM_GAP = 12  # and between the key and the lowest memory after a fit
 
 
 class EdgeLegend(pg.LegendItem):
-    """The key to the edge colours: a link made when a memory was written (prior), and
-    learned links (the stronger, the more often answers used the two memories together);
-    with its folded form, a button on the plot."""
+    """The key to the edge colours: a link made when a memory was written (prior), learned
+    links (the stronger, the more often answers used the two memories together), and the
+    links among the memories an answer is using; with its folded form, a button on the
+    plot."""
 
-    ROWS = ("link made when written", "learned, weak", "learned, strong")
+    # the last: links between the memories an answer is using, drawn while it is written
+    # (pink; the key had left it out, QA pass 22)
+    ROWS = ("link made when written", "learned, weak", "learned, strong", "in use by the answer")
     toggled = QtCore.Signal()  # the user opened or folded it: the room below changed
 
     def __init__(self, colors: GraphColors, plot: pg.PlotWidget):
@@ -46,8 +49,9 @@ class EdgeLegend(pg.LegendItem):
 
     def set_colors(self, c: GraphColors) -> None:
         prior, learned = edge_pens(c, thin=False)
-        for item, pen in zip(self._samples, (prior[2], learned[0], learned[2])):
-            item.setPen(pg.mkPen(pen.color(), width=2.5))
+        for item, color in zip(self._samples, (prior[2].color(), learned[0].color(),
+                                               learned[2].color(), QtGui.QColor(c.active_edge))):
+            item.setPen(pg.mkPen(color, width=2.5))
         bg = QtGui.QColor(c.background)
         bg.setAlpha(215)
         self.setBrush(pg.mkBrush(bg))
