@@ -241,7 +241,7 @@ def consolidate(engine, llm, *, store: Store | None = None,
                 should_yield: Callable[[], bool] | None = None,
                 model_lock: threading.Lock | None = None,
                 on_cluster: Callable[[dict], None] | None = None,
-                now: float | None = None) -> ConsolidationReport:
+                now: float | None = None, redo: bool = False) -> ConsolidationReport:
     """One consolidation pass over the current graph.
 
     `engine`: the `MemoryEngine` (its embedder and HeLa parameters are used).  `llm`: a
@@ -252,7 +252,8 @@ def consolidate(engine, llm, *, store: Store | None = None,
     transaction (chat never runs at the same time); if it cannot be taken within
     ``params.lock_timeout`` seconds the pass yields.  `on_cluster`: called after each cluster
     commits, with its detail dict.  `dry_run`: everything is computed, model included, then
-    rolled back; nothing is written.
+    rolled back; nothing is written.  `redo`: clusters already processed are taken again
+    (a dry run's preview of ``consolidate --redo``; a real redo resets the markers first).
     """
     p = params or ConsolidationParams()
     store = store or engine.store
@@ -262,7 +263,7 @@ def consolidate(engine, llm, *, store: Store | None = None,
     rep.clusters = len(clusters)
     todo = []
     for c in clusters:
-        if is_done(store, c):
+        if is_done(store, c) and not redo:  # (`redo`: a dry run's preview of a redo)
             rep.already_done += 1
         else:
             todo.append(c)
@@ -464,7 +465,8 @@ def plan_pass(store: Store, hela: HelaParams, params: ConsolidationParams, *,
     if redo and not dry_run:
         reset_markers(store)
     clusters, hubs, _ = plan_clusters(store, hela, params)
-    pending = sum(1 for c in clusters if not is_done(store, c))
+    # a dry run of a redo changes nothing: every cluster counts as pending in its preview
+    pending = sum(1 for c in clusters if redo or not is_done(store, c))
     if not pending and not dry_run:
         with store.transaction():
             store.log_activity(JOB, {"hubs": hubs, "clusters": len(clusters),

@@ -29,6 +29,7 @@ from hela_desktop.consolidate import (
     negated,
     parse_items,
     plan_clusters,
+    plan_pass,
     reset_markers,
 )
 from hela_desktop.embedder import Embedder
@@ -289,6 +290,14 @@ def test_consolidation_with_the_real_model(engine, llm):
     again = consolidate(engine, llm, params=p)
     assert again.already_done == rep.clusters and again.distilled == 0
     assert len(list_knowledge(store)) == len(items)
+
+    # a dry run of a redo previews every cluster and changes nothing (QA pass 22: it
+    # reported them all "already done")
+    one = ConsolidationParams(**PARAMS, max_clusters=1)
+    assert plan_pass(store, engine.hela, p, redo=True, dry_run=True)[2] == rep.clusters
+    preview = consolidate(engine, llm, params=one, dry_run=True, redo=True)
+    assert preview.already_done == 0 and preview.distilled + preview.failed == 1
+    assert consolidate(engine, llm, params=p, dry_run=True).already_done == rep.clusters
 
     # even redoing a cluster strengthens instead of duplicating (greedy decoding repeats)
     reset_markers(store)

@@ -35,7 +35,8 @@ def add_cli(sub) -> None:
                    help="δ_hub: weighted degree a hub exceeds (absolute: turns off the "
                         "top-20%% rule)")
     c.add_argument("--redo", action="store_true",
-                   help="forget which clusters were already processed, then run")
+                   help="forget which clusters were already processed, then run (with "
+                        "--dry-run: preview every cluster; nothing is changed)")
     c.add_argument("--model", metavar="PATH", help="GGUF model file (default: the setting, "
                    "else the bundled SmolLM2-135M-Instruct)")
     c.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -148,7 +149,8 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
         except (ModelError, ServerError) as exc:
             return error(str(exc))
         show = None if args.json else (lambda d: print_cluster(d, args.dry_run))
-        rep = consolidate(engine, llm, params=p, dry_run=args.dry_run, on_cluster=show)
+        rep = consolidate(engine, llm, params=p, dry_run=args.dry_run, on_cluster=show,
+                          redo=args.redo and args.dry_run)  # (a real redo reset the markers)
         llm.close()
         print(json.dumps(rep.to_dict(), indent=2) if args.json else consolidation_summary(rep))
         return 0
