@@ -587,11 +587,17 @@ def test_settings_test_button_asks_the_server_as_typed(qtbot, stub_server):
     dlg.server_backend.setChecked(True)
     dlg.server_url.setText(f"{stub_server}/ok")
     assert dlg.test_button.isEnabled() and dlg.test_result.isHidden()
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    dlg.test_button.setFocus()
     dlg.test_button.click()
-    assert dlg.test_button.text() == "Testing…" and not dlg.test_button.isEnabled()
+    assert dlg.test_button.text() == "Testing…"
+    dlg.test_button.click()  # pressed again meanwhile: one test at a time
     qtbot.waitUntil(lambda: dlg.test_result.text().startswith("✓"), timeout=20000)
     assert "reachable, model 'stub' listed, streaming works" in dlg.test_result.text()
     assert dlg.test_button.isEnabled() and dlg.test_button.text() == "Test"
+    # the keyboard is back on Test (QA pass 22: it was left on "Server model")
+    assert dlg.focusWidget() is dlg.test_button
     dlg.server_url.setText(f"http://127.0.0.1:{free_port()}")  # nobody there
     assert dlg.test_result.isHidden()  # the old result is not left beside new fields
     dlg.test_button.click()

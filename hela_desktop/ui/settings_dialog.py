@@ -584,7 +584,7 @@ class SettingsDialog(QtWidgets.QDialog):
         warn = privacy_warning(self.server_url.text().strip()) if server else None
         self.server_warning.setText(f"⚠ {warn}" if warn else "")
         self._answers_form.setRowVisible(self.server_warning, bool(warn))  # no empty row
-        self.test_button.setEnabled(server and not self._testing)
+        self.test_button.setEnabled(server)  # (a press during a test is ignored)
         if not self._testing:  # a result for what the fields held before
             self._answers_form.setRowVisible(self.test_result, False)
 
@@ -596,8 +596,11 @@ class SettingsDialog(QtWidgets.QDialog):
         if not url:
             self._tested(False, "Type the server's address first, e.g. http://127.0.0.1:8080.")
             return
+        if self._testing:  # one test at a time: a second press waits for the first
+            return
         self._testing = True
-        self.test_button.setEnabled(False)
+        # the button says so and stays enabled: disabled, it gave the keyboard away to the
+        # next field ("Server model", QA pass 22), and the keyboard user lost their place
         self.test_button.setText("Testing…")
         self.test_result.setText(f"Asking {url}…")
         muted(self.test_result)
