@@ -240,8 +240,10 @@ def test_an_idle_pass_backs_up_once_a_day(tmp_path):
         assert first is not None and first.error is None
         assert first.backup["file"] == B.list_backups(loader.store.path)[0].name
         assert first.backup["kept"] == 1
-        assert reflection_sentence(first).startswith(
+        said = reflection_sentence(first)  # what the pass did to the memories first
+        assert said.endswith(
             f"Backed up your memories to backups/{first.backup['file']} (1 daily backup kept).")
+        assert not said.startswith("Backed up"), said
         assert sched.run_pass("manual").backup is None  # not due again today
         loader.settings.backup_keep = 0
         for b in B.list_backups(loader.store.path):

@@ -377,7 +377,8 @@ def reflection_sentence(report: ReflectionEvent | dict) -> str:
     if report.get("error"):
         return f"Reflection failed: {report['error']}"
     c, f = report.get("consolidation"), report.get("forgetting")
-    parts = [backup_sentence(report["backup"])] if isinstance(report.get("backup"), dict) else []
+    parts = []  # what happened to the memories first; the backup, routine, last (QA pass
+    # 22: it came first, and a narrow status bar cut what the reflection did)
     if isinstance(c, dict):
         parts.append(activity_sentence("consolidate", {**c, "archived": None}))
     if isinstance(f, dict):
@@ -385,6 +386,8 @@ def reflection_sentence(report: ReflectionEvent | dict) -> str:
         if isinstance(fs.get("archived"), list):
             fs["archived"] = [a.get("episode_id", a) if isinstance(a, dict) else a for a in fs["archived"]]
         parts.append(activity_sentence("forget", fs))
+    if isinstance(report.get("backup"), dict):
+        parts.append(backup_sentence(report["backup"]))
     said = any(isinstance(r, dict) and r.get("yielded") for r in (c, f))
     if report.get("yielded") and not said:
         parts.append("Stopped early because you started typing.")
