@@ -193,3 +193,31 @@ def test_a_memory_a_shared_name_brought_in_is_not_said_to_come_through_links():
     assert "both mention “Pixel”" in said
     spread = {**r, "extra": {"cos": 0.4}}  # lifted by spreading: that line stays
     assert "through its links" in " ".join(recall_reasons(spread))
+
+
+def test_a_restart_brings_back_the_tabs_and_focus_on_active(qtbot, tmp_path):
+    """QA pass 22: after a restart the Memories ▸ Knowledge tab and the "Focus on active"
+    tick came back as on a first start (the chat, the draft and the theme did come back).
+    They are saved with the window's size and splitters, and restored with them."""
+    from test_app_polish import _window
+
+    from hela_desktop.ui import window_look
+
+    qs = QtCore.QSettings(str(tmp_path / "ui.conf"), QtCore.QSettings.Format.IniFormat)
+    first = _window(qtbot, tmp_path / "data")
+    first.show_right(1)
+    first.browser.tabs.setCurrentIndex(1)  # Knowledge
+    first.graph.focus_box.setChecked(True)
+    window_look.save_layout(first, qs)
+    first.close()
+    again = _window(qtbot, tmp_path / "data")
+    assert again.right_tabs.currentIndex() == 0 and not again.graph.focus_box.isChecked()
+    window_look.restore_layout(again, qs)
+    assert again.right_tabs.currentIndex() == 1 and again.browser.tabs.currentIndex() == 1
+    assert again.graph.focus_box.isChecked() and again.act_focus.isChecked()
+    qs.setValue("window/right_tab", "nonsense")  # a hand-edited file: the defaults
+    qs.setValue("window/memories_tab", 99)
+    window_look.restore_layout(again, qs)
+    assert again.right_tabs.currentIndex() == 0
+    assert again.browser.tabs.currentIndex() == again.browser.tabs.count() - 1
+    again.close()

@@ -67,12 +67,7 @@ def run_app(data_dir: Path | None = None, settings_override: dict | None = None)
     win.dataDirChanged.connect(lambda p: qs.setValue("data_dir", p))
     window_look.restore_layout(win, qs)  # as last saved, and on the screen with its frame
 
-    def save_layout() -> None:
-        qs.setValue("window/geometry", win.saveGeometry())
-        qs.setValue("window/splitter", win.main_split.saveState())
-        qs.sync()
-
-    app.aboutToQuit.connect(save_layout)
+    app.aboutToQuit.connect(lambda: window_look.save_layout(win, qs))
     win.show()
     win.chat.input.setFocus()
     try:

@@ -84,14 +84,38 @@ def frame_margins(w: QtWidgets.QWidget) -> QtCore.QMargins:
     return FRAME_ALLOWANCE if m.isNull() else m
 
 
+def save_layout(w: WindowBase, qs: QtCore.QSettings) -> None:
+    """What `restore_layout` brings back, saved at quit."""
+    qs.setValue("window/geometry", w.saveGeometry())
+    qs.setValue("window/splitter", w.main_split.saveState())
+    qs.setValue("window/right_tab", w.right_tabs.currentIndex())
+    qs.setValue("window/memories_tab", w.browser.tabs.currentIndex())
+    qs.setValue("graph/focus", w.graph.focus_box.isChecked())
+    qs.sync()
+
+
+def _index(qs: QtCore.QSettings, key: str) -> int:
+    try:
+        return int(str(qs.value(key, 0) or 0))
+    except ValueError:
+        return 0
+
+
 def restore_layout(w: WindowBase, qs: QtCore.QSettings) -> None:
-    """The window's size, place and splitters as last saved, then kept on the screen."""
+    """The window's size, place and splitters as last saved, then kept on the screen; the
+    graph or Memories tab in front, the tab within Memories (Knowledge, Archive…) and
+    Focus on active as they were (QA pass 22: they came back as on a first start)."""
     geometry, splits = qs.value("window/geometry"), qs.value("window/splitter")
     if geometry is not None:
         w.restoreGeometry(geometry)
     if splits is not None:
         w.main_split.restoreState(splits)
         w.chat_width.wanted = None  # the split restored is the one wanted
+    w.browser.tabs.setCurrentIndex(min(max(_index(qs, "window/memories_tab"), 0),
+                                       w.browser.tabs.count() - 1))
+    w.right_tabs.setCurrentIndex(min(max(_index(qs, "window/right_tab"), 0),
+                                     w.right_tabs.count() - 1))
+    w.graph.focus_box.setChecked(str(qs.value("graph/focus", "false")).lower() == "true")
     fit_on_screen(w)
 
 
