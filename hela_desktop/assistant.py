@@ -316,6 +316,7 @@ class Assistant:
             "deferred_swaps": state.deferred_swaps,
             "profile": self.settings.profile,
             "memories": [r.to_dict() for r, _ in used.values()],
+            "model": self._model_name(),  # which model wrote it: the footer says so
         }
         # a question, request or small talk asked again word for word is the memory it
         # repeats (no copy, no new links; it keeps its first answer)
@@ -386,7 +387,12 @@ class Assistant:
             timeline=timeline, generation_s=state.generation_s, limit=limit,
             repeated=repeat is not None, unrecalled=state.unrecalled, failed=failed,
             drifted=drifted, drew_on=sorted(drew_on),
-            answered_at=now if message_id is not None else 0.0)
+            answered_at=now if message_id is not None else 0.0, model=stats["model"])
+
+    def _model_name(self) -> str:
+        """The chat model's name as the status bar gives it (`describe_model`: the file's
+        name, a catalogue's own; a server's model id)."""
+        return str(describe_model(self.llm).get("name") or "")
 
     def _drifted(self, conversation_id: int, message: str, answer: str) -> bool:
         """Did `answer` drift out of the language the user writes in this chat

@@ -128,6 +128,8 @@ class DoneEvent:
     # when the answer was stored (its message's time, Unix seconds; 0 when it was not):
     # the window's live answer shows it from then on, as the chat read again does
     answered_at: float = 0.0
+    # the chat model that wrote it (its name as the status bar gives it; "" for the app's own)
+    model: str = ""
     type: str = "done"
 
     @property

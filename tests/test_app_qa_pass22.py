@@ -221,3 +221,29 @@ def test_a_restart_brings_back_the_tabs_and_focus_on_active(qtbot, tmp_path):
     assert again.right_tabs.currentIndex() == 0
     assert again.browser.tabs.currentIndex() == again.browser.tabs.count() - 1
     again.close()
+
+
+def test_an_answer_names_the_model_that_wrote_it(make_assistant):
+    """QA pass 22: after switching models (this computer, a server), nothing under an
+    answer said which model wrote it.  The answer's statistics keep the model's name (as
+    the status bar gives it) and the footer ends its figures with "by …"; an answer stored
+    before 0.14 says nothing of it.  The real small model."""
+    from hela_desktop.events import DoneEvent
+    from hela_desktop.session import conversation_event
+    from hela_desktop.ui.window_status import answer_footer, stats_of
+
+    a = make_assistant()
+    done = [ev for ev in a.chat("Hello there.", None) if isinstance(ev, DoneEvent)][-1]
+    from hela_desktop.assistant import describe_model
+
+    assert done.model and done.model == describe_model(a.llm)["name"]
+    stored = [m for m in conversation_event(a.store, done.conversation_id).messages
+              if m["role"] == "assistant"][-1]
+    st = stats_of(stored)
+    assert st["model"] == done.model
+    assert f" · by {done.model}" in answer_footer(st, False)
+    old = {k: v for k, v in st.items() if k != "model"}
+    assert " · by " not in answer_footer(old, False)
+    # a hostile name from an imported file: one line, no control characters, cut short
+    long = answer_footer({**st, "model": "\x1b[2Jx\n" + "word " * 40}, False)
+    assert "\x1b" not in long and "\n" not in long and long.endswith("…")

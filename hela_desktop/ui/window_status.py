@@ -10,8 +10,9 @@ from PySide6 import QtCore, QtWidgets
 from ..events import DRIFTED_NOTE, FORGET_FOOTER
 from ..importers.base import author_of
 from ..paths import BUNDLED_NAME
+from ..prompt import shorten
 from ..sources import Sources, answer_sources
-from ..words import count
+from ..words import count, one_line, printable
 from . import plain
 
 REFLECTING = "Reflecting on memories…"
@@ -230,6 +231,8 @@ def _num(v) -> float:
     return float(v) if type(v) in (int, float) and math.isfinite(v) else 0.0
 
 
+MODEL_CHARS = 40  # a model's name in an answer's footer, cut at a word near here
+
 def answer_footer(stats: dict, interrupted: bool) -> str:
     """The line under an answer: tokens, swaps, speed (from the first token on; older answers
     stored only the whole time, prompt reading included), and why it ended if not by itself."""
@@ -245,6 +248,9 @@ def answer_footer(stats: dict, interrupted: bool) -> str:
         parts.append(f"{tokens / gen:.1f} tokens/s")
     elif elapsed > 0:
         parts.append(f"{tokens / elapsed:.1f} tokens/s, prompt reading included")
+    model = stats.get("model")
+    if isinstance(model, str) and model.strip():  # which model wrote it (0.14 on)
+        parts.append(f"by {shorten(one_line(printable(model)), MODEL_CHARS)}")
     if _num(stats.get("repeat_of")) > 0:  # no new memory: the message repeated this one
         parts.append(f"asked before: memory #{int(stats['repeat_of'])}")
     if stats.get("drifted") is True:  # `formulas.drifted`; `turn.model_history` skips it
@@ -298,7 +304,7 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
                             "generation_s": ev.generation_s, "limit": ev.limit,
                             "repeat_of": ev.episode_id if ev.repeated else None,
                             "failed": ev.failed, "forget": ev.forget,
-                            "drifted": ev.drifted},
+                            "drifted": ev.drifted, "model": ev.model},
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
     return footer, answer_sources((recalls[i] for i in used if i in recalls), ev.unrecalled,
