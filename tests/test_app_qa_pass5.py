@@ -107,7 +107,8 @@ def test_a_model_server_that_is_down_is_tried_again_and_no_stop(qtbot, tmp_path,
     """Settings ▸ A server, a real llama_cpp.server on 127.0.0.1.  Down when the app
     started: every message was refused ("No language model … choose a model in Settings")
     even once the server was up, until a restart.  Killed while idle: the chat said "Stopped
-    before the answer began" — the user had pressed nothing — above "Could not answer"."""
+    before the answer began" — the user had pressed nothing — above "Could not answer";
+    now (0.14) a message to a server gone since it was connected is not sent at all."""
     pytest.importorskip("llama_cpp.server")
     import copy
     import subprocess
@@ -187,13 +188,13 @@ def test_a_model_server_that_is_down_is_tried_again_and_no_stop(qtbot, tmp_path,
     finally:
         stop(proc)
     after = send("Still there?")  # the server gone while the app sat idle
-    assert "Could not answer: cannot reach the model server" in after
-    assert "your message is kept: press Ctrl+R" in after  # it is in the chat, unanswered
-    # the chat drawn again (token offsets arriving late did it under load): the reason
-    # stays under the unanswered message; it said only "No answer yet: press Ctrl+R"
-    w.rerender_conversation()
-    after = w.chat.view.toPlainText().rpartition("Still there?")[2]
-    assert "Could not answer: cannot reach the model server" in after and "Ctrl+R" in after
+    # refused before anything is stored, as at a switch (QA pass 22: it was stored and
+    # then "Could not answer", while the status bar still named the server's model)
+    assert "Not sent: cannot reach the model server" in after
+    assert w.chat.input.toPlainText() == "Still there?"
+    assert w.status.model.text() == "Model server: not reachable"
+    w.rerender_conversation()  # nothing of it was stored: the chat read again lacks it
+    assert "Still there?" not in w.chat.view.toPlainText()
     assert "Stopped" not in after and "Stopped" not in w.statusBar().currentMessage()
     w.close()
 
