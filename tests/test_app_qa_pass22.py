@@ -247,3 +247,36 @@ def test_an_answer_names_the_model_that_wrote_it(make_assistant):
     # a hostile name from an imported file: one line, no control characters, cut short
     long = answer_footer({**st, "model": "\x1b[2Jx\n" + "word " * 40}, False)
     assert "\x1b" not in long and "\n" not in long and long.endswith("…")
+
+
+def test_a_label_moved_away_from_its_memory_is_tied_to_it_by_a_line(qtbot, tmp_path):
+    """QA pass 22: while an answer streamed, the labels of memories in use that found no
+    free place beside their dots were moved down, under the cluster, with nothing to say
+    whose they were ("Pixel is three years old…" floating below).  Such a label is now
+    joined to its dot by a dotted line; labels beside their dots have none."""
+    import numpy as np
+    from test_app_qa_gv8 import _graph
+
+    view, ids = _graph(qtbot, tmp_path, 30)
+    active = ids[-8:]
+    rows = [view.data.index[i] for i in active]
+    centre = view.xy.mean(axis=0)
+    span = np.ptp(view.xy, axis=0).max() or 1.0
+    for k, r in enumerate(rows):  # the memories in use, in a tight bunch
+        view.xy[r] = centre + np.array([0.004 * k, 0.004 * k]) * span
+    view.active = dict.fromkeys(active, 1.0)
+    view._update_labels()
+    shifted = [t for t in view.memory_labels if t.isVisible() and t._hela_shifted]
+    assert shifted, "the bunch should push some labels away"
+    leaders = view._leaders
+    xs, ys = leaders.getData()
+    assert leaders.isVisible() and len(xs) == 2 * len(shifted)
+    starts = {(round(x, 6), round(y, 6)) for x, y in zip(xs[::2], ys[::2])}
+    dots = {(round(float(view.xy[r][0]), 6), round(float(view.xy[r][1]), 6)) for r in rows}
+    assert starts <= dots  # each line starts at one of those memories' dots
+    for k, r in enumerate(rows):  # spread out again: every label beside its dot, no line
+        view.xy[r] = centre + np.array([0.3 * (k % 3 - 1), 0.3 * (k // 3 - 1)]) * span
+    view._update_labels()
+    moved = sum(1 for t in view.memory_labels if t.isVisible() and t._hela_shifted)
+    assert moved < len(shifted)
+    assert (len(leaders.getData()[0]) == 2 * moved) if moved else not leaders.isVisible()

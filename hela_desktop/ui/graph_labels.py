@@ -138,6 +138,7 @@ class GraphLabelsMixin:
         dots = self._dot_rects(want, r_dot)
         placed: list[QtCore.QRectF] = []
         view_rect = self._view_rect()
+        leaders: list[tuple[float, float]] = []  # (x, y) pairs in view coordinates
         for n, t in enumerate(self.memory_labels):
             if n >= len(want):
                 t.setVisible(False)
@@ -150,8 +151,36 @@ class GraphLabelsMixin:
             if spot is None:  # an idle label that does not fit is left out
                 t.setVisible(False)
                 continue
+            if getattr(t, "_hela_shifted", False):
+                leaders += self._leader(row, spot)
             placed.append(spot)
             t.setVisible(True)
+        self._draw_leaders(leaders)
+
+    def _leader(self, row: int, rect: QtCore.QRectF) -> list[tuple[float, float]]:
+        """A line from memory `row`'s dot to its label's near side, in view coordinates: a
+        label moved down past others floated under the cluster, its dot unknown (QA pass
+        22: "Pixel is three years old…" under the graph)."""
+        x, y = self.xy[row]
+        sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
+        side = rect.left() if rect.center().x() >= sp.x() else rect.right()
+        end = self.vb.mapSceneToView(QtCore.QPointF(side, rect.center().y()))
+        return [(float(x), float(y)), (end.x(), end.y())]
+
+    def _draw_leaders(self, points: list[tuple[float, float]]) -> None:
+        item = getattr(self, "_leaders", None)
+        if item is None:
+            if not points:
+                return
+            item = self._leaders = pg.PlotCurveItem(connect="pairs", antialias=True)
+            item.setZValue(19)  # under the labels, over the links
+            self.plot.getPlotItem().addItem(item)
+        item.setPen(pg.mkPen(QtGui.QColor(self.colors.muted_text), width=1,
+                             style=QtCore.Qt.PenStyle.DotLine, cosmetic=True))
+        xs = np.array([p[0] for p in points], dtype=float)
+        ys = np.array([p[1] for p in points], dtype=float)
+        item.setData(xs, ys)
+        item.setVisible(bool(points))
 
     def _view_rect(self) -> QtCore.QRectF:
         """What is really on screen, in scene pixels: the plot's box, within the part of the
@@ -195,6 +224,7 @@ class GraphLabelsMixin:
                     break
                 rect.translate(0, h * 0.8)
                 shifted = True
+        t._hela_shifted = shifted
         anchor = (round(anchor[0], 3), round(anchor[1], 3))
         if getattr(t, "_hela_anchor", None) != anchor:
             t.setAnchor(anchor)
