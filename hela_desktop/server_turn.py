@@ -25,6 +25,7 @@ import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 
+from .answer_loop import SentenceLoop
 from .events import Event, MemoryUpdateEvent, TokenEvent
 from .kvcache import common_prefix
 from .prompt import AnswerFilter
@@ -73,6 +74,7 @@ class ServerAnswer:
         self.seed = seed
         self.pieces: list[str] = []  # one per streamed chunk: the answer's "tokens"
         self.clean = AnswerFilter()
+        self.loop = SentenceLoop()  # no no-repeat rule over HTTP: a sentence said twice ends it
         self.sent: list[int] = []  # the previous request's prompt, as tokens
         self.update: tuple[Swap, float] | None = None  # (swap, time the stream was ended):
         # announced with the next text
@@ -117,6 +119,8 @@ class ServerAnswer:
     def _new_request(self) -> tuple[ServerRequest, str]:
         turn, llm = self.turn, self.llm
         generated = "".join(self.pieces)
+        if self.update is not None:
+            self.loop.rewind()  # asked again from `generated`: what it held comes anew
         now_sent = turn.prompt + llm.tokenize(generated)
         req = ServerRequest(estimate=len(now_sent) - common_prefix(self.sent, now_sent))
         if self.update is not None:
@@ -146,6 +150,8 @@ class ServerAnswer:
                 if event is None:
                     break
                 yield event
+                if turn.finished:  # (it began a sentence it had said: `SentenceLoop`)
+                    break
                 if self._full():
                     turn.finished = True
                     break
@@ -168,10 +174,12 @@ class ServerAnswer:
 
     def _piece(self, piece: str) -> TokenEvent | None:
         """A streamed chunk, cleaned of leaked transcript markup; None: the answer is over."""
-        piece = self.clean.push(piece)
-        if self.clean.done:
+        piece = self.loop.push(self.clean.push(piece))
+        if self.clean.done or (self.loop.done and not piece):
             self.turn.finished = True
             return None
+        if self.loop.done:  # the text before the repeated sentence is the answer's last
+            self.turn.finished = True
         if not self.pieces:  # generation counts from the first text on, as for a local model
             self.turn.t_gen0 = time.perf_counter()  # (not from the request: prompt reading)
         self.pieces.append(piece)
@@ -202,7 +210,8 @@ class ServerAnswer:
     def end(self) -> str:
         """The answer is over; returns the text held back at the end (a last piece)."""
         self.turn.stop_reretrieval()
-        tail = self.clean.flush()
+        tail = self.loop.push(self.clean.flush())
+        tail += self.loop.flush()
         if tail:
             self.pieces.append(tail)
             self.turn.spans[-1][1] = len(self.pieces)

@@ -26,6 +26,7 @@ QT_MODULES = ("PySide6", "pyqtgraph", "shiboken6", "hela_desktop.ui")
 # hela_desktop (a package or a module) -> its layer
 LAYERS = (
     ("base", ("formulas", "config", "paths", "facts", "words", "events", "embedder", "model_catalog",
+              "answer_loop",
               "qtlibs", "consolidate_params", "memory_index", "chat_export", "folder_lock",
               "__init__")),
     ("storage", ("store",)),

@@ -15,6 +15,7 @@
 - ``auth``: like ``ok`` but only with ``Authorization: Bearer sekrit`` (else HTTP 401)
 - ``strict``: like ``ok`` but answers HTTP 400 to a request with a field it does not know
   (as strict OpenAI-compatible servers do with ``stream_options``)
+- ``loop``: says two sentences, then the first again and more (a small model looping)
 
 Every mode lists one model, ``stub``, at ``/v1/models``.
 """
@@ -102,6 +103,15 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "late":
             time.sleep(1.0)
         if mode == "empty":
+            self.close_connection = True
+            return
+        if mode == "loop":
+            for piece in ("My dog Pixel", " loves the beach.", " He runs every day.",
+                          " My dog Pixel", " loves the beach.", " He runs"):
+                w.write(chunk(piece))
+            w.write(chunk(" every day.", "stop"))
+            w.write(b"data: [DONE]\n\n")
+            w.flush()
             self.close_connection = True
             return
         w.write(chunk("one"))
