@@ -125,6 +125,8 @@ def test_edit_knowledge_and_edit_and_resend_can_be_finished_from_the_keyboard(qt
     qtbot.waitExposed(dlg)
     box = dlg.findChild(QtWidgets.QPlainTextEdit)
     assert box.lineWrapMode() == QtWidgets.QPlainTextEdit.LineWrapMode.WidgetWidth
+    accent = QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Highlight).name()
+    assert f"QPlainTextEdit:focus {{ border: 1px solid {accent}; }}" in dlg.styleSheet()
     assert "Ctrl+Enter: Save" in dlg.labelText()
     box.setFocus()
     qtbot.keyClick(box, Qt.Key.Key_Tab)
