@@ -76,6 +76,18 @@ def describe_model(llm: LocalLLM | ServerLLM) -> dict:
     return info
 
 
+def model_label(info: dict) -> str:
+    """A model's name as the status bar and an answer's footer give it (`info`: from
+    `describe_model`): the bundled model as Settings names it, and at which precision it
+    answers ("SmolLM2-135M-Instruct (bundled, 16-bit)"), not as its 4-bit file is called
+    ("….Q4_1 · 16-bit" read as 4-bit and 16-bit at once)."""
+    if not info.get("bundled"):
+        return str(info["name"])
+    from .paths import BUNDLED_NAME
+
+    return f"{BUNDLED_NAME} (bundled, {'16-bit' if info.get('run_path') else '4-bit'})"
+
+
 class Assistant:
     """The whole memory-and-generation loop behind the app and the terminal chat, built
     from loaded parts: the memory engine (its store, embedder and settings) and the chat
@@ -390,9 +402,11 @@ class Assistant:
             answered_at=now if message_id is not None else 0.0, model=stats["model"])
 
     def _model_name(self) -> str:
-        """The chat model's name as the status bar gives it (`describe_model`: the file's
-        name, a catalogue's own; a server's model id)."""
-        return str(describe_model(self.llm).get("name") or "")
+        """The chat model's name as the status bar gives it (`model_label`: the bundled
+        model and the precision it answers at, another file's or a catalogue's name, a
+        server's model id)."""
+        info = describe_model(self.llm)
+        return model_label(info) if info.get("name") else ""
 
     def _drifted(self, conversation_id: int, message: str, answer: str) -> bool:
         """Did `answer` drift out of the language the user writes in this chat

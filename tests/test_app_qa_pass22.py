@@ -127,6 +127,7 @@ def test_edit_knowledge_and_edit_and_resend_can_be_finished_from_the_keyboard(qt
     assert box.lineWrapMode() == QtWidgets.QPlainTextEdit.LineWrapMode.WidgetWidth
     accent = QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Highlight).name()
     assert f"QPlainTextEdit:focus {{ border: 1px solid {accent}; }}" in dlg.styleSheet()
+    assert "QPushButton:focus { border: 2px solid" in dlg.styleSheet()
     assert "Ctrl+Enter: Save" in dlg.labelText()
     box.setFocus()
     qtbot.keyClick(box, Qt.Key.Key_Tab)
@@ -236,9 +237,12 @@ def test_an_answer_names_the_model_that_wrote_it(make_assistant):
 
     a = make_assistant()
     done = [ev for ev in a.chat("Hello there.", None) if isinstance(ev, DoneEvent)][-1]
-    from hela_desktop.assistant import describe_model
+    from hela_desktop.assistant import describe_model, model_label
 
-    assert done.model and done.model == describe_model(a.llm)["name"]
+    # as the status bar names it (the verification pass: the footer said "….Q4_1" while
+    # the bar said "SmolLM2-135M-Instruct (bundled, 16-bit)")
+    assert done.model and done.model == model_label(describe_model(a.llm))
+    assert "bundled" in done.model and "Q4_1" not in done.model
     stored = [m for m in conversation_event(a.store, done.conversation_id).messages
               if m["role"] == "assistant"][-1]
     st = stats_of(stored)

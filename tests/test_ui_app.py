@@ -750,6 +750,10 @@ def test_graph_view_colours_learned_links_apart_from_priors(qtbot, tmp_path):
             col = QtGui.QColor(name)
             if col.hslSaturation() > 60 and col.lightness() < 230:
                 assert min(abs(col.hslHue() - hue), 360 - abs(col.hslHue() - hue)) > 12, name
+        pink = QtGui.QColor(pal.active_edge).hslHue()  # nor the pink of the links in use
+        for name in TOPIC_COLOURS:
+            h = QtGui.QColor(name).hslHue()
+            assert min(abs(h - pink), 360 - abs(h - pink)) > 25, name
     # the legend names both, in the palette's colours, light and dark
     assert view.legend.isVisible()
     labels = [label.text for _, label in view.legend.items]

@@ -19,10 +19,12 @@ from .nodes_item import NodesItem
 from .plain import is_rtl
 from .theme import GraphColors
 
-# topics (groups of densely linked memories) get a colour each: the 12 largest.  No
-# orange or rust: that hue means a learned link (``GraphColors.learned_edge``).
-TOPIC_COLOURS = ("#3a9e6f", "#c04f8f", "#7b5fc4", "#3aa6b0", "#b8a031", "#4f86c6", "#6f9e2e",
-                 "#d0577a", "#2e6f9e", "#a03c3c", "#9c4fb0", "#5f7f8f")
+# topics (groups of densely linked memories) get a colour each: the 10 largest.  No
+# orange or rust: that hue means a learned link (``GraphColors.learned_edge``); no pink:
+# that is a link between memories an answer is using (``active_edge``; two pink topics
+# read as "in use" while nothing was, the verification pass of 0.14).
+TOPIC_COLOURS = ("#3a9e6f", "#7b5fc4", "#3aa6b0", "#b8a031", "#4f86c6", "#6f9e2e",
+                 "#2e6f9e", "#3d8f4a", "#9c4fb0", "#5f7f8f")
 TOPICS_SHOWN = len(TOPIC_COLOURS)
 IDLE_LABELS = 6  # the most linked idle memories are labelled too, where there is room
 MAX_MAIN_LABELS = 16  # active, selected and highlighted memories labelled at most
@@ -175,8 +177,8 @@ class GraphLabelsMixin:
             item = self._leaders = pg.PlotCurveItem(connect="pairs", antialias=True)
             item.setZValue(19)  # under the labels, over the links
             self.plot.getPlotItem().addItem(item)
-        item.setPen(pg.mkPen(QtGui.QColor(self.colors.muted_text), width=1,
-                             style=QtCore.Qt.PenStyle.DotLine, cosmetic=True))
+        item.setPen(pg.mkPen(QtGui.QColor(self.colors.muted_text), width=1.6,
+                             style=QtCore.Qt.PenStyle.DashLine, cosmetic=True))
         xs = np.array([p[0] for p in points], dtype=float)
         ys = np.array([p[1] for p in points], dtype=float)
         item.setData(xs, ys)

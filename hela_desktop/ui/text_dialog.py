@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from .theme import focus_frame_style
+from .theme import button_focus_style, focus_frame_style
 
 
 class _SaveKeys(QtCore.QObject):
@@ -33,8 +33,10 @@ class _SaveKeys(QtCore.QObject):
 def keyboard_finishes(dlg: QtWidgets.QDialog) -> None:
     """Every plain-text box of `dlg` wraps and passes Tab on, and is edged in the accent
     while it has the keyboard (Fusion marks no text box: in the dark scheme Tab seemed to
-    land nowhere); Ctrl+Enter accepts `dlg`."""
-    dlg.setStyleSheet(focus_frame_style(QtWidgets.QApplication.palette(), "QPlainTextEdit"))
+    land nowhere), a button in the text colour; Ctrl+Enter accepts `dlg`."""
+    pal = QtWidgets.QApplication.palette()  # (the default Save looks the same with the
+    # keyboard on it or not: it gets the chat's Send mark, the verification pass of 0.14)
+    dlg.setStyleSheet(focus_frame_style(pal, "QPlainTextEdit") + button_focus_style(pal))
     keys = _SaveKeys(dlg)
     for box in dlg.findChildren(QtWidgets.QPlainTextEdit):
         box.setTabChangesFocus(True)  # (what is edited here holds no tabs)

@@ -7,9 +7,9 @@ import time
 
 from PySide6 import QtCore, QtWidgets
 
+from ..assistant import model_label
 from ..events import DRIFTED_NOTE, FORGET_FOOTER
 from ..importers.base import author_of
-from ..paths import BUNDLED_NAME
 from ..prompt import shorten
 from ..sources import Sources, answer_sources
 from ..words import count, one_line, printable
@@ -155,14 +155,6 @@ class WindowStatus:
         self.device.setText(f"{dev}{gpu} · context {info.get('n_ctx', '?')}")
 
 
-def model_label(info: dict) -> str:
-    """The model's name as the status bar shows it: the bundled model as Settings names it,
-    and at which precision it answers ("SmolLM2-135M-Instruct (bundled, 16-bit)"), not as
-    its 4-bit file is called ("….Q4_1 · 16-bit" read as 4-bit and 16-bit at once)."""
-    if not info.get("bundled"):
-        return str(info["name"])
-    return f"{BUNDLED_NAME} (bundled, {'16-bit' if info.get('run_path') else '4-bit'})"
-
 
 def model_tip(info: dict) -> str:
     """The status bar's model tooltip: the file, and for the bundled model which copy of
@@ -231,7 +223,7 @@ def _num(v) -> float:
     return float(v) if type(v) in (int, float) and math.isfinite(v) else 0.0
 
 
-MODEL_CHARS = 40  # a model's name in an answer's footer, cut at a word near here
+MODEL_CHARS = 60  # a model's name in an answer's footer, cut at a word near here
 
 def answer_footer(stats: dict, interrupted: bool) -> str:
     """The line under an answer: tokens, swaps, speed (from the first token on; older answers
