@@ -90,14 +90,22 @@ def test_a_server_gone_since_it_was_connected_refuses_the_message_as_at_a_switch
         w = ready_window(qtbot, tmp_path, embedder)
         w.apply_settings(server_settings(copy.copy(w.settings), url + "/ok", "stub"))
         qtbot.waitUntil(lambda: w.model_ready and "stub" in w.status.model.text(), timeout=30_000)
+        w.send("Hello there.")
+        qtbot.waitUntil(lambda: not w.is_streaming() and w.session.last_done is not None,
+                        timeout=30_000)
+        qtbot.waitUntil(lambda: w.timeline.title.startswith("Answer · message #"), timeout=5000)
+        answered = w.timeline.title
+        with Store(tmp_path / "data") as s:
+            kept = s.count_episodes()
         stop(proc)
         w.send("My cat is called Miso.")
         qtbot.waitUntil(lambda: not w.is_streaming(), timeout=15_000)
         assert "Not sent: cannot reach the model server" in w.chat.view.toPlainText()
         assert w.chat.input.toPlainText() == "My cat is called Miso."  # back in the box
         assert w.status.model.text() == "Model server: not reachable"
+        assert w.timeline.title == answered  # the last answer's timeline, as before the send
         with Store(tmp_path / "data") as s:  # nothing stored: no message, no memory
-            assert s.count_episodes() == 0
+            assert s.count_episodes() == kept
         proc = start()
         w.chat.input.clear()
         w.send("My cat is called Miso.")

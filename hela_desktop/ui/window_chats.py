@@ -236,7 +236,12 @@ class WindowChats(WindowBase):
         self.chat.view.discard_live(with_user=True)
         if not self.chat.input.toPlainText().strip():
             self.chat.input.setPlainText(self._sent_text)
-        self.timeline.clear()
+        # the last answer's timeline again, as before the send (the verification pass of
+        # 0.14: a refused message left it empty, "Send a message…")
+        answers = [m for m in self.session.messages if m["role"] == "assistant"]
+        keys = [e["key"] for e in self.chat.view.entries if e["role"] == "assistant"]
+        self._show_timeline_of(answers[-1] if answers and keys else None,
+                               keys[-1] if keys else None)
         self.session.end_turn()
         self._set_streaming(False)
         self.graph.clear_active()
@@ -299,12 +304,16 @@ class WindowChats(WindowBase):
             view.show_empty()
         elif self.session.messages[-1]["role"] == "user":  # left unanswered (the app quit)
             view.add_notice(self.session.unanswered_note(), passing=True)
-        if last is not None:
-            self.timeline.set_answer(last["spans"], ws.stored_tokens(last),
-                                     f"Answer · message #{last['id']}", key=last_key)
+        self._show_timeline_of(last, last_key)
+        view._scroll_end(force=True)
+
+    def _show_timeline_of(self, m: dict | None, key: int | None) -> None:
+        """The timeline of stored answer `m` (its chat entry `key`), or an empty one."""
+        if m is not None:
+            self.timeline.set_answer(m["spans"], ws.stored_tokens(m),
+                                     f"Answer · message #{m['id']}", key=key)
         else:
             self.timeline.clear()
-        view._scroll_end(force=True)
 
     def _ask_offsets(self) -> None:
         """Token spans of the shown answers (for token hover), once the model is loaded."""
