@@ -294,3 +294,32 @@ def test_a_label_moved_away_from_its_memory_is_tied_to_it_by_a_line(qtbot, tmp_p
     moved = sum(1 for t in view.memory_labels if t.isVisible() and t._hela_shifted)
     assert moved < len(shifted)
     assert (len(leaders.getData()[0]) == 2 * moved) if moved else not leaders.isVisible()
+
+
+def test_the_knowledge_table_gives_the_knowledge_the_room(qtbot):
+    """The verification pass of 0.14: at 900 px the Knowledge tab left its text about 115
+    px, and "From memories" was cut.  Kind and status are as wide as their words, the
+    source list a heading's width (whole on hover), and a narrow tab leaves it out."""
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    b = MemoryBrowser()
+    qtbot.addWidget(b)
+    rows = [{"id": 1, "kind": "user_model", "text": "The user has a border collie called "
+             "Pixel who loves the beach and hates thunderstorms.", "status": "in use",
+             "state": "in use", "trusted": True, "why": "80% of its words…",
+             "sources": [1, 2, 4, 16, 17, 18]}]
+    b._show_knowledge(rows)
+    t = b.knowledge
+    b.tabs.setCurrentIndex(1)  # the Knowledge tab in view
+    b.resize(460, 400)
+    b.show()
+    qtbot.waitExposed(b)
+    qtbot.wait(50)
+    assert t.isColumnHidden(3) and t.columnWidth(1) >= 150, t.columnWidth(1)
+    b.resize(900, 400)
+    qtbot.wait(50)
+    assert not t.isColumnHidden(3)
+    assert t.item(0, 3).toolTip() == "Distilled from memories #1, #2, #4, #16, #17, #18"
+    head = t.horizontalHeader()
+    assert t.columnWidth(3) >= head.sectionSizeFromContents(3).width()  # the heading whole
+    assert t.columnWidth(1) > t.columnWidth(0) + t.columnWidth(2) + t.columnWidth(3)

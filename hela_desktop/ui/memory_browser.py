@@ -295,7 +295,16 @@ class MemoryBrowser(QtWidgets.QWidget):
         kl = QtWidgets.QVBoxLayout(kn)
         self.knowledge = QtWidgets.QTableWidget(0, 4)
         self.knowledge.setHorizontalHeaderLabels(["Kind", "Knowledge", "Status", "From memories"])
-        self.knowledge.horizontalHeader().setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        kh = self.knowledge.horizontalHeader()
+        kh.setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        # the knowledge takes the room: kind and status as wide as their words, the source
+        # list a heading's width (all of it on hover), left out of a narrow tab (the
+        # verification pass of 0.14: 115 px for the text at 900 px, "From memories" cut)
+        for c in (0, 2):
+            kh.setSectionResizeMode(c, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        self.knowledge.setColumnWidth(
+            3, kh.sectionSizeFromContents(3).width() + kh.fontMetrics().averageCharWidth())
+        self.knowledge.viewport().installEventFilter(self)
         self.knowledge.verticalHeader().setVisible(False)
         self.knowledge.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.knowledge.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
@@ -387,6 +396,10 @@ class MemoryBrowser(QtWidgets.QWidget):
             width = self.table.viewport().width()
             self.table.setColumnHidden(3, width < self.ANSWER_COLUMN_FROM)
             self.table.setColumnHidden(5, width < self.LAST_USED_FROM)
+        know = getattr(self, "knowledge", None)  # (events come while the tabs are built)
+        if know is not None and obj is know.viewport() \
+                and event.type() == QtCore.QEvent.Type.Resize:
+            know.setColumnHidden(3, know.viewport().width() < self.LAST_USED_FROM)
         if (event.type() == QtCore.QEvent.Type.KeyPress
                 and event.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter)
                 and obj in (self.table, self.knowledge, self.activity)):
@@ -552,6 +565,8 @@ class MemoryBrowser(QtWidgets.QWidget):
                     item.setForeground(QtGui.QColor("gray"))
                 if c == 2:
                     item.setToolTip(tip(k["why"]))
+                elif c == 3 and k["sources"]:
+                    item.setToolTip(tip(f"Distilled from memories {v}"))
                 self.knowledge.setItem(r, c, item)
             if k["id"] == want:
                 self.knowledge.selectRow(r)
