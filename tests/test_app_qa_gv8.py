@@ -167,6 +167,9 @@ def test_right_to_left_text_is_recognised_and_labels_end_after_a_word():
         assert text.startswith(label[:-1]) and text[len(label) - 1] == " ", label
     assert short_label("a" * 40, 28) == "a" * 27 + "…"  # one long word: cut where it must be
     assert short_label("short", 28) == "short"
+    # a sentence's own stop does not stand before the "…" (it read "walks.…")
+    assert short_label("Pixel likes long walks. Every morning.", 28) == "Pixel likes long walks…"
+    assert short_label("My sister, Ana, lives in Lisbon now", 16) == "My sister, Ana…"
 
 
 def _ink_columns(widget) -> tuple[int, int]:

@@ -30,6 +30,7 @@ IDLE_LABELS = 6  # the most linked idle memories are labelled too, where there i
 MAX_MAIN_LABELS = 16  # active, selected and highlighted memories labelled at most
 SMALL_GRAPH = 400  # up to this many memories, labels avoid every dot
 FEW_MEMORIES = 12  # up to this many, every memory is labelled where there is room
+CLEAR_LABEL = 1.5  # a label is clearly its dot's when any other dot is this many times as far
 
 
 class GraphLabelsMixin:
@@ -140,6 +141,7 @@ class GraphLabelsMixin:
         dots = self._dot_rects(want, r_dot)
         placed: list[QtCore.QRectF] = []
         view_rect = self._view_rect()
+        self._scene_dots = self._dots_in_scene()
         leaders: list[tuple[float, float]] = []  # (x, y) pairs in view coordinates
         for n, t in enumerate(self.memory_labels):
             if n >= len(want):
@@ -160,14 +162,43 @@ class GraphLabelsMixin:
         self._draw_leaders(leaders)
 
     def _leader(self, row: int, rect: QtCore.QRectF) -> list[tuple[float, float]]:
-        """A line from memory `row`'s dot to its label's near side, in view coordinates: a
-        label moved down past others floated under the cluster, its dot unknown (QA pass
-        22: "Pixel is three years old…" under the graph)."""
+        """A line from memory `row`'s dot to the nearest point of its label, in view
+        coordinates: a label moved down past others floated under the cluster, its dot
+        unknown (QA pass 22: "Pixel is three years old…" under the graph)."""
         x, y = self.xy[row]
         sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
-        side = rect.left() if rect.center().x() >= sp.x() else rect.right()
-        end = self.vb.mapSceneToView(QtCore.QPointF(side, rect.center().y()))
+        near = QtCore.QPointF(min(max(sp.x(), rect.left()), rect.right()),
+                              min(max(sp.y(), rect.top()), rect.bottom()))
+        end = self.vb.mapSceneToView(near)
         return [(float(x), float(y)), (end.x(), end.y())]
+
+    def _dots_in_scene(self) -> np.ndarray:
+        """The drawn dots' centres in scene pixels, (M, 2), with their data rows in the
+        third column (the view maps data to scene by a scale and a shift)."""
+        rows = (np.arange(len(self.xy)) if self.visible_mask is None
+                else np.nonzero(self.visible_mask)[0])
+        if not len(rows):
+            return np.zeros((0, 3))
+        o = self.vb.mapViewToScene(QtCore.QPointF(0.0, 0.0))
+        u = self.vb.mapViewToScene(QtCore.QPointF(1.0, 1.0))
+        pts = self.xy[rows] * np.array([u.x() - o.x(), u.y() - o.y()]) + np.array([o.x(), o.y()])
+        return np.column_stack([pts, rows])
+
+    def _clarity(self, row: int, rect: QtCore.QRectF) -> float:
+        """How much nearer label `rect` is to its own memory's dot than to any other drawn
+        dot: the other's distance over its own (inf when there is no other).  Under
+        `CLEAR_LABEL` a reader may take it for the other's: the verification pass of 0.14
+        saw "Tell me: does Pixel like…" centred between two dots."""
+        dots = getattr(self, "_scene_dots", None)
+        if dots is None or len(dots) < 2:
+            return float("inf")
+        dx = np.maximum(np.maximum(rect.left() - dots[:, 0], dots[:, 0] - rect.right()), 0.0)
+        dy = np.maximum(np.maximum(rect.top() - dots[:, 1], dots[:, 1] - rect.bottom()), 0.0)
+        dist = np.hypot(dx, dy)
+        own = dots[:, 2] == row
+        if not own.any() or own.all():
+            return float("inf")
+        return float(dist[~own].min() / max(dist[own].min(), 1e-6))
 
     def _draw_leaders(self, points: list[tuple[float, float]]) -> None:
         item = getattr(self, "_leaders", None)
@@ -194,9 +225,11 @@ class GraphLabelsMixin:
                     view_rect: QtCore.QRectF, *, must: bool) -> QtCore.QRectF | None:
         """Put label `t` right of its dot (left, for right-to-left text), else left (right),
         above or below — the first place that covers no other dot or label, stays in view
-        and off the legend; else (`must`) the first of those places in view (right if none
-        is), nudged down past labels.  Returns its scene rectangle, or None when an idle
-        label has no room."""
+        and off the legend, where no other dot is about as near (`_clarity`); else, for a
+        label that must be shown (or any in a graph of a few memories), the free place
+        nearest its own dot against the others; else (`must`) the first of those places in
+        view (right if none is), nudged down past labels and tied to its dot by a line.
+        Returns its scene rectangle, or None when an idle label has no clear room."""
         x, y = self.xy[row]
         sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
         br = t.textItem.boundingRect()
@@ -213,12 +246,19 @@ class GraphLabelsMixin:
         legend = self.legend.scene_rect()  # a label never goes under the legend
         in_view = [(a, r) for a, r in candidates if view_rect.contains(r) and not r.intersects(legend)]
         free = [(a, r) for a, r in in_view if not any(r.intersects(o) for o in obstacles)]
-        shifted = False
-        if free:
-            anchor, rect = free[0]
+        clarity = [self._clarity(row, r) for _a, r in free]
+        clear = [c for c, k in zip(free, clarity) if k >= CLEAR_LABEL]
+        shifted = unclear = False
+        if clear:
+            anchor, rect = clear[0]
+        elif free and (must or len(self.xy) <= FEW_MEMORIES):  # as near another dot
+            # wherever it goes: the place nearest its own (a new folder's few memories
+            # are each named)
+            anchor, rect = free[int(np.argmax(clarity))]
+            unclear = True
+        elif not must:  # an idle label that could be read as another's is left out
+            return None
         else:
-            if not must:
-                return None
             # a label that must be shown: on screen if it fits there, nudged past labels
             anchor, rect = (in_view or candidates)[0]
             for _ in range(12):
@@ -227,6 +267,7 @@ class GraphLabelsMixin:
                 rect.translate(0, h * 0.8)
                 shifted = True
         t._hela_shifted = shifted
+        t._hela_unclear = unclear
         anchor = (round(anchor[0], 3), round(anchor[1], 3))
         if getattr(t, "_hela_anchor", None) != anchor:
             t.setAnchor(anchor)

@@ -37,7 +37,8 @@ def knowledge_kind_words(kind: str | None) -> str:
 
 def short_label(text: str, n: int = 40) -> str:
     """First line of a memory, shortened for labels: at most `n` characters, ended with
-    "…" after a whole word when one ends in the second half (in any script)."""
+    "…" after a whole word when one ends in the second half (in any script); a sentence's
+    own stop or comma before the "…" is dropped ("walks…", not "walks.…")."""
     line = " ".join((text or "").split())
     if line.lower().startswith("user: "):
         line = line[6:]
@@ -46,7 +47,7 @@ def short_label(text: str, n: int = 40) -> str:
     cut = line[: n - 1]
     if line[n - 1] != " " and cut.rfind(" ") >= n // 2:  # not in the middle of a word
         cut = cut[: cut.rfind(" ")]
-    return cut.rstrip() + "…"
+    return cut.rstrip().rstrip(".,;:!?。、，") + "…"
 
 
 def add_knowledge(snap: dict, store) -> dict:

@@ -1,0 +1,61 @@
+"""Twenty-third pass, as a new user: what the window showed that it should not have."""
+
+from __future__ import annotations
+
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+from PySide6 import QtCore  # noqa: E402
+
+
+def _label_of(view, node_id: int):
+    text = view._label_text(node_id)
+    return next(t for t in view.memory_labels if t.isVisible() and t._hela_text == text)
+
+
+def test_a_label_as_near_another_dot_moves_or_is_tied_to_its_own(qtbot, tmp_path):
+    """The verification pass of 0.14: "Tell me: does Pixel like…" sat centred between
+    two dots, and could be read as either's.  A label now takes the first free place
+    where no other dot is about as near (within 1.5 times its own dot's distance); where
+    every free place has one, a dashed line joins it to its own dot."""
+    import numpy as np
+    from test_app_qa_gv8 import _graph
+
+    view, ids = _graph(qtbot, tmp_path, 30)
+    (x0, x1), (y0, y1) = view.vb.viewRange()
+    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    for k in range(len(view.xy)):  # everyone else on a wide ring, far from the centre
+        a = 2 * np.pi * k / len(view.xy)
+        view.xy[k] = centre + 0.45 * np.array([(x1 - x0) * np.cos(a), (y1 - y0) * np.sin(a)])
+    me, right, left, above, below = ids[0], ids[7], ids[14], ids[21], ids[3]
+    rows = {i: view.data.index[i] for i in (me, right, left, above, below)}
+    view.xy[rows[me]] = centre
+    view.active = {me: 1.0}
+    view._update_labels()
+    t = _label_of(view, me)
+    w = t.textItem.boundingRect().width()
+    h = t.textItem.boundingRect().height()
+    gap = view.node_size / 2 + 4
+    sp = view.vb.mapViewToScene(QtCore.QPointF(*centre))
+
+    def put(node: int, dx: float, dy: float) -> None:  # scene pixels from my dot
+        p = view.vb.mapSceneToView(QtCore.QPointF(sp.x() + dx, sp.y() + dy))
+        view.xy[rows[node]] = (p.x(), p.y())
+
+    assert t._hela_anchor[0] < 0 and not t._hela_unclear  # right of its dot, alone
+    put(right, gap + w + 1.2 * gap, 0)  # a dot just past the label's end
+    view._update_labels()
+    t = _label_of(view, me)
+    assert t._hela_anchor[0] > 1 and not t._hela_unclear  # moved to the left of its dot
+    assert getattr(view, "_leaders", None) is None or not view._leaders.isVisible()
+    put(left, -(gap + w + 1.2 * gap), 0)
+    put(above, 0, -(gap + h + 1.2 * gap))
+    put(below, 0, gap + h + 1.3 * gap)  # a little further than the others
+    view._update_labels()
+    t = _label_of(view, me)
+    assert t._hela_unclear and not t._hela_shifted  # no clear place: the least unclear
+    assert t._hela_anchor[0] == 0.5 and t._hela_anchor[1] < 0  # below its dot
+    # an idle label with no clear place is left out rather than read as another's
+    view.active = {}
+    view.important = [me] + [i for i in view.important if i != me]
+    view._update_labels()
+    assert all(t._hela_text != view._label_text(me)
+               for t in view.memory_labels if t.isVisible())
