@@ -59,3 +59,52 @@ def test_a_label_as_near_another_dot_moves_or_is_tied_to_its_own(qtbot, tmp_path
     view._update_labels()
     assert all(t._hela_text != view._label_text(me)
                for t in view.memory_labels if t.isVisible())
+
+
+def test_a_restart_opens_the_chat_where_it_was_read_down_to(qtbot, tmp_path):
+    """QA pass 22: after a restart the chat opened at its end, wherever the user had
+    scrolled to.  It opens at the same share of the way down; read to the end, at the
+    end (a resize at the start, pending while it opened, took it to the end)."""
+    import pytest
+
+    pytest.importorskip("pytestqt")
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.store import Store
+
+    data = tmp_path / "data"
+    with Store(data) as store:
+        cid = store.add_conversation("A long chat")
+        for i in range(30):
+            store.add_message(cid, "user", f"Message {i}: " + "words to read " * 12)
+            store.add_message(cid, "assistant", f"Answer {i}: " + "more words here " * 12,
+                              stats={"tokens": 40, "swaps": 0, "elapsed_s": 1.0, "memories": []})
+        other = store.add_conversation("Another chat")
+        store.add_message(other, "user", "Hello")
+
+    def opened(cid_: int):
+        w = _window(qtbot, data)
+        w.resize(1200, 800)
+        w.open_conversation(cid_)
+        _wait(qtbot, lambda: w.current_conv == cid_ and "Message 29" in w.chat.view.toPlainText(), 20)
+        qtbot.wait(50)
+        return w
+
+    w = opened(cid)
+    sb = w.chat.view.verticalScrollBar()
+    assert sb.maximum() > 1000
+    sb.setValue(round(0.3 * sb.maximum()))
+    w.close()
+    w2 = _window(qtbot, data)
+    w2.resize(1200, 800)
+    _wait(qtbot, lambda: w2.current_conv == cid and "Message 29" in w2.chat.view.toPlainText(), 20)
+    qtbot.wait(50)
+    assert w2.chat.view.place() == pytest.approx(0.3, abs=0.03)
+    w2.chat.view.go_to_place(None)  # read to the end: the end again
+    w2.close()
+    w3 = _window(qtbot, data)
+    _wait(qtbot, lambda: w3.current_conv == cid and "Message 29" in w3.chat.view.toPlainText(), 20)
+    qtbot.wait(50)
+    assert w3.chat.view.place() is None
+    w3.close()

@@ -108,6 +108,7 @@ class MessageView(QtWidgets.QTextBrowser):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self._placed = 0  # how often a place was gone to (a resize pending then keeps it)
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setMouseTracking(True)
@@ -674,12 +675,23 @@ class MessageView(QtWidgets.QTextBrowser):
         """Call `render` (which draws the chat again) and keep the reader's place: at the
         end stays at the end, elsewhere the same share of the way down (zoomed text is
         taller, so the same pixel offset would be an earlier message)."""
-        sb = self.verticalScrollBar()
-        at_end, share = self._at_end(), sb.value() / max(1, sb.maximum())
+        place = self.place()
         render()
+        self.go_to_place(place)
+
+    def place(self) -> float | None:
+        """How far down the reader is, as a share of the way (None: at the end)."""
+        sb = self.verticalScrollBar()
+        return None if self._at_end() else sb.value() / max(1, sb.maximum())
+
+    def go_to_place(self, place: float | None) -> None:
+        """Scroll to a `place()` (None: the end); a resize still pending does not then take
+        the reader to the end."""
         doc = self.document()  # laid out to the end now (it would be, lazily, later)
         doc.documentLayout().blockBoundingRect(doc.lastBlock())
-        sb.setValue(sb.maximum() if at_end else round(share * sb.maximum()))
+        sb = self.verticalScrollBar()
+        sb.setValue(sb.maximum() if place is None else round(min(max(place, 0.0), 1.0) * sb.maximum()))
+        self._placed += 1
 
     def _at_end(self) -> bool:
         sb = self.verticalScrollBar()
@@ -688,10 +700,10 @@ class MessageView(QtWidgets.QTextBrowser):
     def resizeEvent(self, e) -> None:  # noqa: N802 (Qt's name)
         """A narrower or wider chat wraps its lines again: one read at its end stays at
         its end (it was left part-way up, the newest message out of view)."""
-        at_end = self._at_end()
+        at_end, placed = self._at_end(), self._placed
         super().resizeEvent(e)
         if at_end and e.oldSize().width() != e.size().width():
-            QtCore.QTimer.singleShot(0, lambda: self._scroll_end(force=True))
+            QtCore.QTimer.singleShot(0, lambda: self._scroll_end(force=placed == self._placed))
 
     def show_found(self, word: str) -> bool:
         """Select the last place `word` is said (case aside) and scroll to it: a chat opened

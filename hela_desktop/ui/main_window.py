@@ -87,6 +87,7 @@ class MainWindow(WindowPanes):
         self._recalls: dict[int, dict] = {}
         self._after_answer = None  # what to do once the answer being written has ended
         self._drafts: dict[int | None, str] = {}
+        self._place_for: tuple[int, float | None] | None = None
         self._draft_for: int | None = None
         self._offsets: dict[int, list] = {}
         self._resend: tuple[int | None, str, float] | None = None
@@ -691,6 +692,7 @@ class MainWindow(WindowPanes):
             return
         self._closing = True
         self._remember_draft()  # a message typed and not sent is back at the next start
+        self._remember_place()  # and the open chat where it was read down to
         if self.is_streaming():
             self.statusBar().showMessage("Saving the partial answer…")
             QtWidgets.QApplication.processEvents()

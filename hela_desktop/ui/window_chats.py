@@ -38,6 +38,7 @@ class WindowChats(WindowBase):
     _resend: tuple[int | None, str, float] | None
     _after_answer: Callable[[], None] | None
     _drafts: dict[int | None, str]  # each chat's unsent message (None: a new chat)
+    _place_for: tuple[int, float | None] | None  # the chat reopened at a start, and where
     _draft_for: int | None  # the chat being opened from the list, whose draft comes back
     _pending: list
     _sent_text: str
@@ -111,8 +112,12 @@ class WindowChats(WindowBase):
                 self._draft_for = None
                 self._take_draft(ev.conversation_id)
             words = self.conversations.filter.text().split()
+            cid, place = self._place_for or (None, None)
+            self._place_for = None
             if words:  # opened from the chat search: where it says so
                 self.chat.view.show_found(max(words, key=len))
+            elif cid == ev.conversation_id and place is not None:  # at a start: where it
+                self.chat.view.go_to_place(place)  # was read down to
         elif ev.reason == "refresh" and ev.conversation_id == self.current_conv:
             self.rerender_conversation()  # (in the same place)
         elif ev.reason == "rewind":
@@ -143,8 +148,24 @@ class WindowChats(WindowBase):
         and the message left unsent in the box then."""
         cid = int(str(QtCore.QSettings().value(self._last_chat_key(), -1) or -1))
         if cid >= 0:
+            self._place_for = (cid, self._saved_place(cid))
             self.open_conversation(cid)
         self._restore_draft()
+
+    def _remember_place(self) -> None:
+        """On closing: how far down the open chat was read, for the next start (QA pass 22:
+        a restart opened the chat at its end, not where the user had scrolled to)."""
+        place = self.chat.view.place() if self.current_conv is not None else None
+        QtCore.QSettings().setValue(self._folder_key("chat_place"),
+                                    "" if place is None else f"{self.current_conv}:{place:.5f}")
+
+    def _saved_place(self, cid: int) -> float | None:
+        """Where chat `cid` was read down to at the last close (None: at its end)."""
+        cid_s, _, share = str(QtCore.QSettings().value(self._folder_key("chat_place"), "") or "").partition(":")
+        try:
+            return float(share) if cid_s == str(cid) and 0.0 <= float(share) <= 1.0 else None
+        except ValueError:
+            return None
 
     def _remember_draft(self) -> None:
         """On closing: a message typed and not sent is kept for the next start, in the data
