@@ -29,12 +29,14 @@ for this message:
    answer: "How about Misty, Pebble or Luna?" is not news beside "We named the kitten
    Pebble", and the small model answered "Luna".  Two that share a name, or another word and that similarity, are both
    kept, the older one marked ``older_than`` ("older news").
+   An admitted statement also brings the newest later statement that corrects or updates
+   it (`_newer_news`), when the message let in only the old one.
 4. **Said again.**  Of two admitted memories that say the same (nearly the same words: the
    same request imported from two chats), only the newer is shown; this comes before the
    facts that change are weighed.
 
 Every decision is written into the recall's ``extra`` (``gate``, ``bar``, ``similarity``,
-``supersedes``, ``superseded_by``, ``older_than``, ``via_name``, ``named``).
+``supersedes``, ``superseded_by``, ``older_than``, ``newer_than``, ``via_name``, ``named``).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from .store import AUTHORS
 # why-recalled panel's words, `ui.explain.MEANING_WORDS`)
 LOOSE = 0.25
 SAID_AGAIN_MIN = 0.95  # two memories this similar say the same thing: the newer is enough
+NEWER_LOOK = 12  # a statement let in: its nearest memories searched for newer news of it
 
 
 def names_word(message: str, word: str) -> bool:
@@ -152,6 +155,9 @@ class RelevanceGate:
         for r in admitted:
             ordered.append(r)
             ordered += [x for x in assoc if x.spread_from == r.episode_id]
+        ordered = self._newer_news(ordered, query_vec, set(exclude) | joined
+                                   | {r.episode_id for r in admitted})
+        held = [r for r in held if r.episode_id not in {x.episode_id for x in ordered}]
         admitted, repeated = self._said_again(ordered)
         kept, superseded = self._supersede(admitted, qwords)
         kept, outdated = self._outdated_answers(kept, qwords, message)
@@ -209,6 +215,68 @@ class RelevanceGate:
         return out
 
     # ---- facts that change -------------------------------------------------------------
+    def _newer_news(self, ordered: list[Recall], query_vec: np.ndarray, taken: set[int]
+                    ) -> list[Recall]:
+        """A statement let in brings the newest later statement that updates it, right
+        before it: one that says it corrects ("Actually my sister moved to Porto.") and
+        shares a word with it, or one at least ``supersede_after_hours`` newer that shares a
+        name or two words with it — each at least ``same_subject_min`` similar to it.
+        Without it, a message that let in only the old fact ("My neighbour Koen has a
+        boat" came in at 0.3007 with "My sister Ines lives in Lyon…", QA pass 23) showed
+        the model the old value as the only one.  Facts that change (below) then mark the
+        older one.  At most ``associations`` per turn; imported exchanges never come so."""
+        p, engine = self.p, self.engine
+        olds = [r for r in ordered if r.extra.get("statement")]
+        if p.associations <= 0 or not olds:
+            return ordered
+        gap = p.supersede_after_hours * F.SECONDS_PER_HOUR
+        near: dict[int, list[int]] = {}
+        for r in olds:
+            vec = engine.vector(r.episode_id)
+            if vec is not None:
+                near[r.episode_id] = [eid for eid, c in engine.most_similar(vec, NEWER_LOOK)
+                                      if c >= p.same_subject_min and eid != r.episode_id
+                                      and eid not in taken]
+        ids = sorted({eid for v in near.values() for eid in v})
+        if not ids:
+            return ordered
+        when = engine.created_at(ids + [r.episode_id for r in olds])
+        texts = engine.key_texts(ids)
+        imported = {i for i, src in engine.store.sources(ids).items() if src in AUTHORS}
+        brought: dict[int, Recall] = {}  # the old memory's id -> its newer news
+        for r in olds:
+            a = r.episode_id
+            words, names = set(facts.stems(r.text)), engine.names_in(r.text)
+            best = None
+            for b in near.get(a, []):
+                text = texts.get(b, "")
+                ago = when.get(b, 0.0) - when.get(a, 0.0)
+                if (b in imported or ago <= 0 or b in {x.episode_id for x in brought.values()}
+                        or not facts.is_statement(text)):
+                    continue
+                common = words & set(facts.stems(text))
+                if not ((facts.corrects(text) and common) or (ago >= gap and (
+                        len(common) >= 2 or names & engine.names_in(text)))):
+                    continue
+                if best is None or when[b] > when[best]:
+                    best = b
+            if best is not None:
+                v = engine.vector(best)
+                sim = float(v @ query_vec) if v is not None else 0.0
+                brought[a] = Recall(
+                    episode_id=best, score=sim, text=texts.get(best, ""), semantic=sim,
+                    path="associative", spread_from=a,
+                    extra={"cos": sim, "similarity": round(sim, 4), "gate": "newer news",
+                           "newer_than": a, "statement": True})
+                if len(brought) >= p.associations:
+                    break
+        out: list[Recall] = []
+        for r in ordered:
+            if r.episode_id in brought:
+                out.append(brought[r.episode_id])
+            out.append(r)
+        return out
+
     def _times_and_cosine(self, recalls: list[Recall]
                           ) -> tuple[dict[int, float], Callable[[int, int], float | None]]:
         """When each memory was made, and the cosine of two of them (None: no vector)."""
@@ -362,6 +430,9 @@ def explain(extra: dict) -> list[str]:
                    "answer, as what that assistant said, not as your words.")
     elif gate == "association":
         out.append(f"Came in with a related memory: both mention “{extra.get('via_name', '')}”.")
+    elif gate == "newer news":
+        out.append(f"Came in with the older memory #{extra.get('newer_than')}: it is newer news "
+                   "of the same thing, so the model does not take the old one as current.")
     elif gate and gate != "evidence":  # (evidence was used: said above)
         out.append(f"Not used: {gate}.")
     if extra.get("supersedes"):

@@ -51,6 +51,8 @@ __all__ = ["HALF_PRECISION_FROM", "PROFILES", "MemoryEngine", "MemoryIndex", "Ne
 # the same words embed to the same vector, so the few nearest, above this cosine, suffice
 REPEAT_CANDIDATES = 8
 REPEAT_MIN_COS = 0.9
+NAME_CHECK_BATCH = 400  # memories a name is looked for in at a time (`memories_naming`)
+
 
 @dataclass
 class NewEpisode:
@@ -253,8 +255,18 @@ class MemoryEngine:
         ids = sorted({i for t in terms for i in hits.get(t, []) if i in pos}, reverse=True)
         if relation:
             texts = self.store.key_texts(ids[: limit * 4])
-            ids = [i for i in ids if relation in facts.kin(texts.get(i, ""))]
-        return ids[:limit]
+            return [i for i in ids if relation in facts.kin(texts.get(i, ""))][:limit]
+        # the keyword index stems ("Ines" is "in" to it, so every memory saying "in" came
+        # in as naming her, QA pass 23): the name itself, as a word, in the user's words
+        said = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
+        out: list[int] = []
+        for at in range(0, len(ids), NAME_CHECK_BATCH):
+            chunk = ids[at:at + NAME_CHECK_BATCH]
+            texts = self.store.key_texts(chunk)
+            out += [i for i in chunk if said.search(texts.get(i, ""))]
+            if len(out) >= limit:
+                break
+        return out[:limit]
 
     def _named_before(self, text: str, eid: int, k: int) -> list[int]:
         self.name_index.learn([text])

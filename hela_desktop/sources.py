@@ -19,6 +19,9 @@ class Sources(NamedTuple):
     # the memories the answer used (`edges.used_by_answer`, stored as ``stats["drew_on"]``);
     # None for an answer stored before 0.12, which did not say
     used: frozenset[int] | None = None
+    # those the prompt showed as older news (a newer memory said otherwise, `gate`): the
+    # line says so, or the old value read as the current one (QA pass 23)
+    older: frozenset[int] = frozenset()
 
 
 NO_SOURCES = Sources([])
@@ -40,18 +43,23 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
     memory recalled as "drew on", while the graph linked only those used)."""
     seen: dict[int, str] = {}
     words: set[str] = set()
+    older: set[int] = set()
     for r in recalls:
         if r.get("kind", "episode") == "episode" and r.get("text"):
             text = " ".join(str(r["text"]).split())
             if r["episode_id"] not in seen and text.casefold() not in words:
                 seen[r["episode_id"]] = text
                 words.add(text.casefold())
+                extra = r.get("extra")
+                extra = extra if isinstance(extra, dict) else {}
+                if extra.get("older_than") is not None or extra.get("superseded_by") is not None:
+                    older.add(int(r["episode_id"]))
     items = [(i, shorten(t, SOURCE_CHARS), t) for i, t in seen.items()]
     took = None if used is None else frozenset(int(i) for i in used)
     if took is not None:
         items.sort(key=lambda it: it[0] not in took)  # (stable: recall order within each)
     return Sources(items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN),
-                   unrecalled and not items, took)
+                   unrecalled and not items, took, frozenset(older))
 
 
 # the heads of the groups under an answer (`source_groups`)
@@ -59,6 +67,7 @@ FROM_MEMORIES = "From your memories"  # an answer stored before 0.12: used or no
 USED = "Used from your memories"
 ALSO = "also recalled"
 NONE_USED = "Recalled, not used in the answer"
+OLDER_NEWS = "older news"  # after a memory a newer one said otherwise about
 
 
 def source_groups(sources: Sources) -> list[tuple[str, list[tuple[int, str, str]]]]:
@@ -83,8 +92,9 @@ def source_lines(sources: Sources) -> list[tuple[str, list[str]]]:
     window's line cuts each at `SOURCE_CHARS` and shows it whole on hover; a terminal has
     no hover, and the cut often fell on the very words that answer ("“My sister Ana is
     getting married in June in…”")."""
-    out = [(head[0].lower() + head[1:], [f"#{eid} “{shorten(whole, WHOLE_SOURCE_CHARS)}”"
-                                         for eid, _, whole in group])
+    out = [(head[0].lower() + head[1:],
+            [f"#{eid} “{shorten(whole, WHOLE_SOURCE_CHARS)}”"
+             + (f" ({OLDER_NEWS})" if eid in sources.older else "") for eid, _, whole in group])
            for head, group in source_groups(sources)]
     if sources.more and out:
         out[-1][1].append(f"and {sources.more} more")
@@ -93,4 +103,4 @@ def source_lines(sources: Sources) -> list[tuple[str, list[str]]]:
 
 __all__ = ["Sources", "NO_SOURCES", "SOURCES_SHOWN", "SOURCE_CHARS", "WHOLE_SOURCE_CHARS",
            "answer_sources", "source_groups", "source_lines", "FROM_MEMORIES", "USED", "ALSO",
-           "NONE_USED"]
+           "NONE_USED", "OLDER_NEWS"]

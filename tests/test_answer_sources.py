@@ -30,22 +30,22 @@ def test_sources_in_order_once_each_cut_at_a_word_without_knowledge():
                {"episode_id": -2, "text": "The user has a dog.", "kind": "knowledge"},
                {"episode_id": 9, "text": "I teach  Spanish.", "kind": "episode"},
                {"episode_id": 4, "text": DOG, "kind": "episode"}]
-    shown, more, unrecalled, _ = answer_sources(recalls)
+    shown, more, unrecalled, _, _ = answer_sources(recalls)
     assert [i for i, _, _ in shown] == [4, 9] and more == 0 and not unrecalled
     # 48 characters, cut at a word, with "…"; the whole text kept for the tooltip
     assert shown[0][1] == "My dog is called Pixel and my sister Ana lives…"
     assert shown[0][2] == DOG and shown[1][1] == "I teach Spanish."
     six = [{"episode_id": i, "text": f"memory {i}"} for i in range(6)]
-    shown, more, _, _ = answer_sources(six)
+    shown, more, _, _, _ = answer_sources(six)
     assert len(shown) == 4 and more == 2
-    assert answer_sources([]) == ([], 0, False, None)
+    assert answer_sources([]) == ([], 0, False, None, frozenset())
     # "nothing recalled" holds only where nothing was: memories named contradict it
-    assert answer_sources([], unrecalled=True) == ([], 0, True, None)
+    assert answer_sources([], unrecalled=True) == ([], 0, True, None, frozenset())
     assert answer_sources(recalls, unrecalled=True).unrecalled is False
     # a live answer: the turn's finding travels in its DoneEvent
     ev = DoneEvent(conversation_id=1, message_id=2, episode_id=3, tokens=4, swaps=0,
                    prefill_tokens=0, tokens_per_s=1.0, elapsed_s=1.0, unrecalled=True)
-    assert done_lines(ev, {})[1] == ([], 0, True, frozenset())
+    assert done_lines(ev, {})[1] == ([], 0, True, frozenset(), frozenset())
     # the speed shown (window, terminal): from the first token on, not the whole time a
     # process's first turn took with the model loading (it read "0.5 tok/s")
     from dataclasses import replace
@@ -184,4 +184,29 @@ def test_an_answer_about_the_user_with_nothing_recalled_says_it_is_not_from_memo
     colours = {f.foreground().color().name() for frag, f in _formats(view.document())
                if frag.startswith("Not from your memories")}
     assert colours == {view.palette().color(view.palette().ColorRole.Text).name()}
+    w.close()
+
+
+def test_a_memory_shown_as_older_news_is_said_to_be_under_the_answer(qtbot, tmp_path):
+    """QA pass 23: under "Tell me about my sister Ines." the line read "Used from your
+    memories: “My sister Ines lives in Lyon…” — also recalled: “Actually my sister moved to
+    Porto.”", with nothing to say that the prompt had marked Lyon as older news.  The line
+    says so now, in the window and in the terminal's lines."""
+    from hela_desktop.sources import source_lines
+
+    lyon = {"episode_id": 2, "text": "My sister Ines lives in Lyon.", "kind": "episode",
+            "extra": {"older_than": 15, "gate": "evidence"}}
+    porto = {"episode_id": 15, "text": "Actually my sister moved to Porto.", "kind": "episode",
+             "extra": {"gate": "newer news", "newer_than": 2}}
+    stats = {"tokens": 9, "swaps": 0, "elapsed_s": 1.0, "memories": [porto, lyon],
+             "drew_on": [2]}
+    w, text = _open_chat(qtbot, tmp_path, [("user", "Tell me about my sister Ines.", None),
+                                           ("assistant", "Ines lives in Lyon.", stats)])
+    assert ("Used from your memories: “My sister Ines lives in Lyon.” (older news) — also "
+            "recalled: “Actually my sister moved to Porto.”") in text
+    drew = answer_sources([porto, lyon], used=[2])
+    assert drew.older == {2}
+    assert source_lines(drew) == [
+        ("used from your memories", ["#2 “My sister Ines lives in Lyon.” (older news)"]),
+        ("also recalled", ["#15 “Actually my sister moved to Porto.”"])]
     w.close()

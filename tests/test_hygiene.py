@@ -823,3 +823,49 @@ def test_a_used_memory_is_not_also_said_to_be_unused():
     assert explain({"gate": "too weak"}) == ["Not used: too weak."]
     imported = {**used, "answered_by": "ChatGPT", "answer": "Feed it daily."}
     assert [ln.split(" ")[0] for ln in explain(imported)] == ["Close", "Shown"]
+
+
+def test_an_old_fact_let_in_alone_brings_its_correction(make_assistant):
+    """QA pass 23: after "Actually my sister moved to Porto.", a message that let in only
+    the old "My sister Ines lives in Lyon …" showed the model Lyon as the only value, and
+    the answer said "your sister Ines, … a nurse in Lyon".  A statement let in now brings
+    the newest statement that corrects it (here one that names nothing, so no shared name
+    brings it), right before it, and the old one is marked as older; a later statement
+    that only shares a word with it does not come."""
+    a = make_assistant()
+    old, fix, other = a.engine.add_episodes([
+        NewEpisode("Biscuit is my dog, a Jack Russell terrier who loves the beach.",
+                   created_at=T0 - 900),
+        NewEpisode("Actually he's a beagle, not a terrier.", created_at=T0 - 600),
+        NewEpisode("The beach near us gets busy in summer.", created_at=T0 - 300),
+    ])
+    mems, _ = _turn(a, "Does Biscuit like the beach?", a.new_conversation(), now=T0)
+    ids = [m.episode_id for m in mems]
+    assert old in ids and fix in ids, ids
+    assert ids.index(fix) < ids.index(old)  # the newer news first
+    newer = next(m for m in mems if m.episode_id == fix)
+    older = next(m for m in mems if m.episode_id == old)
+    assert newer.extra["gate"] == "newer news" and newer.extra["newer_than"] == old
+    assert older.extra.get("older_than") == fix
+    assert not any(m.extra.get("gate") == "newer news" for m in mems if m.episode_id == other)
+    from hela_desktop.gate import explain
+
+    assert any("newer news of the same thing" in s for s in explain(newer.extra))
+    prompt = a.llm.detokenize(a.last_turn.first_prompt).decode("utf-8", "ignore")
+    line = prompt.split("- Biscuit is my dog", 1)[1].split("\n")[0]
+    assert "older news" in line, line
+
+
+def test_a_name_is_found_as_itself_not_as_its_stem(make_assistant):
+    """QA pass 23: the keyword index stems words, and "Ines" stems to "in": every memory
+    saying "in" was taken as naming her, and associations through her name brought in
+    "I was born in 1991 in Bruges."  A name is now looked for as a word."""
+    a = make_assistant()
+    ines, born, cello = a.engine.add_episodes([
+        NewEpisode("My sister Ines lives in Lyon and works as a nurse.", created_at=T0 - 900),
+        NewEpisode("I was born in 1991 in Bruges.", created_at=T0 - 600),
+        NewEpisode("Ines's husband plays the cello.", created_at=T0 - 300),
+    ])
+    assert "ines" in a.engine.names_in("My sister Ines lives in Lyon and works as a nurse.")
+    assert a.engine.memories_naming("ines") == [cello, ines]
+    assert born not in a.engine.memories_naming("ines")

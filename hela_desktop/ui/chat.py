@@ -12,7 +12,7 @@ import time
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..events import NOT_FROM_MEMORIES
-from ..sources import NO_SOURCES, Sources, source_groups
+from ..sources import NO_SOURCES, OLDER_NEWS, Sources, source_groups
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 from .plain import ElidedLabel, no_orphan, tip
@@ -424,6 +424,8 @@ class MessageView(QtWidgets.QTextBrowser):
                 link.setAnchorHref(f"m:{eid}:{self._live}")  # (the answer it was named under)
                 link.setToolTip(tip(f"#{eid} · {whole}", "(click: show it in the graph)"))
                 cur.insertText(f"“{label}”", link)
+                if eid in sources.older:  # the old value, not the current one
+                    cur.insertText(f" ({OLDER_NEWS})", f)
         if more:
             cur.insertText(f" · and {more} more (in the timeline)", f)
 

@@ -104,8 +104,8 @@ def recall_reasons(recall: dict, label_of=None) -> list[str]:
     elif context < 0:
         out.append("The other memories of its conversation matched less well than other "
                    "conversations', which counted a little against it.")
-    if extra.get("gate") == "association":
-        pass  # a shared name brought it (the gate's line below says which), not a link:
+    if extra.get("gate") in ("association", "newer news"):
+        pass  # a shared name, or the older memory it updates, brought it (the gate's line below says which), not a link:
         # "through its links" contradicted the empty Links bar (QA pass 22)
     elif recall.get("path") == "associative" and not links:
         out.append("It came in through its links (by association), not by matching directly.")
