@@ -278,7 +278,24 @@ def is_personal(query: str) -> bool:
             return True
         if "me" in words and words and words[0] not in _ASKING - _WH:
             return True
+        if asks_about_whole_user(s):  # "Summarise what you know about me."
+            return True
     return False
+
+
+# a question about the user as a whole ("What do you know about me?", "Summarise what you
+# remember about me.", "Tell me about myself.", "Who am I?")
+_ABOUT_ME = re.compile(
+    r"\b(?:know|knew|remember|recall|learn(?:ed|t)?|told you|say|said)\b[^.?!]{0,40}\babout me\b"
+    r"|\babout myself\b|\bwho am i\b|\bwhat (?:have i|did i) (?:told|tell) you\b",
+    re.IGNORECASE)
+
+
+def asks_about_whole_user(text: str) -> bool:
+    """Does `text` ask what is known about the user as a whole ("What do you know about
+    me?", "Summarise what you remember about me.", "Who am I?")?  No one memory resembles
+    such a question, so the gate recalls the memories that matter most instead."""
+    return bool(_ABOUT_ME.search(text))
 
 
 def asks_about_user(text: str) -> bool:
@@ -381,5 +398,5 @@ class NameIndex:
 
 
 __all__ = ["asks_language", "language_shares", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_personal", "name_candidates", "kin", "kin_words",
+           "is_statement_sentence", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words",
            "NameIndex"]

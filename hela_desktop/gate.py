@@ -30,7 +30,9 @@ for this message:
    Pebble", and the small model answered "Luna".  Two that share a name, or another word and that similarity, are both
    kept, the older one marked ``older_than`` ("older news").
    An admitted statement also brings the newest later statement that corrects or updates
-   it (`_newer_news`), when the message let in only the old one.
+   it (`_newer_news`), when the message let in only the old one.  A question about the
+   user as a whole ("What do you know about me?") brings the user's statements that matter
+   most (`_about_you`): no one memory resembles it.
 4. **Said again.**  Of two admitted memories that say the same (nearly the same words: the
    same request imported from two chats), only the newer is shown; this comes before the
    facts that change are weighed.
@@ -59,6 +61,8 @@ from .store import AUTHORS
 # why-recalled panel's words, `ui.explain.MEANING_WORDS`)
 LOOSE = 0.25
 SAID_AGAIN_MIN = 0.95  # two memories this similar say the same thing: the newer is enough
+ABOUT_YOU = 8  # memories recalled for "What do you know about me?" (the cap then applies)
+ABOUT_YOU_LOOK = 60  # … looked for among this many that matter most
 NEWER_LOOK = 12  # a statement let in: its nearest memories searched for newer news of it
 
 
@@ -145,6 +149,12 @@ class RelevanceGate:
                                    if r.extra.get("answered_by")
                                    else "a request, not a statement")
                 held.append(r)
+        if facts.asks_about_whole_user(message):  # "What do you know about me?": what
+            # matters most first, then what matched the words ("… about me and my dog")
+            about = self._about_you(query_vec, set(exclude))
+            first = {r.episode_id for r in about}
+            admitted = about + [r for r in admitted if r.episode_id not in first]
+            held = [r for r in held if r.episode_id not in first]
         assoc = self._associations(admitted, query_vec,
                                    set(exclude) | {r.episode_id for r in admitted})
         joined = {r.episode_id for r in assoc}
@@ -162,6 +172,27 @@ class RelevanceGate:
         kept, superseded = self._supersede(admitted, qwords)
         kept, outdated = self._outdated_answers(kept, qwords, message)
         return GateResult(kept, held + repeated + outdated, superseded, personal, bar)
+
+    # ---- the user as a whole ----------------------------------------------------------
+    def _about_you(self, query_vec: np.ndarray, taken: set[int]) -> list[Recall]:
+        """For a question about the user as a whole, which no one memory resembles ("What
+        do you know about me?" recalled nothing, and the answer made a life up, QA pass
+        23): the user's own statements that matter most — pinned, then the most recalled,
+        then the newest — up to `ABOUT_YOU` of them."""
+        engine = self.engine
+        out: list[Recall] = []
+        for eid, text in engine.store.most_kept(ABOUT_YOU_LOOK, skip_sources=AUTHORS):
+            if eid in taken or not facts.is_statement(text):
+                continue
+            v = engine.vector(eid)
+            sim = float(v @ query_vec) if v is not None else 0.0
+            out.append(Recall(episode_id=eid, score=sim, text=text, semantic=sim,
+                              extra={"cos": sim, "similarity": round(sim, 4),
+                                     "gate": "about you", "statement": True,
+                                     "personal": True}))
+            if len(out) >= ABOUT_YOU:
+                break
+        return out
 
     # ---- associations through a shared name -----------------------------------------
     def _associations(self, admitted: list[Recall], query_vec: np.ndarray,
@@ -403,6 +434,14 @@ class RelevanceGate:
                 continue
             kept[at].extra.setdefault("supersedes", []).append(r.episode_id)
             kept.insert(at + 1, r)
+        # newer news comes before the older memory it is newer than, so the memory cap
+        # never keeps the old value and cuts the new one ("What do you know about me?" kept
+        # "… lives in Lyon", marked older, and cut "Actually my sister moved to Porto.")
+        for r in [r for r in kept if r.extra.get("older_than") is not None]:
+            i = kept.index(r)
+            j = next((k for k, x in enumerate(kept) if x.episode_id == r.extra["older_than"]), -1)
+            if j > i:
+                kept.insert(i, kept.pop(j))
         return kept, superseded
 
 
@@ -430,6 +469,9 @@ def explain(extra: dict) -> list[str]:
                    "answer, as what that assistant said, not as your words.")
     elif gate == "association":
         out.append(f"Came in with a related memory: both mention “{extra.get('via_name', '')}”.")
+    elif gate == "about you":
+        out.append("Came in because you asked what I know about you: your pinned and most "
+                   "recalled memories come first.")
     elif gate == "newer news":
         out.append(f"Came in with the older memory #{extra.get('newer_than')}: it is newer news "
                    "of the same thing, so the model does not take the old one as current.")

@@ -869,3 +869,34 @@ def test_a_name_is_found_as_itself_not_as_its_stem(make_assistant):
     assert "ines" in a.engine.names_in("My sister Ines lives in Lyon and works as a nurse.")
     assert a.engine.memories_naming("ines") == [cello, ines]
     assert born not in a.engine.memories_naming("ines")
+
+
+def test_what_do_you_know_about_me_recalls_what_matters_most(make_assistant):
+    """QA pass 23: "Summarise what you know about me." recalled none of 25 memories (no
+    one memory resembles it), said nothing of it under the answer, and the answer made a
+    life up ("I'm a wonderful person who loves reading and writing about history!").  A
+    question about the user as a whole now recalls the user's own statements that matter
+    most: pinned first, then the most recalled; never a request."""
+    for ask in ("What do you know about me?", "Summarise what you know about me.",
+                "What do you remember about me?", "Tell me about myself.", "Who am I?"):
+        assert facts.asks_about_whole_user(ask) and facts.is_personal(ask), ask
+    for other in ("What do you know about dogs?", "Tell me about Paris.",
+                  "Write me a poem about the sea.", "I know a lot about trains."):
+        assert not facts.asks_about_whole_user(other), other
+    a = make_assistant()
+    ids = a.engine.add_episodes([
+        NewEpisode("I work as a bicycle mechanic in Ghent.", created_at=T0 - 900),
+        NewEpisode("Can you recommend a podcast about cycling?", created_at=T0 - 800),
+        NewEpisode("My dog is a grey whippet called Biscuit.", created_at=T0 - 700),
+        NewEpisode("I am allergic to hazelnuts.", created_at=T0 - 600),
+    ])
+    work, request, dog, allergy = ids
+    a.engine.set_pinned(allergy, True)
+    mems, done = _turn(a, "Summarise what you know about me.", a.new_conversation(), now=T0)
+    got = [m.episode_id for m in mems]
+    assert got[0] == allergy and {work, dog} <= set(got) and request not in got, got
+    assert all(m.extra["gate"] == "about you" for m in mems)
+    assert not done.unrecalled
+    from hela_desktop.gate import explain
+
+    assert any("what I know about you" in s for s in explain(mems[0].extra))

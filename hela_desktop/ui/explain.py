@@ -104,7 +104,7 @@ def recall_reasons(recall: dict, label_of=None) -> list[str]:
     elif context < 0:
         out.append("The other memories of its conversation matched less well than other "
                    "conversations', which counted a little against it.")
-    if extra.get("gate") in ("association", "newer news"):
+    if extra.get("gate") in ("association", "newer news", "about you"):
         pass  # a shared name, or the older memory it updates, brought it (the gate's line below says which), not a link:
         # "through its links" contradicted the empty Links bar (QA pass 22)
     elif recall.get("path") == "associative" and not links:
