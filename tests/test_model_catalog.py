@@ -333,3 +333,39 @@ def test_doctor_lists_a_damaged_model_as_settings_does(tmp_path, monkeypatch):
         "name": "bad-instruct.Q4_1", "app": "LM Studio", "path": str(folder / "bad-instruct.Q4_1.gguf"),
         "description": "bad-instruct.Q4_1 — LM Studio, its header is damaged (truncated GGUF header)",
         "usable": False}]
+
+
+def test_settings_marks_files_in_the_models_folder_that_are_no_model(qtbot, tmp_path, monkeypatch):
+    """QA pass 23: Settings listed a text file named .gguf like a model (its details line
+    blank), a 1 MB cut copy was said to be damaged but not greyed, and a chosen file since
+    deleted showed as chosen with a blank line: a user learned of each only after OK.
+    Each is now marked in the list and greyed, and the current choice, still choosable,
+    says under it why it cannot be used."""
+    pytest.importorskip("pytestqt")
+    from PySide6 import QtGui
+
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import MODEL_MISSING, NOT_A_MODEL, SettingsDialog
+
+    models = tmp_path / "data" / "models"
+    models.mkdir(parents=True)
+    (models / "notes-not-a-model.gguf").write_text("my shopping list\n")
+    (models / "cut.gguf").write_bytes(MODEL.read_bytes()[:1_000_000])
+    shutil.copy(MODEL, models / "good-copy.gguf")  # (a link to it is the bundled one)
+    monkeypatch.setattr(SettingsDialog, "_home", tmp_path / "home")
+    gone = models / "deleted-model.gguf"
+    dlg = SettingsDialog(Settings(model_path=str(gone)), tmp_path / "data")
+    qtbot.addWidget(dlg)
+    qtbot.waitUntil(lambda: not dlg.scanning and not dlg._describing, timeout=20_000)
+    items = dlg.model.model()
+    assert isinstance(items, QtGui.QStandardItemModel)
+    rows = {dlg.model.itemText(i): items.item(i).isEnabled() for i in range(dlg.model.count())}
+    assert rows["notes-not-a-model.gguf — not a model"] is False
+    assert rows["cut.gguf — damaged"] is False
+    assert rows["good-copy.gguf"] is True
+    assert rows["deleted-model.gguf — missing"] is True  # the current choice: says why
+    assert dlg.model_path() == str(gone)
+    assert dlg.model_details.text() == (f"deleted-model.gguf — {MODEL_MISSING}: choose another "
+                                        "model, or the bundled default")
+    dlg.model.setCurrentIndex(dlg.model.findData(str(models / "notes-not-a-model.gguf")))
+    assert NOT_A_MODEL in dlg.model_details.text()

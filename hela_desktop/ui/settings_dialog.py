@@ -188,6 +188,10 @@ def _test_server(url: str, model: str, key: str) -> tuple[bool, str]:
 LOOKING = "Looking for models in other apps…"
 
 
+MODEL_MISSING = "file not found"
+NOT_A_MODEL = "not a GGUF model file (another kind of file, or damaged at its start)"
+
+
 def _model_label(m) -> str:
     """A found model's line in the list: its name, its app, and a mark when unusable."""
     return f"{m.name} ({m.app})" + (f" — {m.flag}" if m.flag else "")
@@ -469,6 +473,7 @@ class SettingsDialog(QtWidgets.QDialog):
         on a slow disk) from a thread (`_scanner`), "Looking for models…" meanwhile."""
         from ..model_catalog import find_models
 
+        self._unusable: dict[str, str] = {}  # path -> why it is no model at all
         self.model.clear()
         bundled = bundled_model_path()
         self.model.addItem(f"Bundled default ({BUNDLED_NAME})", "")
@@ -484,6 +489,7 @@ class SettingsDialog(QtWidgets.QDialog):
             self.model.addItem(Path(cur).name, cur)
             self._stand_in = cur
         self.model.setCurrentIndex(max(0, self.model.findData(cur)) if cur else 0)
+        self._check_listed([str(self.model.itemData(i)) for i in range(1, self.model.count())])
         self.model.addItem(LOOKING)  # (no data: never a choice)
         self._enable_item(self.model.count() - 1, False)
         self.scanning = True
@@ -540,30 +546,66 @@ class SettingsDialog(QtWidgets.QDialog):
     def _show_model_details(self) -> None:
         path = self.model_path()
         m = self._found.get(path)
-        if m is None and path and path not in self._describing and not self.scanning:
-            self._describing.add(path)  # read off the window's thread, shown when read
-            self._describe_later(path)
-        self.model_details.setText(m.describe() if m is not None else "")
-        self._answers_form.setRowVisible(self.model_details, m is not None)  # no empty row
-        self.model_details.setToolTip(plain.tip(str(m.path)) if m is not None else "")
+        if (m is None and path and path not in self._describing and not self.scanning
+                and path not in self._unusable):
+            self._check_listed([path])  # read off the window's thread, shown when read
+        text = m.describe() if m is not None else (
+            f"{Path(path).name} — {self._unusable[path]}: choose another model, or the "
+            "bundled default" if path in self._unusable else "")
+        self.model_details.setText(text)
+        self._answers_form.setRowVisible(self.model_details, bool(text))  # no empty row
+        self.model_details.setToolTip(plain.tip(path) if text else "")
 
-    def _describe_later(self, path: str) -> None:
+    def _check_listed(self, paths: list[str]) -> None:
+        """Read the listed files' headers off the window's thread (`_checked` marks them):
+        a text file named .gguf was listed as a model, a damaged one was not greyed, and a
+        chosen file since deleted left the details line blank (QA pass 23)."""
         from ..model_catalog import describe
 
+        paths = [p for p in paths if p and p not in self._describing]
+        if not paths:
+            return
+        self._describing.update(paths)
+
         def job():
-            p = Path(path)
-            return path, describe(p, "file") if p.is_file() else None
+            out: dict[str, object] = {}
+            for path in paths:
+                p = Path(path)
+                if not p.is_file():
+                    out[path] = MODEL_MISSING
+                else:
+                    out[path] = describe(p, "file") or NOT_A_MODEL
+            return out
 
         worker = Background(self)
-        worker.done.connect(self._described)  # (a method: cut when the dialog goes)
+        worker.done.connect(self._checked)  # (a method: cut when the dialog goes)
         worker.run(job, "hela-model-describe")
 
-    def _described(self, answer) -> None:
-        if isinstance(answer, tuple) and answer[1] is not None:
-            self._found[answer[0]] = answer[1]
-            if answer[0] == self.model_path():
-                self._show_model_details()
-                self._refit()
+    def _checked(self, answer) -> None:
+        """Each file read: its line says what it is, and one that cannot be used is marked
+        and greyed (the current choice stays choosable: its line says why it fails)."""
+        if not isinstance(answer, dict):
+            return
+        chosen = self.model_path()
+        with QtCore.QSignalBlocker(self.model):
+            for path, m in answer.items():
+                self._describing.discard(path)
+                i = self.model.findData(path)
+                if isinstance(m, str):
+                    self._unusable[path] = m
+                    flag = "missing" if m == MODEL_MISSING else "not a model"
+                    tip = m
+                else:
+                    self._found[path] = m
+                    flag, tip = m.flag, m.describe()
+                if i < 0:
+                    continue
+                if flag:
+                    self.model.setItemText(i, f"{Path(path).name} — {flag}")
+                    self._enable_item(i, path == chosen)
+                self.model.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
+        self._show_model_details()
+        self._refit()
 
     _fitted = False  # sized to the screen once shown (showEvent)
 
