@@ -338,7 +338,8 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
         other = s.add_conversation("Recipes")
         ids = [s.add_episode(t, "ok", _vec(i), conversation_id=c) for i, (t, c) in enumerate(
             [("My divorce hearing is in May.", mine), ("My lawyer is Ms Okafor.", mine),
-             ("I bake sourdough on Sundays.", other)])]
+             ("I bake sourdough on Sundays.", other), ("My son's school is St Anne's.", mine)])]
+        s.set_pinned(ids[3], True)  # a pin says "keep this": it stays (QA pass 23)
         for c in (mine, other):
             s.add_message(c, "user", "hello")
         s.add_message(s.add_conversation("Small talk"), "user", "hi")
@@ -373,16 +374,19 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
     QtCore.QTimer.singleShot(200, answer)
     w.conversations.delete_current()
     text, tick, ticked = seen[0]
-    assert "The 2 memories formed in it stay" in text and "unless you delete them too" in text
+    assert "The 3 memories formed in it stay" in text and "unless you delete them too" in text
     assert tick and "Also delete the 2 memories formed in it" in tick
+    assert tick.endswith("; the 1 pinned one stays")
     assert ticked is False  # keeping them is the default
     _wait(qtbot, lambda: reader.episode(ids[1]).deleted_at is not None, 20)
     assert reader.episode(ids[0]).deleted_at is not None  # one write: both at once
     assert reader.episode(ids[2]).deleted_at is None  # another chat's memory stays
+    assert reader.episode(ids[3]).deleted_at is None  # and the pinned one
     _wait(qtbot, lambda: len(w.conversations.chats()) == 2, 20)
     from hela_desktop.ui.window_status import op_message
 
-    assert "with the memories formed in it" in op_message("delete_conv_memories", mine)[0]
+    assert "with the memories formed in it but the pinned" in op_message("delete_conv_memories", mine)[0]
+    assert "stay in the memory graph" in op_message("delete_conv", mine)[0]
     # a chat that formed no memory (QA pass 13: the box was offered all the same): the
     # question says so and offers nothing to tick
     seen.clear()

@@ -285,11 +285,12 @@ class EpisodeQueries(StoreBase):
                               f"{LIVE_EPISODE}", (episode_id,)).fetchone()
         return _index_row(r) if r else None
 
-    def conversation_episode_ids(self, conversation_id: int) -> list[int]:
-        """The memories formed in a chat that are not deleted (archived ones too), by id."""
+    def conversation_episode_ids(self, conversation_id: int, *, pinned: bool = True) -> list[int]:
+        """The memories formed in a chat that are not deleted (archived ones too), by id;
+        without the pinned ones when not `pinned`."""
         return [r[0] for r in self.conn.execute(
             "SELECT id FROM episodes WHERE conversation_id = ? AND deleted_at IS NULL "
-            "ORDER BY id", (conversation_id,))]
+            + ("" if pinned else "AND pinned = 0 ") + "ORDER BY id", (conversation_id,))]
 
     def previous_episode(self, conversation_id: int | None, before_id: int) -> int | None:
         """The latest non-deleted episode of a chat (or of no chat) before `before_id`."""

@@ -25,17 +25,20 @@ class MessageQueries(StoreBase):
     def conversations(self) -> list[dict]:
         """Every chat, newest activity first, with how many messages it holds and how many
         memories were formed in it (not deleted: those a chat's deletion can take along;
+        ``pinned``: how many of them are pinned, which it leaves;
         counted from the ``episodes_conversation_live`` index, `schema.INDEXES`)."""
         rows = self.conn.execute(
             "SELECT c.id, c.title, c.created_at, c.updated_at, "
             "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id), "
             "(SELECT COUNT(*) FROM episodes e WHERE e.conversation_id = c.id "
-            "AND e.deleted_at IS NULL) "
+            "AND e.deleted_at IS NULL), "
+            "(SELECT COUNT(*) FROM episodes e WHERE e.conversation_id = c.id "
+            "AND e.deleted_at IS NULL AND e.pinned = 1) "
             "FROM conversations c ORDER BY c.updated_at DESC, c.id DESC"
         ).fetchall()
         return [
             dict(id=r[0], title=r[1], created_at=r[2], updated_at=r[3], messages=r[4],
-                 memories=r[5])
+                 memories=r[5], pinned=r[6])
             for r in rows
         ]
 

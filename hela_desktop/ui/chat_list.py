@@ -382,10 +382,13 @@ class ConversationList(QtWidgets.QWidget):
         # its messages go for good: Enter keeps the chat (QA pass 21: Yes was the default)
         box.setDefaultButton(QtWidgets.QMessageBox.StandardButton.No)
         also = None
-        if formed:
+        pinned = min(formed, int(c.get("pinned") or 0))  # a pin says "keep this": they stay
+        if formed > pinned:
+            kept = (f"; the {count(pinned, 'pinned one stays', 'pinned ones stay')}"
+                    if pinned else "")
             also = QtWidgets.QCheckBox(
-                f"Also delete the {count(formed, 'memory', 'memories')} formed in it "
-                "(restorable from Memories ▸ Archive)")
+                f"Also delete the {count(formed - pinned, 'memory', 'memories')} formed in it "
+                f"(restorable from Memories ▸ Archive){kept}")
             box.setCheckBox(also)
         if box.exec() == QtWidgets.QMessageBox.StandardButton.Yes:
             (self.deleteWithMemoriesRequested if also is not None and also.isChecked()

@@ -193,11 +193,13 @@ def _delete_conv(w, a, arg) -> None:
 
 
 def _delete_conv_memories(w, a, arg) -> list[int]:
-    """The chat, and the memories formed in it deleted (restorable, as a delete is)."""
+    """The chat, and the memories formed in it deleted (restorable, as a delete is), but
+    the pinned ones: a pin says "keep this" (QA pass 23: a pinned memory went with its
+    chat, and the dialog had not said so)."""
     uid = a.store.conversation_uid(int(arg))
     try:
         with a.store.transaction():  # the chat and its memories together, or neither
-            gone = a.store.conversation_episode_ids(int(arg))
+            gone = a.store.conversation_episode_ids(int(arg), pinned=False)
             for eid in gone:
                 a.engine.delete_episode(eid)
             a.store.delete_conversation(int(arg))
