@@ -86,7 +86,12 @@ class FoundModel:
             bits.append(f"{self.context_length:,} ctx")
         bits.append("chat template" if self.chat_template else
                     f"no chat template ({fallback_format(self.architecture)} used)")
-        return f"{self.name} — " + ", ".join(bits)
+        line = f"{self.name} — " + ", ".join(bits)
+        if not self.is_chat:  # (QA pass 23: Gemma 3 270M, a base model, answered "What is
+            # my dog called?" with 256 tokens of "What's your dog's name? staan<strong> …")
+            line += (". Probably a base model (no chat template, no “instruct” or “chat” "
+                     "in its name): it goes on with text rather than answering")
+        return line
 
 
 def fallback_format(architecture: str | None) -> str:

@@ -292,6 +292,12 @@ def test_a_model_without_a_template_is_said_to_get_the_format_it_gets():
 
     assert line("gemma3").endswith("no chat template (Gemma used)")
     assert line("llama").endswith("no chat template (ChatML used)")
+    # a file with no template and no chat tuning in its name: said to be a base model
+    # (QA pass 23: Gemma 3 270M's base model was listed as any other, and rambled)
+    base = FoundModel(path=Path("gemma-3-270m-q4_k_m.gguf"), app="file", name="gemma-3-270m",
+                      size=1, quantization="Q4_K_M", context_length=0, chat_template=False,
+                      architecture="gemma3", is_chat=False).describe()
+    assert "no chat template (Gemma used). Probably a base model" in base
 
 
 def test_a_model_split_into_parts_is_listed_once(tmp_path):
