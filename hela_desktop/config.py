@@ -21,6 +21,7 @@ class SettingsError(ValueError):
 # the retrieval profiles (`MemoryEngine.retrieve`); `profile` must name one
 PROFILES = ("hela", "hela-nospread", "hela-paper", "streaming", "dense")
 MAX_N_CTX = 131072  # the largest context size accepted (models rarely train longer)
+HISTORY_EXCHANGES = 1  # `Settings.history_exchanges` by default (measured: docs/benchmarks.md)
 
 
 def _typed(cls, data: dict, prefix: str) -> dict:
@@ -161,6 +162,11 @@ class Settings:
     temperature: float = 0.7
     top_p: float = 0.9
     max_answer_tokens: int = 256
+    # the chat's own earlier exchanges shown to the model (-1: as many as fit).  A small
+    # model copies its own earlier answers: in one long chat SmolLM2-135M opened 22 of 26
+    # answers alike and took on a persona ("your blog"), measured (docs/benchmarks.md);
+    # what was said earlier still comes back as memories when it matters
+    history_exchanges: int = HISTORY_EXCHANGES
     reretrieve_every: int = 10  # N: re-retrieve every N generated tokens (1..20)
     lookback_tokens: int = 60  # L: the last L generated tokens form the query
     blend_user_message: float = 0.5  # weight of the user message in the live query
@@ -218,6 +224,7 @@ class Settings:
         # rest (5,000 with a context of 2,048 left no room, and a turn hung on it)
         self.token_budget = int(min(max(32, self.token_budget), max(32, self.n_ctx // 2)))
         self.max_answer_tokens = int(min(self.n_ctx // 2, max(1, self.max_answer_tokens)))
+        self.history_exchanges = int(min(1000, max(-1, self.history_exchanges)))
         self.n_threads = int(min(256, max(0, self.n_threads)))
         self.n_gpu_layers = int(max(-1, self.n_gpu_layers))
         self.temperature = float(min(5.0, max(0.0, self.temperature)))

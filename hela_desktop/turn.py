@@ -160,6 +160,15 @@ def _next_start(history: list[dict], start: int) -> int:
     return start
 
 
+def last_exchanges(history: list[dict], n: int) -> list[dict]:
+    """The last `n` exchanges of a history (from the `n`-th last user message on; all for
+    n < 0, none for 0)."""
+    if n < 0:
+        return history
+    users = [i for i, m in enumerate(history) if m["role"] == "user"]
+    return history[users[-n]:] if 0 < n <= len(users) else (history if n else [])
+
+
 def _drop_oldest(history: list[dict]) -> list[dict]:
     """The history less its oldest exchange."""
     return history[_next_start(history, 0):]
@@ -315,6 +324,7 @@ class Turn:
         # pair-wise consistency: drop a trailing user message that has no answer
         while history and history[-1]["role"] == "user":
             history.pop()
+        history = last_exchanges(history, s.history_exchanges)
         reserve = s.max_answer_tokens + s.token_budget + 64
         history = _shorten_long(history, max(self.llm.n_ctx - reserve, 0) // 2 * CHARS_PER_TOKEN)
         history = history[self._first_that_may_fit(history, message, reserve):]
@@ -460,5 +470,5 @@ class Turn:
                 self.user_message_id)
 
 
-__all__ = ["Turn", "TurnParts", "TurnState", "MessageTooLong", "user_model_text", "model_history",
+__all__ = ["Turn", "TurnParts", "TurnState", "MessageTooLong", "user_model_text", "model_history", "last_exchanges",
            "recall_knowledge", "drop_pending", "title_of"]

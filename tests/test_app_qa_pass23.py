@@ -108,3 +108,32 @@ def test_a_restart_opens_the_chat_where_it_was_read_down_to(qtbot, tmp_path):
     qtbot.wait(50)
     assert w3.chat.view.place() is None
     w3.close()
+
+
+def test_a_pin_made_after_the_chat_list_was_read_is_counted_when_deleting(qtbot, tmp_path):
+    """The verification of 0.15: a memory pinned in the Memories tab after the chat list
+    was read was not counted by the delete question ("Also delete the 2 memories…",
+    without "; the 1 pinned one stays"), though the deletion left it.  A pin refreshes
+    the list's counts."""
+    import numpy as np
+    import pytest
+
+    pytest.importorskip("pytestqt")
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.store import Store
+
+    data = tmp_path / "data"
+    with Store(data) as store:
+        cid = store.add_conversation("Dogs")
+        ids = [store.add_episode(t, "ok", np.ones(8, dtype=np.float32), conversation_id=cid)
+               for t in ("My dog is Biscuit.", "Biscuit is a whippet.")]
+        store.add_message(cid, "user", "hello")
+    w = _window(qtbot, data)
+    _wait(qtbot, lambda: any(c["id"] == cid for c in w.conversations.chats()), 20)
+    row = next(c for c in w.conversations.chats() if c["id"] == cid)
+    assert row["memories"] == 2 and row["pinned"] == 0
+    w.run_op("pin", (ids[0], True))
+    _wait(qtbot, lambda: next(c for c in w.conversations.chats() if c["id"] == cid)["pinned"] == 1, 20)
+    w.close()

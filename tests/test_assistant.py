@@ -328,9 +328,10 @@ def test_a_long_chat_is_fitted_with_a_few_prompts_tokenized_and_keeps_what_fits(
     """A chat of 300 exchanges: the history kept is what dropping the oldest exchange, one
     at a time, until the prompt fits keeps (computed here that slow way), but the prompt is
     tokenized a few times, not once per exchange dropped (8 s before a turn at 200)."""
+    from hela_desktop.config import Settings
     from hela_desktop.turn import Turn, _drop_oldest, model_history
 
-    a = make_assistant(tmp_path / "data")
+    a = make_assistant(tmp_path / "data", s=Settings(history_exchanges=-1))  # as many as fit
     c = a.store.add_conversation("Sauces")
     for i in range(300):
         a.store.add_message(c, "user", f"Question {i}: how do I make the sauce thicker?")
@@ -350,3 +351,30 @@ def test_a_long_chat_is_fitted_with_a_few_prompts_tokenized_and_keeps_what_fits(
     while len(turn.prompt_tokens(slow, [], "And another?")) + reserve > a.llm.n_ctx:
         slow = _drop_oldest(slow)
     assert kept == slow and 0 < len(kept) < 600 and kept[0]["role"] == "user"
+
+
+def test_the_chat_shown_to_the_model_is_cut_to_the_last_exchanges_asked(tmp_path, make_assistant):
+    """`history_exchanges`: the chat's own earlier exchanges the model is shown (-1: as
+    many as fit, 0: none).  QA pass 23: in one long chat the small model opened 22 of 26
+    answers alike, copying its own earlier answers (docs/benchmarks.md)."""
+    from hela_desktop.config import Settings
+    from hela_desktop.turn import last_exchanges
+
+    h = [{"role": r, "content": f"{r} {i}"} for i in range(3) for r in ("user", "assistant")]
+    assert last_exchanges(h, -1) == h and last_exchanges(h, 0) == []
+    assert last_exchanges(h, 1) == h[4:] and last_exchanges(h, 2) == h[2:]
+    assert last_exchanges(h, 9) == h
+    assert Settings(history_exchanges=-7).history_exchanges == -7  # (clamped on validate)
+    s = Settings.from_dict({"history_exchanges": -7})
+    assert s.history_exchanges == -1
+    a = make_assistant(tmp_path / "data", s=Settings(history_exchanges=1))
+    c = a.store.add_conversation("Sauces")
+    for i in range(4):
+        a.store.add_message(c, "user", f"Question {i}")
+        a.store.add_message(c, "assistant", f"Answer {i}")
+    assert a._fit_history(c, "And another?") == [
+        {"role": "user", "content": "Question 3"}, {"role": "assistant", "content": "Answer 3"}]
+    a.settings.history_exchanges = 0
+    assert a._fit_history(c, "And another?") == []
+    a.settings.history_exchanges = -1
+    assert len(a._fit_history(c, "And another?")) == 8

@@ -385,8 +385,8 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
     _wait(qtbot, lambda: len(w.conversations.chats()) == 2, 20)
     from hela_desktop.ui.window_status import op_message
 
-    assert "with the memories formed in it but the pinned" in op_message("delete_conv_memories", mine)[0]
-    assert "stay in the memory graph" in op_message("delete_conv", mine)[0]
+    assert "with the memories formed in it, pinned ones aside" in op_message("delete_conv_memories", mine)[0]
+    assert "keeps what you said in it" in op_message("delete_conv", mine)[0]
     # a chat that formed no memory (QA pass 13: the box was offered all the same): the
     # question says so and offers nothing to tick
     seen.clear()

@@ -626,7 +626,9 @@ def test_a_huge_imported_artifact_does_not_hold_up_the_next_turn(tmp_path, make_
                   "content": blocks}]
     path = write_json(tmp_path / "conversations.json",
                       [{"uuid": "c-p", "name": "Parser", "chat_messages": msgs}])
-    a = make_assistant(tmp_path / "data")
+    from hela_desktop.config import Settings
+
+    a = make_assistant(tmp_path / "data", s=Settings(history_exchanges=-1))  # as many as fit
     import_file(a.store, path, embedder=a.embedder)
     conv = a.store.conversations()[0]["id"]
     seen: list[int] = []

@@ -21,7 +21,7 @@ from ..words import count, memory_ref, one_line
 from . import text_dialog
 from .archive_tab import ArchiveTab
 from .explain import activity_rows
-from .graph_model import knowledge_kind_words
+from .graph_model import knowledge_kind_words, short_label
 from .plain import BidiDelegate, find_keys, tip
 from .theme import muted, warning_color
 from .undo_history import KNOWLEDGE, MEMORY, Step, UndoHistory
@@ -49,8 +49,10 @@ def _fmt(ts: float | None) -> str:
 
 
 def _one_line(text: str, n: int = 120) -> str:
+    """A memory's text on one line, cut after a whole word and without a stop before the
+    "…" (as the graph's labels: it read "walks.…", the verification pass of 0.15)."""
     t = one_line(text)
-    return t if len(t) <= n else t[: n - 1] + "…"
+    return t if len(t) <= n else short_label(t, n)
 
 
 class EpisodeTableModel(QtCore.QAbstractTableModel):

@@ -182,10 +182,10 @@ def op_message(name: str, arg) -> tuple[str, int] | None:
         what = f"Memory #{ids[0]}" if len(ids) == 1 else count(len(ids), "memory", "memories")
         return f"{what} restored.", 4000
     if name == "delete_conv_memories":
-        return ("Chat deleted, with the memories formed in it but the pinned ones "
+        return ("Chat deleted with the memories formed in it, pinned ones aside "
                 "(Memories ▸ Archive restores them).", 6000)
     if name == "delete_conv":  # (it said nothing: the chat just went)
-        return "Chat deleted. The memories formed in it stay in the memory graph.", 6000
+        return "Chat deleted. The memory graph keeps what you said in it.", 6000
     if name == "purge":
         what = f"Memory #{arg[0]}" if len(arg) == 1 else count(len(arg), "memory", "memories")
         return f"{what} deleted for good.", 5000

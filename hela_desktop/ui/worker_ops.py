@@ -61,12 +61,15 @@ def _edit(_w, a, arg) -> None:
     a.engine.edit_episode(int(eid), user, assistant_text)
 
 
-def _pin(_w, a, arg) -> None:
+def _pin(w, a, arg) -> None:
     eid, pinned = arg
     if a.engine is not None:
         a.engine.set_pinned(int(eid), bool(pinned))
     else:
         a.store.set_pinned(int(eid), bool(pinned))
+    # each chat counts its pinned memories, which deleting it with its memories leaves:
+    # the question counted the pins of when the list was read (the verification of 0.15)
+    w.update.emit(conversations_event(a.store))
 
 
 def _delete(_w, a, arg) -> None:
