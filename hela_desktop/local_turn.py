@@ -103,9 +103,13 @@ class LocalAnswer:
 
     def _earlier_answers(self, recent: int = 20) -> list[list[int]]:
         """Token ids of earlier answers an answer may not copy runs from: this chat's
-        history and the latest answers of other chats."""
+        history, its other latest answers (the model is shown only its last exchanges,
+        `Settings.history_exchanges`) and the latest answers of other chats."""
         turn = self.turn
         texts = [m["content"] for m in turn.history if m["role"] == "assistant"]
+        if turn.conversation_id is not None:
+            texts += [t for t in turn.store.recent_answers(recent, conversation=turn.conversation_id)
+                      if t not in texts]
         texts += turn.store.recent_answers(recent, exclude_conversation=turn.conversation_id)
         return [self.llm.tokenize(t, special=False) for t in texts if t.strip()]
 

@@ -374,6 +374,8 @@ def test_the_chat_shown_to_the_model_is_cut_to_the_last_exchanges_asked(tmp_path
         a.store.add_message(c, "assistant", f"Answer {i}")
     assert a._fit_history(c, "And another?") == [
         {"role": "user", "content": "Question 3"}, {"role": "assistant", "content": "Answer 3"}]
+    # the no-repeat rule still knows the chat's earlier answers the model is not shown
+    assert a.store.recent_answers(3, conversation=c) == ["Answer 3", "Answer 2", "Answer 1"]
     a.settings.history_exchanges = 0
     assert a._fit_history(c, "And another?") == []
     a.settings.history_exchanges = -1

@@ -64,9 +64,14 @@ class MessageQueries(StoreBase):
                     break
         return found
 
-    def recent_answers(self, limit: int = 20, *, exclude_conversation: int | None = None
-                       ) -> list[str]:
-        """The latest completed answers, newest first (optionally of other chats only)."""
+    def recent_answers(self, limit: int = 20, *, exclude_conversation: int | None = None,
+                       conversation: int | None = None) -> list[str]:
+        """The latest completed answers, newest first (optionally of other chats only, or
+        of one chat only)."""
+        if conversation is not None:
+            return [r[0] for r in self.conn.execute(
+                "SELECT content FROM messages WHERE role = 'assistant' AND interrupted = 0 "
+                "AND conversation_id = ? ORDER BY id DESC LIMIT ?", (conversation, limit))]
         return [r[0] for r in self.conn.execute(
             "SELECT content FROM messages WHERE role = 'assistant' AND interrupted = 0 "
             "AND conversation_id IS NOT ? ORDER BY id DESC LIMIT ?",
