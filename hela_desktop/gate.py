@@ -261,13 +261,12 @@ class RelevanceGate:
         if p.associations <= 0 or not olds:
             return ordered
         gap = p.supersede_after_hours * F.SECONDS_PER_HOUR
-        near: dict[int, list[int]] = {}
-        for r in olds:
-            vec = engine.vector(r.episode_id)
-            if vec is not None:
-                near[r.episode_id] = [eid for eid, c in engine.most_similar(vec, NEWER_LOOK)
-                                      if c >= p.same_subject_min and eid != r.episode_id
-                                      and eid not in taken]
+        vecs = {r.episode_id: engine.vector(r.episode_id) for r in olds}
+        looked = [a for a, v in vecs.items() if v is not None]
+        near: dict[int, list[int]] = {
+            a: [eid for eid, c in found if c >= p.same_subject_min and eid != a and eid not in taken]
+            for a, found in zip(looked, engine.most_similar_many([vecs[a] for a in looked],
+                                                                 NEWER_LOOK), strict=True)}
         ids = sorted({eid for v in near.values() for eid in v})
         if not ids:
             return ordered

@@ -33,7 +33,8 @@ class MemoryIndex:
         return self._n
 
     def similarity(self, q: np.ndarray) -> np.ndarray:
-        """cos(q, every row) as float32 — q and the rows are unit vectors.
+        """cos(q, every row) as float32 — q and the rows are unit vectors; for a matrix of
+        vectors as columns (d × m), every row against each, (n × m), in one scan.
 
         A full scan is memory-bound (100k × 384 float32 = 150 MB per query), so large pools
         are scanned from a float16 copy with torch (half the bytes; about 2× faster on a
@@ -49,7 +50,7 @@ class MemoryIndex:
         if self._half is None or self._half[0] != self._version:
             self._half = (self._version, torch.from_numpy(self.emb[:n]).to(torch.float16))
         qt = torch.from_numpy(np.ascontiguousarray(q, dtype=np.float32)).to(torch.float16)
-        return torch.mv(self._half[1], qt).float().numpy()
+        return torch.matmul(self._half[1], qt).float().numpy()
 
     def _grow(self, need: int) -> None:
         cap = len(self.ids)

@@ -148,10 +148,16 @@ def test_a_model_server_that_is_down_is_tried_again_and_no_stop(qtbot, tmp_path,
         w.session.last_done = None
         # (counting the notices in the chat missed one under load: a refused message's "Not
         # sent" is not stored, and the chat drawn again meanwhile dropped the earlier ones)
-        before = len(failures)
+        before, shown = len(failures), w.chat.view.toPlainText()
         w.send(text)
         qtbot.waitUntil(lambda: not w.is_streaming() and (
             w.session.last_done is not None or len(failures) > before), timeout=120_000)
+
+        # the signal is counted on the worker's thread; the window draws the answer or the
+        # notice when its own event loop gets to it (100 ms was not always enough in CI)
+        qtbot.waitUntil(lambda: w.chat.view.toPlainText() != shown
+                        and "Not sent" in w.chat.view.toPlainText()
+                        or w.session.last_done is not None, timeout=20_000)
         qtbot.wait(100)
         return w.chat.view.toPlainText().rpartition(text)[2]
 

@@ -284,6 +284,15 @@ def test_large_pools_scan_in_half_precision_with_the_same_ranking():
     assert got.dtype == np.float32 and got.shape == (n,)
     assert np.max(np.abs(got - exact)) < 5e-3
     assert list(np.argsort(-got)[:2]) == list(np.argsort(-exact)[:2]) == [7, 11]
+    # several vectors in one scan (the gate's look for newer news): each column as alone
+    two = idx.similarity(np.stack([q, vecs[3]], axis=1))
+    assert two.shape == (n, 2) and np.max(np.abs(two[:, 0] - got)) < 5e-3
+    assert int(np.argmax(two[:, 1])) == 3
+    small = MemoryIndex(384)
+    for i, v in enumerate(vecs[:50]):
+        small.add(i + 1, v, 0.0)
+    both = small.similarity(np.stack([q, vecs[3]], axis=1))
+    assert both.shape == (50, 2) and np.allclose(both[:, 0], small.similarity(q))
     idx.remove(8)  # a change is seen by the next scan
     assert len(idx.similarity(q)) == n - 1
 
