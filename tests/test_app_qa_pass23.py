@@ -137,3 +137,32 @@ def test_a_pin_made_after_the_chat_list_was_read_is_counted_when_deleting(qtbot,
     w.run_op("pin", (ids[0], True))
     _wait(qtbot, lambda: next(c for c in w.conversations.chats() if c["id"] == cid)["pinned"] == 1, 20)
     w.close()
+
+
+def test_a_refused_message_stays_said_when_the_chat_is_drawn_again(qtbot, tmp_path):
+    """CI of 0.15: "Still there?" to a server gone was refused, and the notice was gone
+    when the chat was read: the chat drawn again (an earlier answer's token offsets coming
+    in late) dropped it, as it is not stored.  It stays until something is sent again."""
+    import pytest
+
+    pytest.importorskip("pytestqt")
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.store import Store
+
+    data = tmp_path / "data"
+    with Store(data) as store:
+        cid = store.add_conversation("Hello")
+        store.add_message(cid, "user", "Say hello.")
+        store.add_message(cid, "assistant", "Hello!", stats={"tokens": 2, "swaps": 0,
+                                                              "elapsed_s": 1.0, "memories": []})
+    w = _window(qtbot, data)
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: w.current_conv == cid and "Hello!" in w.chat.view.toPlainText(), 20)
+    w._sent_text = "Still there?"
+    w._on_turn_failed("cannot reach the model server at http://127.0.0.1:9", refused=True)
+    assert "Not sent: cannot reach the model server" in w.chat.view.toPlainText()
+    w.rerender_conversation()
+    assert "Not sent: cannot reach the model server" in w.chat.view.toPlainText()
+    w.close()

@@ -273,8 +273,12 @@ class WindowChats(WindowBase):
         the box; else the message is kept in the chat, and Ctrl+R answers it again."""
         if refused:
             self._unsend()
-            self.chat.view.add_notice(f"Not sent: {sentence(msg)} Your message is back in "
-                                      "the box.")
+            note = f"Not sent: {sentence(msg)} Your message is back in the box."
+            self.chat.view.add_notice(note)
+            # not stored: kept here, so that the chat drawn again (an earlier answer's token
+            # offsets coming in late) does not drop it (CI saw "Still there?" refused and
+            # then no notice at all)
+            self._refused_note = (self.current_conv, len(self.session.messages), note)
             # the box grew with the message put back: show the notice once laid out
             QtCore.QTimer.singleShot(0, lambda: self.chat.view._scroll_end(force=True))
             self.statusBar().showMessage("Not sent — your message is back in the box.", 8000)
@@ -325,6 +329,10 @@ class WindowChats(WindowBase):
             view.show_empty()
         elif self.session.messages[-1]["role"] == "user":  # left unanswered (the app quit)
             view.add_notice(self.session.unanswered_note(), passing=True)
+        refused = getattr(self, "_refused_note", None)
+        if refused and self.current_conv is not None \
+                and refused[:2] == (self.current_conv, len(self.session.messages)):
+            view.add_notice(refused[2])  # a refusal, until something is sent again
         self._show_timeline_of(last, last_key)
         view._scroll_end(force=True)
 
