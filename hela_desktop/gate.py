@@ -240,7 +240,7 @@ class RelevanceGate:
                 episode_id=eid, score=s, text=text, semantic=s, path="associative",
                 spread_from=src_id,
                 extra={"cos": s, "similarity": round(s, 4), "gate": "association",
-                       "via_name": name, "statement": True}))
+                       "via_name": name, "via": src_id, "statement": True}))
             if len(out) >= p.associations:
                 break
         return out
@@ -436,6 +436,7 @@ class RelevanceGate:
         # newer news comes before the older memory it is newer than, so the memory cap
         # never keeps the old value and cuts the new one ("What do you know about me?" kept
         # "… lives in Lyon", marked older, and cut "Actually my sister moved to Porto.")
+        self._old_company(kept, when)
         for r in [r for r in kept if r.extra.get("older_than") is not None]:
             i = kept.index(r)
             j = next((k for k, x in enumerate(kept) if x.episode_id == r.extra["older_than"]), -1)
@@ -443,16 +444,37 @@ class RelevanceGate:
                 kept.insert(i, kept.pop(j))
         return kept, superseded
 
+    def _old_company(self, kept: list[Recall], when: dict[int, float]) -> None:
+        """A memory that came in through a name shared with one marked older news, and is
+        itself older than that news, is older news too: it tells of the old state of the
+        same thing.  ("Where does my sister live?": "… Ines lives in Lyon" was marked older
+        than "Actually my sister moved to Porto", but "Ines sent me photos of the balcony
+        garden at her flat.", which her name brought, came first and unmarked.)"""
+        newer = {r.episode_id: r.extra["older_than"] for r in kept
+                 if r.extra.get("older_than") is not None}
+        for r in kept:  # (statements all: `when` knows them)
+            src = r.spread_from
+            if (r.extra.get("gate") != "association" or src is None or src not in newer
+                    or "older_than" in r.extra):
+                continue
+            n = newer[src]
+            if r.episode_id != n and when.get(r.episode_id, 0.0) < when.get(n, 0.0):
+                r.extra["older_than"] = n
 
-def explain(extra: dict) -> list[str]:
+
+def _capital(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def explain(extra: dict, label_of: Callable[[int], str] | None = None) -> list[str]:
     """The gate's decisions about one recalled memory, in plain sentences (for the
-    why-recalled panel)."""
+    why-recalled panel; `label_of`: a memory's short text, to name the one it came with)."""
     out = []
     sim, bar = extra.get("similarity"), extra.get("bar")
     gate = extra.get("gate")
     if gate == "evidence" and sim is not None and bar is not None:
         kind = "a message about you" if extra.get("personal") else "this request"
-        named = [str(n)[:1].upper() + str(n)[1:] for n in extra.get("named") or []]
+        named = [_capital(str(n)) for n in extra.get("named") or []]
         if named:
             kind = "a message that names " + " and ".join(f"“{n}”" for n in named[:2])
         elif extra.get("answered_by") and not extra.get("statement"):
@@ -467,7 +489,11 @@ def explain(extra: dict) -> list[str]:
         out.append(f"Shown to the model with the start of {extra['answered_by']}'s imported "
                    "answer, as what that assistant said, not as your words.")
     elif gate == "association":
-        out.append(f"Came in with a related memory: both mention “{extra.get('via_name', '')}”.")
+        via = extra.get("via")
+        label = label_of(int(via)) if label_of is not None and via is not None else ""
+        memory = (f"memory #{via}" + (f" (“{label}”)" if label else "")
+                  if via is not None else "a related memory")
+        out.append(f"Came in with {memory}: both mention “{_capital(str(extra.get('via_name', '')))}”.")
     elif gate == "about you":
         out.append("Came in because you asked what I know about you: your pinned and most "
                    "recalled memories come first.")

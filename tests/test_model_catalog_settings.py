@@ -102,7 +102,9 @@ def test_settings_opens_at_once_and_lists_the_other_apps_models_when_read(
     dlg.model.addItem(mine.name, str(mine))
     dlg.model.setCurrentIndex(dlg.model.count() - 1)
     qtbot.waitUntil(lambda: "damaged" in dlg.model_details.text(), timeout=20000)
-    assert dlg.model_details.text() == "mine — file, its header is damaged (truncated GGUF header)"
+    # (where it is: it said "file", as if that were the app it came from, QA pass 23)
+    assert dlg.model_details.text() == (
+        "mine — in your data folder, its header is damaged (truncated GGUF header)")
 
 
 def test_closing_settings_while_models_are_read_is_safe(qtbot, tmp_path, monkeypatch,

@@ -65,8 +65,12 @@ class ArchiveTab(QtWidgets.QWidget):
         self.table.verticalHeader().setVisible(False)
         for col, w in enumerate((28, 118, 200, 240, 66, 118)):
             self.table.setColumnWidth(col, w)
-        self.table.horizontalHeader().setSectionResizeMode(
-            3, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        # your words and the answer share what is left, as in the Memories tab (QA pass
+        # 23: at 1.5× scaling the archive scrolled sideways, its words 200 px wide)
+        for col in (2, 3):
+            self.table.horizontalHeader().setSectionResizeMode(
+                col, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(False)
         # the buttons act on the chosen rows: enabled as soon as one is chosen
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.update_buttons())
         lay.addWidget(self.table, 1)

@@ -118,7 +118,7 @@ def recall_reasons(recall: dict, label_of=None) -> list[str]:
         from ..gate import explain as gate_reasons
     except ImportError:  # pragma: no cover - a build without the gate
         return out
-    return out + gate_reasons(extra)
+    return out + gate_reasons(extra, label_of)
 
 
 def _bar(name: str, value: float, colour: str) -> str:

@@ -39,7 +39,7 @@ from .graph_view import GraphView
 from .icon import icon_path
 from .layout_file import KEEP_EVERY_MS, load_positions, load_topics, save_positions
 from .memory_browser import MemoryBrowser
-from .plain import RefocusAfterDialogs, show_message
+from .plain import RefocusAfterDialogs, reason_first, show_message
 from .session_qt import SessionSignals
 from .settings_dialog import SettingsDialog, model_advice, model_changed
 from .theme import graph_colors
@@ -302,7 +302,7 @@ class MainWindow(WindowPanes):
             if self._model_box is not None:  # one box about it, not two stacked (QA 18)
                 self._model_box.close()
             self.message("warning", "No language model",  # (a server is tried again)
-                         f"HeLa cannot answer yet: {self.model_error}\n\n"
+                         f"HeLa cannot answer yet. {reason_first(self.model_error)}\n\n"
                          "Choose a model in Settings (Ctrl+,). You can still browse your memories.")
             self.chat.input.setPlainText(text)
             return
@@ -484,7 +484,8 @@ class MainWindow(WindowPanes):
             server = self.settings.server_url if self.settings.backend == "server" else ""
             self.status.show_model_failed(msg, server)
             self.message("warning", SERVER_FAILED if server else MODEL_FAILED,  # (a reason is worded to follow a colon)
-                         f"{msg[:1].upper()}{msg[1:]}\n\nYou can still browse, search and "
+                         f"{msg[:1].upper() + msg[1:] if server else reason_first(msg)}"
+                         "\n\nYou can still browse, search and "
                          "edit your memories. "
                          + model_advice(self.settings), settings_button=True)
         elif kind == "server":  # gone at a message (refused, said in the chat): the bar says so

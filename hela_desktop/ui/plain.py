@@ -31,6 +31,21 @@ def tip(text: str, end: str = "") -> str:
     return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
 
 
+def reason_first(msg: str) -> str:
+    """An error that starts with a file's path ("/m/x.gguf: model file not found; check
+    the path …", the terminal's way) as a person reads it in a window: the reason first,
+    as a sentence, then the file on its own line (QA pass 23 saw a lower-case fragment
+    after a long path)."""
+    head, sep, rest = msg.partition(": ")
+    path_like = ("://" not in head and "\n" not in head
+                 and (head.startswith(("/", "~")) or head[1:3] == ":\\"))
+    if not (sep and rest.strip() and path_like):
+        return msg if "://" in head else msg[:1].upper() + msg[1:]
+    if not rest.startswith("llama.cpp"):  # (its name is written so)
+        rest = rest[:1].upper() + rest[1:]
+    return f"{rest.rstrip('. ')}.\n\nFile: {head}"
+
+
 def no_orphan(line: str) -> str:
     """`line` with its last two words bound by a no-break space, so that wrapping in a
     narrow pane never leaves one word alone on the last line (a last piece already bound,

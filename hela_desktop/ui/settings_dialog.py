@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..config import Settings
 from ..memory import PROFILES
-from ..paths import BUNDLED_NAME, bundled_model_path, scan_models
+from ..paths import BUNDLED_NAME, bundled_model_path, models_dirs, scan_models
 from . import plain
 from .theme import muted, warning_color
 from .window_look import frame_margins
@@ -476,7 +476,8 @@ class SettingsDialog(QtWidgets.QDialog):
         self._unusable: dict[str, str] = {}  # path -> why it is no model at all
         self.model.clear()
         bundled = bundled_model_path()
-        self.model.addItem(f"Bundled default ({BUNDLED_NAME})", "")
+        # the name first: where the box is narrow (1.5× scaling) the end is cut (QA pass 23)
+        self.model.addItem(f"{BUNDLED_NAME} (bundled default)", "")
         self._found: dict = {}  # path -> FoundModel, as read off the window's thread
         self._describing: set[str] = set()
         for p in scan_models(self._data_dir):
@@ -567,14 +568,18 @@ class SettingsDialog(QtWidgets.QDialog):
             return
         self._describing.update(paths)
 
+        folders = {d.resolve() for d in models_dirs(self._data_dir)}
+
         def job():
             out: dict[str, object] = {}
             for path in paths:
                 p = Path(path)
                 if not p.is_file():
                     out[path] = MODEL_MISSING
-                else:
-                    out[path] = describe(p, "file") or NOT_A_MODEL
+                else:  # where it is, as another app's model names its app ("file", QA 23)
+                    where = ("in your data folder" if p.parent.resolve() in folders
+                             else "a file you chose")
+                    out[path] = describe(p, where) or NOT_A_MODEL
             return out
 
         worker = Background(self)

@@ -207,8 +207,19 @@ class WindowChats(WindowBase):
     def _delete_conversation(self, cid: int, memories: bool = False) -> None:
         """Delete a chat (`memories`: and the memories formed in it, restorable)."""
         self.run_op("delete_conv_memories" if memories else "delete_conv", cid)
-        if cid == self.current_conv:
+        if cid != self.current_conv:
+            return
+        # the open chat went: its neighbour in the list opens (the one below, else the one
+        # above), as in a mail client; a new chat only when none is left (QA pass 23: a new
+        # chat opened and the user had to find their place again)
+        shown = [int(c["id"]) for c in self.conversations.shown()]
+        at = shown.index(cid) if cid in shown else -1
+        rest = shown[at + 1:] + shown[:at][::-1] if at >= 0 else []
+        if rest:
+            self.conversations.select(rest[0])
+        else:
             self.new_chat()
+        self._drafts.pop(cid, None)  # (its unsent words went with it)
 
     # ---- taking messages back -----------------------------------------------------------
     def regenerate(self) -> None:

@@ -1,0 +1,67 @@
+"""Twenty-fourth pass, as a new user: what the window showed that it should not have."""
+
+from __future__ import annotations
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+
+def _chats(data, titles):
+    from hela_desktop.store import Store
+
+    ids = []
+    with Store(data) as store:
+        for t in titles:
+            cid = store.add_conversation(t)
+            store.add_message(cid, "user", f"{t}: hello")
+            ids.append(cid)
+    return ids
+
+
+def test_deleting_the_open_chat_opens_its_neighbour(qtbot, tmp_path):
+    """QA pass 23: deleting the chat that was open opened a new, empty chat, and the user
+    had to find their place in the list again.  The chat below it in the list opens (the
+    one above when it was the last); a new chat only when none is left."""
+    pytest.importorskip("pytestqt")
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    data = tmp_path / "data"
+    a, b, c = _chats(data, ["Oldest", "Middle", "Newest"])  # listed newest first
+    w = _window(qtbot, data)
+    _wait(qtbot, lambda: len(w.conversations.chats()) == 3, 20)
+
+    def open_(cid):
+        w.conversations.select(cid)
+        _wait(qtbot, lambda: w.current_conv == cid, 20)
+
+    open_(b)
+    w.chat.input.setPlainText("half a thought about the middle chat")
+    w._delete_conversation(b)
+    _wait(qtbot, lambda: w.current_conv == a and "Oldest: hello" in w.chat.view.toPlainText(), 20)
+    _wait(qtbot, lambda: [x["id"] for x in w.conversations.chats()] == [c, a], 20)
+    assert w.conversations.current_id() == a
+    assert w.chat.input.toPlainText() == ""  # the deleted chat's unsent words went with it
+    w._delete_conversation(a)  # the last in the list: the one above
+    _wait(qtbot, lambda: w.current_conv == c and "Newest: hello" in w.chat.view.toPlainText(), 20)
+    w._delete_conversation(c)  # none left: a new chat
+    _wait(qtbot, lambda: w.current_conv is None and w.conversations.chats() == [], 20)
+    assert w.chat.title.text() == "New chat"
+    w.close()
+
+
+def test_a_model_error_reads_reason_first():
+    """QA pass 23: the start-up box read "/home/…/models/x.gguf: model file not found;
+    check the path or choose another GGUF file" — a path, then a lower-case fragment."""
+    from hela_desktop.ui.plain import reason_first
+
+    assert reason_first("/m/x.gguf: model file not found; check the path or choose another "
+                        "GGUF file") == ("Model file not found; check the path or choose "
+                                         "another GGUF file.\n\nFile: /m/x.gguf")
+    assert reason_first("/m/x.gguf: llama.cpp could not load this model (bad magic).") == (
+        "llama.cpp could not load this model (bad magic).\n\nFile: /m/x.gguf")
+    # no path first: only the first letter
+    assert reason_first("default model not found: install it") == "Default model not found: install it"
+    assert reason_first("http://127.0.0.1:8080: cannot reach it") == (
+        "http://127.0.0.1:8080: cannot reach it")  # (an address keeps its case)
+
