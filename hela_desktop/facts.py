@@ -71,6 +71,10 @@ STOPWORDS = frozenset(
     what when where which while who whom why will with would you your yours yourself yourselves
     also yeah yes oh hey hi ok okay really so thanks thank like just get got im i'm it's that's
     dont don't know think one would could much well good great""".split()
+    # what is left of a contraction once its apostrophe splits it ("I've" → "i", "ve"):
+    # "ve" was a word two memories shared, and brought a day-shift news as newer news of
+    # a beagle (`bench personal`, 0.15)
+    + "ve ll re didn doesn isn wasn aren weren haven hasn hadn couldn wouldn shouldn".split()
 )
 
 
@@ -296,6 +300,31 @@ def asks_about_whole_user(text: str) -> bool:
     me?", "Summarise what you remember about me.", "Who am I?")?  No one memory resembles
     such a question, so the gate recalls the memories that matter most instead."""
     return bool(_ABOUT_ME.search(text))
+
+
+# the whole message is that question, and nothing more ("What do you know about me?",
+# "Tell me everything you remember about me.", "Who am I?"; not "What do you know about me
+# and my dog?", nor "What did my sister say about me?")
+_LEAD = r"(?:(?:so|and|ok|okay|hey|hi|hello|hela|well|now|then)\b[,!.]?\s*)*"
+_ONLY_ABOUT_ME = re.compile(
+    "^" + _LEAD
+    + r"(?:(?:what (?:else )?(?:do|did|can) you (?:know|remember|recall)"
+    r"|what (?:have|did) you (?:learned|learnt|learn|got|remembered|remember)"
+    r"|(?:(?:can|could|would) you |please )?(?:tell me|summari[sz]e|list|remind me)"
+    r" (?:what|everything|all) you (?:know|remember|recall|have learned|have learnt)"
+    r"|do you (?:know|remember) anything)(?: so far)? about me"
+    r"|what have i told you(?: about myself)?|who am i"
+    r"|(?:(?:can|could|would) you |please )?tell me about myself)"
+    r"(?: so far| already| now| yet| then)?(?:,? please)?\s*[?.!]*$",
+    re.IGNORECASE)
+
+
+def asks_only_about_whole_user(text: str) -> bool:
+    """Is `text` only the question of what is known about the user as a whole ("What do
+    you know about me?", "Summarise what you remember about me.", "Who am I?"), with nothing
+    else asked?  The app answers it itself, with the user's own words
+    (`hela_desktop.about_you`)."""
+    return bool(_ONLY_ABOUT_ME.match(" ".join(text.split())))
 
 
 def asks_about_user(text: str) -> bool:
