@@ -218,6 +218,9 @@ class Assistant:
             if target is not None:  # "Forget that …": the app does it, not the model
                 yield from self._forget(turn, target)
                 return
+            if self.settings.list_about_you and facts.asks_only_about_whole_user(message):
+                yield from self._list_about_you(turn)  # the user's own words, listed
+                return
             if local and on_status is not None:
                 on_status("recalling", 0, 0)
             yield turn.recall()
@@ -247,6 +250,27 @@ class Assistant:
                         episode_id=None, tokens=0, swaps=0, prefill_tokens=0,
                         tokens_per_s=0.0, elapsed_s=time.perf_counter() - turn.t0, text=text,
                         forget=done.stats(), answered_at=now)
+
+    def _list_about_you(self, turn: Turn) -> Iterator[Event]:
+        """"What do you know about me?", answered by the app (`hela_desktop.about_you`):
+        the memories the gate recalls for it, listed in the user's words; the answer stored
+        in the chat, no memory of the question, no link learned, no recall counted (what
+        is listed first would be listed first for ever)."""
+        from .about_you import answer
+
+        now = time.time() if turn.now is None else turn.now
+        recalled = turn.recall()
+        yield recalled
+        text = answer(recalled.memories, now)
+        ids = [r.episode_id for r in recalled.memories if r.kind == "episode"]
+        stats = {"tokens": 0, "listed": ids, "elapsed_s": 0.0}
+        message_id = self.store.add_message(turn.conversation_id, "assistant", text,
+                                            stats=stats, at=now)
+        yield TokenEvent(index=0, text=text)
+        yield DoneEvent(conversation_id=turn.conversation_id, message_id=message_id,
+                        episode_id=None, tokens=0, swaps=0, prefill_tokens=0,
+                        tokens_per_s=0.0, elapsed_s=time.perf_counter() - turn.t0, text=text,
+                        listed=ids, answered_at=now)
 
     def _begin_turn(self, parts: TurnParts, message: str, conversation_id: int | None,
                     now: float | None, said_at: float | None = None) -> Turn:

@@ -167,6 +167,10 @@ class Settings:
     # answers alike and took on a persona ("your blog"), measured (docs/benchmarks.md);
     # what was said earlier still comes back as memories when it matters
     history_exchanges: int = HISTORY_EXCHANGES
+    # "What do you know about me?" answered by the app with the user's own words, listed
+    # (`hela_desktop.about_you`); False: the model answers it from those memories (the
+    # small default model answered with a made-up life every time, QA pass 24)
+    list_about_you: bool = True
     reretrieve_every: int = 10  # N: re-retrieve every N generated tokens (1..20)
     lookback_tokens: int = 60  # L: the last L generated tokens form the query
     blend_user_message: float = 0.5  # weight of the user message in the live query

@@ -125,6 +125,9 @@ class DoneEvent:
     # a request to forget, answered by the app, not the model (`hela_desktop.forget_request`):
     # {"deleted": [episode ids], "maybe": [episode ids]}; None for a model's answer
     forget: dict | None = None
+    # "What do you know about me?", answered by the app with the user's own words
+    # (`hela_desktop.about_you`): the memories listed; None for a model's answer
+    listed: list[int] | None = None
     # when the answer was stored (its message's time, Unix seconds; 0 when it was not):
     # the window's live answer shows it from then on, as the chat read again does
     answered_at: float = 0.0
@@ -152,6 +155,8 @@ Event = MemoriesEvent | TokenEvent | MemoryUpdateEvent | DoneEvent
 
 # under an answer the app gave itself (a request to forget): the window and the terminal
 FORGET_FOOTER = "done by HeLa Desktop itself: the model was not asked"
+# … and under "What do you know about me?" (`hela_desktop.about_you`)
+LISTED_FOOTER = "listed by HeLa Desktop from your memories: the model was not asked"
 
 
 def to_json(event: Event) -> str:

@@ -116,7 +116,8 @@ def model_history(msgs: list[dict]) -> list[dict]:
     an imported one a newer export of the chat shows on another branch (``off_branch``:
     the question edited there; the chat goes on from the version it shows now), a
     request to forget with the app's answer (the request says the forgotten thing again,
-    and the answer was not the model's), and an answer that drifted out of the user's
+    and the answer was not the model's), "What do you know about me?" with the app's list
+    (``listed``: the model copied the list's quotes and marks), and an answer that drifted out of the user's
     language (``drifted``: shown its own made-up Portuguese, the small model went on in it
     for the rest of the chat)."""
     out: list[dict] = []
@@ -124,6 +125,7 @@ def model_history(msgs: list[dict]) -> list[dict]:
         st = m.get("stats")
         if m["role"] == "assistant" and (m.get("forgotten") or m.get("off_branch") or (
                 isinstance(st, dict) and (isinstance(st.get("forget"), dict)
+                                          or isinstance(st.get("listed"), list)
                                           or st.get("drifted") is True))):
             if out and out[-1]["role"] == "user":
                 out.pop()

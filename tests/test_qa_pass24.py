@@ -69,3 +69,71 @@ def test_the_panel_names_the_memory_an_association_came_with():
     # a memory recalled before 0.16 kept no "via"
     assert explain({"gate": "association", "via_name": "ines"}) == [
         "Came in with a related memory: both mention “Ines”."]
+
+
+def test_what_do_you_know_about_me_is_answered_with_the_users_own_words(make_assistant,
+                                                                       monkeypatch):
+    """QA pass 24: asked "What do you know about me?" with four memories in its prompt,
+    the small model answered "I'm an English travel blogger based in Lyon, France" and
+    "I'm glad you're happy to share your thoughts with me".  The app now answers it itself:
+    the memories the gate recalls for it, in the user's words, dated, the older news
+    marked; no memory of the question; the model never asked, and not shown the list
+    later (it would copy it)."""
+    from hela_desktop import facts
+    from hela_desktop.about_you import EMPTY, HEAD
+    from hela_desktop.events import LISTED_FOOTER, DoneEvent, MemoriesEvent, TokenEvent
+    from hela_desktop.ui.window_status import done_lines, listed_line, stored_lines
+
+    for ask in ("What do you know about me?", "what do you remember about me so far",
+                "Hey HeLa, what do you know about me?", "Tell me everything you know about me.",
+                "Summarise what you remember about me.", "Who am I?", "What have I told you?",
+                "Tell me about myself.", "Can you tell me what you know about me, please?"):
+        assert facts.asks_only_about_whole_user(ask), ask
+    for other in ("What do you know about me and my dog?", "What did my sister say about me?",
+                  "Who am I meeting tomorrow?", "What do you know about my sister?",
+                  "What do you know about me? Also, what's a good pasta recipe?"):
+        assert not facts.asks_only_about_whole_user(other), other
+
+    def no_model(*_a, **_k):
+        raise AssertionError("the model was asked")
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    monkeypatch.setattr(a, "_answerer", no_model)
+    events = list(a.chat("What do you know about me?", cid, now=T0 - 9 * DAY))
+    assert events[-1].text.startswith(EMPTY) and events[-1].listed == []  # nothing yet
+    monkeypatch.undo()
+    lyon, dog, request, porto = a.engine.add_episodes([
+        NewEpisode(LYON, created_at=T0 - 8 * DAY),
+        NewEpisode("My dog is called Biscuit.", created_at=T0 - 6 * DAY),
+        NewEpisode("Can you recommend a podcast about dogs?", created_at=T0 - 4 * DAY),
+        NewEpisode(PORTO, created_at=T0 - 2 * DAY)])
+    n_before = a.store.count_episodes()
+    monkeypatch.setattr(a, "_answerer", no_model)
+    events = list(a.chat("What do you know about me?", cid, now=T0))
+    monkeypatch.undo()
+    assert isinstance(events[0], MemoriesEvent)
+    listed = [m.episode_id for m in events[0].memories]
+    assert {lyon, dog, porto} <= set(listed) and request not in listed
+    text = "".join(e.text for e in events if isinstance(e, TokenEvent))
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.listed == listed and done.text == text
+    assert done.tokens == 0 and done.episode_id is None
+    assert text.startswith(HEAD)
+    assert "- “My dog is called Biscuit.” (6 days ago, on " in text
+    assert f"- “{LYON}” (8 days ago, on " in text and "; older news" in text.split(LYON)[1].split("\n")[0]
+    assert text.index(PORTO) < text.index(LYON)  # the news first
+    assert "podcast" not in text
+    assert a.store.count_episodes() == n_before  # the question is no memory
+    msgs = a.store.messages(cid)
+    assert msgs[-1]["content"] == text and msgs[-1]["stats"]["listed"] == listed
+    assert done_lines(done, {})[0] == LISTED_FOOTER == stored_lines(msgs[-1])[0]
+    assert listed_line(listed).startswith(f"Listed the {len(listed)} memories")
+    # the next message: the model is not shown the list as its own earlier answer
+    list(a.chat("Thanks! Does Biscuit like long walks?", cid, now=T0 + 60))
+    shown = " ".join(m["content"] for m in a.turn.history)
+    assert HEAD not in shown and "What do you know about me?" not in shown
+    # a setting hands the question back to the model
+    a.settings.list_about_you = False
+    done = list(a.chat("What do you know about me?", cid, now=T0 + 120))[-1]
+    assert done.listed is None and done.tokens > 0

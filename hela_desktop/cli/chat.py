@@ -82,6 +82,7 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
     from ..events import (
         DRIFTED_NOTE,
         FORGET_FOOTER,
+        LISTED_FOOTER,
         NOT_FROM_MEMORIES,
         DoneEvent,
         MemoriesEvent,
@@ -102,6 +103,8 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
         print(_dim(f" ⟲[{add} {rem}]"), end="", flush=True)
     elif isinstance(ev, DoneEvent) and ev.forget is not None:
         print("\n" + _dim(f"  {FORGET_FOOTER}"), flush=True)
+    elif isinstance(ev, DoneEvent) and ev.listed is not None:
+        print("\n" + _dim(f"  {LISTED_FOOTER}"), flush=True)
     elif isinstance(ev, DoneEvent) and ev.failed and not ev.text:
         pass  # the server failed before the answer began: the error line says it all
     elif isinstance(ev, DoneEvent):

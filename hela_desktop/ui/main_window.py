@@ -435,6 +435,7 @@ class MainWindow(WindowPanes):
                                     if isinstance(i, int)], self._sent_text, ev.conversation_id)
         self.statusBar().showMessage(
             ws.forget_line(ev.forget) if isinstance(ev.forget, dict)
+            else ws.listed_line(ev.listed) if ev.listed is not None
             else ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept, ev.failed), 8000)
 
     # ---- chat basics: zoom, appearance -------------------------------------------------

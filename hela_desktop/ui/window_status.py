@@ -8,7 +8,7 @@ import time
 from PySide6 import QtCore, QtWidgets
 
 from ..assistant import model_label
-from ..events import DRIFTED_NOTE, FORGET_FOOTER
+from ..events import DRIFTED_NOTE, FORGET_FOOTER, LISTED_FOOTER
 from ..importers.base import author_of
 from ..prompt import shorten
 from ..sources import Sources, answer_sources
@@ -232,6 +232,8 @@ def answer_footer(stats: dict, interrupted: bool) -> str:
     stored only the whole time, prompt reading included), and why it ended if not by itself."""
     if isinstance(stats.get("forget"), dict):  # a request to forget (`forget_request`)
         return FORGET_FOOTER
+    if isinstance(stats.get("listed"), list):  # "What do you know about me?" (`about_you`)
+        return LISTED_FOOTER
     tokens = int(_num(stats.get("tokens")))
     if tokens <= 0:
         return "stopped early" if interrupted else ""
@@ -297,7 +299,7 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
     footer = answer_footer({"tokens": ev.tokens, "swaps": ev.swaps, "elapsed_s": ev.elapsed_s,
                             "generation_s": ev.generation_s, "limit": ev.limit,
                             "repeat_of": ev.episode_id if ev.repeated else None,
-                            "failed": ev.failed, "forget": ev.forget,
+                            "failed": ev.failed, "forget": ev.forget, "listed": ev.listed,
                             "drifted": ev.drifted, "model": ev.model},
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
@@ -324,6 +326,15 @@ def off_branch_footer(m: dict) -> str:
     where = author_of(m.get("uid") or "") or "the app it came from"
     return (f"on an older version of this chat (edited in {where} since); the chat goes on "
             "here from the newer one")
+
+
+def listed_line(listed: list[int]) -> str:
+    """The status-bar line after "What do you know about me?" (`DoneEvent.listed`)."""
+    if not listed:
+        return "No memories to list yet: what you tell me about yourself becomes one."
+    n = len(listed)
+    return (f"Listed the {n} memor{'y' if n == 1 else 'ies'} that matter most, in your words; "
+            "the model was not asked.")
 
 
 def forget_line(forget: dict) -> str:

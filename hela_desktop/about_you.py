@@ -1,0 +1,59 @@
+""""What do you know about me?", answered by the app itself (Qt-free).
+
+Asked that, the small default model answered with anything but the user's memories, even
+with them in its prompt: "I'm an English travel blogger based in Lyon, France", "I'm glad
+you're happy to share your thoughts with me" (QA pass 24, every time).  No model is needed
+to answer it truthfully: the relevance gate already picks the user's statements that matter
+most (`gate._about_you`: pinned, then the most recalled, then the newest, with newer news
+before the older value it updates).  The app lists them, in the user's own words and dated,
+the older news marked; the answer says it is a list of memories, and where to change them.
+
+`Settings.list_about_you` (default on) hands the question to the model instead, for a
+model that answers it well.
+"""
+
+from __future__ import annotations
+
+from .events import Recall
+from .prompt import calendar_day, relative_day, shorten
+
+QUOTE_CHARS = 160  # each memory quoted up to here, cut at a word
+
+HEAD = "Here is what you have told me, in your own words (pinned and most recalled first):"
+EMPTY = ("You have not told me anything about yourself yet that I keep as a memory. What "
+         "you tell me in a chat (“My dog is called Biscuit.”) becomes one, and I recall it "
+         "when it matters.")
+WHERE = ("All your memories are in the Memories tab (or `hela-desktop memories list`), "
+         "where you can edit, pin or delete them.")
+
+
+def _when(created_at: float | None, now: float) -> str:
+    if created_at is None:
+        return ""
+    try:
+        when = relative_day(created_at, now)
+        return when if when in ("today", "yesterday") else f"{when}, on {calendar_day(created_at)}"
+    except (TypeError, ValueError, OverflowError, OSError):
+        return ""
+
+
+def line(r: Recall, now: float) -> str:
+    """One memory of the list: '- “My dog is called Biscuit.” (3 weeks ago, on 4 November
+    2026)', with "older news" when a newer memory said otherwise."""
+    said = shorten(" ".join(r.text.split()), QUOTE_CHARS)
+    notes = [w for w in (_when(r.extra.get("created_at"), now),) if w]
+    if r.extra.get("superseded_by") is not None:
+        notes.append("older news, since replaced")
+    elif r.extra.get("older_than") is not None:
+        notes.append("older news")
+    return f"- “{said}”" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def answer(memories: list[Recall], now: float) -> str:
+    """The app's answer: the memories, one a line, then where they all are; or that there
+    are none yet (plain lines and a list: read as written in the terminal, as Markdown in
+    the window)."""
+    mine = [r for r in memories if r.kind == "episode" and r.text.strip()]
+    if not mine:
+        return f"{EMPTY} {WHERE}"
+    return HEAD + "\n\n" + "\n".join(line(r, now) for r in mine) + "\n\n" + WHERE
