@@ -65,3 +65,42 @@ def test_a_model_error_reads_reason_first():
     assert reason_first("http://127.0.0.1:8080: cannot reach it") == (
         "http://127.0.0.1:8080: cannot reach it")  # (an address keeps its case)
 
+
+
+def test_scrolling_settings_with_the_wheel_changes_no_value(qtbot, tmp_path):
+    """QA pass 24: scrolling down Settings with the mouse wheel set "Memories per answer"
+    to 3 and "Room for memories" to 300 as the pointer passed over them.  The wheel scrolls
+    the form over a box not clicked into; clicked into, the box takes it."""
+    from PySide6 import QtCore, QtGui, QtWidgets
+
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    dlg = SettingsDialog(Settings(), tmp_path / "data")
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    dlg.advanced_button.setChecked(True)
+    dlg.resize(700, 350)  # (the form scrolls)
+    bar = dlg.form_scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5000)
+    box = dlg.max_memories
+    before, top = box.value(), bar.value()
+
+    def wheel(widget: QtWidgets.QWidget) -> None:
+        at = QtCore.QPointF(widget.rect().center())
+        ev = QtGui.QWheelEvent(at, QtCore.QPointF(widget.mapToGlobal(at.toPoint())),
+                               QtCore.QPoint(0, 0), QtCore.QPoint(0, -120),
+                               QtCore.Qt.MouseButton.NoButton, QtCore.Qt.KeyboardModifier.NoModifier,
+                               QtCore.Qt.ScrollPhase.NoScrollPhase, False)
+        QtWidgets.QApplication.sendEvent(widget, ev)
+
+    dlg.buttons.setFocus()
+    wheel(box)
+    assert box.value() == before and bar.value() > top  # the form scrolled
+    dlg.activateWindow()
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus, timeout=5000)
+    wheel(box)
+    assert box.value() == before - 1  # clicked into: the box's own
+    assert box.focusPolicy() == QtCore.Qt.FocusPolicy.StrongFocus

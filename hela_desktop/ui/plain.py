@@ -225,3 +225,33 @@ class RefocusAfterDialogs(QtCore.QObject):
     def _refocus(self) -> None:
         if QtWidgets.QApplication.activeWindow() is None and self.window.isVisible():
             self.window.activateWindow()
+
+
+class _WheelScrollsForm(QtCore.QObject):
+    """Over a number or choice box that has not been clicked into, the mouse wheel scrolls
+    the form (`area`), not the box's value."""
+
+    def __init__(self, area: QtWidgets.QAbstractScrollArea):
+        super().__init__(area)
+        self.area = area
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        if (event.type() == QtCore.QEvent.Type.Wheel and isinstance(obj, QtWidgets.QWidget)
+                and not obj.hasFocus()):
+            QtCore.QCoreApplication.sendEvent(self.area.verticalScrollBar(), event)
+            return True
+        return False
+
+
+def wheel_scrolls(area: QtWidgets.QScrollArea) -> None:
+    """Scrolling a form with the wheel no longer changes the boxes the pointer passes over
+    (QA pass 24: scrolling Settings set "Memories per answer" to 3 and "Room for memories"
+    to 300 on the way down).  A box takes the wheel once clicked or tabbed into."""
+    guard = _WheelScrollsForm(area)
+    body = area.widget()
+    if body is None:
+        return
+    for box in (body.findChildren(QtWidgets.QAbstractSpinBox)
+                + body.findChildren(QtWidgets.QComboBox)):
+        box.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)  # (not by the wheel)
+        box.installEventFilter(guard)

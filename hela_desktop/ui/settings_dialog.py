@@ -407,6 +407,7 @@ class SettingsDialog(QtWidgets.QDialog):
         lay.addWidget(self.advanced)
         lay.addStretch(1)
         self.form_scroll.setWidget(body)
+        plain.wheel_scrolls(self.form_scroll)
         outer.addWidget(self.form_scroll, 1)
 
         self.buttons = bb = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Ok
