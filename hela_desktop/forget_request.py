@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 
 from . import facts
 from . import formulas as F
+from .gate import names_word
 from .prompt import shorten
 
 if TYPE_CHECKING:
@@ -195,18 +196,28 @@ def answer_copies(engine: MemoryEngine, deleted: list[tuple[int, str]],
     if not deleted:
         return [], []
     texts = forgotten if forgotten is not None else [text for _, text in deleted]
-    told = [t for t in (set(facts.stems(text)) for text in texts) if t]
+    told = [(t, engine.names_in(text)) for t, text in
+            ((set(facts.stems(text)), text) for text in texts) if t]
     if not told:
         return [], []
     gone = {eid for eid, _ in deleted}
     asked: list[tuple[int, str]] = []
     repeated: list[tuple[int, str]] = []
-    for eid, user, stored in engine.store.answers_containing(set().union(*told)):
-        own, said = set(facts.stems(user)), set(facts.stems(stored))
-        if eid in gone or not any(F.repeats(len((t - own) & said), len(t - own))
-                                  for t in told):
+    for eid, user, stored in engine.store.answers_containing(set().union(*(t for t, _ in told))):
+        if eid in gone:
             continue
-        (asked if facts.only_asks(user) else repeated).append((eid, user))
+        own, said, own_names = set(facts.stems(user)), set(facts.stems(stored)), engine.names_in(user)
+        # the fact's own words, as `formulas.repeats` counts them; or its name (a value such
+        # as "Biscuit", which the message did not say) in the answer: "What's my dog's
+        # name?" answered "Your dog's name is Biscuit." says "name" where the fact said
+        # "called", and stayed when the fact was forgotten (QA pass 24)
+        says_name = [bool(names - own_names) and any(names_word(stored, n) for n in names - own_names)
+                     for _, names in told]
+        if any(F.repeats(len((t - own) & said), len(t - own)) or (bool(own & t) and named)
+               for (t, _), named in zip(told, says_name, strict=True)):
+            (asked if facts.only_asks(user) else repeated).append((eid, user))
+        elif any(says_name) and not facts.only_asks(user):  # only named for the user
+            repeated.append((eid, user))
     return asked, repeated
 
 

@@ -137,3 +137,28 @@ def test_what_do_you_know_about_me_is_answered_with_the_users_own_words(make_ass
     a.settings.list_about_you = False
     done = list(a.chat("What do you know about me?", cid, now=T0 + 120))[-1]
     assert done.listed is None and done.tokens > 0
+
+
+def test_forgetting_a_fact_takes_the_question_whose_answer_named_it(make_assistant):
+    """QA pass 24: after "Forget that my dog is called Biscuit." the memory "What's my dog's
+    name?" — answered "Your dog's name is Biscuit." — stayed, unnamed: the answer says
+    "name" where the fact said "called", and one word of two was no repeat.  The fact's
+    name (its value) in the answer to a question about the same thing is: the question
+    goes with the fact.  A statement whose answer says the name is named for the user; a
+    question about something else whose answer says it is not touched."""
+    a = make_assistant()
+    dog, asked, porto, cats = a.engine.add_episodes([
+        NewEpisode("My dog is called Biscuit.", "What a lovely name!", created_at=T0 - 900),
+        NewEpisode("What's my dog's name?", "Your dog's name is Biscuit.", created_at=T0 - 800),
+        NewEpisode("Actually Ines moved to Porto.",
+                   "Biscuit's a great name, in fact. He lives in Lyon.", created_at=T0 - 700),
+        NewEpisode("Can you recommend a book about cats?",
+                   "Try Biscuit Goes to School, a picture book about a cat.",
+                   created_at=T0 - 600)])
+    done = list(a.chat("Forget that my dog is called Biscuit.", now=T0))[-1]
+    assert done.forget["deleted"] == [dog, asked], done.forget
+    assert a.store.episode(asked).deleted_at is not None
+    assert done.forget.get("repeated") == [porto], done.forget  # named, kept
+    assert a.store.episode(porto).deleted_at is None
+    assert a.store.episode(cats).deleted_at is None
+    assert "Actually Ines moved to Porto." in done.text
