@@ -386,6 +386,12 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
     from hela_desktop.ui.window_status import op_message
 
     assert "with the memories formed in it, pinned ones aside" in op_message("delete_conv_memories", mine)[0]
+    # with what went counted (QA pass 24: "pinned ones aside" when none was pinned)
+    assert op_message("delete_conv_memories", mine, ids[:2])[0] == (
+        "Chat deleted with the 2 memories formed in it (Memories ▸ Archive restores them).")
+    assert op_message("delete_conv_memories", mine, [ids[0]])[0] == (
+        "Chat deleted with the memory formed in it (Memories ▸ Archive restores it).")
+    assert "were all pinned, so they stay" in op_message("delete_conv_memories", mine, [])[0]
     assert "keeps what you said in it" in op_message("delete_conv", mine)[0]
     # a chat that formed no memory (QA pass 13: the box was offered all the same): the
     # question says so and offers nothing to tick

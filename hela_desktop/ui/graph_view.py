@@ -371,8 +371,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         facts = f" · {n_kn:,} fact{'' if n_kn == 1 else 's'}" if n_kn else ""
         n_learned = int(new.is_learned().sum())
         learned = f" ({n_learned:,} learned)" if n_learned else ""
-        self.stats_label.setText(f"{shown}{facts} · {n_edges:,} links{learned}",
-                                 f"{shown}{facts} · {n_edges:,} links", shown,
+        links = f"{n_edges:,} link{'' if n_edges == 1 else 's'}"
+        self.stats_label.setText(f"{shown}{facts} · {links}{learned}",
+                                 f"{shown}{facts} · {links}", shown,
                                  f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}")
         self.legend.has_edges = bool(n_edges)
         self.legend.arrange()

@@ -538,7 +538,7 @@ class MainWindow(WindowPanes):
             self.message("information", "Export finished" if name == "export" else "Import finished",
                          str(result))  # sentences (`ExportReport.sentence`, `ImportReport.sentence`)
             return
-        said = ws.op_message(name, arg)
+        said = ws.op_message(name, arg, result)
         if said:
             self.statusBar().showMessage(*said)
 

@@ -169,7 +169,7 @@ def model_tip(info: dict) -> str:
     return tip
 
 
-def op_message(name: str, arg) -> tuple[str, int] | None:
+def op_message(name: str, arg, result=None) -> tuple[str, int] | None:
     """The status-bar line after a memory edit (and how long it stays, ms)."""
     if name == "edit":
         return f"Memory #{arg[0]} saved and re-embedded.", 4000
@@ -181,9 +181,15 @@ def op_message(name: str, arg) -> tuple[str, int] | None:
         ids = restore_ids(arg)
         what = f"Memory #{ids[0]}" if len(ids) == 1 else count(len(ids), "memory", "memories")
         return f"{what} restored.", 4000
-    if name == "delete_conv_memories":
-        return ("Chat deleted with the memories formed in it, pinned ones aside "
-                "(Memories ▸ Archive restores them).", 6000)
+    if name == "delete_conv_memories":  # (`result`: the memories deleted)
+        n = len(result) if isinstance(result, list) else None
+        if n == 0:
+            return "Chat deleted; its memories were all pinned, so they stay.", 6000
+        what = ("the memories formed in it, pinned ones aside" if n is None
+                else "the memory formed in it" if n == 1
+                else f"the {n:,} memories formed in it")  # (the question said which stay)
+        return (f"Chat deleted with {what} (Memories ▸ Archive restores "
+                f"{'it' if n == 1 else 'them'}).", 6000)
     if name == "delete_conv":  # (it said nothing: the chat just went)
         return "Chat deleted. The memory graph keeps what you said in it.", 6000
     if name == "purge":
