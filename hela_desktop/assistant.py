@@ -35,6 +35,7 @@ from .gate import GateResult
 from .llm import LocalLLM, ModelError
 from .memory import PROFILES, MemoryEngine, NewEpisode
 from .prompt import format_memory
+from .sources import answer_doubt
 from .store import Store, StoreError, db_error_message
 from .turn import MessageTooLong, Turn, TurnParts, TurnState, recall_knowledge, user_model_text
 from .words import printable
@@ -384,6 +385,12 @@ class Assistant:
                 ((i, r.text) for i, (r, _) in used.items() if r.kind == "episode"),
                 message, answer)
             stats["drew_on"] = sorted(drew_on)
+            # a sign the answer is wrong: it gives the older news, or a question about the
+            # user's life used none of what was recalled (the window says to check it)
+            doubt = None if interrupted or state.unrecalled else answer_doubt(
+                message, answer, [r for r, _ in used.values()], drew_on)
+            if doubt is not None:
+                stats["doubt"] = doubt
             message_id = None  # stopped before the first token: no empty answer is kept
             if answer or not interrupted:
                 message_id = self.store.add_message(
@@ -422,7 +429,7 @@ class Assistant:
             deferred_swaps=state.deferred_swaps, text=answer,
             timeline=timeline, generation_s=state.generation_s, limit=limit,
             repeated=repeat is not None, unrecalled=state.unrecalled, failed=failed,
-            drifted=drifted, drew_on=sorted(drew_on),
+            drifted=drifted, drew_on=sorted(drew_on), doubt=doubt,
             answered_at=now if message_id is not None else 0.0, model=stats["model"])
 
     def _model_name(self) -> str:

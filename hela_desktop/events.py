@@ -125,6 +125,9 @@ class DoneEvent:
     # a request to forget, answered by the app, not the model (`hela_desktop.forget_request`):
     # {"deleted": [episode ids], "maybe": [episode ids]}; None for a model's answer
     forget: dict | None = None
+    # a sign the answer is wrong (`sources.answer_doubt`): {"kind": "older", "newer": id}
+    # or {"kind": "unused"}; None when nothing says so
+    doubt: dict | None = None
     # "What do you know about me?", answered by the app with the user's own words
     # (`hela_desktop.about_you`): the memories listed; None for a model's answer
     listed: list[int] | None = None

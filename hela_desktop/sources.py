@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
+from . import facts
+from .events import Recall
 from .prompt import shorten
 
 
@@ -22,16 +25,70 @@ class Sources(NamedTuple):
     # those the prompt showed as older news (a newer memory said otherwise, `gate`): the
     # line says so, or the old value read as the current one (QA pass 23)
     older: frozenset[int] = frozenset()
+    # why a person should check this answer before relying on it (`doubt_note`; "": none)
+    doubt: str = ""
 
 
 NO_SOURCES = Sources([])
+# under an answer `answer_doubt` doubts (the window and the terminal alike)
+UNUSED_NOTE = ("Check this answer: it uses none of the memories recalled for it, so it "
+               "is not from what you told me.")
+OLDER_NOTE = "Check this answer: it may give older news — “{newer}” is newer."
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
 WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when longer
 
 
+def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
+                 drew_on: AbstractSet[int]) -> dict | None:
+    """Why an answer should be checked before it is relied on, from what it says and what
+    its prompt held (None: nothing says so):
+
+    - ``{"kind": "older", "newer": id}``: it says what only a memory the gate marked as
+      replaced said and nothing only the memory that replaced it said: the old value ("Ines lives in Lyon." after
+      "Actually Ines moved to Porto.", both in the prompt, the newer first; QA pass 24);
+    - ``{"kind": "unused"}``: a question about the user's own life whose answer used none
+      of the memories recalled for it ("What is my dog called?" answered "The dog is a
+      Greyhawk." beside two memories of a sister, QA pass 24).
+
+    Content-word stems, the message's own left out (what the answer could take from the
+    message proves nothing)."""
+    if not answer.strip():
+        return None
+    mems = [r for r in recalled if r.kind == "episode" and r.text]
+    if not mems:
+        return None
+    asked, said = set(facts.stems(message)), set(facts.stems(answer)) - set(facts.stems(message))
+    by_id = {r.episode_id: r for r in mems}
+    for r in mems:
+        newer = r.extra.get("superseded_by")  # (the same thing the message asks about;
+        if newer is None or newer not in by_id:  # `older_than` links looser kin: false alarms)
+            continue
+        old, new = set(facts.stems(r.text)) - asked, set(facts.stems(by_id[newer].text)) - asked
+        if said & (old - new) and not said & (new - old):
+            return {"kind": "older", "newer": int(newer)}
+    if not drew_on and facts.asks_about_user(message):
+        return {"kind": "unused"}
+    return None
+
+
+def doubt_note(doubt, recalls: Iterable[dict]) -> str:
+    """The warning under an answer for its `answer_doubt` (as stored: any JSON), naming
+    the newer memory from the answer's recalls; "" for none."""
+    if not isinstance(doubt, dict):
+        return ""
+    if doubt.get("kind") == "unused":
+        return UNUSED_NOTE
+    if doubt.get("kind") == "older":
+        text = next((str(r.get("text") or "") for r in recalls
+                     if r.get("episode_id") == doubt.get("newer")), "")
+        if text:
+            return OLDER_NOTE.format(newer=shorten(" ".join(text.split()), SOURCE_CHARS))
+    return ""
+
+
 def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
-                   used: Iterable[int] | None = None) -> Sources:
+                   used: Iterable[int] | None = None, doubt=None) -> Sources:
     """What an answer drew on, for the lines under it: the memories (episode id, the user's
     words cut short, whole) from the recalls that were in its prompt (``stats["memories"]``,
     or the live answer's), in order, each memory once, and how many more; `unrecalled` (the
@@ -41,6 +98,7 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
     the line read "“My sister Ana lives in Lisbon” · “My sister Ana lives in Lisbon”".
     `used`: the memories the answer used; they come first (QA pass 20: the line named every
     memory recalled as "drew on", while the graph linked only those used)."""
+    recalls = list(recalls)
     seen: dict[int, str] = {}
     words: set[str] = set()
     older: set[int] = set()
@@ -59,7 +117,7 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
     if took is not None:
         items.sort(key=lambda it: it[0] not in took)  # (stable: recall order within each)
     return Sources(items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN),
-                   unrecalled and not items, took, frozenset(older))
+                   unrecalled and not items, took, frozenset(older), doubt_note(doubt, recalls))
 
 
 # the heads of the groups under an answer (`source_groups`)
@@ -103,4 +161,4 @@ def source_lines(sources: Sources) -> list[tuple[str, list[str]]]:
 
 __all__ = ["Sources", "NO_SOURCES", "SOURCES_SHOWN", "SOURCE_CHARS", "WHOLE_SOURCE_CHARS",
            "answer_sources", "source_groups", "source_lines", "FROM_MEMORIES", "USED", "ALSO",
-           "NONE_USED", "OLDER_NEWS"]
+           "NONE_USED", "OLDER_NEWS", "answer_doubt", "doubt_note", "UNUSED_NOTE", "OLDER_NOTE"]

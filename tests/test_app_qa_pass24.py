@@ -104,3 +104,31 @@ def test_scrolling_settings_with_the_wheel_changes_no_value(qtbot, tmp_path):
     wheel(box)
     assert box.value() == before - 1  # clicked into: the box's own
     assert box.focusPolicy() == QtCore.Qt.FocusPolicy.StrongFocus
+
+
+def test_a_doubted_answer_says_check_it_under_it(qtbot, tmp_path):
+    """The warning is drawn under a stored answer whose statistics hold a doubt (and the
+    terminal prints it: `cli.chat`)."""
+    pytest.importorskip("pytestqt")
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.store import Store
+
+    data = tmp_path / "data"
+    recalled = [{"episode_id": 4, "kind": "episode", "score": 0.5,
+                 "text": "Actually Ines moved to Porto.", "extra": {}},
+                {"episode_id": 1, "kind": "episode", "score": 0.5,
+                 "text": "My sister Ines lives in Lyon.", "extra": {"superseded_by": 4}}]
+    with Store(data) as store:
+        cid = store.add_conversation("Sister")
+        store.add_message(cid, "user", "Where does my sister live?")
+        store.add_message(cid, "assistant", "Ines lives in Lyon.",
+                          stats={"tokens": 6, "swaps": 0, "elapsed_s": 1.0, "memories": recalled,
+                                 "drew_on": [1, 4], "doubt": {"kind": "older", "newer": 4}})
+    w = _window(qtbot, data)
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "Ines lives in Lyon." in w.chat.view.toPlainText(), 20)
+    assert ("Check this answer: it may give older news — “Actually Ines moved to Porto.” is "
+            "newer.") in w.chat.view.toPlainText()
+    w.close()

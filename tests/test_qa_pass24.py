@@ -162,3 +162,36 @@ def test_forgetting_a_fact_takes_the_question_whose_answer_named_it(make_assista
     assert a.store.episode(porto).deleted_at is None
     assert a.store.episode(cats).deleted_at is None
     assert "Actually Ines moved to Porto." in done.text
+
+
+def test_an_answer_that_gives_the_older_news_or_uses_nothing_is_doubted():
+    """QA pass 24: "Where does my sister live?" was answered "Ines lives in Lyon." with
+    "Actually Ines moved to Porto." first in its prompt and Lyon marked as replaced, and
+    the line under it said both were "used"; "What is my dog called?" was answered "The
+    dog is a Greyhawk." beside two memories of a sister, and nothing said to check it.
+    Both now say "Check this answer" (`sources.answer_doubt`)."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import OLDER_NOTE, UNUSED_NOTE, answer_doubt, doubt_note
+
+    lyon = Recall(episode_id=1, score=0.5, text=LYON, extra={"superseded_by": 4, "older_than": 4})
+    porto = Recall(episode_id=4, score=0.5, text=PORTO, extra={"supersedes": [1]})
+    ask = "Where does my sister live?"
+    assert answer_doubt(ask, "Ines lives in Lyon.", [porto, lyon], {1, 4}) == {
+        "kind": "older", "newer": 4}
+    assert answer_doubt(ask, "She moved to Porto last month.", [porto, lyon], {4}) is None
+    assert answer_doubt(ask, "She lived in Lyon, then moved to Porto.", [porto, lyon], {1, 4}) is None
+    # a memory only marked older (looser kin: a name shared) is no sign: "Your kid is
+    # learning the trumpet." was right beside such a mark (`bench personal`)
+    loose = Recall(episode_id=1, score=0.5, text=LYON, extra={"older_than": 4})
+    assert answer_doubt(ask, "Ines lives in Lyon.", [porto, loose], {1, 4}) is None
+    # a question about the user's life, none of what was recalled used
+    dog = "What is my dog called?"
+    assert answer_doubt(dog, "The dog is a Greyhawk.", [porto, lyon], set()) == {"kind": "unused"}
+    assert answer_doubt("What is a comet?", "A ball of ice.", [porto], set()) is None
+    assert answer_doubt(dog, "", [porto], set()) is None  # (nothing said: nothing to doubt)
+    assert answer_doubt(dog, "The dog is a Greyhawk.", [], set()) is None  # ("not from your memories")
+    recalls = [{"episode_id": 4, "text": PORTO}, {"episode_id": 1, "text": LYON}]
+    assert doubt_note({"kind": "older", "newer": 4}, recalls) == OLDER_NOTE.format(newer=PORTO)
+    assert doubt_note({"kind": "unused"}, recalls) == UNUSED_NOTE
+    for junk in (None, "older", {"kind": "older", "newer": 99}, {"kind": 3}, []):
+        assert doubt_note(junk, recalls) == ""  # (a stored answer's stats may hold anything)

@@ -39,7 +39,8 @@ A run, per dialogue, in a fresh data folder:
      "Assistant:"), ``repeats`` (at least 80 % the same as an earlier answer in the same
      dialogue, `difflib` ratio), ``copies_memory`` (a line of the answer is a whole memory
      of its prompt, word for word, four words or more), ``wrong_flagged`` (wrong answers to memory probes that
-     were marked "Not from your memories");
+     were marked "Not from your memories" or "Check this answer", `sources.answer_doubt`),
+     ``right_flagged`` (right answers so marked: the mark's false alarms);
    - ``knowledge``: live items after the run and the share grounded in the user's own
      words of their source episodes (``knowledge.item_support``).
 """
@@ -125,7 +126,8 @@ def _turn(assistant, text: str, conversation: int, now: float) -> dict:
     knowledge = [{"id": k.episode_id, "text": k.text} for k in assistant.turn_knowledge]
     return {"memories": memories, "knowledge": knowledge, "answer": done.text if done else "",
             "episode_id": done.episode_id if done else None,
-            "unrecalled": bool(done and done.unrecalled)}
+            "unrecalled": bool(done and done.unrecalled),
+            "doubted": bool(done and done.doubt)}
 
 
 def _why(r) -> dict:
@@ -203,6 +205,7 @@ def run_dialogue(d: dict, *, llm, embedder, settings: Settings, answer: bool, re
                     _contains(m["text"], p.get("avoid", [])) and "older_than" not in m
                     for i, m in res["memories"].items() if i not in evidence),
                 "unrecalled": res["unrecalled"],
+                "doubted": res["doubted"],
                 "answer": res["answer"],
             }
             if answer:
@@ -255,7 +258,11 @@ def summarize(rows: list[dict], dialogues: int, answer: bool) -> dict:
         scored = [r for r in rows if r["kind"] != "unrelated"]
         answers["correct_memory_probes"] = share(scored, "correct")
         # how many wrong answers to memory probes the window marked "Not from your memories"
-        answers["wrong_flagged"] = share([r for r in scored if not r["correct"]], "unrecalled")
+        # or "Check this answer" (`sources.answer_doubt`), and how many right ones it doubted
+        for r in scored:
+            r["flagged"] = bool(r["unrecalled"] or r["doubted"])
+        answers["wrong_flagged"] = share([r for r in scored if not r["correct"]], "flagged")
+        answers["right_flagged"] = share([r for r in scored if r["correct"]], "flagged")
     seen, items, grounded = set(), 0, 0
     for r in rows:
         if r["dialogue"] not in seen:
@@ -311,7 +318,7 @@ def markdown_report(res: dict) -> str:
         lines.append(f"Answers ({a['n']}): correct {a['correct']} % (memory probes "
                      f"{a['correct_memory_probes']} %), format leak {a['format_leak']} %, "
                      f"repeats {a['repeats']} %, memory lines copied {a['copies_memory']} %; "
-                     f"wrong answers marked {a['wrong_flagged']} %.")
+                     f"wrong answers marked {a['wrong_flagged']} %, right ones {a.get('right_flagged', 0)} %.")
     k = res["knowledge"]
     lines.append(f"Knowledge: {k['items']} items, grounded {k['grounded']} %.")
     lines.append(f"({res['seconds']:.0f} s)")

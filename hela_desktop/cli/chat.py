@@ -120,7 +120,9 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
             print(f"  {NOT_FROM_MEMORIES}", flush=True)
         used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
         drew = answer_sources(((recalls or {})[i] for i in used if i in (recalls or {})),
-                              used=ev.drew_on)
+                              used=ev.drew_on, doubt=ev.doubt)
+        if drew.doubt:  # the answer gives older news, or used none of what was recalled
+            print(f"  {drew.doubt}", flush=True)
         for head, lines in source_lines(drew):
             if len(lines) == 1:
                 print(_dim(f"  {head}: {lines[0]}"), flush=True)

@@ -382,7 +382,7 @@ class MessageView(QtWidgets.QTextBrowser):
         m = self.msgs[key]
         m["message_id"] = message_id
         m["spans"] = [tuple(s) for s in spans]
-        if footer or sources.shown or sources.unrecalled:
+        if footer or sources.shown or sources.unrecalled or sources.doubt:
             self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)
@@ -405,11 +405,12 @@ class MessageView(QtWidgets.QTextBrowser):
             cur.insertBlock()
             cur.insertText(text, f)
         shown, more, unrecalled = sources.shown, sources.more, sources.unrecalled
-        if unrecalled:  # the only sign that an answer about the user's life is made up
-            warn = QtGui.QTextCharFormat(f)
-            warn.setForeground(self.palette().color(QtGui.QPalette.ColorRole.Text))
-            cur.insertBlock()
-            cur.insertText(NOT_FROM_MEMORIES, warn)
+        for note in (NOT_FROM_MEMORIES if unrecalled else "", sources.doubt):
+            if note:  # the signs that an answer about the user's life is made up or old
+                warn = QtGui.QTextCharFormat(f)
+                warn.setForeground(self.palette().color(QtGui.QPalette.ColorRole.Text))
+                cur.insertBlock()
+                cur.insertText(note, warn)
         if not shown:
             return
         cur.insertBlock()
@@ -459,7 +460,7 @@ class MessageView(QtWidgets.QTextBrowser):
         entry = self._entry_for(key)
         if entry is not None:
             entry["text"] = text
-        if footer or sources.shown or sources.unrecalled:
+        if footer or sources.shown or sources.unrecalled or sources.doubt:
             self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)

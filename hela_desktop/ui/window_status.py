@@ -310,7 +310,7 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
     return footer, answer_sources((recalls[i] for i in used if i in recalls), ev.unrecalled,
-                                  ev.drew_on)
+                                  ev.drew_on, ev.doubt)
 
 
 def stored_lines(m: dict) -> tuple[str, Sources]:
@@ -322,7 +322,8 @@ def stored_lines(m: dict) -> tuple[str, Sources]:
     drew_on = st.get("drew_on")
     return footer, answer_sources(
         recalls_of(st), st.get("unrecalled") is True,
-        [i for i in drew_on if type(i) is int] if isinstance(drew_on, list) else None)
+        [i for i in drew_on if type(i) is int] if isinstance(drew_on, list) else None,
+        st.get("doubt"))
 
 
 def off_branch_footer(m: dict) -> str:
