@@ -132,3 +132,24 @@ def test_a_doubted_answer_says_check_it_under_it(qtbot, tmp_path):
     assert ("Check this answer: it may give older news — “Actually Ines moved to Porto.” is "
             "newer.") in w.chat.view.toPlainText()
     w.close()
+
+
+def test_settings_offers_earlier_exchanges_and_the_about_you_list(qtbot, tmp_path):
+    """QA pass 24: `history_exchanges`, 0.15's main change, could be set only by editing
+    settings.json.  Settings ▸ Answers has it ("all that fit" = -1), and the choice of
+    who answers "What do you know about me?"."""
+    from hela_desktop.config import Settings
+    from hela_desktop.ui.settings_dialog import SettingsDialog
+
+    s = Settings(history_exchanges=3, list_about_you=False)
+    dlg = SettingsDialog(s, tmp_path / "data")
+    qtbot.addWidget(dlg)
+    assert dlg.history.value() == 3 and not dlg.about_you.isChecked()
+    dlg.history.setValue(-1)
+    assert dlg.history.text() == "all that fit"
+    dlg.about_you.setChecked(True)
+    got = dlg.result_settings()
+    assert got.history_exchanges == -1 and got.list_about_you is True
+    dlg._defaults()
+    got = dlg.result_settings()
+    assert got.history_exchanges == Settings().history_exchanges == 1 and got.list_about_you

@@ -6,7 +6,6 @@ import copy
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -14,6 +13,7 @@ from ..config import Settings
 from ..memory import PROFILES
 from ..paths import BUNDLED_NAME, bundled_model_path, models_dirs, scan_models
 from . import plain
+from .settings_fields import WrapLabel, spin
 from .theme import muted, warning_color
 from .window_look import frame_margins
 
@@ -35,115 +35,6 @@ PROFILE_HELP = {
                  "and how often a memory was used (for comparing methods).",
     "dense": "Only closeness in meaning — no words, time or links.",
 }
-
-
-class _SaysItsRange:
-    """A spin box that says its range when a key is refused: typing "99" where at most 15
-    is allowed left "9" without a word (Qt refuses the key), so the range is shown beside
-    the box ("From 1 to 15"); its tooltip ends with the range too."""
-
-    def range_words(self) -> str:
-        box: Any = self  # a QSpinBox or a QDoubleSpinBox (the class it is mixed into)
-        lo, special = box.textFromValue(box.minimum()), box.specialValueText()
-        lo += f" ({special})" if special else ""
-        return f"From {lo} to {box.textFromValue(box.maximum())}{box.suffix()}"
-
-    def validate(self, text: str, pos: int) -> Any:  # Qt's override: refused keys end here
-        r = super().validate(text, pos)  # type: ignore[misc]
-        if (r[0] if isinstance(r, tuple) else r) == QtGui.QValidator.State.Invalid:
-            self._say(self.range_words())
-        return r
-
-    def _say(self, text: str) -> None:
-        box: Any = self
-        QtWidgets.QToolTip.showText(box.mapToGlobal(QtCore.QPoint(0, box.height())), text,
-                                    box, QtCore.QRect(), 5000)
-
-    def _unfinished(self) -> str:
-        """What to say of an entry Qt will not keep ("100" where at least 512 is needed:
-        it could still grow into one), else "": left, the box put the old value back
-        without a word."""
-        box: Any = self
-        typed = box.cleanText().strip()
-        r = super().validate(box.text(), 0)  # type: ignore[misc]
-        if typed and (r[0] if isinstance(r, tuple) else r) == QtGui.QValidator.State.Intermediate:
-            return f"{typed}{box.suffix()} is out of range. {self.range_words()}"
-        return ""
-
-    def focusOutEvent(self, event: QtGui.QFocusEvent) -> None:  # Qt's override
-        why = QtCore.Qt.FocusReason
-        # (another window or a menu taking the keyboard leaves the entry as it is)
-        away = event.reason() in (why.ActiveWindowFocusReason, why.PopupFocusReason)
-        said = "" if away else self._unfinished()
-        if said:  # said once the focus has moved: the box taking it would hide the tip
-            QtCore.QTimer.singleShot(0, self, lambda: self._say(  # type: ignore[call-overload]
-                said.replace(" is out of range.", " is out of range, so it was not kept.")))
-        super().focusOutEvent(event)  # type: ignore[misc]
-
-    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:  # Qt's override
-        said = self._unfinished()
-        if said and event.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter):
-            self._say(said)  # and the entry stays to be put right (Enter would press OK,
-            event.accept()   # saving the old value)
-            return
-        super().keyPressEvent(event)  # type: ignore[misc]
-
-
-class SpinBox(_SaysItsRange, QtWidgets.QSpinBox):
-    pass
-
-
-class DoubleSpinBox(_SaysItsRange, QtWidgets.QDoubleSpinBox):
-    pass
-
-
-def with_range(tip: str, range_words: str) -> str:
-    """A number's tooltip with its range on a line of its own, before the settings.json key
-    that ends it ("… this often\nFrom 1 to 20 tokens (reretrieve_every)")."""
-    head, key = tip, ""
-    if tip.endswith(")") and " (" in tip:
-        head, key = tip.rsplit(" (", 1)
-        key = f" ({key}"
-    return f"{head}\n{range_words}{key}" if head else f"{range_words}{key}"
-
-
-def _spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=None, prefix=""):
-    """A spin box: a double one when the range is given in floats; it says its range when
-    a typed key is refused (`_SaysItsRange`) and in its tooltip."""
-    box: SpinBox | DoubleSpinBox = DoubleSpinBox() if isinstance(lo, float) else SpinBox()
-    if decimals is not None and isinstance(box, QtWidgets.QDoubleSpinBox):
-        box.setDecimals(decimals)
-    box.setRange(lo, hi)
-    if step is not None:
-        box.setSingleStep(step)
-    box.setSuffix(suffix)
-    box.setPrefix(prefix)
-    box.setSpecialValueText(special)
-    box.setToolTip(with_range(tip, box.range_words()))
-    box.setValue(value)
-    return box
-
-
-class WrapLabel(QtWidgets.QLabel):
-    """A word-wrapped help text whose preferred height is that of its text at its width.
-
-    QLabel prefers the height of its text wrapped at a narrow width of its own choosing
-    (four lines for two), and a form gives it that much: a blank line above and below the
-    text. Once laid out, this one asks for what its real width needs."""
-
-    def __init__(self, text: str = "", parent: QtWidgets.QWidget | None = None):
-        super().__init__(text, parent)
-        self.setWordWrap(True)
-
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt's name
-        hint = super().sizeHint()
-        width = max(self.width(), hint.width())
-        return QtCore.QSize(hint.width(), max(self.heightForWidth(width), self.minimumHeight()))
-
-    def resizeEvent(self, e: QtGui.QResizeEvent) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(e)
-        if e.size().width() != e.oldSize().width():
-            self.updateGeometry()  # the preferred height follows the width
 
 
 class Background(QtCore.QObject):
@@ -286,21 +177,34 @@ class SettingsDialog(QtWidgets.QDialog):
         plain.labels(hint)  # a folder's name
         hint.setToolTip(plain.tip(str(self._data_dir / "models")))
         form.addRow("", hint)
-        self.temperature = _spin(0.0, max(2.0, settings.temperature), settings.temperature, step=0.05,
+        self.temperature = spin(0.0, max(2.0, settings.temperature), settings.temperature, step=0.05,
                                  tip="0: the same question always gets the same answer; "
                                      "higher: more varied, more surprising answers (temperature)")
         form.addRow("Creativity:", self.temperature)
-        self.max_answer = _spin(16, max(16, settings.n_ctx // 2), settings.max_answer_tokens,
+        self.max_answer = spin(16, max(16, settings.n_ctx // 2), settings.max_answer_tokens,
                                 suffix=" tokens",
                                 tip="A token is about three quarters of a word; at most half the "
                                     "context size (Advanced) (max_answer_tokens)")
         form.addRow("Longest answer:", self.max_answer)
+        # (QA pass 24: 0.15's main change could be made only in settings.json)
+        self.history = spin(-1, 1000, settings.history_exchanges, special="all that fit",
+                            tip="Earlier questions and answers of the chat shown to the model "
+                                "with a new message. A small model copies its own earlier "
+                                "answers; earlier ones still come back as memories when they "
+                                "match (history_exchanges)")
+        form.addRow("Earlier exchanges shown:", self.history)
         self.system_prompt = QtWidgets.QPlainTextEdit(settings.system_prompt)
         self.system_prompt.setFixedHeight(64)
         self.system_prompt.setTabChangesFocus(True)  # Tab goes on to the next field
         self.system_prompt.setToolTip("Sent first in every conversation; distilled facts about "
                                       "you are added after it (system_prompt)")
         form.addRow("Instructions for HeLa:", self.system_prompt)
+        self.about_you = QtWidgets.QCheckBox("Answer “What do you know about me?” by listing "
+                                             "your memories")
+        self.about_you.setChecked(settings.list_about_you)
+        self.about_you.setToolTip("Your own words, dated, newest news first; off: the model "
+                                  "answers it from those memories (list_about_you)")
+        form.addRow("", self.about_you)
         lay.addWidget(box)
 
         # -- memory
@@ -323,14 +227,14 @@ class SettingsDialog(QtWidgets.QDialog):
             lambda _i: self.profile_help.setText(PROFILE_HELP.get(self.profile.currentData(), "")))
         f2.addRow("How memories are found:", self.profile)
         f2.addRow("", self.profile_help)
-        self.max_memories = _spin(1, 15, settings.max_memories,
+        self.max_memories = spin(1, 15, settings.max_memories,
                                   tip="How many memories HeLa may read before answering (max_memories)")
         f2.addRow("Memories per answer, at most:", self.max_memories)
-        self.reretrieve = _spin(1, 20, settings.reretrieve_every, prefix="every ", suffix=" tokens",
+        self.reretrieve = spin(1, 20, settings.reretrieve_every, prefix="every ", suffix=" tokens",
                                 tip="While it writes, HeLa looks again for memories that fit what it "
                                     "is saying now, this often (reretrieve_every)")
         f2.addRow("Look for better memories while answering:", self.reretrieve)
-        self.idle = _spin(0.1, 1440.0, settings.idle_minutes, decimals=1, suffix=" min",
+        self.idle = spin(0.1, 1440.0, settings.idle_minutes, decimals=1, suffix=" min",
                           tip="When you are away this long, HeLa distils facts from groups of "
                               "related memories and archives stale ones (idle_minutes)")
         f2.addRow("Reflect on memories after being idle for:", self.idle)
@@ -351,7 +255,7 @@ class SettingsDialog(QtWidgets.QDialog):
         muted(h3)
         h3.setWordWrap(True)
         f3.addRow("", h3)
-        self.backup_keep = _spin(0, 365, settings.backup_keep, suffix=" backups", special="none",
+        self.backup_keep = spin(0, 365, settings.backup_keep, suffix=" backups", special="none",
                                  tip="A copy of your memories is made while the app sits idle, "
                                      "once a day; this many are kept (File ▸ Backups… lists "
                                      "and restores them; backup_keep)")
@@ -368,29 +272,29 @@ class SettingsDialog(QtWidgets.QDialog):
         lay.addWidget(self.advanced_button)
         self.advanced = QtWidgets.QGroupBox()
         f4 = QtWidgets.QFormLayout(self.advanced)
-        self.gpu_layers = _spin(-1, 999, settings.n_gpu_layers,
+        self.gpu_layers = spin(-1, 999, settings.n_gpu_layers,
                                 special="all (when a GPU is available)",
                                 tip="Model layers run on the GPU; 0: CPU only (n_gpu_layers)")
         f4.addRow("GPU layers:", self.gpu_layers)
-        self.n_ctx = _spin(512, 131072, settings.n_ctx, step=512, suffix=" tokens",
+        self.n_ctx = spin(512, 131072, settings.n_ctx, step=512, suffix=" tokens",
                            tip="How much text the model sees at once; larger uses more memory "
                                "and makes memory swaps slower (n_ctx)")
         f4.addRow("Context size:", self.n_ctx)
         # the longest answer is at most half the context (Settings.validate): say so by its
         # range rather than by cutting a larger value down on OK
         self.n_ctx.valueChanged.connect(lambda n: self.max_answer.setMaximum(max(16, n // 2)))
-        self.threads = _spin(0, 256, settings.n_threads, special="automatic",
+        self.threads = spin(0, 256, settings.n_threads, special="automatic",
                              tip="CPU threads for generating tokens; reading a prompt uses all "
                                  "cores (n_threads)")
         f4.addRow("Generation threads:", self.threads)
-        self.lookback = _spin(4, 1000, settings.lookback_tokens, suffix=" tokens",
+        self.lookback = spin(4, 1000, settings.lookback_tokens, suffix=" tokens",
                               tip="The last this-many tokens of the answer form the query when "
                                   "HeLa looks again for memories (lookback_tokens)")
         f4.addRow("Recent answer text used to look again:", self.lookback)
-        self.budget = _spin(32, 16000, settings.token_budget, step=50, suffix=" tokens",
+        self.budget = spin(32, 16000, settings.token_budget, step=50, suffix=" tokens",
                             tip="Room the memories may take in the prompt (token_budget)")
         f4.addRow("Room for memories in the prompt:", self.budget)
-        self.time_budget = _spin(
+        self.time_budget = spin(
             0, 100, round(min(1.0, settings.swap_time_budget) * 100),
             suffix=" % of answer time", special="never swap while answering",
             tip="Swapping memories in mid-answer pauses it briefly; the pauses may add up to at "
@@ -693,6 +597,8 @@ class SettingsDialog(QtWidgets.QDialog):
         self.n_ctx.setValue(d.n_ctx)
         self.temperature.setValue(d.temperature)
         self.max_answer.setValue(d.max_answer_tokens)
+        self.history.setValue(d.history_exchanges)
+        self.about_you.setChecked(d.list_about_you)
         self.threads.setValue(d.n_threads)
         self.system_prompt.setPlainText(d.system_prompt)
         self.time_budget.setValue(round(d.swap_time_budget * 100))
@@ -721,6 +627,8 @@ class SettingsDialog(QtWidgets.QDialog):
         s.n_ctx = self.n_ctx.value()
         s.temperature = float(self.temperature.value())
         s.max_answer_tokens = self.max_answer.value()
+        s.history_exchanges = self.history.value()
+        s.list_about_you = self.about_you.isChecked()
         s.reretrieve_every = self.reretrieve.value()
         s.lookback_tokens = self.lookback.value()
         s.max_memories = self.max_memories.value()
