@@ -288,9 +288,12 @@ def test_readable_sizes_give_the_graph_side_way_first_then_fold_and_come_back():
     # 800 wide: then the chat list folds
     sizes, folded = readable_sizes([190, 192, 410], 410, set())
     assert sizes == [0, 382, 410] and folded == {0}
-    # 600 wide: then the graph side folds
+    # 600 wide: then the graph side folds (and the list, room for it beside a readable
+    # chat once the graph side is shut, comes back: QA pass 24)
     sizes, folded = readable_sizes([0, 180, 410], 410, {0})
-    assert sizes == [0, 590, 0] and folded == {0, 2}
+    assert sizes == [LIST_WIDTH, 590 - LIST_WIDTH, 0] and folded == {2}
+    sizes, folded = readable_sizes([0, 100, 410], 410, {0})  # 510: no room for it
+    assert sizes == [0, 510, 0] and folded == {0, 2}
     # wide again: the graph side comes back first, then the list, the chat kept readable
     sizes, folded = readable_sizes([0, 1200, 0], 410, {0, 2})
     assert folded == set() and sizes[0] == LIST_WIDTH and sizes[1] >= CHAT_READABLE
@@ -298,7 +301,7 @@ def test_readable_sizes_give_the_graph_side_way_first_then_fold_and_come_back():
     # the graph side's least grew 410 → 446 before the splitter widened it: taken at its
     # least, the chat would be 346 wide, so the graph side folds
     sizes, folded = readable_sizes([0, 382, 410], 446, {0})
-    assert sizes == [0, 792, 0] and folded == {0, 2}
+    assert sizes == [LIST_WIDTH, 792 - LIST_WIDTH, 0] and folded == {2}
 
 
 def _graph_side_least(qtbot, w) -> int:
@@ -328,7 +331,9 @@ def test_a_small_window_keeps_the_chat_readable(qtbot, tmp_path):
         return (sum(s.sizes()) < width and chat >= CHAT_READABLE and (lst > 0) == listed
                 and (right == 0 or right >= least))
 
-    for size, listed in (((1024, 640), True), ((800, 560), False)):  # at 800 the list folds
+    # at 800 the list folds, then the graph side, and the list comes back beside the chat
+    # (QA pass 24: both stayed folded, the chat 800 px wide)
+    for size, listed in (((1024, 640), True), ((800, 560), True)):
         w.resize(*size)
         qtbot.waitUntil(lambda width=size[0], listed=listed: readable(width, listed), timeout=5000)
         assert w.chat.width() >= CHAT_READABLE

@@ -56,9 +56,11 @@ def test_a_window_made_small_and_large_again_looks_as_it_did(qtbot, tmp_path):
     qtbot.wait(200)
     before = s.sizes()
     assert all(before) and before[1] >= CHAT_READABLE
-    for size in ((900, 650), (700, 500)):
-        w.resize(*size)
-        qtbot.waitUntil(lambda: s.sizes()[0] == 0 and s.sizes()[1] >= CHAT_READABLE, timeout=5000)
+    w.resize(900, 650)  # the list folds
+    qtbot.waitUntil(lambda: s.sizes()[0] == 0 and s.sizes()[1] >= CHAT_READABLE, timeout=5000)
+    w.resize(700, 500)  # then the graph side, and the list comes back beside the chat (QA 24)
+    qtbot.waitUntil(lambda: s.sizes()[2] == 0 and s.sizes()[0] > 0
+                    and s.sizes()[1] >= CHAT_READABLE, timeout=5000)
     w.resize(1480, 900)
     qtbot.waitUntil(lambda: all(s.sizes()), timeout=5000)
     qtbot.wait(200)
@@ -74,7 +76,7 @@ def test_a_window_made_small_and_large_again_looks_as_it_did(qtbot, tmp_path):
     # at 800 × 600 the list asked for opens with the chat readable (QA pass 21: 140 px),
     # then the graph: at its least, the list folding, the chat the rest
     w.resize(800, 600)
-    qtbot.waitUntil(lambda: s.sizes()[0] == 0 and s.sizes()[2] == 0, timeout=5000)
+    qtbot.waitUntil(lambda: s.sizes()[2] == 0, timeout=5000)
     w.show_chat_list()
     qtbot.waitUntil(lambda: s.sizes()[0] > 0, timeout=5000)
     qtbot.wait(200)
@@ -217,7 +219,8 @@ def test_the_pane_asked_for_folds_last():
     from hela_desktop.ui.chat_width import readable_sizes
 
     squeezed = [190, 156, 446]  # 792 px: the list and the graph side at its least
-    assert readable_sizes(squeezed, 446, set()) == ([0, 792, 0], {0, 2})  # as before
+    # the list first, then the graph side; the list back beside the chat (QA pass 24)
+    assert readable_sizes(squeezed, 446, set()) == ([190, 602, 0], {2})
     assert readable_sizes(squeezed, 446, set(), keep=0) == ([190, 602, 0], {2})
     assert readable_sizes(squeezed, 446, set(), keep=2) == ([0, 346, 446], {0})
     # with room, nothing folds whichever was asked for

@@ -34,7 +34,7 @@ def readable_sizes(sizes: list[int], right_min: int, folded: set[int],
             elif chat < CHAT_READABLE and pane == 2 and right:
                 chat, right = chat + right, 0
                 folded.add(2)
-        return [lst, chat, right], folded
+        return _list_back([lst, chat, right], folded)
     if 2 in folded and chat - right_min >= CHAT_READABLE:
         right, chat = chat - CHAT_READABLE, CHAT_READABLE
         folded.discard(2)
@@ -42,6 +42,17 @@ def readable_sizes(sizes: list[int], right_min: int, folded: set[int],
         take = LIST_WIDTH - min(LIST_WIDTH, chat - CHAT_READABLE)
         lst, chat, right = LIST_WIDTH, chat - (LIST_WIDTH - take), right - take
         folded.discard(0)
+    return _list_back([lst, chat, right], folded)
+
+
+def _list_back(sizes: list[int], folded: set[int]) -> tuple[list[int], set[int]]:
+    """With the graph side folded, the chat list folded before it comes back when the chat
+    keeps its width beside it (QA pass 24: at 800 × 600 both were folded, the chat 800 px
+    wide, where the list and a readable chat fit)."""
+    lst, chat, right = sizes
+    if {0, 2} <= folded and lst == 0 and right == 0 and chat - LIST_WIDTH >= CHAT_READABLE:
+        lst, chat = LIST_WIDTH, chat - LIST_WIDTH
+        folded = folded - {0}
     return [lst, chat, right], folded
 
 
