@@ -153,3 +153,12 @@ def test_settings_offers_earlier_exchanges_and_the_about_you_list(qtbot, tmp_pat
     dlg._defaults()
     got = dlg.result_settings()
     assert got.history_exchanges == Settings().history_exchanges == 1 and got.list_about_you
+
+
+def test_a_window_on_another_data_folder_names_it(tmp_path, monkeypatch):
+    """QA pass 24: two windows on two data folders were both titled "HeLa Desktop"."""
+    from hela_desktop.ui.main_window import window_title
+
+    monkeypatch.setenv("HELA_DATA_DIR", str(tmp_path / "usual"))
+    assert window_title(tmp_path / "usual") == "HeLa Desktop"
+    assert window_title(tmp_path / "work-notes") == "HeLa Desktop — work-notes"

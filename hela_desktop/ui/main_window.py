@@ -58,6 +58,18 @@ MODEL_FAILED = "The language model could not be loaded"
 SERVER_FAILED = "The model server could not be reached"
 
 
+def window_title(data_dir: Path) -> str:
+    """"HeLa Desktop", and the data folder's name when it is not the usual one: two windows
+    on two folders could not be told apart (QA pass 24)."""
+    from ..paths import default_data_dir
+
+    try:
+        usual = Path(data_dir).resolve() == default_data_dir().resolve()
+    except OSError:
+        usual = False
+    return "HeLa Desktop" if usual else f"HeLa Desktop — {Path(data_dir).name or data_dir}"
+
+
 class MainWindow(WindowPanes):
     """Chat pane, memory graph, memory browser and timeline around one assistant thread."""
 
@@ -234,6 +246,7 @@ class MainWindow(WindowPanes):
     def _open_data_dir(self, data_dir: Path, *, autoload: bool = True) -> None:
         self.keep_layout()  # the folder left
         self.data_dir = Path(data_dir)
+        self.setWindowTitle(window_title(self.data_dir))
         # nothing shown may outlive the folder it came from (ids repeat across folders)
         self.graph.reset()
         self.graph.keep_positions(load_positions(self.data_dir),  # the graph as it was
