@@ -162,3 +162,30 @@ def test_a_window_on_another_data_folder_names_it(tmp_path, monkeypatch):
     monkeypatch.setenv("HELA_DATA_DIR", str(tmp_path / "usual"))
     assert window_title(tmp_path / "usual") == "HeLa Desktop"
     assert window_title(tmp_path / "work-notes") == "HeLa Desktop — work-notes"
+
+
+def test_after_restore_the_keyboard_stays_in_the_archive(qtbot, tmp_path):
+    """QA pass 24: after Restore the button went with its rows, and the keyboard jumped to
+    the window's first control ("+ New").  It stays in the archive's table."""
+    from PySide6 import QtCore
+    from test_ui_app import fill_store
+
+    from hela_desktop.store import Store
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    with Store(tmp_path / "data") as store:
+        ids = fill_store(store, 3)
+        store.set_archived(ids[1], "stale")
+        b = MemoryBrowser(store)
+        qtbot.addWidget(b)
+        b.resize(600, 500)
+        b.show()
+        b.tabs.setCurrentIndex(2)
+        b.activateWindow()
+        tab = b.archive_tab
+        rect = tab.table.visualRect(tab.model.index(0, 2))
+        qtbot.mouseClick(tab.table.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
+        tab.restore_button.setFocus()
+        qtbot.waitUntil(tab.restore_button.hasFocus, timeout=5000)
+        tab.table.clearSelection()  # (the restored row leaves the table)
+        assert tab.table.hasFocus() and not tab.restore_button.isEnabled()

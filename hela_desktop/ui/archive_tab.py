@@ -119,6 +119,10 @@ class ArchiveTab(QtWidgets.QWidget):
 
     def update_buttons(self) -> None:
         some = bool(self.table.selectionModel().selectedRows())
+        if not some and (self.restore_button.hasFocus() or self.purge_button.hasFocus()):
+            # the rows restored went, and the button with them: the keyboard stays in the
+            # table (QA pass 24: it went to the window's first control, "+ New")
+            self.table.setFocus()
         self.restore_button.setEnabled(some)
         self.purge_button.setEnabled(some)
 
