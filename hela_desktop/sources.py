@@ -61,8 +61,15 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     asked, said = set(facts.stems(message)), set(facts.stems(answer)) - set(facts.stems(message))
     by_id = {r.episode_id: r for r in mems}
     for r in mems:
-        newer = r.extra.get("superseded_by")  # (the same thing the message asks about;
-        if newer is None or newer not in by_id:  # `older_than` links looser kin: false alarms)
+        # replaced (the same thing the message asks about), or older than a statement that
+        # says it corrects ("Actually Ines moved to Porto."); a memory only older than a
+        # looser kin (a name shared) was right beside such a mark ("Your kid is learning the
+        # trumpet.", `bench personal`)
+        newer = r.extra.get("superseded_by")
+        if newer is None and r.extra.get("older_than") in by_id \
+                and facts.corrects(by_id[r.extra["older_than"]].text):
+            newer = r.extra["older_than"]
+        if newer is None or newer not in by_id:
             continue
         old, new = set(facts.stems(r.text)) - asked, set(facts.stems(by_id[newer].text)) - asked
         if said & (old - new) and not said & (new - old):
