@@ -161,7 +161,7 @@ def test_a_window_on_another_data_folder_names_it(tmp_path, monkeypatch):
 
     monkeypatch.setenv("HELA_DATA_DIR", str(tmp_path / "usual"))
     assert window_title(tmp_path / "usual") == "HeLa Desktop"
-    assert window_title(tmp_path / "work-notes") == "HeLa Desktop — work-notes"
+    assert window_title(tmp_path / "work-notes") == "work-notes — HeLa Desktop"
 
 
 def test_after_restore_the_keyboard_stays_in_the_archive(qtbot, tmp_path):
@@ -189,3 +189,28 @@ def test_after_restore_the_keyboard_stays_in_the_archive(qtbot, tmp_path):
         qtbot.waitUntil(tab.restore_button.hasFocus, timeout=5000)
         tab.table.clearSelection()  # (the restored row leaves the table)
         assert tab.table.hasFocus() and not tab.restore_button.isEnabled()
+
+
+def test_a_narrow_archive_leaves_the_answer_out_so_your_words_read(qtbot, tmp_path):
+    """The verification of 0.16: at the default size every "You" entry of the Archive was
+    cut ("What is my cat call…"), the answer column as wide; the Memories tab leaves the
+    answer out when narrow, and now the Archive does too."""
+    from test_ui_app import fill_store
+
+    from hela_desktop.store import Store
+    from hela_desktop.ui.archive_tab import ANSWER_COLUMN_FROM
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    with Store(tmp_path / "data") as store:
+        ids = fill_store(store, 3)
+        store.set_archived(ids[1], "stale")
+        b = MemoryBrowser(store)
+        qtbot.addWidget(b)
+        b.show()
+        b.tabs.setCurrentIndex(2)
+        table = b.archive_tab.table
+        b.resize(500, 500)
+        qtbot.waitUntil(lambda: table.viewport().width() < ANSWER_COLUMN_FROM, timeout=5000)
+        qtbot.waitUntil(lambda: table.isColumnHidden(3), timeout=5000)
+        b.resize(1000, 500)
+        qtbot.waitUntil(lambda: not table.isColumnHidden(3), timeout=5000)

@@ -393,6 +393,7 @@ def test_deleting_a_chat_can_delete_the_memories_formed_in_it(qtbot, tmp_path, e
         "Chat deleted with the memory formed in it (Memories ▸ Archive restores it).")
     assert "were all pinned, so they stay" in op_message("delete_conv_memories", mine, [])[0]
     assert "keeps what you said in it" in op_message("delete_conv", mine)[0]
+    assert op_message("delete_conv", mine, 0)[0] == "Chat deleted."  # (it formed none)
     # a chat that formed no memory (QA pass 13: the box was offered all the same): the
     # question says so and offers nothing to tick
     seen.clear()

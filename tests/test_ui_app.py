@@ -594,7 +594,7 @@ def test_run_app_opens_window_and_exits_cleanly(qtbot, tmp_path):
         del app.exec
     assert rc == 0
     # (a folder other than the usual one is named: QA pass 24)
-    assert seen["title"] == "HeLa Desktop — data" and "none.gguf" in seen["error"] and seen["icon"]
+    assert seen["title"] == "data — HeLa Desktop" and "none.gguf" in seen["error"] and seen["icon"]
     assert (tmp_path / "data" / "memory.sqlite3").exists()
     assert list((tmp_path / "config").rglob("*.conf"))  # window layout remembered
 

@@ -43,6 +43,26 @@ def purge_question(ids: list[int]) -> str:
             "in until you delete that chat.")
 
 
+ANSWER_COLUMN_FROM = 640  # table width (px) from which a memory table shows the answer
+LAST_USED_FROM = 520  # and its last-used column (narrower, your words keep their room)
+
+
+def fit_memory_columns(table: QtWidgets.QTableView) -> None:
+    """A memory table narrower than the answer and last-used columns need leaves them out,
+    so your words stay readable (the Memories tab; the Archive too since QA pass 24, where
+    every "You" entry was cut at the default size)."""
+    width = table.viewport().width()
+    table.setColumnHidden(3, width < ANSWER_COLUMN_FROM)
+    table.setColumnHidden(5, width < LAST_USED_FROM)
+
+
+class _FitsColumns(QtCore.QObject):
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QtCore.QEvent.Type.Resize and isinstance(obj.parent(), QtWidgets.QTableView):
+            fit_memory_columns(obj.parent())
+        return False
+
+
 class ArchiveTab(QtWidgets.QWidget):
     """The Archive tab's table (`model`: the browser's `EpisodeTableModel`), its count and
     its two buttons."""
@@ -71,6 +91,7 @@ class ArchiveTab(QtWidgets.QWidget):
             self.table.horizontalHeader().setSectionResizeMode(
                 col, QtWidgets.QHeaderView.ResizeMode.Stretch)
         self.table.setWordWrap(False)
+        self.table.viewport().installEventFilter(_FitsColumns(self))
         # the buttons act on the chosen rows: enabled as soon as one is chosen
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.update_buttons())
         lay.addWidget(self.table, 1)

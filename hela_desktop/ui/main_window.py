@@ -59,15 +59,16 @@ SERVER_FAILED = "The model server could not be reached"
 
 
 def window_title(data_dir: Path) -> str:
-    """"HeLa Desktop", and the data folder's name when it is not the usual one: two windows
-    on two folders could not be told apart (QA pass 24)."""
+    """"HeLa Desktop", and the data folder's name first when it is not the usual one: two
+    windows on two folders could not be told apart (QA pass 24).  It ends with the app's
+    name, which Qt would otherwise add ("HeLa Desktop — data — HeLa Desktop")."""
     from ..paths import default_data_dir
 
     try:
         usual = Path(data_dir).resolve() == default_data_dir().resolve()
     except OSError:
         usual = False
-    return "HeLa Desktop" if usual else f"HeLa Desktop — {Path(data_dir).name or data_dir}"
+    return "HeLa Desktop" if usual else f"{Path(data_dir).name or data_dir} — HeLa Desktop"
 
 
 class MainWindow(WindowPanes):

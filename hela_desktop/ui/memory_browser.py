@@ -19,7 +19,7 @@ from ..session import MATCH_ORDER, BrowseQuery, browse
 from ..store import REPLACED, answered_by
 from ..words import count, memory_ref, one_line
 from . import text_dialog
-from .archive_tab import ArchiveTab
+from .archive_tab import LAST_USED_FROM, ArchiveTab, fit_memory_columns
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words, short_label
 from .plain import BidiDelegate, find_keys, tip
@@ -390,18 +390,14 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.table.setFocus()
 
     # ---- data -----------------------------------------------------------------------
-    ANSWER_COLUMN_FROM = 640  # table width (px) from which the answer column is shown
-    LAST_USED_FROM = 520  # and the last-used column (narrower, your words keep their room)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
         if obj is self.table.viewport() and event.type() == QtCore.QEvent.Type.Resize:
-            width = self.table.viewport().width()
-            self.table.setColumnHidden(3, width < self.ANSWER_COLUMN_FROM)
-            self.table.setColumnHidden(5, width < self.LAST_USED_FROM)
+            fit_memory_columns(self.table)
         know = getattr(self, "knowledge", None)  # (events come while the tabs are built)
         if know is not None and obj is know.viewport() \
                 and event.type() == QtCore.QEvent.Type.Resize:
-            know.setColumnHidden(3, know.viewport().width() < self.LAST_USED_FROM)
+            know.setColumnHidden(3, know.viewport().width() < LAST_USED_FROM)
         if (event.type() == QtCore.QEvent.Type.KeyPress
                 and event.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter)
                 and obj in (self.table, self.knowledge, self.activity)):

@@ -190,7 +190,10 @@ def op_message(name: str, arg, result=None) -> tuple[str, int] | None:
                 else f"the {n:,} memories formed in it")  # (the question said which stay)
         return (f"Chat deleted with {what} (Memories ▸ Archive restores "
                 f"{'it' if n == 1 else 'them'}).", 6000)
-    if name == "delete_conv":  # (it said nothing: the chat just went)
+    if name == "delete_conv":  # (it said nothing: the chat just went; `result`: the
+        # memories it had formed — "keeps what you said" after "No memories were formed")
+        if result == 0:
+            return "Chat deleted.", 4000
         return "Chat deleted. The memory graph keeps what you said in it.", 6000
     if name == "purge":
         what = f"Memory #{arg[0]}" if len(arg) == 1 else count(len(arg), "memory", "memories")

@@ -187,12 +187,16 @@ def _rename_conv(w, a, arg) -> None:
     w.update.emit(conversations_event(a.store))
 
 
-def _delete_conv(w, a, arg) -> None:
+def _delete_conv(w, a, arg) -> int:
+    """The chat deleted, its memories kept; how many it had formed (the status bar says
+    they stay only when there were some)."""
     uid = a.store.conversation_uid(int(arg))
+    formed = len(a.store.conversation_episode_ids(int(arg)))
     a.store.delete_conversation(int(arg))
     path = a.store.path
     _after(lambda: delete_chat_in_backups(path, uid))
     w.update.emit(conversations_event(a.store))
+    return formed
 
 
 def _delete_conv_memories(w, a, arg) -> list[int]:
