@@ -626,3 +626,20 @@ def test_a_link_to_a_memory_the_graph_does_not_hold_finds_it_where_it_is(
           and "nothing of it is left" in w.statusBar().currentMessage(), 20)
     reader.close()
     w.close()
+
+
+def test_no_chats_whole_warning_when_the_deleted_memory_s_chat_is_gone(tmp_path):
+    """QA pass 24: "1 deleted memory left out, but chats are exported whole" for a memory
+    whose chat had been deleted: no chat held its words.  Said only when one does."""
+    s, ids = _store_with_secret(tmp_path / "d")
+    cid = s.conversations()[0]["id"]
+    s.set_deleted(ids["secret"], True)
+    assert s.episode(ids["secret"]).conversation_id == cid
+    assert "exported whole" in export_store(s, tmp_path / "a.hela").sentence()
+    other = s.add_conversation("Other chat")
+    s.add_message(other, "user", "hello")
+    s.delete_conversation(cid)
+    rep = export_store(s, tmp_path / "b.hela")
+    assert rep.deleted_left_out == 1 and rep.said_in_chats == 0
+    assert rep.sentence().endswith("1 deleted memory left out.")
+    s.close()

@@ -183,8 +183,13 @@ def export_store(
             raise
     os.replace(tmp, path)
     replaced = sum(why == REPLACED for why in store.archive_reasons(left_out).values())
+    # those whose words a chat exported may still hold: said in a chat that still exists
+    chats = {e.conversation_id for e in store.episodes(left_out).values()
+             if e.conversation_id is not None}
+    said = sum(store.conversation_uid(c) is not None for c in chats) if include_conversations else 0
     return ExportReport(path, fmt, counts, path.stat().st_size, time.perf_counter() - t0,
-                        deleted_left_out=len(left_out), replaced_left_out=replaced)
+                        deleted_left_out=len(left_out), replaced_left_out=replaced,
+                        said_in_chats=said)
 
 
 # ====================================================================== .hela =========

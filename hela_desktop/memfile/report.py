@@ -23,6 +23,10 @@ class ExportReport:
     seconds: float
     deleted_left_out: int = 0  # deleted memories, not written
     replaced_left_out: int = 0  # of them, answers replaced by Regenerate or Edit and resend
+    # the chats still there that those were said in (None: not counted, taken as some);
+    # 0: the warning that chats are exported whole has nothing to warn of (QA pass 24: it
+    # was given for a memory whose chat had been deleted)
+    said_in_chats: int | None = None
 
     def summary(self) -> str:
         """The export for the terminal: "exported to FILE (native, 8 KB): 2 memories, 1 link,
@@ -51,7 +55,8 @@ class ExportReport:
     def _chats_whole(self, sep: str, how: str = "") -> str:
         """With deleted memories left out, that the chats exported still hold what was
         said in them (docs/privacy.md): the words of a deleted memory can be in a chat."""
-        if not (self.deleted_left_out and int(self.counts.get("messages", 0) or 0)):
+        if not (self.deleted_left_out and int(self.counts.get("messages", 0) or 0)
+                and self.said_in_chats != 0):
             return ""
         return f"{sep}chats are exported whole, with what was said in them{how}"
 
