@@ -633,6 +633,7 @@ def test_no_chats_whole_warning_when_the_deleted_memory_s_chat_is_gone(tmp_path)
     whose chat had been deleted: no chat held its words.  Said only when one does."""
     s, ids = _store_with_secret(tmp_path / "d")
     cid = s.conversations()[0]["id"]
+    s.add_message(cid, "user", f"My password is {SECRET}.")
     s.set_deleted(ids["secret"], True)
     assert s.episode(ids["secret"]).conversation_id == cid
     assert "exported whole" in export_store(s, tmp_path / "a.hela").sentence()
