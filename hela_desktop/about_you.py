@@ -15,7 +15,7 @@ model that answers it well.
 from __future__ import annotations
 
 from .events import Recall
-from .prompt import calendar_day, relative_day, shorten
+from .prompt import said_when, shorten
 
 QUOTE_CHARS = 160  # each memory quoted up to here, cut at a word
 
@@ -27,21 +27,11 @@ WHERE = ("All your memories are in the Memories tab (or `hela-desktop memories l
          "where you can edit, pin or delete them.")
 
 
-def _when(created_at: float | None, now: float) -> str:
-    if created_at is None:
-        return ""
-    try:
-        when = relative_day(created_at, now)
-        return when if when in ("today", "yesterday") else f"{when}, on {calendar_day(created_at)}"
-    except (TypeError, ValueError, OverflowError, OSError):
-        return ""
-
-
 def line(r: Recall, now: float) -> str:
     """One memory of the list: '- “My dog is called Biscuit.” (3 weeks ago, on 4 November
     2026)', with "older news" when a newer memory said otherwise."""
     said = shorten(" ".join(r.text.split()), QUOTE_CHARS)
-    notes = [w for w in (_when(r.extra.get("created_at"), now),) if w]
+    notes = [w for w in (said_when(r.extra.get("created_at"), now),) if w]
     if r.extra.get("superseded_by") is not None:
         notes.append("older news, since replaced")
     elif r.extra.get("older_than") is not None:

@@ -101,6 +101,20 @@ def answer_excerpt(answer: str, limit: int = MAX_ANSWER_CHARS) -> str:
 RECENT = ("today", "yesterday")
 
 
+def said_when(created_at: float | None, now: float) -> str:
+    """When a memory was said, as its line in the prompt (and the app's own list of them,
+    `about_you`) gives it: "3 weeks ago, on 4 November 2026", "today" and "yesterday" alone
+    (`RECENT`: today's date beside a fact was taken for the fact's own); "" with no date,
+    or one no calendar has."""
+    if created_at is None:
+        return ""
+    try:
+        when, day = relative_day(created_at, now), calendar_day(created_at)
+        return when if when in RECENT else f"{when}, on {day}"
+    except (TypeError, ValueError, OverflowError, OSError):
+        return ""
+
+
 def memory_line(text: str, created_at: float | None, now: float, *,
                 older: bool = False, replaced: bool = False,
                 answer: str = "", author: str | None = None) -> str:
@@ -113,13 +127,8 @@ def memory_line(text: str, created_at: float | None, now: float, *,
     said = shorten(text)
     if author and answer:
         said = f'I asked {author}: "{said}" It answered: "{answer}"'
-    if created_at is None:
-        return f"- {said}"
-    try:
-        when, day = relative_day(created_at, now), calendar_day(created_at)
-        if when not in RECENT:  # today's date beside a fact was taken for the fact's own
-            when += f", on {day}"
-    except (TypeError, ValueError, OverflowError, OSError):  # no date, or none a calendar has
+    when = said_when(created_at, now)
+    if not when:
         return f"- {said}"
     if replaced:
         when += "; older news, since replaced"
@@ -446,6 +455,6 @@ class RepeatGuard:
             self._own.setdefault(tuple(generated[-self.n:-1]), set()).add(generated[-1])
 
 
-__all__ = ["MEMORY_HEADER", "MAX_ANSWER_CHARS", "answer_excerpt", "user_turn", "relative_day", "calendar_day", "memory_line",
+__all__ = ["MEMORY_HEADER", "MAX_ANSWER_CHARS", "answer_excerpt", "user_turn", "relative_day", "calendar_day", "memory_line", "said_when",
            "knowledge_line", "AnswerFilter", "RepeatGuard", "APOLOGY_OPENINGS", "banned_openings", "could_be_markup", "shorten",
            "format_memory", "system_text", "user_content", "user_turn_frame"]

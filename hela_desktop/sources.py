@@ -58,7 +58,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     mems = [r for r in recalled if r.kind == "episode" and r.text]
     if not mems:
         return None
-    asked, said = set(facts.stems(message)), set(facts.stems(answer)) - set(facts.stems(message))
+    asked = set(facts.stems(message))
+    said = set(facts.stems(answer)) - asked
     by_id = {r.episode_id: r for r in mems}
     for r in mems:
         # replaced (the same thing the message asks about), or older than a statement that
