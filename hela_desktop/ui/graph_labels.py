@@ -249,9 +249,17 @@ class GraphLabelsMixin:
         clarity = [self._clarity(row, r) for _a, r in free]
         clear = [c for c, k in zip(free, clarity) if k >= CLEAR_LABEL]
         shifted = unclear = False
+        few = len(self.xy) <= FEW_MEMORIES
+        far = None if clear or free or not (must or few) else self._far_spot(
+            sp, w, h, gap, obstacles, placed, view_rect, legend)
         if clear:
             anchor, rect = clear[0]
-        elif free and (must or len(self.xy) <= FEW_MEMORIES):  # as near another dot
+        elif far is not None:  # no room beside its dot: in the nearest free room above or
+            # below, tied to it by a line (a few memories in a narrow pane left half their
+            # dots unnamed, QA pass 24)
+            anchor, rect = (0.0, 0.0), far
+            shifted = True
+        elif free and (must or few):  # as near another dot
             # wherever it goes: the place nearest its own (a new folder's few memories
             # are each named)
             anchor, rect = free[int(np.argmax(clarity))]
@@ -272,12 +280,47 @@ class GraphLabelsMixin:
         if getattr(t, "_hela_anchor", None) != anchor:
             t.setAnchor(anchor)
             t._hela_anchor = anchor
-        if shifted:
+        if far is not None and not clear:
+            corner = self.vb.mapSceneToView(rect.topLeft())
+            t.setPos(corner.x(), corner.y())
+        elif shifted:
             vp = self.vb.mapSceneToView(QtCore.QPointF(sp.x(), rect.center().y()))
             t.setPos(x, vp.y())
         else:
             t.setPos(x, y)
         return rect
+
+    @staticmethod
+    def _far_spot(sp: QtCore.QPointF, w: float, h: float, gap: float, obstacles: list,
+                  placed: list, view_rect: QtCore.QRectF,
+                  legend: QtCore.QRectF) -> QtCore.QRectF | None:
+        """The nearest free place for a `w` × `h` label a few lines above or below its dot
+        at scene point `sp` (starting at the dot, centred on it, or ending at it), in view,
+        off the legend, covering no dot or label, its line to the dot crossing no label."""
+        spots = []
+        for k in range(1, 6):
+            for sign in (-1, 1):
+                top = sp.y() + sign * (gap + k * h * 1.1) - h / 2
+                for left in (sp.x() + gap / 2, sp.x() - w / 2, sp.x() - gap / 2 - w,
+                             sp.x() + gap / 2 + w / 2, sp.x() - gap / 2 - 1.5 * w):
+                    spots.append(QtCore.QRectF(left, top, w, h))
+
+        def reach(r: QtCore.QRectF) -> float:
+            dx = max(r.left() - sp.x(), sp.x() - r.right(), 0.0)
+            dy = max(r.top() - sp.y(), sp.y() - r.bottom(), 0.0)
+            return float(np.hypot(dx, dy))
+
+        for r in sorted(spots, key=reach):
+            if (not view_rect.contains(r) or r.intersects(legend)
+                    or any(r.intersects(o) for o in obstacles)):
+                continue
+            end = QtCore.QPointF(min(max(sp.x(), r.left()), r.right()),
+                                 min(max(sp.y(), r.top()), r.bottom()))
+            steps = [sp + (end - sp) * (n / 8) for n in range(1, 8)]
+            if any(o.contains(p) for o in placed for p in steps):
+                continue
+            return r
+        return None
 
     # ---- topics and zoom ----------------------------------------------------------------
     def _on_topics(self, ids, groups, names) -> None:

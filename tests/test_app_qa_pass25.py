@@ -1,0 +1,51 @@
+"""Twenty-fifth pass, as a new user: what the window showed that it should not have."""
+
+from __future__ import annotations
+
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+from PySide6 import QtCore  # noqa: E402
+
+
+def test_a_few_memories_crowded_together_are_named_in_the_room_above_or_below(qtbot, tmp_path):
+    """QA pass 24: ten memories in a narrow pane left six dots unnamed, with half the
+    pane empty above and below them: no place beside a dot was free.  A label with no
+    free place beside its dot now takes the nearest free room a few lines above or below,
+    tied to its dot by a dashed line; it covers no dot and no other label."""
+    import numpy as np
+    from test_app_qa_gv8 import _graph
+
+    view, ids = _graph(qtbot, tmp_path, 10)
+    (x0, x1), (y0, y1) = view.vb.viewRange()
+    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    sp = view.vb.mapViewToScene(QtCore.QPointF(*centre))
+    step = view.node_size * 1.6  # dots too close for a label between any two
+
+    def put(row: int, dx: float, dy: float) -> None:
+        p = view.vb.mapSceneToView(QtCore.QPointF(sp.x() + dx, sp.y() + dy))
+        view.xy[row] = (p.x(), p.y())
+
+    for k in range(len(view.xy)):  # one row of ten dots across the middle
+        put(k, (k - 4.5) * step, 0)
+    view.active = {}
+    view._update_labels()
+    shown = [t for t in view.memory_labels if t.isVisible()]
+    assert len(shown) >= 7, len(shown)  # before: three (the ends, and one beside them)
+    rects = [t.mapRectToScene(t.boundingRect()) for t in shown]
+    r = view.node_size / 2
+    for n, a in enumerate(rects):
+        assert not any(a.intersects(b) for b in rects[n + 1:])
+        for x, y in view.xy:
+            c = view.vb.mapViewToScene(QtCore.QPointF(x, y))
+            assert not a.intersects(QtCore.QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r))
+    away = [t for t in shown if t._hela_shifted]
+    assert away
+    xs, ys = view._leaders.getData()
+    assert view._leaders.isVisible() and len(xs) == 2 * len(away)
+    # each line starts at a dot of the row and ends on its label's edge
+    dots = {(round(float(x), 6), round(float(y), 6)) for x, y in view.xy}
+    assert {(round(x, 6), round(y, 6)) for x, y in zip(xs[::2], ys[::2])} <= dots
+    # spread out again: no line is left
+    for k in range(len(view.xy)):
+        put(k, ((k % 2) - 0.5) * 260, (k // 2 - 2) * 60)
+    view._update_labels()
+    assert not any(t.isVisible() and t._hela_shifted for t in view.memory_labels)
