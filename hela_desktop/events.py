@@ -24,7 +24,8 @@ class Recall:
     recency: float = 1.0  # temporal factor (HeLa: exp(-Δt/τ); streaming: exp(-h/24))
     spread: float = 0.0  # activation received along Hebbian edges
     spread_from: int | None = None  # the neighbour that sent most of it
-    path: str = "base"  # "base": found directly; "associative": lifted by spreading
+    path: str = "base"  # "base": found directly; "associative": lifted by spreading;
+    # memory search: "search" (a match), "nearest" (nothing matched: near in meaning)
     kind: str = "episode"  # "episode" or "knowledge"
     tokens: int = 0  # model tokens this memory takes in the prompt
     extra: dict = field(default_factory=dict)  # profile-specific terms

@@ -278,6 +278,24 @@ def search_score(cos: np.ndarray, bm25: np.ndarray, *, min_cos: float = 0.35,
     return np.where(near | (bm25 > 0), cos + kw_weight * kw, -np.inf)
 
 
+def nearest_by_meaning(cos: np.ndarray, *, floor: float = 0.22, band: float = 0.06,
+                       k: int = 3) -> np.ndarray:
+    """When a memory search matches nothing, the memories nearest in meaning, offered as
+    such: the rows with cos ≥ max(floor, max(cos) − band), at most `k`, nearest first.
+
+    A one-word search sits at cos 0.22–0.35 from a statement it is about but does not name
+    ("job" / "I work as a physiotherapist…" 0.28, "family" / "My sister Ines lives in
+    Lyon." 0.29), under the search's own floor; unrelated statements sit at 0.10–0.21
+    ("weather", "money"), so they bring nothing.  Indices into `cos`.
+    """
+    cos = np.asarray(cos, dtype=np.float64)
+    if len(cos) == 0 or k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    bar = max(floor, float(cos.max()) - band)
+    order = np.argsort(-cos, kind="stable")
+    return np.asarray([int(i) for i in order if cos[i] >= bar][:k], dtype=np.int64)
+
+
 # ------------------------------------------------------------ relevance gate ---------
 def evidence_bar(personal: bool, best_similarity: float, personal_min: float,
                  general_min: float, relative_margin: float) -> float:

@@ -510,7 +510,8 @@ class MemoryEngine:
         """Memories matching `query` by meaning plus keywords, best first — the memory
         browser, the graph's find box and ``memories search``: `formulas.search_score` over
         the retrievable memories.  Each result carries its score, ``semantic`` (cosine) and
-        ``keyword`` (share of the best BM25 score) and its text."""
+        ``keyword`` (share of the best BM25 score) and its text.  When nothing matches,
+        the few nearest in meaning (`formulas.nearest_by_meaning`), with path "nearest"."""
         query = query.strip()
         with self._lock:
             if not len(self.index) or not query:
@@ -528,6 +529,10 @@ class MemoryEngine:
             res = [Recall(int(self.index.ids[i]), float(score[i]), semantic=float(cos[i]),
                           keyword=float(bm[i] / top) if top > 0 else 0.0, path="search")
                    for i in order[:limit]]
+            if not res:  # nothing matches: the nearest in meaning, offered as such
+                res = [Recall(int(self.index.ids[i]), float(cos[i]), semantic=float(cos[i]),
+                              path="nearest")
+                       for i in F.nearest_by_meaning(cos, k=min(3, limit))]
         eps = self.store.episodes(r.episode_id for r in res)
         for r in res:
             e = eps.get(r.episode_id)

@@ -245,7 +245,8 @@ def forgotten_ids(stats) -> list[int]:
 @dataclass(frozen=True)
 class BrowseQuery:
     """What the memory browser shows: `tab` "memories" (`search` words; `ranked`: the
-    engine's matches by meaning, best first), "archive" (archived and deleted memories,
+    engine's matches by meaning, best first, or when nothing matched, `nearest`: the few
+    memories nearest in meaning), "archive" (archived and deleted memories,
     most recently removed first), "knowledge" or "activity"."""
 
     tab: str
@@ -255,6 +256,7 @@ class BrowseQuery:
     # a search's matches by meaning best first; the others newest first
     order: str | None = None
     descending: bool = True
+    nearest: bool = False  # `ranked` matched nothing: the memories nearest in meaning
 
 
 BROWSE_LIMIT = 2000

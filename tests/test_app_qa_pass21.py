@@ -158,9 +158,16 @@ def test_a_search_by_meaning_shows_no_column_arrow_until_a_column_is_clicked(qtb
     _wait(qtbot, lambda: b.ranked_text() == "pet" and "best match first" in b.count_label.text(), 20)
     assert not hh.isSortIndicatorShown()
     # nothing matches: said in words (QA pass 21: "0 of 8 · best match first", empty)
+    b.search.setText("weather forecast")
+    _wait(qtbot, lambda: b.ranked_text() == "weather forecast" and b.model.rowCount() == 0
+          and b.count_label.text() == "No memory matches “weather forecast”", 20)
+    # nothing matches, but something is near in meaning: offered, and said to be only
+    # that (pass 25: "job" found nothing beside "I work as a physiotherapist…")
     b.search.setText("xylophone quartz")
-    _wait(qtbot, lambda: b.ranked_text() == "xylophone quartz" and b.model.rowCount() == 0
-          and b.count_label.text() == "No memory matches “xylophone quartz”", 20)
+    _wait(qtbot, lambda: b.ranked_text() == "xylophone quartz" and b.model.rowCount() == 1
+          and b.count_label.text() == "No memory matches “xylophone quartz” · the nearest in meaning",
+          20)
+    assert "piano" in b.model.episodes[0].user_text
     # "#2" is memory #2 alone, not a search by meaning: the count said "1 of 8 · searching
     # by meaning…" for good (QA pass 21)
     second = sorted(every)[1]

@@ -49,3 +49,24 @@ def test_a_few_memories_crowded_together_are_named_in_the_room_above_or_below(qt
         put(k, ((k % 2) - 0.5) * 260, (k // 2 - 2) * 60)
     view._update_labels()
     assert not any(t.isVisible() and t._hela_shifted for t in view.memory_labels)
+
+
+def test_the_graph_find_box_says_when_it_shows_only_the_nearest_in_meaning(qtbot, tmp_path):
+    """A search that matches nothing offers the memories nearest in meaning (pass 25);
+    the find box's count says they are only near, so a ring is not read as a match."""
+    from test_app_qa_gv8 import _graph
+
+    view, ids = _graph(qtbot, tmp_path, 10)
+    view.search.setText("job")
+    view.set_search_results("job", [(ids[2], 0.28, True), (ids[5], 0.25, True)])
+    assert view.match_label.text() == "2 near in meaning"
+    view.next_match()
+    assert view.match_label.text() == "1 of 2 near"
+    assert view.selected == ids[2]
+    # a real match is counted as found
+    view.search.setText("topic")
+    view.set_search_results("topic", [(ids[2], 0.5, False)])
+    assert view.match_label.text().endswith("found")
+    view.search.setText("none at all")
+    view.set_search_results("none at all", [])
+    assert view.match_label.text() == "none"

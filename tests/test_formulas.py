@@ -174,6 +174,20 @@ def test_reciprocal_rank_fusion():
     assert out[9] == pytest.approx(1 / 62)
 
 
+def test_nearest_by_meaning_when_a_search_matches_nothing():
+    # best 0.28: bar = max(0.22, 0.28 - 0.06) = 0.22 -> 0.28, 0.25, 0.24 (0.21 and 0.10
+    # under it); nearest first
+    cos = np.array([0.10, 0.28, 0.25, 0.21, 0.24])
+    assert F.nearest_by_meaning(cos).tolist() == [1, 2, 4]
+    assert F.nearest_by_meaning(cos, k=2).tolist() == [1, 2]
+    # a best 0.33 raises the bar to 0.27: 0.28 stays, 0.25 goes
+    cos = np.array([0.33, 0.28, 0.25])
+    assert F.nearest_by_meaning(cos).tolist() == [0, 1]
+    # nothing over the floor ("weather" against a life's statements): nothing offered
+    assert len(F.nearest_by_meaning(np.array([0.13, 0.21, 0.12]))) == 0
+    assert len(F.nearest_by_meaning(np.zeros(0))) == 0
+
+
 def test_search_score_meaning_plus_keywords():
     cos = np.array([0.44, 0.47, 0.10, 0.30, 0.16])
     bm25 = np.array([0.0, 0.0, 0.0, 2.0, 4.0])

@@ -125,7 +125,7 @@ def _as_dict(e, recall=None) -> dict:
          "conversation_id": e.conversation_id, "source": e.source}
     if recall is not None:
         d.update(score=round(recall.score, 4), semantic=round(recall.semantic, 4),
-                 keyword=round(recall.keyword, 4))
+                 keyword=round(recall.keyword, 4), nearest=recall.path == "nearest")
     return d
 
 
@@ -215,11 +215,12 @@ def cmd_search(args) -> int:
             print(json.dumps([_as_dict(eps[r.episode_id], r) for r in res if r.episode_id in eps],
                              indent=2, ensure_ascii=False))
             return 0
-        if not res:
-            print(f"nothing matches “{args.text}”")
+        if not res or res[0].path == "nearest":
+            print(f"nothing matches “{args.text}”" + ("; the nearest in meaning:" if res else ""))
         for r in res:
             if r.episode_id in eps:
-                why = "meaning" + (" + keywords" if r.keyword > 0 else "")
+                why = "near in meaning" if r.path == "nearest" else \
+                    "meaning" + (" + keywords" if r.keyword > 0 else "")
                 print(f"{r.score:5.2f}  {_line(eps[r.episode_id], _room(88, 55))}  ({why})")
     return 0
 

@@ -100,10 +100,17 @@ class GraphSearchMixin:
         elif not n:
             text = "none"
         elif self._search_cursor < 0:
-            text = f"{n:,} found"
+            text = f"{n:,} near in meaning" if self._only_near() else f"{n:,} found"
         else:
-            text = f"{self._search_cursor + 1:,} of {n:,}"
+            text = f"{self._search_cursor + 1:,} of {n:,}" + (" near" if self._only_near() else "")
         self.match_label.setText(text)
+
+    def _only_near(self) -> bool:
+        """The matches shown are only the memories nearest in meaning (nothing matched)."""
+        r = self._ranked
+        return (r is not None and r[0] == self._searched and bool(r[1])
+                and all(len(t) > 2 and t[2] for t in r[1])
+                and len(self.search_rows) <= len(r[1]))
 
     def _on_search(self, text: str, redraw: bool = True) -> None:
         """Matches: the engine's ranking by meaning plus keywords (when it has answered for
@@ -118,7 +125,7 @@ class GraphSearchMixin:
         else:
             rows = []
             if self._ranked is not None and self._ranked[0] == raw:
-                rows = [self.data.index[int(i)] for i, _ in self._ranked[1] if int(i) in self.data.index]
+                rows = [self.data.index[int(i)] for i, *_ in self._ranked[1] if int(i) in self.data.index]
             elif self.semantic_search is not None and self._asked != raw:
                 self._asked = raw
                 self._ask_timer.start()  # once typing pauses

@@ -425,10 +425,11 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.fetch(BrowseQuery(tab))
             return
         q = self.search.text().strip()
-        ranked = None
+        ranked, nearest = None, False
         if q and self.semantic_search is not None and memory_ref(q) is None:
             if self._ranked is not None and self._ranked[0] == q:
-                ranked = tuple(int(i) for i, _ in self._ranked[1])
+                ranked = tuple(int(i) for i, *_ in self._ranked[1])
+                nearest = any(len(t) > 2 and t[2] for t in self._ranked[1])
             elif self._asked != q:
                 self._asked = q
                 self.semantic_search(q)
@@ -437,7 +438,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         hh.setSortIndicatorShown(not matching)
         self.fetch(BrowseQuery(tab, q, ranked,
                                MATCH_ORDER if matching else COLUMN_ORDERS[hh.sortIndicatorSection()],
-                               hh.sortIndicatorOrder() == QtCore.Qt.SortOrder.DescendingOrder))
+                               hh.sortIndicatorOrder() == QtCore.Qt.SortOrder.DescendingOrder,
+                               nearest))
 
     def _matching(self) -> bool:
         """The Memories tab lists a search's matches best first (not by a column)."""
@@ -517,8 +519,11 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.model.set_episodes(eps)
         if query.search:
             # (QA pass 21: "0 of 8 · best match first" over an empty table read as a fault)
-            self.count_label.setText(f"{len(eps)} of {total}{how}" if eps or query.ranked is None
-                                     else f"No memory matches “{one_line(query.search)}”")
+            said = f"“{one_line(query.search)}”"
+            self.count_label.setText(
+                f"No memory matches {said} · the nearest in meaning" if eps and query.nearest
+                else f"{len(eps)} of {total}{how}" if eps or query.ranked is None
+                else f"No memory matches {said}")
         elif len(eps) < total:  # the first rows only: say so, and how to reach the others
             self.count_label.setText(f"{len(eps):,} of {total:,} shown · search or sort "
                                      "for the rest")

@@ -158,9 +158,9 @@ def _rewind(w, a, arg) -> list[int]:
     return result
 
 
-def _search(_w, a, arg) -> list[tuple[int, float]]:
-    """(who asked, text) -> [(id, score)], best first."""
-    return [(r.episode_id, r.score) for r in a.engine.search(arg[1])]
+def _search(_w, a, arg) -> list[tuple[int, float, bool]]:
+    """(who asked, text) -> [(id, score, only near in meaning)], best first."""
+    return [(r.episode_id, r.score, r.path == "nearest") for r in a.engine.search(arg[1])]
 
 
 def _knowledge_edit(_w, a, arg) -> None:

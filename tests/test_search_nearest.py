@@ -1,0 +1,49 @@
+"""A memory search that matches nothing offers the memories nearest in meaning, said as
+such (QA pass 24: "job" found nothing with "I work as a physiotherapist…" stored)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from hela_desktop.cli import main
+from hela_desktop.config import Settings
+from hela_desktop.memory import MemoryEngine, NewEpisode
+from hela_desktop.store import Store
+
+LIFE = ["My sister Ines lives in Lyon.", "I work as a physiotherapist at the clinic.",
+        "My dog is called Biscuit.", "We're going to Lisbon in June for a week.",
+        "I play the cello on Thursdays."]
+
+
+def _fill(d, embedder) -> list[int]:
+    with Store(d) as st:
+        return MemoryEngine(st, embedder, Settings()).add_episodes(
+            [NewEpisode(u, created_at=time.time() - 60 * (9 - i)) for i, u in enumerate(LIFE)])
+
+
+def test_a_search_that_matches_nothing_offers_the_nearest_in_meaning(tmp_path, embedder, capsys):
+    d = tmp_path / "data"
+    ids = _fill(d, embedder)
+    with Store(d) as st:
+        eng = MemoryEngine(st, embedder, Settings())
+        res = eng.search("job")
+        assert res and res[0].episode_id == ids[1] and res[0].path == "nearest"
+        assert len(res) <= 3 and all(r.path == "nearest" for r in res)
+        assert 0.22 <= res[0].semantic < 0.35  # under the search's own floor
+        # a real match is a match, with no "nearest" beside it
+        sister = eng.search("sister")
+        assert sister[0].episode_id == ids[0] and {r.path for r in sister} == {"search"}
+        # nothing near at all: nothing offered
+        assert eng.search("weather forecast") == []
+        # (a word near in meaning is offered, though: "xylophone" brings the cello)
+        assert [r.episode_id for r in eng.search("xylophone")][:1] == [ids[4]]
+    assert main(["memories", "search", "job", "--data-dir", str(d)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "nothing matches “job”; the nearest in meaning:"
+    assert "physiotherapist" in out[1] and out[1].endswith("(near in meaning)")
+    assert main(["memories", "search", "job", "--json", "--data-dir", str(d)]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert hits[0]["id"] == ids[1] and hits[0]["nearest"] is True
+    assert main(["memories", "search", "sister", "--json", "--data-dir", str(d)]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["nearest"] is False
