@@ -278,6 +278,15 @@ def search_score(cos: np.ndarray, bm25: np.ndarray, *, min_cos: float = 0.35,
     return np.where(near | (bm25 > 0), cos + kw_weight * kw, -np.inf)
 
 
+def statements_first(score: np.ndarray, tells: np.ndarray, *, bonus: float = 0.1) -> np.ndarray:
+    """A memory search's order: score + bonus·[the user's words state something].  A
+    question echoes the search more than the statement it is about ("pet": "What's my
+    dog's name?" at cos 0.52, "My dog is called Biscuit." at 0.43); what the user said
+    about a thing comes first among matches about as close (−inf stays −inf)."""
+    score = np.asarray(score, dtype=np.float64)
+    return score + bonus * np.asarray(tells, dtype=np.float64)
+
+
 def nearest_by_meaning(cos: np.ndarray, *, floor: float = 0.22, band: float = 0.06,
                        k: int = 3) -> np.ndarray:
     """When a memory search matches nothing, the memories nearest in meaning, offered as

@@ -509,7 +509,8 @@ class MemoryEngine:
     def search(self, query: str, *, limit: int = 200) -> list[Recall]:
         """Memories matching `query` by meaning plus keywords, best first — the memory
         browser, the graph's find box and ``memories search``: `formulas.search_score` over
-        the retrievable memories.  Each result carries its score, ``semantic`` (cosine) and
+        the retrievable memories, statements before questions as close
+        (`formulas.statements_first`).  Each result carries its score, ``semantic`` (cosine) and
         ``keyword`` (share of the best BM25 score) and its text.  When nothing matches,
         the few nearest in meaning (`formulas.nearest_by_meaning`), with path "nearest"."""
         query = query.strip()
@@ -526,9 +527,15 @@ class MemoryEngine:
             score = F.search_score(cos, bm, in_answer=in_answer)
             top = float(bm.max())
             order = [int(i) for i in np.argsort(-score, kind="stable") if np.isfinite(score[i])]
+            order = order[:limit]
+            said = self.store.episodes(int(self.index.ids[i]) for i in order)
+            tells = np.array([facts.is_statement(said[e].user_text) if e in said else False
+                              for e in (int(self.index.ids[i]) for i in order)], dtype=bool)
+            score[order] = F.statements_first(score[order], tells)
+            order.sort(key=lambda i: -score[i])  # (stable: ties keep their order)
             res = [Recall(int(self.index.ids[i]), float(score[i]), semantic=float(cos[i]),
                           keyword=float(bm[i] / top) if top > 0 else 0.0, path="search")
-                   for i in order[:limit]]
+                   for i in order]
             if not res:  # nothing matches: the nearest in meaning, offered as such
                 res = [Recall(int(self.index.ids[i]), float(cos[i]), semantic=float(cos[i]),
                               path="nearest")

@@ -174,6 +174,14 @@ def test_reciprocal_rank_fusion():
     assert out[9] == pytest.approx(1 / 62)
 
 
+def test_statements_first_in_a_memory_search():
+    # "pet": the question at 0.52, the statement at 0.43 -> 0.52 and 0.53: the statement
+    # first; a statement far below stays below (0.30 + 0.1 = 0.40 < 0.52); -inf stays
+    s = F.statements_first(np.array([0.52, 0.43, 0.30, -np.inf]),
+                           np.array([False, True, True, True]))
+    assert s[:3] == pytest.approx([0.52, 0.53, 0.40]) and s[3] == -np.inf
+
+
 def test_nearest_by_meaning_when_a_search_matches_nothing():
     # best 0.28: bar = max(0.22, 0.28 - 0.06) = 0.22 -> 0.28, 0.25, 0.24 (0.21 and 0.10
     # under it); nearest first

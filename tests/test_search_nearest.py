@@ -47,3 +47,18 @@ def test_a_search_that_matches_nothing_offers_the_nearest_in_meaning(tmp_path, e
     assert hits[0]["id"] == ids[1] and hits[0]["nearest"] is True
     assert main(["memories", "search", "sister", "--json", "--data-dir", str(d)]) == 0
     assert json.loads(capsys.readouterr().out)[0]["nearest"] is False
+
+
+def test_what_the_user_said_comes_before_a_question_as_close(tmp_path, embedder):
+    """QA pass 24: "pet" listed "What's my dog's name?" (cos 0.52) above "My dog is called
+    Biscuit." (0.43).  Among matches about as close, statements come first."""
+    d = tmp_path / "data"
+    with Store(d) as st:
+        eng = MemoryEngine(st, embedder, Settings())
+        fact, question = eng.add_episodes([NewEpisode("My dog is called Biscuit."),
+                                           NewEpisode("What's my dog's name?")])
+        res = eng.search("pet")
+        assert [r.episode_id for r in res][:2] == [fact, question]
+        by = {r.episode_id: r for r in res}
+        assert by[question].semantic > by[fact].semantic  # (the question is the closer)
+        assert by[fact].score == __import__("pytest").approx(by[fact].semantic + 0.1)
