@@ -25,7 +25,8 @@ class Recall:
     spread: float = 0.0  # activation received along Hebbian edges
     spread_from: int | None = None  # the neighbour that sent most of it
     path: str = "base"  # "base": found directly; "associative": lifted by spreading;
-    # memory search: "search" (a match), "nearest" (nothing matched: near in meaning)
+    # memory search: "search" (a match), "answer" (by its stored answer only), "nearest"
+    # (nothing said matched: near in meaning)
     kind: str = "episode"  # "episode" or "knowledge"
     tokens: int = 0  # model tokens this memory takes in the prompt
     extra: dict = field(default_factory=dict)  # profile-specific terms

@@ -272,10 +272,20 @@ def search_score(cos: np.ndarray, bm25: np.ndarray, *, min_cos: float = 0.35,
         return cos.copy()
     top = float(bm25.max())
     kw = bm25 / top if top > 0 else np.zeros_like(bm25)
-    near = cos >= min(max(min_cos, float(cos.max()) - band), sure_cos)
+    near = by_meaning(cos, min_cos=min_cos, band=band, sure_cos=sure_cos)
     if in_answer is not None:
         near = near | np.asarray(in_answer, dtype=bool)
     return np.where(near | (bm25 > 0), cos + kw_weight * kw, -np.inf)
+
+
+def by_meaning(cos: np.ndarray, *, min_cos: float = 0.35, band: float = 0.2,
+               sure_cos: float = 0.4) -> np.ndarray:
+    """The rows a memory search matches by meaning alone (`search_score`'s bar):
+    cos ≥ min(max(min_cos, max(cos) − band), sure_cos)."""
+    cos = np.asarray(cos, dtype=np.float64)
+    if len(cos) == 0:
+        return np.zeros(0, dtype=bool)
+    return cos >= min(max(min_cos, float(cos.max()) - band), sure_cos)
 
 
 def statements_first(score: np.ndarray, tells: np.ndarray, *, bonus: float = 0.1) -> np.ndarray:

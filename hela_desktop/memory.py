@@ -512,7 +512,8 @@ class MemoryEngine:
         the retrievable memories, statements before questions as close
         (`formulas.statements_first`).  Each result carries its score, ``semantic`` (cosine) and
         ``keyword`` (share of the best BM25 score) and its text.  When nothing matches,
-        the few nearest in meaning (`formulas.nearest_by_meaning`), with path "nearest"."""
+        the few nearest in meaning (`formulas.nearest_by_meaning`), with path "nearest";
+        path "answer": matched only by its stored answer (`in_answer`)."""
         query = query.strip()
         with self._lock:
             if not len(self.index) or not query:
@@ -533,13 +534,19 @@ class MemoryEngine:
                               for e in (int(self.index.ids[i]) for i in order)], dtype=bool)
             score[order] = F.statements_first(score[order], tells)
             order.sort(key=lambda i: -score[i])  # (stable: ties keep their order)
+            words = (bm > 0) | F.by_meaning(cos)  # a match of the user's own words
             res = [Recall(int(self.index.ids[i]), float(score[i]), semantic=float(cos[i]),
-                          keyword=float(bm[i] / top) if top > 0 else 0.0, path="search")
+                          keyword=float(bm[i] / top) if top > 0 else 0.0,
+                          path="search" if words[i] else "answer")
                    for i in order]
-            if not res:  # nothing matches: the nearest in meaning, offered as such
-                res = [Recall(int(self.index.ids[i]), float(cos[i]), semantic=float(cos[i]),
-                              path="nearest")
-                       for i in F.nearest_by_meaning(cos, k=min(3, limit))]
+            if not words.any():  # nothing said matches (at most an answer that has the
+                # words): the nearest in meaning too, offered as such
+                have = {r.episode_id for r in res}
+                res += [Recall(int(self.index.ids[i]), float(cos[i]), semantic=float(cos[i]),
+                               path="nearest")
+                        for i in F.nearest_by_meaning(cos, k=min(3, limit))
+                        if int(self.index.ids[i]) not in have]
+                res = sorted(res, key=lambda r: -r.score)[:limit]
         eps = self.store.episodes(r.episode_id for r in res)
         for r in res:
             e = eps.get(r.episode_id)

@@ -256,7 +256,7 @@ class BrowseQuery:
     # a search's matches by meaning best first; the others newest first
     order: str | None = None
     descending: bool = True
-    nearest: bool = False  # `ranked` matched nothing: the memories nearest in meaning
+    nearest: int = 0  # how many of `ranked` match nothing said, only near in meaning
 
 
 BROWSE_LIMIT = 2000

@@ -244,7 +244,8 @@ def test_an_answer_shows_the_time_it_was_stored_once_it_ends(qtbot):
 
     view = MessageView()
     qtbot.addWidget(view)
-    began = datetime.datetime(2026, 12, 3, 11, 2, 50).timestamp()
+    # today (an earlier day's time reads with its date): the test ran on 3 December only
+    began = datetime.datetime.combine(datetime.date.today(), datetime.time(11, 2, 50)).timestamp()
     stored = began + 20  # 11:03:10
     view.add_user("How are you?", began - 5)
     view.begin_assistant(began)

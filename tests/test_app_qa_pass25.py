@@ -63,6 +63,10 @@ def test_the_graph_find_box_says_when_it_shows_only_the_nearest_in_meaning(qtbot
     view.next_match()
     assert view.match_label.text() == "1 of 2 near"
     assert view.selected == ids[2]
+    # some found, some only near
+    view.search.setText("work")
+    view.set_search_results("work", [(ids[1], 0.5, False), (ids[2], 0.28, True)])
+    assert view.match_label.text() == "1 found, 1 near"
     # a real match is counted as found
     view.search.setText("topic")
     view.set_search_results("topic", [(ids[2], 0.5, False)])

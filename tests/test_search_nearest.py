@@ -22,6 +22,30 @@ def _fill(d, embedder) -> list[int]:
             [NewEpisode(u, created_at=time.time() - 60 * (9 - i)) for i, u in enumerate(LIFE)])
 
 
+def test_an_answer_that_has_the_words_does_not_hide_the_nearest_in_meaning(tmp_path, embedder,
+                                                                          capsys):
+    """QA pass 25: "job" listed six memories whose stored answers said "job" (among them
+    "Thanks, that's helpful!"), each marked "(meaning)", and not "I work as a
+    physiotherapist.".  A match by the stored answer alone is said to be that, and does
+    not keep the nearest in meaning out."""
+    d = tmp_path / "data"
+    ids = _fill(d, embedder)
+    with Store(d) as st:
+        eng = MemoryEngine(st, embedder, Settings())
+        [thanks] = eng.add_episodes([NewEpisode("Thanks, that's helpful!",
+                                                "Glad to help, and good job on the report.")])
+        res = eng.search("job")
+        paths = {r.episode_id: r.path for r in res}
+        assert paths[thanks] == "answer" and paths[ids[1]] == "nearest", paths
+        assert res[0].episode_id == ids[1]  # the nearer comes first
+    assert main(["memories", "search", "job", "--data-dir", str(d)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("nothing matches “job”; the nearest in meaning and HeLa's answers "
+                      "that have the words:")
+    assert "physiotherapist" in out[1] and out[1].endswith("(near in meaning)")
+    assert any("Thanks" in line and line.endswith("(in HeLa's answer)") for line in out)
+
+
 def test_a_search_that_matches_nothing_offers_the_nearest_in_meaning(tmp_path, embedder, capsys):
     d = tmp_path / "data"
     ids = _fill(d, embedder)

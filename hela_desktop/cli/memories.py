@@ -204,6 +204,9 @@ def cmd_list(args) -> int:
     return 0
 
 
+SEARCH_WHY = {"nearest": "near in meaning", "answer": "in HeLa's answer"}
+
+
 @_run
 def cmd_search(args) -> int:
     if not args.text.strip():
@@ -215,12 +218,14 @@ def cmd_search(args) -> int:
             print(json.dumps([_as_dict(eps[r.episode_id], r) for r in res if r.episode_id in eps],
                              indent=2, ensure_ascii=False))
             return 0
-        if not res or res[0].path == "nearest":
-            print(f"nothing matches “{args.text}”" + ("; the nearest in meaning:" if res else ""))
+        paths = {r.path for r in res}
+        if "search" not in paths:  # nothing the user said matches
+            also = [w for p, w in (("nearest", "the nearest in meaning"),
+                                   ("answer", "HeLa's answers that have the words")) if p in paths]
+            print(f"nothing matches “{args.text}”" + (f"; {' and '.join(also)}:" if also else ""))
         for r in res:
             if r.episode_id in eps:
-                why = "near in meaning" if r.path == "nearest" else \
-                    "meaning" + (" + keywords" if r.keyword > 0 else "")
+                why = SEARCH_WHY.get(r.path) or "meaning" + (" + keywords" if r.keyword > 0 else "")
                 print(f"{r.score:5.2f}  {_line(eps[r.episode_id], _room(88, 55))}  ({why})")
     return 0
 

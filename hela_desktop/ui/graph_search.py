@@ -99,18 +99,20 @@ class GraphSearchMixin:
             text = ""
         elif not n:
             text = "none"
-        elif self._search_cursor < 0:
-            text = f"{n:,} near in meaning" if self._only_near() else f"{n:,} found"
         else:
-            text = f"{self._search_cursor + 1:,} of {n:,}" + (" near" if self._only_near() else "")
+            near = self._near()
+            text = (f"{n:,} near in meaning" if near == n else
+                    f"{n - near:,} found, {near:,} near" if near else f"{n:,} found")
+            if self._search_cursor >= 0:
+                text = f"{self._search_cursor + 1:,} of {n:,}" + (" near" if near == n else "")
         self.match_label.setText(text)
 
-    def _only_near(self) -> bool:
-        """The matches shown are only the memories nearest in meaning (nothing matched)."""
+    def _near(self) -> int:
+        """How many of the matches shown only come near in meaning (nothing said matched)."""
         r = self._ranked
-        return (r is not None and r[0] == self._searched and bool(r[1])
-                and all(len(t) > 2 and t[2] for t in r[1])
-                and len(self.search_rows) <= len(r[1]))
+        if r is None or r[0] != self._searched:
+            return 0
+        return sum(1 for t in r[1] if len(t) > 2 and t[2] and int(t[0]) in self.data.index)
 
     def _on_search(self, text: str, redraw: bool = True) -> None:
         """Matches: the engine's ranking by meaning plus keywords (when it has answered for

@@ -425,11 +425,11 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.fetch(BrowseQuery(tab))
             return
         q = self.search.text().strip()
-        ranked, nearest = None, False
+        ranked, nearest = None, 0
         if q and self.semantic_search is not None and memory_ref(q) is None:
             if self._ranked is not None and self._ranked[0] == q:
                 ranked = tuple(int(i) for i, *_ in self._ranked[1])
-                nearest = any(len(t) > 2 and t[2] for t in self._ranked[1])
+                nearest = sum(1 for t in self._ranked[1] if len(t) > 2 and t[2])
             elif self._asked != q:
                 self._asked = q
                 self.semantic_search(q)
@@ -520,8 +520,11 @@ class MemoryBrowser(QtWidgets.QWidget):
         if query.search:
             # (QA pass 21: "0 of 8 · best match first" over an empty table read as a fault)
             said = f"“{one_line(query.search)}”"
+            if query.nearest and query.nearest < len(eps):  # some only near in meaning
+                how += f" · {query.nearest} only near in meaning"
             self.count_label.setText(
-                f"No memory matches {said} · the nearest in meaning" if eps and query.nearest
+                f"No memory matches {said} · the nearest in meaning"
+                if eps and query.nearest == len(eps)
                 else f"{len(eps)} of {total}{how}" if eps or query.ranked is None
                 else f"No memory matches {said}")
         elif len(eps) < total:  # the first rows only: say so, and how to reach the others
