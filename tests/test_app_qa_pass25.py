@@ -74,3 +74,26 @@ def test_the_graph_find_box_says_when_it_shows_only_the_nearest_in_meaning(qtbot
     view.search.setText("none at all")
     view.set_search_results("none at all", [])
     assert view.match_label.text() == "none"
+
+
+def test_a_short_answers_bars_reach_the_end_of_the_timeline(qtbot):
+    """QA pass 25: the timeline's axis never went under 20 tokens, so the bars of a
+    9-token answer stopped near half way, as if its memories had left mid-answer.  A
+    finished answer spans the whole axis; one streaming keeps 20 at least (its bars do not
+    stretch with each token)."""
+    from hela_desktop.ui.timeline import TimelineView
+
+    t = TimelineView()
+    qtbot.addWidget(t)
+    t.resize(600, 200)
+    t.set_answer([[0, 9, [3]]], 9, "Answer")
+    r = t.plot_rect()
+    assert abs(t.x_of(9) - r.right()) < 1e-6
+    assert t._tok_at(r.right() - 1) == 8
+    t.grab()  # the axis is drawn (ticks 0, 2, … 8) without error
+    t.begin_live([3])
+    t.live_token(8)
+    assert t.x_of(9) < r.left() + r.width() * 0.5
+    # a long answer: its own length, as before
+    t.set_answer([[0, 120, [3]]], 120, "Answer")
+    assert abs(t.x_of(120) - r.right()) < 1e-6

@@ -126,15 +126,22 @@ class TimelineView(QtWidgets.QWidget):
         r = self.plot_rect()
         return min(20.0, r.height() / max(1, len(self.rows)))
 
+    def _span(self) -> int:
+        """Tokens across the plot: a finished answer's own length (a 9-token answer's bars
+        reach the end; against an axis of 20 they stopped half way and read as memories
+        dropped mid-answer, QA pass 25); at least 20 while an answer streams, so its bars do
+        not stretch with every token."""
+        return self.n_tokens if self.n_tokens and not self.live else max(self.n_tokens, 20)
+
     def x_of(self, tok: float) -> float:
         r = self.plot_rect()
-        return r.left() + r.width() * tok / max(self.n_tokens, 20)
+        return r.left() + r.width() * tok / self._span()
 
     def _tok_at(self, x: float) -> int:
         r = self.plot_rect()
         if x < r.left() or not self.n_tokens:
             return -1
-        t = int((x - r.left()) / r.width() * max(self.n_tokens, 20))
+        t = int((x - r.left()) / r.width() * self._span())
         return t if 0 <= t < self.n_tokens else -1
 
     # ---- painting -------------------------------------------------------------------
@@ -213,8 +220,8 @@ class TimelineView(QtWidgets.QWidget):
             p.drawPolygon(tri)
         # axis
         p.setPen(muted)
-        total = max(self.n_tokens, 20)
-        step = max(5, int(round(total / 8 / 5)) * 5)
+        total = self._span()
+        step = max(5, int(round(total / 8 / 5)) * 5) if total >= 20 else 2 if total > 8 else 1
         yb = r.top() + rh * len(self.rows) + 2
         for t in range(0, total + 1, step):
             x = self.x_of(t)
