@@ -529,7 +529,7 @@ class MemoryEngine:
             top = float(bm.max())
             order = [int(i) for i in np.argsort(-score, kind="stable") if np.isfinite(score[i])]
             order = order[:limit]
-            said = self.store.episodes(int(self.index.ids[i]) for i in order)
+            said = dict(self.store.episodes(int(self.index.ids[i]) for i in order))  # read once
             tells = np.array([facts.is_statement(said[e].user_text) if e in said else False
                               for e in (int(self.index.ids[i]) for i in order)], dtype=bool)
             score[order] = F.statements_first(score[order], tells)
@@ -547,9 +547,9 @@ class MemoryEngine:
                         for i in F.nearest_by_meaning(cos, k=min(3, limit))
                         if int(self.index.ids[i]) not in have]
                 res = sorted(res, key=lambda r: -r.score)[:limit]
-        eps = self.store.episodes(r.episode_id for r in res)
+        said.update(self.store.episodes(r.episode_id for r in res if r.episode_id not in said))
         for r in res:
-            e = eps.get(r.episode_id)
+            e = said.get(r.episode_id)
             r.text = e.text if e else ""
         return res
 
