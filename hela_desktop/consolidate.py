@@ -9,7 +9,9 @@ The HeLa-Mem "reflective agent", made to work with a small local model (Qt-free)
    bar, also lies in the top 20% of degrees (``hub_quantile``).
 2. **Clusters.**  A hub with its strongest neighbours, at most ``cluster_size`` episodes.
    Hubs are taken by falling degree; a hub already inside a cluster of this pass is skipped
-   (a greedy cover), and at most ``max_clusters`` clusters are distilled per pass.
+   (a greedy cover), and at most ``max_clusters`` clusters are distilled per pass.  A
+   member the user corrected later ("Actually the trip is in June, not May.",
+   `knowledge.corrections`) gives its place to the correction.
 3. **Distillation.**  One grammar-constrained completion per cluster
    (:func:`distil`): the GBNF grammar forces ``{"items": [...]}`` with one or two items
    ``{"kind": user_model|fact|persona, "text": ..., "replaces": true|false}``; user-model
@@ -30,6 +32,9 @@ The HeLa-Mem "reflective agent", made to work with a small local model (Qt-free)
    - *repeat* — ``s ≥ duplicate_threshold``: the old item is strengthened
      (``strength += 1``, ``updated_at``) and gains the new provenance links.
    - otherwise a new item.
+
+   An old item drawn from a memory the user corrected later (`knowledge.outdated`) is not
+   used for answers; a new item at least ``contradict_threshold`` similar replaces it.
 5. **Atomicity and resume.**  Each cluster is one transaction: its items, its provenance
    links and a marker ``meta['consolidate.done.<signature>']`` (signature = hash of the
    cluster's member ids) commit together.  A job killed mid-way loses nothing: committed
@@ -50,6 +55,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -72,7 +78,7 @@ from .consolidate_prompt import (
 )
 from .edges import weighted_degrees
 from .events import Recall
-from .knowledge import retrieve_knowledge
+from .knowledge import corrections, list_knowledge, outdated, retrieve_knowledge
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -130,8 +136,25 @@ def plan_clusters(store: Store, hela: HelaParams,
             continue
         covered.update(members)
         clusters.append(Cluster(h, round(deg[h], 4), members))
+    clusters = _with_corrections(store, clusters, p)
     digest = hashlib.sha1(";".join(c.signature for c in clusters).encode()).hexdigest()[:16]
     return clusters, len(hubs), digest
+
+
+def _with_corrections(store: Store, clusters: list[Cluster], p: ConsolidationParams
+                      ) -> list[Cluster]:
+    """Each member the user corrected later gives its place to the correction
+    (`knowledge.corrections`): the model never sees "… a trip to Japan in May …" beside
+    "Actually the trip is in June, not May." (it distilled the old month), and what is
+    distilled is drawn from the correction.  The cluster's signature changes with its
+    members, so a cluster distilled before the correction is distilled again."""
+    corr = corrections(store, {m for c in clusters for m in c.members})
+    out = []
+    for c in clusters:
+        members = list(dict.fromkeys(corr.get(m, m) for m in c.members))
+        if len(members) >= p.min_cluster:
+            out.append(Cluster(members[0], c.degree, members) if corr else c)
+    return out
 
 
 def is_done(store: Store, cluster: Cluster) -> bool:
@@ -157,11 +180,16 @@ def _live_items(store: Store, kind: str) -> tuple[list[int], list[str], np.ndarr
 
 def merge_item(store: Store, item: dict, vec: np.ndarray, sources: list[int], *,
                params: ConsolidationParams, embedder_name: str | None = None,
-               now: float | None = None) -> dict:
+               now: float | None = None, outdated_ids: AbstractSet[int] = frozenset()
+               ) -> dict:
     """Add one cleaned item: new, strengthen a repeat, or supersede what it updates.
 
-    Runs inside the caller's transaction.  Returns ``{"action": "added" | "strengthened" |
-    "superseded" | "stale", "knowledge_id", "other_id", "similarity", ...}``.
+    An old item in `outdated_ids` (drawn from a memory the user corrected later,
+    `knowledge.outdated`) is never strengthened: a new item about as close replaces it
+    (rule "a source was corrected"), so the old fact cannot come back with the
+    correction's provenance.  Runs inside the caller's transaction.  Returns ``{"action":
+    "added" | "strengthened" | "superseded" | "stale", "knowledge_id", "other_id",
+    "similarity", ...}``.
     """
     now = time.time() if now is None else now
     kind, text = item["kind"], item["text"]
@@ -174,6 +202,11 @@ def merge_item(store: Store, item: dict, vec: np.ndarray, sources: list[int], *,
         best_text = texts[j]
     res = {"kind": kind, "text": text, "similarity": round(sim, 4), "other_id": best}
     if best is not None and sim >= params.contradict_threshold:
+        if best in outdated_ids:
+            kid = store.add_knowledge(kind, text, vec, embedder_name, now, sources)
+            store.supersede_knowledge(best, kid, now)
+            return {**res, "action": "superseded", "knowledge_id": kid,
+                    "rule": "a source was corrected"}
         flips = negated(text) != negated(best_text)
         update = flips or (item.get("replaces") and sim < params.duplicate_threshold)
         if update:
@@ -270,6 +303,8 @@ def consolidate(engine, llm, *, store: Store | None = None,
     limit = len(todo) if p.max_clusters is None else min(len(todo), p.max_clusters)
     emb_name = getattr(engine.embedder, "name", None)
     model_name = getattr(llm, "name", "model")
+    edited = store.knowledge_edited_ids()
+    corrected = frozenset(outdated(store, (k for k in list_knowledge(store) if k.id not in edited)))
     done = 0
     for c in todo[:limit]:
         if should_yield is not None and should_yield():
@@ -280,7 +315,7 @@ def consolidate(engine, llm, *, store: Store | None = None,
             break
         try:
             detail = _one_cluster(store, engine, llm, c, p, rep, dry_run, emb_name, model_name,
-                                  now, should_yield)
+                                  now, should_yield, corrected)
         except Yielded:
             rep.yielded = True
             break
@@ -303,7 +338,7 @@ def consolidate(engine, llm, *, store: Store | None = None,
 
 def _one_cluster(store, engine, llm, c: Cluster, p: ConsolidationParams,
                  rep: ConsolidationReport, dry_run: bool, emb_name, model_name, now,
-                 should_yield=None) -> dict:
+                 should_yield=None, corrected: AbstractSet[int] = frozenset()) -> dict:
     texts = _episode_texts(store, c.members)
     detail: dict[str, Any] = {"hub": c.hub, "degree": c.degree, "members": c.members,
               "signature": c.signature, "items": [], "status": "ok"}
@@ -353,7 +388,7 @@ def _one_cluster(store, engine, llm, c: Cluster, p: ConsolidationParams,
         with store.transaction():
             for i in uniq:
                 res = merge_item(store, kept[i], vecs[i], c.members, params=p,
-                                 embedder_name=emb_name, now=now)
+                                 embedder_name=emb_name, now=now, outdated_ids=corrected)
                 detail["items"].append(res)
                 setattr(rep, res["action"], getattr(rep, res["action"]) + 1)
             store.set_meta(marker_key, json.dumps(

@@ -239,6 +239,14 @@ def corrects(text: str) -> bool:
     return bool(_CORRECTS.search(text))
 
 
+def corrects_memory(old: str, new: str) -> bool:
+    """Does the statement `new` say it corrects (`corrects`) and share a content word with
+    the older `old` ("Actually the trip is in June, not May." and "I'm planning a trip to
+    Japan in May.")?  The caller also asks them to be on the same subject in meaning."""
+    return (corrects(new) and is_statement(new)
+            and bool(set(stems(old)) & set(stems(new))))
+
+
 def only_tells(text: str) -> bool:
     """Does `text` tell something and ask nothing ("I work as a nurse at the city
     hospital.", "Big news: I'm on day shifts from next month!")?  Such a message asks the
@@ -427,5 +435,5 @@ class NameIndex:
 
 
 __all__ = ["asks_language", "language_shares", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words",
+           "is_statement_sentence", "corrects_memory", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words",
            "NameIndex"]

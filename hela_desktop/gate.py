@@ -149,8 +149,9 @@ class RelevanceGate:
                                    if r.extra.get("answered_by")
                                    else "a request, not a statement")
                 held.append(r)
-        if facts.asks_about_whole_user(message):  # "What do you know about me?": what
-            # matters most first, then what matched the words ("… about me and my dog")
+        whole = facts.asks_about_whole_user(message)
+        if whole:  # "What do you know about me?": what matters most first, then what
+            # matched the words ("… about me and my dog")
             about = self._about_you(query_vec, set(exclude))
             first = {r.episode_id for r in about}
             admitted = about + [r for r in admitted if r.episode_id not in first]
@@ -167,6 +168,17 @@ class RelevanceGate:
             ordered += [x for x in assoc if x.spread_from == r.episode_id]
         ordered = self._newer_news(ordered, query_vec, set(exclude) | joined
                                    | {r.episode_id for r in admitted})
+        if whole:  # … less what a later statement corrects: not what is known now (QA
+            # pass 25: two of five lines were older news; the job, dog and hobby missing)
+            from .knowledge import corrections
+
+            later = corrections(self.engine.store, [r.episode_id for r in ordered])
+            for r in ordered:
+                if r.episode_id in later:
+                    r.extra["gate"] = (f"a later memory (#{later[r.episode_id]}) corrects it, "
+                                       "and you asked what I know about you now")
+            held += [r for r in ordered if r.episode_id in later]
+            ordered = [r for r in ordered if r.episode_id not in later]
         held = [r for r in held if r.episode_id not in {x.episode_id for x in ordered}]
         admitted, repeated = self._said_again(ordered)
         kept, superseded = self._supersede(admitted, qwords)
@@ -178,11 +190,18 @@ class RelevanceGate:
         """For a question about the user as a whole, which no one memory resembles ("What
         do you know about me?" recalled nothing, and the answer made a life up, QA pass
         23): the user's own statements that matter most — pinned, then the most recalled,
-        then the newest — up to `ABOUT_YOU` of them."""
+        then the newest — up to `ABOUT_YOU` of them, less those a later statement of the
+        user's corrects (`knowledge.corrections`; QA pass 25: two of five lines were the
+        old trip month and Tomas's old job, and the user's job, dog and hobby were left
+        out)."""
+        from .knowledge import corrections  # (knowledge reads the gate's settings)
+
         engine = self.engine
         out: list[Recall] = []
-        for eid, text in engine.store.most_kept(ABOUT_YOU_LOOK, skip_sources=AUTHORS):
-            if eid in taken or not facts.is_statement(text):
+        kept = engine.store.most_kept(ABOUT_YOU_LOOK, skip_sources=AUTHORS)
+        corrected = corrections(engine.store, [eid for eid, _ in kept])
+        for eid, text in kept:
+            if eid in taken or eid in corrected or not facts.is_statement(text):
                 continue
             v = engine.vector(eid)
             sim = float(v @ query_vec) if v is not None else 0.0
@@ -285,7 +304,7 @@ class RelevanceGate:
                         or not facts.is_statement(text)):
                     continue
                 common = words & set(facts.stems(text))
-                if not ((facts.corrects(text) and common) or (ago >= gap and (
+                if not (facts.corrects_memory(r.text, text) or (ago >= gap and (
                         len(common) >= 2 or names & engine.names_in(text)))):
                     continue
                 if best is None or when[b] > when[best]:

@@ -28,8 +28,10 @@ import numpy as np
 
 from . import facts
 from . import formulas as F
+from .config import GateParams
 from .events import Recall
-from .store import KnowledgeItem, Store
+from .prompt import shorten
+from .store import AUTHORS, KnowledgeItem, Store
 from .words import printable
 
 __all__ = ["KINDS", "KnowledgeIndex", "KnowledgeItem", "list_knowledge", "retrieve_knowledge"]
@@ -107,6 +109,10 @@ def says_who_they_are(noun: str, user_texts: Iterable[str]) -> bool:
 
 # a sentence about someone or some animal of the user's ("My sister Ana lives in Lisbon")
 _THEIRS = re.compile(r"^\W*(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+([\w'’-]+)", re.IGNORECASE)
+# the first word of a sentence, after a word that only links it ("Actually Ines moved to
+# Porto." -> "Ines"): when it is a name the sentence tells of that one, not of the user
+_SUBJECT = re.compile(r"^\W*(?:(?:actually|also|and|but|so|well|now|oh|btw|anyway|update|"
+                      r"correction|plus)\b[\s,:;—–-]*)*([\w'’-]+)", re.IGNORECASE)
 _ANIMALS = frozenset("dog dogs cat cats puppy kitten pet pets horse parrot parakeet rabbit "
                      "hamster".split())
 
@@ -117,8 +123,14 @@ def vouching_words(text: str, user_texts: Iterable[str]) -> set[str]:
     pharmacist in Leeds" says nothing true of the user), and a sentence about someone or
     some animal of theirs only for an item that names them: "My sister Ana lives in
     Lisbon." vouches for "The user's sister lives in Lisbon", never for "The user lives in
-    Lisbon." (an idle pass distilled that, and answers used it)."""
+    Lisbon." (an idle pass distilled that, and answers used it).  Likewise a sentence
+    whose subject is a name the user uses (`facts.NameIndex`) vouches only for an item that
+    names them: "Actually Ines moved to Porto." never for "The user moves to Porto."."""
     named = {facts._KIN.get(w, w) for w in facts._words(text)}
+    user_texts = list(user_texts)
+    people = facts.NameIndex()
+    people.learn(user_texts)
+    names = people.known
     out: set[str] = set()
     for t in user_texts:
         for s in facts.sentences(t):
@@ -127,6 +139,10 @@ def vouching_words(text: str, user_texts: Iterable[str]) -> set[str]:
             m = _THEIRS.match(s)
             who = m.group(1).lower().replace("’", "'").removesuffix("'s") if m else ""
             if (who in facts._KIN or who in _ANIMALS) and facts._KIN.get(who, who) not in named:
+                continue
+            m = _SUBJECT.match(s)
+            who = m.group(1).lower().replace("’", "'").removesuffix("'s") if m else ""
+            if who in names and who not in named:
                 continue
             out.update(facts.stems(s))
     return out
@@ -157,12 +173,95 @@ def item_support(store: Store, item: KnowledgeItem) -> float:
     return support(item.text, store.kept_key_texts(item.sources).values())
 
 
+# ---- what the user corrected later ----------------------------------------------------
+SAME_SUBJECT = GateParams().same_subject_min  # the gate's bar for "the same subject"
+
+
+def corrections(store: Store, ids: Iterable[int], *,
+                min_similarity: float = SAME_SUBJECT) -> dict[int, int]:
+    """Episode id -> the newest later statement of the user's that corrects it: one that
+    says it corrects and shares a content word with it (`facts.corrects_memory`: "Actually
+    the trip is in June, not May." for "I'm planning a trip to Japan in May …"), on the
+    same subject (cosine ≥ `min_similarity`); a correction corrected in turn ("Actually
+    the trip moved to July.") hands on to its own.  Only statements are corrected, and, as
+    in the gate's newer news, only by the user's words here, not by an imported assistant
+    chat; a correction the user deleted corrects nothing."""
+    wanted = set(ids)
+    out = _direct_corrections(store, wanted, min_similarity)
+    looked = set(wanted)
+    todo = set(out.values()) - looked
+    for _ in range(8):  # chains are short; a bound all the same
+        if not todo:
+            break
+        looked |= todo
+        more = _direct_corrections(store, todo, min_similarity)
+        out.update(more)
+        todo = set(more.values()) - looked
+    for a in list(out):
+        b, seen = out[a], {a}
+        while b in out and b not in seen:
+            seen.add(b)
+            b = out[b]
+        out[a] = b
+    return {a: b for a, b in out.items() if a in wanted}
+
+
+def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float
+                        ) -> dict[int, int]:
+    texts = store.kept_key_texts(ids)
+    olds = {i: t for i, t in texts.items() if facts.is_statement(t)}
+    if not olds:
+        return {}
+    when = store.created_times(olds)
+    later = [(b, t, c) for b, t, c in store.said_after(min(when.values()), skip_sources=AUTHORS)
+             if facts.corrects(t)]
+    if not later:
+        return {}
+    vecs = store.embeddings([*olds, *(b for b, _, _ in later)])
+    out: dict[int, int] = {}
+    for a, text in olds.items():
+        va = vecs.get(a)
+        for b, new, made in reversed(later):  # the newest first
+            vb = vecs.get(b)
+            if (made > when[a] and b != a and va is not None and vb is not None
+                    and va.shape == vb.shape and facts.corrects_memory(text, new)
+                    and float(va @ vb) >= min_similarity):
+                out[a] = b
+                break
+    return out
+
+
+def outdated(store: Store, items: Iterable[KnowledgeItem]) -> dict[int, tuple[int, int]]:
+    """Knowledge id -> (source, correction) for each item drawn from a memory the user
+    corrected later, when the item shares a content word with that memory (it may carry
+    the old fact: "The user is planning a trip to Japan in May." from "I'm planning a
+    trip to Japan in May …" after "Actually the trip is in June, not May.").  Such an item
+    is not used until a reflection distils its memories again (consolidation shows the
+    model the correction in place of the memory it corrects) or the user edits it."""
+    items = list(items)
+    corr = corrections(store, {s for k in items for s in k.sources})
+    if not corr:
+        return {}
+    said = store.key_texts(corr)
+    out: dict[int, tuple[int, int]] = {}
+    for k in items:
+        claims = set(claim_words(k.text))
+        for s in k.sources:
+            if s in corr and claims & set(facts.stems(said[s])):
+                out[k.id] = (s, corr[s])
+                break
+    return out
+
+
 def trusted_items(store: Store, kind: str | None = None) -> list[KnowledgeItem]:
-    """Live items the user wrote or edited, or that their sources' user words support."""
+    """Live items the user wrote or edited, or that their sources' user words support
+    and no later correction of one of them makes `outdated`."""
     out = []
     edited = store.knowledge_edited_ids()
-    for k in list_knowledge(store, kind=kind):
-        if k.id in edited or item_support(store, k) >= GROUNDED_MIN:
+    items = list_knowledge(store, kind=kind)
+    old = outdated(store, (k for k in items if k.id not in edited))
+    for k in items:
+        if k.id in edited or (k.id not in old and item_support(store, k) >= GROUNDED_MIN):
             out.append(k)
     return out
 
@@ -181,12 +280,20 @@ def knowledge_rows(store: Store) -> list[dict]:
     is trusted: what the Knowledge tab and ``knowledge list`` show."""
     edited = store.knowledge_edited_ids()
     out = []
-    for k in list_knowledge(store, include_superseded=True):
+    items = list_knowledge(store, include_superseded=True)
+    old = outdated(store, (k for k in items if k.id not in edited and not k.superseded_by and not k.archived_at))
+    said = store.key_texts({i for pair in old.values() for i in pair})
+    for k in items:
         sup = item_support(store, k)
         state = "deleted" if k.archived_at else "superseded" if k.superseded_by else "in use"
-        trusted = k.id in edited or sup >= GROUNDED_MIN
+        trusted = k.id in edited or (sup >= GROUNDED_MIN and k.id not in old)
         if k.id in edited:
             why = "You wrote or edited it: used as written."
+        elif k.id in old:
+            src, fix = old[k.id]
+            why = (f"Drawn from “{shorten(said[src], 80)}”, which you corrected later "
+                   f"(“{shorten(said[fix], 80)}”): not used until the next reflection "
+                   "draws it again with the correction, or you edit it.")
         elif trusted:
             why = f"{sup:.0%} of its words are in what you said in its source memories."
         elif k.sources and not store.kept_key_texts(k.sources):
@@ -195,7 +302,8 @@ def knowledge_rows(store: Store) -> list[dict]:
         else:
             why = (f"Only {sup:.0%} of its words are in what you said: not used until you "
                    "edit it.")
-        status = state if state != "in use" else ("in use" if trusted else "not supported")
+        status = state if state != "in use" else ("in use" if trusted else "outdated"
+                                                   if k.id in old else "not supported")
         out.append({**k.to_dict(), "support": round(sup, 3), "state": state,
                     "edited": k.id in edited, "trusted": trusted, "why": why,
                     "status": status})

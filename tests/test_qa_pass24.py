@@ -114,15 +114,16 @@ def test_what_do_you_know_about_me_is_answered_with_the_users_own_words(make_ass
     monkeypatch.undo()
     assert isinstance(events[0], MemoriesEvent)
     listed = [m.episode_id for m in events[0].memories]
-    assert {lyon, dog, porto} <= set(listed) and request not in listed
+    # what a later statement corrects is left out (QA pass 25: two of five lines were
+    # older news, and the user's job, dog and hobby were not listed)
+    assert {dog, porto} <= set(listed) and request not in listed and lyon not in listed
     text = "".join(e.text for e in events if isinstance(e, TokenEvent))
     done = events[-1]
     assert isinstance(done, DoneEvent) and done.listed == listed and done.text == text
     assert done.tokens == 0 and done.episode_id is None
     assert text.startswith(HEAD)
     assert "- “My dog is called Biscuit.” (6 days ago, on " in text
-    assert f"- “{LYON}” (8 days ago, on " in text and "; older news" in text.split(LYON)[1].split("\n")[0]
-    assert text.index(PORTO) < text.index(LYON)  # the news first
+    assert LYON not in text and f"- “{PORTO}” (2 days ago, on " in text
     assert "podcast" not in text
     assert a.store.count_episodes() == n_before  # the question is no memory
     msgs = a.store.messages(cid)

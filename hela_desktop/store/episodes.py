@@ -428,6 +428,11 @@ class EpisodeQueries(StoreBase):
         """Episode id -> where it came from ("chat", "chatgpt", …), without its texts."""
         return self._episode_column("source", ids)
 
+    def embeddings(self, ids: Iterable[int]) -> dict[int, np.ndarray]:
+        """Episode id -> its stored vector (those without one left out)."""
+        vecs = {i: from_blob(b) for i, b in self._episode_column("embedding", ids).items()}
+        return {i: v for i, v in vecs.items() if v is not None}
+
     def created_times(self, ids: Iterable[int]) -> dict[int, float]:
         return self._episode_column("created_at", ids)
 
@@ -605,6 +610,18 @@ class EpisodeQueries(StoreBase):
             "g.dst = e.id) FROM episodes e WHERE e.archived_at IS NOT NULL AND "
             "e.deleted_at IS NULL ORDER BY e.archived_at DESC, e.id LIMIT ? OFFSET ?",
             (limit, offset))]
+
+    def said_after(self, after: float, *, skip_sources: Iterable[str] = ()
+                   ) -> list[tuple[int, str, float]]:
+        """(id, user words, created_at) of the episodes made after `after` that the user
+        has not deleted (archived ones count: what forgetting archives was still said),
+        oldest first; `skip_sources` (imported assistants' chats) left out."""
+        skip = list(skip_sources)
+        q = ",".join("?" * len(skip))
+        return self.conn.execute(
+            "SELECT id, user_text, created_at FROM episodes WHERE created_at > ? AND "
+            "deleted_at IS NULL" + (f" AND source NOT IN ({q})" if skip else "")
+            + " ORDER BY created_at, id", [float(after), *skip]).fetchall()
 
     def newest_created(self, ids: Iterable[int]) -> float:
         """The latest ``created_at`` of the episodes `ids` (0 for none)."""

@@ -1,0 +1,209 @@
+"""What the user corrected later never comes back as knowledge (QA pass 25).
+
+"I'm planning a trip to Japan in May …", then "Actually the trip is in June, not May.",
+then an idle reflection distilled "The user is planning a trip to Japan in May." from a
+cluster that held the old memory and not the correction; the model repeated it.  A real
+SQLite store, the real embedder and (in the last test) the real default model.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from hela_desktop.consolidate import (
+    ConsolidationParams,
+    consolidate,
+    is_done,
+    merge_item,
+    plan_clusters,
+)
+from hela_desktop.embedder import Embedder
+from hela_desktop.knowledge import (
+    corrections,
+    edit_item,
+    knowledge_rows,
+    list_knowledge,
+    outdated,
+    support,
+    trusted_ids,
+)
+from hela_desktop.memory import MemoryEngine, NewEpisode
+from hela_desktop.store import Store
+from hela_desktop.turn import user_model_text
+
+MIN = 60.0
+SAID = [
+    "My sister Ines lives in Lyon.",
+    "I'm planning a trip to Japan in May with my friend Tomas.",
+    "Tomas is a software engineer in Berlin.",
+    "My dog is called Biscuit.",
+    "How is the weather usually in spring?",
+]
+TRIP, TOMAS, DOG = 1, 2, 3  # indexes into SAID
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder()
+
+
+@pytest.fixture()
+def engine(tmp_path, embedder):
+    e = MemoryEngine(Store(tmp_path), embedder)
+    yield e
+    e.store.close()
+
+
+def say(engine: MemoryEngine, texts: list[str], start: float, *, source: str = "chat") -> list[int]:
+    conv = engine.store.add_conversation("chat", at=start)
+    return engine.add_episodes([NewEpisode(t, "Noted.", conversation_id=conv,
+                                           created_at=start + i * MIN, source=source)
+                                for i, t in enumerate(texts)])
+
+
+def test_the_newest_later_correction_on_the_same_subject_is_found(engine):
+    t0 = time.time() - 3600
+    ids = say(engine, SAID, t0)
+    june, chef = say(engine, ["Actually the trip is in June, not May.",
+                              "Actually Tomas quit his job and now works as a chef."], t0 + 600)
+    store = engine.store
+    assert corrections(store, ids) == {ids[TRIP]: june, ids[TOMAS]: chef}
+    # a later correction of the correction wins, for both
+    july, = say(engine, ["Actually the trip moved to July."], t0 + 1200)
+    assert corrections(store, [ids[TRIP], june]) == {ids[TRIP]: july, june: july}
+
+
+def test_what_does_not_correct(engine):
+    t0 = time.time() - 3600
+    # a "correction" older than the memory corrects nothing
+    early, = say(engine, ["Actually the trip is in June, not May."], t0 - 600)
+    ids = say(engine, SAID, t0)
+    store = engine.store
+    assert corrections(store, ids) == {}
+    # one that shares no word with it, and a question
+    say(engine, ["Actually I prefer tea to coffee.", "Actually, is the trip in June?"], t0 + 600)
+    assert corrections(store, ids) == {}
+    # one said to another assistant, in an imported chat
+    say(engine, ["Actually the trip is in June, not May."], t0 + 900, source="chatgpt")
+    assert corrections(store, ids) == {}
+    # one the user deleted takes nothing back
+    june, = say(engine, ["Actually the trip is in June, not May."], t0 + 1200)
+    assert corrections(store, ids) == {ids[TRIP]: june}
+    with store.transaction():
+        store.set_deleted(june, True)
+    assert corrections(store, ids) == {}
+
+
+def _add(engine, text, sources, kind="user_model"):
+    store = engine.store
+    with store.transaction():
+        return store.add_knowledge(kind, text, engine.embedder.embed_one(text),
+                                   engine.embedder.name, time.time(), sources)
+
+
+def test_an_item_drawn_from_a_corrected_memory_is_outdated_and_not_used(engine):
+    t0 = time.time() - 3600
+    ids = say(engine, SAID, t0)
+    store = engine.store
+    may = _add(engine, "The user is planning a trip to Japan in May.", [ids[TRIP], ids[TOMAS]])
+    dog = _add(engine, "The user has a dog called Biscuit.", [ids[TRIP], ids[DOG]])
+    assert outdated(store, list_knowledge(store)) == {}
+    assert trusted_ids(store) == {may, dog}
+    june, = say(engine, ["Actually the trip is in June, not May."], t0 + 600)
+    # the May item shares words with the corrected memory; the dog item, drawn from it
+    # too, shares none and stays in use
+    assert outdated(store, list_knowledge(store)) == {may: (ids[TRIP], june)}
+    assert trusted_ids(store) == {dog}
+    assert "May" not in user_model_text(store) and "Biscuit" in user_model_text(store)
+    rows = {r["id"]: r for r in knowledge_rows(store)}
+    assert rows[may]["status"] == "outdated" and not rows[may]["trusted"]
+    assert "Actually the trip is in June, not May." in rows[may]["why"]
+    assert "I'm planning a trip to Japan in May" in rows[may]["why"]
+    assert rows[dog]["status"] == "in use"
+    # what the user writes or edits is used as written
+    edit_item(store, engine.embedder, may, "The user is planning a trip to Japan in June.")
+    assert trusted_ids(store) == {may, dog}
+
+
+def test_consolidation_shows_the_correction_in_place_of_what_it_corrects(engine):
+    t0 = time.time() - 3600
+    ids = say(engine, SAID[:4], t0)
+    store, p = engine.store, ConsolidationParams(hub_degree=0.5, hub_quantile=0.0)
+    for _ in range(3):
+        engine.hebbian_update(ids[:3])
+    before, _, digest = plan_clusters(store, engine.hela, p)
+    assert before and ids[TRIP] in before[0].members
+    with store.transaction():
+        store.set_meta("consolidate.done." + before[0].signature, "{}")
+    june, = say(engine, ["Actually the trip is in June, not May."], t0 + 600)
+    after, _, digest2 = plan_clusters(store, engine.hela, p)
+    members = {m for c in after for m in c.members}
+    assert june in members and ids[TRIP] not in members
+    # a new cluster: not done yet, and the plan changed
+    assert digest2 != digest and not any(is_done(store, c) for c in after)
+
+
+def test_a_repeat_of_an_outdated_item_replaces_it_instead_of_strengthening_it(engine):
+    t0 = time.time() - 3600
+    ids = say(engine, SAID, t0)
+    store, p = engine.store, ConsolidationParams()
+    may = _add(engine, "The user is planning a trip to Japan in May.", [ids[TRIP]])
+    june, = say(engine, ["Actually the trip is in June, not May."], t0 + 600)
+    text = "The user is planning a trip to Japan in June."
+    vec = engine.embedder.embed_one(text)
+    item = {"kind": "user_model", "text": text, "replaces": False}
+    # without knowing the old item is outdated, the two are near enough to be one
+    with store.transaction():
+        res = merge_item(store, item, vec, [june], params=p, now=time.time())
+        assert res["action"] == "strengthened" and res["knowledge_id"] == may
+    # knowing it, the new item replaces it, though the old one now names June as a source
+    with store.transaction():
+        res = merge_item(store, item, vec, [june], params=p, now=time.time(),
+                         outdated_ids=set(outdated(store, list_knowledge(store))))
+    assert res["action"] == "superseded" and res["rule"] == "a source was corrected"
+    live = list_knowledge(store)
+    assert [k.text for k in live] == [text] and live[0].sources == [june]
+    old = [k for k in list_knowledge(store, include_superseded=True) if k.id == may]
+    assert old[0].superseded_by == res["knowledge_id"]
+
+
+def test_a_sentence_about_someone_named_vouches_only_for_an_item_that_names_them():
+    said = ["My sister Ines lives in Lyon.", "Actually Ines moved to Porto.",
+            "Tomas is a software engineer in Berlin.",
+            "I'm planning a trip to Japan with my friend Tomas.",
+            "Work has been busy lately with knee injury patients.", "I work as a nurse."]
+    assert support("The user moves to Porto.", said) == 0.0
+    assert support("The user's sister Ines moved to Porto.", said) == 1.0
+    assert support("The user is a software engineer in Berlin.", said) == 0.0
+    assert support("The user's friend Tomas is a software engineer.", said) == 1.0
+    # "Work" opens a sentence but is no name: the user wrote "work" in lower case
+    assert support("The user is busy with knee injury patients.", said) == 1.0
+
+
+def test_an_idle_reflection_after_a_correction_keeps_the_old_month_out(engine):
+    """The QA pass's steps with the real default model: the trip memory and its friends
+    are used together, then corrected; what the reflection keeps never says May."""
+    from hela_desktop.llm import LocalLLM
+
+    t0 = time.time() - 7200
+    ids = say(engine, SAID[:4] + ["Tomas and I want to see Kyoto on the trip."], t0)
+    for _ in range(3):
+        engine.hebbian_update(ids)
+    june, = say(engine, ["Actually the trip is in June, not May."], t0 + 600)
+    engine.hebbian_update([ids[TRIP], june])
+    p = ConsolidationParams(hub_degree=0.5, hub_quantile=0.0)
+    llm = LocalLLM(n_ctx=2048)
+    try:
+        rep = consolidate(engine, llm, params=p)
+    finally:
+        llm.close()
+    assert rep.distilled >= 1, rep.details
+    for d in rep.details:
+        assert ids[TRIP] not in d["members"]
+    store = engine.store
+    kept = [k.text for k in list_knowledge(store) if k.id in trusted_ids(store)]
+    assert not [t for t in kept if re.search(r"\bMay\b", t)], kept
+
