@@ -388,7 +388,7 @@ class Assistant:
             # a sign the answer is wrong: it gives the older news, or a question about the
             # user's life used none of what was recalled (the window says to check it)
             doubt = None if interrupted or state.unrecalled else answer_doubt(
-                message, answer, [r for r, _ in used.values()], drew_on)
+                message, answer, [r for r, _ in used.values()], drew_on, engine.people_in)
             if doubt is not None:
                 stats["doubt"] = doubt
             message_id = None  # stopped before the first token: no empty answer is kept

@@ -22,7 +22,8 @@ rules, the same for every conversation:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
@@ -335,14 +336,17 @@ def asks_only_about_whole_user(text: str) -> bool:
     return bool(_ONLY_ABOUT_ME.match(" ".join(text.split())))
 
 
-def asks_about_user(text: str) -> bool:
+def asks_about_user(text: str, names: Callable[[str], AbstractSet[str]] | None = None) -> bool:
     """Does `text` ask something about the user's own life: a question or request whose
-    sentence is personal (`is_personal`)?  "What is my dog's name?", "Where am I working
-    these days?" and "Any ideas for my sister's birthday?" do; "Write me a limerick" (a task
-    in which the user is only the one served), "What is a comet?" and "My dog is Pixel." do
-    not.  Such a question with nothing recalled gets an answer the user cannot check
-    against anything they said, and the app says so."""
-    return any(_sentence_kind(s) == "ask" and is_personal(s) for s in sentences(text))
+    sentence is personal (`is_personal`), or names someone of the user's life (`names`: a
+    sentence -> the people in it, `MemoryEngine.people_in`)?  "What is my
+    dog's name?", "Where am I working these days?", "Any ideas for my sister's birthday?"
+    and, once the user spoke of Ines, "Where is Ines now?" do; "Write me a limerick" (a
+    task in which the user is only the one served), "What is a comet?" and "My dog is
+    Pixel." do not.  Such a question with nothing recalled gets an answer the user cannot
+    check against anything they said, and the app says so."""
+    return any(_sentence_kind(s) == "ask" and (is_personal(s) or bool(names and names(s)))
+               for s in sentences(text))
 
 
 # the people of a user's life they name by relation: "my mum" is always the same person

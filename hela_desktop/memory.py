@@ -54,6 +54,11 @@ REPEAT_MIN_COS = 0.9
 NAME_CHECK_BATCH = 400  # memories a name is looked for in at a time (`memories_naming`)
 
 
+# words that link a noun to what follows it, not a name to the one it names ("my trip to
+# Japan" is no person of the user's; "my friend Tomas" is)
+_LINKS = "(?:to|in|at|from|of|with|for|on|and|or|the|a|an|by|near|about)"
+
+
 @dataclass
 class NewEpisode:
     """An episode to store: one completed exchange."""
@@ -244,6 +249,24 @@ class MemoryEngine:
     def names_in(self, text: str) -> set[str]:
         """The names in a memory's text (see `facts.NameIndex`), participants' names aside."""
         return {n for n in self.name_index.names(text) if n not in self._speakers}
+
+    def people_in(self, text: str) -> set[str]:
+        """The names in `text` of the people (and animals) of the user's life: a relation
+        ("my mum"), or a name a memory of theirs calls theirs ("My sister Ines lives in
+        Lyon.", "with my friend Tomas", "Biscuit is my dog").  A place or a thing they
+        name ("Berlin", "Python", "a trip to Japan") is not one."""
+        out: set[str] = set()
+        for n in self.names_in(text):
+            if n.startswith("my "):
+                out.add(n)
+                continue
+            name = re.escape(n)
+            theirs = re.compile(rf"\b(?:my|our)\s+(?:(?!{_LINKS}\b)[\w'’-]+\s+){{1,2}}{name}\b"
+                                rf"|\b{name}(?:,\s*|\s+(?:is|was)\s+)(?:my|our)\b", re.IGNORECASE)
+            texts = self.store.key_texts(self.memories_naming(n, 20))
+            if any(theirs.search(t) for t in texts.values()):
+                out.add(n)
+        return out
 
     def memories_naming(self, name: str, limit: int = 20) -> list[int]:
         """Retrievable memories whose user words contain `name` (or, for a relation such as

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
@@ -39,17 +39,29 @@ SOURCE_CHARS = 48  # each is cut at a word near here
 WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when longer
 
 
+# the words a correction tells that something changed with, not what it changed to
+# ("Actually Ines moved to Porto.": the news is Porto; "Ines moved to Lyon." said "moved"
+# and went unmarked, QA pass 25)
+TELLS_CHANGE = frozenset(facts.stems("actually correction meant misspoke anymore longer "
+                                     "instead moved changed switched quit started became"))
+
+
 def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
-                 drew_on: AbstractSet[int]) -> dict | None:
+                 drew_on: AbstractSet[int],
+                 names: Callable[[str], AbstractSet[str]] | None = None) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
-    - ``{"kind": "older", "newer": id}``: it says what only a memory the gate marked as
-      replaced said and nothing only the memory that replaced it said: the old value ("Ines lives in Lyon." after
-      "Actually Ines moved to Porto.", both in the prompt, the newer first; QA pass 24);
-    - ``{"kind": "unused"}``: a question about the user's own life whose answer used none
-      of the memories recalled for it ("What is my dog called?" answered "The dog is a
-      Greyhawk." beside two memories of a sister, QA pass 24).
+    - ``{"kind": "older", "newer": id}``: it says more of what only a memory the gate
+      marked as replaced said than of what only the memory that replaced it said, the
+      words that tell of a change aside (`TELLS_CHANGE`): the old value ("Ines lives in
+      Lyon." or "Ines moved to Lyon." after "Actually Ines moved to Porto.", both in the
+      prompt, the newer first; QA passes 24 and 25);
+    - ``{"kind": "unused"}``: a question about the user's own life (`names`: a text -> the
+      people of the user's life in it, `MemoryEngine.people_in`: "Where is Ines now?" asks about it too,
+      `facts.asks_about_user`) whose answer used none of the memories recalled for it
+      ("What is my dog called?" answered "The dog is a Greyhawk." beside two memories of a
+      sister, QA pass 24).
 
     Content-word stems, the message's own left out (what the answer could take from the
     message proves nothing)."""
@@ -73,9 +85,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if newer is None or newer not in by_id:
             continue
         old, new = set(facts.stems(r.text)) - asked, set(facts.stems(by_id[newer].text)) - asked
-        if said & (old - new) and not said & (new - old):
+        if len(said & (old - new)) > len(said & (new - old - TELLS_CHANGE)):
             return {"kind": "older", "newer": int(newer)}
-    if not drew_on and facts.asks_about_user(message):
+    if not drew_on and facts.asks_about_user(message, names):
         return {"kind": "unused"}
     return None
 

@@ -465,7 +465,7 @@ class Turn:
         end = self.t_last_token if self.t_last_token > self.t_gen0 else time.perf_counter()
         self.state.generation_s = end - self.t_gen0
         self.state.unrecalled = (not self.used and not self.knowledge_matched
-                                 and facts.asks_about_user(self.message))
+                                 and facts.asks_about_user(self.message, self.engine.people_in))
         return (self.conversation_id, self.message, answer, self.interrupted, self.spans,
                 self.sets_seen, self.used, self.state, self.swaps, n_tokens,
                 time.perf_counter() - self.t0, self.now, self.user_vec, self.said_at,
