@@ -181,6 +181,22 @@ class Assistant:
         return recall_knowledge(self.engine, self.store, self.settings, query_vec, personal)[0]
 
     # ---- one turn -----------------------------------------------------------------------
+    def check_message(self, message: str, parts: TurnParts | None = None,
+                      now: float | None = None) -> str:
+        """The message as it would be sent (`printable`, stripped), or the error `chat`
+        would refuse it with before storing anything: ValueError for an empty message,
+        `MessageTooLong` for one the local model's context cannot hold with memories and
+        an answer.  Regenerate and Edit and resend ask first, before they take anything
+        back (QA pass 25: a message too long to send was taken back, then refused, and
+        the chat was left empty)."""
+        message = printable(message or "").strip()  # (a paste's terminal colours, a BEL)
+        if not message:
+            raise ValueError("empty message: type something to send")
+        parts = parts or self.parts()
+        if isinstance(parts.llm, LocalLLM):
+            Turn(parts, message, now).check_length()
+        return message
+
     def chat(self, message: str, conversation_id: int | None = None,
              stop: threading.Event | None = None, *, seed: int | None = None,
              now: float | None = None, said_at: float | None = None,
@@ -198,19 +214,14 @@ class Assistant:
         (local model): ``"recalling"`` (0, 0), then ``"reading"`` with prompt tokens read
         so far.
         """
-        if not message or not message.strip():
-            raise ValueError("empty message: type something to send")
         if said_at is not None:  # never after the turn itself
             said_at = min(float(said_at), time.time() if now is None else now)
         if self.settings.profile not in PROFILES:
             raise ValueError(f"unknown retrieval profile {self.settings.profile!r}")
         parts = self.parts()
-        message = printable(message).strip()  # (a paste's terminal colours, a BEL)
-        if not message:
-            raise ValueError("empty message: type something to send")
+        message = self.check_message(message, parts, now)
         local = isinstance(parts.llm, LocalLLM)
         if local:
-            Turn(parts, message, now).check_length()
             if self.unsaved is not None:  # the previous answer first: the chat stays in order
                 self.save_unsaved()
         target = forget_target(message)

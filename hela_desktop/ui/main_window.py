@@ -562,6 +562,9 @@ class MainWindow(WindowPanes):
             return
         if name == "offsets":
             return
+        if name == "rewind" and self._resend is not None:
+            self.resend_refused(msg)
+            return
         self.message("warning", "That did not work", f"{name}: {msg}")
 
     # ---- idle reflection (consolidation and forgetting) ---------------------------------

@@ -252,7 +252,22 @@ class WindowChats(WindowBase):
         """Take back the message `message_id` and all after it, then send `text` (`said_at`:
         at that message's time; 0: now, an edited message being new words)."""
         self._resend = (self.current_conv, text, said_at)
-        self.run_op("rewind", (self.current_conv, message_id))
+        self.run_op("rewind", (self.current_conv, message_id, text))
+
+    def resend_refused(self, msg: str) -> None:
+        """The model would refuse the message Regenerate or Edit and resend was to send:
+        nothing was taken back.  An edited message goes into the input box (unless the
+        user has typed there since); the chat is as it was."""
+        conv, text, _ = self._resend or (None, "", 0.0)
+        self._resend = None
+        kept = conv == self.current_conv and text and text not in (
+            m["content"] for m in self.session.messages if m["role"] == "user")
+        if kept and not self.chat.input.toPlainText().strip():
+            self.chat.input.setPlainText(text)
+        note = f"Not sent again: {sentence(msg)} Nothing was taken back" + (
+            "; your edited message is in the box." if kept else ".")
+        self.chat.view.add_notice(note)
+        self.statusBar().showMessage(note, 8000)
 
     def copy_last_answer(self) -> None:
         answers = [i for i, e in enumerate(self.chat.view.entries) if e["role"] == "assistant"]

@@ -12,7 +12,7 @@ the worker's signals they emit.
 ``export`` path · ``import`` path · ``offsets`` (message id, text) · ``rename_conv``
 (id, title) · ``delete_conv`` id · ``delete_conv_memories`` id (and its memories) · ``knowledge_edit`` (id, text) · ``knowledge_delete`` id
 · ``knowledge_restore`` id · ``search`` (who, text) · ``rewind`` (conversation id, message
-id) · ``conversation`` id · ``conversations`` · ``browse`` `BrowseQuery` · ``locate`` id
+id, the message to send then) · ``conversation`` id · ``conversations`` · ``browse`` `BrowseQuery` · ``locate`` id
 (where a memory is now: kept, with its graph node, archived, deleted or gone) · ``backup`` (a backup of the
 memory file now) · ``find_chats`` text (the chats whose messages hold its words).
 """
@@ -148,8 +148,14 @@ def _import(w, a, arg) -> str:
 
 
 def _rewind(w, a, arg) -> list[int]:
-    """(chat, message id): drop it and what follows; the chat as it is now goes out."""
-    cid, mid = arg
+    """(chat, message id, the message to send then): drop it and what follows; the chat as
+    it is now goes out.  A message the model would refuse (too long, empty) fails the op
+    first, and nothing is taken back."""
+    cid, mid, text = arg
+    if text:
+        if a.llm is None:  # loaded as for a send, its progress shown
+            w._load_model(a.load_model, a.settings)
+        a.load_model().check_message(text)
     result = a.store.delete_messages_from(int(cid), int(mid))
     for eid in result:  # the memories of answers taken back (restorable)
         a.engine.delete_episode(int(eid), REPLACED)
