@@ -233,8 +233,9 @@ def test_reflect_now_while_an_idle_pass_runs(qtbot, tmp_path):
                                               "will show here when it ends.")
     w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing))
     assert w.statusBar().currentMessage().startswith("Reflection: ")
-    w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing))  # the next is idle
-    assert w.statusBar().currentMessage().startswith("While you were away: ")
+    did = {"clusters": 2, "distilled": 1, "added": 1}
+    w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=did))  # the next is idle
+    assert w.statusBar().currentMessage().startswith("While you were away: Distilled 1 new")
     w.close()
 
 
@@ -253,7 +254,17 @@ def test_reflection_wording_and_the_activity_hint(qtbot, tmp_path):
     # kept until something else is shown (README), as an idle pass's: it was gone after 12 s
     assert shown[-1][1:] in ((), (0,))
     bar.showMessage = real  # type: ignore[method-assign]
-    w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing))
+    w._on_reflection(ReflectionEvent("idle", 0.0, consolidation={**nothing, "distilled": 1}))
+    assert w.statusBar().currentMessage().startswith("While you were away: Read 1 group")
+    # an idle pass that found nothing leaves the bar as it was (QA pass 25: with a short
+    # idle delay, every click brought "Nothing new since the last reflection." back)
+    bar.showMessage("Answer copied.")
+    w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing,
+                                     forgetting={"archived": [], "candidates": 22}))
+    assert w.statusBar().currentMessage() == "Answer copied."
+    # … unless it made a backup, or archived something
+    w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing,
+                                     forgetting={"archived": [7], "candidates": 22}))
     assert w.statusBar().currentMessage().startswith("While you were away: ")
 
     # the Activity tab says what will appear there while it is empty, like the other tabs

@@ -394,6 +394,23 @@ def reflection_sentence(report: ReflectionEvent | dict) -> str:
     return " ".join(parts) or "Reflection finished."
 
 
+def reflection_found_nothing(report: ReflectionEvent | dict) -> bool:
+    """Did a pass read no new group of memories, archive nothing, make no backup, and end
+    without error or stopping early?  After an idle one the status bar stays as it was:
+    with a short idle delay every click brought "While you were away: Nothing new since
+    the last reflection." back over what the bar said (QA pass 25); the Activity tab keeps
+    every pass."""
+    if isinstance(report, ReflectionEvent):
+        report = report.to_dict()
+    c, f = report.get("consolidation"), report.get("forgetting")
+    if report.get("error") or report.get("yielded") or report.get("backup") or not isinstance(c, dict):
+        return False
+    read = sum(_count(c.get(k)) for k in ("distilled", "failed", "added", "strengthened",
+                                          "superseded"))
+    archived = f.get("archived") if isinstance(f, dict) else None
+    return read == 0 and not archived
+
+
 def when(ts: float | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
     """A timestamp as local time, "—" for none, "?" for one no calendar has (a bad date in
     an older store must not break the window)."""

@@ -34,7 +34,7 @@ from .backups_dialog import BackupsDialog, in_background
 from .chat import BETTER_MODEL, ChatPane
 from .chat_list import ConversationList
 from .chat_width import ChatKeepsItsWidth
-from .explain import reflection_sentence, when
+from .explain import reflection_found_nothing, reflection_sentence, when
 from .graph_view import GraphView
 from .icon import icon_path
 from .layout_file import KEEP_EVERY_MS, load_positions, load_topics, save_positions
@@ -595,6 +595,8 @@ class MainWindow(WindowPanes):
         if not isinstance(ev, ReflectionEvent):
             return
         asked, self._reflection_asked = self._reflection_asked, False
+        if ev.trigger == "idle" and not asked and reflection_found_nothing(ev):
+            return  # (in the Activity tab; the status bar keeps what it said)
         head = "" if ev.error else (
             "Reflection: " if ev.trigger == "manual" or asked else "While you were away: ")
         # kept until something else is shown (README): a pass's summary was gone 12 s after
