@@ -321,3 +321,23 @@ def test_the_first_conversation_is_decoded_once(tmp_path, monkeypatch):
     read = [p for p in seen if isinstance(p, tuple) and p[1] == size]
     assert read and read[-1] == (size, size)  # the bar of the reading still goes to full
     assert [d for d, _ in read] == sorted(d for d, _ in read)
+
+
+def test_a_text_cut_to_the_limit_is_said_to_be_kept_shortened_not_left_out(tmp_path):
+    """QA pass 25: a 3.5-million-character message was imported, its first two million
+    characters kept, and the summary said "1 left out (1 text cut at 2000000
+    characters)".  It now says it was kept, shortened, with the limit written for people
+    (here with a limit of 1,000 characters)."""
+    from hela_desktop.importers.base import describe
+    from hela_desktop.memfile.format import Limits
+
+    big = first_export()
+    big["u2"]["message"]["content"]["parts"] = ["My monstera sits by the window. " * 40]
+    path = save(tmp_path / "big" / "conversations.json", chat(big, "a3"))
+    with Store(tmp_path / "data") as store:
+        rep = import_file(store, path, limits=Limits(max_text_chars=1000))
+        kept = [r[0] for r in store.conn.execute("SELECT user_text FROM episodes")]
+    assert len(kept) == 3 and max(len(t) for t in kept) <= 1000
+    line = describe(rep.details)
+    assert "left out" not in line, line
+    assert line.endswith("; 1 text too long: kept to its first 1,000 characters"), line

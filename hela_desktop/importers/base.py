@@ -210,6 +210,11 @@ def describe(d: dict) -> str:
     if reasons:
         why = ", ".join(left_out(n, r) for r, n in sorted(reasons.items(), key=lambda x: -x[1]))
         body += f"; {d.get('skipped', 0)} left out ({why})"
+    cut = int(d.get("shortened", 0) or 0)
+    if cut:
+        limit = int(d.get("max_text_chars", 0) or 0)
+        body += (f"; {count(cut, 'text')} too long: kept to {'its' if cut == 1 else 'their'} "
+                 f"first {limit:,} characters")
     return f"{name}: {body}"
 
 
@@ -232,6 +237,7 @@ class HistorySource(_Source):
         self.manifest = {"embedder": None, "dim": None, "hebbian_step": 0, "counts": {}}
         self.schemas = _schemas(limits)
         self.skips: Counter[str] = Counter()
+        self.shortened = 0  # texts imported cut to `limits.max_text_chars`
         self.prior = HelaParams().temporal_edge
         self.counts = dict.fromkeys(MEMBERS, 0)
         self.n_conversations = 0
@@ -264,8 +270,8 @@ class HistorySource(_Source):
 
     def text(self, raw: str) -> str:
         t, cut = clean(raw, self.limits.max_text_chars)
-        if cut:
-            self.skip(f"text cut at {self.limits.max_text_chars} characters")
+        if cut:  # imported all the same, its start: not "left out" (QA pass 25 read
+            self.shortened += 1  # "1 left out (1 text cut at 2000000 characters)")
         return t
 
     def uid(self, *parts: str) -> str:
@@ -436,6 +442,8 @@ class HistorySource(_Source):
                              "memories": self.n_memories, "repeated": self.n_repeats,
                              "skipped": sum(self.skips.values()),
                              "skipped_reasons": dict(self.skips.most_common()),
+                             "shortened": self.shortened,
+                             "max_text_chars": self.limits.max_text_chars,
                              "first": iso_day(self.first), "last": iso_day(self.last)}
         d.update(self.extra)
         return d
