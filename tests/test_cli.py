@@ -257,6 +257,8 @@ def test_piped_chat_plain_text_and_slash_commands_are_not_messages(tmp_path):
     assert f"  {head}: #1 “My favourite colour is teal.”\n" in r.stdout
     assert r.stdout.count(f"{head}:") == 1  # not under the first, recalling nothing
     assert "unknown command /nwe: /new starts a new chat" in r.stdout
+    # pass 25: named as the window names it, not by its 4-bit file's name
+    assert "Model: SmolLM2-135M-Instruct (bundled, " in r.stdout and "Q4_1" not in r.stdout
     # pass 15: the bundled model is said to be tiny, with where better answers come from
     assert r.stdout.count("The built-in model is tiny") == 1
     assert "start it with --model FILE.gguf or --server URL" in r.stdout

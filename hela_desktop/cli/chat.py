@@ -255,8 +255,12 @@ def _greet(assistant, llm, s, conv: int | None = None) -> None:
         warn = privacy_warning(llm.url)
         if warn:
             print(f"warning: {warn}", file=sys.stderr)
-    print(f"HeLa Desktop {__version__} — terminal chat. Model: {llm.path.name} "
-          f"({llm.device}). Memories: {len(assistant.engine)}. "
+    from ..assistant import describe_model, model_label
+
+    # the model as the window names it ("SmolLM2-135M-Instruct (bundled, 16-bit)"; QA pass
+    # 25 read the 4-bit file's name here and "16-bit" under the answers)
+    print(f"HeLa Desktop {__version__} — terminal chat. Model: "
+          f"{model_label(describe_model(llm))}, {llm.device}. Memories: {len(assistant.engine)}. "
           "Ctrl-C stops an answer, Ctrl-D quits, /new starts a new chat, /help lists commands.")
     from ..paths import is_bundled_model
 
