@@ -70,3 +70,39 @@ def test_regenerate_or_resend_of_a_message_too_long_takes_nothing_back(qtbot, se
     assert msgs[0]["content"] == "Where does Ana live?"
     reader.close()
     w.close()
+
+
+def test_an_answers_memories_keep_their_names_when_the_glow_ends(qtbot, tmp_path):
+    """QA pass 25: in a graph of 16-23 memories the memories an answer used lost their
+    labels as soon as they stopped glowing, and the graph showed 0-1 names.  They now stay
+    named first among the idle labels, where there is room, until the next answer's."""
+    from PySide6 import QtCore
+    from test_app_qa_gv8 import _graph
+
+    from hela_desktop.ui.graph_labels import IDLE_LABELS
+
+    view, ids = _graph(qtbot, tmp_path, 20)
+    (x0, x1), (y0, y1) = view.vb.viewRange()
+    sp = view.vb.mapViewToScene(QtCore.QPointF((x0 + x1) / 2, (y0 + y1) / 2))
+    for k in range(len(view.xy)):  # two loose columns: room beside every dot
+        p = view.vb.mapSceneToView(QtCore.QPointF(sp.x() + (-170 if k % 2 else 60),
+                                                  sp.y() + (k // 2 - 4.5) * 40))
+        view.xy[k] = (p.x(), p.y())
+    quiet = [i for i in ids if i not in view.important[:IDLE_LABELS]][:2]
+    assert len(quiet) == 2
+
+    def named() -> set[str]:
+        view._update_labels()
+        return {t.toPlainText() for t in view.memory_labels if t.isVisible()}
+
+    want = {view._label_text(i) for i in quiet}
+    assert not want & named()  # idle and not among the most linked: unnamed
+    view.set_active(quiet)
+    assert want <= named()
+    view.clear_active()
+    assert not view.active and want <= named(), (named(), view.recent, quiet)
+    # the next answer's memories take their place
+    other = [i for i in ids if i not in quiet and i not in view.important[:IDLE_LABELS]][:1]
+    view.set_active(other)
+    view.clear_active()
+    assert view.recent == other

@@ -40,6 +40,7 @@ class GraphLabelsMixin:
     data: GraphData
     xy: np.ndarray  # (N, 2) positions of the nodes, in data rows
     active: dict[int, float]
+    recent: list[int]
     highlighted: set[int]
     selected: int | None
     zoomed_out: bool
@@ -59,9 +60,18 @@ class GraphLabelsMixin:
     vb: pg.ViewBox
     edge_items: list[pg.PlotCurveItem]
     render: Callable[..., None]
+    set_active: Callable[..., None]
     legend: EdgeLegend
 
     # ---- memory labels ----------------------------------------------------------------
+    def clear_active(self) -> None:
+        """The answer is over: its memories stop glowing and stay named, first among the
+        idle labels, where there is room, until the next answer's are (QA pass 25: they
+        lost their names the moment the glow ended)."""
+        if self.active:
+            self.recent = list(self.active)
+        self.set_active([])
+
     def _label_targets(self) -> tuple[list[int], int]:
         """The memories to label, and how many of them must be (the rest: idle ones)."""
         d = self.data
@@ -85,7 +95,7 @@ class GraphLabelsMixin:
         want = want[:MAX_MAIN_LABELS]
         n_main = len(want)  # labels after these are idle ones: shown only where they fit
         if not self.zoomed_out or len(d) <= SMALL_GRAPH:
-            idle = (i for i in self.important if i in d.index and i not in want
+            idle = (i for i in [*self.recent, *self.important] if i in d.index and i not in want
                     and (self.visible_mask is None or self.visible_mask[d.index[i]]) and new(i))
             want += [i for _, i in zip(range(IDLE_LABELS), idle)]
         if len(d) <= FEW_MEMORIES:  # a new folder's first memories (the very first has

@@ -87,6 +87,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.xy = np.zeros((0, 2))
         self.active: dict[int, float] = {}  # id -> time it became active
         self.leaving: dict[int, float] = {}  # id -> time it left
+        self.recent: list[int] = []  # the last answer's memories (`clear_active`)
         self.hot: list[tuple[float, np.ndarray]] = []  # (start, edge rows)
         self.highlighted: set[int] = set()
         self.search_rows = np.zeros(0, dtype=np.int64)
@@ -460,9 +461,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self._kick()
         self.render()
 
-    def clear_active(self) -> None:
-        self.set_active([])
-
     def highlight(self, ids) -> None:
         """Dashed rings on these memories (hover in the timeline or chat)."""
         new = {int(i) for i in ids}
@@ -614,6 +612,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.highlighted = set()
         self.active.clear()
         self.leaving.clear()
+        self.recent = []
         self.set_search_results("", None)
         # the find box is the old folder's too (its rows pointed into the old graph: the
         # next snapshot raised IndexError, and "dentist" stood there with "none")
