@@ -233,6 +233,11 @@ _CORRECTS = re.compile(
     r"|any ?more)\b|[,;—–-]\s*not\s+(?:a|an|the|in|on|at)\b", re.IGNORECASE)
 
 
+# a word every statement `corrects` finds holds (to look for them in a store quickly)
+CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that", "correct",
+                   "longer", "anymore", "any more", "not")
+
+
 def corrects(text: str) -> bool:
     """Does a statement say it corrects or replaces what was said before: "actually",
     "correction", "I meant", "no longer", "anymore", or "…, not a terrier"?  Such a

@@ -208,24 +208,36 @@ def corrections(store: Store, ids: Iterable[int], *,
 
 def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float
                         ) -> dict[int, int]:
+    """`corrections` one step: `facts.corrects_memory`'s test, with each text's stems
+    worked out once and the cosines of all candidates at once (a store of 50,000
+    memories, one in 50 saying "actually", took 4 s a call when each pair was compared
+    in turn)."""
     texts = store.kept_key_texts(ids)
     olds = {i: t for i, t in texts.items() if facts.is_statement(t)}
     if not olds:
         return {}
     when = store.created_times(olds)
-    later = [(b, t, c) for b, t, c in store.said_after(min(when.values()), skip_sources=AUTHORS)
-             if facts.corrects(t)]
+    later = [(b, t, c) for b, t, c in store.said_after(
+        min(when.values()), skip_sources=AUTHORS, containing=facts.CORRECTION_CUES)
+        if facts.corrects(t) and facts.is_statement(t)]
+    vecs = store.embeddings([*olds, *(b for b, _, _ in later)])
+    dim = next((v.shape for v in vecs.values()), None)
+    later = [x for x in later if x[0] in vecs and vecs[x[0]].shape == dim]
     if not later:
         return {}
-    vecs = store.embeddings([*olds, *(b for b, _, _ in later)])
+    mat = np.vstack([vecs[b] for b, _, _ in later])
+    made = np.array([c for _, _, c in later])
+    stems: dict[int, set[str]] = {}
     out: dict[int, int] = {}
     for a, text in olds.items():
         va = vecs.get(a)
-        for b, new, made in reversed(later):  # the newest first
-            vb = vecs.get(b)
-            if (made > when[a] and b != a and va is not None and vb is not None
-                    and va.shape == vb.shape and facts.corrects_memory(text, new)
-                    and float(va @ vb) >= min_similarity):
+        if va is None or va.shape != dim:
+            continue
+        near = np.nonzero((made > when[a]) & (mat @ va >= min_similarity))[0]
+        words = set(facts.stems(text)) if len(near) else set()
+        for j in near[::-1]:  # the newest first
+            b, new, _ = later[j]
+            if b != a and words & stems.setdefault(j, set(facts.stems(new))):
                 out[a] = b
                 break
     return out

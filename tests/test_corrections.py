@@ -207,3 +207,20 @@ def test_an_idle_reflection_after_a_correction_keeps_the_old_month_out(engine):
     kept = [k.text for k in list_knowledge(store) if k.id in trusted_ids(store)]
     assert not [t for t in kept if re.search(r"\bMay\b", t)], kept
 
+
+
+def test_every_correction_holds_a_cue_the_store_looks_for():
+    """`Store.said_after(containing=CORRECTION_CUES)` narrows the search in SQL; a
+    statement `facts.corrects` finds must hold one of the cues, in any case."""
+    from hela_desktop import facts
+
+    said = ["Actually the trip is in June, not May.", "Correction: the wedding is on the 4th.",
+            "I meant Tuesday.", "I misspoke, it's Lisbon.", "Scratch that, it's Porto.",
+            "To correct myself: two cats.", "I no longer work there.",
+            "I don't eat meat any more.", "I don't eat meat anymore.",
+            "My dog is a beagle, not a terrier.", "It's a beagle;\tnot a terrier",
+            "ACTUALLY it's blue."]
+    for t in said:
+        assert facts.corrects(t), t
+        assert any(c in t.lower() for c in facts.CORRECTION_CUES), t
+    assert not facts.corrects("My dog is a beagle.")
