@@ -153,10 +153,16 @@ def support(text: str, user_texts: Iterable[str]) -> float:
     contain (``formulas.support_share``); 0 for an item in the assistant's voice, and for
     one that says what the user is ("The user is a dog named Biscuit") when the user never
     said they are that (a reflection had read "My dog is called Biscuit" as who the user
-    is, and every later prompt said so)."""
+    is, and every later prompt said so).  An item of several sentences is as well
+    supported as its least supported one: "The user has two cats. Ines has two cats. Ines
+    is a nurse at a hospital in Porto." passed on the nurse's words, from "My sister Ines
+    has two cats." (QA pass 26)."""
     if speaks_as_assistant(text):
         return 0.0
     user_texts = list(user_texts)
+    parts = facts.sentences(text)
+    if len(parts) > 1:
+        return min(support(s, user_texts) for s in parts)
     noun = identity_noun(text)
     if noun and not says_who_they_are(noun, user_texts):
         return 0.0

@@ -181,6 +181,14 @@ def test_a_sentence_about_someone_named_vouches_only_for_an_item_that_names_them
     assert support("The user's friend Tomas is a software engineer.", said) == 1.0
     # "Work" opens a sentence but is no name: the user wrote "work" in lower case
     assert support("The user is busy with knee injury patients.", said) == 1.0
+    # an item of several sentences: as supported as its least supported one (QA pass 26:
+    # "The user has two cats." passed beside the nurse's words)
+    said += ["Ines is a nurse at a hospital in Porto.", "My sister Ines has two cats."]
+    assert support("Ines is a nurse at a hospital in Porto.", said) == 1.0
+    assert support("The user has two cats. Ines has two cats. Ines is a nurse at a "
+                   "hospital in Porto. Ines is a nurse.", said) == 0.0
+    assert support("The user's sister Ines has two cats. Ines is a nurse in Porto.",
+                   said) == 1.0
 
 
 def test_an_idle_reflection_after_a_correction_keeps_the_old_month_out(engine):
