@@ -317,6 +317,11 @@ def knowledge_rows(store: Store) -> list[dict]:
         elif k.sources and not store.kept_key_texts(k.sources):
             why = ("You deleted the memories it was drawn from: not used until you "
                    "restore them (Memories ▸ Archive) or edit it.")
+        elif len(parts := facts.sentences(k.text)) > 1:  # (its weakest sentence says why)
+            said_k = list(store.kept_key_texts(k.sources).values())
+            weak = min(parts, key=lambda p: support(p, said_k))
+            why = (f"“{weak}” is not what you said (only {support(weak, said_k):.0%} of its "
+                   "words are in your words): not used until you edit it.")
         else:
             why = (f"Only {sup:.0%} of its words are in what you said: not used until you "
                    "edit it.")

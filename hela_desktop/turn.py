@@ -371,7 +371,7 @@ class Turn:
             raise MessageTooLong(
                 f"message too long: {n} tokens, and this model's context ({n_ctx} "
                 f"tokens) holds about {max(room, 0)} for a message; shorten it, or import "
-                "long texts as memories (hela-desktop import FILE)")
+                "long texts as memories (File ▸ Import memories…, or hela-desktop import FILE)")
 
     def first_prompt(self) -> list[int]:
         """The turn's first prompt, as tokens; records its stable prefix in `state`."""

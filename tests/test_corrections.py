@@ -232,3 +232,15 @@ def test_every_correction_holds_a_cue_the_store_looks_for():
         assert facts.corrects(t), t
         assert any(c in t.lower() for c in facts.CORRECTION_CUES), t
     assert not facts.corrects("My dog is a beagle.")
+
+
+def test_the_knowledge_tab_says_which_sentence_is_not_what_the_user_said(engine):
+    """QA pass 26: a two-claim item refused for one sentence was explained as "Only 0% of
+    its words are in what you said", though most of them were."""
+    t0 = time.time() - 3600
+    ids = say(engine, ["Ines is a nurse at a hospital in Porto.",
+                       "My sister Ines has two cats."], t0)
+    kid = _add(engine, "The user has two cats. Ines is a nurse at a hospital in Porto.", ids)
+    row = next(r for r in knowledge_rows(engine.store) if r["id"] == kid)
+    assert row["status"] == "not supported"
+    assert row["why"].startswith("“The user has two cats.” is not what you said (only 0% "), row
