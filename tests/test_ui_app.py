@@ -264,6 +264,14 @@ def _wait(qtbot, cond, timeout_s: float) -> None:
     qtbot.waitUntil(cond, timeout=int(timeout_s * 1000))
 
 
+def op_done(qtbot, w, name: str, timeout_s: float = 60):
+    """Wait for the worker to finish op `name`, not any op: a browse or search the window
+    asked for a moment earlier finishes first on a busy machine, and a test that took its
+    opDone read the store before the op had landed (CI, sessions 26 and 27)."""
+    return qtbot.waitSignal(w.client.worker.opDone, timeout=int(timeout_s * 1000),
+                            check_params_cb=lambda op, *_: op == name)
+
+
 @pytest.fixture
 def seeded_dir(seed_dir):
     return seed_dir(SEED)
@@ -513,17 +521,13 @@ def test_real_exchange_streams_into_chat_timeline_graph_browser(qtbot, seeded_di
     w.browser.select_id(done.episode_id)
     # (each waits for its own op: another op's opDone, a graph refresh after the answer,
     # once let the test read the store before the pin had landed)
-    def op_done(name):
-        return qtbot.waitSignal(w.client.worker.opDone, timeout=20000,
-                                check_params_cb=lambda op, *_: op == name)
-
-    with op_done("pin"):
+    with op_done(qtbot, w, "pin"):
         w.browser.toggle_pin()
     assert reader.episode(done.episode_id).pinned
-    with op_done("delete"):
+    with op_done(qtbot, w, "delete"):
         w.browser.delete_selected()
     assert reader.episode(done.episode_id).deleted_at is not None
-    with op_done("restore"):
+    with op_done(qtbot, w, "restore"):
         w.browser.undo_delete()
     assert reader.episode(done.episode_id).deleted_at is None
     # edit re-embeds through the engine; the graph label follows
