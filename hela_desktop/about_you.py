@@ -4,9 +4,10 @@ Asked that, the small default model answered with anything but the user's memori
 with them in its prompt: "I'm an English travel blogger based in Lyon, France", "I'm glad
 you're happy to share your thoughts with me" (QA pass 24, every time).  No model is needed
 to answer it truthfully: the relevance gate already picks the user's statements that matter
-most (`gate._about_you`: pinned, then the most recalled, then the newest, with newer news
-before the older value it updates).  The app lists them, in the user's own words and dated,
-the older news marked; the answer says it is a list of memories, and where to change them.
+most (`gate._about_you`: pinned, then those in the first person, then the most recalled,
+then the newest, less what a later statement corrects).  The app lists them, in the user's
+own words and dated, a correction with what it corrects; the answer says it is a list of
+memories, and where to change them.
 
 `Settings.list_about_you` (default on) hands the question to the model instead, for a
 model that answers it well.
@@ -19,19 +20,26 @@ from .prompt import said_when, shorten
 
 QUOTE_CHARS = 160  # each memory quoted up to here, cut at a word
 
-HEAD = "Here is what you have told me, in your own words (pinned and most recalled first):"
+HEAD = ("Here is what you have told me, in your own words (what you pinned first, then "
+        "what you said of yourself, the most recalled first):")
 EMPTY = ("You have not told me anything about yourself yet that I keep as a memory. What "
          "you tell me in a chat (“My dog is called Biscuit.”) becomes one, and I recall it "
          "when it matters.")
-WHERE = ("All your memories are in the Memories tab (or `hela-desktop memories list`), "
-         "where you can edit, pin or delete them.")
+# (the same words in the window and the terminal: a chat can be read in either)
+WHERE = ("You can see all your memories, and edit, pin or delete them, in the window's "
+         "Memories tab, or in a terminal with `hela-desktop memories list`.")
+CORRECTS_CHARS = 90  # what a listed correction corrects, quoted up to here
 
 
 def line(r: Recall, now: float) -> str:
     """One memory of the list: '- “My dog is called Biscuit.” (3 weeks ago, on 4 November
-    2026)', with "older news" when a newer memory said otherwise."""
+    2026)', with what it corrects ("correcting “I'm planning a trip to Japan in May…”"),
+    and "older news" when a newer memory said otherwise."""
     said = shorten(" ".join(r.text.split()), QUOTE_CHARS)
     notes = [w for w in (said_when(r.extra.get("created_at"), now),) if w]
+    if r.extra.get("corrects_said"):  # what it corrects: "the trip" is the trip to Japan
+        fixed = shorten(" ".join(str(r.extra["corrects_said"]).split()), CORRECTS_CHARS)
+        notes.append(f"correcting “{fixed}”")
     if r.extra.get("superseded_by") is not None:
         notes.append("older news, since replaced")
     elif r.extra.get("older_than") is not None:

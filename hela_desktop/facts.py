@@ -238,6 +238,19 @@ CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that"
                    "longer", "anymore", "any more", "not")
 
 
+# what a correction says is no longer so: "…, not May", "— not a terrier", "I no longer
+# work at the bakery"; the words up to the end of the clause
+_NEGATED = re.compile(
+    r"(?:[,;—–-]\s*not|\bno longer|\bnot any ?more)\s+([^,;.!?—–]+)", re.IGNORECASE)
+
+
+def negated(text: str) -> list[str]:
+    """The content-word stems of what a correction says is no longer so ("Actually the trip
+    is in June, not May." → ["may"]; "I no longer work at the bakery." → ["work",
+    "bakeri"]); [] when it only says what is so now ("Actually Ines moved to Porto.")."""
+    return list(dict.fromkeys(w for m in _NEGATED.finditer(text or "") for w in stems(m.group(1))))
+
+
 def corrects(text: str) -> bool:
     """Does a statement say it corrects or replaces what was said before: "actually",
     "correction", "I meant", "no longer", "anymore", or "…, not a terrier"?  Such a
@@ -281,6 +294,12 @@ _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
 _DATE = re.compile(
     rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)\b|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}\s+(?:of\s+)?{_MONTH}\b|"
     rf"(?:next|this|last|on)\s+{_DAY}\b|{_DAY}'s\b)", re.IGNORECASE)
+
+
+def speaks_of_self(text: str) -> bool:
+    """Does `text` speak in the first person ("My sister Ines lives in Lyon.", "I work as
+    a physiotherapist."), not only of someone else ("Tomas is a software engineer.")?"""
+    return any(w in _FIRST_PERSON for w in _words(text))
 
 
 def is_personal(query: str) -> bool:

@@ -189,26 +189,38 @@ class RelevanceGate:
     def _about_you(self, query_vec: np.ndarray, taken: set[int]) -> list[Recall]:
         """For a question about the user as a whole, which no one memory resembles ("What
         do you know about me?" recalled nothing, and the answer made a life up, QA pass
-        23): the user's own statements that matter most — pinned, then the most recalled,
-        then the newest — up to `ABOUT_YOU` of them, less those a later statement of the
-        user's corrects (`knowledge.corrections`; QA pass 25: two of five lines were the
-        old trip month and Tomas's old job, and the user's job, dog and hobby were left
-        out)."""
+        23): the user's own statements that matter most — pinned, then those in the first
+        person, then the most recalled, then the newest — up to `ABOUT_YOU` of them, less
+        those a later statement of the user's corrects (`knowledge.corrections`; QA pass
+        25: two of five lines were the old trip month and Tomas's old job).  A correction
+        counts as in the first person when what it corrects is, and carries that memory's
+        words (``corrects_said``): "Actually the trip is in June, not May." alone no longer
+        said which trip, and three of five lines were about other people (QA pass 26)."""
         from .knowledge import corrections  # (knowledge reads the gate's settings)
 
         engine = self.engine
         out: list[Recall] = []
         kept = engine.store.most_kept(ABOUT_YOU_LOOK, skip_sources=AUTHORS)
-        corrected = corrections(engine.store, [eid for eid, _ in kept])
-        for eid, text in kept:
+        texts = {eid: text for eid, text, _ in kept}
+        corrected = corrections(engine.store, list(texts))
+        fixes: dict[int, int] = {}  # a correction -> the first memory it corrects
+        for old, new in sorted(corrected.items()):
+            fixes.setdefault(new, old)
+
+        def of_self(eid: int) -> bool:
+            return facts.speaks_of_self(texts[eid]) or (
+                eid in fixes and facts.speaks_of_self(texts[fixes[eid]]))
+
+        for eid, text, _ in sorted(kept, key=lambda k: (not k[2], not of_self(k[0]))):
             if eid in taken or eid in corrected or not facts.is_statement(text):
                 continue
             v = engine.vector(eid)
             sim = float(v @ query_vec) if v is not None else 0.0
-            out.append(Recall(episode_id=eid, score=sim, text=text, semantic=sim,
-                              extra={"cos": sim, "similarity": round(sim, 4),
-                                     "gate": "about you", "statement": True,
-                                     "personal": True}))
+            extra = {"cos": sim, "similarity": round(sim, 4), "gate": "about you",
+                     "statement": True, "personal": True}
+            if eid in fixes:
+                extra.update(corrects=fixes[eid], corrects_said=texts[fixes[eid]])
+            out.append(Recall(episode_id=eid, score=sim, text=text, semantic=sim, extra=extra))
             if len(out) >= ABOUT_YOU:
                 break
         return out
@@ -433,9 +445,13 @@ class RelevanceGate:
                 if similar and common & qwords:  # the same thing the message asks about
                     if a not in gone or when[b] > when[gone[a]]:
                         gone[a] = b
-                elif (names[a] & names[b] or (similar and common)) \
+                elif (similar and common or names[a] & names[b] and b not in corrected) \
                         and "older_than" not in old.extra:
-                    old.extra["older_than"] = b  # related, newer news: marked, both shown
+                    # related, newer news: marked, both shown; a correction marks only
+                    # what it is about (`knowledge.corrections`' test: QA pass 26,
+                    # "Actually Tomas quit his job…" made the trip with Tomas older news,
+                    # and a move of Ines's her cats)
+                    old.extra["older_than"] = b
         # the older memory stays in view, marked, right after the newer one that replaces
         # it: the newer wins, and nothing it leaves unsaid is lost ("same night" still
         # needs the night the older one named)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
@@ -43,7 +44,51 @@ WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when
 # ("Actually Ines moved to Porto.": the news is Porto; "Ines moved to Lyon." said "moved"
 # and went unmarked, QA pass 25)
 TELLS_CHANGE = frozenset(facts.stems("actually correction meant misspoke anymore longer "
-                                     "instead moved changed switched quit started became"))
+                                     "instead moved changed switched quit started became "
+                                     "left"))
+# words that put a value in the past ("Tomas was a software engineer, now he cooks"): an
+# answer saying them may name the old value beside the new one without giving it as now
+TELLS_PAST = frozenset("was were used previously before formerly former earlier originally "
+                       "longer anymore from until".split())
+# how an answer agrees with a yes-or-no question: it then says what the question said
+_AGREES = ("yes", "yeah", "yep", "correct", "that's right", "that is right", "indeed", "right,")
+
+
+def _agrees(answer: str) -> bool:
+    """Does `answer` open by saying yes ("Yes, your trip to Japan is in May.")?"""
+    head = answer.strip().lower().replace("’", "'")
+    return any(head.startswith(w) and (len(head) == len(w) or not head[len(w)].isalnum())
+               for w in _AGREES)
+
+
+def gives_older(message: str, answer: str, old: str, new: str) -> bool:
+    """Does `answer` give what the older memory `old` says where the newer `new` replaced
+    it?  What is out of date is what the correction says is no longer so, when it says it
+    ("…, not May": May, not the trip or Japan, QA pass 26: an answer about Tomas's
+    "career in Japan" was marked older news over "Actually the trip is in June, not May."),
+    else what only the old memory said; what is new is what only the newer said, the words
+    that tell of a change aside (`TELLS_CHANGE`). The message's own words prove nothing,
+    unless the answer says yes to them. The answer gives older news when it says more of
+    the outdated than of the new, or the whole outdated value as fully as the new one
+    ("…now works as a chef, while also working as a software engineer in Berlin.", QA
+    pass 26), unless it says something new and puts something in the past (`TELLS_PAST`:
+    "Tomas was a software engineer; now he is a chef.") or tells the change in words of
+    its own ("Ines left Lyon for Porto."; "quit" copied from the correction does not
+    count)."""
+    agrees, asked = _agrees(answer), set(facts.stems(message))
+    said = set(facts.stems(answer)) | asked if agrees else set(facts.stems(answer)) - asked
+    was, now = set(facts.stems(old)), set(facts.stems(new))
+    denied = set(facts.negated(new))
+    outdated = (was & denied) or (was - now)
+    fresh = now - was - denied - TELLS_CHANGE
+    if not agrees:
+        outdated, fresh = outdated - asked, fresh - asked
+    told_old, told_new = len(said & outdated), len(said & fresh)
+    if told_old == 0 or told_new and (
+            set(re.findall(r"[a-z]+", answer.lower())) & TELLS_PAST
+            or said & TELLS_CHANGE - now):  # (a change told in its own words: "left Lyon")
+        return False  # (the old value put in the past, beside the new one)
+    return told_old > told_new or told_old == told_new and said >= outdated
 
 
 def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
@@ -52,11 +97,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
-    - ``{"kind": "older", "newer": id}``: it says more of what only a memory the gate
-      marked as replaced said than of what only the memory that replaced it said, the
-      words that tell of a change aside (`TELLS_CHANGE`): the old value ("Ines lives in
-      Lyon." or "Ines moved to Lyon." after "Actually Ines moved to Porto.", both in the
-      prompt, the newer first; QA passes 24 and 25);
+    - ``{"kind": "older", "newer": id}``: it gives what a memory the gate marked as
+      replaced said where the memory that replaced it says otherwise (`gives_older`): the
+      old value ("Ines lives in Lyon." or "Ines moved to Lyon." after "Actually Ines moved
+      to Porto.", both in the prompt, the newer first; QA passes 24 to 26);
     - ``{"kind": "unused"}``: a question about the user's own life (`names`: a text -> the
       people of the user's life in it, `MemoryEngine.people_in`: "Where is Ines now?" asks about it too,
       `facts.asks_about_user`) whose answer used none of the memories recalled for it
@@ -70,8 +114,6 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     mems = [r for r in recalled if r.kind == "episode" and r.text]
     if not mems:
         return None
-    asked = set(facts.stems(message))
-    said = set(facts.stems(answer)) - asked
     by_id = {r.episode_id: r for r in mems}
     for r in mems:
         # replaced (the same thing the message asks about), or older than a statement that
@@ -84,8 +126,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             newer = r.extra["older_than"]
         if newer is None or newer not in by_id:
             continue
-        old, new = set(facts.stems(r.text)) - asked, set(facts.stems(by_id[newer].text)) - asked
-        if len(said & (old - new)) > len(said & (new - old - TELLS_CHANGE)):
+        if gives_older(message, answer, r.text, by_id[newer].text):
             return {"kind": "older", "newer": int(newer)}
     if not drew_on and facts.asks_about_user(message, names):
         return {"kind": "unused"}

@@ -123,7 +123,9 @@ def test_what_do_you_know_about_me_is_answered_with_the_users_own_words(make_ass
     assert done.tokens == 0 and done.episode_id is None
     assert text.startswith(HEAD)
     assert "- “My dog is called Biscuit.” (6 days ago, on " in text
-    assert LYON not in text and f"- “{PORTO}” (2 days ago, on " in text
+    # (the old value only as what the correction corrects, QA pass 26)
+    assert f"- “{PORTO}” (2 days ago, on " in text and text.count(LYON) == 1
+    assert f"; correcting “{LYON}”)" in text
     assert "podcast" not in text
     assert a.store.count_episodes() == n_before  # the question is no memory
     msgs = a.store.messages(cid)

@@ -412,17 +412,18 @@ class EpisodeQueries(StoreBase):
         forgetting archives what consolidation distilled; a deletion takes the words back)."""
         return self._episode_column("user_text", ids, " AND deleted_at IS NULL")
 
-    def most_kept(self, limit: int, *, skip_sources: Iterable[str] = ()) -> list[tuple[int, str]]:
-        """(id, user words) of the retrievable episodes that matter most to the user, for
-        an overview of what is known: pinned first, then the most recalled, then the
-        newest; `skip_sources` (imported assistants' chats) left out."""
+    def most_kept(self, limit: int, *, skip_sources: Iterable[str] = ()
+                  ) -> list[tuple[int, str, bool]]:
+        """(id, user words, pinned) of the retrievable episodes that matter most to the
+        user, for an overview of what is known: pinned first, then the most recalled, then
+        the newest; `skip_sources` (imported assistants' chats) left out."""
         skip = list(skip_sources)
         q = ",".join("?" * len(skip))
-        return self.conn.execute(
-            f"SELECT id, user_text FROM episodes WHERE {LIVE_EPISODE}"
+        return [(int(i), t, bool(p)) for i, t, p in self.conn.execute(
+            f"SELECT id, user_text, pinned FROM episodes WHERE {LIVE_EPISODE}"
             + (f" AND source NOT IN ({q})" if skip else "")
             + " ORDER BY pinned DESC, access_count DESC, created_at DESC, id DESC LIMIT ?",
-            [*skip, int(limit)]).fetchall()
+            [*skip, int(limit)])]
 
     def sources(self, ids: Iterable[int]) -> dict[int, str]:
         """Episode id -> where it came from ("chat", "chatgpt", …), without its texts."""
