@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 
 Listener = Callable[[str, Any], None]  # (aspect, the event that changed it)
 ASPECTS = ("model", "conversations", "conversation", "memory", "reflection", "busy")
+# a message longer than this many characters a token of the model's context cannot fit
+# it, whatever the words (tokenizers average 3-5 characters a token on prose)
+NEVER_FITS_CHARS_PER_TOKEN = 32
 
 
 class Session:
@@ -169,13 +172,21 @@ class Session:
     def conversation_title(self, cid: int | None) -> str | None:
         return next((c["title"] for c in self.conversations if c["id"] == cid), None)
 
-    def unanswered_note(self) -> str:
+    def unanswered_note(self, n_ctx: int | None = None) -> str:
         """What the open chat says under a message of yours left without an answer: why,
         if its answer failed in this session (the notice said so before the chat was drawn
-        again), and what to do."""
+        again), and what to do.  `n_ctx`: the local model's context in tokens (None: a
+        model server, whose context is its own); a message that cannot fit it whatever its
+        words (an imported paste of megabytes, QA pass 26: the note invited Ctrl+R, which
+        could only be refused) is said to stay unanswered."""
         why = self.failed[1] if self.failed and self.failed[0] == self.current_conv else ""
         if why:
             return failed_note(why)
+        last = self.messages[-1]["content"] if self.messages else ""
+        if n_ctx and len(last) > NEVER_FITS_CHARS_PER_TOKEN * n_ctx:
+            return (f"No answer: this message is {len(last):,} characters long, far more than "
+                    f"the model can read at once (its context holds {n_ctx:,} tokens). Its "
+                    "words are kept among your memories, where search finds them.")
         return "No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it."
 
     def user_messages(self) -> list[dict]:
@@ -275,7 +286,7 @@ def browse(store, q: BrowseQuery) -> dict:
                 at = {i: n for n, i in enumerate(store.sorted_ids((e.id for e in eps), q.order,
                                                                    q.descending))}
                 eps.sort(key=lambda e: at.get(e.id, len(at)))
-        return {"episodes": eps, "total": store.count_episodes()}
+        return {"episodes": eps, "total": store.count_episodes(), "corrected": corrected(store, eps)}
     if q.tab == "archive":
         eps = store.list_episodes(removed=True, limit=BROWSE_LIMIT, order="removed")
         return {"episodes": eps, "reasons": store.archive_reasons(e.id for e in eps)}
@@ -290,6 +301,17 @@ def browse(store, q: BrowseQuery) -> dict:
     if q.tab == "activity":
         return {"activity": store.activity(limit=500)}
     raise ValueError(f"unknown browser tab {q.tab!r}")
+
+
+def corrected(store, eps: list) -> dict[int, tuple[int, str]]:
+    """Shown memory id -> (the later statement that corrects it, its words): the
+    Memories tab says so on the row (QA pass 26: "My sister Ines lives in Lyon." read as
+    current beside "Actually Ines moved to Porto.")."""
+    from .knowledge import corrections
+
+    fixes = corrections(store, [e.id for e in eps])
+    said = store.key_texts(set(fixes.values())) if fixes else {}
+    return {a: (b, said.get(b, "")) for a, b in fixes.items()}
 
 
 def ranked_episodes(store, ranked, literal: list) -> list:

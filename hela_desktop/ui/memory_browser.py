@@ -34,7 +34,8 @@ _ROOT = QtCore.QModelIndex()
 COLUMNS = ("★", "Created", "You", "Answer", "Recalled", "Last used")
 # "Last used", not "Last recalled": asking a question again word for word, or restoring a
 # memory, uses it without recalling it (a row read "0" recalls and a time last recalled)
-COLUMN_TIPS = {4: "How many answers recalled this memory",
+COLUMN_TIPS = {0: "★ pinned · ↻ corrected by a later memory of yours · ✕ deleted",
+               4: "How many answers recalled this memory",
                5: "When this memory was last recalled, asked again word for word, or "
                   "brought back (Undo, Restore)"}
 # what each column sorts by (`BrowseQuery.order`): the store sorts, so a big store sorts
@@ -62,11 +63,14 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
         super().__init__(parent)
         self.episodes: list = []
         self.reasons: dict[int, str | None] = {}  # archived ones: why (the Archive tab)
+        self.corrected: dict[int, tuple[int, str]] = {}  # id -> (its correction, the words)
 
-    def set_episodes(self, episodes: list, reasons: dict[int, str | None] | None = None) -> None:
+    def set_episodes(self, episodes: list, reasons: dict[int, str | None] | None = None,
+                     corrected: dict[int, tuple[int, str]] | None = None) -> None:
         self.beginResetModel()
         self.episodes = list(episodes)
         self.reasons = dict(reasons or {})
+        self.corrected = dict(corrected or {})
         self.endResetModel()
 
     def rowCount(self, parent=_ROOT) -> int:  # noqa: N802
@@ -93,11 +97,12 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
         col = index.column()
         if role == QtCore.Qt.ItemDataRole.UserRole:
             return e.id
+        fix = self.corrected.get(e.id)
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
             return (
-                "✕" if e.deleted_at is not None else "★" if e.pinned else "",
+                "✕" if e.deleted_at is not None else "★" if e.pinned else "↻" if fix else "",
                 _fmt(e.created_at),
-                _one_line(e.user_text),
+                _one_line(e.user_text) + (f"  · corrected later (#{fix[0]})" if fix else ""),
                 answer_excerpt(e.assistant_text, 120),  # the words, not their markup
                 str(e.access_count),
                 _fmt(e.last_access),
@@ -117,7 +122,9 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col == 3 and e.assistant_text:
             return tip(f"{answered_by(e.source)} answered:\n{e.assistant_text}")
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (2, 3):
-            return tip(e.text)
+            return tip(e.text + (f"\n\nCorrected later, by #{fix[0]}: “{fix[1]}”" if fix else ""))
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 2 and fix:
+            return QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.PlaceholderText)
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4):
             return int(QtCore.Qt.AlignmentFlag.AlignCenter)
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 0:
@@ -472,7 +479,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         if query.tab == "memories":
             if query.search != self.search.text().strip():
                 return
-            self._show_memories(query, result["episodes"], int(result["total"]))
+            self._show_memories(query, result["episodes"], int(result["total"]),
+                                result.get("corrected"))
         elif query.tab == "knowledge":
             self._show_knowledge(result["knowledge"])
         elif query.tab == "activity":
@@ -498,7 +506,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         else:
             self.refresh()
 
-    def _show_memories(self, query: BrowseQuery, eps: list, total: int) -> None:
+    def _show_memories(self, query: BrowseQuery, eps: list, total: int,
+                       corrected: dict[int, tuple[int, str]] | None = None) -> None:
         current = self.selected_id()
         if self._next_choice is not None:  # after Delete or Undo (the graph is not told)
             replaced, chosen = self._next_choice
@@ -516,7 +525,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         if query.search and self.semantic_search is not None and memory_ref(query.search) is None:
             how = " · searching by meaning…" if query.ranked is None else \
                 " · best match first" if query.order == MATCH_ORDER else ""
-        self.model.set_episodes(eps)
+        self.model.set_episodes(eps, corrected=corrected)
         if query.search:
             # (QA pass 21: "0 of 8 · best match first" over an empty table read as a fault)
             said = f"“{one_line(query.search)}”"
