@@ -113,7 +113,7 @@ def test_a_statement_said_many_times_is_named_once_on_the_graph(qtbot, tmp_path)
     copy = view.important[1]
     view.select(copy)
     qtbot.wait(30)
-    targets, n_main = view._label_targets()
+    targets, n_main, _ = view._label_targets()
     assert targets[0] == copy and n_main >= 1
     assert [view._label_text(i) for i in targets].count(same) == 1
 
@@ -316,5 +316,5 @@ def test_two_statements_that_begin_alike_are_both_named(qtbot, tmp_path):
     view.data.nodes[b]["label"] = view.data.nodes[b]["text"] = \
         "My sister Ana lives in Lisbon and my dog is called Pixel."
     assert view._label_text(a) == view._label_text(b)
-    targets, _ = view._label_targets()
+    targets, _, _ = view._label_targets()
     assert a in targets and b in targets

@@ -44,7 +44,7 @@ def test_regenerate_or_resend_of_a_message_too_long_takes_nothing_back(qtbot, se
     w.open_conversation(long_chat)
     _wait(qtbot, lambda: [e["role"] for e in view.entries] == ["user"], 20)
     w.regenerate()
-    _wait(qtbot, lambda: "Not sent again" in view.toPlainText(), 60)
+    _wait(qtbot, lambda: "Not answered: message too long" in view.toPlainText(), 60)
     assert "message too long" in view.toPlainText() and "Nothing was taken back." in view.toPlainText()
     assert [m["content"] for m in reader.messages(long_chat)] == [LONG.strip()]
     assert [e["role"] for e in view.entries] == ["user"]
@@ -55,7 +55,7 @@ def test_regenerate_or_resend_of_a_message_too_long_takes_nothing_back(qtbot, se
     w.open_conversation(short_chat)
     _wait(qtbot, lambda: [e["role"] for e in view.entries] == ["user", "assistant"], 20)
     w.edit_and_resend(0, LONG.strip())
-    _wait(qtbot, lambda: "Not sent again" in view.toPlainText(), 60)
+    _wait(qtbot, lambda: "Not sent: message too long" in view.toPlainText(), 60)
     assert "your edited message is in the box" in view.toPlainText()
     assert [m["content"] for m in reader.messages(short_chat)] == [
         "Where does Ana live?", "Ana lives in Lisbon."]

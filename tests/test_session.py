@@ -153,3 +153,19 @@ def test_opening_a_chat_reads_its_title_not_every_chat(tmp_path, monkeypatch):
         assert st.conversation_title(cid + 1) is None
         with pytest.raises(LookupError):
             conversation_markdown(st, cid + 1)
+
+
+def test_a_message_no_context_can_hold_is_not_offered_ctrl_r():
+    """QA pass 26: an imported paste of 2,500,000 characters read "No answer yet: press
+    Ctrl+R … to answer it", and Ctrl+R could only be refused.  One longer than 32
+    characters a token of the local model's context says it stays unanswered; a model
+    server's context is its own, so Ctrl+R is offered there."""
+    s = Session()
+    s.current_conv = 3
+    s.messages = [{"role": "user", "content": "x" * (32 * 4096 + 1)}]
+    note = s.unanswered_note(4096)
+    assert note.startswith("No answer: this message is 131,073 characters long") and \
+        "Ctrl+R" not in note and "4,096 tokens" in note
+    assert s.unanswered_note(None).startswith("No answer yet: press Ctrl+R")
+    s.messages = [{"role": "user", "content": "x" * (32 * 4096)}]  # it might fit: try
+    assert s.unanswered_note(4096).startswith("No answer yet: press Ctrl+R")

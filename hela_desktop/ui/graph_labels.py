@@ -72,8 +72,10 @@ class GraphLabelsMixin:
             self.recent = list(self.active)
         self.set_active([])
 
-    def _label_targets(self) -> tuple[list[int], int]:
-        """The memories to label, and how many of them must be (the rest: idle ones)."""
+    def _label_targets(self) -> tuple[list[int], int, int]:
+        """The memories to label, how many of them must be, and how many after those are
+        the last answer's (placed like a few memories' labels: beside a dot of their own
+        or tied to it by a line); the rest: idle ones, named where there is clear room."""
         d = self.data
         said: set[str] = set()  # one label a wording: copies of a statement said many times
         # (the most linked memories, all of them "I work as a dentist…") are named once;
@@ -94,15 +96,18 @@ class GraphLabelsMixin:
         want += [i for i in self.highlighted if i in d.index and i not in want and new(i)]
         want = want[:MAX_MAIN_LABELS]
         n_main = len(want)  # labels after these are idle ones: shown only where they fit
+        n_recent = 0
         if not self.zoomed_out or len(d) <= SMALL_GRAPH:
             idle = (i for i in [*self.recent, *self.important] if i in d.index and i not in want
                     and (self.visible_mask is None or self.visible_mask[d.index[i]]) and new(i))
-            want += [i for _, i in zip(range(IDLE_LABELS), idle)]
+            named = [i for _, i in zip(range(IDLE_LABELS), idle)]
+            n_recent = sum(1 for i in named if i in self.recent)  # (they come first)
+            want += named
         if len(d) <= FEW_MEMORIES:  # a new folder's first memories (the very first has
             # no link, so it is not among the most linked): each named where it fits
             want += [int(i) for r, i in enumerate(d.ids) if int(i) not in want
                      and (self.visible_mask is None or self.visible_mask[r]) and new(int(i))]
-        return want, n_main
+        return want, n_main, n_recent
 
     def _label_text(self, i: int) -> str:
         node = self.data.nodes[i]
@@ -138,7 +143,7 @@ class GraphLabelsMixin:
 
     def _update_labels(self) -> None:
         d = self.data
-        want, n_main = self._label_targets()
+        want, n_main, n_recent = self._label_targets()
         pi = self.plot.getPlotItem()
         while len(self.memory_labels) < len(want):
             t = pg.TextItem("", anchor=(-0.08, 0.5))
@@ -161,7 +166,8 @@ class GraphLabelsMixin:
             self._style_label(t, self._label_text(i), text_col if n < n_main else muted)
             row = d.index[i]
             obstacles = [r for k, r in dots.items() if k != row] + placed
-            spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect, must=n < n_main)
+            spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect, must=n < n_main,
+                                    tied=n < n_main + n_recent)
             if spot is None:  # an idle label that does not fit is left out
                 t.setVisible(False)
                 continue
@@ -232,14 +238,18 @@ class GraphLabelsMixin:
         return self.vb.sceneBoundingRect().intersected(shown)
 
     def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles: list, placed: list,
-                    view_rect: QtCore.QRectF, *, must: bool) -> QtCore.QRectF | None:
+                    view_rect: QtCore.QRectF, *, must: bool, tied: bool = False
+                    ) -> QtCore.QRectF | None:
         """Put label `t` right of its dot (left, for right-to-left text), else left (right),
         above or below — the first place that covers no other dot or label, stays in view
         and off the legend, where no other dot is about as near (`_clarity`); else, for a
-        label that must be shown (or any in a graph of a few memories), the free place
-        nearest its own dot against the others; else (`must`) the first of those places in
-        view (right if none is), nudged down past labels and tied to its dot by a line.
-        Returns its scene rectangle, or None when an idle label has no clear room."""
+        label that must be shown (or any in a graph of a few memories, or one of the last
+        answer's, `tied`), the nearest free room a few lines above or below, tied to its
+        dot by a line, or the free place nearest its own dot against the others; else
+        (`must`) the first of those places in view (right if none is), nudged down past
+        labels and tied to its dot by a line.  Returns its scene rectangle, or None when
+        an idle label has no clear room (QA pass 26: with the Details panel open, a graph of
+        31 memories named none, not even the two the last answer used)."""
         x, y = self.xy[row]
         sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
         br = t.textItem.boundingRect()
@@ -259,7 +269,7 @@ class GraphLabelsMixin:
         clarity = [self._clarity(row, r) for _a, r in free]
         clear = [c for c, k in zip(free, clarity) if k >= CLEAR_LABEL]
         shifted = unclear = False
-        few = len(self.xy) <= FEW_MEMORIES
+        few = len(self.xy) <= FEW_MEMORIES or tied
         far = None if clear or free or not (must or few) else self._far_spot(
             sp, w, h, gap, obstacles, placed, view_rect, legend)
         if clear:

@@ -109,6 +109,8 @@ class MainWindow(WindowPanes):
         self._animate_snapshot = False
         self._closing = False
         self.turns = 0
+        self._tip_kept: str | None = None  # the status line a menu's tip stands over
+        self._tip_shown = ""
         self._reflection_asked = False  # Reflect now while an idle pass ran: that one answers
         self.last_message: tuple[str, str] | None = None
         self._model_box: QtWidgets.QMessageBox | None = None  # MODEL_FAILED, while shown
@@ -705,6 +707,27 @@ class MainWindow(WindowPanes):
 
     def _on_scheme_changed(self, *_args) -> None:
         window_look.follow_scheme(self)
+
+    def event(self, e: QtCore.QEvent) -> bool:  # noqa: D102 - Qt's
+        if e.type() == QtCore.QEvent.Type.StatusTip:
+            self._status_tip(e.tip())  # type: ignore[attr-defined]
+            return True
+        return super().event(e)
+
+    def _status_tip(self, tip: str) -> None:
+        """A menu item's tip shows in the status bar while it is hovered; what the bar
+        said before comes back after (QA pass 26: merely opening a menu blanked "While you
+        were away: …", as Qt clears the bar for an item without a tip)."""
+        bar = self.statusBar()
+        if tip:
+            if self._tip_kept is None:
+                self._tip_kept = bar.currentMessage()
+            bar.showMessage(tip)
+            self._tip_shown = tip
+        elif self._tip_kept is not None:
+            kept, self._tip_kept = self._tip_kept, None
+            if bar.currentMessage() == self._tip_shown:  # (not news shown meanwhile)
+                bar.showMessage(kept) if kept else bar.clearMessage()
 
     def closeEvent(self, e: QtGui.QCloseEvent) -> None:  # noqa: N802
         """Closing mid-answer stops it; the partial answer is stored before we exit."""

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui
 
+from ..config import Settings
 from ..events import ConversationEvent
 from ..importers.base import author_of
 from ..paths import private_data_dir, write_private_text
@@ -33,6 +34,7 @@ class WindowChats(WindowBase):
 
     # the window's state these methods use (set by MainWindow)
     conversations: ConversationList
+    settings: Settings
     _recalls: dict[int, dict]
     _offsets: dict[int, list]
     _resend: tuple[int | None, str, float] | None
@@ -264,8 +266,10 @@ class WindowChats(WindowBase):
             m["content"] for m in self.session.messages if m["role"] == "user")
         if kept and not self.chat.input.toPlainText().strip():
             self.chat.input.setPlainText(text)
-        note = f"Not sent again: {sentence(msg)} Nothing was taken back" + (
-            "; your edited message is in the box." if kept else ".")
+        # (Regenerate sends the message as it was: "not answered"; an edit: "not sent";
+        # QA pass 26 read "Not sent again" of a message never sent)
+        note = f"{'Not sent' if kept else 'Not answered'}: {sentence(msg)} Nothing was " \
+            "taken back" + ("; your edited message is in the box." if kept else ".")
         self.chat.view.add_notice(note)
         self.statusBar().showMessage(note, 8000)
 
@@ -354,7 +358,9 @@ class WindowChats(WindowBase):
         if not self.session.messages:
             view.show_empty()
         elif self.session.messages[-1]["role"] == "user":  # left unanswered (the app quit)
-            view.add_notice(self.session.unanswered_note(), passing=True)
+            view.add_notice(self.session.unanswered_note(
+                None if self.settings.backend == "server" else self.settings.n_ctx),
+                passing=True)
         refused = getattr(self, "_refused_note", None)
         if refused and self.current_conv is not None \
                 and refused[:2] == (self.current_conv, len(self.session.messages)):
