@@ -83,30 +83,35 @@ KNOWLEDGE_K = 3  # knowledge items per turn (their own top-k, beside the episode
 KNOWLEDGE_MIN_SCORE = 0.35  # cosine a knowledge item needs for a question about the user
 
 
-def user_model_text(store: Store) -> str:
+def user_model_text(store: Store, trusted: list | None = None) -> str:
     """The user model for the stable part of the prompt: only knowledge items the user's
-    own words support (or that the user wrote or edited), strongest first."""
+    own words support (or that the user wrote or edited), strongest first (`trusted`:
+    `knowledge.trusted_items` worked out already, of every kind)."""
     from .knowledge import trusted_user_model
 
-    return "\n".join(f"- {k.text}" for k in trusted_user_model(store)[:8])
+    items = trusted_user_model(store) if trusted is None else [
+        k for k in trusted if k.kind == "user_model"]
+    return "\n".join(f"- {k.text}" for k in items[:8])
 
 
 def recall_knowledge(engine: MemoryEngine, store: Store, settings: Settings,
-                     query_vec: np.ndarray, personal: bool = True
-                     ) -> tuple[list[Recall], bool]:
+                     query_vec: np.ndarray, personal: bool = True,
+                     trusted_now: list | None = None) -> tuple[list[Recall], bool]:
     """A few knowledge items for the memory block, minus those already in the system
     prompt; a task or general question needs the gate's stronger evidence.  Also whether
-    any trusted item spoke to the message, those in the system prompt included."""
-    from .knowledge import retrieve_knowledge, trusted_ids
+    any trusted item spoke to the message, those in the system prompt included
+    (`trusted_now`: `knowledge.trusted_items` read already)."""
+    from .knowledge import retrieve_knowledge, trusted_items
 
     floor = KNOWLEDGE_MIN_SCORE if personal else settings.gate.general_min
     try:
         found = retrieve_knowledge(engine, query_vec, KNOWLEDGE_K + 8, min_score=floor)
     except Exception:  # noqa: BLE001 - knowledge is an extra; never break a turn
         return [], False
-    trusted = trusted_ids(store)
+    items = trusted_items(store) if trusted_now is None else trusted_now
+    trusted = {k.id for k in items}
     found = [k for k in found if k.episode_id in trusted]
-    in_system = set(user_model_text(store).splitlines())
+    in_system = set(user_model_text(store, items).splitlines())
     return [k for k in found if f"- {k.text}" not in in_system][:KNOWLEDGE_K], bool(found)
 
 
@@ -238,6 +243,8 @@ class Turn:
         self.history: list[dict] = []
         self.knowledge: list[Recall] = []  # distilled knowledge recalled for this turn
         self.knowledge_matched = False  # a trusted knowledge item spoke to the message
+        self._trusted: list | None = None  # `knowledge.trusted_items`, read once a turn
+        self._system: str | None = None  # the system message, made once a turn
         self.gate: GateResult | None = None  # the relevance gate's last decision
         self.frame: tuple[list[int], list[int]] | None = None  # (head, tail) of the prompt
         self.user_vec: np.ndarray = np.zeros(0, dtype=np.float32)
@@ -264,9 +271,22 @@ class Turn:
         plain: Callable[[str], str] | None = getattr(self.llm, "plain", None)
         return plain(text) if plain is not None else text
 
+    def trusted(self) -> list:
+        """The knowledge items this turn may use (`knowledge.trusted_items`)."""
+        if self._trusted is None:
+            from .knowledge import trusted_items
+
+            self._trusted = trusted_items(self.store)
+        return self._trusted
+
     def stable_messages(self) -> list[dict]:
-        system = P.system_text(self.settings.system_prompt, user_model_text(self.store))
-        return [{"role": "system", "content": self.plain(system)}]
+        """The system message: the system prompt and the user model, worked out once a
+        turn (the prompt is counted several times as the history is fitted, and each
+        reading of the user model weighs every knowledge item's support)."""
+        if self._system is None:
+            um = user_model_text(self.store, self.trusted())
+            self._system = self.plain(P.system_text(self.settings.system_prompt, um))
+        return [{"role": "system", "content": self._system}]
 
     def user_content(self, memories: list[Recall], message: str) -> str:
         return P.user_content(self.knowledge, memories, message, self.now)
@@ -411,7 +431,7 @@ class Turn:
         self.active = self.select(ranked, self.user_vec)
         personal = self.gate.personal if self.gate is not None else True
         self.knowledge, self.knowledge_matched = recall_knowledge(
-            engine, self.store, self.settings, self.user_vec, personal)
+            engine, self.store, self.settings, self.user_vec, personal, self.trusted())
         retrieve_ms = (time.perf_counter() - tr) * 1000
         ids = [r.episode_id for r in self.active]
         self.spans = [[0, 0, ids]]
