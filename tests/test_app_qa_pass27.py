@@ -112,3 +112,20 @@ def test_a_menu_does_not_blank_the_status_line(qtbot, seed_dir, embedder):
     hover("")
     assert bar.currentMessage() == "Answer copied."
     w.close()
+
+
+def test_the_timeline_names_an_answer_by_its_place_in_the_chat(qtbot):
+    """QA pass 26: the timeline read "Answer · message #28" (the store's number) in a chat
+    of 10 messages.  It says the answer's place in the chat instead."""
+    from hela_desktop.ui.chat import MessageView
+    from hela_desktop.ui.window_status import answer_title
+
+    view = MessageView()
+    qtbot.addWidget(view)
+    keys = []
+    for n in range(3):
+        view.add_user(f"Question {n}?")
+        keys.append(view.add_assistant(f"Answer {n}.", 40 + n, [[0, 2, []]]))
+    assert [answer_title(view, k) for k in keys] == [
+        "Answer 1 of this chat", "Answer 2 of this chat", "Answer 3 of this chat"]
+    assert answer_title(view, None) == "Answer"

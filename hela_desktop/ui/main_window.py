@@ -435,7 +435,7 @@ class MainWindow(WindowPanes):
                                           "Regenerate answers this message again).", passing=True)
         else:
             self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer, sources, ev.answered_at)
-        title = f"Answer · message #{ev.message_id}" if ev.message_id else "Answer"
+        title = ws.answer_title(self.chat.view, self.live_key) if ev.message_id else "Answer"
         self.timeline.set_answer(ev.timeline, ev.tokens, title, key=self.live_key)
         self._set_streaming(False)
         if self.client is not None:

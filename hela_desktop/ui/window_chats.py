@@ -372,7 +372,7 @@ class WindowChats(WindowBase):
         """The timeline of stored answer `m` (its chat entry `key`), or an empty one."""
         if m is not None:
             self.timeline.set_answer(m["spans"], ws.stored_tokens(m),
-                                     f"Answer · message #{m['id']}", key=key)
+                                     ws.answer_title(self.chat.view, key), key=key)
         else:
             self.timeline.clear()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 
+from . import window_status as ws
 from .theme import memory_color
 from .window_base import WindowBase
 
@@ -45,7 +46,7 @@ class TokenLinks:
         m = self.w.chat.view.msgs.get(key)
         if m is None:
             return
-        title = f"Answer · message #{m['message_id']}" if m.get("message_id") else "Answer"
+        title = ws.answer_title(self.w.chat.view, key) if m.get("message_id") else "Answer"
         tl.set_answer(m["spans"], m.get("n_tokens", 0), title, key=key)
 
     def chat_token_hovered(self, key: int, tok: int) -> None:

@@ -372,3 +372,10 @@ def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool
     return msg
 
 
+def answer_title(view, key: int | None) -> str:
+    """The timeline's heading for the answer shown in the chat `view` as entry `key`: its
+    place in the chat ("Answer 3 of this chat"; QA pass 26 read "Answer · message #28", the
+    store's number, in a chat of 10 messages)."""
+    keys = [e["key"] for e in view.entries if e["role"] == "assistant"]
+    return f"Answer {keys.index(key) + 1} of this chat" if key is not None and key in keys \
+        else "Answer"
