@@ -55,8 +55,10 @@ def list_knowledge(store: Store, *, include_superseded: bool = False,
 
 # ---- grounding: is a distilled item supported by the user's own words? ----------------
 GROUNDED_MIN = 0.6  # share of an item's content words found in its sources' user words
-_GENERIC = frozenset("user assistant the likes like loves love enjoys enjoy wants want "
-                     "person someone".split())
+# words that link what an item claims, not claims (stems: "likes" is "lik"; until 0.19
+# only the words as written were left out, so "likes" and "loves" counted as claims)
+_GENERIC = frozenset(facts.stems("user assistant the likes like loves love enjoys enjoy wants "
+                                 "want person someone named called name"))
 _OTHER_VOICE = frozenset("i i'm im i've ive i'd i'll me my mine myself you you're youre "
                          "you've your yours yourself sorry apologize apologise".split())
 _PREFIXES = ("The user ", "The assistant ")
@@ -117,7 +119,15 @@ _ANIMALS = frozenset("dog dogs cat cats puppy kitten pet pets horse parrot parak
                      "hamster".split())
 
 
-def vouching_words(text: str, user_texts: Iterable[str]) -> set[str]:
+def names_used(user_texts: Iterable[str]) -> set[str]:
+    """The names (lower case) the user uses in `user_texts` (`facts.NameIndex`)."""
+    people = facts.NameIndex()
+    people.learn(user_texts)
+    return people.known
+
+
+def vouching_words(text: str, user_texts: Iterable[str],
+                   names: set[str] | None = None) -> set[str]:
     """The words (stems) of the user's sentences that can vouch for the item `text`: only
     sentences that tell (asking "Where does my sister live?" or "Write a story about a
     pharmacist in Leeds" says nothing true of the user), and a sentence about someone or
@@ -128,9 +138,7 @@ def vouching_words(text: str, user_texts: Iterable[str]) -> set[str]:
     names them: "Actually Ines moved to Porto." never for "The user moves to Porto."."""
     named = {facts._KIN.get(w, w) for w in facts._words(text)}
     user_texts = list(user_texts)
-    people = facts.NameIndex()
-    people.learn(user_texts)
-    names = people.known
+    names = names_used(user_texts) if names is None else names
     out: set[str] = set()
     for t in user_texts:
         for s in facts.sentences(t):
@@ -156,7 +164,8 @@ def support(text: str, user_texts: Iterable[str]) -> float:
     is, and every later prompt said so).  An item of several sentences is as well
     supported as its least supported one: "The user has two cats. Ines has two cats. Ines
     is a nurse at a hospital in Porto." passed on the nurse's words, from "My sister Ines
-    has two cats." (QA pass 26)."""
+    has two cats." (QA pass 26).  In an item that says something of the user ("The user
+    …"), the names in it are not counted as claimed words, when it claims any other."""
     if speaks_as_assistant(text):
         return 0.0
     user_texts = list(user_texts)
@@ -166,7 +175,13 @@ def support(text: str, user_texts: Iterable[str]) -> float:
     noun = identity_noun(text)
     if noun and not says_who_they_are(noun, user_texts):
         return 0.0
-    return F.support_share(claim_words(text), vouching_words(text, user_texts))
+    names = names_used(user_texts)
+    claim = claim_words(text)
+    if text.startswith("The user "):  # what it claims of the user, not the names in it:
+        # "The user has a fond memory of Ines moving to Porto." passed at 60 % on "Ines",
+        # "moving" and "Porto" from "Actually Ines moved to Porto." (QA pass 26)
+        claim = [w for w in claim if w not in {facts.stem(n) for n in names}] or claim
+    return F.support_share(claim, vouching_words(text, user_texts, names))
 
 
 def is_grounded(text: str, user_texts: Iterable[str]) -> bool:

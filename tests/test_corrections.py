@@ -244,3 +244,18 @@ def test_the_knowledge_tab_says_which_sentence_is_not_what_the_user_said(engine)
     row = next(r for r in knowledge_rows(engine.store) if r["id"] == kid)
     assert row["status"] == "not supported"
     assert row["why"].startswith("“The user has two cats.” is not what you said (only 0% "), row
+
+
+def test_an_invented_feeling_about_someone_named_is_not_the_users_word():
+    """QA pass 26: "The user has a fond memory of Ines moving to Porto." was kept, in use,
+    at 60 %: "Ines", "moving" and "Porto" are in "Actually Ines moved to Porto.".  In an
+    item that says something of the user, names do not count as what it claims; the
+    words that only link a claim ("named", "likes") never did, as was meant."""
+    said = ["My sister Ines lives in Lyon.", "I work as a physiotherapist.",
+            "Actually Ines moved to Porto.", "My dog is called Biscuit.", "I live in Lisbon.",
+            "I like bouldering on weekends."]
+    assert support("The user has a fond memory of Ines moving to Porto.", said) < 0.5
+    for ok in ("The user's sister Ines moved to Porto.", "Ines moved to Porto.",
+               "The user has a sister named Ines.", "The user has a dog named Biscuit.",
+               "The user lives in Lisbon.", "The user likes bouldering on weekends."):
+        assert support(ok, said) == 1.0, ok
