@@ -570,18 +570,20 @@ class MemoryEngine:
                         for i in F.nearest_by_meaning(cos, k=min(3, limit))
                         if int(self.index.ids[i]) not in have]
                 res = sorted(res, key=lambda r: -r.score)[:limit]
-            res = self._with_corrections(res)
+            res = self._with_corrections(res, cos, bm / top if top > 0 else bm)
         said.update(self.store.episodes(r.episode_id for r in res if r.episode_id not in said))
         for r in res:
             e = said.get(r.episode_id)
             r.text = e.text if e else ""
         return res
 
-    def _with_corrections(self, res: list[Recall]) -> list[Recall]:
+    def _with_corrections(self, res: list[Recall], cos: np.ndarray, kw: np.ndarray
+                          ) -> list[Recall]:
         """Search results with the later statement that corrects each, right before it,
         as good a match (QA pass 26: "where does my sister live" found "My sister Ines
         lives in Lyon." and not "Actually Ines moved to Porto.", which shares no word of
-        it); ``extra["corrects"]`` names the memory it came for."""
+        it): path "correction" (its own cosine and keyword share, from `cos` and `kw` by
+        index row), ``extra["corrects"]`` the memory it came for."""
         from .knowledge import corrections
 
         fixes = corrections(self.store, [r.episode_id for r in res])
@@ -593,8 +595,10 @@ class MemoryEngine:
             b = fixes.get(r.episode_id)
             if b is not None and b not in have and b in self.index.pos:
                 have.add(b)
-                out.append(Recall(b, r.score, semantic=r.semantic, keyword=r.keyword,
-                                  path=r.path, extra={"corrects": r.episode_id}))
+                at = self.index.pos[b]
+                out.append(Recall(b, r.score, semantic=float(cos[at]), keyword=float(kw[at]),
+                                  path="nearest" if r.path == "nearest" else "correction",
+                                  extra={"corrects": r.episode_id}))
             out.append(r)
         return out
 

@@ -143,7 +143,29 @@ def test_a_search_finds_the_correction_of_what_it_finds(make_assistant):
     found = a.engine.search("where does my sister live")
     ids = [r.episode_id for r in found]
     assert lyon in ids and porto in ids and ids.index(porto) == ids.index(lyon) - 1, ids
-    assert found[ids.index(porto)].extra.get("corrects") == lyon
-    assert found[ids.index(porto)].text == PORTO
+    brought = found[ids.index(porto)]
+    assert brought.extra.get("corrects") == lyon and brought.path == "correction"
+    assert brought.text == PORTO and brought.keyword == 0.0  # (its own: no word of the search)
     rows = browse(a.store, BrowseQuery("memories"))
     assert rows["corrected"] == {lyon: (porto, PORTO)}  # (not the cats)
+
+
+def test_memories_search_in_the_terminal_says_what_a_correction_corrects(tmp_path, embedder,
+                                                                        capsys):
+    import json
+
+    from hela_desktop.cli import main
+    from hela_desktop.memory import MemoryEngine
+    from hela_desktop.store import Store
+
+    with Store(tmp_path) as store:
+        lyon, porto = MemoryEngine(store, embedder).add_episodes([
+            NewEpisode(LYON, created_at=T0), NewEpisode(PORTO, created_at=T0 + 60)])
+    assert main(["memories", "search", "where does my sister live", "--data-dir",
+                 str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"(corrects #{lyon})" in out and out.index("Porto") < out.index("Lyon"), out
+    main(["memories", "search", "where does my sister live", "--json", "--data-dir",
+          str(tmp_path)])
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r.get("corrects")) for r in rows][:2] == [(porto, lyon), (lyon, None)]

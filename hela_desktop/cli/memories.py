@@ -126,6 +126,8 @@ def _as_dict(e, recall=None) -> dict:
     if recall is not None:
         d.update(score=round(recall.score, 4), semantic=round(recall.semantic, 4),
                  keyword=round(recall.keyword, 4), nearest=recall.path == "nearest")
+        if recall.extra.get("corrects") is not None:  # brought by the memory it corrects
+            d["corrects"] = int(recall.extra["corrects"])
     return d
 
 
@@ -225,7 +227,9 @@ def cmd_search(args) -> int:
             print(f"nothing matches “{args.text}”" + (f"; {' and '.join(also)}:" if also else ""))
         for r in res:
             if r.episode_id in eps:
-                why = SEARCH_WHY.get(r.path) or "meaning" + (" + keywords" if r.keyword > 0 else "")
+                why = (f"corrects #{r.extra['corrects']}" if r.path == "correction"
+                       else SEARCH_WHY.get(r.path)
+                       or "meaning" + (" + keywords" if r.keyword > 0 else ""))
                 print(f"{r.score:5.2f}  {_line(eps[r.episode_id], _room(88, 55))}  ({why})")
     return 0
 

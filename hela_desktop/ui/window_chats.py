@@ -269,7 +269,8 @@ class WindowChats(WindowBase):
         # (Regenerate sends the message as it was: "not answered"; an edit: "not sent";
         # QA pass 26 read "Not sent again" of a message never sent)
         note = f"{'Not sent' if kept else 'Not answered'}: {sentence(msg)} Nothing was " \
-            "taken back" + ("; your edited message is in the box." if kept else ".")
+            "taken back" + ("; your edited message is in the box (Send asks it as a new "
+                            "message)." if kept else ".")
         self.chat.view.add_notice(note)
         self.statusBar().showMessage(note, 8000)
 
