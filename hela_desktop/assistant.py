@@ -269,12 +269,19 @@ class Assistant:
         in the chat, no memory of the question, no link learned, no recall counted (what
         is listed first would be listed first for ever)."""
         from .about_you import answer
+        from .gate import ABOUT_YOU
 
         now = time.time() if turn.now is None else turn.now
         recalled = turn.recall()
         yield recalled
-        text = answer(recalled.memories, now)
-        ids = [r.episode_id for r in recalled.memories if r.kind == "episode"]
+        # no model reads the list: the memory cap is for prompts, and five lines left the
+        # dog out (QA pass 27); the gate's other statements about the user follow
+        shown = {r.episode_id for r in recalled.memories}
+        more = [r for r in (turn.gate.admitted if turn.gate is not None else [])
+                if r.episode_id not in shown and r.extra.get("gate") == "about you"]
+        listed = (list(recalled.memories) + more)[:max(ABOUT_YOU, len(recalled.memories))]
+        text = answer(listed, now)
+        ids = [r.episode_id for r in listed if r.kind == "episode"]
         stats = {"tokens": 0, "listed": ids, "elapsed_s": 0.0}
         message_id = self.store.add_message(turn.conversation_id, "assistant", text,
                                             stats=stats, at=now)

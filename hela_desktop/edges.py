@@ -102,6 +102,12 @@ def coactive_deltas(active: Iterable[int], eta: float) -> dict[tuple[int, int], 
     return {(a, b): eta for a_i, a in enumerate(ids) for b in ids[a_i + 1:]}
 
 
+# words that tell how something is said, not what: an answer saying "actually" uses no
+# memory for it ("No, your trip to Japan in May is actually June." was listed as using
+# "Actually Tomas quit his job…", QA pass 27)
+TELLING_WORDS = frozenset("actually correction misspoke anymore instead really".split())
+
+
 def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: str,
                    min_picked: int = 1) -> set[int]:
     """The memories (id, text) an answer drew on: it says at least `min_picked` content
@@ -109,13 +115,13 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
     restates the memory and the answer speaks of it (`formulas.restated`: a yes-or-no
     question about it).  What a turn *used*, not merely recalled: the app links these (and
     the new memory) after each answer, so two memories recalled together by chance are not
-    linked."""
+    linked.  `TELLING_WORDS` are not the memory's content."""
     if not answer:
         return set()
     q, a = set(facts.keywords(message)), set(facts.keywords(answer))
     out = set()
     for i, text in memories:
-        m = set(facts.keywords(text))
+        m = set(facts.keywords(text)) - TELLING_WORDS
         if F.picked_up(m, q, a) >= min_picked or F.restated(m, q, a):
             out.add(int(i))
     return out

@@ -296,10 +296,29 @@ _DATE = re.compile(
     rf"(?:next|this|last|on)\s+{_DAY}\b|{_DAY}'s\b)", re.IGNORECASE)
 
 
-def speaks_of_self(text: str) -> bool:
-    """Does `text` speak in the first person ("My sister Ines lives in Lyon.", "I work as
-    a physiotherapist."), not only of someone else ("Tomas is a software engineer.")?"""
-    return any(w in _FIRST_PERSON for w in _words(text))
+_LINKS = frozenset("actually also and but so well now oh btw anyway update correction plus "
+                   "then".split())
+_PEOPLE = frozenset("friend friends colleague colleagues coworker boss neighbour neighbor "
+                    "flatmate roommate teacher doctor".split())
+
+
+def self_rank(text: str) -> int:
+    """How much `text` speaks of the user themselves: 0, a sentence with "I" or "we" as
+    its subject ("I work as a physiotherapist.", "Actually I'm a nurse now."); 1, one about
+    something of theirs that is not a person ("My dog is called Biscuit.", "My hobby is
+    bouldering."); 2, any other first person ("My sister Ines has two cats."); 3, none
+    ("Tomas is a software engineer.")."""
+    rank = 3
+    for s in sentences(text) or [text]:
+        words = [w for w in _words(s) if w not in _LINKS] or [""]
+        if words[0] in _FIRST_SUBJECT or words[0] in ("i", "we"):
+            return 0
+        if words[0] in ("my", "our") and len(words) > 1 and words[1] not in _KIN \
+                and words[1] not in _PEOPLE:
+            rank = min(rank, 1)
+        elif any(w in _FIRST_PERSON for w in words):
+            rank = min(rank, 2)
+    return rank
 
 
 def is_personal(query: str) -> bool:

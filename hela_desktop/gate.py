@@ -189,13 +189,15 @@ class RelevanceGate:
     def _about_you(self, query_vec: np.ndarray, taken: set[int]) -> list[Recall]:
         """For a question about the user as a whole, which no one memory resembles ("What
         do you know about me?" recalled nothing, and the answer made a life up, QA pass
-        23): the user's own statements that matter most — pinned, then those in the first
-        person, then the most recalled, then the newest — up to `ABOUT_YOU` of them, less
+        23): the user's own statements that matter most — pinned, then by how much they
+        speak of the user (`facts.self_rank`: "I work…", then "My dog…", then "My sister…",
+        then others), then the most recalled, then the newest — up to `ABOUT_YOU`, less
         those a later statement of the user's corrects (`knowledge.corrections`; QA pass
         25: two of five lines were the old trip month and Tomas's old job).  A correction
         counts as in the first person when what it corrects is, and carries that memory's
         words (``corrects_said``): "Actually the trip is in June, not May." alone no longer
-        said which trip, and three of five lines were about other people (QA pass 26)."""
+        said which trip, and three of five lines were about other people (QA pass 26;
+        pass 27: "My sister Ines has two cats." came first and the dog was left out)."""
         from .knowledge import corrections  # (knowledge reads the gate's settings)
 
         engine = self.engine
@@ -207,11 +209,11 @@ class RelevanceGate:
         for old, new in sorted(corrected.items()):
             fixes.setdefault(new, old)
 
-        def of_self(eid: int) -> bool:
-            return facts.speaks_of_self(texts[eid]) or (
-                eid in fixes and facts.speaks_of_self(texts[fixes[eid]]))
+        def of_self(eid: int) -> int:  # (a correction: as what it corrects, if nearer)
+            return min(facts.self_rank(texts[eid]),
+                       facts.self_rank(texts[fixes[eid]]) if eid in fixes else 3)
 
-        for eid, text, _ in sorted(kept, key=lambda k: (not k[2], not of_self(k[0]))):
+        for eid, text, _ in sorted(kept, key=lambda k: (not k[2], of_self(k[0]))):
             if eid in taken or eid in corrected or not facts.is_statement(text):
                 continue
             v = engine.vector(eid)

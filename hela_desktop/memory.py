@@ -583,23 +583,34 @@ class MemoryEngine:
         as good a match (QA pass 26: "where does my sister live" found "My sister Ines
         lives in Lyon." and not "Actually Ines moved to Porto.", which shares no word of
         it): path "correction" (its own cosine and keyword share, from `cos` and `kw` by
-        index row), ``extra["corrects"]`` the memory it came for."""
+        index row), ``extra["corrects"]`` the memory it came for; one found anyway moves
+        up before it.  The corrected one carries ``extra["corrected_by"]``."""
         from .knowledge import corrections
 
         fixes = corrections(self.store, [r.episode_id for r in res])
         if not fixes:
             return res
-        have = {r.episode_id for r in res}
+        found = {r.episode_id: r for r in res}
         out: list[Recall] = []
+        placed: set[int] = set()
         for r in res:
+            if r.episode_id in placed:
+                continue
             b = fixes.get(r.episode_id)
-            if b is not None and b not in have and b in self.index.pos:
-                have.add(b)
+            if b is not None and b not in placed and b in self.index.pos:
+                # found too, further down ("physiotherapist" finds "I no longer work as a
+                # physiotherapist…" after "I work as a physiotherapist."): it comes up
                 at = self.index.pos[b]
-                out.append(Recall(b, r.score, semantic=float(cos[at]), keyword=float(kw[at]),
-                                  path="nearest" if r.path == "nearest" else "correction",
-                                  extra={"corrects": r.episode_id}))
+                fix = found.get(b) or Recall(
+                    b, r.score, semantic=float(cos[at]), keyword=float(kw[at]),
+                    path="nearest" if r.path == "nearest" else "correction")
+                fix.extra["corrects"] = r.episode_id
+                out.append(fix)
+                placed.add(b)
+            if b is not None:
+                r.extra["corrected_by"] = b
             out.append(r)
+            placed.add(r.episode_id)
         return out
 
     def _rank_by_cosine(self, profile: str, query: str, q: np.ndarray, k: int | None,

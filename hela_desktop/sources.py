@@ -49,16 +49,28 @@ TELLS_CHANGE = frozenset(facts.stems("actually correction meant misspoke anymore
 # words that put a value in the past ("Tomas was a software engineer, now he cooks"): an
 # answer saying them may name the old value beside the new one without giving it as now
 TELLS_PAST = frozenset("was were used previously before formerly former earlier originally "
-                       "longer anymore from until".split())
+                       "longer anymore from until rather instead not".split())
 # how an answer agrees with a yes-or-no question: it then says what the question said
 _AGREES = ("yes", "yeah", "yep", "correct", "that's right", "that is right", "indeed", "right,")
+# … and how it says no, or sets what the question said aside
+_DENIES = frozenset("no not nope never n't rather instead actually but".split())
+_YES_NO = frozenset("is are am was were do does did will would can could has have had "
+                    "should".split())
 
 
-def _agrees(answer: str) -> bool:
-    """Does `answer` open by saying yes ("Yes, your trip to Japan is in May.")?"""
+def _agrees(message: str, answer: str) -> bool:
+    """Does `answer` say yes to the question `message`: it opens with yes ("Yes, your trip
+    to Japan is in May."), or the message asks yes or no and the answer says nothing that
+    denies it ("Is my trip to Japan in May?" → "I'm glad you're planning a trip to Japan in
+    May…", QA pass 27)?"""
     head = answer.strip().lower().replace("’", "'")
-    return any(head.startswith(w) and (len(head) == len(w) or not head[len(w)].isalnum())
-               for w in _AGREES)
+    if any(head.startswith(w) and (len(head) == len(w) or not head[len(w)].isalnum())
+           for w in _AGREES):
+        return True
+    asked = facts._words(message)
+    said = set(re.findall(r"[a-z]+|n't", head))
+    return bool(asked) and asked[0] in _YES_NO and message.rstrip().endswith("?") \
+        and not said & _DENIES
 
 
 def gives_older(message: str, answer: str, old: str, new: str) -> bool:
@@ -75,7 +87,7 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     "Tomas was a software engineer; now he is a chef.") or tells the change in words of
     its own ("Ines left Lyon for Porto."; "quit" copied from the correction does not
     count)."""
-    agrees, asked = _agrees(answer), set(facts.stems(message))
+    agrees, asked = _agrees(message, answer), set(facts.stems(message))
     said = set(facts.stems(answer)) | asked if agrees else set(facts.stems(answer)) - asked
     was, now = set(facts.stems(old)), set(facts.stems(new))
     denied = set(facts.negated(new))
@@ -88,7 +100,9 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
             set(re.findall(r"[a-z]+", answer.lower())) & TELLS_PAST
             or said & TELLS_CHANGE - now):  # (a change told in its own words: "left Lyon")
         return False  # (the old value put in the past, beside the new one)
-    return told_old > told_new or told_old == told_new and said >= outdated
+    # as much of each: the old value whole, or a word the correction says is no longer so
+    return told_old > told_new or told_old == told_new and (said >= outdated or bool(
+        was & denied))
 
 
 def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],

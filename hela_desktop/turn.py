@@ -384,13 +384,13 @@ class Turn:
         room = n_ctx - s.token_budget - min(s.max_answer_tokens, 64) - 64
         if room < 64:  # the settings leave no room, whatever the message
             raise MessageTooLong(
-                f"the room for memories ({s.token_budget} tokens) leaves almost nothing of "
-                f"this model's context ({n_ctx} tokens) for a message and its answer; "
+                f"the room for memories ({s.token_budget:,} tokens) leaves almost nothing of "
+                f"this model's context ({n_ctx:,} tokens) for a message and its answer; "
                 "lower \"Room for memories in the prompt\" in Settings ▸ Advanced")
         if n > room:
             raise MessageTooLong(
-                f"message too long: {n} tokens, and this model's context ({n_ctx} "
-                f"tokens) holds about {max(room, 0)} for a message; shorten it, or import "
+                f"message too long: {n:,} tokens, and this model's context ({n_ctx:,} "
+                f"tokens) holds about {max(room, 0):,} for a message; shorten it, or import "
                 "long texts as memories (File ▸ Import memories…, or hela-desktop import FILE)")
 
     def first_prompt(self) -> list[int]:

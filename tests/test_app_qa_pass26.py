@@ -46,6 +46,11 @@ def test_regenerate_or_resend_of_a_message_too_long_takes_nothing_back(qtbot, se
     w.regenerate()
     _wait(qtbot, lambda: "Not answered: message too long" in view.toPlainText(), 60)
     assert "message too long" in view.toPlainText() and "Nothing was taken back." in view.toPlainText()
+    # Ctrl+R again: the same refusal, said once in the chat (QA pass 27: two alike)
+    w.statusBar().clearMessage()
+    w.regenerate()
+    _wait(qtbot, lambda: "Not answered" in w.statusBar().currentMessage(), 60)
+    assert view.toPlainText().count("Not answered: message too long") == 1
     assert [m["content"] for m in reader.messages(long_chat)] == [LONG.strip()]
     assert [e["role"] for e in view.entries] == ["user"]
     assert w.chat.input.toPlainText() == ""  # (the message is still in the chat)

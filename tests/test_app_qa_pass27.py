@@ -47,6 +47,14 @@ def test_the_last_answers_memories_are_named_in_a_narrow_graph(qtbot, tmp_path):
     for k, r in enumerate(rects):
         assert box.contains(r) and not r.intersects(legend)
         assert not any(r.intersects(o) for o in rects[k + 1:])
+    # QA pass 27: an answer that drew on 8 memories got one name; now most of them, and
+    # more than the six idle labels there were room for
+    used = ids[-8:]
+    view.set_active(used)
+    view.clear_active()
+    view._update_labels()
+    shown = {t.toPlainText() for t in view.memory_labels if t.isVisible()}
+    assert len({view._label_text(i) for i in used} & shown) >= 7, shown
 
 
 def test_the_memories_tab_marks_a_memory_a_later_one_corrects(qtbot, tmp_path, embedder):

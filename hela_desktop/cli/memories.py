@@ -126,8 +126,9 @@ def _as_dict(e, recall=None) -> dict:
     if recall is not None:
         d.update(score=round(recall.score, 4), semantic=round(recall.semantic, 4),
                  keyword=round(recall.keyword, 4), nearest=recall.path == "nearest")
-        if recall.extra.get("corrects") is not None:  # brought by the memory it corrects
-            d["corrects"] = int(recall.extra["corrects"])
+        for key in ("corrects", "corrected_by"):  # a correction with what it corrects
+            if recall.extra.get(key) is not None:
+                d[key] = int(recall.extra[key])
     return d
 
 
@@ -230,6 +231,8 @@ def cmd_search(args) -> int:
                 why = (f"corrects #{r.extra['corrects']}" if r.path == "correction"
                        else SEARCH_WHY.get(r.path)
                        or "meaning" + (" + keywords" if r.keyword > 0 else ""))
+                if r.extra.get("corrected_by") is not None:
+                    why += f"; corrected later by #{r.extra['corrected_by']}"
                 print(f"{r.score:5.2f}  {_line(eps[r.episode_id], _room(88, 55))}  ({why})")
     return 0
 

@@ -100,7 +100,9 @@ class GraphLabelsMixin:
         if not self.zoomed_out or len(d) <= SMALL_GRAPH:
             idle = (i for i in [*self.recent, *self.important] if i in d.index and i not in want
                     and (self.visible_mask is None or self.visible_mask[d.index[i]]) and new(i))
-            named = [i for _, i in zip(range(IDLE_LABELS), idle)]
+            # (the last answer's all, up to the main labels' bound; the most linked after)
+            room = max(IDLE_LABELS, min(len(self.recent), MAX_MAIN_LABELS))
+            named = [i for _, i in zip(range(room), idle)]
             n_recent = sum(1 for i in named if i in self.recent)  # (they come first)
             want += named
         if len(d) <= FEW_MEMORIES:  # a new folder's first memories (the very first has
@@ -154,6 +156,7 @@ class GraphLabelsMixin:
         muted = QtGui.QColor(self.colors.muted_text)
         r_dot = self.node_size / 2 + 2
         dots = self._dot_rects(want, r_dot)
+        named = {d.index[i] for i in want}
         placed: list[QtCore.QRectF] = []
         view_rect = self._view_rect()
         self._scene_dots = self._dots_in_scene()
@@ -165,7 +168,11 @@ class GraphLabelsMixin:
             i = want[n]
             self._style_label(t, self._label_text(i), text_col if n < n_main else muted)
             row = d.index[i]
-            obstacles = [r for k, r in dots.items() if k != row] + placed
+            # the last answer's may cover a dot left unnamed (as labels in a big graph do):
+            # between every dot of a narrow pane they found no room (QA pass 27)
+            tied = n_main <= n < n_main + n_recent
+            obstacles = [r for k, r in dots.items() if k != row and (not tied or k in named)]
+            obstacles += placed
             spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect, must=n < n_main,
                                     tied=n < n_main + n_recent)
             if spot is None:  # an idle label that does not fit is left out

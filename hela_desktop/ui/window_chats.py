@@ -271,7 +271,11 @@ class WindowChats(WindowBase):
         note = f"{'Not sent' if kept else 'Not answered'}: {sentence(msg)} Nothing was " \
             "taken back" + ("; your edited message is in the box (Send asks it as a new "
                             "message)." if kept else ".")
-        self.chat.view.add_notice(note)
+        shown = (self.current_conv, len(self.session.messages), note)
+        if getattr(self, "_refusal_shown", None) != shown:  # (Ctrl+R twice: one notice,
+            self._refusal_shown = shown                     # not two alike, QA pass 27)
+            self.chat.view.add_notice(note)
+        self.chat.view._scroll_end(force=True)  # (it was below the chat's edge)
         self.statusBar().showMessage(note, 8000)
 
     def copy_last_answer(self) -> None:
