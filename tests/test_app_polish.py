@@ -250,14 +250,14 @@ def test_reflection_wording_and_the_activity_hint(qtbot, tmp_path):
     real = bar.showMessage
     bar.showMessage = lambda *a: (shown.append(a), real(*a))  # type: ignore[method-assign]
     w._on_reflection(ReflectionEvent("manual", 0.0, consolidation=nothing))
-    assert w.statusBar().currentMessage() == "Reflection: Nothing new since the last reflection."
+    assert w.statusBar().currentMessage() == "Reflection: No group of related memories changed since the last reflection."
     # kept until something else is shown (README), as an idle pass's: it was gone after 12 s
     assert shown[-1][1:] in ((), (0,))
     bar.showMessage = real  # type: ignore[method-assign]
     w._on_reflection(ReflectionEvent("idle", 0.0, consolidation={**nothing, "distilled": 1}))
     assert w.statusBar().currentMessage().startswith("While you were away: Read 1 group")
     # an idle pass that found nothing leaves the bar as it was (QA pass 25: with a short
-    # idle delay, every click brought "Nothing new since the last reflection." back)
+    # idle delay, every click brought "No group of related memories changed since the last reflection." back)
     bar.showMessage("Answer copied.")
     w._on_reflection(ReflectionEvent("idle", 0.0, consolidation=nothing,
                                      forgetting={"archived": [], "candidates": 22}))

@@ -69,17 +69,17 @@ def test_idle_runs_that_changed_nothing_are_one_activity_row(qtbot, tmp_path):
     assert rows == [
         ("Forgetting", "Checked 10 memories; none was weak, isolated and old enough to archive. "
                        "(2 runs changed nothing, from 14:00 to 15:00.)"),
-        ("Distilling", "Nothing new since the last reflection. (2 runs changed nothing, "
+        ("Distilling", "No group of related memories changed since the last reflection. (2 runs changed nothing, "
                        "from 14:00 to 15:00.)"),
         # a run that changed something is a row of its own, and ends the stretches
         ("Forgetting", "Archived 2 weak, isolated, stale memories (#3, #4) — restore them "
                        "from the Archive tab."),
-        ("Distilling", "Nothing new since the last reflection."),
+        ("Distilling", "No group of related memories changed since the last reflection."),
         ("Forgetting", "Checked 12 memories; none was weak, isolated and old enough to archive."),
         ("Distilling", "Distilled 1 new fact from 1 group of related memories."),
         ("Forgetting", "Checked 11 memories; none was weak, isolated and old enough to archive. "
                        "(5 runs changed nothing, from 09:00 to 11:00.)"),
-        ("Distilling", "Nothing new since the last reflection. (5 runs changed nothing, "
+        ("Distilling", "No group of related memories changed since the last reflection. (5 runs changed nothing, "
                        "from 09:00 to 11:00.)"),
     ]
     assert b.activity.item(6, 0).text().endswith("11:00")  # when: the newest run

@@ -65,7 +65,9 @@ def cmd_list(args) -> int:
             print(f"#{k['id']} [{k['kind']}] {terminal_safe(k['text'])}  ({k['status']}; {k['why']} "
                   f"From memories {', '.join(f'#{s}' for s in k['sources']) or '-'}.)")
         if not rows:
-            print("no knowledge yet (it is distilled while the app is idle)")
+            print("no knowledge yet: it is distilled while the app is idle, and only what "
+                  "your own words support is kept (each reflection says how many of the "
+                  "model's suggestions it set aside)")
     finally:
         store.close()
     return 0

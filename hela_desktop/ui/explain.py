@@ -270,7 +270,9 @@ def _distilled(s: dict) -> list[str]:
                "set aside: too short, repeated, or not in your own words)") if rejected else ""
         return [f"Read {count(groups, 'group')} of related memories; nothing new to add{why}."]
     if clusters and _count(s.get("already_done")) >= clusters:
-        return ["Nothing new since the last reflection."]
+        # (QA pass 27 read "Nothing new" right after eight new statements: what did not
+        # change is the groups, not the memories)
+        return ["No group of related memories changed since the last reflection."]
     if not clusters:
         return ["No busy group of memories to distil yet."]
     return []
