@@ -326,11 +326,13 @@ class RelevanceGate:
             if best is not None:
                 v = engine.vector(best)
                 sim = float(v @ query_vec) if v is not None else 0.0
+                extra = {"cos": sim, "similarity": round(sim, 4), "gate": "newer news",
+                         "newer_than": a, "statement": True}
+                if facts.corrects(texts.get(best, "")):  # (what a list of it quotes, QA
+                    extra["corrects_said"] = r.text      # pass 27: "…, not Biscuit." alone)
                 brought[a] = Recall(
                     episode_id=best, score=sim, text=texts.get(best, ""), semantic=sim,
-                    path="associative", spread_from=a,
-                    extra={"cos": sim, "similarity": round(sim, 4), "gate": "newer news",
-                           "newer_than": a, "statement": True})
+                    path="associative", spread_from=a, extra=extra)
                 if len(brought) >= p.associations:
                     break
         out: list[Recall] = []

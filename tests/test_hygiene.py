@@ -846,6 +846,8 @@ def test_an_old_fact_let_in_alone_brings_its_correction(make_assistant):
     newer = next(m for m in mems if m.episode_id == fix)
     older = next(m for m in mems if m.episode_id == old)
     assert newer.extra["gate"] == "newer news" and newer.extra["newer_than"] == old
+    # (with the words it corrects, for a list of it; QA pass 27)
+    assert newer.extra["corrects_said"] == older.text
     assert older.extra.get("older_than") == fix
     assert not any(m.extra.get("gate") == "newer news" for m in mems if m.episode_id == other)
     from hela_desktop.gate import explain
