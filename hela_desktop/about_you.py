@@ -21,7 +21,7 @@ from .prompt import said_when, shorten
 QUOTE_CHARS = 160  # each memory quoted up to here, cut at a word
 
 HEAD = ("Here is what you have told me, in your own words (what you pinned first, then "
-        "what you said of yourself, the most recalled first):")
+        "what you said of yourself, then of others):")
 EMPTY = ("You have not told me anything about yourself yet that I keep as a memory. What "
          "you tell me in a chat (“My dog is called Biscuit.”) becomes one, and I recall it "
          "when it matters.")

@@ -409,6 +409,11 @@ class Assistant:
                 message, answer, [r for r, _ in used.values()], drew_on, engine.people_in)
             if doubt is not None:
                 stats["doubt"] = doubt
+                if doubt.get("older") is not None:  # it gave the old value: used, whatever
+                    # its words (QA pass 27: "Ines is indeed in Lyon." was marked as older
+                    # news and listed Lyon as "not used")
+                    drew_on = drew_on | {int(doubt["older"])}
+                    stats["drew_on"] = sorted(drew_on)
             message_id = None  # stopped before the first token: no empty answer is kept
             if answer or not interrupted:
                 message_id = self.store.add_message(

@@ -156,8 +156,10 @@ class RelevanceGate:
             first = {r.episode_id for r in about}
             admitted = about + [r for r in admitted if r.episode_id not in first]
             held = [r for r in held if r.episode_id not in first]
-        assoc = self._associations(admitted, query_vec,
-                                   set(exclude) | {r.episode_id for r in admitted})
+        # (not for the user as a whole: a name brought "My sister Ines has two cats." in
+        # after a pinned memory of hers, ahead of every "I …", QA pass 27)
+        assoc = [] if whole else self._associations(
+            admitted, query_vec, set(exclude) | {r.episode_id for r in admitted})
         joined = {r.episode_id for r in assoc}
         held = [r for r in held if r.episode_id not in joined]
         # an association comes right after the memory that brought it: it is as relevant as

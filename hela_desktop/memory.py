@@ -609,7 +609,12 @@ class MemoryEngine:
                 placed.add(b)
             if b is not None:
                 r.extra["corrected_by"] = b
-            out.append(r)
+            at_fix = next((k for k, x in enumerate(out) if x.episode_id == b), None) \
+                if b is not None else None
+            if at_fix is not None and at_fix < len(out) - 1:  # its correction ranked higher,
+                out.insert(at_fix + 1, r)  # others between: it follows it (QA pass 27)
+            else:
+                out.append(r)
             placed.add(r.episode_id)
         return out
 

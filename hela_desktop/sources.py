@@ -111,7 +111,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
-    - ``{"kind": "older", "newer": id}``: it gives what a memory the gate marked as
+    - ``{"kind": "older", "newer": id, "older": id}``: it gives what a memory the gate marked as
       replaced said where the memory that replaced it says otherwise (`gives_older`): the
       old value ("Ines lives in Lyon." or "Ines moved to Lyon." after "Actually Ines moved
       to Porto.", both in the prompt, the newer first; QA passes 24 to 26);
@@ -141,7 +141,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if newer is None or newer not in by_id:
             continue
         if gives_older(message, answer, r.text, by_id[newer].text):
-            return {"kind": "older", "newer": int(newer)}
+            return {"kind": "older", "newer": int(newer), "older": int(r.episode_id)}
     if not drew_on and facts.asks_about_user(message, names):
         return {"kind": "unused"}
     return None

@@ -23,7 +23,7 @@ def test_an_answer_that_tells_the_change_with_the_old_value_is_doubted():
                   extra={"superseded_by": 4})
     porto = Recall(episode_id=4, score=0.5, text="Actually Ines moved to Porto.")
     ask = "Where does my sister live now?"
-    older = {"kind": "older", "newer": 4}
+    older = {"kind": "older", "newer": 4, "older": 1}
     assert answer_doubt(ask, "Ines moved to Lyon.", [porto, lyon], {1, 4}) == older
     assert answer_doubt(ask, "Ines moved to Porto.", [porto, lyon], {4}) is None
     # as much of each: no sign either way
@@ -34,7 +34,7 @@ def test_an_answer_that_tells_the_change_with_the_old_value_is_doubted():
                   text="Actually Tomas quit his job and now works as a chef.")
     job = "What does my friend Tomas do for a living?"
     assert answer_doubt(job, "Tomas's job is a freelance software engineer in Berlin.",
-                        [chef, eng], {6, 14}) == {"kind": "older", "newer": 14}
+                        [chef, eng], {6, 14}) == {"kind": "older", "newer": 14, "older": 6}
     assert answer_doubt(job, "He quit his job and works as a chef now.", [chef, eng],
                         {14}) is None
 

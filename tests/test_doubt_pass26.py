@@ -95,7 +95,7 @@ def test_a_yes_to_the_old_month_is_marked_as_older_news():
     june = Recall(episode_id=2, score=0.5, text=JUNE)
     said = "Yes, your trip to Japan in May is indeed a good opportunity."
     assert answer_doubt("Is my trip to Japan in May?", said, [june, trip], set()) == {
-        "kind": "older", "newer": 2}
+        "kind": "older", "newer": 2, "older": 1}
 
 
 def _said_minutes_apart(a, texts):
@@ -148,6 +148,14 @@ def test_what_you_know_about_me_puts_the_user_first_and_says_what_a_correction_c
     assert f"“{JUNE}” (" in text and f"; correcting “{TRIP}”)" in text, text
     assert f"; correcting “{LYON}”)" in text, text
     assert "Memories tab" in text and "hela-desktop memories list" in text
+    # a pinned memory of Ines's brings no other of hers by her name ahead of the "I …"
+    # lines (QA pass 27: "My sister Ines has two cats." came second, unpinned)
+    cats = _said_minutes_apart(a, ["My sister Ines has two cats."])[0]
+    a.store.set_pinned(porto, True)
+    events = list(a.chat("What do you know about me?", a.new_conversation(), now=T0 + 60))
+    listed = events[-1].listed
+    assert listed[0] == porto and set(listed[1:3]) == {job, june}, listed
+    assert cats not in listed[:5], listed
     # (the same list, without the gate: what `answer` makes of a correction's recall)
     rec = Recall(episode_id=june, score=0.5, text=JUNE,
                  extra={"corrects": trip, "corrects_said": TRIP})
@@ -177,6 +185,12 @@ def test_a_search_finds_the_correction_of_what_it_finds(make_assistant):
                                          "I no longer work as a physiotherapist; I'm a nurse now."])
     ids = [r.episode_id for r in a.engine.search("physiotherapist")]
     assert ids.index(nurse) == ids.index(job) - 1, ids
+    # … and one ranked well above it, questions between, has it right after (QA pass 27:
+    # "trip" listed the correction, two questions, then the corrected memory)
+    trip, _when, _may, june = _said_minutes_apart(a, [
+        TRIP, "When is my trip to Japan?", "Is my trip to Japan in May?", JUNE])
+    ids = [r.episode_id for r in a.engine.search("trip")]
+    assert ids.index(trip) == ids.index(june) + 1, ids
 
 
 def test_memories_search_in_the_terminal_says_what_a_correction_corrects(tmp_path, embedder,

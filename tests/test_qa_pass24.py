@@ -180,14 +180,14 @@ def test_an_answer_that_gives_the_older_news_or_uses_nothing_is_doubted():
     porto = Recall(episode_id=4, score=0.5, text=PORTO, extra={"supersedes": [1]})
     ask = "Where does my sister live?"
     assert answer_doubt(ask, "Ines lives in Lyon.", [porto, lyon], {1, 4}) == {
-        "kind": "older", "newer": 4}
+        "kind": "older", "newer": 4, "older": 1}
     assert answer_doubt(ask, "She moved to Porto last month.", [porto, lyon], {4}) is None
     assert answer_doubt(ask, "She lived in Lyon, then moved to Porto.", [porto, lyon], {1, 4}) is None
     # only older than a statement that says it corrects: as replaced (the verification
     # of 0.16: the two share only "Ines", so Lyon was marked older, not replaced)
     older = Recall(episode_id=1, score=0.5, text=LYON, extra={"older_than": 4})
     assert answer_doubt(ask, "Ines lives in Lyon.", [porto, older], {1, 4}) == {
-        "kind": "older", "newer": 4}
+        "kind": "older", "newer": 4, "older": 1}
     # a memory only older than looser kin (a name shared) is no sign: "Your kid is
     # learning the trumpet." was right beside such a mark (`bench personal`)
     pottery = Recall(episode_id=4, score=0.5, text="Ines started a pottery class in Porto.")

@@ -121,7 +121,7 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
             return font
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col == 3 and e.assistant_text:
             return tip(f"{answered_by(e.source)} answered:\n{e.assistant_text}")
-        if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (2, 3):
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and (col in (2, 3) or col == 0 and fix):
             return tip(e.text + (f"\n\nCorrected later, by #{fix[0]}: “{fix[1]}”" if fix else ""))
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 2 and fix:
             return QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.PlaceholderText)
