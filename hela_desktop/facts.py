@@ -296,8 +296,11 @@ _DATE = re.compile(
     rf"(?:next|this|last|on)\s+{_DAY}\b|{_DAY}'s\b)", re.IGNORECASE)
 
 
-_LINKS = frozenset("actually also and but so well now oh btw anyway update correction plus "
-                   "then".split())
+# words that only link a sentence to what came before ("Actually Ines moved…"): its
+# subject comes after them (`self_rank`, `knowledge.vouching_words`)
+LINK_WORDS = ("actually", "also", "and", "but", "so", "well", "now", "oh", "btw", "anyway",
+              "update", "correction", "plus")
+_LINKS = frozenset(LINK_WORDS) | {"then"}
 _PEOPLE = frozenset("friend friends colleague colleagues coworker boss neighbour neighbor "
                     "flatmate roommate teacher doctor".split())
 
@@ -311,7 +314,7 @@ def self_rank(text: str) -> int:
     rank = 3
     for s in sentences(text) or [text]:
         words = [w for w in _words(s) if w not in _LINKS] or [""]
-        if words[0] in _FIRST_SUBJECT or words[0] in ("i", "we"):
+        if words[0] in _FIRST_SUBJECT:
             return 0
         if words[0] in ("my", "our") and len(words) > 1 and words[1] not in _KIN \
                 and words[1] not in _PEOPLE:

@@ -113,8 +113,8 @@ def says_who_they_are(noun: str, user_texts: Iterable[str]) -> bool:
 _THEIRS = re.compile(r"^\W*(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+([\w'’-]+)", re.IGNORECASE)
 # the first word of a sentence, after a word that only links it ("Actually Ines moved to
 # Porto." -> "Ines"): when it is a name the sentence tells of that one, not of the user
-_SUBJECT = re.compile(r"^\W*(?:(?:actually|also|and|but|so|well|now|oh|btw|anyway|update|"
-                      r"correction|plus)\b[\s,:;—–-]*)*([\w'’-]+)", re.IGNORECASE)
+_SUBJECT = re.compile(rf"^\W*(?:(?:{'|'.join(facts.LINK_WORDS)})\b[\s,:;—–-]*)*([\w'’-]+)",
+                      re.IGNORECASE)
 _ANIMALS = frozenset("dog dogs cat cats puppy kitten pet pets horse parrot parakeet rabbit "
                      "hamster".split())
 
