@@ -127,6 +127,44 @@ def gpu_offload_supported() -> bool:
         return False
 
 
+# A CUDA build of llama.cpp linked against the system's NCCL, beside torch's own (the pip
+# wheel nvidia-nccl), crashes any process that loads both: seen on an H200 machine on
+# 4 December 2026 (SIGSEGV at `import torch` after `import llama_cpp`, and at model load
+# in the other order).  The app loads both (the embedder is torch), so its first answer
+# would kill it.  scripts/bootstrap.sh builds with -DGGML_CUDA_NCCL=OFF (NCCL only serves
+# several GPUs); `doctor` runs this check on a build that can offload.
+TOGETHER_CHECK = "import llama_cpp, torch"
+REBUILD_CUDA = ("`.venv/bin/pip uninstall -y llama-cpp-python`, then `HELA_CUDA=1 make run` "
+                "(it builds llama.cpp with -DGGML_CUDA_NCCL=OFF)")
+
+
+def fails_beside_torch(code: str = TOGETHER_CHECK, timeout: float = 180.0) -> str:
+    """Load llama.cpp and torch in one child process: '' when that works, else why not
+    (a crash names its signal and the rebuild that avoids it)."""
+    import signal
+    import subprocess
+    import sys
+
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                              timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return f"loading llama.cpp and torch together did not finish in {timeout:.0f} s"
+    if done.returncode == 0:
+        return ""
+    if done.returncode < 0:
+        try:
+            name = signal.Signals(-done.returncode).name
+        except ValueError:
+            name = f"signal {-done.returncode}"
+        return (f"llama.cpp and torch crash when loaded together ({name}): this llama.cpp "
+                "was built against other CUDA libraries (NCCL) than torch's, and the app "
+                f"would crash at its first answer. Rebuild it: {REBUILD_CUDA}")
+    said = done.stderr.decode(errors="replace").strip().splitlines()
+    return (f"loading llama.cpp and torch together failed (exit {done.returncode})"
+            + (f": {said[-1]}" if said else ""))
+
+
 def resolve_gpu_layers(n_gpu_layers: int) -> int:
     """Setting -1 means: all layers when llama.cpp can offload, else CPU only."""
     if n_gpu_layers < 0:

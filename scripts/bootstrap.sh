@@ -4,8 +4,8 @@
 #
 #   HELA_VENV=.venv            where the virtual environment lives
 #   PYTHON=python3             the interpreter that creates it (3.10 or newer)
-#   HELA_CUDA=1                build llama.cpp with CUDA (-DGGML_CUDA=on) instead of the
-#                              portable CPU build
+#   HELA_CUDA=1                build llama.cpp with CUDA (-DGGML_CUDA=on, without NCCL)
+#                              beside the portable CPU code
 #   CMAKE_ARGS=...             full control over the llama.cpp build flags
 #   HELA_TORCH="torch==2.13.0" the torch requirement installed first (a CPU build where one
 #                              is available; a bare `torch` may pull a multi-GB CUDA build)
@@ -19,13 +19,14 @@ VENV=${HELA_VENV:-.venv}
 EXTRAS=${HELA_EXTRAS:-}
 LLAMA_VERSION="0.3.36"
 TORCH_SPEC=${HELA_TORCH:-torch==2.13.0}
+# Portable x86-64 build: the default native build crashes (SIGSEGV in ggml's AMX matmul)
+# on some CPUs.
+DEFAULT_CMAKE="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
+case "$(uname -m)" in x86_64|amd64) ;; *) DEFAULT_CMAKE="-DGGML_NATIVE=OFF";; esac
 if [ "${HELA_CUDA:-0}" = "1" ]; then
-  DEFAULT_CMAKE="-DGGML_CUDA=on"
-else
-  # Portable x86-64 build: the default native build crashes (SIGSEGV in ggml's AMX matmul)
-  # on some CPUs.
-  DEFAULT_CMAKE="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
-  case "$(uname -m)" in x86_64|amd64) ;; *) DEFAULT_CMAKE="-DGGML_NATIVE=OFF";; esac
+  # CUDA, and no NCCL: it serves only several GPUs, and a llama.cpp linked against the
+  # system's NCCL crashes beside torch's own (`hela-desktop doctor`, "with torch")
+  DEFAULT_CMAKE="-DGGML_CUDA=on -DGGML_CUDA_NCCL=OFF $DEFAULT_CMAKE"
 fi
 LLAMA_CMAKE=${CMAKE_ARGS:-$DEFAULT_CMAKE}
 

@@ -47,10 +47,11 @@ else
   echo $(( $(date +%s) - t0 )) > "$OUT/build_s.txt"
 fi
 
-# 2. doctor, offload on
+# 2. doctor, offload on (its exit status is not this check's: a GPU server without a
+#    screen lacks the window's X libraries, which the summary reports but does not require)
 step "doctor"
 "$PY" -m hela_desktop.cli doctor --json --data-dir "$DATA" --gpu-layers -1 "${MODEL_ARGS[@]}" \
-  > "$OUT/doctor.json" 2> "$OUT/doctor.err" || fail=1
+  > "$OUT/doctor.json" 2> "$OUT/doctor.err"
 
 # 3. one chat turn, every layer on the GPU
 step "one chat turn, all layers offloaded"
@@ -86,7 +87,10 @@ summary = {
     "gpu": (out / "gpu.txt").read_text().strip(),
     "build_s": (out / "build_s.txt").read_text().strip() if (out / "build_s.txt").exists() else "reused",
     "gpu_offload_supported": doc.get("gpu_offload_supported"),
-    "model": doc.get("model"),
+    "beside_torch": doc.get("beside_torch"),
+    "model": doc.get("model"), "model_ok": doc.get("model_ok"),
+    "embedder": doc.get("embedder"), "fts5": doc.get("fts5"),
+    "window_libraries": (doc.get("qt_xcb") or {}).get("ok"),
     "chat_tokens": done.get("tokens"), "chat_tokens_per_s": done.get("tokens_per_s"),
     "chat_swaps": done.get("swaps"), "chat_interrupted": done.get("interrupted"),
     "bench_streaming": {k: s.get(k) for k in ("live_tokens_per_s", "plain_tokens_per_s", "ratio",
@@ -94,7 +98,9 @@ summary = {
                         if k in s} or s,
     "bench_keys": sorted(bench) if isinstance(bench, dict) else None,
 }
-ok = (not fail and summary["gpu_offload_supported"] is True and bool(done.get("tokens"))
+ok = (not fail and summary["gpu_offload_supported"] is True and summary["model_ok"] is True
+      and summary["beside_torch"] == ""
+      and summary["embedder"] not in (None, "missing") and bool(done.get("tokens"))
       and not done.get("interrupted"))
 summary["ok"] = ok
 (out / "gpu-check.json").write_text(json.dumps(summary, indent=2))

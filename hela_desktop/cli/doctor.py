@@ -69,7 +69,7 @@ def doctor_report(args: argparse.Namespace) -> dict:
     import sqlite3
 
     from ..config import Settings, SettingsError
-    from ..llm import gpu_offload_supported
+    from ..llm import fails_beside_torch, gpu_offload_supported
     from ..model_f16 import state as f16_state
     from ..paths import bundled_embedder_path, bundled_model_path, scan_models
     from ..qtlibs import report as qt_xcb_report
@@ -85,6 +85,7 @@ def doctor_report(args: argparse.Namespace) -> dict:
                       "another --data-dir" if data_dir.exists() and not data_dir.is_dir() else "")
     model, model_ok, model_msg = _model(s)
     db = data_dir / DB_FILE
+    gpu = gpu_offload_supported()
     return {
         "hela-desktop": __version__,
         "python": platform.python_version(),
@@ -97,7 +98,9 @@ def doctor_report(args: argparse.Namespace) -> dict:
         "models_found": [str(p) for p in scan_models(args.data_dir)],
         "other_apps_models": _other_apps_models(),
         "embedder": str(bundled_embedder_path() or "missing"),
-        "gpu_offload_supported": gpu_offload_supported(),
+        "gpu_offload_supported": gpu,
+        # a CPU build links no CUDA library that could clash with torch's: not checked
+        "beside_torch": fails_beside_torch() if gpu else None,
         "n_gpu_layers_setting": s.n_gpu_layers,
         "data_dir": str(args.data_dir),
         "data_dir_error": data_dir_error,
@@ -146,6 +149,9 @@ def format_report(rep: dict) -> str:
     out.append(f"embedder:         {rep['embedder']}")
     out.append(f"GPU offload:      {'supported' if rep['gpu_offload_supported'] else 'not supported (CPU build)'}"
                f"; n_gpu_layers setting {rep['n_gpu_layers_setting']}")
+    if rep["beside_torch"] is not None:
+        out.append(_problem("with torch:       " + ("loads in one process" if not rep["beside_torch"]
+                                                    else "fails"), rep["beside_torch"]))
     out.append(_problem(f"data folder:      {rep['data_dir']}", rep["data_dir_error"]))
     out.append(_problem(f"memory file:      {rep['memory_file']}", rep["memory_file_error"]))
     bk = rep["backups"]
@@ -170,8 +176,9 @@ def format_report(rep: dict) -> str:
 
 def report_ok(rep: dict) -> bool:
     """Whether everything the app needs is there: the embedder, FTS5, a usable data folder,
-    settings and memory file, the model (or the server), the window's libraries."""
-    ok = (rep["embedder"] != "missing" and rep["fts5"]
+    settings and memory file, the model (or the server), the window's libraries, and a
+    GPU build of llama.cpp that torch can share a process with."""
+    ok = (rep["embedder"] != "missing" and rep["fts5"] and not rep["beside_torch"]
           and not (rep["data_dir_error"] or rep["settings_error"] or rep["memory_file_error"]))
     answers = rep["server"]["ok"] if rep["server"] is not None else rep["model_ok"]
     return bool(ok and answers and rep["qt_xcb"]["ok"])

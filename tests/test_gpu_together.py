@@ -1,0 +1,55 @@
+"""llama.cpp beside torch in one process (`llm.fails_beside_torch`, `doctor`'s "with torch").
+
+On an H200 machine (4 December 2026) a CUDA build of llama.cpp linked against the system's
+NCCL crashed every process that also loaded torch (whose wheels bring their own NCCL).
+These machines have no GPU, so the crash itself is stood in for by child processes that
+really die the same ways (a SIGSEGV, an error exit); the check and the report are real.
+"""
+
+from __future__ import annotations
+
+import signal
+
+from hela_desktop.cli.doctor import format_report, report_ok
+from hela_desktop.llm import TOGETHER_CHECK, fails_beside_torch
+
+SEGFAULT = "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"
+
+
+def test_the_real_libraries_load_together_here():
+    # this machine's CPU build of llama.cpp and CPU torch: they share a process
+    assert fails_beside_torch(TOGETHER_CHECK) == ""
+
+
+def test_a_crash_names_its_signal_and_the_rebuild():
+    why = fails_beside_torch(SEGFAULT)
+    assert "crash when loaded together (SIGSEGV)" in why
+    assert "HELA_CUDA=1 make run" in why and "GGML_CUDA_NCCL=OFF" in why
+
+
+def test_an_error_exit_says_its_last_line():
+    why = fails_beside_torch("import sys; print('no libcudart', file=sys.stderr); sys.exit(3)")
+    assert why == "loading llama.cpp and torch together failed (exit 3): no libcudart"
+
+
+def test_a_hang_is_reported_not_waited_on():
+    assert "did not finish in 1 s" in fails_beside_torch("import time; time.sleep(30)", timeout=1)
+
+
+def test_doctor_reports_the_clash_as_a_problem(tmp_path):
+    from hela_desktop.cli import build_parser
+    from hela_desktop.cli.doctor import doctor_report
+
+    rep = doctor_report(build_parser().parse_args(["doctor", "--data-dir", str(tmp_path)]))
+    # this CPU build links no CUDA library: not checked, and no problem
+    assert rep["gpu_offload_supported"] is False and rep["beside_torch"] is None
+    assert "with torch" not in format_report(rep)
+    ok_here = report_ok(rep)
+    rep["beside_torch"] = ""  # a GPU build that shares a process with torch
+    assert report_ok(rep) == ok_here
+    assert "with torch:       loads in one process" in format_report(rep)
+    rep["beside_torch"] = fails_beside_torch(SEGFAULT)  # one that crashes beside it
+    assert not report_ok(rep)
+    text = format_report(rep)
+    assert "with torch:       fails  [PROBLEM]" in text and "(SIGSEGV)" in text
+    assert signal.SIGSEGV.name in rep["beside_torch"]
