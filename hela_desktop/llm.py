@@ -165,6 +165,48 @@ def fails_beside_torch(code: str = TOGETHER_CHECK, timeout: float = 180.0) -> st
             + (f": {said[-1]}" if said else ""))
 
 
+TOGETHER_STAMP = ".hela-beside-torch"  # in llama.cpp's library folder: checked, and fine
+
+
+def cuda_library(lib_dir: Path | None = None) -> Path | None:
+    """llama.cpp's CUDA backend library, found without loading llama.cpp (the clash above
+    kills a process that has torch loaded); None for a build without CUDA."""
+    if lib_dir is None:
+        import importlib.util
+
+        spec = importlib.util.find_spec("llama_cpp")
+        if spec is None or not spec.origin:
+            return None
+        lib_dir = Path(spec.origin).parent / "lib"
+    found = sorted(p for p in lib_dir.glob("*ggml-cuda*") if p.is_file()) if lib_dir.is_dir() else []
+    return found[0] if found else None
+
+
+def clash_with_torch(lib_dir: Path | None = None, code: str | None = None) -> str | None:
+    """For a CUDA build: '' when llama.cpp and torch share a process, else why not (checked
+    in a child process once per build of the library, then remembered beside it where that
+    can be written); None for a build without CUDA, which needs no check."""
+    lib = cuda_library(lib_dir)
+    if lib is None:
+        return None
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        torch = version("torch")
+    except PackageNotFoundError:
+        torch = "none"
+    stamp = lib.parent / TOGETHER_STAMP
+    key = f"{lib.name} {lib.stat().st_mtime_ns} {lib.stat().st_size} torch {torch}"
+    with contextlib.suppress(OSError):
+        if stamp.read_text(encoding="utf-8") == key:
+            return ""
+    why = fails_beside_torch(code or TOGETHER_CHECK)
+    if not why:
+        with contextlib.suppress(OSError):
+            stamp.write_text(key, encoding="utf-8")
+    return why
+
+
 def resolve_gpu_layers(n_gpu_layers: int) -> int:
     """Setting -1 means: all layers when llama.cpp can offload, else CPU only."""
     if n_gpu_layers < 0:
@@ -201,6 +243,9 @@ class LocalLLM(KVCache):
         n_batch: int = 512,
     ):
         self.path = check_gguf(path)
+        clash = clash_with_torch()  # before llama.cpp is loaded: a clash kills the process
+        if clash:
+            raise ModelError(clash)
         # the file llama.cpp runs: the bundled model's F16 copy where it can be made
         self.run_path, self.f16_problem = run_file(self.path)
         self.n_gpu_layers = resolve_gpu_layers(n_gpu_layers)

@@ -10,8 +10,17 @@ from __future__ import annotations
 
 import signal
 
+from hela_desktop import llm
 from hela_desktop.cli.doctor import format_report, report_ok
-from hela_desktop.llm import TOGETHER_CHECK, fails_beside_torch
+from hela_desktop.llm import (
+    TOGETHER_CHECK,
+    TOGETHER_STAMP,
+    LocalLLM,
+    ModelError,
+    clash_with_torch,
+    cuda_library,
+    fails_beside_torch,
+)
 
 SEGFAULT = "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"
 
@@ -53,3 +62,46 @@ def test_doctor_reports_the_clash_as_a_problem(tmp_path):
     text = format_report(rep)
     assert "with torch:       fails  [PROBLEM]" in text and "(SIGSEGV)" in text
     assert signal.SIGSEGV.name in rep["beside_torch"]
+
+
+def _stand_in_cuda_build(tmp_path):
+    """A library folder holding a file named like llama.cpp's CUDA backend: a stand-in for
+    a CUDA build, which cannot exist on these machines (no GPU)."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "libggml-cpu.so").write_bytes(b"\x7fELF")
+    (lib / "libggml-cuda.so").write_bytes(b"\x7fELF")
+    return lib
+
+
+def test_this_build_has_no_cuda_library_and_needs_no_check():
+    assert cuda_library() is None and clash_with_torch() is None
+
+
+def test_a_cuda_build_is_checked_once_and_a_clash_every_time(tmp_path):
+    lib = _stand_in_cuda_build(tmp_path)
+    assert cuda_library(lib) == lib / "libggml-cuda.so"
+    assert "(SIGSEGV)" in clash_with_torch(lib, SEGFAULT)
+    assert not (lib / TOGETHER_STAMP).exists()  # a clash is never remembered as fine
+    assert "(SIGSEGV)" in clash_with_torch(lib, SEGFAULT)
+    assert clash_with_torch(lib, "pass") == ""  # they share a process: remembered
+    assert (lib / TOGETHER_STAMP).read_text().startswith("libggml-cuda.so ")
+    assert clash_with_torch(lib, SEGFAULT) == ""  # not checked again for this build
+    (lib / "libggml-cuda.so").write_bytes(b"\x7fELF rebuilt")  # a new build: checked again
+    assert "(SIGSEGV)" in clash_with_torch(lib, SEGFAULT)
+
+
+def test_the_model_is_not_loaded_beside_a_clash(tmp_path, monkeypatch):
+    """The app would die at its first answer; instead the model's load fails with the
+    reason, which the window and the terminal show as any model error.  (The CUDA build is
+    the stand-in above; the crash is a real child process's.)"""
+    lib = _stand_in_cuda_build(tmp_path)
+    monkeypatch.setattr(llm, "cuda_library", lambda lib_dir=None: lib / "libggml-cuda.so")
+    monkeypatch.setattr(llm, "TOGETHER_CHECK", SEGFAULT)
+    try:
+        LocalLLM()
+    except ModelError as exc:
+        assert "crash when loaded together (SIGSEGV)" in str(exc)
+        assert "HELA_CUDA=1 make run" in str(exc)
+    else:
+        raise AssertionError("the model loaded beside a clash")

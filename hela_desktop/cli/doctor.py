@@ -69,7 +69,7 @@ def doctor_report(args: argparse.Namespace) -> dict:
     import sqlite3
 
     from ..config import Settings, SettingsError
-    from ..llm import fails_beside_torch, gpu_offload_supported
+    from ..llm import clash_with_torch, gpu_offload_supported
     from ..model_f16 import state as f16_state
     from ..paths import bundled_embedder_path, bundled_model_path, scan_models
     from ..qtlibs import report as qt_xcb_report
@@ -85,7 +85,7 @@ def doctor_report(args: argparse.Namespace) -> dict:
                       "another --data-dir" if data_dir.exists() and not data_dir.is_dir() else "")
     model, model_ok, model_msg = _model(s)
     db = data_dir / DB_FILE
-    gpu = gpu_offload_supported()
+    beside_torch = clash_with_torch()  # before llama.cpp is loaded here
     return {
         "hela-desktop": __version__,
         "python": platform.python_version(),
@@ -98,9 +98,8 @@ def doctor_report(args: argparse.Namespace) -> dict:
         "models_found": [str(p) for p in scan_models(args.data_dir)],
         "other_apps_models": _other_apps_models(),
         "embedder": str(bundled_embedder_path() or "missing"),
-        "gpu_offload_supported": gpu,
-        # a CPU build links no CUDA library that could clash with torch's: not checked
-        "beside_torch": fails_beside_torch() if gpu else None,
+        "gpu_offload_supported": gpu_offload_supported(),
+        "beside_torch": beside_torch,  # None: a build without CUDA, nothing to check
         "n_gpu_layers_setting": s.n_gpu_layers,
         "data_dir": str(args.data_dir),
         "data_dir_error": data_dir_error,
