@@ -47,11 +47,24 @@ def line(r: Recall, now: float) -> str:
     return f"- “{said}”" + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def answer(memories: list[Recall], now: float) -> str:
-    """The app's answer: the memories, one a line, then where they all are; or that there
-    are none yet (plain lines and a list: read as written in the terminal, as Markdown in
-    the window)."""
+def not_listed(shown: int, more: int | None) -> str:
+    """What the list leaves out, said before where to find it: "" when nothing."""
+    if more is None:
+        return ("This is the one that matters most" if shown == 1 else
+                f"These are the {shown} that matter most") + " of what you have told me. "
+    if more:
+        return (f"{'This is' if shown == 1 else 'These are'} {shown} of the {shown + more} "
+                "things you have told me. ")
+    return ""
+
+
+def answer(memories: list[Recall], now: float, more: int | None = 0) -> str:
+    """The app's answer: the memories, one a line, then what it leaves out (`more`: how
+    many of the user's statements are not listed, None for an unknown number) and where
+    they all are; or that there are none yet (plain lines and a list: read as written in
+    the terminal, as Markdown in the window)."""
     mine = [r for r in memories if r.kind == "episode" and r.text.strip()]
     if not mine:
         return f"{EMPTY} {WHERE}"
-    return HEAD + "\n\n" + "\n".join(line(r, now) for r in mine) + "\n\n" + WHERE
+    return (HEAD + "\n\n" + "\n".join(line(r, now) for r in mine) + "\n\n"
+            + not_listed(len(mine), more) + WHERE)

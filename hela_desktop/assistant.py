@@ -280,7 +280,9 @@ class Assistant:
         more = [r for r in (turn.gate.admitted if turn.gate is not None else [])
                 if r.episode_id not in shown and r.extra.get("gate") == "about you"]
         listed = (list(recalled.memories) + more)[:max(ABOUT_YOU, len(recalled.memories))]
-        text = answer(listed, now)
+        total = turn.gate.about_you_total if turn.gate is not None else 0
+        about = sum(1 for r in listed if r.extra.get("gate") == "about you")
+        text = answer(listed, now, None if total is None else max(0, total - about))
         ids = [r.episode_id for r in listed if r.kind == "episode"]
         stats = {"tokens": 0, "listed": ids, "elapsed_s": 0.0}
         message_id = self.store.add_message(turn.conversation_id, "assistant", text,

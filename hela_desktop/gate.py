@@ -84,6 +84,9 @@ class GateResult:
     superseded: list[Recall] = field(default_factory=list)  # also in `admitted`, marked
     personal: bool = False
     bar: float = 0.0
+    # "What do you know about me?": the user's statements that qualified, listed or not
+    # (None: more than the gate looks at, `ABOUT_YOU_LOOK`)
+    about_you_total: int | None = 0
 
 
 class RelevanceGate:
@@ -150,9 +153,10 @@ class RelevanceGate:
                                    else "a request, not a statement")
                 held.append(r)
         whole = facts.asks_about_whole_user(message)
+        about_total: int | None = 0
         if whole:  # "What do you know about me?": what matters most first, then what
             # matched the words ("… about me and my dog")
-            about = self._about_you(query_vec, set(exclude))
+            about, about_total = self._about_you(query_vec, set(exclude))
             first = {r.episode_id for r in about}
             admitted = about + [r for r in admitted if r.episode_id not in first]
             held = [r for r in held if r.episode_id not in first]
@@ -185,10 +189,12 @@ class RelevanceGate:
         admitted, repeated = self._said_again(ordered)
         kept, superseded = self._supersede(admitted, qwords)
         kept, outdated = self._outdated_answers(kept, qwords, message)
-        return GateResult(kept, held + repeated + outdated, superseded, personal, bar)
+        return GateResult(kept, held + repeated + outdated, superseded, personal, bar,
+                          about_you_total=about_total)
 
     # ---- the user as a whole ----------------------------------------------------------
-    def _about_you(self, query_vec: np.ndarray, taken: set[int]) -> list[Recall]:
+    def _about_you(self, query_vec: np.ndarray, taken: set[int]
+                   ) -> tuple[list[Recall], int | None]:
         """For a question about the user as a whole, which no one memory resembles ("What
         do you know about me?" recalled nothing, and the answer made a life up, QA pass
         23): the user's own statements that matter most — pinned, then by how much they
@@ -199,7 +205,9 @@ class RelevanceGate:
         counts as in the first person when what it corrects is, and carries that memory's
         words (``corrects_said``): "Actually the trip is in June, not May." alone no longer
         said which trip, and three of five lines were about other people (QA pass 26;
-        pass 27: "My sister Ines has two cats." came first and the dog was left out)."""
+        pass 27: "My sister Ines has two cats." came first and the dog was left out).
+        Also how many statements qualified in all (None: the look reached its limit, so
+        there may be more), so that the list can say it is not all (QA pass 27)."""
         from .knowledge import corrections  # (knowledge reads the gate's settings)
 
         engine = self.engine
@@ -215,9 +223,13 @@ class RelevanceGate:
             return min(facts.self_rank(texts[eid]),
                        facts.self_rank(texts[fixes[eid]]) if eid in fixes else 3)
 
+        total = 0
         for eid, text, _ in sorted(kept, key=lambda k: (not k[2], of_self(k[0]))):
             if eid in taken or eid in corrected or not facts.is_statement(text):
                 continue
+            total += 1
+            if len(out) >= ABOUT_YOU:
+                continue  # counted, not listed
             v = engine.vector(eid)
             sim = float(v @ query_vec) if v is not None else 0.0
             extra = {"cos": sim, "similarity": round(sim, 4), "gate": "about you",
@@ -225,9 +237,7 @@ class RelevanceGate:
             if eid in fixes:
                 extra.update(corrects=fixes[eid], corrects_said=texts[fixes[eid]])
             out.append(Recall(episode_id=eid, score=sim, text=text, semantic=sim, extra=extra))
-            if len(out) >= ABOUT_YOU:
-                break
-        return out
+        return out, (None if len(kept) >= ABOUT_YOU_LOOK else total)
 
     # ---- associations through a shared name -----------------------------------------
     def _associations(self, admitted: list[Recall], query_vec: np.ndarray,
