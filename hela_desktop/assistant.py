@@ -339,6 +339,11 @@ class Assistant:
         yield done
         answer.raise_error()
 
+    def _said_in_chat(self, conversation_id: int) -> str:
+        """What the user wrote earlier in the chat (the model may have it from there)."""
+        return "\n".join(str(m.get("content") or "") for m in self.store.messages(conversation_id)
+                         if m.get("role") == "user")
+
     def _save(self, persist: tuple, remote: bool) -> DoneEvent:
         """Store the answer; a local answer that cannot be stored is kept (`unsaved`)."""
         if remote:
@@ -408,7 +413,8 @@ class Assistant:
             # a sign the answer is wrong: it gives the older news, or a question about the
             # user's life used none of what was recalled (the window says to check it)
             doubt = None if interrupted or state.unrecalled else answer_doubt(
-                message, answer, [r for r, _ in used.values()], drew_on, engine.people_in)
+                message, answer, [r for r, _ in used.values()], drew_on, engine.people_in,
+                known=self._said_in_chat(conversation_id), now=now)
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever

@@ -27,6 +27,7 @@ from collections.abc import Set as AbstractSet
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
+NAME_WORD = _WORD  # a word as names are written ("Margot's", "Jean-Luc")
 
 # the first word of a sentence that asks for something rather than telling it
 _ASKING = frozenset("""
@@ -393,6 +394,20 @@ def asks_about_user(text: str, names: Callable[[str], AbstractSet[str]] | None =
     check against anything they said, and the app says so."""
     return any(_sentence_kind(s) == "ask" and (is_personal(s) or bool(names and names(s)))
                for s in sentences(text))
+
+
+# what a question asks for when it wants ideas or advice, not something the user told
+_ASKS_IDEAS = frozenset("should could would might idea ideas suggest suggestion suggestions "
+                        "recommend recommendation tips advice".split())
+
+
+def asks_user_fact(text: str, names: Callable[[str], AbstractSet[str]] | None = None) -> bool:
+    """Does `text` ask for something the user told, as `asks_about_user` reads it, and not
+    for ideas or advice?  "Which town do we live in now?" and "What's my dog called?" do;
+    "What could I bake for next Friday's fundraiser?" and "Any ideas for my sister's
+    birthday?" do not: their answers rightly name what no memory says."""
+    return any(_sentence_kind(s) == "ask" and (is_personal(s) or bool(names and names(s)))
+               and not set(_words(s)) & _ASKS_IDEAS for s in sentences(text))
 
 
 # the people of a user's life they name by relation: "my mum" is always the same person

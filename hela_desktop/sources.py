@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from . import facts
 from .events import Recall
-from .prompt import shorten
+from .prompt import said_when, shorten
 
 
 class Sources(NamedTuple):
@@ -35,6 +36,11 @@ NO_SOURCES = Sources([])
 UNUSED_NOTE = ("Check this answer: it uses none of the memories recalled for it, so it "
                "is not from what you told me.")
 OLDER_NOTE = "Check this answer: it may give older news — “{newer}” is newer."
+MADE_UP_NOTE = ("Check this answer: {words} {verb} in none of the memories it was given, "
+                "so the model may have made {them} up.")
+UNUSED_MADE_UP_NOTE = ("Check this answer: it uses none of the memories recalled for it, and "
+                       "{words} {verb} in none of them: the model may have made {them} up.")
+MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are left out
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
 WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when longer
@@ -105,9 +111,50 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
         was & denied))
 
 
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,:]\d+)*")
+_LIST_MARK = re.compile(r"^\s*\d+[.)](?=\s)", re.M)  # "1. Baked lamb" numbers a list
+_PART = re.compile(r"[-'’]")
+# capitalised mid-sentence, and names nothing: the app, the model's talk of itself
+_NOT_MADE_UP = frozenset("ai hela assistant".split())
+
+
+def made_up(answer: str, known: str) -> list[str]:
+    """The names and numbers `answer` states that `known` never says, as the answer writes
+    them: a word capitalised in the middle of a sentence ("…the town of Ponsonby, which is a
+    suburb of Manchester.") none of whose parts `known` has, in any form of the word, and
+    a number it does not hold ("100 Elm Street"), a list's own numbering aside.  Months,
+    weekdays and the like are not names (`facts.NOT_NAMES`); a sentence's first word is
+    left out, as any word is capitalised there."""
+    low = known.lower().replace("’", "'")
+    words = set(re.findall(r"[^\W\d_]+", low))
+    stems = {facts.stem(w) for w in words}
+    numbers = set(_NUMBER.findall(low))
+    text = _LIST_MARK.sub(" ", answer)
+    out: list[str] = []
+    for s in facts.sentences(text):
+        for i, m in enumerate(facts.NAME_WORD.finditer(s)):
+            w = re.sub(r"['’]s$", "", m.group(0)).strip("'’-")
+            parts = [p.lower() for p in _PART.split(w) if p]
+            if i == 0 or not w[:1].isupper() or not parts or any(
+                    p in words or facts.stem(p) in stems or p in facts.NOT_NAMES
+                    or p in facts.STOPWORDS or p in _NOT_MADE_UP for p in parts):
+                continue
+            out.append(w)
+    out += [n for n in _NUMBER.findall(text) if n not in numbers]
+    return list(dict.fromkeys(out))
+
+
+def _quoted(words: list[str]) -> tuple[str, str, str]:
+    """(“A”, “B” and “C”; "is"/"are"; "it"/"them"), at most `MADE_UP_SHOWN` quoted."""
+    q = [f"“{w}”" for w in words[:MADE_UP_SHOWN]]
+    said = q[0] if len(q) == 1 else ", ".join(q[:-1]) + " and " + q[-1]
+    return said, ("is" if len(words) == 1 else "are"), ("it" if len(words) == 1 else "them")
+
+
 def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  drew_on: AbstractSet[int],
-                 names: Callable[[str], AbstractSet[str]] | None = None) -> dict | None:
+                 names: Callable[[str], AbstractSet[str]] | None = None,
+                 known: str = "", now: float | None = None) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
@@ -115,6 +162,12 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       replaced said where the memory that replaced it says otherwise (`gives_older`): the
       old value ("Ines lives in Lyon." or "Ines moved to Lyon." after "Actually Ines moved
       to Porto.", both in the prompt, the newer first; QA passes 24 to 26);
+    - ``{"kind": "made_up", "words": [...], "unused": bool}``: a question for something
+      the user told (`facts.asks_user_fact`; not a request for ideas) answered with names
+      or numbers that neither the message, nor the memories in the prompt (with their
+      dates), nor `known` (the user's earlier messages of the chat) say (`made_up`: "Which
+      town do we live in now?" → "We live in the town of Ponsonby, which is a suburb of
+      Manchester.", `bench personal`); ``unused`` when the answer also used none of them;
     - ``{"kind": "unused"}``: a question about the user's own life (`names`: a text -> the
       people of the user's life in it, `MemoryEngine.people_in`: "Where is Ines now?" asks about it too,
       `facts.asks_about_user`) whose answer used none of the memories recalled for it
@@ -142,9 +195,14 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             continue
         if gives_older(message, answer, r.text, by_id[newer].text):
             return {"kind": "older", "newer": int(newer), "older": int(r.episode_id)}
-    if not drew_on and facts.asks_about_user(message, names):
-        return {"kind": "unused"}
-    return None
+    unused = not drew_on and facts.asks_about_user(message, names)
+    if facts.asks_user_fact(message, names):
+        at = time.time() if now is None else now
+        dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}" for r in mems]
+        words = made_up(answer, " ".join([message, known, *dated]))
+        if words:
+            return {"kind": "made_up", "words": words, "unused": unused}
+    return {"kind": "unused"} if unused else None
 
 
 def doubt_note(doubt, recalls: Iterable[dict]) -> str:
@@ -154,6 +212,12 @@ def doubt_note(doubt, recalls: Iterable[dict]) -> str:
         return ""
     if doubt.get("kind") == "unused":
         return UNUSED_NOTE
+    if doubt.get("kind") == "made_up":
+        words = [str(w) for w in doubt.get("words") or [] if str(w).strip()]
+        if words:
+            said, verb, them = _quoted(words)
+            note = UNUSED_MADE_UP_NOTE if doubt.get("unused") else MADE_UP_NOTE
+            return note.format(words=said, verb=verb, them=them)
     if doubt.get("kind") == "older":
         text = next((str(r.get("text") or "") for r in recalls
                      if r.get("episode_id") == doubt.get("newer")), "")

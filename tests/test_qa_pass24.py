@@ -194,7 +194,9 @@ def test_an_answer_that_gives_the_older_news_or_uses_nothing_is_doubted():
     assert answer_doubt(ask, "Ines lives in Lyon.", [pottery, older], {1, 4}) is None
     # a question about the user's life, none of what was recalled used
     dog = "What is my dog called?"
-    assert answer_doubt(dog, "The dog is a Greyhawk.", [porto, lyon], set()) == {"kind": "unused"}
+    assert answer_doubt(dog, "The dog is called Greyhawk.", [porto, lyon], set()) == {
+        "kind": "made_up", "words": ["Greyhawk"], "unused": True}  # (since 0.20: the name)
+    assert answer_doubt(dog, "The dog is a greyhound.", [porto, lyon], set()) == {"kind": "unused"}
     assert answer_doubt("What is a comet?", "A ball of ice.", [porto], set()) is None
     assert answer_doubt(dog, "", [porto], set()) is None  # (nothing said: nothing to doubt)
     assert answer_doubt(dog, "The dog is a Greyhawk.", [], set()) is None  # ("not from your memories")

@@ -54,3 +54,102 @@ def test_what_is_left_out_in_words():
     one = Recall(episode_id=1, score=0.5, text="I live in Ghent.", extra={})
     assert answer([one], T0, 3).endswith("This is 1 of the 4 things you have told me. " + WHERE)
     assert answer([], T0, 3).endswith(WHERE) and "matter most" not in answer([], T0, 3)
+
+
+# ---- names and numbers no memory says ("Check this answer", `sources.made_up`) -----------
+# `bench personal`, 0.19: "Which town do we live in now?" → "…a suburb of Manchester.",
+# "Where's my shop located now?" → "We're currently located at 100 Elm Street in Hobart,
+# Australia.", "What's my four-legged hiking buddy called?" → "…a dog named Chipe.": none
+# of it in any memory, and only some of those answers were marked.
+
+def test_names_and_numbers_no_memory_says_are_found():
+    from hela_desktop.sources import made_up
+
+    shop = "Actually we moved the bookshop to Hobart last spring."
+    assert made_up("We're currently located at 100 Elm Street in Hobart, Australia.",
+                   shop) == ["Elm", "Street", "Australia", "100"]
+    assert made_up("Your hiking buddy is a dog named Chipe.", "My dog Chispa loves hikes.") \
+        == ["Chipe"]
+    # what the memories say, in any form of the word, is no invention
+    assert made_up("Your shop is in Hobart, where Margot's café is.",
+                   f"{shop} Margot runs the café next door.") == []
+    assert made_up("You ran 21.1 km at the Ghent half marathon.",
+                   "I ran the Ghent half, 21.1 km, in May.") == []
+    # a sentence's first word, months and weekdays, a list's own numbering, the app
+    assert made_up("Paris is lovely. You leave on Friday in June.", "") == []
+    assert made_up("Ideas:\n1. A quiz\n2. A picnic", "") == []
+    assert made_up("As an AI assistant, HeLa cannot know that.", "") == []
+    assert made_up("It is on Mid-July weekends.", "") == []  # (a month inside a word)
+    assert made_up("Your son is 9 and plays the Violin.", "My son Joost is 9.") == ["Violin"]
+
+
+def test_only_a_question_for_what_the_user_told_is_checked():
+    from hela_desktop import facts
+
+    for ask in ("Which town do we live in now?", "What's my dog called?",
+                "When is our wedding now?", "How many animals are in the herd I milk?"):
+        assert facts.asks_user_fact(ask), ask
+    # ideas and advice rightly name what no memory says; a general question is no
+    # question about the user's life
+    for ask in ("What could I bake for next Friday's school fundraiser?",
+                "Any present ideas for my sister's birthday?",
+                "What should the best man steer clear of when he plans my stag do?",
+                "How many moons does Jupiter have?", "My dog is called Pixel."):
+        assert not facts.asks_user_fact(ask), ask
+
+
+def test_an_answer_naming_what_no_memory_says_is_doubted():
+    from hela_desktop.sources import MADE_UP_NOTE, UNUSED_MADE_UP_NOTE, answer_doubt, doubt_note
+
+    DAY = 86400.0
+    town = Recall(episode_id=3, score=0.5, text="We moved to Hobart in March.",
+                  extra={"created_at": T0 - 21 * DAY})
+    ask = "Which town do we live in now?"
+    assert answer_doubt(ask, "You live in Hobart, a lovely town.", [town], {3}) is None
+    doubt = answer_doubt(ask, "You live in Hobart, near Launceston.", [town], {3})
+    assert doubt == {"kind": "made_up", "words": ["Launceston"], "unused": False}
+    assert doubt_note(doubt, []) == MADE_UP_NOTE.format(words="“Launceston”", verb="is",
+                                                         them="it")
+    assert doubt_note(doubt, []) == ("Check this answer: “Launceston” is in none of the "
+                                     "memories it was given, so the model may have made it up.")
+    # the memory's date as its prompt line gives it is known too ("3 weeks ago, on 13
+    # November 2026"), and so is what the user wrote earlier in the chat
+    when = "When did we move?"
+    day = __import__("hela_desktop.prompt", fromlist=["x"]).calendar_day(T0 - 21 * DAY)
+    assert answer_doubt(when, f"You moved on {day}.", [town], {3}, now=T0) is None
+    assert answer_doubt(ask, "You live in Hobart, near Launceston.", [town], {3},
+                        known="We often drive to Launceston.") is None
+    # nothing used and names made up: both said
+    got = answer_doubt(ask, "You live in the town of Ponsonby, a suburb of Manchester.",
+                       [town], set())
+    assert got == {"kind": "made_up", "words": ["Ponsonby", "Manchester"], "unused": True}
+    assert doubt_note(got, []) == UNUSED_MADE_UP_NOTE.format(
+        words="“Ponsonby” and “Manchester”", verb="are", them="them")
+    # a request for ideas is not checked; nor is a stored doubt's junk shown
+    assert answer_doubt("Any ideas for a day out near my town?", "Try Launceston Gorge.",
+                        [town], {3}) is None
+    assert doubt_note({"kind": "made_up", "words": []}, []) == ""
+    many = doubt_note({"kind": "made_up", "words": list("ABCDE")}, [])
+    assert "“A”, “B” and “C” are in none" in many and "“D”" not in many
+
+
+def test_the_stored_answer_is_checked_against_the_chat_too(make_assistant):
+    """Through the real turn path and model: what the user wrote earlier in the chat is
+    known (the model had it in its history), and the stored doubt is `answer_doubt`'s."""
+    from hela_desktop.sources import answer_doubt
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("We drive to Launceston most weekends.", cid, now=T0))
+    done = list(a.chat("Which town do we drive to at weekends?", cid, now=T0 + 60))[-1]
+    said = a._said_in_chat(cid)
+    assert "We drive to Launceston most weekends." in said
+    assert "Which town do we drive to at weekends?" in said
+    msg = a.store.messages(cid)[-1]
+    recalled = [Recall(**m) for m in msg["stats"]["memories"]]
+    expected = answer_doubt("Which town do we drive to at weekends?", done.text, recalled,
+                            set(msg["stats"]["drew_on"]), a.engine.people_in, known=said,
+                            now=T0 + 60)
+    assert msg["stats"].get("doubt") == expected == done.doubt
+    # "Launceston" is never reported made up: the chat said it
+    assert "Launceston" not in str(done.doubt)

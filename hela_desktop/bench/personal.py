@@ -40,7 +40,9 @@ A run, per dialogue, in a fresh data folder:
      dialogue, `difflib` ratio), ``copies_memory`` (a line of the answer is a whole memory
      of its prompt, word for word, four words or more), ``wrong_flagged`` (wrong answers to memory probes that
      were marked "Not from your memories" or "Check this answer", `sources.answer_doubt`),
-     ``right_flagged`` (right answers so marked: the mark's false alarms);
+     ``right_flagged`` (right answers so marked), ``right_made_up`` (right answers marked
+     only for a name or number none of the memories it was given says: a true mark of a
+     made-up detail, not a false alarm);
    - ``knowledge``: live items after the run and the share grounded in the user's own
      words of their source episodes (``knowledge.item_support``).
 """
@@ -127,7 +129,8 @@ def _turn(assistant, text: str, conversation: int, now: float) -> dict:
     return {"memories": memories, "knowledge": knowledge, "answer": done.text if done else "",
             "episode_id": done.episode_id if done else None,
             "unrecalled": bool(done and done.unrecalled),
-            "doubted": bool(done and done.doubt)}
+            "doubted": bool(done and done.doubt),
+            "doubt_kind": (done.doubt or {}).get("kind") if done else None}
 
 
 def _why(r) -> dict:
@@ -205,7 +208,7 @@ def run_dialogue(d: dict, *, llm, embedder, settings: Settings, answer: bool, re
                     _contains(m["text"], p.get("avoid", [])) and "older_than" not in m
                     for i, m in res["memories"].items() if i not in evidence),
                 "unrecalled": res["unrecalled"],
-                "doubted": res["doubted"],
+                "doubted": res["doubted"], "doubt_kind": res["doubt_kind"],
                 "answer": res["answer"],
             }
             if answer:
@@ -263,6 +266,11 @@ def summarize(rows: list[dict], dialogues: int, answer: bool) -> dict:
             r["flagged"] = bool(r["unrecalled"] or r["doubted"])
         answers["wrong_flagged"] = share([r for r in scored if not r["correct"]], "flagged")
         answers["right_flagged"] = share([r for r in scored if r["correct"]], "flagged")
+        # … of those, the ones marked only for a name or number no memory says: the mark is
+        # true of the answer ("15th, 2026" where the memory says "in September")
+        for r in scored:
+            r["made_up"] = r.get("doubt_kind") == "made_up" and not r["unrecalled"]
+        answers["right_made_up"] = share([r for r in scored if r["correct"]], "made_up")
     seen, items, grounded = set(), 0, 0
     for r in rows:
         if r["dialogue"] not in seen:
@@ -318,7 +326,9 @@ def markdown_report(res: dict) -> str:
         lines.append(f"Answers ({a['n']}): correct {a['correct']} % (memory probes "
                      f"{a['correct_memory_probes']} %), format leak {a['format_leak']} %, "
                      f"repeats {a['repeats']} %, memory lines copied {a['copies_memory']} %; "
-                     f"wrong answers marked {a['wrong_flagged']} %, right ones {a.get('right_flagged', 0)} %.")
+                     f"wrong answers marked {a['wrong_flagged']} %, right ones "
+                     f"{a.get('right_flagged', 0)} % ({a.get('right_made_up', 0)} % for a "
+                     "made-up name or number).")
     k = res["knowledge"]
     lines.append(f"Knowledge: {k['items']} items, grounded {k['grounded']} %.")
     lines.append(f"({res['seconds']:.0f} s)")
