@@ -414,7 +414,7 @@ class Assistant:
             # user's life used none of what was recalled (the window says to check it)
             doubt = None if interrupted or state.unrecalled else answer_doubt(
                 message, answer, [r for r, _ in used.values()], drew_on, engine.people_in,
-                known=self._said_in_chat(conversation_id), now=now)
+                known=f"{state.system}\n{self._said_in_chat(conversation_id)}", now=now)
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever

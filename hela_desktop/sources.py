@@ -124,14 +124,16 @@ def made_up(answer: str, known: str) -> list[str]:
     suburb of Manchester.") none of whose parts `known` has, in any form of the word, and
     a number it does not hold ("100 Elm Street"), a list's own numbering aside.  Months,
     weekdays and the like are not names (`facts.NOT_NAMES`); a sentence's first word is
-    left out, as any word is capitalised there."""
+    left out, as any word is capitalised there; and in an answer that does not read as
+    English no word is taken for a name (German writes every noun capitalised)."""
     low = known.lower().replace("’", "'")
     words = set(re.findall(r"[^\W\d_]+", low))
     stems = {facts.stem(w) for w in words}
     numbers = set(_NUMBER.findall(low))
     text = _LIST_MARK.sub(" ", answer)
     out: list[str] = []
-    for s in facts.sentences(text):
+    english, foreign, _ = facts.language_shares(text)
+    for s in facts.sentences(text) if english >= foreign else []:
         for i, m in enumerate(facts.NAME_WORD.finditer(s)):
             w = re.sub(r"['’]s$", "", m.group(0)).strip("'’-")
             parts = [p.lower() for p in _PART.split(w) if p]

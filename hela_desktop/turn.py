@@ -64,6 +64,9 @@ class TurnState:
     # the message asked about the user's own life (`facts.asks_about_user`) and nothing the
     # user said was recalled for it: no memory in the prompt, no knowledge item that matched
     unrecalled: bool = False
+    # the system message the model was given (the system prompt and the user model): what
+    # an answer may take from besides its memories (`sources.made_up`)
+    system: str = ""
 
 
 @dataclass
@@ -486,6 +489,7 @@ class Turn:
         self.state.generation_s = end - self.t_gen0
         self.state.unrecalled = (not self.used and not self.knowledge_matched
                                  and facts.asks_about_user(self.message, self.engine.people_in))
+        self.state.system = self._system or ""
         return (self.conversation_id, self.message, answer, self.interrupted, self.spans,
                 self.sets_seen, self.used, self.state, self.swaps, n_tokens,
                 time.perf_counter() - self.t0, self.now, self.user_vec, self.said_at,

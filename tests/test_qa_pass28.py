@@ -81,6 +81,9 @@ def test_names_and_numbers_no_memory_says_are_found():
     assert made_up("As an AI assistant, HeLa cannot know that.", "") == []
     assert made_up("It is on Mid-July weekends.", "") == []  # (a month inside a word)
     assert made_up("Your son is 9 and plays the Violin.", "My son Joost is 9.") == ["Violin"]
+    # German capitalises every noun: no word of an answer in another language is a name
+    assert made_up("Dein Hund Biscuit ist ein Beagle und liebt den Park mit 3 Bällen.",
+                   "My dog Biscuit is a beagle.") == ["3"]
 
 
 def test_only_a_question_for_what_the_user_told_is_checked():
@@ -148,8 +151,9 @@ def test_the_stored_answer_is_checked_against_the_chat_too(make_assistant):
     msg = a.store.messages(cid)[-1]
     recalled = [Recall(**m) for m in msg["stats"]["memories"]]
     expected = answer_doubt("Which town do we drive to at weekends?", done.text, recalled,
-                            set(msg["stats"]["drew_on"]), a.engine.people_in, known=said,
-                            now=T0 + 60)
+                            set(msg["stats"]["drew_on"]), a.engine.people_in,
+                            known=f"{a.last_turn.system}\n{said}", now=T0 + 60)
+    assert a.settings.system_prompt in a.last_turn.system  # (what the model was given)
     assert msg["stats"].get("doubt") == expected == done.doubt
     # "Launceston" is never reported made up: the chat said it
     assert "Launceston" not in str(done.doubt)
