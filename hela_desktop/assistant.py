@@ -478,7 +478,8 @@ class Assistant:
         if n < F.DRIFT_MIN_WORDS or facts.asks_language(message):
             return False  # too short to tell (no need to read the chat), or asked for
         users = self.store.recent_user_texts(conversation_id, 20)  # (not the whole chat)
-        return F.drifted(english, foreign, n, facts.language_shares(" ".join(users))[0])
+        user_english, user_foreign, _ = facts.language_shares(" ".join(users))
+        return F.drifted(english, foreign, n, user_english, user_foreign=user_foreign)
 
 
 

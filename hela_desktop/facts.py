@@ -105,13 +105,17 @@ _LETTER_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
 _CODE_FENCE = re.compile(r"```.*?(```|$)", re.S)
 
 
-# function words of Portuguese, Spanish, French, Italian and German that are not English
-# words ("a", "do", "no", "me", "die", "con", "per" are, and are left out)
+# function words of Portuguese, Spanish, French, Italian, German and Dutch that are not
+# English words ("a", "do", "no", "me", "die", "con", "per", "of", "is", "door", "over"
+# are, and are left out)
 FOREIGN_MARKERS = frozenset(
     """e o os de da das dos em na nas nos um uma para por com não que se mais como mas ele ela
     eu você é são está el la los las y en del es un una pero muy su sus et est le les une
     des du au aux je tu il elle nous vous ils pas ce cette qui di che della sono der das und
-    ist nicht ein eine mit ich sie wir auf zu von sich auch""".split()
+    ist nicht ein eine mit ich sie wir auf zu von sich auch
+    het een van zijn niet dat voor ook bij naar maar wel nog geen deze dit wordt worden
+    hebben heeft jij mijn ons wij ik hij wat aan als zou kan moet waar hoe omdat wanneer
+    uit nie""".split()
 )
 
 

@@ -429,10 +429,12 @@ DRIFT_MIN_WORDS = 4  # shorter is not judged (a name, a number, "Oui !", "Lisbon
 
 
 def drifted(english: float, foreign: float, words: int, user_english: float, *,
-            min_words: int = DRIFT_MIN_WORDS, long_words: int = 12, low: float = 0.05,
-            foreign_min: float = 0.3, user_min: float = 0.15) -> bool:
+            user_foreign: float = 1.0, min_words: int = DRIFT_MIN_WORDS, long_words: int = 12,
+            low: float = 0.05, foreign_min: float = 0.3, user_min: float = 0.15) -> bool:
     """Did an answer drift out of the user's language?  The user writes English (their
-    messages in the chat, pooled, have at least `user_min` English function words,
+    messages in the chat, pooled, have at least `user_min` English function words, or some
+    and no foreign word at all, `user_foreign` = 0: "I'm Marta, a civil engineer in
+    Rotterdam." has 1 in 7 and was answered in made-up Dutch, QA pass 28;
     `facts.language_shares`) and the answer, of at least `min_words` words, does not:
     at least `foreign_min` of its words are foreign and more than are English, or, from
     `long_words` words on, under `low` are English whatever they are (made-up words, a list
@@ -442,7 +444,8 @@ def drifted(english: float, foreign: float, words: int, user_english: float, *,
     two QA passes: the drifted ones had no English word in 12 or more, or 5 foreign words
     of 7 and 7 of 10 ("Eu não em forçá do míro Joana. I, para Joana."); English answers had
     0.17 to 0.54 English and at most one foreign word, a name.)"""
-    if user_english < user_min or words < min_words:
+    writes_english = user_english >= user_min or (user_english > 0 and user_foreign == 0)
+    if not writes_english or words < min_words:
         return False
     return (foreign >= foreign_min and foreign > english) or \
         (words >= long_words and english < low)

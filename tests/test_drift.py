@@ -118,3 +118,25 @@ def test_assistant_marks_and_hides_a_drifted_answer(make_assistant):
     assert "Biscuit and she is 7 years old" in prompt
     assert "larapera" not in prompt
     assert "teaches piano" not in prompt  # its message goes with it (no memory was made)
+
+
+# QA pass 28: "I'm Marta, a civil engineer in Rotterdam." (1 English function word in 7)
+# was answered in made-up Dutch, unmarked, and the next four answers followed it
+DUTCH = ("Zijn deze onderdachde zinke omstreeken, hierdie ziek naar een of het geen "
+         "gespraekken in Rotterdam is. En beroos dat zou nogzetten van moort je in de stad.")
+
+
+def test_made_up_dutch_after_a_short_english_message_is_drifted():
+    english, foreign, n = facts.language_shares(DUTCH)
+    # zijn, deze, naar, een, het, geen, en, dat, zou, van, je, de are foreign; of, is English
+    assert (english, foreign, n) == (2 / 27, 12 / 27, 27)
+    user_english, user_foreign, _ = facts.language_shares(
+        "I'm Marta, a civil engineer in Rotterdam.")
+    assert (user_english, user_foreign) == (1 / 7, 0.0)
+    # under the 15 % floor, but some English and nothing foreign: the user writes English
+    assert F.drifted(english, foreign, n, user_english, user_foreign=user_foreign)
+    assert not F.drifted(english, foreign, n, user_english)  # (the foreign share unknown)
+    # a user who writes Dutch is answered in Dutch
+    dutch_user = facts.language_shares("Ik woon in Rotterdam en ik ben ingenieur.")
+    assert dutch_user[1] > 0
+    assert not F.drifted(english, foreign, n, dutch_user[0], user_foreign=dutch_user[1])
