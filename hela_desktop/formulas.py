@@ -426,6 +426,7 @@ def unused_penalty(eta: float, rho: float) -> float:
 
 
 DRIFT_MIN_WORDS = 4  # shorter is not judged (a name, a number, "Oui !", "Lisbon, Portugal.")
+DRIFT_PARAGRAPH_WORDS = 12  # a paragraph this long may drift alone (its foreign words)
 
 
 def drifted(english: float, foreign: float, words: int, user_english: float, *,

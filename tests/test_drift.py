@@ -140,3 +140,28 @@ def test_made_up_dutch_after_a_short_english_message_is_drifted():
     dutch_user = facts.language_shares("Ik woon in Rotterdam en ik ben ingenieur.")
     assert dutch_user[1] > 0
     assert not F.drifted(english, foreign, n, dutch_user[0], user_foreign=dutch_user[1])
+
+
+MIXED = ("Zwilter, een gehe heeft deze onderhandelde van het Nederlandse Wetz. Ik heb zijn "
+         "deze beroos ook in dem Nederlandse Wetenschappersken voor het Nedermid nemen.\n"
+         "Namely, I am a professional engineer gaan dus als een zonder hebruigt.\n"
+         "Zwilter, you are a civil engineer in Rotterdam, and your work is about building "
+         "bridges.")
+LIST = ("Here is what you need for the cake:\n"
+        "Flour, sugar, eggs, butter, vanilla, baking powder, salt, milk, chocolate chips, "
+        "walnuts, cinnamon, nutmeg\nMix them and bake for 30 minutes.")
+
+
+def test_a_paragraph_of_foreign_words_drifts_the_answer(make_assistant):
+    """QA pass 28: a first paragraph of made-up Dutch, then English (26 % foreign words in
+    all, under the 30 % floor), was not marked, and the model would have seen it again."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    said = "I'm Marta, a civil engineer in Rotterdam."
+    a.store.add_message(cid, "user", said)
+    english, foreign, n = facts.language_shares(MIXED)
+    assert foreign < 0.3 and not F.drifted(english, foreign, n, 1 / 7, user_foreign=0.0)
+    assert a._drifted(cid, said, MIXED)
+    # a long line with no English function word is no drift unless its words are foreign
+    assert not a._drifted(cid, said, LIST)
+    assert not a._drifted(cid, said, ENGLISH)
