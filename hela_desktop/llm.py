@@ -186,9 +186,11 @@ def clash_with_torch(lib_dir: Path | None = None, code: str | None = None) -> st
     """For a CUDA build: '' when llama.cpp and torch share a process, else why not (checked
     in a child process once per build of the library, then remembered beside it where that
     can be written); None for a build without CUDA, which needs no check."""
+    import sys
+
     lib = cuda_library(lib_dir)
-    if lib is None:
-        return None
+    if lib is None or getattr(sys, "frozen", False):
+        return None  # (a bundle has no Python to run the check with: its builder checks)
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -105,3 +105,13 @@ def test_the_model_is_not_loaded_beside_a_clash(tmp_path, monkeypatch):
         assert "HELA_CUDA=1 make run" in str(exc)
     else:
         raise AssertionError("the model loaded beside a clash")
+
+
+def test_a_bundle_is_not_checked(tmp_path, monkeypatch):
+    """A PyInstaller bundle's executable is the app, not Python: it cannot run the check
+    (it would fail every model load); the bundle's builder checks instead."""
+    import sys
+
+    lib = _stand_in_cuda_build(tmp_path)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert clash_with_torch(lib, SEGFAULT) is None
