@@ -89,6 +89,9 @@ def model_label(info: dict) -> str:
     return f"{BUNDLED_NAME} (bundled, {'16-bit' if info.get('run_path') else '4-bit'})"
 
 
+SAID_IN_CHAT = 200  # the user's last messages of a chat an answer is checked against
+
+
 class Assistant:
     """The whole memory-and-generation loop behind the app and the terminal chat, built
     from loaded parts: the memory engine (its store, embedder and settings) and the chat
@@ -340,9 +343,9 @@ class Assistant:
         answer.raise_error()
 
     def _said_in_chat(self, conversation_id: int) -> str:
-        """What the user wrote earlier in the chat (the model may have it from there)."""
-        return "\n".join(str(m.get("content") or "") for m in self.store.messages(conversation_id)
-                         if m.get("role") == "user")
+        """What the user wrote last in the chat (the model may have it from its history;
+        no history that fits a model's context holds more than `SAID_IN_CHAT` messages)."""
+        return "\n".join(self.store.recent_user_texts(conversation_id, SAID_IN_CHAT))
 
     def _save(self, persist: tuple, remote: bool) -> DoneEvent:
         """Store the answer; a local answer that cannot be stored is kept (`unsaved`)."""
