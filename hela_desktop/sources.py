@@ -180,6 +180,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     message proves nothing)."""
     if not answer.strip():
         return None
+    recalled = list(recalled)
     mems = [r for r in recalled if r.kind == "episode" and r.text]
     if not mems:
         return None
@@ -200,7 +201,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     unused = not drew_on and facts.asks_about_user(message, names)
     if facts.asks_user_fact(message, names):
         at = time.time() if now is None else now
-        dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}" for r in mems]
+        dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}"  # (knowledge too)
+                 for r in recalled if r.text]
         words = made_up(answer, " ".join([message, known, *dated]))
         if words:
             return {"kind": "made_up", "words": words, "unused": unused}

@@ -128,6 +128,10 @@ def test_an_answer_naming_what_no_memory_says_is_doubted():
     assert got == {"kind": "made_up", "words": ["Ponsonby", "Manchester"], "unused": True}
     assert doubt_note(got, []) == UNUSED_MADE_UP_NOTE.format(
         words="“Ponsonby” and “Manchester”", verb="are", them="them")
+    # a knowledge line of the prompt is known too
+    fact = Recall(episode_id=9, score=0.5, text="The user drives to Launceston on weekends.",
+                  kind="knowledge")
+    assert answer_doubt(ask, "You live in Hobart, near Launceston.", [town, fact], {3}) is None
     # a request for ideas is not checked; nor is a stored doubt's junk shown
     assert answer_doubt("Any ideas for a day out near my town?", "Try Launceston Gorge.",
                         [town], {3}) is None
