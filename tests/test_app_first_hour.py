@@ -18,6 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
 from test_ui_app import (
     _ui_settings,  # noqa: E402
     _wait,  # noqa: E402
+    give_keys,  # noqa: E402
     graph_on,  # noqa: E402
     op_done,  # noqa: E402
 )
@@ -458,7 +459,7 @@ def test_chat_basics_copy_code_regenerate_edit_export_zoom_theme_reopen(qtbot, s
     _wait(qtbot, lambda: any(e.id == 3 for e in w.browser.model.episodes), 20)
     w.browser.select_id(3)
     assert w.browser.selected_id() == 3
-    w.browser.table.setFocus()
+    give_keys(qtbot, w.browser.table)
     with op_done(qtbot, w, "delete"):
         qtbot.keyClick(w.browser.table, QtCore.Qt.Key.Key_Delete)
     assert reader.episode(3).deleted_at is not None and w.browser.undo_bar.isVisible()

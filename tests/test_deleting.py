@@ -235,7 +235,7 @@ def test_the_archive_tab_shows_deleted_memories_and_deletes_them_for_good(
     pytest.importorskip("pytestqt")
     import qt_env  # noqa: F401
     from PySide6 import QtCore, QtGui, QtWidgets
-    from test_ui_app import _wait
+    from test_ui_app import _wait, give_keys
 
     from hela_desktop.ui import archive_tab
 
@@ -247,7 +247,7 @@ def test_the_archive_tab_shows_deleted_memories_and_deletes_them_for_good(
     reader = Store(folder)
     w, b = _memories_tab(qtbot, folder, embedder)
     b.select_id(ids["secret"])
-    b.table.setFocus()
+    give_keys(qtbot, b.table)
     qtbot.keyClick(b.table, QtCore.Qt.Key.Key_Delete)
     _wait(qtbot, lambda: reader.episode(ids["secret"]).deleted_at is not None, 20)
 

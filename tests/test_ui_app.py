@@ -264,6 +264,18 @@ def _wait(qtbot, cond, timeout_s: float) -> None:
     qtbot.waitUntil(cond, timeout=int(timeout_s * 1000))
 
 
+def give_keys(qtbot, widget, timeout_s: float = 10) -> None:
+    """Give `widget` the keyboard, and wait until it has it: a key bound to it alone (the
+    Memories table's Delete) fires only then.  A CI run hung at such a Delete (session 28):
+    the window was not the active one, the key went nowhere, and nothing came to wait for."""
+    window = widget.window()
+    window.raise_()
+    window.activateWindow()
+    widget.setFocus()
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.focusWidget() is widget,
+                    timeout=int(timeout_s * 1000))
+
+
 def op_done(qtbot, w, name: str, timeout_s: float = 60):
     """Wait for the worker to finish op `name`, not any op: a browse or search the window
     asked for a moment earlier finishes first on a busy machine, and a test that took its
