@@ -15,6 +15,8 @@ cap, smallest edge kept).
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -108,6 +110,16 @@ def coactive_deltas(active: Iterable[int], eta: float) -> dict[tuple[int, int], 
 TELLING_WORDS = frozenset("actually correction misspoke anymore instead really".split())
 
 
+_NUMBER = re.compile(r"\d+")
+
+
+def _content(text: str) -> set[str]:
+    """Content words, and every number however short: "Joost is 9 years old." used "My
+    son Joost is 9." (a keyword needs two characters; QA pass 28 saw that answer marked as
+    using none of its memories)."""
+    return set(facts.keywords(text)) | set(_NUMBER.findall(text))
+
+
 def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: str,
                    min_picked: int = 1) -> set[int]:
     """The memories (id, text) an answer drew on: it says at least `min_picked` content
@@ -118,10 +130,10 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
     linked.  `TELLING_WORDS` are not the memory's content."""
     if not answer:
         return set()
-    q, a = set(facts.keywords(message)), set(facts.keywords(answer))
+    q, a = _content(message), _content(answer)
     out = set()
     for i, text in memories:
-        m = set(facts.keywords(text)) - TELLING_WORDS
+        m = _content(text) - TELLING_WORDS
         if F.picked_up(m, q, a) >= min_picked or F.restated(m, q, a):
             out.add(int(i))
     return out

@@ -402,14 +402,16 @@ def asks_about_user(text: str, names: Callable[[str], AbstractSet[str]] | None =
 
 # what a question asks for when it wants ideas or advice, not something the user told
 _ASKS_IDEAS = frozenset("should could would might idea ideas suggest suggestion suggestions "
-                        "recommend recommendation tips advice".split())
+                        "recommend recommendation tips advice help plan write draft "
+                        "create".split())
 
 
 def asks_user_fact(text: str, names: Callable[[str], AbstractSet[str]] | None = None) -> bool:
     """Does `text` ask for something the user told, as `asks_about_user` reads it, and not
     for ideas or advice?  "Which town do we live in now?" and "What's my dog called?" do;
-    "What could I bake for next Friday's fundraiser?" and "Any ideas for my sister's
-    birthday?" do not: their answers rightly name what no memory says."""
+    "What could I bake for next Friday's fundraiser?", "Any ideas for my sister's
+    birthday?" and "Can you help me plan a week of training around Joost's lessons?" do
+    not: their answers rightly name what no memory says (QA pass 28: a plan's "1")."""
     return any(_sentence_kind(s) == "ask" and (is_personal(s) or bool(names and names(s)))
                and not set(_words(s)) & _ASKS_IDEAS for s in sentences(text))
 

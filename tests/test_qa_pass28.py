@@ -97,7 +97,9 @@ def test_only_a_question_for_what_the_user_told_is_checked():
     for ask in ("What could I bake for next Friday's school fundraiser?",
                 "Any present ideas for my sister's birthday?",
                 "What should the best man steer clear of when he plans my stag do?",
-                "How many moons does Jupiter have?", "My dog is called Pixel."):
+                "How many moons does Jupiter have?", "My dog is called Pixel.",
+                "Can you help me plan a week of marathon training around Joost's violin "
+                "lessons and Samir's shifts?"):
         assert not facts.asks_user_fact(ask), ask
 
 
@@ -161,3 +163,17 @@ def test_the_stored_answer_is_checked_against_the_chat_too(make_assistant):
     assert msg["stats"].get("doubt") == expected == done.doubt
     # "Launceston" is never reported made up: the chat said it
     assert "Launceston" not in str(done.doubt)
+
+
+def test_a_number_the_answer_takes_from_a_memory_is_use():
+    """QA pass 28: "How old is Joost?" → "Joost is 9 years old." was marked "it uses none
+    of the memories recalled for it": a one-digit number was no content word."""
+    from hela_desktop.edges import used_by_answer
+    from hela_desktop.sources import answer_doubt
+
+    son = Recall(episode_id=2, score=0.5, text="My son Joost is 9 and plays the violin.")
+    used = used_by_answer([(2, son.text)], "How old is Joost?", "Joost is 9 years old.")
+    assert used == {2}
+    assert answer_doubt("How old is my son?", "Joost is 9 years old.", [son], used) is None
+    # the message's own number proves nothing
+    assert used_by_answer([(2, son.text)], "Is Joost 9?", "Yes, 9.") == set()
