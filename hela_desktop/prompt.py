@@ -198,8 +198,10 @@ _PARTIAL_DATE = re.compile(r"\(\s*\d{0,4}(?:-\d{0,2}){0,2}\s*")
 # a memory line's date as `memory_line` writes it, copied into an answer ("Pixel (3 weeks
 # ago, on 2 March 2025; older news)"): the user never wrote it; `regex` for partial matches
 _WHEN = r"(?:today|yesterday|(?:a|\d+) (?:day|week|month)s? ago|over (?:a|\d+) years? ago)"
+# (after the date, our "; older news" or a note the model makes up in its likeness:
+# "(today; new information)", QA pass 28)
 _NOTE = (rf"\((?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday)"
-         r"(?:; older news(?:, since replaced)?)?\)")
+         r"(?:; [a-z][a-z ,]{0,40})?\)")
 _DATE_NOTE = regex.compile(rf" ?{_NOTE}", regex.IGNORECASE)
 _DATE_NOTE_LEAD = regex.compile(rf"\s*(?:[-*•]\s*)?{_NOTE}\s*", regex.IGNORECASE)
 _ROLES_SELF = ("assistant", "ai", "hela")  # a leading tag naming the answer's own speaker

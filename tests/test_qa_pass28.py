@@ -177,3 +177,21 @@ def test_a_number_the_answer_takes_from_a_memory_is_use():
     assert answer_doubt("How old is my son?", "Joost is 9 years old.", [son], used) is None
     # the message's own number proves nothing
     assert used_by_answer([(2, son.text)], "Is Joost 9?", "Yes, 9.") == set()
+
+
+def test_a_note_the_model_makes_up_after_a_date_is_taken_out():
+    """QA pass 28: "Samir is now a paramedic, and he's the one who does what Samira was
+    doing. (today; new information)": a note in the likeness of the prompt's "(today;
+    older news)", which the clean-up did not know."""
+    from hela_desktop.prompt import could_be_markup
+
+    assert could_be_markup("Samir is now a paramedic. (today; new information)")
+    assert could_be_markup("Samir is a nurse (yesterday; older news)")
+    assert not could_be_markup("Samir is a paramedic (he started today).")
+    from hela_desktop.prompt import AnswerFilter
+
+    f = AnswerFilter()
+    said = "".join(f.push(piece) for piece in
+                   ("Samir is now a paramedic.", " (today;", " new information)", " Yes."))
+    said += f.flush()
+    assert said == "Samir is now a paramedic. Yes.", said
