@@ -16,7 +16,6 @@ cap, smallest edge kept).
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
