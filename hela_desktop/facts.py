@@ -235,12 +235,15 @@ def only_asks(text: str) -> bool:
 # a terrier.", "Correction: the wedding is on the 4th.", "I no longer work there.")
 _CORRECTS = re.compile(
     r"\b(?:actually|correction|i meant|i misspoke|scratch that|to correct|no longer|not any ?more"
-    r"|any ?more)\b|[,;—–-]\s*not\s+(?:a|an|the|in|on|at)\b", re.IGNORECASE)
+    r"|any ?more|got (?:that|it|this) wrong|i was wrong|my mistake|i made a mistake"
+    r"|i misremembered|i mixed (?:that|it|this) up)\b"
+    r"|[,;—–-]\s*not\s+(?:a|an|the|in|on|at)\b", re.IGNORECASE)
 
 
 # a word every statement `corrects` finds holds (to look for them in a store quickly)
 CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that", "correct",
-                   "longer", "anymore", "any more", "not")
+                   "longer", "anymore", "any more", "not", "wrong", "mistake", "misremembered",
+                   "mixed")
 
 
 # what a correction says is no longer so: "…, not May", "— not a terrier", "I no longer
@@ -258,7 +261,8 @@ def negated(text: str) -> list[str]:
 
 def corrects(text: str) -> bool:
     """Does a statement say it corrects or replaces what was said before: "actually",
-    "correction", "I meant", "no longer", "anymore", or "…, not a terrier"?  Such a
+    "correction", "I meant", "no longer", "anymore", "I got that wrong", "my mistake", or
+    "…, not a terrier"?  Such a
     statement replaces an older one on the same subject however soon after it comes."""
     return bool(_CORRECTS.search(text))
 

@@ -246,6 +246,12 @@ def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> F
     texts = engine.key_texts([eid for eid, _ in found])
     if facts.is_statement(target):  # a thing told: the questions asked about it told nothing
         found = [(eid, cos) for eid, cos in found if not facts.only_asks(texts.get(eid, ""))]
+        # … nor does a correction that says it is no longer so: forgetting "my marathon is
+        # in April" deleted "Correction: the marathon is in October, not April." too, and
+        # nothing said October any more (QA pass 28)
+        told = set(facts.stems(target))
+        found = [(eid, cos) for eid, cos in found
+                 if not told & set(facts.negated(texts.get(eid, "")))]
     sure, maybe = F.forget_split([cos for _, cos in found])
     for i in sure:
         engine.delete_episode(found[i][0])

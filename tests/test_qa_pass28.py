@@ -195,3 +195,40 @@ def test_a_note_the_model_makes_up_after_a_date_is_taken_out():
                    ("Samir is now a paramedic.", " (today;", " new information)", " Yes."))
     said += f.flush()
     assert said == "Samir is now a paramedic. Yes.", said
+
+
+def test_forgetting_a_value_keeps_the_correction_that_denies_it(make_assistant):
+    """QA pass 28: "Please forget that my marathon is in April." deleted "I'm training for
+    the Rotterdam marathon in April." and "Correction: the marathon is in October, not
+    April." alike: nothing said October any more."""
+    from hela_desktop.forget_request import forget, forget_target
+
+    a = make_assistant()
+    april, october = _said_minutes_apart(a, [
+        "I'm training for the Rotterdam marathon in April.",
+        "Correction: the marathon is in October, not April."])
+    target = forget_target("Please forget that my marathon is in April.")
+    done = forget(a.engine, target, None)
+    assert [eid for eid, _ in done.deleted] == [april], (target, done.deleted)
+    assert october not in [eid for eid, _ in done.maybe]
+    assert a.store.episode(october).deleted_at is None
+
+
+def test_a_correction_in_other_words_is_one(make_assistant):
+    """QA pass 28: "Oh, I got that wrong: Samir works as a paramedic now." did not correct
+    "My partner Samir is a nurse." (only "actually", "correction", "…, not a" and the like
+    counted)."""
+    from hela_desktop import facts
+    from hela_desktop.knowledge import corrections
+
+    for said in ("Oh, I got that wrong: Samir works as a paramedic now.",
+                 "My mistake, the wedding is on the 4th.", "I was wrong, Noor lives in Delft.",
+                 "I mixed that up: Joost plays the cello."):
+        assert facts.corrects(said), said
+    assert not facts.corrects("Samir works as a paramedic now.")
+    assert not facts.corrects("Nothing went wrong at work today.")
+    a = make_assistant()
+    nurse, medic = _said_minutes_apart(a, [
+        "My partner Samir is a nurse.",
+        "Oh, I got that wrong: Samir works as a paramedic now."])
+    assert corrections(a.store, [nurse]) == {nurse: medic}
