@@ -500,13 +500,19 @@ class RelevanceGate:
         itself older than that news, is older news too: it tells of the old state of the
         same thing.  ("Where does my sister live?": "… Ines lives in Lyon" was marked older
         than "Actually my sister moved to Porto", but "Ines sent me photos of the balcony
-        garden at her flat.", which her name brought, came first and unmarked.)"""
+        garden at her flat.", which her name brought, came first and unmarked.)  Only a
+        person's (or pet's) name makes such company: a place shared is no old state of one
+        thing ("I'm Marta, … a civil engineer in Rotterdam." came in with the Rotterdam
+        marathon's old month and was marked older news, QA pass 28)."""
         newer = {r.episode_id: r.extra["older_than"] for r in kept
                  if r.extra.get("older_than") is not None}
         for r in kept:  # (statements all: `when` knows them)
             src = r.spread_from
             if (r.extra.get("gate") != "association" or src is None or src not in newer
                     or "older_than" in r.extra):
+                continue
+            via = str(r.extra.get("via_name") or "")
+            if not via or via not in self.engine.people_in(r.text):
                 continue
             n = newer[src]
             if r.episode_id != n and when.get(r.episode_id, 0.0) < when.get(n, 0.0):

@@ -232,3 +232,38 @@ def test_a_correction_in_other_words_is_one(make_assistant):
         "My partner Samir is a nurse.",
         "Oh, I got that wrong: Samir works as a paramedic now."])
     assert corrections(a.store, [nurse]) == {nurse: medic}
+
+
+def test_a_place_shared_with_older_news_makes_no_older_news(make_assistant):
+    """QA pass 28 (both passes): "Hi, I'm Marta. I'm 41 and I work as a civil engineer in
+    Rotterdam." came in with "I'm training for the Rotterdam marathon in April." (both
+    name Rotterdam) and was marked older news than the marathon's correction, in the prompt
+    too; an answer repeating "41" was then marked as giving older news.  A person's name
+    still makes such company (Ines's balcony after her move)."""
+    from hela_desktop.gate import RelevanceGate
+    from hela_desktop.memory import NewEpisode
+
+    a = make_assistant()
+    texts = ["Hi, I'm Marta. I'm 41 and I work as a civil engineer in Rotterdam.",
+             "I'm training for the Rotterdam marathon in April.",
+             "Correction: the marathon is in October, not April.",
+             "My sister Ines lives in Lyon.",
+             "Ines sent me photos of the balcony garden at her flat.",
+             "Actually my sister moved to Porto."]
+    ids = a.engine.add_episodes([NewEpisode(t, created_at=T0 - (9 - i) * 3600)
+                                 for i, t in enumerate(texts)])
+    intro, april, october, lyon, balcony, porto = ids
+    when = {e: T0 - (9 - i) * 3600 for i, e in enumerate(ids)}
+
+    def rec(eid, **extra):
+        return Recall(episode_id=eid, score=0.5, text=texts[ids.index(eid)], extra=extra)
+
+    kept = [rec(october), rec(april, older_than=october),
+            Recall(episode_id=intro, score=0.3, text=texts[0], spread_from=april,
+                   extra={"gate": "association", "via_name": "rotterdam"}),
+            rec(porto), rec(lyon, older_than=porto),
+            Recall(episode_id=balcony, score=0.3, text=texts[4], spread_from=lyon,
+                   extra={"gate": "association", "via_name": "ines"})]
+    RelevanceGate(a.engine, a.settings.gate)._old_company(kept, when)
+    assert "older_than" not in kept[2].extra  # a place: no company
+    assert kept[5].extra.get("older_than") == porto  # a person: company
