@@ -400,8 +400,13 @@ def asks_about_user(text: str, names: Callable[[str], AbstractSet[str]] | None =
     task in which the user is only the one served), "What is a comet?" and "My dog is
     Pixel." do not.  Such a question with nothing recalled gets an answer the user cannot
     check against anything they said, and the app says so."""
-    return any(_sentence_kind(s) == "ask" and (is_personal(s) or bool(names and names(s)))
-               for s in sentences(text))
+    return any(_asks_about_user(s, names) for s in sentences(text))
+
+
+def _asks_about_user(sentence: str, names: Callable[[str], AbstractSet[str]] | None) -> bool:
+    """One sentence of `asks_about_user`: a question or request that is personal."""
+    return _sentence_kind(sentence) == "ask" and (is_personal(sentence)
+                                                  or bool(names and names(sentence)))
 
 
 # what a question asks for when it wants ideas or advice, not something the user told
@@ -416,8 +421,8 @@ def asks_user_fact(text: str, names: Callable[[str], AbstractSet[str]] | None = 
     "What could I bake for next Friday's fundraiser?", "Any ideas for my sister's
     birthday?" and "Can you help me plan a week of training around Joost's lessons?" do
     not: their answers rightly name what no memory says (QA pass 28: a plan's "1")."""
-    return any(_sentence_kind(s) == "ask" and (is_personal(s) or bool(names and names(s)))
-               and not set(_words(s)) & _ASKS_IDEAS for s in sentences(text))
+    return any(_asks_about_user(s, names) and not set(_words(s)) & _ASKS_IDEAS
+               for s in sentences(text))
 
 
 # the people of a user's life they name by relation: "my mum" is always the same person
