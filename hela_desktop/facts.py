@@ -21,6 +21,7 @@ rules, the same for every conversation:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
@@ -117,6 +118,40 @@ FOREIGN_MARKERS = frozenset(
     hebben heeft jij mijn ons wij ik hij wat aan als zou kan moet waar hoe omdat wanneer
     uit nie""".split()
 )
+
+
+@functools.lru_cache(maxsize=1)
+def _common_words() -> frozenset[str]:
+    """The whole words of the bundled embedder's vocabulary (all-MiniLM-L6-v2's WordPiece
+    list: about 20,000 lower-case words of English text, common first names and places
+    among them); empty when it is not installed."""
+    from .paths import bundled_embedder_path
+
+    folder = bundled_embedder_path()
+    try:
+        vocab = (folder / "vocab.txt").read_text(encoding="utf-8").split() if folder else []
+    except OSError:
+        vocab = []
+    return frozenset(w for w in vocab if w.isalpha())
+
+
+def is_common_word(word: str) -> bool:
+    """Is `word` (any case) a word of everyday English text, as it is or without an
+    inflection ("Unfortunately", "Swimming", "Rotterdam", "Sarah"), rather than a rare or
+    made-up one ("Siamira", "Athabak")?  True when no word list is installed: nothing can
+    be told apart then."""
+    common = _common_words()
+    w = word.lower().replace("’", "'")
+    return not common or w in common or w in _INTERJECTIONS or any(
+        w.endswith(e) and w[:-len(e)] in common for e in ("s", "es", "ed", "d", "ing", "ly")
+    )
+
+
+# what opens a sentence in chat and is not in the word list ("Oops, …", "Hola!")
+_INTERJECTIONS = frozenset("""
+aw aww ahh ahem yay haha hahaha oops ohh yikes gosh ooh hooray yup okey ciao bonjour hola
+hmm hmmm umm uhh whew phew
+""".split())
 
 
 def language_shares(text: str) -> tuple[float, float, int]:

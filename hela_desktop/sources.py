@@ -120,30 +120,57 @@ _NOT_MADE_UP = frozenset("ai hela assistant".split())
 
 def made_up(answer: str, known: str) -> list[str]:
     """The names and numbers `answer` states that `known` never says, as the answer writes
-    them: a word capitalised in the middle of a sentence ("…the town of Ponsonby, which is a
-    suburb of Manchester.") none of whose parts `known` has, in any form of the word, and
-    a number it does not hold ("100 Elm Street"), a list's own numbering aside.  Months,
-    weekdays and the like are not names (`facts.NOT_NAMES`); a sentence's first word is
-    left out, as any word is capitalised there; and in an answer that does not read as
-    English no word is taken for a name (German writes every noun capitalised)."""
+    them, in the answer's order: a word capitalised in the middle of a sentence ("…the town
+    of Ponsonby, which is a suburb of Manchester.") none of whose parts `known` has, as it
+    is or inflected (`_known_part`), and a number it does not hold ("100 Elm Street"), a
+    list's own numbering aside.  Months, weekdays and the like are not names
+    (`facts.NOT_NAMES`).  A sentence's first word is capitalised whatever it is, so there
+    it counts only when it is no common English word either (`facts.is_common_word`:
+    "Siamira is a fictional character…", QA pass 28).  Names written one after another,
+    or joined by "of", "the" and the like, are quoted as one ("King of the Piano").  In an
+    answer that does not read as English no word is taken for a name (German writes every
+    noun capitalised)."""
     low = known.lower().replace("’", "'")
     words = set(re.findall(r"[^\W\d_]+", low))
-    stems = {facts.stem(w) for w in words}
     numbers = set(_NUMBER.findall(low))
-    text = _LIST_MARK.sub(" ", answer)
-    out: list[str] = []
+    text = _LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
+    found: list[tuple[int, int]] = []  # (start, end) in `text`
     english, foreign, _ = facts.language_shares(text)
+    at = 0
     for s in facts.sentences(text) if english >= foreign else []:
+        base = text.find(s, at)
+        at = base + len(s)
         for i, m in enumerate(facts.NAME_WORD.finditer(s)):
             w = re.sub(r"['’]s$", "", m.group(0)).strip("'’-")
             parts = [p.lower() for p in _PART.split(w) if p]
-            if i == 0 or not w[:1].isupper() or not parts or any(
-                    p in words or facts.stem(p) in stems or p in facts.NOT_NAMES
-                    or p in facts.STOPWORDS or p in _NOT_MADE_UP for p in parts):
+            if not w[:1].isupper() or not parts or any(
+                    _known_part(p, words) or p in facts.NOT_NAMES or p in facts.STOPWORDS
+                    or p in _NOT_MADE_UP or i == 0 and facts.is_common_word(p)
+                    for p in parts):
                 continue
-            out.append(w)
-    out += [n for n in _NUMBER.findall(text) if n not in numbers]
-    return list(dict.fromkeys(out))
+            start = base + m.start() + m.group(0).index(w)
+            if found and _JOINS.fullmatch(text[found[-1][1]:start]):
+                found[-1] = (found[-1][0], start + len(w))  # one name of several words
+            else:
+                found.append((start, start + len(w)))
+    found += [(m.start(), m.end()) for m in _NUMBER.finditer(text)
+              if m.group(0) not in numbers]
+    return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
+
+
+# what joins the words of one name ("North America", "King of the Piano", "Hotel de Ville")
+_JOINS = re.compile(r"\s+(?:(?:of|the|de|du|des|la|le|van|von|der|den|del|da|di)\s+)*")
+# the endings by which a name's other forms differ from it ("Japan" / "Japanese", "Paris"
+# / "Parisian", "Joost" / "Joost's"); not any shared beginning ("Samir" / "Samira")
+_NAME_ENDINGS = ("s", "es", "n", "an", "ian", "ese", "ish", "i", "ns", "ans", "ians")
+
+
+def _known_part(part: str, words: AbstractSet[str]) -> bool:
+    """Is `part` (lower case) one of `words`, or one of them with or without a name's
+    ending (`_NAME_ENDINGS`)?"""
+    return part in words or any(
+        part.endswith(e) and part[:-len(e)] in words or part + e in words
+        for e in _NAME_ENDINGS)
 
 
 def _quoted(words: list[str]) -> tuple[str, str, str]:

@@ -67,7 +67,7 @@ def test_names_and_numbers_no_memory_says_are_found():
 
     shop = "Actually we moved the bookshop to Hobart last spring."
     assert made_up("We're currently located at 100 Elm Street in Hobart, Australia.",
-                   shop) == ["Elm", "Street", "Australia", "100"]
+                   shop) == ["100", "Elm Street", "Australia"]
     assert made_up("Your hiking buddy is a dog named Chipe.", "My dog Chispa loves hikes.") \
         == ["Chipe"]
     # what the memories say, in any form of the word, is no invention

@@ -1,0 +1,50 @@
+"""QA pass 28b (4 December 2026), what the twenty-ninth pass fixed: the made-up check's
+blind spots, a stopped answer's old value, a correction the chat never confirmed."""
+
+from __future__ import annotations
+
+from hela_desktop import facts
+from hela_desktop.sources import made_up
+
+MARTA = ("Hi! I'm Marta, I'm 41 and I work as a civil engineer in Rotterdam. My son Joost is "
+         "9 and he plays the violin. My partner Samir is a nurse.")
+
+
+# ---- the made-up check (`sources.made_up`) ------------------------------------------------
+
+def test_a_rare_name_that_opens_a_sentence_is_checked():
+    # "What is my sister's name?" (no sister told) → the name that answers it went unquoted
+    assert made_up('Siamira is a fictional character that can be found in the game '
+                   '"Dungeons and Dragons." It\'s a mythical creature named Sari.', MARTA) \
+        == ["Siamira", "Dungeons", "Dragons", "Sari"]
+    # a bullet's first word too
+    assert made_up("- Kralingen is where you live.\n- Joost is 9.", MARTA) == ["Kralingen"]
+    # everyday words and common names open sentences all the time: not checked there
+    assert made_up("Unfortunately I don't know. Sarah might. Oops, sorry!", MARTA) == []
+    assert made_up("Paris is lovely. Swimming helps.", "") == []
+
+
+def test_a_name_is_known_in_its_own_forms_not_by_a_shared_beginning():
+    # "Samira" is not the user's partner Samir (the crude five-letter stem matched them)
+    assert made_up("Samir is now a paramedic, and he does what Samira was doing.", MARTA) \
+        == ["Samira"]
+    # a name's own forms are known: the possessive, a plural, the people of a place
+    assert made_up("So Joost's teacher likes Samir's cooking, Marta.", MARTA) == []
+    assert made_up("The Japanese team came.", "We went to Japan.") == []
+    assert made_up("Some Parisian cafés.", "A week in Paris.") == []
+
+
+def test_a_name_of_several_words_is_quoted_whole_in_the_answers_order():
+    # "Which school does Joost go to?" → the invented title was quoted as two names, and the
+    # invented number left out behind three names
+    assert made_up('Joost is known as the "King of the Piano". He has been performing for '
+                   "over 40 years and has toured Europe and North America.", MARTA) \
+        == ["King of the Piano", "40", "Europe", "North America"]
+
+
+def test_common_words_come_from_the_embedders_word_list():
+    assert len(facts._common_words()) > 15_000  # the bundled all-MiniLM-L6-v2 vocabulary
+    for w in ("Unfortunately", "Absolutely", "Swimming", "Sarah", "Hola"):
+        assert facts.is_common_word(w), w
+    for w in ("Siamira", "Athabak", "Kralingen", "Joost"):
+        assert not facts.is_common_word(w), w
