@@ -415,9 +415,10 @@ class Assistant:
             stats["drew_on"] = sorted(drew_on)
             # a sign the answer is wrong: it gives the older news, or a question about the
             # user's life used none of what was recalled (the window says to check it)
-            doubt = None if interrupted or state.unrecalled else answer_doubt(
+            doubt = None if state.unrecalled else answer_doubt(
                 message, answer, [r for r, _ in used.values()], drew_on, engine.people_in,
-                known=f"{state.system}\n{self._said_in_chat(conversation_id)}", now=now)
+                known=f"{state.system}\n{self._said_in_chat(conversation_id)}", now=now,
+                stopped=interrupted)
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever

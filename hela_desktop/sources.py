@@ -183,7 +183,8 @@ def _quoted(words: list[str]) -> tuple[str, str, str]:
 def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  drew_on: AbstractSet[int],
                  names: Callable[[str], AbstractSet[str]] | None = None,
-                 known: str = "", now: float | None = None) -> dict | None:
+                 known: str = "", now: float | None = None, stopped: bool = False
+                 ) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
@@ -204,7 +205,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       sister, QA pass 24).
 
     Content-word stems, the message's own left out (what the answer could take from the
-    message proves nothing)."""
+    message proves nothing).  Of an answer the user `stopped` only the old value counts:
+    what it did not get to say proves nothing (QA pass 28: "…the marathon in April of
+    this year" went unmarked when stopped)."""
     if not answer.strip():
         return None
     recalled = list(recalled)
@@ -225,6 +228,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             continue
         if gives_older(message, answer, r.text, by_id[newer].text):
             return {"kind": "older", "newer": int(newer), "older": int(r.episode_id)}
+    if stopped:
+        return None
     unused = not drew_on and facts.asks_about_user(message, names)
     if facts.asks_user_fact(message, names):
         at = time.time() if now is None else now

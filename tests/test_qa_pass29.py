@@ -48,3 +48,29 @@ def test_common_words_come_from_the_embedders_word_list():
         assert facts.is_common_word(w), w
     for w in ("Siamira", "Athabak", "Kralingen", "Joost"):
         assert not facts.is_common_word(w), w
+
+
+# ---- a stopped answer (`sources.answer_doubt(stopped=True)`) --------------------------------
+
+def test_a_stopped_answer_that_gives_the_old_value_is_doubted():
+    """QA pass 28: Esc on "Tell me a long story about a bridge in Rotterdam." kept
+    "…I'm training for the Rotterdam marathon in April of this year." beside the correction
+    to October, and no line said to check it: a stopped answer was never checked."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt
+
+    april = Recall(episode_id=4, score=0.5, text="I'm training for the Rotterdam marathon in April.",
+                   extra={"superseded_by": 6, "older_than": 6})
+    october = Recall(episode_id=6, score=0.5,
+                     text="Correction: the marathon is in October, not April.")
+    ask = "When is my marathon?"
+    kept = "I'm training for the Rotterdam marathon in April of this"
+    assert answer_doubt(ask, kept, [october, april], {4}, stopped=True) == {
+        "kind": "older", "newer": 6, "older": 4}
+    # what a stopped answer did not get to say proves nothing: no "uses none" and no
+    # made-up mark for a half sentence, which a finished one gets
+    told = Recall(episode_id=2, score=0.5, text="My son Joost is 9.")
+    ask = "Which school does my son go to?"
+    cut = "Joost goes to the Erasmus"
+    assert answer_doubt(ask, cut, [told], set())["kind"] == "made_up"
+    assert answer_doubt(ask, cut, [told], set(), stopped=True) is None
