@@ -32,6 +32,7 @@ from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
 from .forget_request import forget_target
 from .gate import GateResult
+from .knowledge import corrected_by
 from .llm import LocalLLM, ModelError
 from .memory import PROFILES, MemoryEngine, NewEpisode
 from .prompt import format_memory
@@ -397,6 +398,9 @@ class Assistant:
         if drifted:  # not in the user's language: the model is not shown it again
             stats["drifted"] = True
         now = time.time() if now is None else now
+        # it corrects what the user said before: the line under the answer says so
+        stats.update(self._corrects(message, user_vec, now, formed=repeat is None and (
+            not interrupted or failed)))
         episode_id = None
         with self.store.transaction():
             # a memory that was in the prompt may have been purged meanwhile (by another
@@ -465,7 +469,20 @@ class Assistant:
             timeline=timeline, generation_s=state.generation_s, limit=limit,
             repeated=repeat is not None, unrecalled=state.unrecalled, failed=failed,
             drifted=drifted, drew_on=sorted(drew_on), doubt=doubt,
+            corrects=stats.get("corrects", []),
             answered_at=now if message_id is not None else 0.0, model=stats["model"])
+
+    def _corrects(self, message: str, user_vec: np.ndarray | None, now: float, *,
+                  formed: bool) -> dict:
+        """``{"corrects": [{"episode_id", "text"}]}``: the user's earlier statements
+        `message` corrects (`knowledge.corrected_by`, among the 20 memories nearest it in
+        meaning), when its memory is `formed` (not a repeat, not stopped); {} for none."""
+        if not formed or user_vec is None or not facts.corrects(message):
+            return {}
+        fixed = corrected_by(self.store, message, self.engine.most_similar(user_vec, 20), now)
+        texts = self.store.kept_key_texts(fixed)
+        said = [{"episode_id": i, "text": texts[i]} for i in fixed if i in texts]
+        return {"corrects": said} if said else {}
 
     def _model_name(self) -> str:
         """The chat model's name as the status bar gives it (`model_label`: the bundled

@@ -130,6 +130,9 @@ class DoneEvent:
     # a sign the answer is wrong (`sources.answer_doubt`): {"kind": "older", "newer": id}
     # or {"kind": "unused"}; None when nothing says so
     doubt: dict | None = None
+    # the user's earlier statements the message corrects (`knowledge.corrected_by`):
+    # [{"episode_id": id, "text": their words}]; the line under the answer confirms it
+    corrects: list[dict] = field(default_factory=list)
     # "What do you know about me?", answered by the app with the user's own words
     # (`hela_desktop.about_you`): the memories listed; None for a model's answer
     listed: list[int] | None = None

@@ -29,6 +29,8 @@ class Sources(NamedTuple):
     older: frozenset[int] = frozenset()
     # why a person should check this answer before relying on it (`doubt_note`; "": none)
     doubt: str = ""
+    # the message corrected what the user said before (`correction_note`; "": it did not)
+    noted: str = ""
 
 
 NO_SOURCES = Sources([])
@@ -36,6 +38,7 @@ NO_SOURCES = Sources([])
 UNUSED_NOTE = ("Check this answer: it uses none of the memories recalled for it, so it "
                "is not from what you told me.")
 OLDER_NOTE = "Check this answer: it may give older news — “{newer}” is newer."
+CORRECTION_NOTE = "Noted as a correction of {old}: {it} kept, marked as older news."
 MADE_UP_NOTE = ("Check this answer: {words} {verb} in none of the memories it was given, "
                 "so the model may have made {them} up.")
 UNUSED_MADE_UP_NOTE = ("Check this answer: it uses none of the memories recalled for it, and "
@@ -262,8 +265,22 @@ def doubt_note(doubt, recalls: Iterable[dict]) -> str:
     return ""
 
 
+def correction_note(corrects) -> str:
+    """The line under the answer to a message that corrects what the user said before
+    (``stats["corrects"]``, as stored: any JSON): "Noted as a correction of “My partner
+    Samir is a nurse.”: …"; "" for none.  Whatever the model made of it, the user sees
+    that the correction was taken (QA pass 28)."""
+    said = [shorten(" ".join(str(c.get("text") or "").split()), SOURCE_CHARS)
+            for c in corrects if isinstance(c, dict) and str(c.get("text") or "").strip()
+            ] if isinstance(corrects, list) else []
+    if not said:
+        return ""
+    return CORRECTION_NOTE.format(old=_quoted(said)[0],
+                                  it="it is" if len(said) == 1 else "they are")
+
+
 def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
-                   used: Iterable[int] | None = None, doubt=None) -> Sources:
+                   used: Iterable[int] | None = None, doubt=None, corrects=None) -> Sources:
     """What an answer drew on, for the lines under it: the memories (episode id, the user's
     words cut short, whole) from the recalls that were in its prompt (``stats["memories"]``,
     or the live answer's), in order, each memory once, and how many more; `unrecalled` (the
@@ -292,7 +309,8 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
     if took is not None:
         items.sort(key=lambda it: it[0] not in took)  # (stable: recall order within each)
     return Sources(items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN),
-                   unrecalled and not items, took, frozenset(older), doubt_note(doubt, recalls))
+                   unrecalled and not items, took, frozenset(older), doubt_note(doubt, recalls),
+                   correction_note(corrects))
 
 
 # the heads of the groups under an answer (`source_groups`)
@@ -336,4 +354,5 @@ def source_lines(sources: Sources) -> list[tuple[str, list[str]]]:
 
 __all__ = ["Sources", "NO_SOURCES", "SOURCES_SHOWN", "SOURCE_CHARS", "WHOLE_SOURCE_CHARS",
            "answer_sources", "source_groups", "source_lines", "FROM_MEMORIES", "USED", "ALSO",
-           "NONE_USED", "OLDER_NEWS", "answer_doubt", "doubt_note", "UNUSED_NOTE", "OLDER_NOTE"]
+           "NONE_USED", "OLDER_NEWS", "answer_doubt", "doubt_note", "UNUSED_NOTE", "OLDER_NOTE",
+           "CORRECTION_NOTE", "correction_note"]

@@ -74,3 +74,64 @@ def test_a_stopped_answer_that_gives_the_old_value_is_doubted():
     cut = "Joost goes to the Erasmus"
     assert answer_doubt(ask, cut, [told], set())["kind"] == "made_up"
     assert answer_doubt(ask, cut, [told], set(), stopped=True) is None
+
+
+# ---- a correction confirmed under its answer (`knowledge.corrected_by`) -----------------
+
+T0 = 1_780_000_000.0
+
+
+def test_the_answer_to_a_correction_says_it_was_taken(make_assistant):
+    """QA pass 28: "Oh, and I got something wrong earlier: Samir isn't a nurse anymore, he
+    now works as a paramedic." was answered "You can't have Samir as a paramedic, he's now
+    a nurse." and nothing said the correction was taken.  Through the real turn path and
+    model: the line under the answer names what it corrects, live and stored alike."""
+    from hela_desktop.sources import CORRECTION_NOTE, correction_note
+    from hela_desktop.ui.window_status import stored_lines
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    nurse = "My partner Samir is a nurse."
+    told = list(a.chat(nurse, cid, now=T0))[-1]
+    list(a.chat("My son Joost is 9 and he plays the violin.", cid, now=T0 + 60))
+    fix = ("Oh, and I got something wrong earlier: Samir isn't a nurse anymore, he now "
+           "works as a paramedic.")
+    done = list(a.chat(fix, cid, now=T0 + 120))[-1]
+    assert done.corrects == [{"episode_id": told.episode_id, "text": nurse}]
+    stored = a.store.messages(cid)[-1]
+    assert stored["stats"]["corrects"] == done.corrects
+    note = stored_lines(stored)[1].noted
+    assert note == correction_note(done.corrects) == CORRECTION_NOTE.format(
+        old=f"“{nurse}”", it="it is")
+    # news that corrects nothing, or a question, confirms nothing
+    for said in ("I'm allergic to peanuts.", "Actually, is Samir still a nurse?"):
+        done = list(a.chat(said, cid, now=T0 + 180))[-1]
+        assert done.corrects == [] and "corrects" not in a.store.messages(cid)[-1]["stats"]
+    # stored statistics may hold anything
+    for junk in (None, "x", [1], [{"text": ""}], {"text": nurse}):
+        assert correction_note(junk) == ""
+
+
+def test_the_window_shows_the_correction_taken_under_a_stored_answer(qtbot, tmp_path):
+    import pytest
+
+    pytest.importorskip("pytestqt")
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.store import Store
+
+    data = tmp_path / "data"
+    with Store(data) as store:
+        cid = store.add_conversation("Samir")
+        store.add_message(cid, "user", "Correction: Samir isn't a nurse anymore, he's a paramedic.")
+        store.add_message(cid, "assistant", "You can't have Samir as a paramedic.",
+                          stats={"tokens": 8, "swaps": 0, "elapsed_s": 1.0, "memories": [],
+                                 "corrects": [{"episode_id": 1,
+                                               "text": "My partner Samir is a nurse."}]})
+    w = _window(qtbot, data)
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "You can't have Samir" in w.chat.view.toPlainText(), 20)
+    assert ("Noted as a correction of “My partner Samir is a nurse.”: it is kept, marked as "
+            "older news.") in w.chat.view.toPlainText()
+    w.close()

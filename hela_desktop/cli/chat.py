@@ -89,8 +89,6 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
         MemoryUpdateEvent,
         TokenEvent,
     )
-    from ..sources import answer_sources, source_lines
-
     if isinstance(ev, MemoriesEvent):
         if ev.memories:
             ids = " ".join(f"#{m.episode_id}" for m in ev.memories)
@@ -118,16 +116,26 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
                           f"{ev.swaps} swaps{tail}"), flush=True)
         if ev.unrecalled:  # the only sign that an answer about the user is made up
             print(f"  {NOT_FROM_MEMORIES}", flush=True)
-        used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
-        drew = answer_sources(((recalls or {})[i] for i in used if i in (recalls or {})),
-                              used=ev.drew_on, doubt=ev.doubt)
-        if drew.doubt:  # the answer gives older news, or used none of what was recalled
-            print(f"  {drew.doubt}", flush=True)
-        for head, lines in source_lines(drew):
-            if len(lines) == 1:
-                print(_dim(f"  {head}: {lines[0]}"), flush=True)
-            else:
-                print(_dim(f"  {head}:\n" + "\n".join(f"    {t}" for t in lines)), flush=True)
+        _print_sources(ev, recalls or {})
+
+
+def _print_sources(ev, recalls: dict[int, dict]) -> None:
+    """The lines under a finished answer: the correction it noted, the warning, and the
+    memories it drew on (`sources.answer_sources`), as the window shows them."""
+    from ..sources import answer_sources, source_lines
+
+    used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
+    drew = answer_sources((recalls[i] for i in used if i in recalls),
+                          used=ev.drew_on, doubt=ev.doubt, corrects=ev.corrects)
+    if drew.noted:  # the message corrected what the user said before
+        print(_dim(f"  {drew.noted}"), flush=True)
+    if drew.doubt:  # the answer gives older news, or used none of what was recalled
+        print(f"  {drew.doubt}", flush=True)
+    for head, lines in source_lines(drew):
+        if len(lines) == 1:
+            print(_dim(f"  {head}: {lines[0]}"), flush=True)
+        else:
+            print(_dim(f"  {head}:\n" + "\n".join(f"    {t}" for t in lines)), flush=True)
 
 
 class TerminalChat:

@@ -382,7 +382,7 @@ class MessageView(QtWidgets.QTextBrowser):
         m = self.msgs[key]
         m["message_id"] = message_id
         m["spans"] = [tuple(s) for s in spans]
-        if footer or sources.shown or sources.unrecalled or sources.doubt:
+        if footer or sources.shown or sources.unrecalled or sources.doubt or sources.noted:
             self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)
@@ -401,9 +401,10 @@ class MessageView(QtWidgets.QTextBrowser):
         f.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
         cur = self._cursor
         assert cur is not None, "a footer closes a live answer"
-        if text:
-            cur.insertBlock()
-            cur.insertText(text, f)
+        for line in (text, sources.noted):  # (the correction taken: plain news, no warning)
+            if line:
+                cur.insertBlock()
+                cur.insertText(line, f)
         shown, more, unrecalled = sources.shown, sources.more, sources.unrecalled
         for note in (NOT_FROM_MEMORIES if unrecalled else "", sources.doubt):
             if note:  # the signs that an answer about the user's life is made up or old
@@ -460,7 +461,7 @@ class MessageView(QtWidgets.QTextBrowser):
         entry = self._entry_for(key)
         if entry is not None:
             entry["text"] = text
-        if footer or sources.shown or sources.unrecalled or sources.doubt:
+        if footer or sources.shown or sources.unrecalled or sources.doubt or sources.noted:
             self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)

@@ -313,7 +313,7 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
     return footer, answer_sources((recalls[i] for i in used if i in recalls), ev.unrecalled,
-                                  ev.drew_on, ev.doubt)
+                                  ev.drew_on, ev.doubt, ev.corrects)
 
 
 def stored_lines(m: dict) -> tuple[str, Sources]:
@@ -326,7 +326,7 @@ def stored_lines(m: dict) -> tuple[str, Sources]:
     return footer, answer_sources(
         recalls_of(st), st.get("unrecalled") is True,
         [i for i in drew_on if type(i) is int] if isinstance(drew_on, list) else None,
-        st.get("doubt"))
+        st.get("doubt"), st.get("corrects"))
 
 
 def off_branch_footer(m: dict) -> str:
