@@ -562,12 +562,16 @@ class MemoryEngine:
                           keyword=float(bm[i] / top) if top > 0 else 0.0,
                           path="search" if words[i] else "answer")
                    for i in order]
-            if not words.any():  # nothing said matches (at most an answer that has the
-                # words): the nearest in meaning too, offered as such
+            if not any(words[i] and t for i, t in zip(order, tells)):
+                # nothing the user stated matches (at most an answer that has the words, or
+                # a question: "job" matched "What does Samir do for a living?" and not "I
+                # work as a civil engineer…", QA pass 28): the nearest in meaning too,
+                # offered as such; among statements, when a question matched
                 have = {r.episode_id for r in res}
+                near = self._nearest_said(cos, said, statements=bool(words.any()))
                 res += [Recall(int(self.index.ids[i]), float(cos[i]), semantic=float(cos[i]),
                                path="nearest")
-                        for i in F.nearest_by_meaning(cos, k=min(3, limit))
+                        for i in F.nearest_by_meaning(near, k=min(3, limit))
                         if int(self.index.ids[i]) not in have]
                 res = sorted(res, key=lambda r: -r.score)[:limit]
             res = self._with_corrections(res, cos, bm / top if top > 0 else bm)
@@ -576,6 +580,22 @@ class MemoryEngine:
             e = said.get(r.episode_id)
             r.text = e.text if e else ""
         return res
+
+    def _nearest_said(self, cos: np.ndarray, said: dict, *, statements: bool,
+                      pool: int = 50) -> np.ndarray:
+        """`cos`, or, with `statements`, `cos` with every memory that is not among the
+        `pool` nearest statements set to −1 (`said`: the episodes read so far, by id; the
+        others of the pool are read into it)."""
+        if not statements:
+            return cos
+        top = [int(i) for i in np.argsort(-cos, kind="stable")[:pool]]
+        ids = [int(self.index.ids[i]) for i in top]
+        said.update(self.store.episodes(e for e in ids if e not in said))
+        out = np.full(len(cos), -1.0)
+        for i, e in zip(top, ids):
+            if e in said and facts.is_statement(said[e].user_text):
+                out[i] = cos[i]
+        return out
 
     def _with_corrections(self, res: list[Recall], cos: np.ndarray, kw: np.ndarray
                           ) -> list[Recall]:

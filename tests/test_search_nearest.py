@@ -86,3 +86,24 @@ def test_what_the_user_said_comes_before_a_question_as_close(tmp_path, embedder)
         by = {r.episode_id: r for r in res}
         assert by[question].semantic > by[fact].semantic  # (the question is the closer)
         assert by[fact].score == __import__("pytest").approx(by[fact].semantic + 0.1)
+
+
+def test_when_only_a_question_matches_the_nearest_statements_come_too(tmp_path, embedder):
+    """QA pass 28: "job" matched only "What does Samir do for a living?" (by meaning), and
+    neither "I work as a civil engineer…" nor anything else the user had stated was
+    offered.  A question holds nothing the user told: the statements nearest in meaning
+    come too, as "nearest"."""
+    d = tmp_path / "data"
+    said = ["Hi! I'm Marta, I'm 41 and I work as a civil engineer in Rotterdam.",
+            "My son Joost is 9 and he plays the violin.", "I'm allergic to peanuts.",
+            "What does Samir do for a living?"]
+    with Store(d) as st:
+        eng = MemoryEngine(st, embedder, Settings())
+        ids = eng.add_episodes([NewEpisode(u, created_at=time.time() - 60 * (9 - i))
+                                for i, u in enumerate(said)])
+        paths = {r.episode_id: r.path for r in eng.search("job")}
+        assert paths.get(ids[3]) == "search"  # the question matches by meaning
+        assert paths.get(ids[0]) == "nearest", paths  # and the job stated comes too
+        assert ids[2] not in paths  # (the unrelated statement does not)
+        # a statement that matches is enough: nothing is offered beside it
+        assert {r.path for r in eng.search("violin")} == {"search"}
