@@ -193,6 +193,21 @@ class Session:
         """The open chat's messages from the user, oldest first."""
         return [m for m in self.messages if m["role"] == "user"]
 
+    def forgotten_after(self, n: int) -> int:
+        """How many memories the app deleted on the user's requests to forget after the
+        chat's n-th message from the user (0-based): a resend takes those exchanges back
+        from the chat, not the deletions (`forget_request`)."""
+        users = [i for i, m in enumerate(self.messages) if m["role"] == "user"]
+        if not 0 <= n < len(users):
+            return 0
+        out = 0
+        for m in self.messages[users[n] + 1:]:
+            st = m.get("stats") if m["role"] == "assistant" else None
+            done = st.get("forget") if isinstance(st, dict) else None
+            gone = done.get("deleted") if isinstance(done, dict) else None
+            out += len(gone) if isinstance(gone, list) else 0
+        return out
+
     def last_user_message(self) -> dict | None:
         users = self.user_messages()
         return users[-1] if users else None

@@ -135,3 +135,31 @@ def test_the_window_shows_the_correction_taken_under_a_stored_answer(qtbot, tmp_
     assert ("Noted as a correction of “My partner Samir is a nurse.”: it is kept, marked as "
             "older news.") in w.chat.view.toPlainText()
     w.close()
+
+
+def test_edit_and_resend_says_a_forgotten_memory_stays_forgotten(make_assistant):
+    """QA pass 28: resending an earlier message took back the later "Forget that I drive a
+    Volvo." exchange from the chat, the only record of how to restore the memory, while the
+    memory stayed deleted, and the dialog did not say so.  Through the real turn path (the
+    app answers a request to forget itself, no model)."""
+    from hela_desktop.session import Session
+    from hela_desktop.ui.chat_edit import edit_label
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("I drive a blue Volvo estate.", cid, now=T0))
+    list(a.chat("My partner Samir is a nurse.", cid, now=T0 + 60))
+    done = list(a.chat("Forget that I drive a Volvo.", cid, now=T0 + 120))[-1]
+    assert done.forget and len(done.forget["deleted"]) == 1
+    s = Session()
+    s.messages = a.store.messages(cid)  # (what the window's session holds for the open chat)
+    assert [s.forgotten_after(n) for n in range(4)] == [1, 1, 1, 0]  # (resending the request itself too)
+    label = edit_label(2, s.forgotten_after(0))
+    assert label.startswith("Your message. Resending it takes back the answer to it and the "
+                            "2 later exchanges of this chat, with their memories. The 1 memory "
+                            "deleted there at your request stays deleted (Memories ▸ Archive "
+                            "restores it).")
+    assert edit_label(1).endswith("with their memories:")
+    assert "2 memories deleted there at your request stay deleted" in edit_label(3, 2)
+    assert edit_label(0, 1).startswith("Your message. The 1 memory deleted by this request "
+                                      "stays deleted")
