@@ -304,6 +304,9 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
                 extra = extra if isinstance(extra, dict) else {}
                 if extra.get("older_than") is not None or extra.get("superseded_by") is not None:
                     older.add(int(r["episode_id"]))
+    if isinstance(corrects, list):  # (what the message itself corrects is older news now)
+        older |= {c["episode_id"] for c in corrects
+                  if isinstance(c, dict) and type(c.get("episode_id")) is int}
     items = [(i, shorten(t, SOURCE_CHARS), t) for i, t in seen.items()]
     took = None if used is None else frozenset(int(i) for i in used)
     if took is not None:

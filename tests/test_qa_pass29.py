@@ -101,6 +101,11 @@ def test_the_answer_to_a_correction_says_it_was_taken(make_assistant):
     stored = a.store.messages(cid)[-1]
     assert stored["stats"]["corrects"] == done.corrects
     note = stored_lines(stored)[1].noted
+    # and the memory it corrects, named under the answer, is named as older news
+    from hela_desktop.sources import answer_sources
+    lines = answer_sources([{"episode_id": 3, "text": nurse}, {"episode_id": 5, "text": "x"}],
+                           used=[3], corrects=[{"episode_id": 3, "text": nurse}])
+    assert lines.older == {3}
     assert note == correction_note(done.corrects) == CORRECTION_NOTE.format(
         old=f"“{nurse}”", it="it is")
     # news that corrects nothing, or a question, confirms nothing
