@@ -168,3 +168,39 @@ def test_edit_and_resend_says_a_forgotten_memory_stays_forgotten(make_assistant)
     assert "2 memories deleted there at your request stay deleted" in edit_label(3, 2)
     assert edit_label(0, 1).startswith("Your message. The 1 memory deleted by this request "
                                       "stays deleted")
+
+
+# ---- a long message folded in the chat (`ui.chat_fold`) ----------------------------------
+
+def test_a_long_message_is_folded_and_unfolds_on_a_click(qtbot):
+    """QA pass 28: a 15,000-character paste was drawn whole, screens of it before the
+    answer.  It shows its beginning and "Show all (N characters)"; the link, or a search
+    for words only its hidden part says, shows it whole; Copy message copies it whole."""
+    from PySide6 import QtCore, QtGui
+
+    from hela_desktop.ui.chat import MessageView
+    from hela_desktop.ui.chat_fold import fold_point
+
+    long = " ".join(f"word{i}" for i in range(2500)) + " zebracrossing"
+    assert len(long) > 15_000 and fold_point("short") is None
+    assert fold_point("\n".join(["a line"] * 60)) is not None  # (many short lines too)
+    view = MessageView()
+    qtbot.addWidget(view)
+    view.add_user("Hello there.")
+    view.add_user(long)
+    view.add_user(long.replace("zebracrossing", "pelican"))
+    shown = view.toPlainText()
+    assert "Hello there." in shown and f"Show all ({len(long):,} characters)" in shown
+    assert "zebracrossing" not in shown and "word2499" not in shown and "word100 " in shown
+    assert len(shown) < 4000
+    view.copy_message(1)
+    assert QtGui.QGuiApplication.clipboard().text() == long
+    view.anchorClicked.emit(QtCore.QUrl("u:1"))  # the link
+    shown = view.toPlainText()
+    assert "zebracrossing" in shown and shown.count("Show all") == 1  # (the third stays)
+    assert long in shown
+    assert view.show_found("pelican")  # only its hidden part says it: shown whole
+    assert "Show all" not in view.toPlainText()
+    assert view.textCursor().selectedText() == "pelican"
+    view.anchorClicked.emit(QtCore.QUrl("u:0"))  # (not folded: nothing happens)
+    assert view.toPlainText().count("Hello there.") == 1

@@ -13,6 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..events import NOT_FROM_MEMORIES
 from ..sources import NO_SOURCES, OLDER_NEWS, Sources, source_groups
+from .chat_fold import LINK, find_last, unfold, write_user_text
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 from .plain import ElidedLabel, no_orphan, tip
@@ -228,7 +229,7 @@ class MessageView(QtWidgets.QTextBrowser):
         frame = cur.insertFrame(self._frame_format("user"))
         c = frame.firstCursorPosition()
         self._header(c, "user", when or time.time())
-        c.insertText(text, QtGui.QTextCharFormat())
+        write_user_text(self, c, text, len(self.entries))  # (folded when long)
         self._last_user_frame = frame
         self.entries.append({"role": "user", "text": text, "frame": frame, "key": None})
         self._scroll_end(force=True)
@@ -647,6 +648,8 @@ class MessageView(QtWidgets.QTextBrowser):
                 mid = (self.msgs.get(int(key)) or {}).get("message_id")
                 self.sourceClicked.emit(int(eid), mid)
             self.memoryClicked.emit(int(eid))
+        elif s.startswith(LINK) and s[len(LINK):].isdigit():
+            unfold(self, int(s[len(LINK):]))
         elif s.startswith("t:"):
             try:
                 _, k, t = s.split(":")
@@ -712,13 +715,7 @@ class MessageView(QtWidgets.QTextBrowser):
     def show_found(self, word: str) -> bool:
         """Select the last place `word` is said (case aside) and scroll to it: a chat opened
         from the chat list's search shows where it holds the words.  False: not here."""
-        cur = self.textCursor()
-        cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
-        self.setTextCursor(cur)
-        found = self.find(word, QtGui.QTextDocument.FindFlag.FindBackward)
-        if found:
-            self.ensureCursorVisible()
-        return found
+        return find_last(self, word)
 
     def _scroll_end(self, force: bool = False) -> None:
         sb = self.verticalScrollBar()
