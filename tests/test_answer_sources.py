@@ -30,13 +30,13 @@ def test_sources_in_order_once_each_cut_at_a_word_without_knowledge():
                {"episode_id": -2, "text": "The user has a dog.", "kind": "knowledge"},
                {"episode_id": 9, "text": "I teach  Spanish.", "kind": "episode"},
                {"episode_id": 4, "text": DOG, "kind": "episode"}]
-    shown, more, unrecalled, _, _, _ = answer_sources(recalls)
+    shown, more, unrecalled, *_ = answer_sources(recalls)
     assert [i for i, _, _ in shown] == [4, 9] and more == 0 and not unrecalled
     # 48 characters, cut at a word, with "…"; the whole text kept for the tooltip
     assert shown[0][1] == "My dog is called Pixel and my sister Ana lives…"
     assert shown[0][2] == DOG and shown[1][1] == "I teach Spanish."
     six = [{"episode_id": i, "text": f"memory {i}"} for i in range(6)]
-    shown, more, _, _, _, _ = answer_sources(six)
+    shown, more, *_ = answer_sources(six)
     assert len(shown) == 4 and more == 2
     assert answer_sources([]) == ([], 0, False, None, frozenset(), "")
     # "nothing recalled" holds only where nothing was: memories named contradict it

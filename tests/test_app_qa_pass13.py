@@ -51,7 +51,7 @@ def test_a_statement_said_twice_is_named_once_under_the_answer():
                {"episode_id": 1, "text": ANA, "kind": "episode"},
                {"episode_id": 2, "text": "I'm allergic to peanuts", "kind": "episode"},
                {"episode_id": 11, "text": f"my  sister ana lives in {'lisbon'}", "kind": "episode"}]
-    shown, more, unrecalled, _, _, _ = answer_sources(recalls)
+    shown, more, unrecalled, *_ = answer_sources(recalls)
     assert [i for i, _, _ in shown] == [10, 2] and more == 0 and not unrecalled
     # five memories, two of them the same words: four named, none "more"
     five = [{"episode_id": i, "text": f"memory {i}"} for i in range(4)] + [
