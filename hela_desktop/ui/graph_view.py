@@ -761,6 +761,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         else:
             item.setData([], [])
 
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt's name
+        return self.room_for_count(super().minimumSizeHint())
+
     def resizeEvent(self, e) -> None:  # noqa: N802
         super().resizeEvent(e)
         if self.details is not None and not self._details_user:

@@ -1,0 +1,60 @@
+"""QA pass 29 (desktop polish found by driving the real window, /work/exp/s28/qa2/NOTES.md):
+the graph's header, labels and legend, stable topic colours, the details pane and title
+across chats, the reflection status line, Restore keeping the last use, the focus after a
+delete, and the folder of the memory-file dialogs.
+
+pytest-qt offscreen, real widgets on a real Store (SQLite), no model loaded."""
+
+from __future__ import annotations
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6 import QtWidgets  # noqa: E402
+from test_ui_app import fill_store  # noqa: E402
+
+from hela_desktop.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+
+def _view(qtbot, store: Store, width: int = 900):
+    from hela_desktop.ui.graph_model import snapshot_from_store
+    from hela_desktop.ui.graph_view import GraphView
+
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.resize(width, 600)
+    view.show()
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+    return view
+
+
+def test_the_graph_count_shows_its_whole_form_where_it_fits(qtbot, tmp_path):
+    """At 1280 px with Details open the header read "27 memories · 66 links" though the
+    "(28 learned)" fitted: the search's empty match count kept 70 px beside it."""
+    store = Store(tmp_path)
+    ids = fill_store(store, 12)
+    store.upsert_edges([(ids[0], ids[5], 0.3, 0.0, 3, 0, 1.7e9)])
+    view = _view(qtbot, store)
+    label = view.stats_label
+    assert "learned)" in label.text()
+    bar = [view.search.minimumWidth(), view.focus_box.sizeHint().width(),
+           view.fit_button.sizeHint().width(), view.details_button.sizeHint().width(),
+           label.sizeHint().width()]
+    spacing = max(0, view.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_LayoutHorizontalSpacing))
+    view.resize(sum(bar) + 8 + 5 * spacing + 6, 600)  # room for the whole count, just
+    qtbot.waitUntil(lambda: label.width() >= label.sizeHint().width() - 4, timeout=3000)
+    assert label.shown_text(label.contentsRect().width()) == label.text()
+    # a search's count takes its room back while it has something to say; the view's
+    # least width holds still (the window's columns do not jump as it shows)
+    least = view.minimumSizeHint().width()
+    view.search.setText("question 3")
+    qtbot.waitUntil(lambda: view.match_label.isVisible() and view.match_label.text() != "", timeout=3000)
+    assert view.minimumSizeHint().width() == least
+    view.search.clear()
+    qtbot.waitUntil(lambda: not view.match_label.isVisible(), timeout=3000)
+    store.close()
