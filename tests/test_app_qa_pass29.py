@@ -13,7 +13,7 @@ import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings f
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from PySide6 import QtWidgets  # noqa: E402
+from PySide6 import QtCore, QtWidgets  # noqa: E402
 from test_ui_app import fill_store  # noqa: E402
 
 from hela_desktop.store import Store  # noqa: E402
@@ -57,4 +57,39 @@ def test_the_graph_count_shows_its_whole_form_where_it_fits(qtbot, tmp_path):
     assert view.minimumSizeHint().width() == least
     view.search.clear()
     qtbot.waitUntil(lambda: not view.match_label.isVisible(), timeout=3000)
+    store.close()
+
+
+def _visible_labels(view) -> list:
+    return [t for t in view.memory_labels if t.isVisible()]
+
+
+def test_a_reopened_graph_names_memories_and_a_label_chooses_its_memory(qtbot, tmp_path):
+    """After a relaunch (no answer yet, so no last answer's memories to name) a graph of 31
+    memories showed anonymous dots: the most linked found no clear room between them.  And
+    clicking a label did nothing; only its dot answered."""
+    store = Store(tmp_path)
+    fill_store(store, 31)
+    view = _view(qtbot, store, width=620)
+    view.resize(620, 480)
+    qtbot.waitExposed(view)
+    view.settle(200)
+    view.fit(user=False)
+    qtbot.wait(100)
+    view._update_labels()
+    assert view.recent == []
+    shown = _visible_labels(view)
+    assert len(shown) >= 3, [t._hela_text for t in shown]
+    # a click on a label's words (away from every dot) chooses its memory
+    for t in shown:
+        centre = t.sceneBoundingRect().center()
+        if view.node_at(centre) is None:
+            break
+    else:
+        pytest.fail("every label's centre lies on a dot")
+    nid = t._hela_id
+    at = view.plot.mapFromScene(centre)
+    qtbot.mouseClick(view.plot.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=at)
+    assert view.selected == nid
+    assert f"Memory #{nid}" in view.details.toPlainText()
     store.close()

@@ -528,7 +528,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     def _on_scene_click(self, ev) -> None:
         if ev.button() != QtCore.Qt.MouseButton.LeftButton:
             return
-        nid = self.node_at(ev.scenePos())
+        nid = self.memory_at(ev.scenePos())
         if nid is not None:
             self.unfold_details()
             self.select(nid)
@@ -541,7 +541,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             self._toggle_details(True)
 
     def _on_scene_move(self, scene_pos) -> None:
-        nid = self.node_at(scene_pos)
+        nid = self.memory_at(scene_pos)
         if nid == getattr(self, "_hover_id", None):
             return
         self._hover_id = nid
