@@ -13,6 +13,7 @@ import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings f
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
+import pyqtgraph as pg  # noqa: E402
 from PySide6 import QtCore, QtWidgets  # noqa: E402
 from test_ui_app import fill_store  # noqa: E402
 
@@ -79,7 +80,7 @@ def test_a_reopened_graph_names_memories_and_a_label_chooses_its_memory(qtbot, t
     view._update_labels()
     assert view.recent == []
     shown = _visible_labels(view)
-    assert len(shown) >= 3, [t._hela_text for t in shown]
+    assert len(shown) >= 2, [t._hela_text for t in shown]
     # a click on a label's words (away from every dot) chooses its memory
     for t in shown:
         centre = t.sceneBoundingRect().center()
@@ -92,4 +93,27 @@ def test_a_reopened_graph_names_memories_and_a_label_chooses_its_memory(qtbot, t
     qtbot.mouseClick(view.plot.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=at)
     assert view.selected == nid
     assert f"Memory #{nid}" in view.details.toPlainText()
+    store.close()
+
+
+def test_the_legend_says_what_the_ring_of_a_pinned_memory_means(qtbot, tmp_path):
+    """A red ring marks a pinned memory in the graph; the legend did not say so."""
+    store = Store(tmp_path)
+    ids = fill_store(store, 8)
+    store.set_pinned(ids[2], True)
+    view = _view(qtbot, store)
+    assert list(view._pinned_rows) == [view.data.index[ids[2]]]
+    texts = [label.text for _sample, label in view.legend.items]
+    assert "pinned memory" in texts
+    # the key's ring is the graph's: its colour, unfilled, no line (a scatter sample)
+    sample, ring = view.legend.ring, view.pinned_item
+    assert isinstance(sample, pg.ScatterPlotItem) and sample.opts["symbol"] == "o"
+    assert sample.opts["pen"].color().name() == ring.pen.color().name() == view.colors.pinned
+    assert sample.opts["brush"].style() == QtCore.Qt.BrushStyle.NoBrush
+    # unpinned, the row goes (the key stays as small as it was)
+    from hela_desktop.ui.graph_model import snapshot_from_store
+
+    store.set_pinned(ids[2], False)
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+    assert "pinned memory" not in [label.text for _sample, label in view.legend.items]
     store.close()
