@@ -7,6 +7,7 @@ pytest-qt offscreen, real widgets on a real Store (SQLite), no model loaded."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
 
@@ -116,4 +117,64 @@ def test_the_legend_says_what_the_ring_of_a_pinned_memory_means(qtbot, tmp_path)
     store.set_pinned(ids[2], False)
     view.set_snapshot(snapshot_from_store(store), animate=False)
     assert "pinned memory" not in [label.text for _sample, label in view.legend.items]
+    store.close()
+
+
+# the QA pass's graph (/work/exp/s28/qa2/data): 31 memories, their links as the graph
+# drew them (ids 1…35, four deleted earlier)
+QA_LINKS = [
+    (1, 2, 0.52), (1, 3, 0.02), (2, 3, 0.52), (1, 4, 0.61), (3, 4, 0.5), (4, 5, 0.5), (1, 6, 0.04),
+    (4, 6, 0.35), (5, 6, 0.5), (3, 7, 0.52), (6, 7, 0.5), (2, 8, 0.52), (3, 9, 0.5), (7, 9, 0.52),
+    (8, 9, 0.5), (1, 10, 0.02), (4, 10, 0.38), (6, 10, 0.32), (9, 10, 0.5), (5, 11, 0.02),
+    (10, 11, 0.5), (5, 12, 0.34), (11, 12, 0.5), (12, 13, 0.5), (2, 14, 0.52), (8, 14, 0.5),
+    (13, 14, 0.5), (2, 15, 0.52), (8, 15, 0.5), (14, 15, 0.5), (1, 16, 0.02), (15, 16, 0.5),
+    (1, 18, 0.02), (16, 18, 0.02), (1, 19, 0.02), (4, 19, 0.02), (6, 19, 0.02), (18, 19, 0.5),
+    (19, 20, 0.5), (20, 21, 0.5), (1, 23, 0.02), (4, 23, 0.39), (10, 23, 0.37), (21, 23, 0.5),
+    (1, 24, 0.02), (4, 24, 0.36), (6, 24, 0.4), (10, 24, 0.43), (3, 25, 0.5), (7, 25, 0.5),
+    (9, 25, 0.5), (24, 25, 0.5), (18, 26, 0.52), (25, 26, 0.5), (3, 27, 0.02), (7, 27, 0.02),
+    (26, 27, 0.5), (2, 28, 0.02), (8, 28, 0.5), (14, 28, 0.5), (15, 28, 0.5), (27, 28, 0.5),
+    (2, 30, 0.5), (8, 30, 0.3), (14, 30, 0.5), (15, 30, 0.5), (28, 30, 0.5), (1, 32, 0.52),
+    (4, 32, 0.5), (10, 32, 0.41), (24, 32, 0.35), (7, 33, 0.52), (9, 33, 0.5), (25, 33, 0.5),
+    (1, 34, 0.02), (4, 34, 0.02), (3, 35, 0.39), (7, 35, 0.42), (9, 35, 0.5), (25, 35, 0.5),
+    (33, 35, 0.5)]
+
+
+def test_topic_colours_hold_when_a_regenerate_swaps_one_memory(qtbot, tmp_path):
+    """After Ctrl+R most dots turned from green to purple: the topics were found afresh on
+    a graph one memory different, and label propagation, started from scratch, put a third
+    of the memories into other groups.  Now they start from the topics they had."""
+    from hela_desktop.ui.graph_model import snapshot_from_store
+    from hela_desktop.ui.graph_view import GraphView
+
+    store = Store(tmp_path)
+    rng = np.random.default_rng(0)
+    qa_ids = sorted({a for a, _b, _w in QA_LINKS} | {b for _a, b, _w in QA_LINKS})
+    mine = {q: store.add_episode(f"memory {q}", "answer", rng.normal(size=8).astype(np.float32),
+                                 created_at=1.7e9 + q * 60) for q in qa_ids}
+    store.upsert_edges([(mine[a], mine[b], 0.0, w, 0, 0, 1.7e9) for a, b, w in QA_LINKS])
+    view = GraphView(threaded=False)
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+
+    def colours() -> dict[int, int]:
+        return {int(i): int(b) for i, b in zip(view.data.ids, view.topic_bucket)}
+
+    first = colours()
+    assert len(set(first.values()) - {-1}) >= 2  # two topics or more, coloured
+    for q in (5, 10, 11, 14, 15):  # (each moved a third of the colours before)
+        before = colours()
+        gone = mine[q]  # a regenerate: the old answer's memory goes, a new one comes,
+        store.set_archived(gone, "replaced")  # linked to what the old one was linked to
+        view.set_snapshot(snapshot_from_store(store), animate=False)
+        new = store.add_episode(f"again {q}", "answer", rng.normal(size=8).astype(np.float32))
+        store.upsert_edges([(min(mine[o], new), max(mine[o], new), 0.0, w, 0, 0, 1.7e9)
+                            for a, b, w in QA_LINKS for o in ((b,) if a == q else (a,) if b == q else ())])
+        view.set_snapshot(snapshot_from_store(store), animate=False)
+        after = colours()
+        kept = [i for i in before if i in after and i != gone]
+        same = sum(before[i] == after[i] for i in kept) / len(kept)
+        assert same >= 0.9, (q, same)
+        mine[q] = new
     store.close()

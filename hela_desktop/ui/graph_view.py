@@ -339,9 +339,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.topic_bucket = np.array([old_topics.get(int(i), -1) for i in new.ids], dtype=np.int64)
         self._group = np.full(len(new), -1, dtype=np.int64)
         if self.threaded:
-            self._sendTopics.emit(new)
+            self._sendTopics.emit((new, self.topic_bucket.copy()))  # (from the topics they had)
         else:
-            self._apply_topics(new.ids, *topics_for(new))
+            self._apply_topics(new.ids, *topics_for(new, self.topic_bucket))
         self.pinned_item.setSize(self.node_size + 6)
         self.highlight_item.setSize(self.node_size + 14)
         self.selected_item.setSize(self.node_size + 8)
