@@ -178,3 +178,56 @@ def test_topic_colours_hold_when_a_regenerate_swaps_one_memory(qtbot, tmp_path):
         assert same >= 0.9, (q, same)
         mine[q] = new
     store.close()
+
+
+def _two_chats(tmp_path):
+    d = tmp_path / "data"
+    with Store(d) as store:
+        ids = fill_store(store, 6)
+        a = store.add_conversation("Pixel and Ana")
+        store.add_message(a, "user", "Tell me about Pixel")
+        store.add_message(a, "assistant", "Pixel is a dog.", stats={"tokens": 5, "swaps": 0, "elapsed_s": 1.0})
+        b = store.add_conversation("Trip to Lisbon")
+        store.add_message(b, "user", "When do we leave?")
+        store.add_message(b, "assistant", "In May.", stats={"tokens": 3, "swaps": 0, "elapsed_s": 1.0})
+    return d, a, b, ids
+
+
+def test_another_chat_lets_the_chosen_memory_go_and_titles_the_window(qtbot, tmp_path):
+    """The details pane kept explaining a memory, with "Why it was last recalled" from
+    another chat's answer, through Ctrl+N and a switch of chats; and the window was titled
+    "data — HeLa Desktop" (the data folder's name) whatever chat was open."""
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    d, a, b, ids = _two_chats(tmp_path)
+    w = _window(qtbot, d)
+    graph = w.graph
+    _wait(qtbot, lambda: len(graph.data) >= len(ids), 20)
+    w.open_conversation(a)
+    _wait(qtbot, lambda: w.current_conv == a and "Pixel is a dog." in w.chat.view.toPlainText(), 20)
+    assert w.windowTitle() == "Pixel and Ana — HeLa Desktop"
+
+    def choose() -> None:
+        graph.select(ids[2])
+        assert f"Memory #{ids[2]}" in graph.details.toPlainText()
+
+    choose()
+    w.new_chat()  # Ctrl+N
+    assert graph.selected is None and f"Memory #{ids[2]}" not in graph.details.toPlainText()
+    assert w.windowTitle() == "New chat — HeLa Desktop"
+    w.open_conversation(a)
+    _wait(qtbot, lambda: w.current_conv == a, 20)
+    choose()
+    w.conversations.selected.emit(b)  # a click on another chat in the list
+    _wait(qtbot, lambda: w.current_conv == b and "In May." in w.chat.view.toPlainText(), 20)
+    assert graph.selected is None and f"Memory #{ids[2]}" not in graph.details.toPlainText()
+    assert w.windowTitle() == "Trip to Lisbon — HeLa Desktop"
+    # the same chat shown again (an answer, a refresh) keeps what was chosen
+    choose()
+    w.refresh_conversations()
+    assert graph.selected == ids[2]
+    # renamed, the title follows
+    w.run_op("rename_conv", (b, "Lisbon in May"))
+    _wait(qtbot, lambda: w.windowTitle() == "Lisbon in May — HeLa Desktop", 20)
+    w.close()

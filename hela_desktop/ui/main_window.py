@@ -163,6 +163,9 @@ class MainWindow(WindowPanes):
         sig.modelChanged.connect(self._on_model_status)
         sig.conversationsChanged.connect(lambda _ev: self.refresh_conversations())
         sig.conversationChanged.connect(self._on_conversation)
+        # the window is titled by the open chat ("data — HeLa Desktop" named the folder,
+        # which said nothing to a user whose folder is called "data": QA pass 28b)
+        self.chat.titleChanged.connect(lambda shown: self.setWindowTitle(f"{shown} — HeLa Desktop"))
         sig.memoryChanged.connect(self._on_memory_changed)
         sig.reflectionChanged.connect(self._on_reflection)
 
