@@ -231,3 +231,37 @@ def test_another_chat_lets_the_chosen_memory_go_and_titles_the_window(qtbot, tmp
     w.run_op("rename_conv", (b, "Lisbon in May"))
     _wait(qtbot, lambda: w.windowTitle() == "Lisbon in May — HeLa Desktop", 20)
     w.close()
+
+
+def test_reflect_now_says_in_a_line_the_bar_shows_whole_and_all_of_it_on_hover(qtbot, tmp_path):
+    """Edit ▸ Reflect now: "Reflection: Read 2 groups of related memories; nothing new to
+    add (the model's 5 suggestions were set aside: too sh…" was cut at 1280 pixels."""
+    from test_app_polish import _window
+    from test_ui_app import _wait
+
+    from hela_desktop.events import ReflectionEvent
+
+    d, _a, _b, _ids = _two_chats(tmp_path)
+    w = _window(qtbot, d)
+    w.resize(1280, 800)
+    bar = w.statusBar()
+    _wait(qtbot, lambda: bar.width() > 1200, 10)
+    w._on_reflection(ReflectionEvent(
+        "manual", 0.0, consolidation={"clusters": 2, "distilled": 2, "rejected": 5},
+        forgetting={"checked": 31}, backup={"file": "memory-2026-12-04-150000.sqlite3", "kept": 3}))
+    shown = bar.currentMessage()
+    assert shown == ("Reflection: Read 2 groups of related memories; nothing new to add. "
+                     "Nothing to archive. Backed up your memories.")
+    assert bar.fontMetrics().horizontalAdvance(shown) <= bar.room()  # whole, no "…"
+    for said in ("the model's 5 suggestions were set aside: too short, repeated, or not in "
+                 "your own words", "none was weak, isolated and old enough to archive",
+                 "backups/memory-2026-12-04-150000.sqlite3", "Memories ▸ Activity"):
+        assert said in bar.toolTip()
+    # what archiving did is said short too, the ids on hover
+    w._on_reflection(ReflectionEvent("manual", 0.0, forgetting={"archived": [3, 5]}))
+    assert bar.currentMessage() == "Reflection: Archived 2 stale memories (Memories ▸ Archive)."
+    assert "#3" in bar.toolTip()
+    # a message shown after it has its own tooltip
+    bar.showMessage("Answer copied.")
+    assert bar.toolTip() == "Answer copied."
+    w.close()
