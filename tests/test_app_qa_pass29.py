@@ -265,3 +265,25 @@ def test_reflect_now_says_in_a_line_the_bar_shows_whole_and_all_of_it_on_hover(q
     bar.showMessage("Answer copied.")
     assert bar.toolTip() == "Answer copied."
     w.close()
+
+
+def test_restoring_a_memory_keeps_its_last_use(tmp_path):
+    """Memories tab: a memory restored from the Archive tab read "Last used" = the moment
+    of the restore, "Recalled" 0.  Restoring is not use; it still keeps the next idle pass
+    from archiving it again (it counts as seen then)."""
+    from hela_desktop.forgetting import restore
+
+    store = Store(tmp_path)
+    ids = fill_store(store, 4)
+    never, used = ids[1], ids[2]
+    store.record_access([(used, 1.7e9 + 500, None, 1, "{}")])
+    store.archive_episodes([(never, "stale"), (used, "stale")], at=1.8e9)
+    store.conn.execute("UPDATE episodes SET meta = ? WHERE id = ?", ('{"source": "notes"}', used))
+    assert restore(store, [never, used], now=1.9e9) == [never, used]
+    a, b = store.episode(never), store.episode(used)
+    assert a.archived_at is None and a.last_access is None and a.access_count == 0
+    assert b.archived_at is None and b.last_access == 1.7e9 + 500 and b.access_count == 1
+    seen = {c.id: c.seen_at for c in store.forgetting_candidates()}
+    assert seen[never] == seen[used] == 1.9e9  # brought back: seen now, for the forgetting
+    assert b.meta.get("source") == "notes"  # what its meta said stays
+    store.close()
