@@ -287,3 +287,33 @@ def test_restoring_a_memory_keeps_its_last_use(tmp_path):
     assert seen[never] == seen[used] == 1.9e9  # brought back: seen now, for the forgetting
     assert b.meta.get("source") == "notes"  # what its meta said stays
     store.close()
+
+
+def test_after_a_delete_the_keyboard_is_on_the_next_row(qtbot, tmp_path):
+    """Memories tab: after Delete the keyboard jumped to the chat's "+ New" button (drawn
+    focused: a following Enter opened a new chat).  It goes to the list, on the next row."""
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    with Store(tmp_path / "data") as store:
+        fill_store(store, 4)
+        b = MemoryBrowser(store)
+        qtbot.addWidget(b)
+        b.resize(700, 500)
+        b.show()
+        b.activateWindow()
+        qtbot.waitUntil(lambda: b.model.rowCount() == 4, timeout=5000)
+        rect = b.table.visualRect(b.model.index(1, 2))
+        qtbot.mouseClick(b.table.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
+        gone, after = b.model.episode_at(1).id, b.model.episode_at(2).id
+        b.delete_button.setFocus()
+        qtbot.waitUntil(b.delete_button.hasFocus, timeout=5000)
+        ops = []
+        b.op.connect(lambda name, arg: ops.append((name, arg)))
+        b.delete_button.click()
+        assert ops == [("delete", gone)]
+        store.set_deleted(gone, True)  # (what the assistant thread does with the op)
+        b.table.setCurrentIndex(QtCore.QModelIndex())  # (the row leaves: the buttons grey)
+        assert not b.delete_button.isEnabled() and b.table.hasFocus()
+        b.refresh()  # the rows come back: the next one is chosen, the keyboard on it
+        qtbot.waitUntil(lambda: b.model.rowCount() == 3, timeout=5000)
+        assert b.selected_id() == after and b.table.hasFocus()
