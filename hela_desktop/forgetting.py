@@ -245,8 +245,8 @@ def purge(engine_or_store, ids: Iterable[int] | None = None, *, backups: bool = 
 
 def restore(engine_or_store, ids: Iterable[int], *, now: float | None = None) -> list[int]:
     """Un-archive episodes: back in retrieval (if an engine is given) with all their edges,
-    and used `now` (brought back by hand, a memory is needed: the next idle pass must not
-    archive it again as stale).
+    their last use as it was, and brought back `now` (by hand, a memory is needed: the
+    next idle pass must not archive it again as stale; `Store.mark_restored`).
 
     Returns the ids that were archived and are now restored.
     """
@@ -257,8 +257,7 @@ def restore(engine_or_store, ids: Iterable[int], *, now: float | None = None) ->
     at = time.time() if now is None else now
     with store.transaction():
         store.unarchive_episodes(done)
-        for i in done:
-            store.touch_episode(i, at)
+        store.mark_restored(done, at)
         if done:
             store.log_activity(JOB, {"restored": done})
     if engine is not None and done:

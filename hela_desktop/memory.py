@@ -372,13 +372,13 @@ class MemoryEngine:
             self.index.remove(episode_id)
 
     def restore_episode(self, episode_id: int, now: float | None = None) -> None:
-        """Undo a soft delete or an archive: back in retrieval with its edges, and used
-        `now` (brought back by hand, it is needed: the next idle pass must not archive it
-        again as stale)."""
+        """Undo a soft delete or an archive: back in retrieval with its edges, its last use
+        as it was, and brought back `now` (by hand, it is needed: the next idle pass must
+        not archive it again as stale; `Store.mark_restored`)."""
         with self._lock, self.store.transaction():
             self.store.set_deleted(episode_id, False)
             self.store.set_archived(episode_id, None)
-            self.store.touch_episode(episode_id, time.time() if now is None else now)
+            self.store.mark_restored([episode_id], time.time() if now is None else now)
         self._reindex_one(episode_id)
 
     def _reindex_one(self, episode_id: int) -> None:

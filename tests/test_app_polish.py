@@ -248,7 +248,7 @@ def test_reflection_wording_and_the_activity_hint(qtbot, tmp_path):
     shown: list[tuple] = []  # (text, timeout): the bar's own timer cannot be read back
     bar = w.statusBar()
     real = bar.showMessage
-    bar.showMessage = lambda *a: (shown.append(a), real(*a))  # type: ignore[method-assign]
+    bar.showMessage = lambda *a, **k: (shown.append(a), real(*a, **k))  # type: ignore[method-assign]
     w._on_reflection(ReflectionEvent("manual", 0.0, consolidation=nothing))
     assert w.statusBar().currentMessage() == "Reflection: No group of related memories changed since the last reflection."
     # kept until something else is shown (README), as an idle pass's: it was gone after 12 s

@@ -183,9 +183,13 @@ def test_restore_brings_edges_back_and_purge_deletes(tmp_path, embedder):
     assert "Is it going to rain today?" in tab[weak]["text"]
     assert not any(weak in e[:2] for e in engine.graph_snapshot()["edges"])
 
+    used = store.episode(weak).last_access
+    assert used != NOW
     assert restore(engine, [weak, ids["recent_isolated"]], now=NOW) == [weak]
     ep = store.episode(weak)
-    assert ep.archived_at is None and ep.last_access == NOW
+    # restoring is not use: the last use stays as it was (pass 29: "Last used" read the
+    # moment of the restore, "Recalled" 0)
+    assert ep.archived_at is None and ep.last_access == used
     # brought back by hand, it is needed: the next pass keeps it, one a month on does not
     def planned(days):
         plan = plan_forgetting(store, HelaParams(), ForgettingParams(), now=NOW + days * DAY)

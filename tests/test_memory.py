@@ -163,8 +163,12 @@ def test_soft_delete_and_restore(tmp_path, embedder):
     assert eng.store.edges_between(ids[:2])  # edges kept for a restore
     eng.reload_index()
     assert pid not in eng.index.pos
-    eng.restore_episode(pid)
+    used = eng.store.episode(pid).last_access
+    eng.restore_episode(pid, now=T0 + 3600)
     assert eng.retrieve("passport", k=1, now=T0)[0].episode_id == pid
+    # an undo is not use: the last use stays (pass 29); it is seen then, for the forgetting
+    assert eng.store.episode(pid).last_access == used
+    assert {c.id: c.seen_at for c in eng.store.forgetting_candidates()}[pid] >= T0 + 3600
 
 
 def test_speaker_names_are_matched_by_field_and_stripped_from_the_query(tmp_path, embedder):

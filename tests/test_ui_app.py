@@ -609,8 +609,9 @@ def test_run_app_opens_window_and_exits_cleanly(qtbot, tmp_path):
     finally:
         del app.exec
     assert rc == 0
-    # (a folder other than the usual one is named: QA pass 24)
-    assert seen["title"] == "data — HeLa Desktop" and "none.gguf" in seen["error"] and seen["icon"]
+    # (titled by the open chat, a new one here: the folder's name, "data", said nothing
+    # to its user, QA pass 28b)
+    assert seen["title"] == "New chat — HeLa Desktop" and "none.gguf" in seen["error"] and seen["icon"]
     assert (tmp_path / "data" / "memory.sqlite3").exists()
     assert list((tmp_path / "config").rglob("*.conf"))  # window layout remembered
 

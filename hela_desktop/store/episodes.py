@@ -345,6 +345,17 @@ class EpisodeQueries(StoreBase):
             (time.time() if reason else None, reason, episode_id),
         )
 
+    def mark_restored(self, ids: Iterable[int], at: float) -> None:
+        """Brought back by hand at `at` (a restore, an undo): not a use — its last use and
+        recall count stay as they were (the Memories tab showed the restore as its "Last
+        used", QA pass 28b) — but kept in ``meta.restored_at``, which the forgetting counts
+        as seen (`forgetting_candidates`): the next idle pass must not archive it again."""
+        self.conn.executemany(
+            "UPDATE episodes SET meta = json_set(COALESCE(NULLIF(meta, ''), '{}'), "
+            "'$.restored_at', ?) WHERE id = ? AND (meta IS NULL OR meta = '' OR "
+            "(json_valid(meta) AND json_type(meta) = 'object'))",
+            [(float(at), int(i)) for i in ids])
+
     def touch_episode(self, episode_id: int, at: float) -> None:
         """The memory was needed at `at` without being recalled (asked again): its last use
         moves there (never back); its recall count and reasons stay."""
@@ -479,11 +490,14 @@ class EpisodeQueries(StoreBase):
     def forgetting_candidates(self) -> list[ForgetCandidate]:
         """Every live (not archived, not deleted) episode, by id, with when it was last
         seen: recalled, else made, and never before it came into this store (an imported
-        memory keeps its old date, and its ``meta.imported_at`` says when it came)."""
+        memory keeps its old date, and its ``meta.imported_at`` says when it came) or was
+        brought back by hand (``meta.restored_at``, `mark_restored`)."""
         return [ForgetCandidate(*r) for r in self.conn.execute(
             "SELECT id, pinned, MAX(COALESCE(last_access, created_at), CASE WHEN "
             "json_valid(meta) AND json_type(meta, '$.imported_at') IN ('real', 'integer') "
-            "THEN json_extract(meta, '$.imported_at') ELSE 0 END), user_text, assistant_text "
+            "THEN json_extract(meta, '$.imported_at') ELSE 0 END, CASE WHEN "
+            "json_valid(meta) AND json_type(meta, '$.restored_at') IN ('real', 'integer') "
+            "THEN json_extract(meta, '$.restored_at') ELSE 0 END), user_text, assistant_text "
             f"FROM episodes WHERE {LIVE_EPISODE} ORDER BY id")]
 
     def chat_chain(self) -> set[tuple[int, int]]:

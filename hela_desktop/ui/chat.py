@@ -728,6 +728,7 @@ class ChatPane(QtWidgets.QWidget):
 
     sendRequested = QtCore.Signal(str)
     stopRequested = QtCore.Signal()
+    titleChanged = QtCore.Signal(str)  # the heading as shown (the window's title follows)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -793,3 +794,4 @@ class ChatPane(QtWidgets.QWidget):
         shown = title if len(title) <= TITLE_SHOWN else title[:TITLE_SHOWN - 1].rstrip() + "…"
         self.title.setText(shown)
         self.title.setToolTip(tip(title))
+        self.titleChanged.emit(shown)

@@ -251,8 +251,9 @@ def backup_sentence(made: dict) -> str:
             + (f" ({count(kept, 'daily backup')} kept)." if kept else "."))
 
 
-def _distilled(s: dict) -> list[str]:
-    """What a consolidation run found (before the failures and the yielding)."""
+def _distilled(s: dict, reasons: bool = True) -> list[str]:
+    """What a consolidation run found (before the failures and the yielding); without
+    `reasons`, not why the model's suggestions were set aside (the status bar's short line)."""
     added, stronger = _count(s.get("added")), _count(s.get("strengthened"))
     groups, clusters = _count(s.get("distilled")), _count(s.get("clusters"))
     if added or stronger:
@@ -267,7 +268,7 @@ def _distilled(s: dict) -> list[str]:
     if groups:
         rejected = _count(s.get("rejected"))
         why = (f" (the model's {count(rejected, 'suggestion')} {'was' if rejected == 1 else 'were'} "
-               "set aside: too short, repeated, or not in your own words)") if rejected else ""
+               "set aside: too short, repeated, or not in your own words)") if rejected and reasons else ""
         return [f"Read {count(groups, 'group')} of related memories; nothing new to add{why}."]
     if clusters and _count(s.get("already_done")) >= clusters:
         # (QA pass 27 read "Nothing new" right after eight new statements: what did not
@@ -278,8 +279,8 @@ def _distilled(s: dict) -> list[str]:
     return []
 
 
-def _consolidation_sentence(s: dict) -> str:
-    out = _distilled(s)
+def _consolidation_sentence(s: dict, reasons: bool = True) -> str:
+    out = _distilled(s, reasons)
     if _count(s.get("failed")):
         out.append(f"The model's answer for {count(_count(s['failed']), 'group')} could not be used.")
     if s.get("yielded"):
@@ -390,6 +391,39 @@ def reflection_sentence(report: ReflectionEvent | dict) -> str:
         parts.append(activity_sentence("forget", fs))
     if isinstance(report.get("backup"), dict):
         parts.append(backup_sentence(report["backup"]))
+    said = any(isinstance(r, dict) and r.get("yielded") for r in (c, f))
+    if report.get("yielded") and not said:
+        parts.append("Stopped early because you started typing.")
+    return " ".join(parts) or "Reflection finished."
+
+
+def reflection_headline(report: ReflectionEvent | dict) -> str:
+    """`reflection_sentence` short enough for the status bar to show whole: what the
+    model's suggestions lacked, which memories were archived and where the backup went are
+    left to the tooltip and the Activity tab ("Reflection: Read 2 groups of related
+    memories; nothing new to add (the model's 5 suggestions were set aside: too sh…" was
+    cut in a 1280-pixel window, QA pass 28b)."""
+    if isinstance(report, ReflectionEvent):
+        report = report.to_dict()
+    if report.get("error"):
+        return reflection_sentence(report)
+    c, f, b = report.get("consolidation"), report.get("forgetting"), report.get("backup")
+    parts = []
+    if isinstance(c, dict):
+        parts.append(_consolidation_sentence({**c, "archived": None}, reasons=False)
+                     if not c.get("error") else activity_sentence("consolidate", c))
+    if isinstance(f, dict):
+        n, gone = _count(f.get("archived")), _count(f.get("purged"))
+        if f.get("error") or _count(f.get("restored")):
+            parts.append(activity_sentence("forget", f))
+        elif n or gone:
+            parts.append(" ".join(
+                ([f"Archived {count(n, 'stale memory', 'stale memories')} (Memories ▸ Archive)."] if n else [])
+                + ([f"Deleted {count(gone, 'memory', 'memories')} for good."] if gone else [])))
+        else:
+            parts.append("Nothing to archive.")
+    if isinstance(b, dict):
+        parts.append(backup_sentence(b) if b.get("error") else "Backed up your memories.")
     said = any(isinstance(r, dict) and r.get("yielded") for r in (c, f))
     if report.get("yielded") and not said:
         parts.append("Stopped early because you started typing.")

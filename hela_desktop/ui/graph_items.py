@@ -123,11 +123,13 @@ class LayoutRunner(QtCore.QObject):
         self.layout.seed(ids, pos)
 
     @QtCore.Slot(object)
-    def topics(self, data) -> None:
-        """Find and name the graph's topics here, off the GUI thread."""
+    def topics(self, job) -> None:
+        """Find and name the graph's topics here, off the GUI thread: `job` is the graph
+        and the topic each of its memories had (`topics_for`)."""
         from .graph_model import topics_for
 
-        groups, names = topics_for(data)
+        data, start = job
+        groups, names = topics_for(data, start)
         self.topicsReady.emit(data.ids.copy(), groups, names)
 
     @QtCore.Slot(float)

@@ -61,6 +61,7 @@ class GraphLabelsMixin:
     edge_items: list[pg.PlotCurveItem]
     render: Callable[..., None]
     set_active: Callable[..., None]
+    node_at: Callable[[QtCore.QPointF], int | None]
     legend: EdgeLegend
 
     # ---- memory labels ----------------------------------------------------------------
@@ -166,6 +167,7 @@ class GraphLabelsMixin:
                 t.setVisible(False)
                 continue
             i = want[n]
+            t._hela_id = i  # (a click on the label chooses its memory: `memory_at`)
             self._style_label(t, self._label_text(i), text_col if n < n_main else muted)
             row = d.index[i]
             # the last answer's may cover a dot left unnamed (as labels in a big graph do):
@@ -173,8 +175,12 @@ class GraphLabelsMixin:
             tied = n_main <= n < n_main + n_recent
             obstacles = [r for k, r in dots.items() if k != row and (not tied or k in named)]
             obstacles += placed
+            # with no answer since the window opened (a relaunch) the most linked, short of
+            # clear room beside their dot, go where a line ties them to it: between the
+            # dots of a dense graph none had clear room, and it showed anonymous dots
+            # (QA pass 28b); never where one could be read as another's
             spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect, must=n < n_main,
-                                    tied=n < n_main + n_recent)
+                                    tied=n < n_main + n_recent, line=n >= n_main and not self.recent)
             if spot is None:  # an idle label that does not fit is left out
                 t.setVisible(False)
                 continue
@@ -183,6 +189,19 @@ class GraphLabelsMixin:
             placed.append(spot)
             t.setVisible(True)
         self._draw_leaders(leaders)
+
+    def memory_at(self, scene_pos: QtCore.QPointF) -> int | None:
+        """The memory under a scene position: its dot, else its label (a newcomer clicks
+        the words; only the dot answered, QA pass 28b)."""
+        nid = self.node_at(scene_pos)
+        if nid is not None:
+            return nid
+        for t in self.memory_labels:
+            i = getattr(t, "_hela_id", None)
+            if (t.isVisible() and i is not None and i in self.data.index
+                    and t.sceneBoundingRect().contains(scene_pos)):
+                return int(i)
+        return None
 
     def _leader(self, row: int, rect: QtCore.QRectF) -> list[tuple[float, float]]:
         """A line from memory `row`'s dot to the nearest point of its label, in view
@@ -245,14 +264,15 @@ class GraphLabelsMixin:
         return self.vb.sceneBoundingRect().intersected(shown)
 
     def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles: list, placed: list,
-                    view_rect: QtCore.QRectF, *, must: bool, tied: bool = False
-                    ) -> QtCore.QRectF | None:
+                    view_rect: QtCore.QRectF, *, must: bool, tied: bool = False,
+                    line: bool = False) -> QtCore.QRectF | None:
         """Put label `t` right of its dot (left, for right-to-left text), else left (right),
         above or below — the first place that covers no other dot or label, stays in view
         and off the legend, where no other dot is about as near (`_clarity`); else, for a
         label that must be shown (or any in a graph of a few memories, or one of the last
         answer's, `tied`), the nearest free room a few lines above or below, tied to its
-        dot by a line, or the free place nearest its own dot against the others; else
+        dot by a line (also for one that may go only there, `line`), or the free place
+        nearest its own dot against the others; else
         (`must`) the first of those places in view (right if none is), nudged down past
         labels and tied to its dot by a line.  Returns its scene rectangle, or None when
         an idle label has no clear room (QA pass 26: with the Details panel open, a graph of
@@ -277,7 +297,7 @@ class GraphLabelsMixin:
         clear = [c for c, k in zip(free, clarity) if k >= CLEAR_LABEL]
         shifted = unclear = False
         few = len(self.xy) <= FEW_MEMORIES or tied
-        far = None if clear or free or not (must or few) else self._far_spot(
+        far = None if clear or (free and not line) or not (must or few or line) else self._far_spot(
             sp, w, h, gap, obstacles, placed, view_rect, legend)
         if clear:
             anchor, rect = clear[0]

@@ -1,4 +1,5 @@
-"""The key to the graph's edge colours, in the bottom-left corner of the plot.
+"""The key to the graph's edge colours (and the pinned ring), in the bottom-left corner of
+the plot.
 
 It never hides memories: a fit of the view leaves it room below the graph, and where the
 plot is too small for it (a small window, the side panels open) it folds into a small
@@ -27,6 +28,9 @@ class EdgeLegend(pg.LegendItem):
     # the last: links between the memories an answer is using, drawn while it is written
     # (pink; the key had left it out, QA pass 22)
     ROWS = ("link made when written", "learned, weak", "learned, strong", "in use by the answer")
+    # and, while the graph has one, the ring around a pinned memory (the key said nothing
+    # of it, QA pass 28b)
+    PINNED = "pinned memory"
     toggled = QtCore.Signal()  # the user opened or folded it: the room below changed
 
     def __init__(self, colors: GraphColors, plot: pg.PlotWidget):
@@ -34,6 +38,8 @@ class EdgeLegend(pg.LegendItem):
         self._samples = [pg.PlotDataItem() for _ in self.ROWS]
         for item, text in zip(self._samples, self.ROWS):
             self.addItem(item, text)
+        self.ring = pg.ScatterPlotItem(symbol="o", size=11)  # a ring as the graph draws it, no line
+        self.has_pinned = False  # set by the view: the row shows while a memory is pinned
         self.setToolTip("What the colours of the links mean (click to fold it away)")
         self.plot = plot
         self.button = QtWidgets.QToolButton(plot)
@@ -52,6 +58,8 @@ class EdgeLegend(pg.LegendItem):
         for item, color in zip(self._samples, (prior[2].color(), learned[0].color(),
                                                learned[2].color(), QtGui.QColor(c.active_edge))):
             item.setPen(pg.mkPen(color, width=2.5))
+        self.ring.setPen(pg.mkPen(c.pinned, width=2))
+        self.ring.setBrush(pg.mkBrush(None))
         bg = QtGui.QColor(c.background)
         bg.setAlpha(215)
         self.setBrush(pg.mkBrush(bg))
@@ -74,6 +82,11 @@ class EdgeLegend(pg.LegendItem):
         """Show the key where it fits (or where the user opened it), else the button."""
         vb = self.parentItem()
         w, h = (vb.width(), vb.height()) if vb is not None else (0.0, 0.0)
+        shown = any(sample.item is self.ring for sample, _label in self.items)
+        if self.has_pinned and not shown:
+            self.addItem(self.ring, self.PINNED)
+        elif shown and not self.has_pinned:
+            self.removeItem(self.ring)
         self.open = self.user_open if self.user_open is not None else self.fits(w, h)
         self.setVisible(self.has_edges and self.open)
         self.button.setVisible(self.has_edges and not self.open)

@@ -216,18 +216,32 @@ class GraphData:
 
 
 # ------------------------------------------------------------- topics ---------------
+STICKY = 1.5  # a memory leaves the topic it was in for one linked this many times as strongly
+
+
 def communities(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray, *,
-                iters: int = 60, seed: int = 0) -> np.ndarray:
+                iters: int = 60, seed: int = 0, start: np.ndarray | None = None) -> np.ndarray:
     """Groups of densely linked memories: weighted label propagation, vectorised.
 
     Every node starts in its own group; in each round a random half of the nodes takes
     the group with the largest total edge weight among its neighbours (ties: the smaller
-    group id), until nothing changes.  Returns a group per node, numbered by size (0 =
-    the largest; equal sizes: the group of the lower node first).
+    group id), until nothing changes.  Given `start` (a group per node, -1: none), each
+    node starts in the group it had and leaves it only for one that weighs `STICKY` times
+    as much: a graph one memory away from the last keeps its topics (started afresh,
+    taking one memory away moved a third of the others to other groups, which often do
+    not settle in a small dense graph: QA pass 28b saw most dots change colour after a
+    regenerate).  Returns a group per node, numbered by size (0 = the largest; equal
+    sizes: the group of the lower node first).
     """
     labels = np.arange(n, dtype=np.int64)
     if n == 0 or len(src) == 0:
         return labels
+    warm = start is not None and len(start) == n
+    if warm:
+        start = np.asarray(start, dtype=np.int64)
+        for g in np.unique(start[start >= 0]):
+            rows = np.nonzero(start == g)[0]
+            labels[rows] = rows[0]  # (a group is named by its first node)
     a = np.concatenate([src, dst]).astype(np.int64)
     b = np.concatenate([dst, src]).astype(np.int64)
     w = np.concatenate([weight, weight]).astype(np.float64)
@@ -243,6 +257,11 @@ def communities(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray, *,
         first[1:] = node[order][1:] != node[order][:-1]
         best_node, best_lab = node[order][first], lab[order][first]
         want = labels[best_node] != best_lab
+        if warm:  # only for a clearly heavier group
+            here = best_node * n + labels[best_node]
+            at = np.minimum(np.searchsorted(uk, here), len(uk) - 1)
+            held = np.where(uk[at] == here, tot[at], 0.0)
+            want &= tot[order][first] > STICKY * held
         if want.sum() <= max(0, n // 500):
             break
         move = want & (rng.random(len(best_node)) < 0.5)
@@ -334,9 +353,10 @@ def weighted_degree(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray
             + np.bincount(dst, weights=weight, minlength=n)) if n else np.zeros(0)
 
 
-def topics_for(data: GraphData) -> tuple[np.ndarray, dict[int, str]]:
-    """Groups (one per node row, by size) and names of the largest ones, for a graph."""
-    groups = communities(len(data), data.src, data.dst, data.weight)
+def topics_for(data: GraphData, start: np.ndarray | None = None) -> tuple[np.ndarray, dict[int, str]]:
+    """Groups (one per node row, by size) and names of the largest ones, for a graph;
+    `start`: the topic each row was in before (-1: none), where the groups start from."""
+    groups = communities(len(data), data.src, data.dst, data.weight, start=start)
     texts = [str(data.nodes[int(i)].get("text") or data.nodes[int(i)].get("label") or "")
              for i in data.ids]
     knowledge: dict[int, str] = {}

@@ -72,11 +72,23 @@ class GraphSearchMixin:
         self.match_label = QtWidgets.QLabel("")
         self.match_label.setMinimumWidth(70)
         self.match_label.setToolTip(STEP_HINT)
+        # shown only while it has a count: empty, its 70 px went to no one and the
+        # graph's count beside it fell back to its shorter form at 1280 px (QA pass 28b)
+        self.match_label.hide()
         view = cast(QtWidgets.QWidget, self)  # the GraphView
         for key, step in (("F3", self.next_match), ("Shift+F3", self.previous_match)):
             shortcut = QtGui.QShortcut(QtGui.QKeySequence(key), view)
             shortcut.setContext(QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(step)
+
+    def room_for_count(self, least: QtCore.QSize) -> QtCore.QSize:
+        """The view's least size counting the match count as if shown: the window's
+        columns hold still as a search shows and hides it."""
+        if self.match_label.isHidden():
+            lay = cast(QtWidgets.QWidget, self).layout()
+            spacing = max(0, lay.spacing()) if lay is not None else 0
+            least.setWidth(least.width() + self.match_label.minimumWidth() + spacing)
+        return least
 
     def _style_search_rings(self) -> None:
         """Rings around the matches: bold for a few, thin for many; the shown one bold."""
@@ -106,6 +118,7 @@ class GraphSearchMixin:
             if self._search_cursor >= 0:
                 text = f"{self._search_cursor + 1:,} of {n:,}" + (" near" if near == n else "")
         self.match_label.setText(text)
+        self.match_label.setVisible(bool(text))
 
     def _near(self) -> int:
         """How many of the matches shown only come near in meaning (nothing said matched)."""

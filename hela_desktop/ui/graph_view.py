@@ -339,9 +339,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.topic_bucket = np.array([old_topics.get(int(i), -1) for i in new.ids], dtype=np.int64)
         self._group = np.full(len(new), -1, dtype=np.int64)
         if self.threaded:
-            self._sendTopics.emit(new)
+            self._sendTopics.emit((new, self.topic_bucket.copy()))  # (from the topics they had)
         else:
-            self._apply_topics(new.ids, *topics_for(new))
+            self._apply_topics(new.ids, *topics_for(new, self.topic_bucket))
         self.pinned_item.setSize(self.node_size + 6)
         self.highlight_item.setSize(self.node_size + 14)
         self.selected_item.setSize(self.node_size + 8)
@@ -376,7 +376,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.stats_label.setText(f"{shown}{facts} · {links}{learned}",
                                  f"{shown}{facts} · {links}", shown,
                                  f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}")
-        self.legend.has_edges = bool(n_edges)
+        self.legend.has_edges, self.legend.has_pinned = bool(n_edges), bool(len(self._pinned_rows))
         self.legend.arrange()
         self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")
         if not len(new):
@@ -528,7 +528,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     def _on_scene_click(self, ev) -> None:
         if ev.button() != QtCore.Qt.MouseButton.LeftButton:
             return
-        nid = self.node_at(ev.scenePos())
+        nid = self.memory_at(ev.scenePos())
         if nid is not None:
             self.unfold_details()
             self.select(nid)
@@ -541,7 +541,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             self._toggle_details(True)
 
     def _on_scene_move(self, scene_pos) -> None:
-        nid = self.node_at(scene_pos)
+        nid = self.memory_at(scene_pos)
         if nid == getattr(self, "_hover_id", None):
             return
         self._hover_id = nid
@@ -760,6 +760,9 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             item.setData(self.xy[rows, 0], self.xy[rows, 1])
         else:
             item.setData([], [])
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt's name
+        return self.room_for_count(super().minimumSizeHint())
 
     def resizeEvent(self, e) -> None:  # noqa: N802
         super().resizeEvent(e)

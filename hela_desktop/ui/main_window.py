@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import cast
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -34,7 +35,7 @@ from .backups_dialog import BackupsDialog, in_background
 from .chat import BETTER_MODEL, ChatPane
 from .chat_list import ConversationList
 from .chat_width import ChatKeepsItsWidth
-from .explain import reflection_found_nothing, reflection_sentence, when
+from .explain import reflection_found_nothing, reflection_headline, reflection_sentence, when
 from .graph_view import GraphView
 from .icon import icon_path
 from .layout_file import KEEP_EVERY_MS, load_positions, load_topics, save_positions
@@ -163,6 +164,9 @@ class MainWindow(WindowPanes):
         sig.modelChanged.connect(self._on_model_status)
         sig.conversationsChanged.connect(lambda _ev: self.refresh_conversations())
         sig.conversationChanged.connect(self._on_conversation)
+        # the window is titled by the open chat ("data — HeLa Desktop" named the folder,
+        # which said nothing to a user whose folder is called "data": QA pass 28b)
+        self.chat.titleChanged.connect(lambda shown: self.setWindowTitle(f"{shown} — HeLa Desktop"))
         sig.memoryChanged.connect(self._on_memory_changed)
         sig.reflectionChanged.connect(self._on_reflection)
 
@@ -603,7 +607,10 @@ class MainWindow(WindowPanes):
             "Reflection: " if ev.trigger == "manual" or asked else "While you were away: ")
         # kept until something else is shown (README): a pass's summary was gone 12 s after
         # Reflect now, before it could be read
-        self.statusBar().showMessage(head + reflection_sentence(ev))
+        # a short line the bar shows whole; hovering it (and the Activity tab) tells all
+        bar = cast(StatusBar, self.statusBar())
+        bar.showMessage(head + reflection_headline(ev), detail=head + reflection_sentence(ev)
+                        + "\n(Memories ▸ Activity lists every reflection.)")
         if ev.backup and self._backups_dialog is not None:  # an open list shows the new one
             self._backups_dialog.refresh()
 

@@ -22,7 +22,7 @@ from . import text_dialog
 from .archive_tab import LAST_USED_FROM, ArchiveTab, fit_memory_columns
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words, short_label
-from .plain import BidiDelegate, find_keys, tip
+from .plain import BidiDelegate, find_keys, tip, undo_bar
 from .theme import muted, warning_color
 from .undo_history import KNOWLEDGE, MEMORY, Step, UndoHistory
 
@@ -186,21 +186,6 @@ def _hint(text: str) -> QtWidgets.QLabel:
     return label
 
 
-def _undo_bar(on_undo):
-    """A hidden "… deleted. [Undo]" strip: (frame, label, button)."""
-    bar = QtWidgets.QFrame()
-    bar.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
-    lay = QtWidgets.QHBoxLayout(bar)
-    lay.setContentsMargins(6, 2, 6, 2)
-    label = QtWidgets.QLabel("")
-    button = QtWidgets.QPushButton("Undo")
-    button.clicked.connect(on_undo)
-    lay.addWidget(label, 1)
-    lay.addWidget(button)
-    bar.hide()
-    return bar, label, button
-
-
 class MemoryBrowser(QtWidgets.QWidget):
     """Tabs: Memories (search/edit/pin/delete), Knowledge, Archive (restore, delete for good),
     Activity."""
@@ -284,7 +269,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().currentRowChanged.connect(self._on_row)
         ml.addWidget(self.table, 1)
-        self.undo_bar, self.undo_label, self.undo_button = _undo_bar(self.undo_memory_delete)
+        self.undo_bar, self.undo_label, self.undo_button = undo_bar(self.undo_memory_delete)
         ml.addWidget(self.undo_bar)
         row = QtWidgets.QHBoxLayout()
         self.edit_button = QtWidgets.QPushButton("Edit…")
@@ -327,7 +312,7 @@ class MemoryBrowser(QtWidgets.QWidget):
             "Edit ▸ Reflect now. Only what your own words support is used.")
         kl.addWidget(self.knowledge_hint)
         kl.addWidget(self.knowledge, 1)
-        self.kundo_bar, self.kundo_label, self.kundo_button = _undo_bar(
+        self.kundo_bar, self.kundo_label, self.kundo_button = undo_bar(
             self.undo_knowledge_delete)
         kl.addWidget(self.kundo_bar)
         krow = QtWidgets.QHBoxLayout()
@@ -722,9 +707,14 @@ class MemoryBrowser(QtWidgets.QWidget):
         if e is None:
             return
         # the row that takes its place is chosen once the rows come back, so that Delete
-        # can be pressed again and Edit / Pin / Delete stay usable
+        # can be pressed again and Edit / Pin / Delete stay usable; the keyboard goes to
+        # the list (left on the Delete button, which greys while no row is chosen, it went
+        # on to the chat's "+ New", where Enter opened a new chat: QA pass 28b)
         after = self.model.episode_at(row + 1) or self.model.episode_at(row - 1)
         self._next_choice = (e.id, after.id if after is not None else None)
+        focus = QtWidgets.QApplication.focusWidget()
+        if focus is not None and self.isAncestorOf(focus):
+            self.table.setFocus()
         self.history.push(MEMORY, [e.id])
         self.op.emit("delete", e.id)
         self._undo_changed()

@@ -255,3 +255,18 @@ def wheel_scrolls(area: QtWidgets.QScrollArea) -> None:
                 + body.findChildren(QtWidgets.QComboBox)):
         box.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)  # (not by the wheel)
         box.installEventFilter(guard)
+
+
+def undo_bar(on_undo):
+    """A hidden "… deleted. [Undo]" strip: (frame, label, button)."""
+    bar = QtWidgets.QFrame()
+    bar.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+    lay = QtWidgets.QHBoxLayout(bar)
+    lay.setContentsMargins(6, 2, 6, 2)
+    label = QtWidgets.QLabel("")
+    button = QtWidgets.QPushButton("Undo")
+    button.clicked.connect(on_undo)
+    lay.addWidget(label, 1)
+    lay.addWidget(button)
+    bar.hide()
+    return bar, label, button

@@ -61,6 +61,7 @@ class WindowChats(WindowBase):
             return
         self._keep_draft()
         self.session.new_chat()
+        self._chat_changed(None)
         self._remember_chat(None)
         self._take_draft(None)
         self.conversations.clear_current()
@@ -68,6 +69,15 @@ class WindowChats(WindowBase):
         self.chat.set_title("New chat")
         self.timeline.clear()
         self.chat.input.setFocus()
+
+    def _chat_changed(self, cid: int | None) -> None:
+        """Chat `cid` is open now: a memory chosen in the graph for another chat is let go
+        (the details pane went on explaining a memory, with "Why it was last recalled"
+        from another chat's answer, through Ctrl+N and a switch: QA pass 28b)."""
+        if getattr(self, "_chat_shown", cid) != cid and (self.graph.selected is not None
+                                                         or self.graph.explained_id() is not None):
+            self.graph.select(None)
+        self._chat_shown = cid
 
     def refresh_conversations(self) -> None:
         """Show the chats the session holds (they come from the assistant thread)."""
@@ -107,6 +117,7 @@ class WindowChats(WindowBase):
         if ev.reason == "missing":
             return
         if ev.reason == "open" and not self.is_streaming():
+            self._chat_changed(ev.conversation_id)
             self._remember_chat(ev.conversation_id)
             self.refresh_conversations()
             self.render_conversation()

@@ -26,6 +26,7 @@ class StatusBar(QtWidgets.QStatusBar):
     def __init__(self, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
         self.full_message = ""
+        self.detail = ""  # a longer account of the message, shown on hover instead
         self._shown = ""  # what was put up for it
         self._until: float | None = None  # when the message goes (None: it stays)
         self._refit_timer = QtCore.QTimer(self)
@@ -38,10 +39,11 @@ class StatusBar(QtWidgets.QStatusBar):
     def _changed(self, text: str) -> None:
         if text != self._shown:
             self.full_message = self._shown = text
+            self.detail = ""
 
-    def showMessage(self, text: str, timeout: int | None = 0) -> None:  # noqa: N802 (Qt's)
+    def showMessage(self, text: str, timeout: int | None = 0, detail: str = "") -> None:  # noqa: N802 (Qt's)
         timeout = timeout or 0
-        self.full_message = text
+        self.full_message, self.detail = text, detail
         self._until = time.monotonic() + timeout / 1000 if timeout > 0 else None
         self._shown = self.fitted(text)
         super().showMessage(self._shown, timeout)
@@ -106,7 +108,7 @@ class WindowStatus:
             bar.addPermanentWidget(w)
         # a long line is cut where the widgets on the right begin: hovering shows it whole
         bar.messageChanged.connect(lambda text: bar.setToolTip(
-            plain.tip(str(getattr(bar, "full_message", text)) if text else "")))
+            plain.tip(str(getattr(bar, "detail", "") or getattr(bar, "full_message", text)) if text else "")))
 
     def show_memories(self, n: int) -> None:
         self.memories.setText(f"{n} memor{'y' if n == 1 else 'ies'}")
