@@ -422,7 +422,7 @@ class Assistant:
             doubt = None if state.unrecalled else answer_doubt(
                 message, answer, [r for r, _ in used.values()], drew_on, engine.people_in,
                 known=f"{state.system}\n{self._said_in_chat(conversation_id)}", now=now,
-                stopped=interrupted)
+                stopped=interrupted, user_names=engine.user_names())
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever

@@ -38,6 +38,14 @@ brainstorm rewrite fix check compare calculate define name any what what's whats
 why when where which who who's whose is are do does did should shall was were may might
 """.split())
 ASKING_WORDS = _ASKING  # (what `forget_request` reads as a second request in a message)
+# an instruction about the answer, not news ("Answer in one short sentence.", "Start your
+# reply with my name.", "Keep it short."; QA pass 29: such requests were listed among what
+# the user had told), and the words that may come before it ("Just give me the name.")
+_INSTRUCTS = frozenset("""
+answer reply respond start begin keep use say include avoid limit format end mention focus
+skip ignore repeat add put
+""".split())
+_LEADS = frozenset("just only also now then and so but".split())
 # short replies that carry nothing to remember
 _SMALL_TALK = frozenset("""
 ok okay thanks thank cheers ha haha lol great perfect cool nice hi hello hey morning
@@ -236,7 +244,9 @@ def _sentence_kind(s: str) -> str:
     acknowledgement) or "tell" (it states something)."""
     s = s.strip()
     words = _words(s)
-    if s.endswith("?") or (words and words[0] in _ASKING):
+    lead = next((w for w in words if w not in _LEADS), "")  # ("Just give me the name.")
+    if s.endswith("?") or (words and words[0] in _ASKING) or lead in _ASKING \
+            or lead in _INSTRUCTS:
         return "ask"
     # "Let me know …", "Help me …": an imperative addressed to the assistant
     if len(words) > 1 and words[1] in ("me", "us") and words[0] not in _FIRST_PERSON:
@@ -287,11 +297,18 @@ _NEGATED = re.compile(
     r"(?:[,;—–-]\s*not|\bno longer|\bnot any ?more)\s+([^,;.!?—–]+)", re.IGNORECASE)
 
 
+# "… isn't a teacher any more", "… is not 6 anymore" (QA pass 29)
+_NOT_ANY_MORE = re.compile(r"(?:n['’]t|\bnot)\s+([^,;.!?—–]+?)\s+any ?more\b", re.IGNORECASE)
+
+
 def negated(text: str) -> list[str]:
     """The content-word stems of what a correction says is no longer so ("Actually the trip
     is in June, not May." → ["may"]; "I no longer work at the bakery." → ["work",
-    "bakeri"]); [] when it only says what is so now ("Actually Ines moved to Porto.")."""
-    return list(dict.fromkeys(w for m in _NEGATED.finditer(text or "") for w in stems(m.group(1))))
+    "bakeri"]; "Tom isn't a teacher any more, he became a headteacher." → ["teach"]); []
+    when it only says what is so now ("Actually Ines moved to Porto.")."""
+    text = text or ""
+    return list(dict.fromkeys(w for rx in (_NEGATED, _NOT_ANY_MORE) for m in rx.finditer(text)
+                              for w in stems(m.group(1))))
 
 
 def corrects(text: str) -> bool:

@@ -250,6 +250,12 @@ class MemoryEngine:
         """The names in a memory's text (see `facts.NameIndex`), participants' names aside."""
         return {n for n in self.name_index.names(text) if n not in self._speakers}
 
+    def user_names(self) -> frozenset[str]:
+        """Every name the user writes in their memories (lower case, `facts.NameIndex`):
+        not made up when an answer says it."""
+        with self._lock:
+            return frozenset(self.name_index.known)
+
     def people_in(self, text: str) -> set[str]:
         """The names in `text` of the people (and animals) of the user's life: a relation
         ("my mum"), or a name a memory of theirs calls theirs ("My sister Ines lives in

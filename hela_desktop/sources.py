@@ -76,10 +76,12 @@ def _agrees(message: str, answer: str) -> bool:
     if any(head.startswith(w) and (len(head) == len(w) or not head[len(w)].isalnum())
            for w in _AGREES):
         return True
-    asked = facts._words(message)
     said = set(re.findall(r"[a-z]+|n't", head))
-    return bool(asked) and asked[0] in _YES_NO and message.rstrip().endswith("?") \
-        and not said & _DENIES
+    # a sentence of the message asks yes or no ("Is our Lisbon trip in May? Answer in one
+    # short sentence.", QA pass 29: the message as a whole did not end with "?")
+    return not said & _DENIES and any(
+        s.rstrip().endswith("?") and (facts._words(s) or [""])[0] in _YES_NO
+        for s in facts.sentences(message))
 
 
 def gives_older(message: str, answer: str, old: str, new: str) -> bool:
@@ -115,13 +117,13 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
 
 
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,:]\d+)*")
-_LIST_MARK = re.compile(r"^\s*\d+[.)](?=\s)", re.M)  # "1. Baked lamb" numbers a list
+_LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
 _PART = re.compile(r"[-'’]")
 # capitalised mid-sentence, and names nothing: the app, the model's talk of itself
 _NOT_MADE_UP = frozenset("ai hela assistant".split())
 
 
-def made_up(answer: str, known: str) -> list[str]:
+def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> list[str]:
     """The names and numbers `answer` states that `known` never says, as the answer writes
     them, in the answer's order: a word capitalised in the middle of a sentence ("…the town
     of Ponsonby, which is a suburb of Manchester.") none of whose parts `known` has, as it
@@ -132,9 +134,11 @@ def made_up(answer: str, known: str) -> list[str]:
     "Siamira is a fictional character…", QA pass 28).  Names written one after another,
     or joined by "of", "the" and the like, are quoted as one ("King of the Piano").  In an
     answer that does not read as English no word is taken for a name (German writes every
-    noun capitalised)."""
+    noun capitalised).  `names`: the names the user writes (lower case,
+    `MemoryEngine.user_names`), known wherever they said them (QA pass 29: the user's own
+    name, "Priya", was marked made up in a chat whose memories did not say it)."""
     low = known.lower().replace("’", "'")
-    words = set(re.findall(r"[^\W\d_]+", low))
+    words = set(re.findall(r"[^\W\d_]+", low)) | set(names)
     numbers = set(_NUMBER.findall(low))
     text = _LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
     found: list[tuple[int, int]] = []  # (start, end) in `text`
@@ -186,8 +190,8 @@ def _quoted(words: list[str]) -> tuple[str, str, str]:
 def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  drew_on: AbstractSet[int],
                  names: Callable[[str], AbstractSet[str]] | None = None,
-                 known: str = "", now: float | None = None, stopped: bool = False
-                 ) -> dict | None:
+                 known: str = "", now: float | None = None, stopped: bool = False,
+                 user_names: AbstractSet[str] = frozenset()) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
@@ -198,7 +202,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     - ``{"kind": "made_up", "words": [...], "unused": bool}``: a question for something
       the user told (`facts.asks_user_fact`; not a request for ideas) answered with names
       or numbers that neither the message, nor the memories in the prompt (with their
-      dates), nor `known` (the user's earlier messages of the chat) say (`made_up`: "Which
+      dates), nor `known` (the user's earlier messages of the chat), nor `user_names`
+      (every name the user writes) say (`made_up`: "Which
       town do we live in now?" → "We live in the town of Ponsonby, which is a suburb of
       Manchester.", `bench personal`); ``unused`` when the answer also used none of them;
     - ``{"kind": "unused"}``: a question about the user's own life (`names`: a text -> the
@@ -238,7 +243,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         at = time.time() if now is None else now
         dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}"  # (knowledge too)
                  for r in recalled if r.text]
-        words = made_up(answer, " ".join([message, known, *dated]))
+        words = made_up(answer, " ".join([message, known, *dated]), user_names)
         if words:
             return {"kind": "made_up", "words": words, "unused": unused}
     return {"kind": "unused"} if unused else None

@@ -231,3 +231,68 @@ def test_a_request_naming_people_of_the_users_life_lets_their_memories_in(make_a
     assert {told["son"], told["partner"], told["training"]} <= set(got), got
     assert got[told["son"]].extra.get("named") == ["joost"]
     assert told["allergic"] not in got  # (nothing names it: the bar of a request)
+
+
+# ---- QA pass 29 (Priya) ----------------------------------------------------------------
+
+def test_an_instruction_about_the_answer_tells_nothing():
+    """"Is our Lisbon trip in May? Answer in one short sentence." and "Start your reply
+    with the name of…" were read as statements: listed under "What do you know about me?",
+    found as statements by a search, let into prompts."""
+    for asked in ("Is our Lisbon trip in May? Answer in one short sentence.",
+                  "Who teaches Asha swimming? Just give me the name.",
+                  "Start your reply with the name of my husband.", "Keep it short.",
+                  "Use bullet points.", "Only answer yes or no."):
+        assert not facts.is_statement(asked), asked
+    for told in ("I started a new job.", "Started a new job today!", "So I moved to Leeds.",
+                 "And my dog is called Pixel.", "Then we went to Lisbon in June."):
+        assert facts.is_statement(told), told
+
+
+def test_not_any_more_says_what_is_no_longer_so():
+    assert facts.negated("Oh, I should say: Tom isn't a teacher any more, he became a "
+                         "headteacher.") == ["teach"]
+    assert facts.negated("Samir isn't a nurse anymore, he now works as a paramedic.") == ["nurs"]
+    assert facts.negated("Actually the trip is in June, not May.") == ["may"]  # (as before)
+
+
+def test_the_old_value_is_found_by_what_the_correction_denies():
+    """"What's my sister called?" → "…your husband…" was marked as older news beside "Tom
+    isn't a teacher any more": with nothing read as denied, "husband" was what only the
+    old memory said.  Now the teacher is what is out of date."""
+    from hela_desktop.sources import gives_older
+
+    old = "My husband Tom is a teacher."
+    new = "Oh, I should say: Tom isn't a teacher any more, he became a headteacher."
+    assert not gives_older("What's my sister called?", "Your husband loves the wedding.", old, new)
+    assert gives_older("What does Tom do?", "Tom is a teacher.", old, new)
+    assert gives_older("Is Tom still a teacher?", "Tom's name is Tom. He loves to teach.", old, new)
+    assert not gives_older("What does Tom do?", "Tom is a headteacher now.", old, new)
+
+
+def test_a_yes_or_no_question_among_other_sentences_is_one():
+    """"Is our Lisbon trip in May? Answer in one short sentence." → "Your trip to Lisbon in
+    May is a fantastic idea." went unmarked: the message did not end with "?"."""
+    from hela_desktop.sources import gives_older
+
+    old, new = "We're planning a trip to Lisbon in May.", "Actually the trip is in June, not May."
+    yes = "Your trip to Lisbon in May is a fantastic idea."
+    assert gives_older("Is our Lisbon trip in May? Answer in one short sentence.", yes, old, new)
+    assert not gives_older("Is our Lisbon trip in May? Answer in one short sentence.",
+                           "No, it is in June.", old, new)
+
+
+def test_a_bulleted_lists_numbering_and_the_users_own_names_are_not_made_up():
+    assert made_up("Your family:\n• 3. Asha's brother\n- 4. My own daughter", "Asha") == []
+    answer = "Tom has become a headteacher, Priya, and Rachel teaches Asha."
+    assert made_up(answer, "Tom is a headteacher. Asha swims.") == ["Priya", "Rachel"]
+    assert made_up(answer, "Tom is a headteacher. Asha swims.", {"priya"}) == ["Rachel"]
+
+
+def test_the_names_the_user_writes_are_the_engines(make_assistant):
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("Hi! I'm Priya, a pharmacist in Leeds.", cid, now=T0))
+    list(a.chat("My husband Tom is a teacher.", cid, now=T0 + 60))
+    assert {"priya", "leeds", "tom"} <= a.engine.user_names()
+    assert "pharmacist" not in a.engine.user_names()
