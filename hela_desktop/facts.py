@@ -304,11 +304,15 @@ _NOT_ANY_MORE = re.compile(r"(?:n['’]t|\bnot)\s+([^,;.!?—–]+?)\s+any ?more
 def negated(text: str) -> list[str]:
     """The content-word stems of what a correction says is no longer so ("Actually the trip
     is in June, not May." → ["may"]; "I no longer work at the bakery." → ["work",
-    "bakeri"]; "Tom isn't a teacher any more, he became a headteacher." → ["teach"]); []
+    "bakeri"]; "Tom isn't a teacher any more, he became a headteacher." → ["teach"];
+    numbers too: "Asha turned 7, so she's not 6 any more." → ["6"]); []
     when it only says what is so now ("Actually Ines moved to Porto.")."""
     text = text or ""
     return list(dict.fromkeys(w for rx in (_NEGATED, _NOT_ANY_MORE) for m in rx.finditer(text)
-                              for w in stems(m.group(1))))
+                              for w in [*stems(m.group(1)), *_NUMBERS.findall(m.group(1))]))
+
+
+_NUMBERS = re.compile(r"(?<![\w.,])\d+(?:[.,:]\d+)*")  # ("she's not 6 any more" denies "6")
 
 
 def corrects(text: str) -> bool:

@@ -84,6 +84,11 @@ def _agrees(message: str, answer: str) -> bool:
         for s in facts.sentences(message))
 
 
+def _terms(text: str) -> set[str]:
+    """`text`'s content-word stems and numbers ("Asha is 6." → {"asha", "6"})."""
+    return set(facts.stems(text)) | set(_NUMBER.findall(text))
+
+
 def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     """Does `answer` give what the older memory `old` says where the newer `new` replaced
     it?  What is out of date is what the correction says is no longer so, when it says it
@@ -98,9 +103,9 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     "Tomas was a software engineer; now he is a chef.") or tells the change in words of
     its own ("Ines left Lyon for Porto."; "quit" copied from the correction does not
     count)."""
-    agrees, asked = _agrees(message, answer), set(facts.stems(message))
-    said = set(facts.stems(answer)) | asked if agrees else set(facts.stems(answer)) - asked
-    was, now = set(facts.stems(old)), set(facts.stems(new))
+    agrees, asked = _agrees(message, answer), _terms(message)
+    said = _terms(answer) | asked if agrees else _terms(answer) - asked
+    was, now = _terms(old), _terms(new)
     denied = set(facts.negated(new))
     outdated = (was & denied) or (was - now)
     fresh = now - was - denied - TELLS_CHANGE

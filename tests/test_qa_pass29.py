@@ -296,3 +296,18 @@ def test_the_names_the_user_writes_are_the_engines(make_assistant):
     list(a.chat("My husband Tom is a teacher.", cid, now=T0 + 60))
     assert {"priya", "leeds", "tom"} <= a.engine.user_names()
     assert "pharmacist" not in a.engine.user_names()
+
+
+def test_a_number_a_correction_denies_is_what_is_out_of_date():
+    """"Asha turned 7 last week, so she's not 6 any more." made the swimming lessons
+    older news: "Does Asha still do swimming lessons?" → "Yes, Asha still does swimming
+    lessons." was marked.  The number is what the correction denies."""
+    from hela_desktop.sources import gives_older
+
+    assert facts.negated("Asha turned 7 last week, so she's not 6 any more.") == ["6"]
+    old = "My daughter Asha is 6 and she takes swimming lessons."
+    new = "Asha turned 7 last week, so she's not 6 any more."
+    assert not gives_older("Does Asha still do swimming lessons?",
+                           "Yes, Asha still does swimming lessons.", old, new)
+    assert gives_older("How old is Asha?", "Asha is 6.", old, new)
+    assert not gives_older("How old is Asha?", "Asha is 7.", old, new)
