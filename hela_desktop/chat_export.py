@@ -13,6 +13,15 @@ Format::
     **HeLa** · 2026-12-01 13:58 · stopped early
 
     <answer text, as the model wrote it (Markdown)>
+
+    <!-- hela:notes -->
+    > *Noted as a correction of “…”: it is kept, marked as older news.*
+    > *Check this answer: …*
+    > *Used from your memories: #12 “…” · #4 “…” (older news)*
+
+The notes are the lines the window shows under the answer (`sources.stored_sources`), when
+it has any; the HTML comment before them is not shown by a Markdown viewer, and tells the
+importer (`importers.hela_markdown`) where the answer ends.
 """
 
 from __future__ import annotations
@@ -20,7 +29,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from .events import NOT_FROM_MEMORIES
+from .sources import source_lines, stored_sources
 from .words import count
+
+NOTES_MARK = "<!-- hela:notes -->"  # the notes under an answer follow it
 
 
 def _when(ts: float) -> str:
@@ -35,7 +48,21 @@ def messages_markdown(title: str, msgs: list[dict]) -> str:
         who = "You" if m["role"] == "user" else "HeLa"
         note = " · stopped early" if m.get("interrupted") else ""
         out += [f"**{who}** · {_when(m['created_at'])}{note}", "", m["content"].strip(), ""]
+        notes = answer_notes(m.get("stats")) if m["role"] == "assistant" else []
+        if notes:
+            out += [NOTES_MARK, *(f"> *{n}*" for n in notes), ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def answer_notes(stats) -> list[str]:
+    """The lines under a stored answer, as the window shows them: the correction it noted,
+    the warnings, the memories it used and the others recalled for it (QA pass 29: an
+    exported chat lost every "Check this answer")."""
+    src = stored_sources(stats)
+    lines = [n for n in (src.noted, NOT_FROM_MEMORIES if src.unrecalled else "", src.doubt) if n]
+    for head, items in source_lines(src):
+        lines.append(f"{head[:1].upper()}{head[1:]}: " + " · ".join(items))
+    return [" ".join(line.split()).replace("*", "\\*") for line in lines]
 
 
 def conversation_markdown(store, conversation_id: int) -> str:

@@ -326,6 +326,25 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
                    correction_note(corrects))
 
 
+def recalls_of(stats: dict) -> list[dict]:
+    """The memories a message's statistics say were in its prompt (``memories``): those that
+    name a memory of this store by id."""
+    mems = stats.get("memories")
+    return [r for r in mems if isinstance(r, dict) and type(r.get("episode_id")) is int] \
+        if isinstance(mems, list) else []
+
+
+def stored_sources(stats) -> Sources:
+    """`answer_sources` for a stored answer, from its statistics as stored (any JSON): the
+    window's lines under it, and a chat's Markdown export."""
+    st = stats if isinstance(stats, dict) else {}
+    drew_on = st.get("drew_on")
+    return answer_sources(
+        recalls_of(st), st.get("unrecalled") is True,
+        [i for i in drew_on if type(i) is int] if isinstance(drew_on, list) else None,
+        st.get("doubt"), st.get("corrects"))
+
+
 # the heads of the groups under an answer (`source_groups`)
 FROM_MEMORIES = "From your memories"  # an answer stored before 0.12: used or not, unknown
 USED = "Used from your memories"
@@ -368,4 +387,4 @@ def source_lines(sources: Sources) -> list[tuple[str, list[str]]]:
 __all__ = ["Sources", "NO_SOURCES", "SOURCES_SHOWN", "SOURCE_CHARS", "WHOLE_SOURCE_CHARS",
            "answer_sources", "source_groups", "source_lines", "FROM_MEMORIES", "USED", "ALSO",
            "NONE_USED", "OLDER_NEWS", "answer_doubt", "doubt_note", "UNUSED_NOTE", "OLDER_NOTE",
-           "CORRECTION_NOTE", "correction_note"]
+           "CORRECTION_NOTE", "correction_note", "recalls_of", "stored_sources"]

@@ -27,7 +27,7 @@ QT_MODULES = ("PySide6", "pyqtgraph", "shiboken6", "hela_desktop.ui")
 LAYERS = (
     ("base", ("formulas", "config", "paths", "facts", "words", "events", "embedder", "model_catalog",
               "answer_loop",
-              "qtlibs", "consolidate_params", "memory_index", "chat_export", "folder_lock",
+              "qtlibs", "consolidate_params", "memory_index", "folder_lock",
               "__init__")),
     ("storage", ("store",)),
     ("memory", ("backups", "edges", "retrieval", "memory", "knowledge", "gate", "forgetting",
@@ -36,7 +36,7 @@ LAYERS = (
     ("models", ("kvcache", "side_context", "model_f16", "llm", "server_llm")),
     ("turns", ("turn", "swap", "local_turn", "server_turn", "assistant", "loader", "session",
                "sources", "scheduler")),
-    ("files", ("memfile", "importers")),
+    ("files", ("memfile", "importers", "chat_export")),
     ("front ends", ("ui", "bench")),
     ("command line", ("cli", "__main__")),
 )

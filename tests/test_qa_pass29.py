@@ -311,3 +311,49 @@ def test_a_number_a_correction_denies_is_what_is_out_of_date():
                            "Yes, Asha still does swimming lessons.", old, new)
     assert gives_older("How old is Asha?", "Asha is 6.", old, new)
     assert not gives_older("How old is Asha?", "Asha is 7.", old, new)
+
+
+# ---- a chat's Markdown export keeps the lines under each answer (`chat_export`) ----------
+
+def test_the_markdown_export_keeps_the_lines_under_an_answer_and_imports_without_them(
+        tmp_path, embedder):
+    """QA pass 29: "Export chat as Markdown" dropped every "Check this answer", "Noted as
+    a correction" and "Used from your memories" line.  They follow the answer, after a
+    mark no Markdown viewer shows; the app's own import leaves them out of the answer."""
+    from test_importers import episodes, import_twice
+
+    from hela_desktop.chat_export import NOTES_MARK, answer_notes, messages_markdown
+
+    t = 1_764_590_400.0
+    nurse = "My partner Samir is a nurse."
+    fix = "Samir isn't a nurse anymore, he works as a paramedic."
+    msgs = [
+        {"role": "user", "content": fix, "created_at": t},
+        {"role": "assistant", "content": "You can't have Samir as a paramedic.", "created_at": t + 60,
+         "stats": {"corrects": [{"episode_id": 1, "text": nurse}],
+                   "memories": [{"episode_id": 1, "text": nurse, "kind": "episode"}],
+                   "drew_on": [1]}},
+        {"role": "user", "content": "What is my sister called?", "created_at": t + 120},
+        {"role": "assistant", "content": "Your sister is *Siamira*.", "created_at": t + 180,
+         "stats": {"doubt": {"kind": "made_up", "words": ["Siamira"], "unused": True},
+                   "memories": [{"episode_id": 1, "text": nurse, "kind": "episode"}],
+                   "drew_on": []}},
+        {"role": "user", "content": "Thanks!", "created_at": t + 240},
+        {"role": "assistant", "content": "You're welcome.", "created_at": t + 300,
+         "stats": "junk"},
+    ]
+    text = messages_markdown("Samir", msgs)
+    assert text.count(NOTES_MARK) == 2  # (the third answer has nothing under it)
+    assert (f"> *Noted as a correction of “{nurse}”: it is kept, marked as older news.*\n"
+            f"> *Used from your memories: #1 “{nurse}” (older news)*") in text
+    assert "> *Check this answer: it uses none of the memories recalled for it, and “Siamira”" \
+        in text and f"> *Recalled, not used in the answer: #1 “{nurse}”*" in text
+    assert answer_notes(None) == answer_notes({"memories": "x"}) == []
+    f = tmp_path / "samir.md"
+    f.write_text(text, encoding="utf-8")
+    store, _ = import_twice(tmp_path, f, embedder)
+    assert [(e["user"], e["reply"]) for e in episodes(store)] == [
+        (fix, "You can't have Samir as a paramedic."),
+        ("What is my sister called?", "Your sister is *Siamira*."),
+        ("Thanks!", "You're welcome.")]
+    store.close()

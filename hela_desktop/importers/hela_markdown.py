@@ -20,6 +20,7 @@ import re
 import time
 from pathlib import Path
 
+from ..chat_export import NOTES_MARK
 from ..memfile.format import Limits, _Bad
 from .base import Chat, HistorySource, Message, Progress
 
@@ -75,12 +76,16 @@ class HelaChatSource(HistorySource):
             lines.pop(0)
         title = lines[0][2:].strip() if lines and lines[0].startswith("# ") else ""
         found: list[tuple[str, float | None, list[str]]] = []  # (role, time, lines)
+        notes = False  # in the notes under an answer (`chat_export.NOTES_MARK`): not its words
         for line in lines[1:]:
             m = _MESSAGE.match(line.strip())
             if m:
                 found.append(("user" if m.group(1) == "You" else "assistant",
                               _epoch(m.group(2)), []))
-            elif found:
+                notes = False
+            elif found and found[-1][0] == "assistant" and line.strip() == NOTES_MARK:
+                notes = True
+            elif found and not notes:
                 found[-1][2].append(line)
         msgs = []
         for i, (role, at, body) in enumerate(found, 1):

@@ -11,7 +11,7 @@ from ..assistant import model_label
 from ..events import DRIFTED_NOTE, FORGET_FOOTER, LISTED_FOOTER
 from ..importers.base import author_of
 from ..prompt import shorten
-from ..sources import Sources, answer_sources
+from ..sources import Sources, answer_sources, recalls_of, stored_sources
 from ..words import count, one_line, printable
 from . import plain
 
@@ -284,14 +284,6 @@ def stored_tokens(m: dict) -> int:
     return max(0, int(_num(stats_of(m).get("tokens"))))
 
 
-def recalls_of(stats: dict) -> list[dict]:
-    """The memories a message's statistics say were in its prompt (``memories``): those that
-    name a memory of this store by id."""
-    mems = stats.get("memories")
-    return [r for r in mems if isinstance(r, dict) and type(r.get("episode_id")) is int] \
-        if isinstance(mems, list) else []
-
-
 def recall_in(messages: list[dict], message_id: int | None, eid: int) -> dict | None:
     """Why answer `message_id` recalled memory `eid` (its stored recall), or None: what the
     why-recalled panel explains for a memory clicked under that answer (it explained the
@@ -324,11 +316,7 @@ def stored_lines(m: dict) -> tuple[str, Sources]:
     st = stats_of(m)
     footer = off_branch_footer(m) if m.get("off_branch") else \
         answer_footer(st, m["interrupted"])
-    drew_on = st.get("drew_on")
-    return footer, answer_sources(
-        recalls_of(st), st.get("unrecalled") is True,
-        [i for i in drew_on if type(i) is int] if isinstance(drew_on, list) else None,
-        st.get("doubt"), st.get("corrects"))
+    return footer, stored_sources(st)
 
 
 def off_branch_footer(m: dict) -> str:
