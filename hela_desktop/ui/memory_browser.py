@@ -64,13 +64,18 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
         self.episodes: list = []
         self.reasons: dict[int, str | None] = {}  # archived ones: why (the Archive tab)
         self.corrected: dict[int, tuple[int, str]] = {}  # id -> (its correction, the words)
+        self.matched: dict[int, str] = {}
 
     def set_episodes(self, episodes: list, reasons: dict[int, str | None] | None = None,
-                     corrected: dict[int, tuple[int, str]] | None = None) -> None:
+                     corrected: dict[int, tuple[int, str]] | None = None,
+                     matched: dict[int, str] | None = None) -> None:
+        """`matched`: how a search found a memory when not by its words ("near in meaning",
+        "in HeLa's answer"; QA pass 29: no row said which were only near)."""
         self.beginResetModel()
         self.episodes = list(episodes)
         self.reasons = dict(reasons or {})
         self.corrected = dict(corrected or {})
+        self.matched = dict(matched or {})
         self.endResetModel()
 
     def rowCount(self, parent=_ROOT) -> int:  # noqa: N802
@@ -102,7 +107,8 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
             return (
                 "✕" if e.deleted_at is not None else "★" if e.pinned else "↻" if fix else "",
                 _fmt(e.created_at),
-                _one_line(e.user_text) + (f"  · corrected later (#{fix[0]})" if fix else ""),
+                _one_line(e.user_text) + (f"  · corrected later (#{fix[0]})" if fix else "")
+                + (f"  · {self.matched[e.id]}" if e.id in self.matched else ""),
                 answer_excerpt(e.assistant_text, 120),  # the words, not their markup
                 str(e.access_count),
                 _fmt(e.last_access),
@@ -510,7 +516,10 @@ class MemoryBrowser(QtWidgets.QWidget):
         if query.search and self.semantic_search is not None and memory_ref(query.search) is None:
             how = " · searching by meaning…" if query.ranked is None else \
                 " · best match first" if query.order == MATCH_ORDER else ""
-        self.model.set_episodes(eps, corrected=corrected)
+        found = self._ranked[1] if self._ranked and self._ranked[0] == query.search else []
+        self.model.set_episodes(eps, corrected=corrected, matched={
+            int(t[0]): "near in meaning" if t[2] else "in HeLa's answer"
+            for t in found if len(t) > 3 and (t[2] or t[3])})
         if query.search:
             # (QA pass 21: "0 of 8 · best match first" over an empty table read as a fault)
             said = f"“{one_line(query.search)}”"

@@ -164,9 +164,11 @@ def _rewind(w, a, arg) -> list[int]:
     return result
 
 
-def _search(_w, a, arg) -> list[tuple[int, float, bool]]:
-    """(who asked, text) -> [(id, score, only near in meaning)], best first."""
-    return [(r.episode_id, r.score, r.path == "nearest") for r in a.engine.search(arg[1])]
+def _search(_w, a, arg) -> list[tuple[int, float, bool, bool]]:
+    """(who asked, text) -> [(id, score, only near in meaning, only by HeLa's answer)], best
+    first."""
+    return [(r.episode_id, r.score, r.path == "nearest", r.path == "answer")
+            for r in a.engine.search(arg[1])]
 
 
 def _knowledge_edit(_w, a, arg) -> None:
