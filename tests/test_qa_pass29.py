@@ -357,3 +357,16 @@ def test_the_markdown_export_keeps_the_lines_under_an_answer_and_imports_without
         ("What is my sister called?", "Your sister is *Siamira*."),
         ("Thanks!", "You're welcome.")]
     store.close()
+
+
+def test_a_long_label_wraps_in_a_text_prompt(qtbot):
+    """QA pass 29: Edit and resend opened 1,270 px wide: its label, longer now, did not wrap."""
+    from hela_desktop.ui.chat_edit import edit_label
+    from hela_desktop.ui.text_dialog import text_prompt
+
+    d = text_prompt(None, "Edit and resend", edit_label(3, 1), "How old is my son Joost?",
+                    "Resend and take back")
+    qtbot.addWidget(d)
+    d.show()
+    qtbot.waitExposed(d)
+    assert d.width() <= 600

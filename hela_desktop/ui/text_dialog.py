@@ -55,6 +55,8 @@ def text_prompt(parent: QtWidgets.QWidget | None, title: str, label: str, text: 
     dlg.setTextValue(text)
     if ok:
         dlg.setOkButtonText(ok)
+    for lab in dlg.findChildren(QtWidgets.QLabel):  # a long label wraps: Edit and resend's
+        lab.setWordWrap(True)  # words on what it takes back made the dialog 1,270 px wide
     dlg.resize(520, 260)
     keyboard_finishes(dlg)
     return dlg
