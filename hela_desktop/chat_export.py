@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from .events import NOT_FROM_MEMORIES
+from .paths import write_private_text
 from .sources import source_lines, stored_sources
 from .words import count
 
@@ -74,13 +75,15 @@ def conversation_markdown(store, conversation_id: int) -> str:
 
 
 def write_markdown(title: str, msgs: list[dict], path: str | Path) -> Path:
-    """Write a chat already in memory (the window's open chat) to `path`."""
+    """Write a chat already in memory (the window's open chat) to `path`, owner-only
+    (QA pass 29b: it was written with the umask's mode, 0644, readable by every user)."""
     path = Path(path)
-    path.write_text(messages_markdown(title, msgs), encoding="utf-8")
+    write_private_text(path, messages_markdown(title, msgs))
     return path
 
 
 def export_conversation(store, conversation_id: int, path: str | Path) -> Path:
+    """The chat `conversation_id` of `store` written to `path` as Markdown, owner-only."""
     path = Path(path)
-    path.write_text(conversation_markdown(store, conversation_id), encoding="utf-8")
+    write_private_text(path, conversation_markdown(store, conversation_id))
     return path

@@ -169,7 +169,7 @@ def test_a_search_by_meaning_shows_no_column_arrow_until_a_column_is_clicked(qtb
           20)
     assert "piano" in b.model.episodes[0].user_text
     # and the row says so (QA pass 29: only the count line did)
-    assert b.model.data(b.model.index(0, 2)).endswith("  · near in meaning")
+    assert b.model.data(b.model.index(0, 2)).startswith("(near in meaning) ")
     # "#2" is memory #2 alone, not a search by meaning: the count said "1 of 8 · searching
     # by meaning…" for good (QA pass 21)
     second = sorted(every)[1]

@@ -370,3 +370,21 @@ def test_a_long_label_wraps_in_a_text_prompt(qtbot):
     d.show()
     qtbot.waitExposed(d)
     assert d.width() <= 600
+
+
+def test_a_chat_export_is_owner_only_whatever_the_umask(tmp_path):
+    """QA pass 29b: the chat's Markdown export was 0644 under umask 022, though the privacy
+    notes say every export is owner-only."""
+    import os
+    import stat
+
+    from hela_desktop.chat_export import write_markdown
+
+    old = os.umask(0o022)
+    try:
+        out = write_markdown("Lena", [{"role": "user", "content": "My cat Mochi is 3.",
+                                       "created_at": 1_764_590_400.0}], tmp_path / "chat.md")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    assert "My cat Mochi is 3." in out.read_text(encoding="utf-8")

@@ -107,8 +107,9 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
             return (
                 "✕" if e.deleted_at is not None else "★" if e.pinned else "↻" if fix else "",
                 _fmt(e.created_at),
-                _one_line(e.user_text) + (f"  · corrected later (#{fix[0]})" if fix else "")
-                + (f"  · {self.matched[e.id]}" if e.id in self.matched else ""),
+                (f"({self.matched[e.id]}) " if e.id in self.matched else "")  # (first: a
+                + _one_line(e.user_text)  # narrow column cut the tag, QA pass 29b)
+                + (f"  · corrected later (#{fix[0]})" if fix else ""),
                 answer_excerpt(e.assistant_text, 120),  # the words, not their markup
                 str(e.access_count),
                 _fmt(e.last_access),
