@@ -480,9 +480,8 @@ class Assistant:
         if not formed or user_vec is None or not facts.corrects(message):
             return {}
         fixed = corrected_by(self.store, message, self.engine.most_similar(user_vec, 20), now)
-        texts = self.store.kept_key_texts(fixed)
-        said = [{"episode_id": i, "text": texts[i]} for i in fixed if i in texts]
-        return {"corrects": said} if said else {}
+        return {"corrects": [{"episode_id": i, "text": t} for i, t in fixed.items()]} \
+            if fixed else {}
 
     def _model_name(self) -> str:
         """The chat model's name as the status bar gives it (`model_label`: the bundled

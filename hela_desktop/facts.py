@@ -309,10 +309,11 @@ def negated(text: str) -> list[str]:
     when it only says what is so now ("Actually Ines moved to Porto.")."""
     text = text or ""
     return list(dict.fromkeys(w for rx in (_NEGATED, _NOT_ANY_MORE) for m in rx.finditer(text)
-                              for w in [*stems(m.group(1)), *_NUMBERS.findall(m.group(1))]))
+                              for w in [*stems(m.group(1)), *NUMBER.findall(m.group(1))]))
 
 
-_NUMBERS = re.compile(r"(?<![\w.,])\d+(?:[.,:]\d+)*")  # ("she's not 6 any more" denies "6")
+# a number as written ("6", "21.1", "10:30"): "she's not 6 any more" denies "6"
+NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,:]\d+)*")
 
 
 def corrects(text: str) -> bool:

@@ -228,22 +228,21 @@ def corrections(store: Store, ids: Iterable[int], *,
 
 
 def corrected_by(store: Store, text: str, near: Iterable[tuple[int, float]], at: float, *,
-                 min_similarity: float = SAME_SUBJECT) -> list[int]:
+                 min_similarity: float = SAME_SUBJECT) -> dict[int, str]:
     """The user's earlier statements that their new message `text` corrects, by
-    `corrections`' test (it says it corrects, shares a content word with the statement,
-    and is on the same subject: cosine ≥ `min_similarity`), among `near` (memory id and
-    its cosine to `text`, `MemoryEngine.most_similar`), said before `at`, nearest first:
-    what the chat confirms under the answer ("Noted as a correction of …", QA pass 28: a
+    `corrections`' test (`facts.corrects_memory`, on the same subject: cosine ≥
+    `min_similarity`), among `near` (memory id and its cosine to `text`,
+    `MemoryEngine.most_similar`), said before `at`, nearest first, with their words: what
+    the chat confirms under the answer ("Noted as a correction of …", QA pass 28: a
     correction was answered "You can't have Samir as a paramedic, he's now a nurse." and
     nothing said it was taken)."""
-    if not (facts.corrects(text) and facts.is_statement(text)):
-        return []
+    if not facts.corrects(text):
+        return {}
     close = [i for i, c in near if c >= min_similarity]
-    olds = {i: t for i, t in store.kept_key_texts(close).items() if facts.is_statement(t)}
+    olds = store.kept_key_texts(close)
     when = store.created_times(olds)
-    words = set(facts.stems(text))
-    return [i for i in close if i in olds and when.get(i, at) < at
-            and words & set(facts.stems(olds[i]))]
+    return {i: olds[i] for i in close if i in olds and when.get(i, at) < at
+            and facts.is_statement(olds[i]) and facts.corrects_memory(olds[i], text)}
 
 
 def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float

@@ -594,7 +594,7 @@ class MemoryEngine:
         others of the pool are read into it)."""
         if not statements:
             return cos
-        top = [int(i) for i in np.argsort(-cos, kind="stable")[:pool]]
+        top = topk(cos, pool)
         ids = [int(self.index.ids[i]) for i in top]
         said.update(self.store.episodes(e for e in ids if e not in said))
         out = np.full(len(cos), -1.0)

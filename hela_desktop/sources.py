@@ -121,7 +121,7 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
         was & denied))
 
 
-_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,:]\d+)*")
+_NUMBER = facts.NUMBER
 _LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
 _PART = re.compile(r"[-'’]")
 # capitalised mid-sentence, and names nothing: the app, the model's talk of itself
