@@ -127,18 +127,28 @@ def gpu_offload_supported() -> bool:
         return False
 
 
-# A CUDA build of llama.cpp linked against the system's NCCL, beside torch's own (the pip
-# wheel nvidia-nccl), crashes any process that loads both: seen on an H200 machine on
-# 4 December 2026 (SIGSEGV at `import torch` after `import llama_cpp`, and at model load
-# in the other order).  The app loads both (the embedder is torch), so its first answer
-# would kill it.  scripts/bootstrap.sh builds with -DGGML_CUDA_NCCL=OFF (NCCL only serves
-# several GPUs); `doctor` runs this check on a build that can offload.
-TOGETHER_CHECK = "import llama_cpp, torch"
+# llama.cpp's CUDA build and torch in one process crashed on an H200 machine on 4 December
+# 2026, twice over: a build linked against the system's NCCL, beside torch's own (SIGSEGV
+# at `import torch`; scripts/bootstrap.sh builds with -DGGML_CUDA_NCCL=OFF since), and,
+# without NCCL, a C++ runtime symbol clash where llama.cpp sets up a model's tokenizer
+# (fixed by `cxx_runtime`). The app loads both (the embedder is torch), so its first answer
+# would kill it. `doctor` and the first model load of a build that can offload run the
+# app's own steps in a child process first: what crashes there is a reason, not a crash.
 REBUILD_CUDA = ("`.venv/bin/pip uninstall -y llama-cpp-python`, then `HELA_CUDA=1 make run` "
                 "(it builds llama.cpp with -DGGML_CUDA_NCCL=OFF)")
 
 
-def fails_beside_torch(code: str = TOGETHER_CHECK, timeout: float = 180.0) -> str:
+def together_check(model: str | Path | None = None) -> str:
+    """The child's code: the app's own order (hela_desktop, which shares the C++ runtime;
+    torch, as the embedder; llama.cpp), and the model's tokenizer set up, where the clash
+    struck (its vocabulary alone: quick, and no weights are loaded)."""
+    code = "import hela_desktop, torch, llama_cpp"
+    if model:
+        code += f"; llama_cpp.Llama(model_path={str(model)!r}, vocab_only=True, verbose=False)"
+    return code
+
+
+def fails_beside_torch(code: str | None = None, timeout: float = 180.0) -> str:
     """Load llama.cpp and torch in one child process: '' when that works, else why not
     (a crash names its signal and the rebuild that avoids it)."""
     import signal
@@ -146,8 +156,8 @@ def fails_beside_torch(code: str = TOGETHER_CHECK, timeout: float = 180.0) -> st
     import sys
 
     try:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True,
-                              timeout=timeout, check=False)
+        done = subprocess.run([sys.executable, "-c", code or together_check()],
+                              capture_output=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return f"loading llama.cpp and torch together did not finish in {timeout:.0f} s"
     if done.returncode == 0:
@@ -157,9 +167,9 @@ def fails_beside_torch(code: str = TOGETHER_CHECK, timeout: float = 180.0) -> st
             name = signal.Signals(-done.returncode).name
         except ValueError:
             name = f"signal {-done.returncode}"
-        return (f"llama.cpp and torch crash when loaded together ({name}): this llama.cpp "
-                "was built against other CUDA libraries (NCCL) than torch's, and the app "
-                f"would crash at its first answer. Rebuild it: {REBUILD_CUDA}")
+        return (f"llama.cpp and torch crash when loaded together ({name}), and the app "
+                "would crash at its first answer. This llama.cpp may be linked against other "
+                "CUDA libraries (NCCL) than torch's; rebuild it: " + REBUILD_CUDA)
     said = done.stderr.decode(errors="replace").strip().splitlines()
     return (f"loading llama.cpp and torch together failed (exit {done.returncode})"
             + (f": {said[-1]}" if said else ""))
@@ -182,7 +192,8 @@ def cuda_library(lib_dir: Path | None = None) -> Path | None:
     return found[0] if found else None
 
 
-def clash_with_torch(lib_dir: Path | None = None, code: str | None = None) -> str | None:
+def clash_with_torch(lib_dir: Path | None = None, code: str | None = None,
+                     model: str | Path | None = None) -> str | None:
     """For a CUDA build: '' when llama.cpp and torch share a process, else why not (checked
     in a child process once per build of the library, then remembered beside it where that
     can be written); None for a build without CUDA, which needs no check."""
@@ -198,11 +209,13 @@ def clash_with_torch(lib_dir: Path | None = None, code: str | None = None) -> st
     except PackageNotFoundError:
         torch = "none"
     stamp = lib.parent / TOGETHER_STAMP
-    key = f"{lib.name} {lib.stat().st_mtime_ns} {lib.stat().st_size} torch {torch}"
+    # (the check's own version last: a build passed by the first check, which imported
+    # the two but set up no tokenizer, is checked again)
+    key = f"{lib.name} {lib.stat().st_mtime_ns} {lib.stat().st_size} torch {torch} check 2"
     with contextlib.suppress(OSError):
         if stamp.read_text(encoding="utf-8") == key:
             return ""
-    why = fails_beside_torch(code or TOGETHER_CHECK)
+    why = fails_beside_torch(code or together_check(model))
     if not why:
         with contextlib.suppress(OSError):
             stamp.write_text(key, encoding="utf-8")
@@ -245,7 +258,7 @@ class LocalLLM(KVCache):
         n_batch: int = 512,
     ):
         self.path = check_gguf(path)
-        clash = clash_with_torch()  # before llama.cpp is loaded: a clash kills the process
+        clash = clash_with_torch(model=self.path)  # before llama.cpp is loaded here
         if clash:
             raise ModelError(clash)
         # the file llama.cpp runs: the bundled model's F16 copy where it can be made

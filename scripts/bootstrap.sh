@@ -6,6 +6,8 @@
 #   PYTHON=python3             the interpreter that creates it (3.10 or newer)
 #   HELA_CUDA=1                build llama.cpp with CUDA (-DGGML_CUDA=on, without NCCL)
 #                              beside the portable CPU code
+#   HELA_CUDA_ARCH=native      the GPU architectures it is built for (default: this
+#                              machine's GPU; e.g. "86;90" to build on a machine without one)
 #   CMAKE_ARGS=...             full control over the llama.cpp build flags
 #   HELA_TORCH="torch==2.13.0" the torch requirement installed first (a CPU build where one
 #                              is available; a bare `torch` may pull a multi-GB CUDA build)
@@ -26,7 +28,9 @@ case "$(uname -m)" in x86_64|amd64) ;; *) DEFAULT_CMAKE="-DGGML_NATIVE=OFF";; es
 if [ "${HELA_CUDA:-0}" = "1" ]; then
   # CUDA, and no NCCL: it serves only several GPUs, and a llama.cpp linked against the
   # system's NCCL crashes beside torch's own (`hela-desktop doctor`, "with torch")
-  DEFAULT_CMAKE="-DGGML_CUDA=on -DGGML_CUDA_NCCL=OFF $DEFAULT_CMAKE"
+  # and only for the GPU at hand: llama.cpp's own list of architectures takes several
+  # times as long to build
+  DEFAULT_CMAKE="-DGGML_CUDA=on -DGGML_CUDA_NCCL=OFF -DCMAKE_CUDA_ARCHITECTURES=${HELA_CUDA_ARCH:-native} $DEFAULT_CMAKE"
 fi
 LLAMA_CMAKE=${CMAKE_ARGS:-$DEFAULT_CMAKE}
 

@@ -27,7 +27,7 @@ QT_MODULES = ("PySide6", "pyqtgraph", "shiboken6", "hela_desktop.ui")
 LAYERS = (
     ("base", ("formulas", "config", "paths", "facts", "words", "events", "embedder", "model_catalog",
               "answer_loop",
-              "qtlibs", "consolidate_params", "memory_index", "folder_lock",
+              "qtlibs", "consolidate_params", "memory_index", "folder_lock", "cxx_runtime",
               "__init__")),
     ("storage", ("store",)),
     ("memory", ("backups", "edges", "retrieval", "memory", "knowledge", "gate", "forgetting",

@@ -1,33 +1,60 @@
-"""llama.cpp beside torch in one process (`llm.fails_beside_torch`, `doctor`'s "with torch").
+"""llama.cpp beside torch in one process (`llm.fails_beside_torch`, `doctor`'s "with torch",
+`cxx_runtime`).
 
-On an H200 machine (4 December 2026) a CUDA build of llama.cpp linked against the system's
-NCCL crashed every process that also loaded torch (whose wheels bring their own NCCL).
-These machines have no GPU, so the crash itself is stood in for by child processes that
-really die the same ways (a SIGSEGV, an error exit); the check and the report are real.
+On an H200 machine (4 December 2026) a CUDA build of llama.cpp crashed every process that
+also loaded torch: linked against the system's NCCL (torch's wheels bring their own), and,
+built without NCCL, where llama.cpp set up a model's tokenizer (a C++ runtime symbol clash,
+gone with libstdc++ loaded globally first). These machines have no GPU, so the crash itself
+is stood in for by child processes that really die the same ways (a SIGSEGV, an error
+exit); the check, the report and the global C++ runtime are real.
 """
 
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 
 from hela_desktop import llm
 from hela_desktop.cli.doctor import format_report, report_ok
 from hela_desktop.llm import (
-    TOGETHER_CHECK,
     TOGETHER_STAMP,
     LocalLLM,
     ModelError,
     clash_with_torch,
     cuda_library,
     fails_beside_torch,
+    together_check,
 )
+from hela_desktop.paths import bundled_model_path
 
 SEGFAULT = "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"
 
 
 def test_the_real_libraries_load_together_here():
-    # this machine's CPU build of llama.cpp and CPU torch: they share a process
-    assert fails_beside_torch(TOGETHER_CHECK) == ""
+    # this machine's CPU build of llama.cpp and CPU torch share a process, the bundled
+    # model's tokenizer set up beside torch (where the H200's crash struck)
+    code = together_check(bundled_model_path())
+    assert "vocab_only=True" in code and code.startswith("import hela_desktop, torch")
+    assert fails_beside_torch(code) == ""
+    assert fails_beside_torch(together_check("/no/such/model.gguf")).startswith(
+        "loading llama.cpp and torch together failed (exit 1)")
+
+
+def _global(code: str) -> subprocess.CompletedProcess:
+    """Whether a child process finds libstdc++'s std::locale::classic() in the global symbol
+    scope (where llama.cpp's libraries look first) after `code`."""
+    probe = code + "; import ctypes; ctypes.CDLL(None)['_ZNSt6locale7classicEv']"
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, check=False)
+
+
+def test_hela_desktop_puts_the_cxx_runtime_in_the_global_scope_first():
+    # Python itself links no C++ runtime, and torch loads its own out of the global scope:
+    # the symbol is found only once hela_desktop is imported (cxx_runtime)
+    assert _global("import sys").returncode != 0
+    assert _global("import torch").returncode != 0
+    done = _global("import hela_desktop")
+    assert done.returncode == 0, done.stderr.decode()
 
 
 def test_a_crash_names_its_signal_and_the_rebuild():
@@ -89,6 +116,12 @@ def test_a_cuda_build_is_checked_once_and_a_clash_every_time(tmp_path):
     assert clash_with_torch(lib, SEGFAULT) == ""  # not checked again for this build
     (lib / "libggml-cuda.so").write_bytes(b"\x7fELF rebuilt")  # a new build: checked again
     assert "(SIGSEGV)" in clash_with_torch(lib, SEGFAULT)
+    assert clash_with_torch(lib, "pass") == ""
+    stamp = (lib / TOGETHER_STAMP).read_text()
+    assert stamp.endswith(" check 2")
+    # a build passed by the first check (import only, no tokenizer): checked again
+    (lib / TOGETHER_STAMP).write_text(stamp.removesuffix(" check 2"))
+    assert "(SIGSEGV)" in clash_with_torch(lib, SEGFAULT)
 
 
 def test_the_model_is_not_loaded_beside_a_clash(tmp_path, monkeypatch):
@@ -97,7 +130,7 @@ def test_the_model_is_not_loaded_beside_a_clash(tmp_path, monkeypatch):
     the stand-in above; the crash is a real child process's.)"""
     lib = _stand_in_cuda_build(tmp_path)
     monkeypatch.setattr(llm, "cuda_library", lambda lib_dir=None: lib / "libggml-cuda.so")
-    monkeypatch.setattr(llm, "TOGETHER_CHECK", SEGFAULT)
+    monkeypatch.setattr(llm, "together_check", lambda model=None: SEGFAULT)
     try:
         LocalLLM()
     except ModelError as exc:

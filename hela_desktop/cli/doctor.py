@@ -85,7 +85,7 @@ def doctor_report(args: argparse.Namespace) -> dict:
                       "another --data-dir" if data_dir.exists() and not data_dir.is_dir() else "")
     model, model_ok, model_msg = _model(s)
     db = data_dir / DB_FILE
-    beside_torch = clash_with_torch()  # before llama.cpp is loaded here
+    beside_torch = clash_with_torch(model=model if model_ok else None)  # before llama.cpp loads
     return {
         "hela-desktop": __version__,
         "python": platform.python_version(),
