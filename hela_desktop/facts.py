@@ -283,16 +283,21 @@ _CORRECTS = re.compile(
     r"|any ?more|got (?:that|it|this) wrong|i was wrong|my mistake|i made a mistake"
     r"|i misremembered|i mixed (?:that|it|this) up)\b"
     r"|[,;—–-]\s*not\s+(?:a|an|the|in|on|at)\b", re.IGNORECASE)
+# "…in May instead of June", "tea rather than coffee": a correction of what said June or
+# coffee only (`corrects_memory`): "I walk to work instead of driving." corrects nothing
+# said about work (QA pass 29)
+_SWAPS = re.compile(r"\b(?:instead of|rather than)\s+([^,;.!?—–]+)", re.IGNORECASE)
 
 
 # a word every statement `corrects` finds holds (to look for them in a store quickly)
 CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that", "correct",
                    "longer", "anymore", "any more", "not", "wrong", "mistake", "misremembered",
-                   "mixed")
+                   "mixed", "instead", "rather")
 
 
 # what a correction says is no longer so: "…, not May", "— not a terrier", "I no longer
-# work at the bakery"; the words up to the end of the clause
+# work at the bakery", "…in May instead of June" (QA pass 29); the words up to the end of
+# the clause
 _NEGATED = re.compile(
     r"(?:[,;—–-]\s*not|\bno longer|\bnot any ?more)\s+([^,;.!?—–]+)", re.IGNORECASE)
 
@@ -308,8 +313,15 @@ def negated(text: str) -> list[str]:
     numbers too: "Asha turned 7, so she's not 6 any more." → ["6"]); []
     when it only says what is so now ("Actually Ines moved to Porto.")."""
     text = text or ""
-    return list(dict.fromkeys(w for rx in (_NEGATED, _NOT_ANY_MORE) for m in rx.finditer(text)
-                              for w in [*stems(m.group(1)), *NUMBER.findall(m.group(1))]))
+    said = (_WHEN_NOW.sub("", m.group(1)) for rx in (_NEGATED, _NOT_ANY_MORE, _SWAPS)
+            for m in rx.finditer(text))
+    return list(dict.fromkeys(w for g in said for w in [*stems(g), *NUMBER.findall(g)]))
+
+
+# when the new state holds, closing the clause that denies the old one ("tea rather than
+# coffee these days"): not what is denied
+_WHEN_NOW = re.compile(r"\s+(?:these days|nowadays|now|from now on|this (?:year|month|week)"
+                       r"|any ?more)\s*$", re.IGNORECASE)
 
 
 # a number as written ("6", "21.1", "10:30"): "she's not 6 any more" denies "6"
@@ -320,16 +332,34 @@ def corrects(text: str) -> bool:
     """Does a statement say it corrects or replaces what was said before: "actually",
     "correction", "I meant", "no longer", "anymore", "I got that wrong", "my mistake", or
     "…, not a terrier"?  Such a
-    statement replaces an older one on the same subject however soon after it comes."""
-    return bool(_CORRECTS.search(text))
+    statement replaces an older one on the same subject however soon after it comes.
+    "… instead of June" and "… rather than coffee" are corrections too, of what said
+    June or coffee (`corrects_memory`)."""
+    return bool(_CORRECTS.search(text) or _SWAPS.search(text))
 
 
 def corrects_memory(old: str, new: str) -> bool:
     """Does the statement `new` say it corrects (`corrects`) and share a content word with
     the older `old` ("Actually the trip is in June, not May." and "I'm planning a trip to
     Japan in May.")?  The caller also asks them to be on the same subject in meaning."""
-    return (corrects(new) and is_statement(new)
-            and bool(set(stems(old)) & set(stems(new))))
+    return is_statement(new) and bool(corrected_words(new) & said_words(old))
+
+
+def corrected_words(new: str) -> frozenset[str]:
+    """What an earlier statement must share with `new` for `new` to correct it: the
+    content-word stems of `new` when it says it corrects; cued only by "instead of" or
+    "rather than", the stems and numbers of what it replaces ("…in May instead of June":
+    June); none when it corrects nothing."""
+    if _CORRECTS.search(new):
+        return frozenset(stems(new))
+    return frozenset(w for m in _SWAPS.finditer(new)
+                     for w in [*stems(m.group(1)), *NUMBER.findall(m.group(1))])
+
+
+def said_words(old: str) -> frozenset[str]:
+    """The words of an earlier statement that a correction is matched on
+    (`corrected_words`): its content-word stems and numbers."""
+    return frozenset([*stems(old), *NUMBER.findall(old)])
 
 
 def only_tells(text: str) -> bool:
@@ -572,5 +602,5 @@ class NameIndex:
 
 
 __all__ = ["asks_language", "language_shares", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "corrects_memory", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words",
+           "is_statement_sentence", "corrects_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words",
            "NameIndex"]

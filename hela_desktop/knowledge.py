@@ -266,17 +266,17 @@ def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float
         return {}
     mat = np.vstack([vecs[b] for b, _, _ in later])
     made = np.array([c for _, _, c in later])
-    stems: dict[int, set[str]] = {}
+    stems: dict[int, frozenset[str]] = {}
     out: dict[int, int] = {}
     for a, text in olds.items():
         va = vecs.get(a)
         if va is None or va.shape != dim:
             continue
         near = np.nonzero((made > when[a]) & (mat @ va >= min_similarity))[0]
-        words = set(facts.stems(text)) if len(near) else set()
+        words = facts.said_words(text) if len(near) else frozenset()
         for j in near[::-1]:  # the newest first
             b, new, _ = later[j]
-            if b != a and words & stems.setdefault(j, set(facts.stems(new))):
+            if b != a and words & stems.setdefault(j, facts.corrected_words(new)):
                 out[a] = b
                 break
     return out
