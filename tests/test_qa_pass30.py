@@ -44,3 +44,64 @@ def test_a_move_said_with_instead_of_is_confirmed_as_a_correction(make_assistant
     assert facts.corrected_words("I walk to work instead of driving.") == frozenset(
         facts.stems("driving"))
     assert facts.said_words("We fly on 14 June.") >= {"14", *facts.stems("June")}
+
+
+# ---- a chat's Markdown export read back (`importers.hela_markdown`) ----------------------
+
+def _episodes(store) -> list[tuple[str, str]]:
+    # (deleted ones too: "Forget that …" moves a memory to the trash)
+    return [(u, s) for u, s in store.conn.execute(
+        "SELECT user_text, source FROM episodes ORDER BY id").fetchall()]
+
+
+def test_a_chat_export_read_back_stores_nothing_twice(make_assistant, tmp_path, embedder):
+    """QA pass 29: importing a chat's own Markdown export into the folder it came from
+    stored every exchange a second time, and HeLa's list of your memories became a memory.
+    Through the real turn path, export and import: what is here stays out, counted, and
+    what HeLa answered itself (the list, a request to forget) is never a memory."""
+    import pytest
+
+    from hela_desktop.chat_export import export_conversation
+    from hela_desktop.importers.base import describe
+    from hela_desktop.memfile.format import MemoryFileError
+    from hela_desktop.memfile.importing import import_file
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    for said in ("My brother Karel is a dentist in Utrecht.", "I have a cat called Pepper.",
+                 "What do you know about me?", "Forget that I have a cat."):
+        list(a.chat(said, cid))
+    assert [u for u, _ in _episodes(a.store)] == [
+        "My brother Karel is a dentist in Utrecht.", "I have a cat called Pepper."]
+    one = export_conversation(a.store, cid, tmp_path / "one.md")
+    chats = len(a.store.conversations())
+    rep = import_file(a.store, one, embedder=embedder)  # into its own folder: all here
+    assert sum(rep.added.values()) == 0 and rep.embedded == 0
+    assert describe(rep.details) == (
+        "HeLa Desktop chat export: 0 conversations, 0 exchanges; 5 left out (2 exchanges in "
+        "this memory already, 1 list of your memories made by HeLa, 1 request to forget, "
+        "done by HeLa, 1 conversation in this memory already)")
+    assert len(_episodes(a.store)) == 2 and len(a.store.conversations()) == chats
+    # an export holding nothing else to import still says why
+    (tmp_path / "asked.md").write_text(one.read_text().split("**You**")[0] + "**You**"
+                                       + one.read_text().split("**You**")[3], "utf-8")
+    with pytest.raises(MemoryFileError) as err:
+        import_file(make_assistant(tmp_path / "third").store, tmp_path / "asked.md",
+                    embedder=embedder)
+    assert "nothing to import in this HeLa Desktop chat export (1 list of your memories" \
+        in str(err.value)
+
+    # into another folder: the two statements, not the list nor the request
+    b = make_assistant(tmp_path / "other")
+    rep = import_file(b.store, one, embedder=embedder)
+    assert _episodes(b.store) == [("My brother Karel is a dentist in Utrecht.", "hela-chat"),
+                                  ("I have a cat called Pepper.", "hela-chat")]
+    assert rep.details["skipped_reasons"] == {"list of your memories made by HeLa": 1,
+                                              "request to forget, done by HeLa": 1}
+    # a later export of the same chat there: only what is new
+    list(a.chat("We fly to Lisbon on 14 March.", cid))
+    two = export_conversation(a.store, cid, tmp_path / "two.md")
+    rep = import_file(b.store, two, embedder=embedder)
+    assert [u for u, _ in _episodes(b.store)][2:] == ["We fly to Lisbon on 14 March."]
+    assert rep.details["skipped_reasons"]["exchange in this memory already"] == 2
+    assert "2 exchanges in this memory already" in describe(rep.details)

@@ -174,6 +174,7 @@ def pair(chat: Chat, skip: Callable[[str, int], None]) -> list[Exchange]:
 # a reason's noun comes before these words: "message on another branch", "call to a tool"
 _AFTER_NOUN = re.compile(r" (?:of|on|to|in|at|before|without|not|too|cut)\b")
 _MASS = {"thinking": "thinking block", "reasoning": "reasoning block"}  # counted as blocks
+HERE_ALREADY = "exchange in this memory already"  # (`HistorySource.said_here`)
 
 
 def left_out(n: int, reason: str) -> str:
@@ -229,6 +230,10 @@ class HistorySource(_Source):
 
     kind = "history"
     members = MEMBERS
+    # > 0: this source's chats may be the store's own (HeLa's chat export), their times
+    # rounded down to within this many seconds: an exchange whose user words are a memory
+    # said then is the same exchange, left out (`said_here`)
+    said_within = 0.0
 
     def __init__(self, path: Path, limits: Limits, label: str | None = None):
         self.path = path
@@ -248,6 +253,9 @@ class HistorySource(_Source):
         self.last: float | None = None
         self.extra: dict[str, Any] = {}
         self.fallback_time = path.stat().st_mtime if path.exists() else 0.0
+        # set by the import for a source whose chats may be this store's own
+        # (`said_within` > 0): are the user's words `text`, said at `at`, a memory here?
+        self.said_here: Callable[[str, float], bool] | None = None
         # when its memories came into this store: forgetting's idle clock starts there, not
         # at the (years old) dates they keep (`Store.forgetting_candidates`)
         self.imported_at = round(time.time(), 3)
@@ -364,7 +372,7 @@ class HistorySource(_Source):
         if conv_uid in self._conv_uids:
             self.skip("duplicate conversation")
             return
-        rows = []
+        rows, here = [], 0
         for ex in exchanges:
             user = "\n\n".join(m.text for m in ex.user if m.text.strip()).strip()
             files = tuple(a for m in ex.user for a in m.attachments)
@@ -377,9 +385,14 @@ class HistorySource(_Source):
             at = next((m.at for m in ex.user + ex.replies if m.at is not None), None)
             if at is None:
                 at = chat.created if chat.created is not None else self.fallback_time
+            if self.said_here is not None and self.said_here(user, at):
+                self.skip(HERE_ALREADY)
+                here += 1
+                continue
             rows.append((ex, user, reply, at, files))
         if not rows:
-            self.skip("conversation without exchanges")
+            self.skip("conversation in this memory already" if here
+                      else "conversation without exchanges")
             return
         self._conv_uids.add(conv_uid)
         created = chat.created if chat.created is not None else rows[0][3]
@@ -428,8 +441,9 @@ class HistorySource(_Source):
             for fh in self._out.values():
                 fh.close()
             self._out = {}
-        if not self.n_memories:
-            why = ", ".join(f"{n} {r}" for r, n in self.skips.most_common(3))
+        if not self.n_memories and not self.skips.get(HERE_ALREADY):
+            # (a chat that is all here already imports as nothing, as a file read twice)
+            why = ", ".join(left_out(n, r) for r, n in self.skips.most_common(4))
             raise _Bad(f"nothing to import in this {NAMES.get(self.kind, self.kind)}"
                        + (f" ({why})" if why else ""), "file")
         self.manifest["counts"] = dict(self.counts)

@@ -54,10 +54,38 @@ def _epoch(stamp: str) -> float | None:
         return None
 
 
+def _without_app_answers(msgs: list[Message], skip) -> list[Message]:
+    """The chat without what HeLa answered itself, and the message that asked: a request
+    to forget (done then: as a memory it would say again what was forgotten) and "What do
+    you know about me?" answered with the list of your memories (a list of the memories
+    already here). The app keeps no memory of either (QA pass 29: the list became one)."""
+    from ..about_you import EMPTY, HEAD
+    from ..forget_request import forget_target
+
+    out: list[Message] = []
+    i = 0
+    while i < len(msgs):
+        m = msgs[i]
+        answer = msgs[i + 1] if i + 1 < len(msgs) and msgs[i + 1].role == "assistant" else None
+        reason = None
+        if m.role == "user" and forget_target(m.text) is not None:
+            reason = "request to forget, done by HeLa"
+        elif m.role == "user" and answer is not None and answer.text.startswith((HEAD, EMPTY)):
+            reason = "list of your memories made by HeLa"
+        if reason is None:
+            out.append(m)
+            i += 1
+            continue
+        skip(reason)
+        i += 2 if answer is not None else 1
+    return out
+
+
 class HelaChatSource(HistorySource):
     """One chat exported by HeLa Desktop as Markdown."""
 
     kind = "hela-chat"
+    said_within = 61.0  # its times are minutes: a memory said within that one is this
 
     def __init__(self, path: Path, limits: Limits):
         super().__init__(path, limits, path.name)
@@ -94,6 +122,7 @@ class HelaChatSource(HistorySource):
                 self.skip("empty message")
                 continue
             msgs.append(Message(role=role, text=words, at=at, id=str(i)))
+        msgs = _without_app_answers(msgs, self.skip)
         first = found[0] if found else None
         digest = hashlib.sha256("\n".join(
             [title, str(first[1]) if first else "", "\n".join(first[2]) if first else ""]

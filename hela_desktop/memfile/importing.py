@@ -185,6 +185,7 @@ def import_file(
     job.backup_keep = 0 if dry_run else int(backup_keep)
     try:
         src = _open_source(path, limits, time.time())
+        _leave_out_what_is_here(src, store)
         try:
             report, total = job.run(src)
         finally:
@@ -195,6 +196,17 @@ def import_file(
         job.progress(total, total)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _leave_out_what_is_here(src: _Source, store: Store) -> None:
+    """For a source whose chats may be the store's own (HeLa's chat export read back into
+    the folder it came from): an exchange whose user words are a memory said at its time
+    is left out, counted, instead of stored twice (QA pass 29)."""
+    from ..importers.base import HistorySource
+
+    if isinstance(src, HistorySource) and src.said_within > 0:
+        within = src.said_within
+        src.said_here = lambda text, at: store.said_between(text, at - 1.0, at + within)
 
 
 class _Import:

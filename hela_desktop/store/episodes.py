@@ -648,6 +648,14 @@ class EpisodeQueries(StoreBase):
             f"episodes_fts WHERE episodes_fts MATCH ?) AND {where} ORDER BY created_at, id",
             [" OR ".join(f'"{c}"' for c in cues), float(after), *skip]).fetchall()
 
+    def said_between(self, text: str, start: float, end: float) -> bool:
+        """Is a memory of exactly the user's words `text`, made between `start` and `end`,
+        stored (kept, archived or deleted to the trash)?  A chat's Markdown export read
+        back here holds such an exchange again (`HistorySource.said_here`)."""
+        return self.conn.execute(
+            "SELECT 1 FROM episodes WHERE created_at BETWEEN ? AND ? AND user_text = ? LIMIT 1",
+            (float(start), float(end), text)).fetchone() is not None
+
     def newest_created(self, ids: Iterable[int]) -> float:
         """The latest ``created_at`` of the episodes `ids` (0 for none)."""
         return max(self.created_times(ids).values(), default=0.0) or 0.0
