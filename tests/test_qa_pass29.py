@@ -204,6 +204,16 @@ def test_a_long_message_is_folded_and_unfolds_on_a_click(qtbot):
     assert view.textCursor().selectedText() == "pelican"
     view.anchorClicked.emit(QtCore.QUrl("u:0"))  # (not folded: nothing happens)
     assert view.toPlainText().count("Hello there.") == 1
+    # an unfolded message folds again (thirtieth pass: "Show all" could not be undone)
+    assert view.toPlainText().count("Show less") == 2
+    view.anchorClicked.emit(QtCore.QUrl("f:1"))
+    shown = view.toPlainText()
+    assert "zebracrossing" not in shown and "pelican" in shown
+    assert shown.count("Show all") == 1 and shown.count("Show less") == 1
+    view.anchorClicked.emit(QtCore.QUrl("f:1"))  # (folded already: nothing happens)
+    assert view.toPlainText() == shown
+    view.anchorClicked.emit(QtCore.QUrl("u:1"))
+    assert long in view.toPlainText()
 
 
 # ---- a request naming the people of the user's life (`gate`) ----------------------------

@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..events import NOT_FROM_MEMORIES
 from ..sources import NO_SOURCES, OLDER_NEWS, Sources, source_groups
-from .chat_fold import LINK, find_last, unfold, write_user_text
+from .chat_fold import LESS, LINK, find_last, fold, unfold, write_user_text
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 from .plain import ElidedLabel, no_orphan, tip
@@ -648,8 +648,8 @@ class MessageView(QtWidgets.QTextBrowser):
                 mid = (self.msgs.get(int(key)) or {}).get("message_id")
                 self.sourceClicked.emit(int(eid), mid)
             self.memoryClicked.emit(int(eid))
-        elif s.startswith(LINK) and s[len(LINK):].isdigit():
-            unfold(self, int(s[len(LINK):]))
+        elif s[:2] in (LINK, LESS) and s[2:].isdigit():
+            (unfold if s.startswith(LINK) else fold)(self, int(s[2:]))
         elif s.startswith("t:"):
             try:
                 _, k, t = s.split(":")

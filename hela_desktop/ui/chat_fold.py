@@ -12,6 +12,7 @@ FOLD_LINES = 40  # … or one of more lines than this
 SHOWN_CHARS = 1200  # about what is shown of it: a screenful at the chat's width
 SHOWN_LINES = 16
 LINK = "u:"  # the link's address: "u:<index in the view's entries>"
+LESS = "f:"  # the unfolded message's link that folds it again: "f:<index>"
 
 
 def fold_point(text: str) -> int | None:
@@ -30,37 +31,52 @@ def fold_point(text: str) -> int | None:
     return cut if cut > end // 2 else end
 
 
-def write_user_text(view, cur: QtGui.QTextCursor, text: str, index: int) -> None:
+def write_user_text(view, cur: QtGui.QTextCursor, text: str, index: int,
+                    whole: bool = False) -> None:
     """The user's message at `cur`, folded when long: its beginning, then "… Show all
-    (N characters)", a link that unfolds it (`unfold`)."""
+    (N characters)", a link that unfolds it (`unfold`); `whole`: a long one unfolded, then
+    "· Show less", a link that folds it again (`fold`)."""
     at = fold_point(text)
-    cur.insertText(text if at is None else text[:at].rstrip(), QtGui.QTextCharFormat())
+    cur.insertText(text if at is None or whole else text[:at].rstrip(), QtGui.QTextCharFormat())
     if at is None:
         return
     link = QtGui.QTextCharFormat()
     link.setForeground(view.palette().color(QtGui.QPalette.ColorRole.Link))
     link.setAnchor(True)
+    if whole:
+        link.setAnchorHref(f"{LESS}{index}")
+        link.setToolTip("Show only the beginning of this message again")
+        cur.insertText(" · ", QtGui.QTextCharFormat())
+        cur.insertText("Show less", link)
+        return
     link.setAnchorHref(f"{LINK}{index}")
     link.setToolTip("Show the whole message here (Copy message copies it whole)")
     cur.insertText(" … ", QtGui.QTextCharFormat())
     cur.insertText(f"Show all ({len(text):,} characters)", link)
 
 
-def unfold(view, index: int) -> bool:
-    """Show the whole of the folded message `index` of `view.entries`; False when it is
-    not one (or not folded)."""
+def unfold(view, index: int, whole: bool = True) -> bool:
+    """Show the whole of the folded message `index` of `view.entries` (`whole` False: fold
+    the unfolded one again); False when it is not one (or already so)."""
     if not 0 <= index < len(view.entries):
         return False
     entry = view.entries[index]
-    if entry["role"] != "user" or entry.get("unfolded") or fold_point(entry["text"]) is None:
+    if entry["role"] != "user" or bool(entry.get("unfolded")) == whole \
+            or fold_point(entry["text"]) is None:
         return False
     frame = entry["frame"]
     body = frame.firstCursorPosition()
     body.movePosition(QtGui.QTextCursor.MoveOperation.NextBlock)  # (past the header)
     body.setPosition(frame.lastPosition(), QtGui.QTextCursor.MoveMode.KeepAnchor)
-    body.insertText(entry["text"], QtGui.QTextCharFormat())
-    entry["unfolded"] = True
+    body.removeSelectedText()
+    write_user_text(view, body, entry["text"], index, whole)
+    entry["unfolded"] = whole
     return True
+
+
+def fold(view, index: int) -> bool:
+    """Show only the beginning of the unfolded message `index` again (`unfold`)."""
+    return unfold(view, index, whole=False)
 
 
 def unfold_saying(view, word: str) -> bool:
