@@ -546,6 +546,9 @@ def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
     return mid, first, lower
 
 
+KIN_WORDS = frozenset(_KIN)  # every word that names a relation ("mum", "brother", "boss")
+
+
 def kin_words(relation: str) -> list[str]:
     """The words that name a relation ("mother" -> mum, mom, mother)."""
     return [w for w, r in _KIN.items() if r == relation]
@@ -602,5 +605,5 @@ class NameIndex:
 
 
 __all__ = ["asks_language", "language_shares", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "corrects_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words",
+           "is_statement_sentence", "corrects_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS",
            "NameIndex"]

@@ -89,12 +89,28 @@ def _terms(text: str) -> set[str]:
     return set(facts.stems(text)) | set(_NUMBER.findall(text))
 
 
+# who a statement is about, not what it says of them: "brother" in "My brother Karel is a
+# dentist." is not out of date when "Actually Karel is now a surgeon." (QA pass 30: "…he's a
+# doctor who works with his brother…" was marked older news for "brother")
+_WHO = frozenset(facts.stems(" ".join(facts.KIN_WORDS)))
+
+
+def _on_subject(old: str, new: str) -> str:
+    """The sentences of the older memory `old` that share a word with the newer `new` (what
+    the correction can replace: "Hi! My name is Ines." is not replaced by "Actually Karel
+    is now a surgeon."); `old` whole when none does."""
+    now = _terms(new)
+    kept = [x for x in facts.sentences(old) if _terms(x) & now]
+    return " ".join(kept) if kept else old
+
+
 def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     """Does `answer` give what the older memory `old` says where the newer `new` replaced
     it?  What is out of date is what the correction says is no longer so, when it says it
     ("…, not May": May, not the trip or Japan, QA pass 26: an answer about Tomas's
     "career in Japan" was marked older news over "Actually the trip is in June, not May."),
-    else what only the old memory said; what is new is what only the newer said, the words
+    else what only the old memory said, in its sentences on the correction's subject, who
+    they are about aside (`_on_subject`, `_WHO`); what is new is what only the newer said, the words
     that tell of a change aside (`TELLS_CHANGE`). The message's own words prove nothing,
     unless the answer says yes to them. The answer gives older news when it says more of
     the outdated than of the new, or the whole outdated value as fully as the new one
@@ -105,9 +121,9 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     count)."""
     agrees, asked = _agrees(message, answer), _terms(message)
     said = _terms(answer) | asked if agrees else _terms(answer) - asked
-    was, now = _terms(old), _terms(new)
+    was, now = _terms(_on_subject(old, new)), _terms(new)
     denied = set(facts.negated(new))
-    outdated = (was & denied) or (was - now)
+    outdated = (was & denied) or (was - now - _WHO)
     fresh = now - was - denied - TELLS_CHANGE
     if not agrees:
         outdated, fresh = outdated - asked, fresh - asked

@@ -105,3 +105,25 @@ def test_a_chat_export_read_back_stores_nothing_twice(make_assistant, tmp_path, 
     assert [u for u, _ in _episodes(b.store)][2:] == ["We fly to Lisbon on 14 March."]
     assert rep.details["skipped_reasons"]["exchange in this memory already"] == 2
     assert "2 exchanges in this memory already" in describe(rep.details)
+
+
+# ---- older news: what the correction replaces (`sources.gives_older`) --------------------
+
+def test_older_news_is_what_the_correction_replaces_not_who_or_other_sentences():
+    """QA pass 30: "Do I have a pet?" answered "Ines is your friend, he's a doctor who works
+    with his brother…" was marked as giving older news over "Actually Karel is now a
+    surgeon.", for "Ines" (another sentence of the old memory) and "brother" (who it is
+    about, not what changed)."""
+    from hela_desktop.sources import gives_older
+
+    old = "Hi! My name is Ines. My brother Karel is a dentist in Utrecht."
+    new = "Actually Karel is now a surgeon."
+    assert not gives_older("Do I have a pet?", "Ines is your friend, he's a doctor who works "
+                           "with his brother in medicine and law enforcement.", old, new)
+    assert not gives_older("How is my brother?", "Your brother is doing well.", old, new)
+    # the old value is still marked, and the new one is not
+    assert gives_older("What does my brother do?", "Your brother Karel is a dentist.", old, new)
+    assert not gives_older("What does my brother do?", "Karel is a surgeon now.", old, new)
+    # what a correction denies counts wherever the old memory said it
+    assert gives_older("What does my mum do?", "Your mum is a teacher.",
+                       "My mum is a teacher.", "Mum retired, she's not a teacher any more.")
