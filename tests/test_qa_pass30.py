@@ -78,9 +78,9 @@ def test_a_chat_export_read_back_stores_nothing_twice(make_assistant, tmp_path, 
     rep = import_file(a.store, one, embedder=embedder)  # into its own folder: all here
     assert sum(rep.added.values()) == 0 and rep.embedded == 0
     assert describe(rep.details) == (
-        "HeLa Desktop chat export: 0 conversations, 0 exchanges; 5 left out (2 exchanges in "
-        "this memory already, 1 list of your memories made by HeLa, 1 request to forget, "
-        "done by HeLa, 1 conversation in this memory already)")
+        "HeLa Desktop chat export: 0 conversations, 0 exchanges; 5 left out (1 list of your "
+        "memories made by HeLa, 1 request to forget, done by HeLa, 1 message you asked HeLa "
+        "to forget, 1 exchange in this memory already, 1 conversation in this memory already)")
     assert len(_episodes(a.store)) == 2 and len(a.store.conversations()) == chats
     # an export holding nothing else to import still says why
     (tmp_path / "asked.md").write_text(one.read_text().split("**You**")[0] + "**You**"
@@ -91,20 +91,40 @@ def test_a_chat_export_read_back_stores_nothing_twice(make_assistant, tmp_path, 
     assert "nothing to import in this HeLa Desktop chat export (1 list of your memories" \
         in str(err.value)
 
-    # into another folder: the two statements, not the list nor the request
+    # into another folder: the statement, not the list, the request, nor what it deleted
     b = make_assistant(tmp_path / "other")
     rep = import_file(b.store, one, embedder=embedder)
-    assert _episodes(b.store) == [("My brother Karel is a dentist in Utrecht.", "hela-chat"),
-                                  ("I have a cat called Pepper.", "hela-chat")]
+    assert _episodes(b.store) == [("My brother Karel is a dentist in Utrecht.", "hela-chat")]
     assert rep.details["skipped_reasons"] == {"list of your memories made by HeLa": 1,
-                                              "request to forget, done by HeLa": 1}
+                                              "request to forget, done by HeLa": 1,
+                                              "message you asked HeLa to forget": 1}
+    assert [m["content"] for m in b.store.messages(b.store.conversations()[0]["id"])][:2] == [
+        "My brother Karel is a dentist in Utrecht.", a.store.messages(cid)[1]["content"]]
     # a later export of the same chat there: only what is new
     list(a.chat("We fly to Lisbon on 14 March.", cid))
     two = export_conversation(a.store, cid, tmp_path / "two.md")
     rep = import_file(b.store, two, embedder=embedder)
-    assert [u for u, _ in _episodes(b.store)][2:] == ["We fly to Lisbon on 14 March."]
-    assert rep.details["skipped_reasons"]["exchange in this memory already"] == 2
-    assert "2 exchanges in this memory already" in describe(rep.details)
+    assert [u for u, _ in _episodes(b.store)][1:] == ["We fly to Lisbon on 14 March."]
+    assert rep.details["skipped_reasons"]["exchange in this memory already"] == 1
+    assert "1 exchange in this memory already" in describe(rep.details)
+
+
+def test_what_a_request_to_forget_deleted_is_read_from_its_answer():
+    from hela_desktop.importers.hela_markdown import _quoted, forgotten_in
+
+    said = ("Deleted these memories, so I won't recall them again:\n\n- #3 “I have a cat "
+            "called Pepper.”\n- #9 “My locker code at the gym is 4417 and the spare key is "
+            "under the…”\n\nAlso deleted a question you asked about it, as my stored answer "
+            "repeated it:\n\n- #12 “What's my locker code?”\n\nPerhaps you meant these, not "
+            "deleted (delete them in Memories if so):\n\n- #4 “My dog is called Biscuit.”")
+    quotes = forgotten_in(said)
+    assert quotes == ["I have a cat called Pepper.", "My locker code at the gym is 4417 and "
+                      "the spare key is under the…", "What's my locker code?"]
+    assert _quoted("My locker code at the gym is 4417 and the spare key is under the mat.",
+                   quotes)
+    assert _quoted("I have  a cat\ncalled Pepper.", quotes)
+    assert not _quoted("My dog is called Biscuit.", quotes)
+    assert not _quoted("I have a cat called Pepper and a dog.", quotes)
 
 
 # ---- older news: what the correction replaces (`sources.gives_older`) --------------------

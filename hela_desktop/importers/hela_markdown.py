@@ -54,15 +54,39 @@ def _epoch(stamp: str) -> float | None:
         return None
 
 
+_DELETED_HEAD = re.compile(r"\A(?:Also )?[Dd]eleted [^\n]*:\Z")  # "Deleted this memory, …:"
+_LISTED = re.compile(r"^- #\d+ “(.*)”$", re.M)  # "- #3 “I have a cat called Pepper.”"
+
+
+def forgotten_in(answer: str) -> list[str]:
+    """The memories HeLa's answer to a request to forget says it deleted, as it quotes them
+    (`forget_request.answer`: "Deleted this memory, so I won't recall it again:" and "Also
+    deleted a question …:", each followed by its list; a quote may end in "…")."""
+    blocks = answer.split("\n\n")
+    return [q for head, body in zip(blocks, blocks[1:], strict=False)
+            if _DELETED_HEAD.match(head.strip()) for q in _LISTED.findall(body)]
+
+
+def _quoted(text: str, quotes: list[str]) -> bool:
+    """Is `text` one of `quotes` (whitespace as `forget_request` lists it; a quote cut short
+    with "…" by its beginning)?"""
+    flat = " ".join(text.split())
+    return any(flat == q or q.endswith("…") and flat.startswith(q[:-1].rstrip())
+               for q in quotes)
+
+
 def _without_app_answers(msgs: list[Message], skip) -> list[Message]:
     """The chat without what HeLa answered itself, and the message that asked: a request
     to forget (done then: as a memory it would say again what was forgotten) and "What do
     you know about me?" answered with the list of your memories (a list of the memories
-    already here). The app keeps no memory of either (QA pass 29: the list became one)."""
+    already here). The app keeps no memory of either (QA pass 29: the list became one).
+    What a request to forget deleted, as its answer lists it, is left out too: the chat
+    keeps the message, the memory was gone."""
     from ..about_you import EMPTY, HEAD
     from ..forget_request import forget_target
 
     out: list[Message] = []
+    forgotten: list[str] = []
     i = 0
     while i < len(msgs):
         m = msgs[i]
@@ -70,6 +94,7 @@ def _without_app_answers(msgs: list[Message], skip) -> list[Message]:
         reason = None
         if m.role == "user" and forget_target(m.text) is not None:
             reason = "request to forget, done by HeLa"
+            forgotten += forgotten_in(answer.text) if answer is not None else []
         elif m.role == "user" and answer is not None and answer.text.startswith((HEAD, EMPTY)):
             reason = "list of your memories made by HeLa"
         if reason is None:
@@ -78,7 +103,18 @@ def _without_app_answers(msgs: list[Message], skip) -> list[Message]:
             continue
         skip(reason)
         i += 2 if answer is not None else 1
-    return out
+    if not forgotten:
+        return out
+    kept: list[Message] = []
+    gone = False  # the user message before was left out: its answer goes with it
+    for m in out:
+        if m.role == "user":
+            gone = _quoted(m.text, forgotten)
+            if gone:
+                skip("message you asked HeLa to forget")
+        if not gone:
+            kept.append(m)
+    return kept
 
 
 class HelaChatSource(HistorySource):
