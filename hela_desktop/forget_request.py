@@ -76,7 +76,11 @@ _EVERYTHING = re.compile(r"^(?:about\s+)?(?:everything|all(?:\s+of\s+it)?|all\s+
                          r"everything\s+(?:i(?:'ve|\s+have)?\s+"
                          r"(?:said|told\s+you)|about\s+me))$", re.I)
 # words that introduce what to forget, left out of what is matched
-_INTRO = re.compile(r"^(?:(?:the|that|this|any|all)\s+)?(?:memor(?:y|ies)\s+)?"
+# ("everything about Karel", "all you know about my brother": QA pass 30, the first was
+# taken for a message to the model and kept as a memory)
+_INTRO = re.compile(r"^(?:(?:the|that|this|any|all|everything|anything)\s+)?"
+                    r"(?:(?:that\s+)?(?:you\s+(?:know|remember)|i(?:'ve|\s+have)?\s+(?:said|"
+                    r"told\s+you|wrote|mentioned))\s+(?=about\b))?(?:memor(?:y|ies)\s+)?"
                     r"(?:about\s+|of\s+|that\s+|where\s+|what\s+i\s+(?:said|told\s+you|"
                     r"wrote|mentioned)\s+(?:about\s+)?)?", re.I)
 
@@ -92,6 +96,7 @@ _THEN = re.compile(r"(?:[,;:—–]|\s-\s|\band\b)\s*(?:(?:but|so|then|now|and)\
     sorted(facts.ASKING_WORDS)) + r")\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|me|my|mine|myself|"
                            r"we|our|us)\b", re.I)
+_ALL_ABOUT = re.compile(r"^(?:everything|anything)\s+(?:you\s+know\s+)?about\b", re.I)
 _INTRO_TOLD = re.compile(r"^(?:what|everything|anything)\s+i\s+(?:said|told|wrote|"
                          r"mentioned)\b", re.I)
 LAST = "\x00last"  # forget_target: the user's previous message in this chat
@@ -130,7 +135,11 @@ def forget_target(message: str) -> str | None:
     # something the user told: in their words ("my", "I'm"), a name alone, or named as
     # what they said or as a memory; "forget the past and move on" is advice wanted
     told = (_FIRST_PERSON.search(rest) or names_only(rest) or _MEMORY_OBJECT.match(what)
-            or _INTRO_TOLD.match(what))
+            or _INTRO_TOLD.match(what)
+            # "everything about the wedding": one thing, named ("… the past and move on" is
+            # advice wanted; "all about it", never mind)
+            or _ALL_ABOUT.match(what) and not re.search(r"\band\b|,", rest)
+            and not _NEVER_MIND.match(rest))
     return rest if told else None
 
 

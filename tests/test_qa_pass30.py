@@ -147,3 +147,33 @@ def test_older_news_is_what_the_correction_replaces_not_who_or_other_sentences()
     # what a correction denies counts wherever the old memory said it
     assert gives_older("What does my mum do?", "Your mum is a teacher.",
                        "My mum is a teacher.", "Mum retired, she's not a teacher any more.")
+
+
+# ---- "Forget everything about Karel." (`forget_request.forget_target`) ------------------
+
+def test_forget_everything_about_someone_is_a_request_to_forget():
+    """QA pass 30: "Forget everything about Karel." went to the model and became a memory
+    (recalled four times after)."""
+    from hela_desktop.forget_request import EVERYTHING, forget_target
+
+    assert forget_target("Forget everything about Karel.") == "Karel"
+    assert forget_target("Forget everything you know about my job.") == "my job"
+    assert forget_target("Forget anything about the wedding.") == "the wedding"
+    assert forget_target("Forget everything I told you about my job.") == "my job"
+    assert forget_target("Forget everything about me.") == EVERYTHING
+    # advice wanted, or never mind: not requests to forget
+    for said in ("Forget everything about the past and move on.", "Forget all about it.",
+                 "Forget everything about it.", "Forget the past."):
+        assert forget_target(said) is None, said
+
+
+def test_forget_everything_about_someone_deletes_their_memories(make_assistant):
+    a = make_assistant()
+    cid = a.new_conversation()
+    karel = [list(a.chat(t, cid, now=T0 + k))[-1].episode_id for k, t in enumerate(
+        ("My brother Karel is a dentist in Utrecht.", "Karel plays chess on Sundays."))]
+    ana = list(a.chat("My sister Ana lives in Porto.", cid, now=T0 + 5))[-1].episode_id
+    done = list(a.chat("Forget everything about Karel.", cid, now=T0 + 60))[-1]
+    assert done.episode_id is None and sorted(done.forget["deleted"]) == sorted(karel)
+    assert sorted(a.store.deleted_ids()) == sorted(karel) and ana not in a.store.deleted_ids()
+    assert a.store.count_episodes() == 1
