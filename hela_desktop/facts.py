@@ -287,12 +287,27 @@ _CORRECTS = re.compile(
 # coffee only (`corrects_memory`): "I walk to work instead of driving." corrects nothing
 # said about work (QA pass 29)
 _SWAPS = re.compile(r"\b(?:instead of|rather than)\s+([^,;.!?—–]+)", re.IGNORECASE)
+# a change told without saying it corrects (QA pass 30: "My mother Greta moved to Antwerp
+# last month." left "My mother Greta lives in Ghent." current, the answer "Ghent" unmarked):
+# each with what an older statement must say for the change to replace it (where someone
+# lives; what someone is or does), so "Karel moved in with Ana." replaces no job
+_CHANGES = (
+    (re.compile(r"\bmoved (?:back )?to\b|\bnow lives? in\b|\b(?:is|are|am|['’]s|['’]m|['’]re) "
+                r"now (?:living |based )?in\b|\brelocated to\b", re.IGNORECASE),
+     re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at)\b",
+                re.IGNORECASE)),
+    (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an)\b(?!\s+(?:year|month|week|day|"
+                r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b"
+                r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b", re.IGNORECASE),
+     re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were) (?:a|an)\b|\bworks? (?:as|at|for)\b"
+                r"|\bjob\b", re.IGNORECASE)),
+)
 
 
 # a word every statement `corrects` finds holds (to look for them in a store quickly)
 CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that", "correct",
                    "longer", "anymore", "any more", "not", "wrong", "mistake", "misremembered",
-                   "mixed", "instead", "rather")
+                   "mixed", "instead", "rather", "moved", "now", "became", "switched")
 
 
 # what a correction says is no longer so: "…, not May", "— not a terrier", "I no longer
@@ -334,15 +349,25 @@ def corrects(text: str) -> bool:
     "…, not a terrier"?  Such a
     statement replaces an older one on the same subject however soon after it comes.
     "… instead of June" and "… rather than coffee" are corrections too, of what said
-    June or coffee (`corrects_memory`)."""
-    return bool(_CORRECTS.search(text) or _SWAPS.search(text))
+    June or coffee (`corrects_memory`). So is a change ("… moved to Antwerp", "Karel is
+    now a surgeon"), of what said the same kind of thing (`_CHANGES`)."""
+    return bool(_CORRECTS.search(text) or _SWAPS.search(text)
+                or any(told.search(text) for told, _ in _CHANGES))
 
 
 def corrects_memory(old: str, new: str) -> bool:
     """Does the statement `new` say it corrects (`corrects`) and share a content word with
     the older `old` ("Actually the trip is in June, not May." and "I'm planning a trip to
     Japan in May.")?  The caller also asks them to be on the same subject in meaning."""
-    return is_statement(new) and bool(corrected_words(new) & said_words(old))
+    if not is_statement(new):
+        return False
+    if corrected_words(new) & said_words(old):
+        return True
+    # a change ("moved to …"), of a statement that said the same kind of thing and shares
+    # a word with it (who: "Greta", "mother")
+    return (not _CORRECTS.search(new) and not _SWAPS.search(new)
+            and any(told.search(new) and said.search(old) for told, said in _CHANGES)
+            and bool(set(stems(old)) & set(stems(new))))
 
 
 def corrected_words(new: str) -> frozenset[str]:

@@ -276,7 +276,8 @@ def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float
         words = facts.said_words(text) if len(near) else frozenset()
         for j in near[::-1]:  # the newest first
             b, new, _ = later[j]
-            if b != a and words & stems.setdefault(j, facts.corrected_words(new)):
+            if b != a and (words & stems.setdefault(j, facts.corrected_words(new))
+                           or facts.corrects_memory(text, new)):
                 out[a] = b
                 break
     return out

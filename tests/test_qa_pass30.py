@@ -177,3 +177,51 @@ def test_forget_everything_about_someone_deletes_their_memories(make_assistant):
     assert done.episode_id is None and sorted(done.forget["deleted"]) == sorted(karel)
     assert sorted(a.store.deleted_ids()) == sorted(karel) and ana not in a.store.deleted_ids()
     assert a.store.count_episodes() == 1
+
+
+# ---- a change told without "actually" (`facts._CHANGES`) ---------------------------------
+
+def test_a_change_replaces_what_said_the_same_kind_of_thing():
+    """QA pass 30: "My mother Greta moved to Antwerp last month." left "My mother Greta lives
+    in Ghent." current: "Your mother lives in Ghent, Netherlands." was not marked."""
+    from hela_desktop.sources import gives_older
+
+    ghent, moved = "My mother Greta lives in Ghent.", "My mother Greta moved to Antwerp last month."
+    assert facts.corrects(moved) and facts.corrects_memory(ghent, moved)
+    assert gives_older("Which city does my mother live in?",
+                       "Your mother lives in Ghent, Netherlands.", ghent, moved)
+    assert not gives_older("Which city does my mother live in?", "She lives in Antwerp now.",
+                           ghent, moved)
+    job = "Hi! My name is Ines. My brother Karel is a dentist in Utrecht."
+    for now in ("Karel is now a surgeon.", "My brother Karel is now a surgeon in Rotterdam."):
+        assert facts.corrects_memory(job, now), now
+    assert facts.corrects_memory("I work as a nurse at the UMC hospital.",
+                                 "I now work at the OLVG hospital.")
+    # a change of another kind of thing replaces nothing
+    assert not facts.corrects_memory(job, "Karel moved in with his girlfriend.")
+    assert not facts.corrects_memory("I work as a nurse at the UMC hospital.",
+                                     "I now work from home on Fridays.")
+    assert not facts.corrects_memory("My dog is a good boy.", "My dog is now a year old.")
+    assert not facts.corrects_memory("My sister Ana lives in Porto and she has two kids.",
+                                     "My sister Ana is now a mother of three.")
+
+
+def test_a_move_minutes_later_is_older_news_and_an_edit_keeps_it(make_assistant):
+    """Through the real turn path: the move is confirmed under its answer and the store
+    reads it as a correction; an edit of the correction that keeps it a change (QA pass
+    30: "My brother Karel is now a surgeon in Rotterdam.") keeps the old job replaced."""
+    from hela_desktop.knowledge import corrections
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    ghent = list(a.chat("My mother Greta lives in Ghent.", cid, now=T0))[-1]
+    dentist = list(a.chat("My brother Karel is a dentist in Utrecht.", cid, now=T0 + 30))[-1]
+    moved = list(a.chat("My mother Greta moved to Antwerp last month.", cid, now=T0 + 60))[-1]
+    assert moved.corrects == [{"episode_id": ghent.episode_id,
+                               "text": "My mother Greta lives in Ghent."}]
+    fix = list(a.chat("Actually Karel is now a surgeon.", cid, now=T0 + 90))[-1]
+    assert corrections(a.store, {ghent.episode_id, dentist.episode_id}) == {
+        ghent.episode_id: moved.episode_id, dentist.episode_id: fix.episode_id}
+    a.engine.edit_episode(fix.episode_id, "My brother Karel is now a surgeon in Rotterdam.",
+                          "")  # (Memories ▸ Edit…)
+    assert corrections(a.store, {dentist.episode_id}) == {dentist.episode_id: fix.episode_id}
