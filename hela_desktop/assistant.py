@@ -422,7 +422,8 @@ class Assistant:
             doubt = None if state.unrecalled else answer_doubt(
                 message, answer, [r for r, _ in used.values()], drew_on, engine.people_in,
                 known=f"{state.system}\n{self._said_in_chat(conversation_id)}", now=now,
-                stopped=interrupted, user_names=engine.user_names())
+                stopped=interrupted, user_names=engine.user_names(),
+                untold=self._untold(message))
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever
@@ -489,6 +490,12 @@ class Assistant:
         server's model id)."""
         info = describe_model(self.llm)
         return model_label(info) if info.get("name") else ""
+
+    def _untold(self, message: str) -> list[str]:
+        """The relations `message` asks about ("my sister") that no memory of the user's
+        names (`sources.answer_doubt`: what an answer says of them is not from memory)."""
+        return [r for r in sorted(facts.kin(message))
+                if not self.engine.memories_naming("my " + r, 1)]
 
     def _drifted(self, conversation_id: int, message: str, answer: str) -> bool:
         """Did `answer` drift out of the language the user writes in this chat

@@ -158,8 +158,15 @@ def is_common_word(word: str) -> bool:
 # what opens a sentence in chat and is not in the word list ("Oops, …", "Hola!")
 _INTERJECTIONS = frozenset("""
 aw aww ahh ahem yay haha hahaha oops ohh yikes gosh ooh hooray yup okey ciao bonjour hola
-hmm hmmm umm uhh whew phew
+hmm hmmm umm uhh whew phew ah oh wow hey ha eh uh um er hm
 """.split())
+
+
+def is_interjection(word: str) -> bool:
+    """Is `word` (any case) an interjection ("Ah", "Oops", "Hola")?  Capitalised after
+    "…" in the middle of a sentence, it is still no name (QA pass 30: "“Ah” is in none of
+    the memories it was given")."""
+    return word.lower() in _INTERJECTIONS
 
 
 def language_shares(text: str) -> tuple[float, float, int]:
@@ -584,7 +591,8 @@ _PARENTS = frozenset("mum mom dad".split())  # used like names: "a video call wi
 
 def kin(text: str) -> set[str]:
     """The relations a text names: "my mum" -> "mother", also a bare "mum" or "dad"."""
-    words = _words(text)
+    # ("my sister's name" names her too: QA pass 30)
+    words = [w.removesuffix("'s") for w in _words(text)]
     out = {_KIN[w] for p, w in zip(words, words[1:], strict=False)
            if p in ("my", "our") and w in _KIN}
     out |= {_KIN[w] for p, w in zip([""] + words, words, strict=False)
@@ -630,5 +638,5 @@ class NameIndex:
 
 
 __all__ = ["asks_language", "language_shares", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "corrects_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS",
+           "is_statement_sentence", "is_interjection", "corrects_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS",
            "NameIndex"]

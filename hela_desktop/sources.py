@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
@@ -43,6 +43,8 @@ MADE_UP_NOTE = ("Check this answer: {words} {verb} in none of the memories it wa
                 "so the model may have made {them} up.")
 UNUSED_MADE_UP_NOTE = ("Check this answer: it uses none of the memories recalled for it, and "
                        "{words} {verb} in none of them: the model may have made {them} up.")
+UNTOLD_NOTE = ("Check this answer: you have not told me about your {who}, so what it says "
+               "of {them} is not from your memories.")
 MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are left out
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
@@ -173,7 +175,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
             parts = [p.lower() for p in _PART.split(w) if p]
             if not w[:1].isupper() or not parts or any(
                     _known_part(p, words) or p in facts.NOT_NAMES or p in facts.STOPWORDS
-                    or p in _NOT_MADE_UP or i == 0 and facts.is_common_word(p)
+                    or p in _NOT_MADE_UP or facts.is_interjection(p)
+                    or i == 0 and facts.is_common_word(p)
                     for p in parts):
                 continue
             start = base + m.start() + m.group(0).index(w)
@@ -212,7 +215,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  drew_on: AbstractSet[int],
                  names: Callable[[str], AbstractSet[str]] | None = None,
                  known: str = "", now: float | None = None, stopped: bool = False,
-                 user_names: AbstractSet[str] = frozenset()) -> dict | None:
+                 user_names: AbstractSet[str] = frozenset(),
+                 untold: Sequence[str] = ()) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
@@ -227,6 +231,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       (every name the user writes) say (`made_up`: "Which
       town do we live in now?" → "We live in the town of Ponsonby, which is a suburb of
       Manchester.", `bench personal`); ``unused`` when the answer also used none of them;
+    - ``{"kind": "untold", "who": [...]}``: a question about the user's own life that asks
+      about relations (`untold`: "my sister", "my uncle") no memory of theirs names (QA pass
+      30: "What is my sister's name?", no sister ever told, was answered "Ines is my
+      sister's name." with the user's own name, and only "Netherlands" was doubted);
     - ``{"kind": "unused"}``: a question about the user's own life (`names`: a text -> the
       people of the user's life in it, `MemoryEngine.people_in`: "Where is Ines now?" asks about it too,
       `facts.asks_about_user`) whose answer used none of the memories recalled for it
@@ -259,6 +267,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             return {"kind": "older", "newer": int(newer), "older": int(r.episode_id)}
     if stopped:
         return None
+    if untold and facts.asks_about_user(message, names):
+        return {"kind": "untold", "who": [str(w) for w in untold]}
     unused = not drew_on and facts.asks_about_user(message, names)
     if facts.asks_user_fact(message, names):
         at = time.time() if now is None else now
@@ -277,6 +287,10 @@ def doubt_note(doubt, recalls: Iterable[dict]) -> str:
         return ""
     if doubt.get("kind") == "unused":
         return UNUSED_NOTE
+    who = [str(w) for w in doubt.get("who") or [] if str(w).strip()]
+    if doubt.get("kind") == "untold" and who:
+        return UNTOLD_NOTE.format(who=" or your ".join(who),
+                                  them="them" if len(who) > 1 else _pronoun(who[0]))
     if doubt.get("kind") == "made_up":
         words = [str(w) for w in doubt.get("words") or [] if str(w).strip()]
         if words:
@@ -289,6 +303,18 @@ def doubt_note(doubt, recalls: Iterable[dict]) -> str:
         if text:
             return OLDER_NOTE.format(newer=shorten(" ".join(text.split()), SOURCE_CHARS))
     return ""
+
+
+def _pronoun(relation: str) -> str:
+    """How an answer's warning speaks of a relation: "her" for a sister, "him" for an
+    uncle, "them" for a partner or a cousin."""
+    return "her" if relation in _SHE else "him" if relation in _HE else "them"
+
+
+_SHE = frozenset("mother wife fiancée girlfriend sister daughter granddaughter grandmother "
+                 "niece aunt".split())
+_HE = frozenset("father husband fiancé boyfriend brother son grandson grandfather nephew "
+                "uncle".split())
 
 
 def correction_note(corrects) -> str:

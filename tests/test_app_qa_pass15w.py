@@ -18,7 +18,7 @@ def test_the_undo_history_takes_back_the_latest_step_of_any_kind_or_of_one():
     h.push(KNOWLEDGE, [2])
     h.push(MEMORY, [1, 5], "Forget that my cat is called Miso")
     assert h.push(MEMORY, []) is None  # a forget that deleted nothing is no step
-    assert h.last().undo_text() == "Undo forget “Forget that my cat is called Miso”"
+    assert h.last().undo_text() == "Undo forget #1, #5"
     assert h.last(KNOWLEDGE).done() == "Knowledge #2 deleted."
     assert h.ids(MEMORY) == [3, 1, 5]
     h.drop(MEMORY, [1, 5])  # restored in the Archive tab: the forget's step goes
@@ -69,10 +69,11 @@ def test_ctrl_z_after_forget_in_the_chat_brings_back_what_it_forgot(qtbot, seed_
     # (the answer's end, not "not streaming": under load that held before the forget's
     # answer was handled, and the menu still named the older deletion)
     _wait(qtbot, lambda: w.act_undo_delete.text().startswith(
-        "&Undo forget “Forget that my cat is called"), 60)
+        f"&Undo forget #{cat} “My cat is called Miso"), 60)
     reader = Store(data)
     assert reader.episode(cat).deleted_at is not None
-    assert b.undo_label.text().startswith(f"Forgot #{cat} (")
+    assert b.undo_label.text().startswith(f"Forgot #{cat} “My cat is called Miso")
+    assert b.undo_label.text().endswith(", as asked in the chat.")
     w.activateWindow()
     _wait(qtbot, lambda: QtWidgets.QApplication.activeWindow() is w, 5)
     b.table.setFocus()
@@ -455,3 +456,16 @@ def test_in_a_window_too_small_for_both_the_graph_opens_when_asked_for(qtbot, tm
     assert s.sizes()[2] >= w.right_tabs.minimumSizeHint().width() - 2
     assert w.right_tabs.currentIndex() == 1 and w.browser.isVisible()
     w.close()
+
+
+def test_a_forget_step_names_the_memory_not_the_request():
+    """QA pass 30: the strip said «Forgot #3 (“Forget that I have a cat.”).», as if the
+    message were what was forgotten."""
+    h = UndoHistory()
+    h.push(MEMORY, [3], "Forget that I have a cat.", 1, "I have a cat called Pepper.")
+    assert h.last().done() == "Forgot #3 “I have a cat called Pepper.”, as asked in the chat."
+    assert h.last().undo_text() == "Undo forget #3 “I have a cat called Pepper.”"
+    assert h.last().undone() == ("Undone: “Forget that I have a cat.” #3 is back and "
+                                 "recalled again.")
+    h.push(MEMORY, [4, 6], "Forget my locker code")
+    assert h.last().done() == "Forgot #4, #6, as asked in the chat."

@@ -225,3 +225,52 @@ def test_a_move_minutes_later_is_older_news_and_an_edit_keeps_it(make_assistant)
     a.engine.edit_episode(fix.episode_id, "My brother Karel is now a surgeon in Rotterdam.",
                           "")  # (Memories ▸ Edit…)
     assert corrections(a.store, {dentist.episode_id}) == {dentist.episode_id: fix.episode_id}
+
+
+# ---- a relation never told (`sources.answer_doubt`, "untold") ----------------------------
+
+def test_an_answer_about_a_relation_never_told_is_doubted():
+    """QA pass 30: "What is my sister's name?", no sister ever told, was answered "Ines is my
+    sister's name. She lives in Ghent, Netherlands." beside the memories of the user's name
+    and mother, and only "Netherlands" was doubted."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    mems = [Recall(episode_id=1, score=1.0, text="Hi! My name is Ines."),
+            Recall(episode_id=2, score=0.9, text="My mother Greta lives in Ghent.")]
+    ask = "What is my sister's name?"
+    said = "Ines is my sister's name. She lives in Ghent, Netherlands."
+    doubt = answer_doubt(ask, said, mems, {1, 2}, untold=["sister"])
+    assert doubt == {"kind": "untold", "who": ["sister"]}
+    assert doubt_note(doubt, []) == ("Check this answer: you have not told me about your "
+                                     "sister, so what it says of her is not from your memories.")
+    assert doubt_note({"kind": "untold", "who": ["uncle", "cousin"]}, []).startswith(
+        "Check this answer: you have not told me about your uncle or your cousin, so what it "
+        "says of them")
+    # told, or not asked about: the other checks as before
+    assert answer_doubt(ask, said, mems, {1, 2})["kind"] == "made_up"
+    assert answer_doubt("Tell me a story.", said, mems, {1, 2}, untold=["sister"]) is None
+    for junk in ({"kind": "untold"}, {"kind": "untold", "who": [""]}):
+        assert doubt_note(junk, []) == ""
+
+
+def test_the_turn_names_the_relation_no_memory_tells_of(make_assistant):
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, told in enumerate(("Hi! My name is Ines. My brother Karel is a dentist.",
+                              "My mother Greta lives in Ghent.")):
+        list(a.chat(told, cid, now=T0 + k))
+    assert a._untold("What is my sister's name?") == ["sister"]
+    assert a._untold("What does my brother do?") == []
+    assert a._untold("Where do my uncle and my mum live?") == ["uncle"]
+    list(a.chat("What is my sister's name?", cid, now=T0 + 60))
+    stats = a.store.messages(cid)[-1]["stats"]
+    assert stats.get("unrecalled") or stats["doubt"] == {"kind": "untold", "who": ["sister"]}
+
+
+def test_an_interjection_is_no_made_up_name_anywhere_in_a_sentence():
+    # QA pass 30: "“Ah” is in none of the memories it was given" under "Do I like coffee?"
+    from hela_desktop.sources import made_up
+
+    assert made_up("Well... Ah, I see. Tea it is... Oh, and Wow!", "I prefer tea.") == []
+    assert made_up("Well... Ah, Bregaad said so.", "I prefer tea.") == ["Bregaad"]

@@ -111,8 +111,7 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
                 + _one_line(e.user_text)  # narrow column cut the tag, QA pass 29b)
                 + (f"  · corrected later (#{fix[0]})" if fix else ""),
                 answer_excerpt(e.assistant_text, 120),  # the words, not their markup
-                str(e.access_count),
-                _fmt(e.last_access),
+                str(e.access_count), _fmt(e.last_access),
             )[col]
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and e.deleted_at is not None:
             if self.reasons.get(e.id) == REPLACED:
@@ -731,7 +730,8 @@ class MemoryBrowser(QtWidgets.QWidget):
 
     def forgotten(self, ids: list[int], request: str, chat: int | None = None) -> None:
         """The chat forgot these memories ("Forget that …"): one step of the undo history."""
-        if self.history.push(MEMORY, ids, request or "Forget", chat) is not None:
+        said = [e.user_text for e in self.model.episodes if len(ids) == 1 and e.id == ids[0]]
+        if self.history.push(MEMORY, ids, request or "Forget", chat, "".join(said)) is not None:
             self._undo_changed()
 
     def undo_delete(self) -> None:

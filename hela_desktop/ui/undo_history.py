@@ -27,11 +27,19 @@ class Step:
     ids: tuple[int, ...]
     request: str = ""  # the chat's "Forget …" message, when the chat did it
     chat: int | None = None  # the chat it was said in
+    what: str = ""  # the forgotten memory's words, when it was one (QA pass 30: the strip
+    # quoted the request, "Forgot #3 (“Forget that I have a cat.”)", as if it were forgotten)
+
+    def _named(self, chars: int) -> str:
+        """The memories forgotten, by number and, for one, in its words."""
+        one = len(self.ids) == 1 and self.what.strip()
+        return _ids(self.ids) + (f" “{shorten(' '.join(self.what.split()), chars)}”" if one else "")
 
     def done(self) -> str:
-        """What happened, for the strip: "Memory #3 deleted." / "Forgot #1 (“Forget…”)."""
+        """What happened, for the strip: "Memory #3 deleted." / "Forgot #1 “I have a cat…”,
+        as asked in the chat."."""
         if self.request:
-            return f"Forgot {_ids(self.ids)} (“{shorten(self.request, 60)}”)."
+            return f"Forgot {self._named(60)}, as asked in the chat."
         return f"{'Knowledge' if self.kind == KNOWLEDGE else 'Memory'} {_ids(self.ids)} deleted."
 
     def undone(self) -> str:
@@ -43,9 +51,9 @@ class Step:
         return f"{what} brought back."
 
     def undo_text(self) -> str:
-        """What Undo will do, for the menu: "Undo delete memory #3" / "Undo forget “…”"."""
+        """What Undo will do, for the menu: "Undo delete memory #3" / "Undo forget #3 “…”"."""
         if self.request:
-            return f"Undo forget “{shorten(self.request, 40)}”"
+            return f"Undo forget {self._named(40)}"
         return f"Undo delete {self.kind} {_ids(self.ids)}"
 
 
@@ -68,11 +76,12 @@ class UndoHistory:
     def __init__(self) -> None:
         self.steps: list[Step] = []
 
-    def push(self, kind: str, ids, request: str = "", chat: int | None = None) -> Step | None:
+    def push(self, kind: str, ids, request: str = "", chat: int | None = None,
+             what: str = "") -> Step | None:
         ids = tuple(int(i) for i in ids)
         if not ids:
             return None
-        step = Step(kind, ids, request, chat)
+        step = Step(kind, ids, request, chat, what)
         self.steps.append(step)
         return step
 
@@ -96,7 +105,8 @@ class UndoHistory:
         kept = []
         for s in self.steps:
             if s.kind == kind:
-                s = Step(s.kind, tuple(i for i in s.ids if i not in gone), s.request)
+                s = Step(s.kind, tuple(i for i in s.ids if i not in gone), s.request, s.chat,
+                         s.what)
             if s.ids:
                 kept.append(s)
         self.steps = kept
