@@ -138,7 +138,8 @@ class GraphDetailsMixin:
                 "Memories</a></p>")
         recall = self.recalls.get(node_id) or n.get("last_recall")
         mid = self.recalled_for.get(node_id) if node_id in self.recalls else None
-        why = f"Why message #{mid} recalled it" if mid is not None else "Why it was last recalled"
+        # (the answer whose line was clicked: its number is shown nowhere, QA pass 30)
+        why = "Why that answer recalled it" if mid is not None else "Why it was last recalled"
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""
         active = " · <b>active now</b>" if node_id in self.active else ""
         show_html(self.details,
