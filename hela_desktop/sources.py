@@ -45,6 +45,8 @@ UNUSED_MADE_UP_NOTE = ("Check this answer: it uses none of the memories recalled
                        "{words} {verb} in none of them: the model may have made {them} up.")
 UNTOLD_NOTE = ("Check this answer: you have not told me about your {who}, so what it says "
                "of {them} is not from your memories.")
+OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks of {said} "
+                     "instead.")
 MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are left out
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
@@ -235,6 +237,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       about relations (`untold`: "my sister", "my uncle") no memory of theirs names (QA pass
       30: "What is my sister's name?", no sister ever told, was answered "Ines is my
       sister's name." with the user's own name, and only "Netherlands" was doubted);
+    - ``{"kind": "other_person", ...}``: a question about someone of the user's life
+      answered about another person they named (`other_person`);
     - ``{"kind": "unused"}``: a question about the user's own life (`names`: a text -> the
       people of the user's life in it, `MemoryEngine.people_in`: "Where is Ines now?" asks about it too,
       `facts.asks_about_user`) whose answer used none of the memories recalled for it
@@ -269,6 +273,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         return None
     if untold and facts.asks_about_user(message, names):
         return {"kind": "untold", "who": [str(w) for w in untold]}
+    swapped = other_person(message, answer, mems, names)
+    if swapped is not None:
+        return swapped
     unused = not drew_on and facts.asks_about_user(message, names)
     if facts.asks_user_fact(message, names):
         at = time.time() if now is None else now
@@ -280,6 +287,50 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     return {"kind": "unused"} if unused else None
 
 
+# a name set off by commas is said to someone, not of them ("He is a dentist, Ines.")
+_VOCATIVE = re.compile(r"\s*(?:[,.!?]|$)")
+_BEFORE_VOCATIVE = re.compile(r"(?:^|[,;.!?])\s*$")
+
+
+def other_person(message: str, answer: str, mems: Sequence[Recall],
+                 names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
+    """``{"kind": "other_person", "asked": "your brother", "said": ["Ines"]}`` when a
+    question about someone of the user's life ("my brother", "Karel") is answered about
+    another person of it (`names`: a text -> those people in it), and never about them
+    (QA pass 30: "What does my brother do?" answered "Ines is a dentist in Utrecht.", Ines
+    being the user; the name check knew "Ines", and the line under it said the memory was
+    used); None otherwise."""
+    if names is None:
+        return None
+    asked = sorted(names(message))
+    if not asked or not facts.asks_about_user(message, names):
+        return None
+    targets: set[str] = set()
+    for n in asked:
+        if not n.startswith("my "):
+            targets.add(n.lower())
+            continue
+        words = facts.kin_words(n[3:]) or [n[3:]]
+        targets |= set(words)
+        said = re.compile(rf"\b(?i:my (?:{'|'.join(map(re.escape, words))}))\s+([A-Z][\w'’-]+)")
+        targets |= {m.group(1).lower() for r in mems for m in said.finditer(r.text)}
+    told = {re.sub(r"['’]s$", "", w).lower() for w in facts.NAME_WORD.findall(answer)}
+    if told & targets:
+        return None  # it speaks of them (whatever it says: the other checks weigh that)
+    people = {n.lower() for n in names(answer) if not n.startswith("my ")}  # (not places)
+    others = [w for w in dict.fromkeys(re.sub(r"['’]s$", "", m.group(0))
+                                       for m in facts.NAME_WORD.finditer(answer)
+                                       if not _VOCATIVE.match(answer[m.end():])
+                                       or not _BEFORE_VOCATIVE.search(answer[:m.start()]))
+              if w[:1].isupper() and w.lower() in people and w.lower() not in targets]
+    if not others:
+        return None
+    first = asked[0]
+    as_said = re.search(rf"(?<!\w){re.escape(first)}(?!\w)", message, re.IGNORECASE)
+    return {"kind": "other_person", "asked": "your " + first[3:] if first.startswith("my ")
+            else as_said.group(0) if as_said else first, "said": others[:MADE_UP_SHOWN]}
+
+
 def doubt_note(doubt, recalls: Iterable[dict]) -> str:
     """The warning under an answer for its `answer_doubt` (as stored: any JSON), naming
     the newer memory from the answer's recalls; "" for none."""
@@ -287,6 +338,10 @@ def doubt_note(doubt, recalls: Iterable[dict]) -> str:
         return ""
     if doubt.get("kind") == "unused":
         return UNUSED_NOTE
+    if doubt.get("kind") == "other_person":
+        spoken = [str(w) for w in doubt.get("said") or [] if str(w).strip()]
+        if spoken and str(doubt.get("asked") or "").strip():
+            return OTHER_PERSON_NOTE.format(asked=str(doubt["asked"]), said=_quoted(spoken)[0])
     who = [str(w) for w in doubt.get("who") or [] if str(w).strip()]
     if doubt.get("kind") == "untold" and who:
         return UNTOLD_NOTE.format(who=" or your ".join(who),

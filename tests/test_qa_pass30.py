@@ -274,3 +274,42 @@ def test_an_interjection_is_no_made_up_name_anywhere_in_a_sentence():
 
     assert made_up("Well... Ah, I see. Tea it is... Oh, and Wow!", "I prefer tea.") == []
     assert made_up("Well... Ah, Bregaad said so.", "I prefer tea.") == ["Bregaad"]
+
+
+# ---- an answer about another person (`sources.other_person`) ------------------------------
+
+def test_an_answer_about_another_person_than_the_one_asked_about_is_doubted(make_assistant):
+    """QA pass 30: "What does my brother do?" was answered "Ines is a dentist in Utrecht."
+    (Ines is the user), "What does Karel do?" "Ines is your friend. He's a doctor…", and
+    nothing said so: the name was known, and the line under it said the memory was used.
+    The people of the user's life are the engine's own reading (`people_in`)."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ("Hi! My name is Ines. My brother Karel is a dentist in Utrecht.",
+            "My mother Greta lives in Ghent.")
+    for k, t in enumerate(told):
+        list(a.chat(t, cid, now=T0 + k))
+    e = a.engine
+    mems = [Recall(episode_id=1, score=1.0, text=told[0])]
+
+    def doubt(ask, said):
+        return answer_doubt(ask, said, mems, {1}, e.people_in, known=told[0],
+                            user_names=e.user_names())
+
+    got = doubt("What does my brother do?", "Ines is a dentist in Utrecht.")
+    assert got == {"kind": "other_person", "asked": "your brother", "said": ["Ines"]}
+    assert doubt_note(got, []) == ("Check this answer: you asked about your brother, and it "
+                                   "speaks of “Ines” instead.")
+    assert doubt("What does Karel do?", "Ines is your friend. He's a doctor.")["asked"] == \
+        "Karel"
+    # about them, whatever it says (the other checks weigh that), or about no one named
+    for said in ("Karel is a dentist in Utrecht.", "Your brother is a dentist.",
+                 "He is a dentist, Ines.", "He is a dentist in Utrecht."):
+        assert (doubt("What does my brother do?", said) or {}).get("kind") != "other_person"
+    # not asked about anyone: no such doubt
+    assert doubt("Where do I live?", "Ines lives in Utrecht.") is None
+    for junk in ({"kind": "other_person"}, {"kind": "other_person", "asked": "x", "said": []}):
+        assert doubt_note(junk, []) == ""
