@@ -494,8 +494,7 @@ class Assistant:
     def _untold(self, message: str) -> list[str]:
         """The relations `message` asks about ("my sister") that no memory of the user's
         names (`sources.answer_doubt`: what an answer says of them is not from memory)."""
-        return [r for r in sorted(facts.kin(message))
-                if not self.engine.memories_naming("my " + r, 1)]
+        return [r for r in sorted(facts.kin(message)) if not self.engine.tells_of(r)]
 
     def _drifted(self, conversation_id: int, message: str, answer: str) -> bool:
         """Did `answer` drift out of the language the user writes in this chat

@@ -580,6 +580,17 @@ def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
 
 KIN_WORDS = frozenset(_KIN)  # every word that names a relation ("mum", "brother", "boss")
 
+# looser words for a relation: a user who wrote "Finn, my eight-year-old" or "the kids" has
+# told of a son (`MemoryEngine.tells_of`; `bench personal`: "What's my son completely
+# obsessed with?" would have been answered "you have not told me about your son")
+_CHILD = ("kid", "kids", "child", "children", "boy", "boys", "girl", "girls", "eldest",
+          "youngest", "oldest", "toddler", "baby", "year old")
+KIN_ALSO = {"son": _CHILD, "daughter": _CHILD, "brother": ("sibling", "siblings"),
+            "sister": ("sibling", "siblings"), "husband": ("spouse", "partner"),
+            "wife": ("spouse", "partner"), "partner": ("spouse", "husband", "wife",
+                                                       "boyfriend", "girlfriend"),
+            "mother": ("parents",), "father": ("parents",)}
+
 
 def kin_words(relation: str) -> list[str]:
     """The words that name a relation ("mother" -> mum, mom, mother)."""
@@ -638,5 +649,5 @@ class NameIndex:
 
 
 __all__ = ["asks_language", "language_shares", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_interjection", "corrects_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS",
+           "is_statement_sentence", "is_interjection", "corrects_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

@@ -274,6 +274,18 @@ class MemoryEngine:
                 out.add(n)
         return out
 
+    def tells_of(self, relation: str) -> bool:
+        """Does a retrievable memory of the user's speak of `relation` ("son"), as "my son"
+        or in a looser word (`facts.KIN_ALSO`: "my eight-year-old", "the kids")?"""
+        if self.memories_naming("my " + relation, 1):
+            return True
+        also = facts.KIN_ALSO.get(relation, ())
+        hits = self.store.keyword_hits(list(also), limit_per_term=200)
+        ids = [i for t in also for i in hits.get(t, []) if i in self.index.pos][:400]
+        said = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"[\s-]")
+                                                    for w in also) + r")(?!\w)", re.IGNORECASE)
+        return bool(also) and any(said.search(t) for t in self.store.key_texts(ids).values())
+
     def memories_naming(self, name: str, limit: int = 20) -> list[int]:
         """Retrievable memories whose user words contain `name` (or, for a relation such as
         "my mother", name it), newest first."""

@@ -263,6 +263,15 @@ def test_the_turn_names_the_relation_no_memory_tells_of(make_assistant):
     assert a._untold("What is my sister's name?") == ["sister"]
     assert a._untold("What does my brother do?") == []
     assert a._untold("Where do my uncle and my mum live?") == ["uncle"]
+    # told of in a looser word: a child as "my eight-year-old" (an answer's own "kids" or a
+    # word inside another, "boyhood", does not count)
+    assert a._untold("What is my son obsessed with?") == ["son"]
+    list(a.chat("Tell me about boyhood in the 1950s.", cid, now=T0 + 10))
+    assert a._untold("What is my son obsessed with?") == ["son"]
+    list(a.chat("Finn, my eight-year-old, has decided sharks are his whole personality.", cid,
+                now=T0 + 20))
+    assert a._untold("What is my son obsessed with?") == []
+    assert a._untold("Where does my sister live?") == ["sister"]
     list(a.chat("What is my sister's name?", cid, now=T0 + 60))
     stats = a.store.messages(cid)[-1]["stats"]
     assert stats.get("unrecalled") or stats["doubt"] == {"kind": "untold", "who": ["sister"]}
