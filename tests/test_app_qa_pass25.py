@@ -58,18 +58,18 @@ def test_the_graph_find_box_says_when_it_shows_only_the_nearest_in_meaning(qtbot
 
     view, ids = _graph(qtbot, tmp_path, 10)
     view.search.setText("job")
-    view.set_search_results("job", [(ids[2], 0.28, True), (ids[5], 0.25, True)])
+    view.set_search_results("job", [(ids[2], 0.28, "nearest"), (ids[5], 0.25, "nearest")])
     assert view.match_label.text() == "2 near in meaning"
     view.next_match()
     assert view.match_label.text() == "1 of 2 near"
     assert view.selected == ids[2]
     # some found, some only near
     view.search.setText("work")
-    view.set_search_results("work", [(ids[1], 0.5, False), (ids[2], 0.28, True)])
+    view.set_search_results("work", [(ids[1], 0.5, ""), (ids[2], 0.28, "nearest")])
     assert view.match_label.text() == "1 found, 1 near"
     # a real match is counted as found
     view.search.setText("topic")
-    view.set_search_results("topic", [(ids[2], 0.5, False)])
+    view.set_search_results("topic", [(ids[2], 0.5, "")])
     assert view.match_label.text().endswith("found")
     view.search.setText("none at all")
     view.set_search_results("none at all", [])

@@ -322,3 +322,19 @@ def test_an_answer_about_another_person_than_the_one_asked_about_is_doubted(make
     assert doubt("Where do I live?", "Ines lives in Utrecht.") is None
     for junk in ({"kind": "other_person"}, {"kind": "other_person", "asked": "x", "said": []}):
         assert doubt_note(junk, []) == ""
+
+
+def test_a_search_row_found_by_meaning_alone_says_so(make_assistant):
+    """QA pass 30: searching "job", "Where do I work?" came first with no tag, as if the
+    word were in it; "(near in meaning)" stays for what is offered when nothing matched."""
+    from hela_desktop.ui.worker_ops import _search
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, t in enumerate(("I work as a nurse at the city hospital.", "Where do I work?",
+                           "My job interview went well.")):
+        list(a.chat(t, cid, now=T0 + k))
+    rows = {a.store.key_texts([i])[i]: how for i, _, how, _ in _search(None, a, (None, "job"))}
+    assert rows["My job interview went well."] == ""  # the word itself
+    assert rows["Where do I work?"] == "meaning"
+    assert set(rows.values()) <= {"", "meaning"}  # (something matched: nothing offered)

@@ -125,7 +125,7 @@ class GraphSearchMixin:
         r = self._ranked
         if r is None or r[0] != self._searched:
             return 0
-        return sum(1 for t in r[1] if len(t) > 2 and t[2] and int(t[0]) in self.data.index)
+        return sum(1 for t in r[1] if len(t) > 2 and t[2] == "nearest" and int(t[0]) in self.data.index)
 
     def _on_search(self, text: str, redraw: bool = True) -> None:
         """Matches: the engine's ranking by meaning plus keywords (when it has answered for

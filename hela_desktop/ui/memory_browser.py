@@ -318,8 +318,7 @@ class MemoryBrowser(QtWidgets.QWidget):
             "Edit ▸ Reflect now. Only what your own words support is used.")
         kl.addWidget(self.knowledge_hint)
         kl.addWidget(self.knowledge, 1)
-        self.kundo_bar, self.kundo_label, self.kundo_button = undo_bar(
-            self.undo_knowledge_delete)
+        self.kundo_bar, self.kundo_label, self.kundo_button = undo_bar(self.undo_knowledge_delete)
         kl.addWidget(self.kundo_bar)
         krow = QtWidgets.QHBoxLayout()
         self.kedit_button = QtWidgets.QPushButton("Edit…")
@@ -427,7 +426,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         if q and self.semantic_search is not None and memory_ref(q) is None:
             if self._ranked is not None and self._ranked[0] == q:
                 ranked = tuple(int(i) for i, *_ in self._ranked[1])
-                nearest = sum(1 for t in self._ranked[1] if len(t) > 2 and t[2])
+                nearest = sum(1 for t in self._ranked[1] if len(t) > 2 and t[2] == "nearest")
             elif self._asked != q:
                 self._asked = q
                 self.semantic_search(q)
@@ -518,7 +517,8 @@ class MemoryBrowser(QtWidgets.QWidget):
                 " · best match first" if query.order == MATCH_ORDER else ""
         found = self._ranked[1] if self._ranked and self._ranked[0] == query.search else []
         self.model.set_episodes(eps, corrected=corrected, matched={
-            int(t[0]): "near in meaning" if t[2] else "in HeLa's answer"
+            int(t[0]): "near in meaning" if t[2] == "nearest" else "by meaning" if t[2]
+            else "in HeLa's answer"
             for t in found if len(t) > 3 and (t[2] or t[3])})
         if query.search:
             # (QA pass 21: "0 of 8 · best match first" over an empty table read as a fault)

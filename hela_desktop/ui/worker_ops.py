@@ -164,13 +164,14 @@ def _rewind(w, a, arg) -> list[int]:
     return result
 
 
-def _search(_w, a, arg) -> list[tuple[int, float, bool, bool]]:
-    """(who asked, text) -> [(id, score, only near in meaning, only by HeLa's answer)], best
-    first. Only near in meaning: offered as the nearest, or matched by meaning and by none
-    of the searched words (QA pass 30: "Where do I work?" for "job" looked like a word
-    match; the terminal says "(meaning)")."""
-    return [(r.episode_id, r.score, r.path == "nearest" or r.path == "search" and not r.keyword,
-             r.path == "answer") for r in a.engine.search(arg[1])]
+def _search(_w, a, arg) -> list[tuple[int, float, str, bool]]:
+    """(who asked, text) -> [(id, score, how near in meaning alone, only by HeLa's answer)],
+    best first: "nearest" (offered as the nearest, nothing matching), "meaning" (matched by
+    meaning and by none of the searched words: QA pass 30, "Where do I work?" for "job"
+    looked like a word match; the terminal says "(meaning)"), or "" (words matched)."""
+    return [(r.episode_id, r.score, "nearest" if r.path == "nearest" else
+             "meaning" if r.path == "search" and not r.keyword else "", r.path == "answer")
+            for r in a.engine.search(arg[1])]
 
 
 def _knowledge_edit(_w, a, arg) -> None:
