@@ -314,7 +314,10 @@ _CHANGES = (
 # a word every statement `corrects` finds holds (to look for them in a store quickly)
 CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that", "correct",
                    "longer", "anymore", "any more", "not", "wrong", "mistake", "misremembered",
-                   "mixed", "instead", "rather", "moved", "now", "became", "switched")
+                   "mixed", "instead", "rather", "moved", "relocated", "became", "switched",
+                   # (phrases, not "now": the keyword index would hand over every "now")
+                   "now a", "now an", "now in", "now live", "now living", "now based",
+                   "now work")
 
 
 # what a correction says is no longer so: "…, not May", "— not a terrier", "I no longer
@@ -366,12 +369,14 @@ def corrects_memory(old: str, new: str) -> bool:
     """Does the statement `new` say it corrects (`corrects`) and share a content word with
     the older `old` ("Actually the trip is in June, not May." and "I'm planning a trip to
     Japan in May.")?  The caller also asks them to be on the same subject in meaning."""
-    if not is_statement(new):
-        return False
-    if corrected_words(new) & said_words(old):
-        return True
-    # a change ("moved to …"), of a statement that said the same kind of thing and shares
-    # a word with it (who: "Greta", "mother")
+    return is_statement(new) and bool(corrected_words(new) & said_words(old)
+                                      or changes_memory(old, new))
+
+
+def changes_memory(old: str, new: str) -> bool:
+    """Does `new`, cued only by a change ("moved to …", "is now a …", `_CHANGES`), replace
+    the older statement `old`: one that said the same kind of thing and shares a word with
+    it (who: "Greta", "mother")?  (`corrects_memory`'s other half.)"""
     return (not _CORRECTS.search(new) and not _SWAPS.search(new)
             and any(told.search(new) and said.search(old) for told, said in _CHANGES)
             and bool(set(stems(old)) & set(stems(new))))
@@ -649,5 +654,5 @@ class NameIndex:
 
 
 __all__ = ["asks_language", "language_shares", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_interjection", "corrects_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_interjection", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

@@ -277,7 +277,7 @@ def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float
         for j in near[::-1]:  # the newest first
             b, new, _ = later[j]
             if b != a and (words & stems.setdefault(j, facts.corrected_words(new))
-                           or facts.corrects_memory(text, new)):
+                           or facts.changes_memory(text, new)):
                 out[a] = b
                 break
     return out

@@ -271,12 +271,13 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             return {"kind": "older", "newer": int(newer), "older": int(r.episode_id)}
     if stopped:
         return None
-    if untold and facts.asks_about_user(message, names):
+    about_user = facts.asks_about_user(message, names)  # (once: `names` reads the store)
+    if untold and about_user:
         return {"kind": "untold", "who": [str(w) for w in untold]}
-    swapped = other_person(message, answer, mems, names)
+    swapped = other_person(message, answer, mems, names) if about_user else None
     if swapped is not None:
         return swapped
-    unused = not drew_on and facts.asks_about_user(message, names)
+    unused = not drew_on and about_user
     if facts.asks_user_fact(message, names):
         at = time.time() if now is None else now
         dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}"  # (knowledge too)
@@ -295,15 +296,16 @@ _BEFORE_VOCATIVE = re.compile(r"(?:^|[,;.!?])\s*$")
 def other_person(message: str, answer: str, mems: Sequence[Recall],
                  names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
     """``{"kind": "other_person", "asked": "your brother", "said": ["Ines"]}`` when a
-    question about someone of the user's life ("my brother", "Karel") is answered about
+    question about the user's life (the caller checks `facts.asks_about_user`) about someone
+    of it ("my brother", "Karel") is answered about
     another person of it (`names`: a text -> those people in it), and never about them
     (QA pass 30: "What does my brother do?" answered "Ines is a dentist in Utrecht.", Ines
     being the user; the name check knew "Ines", and the line under it said the memory was
     used); None otherwise."""
     if names is None:
         return None
-    asked = sorted(names(message))
-    if not asked or not facts.asks_about_user(message, names):
+    asked = sorted(names(message))  # (the caller checked that it asks about the user)
+    if not asked:
         return None
     targets: set[str] = set()
     for n in asked:
