@@ -35,6 +35,7 @@ class Sources(NamedTuple):
 
 NO_SOURCES = Sources([])
 # under an answer `answer_doubt` doubts (the window and the terminal alike)
+CHECK = "Check this answer: "  # (each note's start; a second says "Also: " instead)
 UNUSED_NOTE = ("Check this answer: it uses none of the memories recalled for it, so it "
                "is not from what you told me.")
 OLDER_NOTE = "Check this answer: it may give older news — “{newer}” is newer."
@@ -255,6 +256,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     mems = [r for r in recalled if r.kind == "episode" and r.text]
     if not mems:
         return None
+    found: list[dict] = []  # every sign, the first the strongest (`doubt_note` says all)
     by_id = {r.episode_id: r for r in mems}
     for r in mems:
         # replaced (the same thing the message asks about), or older than a statement that
@@ -268,24 +270,71 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if newer is None or newer not in by_id:
             continue
         if gives_older(message, answer, r.text, by_id[newer].text):
-            return {"kind": "older", "newer": int(newer), "older": int(r.episode_id)}
+            found.append({"kind": "older", "newer": int(newer), "older": int(r.episode_id)})
+            break
     if stopped:
-        return None
+        return _with_also(found)
     about_user = facts.asks_about_user(message, names)  # (once: `names` reads the store)
     if untold and about_user:
-        return {"kind": "untold", "who": [str(w) for w in untold]}
-    swapped = other_person(message, answer, mems, names) if about_user else None
-    if swapped is not None:
-        return swapped
+        found.append({"kind": "untold", "who": [str(w) for w in untold]})
+    else:
+        swapped = other_person(message, answer, mems, names) if about_user else None
+        if swapped is not None:
+            found.append(swapped)
     unused = not drew_on and about_user
-    if facts.asks_user_fact(message, names):
+    checked = answer if facts.asks_user_fact(message, names) else \
+        of_people(answer) if tells_of_life(message, names) else ""
+    if checked:
         at = time.time() if now is None else now
         dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}"  # (knowledge too)
                  for r in recalled if r.text]
-        words = made_up(answer, " ".join([message, known, *dated]), user_names)
+        words = made_up(checked, " ".join([message, known, *dated]), user_names)
         if words:
-            return {"kind": "made_up", "words": words, "unused": unused}
-    return {"kind": "unused"} if unused else None
+            found.append({"kind": "made_up", "words": words, "unused": unused})
+    if unused and not found:
+        found.append({"kind": "unused"})
+    return _with_also(found)
+
+
+def _with_also(found: list[dict]) -> dict | None:
+    """The first of an answer's doubts, the others under ``"also"`` (QA pass 30: a made-up
+    surname went unnamed beside the older-news warning); None for none."""
+    if not found:
+        return None
+    return {**found[0], "also": found[1:]} if len(found) > 1 else found[0]
+
+
+def tells_of_life(message: str, names: Callable[[str], AbstractSet[str]] | None) -> bool:
+    """Does `message` only tell something of the user's life ("My mother Greta moved to
+    Antwerp last month.", "I work as a nurse.")?  The reply to it is checked as an answer
+    about that life is, in what it says of people (`of_people`): it was "…she relocated to
+    Antwerp to celebrate her 30th birthday." with nothing under it (QA pass 30)."""
+    return facts.only_tells(message) and (facts.is_personal(message)
+                                          or bool(names and names(message)))
+
+
+# a reply's sentence that speaks of someone: the user, or a person of theirs
+_OF_PEOPLE = frozenset("you your yours you're you've you'll he she him his her hers they "
+                       "them their we our us".split()) | facts.KIN_WORDS
+# … and one that suggests (what it names was never meant as something the user told)
+_SUGGESTS = frozenset("could should might may try visit recommend suggest consider perhaps "
+                      "maybe".split())
+
+
+def of_people(reply: str) -> str:
+    """The sentences of `reply` (to a message that tells of the user's life) that say
+    something of the user or their people, not suggestions ("She lives at Groningen." is
+    kept; "Lisbon is lovely in spring." and "You could visit the Belém Tower." are not),
+    each with its first letter in lower case: a reply's sentence opens with its subject,
+    the person told of, or a word of the model's talk ("Pheromones can help regulate your
+    actions…", QA pass 30's data), not with a name it made up."""
+    keep = []
+    for s in facts.sentences(reply):
+        words = set(re.findall(r"[a-z']+", s.lower().replace("’", "'")))
+        if words & _OF_PEOPLE and not words & _SUGGESTS:
+            s = s.strip()
+            keep.append(s[:1].lower() + s[1:])
+    return " ".join(keep)
 
 
 # a name set off by commas is said to someone, not of them ("He is a dentist, Ines.")
@@ -335,7 +384,20 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
 
 def doubt_note(doubt, recalls: Iterable[dict]) -> str:
     """The warning under an answer for its `answer_doubt` (as stored: any JSON), naming
-    the newer memory from the answer's recalls; "" for none."""
+    the newer memory from the answer's recalls, and each further doubt after it ("… Also:
+    “Bregaad” is in none of …"); "" for none."""
+    if not isinstance(doubt, dict):
+        return ""
+    recalls = list(recalls)
+    also = doubt.get("also")
+    notes = [n for n in [_one_note(doubt, recalls)] + [
+        _one_note(d, recalls) for d in (also if isinstance(also, list) else [])] if n]
+    return " ".join([notes[0]] + ["Also: " + n.removeprefix(CHECK) for n in notes[1:]]) \
+        if notes else ""
+
+
+def _one_note(doubt, recalls: list[dict]) -> str:
+    """`doubt_note` for one doubt (its ``also`` aside)."""
     if not isinstance(doubt, dict):
         return ""
     if doubt.get("kind") == "unused":

@@ -241,9 +241,11 @@ def test_an_answer_about_a_relation_never_told_is_doubted():
     ask = "What is my sister's name?"
     said = "Ines is my sister's name. She lives in Ghent, Netherlands."
     doubt = answer_doubt(ask, said, mems, {1, 2}, untold=["sister"])
-    assert doubt == {"kind": "untold", "who": ["sister"]}
-    assert doubt_note(doubt, []) == ("Check this answer: you have not told me about your "
-                                     "sister, so what it says of her is not from your memories.")
+    # (and the made-up "Netherlands" after it, since 0.23: tests/test_qa_pass31.py)
+    assert {**doubt, "also": []} == {"kind": "untold", "who": ["sister"], "also": []}
+    assert doubt_note({"kind": "untold", "who": ["sister"]}, []) == (
+        "Check this answer: you have not told me about your sister, so what it says of her "
+        "is not from your memories.")
     assert doubt_note({"kind": "untold", "who": ["uncle", "cousin"]}, []).startswith(
         "Check this answer: you have not told me about your uncle or your cousin, so what it "
         "says of them")
@@ -274,7 +276,8 @@ def test_the_turn_names_the_relation_no_memory_tells_of(make_assistant):
     assert a._untold("Where does my sister live?") == ["sister"]
     list(a.chat("What is my sister's name?", cid, now=T0 + 60))
     stats = a.store.messages(cid)[-1]["stats"]
-    assert stats.get("unrecalled") or stats["doubt"] == {"kind": "untold", "who": ["sister"]}
+    assert stats.get("unrecalled") or {k: stats["doubt"][k] for k in ("kind", "who")} == {
+        "kind": "untold", "who": ["sister"]}
 
 
 def test_an_interjection_is_no_made_up_name_anywhere_in_a_sentence():
