@@ -1,0 +1,158 @@
+"""QA pass 30's open items and the thirty-first pass (4 December 2026): what a person met
+and this pass fixed."""
+
+from __future__ import annotations
+
+from hela_desktop.events import Recall
+from hela_desktop.sources import answer_doubt, doubt_note, of_people, tells_of_life
+
+T0 = 1_780_000_000.0
+
+
+# ---- every doubt is named, the strongest first (`sources.answer_doubt`, `doubt_note`) ----
+
+def test_an_answer_with_two_faults_names_both():
+    """QA pass 30: "Karel is a dentist in Utrecht, the city where the renowned doctor and
+    artist Ines Bregaad lives." was marked only as older news; the made-up surname went
+    unnamed, as only one doubt was ever kept."""
+    mems = [Recall(episode_id=2, score=1.0, text="Actually Karel is now a surgeon."),
+            Recall(episode_id=1, score=0.9, text="My brother Karel is a dentist in Utrecht.",
+                   extra={"superseded_by": 2})]
+    ask = "What does my brother do?"
+    said = "Karel is a dentist in Utrecht, where the doctor Ines Bregaad lives."
+    doubt = answer_doubt(ask, said, mems, {1}, user_names={"ines"})
+    assert doubt == {"kind": "older", "newer": 2, "older": 1,
+                     "also": [{"kind": "made_up", "words": ["Bregaad"], "unused": False}]}
+    recalls = [{"episode_id": 2, "text": "Actually Karel is now a surgeon."}]
+    assert doubt_note(doubt, recalls) == (
+        "Check this answer: it may give older news — “Actually Karel is now a surgeon.” is "
+        "newer. Also: “Bregaad” is in none of the memories it was given, so the model may "
+        "have made it up.")
+    # one fault: as before, no "also"
+    assert answer_doubt(ask, "Karel is a dentist in Utrecht.", mems, {1}) == {
+        "kind": "older", "newer": 2, "older": 1}
+    # what is stored is any JSON: a broken "also" is left out, the first note stays
+    for junk in ("x", [1], [{"kind": "made_up"}], None):
+        assert doubt_note({"kind": "unused", "also": junk}, []).startswith(
+            "Check this answer: it uses none") and "Also" not in doubt_note(
+            {"kind": "unused", "also": junk}, [])
+
+
+def test_a_relation_never_told_and_a_made_up_place_are_both_named():
+    mems = [Recall(episode_id=1, score=1.0, text="Hi! My name is Ines."),
+            Recall(episode_id=2, score=0.9, text="My mother Greta lives in Ghent.")]
+    doubt = answer_doubt("What is my sister's name?",
+                         "Ines is my sister's name. She lives in Ghent, Netherlands.", mems,
+                         {1, 2}, untold=["sister"])
+    assert doubt["kind"] == "untold" and doubt["also"] == [
+        {"kind": "made_up", "words": ["Netherlands"], "unused": False}]
+    assert doubt_note(doubt, []).endswith(
+        "not from your memories. Also: “Netherlands” is in none of the memories it was "
+        "given, so the model may have made it up.")
+
+
+# ---- a reply to what the user tells is checked too (`sources.tells_of_life`) -------------
+
+def test_a_reply_that_invents_details_of_the_users_people_is_doubted():
+    """QA pass 30: "My mother Greta moved to Antwerp last month." got "…she moved there last
+    month to celebrate her 30th birthday." and "Actually Karel is now a surgeon." got "She
+    lives at Groningen, Netherlands…", and nothing under either said a word; the invented
+    reply was kept beside the memory."""
+    mems = [Recall(episode_id=1, score=1.0, text="My mother Greta lives in Ghent.")]
+    told = "My mother Greta moved to Antwerp last month."
+    reply = ("I'm glad you told me. My mother Greta is indeed a local in Antwerp, and she "
+             "moved there last month to celebrate her 30th birthday.")
+    assert tells_of_life(told, None)
+    assert answer_doubt(told, reply, mems, set()) == {
+        "kind": "made_up", "words": ["30"], "unused": False}
+    surgeon = answer_doubt("Actually Karel is now a surgeon.",
+                           "Ines is your friend's name. She lives at Groningen, Netherlands.",
+                           [Recall(episode_id=1, score=1.0,
+                                   text="Hi! My name is Ines. My brother Karel is a dentist.")],
+                           set(), names=lambda t: {"Karel"} & set(t.split()))
+    # (`names`: the people of the user's life in a text, as `MemoryEngine.people_in` reads
+    # them; without it, a statement that says no "my" or "I" tells of no one of theirs)
+    assert surgeon["words"] == ["Groningen", "Netherlands"]
+
+
+def test_a_reply_is_not_doubted_for_what_it_says_of_no_one_or_suggests():
+    mems = [Recall(episode_id=1, score=1.0, text="I work as a nurse.")]
+    told = "We fly to Lisbon on 14 March."
+    for reply in ("Lisbon is lovely in March, with the Belém Tower by the river.",
+                  "You could visit the Belém Tower while you are in Lisbon.",
+                  "That sounds wonderful! Have a great trip on 14 March.",
+                  # a sentence opens with its subject, not with a made-up name
+                  "Pheromones can help regulate your mood when you travel."):
+        assert answer_doubt(told, reply, mems, set()) is None, reply
+    assert of_people("Lisbon is lovely. She moved to Porto. Maybe visit Braga.") == (
+        "she moved to Porto.")
+    # a message that asks, or tells of nothing of the user's, is no such statement
+    assert not tells_of_life("Where do we fly to?", None)
+    assert not tells_of_life("The Eiffel Tower is in Paris.", None)
+    assert answer_doubt("Tell me about Paris.", "You will love Montmartre in 1889.", mems,
+                        set()) is None
+
+
+def test_a_reply_to_a_statement_is_checked_in_the_real_turn(make_assistant):
+    """Through the real turn path and model: whatever the model says to a statement, the
+    doubt it stores is the one `answer_doubt` gives for its words, and the line under it
+    in the window and the terminal (`stored_sources`) says so."""
+    from hela_desktop.sources import stored_sources
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("My mother Greta lives in Ghent.", cid, now=T0))
+    done = list(a.chat("My mother Greta moved to Antwerp last month.", cid, now=T0 + 60))[-1]
+    stats = a.store.messages(cid)[-1]["stats"]
+    mems = [Recall(episode_id=m["episode_id"], score=1.0, text=m["text"],
+                   extra=m.get("extra") or {}) for m in stats["memories"]]
+    known = "\n".join(m["content"] for m in a.store.messages(cid) if m["role"] == "user")
+    expect = answer_doubt("My mother Greta moved to Antwerp last month.", done.text, mems,
+                          set(done.drew_on), a.engine.people_in, known=known, now=T0 + 60,
+                          user_names=a.engine.user_names())
+    assert (stats.get("doubt") or {}).get("kind") == (expect or {}).get("kind")
+    assert bool(stored_sources(stats).doubt) == bool(expect)
+
+
+# ---- a long message is read whole (`Embedder.windows`) ------------------------------------
+
+_CHATTER = ("The weather has been grey all week, with rain in the mornings and a cold wind "
+            "off the water in the afternoons, so the walk to the station takes longer. ")
+
+
+def test_a_long_message_is_matched_by_all_of_it_not_its_start(embedder):
+    """QA pass 30: a 5,000-character note recalled nothing. The model reads 256 tokens of a
+    text and cuts the rest, so two long messages that differ only after their first
+    thousand characters had the same vector; now each part counts."""
+    import numpy as np
+
+    start = _CHATTER * 8  # about 1,300 characters: past the model's window
+    assert embedder.count_tokens(start) > embedder.window
+    sister = start + "Anyway, the big news: my sister Ana just got engaged to Tobias in Porto."
+    job = start + "Anyway, the big news: I start my new job as a nurse at the hospital on Monday."
+    a, b = embedder.embed([sister, job])
+    assert float(a @ b) < 0.95  # (the same vector, 1.0, when only the start was read)
+    memory = embedder.embed_one("My sister Ana lives in Porto.")
+    assert float(memory @ a) > float(memory @ b) + 0.05
+    # unit length, and a text within the window is read as before, whole and alone
+    assert abs(float(np.linalg.norm(a)) - 1.0) < 1e-5
+    short = "My sister Ana lives in Porto."
+    assert embedder.windows(short) == [short]
+    assert np.allclose(embedder.embed([short, sister])[0], memory, atol=1e-5)
+
+
+def test_a_long_text_is_cut_into_whole_sentences_within_the_window():
+    from hela_desktop.embedder import windows_of
+
+    def count(t: str) -> int:  # one token a word, as a stand-in tokenizer
+        return len(t.split())
+
+    text = "One two three. Four five six seven. Eight nine.\nTen eleven twelve thirteen fourteen."
+    assert windows_of(text, 100, count) == [text]
+    assert windows_of(text, 7, count) == ["One two three. Four five six seven.",
+                                          "Eight nine. Ten eleven twelve thirteen fourteen."]
+    assert windows_of(text, 6, count) == ["One two three.", "Four five six seven. Eight nine.",
+                                          "Ten eleven twelve thirteen fourteen."]
+    # a sentence longer than the window is cut between words
+    assert windows_of("a b c d e f g.", 3, count) == ["a b c", "d e f", "g."]
+    assert all(count(w) <= 7 for w in windows_of(text * 5, 7, count))
