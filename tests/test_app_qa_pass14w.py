@@ -117,7 +117,7 @@ def test_enter_while_an_answer_is_written_says_why_nothing_was_sent(qtbot):
     pytest.importorskip("pytestqt")
     from PySide6 import QtCore, QtWidgets
 
-    from hela_desktop.ui.chat import BUSY_HINT, ChatPane
+    from hela_desktop.ui.chat_pane import BUSY_HINT, ChatPane
 
     pane = ChatPane()
     qtbot.addWidget(pane)

@@ -375,7 +375,7 @@ def test_a_chat_read_at_its_end_stays_at_its_end_when_its_width_changes(qtbot):
     left part-way up, the newest message out of view
     (/work/exp/qa15w/shots/20_800x560_old.png, 21_800x560_fixed.png)."""
     pytest.importorskip("pytestqt")
-    from hela_desktop.ui.chat import ChatPane
+    from hela_desktop.ui.chat_pane import ChatPane
 
     pane = ChatPane()
     qtbot.addWidget(pane)

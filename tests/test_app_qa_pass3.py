@@ -106,7 +106,7 @@ def _lonely_lines(doc) -> list[str]:
 
 
 def test_the_welcome_text_never_leaves_one_word_alone_on_a_line(qtbot):
-    from hela_desktop.ui.chat import ChatPane
+    from hela_desktop.ui.chat_pane import ChatPane
 
     pane = ChatPane()
     qtbot.addWidget(pane)
@@ -429,7 +429,7 @@ def test_a_reflection_that_added_nothing_says_why_the_suggestions_were_set_aside
 
 
 def test_a_notice_about_the_last_message_goes_when_the_chat_moves_on(qtbot):
-    from hela_desktop.ui.chat import ChatPane
+    from hela_desktop.ui.chat_pane import ChatPane
 
     pane = ChatPane()
     qtbot.addWidget(pane)

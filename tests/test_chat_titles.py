@@ -26,8 +26,8 @@ def test_the_first_message_titles_the_chat_whole(make_assistant, settings):
 @pytest.mark.gui
 def test_the_window_shortens_only_what_it_shows(qtbot):
     pytest.importorskip("pytestqt")
-    from hela_desktop.ui.chat import TITLE_SHOWN, ChatPane
     from hela_desktop.ui.chat_list import ConversationList
+    from hela_desktop.ui.chat_pane import TITLE_SHOWN, ChatPane
 
     pane = ChatPane()
     qtbot.addWidget(pane)

@@ -156,3 +156,30 @@ def test_a_long_text_is_cut_into_whole_sentences_within_the_window():
     # a sentence longer than the window is cut between words
     assert windows_of("a b c d e f g.", 3, count) == ["a b c", "d e f", "g."]
     assert all(count(w) <= 7 for w in windows_of(text * 5, 7, count))
+
+
+# ---- a blank message box (`ui.chat_pane.ChatPane`) -----------------------------------------
+
+def test_send_is_pressable_only_with_a_message_to_send(qtbot):
+    """QA pass 30: with only spaces in the box, Send stayed pressable and did nothing, and
+    nothing said why."""
+    from hela_desktop.ui.chat_pane import BUSY_HINT, SEND_BLANK, ChatPane
+
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    sent: list[str] = []
+    pane.sendRequested.connect(sent.append)
+    assert not pane.send_button.isEnabled() and pane.send_button.toolTip() == SEND_BLANK
+    pane.input.setPlainText("   \n  ")
+    assert not pane.send_button.isEnabled()
+    pane.input.setPlainText("  Hello  ")
+    assert pane.send_button.isEnabled() and pane.send_button.toolTip() == "Send (Enter)"
+    pane.send_button.click()
+    assert sent == ["Hello"] and pane.input.toPlainText() == ""
+    assert not pane.send_button.isEnabled()  # (the box is empty again)
+    # while an answer is written: not pressable, and the tooltip says why
+    pane.set_streaming(True)
+    pane.input.setPlainText("Next one")
+    assert not pane.send_button.isEnabled() and pane.send_button.toolTip() == BUSY_HINT
+    pane.set_streaming(False)
+    assert pane.send_button.isEnabled()

@@ -16,10 +16,9 @@ from ..sources import NO_SOURCES, OLDER_NEWS, Sources, source_groups
 from .chat_fold import LESS, LINK, find_last, fold, unfold, write_user_text
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
-from .plain import ElidedLabel, no_orphan, tip
-from .theme import button_focus_style, focus_frame_style, show_html, warning_color
+from .plain import no_orphan, tip
+from .theme import show_html, warning_color
 
-TITLE_SHOWN = 60  # characters of a chat's title shown above its messages (then "…")
 HIGHLIGHT_MAX = 50_000  # characters of a code block that get syntax colours
 
 
@@ -53,46 +52,6 @@ def empty_hint(note: tuple[str, ...] = ()) -> str:
     """The welcome of an empty chat, with `note` (what to know about the model answering,
     a line each) under it."""
     return EMPTY_HINT if not note else EMPTY_HINT[:-len("</div>")] + _hint(*note) + "</div>"
-
-
-# Enter pressed while an answer is being written
-BUSY_HINT = ("HeLa is still answering. Your message stays here: press Enter again once "
-             "the answer is done, or Esc to stop it.")
-
-
-class ChatInput(QtWidgets.QPlainTextEdit):
-    """Enter sends, Shift+Enter inserts a new line; grows from 2 to 6 lines.  Undo (Ctrl+Z)
-    with nothing of its own to undo is `nothingToUndo`: the window's undo then (QA pass 21:
-    right after "Forget about Ana." the keyboard was here, and Ctrl+Z did nothing)."""
-
-    submitted = QtCore.Signal(str)
-    nothingToUndo = QtCore.Signal()
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setPlaceholderText("Message HeLa…  (Enter to send, Shift+Enter for a new line)")
-        self.setTabChangesFocus(True)
-        self.document().contentsChanged.connect(self._fit_height)
-        self._fit_height()
-
-    def keyPressEvent(self, e: QtGui.QKeyEvent) -> None:  # noqa: N802 - Qt API
-        if e.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter):
-            if e.modifiers() & QtCore.Qt.KeyboardModifier.ShiftModifier:
-                self.insertPlainText("\n")
-                return
-            text = self.toPlainText().strip()
-            if text:
-                self.submitted.emit(text)
-            return
-        if e.matches(QtGui.QKeySequence.StandardKey.Undo) and not self.document().isUndoAvailable():
-            self.nothingToUndo.emit()
-            return
-        super().keyPressEvent(e)
-
-    def _fit_height(self) -> None:
-        fm = self.fontMetrics()
-        lines = max(2, min(6, int(self.document().size().height()) or 2))
-        self.setFixedHeight(int(fm.lineSpacing() * lines + 16))
 
 
 class MessageView(QtWidgets.QTextBrowser):
@@ -721,77 +680,3 @@ class MessageView(QtWidgets.QTextBrowser):
         sb = self.verticalScrollBar()
         if force or self._at_end():
             sb.setValue(sb.maximum())
-
-
-class ChatPane(QtWidgets.QWidget):
-    """Message view + input row (Send / Stop)."""
-
-    sendRequested = QtCore.Signal(str)
-    stopRequested = QtCore.Signal()
-    titleChanged = QtCore.Signal(str)  # the heading as shown (the window's title follows)
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        lay = QtWidgets.QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        # ends in "…" where the pane cuts it (QA pass 21: "…called Pixel", cut mid-word);
-        # a long title never widens the pane (set_title shortens it; the tooltip has it all)
-        self.title = ElidedLabel("New chat")
-        font = self.title.font()
-        font.setBold(True)
-        self.title.setFont(font)
-        self.title.setContentsMargins(4, 2, 4, 2)
-        self.title.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
-                                 QtWidgets.QSizePolicy.Policy.Preferred)
-        lay.addWidget(self.title)
-        self.view = MessageView()
-        lay.addWidget(self.view, 1)
-        row = QtWidgets.QHBoxLayout()
-        self.input = ChatInput()
-        self.input.submitted.connect(self._submit)
-        self.send_button = QtWidgets.QPushButton("Send")
-        self.send_button.setDefault(True)
-        self.send_button.setToolTip("Send (Enter)")
-        self.send_button.clicked.connect(lambda: self._submit(self.input.toPlainText().strip()))
-        self.stop_button = QtWidgets.QPushButton("Stop")
-        self.stop_button.setToolTip("Stop the answer (Esc); the partial answer is kept")
-        self.stop_button.clicked.connect(self.stopRequested)
-        self.stop_button.setEnabled(False)
-        buttons = QtWidgets.QVBoxLayout()
-        buttons.addWidget(self.send_button)
-        buttons.addWidget(self.stop_button)
-        row.addWidget(self.input, 1)
-        row.addLayout(buttons)
-        self.show_focus()
-        lay.addLayout(row)
-
-    def show_focus(self) -> None:
-        """Edge the chat and the message box in the accent, and Send and Stop in the text
-        colour, while they have the keyboard (again after the palette changes)."""
-        pal = QtWidgets.QApplication.palette()
-        self.setStyleSheet(focus_frame_style(pal, "MessageView", "ChatInput")
-                           + button_focus_style(pal))
-
-    def _submit(self, text: str) -> None:
-        if text and not self.send_button.isEnabled():  # Enter while an answer is written:
-            # nothing happened, and nothing said why (the message stays in the box)
-            above = -2 * self.input.fontMetrics().height() - 16  # not over Stop, below it
-            QtWidgets.QToolTip.showText(self.input.mapToGlobal(QtCore.QPoint(8, above)),
-                                        BUSY_HINT, self.input)
-            return
-        if not text:
-            return
-        self.input.clear()
-        self.sendRequested.emit(text)
-
-    def set_streaming(self, on: bool) -> None:
-        self.send_button.setEnabled(not on)
-        self.stop_button.setEnabled(on)
-
-    def set_title(self, title: str) -> None:
-        """The chat's heading: its title, shortened with "…" past `TITLE_SHOWN` characters
-        (the title itself is stored whole); the full title is then the tooltip."""
-        shown = title if len(title) <= TITLE_SHOWN else title[:TITLE_SHOWN - 1].rstrip() + "…"
-        self.title.setText(shown)
-        self.title.setToolTip(tip(title))
-        self.titleChanged.emit(shown)

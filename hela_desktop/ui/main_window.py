@@ -32,8 +32,9 @@ from . import window_look
 from . import window_status as ws
 from .activity import ActivityWatch
 from .backups_dialog import BackupsDialog, in_background
-from .chat import BETTER_MODEL, ChatPane
+from .chat import BETTER_MODEL
 from .chat_list import ConversationList
+from .chat_pane import ChatPane
 from .chat_width import ChatKeepsItsWidth
 from .explain import reflection_found_nothing, reflection_headline, reflection_sentence, when
 from .graph_view import GraphView

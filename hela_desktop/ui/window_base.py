@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from PySide6 import QtGui, QtWidgets
 
 from ..session import Session
-from .chat import ChatPane
 from .chat_list import ConversationList
+from .chat_pane import ChatPane
 from .graph_view import GraphView
 from .memory_browser import MemoryBrowser
 from .timeline import TimelineView
