@@ -40,6 +40,9 @@ def line(r: Recall, now: float) -> str:
     if r.extra.get("corrects_said"):  # what it corrects: "the trip" is the trip to Japan
         fixed = shorten(" ".join(str(r.extra["corrects_said"]).split()), CORRECTS_CHARS)
         notes.append(f"correcting “{fixed}”")
+    if r.extra.get("rest_corrected_by") is not None:  # (the part still true: the rest
+        # of what was said then is corrected by a later memory, listed with it)
+        notes.append("the rest of that message since corrected")
     if r.extra.get("superseded_by") is not None:
         notes.append("older news, since replaced")
     elif r.extra.get("older_than") is not None:

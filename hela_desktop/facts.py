@@ -399,6 +399,31 @@ def said_words(old: str) -> frozenset[str]:
     return frozenset([*stems(old), *NUMBER.findall(old)])
 
 
+def terms(text: str) -> set[str]:
+    """`text`'s content-word stems and numbers ("Asha is 6." → {"asha", "6"})."""
+    return set(stems(text)) | set(NUMBER.findall(text))
+
+
+def on_subject(old: str, new: str) -> str:
+    """The sentences of the older statement `old` that share a word with the newer `new`
+    (what a correction can replace: "Hi! My name is Ines." is not replaced by "Actually
+    Karel is now a surgeon."); `old` whole when none does."""
+    now = terms(new)
+    kept = [x for x in sentences(old) if terms(x) & now]
+    return " ".join(kept) if kept else old
+
+
+def off_subject(old: str, new: str) -> str:
+    """What of `old` the correction `new` leaves true: its sentences that share no word
+    with `new`, when some other sentence of it does ("Hi! My name is Ines." of "Hi! My
+    name is Ines. My brother Karel is a dentist." after "Actually Karel is now a
+    surgeon."); "" when the correction is about all of it."""
+    now = terms(new)
+    parts = sentences(old)
+    kept = [x.strip() for x in parts if not terms(x) & now]
+    return " ".join(kept) if kept and len(kept) < len(parts) else ""
+
+
 def only_tells(text: str) -> bool:
     """Does `text` tell something and ask nothing ("I work as a nurse at the city
     hospital.", "Big news: I'm on day shifts from next month!")?  Such a message asks the
@@ -654,5 +679,5 @@ class NameIndex:
 
 
 __all__ = ["asks_language", "language_shares", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_interjection", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_interjection", "terms", "on_subject", "off_subject", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

@@ -187,7 +187,8 @@ class RelevanceGate:
             # pass 25: two of five lines were older news; the job, dog and hobby missing)
             from .knowledge import corrections
 
-            later = corrections(self.engine.store, [r.episode_id for r in ordered])
+            later = corrections(self.engine.store, [r.episode_id for r in ordered
+                                                    if "rest_corrected_by" not in r.extra])
             for r in ordered:
                 if r.episode_id in later:
                     r.extra["gate"] = (f"a later memory (#{later[r.episode_id]}) corrects it, "
@@ -232,9 +233,15 @@ class RelevanceGate:
             return min(facts.self_rank(texts[eid]),
                        facts.self_rank(texts[fixes[eid]]) if eid in fixes else 3)
 
+        newer = {**engine.store.key_texts(set(corrected.values()) - set(texts)), **texts}
         total = 0
         for eid, text, _ in sorted(kept, key=lambda k: (not k[2], of_self(k[0]))):
-            if eid in taken or eid in corrected or not facts.is_statement(text):
+            # of a memory corrected in part, the part still true (QA pass 30: "Hi! My name
+            # is Ines. My brother Karel is a dentist…", pinned, went unlisted after
+            # "Actually Karel is now a surgeon.", and the name with it)
+            rest = facts.off_subject(text, newer.get(corrected[eid], "")) \
+                if eid in corrected else text
+            if eid in taken or not rest or not facts.is_statement(rest):
                 continue
             total += 1
             if len(out) >= ABOUT_YOU:
@@ -243,9 +250,12 @@ class RelevanceGate:
             sim = float(v @ query_vec) if v is not None else 0.0
             extra = {"cos": sim, "similarity": round(sim, 4), "gate": "about you",
                      "statement": True, "personal": True}
-            if eid in fixes:
-                extra.update(corrects=fixes[eid], corrects_said=texts[fixes[eid]])
-            out.append(Recall(episode_id=eid, score=sim, text=text, semantic=sim, extra=extra))
+            if eid in corrected:
+                extra["rest_corrected_by"] = corrected[eid]
+            if eid in fixes:  # (what it corrects of that memory, not all it said)
+                extra.update(corrects=fixes[eid],
+                             corrects_said=facts.on_subject(texts[fixes[eid]], text))
+            out.append(Recall(episode_id=eid, score=sim, text=rest, semantic=sim, extra=extra))
         return out, (None if len(kept) >= ABOUT_YOU_LOOK else total)
 
     # ---- associations through a shared name -----------------------------------------

@@ -89,24 +89,10 @@ def _agrees(message: str, answer: str) -> bool:
         for s in facts.sentences(message))
 
 
-def _terms(text: str) -> set[str]:
-    """`text`'s content-word stems and numbers ("Asha is 6." → {"asha", "6"})."""
-    return set(facts.stems(text)) | set(_NUMBER.findall(text))
-
-
 # who a statement is about, not what it says of them: "brother" in "My brother Karel is a
 # dentist." is not out of date when "Actually Karel is now a surgeon." (QA pass 30: "…he's a
 # doctor who works with his brother…" was marked older news for "brother")
 _WHO = frozenset(facts.stems(" ".join(facts.KIN_WORDS)))
-
-
-def _on_subject(old: str, new: str) -> str:
-    """The sentences of the older memory `old` that share a word with the newer `new` (what
-    the correction can replace: "Hi! My name is Ines." is not replaced by "Actually Karel
-    is now a surgeon."); `old` whole when none does."""
-    now = _terms(new)
-    kept = [x for x in facts.sentences(old) if _terms(x) & now]
-    return " ".join(kept) if kept else old
 
 
 def gives_older(message: str, answer: str, old: str, new: str) -> bool:
@@ -115,7 +101,7 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     ("…, not May": May, not the trip or Japan, QA pass 26: an answer about Tomas's
     "career in Japan" was marked older news over "Actually the trip is in June, not May."),
     else what only the old memory said, in its sentences on the correction's subject, who
-    they are about aside (`_on_subject`, `_WHO`); what is new is what only the newer said, the words
+    they are about aside (`facts.on_subject`, `_WHO`); what is new is what only the newer said, the words
     that tell of a change aside (`TELLS_CHANGE`). The message's own words prove nothing,
     unless the answer says yes to them. The answer gives older news when it says more of
     the outdated than of the new, or the whole outdated value as fully as the new one
@@ -124,9 +110,9 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     "Tomas was a software engineer; now he is a chef.") or tells the change in words of
     its own ("Ines left Lyon for Porto."; "quit" copied from the correction does not
     count)."""
-    agrees, asked = _agrees(message, answer), _terms(message)
-    said = _terms(answer) | asked if agrees else _terms(answer) - asked
-    was, now = _terms(_on_subject(old, new)), _terms(new)
+    agrees, asked = _agrees(message, answer), facts.terms(message)
+    said = facts.terms(answer) | asked if agrees else facts.terms(answer) - asked
+    was, now = facts.terms(facts.on_subject(old, new)), facts.terms(new)
     denied = set(facts.negated(new))
     outdated = (was & denied) or (was - now - _WHO)
     fresh = now - was - denied - TELLS_CHANGE

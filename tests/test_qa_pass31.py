@@ -183,3 +183,31 @@ def test_send_is_pressable_only_with_a_message_to_send(qtbot):
     assert not pane.send_button.isEnabled() and pane.send_button.toolTip() == BUSY_HINT
     pane.set_streaming(False)
     assert pane.send_button.isEnabled()
+
+
+# ---- "What do you know about me?" after a correction of part of a memory ------------------
+
+def test_what_a_correction_leaves_true_is_still_listed_pinned_first(make_assistant):
+    """QA pass 30: "Hi! My name is Ines. My brother Karel is a dentist in Utrecht.", pinned,
+    was listed only inside the correction's line after "Actually Karel is now a surgeon.":
+    the name was no current fact, and the list said "what you pinned first" without it."""
+    from hela_desktop import facts
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    first = "Hi! My name is Ines. My brother Karel is a dentist in Utrecht."
+    told = [first, "I work as a nurse at the Amsterdam UMC hospital.",
+            "I have a cat called Pepper.", "Actually Karel is now a surgeon."]
+    ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
+    a.engine.set_pinned(ids[0], True)
+    done = list(a.chat("What do you know about me?", cid, now=T0 + 600))[-1]
+    lines = [x for x in done.text.splitlines() if x.startswith("- ")]
+    assert lines[0].startswith("- “Hi! My name is Ines.” (") and \
+        "the rest of that message since corrected" in lines[0]
+    fix = next(x for x in lines if "surgeon" in x)
+    # what it corrects is the sentence it replaces, not the name beside it
+    assert "correcting “My brother Karel is a dentist in Utrecht.”" in fix
+    assert not any("dentist" in x for x in lines if x is not fix)
+    # a correction of all a memory said leaves nothing of it listed
+    assert facts.off_subject("My brother Karel is a dentist.",
+                             "Actually Karel is now a surgeon.") == ""
