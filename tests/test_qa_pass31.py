@@ -211,3 +211,35 @@ def test_what_a_correction_leaves_true_is_still_listed_pinned_first(make_assista
     # a correction of all a memory said leaves nothing of it listed
     assert facts.off_subject("My brother Karel is a dentist.",
                              "Actually Karel is now a surgeon.") == ""
+
+
+def test_a_corrected_memory_says_so_in_the_terminal_and_keeps_both_marks(make_assistant, tmp_path):
+    """QA pass 30: `memories show 1` did not say that #1 was corrected by #15 (the window's
+    tooltip did), and pinning the corrected memory put "★" in place of its "↻"."""
+    import subprocess
+    import sys
+
+    from hela_desktop.ui.memory_browser import EpisodeTableModel
+
+    a = make_assistant(tmp_path / "d")
+    cid = a.new_conversation()
+    old = list(a.chat("My brother Karel is a dentist in Utrecht.", cid, now=T0))[-1].episode_id
+    new = list(a.chat("Actually Karel is now a surgeon.", cid, now=T0 + 60))[-1].episode_id
+    a.engine.set_pinned(old, True)
+    a.store.close()
+    out = subprocess.run([sys.executable, "-m", "hela_desktop", "memories", "show", str(old),
+                          "--data-dir", str(tmp_path / "d")], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert f"corrected by   #{new} “Actually Karel is now a surgeon.” (older news)" in out.stdout
+    shown = subprocess.run([sys.executable, "-m", "hela_desktop", "memories", "show", str(new),
+                            "--data-dir", str(tmp_path / "d")], capture_output=True, text=True,
+                           timeout=120)
+    assert "corrected by" not in shown.stdout
+    from hela_desktop.store import Store
+
+    with Store(tmp_path / "d") as store:
+        eps = list(store.episodes([old]).values())
+    model = EpisodeTableModel()
+    model.set_episodes(eps, corrected={old: (new, "Actually Karel is now a surgeon.")})
+    assert model.data(model.index(0, 0)) == "★↻"

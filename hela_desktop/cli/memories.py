@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from ..importers.base import NAMES
+from ..knowledge import corrections
 from ..store import answered_by
 from ..words import terminal_safe
 from .common import (
@@ -253,6 +254,10 @@ def cmd_show(args, store, e) -> int:
     origin = _origin(e)
     if origin:
         print(f"  from           {terminal_safe(origin)}")
+    fix = corrections(store, [e.id]).get(e.id)  # (as the window's tooltip says it)
+    if fix is not None:
+        said = " ".join(store.key_texts([fix]).get(fix, "").split())
+        print(f"  corrected by   #{fix} “{terminal_safe(said)}” (older news)")
     print(f"You said:\n{_indented(e.user_text)}")
     if e.assistant_text:
         print(f"{answered_by(e.source)} answered:\n{_indented(e.assistant_text)}")

@@ -105,7 +105,7 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
         fix = self.corrected.get(e.id)
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
             return (
-                "✕" if e.deleted_at is not None else "★" if e.pinned else "↻" if fix else "",
+                "✕" if e.deleted_at is not None else "★" * e.pinned + "↻" * bool(fix),
                 _fmt(e.created_at),
                 (f"({self.matched[e.id]}) " if e.id in self.matched else "")  # (first: a
                 + _one_line(e.user_text)  # narrow column cut the tag, QA pass 29b)
