@@ -243,3 +243,26 @@ def test_a_corrected_memory_says_so_in_the_terminal_and_keeps_both_marks(make_as
     model = EpisodeTableModel()
     model.set_episodes(eps, corrected={old: (new, "Actually Karel is now a surgeon.")})
     assert model.data(model.index(0, 0)) == "★↻"
+
+
+def test_help_has_a_getting_started_guide_that_names_the_windows_own_lines(qtbot, tmp_path):
+    """QA pass 30: the Help menu had only the shortcuts and About, and nothing told a new
+    user what "Check this answer" or "Recalled, not used" mean, or how to correct."""
+    from hela_desktop.config import Settings
+    from hela_desktop.sources import NONE_USED, OLDER_NEWS, USED
+    from hela_desktop.ui.main_window import MainWindow
+
+    w = MainWindow(tmp_path / "data", Settings(), load_model=False, autoload=False,
+                   idle_scheduler=False)
+    qtbot.addWidget(w)
+    help_menu = next(a.menu() for a in w.menuBar().actions() if a.text() == "&Help")
+    assert [a.text() for a in help_menu.actions()][0] == "&Getting started"
+    w.act_guide.trigger()
+    dlg = w.guide_dialog
+    text = dlg.text.toPlainText()
+    for said in (USED, NONE_USED, "Check this answer", "Not from your memories", OLDER_NEWS,
+                 "Forget that", "What do you know about me?", "Actually", "Edit ▸ Undo"):
+        assert said in text, said
+    w.act_guide.trigger()
+    assert w.guide_dialog is dlg and dlg.isVisible()  # (made once, raised again)
+    w.close()

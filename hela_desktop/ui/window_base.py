@@ -57,6 +57,7 @@ class WindowBase(QtWidgets.QMainWindow):
     act_reflect: QtGui.QAction
     act_undo_delete: QtGui.QAction
     act_keys: QtGui.QAction
+    act_guide: QtGui.QAction
     act_send: QtGui.QAction
     act_stop: QtGui.QAction
     act_regenerate: QtGui.QAction

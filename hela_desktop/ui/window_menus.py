@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6 import QtGui, QtWidgets
 
+from .getting_started import getting_started
 from .window_base import WindowBase
 from .window_files import FileJobs
 from .window_look import about, keyboard_help
@@ -56,6 +57,8 @@ def build_menus(w: WindowBase, jobs: FileJobs) -> None:
     w.act_copy_answer = add_action(w, c, "&Copy last answer", w.copy_last_answer, "Ctrl+Shift+C")
     _view_menu(w, mb.addMenu("&View"))
     h = mb.addMenu("&Help")
+    w.act_guide = add_action(w, h, "&Getting started", lambda: getting_started(w), None,
+                             "What the lines under an answer mean; correcting and forgetting")
     w.act_keys = add_action(w, h, "&Keyboard shortcuts", lambda: keyboard_help(w), "F1",
                             "Every keyboard shortcut in one list")
     add_action(w, h, "&About HeLa Desktop", lambda: about(w))
