@@ -8,6 +8,7 @@ from PySide6 import QtWidgets
 
 from ..events import NOT_FROM_MEMORIES
 from ..sources import NONE_USED, OLDER_NEWS, USED
+from .window_look import side_window
 
 # (the names of the lines under an answer are the ones the window writes: `sources`)
 GUIDE = f"""
@@ -68,26 +69,14 @@ not deleted: the Archive tab beside Memories brings them back. Edit ▸ Reflect 
 def getting_started(w: QtWidgets.QMainWindow) -> QtWidgets.QDialog:
     """Help ▸ Getting started: the guide in a window that may stay open beside the app
     (made once, raised again)."""
-    dlg = getattr(w, "guide_dialog", None)
-    if dlg is None:
-        dlg = QtWidgets.QDialog(w)
-        dlg.setWindowTitle("Getting started")
+
+    def guide(dlg: QtWidgets.QDialog) -> QtWidgets.QWidget:
         text = QtWidgets.QTextBrowser(dlg)
-        text.setOpenExternalLinks(False)
         text.setHtml(GUIDE)
-        buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Close,
-                                             dlg)
-        buttons.rejected.connect(dlg.close)
-        lay = QtWidgets.QVBoxLayout(dlg)
-        lay.addWidget(text)
-        lay.addWidget(buttons)
-        dlg.resize(640, 620)
         dlg.text = text  # type: ignore[attr-defined]  # (for tests)
-        w.guide_dialog = dlg  # type: ignore[attr-defined]
-    dlg.show()
-    dlg.raise_()
-    dlg.activateWindow()
-    return dlg
+        return text
+
+    return side_window(w, "guide_dialog", "Getting started", guide, (640, 620))
 
 
 __all__ = ["GUIDE", "getting_started"]

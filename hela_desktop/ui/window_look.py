@@ -4,6 +4,7 @@ on the screen, About, and the list of keyboard shortcuts."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -199,10 +200,8 @@ def shortcut_rows(w: QtWidgets.QMainWindow) -> list[tuple[str, str]]:
 def keyboard_help(w: WindowBase) -> QtWidgets.QDialog:
     """Help ▸ Keyboard shortcuts: every shortcut in one table, in a window that may stay
     open beside the app while the keys are tried (made once, raised again)."""
-    dlg = getattr(w, "keys_dialog", None)
-    if dlg is None:
-        dlg = QtWidgets.QDialog(w)
-        dlg.setWindowTitle("Keyboard shortcuts")
+
+    def table_of(dlg: QtWidgets.QDialog) -> QtWidgets.QWidget:
         rows = shortcut_rows(w)
         table = QtWidgets.QTableWidget(len(rows), 2, dlg)
         table.setHorizontalHeaderLabels(["Keys", "What they do"])
@@ -215,14 +214,29 @@ def keyboard_help(w: WindowBase) -> QtWidgets.QDialog:
         table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         table.horizontalHeader().setStretchLastSection(True)
         table.resizeColumnToContents(0)
+        dlg.table = table  # type: ignore[attr-defined]  # (for tests)
+        return table
+
+    return side_window(w, "keys_dialog", "Keyboard shortcuts", table_of, (620, 560))
+
+
+def side_window(w: QtWidgets.QMainWindow, attr: str, title: str,
+                body: Callable[[QtWidgets.QDialog], QtWidgets.QWidget],
+                size: tuple[int, int]) -> QtWidgets.QDialog:
+    """A Help window that may stay open beside the app: `body` (made for the dialog) over
+    a Close button, kept as the window's `attr`, made once and raised again."""
+    dlg = getattr(w, attr, None)
+    if dlg is None:
+        dlg = QtWidgets.QDialog(w)
+        dlg.setWindowTitle(title)
+        inner = body(dlg)
         buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Close, dlg)
         buttons.rejected.connect(dlg.close)
         lay = QtWidgets.QVBoxLayout(dlg)
-        lay.addWidget(table)
+        lay.addWidget(inner)
         lay.addWidget(buttons)
-        dlg.resize(620, 560)
-        dlg.table = table  # type: ignore[attr-defined]  # (for tests)
-        w.keys_dialog = dlg  # type: ignore[attr-defined]
+        dlg.resize(*size)
+        setattr(w, attr, dlg)
     dlg.show()
     dlg.raise_()
     dlg.activateWindow()
