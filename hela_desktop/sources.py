@@ -120,12 +120,22 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
         outdated, fresh = outdated - asked, fresh - asked
     told_old, told_new = len(said & outdated), len(said & fresh)
     if told_old == 0 or told_new and (
-            set(re.findall(r"[a-z]+", answer.lower())) & TELLS_PAST
+            _in_the_past(answer, outdated)
             or said & TELLS_CHANGE - now):  # (a change told in its own words: "left Lyon")
         return False  # (the old value put in the past, beside the new one)
     # as much of each: the old value whole, or a word the correction says is no longer so
     return told_old > told_new or told_old == told_new and (said >= outdated or bool(
         was & denied))
+
+
+def _in_the_past(answer: str, outdated: AbstractSet[str]) -> bool:
+    """Does `answer` put the `outdated` value in the past wherever it says it: each of its
+    sentences that name it says "was", "used to", "before"… (`TELLS_PAST`)?  A past word
+    elsewhere proves nothing ("She was born in Lyon. She moved to Ghent, where she lives
+    now." gives Ghent as now)."""
+    naming = [x for x in facts.sentences(answer) if facts.terms(x) & outdated]
+    return bool(naming) and all(
+        set(re.findall(r"[a-z]+", x.lower())) & TELLS_PAST for x in naming)
 
 
 _NUMBER = facts.NUMBER

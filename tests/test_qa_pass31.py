@@ -266,3 +266,20 @@ def test_help_has_a_getting_started_guide_that_names_the_windows_own_lines(qtbot
     w.act_guide.trigger()
     assert w.guide_dialog is dlg and dlg.isVisible()  # (made once, raised again)
     w.close()
+
+
+# ---- a past word elsewhere does not excuse the old value (`sources.gives_older`) -------------
+
+def test_the_old_value_is_older_news_unless_its_own_sentence_puts_it_in_the_past():
+    """Left open in 0.22: "was" anywhere in the answer excused the old value beside the
+    new one, though the sentence that gave it spoke of now."""
+    from hela_desktop.sources import gives_older
+
+    old, new = "My mother Greta lives in Ghent.", "Actually Greta moved to Antwerp."
+    ask = "Where does my mother live?"
+    assert gives_older(ask, "Greta was born in Lyon. She lives in Ghent, and visits Antwerp "
+                            "on Sundays.", old, new)
+    assert not gives_older(ask, "Greta used to live in Ghent. Now she lives in Antwerp.",
+                           old, new)
+    assert not gives_older(ask, "Greta lived in Ghent before; she lives in Antwerp now.",
+                           old, new)
