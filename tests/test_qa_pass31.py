@@ -283,3 +283,32 @@ def test_the_old_value_is_older_news_unless_its_own_sentence_puts_it_in_the_past
                            old, new)
     assert not gives_older(ask, "Greta lived in Ghent before; she lives in Antwerp now.",
                            old, new)
+
+
+# ---- the user's own move replaces where they lived (`facts.changes_memory`) ---------------
+
+def test_the_users_own_move_replaces_where_they_lived(make_assistant):
+    """QA pass 31: after "I live in Madrid." and "We moved to Valencia.", "What do you know
+    about me?" listed both as current, and "Where do I live?" used both: the two share no
+    word, as who moved is the user, unsaid."""
+    from hela_desktop import facts
+    from hela_desktop.knowledge import corrections
+
+    assert facts.changes_memory("I live in Madrid.", "We moved to Valencia.")
+    assert facts.changes_memory("We live in the Netherlands.", "I now live in Spain.")
+    # not a move to a place, not a move of the user, not where they live
+    for old, new in (("I live in Madrid.", "I moved to the night shift."),
+                     ("My mother Elena lives in Zaragoza.", "We moved to Valencia."),
+                     ("I work as a plumber for Aquaserv.", "I'm now a dad."),
+                     ("I work as a plumber for Aquaserv.", "We moved to Valencia.")):
+        assert not facts.changes_memory(old, new), (old, new)
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["I live in Madrid.", "My mother Elena lives in Zaragoza.", "We moved to Valencia."]
+    ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
+    assert corrections(a.store, ids[:2]) == {ids[0]: ids[2]}
+    done = list(a.chat("What do you know about me?", cid, now=T0 + 600))[-1]
+    lines = [x for x in done.text.splitlines() if x.startswith("- ")]
+    assert any(x.startswith("- “We moved to Valencia.” (") and "correcting “I live in Madrid.”"
+               in x for x in lines), lines
+    assert not any(x.startswith("- “I live in Madrid.”") for x in lines)
