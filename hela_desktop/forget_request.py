@@ -21,7 +21,8 @@ answered by the app itself:
   memory whose user words name it (more than `NAMED_MOST`: none, they are listed).
   Otherwise the memories of the user's words that match
   it (cosine of the embeddings): the best match when it is clearly the best, with those
-  about as good (`formulas.forget_split`).  Others that may be meant are named, not deleted.
+  about as good (`formulas.forget_split`); a correction and what it corrects count as one
+  memory, the better matched, and go together.  Others that may be meant are named, not deleted.
   When what to forget tells something ("that my cat is called Miso"), only memories that
   tell something are weighed: a question the user asked about it ("What's my cat's
   name?") told nothing, and its likeness to the request made the fact itself unclear.
@@ -261,12 +262,37 @@ def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> F
         told = set(facts.stems(target))
         found = [(eid, cos) for eid, cos in found
                  if not told & set(facts.negated(texts.get(eid, "")))]
+    # a correction and what it corrects are one thing told twice: weighed as the better
+    # matched of the two, and forgotten together (QA pass 31: "Forget my dentist
+    # appointment." deleted nothing, as the appointment and "Actually the dentist
+    # appointment is on Monday 15 March." matched it about as well)
+    found, with_ = _told_once(engine, found)
     sure, maybe = F.forget_split([cos for _, cos in found])
-    for i in sure:
-        engine.delete_episode(found[i][0])
-    out.deleted = [(found[i][0], texts[found[i][0]]) for i in sure]
+    gone = [eid for i in sure for eid in (found[i][0], *with_.get(found[i][0], ()))]
+    for eid in gone:
+        engine.delete_episode(eid)
+    out.deleted = [(eid, texts[eid]) for eid in gone]
     out.maybe = [(found[i][0], texts[found[i][0]]) for i in maybe[:MAYBE_SHOWN]]
     return out
+
+
+def _told_once(engine: MemoryEngine, found: list[tuple[int, float]]
+               ) -> tuple[list[tuple[int, float]], dict[int, list[int]]]:
+    """`found` (best first) less the memories a better-matched one of them corrects or is
+    corrected by (`knowledge.corrections`), and those, by the one kept."""
+    from .knowledge import corrections  # (knowledge reads the gate's settings)
+
+    fixed = corrections(engine.store, [eid for eid, _ in found])
+    rank = {eid: i for i, (eid, _) in enumerate(found)}
+    head: dict[int, int] = {}
+    for old, new in fixed.items():
+        if old in rank and new in rank:
+            a, b = sorted((old, new), key=rank.__getitem__)
+            head[b] = head.get(a, a)
+    with_: dict[int, list[int]] = {}
+    for eid, h in sorted(head.items(), key=lambda kv: rank[kv[0]]):
+        with_.setdefault(head.get(h, h), []).append(eid)
+    return [(eid, cos) for eid, cos in found if eid not in head], with_
 
 
 # where a memory's words part into things told: sentence ends, semicolons, and "and" or

@@ -312,3 +312,23 @@ def test_the_users_own_move_replaces_where_they_lived(make_assistant):
     assert any(x.startswith("- “We moved to Valencia.” (") and "correcting “I live in Madrid.”"
                in x for x in lines), lines
     assert not any(x.startswith("- “I live in Madrid.”") for x in lines)
+
+
+# ---- a correction is forgotten with what it corrects (`forget_request`) --------------------
+
+def test_forgetting_a_corrected_thing_forgets_its_correction_too(make_assistant):
+    """QA pass 31: "Forget my dentist appointment." deleted nothing and offered both the
+    appointment and "Actually the dentist appointment is on Monday 15 March.": two memories
+    of one thing, each matching the request about as well."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["I have a dentist appointment on Friday 12 March at 9:15.",
+            "I work as a plumber for Aquaserv.",
+            "Actually the dentist appointment is on Monday 15 March.",
+            "I'm allergic to shellfish."]
+    ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
+    done = list(a.chat("Forget my dentist appointment.", cid, now=T0 + 600))[-1]
+    assert sorted(done.forget["deleted"]) == sorted([ids[0], ids[2]])
+    live = set(a.store.kept_key_texts(ids))  # (not deleted)
+    assert live == {ids[1], ids[3]}, done.text
+    assert "Deleted" in done.text and "Monday 15 March" in done.text
