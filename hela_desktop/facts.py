@@ -294,6 +294,11 @@ _CORRECTS = re.compile(
 # coffee only (`corrects_memory`): "I walk to work instead of driving." corrects nothing
 # said about work (QA pass 29)
 _SWAPS = re.compile(r"\b(?:instead of|rather than)\s+([^,;.!?—–]+)", re.IGNORECASE)
+# an age, in figures or words ("9", "nine", "twenty-one")
+_AGE = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+        r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:twenty|thirty|forty|fifty|"
+        r"sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|"
+        r"nine))?)")
 # a change told without saying it corrects (QA pass 30: "My mother Greta moved to Antwerp
 # last month." left "My mother Greta lives in Ghent." current, the answer "Ghent" unmarked):
 # each with what an older statement must say for the change to replace it (where someone
@@ -308,6 +313,13 @@ _CHANGES = (
                 r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b", re.IGNORECASE),
      re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were) (?:a|an)\b|\bworks? (?:as|at|for)\b"
                 r"|\bjob\b", re.IGNORECASE)),
+    # how old someone is (QA pass 31: "Bruno turned nine last week." left "Our son Bruno
+    # is eight …" current)
+    (re.compile(rf"\bturned\s+{_AGE}\b|\b(?:is|are|am|['’]s|['’]m|['’]re) now {_AGE}\b"
+                r"(?!\s*(?:%|percent|kg|km|miles|euros?|dollars|pounds|minutes|hours|days|"
+                r"degrees|o['’]clock))", re.IGNORECASE),
+     re.compile(rf"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were|turned|turns)\s+{_AGE}\b"
+                r"|\byears? old\b|\baged?\s+\d", re.IGNORECASE)),
 )
 
 
@@ -317,7 +329,12 @@ CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that"
                    "mixed", "instead", "rather", "moved", "relocated", "became", "switched",
                    # (phrases, not "now": the keyword index would hand over every "now")
                    "now a", "now an", "now in", "now live", "now living", "now based",
-                   "now work")
+                   "now work", "turned",
+                   # an age ("… is now 9", "… is now nine"): "*" ends a word's beginning
+                   *(f"now {d}*" for d in range(1, 10)),
+                   *(f"now {w}" for w in "one two three four five six seven eight nine ten "
+                     "eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
+                     "nineteen twenty thirty forty fifty sixty seventy eighty ninety".split()))
 
 
 # what a correction says is no longer so: "…, not May", "— not a terrier", "I no longer

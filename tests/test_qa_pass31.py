@@ -332,3 +332,28 @@ def test_forgetting_a_corrected_thing_forgets_its_correction_too(make_assistant)
     live = set(a.store.kept_key_texts(ids))  # (not deleted)
     assert live == {ids[1], ids[3]}, done.text
     assert "Deleted" in done.text and "Monday 15 March" in done.text
+
+
+# ---- an age told again replaces the old one ---------------------------------------------
+
+def test_a_new_age_replaces_the_old_one(make_assistant):
+    """QA pass 31: "Bruno turned nine last week." left "Our son Bruno is eight and loves
+    football." current, and the answer "Bruno is currently 12 years old…" was marked only
+    for another correction."""
+    from hela_desktop import facts
+    from hela_desktop.knowledge import corrections
+
+    assert facts.changes_memory("Our son Bruno is eight and loves football.",
+                                "Bruno turned nine last week.")
+    assert facts.changes_memory("My dog Rex is 3 years old.", "Rex is now 4.")
+    for old, new in (("Our son Bruno is eight.", "Bruno turned the corner on his reading."),
+                     ("Tomas is a nurse.", "Tomas is now 40."),  # (an age is not a job)
+                     ("Our son Bruno is eight.", "The oven is now 200 degrees.")):
+        assert not facts.changes_memory(old, new), (old, new)
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["Our son Bruno is eight and loves football.", "My dog Rex is 3 years old.",
+            "Bruno turned nine last week.", "Rex is now 14."]
+    ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
+    # the store's reading finds both (through its keyword index: "turned", "now 1…")
+    assert corrections(a.store, ids[:2]) == {ids[0]: ids[2], ids[1]: ids[3]}

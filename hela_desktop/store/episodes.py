@@ -632,7 +632,8 @@ class EpisodeQueries(StoreBase):
         has not deleted (archived ones count: what forgetting archives was still said),
         oldest first; `skip_sources` (imported assistants' chats) left out; with
         `containing`, only those that hold one of these words (any case, or a word of the
-        same stem; the caller checks the words themselves)."""
+        same stem; one ending in "*", any word it begins: "now 1*" holds "now 14"; the
+        caller checks the words themselves)."""
         skip, cues = list(skip_sources), list(containing)
         q = ",".join("?" * len(skip))
         where = ("created_at > ? AND deleted_at IS NULL"
@@ -646,7 +647,8 @@ class EpisodeQueries(StoreBase):
         return self.conn.execute(
             "SELECT id, user_text, created_at FROM episodes WHERE id IN (SELECT rowid FROM "
             f"episodes_fts WHERE episodes_fts MATCH ?) AND {where} ORDER BY created_at, id",
-            [" OR ".join(f'"{c}"' for c in cues), float(after), *skip]).fetchall()
+            [" OR ".join(f'"{c[:-1]}"*' if c.endswith("*") else f'"{c}"' for c in cues),
+             float(after), *skip]).fetchall()
 
     def said_between(self, text: str, start: float, end: float) -> bool:
         """Is a memory of exactly the user's words `text`, made between `start` and `end`,
