@@ -357,3 +357,28 @@ def test_a_new_age_replaces_the_old_one(make_assistant):
     ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
     # the store's reading finds both (through its keyword index: "turned", "now 1…")
     assert corrections(a.store, ids[:2]) == {ids[0]: ids[2], ids[1]: ids[3]}
+
+
+def test_the_edit_dialog_says_hela_s_own_answer_is_never_shown_to_the_model(qtbot):
+    """QA pass 31: an invented reply ("…you're a health enthusiast…") beside "I'm allergic
+    to shellfish." looked like part of the memory; the model never sees it again, and the
+    dialog now says so (an imported answer of another assistant is shown, so not there)."""
+    from types import SimpleNamespace
+
+    from PySide6 import QtWidgets
+
+    from hela_desktop.ui.memory_edit import OWN_ANSWER, EditMemoryDialog
+
+    made = []
+
+    def note(source: str) -> str:
+        ep = SimpleNamespace(id=8, user_text="I'm allergic to shellfish.",
+                             assistant_text="You're a health enthusiast.", source=source,
+                             author=None if source == "chat" else "ChatGPT")
+        dlg = EditMemoryDialog(ep)
+        qtbot.addWidget(dlg)
+        made.append(dlg)
+        return " ".join(x.text() for x in dlg.findChildren(QtWidgets.QLabel))
+
+    assert OWN_ANSWER.strip() in note("chat")
+    assert OWN_ANSWER.strip() not in note("chatgpt")

@@ -22,8 +22,9 @@ from . import text_dialog
 from .archive_tab import LAST_USED_FROM, ArchiveTab, fit_memory_columns
 from .explain import activity_rows
 from .graph_model import knowledge_kind_words, short_label
+from .memory_edit import EditMemoryDialog
 from .plain import BidiDelegate, find_keys, tip, undo_bar
-from .theme import muted, warning_color
+from .theme import muted
 from .undo_history import KNOWLEDGE, MEMORY, Step, UndoHistory
 
 JOB_NAMES = {"consolidate": "Distilling", "forget": "Forgetting", "backup": "Backup"}
@@ -41,6 +42,7 @@ COLUMN_TIPS = {0: "★ pinned · ↻ corrected by a later memory of yours · ✕
 # what each column sorts by (`BrowseQuery.order`): the store sorts, so a big store sorts
 # all of its memories, not only the rows shown
 COLUMN_ORDERS = ("pinned", "created", "user", "assistant", "recalled", "last")
+
 
 
 def _fmt(ts: float | None) -> str:
@@ -139,49 +141,6 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
 
     def episode_at(self, row: int):
         return self.episodes[row] if 0 <= row < len(self.episodes) else None
-
-
-class EditMemoryDialog(QtWidgets.QDialog):
-    """Edit the two sides of a memory; saving re-embeds it."""
-
-    def __init__(self, episode, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle(f"Edit memory #{episode.id}")
-        self.resize(560, 380)
-        lay = QtWidgets.QFormLayout(self)
-        self.user = QtWidgets.QPlainTextEdit(episode.user_text)
-        self.assistant = QtWidgets.QPlainTextEdit(episode.assistant_text)
-        lay.addRow("You said:", self.user)
-        lay.addRow(f"{answered_by(episode.source)} answered:", self.assistant)
-        note = QtWidgets.QLabel("Saving (Ctrl+Enter) re-embeds the memory, so recall follows "
-                                "your edit.")
-        muted(note)
-        lay.addRow(note)
-        self.problem = QtWidgets.QLabel("")  # why Save did nothing (shown only then)
-        self.problem.setStyleSheet(f"color: {warning_color().name()}")
-        self.problem.setWordWrap(True)
-        self.problem.hide()
-        lay.addRow(self.problem)
-        bb = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Save
-                                        | QtWidgets.QDialogButtonBox.StandardButton.Cancel)
-        bb.accepted.connect(self.accept)
-        bb.rejected.connect(self.reject)
-        lay.addRow(bb)
-        text_dialog.keyboard_finishes(self)  # (Ctrl+Enter saves; Tab goes on)
-
-    def values(self) -> tuple[str, str]:
-        return self.user.toPlainText().strip(), self.assistant.toPlainText().strip()
-
-    def accept(self) -> None:
-        """Save, unless "You said" is empty: a memory is recalled by what you said, so one
-        without it could never come back (delete it instead)."""
-        if not self.user.toPlainText().strip():
-            self.problem.setText("“You said” cannot be empty: a memory is recalled by what "
-                                 "you said. Delete the memory instead.")
-            self.problem.show()
-            self.user.setFocus()
-            return
-        super().accept()
 
 
 def _hint(text: str) -> QtWidgets.QLabel:

@@ -18,14 +18,18 @@ class _SaveKeys(QtCore.QObject):
     """Ctrl+Enter in a text box accepts its dialog (Enter alone is a new line there)."""
 
     def __init__(self, dlg: QtWidgets.QDialog):
+        # (the dialog is its parent, not an attribute: a filter holding the dialog made a
+        # cycle the garbage collector broke mid-destruction, and the boxes' last events
+        # then reached a filter half gone: two Edit memory dialogs in turn crashed Python)
         super().__init__(dlg)
-        self.dlg = dlg
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
         if (event.type() == QtCore.QEvent.Type.KeyPress
                 and event.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter)
                 and event.modifiers() & QtCore.Qt.KeyboardModifier.ControlModifier):
-            self.dlg.accept()
+            dlg = self.parent()
+            if isinstance(dlg, QtWidgets.QDialog):
+                dlg.accept()
             return True
         return False
 
