@@ -27,6 +27,7 @@ from . import edges as G
 from . import facts
 from . import formulas as F
 from . import prompt as P
+from .cautions import CUES, cautions
 from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
@@ -419,11 +420,13 @@ class Assistant:
             stats["drew_on"] = sorted(drew_on)
             # a sign the answer is wrong: it gives the older news, or a question about the
             # user's life used none of what was recalled (the window says to check it)
-            doubt = None if state.unrecalled else answer_doubt(
+            doubt = answer_doubt(
                 message, answer, [r for r, _ in used.values()], drew_on, engine.people_in,
                 known=f"{state.system}\n{self._said_in_chat(conversation_id)}", now=now,
                 stopped=interrupted, user_names=engine.user_names(),
-                untold=self._untold(message))
+                untold=self._untold(message), unrecalled=state.unrecalled,
+                cautions=cautions((i, t) for i, t, _ in self.store.said_after(
+                    0.0, containing=CUES)))
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever

@@ -10,6 +10,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from . import facts
+from .cautions import Caution, offered
 from .events import Recall
 from .prompt import said_when, shorten
 
@@ -48,6 +49,8 @@ UNTOLD_NOTE = ("Check this answer: you have not told me about your {who}, so wha
                "of {them} is not from your memories.")
 OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks of {said} "
                      "instead.")
+CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, and you "
+                "told me “{said}”")
 MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are left out
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
@@ -215,10 +218,16 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  names: Callable[[str], AbstractSet[str]] | None = None,
                  known: str = "", now: float | None = None, stopped: bool = False,
                  user_names: AbstractSet[str] = frozenset(),
-                 untold: Sequence[str] = ()) -> dict | None:
+                 untold: Sequence[str] = (), cautions: Sequence[Caution] = (),
+                 unrecalled: bool = False) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
+    - ``{"kind": "caution", "memory": id, "said": …, "words": [...]}``: it names what one
+      of the user's `cautions` says they must not eat or drink, in a clause that says
+      nothing against it (`cautions.offered`: "You can definitely eat prawn paella" after
+      "I'm allergic to shellfish.", QA pass 31); checked even when nothing was recalled
+      (`unrecalled`: then the only check);
     - ``{"kind": "older", "newer": id, "older": id}``: it gives what a memory the gate marked as
       replaced said where the memory that replaced it says otherwise (`gives_older`): the
       old value ("Ines lives in Lyon." or "Ines moved to Lyon." after "Actually Ines moved
@@ -248,11 +257,15 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     this year" went unmarked when stopped)."""
     if not answer.strip():
         return None
+    # every sign, the first the strongest (`doubt_note` says all): what the user must not
+    # eat or drink, named without a word against it, first of all, recalled or not
+    found: list[dict] = [
+        {"kind": "caution", "memory": c.episode_id, "said": c.text, "words": words}
+        for c in cautions if (words := offered(answer, c, message))][:1]
     recalled = list(recalled)
     mems = [r for r in recalled if r.kind == "episode" and r.text]
-    if not mems:
-        return None
-    found: list[dict] = []  # every sign, the first the strongest (`doubt_note` says all)
+    if not mems or unrecalled:
+        return _with_also(found)
     by_id = {r.episode_id: r for r in mems}
     for r in mems:
         # replaced (the same thing the message asks about), or older than a statement that
@@ -396,6 +409,13 @@ def _one_note(doubt, recalls: list[dict]) -> str:
     """`doubt_note` for one doubt (its ``also`` aside)."""
     if not isinstance(doubt, dict):
         return ""
+    if doubt.get("kind") == "caution":
+        words = [str(w) for w in doubt.get("words") or [] if str(w).strip()]
+        said = " ".join(str(doubt.get("said") or "").split())
+        if words and said:
+            said = shorten(said, SOURCE_CHARS)
+            return CAUTION_NOTE.format(words=_quoted(words)[0], said=said) + (
+                "" if said[-1:] in ".!?…" else ".")
     if doubt.get("kind") == "unused":
         return UNUSED_NOTE
     if doubt.get("kind") == "other_person":

@@ -382,3 +382,75 @@ def test_the_edit_dialog_says_hela_s_own_answer_is_never_shown_to_the_model(qtbo
 
     assert OWN_ANSWER.strip() in note("chat")
     assert OWN_ANSWER.strip() not in note("chatgpt")
+
+
+# ---- what the user must not eat, offered anyway (`cautions`) -------------------------------
+
+def test_what_the_user_must_not_eat_is_read_from_their_own_statements():
+    from hela_desktop.cautions import GROUPS, caution_of
+
+    assert {"prawn", "shrimp", "shellfish"} <= caution_of("I'm allergic to shellfish.")
+    assert caution_of("I'm allergic to kiwi.") == {"kiwi"}
+    assert GROUPS["meat"] | GROUPS["fish"] <= caution_of("I'm vegetarian.")
+    assert "cheese" in caution_of("I'm lactose intolerant.")
+    assert "ham" in caution_of("I don't eat pork.") and "beer" in caution_of("I never drink.")
+    assert "bread" in caution_of("I avoid gluten.")
+    # someone else's, or no food at all
+    for text in ("My son is allergic to peanuts.", "I avoid mornings.", "I hate mornings.",
+                 "I can't have my phone at work.", "Am I allergic to shellfish?"):
+        assert caution_of(text) == frozenset(), text
+
+
+def test_an_answer_that_offers_what_the_user_is_allergic_to_is_doubted():
+    """QA pass 31: "Can I eat prawn paella?" was answered "You can definitely eat prawn
+    paella…" beside "I'm allergic to shellfish.", listed as used, with nothing under it."""
+    from hela_desktop.cautions import cautions
+
+    allergy = cautions([(8, "I'm allergic to shellfish."), (2, "I live in Madrid.")])
+    assert [c.episode_id for c in allergy] == [8]
+    mems = [Recall(episode_id=8, score=1.0, text="I'm allergic to shellfish.")]
+    said = ("You can definitely eat prawn paella, but I would suggest avoiding all shellfish "
+            "due to their high fat content.")
+    doubt = answer_doubt("Can I eat prawn paella?", said, mems, {8}, cautions=allergy)
+    assert doubt == {"kind": "caution", "memory": 8, "said": "I'm allergic to shellfish.",
+                     "words": ["prawn"]}
+    assert doubt_note(doubt, []) == (
+        "Check this answer: it names “prawn” without a word of warning, and you told me “I'm "
+        "allergic to shellfish.”")
+    # nothing recalled: still said (and only that)
+    menu = "The main course is a stew with shrimp, scallops and rice."
+    assert answer_doubt("What should I order tonight?", menu, [], set(), cautions=allergy,
+                        unrecalled=True)["words"] == ["shrimp", "scallops"]
+    # an answer that warns, or names none of it, is not doubted for it
+    for fine in ("No, you should not eat prawns: you are allergic to shellfish.",
+                 "Skip the prawns and try the grilled chicken.", "Try the grilled chicken."):
+        assert answer_doubt("Can I eat prawn paella?", fine, mems, {8}, cautions=allergy) \
+            is None, fine
+
+
+def test_a_caution_is_checked_in_the_real_turn(make_assistant):
+    """Through the real turn path and model: whatever the model answers, the doubt stored is
+    the caution exactly when the answer names shellfish without a word against it."""
+    from hela_desktop.cautions import cautions, offered
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("I'm allergic to shellfish.", cid, now=T0))
+    done = list(a.chat("Can I eat a shrimp cocktail?", cid, now=T0 + 60))[-1]
+    allergy = cautions([(done.episode_id - 1, "I'm allergic to shellfish.")])[0]
+    named = offered(done.text, allergy)
+    doubt = a.store.messages(cid)[-1]["stats"].get("doubt") or {}
+    assert (doubt.get("kind") == "caution") == bool(named), (done.text, doubt)
+
+
+def test_an_answer_that_only_echoes_the_message_offers_nothing():
+    from hela_desktop.cautions import cautions, offered
+
+    allergy = cautions([(8, "I'm allergic to shellfish.")])[0]
+    ask = "We are going to a seafood restaurant tonight. What should I order?"
+    assert offered("We're going to a seafood restaurant tonight. What should I order?",
+                   allergy, ask) == []
+    assert offered("At a seafood restaurant, order the grilled prawns.", allergy, ask) == [
+        "seafood", "prawns"]
+    assert offered("You can definitely eat prawn paella.", allergy,
+                   "Can I eat prawn paella?") == ["prawn"]

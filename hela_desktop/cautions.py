@@ -1,0 +1,171 @@
+"""What the user told HeLa they must not eat or drink, and answers that offer it anyway
+(Qt-free).
+
+QA pass 31: after "I'm allergic to shellfish.", "Can I eat prawn paella?" was answered "You
+can definitely eat prawn paella…" and a seafood restaurant's "shrimp, scallops" were
+recommended, with the allergy listed under "Used from your memories" and nothing to say the
+answer went against it.  A small model does not know that a prawn is shellfish; the app
+does, for the foods people most often avoid (the allergens food labels must name, and the
+diets that leave out meat or fish), and says so under the answer (`sources.answer_doubt`,
+kind "caution").
+
+- **What counts as a caution.**  A statement of the user's own ("I …", not "My son is
+  allergic to peanuts."): allergic (or an allergy, an intolerance) to something, "I can't /
+  don't / never eat (or drink) …", "I'm vegetarian / vegan / coeliac", "I'm lactose (or
+  gluten) intolerant", "I don't drink alcohol".  What it names is matched by its own words
+  and, for a group (shellfish, nuts, dairy, gluten, fish, eggs, soy, sesame, meat, pork,
+  alcohol), by the group's common foods (`GROUPS`).
+- **What an answer must not do.**  Name one of them in a clause that says nothing against
+  it: no "not", "avoid", "skip", "without", "allergic", "instead"… in that clause ("You can
+  definitely eat prawn paella" is doubted; "…but I would suggest avoiding all shellfish" and
+  "Skip the prawns." are not).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from . import facts
+
+# a group of foods -> the words that name it or a common food of it (singular and plural)
+GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
+    "shellfish": "shellfish seafood prawn prawns shrimp shrimps crab crabs lobster lobsters "
+                 "scallop scallops mussel mussels oyster oysters clam clams langoustine "
+                 "langoustines crayfish squid calamari octopus cockles",
+    "nuts": "nut nuts peanut peanuts almond almonds walnut walnuts cashew cashews hazelnut "
+            "hazelnuts pecan pecans pistachio pistachios macadamia praline marzipan nutella "
+            "satay pesto",
+    "peanuts": "peanut peanuts satay",
+    "dairy": "dairy milk cheese butter cream yogurt yoghurt lactose latte cappuccino mozzarella "
+             "parmesan brie cheddar",
+    "gluten": "gluten wheat bread pasta flour barley rye couscous pizza noodles spaghetti "
+              "croissant cake beer",
+    "fish": "fish salmon tuna cod sardine sardines anchovy anchovies trout mackerel hake "
+            "sushi",
+    "eggs": "egg eggs omelette omelet mayonnaise meringue",
+    "soy": "soy soya tofu edamame miso",
+    "sesame": "sesame tahini hummus",
+    "meat": "meat beef pork chicken lamb ham bacon steak sausage sausages turkey veal duck "
+            "burger chorizo salami prosciutto",
+    "pork": "pork ham bacon chorizo salami prosciutto",
+    "alcohol": "alcohol wine beer vodka whisky whiskey gin rum cocktail cocktails champagne "
+               "cider sangria",
+}.items()}
+# the words a statement names a group by -> the group
+_NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shellfish",
+          "nuts": "nuts", "nut": "nuts", "tree nuts": "nuts", "peanuts": "peanuts",
+          "peanut": "peanuts", "dairy": "dairy", "milk": "dairy", "lactose": "dairy",
+          "gluten": "gluten", "wheat": "gluten", "fish": "fish", "eggs": "eggs", "egg": "eggs",
+          "soy": "soy", "soya": "soy", "sesame": "sesame", "meat": "meat", "pork": "pork",
+          "alcohol": "alcohol", "booze": "alcohol"}
+# diets, and what each leaves out
+_DIETS = {"vegetarian": ("meat", "fish"), "vegan": ("meat", "fish", "dairy", "eggs"),
+          "coeliac": ("gluten",), "celiac": ("gluten",), "pescatarian": ("meat",),
+          "teetotal": ("alcohol",), "teetotaller": ("alcohol",)}
+
+# what is avoided, in words of its own ("allergic to kiwi", "I don't eat pork") …
+_AVOIDS = re.compile(
+    r"\b(?:allergic to|(?:an? )?(?:allergy|allergies|intolerance) to|intolerant to|"
+    r"(?:can['’]?t|cannot|can not|don['’]?t|do not|never|must not|mustn['’]t|shouldn['’]t|"
+    r"should not)\s+(?:eat|drink))\s+(?P<what>[^.,;!?]+)", re.IGNORECASE)
+# … or only by a group's name ("I avoid dairy", "I can't have gluten"; not "I avoid
+# mornings", "I can't have my phone at work")
+_AVOIDS_GROUP = re.compile(
+    r"\b(?:avoid(?:ing)?|stay away from|(?:can['’]?t|cannot|can not|don['’]?t|do not|never)"
+    r"\s+(?:have|touch|take))\s+(?P<what>[^.,;!?]+)", re.IGNORECASE)
+_DIET = re.compile(r"\b(?:i['’]?m|i am|we['’]?re|we are)\s+(?:a\s+|strictly\s+|fully\s+)?"
+                   r"(?P<diet>vegetarian|vegan|coeliac|celiac|pescatarian|teetotal|teetotaller)"
+                   r"\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b", re.IGNORECASE)
+_DRINK = re.compile(r"\b(?:don['’]?t|do not|never)\s+drink\b(?!\s+\w)", re.IGNORECASE)
+
+# a clause that says something against what it names
+_AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping without free "
+                     "allergic allergy allergies intolerant instead careful unless except "
+                     "rather cannot can't shouldn't mustn't dangerous risky risk away "
+                     "substitute replace alternative alternatives".split())
+_CLAUSE = re.compile(r"[.;!?\n]+|,?\s+\b(?:but|however|although|though|except|whereas)\b",
+                     re.IGNORECASE)
+_WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
+
+
+class Caution(NamedTuple):
+    """A statement of the user's of what they must not eat or drink."""
+
+    episode_id: int
+    text: str  # the user's words
+    avoid: frozenset[str]  # the words that name it or a food of it
+
+
+def caution_of(text: str) -> frozenset[str]:
+    """The words naming what the user's statement `text` says they must not eat or drink
+    (empty: it says no such thing, or it is not of the user themself)."""
+    if not text or facts.self_rank(text) != 0 or not facts.is_statement(text):
+        return frozenset()
+    words: set[str] = set()
+    for pattern, own in ((_AVOIDS, True), (_AVOIDS_GROUP, False)):
+        for m in pattern.finditer(text):
+            what = m.group("what").lower()
+            if own:
+                words |= {w for w in _WORD.findall(what)
+                          if w not in facts.STOPWORDS and len(w) > 2}
+            for name, group in _NAMES.items():
+                if re.search(rf"\b{re.escape(name)}\b", what):
+                    words |= GROUPS[group]
+    for m in _DIET.finditer(text):
+        diet = (m.group("diet") or "").lower()
+        for group in _DIETS.get(diet, ()):
+            words |= GROUPS[group]
+        if m.group("kind"):
+            words |= GROUPS["dairy" if m.group("kind").lower() == "lactose" else "gluten"]
+    if _DRINK.search(text):
+        words |= GROUPS["alcohol"]
+    return frozenset(words - _NOT_FOODS)
+
+
+# words the patterns take in that name no food ("I can't have my phone at work", "…eat late")
+_NOT_FOODS = frozenset("any anything much many more late early too very really meals meal food "
+                       "foods after before night day work home".split())
+
+
+def cautions(statements: Iterable[tuple[int, str]]) -> list[Caution]:
+    """The cautions among the user's statements (id, words)."""
+    out = []
+    for eid, text in statements:
+        avoid = caution_of(text)
+        if avoid:
+            out.append(Caution(int(eid), text, avoid))
+    return out
+
+
+def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
+    """The words of `caution` that `answer` names in a clause saying nothing against them
+    (in the answer's order, each once); a clause that only echoes the user's `message`
+    ("We're going to a seafood restaurant tonight.") offers nothing."""
+    out: list[str] = []
+    asked = set(_WORD.findall(message.lower().replace("’", "'")))
+    for clause in _CLAUSE.split(answer):
+        words = _WORD.findall(clause.lower().replace("’", "'"))
+        if not words or set(words) & _AGAINST or any(w.endswith("n't") for w in words) \
+                or set(words) <= asked | _ECHO:
+            continue
+        out += [w for w in words if _stem(w) in {_stem(a) for a in caution.avoid}]
+    return list(dict.fromkeys(out))
+
+
+# the words an answer turns a message round with ("We're going…" for "We are going…")
+_ECHO = frozenset("we're we are you're you i i'm am is it's".split())
+
+
+def _stem(word: str) -> str:
+    return word[:-2] if word.endswith("es") and len(word) > 4 else \
+        word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+# what an answer's check looks for in the store: the words every caution holds
+CUES = ("allergic", "allergy", "allergies", "intolerant", "intolerance", "vegetarian", "vegan",
+        "coeliac", "celiac", "pescatarian", "teetotal", "can't eat", "cannot eat", "don't eat",
+        "never eat", "can't drink", "don't drink", "never drink", "can't have", "avoid")
+
+__all__ = ["Caution", "GROUPS", "CUES", "caution_of", "cautions", "offered"]
