@@ -51,6 +51,8 @@ OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks 
                      "instead.")
 CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, and you "
                 "told me “{said}”")
+MISATTRIBUTED_NOTE = ("Check this answer: you asked about {asked}, and it says of {them} what "
+                      "you told me of yourself: “{said}”")
 MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are left out
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
@@ -287,7 +289,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     if untold and about_user:
         found.append({"kind": "untold", "who": [str(w) for w in untold]})
     else:
-        swapped = other_person(message, answer, mems, names) if about_user else None
+        swapped = (other_person(message, answer, mems, names)
+                   or misattributed(message, answer, mems, names)) if about_user else None
         if swapped is not None:
             found.append(swapped)
     unused = not drew_on and about_user
@@ -360,20 +363,9 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
     (QA pass 30: "What does my brother do?" answered "Ines is a dentist in Utrecht.", Ines
     being the user; the name check knew "Ines", and the line under it said the memory was
     used); None otherwise."""
-    if names is None:
+    asked, targets = _asked_about(message, mems, names)
+    if names is None or not asked:
         return None
-    asked = sorted(names(message))  # (the caller checked that it asks about the user)
-    if not asked:
-        return None
-    targets: set[str] = set()
-    for n in asked:
-        if not n.startswith("my "):
-            targets.add(n.lower())
-            continue
-        words = facts.kin_words(n[3:]) or [n[3:]]
-        targets |= set(words)
-        said = re.compile(rf"\b(?i:my (?:{'|'.join(map(re.escape, words))}))\s+([A-Z][\w'’-]+)")
-        targets |= {m.group(1).lower() for r in mems for m in said.finditer(r.text)}
     told = {re.sub(r"['’]s$", "", w).lower() for w in facts.NAME_WORD.findall(answer)}
     if told & targets:
         return None  # it speaks of them (whatever it says: the other checks weigh that)
@@ -385,10 +377,78 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
               if w[:1].isupper() and w.lower() in people and w.lower() not in targets]
     if not others:
         return None
-    first = asked[0]
+    return {"kind": "other_person", "asked": _as_asked(message, asked[0]),
+            "said": others[:MADE_UP_SHOWN]}
+
+
+def _asked_about(message: str, mems: Sequence[Recall],
+                 names: Callable[[str], AbstractSet[str]] | None) -> tuple[list[str], set[str]]:
+    """Whom `message` asks about of the user's people (`names`: "my brother", "Karel"), and
+    the words an answer names them by, lower case: their names, their relation's words,
+    and the name a memory gives them ("my brother Karel" makes "karel" one)."""
+    asked = sorted(names(message)) if names is not None else []
+    targets: set[str] = set()
+    for n in asked:
+        if not n.startswith("my "):
+            targets.add(n.lower())
+            continue
+        words = facts.kin_words(n[3:]) or [n[3:]]
+        targets |= set(words)
+        said = re.compile(rf"\b(?i:my (?:{'|'.join(map(re.escape, words))}))\s+([A-Z][\w'’-]+)")
+        targets |= {m.group(1).lower() for r in mems for m in said.finditer(r.text)}
+    return asked, targets
+
+
+def _as_asked(message: str, first: str) -> str:
+    """How a warning names whom the message asked about: "your brother", or the name as
+    the message wrote it."""
     as_said = re.search(rf"(?<!\w){re.escape(first)}(?!\w)", message, re.IGNORECASE)
-    return {"kind": "other_person", "asked": "your " + first[3:] if first.startswith("my ")
-            else as_said.group(0) if as_said else first, "said": others[:MADE_UP_SHOWN]}
+    return "your " + first[3:] if first.startswith("my ") \
+        else as_said.group(0) if as_said else first
+
+
+# what a sentence says of the user, once "your brother" and the like are set aside
+_OF_USER = re.compile(r"\b(?:you|you're|you've|you'll|yourself|i|i'm|me|my|mine)\b")
+
+
+def misattributed(message: str, answer: str, mems: Sequence[Recall],
+                  names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
+    """``{"kind": "misattributed", "asked": "your husband", "memory": id, "said": "I work
+    as a plumber…", "words": [...]}`` when a question about someone of the user's life (the
+    caller checks `facts.asks_about_user`) is answered, in a sentence about them and not
+    about the user, with what a memory of the user's own ("I …") says and no memory of
+    theirs, nor the message, does (QA pass 31: "Your husband's job is a plumber for
+    Aquaserv." from "I work as a plumber for Aquaserv.", and "No, your son Bruno is a bit
+    allergic to shellfish." from "I'm allergic to shellfish.", with nothing under
+    either); None otherwise."""
+    asked, targets = _asked_about(message, mems, names)
+    if not asked:
+        return None
+
+    def speaks_of(text: str) -> bool:
+        return bool({re.sub(r"['’]s$", "", w).lower() for w in facts.NAME_WORD.findall(text)}
+                    & targets)
+
+    mine = [r for r in mems if facts.self_rank(r.text) == 0 and not speaks_of(r.text)]
+    if not mine:
+        return None
+    known = facts.terms(message).union(*(facts.terms(r.text) for r in mems
+                                         if speaks_of(r.text))) | _WHO
+    kin = "|".join(map(re.escape, sorted(targets)))
+    for sentence in facts.sentences(answer):
+        low = sentence.lower().replace("’", "'")
+        if not speaks_of(sentence) or _OF_USER.search(
+                re.sub(rf"\byour\s+(?:\w+\s+)?(?:{kin})(?:'s)?\b", " ", low)):
+            continue
+        said = facts.terms(sentence) - known
+        for r in mine:
+            took = said & facts.terms(r.text)
+            if took:  # (the answer's own words for them)
+                words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
+                         if facts.stem(w.lower()) in took or w in took]
+                return {"kind": "misattributed", "asked": _as_asked(message, asked[0]),
+                        "memory": int(r.episode_id), "said": r.text, "words": words}
+    return None
 
 
 def doubt_note(doubt, recalls: Iterable[dict]) -> str:
@@ -422,6 +482,12 @@ def _one_note(doubt, recalls: list[dict]) -> str:
         spoken = [str(w) for w in doubt.get("said") or [] if str(w).strip()]
         if spoken and str(doubt.get("asked") or "").strip():
             return OTHER_PERSON_NOTE.format(asked=str(doubt["asked"]), said=_quoted(spoken)[0])
+    if doubt.get("kind") == "misattributed":
+        said, asked = " ".join(str(doubt.get("said") or "").split()), str(doubt.get("asked") or "")
+        if said and asked.strip():
+            return MISATTRIBUTED_NOTE.format(asked=asked, them=_pronoun(
+                asked[5:]) if asked.startswith("your ") else asked,
+                said=shorten(said, SOURCE_CHARS))
     who = [str(w) for w in doubt.get("who") or [] if str(w).strip()]
     if doubt.get("kind") == "untold" and who:
         return UNTOLD_NOTE.format(who=" or your ".join(who),

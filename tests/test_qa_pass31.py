@@ -454,3 +454,40 @@ def test_an_answer_that_only_echoes_the_message_offers_nothing():
         "seafood", "prawns"]
     assert offered("You can definitely eat prawn paella.", allergy,
                    "Can I eat prawn paella?") == ["prawn"]
+
+
+# ---- what the user said of themselves, given as someone else's (`sources.misattributed`) --
+
+def test_what_the_user_said_of_themselves_given_to_someone_else_is_doubted(make_assistant):
+    """QA pass 31: "What is my husband's job?" was answered "Your husband's job is a plumber
+    for Aquaserv." (the user's own job) and "Is Bruno allergic to anything?" "No, your son
+    Bruno is a bit allergic to shellfish." (the user's allergy), with nothing under either.
+    The people of the user's life are the engine's own reading (`people_in`)."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["My husband Tomas is a nurse at the Hospital La Fe.", "I work as a plumber for Aquaserv.",
+            "Our son Bruno is eight and loves football.", "I'm allergic to shellfish."]
+    for k, t in enumerate(told):
+        list(a.chat(t, cid, now=T0 + k))
+    mems = [Recall(episode_id=k + 1, score=1.0, text=t) for k, t in enumerate(told)]
+    e = a.engine
+
+    def doubt(ask, said):
+        return answer_doubt(ask, said, mems, {1, 2, 3, 4}, e.people_in, known="\n".join(told),
+                            user_names=e.user_names())
+
+    job = doubt("What is my husband's job?", "Your husband's job is a plumber for Aquaserv.")
+    assert job == {"kind": "misattributed", "asked": "your husband", "memory": 2,
+                   "said": told[1], "words": ["plumber", "Aquaserv"]}
+    assert doubt_note(job, []) == (
+        "Check this answer: you asked about your husband, and it says of him what you told me "
+        "of yourself: “I work as a plumber for Aquaserv.”")
+    allergy = doubt("Is Bruno allergic to anything?",
+                    "No, your son Bruno is a bit allergic to shellfish.")
+    assert allergy["kind"] == "misattributed" and allergy["memory"] == 4 and \
+        allergy["asked"] == "Bruno"
+    # right, or about the user in that sentence, or not about anyone asked: no such doubt
+    for ask, said in (("What is my husband's job?", "Your husband Tomas is a nurse."),
+                      ("What is my husband's job?", "He is a nurse, and you are a plumber."),
+                      ("Where do I work?", "You work as a plumber for Aquaserv.")):
+        assert (doubt(ask, said) or {}).get("kind") != "misattributed", said
