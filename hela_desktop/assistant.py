@@ -425,6 +425,7 @@ class Assistant:
                 known=f"{state.system}\n{self._said_in_chat(conversation_id)}", now=now,
                 stopped=interrupted, user_names=engine.user_names(),
                 untold=self._untold(message), unrecalled=state.unrecalled,
+                corrected=[(c["episode_id"], c["text"]) for c in stats.get("corrects", [])],
                 cautions=cautions((i, t) for i, t, _ in self.store.said_after(
                     0.0, containing=CUES)))
             if doubt is not None:

@@ -53,6 +53,8 @@ CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, 
                 "told me “{said}”")
 MISATTRIBUTED_NOTE = ("Check this answer: you asked about {asked}, and it says of {them} what "
                       "you told me of yourself: “{said}”")
+REPEATS_CORRECTED_NOTE = ("Check this answer: it repeats what you have just corrected — "
+                          "“{said}”")
 MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are left out
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
@@ -131,6 +133,21 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     # as much of each: the old value whole, or a word the correction says is no longer so
     return told_old > told_new or told_old == told_new and (said >= outdated or bool(
         was & denied))
+
+
+def repeats_corrected(correction: str, reply: str, old: str) -> bool:
+    """Does the `reply` to a `correction` give the value it replaces of the older statement
+    `old`: more of what is out of date (as `gives_older` reads it) than of what is new,
+    unless every sentence that names the old value puts it in the past or aside ("Monday 15
+    March instead of Friday")?  The new value counts here even as the correction said it:
+    the reply should repeat it."""
+    was, now = facts.terms(facts.on_subject(old, correction)), facts.terms(correction)
+    denied = set(facts.negated(correction))
+    outdated = (was & denied) or (was - now - _WHO)
+    fresh = now - was - denied - TELLS_CHANGE
+    said = facts.terms(reply)
+    told_old, told_new = len(said & outdated), len(said & fresh)
+    return told_old > told_new and not _in_the_past(reply, outdated)
 
 
 def _in_the_past(answer: str, outdated: AbstractSet[str]) -> bool:
@@ -221,7 +238,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  known: str = "", now: float | None = None, stopped: bool = False,
                  user_names: AbstractSet[str] = frozenset(),
                  untold: Sequence[str] = (), cautions: Sequence[Caution] = (),
-                 unrecalled: bool = False) -> dict | None:
+                 unrecalled: bool = False,
+                 corrected: Sequence[tuple[int, str]] = ()) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
@@ -230,6 +248,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       nothing against it (`cautions.offered`: "You can definitely eat prawn paella" after
       "I'm allergic to shellfish.", QA pass 31); checked even when nothing was recalled
       (`unrecalled`: then the only check);
+    - ``{"kind": "repeats_corrected", "older": id, "said": …}``: `message` corrects what the
+      user said before (`corrected`), and the reply gives the old value all the same
+      (`repeats_corrected`: "…your dentist appointment on Friday 12 March at 9:15." to
+      "Actually the dentist appointment is on Monday 15 March.", QA pass 31);
     - ``{"kind": "older", "newer": id, "older": id}``: it gives what a memory the gate marked as
       replaced said where the memory that replaced it says otherwise (`gives_older`): the
       old value ("Ines lives in Lyon." or "Ines moved to Lyon." after "Actually Ines moved
@@ -264,6 +286,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     found: list[dict] = [
         {"kind": "caution", "memory": c.episode_id, "said": c.text, "words": words}
         for c in cautions if (words := offered(answer, c, message))][:1]
+    # the reply to a correction gives what it corrects (`corrected`: id, words)
+    found += [{"kind": "repeats_corrected", "older": int(i), "said": t}
+              for i, t in corrected if repeats_corrected(message, answer, t)][:1]
     recalled = list(recalled)
     mems = [r for r in recalled if r.kind == "episode" and r.text]
     if not mems or unrecalled:
@@ -466,44 +491,80 @@ def doubt_note(doubt, recalls: Iterable[dict]) -> str:
 
 
 def _one_note(doubt, recalls: list[dict]) -> str:
-    """`doubt_note` for one doubt (its ``also`` aside)."""
+    """`doubt_note` for one doubt (its ``also`` aside): its kind's note, "" for a doubt
+    stored without what its note needs."""
     if not isinstance(doubt, dict):
         return ""
-    if doubt.get("kind") == "caution":
-        words = [str(w) for w in doubt.get("words") or [] if str(w).strip()]
-        said = " ".join(str(doubt.get("said") or "").split())
-        if words and said:
-            said = shorten(said, SOURCE_CHARS)
-            return CAUTION_NOTE.format(words=_quoted(words)[0], said=said) + (
-                "" if said[-1:] in ".!?…" else ".")
-    if doubt.get("kind") == "unused":
-        return UNUSED_NOTE
-    if doubt.get("kind") == "other_person":
-        spoken = [str(w) for w in doubt.get("said") or [] if str(w).strip()]
-        if spoken and str(doubt.get("asked") or "").strip():
-            return OTHER_PERSON_NOTE.format(asked=str(doubt["asked"]), said=_quoted(spoken)[0])
-    if doubt.get("kind") == "misattributed":
-        said, asked = " ".join(str(doubt.get("said") or "").split()), str(doubt.get("asked") or "")
-        if said and asked.strip():
-            return MISATTRIBUTED_NOTE.format(asked=asked, them=_pronoun(
-                asked[5:]) if asked.startswith("your ") else asked,
-                said=shorten(said, SOURCE_CHARS))
-    who = [str(w) for w in doubt.get("who") or [] if str(w).strip()]
-    if doubt.get("kind") == "untold" and who:
-        return UNTOLD_NOTE.format(who=" or your ".join(who),
-                                  them="them" if len(who) > 1 else _pronoun(who[0]))
-    if doubt.get("kind") == "made_up":
-        words = [str(w) for w in doubt.get("words") or [] if str(w).strip()]
-        if words:
-            said, verb, them = _quoted(words)
-            note = UNUSED_MADE_UP_NOTE if doubt.get("unused") else MADE_UP_NOTE
-            return note.format(words=said, verb=verb, them=them)
-    if doubt.get("kind") == "older":
-        text = next((str(r.get("text") or "") for r in recalls
-                     if r.get("episode_id") == doubt.get("newer")), "")
-        if text:
-            return OLDER_NOTE.format(newer=shorten(" ".join(text.split()), SOURCE_CHARS))
-    return ""
+    note = _NOTES.get(str(doubt.get("kind")))
+    return note(doubt, recalls) if note is not None else ""
+
+
+def _strs(doubt: dict, key: str) -> list[str]:
+    """A stored doubt's list of words (any JSON), the empty ones left out."""
+    got = doubt.get(key)
+    return [str(w) for w in got if str(w).strip()] if isinstance(got, list) else []
+
+
+def _said(doubt: dict) -> str:
+    """A stored doubt's quoted memory, on one line, cut short ("" for none)."""
+    said = " ".join(str(doubt.get("said") or "").split())
+    return shorten(said, SOURCE_CHARS) if said else ""
+
+
+def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
+    words, said = _strs(doubt, "words"), _said(doubt)
+    if not words or not said:
+        return ""
+    return CAUTION_NOTE.format(words=_quoted(words)[0], said=said) + (
+        "" if said[-1:] in ".!?…" else ".")
+
+
+def _other_person_note(doubt: dict, _recalls: list[dict]) -> str:
+    spoken, asked = _strs(doubt, "said"), str(doubt.get("asked") or "")
+    return OTHER_PERSON_NOTE.format(asked=asked, said=_quoted(spoken)[0]) \
+        if spoken and asked.strip() else ""
+
+
+def _repeats_corrected_note(doubt: dict, _recalls: list[dict]) -> str:
+    said = _said(doubt)
+    return REPEATS_CORRECTED_NOTE.format(said=said) if said else ""
+
+
+def _misattributed_note(doubt: dict, _recalls: list[dict]) -> str:
+    said, asked = _said(doubt), str(doubt.get("asked") or "")
+    if not said or not asked.strip():
+        return ""
+    them = _pronoun(asked[5:]) if asked.startswith("your ") else asked
+    return MISATTRIBUTED_NOTE.format(asked=asked, them=them, said=said)
+
+
+def _untold_note(doubt: dict, _recalls: list[dict]) -> str:
+    who = _strs(doubt, "who")
+    return UNTOLD_NOTE.format(who=" or your ".join(who), them="them" if len(who) > 1
+                              else _pronoun(who[0])) if who else ""
+
+
+def _made_up_note(doubt: dict, _recalls: list[dict]) -> str:
+    words = _strs(doubt, "words")
+    if not words:
+        return ""
+    said, verb, them = _quoted(words)
+    note = UNUSED_MADE_UP_NOTE if doubt.get("unused") else MADE_UP_NOTE
+    return note.format(words=said, verb=verb, them=them)
+
+
+def _older_note(doubt: dict, recalls: list[dict]) -> str:
+    text = next((str(r.get("text") or "") for r in recalls
+                 if r.get("episode_id") == doubt.get("newer")), "")
+    return OLDER_NOTE.format(newer=shorten(" ".join(text.split()), SOURCE_CHARS)) \
+        if text else ""
+
+
+_NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
+    "caution": _caution_note, "unused": lambda _d, _r: UNUSED_NOTE,
+    "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
+    "misattributed": _misattributed_note, "untold": _untold_note, "made_up": _made_up_note,
+    "older": _older_note}
 
 
 def _pronoun(relation: str) -> str:

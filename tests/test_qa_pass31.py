@@ -491,3 +491,44 @@ def test_what_the_user_said_of_themselves_given_to_someone_else_is_doubted(make_
                       ("What is my husband's job?", "He is a nurse, and you are a plumber."),
                       ("Where do I work?", "You work as a plumber for Aquaserv.")):
         assert (doubt(ask, said) or {}).get("kind") != "misattributed", said
+
+
+# ---- the reply to a correction repeats the old value (`sources.repeats_corrected`) --------
+
+def test_a_reply_that_repeats_what_was_just_corrected_is_doubted():
+    """QA pass 31: "Actually the dentist appointment is on Monday 15 March." was answered
+    "…a more accurate description of your dentist appointment on Friday 12 March at
+    9:15.", under "Noted as a correction of …", and nothing said the reply gave the old day."""
+    from hela_desktop.sources import repeats_corrected
+
+    old = "I have a dentist appointment on Friday 12 March at 9:15."
+    fix = "Actually the dentist appointment is on Monday 15 March."
+    wrong = ("I'm sorry for the confusion. I'll make sure to provide a more accurate "
+             "description of your dentist appointment on Friday 12 March at 9:15.")
+    assert repeats_corrected(fix, wrong, old)
+    for fine in ("Got it: Monday 15 March at 9:15.", "Noted, Monday 15 March instead of "
+                 "Friday 12 March.", "I'm glad you told me about it.",
+                 "Your appointment was on Friday 12 March; now it is on Monday 15 March."):
+        assert not repeats_corrected(fix, fine, old), fine
+    mems = [Recall(episode_id=7, score=1.0, text=old)]
+    doubt = answer_doubt(fix, wrong, mems, {7}, corrected=[(7, old)])
+    assert doubt == {"kind": "repeats_corrected", "older": 7, "said": old}
+    assert doubt_note(doubt, []) == ("Check this answer: it repeats what you have just "
+                                     "corrected — “I have a dentist appointment on Friday 12…”")
+    # a message that corrects nothing: no such doubt, whatever the reply says
+    assert answer_doubt(fix, wrong, mems, {7}) is None
+
+
+def test_the_reply_to_a_correction_is_checked_in_the_real_turn(make_assistant):
+    from hela_desktop.sources import repeats_corrected
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    old = "I have a dentist appointment on Friday 12 March at 9:15."
+    told = list(a.chat(old, cid, now=T0))[-1]
+    fix = "Actually the dentist appointment is on Monday 15 March."
+    done = list(a.chat(fix, cid, now=T0 + 60))[-1]
+    assert done.corrects == [{"episode_id": told.episode_id, "text": old}]
+    doubt = a.store.messages(cid)[-1]["stats"].get("doubt") or {}
+    kinds = [doubt.get("kind")] + [d.get("kind") for d in doubt.get("also", [])]
+    assert ("repeats_corrected" in kinds) == repeats_corrected(fix, done.text, old), done.text
