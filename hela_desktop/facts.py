@@ -299,18 +299,26 @@ _AGE = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
         r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:twenty|thirty|forty|fifty|"
         r"sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|"
         r"nine))?)")
+# "… these days", "… nowadays" later in the clause: what holds now, said as news
+_THESE_DAYS = r"[^.!?;]{1,40}?\b(?:these days|nowadays)\b"
+_DAYS_FIRST = r"\b(?:these days|nowadays),?\s+[^.!?;]{0,40}?"  # ("These days Tomas is a …")
 # a change told without saying it corrects (QA pass 30: "My mother Greta moved to Antwerp
 # last month." left "My mother Greta lives in Ghent." current, the answer "Ghent" unmarked):
 # each with what an older statement must say for the change to replace it (where someone
 # lives; what someone is or does), so "Karel moved in with Ana." replaces no job
 _CHANGES = (
     (re.compile(r"\bmoved (?:back )?to\b|\bnow lives? in\b|\b(?:is|are|am|['’]s|['’]m|['’]re) "
-                r"now (?:living |based )?in\b|\brelocated to\b", re.IGNORECASE),
+                r"now (?:living |based )?in\b|\brelocated to\b"
+                rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b", re.IGNORECASE),
      re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at)\b",
                 re.IGNORECASE)),
     (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an)\b(?!\s+(?:year|month|week|day|"
                 r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b"
-                r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b", re.IGNORECASE),
+                r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b"
+                # (QA pass 31: "Tomas is a firefighter these days." left him a paramedic)
+                rf"|\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b{_THESE_DAYS}"
+                rf"|{_DAYS_FIRST}\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b"
+                rf"|\bworks? (?:as|at|for)\b{_THESE_DAYS}", re.IGNORECASE),
      re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were) (?:a|an)\b|\bworks? (?:as|at|for)\b"
                 r"|\bjob\b", re.IGNORECASE)),
     # how old someone is (QA pass 31: "Bruno turned nine last week." left "Our son Bruno
@@ -329,7 +337,7 @@ CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that"
                    "mixed", "instead", "rather", "moved", "relocated", "became", "switched",
                    # (phrases, not "now": the keyword index would hand over every "now")
                    "now a", "now an", "now in", "now live", "now living", "now based",
-                   "now work", "turned",
+                   "now work", "turned", "these days", "nowadays",
                    # an age ("… is now 9", "… is now nine"): "*" ends a word's beginning
                    *(f"now {d}*" for d in range(1, 10)),
                    *(f"now {w}" for w in "one two three four five six seven eight nine ten "

@@ -532,3 +532,16 @@ def test_the_reply_to_a_correction_is_checked_in_the_real_turn(make_assistant):
     doubt = a.store.messages(cid)[-1]["stats"].get("doubt") or {}
     kinds = [doubt.get("kind")] + [d.get("kind") for d in doubt.get("also", [])]
     assert ("repeats_corrected" in kinds) == repeats_corrected(fix, done.text, old), done.text
+
+
+def test_what_holds_these_days_replaces_what_was_said_before():
+    """QA pass 31: "Tomas is a firefighter these days." left "Tomas now works as a
+    paramedic." current."""
+    from hela_desktop import facts
+
+    for old, new in (("Tomas now works as a paramedic.", "Tomas is a firefighter these days."),
+                     ("Tomas is a nurse.", "These days Tomas is a firefighter."),
+                     ("My sister Ana lives in Porto.", "Ana lives in Lisbon nowadays.")):
+        assert facts.corrects(new) and facts.changes_memory(old, new), (old, new)
+    assert not facts.changes_memory("I work as a plumber.", "Tomas is a firefighter these days.")
+    assert not facts.corrects("These days I feel tired.")
