@@ -284,7 +284,9 @@ class Assistant:
         shown = {r.episode_id for r in recalled.memories}
         more = [r for r in (turn.gate.admitted if turn.gate is not None else [])
                 if r.episode_id not in shown and r.extra.get("gate") == "about you"]
-        listed = (list(recalled.memories) + more)[:max(ABOUT_YOU, len(recalled.memories))]
+        gated = sum(1 for r in (turn.gate.admitted if turn.gate is not None else [])
+                    if r.extra.get("gate") == "about you")  # (up to 10 when that is all)
+        listed = (list(recalled.memories) + more)[:max(ABOUT_YOU, gated, len(recalled.memories))]
         total = turn.gate.about_you_total if turn.gate is not None else 0
         about = sum(1 for r in listed if r.extra.get("gate") == "about you")
         text = answer(listed, now, None if total is None else max(0, total - about))

@@ -62,6 +62,9 @@ from .store import AUTHORS
 LOOSE = 0.25
 SAID_AGAIN_MIN = 0.95  # two memories this similar say the same thing: the newer is enough
 ABOUT_YOU = 8  # memories recalled for "What do you know about me?" (the cap then applies)
+# … all of them when only this many more qualify: "These are 8 of the 9 things you have
+# told me." left the husband out for one line (QA pass 31)
+ABOUT_YOU_SLACK = 2
 ABOUT_YOU_LOOK = 60  # … looked for among this many that matter most
 NEWER_LOOK = 12  # a statement let in: its nearest memories searched for newer news of it
 
@@ -234,18 +237,18 @@ class RelevanceGate:
                        facts.self_rank(texts[fixes[eid]]) if eid in fixes else 3)
 
         newer = {**engine.store.key_texts(set(corrected.values()) - set(texts)), **texts}
-        total = 0
+        told: list[tuple[int, str, str]] = []  # (id, what is listed, all it said)
         for eid, text, _ in sorted(kept, key=lambda k: (not k[2], of_self(k[0]))):
             # of a memory corrected in part, the part still true (QA pass 30: "Hi! My name
             # is Ines. My brother Karel is a dentist…", pinned, went unlisted after
             # "Actually Karel is now a surgeon.", and the name with it)
             rest = facts.off_subject(text, newer.get(corrected[eid], "")) \
                 if eid in corrected else text
-            if eid in taken or not rest or not facts.is_statement(rest):
-                continue
-            total += 1
-            if len(out) >= ABOUT_YOU:
-                continue  # counted, not listed
+            if eid not in taken and rest and facts.is_statement(rest):
+                told.append((eid, rest, text))
+        total = len(told)
+        room = total if total <= ABOUT_YOU + ABOUT_YOU_SLACK else ABOUT_YOU
+        for eid, rest, text in told[:room]:  # (the others are counted, not listed)
             v = engine.vector(eid)
             sim = float(v @ query_vec) if v is not None else 0.0
             extra = {"cos": sim, "similarity": round(sim, 4), "gate": "about you",

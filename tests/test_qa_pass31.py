@@ -558,3 +558,28 @@ def test_a_number_said_in_figures_is_the_one_a_memory_spelled_out():
     known = "Our son Bruno is eight and loves football."
     assert made_up("Your son Bruno is 8 years old.", known) == []
     assert made_up("Your son Bruno is 12 years old.", known) == ["12"]
+
+
+def test_what_you_know_about_me_lists_all_when_only_one_or_two_more_qualify(make_assistant):
+    """QA pass 31: "These are 8 of the 9 things you have told me." left the husband out,
+    for one line; up to two past the usual eight are listed now, and more are counted."""
+    from hela_desktop.gate import ABOUT_YOU, ABOUT_YOU_SLACK
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["I live in Madrid.", "I work as a plumber for Aquaserv.", "I'm allergic to shellfish.",
+            "I play the guitar in a small band.", "I have a dentist appointment on Friday.",
+            "I drive a blue van.", "I grow tomatoes on my balcony.", "I run every Sunday.",
+            "My husband Tomas is a nurse.", "My mother Elena lives in Zaragoza.",
+            "My son Bruno loves football.", "My sister Pia paints.", "My cousin Leo sings."]
+    for k, t in enumerate(told[:ABOUT_YOU + 1]):
+        list(a.chat(t, cid, now=T0 + 60 * k))
+    done = list(a.chat("What do you know about me?", cid, now=T0 + 3600))[-1]
+    lines = [x for x in done.text.splitlines() if x.startswith("- ")]
+    assert len(lines) == ABOUT_YOU + 1 and "of the" not in done.text
+    for k, t in enumerate(told[ABOUT_YOU + 1:], start=ABOUT_YOU + 1):
+        list(a.chat(t, cid, now=T0 + 60 * k))
+    done = list(a.chat("What do you know about me?", cid, now=T0 + 7200))[-1]
+    lines = [x for x in done.text.splitlines() if x.startswith("- ")]
+    assert len(told) > ABOUT_YOU + ABOUT_YOU_SLACK and len(lines) == ABOUT_YOU
+    assert f"These are {ABOUT_YOU} of the {len(told)} things you have told me." in done.text
