@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .events import NOT_FROM_MEMORIES
+from .events import FORGET_FOOTER, LISTED_FOOTER, NOT_FROM_MEMORIES
 from .paths import write_private_text
 from .sources import source_lines, stored_sources
 from .words import count
@@ -60,7 +60,12 @@ def answer_notes(stats) -> list[str]:
     the warnings, the memories it used and the others recalled for it (QA pass 29: an
     exported chat lost every "Check this answer")."""
     src = stored_sources(stats)
-    lines = [n for n in (src.noted, NOT_FROM_MEMORIES if src.unrecalled else "", src.doubt) if n]
+    st = stats if isinstance(stats, dict) else {}
+    # an answer the app wrote itself says so, as in the window (QA pass 31: the exported
+    # list of "What do you know about me?" read as the model's)
+    by_app = FORGET_FOOTER if "forget" in st else LISTED_FOOTER if "listed" in st else ""
+    lines = [n for n in (by_app[:1].upper() + by_app[1:], src.noted,
+                         NOT_FROM_MEMORIES if src.unrecalled else "", src.doubt) if n]
     for head, items in source_lines(src):
         lines.append(f"{head[:1].upper()}{head[1:]}: " + " · ".join(items))
     return [" ".join(line.split()).replace("*", "\\*") for line in lines]

@@ -583,3 +583,21 @@ def test_what_you_know_about_me_lists_all_when_only_one_or_two_more_qualify(make
     lines = [x for x in done.text.splitlines() if x.startswith("- ")]
     assert len(told) > ABOUT_YOU + ABOUT_YOU_SLACK and len(lines) == ABOUT_YOU
     assert f"These are {ABOUT_YOU} of the {len(told)} things you have told me." in done.text
+
+
+def test_a_chat_export_says_which_answers_the_app_wrote_itself(make_assistant, tmp_path):
+    """QA pass 31: the exported list of "What do you know about me?" and the answer to a
+    request to forget lost "…: the model was not asked", and read as the model's; read
+    back, such an export still stores nothing of them."""
+    from hela_desktop.chat_export import conversation_markdown
+    from hela_desktop.events import FORGET_FOOTER, LISTED_FOOTER
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, t in enumerate(("I have a cat called Pepper.", "What do you know about me?",
+                           "Forget that I have a cat.")):
+        list(a.chat(t, cid, now=T0 + 60 * k))
+    md = conversation_markdown(a.store, cid)
+    assert f"> *{LISTED_FOOTER[:1].upper()}{LISTED_FOOTER[1:]}*" in md
+    assert f"> *{FORGET_FOOTER[:1].upper()}{FORGET_FOOTER[1:]}*" in md
+    assert md.count("the model was not asked") == 2  # (not under the model's answer)
