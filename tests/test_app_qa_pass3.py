@@ -383,7 +383,7 @@ def test_an_answer_stopped_before_its_first_token_is_not_called_kept(qtbot, tmp_
                          tokens_per_s=0.0, elapsed_s=0.4, interrupted=True))
     said = w.statusBar().currentMessage()
     assert "Stopped before the answer began" in w.chat.view.toPlainText()
-    assert said == "Stopped before the answer began — nothing was kept."  # not "partial answer kept"
+    assert said == "Stopped before the answer began — no answer, no memory made."  # not "partial answer kept"
     w.close()
 
 

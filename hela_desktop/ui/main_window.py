@@ -436,8 +436,9 @@ class MainWindow(WindowPanes):
         if ev.message_id is None and not ev.text:  # stopped (or failed) before the first token
             self.chat.view.discard_live()
             if not ev.interrupted or self.client is None or self.client.worker.stop_event.is_set():
-                self.chat.view.add_notice("Stopped before the answer began (nothing was kept; "
-                                          "Regenerate answers this message again).", passing=True)
+                self.chat.view.add_notice("Stopped before the answer began: your message "
+                                          "stays, and no memory was made of it (Regenerate "
+                                          "answers it again).", passing=True)
         else:
             self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer, sources, ev.answered_at)
         title = ws.answer_title(self.chat.view, self.live_key) if ev.message_id else "Answer"

@@ -192,7 +192,7 @@ class SettingsDialog(QtWidgets.QDialog):
                                 "with a new message. A small model copies its own earlier "
                                 "answers; earlier ones still come back as memories when they "
                                 "match (history_exchanges)")
-        form.addRow("Earlier exchanges shown:", self.history)
+        form.addRow("Earlier exchanges shown to the model:", self.history)
         self.system_prompt = QtWidgets.QPlainTextEdit(settings.system_prompt)
         self.system_prompt.setFixedHeight(64)
         self.system_prompt.setTabChangesFocus(True)  # Tab goes on to the next field

@@ -353,8 +353,8 @@ def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool
     """The status-bar line when an answer ends (`kept`: something of it was stored;
     `failed`: a model server's failure ended it, not Stop)."""
     if interrupted and not kept:  # as the chat says: stopped before its first token
-        return ("The model server failed before the answer began — nothing was kept."
-                if failed else "Stopped before the answer began — nothing was kept.")
+        return ("The model server failed before the answer began — no answer was kept."
+                if failed else "Stopped before the answer began — no answer, no memory made.")
     msg = f"{tokens} tokens at {tps:.1f}/s · {swaps} memory swap{'' if swaps == 1 else 's'}"
     if interrupted:
         return ("Cut short: the model server failed — partial answer kept. " if failed
