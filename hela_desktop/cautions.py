@@ -101,8 +101,16 @@ class Caution(NamedTuple):
 def caution_of(text: str) -> frozenset[str]:
     """The words naming what the user's statement `text` says they must not eat or drink
     (empty: it says no such thing, or it is not of the user themself)."""
-    if not text or facts.self_rank(text) != 0 or not facts.is_statement(text):
-        return frozenset()
+    # (each sentence of the user's own: "My daughter called to remind me that Mateo is
+    # allergic to cats. I'd completely forgotten." is the grandson's allergy, `bench
+    # personal`)
+    mine = " ".join(s for s in facts.sentences(text or "")
+                    if facts.self_rank(s) == 0 and facts.is_statement_sentence(s))
+    return _avoided(mine) if mine else frozenset()
+
+
+def _avoided(text: str) -> frozenset[str]:
+    """`caution_of` for the user's own statements `text`."""
     words: set[str] = set()
     for pattern, own in ((_AVOIDS, True), (_AVOIDS_GROUP, False)):
         for m in pattern.finditer(text):

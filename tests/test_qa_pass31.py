@@ -601,3 +601,14 @@ def test_a_chat_export_says_which_answers_the_app_wrote_itself(make_assistant, t
     assert f"> *{LISTED_FOOTER[:1].upper()}{LISTED_FOOTER[1:]}*" in md
     assert f"> *{FORGET_FOOTER[:1].upper()}{FORGET_FOOTER[1:]}*" in md
     assert md.count("the model was not asked") == 2  # (not under the model's answer)
+
+
+def test_a_caution_is_only_what_the_user_says_of_themselves_sentence_by_sentence():
+    # `bench personal`: a grandson's allergy to cats, told in a message with "I'd completely
+    # forgotten.", doubted "Your pet's name is a ginger cat." as if it were the user's
+    from hela_desktop.cautions import caution_of
+
+    assert caution_of("My daughter called to remind me that Mateo is allergic to cats. He "
+                      "gets hives. I'd completely forgotten.") == frozenset()
+    assert "latex" in caution_of("We switched glove suppliers. I'm allergic to latex, so I'm "
+                                 "forever chasing the nitrile boxes.")
