@@ -612,3 +612,35 @@ def test_a_caution_is_only_what_the_user_says_of_themselves_sentence_by_sentence
                       "gets hives. I'd completely forgotten.") == frozenset()
     assert "latex" in caution_of("We switched glove suppliers. I'm allergic to latex, so I'm "
                                  "forever chasing the nitrile boxes.")
+
+
+# ---- a change is of the person it names (`facts.who`) --------------------------------------
+
+def test_a_change_replaces_only_what_was_said_of_the_same_person():
+    """QA pass 31b: "Kari moved to Oslo last month." was noted as a correction of "We moved
+    to Trondheim." (the shared word "moved"), and "Which city do I live in?" then got
+    Oslo; "My mother moved to Bergen." corrected "I live in Bergen." (the shared place);
+    "Lars is a chef these days." corrected "Henrik is a firefighter these days."."""
+    from hela_desktop import facts
+
+    for old, new in (("We moved to Trondheim.", "Kari moved to Oslo last month."),
+                     ("I live in Bergen.", "My mother moved to Bergen."),
+                     ("We moved to Trondheim.", "My mother moved to Bergen."),
+                     ("Kari moved to Oslo last month.", "My mother moved to Bergen."),
+                     ("Hi! My name is Ingrid and I work as a plumber.", "My mother moved to "
+                      "Bergen."),
+                     ("Henrik is a firefighter these days.", "Lars is a chef these days."),
+                     ("I work as a plumber for Aquaserv.", "I'm now a dad.")):
+        assert not facts.changes_memory(old, new), (old, new)
+    for old, new in (("My sister Kari is a lawyer. She lives in Tromso.", "Kari moved to Oslo."),
+                     ("I work as a plumber for Aquaserv.", "I now work at Voltra."),
+                     ("My husband Tomas is a nurse at the Hospital La Fe.",
+                      "Tomas now works as a paramedic.")):
+        assert facts.changes_memory(old, new), (old, new)
+    assert facts.who("Kari moved to Oslo last month.") == {"kari"}
+    assert facts.who("We moved to Trondheim.") == {facts.SELF}
+    assert facts.who("My sister Kari is a lawyer.") == {"sister", "kari"}
+    # what a move replaces of a memory is where they lived, not their job: "What do you know
+    # about me?" listed "She lives in Tromso…" as the part still true
+    assert facts.off_subject("My sister Kari is a lawyer. She lives in Tromso with her cats.",
+                             "Kari moved to Oslo last month.") == "My sister Kari is a lawyer."
