@@ -499,27 +499,6 @@ def said_words(old: str) -> frozenset[str]:
     return frozenset([*stems(old), *NUMBER.findall(old)])
 
 
-_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-          "fourteen fifteen sixteen seventeen eighteen nineteen").split()
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-         "eighty": 80, "ninety": 90}
-_SPELLED = re.compile(rf"\b(?:({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS[1:10])}))?"
-                      rf"|({'|'.join(_UNITS)}))\b", re.IGNORECASE)
-
-
-def spelled_numbers(text: str) -> set[str]:
-    """The numbers `text` spells out, as figures ("eight" → "8", "twenty-one" → "21"): an
-    answer's "8" is what a memory's "eight" said (QA pass 31: "8 years" was marked made up
-    beside "Our son Bruno is eight")."""
-    out = set()
-    for m in _SPELLED.finditer(text):
-        tens, unit, alone = m.group(1), m.group(2), m.group(3)
-        n = _TENS[tens.lower()] + (_UNITS.index(unit.lower()) if unit else 0) if tens \
-            else _UNITS.index(alone.lower())
-        out.add(str(n))
-    return out
-
-
 def terms(text: str) -> set[str]:
     """`text`'s content-word stems and numbers ("Asha is 6." → {"asha", "6"})."""
     return set(stems(text)) | set(NUMBER.findall(text))
@@ -811,5 +790,5 @@ class NameIndex:
 
 
 __all__ = ["asks_language", "language_shares", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_interjection", "who", "SELF", "change_kinds", "terms", "spelled_numbers", "on_subject", "off_subject", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_interjection", "who", "SELF", "change_kinds", "terms", "on_subject", "off_subject", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

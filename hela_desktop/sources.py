@@ -13,6 +13,7 @@ from . import facts
 from .cautions import Caution, offered
 from .events import Recall
 from .prompt import said_when, shorten
+from .words import spelled_numbers
 
 
 class Sources(NamedTuple):
@@ -183,7 +184,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
     name, "Priya", was marked made up in a chat whose memories did not say it)."""
     low = known.lower().replace("’", "'")
     words = set(re.findall(r"[^\W\d_]+", low)) | set(names)
-    numbers = set(_NUMBER.findall(low)) | facts.spelled_numbers(low)
+    numbers = set(_NUMBER.findall(low)) | spelled_numbers(low)
     text = _LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
     found: list[tuple[int, int]] = []  # (start, end) in `text`
     english, foreign, _ = facts.language_shares(text)

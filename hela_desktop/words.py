@@ -1,4 +1,5 @@
-"""Counts in words, for every message a person reads (Qt-free): "1 memory", "2 memories"."""
+"""Counts and numbers in words, for every message a person reads (Qt-free): "1 memory",
+"2 memories"; "eight" read as "8"."""
 
 from __future__ import annotations
 
@@ -91,3 +92,24 @@ def terminal_safe(text: str) -> str:
 def _caret(ch: str) -> str:
     n = ord(ch)
     return f"^{chr(n + 64)}" if n < 32 else "^?" if n == 127 else f"<U+{n:04X}>"
+
+
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+          "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}
+_SPELLED = re.compile(rf"\b(?:({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS[1:10])}))?"
+                      rf"|({'|'.join(_UNITS)}))\b", re.IGNORECASE)
+
+
+def spelled_numbers(text: str) -> set[str]:
+    """The numbers `text` spells out, as figures ("eight" → "8", "twenty-one" → "21"): an
+    answer's "8" is what a memory's "eight" said (QA pass 31: "8 years" was marked made up
+    beside "Our son Bruno is eight")."""
+    out = set()
+    for m in _SPELLED.finditer(text):
+        tens, unit, alone = m.group(1), m.group(2), m.group(3)
+        n = _TENS[tens.lower()] + (_UNITS.index(unit.lower()) if unit else 0) if tens \
+            else _UNITS.index(alone.lower())
+        out.add(str(n))
+    return out

@@ -550,10 +550,10 @@ def test_what_holds_these_days_replaces_what_was_said_before():
 def test_a_number_said_in_figures_is_the_one_a_memory_spelled_out():
     """QA pass 31: "The age of your son Bruno is 8 years…" was marked "“8” is in none of
     the memories" beside "Our son Bruno is eight and loves football."."""
-    from hela_desktop import facts
     from hela_desktop.sources import made_up
+    from hela_desktop.words import spelled_numbers
 
-    assert facts.spelled_numbers("eight, Twenty-one, ninety nine, thirty, zero") == {
+    assert spelled_numbers("eight, Twenty-one, ninety nine, thirty, zero") == {
         "8", "21", "99", "30", "0"}
     known = "Our son Bruno is eight and loves football."
     assert made_up("Your son Bruno is 8 years old.", known) == []
