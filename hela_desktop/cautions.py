@@ -80,8 +80,9 @@ _DIET = re.compile(r"\b(?:i['’]?m|i am|we['’]?re|we are)\s+(?:a\s+|strictly\
                    r"\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b", re.IGNORECASE)
 _DRINK = re.compile(r"\b(?:don['’]?t|do not|never)\s+drink\b(?!\s+\w)", re.IGNORECASE)
 
-# a clause that says something against what it names
+# words before a mention that say something against it
 _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping without free "
+                     "caution against warn warning beware "
                      "allergic allergy allergies intolerant instead careful unless except "
                      "rather cannot can't shouldn't mustn't dangerous risky risk away "
                      "substitute replace alternative alternatives".split())
@@ -153,13 +154,25 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     ("We're going to a seafood restaurant tonight.") offers nothing."""
     out: list[str] = []
     asked = set(_WORD.findall(message.lower().replace("’", "'")))
+    avoid = {_stem(a) for a in caution.avoid}
     for clause in _CLAUSE.split(answer):
         words = _WORD.findall(clause.lower().replace("’", "'"))
-        if not words or set(words) & _AGAINST or any(w.endswith("n't") for w in words) \
-                or set(words) <= asked | _ECHO:
+        if not words or set(words) <= asked | _ECHO:
             continue
-        out += [w for w in words if _stem(w) in {_stem(a) for a in caution.avoid}]
+        # each mention on its own: what the few words before it say, or "-free" after it
+        # ("…eat only shrimp and no other shellfish": the shrimp is offered, QA pass 31b;
+        # "I would caution against eating prawn paella" offers nothing)
+        out += [w for i, w in enumerate(words) if _stem(w) in avoid
+                and not _warned(words[max(0, i - _BEFORE):i])
+                and not (i + 1 < len(words) and words[i + 1] == "free")]
     return list(dict.fromkeys(out))
+
+
+_BEFORE = 5  # words before a mention that may say something against it
+
+
+def _warned(before: list[str]) -> bool:
+    return bool(set(before) & _AGAINST) or any(w.endswith("n't") for w in before)
 
 
 # the words an answer turns a message round with ("We're going…" for "We are going…")

@@ -254,8 +254,12 @@ def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> F
         return out
     found = engine.most_similar(engine.embed_query(target), CANDIDATES)
     texts = engine.key_texts([eid for eid, _ in found])
-    if facts.is_statement(target):  # a thing told: the questions asked about it told nothing
-        found = [(eid, cos) for eid, cos in found if not facts.only_asks(texts.get(eid, ""))]
+    # a thing told: the questions asked about it told nothing; nor, when what to forget
+    # is a thing named ("my haircut"), does a question if something told matches it too
+    # (QA pass 31b: "Forget my haircut." deleted only "When is my haircut?")
+    told_too = [(eid, cos) for eid, cos in found if not facts.only_asks(texts.get(eid, ""))]
+    if facts.is_statement(target) or told_too:
+        found = told_too
         # … nor does a correction that says it is no longer so: forgetting "my marathon is
         # in April" deleted "Correction: the marathon is in October, not April." too, and
         # nothing said October any more (QA pass 28)

@@ -644,3 +644,52 @@ def test_a_change_replaces_only_what_was_said_of_the_same_person():
     # about me?" listed "She lives in Tromso…" as the part still true
     assert facts.off_subject("My sister Kari is a lawyer. She lives in Tromso with her cats.",
                              "Kari moved to Oslo last month.") == "My sister Kari is a lawyer."
+
+
+def test_forgetting_a_thing_named_forgets_what_was_told_not_the_question(make_assistant):
+    """QA pass 31b: "Forget my haircut." deleted only "When is my haircut?" and offered
+    the appointment and its correction as "perhaps"."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["I have a haircut on Monday at 10.", "I work as a plumber in Bergen.",
+            "When is my haircut?", "Actually the haircut is on Tuesday at 10."]
+    ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
+    done = list(a.chat("Forget my haircut.", cid, now=T0 + 600))[-1]
+    gone = set(done.forget["deleted"])
+    assert {ids[0], ids[3]} <= gone and ids[1] not in gone, done.text
+
+
+def test_each_mention_of_a_food_is_read_with_the_words_before_it():
+    """QA pass 31b: "So, please eat only shrimp and no other shellfish." went unmarked (the
+    clause said "no"), and "I would caution against eating prawn paella" was marked."""
+    from hela_desktop.cautions import cautions, offered
+
+    allergy = cautions([(8, "I'm allergic to shellfish.")])[0]
+    assert offered("So, please eat only shrimp and no other shellfish.", allergy) == ["shrimp"]
+    for fine in ("I would caution against eating prawn paella.", "Try a shellfish-free paella.",
+                 "Since you are allergic to shellfish, skip the prawns."):
+        assert offered(fine, allergy) == [], fine
+
+
+def test_what_the_user_said_of_themselves_anywhere_in_a_memory_counts_as_theirs():
+    # QA pass 31b: "Your husband's job is a plumber." went unmarked, as the job was said in
+    # a greeting ("Hi! My name is Ingrid and I work as a plumber in Bergen.")
+    from hela_desktop.sources import misattributed
+
+    mems = [Recall(episode_id=1, score=1.0,
+                   text="Hi! My name is Ingrid and I work as a plumber in Bergen."),
+            Recall(episode_id=2, score=1.0, text="My husband Henrik teaches history.")]
+
+    def names(t):
+        return {"my husband"} if "husband" in t else set()
+
+    got = misattributed("What is my husband's job?", "Your husband's job is a plumber.", mems,
+                        names)
+    assert got is not None and got["memory"] == 1 and got["words"] == ["plumber"]
+
+
+def test_a_single_letter_is_no_made_up_name():
+    # QA pass 31b: "“P” is in none of the memories" for an answer's "P.S."
+    from hela_desktop.sources import made_up
+
+    assert made_up("P.S. Enjoy the trip, Bregaad.", "I fly to Lisbon.") == ["Bregaad"]

@@ -30,9 +30,11 @@ them. Under the answer:</p>
 <ul>
 <li><b>{USED}</b>: the memories the answer drew on; click one to see why it was recalled.</li>
 <li><b>{NONE_USED}</b>: they were recalled, but the answer says nothing of them.</li>
-<li><b>Check this answer: …</b>: something in the answer is not in what you told me (a name or
-number, another person than the one you asked about, a relative you never mentioned), or it
-gives an old value you have since corrected. Every reason found is named.</li>
+<li><b>Check this answer: …</b>: something in the answer goes against what you told me: a food
+you said you must not eat (“I'm allergic to shellfish.”) offered without a warning, a name or
+number you never said, another person than the one you asked about, what you said of
+yourself given to someone else, a relative you never mentioned, or an old value you have
+since corrected. Every reason found is named, the most serious first.</li>
 <li><b>{NOT_FROM_MEMORIES.split(":")[0]}</b>: nothing you told me was recalled for it.</li>
 </ul>
 <p>The default model is very small and often wrong: trust the lines under an answer more
