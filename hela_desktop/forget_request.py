@@ -258,7 +258,7 @@ def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> F
     # is a thing named ("my haircut"), does a question if something told matches it too
     # (QA pass 31b: "Forget my haircut." deleted only "When is my haircut?")
     told_too = [(eid, cos) for eid, cos in found if not facts.only_asks(texts.get(eid, ""))]
-    if facts.is_statement(target) or told_too:
+    if facts.is_statement(target) or told_too and not _OF_ASKING.search(target):
         found = told_too
         # … nor does a correction that says it is no longer so: forgetting "my marathon is
         # in April" deleted "Correction: the marathon is in October, not April." too, and
@@ -278,6 +278,10 @@ def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> F
     out.deleted = [(eid, texts[eid]) for eid in gone]
     out.maybe = [(found[i][0], texts[found[i][0]]) for i in maybe[:MAYBE_SHOWN]]
     return out
+
+
+# what to forget is what the user asked ("what I asked about my cat")
+_OF_ASKING = re.compile(r"\b(?:asked|ask|asking|question|questions)\b", re.IGNORECASE)
 
 
 def _told_once(engine: MemoryEngine, found: list[tuple[int, float]]

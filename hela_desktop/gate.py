@@ -480,6 +480,18 @@ class RelevanceGate:
                 if a == b or ago < gap and not (b in corrected and ago > 0):
                     continue
                 similar, common = compare(a, b)
+                if b in corrected and ago > 0:
+                    # a correction replaces what it corrects (`facts.corrects_memory`: the
+                    # same person's home, job or age, or a word it shares), whatever the
+                    # message asks, or what shares with it a word the message asks about;
+                    # it marks nothing else (QA pass 31b: "I live in Bergen." went unmarked
+                    # after "We moved to Trondheim." for "Where do I live now?", and "My
+                    # mother moved to Bergen." marked every memory older news)
+                    if similar and (facts.corrects_memory(old.text, new.text)
+                                    or common & qwords) and (
+                            a not in gone or when[b] > when[gone[a]]):
+                        gone[a] = b
+                    continue
                 if similar and common & qwords:  # the same thing the message asks about
                     if a not in gone or when[b] > when[gone[a]]:
                         gone[a] = b

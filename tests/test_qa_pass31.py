@@ -693,3 +693,23 @@ def test_a_single_letter_is_no_made_up_name():
     from hela_desktop.sources import made_up
 
     assert made_up("P.S. Enjoy the trip, Bregaad.", "I fly to Lisbon.") == ["Bregaad"]
+
+
+def test_the_users_move_marks_their_old_home_and_a_relatives_move_marks_nothing_of_theirs(
+        make_assistant):
+    """QA pass 31b: after "We moved to Trondheim.", "Where do I live now?" used "I live in
+    Bergen." unmarked (and no older-news line under "I live in Bergen, Norway"), while "My
+    mother moved to Bergen." marked every memory recalled with it as older news."""
+    from hela_desktop.events import MemoriesEvent
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["Hi! My name is Ingrid and I work as a plumber.", "I live in Bergen.",
+            "We moved to Trondheim.", "My mother moved to Bergen."]
+    ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
+    recalled = next(ev for ev in a.chat("Where do I live now?", a.new_conversation(),
+                                        now=T0 + 600) if isinstance(ev, MemoriesEvent))
+    marks = {m.episode_id: (m.extra.get("superseded_by"), m.extra.get("older_than"))
+             for m in recalled.memories}
+    assert marks.get(ids[1]) == (ids[2], ids[2]), marks
+    assert all(marks[i] == (None, None) for i in (ids[0], ids[2]) if i in marks), marks
