@@ -499,8 +499,12 @@ class Assistant:
 
     def _untold(self, message: str) -> list[str]:
         """The relations `message` asks about ("my sister") that no memory of the user's
-        names (`sources.answer_doubt`: what an answer says of them is not from memory)."""
-        return [r for r in sorted(facts.kin(message)) if not self.engine.tells_of(r)]
+        names (`sources.answer_doubt`: what an answer says of them is not from memory), nor
+        the message itself tells of (QA pass 31b: a long note about "my boss" ending in a
+        question was answered under "you have not told me about your boss")."""
+        told_here = facts.kin(" ".join(facts.statements(message)))
+        return [r for r in sorted(facts.kin(message))
+                if r not in told_here and not self.engine.tells_of(r)]
 
     def _drifted(self, conversation_id: int, message: str, answer: str) -> bool:
         """Did `answer` drift out of the language the user writes in this chat

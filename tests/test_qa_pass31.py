@@ -713,3 +713,14 @@ def test_the_users_move_marks_their_old_home_and_a_relatives_move_marks_nothing_
              for m in recalled.memories}
     assert marks.get(ids[1]) == (ids[2], ids[2]), marks
     assert all(marks[i] == (None, None) for i in (ids[0], ids[2]) if i in marks), marks
+
+
+def test_a_relation_the_message_itself_tells_of_is_not_untold(make_assistant):
+    """QA pass 31b: a long note about "my boss" that ended in a question got "you have not
+    told me about your boss"."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("I work as a plumber in Bergen.", cid, now=T0))
+    assert a._untold("My boss Ola changed the rota twice this week. What should I tell my "
+                     "boss?") == []
+    assert a._untold("What does my boss think of me?") == ["boss"]
