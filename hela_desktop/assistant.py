@@ -34,6 +34,7 @@ from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
 from .forget_request import forget_target
 from .gate import GateResult
 from .knowledge import corrected_by
+from .language import asks_language, language_shares
 from .llm import LocalLLM, ModelError
 from .memory import PROFILES, MemoryEngine, NewEpisode
 from .prompt import format_memory
@@ -510,18 +511,18 @@ class Assistant:
         """Did `answer` drift out of the language the user writes in this chat
         (`formulas.drifted`, over the user's last 20 messages here, this one included)?
         Not when the message asked for another language ("Translate this into Spanish")."""
-        english, foreign, n = facts.language_shares(answer)
-        if n < F.DRIFT_MIN_WORDS or facts.asks_language(message):
+        english, foreign, n = language_shares(answer)
+        if n < F.DRIFT_MIN_WORDS or asks_language(message):
             return False  # too short to tell (no need to read the chat), or asked for
         users = self.store.recent_user_texts(conversation_id, 20)  # (not the whole chat)
-        user_english, user_foreign, _ = facts.language_shares(" ".join(users))
+        user_english, user_foreign, _ = language_shares(" ".join(users))
         if F.drifted(english, foreign, n, user_english, user_foreign=user_foreign):
             return True
         # a paragraph of made-up Dutch before English ones (QA pass 28: 26 % foreign words
         # in all, 30 words of Dutch in the first paragraph) primes the next answer all the
         # same: a long paragraph of foreign words counts (foreign words only: a list of
         # names or ingredients has no English function word either)
-        return any(F.drifted(*facts.language_shares(part), user_english,
+        return any(F.drifted(*language_shares(part), user_english,
                              user_foreign=user_foreign, min_words=F.DRIFT_PARAGRAPH_WORDS,
                              long_words=10 ** 9)
                    for part in answer.split("\n") if part.strip())

@@ -436,7 +436,7 @@ def drifted(english: float, foreign: float, words: int, user_english: float, *,
     messages in the chat, pooled, have at least `user_min` English function words, or some
     and no foreign word at all, `user_foreign` = 0: "I'm Marta, a civil engineer in
     Rotterdam." has 1 in 7 and was answered in made-up Dutch, QA pass 28;
-    `facts.language_shares`) and the answer, of at least `min_words` words, does not:
+    `language.language_shares`) and the answer, of at least `min_words` words, does not:
     at least `foreign_min` of its words are foreign and more than are English, or, from
     `long_words` words on, under `low` are English whatever they are (made-up words, a list
     of names).  The small default model, primed by "Lisbon", answered in made-up Portuguese,

@@ -12,6 +12,7 @@ from typing import NamedTuple
 from . import facts
 from .cautions import Caution, offered
 from .events import Recall
+from .language import language_shares
 from .prompt import said_when, shorten
 from .words import spelled_numbers
 
@@ -187,7 +188,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
     numbers = set(_NUMBER.findall(low)) | spelled_numbers(low)
     text = _LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
     found: list[tuple[int, int]] = []  # (start, end) in `text`
-    english, foreign, _ = facts.language_shares(text)
+    english, foreign, _ = language_shares(text)
     at = 0
     for s in facts.sentences(text) if english >= foreign else []:
         base = text.find(s, at)

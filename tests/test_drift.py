@@ -4,9 +4,9 @@ answer of the chat followed its own example."""
 
 from __future__ import annotations
 
-from hela_desktop import facts
 from hela_desktop import formulas as F
 from hela_desktop.events import DRIFTED_NOTE
+from hela_desktop.language import asks_language, language_shares
 from hela_desktop.turn import model_history
 from hela_desktop.ui.window_status import answer_footer
 
@@ -19,22 +19,22 @@ ENGLISH = ("Biscuit is a sweet little lady. She's 7 years old and loves to play 
 
 def test_language_shares_by_hand():
     # "My cat is called Biscuit": my, is of 5 words English; none foreign
-    assert facts.language_shares("My cat is called Biscuit") == (0.4, 0.0, 5)
+    assert language_shares("My cat is called Biscuit") == (0.4, 0.0, 5)
     # fenced code is not prose: "Here", "That", "is", "all" are the words; that, is, all mark
-    assert facts.language_shares("Here:\n```python\nfor x in y: print(x)\n```\nThat is all.") \
+    assert language_shares("Here:\n```python\nfor x in y: print(x)\n```\nThat is all.") \
         == (0.75, 0.0, 4)
     # the short drifted answers of QA pass 20: de, e, para, o and "músido" (a letter English
     # does not use) are 5 foreign words of 7; "Eu não em forçá do míro Joana. I, para
     # Joana.": eu, não, em, forçá, míro, para are 6 of 10 ("do" is English too), "I" 1 of 10
-    assert facts.language_shares("Bossa de Joana. E para o músido!") == (0.0, 5 / 7, 7)
-    assert facts.language_shares("Eu não em forçá do míro Joana. I, para Joana.") \
+    assert language_shares("Bossa de Joana. E para o músido!") == (0.0, 5 / 7, 7)
+    assert language_shares("Eu não em forçá do míro Joana. I, para Joana.") \
         == (0.1, 0.6, 10)
-    english, foreign, n = facts.language_shares(GIBBERISH)
+    english, foreign, n = language_shares(GIBBERISH)
     assert english == 0.0 and n == 29 and foreign > 0.3
-    assert facts.language_shares("12 34 !!") == (0.0, 0.0, 0)
+    assert language_shares("12 34 !!") == (0.0, 0.0, 0)
     # the English answer, 24 words: is, and, to, with, her, she's, i'm, some mark it ("so"
     # and "you've" are not on the list): 8 / 24
-    assert facts.language_shares(ENGLISH) == (8 / 24, 0.0, 24)
+    assert language_shares(ENGLISH) == (8 / 24, 0.0, 24)
 
 
 def test_drifted_by_hand():
@@ -58,13 +58,13 @@ def test_short_english_is_not_drifted():
                  "I drive a blue Honda Civic.", "Biscuit is a cat, named Biscuett.",
                  "São José (Lisbon) is the capital of Portugal.", "Your dentist is Dr Okafor.",
                  "Café au lait with a croissant, every morning at eight."):
-        assert not F.drifted(*facts.language_shares(text), 0.3), text
+        assert not F.drifted(*language_shares(text), 0.3), text
 
 
 def test_asks_language():
-    assert facts.asks_language("How do you say good morning in Portuguese?")
-    assert facts.asks_language("Translate this, please")
-    assert not facts.asks_language("My sister Ana lives in Lisbon and teaches piano.")
+    assert asks_language("How do you say good morning in Portuguese?")
+    assert asks_language("Translate this, please")
+    assert not asks_language("My sister Ana lives in Lisbon and teaches piano.")
 
 
 def _chat(store, conv, pairs):
@@ -127,17 +127,17 @@ DUTCH = ("Zijn deze onderdachde zinke omstreeken, hierdie ziek naar een of het g
 
 
 def test_made_up_dutch_after_a_short_english_message_is_drifted():
-    english, foreign, n = facts.language_shares(DUTCH)
+    english, foreign, n = language_shares(DUTCH)
     # zijn, deze, naar, een, het, geen, en, dat, zou, van, je, de are foreign; of, is English
     assert (english, foreign, n) == (2 / 27, 12 / 27, 27)
-    user_english, user_foreign, _ = facts.language_shares(
+    user_english, user_foreign, _ = language_shares(
         "I'm Marta, a civil engineer in Rotterdam.")
     assert (user_english, user_foreign) == (1 / 7, 0.0)
     # under the 15 % floor, but some English and nothing foreign: the user writes English
     assert F.drifted(english, foreign, n, user_english, user_foreign=user_foreign)
     assert not F.drifted(english, foreign, n, user_english)  # (the foreign share unknown)
     # a user who writes Dutch is answered in Dutch
-    dutch_user = facts.language_shares("Ik woon in Rotterdam en ik ben ingenieur.")
+    dutch_user = language_shares("Ik woon in Rotterdam en ik ben ingenieur.")
     assert dutch_user[1] > 0
     assert not F.drifted(english, foreign, n, dutch_user[0], user_foreign=dutch_user[1])
 
@@ -159,7 +159,7 @@ def test_a_paragraph_of_foreign_words_drifts_the_answer(make_assistant):
     cid = a.new_conversation()
     said = "I'm Marta, a civil engineer in Rotterdam."
     a.store.add_message(cid, "user", said)
-    english, foreign, n = facts.language_shares(MIXED)
+    english, foreign, n = language_shares(MIXED)
     assert foreign < 0.3 and not F.drifted(english, foreign, n, 1 / 7, user_foreign=0.0)
     assert a._drifted(cid, said, MIXED)
     # a long line with no English function word is no drift unless its words are foreign

@@ -1,0 +1,70 @@
+"""Which language a text is written in, roughly (Qt-free, no model needed).
+
+The small models answer in the user's language most of the time, and drift into another
+now and then (a Portuguese reply to an English question).  These plain counts of function
+words tell the two apart (`formulas.drifted` decides), and `asks_language` says when
+another language was asked for.
+"""
+
+from __future__ import annotations
+
+import re
+
+# English function words that other languages written in Latin letters rarely use as words
+# ("a", "do", "no", "me", "in", "so", "an", "die" are words of Portuguese, Spanish, German…)
+ENGLISH_MARKERS = frozenset(
+    """the and you your yours is are to of it its that with for this i my have has had was
+    were be been not what will would can could we they he she at or but if from by about
+    there how which just all his her them their our who when where why i'm it's you're don't
+    can't i'll i've what's that's there's here's let's he's she's they're we're isn't
+    doesn't didn't won't wasn't aren't i'd you'll we'll you'd some any""".split()
+)
+_LETTER_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
+_CODE_FENCE = re.compile(r"```.*?(```|$)", re.S)
+
+
+# function words of Portuguese, Spanish, French, Italian, German and Dutch that are not
+# English words ("a", "do", "no", "me", "die", "con", "per", "of", "is", "door", "over"
+# are, and are left out)
+FOREIGN_MARKERS = frozenset(
+    """e o os de da das dos em na nas nos um uma para por com não que se mais como mas ele ela
+    eu você é são está el la los las y en del es un una pero muy su sus et est le les une
+    des du au aux je tu il elle nous vous ils pas ce cette qui di che della sono der das und
+    ist nicht ein eine mit ich sie wir auf zu von sich auch
+    het een van zijn niet dat voor ook bij naar maar wel nog geen deze dit wordt worden
+    hebben heeft jij mijn ons wij ik hij wat aan als zou kan moet waar hoe omdat wanneer
+    uit nie""".split()
+)
+
+
+def language_shares(text: str) -> tuple[float, float, int]:
+    """(share of `text`'s words that are `ENGLISH_MARKERS`, share that are foreign: one of
+    `FOREIGN_MARKERS` or written with a letter English does not use, "míro", "forçá"; how
+    many words).  Words are runs of letters (an apostrophe inside kept), fenced code left
+    out.  English prose has 0.2 to 0.6 English words and next to no foreign ones.
+    ``language_shares("Bossa de Joana. E para o músido!")`` is (0.0, 5/7, 7): "de", "e",
+    "para", "o" and "músido"."""
+    words = [w.lower() for w in _LETTER_WORD.findall(_CODE_FENCE.sub(" ", text))]
+    if not words:
+        return 0.0, 0.0, 0
+    n = len(words)
+    foreign = sum(w in FOREIGN_MARKERS or not w.isascii() for w in words)
+    return sum(w in ENGLISH_MARKERS for w in words) / n, foreign / n, n
+
+
+_ASKS_LANGUAGE = re.compile(
+    r"\b(translat\w*|in (?:another|a different|other) language|afrikaans|arabic|bengali|"
+    r"catalan|chinese|mandarin|cantonese|croatian|czech|danish|dutch|esperanto|estonian|"
+    r"finnish|french|german|greek|hebrew|hindi|hungarian|icelandic|indonesian|irish|"
+    r"italian|japanese|korean|latin|latvian|lithuanian|malay|norwegian|persian|farsi|"
+    r"polish|portuguese|romanian|russian|serbian|slovak|slovenian|spanish|swahili|swedish|"
+    r"tagalog|thai|turkish|ukrainian|urdu|vietnamese|welsh|yiddish)\b", re.I)
+
+
+def asks_language(text: str) -> bool:
+    """Does `text` name a language or ask for a translation ("Say it in Portuguese",
+    "Translate this")?  Then an answer in another language is what was asked for."""
+    return _ASKS_LANGUAGE.search(text) is not None
+
+
+__all__ = ["ENGLISH_MARKERS", "FOREIGN_MARKERS", "asks_language", "language_shares"]
