@@ -31,7 +31,7 @@ from .cautions import CUES, cautions
 from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
-from .forget_request import forget_target
+from .forget_request import forget_target, told_thing
 from .gate import GateResult
 from .knowledge import corrected_by
 from .language import asks_language, language_shares
@@ -232,6 +232,8 @@ class Assistant:
                 self.save_unsaved()
         target = forget_target(message)
         with self.model_lock:
+            if target is None:  # "Forget the haircut appointment.", when it was told
+                target = told_thing(self.engine, message)
             turn = self._begin_turn(parts, message, conversation_id, now, said_at)
             if target is not None:  # "Forget that …": the app does it, not the model
                 yield from self._forget(turn, target)

@@ -245,13 +245,30 @@ _AGE = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
 # "… these days", "… nowadays" later in the clause: what holds now, said as news
 _THESE_DAYS = r"[^.!?;]{1,40}?\b(?:these days|nowadays)\b"
 _DAYS_FIRST = r"\b(?:these days|nowadays),?\s+[^.!?;]{0,40}?"  # ("These days Tomas is a …")
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
+_DATE = re.compile(
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)\b|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}\s+(?:of\s+)?{_MONTH}\b|"
+    rf"(?:next|this|last|on)\s+{_DAY}\b|{_DAY}'s\b)", re.IGNORECASE)
+# where a plan moved to ("… to Wednesday", "… to the 12th", "… to next week", "… to 4 pm")
+_WHEN_TO = (rf"(?:the\s+)?(?:next\s+|this\s+|following\s+|coming\s+)?(?:{_DAY}s?\b|{_MONTH}\b"
+            r"|\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)"
+            r"|\d{1,2}:\d\d|tomorrow|tonight|noon|midday|morning|afternoon|evening|week\b|month\b"
+            r"|later\b|earlier\b)")
+# a plan said with its time ("… on Tuesday at 10 am", "… on March 3rd", "… in May")
+_WHEN_SAID = (rf"{_DATE.pattern}|\b{_DAY}s?\b|\b(?:in|on|at|by|from|until)\s+{_MONTH}\b"
+              r"|\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\bat\s+\d{1,2}\b"
+              r"|\btomorrow\b|\bnext (?:week|month)\b")
+
+
 # a change told without saying it corrects (QA pass 30: "My mother Greta moved to Antwerp
 # last month." left "My mother Greta lives in Ghent." current, the answer "Ghent" unmarked):
 # each with what an older statement must say for the change to replace it (where someone
 # lives; what someone is or does), so "Karel moved in with Ana." replaces no job
 _CHANGES = (
-    (re.compile(r"\bmoved (?:back )?to\b|\bnow lives? in\b|\b(?:is|are|am|['’]s|['’]m|['’]re) "
-                r"now (?:living |based )?in\b|\brelocated to\b"
+    (re.compile(rf"(?:\bmoved (?:back )?to|\bnow lives? in|\b(?:is|are|am|['’]s|['’]m|['’]re) "
+                rf"now (?:living |based )?in)\b(?!\s+{_WHEN_TO})|\brelocated to\b"
                 rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b", re.IGNORECASE),
      re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at)\b",
                 re.IGNORECASE)),
@@ -271,7 +288,15 @@ _CHANGES = (
                 r"degrees|o['’]clock))", re.IGNORECASE),
      re.compile(rf"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were|turned|turns)\s+{_AGE}\b"
                 r"|\byears? old\b|\baged?\s+\d", re.IGNORECASE)),
+    # when a plan is (QA pass 31: "The haircut moved to Wednesday at 4 pm." left the
+    # Tuesday haircut current); of the same plan only (`_same_plan`)
+    (re.compile(r"\b(?:moved|rescheduled|postponed|pushed|put off|brought|changed|shifted|"
+                r"delayed)\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?(?:to|until|till)\s+"
+                rf"{_WHEN_TO}|\b(?:is|are|['’]s|['’]re)\s+now\s+(?:on|at|in)\s+{_WHEN_TO}",
+                re.IGNORECASE),
+     re.compile(_WHEN_SAID, re.IGNORECASE)),
 )
+_SCHEDULE = 3  # (`_CHANGES`' kind for when a plan is)
 
 
 # a word every statement `corrects` finds holds (to look for them in a store quickly)
@@ -280,7 +305,9 @@ CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that"
                    "mixed", "instead", "rather", "moved", "relocated", "became", "switched",
                    # (phrases, not "now": the keyword index would hand over every "now")
                    "now a", "now an", "now in", "now live", "now living", "now based",
-                   "now work", "turned", "these days", "nowadays",
+                   "now work", "turned", "these days", "nowadays", "now on", "now at",
+                   "rescheduled", "postponed", "pushed", "put off", "brought", "changed",
+                   "shifted", "delayed",
                    # an age ("… is now 9", "… is now nine"): "*" ends a word's beginning
                    *(f"now {d}*" for d in range(1, 10)),
                    *(f"now {w}" for w in "one two three four five six seven eight nine ten "
@@ -349,6 +376,9 @@ def changes_memory(old: str, new: str) -> bool:
     if _CORRECTS.search(new) or _SWAPS.search(new):
         return False
     kinds = change_kinds(old, new)
+    if _SCHEDULE in kinds and _same_plan(old, new):
+        return True
+    kinds = [k for k in kinds if k != _SCHEDULE]
     if not kinds:
         return False
     said_of, told_of = who(old), who(new)
@@ -363,6 +393,32 @@ def changes_memory(old: str, new: str) -> bool:
             1 in kinds and bool(_NEW_JOB.search(new))) or bool(
             (set(stems(old)) & set(stems(new))) - _CHANGE_STEMS)
     return False
+
+
+# what names no plan in particular: "My appointment moved to Friday." is of no one plan
+# words of when, not of what ("on Thursday at 1 pm")
+TIME_STEMS = frozenset(stems("date time day week month year morning afternoon evening "
+                             "tomorrow tonight today next noon midday later earlier pm am "
+                             "o'clock monday tuesday wednesday thursday friday saturday "
+                             "sunday weekend weekends mondays tuesdays wednesdays thursdays "
+                             "fridays saturdays sundays january february march april may june "
+                             "july august september october november december"))
+_PLAN_STEMS = TIME_STEMS | frozenset(stems(
+    "appointment appointments appt meeting booking session reservation plan plans event "
+    "thing following coming back forward rescheduled postponed pushed put brought changed "
+    "shifted delayed"))
+
+
+def _same_plan(old: str, new: str) -> bool:
+    """Is the plan whose new time `new` tells ("The haircut moved to Wednesday.") the one
+    `old` gave a time to ("I have a haircut appointment on Tuesday at 10 am.")?  They
+    share a word that names the plan ("haircut", not "appointment" nor a day), and they
+    name no different people ("Kari's party" is not "Ines's party")."""
+    said_of, told_of = who(old) - {SELF}, who(new) - {SELF}
+    if said_of and told_of and not said_of & told_of:
+        return False
+    names = {stem(w) for w in said_of | told_of}
+    return bool(set(stems(old)) & set(stems(new)) - _CHANGE_STEMS - _PLAN_STEMS - names)
 
 
 # the user's own new job, said as such ("I now work at Voltra."; not "I'm now a dad.")
@@ -422,7 +478,7 @@ _OPENERS = frozenset(
 # where a move went, when it names a place ("… moved to Valencia", "… now live in Porto")
 _TO_PLACE = re.compile(r"(?i:\bmoved (?:back )?to|\bnow lives? in|\brelocated to|"
                        r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:living |based )?in)"
-                       r"\s+(?:the\s+)?[A-Z]")
+                       rf"\s+(?!(?i:{_WHEN_TO}))(?:the\s+)?[A-Z]")
 
 
 def corrected_words(new: str) -> frozenset[str]:
@@ -455,7 +511,8 @@ def _replaced(old: str, new: str) -> list[bool]:
     parts = sentences(old)
     kinds = change_kinds(old, new) if not _CORRECTS.search(new) else []
     if kinds:
-        return [any(_CHANGES[k][1].search(x) for k in kinds) for x in parts]
+        return [any(_CHANGES[k][1].search(x) and (k != _SCHEDULE or _same_plan(x, new))
+                    for k in kinds) for x in parts]
     now = terms(new)
     return [bool(terms(x) & now) for x in parts]
 
@@ -500,12 +557,6 @@ _WH = frozenset("what what's whats how how's why when where which who who's whos
                 "does did should was were any".split())
 
 
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
-_DATE = re.compile(
-    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)\b|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}\s+(?:of\s+)?{_MONTH}\b|"
-    rf"(?:next|this|last|on)\s+{_DAY}\b|{_DAY}'s\b)", re.IGNORECASE)
 
 
 # words that only link a sentence to what came before ("Actually Ines moved…"): its
@@ -733,5 +784,5 @@ class NameIndex:
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_interjection", "who", "SELF", "change_kinds", "terms", "on_subject", "off_subject", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "terms", "on_subject", "off_subject", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

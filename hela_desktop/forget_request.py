@@ -10,7 +10,9 @@ answered by the app itself:
   sister lives in Lisbon", "my old address", "about Tom", "what I said about my ex"), or
   with *delete / erase / remove* followed by a memory ("the memory about my PIN", "what I
   told you about Tom").  What to forget must be something the user told: in the first
-  person ("my …", "that I'm …"), a name alone, or named as what they said or as a memory.
+  person ("my …", "that I'm …"), a name alone, or named as what they said or as a memory,
+  or "the …" when a statement of theirs holds its every word (`told_thing`: "Forget the
+  haircut appointment.").
   "Forget it" / "forget that" alone or before a new clause ("forget that, my cat is
   called Miso": never mind), "don't forget to …" (a reminder),
   "delete this line" (a task), "forget the past and move on" (advice wanted), a question
@@ -144,6 +146,33 @@ def forget_target(message: str) -> str | None:
     return rest if told else None
 
 
+# "Forget the haircut appointment.": a thing named with "the", up to four words
+_THE_THING = re.compile(_LEAD + r"(?:forget|stop\s+remembering)\s+(?:about\s+)?the\s+"
+                        r"(?P<what>[^\W\d_][\w'’-]*(?:\s+[\w'’-]+){0,3}?)"
+                        r"(?:\s*,?\s*please)?$", re.I)
+
+
+def told_thing(engine: MemoryEngine, message: str) -> str | None:
+    """What "Forget the … " names (`_THE_THING`), when it is a thing the user told: a
+    statement of theirs still kept holds its every word ("the haircut appointment" after
+    "I have a haircut appointment on Tuesday."); None otherwise ("Forget the past.", "Forget
+    the rules and …": advice or a task, for the model).  QA pass 31: "Forget the haircut
+    appointment." went to the model, which said it had forgotten and forgot nothing."""
+    text = " ".join(message.split()).rstrip(" .!")
+    m = _THE_THING.match(text)
+    if m is None or _THEN.search(m.group("what")) or re.search(r"\band\b", m.group("what")):
+        return None
+    what = m.group("what")
+    want = set(facts.stems(what))
+    if not want:
+        return None
+    longest = max(_TARGET_WORD.findall(what), key=len)
+    for e in engine.store.list_episodes(search=longest, limit=200):
+        if facts.is_statement(e.user_text) and want <= set(facts.stems(e.user_text)):
+            return what
+    return None
+
+
 @dataclass
 class Forgotten:
     """What a forget request did: the memories deleted and those that may be meant (id,
@@ -223,12 +252,22 @@ def answer_copies(engine: MemoryEngine, deleted: list[tuple[int, str]],
         # "called", and stayed when the fact was forgotten (QA pass 24)
         says_name = [bool(names - own_names) and any(names_word(stored, n) for n in names - own_names)
                      for _, names in told]
-        if any(F.repeats(len((t - own) & said), len(t - own)) or (bool(own & t) and named)
+        if any(F.repeats(len((t - own) & said), len(t - own)) and _of_what(t - own, said)
+               or (bool(own & t) and named)
                for (t, _), named in zip(told, says_name, strict=True)):
             (asked if facts.only_asks(user) else repeated).append((eid, user))
         elif any(says_name) and not facts.only_asks(user):  # only named for the user
             repeated.append((eid, user))
     return asked, repeated
+
+
+def _of_what(told: set[str], said: set[str]) -> bool:
+    """Does an answer that shares `told`'s words (`said`) share a word of what the fact
+    is, not only of when: "…on Thursday at 1 pm." repeats nothing of "I have a dentist
+    appointment on Thursday at 1 pm." (QA pass 31b: a dog memory was named as repeating
+    the dentist).  A fact that tells only a number or a time ("4417") is its own what."""
+    what = {w for w in told if w not in facts.TIME_STEMS and not facts.NUMBER.fullmatch(w)}
+    return not what or bool(what & said)
 
 
 def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Forgotten:
@@ -394,11 +433,11 @@ def answer(done: Forgotten) -> str:
                      "a chat to remove what you said there.")
     if done.repeated:
         few = len(done.repeated) == 1
-        parts.append(f"My stored answer to {'this memory' if few else 'these memories'} "
-                     f"still repeats it; {'its' if few else 'their'} own words are about "
-                     "something else, so I kept "
-                     f"{'it' if few else 'them'} (edit or delete in Memories):\n\n"
-                     f"{_listed(done.repeated)}")
+        parts.append(f"{'This memory' if few else 'These memories'} of something else "
+                     f"kept my answer, which said it again. I kept "
+                     f"{'the memory' if few else 'them'}, and the model is no longer shown "
+                     f"that answer (edit or delete {'it' if few else 'them'} in "
+                     f"Memories):\n\n{_listed(done.repeated)}")
     if done.maybe:
         one = len(done.maybe) == 1
         parts.append(f"{'Also perhaps meant' if done.deleted else 'Perhaps you meant'} "

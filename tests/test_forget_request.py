@@ -120,7 +120,7 @@ def test_forget_deletes_the_memory_and_the_model_is_not_asked(make_assistant, mo
     # 0.12; its memory keeps its own words, named in the answer)
     assert ("nurse" in shown) == (not done.forget.get("repeated"))
     if done.forget.get("repeated"):
-        assert "still repeats it" in text
+        assert "kept my answer, which said it again" in text
 
 
 def test_the_model_is_not_shown_a_deleted_memory_s_exchange_even_after_a_purge(

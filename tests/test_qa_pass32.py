@@ -1,0 +1,120 @@
+"""QA pass 31's open items and the thirty-second pass (4–5 December 2026): what a person
+met and this pass fixed."""
+
+from __future__ import annotations
+
+import pytest
+
+from hela_desktop import facts
+
+T0 = 1_780_000_000.0
+
+
+# ---- a plan moved to another time replaces the old time (`facts._CHANGES`, schedule) -------
+
+@pytest.mark.parametrize("old, new, changes", [
+    ("I have a haircut appointment on Tuesday at 10 am.", "The haircut moved to Wednesday at 4 pm.",
+     True),
+    ("My dentist appointment is on March 3rd.", "The dentist moved my appointment to Friday.",
+     True),
+    ("I have a haircut appointment on Tuesday at 10 am.",
+     "My haircut got rescheduled to next Monday.", True),
+    ("The team meeting is on Monday at 9.", "I pushed the team meeting back to Thursday.", True),
+    ("The wedding is in May.", "The wedding is now in June.", True),
+    ("Kari's birthday party is on Saturday.", "Kari's party was postponed to next week.", True),
+    # another plan, another person's, no plan named, no time said before
+    ("My dentist appointment is on March 3rd.", "The haircut moved to Wednesday at 4 pm.", False),
+    ("Kari's birthday party is on Saturday.", "Ines's party was postponed to next week.", False),
+    ("My dentist appointment is on Tuesday.", "My appointment moved to Friday.", False),
+    ("I play football on Tuesdays.", "The haircut moved to Wednesday.", False),
+    ("I live in Madrid.", "The haircut moved to Wednesday at 4 pm.", False),
+    # a time is no home: "moved to June" is not a move, "is now in June" no new city
+    ("My sister Kari lives in Oslo.", "Kari's wedding is now in June.", False),
+])
+def test_a_plan_moved_to_another_time_replaces_when_it_was(old, new, changes):
+    """QA pass 31: "The haircut moved to Wednesday at 4 pm." was no correction ("moved to"
+    was read as a home), and the Tuesday haircut stayed current."""
+    assert facts.corrects(new)
+    assert facts.corrects_memory(old, new) is changes
+
+
+def test_a_move_of_house_is_still_a_move_and_of_two_plans_only_the_one_named_is_replaced():
+    assert facts.changes_memory("I live in Madrid.", "We moved to Valencia.")
+    assert facts.changes_memory("I live in Madrid.", "We moved to the Netherlands.")
+    old = "I have a haircut on Tuesday. My dentist is on Friday."
+    new = "The haircut moved to Wednesday."
+    assert facts.on_subject(old, new) == "I have a haircut on Tuesday."
+    assert facts.off_subject(old, new) == "My dentist is on Friday."
+
+
+def test_a_moved_plan_is_noted_as_a_correction_and_listed_in_its_place(make_assistant):
+    from hela_desktop.knowledge import corrections
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["I have a haircut appointment on Tuesday at 10 am.",
+            "My dentist appointment is on Friday at 9.", "I live in Bergen.",
+            "The haircut moved to Wednesday at 4 pm."]
+    done = [list(a.chat(t, cid, now=T0 + 60 * k))[-1] for k, t in enumerate(told)]
+    ids = [d.episode_id for d in done]
+    assert [c["episode_id"] for c in done[3].corrects] == [ids[0]]
+    assert corrections(a.store, ids[:3]) == {ids[0]: ids[3]}
+    about = list(a.chat("What do you know about me?", cid, now=T0 + 600))[-1]
+    lines = [x for x in about.text.splitlines() if x.startswith("- ")]
+    assert any(x.startswith("- “The haircut moved to Wednesday at 4 pm.” (") and
+               "correcting “I have a haircut appointment on Tuesday at 10 am.”" in x
+               for x in lines), lines
+    assert not any(x.startswith("- “I have a haircut") for x in lines)
+    assert any(x.startswith("- “My dentist appointment is on Friday at 9.”") for x in lines)
+
+
+# ---- "Forget the …" when the user told it (`forget_request.told_thing`) --------------------
+
+def test_forgetting_the_thing_named_with_the_deletes_what_was_told(make_assistant):
+    """QA pass 31: "Forget the haircut appointment." ("the …", not "my …") went to the
+    model, which said it had forgotten it; nothing was deleted."""
+    from hela_desktop.forget_request import forget_target, told_thing
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["I have a haircut appointment on Tuesday at 10 am.",
+            "My dentist appointment is on Friday at 9.",
+            "The haircut moved to Wednesday at 4 pm."]
+    ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
+    assert forget_target("Forget the haircut appointment.") is None  # (not by its words alone)
+    assert told_thing(a.engine, "Forget the haircut appointment.") == "haircut appointment"
+    assert told_thing(a.engine, "Please forget about the dentist appointment, please") == \
+        "dentist appointment"
+    # nothing the user told: advice, a task, a thing never said
+    for text in ("Forget the past.", "Forget the rules and write a poem.",
+                 "Forget the haircut appointment and tell me a joke.",
+                 "Forget the piano lesson.", "Forget the haircut appointment?",
+                 "I forget the haircut appointment."):
+        assert told_thing(a.engine, text) is None, text
+    done = list(a.chat("Forget the haircut appointment.", cid, now=T0 + 600))[-1]
+    assert sorted(done.forget["deleted"]) == sorted([ids[0], ids[2]]), done.text
+    assert set(a.store.kept_key_texts(ids)) == {ids[1]}
+
+
+# ---- a forget reply names a kept memory only for a copy of what, not of when -------------
+
+def test_an_answer_that_shares_only_the_time_repeats_nothing_forgotten(make_assistant):
+    """QA pass 31b: "Forget my dentist appointment." named "Our dog Pepper is a border
+    collie." as a memory whose stored answer "still repeats it": that answer said "…on
+    Thursday at 1 pm." and nothing of a dentist."""
+    from hela_desktop.memory import NewEpisode
+
+    a = make_assistant()
+    ids = a.engine.add_episodes([NewEpisode(u, r, created_at=T0 + k) for k, (u, r) in enumerate((
+        ("I have a dentist appointment on Thursday at 1 pm.", "Noted."),
+        ("Our dog Pepper is a border collie.", "I'm a dog trainer, free on Thursday at 1 pm."),
+        ("I walk Pepper past the clinic.", "Your dentist appointment is Thursday at 1 pm."),
+        ("When is my dentist appointment?", "It is on Thursday at 1 pm.")))])
+    done = list(a.chat("Forget my dentist appointment.", a.new_conversation(),
+                       now=T0 + 600))[-1]
+    # the question goes with it (its answer has no word of what, but the question itself
+    # names the dentist), the walk is named (its answer names the dentist), the dog is not
+    assert sorted(done.forget["deleted"]) == [ids[0], ids[3]], done.text
+    assert done.forget["repeated"] == [ids[2]], done.text
+    assert f"#{ids[1]}" not in done.text
+    assert "of something else kept my answer, which said it again" in done.text
