@@ -118,3 +118,32 @@ def test_an_answer_that_shares_only_the_time_repeats_nothing_forgotten(make_assi
     assert done.forget["repeated"] == [ids[2]], done.text
     assert f"#{ids[1]}" not in done.text
     assert "of something else kept my answer, which said it again" in done.text
+
+
+# ---- a pane a small window folds is offered back in the chat's heading ---------------------
+
+@pytest.mark.gui
+def test_a_folded_side_pane_is_offered_back_in_the_chats_heading(qtbot, tmp_path):
+    """QA pass 31: at 800 × 600 the memory graph and Memories were gone, and nothing said
+    where (the welcome text still spoke of "the graph on the right")."""
+    from test_app_polish import _window
+
+    w = _window(qtbot, tmp_path / "data")
+    s, chat = w.main_split, w.chat
+    w.resize(1480, 900)
+    qtbot.waitUntil(lambda: all(s.sizes()), timeout=5000)
+    qtbot.wait(200)
+    assert not chat.graph_button.isVisible() and not chat.chats_button.isVisible()
+    w.resize(700, 500)  # the graph side folds
+    qtbot.waitUntil(lambda: s.sizes()[2] == 0, timeout=5000)
+    qtbot.waitUntil(chat.graph_button.isVisible, timeout=5000)
+    assert "Ctrl+1" in chat.graph_button.toolTip()
+    chat.graph_button.click()  # it opens, and the chat list folds for it
+    qtbot.waitUntil(lambda: s.sizes()[2] > 0 and s.sizes()[0] == 0, timeout=5000)
+    qtbot.waitUntil(lambda: not chat.graph_button.isVisible(), timeout=5000)
+    assert chat.chats_button.isVisible() and w.right_tabs.currentIndex() == 0
+    chat.chats_button.click()
+    qtbot.waitUntil(lambda: s.sizes()[0] > 0, timeout=5000)
+    qtbot.waitUntil(lambda: not chat.chats_button.isVisible(), timeout=5000)
+    assert w.conversations.list.hasFocus() or not w.isActiveWindow()
+    w.close()

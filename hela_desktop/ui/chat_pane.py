@@ -56,6 +56,8 @@ class ChatPane(QtWidgets.QWidget):
 
     sendRequested = QtCore.Signal(str)
     stopRequested = QtCore.Signal()
+    chatsRequested = QtCore.Signal()  # "‹ Chats": the chat list, shut, asked for
+    graphRequested = QtCore.Signal()  # "Memory graph ›": the graph side, shut, asked for
     titleChanged = QtCore.Signal(str)  # the heading as shown (the window's title follows)
 
     def __init__(self, parent=None):
@@ -71,7 +73,19 @@ class ChatPane(QtWidgets.QWidget):
         self.title.setContentsMargins(4, 2, 4, 2)
         self.title.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                                  QtWidgets.QSizePolicy.Policy.Preferred)
-        lay.addWidget(self.title)
+        # the side panes, when shut (a small window folds them, or a drag), are offered
+        # back here (QA pass 31: at 800 × 600 the graph side was gone with no sign)
+        self.chats_button = self._side_button(
+            "‹ Chats", "Show the chat list (View ▸ Chat list, Ctrl+Shift+L)", self.chatsRequested)
+        self.graph_button = self._side_button(
+            "Memory graph ›", "Show the memory graph and Memories (View ▸ Memory graph, "
+            "Ctrl+1); the window folded them to keep the chat readable", self.graphRequested)
+        head = QtWidgets.QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.chats_button)
+        head.addWidget(self.title, 1)
+        head.addWidget(self.graph_button)
+        lay.addLayout(head)
         self.view = MessageView()
         lay.addWidget(self.view, 1)
         row = QtWidgets.QHBoxLayout()
@@ -96,6 +110,20 @@ class ChatPane(QtWidgets.QWidget):
         row.addLayout(buttons)
         self.show_focus()
         lay.addLayout(row)
+
+    def _side_button(self, text: str, tooltip: str, signal) -> QtWidgets.QToolButton:
+        button = QtWidgets.QToolButton()
+        button.setText(text)
+        button.setToolTip(tooltip)
+        button.setAutoRaise(True)
+        button.clicked.connect(signal)
+        button.hide()
+        return button
+
+    def show_shut(self, list_shut: bool, graph_shut: bool) -> None:
+        """Offer back the chat list and the graph side that are shut."""
+        self.chats_button.setVisible(list_shut)
+        self.graph_button.setVisible(graph_shut)
 
     def show_focus(self) -> None:
         """Edge the chat and the message box in the accent, and Send and Stop in the text

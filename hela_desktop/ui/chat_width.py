@@ -77,9 +77,15 @@ class ChatKeepsItsWidth(QtCore.QObject):
     looks as it did (QA pass 20: the chat column came back 330 px wide instead of 465); a
     drag of its handles is the user's and is left alone."""
 
+    # (chat list shut, graph side shut), each time either changes: the chat's heading
+    # offers them back (`ChatPane.show_shut`; QA pass 31: at 800 × 600 the graph side
+    # was gone with no sign where)
+    shutChanged = QtCore.Signal(bool, bool)
+
     def __init__(self, split: QtWidgets.QSplitter):
         super().__init__(split)
         self.split = split
+        self._shut: tuple[bool, bool] | None = None
         self.folded: set[int] = set()
         self.wanted: list[int] | None = None  # taken when first laid out
         self.keep: int | None = None  # the side pane asked for last (`readable_sizes`)
@@ -87,6 +93,15 @@ class ChatKeepsItsWidth(QtCore.QObject):
         self._right_min = self._least_right()
         split.installEventFilter(self)
         split.splitterMoved.connect(self._dragged)
+        split.splitterMoved.connect(self.tell_shut)
+
+    def tell_shut(self, *_args) -> None:
+        """`shutChanged`, when the chat list or the graph side opened or shut."""
+        sizes = self.split.sizes()
+        shut = (sizes[0] == 0, sizes[2] == 0) if len(sizes) == 3 else (False, False)
+        if shut != self._shut:
+            self._shut = shut
+            self.shutChanged.emit(*shut)
 
     def _dragged(self, *_args) -> None:
         if not self._busy:  # the user's own split, from now on
@@ -152,3 +167,4 @@ class ChatKeepsItsWidth(QtCore.QObject):
         if sizes != s.sizes():
             self._set_sizes(sizes)
         self.folded = folded
+        self.tell_shut()

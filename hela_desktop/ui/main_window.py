@@ -244,6 +244,9 @@ class MainWindow(WindowPanes):
             self.main_split.setCollapsible(pane, False)
         # a small window: the graph side gives way, then folds, before the chat does
         self.chat_width = ChatKeepsItsWidth(self.main_split)
+        self.chat_width.shutChanged.connect(self.chat.show_shut)
+        self.chat.chatsRequested.connect(self.show_chat_list)
+        self.chat.graphRequested.connect(lambda: self.show_right(0))
         self.setCentralWidget(self.main_split)
 
     # ---- data folder and assistant thread ----------------------------------------------
