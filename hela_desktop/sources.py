@@ -203,6 +203,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
                     for p in parts):
                 continue
             start = base + m.start() + m.group(0).index(w)
+            if _spelled_out(w, text[:start], text[start + len(w):]):
+                continue
             if found and _JOINS.fullmatch(text[found[-1][1]:start]):
                 found[-1] = (found[-1][0], start + len(w))  # one name of several words
             else:
@@ -210,6 +212,27 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
     found += [(m.start(), m.end()) for m in _NUMBER.finditer(text)
               if m.group(0) not in numbers]
     return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
+
+
+_INITIAL_SKIPS = frozenset("of and the for in on to a an & or".split())
+
+
+def _spelled_out(word: str, before: str, after: str) -> bool:
+    """Is `word` an acronym of the words written right before or right after it
+    ("…chronic obstructive pulmonary disease (COPD)", "COPD (chronic obstructive
+    pulmonary disease)"), small words such as "of" left out or not?  Then it is no name of
+    its own (bench personal: "COPD" was marked made up)."""
+    if not (2 <= len(word) <= 8 and word.isupper() and word.isalpha()):
+        return False
+    want, n = word.lower(), 2 * len(word)
+    ahead = re.findall(r"[^\W\d_]+", before)[-n:]
+    behind = re.findall(r"[^\W\d_]+", after)[:n]
+    for words, ends in ((ahead, True), (behind, False)):
+        for kept in (words, [w for w in words if w.lower() not in _INITIAL_SKIPS]):
+            initials = "".join(w[0].lower() for w in kept)
+            if initials.endswith(want) if ends else initials.startswith(want):
+                return True
+    return False
 
 
 # what joins the words of one name ("North America", "King of the Piano", "Hotel de Ville")
@@ -393,8 +416,7 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
     asked, targets = _asked_about(message, mems, names)
     if names is None or not asked:
         return None
-    told = {re.sub(r"['’]s$", "", w).lower() for w in facts.NAME_WORD.findall(answer)}
-    if told & targets:
+    if _named_words(answer) & targets:
         return None  # it speaks of them (whatever it says: the other checks weigh that)
     people = {n.lower() for n in names(answer) if not n.startswith("my ")}  # (not places)
     others = [w for w in dict.fromkeys(re.sub(r"['’]s$", "", m.group(0))
@@ -424,6 +446,12 @@ def _asked_about(message: str, mems: Sequence[Recall],
         said = re.compile(rf"\b(?i:my (?:{'|'.join(map(re.escape, words))}))\s+([A-Z][\w'’-]+)")
         targets |= {m.group(1).lower() for r in mems for m in said.finditer(r.text)}
     return asked, targets
+
+
+def _named_words(text: str) -> set[str]:
+    """`text`'s words as names are written, lower case, a possessive dropped ("Karel's" →
+    "karel"): what `_asked_about`'s words for someone are matched against."""
+    return {re.sub(r"['’]s$", "", w).lower() for w in facts.NAME_WORD.findall(text)}
 
 
 def _as_asked(message: str, first: str) -> str:
@@ -456,8 +484,7 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
         return None
 
     def speaks_of(text: str) -> bool:
-        return bool({re.sub(r"['’]s$", "", w).lower() for w in facts.NAME_WORD.findall(text)}
-                    & targets)
+        return bool(_named_words(text) & targets)
 
     mine = [r for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)]
     if not mine:

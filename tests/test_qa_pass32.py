@@ -147,3 +147,19 @@ def test_a_folded_side_pane_is_offered_back_in_the_chats_heading(qtbot, tmp_path
     qtbot.waitUntil(lambda: not chat.chats_button.isVisible(), timeout=5000)
     assert w.conversations.list.hasFocus() or not w.isActiveWindow()
     w.close()
+
+
+# ---- an acronym of the words beside it is no made-up name (`sources.made_up`) -------------
+
+def test_an_acronym_spelled_out_beside_it_is_not_made_up():
+    """bench personal (0.23): "…chronic obstructive pulmonary disease (COPD" under "What
+    breathing condition do I have?" was marked as if "COPD" were invented."""
+    from hela_desktop.sources import made_up
+
+    known = "I have asthma."
+    assert made_up("Asthma is not chronic obstructive pulmonary disease (COPD).", known) == []
+    assert made_up("COPD (chronic obstructive pulmonary disease) is not asthma.", known) == []
+    assert made_up("It is like the Bank of England (BOE).", known) == ["Bank of England"]
+    # an acronym of nothing said beside it is still a name the memories lack
+    assert made_up("Ask your doctor about COPD and asthma.", known) == ["COPD"]
+    assert made_up("Your inhaler is from the PQRS clinic.", known) == ["PQRS"]
