@@ -67,4 +67,24 @@ def asks_language(text: str) -> bool:
     return _ASKS_LANGUAGE.search(text) is not None
 
 
-__all__ = ["ENGLISH_MARKERS", "FOREIGN_MARKERS", "asks_language", "language_shares"]
+# "my", "I", "we", "our" in Spanish, Portuguese, French, Italian, German and Dutch
+FOREIGN_FIRST_PERSON = frozenset(
+    """mi mis yo nosotros nosotras nuestro nuestra nuestros nuestras meu minha meus minhas eu
+    nosso nossa nossos nossas mon ma mes je nous notre nos mio mia miei mie io noi nostro
+    nostra nostri nostre mein meine meinen meinem meiner meines ich wir unser unsere unseren
+    unserem mijn ik wij ons onze""".split())
+
+
+def speaks_of_self_abroad(text: str) -> bool:
+    """Does `text`, written in another language than English (more foreign words than
+    English ones, its first-person words counted as foreign, `language_shares`), speak of the writer ("¿Dónde vive mi hermana?",
+    "Wo wohnt meine Schwester?")?  Memories are matched by English words and an English
+    embedder, so such a question may recall nothing the user told, and the answer must
+    say so (QA pass 31: a Spanish question recalled nothing, and nothing said it)."""
+    english, foreign, n = language_shares(text)
+    mine = sum(w.lower() in FOREIGN_FIRST_PERSON for w in _LETTER_WORD.findall(text))
+    return mine > 0 and (foreign * n + mine) > english * n  # ("meine" is in no other list)
+
+
+__all__ = ["ENGLISH_MARKERS", "FOREIGN_MARKERS", "FOREIGN_FIRST_PERSON", "asks_language",
+           "language_shares", "speaks_of_self_abroad"]

@@ -31,6 +31,7 @@ from .config import Settings
 from .events import MemoriesEvent, Recall
 from .gate import GateResult, RelevanceGate
 from .kvcache import common_prefix
+from .language import speaks_of_self_abroad
 from .memory import MemoryEngine, fit_budget
 from .store import Store
 
@@ -488,7 +489,8 @@ class Turn:
         end = self.t_last_token if self.t_last_token > self.t_gen0 else time.perf_counter()
         self.state.generation_s = end - self.t_gen0
         self.state.unrecalled = (not self.used and not self.knowledge_matched
-                                 and facts.asks_about_user(self.message, self.engine.people_in))
+                                 and (facts.asks_about_user(self.message, self.engine.people_in)
+                                      or speaks_of_self_abroad(self.message)))
         self.state.system = self._system or ""
         return (self.conversation_id, self.message, answer, self.interrupted, self.spans,
                 self.sets_seen, self.used, self.state, self.swaps, n_tokens,

@@ -163,3 +163,27 @@ def test_an_acronym_spelled_out_beside_it_is_not_made_up():
     # an acronym of nothing said beside it is still a name the memories lack
     assert made_up("Ask your doctor about COPD and asthma.", known) == ["COPD"]
     assert made_up("Your inhaler is from the PQRS clinic.", known) == ["PQRS"]
+
+
+# ---- a question in another language that recalls nothing says so -------------------------
+
+def test_a_question_about_oneself_in_another_language_is_read_as_personal():
+    from hela_desktop.language import speaks_of_self_abroad
+
+    for text in ("¿Dónde vive mi hermana?", "Wo wohnt meine Schwester?",
+                 "Où habite ma sœur ?", "Waar woont mijn zus?", "Onde mora a minha irmã?"):
+        assert speaks_of_self_abroad(text), text
+    for text in ("¿Cuál es la capital de Francia?",  # (of no one)
+                 "Where does my sister live?",  # (English: `facts.asks_about_user`)
+                 "Write a poem about mi casa, please."):
+        assert not speaks_of_self_abroad(text), text
+
+
+def test_a_spanish_question_that_recalls_nothing_is_marked_not_from_memories(make_assistant):
+    """QA pass 31: "¿Dónde vive mi hermana?" recalled nothing (the embedder is English),
+    and nothing under the answer said so."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("I repair bicycles for a living.", cid, now=T0))
+    done = list(a.chat("¿Cómo se llama mi perro?", cid, now=T0 + 60))[-1]
+    assert done.unrecalled, done
