@@ -175,7 +175,9 @@ def recall_html(recall: dict | None, label_of=None, *, details: bool = False) ->
 def graph_help_html(colors) -> str:
     """The graph's details pane while nothing is selected: what dots, diamonds, lines and
     glows mean, in the palette's colours (`colors`: a `theme.GraphColors`)."""
-    return ("<h3>Memory graph</h3><p>Each dot is a memory of one exchange; "
+    return ("<h3>Memory graph</h3><p>Each dot is a memory of one exchange; dots of one "
+            "colour are a topic, memories closely linked to each other (a large topic's "
+            "name is written over it); "
             f"<span style='color:{colors.knowledge_border}'>◆ diamonds</span> are "
             "distilled knowledge. "
             "Lines link related memories: <b>grey-blue</b> ones were made when a memory "
