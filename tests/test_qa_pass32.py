@@ -187,3 +187,23 @@ def test_a_spanish_question_that_recalls_nothing_is_marked_not_from_memories(mak
     list(a.chat("I repair bicycles for a living.", cid, now=T0))
     done = list(a.chat("¿Cómo se llama mi perro?", cid, now=T0 + 60))[-1]
     assert done.unrecalled, done
+
+
+# ---- a message box is as wide as its title ------------------------------------------------
+
+def test_a_message_box_is_wide_enough_for_its_title(qtbot):
+    """QA pass 31: the import's message box was so narrow that the window manager wrote
+    its title "Import finis… eLa Desktop"."""
+    from PySide6 import QtGui, QtWidgets
+
+    from hela_desktop.ui.plain import message_box
+
+    QtGui.QGuiApplication.setApplicationDisplayName("HeLa Desktop")
+    title = "Import finished"
+    box = message_box(QtWidgets.QMessageBox.Icon.Information, title, "Added 3 memories.")
+    qtbot.addWidget(box)
+    box.show()
+    qtbot.waitExposed(box)
+    need = box.fontMetrics().horizontalAdvance(f"{title} — HeLa Desktop")
+    assert box.width() >= need + 100, (box.width(), need)
+    box.close()

@@ -61,6 +61,16 @@ def message_box(icon: QtWidgets.QMessageBox.Icon, title: str, text: str,
     box = QtWidgets.QMessageBox(icon, title, "", buttons, parent)
     box.setTextFormat(PLAIN)
     box.setText(text)
+    # wide enough for its title as the window manager writes it, the app's name after it
+    # and its buttons beside it (QA pass 31: "Import finis… eLa Desktop"); a message box
+    # ignores a minimum width of its own, so its grid holds a strut
+    app = QtGui.QGuiApplication.applicationDisplayName()
+    need = box.fontMetrics().horizontalAdvance(f"{title} — {app}" if app else title) + 140
+    grid = box.layout()
+    if isinstance(grid, QtWidgets.QGridLayout):
+        grid.addItem(QtWidgets.QSpacerItem(need, 0, QtWidgets.QSizePolicy.Policy.Minimum,
+                                           QtWidgets.QSizePolicy.Policy.Minimum),
+                     grid.rowCount(), 0, 1, grid.columnCount())
     return box
 
 
