@@ -272,6 +272,14 @@ class SettingsDialog(QtWidgets.QDialog):
         lay.addWidget(self.advanced_button)
         self.advanced = QtWidgets.QGroupBox()
         f4 = QtWidgets.QFormLayout(self.advanced)
+        # (QA pass 31: "Advanced is still jargon"): what these are, and that they can wait
+        note = QtWidgets.QLabel(
+            "How the model runs on this computer. The defaults suit most computers; "
+            "Restore Defaults puts them back. A token is a word or part of one (about "
+            "¾ of a word in English).")
+        note.setWordWrap(True)
+        note.setForegroundRole(QtGui.QPalette.ColorRole.PlaceholderText)
+        f4.addRow(note)
         self.gpu_layers = spin(-1, 999, settings.n_gpu_layers,
                                 special="all (when a GPU is available)",
                                 tip="Model layers run on the GPU; 0: CPU only (n_gpu_layers)")
