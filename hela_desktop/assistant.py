@@ -428,11 +428,14 @@ class Assistant:
             doubt = answer_doubt(
                 message, answer, [r for r, _ in used.values()], drew_on, engine.people_in,
                 known=f"{state.system}\n{self._said_in_chat(conversation_id)}", now=now,
-                stopped=interrupted, user_names=engine.user_names(),
+                stopped=interrupted, cut=bool(limit), user_names=engine.user_names(),
                 untold=self._untold(message), unrecalled=state.unrecalled,
                 corrected=[(c["episode_id"], c["text"]) for c in stats.get("corrects", [])],
-                cautions=cautions((i, t) for i, t, _ in self.store.said_after(
-                    0.0, containing=CUES)))
+                # the message's own first (QA pass 32: "I am allergic to sesame, so no
+                # tahini or hummus for me." got "…try sesame-lime curaçoula", unmarked:
+                # its memory is made after this check); 0: no memory yet
+                cautions=cautions([(0, message), *((i, t) for i, t, _ in self.store.said_after(
+                    0.0, containing=CUES))]))
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever

@@ -94,7 +94,7 @@ _WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
 class Caution(NamedTuple):
     """A statement of the user's of what they must not eat or drink."""
 
-    episode_id: int
+    episode_id: int  # (0: the message being answered, no memory yet)
     text: str  # the user's words
     avoid: frozenset[str]  # the words that name it or a food of it
 

@@ -264,7 +264,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  user_names: AbstractSet[str] = frozenset(),
                  untold: Sequence[str] = (), cautions: Sequence[Caution] = (),
                  unrecalled: bool = False,
-                 corrected: Sequence[tuple[int, str]] = ()) -> dict | None:
+                 corrected: Sequence[tuple[int, str]] = (), cut: bool = False) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
@@ -301,7 +301,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       sister, QA pass 24).
 
     Content-word stems, the message's own left out (what the answer could take from the
-    message proves nothing).  Of an answer the user `stopped` only the old value counts:
+    message proves nothing).  Of an answer `cut` at the longest answer's limit, the last
+    word may be a part of one: it is not read as a name ("Tob", QA pass 32).  Of an answer the user `stopped` only the old value counts:
     what it did not get to say proves nothing (QA pass 28: "…the marathon in April of
     this year" went unmarked when stopped)."""
     if not answer.strip():
@@ -344,8 +345,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if swapped is not None:
             found.append(swapped)
     unused = not drew_on and about_user
-    checked = answer if facts.asks_user_fact(message, names) else \
-        of_people(answer) if tells_of_life(message, names) else ""
+    whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)
+    checked = whole if facts.asks_user_fact(message, names) else \
+        of_people(whole) if tells_of_life(message, names) else ""
     if checked:
         at = time.time() if now is None else now
         dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}"  # (knowledge too)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hela_desktop import facts
+from hela_desktop.events import Recall
+from hela_desktop.sources import answer_doubt
 
 T0 = 1_780_000_000.0
 
@@ -207,3 +209,32 @@ def test_a_message_box_is_wide_enough_for_its_title(qtbot):
     need = box.fontMetrics().horizontalAdvance(f"{title} — HeLa Desktop")
     assert box.width() >= need + 100, (box.width(), need)
     box.close()
+
+
+# ---- a caution told in the message itself is checked in its reply -------------------------
+
+def test_a_caution_told_in_the_message_is_checked_in_its_own_reply(make_assistant):
+    """QA pass 32: "I am allergic to sesame, so no tahini or hummus for me." got "…You can
+    also try making it with honey or sesame-lime curaçoula", with nothing under it: the
+    cautions were read from the memories, and the message's own is made after the check.
+    Here the bundled model, greedy, answers "Sure, here's a recipe for a cake made with
+    nuts: …"."""
+    from hela_desktop.cautions import cautions, offered
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = "I'm allergic to nuts. Give me a recipe for a cake."
+    done = list(a.chat(told, cid, now=T0))[-1]
+    named = offered(done.text, cautions([(0, told)])[0], told)
+    doubt = a.store.messages(cid)[-1]["stats"].get("doubt") or {}
+    assert (doubt.get("kind") == "caution") == bool(named), (done.text, doubt)
+    assert named, done.text  # (the case itself)
+
+
+def test_a_word_cut_at_the_longest_answers_limit_is_no_made_up_name():
+    """QA pass 32: "…Best regards to you and Tob" (cut at the 256-token limit) was marked:
+    "“Tob” is in none of the memories it was given"."""
+    mems = [Recall(episode_id=1, score=1.0, text="My husband Tobias drives a bus.")]
+    ask, said = "What does my husband do?", "Tobias drives a bus. Best regards to you and Tob"
+    assert answer_doubt(ask, said, mems, {1}, cut=True) is None
+    assert answer_doubt(ask, said, mems, {1})["words"] == ["Tob"]  # (not cut: a name)
