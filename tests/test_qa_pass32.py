@@ -238,3 +238,21 @@ def test_a_word_cut_at_the_longest_answers_limit_is_no_made_up_name():
     ask, said = "What does my husband do?", "Tobias drives a bus. Best regards to you and Tob"
     assert answer_doubt(ask, said, mems, {1}, cut=True) is None
     assert answer_doubt(ask, said, mems, {1})["words"] == ["Tob"]  # (not cut: a name)
+
+
+def test_a_forget_reply_names_every_other_part_that_went(make_assistant):
+    """QA pass 32: "Forget my dentist appointment." deleted a paragraph of five things and
+    named three of the other four; "my mum Grace lives in Bradford" went unsaid."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    para = ("I go bouldering at the Depot every Thursday evening with my friend Hana. I have a "
+            "haircut booked at Salon Vero on Friday. I also have a dentist appointment with Dr "
+            "Akintola on 3 July. We live on Harehills Lane in Leeds, and my mum Grace lives in "
+            "Bradford.")
+    pid = list(a.chat(para, cid, now=T0))[-1].episode_id
+    done = list(a.chat("Forget my dentist appointment.", cid, now=T0 + 60))[-1]
+    assert done.forget["deleted"] == [pid], done.text
+    for part in ("bouldering at the Depot every Thursday evening with my friend Hana",
+                 "haircut booked at Salon Vero on Friday", "We live on Harehills Lane in Leeds",
+                 "my mum Grace lives in Bradford"):
+        assert part in done.text, (part, done.text)
