@@ -19,7 +19,9 @@ FACTS = ["I work as a physiotherapist.", "My dog is called Biscuit.",
          "My hobby is bouldering on weekends.", "I live in Ghent.", "I was born in 1985.",
          "My sister Ines lives in Lyon.", "I am allergic to peanuts.", "I play the cello.",
          "My partner Samir is a nurse.", "I drive a blue Volvo.", "My son Joost is nine.",
-         "I speak Dutch and French."]
+         "I speak Dutch and French.", "I swim every Tuesday.", "I collect old maps.",
+         "My favourite food is ramen.", "I grew up in Antwerp.", "My brother Wout is a pilot.",
+         "I have two cats."]
 
 
 def test_the_list_says_how_many_it_leaves_out(make_assistant):
@@ -30,8 +32,9 @@ def test_the_list_says_how_many_it_leaves_out(make_assistant):
     _said_minutes_apart(a, FACTS[6:] + ["Can you recommend a podcast about dogs?"])
     done = list(a.chat("What do you know about me?", a.new_conversation(), now=T0 + 60))[-1]
     assert len(done.listed) == ABOUT_YOU
-    # twelve statements, eight listed; the request is no statement about the user
-    assert "These are 8 of the 12 things you have told me. " + WHERE in done.text, done.text
+    # eighteen statements, twelve listed; the request is no statement about the user
+    assert f"These are {ABOUT_YOU} of the {len(FACTS)} things you have told me. " + WHERE \
+        in done.text, done.text
 
 
 def test_beyond_what_the_gate_looks_at_it_says_there_is_more(make_assistant):

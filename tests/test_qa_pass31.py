@@ -571,7 +571,9 @@ def test_what_you_know_about_me_lists_all_when_only_one_or_two_more_qualify(make
             "I play the guitar in a small band.", "I have a dentist appointment on Friday.",
             "I drive a blue van.", "I grow tomatoes on my balcony.", "I run every Sunday.",
             "My husband Tomas is a nurse.", "My mother Elena lives in Zaragoza.",
-            "My son Bruno loves football.", "My sister Pia paints.", "My cousin Leo sings."]
+            "My son Bruno loves football.", "My sister Pia paints.", "My cousin Leo sings.",
+            "I speak three languages.", "I bake bread on Saturdays.", "My cat is called Mis.",
+            "I was born in Seville."]
     for k, t in enumerate(told[:ABOUT_YOU + 1]):
         list(a.chat(t, cid, now=T0 + 60 * k))
     done = list(a.chat("What do you know about me?", cid, now=T0 + 3600))[-1]
