@@ -69,7 +69,7 @@ def test_an_entry_put_back_says_why(qtbot, tmp_path):
     qtbot.keyClick(box, QtCore.Qt.Key.Key_Return)
     assert dlg.isVisible() and box.text() == "100 tokens"
     _wait(qtbot, lambda: QtWidgets.QToolTip.isVisible() and QtWidgets.QToolTip.text()
-          == "100 tokens is out of range. From 512 to 131072 tokens", 5)
+          == "Context size: 100 tokens is out of range. From 512 to 131072 tokens", 5)
     QtWidgets.QToolTip.hideText()
     qtbot.wait(400)  # (hidden: a tip shown within its fade-out would go with it)
     # Tab out (sent to the box: offscreen, the tip's window took the focus from the dialog)
@@ -77,7 +77,8 @@ def test_an_entry_put_back_says_why(qtbot, tmp_path):
     QtWidgets.QApplication.sendEvent(box, out)
     assert box.value() == Settings().n_ctx and box.text() != "100 tokens"  # put back
     _wait(qtbot, lambda: QtWidgets.QToolTip.isVisible() and QtWidgets.QToolTip.text()
-          == "100 tokens is out of range, so it was not kept. From 512 to 131072 tokens", 5)
+          == "Context size: 100 tokens is out of range, so it was not kept. From 512 to "
+          "131072 tokens", 5)
     # an entry Qt keeps says nothing; nor does one left for another window (kept as typed)
     for typed, reason, kept in (("4096", QtCore.Qt.FocusReason.TabFocusReason, 4096),
                                 ("100", QtCore.Qt.FocusReason.ActiveWindowFocusReason, None)):

@@ -27,8 +27,20 @@ class _SaysItsRange:
 
     def _say(self, text: str) -> None:
         box: Any = self
-        QtWidgets.QToolTip.showText(box.mapToGlobal(QtCore.QPoint(0, box.height())), text,
-                                    box, QtCore.QRect(), 5000)
+        # shown under the box, over the next field: so it names its own (QA pass 32: the
+        # context size's range read as that of "Generation threads", the row below)
+        name = self.field_name()
+        QtWidgets.QToolTip.showText(box.mapToGlobal(QtCore.QPoint(0, box.height())),
+                                    f"{name}: {text}" if name else text, box, QtCore.QRect(),
+                                    5000)
+
+    def field_name(self) -> str:
+        """The label of the form row this box is in ("Context size"), or ""."""
+        box: Any = self
+        parent = box.parentWidget()
+        form = parent.layout() if parent is not None else None
+        label = form.labelForField(box) if isinstance(form, QtWidgets.QFormLayout) else None
+        return label.text().rstrip(": ").strip() if isinstance(label, QtWidgets.QLabel) else ""
 
     def _unfinished(self) -> str:
         """What to say of an entry Qt will not keep ("100" where at least 512 is needed:
