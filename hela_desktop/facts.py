@@ -26,6 +26,8 @@ import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
+from .timewords import AGE, AGE_WORDS, DATE, WHEN_SAID, WHEN_TO
+
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 NAME_WORD = _WORD  # a word as names are written ("Margot's", "Jean-Luc")
@@ -237,30 +239,9 @@ _CORRECTS = re.compile(
 # coffee only (`corrects_memory`): "I walk to work instead of driving." corrects nothing
 # said about work (QA pass 29)
 _SWAPS = re.compile(r"\b(?:instead of|rather than)\s+([^,;.!?—–]+)", re.IGNORECASE)
-# an age, in figures or words ("9", "nine", "twenty-one")
-_AGE = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-        r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:twenty|thirty|forty|fifty|"
-        r"sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|"
-        r"nine))?)")
 # "… these days", "… nowadays" later in the clause: what holds now, said as news
 _THESE_DAYS = r"[^.!?;]{1,40}?\b(?:these days|nowadays)\b"
 _DAYS_FIRST = r"\b(?:these days|nowadays),?\s+[^.!?;]{0,40}?"  # ("These days Tomas is a …")
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
-_DATE = re.compile(
-    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)\b|{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}\s+(?:of\s+)?{_MONTH}\b|"
-    rf"(?:next|this|last|on)\s+{_DAY}\b|{_DAY}'s\b)", re.IGNORECASE)
-# where a plan moved to ("… to Wednesday", "… to the 12th", "… to next week", "… to 4 pm")
-_WHEN_TO = (rf"(?:the\s+)?(?:next\s+|this\s+|following\s+|coming\s+)?(?:{_DAY}s?\b|{_MONTH}\b"
-            r"|\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)"
-            r"|\d{1,2}:\d\d|tomorrow|tonight|noon|midday|morning|afternoon|evening|week\b|month\b"
-            r"|later\b|earlier\b)")
-# a plan said with its time ("… on Tuesday at 10 am", "… on March 3rd", "… in May")
-_WHEN_SAID = (rf"{_DATE.pattern}|\b{_DAY}s?\b|\b(?:in|on|at|by|from|until)\s+{_MONTH}\b"
-              r"|\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\bat\s+\d{1,2}\b"
-              r"|\btomorrow\b|\bnext (?:week|month)\b")
-
 
 # a change told without saying it corrects (QA pass 30: "My mother Greta moved to Antwerp
 # last month." left "My mother Greta lives in Ghent." current, the answer "Ghent" unmarked):
@@ -268,9 +249,9 @@ _WHEN_SAID = (rf"{_DATE.pattern}|\b{_DAY}s?\b|\b(?:in|on|at|by|from|until)\s+{_M
 # lives; what someone is or does), so "Karel moved in with Ana." replaces no job
 _CHANGES = (
     (re.compile(rf"(?:\bmoved (?:back )?to|\bnow lives? in|\b(?:is|are|am|['’]s|['’]m|['’]re) "
-                rf"now (?:living |based )?in)\b(?!\s+{_WHEN_TO})|\brelocated to\b"
+                rf"now (?:living |based )?in)\b(?!\s+{WHEN_TO})|\brelocated to\b"
                 rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b", re.IGNORECASE),
-     re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at)\b",
+     re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b",
                 re.IGNORECASE)),
     (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an)\b(?!\s+(?:year|month|week|day|"
                 r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b"
@@ -279,22 +260,28 @@ _CHANGES = (
                 rf"|\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b{_THESE_DAYS}"
                 rf"|{_DAYS_FIRST}\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b"
                 rf"|\bworks? (?:as|at|for)\b{_THESE_DAYS}", re.IGNORECASE),
+     # (QA pass 32: "…drives a bus for First Leeds." was no job, and "he now works as a
+     # train conductor" left it current)
      re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were) (?:a|an)\b|\bworks? (?:as|at|for)\b"
-                r"|\bjob\b", re.IGNORECASE)),
+                r"|\bjob\b|\bmanages? (?:a|an|the)\b|\b(?:drives?|teach(?:es)?|runs?|cleans?|"
+                r"cooks?|nurses?|serves?)\b[^.;!?]{0,40}?\b(?:for|at) (?:the )?(?-i:[A-Z])",
+                re.IGNORECASE)),
     # how old someone is (QA pass 31: "Bruno turned nine last week." left "Our son Bruno
     # is eight …" current)
-    (re.compile(rf"\bturned\s+{_AGE}\b|\b(?:is|are|am|['’]s|['’]m|['’]re) now {_AGE}\b"
+    (re.compile(rf"\bturned\s+{AGE}\b|\b(?:is|are|am|['’]s|['’]m|['’]re) now {AGE}\b"
+                # ("she is seven now", QA pass 32)
+                rf"|\b(?:is|are|am|['’]s|['’]m|['’]re) {AGE}(?: years? old)? now\b"
                 r"(?!\s*(?:%|percent|kg|km|miles|euros?|dollars|pounds|minutes|hours|days|"
                 r"degrees|o['’]clock))", re.IGNORECASE),
-     re.compile(rf"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were|turned|turns)\s+{_AGE}\b"
+     re.compile(rf"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were|turned|turns)\s+{AGE}\b"
                 r"|\byears? old\b|\baged?\s+\d", re.IGNORECASE)),
     # when a plan is (QA pass 31: "The haircut moved to Wednesday at 4 pm." left the
     # Tuesday haircut current); of the same plan only (`_same_plan`)
     (re.compile(r"\b(?:moved|rescheduled|postponed|pushed|put off|brought|changed|shifted|"
                 r"delayed)\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?(?:to|until|till)\s+"
-                rf"{_WHEN_TO}|\b(?:is|are|['’]s|['’]re)\s+now\s+(?:on|at|in)\s+{_WHEN_TO}",
+                rf"{WHEN_TO}|\b(?:is|are|['’]s|['’]re)\s+now\s+(?:on|at|in)\s+{WHEN_TO}",
                 re.IGNORECASE),
-     re.compile(_WHEN_SAID, re.IGNORECASE)),
+     re.compile(WHEN_SAID, re.IGNORECASE)),
 )
 _SCHEDULE = 3  # (`_CHANGES`' kind for when a plan is)
 
@@ -310,9 +297,9 @@ CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that"
                    "shifted", "delayed",
                    # an age ("… is now 9", "… is now nine"): "*" ends a word's beginning
                    *(f"now {d}*" for d in range(1, 10)),
-                   *(f"now {w}" for w in "one two three four five six seven eight nine ten "
-                     "eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
-                     "nineteen twenty thirty forty fifty sixty seventy eighty ninety".split()))
+                   *(f"now {w}" for w in AGE_WORDS),
+                   # ("she is seven now", "I'm 40 now")
+                   *(f"{w} now" for w in AGE_WORDS), *(f"{n} now" for n in range(1, 100)))
 
 
 # what a correction says is no longer so: "…, not May", "— not a terrier", "I no longer
@@ -478,7 +465,7 @@ _OPENERS = frozenset(
 # where a move went, when it names a place ("… moved to Valencia", "… now live in Porto")
 _TO_PLACE = re.compile(r"(?i:\bmoved (?:back )?to|\bnow lives? in|\brelocated to|"
                        r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:living |based )?in)"
-                       rf"\s+(?!(?i:{_WHEN_TO}))(?:the\s+)?[A-Z]")
+                       rf"\s+(?!(?i:{WHEN_TO}))(?:the\s+)?[A-Z]")
 
 
 def corrected_words(new: str) -> frozenset[str]:
@@ -513,6 +500,12 @@ def _replaced(old: str, new: str) -> list[bool]:
     if kinds:
         return [any(_CHANGES[k][1].search(x) and (k != _SCHEDULE or _same_plan(x, new))
                     for k in kinds) for x in parts]
+    # what the correction says is no longer so, where a sentence says it ("…, not 3 July":
+    # the dentist's sentence, not the haircut's "10 am", QA pass 32)
+    denied = set(negated(new))
+    hits = [bool(terms(x) & denied) for x in parts]
+    if any(hits):
+        return hits
     now = terms(new)
     return [bool(terms(x) & now) for x in parts]
 
@@ -530,8 +523,22 @@ def off_subject(old: str, new: str) -> str:
     (`_replaced`), when it replaces some other ("Hi! My name is Ines." of "Hi! My name is
     Ines. My brother Karel is a dentist." after "Actually Karel is now a surgeon."); ""
     when the correction is about all of it."""
-    parts, hits = sentences(old), _replaced(old, new)
-    kept = [x.strip() for x, hit in zip(parts, hits) if not hit]
+    return still_true(old, [new])
+
+
+def still_true(old: str, news: Iterable[str]) -> str:
+    """What of `old` the corrections `news` leave true, each replacing its own sentences
+    (`off_subject`; QA pass 32: of a paragraph whose haircut, dentist and home were each
+    corrected, only the newest correction was weighed, and the old haircut was listed as
+    still true); "" when one is about all of it, or nothing is left."""
+    parts = sentences(old)
+    hit = [False] * len(parts)
+    for new in news:
+        replaced = _replaced(old, new)
+        if not any(replaced):
+            return ""  # (of all of it)
+        hit = [a or b for a, b in zip(hit, replaced, strict=True)]
+    kept = [x.strip() for x, h in zip(parts, hit, strict=True) if not h]
     return " ".join(kept) if kept and len(kept) < len(parts) else ""
 
 
@@ -592,7 +599,7 @@ def is_personal(query: str) -> bool:
     them?  The first person counts ("my", "I", "we"; "me" unless its sentence is a request
     such as "Write me …" or "… for me"), and so does a date of the user's calendar ("next
     Friday", "the 10th of May")."""
-    if _DATE.search(query):  # "next Friday", "the 10th of May": the user's own calendar
+    if DATE.search(query):  # "next Friday", "the 10th of May": the user's own calendar
         return True
     for s in sentences(query) or [query]:
         words = _words(s)
@@ -784,5 +791,5 @@ class NameIndex:
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "terms", "on_subject", "off_subject", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "terms", "on_subject", "off_subject", "still_true", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

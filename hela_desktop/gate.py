@@ -224,29 +224,36 @@ class RelevanceGate:
         pass 27: "My sister Ines has two cats." came first and the dog was left out).
         Also how many statements qualified in all (None: the look reached its limit, so
         there may be more), so that the list can say it is not all (QA pass 27)."""
-        from .knowledge import corrections  # (knowledge reads the gate's settings)
+        from .knowledge import all_corrections, corrections  # (knowledge reads the gate's
+        # settings)
 
         engine = self.engine
         out: list[Recall] = []
         kept = engine.store.most_kept(ABOUT_YOU_LOOK, skip_sources=AUTHORS)
         texts = {eid: text for eid, text, _ in kept}
         corrected = corrections(engine.store, list(texts))
+        every = all_corrections(engine.store, list(corrected))  # (each its own part)
         fixes: dict[int, int] = {}  # a correction -> the first memory it corrects
         for old, new in sorted(corrected.items()):
             fixes.setdefault(new, old)
+        for old, news in sorted(every.items()):  # (each of several of one memory too)
+            for new in news:
+                fixes.setdefault(new, old)
 
         def of_self(eid: int) -> int:  # (a correction: as what it corrects, if nearer)
             return min(facts.self_rank(texts[eid]),
                        facts.self_rank(texts[fixes[eid]]) if eid in fixes else 3)
 
-        newer = {**engine.store.key_texts(set(corrected.values()) - set(texts)), **texts}
+        newer = {**engine.store.key_texts(
+            (set(corrected.values()) | {b for bs in every.values() for b in bs}) - set(texts)),
+            **texts}
         told: list[tuple[int, str, str]] = []  # (id, what is listed, all it said)
         for eid, text, _ in sorted(kept, key=lambda k: (not k[2], of_self(k[0]))):
             # of a memory corrected in part, the part still true (QA pass 30: "Hi! My name
             # is Ines. My brother Karel is a dentist…", pinned, went unlisted after
             # "Actually Karel is now a surgeon.", and the name with it)
-            rest = facts.off_subject(text, newer.get(corrected[eid], "")) \
-                if eid in corrected else text
+            rest = facts.still_true(text, [newer.get(b, "") for b in every.get(
+                eid, [corrected[eid]])]) if eid in corrected else text
             if eid not in taken and rest and facts.is_statement(rest):
                 told.append((eid, rest, text))
         total = len(told)
@@ -392,15 +399,17 @@ class RelevanceGate:
         return when, cosine
 
     def _same_thing(self, recalls: list[Recall], qwords: set[str]
-                    ) -> tuple[dict[int, float], Callable[[int, int], tuple[bool, set[str]]]]:
+                    ) -> tuple[dict[int, float], Callable[..., tuple[bool, set[str]]]]:
         """When each memory was made, and a test of two of them: (similar, common words),
-        similar meaning cos ≥ ``same_subject_min``."""
+        similar meaning cos ≥ ``same_subject_min`` (`parts`: the sentences of the older
+        one, for a correction: the bar of `formulas.subject_bar`)."""
         when, cosine = self._times_and_cosine(recalls)
         words = {r.episode_id: set(facts.stems(r.text)) for r in recalls}
 
-        def compare(a: int, b: int) -> tuple[bool, set[str]]:
+        def compare(a: int, b: int, parts: int = 1) -> tuple[bool, set[str]]:
             c = cosine(a, b)
-            return c is not None and c >= self.p.same_subject_min, words[a] & words[b]
+            return (c is not None and c >= F.subject_bar(self.p.same_subject_min, parts),
+                    words[a] & words[b])
         return when, compare
 
     def _outdated_answers(self, admitted: list[Recall], qwords: set[str], message: str = ""
@@ -476,7 +485,8 @@ class RelevanceGate:
         # a statement that says it corrects ("Actually …, not a terrier") needs no gap:
         # only to come after
         corrected = {r.episode_id for r in stmts if facts.corrects(r.text)}
-        for old in stmts:
+        # (one listed for the part every correction of it leaves true: replaced by none)
+        for old in [r for r in stmts if "rest_corrected_by" not in r.extra]:
             for new in stmts:
                 a, b = old.episode_id, new.episode_id
                 ago = when.get(b, 0.0) - when.get(a, 0.0)
@@ -484,6 +494,7 @@ class RelevanceGate:
                     continue
                 similar, common = compare(a, b)
                 if b in corrected and ago > 0:
+                    similar = compare(a, b, len(facts.sentences(old.text)))[0]
                     # a correction replaces what it corrects (`facts.corrects_memory`: the
                     # same person's home, job or age, or a word it shares), whatever the
                     # message asks, or what shares with it a word the message asks about;

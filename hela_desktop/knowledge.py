@@ -208,14 +208,14 @@ def corrections(store: Store, ids: Iterable[int], *,
     in the gate's newer news, only by the user's words here, not by an imported assistant
     chat; a correction the user deleted corrects nothing."""
     wanted = set(ids)
-    out = _direct_corrections(store, wanted, min_similarity)
+    out = _newest(_direct_corrections(store, wanted, min_similarity))
     looked = set(wanted)
     todo = set(out.values()) - looked
     for _ in range(8):  # chains are short; a bound all the same
         if not todo:
             break
         looked |= todo
-        more = _direct_corrections(store, todo, min_similarity)
+        more = _newest(_direct_corrections(store, todo, min_similarity))
         out.update(more)
         todo = set(more.values()) - looked
     for a in list(out):
@@ -225,6 +225,19 @@ def corrections(store: Store, ids: Iterable[int], *,
             b = out[b]
         out[a] = b
     return {a: b for a, b in out.items() if a in wanted}
+
+
+def _newest(every: dict[int, list[int]]) -> dict[int, int]:
+    return {a: bs[0] for a, bs in every.items()}
+
+
+def all_corrections(store: Store, ids: Iterable[int], *,
+                    min_similarity: float = SAME_SUBJECT) -> dict[int, list[int]]:
+    """Episode id -> every later statement of the user's that corrects it, the newest
+    first (`corrections`' test, no chains): of a memory that said several things, each
+    may correct its own part ("The haircut moved to Wednesday.", "We now live in York."
+    of a paragraph that said both, QA pass 32)."""
+    return _direct_corrections(store, set(ids), min_similarity)
 
 
 def corrected_by(store: Store, text: str, near: Iterable[tuple[int, float]], at: float, *,
@@ -238,16 +251,20 @@ def corrected_by(store: Store, text: str, near: Iterable[tuple[int, float]], at:
     nothing said it was taken)."""
     if not facts.corrects(text):
         return {}
-    close = [i for i, c in near if c >= min_similarity]
-    olds = store.kept_key_texts(close)
+    near = list(near)
+    olds = store.kept_key_texts([i for i, _ in near])
+    # (a memory of several sentences: its one on the subject counts, `formulas.subject_bar`)
+    close = [i for i, c in near if i in olds
+             and c >= F.subject_bar(min_similarity, len(facts.sentences(olds[i])))]
     when = store.created_times(olds)
     return {i: olds[i] for i in close if i in olds and when.get(i, at) < at
             and facts.is_statement(olds[i]) and facts.corrects_memory(olds[i], text)}
 
 
 def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float
-                        ) -> dict[int, int]:
-    """`corrections` one step: `facts.corrects_memory`'s test, with each text's stems
+                        ) -> dict[int, list[int]]:
+    """`corrections` one step, every correction of each, the newest first:
+    `facts.corrects_memory`'s test, with each text's stems
     worked out once and the cosines of all candidates at once (a store of 50,000
     memories, one in 50 saying "actually", took 4 s a call when each pair was compared
     in turn)."""
@@ -267,19 +284,19 @@ def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float
     mat = np.vstack([vecs[b] for b, _, _ in later])
     made = np.array([c for _, _, c in later])
     stems: dict[int, frozenset[str]] = {}
-    out: dict[int, int] = {}
+    out: dict[int, list[int]] = {}
     for a, text in olds.items():
         va = vecs.get(a)
         if va is None or va.shape != dim:
             continue
-        near = np.nonzero((made > when[a]) & (mat @ va >= min_similarity))[0]
+        bar = F.subject_bar(min_similarity, len(facts.sentences(text)))
+        near = np.nonzero((made > when[a]) & (mat @ va >= bar))[0]
         words = facts.said_words(text) if len(near) else frozenset()
         for j in near[::-1]:  # the newest first
             b, new, _ = later[j]
             if b != a and (words & stems.setdefault(j, facts.corrected_words(new))
                            or facts.changes_memory(text, new)):
-                out[a] = b
-                break
+                out.setdefault(a, []).append(b)
     return out
 
 

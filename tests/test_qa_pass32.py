@@ -256,3 +256,102 @@ def test_a_forget_reply_names_every_other_part_that_went(make_assistant):
                  "haircut booked at Salon Vero on Friday", "We live on Harehills Lane in Leeds",
                  "my mum Grace lives in Bradford"):
         assert part in done.text, (part, done.text)
+
+
+# ---- changes of life told without "Actually" (QA pass 32) ----------------------------------
+
+@pytest.mark.parametrize("old, new", [
+    ("My husband Tobias drives a bus for First Leeds.",
+     "Tobias quit the buses; he now works as a train conductor for Northern."),
+    ("Our daughter Sunniva is six; she turns seven on 12 June.",
+     "Sunniva had her birthday yesterday, she is seven now."),
+    ("We live on Harehills Lane in Leeds.", "We moved house last weekend, we now live in York."),
+    ("I manage a bakery in Leeds.", "I now work at a school."),
+])
+def test_a_change_told_plainly_replaces_what_was_said(old, new):
+    """QA pass 32: "…he now works as a train conductor", "she is seven now" and "we now
+    live in York" were no corrections of "drives a bus for First Leeds", "is six" and "We
+    live on Harehills Lane", which stayed current in "What do you know about me?"."""
+    assert facts.corrects_memory(old, new)
+
+
+def test_a_job_said_with_a_verb_is_no_car_and_an_age_now_is_no_temperature():
+    assert not facts.changes_memory("I drive a blue van.", "I now work at Voltra.")
+    assert not facts.changes_memory("My son Tom is nine.", "The oven is 200 now.")
+    assert not facts.changes_memory("My husband Tobias drives a bus for First Leeds.",
+                                    "My sister Ada now works as a nurse.")
+
+
+def test_a_corrections_bar_for_a_memory_of_several_sentences_by_hand():
+    """`formulas.subject_bar`: 0.3 / sqrt(n), n up to 9."""
+    from hela_desktop.formulas import subject_bar
+
+    assert subject_bar(0.3, 1) == pytest.approx(0.3)
+    assert subject_bar(0.3, 4) == pytest.approx(0.15)
+    assert subject_bar(0.3, 9) == pytest.approx(0.1)
+    assert subject_bar(0.3, 40) == pytest.approx(0.1)
+    assert subject_bar(0.3, 0) == pytest.approx(0.3)
+
+
+def test_what_a_correction_denies_picks_its_sentence():
+    """QA pass 32: "Actually the dentist appointment is on 10 July, not 3 July." was said to
+    correct "I have a haircut booked … at 10 am." too (its "10")."""
+    old = "I have a haircut on Friday at 10 am. I have a dentist appointment on 3 July."
+    new = "Actually the dentist appointment is on 10 July, not 3 July."
+    assert facts.on_subject(old, new) == "I have a dentist appointment on 3 July."
+    # several corrections of one memory: each replaces its own sentence
+    para = ("I go bouldering on Thursdays. I have a haircut on Friday at 10 am. "
+            "I have a dentist appointment on 3 July.")
+    assert facts.still_true(para, [new, "The haircut moved to Wednesday at 4 pm."]) == \
+        "I go bouldering on Thursdays."
+    assert facts.still_true(para, [new]) == \
+        "I go bouldering on Thursdays. I have a haircut on Friday at 10 am."
+    assert facts.still_true(para, ["Actually I love tea."]) == ""  # (of none of it: all)
+
+
+def test_what_you_know_about_me_after_a_week_of_changes(make_assistant):
+    """QA pass 32, the tester's week: "What do you know about me?" listed "My husband
+    Tobias drives a bus…" and "We live on Harehills Lane…" as current, left out the new
+    job, the moved haircut and the daughter, and said the dentist correction corrected the
+    haircut."""
+    from hela_desktop.knowledge import all_corrections, corrections
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    para = ("Some things about my week: I go bouldering at the Depot climbing wall every "
+            "Thursday evening with my friend Hana. I have a haircut booked at Salon Vero on "
+            "Friday at 10 am. I also have a dentist appointment with Dr Akintola on 3 July at "
+            "2:30 pm. We live on Harehills Lane in Leeds.")
+    told = ["My husband Tobias drives a bus for First Leeds.",
+            "Our daughter Sunniva is six; she turns seven on 12 June.", para,
+            "We have a tortoise called Pebbles.",
+            "The haircut moved to Wednesday at 4 pm.",
+            "Tobias quit the buses; he now works as a train conductor for Northern.",
+            "We moved house last weekend, we now live in York.",
+            "Sunniva had her birthday yesterday, she is seven now.",
+            "Actually the dentist appointment is on 10 July, not 3 July."]
+    done = [list(a.chat(t, cid, now=T0 + 60 * k))[-1] for k, t in enumerate(told)]
+    ids = [d.episode_id for d in done]
+    for k in (4, 6, 8):  # each change of the paragraph is noted under its reply
+        assert [c["episode_id"] for c in done[k].corrects] == [ids[2]], (told[k], done[k].corrects)
+    assert [c["episode_id"] for c in done[5].corrects] == [ids[0]]
+    assert [c["episode_id"] for c in done[7].corrects] == [ids[1]]
+    assert corrections(a.store, ids[:4]) == {ids[0]: ids[5], ids[1]: ids[7], ids[2]: ids[8]}
+    assert all_corrections(a.store, [ids[2]]) == {ids[2]: [ids[8], ids[6], ids[4]]}
+    about = list(a.chat("What do you know about me?", a.new_conversation(),
+                        now=T0 + 3600))[-1].text
+    lines = [x for x in about.splitlines() if x.startswith("- ")]
+    assert "of the" not in about  # (all of them)
+    assert any(x.startswith("- “Some things about my week: I go bouldering at the Depot "
+                            "climbing wall every Thursday evening with my friend Hana.” (")
+               for x in lines), lines
+    for new, old in ((4, "I have a haircut booked at Salon Vero on Friday at 10 am."),
+                     (5, "My husband Tobias drives a bus for First Leeds."),
+                     (6, "We live on Harehills Lane in Leeds."),
+                     (7, "Our daughter Sunniva is six; she turns seven on 12 June."),
+                     (8, "I also have a dentist appointment with Dr Akintola on 3 July at "
+                         "2:30 pm.")):
+        assert any(x.startswith(f"- “{told[new]}” (") and f"correcting “{old}”" in x
+                   for x in lines), (told[new], lines)
+    for gone in ("drives a bus", "Harehills", "is six", "Salon Vero on Friday"):
+        assert not any(x.startswith("- “") and gone in x.split("” (")[0] for x in lines), gone

@@ -1,0 +1,35 @@
+"""Words of time and age as patterns (Qt-free): when a plan is ("on Tuesday at 10 am",
+"the 12th of May"), where it moved to ("… to Wednesday"), and an age ("9", "nine",
+"twenty-one").  `facts` reads corrections and personal questions with them."""
+
+from __future__ import annotations
+
+import re
+
+# an age, in figures or words ("9", "nine", "twenty-one")
+AGE = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+       r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:twenty|thirty|forty|fifty|"
+       r"sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|"
+       r"nine))?)")
+AGE_WORDS = ("one two three four five six seven eight nine ten eleven twelve thirteen "
+             "fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty "
+             "sixty seventy eighty ninety").split()
+# a month's or a weekday's name
+MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+         r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
+DATE = re.compile(
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)\b|{MONTH}\s+\d{{1,2}}\b|\d{{1,2}}\s+(?:of\s+)?{MONTH}\b|"
+    rf"(?:next|this|last|on)\s+{DAY}\b|{DAY}'s\b)", re.IGNORECASE)
+# where a plan moved to ("… to Wednesday", "… to the 12th", "… to next week", "… to 4 pm")
+WHEN_TO = (rf"(?:the\s+)?(?:next\s+|this\s+|following\s+|coming\s+)?(?:{DAY}s?\b|{MONTH}\b"
+           r"|\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)"
+           r"|\d{1,2}:\d\d|tomorrow|tonight|noon|midday|morning|afternoon|evening|week\b|month\b"
+           r"|later\b|earlier\b)")
+# a plan said with its time ("… on Tuesday at 10 am", "… on March 3rd", "… in May")
+WHEN_SAID = (rf"{DATE.pattern}|\b{DAY}s?\b|\b(?:in|on|at|by|from|until)\s+{MONTH}\b"
+             r"|\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\bat\s+\d{1,2}\b"
+             r"|\btomorrow\b|\bnext (?:week|month)\b")
+
+
+__all__ = ["AGE", "AGE_WORDS", "DATE", "DAY", "MONTH", "WHEN_SAID", "WHEN_TO"]
