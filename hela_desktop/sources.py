@@ -14,6 +14,7 @@ from .cautions import Caution, offered
 from .events import Recall
 from .language import language_shares
 from .prompt import said_when, shorten
+from .timewords import MONTH
 from .words import spelled_numbers
 
 
@@ -209,9 +210,20 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
                 found[-1] = (found[-1][0], start + len(w))  # one name of several words
             else:
                 found.append((start, start + len(w)))
-    found += [(m.start(), m.end()) for m in _NUMBER.finditer(text)
-              if m.group(0) not in numbers]
+    # an age is no date: "12 years old" where the memories say "12" only as "12 June"
+    # (QA pass 32: "Sunniva is currently 12 years old." went unmarked)
+    dated = {m.group(1) for m in _AS_DATE.finditer(low)} - {
+        m.group(0) for m in _NUMBER.finditer(low) if not _AS_DATE.match(low, m.start())}
+    for m in _NUMBER.finditer(text):
+        age = _AS_AGE.match(text, m.end()) if m.group(0) in dated else None
+        if m.group(0) not in numbers or age is not None:  # ("“12 years” is in none …")
+            found.append((m.start(), age.end() if age is not None else m.end()))
     return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
+
+
+_AS_DATE = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b", re.IGNORECASE)
+_AS_AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\b(?!\s+(?:ago|later|"
+                     r"before|after|from))", re.IGNORECASE)
 
 
 _INITIAL_SKIPS = frozenset("of and the for in on to a an & or".split())

@@ -355,3 +355,16 @@ def test_what_you_know_about_me_after_a_week_of_changes(make_assistant):
                    for x in lines), (told[new], lines)
     for gone in ("drives a bus", "Harehills", "is six", "Salon Vero on Friday"):
         assert not any(x.startswith("- “") and gone in x.split("” (")[0] for x in lines), gone
+
+
+def test_an_age_is_no_date():
+    """QA pass 32: "How old is Sunniva?" → "Sunniva is currently 12 years old." went
+    unmarked: "12" was in the memories, as "she turns seven on 12 June"."""
+    from hela_desktop.sources import made_up
+
+    known = "Our daughter Sunniva is six; she turns seven on 12 June."
+    assert made_up("Sunniva is currently 12 years old.", known) == ["12 years old"]
+    assert made_up("Her birthday is on the 12th, 12 June.", known) == []
+    # a 12 the memories also say as an age, or a count, is known
+    assert made_up("Sunniva is 12 years old.", known + " Her cousin Ada is 12.") == []
+    assert made_up("It was 12 years ago.", known) == []
