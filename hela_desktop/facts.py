@@ -235,10 +235,13 @@ _CORRECTS = re.compile(
     r"|any ?more|got (?:that|it|this) wrong|i was wrong|my mistake|i made a mistake"
     r"|i misremembered|i mixed (?:that|it|this) up)\b"
     r"|[,;—–-]\s*not\s+(?:a|an|the|in|on|at)\b", re.IGNORECASE)
-# "…in May instead of June", "tea rather than coffee": a correction of what said June or
-# coffee only (`corrects_memory`): "I walk to work instead of driving." corrects nothing
-# said about work (QA pass 29)
-_SWAPS = re.compile(r"\b(?:instead of|rather than)\s+([^,;.!?—–]+)", re.IGNORECASE)
+# "…in May instead of June", "tea rather than coffee", "quit the buses" (QA pass 32): a
+# correction of what said June, coffee or buses only (`corrects_memory`): "I walk to work
+# instead of driving." corrects nothing said about work (QA pass 29)
+_SWAPS = re.compile(r"\b(?:instead of|rather than|quit|quits|gave up|given up|stopped"
+                    r"(?!\s+(?:by|at|in|for|to|off|over)\b))\s+(?:(?:the|his|her|my|their|our|"
+                    r"your)\s+)?([^,;.!?—–]+?)(?=\s+(?:and|but|so|then|because|last|this|"
+                    r"yesterday|today|recently)\b|[,;.!?—–]|$)", re.IGNORECASE)
 # "… these days", "… nowadays" later in the clause: what holds now, said as news
 _THESE_DAYS = r"[^.!?;]{1,40}?\b(?:these days|nowadays)\b"
 _DAYS_FIRST = r"\b(?:these days|nowadays),?\s+[^.!?;]{0,40}?"  # ("These days Tomas is a …")
@@ -289,7 +292,8 @@ _SCHEDULE = 3  # (`_CHANGES`' kind for when a plan is)
 # a word every statement `corrects` finds holds (to look for them in a store quickly)
 CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that", "correct",
                    "longer", "anymore", "any more", "not", "wrong", "mistake", "misremembered",
-                   "mixed", "instead", "rather", "moved", "relocated", "became", "switched",
+                   "mixed", "instead", "rather", "quit", "gave up", "given up", "stopped",
+                   "moved", "relocated", "became", "switched",
                    # (phrases, not "now": the keyword index would hand over every "now")
                    "now a", "now an", "now in", "now live", "now living", "now based",
                    "now work", "turned", "these days", "nowadays", "now on", "now at",

@@ -167,7 +167,7 @@ _NUMBER = facts.NUMBER
 _LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
 _PART = re.compile(r"[-'’]")
 # capitalised mid-sentence, and names nothing: the app, the model's talk of itself
-_NOT_MADE_UP = frozenset("ai hela assistant".split())
+_NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta".split())
 
 
 def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> list[str]:
@@ -197,10 +197,17 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
         for i, m in enumerate(facts.NAME_WORD.finditer(s)):
             w = re.sub(r"['’]s$", "", m.group(0)).strip("'’-")
             parts = [p.lower() for p in _PART.split(w) if p]
+            # a common word capitalised as a sentence's, a line's or a list item's first
+            # ("…: Last …"), or as part of a known name ("York City"; QA pass 32)
+            before = s[:m.start()]
+            prev = _PREV_WORD.search(before)
+            common_ok = i == 0 and not _TITLE.search(text, 0, base + m.start()) \
+                or before.rstrip().endswith(_OPENS) or prev is not None \
+                and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words)
             if not w[:1].isupper() or len(w) < 2 or not parts or any(  # ("P.S.")
                     _known_part(p, words) or p in facts.NOT_NAMES or p in facts.STOPWORDS
                     or p in _NOT_MADE_UP or facts.is_interjection(p)
-                    or i == 0 and facts.is_common_word(p)
+                    or common_ok and facts.is_common_word(p)
                     for p in parts):
                 continue
             start = base + m.start() + m.group(0).index(w)
@@ -221,6 +228,11 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
     return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
 
 
+# a title whose full stop the sentences were cut at: what follows is a name ("Dr. Nana",
+# QA pass 32: read as a sentence's first word, a common one)
+_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Sr|Jr)\.\s*$")
+_PREV_WORD = re.compile(r"([^\W\d_][\w'’-]*)[ \t]+$")
+_OPENS = (":", "•", "*")  # (what a line or an item opens with; not a quote: "King of the …")
 _AS_DATE = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b", re.IGNORECASE)
 _AS_AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\b(?!\s+(?:ago|later|"
                      r"before|after|from))", re.IGNORECASE)

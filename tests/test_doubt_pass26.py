@@ -34,7 +34,8 @@ def test_what_a_correction_says_is_no_longer_so():
     assert facts.negated(JUNE) == ["may"]
     assert facts.negated("Actually my dog is a beagle, not a terrier.") == facts.stems("terrier")
     assert facts.negated("I no longer work at the bakery.") == facts.stems("work bakery")
-    assert facts.negated(PORTO) == [] and facts.negated(CHEF) == []
+    assert facts.negated(PORTO) == []
+    assert facts.negated(CHEF) == ["job"]  # ("quit his job": no longer so, QA pass 32)
 
 
 @pytest.mark.parametrize("message,answer,old,new,older", [

@@ -368,3 +368,37 @@ def test_an_age_is_no_date():
     # a 12 the memories also say as an age, or a count, is known
     assert made_up("Sunniva is 12 years old.", known + " Her cousin Ada is 12.") == []
     assert made_up("It was 12 years ago.", known) == []
+
+
+def test_what_someone_quit_is_no_longer_so():
+    """QA pass 32: "Is Tobias still a bus driver?" → "…still a bus driver…" went unmarked
+    after "Tobias quit the buses; he now works as a train conductor for Northern.": the
+    buses, said in both, were read as still true."""
+    from hela_desktop.sources import gives_older
+
+    old = "My husband Tobias drives a bus for First Leeds."
+    new = "Tobias quit the buses; he now works as a train conductor for Northern."
+    assert facts.negated(new) == ["bus"] and facts.corrects_memory(old, new)
+    ask = "Is Tobias still a bus driver?"
+    assert gives_older(ask, "Yes, Tobias is still a bus driver.", old, new)
+    assert not gives_older(ask, "No, Tobias now works as a train conductor for Northern.",
+                           old, new)
+    assert facts.corrects_memory("I smoke ten cigarettes a day.", "I quit smoking last month.")
+    # what was quit is what it corrects; a stop on the way is none
+    assert not facts.corrects_memory("My husband Tobias loves jazz.", "Tobias quit the buses.")
+    assert not facts.corrects("I stopped by the bakery on my way home.")
+
+
+def test_common_words_in_names_and_lines_and_a_name_after_a_title():
+    """QA pass 32: "York City" was marked for "City", "Dentist: Last week of July, time
+    TBD." for "Last" and "TBD", and "…with the dentist Dr. Nana" went unmarked: the full
+    stop of "Dr." had made "Nana" a sentence's first word, and a common one."""
+    from hela_desktop.sources import made_up
+
+    known = "We now live in York. My dentist is Dr Akintola."
+    assert made_up("My parents live in York City with Adakele.", known) == ["Adakele"]
+    assert made_up("Dentist: Last week of July, time TBD.", known) == []
+    assert made_up("The appointment is with Dr. Nana.", known) == ["Nana"]
+    assert made_up("See Dr. Akintola. Nana says hi.", known) == []
+    # a name the memories lack is still marked after a known one
+    assert made_up("You live in York Minster Gardens.", known) == ["Minster Gardens"]
