@@ -485,6 +485,7 @@ class RelevanceGate:
         # a statement that says it corrects ("Actually …, not a terrier") needs no gap:
         # only to come after
         corrected = {r.episode_id for r in stmts if facts.corrects(r.text)}
+        fixes: dict[int, list[int]] = {}  # a memory -> the corrections of it admitted
         # (one listed for the part every correction of it leaves true: replaced by none)
         for old in [r for r in stmts if "rest_corrected_by" not in r.extra]:
             for new in stmts:
@@ -502,9 +503,8 @@ class RelevanceGate:
                     # after "We moved to Trondheim." for "Where do I live now?", and "My
                     # mother moved to Bergen." marked every memory older news)
                     if similar and (facts.corrects_memory(old.text, new.text)
-                                    or common & qwords) and (
-                            a not in gone or when[b] > when[gone[a]]):
-                        gone[a] = b
+                                    or common & qwords):
+                        fixes.setdefault(a, []).append(b)  # (each, for the doubt)
                     continue
                 if similar and common & qwords:  # the same thing the message asks about
                     if a not in gone or when[b] > when[gone[a]]:
@@ -516,6 +516,20 @@ class RelevanceGate:
                     # "Actually Tomas quit his job…" made the trip with Tomas older news,
                     # and a move of Ines's her cats)
                     old.extra["older_than"] = b
+        for r in stmts:  # the newest correction replaces it; each is checked (QA pass 32:
+            # a paragraph's haircut, dentist and home, each corrected)
+            news = sorted(fixes.get(r.episode_id, []), key=lambda b: -when.get(b, 0.0))
+            a = r.episode_id
+            if news and (a not in gone or when[news[0]] > when[gone[a]]):
+                gone[a] = news[0]
+            if len(news) > 1:
+                r.extra["corrected_also"] = news[1:]
+        return self._place(admitted, gone, when)
+
+    def _place(self, admitted: list[Recall], gone: dict[int, int], when: dict[int, float]
+               ) -> tuple[list[Recall], list[Recall]]:
+        """`_supersede`'s order: each memory replaced (`gone`: id -> the newer one) right
+        after what replaced it, newer news before what it is newer than."""
         # the older memory stays in view, marked, right after the newer one that replaces
         # it: the newer wins, and nothing it leaves unsaid is lost ("same night" still
         # needs the night the older one named)

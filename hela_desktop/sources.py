@@ -353,10 +353,13 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if newer is None and r.extra.get("older_than") in by_id \
                 and facts.corrects(by_id[r.extra["older_than"]].text):
             newer = r.extra["older_than"]
-        if newer is None or newer not in by_id:
-            continue
-        if gives_older(message, answer, r.text, by_id[newer].text):
-            found.append({"kind": "older", "newer": int(newer), "older": int(r.episode_id)})
+        # each correction of it, the newest first (a paragraph's haircut, dentist and home,
+        # each corrected: QA pass 32)
+        given = next((b for b in (newer, *(r.extra.get("corrected_also") or ()))
+                      if b in by_id and gives_older(message, answer, r.text, by_id[b].text)),
+                     None) if newer is not None else None
+        if given is not None:
+            found.append({"kind": "older", "newer": int(given), "older": int(r.episode_id)})
             break
     if stopped:
         return _with_also(found)

@@ -402,3 +402,32 @@ def test_common_words_in_names_and_lines_and_a_name_after_a_title():
     assert made_up("See Dr. Akintola. Nana says hi.", known) == []
     # a name the memories lack is still marked after a known one
     assert made_up("You live in York Minster Gardens.", known) == ["Minster Gardens"]
+
+
+def test_each_correction_of_a_paragraph_is_checked_for_older_news(make_assistant):
+    """QA pass 32: a paragraph whose haircut and dentist were each corrected was marked as
+    replaced by the newest correction only, the dentist's; an answer that gave the old
+    haircut time could not be doubted, and unrelated answers were checked against the
+    dentist."""
+    para = ("I go bouldering on Thursdays. I have a haircut booked at Salon Vero on Friday "
+            "at 10 am. I also have a dentist appointment with Dr Akintola on 3 July.")
+    haircut, dentist = ("The haircut moved to Wednesday at 4 pm.",
+                        "Actually the dentist appointment is on 10 July, not 3 July.")
+    mems = [Recall(episode_id=3, score=1.0, text=dentist),
+            Recall(episode_id=2, score=0.9, text=haircut),
+            Recall(episode_id=1, score=0.8, text=para,
+                   extra={"superseded_by": 3, "older_than": 3, "corrected_also": [2]})]
+    ask = "When is my haircut?"
+    doubt = answer_doubt(ask, "Your haircut is at Salon Vero on Friday at 10 am.", mems, {1})
+    assert doubt is not None and doubt["kind"] == "older" and doubt["newer"] == 2, doubt
+    assert answer_doubt(ask, "Your haircut is on Wednesday at 4 pm.", mems, {2}) is None
+    # through the gate: the paragraph carries both corrections
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, t in enumerate((para, haircut, dentist)):
+        list(a.chat(t, cid, now=T0 + 60 * k))
+    list(a.chat(ask, cid, now=T0 + 600))
+    shown = {m["episode_id"]: m.get("extra") or {} for m in
+             a.store.messages(cid)[-1]["stats"]["memories"]}
+    assert shown.get(1, {}).get("superseded_by") == 3, shown
+    assert shown[1].get("corrected_also") == [2], shown
