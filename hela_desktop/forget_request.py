@@ -37,7 +37,8 @@ answered by the app itself:
   repeats it is named, not deleted (`answer_copies`).
 - **What it answers.**  What it deleted and how to undo it, what else may be meant, or that
   nothing matched.  A memory is deleted whole; a part of it that said something else
-  (`other_parts`) is named, so the user can tell it again or undo and edit instead.  "Forget everything" deletes nothing and says how to.
+  (`other_parts`) is kept as a memory of its own (`keep_rest`; one that speaks of the
+  forgotten thing by a pronoun goes with it), and named.  "Forget everything" deletes nothing and says how to.
 - **What it stores.**  The chat keeps both messages (it is the transcript); the request
   becomes no memory, and no link is learned.
 """
@@ -188,12 +189,16 @@ class Forgotten:
     repeated: list[tuple[int, str]] = field(default_factory=list)
     # a deleted memory's other parts, which said something else and went with it
     also_said: list[tuple[int, list[str]]] = field(default_factory=list)
+    # … kept as a new memory each (deleted id, new id): undo deletes the new one
+    kept: list[tuple[int, int]] = field(default_factory=list)
 
     def stats(self) -> dict:
         out = {"deleted": [i for i, _ in self.deleted + self.asked],
                "maybe": [i for i, _ in self.maybe]}
         if self.repeated:
             out["repeated"] = [i for i, _ in self.repeated]
+        if self.kept:
+            out["kept"] = [new for _, new in self.kept]
         return out
 
 
@@ -214,6 +219,8 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
     if target not in (LAST, EVERYTHING):
         out.also_said = [(eid, rest) for eid, text in out.deleted
                          if (rest := other_parts(text, target))]
+        out.kept = [(eid, keep_rest(engine, eid, alone)) for eid, rest in out.also_said
+                    if (alone := [p for p in rest if not _BY_PRONOUN.match(p)])]
     for eid, _ in out.asked:
         engine.delete_episode(eid)
     # a statement kept for its own words: its answer, which told the forgotten thing again,
@@ -348,6 +355,33 @@ _PARTS = re.compile(r"(?<=[.!?])\s+|\s*;\s*|,?\s+(?:and|but)\s+(?=(?:my|i|i'm|i�
                     r"he|she|they|his|her|their)\b)", re.I)
 
 
+# a part that speaks of what was forgotten by a pronoun ("My cat is called Miso and she
+# hates the rain."): it went with it, as it says nothing alone
+_BY_PRONOUN = re.compile(r"^(?:she|he|it|they|her|his|its|their|them|him|this|that|these|"
+                         r"those|there)\b", re.I)
+
+
+def keep_rest(engine: MemoryEngine, eid: int, rest: list[str]) -> int:
+    """A new memory of the parts `rest` of the deleted memory `eid` that said something
+    else, as it was: the user's words, when and in which chat they said them, pinned or
+    not, its answer left out (it may tell the forgotten thing; QA pass 32: "Forget my
+    dentist appointment." took a paragraph of five things, and "my mum Grace lives in
+    Bradford" with it).  Its id."""
+    from .memory import NewEpisode
+
+    ep = engine.store.episode(eid)
+    said = " ".join((p[:1].upper() + p[1:]).rstrip() + ("" if p.rstrip().endswith(
+        (".", "!", "?", "…")) else ".") for p in rest)
+    new = engine.add_episodes([NewEpisode(
+        said, "", conversation_id=ep.conversation_id if ep else None,
+        created_at=ep.created_at if ep else None, importance=ep.importance if ep else 0.0,
+        source=ep.source if ep and ep.source else "chat",
+        meta={"rest_of": ep.uid} if ep and ep.uid else None)])[0]
+    if ep is not None and ep.pinned:
+        engine.set_pinned(new, True)
+    return new
+
+
 def other_parts(text: str, target: str) -> list[str]:
     """The parts of a deleted memory's words (`_PARTS`) that share no content-word stem with
     what was to be forgotten: "Forget that my sister lives in Lisbon" deleted "My dog is
@@ -416,24 +450,31 @@ def answer(done: Forgotten) -> str:
         few = len(done.deleted) == 1
         parts.append(f"Deleted {'this memory' if few else 'these memories'}, so I won't "
                      f"recall {'it' if few else 'them'} again:\n\n{_listed(done.deleted)}")
+        kept = dict(done.kept)
         for eid, rest in done.also_said:
             # every part, each up to 120 characters (QA pass 32: of four, three were
             # named, at 80 characters each, and "my mum Grace lives in Bradford" went unsaid)
             quoted = [f"“{shorten(r.rstrip('.!'), 120)}”" for r in rest]
             said = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
             its = "It" if few else f"#{eid}"
-            parts.append(f"{its} also said {said}, which went with it. To keep that, "
-                         "tell me again, or undo this and edit the memory in Memories "
-                         "instead.")
+            parts.append(f"{its} also said {said}: I kept that as memory #{kept[eid]}."
+                         if eid in kept and not any(_BY_PRONOUN.match(r) for r in rest)
+                         else f"{its} also said {said}, which went with it"
+                         + (f" (I kept as memory #{kept[eid]} what says something alone)"
+                            if eid in kept else "")
+                         + ". To keep that, tell me again, or undo this and edit the memory "
+                         "in Memories instead.")
         if done.asked:
             few = len(done.asked) == 1
             parts.append(f"Also deleted {'a question' if few else 'questions'} you asked "
                          f"about it, as my stored answer repeated it:\n\n"
                          f"{_listed(done.asked)}")
+        copies = ", ".join(f"#{new}" for _, new in done.kept)
         parts.append(f"To bring {it} back: Edit ▸ Undo, or Memories ▸ Archive ▸ Restore "
-                     f"(or `{cmd}`{'' if one else ' for each'}). Delete for good there "
-                     f"erases {it} from the memory file. Chats keep their messages: delete "
-                     "a chat to remove what you said there.")
+                     f"(or `{cmd}`{'' if one else ' for each'}"
+                     + (f"; then delete {copies}, which Undo does itself" if copies else "")
+                     + f"). Delete for good there erases {it} from the memory file. Chats "
+                     "keep their messages: delete a chat to remove what you said there.")
     if done.repeated:
         few = len(done.repeated) == 1
         parts.append(f"{'This memory' if few else 'These memories'} of something else "

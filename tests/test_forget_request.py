@@ -378,9 +378,13 @@ def test_forgetting_a_name_takes_the_answers_that_name_it_not_what_else_its_memo
         ("What is my dog called?", "Your dog is called Pixel."),
         ("I walk every morning before work.", "Take Pixel along!"))])
     done = _chat(a, "Forget about Pixel.")[-1]
-    assert done.forget == {"deleted": [ids[0], ids[2]], "maybe": [], "repeated": [ids[3]]}
+    kept = done.forget.get("kept") or []
+    assert done.forget == {"deleted": [ids[0], ids[2]], "maybe": [], "repeated": [ids[3]],
+                           "kept": kept} and len(kept) == 1
     assert a.store.episode(ids[1]).deleted_at is None
     assert "Where does my sister live?" not in done.text
+    # the sister's part of the deleted memory is kept as a memory of its own (QA pass 32)
+    assert a.store.episode(kept[0]).user_text == "My sister Ana lives in Lisbon."
 
 
 def test_an_answer_to_forget_says_which_of_its_memories_are_back(make_assistant):
@@ -430,7 +434,14 @@ def test_forgetting_one_thing_says_what_else_its_memory_said(make_assistant):
         both, "My PIN is 4821.")])
     done = _chat(a, "Forget that my sister lives in Lisbon.")[-1]
     assert done.forget["deleted"] == [ids[0]]
-    assert ("It also said “My dog is called Pixel”, which went with it. To keep that, tell "
-            "me again, or undo this and edit the memory in Memories instead.") in done.text
+    # (QA pass 32: what else it said is kept as a memory of its own, dated as said;
+    # Undo deletes it again)
+    new = done.forget["kept"][0]
+    assert f"It also said “My dog is called Pixel”: I kept that as memory #{new}." in done.text
+    assert f"then delete #{new}, which Undo does itself" in done.text
+    kept, old = a.store.episode(new), a.store.episode(ids[0])
+    assert kept.user_text == "My dog is called Pixel." and kept.created_at == old.created_at
+    assert kept.deleted_at is None and old.deleted_at is not None
+    assert new in {r.episode_id for r in a.engine.retrieve("What is my dog called?")}
     done = _chat(a, "Forget my PIN.")[-1]
     assert done.forget["deleted"] == [ids[1]] and "also said" not in done.text

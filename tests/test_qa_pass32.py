@@ -431,3 +431,38 @@ def test_each_correction_of_a_paragraph_is_checked_for_older_news(make_assistant
              a.store.messages(cid)[-1]["stats"]["memories"]}
     assert shown.get(1, {}).get("superseded_by") == 3, shown
     assert shown[1].get("corrected_also") == [2], shown
+
+
+def test_what_else_a_forgotten_memory_said_is_kept_and_undo_takes_it_back(make_assistant,
+                                                                          qtbot):
+    """QA pass 32: "Forget my dentist appointment." deleted a paragraph of five things, the
+    bouldering, the haircut, the home and the mum with it.  Those parts are kept as a
+    memory of their own (dated as said); a part that speaks of the forgotten thing by a
+    pronoun goes with it; Undo brings the paragraph back and deletes the copy."""
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    para = ("I go bouldering at the Depot every Thursday. I have a dentist appointment with "
+            "Dr Akintola on 3 July. We live on Harehills Lane in Leeds.")
+    pid = list(a.chat(para, cid, now=T0))[-1].episode_id
+    done = list(a.chat("Forget my dentist appointment.", cid, now=T0 + 60))[-1]
+    assert done.forget["deleted"] == [pid], done.text
+    new = done.forget["kept"][0]
+    assert a.store.episode(new).user_text == ("I go bouldering at the Depot every Thursday. "
+                                              "We live on Harehills Lane in Leeds.")
+    assert f"I kept that as memory #{new}." in done.text
+    # a part by a pronoun went with it
+    mid = list(a.chat("My cat is called Miso and she hates the rain.", cid,
+                      now=T0 + 180))[-1].episode_id
+    done = list(a.chat("Forget that my cat is called Miso.", cid, now=T0 + 240))[-1]
+    assert done.forget["deleted"] == [mid] and "kept" not in done.forget
+    assert "“she hates the rain”, which went with it" in done.text
+    # Undo in the window: the memory back, the copy deleted
+    browser = MemoryBrowser()
+    qtbot.addWidget(browser)
+    ops = []
+    browser.op.connect(lambda name, arg: ops.append((name, arg)))
+    browser.forgotten([pid], "Forget my dentist appointment.", cid, [new])
+    browser.undo_delete()
+    assert ("restore", [pid]) in ops and ("delete", new) in ops

@@ -457,7 +457,8 @@ class MainWindow(WindowPanes):
         kept = ev.message_id is not None or bool(ev.text)
         if isinstance(ev.forget, dict):  # one step of the undo history, after the others
             self.browser.forgotten([i for i in ev.forget.get("deleted") or []
-                                    if isinstance(i, int)], self._sent_text, ev.conversation_id)
+                                    if isinstance(i, int)], self._sent_text, ev.conversation_id,
+                                   [i for i in ev.forget.get("kept") or [] if isinstance(i, int)])
         self.statusBar().showMessage(
             ws.forget_line(ev.forget) if isinstance(ev.forget, dict)
             else ws.listed_line(ev.listed) if ev.listed is not None

@@ -687,10 +687,13 @@ class MemoryBrowser(QtWidgets.QWidget):
         self.op.emit("delete", e.id)
         self._undo_changed()
 
-    def forgotten(self, ids: list[int], request: str, chat: int | None = None) -> None:
-        """The chat forgot these memories ("Forget that …"): one step of the undo history."""
+    def forgotten(self, ids: list[int], request: str, chat: int | None = None,
+                  added: list[int] | None = None) -> None:
+        """The chat forgot these memories ("Forget that …"): one step of the undo history
+        (`added`: the memories it kept of their other parts, which Undo deletes)."""
         said = [e.user_text for e in self.model.episodes if len(ids) == 1 and e.id == ids[0]]
-        if self.history.push(MEMORY, ids, request or "Forget", chat, "".join(said)) is not None:
+        if self.history.push(MEMORY, ids, request or "Forget", chat, "".join(said),
+                             added or ()) is not None:
             self._undo_changed()
 
     def undo_delete(self) -> None:
@@ -711,6 +714,8 @@ class MemoryBrowser(QtWidgets.QWidget):
         else:
             self._next_choice = (self.selected_id(), step.ids[0])  # chosen once it is back
             self.op.emit("restore", list(step.ids))  # one op: one status line for all
+            for new in step.added:  # (what it kept of their other parts: back in them)
+                self.op.emit("delete", new)
         self._undo_changed()
 
     def undo_text(self) -> str:

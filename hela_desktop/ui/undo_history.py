@@ -29,6 +29,9 @@ class Step:
     chat: int | None = None  # the chat it was said in
     what: str = ""  # the forgotten memory's words, when it was one (QA pass 30: the strip
     # quoted the request, "Forgot #3 (“Forget that I have a cat.”)", as if it were forgotten)
+    # memories the step made, which Undo deletes: what a forgotten memory said of other
+    # things, kept as a memory of its own (`forget_request.keep_rest`)
+    added: tuple[int, ...] = ()
 
     def _named(self, chars: int) -> str:
         """The memories forgotten, by number and, for one, in its words."""
@@ -77,11 +80,11 @@ class UndoHistory:
         self.steps: list[Step] = []
 
     def push(self, kind: str, ids, request: str = "", chat: int | None = None,
-             what: str = "") -> Step | None:
+             what: str = "", added=()) -> Step | None:
         ids = tuple(int(i) for i in ids)
         if not ids:
             return None
-        step = Step(kind, ids, request, chat, what)
+        step = Step(kind, ids, request, chat, what, tuple(int(i) for i in added))
         self.steps.append(step)
         return step
 
@@ -106,7 +109,7 @@ class UndoHistory:
         for s in self.steps:
             if s.kind == kind:
                 s = Step(s.kind, tuple(i for i in s.ids if i not in gone), s.request, s.chat,
-                         s.what)
+                         s.what, s.added)
             if s.ids:
                 kept.append(s)
         self.steps = kept
