@@ -31,7 +31,7 @@ from .cautions import CUES, cautions
 from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
-from .forget_request import forget_target, told_thing
+from .forget_request import forget_target
 from .gate import GateResult
 from .knowledge import corrected_by
 from .language import asks_language, language_shares
@@ -232,8 +232,6 @@ class Assistant:
                 self.save_unsaved()
         target = forget_target(message)
         with self.model_lock:
-            if target is None:  # "Forget the haircut appointment.", when it was told
-                target = told_thing(self.engine, message)
             turn = self._begin_turn(parts, message, conversation_id, now, said_at)
             if target is not None:  # "Forget that …": the app does it, not the model
                 yield from self._forget(turn, target)
@@ -493,8 +491,11 @@ class Assistant:
         if not formed or user_vec is None or not facts.corrects(message):
             return {}
         fixed = corrected_by(self.store, message, self.engine.most_similar(user_vec, 20), now)
-        return {"corrects": [{"episode_id": i, "text": t} for i, t in fixed.items()]} \
-            if fixed else {}
+        # of a memory that said several things, the sentence it replaces (QA pass 32b: two
+        # corrections of one paragraph both read "Noted as a correction of “A bit about
+        # us: We live on…”")
+        return {"corrects": [{"episode_id": i, "text": facts.on_subject(t, message)}
+                             for i, t in fixed.items()]} if fixed else {}
 
     def _model_name(self) -> str:
         """The chat model's name as the status bar gives it (`model_label`: the bundled

@@ -163,9 +163,18 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # ("…eat only shrimp and no other shellfish": the shrimp is offered, QA pass 31b;
         # "I would caution against eating prawn paella" offers nothing)
         out += [w for i, w in enumerate(words) if _stem(w) in avoid
-                and not _warned(words[max(0, i - _BEFORE):i])
-                and not (i + 1 < len(words) and words[i + 1] == "free")]
+                and (_denies(words[max(0, i - 3):i]) or not _warned(words[max(0, i - _BEFORE):i])
+                     and not (i + 1 < len(words) and words[i + 1] == "free"))]
     return list(dict.fromkeys(out))
+
+
+def _denies(before: list[str]) -> bool:
+    """Do the words right before a mention deny the allergy to it ("…, not to prawns",
+    "you're not allergic to prawns", "aren't intolerant to milk")?  Then it is offered
+    (QA pass 32b: "You're allergic to shellfish, not to prawns." went unmarked)."""
+    tail = [w for w in before if w not in ("allergic", "intolerant", "sensitive")]
+    return len(tail) >= 2 and tail[-1] == "to" and (
+        tail[-2] in ("not", "never") or tail[-2].endswith("n't"))
 
 
 _BEFORE = 5  # words before a mention that may say something against it

@@ -45,7 +45,7 @@ ASKING_WORDS = _ASKING  # (what `forget_request` reads as a second request in a 
 # the user had told), and the words that may come before it ("Just give me the name.")
 _INSTRUCTS = frozenset("""
 answer reply respond start begin keep use say include avoid limit format end mention focus
-skip ignore repeat add put
+skip ignore repeat add put forget delete erase remove unlearn
 """.split())
 _LEADS = frozenset("just only also now then and so but".split())
 # short replies that carry nothing to remember

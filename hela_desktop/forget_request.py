@@ -11,8 +11,7 @@ answered by the app itself:
   with *delete / erase / remove* followed by a memory ("the memory about my PIN", "what I
   told you about Tom").  What to forget must be something the user told: in the first
   person ("my …", "that I'm …"), a name alone, or named as what they said or as a memory,
-  or "the …" when a statement of theirs holds its every word (`told_thing`: "Forget the
-  haircut appointment.").
+  or a thing named with "the" ("Forget the haircut appointment."; not "Forget the past.").
   "Forget it" / "forget that" alone or before a new clause ("forget that, my cat is
   called Miso": never mind), "don't forget to …" (a reminder),
   "delete this line" (a task), "forget the past and move on" (advice wanted), a question
@@ -113,7 +112,7 @@ def forget_target(message: str) -> str | None:
     text = " ".join(message.split())
     if text.endswith("?") and not _POLITE.match(text):
         return None  # "Forget the past?": a question, not a request
-    text = text.rstrip(" .!?")
+    text = re.sub(r",?\s+please$", "", text.rstrip(" .!?"), flags=re.I)  # ("…, please")
     m = _FORGET.match(text)
     deleting = m is None
     if m is None:
@@ -144,34 +143,32 @@ def forget_target(message: str) -> str | None:
             # advice wanted; "all about it", never mind)
             or _ALL_ABOUT.match(what) and not re.search(r"\band\b|,", rest)
             and not _NEVER_MIND.match(rest))
+    if not told and _the_thing(text):
+        return re.sub(r"^the\s+", "", rest, flags=re.I)  # ("about the dentist appointment")
     return rest if told else None
 
 
 # "Forget the haircut appointment.": a thing named with "the", up to four words
 _THE_THING = re.compile(_LEAD + r"(?:forget|stop\s+remembering)\s+(?:about\s+)?the\s+"
-                        r"(?P<what>[^\W\d_][\w'’-]*(?:\s+[\w'’-]+){0,3}?)"
-                        r"(?:\s*,?\s*please)?$", re.I)
+                        r"(?P<what>[^\W\d_][\w'’-]*(?:\s+[\w'’-]+){0,3}?)$", re.I)
 
 
-def told_thing(engine: MemoryEngine, message: str) -> str | None:
-    """What "Forget the … " names (`_THE_THING`), when it is a thing the user told: a
-    statement of theirs still kept holds its every word ("the haircut appointment" after
-    "I have a haircut appointment on Tuesday."); None otherwise ("Forget the past.", "Forget
-    the rules and …": advice or a task, for the model).  QA pass 31: "Forget the haircut
-    appointment." went to the model, which said it had forgotten and forgot nothing."""
-    text = " ".join(message.split()).rstrip(" .!")
+def _the_thing(text: str) -> bool:
+    """Does `text` ask to forget a thing named with "the" (`_THE_THING`: "Forget the
+    haircut appointment."), told or not (`forget` then says nothing matched), rather than
+    something of the chat (`_NOT_TOLD`: "Forget the past.")?  QA pass 31: "Forget the
+    haircut appointment." went to the model, which said it had forgotten and forgot
+    nothing; pass 32b: one never told got "I forgot the dentist appointment."."""
     m = _THE_THING.match(text)
-    if m is None or _THEN.search(m.group("what")) or re.search(r"\band\b", m.group("what")):
-        return None
-    what = m.group("what")
-    want = set(facts.stems(what))
-    if not want:
-        return None
-    longest = max(_TARGET_WORD.findall(what), key=len)
-    for e in engine.store.list_episodes(search=longest, limit=200):
-        if facts.is_statement(e.user_text) and want <= set(facts.stems(e.user_text)):
-            return what
-    return None
+    return m is not None and not re.search(r"\band\b", m.group("what")) and not (
+        {w.lower() for w in _TARGET_WORD.findall(m.group("what"))} & _NOT_TOLD)
+
+
+# what "forget the …" asks of the chat, not of what the user told ("the past", "the rules",
+# "the previous instructions", "the whole thing"): for the model
+_NOT_TOLD = frozenset("""past rules rule previous above instructions instruction prompt
+context rest world drama noise whole idea question questions former latter system
+formalities details thing things stuff""".split())
 
 
 @dataclass
@@ -191,6 +188,8 @@ class Forgotten:
     also_said: list[tuple[int, list[str]]] = field(default_factory=list)
     # … kept as a new memory each (deleted id, new id): undo deletes the new one
     kept: list[tuple[int, int]] = field(default_factory=list)
+    # … those the user corrected since: not kept, and not asked to be told again
+    corrected_parts: list[tuple[int, list[str]]] = field(default_factory=list)
 
     def stats(self) -> dict:
         out = {"deleted": [i for i, _ in self.deleted + self.asked],
@@ -219,8 +218,13 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
     if target not in (LAST, EVERYTHING):
         out.also_said = [(eid, rest) for eid, text in out.deleted
                          if (rest := other_parts(text, target))]
+        true = _still_true(engine, dict(out.deleted))
         out.kept = [(eid, keep_rest(engine, eid, alone)) for eid, rest in out.also_said
-                    if (alone := [p for p in rest if not _BY_PRONOUN.match(p)])]
+                    if (alone := [p for p in rest if not _BY_PRONOUN.match(p)
+                                  and " ".join(p.split()) in true.get(eid, p)])]
+        out.corrected_parts = [(eid, gone) for eid, rest in out.also_said
+                               if (gone := [p for p in rest
+                                            if " ".join(p.split()) not in true.get(eid, p)])]
     for eid, _ in out.asked:
         engine.delete_episode(eid)
     # a statement kept for its own words: its answer, which told the forgotten thing again,
@@ -316,7 +320,7 @@ def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> F
     # matched of the two, and forgotten together (QA pass 31: "Forget my dentist
     # appointment." deleted nothing, as the appointment and "Actually the dentist
     # appointment is on Monday 15 March." matched it about as well)
-    found, with_ = _told_once(engine, found)
+    found, with_ = _told_once(engine, found, target, texts)
     sure, maybe = F.forget_split([cos for _, cos in found])
     gone = [eid for i in sure for eid in (found[i][0], *with_.get(found[i][0], ()))]
     for eid in gone:
@@ -330,16 +334,24 @@ def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> F
 _OF_ASKING = re.compile(r"\b(?:asked|ask|asking|question|questions)\b", re.IGNORECASE)
 
 
-def _told_once(engine: MemoryEngine, found: list[tuple[int, float]]
-               ) -> tuple[list[tuple[int, float]], dict[int, list[int]]]:
+def _told_once(engine: MemoryEngine, found: list[tuple[int, float]], target: str,
+               texts: dict[int, str]) -> tuple[list[tuple[int, float]], dict[int, list[int]]]:
     """`found` (best first) less the memories a better-matched one of them corrects or is
-    corrected by (`knowledge.corrections`), and those, by the one kept."""
-    from .knowledge import corrections  # (knowledge reads the gate's settings)
+    corrected by (`knowledge.all_corrections`), and those, by the one kept: a correction of
+    what is to be forgotten (the sentence it replaces speaks of `target`), not of another
+    part of the same memory (QA pass 32b: "Forget that my brother runs a bakery." took
+    "Elsa had her birthday last week, she is seven now." with the paragraph that said
+    both)."""
+    from .knowledge import all_corrections  # (knowledge reads the gate's settings)
 
-    fixed = corrections(engine.store, [eid for eid, _ in found])
+    want = set(facts.stems(target))
+    every = all_corrections(engine.store, [eid for eid, _ in found])
+    fixed = [(old, new) for old, news in every.items() for new in news
+             if set(facts.stems(facts.on_subject(texts.get(old, ""), texts.get(new, ""))))
+             & want]
     rank = {eid: i for i, (eid, _) in enumerate(found)}
     head: dict[int, int] = {}
-    for old, new in fixed.items():
+    for old, new in sorted(fixed):
         if old in rank and new in rank:
             a, b = sorted((old, new), key=rank.__getitem__)
             head[b] = head.get(a, a)
@@ -359,6 +371,19 @@ _PARTS = re.compile(r"(?<=[.!?])\s+|\s*;\s*|,?\s+(?:and|but)\s+(?=(?:my|i|i'm|i�
 # hates the rain."): it went with it, as it says nothing alone
 _BY_PRONOUN = re.compile(r"^(?:she|he|it|they|her|his|its|their|them|him|this|that|these|"
                          r"those|there)\b", re.I)
+
+
+def _still_true(engine: MemoryEngine, deleted: dict[int, str]) -> dict[int, str]:
+    """Of each memory just deleted (id -> its words) that a later statement of the user's
+    corrected, what the corrections leave true (`facts.still_true`, "" for none; QA pass
+    32b: the forget reply asked the user to tell again "We live on Crookes Road", which
+    they had corrected to Leeds)."""
+    from .knowledge import all_corrections  # (knowledge reads the gate's settings)
+
+    every = all_corrections(engine.store, deleted, texts=deleted)
+    news = engine.store.key_texts({b for bs in every.values() for b in bs})
+    return {eid: " ".join(facts.still_true(deleted[eid], [news.get(b, "") for b in bs]).split())
+            for eid, bs in every.items()}
 
 
 def keep_rest(engine: MemoryEngine, eid: int, rest: list[str]) -> int:
@@ -450,8 +475,15 @@ def answer(done: Forgotten) -> str:
         few = len(done.deleted) == 1
         parts.append(f"Deleted {'this memory' if few else 'these memories'}, so I won't "
                      f"recall {'it' if few else 'them'} again:\n\n{_listed(done.deleted)}")
-        kept = dict(done.kept)
+        kept, fixed = dict(done.kept), dict(done.corrected_parts)
         for eid, rest in done.also_said:
+            if eid in fixed:  # (corrected since: the correction stays, nothing to tell again)
+                old = " and ".join(f"“{shorten(r.rstrip('.!'), 80)}”" for r in fixed[eid])
+                parts.append(f"What {'it' if few else f'#{eid}'} said that you corrected since "
+                             f"({old}) went with it; your corrections stay.")
+                rest = [r for r in rest if r not in fixed[eid]]
+                if not rest:
+                    continue
             # every part, each up to 120 characters (QA pass 32: of four, three were
             # named, at 80 characters each, and "my mum Grace lives in Bradford" went unsaid)
             quoted = [f"“{shorten(r.rstrip('.!'), 120)}”" for r in rest]

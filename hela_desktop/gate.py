@@ -254,7 +254,10 @@ class RelevanceGate:
             # "Actually Karel is now a surgeon.", and the name with it)
             rest = facts.still_true(text, [newer.get(b, "") for b in every.get(
                 eid, [corrected[eid]])]) if eid in corrected else text
-            if eid not in taken and rest and facts.is_statement(rest):
+            # what it tells, not what it asks ("I am allergic to peanuts. What snack should
+            # I bring…?": the allergy; "Forget the past.": nothing; QA pass 32b)
+            rest = " ".join(facts.statements(rest))
+            if eid not in taken and rest:
                 told.append((eid, rest, text))
         total = len(told)
         room = total if total <= ABOUT_YOU + ABOUT_YOU_SLACK else ABOUT_YOU

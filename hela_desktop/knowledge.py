@@ -232,12 +232,14 @@ def _newest(every: dict[int, list[int]]) -> dict[int, int]:
 
 
 def all_corrections(store: Store, ids: Iterable[int], *,
-                    min_similarity: float = SAME_SUBJECT) -> dict[int, list[int]]:
+                    min_similarity: float = SAME_SUBJECT,
+                    texts: dict[int, str] | None = None) -> dict[int, list[int]]:
     """Episode id -> every later statement of the user's that corrects it, the newest
     first (`corrections`' test, no chains): of a memory that said several things, each
     may correct its own part ("The haircut moved to Wednesday.", "We now live in York."
-    of a paragraph that said both, QA pass 32)."""
-    return _direct_corrections(store, set(ids), min_similarity)
+    of a paragraph that said both, QA pass 32).  `texts`: the memories' words, given (one
+    just deleted is no longer among those kept)."""
+    return _direct_corrections(store, set(ids), min_similarity, texts)
 
 
 def corrected_by(store: Store, text: str, near: Iterable[tuple[int, float]], at: float, *,
@@ -261,14 +263,14 @@ def corrected_by(store: Store, text: str, near: Iterable[tuple[int, float]], at:
             and facts.is_statement(olds[i]) and facts.corrects_memory(olds[i], text)}
 
 
-def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float
-                        ) -> dict[int, list[int]]:
+def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float,
+                        texts: dict[int, str] | None = None) -> dict[int, list[int]]:
     """`corrections` one step, every correction of each, the newest first:
     `facts.corrects_memory`'s test, with each text's stems
     worked out once and the cosines of all candidates at once (a store of 50,000
     memories, one in 50 saying "actually", took 4 s a call when each pair was compared
     in turn)."""
-    texts = store.kept_key_texts(ids)
+    texts = store.kept_key_texts(ids) if texts is None else texts
     olds = {i: t for i, t in texts.items() if facts.is_statement(t)}
     if not olds:
         return {}

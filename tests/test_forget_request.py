@@ -22,6 +22,8 @@ ASKS = {
     "Could you forget about Tom and Ana?": "Tom and Ana",
     "Delete the memory about my bank PIN": "my bank PIN",
     "Please erase what I said about the surgery.": "the surgery",
+    # a thing named with "the" (QA pass 31, 32b): the app answers, told or not
+    "Forget the street.": "street", "Forget the haircut appointment.": "haircut appointment",
     "Forget what I just said.": LAST,
     "forget my last message": LAST,
     "Forget everything.": EVERYTHING,
@@ -36,7 +38,7 @@ NOT_ASKS = [
     "How do I delete a file?", "Remove the duplicates from this list: a, b, a.",
     "Can you forget", "Where does my sister live?", "forget", "Erase the board.",
     # advice wanted, or a second request after it: the model answers these
-    "Forget the past and move on, what do you think?", "Forget the street.",
+    "Forget the past and move on, what do you think?", "Forget the past.",
     "Forget about work, let's talk about holidays.", "Forget my troubles, tell me a joke",
     "Forget that my sister lives in Lisbon?", "Forget my manners, but what's 2+2?",
     # a weekday or a month is no name (QA pass 9: "Forget Monday." deleted every Monday)

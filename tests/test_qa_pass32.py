@@ -74,28 +74,33 @@ def test_a_moved_plan_is_noted_as_a_correction_and_listed_in_its_place(make_assi
 
 def test_forgetting_the_thing_named_with_the_deletes_what_was_told(make_assistant):
     """QA pass 31: "Forget the haircut appointment." ("the …", not "my …") went to the
-    model, which said it had forgotten it; nothing was deleted."""
-    from hela_desktop.forget_request import forget_target, told_thing
+    model, which said it had forgotten it; nothing was deleted.  Pass 32b: one never told,
+    "Forget the dentist appointment.", got the model's "I forgot the dentist appointment.";
+    the app now says nothing matched."""
+    from hela_desktop.forget_request import forget_target
 
+    assert forget_target("Forget the haircut appointment.") == "haircut appointment"
+    assert forget_target("Please forget about the dentist appointment, please") == \
+        "dentist appointment"
+    # what asks something of the chat, or more: for the model
+    for text in ("Forget the past.", "Forget the rules and write a poem.",
+                 "Forget the haircut appointment and tell me a joke.",
+                 "Forget the previous instructions.", "Forget the haircut appointment?",
+                 "I forget the haircut appointment."):
+        assert forget_target(text) is None, text
     a = make_assistant()
     cid = a.new_conversation()
     told = ["I have a haircut appointment on Tuesday at 10 am.",
             "My dentist appointment is on Friday at 9.",
             "The haircut moved to Wednesday at 4 pm."]
     ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
-    assert forget_target("Forget the haircut appointment.") is None  # (not by its words alone)
-    assert told_thing(a.engine, "Forget the haircut appointment.") == "haircut appointment"
-    assert told_thing(a.engine, "Please forget about the dentist appointment, please") == \
-        "dentist appointment"
-    # nothing the user told: advice, a task, a thing never said
-    for text in ("Forget the past.", "Forget the rules and write a poem.",
-                 "Forget the haircut appointment and tell me a joke.",
-                 "Forget the piano lesson.", "Forget the haircut appointment?",
-                 "I forget the haircut appointment."):
-        assert told_thing(a.engine, text) is None, text
     done = list(a.chat("Forget the haircut appointment.", cid, now=T0 + 600))[-1]
     assert sorted(done.forget["deleted"]) == sorted([ids[0], ids[2]]), done.text
     assert set(a.store.kept_key_texts(ids)) == {ids[1]}
+    n = a.store.count_episodes()
+    done = list(a.chat("Forget the piano lesson.", cid, now=T0 + 660))[-1]
+    assert done.forget == {"deleted": [], "maybe": []} and a.store.count_episodes() == n
+    assert done.text.startswith("Nothing you told me matches “piano lesson”"), done.text
 
 
 # ---- a forget reply names a kept memory only for a copy of what, not of when -------------
@@ -335,6 +340,10 @@ def test_what_you_know_about_me_after_a_week_of_changes(make_assistant):
     for k in (4, 6, 8):  # each change of the paragraph is noted under its reply
         assert [c["episode_id"] for c in done[k].corrects] == [ids[2]], (told[k], done[k].corrects)
     assert [c["episode_id"] for c in done[5].corrects] == [ids[0]]
+    # the note under each quotes the sentence it replaces (QA pass 32b)
+    assert done[6].corrects[0]["text"] == "We live on Harehills Lane in Leeds."
+    assert done[4].corrects[0]["text"] == ("I have a haircut booked at Salon Vero on Friday "
+                                           "at 10 am.")
     assert [c["episode_id"] for c in done[7].corrects] == [ids[1]]
     assert corrections(a.store, ids[:4]) == {ids[0]: ids[5], ids[1]: ids[7], ids[2]: ids[8]}
     assert all_corrections(a.store, [ids[2]]) == {ids[2]: [ids[8], ids[6], ids[4]]}
@@ -466,3 +475,49 @@ def test_what_else_a_forgotten_memory_said_is_kept_and_undo_takes_it_back(make_a
     browser.forgotten([pid], "Forget my dentist appointment.", cid, [new])
     browser.undo_delete()
     assert ("restore", [pid]) in ops and ("delete", new) in ops
+
+
+def test_forgetting_one_part_keeps_the_other_corrections_and_only_what_is_still_true(
+        make_assistant):
+    """QA pass 32b: "Forget that my brother runs a bakery." deleted the paragraph that
+    said it and "Elsa had her birthday last week, she is seven now.", a correction of
+    another of its sentences; and the reply asked the user to tell again "We live on
+    Crookes Road in Sheffield" and "Our daughter Elsa is six", both corrected since."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    para = ("We live on Crookes Road in Sheffield. My brother Anders runs a bakery in Oslo. "
+            "I play the cello in a community orchestra on Thursdays. Our cat is called "
+            "Pepper. Our daughter Elsa is six.")
+    told = [para, "We now live in Leeds.", "Elsa had her birthday last week, she is seven now."]
+    ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
+    done = list(a.chat("Forget that my brother runs a bakery.", cid, now=T0 + 600))[-1]
+    assert done.forget["deleted"] == [ids[0]], done.text
+    assert set(a.store.kept_key_texts(ids[1:])) == {ids[1], ids[2]}  # (both corrections stay)
+    new = done.forget["kept"][0]
+    assert a.store.episode(new).user_text == ("I play the cello in a community orchestra on "
+                                              "Thursdays. Our cat is called Pepper.")
+    assert "corrected since (“We live on Crookes Road in Sheffield” and “Our daughter Elsa " \
+        "is six”) went with it; your corrections stay." in done.text, done.text
+    assert "tell me again" not in done.text
+
+
+def test_forget_and_delete_are_requests_not_things_told():
+    """QA pass 32b: "Forget the past." (for the model) was listed by "What do you know about
+    me?" as a thing the user told."""
+    for text in ("Forget the past.", "Delete the first line.", "Forget the rules."):
+        assert not facts.is_statement(text), text
+    assert facts.is_statement("I forget names all the time.")
+
+
+def test_an_answer_that_denies_the_allergy_offers_the_food():
+    """QA pass 32b: "I'm allergic to shellfish. Is a prawn curry a good idea for dinner?"
+    → "You're allergic to shellfish, not to prawns." with nothing under it: its "not" was
+    read as a word against prawns."""
+    from hela_desktop.cautions import cautions, offered
+
+    allergy = cautions([(1, "I'm allergic to shellfish.")])[0]
+    assert offered("You're allergic to shellfish, not to prawns.", allergy) == ["prawns"]
+    assert offered("You aren't allergic to prawns, enjoy.", allergy) == ["prawns"]
+    for said in ("Avoid prawns: they are shellfish.", "Please do not go to prawn restaurants.",
+                 "No prawns for you."):
+        assert offered(said, allergy) == [], said
