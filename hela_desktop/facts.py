@@ -21,11 +21,11 @@ rules, the same for every conversation:
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
+from .language import is_common_word, is_interjection
 from .timewords import AGE, AGE_WORDS, DATE, WHEN_SAID, WHEN_TO
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
@@ -103,47 +103,6 @@ def keywords(text: str) -> list[str]:
     return out
 
 
-@functools.lru_cache(maxsize=1)
-def _common_words() -> frozenset[str]:
-    """The whole words of the bundled embedder's vocabulary (all-MiniLM-L6-v2's WordPiece
-    list: about 20,000 lower-case words of English text, common first names and places
-    among them); empty when it is not installed."""
-    from .paths import bundled_embedder_path
-
-    folder = bundled_embedder_path()
-    try:
-        vocab = (folder / "vocab.txt").read_text(encoding="utf-8").split() if folder else []
-    except OSError:
-        vocab = []
-    return frozenset(w for w in vocab if w.isalpha())
-
-
-def is_common_word(word: str) -> bool:
-    """Is `word` (any case) a word of everyday English text, as it is or without an
-    inflection ("Unfortunately", "Swimming", "Rotterdam", "Sarah"), rather than a rare or
-    made-up one ("Siamira", "Athabak")?  True when no word list is installed: nothing can
-    be told apart then."""
-    common = _common_words()
-    w = word.lower().replace("’", "'")
-    return not common or w in common or w in _INTERJECTIONS or any(
-        w.endswith(e) and w[:-len(e)] in common for e in ("s", "es", "ed", "d", "ing", "ly")
-    )
-
-
-# what opens a sentence in chat and is not in the word list ("Oops, …", "Hola!")
-_INTERJECTIONS = frozenset("""
-aw aww ahh ahem yay haha hahaha oops ohh yikes gosh ooh hooray yup okey ciao bonjour hola
-hmm hmmm umm uhh whew phew ah oh wow hey ha eh uh um er hm
-""".split())
-
-
-def is_interjection(word: str) -> bool:
-    """Is `word` (any case) an interjection ("Ah", "Oops", "Hola")?  Capitalised after
-    "…" in the middle of a sentence, it is still no name (QA pass 30: "“Ah” is in none of
-    the memories it was given")."""
-    return word.lower() in _INTERJECTIONS
-
-
 def content_words(text: str, min_len: int = 3) -> list[str]:
     """`text`'s content words as written (case kept: "Pixel"), stopwords and words shorter
     than `min_len` removed, order kept, no repeats."""
@@ -173,7 +132,13 @@ def stems(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.findall(text or "") if s.strip()]
+    """`text`'s sentences; a colon before a capital ends one too ("A bit about us: We live
+    on Crookes Road…": the lead-in is no part of where they live, QA pass 32b)."""
+    return [s.strip() for part in _LEAD_IN.split(text or "")
+            for s in _SENTENCE.findall(part) if s.strip()]
+
+
+_LEAD_IN = re.compile(r"(?<=:)\s+(?=[A-Z])")
 
 
 def _words(s: str) -> list[str]:
@@ -795,5 +760,5 @@ class NameIndex:
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "terms", "on_subject", "off_subject", "still_true", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "terms", "on_subject", "off_subject", "still_true", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

@@ -1,4 +1,5 @@
-"""Which language a text is written in, roughly (Qt-free, no model needed).
+"""Which language a text is written in, roughly, and which words are everyday English
+(Qt-free, no model needed).
 
 The small models answer in the user's language most of the time, and drift into another
 now and then (a Portuguese reply to an English question).  These plain counts of function
@@ -8,6 +9,7 @@ another language was asked for.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # English function words that other languages written in Latin letters rarely use as words
@@ -86,5 +88,46 @@ def speaks_of_self_abroad(text: str) -> bool:
     return mine > 0 and (foreign * n + mine) > english * n  # ("meine" is in no other list)
 
 
+
+@functools.lru_cache(maxsize=1)
+def _common_words() -> frozenset[str]:
+    """The whole words of the bundled embedder's vocabulary (all-MiniLM-L6-v2's WordPiece
+    list: about 20,000 lower-case words of English text, common first names and places
+    among them); empty when it is not installed."""
+    from .paths import bundled_embedder_path
+
+    folder = bundled_embedder_path()
+    try:
+        vocab = (folder / "vocab.txt").read_text(encoding="utf-8").split() if folder else []
+    except OSError:
+        vocab = []
+    return frozenset(w for w in vocab if w.isalpha())
+
+
+def is_common_word(word: str) -> bool:
+    """Is `word` (any case) a word of everyday English text, as it is or without an
+    inflection ("Unfortunately", "Swimming", "Rotterdam", "Sarah"), rather than a rare or
+    made-up one ("Siamira", "Athabak")?  True when no word list is installed: nothing can
+    be told apart then."""
+    common = _common_words()
+    w = word.lower().replace("’", "'")
+    return not common or w in common or w in _INTERJECTIONS or any(
+        w.endswith(e) and w[:-len(e)] in common for e in ("s", "es", "ed", "d", "ing", "ly")
+    )
+
+
+# what opens a sentence in chat and is not in the word list ("Oops, …", "Hola!")
+_INTERJECTIONS = frozenset("""
+aw aww ahh ahem yay haha hahaha oops ohh yikes gosh ooh hooray yup okey ciao bonjour hola
+hmm hmmm umm uhh whew phew ah oh wow hey ha eh uh um er hm
+""".split())
+
+
+def is_interjection(word: str) -> bool:
+    """Is `word` (any case) an interjection ("Ah", "Oops", "Hola")?  Capitalised after
+    "…" in the middle of a sentence, it is still no name (QA pass 30: "“Ah” is in none of
+    the memories it was given")."""
+    return word.lower() in _INTERJECTIONS
+
 __all__ = ["ENGLISH_MARKERS", "FOREIGN_MARKERS", "FOREIGN_FIRST_PERSON", "asks_language",
-           "language_shares", "speaks_of_self_abroad"]
+           "is_common_word", "is_interjection", "language_shares", "speaks_of_self_abroad"]

@@ -202,7 +202,7 @@ def test_what_a_correction_leaves_true_is_still_listed_pinned_first(make_assista
     a.engine.set_pinned(ids[0], True)
     done = list(a.chat("What do you know about me?", cid, now=T0 + 600))[-1]
     lines = [x for x in done.text.splitlines() if x.startswith("- ")]
-    assert lines[0].startswith("- “Hi! My name is Ines.” (") and \
+    assert lines[0].startswith("- “My name is Ines.” (") and \
         "the rest of that message since corrected" in lines[0]
     fix = next(x for x in lines if "surgeon" in x)
     # what it corrects is the sentence it replaces, not the name beside it

@@ -521,3 +521,19 @@ def test_an_answer_that_denies_the_allergy_offers_the_food():
     for said in ("Avoid prawns: they are shellfish.", "Please do not go to prawn restaurants.",
                  "No prawns for you."):
         assert offered(said, allergy) == [], said
+
+
+def test_a_lead_in_before_a_colon_is_no_part_of_the_sentence_after_it():
+    """QA pass 32b: "A bit about us: We live on Crookes Road in Sheffield. …" corrected by
+    "We now live in Leeds.": a reply that said "a bit" was warned of older news, "bit"
+    being read as part of where they lived."""
+    from hela_desktop.sources import gives_older
+
+    para = "A bit about us: We live on Crookes Road in Sheffield. Our cat is called Pepper."
+    assert facts.sentences(para)[:2] == ["A bit about us:", "We live on Crookes Road in Sheffield."]
+    assert facts.on_subject(para, "We now live in Leeds.") == "We live on Crookes Road in Sheffield."
+    assert not gives_older("Elsa had her birthday last week.",
+                           "I'm glad you shared a bit about yourself!", para,
+                           "We now live in Leeds.")
+    assert facts.sentences("Meet at 10:30 today. Note: the cat.") == [
+        "Meet at 10:30 today.", "Note: the cat."]
