@@ -475,6 +475,11 @@ def test_what_else_a_forgotten_memory_said_is_kept_and_undo_takes_it_back(make_a
     browser.forgotten([pid], "Forget my dentist appointment.", cid, [new])
     browser.undo_delete()
     assert ("restore", [pid]) in ops and ("delete", new) in ops
+    from hela_desktop.ui.undo_history import Step
+
+    step = Step("memory", (pid,), "Forget my dentist appointment.", cid, "", (new,))
+    assert step.undone().endswith(f"#{pid} is back and recalled again. #{new}, which kept the "
+                                  "rest, is deleted.")
 
 
 def test_forgetting_one_part_keeps_the_other_corrections_and_only_what_is_still_true(

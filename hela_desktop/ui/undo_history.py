@@ -50,7 +50,9 @@ class Step:
         were deleted: this says they are back)."""
         what = f"{'Knowledge' if self.kind == KNOWLEDGE else 'Memory'} {_ids(self.ids)}"
         if self.request:
-            return forget_undone(self.request, self.ids)
+            kept = (f" {_ids(self.added)}, which kept the rest, "
+                    f"{'is' if len(self.added) == 1 else 'are'} deleted." if self.added else "")
+            return forget_undone(self.request, self.ids) + kept
         return f"{what} brought back."
 
     def undo_text(self) -> str:
