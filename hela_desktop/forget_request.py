@@ -363,8 +363,8 @@ def _told_once(engine: MemoryEngine, found: list[tuple[int, float]], target: str
 
 # where a memory's words part into things told: sentence ends, semicolons, and "and" or
 # "but" before a new subject ("… Pixel and my sister Ana lives …", not "salt and pepper")
-_PARTS = re.compile(r"(?<=[.!?])\s+|\s*;\s*|,?\s+(?:and|but)\s+(?=(?:my|i|i'm|i’m|we|our|"
-                    r"he|she|they|his|her|their)\b)", re.I)
+_PARTS = re.compile(r"(?<=[.!?])\s+|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+(?=(?:my|"
+                    r"i|i'm|i’m|we|our|he|she|they|his|her|their)\b)", re.I)
 
 
 # a part that speaks of what was forgotten by a pronoun ("My cat is called Miso and she
@@ -414,7 +414,7 @@ def other_parts(text: str, target: str) -> list[str]:
     (QA pass 21).  [] for a memory of one part, or when every part speaks of it."""
     want = set(facts.stems(target))
     parts = [p.strip(" ,;") for p in _PARTS.split(" ".join(text.split()))]
-    parts = [p for p in parts if p]
+    parts = [p for p in parts if p and not p.endswith(":")]  # (a lead-in: "A bit about us:")
     if not want or len(parts) < 2:
         return []
     return [p for p in parts if (own := set(facts.stems(p))) and not own & want]
