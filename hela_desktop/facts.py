@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
 from .language import is_common_word, is_interjection
-from .timewords import AGE, AGE_WORDS, DATE, WHEN_SAID, WHEN_TO
+from .timewords import AGE, AGE_WORDS, DATE, DAYS, MONTHS, WHEN_SAID, WHEN_TO
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
@@ -353,12 +353,10 @@ def changes_memory(old: str, new: str) -> bool:
 
 # what names no plan in particular: "My appointment moved to Friday." is of no one plan
 # words of when, not of what ("on Thursday at 1 pm")
-TIME_STEMS = frozenset(stems("date time day week month year morning afternoon evening "
-                             "tomorrow tonight today next noon midday later earlier pm am "
-                             "o'clock monday tuesday wednesday thursday friday saturday "
-                             "sunday weekend weekends mondays tuesdays wednesdays thursdays "
-                             "fridays saturdays sundays january february march april may june "
-                             "july august september october november december"))
+TIME_STEMS = frozenset(stems(" ".join([
+    *"date time day week month year morning afternoon evening tomorrow tonight today next "
+     "noon midday later earlier pm am o'clock".split(),
+    *DAYS, *(f"{d}s" for d in DAYS), *MONTHS])))
 _PLAN_STEMS = TIME_STEMS | frozenset(stems(
     "appointment appointments appt meeting booking session reservation plan plans event "
     "thing following coming back forward rescheduled postponed pushed put brought changed "

@@ -52,6 +52,7 @@ from . import facts
 from . import formulas as F
 from .gate import names_word
 from .prompt import shorten
+from .words import listed
 
 if TYPE_CHECKING:
     from .memory import MemoryEngine
@@ -218,13 +219,18 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
     if target not in (LAST, EVERYTHING):
         out.also_said = [(eid, rest) for eid, text in out.deleted
                          if (rest := other_parts(text, target))]
-        true = _still_true(engine, dict(out.deleted))
-        out.kept = [(eid, keep_rest(engine, eid, alone)) for eid, rest in out.also_said
-                    if (alone := [p for p in rest if not _BY_PRONOUN.match(p)
-                                  and " ".join(p.split()) in true.get(eid, p)])]
-        out.corrected_parts = [(eid, gone) for eid, rest in out.also_said
-                               if (gone := [p for p in rest
-                                            if " ".join(p.split()) not in true.get(eid, p)])]
+        said = dict(out.deleted)
+        true = _still_true(engine, {eid: said[eid] for eid, _ in out.also_said}) \
+            if out.also_said else {}
+        for eid, rest in out.also_said:  # what is still true stays, a memory of its own
+            still = [" ".join(p.split()) in true.get(eid, p) for p in rest]
+            alone = [p for p, ok in zip(rest, still, strict=True)
+                     if ok and not _BY_PRONOUN.match(p)]
+            if alone:
+                out.kept.append((eid, keep_rest(engine, eid, alone)))
+            if not all(still):
+                out.corrected_parts.append(
+                    (eid, [p for p, ok in zip(rest, still, strict=True) if not ok]))
     for eid, _ in out.asked:
         engine.delete_episode(eid)
     # a statement kept for its own words: its answer, which told the forgotten thing again,
@@ -487,7 +493,7 @@ def answer(done: Forgotten) -> str:
             # every part, each up to 120 characters (QA pass 32: of four, three were
             # named, at 80 characters each, and "my mum Grace lives in Bradford" went unsaid)
             quoted = [f"“{shorten(r.rstrip('.!'), 120)}”" for r in rest]
-            said = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+            said = listed(quoted)
             its = "It" if few else f"#{eid}"
             parts.append(f"{its} also said {said}: I kept that as memory #{kept[eid]}."
                          if eid in kept and not any(_BY_PRONOUN.match(r) for r in rest)

@@ -15,7 +15,7 @@ from .events import Recall
 from .language import language_shares
 from .prompt import said_when, shorten
 from .timewords import MONTH
-from .words import spelled_numbers
+from .words import listed, spelled_numbers
 
 
 class Sources(NamedTuple):
@@ -201,7 +201,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
             # ("…: Last …"), or as part of a known name ("York City"; QA pass 32)
             before = s[:m.start()]
             prev = _PREV_WORD.search(before)
-            common_ok = i == 0 and not _TITLE.search(text, 0, base + m.start()) \
+            common_ok = i == 0 and not _TITLE.search(text[max(0, base + m.start() - 12):
+                                                          base + m.start()]) \
                 or before.rstrip().endswith(_OPENS) or prev is not None \
                 and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words)
             if not w[:1].isupper() or len(w) < 2 or not parts or any(  # ("P.S.")
@@ -277,7 +278,7 @@ def _known_part(part: str, words: AbstractSet[str]) -> bool:
 def _quoted(words: list[str]) -> tuple[str, str, str]:
     """(“A”, “B” and “C”; "is"/"are"; "it"/"them"), at most `MADE_UP_SHOWN` quoted."""
     q = [f"“{w}”" for w in words[:MADE_UP_SHOWN]]
-    said = q[0] if len(q) == 1 else ", ".join(q[:-1]) + " and " + q[-1]
+    said = listed(q)
     return said, ("is" if len(words) == 1 else "are"), ("it" if len(words) == 1 else "them")
 
 

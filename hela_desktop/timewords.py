@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import re
 
-# an age, in figures or words ("9", "nine", "twenty-one")
-AGE = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-       r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:twenty|thirty|forty|fifty|"
-       r"sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|"
-       r"nine))?)")
-AGE_WORDS = ("one two three four five six seven eight nine ten eleven twelve thirteen "
-             "fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty "
-             "sixty seventy eighty ninety").split()
+from .words import TENS, UNITS
+
+# an age, in figures or words ("9", "nine", "twenty-one"; `words`' number words)
+_ONES = "|".join(UNITS[1:10])
+AGE = (rf"(?:\d{{1,3}}|(?:{'|'.join(TENS)})(?:[- ](?:{_ONES}))?"
+       rf"|{'|'.join(sorted(UNITS[1:], key=len, reverse=True))})")
+AGE_WORDS = [*UNITS[1:], *TENS]
 # a month's or a weekday's name
 MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
+DAYS = "monday tuesday wednesday thursday friday saturday sunday weekend".split()
+MONTHS = ("january february march april may june july august september october november "
+          "december").split()
+DAY = rf"(?:{'|'.join(DAYS)})"
 DATE = re.compile(
     rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)\b|{MONTH}\s+\d{{1,2}}\b|\d{{1,2}}\s+(?:of\s+)?{MONTH}\b|"
     rf"(?:next|this|last|on)\s+{DAY}\b|{DAY}'s\b)", re.IGNORECASE)
@@ -32,4 +34,4 @@ WHEN_SAID = (rf"{DATE.pattern}|\b{DAY}s?\b|\b(?:in|on|at|by|from|until)\s+{MONTH
              r"|\btomorrow\b|\bnext (?:week|month)\b")
 
 
-__all__ = ["AGE", "AGE_WORDS", "DATE", "DAY", "MONTH", "WHEN_SAID", "WHEN_TO"]
+__all__ = ["AGE", "AGE_WORDS", "DATE", "DAY", "DAYS", "MONTH", "MONTHS", "WHEN_SAID", "WHEN_TO"]

@@ -94,12 +94,13 @@ def _caret(ch: str) -> str:
     return f"^{chr(n + 64)}" if n < 32 else "^?" if n == 127 else f"<U+{n:04X}>"
 
 
-_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-          "fourteen fifteen sixteen seventeen eighteen nineteen").split()
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-         "eighty": 80, "ninety": 90}
-_SPELLED = re.compile(rf"\b(?:({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS[1:10])}))?"
-                      rf"|({'|'.join(_UNITS)}))\b", re.IGNORECASE)
+# the number words: "zero" to "nineteen" (in order), and the tens
+UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+         "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+        "eighty": 80, "ninety": 90}
+_SPELLED = re.compile(rf"\b(?:({'|'.join(TENS)})(?:[- ]({'|'.join(UNITS[1:10])}))?"
+                      rf"|({'|'.join(UNITS)}))\b", re.IGNORECASE)
 
 
 def spelled_numbers(text: str) -> set[str]:
@@ -109,7 +110,13 @@ def spelled_numbers(text: str) -> set[str]:
     out = set()
     for m in _SPELLED.finditer(text):
         tens, unit, alone = m.group(1), m.group(2), m.group(3)
-        n = _TENS[tens.lower()] + (_UNITS.index(unit.lower()) if unit else 0) if tens \
-            else _UNITS.index(alone.lower())
+        n = TENS[tens.lower()] + (UNITS.index(unit.lower()) if unit else 0) if tens \
+            else UNITS.index(alone.lower())
         out.add(str(n))
     return out
+
+
+def listed(parts: list[str]) -> str:
+    """"A", "A and B", "A, B and C" ("" for none)."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] \
+        if parts else ""

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import formulas as F
-from ..words import count
+from ..words import count, listed
 
 
 @dataclass
@@ -85,8 +85,7 @@ RATE_FROM = 20
 def _counted(counts: dict[str, int]) -> str:
     """"18 memories, 60 links and 2 chats": the kinds people know, zero counts left out."""
     parts = [f"{n} {_NOUNS[k][n != 1]}" for k in _NOUNS if (n := int(counts.get(k, 0) or 0))]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] \
-        if parts else ""
+    return listed(parts)
 
 
 def _size(n: int) -> str:
