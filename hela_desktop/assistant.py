@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import edges as G
-from . import facts
+from . import facts, superseded
 from . import formulas as F
 from . import prompt as P
 from .cautions import CUES, cautions
@@ -494,7 +494,7 @@ class Assistant:
         # of a memory that said several things, the sentence it replaces (QA pass 32b: two
         # corrections of one paragraph both read "Noted as a correction of “A bit about
         # us: We live on…”")
-        return {"corrects": [{"episode_id": i, "text": facts.on_subject(t, message)}
+        return {"corrects": [{"episode_id": i, "text": superseded.on_subject(t, message)}
                              for i, t in fixed.items()]} if fixed else {}
 
     def _model_name(self) -> str:

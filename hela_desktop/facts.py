@@ -331,7 +331,7 @@ def changes_memory(old: str, new: str) -> bool:
     (`corrects_memory`'s other half.)"""
     if _CORRECTS.search(new) or _SWAPS.search(new):
         return False
-    kinds = change_kinds(old, new)
+    kinds = change_kinds(old, new)  # (none for an outright correction, above)
     if _SCHEDULE in kinds and _same_plan(old, new):
         return True
     kinds = [k for k in kinds if k != _SCHEDULE]
@@ -382,8 +382,17 @@ _NEW_JOB = re.compile(r"\bnow work(?:s|ing)? (?:as|at|for)\b|\bswitched (?:jobs|
 
 def change_kinds(old: str, new: str) -> list[int]:
     """The kinds of change (`_CHANGES`: where someone lives, what they are or do, their
-    age) that `new` tells and `old` said something of."""
+    age) that `new` tells and `old` said something of; none when `new` says outright that
+    it corrects ("Actually …": what it replaces is what shares its words)."""
+    if _CORRECTS.search(new):
+        return []
     return [k for k, (told, said) in enumerate(_CHANGES) if told.search(new) and said.search(old)]
+
+
+def says_kind(kind: int, old: str, new: str) -> bool:
+    """Does `old` say the kind of thing (`change_kinds`) that the change `new` tells of: for
+    when a plan is, of the same plan (`_same_plan`)?"""
+    return bool(_CHANGES[kind][1].search(old)) and (kind != _SCHEDULE or _same_plan(old, new))
 
 
 SELF = "\0self"  # (`who`: the user themself)
@@ -455,58 +464,6 @@ def said_words(old: str) -> frozenset[str]:
 def terms(text: str) -> set[str]:
     """`text`'s content-word stems and numbers ("Asha is 6." → {"asha", "6"})."""
     return set(stems(text)) | set(NUMBER.findall(text))
-
-
-def _replaced(old: str, new: str) -> list[bool]:
-    """For each sentence of `old`, whether the correction `new` replaces it: for a change
-    of a kind (`change_kinds`: "Kari moved to Oslo."), the sentences that said that kind
-    of thing ("She lives in Tromso…", not "My sister Kari is a lawyer."; QA pass 31b);
-    else those that share a word with `new`."""
-    parts = sentences(old)
-    kinds = change_kinds(old, new) if not _CORRECTS.search(new) else []
-    if kinds:
-        return [any(_CHANGES[k][1].search(x) and (k != _SCHEDULE or _same_plan(x, new))
-                    for k in kinds) for x in parts]
-    # what the correction says is no longer so, where a sentence says it ("…, not 3 July":
-    # the dentist's sentence, not the haircut's "10 am", QA pass 32)
-    denied = set(negated(new))
-    hits = [bool(terms(x) & denied) for x in parts]
-    if any(hits):
-        return hits
-    now = terms(new)
-    return [bool(terms(x) & now) for x in parts]
-
-
-def on_subject(old: str, new: str) -> str:
-    """The sentences of the older statement `old` that the newer `new` replaces
-    (`_replaced`: "Hi! My name is Ines." is not replaced by "Actually Karel is now a
-    surgeon."); `old` whole when none is."""
-    kept = [x for x, hit in zip(sentences(old), _replaced(old, new)) if hit]
-    return " ".join(kept) if kept else old
-
-
-def off_subject(old: str, new: str) -> str:
-    """What of `old` the correction `new` leaves true: its sentences it does not replace
-    (`_replaced`), when it replaces some other ("Hi! My name is Ines." of "Hi! My name is
-    Ines. My brother Karel is a dentist." after "Actually Karel is now a surgeon."); ""
-    when the correction is about all of it."""
-    return still_true(old, [new])
-
-
-def still_true(old: str, news: Iterable[str]) -> str:
-    """What of `old` the corrections `news` leave true, each replacing its own sentences
-    (`off_subject`; QA pass 32: of a paragraph whose haircut, dentist and home were each
-    corrected, only the newest correction was weighed, and the old haircut was listed as
-    still true); "" when one is about all of it, or nothing is left."""
-    parts = sentences(old)
-    hit = [False] * len(parts)
-    for new in news:
-        replaced = _replaced(old, new)
-        if not any(replaced):
-            return ""  # (of all of it)
-        hit = [a or b for a, b in zip(hit, replaced, strict=True)]
-    kept = [x.strip() for x, h in zip(parts, hit, strict=True) if not h]
-    return " ".join(kept) if kept and len(kept) < len(parts) else ""
 
 
 def only_tells(text: str) -> bool:
@@ -758,5 +715,5 @@ class NameIndex:
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "terms", "on_subject", "off_subject", "still_true", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

@@ -48,7 +48,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from . import facts
+from . import facts, superseded
 from . import formulas as F
 from .gate import names_word
 from .prompt import shorten
@@ -223,7 +223,7 @@ def forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Fo
         true = _still_true(engine, {eid: said[eid] for eid, _ in out.also_said}) \
             if out.also_said else {}
         for eid, rest in out.also_said:  # what is still true stays, a memory of its own
-            still = [" ".join(p.split()) in true.get(eid, p) for p in rest]
+            still = [p in true.get(eid, rest) for p in rest]
             alone = [p for p, ok in zip(rest, still, strict=True)
                      if ok and not _BY_PRONOUN.match(p)]
             if alone:
@@ -353,7 +353,7 @@ def _told_once(engine: MemoryEngine, found: list[tuple[int, float]], target: str
     want = set(facts.stems(target))
     every = all_corrections(engine.store, [eid for eid, _ in found])
     fixed = [(old, new) for old, news in every.items() for new in news
-             if set(facts.stems(facts.on_subject(texts.get(old, ""), texts.get(new, ""))))
+             if set(facts.stems(superseded.on_subject(texts.get(old, ""), texts.get(new, ""))))
              & want]
     rank = {eid: i for i, (eid, _) in enumerate(found)}
     head: dict[int, int] = {}
@@ -367,28 +367,22 @@ def _told_once(engine: MemoryEngine, found: list[tuple[int, float]], target: str
     return [(eid, cos) for eid, cos in found if eid not in head], with_
 
 
-# where a memory's words part into things told: sentence ends, semicolons, and "and" or
-# "but" before a new subject ("… Pixel and my sister Ana lives …", not "salt and pepper")
-_PARTS = re.compile(r"(?<=[.!?])\s+|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+(?=(?:my|"
-                    r"i|i'm|i’m|we|our|he|she|they|his|her|their)\b)", re.I)
-
-
-# a part that speaks of what was forgotten by a pronoun ("My cat is called Miso and she
-# hates the rain."): it went with it, as it says nothing alone
+# a part that speaks of what was forgotten by a pronoun ("My cat is called Miso. She hates
+# the rain."): it went with it, as it says nothing alone
 _BY_PRONOUN = re.compile(r"^(?:she|he|it|they|her|his|its|their|them|him|this|that|these|"
                          r"those|there)\b", re.I)
 
 
-def _still_true(engine: MemoryEngine, deleted: dict[int, str]) -> dict[int, str]:
+def _still_true(engine: MemoryEngine, deleted: dict[int, str]) -> dict[int, list[str]]:
     """Of each memory just deleted (id -> its words) that a later statement of the user's
-    corrected, what the corrections leave true (`facts.still_true`, "" for none; QA pass
-    32b: the forget reply asked the user to tell again "We live on Crookes Road", which
-    they had corrected to Leeds)."""
+    corrected, the parts the corrections leave true (`superseded.kept_parts`; QA pass 32b: the
+    forget reply asked the user to tell again "We live on Crookes Road", which they had
+    corrected to Leeds)."""
     from .knowledge import all_corrections  # (knowledge reads the gate's settings)
 
     every = all_corrections(engine.store, deleted, texts=deleted)
     news = engine.store.key_texts({b for bs in every.values() for b in bs})
-    return {eid: " ".join(facts.still_true(deleted[eid], [news.get(b, "") for b in bs]).split())
+    return {eid: superseded.kept_parts(deleted[eid], [news.get(b, "") for b in bs])
             for eid, bs in every.items()}
 
 
@@ -401,10 +395,8 @@ def keep_rest(engine: MemoryEngine, eid: int, rest: list[str]) -> int:
     from .memory import NewEpisode
 
     ep = engine.store.episode(eid)
-    said = " ".join((p[:1].upper() + p[1:]).rstrip() + ("" if p.rstrip().endswith(
-        (".", "!", "?", "…")) else ".") for p in rest)
     new = engine.add_episodes([NewEpisode(
-        said, "", conversation_id=ep.conversation_id if ep else None,
+        superseded.as_said(rest), "", conversation_id=ep.conversation_id if ep else None,
         created_at=ep.created_at if ep else None, importance=ep.importance if ep else 0.0,
         source=ep.source if ep and ep.source else "chat",
         meta={"rest_of": ep.uid} if ep and ep.uid else None)])[0]
@@ -414,13 +406,12 @@ def keep_rest(engine: MemoryEngine, eid: int, rest: list[str]) -> int:
 
 
 def other_parts(text: str, target: str) -> list[str]:
-    """The parts of a deleted memory's words (`_PARTS`) that share no content-word stem with
+    """The parts of a deleted memory's words (`superseded.told_parts`) that share no content-word stem with
     what was to be forgotten: "Forget that my sister lives in Lisbon" deleted "My dog is
     called Pixel and my sister Ana lives in Lisbon", and the dog's name with it, unsaid
     (QA pass 21).  [] for a memory of one part, or when every part speaks of it."""
     want = set(facts.stems(target))
-    parts = [p.strip(" ,;") for p in _PARTS.split(" ".join(text.split()))]
-    parts = [p for p in parts if p and not p.endswith(":")]  # (a lead-in: "A bit about us:")
+    parts = superseded.told_parts(text)
     if not want or len(parts) < 2:
         return []
     return [p for p in parts if (own := set(facts.stems(p))) and not own & want]

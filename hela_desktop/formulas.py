@@ -486,18 +486,19 @@ def forget_split(sims, *, floor: float = 0.35, tie: float = 0.05, margin: float 
     return sure, [i for i, x in enumerate(s) if i not in sure and x >= bar]
 
 
-SUBJECT_PARTS_MOST = 9  # sentences that dilute a memory's vector, at most counted
+SUBJECT_PARTS_MOST = 9  # parts that dilute a memory's vector, at most counted
 
 
-def subject_bar(same_subject_min: float, sentences: int) -> float:
-    """The cosine a correction needs with an older memory of `sentences` sentences to be on
-    its subject: ``same_subject_min / sqrt(n)``, n the sentences counted up to
-    `SUBJECT_PARTS_MOST`.  A memory's vector is about the mean of its sentences', so one
-    sentence of n unrelated ones is about 1/sqrt(n) as near to what speaks of it (QA pass
-    32: "We moved house last weekend, we now live in York." was 0.23 near a paragraph of
-    four things that said "We live on Harehills Lane in Leeds", under the bar of 0.3).
-    0.3 with 1 sentence: 0.3; with 4: 0.15; with 20: 0.1."""
-    n = min(max(int(sentences), 1), SUBJECT_PARTS_MOST)
+def subject_bar(same_subject_min: float, parts: int) -> float:
+    """The cosine a correction needs with an older memory that tells `parts` things
+    (`superseded.told_parts`: sentences, and clauses with a subject of their own) to be on
+    its subject: ``same_subject_min / sqrt(n)``, n the parts counted up to
+    `SUBJECT_PARTS_MOST`.  A memory's vector is about the mean of its parts', so one part
+    of n unrelated ones is about 1/sqrt(n) as near to what speaks of it (QA pass 32: "We
+    moved house last weekend, we now live in York." was 0.23 near a paragraph of four
+    things that said "We live on Harehills Lane in Leeds", under the bar of 0.3).
+    0.3 with 1 part: 0.3; with 4: 0.15; with 20: 0.1."""
+    n = min(max(int(parts), 1), SUBJECT_PARTS_MOST)
     return float(same_subject_min) / math.sqrt(n)
 
 

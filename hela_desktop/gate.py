@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import facts
+from . import facts, superseded
 from . import formulas as F
 from .config import GateParams
 from .events import Recall
@@ -252,7 +252,7 @@ class RelevanceGate:
             # of a memory corrected in part, the part still true (QA pass 30: "Hi! My name
             # is Ines. My brother Karel is a dentist…", pinned, went unlisted after
             # "Actually Karel is now a surgeon.", and the name with it)
-            rest = facts.still_true(text, [newer.get(b, "") for b in every.get(
+            rest = superseded.still_true(text, [newer.get(b, "") for b in every.get(
                 eid, [corrected[eid]])]) if eid in corrected else text
             # what it tells, not what it asks ("I am allergic to peanuts. What snack should
             # I bring…?": the allergy; "Forget the past.": nothing; QA pass 32b)
@@ -270,7 +270,7 @@ class RelevanceGate:
                 extra["rest_corrected_by"] = corrected[eid]
             if eid in fixes:  # (what it corrects of that memory, not all it said)
                 extra.update(corrects=fixes[eid],
-                             corrects_said=facts.on_subject(texts[fixes[eid]], text))
+                             corrects_said=superseded.on_subject(texts[fixes[eid]], text))
             out.append(Recall(episode_id=eid, score=sim, text=rest, semantic=sim, extra=extra))
         return out, (None if len(kept) >= ABOUT_YOU_LOOK else total)
 
@@ -404,7 +404,7 @@ class RelevanceGate:
     def _same_thing(self, recalls: list[Recall], qwords: set[str]
                     ) -> tuple[dict[int, float], Callable[..., tuple[bool, set[str]]]]:
         """When each memory was made, and a test of two of them: (similar, common words),
-        similar meaning cos ≥ ``same_subject_min`` (`parts`: the sentences of the older
+        similar meaning cos ≥ ``same_subject_min`` (`parts`: the things told of the older
         one, for a correction: the bar of `formulas.subject_bar`)."""
         when, cosine = self._times_and_cosine(recalls)
         words = {r.episode_id: set(facts.stems(r.text)) for r in recalls}
@@ -498,7 +498,7 @@ class RelevanceGate:
                     continue
                 similar, common = compare(a, b)
                 if b in corrected and ago > 0:
-                    similar = compare(a, b, len(facts.sentences(old.text)))[0]
+                    similar = compare(a, b, len(superseded.told_parts(old.text)))[0]
                     # a correction replaces what it corrects (`facts.corrects_memory`: the
                     # same person's home, job or age, or a word it shares), whatever the
                     # message asks, or what shares with it a word the message asks about;

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from . import facts
+from . import facts, superseded
 from . import formulas as F
 from .config import GateParams
 from .events import Recall
@@ -255,9 +255,9 @@ def corrected_by(store: Store, text: str, near: Iterable[tuple[int, float]], at:
         return {}
     near = list(near)
     olds = store.kept_key_texts([i for i, _ in near])
-    # (a memory of several sentences: its one on the subject counts, `formulas.subject_bar`)
+    # (a memory of several parts: its one on the subject counts, `formulas.subject_bar`)
     close = [i for i, c in near if i in olds
-             and c >= F.subject_bar(min_similarity, len(facts.sentences(olds[i])))]
+             and c >= F.subject_bar(min_similarity, len(superseded.told_parts(olds[i])))]
     when = store.created_times(olds)
     return {i: olds[i] for i in close if i in olds and when.get(i, at) < at
             and facts.is_statement(olds[i]) and facts.corrects_memory(olds[i], text)}
@@ -291,7 +291,7 @@ def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float,
         va = vecs.get(a)
         if va is None or va.shape != dim:
             continue
-        bar = F.subject_bar(min_similarity, len(facts.sentences(text)))
+        bar = F.subject_bar(min_similarity, len(superseded.told_parts(text)))
         near = np.nonzero((made > when[a]) & (mat @ va >= bar))[0]
         words = facts.said_words(text) if len(near) else frozenset()
         for j in near[::-1]:  # the newest first

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
-from . import facts
+from . import facts, superseded
 from .cautions import Caution, offered
 from .events import Recall
 from .language import language_shares
@@ -69,7 +69,7 @@ WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when
 # and went unmarked, QA pass 25)
 TELLS_CHANGE = frozenset(facts.stems("actually correction meant misspoke anymore longer "
                                      "instead moved changed switched quit started became "
-                                     "left"))
+                                     "left rescheduled postponed delayed shifted pushed"))
 # words that put a value in the past ("Tomas was a software engineer, now he cooks"): an
 # answer saying them may name the old value beside the new one without giving it as now
 TELLS_PAST = frozenset("was were used previously before formerly former earlier originally "
@@ -111,7 +111,7 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     ("…, not May": May, not the trip or Japan, QA pass 26: an answer about Tomas's
     "career in Japan" was marked older news over "Actually the trip is in June, not May."),
     else what only the old memory said, in its sentences on the correction's subject, who
-    they are about aside (`facts.on_subject`, `_WHO`); what is new is what only the newer said, the words
+    they are about aside (`superseded.on_subject`, `_WHO`); what is new is what only the newer said, the words
     that tell of a change aside (`TELLS_CHANGE`). The message's own words prove nothing,
     unless the answer says yes to them. The answer gives older news when it says more of
     the outdated than of the new, or the whole outdated value as fully as the new one
@@ -122,7 +122,7 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     count)."""
     agrees, asked = _agrees(message, answer), facts.terms(message)
     said = facts.terms(answer) | asked if agrees else facts.terms(answer) - asked
-    was, now = facts.terms(facts.on_subject(old, new)), facts.terms(new)
+    was, now = facts.terms(superseded.on_subject(old, new)), facts.terms(new)
     denied = set(facts.negated(new))
     outdated = (was & denied) or (was - now - _WHO)
     fresh = now - was - denied - TELLS_CHANGE
@@ -144,7 +144,7 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
     unless every sentence that names the old value puts it in the past or aside ("Monday 15
     March instead of Friday")?  The new value counts here even as the correction said it:
     the reply should repeat it."""
-    was, now = facts.terms(facts.on_subject(old, correction)), facts.terms(correction)
+    was, now = facts.terms(superseded.on_subject(old, correction)), facts.terms(correction)
     denied = set(facts.negated(correction))
     outdated = (was & denied) or (was - now - _WHO)
     fresh = now - was - denied - TELLS_CHANGE
@@ -342,7 +342,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
               for i, t in corrected if repeats_corrected(message, answer, t)][:1]
     recalled = list(recalled)
     mems = [r for r in recalled if r.kind == "episode" and r.text]
-    if not mems or unrecalled:
+    if unrecalled:  # ("Not from your memories" says it)
         return _with_also(found)
     by_id = {r.episode_id: r for r in mems}
     for r in mems:
@@ -372,10 +372,13 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                    or misattributed(message, answer, mems, names)) if about_user else None
         if swapped is not None:
             found.append(swapped)
-    unused = not drew_on and about_user
+    unused = bool(mems) and not drew_on and about_user
     whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)
+    # a question for what the user told; a message that tells of their life, or corrects
+    # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
+    # and its reply's "…tomorrow morning at 2:30 pm!" went unchecked), recalled or not
     checked = whole if facts.asks_user_fact(message, names) else \
-        of_people(whole) if tells_of_life(message, names) else ""
+        of_people(whole) if corrected or tells_of_life(message, names) else ""
     if checked:
         at = time.time() if now is None else now
         dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}"  # (knowledge too)

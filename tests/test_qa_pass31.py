@@ -191,7 +191,7 @@ def test_what_a_correction_leaves_true_is_still_listed_pinned_first(make_assista
     """QA pass 30: "Hi! My name is Ines. My brother Karel is a dentist in Utrecht.", pinned,
     was listed only inside the correction's line after "Actually Karel is now a surgeon.":
     the name was no current fact, and the list said "what you pinned first" without it."""
-    from hela_desktop import facts
+    from hela_desktop import superseded
 
     a = make_assistant()
     cid = a.new_conversation()
@@ -209,7 +209,7 @@ def test_what_a_correction_leaves_true_is_still_listed_pinned_first(make_assista
     assert "correcting “My brother Karel is a dentist in Utrecht.”" in fix
     assert not any("dentist" in x for x in lines if x is not fix)
     # a correction of all a memory said leaves nothing of it listed
-    assert facts.off_subject("My brother Karel is a dentist.",
+    assert superseded.off_subject("My brother Karel is a dentist.",
                              "Actually Karel is now a surgeon.") == ""
 
 
@@ -623,7 +623,7 @@ def test_a_change_replaces_only_what_was_said_of_the_same_person():
     to Trondheim." (the shared word "moved"), and "Which city do I live in?" then got
     Oslo; "My mother moved to Bergen." corrected "I live in Bergen." (the shared place);
     "Lars is a chef these days." corrected "Henrik is a firefighter these days."."""
-    from hela_desktop import facts
+    from hela_desktop import facts, superseded
 
     for old, new in (("We moved to Trondheim.", "Kari moved to Oslo last month."),
                      ("I live in Bergen.", "My mother moved to Bergen."),
@@ -644,7 +644,7 @@ def test_a_change_replaces_only_what_was_said_of_the_same_person():
     assert facts.who("My sister Kari is a lawyer.") == {"sister", "kari"}
     # what a move replaces of a memory is where they lived, not their job: "What do you know
     # about me?" listed "She lives in Tromso…" as the part still true
-    assert facts.off_subject("My sister Kari is a lawyer. She lives in Tromso with her cats.",
+    assert superseded.off_subject("My sister Kari is a lawyer. She lives in Tromso with her cats.",
                              "Kari moved to Oslo last month.") == "My sister Kari is a lawyer."
 
 

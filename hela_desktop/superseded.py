@@ -1,0 +1,123 @@
+"""What of an older statement a newer one supersedes: the things a statement tells
+(`told_parts`: sentences, and clauses with a subject of their own), which of them a
+correction or change replaces (`on_subject`), and what the corrections of a statement
+leave true (`still_true`), for the list of what the user told, the note under a
+correction, the checks under answers and what a forget keeps."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .facts import SELF, change_kinds, negated, says_kind, terms, who
+
+# where a statement parts into the things it tells: sentence ends, a colon before a capital,
+# semicolons, and "and" or "but" before a subject of the user's own ("… in Leeds, and my mum
+# Grace lives in Bradford"; not "salt and pepper", nor "… and she hates the rain", which
+# speaks of what came before)
+_PARTS = re.compile(r"(?<=[.!?])\s+|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+"
+                    r"(?=(?:my|i|i'm|i’m|we|we're|we’re|our)\b)", re.I)
+
+
+def _part_spans(text: str) -> list[tuple[int, int]]:
+    """Where each of `text`'s parts (`_PARTS`, `told_parts`) starts and ends in it."""
+    spans, at = [], 0
+    for m in [*_PARTS.finditer(text), None]:
+        end = m.start() if m else len(text)
+        a, b = at, end
+        while a < b and text[a] in " ,;":
+            a += 1
+        while b > a and text[b - 1] in " ,;":
+            b -= 1
+        if a < b and text[b - 1] != ":":  # (a lead-in: "A bit about us:")
+            spans.append((a, b))
+        at = m.end() if m else at
+    return spans
+
+
+def told_parts(text: str) -> list[str]:
+    """The things `text` tells, in order (`_PARTS`), a lead-in ("A bit about us:") left
+    out."""
+    text = " ".join((text or "").split())
+    return [text[a:b] for a, b in _part_spans(text)]
+
+
+def as_said(parts: Iterable[str]) -> str:
+    """`parts` (of `told_parts`) as sentences of their own: "my mum Grace lives in
+    Bradford" -> "My mum Grace lives in Bradford."."""
+    return " ".join(p[:1].upper() + p[1:] + ("" if p.endswith((".", "!", "?", "…")) else ".")
+                    for p in (p.strip() for p in parts) if p)
+
+
+def _replaced(old: str, new: str) -> list[bool]:
+    """For each part of `old` (`told_parts`), whether the correction `new` replaces it: for
+    a change of a kind (`change_kinds`: "Kari moved to Oslo."), the parts that said that
+    kind of thing ("She lives in Tromso…", not "My sister Kari is a lawyer."; QA pass 31b;
+    "We live in Leeds", not "and my mum Grace lives in Bradford" beside it, pass 32b);
+    else those that share a word with `new`."""
+    parts = told_parts(old)
+    kinds = change_kinds(old, new)
+    if kinds:
+        return [any(says_kind(k, x, new) for k in kinds) and not _of_others(x, new)
+                for x in parts]
+    # what the correction says is no longer so, where a part says it ("…, not 3 July":
+    # the dentist's sentence, not the haircut's "10 am", QA pass 32)
+    denied = set(negated(new))
+    hits = [bool(terms(x) & denied) for x in parts]
+    if any(hits):
+        return hits
+    now = terms(new)
+    return [bool(terms(x) & now) for x in parts]
+
+
+def _of_others(part: str, new: str) -> bool:
+    """Is `part` about others than the change `new` tells, one of them the user and the
+    other not ("…, and my mum Grace lives in Bradford" is no home of "We now live in
+    York.")?"""
+    said_of, told_of = who(part), who(new)
+    return bool(said_of and told_of and not said_of & told_of
+                and (SELF in said_of) != (SELF in told_of))
+
+
+def on_subject(old: str, new: str) -> str:
+    """The parts of the older statement `old` that the newer `new` replaces (`_replaced`:
+    "Hi! My name is Ines." is not replaced by "Actually Karel is now a surgeon."), in the
+    user's words (parts next to each other as one, others joined by " … "); `old` whole
+    when none is."""
+    said = " ".join((old or "").split())
+    runs: list[list[int]] = []  # [start, end, index of the last part]
+    for k, ((a, b), hit) in enumerate(zip(_part_spans(said), _replaced(old, new))):
+        if hit and runs and runs[-1][2] == k - 1:
+            runs[-1][1:] = [b, k]
+        elif hit:
+            runs.append([a, b, k])
+    return " … ".join(said[a:b] for a, b, _ in runs) if runs else old
+
+
+def off_subject(old: str, new: str) -> str:
+    """What of `old` the correction `new` leaves true: its parts it does not replace
+    (`_replaced`), when it replaces some other ("Hi! My name is Ines." of "Hi! My name is
+    Ines. My brother Karel is a dentist." after "Actually Karel is now a surgeon."); ""
+    when the correction is about all of it."""
+    return still_true(old, [new])
+
+
+def kept_parts(old: str, news: Iterable[str]) -> list[str]:
+    """The parts of `old` (`told_parts`) the corrections `news` leave true, each replacing
+    its own parts (QA pass 32: of a paragraph whose haircut, dentist and home were each
+    corrected, only the newest correction was weighed); [] when one is about all of it."""
+    parts = told_parts(old)
+    hit = [False] * len(parts)
+    for new in news:
+        replaced = _replaced(old, new)
+        if not any(replaced):
+            return []  # (of all of it)
+        hit = [a or b for a, b in zip(hit, replaced, strict=True)]
+    return [x for x, h in zip(parts, hit, strict=True) if not h]
+
+
+def still_true(old: str, news: Iterable[str]) -> str:
+    """What of `old` the corrections `news` leave true (`kept_parts`), as sentences; ""
+    when one is about all of it, or nothing is left."""
+    kept = kept_parts(old, news)
+    return as_said(kept) if kept and len(kept) < len(told_parts(old)) else ""

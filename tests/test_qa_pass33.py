@@ -1,0 +1,137 @@
+"""QA pass 32's open items and the thirty-third pass (5 December 2026): what a person met
+and this pass fixed."""
+
+from __future__ import annotations
+
+import pytest
+
+from hela_desktop import superseded
+from hela_desktop.sources import answer_doubt, repeats_corrected
+
+T0 = 1_780_000_000.0
+
+
+# ---- a correction replaces the clause it is about, not the whole sentence -----------------
+
+HOME = "We live on Harehills Lane in Leeds, and my mum Grace lives in Bradford."
+
+
+@pytest.mark.parametrize("text, parts", [
+    (HOME, ["We live on Harehills Lane in Leeds", "my mum Grace lives in Bradford."]),
+    ("A bit about us: We live in Leeds; I work at the library.",
+     ["We live in Leeds", "I work at the library."]),
+    # no new subject: "salt and pepper", and "she" speaks of what came before
+    ("I like salt and pepper on eggs.", ["I like salt and pepper on eggs."]),
+    ("My cat is called Miso and she hates the rain.",
+     ["My cat is called Miso and she hates the rain."]),
+    ("I'm a nurse but I'm training to be a midwife. Our son is 4.",
+     ["I'm a nurse", "I'm training to be a midwife.", "Our son is 4."]),
+])
+def test_a_statement_parts_into_the_things_it_tells(text, parts):
+    assert superseded.told_parts(text) == parts
+
+
+def test_a_move_replaces_where_we_live_and_leaves_where_mum_lives():
+    """QA pass 32b: "We moved house last weekend, we now live in York." replaced all of
+    "We live on Harehills Lane in Leeds, and my mum Grace lives in Bradford.", and "What
+    do you know about me?" lost the mum."""
+    new = "We moved house last weekend, we now live in York."
+    assert superseded.on_subject(HOME, new) == "We live on Harehills Lane in Leeds"
+    assert superseded.still_true(HOME, [new]) == "My mum Grace lives in Bradford."
+    # … and mum's move leaves ours (a change of someone else's home, the user not its subject)
+    mum = "Mum moved to York last month."
+    assert superseded.on_subject(HOME, mum) == "my mum Grace lives in Bradford."
+    assert superseded.still_true(HOME, [mum]) == "We live on Harehills Lane in Leeds."
+    assert superseded.still_true(HOME, [mum, new]) == ""  # (both moved: nothing is left)
+
+
+def test_the_quote_of_what_a_correction_replaces_keeps_the_users_words():
+    # both parts said the age: the sentence as the user wrote it, semicolon and all
+    old = "Our daughter Sunniva is six; she turns seven on 12 June."
+    assert superseded.on_subject(old, "Sunniva had her birthday, she is seven now.") == old
+    # two parts apart: each as written, with "…" between
+    old = "I have a haircut on Tuesday. I love Leeds. My dentist appointment is on Tuesday too."
+    assert superseded.on_subject(old, "Actually it's Wednesday, not Tuesday.") == \
+        "I have a haircut on Tuesday. … My dentist appointment is on Tuesday too."
+
+
+def test_about_you_keeps_the_clause_a_move_left_true(make_assistant):
+    a = make_assistant()
+    cid = a.new_conversation()
+    home = list(a.chat(HOME, cid, now=T0))[-1]
+    moved = list(a.chat("We moved house last weekend, we now live in York.", cid,
+                        now=T0 + 60))[-1]
+    assert [c["episode_id"] for c in moved.corrects] == [home.episode_id]
+    # the note under the correction quotes what it replaces, in the user's words
+    assert moved.corrects[0]["text"] == "We live on Harehills Lane in Leeds"
+    about = list(a.chat("What do you know about me?", a.new_conversation(),
+                        now=T0 + 3600))[-1].text
+    lines = [x for x in about.splitlines() if x.startswith("- ")]
+    assert any(x.startswith("- “My mum Grace lives in Bradford.” (") for x in lines), lines
+    assert not any("Harehills" in x.split("” (")[0] for x in lines), lines
+
+
+def test_forgetting_after_a_clause_was_corrected_keeps_what_is_still_true(make_assistant):
+    """A forget reads the same parts: of the home sentence, the move corrected ours and
+    "my mum Grace lives in Bradford" is still true, so forgetting the tortoise told beside
+    them keeps mum, and does not ask the user to tell the old home again."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    said = HOME[:-1] + ", and our tortoise is called Pebbles."
+    first = list(a.chat(said, cid, now=T0))[-1].episode_id
+    moved = list(a.chat("We moved house last weekend, we now live in York.", cid,
+                        now=T0 + 60))[-1]
+    assert [c["episode_id"] for c in moved.corrects] == [first], moved.corrects
+    done = list(a.chat("Forget that our tortoise is called Pebbles.", cid, now=T0 + 120))[-1]
+    assert first in done.forget["deleted"]
+    kept = done.forget.get("kept") or []
+    assert len(kept) == 1
+    assert a.store.episode(kept[0]).user_text == "My mum Grace lives in Bradford."
+    assert "Harehills" not in a.store.episode(kept[0]).user_text
+
+
+# ---- the reply to a correction is checked, whoever it names ------------------------------
+
+def test_a_moved_date_folded_into_the_reply_is_older_news():
+    """QA pass 32b: "My optician appointment got rescheduled to next Friday." got "…your
+    optician appointment got rescheduled to the next day of March 14th." unmarked: the
+    reply's "rescheduled", copied from the message, counted as the new value."""
+    old = "The optician appointment is on 14 March at 9:30."
+    new = "My optician appointment got rescheduled to next Friday."
+    assert repeats_corrected(new, "You forgot to add that your optician appointment got "
+                             "rescheduled to the next day of March 14th.", old)
+    assert not repeats_corrected(new, "Got it: your optician appointment is now next Friday.",
+                                 old)
+    assert not repeats_corrected(new, "Your optician appointment was rescheduled from 14 March "
+                                 "to next Friday.", old)
+
+
+def test_the_reply_to_a_correction_that_names_no_one_is_checked_for_what_it_makes_up():
+    """QA pass 32 (the window on the final code): "The haircut moved to Wednesday at 4 pm."
+    got "…your husband Tobias' upcoming hair-themed gift delivery tomorrow morning at 2:30
+    pm!", and nothing under it: the message names no one, so it was not read as telling
+    of the user's life, and nothing recalled meant no check at all."""
+    msg = "The haircut moved to Wednesday at 4 pm."
+    reply = "Your husband Tobias' upcoming hair-themed gift delivery is tomorrow at 2:30 pm!"
+    corrected = [(1, "I have a haircut appointment on Tuesday at 10 am.")]
+    doubt = answer_doubt(msg, reply, [], set(), corrected=corrected,
+                         user_names=frozenset({"tobias"}))
+    assert doubt is not None and doubt["kind"] == "made_up"
+    assert "2:30" in doubt["words"]
+    # a remark of no one's life: its reply is not a statement of fact
+    assert answer_doubt("Paris is lovely in spring.", reply, [], set()) is None
+    # a reply that says only what was told is fine
+    assert answer_doubt(msg, "Noted: your haircut is on Wednesday at 4 pm.", [], set(),
+                        corrected=corrected) is None
+
+
+def test_a_statement_that_recalls_nothing_still_gets_its_reply_checked():
+    """The made-up check needed something recalled: the first thing a new user tells got
+    a reply that invented names with nothing under it."""
+    msg = "My husband is a bus driver."
+    reply = "Your husband Marco drives the number 12 bus in Turin."
+    doubt = answer_doubt(msg, reply, [], set())
+    assert doubt is not None and doubt["kind"] == "made_up"
+    assert "Marco" in doubt["words"]
+    # … but no "it used none of your memories" when none were recalled
+    assert answer_doubt("Where does my husband work?", "I don't know.", [], set()) is None
