@@ -199,7 +199,10 @@ def test_an_answer_that_gives_the_older_news_or_uses_nothing_is_doubted():
     assert answer_doubt(dog, "The dog is a greyhound.", [porto, lyon], set()) == {"kind": "unused"}
     assert answer_doubt("What is a comet?", "A ball of ice.", [porto], set()) is None
     assert answer_doubt(dog, "", [porto], set()) is None  # (nothing said: nothing to doubt)
-    assert answer_doubt(dog, "The dog is a Greyhawk.", [], set()) is None  # ("not from your memories")
+    assert answer_doubt(dog, "The dog is a Greyhawk.", [], set(),
+                        unrecalled=True) is None  # ("not from your memories" says it)
+    # (since 0.25: nothing recalled, and not said so, the made-up check is made)
+    assert answer_doubt(dog, "The dog is a Greyhawk.", [], set())["words"] == ["Greyhawk"]
     recalls = [{"episode_id": 4, "text": PORTO}, {"episode_id": 1, "text": LYON}]
     assert doubt_note({"kind": "older", "newer": 4}, recalls) == OLDER_NOTE.format(newer=PORTO)
     assert doubt_note({"kind": "unused"}, recalls) == UNUSED_NOTE

@@ -135,3 +135,106 @@ def test_a_statement_that_recalls_nothing_still_gets_its_reply_checked():
     assert "Marco" in doubt["words"]
     # … but no "it used none of your memories" when none were recalled
     assert answer_doubt("Where does my husband work?", "I don't know.", [], set()) is None
+
+
+# ---- a memory keeps its number on a new computer (memory file format 3) -------------------
+
+def test_an_import_into_a_new_data_folder_keeps_the_numbers_of_the_memories(tmp_path):
+    """QA pass 32: "I kept that as memory #3", and after File ▸ Import into a fresh data
+    folder #3 was another memory: numbers were given out afresh, and a gap (a memory
+    deleted for good) shifted every later one."""
+    import json
+    import zipfile
+
+    from memfile_support import consistent, fill_sample
+
+    from hela_desktop.memfile import MemoryFileError, export_store, import_file
+    from hela_desktop.store import Store
+
+    src = Store(tmp_path / "src")
+    ids = fill_sample(src)["ids"]
+    src.conn.execute("DELETE FROM episodes WHERE id = ?", (ids[1],))  # (a gap)
+    src.retire_episode_ids([ids[1]])
+    src.conn.commit()
+    want = {u: i for i, u in src.conn.execute("SELECT id, uid FROM episodes")}
+    path = tmp_path / "all.hela"
+    export_store(src, path, include_deleted=True)
+    with zipfile.ZipFile(path) as zf:
+        assert json.loads(zf.read("manifest.json"))["version"] == 3
+        numbers = [json.loads(x)["number"] for x in zf.read("episodes.jsonl").splitlines()]
+    assert sorted(numbers) == sorted(want.values()) and ids[1] not in numbers
+
+    fresh = Store(tmp_path / "fresh")
+    import_file(fresh, path)
+    assert {u: i for i, u in fresh.conn.execute("SELECT id, uid FROM episodes")} == want
+    consistent(fresh)
+    # the next memory takes the number after them
+    new = fresh.add_episode("My cat is called Miso.", "", None)
+    assert new == max(want.values()) + 1
+
+    # a data folder that holds memories gives new numbers, as before: none is taken twice
+    other = Store(tmp_path / "other")
+    fill_sample(other, seed=7)
+    had = {i for (i,) in other.conn.execute("SELECT id FROM episodes")}
+    import_file(other, path)
+    got = {u: i for i, u in other.conn.execute("SELECT id, uid FROM episodes")
+           if u in want}
+    assert len(got) == len(want) and not set(got.values()) & had
+    consistent(other)
+
+    # a number given twice, or out of range, is refused and changes nothing
+    for bad in ([numbers[0]] * 2, [0, numbers[1]], [2**53 + 1, numbers[1]], ["7", numbers[1]]):
+        with zipfile.ZipFile(path) as zf:
+            files = {n: zf.read(n) for n in zf.namelist()}
+        recs = [json.loads(x) for x in files["episodes.jsonl"].splitlines()]
+        recs[0]["number"], recs[1]["number"] = bad
+        files["episodes.jsonl"] = "".join(json.dumps(r) + "\n" for r in recs).encode()
+        broken = tmp_path / "bad.hela"
+        with zipfile.ZipFile(broken, "w") as zf:
+            for n, data in files.items():
+                zf.writestr(n, data)
+        empty = Store(tmp_path / f"empty-{bad[0]}")
+        try:
+            import_file(empty, broken)
+        except MemoryFileError as err:
+            assert "number" in str(err) and "episodes.jsonl line" in err.where
+        else:
+            raise AssertionError(f"{bad} was accepted")
+        assert empty.conn.execute("SELECT COUNT(*) FROM episodes").fetchone()[0] == 0
+
+
+def test_a_file_without_numbers_is_read_as_before(tmp_path):
+    """A version-2 file (no numbers), or one where some memories lack theirs, is numbered
+    afresh, as version 0.24 did."""
+    import json
+    import zipfile
+
+    from memfile_support import consistent, fill_sample
+
+    from hela_desktop.memfile import export_store, import_file
+    from hela_desktop.store import Store
+
+    src = Store(tmp_path / "src")
+    ids = fill_sample(src)["ids"]
+    src.conn.execute("DELETE FROM episodes WHERE id = ?", (ids[0],))
+    src.conn.commit()
+    path = tmp_path / "all.hela"
+    export_store(src, path, include_deleted=True)
+    with zipfile.ZipFile(path) as zf:
+        files = {n: zf.read(n) for n in zf.namelist()}
+    recs = [json.loads(x) for x in files["episodes.jsonl"].splitlines()]
+    for r in recs[:1]:
+        del r["number"]
+    files["episodes.jsonl"] = "".join(json.dumps(r) + "\n" for r in recs).encode()
+    man = json.loads(files["manifest.json"])
+    man["version"] = 2
+    files["manifest.json"] = json.dumps(man).encode()
+    old = tmp_path / "old.hela"
+    with zipfile.ZipFile(old, "w") as zf:
+        for n, data in files.items():
+            zf.writestr(n, data)
+    fresh = Store(tmp_path / "fresh")
+    import_file(fresh, old)
+    assert sorted(i for (i,) in fresh.conn.execute("SELECT id FROM episodes")) == \
+        list(range(1, len(recs) + 1))
+    consistent(fresh)

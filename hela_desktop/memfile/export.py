@@ -320,6 +320,7 @@ class _NativeExport:
             self.id2uid[r[0]] = r[1]
             rec = {
                 "uid": r[1],
+                "number": r[0],
                 "conversation": r[2] if convs else None,
                 "user_text": r[3], "assistant_text": r[4], "created_at": r[5],
                 "embedder": r[6],

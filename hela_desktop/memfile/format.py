@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 FORMAT_NAME = "hela-memory"
-# 2: an episode's embedding is of the user's words alone (1: of the whole exchange; such
-# vectors are re-made on import)
-FORMAT_VERSION = 2
+# 3: an episode may carry its `number` (the id the user knows it by, kept by an import into
+# a data folder that never held memories); 2: an episode's embedding is of the user's words
+# alone (1: of the whole exchange; such vectors are re-made on import)
+FORMAT_VERSION = 3
+NUMBER_MAX = 2**53  # an episode's number, at most
 MANIFEST = "manifest.json"
 # Members in the order they are validated and applied (references only point backwards,
 # except knowledge.superseded_by, which may point anywhere inside knowledge.jsonl).

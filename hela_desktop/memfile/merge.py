@@ -70,6 +70,9 @@ class _Merge:
         # conversations last updated before the store's version of them: an older export,
         # whose branches are not followed
         self.older: set[str] = set()
+        # a data folder that never held a memory takes the file's numbers (format 3), so
+        # that "#12" is the same memory on a new computer
+        self.numbers = plan.numbered and bool(plan.numbers) and store.episode_ids_given() == 0
         for m in src.members:
             k = m.removesuffix(".jsonl")
             report.added[k] = report.merged[k] = report.skipped[k] = 0
@@ -209,7 +212,8 @@ class _Merge:
         kind, conn = "episodes", self.conn
         for batch in self.batched(member, 1000):
             old = tx.existing_episodes(conn, [r["uid"] for _, r in batch])
-            inserts = []
+            inserts: list[tuple] = []
+            numbers: list[int | None] = []
             self.back_on_branch(batch, old)
             for where, r in batch:
                 cid = None if r["conversation"] is None else self.ref(
@@ -225,6 +229,7 @@ class _Merge:
                     self.report.erased += 1
                     continue
                 if e is None:
+                    numbers.append(r.get("number"))
                     inserts.append((
                         r["uid"], cid, r["user_text"], r["assistant_text"], r["created_at"],
                         emb, embn, r["access_count"], r["last_access"], r["importance"],
@@ -243,7 +248,7 @@ class _Merge:
                 else:
                     self.bump(kind, "skipped")
             if inserts:
-                self._insert_episodes(inserts)
+                self._insert_episodes(inserts, numbers)
 
     def answered_at(self, uid: str) -> float | None:
         """When the stored memory `uid`'s answer was given, for one imported before
@@ -264,10 +269,13 @@ class _Merge:
             self.store.unarchive_episodes(back)
             self.report.back_on_branch += len(back)
 
-    def _insert_episodes(self, inserts: list[tuple]) -> None:
-        first = self.store.next_episode_id()  # purged ids are not given out again
-        tx.insert_episodes(self.conn, [(None if first is None else first + k, *row)
-                                       for k, row in enumerate(inserts)])
+    def _insert_episodes(self, inserts: list[tuple], numbers: list[int | None]) -> None:
+        if self.numbers:  # (each has one, none twice: `validate`)
+            ids: list[int | None] = numbers
+        else:
+            first = self.store.next_episode_id()  # purged ids are not given out again
+            ids = [None if first is None else first + k for k in range(len(inserts))]
+        tx.insert_episodes(self.conn, [(i, *row) for i, row in zip(ids, inserts, strict=True)])
         for uid, i in tx.episode_ids_of(self.conn, [t[0] for t in inserts]):
             self.ep_id[uid] = i
             self.new_eps.add(i)

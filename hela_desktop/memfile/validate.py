@@ -23,6 +23,7 @@ from .format import (
     _STEP_MAX,
     _UID_RE,
     FORMAT_VERSION,
+    NUMBER_MAX,
     TIME_MAX,
     TIME_MIN,
     Limits,
@@ -116,6 +117,14 @@ def _c_step(v: Any) -> int:
 
 def _c_count(v: Any) -> int:
     return int(_not_negative(_c_int(v)))
+
+
+def _c_number(v: Any) -> int:
+    """A memory's number: 1 to `NUMBER_MAX`."""
+    v = _c_int(v)
+    if not 1 <= v <= NUMBER_MAX:
+        raise _Bad(f"number out of range (1 to 2**53), got {v}")
+    return v
 
 
 def _c_bool(v: Any) -> int:
@@ -219,7 +228,8 @@ def _schemas(limits: Limits) -> dict[str, list[tuple[str, Callable[[Any], Any], 
             ("uid", u, REQ), ("title", s, REQ), ("created_at", t, REQ), ("updated_at", t, REQ),
         ],
         "episodes.jsonl": [
-            ("uid", u, REQ), ("conversation", _opt(r), REQ), ("user_text", s, REQ),
+            ("uid", u, REQ), ("number", _c_number, OPT), ("conversation", _opt(r), REQ),
+            ("user_text", s, REQ),
             ("assistant_text", s, REQ), ("created_at", t, REQ), ("embedder", _opt(s), REQ),
             ("embedding", _opt(vec), OPT), ("access_count", n, REQ),
             ("last_access", _opt(t), REQ), ("importance", _c_unit, REQ), ("pinned", b, REQ),
@@ -392,6 +402,10 @@ class _Plan:
         # memories of the file the user deleted for good here: left out, with what needs
         # them (an import that holds one changes nothing for it: no backup, `merge`)
         self.erased: set[str] = set()
+        # the memories' numbers (format 3), and whether every memory has one: then an
+        # import into a data folder that never held memories keeps them
+        self.numbers: set[int] = set()
+        self.numbered = True
         self.bad_vectors = 0  # vectors of the wrong size or length: embedded again
         self.records = 0
         # the validated edges, compactly (file episode indices, values): written from here,
@@ -467,6 +481,13 @@ class _Checker:
             raise _Bad(f"field 'conversation': unknown conversation {c!r}",
                        _where("episodes.jsonl", loc))
         plan.ep_index[uid] = len(plan.ep_index)
+        number = rec.get("number")
+        if number is None:
+            plan.numbered = False
+        elif number in plan.numbers:
+            raise _Bad(f"duplicate number {number}", _where("episodes.jsonl", loc))
+        else:
+            plan.numbers.add(number)
         self.ep_uids.append(uid)
         if len(self.ep_uids) >= 500:
             self.flush_erased()

@@ -125,6 +125,12 @@ class EpisodeQueries(StoreBase):
         if top > int(self.get_meta("episode_id_floor", "0") or 0):
             self.set_meta("episode_id_floor", str(top))
 
+    def episode_ids_given(self) -> int:
+        """The highest episode id ever given out, memories deleted for good included (0: the
+        store never held one, and an import may keep a memory file's numbers)."""
+        top = self.conn.execute("SELECT MAX(id) FROM episodes").fetchone()[0] or 0
+        return max(int(top), int(self.get_meta("episode_id_floor", "0") or 0))
+
     def next_episode_id(self) -> int | None:
         """The id the next episode must take, or None when SQLite's own choice is safe."""
         floor = int(self.get_meta("episode_id_floor", "0") or 0)
