@@ -113,11 +113,12 @@ class Assistant:
         self.engine = engine
         self.store: Store = engine.store
         self.embedder: Embedder = engine.embedder
-        self.llm: LocalLLM | ServerLLM = llm  # replaced under `model_lock` by a model switch
+        # each memory line's tokens, kept across turns, in the tokens of `llm` (`Turn.line_tokens`)
+        self._costs: dict[tuple[int, str], list[int]] = {}
+        self._llm: LocalLLM | ServerLLM = llm
         # the lock a chat turn holds while it uses the model (idle work takes it too)
         self.model_lock = model_lock if model_lock is not None else threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hela-retrieval")
-        self._costs: dict[tuple[int, str], list[int]] = {}
         self._abandon = threading.Event()  # set: the pending proposal is no longer wanted
         # reports of the latest turn (tests, benchmarks): its state, the turn itself, and
         # the distilled knowledge it recalled (hela_desktop.knowledge; not in events)
@@ -127,6 +128,20 @@ class Assistant:
         self.unsaved: tuple | None = None  # an answer whose saving failed (see save_unsaved)
         # called as a long prompt is read: on_progress(tokens done, tokens to read)
         self.on_progress: Callable[[int, int], None] | None = None
+
+    @property
+    def llm(self) -> LocalLLM | ServerLLM:
+        """The chat model (replaced under `model_lock` by a model switch)."""
+        return self._llm
+
+    @llm.setter
+    def llm(self, llm: LocalLLM | ServerLLM) -> None:
+        # another model, other tokens: the memory lines' tokens are made again (QA pass 33:
+        # after a switch to a server, every answer failed with "IndexError: list index out
+        # of range", the server's pieces read from llama.cpp's token ids)
+        if llm is not self._llm:
+            self._costs.clear()
+        self._llm = llm
 
     @property
     def settings(self) -> Settings:
@@ -328,12 +343,22 @@ class Assistant:
     def _answer(self, turn: Turn, answer: LocalAnswer | ServerAnswer) -> Iterator[Event]:
         """Generate, store the answer however the generation ended, then stream the text
         held back at the end and the ``done`` event."""
-        answer.begin()
+        failure: Exception | None = None
         try:
+            answer.begin()
             for ev in answer.stream():
                 if isinstance(ev, TokenEvent):
                     turn.t_last_token = time.perf_counter()
                 yield ev
+        except Exception as exc:  # noqa: BLE001 - raised again after the answer is stored
+            # an error of the model's or of the app's own ends the answer as a server's
+            # failure does: what was said is kept, the message remembered, the chat drawn
+            # with it (QA pass 33: after an IndexError the chat was not listed, Ctrl+R did
+            # nothing, and the message formed no memory)
+            turn.interrupted = True
+            if not turn.state.error:
+                turn.state.error, turn.state.failed_by = f"{type(exc).__name__}: {exc}", "error"
+            failure = exc
         except BaseException:
             turn.interrupted = True
             raise
@@ -346,6 +371,8 @@ class Assistant:
             yield TokenEvent(index=answer.tail_index, text=tail)
         yield done
         answer.raise_error()
+        if failure is not None:
+            raise failure
 
     def _said_in_chat(self, conversation_id: int) -> str:
         """What the user wrote last in the chat (the model may have it from its history;
@@ -398,6 +425,8 @@ class Assistant:
             stats["unrecalled"] = True
         if failed:
             stats["failed"] = True
+            if state.failed_by:
+                stats["failed_by"] = state.failed_by
         drifted = self._drifted(conversation_id, message, answer)
         if drifted:  # not in the user's language: the model is not shown it again
             stats["drifted"] = True
@@ -479,6 +508,7 @@ class Assistant:
             deferred_swaps=state.deferred_swaps, text=answer,
             timeline=timeline, generation_s=state.generation_s, limit=limit,
             repeated=repeat is not None, unrecalled=state.unrecalled, failed=failed,
+            failed_by=state.failed_by,
             drifted=drifted, drew_on=sorted(drew_on), doubt=doubt,
             corrects=stats.get("corrects", []),
             answered_at=now if message_id is not None else 0.0, model=stats["model"])

@@ -83,6 +83,11 @@ class MemoryUpdateEvent:
         }
 
 
+def cut_short(failed_by: str) -> str:
+    """Why an answer that failed (`DoneEvent.failed`) ended, in the words under it."""
+    return "an error ended it" if failed_by == "error" else "the model server failed"
+
+
 # under an answer whose `DoneEvent.unrecalled` holds, in the window and the terminal alike
 # said wherever answers come from the bundled model (the window's empty chat, the terminal
 # chat's first line): with the right memory in its prompt it answers about one question in
@@ -116,8 +121,10 @@ class DoneEvent:
     # the message asked about the user's own life and nothing they said was recalled for it:
     # the answer is not from their memories (the window and the terminal say so)
     unrecalled: bool = False
-    # the answer was cut short by a model server's failure, not by Stop (`interrupted` too)
+    # the answer was cut short by a failure, not by Stop (`interrupted` too): a model
+    # server's, or ("error" in `failed_by`) an error of the model's or of the app's own
     failed: bool = False
+    failed_by: str = ""
     # the recalled memories the answer used (`edges.used_by_answer`; the Hebbian step links
     # them and the new memory)
     drew_on: list[int] = field(default_factory=list)

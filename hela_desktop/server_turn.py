@@ -51,7 +51,6 @@ class ServerTurnState(TurnState):
     """TurnState plus what the server reported per request."""
 
     requests: list[ServerRequest] = field(default_factory=list)
-    error: str = ""
 
 
 class ServerAnswer:

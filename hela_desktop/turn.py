@@ -68,6 +68,10 @@ class TurnState:
     # the system message the model was given (the system prompt and the user model): what
     # an answer may take from besides its memories (`sources.made_up`)
     system: str = ""
+    # why the answer failed ("" when it did not): a server's failure, or an error of the
+    # model's or of the app's own; the message is remembered as after an answer
+    error: str = ""
+    failed_by: str = ""  # "error" for an error of the model's or the app's own
 
 
 @dataclass

@@ -238,3 +238,43 @@ def test_a_file_without_numbers_is_read_as_before(tmp_path):
     assert sorted(i for (i,) in fresh.conn.execute("SELECT id FROM episodes")) == \
         list(range(1, len(recs) + 1))
     consistent(fresh)
+
+
+# ---- an error of the app's own ends the answer as a server's failure does -----------------
+
+def test_an_unexpected_error_keeps_the_message_remembered_and_the_chat_drawn(
+        make_assistant, monkeypatch):
+    """QA pass 33: an IndexError (the switch to a server, now fixed) left the chat out of
+    the chat list, Ctrl+R doing nothing and the message no memory: the error came before
+    any ``done`` event, so the window never drew the chat as stored.  Now any error of
+    the model's or the app's own ends the answer as a server's failure does.  No real bug
+    is left to raise one, so one is put in the model's first step (a stand-in, said so)."""
+    from hela_desktop.events import DoneEvent
+    from hela_desktop.local_turn import LocalAnswer
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("My sister Maren lives in Tromsø.", cid, now=T0))
+
+    def broken(self):
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(LocalAnswer, "begin", broken)
+    events = []
+    with pytest.raises(IndexError):
+        for ev in a.chat("My wife Solveig is a midwife.", cid, now=T0 + 60):
+            events.append(ev)
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.interrupted and done.conversation_id == cid
+    assert done.failed and done.failed_by == "error"  # (not "the model server failed")
+    from hela_desktop.ui.window_status import done_line
+    assert done_line(0, 0.0, 0, True, False, True, "error") == \
+        "An error ended it before the answer began — no answer was kept."
+    said = a.store.messages(cid)[-1]
+    assert said["role"] == "user" and said["episode_id"] == done.episode_id is not None
+    assert a.store.episode(done.episode_id).user_text == "My wife Solveig is a midwife."
+    # Regenerate takes it back and answers again, the model as it was
+    monkeypatch.undo()
+    assert a.store.delete_messages_from(cid, said["id"]) == [done.episode_id]
+    again = list(a.chat("My wife Solveig is a midwife.", cid, now=T0 + 120))[-1]
+    assert not again.interrupted and again.text

@@ -624,3 +624,35 @@ def test_a_failed_answer_keeps_the_message_as_a_memory_and_regenerate_takes_it_b
     found = [r.episode_id for r in a.engine.retrieve("Who is my dentist?")]
     assert done.episode_id in found  # remembered: recalled like any memory
     assert a.store.delete_messages_from(conv, said["id"]) == [done.episode_id]
+
+
+def test_a_switch_to_a_server_and_back_tokenizes_the_memory_lines_again(
+        llama_server, make_assistant, settings, embedder, llm):
+    """QA pass 33: after Settings switched a running window from the built-in model to a
+    server, every answer failed with "IndexError: list index out of range": the memory
+    lines' tokens, kept across turns, were llama.cpp's ids, read by the server's pieces.
+    Switched back, the server's pieces would have been read as llama.cpp's ids, unsaid."""
+    import copy
+
+    from hela_desktop.loader import new_model
+
+    url, model, _ = llama_server
+    a = make_assistant()
+    cid = a.new_conversation()
+    for t in ("My sister Maren lives in Tromsø.", "My wife Solveig is a midwife."):
+        list(a.chat(t, cid, seed=1))
+    ask = "Where does my sister Maren live?"
+    done = list(a.chat(ask, cid, seed=1))[-1]
+    assert not done.interrupted and "Tromsø" in llm.detokenize(
+        a.last_turn.first_prompt).decode()
+    assert a._costs  # (the lines, in llama.cpp's tokens)
+    server = new_model(server_settings(copy.copy(settings), url, model))
+    a.llm = server  # (as `AssistantLoader.switch_model` does, under the model lock)
+    done = list(a.chat(ask, cid, seed=1))[-1]
+    assert isinstance(done, DoneEvent) and not done.interrupted and done.text
+    assert "Tromsø" in server.text(a.last_turn.first_prompt)
+    a.llm = llm  # … and back
+    done = list(a.chat(ask, cid, seed=1))[-1]
+    assert not done.interrupted and done.text
+    assert "Tromsø" in llm.detokenize(a.last_turn.first_prompt).decode()
+    server.close()

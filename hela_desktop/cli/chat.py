@@ -88,6 +88,7 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
         MemoriesEvent,
         MemoryUpdateEvent,
         TokenEvent,
+        cut_short,
     )
     if isinstance(ev, MemoriesEvent):
         if ev.memories:
@@ -106,7 +107,7 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
     elif isinstance(ev, DoneEvent) and ev.failed and not ev.text:
         pass  # the server failed before the answer began: the error line says it all
     elif isinstance(ev, DoneEvent):
-        tail = (" (cut short: the model server failed)" if ev.failed
+        tail = (f" (cut short: {cut_short(ev.failed_by)})" if ev.failed
                 else " (interrupted)" if ev.interrupted else "")
         if ev.repeated:
             tail += f"; asked before: memory #{ev.episode_id}"

@@ -8,7 +8,7 @@ import time
 from PySide6 import QtCore, QtWidgets
 
 from ..assistant import model_label
-from ..events import DRIFTED_NOTE, FORGET_FOOTER, LISTED_FOOTER
+from ..events import DRIFTED_NOTE, FORGET_FOOTER, LISTED_FOOTER, cut_short
 from ..importers.base import author_of
 from ..prompt import shorten
 from ..sources import Sources, answer_sources, recalls_of, stored_sources
@@ -264,7 +264,7 @@ def answer_footer(stats: dict, interrupted: bool) -> str:
         parts.append(DRIFTED_NOTE)
     text = " · ".join(parts)
     if interrupted and stats.get("failed") is True:
-        return "cut short: the model server failed — " + text
+        return f"cut short: {cut_short(str(stats.get('failed_by') or ''))} — " + text
     if interrupted:
         return "stopped — " + text
     if _num(stats.get("limit")) > 0:
@@ -302,7 +302,8 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
     footer = answer_footer({"tokens": ev.tokens, "swaps": ev.swaps, "elapsed_s": ev.elapsed_s,
                             "generation_s": ev.generation_s, "limit": ev.limit,
                             "repeat_of": ev.episode_id if ev.repeated else None,
-                            "failed": ev.failed, "forget": ev.forget, "listed": ev.listed,
+                            "failed": ev.failed, "failed_by": ev.failed_by,
+                            "forget": ev.forget, "listed": ev.listed,
                             "drifted": ev.drifted, "model": ev.model},
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
@@ -349,15 +350,17 @@ def forget_line(forget: dict) -> str:
 
 
 def done_line(tokens: int, tps: float, swaps: int, interrupted: bool, kept: bool = True,
-              failed: bool = False) -> str:
+              failed: bool = False, failed_by: str = "") -> str:
     """The status-bar line when an answer ends (`kept`: something of it was stored;
-    `failed`: a model server's failure ended it, not Stop)."""
+    `failed`: a failure ended it, not Stop: `failed_by` "error" for one of the model's or
+    the app's own, else a model server's)."""
+    why = cut_short(failed_by)
     if interrupted and not kept:  # as the chat says: stopped before its first token
-        return ("The model server failed before the answer began — no answer was kept."
+        return (f"{why[:1].upper()}{why[1:]} before the answer began — no answer was kept."
                 if failed else "Stopped before the answer began — no answer, no memory made.")
     msg = f"{tokens} tokens at {tps:.1f}/s · {swaps} memory swap{'' if swaps == 1 else 's'}"
     if interrupted:
-        return ("Cut short: the model server failed — partial answer kept. " if failed
+        return (f"Cut short: {why} — partial answer kept. " if failed
                 else "Stopped — partial answer kept. ") + msg
     return msg
 
