@@ -28,7 +28,11 @@ from collections.abc import Set as AbstractSet
 from .language import is_common_word, is_interjection
 from .timewords import AGE, AGE_WORDS, DATE, DAYS, MONTHS, WHEN_SAID, WHEN_TO
 
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+# where a sentence ends: after ".", "!" or "?" and a space (not after a title: "a teacher
+# called Mr. Lunde", QA pass 33; nor inside "3.5"), or at a line's end
+_TITLES = ("Mr", "Mrs", "Ms", "Mx", "Dr", "Prof", "St", "Mt", "Jr", "Sr", "Fr", "Rev")
+SENTENCE_BREAK = "(?<=[.!?])" + "".join(rf"(?<!\b{t}\.)" for t in _TITLES) + r"\s+|\s*\n\s*"
+_SENTENCE_BREAK = re.compile(SENTENCE_BREAK)
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 NAME_WORD = _WORD  # a word as names are written ("Margot's", "Jean-Luc")
 
@@ -135,7 +139,7 @@ def sentences(text: str) -> list[str]:
     """`text`'s sentences; a colon before a capital ends one too ("A bit about us: We live
     on Crookes Road…": the lead-in is no part of where they live, QA pass 32b)."""
     return [s.strip() for part in _LEAD_IN.split(text or "")
-            for s in _SENTENCE.findall(part) if s.strip()]
+            for s in _SENTENCE_BREAK.split(part) if s.strip()]
 
 
 _LEAD_IN = re.compile(r"(?<=:)\s+(?=[A-Z])")
@@ -393,6 +397,16 @@ def says_kind(kind: int, old: str, new: str) -> bool:
     """Does `old` say the kind of thing (`change_kinds`) that the change `new` tells of: for
     when a plan is, of the same plan (`_same_plan`)?"""
     return bool(_CHANGES[kind][1].search(old)) and (kind != _SCHEDULE or _same_plan(old, new))
+
+
+def same_kind(old: str, new: str) -> bool:
+    """Do two statements both say the kind of thing that changes (`_CHANGES`: where
+    someone lives, what they are or do, their age, when a plan is: of the same plan), so
+    that the newer may be news of it ("Ines started a job at the hospital." beside "My
+    sister Ines works at a bakery.")?  A name shared is not enough: "Solveig and I are
+    training for the Bergen half marathon." is no news of "My wife Solveig is a midwife."
+    (QA pass 33)."""
+    return any(said.search(new) and says_kind(k, old, new) for k, (_, said) in enumerate(_CHANGES))
 
 
 SELF = "\0self"  # (`who`: the user themself)
@@ -715,5 +729,5 @@ class NameIndex:
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

@@ -28,7 +28,9 @@ for this message:
    unsaid is lost.  An exchange imported from another assistant is shown so without its
    answer: "How about Misty, Pebble or Luna?" is not news beside "We named the kitten
    Pebble", and the small model answered "Luna".  Two that share a name, or another word and that similarity, are both
-   kept, the older one marked ``older_than`` ("older news").
+   kept, the older one marked ``older_than`` ("older news") when both say the kind of
+   thing that changes (`facts.same_kind`: where someone lives, what they do, their age,
+   when a plan is).
    An admitted statement also brings the newest later statement that corrects or updates
    it (`_newer_news`), when the message let in only the old one.  A question about the
    user as a whole ("What do you know about me?") brings the user's statements that matter
@@ -513,11 +515,13 @@ class RelevanceGate:
                     if a not in gone or when[b] > when[gone[a]]:
                         gone[a] = b
                 elif (similar and common or names[a] & names[b] and b not in corrected) \
-                        and "older_than" not in old.extra:
-                    # related, newer news: marked, both shown; a correction marks only
-                    # what it is about (`knowledge.corrections`' test: QA pass 26,
-                    # "Actually Tomas quit his job…" made the trip with Tomas older news,
-                    # and a move of Ines's her cats)
+                        and "older_than" not in old.extra and facts.same_kind(old.text, new.text):
+                    # related, newer news of the same kind of thing: marked, both shown; a
+                    # correction marks only what it is about (`knowledge.corrections`'
+                    # test: QA pass 26, "Actually Tomas quit his job…" made the trip with
+                    # Tomas older news, and a move of Ines's her cats); a name or a word
+                    # shared is not enough (QA pass 33: 5 of 12 things listed about the
+                    # user were "older news" of nothing, a wife's job after a race named her)
                     old.extra["older_than"] = b
         for r in stmts:  # the newest correction replaces it; each is checked (QA pass 32:
             # a paragraph's haircut, dentist and home, each corrected)

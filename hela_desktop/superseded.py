@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .facts import SELF, change_kinds, negated, says_kind, terms, who
+from .facts import SELF, SENTENCE_BREAK, change_kinds, negated, says_kind, terms, who
 
 # where a statement parts into the things it tells: sentence ends, a colon before a capital,
 # semicolons, and "and" or "but" before a subject of the user's own ("… in Leeds, and my mum
 # Grace lives in Bradford"; not "salt and pepper", nor "… and she hates the rain", which
 # speaks of what came before)
-_PARTS = re.compile(r"(?<=[.!?])\s+|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+"
+_PARTS = re.compile(rf"{SENTENCE_BREAK}|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+"
                     r"(?=(?:my|i|i'm|i’m|we|we're|we’re|our)\b)", re.I)
 
 

@@ -278,3 +278,22 @@ def test_an_unexpected_error_keeps_the_message_remembered_and_the_chat_drawn(
     assert a.store.delete_messages_from(cid, said["id"]) == [done.episode_id]
     again = list(a.chat("My wife Solveig is a midwife.", cid, now=T0 + 120))[-1]
     assert not again.interrupted and again.text
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Wren started violin lessons with a teacher called Mr. Lunde. She loves it.",
+     ["Wren started violin lessons with a teacher called Mr. Lunde.", "She loves it."]),
+    ("Her teacher at Nordnes skole is Ms. Haugland.",
+     ["Her teacher at Nordnes skole is Ms. Haugland."]),
+    ("My dentist is Dr. Okafor. I see Prof. Lind and Mrs. Berg on Mondays!",
+     ["My dentist is Dr. Okafor.", "I see Prof. Lind and Mrs. Berg on Mondays!"]),
+    ("The tortoise weighs 3.5 kg. Really?", ["The tortoise weighs 3.5 kg.", "Really?"]),
+])
+def test_a_title_before_a_name_ends_no_sentence(text, said):
+    """QA pass 33: "What do you know about me?" listed "…with a teacher called Mr." and
+    "Her teacher at Nordnes skole is Ms.", the name cut off."""
+    from hela_desktop import facts
+
+    assert facts.sentences(text) == said
+    assert superseded.told_parts(text) == said or len(superseded.told_parts(text)) > len(said)
+    assert facts.statements("My teacher is Mr. Lunde.") == ["My teacher is Mr. Lunde."]
