@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .events import Recall
 from .prompt import said_when, shorten
+from .words import count, listed, one_line
 
 QUOTE_CHARS = 160  # each memory quoted up to here, cut at a word
 
@@ -35,10 +36,10 @@ def line(r: Recall, now: float) -> str:
     """One memory of the list: '- “My dog is called Biscuit.” (3 weeks ago, on 4 November
     2026)', with what it corrects ("correcting “I'm planning a trip to Japan in May…”"),
     and "older news" when a newer memory said otherwise."""
-    said = shorten(" ".join(r.text.split()), QUOTE_CHARS)
+    said = shorten(one_line(r.text), QUOTE_CHARS)
     notes = [w for w in (said_when(r.extra.get("created_at"), now),) if w]
     if r.extra.get("corrects_said"):  # what it corrects: "the trip" is the trip to Japan
-        fixed = shorten(" ".join(str(r.extra["corrects_said"]).split()), CORRECTS_CHARS)
+        fixed = shorten(one_line(str(r.extra["corrects_said"])), CORRECTS_CHARS)
         notes.append(f"correcting “{fixed}”")
     if r.extra.get("rest_corrected_by") is not None:  # (the part still true: the rest
         # of what was said then is corrected by a later memory, listed with it)
@@ -61,13 +62,27 @@ def not_listed(shown: int, more: int | None) -> str:
     return ""
 
 
-def answer(memories: list[Recall], now: float, more: int | None = 0) -> str:
+def imported_not_listed(imported: dict[str, int]) -> str:
+    """The line for the memories of chats imported from other assistants, which the list
+    leaves out ({"ChatGPT": 6}): "" for none."""
+    if not imported:
+        return ""
+    said = listed([f"{count(n, 'memory', 'memories')} from {who}"
+                   for who, n in sorted(imported.items())])
+    return (f"Not listed: what you said in chats imported from other assistants ({said}); "
+            "I recall it when a message is about it. ")
+
+
+def answer(memories: list[Recall], now: float, more: int | None = 0,
+           imported: dict[str, int] | None = None) -> str:
     """The app's answer: the memories, one a line, then what it leaves out (`more`: how
-    many of the user's statements are not listed, None for an unknown number) and where
+    many of the user's statements are not listed, None for an unknown number; `imported`:
+    how many memories of chats imported from each other assistant, never listed) and where
     they all are; or that there are none yet (plain lines and a list: read as written in
     the terminal, as Markdown in the window)."""
     mine = [r for r in memories if r.kind == "episode" and r.text.strip()]
+    also = imported_not_listed(imported or {})
     if not mine:
-        return f"{EMPTY} {WHERE}"
+        return f"{EMPTY} {also}{WHERE}"
     return (HEAD + "\n\n" + "\n".join(line(r, now) for r in mine) + "\n\n"
-            + not_listed(len(mine), more) + WHERE)
+            + not_listed(len(mine), more) + also + WHERE)

@@ -39,7 +39,7 @@ from .llm import LocalLLM, ModelError
 from .memory import PROFILES, MemoryEngine, NewEpisode
 from .prompt import format_memory
 from .sources import answer_doubt
-from .store import Store, StoreError, db_error_message
+from .store import AUTHORS, Store, StoreError, db_error_message
 from .turn import MessageTooLong, Turn, TurnParts, TurnState, recall_knowledge, user_model_text
 from .words import printable
 
@@ -305,7 +305,17 @@ class Assistant:
         listed = (list(recalled.memories) + more)[:max(ABOUT_YOU, gated, len(recalled.memories))]
         total = turn.gate.about_you_total if turn.gate is not None else 0
         about = sum(1 for r in listed if r.extra.get("gate") == "about you")
-        text = answer(listed, now, None if total is None else max(0, total - about))
+        ids = [r.episode_id for r in listed if r.kind == "episode"]
+        # in the order the list says: pinned, then of yourself, then of others (QA pass 33:
+        # what the question recalled came first, "My name is Halvard…" ninth)
+        pinned = self.store.pinned_among(ids)
+        listed.sort(key=lambda r: (r.episode_id not in pinned, facts.self_rank(r.text)))
+        # another assistant's chats are not listed: said so, with how many (QA pass 33)
+        sources = self.store.sources(ids)
+        left = {AUTHORS[s]: n - sum(1 for i in ids if sources.get(i) == s)
+                for s, n in self.store.live_source_counts(AUTHORS).items()}
+        text = answer(listed, now, None if total is None else max(0, total - about),
+                      {k: n for k, n in left.items() if n > 0})
         ids = [r.episode_id for r in listed if r.kind == "episode"]
         stats = {"tokens": 0, "listed": ids, "elapsed_s": 0.0}
         message_id = self.store.add_message(turn.conversation_id, "assistant", text,

@@ -15,7 +15,7 @@ from .events import Recall
 from .language import language_shares
 from .prompt import said_when, shorten
 from .timewords import MONTH
-from .words import listed, spelled_numbers
+from .words import listed, one_line, spelled_numbers
 
 
 class Sources(NamedTuple):
@@ -572,7 +572,7 @@ def _strs(doubt: dict, key: str) -> list[str]:
 
 def _said(doubt: dict) -> str:
     """A stored doubt's quoted memory, on one line, cut short ("" for none)."""
-    said = " ".join(str(doubt.get("said") or "").split())
+    said = one_line(str(doubt.get("said") or ""))
     return shorten(said, SOURCE_CHARS) if said else ""
 
 
@@ -621,7 +621,7 @@ def _made_up_note(doubt: dict, _recalls: list[dict]) -> str:
 def _older_note(doubt: dict, recalls: list[dict]) -> str:
     text = next((str(r.get("text") or "") for r in recalls
                  if r.get("episode_id") == doubt.get("newer")), "")
-    return OLDER_NOTE.format(newer=shorten(" ".join(text.split()), SOURCE_CHARS)) \
+    return OLDER_NOTE.format(newer=shorten(one_line(text), SOURCE_CHARS)) \
         if text else ""
 
 
@@ -649,7 +649,7 @@ def correction_note(corrects) -> str:
     (``stats["corrects"]``, as stored: any JSON): "Noted as a correction of “My partner
     Samir is a nurse.”: …"; "" for none.  Whatever the model made of it, the user sees
     that the correction was taken (QA pass 28)."""
-    said = [shorten(" ".join(str(c.get("text") or "").split()), SOURCE_CHARS)
+    said = [shorten(one_line(str(c.get("text") or "")), SOURCE_CHARS)
             for c in corrects if isinstance(c, dict) and str(c.get("text") or "").strip()
             ] if isinstance(corrects, list) else []
     if not said:
@@ -675,7 +675,7 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
     older: set[int] = set()
     for r in recalls:
         if r.get("kind", "episode") == "episode" and r.get("text"):
-            text = " ".join(str(r["text"]).split())
+            text = one_line(str(r["text"]))
             if r["episode_id"] not in seen and text.casefold() not in words:
                 seen[r["episode_id"]] = text
                 words.add(text.casefold())

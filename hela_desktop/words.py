@@ -42,11 +42,23 @@ def snippet(text: str, words: list[str], width: int = 90) -> str:
     return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
 
 
+# a note's link to another ("[[Wren]]", "[[Bouldering#Current project]]", "[[Wren|her]]")
+_WIKI_LINK = re.compile(r"\[\[([^\[\]|#\n]*)(?:#([^\[\]|\n]*))?(?:\|([^\[\]\n]*))?\]\]")
+
+
+def _link_text(m: re.Match) -> str:
+    note, heading, alias = (g.strip() if g else "" for g in m.groups())
+    return alias or " › ".join(x for x in (note, heading) if x) or m.group(0)
+
+
 def one_line(text: str) -> str:
     """`text` on one line, its paragraphs kept apart: a paragraph that ends without a
     sentence's mark (a note's title, a heading) is followed by " — ", the others by a
-    space.  "Noa\\n\\nMy sister." read "Noa My sister." and the model took Noa for her."""
-    paras = [" ".join(p.split()) for p in re.split(r"\n[ \t\r]*\n", text or "")]
+    space.  "Noa\\n\\nMy sister." read "Noa My sister." and the model took Noa for her.  A
+    note's links read as their words ("[[Bouldering#Current project]]": "Bouldering ›
+    Current project"; QA pass 33 saw the brackets in answers' lines)."""
+    paras = [" ".join(p.split()) for p in re.split(r"\n[ \t\r]*\n", _WIKI_LINK.sub(
+        _link_text, text or ""))]
     out = ""
     for p in filter(None, paras):
         if out:

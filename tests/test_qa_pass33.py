@@ -297,3 +297,74 @@ def test_a_title_before_a_name_ends_no_sentence(text, said):
     assert facts.sentences(text) == said
     assert superseded.told_parts(text) == said or len(superseded.told_parts(text)) > len(said)
     assert facts.statements("My teacher is Mr. Lunde.") == ["My teacher is Mr. Lunde."]
+
+
+def test_a_chat_export_read_back_stores_nothing_twice_when_answers_took_a_while(
+        make_assistant, tmp_path, embedder):
+    """QA pass 33: a chat's export imported into its own folder added two memories and a
+    second chat: their answers had ended in the minute after the message was sent, and a
+    memory is dated when its answer ends, while the export gives the message's minute."""
+    from hela_desktop.chat_export import export_conversation
+    from hela_desktop.memfile.importing import import_file
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    for said in ("Solveig and I are training for the Bergen half marathon in April.",
+                 "I have a physio appointment on Monday 14 December at 15:00."):
+        list(a.chat(said, cid))
+    # (as when an answer took 100 s: the memory's time is its answer's end)
+    a.store.conn.execute("UPDATE episodes SET created_at = created_at + 100")
+    a.store.conn.commit()
+    path = export_conversation(a.store, cid, tmp_path / "chat.md")
+    chats = len(a.store.conversations())
+    rep = import_file(a.store, path, embedder=embedder)
+    assert sum(rep.added.values()) == 0, rep.added
+    assert len(a.store.conversations()) == chats
+
+
+def test_about_you_lists_in_the_order_it_says_and_names_what_imported_chats_hold(
+        make_assistant):
+    """QA pass 33: "What do you know about me?" opened with "Wren started violin
+    lessons…" and listed "My name is Halvard Brennan and I'm 41." ninth, against its own
+    heading (pinned, then of yourself, then of others); and said nothing of the six
+    memories imported from ChatGPT, which it never lists."""
+    from hela_desktop.memory import NewEpisode
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    a.engine.add_episodes([NewEpisode(u, "Sure.", created_at=T0 - 86400 * k, source="chatgpt")
+                           for k, u in enumerate(("I work as a piano tuner in Bergen and I need "
+                                                  "a new tuning hammer.",
+                                                  "I'm allergic to sesame. What snacks can I take?"))])
+    for k, said in enumerate(("Wren started violin lessons with a teacher called Mr. Lunde.",
+                              "Wren turns eight on 3 February.",
+                              "My name is Halvard Brennan and I'm 41.",
+                              "My tortoise Gustav is 12 years old.")):
+        list(a.chat(said, cid, now=T0 + 60 * k))
+    about = list(a.chat("What do you know about me?", a.new_conversation(),
+                        now=T0 + 3600))[-1].text
+    lines = [x for x in about.splitlines() if x.startswith("- ")]
+    # of yourself (your name, your tortoise) before of others (Wren)
+    assert {x.split("” (")[0] for x in lines[:2]} == {
+        "- “My name is Halvard Brennan and I'm 41.", "- “My tortoise Gustav is 12 years old."}, lines
+    assert "Mr. Lunde" in about
+    assert "Not listed: what you said in chats imported from other assistants (2 memories " \
+           "from ChatGPT)" in about
+    assert not any("piano tuner" in x for x in lines)
+
+
+def test_a_notes_heading_and_links_read_as_words_in_the_lines_a_person_sees():
+    """QA pass 33: "Bouldering › Current project My project is … take [[Wren]] along"
+    under answers and in "What do you know about me?", the heading glued to the text and
+    the links in brackets; the graph's label read "Wren Wren turns eight on 3…"."""
+    from hela_desktop.about_you import line
+    from hela_desktop.events import Recall
+    from hela_desktop.ui.graph_model import short_label
+
+    note = ("Bouldering › Current project\n\nMy project is the purple V4. I take [[Wren]] "
+            "along. See also [[Bouldering#Current project]], [[Wren|her]] and [[]].")
+    said = line(Recall(episode_id=1, score=1.0, text=note), T0)
+    assert said == ("- “Bouldering › Current project — My project is the purple V4. I take "
+                    "Wren along. See also Bouldering › Current project, her and [[]].”")
+    assert short_label("Wren\n\nWren turns eight on 3 February.") == \
+        "Wren — Wren turns eight on 3 February."

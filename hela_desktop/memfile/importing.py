@@ -205,8 +205,13 @@ def _leave_out_what_is_here(src: _Source, store: Store) -> None:
     from ..importers.base import HistorySource
 
     if isinstance(src, HistorySource) and src.said_within > 0:
-        within = src.said_within
+        # a memory is made when its answer ends, the message's time is when it was sent
+        # (QA pass 33: two answers that ended in the next minute came in twice)
+        within = src.said_within + ANSWER_TAKES_S
         src.said_here = lambda text, at: store.said_between(text, at - 1.0, at + within)
+
+
+ANSWER_TAKES_S = 900.0  # the longest an answer is taken to take, for `_leave_out_what_is_here`
 
 
 class _Import:

@@ -442,6 +442,18 @@ class EpisodeQueries(StoreBase):
             + " ORDER BY pinned DESC, access_count DESC, created_at DESC, id DESC LIMIT ?",
             [*skip, int(limit)])]
 
+    def pinned_among(self, ids: Iterable[int]) -> set[int]:
+        """Those of the episodes `ids` that are pinned."""
+        return {i for i, p in self._episode_column("pinned", ids).items() if p}
+
+    def live_source_counts(self, sources: Iterable[str]) -> dict[str, int]:
+        """How many retrievable episodes came from each of `sources` ("chatgpt": 412)."""
+        want = list(sources)
+        q = ",".join("?" * len(want))
+        return dict(self.conn.execute(
+            f"SELECT source, COUNT(*) FROM episodes WHERE {LIVE_EPISODE} AND source IN ({q}) "
+            "GROUP BY source", want).fetchall()) if want else {}
+
     def sources(self, ids: Iterable[int]) -> dict[int, str]:
         """Episode id -> where it came from ("chat", "chatgpt", …), without its texts."""
         return self._episode_column("source", ids)

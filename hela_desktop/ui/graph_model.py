@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..words import one_line
+
 EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong prior classes
 # an edge counts (and is drawn) as learned once its learned part, decayed, is at least this:
 # half of what one co-use adds at the default η = 0.02, so it fades back to a plain
@@ -39,7 +41,7 @@ def short_label(text: str, n: int = 40) -> str:
     """First line of a memory, shortened for labels: at most `n` characters, ended with
     "…" after a whole word when one ends in the second half (in any script); a sentence's
     own stop or comma before the "…" is dropped ("walks…", not "walks.…")."""
-    line = " ".join((text or "").split())
+    line = one_line(text or "")
     if line.lower().startswith("user: "):
         line = line[6:]
     if len(line) <= n:
