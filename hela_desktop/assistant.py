@@ -309,7 +309,10 @@ class Assistant:
         # in the order the list says: pinned, then of yourself, then of others (QA pass 33:
         # what the question recalled came first, "My name is Halvard…" ninth)
         pinned = self.store.pinned_among(ids)
-        listed.sort(key=lambda r: (r.episode_id not in pinned, facts.self_rank(r.text)))
+        # (a correction as what it corrects, when nearer: "Actually the trip is in June.")
+        listed.sort(key=lambda r: (r.episode_id not in pinned, min(
+            facts.self_rank(r.text), facts.self_rank(str(r.extra.get("corrects_said") or "")
+                                                    or r.text))))
         # another assistant's chats are not listed: said so, with how many (QA pass 33)
         sources = self.store.sources(ids)
         left = {AUTHORS[s]: n - sum(1 for i in ids if sources.get(i) == s)

@@ -107,6 +107,12 @@ def coactive_deltas(active: Iterable[int], eta: float) -> dict[tuple[int, int], 
 # memory for it ("No, your trip to Japan in May is actually June." was listed as using
 # "Actually Tomas quit his job…", QA pass 27)
 TELLING_WORDS = frozenset("actually correction misspoke anymore instead really".split())
+# words too general for an answer that says one to have drawn on a memory that does (QA
+# pass 33: "…were first created" used a climbing note's "her first try", and a wrong answer
+# about a tortoise went without "it uses none of the memories")
+GENERAL_WORDS = frozenset("""first last new old time times day days way thing things want
+wants make made take lot little big best better love loved try tried help use used need
+needs see look go going went come came say said tell told many""".split())
 
 
 _NUMBER = re.compile(r"\d+")
@@ -126,13 +132,13 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
     restates the memory and the answer speaks of it (`formulas.restated`: a yes-or-no
     question about it).  What a turn *used*, not merely recalled: the app links these (and
     the new memory) after each answer, so two memories recalled together by chance are not
-    linked.  `TELLING_WORDS` are not the memory's content."""
+    linked.  `TELLING_WORDS` and `GENERAL_WORDS` are not the memory's content."""
     if not answer:
         return set()
     q, a = _content(message), _content(answer)
     out = set()
     for i, text in memories:
-        m = _content(text) - TELLING_WORDS
+        m = _content(text) - TELLING_WORDS - GENERAL_WORDS
         if F.picked_up(m, q, a) >= min_picked or F.restated(m, q, a):
             out.add(int(i))
     return out

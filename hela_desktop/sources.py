@@ -186,7 +186,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
     name, "Priya", was marked made up in a chat whose memories did not say it)."""
     low = known.lower().replace("’", "'")
     words = set(re.findall(r"[^\W\d_]+", low)) | set(names)
-    numbers = set(_NUMBER.findall(low)) | spelled_numbers(low)
+    # (a leading zero aside: "9:30" is "09:30")
+    numbers = {_no_zero(n) for n in _NUMBER.findall(low)} | spelled_numbers(low)
     text = _LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
     found: list[tuple[int, int]] = []  # (start, end) in `text`
     english, foreign, _ = language_shares(text)
@@ -222,11 +223,39 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
     # (QA pass 32: "Sunniva is currently 12 years old." went unmarked)
     dated = {m.group(1) for m in _AS_DATE.finditer(low)} - {
         m.group(0) for m in _NUMBER.finditer(low) if not _AS_DATE.match(low, m.start())}
+    # a date is a day of a month: "12 March" where the memories say 12 (an age) and March
+    # (another date), but never the 12th of March (QA pass 33: "…scheduled for 12 March at
+    # 09:35", the appointment being on 11 December, had only "09:35" marked)
+    days = {day for _, day in _dates(low)}
+    taken = [span for span, day in _dates(text) if day not in days]
+    found += taken
     for m in _NUMBER.finditer(text):
         age = _AS_AGE.match(text, m.end()) if m.group(0) in dated else None
-        if m.group(0) not in numbers or age is not None:  # ("“12 years” is in none …")
+        if any(a <= m.start() < b for a, b in taken):
+            continue  # (the day of a date marked whole)
+        if _no_zero(m.group(0)) not in numbers or age is not None:  # ("“12 years” …")
             found.append((m.start(), age.end() if age is not None else m.end()))
     return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
+
+
+def _no_zero(number: str) -> str:
+    """`number` without a leading zero: "09:30" -> "9:30", "007" -> "7"."""
+    return number.lstrip("0") or "0"
+
+
+# a date, day first or month first: "12 March", "the 3rd of May", "March 12th"
+_DATE = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({MONTH})\b"
+                   rf"|\b({MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*[:.]\d)", re.IGNORECASE)
+
+
+def _dates(text: str) -> list[tuple[tuple[int, int], tuple[int, str]]]:
+    """(where, (day, month)) of each date in `text`, in order (the month by its first
+    three letters, lower case)."""
+    out = []
+    for m in _DATE.finditer(text):
+        day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        out.append((m.span(), (int(day), month[:3].lower())))
+    return out
 
 
 # a title whose full stop the sentences were cut at: what follows is a name ("Dr. Nana",

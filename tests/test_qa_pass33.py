@@ -368,3 +368,36 @@ def test_a_notes_heading_and_links_read_as_words_in_the_lines_a_person_sees():
                     "Wren along. See also Bouldering › Current project, her and [[]].”")
     assert short_label("Wren\n\nWren turns eight on 3 February.") == \
         "Wren — Wren turns eight on 3 February."
+
+
+# ---- checks under answers: a general word is no use, a date is a day of a month ----------
+
+def test_a_general_word_shows_no_use_of_a_memory():
+    """QA pass 33: "What is my tortoise called?" → "Your cat is … were first created…"
+    was said to use a climbing note ("…her first try"), so "it uses none of the memories
+    recalled for it" was never said."""
+    from hela_desktop.edges import used_by_answer
+
+    note = (9, "My project is the purple V4 in the cave. I want her first try before Christmas.")
+    tortoise = (3, "My tortoise Gustav is 12 years old.")
+    ask = "What is my tortoise called?"
+    answer = "Your cat is a small mammal. Cats were first created long ago."
+    assert used_by_answer([note, tortoise], ask, answer) == set()
+    assert used_by_answer([note, tortoise], ask, "Your tortoise is called Gustav.") == {3}
+    assert used_by_answer([note], "What am I climbing?", "The purple V4 in the cave.") == {9}
+
+
+def test_a_date_the_memories_never_give_is_made_up_even_when_its_day_and_month_are_known():
+    """QA pass 33: "When is my dentist appointment?" → "…scheduled for 12 March at 09:35."
+    marked only "09:35": 12 was known (a tortoise's age) and March (another date)."""
+    from hela_desktop.sources import made_up
+
+    known = ("Dentist appointment with Dr. Okafor on Friday 11 December at 09:30. My tortoise "
+             "Gustav is 12 years old. (over a year ago, on 14 March 2025)")
+    assert made_up("The appointment is scheduled for 12 March at 09:35.", known) == [
+        "12 March", "09:35"]
+    for right in ("Your dentist appointment is on 11 December at 09:30.",
+                  "It is on December 11th at 9:30.", "It is on the 11th of December.",
+                  "You told me on March 14."):
+        assert made_up(right, known) == [], right
+    assert made_up("Gustav is 12 years old and was born on 3 May.", known) == ["3 May"]
