@@ -401,3 +401,25 @@ def test_a_date_the_memories_never_give_is_made_up_even_when_its_day_and_month_a
                   "You told me on March 14."):
         assert made_up(right, known) == [], right
     assert made_up("Gustav is 12 years old and was born on 3 May.", known) == ["3 May"]
+
+
+@pytest.mark.gui
+def test_a_new_chat_lets_go_of_a_memory_chosen_in_a_new_chat(qtbot, tmp_path):
+    """QA pass 33: "+ New" kept the details pane on memory #5 when it was chosen while no
+    chat was open (after Settings ▸ OK, after an import): only a switch from another chat
+    let go of it."""
+    pytest.importorskip("pytestqt")
+    from test_app_polish import _window
+    from test_app_qa_pass29 import _two_chats
+    from test_ui_app import _wait
+
+    d, a, _b, ids = _two_chats(tmp_path)
+    w = _window(qtbot, d)
+    graph = w.graph
+    _wait(qtbot, lambda: len(graph.data) >= len(ids), 20)
+    w.new_chat()
+    graph.select(ids[2])
+    assert f"Memory #{ids[2]}" in graph.details.toPlainText()
+    w.new_chat()  # "+ New" again, in a new chat
+    assert graph.selected is None and f"Memory #{ids[2]}" not in graph.details.toPlainText()
+    w.close()
