@@ -78,7 +78,7 @@ from .consolidate_prompt import (
 )
 from .edges import weighted_degrees
 from .events import Recall
-from .knowledge import corrections, list_knowledge, outdated, retrieve_knowledge
+from .knowledge import corrections, list_knowledge, outdated, retrieve_knowledge, vouchers
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -263,10 +263,15 @@ class _Rollback(Exception):
     pass
 
 
+def _user_words(store: Store, ids: list[int]) -> dict[int, str]:
+    """Episode id -> its user's words (those with words)."""
+    eps = store.episodes(ids)
+    return {i: eps[i].key for i in ids if i in eps and eps[i].key}
+
+
 def _episode_texts(store: Store, ids: list[int]) -> list[str]:
     """The user's words of each episode: the only source knowledge is distilled from."""
-    eps = store.episodes(ids)
-    return [eps[i].key for i in ids if i in eps and eps[i].key]
+    return list(_user_words(store, ids).values())
 
 
 def consolidate(engine, llm, *, store: Store | None = None,
@@ -387,7 +392,8 @@ def _one_cluster(store, engine, llm, c: Cluster, p: ConsolidationParams,
     try:
         with store.transaction():
             for i in uniq:
-                res = merge_item(store, kept[i], vecs[i], c.members, params=p,
+                res = merge_item(store, kept[i], vecs[i],
+                                 vouchers(kept[i]["text"], _user_words(store, c.members)), params=p,
                                  embedder_name=emb_name, now=now, outdated_ids=corrected)
                 detail["items"].append(res)
                 setattr(rep, res["action"], getattr(rep, res["action"]) + 1)

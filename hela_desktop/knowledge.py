@@ -184,6 +184,17 @@ def support(text: str, user_texts: Iterable[str]) -> float:
     return F.support_share(claim, vouching_words(text, user_texts, names))
 
 
+def vouchers(text: str, sources: dict[int, str]) -> list[int]:
+    """Of the memories (id -> the user's words) an item was distilled from, those whose
+    words vouch for it (`vouching_words`: a word it claims); all of them when none does
+    alone (QA pass 33: "The user has been vegetarian since this summer." listed five
+    sources, four of them questions about a sister and a tortoise)."""
+    claim = set(claim_words(text))
+    names = names_used(sources.values())
+    out = [i for i, t in sources.items() if claim & vouching_words(text, [t], names)]
+    return out or list(sources)
+
+
 def is_grounded(text: str, user_texts: Iterable[str]) -> bool:
     return support(text, user_texts) >= GROUNDED_MIN
 

@@ -423,3 +423,21 @@ def test_a_new_chat_lets_go_of_a_memory_chosen_in_a_new_chat(qtbot, tmp_path):
     w.new_chat()  # "+ New" again, in a new chat
     assert graph.selected is None and f"Memory #{ids[2]}" not in graph.details.toPlainText()
     w.close()
+
+
+def test_a_distilled_item_names_as_sources_the_memories_that_say_it():
+    """QA pass 33: "The user has been vegetarian since this summer." was "From memories
+    #13, #17, #18, #19, #23", four of them questions about a sister and a tortoise's
+    death; only #19 said it."""
+    from hela_desktop.knowledge import vouchers
+
+    cluster = {13: "Where does my sister Maren live?",
+               17: "Sad news: my tortoise Gustav died last week.",
+               18: "Actually my sister Maren moved to Oslo in October.",
+               19: "I have been vegetarian since this summer.",
+               23: "Where does my sister Maren live now?"}
+    assert vouchers("The user has been vegetarian since this summer.", cluster) == [19]
+    # a sister's move vouches for an item about the sister, not a question about her
+    assert vouchers("The user's sister Maren moved to Oslo.", cluster) == [18]
+    # none alone: all, as before (the item passed the grounding check on them together)
+    assert vouchers("The user likes tea.", {1: "What is the weather?", 2: "Hi"}) == [1, 2]

@@ -63,7 +63,8 @@ class WindowChats(WindowBase):
         self.session.new_chat()
         # a new chat has no memory of its own chosen: whatever is, goes (QA pass 33: after a
         # dialog the pane went on explaining memory #5 in the new chat)
-        self._chat_shown = -1
+        if self.graph.selected is not None or self.graph.explained_id() is not None:
+            self.graph.select(None)
         self._chat_changed(None)
         self._remember_chat(None)
         self._take_draft(None)
