@@ -441,3 +441,14 @@ def test_a_distilled_item_names_as_sources_the_memories_that_say_it():
     assert vouchers("The user's sister Maren moved to Oslo.", cluster) == [18]
     # none alone: all, as before (the item passed the grounding check on them together)
     assert vouchers("The user likes tea.", {1: "What is the weather?", 2: "Hi"}) == [1, 2]
+
+
+def test_a_caution_is_quoted_by_the_sentence_that_says_it():
+    """QA pass 33: "…and you told me “I'm allergic to sesame. What snacks can I take…”":
+    an imported question was quoted as part of what the user must not eat."""
+    from hela_desktop.cautions import cautions
+
+    [c] = cautions([(4, "I'm allergic to sesame. What snacks can I take on the flight?")])
+    assert c.text == "I'm allergic to sesame." and "sesame" in c.avoid
+    [c] = cautions([(5, "I'm allergic to peanuts. It is serious, so please remember.")])
+    assert c.text == "I'm allergic to peanuts."
