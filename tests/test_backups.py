@@ -320,6 +320,15 @@ def test_the_window_backs_up_and_restores(qtbot, tmp_path, embedder, monkeypatch
     dlg.restore_selected()
     _wait(qtbot, lambda: w.client is not None and w.embedder_ready, 60)
     assert "The memory file it replaced is kept as backups/" in w.statusBar().currentMessage()
+    # … and still once the model is ready (QA pass 33: "Ready — offline…" hid it; this
+    # window loads no model, so its worker's event is handed to it here)
+    from hela_desktop.events import ModelStatusEvent
+
+    w._on_model_status(ModelStatusEvent(state="ready", info={}))
+    said = w.statusBar().currentMessage()
+    assert "The memory file it replaced is kept as backups/" in said and "Ready — " in said
+    w._on_model_status(ModelStatusEvent(state="ready", info={}))  # (said once)
+    assert w.statusBar().currentMessage() == "Ready — offline, on this computer."
     with Store(folder) as s2:
         assert s2.episode(secret).deleted_at is None
     w.right_tabs.setCurrentIndex(1)

@@ -116,6 +116,7 @@ class MainWindow(WindowPanes):
         self._reflection_asked = False  # Reflect now while an idle pass ran: that one answers
         self.last_message: tuple[str, str] | None = None
         self._model_box: QtWidgets.QMessageBox | None = None  # MODEL_FAILED, while shown
+        self._said_when_ready = ""  # said again once the model is ready (a restore's result)
         self.files = FileJobs(self)
         self.links = TokenLinks(self)
         self.activity = ActivityWatch(lambda: self.client, self)  # a click: not idle
@@ -493,7 +494,9 @@ class MainWindow(WindowPanes):
             self.status.show_model(ev.info, self.load_model)
             where = ("Ready — answers come from the model server at " + ev.info["server_url"]
                      if ev.info.get("server_url") else "Ready — offline, on this computer.")
-            self.statusBar().showMessage(where, 5000)
+            said, self._said_when_ready = self._said_when_ready, ""
+            self.statusBar().showMessage(f"{said} {where}" if said else where,
+                                         15000 if said else 5000)
             self._ask_offsets()
             if self._model_box is not None:
                 self._model_box.close()
@@ -705,9 +708,12 @@ class MainWindow(WindowPanes):
         if done is not None:
             what = (f"the backup of {when(done['made_at'])}" if done["made_at"] else
                     done["restored"])
-            self.statusBar().showMessage(
-                f"Restored {what}. The memory file it replaced is kept as "
-                f"backups/{done['kept']} (File ▸ Backups… to undo).", 15000)
+            said = (f"Restored {what}. The memory file it replaced is kept as "
+                    f"backups/{done['kept']} (File ▸ Backups… to undo).")
+            self.statusBar().showMessage(said, 15000)
+            # said again when the model is ready, whose "Ready — …" would hide it (QA pass
+            # 33: after a restore the bar said only "Ready — offline, on this computer.")
+            self._said_when_ready = said
         return done is not None
 
     # ---- misc -------------------------------------------------------------------------
