@@ -132,14 +132,17 @@ def model_history(msgs: list[dict]) -> list[dict]:
     and the answer was not the model's), "What do you know about me?" with the app's list
     (``listed``: the model copied the list's quotes and marks), and an answer that drifted out of the user's
     language (``drifted``: shown its own made-up Portuguese, the small model went on in it
-    for the rest of the chat)."""
+    for the rest of the chat), and an answer a failure cut short (``failed``: shown "1. The
+    story", the next answer began "1. The story: 2025; …", QA pass 33; the message is a
+    memory, recalled when it matters)."""
     out: list[dict] = []
     for m in msgs:
         st = m.get("stats")
         if m["role"] == "assistant" and (m.get("forgotten") or m.get("off_branch") or (
                 isinstance(st, dict) and (isinstance(st.get("forget"), dict)
                                           or isinstance(st.get("listed"), list)
-                                          or st.get("drifted") is True))):
+                                          or st.get("drifted") is True
+                                          or st.get("failed") is True))):
             if out and out[-1]["role"] == "user":
                 out.pop()
             continue

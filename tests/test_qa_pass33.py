@@ -452,3 +452,25 @@ def test_a_caution_is_quoted_by_the_sentence_that_says_it():
     assert c.text == "I'm allergic to sesame." and "sesame" in c.avoid
     [c] = cautions([(5, "I'm allergic to peanuts. It is serious, so please remember.")])
     assert c.text == "I'm allergic to peanuts."
+
+
+def test_an_answer_a_failure_cut_short_is_not_shown_to_the_model_again(tmp_path):
+    """QA pass 33: a server killed mid-answer left "1. The story" in the chat, and the next
+    answer, over the server again, began "1. The story: 2025; …": the cut-short answer was
+    in the model's history."""
+    from hela_desktop.store import Store
+    from hela_desktop.turn import model_history
+
+    s = Store(tmp_path / "d")
+    c = s.add_conversation("t", at=T0)
+    s.add_message(c, "user", "Tell me a story about Maren.", at=T0)
+    s.add_message(c, "assistant", "1. The story", at=T0 + 1, interrupted=True,
+                  stats={"tokens": 3, "failed": True})
+    s.add_message(c, "user", "My sister Maren lives in Oslo.", at=T0 + 60)
+    s.add_message(c, "assistant", "Oslo is lovely.", at=T0 + 61, stats={"tokens": 4})
+    s.add_message(c, "user", "Go on.", at=T0 + 120)
+    s.add_message(c, "assistant", "And then", at=T0 + 121, interrupted=True,
+                  stats={"tokens": 2})  # (stopped by you: kept, as you saw it)
+    shown = [m["content"] for m in model_history(s.messages(c))]
+    assert shown == ["My sister Maren lives in Oslo.", "Oslo is lovely.", "Go on.", "And then"]
+    s.close()
