@@ -474,3 +474,33 @@ def test_an_answer_a_failure_cut_short_is_not_shown_to_the_model_again(tmp_path)
     shown = [m["content"] for m in model_history(s.messages(c))]
     assert shown == ["My sister Maren lives in Oslo.", "Oslo is lovely.", "Go on.", "And then"]
     s.close()
+
+
+@pytest.mark.gui
+def test_the_graphs_key_names_the_diamond_of_a_fact_while_there_is_one(qtbot, tmp_path):
+    """QA pass 33: the key named the links only, not the yellow diamond a reflection
+    draws (nor the pinned ring, which it already did while one is pinned)."""
+    pytest.importorskip("pytestqt")
+    import time
+
+    import numpy as np
+    from test_ui_app import graph_on
+
+    from hela_desktop.store import Store
+    from hela_desktop.ui.graph_legend import EdgeLegend
+    from hela_desktop.ui.graph_model import snapshot_from_store
+
+    store = Store(tmp_path)
+    ids = [store.add_episode(f"memory number {i}", "ok", np.ones(8, "float32")) for i in range(6)]
+    store.upsert_edges([(ids[0], j, 0.9, 0.0, 3, 0, time.time()) for j in ids[1:]])
+    view = graph_on(qtbot, store, 50)
+
+    def rows() -> list[str]:
+        return [label.text for _sample, label in view.legend.items]
+
+    assert EdgeLegend.KNOWLEDGE not in rows()
+    store.add_knowledge("fact", "The user counts memories.", None, None, time.time(), ids[:2])
+    view.set_snapshot(snapshot_from_store(store), animate=False)
+    assert EdgeLegend.KNOWLEDGE in rows()
+    view.shutdown()
+    store.close()

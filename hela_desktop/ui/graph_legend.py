@@ -1,4 +1,4 @@
-"""The key to the graph's edge colours (and the pinned ring), in the bottom-left corner of
+"""The key to the graph's edge colours (and the pinned ring, the diamond of a fact), in the bottom-left corner of
 the plot.
 
 It never hides memories: a fit of the view leaves it room below the graph, and where the
@@ -31,6 +31,9 @@ class EdgeLegend(pg.LegendItem):
     # and, while the graph has one, the ring around a pinned memory (the key said nothing
     # of it, QA pass 28b)
     PINNED = "pinned memory"
+    # … and the diamond of a distilled fact, while there is one (QA pass 33: the key named
+    # neither it nor what the dots' colours are)
+    KNOWLEDGE = "fact distilled while idle"
     toggled = QtCore.Signal()  # the user opened or folded it: the room below changed
 
     def __init__(self, colors: GraphColors, plot: pg.PlotWidget):
@@ -40,6 +43,8 @@ class EdgeLegend(pg.LegendItem):
             self.addItem(item, text)
         self.ring = pg.ScatterPlotItem(symbol="o", size=11)  # a ring as the graph draws it, no line
         self.has_pinned = False  # set by the view: the row shows while a memory is pinned
+        self.diamond = pg.ScatterPlotItem(symbol="d", size=11)
+        self.has_knowledge = False  # set by the view: the row shows while there is a fact
         self.setToolTip("What the colours of the links mean (click to fold it away)")
         self.plot = plot
         self.button = QtWidgets.QToolButton(plot)
@@ -60,6 +65,8 @@ class EdgeLegend(pg.LegendItem):
             item.setPen(pg.mkPen(color, width=2.5))
         self.ring.setPen(pg.mkPen(c.pinned, width=2))
         self.ring.setBrush(pg.mkBrush(None))
+        self.diamond.setPen(pg.mkPen(c.knowledge_border, width=1))
+        self.diamond.setBrush(pg.mkBrush(c.knowledge))
         bg = QtGui.QColor(c.background)
         bg.setAlpha(215)
         self.setBrush(pg.mkBrush(bg))
@@ -82,11 +89,13 @@ class EdgeLegend(pg.LegendItem):
         """Show the key where it fits (or where the user opened it), else the button."""
         vb = self.parentItem()
         w, h = (vb.width(), vb.height()) if vb is not None else (0.0, 0.0)
-        shown = any(sample.item is self.ring for sample, _label in self.items)
-        if self.has_pinned and not shown:
-            self.addItem(self.ring, self.PINNED)
-        elif shown and not self.has_pinned:
-            self.removeItem(self.ring)
+        for item, text, wanted in ((self.ring, self.PINNED, self.has_pinned),
+                                   (self.diamond, self.KNOWLEDGE, self.has_knowledge)):
+            shown = any(sample.item is item for sample, _label in self.items)
+            if wanted and not shown:
+                self.addItem(item, text)
+            elif shown and not wanted:
+                self.removeItem(item)
         self.open = self.user_open if self.user_open is not None else self.fits(w, h)
         self.setVisible(self.has_edges and self.open)
         self.button.setVisible(self.has_edges and not self.open)

@@ -377,6 +377,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
                                  f"{shown}{facts} · {links}", shown,
                                  f"{n_ep:,} memor{'y' if n_ep == 1 else 'ies'}")
         self.legend.has_edges, self.legend.has_pinned = bool(n_edges), bool(len(self._pinned_rows))
+        self.legend.has_knowledge = bool(n_kn)
         self.legend.arrange()
         self.empty_text.setText("" if len(new) else "No memories yet — they appear here as you chat.")
         if not len(new):
