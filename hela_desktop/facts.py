@@ -324,8 +324,28 @@ def corrects_memory(old: str, new: str) -> bool:
     """Does the statement `new` say it corrects (`corrects`) and share a content word with
     the older `old` ("Actually the trip is in June, not May." and "I'm planning a trip to
     Japan in May.")?  The caller also asks them to be on the same subject in meaning."""
-    return is_statement(new) and bool(corrected_words(new) & said_words(old)
-                                      or changes_memory(old, new))
+    return is_statement(new) and bool(_says_over(old, new) or changes_memory(old, new))
+
+
+def _says_over(old: str, new: str) -> bool:
+    """Does the correction `new` share with `old` a word of what it is about: not only
+    whom or when ("Actually Felix's swimming lessons are on Fridays, not Wednesdays." is
+    about swimming lessons: not "Felix turns ten on 14 March." nor "The haircut moved to
+    Wednesday.", QA pass 33b), unless it names nothing else ("Actually it's Wednesday,
+    not Tuesday."), or it tells a change of the kind `old` said ("Actually Ines moved to
+    Porto." of "My sister Ines lives in Lyon.")?"""
+    shared = corrected_words(new) & said_words(old)
+    if not shared:
+        return False
+    people = {stem(w) for w in (who(new) | who(old)) - {SELF}}
+    about = {w for w in corrected_words(new) if not w[:1].isdigit()} - people - TIME_STEMS \
+        - _CHANGE_STEMS - _TELLS_CORRECTION - set(negated(new))
+    return not about or bool(shared & about) or any(
+        told.search(new) and said.search(old) for told, said in _CHANGES)
+
+
+_TELLS_CORRECTION = frozenset(stems("actually correction meant misspoke mistake wrong sorry "
+                                    "correct"))
 
 
 def changes_memory(old: str, new: str) -> bool:
@@ -361,8 +381,10 @@ TIME_STEMS = frozenset(stems(" ".join([
     *"date time day week month year morning afternoon evening tomorrow tonight today next "
      "noon midday later earlier pm am o'clock".split(),
     *DAYS, *(f"{d}s" for d in DAYS), *MONTHS])))
-_PLAN_STEMS = TIME_STEMS | frozenset(stems(
-    "appointment appointments appt meeting booking session reservation plan plans event "
+# the words of a plan of any kind, not which plan ("appointment", "meeting")
+PLAN_WORDS = frozenset(stems("appointment appointments appt meeting booking session "
+                             "reservation plan plans event"))
+_PLAN_STEMS = TIME_STEMS | PLAN_WORDS | frozenset(stems(
     "thing following coming back forward rescheduled postponed pushed put brought changed "
     "shifted delayed"))
 
@@ -372,11 +394,17 @@ def _same_plan(old: str, new: str) -> bool:
     `old` gave a time to ("I have a haircut appointment on Tuesday at 10 am.")?  They
     share a word that names the plan ("haircut", not "appointment" nor a day), and they
     name no different people ("Kari's party" is not "Ines's party")."""
-    said_of, told_of = who(old) - {SELF}, who(new) - {SELF}
+    # (a plan's word opening a line is no one's name: "Dentist appointment with Dr.
+    # Adeyemi on Thursday…" is the dentist of "The dentist moved to Friday.", QA pass 33b)
+    lower = set(re.findall(r"\b[a-z][\w'’-]*", f"{old} {new}"))  # (written so: no name)
+    said_of, told_of = ({w for w in who(t) - {SELF} if w in KIN_WORDS or w not in lower}
+                        for t in (old, new))
     if said_of and told_of and not said_of & told_of:
         return False
     names = {stem(w) for w in said_of | told_of}
-    return bool(set(stems(old)) & set(stems(new)) - _CHANGE_STEMS - _PLAN_STEMS - names)
+    # (a number is a time, not a plan: "14:15" and "15:00" share "15", QA pass 33b)
+    return any(not w[:1].isdigit() for w in set(stems(old)) & set(stems(new))
+               - _CHANGE_STEMS - _PLAN_STEMS - names)
 
 
 # the user's own new job, said as such ("I now work at Voltra."; not "I'm now a dad.")
@@ -397,6 +425,26 @@ def says_kind(kind: int, old: str, new: str) -> bool:
     """Does `old` say the kind of thing (`change_kinds`) that the change `new` tells of: for
     when a plan is, of the same plan (`_same_plan`)?"""
     return bool(_CHANGES[kind][1].search(old)) and (kind != _SCHEDULE or _same_plan(old, new))
+
+
+# words that tell a change of life ("I'm joining Pinebrook Games", "we've bought a house",
+# "we moved our residency to…", "I switched to regional runs"): a newer statement that says
+# one may be news of an older one on its subject (`tells_change`)
+_CHANGE_WORDS = re.compile(
+    r"\b(?:mov(?:e|ed|es|ing)|switch(?:ed|es|ing)?|join(?:ed|s|ing)?|start(?:ed|s|ing)|quit"
+    r"|left|leaving|leave|no longer|any ?more|bought|sold|sell(?:ing)?|became|become|changed?"
+    r"|handed in|notice|retir(?:ed|ing)|promoted|hired|fired|laid off|graduated|new|now"
+    r"|these days|nowadays|instead|replaced|upgraded|transferred|relocat(?:ed|ing)"
+    r"|divorced|married|engaged|broke up|split up|passed away|died)\b", re.IGNORECASE)
+
+
+def tells_change(text: str) -> bool:
+    """Does a statement tell that something changed (`corrects`, or a word of a change of
+    life: "joining", "bought", "moved", "switched", "now", `_CHANGE_WORDS`)?  Only such a
+    newer statement makes an older one on its subject "older news": "Solveig and I are
+    training for the Bergen half marathon." tells no change of "My wife Solveig is a
+    midwife." (QA pass 33)."""
+    return corrects(text) or bool(_CHANGE_WORDS.search(text))
 
 
 def same_kind(old: str, new: str) -> bool:
@@ -729,5 +777,5 @@ class NameIndex:
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

@@ -511,17 +511,25 @@ class RelevanceGate:
                                     or common & qwords):
                         fixes.setdefault(a, []).append(b)  # (each, for the doubt)
                     continue
-                if similar and common & qwords:  # the same thing the message asks about
+                asked = common & qwords
+                if similar and asked and (  # the same thing the message asks about: a
+                        # word of it, not only a name (QA pass 33b: "Felix turns ten…"
+                        # replaced every memory naming Felix), unless the newer tells news
+                        asked - {facts.stem(n.lower()) for n in names[a] | names[b]}
+                        or facts.same_kind(old.text, new.text)
+                        or facts.tells_change(new.text)):
                     if a not in gone or when[b] > when[gone[a]]:
                         gone[a] = b
                 elif (similar and common or names[a] & names[b] and b not in corrected) \
-                        and "older_than" not in old.extra and facts.same_kind(old.text, new.text):
-                    # related, newer news of the same kind of thing: marked, both shown; a
-                    # correction marks only what it is about (`knowledge.corrections`'
-                    # test: QA pass 26, "Actually Tomas quit his job…" made the trip with
-                    # Tomas older news, and a move of Ines's her cats); a name or a word
-                    # shared is not enough (QA pass 33: 5 of 12 things listed about the
-                    # user were "older news" of nothing, a wife's job after a race named her)
+                        and "older_than" not in old.extra and (
+                            facts.same_kind(old.text, new.text) or facts.tells_change(new.text)):
+                    # related, newer news, of the same kind of thing or telling a change:
+                    # marked, both shown; a correction marks only what it is about
+                    # (`knowledge.corrections`' test: QA pass 26, "Actually Tomas quit his
+                    # job…" made the trip with Tomas older news, and a move of Ines's her
+                    # cats); a name or a word shared is not enough (QA pass 33: 5 of 12
+                    # things listed about the user were "older news" of nothing, a wife's
+                    # job after a race named her)
                     old.extra["older_than"] = b
         for r in stmts:  # the newest correction replaces it; each is checked (QA pass 32:
             # a paragraph's haircut, dentist and home, each corrected)

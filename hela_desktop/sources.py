@@ -146,11 +146,22 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
     the reply should repeat it."""
     was, now = facts.terms(superseded.on_subject(old, correction)), facts.terms(correction)
     denied = set(facts.negated(correction))
-    outdated = (was & denied) or (was - now - _WHO)
+    outdated = (was & denied) or _kept_numbers(was - now - _WHO, correction)
     fresh = now - was - denied - TELLS_CHANGE
     said = facts.terms(reply)
     told_old, told_new = len(said & outdated), len(said & fresh)
     return told_old > told_new and not _in_the_past(reply, outdated)
+
+
+def _kept_numbers(outdated: set[str], correction: str) -> set[str]:
+    """What is out of date, less the words of a plan ("appointment") and, when the
+    correction gives no time of day, the old one: "The physio moved to Thursday." moves the
+    day, and "15:00" still holds (QA pass 33b: a reply that kept it was said to repeat what
+    was corrected)."""
+    if any(":" in n for n in facts.NUMBER.findall(correction)):
+        return outdated - facts.PLAN_WORDS
+    times = {w for w in outdated if ":" in w}  # ("15:00", and its "15" and "00")
+    return outdated - facts.PLAN_WORDS - times - {p for t in times for p in t.split(":")}
 
 
 def _in_the_past(answer: str, outdated: AbstractSet[str]) -> bool:

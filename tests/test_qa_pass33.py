@@ -504,3 +504,86 @@ def test_the_graphs_key_names_the_diamond_of_a_fact_while_there_is_one(qtbot, tm
     assert EdgeLegend.KNOWLEDGE in rows()
     view.shutdown()
     store.close()
+
+
+# ---- QA pass 33b: what a correction is about, and news only where there is news ----------
+
+@pytest.mark.parametrize("old, new, corrects", [
+    # about swimming lessons: not another thing of Felix's, nor a haircut on that day
+    ("Felix turns ten on 14 March. He wants a microscope.",
+     "Actually Felix's swimming lessons are on Fridays, not Wednesdays.", False),
+    ("The haircut moved to Wednesday.",
+     "Actually Felix's swimming lessons are on Fridays, not Wednesdays.", False),
+    ("Felix has swimming lessons on Wednesdays with a coach called Mr. Okoro.",
+     "Actually Felix's swimming lessons are on Fridays, not Wednesdays.", True),
+    # of a person, a change of the kind said; of what was said, naming nothing else
+    ("My sister Ines lives in Lyon.", "Actually Ines moved to Porto.", True),
+    ("My brother Karel is a dentist.", "Actually Karel is now a surgeon.", True),
+    ("I have a haircut on Tuesday.", "Actually it's Wednesday, not Tuesday.", True),
+    # a plan's word opening a line is no one's name
+    ("Dentist appointment with Dr. Adeyemi on Thursday 10 December at 14:15.",
+     "The dentist moved to Friday.", True),
+    ("Haircut appointment on Tuesday at 10.", "The haircut moved to Wednesday.", True),
+    # … a number is a time, not a plan ("14:15" and "15:00" share "15")
+    ("Dentist appointment with Dr. Adeyemi on Thursday 10 December at 14:15.",
+     "My physio appointment moved to Monday at 15:00.", False),
+    ("Kari's birthday party is on Saturday.", "Ines's party was postponed to next week.", False),
+])
+def test_a_correction_replaces_what_it_is_about(old, new, corrects):
+    from hela_desktop import facts
+
+    assert facts.corrects_memory(old, new) is corrects
+
+
+def test_news_is_a_change_told_not_a_name_shared():
+    from hela_desktop import facts
+
+    for news in ("Handed in my notice at Ledgerly yesterday! I'm joining Pinebrook Games.",
+                 "We've bought a house in Tauranga and we move at the end of the month.",
+                 "Margot's got sold, so we moved our residency to the Blue Heron Lounge.",
+                 "Big change: I switched to regional runs around Manitoba."):
+        assert facts.tells_change(news), news
+    for no_news in ("Solveig and I are training for the Bergen half marathon in April.",
+                    "Felix turns ten on 14 March. He wants a microscope.",
+                    "My physio appointment is on Monday at 15:00."):
+        assert not facts.tells_change(no_news), no_news
+    assert not facts.same_kind("Dentist appointment with Dr. Adeyemi on Thursday at 14:15.",
+                               "My physio appointment is on Monday at 15:00.")
+
+
+def test_a_memory_naming_the_person_asked_about_is_not_replaced_by_another_of_theirs(
+        make_assistant):
+    """QA pass 33b: "What is my son Felix's swimming coach called?" marked "He sleeps in a
+    wicker basket that my son Felix…" and two more "older news", replaced by "Felix turns
+    ten on 14 March…": both named Felix, whom the message named."""
+    from hela_desktop.memory import NewEpisode
+
+    a = make_assistant()
+    said = ["Felix has swimming lessons on Wednesdays with a coach called Mr. Okoro.",
+            "Our dog Biscuit sleeps in a wicker basket that my son Felix painted.",
+            "Felix turns ten on 14 March. He wants a microscope for his birthday."]
+    a.engine.add_episodes([NewEpisode(t, "", created_at=T0 + 86400 * k)
+                           for k, t in enumerate(said)])
+    list(a.chat("What is my son Felix's swimming coach called?", a.new_conversation(),
+                now=T0 + 5 * 86400))
+    marked = [r.text for r in a.last_gate.admitted
+              if r.extra.get("older_than") is not None or r.extra.get("superseded_by")]
+    assert marked == [], marked
+    # a change told still makes news of the old ("Felix moved to the Friday group.")
+    a.engine.add_episodes([NewEpisode("Felix switched to the Friday swimming group with a new "
+                                      "coach.", "", created_at=T0 + 6 * 86400)])
+    list(a.chat("What is my son Felix's swimming coach called?", a.new_conversation(),
+                now=T0 + 7 * 86400))
+    marked = [r.text for r in a.last_gate.admitted
+              if r.extra.get("older_than") is not None or r.extra.get("superseded_by")]
+    assert said[0] in marked, [(r.text, r.extra.get("older_than")) for r in a.last_gate.admitted]
+
+
+def test_the_reply_to_a_moved_day_that_keeps_the_time_repeats_nothing():
+    """QA pass 33b: "The physio moved to Thursday." got "…on Wednesday at 15:00." and
+    "it repeats what you have just corrected": the time still holds."""
+    old = "My physio appointment is on Monday at 15:00."
+    new = "The physio moved to Thursday."
+    assert not repeats_corrected(new, "Your physio appointment is now on Thursday at 15:00.", old)
+    assert not repeats_corrected(new, "Your physio appointment is on Wednesday at 15:00.", old)
+    assert repeats_corrected(new, "Your physio appointment is on Monday at 15:00.", old)
