@@ -324,10 +324,10 @@ def corrects_memory(old: str, new: str) -> bool:
     """Does the statement `new` say it corrects (`corrects`) and share a content word with
     the older `old` ("Actually the trip is in June, not May." and "I'm planning a trip to
     Japan in May.")?  The caller also asks them to be on the same subject in meaning."""
-    return is_statement(new) and bool(_says_over(old, new) or changes_memory(old, new))
+    return is_statement(new) and bool(says_over(old, new) or changes_memory(old, new))
 
 
-def _says_over(old: str, new: str) -> bool:
+def says_over(old: str, new: str) -> bool:
     """Does the correction `new` share with `old` a word of what it is about: not only
     whom or when ("Actually Felix's swimming lessons are on Fridays, not Wednesdays." is
     about swimming lessons: not "Felix turns ten on 14 March." nor "The haircut moved to
@@ -777,5 +777,5 @@ class NameIndex:
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "says_over", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

@@ -499,25 +499,25 @@ class RelevanceGate:
                 if a == b or ago < gap and not (b in corrected and ago > 0):
                     continue
                 similar, common = compare(a, b)
+                # a word the message asks about, a name aside: "Felix" in the message made
+                # every memory naming him the same thing (QA pass 33b)
+                asked = common & qwords - {facts.stem(n.lower()) for n in names[a] | names[b]}
                 if b in corrected and ago > 0:
                     similar = compare(a, b, len(superseded.told_parts(old.text)))[0]
                     # a correction replaces what it corrects (`facts.corrects_memory`: the
                     # same person's home, job or age, or a word it shares), whatever the
-                    # message asks, or what shares with it a word the message asks about;
-                    # it marks nothing else (QA pass 31b: "I live in Bergen." went unmarked
+                    # message asks, or what shares with it a word the message asks about
+                    # (`asked`); it marks nothing else (QA pass 31b: "I live in Bergen." went unmarked
                     # after "We moved to Trondheim." for "Where do I live now?", and "My
                     # mother moved to Bergen." marked every memory older news)
-                    if similar and (facts.corrects_memory(old.text, new.text)
-                                    or common & qwords):
+                    if similar and (facts.corrects_memory(old.text, new.text) or asked):
                         fixes.setdefault(a, []).append(b)  # (each, for the doubt)
                     continue
-                asked = common & qwords
-                if similar and asked and (  # the same thing the message asks about: a
-                        # word of it, not only a name (QA pass 33b: "Felix turns ten…"
-                        # replaced every memory naming Felix), unless the newer tells news
-                        asked - {facts.stem(n.lower()) for n in names[a] | names[b]}
-                        or facts.same_kind(old.text, new.text)
-                        or facts.tells_change(new.text)):
+                if similar and (asked or common & qwords and (  # the same thing the
+                        # message asks about: a word of it, not only a name (QA pass 33b:
+                        # "Felix turns ten…" replaced every memory naming Felix), unless the
+                        # newer tells news
+                        facts.same_kind(old.text, new.text) or facts.tells_change(new.text))):
                     if a not in gone or when[b] > when[gone[a]]:
                         gone[a] = b
                 elif (similar and common or names[a] & names[b] and b not in corrected) \

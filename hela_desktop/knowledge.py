@@ -308,7 +308,7 @@ def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float,
         for j in near[::-1]:  # the newest first
             b, new, _ = later[j]
             if b != a and (words & stems.setdefault(j, facts.corrected_words(new))
-                           or facts.changes_memory(text, new)):
+                           and facts.says_over(text, new) or facts.changes_memory(text, new)):
                 out.setdefault(a, []).append(b)
     return out
 

@@ -587,3 +587,25 @@ def test_the_reply_to_a_moved_day_that_keeps_the_time_repeats_nothing():
     assert not repeats_corrected(new, "Your physio appointment is now on Thursday at 15:00.", old)
     assert not repeats_corrected(new, "Your physio appointment is on Wednesday at 15:00.", old)
     assert repeats_corrected(new, "Your physio appointment is on Monday at 15:00.", old)
+
+
+def test_a_correction_of_one_thing_of_a_person_replaces_no_other_thing_of_theirs(
+        make_assistant):
+    """QA pass 33b: after "Actually Felix's swimming lessons are on Fridays, not
+    Wednesdays.", Felix's birthday was noted as corrected by it, and for a question naming
+    Felix the birthday was shown as replaced."""
+    from hela_desktop.knowledge import corrections
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    said = ["Felix turns ten on 14 March. He wants a microscope for his birthday.",
+            "Felix has swimming lessons on Wednesdays with a coach called Mr. Okoro.",
+            "Actually Felix's swimming lessons are on Fridays, not Wednesdays."]
+    done = [list(a.chat(t, cid, now=T0 + 86400 * k))[-1] for k, t in enumerate(said)]
+    ids = [d.episode_id for d in done]
+    assert [c["episode_id"] for c in done[2].corrects] == [ids[1]]
+    assert corrections(a.store, ids[:2]) == {ids[1]: ids[2]}
+    list(a.chat("When is Felix's birthday?", a.new_conversation(), now=T0 + 4 * 86400))
+    birthday = next(r for r in a.last_gate.admitted if r.episode_id == ids[0])
+    assert birthday.extra.get("superseded_by") is None and birthday.extra.get(
+        "older_than") is None, birthday.extra
