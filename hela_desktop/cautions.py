@@ -75,7 +75,10 @@ _AVOIDS = re.compile(
 _AVOIDS_GROUP = re.compile(
     r"\b(?:avoid(?:ing)?|stay away from|(?:can['’]?t|cannot|can not|don['’]?t|do not|never)"
     r"\s+(?:have|touch|take))\s+(?P<what>[^.,;!?]+)", re.IGNORECASE)
-_DIET = re.compile(r"\b(?:i['’]?m|i am|we['’]?re|we are)\s+(?:a\s+|strictly\s+|fully\s+)?"
+# (QA pass 33b: "I have been vegetarian since this summer." set no caution)
+_DIET = re.compile(r"\b(?:i['’]?m|i am|we['’]?re|we are|(?:i|we)(?:['’]ve| have) been|"
+                   r"(?:i|we) (?:went|became|have gone|['’]ve gone))\s+"
+                   r"(?:a\s+|strictly\s+|fully\s+|now\s+|mostly\s+)?"
                    r"(?P<diet>vegetarian|vegan|coeliac|celiac|pescatarian|teetotal|teetotaller)"
                    r"\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b", re.IGNORECASE)
 _DRINK = re.compile(r"\b(?:don['’]?t|do not|never)\s+drink\b(?!\s+\w)", re.IGNORECASE)

@@ -339,7 +339,7 @@ def says_over(old: str, new: str) -> bool:
         return False
     people = {stem(w) for w in (who(new) | who(old)) - {SELF}}
     about = {w for w in corrected_words(new) if not w[:1].isdigit()} - people - TIME_STEMS \
-        - _CHANGE_STEMS - _TELLS_CORRECTION - set(negated(new))
+        - CHANGE_STEMS - _TELLS_CORRECTION - set(negated(new))
     return not about or bool(shared & about) or any(
         told.search(new) and said.search(old) for told, said in _CHANGES)
 
@@ -371,7 +371,7 @@ def changes_memory(old: str, new: str) -> bool:
     if SELF in said_of and told_of == {SELF}:
         return (kinds[0] == 0 and bool(_TO_PLACE.search(new))) or (
             1 in kinds and bool(_NEW_JOB.search(new))) or bool(
-            (set(stems(old)) & set(stems(new))) - _CHANGE_STEMS)
+            (set(stems(old)) & set(stems(new))) - CHANGE_STEMS)
     return False
 
 
@@ -404,7 +404,7 @@ def _same_plan(old: str, new: str) -> bool:
     names = {stem(w) for w in said_of | told_of}
     # (a number is a time, not a plan: "14:15" and "15:00" share "15", QA pass 33b)
     return any(not w[:1].isdigit() for w in set(stems(old)) & set(stems(new))
-               - _CHANGE_STEMS - _PLAN_STEMS - names)
+               - CHANGE_STEMS - _PLAN_STEMS - names)
 
 
 # the user's own new job, said as such ("I now work at Voltra."; not "I'm now a dad.")
@@ -462,7 +462,7 @@ SELF = "\0self"  # (`who`: the user themself)
 _PLACE_PHRASE = re.compile(r"\b(?:in|to|at|from|near|for|with|of|on|by)\s+(?:the\s+)?"
                            r"(?:[A-Z][\w'’.-]*\s*)+")
 # what tells of a change, not of whom
-_CHANGE_STEMS = frozenset(stems("moved move relocated lives live living based now works work "
+CHANGE_STEMS = frozenset(stems("moved move relocated lives live living based now works work "
                                 "working became become switched turned these days nowadays "
                                 "job"))
 
@@ -777,5 +777,5 @@ class NameIndex:
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "says_over", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "says_over", "CHANGE_STEMS", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
            "NameIndex"]

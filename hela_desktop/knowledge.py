@@ -190,6 +190,9 @@ def vouchers(text: str, sources: dict[int, str]) -> list[int]:
     alone (QA pass 33: "The user has been vegetarian since this summer." listed five
     sources, four of them questions about a sister and a tortoise)."""
     claim = set(claim_words(text))
+    # (a word of change alone vouches for nothing: "The dentist moved to Friday." is no
+    # source of "The user has moved to Truro.", QA pass 33b)
+    claim = claim - facts.CHANGE_STEMS or claim
     names = names_used(sources.values())
     out = [i for i, t in sources.items() if claim & vouching_words(text, [t], names)]
     return out or list(sources)

@@ -439,6 +439,9 @@ def test_a_distilled_item_names_as_sources_the_memories_that_say_it():
     assert vouchers("The user has been vegetarian since this summer.", cluster) == [19]
     # a sister's move vouches for an item about the sister, not a question about her
     assert vouchers("The user's sister Maren moved to Oslo.", cluster) == [18]
+    # a word of change alone vouches for nothing (QA pass 33b)
+    assert vouchers("The user has moved to Truro.", {1: "The dentist moved to Friday.",
+                                                     2: "We have moved to Truro."}) == [2]
     # none alone: all, as before (the item passed the grounding check on them together)
     assert vouchers("The user likes tea.", {1: "What is the weather?", 2: "Hi"}) == [1, 2]
 
@@ -609,3 +612,17 @@ def test_a_correction_of_one_thing_of_a_person_replaces_no_other_thing_of_theirs
     birthday = next(r for r in a.last_gate.admitted if r.episode_id == ids[0])
     assert birthday.extra.get("superseded_by") is None and birthday.extra.get(
         "older_than") is None, birthday.extra
+
+
+def test_a_diet_said_as_since_when_is_a_caution():
+    """QA pass 33b: "I have been vegetarian since this summer." set no caution, and "…or
+    something adventurous with a lot of meat?" went unmarked."""
+    from hela_desktop.cautions import cautions, offered
+
+    for said in ("I have been vegetarian since this summer.", "I've been a vegetarian for years.",
+                 "We went vegetarian last year.", "I am now vegetarian."):
+        [c] = cautions([(1, said)])
+        assert {"meat", "bacon", "salmon"} <= c.avoid, said
+    [c] = cautions([(1, "I have been vegetarian since this summer.")])
+    assert offered("Or something adventurous with a lot of meat?", c) == ["meat"]
+    assert cautions([(2, "My son has been vegetarian since May.")]) == []  # (not the user's)
