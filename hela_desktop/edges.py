@@ -25,6 +25,7 @@ from . import facts
 from . import formulas as F
 from .config import HelaParams
 from .store import EdgeRow, Episode, Store
+from .words import one_line
 
 Edge = tuple[int, int, float]  # (src, dst, effective weight), src < dst
 
@@ -112,7 +113,8 @@ TELLING_WORDS = frozenset("actually correction misspoke anymore instead really".
 # about a tortoise went without "it uses none of the memories")
 GENERAL_WORDS = frozenset("""first last new old time times day days way thing things want
 wants make made take lot little big best better love loved try tried help use used need
-needs see look go going went come came say said tell told many""".split())
+needs see look go going went come came say said tell told many called named morning
+evening afternoon night week weeks month months""".split())
 
 
 _NUMBER = re.compile(r"\d+")
@@ -161,7 +163,7 @@ class GraphNode:
 
     @classmethod
     def of(cls, e: Episode) -> GraphNode:
-        label = (e.user_text or e.assistant_text).strip().replace("\n", " ")
+        label = one_line((e.user_text or e.assistant_text).strip())  # ("Felix — Felix…")
         return cls(id=e.id, label=label[:60], text=e.text, created_at=e.created_at,
                    access_count=e.access_count, last_access=e.last_access, pinned=e.pinned,
                    last_recall=e.last_recall)

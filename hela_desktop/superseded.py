@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 
 from .facts import SELF, SENTENCE_BREAK, change_kinds, negated, says_kind, terms, who
+from .words import one_line
 
 # where a statement parts into the things it tells: sentence ends, a colon before a capital,
 # semicolons, and "and" or "but" before a subject of the user's own ("… in Leeds, and my mum
@@ -38,7 +39,7 @@ def _part_spans(text: str) -> list[tuple[int, int]]:
 def told_parts(text: str) -> list[str]:
     """The things `text` tells, in order (`_PARTS`), a lead-in ("A bit about us:") left
     out."""
-    text = " ".join((text or "").split())
+    text = one_line(text or "")  # (a note's heading: "Felix — Felix turns ten…")
     return [text[a:b] for a, b in _part_spans(text)]
 
 
@@ -84,7 +85,7 @@ def on_subject(old: str, new: str) -> str:
     "Hi! My name is Ines." is not replaced by "Actually Karel is now a surgeon."), in the
     user's words (parts next to each other as one, others joined by " … "); `old` whole
     when none is."""
-    said = " ".join((old or "").split())
+    said = one_line(old or "")
     runs: list[list[int]] = []  # [start, end, index of the last part]
     for k, ((a, b), hit) in enumerate(zip(_part_spans(said), _replaced(old, new))):
         if hit and runs and runs[-1][2] == k - 1:

@@ -626,3 +626,17 @@ def test_a_diet_said_as_since_when_is_a_caution():
     [c] = cautions([(1, "I have been vegetarian since this summer.")])
     assert offered("Or something adventurous with a lot of meat?", c) == ["meat"]
     assert cautions([(2, "My son has been vegetarian since May.")]) == []  # (not the user's)
+
+
+def test_a_notes_heading_stays_apart_where_a_memory_is_quoted_or_labelled():
+    """QA pass 33b: "correcting “Felix Felix turns ten on 14 March.”" and the graph's
+    "Felix Felix…": the heading of a note glued to its text."""
+    from hela_desktop.edges import GraphNode
+    from hela_desktop.store import Episode
+
+    note = "Felix\n\nFelix turns ten on 14 March. He wants a microscope."
+    assert superseded.on_subject(note, "Felix turned eleven last week.") == \
+        "Felix — Felix turns ten on 14 March."
+    ep = Episode(id=1, uid="u", conversation_id=None, user_text=note, assistant_text="",
+                 created_at=T0)
+    assert GraphNode.of(ep).label.startswith("Felix — Felix turns ten")
