@@ -28,9 +28,9 @@ for this message:
    unsaid is lost.  An exchange imported from another assistant is shown so without its
    answer: "How about Misty, Pebble or Luna?" is not news beside "We named the kitten
    Pebble", and the small model answered "Luna".  Two that share a name, or another word and that similarity, are both
-   kept, the older one marked ``older_than`` ("older news") when both say the kind of
-   thing that changes (`facts.same_kind`: where someone lives, what they do, their age,
-   when a plan is).
+   kept, the older one marked ``older_than`` ("older news") when the newer tells a change
+   (`facts.tells_change`) or both say the kind of thing that changes (`facts.same_kind`:
+   where someone lives, what they do, their age, when a plan is).
    An admitted statement also brings the newest later statement that corrects or updates
    it (`_newer_news`), when the message let in only the old one.  A question about the
    user as a whole ("What do you know about me?") brings the user's statements that matter
@@ -507,9 +507,9 @@ class RelevanceGate:
                     # a correction replaces what it corrects (`facts.corrects_memory`: the
                     # same person's home, job or age, or a word it shares), whatever the
                     # message asks, or what shares with it a word the message asks about
-                    # (`asked`); it marks nothing else (QA pass 31b: "I live in Bergen." went unmarked
-                    # after "We moved to Trondheim." for "Where do I live now?", and "My
-                    # mother moved to Bergen." marked every memory older news)
+                    # (`asked`); it marks nothing else (QA pass 31b: "I live in Bergen."
+                    # went unmarked after "We moved to Trondheim." for "Where do I live
+                    # now?", and "My mother moved to Bergen." marked every memory older news)
                     if similar and (facts.corrects_memory(old.text, new.text) or asked):
                         fixes.setdefault(a, []).append(b)  # (each, for the doubt)
                     continue
