@@ -332,15 +332,17 @@ def says_over(old: str, new: str) -> bool:
     whom or when ("Actually Felix's swimming lessons are on Fridays, not Wednesdays." is
     about swimming lessons: not "Felix turns ten on 14 March." nor "The haircut moved to
     Wednesday.", QA pass 33b), unless it names nothing else ("Actually it's Wednesday,
-    not Tuesday."), or it tells a change of the kind `old` said ("Actually Ines moved to
-    Porto." of "My sister Ines lives in Lyon.")?"""
+    not Tuesday."), or it tells a change of the kind `old` said, or says the same kind of
+    thing (`same_kind`): "Actually Ines moved to Porto." of "My sister Ines lives in
+    Lyon.", "Oh, I got that wrong: Samir works as a paramedic now." of "My partner Samir
+    is a nurse."?"""
     shared = corrected_words(new) & said_words(old)
     if not shared:
         return False
     people = {stem(w) for w in (who(new) | who(old)) - {SELF}}
     about = {w for w in corrected_words(new) if not w[:1].isdigit()} - people - TIME_STEMS \
-        - CHANGE_STEMS - _TELLS_CORRECTION - set(negated(new))
-    return not about or bool(shared & about) or any(
+        - CHANGE_STEMS - _TELLS_CORRECTION  # (what it denies counts: "not a terrier")
+    return not about or bool(shared & about) or same_kind(old, new) or any(
         told.search(new) and said.search(old) for told, said in _CHANGES)
 
 

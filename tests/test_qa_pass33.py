@@ -640,3 +640,16 @@ def test_a_notes_heading_stays_apart_where_a_memory_is_quoted_or_labelled():
     ep = Episode(id=1, uid="u", conversation_id=None, user_text=note, assistant_text="",
                  created_at=T0)
     assert GraphNode.of(ep).label.startswith("Felix — Felix turns ten")
+
+
+@pytest.mark.parametrize("old, new", [
+    ("My partner Samir is a nurse.", "Oh, I got that wrong: Samir works as a paramedic now."),
+    ("Biscuit is my dog, a Jack Russell terrier who loves the beach.",
+     "Actually he's a beagle, not a terrier."),
+])
+def test_a_correction_of_the_same_kind_or_of_what_it_denies_still_corrects(old, new):
+    """(The fresh-clone run of this pass: "what it is about" had left out the job said in
+    other words, and the breed the correction denies.)"""
+    from hela_desktop import facts
+
+    assert facts.corrects_memory(old, new)
