@@ -485,6 +485,9 @@ class RelevanceGate:
             return admitted, []
         when, compare = self._same_thing(stmts, qwords)
         names = {r.episode_id: self.engine.names_in(r.text) for r in stmts}
+        named = {i: {facts.stem(n.lower()) for n in ns} for i, ns in names.items()}
+        # (once a statement: a change told makes news of what it shares a subject with)
+        tells = {r.episode_id: facts.tells_change(r.text) for r in stmts}
         gone: dict[int, int] = {}
         gap = p.supersede_after_hours * F.SECONDS_PER_HOUR
         # a statement that says it corrects ("Actually …, not a terrier") needs no gap:
@@ -501,7 +504,7 @@ class RelevanceGate:
                 similar, common = compare(a, b)
                 # a word the message asks about, a name aside: "Felix" in the message made
                 # every memory naming him the same thing (QA pass 33b)
-                asked = common & qwords - {facts.stem(n.lower()) for n in names[a] | names[b]}
+                asked = common & qwords - named[a] - named[b]
                 if b in corrected and ago > 0:
                     similar = compare(a, b, len(superseded.told_parts(old.text)))[0]
                     # a correction replaces what it corrects (`facts.corrects_memory`: the
@@ -517,12 +520,12 @@ class RelevanceGate:
                         # message asks about: a word of it, not only a name (QA pass 33b:
                         # "Felix turns ten…" replaced every memory naming Felix), unless the
                         # newer tells news
-                        facts.same_kind(old.text, new.text) or facts.tells_change(new.text))):
+                        tells[b] or facts.same_kind(old.text, new.text))):
                     if a not in gone or when[b] > when[gone[a]]:
                         gone[a] = b
                 elif (similar and common or names[a] & names[b] and b not in corrected) \
                         and "older_than" not in old.extra and (
-                            facts.same_kind(old.text, new.text) or facts.tells_change(new.text)):
+                            tells[b] or facts.same_kind(old.text, new.text)):
                     # related, newer news, of the same kind of thing or telling a change:
                     # marked, both shown; a correction marks only what it is about
                     # (`knowledge.corrections`' test: QA pass 26, "Actually Tomas quit his
