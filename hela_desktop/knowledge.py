@@ -115,6 +115,13 @@ _THEIRS = re.compile(r"^\W*(?:and\s+|but\s+|so\s+|also\s+)?(?:my|our)\s+([\w'’
 # Porto." -> "Ines"): when it is a name the sentence tells of that one, not of the user
 _SUBJECT = re.compile(rf"^\W*(?:(?:{'|'.join(facts.LINK_WORDS)})\b[\s,:;—–-]*)*([\w'’-]+)",
                       re.IGNORECASE)
+# a sentence about a thing ("The dentist moved to Thursday.", "The haircut appointment is
+# on Friday.", "The new job starts in May."): the word after "the", past a word that only
+# says which, names the thing an item must name
+_BEFORE_THING = frozenset("new old next last first second other same whole main big little "
+                          "best worst usual".split())
+_THING = re.compile(r"^\W*(?:(?:and|but|so|also|actually|now|oh|update|well)\b[\s,:;—–-]*)*"
+                    r"the\s+([a-z][\w'’-]*)(?:\s+([a-z][\w'’-]*))?", re.IGNORECASE)
 _ANIMALS = frozenset("dog dogs cat cats puppy kitten pet pets horse parrot parakeet rabbit "
                      "hamster".split())
 
@@ -135,8 +142,12 @@ def vouching_words(text: str, user_texts: Iterable[str],
     Lisbon." vouches for "The user's sister lives in Lisbon", never for "The user lives in
     Lisbon." (an idle pass distilled that, and answers used it).  Likewise a sentence
     whose subject is a name the user uses (`facts.NameIndex`) vouches only for an item that
-    names them: "Actually Ines moved to Porto." never for "The user moves to Porto."."""
+    names them: "Actually Ines moved to Porto." never for "The user moves to Porto.".  And
+    a sentence about a thing ("The dentist moved to Thursday.") vouches only for an item
+    that names it (`_THING`): an idle pass distilled "The user moves to Thursday." from it
+    (QA pass 33)."""
     named = {facts._KIN.get(w, w) for w in facts._words(text)}
+    stems_named = set(facts.stems(text))
     user_texts = list(user_texts)
     names = names_used(user_texts) if names is None else names
     out: set[str] = set()
@@ -151,6 +162,10 @@ def vouching_words(text: str, user_texts: Iterable[str],
             m = _SUBJECT.match(s)
             who = m.group(1).lower().replace("’", "'").removesuffix("'s") if m else ""
             if who in names and who not in named:
+                continue
+            m = _THING.match(s)
+            thing = m and (m.group(2) if m.group(1).lower() in _BEFORE_THING else m.group(1))
+            if thing and facts.stem(thing) not in stems_named:
                 continue
             out.update(facts.stems(s))
     return out
