@@ -708,6 +708,8 @@ def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
     return mid, first, lower
 
 
+PETS = frozenset("dog dogs cat cats puppy kitten pet pets horse pony parrot parakeet budgie "
+                 "rabbit bunny hamster tortoise turtle ferret goldfish".split())  # "my dog"
 KIN_WORDS = frozenset(_KIN)  # every word that names a relation ("mum", "brother", "boss")
 
 # looser words for a relation: a user who wrote "Finn, my eight-year-old" or "the kids" has

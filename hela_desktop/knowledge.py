@@ -122,8 +122,7 @@ _BEFORE_THING = frozenset("new old next last first second other same whole main 
                           "best worst usual".split())
 _THING = re.compile(r"^\W*(?:(?:and|but|so|also|actually|now|oh|update|well)\b[\s,:;—–-]*)*"
                     r"the\s+([a-z][\w'’-]*)(?:\s+([a-z][\w'’-]*))?", re.IGNORECASE)
-_ANIMALS = frozenset("dog dogs cat cats puppy kitten pet pets horse parrot parakeet rabbit "
-                     "hamster".split())
+_ANIMALS = facts.PETS
 
 
 def names_used(user_texts: Iterable[str]) -> set[str]:

@@ -9,12 +9,13 @@ from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
-from . import facts, superseded
+from . import facts, superseded, whom
 from .cautions import Caution, offered
 from .events import Recall
 from .language import language_shares
 from .prompt import said_when, shorten
 from .timewords import MONTH
+from .whom import misattributed, misnamed, other_person
 from .words import listed, one_line, spelled_numbers
 
 
@@ -54,6 +55,7 @@ OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks 
                      "instead.")
 CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, and you "
                 "told me “{said}”")
+MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, the name of {of}."
 MISATTRIBUTED_NOTE = ("Check this answer: you asked about {asked}, and it says of {them} what "
                       "you told me of yourself: “{said}”")
 REPEATS_CORRECTED_NOTE = ("Check this answer: it repeats what you have just corrected — "
@@ -102,7 +104,7 @@ def _agrees(message: str, answer: str) -> bool:
 # who a statement is about, not what it says of them: "brother" in "My brother Karel is a
 # dentist." is not out of date when "Actually Karel is now a surgeon." (QA pass 30: "…he's a
 # doctor who works with his brother…" was marked older news for "brother")
-_WHO = frozenset(facts.stems(" ".join(facts.KIN_WORDS)))
+_WHO = whom.WHO
 
 
 def gives_older(message: str, answer: str, old: str, new: str) -> bool:
@@ -358,7 +360,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       30: "What is my sister's name?", no sister ever told, was answered "Ines is my
       sister's name." with the user's own name, and only "Netherlands" was doubted);
     - ``{"kind": "other_person", ...}``: a question about someone of the user's life
-      answered about another person they named (`other_person`);
+      answered about another person they named (`whom.other_person`), or, asked what
+      they are called, by another one's name (``"misnamed"``, `whom.misnamed`), or with
+      what the user said of themselves (``"misattributed"``, `whom.misattributed`);
     - ``{"kind": "unused"}``: a question about the user's own life (`names`: a text -> the
       people of the user's life in it, `MemoryEngine.people_in`: "Where is Ines now?" asks about it too,
       `facts.asks_about_user`) whose answer used none of the memories recalled for it
@@ -409,6 +413,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         found.append({"kind": "untold", "who": [str(w) for w in untold]})
     else:
         swapped = (other_person(message, answer, mems, names)
+                   or misnamed(message, answer, mems, names)
                    or misattributed(message, answer, mems, names)) if about_user else None
         if swapped is not None:
             found.append(swapped)
@@ -470,115 +475,6 @@ def of_people(reply: str) -> str:
             s = s.strip()
             keep.append(s[:1].lower() + s[1:])
     return " ".join(keep)
-
-
-# a name set off by commas is said to someone, not of them ("He is a dentist, Ines.")
-_VOCATIVE = re.compile(r"\s*(?:[,.!?]|$)")
-_BEFORE_VOCATIVE = re.compile(r"(?:^|[,;.!?])\s*$")
-
-
-def other_person(message: str, answer: str, mems: Sequence[Recall],
-                 names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
-    """``{"kind": "other_person", "asked": "your brother", "said": ["Ines"]}`` when a
-    question about the user's life (the caller checks `facts.asks_about_user`) about someone
-    of it ("my brother", "Karel") is answered about
-    another person of it (`names`: a text -> those people in it), and never about them
-    (QA pass 30: "What does my brother do?" answered "Ines is a dentist in Utrecht.", Ines
-    being the user; the name check knew "Ines", and the line under it said the memory was
-    used); None otherwise."""
-    asked, targets = _asked_about(message, mems, names)
-    if names is None or not asked:
-        return None
-    if _named_words(answer) & targets:
-        return None  # it speaks of them (whatever it says: the other checks weigh that)
-    people = {n.lower() for n in names(answer) if not n.startswith("my ")}  # (not places)
-    others = [w for w in dict.fromkeys(re.sub(r"['’]s$", "", m.group(0))
-                                       for m in facts.NAME_WORD.finditer(answer)
-                                       if not _VOCATIVE.match(answer[m.end():])
-                                       or not _BEFORE_VOCATIVE.search(answer[:m.start()]))
-              if w[:1].isupper() and w.lower() in people and w.lower() not in targets]
-    if not others:
-        return None
-    return {"kind": "other_person", "asked": _as_asked(message, asked[0]),
-            "said": others[:MADE_UP_SHOWN]}
-
-
-def _asked_about(message: str, mems: Sequence[Recall],
-                 names: Callable[[str], AbstractSet[str]] | None) -> tuple[list[str], set[str]]:
-    """Whom `message` asks about of the user's people (`names`: "my brother", "Karel"), and
-    the words an answer names them by, lower case: their names, their relation's words,
-    and the name a memory gives them ("my brother Karel" makes "karel" one)."""
-    asked = sorted(names(message)) if names is not None else []
-    targets: set[str] = set()
-    for n in asked:
-        if not n.startswith("my "):
-            targets.add(n.lower())
-            continue
-        words = facts.kin_words(n[3:]) or [n[3:]]
-        targets |= set(words)
-        said = re.compile(rf"\b(?i:my (?:{'|'.join(map(re.escape, words))}))\s+([A-Z][\w'’-]+)")
-        targets |= {m.group(1).lower() for r in mems for m in said.finditer(r.text)}
-    return asked, targets
-
-
-def _named_words(text: str) -> set[str]:
-    """`text`'s words as names are written, lower case, a possessive dropped ("Karel's" →
-    "karel"): what `_asked_about`'s words for someone are matched against."""
-    return {re.sub(r"['’]s$", "", w).lower() for w in facts.NAME_WORD.findall(text)}
-
-
-def _as_asked(message: str, first: str) -> str:
-    """How a warning names whom the message asked about: "your brother", or the name as
-    the message wrote it."""
-    as_said = re.search(rf"(?<!\w){re.escape(first)}(?!\w)", message, re.IGNORECASE)
-    return "your " + first[3:] if first.startswith("my ") \
-        else as_said.group(0) if as_said else first
-
-
-# a memory in which the user speaks of themselves, wherever in it ("Hi! My name is Ingrid
-# and I work as a plumber…", QA pass 31b: its job, given to the husband, went unmarked)
-_I_SAY = re.compile(r"(?:^|[\s,;:(])(?:I|I['’]m|I['’]ve|I['’]d|I['’]ll|[Ww]e|[Ww]e['’]re)\s")
-# what a sentence says of the user, once "your brother" and the like are set aside
-_OF_USER = re.compile(r"\b(?:you|you're|you've|you'll|yourself|i|i'm|me|my|mine)\b")
-
-
-def misattributed(message: str, answer: str, mems: Sequence[Recall],
-                  names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
-    """``{"kind": "misattributed", "asked": "your husband", "memory": id, "said": "I work
-    as a plumber…", "words": [...]}`` when a question about someone of the user's life (the
-    caller checks `facts.asks_about_user`) is answered, in a sentence about them and not
-    about the user, with what a memory of the user's own ("I …") says and no memory of
-    theirs, nor the message, does (QA pass 31: "Your husband's job is a plumber for
-    Aquaserv." from "I work as a plumber for Aquaserv.", and "No, your son Bruno is a bit
-    allergic to shellfish." from "I'm allergic to shellfish.", with nothing under
-    either); None otherwise."""
-    asked, targets = _asked_about(message, mems, names)
-    if not asked:
-        return None
-
-    def speaks_of(text: str) -> bool:
-        return bool(_named_words(text) & targets)
-
-    mine = [r for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)]
-    if not mine:
-        return None
-    known = facts.terms(message).union(*(facts.terms(r.text) for r in mems
-                                         if speaks_of(r.text))) | _WHO
-    kin = "|".join(map(re.escape, sorted(targets)))
-    for sentence in facts.sentences(answer):
-        low = sentence.lower().replace("’", "'")
-        if not speaks_of(sentence) or _OF_USER.search(
-                re.sub(rf"\byour\s+(?:\w+\s+)?(?:{kin})(?:'s)?\b", " ", low)):
-            continue
-        said = facts.terms(sentence) - known
-        for r in mine:
-            took = said & facts.terms(r.text)
-            if took:  # (the answer's own words for them)
-                words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
-                         if facts.stem(w.lower()) in took or w in took]
-                return {"kind": "misattributed", "asked": _as_asked(message, asked[0]),
-                        "memory": int(r.episode_id), "said": r.text, "words": words}
-    return None
 
 
 def doubt_note(doubt, recalls: Iterable[dict]) -> str:
@@ -643,6 +539,13 @@ def _misattributed_note(doubt: dict, _recalls: list[dict]) -> str:
     return MISATTRIBUTED_NOTE.format(asked=asked, them=them, said=said)
 
 
+def _misnamed_note(doubt: dict, _recalls: list[dict]) -> str:
+    said, asked = one_line(str(doubt.get("said") or "")), str(doubt.get("asked") or "")
+    of = str(doubt.get("of") or "").strip() or "someone else you told me of"
+    return MISNAMED_NOTE.format(asked=asked, said=said, of=of) \
+        if said and asked.strip() else ""
+
+
 def _untold_note(doubt: dict, _recalls: list[dict]) -> str:
     who = _strs(doubt, "who")
     return UNTOLD_NOTE.format(who=" or your ".join(who), them="them" if len(who) > 1
@@ -668,7 +571,7 @@ def _older_note(doubt: dict, recalls: list[dict]) -> str:
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "caution": _caution_note, "unused": lambda _d, _r: UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
-    "misattributed": _misattributed_note, "untold": _untold_note, "made_up": _made_up_note,
+    "misattributed": _misattributed_note, "misnamed": _misnamed_note, "untold": _untold_note, "made_up": _made_up_note,
     "older": _older_note}
 
 

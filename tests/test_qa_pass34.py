@@ -18,3 +18,47 @@ def test_a_sentence_about_a_thing_vouches_only_for_an_item_that_names_it():
     assert support("The user starts in May.", said) == 0.0
     # "the" inside a sentence about the user changes nothing
     assert support("The user loves the sea.", said) == 1.0
+
+
+T0 = 1_780_000_000.0
+
+
+def test_a_question_for_a_name_answered_with_another_persons_name_is_doubted(make_assistant):
+    """QA pass 33b: "What is my dog called?" was answered "The correct title of your dog's
+    name is Felix." (Felix is the son), the dog's memory listed as used and nothing marked.
+    The people of the user's life are the engine's own reading (`people_in`)."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ("My dog Biscuit is a five-year-old beagle.", "My son Felix is nine.",
+            "My sister Ana lives in Lisbon.")
+    for k, t in enumerate(told):
+        list(a.chat(t, cid, now=T0 + k))
+    e = a.engine
+    mems = [Recall(episode_id=k + 1, score=1.0, text=t) for k, t in enumerate(told)]
+
+    def doubt(ask, said):
+        return answer_doubt(ask, said, mems, {1}, e.people_in, known="",
+                            user_names=e.user_names())
+
+    got = doubt("What is my dog called?", "The correct title of your dog's name is Felix.")
+    assert got == {"kind": "misnamed", "asked": "your dog", "said": "Felix", "of": "your son"}
+    assert doubt_note(got, []) == ("Check this answer: it calls your dog “Felix”, the name "
+                                   "of your son.")
+    assert doubt("What's my sister's name?", "Your sister is called Felix.")["of"] == \
+        "your son"
+    # their own name, even beside another's, or no other person's name: no such doubt
+    for said in ("Your dog is called Biscuit.", "Your dog Biscuit loves Felix.",
+                 "Your dog is called Rex."):
+        assert (doubt("What is my dog called?", said) or {}).get("kind") != "misnamed"
+    # not a question for a name: what the dog does with the son is no misnaming
+    assert (doubt("What does my dog like?", "Your dog likes Felix.") or {}).get("kind") \
+        != "misnamed"
+    # a stored doubt without what its note needs says nothing; without whose name, it
+    # still warns
+    assert doubt_note({"kind": "misnamed", "asked": "your dog"}, []) == ""
+    assert doubt_note({"kind": "misnamed", "asked": "your dog", "said": "Felix"}, []) == (
+        "Check this answer: it calls your dog “Felix”, the name of someone else you told "
+        "me of.")

@@ -1,0 +1,173 @@
+"""Whom an answer speaks of (Qt-free), for a question about someone of the user's life
+("my brother", "Karel"): another person of it (`other_person`), the user, with what only
+they said of themselves (`misattributed`), or them by another person's name (`misnamed`).
+`sources.answer_doubt` reads each as a doubt under the answer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
+
+from . import facts
+from .events import Recall
+
+NAMES_SHOWN = 3  # the names an "it speaks of … instead" warning quotes
+# who a statement is about (relation words, stems), not what it says of them
+WHO = frozenset(facts.stems(" ".join(facts.KIN_WORDS)))
+
+
+# a name set off by commas is said to someone, not of them ("He is a dentist, Ines.")
+_VOCATIVE = re.compile(r"\s*(?:[,.!?]|$)")
+_BEFORE_VOCATIVE = re.compile(r"(?:^|[,;.!?])\s*$")
+
+
+def other_person(message: str, answer: str, mems: Sequence[Recall],
+                 names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
+    """``{"kind": "other_person", "asked": "your brother", "said": ["Ines"]}`` when a
+    question about the user's life (the caller checks `facts.asks_about_user`) about someone
+    of it ("my brother", "Karel") is answered about
+    another person of it (`names`: a text -> those people in it), and never about them
+    (QA pass 30: "What does my brother do?" answered "Ines is a dentist in Utrecht.", Ines
+    being the user; the name check knew "Ines", and the line under it said the memory was
+    used); None otherwise."""
+    asked, targets = _asked_about(message, mems, names)
+    if names is None or not asked:
+        return None
+    if _named_words(answer) & targets:
+        return None  # it speaks of them (whatever it says: the other checks weigh that)
+    people = {n.lower() for n in names(answer) if not n.startswith("my ")}  # (not places)
+    others = [w for w in dict.fromkeys(re.sub(r"['’]s$", "", m.group(0))
+                                       for m in facts.NAME_WORD.finditer(answer)
+                                       if not _VOCATIVE.match(answer[m.end():])
+                                       or not _BEFORE_VOCATIVE.search(answer[:m.start()]))
+              if w[:1].isupper() and w.lower() in people and w.lower() not in targets]
+    if not others:
+        return None
+    return {"kind": "other_person", "asked": _as_asked(message, asked[0]),
+            "said": others[:NAMES_SHOWN]}
+
+
+_MY_PET = re.compile(rf"\b(?:my|our)\s+({'|'.join(sorted(facts.PETS))})\b", re.IGNORECASE)
+
+
+def _asked_about(message: str, mems: Sequence[Recall],
+                 names: Callable[[str], AbstractSet[str]] | None,
+                 pets: bool = False) -> tuple[list[str], set[str]]:
+    """Whom `message` asks about of the user's people (`names`: "my brother", "Karel"), and
+    the words an answer names them by, lower case: their names, their relation's words,
+    and the name a memory gives them ("my brother Karel" makes "karel" one); with `pets`,
+    their animals too ("my dog": "My dog Biscuit …" makes "biscuit" one)."""
+    asked = sorted(names(message)) if names is not None else []
+    if pets:
+        asked += sorted({"my " + m.group(1).lower() for m in _MY_PET.finditer(message)})
+    targets: set[str] = set()
+    for n in asked:
+        if not n.startswith("my "):
+            targets.add(n.lower())
+            continue
+        words = facts.kin_words(n[3:]) or [n[3:]]
+        targets |= set(words)
+        said = re.compile(rf"\b(?i:my (?:{'|'.join(map(re.escape, words))}))\s+([A-Z][\w'’-]+)")
+        targets |= {m.group(1).lower() for r in mems for m in said.finditer(r.text)}
+    return asked, targets
+
+
+def _named_words(text: str) -> set[str]:
+    """`text`'s words as names are written, lower case, a possessive dropped ("Karel's" →
+    "karel"): what `_asked_about`'s words for someone are matched against."""
+    return {re.sub(r"['’]s$", "", w).lower() for w in facts.NAME_WORD.findall(text)}
+
+
+def _as_asked(message: str, first: str) -> str:
+    """How a warning names whom the message asked about: "your brother", or the name as
+    the message wrote it."""
+    as_said = re.search(rf"(?<!\w){re.escape(first)}(?!\w)", message, re.IGNORECASE)
+    return "your " + first[3:] if first.startswith("my ") \
+        else as_said.group(0) if as_said else first
+
+
+# a memory in which the user speaks of themselves, wherever in it ("Hi! My name is Ingrid
+# and I work as a plumber…", QA pass 31b: its job, given to the husband, went unmarked)
+_I_SAY = re.compile(r"(?:^|[\s,;:(])(?:I|I['’]m|I['’]ve|I['’]d|I['’]ll|[Ww]e|[Ww]e['’]re)\s")
+# what a sentence says of the user, once "your brother" and the like are set aside
+_OF_USER = re.compile(r"\b(?:you|you're|you've|you'll|yourself|i|i'm|me|my|mine)\b")
+
+
+def misattributed(message: str, answer: str, mems: Sequence[Recall],
+                  names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
+    """``{"kind": "misattributed", "asked": "your husband", "memory": id, "said": "I work
+    as a plumber…", "words": [...]}`` when a question about someone of the user's life (the
+    caller checks `facts.asks_about_user`) is answered, in a sentence about them and not
+    about the user, with what a memory of the user's own ("I …") says and no memory of
+    theirs, nor the message, does (QA pass 31: "Your husband's job is a plumber for
+    Aquaserv." from "I work as a plumber for Aquaserv.", and "No, your son Bruno is a bit
+    allergic to shellfish." from "I'm allergic to shellfish.", with nothing under
+    either); None otherwise."""
+    asked, targets = _asked_about(message, mems, names)
+    if not asked:
+        return None
+
+    def speaks_of(text: str) -> bool:
+        return bool(_named_words(text) & targets)
+
+    mine = [r for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)]
+    if not mine:
+        return None
+    known = facts.terms(message).union(*(facts.terms(r.text) for r in mems
+                                         if speaks_of(r.text))) | WHO
+    kin = "|".join(map(re.escape, sorted(targets)))
+    for sentence in facts.sentences(answer):
+        low = sentence.lower().replace("’", "'")
+        if not speaks_of(sentence) or _OF_USER.search(
+                re.sub(rf"\byour\s+(?:\w+\s+)?(?:{kin})(?:'s)?\b", " ", low)):
+            continue
+        said = facts.terms(sentence) - known
+        for r in mine:
+            took = said & facts.terms(r.text)
+            if took:  # (the answer's own words for them)
+                words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
+                         if facts.stem(w.lower()) in took or w in took]
+                return {"kind": "misattributed", "asked": _as_asked(message, asked[0]),
+                        "memory": int(r.episode_id), "said": r.text, "words": words}
+    return None
+
+
+# a question for what someone is called ("What is my dog called?", "What's my sister's
+# name?", "Who is my boss?")
+_ASKS_NAME = re.compile(r"\b(?:called|names?|named|who(?:'s|’s| is| was| are)?)\b", re.IGNORECASE)
+
+
+def misnamed(message: str, answer: str, mems: Sequence[Recall],
+             names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
+    """``{"kind": "misnamed", "asked": "your dog", "said": "Felix", "of": "your son"}`` when
+    a question for the name of someone of the user's life (the caller checks
+    `facts.asks_about_user`) is answered, in a sentence that speaks of them, with the name
+    of another person of it and never with a name of theirs (QA pass 33b: "What is my dog
+    called?" answered "The correct title of your dog's name is Felix.", Felix being the
+    son, with the dog's memory listed as used and nothing marked).  ``of`` is whom a
+    recalled memory gives that name ("My son Felix …" → "your son"), "" when none does;
+    None otherwise."""
+    if names is None or not _ASKS_NAME.search(message):
+        return None
+    asked, targets = _asked_about(message, mems, names, pets=True)
+    if not asked:
+        return None
+    relation_words = set(facts.KIN_WORDS) | {n[3:] for n in asked if n.startswith("my ")}
+    own_names = targets - relation_words
+    if _named_words(answer) & own_names:
+        return None  # it gives one of their names (whatever else it says)
+    for sentence in facts.sentences(answer):
+        if not _named_words(sentence) & targets:
+            continue
+        people = {n.lower() for n in names(sentence) if not n.startswith("my ")}
+        other = next((w for w in dict.fromkeys(re.sub(r"['’]s$", "", w)
+                                               for w in facts.NAME_WORD.findall(sentence))
+                      if w[:1].isupper() and w.lower() in people - targets), None)
+        if other is None:
+            continue
+        theirs = re.compile(rf"\b(?i:my|our)\s+([a-z][\w'’-]*)\s+{re.escape(other)}\b")
+        of = next((m.group(1) for r in mems for m in theirs.finditer(r.text)), "")
+        return {"kind": "misnamed", "asked": _as_asked(message, asked[0]), "said": other,
+                "of": f"your {of}" if of else ""}
+    return None
