@@ -15,7 +15,7 @@ from .events import Recall
 from .language import language_shares
 from .prompt import said_when, shorten
 from .timewords import MONTH
-from .whom import misattributed, misnamed, other_person
+from .whom import misattributed, misnamed, misplaced, other_person
 from .words import listed, one_line, spelled_numbers
 
 
@@ -56,6 +56,8 @@ OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks 
 CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, and you "
                 "told me “{said}”")
 MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, the name of {of}."
+MISPLACED_NOTE = ("Check this answer: it says {words} of {asked}, and only another memory "
+                  "says {it}: “{said}”")
 MISATTRIBUTED_NOTE = ("Check this answer: you asked about {asked}, and it says of {them} what "
                       "you told me of yourself: “{said}”")
 REPEATS_CORRECTED_NOTE = ("Check this answer: it repeats what you have just corrected — "
@@ -414,7 +416,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     else:
         swapped = (other_person(message, answer, mems, names)
                    or misnamed(message, answer, mems, names)
-                   or misattributed(message, answer, mems, names)) if about_user else None
+                   or misattributed(message, answer, mems, names)) if about_user else \
+            misplaced(message, answer, mems, names) if tells_of_life(message, names) else None
         if swapped is not None:
             found.append(swapped)
     unused = bool(mems) and not drew_on and about_user
@@ -546,6 +549,15 @@ def _misnamed_note(doubt: dict, _recalls: list[dict]) -> str:
         if said and asked.strip() else ""
 
 
+def _misplaced_note(doubt: dict, _recalls: list[dict]) -> str:
+    words, said, asked = _strs(doubt, "words"), _said(doubt), str(doubt.get("asked") or "")
+    if not words or not said or not asked.strip():
+        return ""
+    quoted, _verb, it = _quoted(words)
+    return MISPLACED_NOTE.format(words=quoted, asked=asked, it=it, said=said) + (
+        "" if said[-1:] in ".!?…" else ".")
+
+
 def _untold_note(doubt: dict, _recalls: list[dict]) -> str:
     who = _strs(doubt, "who")
     return UNTOLD_NOTE.format(who=" or your ".join(who), them="them" if len(who) > 1
@@ -571,7 +583,8 @@ def _older_note(doubt: dict, recalls: list[dict]) -> str:
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "caution": _caution_note, "unused": lambda _d, _r: UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
-    "misattributed": _misattributed_note, "misnamed": _misnamed_note, "untold": _untold_note, "made_up": _made_up_note,
+    "misattributed": _misattributed_note, "misnamed": _misnamed_note,
+    "misplaced": _misplaced_note, "untold": _untold_note, "made_up": _made_up_note,
     "older": _older_note}
 
 

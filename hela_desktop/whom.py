@@ -80,11 +80,16 @@ def _named_words(text: str) -> set[str]:
 
 
 def _as_asked(message: str, first: str) -> str:
-    """How a warning names whom the message asked about: "your brother", or the name as
-    the message wrote it."""
+    """How a warning names whom the message asked about: "your brother", in the message's
+    own word for them ("my mum" → "your mum", not "your mother"), or the name as the
+    message wrote it."""
+    if first.startswith("my "):
+        words = facts.kin_words(first[3:]) or [first[3:]]
+        own = re.search(rf"\b(?:my|our)\s+({'|'.join(map(re.escape, words))})\b", message,
+                        re.IGNORECASE)
+        return "your " + (own.group(1).lower() if own else first[3:])
     as_said = re.search(rf"(?<!\w){re.escape(first)}(?!\w)", message, re.IGNORECASE)
-    return "your " + first[3:] if first.startswith("my ") \
-        else as_said.group(0) if as_said else first
+    return as_said.group(0) if as_said else first
 
 
 # a memory in which the user speaks of themselves, wherever in it ("Hi! My name is Ingrid
@@ -170,4 +175,58 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
         of = next((m.group(1) for r in mems for m in theirs.finditer(r.text)), "")
         return {"kind": "misnamed", "asked": _as_asked(message, asked[0]), "said": other,
                 "of": f"your {of}" if of else ""}
+    return None
+
+
+def _names_within(text: str) -> set[str]:
+    """The words `text` writes capitalised within a sentence, lower case, a possessive
+    dropped ("My brother Tom lives in Leeds." → {"tom", "leeds"}): its names."""
+    out: set[str] = set()
+    for s in facts.sentences(text):
+        for m in facts.NAME_WORD.finditer(s):
+            w = m.group(0)
+            if m.start() > 0 and w[:1].isupper() and w not in facts.NOT_NAMES:
+                out.add(re.sub(r"['’]s$", "", w).lower())
+    return out
+
+
+def misplaced(message: str, reply: str, mems: Sequence[Recall],
+              names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
+    """``{"kind": "misplaced", "asked": "your mum", "memory": id, "said": "My brother Tom
+    lives in Leeds.", "words": ["Leeds"]}`` when the reply to a message that tells of
+    someone of the user's life ("My mum Grace lives in Bradford.") says of them, in a
+    sentence about them alone, a name that neither the message nor a memory of theirs
+    says, and a memory of someone or something else does ("Your mum Grace is in Leeds."
+    beside "My brother Tom lives in Leeds.": a known name, so the made-up check let it
+    pass); None otherwise.  The caller checks that the message only tells
+    (`sources.tells_of_life`)."""
+    told, targets = _asked_about(message, mems, names, pets=True)
+    if names is None or not told:
+        return None
+
+    def speaks_of(text: str) -> bool:
+        return bool(_named_words(text) & targets)
+
+    others = [r for r in mems if not speaks_of(r.text)]
+    theirs = _names_within(message) | _named_words(message) | targets
+    for r in mems:
+        if speaks_of(r.text):
+            theirs |= _named_words(r.text)
+    for sentence in facts.sentences(reply):
+        words = _named_words(sentence)
+        if not words & targets or words & (facts.KIN_WORDS | facts.PETS) - targets:
+            continue  # (about them, and no other relation of the user's)
+        people = {n.lower() for n in names(sentence) if not n.startswith("my ")}
+        if people - targets:
+            continue  # (another person of theirs: the name may be put with them)
+        found = [w for w in dict.fromkeys(re.sub(r"['’]s$", "", m.group(0))
+                                          for m in facts.NAME_WORD.finditer(sentence))
+                 if w[:1].isupper() and w not in facts.NOT_NAMES
+                 and w.lower() not in theirs]
+        for r in others:
+            took = [w for w in found if w.lower() in _names_within(r.text)]
+            if took:
+                first = next((n for n in told if n.startswith("my ")), told[0])
+                return {"kind": "misplaced", "asked": _as_asked(message, first),
+                        "memory": int(r.episode_id), "said": r.text, "words": took}
     return None

@@ -62,3 +62,42 @@ def test_a_question_for_a_name_answered_with_another_persons_name_is_doubted(mak
     assert doubt_note({"kind": "misnamed", "asked": "your dog", "said": "Felix"}, []) == (
         "Check this answer: it calls your dog “Felix”, the name of someone else you told "
         "me of.")
+
+
+def test_a_reply_that_puts_a_name_from_another_memory_with_the_one_told_of_is_doubted(
+        make_assistant):
+    """The reply to "My mum Grace lives in Bradford." was "Your mum Grace is in Leeds.",
+    Leeds being the brother's town (a known name: the made-up check let it pass)."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ("My brother Tom lives in Leeds.", "I work as a nurse in York.",
+            "My mum Grace lives in Bradford.")
+    for k, t in enumerate(told):
+        list(a.chat(t, cid, now=T0 + k))
+    e = a.engine
+    mems = [Recall(episode_id=k + 1, score=1.0, text=t) for k, t in enumerate(told[:2])]
+
+    def doubt(said, message=told[2]):
+        return answer_doubt(message, said, mems, {1}, e.people_in, known="",
+                            user_names=e.user_names())
+
+    got = doubt("That's lovely! Your mum Grace is in Leeds.")
+    assert got == {"kind": "misplaced", "asked": "your mum", "memory": 1,
+                   "said": told[0], "words": ["Leeds"]}
+    assert doubt_note(got, []) == ("Check this answer: it says “Leeds” of your mum, and "
+                                   "only another memory says it: “My brother Tom lives in "
+                                   "Leeds.”")
+    assert doubt("Grace must enjoy York.")["words"] == ["York"]  # (the user's own town)
+    # what the message says, a sentence that speaks of the brother too, a name no memory
+    # gives (the made-up check weighs that): no such doubt
+    for said in ("Your mum Grace lives in Bradford.",
+                 "Your mum Grace lives in Bradford, near your brother Tom in Leeds.",
+                 "Grace and Tom can meet in Leeds."):
+        assert (doubt(said) or {}).get("kind") != "misplaced", said
+    assert (doubt("Your mum Grace is in Halifax.") or {}).get("kind") == "made_up"
+    # a question is no message that tells: the question checks read it
+    assert (doubt("Your mum Grace is in Leeds.", "Where does my mum live?") or {}).get(
+        "kind") != "misplaced"
