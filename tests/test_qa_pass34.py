@@ -23,25 +23,34 @@ def test_a_sentence_about_a_thing_vouches_only_for_an_item_that_names_it():
 T0 = 1_780_000_000.0
 
 
+def _told(make_assistant, told, recalled):
+    """An assistant told `told` in one chat, and the doubt it has of a reply to a message,
+    its first `recalled` memories recalled (the engine's own reading of the people)."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, t in enumerate(told):
+        list(a.chat(t, cid, now=T0 + k))
+    e = a.engine
+    mems = [Recall(episode_id=k + 1, score=1.0, text=t) for k, t in enumerate(told[:recalled])]
+    return lambda message, said: answer_doubt(message, said, mems, {1}, e.people_in,
+                                              known="", user_names=e.user_names())
+
+
 def test_a_question_for_a_name_answered_with_another_persons_name_is_doubted(make_assistant):
     """QA pass 33b: "What is my dog called?" was answered "The correct title of your dog's
     name is Felix." (Felix is the son), the dog's memory listed as used and nothing marked.
     The people of the user's life are the engine's own reading (`people_in`)."""
-    from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
-    a = make_assistant()
-    cid = a.new_conversation()
     told = ("My dog Biscuit is a five-year-old beagle.", "My son Felix is nine.",
             "My sister Ana lives in Lisbon.")
-    for k, t in enumerate(told):
-        list(a.chat(t, cid, now=T0 + k))
-    e = a.engine
-    mems = [Recall(episode_id=k + 1, score=1.0, text=t) for k, t in enumerate(told)]
+    check = _told(make_assistant, told, len(told))
 
     def doubt(ask, said):
-        return answer_doubt(ask, said, mems, {1}, e.people_in, known="",
-                            user_names=e.user_names())
+        return check(ask, said)
 
     got = doubt("What is my dog called?", "The correct title of your dog's name is Felix.")
     assert got == {"kind": "misnamed", "asked": "your dog", "said": "Felix", "of": "your son"}
@@ -68,21 +77,14 @@ def test_a_reply_that_puts_a_name_from_another_memory_with_the_one_told_of_is_do
         make_assistant):
     """The reply to "My mum Grace lives in Bradford." was "Your mum Grace is in Leeds.",
     Leeds being the brother's town (a known name: the made-up check let it pass)."""
-    from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
-    a = make_assistant()
-    cid = a.new_conversation()
     told = ("My brother Tom lives in Leeds.", "I work as a nurse in York.",
             "My mum Grace lives in Bradford.")
-    for k, t in enumerate(told):
-        list(a.chat(t, cid, now=T0 + k))
-    e = a.engine
-    mems = [Recall(episode_id=k + 1, score=1.0, text=t) for k, t in enumerate(told[:2])]
+    check = _told(make_assistant, told, 2)
 
     def doubt(said, message=told[2]):
-        return answer_doubt(message, said, mems, {1}, e.people_in, known="",
-                            user_names=e.user_names())
+        return check(message, said)
 
     got = doubt("That's lovely! Your mum Grace is in Leeds.")
     assert got == {"kind": "misplaced", "asked": "your mum", "memory": 1,
