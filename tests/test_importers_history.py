@@ -172,8 +172,13 @@ def test_an_imported_chat_names_who_answered(qtbot, tmp_path, embedder):
     heads = [line.split("  ")[0] for line in text.splitlines()
              if line.startswith(("ChatGPT  ", "HeLa  ", "You  "))]
     assert "ChatGPT" in heads and "HeLa" not in heads, heads
+    # the timeline of its last answer says who wrote it, not "the model did not write"
+    # it (QA pass 33)
+    assert w.timeline.empty_hint() == ("No memories were active here: ChatGPT wrote this "
+                                       "answer, and it was imported.")
     text = open_chat("Mine")
     assert "\nHeLa  " in "\n" + text and "ChatGPT" not in text
+    assert "ChatGPT" not in w.timeline.empty_hint()
     w.close()
 
 

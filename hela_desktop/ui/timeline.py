@@ -36,6 +36,7 @@ class TimelineView(QtWidgets.QWidget):
         self.swaps: list[int] = []
         self.rows: list[int] = []
         self.title = ""
+        self.author: str | None = None  # who wrote an imported answer ("ChatGPT")
         self.live = False
         self.hover_tok = -1
         self.ext_tok = -1
@@ -52,8 +53,9 @@ class TimelineView(QtWidgets.QWidget):
         self.set_answer([], 0, "")
 
     def set_answer(self, spans, n_tokens: int, title: str, *, key: int | None = None,
-                   live: bool = False) -> None:
-        """Show a finished (or live) answer's spans ``[(start, end, [ids])]``."""
+                   live: bool = False, author: str | None = None) -> None:
+        """Show a finished (or live) answer's spans ``[(start, end, [ids])]``; `author`:
+        the assistant that wrote an imported one."""
         self.spans = [[int(a), int(b), [int(i) for i in ids]] for a, b, ids in spans]
         self.n_tokens = int(max([n_tokens] + [s[1] for s in self.spans]))
         self.swaps = [s[0] for s in self.spans[1:]]
@@ -63,6 +65,7 @@ class TimelineView(QtWidgets.QWidget):
                 if i not in self.rows:
                     self.rows.append(i)
         self.title = title
+        self.author = author
         self.live = live
         self.recalling = False
         self.message_key = key
@@ -152,6 +155,9 @@ class TimelineView(QtWidgets.QWidget):
         if self.live or self.n_tokens:
             return ("No memories were recalled for this answer: none was close enough to "
                     "the message.")
+        if self.author:  # (QA pass 33: "the model did not write" it, of ChatGPT's answer)
+            return (f"No memories were active here: {self.author} wrote this answer, and it "
+                    "was imported.")
         if self.title:  # an answer of no tokens: a request to forget, done by the app
             return "No memories were active here: the model did not write this answer."
         return "Send a message: each row here will show one memory and the tokens it was active for."

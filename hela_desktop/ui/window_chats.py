@@ -392,7 +392,8 @@ class WindowChats(WindowBase):
         """The timeline of stored answer `m` (its chat entry `key`), or an empty one."""
         if m is not None:
             self.timeline.set_answer(m["spans"], ws.stored_tokens(m),
-                                     ws.answer_title(self.chat.view, key), key=key)
+                                     ws.answer_title(self.chat.view, key), key=key,
+                                     author=author_of(m.get("uid") or ""))
         else:
             self.timeline.clear()
 
