@@ -103,3 +103,15 @@ def test_a_reply_that_puts_a_name_from_another_memory_with_the_one_told_of_is_do
     # a question is no message that tells: the question checks read it
     assert (doubt("Your mum Grace is in Leeds.", "Where does my mum live?") or {}).get(
         "kind") != "misplaced"
+
+
+def test_the_graphs_key_tells_on_hover_what_a_dots_colour_is():
+    """QA pass 33: the key named the links' colours, not the dots'; a row for them covered
+    a memory, so its tooltip tells them, in the palette the graph uses."""
+    from hela_desktop.ui.graph_labels import TOPICS_SHOWN
+    from hela_desktop.ui.graph_legend import TOOLTIP
+    from hela_desktop.ui.theme import LIGHT
+
+    assert "coloured by its topic" in TOOLTIP and "fold" in TOOLTIP
+    assert {10: "ten"}[TOPICS_SHOWN] in TOOLTIP  # (the number of topics coloured)
+    assert LIGHT.episode == "#8fa8d8" and "pale blue" in TOOLTIP  # (an uncoloured dot's fill)

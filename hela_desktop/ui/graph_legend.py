@@ -15,6 +15,10 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from .graph_items import edge_pens
 from .theme import GraphColors
 
+TOOLTIP = ("What the colours of the links mean. A memory's dot is coloured by its topic: the "
+           "memories linked most closely together share one, and its name shows when you "
+           "zoom out; a pale blue one belongs to none of the ten largest. (Click to fold the "
+           "key away.)")
 MARGIN = 8  # pixels between the key (or its button) and the plot's corner
 ROOM_GAP = 12  # and between the key and the lowest memory after a fit
 
@@ -45,7 +49,8 @@ class EdgeLegend(pg.LegendItem):
         self.has_pinned = False  # set by the view: the row shows while a memory is pinned
         self.diamond = pg.ScatterPlotItem(symbol="d", size=11)
         self.has_knowledge = False  # set by the view: the row shows while there is a fact
-        self.setToolTip("What the colours of the links mean (click to fold it away)")
+        # (a row of dot colours covered a memory: the tooltip tells them, QA pass 33)
+        self.setToolTip(TOOLTIP)
         self.plot = plot
         self.button = QtWidgets.QToolButton(plot)
         self.button.setText("Legend")
