@@ -563,16 +563,23 @@ _PEOPLE = frozenset("friend friends colleague colleagues coworker boss neighbour
                     "flatmate roommate teacher doctor".split())
 
 
+_OWN_ATTRIBUTES = frozenset("name surname nickname job work career profession birthday age "
+                            "address diet allergy allergies".split())  # "My name is …"
+
+
 def self_rank(text: str) -> int:
     """How much `text` speaks of the user themselves: 0, a sentence with "I" or "we" as
     its subject ("I work as a physiotherapist.", "Actually I'm a nurse now."); 1, one about
     something of theirs that is not a person ("My dog is called Biscuit.", "My hobby is
     bouldering."); 2, any other first person ("My sister Ines has two cats."); 3, none
-    ("Tomas is a software engineer.")."""
+    ("Tomas is a software engineer.").  What the user is called, does or was born on is of
+    themselves ("My name is Oskar.", "My job is…": 0; QA pass 33 saw "My name is…" ranked
+    as "My tortoise…" was)."""
     rank = 3
     for s in sentences(text) or [text]:
         words = [w for w in _words(s) if w not in _LINKS] or [""]
-        if words[0] in _FIRST_SUBJECT:
+        if words[0] in _FIRST_SUBJECT or (words[0] == "my" and words[1:2]
+                                          and words[1] in _OWN_ATTRIBUTES):
             return 0
         if words[0] in ("my", "our") and len(words) > 1 and words[1] not in _KIN \
                 and words[1] not in _PEOPLE:

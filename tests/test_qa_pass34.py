@@ -1,6 +1,8 @@
 """What the thirty-fourth QA pass (and the items pass 33 left open) found, fixed."""
 from __future__ import annotations
 
+import pytest
+
 from hela_desktop.knowledge import support
 
 
@@ -115,3 +117,15 @@ def test_the_graphs_key_tells_on_hover_what_a_dots_colour_is():
     assert "coloured by its topic" in TOOLTIP and "fold" in TOOLTIP
     assert {10: "ten"}[TOPICS_SHOWN] in TOOLTIP  # (the number of topics coloured)
     assert LIGHT.episode == "#8fa8d8" and "pale blue" in TOOLTIP  # (an uncoloured dot's fill)
+
+
+@pytest.mark.parametrize("text, rank", [
+    ("My name is Oskar.", 0), ("My job is on the Plymouth ferries.", 0),
+    ("I work as a marine engineer.", 0), ("My tortoise Shelly is 40.", 1),
+    ("My hobby is rowing.", 1), ("My sister Ana lives in Lisbon.", 2),
+    ("Ana's name is short for Anabela.", 3)])
+def test_what_the_user_is_called_is_said_of_themselves(text, rank):
+    """QA pass 33: "What do you know about me?" ranked "My name is…" as "My tortoise…"."""
+    from hela_desktop import facts
+
+    assert facts.self_rank(text) == rank
