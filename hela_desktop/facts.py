@@ -335,11 +335,15 @@ def says_over(old: str, new: str) -> bool:
     not Tuesday."), or it tells a change of the kind `old` said, or says the same kind of
     thing (`same_kind`): "Actually Ines moved to Porto." of "My sister Ines lives in
     Lyon.", "Oh, I got that wrong: Samir works as a paramedic now." of "My partner Samir
-    is a nurse."?"""
+    is a nurse."?  Never when each names others: "Actually my brother Jonas lives in
+    Hamburg." corrects no "My father Anselm lives in Graz." (QA pass 34)."""
     shared = corrected_words(new) & said_words(old)
     if not shared:
         return False
-    people = {stem(w) for w in (who(new) | who(old)) - {SELF}}
+    told_of, said_of = who(new) - {SELF}, who(old) - {SELF}
+    if told_of and said_of and not told_of & said_of:
+        return False
+    people = {stem(w) for w in told_of | said_of}
     about = {w for w in corrected_words(new) if not w[:1].isdigit()} - people - TIME_STEMS \
         - CHANGE_STEMS - _TELLS_CORRECTION  # (what it denies counts: "not a terrier")
     return not about or bool(shared & about) or same_kind(old, new) or any(
@@ -412,6 +416,11 @@ def _same_plan(old: str, new: str) -> bool:
 # the user's own new job, said as such ("I now work at Voltra."; not "I'm now a dad.")
 _NEW_JOB = re.compile(r"\bnow work(?:s|ing)? (?:as|at|for)\b|\bswitched (?:jobs|careers)\b"
                       r"|\bnew job\b", re.IGNORECASE)
+
+
+def news_of_plan(old: str, new: str) -> bool:
+    """Is `new`, news of `old`, of when a plan is ("The appointment moved to Friday.")?"""
+    return _SCHEDULE in change_kinds(old, new) or bool(set(stems(new)) & PLAN_WORDS)
 
 
 def change_kinds(old: str, new: str) -> list[int]:
@@ -563,8 +572,9 @@ _PEOPLE = frozenset("friend friends colleague colleagues coworker boss neighbour
                     "flatmate roommate teacher doctor".split())
 
 
+# what of the user is of themselves (QA pass 33 saw "My name is…" ranked as "My tortoise…")
 _OWN_ATTRIBUTES = frozenset("name surname nickname job work career profession birthday age "
-                            "address diet allergy allergies".split())  # "My name is …"
+                            "address diet allergy allergies".split())
 
 
 def self_rank(text: str) -> int:
@@ -572,9 +582,7 @@ def self_rank(text: str) -> int:
     its subject ("I work as a physiotherapist.", "Actually I'm a nurse now."); 1, one about
     something of theirs that is not a person ("My dog is called Biscuit.", "My hobby is
     bouldering."); 2, any other first person ("My sister Ines has two cats."); 3, none
-    ("Tomas is a software engineer.").  What the user is called, does or was born on is of
-    themselves ("My name is Oskar.", "My job is…": 0; QA pass 33 saw "My name is…" ranked
-    as "My tortoise…" was)."""
+    ("Tomas is a software engineer."); "My name is Oskar." is 0 (`_OWN_ATTRIBUTES`)."""
     rank = 3
     for s in sentences(text) or [text]:
         words = [w for w in _words(s) if w not in _LINKS] or [""]

@@ -583,9 +583,14 @@ class RelevanceGate:
         garden at her flat.", which her name brought, came first and unmarked.)  Only a
         person's (or pet's) name makes such company: a place shared is no old state of one
         thing ("I'm Marta, … a civil engineer in Rotterdam." came in with the Rotterdam
-        marathon's old month and was marked older news, QA pass 28)."""
+        marathon's old month and was marked older news, QA pass 28).  Nor does news of a
+        plan: "My daughter Lieke is 7 years old." is no old state of her orthodontist
+        appointment, moved to Friday (QA pass 34)."""
         newer = {r.episode_id: r.extra["older_than"] for r in kept
                  if r.extra.get("older_than") is not None}
+        texts = self.engine.store.key_texts(set(newer) | set(newer.values())) if newer else {}
+        newer = {o: n for o, n in newer.items()
+                 if not facts.news_of_plan(texts.get(o, ""), texts.get(n, ""))}
         for r in kept:  # (statements all: `when` knows them)
             src = r.spread_from
             if (r.extra.get("gate") != "association" or src is None or src not in newer

@@ -129,3 +129,53 @@ def test_what_the_user_is_called_is_said_of_themselves(text, rank):
     from hela_desktop import facts
 
     assert facts.self_rank(text) == rank
+
+
+def _recalls(a, ask, at):
+    """The memories recalled for `ask` in a new chat, by id, and the answer's end."""
+    from hela_desktop.events import DoneEvent, MemoriesEvent
+
+    got, done = {}, None
+    for ev in a.chat(ask, a.new_conversation(), now=at):
+        if isinstance(ev, MemoriesEvent):
+            got.update({r.episode_id: r for r in ev.memories})
+        elif isinstance(ev, DoneEvent):
+            done = ev
+    return got, done
+
+
+def test_a_correction_of_the_brothers_home_leaves_the_fathers_alone(make_assistant):
+    """QA pass 34: "Actually my brother Jonas lives in Hamburg, not Leipzig." was noted as
+    a correction of "My father Anselm lives in Graz." too (both say where someone lives);
+    the father's right answer was then marked older news."""
+    from hela_desktop import facts
+    from hela_desktop.events import DoneEvent
+
+    assert not facts.says_over("My father Anselm lives in Graz.",
+                               "Actually my brother Jonas lives in Hamburg, not Leipzig.")
+    assert facts.says_over("My brother Jonas lives in Leipzig.",
+                           "Actually my brother Jonas lives in Hamburg, not Leipzig.")
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ("My father Anselm lives in Graz.", "My brother Jonas lives in Leipzig.",
+            "Actually my brother Jonas lives in Hamburg, not Leipzig.")
+    for k, t in enumerate(told):
+        done = [ev for ev in a.chat(t, cid, now=T0 + 60 * k) if isinstance(ev, DoneEvent)][0]
+    assert [c["episode_id"] for c in done.corrects] == [2]
+    got, _ = _recalls(a, "Where does my father Anselm live?", T0 + 3600)
+    assert 1 in got and not {"superseded_by", "older_than"} & set(got[1].extra)
+
+
+def test_a_moved_appointment_makes_no_older_news_of_the_childs_age(make_assistant):
+    """QA pass 34: after "Lieke's orthodontist appointment moved to Friday at 10 am.",
+    "My daughter Lieke is 7 years old.", brought in by her name, was marked older news."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ("My daughter Lieke is 7 years old.",
+            "Lieke has an orthodontist appointment on Thursday at 3:30 pm.",
+            "Lieke's orthodontist appointment moved to Friday at 10 am.")
+    for k, t in enumerate(told):
+        list(a.chat(t, cid, now=T0 + 60 * k))
+    got, _ = _recalls(a, "When is Lieke's orthodontist appointment now?", T0 + 3600)
+    assert got[2].extra.get("older_than") == 3 or got[2].extra.get("superseded_by") == 3
+    assert 1 not in got or "older_than" not in got[1].extra, got[1].extra
