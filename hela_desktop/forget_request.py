@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 
 from . import facts, superseded
 from . import formulas as F
+from .edges import GENERAL_WORDS
 from .gate import names_word
 from .prompt import shorten
 from .words import listed
@@ -139,7 +140,7 @@ def forget_target(message: str) -> str | None:
     # something the user told: in their words ("my", "I'm"), a name alone, or named as
     # what they said or as a memory; "forget the past and move on" is advice wanted
     told = (_FIRST_PERSON.search(rest) or names_only(rest) or _MEMORY_OBJECT.match(what)
-            or _INTRO_TOLD.match(what)
+            or _INTRO_TOLD.match(what) or _of_someone_named(what)
             # "everything about the wedding": one thing, named ("… the past and move on" is
             # advice wanted; "all about it", never mind)
             or _ALL_ABOUT.match(what) and not re.search(r"\band\b|,", rest)
@@ -147,6 +148,19 @@ def forget_target(message: str) -> str | None:
     if not told and _the_thing(text):
         return re.sub(r"^the\s+", "", rest, flags=re.I)  # ("about the dentist appointment")
     return rest if told else None
+
+
+# "Forget that Pepper is scared of the vacuum cleaner.": what the user told of someone named
+_NAMED_CLAUSE = re.compile(r"^that\s+(?P<name>[A-Z][\w'’-]*)\s+[\w'’-]+", re.UNICODE)
+
+
+def _of_someone_named(what: str) -> bool:
+    """Does `what` (after "forget") tell something of someone by name, "that Pepper is
+    scared of …"?  QA pass 34: it went to the model, was stored as a new memory that said
+    the fact again, and nothing was forgotten."""
+    m = _NAMED_CLAUSE.match(what)
+    name = m.group("name").lower() if m else ""
+    return bool(name) and name not in facts.STOPWORDS and name not in _NOT_NAMES
 
 
 # "Forget the haircut appointment.": a thing named with "the", up to four words
@@ -280,11 +294,20 @@ def answer_copies(engine: MemoryEngine, deleted: list[tuple[int, str]],
 
 def _of_what(told: set[str], said: set[str]) -> bool:
     """Does an answer that shares `told`'s words (`said`) share a word of what the fact
-    is, not only of when: "…on Thursday at 1 pm." repeats nothing of "I have a dentist
-    appointment on Thursday at 1 pm." (QA pass 31b: a dog memory was named as repeating
-    the dentist).  A fact that tells only a number or a time ("4417") is its own what."""
-    what = {w for w in told if w not in facts.TIME_STEMS and not facts.NUMBER.fullmatch(w)}
+    is, not only of when or in words of any fact (`_GENERAL`): "…on Thursday at 1 pm."
+    repeats nothing of "I have a dentist appointment on Thursday at 1 pm." (QA pass 31b: a
+    dog memory was named as repeating the dentist).  A fact that tells only a number or a
+    time ("4417") is its own what."""
+    what = {w for w in told if w not in facts.TIME_STEMS and w not in _GENERAL
+            and not facts.NUMBER.fullmatch(w)}
     return not what or bool(what & said)
+
+
+# words of any fact, not of what one is about: "I go bouldering every Saturday morning…"
+# shares "go" and "every" with "…you can go there every year" (QA pass 34: two questions
+# were deleted as repeating it)
+_GENERAL = frozenset(facts.stems(" ".join(GENERAL_WORDS) + " every each always usually "
+                                 "often sometimes get got gets getting have has had"))
 
 
 def _forget(engine: MemoryEngine, target: str, conversation_id: int | None) -> Forgotten:

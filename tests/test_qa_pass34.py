@@ -179,3 +179,51 @@ def test_a_moved_appointment_makes_no_older_news_of_the_childs_age(make_assistan
     got, _ = _recalls(a, "When is Lieke's orthodontist appointment now?", T0 + 3600)
     assert got[2].extra.get("older_than") == 3 or got[2].extra.get("superseded_by") == 3
     assert 1 not in got or "older_than" not in got[1].extra, got[1].extra
+
+
+def test_forget_that_someone_named_does_something_is_a_request_to_forget(make_assistant):
+    """QA pass 34: "Forget that Pepper is scared of the vacuum cleaner." went to the model,
+    was stored as a new memory saying the fact again, and nothing was forgotten."""
+    from hela_desktop.forget_request import forget_target
+
+    assert forget_target("Forget that Pepper is scared of the vacuum cleaner.") == \
+        "Pepper is scared of the vacuum cleaner"
+    assert forget_target("Forget that Lieke has an orthodontist appointment.") == \
+        "Lieke has an orthodontist appointment"
+    # never mind, a day, a bare "that": not such a request
+    for text in ("Forget that, my cat is called Miso.", "Forget that Monday meeting.",
+                 "Forget that."):
+        assert forget_target(text) is None, text
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["Pepper is scared of the vacuum cleaner and hides under the sofa.",
+            "My father Anselm lives in Graz."]
+    ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
+    done = list(a.chat("Forget that Pepper is scared of the vacuum cleaner.", cid,
+                       now=T0 + 600))[-1]
+    assert done.forget is not None and done.forget["deleted"] == [ids[0]], done.text
+    assert done.episode_id is None  # (the request is no memory of its own)
+    assert a.store.episode(ids[1]).deleted_at is None
+
+
+def test_a_forgotten_fact_takes_no_question_whose_answer_shares_only_general_words(
+        make_assistant):
+    """QA pass 34: "Forget what I just said." after "I go bouldering every Saturday morning
+    at the Kletterhalle." also deleted two questions whose stored answers said "every day",
+    "this morning" and "you can go to Leipzig every year"."""
+    from hela_desktop.forget_request import answer_copies
+    from hela_desktop.memory import NewEpisode
+
+    a = make_assistant()
+    e = a.engine
+    fact = "I go bouldering every Saturday morning at the Kletterhalle."
+    ids = e.add_episodes([
+        NewEpisode("Where does my father live?", "He lives in Graz; you can go to Leipzig "
+                   "every year to see your brother.", created_at=T0),
+        NewEpisode("Tell me a bedtime story about Pepper.", "Every day Pepper played. This "
+                   "morning she slept.", created_at=T0 + 60),
+        NewEpisode("What do I do on Saturdays?", "You go bouldering every Saturday at the "
+                   "Kletterhalle.", created_at=T0 + 120),
+        NewEpisode(fact, created_at=T0 + 180)])
+    asked, _ = answer_copies(e, [(ids[3], fact)])
+    assert [i for i, _ in asked] == [ids[2]]
