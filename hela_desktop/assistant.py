@@ -247,6 +247,7 @@ class Assistant:
                 self.save_unsaved()
         target = forget_target(message)
         with self.model_lock:
+            self._remember_unanswered(conversation_id)
             turn = self._begin_turn(parts, message, conversation_id, now, said_at)
             if target is not None:  # "Forget that …": the app does it, not the model
                 yield from self._forget(turn, target)
@@ -259,6 +260,27 @@ class Assistant:
             yield turn.recall()
             self.turn_knowledge = turn.knowledge
             yield from self._answer(turn, self._answerer(turn, stop, seed, on_status))
+
+    def _remember_unanswered(self, conversation_id: int | None) -> int | None:
+        """Remember the chat's last message if the app was killed or crashed while it was
+        answered (`Store.unanswered_tail`), before a new one is sent: what the user told is
+        not lost for going on without Ctrl+R (QA pass 34: after a kill, "Rasmus builds all
+        our furniture himself…" never became a memory once the next message was sent).  A
+        request the app answers itself (to forget, "What do you know about me?") forms
+        none.  Returns the memory's id (None: nothing was left unanswered)."""
+        if conversation_id is None:
+            return None
+        tail = self.store.unanswered_tail(conversation_id)
+        if tail is None:
+            return None
+        message_id, text, at = tail
+        if forget_target(text) is not None or facts.asks_only_about_whole_user(text):
+            return None
+        with self.store.transaction():
+            episode_id = self.engine.add_episode(NewEpisode(
+                user_text=text, conversation_id=conversation_id, created_at=at))
+            self.store.link_message_episode(message_id, episode_id)
+        return episode_id
 
     def _forget(self, turn: Turn, target: str) -> Iterator[Event]:
         """A request to forget, answered by the app (`hela_desktop.forget_request`): the
@@ -483,12 +505,8 @@ class Assistant:
                     # news and listed Lyon as "not used")
                     drew_on = drew_on | {int(doubt["older"])}
                     stats["drew_on"] = sorted(drew_on)
-            message_id = None  # stopped before the first token: no empty answer is kept
-            if answer or not interrupted:
-                message_id = self.store.add_message(
-                    conversation_id, "assistant", answer, interrupted=interrupted, stats=stats,
-                    at=now)
-                self.store.save_timeline(message_id, timeline)
+            message_id = self._answer_row(conversation_id, answer, interrupted and not failed,
+                                          interrupted, stats, now, timeline, user_message_id)
             # the user's words are the memory; the answer stays beside them as context.  A
             # model server's failure is not the user's choice: what they said is remembered
             # all the same (a Stop is: nothing is kept; Regenerate forms it again)
@@ -525,6 +543,21 @@ class Assistant:
             drifted=drifted, drew_on=sorted(drew_on), doubt=doubt,
             corrects=stats.get("corrects", []),
             answered_at=now if message_id is not None else 0.0, model=stats["model"])
+
+    def _answer_row(self, conversation_id: int, answer: str, stopped: bool, interrupted: bool,
+                    stats: dict, now: float, timeline: list,
+                    user_message_id: int | None) -> int | None:
+        """Store the answer's message and timeline; None for an answer the user `stopped`
+        before its first token (no empty answer is kept), whose message is marked so: it
+        forms no memory by their choice (`Store.mark_stopped`)."""
+        if answer or not interrupted:
+            message_id = self.store.add_message(conversation_id, "assistant", answer,
+                                                interrupted=interrupted, stats=stats, at=now)
+            self.store.save_timeline(message_id, timeline)
+            return message_id
+        if stopped and user_message_id is not None:
+            self.store.mark_stopped(user_message_id)
+        return None
 
     def _corrects(self, message: str, user_vec: np.ndarray | None, now: float, *,
                   formed: bool) -> dict:

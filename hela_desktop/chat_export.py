@@ -47,12 +47,23 @@ def messages_markdown(title: str, msgs: list[dict]) -> str:
            f"*Exported from HeLa Desktop on {_when(time.time())}; {count(len(msgs), 'message')}.*", ""]
     for m in msgs:
         who = "You" if m["role"] == "user" else "HeLa"
-        note = " · stopped early" if m.get("interrupted") else ""
+        note = _note(m)
         out += [f"**{who}** · {_when(m['created_at'])}{note}", "", m["content"].strip(), ""]
         notes = answer_notes(m.get("stats")) if m["role"] == "assistant" else []
         if notes:
             out += [NOTES_MARK, *(f"> *{n}*" for n in notes), ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _note(m: dict) -> str:
+    """What a message's heading adds: an answer stopped early or cut at the longest
+    answer's limit (the window says so; the export did not, QA pass 34), a message of the
+    user's whose answer they stopped before it began."""
+    limit = m["stats"].get("limit") if isinstance(m.get("stats"), dict) else None
+    if m.get("interrupted"):
+        return " · stopped early" if m["role"] == "assistant" else " · stopped before an answer"
+    return f" · stopped at the {limit}-token limit" \
+        if m["role"] == "assistant" and isinstance(limit, int) and limit > 0 else ""
 
 
 def answer_notes(stats) -> list[str]:

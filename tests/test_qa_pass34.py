@@ -227,3 +227,76 @@ def test_a_forgotten_fact_takes_no_question_whose_answer_shares_only_general_wor
         NewEpisode(fact, created_at=T0 + 180)])
     asked, _ = answer_copies(e, [(ids[3], fact)])
     assert [i for i, _ in asked] == [ids[2]]
+
+
+def test_a_message_left_unanswered_by_a_kill_is_remembered_when_the_next_is_sent(
+        make_assistant):
+    """QA pass 34: after a kill -9 while "Rasmus builds all our furniture himself…" was
+    answered, sending the next message instead of Ctrl+R left it without a memory for
+    good.  The kill is the row Turn.open stores and nothing after it (a real kill of the
+    process would lose the model too; the store's rows are what a restart finds)."""
+    import threading
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("My partner Rasmus is a carpenter.", cid, now=T0))
+    told = "Rasmus builds all our furniture himself, even Lieke's bunk bed."
+    orphan = a.store.add_message(cid, "user", told, at=T0 + 60)  # then the kill
+    assert a.store.unanswered_tail(cid) == (orphan, told, T0 + 60)
+    done = list(a.chat("Lieke's orthodontist appointment moved to Friday.", cid,
+                       now=T0 + 600))[-1]
+    kept = [e for e in a.store.episodes(a.store.conversation_episode_ids(cid)).values()
+            if e.user_text == told]
+    assert len(kept) == 1 and kept[0].created_at == T0 + 60 and kept[0].id != done.episode_id
+    assert [m["episode_id"] for m in a.store.messages(cid) if m["id"] == orphan] == [kept[0].id]
+    assert a.store.unanswered_tail(cid) is None
+    # a message whose answer the user stopped before it began stays without a memory:
+    # their choice (README: "no memory was made of it")
+    stop = threading.Event()
+
+    def esc(phase, _done, _total):
+        if phase == "recalling":
+            stop.set()
+
+    stopped = "Write me a long poem about bouldering with Rasmus."
+    list(a.chat(stopped, cid, stop=stop, now=T0 + 700, on_status=esc))
+    last = a.store.messages(cid)[-1]
+    assert (last["role"], last["content"], last["interrupted"]) == ("user", stopped, True)
+    assert a.store.unanswered_tail(cid) is None
+    list(a.chat("Thanks.", cid, now=T0 + 800))
+    assert not [e for e in a.store.episodes(a.store.conversation_episode_ids(cid)).values()
+                if e.user_text == stopped]
+    # a request the app answers itself forms no memory, left unanswered or not
+    a.store.add_message(cid, "user", "Forget that Rasmus is a carpenter.", at=T0 + 900)
+    assert a._remember_unanswered(cid) is None
+
+
+def test_a_chat_export_says_where_an_answer_stopped_and_reads_back(tmp_path, embedder):
+    """QA pass 34: the window said "stopped at the 256-token limit", the Markdown export
+    nothing; a message whose answer the user stopped before it began is said so too, and
+    the app reads its own export back with either note."""
+    from hela_desktop.chat_export import messages_markdown
+    from hela_desktop.memfile import import_file
+    from hela_desktop.store import Store
+
+    t = 1_764_590_400.0
+    msgs = [
+        {"role": "user", "content": "Write me a long poem about Pepper.", "created_at": t},
+        {"role": "assistant", "content": "Pepper sleeps…", "created_at": t + 60,
+         "stats": {"tokens": 256, "limit": 256}},
+        {"role": "user", "content": "My cat Pepper hides under the sofa.", "created_at": t + 120,
+         "interrupted": True},
+        {"role": "user", "content": "Thanks!", "created_at": t + 240}]
+    text = messages_markdown("Pepper", msgs)
+    heads = [line for line in text.splitlines() if line.startswith("**")]
+    assert heads[1].endswith(" · stopped at the 256-token limit")
+    assert heads[2].endswith(" · stopped before an answer") and "·" not in heads[3][12:]
+    f = tmp_path / "pepper.md"
+    f.write_text(text, encoding="utf-8")
+    with Store(tmp_path / "data") as store:
+        import_file(store, f, embedder=embedder)
+        got = [(r[0], r[1]) for r in store.conn.execute(
+            "SELECT user_text, assistant_text FROM episodes ORDER BY id")]
+    # (two messages of the user's in a row are one exchange, as for any chat imported)
+    assert got == [("Write me a long poem about Pepper.", "Pepper sleeps…"),
+                   ("My cat Pepper hides under the sofa.\n\nThanks!", "")]

@@ -28,7 +28,10 @@ MEMORY_EXPORT_TITLE = "# HeLa Desktop memories"
 _MEMORY_EXPORT = re.compile(r"\A# HeLa Desktop memories\n+Exported [^\n]* by HeLa Desktop")
 _CHAT_EXPORT = re.compile(
     r"\A# [^\n]*\n+\*Exported from HeLa Desktop on \d{4}-\d\d-\d\d \d\d:\d\d; \d+ messages?\.\*\n")
-_MESSAGE = re.compile(r"\*\*(You|HeLa)\*\* · (\d{4}-\d\d-\d\d \d\d:\d\d)( · stopped early)?\Z")
+# (a heading's note, `chat_export._note`: "stopped early", "stopped before an answer",
+# "stopped at the 256-token limit")
+_MESSAGE = re.compile(r"\*\*(You|HeLa)\*\* · (\d{4}-\d\d-\d\d \d\d:\d\d)"
+                      r"( · stopped (?:early|before an answer|at the \d+-token limit))?\Z")
 REFUSED = ("HeLa Desktop's readable Markdown export of memories: it holds the assistant's "
            "answers beside your words, so it cannot be imported back; import the .hela "
            "memory file instead")

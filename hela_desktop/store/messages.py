@@ -226,6 +226,23 @@ class MessageQueries(StoreBase):
             (conversation_id, users[1][0], users[0][0])).fetchone()
         return row[0] if row is not None and row[0] is not None and row[1] is None else None
 
+    def mark_stopped(self, message_id: int) -> None:
+        """Mark the user's message whose answer they stopped before it began: it formed no
+        memory, by their choice (`unanswered_tail` passes it over)."""
+        self.conn.execute("UPDATE messages SET interrupted = 1 WHERE id = ? AND role = 'user'",
+                          (message_id,))
+
+    def unanswered_tail(self, conversation_id: int) -> tuple[int, str, float] | None:
+        """The chat's last message (id, words, time) when it is the user's, left without an
+        answer or a memory and not stopped by them (`mark_stopped`): the app was killed or
+        crashed while it was answered."""
+        row = self.conn.execute(
+            "SELECT id, role, content, created_at, interrupted, episode_id FROM messages "
+            "WHERE conversation_id = ? ORDER BY id DESC LIMIT 1", (conversation_id,)).fetchone()
+        if row is None or row[1] != "user" or row[4] or row[5] is not None:
+            return None
+        return int(row[0]), str(row[2]), float(row[3])
+
     def link_message_episode(self, message_id: int | None, episode_id: int) -> None:
         """Record the episode an answer formed."""
         self.conn.execute("UPDATE messages SET episode_id = ? WHERE id = ?",
