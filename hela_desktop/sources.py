@@ -59,7 +59,7 @@ MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, the name of {
 MISPLACED_NOTE = ("Check this answer: it says {words} of {asked}, and only another memory "
                   "says {it}: “{said}”")
 MISATTRIBUTED_NOTE = ("Check this answer: you asked about {asked}, and it says of {them} what "
-                      "you told me of yourself: “{said}”")
+                      "you told me of {whose}: “{said}”")
 REPEATS_CORRECTED_NOTE = ("Check this answer: it repeats what you have just corrected — "
                           "“{said}”")
 MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are left out
@@ -539,7 +539,8 @@ def _misattributed_note(doubt: dict, _recalls: list[dict]) -> str:
     if not said or not asked.strip():
         return ""
     them = _pronoun(asked[5:]) if asked.startswith("your ") else asked
-    return MISATTRIBUTED_NOTE.format(asked=asked, them=them, said=said)
+    whose = one_line(str(doubt.get("of") or "")).strip() or "yourself"
+    return MISATTRIBUTED_NOTE.format(asked=asked, them=them, whose=whose, said=said)
 
 
 def _misnamed_note(doubt: dict, _recalls: list[dict]) -> str:

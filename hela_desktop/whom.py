@@ -108,7 +108,9 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     theirs, nor the message, does (QA pass 31: "Your husband's job is a plumber for
     Aquaserv." from "I work as a plumber for Aquaserv.", and "No, your son Bruno is a bit
     allergic to shellfish." from "I'm allergic to shellfish.", with nothing under
-    either); None otherwise."""
+    either); None otherwise.  Also, with ``"of": "your brother"``, what only a memory of
+    another person of theirs says, in a sentence about them alone (QA pass 34: "Where does
+    my father live?" answered with the brother's city)."""
     asked, targets = _asked_about(message, mems, names)
     if not asked:
         return None
@@ -116,8 +118,10 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     def speaks_of(text: str) -> bool:
         return bool(_named_words(text) & targets)
 
-    mine = [r for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)]
-    if not mine:
+    mine = [(r, "") for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)]
+    theirs = [(r, of) for r in mems if not speaks_of(r.text) and (r, "") not in mine
+              and (of := _whose(r.text, names))]
+    if not mine and not theirs:
         return None
     known = facts.terms(message).union(*(facts.terms(r.text) for r in mems
                                          if speaks_of(r.text))) | WHO
@@ -128,14 +132,38 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
                 re.sub(rf"\byour\s+(?:\w+\s+)?(?:{kin})(?:'s)?\b", " ", low)):
             continue
         said = facts.terms(sentence) - known
-        for r in mine:
+        alone = not _others_in(sentence, targets, names)  # (no one else it could be of)
+        for r, of in mine + (theirs if alone else []):
             took = said & facts.terms(r.text)
             if took:  # (the answer's own words for them)
                 words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
                          if facts.stem(w.lower()) in took or w in took]
                 return {"kind": "misattributed", "asked": _as_asked(message, asked[0]),
-                        "memory": int(r.episode_id), "said": r.text, "words": words}
+                        "memory": int(r.episode_id), "said": r.text, "words": words,
+                        **({"of": of} if of else {})}
     return None
+
+
+def _whose(text: str, names: Callable[[str], AbstractSet[str]] | None) -> str:
+    """Whom of the user's life a memory speaks of, as a warning names them ("your
+    brother", "Jonas"); "" for none."""
+    m = re.search(rf"\b(?:my|our)\s+({'|'.join(sorted(facts.KIN_WORDS | facts.PETS))})\b",
+                  text, re.IGNORECASE)
+    if m:
+        return "your " + m.group(1).lower()
+    people = sorted(n for n in (names(text) if names is not None else ()) if n[:1].isupper())
+    return people[0] if people else ""
+
+
+def _others_in(sentence: str, targets: set[str],
+               names: Callable[[str], AbstractSet[str]] | None) -> bool:
+    """Does `sentence` name someone of the user's life besides `targets` (a relation, a
+    pet, a person's name)?"""
+    words = _named_words(sentence)
+    if words & (facts.KIN_WORDS | facts.PETS) - targets:
+        return True
+    return bool({n.lower() for n in (names(sentence) if names is not None else ())
+                 if not n.startswith("my ")} - targets)
 
 
 # a question for what someone is called ("What is my dog called?", "What's my sister's

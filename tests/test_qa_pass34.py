@@ -300,3 +300,28 @@ def test_a_chat_export_says_where_an_answer_stopped_and_reads_back(tmp_path, emb
     # (two messages of the user's in a row are one exchange, as for any chat imported)
     assert got == [("Write me a long poem about Pepper.", "Pepper sleeps…"),
                    ("My cat Pepper hides under the sofa.\n\nThanks!", "")]
+
+
+def test_an_answer_giving_someone_what_was_told_of_another_is_doubted(make_assistant):
+    """QA pass 34: "Where does my father live?" was answered with the brother's city, and
+    the line under it named only side words."""
+    from hela_desktop.sources import doubt_note
+
+    told = ("My brother Jonas lives in Leipzig.", "My father Anselm lives in Graz.",
+            "I work as a pharmacist in Bremen.")
+    check = _told(make_assistant, told, len(told))
+    ask = "Where does my father live?"
+    got = check(ask, "Your father Anselm lives in Leipzig.")
+    assert (got["kind"], got["memory"], got["of"], got["words"]) == (
+        "misattributed", 1, "your brother", ["Leipzig"])
+    assert doubt_note(got, []) == ("Check this answer: you asked about your father, and it "
+                                   "says of him what you told me of your brother: “My "
+                                   "brother Jonas lives in Leipzig.”")
+    # of the user themself, as before
+    got = check(ask, "Your father is a pharmacist.")
+    assert (got["kind"], got["memory"], got.get("of")) == ("misattributed", 3, None)
+    assert "what you told me of yourself" in doubt_note(got, [])
+    # right, or a sentence that speaks of the brother too: no such doubt
+    for said in ("Your father Anselm lives in Graz.",
+                 "Your father lives in Graz and your brother Jonas in Leipzig."):
+        assert (check(ask, said) or {}).get("kind") != "misattributed", said
