@@ -325,3 +325,19 @@ def test_an_answer_giving_someone_what_was_told_of_another_is_doubted(make_assis
     for said in ("Your father Anselm lives in Graz.",
                  "Your father lives in Graz and your brother Jonas in Leipzig."):
         assert (check(ask, said) or {}).get("kind") != "misattributed", said
+
+
+def test_a_long_undo_line_wraps_instead_of_widening_its_pane(qtbot):
+    """QA pass 34: "Forgot #17 “Pepper is scared of the vacuum cleaner and hides under
+    the…”, as asked in the chat. [Undo]" pushed the splitter and folded the chat list."""
+    from hela_desktop.ui.plain import undo_bar
+
+    bar, label, _button = undo_bar(lambda: None)
+    qtbot.addWidget(bar)
+    label.setText("Forgot #17 “Pepper is scared of the vacuum cleaner and hides under the "
+                  "sofa when the vacuum comes out”, as asked in the chat.")
+    bar.show()
+    assert bar.minimumSizeHint().width() < 200
+    bar.resize(260, 80)
+    qtbot.wait(10)
+    assert label.heightForWidth(label.width()) > label.fontMetrics().height()  # (wrapped)

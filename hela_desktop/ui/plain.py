@@ -274,6 +274,11 @@ def undo_bar(on_undo):
     lay = QtWidgets.QHBoxLayout(bar)
     lay.setContentsMargins(6, 2, 6, 2)
     label = QtWidgets.QLabel("")
+    # a long "Forgot #17 “…”" wraps: it pushed the splitter and folded the chat list (QA
+    # pass 34)
+    label.setWordWrap(True)
+    label.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                        QtWidgets.QSizePolicy.Policy.Preferred)
     button = QtWidgets.QPushButton("Undo")
     button.clicked.connect(on_undo)
     lay.addWidget(label, 1)
