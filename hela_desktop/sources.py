@@ -15,7 +15,7 @@ from .events import Recall
 from .language import language_shares
 from .prompt import said_when, shorten
 from .timewords import MONTH
-from .whom import misattributed, misnamed, misplaced, other_person
+from .whom import as_user, misattributed, misnamed, misplaced, other_person
 from .words import listed, one_line, spelled_numbers
 
 
@@ -58,8 +58,9 @@ CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, 
 MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, the name of {of}."
 MISPLACED_NOTE = ("Check this answer: it says {words} of {asked}, and only another memory "
                   "says {it}: “{said}”")
-MISATTRIBUTED_NOTE = ("Check this answer: you asked about {asked}, and it says of {them} what "
-                      "you told me of {whose}: “{said}”")
+MISATTRIBUTED_NOTE = ("Check this answer: you {asked_or_told} {asked}, and it says of {them} "
+                      "what you told me of {whose}: “{said}”")
+AS_USER_NOTE = "Check this answer: it speaks as if it were you (“{said}”)."
 REPEATS_CORRECTED_NOTE = ("Check this answer: it repeats what you have just corrected — "
                           "“{said}”")
 MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are left out
@@ -417,7 +418,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         swapped = (other_person(message, answer, mems, names)
                    or misnamed(message, answer, mems, names)
                    or misattributed(message, answer, mems, names)) if about_user else \
-            misplaced(message, answer, mems, names) if tells_of_life(message, names) else None
+            (misplaced(message, answer, mems, names)
+             or _told(misattributed(message, answer, mems, names))) \
+            if tells_of_life(message, names) else None
+        swapped = swapped or as_user(message, answer, mems)
         if swapped is not None:
             found.append(swapped)
     unused = bool(mems) and not drew_on and about_user
@@ -437,6 +441,12 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     if unused and not found:
         found.append({"kind": "unused"})
     return _with_also(found)
+
+
+def _told(doubt: dict | None) -> dict | None:
+    """A doubt of the reply to a message that tells (not asks) of someone: its note says
+    "you told me of", not "you asked about"."""
+    return {**doubt, "told": True} if doubt is not None else None
 
 
 def _with_also(found: list[dict]) -> dict | None:
@@ -540,7 +550,14 @@ def _misattributed_note(doubt: dict, _recalls: list[dict]) -> str:
         return ""
     them = _pronoun(asked[5:]) if asked.startswith("your ") else asked
     whose = one_line(str(doubt.get("of") or "")).strip() or "yourself"
-    return MISATTRIBUTED_NOTE.format(asked=asked, them=them, whose=whose, said=said)
+    return MISATTRIBUTED_NOTE.format(
+        asked_or_told="told me of" if doubt.get("told") else "asked about", asked=asked,
+        them=them, whose=whose, said=said)
+
+
+def _as_user_note(doubt: dict, _recalls: list[dict]) -> str:
+    said = one_line(str(doubt.get("said") or "")).strip()
+    return AS_USER_NOTE.format(said=said) if said else ""
 
 
 def _misnamed_note(doubt: dict, _recalls: list[dict]) -> str:
@@ -585,7 +602,7 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "caution": _caution_note, "unused": lambda _d, _r: UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,
-    "misplaced": _misplaced_note, "untold": _untold_note, "made_up": _made_up_note,
+    "misplaced": _misplaced_note, "as_user": _as_user_note, "untold": _untold_note, "made_up": _made_up_note,
     "older": _older_note}
 
 

@@ -258,3 +258,23 @@ def misplaced(message: str, reply: str, mems: Sequence[Recall],
                 return {"kind": "misplaced", "asked": _as_asked(message, first),
                         "memory": int(r.episode_id), "said": r.text, "words": took}
     return None
+
+
+# "I'm Teodora", "I am Teodora", "My name is Teodora", "call me Teo": who says it is named
+_SELF_NAMED = r"\b(?:i['’]m|i am|my name is|my name's|call me)\s+"
+
+
+def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
+    """``{"kind": "as_user", "said": "I am Teodora"}`` when the reply speaks as the user,
+    calling itself by the name the user gave as theirs in the message or a memory (QA pass
+    34: "I'm Teodora and I work as a pharmacist…" was answered "I am Teodora, a pharmacist
+    who runs Bremen's pharmacy. I've just completed my training…", nothing under it);
+    None otherwise."""
+    own = {m.group(1) for t in (message, *(r.text for r in mems))
+           for m in re.finditer(_SELF_NAMED + r"([A-Z][\w'’-]+)", t, re.IGNORECASE)
+           if m.group(1)[:1].isupper() and m.group(1).lower() not in facts.STOPWORDS}
+    for name in sorted(own):
+        m = re.search(_SELF_NAMED + re.escape(name) + r"\b", reply, re.IGNORECASE)
+        if m:
+            return {"kind": "as_user", "said": m.group(0)}
+    return None

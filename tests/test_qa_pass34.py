@@ -341,3 +341,27 @@ def test_a_long_undo_line_wraps_instead_of_widening_its_pane(qtbot):
     bar.resize(260, 80)
     qtbot.wait(10)
     assert label.heightForWidth(label.width()) > label.fontMetrics().height()  # (wrapped)
+
+
+def test_a_reply_to_a_statement_that_speaks_as_the_user_or_gives_their_job_away_is_doubted(
+        make_assistant):
+    """QA pass 34: "I'm Teodora and I work as a pharmacist at the hospital in Bremen." was
+    answered "I am Teodora, a pharmacist who runs Bremen's pharmacy.", and "My father
+    Anselm lives in Graz." "…your relationship with Anselm, the hospital pharmacist?",
+    nothing under either."""
+    from hela_desktop.sources import doubt_note
+
+    told = ("I'm Teodora and I work as a pharmacist at the hospital in Bremen.",
+            "My brother Jonas lives in Leipzig.", "My father Anselm lives in Graz.")
+    check = _told(make_assistant, told, 2)
+    got = check(told[0], "I am Teodora, a pharmacist who runs Bremen's pharmacy.")
+    assert got["kind"] == "as_user" and doubt_note(got, []) == (
+        "Check this answer: it speaks as if it were you (“I am Teodora”).")
+    assert check(told[0], "Nice to meet you, Teodora!") is None
+    # (a sentence that speaks to the user, "How would you describe…", may be of them: not
+    # read as one about Anselm alone)
+    got = check(told[2], "That's lovely! Anselm, the hospital pharmacist, must enjoy Graz.")
+    assert (got["kind"], got["memory"], got["told"]) == ("misattributed", 1, True)
+    assert doubt_note(got, []).startswith("Check this answer: you told me of Anselm, and it "
+                                          "says of Anselm what you told me of yourself: ")
+    assert check(told[2], "Graz is a lovely city for your father.") is None
