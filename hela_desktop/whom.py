@@ -1,6 +1,8 @@
-"""Whom an answer speaks of (Qt-free), for a question about someone of the user's life
-("my brother", "Karel"): another person of it (`other_person`), the user, with what only
-they said of themselves (`misattributed`), or them by another person's name (`misnamed`).
+"""Whom an answer speaks of (Qt-free).  For a question about someone of the user's life
+("my brother", "Karel"): another person of it (`other_person`), them with what only the
+user or another person was told of (`misattributed`), or them by another person's name
+(`misnamed`).  For the reply to a message that tells of someone: a name only another
+memory gives (`misplaced`).  For any answer: one that speaks as the user (`as_user`).
 `sources.answer_doubt` reads each as a doubt under the answer."""
 
 from __future__ import annotations
