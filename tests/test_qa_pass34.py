@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6 import QtCore, QtGui
 
 from hela_desktop.knowledge import support
 
@@ -365,3 +366,25 @@ def test_a_reply_to_a_statement_that_speaks_as_the_user_or_gives_their_job_away_
     assert doubt_note(got, []).startswith("Check this answer: you told me of Anselm, and it "
                                           "says of Anselm what you told me of yourself: ")
     assert check(told[2], "Graz is a lovely city for your father.") is None
+
+
+@pytest.mark.gui
+def test_f10_opens_the_menu_bar(qtbot, tmp_path):
+    """QA pass 34: F10 opened no menu (Alt+F and the others did)."""
+    from test_app_polish import _chat_dir, _window
+
+    from hela_desktop.ui.window_look import WIDGET_KEYS
+
+    data_dir, _, _ = _chat_dir(tmp_path)
+    w = _window(qtbot, data_dir)
+    mb = w.menuBar()
+    assert mb.activeAction() is None
+    # (offscreen, no window is active for a key to reach: the shortcut is pressed)
+    f10 = [s for s in w.findChildren(QtGui.QShortcut) if s.key().toString() == "F10"]
+    assert len(f10) == 1
+    f10[0].activated.emit()
+    qtbot.waitUntil(lambda: mb.activeAction() is not None, timeout=5000)
+    assert mb.activeAction().text() == "&File"
+    assert "F10" in dict(WIDGET_KEYS)  # (Help ▸ Keyboard shortcuts lists it)
+    qtbot.keyClick(mb, QtCore.Qt.Key.Key_Escape)
+    w.close()

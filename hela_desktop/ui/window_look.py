@@ -157,6 +157,7 @@ WIDGET_KEYS = (
     ("Esc", "Stop an answer; clear a search or filter box; close a dialog"),
     ("Down", "From a search or filter box to its first result"),
     ("Tab, Shift+Tab", "Chat list → chat → message box → graph or Memories, and back"),
+    ("F10", "Open the menu bar (then the arrow keys)"),
     ("F2", "Rename the chosen chat (chat list)"),
     ("Delete", "Delete the chosen chat (chat list) or memory (Memories)"),
     ("Delete (Archive, Backups)", "After a question: delete for good, or delete the backup"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6 import QtGui, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from .getting_started import getting_started
 from .window_base import WindowBase
@@ -56,6 +56,11 @@ def build_menus(w: WindowBase, jobs: FileJobs) -> None:
                                   "Answer the last message again (the old answer goes)")
     w.act_copy_answer = add_action(w, c, "&Copy last answer", w.copy_last_answer, "Ctrl+Shift+C")
     _view_menu(w, mb.addMenu("&View"))
+    # F10 opens the menu bar, as in GNOME and Windows applications (QA pass 34: it did
+    # nothing; Alt+F and the others did)
+    f10 = QtGui.QShortcut(QtGui.QKeySequence("F10"), w)
+    f10.setContext(QtCore.Qt.ShortcutContext.WindowShortcut)
+    f10.activated.connect(lambda: open_menu_bar(mb))
     h = mb.addMenu("&Help")
     w.act_guide = add_action(w, h, "&Getting started", lambda: getting_started(w), None,
                              "What the lines under an answer mean; correcting and forgetting")
@@ -109,3 +114,11 @@ def _view_menu(w: WindowBase, v: QtWidgets.QMenu) -> None:
         act.setCheckable(True)
         group.addAction(act)
         w.theme_actions[key] = act
+
+
+def open_menu_bar(mb: QtWidgets.QMenuBar) -> None:
+    """Open the menu bar's first menu, with the keyboard on it (F10)."""
+    first = next((a for a in mb.actions() if a.isVisible() and a.menu() is not None), None)
+    if first is not None:
+        mb.setFocus(QtCore.Qt.FocusReason.ShortcutFocusReason)
+        mb.setActiveAction(first)
