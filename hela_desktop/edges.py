@@ -130,20 +130,42 @@ def _content(text: str) -> set[str]:
 def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: str,
                    min_picked: int = 1) -> set[int]:
     """The memories (id, text) an answer drew on: it says at least `min_picked` content
-    words of the memory that the message did not (`formulas.picked_up`), or the message
+    words of the memory that the message did not, in any form (`formulas.picked_up`), or the message
     restates the memory and the answer speaks of it (`formulas.restated`: a yes-or-no
     question about it).  What a turn *used*, not merely recalled: the app links these (and
     the new memory) after each answer, so two memories recalled together by chance are not
-    linked.  `TELLING_WORDS` and `GENERAL_WORDS` are not the memory's content."""
+    linked.  `TELLING_WORDS` and `GENERAL_WORDS` are not the memory's content.  A question
+    for a value ("Which city does my brother Jonas live in?") restates the memory that
+    holds it but for the value: only an answer that says it used it (QA pass 34: "Your
+    brother Jonas lives in Dresden." was said to use "My brother Jonas lives in
+    Leipzig.")."""
     if not answer:
         return set()
     q, a = _content(message), _content(answer)
+    said = {facts.stem(w) for w in q}  # ("lives" is the message's "live")
+    restating = not _asks_for_value(message)
     out = set()
     for i, text in memories:
         m = _content(text) - TELLING_WORDS - GENERAL_WORDS
-        if F.picked_up(m, q, a) >= min_picked or F.restated(m, q, a):
+        qm = q | {w for w in m if facts.stem(w) in said}
+        if F.picked_up(m, qm, a) >= min_picked or (restating and F.restated(m, qm, a)):
             out.add(int(i))
     return out
+
+
+_FOR_VALUE = frozenset("what what's whats which where where's who who's whose when when's "
+                       "how".split())
+
+
+def _asks_for_value(message: str) -> bool:
+    """Does a sentence of `message` ask for a value ("Which city…?", "Where does…?"), not
+    for a yes or no ("Does Pixel like long walks?")?"""
+    for s in facts.sentences(message):
+        words = [w for w in re.findall(r"[a-z']+", s.lower().replace("’", "'"))
+                 if w not in facts.LINK_WORDS]
+        if s.rstrip().endswith("?") and words and words[0] in _FOR_VALUE:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- the snapshot ------

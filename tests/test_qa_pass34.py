@@ -388,3 +388,18 @@ def test_f10_opens_the_menu_bar(qtbot, tmp_path):
     assert "F10" in dict(WIDGET_KEYS)  # (Help ▸ Keyboard shortcuts lists it)
     qtbot.keyClick(mb, QtCore.Qt.Key.Key_Escape)
     w.close()
+
+
+def test_an_answer_that_gives_another_value_did_not_use_the_memory_it_restates():
+    """QA pass 34: "Which city does my brother Jonas live in?" answered "Your brother
+    Jonas lives in Dresden, Germany." listed "My brother Jonas lives in Leipzig." as used:
+    the question restates it but for the value asked."""
+    from hela_desktop.edges import used_by_answer
+
+    mem = [(1, "My brother Jonas lives in Leipzig.")]
+    ask = "Which city does my brother Jonas live in?"
+    assert used_by_answer(mem, ask, "Your brother Jonas lives in Dresden, Germany.") == set()
+    assert used_by_answer(mem, ask, "Your brother Jonas lives in Leipzig.") == {1}
+    # a yes-or-no question about the memory: the answer that speaks of it used it
+    assert used_by_answer(mem, "Does my brother Jonas live in Leipzig?",
+                          "Yes, your brother Jonas lives there.") == {1}
