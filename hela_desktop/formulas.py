@@ -431,7 +431,8 @@ DRIFT_PARAGRAPH_WORDS = 12  # a paragraph this long may drift alone (its foreign
 
 def drifted(english: float, foreign: float, words: int, user_english: float, *,
             user_foreign: float = 1.0, min_words: int = DRIFT_MIN_WORDS, long_words: int = 12,
-            low: float = 0.05, foreign_min: float = 0.3, user_min: float = 0.15) -> bool:
+            low: float = 0.05, foreign_min: float = 0.3, user_min: float = 0.15,
+            some_foreign: float = 0.2, scarce: float = 0.1) -> bool:
     """Did an answer drift out of the user's language?  The user writes English (their
     messages in the chat, pooled, have at least `user_min` English function words, or some
     and no foreign word at all, `user_foreign` = 0: "I'm Marta, a civil engineer in
@@ -444,12 +445,16 @@ def drifted(english: float, foreign: float, words: int, user_english: float, *,
     Portuguese (English share near 0) is answered as they write.  (Set on the answers of
     two QA passes: the drifted ones had no English word in 12 or more, or 5 foreign words
     of 7 and 7 of 10 ("Eu não em forçá do míro Joana. I, para Joana."); English answers had
-    0.17 to 0.54 English and at most one foreign word, a name.)"""
+    0.17 to 0.54 English and at most one foreign word, a name.)  Or, from `long_words`
+    words on, at least `some_foreign` foreign and under `scarce` English: made-up German
+    with names, 26.5 % foreign and 5.9 % English over 60 words, passed both bars (QA pass
+    34)."""
     writes_english = user_english >= user_min or (user_english > 0 and user_foreign == 0)
     if not writes_english or words < min_words:
         return False
     return (foreign >= foreign_min and foreign > english) or \
-        (words >= long_words and english < low)
+        (words >= long_words and (english < low or (foreign >= some_foreign
+                                                     and english < scarce)))
 
 
 def contrast_ratio(rgb_a: tuple[float, float, float], rgb_b: tuple[float, float, float]) -> float:

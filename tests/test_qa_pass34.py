@@ -403,3 +403,16 @@ def test_an_answer_that_gives_another_value_did_not_use_the_memory_it_restates()
     # a yes-or-no question about the memory: the answer that speaks of it used it
     assert used_by_answer(mem, "Does my brother Jonas live in Leipzig?",
                           "Yes, your brother Jonas lives there.") == {1}
+
+
+def test_made_up_german_with_names_is_drifted():
+    """QA pass 34: "Zumdamm: „Alles ist Sprechere, kann ich eine Batterie für Hafenstrasse
+    abgebaut?“ …" had 26.5 % foreign words and 5.9 % English ones: under the 30 % foreign
+    bar, over the 5 % English one.  Worked by hand: 0.265 ≥ 0.2 and 0.059 < 0.1 over 68
+    words → drifted; 12 % English stays English; under 12 words, too short to tell."""
+    from hela_desktop import formulas as F
+
+    assert F.drifted(0.059, 0.265, 68, 0.30)
+    assert not F.drifted(0.12, 0.25, 68, 0.30)  # (English answers had 17 % or more)
+    assert not F.drifted(0.059, 0.19, 68, 0.30)  # too little foreign
+    assert not F.drifted(0.059, 0.265, 11, 0.30)  # short
