@@ -416,3 +416,31 @@ def test_made_up_german_with_names_is_drifted():
     assert not F.drifted(0.12, 0.25, 68, 0.30)  # (English answers had 17 % or more)
     assert not F.drifted(0.059, 0.19, 68, 0.30)  # too little foreign
     assert not F.drifted(0.059, 0.265, 11, 0.30)  # short
+
+
+@pytest.mark.gui
+def test_the_memories_named_under_answers_are_reached_with_the_keyboard(qtbot):
+    """QA pass 34: a keyboard user had no way to open a memory named under an answer (Tab
+    passes the chat in one press).  Alt+Down / Alt+Up choose the next or previous one,
+    Enter opens it as a click does."""
+    from hela_desktop.ui.chat import MessageView
+
+    view = MessageView()
+    qtbot.addWidget(view)
+    view.setHtml('<p>Lisbon, you told me.</p><p>Used from your memories: '
+                 '<a href="m:5:1">“My sister Ana…”</a> · <a href="m:7:1">“My dog…”</a></p>')
+    clicked = []
+    view.memoryClicked.connect(clicked.append)
+    alt = QtCore.Qt.KeyboardModifier.AltModifier
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Return)
+    assert clicked == []  # (nothing chosen yet)
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Down, alt)
+    assert view.textCursor().selectedText() == "“My sister Ana…”"
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Down, alt)
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Return)
+    assert clicked == [7]
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Up, alt)
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Enter)
+    assert clicked == [7, 5]
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Up, alt)  # (none before the first: it stays)
+    assert view.textCursor().selectedText() == "“My sister Ana…”"

@@ -13,6 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..events import NOT_FROM_MEMORIES
 from ..sources import NO_SOURCES, OLDER_NEWS, Sources, source_groups
+from . import chat_links
 from .chat_fold import LESS, LINK, find_last, fold, unfold, write_user_text
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
@@ -86,6 +87,11 @@ class MessageView(QtWidgets.QTextBrowser):
         self.live_status = ""  # what the live answer is waiting for, before its first token
         self.model_note: tuple[str, ...] = ()  # under the welcome: of the model answering
         self.show_empty()
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        # Alt+Down / Alt+Up: the memories named under answers; Enter opens the chosen one
+        if not chat_links.key(self, event, self._on_anchor_clicked):
+            super().keyPressEvent(event)
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002, N802 - Qt's names
         """Tab leaves the chat: every answer is a link (its tokens), and Tab stopped at each

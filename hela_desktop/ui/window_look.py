@@ -158,6 +158,7 @@ WIDGET_KEYS = (
     ("Down", "From a search or filter box to its first result"),
     ("Tab, Shift+Tab", "Chat list → chat → message box → graph or Memories, and back"),
     ("F10", "Open the menu bar (then the arrow keys)"),
+    ("Alt+Down, Alt+Up (chat)", "Next / previous memory named under an answer; Enter opens it"),
     ("F2", "Rename the chosen chat (chat list)"),
     ("Delete", "Delete the chosen chat (chat list) or memory (Memories)"),
     ("Delete (Archive, Backups)", "After a question: delete for good, or delete the backup"),
