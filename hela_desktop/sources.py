@@ -55,7 +55,7 @@ OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks 
                      "instead.")
 CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, and you "
                 "told me “{said}”")
-MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, the name of {of}."
+MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, {whose}."
 MISPLACED_NOTE = ("Check this answer: it says {words} of {asked}, and only another memory "
                   "says {it}: “{said}”")
 MISATTRIBUTED_NOTE = ("Check this answer: you {asked_or_told} {asked}, and it says of {them} "
@@ -563,7 +563,8 @@ def _as_user_note(doubt: dict, _recalls: list[dict]) -> str:
 def _misnamed_note(doubt: dict, _recalls: list[dict]) -> str:
     said, asked = one_line(str(doubt.get("said") or "")), str(doubt.get("asked") or "")
     of = str(doubt.get("of") or "").strip() or "someone else you told me of"
-    return MISNAMED_NOTE.format(asked=asked, said=said, of=of) \
+    whose = "your own name" if of == "yourself" else f"the name of {of}"
+    return MISNAMED_NOTE.format(asked=asked, said=said, whose=whose) \
         if said and asked.strip() else ""
 
 

@@ -50,6 +50,17 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
             "said": others[:NAMES_SHOWN]}
 
 
+# "I'm Teodora", "I am Teodora", "My name is Teodora", "call me Teo": who says it is named
+_SELF_NAMED = r"\b(?:i['’]m|i am|my name is|my name's|call me)\s+"
+
+
+def _own_names(texts: Sequence[str]) -> set[str]:
+    """The names the user gives as theirs in `texts` ("My name is Marisol…" → "Marisol")."""
+    return {m.group(1) for t in texts
+            for m in re.finditer(_SELF_NAMED + r"([A-Z][\w'’-]+)", t, re.IGNORECASE)
+            if m.group(1)[:1].isupper() and m.group(1).lower() not in facts.STOPWORDS}
+
+
 _MY_PET = re.compile(rf"\b(?:my|our)\s+({'|'.join(sorted(facts.PETS))})\b", re.IGNORECASE)
 
 
@@ -70,8 +81,13 @@ def _asked_about(message: str, mems: Sequence[Recall],
             continue
         words = facts.kin_words(n[3:]) or [n[3:]]
         targets |= set(words)
-        said = re.compile(rf"\b(?i:my (?:{'|'.join(map(re.escape, words))}))\s+([A-Z][\w'’-]+)")
-        targets |= {m.group(1).lower() for r in mems for m in said.finditer(r.text)}
+        # "my brother Karel", "our cat Biscuit", "a cat called Biscuit" (QA pass 34b: the
+        # cat's own name was taken for another's)
+        kin = "|".join(map(re.escape, words))
+        said = re.compile(rf"\b(?i:(?:my|our) (?:{kin}))\s+([A-Z][\w'’-]+)"
+                          rf"|\b(?i:(?:a|an|my|our) (?:{kin}),? (?:called|named))\s+([A-Z][\w'’-]+)")
+        targets |= {(m.group(1) or m.group(2)).lower() for r in mems
+                    for m in said.finditer(r.text)}
     return asked, targets
 
 
@@ -127,6 +143,9 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
         return None
     known = facts.terms(message).union(*(facts.terms(r.text) for r in mems
                                          if speaks_of(r.text))) | WHO
+    # the user's own name is said to them, not of anyone ("Your father, Marisol, a hero.":
+    # QA pass 34b)
+    known |= {facts.stem(n.lower()) for n in _own_names([message, *(r.text for r in mems)])}
     kin = "|".join(map(re.escape, sorted(targets)))
     for sentence in facts.sentences(answer):
         low = sentence.lower().replace("’", "'")
@@ -203,8 +222,11 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
             continue
         theirs = re.compile(rf"\b(?i:my|our)\s+([a-z][\w'’-]*)\s+{re.escape(other)}\b")
         of = next((m.group(1) for r in mems for m in theirs.finditer(r.text)), "")
+        if of.lower() in relation_words & targets:
+            continue  # (their own name, found another way)
+        mine = other in _own_names([message, *(r.text for r in mems)])
         return {"kind": "misnamed", "asked": _as_asked(message, asked[0]), "said": other,
-                "of": f"your {of}" if of else ""}
+                "of": "yourself" if mine else f"your {of}" if of else ""}
     return None
 
 
@@ -262,8 +284,6 @@ def misplaced(message: str, reply: str, mems: Sequence[Recall],
     return None
 
 
-# "I'm Teodora", "I am Teodora", "My name is Teodora", "call me Teo": who says it is named
-_SELF_NAMED = r"\b(?:i['’]m|i am|my name is|my name's|call me)\s+"
 
 
 def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
@@ -272,10 +292,7 @@ def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
     34: "I'm Teodora and I work as a pharmacist…" was answered "I am Teodora, a pharmacist
     who runs Bremen's pharmacy. I've just completed my training…", nothing under it);
     None otherwise."""
-    own = {m.group(1) for t in (message, *(r.text for r in mems))
-           for m in re.finditer(_SELF_NAMED + r"([A-Z][\w'’-]+)", t, re.IGNORECASE)
-           if m.group(1)[:1].isupper() and m.group(1).lower() not in facts.STOPWORDS}
-    for name in sorted(own):
+    for name in sorted(_own_names([message, *(r.text for r in mems)])):
         m = re.search(_SELF_NAMED + re.escape(name) + r"\b", reply, re.IGNORECASE)
         if m:
             return {"kind": "as_user", "said": m.group(0)}

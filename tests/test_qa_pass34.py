@@ -163,8 +163,10 @@ def test_a_correction_of_the_brothers_home_leaves_the_fathers_alone(make_assista
     for k, t in enumerate(told):
         done = [ev for ev in a.chat(t, cid, now=T0 + 60 * k) if isinstance(ev, DoneEvent)][0]
     assert [c["episode_id"] for c in done.corrects] == [2]
-    got, _ = _recalls(a, "Where does my father Anselm live?", T0 + 3600)
-    assert 1 in got and not {"superseded_by", "older_than"} & set(got[1].extra)
+    # asked with the word the two share, "live" (QA pass 34b: still "older news")
+    for k, ask in enumerate(("Where does my father Anselm live?", "Where does my father live?")):
+        got, _ = _recalls(a, ask, T0 + 3600 + 60 * k)
+        assert 1 in got and not {"superseded_by", "older_than"} & set(got[1].extra), ask
 
 
 def test_a_moved_appointment_makes_no_older_news_of_the_childs_age(make_assistant):
@@ -444,3 +446,24 @@ def test_the_memories_named_under_answers_are_reached_with_the_keyboard(qtbot):
     assert clicked == [7, 5]
     qtbot.keyClick(view, QtCore.Qt.Key.Key_Up, alt)  # (none before the first: it stays)
     assert view.textCursor().selectedText() == "“My sister Ana…”"
+
+
+def test_a_pets_own_name_and_the_users_own_are_told_apart(make_assistant):
+    """QA pass 34b: "What's my cat's name?" answered "Sofia has a cat named Biscuit." was
+    marked "it calls your cat “Biscuit”, the name of your cat" (the memories said "a cat
+    called Biscuit" and "Our cat Biscuit"); "My sister's name is Marisol." (the user's own
+    name) was "the name of someone else you told me of"; "Your father, Marisol, a hero."
+    was "it says of him what you told me of yourself"."""
+    from hela_desktop.sources import doubt_note
+
+    told = ("My name is Marisol and I work as a librarian in Porto.",
+            "We have a cat called Biscuit.", "Our cat Biscuit is four years old.",
+            "My sister Renata is a nurse.", "My father Ignacio lives in Valencia.")
+    check = _told(make_assistant, told, len(told))
+    assert (check("What's my cat's name?", "Sofia has a cat named Biscuit.") or {}).get(
+        "kind") != "misnamed"
+    got = check("What's my sister's name?", "Your sister is called Marisol.")
+    assert got["kind"] == "misnamed" and doubt_note(got, []) == (
+        "Check this answer: it calls your sister “Marisol”, your own name.")
+    assert (check("Where does my father live?", "Your father, Marisol, a hero.") or {}).get(
+        "kind") != "misattributed"
