@@ -340,10 +340,9 @@ def says_over(old: str, new: str) -> bool:
     shared = corrected_words(new) & said_words(old)
     if not shared:
         return False
-    told_of, said_of = who(new) - {SELF}, who(old) - {SELF}
-    if told_of and said_of and not told_of & said_of:
-        return False
-    people = {stem(w) for w in told_of | said_of}
+    if (was := kin(old)) and (told := kin(new)) and not was & told:
+        return False  # (each of other relations of the user's: "my father", "my brother")
+    people = {stem(w) for w in (who(new) | who(old)) - {SELF}}
     about = {w for w in corrected_words(new) if not w[:1].isdigit()} - people - TIME_STEMS \
         - CHANGE_STEMS - _TELLS_CORRECTION  # (what it denies counts: "not a terrier")
     return not about or bool(shared & about) or same_kind(old, new) or any(

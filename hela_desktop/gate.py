@@ -488,10 +488,6 @@ class RelevanceGate:
         named = {i: {facts.stem(n.lower()) for n in ns} for i, ns in names.items()}
         # (once a statement: a change told makes news of what it shares a subject with)
         tells = {r.episode_id: facts.tells_change(r.text) for r in stmts}
-        # whom each tells of, the user aside: one of others is no news of another's (QA
-        # pass 34b: "Actually my brother Tomas lives in Marseille…" replaced "My father
-        # Ignacio lives in Valencia." for "Where does my father live?", by "live")
-        whom = {r.episode_id: facts.who(r.text) - {facts.SELF} for r in stmts}
         gone: dict[int, int] = {}
         gap = p.supersede_after_hours * F.SECONDS_PER_HOUR
         # a statement that says it corrects ("Actually …, not a terrier") needs no gap:
@@ -503,8 +499,11 @@ class RelevanceGate:
             for new in stmts:
                 a, b = old.episode_id, new.episode_id
                 ago = when.get(b, 0.0) - when.get(a, 0.0)
-                if a == b or ago < gap and not (b in corrected and ago > 0) or (
-                        whom[a] and whom[b] and not whom[a] & whom[b]):
+                # (a statement of others is no news of another's: QA pass 34b, "Actually my
+                # brother Tomas lives in Marseille…" replaced "My father Ignacio lives in
+                # Valencia." for "Where does my father live?", by "live")
+                if a == b or ago < gap and not (b in corrected and ago > 0) \
+                        or _of_others(old.text, new.text):
                     continue
                 similar, common = compare(a, b)
                 # a word the message asks about, a name aside: "Felix" in the message made
@@ -607,6 +606,13 @@ class RelevanceGate:
             n = newer[src]
             if r.episode_id != n and when.get(r.episode_id, 0.0) < when.get(n, 0.0):
                 r.extra["older_than"] = n
+
+
+def _of_others(old: str, new: str) -> bool:
+    """Do `old` and `new` each tell of relations of the user's, none the same ("my father …"
+    and "my brother …", `facts.kin`; a name or a capitalised word is too loose a sign)?"""
+    a, b = facts.kin(old), facts.kin(new)
+    return bool(a and b and not a & b)
 
 
 def _capital(name: str) -> str:
