@@ -72,7 +72,8 @@ _SHORT_TOKEN = re.compile(r"[\w'’]+", re.UNICODE)  # words and numbers: "I'm 3
 _NOT_NAMES = frozenset("""
 i i'm i've i'd i'll january february march april may june july august september october
 november december monday tuesday wednesday thursday friday saturday sunday mum mom dad
-ok okay mr mrs ms dr
+ok okay mr mrs ms dr mon tue tues wed thu thur thurs fri sat sun feb mar apr jun jul aug
+sep sept oct nov dec
 """.split())
 
 

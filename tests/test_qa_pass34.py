@@ -467,3 +467,13 @@ def test_a_pets_own_name_and_the_users_own_are_told_apart(make_assistant):
         "Check this answer: it calls your sister “Marisol”, your own name.")
     assert (check("Where does my father live?", "Your father, Marisol, a hero.") or {}).get(
         "kind") != "misattributed"
+
+
+def test_a_weekdays_or_months_short_form_is_no_made_up_name():
+    """QA pass 34b: "…moved to Thursday at 3:01 pm (Fri)…" was marked for “Fri”."""
+    from hela_desktop.sources import made_up
+
+    said = "Paloma's dentist appointment moved to Friday at 10 am."
+    assert made_up("It moved to 10 am (Fri), as you said.", said) == []
+    assert made_up("It moved to Sept 3, with Dr. Brandt.", said) == ["Sept 3", "Brandt"]
+    assert made_up("Then Jan will take her.", said) == ["Jan"]  # (a name, not January)
