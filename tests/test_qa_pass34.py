@@ -477,3 +477,14 @@ def test_a_weekdays_or_months_short_form_is_no_made_up_name():
     assert made_up("It moved to 10 am (Fri), as you said.", said) == []
     assert made_up("It moved to Sept 3, with Dr. Brandt.", said) == ["Sept 3", "Brandt"]
     assert made_up("Then Jan will take her.", said) == ["Jan"]  # (a name, not January)
+
+
+def test_what_an_import_left_out_is_counted_in_words():
+    """QA pass 34b: a dry run said "2 message you asked HeLas to forget"."""
+    from hela_desktop.importers.base import left_out
+
+    assert left_out(2, "message you asked HeLa to forget") == \
+        "2 messages you asked HeLa to forget"
+    assert left_out(1, "message you asked HeLa to forget") == \
+        "1 message you asked HeLa to forget"
+    assert left_out(2, "call to a tool") == "2 calls to a tool"

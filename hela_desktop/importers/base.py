@@ -172,7 +172,7 @@ def pair(chat: Chat, skip: Callable[[str, int], None]) -> list[Exchange]:
 
 
 # a reason's noun comes before these words: "message on another branch", "call to a tool"
-_AFTER_NOUN = re.compile(r" (?:of|on|to|in|at|before|without|not|too|cut)\b")
+_AFTER_NOUN = re.compile(r" (?:of|on|to|in|at|before|without|not|too|cut|you|that|which|who)\b")
 _MASS = {"thinking": "thinking block", "reasoning": "reasoning block"}  # counted as blocks
 HERE_ALREADY = "exchange in this memory already"  # (`HistorySource.said_here`)
 
