@@ -30,6 +30,17 @@ def pytest_runtest_teardown(item):
 
 
 @pytest.fixture(scope="session")
+def qapp(qapp):
+    """pytest-qt's application, with the app's style set before any window opens, as
+    `run_app` sets it: set first at some test's Dark switch, with earlier tests' windows
+    still about, setStyle crashed (a segmentation fault in a fresh-clone run)."""
+    from hela_desktop.ui.theme import set_style
+
+    set_style(qapp)
+    return qapp
+
+
+@pytest.fixture(scope="session")
 def embedder():
     from hela_desktop.embedder import Embedder
 

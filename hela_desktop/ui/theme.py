@@ -226,12 +226,19 @@ def apply_theme(app: QtWidgets.QApplication, dark: bool | None = None) -> bool:
     `dark` is None)."""
     if dark is None:
         dark = system_is_dark()
-    # the style once: a new QStyle for every change of scheme deleted the old one under
-    # widgets with style sheets (a rare crash inside setStyle when a window opened)
-    if not isinstance(app.style(), EdgedIndicators):
-        app.setStyle(EdgedIndicators("Fusion"))
+    set_style(app)
     app.setPalette(make_palette(dark))
     return dark
+
+
+def set_style(app: QtWidgets.QApplication) -> None:
+    """The app's style, set once, before any window opens (`run_app`): a new QStyle for
+    every change of scheme deleted the old one under widgets with style sheets (a rare
+    crash inside setStyle when a window opened), and so did a first setStyle while
+    windows with style sheets were open (a test suite's windows: a segmentation fault
+    inside setStyle at a test's Dark switch)."""
+    if not isinstance(app.style(), EdgedIndicators):
+        app.setStyle(EdgedIndicators("Fusion"))
 
 
 def checked_button_style(palette: QtGui.QPalette) -> str:
