@@ -40,7 +40,15 @@ from .memory import PROFILES, MemoryEngine, NewEpisode
 from .prompt import format_memory
 from .sources import answer_doubt
 from .store import AUTHORS, Store, StoreError, db_error_message
-from .turn import MessageTooLong, Turn, TurnParts, TurnState, recall_knowledge, user_model_text
+from .turn import (
+    MessageTooLong,
+    Turn,
+    TurnParts,
+    TurnState,
+    kept_unanswered,
+    recall_knowledge,
+    user_model_text,
+)
 from .words import printable
 
 if TYPE_CHECKING:
@@ -274,7 +282,7 @@ class Assistant:
         if tail is None:
             return None
         message_id, text, at = tail
-        if forget_target(text) is not None or facts.asks_only_about_whole_user(text):
+        if not kept_unanswered(text):
             return None
         with self.store.transaction():
             episode_id = self.engine.add_episode(NewEpisode(

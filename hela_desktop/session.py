@@ -35,6 +35,18 @@ ASPECTS = ("model", "conversations", "conversation", "memory", "reflection", "bu
 NEVER_FITS_CHARS_PER_TOKEN = 32
 
 
+def unanswered_line(m: dict) -> str:
+    """The quiet line under a message of yours that the next one of yours followed with no
+    answer between (a stored message `m`): that the answer was stopped and no memory made,
+    or that its words are kept among your memories (`Assistant._remember_unanswered`).
+    QA pass 34b: once the chat moved on, nothing said why a message stood unanswered."""
+    if m.get("interrupted"):
+        return "Stopped before the answer began: no answer, and no memory was made of it."
+    if m.get("episode_id") is not None and not m.get("forgotten"):
+        return "Left without an answer; its words are kept among your memories."
+    return "Left without an answer."
+
+
 class Session:
     """What the window shows, updated by `apply` (and `start_turn` / `turn_failed`).
 
@@ -188,6 +200,15 @@ class Session:
                     f"the model can read at once (its context holds {n_ctx:,} tokens). Its "
                     "words are kept among your memories, where search finds them.")
         return "No answer yet: press Ctrl+R (Chat ▸ Regenerate answer) to answer it."
+
+    def unanswered_after(self) -> str:
+        """What the chat says, quietly, under the open chat's last message of yours, left
+        unanswered, once you send another instead of answering it (`unanswered_line`)."""
+        from .turn import kept_unanswered
+
+        last = self.messages[-1] if self.messages else {}
+        return unanswered_line({"interrupted": False, "forgotten": False,
+                                "episode_id": 0 if kept_unanswered(last.get("content", "")) else None})
 
     def user_messages(self) -> list[dict]:
         """The open chat's messages from the user, oldest first."""

@@ -214,6 +214,16 @@ def title_of(message: str) -> str:
     return cut[:space] if space >= TITLE_MAX * 3 // 4 else cut
 
 
+def kept_unanswered(message: str) -> bool:
+    """Whether a message of the user's left without an answer (the app killed while it
+    answered, an answer that failed) is kept among their memories
+    (`Assistant._remember_unanswered`): all but the requests the app answers itself (to
+    forget, "What do you know about me?")."""
+    from .forget_request import forget_target
+
+    return forget_target(message) is None and not facts.asks_only_about_whole_user(message)
+
+
 def drop_pending(pending: Future | None, abandon: threading.Event | None = None) -> None:
     """Cancel a re-retrieval that is no longer wanted (`abandon` tells a running one to stop
     early) and wait for it to stop."""

@@ -188,7 +188,7 @@ class MessageView(QtWidgets.QTextBrowser):
 
     def add_user(self, text: str, when: float | None = None) -> None:
         self._begin()
-        self._drop_passing()
+        self._drop_passing(moved_on=True)
         cur = QtGui.QTextCursor(self.document())
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
         frame = cur.insertFrame(self._frame_format("user"))
@@ -529,10 +529,13 @@ class MessageView(QtWidgets.QTextBrowser):
         menu.addAction("Select all", self.selectAll)
         return menu
 
-    def add_notice(self, text: str, passing: bool = False, quiet: bool = False) -> None:
+    def add_notice(self, text: str, passing: bool = False, quiet: bool = False,
+                   after: str = "") -> None:
         """A one-line notice (errors, 'stopped'; `quiet`: news, not a fault, in the muted
         colour). `passing`: it is about the last message only ("press Ctrl+R to answer
-        it"), so it goes when the chat moves on."""
+        it"), so it goes when the chat moves on: to `after`, said quietly in its place, when
+        another message of yours follows (the message stays unanswered; an answer to it,
+        Ctrl+R, takes the notice away with nothing in its place)."""
         self._begin()
         cur = QtGui.QTextCursor(self.document())
         cur.movePosition(QtGui.QTextCursor.MoveOperation.End)
@@ -543,16 +546,21 @@ class MessageView(QtWidgets.QTextBrowser):
         cur.insertBlock()
         cur.insertText(text, f)
         self._passing = start if passing else None
+        self._after = after if passing else ""
         self._scroll_end(force=True)
 
-    def _drop_passing(self) -> None:
-        """A new message or answer: a passing notice at the end of the chat goes."""
+    def _drop_passing(self, moved_on: bool = False) -> None:
+        """A new message or answer: a passing notice at the end of the chat goes (`moved_on`:
+        a message of yours followed, and its `after` line takes its place)."""
         start, self._passing = getattr(self, "_passing", None), None
+        after, self._after = getattr(self, "_after", ""), ""
         if start is not None:
             cur = QtGui.QTextCursor(self.document())
             cur.setPosition(start)
             cur.movePosition(QtGui.QTextCursor.MoveOperation.End, QtGui.QTextCursor.MoveMode.KeepAnchor)
             cur.removeSelectedText()
+            if moved_on and after:
+                self.add_notice(after, quiet=True)
 
     def key_for_message(self, message_id: int) -> int | None:
         for k, m in self.msgs.items():

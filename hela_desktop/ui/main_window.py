@@ -28,6 +28,7 @@ from ..events import (
     TokenEvent,
 )
 from ..folder_lock import FolderBusy, FolderLock, lock_data_dir
+from ..session import unanswered_line
 from . import window_look
 from . import window_status as ws
 from .activity import ActivityWatch
@@ -442,7 +443,8 @@ class MainWindow(WindowPanes):
             if not ev.interrupted or self.client is None or self.client.worker.stop_event.is_set():
                 self.chat.view.add_notice("Stopped before the answer began: your message "
                                           "stays, and no memory was made of it (Regenerate "
-                                          "answers it again).", passing=True)
+                                          "answers it again).", passing=True,
+                                          after=unanswered_line({"interrupted": True}))
         else:
             self.chat.view.finish_assistant(ev.message_id, ev.timeline, footer, sources, ev.answered_at)
         title = ws.answer_title(self.chat.view, self.live_key) if ev.message_id else "Answer"

@@ -17,7 +17,7 @@ from ..config import Settings
 from ..events import ConversationEvent
 from ..importers.base import author_of
 from ..paths import private_data_dir, write_private_text
-from ..session import failed_note
+from ..session import failed_note, unanswered_line
 from ..words import sentence
 from . import chat_edit
 from . import window_status as ws
@@ -359,12 +359,15 @@ class WindowChats(WindowBase):
         view = self.chat.view
         self.chat.set_title(self.session.title if self.current_conv is not None else "Chat")
         view.show_empty()
-        last_key, last, said = None, None, ""
+        last_key, last, said, before = None, None, "", None
         for m in self.session.messages:
             if m["role"] == "user":
+                if before is not None and before["role"] == "user":  # left unanswered
+                    view.add_notice(unanswered_line(before), quiet=True)
                 view.add_user(m["content"], m["created_at"])
-                said = m["content"]
+                said, before = m["content"], m
                 continue
+            before = m
             footer, sources = ws.stored_lines(m)
             key = view.add_assistant(m["content"], m["id"], m["spans"], when=m["created_at"],
                                      offsets=self._offsets.get(m["id"]), footer=footer,
@@ -380,7 +383,7 @@ class WindowChats(WindowBase):
         elif self.session.messages[-1]["role"] == "user":  # left unanswered (the app quit)
             view.add_notice(self.session.unanswered_note(
                 None if self.settings.backend == "server" else self.settings.n_ctx),
-                passing=True)
+                passing=True, after=self.session.unanswered_after())
         refused = getattr(self, "_refused_note", None)
         if refused and self.current_conv is not None \
                 and refused[:2] == (self.current_conv, len(self.session.messages)):

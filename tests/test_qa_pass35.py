@@ -1,0 +1,72 @@
+"""What the thirty-fifth pass (and the items pass 34 left open) found, fixed."""
+from __future__ import annotations
+
+import numpy as np
+
+from hela_desktop.session import unanswered_line
+from hela_desktop.store import Store
+from hela_desktop.turn import kept_unanswered
+
+
+def _vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(384).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_the_line_under_a_message_left_unanswered_says_why():
+    """QA pass 34b: once the next message was sent, a stopped message, or one the app was
+    killed while answering, stood unanswered in the middle of the chat with nothing saying
+    why."""
+    assert unanswered_line({"interrupted": True}).startswith(
+        "Stopped before the answer began: no answer, and no memory was made")
+    assert unanswered_line({"episode_id": 4}) == (
+        "Left without an answer; its words are kept among your memories.")
+    assert unanswered_line({"episode_id": 4, "forgotten": True}) == "Left without an answer."
+    assert unanswered_line({"episode_id": None}) == "Left without an answer."
+    assert kept_unanswered("My cat Biscuit is four.")
+    assert not kept_unanswered("Forget that my cat is four.")
+    assert not kept_unanswered("What do you know about me?")
+
+
+def test_the_chat_says_why_a_message_stands_unanswered_after_the_next_one(qtbot, tmp_path):
+    """Drawn from the store (a chat reopened) and live (the next message sent)."""
+    from test_app_polish import _window
+
+    d = tmp_path / "data"
+    with Store(d) as s:
+        cid = s.add_conversation("Biscuit")
+        s.add_message(cid, "user", "My favourite author is Jose Saramago.", interrupted=True)
+        orphan = s.add_message(cid, "user", "Biscuit sleeps on the radiator.")
+        s.link_message_episode(orphan, s.add_episode("Biscuit sleeps on the radiator.", "",
+                                                     _vec(1), conversation_id=cid))
+        s.add_message(cid, "user", "Forget that Biscuit is four.")
+        s.add_message(cid, "user", "What is my cat called?")
+        s.add_message(cid, "assistant", "Biscuit.", stats={"tokens": 3, "swaps": 0, "elapsed_s": 1.0})
+        s.add_message(cid, "user", "Paloma starts school in September.")
+    w = _window(qtbot, d)
+    view = w.chat.view
+    w.open_conversation(cid)
+    qtbot.waitUntil(lambda: "Paloma starts school" in view.toPlainText(), timeout=20_000)
+    lines = view.toPlainText().splitlines()
+
+    def after(said: str) -> str:
+        at = next(i for i, t in enumerate(lines) if said in t)
+        return next(t for t in lines[at + 1:] if t.strip())
+
+    assert after("Jose Saramago").startswith("Stopped before the answer began: no answer, and no memory")
+    assert after("radiator") == "Left without an answer; its words are kept among your memories."
+    assert after("Biscuit is four") == "Left without an answer."  # no memory: a request to forget
+    assert after("What is my cat called?") != "Left without an answer."  # answered
+    assert after("Paloma starts school").startswith("No answer yet: press Ctrl+R")
+    # live: another message instead of Ctrl+R; the last one's note changes to the quiet line
+    view.add_user("And my dog is called Pepper.")
+    text = view.toPlainText()
+    assert "No answer yet" not in text
+    lines = text.splitlines()
+    assert after("Paloma starts school") == "Left without an answer; its words are kept among your memories."
+    # an answer to it (Ctrl+R) takes the notice away with nothing in its place
+    view.add_notice("No answer yet: press Ctrl+R.", passing=True, after="Left without an answer.")
+    view.begin_assistant()
+    assert "No answer yet" not in view.toPlainText()
+    assert view.toPlainText().count("Left without an answer.") == 1  # the forget request's only
+    w.close()
