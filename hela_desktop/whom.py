@@ -154,7 +154,11 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
             continue
         said = facts.terms(sentence) - known
         alone = not _others_in(sentence, targets, names)  # (no one else it could be of)
-        for r, of in mine + (theirs if alone else []):
+        # (a memory of the user's own that tells of another of theirs, "We have a cat
+        # called Biscuit.", only for a sentence of no one else: "Biscuit is your cat; your
+        # sister is Renata." says the cat's name of the cat)
+        for r, of in [m for m in mine if alone or not _whose(m[0].text, names)] + (
+                theirs if alone else []):
             took = said & facts.terms(r.text)
             if took:  # (the answer's own words for them)
                 words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
@@ -172,6 +176,9 @@ def _whose(text: str, names: Callable[[str], AbstractSet[str]] | None) -> str:
                   text, re.IGNORECASE)
     if m:
         return "your " + m.group(1).lower()
+    given = _given_names([text])  # ("We have a cat called Biscuit.")
+    if given:
+        return "your " + next(iter(given.values()))
     people = sorted(n for n in (names(text) if names is not None else ()) if n[:1].isupper())
     return people[0] if people else ""
 
@@ -211,23 +218,51 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
     own_names = targets - relation_words
     if _named_words(answer) & own_names:
         return None  # it gives one of their names (whatever else it says)
-    for sentence in facts.sentences(answer):
-        if not _named_words(sentence) & targets:
+    given = _given_names([message, *(r.text for r in mems)])
+    yours = _own_names([message, *(r.text for r in mems)])
+    for k, sentence in enumerate(facts.sentences(answer)):
+        bare = _BARE_NAME.match(sentence) if k == 0 else None
+        if bare and bare.group(1) in yours and bare.group(2) == ",":
+            bare = None  # (the user's own name set off by a comma is said to them)
+        if not _named_words(sentence) & targets and not bare:
             continue
-        people = {n.lower() for n in names(sentence) if not n.startswith("my ")}
+        people = {n.lower() for n in names(sentence) if not n.startswith("my ")} | set(given)
         other = next((w for w in dict.fromkeys(re.sub(r"['’]s$", "", w)
                                                for w in facts.NAME_WORD.findall(sentence))
                       if w[:1].isupper() and w.lower() in people - targets), None)
         if other is None:
             continue
         theirs = re.compile(rf"\b(?i:my|our)\s+([a-z][\w'’-]*)\s+{re.escape(other)}\b")
-        of = next((m.group(1) for r in mems for m in theirs.finditer(r.text)), "")
+        of = given.get(other.lower()) or next(
+            (m.group(1) for r in mems for m in theirs.finditer(r.text)), "")
         if of.lower() in relation_words & targets:
             continue  # (their own name, found another way)
-        mine = other in _own_names([message, *(r.text for r in mems)])
         return {"kind": "misnamed", "asked": _as_asked(message, asked[0]), "said": other,
-                "of": "yourself" if mine else f"your {of}" if of else ""}
+                "of": "yourself" if other in yours else f"your {of}" if of else ""}
     return None
+
+
+# an answer that opens with a name alone ("Biscuit.", "Biscuit, my cat.", "It's Biscuit!"):
+# to a question for a name, the name given
+_BARE_NAME = re.compile(r"\s*(?:(?:it|that)(?:['’]s| is)\s+)?([A-Z][\w'’-]+)\s*([,.!]|$)",
+                        re.IGNORECASE)
+
+
+def _given_names(texts: Sequence[str]) -> dict[str, str]:
+    """The names `texts` give to people and animals of the user's life, lower case, with
+    the relation or animal each names ("My son Felix is nine." → {"felix": "son"}, "We have
+    a cat called Biscuit." → {"biscuit": "cat"}): a pet's name, which `people_in` does not
+    read as a person's, given to the sister (QA pass 34b: "Biscuit, my cat.")."""
+    kin = "|".join(sorted(facts.KIN_WORDS | facts.PETS))
+    said = re.compile(rf"\b(?i:(?:my|our)\s+({kin}))\s+([A-Z][\w'’-]+)"
+                      rf"|\b(?i:(?:a|an|my|our)\s+({kin}),?\s+(?:called|named))\s+([A-Z][\w'’-]+)")
+    out: dict[str, str] = {}
+    for t in texts:
+        for m in said.finditer(t):
+            name = (m.group(2) or m.group(4)).lower()
+            if name not in facts.STOPWORDS:
+                out.setdefault(name, (m.group(1) or m.group(3)).lower())
+    return out
 
 
 def _names_within(text: str) -> set[str]:

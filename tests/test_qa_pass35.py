@@ -70,3 +70,32 @@ def test_the_chat_says_why_a_message_stands_unanswered_after_the_next_one(qtbot,
     assert "No answer yet" not in view.toPlainText()
     assert view.toPlainText().count("Left without an answer.") == 1  # the forget request's only
     w.close()
+
+
+def test_a_name_question_answered_with_a_pets_or_another_persons_name_alone_is_doubted(
+        make_assistant):
+    """QA pass 34b: "What is my sister called?" answered "Biscuit, my cat." was read as said
+    to Biscuit, and a pet's name is no person's to `people_in`: nothing was marked. A bare
+    name opening the answer is the name given; the user's own name set off by a comma is
+    still said to them."""
+    from test_qa_pass34 import _told
+
+    from hela_desktop.sources import doubt_note
+
+    told = ("We have a cat called Biscuit.", "My sister Renata is a nurse.",
+            "My name is Marisol and I work as a librarian in Porto.")
+    doubt = _told(make_assistant, told, len(told))
+    for said in ("Biscuit, my cat.", "Biscuit.", "It's Biscuit!", "Your sister's name is Biscuit."):
+        got = doubt("What is my sister called?", said)
+        assert got == {"kind": "misnamed", "asked": "your sister", "said": "Biscuit",
+                       "of": "your cat"}, said
+    assert doubt_note(got, []) == ("Check this answer: it calls your sister “Biscuit”, "
+                                   "the name of your cat.")
+    assert doubt("What is my cat called?", "Renata.") == {
+        "kind": "misnamed", "asked": "your cat", "said": "Renata", "of": "your sister"}
+    assert doubt("What is my sister called?", "Marisol.")["of"] == "yourself"
+    for right in ("Renata, of course.", "Marisol, your sister is called Renata.",
+                  "Biscuit is your cat; your sister is Renata."):
+        assert doubt("What is my sister called?", right) is None, right
+    got = doubt("What is my sister called?", "Marisol, I don't know.")
+    assert (got or {}).get("kind") != "misnamed"  # said to the user
