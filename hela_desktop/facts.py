@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
+from .kin import KIN, KIN_ALSO, KIN_WORDS, PETS, kin, kin_words
 from .language import is_common_word, is_interjection
 from .timewords import AGE, AGE_WORDS, DATE, DAYS, MONTHS, WHEN_SAID, WHEN_TO
 
@@ -589,7 +590,7 @@ def self_rank(text: str) -> int:
         if words[0] in _FIRST_SUBJECT or (words[0] == "my" and words[1:2]
                                           and words[1] in _OWN_ATTRIBUTES):
             return 0
-        if words[0] in ("my", "our") and len(words) > 1 and words[1] not in _KIN \
+        if words[0] in ("my", "our") and len(words) > 1 and words[1] not in KIN \
                 and words[1] not in _PEOPLE:
             rank = min(rank, 1)
         elif any(w in _FIRST_PERSON for w in words):
@@ -689,21 +690,6 @@ def asks_user_fact(text: str, names: Callable[[str], AbstractSet[str]] | None = 
                for s in sentences(text))
 
 
-# the people of a user's life they name by relation: "my mum" is always the same person
-_KIN = {
-    "mum": "mother", "mom": "mother", "mother": "mother", "dad": "father", "father": "father",
-    "wife": "wife", "husband": "husband", "partner": "partner", "fiancée": "fiancé",
-    "fiancee": "fiancé", "fiancé": "fiancé", "fiance": "fiancé", "boyfriend": "boyfriend",
-    "girlfriend": "girlfriend", "brother": "brother", "sister": "sister", "son": "son",
-    "daughter": "daughter", "grandson": "grandson", "granddaughter": "granddaughter",
-    "grandma": "grandmother", "grandmother": "grandmother", "grandpa": "grandfather",
-    "grandfather": "grandfather", "nephew": "nephew", "niece": "niece", "aunt": "aunt",
-    "uncle": "uncle", "cousin": "cousin", "boss": "boss", "manager": "manager",
-    "roommate": "roommate", "flatmate": "flatmate", "neighbour": "neighbour",
-    "neighbor": "neighbour",
-}
-
-
 def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
     """(words written capitalised mid-sentence, capitalised sentence openers, words written
     in lower case), lower-case, a possessive 's removed."""
@@ -721,41 +707,6 @@ def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
             elif key not in _NOT_NAMES and key not in STOPWORDS:
                 (mid if i > 0 else first).add(key)
     return mid, first, lower
-
-
-PETS = frozenset("dog dogs cat cats puppy kitten pet pets horse pony parrot parakeet budgie "
-                 "rabbit bunny hamster tortoise turtle ferret goldfish".split())  # "my dog"
-KIN_WORDS = frozenset(_KIN)  # every word that names a relation ("mum", "brother", "boss")
-
-# looser words for a relation: a user who wrote "Finn, my eight-year-old" or "the kids" has
-# told of a son (`MemoryEngine.tells_of`; `bench personal`: "What's my son completely
-# obsessed with?" would have been answered "you have not told me about your son")
-_CHILD = ("kid", "kids", "child", "children", "boy", "boys", "girl", "girls", "eldest",
-          "youngest", "oldest", "toddler", "baby", "year old")
-KIN_ALSO = {"son": _CHILD, "daughter": _CHILD, "brother": ("sibling", "siblings"),
-            "sister": ("sibling", "siblings"), "husband": ("spouse", "partner"),
-            "wife": ("spouse", "partner"), "partner": ("spouse", "husband", "wife",
-                                                       "boyfriend", "girlfriend"),
-            "mother": ("parents",), "father": ("parents",)}
-
-
-def kin_words(relation: str) -> list[str]:
-    """The words that name a relation ("mother" -> mum, mom, mother)."""
-    return [w for w, r in _KIN.items() if r == relation]
-
-
-_PARENTS = frozenset("mum mom dad".split())  # used like names: "a video call with mum"
-
-
-def kin(text: str) -> set[str]:
-    """The relations a text names: "my mum" -> "mother", also a bare "mum" or "dad"."""
-    # ("my sister's name" names her too: QA pass 30)
-    words = [w.removesuffix("'s") for w in _words(text)]
-    out = {_KIN[w] for p, w in zip(words, words[1:], strict=False)
-           if p in ("my", "our") and w in _KIN}
-    out |= {_KIN[w] for p, w in zip([""] + words, words, strict=False)
-            if w in _PARENTS and p not in ("a", "the", "your", "his", "her", "their")}
-    return out
 
 
 def _name_like(word: str) -> bool:
@@ -796,5 +747,5 @@ class NameIndex:
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "says_over", "CHANGE_STEMS", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO",
+           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "says_over", "CHANGE_STEMS", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO", "PETS",
            "NameIndex"]

@@ -145,7 +145,7 @@ def vouching_words(text: str, user_texts: Iterable[str],
     a sentence about a thing ("The dentist moved to Thursday.") vouches only for an item
     that names it (`_THING`): an idle pass distilled "The user moves to Thursday." from it
     (QA pass 33)."""
-    named = {facts._KIN.get(w, w) for w in facts._words(text)}
+    named = {facts.KIN.get(w, w) for w in facts._words(text)}
     stems_named = set(facts.stems(text))
     user_texts = list(user_texts)
     names = names_used(user_texts) if names is None else names
@@ -156,7 +156,7 @@ def vouching_words(text: str, user_texts: Iterable[str],
                 continue
             m = _THEIRS.match(s)
             who = m.group(1).lower().replace("’", "'").removesuffix("'s") if m else ""
-            if (who in facts._KIN or who in _ANIMALS) and facts._KIN.get(who, who) not in named:
+            if (who in facts.KIN or who in _ANIMALS) and facts.KIN.get(who, who) not in named:
                 continue
             m = _SUBJECT.match(s)
             who = m.group(1).lower().replace("’", "'").removesuffix("'s") if m else ""
