@@ -69,9 +69,14 @@ def merge_edge(old: Sequence, new: Sequence, step: int, lam: float
                ) -> tuple[float, float, int, int, float]:
     """One edge known twice (a store's and an import's), as (weight, prior, count, step,
     updated_at): the Hebbian weight stronger at `step` (with the step it was written at),
-    the larger prior, count and time."""
+    the larger prior, count and time.  The store's edge kept whole when it is the file's or
+    a later state of it (written no earlier, used no less often, its prior no smaller: QA
+    pass 35, an old export imported again made its links one step younger each time, the
+    file's steps being moved to the store's clock)."""
     w_o, p_o, c_o, s_o, u_o = old
     w_n, p_n, c_n, s_n, u_n = new
+    if u_o >= u_n and c_o >= c_n and p_o >= p_n:
+        return (w_o, p_o, c_o, s_o, u_o)
     take_new = F.merge_learned(w_o, step - s_o, w_n, step - s_n, lam)
     w, s = (w_n, s_n) if take_new else (w_o, s_o)
     return (w, max(p_o, p_n), max(c_o, c_n), s, max(u_o, u_n))

@@ -35,6 +35,17 @@ def test_merge_edge_keeps_the_weight_stronger_now():
     assert G.merge_edge(new, old, 20, 0.1) == (0.3, 0.2, 5, 19, 100.0)
 
 
+def test_merge_edge_keeps_the_stores_edge_when_it_is_a_later_state_of_the_files():
+    # the file's edge moved to the store's clock looks younger (step 19 against 10), but the
+    # store's was written later (t 100 against 50), used as often and no weaker a prior
+    store_edge, file_edge = (0.5, 0.2, 5, 10, 100.0), (0.5, 0.2, 5, 19, 50.0)
+    assert G.merge_edge(store_edge, file_edge, 20, 0.1) == store_edge
+    assert G.merge_edge(store_edge, (0.5, 0.2, 5, 19, 100.0), 20, 0.1) == store_edge
+    # used more often in the file, or written later there: the strength rule decides
+    assert G.merge_edge(store_edge, (0.5, 0.2, 6, 19, 50.0), 20, 0.1) == (0.5, 0.2, 6, 19, 100.0)
+    assert G.merge_edge(store_edge, (0.5, 0.2, 5, 19, 101.0), 20, 0.1) == (0.5, 0.2, 5, 19, 101.0)
+
+
 def test_hebbian_rows_add_eta_and_count():
     p = HelaParams(eta=0.1, lam=0.1, weight_cap=1.0)
     existing = {(1, 2): EdgeRow(1, 2, 0.4, 0.5, 2, 4, 0.0)}

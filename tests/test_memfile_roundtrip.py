@@ -71,6 +71,20 @@ def test_reimport_adds_nothing(sample, sample_file):
     assert snapshot(store) == before
 
 
+def test_an_old_export_imported_again_after_more_talk_changes_nothing(sample, sample_file):
+    """QA pass 35: the file's edge steps are moved to the store's clock, so each import of
+    an old export "brought 10 links up to date", one Hebbian step younger, and made a
+    backup.  An edge the store holds in the same or a later state is kept as it is."""
+    store, _ = sample
+    with store.transaction():
+        store.set_meta("hebbian_step", str(store.hebbian_step() + 7))  # (turns since)
+    before = snapshot(store)
+    rep = import_file(store, sample_file)
+    assert sum(rep.added.values()) == 0 and sum(rep.merged.values()) == 0
+    assert rep.skipped["edges"] == 4
+    assert snapshot(store) == before
+
+
 def test_dry_run_counts_without_writing(sample_file, tmp_path):
     with Store(tmp_path / "dst") as dst:
         before = snapshot(dst)
