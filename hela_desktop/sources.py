@@ -424,12 +424,15 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         swapped = swapped or as_user(message, answer, mems)
         if swapped is not None:
             found.append(swapped)
-    unused = bool(mems) and not drew_on and about_user
+    # (not for ideas or advice, "Can you suggest a quick snack to bring to my orchestra
+    # rehearsal?": its answer rightly draws on no memory, QA pass 35)
+    asks_fact = about_user and facts.asks_user_fact(message, names)
+    unused = bool(mems) and not drew_on and asks_fact
     whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)
     # a question for what the user told; a message that tells of their life, or corrects
     # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
     # and its reply's "…tomorrow morning at 2:30 pm!" went unchecked), recalled or not
-    checked = whole if facts.asks_user_fact(message, names) else \
+    checked = whole if asks_fact else \
         of_people(whole) if corrected or tells_of_life(message, names) else ""
     if checked:
         at = time.time() if now is None else now

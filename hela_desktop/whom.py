@@ -148,9 +148,10 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     known |= {facts.stem(n.lower()) for n in _own_names([message, *(r.text for r in mems)])}
     kin = "|".join(map(re.escape, sorted(targets)))
     for sentence in facts.sentences(answer):
+        # ("My husband is a sound engineer…": the model speaking as the user, of him)
         low = sentence.lower().replace("’", "'")
         if not speaks_of(sentence) or _OF_USER.search(
-                re.sub(rf"\byour\s+(?:\w+\s+)?(?:{kin})(?:'s)?\b", " ", low)):
+                re.sub(rf"\b(?:your|my)\s+(?:\w+\s+)?(?:{kin})(?:'s)?\b", " ", low)):
             continue
         said = facts.terms(sentence) - known
         alone = not _others_in(sentence, targets, names)  # (no one else it could be of)

@@ -99,3 +99,46 @@ def test_a_name_question_answered_with_a_pets_or_another_persons_name_alone_is_d
         assert doubt("What is my sister called?", right) is None, right
     got = doubt("What is my sister called?", "Marisol, I don't know.")
     assert (got or {}).get("kind") != "misnamed"  # said to the user
+
+
+def test_an_answer_in_the_users_voice_about_their_husband_is_checked_too(make_assistant):
+    """QA pass 35: "What does my husband do for a living?" answered "My husband is a sound
+    engineer at a radio station." (the user's own job) went unmarked, where "Your husband's
+    job is …" was marked: the "my" read the sentence as about the user."""
+    told = ("My name is Anouk and I work as a sound engineer at a radio station.",
+            "My husband Dariusz is a primary school teacher.")
+    doubt = _told_of(make_assistant, told)
+    for said in ("You've got it. My husband is a sound engineer at a radio station.",
+                 "Your husband is a sound engineer at a radio station."):
+        got = doubt("What does my husband do for a living?", said)
+        assert got["kind"] == "misattributed" and got["asked"] == "your husband", said
+        assert got["said"] == told[0]
+    assert doubt("What does my husband do for a living?",
+                 "My husband is a primary school teacher.") is None
+
+
+def test_a_request_for_ideas_is_not_told_it_uses_no_memory():
+    """QA pass 35: "Can you suggest a quick snack to bring to my orchestra rehearsal?" was
+    marked "it uses none of the memories recalled for it, so it is not from what you told
+    me": ideas rightly draw on no memory (as the made-up check already knew)."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt
+
+    mems = [Recall(episode_id=1, score=1.0,
+                   text="I play cello in an amateur orchestra every Tuesday evening.")]
+
+    def doubt(ask, said):  # (no memory used by the answer)
+        return answer_doubt(ask, said, mems, set(), None, known="")
+
+    for ask in ("Can you suggest a quick snack to bring to my orchestra rehearsal?",
+                "List three high-protein snacks I could take to rehearsal."):
+        assert doubt(ask, "Try hummus with carrot sticks, or a boiled egg.") is None, ask
+    # a question for what was told still is
+    assert doubt("What instrument do I play?", "Probably the drums, as a hobby.") == {
+        "kind": "unused"}
+
+
+def _told_of(make_assistant, told):
+    from test_qa_pass34 import _told
+
+    return _told(make_assistant, told, len(told))
