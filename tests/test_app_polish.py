@@ -187,6 +187,10 @@ def test_user_text_is_shown_as_written_not_as_html(qtbot, tmp_path):
         seen.append((box.textFormat(), box.text()))
         # (QA pass 21: Enter said Yes; the messages go for good, so Enter keeps the chat)
         assert box.defaultButton() is box.button(QtWidgets.QMessageBox.StandardButton.No)
+        # (QA pass 35: the buttons said "Yes" / "No"; they say what they do)
+        assert [box.button(b).text() for b in (QtWidgets.QMessageBox.StandardButton.Yes,
+                                                QtWidgets.QMessageBox.StandardButton.No)] \
+            == ["Delete", "Cancel"]
         qtbot.keyClick(box, QtCore.Qt.Key.Key_Return)
 
     QtCore.QTimer.singleShot(100, answer_no)

@@ -200,9 +200,16 @@ def test_settings_dialog_tab_order_limits_and_no_empty_rows(qtbot, tmp_path):
     assert dlg.max_answer.maximum() == s.n_ctx // 2
     dlg.max_answer.setValue(5000)
     assert dlg.max_answer.value() == 2048 == dlg.result_settings().max_answer_tokens
+    # so is the room for memories (QA pass 35: "From 32 to 16000 tokens" took 9999 and
+    # saved 2048), its tooltip saying the range that holds
+    assert dlg.budget.maximum() == 2048 and "From 32 to 2048 tokens" in dlg.budget.toolTip()
+    dlg.budget.setValue(9999)
+    assert dlg.budget.value() == 2048 == dlg.result_settings().token_budget
     dlg.n_ctx.setValue(16384)
     dlg.max_answer.setValue(5000)
     assert dlg.result_settings().max_answer_tokens == 5000
+    assert "From 32 to 8192 tokens" in dlg.budget.toolTip()
+    assert "to 8192 tokens" in dlg.max_answer.toolTip()
     # a temperature from the file survives OK unchanged
     assert dlg.result_settings().temperature == 3.0
     # no blank rows between the model and its hint (no model details, no server warning)

@@ -379,8 +379,11 @@ class ConversationList(QtWidgets.QWidget):
                           f"Delete the chat “{c['title']}”?\n\n{said}",
                           QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
                           self)
-        # its messages go for good: Enter keeps the chat (QA pass 21: Yes was the default)
+        # its messages go for good: Enter keeps the chat (QA pass 21: Yes was the default);
+        # the buttons say what they do (QA pass 35: "Yes" / "No")
         box.setDefaultButton(QtWidgets.QMessageBox.StandardButton.No)
+        box.button(QtWidgets.QMessageBox.StandardButton.Yes).setText("Delete")
+        box.button(QtWidgets.QMessageBox.StandardButton.No).setText("Cancel")
         also = None
         pinned = min(formed, int(c.get("pinned") or 0))  # a pin says "keep this": they stay
         if formed > pinned:

@@ -13,7 +13,7 @@ from ..config import Settings
 from ..memory import PROFILES
 from ..paths import BUNDLED_NAME, bundled_model_path, models_dirs, scan_models
 from . import plain
-from .settings_fields import WrapLabel, spin
+from .settings_fields import WrapLabel, set_maximum, spin
 from .theme import muted, warning_color
 from .window_look import frame_margins
 
@@ -21,7 +21,7 @@ PROFILE_NAMES = {  # what a user reads; the data is the profile id (settings.jso
     "hela": "Meaning, words and links (recommended)",
     "hela-nospread": "Meaning and words, without links",
     "hela-paper": "HeLa-Mem as published (for research)",
-    "streaming": "streaming-memory scoring (for research)",
+    "streaming": "Streaming-memory scoring (for research)",
     "dense": "Meaning only (simplest)",
 }
 PROFILE_HELP = {
@@ -290,7 +290,7 @@ class SettingsDialog(QtWidgets.QDialog):
         f4.addRow("Context size:", self.n_ctx)
         # the longest answer is at most half the context (Settings.validate): say so by its
         # range rather than by cutting a larger value down on OK
-        self.n_ctx.valueChanged.connect(lambda n: self.max_answer.setMaximum(max(16, n // 2)))
+        self.n_ctx.valueChanged.connect(self._follow_context)
         self.threads = spin(0, 256, settings.n_threads, special="automatic",
                              tip="CPU threads for generating tokens; reading a prompt uses all "
                                  "cores (n_threads)")
@@ -299,8 +299,10 @@ class SettingsDialog(QtWidgets.QDialog):
                               tip="The last this-many tokens of the answer form the query when "
                                   "HeLa looks again for memories (lookback_tokens)")
         f4.addRow("Recent answer text used to look again:", self.lookback)
-        self.budget = spin(32, 16000, settings.token_budget, step=50, suffix=" tokens",
-                            tip="Room the memories may take in the prompt (token_budget)")
+        self.budget = spin(32, max(32, settings.n_ctx // 2), settings.token_budget, step=50,
+                           suffix=" tokens",
+                           tip="Room the memories may take in the prompt; at most half the "
+                               "context size (token_budget)")
         f4.addRow("Room for memories in the prompt:", self.budget)
         self.time_budget = spin(
             0, 100, round(min(1.0, settings.swap_time_budget) * 100),
@@ -456,6 +458,11 @@ class SettingsDialog(QtWidgets.QDialog):
             self.model.setCurrentIndex(max(0, self.model.findData(chosen)))
         self._show_model_details()
         self._refit()
+
+    def _follow_context(self, n_ctx: int) -> None:
+        """The longest answer and the room for memories are at most half the context."""
+        set_maximum(self.max_answer, max(16, n_ctx // 2))
+        set_maximum(self.budget, max(32, n_ctx // 2))
 
     def _show_model_details(self) -> None:
         path = self.model_path()

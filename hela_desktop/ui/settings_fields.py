@@ -15,9 +15,15 @@ class _SaysItsRange:
 
     def range_words(self) -> str:
         box: Any = self  # a QSpinBox or a QDoubleSpinBox (the class it is mixed into)
-        lo, special = box.textFromValue(box.minimum()), box.specialValueText()
+        point = box.locale().decimalPoint()
+
+        def said(value: float) -> str:  # "1440", not "1440.0" (QA pass 35)
+            whole, _, decimals = box.textFromValue(value).partition(point)
+            return whole + (point + decimals.rstrip("0") if decimals.rstrip("0") else "")
+
+        lo, special = said(box.minimum()), box.specialValueText()
         lo += f" ({special})" if special else ""
-        return f"From {lo} to {box.textFromValue(box.maximum())}{box.suffix()}"
+        return f"From {lo} to {said(box.maximum())}{box.suffix()}"
 
     def validate(self, text: str, pos: int) -> Any:  # Qt's override: refused keys end here
         r = super().validate(text, pos)  # type: ignore[misc]
@@ -103,8 +109,16 @@ def spin(lo, hi, value, *, step=None, suffix="", special="", tip="", decimals=No
     box.setPrefix(prefix)
     box.setSpecialValueText(special)
     box.setToolTip(with_range(tip, box.range_words()))
+    box.tip = tip  # type: ignore[union-attr]  # (`set_maximum` says the new range in it)
     box.setValue(value)
     return box
+
+
+def set_maximum(box: SpinBox, hi: int) -> None:
+    """A new top of `spin`'s range (one that follows another field), said in its tooltip
+    too (QA pass 35: "From 32 to 16000 tokens" for a box that kept at most 2048)."""
+    box.setMaximum(hi)
+    box.setToolTip(with_range(getattr(box, "tip", ""), box.range_words()))
 
 
 class WrapLabel(QtWidgets.QLabel):
