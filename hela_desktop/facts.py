@@ -79,6 +79,7 @@ sep sept oct nov dec
 
 
 NOT_NAMES = _NOT_NAMES  # capitalised words that are not names (months, weekdays, "Mum")
+MONTHS_AND_DAYS = tuple(MONTHS + [d for d in DAYS if d != "weekend"])
 _KW_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before

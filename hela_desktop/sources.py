@@ -47,6 +47,8 @@ OLDER_NOTE = "Check this answer: it may give older news — “{newer}” is new
 CORRECTION_NOTE = "Noted as a correction of {old}: {it} kept, marked as older news."
 MADE_UP_NOTE = ("Check this answer: {words} {verb} in none of the memories it was given, "
                 "so the model may have made {them} up.")
+MADE_UP_UNGIVEN_NOTE = ("Check this answer: no memory was given to it, so {words} {verb} not "
+                        "from anything you told me: the model may have made {them} up.")
 UNUSED_MADE_UP_NOTE = ("Check this answer: it uses none of the memories recalled for it, and "
                        "{words} {verb} in none of them: the model may have made {them} up.")
 UNTOLD_NOTE = ("Check this answer: you have not told me about your {who}, so what it says "
@@ -183,10 +185,17 @@ _NUMBER = facts.NUMBER
 _LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
 _PART = re.compile(r"[-'’]")
 # capitalised mid-sentence, and names nothing: the app, the model's talk of itself
-_NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta".split())
+_NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split())
+# months and weekdays: no names, but what a question for a date asks for (`made_up`'s
+# `dates`); "May" only as a month ("in May", "May 3"), not "May I…"
+_DATE_NAMES = frozenset(facts.MONTHS_AND_DAYS)
+_AS_MONTH = re.compile(r"(?i:\b(?:in|of|on|by|until|till|since|from|early|late|mid|end)\s+)$")
+# a question for when something is: "Which month is our Lisbon trip?", "When is …?"
+_ASKS_WHEN = re.compile(r"\b(?:when|month|weekday|date|day)\b", re.IGNORECASE)
 
 
-def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> list[str]:
+def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
+            dates: bool = False) -> list[str]:
     """The names and numbers `answer` states that `known` never says, as the answer writes
     them, in the answer's order: a word capitalised in the middle of a sentence ("…the town
     of Ponsonby, which is a suburb of Manchester.") none of whose parts `known` has, as it
@@ -199,7 +208,9 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
     answer that does not read as English no word is taken for a name (German writes every
     noun capitalised).  `names`: the names the user writes (lower case,
     `MemoryEngine.user_names`), known wherever they said them (QA pass 29: the user's own
-    name, "Priya", was marked made up in a chat whose memories did not say it)."""
+    name, "Priya", was marked made up in a chat whose memories did not say it).  `dates`:
+    the question asks when, so a month or weekday `known` never says counts too (QA pass
+    35: "Which month is our Lisbon trip?" answered "…to Lisbon in June.", May told)."""
     low = known.lower().replace("’", "'")
     words = set(re.findall(r"[^\W\d_]+", low)) | set(names)
     # (a leading zero aside: "9:30" is "09:30")
@@ -222,8 +233,12 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset()) -> l
                                                           base + m.start()]) \
                 or before.rstrip().endswith(_OPENS) or prev is not None \
                 and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words)
+            asked = dates and parts[0] in _DATE_NAMES and len(parts) == 1 and (
+                parts[0] != "may" or bool(_AS_MONTH.search(before))
+                or bool(re.match(r"\s*\d", s[m.end():])))
             if not w[:1].isupper() or len(w) < 2 or not parts or any(  # ("P.S.")
-                    _known_part(p, words) or p in facts.NOT_NAMES or p in facts.STOPWORDS
+                    _known_part(p, words) or p in facts.NOT_NAMES and not asked
+                    or p in facts.STOPWORDS and not asked
                     or p in _NOT_MADE_UP or facts.is_interjection(p)
                     or common_ok and facts.is_common_word(p)
                     for p in parts):
@@ -438,7 +453,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         at = time.time() if now is None else now
         dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}"  # (knowledge too)
                  for r in recalled if r.text]
-        words = made_up(checked, " ".join([message, known, *dated]), user_names)
+        words = made_up(checked, " ".join([message, known, *dated]), user_names,
+                        dates=asks_fact and bool(_ASKS_WHEN.search(message)))
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused})
     if unused and not found:
@@ -586,12 +602,14 @@ def _untold_note(doubt: dict, _recalls: list[dict]) -> str:
                               else _pronoun(who[0])) if who else ""
 
 
-def _made_up_note(doubt: dict, _recalls: list[dict]) -> str:
+def _made_up_note(doubt: dict, recalls: list[dict]) -> str:
     words = _strs(doubt, "words")
     if not words:
         return ""
     said, verb, them = _quoted(words)
-    note = UNUSED_MADE_UP_NOTE if doubt.get("unused") else MADE_UP_NOTE
+    # (QA pass 35: "in none of the memories it was given" when none was)
+    note = UNUSED_MADE_UP_NOTE if doubt.get("unused") else MADE_UP_NOTE if recalls \
+        else MADE_UP_UNGIVEN_NOTE
     return note.format(words=said, verb=verb, them=them)
 
 

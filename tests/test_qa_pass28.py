@@ -116,9 +116,14 @@ def test_an_answer_naming_what_no_memory_says_is_doubted():
     assert answer_doubt(ask, "You live in Hobart, a lovely town.", [town], {3}) is None
     doubt = answer_doubt(ask, "You live in Hobart, near Launceston.", [town], {3})
     assert doubt == {"kind": "made_up", "words": ["Launceston"], "unused": False}
-    assert doubt_note(doubt, []) == MADE_UP_NOTE.format(words="“Launceston”", verb="is",
-                                                         them="it")
-    assert doubt_note(doubt, []) == ("Check this answer: “Launceston” is in none of the "
+    given = [{"episode_id": 3, "text": town.text}]
+    assert doubt_note(doubt, given) == MADE_UP_NOTE.format(words="“Launceston”", verb="is",
+                                                           them="it")
+    # with no memory given, the line says so (QA pass 35)
+    assert doubt_note(doubt, []) == ("Check this answer: no memory was given to it, so "
+                                     "“Launceston” is not from anything you told me: the "
+                                     "model may have made it up.")
+    assert doubt_note(doubt, given) == ("Check this answer: “Launceston” is in none of the "
                                      "memories it was given, so the model may have made it up.")
     # the memory's date as its prompt line gives it is known too ("3 weeks ago, on 13
     # November 2026"), and so is what the user wrote earlier in the chat
@@ -141,7 +146,7 @@ def test_an_answer_naming_what_no_memory_says_is_doubted():
     assert answer_doubt("Any ideas for a day out near my town?", "Try Launceston Gorge.",
                         [town], {3}) is None
     assert doubt_note({"kind": "made_up", "words": []}, []) == ""
-    many = doubt_note({"kind": "made_up", "words": list("ABCDE")}, [])
+    many = doubt_note({"kind": "made_up", "words": list("ABCDE")}, given)
     assert "“A”, “B” and “C” are in none" in many and "“D”" not in many
 
 

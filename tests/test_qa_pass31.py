@@ -46,7 +46,7 @@ def test_a_relation_never_told_and_a_made_up_place_are_both_named():
                          {1, 2}, untold=["sister"])
     assert doubt["kind"] == "untold" and doubt["also"] == [
         {"kind": "made_up", "words": ["Netherlands"], "unused": False}]
-    assert doubt_note(doubt, []).endswith(
+    assert doubt_note(doubt, [{"episode_id": r.episode_id, "text": r.text} for r in mems]).endswith(
         "not from your memories. Also: “Netherlands” is in none of the memories it was "
         "given, so the model may have made it up.")
 

@@ -142,3 +142,28 @@ def _told_of(make_assistant, told):
     from test_qa_pass34 import _told
 
     return _told(make_assistant, told, len(told))
+
+
+def test_a_question_for_when_is_doubted_for_a_month_or_day_no_memory_gives():
+    """QA pass 35: "Which month is our Lisbon trip?" answered "…a summer trip to Lisbon in
+    June." (May told, April before) went unmarked: months and weekdays never counted.  For
+    a question that asks when, one no memory (nor the message) gives does; "May I…" is no
+    month, and "PM" after a time is no name."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt
+
+    mems = [Recall(episode_id=1, score=1.0, text="We are planning a family trip to Lisbon in April."),
+            Recall(episode_id=2, score=1.0, text="Actually the Lisbon trip is in May, not April.")]
+
+    def doubt(ask, said):
+        return answer_doubt(ask, said, mems, {2}, None, known="")
+
+    got = doubt("Which month is our Lisbon trip?", "We are planning a summer trip to Lisbon in June.")
+    assert got == {"kind": "made_up", "words": ["June"], "unused": False}
+    assert doubt("Which month is our Lisbon trip?", "The Lisbon trip is in May.") is None
+    assert doubt("When is our Lisbon trip?", "May I say: it is in May, on a Friday.")["words"] == ["Friday"]
+    # a question that does not ask when leaves months alone, as before
+    assert doubt("Where are we going on our trip in May?", "To Lisbon, in May or June.") is None
+    # "PM" is part of a time, not a made-up name
+    got = doubt("When is our Lisbon trip?", "It is in May, leaving at 2:00 PM.")
+    assert got == {"kind": "made_up", "words": ["2:00"], "unused": False}
