@@ -53,11 +53,13 @@ first. The model is not asked.</li>
 </ul>
 
 <h4>4. Your memories, by hand</h4>
-<p>The <b>Memories</b> tab (Ctrl+2) lists them all: search, pin (★: always kept, listed
-first), edit, archive or delete, with Undo. File ▸ Export memories… writes one file you can
-keep or move to another computer, and File ▸ Import memories… reads it back, or another
-assistant's chat export. A backup of your memories is made each day the app is used
-(File ▸ Backups…).</p>
+<p>The <b>Memories</b> tab (Ctrl+2) lists them all: search, pin (★: always kept; click the
+first column's heading to list them first), edit or delete, with Undo; the Archive tab
+beside it brings a deleted memory back. File ▸ Export memories… writes one file you can
+keep or move to another computer (your memories, their links, knowledge and chats; not
+your settings or the window's look: copy <tt>settings.json</tt> from the data folder for
+those), and File ▸ Import memories… reads it back, or another assistant's chat export. A
+backup of your memories is made each day the app is used (File ▸ Backups…).</p>
 
 <h4>5. While the app sits idle</h4>
 <p>HeLa reflects: it distils what you said often into knowledge (the Knowledge tab) and

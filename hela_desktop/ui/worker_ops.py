@@ -122,7 +122,13 @@ def _export(w, a, arg) -> str:
     fmt = "markdown" if path.suffix.lower() in (".md", ".markdown") else "native"
     result = export_store(a.store, path, fmt=fmt, hela=a.engine.hela,
                           progress=lambda d, t: w.progress.emit("export", int(d), int(t)))
-    return result.sentence()
+    return result.sentence() + ("" if fmt == "markdown" else STAYS_BEHIND)
+
+
+# what a memory file does not carry, said under an export from the window (QA pass 35: on
+# another computer the settings and the theme were gone without a word)
+STAYS_BEHIND = ("\n\nYour settings and the window's look are not in it: to take the settings "
+                "along, copy settings.json from the data folder too.")
 
 
 def _import(w, a, arg) -> str:
