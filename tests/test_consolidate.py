@@ -163,6 +163,11 @@ def test_clean_items_rejects_trivial_and_ungrounded():
     assert sorted(r["reason"] for r in rejected) == [
         "not grounded in the memories", "repeated", "too short"]
     assert grounded("works night shifts", ctx) and not grounded("drinks coffee", ctx)
+    # a copy of the user's own words is refused for speaking as them, and says so (QA pass
+    # 35: "My husband Dariusz is a primary school teacher." was "not grounded")
+    copy = {"kind": "fact", "text": "My night shifts are exhausting.", "replaces": False}
+    assert clean_items([copy], 3, context=ctx)[1][0]["reason"] == (
+        "not said of you in the third person (“The user …”)")
     assert negated("The user no longer eats meat.") and not negated("The user eats meat.")
 
 
