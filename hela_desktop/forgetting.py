@@ -44,6 +44,7 @@ from .backups import erase_in_backups
 from .config import HelaParams
 from .edges import effective_weights
 from .facts import is_statement
+from .prompt import shorten
 from .store import Store, episode_text
 
 JOB = "forget"
@@ -150,13 +151,24 @@ def plan_forgetting(store: Store, hela: HelaParams, params: ForgettingParams | N
             continue
         if p.max_per_pass is not None and len(rep.archived) >= p.max_per_pass:
             break
-        label = " ".join((user_text or assistant_text or "").split())[:60]
+        label = shorten(user_text or assistant_text or "", 60)  # (a word not cut: "…")
         reason = (f"association degree {d:.2f} < {p.max_degree:g}; not accessed for "
-                  f"{idle_days:.0f} days (> {stale:g}); not pinned; no knowledge "
+                  f"{_span(idle_days)} (more than {_span(stale)}); not pinned; no knowledge "
                   "depends on it")
         rep.archived.append(dict(episode_id=eid, reason=reason, degree=round(d, 4),
                                  idle_days=round(idle_days, 2), label=label))
     return rep
+
+
+def _span(days: float) -> str:
+    """A stretch of time in words: "90 days", "1 day", "5 hours", "under an hour" (QA pass
+    35: "not accessed for 0 days (> 0)")."""
+    if days >= 1:
+        n = round(days)
+        return f"{n} day{'s' if n != 1 else ''}"
+    hours = int(days * 24)
+    return f"{hours} hour{'s' if hours != 1 else ''}" if hours else "under an hour" \
+        if days > 0 else "0 days"
 
 
 def forget(engine_or_store, *, hela: HelaParams | None = None,

@@ -109,7 +109,9 @@ def test_rule_archives_exactly_what_it_says(tmp_path, embedder):
         "SELECT id, archive_reason FROM episodes WHERE archived_at IS NOT NULL").fetchall())
     assert set(reasons) == {ids[n] for n in EXPECTED}
     assert "association degree 0.30 < 0.6" in reasons[ids["stale_weak_edge"]]
-    assert "not accessed for 90 days" in reasons[ids["stale_isolated"]]
+    assert "not accessed for 90 days (more than 30 days)" in reasons[ids["stale_isolated"]]
+    assert all(len(a["label"]) <= 60 and (a["label"].endswith("…") or a["label"] == " ".join(
+        store.episode(a["episode_id"]).user_text.split())) for a in rep.archived)  # (QA 35)
     # out of retrieval and the graph view, but browsable
     assert all(ids[n] not in engine.index.pos for n in EXPECTED)
     hits = {r.episode_id for r in engine.retrieve("What time is it in Tokyo?", k=20)}

@@ -186,3 +186,12 @@ def test_an_export_from_the_window_says_the_settings_stay_behind(make_assistant,
     assert not _export(w, a, str(tmp_path / "mine.md")).endswith(STAYS_BEHIND)  # (a reading copy)
     guide = " ".join(GUIDE.split())
     assert "not your settings" in guide and "archive or delete" not in guide
+
+
+def test_forgettings_reasons_read_as_time():
+    """QA pass 35: `forget --dry-run` said "not accessed for 0 days (> 0)" (a label cut
+    mid-word, "…to my orchestra rehea", now ends at a word: tests/test_forgetting.py)."""
+    from hela_desktop.forgetting import _span
+
+    assert [_span(d) for d in (90.4, 1.0, 0.25, 1 / 24, 0.01, 0.0)] == [
+        "90 days", "1 day", "6 hours", "1 hour", "under an hour", "0 days"]
