@@ -77,4 +77,9 @@ def test_the_shortcuts_window_lists_each_key_once(qtbot, tmp_path):
     # Ctrl+0 is the text's normal size, as in a browser (it fitted the graph until 0.13)
     assert dict(rows)["Ctrl+0"] == "View ▸ Normal size"
     assert dict(rows)["Ctrl+Shift+H"] == "View ▸ Fit graph"
+    # File's memory files and backups have keys (QA pass 35: they had none)
+    assert [dict(rows)[k] for k in ("Ctrl+Shift+E", "Ctrl+Shift+I", "Ctrl+Shift+S",
+                                    "Ctrl+Shift+B")] == [
+        "File ▸ Export memories…", "File ▸ Import memories…",
+        "File ▸ Export chat as Markdown…", "File ▸ Backups…"]
     w.close()

@@ -72,17 +72,18 @@ def build_menus(w: WindowBase, jobs: FileJobs) -> None:
 def _file_menu(w: WindowBase, jobs: FileJobs, f: QtWidgets.QMenu) -> None:
     w.act_new = add_action(w, f, "&New chat", w.new_chat, "Ctrl+N")
     f.addSeparator()
-    w.act_export = add_action(w, f, "&Export memories…", jobs.export_memories, None,
+    # (QA pass 35: none of these had a key)
+    w.act_export = add_action(w, f, "&Export memories…", jobs.export_memories, "Ctrl+Shift+E",
                               "Write memories to a .hela file (or Markdown)")
-    w.act_import = add_action(w, f, "&Import memories…", jobs.import_memories, None,
+    w.act_import = add_action(w, f, "&Import memories…", jobs.import_memories, "Ctrl+Shift+I",
                               "Read memories from a .hela, JSON or text file, or a "
                               "ChatGPT, Claude, Open WebUI or Jan export")
     w.act_import_folder = add_action(
         w, f, "Import &folder…", jobs.import_folder, None,
         "Read a folder of Markdown notes (an Obsidian vault) or Jan threads")
-    w.act_export_chat = add_action(w, f, "Export &chat as Markdown…", jobs.export_chat, None,
+    w.act_export_chat = add_action(w, f, "Export &chat as Markdown…", jobs.export_chat, "Ctrl+Shift+S",
                                    "Write the open chat to a Markdown file")
-    w.act_backups = add_action(w, f, "&Backups…", w.open_backups, None,
+    w.act_backups = add_action(w, f, "&Backups…", w.open_backups, "Ctrl+Shift+B",
                                "The automatic backups of your memories: back up now, restore one")
     f.addSeparator()
     w.act_settings = add_action(w, f, "&Settings…", w.open_settings, "Ctrl+,")
