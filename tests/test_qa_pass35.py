@@ -195,3 +195,24 @@ def test_forgettings_reasons_read_as_time():
 
     assert [_span(d) for d in (90.4, 1.0, 0.25, 1 / 24, 0.01, 0.0)] == [
         "90 days", "1 day", "6 hours", "1 hour", "under an hour", "0 days"]
+
+
+def test_a_timeline_row_says_its_colour_is_the_memorys_own(qtbot):
+    """QA pass 35: a memory green in the graph (its topic) was navy in the timeline, with
+    nothing saying why; a row's tooltip now does."""
+    from PySide6 import QtCore, QtGui, QtWidgets
+
+    from hela_desktop.ui.timeline import LABEL_W, OWN_COLOUR, TimelineView
+
+    t = TimelineView()
+    qtbot.addWidget(t)
+    t.resize(600, 200)
+    t.show()
+    t.set_answer([(0, 10, [6])], 10, "Answer")
+    r = t.plot_rect()
+    at = QtCore.QPointF(LABEL_W / 2, r.top() + t._row_h() / 2)
+    t.mouseMoveEvent(QtGui.QMouseEvent(QtCore.QEvent.Type.MouseMove, at, t.mapToGlobal(at),
+                                       QtCore.Qt.MouseButton.NoButton,
+                                       QtCore.Qt.MouseButton.NoButton,
+                                       QtCore.Qt.KeyboardModifier.NoModifier))
+    assert QtWidgets.QToolTip.text().startswith("#6 ") and OWN_COLOUR in QtWidgets.QToolTip.text()

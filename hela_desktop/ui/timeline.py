@@ -19,6 +19,12 @@ HEADER_H = 22
 AXIS_H = 18
 
 
+# what a row's colour is (QA pass 35: a memory green in the graph was navy here): its own,
+# as the graph's glow around it while an answer uses it; a dot's fill is its topic's
+OWN_COLOUR = ("<small>This colour is the memory's own, as is its glow in the graph while "
+              "an answer uses it; a dot's fill there is its topic's colour.</small>")
+
+
 class TimelineView(QtWidgets.QWidget):
     """Painted with QPainter: a few dozen rectangles, cheap to redraw per token."""
 
@@ -260,7 +266,7 @@ class TimelineView(QtWidgets.QWidget):
         elif row is not None:
             QtWidgets.QToolTip.showText(e.globalPosition().toPoint(),
                                         f"#{row} {html.escape(self.label_of(row))}<br>"
-                                        "<i>click to show in the graph</i>", self)
+                                        f"<i>click to show in the graph</i><br>{OWN_COLOUR}", self)
 
     def _row_at(self, y: float) -> int | None:
         r = self.plot_rect()
