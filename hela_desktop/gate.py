@@ -627,9 +627,12 @@ def explain(extra: dict, label_of: Callable[[int], str] | None = None) -> list[s
     gate = extra.get("gate")
     if gate == "evidence" and sim is not None and bar is not None:
         kind = "a message about you" if extra.get("personal") else "this request"
-        named = [_capital(str(n)) for n in extra.get("named") or []]
+        # ("my husband" is the user's: "names your husband", not "names “My husband”",
+        # QA pass 35)
+        named = [f"your {n[3:]}" if n.startswith("my ") else f"“{_capital(n)}”"
+                 for n in map(str, extra.get("named") or [])]
         if named:
-            kind = "a message that names " + " and ".join(f"“{n}”" for n in named[:2])
+            kind = "a message that names " + " and ".join(named[:2])
         elif extra.get("answered_by") and not extra.get("statement"):
             kind = "the subject of this message"
         if sim < LOOSE:  # ("not much related in meaning", the panel says just before)

@@ -216,3 +216,13 @@ def test_a_timeline_row_says_its_colour_is_the_memorys_own(qtbot):
                                        QtCore.Qt.MouseButton.NoButton,
                                        QtCore.Qt.KeyboardModifier.NoModifier))
     assert QtWidgets.QToolTip.text().startswith("#6 ") and OWN_COLOUR in QtWidgets.QToolTip.text()
+
+
+def test_the_why_recalled_panel_says_your_husband_not_my_husband_capitalised():
+    """QA pass 35: "Close enough to a message that names “My husband” to be used"."""
+    from hela_desktop.gate import explain
+
+    said = explain({"gate": "evidence", "similarity": 0.4, "bar": 0.2,
+                    "named": ["my husband", "dariusz"]})[0]
+    assert said == ("Close enough to a message that names your husband and “Dariusz” to be "
+                    "used (similarity 0.40, needed 0.20).")
