@@ -13,6 +13,7 @@ from . import facts, superseded, whom
 from .cautions import Caution, offered
 from .events import Recall
 from .language import language_shares
+from .passed_over import passed_over
 from .prompt import said_when, shorten
 from .timewords import MONTH
 from .whom import as_user, misattributed, misnamed, misplaced, other_person
@@ -49,6 +50,8 @@ MADE_UP_NOTE = ("Check this answer: {words} {verb} in none of the memories it wa
                 "so the model may have made {them} up.")
 MADE_UP_UNGIVEN_NOTE = ("Check this answer: no memory was given to it, so {words} {verb} not "
                         "from anything you told me: the model may have made {them} up.")
+PASSED_OVER_NOTE = ("Check this answer: only “{said}” speaks of {asked}, and it answers "
+                    "from “{other}” instead.")
 UNUSED_MADE_UP_NOTE = ("Check this answer: it uses none of the memories recalled for it, and "
                        "{words} {verb} in none of them: the model may have made {them} up.")
 UNTOLD_NOTE = ("Check this answer: you have not told me about your {who}, so what it says "
@@ -381,6 +384,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       answered about another person they named (`whom.other_person`), or, asked what
       they are called, by another one's name (``"misnamed"``, `whom.misnamed`), or with
       what the user said of themselves (``"misattributed"``, `whom.misattributed`);
+    - ``{"kind": "passed_over", ...}``: a question for something the user told, answered
+      from another memory than the only one that holds the question's own words
+      (`passed_over.passed_over`), when nothing else was found;
     - ``{"kind": "unused"}``: a question about the user's own life (`names`: a text -> the
       people of the user's life in it, `MemoryEngine.people_in`: "Where is Ines now?" asks about it too,
       `facts.asks_about_user`) whose answer used none of the memories recalled for it
@@ -457,6 +463,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                         dates=asks_fact and bool(_ASKS_WHEN.search(message)))
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused})
+    if asks_fact and not found:  # (a subtler fault: only when nothing else was found)
+        found += filter(None, [passed_over(message, whole, mems)])
     if unused and not found:
         found.append({"kind": "unused"})
     return _with_also(found)
@@ -613,6 +621,13 @@ def _made_up_note(doubt: dict, recalls: list[dict]) -> str:
     return note.format(words=said, verb=verb, them=them)
 
 
+def _passed_over_note(doubt: dict, _recalls: list[dict]) -> str:
+    asked, said = _strs(doubt, "asked"), _said(doubt)
+    other = shorten(one_line(str(doubt.get("other") or "")), SOURCE_CHARS)
+    return PASSED_OVER_NOTE.format(said=said, asked=_quoted(asked)[0], other=other) \
+        if asked and said and other else ""
+
+
 def _older_note(doubt: dict, recalls: list[dict]) -> str:
     text = next((str(r.get("text") or "") for r in recalls
                  if r.get("episode_id") == doubt.get("newer")), "")
@@ -625,7 +640,7 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,
     "misplaced": _misplaced_note, "as_user": _as_user_note, "untold": _untold_note, "made_up": _made_up_note,
-    "older": _older_note}
+    "older": _older_note, "passed_over": _passed_over_note}
 
 
 def _pronoun(relation: str) -> str:

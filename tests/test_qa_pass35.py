@@ -226,3 +226,39 @@ def test_the_why_recalled_panel_says_your_husband_not_my_husband_capitalised():
                     "named": ["my husband", "dariusz"]})[0]
     assert said == ("Close enough to a message that names your husband and “Dariusz” to be "
                     "used (similarity 0.40, needed 0.20).")
+
+
+def test_an_answer_from_another_memory_than_the_one_the_question_points_at_is_doubted():
+    """QA pass 35: "What does Lotte do on Saturday mornings?" answered "Lotte loves drawing
+    horses.", the only memory saying "Saturday" (her swimming lessons) passed over, and the
+    horses listed as used, nothing marked."""
+    from hela_desktop.events import Recall
+    from hela_desktop.passed_over import passed_over
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    mems = [Recall(episode_id=1, score=1.0, text="Lotte takes swimming lessons every Saturday morning."),
+            Recall(episode_id=2, score=1.0, text="Lotte loves drawing horses."),
+            Recall(episode_id=3, score=1.0, text="My daughter Lotte is 7 years old.")]
+    ask = "What does my daughter Lotte do on Saturday mornings?"
+    got = answer_doubt(ask, "Lotte loves drawing horses.", mems, {2}, None, known="")
+    assert got == {"kind": "passed_over", "asked": ["Saturday"], "memory": 1,
+                   "said": mems[0].text, "instead": 2, "other": mems[1].text}
+    assert doubt_note(got, []) == (
+        "Check this answer: only “Lotte takes swimming lessons every Saturday…” speaks of "
+        "“Saturday”, and it answers from “Lotte loves drawing horses.” instead.")
+    # an answer from that memory, one from none, one the question's words cannot place
+    for said in ("She takes swimming lessons.", "On Saturday mornings she swims, and she "
+                 "loves drawing horses too."):
+        assert answer_doubt(ask, said, mems, {1}, None, known="") is None, said
+    assert passed_over(ask, "Lotte relaxes at home.", mems) is None  # (draws on none)
+    assert passed_over("What does my daughter Lotte like?", "Lotte loves drawing horses.",
+                       mems) is None  # ("like": no memory holds it)
+    assert passed_over("How old is Lotte and what does she do on Saturdays?",
+                       "She loves drawing horses.", mems) is None  # (two memories asked of)
+    # a memory marked older news is no one's to pass over: the newer may rightly answer
+    old = [Recall(episode_id=1, score=1.0, text=mems[0].text, extra={"superseded_by": 2}),
+           *mems[1:]]
+    assert passed_over(ask, "Lotte loves drawing horses.", old) is None
+    # a request for ideas is not a question for what was told
+    assert answer_doubt("Any ideas for my daughter Lotte on Saturday mornings?",
+                        "She could draw horses.", mems, {2}, None, known="") is None

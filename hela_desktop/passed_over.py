@@ -1,0 +1,74 @@
+"""An answer that passes over the one memory that speaks of what was asked (Qt-free).
+
+"What does Lotte do on Saturday mornings?", with "Lotte takes swimming lessons every
+Saturday morning." and "Lotte loves drawing horses." recalled, was answered "Lotte loves
+drawing horses.": the only memory that says "Saturday" was left aside, another memory of
+Lotte's answered instead, and the line under it listed that one as used (QA pass 35).
+
+The rule, the same for any conversation: the words of the question that exactly one
+recalled memory holds (not the ones several hold: "Lotte", the subject, is in all three)
+point at that memory; an answer that says nothing of it beyond the question's own words,
+and says what another recalled memory says, answered from the wrong one.
+`sources.answer_doubt` reads it as a doubt under the answer, for a question for something
+the user told, and only when nothing else was found wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import facts
+from .events import Recall
+
+_NOT_NAMES = frozenset(facts.stem(w) for w in facts.NOT_NAMES)  # ("Saturdays", "Mondays")
+_WHO = frozenset(facts.stems(" ".join(facts.KIN_WORDS | facts.PETS)))
+# words of a question that point at no memory: how it asks, not what about
+_ASKING = frozenset(facts.stems("do does did what which who when where how why tell remind "
+                                "know say said usual usually again call called name named"))
+
+
+def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
+    """``{"kind": "passed_over", "asked": ["Saturday", "mornings"], "memory": id, "said":
+    "Lotte takes swimming lessons…", "instead": id2, "other": "Lotte loves drawing horses."}``
+    when the question's words that only one recalled memory holds are all that memory's,
+    the answer says nothing of it beyond the question's words, and says something of
+    another recalled memory's; None otherwise."""
+    mems = [r for r in mems if r.text and r.kind == "episode"]
+    if len(mems) < 2:
+        return None
+    # (whom it asks about, "my daughter", "Lotte", points at no one memory of theirs)
+    names = {facts.stem(w.lower()) for s in facts.sentences(message)
+             for w in facts.NAME_WORD.findall(s)[1:]
+             if w[:1].isupper() and facts.stem(w.lower()) not in _NOT_NAMES}
+    asked = facts.terms(message) - _ASKING - _WHO - names
+    held = {r.episode_id: facts.terms(r.text) for r in mems}
+    key = {t for t in asked if sum(t in h for h in held.values()) == 1}
+    holders = {i for i, h in held.items() if key & h}
+    if len(holders) != 1:
+        return None  # (no word points at one memory, or they point at several)
+    (pointed,) = holders
+    extra = next(r.extra for r in mems if r.episode_id == pointed)
+    if extra.get("superseded_by") is not None or extra.get("older_than") is not None:
+        return None  # (older news: the answer may rightly give the newer)
+    said = facts.terms(answer) - facts.terms(message)
+    if not said or _near(said, held[pointed]):
+        return None  # it says something of that memory (or nothing at all)
+    other = next((r for r in mems if r.episode_id != pointed and said & held[r.episode_id]),
+                 None)
+    if other is None:
+        return None
+    text = next(r.text for r in mems if r.episode_id == pointed)
+    words = [w for w in dict.fromkeys(facts.NAME_WORD.findall(message))
+             if facts.stem(w.lower()) in key]
+    return {"kind": "passed_over", "asked": words, "memory": int(pointed), "said": text,
+            "instead": int(other.episode_id), "other": other.text}
+
+
+def _near(said: set[str], held: set[str]) -> bool:
+    """Does the answer say a word of the memory, in any form: stems that begin alike count
+    ("swims" and "swimming": `facts.stem` makes "swim" and "swimm")."""
+    return bool(said & held) or any(len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4]
+                                    for a in said for b in held)
+
+
+__all__ = ["passed_over"]
