@@ -262,3 +262,21 @@ def test_an_answer_from_another_memory_than_the_one_the_question_points_at_is_do
     # a request for ideas is not a question for what was told
     assert answer_doubt("Any ideas for my daughter Lotte on Saturday mornings?",
                         "She could draw horses.", mems, {2}, None, known="") is None
+
+
+def test_zooming_the_graph_out_stops_at_four_times_the_whole_graph(qtbot, tmp_path):
+    """QA pass 35: zooming out had no floor: the graph shrank to one blob of dots."""
+    from test_app_qa_pass29 import _view
+    from test_ui_app import fill_store
+
+    with Store(tmp_path / "d") as store:
+        fill_store(store, 12)
+        view = _view(qtbot, store, width=700)
+    view.settle(100)
+    view.fit(user=True)
+    (x0, x1), (y0, y1) = view.vb.viewRange()
+    for _ in range(12):  # a dozen turns of the wheel out
+        view.vb.scaleBy((2.0, 2.0))
+    (a0, a1), (b0, b1) = view.vb.viewRange()
+    assert a1 - a0 <= 4 * (x1 - x0) + 1e-6 and b1 - b0 <= 4 * (y1 - y0) + 1e-6
+    assert a1 - a0 > 2 * (x1 - x0)  # (it does zoom out, up to there)

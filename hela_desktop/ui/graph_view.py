@@ -572,15 +572,13 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
     def fit(self, user: bool = True) -> None:
         """Zoom to all visible nodes."""
         if not len(self.xy):
-            self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2))
-            return
+            return self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2))
         rows = np.nonzero(self.visible_mask)[0] if self.visible_mask is not None else slice(None)
         p = self.xy[rows]
         if not len(p):
             return
         lo, hi = p.min(axis=0), p.max(axis=0)
-        centre = (lo + hi) / 2
-        span = np.maximum(hi - lo, 3.5)
+        centre, span = (lo + hi) / 2, np.maximum(hi - lo, 3.5)
         # extra room on the right: labels are written to the right of their dots
         rect = QtCore.QRectF(centre[0] - span[0] / 2, centre[1] - span[1] / 2,
                              span[0] * 1.3, span[1])
@@ -588,6 +586,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         h, room = self.vb.height(), self.legend.room()
         if room and h > room + 40:  # room below for the legend, or its button (y up)
             rect.adjust(0, -span[1] * room / (h - room), 0, 0)
+        # zooming out stops at 4× the whole graph (QA pass 35: it shrank to one blob)
+        self.vb.setLimits(maxXRange=rect.width() * 4, maxYRange=rect.height() * 4)
         self.vb.setRange(rect, padding=0.1)
         if user:
             self._user_moved_view = False
