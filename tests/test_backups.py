@@ -543,6 +543,9 @@ def test_the_backups_dialog_deletes_a_backup_after_a_question(qtbot, tmp_path, m
     dlg.delete_button.click()
     assert not old.path.exists() and new.path.exists()
     assert [b.name for b in dlg.backups] == [new.name] and dlg.count_label.text().startswith("1 backup")
+    # no button but Close answers Enter (QA pass 35: after Back up now, Enter asked to restore)
+    assert not any(b.autoDefault() or b.isDefault() for b in (
+        dlg.make_button, dlg.restore_button, dlg.delete_button, dlg.folder_button))
 
 
 def test_a_backup_with_a_log_left_beside_it_is_restored_with_what_the_log_holds(tmp_path):

@@ -105,6 +105,7 @@ class BackupsDialog(QtWidgets.QDialog):
         close = QtWidgets.QPushButton("Close")
         close.clicked.connect(self.reject)
         for b in (self.make_button, self.restore_button, self.delete_button, self.folder_button):
+            b.setAutoDefault(False)  # (QA pass 35: after Back up now, Enter asked to restore)
             row.addWidget(b)
         row.addStretch(1)
         row.addWidget(close)
