@@ -209,6 +209,8 @@ def test_settings_dialog_tab_order_limits_and_no_empty_rows(qtbot, tmp_path):
     dlg.max_answer.setValue(5000)
     assert dlg.result_settings().max_answer_tokens == 5000
     assert "From 32 to 8192 tokens" in dlg.budget.toolTip()
+    # a profile's one-line help sits at the top of its room (QA pass 35: a blank line above)
+    assert dlg.profile_help.alignment() & QtCore.Qt.AlignmentFlag.AlignTop
     assert "to 8192 tokens" in dlg.max_answer.toolTip()
     # a temperature from the file survives OK unchanged
     assert dlg.result_settings().temperature == 3.0

@@ -223,6 +223,10 @@ class SettingsDialog(QtWidgets.QDialog):
         muted(self.profile_help)
         self.profile_help.setWordWrap(True)
         self.profile_help.setMinimumHeight(3 * self.profile_help.fontMetrics().lineSpacing() + 2)
+        # a one-line help at the top of its three lines' room, under its choice (QA pass 35:
+        # centred, it had a blank line above it)
+        self.profile_help.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop
+                                       | QtCore.Qt.AlignmentFlag.AlignLeft)
         self.profile.currentIndexChanged.connect(
             lambda _i: self.profile_help.setText(PROFILE_HELP.get(self.profile.currentData(), "")))
         f2.addRow("How memories are found:", self.profile)
