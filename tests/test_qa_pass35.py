@@ -280,3 +280,23 @@ def test_zooming_the_graph_out_stops_at_four_times_the_whole_graph(qtbot, tmp_pa
     (a0, a1), (b0, b1) = view.vb.viewRange()
     assert a1 - a0 <= 4 * (x1 - x0) + 1e-6 and b1 - b0 <= 4 * (y1 - y0) + 1e-6
     assert a1 - a0 > 2 * (x1 - x0)  # (it does zoom out, up to there)
+
+
+def test_a_name_all_the_memories_hold_tells_which_was_used_only_when_nothing_else_does():
+    """QA pass 35: "Lotte is 7 years old." was said to use "Lotte loves drawing horses." and
+    "Lotte takes swimming lessons…" too, sharing only her name: the line over-claimed."""
+    from hela_desktop.edges import used_by_answer
+
+    mems = [(1, "Lotte takes swimming lessons every Saturday morning."),
+            (2, "Lotte loves drawing horses."), (3, "My daughter Lotte is 7 years old.")]
+    assert used_by_answer(mems, "What is my daughter's name and how old is she?",
+                          "Lotte is 7 years old.") == {3}
+    assert used_by_answer(mems, "What does my daughter do on Saturday mornings?",
+                          "Lotte loves drawing horses.") == {2}
+    # the name alone, and nothing else: it is what tells
+    assert used_by_answer(mems, "What is my daughter's name?", "Her name is Lotte.") == {1, 2, 3}
+    # a word two of three hold ("Saturday", here "Saturdays") tells neither of them: the
+    # judo was used, not the swimming
+    two = [*mems[:2], (4, "Lotte has judo on Saturday afternoons.")]
+    assert used_by_answer(two, "What does my daughter do?",
+                          "Lotte has judo on Saturdays, and loves horses.") == {2, 4}
