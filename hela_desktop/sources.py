@@ -44,6 +44,11 @@ NO_SOURCES = Sources([])
 CHECK = "Check this answer: "  # (each note's start; a second says "Also: " instead)
 UNUSED_NOTE = ("Check this answer: it uses none of the memories recalled for it, so it "
                "is not from what you told me.")
+# the same, under a request for ideas or advice: its answer may rightly say what no
+# memory does, but not pass over what was told ("…anything my skin reacts badly to that I
+# should list?" beside "I'm allergic to latex.")
+UNUSED_IDEAS_NOTE = ("Check this answer: it uses none of the memories recalled for it; what "
+                     "you told me may matter here.")
 OLDER_NOTE = "Check this answer: it may give older news — “{newer}” is newer."
 CORRECTION_NOTE = "Noted as a correction of {old}: {it} kept, marked as older news."
 MADE_UP_NOTE = ("Check this answer: {words} {verb} in none of the memories it was given, "
@@ -445,10 +450,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         swapped = swapped or as_user(message, answer, mems)
         if swapped is not None:
             found.append(swapped)
-    # (not for ideas or advice, "Can you suggest a quick snack to bring to my orchestra
-    # rehearsal?": its answer rightly draws on no memory, QA pass 35)
     asks_fact = about_user and facts.asks_user_fact(message, names)
-    unused = bool(mems) and not drew_on and asks_fact
+    unused = bool(mems) and not drew_on and about_user
     whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)
     # a question for what the user told; a message that tells of their life, or corrects
     # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
@@ -465,8 +468,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             found.append({"kind": "made_up", "words": words, "unused": unused})
     if asks_fact and not found:  # (a subtler fault: only when nothing else was found)
         found += filter(None, [passed_over(message, whole, mems)])
-    if unused and not found:
-        found.append({"kind": "unused"})
+    if unused and not found:  # (softly for ideas: QA pass 35, "suggest a snack …")
+        found.append({"kind": "unused", **({} if asks_fact else {"ideas": True})})
     return _with_also(found)
 
 
@@ -636,7 +639,8 @@ def _older_note(doubt: dict, recalls: list[dict]) -> str:
 
 
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
-    "caution": _caution_note, "unused": lambda _d, _r: UNUSED_NOTE,
+    "caution": _caution_note,
+    "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,
     "misplaced": _misplaced_note, "as_user": _as_user_note, "untold": _untold_note, "made_up": _made_up_note,

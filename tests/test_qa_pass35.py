@@ -117,12 +117,14 @@ def test_an_answer_in_the_users_voice_about_their_husband_is_checked_too(make_as
                  "My husband is a primary school teacher.") is None
 
 
-def test_a_request_for_ideas_is_not_told_it_uses_no_memory():
+def test_a_request_for_ideas_is_told_softly_that_it_uses_no_memory():
     """QA pass 35: "Can you suggest a quick snack to bring to my orchestra rehearsal?" was
     marked "it uses none of the memories recalled for it, so it is not from what you told
-    me": ideas rightly draw on no memory (as the made-up check already knew)."""
+    me": an idea need not be from what was told.  But what was told may matter ("…anything
+    my skin reacts badly to that I should list?" beside a latex allergy, `bench personal`),
+    so the line stays, softer."""
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt
+    from hela_desktop.sources import UNUSED_IDEAS_NOTE, answer_doubt, doubt_note
 
     mems = [Recall(episode_id=1, score=1.0,
                    text="I play cello in an amateur orchestra every Tuesday evening.")]
@@ -132,8 +134,12 @@ def test_a_request_for_ideas_is_not_told_it_uses_no_memory():
 
     for ask in ("Can you suggest a quick snack to bring to my orchestra rehearsal?",
                 "List three high-protein snacks I could take to rehearsal."):
-        assert doubt(ask, "Try hummus with carrot sticks, or a boiled egg.") is None, ask
-    # a question for what was told still is
+        got = doubt(ask, "Try hummus with carrot sticks, or a boiled egg.")
+        assert got == {"kind": "unused", "ideas": True}, ask
+        assert doubt_note(got, []) == UNUSED_IDEAS_NOTE == (
+            "Check this answer: it uses none of the memories recalled for it; what you told "
+            "me may matter here.")
+    # a question for what was told keeps the plain line
     assert doubt("What instrument do I play?", "Probably the drums, as a hobby.") == {
         "kind": "unused"}
 
