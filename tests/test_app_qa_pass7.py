@@ -407,6 +407,9 @@ def test_f2_and_delete_act_on_the_chosen_chat(qtbot, tmp_path, monkeypatch):
         def setDefaultButton(self, _button):  # noqa: N802 - Qt's name (No, since 0.13)
             pass
 
+        def button(self, _which):  # (its text set to Delete / Cancel, since 0.27)
+            return QtWidgets.QPushButton()
+
         def exec(self):
             return QtWidgets.QMessageBox.StandardButton.Yes
 

@@ -306,3 +306,61 @@ def test_a_name_all_the_memories_hold_tells_which_was_used_only_when_nothing_els
     two = [*mems[:2], (4, "Lotte has judo on Saturday afternoons.")]
     assert used_by_answer(two, "What does my daughter do?",
                           "Lotte has judo on Saturdays, and loves horses.") == {2, 4}
+
+
+def test_hovering_a_link_in_the_graph_says_what_it_joins_and_its_weight(qtbot, tmp_path):
+    """QA pass 35: hovering a link showed nothing; its weight could only be found by
+    choosing one end and reading its neighbours."""
+    from PySide6 import QtCore
+    from test_app_qa_pass29 import _view
+    from test_ui_app import fill_store
+
+    from hela_desktop.ui.graph_model import edge_words
+
+    with Store(tmp_path / "d") as store:
+        fill_store(store, 8)
+        view = _view(qtbot, store, width=700)
+    view.settle(100)
+    view.fit(user=True)
+    qtbot.wait(50)
+    rows = [r for r in view.edge_rows if len(r)]
+    assert rows, "the graph draws links"
+    row = int(rows[0][0])
+    a, b = view.xy[view.data.src[row]], view.xy[view.data.dst[row]]
+    mid = QtCore.QPointF(float((a[0] + b[0]) / 2), float((a[1] + b[1]) / 2))
+    scene = view.vb.mapViewToScene(mid)
+    if view.memory_at(scene) is not None:  # (a dot on the middle: a quarter of the way)
+        scene = view.vb.mapViewToScene(QtCore.QPointF(float(a[0] * 0.75 + b[0] * 0.25),
+                                                      float(a[1] * 0.75 + b[1] * 0.25)))
+    view._on_scene_move(scene)
+    said = view.plot.toolTip()
+    assert view.edge_at(scene) is not None and said.startswith("Link #"), said
+    ids = sorted(int(view.data.ids[i]) for i in (view.data.src[row], view.data.dst[row]))
+    got = view.edge_at(scene)
+    assert said == edge_words(view.data, got)
+    assert "made when written" in said or "learned" in said or "weight" in said
+    if got == row:
+        assert said.startswith(f"Link #{ids[0]} – #{ids[1]}:") or said.startswith(
+            f"Link #{ids[1]} – #{ids[0]}:")
+    # away from every link and dot: no tooltip
+    view._on_scene_move(view.vb.mapViewToScene(QtCore.QPointF(1e6, 1e6)))
+    assert view.plot.toolTip() == ""
+
+
+def test_a_links_words_give_its_two_parts():
+    from hela_desktop.ui.graph_model import GraphData, edge_near, edge_words
+
+    snap = {"nodes": [{"id": 4, "label": "My dog Pixel is a beagle."},
+                      {"id": 9, "label": "Pixel loves long walks."},
+                      {"id": 12, "label": "I work as a nurse."}],
+            "edges": [(4, 9, 0.52), (9, 12, 0.3)], "learned": {(4, 9): 0.02}}
+    d = GraphData.from_snapshot(snap)
+    assert edge_words(d, 0) == ("Link #4 – #9: My dog Pixel is a beagle. – Pixel loves long "
+                                "walks.\nmade when written 0.50 · learned 0.02")
+    assert edge_words(d, 1).endswith("\nmade when written 0.30")
+    # the nearest segment within 4 pixels (a pixel of 0.1 view units: 0.4 units)
+    xy = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0]])
+    rows = np.array([0, 1])
+    assert edge_near(xy, d.src, d.dst, rows, (5.0, 0.3), (0.1, 0.1)) == 0
+    assert edge_near(xy, d.src, d.dst, rows, (9.8, 5.0), (0.1, 0.1)) == 1
+    assert edge_near(xy, d.src, d.dst, rows, (5.0, 1.0), (0.1, 0.1)) is None

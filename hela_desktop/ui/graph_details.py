@@ -10,12 +10,21 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
+import numpy as np
+import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from ..prompt import shorten
 from .explain import graph_help_html, link_html, recall_html
-from .graph_model import LEARNED_MIN, GraphData, knowledge_kind_words, short_label
-from .plain import is_rtl
+from .graph_model import (
+    LEARNED_MIN,
+    GraphData,
+    edge_near,
+    edge_words,
+    knowledge_kind_words,
+    short_label,
+)
+from .plain import is_rtl, tip
 from .theme import GraphColors, show_html
 
 STILL_LOADING = "The graph is still loading: this memory is shown in it once it is drawn."
@@ -65,6 +74,37 @@ class GraphDetailsMixin:
     recalled_for: dict[int, int]
     outside: dict[int, dict]  # memories the graph does not hold, read to explain them
     loaded: bool  # a snapshot has come
+    xy: np.ndarray
+    vb: pg.ViewBox
+    plot: pg.PlotWidget
+    edge_rows: list[np.ndarray]
+    nodeHovered: QtCore.SignalInstance
+    memory_at: Callable[[QtCore.QPointF], int | None]
+
+    # ---- hovering ---------------------------------------------------------------------
+    def _on_scene_move(self, scene_pos) -> None:
+        """A memory under the mouse: its words and how often it was recalled; a link: the
+        two memories and its weight (QA pass 35: a link said nothing)."""
+        nid = self.memory_at(scene_pos)
+        edge = self.edge_at(scene_pos) if nid is None else None
+        if (nid, edge) == getattr(self, "_hover", (None, None)):
+            return
+        self._hover, self._hover_id = (nid, edge), nid
+        node = self.data.nodes[nid] if nid is not None else {}
+        said = (tip(f"#{nid} {node.get('text') or node.get('label', '')}",  # whole, not cut mid-word
+                    f"recalled {int(node.get('access_count') or 0)}×") if nid is not None
+                else tip(edge_words(self.data, edge)) if edge is not None else "")
+        self.plot.setToolTip(said)
+        self.nodeHovered.emit(-1 if nid is None else nid)
+
+    def edge_at(self, scene_pos: QtCore.QPointF) -> int | None:
+        """The drawn link under a scene position (within 4 pixels): its edge row, or None."""
+        rows = [r for r in self.edge_rows if len(r)]
+        if not rows or not len(self.xy):
+            return None
+        p = self.vb.mapSceneToView(scene_pos)
+        return edge_near(self.xy, self.data.src, self.data.dst, np.concatenate(rows),
+                         (p.x(), p.y()), tuple(self.vb.viewPixelSize()))
     recall_details: bool
     knowledgeAction: QtCore.SignalInstance
     memoriesRequested: QtCore.SignalInstance

@@ -365,3 +365,36 @@ def topics_for(data: GraphData, start: np.ndarray | None = None) -> tuple[np.nda
     for r in np.nonzero(data.kinds == "knowledge")[0]:
         knowledge.setdefault(int(groups[r]), texts[r])
     return groups, name_communities(groups, texts, knowledge=knowledge)
+
+
+def edge_near(xy: np.ndarray, src: np.ndarray, dst: np.ndarray, rows: np.ndarray,
+              point: tuple[float, float], pixel: tuple[float, float],
+              within: float = 4.0) -> int | None:
+    """The edge row (of `rows`, those drawn) whose segment passes nearest `point`, within
+    `within` pixels (`pixel`: the view's size of one pixel, x and y); None for none."""
+    if not len(rows):
+        return None
+    scale = np.array([1 / pixel[0], 1 / pixel[1]])
+    a, b = xy[src[rows]] * scale, xy[dst[rows]] * scale
+    p = np.asarray(point) * scale
+    ab = b - a
+    t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab),
+                                                              1e-12), 0.0, 1.0)
+    d = np.hypot(*(a + ab * t[:, None] - p).T)
+    k = int(np.argmin(d))
+    return int(rows[k]) if d[k] <= within else None
+
+
+def edge_words(data: GraphData, row: int) -> str:
+    """A link as its tooltip says it: the two memories, and its weight made when they were
+    written and learned since (QA pass 35: hovering a link showed nothing)."""
+    a, b = int(data.ids[data.src[row]]), int(data.ids[data.dst[row]])
+    learned = float(data.learned[row])
+    prior = max(0.0, float(data.weight[row]) - learned)
+    parts = [f"made when written {prior:.2f}"] if prior > 0 else []
+    parts += [f"learned {learned:.2f}"] if learned >= LEARNED_MIN else []
+    label = {i: short_label(str(data.nodes[i].get("label") or data.nodes[i].get("text") or ""))
+             for i in (a, b)}
+    return (f"Link #{a} – #{b}: {label[a]} – {label[b]}\n"
+            + (" · ".join(parts) or f"weight {float(data.weight[row]):.2f}"))
+

@@ -32,7 +32,7 @@ from .graph_model import (
 from .graph_search import GraphSearchMixin
 from .layout import ForceLayout
 from .nodes_item import NodesItem
-from .plain import ElidedLabel, tip
+from .plain import ElidedLabel
 from .theme import (
     GraphColors,
     checked_button_style,
@@ -540,20 +540,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         if self.details is not None and self.details.isHidden() and not self._details_user:
             self.details_button.setChecked(True)
             self._toggle_details(True)
-
-    def _on_scene_move(self, scene_pos) -> None:
-        nid = self.memory_at(scene_pos)
-        if nid == getattr(self, "_hover_id", None):
-            return
-        self._hover_id = nid
-        if nid is None:
-            self.plot.setToolTip("")
-            self.nodeHovered.emit(-1)
-            return
-        node = self.data.nodes[nid]
-        self.plot.setToolTip(tip(f"#{nid} {node.get('text') or node.get('label', '')}",  # whole, not cut mid-word
-                                 f"recalled {int(node.get('access_count') or 0)}×"))
-        self.nodeHovered.emit(nid)
 
     def _on_manual_range(self, *_args) -> None:
         self._user_moved_view = True
