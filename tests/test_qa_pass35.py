@@ -364,3 +364,28 @@ def test_a_links_words_give_its_two_parts():
     assert edge_near(xy, d.src, d.dst, rows, (5.0, 0.3), (0.1, 0.1)) == 0
     assert edge_near(xy, d.src, d.dst, rows, (9.8, 5.0), (0.1, 0.1)) == 1
     assert edge_near(xy, d.src, d.dst, rows, (5.0, 1.0), (0.1, 0.1)) is None
+
+
+def test_follow_the_system_after_dark_takes_the_systems_look_again(qtbot, tmp_path):
+    """QA pass 35b: View ▸ Appearance ▸ Follow the system right after Dark stayed dark on a
+    light desktop: with no colour scheme named by the desktop, the app read its own (dark)
+    palette as the system's."""
+    from PySide6 import QtCore, QtGui
+    from test_app_polish import _window
+
+    from hela_desktop.ui import theme
+
+    w = _window(qtbot, tmp_path / "data")
+    w.theme_actions["dark"].trigger()
+    assert w.dark
+    w.theme_actions["system"].trigger()
+    system = theme.system_is_dark()
+    assert theme._PLATFORM_DARK and w.dark == system
+    lightness = QtGui.QGuiApplication.palette().color(QtGui.QPalette.ColorRole.Window).lightness()
+    assert (lightness < 128) == system
+    hints = QtGui.QGuiApplication.styleHints()
+    if hints.colorScheme() == QtCore.Qt.ColorScheme.Unknown:  # (offscreen, Xvfb: none named)
+        assert system == theme._PLATFORM_DARK[0]
+        if QtGui.QGuiApplication.platformName() == "offscreen":
+            assert not w.dark  # (the offscreen platform's own palette is light)
+    w.close()

@@ -117,7 +117,15 @@ def system_is_dark() -> bool:
             return True
         if value == QtCore.Qt.ColorScheme.Light:
             return False
+    if _PLATFORM_DARK:  # (the platform's own palette, before the app set its own)
+        return _PLATFORM_DARK[0]
     return app.palette().color(QtGui.QPalette.ColorRole.Window).lightness() < 128
+
+
+# whether the platform's palette was dark, read before `apply_theme` first replaced it: where
+# the desktop names no colour scheme, the app's palette is its own choice since (QA pass
+# 35: Dark, then Follow the system, stayed dark on a light desktop)
+_PLATFORM_DARK: list[bool] = []
 
 
 def graph_colors(dark: bool | None = None) -> GraphColors:
@@ -224,6 +232,8 @@ class EdgedIndicators(QtWidgets.QProxyStyle):
 def apply_theme(app: QtWidgets.QApplication, dark: bool | None = None) -> bool:
     """Fusion style (`EdgedIndicators`) with a light or dark palette (the system's when
     `dark` is None)."""
+    if not _PLATFORM_DARK:
+        _PLATFORM_DARK.append(app.palette().color(QtGui.QPalette.ColorRole.Window).lightness() < 128)
     if dark is None:
         dark = system_is_dark()
     set_style(app)
