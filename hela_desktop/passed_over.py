@@ -21,6 +21,8 @@ from . import facts
 from .events import Recall
 
 _NOT_NAMES = frozenset(facts.stem(w) for w in facts.NOT_NAMES)  # ("Saturdays", "Mondays")
+# how often, not what: "every" is no sign that the answer drew on "…every Saturday…"
+_HOW_OFTEN = frozenset(facts.stems("every each all always often usually sometimes never"))
 _WHO = frozenset(facts.stems(" ".join(facts.KIN_WORDS | facts.PETS)))
 # words of a question that point at no memory: how it asks, not what about
 _ASKING = frozenset(facts.stems("do does did what which who when where how why tell remind "
@@ -50,7 +52,9 @@ def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | Non
     extra = next(r.extra for r in mems if r.episode_id == pointed)
     if extra.get("superseded_by") is not None or extra.get("older_than") is not None:
         return None  # (older news: the answer may rightly give the newer)
-    said = facts.terms(answer) - facts.terms(message)
+    # (the question's words in any form are not the answer's: "morning" for "mornings",
+    # QA pass 35b, as `facts.stem` makes "morn" of one and "morni" of the other)
+    said = {t for t in facts.terms(answer) - _HOW_OFTEN if not _near({t}, facts.terms(message))}
     if not said or _near(said, held[pointed]):
         return None  # it says something of that memory (or nothing at all)
     other = next((r for r in mems if r.episode_id != pointed and said & held[r.episode_id]),

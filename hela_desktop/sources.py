@@ -193,7 +193,9 @@ _NUMBER = facts.NUMBER
 _LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
 _PART = re.compile(r"[-'’]")
 # capitalised mid-sentence, and names nothing: the app, the model's talk of itself
-_NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split())
+_NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split()) | frozenset(
+    # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
+    "english french german spanish italian dutch portuguese polish latin greek".split())
 # months and weekdays: no names, but what a question for a date asks for (`made_up`'s
 # `dates`); "May" only as a month ("in May", "May 3"), not "May I…"
 _DATE_NAMES = frozenset(facts.MONTHS_AND_DAYS)

@@ -161,9 +161,13 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
         for r, of in [m for m in mine if alone or not _whose(m[0].text, names)] + (
                 theirs if alone else []):
             took = said & facts.terms(r.text)
-            if took:  # (the answer's own words for them)
-                words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
-                         if facts.stem(w.lower()) in took or w in took]
+            words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
+                     if facts.stem(w.lower()) in took or w in took]
+            # (one everyday word is no fact: "she loves to work outdoors" beside "I work as
+            # a bus driver", QA pass 35b; a name or number is: "…lives in Leipzig")
+            named = any(w[:1].isupper() or w[:1].isdigit() for w in words
+                        if not sentence.lstrip().startswith(w))
+            if len(took) > 1 or took and named:
                 return {"kind": "misattributed", "asked": _as_asked(message, asked[0]),
                         "memory": int(r.episode_id), "said": r.text, "words": words,
                         **({"of": of} if of else {})}

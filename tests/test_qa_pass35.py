@@ -170,6 +170,8 @@ def test_a_question_for_when_is_doubted_for_a_month_or_day_no_memory_gives():
     assert doubt("When is our Lisbon trip?", "May I say: it is in May, on a Friday.")["words"] == ["Friday"]
     # a question that does not ask when leaves months alone, as before
     assert doubt("Where are we going on our trip in May?", "To Lisbon, in May or June.") is None
+    # a language is no made-up name (QA pass 35b: "…consistency in English language writing.")
+    assert doubt("When is our Lisbon trip?", "In May; pack an English phrasebook.") is None
     # "PM" is part of a time, not a made-up name
     got = doubt("When is our Lisbon trip?", "It is in May, leaving at 2:00 PM.")
     assert got == {"kind": "made_up", "words": ["2:00"], "unused": False}
@@ -261,6 +263,10 @@ def test_an_answer_from_another_memory_than_the_one_the_question_points_at_is_do
                        mems) is None  # ("like": no memory holds it)
     assert passed_over("How old is Lotte and what does she do on Saturdays?",
                        "She loves drawing horses.", mems) is None  # (two memories asked of)
+    # the question's own words, in another form, are not the answer's (QA pass 35b)
+    for said in ("She loves drawing horses and paints them for hours on a Saturday morning.",
+                 "Lotte has a special day every Saturday morning when she loves drawing horses."):
+        assert passed_over(ask, said, mems)["instead"] == 2, said
     # a memory marked older news is no one's to pass over: the newer may rightly answer
     old = [Recall(episode_id=1, score=1.0, text=mems[0].text, extra={"superseded_by": 2}),
            *mems[1:]]
@@ -389,3 +395,19 @@ def test_follow_the_system_after_dark_takes_the_systems_look_again(qtbot, tmp_pa
         if QtGui.QGuiApplication.platformName() == "offscreen":
             assert not w.dark  # (the offscreen platform's own palette is light)
     w.close()
+
+
+def test_one_everyday_word_shared_with_the_users_own_memory_is_no_misattribution(
+        make_assistant):
+    """QA pass 35b: "Your wife is a veterinarian, and she loves to work outdoors." was
+    marked "it says of her what you told me of yourself: “My name is Bram and I work as a
+    bus driver…”" over the one word "work"."""
+    told = ("My name is Bram and I work as a bus driver for Arriva.",
+            "My wife Liesel is a veterinarian.")
+    doubt = _told_of(make_assistant, told)
+    ask = "What does my wife like to do on weekends?"
+    assert doubt(ask, "Your wife is a veterinarian, and she loves to work outdoors.") is None
+    got = doubt(ask, "Your wife works as a bus driver on weekends.")  # (two words: a fact)
+    assert got["kind"] == "misattributed" and got["memory"] == 1
+    got = doubt(ask, "Your wife drives for Arriva.")  # (a name: a fact)
+    assert got["kind"] == "misattributed" and got["words"] == ["Arriva"]
