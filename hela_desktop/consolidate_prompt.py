@@ -165,7 +165,7 @@ def clean_items(items: list[dict], min_words: int = 3,
         if reason is None and context is not None and speaks_as_assistant(text):
             # (QA pass 35: a word-for-word copy of "My husband Dariusz is a primary school
             # teacher." was said to be "not grounded in the memories")
-            reason = "not said of you in the third person (“The user …”)"
+            reason = "speaks as “I” or to “you”, not of “The user”"
         elif reason is None and context is not None and not grounded(text, context):
             reason = "not grounded in the memories"
         if reason is None and key in seen:

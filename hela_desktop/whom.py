@@ -163,15 +163,21 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
             took = said & facts.terms(r.text)
             words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
                      if facts.stem(w.lower()) in took or w in took]
-            # (one everyday word is no fact: "she loves to work outdoors" beside "I work as
-            # a bus driver", QA pass 35b; a name or number is: "…lives in Leipzig")
+            # (everyday words are no fact: "she loves to work outdoors" beside "I work as a
+            # bus driver", QA pass 35b; a name or number is: "…lives in Leipzig")
             named = any(w[:1].isupper() or w[:1].isdigit() for w in words
                         if not sentence.lstrip().startswith(w))
-            if len(took) > 1 or took and named:
+            if took - _EVERYDAY or took and named:
                 return {"kind": "misattributed", "asked": _as_asked(message, asked[0]),
                         "memory": int(r.episode_id), "said": r.text, "words": words,
                         **({"of": of} if of else {})}
     return None
+
+
+# words too everyday to be what was told of someone
+_EVERYDAY = frozenset(facts.stems("work works working job jobs live lives living love loves "
+                                  "like likes go goes make makes help helps time day days home "
+                                  "people family life"))
 
 
 def _whose(text: str, names: Callable[[str], AbstractSet[str]] | None) -> str:
@@ -225,11 +231,15 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
         return None  # it gives one of their names (whatever else it says)
     given = _given_names([message, *(r.text for r in mems)])
     yours = _own_names([message, *(r.text for r in mems)])
+    before = False  # (the sentence before spoke of them)
     for k, sentence in enumerate(facts.sentences(answer)):
         bare = _BARE_NAME.match(sentence) if k == 0 else None
         if bare and bare.group(1) in yours and bare.group(2) == ",":
             bare = None  # (the user's own name set off by a comma is said to them)
-        if not _named_words(sentence) & targets and not bare:
+        # ("Your sister is a very special one. She's a cat named Pip.": QA pass 35b)
+        of_them = bool(_named_words(sentence) & targets) or before and bool(_PRONOUN.match(sentence))
+        before = of_them
+        if not of_them and not bare:
             continue
         people = {n.lower() for n in names(sentence) if not n.startswith("my ")} | set(given)
         other = next((w for w in dict.fromkeys(re.sub(r"['’]s$", "", w)
@@ -247,6 +257,8 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
     return None
 
 
+# a sentence that goes on about whom the one before spoke of
+_PRONOUN = re.compile(r"\s*(?:she|he|they|her|his|their)(?:['’]s|['’]re)?\b", re.IGNORECASE)
 # an answer that opens with a name alone ("Biscuit.", "Biscuit, my cat.", "It's Biscuit!"):
 # to a question for a name, the name given
 _BARE_NAME = re.compile(r"\s*(?:(?:it|that)(?:['’]s| is)\s+)?([A-Z][\w'’-]+)\s*([,.!]|$)",

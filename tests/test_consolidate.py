@@ -167,7 +167,7 @@ def test_clean_items_rejects_trivial_and_ungrounded():
     # 35: "My husband Dariusz is a primary school teacher." was "not grounded")
     copy = {"kind": "fact", "text": "My night shifts are exhausting.", "replaces": False}
     assert clean_items([copy], 3, context=ctx)[1][0]["reason"] == (
-        "not said of you in the third person (“The user …”)")
+        "speaks as “I” or to “you”, not of “The user”")
     assert negated("The user no longer eats meat.") and not negated("The user eats meat.")
 
 

@@ -650,7 +650,7 @@ def test_knowledge_grounding_edit_delete_restore(make_assistant, embedder, tmp_p
     kept, rejected = clean_items([{"kind": "user_model", "text": apology},
                                   {"kind": "user_model", "text": good}], 3,
                                  context=a.store.episode(ep).key)
-    assert [k["text"] for k in kept] == [good] and rejected[0]["reason"].startswith("not grounded")
+    assert [k["text"] for k in kept] == [good] and rejected[0]["reason"].startswith("speaks as")
     # an ungrounded item that arrives anyway (an import) stays out of the system prompt
     with a.store.transaction():
         bad = merge_item(a.store, {"kind": "user_model", "text": "The user hates the sea."},

@@ -91,6 +91,10 @@ def test_a_name_question_answered_with_a_pets_or_another_persons_name_alone_is_d
                        "of": "your cat"}, said
     assert doubt_note(got, []) == ("Check this answer: it calls your sister “Biscuit”, "
                                    "the name of your cat.")
+    # a pronoun goes on about the sister (QA pass 35b: "She's a cat named Pip.")
+    got = doubt("What is my sister called?", "Your sister is a very special one. She's a cat "
+                "named Biscuit.")
+    assert got == {"kind": "misnamed", "asked": "your sister", "said": "Biscuit", "of": "your cat"}
     assert doubt("What is my cat called?", "Renata.") == {
         "kind": "misnamed", "asked": "your cat", "said": "Renata", "of": "your sister"}
     assert doubt("What is my sister called?", "Marisol.")["of"] == "yourself"
