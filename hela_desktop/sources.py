@@ -143,6 +143,11 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     fresh = now - was - denied - TELLS_CHANGE
     if not agrees:
         outdated, fresh = outdated - asked, fresh - asked
+    # what the answer itself says is not so: "…in March, not April." gives the old value
+    # and denies the new (QA pass 35b: unmarked, "not" read as putting March aside)
+    no = set(facts.negated(answer))
+    if no & fresh and not no & outdated:
+        return bool(said & outdated)
     told_old, told_new = len(said & outdated), len(said & fresh)
     if told_old == 0 or told_new and (
             _in_the_past(answer, outdated)

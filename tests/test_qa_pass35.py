@@ -415,3 +415,16 @@ def test_one_everyday_word_shared_with_the_users_own_memory_is_no_misattribution
     assert got["kind"] == "misattributed" and got["memory"] == 1
     got = doubt(ask, "Your wife drives for Arriva.")  # (a name: a fact)
     assert got["kind"] == "misattributed" and got["words"] == ["Arriva"]
+
+
+def test_an_answer_that_denies_the_new_value_gives_older_news():
+    """QA pass 35b: "The month you're referring to is in March, not April." (April the
+    correction's month) was not marked older news: its "not" read as putting March aside."""
+    from hela_desktop.sources import gives_older
+
+    old, new = "Our trip to Krakow is in March.", "Actually the Krakow trip is in April, not March."
+    ask = "Which month is our Krakow trip?"
+    assert gives_older(ask, "The month you're referring to is in March, not April.", old, new)
+    assert not gives_older(ask, "Your Krakow trip is in April, not March.", old, new)
+    assert gives_older(ask, "Your Krakow trip is in March.", old, new)
+    assert not gives_older(ask, "Your Krakow trip is in April.", old, new)
