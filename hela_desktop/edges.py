@@ -16,6 +16,7 @@ cap, smallest edge kept).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -170,10 +171,7 @@ def _stems(words: set[str]) -> set[str]:
 
 def _shared(words: list[tuple[int, set[str]]]) -> set[str]:
     """The words at least two of the memories hold, and at least half of them."""
-    seen: dict[str, int] = {}
-    for _i, m in words:
-        for w in m:
-            seen[w] = seen.get(w, 0) + 1
+    seen = Counter(w for _i, m in words for w in m)
     return {w for w, n in seen.items() if n >= max(2, (len(words) + 1) // 2)}
 
 

@@ -42,7 +42,8 @@ def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | Non
     names = {facts.stem(w.lower()) for s in facts.sentences(message)
              for w in facts.NAME_WORD.findall(s)[1:]
              if w[:1].isupper() and facts.stem(w.lower()) not in _NOT_NAMES}
-    asked = facts.terms(message) - _ASKING - _WHO - names
+    message_terms = facts.terms(message)
+    asked = message_terms - _ASKING - _WHO - names
     held = {r.episode_id: facts.terms(r.text) for r in mems}
     key = {t for t in asked if sum(t in h for h in held.values()) == 1}
     holders = {i for i, h in held.items() if key & h}
@@ -54,7 +55,7 @@ def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | Non
         return None  # (older news: the answer may rightly give the newer)
     # (the question's words in any form are not the answer's: "morning" for "mornings",
     # QA pass 35b, as `facts.stem` makes "morn" of one and "morni" of the other)
-    said = {t for t in facts.terms(answer) - _HOW_OFTEN if not _near({t}, facts.terms(message))}
+    said = {t for t in facts.terms(answer) - _HOW_OFTEN if not _near({t}, message_terms)}
     if not said or _near(said, held[pointed]):
         return None  # it says something of that memory (or nothing at all)
     other = next((r for r in mems if r.episode_id != pointed and said & held[r.episode_id]),

@@ -83,11 +83,8 @@ def _asked_about(message: str, mems: Sequence[Recall],
         targets |= set(words)
         # "my brother Karel", "our cat Biscuit", "a cat called Biscuit" (QA pass 34b: the
         # cat's own name was taken for another's)
-        kin = "|".join(map(re.escape, words))
-        said = re.compile(rf"\b(?i:(?:my|our) (?:{kin}))\s+([A-Z][\w'’-]+)"
-                          rf"|\b(?i:(?:a|an|my|our) (?:{kin}),? (?:called|named))\s+([A-Z][\w'’-]+)")
-        targets |= {(m.group(1) or m.group(2)).lower() for r in mems
-                    for m in said.finditer(r.text)}
+        targets |= {name for r in mems for name, of in _given_names([r.text]).items()
+                    if of in words}
     return asked, targets
 
 
@@ -265,17 +262,19 @@ _BARE_NAME = re.compile(r"\s*(?:(?:it|that)(?:['’]s| is)\s+)?([A-Z][\w'’-]+)
                         re.IGNORECASE)
 
 
+_KIN_OR_PET = "|".join(sorted(facts.KIN_WORDS | facts.PETS))
+_GIVEN = re.compile(rf"\b(?i:(?:my|our)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
+                    rf"|\b(?i:(?:a|an|my|our)\s+({_KIN_OR_PET}),?\s+(?:called|named))\s+([A-Z][\w'’-]+)")
+
+
 def _given_names(texts: Sequence[str]) -> dict[str, str]:
     """The names `texts` give to people and animals of the user's life, lower case, with
     the relation or animal each names ("My son Felix is nine." → {"felix": "son"}, "We have
     a cat called Biscuit." → {"biscuit": "cat"}): a pet's name, which `people_in` does not
     read as a person's, given to the sister (QA pass 34b: "Biscuit, my cat.")."""
-    kin = "|".join(sorted(facts.KIN_WORDS | facts.PETS))
-    said = re.compile(rf"\b(?i:(?:my|our)\s+({kin}))\s+([A-Z][\w'’-]+)"
-                      rf"|\b(?i:(?:a|an|my|our)\s+({kin}),?\s+(?:called|named))\s+([A-Z][\w'’-]+)")
     out: dict[str, str] = {}
     for t in texts:
-        for m in said.finditer(t):
+        for m in _GIVEN.finditer(t):
             name = (m.group(2) or m.group(4)).lower()
             if name not in facts.STOPWORDS:
                 out.setdefault(name, (m.group(1) or m.group(3)).lower())
