@@ -149,9 +149,12 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
         return set()
     q, a = _content(message), _content(answer)
     said = {facts.stem(w) for w in q}  # ("lives" is the message's "live")
-    restating = not _asks_for_value(message)
+    # (a message that only tells restates what it corrects: an answer that echoes it used
+    # nothing, QA pass 35b: "Actually the Krakow trip is in April, not March." said its
+    # reply used "Our trip to Krakow is in March.")
+    restating = not _asks_for_value(message) and not facts.only_tells(message)
     words = [(int(i), _content(text) - TELLING_WORDS - GENERAL_WORDS) for i, text in memories]
-    out, by_shared, shared = set(), set(), _stems(_shared(words))
+    out, by_shared, in_form, shared = set(), set(), set(), _stems(_shared(words))
     for i, m in words:
         qm = q | {w for w in m if facts.stem(w) in said}
         if F.picked_up(m, qm, a) >= min_picked or (restating and F.restated(m, qm, a)):
@@ -159,10 +162,16 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
             # (only through a word most of them hold, "Lotte"?  In any form: "Saturdays")
             if F.picked_up(_stems(m) - shared, _stems(qm), _stems(a)) < min_picked:
                 by_shared.add(i)
+        elif F.picked_up(_stems(m), _stems(qm), _stems(a)) >= min_picked:
+            in_form.add(i)
     # a word most of the memories hold (the one they are all of, "Lotte") tells which
     # was used only when no other word does (QA pass 35: "Lotte is 7 years old." was said
     # to use "Lotte loves drawing horses." too); "Her name is Lotte." still uses them all
-    return out - by_shared if out - by_shared else out
+    if out - by_shared:
+        return out - by_shared
+    # no word as the memory says it: one in another form ("veterinary" of "veterinarian",
+    # QA pass 35b) tells what it used
+    return out or in_form
 
 
 def _stems(words: set[str]) -> set[str]:

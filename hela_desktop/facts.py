@@ -124,13 +124,21 @@ def content_words(text: str, min_len: int = 3) -> list[str]:
 
 
 def stem(word: str) -> str:
-    """A crude stem: one common suffix off, then the first five letters ("cooks" and
-    "cooking" match, "hiked" and "hiking" too)."""
-    for suf in ("ing", "ed", "es", "s", "e"):
+    """A crude stem: a plural "s" off, then one common suffix, then the first five letters
+    ("cooks" and "cooking" match, "hiked" and "hiking" too, "mornings" and "morning",
+    "glass" and "glasses", "swims" and "swimming")."""
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    for suf in ("ing", "ed", "e"):
         if word.endswith(suf) and len(word) - len(suf) >= 3:
             word = word[: -len(suf)]
+            if suf != "e" and word[-1] == word[-2] and word[-1] in _UNDOUBLED:
+                word = word[:-1]  # ("swimm", "stopp", "runn")
             break
     return word[:5]
+
+
+_UNDOUBLED = frozenset("bgmnprt")
 
 
 def stems(text: str) -> list[str]:

@@ -1,0 +1,45 @@
+"""What the thirty-sixth pass (and the items pass 35 left open) found, fixed."""
+from __future__ import annotations
+
+from hela_desktop import facts
+from hela_desktop.edges import used_by_answer
+
+
+def test_a_word_and_its_other_forms_share_one_stem():
+    """Pass 35 left "mornings" and "morning" apart ("morni" and "morn"), and "swims" and
+    "swimming", so a question's "Saturday mornings" did not find the memory's "Saturday
+    morning"."""
+    for forms in (("morning", "mornings"), ("swims", "swimming", "swim"),
+                  ("glass", "glasses"), ("runs", "running"), ("stopped", "stops"),
+                  ("hiked", "hiking", "hikes"), ("veterinary", "veterinarian")):
+        assert len({facts.stem(w) for w in forms}) == 1, forms
+    # kept apart: the doubled letters of the word itself
+    assert facts.stem("calls") == facts.stem("calling") == "call"
+    assert facts.stem("kissed") == "kiss"
+    assert facts.stem("cats") == facts.stem("cat") == "cat"
+
+
+def test_an_answer_in_another_form_of_the_memorys_word_used_it():
+    """QA pass 35b P6: "…expertise in the veterinary industry." was marked as using none
+    of its memories, one of which was "My wife Ilse is a veterinarian."."""
+    mems = [(1, "Our trip to Krakow is in March."), (2, "My wife Ilse is a veterinarian.")]
+    assert used_by_answer(mems, "What does my wife do?",
+                          "She has expertise in the veterinary industry.") == {2}
+    # a word as the memory says it still comes first: the other form adds nothing then
+    mems.append((3, "Ilse's clinic is in the veterinary school."))
+    assert used_by_answer(mems, "What does my wife do?",
+                          "She has expertise in the veterinary industry.") == {3}
+    assert used_by_answer(mems, "What does my wife do?", "I don't know.") == set()
+
+
+def test_a_reply_that_echoes_a_correction_used_nothing():
+    """QA pass 35b P8: the reply to "Actually the Krakow trip is in April, not March." said
+    it used “Our trip to Krakow is in March.” (older news) though it only echoed the
+    message."""
+    mems = [(1, "Our trip to Krakow is in March."), (2, "My wife Ilse is a veterinarian.")]
+    reply = "I'm so glad to hear about your dream trip to Krakow!"
+    assert used_by_answer(mems, "Actually the Krakow trip is in April, not March.",
+                          reply) == set()
+    # a question that restates the memory still counts an answer that speaks of it
+    assert used_by_answer(mems, "Is our Krakow trip in March?",
+                          "Yes, your Krakow trip is in March.") == {1}
