@@ -246,6 +246,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
             prev = _PREV_WORD.search(before)
             common_ok = i == 0 and not _TITLE.search(text[max(0, base + m.start() - 12):
                                                           base + m.start()]) \
+                and not _signs(text, base + m.start()) \
                 or before.rstrip().endswith(_OPENS) or prev is not None \
                 and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words)
             asked = dates and parts[0] in _DATE_NAMES and len(parts) == 1 and (
@@ -308,6 +309,22 @@ def _dates(text: str) -> list[tuple[tuple[int, int], tuple[int, str]]]:
 # QA pass 32: read as a sentence's first word, a common one)
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Sr|Jr)\.\s*$")
 _PREV_WORD = re.compile(r"([^\W\d_][\w'’-]*)[ \t]+$")
+# a letter's sign-off: the name under it is a name, however common ("Yours truly,\nDoris",
+# QA pass 35: the model signed as someone no memory names, and nothing marked it)
+_SIGNS_OFF = re.compile(r"(?:^|[\n.!?]\s*)(?:yours(?:\s+(?:truly|sincerely|faithfully|ever))?|"
+                        r"sincerely|(?:best |kind |warm )?regards|(?:best |warm )?wishes|cheers|"
+                        r"(?:with )?love|warmly|best|thanks|thank you),\s*$", re.IGNORECASE)
+_SIGNATURE = re.compile(r"[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)*[.!]?\s*")
+
+
+def _signs(text: str, at: int) -> bool:
+    """Does the word at `at` sign a letter: it follows a sign-off ("Yours truly,") and only
+    names follow it on its line ("Doris Miller")?"""
+    end = text.find("\n", at)
+    return bool(_SIGNS_OFF.search(text[max(0, at - 40):at])) and bool(
+        _SIGNATURE.fullmatch(text[at:end if end >= 0 else len(text)]))
+
+
 _OPENS = (":", "•", "*")  # (what a line or an item opens with; not a quote: "King of the …")
 _AS_DATE = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b", re.IGNORECASE)
 _AS_AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\b(?!\s+(?:ago|later|"

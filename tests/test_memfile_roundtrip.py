@@ -365,16 +365,16 @@ def test_reports_in_words_for_the_app(tmp_path):
                        "knowledge": 0, "conversations": 2, "messages": 36, "timelines": 19},
                        41675, 0.1)
     # the file on a line of its own: a message box broke the path after its first "/"
-    assert exp.sentence() == (f"Exported 18 memories, 60 links, 2 chats and 36 messages (42 KB) "
-                              f"to\n{tmp_path / 'm.hela'}")
+    assert exp.sentence() == (f"Exported 18 memories, 60 links, 2 chats and 36 messages (42 KB)"
+                              f"\u00a0to\n{tmp_path / 'm.hela'}")
     one = ExportReport(tmp_path / "m.md", "markdown", {"episodes": 1, "edges": 0}, 900, 0.1)
-    assert one.sentence() == ("Exported 1 memory as a readable Markdown document (900 bytes) "
-                              f"to\n{tmp_path / 'm.md'}")
+    assert one.sentence() == ("Exported 1 memory as a readable Markdown document (900 bytes)"
+                              f"\u00a0to\n{tmp_path / 'm.md'}")
     # answers Regenerate replaced are deleted memories too, and named as such (QA pass 20:
     # "4 deleted memories left out", none deleted by hand)
     left = ExportReport(tmp_path / "m.hela", "native", {"episodes": 2}, 900, 0.1,
                         deleted_left_out=4, replaced_left_out=4)
-    assert left.sentence() == (f"Exported 2 memories (900 bytes) to\n{tmp_path / 'm.hela'}\n\n"
+    assert left.sentence() == (f"Exported 2 memories (900 bytes)\u00a0to\n{tmp_path / 'm.hela'}\n\n"
                                "4 deleted memories (all answers replaced by new ones) left out.")
     left.replaced_left_out = 1
     assert "4 deleted memories (1 of them an answer replaced by a new one) left out" in left.sentence()
@@ -389,7 +389,7 @@ def test_reports_in_words_for_the_app(tmp_path):
                        skipped={"episodes": 3}, embedded=12,
                        details={"source": "chatgpt", "conversations": 1, "exchanges": 15,
                                 "skipped": 2, "skipped_reasons": {"tool call": 2}})
-    assert imp.sentence() == (f"Imported 12 memories, 11 links, 1 chat and 24 messages from\n"
+    assert imp.sentence() == (f"Imported 12 memories, 11 links, 1 chat and 24 messages\u00a0from\n"
                               f"{tmp_path / 'c.json'}\n\n3 memories were here already. "
                               "ChatGPT export: 1 conversation, 15 exchanges; 2 left out "
                               "(2 tool calls).")

@@ -43,3 +43,33 @@ def test_a_reply_that_echoes_a_correction_used_nothing():
     # a question that restates the memory still counts an answer that speaks of it
     assert used_by_answer(mems, "Is our Krakow trip in March?",
                           "Yes, your Krakow trip is in March.") == {1}
+
+
+def test_a_name_signing_the_answer_as_a_letter_is_made_up_when_no_memory_gives_it():
+    """QA pass 35: "…She's 7 years old… Yours truly, Doris" went unmarked: "Doris", first on
+    its line, is a common word of the word list (first names are)."""
+    from hela_desktop.sources import made_up
+
+    known = "My daughter Lotte is 7 years old."
+    assert made_up("She is 7 years old.\n\nYours truly,\nDoris", known) == ["Doris"]
+    assert made_up("She is 7.\nBest regards,\nDoris Miller", known) == ["Doris Miller"]
+    assert made_up("She is 7.\nCheers,\nLotte", known) == []  # (a name the memories give)
+    # a sentence after a thank-you is no signature; a line that goes on is none either
+    assert made_up("Thanks! Swimming is fun.", known) == []
+    assert made_up("She is 7.\nThanks,\nHappy birthday to her!", known) == []
+
+
+def test_the_export_line_keeps_to_with_the_counts_and_lists_kinds_in_one_order(tmp_path):
+    """QA pass 35: the export's message box left "to" alone on a line above the path; the
+    terminal listed the kinds in another order for Markdown than for a .hela file."""
+    from pathlib import Path
+
+    from hela_desktop.memfile.report import ExportReport
+
+    counts = {"episodes": 3, "conversations": 1, "messages": 2, "timelines": 1, "edges": 4,
+              "knowledge": 0}
+    rep = ExportReport(Path("m.hela"), "native", counts, 2048, 0.1)
+    assert rep.sentence().startswith("Exported 3 memories, 4 links, 1 chat and 2 messages "
+                                     "(2 KB)\u00a0to\nm.hela")
+    assert rep.summary() == ("exported to m.hela (native, 2 KB): 3 memories, 4 links, "
+                             "0 distilled facts, 1 chat, 2 messages, 1 answer timeline")

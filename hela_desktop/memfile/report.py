@@ -30,11 +30,14 @@ class ExportReport:
 
     def summary(self) -> str:
         """The export for the terminal: "exported to FILE (native, 8 KB): 2 memories, 1 link,
-        1 chat, 4 messages, 2 answer timelines" (every kind, zeros too), and the deleted
+        0 distilled facts, 1 chat, 4 messages, 2 answer timelines" (every kind, zeros too, in
+        `_NOUNS`' order), and the deleted
         memories left out."""
         nouns = {**_NOUNS, **_MORE_NOUNS}
-        parts = ", ".join(count(int(v or 0), *nouns.get(k, (k, k)))
-                          for k, v in self.counts.items())
+        # (in one order whatever the format wrote first: the Markdown summary put links
+        # before chats, the native one after answer timelines)
+        order = [k for k in nouns if k in self.counts] + [k for k in self.counts if k not in nouns]
+        parts = ", ".join(count(int(self.counts[k] or 0), *nouns.get(k, (k, k))) for k in order)
         return (f"exported to {self.path} ({self.fmt}, {_size(self.bytes)}): {parts}"
                 + self._left_out("; ", " (--include-deleted keeps them)")
                 + self._chats_whole("; ", " (--no-conversations leaves them out)"))
@@ -68,10 +71,13 @@ class ExportReport:
         what = _counted(self.counts) or "nothing"
         form = " as a readable Markdown document" if self.fmt == "markdown" else ""
         rest = self._left_out("") + self._chats_whole(", but ")
-        return (f"Exported {what}{form} ({_size(self.bytes)}) to\n{self.path}"
+        return (f"Exported {what}{form} ({_size(self.bytes)}){_GLUE}to\n{self.path}"
                 + (f"\n\n{rest[0].upper()}{rest[1:]}." if rest else ""))
 
 
+# "to" and "from" kept with the word before them: a message box that wraps the counts left
+# "to" alone on a line above the path (QA pass 35)
+_GLUE = "\u00a0"
 # record kinds in words (singular, plural), in the order people read them
 _NOUNS = {"episodes": ("memory", "memories"), "edges": ("link", "links"),
           "knowledge": ("distilled fact", "distilled facts"),
@@ -189,7 +195,7 @@ class ImportReport:
         updated = _counted(self.merged)  # e.g. a chat renamed in a newer export
         # (not "Nothing new in …; it brought 1 link … up to date": QA pass 21 read that as
         # saying two things at once)
-        top = f"{head} {new} from\n{self.path}\n\n" if new else \
+        top = f"{head} {new}{_GLUE}from\n{self.path}\n\n" if new else \
             f"Nothing added from\n{self.path}\n\n" if updated else f"Nothing new in\n{self.path}\n\n"
         out = "" if new else f"It brought {updated} already here up to date." if updated \
             else "Everything in it is here already."
