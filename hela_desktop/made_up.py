@@ -1,0 +1,183 @@
+"""Names and numbers an answer states that no memory given to it says (Qt-free): the
+made-up check under an answer (`sources.answer_doubt`, "Check this answer: “Doris” is in
+none of the memories it was given…")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set as AbstractSet
+
+from . import facts
+from .language import language_shares
+from .timewords import MONTH
+from .words import spelled_numbers
+
+_NUMBER = facts.NUMBER
+_LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
+_PART = re.compile(r"[-'’]")
+# capitalised mid-sentence, and names nothing: the app, the model's talk of itself
+_NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split()) | frozenset(
+    # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
+    "english french german spanish italian dutch portuguese polish latin greek".split())
+# months and weekdays: no names, but what a question for a date asks for (`made_up`'s
+# `dates`); "May" only as a month ("in May", "May 3"), not "May I…"
+_DATE_NAMES = frozenset(facts.MONTHS_AND_DAYS)
+_AS_MONTH = re.compile(r"(?i:\b(?:in|of|on|by|until|till|since|from|early|late|mid|end)\s+)$")
+
+
+def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
+            dates: bool = False) -> list[str]:
+    """The names and numbers `answer` states that `known` never says, as the answer writes
+    them, in the answer's order: a word capitalised in the middle of a sentence ("…the town
+    of Ponsonby, which is a suburb of Manchester.") none of whose parts `known` has, as it
+    is or inflected (`_known_part`), and a number it does not hold ("100 Elm Street"), a
+    list's own numbering aside.  Months, weekdays and the like are not names
+    (`facts.NOT_NAMES`).  A sentence's first word is capitalised whatever it is, so there
+    it counts only when it is no common English word either (`facts.is_common_word`:
+    "Siamira is a fictional character…", QA pass 28).  Names written one after another,
+    or joined by "of", "the" and the like, are quoted as one ("King of the Piano").  In an
+    answer that does not read as English no word is taken for a name (German writes every
+    noun capitalised).  `names`: the names the user writes (lower case,
+    `MemoryEngine.user_names`), known wherever they said them (QA pass 29: the user's own
+    name, "Priya", was marked made up in a chat whose memories did not say it).  `dates`:
+    the question asks when, so a month or weekday `known` never says counts too (QA pass
+    35: "Which month is our Lisbon trip?" answered "…to Lisbon in June.", May told)."""
+    low = known.lower().replace("’", "'")
+    words = set(re.findall(r"[^\W\d_]+", low)) | set(names)
+    # (a leading zero aside: "9:30" is "09:30")
+    numbers = {_no_zero(n) for n in _NUMBER.findall(low)} | spelled_numbers(low)
+    text = _LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
+    found: list[tuple[int, int]] = []  # (start, end) in `text`
+    english, foreign, _ = language_shares(text)
+    at = 0
+    for s in facts.sentences(text) if english >= foreign else []:
+        base = text.find(s, at)
+        at = base + len(s)
+        for i, m in enumerate(facts.NAME_WORD.finditer(s)):
+            w = re.sub(r"['’]s$", "", m.group(0)).strip("'’-")
+            parts = [p.lower() for p in _PART.split(w) if p]
+            # a common word capitalised as a sentence's, a line's or a list item's first
+            # ("…: Last …"), or as part of a known name ("York City"; QA pass 32)
+            before = s[:m.start()]
+            prev = _PREV_WORD.search(before)
+            common_ok = i == 0 and not _TITLE.search(text[max(0, base + m.start() - 12):
+                                                          base + m.start()]) \
+                and not _signs(text, base + m.start()) \
+                or before.rstrip().endswith(_OPENS) or prev is not None \
+                and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words)
+            asked = dates and parts[0] in _DATE_NAMES and len(parts) == 1 and (
+                parts[0] != "may" or bool(_AS_MONTH.search(before))
+                or bool(re.match(r"\s*\d", s[m.end():])))
+            if not w[:1].isupper() or len(w) < 2 or not parts or any(  # ("P.S.")
+                    _known_part(p, words) or p in facts.NOT_NAMES and not asked
+                    or p in facts.STOPWORDS and not asked
+                    or p in _NOT_MADE_UP or facts.is_interjection(p)
+                    or common_ok and facts.is_common_word(p)
+                    for p in parts):
+                continue
+            start = base + m.start() + m.group(0).index(w)
+            if _spelled_out(w, text[:start], text[start + len(w):]):
+                continue
+            if found and _JOINS.fullmatch(text[found[-1][1]:start]):
+                found[-1] = (found[-1][0], start + len(w))  # one name of several words
+            else:
+                found.append((start, start + len(w)))
+    # an age is no date: "12 years old" where the memories say "12" only as "12 June"
+    # (QA pass 32: "Sunniva is currently 12 years old." went unmarked)
+    dated = {m.group(1) for m in _AS_DATE.finditer(low)} - {
+        m.group(0) for m in _NUMBER.finditer(low) if not _AS_DATE.match(low, m.start())}
+    # a date is a day of a month: "12 March" where the memories say 12 (an age) and March
+    # (another date), but never the 12th of March (QA pass 33: "…scheduled for 12 March at
+    # 09:35", the appointment being on 11 December, had only "09:35" marked)
+    days = {day for _, day in _dates(low)}
+    taken = [span for span, day in _dates(text) if day not in days]
+    found += taken
+    for m in _NUMBER.finditer(text):
+        age = _AS_AGE.match(text, m.end()) if m.group(0) in dated else None
+        if any(a <= m.start() < b for a, b in taken):
+            continue  # (the day of a date marked whole)
+        if _no_zero(m.group(0)) not in numbers or age is not None:  # ("“12 years” …")
+            found.append((m.start(), age.end() if age is not None else m.end()))
+    return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
+
+
+def _no_zero(number: str) -> str:
+    """`number` without a leading zero: "09:30" -> "9:30", "007" -> "7"."""
+    return number.lstrip("0") or "0"
+
+
+# a date, day first or month first: "12 March", "the 3rd of May", "March 12th"
+_DATE = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({MONTH})\b"
+                   rf"|\b({MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*[:.]\d)", re.IGNORECASE)
+
+
+def _dates(text: str) -> list[tuple[tuple[int, int], tuple[int, str]]]:
+    """(where, (day, month)) of each date in `text`, in order (the month by its first
+    three letters, lower case)."""
+    out = []
+    for m in _DATE.finditer(text):
+        day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        out.append((m.span(), (int(day), month[:3].lower())))
+    return out
+
+
+# a title whose full stop the sentences were cut at: what follows is a name ("Dr. Nana",
+# QA pass 32: read as a sentence's first word, a common one)
+_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Sr|Jr)\.\s*$")
+_PREV_WORD = re.compile(r"([^\W\d_][\w'’-]*)[ \t]+$")
+# a letter's sign-off: the name under it is a name, however common ("Yours truly,\nDoris",
+# QA pass 35: the model signed as someone no memory names, and nothing marked it)
+_SIGNS_OFF = re.compile(r"(?:^|[\n.!?]\s*)(?:yours(?:\s+(?:truly|sincerely|faithfully|ever))?|"
+                        r"sincerely|(?:best |kind |warm )?regards|(?:best |warm )?wishes|cheers|"
+                        r"(?:with )?love|warmly|best|thanks|thank you),\s*$", re.IGNORECASE)
+_SIGNATURE = re.compile(r"[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)*[.!]?\s*")
+
+
+def _signs(text: str, at: int) -> bool:
+    """Does the word at `at` sign a letter: it follows a sign-off ("Yours truly,") and only
+    names follow it on its line ("Doris Miller")?"""
+    end = text.find("\n", at)
+    return bool(_SIGNS_OFF.search(text[max(0, at - 40):at])) and bool(
+        _SIGNATURE.fullmatch(text[at:end if end >= 0 else len(text)]))
+
+
+_OPENS = (":", "•", "*")  # (what a line or an item opens with; not a quote: "King of the …")
+_AS_DATE = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b", re.IGNORECASE)
+_AS_AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\b(?!\s+(?:ago|later|"
+                     r"before|after|from))", re.IGNORECASE)
+
+
+_INITIAL_SKIPS = frozenset("of and the for in on to a an & or".split())
+
+
+def _spelled_out(word: str, before: str, after: str) -> bool:
+    """Is `word` an acronym of the words written right before or right after it
+    ("…chronic obstructive pulmonary disease (COPD)", "COPD (chronic obstructive
+    pulmonary disease)"), small words such as "of" left out or not?  Then it is no name of
+    its own (bench personal: "COPD" was marked made up)."""
+    if not (2 <= len(word) <= 8 and word.isupper() and word.isalpha()):
+        return False
+    want, n = word.lower(), 2 * len(word)
+    ahead = re.findall(r"[^\W\d_]+", before)[-n:]
+    behind = re.findall(r"[^\W\d_]+", after)[:n]
+    for words, ends in ((ahead, True), (behind, False)):
+        for kept in (words, [w for w in words if w.lower() not in _INITIAL_SKIPS]):
+            initials = "".join(w[0].lower() for w in kept)
+            if initials.endswith(want) if ends else initials.startswith(want):
+                return True
+    return False
+
+
+# what joins the words of one name ("North America", "King of the Piano", "Hotel de Ville")
+_JOINS = re.compile(r"\s+(?:(?:of|the|de|du|des|la|le|van|von|der|den|del|da|di)\s+)*")
+# the endings by which a name's other forms differ from it ("Japan" / "Japanese", "Paris"
+# / "Parisian", "Joost" / "Joost's"); not any shared beginning ("Samir" / "Samira")
+_NAME_ENDINGS = ("s", "es", "n", "an", "ian", "ese", "ish", "i", "ns", "ans", "ians")
+
+
+def _known_part(part: str, words: AbstractSet[str]) -> bool:
+    """Is `part` (lower case) one of `words`, or one of them with or without a name's
+    ending (`_NAME_ENDINGS`)?"""
+    return part in words or any(
+        part.endswith(e) and part[:-len(e)] in words or part + e in words
+        for e in _NAME_ENDINGS)
