@@ -11,6 +11,7 @@ Memory lines for a swap are evaluated beside generation on a second context
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import random
 from collections.abc import Callable, Sequence
@@ -452,25 +453,21 @@ class LocalLLM(KVCache):
 
 
 class Utf8Stream:
-    """Turns token bytes into text pieces without splitting multi-byte characters."""
+    """Turns token bytes into text pieces without splitting multi-byte characters.  A
+    byte that can never begin or complete a character is dropped and the stream goes on
+    (QA pass 36: one stray byte held back the rest of the answer until the model stopped,
+    which was then stored with "\ufffd"); so is a character cut short when the answer
+    ends (the token limit)."""
 
     def __init__(self) -> None:
-        self._buf = b""
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")
 
     def push(self, data: bytes) -> str:
-        self._buf += data
-        for cut in range(len(self._buf), max(len(self._buf) - 4, -1), -1):
-            try:
-                text = self._buf[:cut].decode("utf-8")
-            except UnicodeDecodeError:
-                continue
-            self._buf = self._buf[cut:]
-            return text
-        return ""
+        return self._decoder.decode(data)
 
     def flush(self) -> str:
-        text = self._buf.decode("utf-8", "replace")
-        self._buf = b""
+        text = self._decoder.decode(b"", final=True)
+        self._decoder.reset()
         return text
 
 

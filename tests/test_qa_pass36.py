@@ -73,3 +73,17 @@ def test_the_export_line_keeps_to_with_the_counts_and_lists_kinds_in_one_order(t
                                      "(2 KB)\u00a0to\nm.hela")
     assert rep.summary() == ("exported to m.hela (native, 2 KB): 3 memories, 4 links, "
                              "0 distilled facts, 1 chat, 2 messages, 1 answer timeline")
+
+
+def test_a_stray_byte_from_the_model_does_not_hold_back_the_rest_of_the_answer():
+    """QA pass 36 P3: after "屈" the model gave one byte that begins no character; every
+    later token waited for the end of the answer, which was then stored with "�"."""
+    from hela_desktop.llm import Utf8Stream
+
+    s = Utf8Stream()
+    pieces = [s.push(b) for b in ("屈".encode(), b"\xe5", "ς".encode(), b", he", b"'s a")]
+    assert pieces == ["屈", "", "ς", ", he", "'s a"]
+    assert s.flush() == ""
+    # a character the token limit cut short is left out, and the stream starts afresh
+    assert s.push("café".encode()[:-1]) == "caf" and s.flush() == ""
+    assert s.push("☕".encode()) == "☕"
