@@ -27,6 +27,11 @@ KIN = {
 PETS = frozenset("dog dogs cat cats puppy kitten pet pets horse pony parrot parakeet budgie "
                  "rabbit bunny hamster tortoise turtle ferret goldfish".split())  # "my dog"
 KIN_WORDS = frozenset(KIN)  # every word that names a relation ("mum", "brother", "boss")
+# what a pet is called by its kind: "a beagle called Pepper" names an animal of the user's
+# life as "a dog called Pepper" does (QA pass 36)
+BREEDS = frozenset("beagle labrador spaniel terrier poodle collie retriever dachshund husky "
+                   "pug greyhound whippet schnauzer corgi lurcher sheepdog alsatian tabby "
+                   "siamese persian cockatiel canary".split())
 
 # looser words for a relation: a user who wrote "Finn, my eight-year-old" or "the kids" has
 # told of a son (`MemoryEngine.tells_of`; `bench personal`: "What's my son completely
@@ -59,4 +64,27 @@ def kin(text: str) -> set[str]:
     return out
 
 
-__all__ = ["KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "kin", "kin_words"]
+# words that link a noun to what follows it, not a name to the one it names ("my trip to
+# Japan" is no person of the user's; "my friend Tomas" is)
+_LINKS = "(?:to|in|at|from|of|with|for|on|and|or|the|a|an|by|near|about)"
+# a name given in other words (QA pass 36: Miso, Cian and Pepper were no one of the user's
+# life): "My cat is called Miso", "my dog's name is Rex", "her son Cian", "a beagle called
+# Pepper"
+_KIN_PET = "|".join(sorted(KIN_WORDS | PETS | BREEDS))
+_NAMED = (rf"(?:\b(?:my|our)\s+(?:(?!{_LINKS}\b)[\w'’-]+\s+){{1,2}}(?:called|named)\s+"
+          rf"|\b(?:my|our)\s+[\w-]+['’]s\s+name\s+is\s+"
+          rf"|\b(?:his|her|their)\s+(?:{_KIN_PET})\s+"
+          rf"|\b(?:a|an)\s+(?:{_KIN_PET}),?\s+(?:called|named)\s+)")
+
+
+def as_theirs(name: str) -> re.Pattern:
+    """What, in a memory, makes `name` someone (or an animal) of the user's life: "my
+    sister Ines", "with my friend Tomas", "Biscuit is my dog", "My cat is called Miso",
+    "her son Cian", "a beagle called Pepper" (`MemoryEngine.people_in`)."""
+    n = re.escape(name)
+    return re.compile(rf"\b(?:my|our)\s+(?:(?!{_LINKS}\b)[\w'’-]+\s+){{1,2}}{n}\b"
+                      rf"|\b{n}(?:,\s*|\s+(?:is|was)\s+)(?:my|our)\b|{_NAMED}{n}\b",
+                      re.IGNORECASE)
+
+
+__all__ = ["BREEDS", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words"]

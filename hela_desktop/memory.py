@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import edges as G
-from . import facts
+from . import facts, kin
 from . import formulas as F
 from . import retrieval as R
 from .config import PROFILES, HelaParams, Settings, StreamingParams
@@ -52,11 +52,6 @@ __all__ = ["HALF_PRECISION_FROM", "PROFILES", "MemoryEngine", "MemoryIndex", "Ne
 REPEAT_CANDIDATES = 8
 REPEAT_MIN_COS = 0.9
 NAME_CHECK_BATCH = 400  # memories a name is looked for in at a time (`memories_naming`)
-
-
-# words that link a noun to what follows it, not a name to the one it names ("my trip to
-# Japan" is no person of the user's; "my friend Tomas" is)
-_LINKS = "(?:to|in|at|from|of|with|for|on|and|or|the|a|an|by|near|about)"
 
 
 @dataclass
@@ -266,9 +261,7 @@ class MemoryEngine:
             if n.startswith("my "):
                 out.add(n)
                 continue
-            name = re.escape(n)
-            theirs = re.compile(rf"\b(?:my|our)\s+(?:(?!{_LINKS}\b)[\w'’-]+\s+){{1,2}}{name}\b"
-                                rf"|\b{name}(?:,\s*|\s+(?:is|was)\s+)(?:my|our)\b", re.IGNORECASE)
+            theirs = kin.as_theirs(n)
             texts = self.store.key_texts(self.memories_naming(n, 20))
             if any(theirs.search(t) for t in texts.values()):
                 out.add(n)
@@ -567,6 +560,12 @@ class MemoryEngine:
                 keywords(query), every=True) if eid in pos]
             in_answer[hits] = True
             score = F.search_score(cos, bm, in_answer=in_answer)
+            # the words as written, after every scored match: BM25 drops "Will" as a stopword
+            # (QA pass 36: `memories search Will` found nothing, the browser both)
+            as_written = np.zeros(len(cos), dtype=bool)
+            as_written[[pos[e.id] for e in self.store.list_episodes(search=query, limit=limit)
+                        if e.id in pos]] = True
+            score[as_written & ~np.isfinite(score)] = 0.0
             top = float(bm.max())
             order = [int(i) for i in np.argsort(-score, kind="stable") if np.isfinite(score[i])]
             order = order[:limit]
@@ -575,10 +574,11 @@ class MemoryEngine:
                               for e in (int(self.index.ids[i]) for i in order)], dtype=bool)
             score[order] = F.statements_first(score[order], tells)
             order.sort(key=lambda i: -score[i])  # (stable: ties keep their order)
-            words = (bm > 0) | F.by_meaning(cos)  # a match of the user's own words
+            words = (bm > 0) | F.by_meaning(cos) | as_written  # the user's own words
             res = [Recall(int(self.index.ids[i]), float(score[i]), semantic=float(cos[i]),
                           keyword=float(bm[i] / top) if top > 0 else 0.0,
-                          path="search" if words[i] else "answer")
+                          path="search" if words[i] else "answer",
+                          extra={"as_written": True} if as_written[i] and not bm[i] else {})
                    for i in order]
             if not any(words[i] and t for i, t in zip(order, tells)):
                 # nothing the user stated matches (at most an answer that has the words, or

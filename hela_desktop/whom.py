@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 
-from . import facts
+from . import facts, kin
 from .events import Recall
 
 NAMES_SHOWN = 3  # the names an "it speaks of … instead" warning quotes
@@ -86,6 +86,11 @@ def _asked_about(message: str, mems: Sequence[Recall],
         targets |= {name for r in mems for name, of in _given_names([r.text]).items()
                     if of in words}
     return asked, targets
+
+
+def _of_whom(of: str) -> str:
+    """"cat" → "your cat"; another's animal ("Łukasz’s beagle") as it is; "" for none."""
+    return "" if not of else of if "’" in of else f"your {of}"
 
 
 def _named_words(text: str) -> set[str]:
@@ -186,7 +191,7 @@ def _whose(text: str, names: Callable[[str], AbstractSet[str]] | None) -> str:
         return "your " + m.group(1).lower()
     given = _given_names([text])  # ("We have a cat called Biscuit.")
     if given:
-        return "your " + next(iter(given.values()))
+        return _of_whom(next(iter(given.values())))
     people = sorted(n for n in (names(text) if names is not None else ()) if n[:1].isupper())
     return people[0] if people else ""
 
@@ -250,7 +255,7 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
         if of.lower() in relation_words & targets:
             continue  # (their own name, found another way)
         return {"kind": "misnamed", "asked": _as_asked(message, asked[0]), "said": other,
-                "of": "yourself" if other in yours else f"your {of}" if of else ""}
+                "of": "yourself" if other in yours else _of_whom(of)}
     return None
 
 
@@ -263,8 +268,39 @@ _BARE_NAME = re.compile(r"\s*(?:(?:it|that)(?:['’]s| is)\s+)?([A-Z][\w'’-]+)
 
 
 _KIN_OR_PET = "|".join(sorted(facts.KIN_WORDS | facts.PETS))
+_KIN_PET_OR_BREED = "|".join(sorted(facts.KIN_WORDS | facts.PETS | kin.BREEDS))
+# "my son Felix", "a cat called Biscuit", "a beagle called Pepper", "My cat is called Miso",
+# "my dog's name is Rex" (QA pass 36: Miso and Pepper were no names of the user's life)
 _GIVEN = re.compile(rf"\b(?i:(?:my|our)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
-                    rf"|\b(?i:(?:a|an|my|our)\s+({_KIN_OR_PET}),?\s+(?:called|named))\s+([A-Z][\w'’-]+)")
+                    rf"|\b(?i:(?:a|an|my|our)\s+({_KIN_PET_OR_BREED}),?\s+(?:called|named))"
+                    rf"\s+([A-Z][\w'’-]+)"
+                    rf"|\b(?i:(?:my|our)\s+({_KIN_OR_PET})(?:['’]s\s+name\s+is|\s+is\s+(?:called|"
+                    rf"named)|['’]s\s+(?:called|named)))\s+([A-Z][\w'’-]+)")
+
+
+_HAS = re.compile(r"\b(?:has|have|had|owns|own|owned|got)\s+$", re.IGNORECASE)
+_NOT_OWNER = frozenset("i we my our the a an".split())
+
+
+def _owner(before: str) -> str | None:
+    """Whose animal "a beagle called Pepper" is, from its sentence up to there: the name
+    the sentence opens with when it says someone "has" it ("My best friend Łukasz is a
+    nurse and has a beagle called Pepper." → "Łukasz"); None for the user's own ("We have
+    a cat called Biscuit.") or when no one is said to have it."""
+    if not _HAS.search(before):
+        return None
+    sentence = re.split(r"(?<=[.!?])\s+", before)[-1]
+    prev = ""
+    for w in re.findall(r"[^\W\d_][\w'’-]*", sentence):
+        low = w.lower()
+        if low in ("i", "we"):
+            return None
+        if (low in facts.KIN_WORDS or low[:-1] in facts.KIN_WORDS) and prev in ("my", "our"):
+            return f"your {low}"  # ("My sister has a cat called Pip.", "our neighbours")
+        if w[:1].isupper() and low not in _NOT_OWNER | facts.KIN_WORDS:
+            return re.sub(r"['’]s$", "", w)
+        prev = low
+    return None
 
 
 def _given_names(texts: Sequence[str]) -> dict[str, str]:
@@ -275,9 +311,11 @@ def _given_names(texts: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for t in texts:
         for m in _GIVEN.finditer(t):
-            name = (m.group(2) or m.group(4)).lower()
-            if name not in facts.STOPWORDS:
-                out.setdefault(name, (m.group(1) or m.group(3)).lower())
+            of, name = next((a, b) for a, b in zip(m.groups()[::2], m.groups()[1::2]) if b)
+            owner = _owner(t[:m.start()]) if m.group(3) else None
+            if name.lower() not in facts.STOPWORDS:
+                mark = "’" if owner and owner.startswith("your ") and owner.endswith("s") else "’s"
+                out.setdefault(name.lower(), f"{owner}{mark} {of.lower()}" if owner else of.lower())
     return out
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from hela_desktop import facts
 from hela_desktop.edges import used_by_answer
+from hela_desktop.store import Store
 
 
 def test_a_word_and_its_other_forms_share_one_stem():
@@ -87,3 +88,97 @@ def test_a_stray_byte_from_the_model_does_not_hold_back_the_rest_of_the_answer()
     # a character the token limit cut short is left out, and the stream starts afresh
     assert s.push("café".encode()[:-1]) == "caf" and s.flush() == ""
     assert s.push("☕".encode()) == "☕"
+
+
+def test_a_date_corrected_inside_a_longer_message_is_a_correction():
+    """QA pass 36 P1: "…I now fly to Porto on 21 March, not 14 March. My colleague Will is
+    coming with me…" was no correction (", not" counted only before "a", "the", "in"…);
+    answers giving 14 March went unmarked. Once it was one, "Will is coming" beside the
+    new date counted as new, and the "March" of "21 March" as out of date."""
+    from hela_desktop.sources import gives_older, repeats_corrected
+
+    old = ("My neighbour Søren has a spare key to my flat and he adores cats. My cat is "
+           "called Miso. I fly to Porto on 14 March for a conference.")
+    new = ("Quick update on the trip, since the organisers changed things: I now fly to "
+           "Porto on 21 March, not 14 March. My colleague Will is coming with me, he's the "
+           "one who speaks Portuguese.")
+    assert facts.corrects(new) and facts.corrects_memory(old, new)
+    assert facts.corrects("Meet me at 5, not 6.") and facts.corrects("It's Tuesday, not Monday.")
+    assert not facts.corrects("I like tea, not coffee.")  # (a taste, no correction cue)
+    reply = ("Søren has a spare key to his flat. I'm going to Porto on 14 March for a "
+             "conference, and my colleague Will is coming with me tomorrow.")
+    assert repeats_corrected(new, reply, old)
+    ask = "When do I fly to Porto?"
+    assert gives_older(ask, reply, old, new)
+    assert not gives_older(ask, "You fly to Porto on 21 March with Will.", old, new)
+    assert facts.still_said(new) >= {"21", "march", "porto"} and "14" not in facts.still_said(new)
+
+
+def test_a_name_that_is_a_stopword_is_found_as_written(tmp_path, embedder, capsys):
+    """QA pass 36 P5: `memories search Will` printed "nothing matches" (to BM25 "will" is a
+    stopword, and the name is near nothing in meaning), while the window's browser, which
+    adds the rows holding the words, listed both memories of Will."""
+    import time
+
+    from hela_desktop.cli import main
+    from hela_desktop.config import Settings
+    from hela_desktop.memory import MemoryEngine, NewEpisode
+
+    d = tmp_path / "data"
+    said = ["My colleague Will is coming with me to Porto.", "My cat is called Miso.",
+            "I go to Dishoom every Friday with Will.", "I love baking sourdough bread."]
+    with Store(d) as st:
+        eng = MemoryEngine(st, embedder, Settings())
+        ids = eng.add_episodes([NewEpisode(u, created_at=time.time() - 60 * (9 - i))
+                                for i, u in enumerate(said)])
+        res = eng.search("Will")
+        found = {r.episode_id for r in res if r.path == "search"}
+        assert found == {ids[0], ids[2]}, [(r.episode_id, r.path) for r in res]
+        assert all(r.extra.get("as_written") for r in res if r.episode_id in found)
+        # a search its keywords match ranks as before, nothing added
+        assert [r.episode_id for r in eng.search("sourdough")][:1] == [ids[3]]
+    assert main(["--data-dir", str(d), "memories", "search", "Will"]) == 0
+    out = capsys.readouterr().out
+    assert "nothing matches" not in out and out.count("(words as written)") == 2, out
+
+
+def test_a_pet_or_relative_named_in_other_words_is_someone_of_the_users_life(tmp_path, embedder):
+    """QA pass 36 P2: "My cat is called Miso", "her son Cian" and "a beagle called Pepper"
+    made no one of the user's life, so "How old is Cian?" went unchecked (an invented dog
+    "Celestio" unmarked) and "What is my cat called?" → "Pepper" (the friend's dog) was not
+    named as the wrong animal's name."""
+    import time
+
+    from hela_desktop.config import Settings
+    from hela_desktop.events import Recall
+    from hela_desktop.memory import MemoryEngine, NewEpisode
+    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.whom import _given_names
+
+    said = ["My sister Aoife lives in Cork and works as a midwife; her son Cian is 4.",
+            "My neighbour Søren has a spare key to my flat. My cat is called Miso.",
+            "My best friend Łukasz is a nurse and has a beagle called Pepper.",
+            "We're going to Porto in March."]
+    assert _given_names(said) == {"aoife": "sister", "søren": "neighbour", "miso": "cat",
+                                  "pepper": "Łukasz’s beagle"}
+    assert _given_names(["My sister has a cat called Pip.", "We have a dog named Rex.",
+                         "Our neighbours have a dog called Bo."]) == {
+        "pip": "your sister’s cat", "rex": "dog", "bo": "your neighbours’ dog"}
+    with Store(tmp_path / "data") as st:
+        eng = MemoryEngine(st, embedder, Settings())
+        ids = eng.add_episodes([NewEpisode(u, created_at=time.time() - 60 * (9 - i))
+                                for i, u in enumerate(said)])
+        assert eng.people_in("How old is Cian?") == {"cian"}
+        assert eng.people_in("Does Pepper like walks?") == {"pepper"}
+        assert eng.people_in("Where does Miso sleep?") == {"miso"}
+        assert eng.people_in("How was Porto?") == set()  # (a place stays one)
+        assert facts.asks_about_user("How old is Cian?", eng.people_in)
+        mems = [Recall(episode_id=i, score=1.0, text=t) for i, t in zip(ids, said)]
+        got = answer_doubt("What is my cat called?", "Your cat is called Pepper. He's a beagle.",
+                           mems, {ids[2]}, eng.people_in, known=" ".join(said),
+                           user_names=eng.user_names())
+        assert doubt_note(got, []) == ("Check this answer: it calls your cat “Pepper”, the "
+                                       "name of Łukasz’s beagle.")
+        assert answer_doubt("What is my cat called?", "Your cat is called Miso.", mems,
+                            {ids[1]}, eng.people_in, known=" ".join(said),
+                            user_names=eng.user_names()) is None

@@ -231,7 +231,8 @@ def cmd_search(args) -> int:
             if r.episode_id in eps:
                 why = (f"corrects #{r.extra['corrects']}" if r.path == "correction"
                        else SEARCH_WHY.get(r.path)
-                       or "meaning" + (" + keywords" if r.keyword > 0 else ""))
+                       or ("words as written" if r.extra.get("as_written") else "meaning")
+                       + (" + keywords" if r.keyword > 0 else ""))
                 if r.extra.get("corrected_by") is not None:
                     why += f"; corrected later by #{r.extra['corrected_by']}"
                 print(f"{r.score:5.2f}  {_line(eps[r.episode_id], _room(88, 55))}  ({why})")

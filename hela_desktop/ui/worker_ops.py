@@ -176,7 +176,8 @@ def _search(_w, a, arg) -> list[tuple[int, float, str, bool]]:
     meaning and by none of the searched words: QA pass 30, "Where do I work?" for "job"
     looked like a word match; the terminal says "(meaning)"), or "" (words matched)."""
     return [(r.episode_id, r.score, "nearest" if r.path == "nearest" else
-             "meaning" if r.path == "search" and not r.keyword else "", r.path == "answer")
+             "meaning" if r.path == "search" and not r.keyword and not r.extra.get("as_written")
+             else "", r.path == "answer")
             for r in a.engine.search(arg[1])]
 
 
