@@ -119,7 +119,7 @@ def is_common_word(word: str) -> bool:
 # what opens a sentence in chat and is not in the word list ("Oops, …", "Hola!")
 _INTERJECTIONS = frozenset("""
 aw aww ahh ahem yay haha hahaha oops ohh yikes gosh ooh hooray yup okey ciao bonjour hola
-hmm hmmm umm uhh whew phew ah oh wow hey ha eh uh um er hm
+hmm hmmm umm uhh whew phew ah oh wow hey ha eh uh um er hm hiya heya howdy
 """.split())
 
 

@@ -18,7 +18,8 @@ _PART = re.compile(r"[-'’]")
 # capitalised mid-sentence, and names nothing: the app, the model's talk of itself
 _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split()) | frozenset(
     # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
-    "english french german spanish italian dutch portuguese polish latin greek".split())
+    "english french german spanish italian dutch portuguese polish latin greek".split()) | \
+    frozenset("buddhist christian muslim jewish hindu catholic protestant sikh".split())
 # months and weekdays: no names, but what a question for a date asks for (`made_up`'s
 # `dates`); "May" only as a month ("in May", "May 3"), not "May I…"
 _DATE_NAMES = frozenset(facts.MONTHS_AND_DAYS)
@@ -172,12 +173,17 @@ def _spelled_out(word: str, before: str, after: str) -> bool:
 _JOINS = re.compile(r"\s+(?:(?:of|the|de|du|des|la|le|van|von|der|den|del|da|di)\s+)*")
 # the endings by which a name's other forms differ from it ("Japan" / "Japanese", "Paris"
 # / "Parisian", "Joost" / "Joost's"); not any shared beginning ("Samir" / "Samira")
-_NAME_ENDINGS = ("s", "es", "n", "an", "ian", "ese", "ish", "i", "ns", "ans", "ians")
+_NAME_ENDINGS = ("s", "es", "n", "an", "ian", "ese", "ish", "i", "ns", "ans", "ians", "y")
 
 
 def _known_part(part: str, words: AbstractSet[str]) -> bool:
     """Is `part` (lower case) one of `words`, or one of them with or without a name's
-    ending (`_NAME_ENDINGS`)?"""
+    ending (`_NAME_ENDINGS`), or the country of a people's word ("Portugal" where
+    "Portuguese" was said, QA pass 36)?"""
     return part in words or any(
         part.endswith(e) and part[:-len(e)] in words or part + e in words
-        for e in _NAME_ENDINGS)
+        for e in _NAME_ENDINGS) or len(part) >= 5 and any(
+        w.endswith(_PEOPLES) and w[:6] == part[:6] for w in words if len(w) >= 8)
+
+
+_PEOPLES = ("ese", "ian", "ish")  # "Portuguese", "Norwegian", "Swedish"

@@ -72,7 +72,7 @@ MISATTRIBUTED_NOTE = ("Check this answer: you {asked_or_told} {asked}, and it sa
 AS_USER_NOTE = "Check this answer: it speaks as if it were you (“{said}”)."
 REPEATS_CORRECTED_NOTE = ("Check this answer: it repeats what you have just corrected — "
                           "“{said}”")
-MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are left out
+MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are counted
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
 WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when longer
@@ -208,8 +208,11 @@ _ASKS_WHEN = re.compile(r"\b(?:when|month|weekday|date|day)\b", re.IGNORECASE)
 
 
 def _quoted(words: list[str]) -> tuple[str, str, str]:
-    """(“A”, “B” and “C”; "is"/"are"; "it"/"them"), at most `MADE_UP_SHOWN` quoted."""
+    """(“A”, “B” and “C”; "is"/"are"; "it"/"them"), at most `MADE_UP_SHOWN` quoted and the
+    rest counted (“A”, “B”, “C” and 2 more: QA pass 36 saw a fourth left out unsaid)."""
     q = [f"“{w}”" for w in words[:MADE_UP_SHOWN]]
+    if len(words) > MADE_UP_SHOWN:
+        q.append(f"{len(words) - MADE_UP_SHOWN} more")
     said = listed(q)
     return said, ("is" if len(words) == 1 else "are"), ("it" if len(words) == 1 else "them")
 

@@ -182,3 +182,17 @@ def test_a_pet_or_relative_named_in_other_words_is_someone_of_the_users_life(tmp
         assert answer_doubt("What is my cat called?", "Your cat is called Miso.", mems,
                             {ids[1]}, eng.people_in, known=" ".join(said),
                             user_names=eng.user_names()) is None
+
+
+def test_greetings_faiths_and_a_peoples_country_are_no_made_up_names_and_the_rest_are_counted():
+    """QA pass 36 P9: "Hiya", "Buddhist" and "Portugal" (the user wrote "Portuguese") were
+    marked made up; a fourth made-up word ("UK") was left out of the note unsaid."""
+    from hela_desktop.made_up import made_up
+    from hela_desktop.sources import doubt_note
+
+    known = "My colleague Will speaks Portuguese. I am German."
+    assert made_up("Hiya! He is a Buddhist monk.", known) == []
+    assert made_up("You fly to Portugal and then to Germany.", known) == []
+    assert made_up("Your friend Alexander lives in Norwich.", known) == ["Alexander", "Norwich"]
+    note = doubt_note({"kind": "made_up", "words": ["2", "7:30", "9", "UK"]}, [{"episode_id": 1}])
+    assert "“2”, “7:30”, “9” and 1 more are in none of the memories" in note, note
