@@ -1,6 +1,8 @@
 """What the thirty-sixth pass (and the items pass 35 left open) found, fixed."""
 from __future__ import annotations
 
+import pytest
+
 from hela_desktop import facts
 from hela_desktop.edges import used_by_answer
 from hela_desktop.store import Store
@@ -196,3 +198,30 @@ def test_greetings_faiths_and_a_peoples_country_are_no_made_up_names_and_the_res
     assert made_up("Your friend Alexander lives in Norwich.", known) == ["Alexander", "Norwich"]
     note = doubt_note({"kind": "made_up", "words": ["2", "7:30", "9", "UK"]}, [{"episode_id": 1}])
     assert "“2”, “7:30”, “9” and 1 more are in none of the memories" in note, note
+
+
+@pytest.mark.gui
+def test_alt_down_begins_at_the_links_in_view_and_shows_the_whole_link(qtbot):
+    """QA pass 36 P10: after 19 answers, Alt+Down chose answer 2's link, far above the
+    answer just read, and showed only its last line at the top edge."""
+    from PySide6 import QtCore, QtGui
+
+    from hela_desktop.ui.chat import MessageView
+
+    view = MessageView()
+    qtbot.addWidget(view)
+    view.resize(420, 220)
+    view.show()
+    view.setHtml("".join(f'<p>Answer {n}, with words enough to take a line or two here.</p>'
+                         f'<p>Used from your memories: <a href="m:{n}:1">“Memory {n} of the '
+                         f'chat, a long one that wraps…”</a></p>' for n in range(1, 20)))
+    bar = view.verticalScrollBar()
+    bar.setValue(bar.maximum())  # (as the chat stands after the latest answer)
+    alt = QtCore.Qt.KeyboardModifier.AltModifier
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Down, alt)
+    assert "Memory 19 " in view.textCursor().selectedText()
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Up, alt)
+    assert "Memory 18 " in view.textCursor().selectedText()
+    start = QtGui.QTextCursor(view.document())
+    start.setPosition(view.textCursor().selectionStart())
+    assert view.cursorRect(start).top() >= 0  # (its beginning in view, not only its end)

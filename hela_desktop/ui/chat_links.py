@@ -31,24 +31,46 @@ def memory_links(view: QtWidgets.QTextBrowser) -> list[tuple[int, int, str]]:
 
 
 def step(view: QtWidgets.QTextBrowser, forward: bool) -> bool:
-    """Choose the next (or previous) memory link after (before) the chosen text, or the
-    first (last) one; False when there is none that way."""
+    """Choose the next (or previous) memory link after (before) the chosen text; with
+    none chosen, one of the latest line of links in view (`_latest_in_view`; QA pass 36:
+    Alt+Down began at the chat's first answer, far above the one just read).
+    The whole link is scrolled into view, not only its end.  False when there is none
+    that way."""
     links = memory_links(view)
     cur = view.textCursor()
-    if forward:
-        at = cur.selectionEnd() if cur.hasSelection() else -1
-        nxt = next((lk for lk in links if lk[0] >= at), None)
+    if not cur.hasSelection():
+        nxt = _latest_in_view(view, links, forward)
+    elif forward:
+        nxt = next((lk for lk in links if lk[0] >= cur.selectionEnd()), None)
     else:
-        at = cur.selectionStart() if cur.hasSelection() else view.document().characterCount()
-        nxt = next((lk for lk in reversed(links) if lk[1] <= at), None)
+        nxt = next((lk for lk in reversed(links) if lk[1] <= cur.selectionStart()), None)
     if nxt is None:
         return False
     c = QtGui.QTextCursor(view.document())
     c.setPosition(nxt[0])
     c.setPosition(nxt[1], QtGui.QTextCursor.MoveMode.KeepAnchor)
     view.setTextCursor(c)
-    view.ensureCursorVisible()
+    view.ensureCursorVisible()  # (its end)
+    start = QtGui.QTextCursor(view.document())
+    start.setPosition(nxt[0])
+    top = view.cursorRect(start).top()
+    if top < 0:  # (its beginning above the view: down to it, as far as the end allows)
+        bar = view.verticalScrollBar()
+        bar.setValue(bar.value() + top - 4)
     return True
+
+
+def _latest_in_view(view: QtWidgets.QTextBrowser, links: list, forward: bool):
+    """With none chosen: the last line of links in view (the latest answer's, as the chat
+    stands), its first link going down, its last going up; the chat's last line of links
+    when none is in view."""
+    bottom = view.cursorForPosition(view.viewport().rect().bottomRight()).position()
+    seen = [lk for lk in links if lk[0] <= bottom] or links
+    if not seen:
+        return None
+    block = view.document().findBlock(seen[-1][0]).blockNumber()
+    line = [lk for lk in seen if view.document().findBlock(lk[0]).blockNumber() == block]
+    return line[0] if forward else line[-1]
 
 
 def chosen(view: QtWidgets.QTextBrowser) -> str:
