@@ -127,7 +127,8 @@ def test_an_answer_names_the_memories_it_drew_on_and_links_to_them(qtbot, tmp_pa
     assert sig.args == [ids[2]]
     assert w.right_tabs.currentIndex() == 0 and w.graph.selected == ids[2]
     assert w.graph.recalls[ids[2]] == used[0]
-    assert "Why that answer recalled it" in w.graph.details.toPlainText()
+    # (by its place in the chat: "that answer" read as the one the timeline showed, QA 36)
+    assert "Why answer 1 of this chat recalled it" in w.graph.details.toPlainText()
     # an answer that says which it used (0.12) names them first, then the others
     w.open_conversation(cid2)
     _wait(qtbot, lambda: "Pixel, as you said." in view.toPlainText(), 20)

@@ -72,6 +72,7 @@ class GraphDetailsMixin:
     active: dict[int, float]
     recalls: dict[int, dict]
     recalled_for: dict[int, int]
+    recalled_as: dict[int, str]
     outside: dict[int, dict]  # memories the graph does not hold, read to explain them
     loaded: bool  # a snapshot has come
     xy: np.ndarray
@@ -178,8 +179,11 @@ class GraphDetailsMixin:
                 "Memories</a></p>")
         recall = self.recalls.get(node_id) or n.get("last_recall")
         mid = self.recalled_for.get(node_id) if node_id in self.recalls else None
-        # (the answer whose line was clicked: its number is shown nowhere, QA pass 30)
-        why = "Why that answer recalled it" if mid is not None else "Why it was last recalled"
+        # (the answer whose line was clicked, by its place in the chat: "that answer" went on
+        # explaining an older one while the timeline showed the next, QA pass 36)
+        told = self.recalled_as.get(node_id, "") if mid is not None else ""
+        why = f"Why {told[:1].lower()}{told[1:]} recalled it" if told.startswith("Answer ") \
+            else "Why that answer recalled it" if mid is not None else "Why it was last recalled"
         pinned = " · <b>pinned</b>" if n.get("pinned") else ""
         active = " · <b>active now</b>" if node_id in self.active else ""
         show_html(self.details,

@@ -101,6 +101,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.selected: int | None = None
         self.recalls: dict[int, dict] = {}  # live Recall dicts from the current answer
         self.recalled_for: dict[int, int] = {}  # … or from this stored answer (message id)
+        self.recalled_as: dict[int, str] = {}  # … its place ("Answer 2 of this chat")
         self.outside: dict[int, dict] = {}  # a memory beyond the graph, explained (show_outside)
         self.loaded = False  # a snapshot has come: what is not drawn now is beyond the graph
         self.wanted: int | None = None  # chosen before the graph was drawn: chosen once it is
@@ -454,6 +455,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             self.recalls.update({int(k): v for k, v in recalls.items()})
             for k in recalls:
                 self.recalled_for.pop(int(k), None)
+                self.recalled_as.pop(int(k), None)
         self._recompute_visibility()
         if self.focus_mode and not self._user_moved_view:
             self.fit(user=False)  # follow the active neighbourhood as it changes
@@ -596,6 +598,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.topic_bucket = np.zeros(0, dtype=np.int64)  # (ids repeat across folders)
         self.recalls.clear()
         self.recalled_for.clear()
+        self.recalled_as.clear()
         self.highlighted = set()
         self.active.clear()
         self.leaving.clear()

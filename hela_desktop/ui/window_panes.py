@@ -53,6 +53,10 @@ class WindowPanes(WindowChats):
         if r is not None:
             self.graph.recalls[int(nid)] = r
             self.graph.recalled_for[int(nid)] = int(message_id)
+            view = self.chat.view
+            key = next((k for k, m in view.msgs.items() if m.get("message_id") == message_id),
+                       None)
+            self.graph.recalled_as[int(nid)] = ws.answer_title(view, key)
 
     def _show_in_graph(self, nid: int) -> None:
         """A memory named under an answer or in the timeline: selected in the graph, or,
