@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import edges as G
-from . import facts, superseded
+from . import facts, superseded, whom
 from . import formulas as F
 from . import prompt as P
 from .cautions import CUES, cautions
@@ -505,7 +505,7 @@ class Assistant:
                 # tahini or hummus for me." got "…try sesame-lime curaçoula", unmarked:
                 # its memory is made after this check); 0: no memory yet
                 cautions=cautions([(0, message), *((i, t) for i, t, _ in self.store.said_after(
-                    0.0, containing=CUES))]))
+                    0.0, containing=CUES))], about=self._asked_about(message)))
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever
@@ -587,6 +587,19 @@ class Assistant:
         server's model id)."""
         info = describe_model(self.llm)
         return model_label(info) if info.get("name") else ""
+
+    def _asked_about(self, message: str) -> frozenset[str]:
+        """Whom of the user's life `message` names, lower case: their names, relation words
+        ("sister", "mum" and "mother"), and the names memories give those relations ("My
+        sister Aoife…"): whose diet an answer must keep to too (`cautions.cautions`)."""
+        people = self.engine.people_in(message)
+        names = {p for p in people if not p.startswith("my ")}
+        relations = {w for p in people if p.startswith("my ") for w in facts.kin_words(p[3:])}
+        if relations:
+            texts = self.store.key_texts(self.engine.memories_naming(
+                next(p for p in people if p.startswith("my ")), 20))
+            names |= whom.names_given(relations, texts.values())
+        return frozenset(names | relations)
 
     def _untold(self, message: str) -> list[str]:
         """The relations `message` asks about ("my sister") that no memory of the user's

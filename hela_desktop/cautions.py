@@ -10,7 +10,8 @@ diets that leave out meat or fish), and says so under the answer (`sources.answe
 kind "caution").
 
 - **What counts as a caution.**  A statement of the user's own ("I …", not "My son is
-  allergic to peanuts."): allergic (or an allergy, an intolerance) to something, "I can't /
+  allergic to peanuts."), or one about someone the message asks about (`cautions`'s
+  `about`: "What could I bake for Aoife?" and "Aoife is vegetarian…", QA pass 36): allergic (or an allergy, an intolerance) to something, "I can't /
   don't / never eat (or drink) …", "I'm vegetarian / vegan / coeliac", "I'm lactose (or
   gluten) intolerant", "I don't drink alcohol".  What it names is matched by its own words
   and, for a group (shellfish, nuts, dairy, gluten, fish, eggs, soy, sesame, meat, pork,
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from . import facts
@@ -67,7 +69,7 @@ _DIETS = {"vegetarian": ("meat", "fish"), "vegan": ("meat", "fish", "dairy", "eg
 
 # what is avoided, in words of its own ("allergic to kiwi", "I don't eat pork") …
 _AVOIDS = re.compile(
-    r"\b(?:allergic to|(?:an? )?(?:allergy|allergies|intolerance) to|intolerant to|"
+    r"\b(?:all?ergic to|(?:an? )?(?:allergy|allergies|intolerance) to|intolerant to|"
     r"(?:can['’]?t|cannot|can not|don['’]?t|do not|never|must not|mustn['’]t|shouldn['’]t|"
     r"should not)\s+(?:eat|drink))\s+(?P<what>[^.,;!?]+)", re.IGNORECASE)
 # … or only by a group's name ("I avoid dairy", "I can't have gluten"; not "I avoid
@@ -81,6 +83,12 @@ _DIET = re.compile(r"\b(?:i['’]?m|i am|we['’]?re|we are|(?:i|we)(?:['’]ve|
                    r"(?:a\s+|strictly\s+|fully\s+|now\s+|mostly\s+)?"
                    r"(?P<diet>vegetarian|vegan|coeliac|celiac|pescatarian|teetotal|teetotaller)"
                    r"\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b", re.IGNORECASE)
+# another's diet, of a sentence about them ("Aoife is vegetarian", "he's vegan")
+_THEIR_DIET = re.compile(r"\b(?:is|['’]s|are|has been|have been|became|went|turned)\s+"
+                         r"(?:a\s+|strictly\s+|fully\s+|now\s+|mostly\s+)?"
+                         r"(?P<diet>vegetarian|vegan|coeliac|celiac|pescatarian|teetotal|"
+                         r"teetotaller)\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b",
+                         re.IGNORECASE)
 _DRINK = re.compile(r"\b(?:don['’]?t|do not|never)\s+drink\b(?!\s+\w)", re.IGNORECASE)
 
 # words before a mention that say something against it
@@ -113,8 +121,9 @@ def caution_of(text: str) -> frozenset[str]:
     return _avoided(mine) if mine else frozenset()
 
 
-def _avoided(text: str) -> frozenset[str]:
-    """`caution_of` for the user's own statements `text`."""
+def _avoided(text: str, diet: re.Pattern = _DIET) -> frozenset[str]:
+    """`caution_of` for the user's own statements `text` (another's, with `diet` =
+    `_THEIR_DIET`)."""
     words: set[str] = set()
     for pattern, own in ((_AVOIDS, True), (_AVOIDS_GROUP, False)):
         for m in pattern.finditer(text):
@@ -125,13 +134,13 @@ def _avoided(text: str) -> frozenset[str]:
             for name, group in _NAMES.items():
                 if re.search(rf"\b{re.escape(name)}\b", what):
                     words |= GROUPS[group]
-    for m in _DIET.finditer(text):
+    for m in diet.finditer(text):
         diet = (m.group("diet") or "").lower()
         for group in _DIETS.get(diet, ()):
             words |= GROUPS[group]
         if m.group("kind"):
             words |= GROUPS["dairy" if m.group("kind").lower() == "lactose" else "gluten"]
-    if _DRINK.search(text):
+    if diet is _DIET and _DRINK.search(text):
         words |= GROUPS["alcohol"]
     return frozenset(words - _NOT_FOODS)
 
@@ -141,8 +150,34 @@ _NOT_FOODS = frozenset("any anything much many more late early too very really m
                        "foods after before night day work home".split())
 
 
-def cautions(statements: Iterable[tuple[int, str]]) -> list[Caution]:
-    """The cautions among the user's statements (id, words)."""
+def caution_of_others(text: str, about: AbstractSet[str]) -> tuple[frozenset[str], str]:
+    """What `text` says someone of `about` (names and relation words, lower case: "aoife",
+    "sister") must not eat or drink, and the sentences that say it: a sentence naming them,
+    or going on about them with "she", "he" or "they" ("Łukasz is a nurse; he's allergic
+    to nuts.", "Aoife is vegetarian and can't eat gluten.")."""
+    words: set[str] = set()
+    said: list[str] = []
+    named = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(about))) + r")(?!\w)",
+                       re.IGNORECASE) if about else None
+    before = False
+    for s in facts.sentences(text or ""):
+        of_them = named is not None and (bool(named.search(s)) or before and bool(_GOES_ON.match(s)))
+        before = of_them
+        found = _avoided(s, _THEIR_DIET) if of_them and facts.is_statement_sentence(s) else None
+        if found:
+            words |= found
+            said.append(s)
+    return frozenset(words), " ".join(said)
+
+
+_GOES_ON = re.compile(r"\s*(?:she|he|they)\b", re.IGNORECASE)
+
+
+def cautions(statements: Iterable[tuple[int, str]],
+             about: AbstractSet[str] = frozenset()) -> list[Caution]:
+    """The cautions among the user's statements (id, words): theirs, and those of the
+    people `about` (whom the message asks about: QA pass 36, "What could I bake for
+    Aoife?" was answered with a cake, "Aoife is vegetarian and can't eat gluten." told)."""
     out = []
     for eid, text in statements:
         avoid = caution_of(text)
@@ -150,6 +185,9 @@ def cautions(statements: Iterable[tuple[int, str]]) -> list[Caution]:
             # sesame. What snacks can I take…", an imported question, under an answer)
             said = " ".join(s for s in facts.sentences(text) if caution_of(s)) or text
             out.append(Caution(int(eid), said, avoid))
+        theirs, said = caution_of_others(text, about) if about else (frozenset(), "")
+        if theirs:
+            out.append(Caution(int(eid), said, theirs))
     return out
 
 
@@ -199,8 +237,8 @@ def _stem(word: str) -> str:
 
 
 # what an answer's check looks for in the store: the words every caution holds
-CUES = ("allergic", "allergy", "allergies", "intolerant", "intolerance", "vegetarian", "vegan",
+CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intolerance", "vegetarian", "vegan",
         "coeliac", "celiac", "pescatarian", "teetotal", "can't eat", "cannot eat", "don't eat",
         "never eat", "can't drink", "don't drink", "never drink", "can't have", "avoid")
 
-__all__ = ["Caution", "GROUPS", "CUES", "caution_of", "cautions", "offered"]
+__all__ = ["Caution", "GROUPS", "CUES", "caution_of", "caution_of_others", "cautions", "offered"]

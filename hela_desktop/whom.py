@@ -8,7 +8,7 @@ memory gives (`misplaced`).  For any answer: one that speaks as the user (`as_us
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from . import facts, kin
@@ -301,6 +301,12 @@ def _owner(before: str) -> str | None:
             return re.sub(r"['’]s$", "", w)
         prev = low
     return None
+
+
+def names_given(relations: AbstractSet[str], texts: Iterable[str]) -> set[str]:
+    """The names `texts` give the people or animals of `relations` ("sister" → "aoife"
+    from "My sister Aoife lives in Cork."), lower case."""
+    return {n for n, of in _given_names(list(texts)).items() if of in relations}
 
 
 def _given_names(texts: Sequence[str]) -> dict[str, str]:

@@ -225,3 +225,37 @@ def test_alt_down_begins_at_the_links_in_view_and_shows_the_whole_link(qtbot):
     start = QtGui.QTextCursor(view.document())
     start.setPosition(view.textCursor().selectionStart())
     assert view.cursorRect(start).top() >= 0  # (its beginning in view, not only its end)
+
+
+def test_the_diet_of_someone_the_message_asks_about_is_a_caution_too(make_assistant):
+    """QA pass 36 P6: "What could I bake for Aoife when she visits?" was answered "How about
+    a cake for her?", "Aoife is vegetarian and can't eat gluten." recalled and nothing
+    marked: only the user's own diet was a caution."""
+    from hela_desktop.cautions import CUES, cautions
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ["My sister Aoife lives in Cork.", "Aoife is vegetarian and can't eat gluten.",
+            "My best friend Łukasz is a nurse; he's alergic to nuts.",
+            "My son Cian is allergic to eggs."]
+    for t in told:
+        list(a.chat(t, cid))
+    assert a._asked_about("What could I bake for my sister when she visits?") == {
+        "sister", "aoife"}
+    said = [(i, t) for i, t, _ in a.store.said_after(0.0, containing=CUES)]
+    ask = "What could I bake for Aoife when she visits?"
+    found = cautions([(0, ask), *said], about=a._asked_about(ask))
+    assert [c.text for c in found] == ["Aoife is vegetarian and can't eat gluten."]
+    mems = [Recall(episode_id=i, score=1.0, text=t) for i, t in said]
+    got = answer_doubt(ask, "How about a cake for her?", mems, {said[0][0]}, a.engine.people_in,
+                       known=" ".join(told), cautions=found)
+    assert doubt_note(got, []) == ("Check this answer: it names “cake” without a word of "
+                                   "warning, and you told me “Aoife is vegetarian and can't "
+                                   "eat gluten.”")
+    # another's allergy, with a typo and "he"; nobody's but the one asked about
+    ask = "What snack should I bring for Łukasz?"
+    assert [c.text for c in cautions(said, about=a._asked_about(ask))] == [
+        "My best friend Łukasz is a nurse; he's alergic to nuts."]
+    assert cautions(said, about=a._asked_about("What should I cook tonight?")) == []
