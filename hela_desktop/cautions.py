@@ -121,8 +121,8 @@ def caution_of(text: str) -> frozenset[str]:
     return _avoided(mine) if mine else frozenset()
 
 
-def _avoided(text: str, diet: re.Pattern = _DIET) -> frozenset[str]:
-    """`caution_of` for the user's own statements `text` (another's, with `diet` =
+def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
+    """`caution_of` for the user's own statements `text` (another's, with `diets` =
     `_THEIR_DIET`)."""
     words: set[str] = set()
     for pattern, own in ((_AVOIDS, True), (_AVOIDS_GROUP, False)):
@@ -134,13 +134,13 @@ def _avoided(text: str, diet: re.Pattern = _DIET) -> frozenset[str]:
             for name, group in _NAMES.items():
                 if re.search(rf"\b{re.escape(name)}\b", what):
                     words |= GROUPS[group]
-    for m in diet.finditer(text):
+    for m in diets.finditer(text):
         diet = (m.group("diet") or "").lower()
         for group in _DIETS.get(diet, ()):
             words |= GROUPS[group]
         if m.group("kind"):
             words |= GROUPS["dairy" if m.group("kind").lower() == "lactose" else "gluten"]
-    if diet is _DIET and _DRINK.search(text):
+    if diets is _DIET and _DRINK.search(text):
         words |= GROUPS["alcohol"]
     return frozenset(words - _NOT_FOODS)
 
