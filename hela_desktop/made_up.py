@@ -42,7 +42,10 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     `MemoryEngine.user_names`), known wherever they said them (QA pass 29: the user's own
     name, "Priya", was marked made up in a chat whose memories did not say it).  `dates`:
     the question asks when, so a month or weekday `known` never says counts too (QA pass
-    35: "Which month is our Lisbon trip?" answered "…to Lisbon in June.", May told)."""
+    35: "Which month is our Lisbon trip?" answered "…to Lisbon in June.", May told).  In
+    an English answer, a run of Chinese, Japanese or Korean characters that `known` does
+    not hold, nor holds a run of, counts too (QA pass 36: "Your Japanese teacher is
+    彦開です", the teacher being 美咲, went unmarked)."""
     low = known.lower().replace("’", "'")
     words = set(re.findall(r"[^\W\d_]+", low)) | set(names)
     # (a leading zero aside: "9:30" is "09:30")
@@ -50,6 +53,11 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     text = _LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
     found: list[tuple[int, int]] = []  # (start, end) in `text`
     english, foreign, _ = language_shares(text)
+    # (a script without capitals: any run of it is name-like; added after the names, as
+    # no name joins it)
+    caseless = [m.span() for m in _CASELESS.finditer(text) if m.group(0) not in known
+                and not any(w in m.group(0) for w in _CASELESS.findall(known))] \
+        if english >= foreign else []
     at = 0
     for s in facts.sentences(text) if english >= foreign else []:
         base = text.find(s, at)
@@ -83,6 +91,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
                 found[-1] = (found[-1][0], start + len(w))  # one name of several words
             else:
                 found.append((start, start + len(w)))
+    found += caseless
     # an age is no date: "12 years old" where the memories say "12" only as "12 June"
     # (QA pass 32: "Sunniva is currently 12 years old." went unmarked)
     dated = {m.group(1) for m in _AS_DATE.finditer(low)} - {
@@ -100,6 +109,10 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
         if _no_zero(m.group(0)) not in numbers or age is not None:  # ("“12 years” …")
             found.append((m.start(), age.end() if age is not None else m.end()))
     return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
+
+
+# Chinese, Japanese kana and Korean: scripts with no capitals to tell a name by
+_CASELESS = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")
 
 
 def _no_zero(number: str) -> str:

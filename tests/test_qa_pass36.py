@@ -259,3 +259,17 @@ def test_the_diet_of_someone_the_message_asks_about_is_a_caution_too(make_assist
     assert [c.text for c in cautions(said, about=a._asked_about(ask))] == [
         "My best friend Łukasz is a nurse; he's alergic to nuts."]
     assert cautions(said, about=a._asked_about("What should I cook tonight?")) == []
+
+
+def test_a_name_in_a_script_without_capitals_that_no_memory_holds_is_made_up():
+    """QA pass 36 P4: "Your Japanese teacher is 彦開です…" (the teacher being 美咲) and
+    "美咲＃パクテら" went unmarked: names were found by capitals alone."""
+    from hela_desktop.made_up import made_up
+
+    known = "My Japanese teacher is 美咲 and she teaches me on Tuesdays."
+    assert made_up("Your Japanese teacher is 彦開です, he lives in Kyoto.", known) == [
+        "彦開です", "Kyoto"]
+    assert made_up("Your teacher is 美咲＃パクテら, a scientist.", known) == ["パクテら"]
+    assert made_up("Your teacher is 美咲. 美咲さん is kind.", known) == []
+    # an answer in the language itself is not read for names
+    assert made_up("先生は彦開です。", known) == []
