@@ -15,7 +15,7 @@ from .events import Recall
 from .made_up import made_up
 from .passed_over import passed_over
 from .prompt import said_when, shorten
-from .whom import as_user, misattributed, misnamed, misplaced, other_person
+from .whom import as_user, misattributed, misnamed, misplaced, misrelated, other_person
 from .words import listed, one_line
 
 
@@ -69,6 +69,7 @@ MISPLACED_NOTE = ("Check this answer: it says {words} of {asked}, and only anoth
                   "says {it}: “{said}”")
 MISATTRIBUTED_NOTE = ("Check this answer: you {asked_or_told} {asked}, and it says of {them} "
                       "what you told me of {whose}: “{said}”")
+MISRELATED_NOTE = "Check this answer: it calls {name} your {said}, and {name} is your {told}."
 AS_USER_NOTE = "Check this answer: it speaks as if it were you (“{said}”)."
 REPEATS_CORRECTED_NOTE = ("Check this answer: it repeats what you have just corrected — "
                           "“{said}”")
@@ -314,7 +315,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             (misplaced(message, answer, mems, names)
              or _told(misattributed(message, answer, mems, names))) \
             if tells_of_life(message, names) else None
-        swapped = swapped or as_user(message, answer, mems)
+        swapped = swapped or as_user(message, answer, mems) or misrelated(answer, mems)
         if swapped is not None:
             found.append(swapped)
     asks_fact = about_user and facts.asks_user_fact(message, names)
@@ -465,6 +466,12 @@ def _misnamed_note(doubt: dict, _recalls: list[dict]) -> str:
         if said and asked.strip() else ""
 
 
+def _misrelated_note(doubt: dict, _recalls: list[dict]) -> str:
+    name, said, told = (one_line(str(doubt.get(k) or "")) for k in ("name", "said", "told"))
+    return MISRELATED_NOTE.format(name=name, said=said, told=told) \
+        if name and said and told else ""
+
+
 def _misplaced_note(doubt: dict, _recalls: list[dict]) -> str:
     words, said, asked = _strs(doubt, "words"), _said(doubt), str(doubt.get("asked") or "")
     if not words or not said or not asked.strip():
@@ -510,7 +517,7 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,
-    "misplaced": _misplaced_note, "as_user": _as_user_note, "untold": _untold_note, "made_up": _made_up_note,
+    "misplaced": _misplaced_note, "as_user": _as_user_note, "misrelated": _misrelated_note, "untold": _untold_note, "made_up": _made_up_note,
     "older": _older_note, "passed_over": _passed_over_note}
 
 

@@ -391,4 +391,56 @@ def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
         m = re.search(_SELF_NAMED + re.escape(name) + r"\b", reply, re.IGNORECASE)
         if m:
             return {"kind": "as_user", "said": m.group(0)}
+    # or saying as its own what the user told of themselves, a name or number with it (QA
+    # pass 36: "I'm 5 years old and live in Leeds", "I fly to Porto on 14 March", the
+    # user's own; not "I love baking too!", which names nothing)
+    own = [s for r in mems for s in facts.sentences(r.text) if _FIRST.match(s)]
+    for s in facts.sentences(reply):
+        if not _FIRST.match(s) or _TO_YOU.search(s):  # ("I see you live in Leeds.")
+            continue
+        said = facts.terms(s)
+        for t in own:
+            shared = said & facts.terms(t)
+            if len(shared) >= 2 and shared & _specifics(t):
+                s = s.strip()
+                return {"kind": "as_user",
+                        "said": s if len(s) <= 60 else s[:s.rfind(" ", 0, 60)] + "…"}
     return None
+
+
+_TO_YOU = re.compile(r"\b(?:you|your|you['’](?:re|ve|ll|d))\b", re.IGNORECASE)
+_FIRST = re.compile(r"\s*(?:(?:and|so|also|oh|well),?\s+)?(?:i|i['’]m|i['’]ve|i['’]ll|my)\b",
+                    re.IGNORECASE)
+
+
+def _specifics(text: str) -> set[str]:
+    """The terms (`facts.terms`) of `text`'s names and numbers: what makes a statement
+    someone's own ("Leeds", "14"), not what anyone may say ("love", "baking")."""
+    named = " ".join(w for i, w in enumerate(re.findall(r"[\w'’-]+", text))
+                     if i > 0 and w[:1].isupper() or any(c.isdigit() for c in w))
+    return facts.terms(named)
+
+
+# "your Japanese teacher, Aoife", "Aoife, your sister": a relation an answer gives a name
+_CALLS = re.compile(r"\byour\s+((?:[\w'’-]+\s+){0,2}?([a-z]+)),?\s+([A-Z][\w'’-]+)"
+                    r"|\b([A-Z][\w'’-]+),\s+your\s+((?:[\w'’-]+\s+){0,2}?([a-z]+))\b")
+# what an answer may call someone of the user's life that says who they are to the user
+_ROLES = facts.KIN_WORDS | facts.PETS | kin.BREEDS | frozenset(
+    "teacher colleague coworker doctor dentist vet tutor coach student classmate".split())
+
+
+def misrelated(answer: str, mems: Sequence[Recall]) -> dict | None:
+    """``{"kind": "misrelated", "name": "Aoife", "said": "Japanese teacher", "told":
+    "sister"}`` when an answer calls someone the memories name by relation ("My sister
+    Aoife…") by another ("…your Japanese teacher, Aoife.", QA pass 36, the teacher being
+    美咲); None otherwise.  A friend is anyone's: no relation is read from "friend"."""
+    told = _given_names([r.text for r in mems])
+    for m in _CALLS.finditer(answer):
+        said, word, name = (m.group(1), m.group(2), m.group(3)) if m.group(3) else \
+            (m.group(5), m.group(6), m.group(4))
+        was = told.get(name.lower(), "")
+        if word in _ROLES and was and "’" not in was \
+                and facts.KIN.get(word, word) != facts.KIN.get(was, was):
+            return {"kind": "misrelated", "name": name, "said": said.strip(), "told": was}
+    return None
+

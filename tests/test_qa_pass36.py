@@ -273,3 +273,34 @@ def test_a_name_in_a_script_without_capitals_that_no_memory_holds_is_made_up():
     assert made_up("Your teacher is 美咲. 美咲さん is kind.", known) == []
     # an answer in the language itself is not read for names
     assert made_up("先生は彦開です。", known) == []
+
+
+def test_a_reply_that_calls_someone_by_another_relation_or_speaks_as_the_user_is_doubted():
+    """QA pass 36 P7: the reply to "Oh and Cian turns 5 in June…" said "…the amazing work
+    of your Japanese teacher, Aoife" (Aoife is the sister), "I'm 5 years old and live in
+    Leeds" and "I fly to Porto on 14 March" (the user's own), and nothing was marked."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import doubt_note
+    from hela_desktop.whom import as_user, misrelated
+
+    mems = [Recall(episode_id=1, score=1.0, text="Hi! I'm Zoë, I live in Leeds and work as a "
+                   "translator."),
+            Recall(episode_id=2, score=1.0, text="My sister Aoife lives in Cork and works as "
+                   "a midwife; her son Cian is 4."),
+            Recall(episode_id=3, score=1.0, text="I fly to Porto on 14 March for a conference."),
+            Recall(episode_id=4, score=1.0, text="I love baking bread at the weekend.")]
+    got = misrelated("I'm glad to hear about the work of your Japanese teacher, Aoife.", mems)
+    assert doubt_note(got, []) == ("Check this answer: it calls Aoife your Japanese teacher, "
+                                   "and Aoife is your sister.")
+    assert misrelated("Aoife, your sister, is great.", mems) is None
+    assert misrelated("Your best friend, Aoife, called.", mems) is None  # (anyone's)
+    ask = "Oh and Cian turns 5 in June."
+    assert as_user(ask, "4. I'm 5 years old and live in Leeds.", mems) == {
+        "kind": "as_user", "said": "I'm 5 years old and live in Leeds."}
+    assert as_user(ask, "Fun fact: I fly to Porto on 14 March!", mems)["said"] == (
+        "I fly to Porto on 14 March!")  # (a lead-in's sentence of its own)
+    assert as_user(ask, "I fly to Porto on 14 March for a conference!", mems)["said"] == (
+        "I fly to Porto on 14 March for a conference!")
+    # nothing of the user's own that names a place or a number; said to the user
+    assert as_user(ask, "I love baking bread too!", mems) is None
+    assert as_user(ask, "I see you live in Leeds.", mems) is None
