@@ -533,10 +533,13 @@ class Assistant:
                     message_id if message_id is not None else user_message_id, episode_id)
             # Hebbian learning from co-use: one step per answer, linking the new memory
             # and the memories the answer drew on; memories recalled together by chance
-            # (nothing of them in the answer) are not linked
+            # (nothing of them in the answer) are not linked, nor what an answer marked
+            # "Check this answer" drew on: a wrong answer teaches no association (QA pass
+            # 36: made-up answers wove a chat's memories into one mesh, 45 learned links
+            # among 14 memories, the sister linked to the teacher she was mistaken for)
             if message_id is not None:
-                engine.hebbian_update(drew_on | {episode_id} if episode_id else drew_on,
-                                      now=now)
+                linked = drew_on if doubt is None else set()
+                engine.hebbian_update(linked | {episode_id} if episode_id else linked, now=now)
             for r, qv in used.values() if message_id is not None else ():
                 engine.record_access([r], qv, now=now)
         tps = n_tokens / elapsed if elapsed > 0 else 0.0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from test_server import stub_server  # noqa: F401
 
 from hela_desktop import facts
 from hela_desktop.edges import used_by_answer
@@ -304,3 +305,26 @@ def test_a_reply_that_calls_someone_by_another_relation_or_speaks_as_the_user_is
     # nothing of the user's own that names a place or a number; said to the user
     assert as_user(ask, "I love baking bread too!", mems) is None
     assert as_user(ask, "I see you live in Leeds.", mems) is None
+
+
+def test_an_answer_marked_wrong_links_nothing(stub_server, make_assistant, settings,  # noqa: F811
+                                              embedder):
+    """QA pass 36 P13: made-up answers wove a chat's memories into one mesh (45 learned
+    links among 14 memories). An answer marked "Check this answer" teaches no association:
+    the Hebbian step counts it and links nothing. A real stub server process on 127.0.0.1
+    says "My dog Pixel loves the beach. He runs every day." to every message: speaking as
+    the user, who said so of their own dog."""
+    from test_server import make_server_assistant, server_settings
+
+    from hela_desktop.events import DoneEvent
+
+    server_settings(settings, f"{stub_server}/loop")
+    a = make_server_assistant(make_assistant, settings, embedder)
+    cid = a.new_conversation()
+    for t in ("My dog Pixel loves the beach.", "Pixel runs on the beach every day at 7."):
+        list(a.chat(t, cid))
+    done = [ev for ev in a.chat("Tell me about my dog.", cid) if isinstance(ev, DoneEvent)][-1]
+    assert done.doubt is not None and done.doubt["kind"] == "as_user", done.doubt
+    assert done.drew_on, "the test needs an answer that drew on memories"
+    assert [e for e in a.store.all_edges() if e.weight > 0] == []
+    assert a.store.hebbian_step() == 3  # (one step per answer all the same)

@@ -184,7 +184,8 @@ def graph_help_html(colors) -> str:
             "was written (similar meaning, a shared name, the same conversation); "
             f"<span style='color:rgb{colors.learned_edge}'><b>orange</b></span> "
             "ones were learned from use, drawn over the link: after each answer, the "
-            "memories it drew on and the new memory are linked to each other — the more "
+            "memories it drew on and the new memory are linked to each other (not after "
+            "an answer marked “Check this answer”) — the more "
             "often two memories are used together, the thicker and stronger the orange.</p>"
             "<p>While HeLa answers, the memories it is using <b>glow</b>.</p>"
             "<p>Click a memory to see it here. Scroll to zoom, drag to pan.</p>")
