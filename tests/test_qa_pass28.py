@@ -147,7 +147,8 @@ def test_an_answer_naming_what_no_memory_says_is_doubted():
                         [town], {3}) is None
     assert doubt_note({"kind": "made_up", "words": []}, []) == ""
     many = doubt_note({"kind": "made_up", "words": list("ABCDE")}, given)
-    assert "“A”, “B” and “C” are in none" in many and "“D”" not in many
+    # (the rest counted, QA pass 36)
+    assert "“A”, “B”, “C” and 2 more are in none" in many and "“D”" not in many
 
 
 def test_the_stored_answer_is_checked_against_the_chat_too(make_assistant):

@@ -63,8 +63,10 @@ def test_a_reply_that_invents_details_of_the_users_people_is_doubted():
     reply = ("I'm glad you told me. My mother Greta is indeed a local in Antwerp, and she "
              "moved there last month to celebrate her 30th birthday.")
     assert tells_of_life(told, None)
+    # ("My mother Greta…" speaks as the user too, QA pass 36)
     assert answer_doubt(told, reply, mems, set()) == {
-        "kind": "made_up", "words": ["30"], "unused": False}
+        "kind": "as_user", "said": "My mother Greta is indeed a local in Antwerp, and she moved…",
+        "also": [{"kind": "made_up", "words": ["30"], "unused": False}]}
     surgeon = answer_doubt("Actually Karel is now a surgeon.",
                            "Ines is your friend's name. She lives at Groningen, Netherlands.",
                            [Recall(episode_id=1, score=1.0,
