@@ -748,24 +748,44 @@ class NameIndex:
         self.mid: set[str] = set()
         self.first: dict[str, int] = {}
         self.lower: set[str] = set()
+        self.given: set[str] = set()  # named as someone's: "my colleague Will"
 
     def learn(self, texts: Iterable[str]) -> None:
         for t in texts:
             mid, first, lower = name_candidates(t)
             self.mid |= mid
             self.lower |= lower
+            self.given |= {m.group(1).lower() for m in _GIVEN_NAME.finditer(t)}
             for w in first:
                 self.first[w] = self.first.get(w, 0) + 1
 
     @property
     def known(self) -> set[str]:
         openers = {w for w, n in self.first.items() if n >= 2 and _name_like(w)}
-        return (self.mid | openers) - self.lower
+        return (self.mid | openers) - self.lower | self.given
 
     def names(self, text: str) -> set[str]:
-        """The names in `text`."""
+        """The names in `text`: a name given as someone's ("my colleague Will", "my dog
+        Bill") counts wherever it is written capitalised, a word of everyday English
+        though it is (QA pass 36: "Will" was no name, nor found by `memories search`),
+        but at a sentence's start only when no pronoun follows ("Will you…", "May I…")."""
         mid, first, _ = name_candidates(text)
-        return ((mid - self.lower) | (first & self.known)) | {"my " + k for k in kin(text)}
+        given = set()
+        for m in _CAPITALISED.finditer(text):
+            w = m.group(1).lower()
+            opens = not text[:m.start()].strip() or text[:m.start()].rstrip()[-1] in ".!?"
+            if w in self.given and not (opens and _PRONOUN_NEXT.match(text, m.end())):
+                given.add(w)
+        return ((mid - self.lower) | (first & self.known) | given) | {"my " + k for k in kin(text)}
+
+
+# a name the user gives someone of theirs: "my colleague Will", "my best friend Mark"
+_GIVEN_NAME = re.compile(r"\b(?i:my|our)\s+(?:(?!(?i:to|in|at|from|of|with|for|on|and|or|the|a|"
+                         r"an|by|near|about)\b)[a-z][\w'’-]*\s+){1,2}([A-Z][a-z'’-]+)\b")
+_CAPITALISED = re.compile(r"\b([A-Z][a-z'’-]+)\b")
+# what follows "Will" or "May" opening a question, not a name ("Will you…", "May the…")
+_PRONOUN_NEXT = re.compile(r"\s+(?:i|you|we|he|she|it|they|there|this|that|these|those|the|a|"
+                           r"an|my|your|our|his|her|their|i['’]m|i['’]ll)\b", re.IGNORECASE)
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",

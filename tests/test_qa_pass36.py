@@ -328,3 +328,19 @@ def test_an_answer_marked_wrong_links_nothing(stub_server, make_assistant, setti
     assert done.drew_on, "the test needs an answer that drew on memories"
     assert [e for e in a.store.all_edges() if e.weight > 0] == []
     assert a.store.hebbian_step() == 3  # (one step per answer all the same)
+
+
+def test_a_name_that_is_an_everyday_word_is_a_name_once_given_as_someones():
+    """QA pass 36 P5: "My colleague Will is coming with me." made no name of "Will" (a
+    stopword, and written in lower case elsewhere), so nothing about Will was checked."""
+    from hela_desktop.facts import NameIndex
+
+    n = NameIndex()
+    n.learn(["My colleague Will is coming with me to Porto.", "I will go there in May.",
+             "My dog Bill hates the bill for his food."])
+    assert {"will", "bill"} <= n.known
+    assert n.names("Who is Will?") == {"will"} and n.names("Tell me about Bill.") == {"bill"}
+    assert n.names("Will is nice.") == {"will"}
+    for not_a_name in ("Will you help me?", "I will be there.", "Will the trip be fun?",
+                       "May I ask?", "Thanks. Will my flight leave on time?"):
+        assert n.names(not_a_name) == set(), not_a_name
