@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -273,6 +274,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     this year" went unmarked when stopped)."""
     if not answer.strip():
         return None
+    if names is not None:  # (each check reads the people of the same texts: once each)
+        names = functools.lru_cache(maxsize=64)(names)
     # every sign, the first the strongest (`doubt_note` says all): what the user must not
     # eat or drink, named without a word against it, first of all, recalled or not
     found: list[dict] = [
