@@ -154,9 +154,27 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
             _in_the_past(answer, outdated)
             or said & TELLS_CHANGE - now):  # (a change told in its own words: "left Lyon")
         return False  # (the old value put in the past, beside the new one)
+    if told_old == told_new and _new_of_subject(answer, outdated, fresh,
+                                                (was & now) - outdated - fresh - denied):
+        return False
     # as much of each: the old value whole, or a word the correction says is no longer so
     return told_old > told_new or told_old == told_new and (said >= outdated or bool(
         was & denied))
+
+
+_IT = re.compile(r"\b(?:it|it['’]s|its|that['’]s|that is|this is)\b", re.IGNORECASE)
+
+
+def _new_of_subject(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[str],
+                    subject: AbstractSet[str]) -> bool:
+    """Does `answer` give the new value of the subject (a clause names both) and the old
+    words only in clauses of something else (no word of the subject, no "it" that could be
+    it)?  "We're actually in March, but our Krakow trip is in April." (QA pass 35b: marked
+    older news for "March")."""
+    raw = [c for c in re.split(r"[,;.!?]|\b(?:but|and|while|whereas)\b", answer) if c.strip()]
+    clauses = [facts.terms(c) for c in raw]
+    return bool(subject) and any(c & fresh and c & subject for c in clauses) and all(
+        not c & subject and not _IT.search(r) for c, r in zip(clauses, raw) if c & outdated)
 
 
 def repeats_corrected(correction: str, reply: str, old: str) -> bool:

@@ -344,3 +344,19 @@ def test_a_name_that_is_an_everyday_word_is_a_name_once_given_as_someones():
     for not_a_name in ("Will you help me?", "I will be there.", "Will the trip be fun?",
                        "May I ask?", "Thanks. Will my flight leave on time?"):
         assert n.names(not_a_name) == set(), not_a_name
+
+
+def test_the_old_value_said_of_something_else_beside_the_new_one_is_no_older_news():
+    """QA pass 35b P3: "We're actually in March, but our Krakow trip is in April." (right)
+    was marked older news for its "March"."""
+    from hela_desktop.sources import gives_older
+
+    old, new = "Our trip to Krakow is in March.", "Actually the Krakow trip is in April, not March."
+    ask = "When is our Krakow trip?"
+    assert not gives_older(ask, "We're actually in March, but our Krakow trip is in April.",
+                           old, new)
+    assert not gives_older(ask, "March is lovely, and your trip to Krakow is in April.", old, new)
+    # the old value of the subject itself, or of an "it" that may be it, is still marked
+    for wrong in ("Your Krakow trip is in March.", "The Krakow trip is in April? No, it's in March.",
+                  "Your Krakow trip is in April, and the trip to Krakow is in March."):
+        assert gives_older(ask, wrong, old, new), wrong
