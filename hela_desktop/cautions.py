@@ -41,12 +41,14 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
             "satay pesto",
     "peanuts": "peanut peanuts satay",
     "dairy": "dairy milk cheese butter cream yogurt yoghurt lactose latte cappuccino mozzarella "
-             "parmesan brie cheddar",
+             "parmesan brie cheddar cake cakes cheesecake brioche custard pancake pancakes "
+             "quiche croissant croissants",
     "gluten": "gluten wheat bread pasta flour barley rye couscous pizza noodles spaghetti "
               "croissant cake beer",
     "fish": "fish salmon tuna cod sardine sardines anchovy anchovies trout mackerel hake "
             "sushi",
-    "eggs": "egg eggs omelette omelet mayonnaise meringue",
+    "eggs": "egg eggs omelette omelet mayonnaise meringue cake cakes cheesecake brioche custard "
+            "pancake pancakes quiche waffle waffles",
     "soy": "soy soya tofu edamame miso",
     "sesame": "sesame tahini hummus",
     "meat": "meat beef pork chicken lamb ham bacon steak sausage sausages turkey veal duck "

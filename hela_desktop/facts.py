@@ -163,6 +163,12 @@ def _words(s: str) -> list[str]:
 _KEY_WORD = re.compile(r"\w+", re.UNICODE)
 
 
+def says_words(text: str, words: Iterable[str]) -> bool:
+    """Does `text` hold each of `words` as a whole word, any case ("May" in "May is here",
+    not in "maybe")?"""
+    return all(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text, re.IGNORECASE) for w in words)
+
+
 def word_key(text: str) -> tuple[str, ...]:
     """`text`'s words and numbers, case, spacing and punctuation aside: two messages with
     the same key say the same thing word for word ("what is my dog's name" and "What is my

@@ -113,7 +113,7 @@ def is_common_word(word: str) -> bool:
     w = word.lower().replace("’", "'")
     return not common or w in common or w in _INTERJECTIONS or any(
         w.endswith(e) and w[:-len(e)] in common for e in ("s", "es", "ed", "d", "ing", "ly")
-    )
+    ) or w.endswith("ies") and w[:-3] + "y" in common  # ("Puppies", QA pass 36b)
 
 
 # what opens a sentence in chat and is not in the word list ("Oops, …", "Hola!")

@@ -5,6 +5,7 @@ none of the memories it was given…")."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Set as AbstractSet
 
 from . import facts
@@ -48,6 +49,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     彦開です", the teacher being 美咲, went unmarked)."""
     low = known.lower().replace("’", "'")
     words = set(re.findall(r"[^\W\d_]+", low)) | set(names)
+    words |= {_fold(w) for w in words}
     # (a leading zero aside: "9:30" is "09:30")
     numbers = {_no_zero(n) for n in _NUMBER.findall(low)} | spelled_numbers(low)
     text = _LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
@@ -78,7 +80,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
                 parts[0] != "may" or bool(_AS_MONTH.search(before))
                 or bool(re.match(r"\s*\d", s[m.end():])))
             if not w[:1].isupper() or len(w) < 2 or not parts or any(  # ("P.S.")
-                    _known_part(p, words) or p in facts.NOT_NAMES and not asked
+                    _known_part(p, words) or _dated(p) and not asked
                     or p in facts.STOPWORDS and not asked
                     or p in _NOT_MADE_UP or facts.is_interjection(p)
                     or common_ok and facts.is_common_word(p)
@@ -113,6 +115,12 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
 
 # Chinese, Japanese kana and Korean: scripts with no capitals to tell a name by
 _CASELESS = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")
+
+
+def _dated(part: str) -> bool:
+    """Is `part` a month, a weekday or another word no name is (`facts.NOT_NAMES`), or a
+    weekday in the plural ("Wednesdays", QA pass 36b)?"""
+    return part in facts.NOT_NAMES or part.endswith("s") and part[:-1] in _DATE_NAMES
 
 
 def _no_zero(number: str) -> str:
@@ -190,13 +198,31 @@ _NAME_ENDINGS = ("s", "es", "n", "an", "ian", "ese", "ish", "i", "ns", "ans", "i
 
 
 def _known_part(part: str, words: AbstractSet[str]) -> bool:
-    """Is `part` (lower case) one of `words`, or one of them with or without a name's
-    ending (`_NAME_ENDINGS`), or the country of a people's word ("Portugal" where
-    "Portuguese" was said, QA pass 36)?"""
+    """Is `part` (lower case) one of `words` (accents aside: "Krakow" where "Kraków" was
+    said), or one of them with or without a name's ending (`_NAME_ENDINGS`), or the
+    country of a people's word or the other way round ("Poland" where "Polish" was said,
+    QA pass 36b)?"""
+    part = _fold(part)
     return part in words or any(
         part.endswith(e) and part[:-len(e)] in words or part + e in words
-        for e in _NAME_ENDINGS) or len(part) >= 5 and any(
-        w.endswith(_PEOPLES) and w[:6] == part[:6] for w in words if len(w) >= 8)
+        for e in _NAME_ENDINGS) or _PEOPLE.get(part, "") in words or _LAND.get(part, "") in words
 
 
-_PEOPLES = ("ese", "ian", "ish")  # "Portuguese", "Norwegian", "Swedish"
+def _fold(word: str) -> str:
+    """`word` without accents ("kraków" → "krakow")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+# a country and its people's word: one said, the other is no made-up name
+_PEOPLE = {k: v for k, v in (pair.split(":") for pair in """
+poland:polish sweden:swedish denmark:danish finland:finnish britain:british england:english
+spain:spanish turkey:turkish ireland:irish scotland:scottish portugal:portuguese
+china:chinese japan:japanese netherlands:dutch holland:dutch france:french germany:german
+greece:greek switzerland:swiss wales:welsh norway:norwegian italy:italian brazil:brazilian
+russia:russian ukraine:ukrainian vietnam:vietnamese korea:korean india:indian mexico:mexican
+canada:canadian australia:australian america:american iceland:icelandic thailand:thai
+philippines:filipino peru:peruvian egypt:egyptian austria:austrian belgium:belgian
+hungary:hungarian romania:romanian czechia:czech argentina:argentinian chile:chilean
+colombia:colombian morocco:moroccan nigeria:nigerian kenya:kenyan israel:israeli
+iran:iranian iraq:iraqi pakistan:pakistani croatia:croatian serbia:serbian""".split())}
+_LAND = {v: k for k, v in _PEOPLE.items()}

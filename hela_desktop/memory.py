@@ -556,9 +556,9 @@ class MemoryEngine:
             bm = self.bm25_scores(query)
             pos = self.index.pos
             in_answer = np.zeros(len(cos), dtype=bool)
-            hits = [pos[eid] for eid, _u, _a in self.store.answers_containing(
-                keywords(query), every=True) if eid in pos]
-            in_answer[hits] = True
+            wanted = keywords(query)  # (whole words: "May" is not "maybe", QA pass 36b)
+            in_answer[[pos[eid] for eid, _u, a in self.store.answers_containing(wanted, every=True)
+                       if eid in pos and facts.says_words(a, wanted)]] = True
             score = F.search_score(cos, bm, in_answer=in_answer)
             # the words as written, after every scored match: BM25 drops "Will" as a stopword
             # (QA pass 36: `memories search Will` found nothing, the browser both)

@@ -70,7 +70,7 @@ MISPLACED_NOTE = ("Check this answer: it says {words} of {asked}, and only anoth
                   "says {it}: “{said}”")
 MISATTRIBUTED_NOTE = ("Check this answer: you {asked_or_told} {asked}, and it says of {them} "
                       "what you told me of {whose}: “{said}”")
-MISRELATED_NOTE = "Check this answer: it calls {name} your {said}, and {name} is your {told}."
+MISRELATED_NOTE = "Check this answer: it calls {name} your {said}, and {name} is {told}."
 AS_USER_NOTE = "Check this answer: it speaks as if it were you (“{said}”)."
 REPEATS_CORRECTED_NOTE = ("Check this answer: it repeats what you have just corrected — "
                           "“{said}”")
@@ -405,7 +405,10 @@ def of_people(reply: str) -> str:
     keep = []
     for s in facts.sentences(reply):
         words = set(re.findall(r"[a-z']+", s.lower().replace("’", "'")))
-        if words & _OF_PEOPLE and not words & _SUGGESTS:
+        # (a suggestion's "may" is written small: "your colleague May has…" suggests nothing,
+        # QA pass 36b)
+        hedges = set(re.findall(r"\b[a-z']+", s.replace("’", "'"))) & _SUGGESTS
+        if words & _OF_PEOPLE and not hedges:
             s = s.strip()
             keep.append(s[:1].lower() + s[1:])
     return " ".join(keep)

@@ -275,19 +275,22 @@ _GIVEN = re.compile(rf"\b(?i:(?:my|our)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
                     rf"|\b(?i:(?:a|an|my|our)\s+({_KIN_PET_OR_BREED}),?\s+(?:called|named))"
                     rf"\s+([A-Z][\w'’-]+)"
                     rf"|\b(?i:(?:my|our)\s+({_KIN_OR_PET})(?:['’]s\s+name\s+is|\s+is\s+(?:called|"
-                    rf"named)|['’]s\s+(?:called|named)))\s+([A-Z][\w'’-]+)")
+                    rf"named)|['’]s\s+(?:called|named)))\s+([A-Z][\w'’-]+)"
+                    # another's: "My brother Tomás and his daughter Inès…" (QA pass 36b)
+                    rf"|\b(?i:(?:his|her|their)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)")
 
 
 _HAS = re.compile(r"\b(?:has|have|had|owns|own|owned|got)\s+$", re.IGNORECASE)
 _NOT_OWNER = frozenset("i we my our the a an".split())
 
 
-def _owner(before: str) -> str | None:
+def _owner(before: str, has: bool = True) -> str | None:
     """Whose animal "a beagle called Pepper" is, from its sentence up to there: the name
     the sentence opens with when it says someone "has" it ("My best friend Łukasz is a
     nurse and has a beagle called Pepper." → "Łukasz"); None for the user's own ("We have
-    a cat called Biscuit.") or when no one is said to have it."""
-    if not _HAS.search(before):
+    a cat called Biscuit.") or when no one is said to have it.  Without `has`, whose
+    "his daughter Inès" is ("My brother Tomás and his daughter…" → "your brother")."""
+    if has and not _HAS.search(before):
         return None
     sentence = re.split(r"(?<=[.!?])\s+", before)[-1]
     prev = ""
@@ -318,7 +321,8 @@ def _given_names(texts: Sequence[str]) -> dict[str, str]:
     for t in texts:
         for m in _GIVEN.finditer(t):
             of, name = next((a, b) for a, b in zip(m.groups()[::2], m.groups()[1::2]) if b)
-            owner = _owner(t[:m.start()]) if m.group(3) else None
+            owner = _owner(t[:m.start()]) if m.group(3) else \
+                _owner(t[:m.start()], has=False) or "someone" if m.group(7) else None
             if name.lower() not in facts.STOPWORDS:
                 mark = "’" if owner and owner.startswith("your ") and owner.endswith("s") else "’s"
                 out.setdefault(name.lower(), f"{owner}{mark} {of.lower()}" if owner else of.lower())
@@ -402,15 +406,15 @@ def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
         for t in own:
             shared = said & facts.terms(t)
             if len(shared) >= 2 and shared & _specifics(t):
-                s = s.strip()
+                s = re.sub(r"^\s*(?:[-*•·]\s*|\d+[.)]\s+)?", "", s).strip()
                 return {"kind": "as_user",
                         "said": s if len(s) <= 60 else s[:s.rfind(" ", 0, 60)] + "…"}
     return None
 
 
 _TO_YOU = re.compile(r"\b(?:you|your|you['’](?:re|ve|ll|d))\b", re.IGNORECASE)
-_FIRST = re.compile(r"\s*(?:(?:and|so|also|oh|well),?\s+)?(?:i|i['’]m|i['’]ve|i['’]ll|my)\b",
-                    re.IGNORECASE)
+_FIRST = re.compile(r"\s*(?:[-*•·]\s*|\d+[.)]\s+)?(?:(?:and|so|also|oh|well),?\s+)?"
+                    r"(?:i|i['’]m|i['’]ve|i['’]ll|my)\b", re.IGNORECASE)  # ("- My best friend…")
 
 
 def _specifics(text: str) -> set[str]:
@@ -422,8 +426,10 @@ def _specifics(text: str) -> set[str]:
 
 
 # "your Japanese teacher, Aoife", "Aoife, your sister": a relation an answer gives a name
-_CALLS = re.compile(r"\byour\s+((?:[\w'’-]+\s+){0,2}?([a-z]+)),?\s+([A-Z][\w'’-]+)"
-                    r"|\b([A-Z][\w'’-]+),\s+your\s+((?:[\w'’-]+\s+){0,2}?([a-z]+))\b")
+# (set off on both sides: "Dear Pip, your dog is called Rox." speaks to Pip, QA pass 36b)
+_CALLS = re.compile(r"\b(?i:your)\s+((?:[\w'’-]+\s+){0,2}?([a-z]+)),?\s+([A-Z][\w'’-]+)"
+                    r"|\b([A-Z][\w'’-]+),\s+your\s+((?:[\w'’-]+\s+){0,2}?([a-z]+))"
+                    r"(?=\s*(?:[,.;:!?]|$))")
 # what an answer may call someone of the user's life that says who they are to the user
 _ROLES = facts.KIN_WORDS | facts.PETS | kin.BREEDS | frozenset(
     "teacher colleague coworker doctor dentist vet tutor coach student classmate".split())
@@ -431,16 +437,24 @@ _ROLES = facts.KIN_WORDS | facts.PETS | kin.BREEDS | frozenset(
 
 def misrelated(answer: str, mems: Sequence[Recall]) -> dict | None:
     """``{"kind": "misrelated", "name": "Aoife", "said": "Japanese teacher", "told":
-    "sister"}`` when an answer calls someone the memories name by relation ("My sister
+    "your sister"}`` when an answer calls someone the memories name by relation ("My sister
     Aoife…") by another ("…your Japanese teacher, Aoife.", QA pass 36, the teacher being
-    美咲); None otherwise.  A friend is anyone's: no relation is read from "friend"."""
+    美咲), or as the user's own what is another's ("your daughter Inès" of "My brother
+    Tomás and his daughter Inès…"); None otherwise.  A friend is anyone's: no relation is
+    read from "friend"."""
     told = _given_names([r.text for r in mems])
     for m in _CALLS.finditer(answer):
         said, word, name = (m.group(1), m.group(2), m.group(3)) if m.group(3) else \
             (m.group(5), m.group(6), m.group(4))
         was = told.get(name.lower(), "")
-        if word in _ROLES and was and "’" not in was \
-                and facts.KIN.get(word, word) != facts.KIN.get(was, was):
-            return {"kind": "misrelated", "name": name, "said": said.strip(), "told": was}
+        if word not in _ROLES or not was:
+            continue
+        if "’" in was:  # another's: "your daughter Inès" of "his daughter Inès" (QA pass 36b)
+            wrong = facts.KIN.get(word, word) == facts.KIN.get(was.split()[-1], was.split()[-1])
+        else:
+            wrong = facts.KIN.get(word, word) != facts.KIN.get(was, was)
+        if wrong:
+            return {"kind": "misrelated", "name": name, "said": said.strip(),
+                    "told": _of_whom(was)}
     return None
 

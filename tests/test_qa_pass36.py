@@ -360,3 +360,56 @@ def test_the_old_value_said_of_something_else_beside_the_new_one_is_no_older_new
     for wrong in ("Your Krakow trip is in March.", "The Krakow trip is in April? No, it's in March.",
                   "Your Krakow trip is in April, and the trip to Krakow is in March."):
         assert gives_older(ask, wrong, old, new), wrong
+
+
+def test_what_pass_36b_found_in_the_checks():
+    """QA pass 36b: an answer in a list ("- My best friend, Björn, is Swedish…") spoke as
+    the user unmarked; "Poland" (Polish said), "Krakow" (Kraków said), "Wednesdays" and
+    "Puppies" were marked made up; a cake for a vegan brother went unmarked; "Dear Pip,
+    your dog is called Rox." was read as calling Pip a dog; "your colleague May has…" was
+    skipped as a suggestion; "your daughter Inès" of the brother's daughter went unmarked."""
+    from hela_desktop.cautions import cautions, offered
+    from hela_desktop.events import Recall
+    from hela_desktop.made_up import made_up
+    from hela_desktop.sources import doubt_note, of_people
+    from hela_desktop.whom import as_user, misrelated
+
+    mems = [Recall(episode_id=1, score=1.0, text="My best friend Björn is Swedish and allergic "
+                   "to shellfish."),
+            Recall(episode_id=2, score=1.0, text="My cat is called Pip."),
+            Recall(episode_id=3, score=1.0, text="My brother Tomás and his daughter Inès are "
+                   "visiting me in Bristol in June.")]
+    assert as_user("x", "- My best friend, Björn, is Swedish and allergic to shellfish.",
+                   mems)["said"] == "My best friend, Björn, is Swedish and allergic to shellfish."
+    known = "My colleague May speaks Polish. I fly to Kraków on 16 April, on a Wednesday."
+    assert made_up("She lives in Poland. Your flight to Krakow leaves on Wednesdays.", known) == []
+    assert made_up("Puppies are sweet.", known) == []
+    assert made_up("He lives in Denmark.", known) == ["Denmark"]
+    vegan = cautions([(4, "My brother Tomás is vegan and can't eat dairy or eggs.")],
+                     about={"brother", "tomás"})
+    assert offered("You're making a wonderful cake for your brother.", vegan[0]) == ["cake"]
+    assert misrelated("Dear Pip, your dog is called Rox.", mems) is None
+    got = misrelated("Your daughter Inès is lovely.", mems)
+    assert doubt_note(got, []) == ("Check this answer: it calls Inès your daughter, and Inès "
+                                   "is your brother’s daughter.")
+    assert misrelated("Your niece Inès is lovely.", mems) is None
+    assert of_people("Your colleague May has a dog. You may want to rest.") == (
+        "your colleague May has a dog.")
+
+
+def test_a_search_for_a_short_name_finds_it_as_a_word_in_answers(tmp_path, embedder):
+    """QA pass 36b N7: a search for "May" listed memories whose stored answers said
+    "maybe" ("(in HeLa's answer)")."""
+    import time
+
+    from hela_desktop.config import Settings
+    from hela_desktop.memory import MemoryEngine, NewEpisode
+
+    with Store(tmp_path / "data") as st:
+        eng = MemoryEngine(st, embedder, Settings())
+        ids = eng.add_episodes([
+            NewEpisode("Tomás is vegan.", "We could maybe grab a tea.", created_at=time.time() - 60),
+            NewEpisode("Any plans for Friday?", "You could ask May to join.",
+                       created_at=time.time())])
+        by_answer = {r.episode_id for r in eng.search("May") if r.path == "answer"}
+        assert ids[0] not in by_answer and ids[1] in by_answer
