@@ -37,6 +37,14 @@ class Sources(NamedTuple):
     doubt: str = ""
     # the message corrected what the user said before (`correction_note`; "": it did not)
     noted: str = ""
+    # of `older`, those a newer memory corrects only in part ("I fly to Kraków on 9 April…
+    # My Mandarin teacher is 王芳…", the date corrected: the teacher is still so)
+    partly: frozenset[int] = frozenset()
+
+    def older_label(self, eid: int) -> str:
+        """" (older news)", " (partly older news)" or "" after memory `eid`'s quote."""
+        return "" if eid not in self.older else f" ({PARTLY_OLDER_NEWS})" \
+            if eid in self.partly else f" ({OLDER_NEWS})"
 
 
 NO_SOURCES = Sources([])
@@ -588,6 +596,8 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
     seen: dict[int, str] = {}
     words: set[str] = set()
     older: set[int] = set()
+    texts = {r.get("episode_id"): str(r.get("text") or "") for r in recalls}
+    partly: set[int] = set()
     for r in recalls:
         if r.get("kind", "episode") == "episode" and r.get("text"):
             text = one_line(str(r["text"]))
@@ -596,8 +606,13 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
                 words.add(text.casefold())
                 extra = r.get("extra")
                 extra = extra if isinstance(extra, dict) else {}
-                if extra.get("older_than") is not None or extra.get("superseded_by") is not None:
+                newer = extra.get("superseded_by")
+                newer = extra.get("older_than") if newer is None else newer
+                if newer is not None:
                     older.add(int(r["episode_id"]))
+                    # (QA pass 36b: the whole two-fact memory read as out of date)
+                    if texts.get(newer) and superseded.still_true(text, [texts[newer]]):
+                        partly.add(int(r["episode_id"]))
     if isinstance(corrects, list):  # (what the message itself corrects is older news now)
         older |= {c["episode_id"] for c in corrects
                   if isinstance(c, dict) and type(c.get("episode_id")) is int}
@@ -607,7 +622,7 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
         items.sort(key=lambda it: it[0] not in took)  # (stable: recall order within each)
     return Sources(items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN),
                    unrecalled and not items, took, frozenset(older), doubt_note(doubt, recalls),
-                   correction_note(corrects))
+                   correction_note(corrects), frozenset(partly))
 
 
 def recalls_of(stats: dict) -> list[dict]:
@@ -635,6 +650,7 @@ USED = "Used from your memories"
 ALSO = "also recalled"
 NONE_USED = "Recalled, not used in the answer"
 OLDER_NEWS = "older news"  # after a memory a newer one said otherwise about
+PARTLY_OLDER_NEWS = "partly older news"  # … about a part of it, the rest still so
 
 
 def source_groups(sources: Sources) -> list[tuple[str, list[tuple[int, str, str]]]]:
@@ -661,7 +677,7 @@ def source_lines(sources: Sources) -> list[tuple[str, list[str]]]:
     getting married in June in…”")."""
     out = [(head[0].lower() + head[1:],
             [f"#{eid} “{shorten(whole, WHOLE_SOURCE_CHARS)}”"
-             + (f" ({OLDER_NEWS})" if eid in sources.older else "") for eid, _, whole in group])
+             + sources.older_label(eid) for eid, _, whole in group])
            for head, group in source_groups(sources)]
     if sources.more and out:
         out[-1][1].append(f"and {sources.more} more")

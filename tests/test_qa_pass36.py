@@ -413,3 +413,20 @@ def test_a_search_for_a_short_name_finds_it_as_a_word_in_answers(tmp_path, embed
                        created_at=time.time())])
         by_answer = {r.episode_id for r in eng.search("May") if r.path == "answer"}
         assert ids[0] not in by_answer and ids[1] in by_answer
+
+
+def test_a_memory_corrected_in_part_reads_partly_older_news():
+    """QA pass 36b N6: a correction of the flight date marked the whole two-fact memory
+    "(older news)", the teacher in it too."""
+    from hela_desktop.sources import answer_sources, source_lines
+
+    rec = [{"episode_id": 4, "text": "I fly to Kraków on 9 April for a pharmacy conference. "
+            "My Mandarin teacher is 王芳 and she teaches me on Tuesdays.",
+            "extra": {"superseded_by": 5}},
+           {"episode_id": 5, "text": "Quick update: I now fly to Kraków on 16 April, not 9 April."},
+           {"episode_id": 6, "text": "My dentist is on Monday.", "extra": {"older_than": 7}},
+           {"episode_id": 7, "text": "Actually my dentist is on Tuesday, not Monday."}]
+    s = answer_sources(rec, used=[4, 6])
+    lines = dict(source_lines(s))["used from your memories"]
+    assert lines[0].endswith("(partly older news)") and lines[1].endswith("” (older news)")
+    assert s.older_label(5) == ""

@@ -12,7 +12,7 @@ import time
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..events import NOT_FROM_MEMORIES
-from ..sources import NO_SOURCES, OLDER_NEWS, Sources, source_groups
+from ..sources import NO_SOURCES, Sources, source_groups
 from . import chat_links
 from .chat_fold import LESS, LINK, find_last, fold, unfold, write_user_text
 from .explain import when as format_when
@@ -393,7 +393,7 @@ class MessageView(QtWidgets.QTextBrowser):
                 link.setToolTip(tip(f"#{eid} · {whole}", "(click: show it in the graph)"))
                 cur.insertText(f"“{label}”", link)
                 if eid in sources.older:  # the old value, not the current one
-                    cur.insertText(f" ({OLDER_NEWS})", f)
+                    cur.insertText(sources.older_label(eid), f)
         if more:
             cur.insertText(f" · and {more} more (in the timeline)", f)
 
