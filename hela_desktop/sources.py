@@ -482,6 +482,9 @@ def _misattributed_note(doubt: dict, _recalls: list[dict]) -> str:
         return ""
     them = _pronoun(asked[5:]) if asked.startswith("your ") else asked
     whose = one_line(str(doubt.get("of") or "")).strip() or "yourself"
+    words = _strs(doubt, "words")
+    if words:  # (what it took, not only whence: QA pass 36b read the whole memory as said)
+        whose += f" ({_quoted(words)[0]})"
     return MISATTRIBUTED_NOTE.format(
         asked_or_told="told me of" if doubt.get("told") else "asked about", asked=asked,
         them=them, whose=whose, said=said)

@@ -317,13 +317,14 @@ def test_an_answer_giving_someone_what_was_told_of_another_is_doubted(make_assis
     got = check(ask, "Your father Anselm lives in Leipzig.")
     assert (got["kind"], got["memory"], got["of"], got["words"]) == (
         "misattributed", 1, "your brother", ["Leipzig"])
+    # (the words it took, QA pass 36b)
     assert doubt_note(got, []) == ("Check this answer: you asked about your father, and it "
-                                   "says of him what you told me of your brother: “My "
-                                   "brother Jonas lives in Leipzig.”")
+                                   "says of him what you told me of your brother (“Leipzig”): "
+                                   "“My brother Jonas lives in Leipzig.”")
     # of the user themself, as before
     got = check(ask, "Your father is a pharmacist.")
     assert (got["kind"], got["memory"], got.get("of")) == ("misattributed", 3, None)
-    assert "what you told me of yourself" in doubt_note(got, [])
+    assert "what you told me of yourself (“" in doubt_note(got, [])
     # right, or a sentence that speaks of the brother too: no such doubt
     for said in ("Your father Anselm lives in Graz.",
                  "Your father lives in Graz and your brother Jonas in Leipzig."):
@@ -366,7 +367,7 @@ def test_a_reply_to_a_statement_that_speaks_as_the_user_or_gives_their_job_away_
     got = check(told[2], "That's lovely! Anselm, the hospital pharmacist, must enjoy Graz.")
     assert (got["kind"], got["memory"], got["told"]) == ("misattributed", 1, True)
     assert doubt_note(got, []).startswith("Check this answer: you told me of Anselm, and it "
-                                          "says of Anselm what you told me of yourself: ")
+                                          "says of Anselm what you told me of yourself (“")
     assert check(told[2], "Graz is a lovely city for your father.") is None
 
 
