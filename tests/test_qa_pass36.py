@@ -162,7 +162,8 @@ def test_a_pet_or_relative_named_in_other_words_is_someone_of_the_users_life(tmp
             "My neighbour Søren has a spare key to my flat. My cat is called Miso.",
             "My best friend Łukasz is a nurse and has a beagle called Pepper.",
             "We're going to Porto in March."]
-    assert _given_names(said) == {"aoife": "sister", "søren": "neighbour", "miso": "cat",
+    assert _given_names(said) == {"aoife": "sister", "cian": "your sister’s son",
+                                  "søren": "neighbour", "miso": "cat",
                                   "pepper": "Łukasz’s beagle"}
     assert _given_names(["My sister has a cat called Pip.", "We have a dog named Rex.",
                          "Our neighbours have a dog called Bo."]) == {
