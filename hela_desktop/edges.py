@@ -162,7 +162,7 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
             # (only through a word most of them hold, "Lotte"?  In any form: "Saturdays")
             if F.picked_up(_stems(m) - shared, _stems(qm), _stems(a)) < min_picked:
                 by_shared.add(i)
-        elif F.picked_up(_stems(m), _stems(qm), _stems(a)) >= min_picked:
+        elif F.picked_up(_stems(_long(m)), _stems(qm), _stems(_long(a))) >= min_picked:
             in_form.add(i)
     # a word most of the memories hold (the one they are all of, "Lotte") tells which
     # was used only when no other word does (QA pass 35: "Lotte is 7 years old." was said
@@ -172,6 +172,13 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
     # no word as the memory says it: one in another form ("veterinary" of "veterinarian",
     # QA pass 35b) tells what it used
     return out or in_form
+
+
+def _long(words: set[str]) -> set[str]:
+    """The words of six letters or more: another form of a short word says little ("make"
+    of "making", "help" of "helping": `bench personal` saw three answers that used nothing
+    read as using memories through them)."""
+    return {w for w in words if len(w) >= 6}
 
 
 def _stems(words: set[str]) -> set[str]:

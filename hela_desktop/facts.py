@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
+from .given_names import given_in, names_given
 from .kin import KIN, KIN_ALSO, KIN_WORDS, PETS, kin, kin_words
 from .language import is_common_word, is_interjection
 from .timewords import AGE, AGE_WORDS, DATE, DAYS, MONTHS, WHEN_SAID, WHEN_TO
@@ -761,7 +762,7 @@ class NameIndex:
             mid, first, lower = name_candidates(t)
             self.mid |= mid
             self.lower |= lower
-            self.given |= {m.group(1).lower() for m in _GIVEN_NAME.finditer(t)}
+            self.given |= names_given(t)
             for w in first:
                 self.first[w] = self.first.get(w, 0) + 1
 
@@ -776,22 +777,8 @@ class NameIndex:
         though it is (QA pass 36: "Will" was no name, nor found by `memories search`),
         but at a sentence's start only when no pronoun follows ("Will you…", "May I…")."""
         mid, first, _ = name_candidates(text)
-        given = set()
-        for m in _CAPITALISED.finditer(text):
-            w = m.group(1).lower()
-            opens = not text[:m.start()].strip() or text[:m.start()].rstrip()[-1] in ".!?"
-            if w in self.given and not (opens and _PRONOUN_NEXT.match(text, m.end())):
-                given.add(w)
+        given = given_in(text, self.given)
         return ((mid - self.lower) | (first & self.known) | given) | {"my " + k for k in kin(text)}
-
-
-# a name the user gives someone of theirs: "my colleague Will", "my best friend Mark"
-_GIVEN_NAME = re.compile(r"\b(?i:my|our)\s+(?:(?!(?i:to|in|at|from|of|with|for|on|and|or|the|a|"
-                         r"an|by|near|about)\b)[a-z][\w'’-]*\s+){1,2}([A-Z][a-z'’-]+)\b")
-_CAPITALISED = re.compile(r"\b([A-Z][a-z'’-]+)\b")
-# what follows "Will" or "May" opening a question, not a name ("Will you…", "May the…")
-_PRONOUN_NEXT = re.compile(r"\s+(?:i|you|we|he|she|it|they|there|this|that|these|those|the|a|"
-                           r"an|my|your|our|his|her|their|i['’]m|i['’]ll)\b", re.IGNORECASE)
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",

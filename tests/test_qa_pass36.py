@@ -345,6 +345,12 @@ def test_a_name_that_is_an_everyday_word_is_a_name_once_given_as_someones():
     for not_a_name in ("Will you help me?", "I will be there.", "Will the trip be fun?",
                        "May I ask?", "Thanks. Will my flight leave on time?"):
         assert n.names(not_a_name) == set(), not_a_name
+    # a run-on sentence's "I'm" is no name given; a possessive is the name (bench personal)
+    from hela_desktop.given_names import names_given
+
+    assert names_given("I teach my current students I'm told.") == set()
+    assert names_given("My brother Dylan's car broke down.") == {"dylan"}
+    assert names_given("My friend Łukasz is a nurse.") == {"łukasz"}
 
 
 def test_the_old_value_said_of_something_else_beside_the_new_one_is_no_older_news():
