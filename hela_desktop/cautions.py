@@ -40,7 +40,7 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
             "hazelnuts pecan pecans pistachio pistachios macadamia praline marzipan nutella "
             "satay pesto",
     "peanuts": "peanut peanuts satay",
-    "dairy": "dairy milk cheese butter cream yogurt yoghurt lactose latte cappuccino mozzarella "
+    "dairy": "dairy milk cheese butter cream yogurt yoghurt latte cappuccino mozzarella "
              "parmesan brie cheddar cake cakes cheesecake brioche custard pancake pancakes "
              "quiche croissant croissants",
     "gluten": "gluten wheat bread pasta flour barley rye couscous pizza noodles spaghetti "

@@ -241,7 +241,7 @@ _DAYS_FIRST = r"\b(?:these days|nowadays),?\s+[^.!?;]{0,40}?"  # ("These days To
 # each with what an older statement must say for the change to replace it (where someone
 # lives; what someone is or does), so "Karel moved in with Ana." replaces no job
 _CHANGES = (
-    (re.compile(rf"(?:\bmoved (?:back )?to|\bnow lives? in|\b(?:is|are|am|['’]s|['’]m|['’]re) "
+    (re.compile(rf"(?:\bmoved (?:back |from (?:[\w'’-]+ ){{1,3}})?to|\bnow lives? in|\b(?:is|are|am|['’]s|['’]m|['’]re) "
                 rf"now (?:living |based )?in)\b(?!\s+{WHEN_TO})|\brelocated to\b"
                 rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b", re.IGNORECASE),
      re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b",
@@ -542,7 +542,7 @@ _OPENERS = frozenset(
 
 
 # where a move went, when it names a place ("… moved to Valencia", "… now live in Porto")
-_TO_PLACE = re.compile(r"(?i:\bmoved (?:back )?to|\bnow lives? in|\brelocated to|"
+_TO_PLACE = re.compile(r"(?i:\bmoved (?:back |from (?:[\w'’-]+ ){1,3})?to|\bnow lives? in|\brelocated to|"
                        r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:living |based )?in)"
                        rf"\s+(?!(?i:{WHEN_TO}))(?:the\s+)?[A-Z]")
 

@@ -483,7 +483,7 @@ def test_what_the_user_said_of_themselves_given_to_someone_else_is_doubted(make_
                    "said": told[1], "words": ["plumber", "Aquaserv"]}
     assert doubt_note(job, []) == (
         "Check this answer: you asked about your husband, and it says of him what you told me "
-        "of yourself: “I work as a plumber for Aquaserv.”")
+        "of yourself (“plumber” and “Aquaserv”): “I work as a plumber for Aquaserv.”")
     allergy = doubt("Is Bruno allergic to anything?",
                     "No, your son Bruno is a bit allergic to shellfish.")
     assert allergy["kind"] == "misattributed" and allergy["memory"] == 4 and \

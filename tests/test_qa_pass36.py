@@ -437,3 +437,24 @@ def test_a_memory_corrected_in_part_reads_partly_older_news():
     lines = dict(source_lines(s))["used from your memories"]
     assert lines[0].endswith("(partly older news)") and lines[1].endswith("” (older news)")
     assert s.older_label(5) == ""
+
+
+def test_what_pass_36c_found():
+    """QA pass 36c: "Is Bill allergic to peanuts?" → "Bill is vegetarian…" was marked as
+    passing over "My best friend Anaïs is allergic to peanuts." (another's allergy);
+    "she's lactose intolerant" was marked as naming "lactose", a food; "My mum moved from
+    Porto to Braga." was no change of "My mum lives in Porto."."""
+    from hela_desktop.cautions import cautions, offered
+    from hela_desktop.events import Recall
+    from hela_desktop.passed_over import passed_over
+
+    mems = [Recall(episode_id=1, score=1.0, text="My best friend Anaïs is allergic to peanuts."),
+            Recall(episode_id=2, score=1.0, text="My colleague Bill is vegetarian.")]
+    assert passed_over("Is Bill allergic to peanuts?", "Bill is vegetarian and eats no meat.",
+                       mems) is None
+    said = cautions([(1, "Zoë is lactose intolerant.")], about={"zoë"})
+    assert offered("Zoë? She's lactose intolerant.", said[0]) == []
+    assert offered("Make her a cheese toastie.", said[0]) == ["cheese"]
+    assert facts.changes_memory("My mum lives in Porto.", "My mum moved from Porto to Braga.")
+    assert not facts.changes_memory("My mum lives in Porto.",
+                                    "My mum moved the sofa from the hall to the lounge.")
