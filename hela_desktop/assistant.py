@@ -601,7 +601,7 @@ class Assistant:
         if relations:
             texts = self.store.key_texts(self.engine.memories_naming(
                 next(p for p in people if p.startswith("my ")), 20))
-            names |= whom.names_given(relations, texts.values())
+            names |= whom.names_of(relations, texts.values())
         return frozenset(names | relations)
 
     def _untold(self, message: str) -> list[str]:

@@ -70,11 +70,12 @@ _LINKS = "(?:to|in|at|from|of|with|for|on|and|or|the|a|an|by|near|about)"
 # a name given in other words (QA pass 36: Miso, Cian and Pepper were no one of the user's
 # life): "My cat is called Miso", "my dog's name is Rex", "her son Cian", "a beagle called
 # Pepper"
-_KIN_PET = "|".join(sorted(KIN_WORDS | PETS | BREEDS))
+# the words that name someone of a user's life by relation, kind or breed, as a pattern
+KIN_PET_BREED = "|".join(sorted(KIN_WORDS | PETS | BREEDS))
 _NAMED = (rf"(?:\b(?:my|our)\s+(?:(?!{_LINKS}\b)[\w'’-]+\s+){{1,2}}(?:called|named)\s+"
           rf"|\b(?:my|our)\s+[\w-]+['’]s\s+name\s+is\s+"
-          rf"|\b(?:his|her|their)\s+(?:{_KIN_PET})\s+"
-          rf"|\b(?:a|an)\s+(?:{_KIN_PET}),?\s+(?:called|named)\s+)")
+          rf"|\b(?:his|her|their)\s+(?:{KIN_PET_BREED})\s+"
+          rf"|\b(?:a|an)\s+(?:{KIN_PET_BREED}),?\s+(?:called|named)\s+)")
 
 
 def as_theirs(name: str) -> re.Pattern:
@@ -87,4 +88,4 @@ def as_theirs(name: str) -> re.Pattern:
                       re.IGNORECASE)
 
 
-__all__ = ["BREEDS", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words"]
+__all__ = ["BREEDS", "KIN_PET_BREED", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words"]

@@ -268,11 +268,10 @@ _BARE_NAME = re.compile(r"\s*(?:(?:it|that)(?:['’]s| is)\s+)?([A-Z][\w'’-]+)
 
 
 _KIN_OR_PET = "|".join(sorted(facts.KIN_WORDS | facts.PETS))
-_KIN_PET_OR_BREED = "|".join(sorted(facts.KIN_WORDS | facts.PETS | kin.BREEDS))
 # "my son Felix", "a cat called Biscuit", "a beagle called Pepper", "My cat is called Miso",
 # "my dog's name is Rex" (QA pass 36: Miso and Pepper were no names of the user's life)
 _GIVEN = re.compile(rf"\b(?i:(?:my|our)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
-                    rf"|\b(?i:(?:a|an|my|our)\s+({_KIN_PET_OR_BREED}),?\s+(?:called|named))"
+                    rf"|\b(?i:(?:a|an|my|our)\s+({kin.KIN_PET_BREED}),?\s+(?:called|named))"
                     rf"\s+([A-Z][\w'’-]+)"
                     rf"|\b(?i:(?:my|our)\s+({_KIN_OR_PET})(?:['’]s\s+name\s+is|\s+is\s+(?:called|"
                     rf"named)|['’]s\s+(?:called|named)))\s+([A-Z][\w'’-]+)"
@@ -306,7 +305,7 @@ def _owner(before: str, has: bool = True) -> str | None:
     return None
 
 
-def names_given(relations: AbstractSet[str], texts: Iterable[str]) -> set[str]:
+def names_of(relations: AbstractSet[str], texts: Iterable[str]) -> set[str]:
     """The names `texts` give the people or animals of `relations` ("sister" → "aoife"
     from "My sister Aoife lives in Cork."), lower case."""
     return {n for n, of in _given_names(list(texts)).items() if of in relations}
