@@ -200,6 +200,11 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     out: list[str] = []
     asked = set(_WORD.findall(message.lower().replace("’", "'")))
     avoid = {_stem(a) for a in caution.avoid}
+    if _ASKS_MAY_EAT.search(message) and _SAYS_YES.match(answer):
+        # a yes to "Can Bill eat chicken?" offers the chicken, though the answer never
+        # names it (QA pass 36c: "Yes!" went unmarked, Bill being vegetarian)
+        out += [w for w in _WORD.findall(message.lower().replace("’", "'"))
+                if _stem(w) in avoid]
     for clause in _CLAUSE.split(answer):
         words = _WORD.findall(clause.lower().replace("’", "'"))
         if not words or set(words) <= asked | _ECHO:
@@ -211,6 +216,15 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
                 and (_denies(words[max(0, i - 3):i]) or not _warned(words[max(0, i - _BEFORE):i])
                      and not (i + 1 < len(words) and words[i + 1] == "free"))]
     return list(dict.fromkeys(out))
+
+
+# a question whether someone may eat or drink something, and an answer that opens with yes
+_ASKS_MAY_EAT = re.compile(
+    r"\b(?:can|could|may|should|is it (?:ok|okay|safe|fine|alright|all right)(?: for \w+)? to)\b"
+    r"[^.?!]*\b(?:eat|drink|have|try|order|take|share)\b[^.?!]*\?", re.IGNORECASE)
+_SAYS_YES = re.compile(r"\s*(?:yes|yeah|yep|sure|of course|absolutely|definitely|certainly|"
+                       r"go ahead|by all means)\b(?![^.!?\n]*(?:\bnot\b|n['’]t\b|\bnever\b|\bno\b))",
+                       re.IGNORECASE)
 
 
 def _denies(before: list[str]) -> bool:

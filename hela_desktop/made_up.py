@@ -19,7 +19,8 @@ _PART = re.compile(r"[-'’]")
 # capitalised mid-sentence, and names nothing: the app, the model's talk of itself
 _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split()) | frozenset(
     # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
-    "english french german spanish italian dutch portuguese polish latin greek".split()) | \
+    # (a people's word, "Danish", is one too: `_LAND`, QA pass 36c)
+    "latin arabic hebrew hindi urdu swahili".split()) | \
     frozenset("buddhist christian muslim jewish hindu catholic protestant sikh".split())
 # months and weekdays: no names, but what a question for a date asks for (`made_up`'s
 # `dates`); "May" only as a month ("in May", "May 3"), not "May I…"
@@ -82,7 +83,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
             if not w[:1].isupper() or len(w) < 2 or not parts or any(  # ("P.S.")
                     _known_part(p, words) or _dated(p) and not asked
                     or p in facts.STOPWORDS and not asked
-                    or p in _NOT_MADE_UP or facts.is_interjection(p)
+                    or p in _NOT_MADE_UP or p in _LAND or facts.is_interjection(p)
                     or common_ok and facts.is_common_word(p)
                     for p in parts):
                 continue
@@ -205,12 +206,42 @@ def _known_part(part: str, words: AbstractSet[str]) -> bool:
     part = _fold(part)
     return part in words or any(
         part.endswith(e) and part[:-len(e)] in words or part + e in words
-        for e in _NAME_ENDINGS) or _PEOPLE.get(part, "") in words or _LAND.get(part, "") in words
+        for e in _NAME_ENDINGS) or _PEOPLE.get(part, "") in words \
+        or len(part) >= _TYPO_LEN and any(_one_slip(part, w) for w in words)
+
+
+# a name this long, one letter off a known one, is that name mistyped ("Ljubljan" where
+# "Ljubljana" was said, QA pass 36c), not another name; shorter ones often are another
+# ("Samir" / "Samira", "Anna" / "Anne")
+_TYPO_LEN = 7
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Are `a` and `b` (both at least `_TYPO_LEN` letters) one slip apart: a letter left
+    out, added, changed, or two neighbours swapped?"""
+    if len(b) < _TYPO_LEN or abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) < len(b):
+        return a[i:] == b[i + 1:]
+    return a[i + 1:] == b[i + 1:] or (i + 1 < len(a) and a[i] == b[i + 1]
+                                      and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:])
 
 
 def _fold(word: str) -> str:
-    """`word` without accents ("kraków" → "krakow")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    """`word` without accents ("kraków" → "krakow"), letters of their own written as
+    English does ("søren" → "soren", "łukasz" → "lukasz", "straße" → "strasse")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.translate(_LETTERS))
+                   if not unicodedata.combining(c))
+
+
+# letters no accent is taken off of (NFKD leaves them whole)
+_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d",
+                          "þ": "th", "ð": "d", "ı": "i"})
 
 
 # a country and its people's word: one said, the other is no made-up name

@@ -616,9 +616,15 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
                     # (QA pass 36b: the whole two-fact memory read as out of date)
                     if texts.get(newer) and superseded.still_true(text, [texts[newer]]):
                         partly.add(int(r["episode_id"]))
-    if isinstance(corrects, list):  # (what the message itself corrects is older news now)
-        older |= {c["episode_id"] for c in corrects
-                  if isinstance(c, dict) and type(c.get("episode_id")) is int}
+    for c in corrects if isinstance(corrects, list) else ():
+        # (what the message itself corrects is older news now; in part when what it
+        # replaces is a part of the memory, `superseded.on_subject`: QA pass 36c saw one
+        # memory "(older news)" under the correction and "(partly older news)" after it)
+        if isinstance(c, dict) and type(c.get("episode_id")) is int:
+            older.add(c["episode_id"])
+            whole = one_line(texts.get(c["episode_id"]) or "")
+            if whole and one_line(str(c.get("text") or "")) not in ("", whole):
+                partly.add(c["episode_id"])
     items = [(i, shorten(t, SOURCE_CHARS), t) for i, t in seen.items()]
     took = None if used is None else frozenset(int(i) for i in used)
     if took is not None:
