@@ -350,8 +350,12 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if swapped is not None:
             found.append(swapped)
     asks_fact = about_user and facts.asks_user_fact(message, names)
-    unused = bool(mems) and not drew_on and about_user
     whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)
+    # none used, and no name or number the user said earlier in this chat taken either
+    # (QA pass 36c: "Your mum lives in Braga.", told two messages before, read "it is not
+    # from what you told me")
+    unused = bool(mems) and not drew_on and about_user and not (
+        known and len(made_up(whole, message)) > len(made_up(whole, f"{message} {known}")))
     # a question for what the user told; a message that tells of their life, or corrects
     # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
     # and its reply's "…tomorrow morning at 2:30 pm!" went unchecked), recalled or not

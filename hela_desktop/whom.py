@@ -138,8 +138,12 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     def speaks_of(text: str) -> bool:
         return bool(_named_words(text) & targets)
 
-    mine = [(r, "") for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)]
-    theirs = [(r, of) for r in mems if not speaks_of(r.text) and (r, "") not in mine
+    # (of the user's own, "yourself"; with whom else it names, "yourself and Søren": QA
+    # pass 36c read "We took Zoë…", said of the user and Søren, as of the user alone)
+    mine = [(r, f"yourself and {whose}" if (whose := _whose(r.text, names)) else "")
+            for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)]
+    ours = {r.episode_id for r, _ in mine}
+    theirs = [(r, of) for r in mems if not speaks_of(r.text) and r.episode_id not in ours
               and (of := _whose(r.text, names))]
     if not mine and not theirs:
         return None
@@ -170,6 +174,8 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
             named = any(w[:1].isupper() or w[:1].isdigit() for w in words
                         if not sentence.lstrip().startswith(w))
             if took - _EVERYDAY or took and named:
+                # (quoted without the everyday words beside a telling one: "works")
+                words = [w for w in words if facts.stem(w.lower()) not in _EVERYDAY] or words
                 return {"kind": "misattributed", "asked": _as_asked(message, asked[0]),
                         "memory": int(r.episode_id), "said": r.text, "words": words,
                         **({"of": of} if of else {})}

@@ -54,3 +54,50 @@ def test_a_memory_the_message_corrects_in_part_reads_partly_older_news_under_the
     # the whole memory corrected is older news, and one not recalled is named nowhere
     assert answer_sources(rec, used=[], corrects=rec).older_label(3) == " (older news)"
     assert answer_sources([], corrects=part).partly == frozenset()
+
+
+def test_what_the_user_told_of_themself_and_another_is_named_so_when_misattributed(
+        make_assistant):
+    """QA pass 36c P3: "What does Zoë love?" answered "Zoë loves hiking in the Jura." was
+    marked "it says of Zoë what you told me of yourself", the memory being "Søren and I
+    love hiking in the Jura." — of the user and Søren."""
+    from test_qa_pass34 import _told
+
+    from hela_desktop.sources import doubt_note
+
+    told = ("My daughter Zoë is six and loves drawing.",
+            "My husband Søren and I love hiking in the Jura.",
+            "I work as a pharmacist in Basel.")
+    check = _told(make_assistant, told, len(told))
+    got = check("What does Zoë love?", "Zoë loves hiking in the Jura.")
+    assert got["kind"] == "misattributed" and doubt_note(got, []) == (
+        "Check this answer: you asked about Zoë, and it says of Zoë what you told me of "
+        "yourself and your husband (“hiking” and “Jura”): “My husband Søren and I love hiking "
+        "in the Jura.”")
+    got = check("What does Zoë love?", "Zoë works as a pharmacist in Basel.")
+    assert "what you told me of yourself (“pharmacist” and “Basel”)" in doubt_note(got, [])
+
+
+def test_an_answer_that_takes_what_the_user_said_earlier_in_the_chat_is_from_what_they_told(
+        make_assistant):
+    """QA pass 36c P9: "Where does my mum live now?" answered "Your mum lives in Braga.",
+    told two messages before and not among the memories recalled, was marked "it uses
+    none of the memories recalled for it, so it is not from what you told me"."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("My sister Ines works as a nurse in Leeds.", cid))
+    mems = [Recall(episode_id=1, score=1.0, text="My sister Ines works as a nurse in Leeds.")]
+    people = a.engine.people_in
+
+    def doubt(answer: str, known: str) -> dict | None:
+        return answer_doubt("Where does my mum live now?", answer, mems, set(), people,
+                            known=known)
+
+    told = "My mum moved from Porto to Braga last month."
+    assert doubt("Your mum lives in Braga.", told) is None
+    # unused, and from nothing told: still marked
+    assert doubt("Your mum lives in the countryside.", told) == {"kind": "unused"}
+    assert doubt("Your mum lives in Braga.", "")["kind"] == "made_up"
