@@ -250,9 +250,13 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
         if not of_them and not bare:
             continue
         people = {n.lower() for n in names(sentence) if not n.startswith("my ")} | set(given)
+        # (not whose it is: "Søren's cat is called Whiskers." calls the cat no "Søren",
+        # QA pass 36c; nor "Søren has a cat called…")
+        owners = {m.group(1) or m.group(2) for m in _OWNS.finditer(sentence)}
         other = next((w for w in dict.fromkeys(re.sub(r"['’]s$", "", w)
                                                for w in facts.NAME_WORD.findall(sentence))
-                      if w[:1].isupper() and w.lower() in people - targets), None)
+                      if w[:1].isupper() and w.lower() in people - targets
+                      and w not in owners), None)
         if other is None:
             continue
         theirs = re.compile(rf"\b(?i:my|our)\s+([a-z][\w'’-]*)\s+{re.escape(other)}\b")
@@ -265,6 +269,9 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
     return None
 
 
+# whose someone or something is: "Søren's cat", "Søren has a cat", "the cat of Søren"
+_OWNS = re.compile(rf"\b([A-Z][\w'’-]*?)(?:['’]s?\s+[\w-]+|\s+(?:has|had|owns|owned|adopted|"
+                   rf"got)\s+(?:a|an)\s+(?i:{kin.KIN_PET_BREED})\b)|\bof\s+([A-Z][\w'’-]*)")
 # a sentence that goes on about whom the one before spoke of
 _PRONOUN = re.compile(r"\s*(?:she|he|they|her|his|their)(?:['’]s|['’]re)?\b", re.IGNORECASE)
 # an answer that opens with a name alone ("Biscuit.", "Biscuit, my cat.", "It's Biscuit!"):

@@ -101,3 +101,24 @@ def test_an_answer_that_takes_what_the_user_said_earlier_in_the_chat_is_from_wha
     # unused, and from nothing told: still marked
     assert doubt("Your mum lives in the countryside.", told) == {"kind": "unused"}
     assert doubt("Your mum lives in Braga.", "")["kind"] == "made_up"
+
+
+def test_whose_pet_it_is_is_no_name_given_to_it(make_assistant):
+    """QA pass 36c P10: "What is my cat called?" answered "Søren's cat is called
+    Whiskers." was marked "it calls your cat “Søren”, the name of your husband": Søren is
+    whose cat the answer says it is, not what it calls the cat."""
+    from test_qa_pass34 import _told
+
+    from hela_desktop.sources import doubt_note
+
+    told = ("My husband Søren is a carpenter.", "Our cat is called Mochi.")
+    check = _told(make_assistant, told, len(told))
+    for said in ("Søren's cat is called Whiskers.", "Søren has a cat called Whiskers.",
+                 "The cat of Søren is called Whiskers."):
+        got = check("What is my cat called?", said)
+        assert got is None or got["kind"] != "misnamed", (said, got)
+    # called by the husband's name, it is still marked
+    got = check("What is my cat called?", "Your cat is called Søren.")
+    assert got["kind"] == "misnamed" and "“Søren”, the name of your husband" in doubt_note(got, [])
+    got = check("What is my cat called?", "Your cat Søren has a lovely coat.")
+    assert got["kind"] == "misnamed"
