@@ -8,7 +8,7 @@ import re
 import unicodedata
 from collections.abc import Set as AbstractSet
 
-from . import facts
+from . import facts, kin
 from .language import language_shares
 from .timewords import MONTH
 from .words import spelled_numbers
@@ -75,6 +75,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
             common_ok = i == 0 and not _TITLE.search(text[max(0, base + m.start() - 12):
                                                           base + m.start()]) \
                 and not _signs(text, base + m.start()) \
+                and not _NAMED_AS.match(s, m.end()) \
                 or before.rstrip().endswith(_OPENS) or prev is not None \
                 and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words)
             asked = dates and parts[0] in _DATE_NAMES and len(parts) == 1 and (
@@ -147,6 +148,11 @@ def _dates(text: str) -> list[tuple[tuple[int, int], tuple[int, str]]]:
 # a title whose full stop the sentences were cut at: what follows is a name ("Dr. Nana",
 # QA pass 32: read as a sentence's first word, a common one)
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Sr|Jr)\.\s*$")
+# a word said to be someone of the user's life, or their pet, is a name however common:
+# "Elsa is your daughter.", "Elsa, your daughter, …" (QA pass 36c: "Elsa", opening a
+# sentence, is in the word list as every common first name is)
+_NAMED_AS = re.compile(rf"\s*(?:is|was|['’]s|,)\s+(?:your|my|our)\s+(?:(?:little|older|"
+                       rf"younger|big|elder|baby|best)\s+)?(?i:{kin.KIN_PET_BREED})\b(?!['’])")
 _PREV_WORD = re.compile(r"([^\W\d_][\w'’-]*)[ \t]+$")
 # a letter's sign-off: the name under it is a name, however common ("Yours truly,\nDoris",
 # QA pass 35: the model signed as someone no memory names, and nothing marked it)

@@ -122,3 +122,17 @@ def test_whose_pet_it_is_is_no_name_given_to_it(make_assistant):
     assert got["kind"] == "misnamed" and "“Søren”, the name of your husband" in doubt_note(got, [])
     got = check("What is my cat called?", "Your cat Søren has a lovely coat.")
     assert got["kind"] == "misnamed"
+
+
+def test_a_common_first_name_opening_a_sentence_is_a_name_when_said_to_be_someone_of_yours():
+    """QA pass 36c P6: "Elsa is your daughter." went unmarked, no memory naming an Elsa:
+    a sentence's first word counts only when it is no common word, and the word list
+    holds first names."""
+    known = "My daughter Zoë is six. My husband Søren is a carpenter."
+    assert made_up("Elsa is your daughter.", known) == ["Elsa"]
+    assert made_up("Elsa, your little daughter, loves drawing.", known) == ["Elsa"]
+    assert made_up("Max was your dog.", known) == ["Max"]
+    # a common word opening a sentence is still none, and a name known is known
+    assert made_up("Drawing is your daughter's hobby.", known) == []
+    assert made_up("Zoë is your daughter.", known) == []
+    assert made_up("Today is your husband's day off.", known) == []
