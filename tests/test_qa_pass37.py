@@ -136,3 +136,28 @@ def test_a_common_first_name_opening_a_sentence_is_a_name_when_said_to_be_someon
     assert made_up("Drawing is your daughter's hobby.", known) == []
     assert made_up("Zoë is your daughter.", known) == []
     assert made_up("Today is your husband's day off.", known) == []
+
+
+def test_a_memorys_use_cells_say_what_its_last_use_was(qtbot):
+    """QA pass 36b N13: the Memories table read "Recalled 0" beside a "Last used" time,
+    which looked like a contradiction: the cells now say, on hover, how many answers
+    recalled it and what the last use was, and the time is grey when none recalled it."""
+    from PySide6 import QtCore, QtWidgets
+
+    from hela_desktop.store.rows import Episode
+    from hela_desktop.ui.memory_browser import EpisodeTableModel
+
+    m = EpisodeTableModel()
+    m.episodes = [Episode(id=1, uid="u1", conversation_id=None, user_text="My cat is Miso.", assistant_text="", created_at=1e9,
+                          access_count=0, last_access=1e9 + 60),
+                  Episode(id=2, uid="u2", conversation_id=None, user_text="I'm a nurse.", assistant_text="", created_at=1e9,
+                          access_count=3, last_access=1e9 + 90),
+                  Episode(id=3, uid="u3", conversation_id=None, user_text="Hi.", assistant_text="", created_at=1e9)]
+    tip, fg = QtCore.Qt.ItemDataRole.ToolTipRole, QtCore.Qt.ItemDataRole.ForegroundRole
+    assert m.data(m.index(0, 5), tip).startswith("Recalled by 0 answers. Last used ")
+    assert m.data(m.index(0, 4), tip).endswith("the same question asked again word for word.")
+    assert m.data(m.index(1, 5), tip).startswith("Recalled by 3 answers; last used ")
+    assert m.data(m.index(2, 4), tip) == "Recalled by 0 answers; never used yet."
+    grey = QtWidgets.QApplication.palette().color(
+        QtWidgets.QApplication.palette().ColorRole.PlaceholderText)
+    assert m.data(m.index(0, 5), fg) == grey and m.data(m.index(1, 5), fg) is None

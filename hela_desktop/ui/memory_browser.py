@@ -33,12 +33,11 @@ TABS = ("memories", "knowledge", "archive", "activity")  # in the order of the t
 _ROOT = QtCore.QModelIndex()
 # "Answer": an imported memory's was written by another assistant (its tooltip says which)
 COLUMNS = ("★", "Created", "You", "Answer", "Recalled", "Last used")
-# "Last used", not "Last recalled": asking a question again word for word, or restoring a
-# memory, uses it without recalling it (a row read "0" recalls and a time last recalled)
+# "Last used", not "Last recalled": asking a question again word for word uses it without
+# recalling it (a row read "0" recalls and a time last recalled)
 COLUMN_TIPS = {0: "★ pinned · ↻ corrected by a later memory of yours · ✕ deleted",
                4: "How many answers recalled this memory",
-               5: "When this memory was last recalled, asked again word for word, or "
-                  "brought back (Undo, Restore)"}
+               5: "When this memory was last recalled, or asked again word for word"}
 # what each column sorts by (`BrowseQuery.order`): the store sorts, so a big store sorts
 # all of its memories, not only the rows shown
 COLUMN_ORDERS = ("pinned", "created", "user", "assistant", "recalled", "last")
@@ -131,6 +130,11 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
             return tip(f"{answered_by(e.source)} answered:\n{e.assistant_text}")
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and (col in (2, 3) or col == 0 and fix):
             return tip(e.text + (f"\n\nCorrected later, by #{fix[0]}: “{fix[1]}”" if fix else ""))
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (4, 5):
+            return _use_tip(e.access_count, e.last_access)
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 5 and not e.access_count:
+            # (a time beside "0" recalls: used another way, QA pass 36b N13)
+            return QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.PlaceholderText)
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 2 and fix:
             return QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.PlaceholderText)
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4):
@@ -141,6 +145,18 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
 
     def episode_at(self, row: int):
         return self.episodes[row] if 0 <= row < len(self.episodes) else None
+
+
+def _use_tip(recalled: int, last: float | None) -> str:
+    """A memory's "Recalled" and "Last used" cells on hover: how many answers recalled it,
+    and what its last use was when no answer recalled it (QA pass 36b N13: "0" beside a
+    time read as a contradiction)."""
+    times = f"Recalled by {recalled} answer{'' if recalled == 1 else 's'}"
+    if last is None:
+        return f"{times}; never used yet."
+    if not recalled:
+        return f"{times}. Last used {_fmt(last)}: the same question asked again word for word."
+    return f"{times}; last used {_fmt(last)}."
 
 
 def _hint(text: str) -> QtWidgets.QLabel:
