@@ -23,6 +23,9 @@ ENGLISH_MARKERS = frozenset(
 )
 _LETTER_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
 _CODE_FENCE = re.compile(r"```.*?(```|$)", re.S)
+# Chinese, Japanese kana and Korean: scripts without capitals or spaces between words
+CJK_CHAR = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
+_CJK = re.compile(CJK_CHAR)
 
 
 # function words of Portuguese, Spanish, French, Italian, German and Dutch that are not
@@ -47,6 +50,12 @@ def language_shares(text: str) -> tuple[float, float, int]:
     ``language_shares("Bossa de Joana. E para o músido!")`` is (0.0, 5/7, 7): "de", "e",
     "para", "o" and "músido"."""
     words = [w.lower() for w in _LETTER_WORD.findall(_CODE_FENCE.sub(" ", text))]
+    # Chinese, Japanese and Korean runs have no spaces between words: a run longer than a
+    # name ("美咲", "彦開です") counts as one word per two characters, about what the
+    # languages average (QA pass 36b N11: a paragraph of Chinese was one "word", too short
+    # to tell, and never counted as drift)
+    words = [x for w in words for x in (
+        [w] if len(_CJK.findall(w)) <= 4 else [w] * ((len(_CJK.findall(w)) + 1) // 2))]
     if not words:
         return 0.0, 0.0, 0
     n = len(words)
@@ -129,5 +138,5 @@ def is_interjection(word: str) -> bool:
     the memories it was given")."""
     return word.lower() in _INTERJECTIONS
 
-__all__ = ["ENGLISH_MARKERS", "FOREIGN_MARKERS", "FOREIGN_FIRST_PERSON", "asks_language",
+__all__ = ["CJK_CHAR", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "FOREIGN_FIRST_PERSON", "asks_language",
            "is_common_word", "is_interjection", "language_shares", "speaks_of_self_abroad"]

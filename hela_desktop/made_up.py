@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Set as AbstractSet
 
 from . import facts, kin
-from .language import language_shares
+from .language import CJK_CHAR, language_shares
 from .timewords import MONTH
 from .words import spelled_numbers
 
@@ -55,12 +55,13 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     numbers = {_no_zero(n) for n in _NUMBER.findall(low)} | spelled_numbers(low)
     text = _LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
     found: list[tuple[int, int]] = []  # (start, end) in `text`
-    english, foreign, _ = language_shares(text)
-    # (a script without capitals: any run of it is name-like; added after the names, as
-    # no name joins it)
+    # (read without its Chinese, Japanese or Korean: they are no sign of German nouns)
+    english, foreign, _ = language_shares(_CASELESS.sub(" ", text))
+    # (a script without capitals: any run of it is name-like beside English, not in a
+    # text of its own; added after the names, as no name joins it)
     caseless = [m.span() for m in _CASELESS.finditer(text) if m.group(0) not in known
                 and not any(w in m.group(0) for w in _CASELESS.findall(known))] \
-        if english >= foreign else []
+        if english >= foreign and english > 0 else []
     at = 0
     for s in facts.sentences(text) if english >= foreign else []:
         base = text.find(s, at)
@@ -116,7 +117,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
 
 
 # Chinese, Japanese kana and Korean: scripts with no capitals to tell a name by
-_CASELESS = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")
+_CASELESS = re.compile(CJK_CHAR + "{2,}")
 
 
 def _dated(part: str) -> bool:

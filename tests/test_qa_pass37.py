@@ -161,3 +161,26 @@ def test_a_memorys_use_cells_say_what_its_last_use_was(qtbot):
     grey = QtWidgets.QApplication.palette().color(
         QtWidgets.QApplication.palette().ColorRole.PlaceholderText)
     assert m.data(m.index(0, 5), fg) == grey and m.data(m.index(1, 5), fg) is None
+
+
+def test_an_answer_in_chinese_or_japanese_to_an_english_chat_is_drift():
+    """QA pass 36b N11: an answer mostly in Chinese characters was checked for nothing: a
+    run of them was one "word", too short to judge, and names are not told apart in a
+    script without capitals.  Now it is drift ("not in the language you write"), while a
+    name in such a script inside an English answer is still only a name."""
+    from hela_desktop import formulas as F
+    from hela_desktop.language import language_shares
+
+    user = language_shares("My Japanese teacher is Misaki and she lives in Osaka.")
+
+    def drifted(answer: str) -> bool:
+        return F.drifted(*language_shares(answer), user[0], user_foreign=user[1])
+
+    assert drifted("你的日语老师是彦開，她住在东京。")
+    assert drifted("美咲さんは大阪に住んでいます。")
+    assert not drifted("Your teacher is 彦開です and she lives in Osaka.")
+    assert not drifted("彦開です。She teaches on Tuesdays.")
+    known = "My Japanese teacher is 美咲. She lives in Osaka."
+    assert made_up("彦開です。She teaches on Tuesdays with Hiroshi.", known) == [
+        "彦開です", "Hiroshi"]
+    assert made_up("你的日语老师是彦開。", known) == []  # (no name told from a sentence)
