@@ -42,7 +42,8 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "peanuts": "peanut peanuts satay",
     "dairy": "dairy milk cheese butter cream yogurt yoghurt latte cappuccino mozzarella "
              "parmesan brie cheddar cake cakes cheesecake brioche custard pancake pancakes "
-             "quiche croissant croissants",
+             "quiche croissant croissants pizza pizzas margherita lasagne lasagna beurre "
+             "fondue raclette tiramisu",
     "gluten": "gluten wheat bread pasta flour barley rye couscous pizza noodles spaghetti "
               "croissant cake beer",
     "fish": "fish salmon tuna cod sardine sardines anchovy anchovies trout mackerel hake "
@@ -65,7 +66,8 @@ _NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shel
           "soy": "soy", "soya": "soy", "sesame": "sesame", "meat": "meat", "pork": "pork",
           "alcohol": "alcohol", "booze": "alcohol"}
 # diets, and what each leaves out
-_DIETS = {"vegetarian": ("meat", "fish"), "vegan": ("meat", "fish", "dairy", "eggs"),
+_DIETS = {"vegetarian": ("meat", "fish", "shellfish"),
+          "vegan": ("meat", "fish", "shellfish", "dairy", "eggs"),
           "coeliac": ("gluten",), "celiac": ("gluten",), "pescatarian": ("meat",),
           "teetotal": ("alcohol",), "teetotaller": ("alcohol",)}
 
@@ -99,8 +101,10 @@ _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping with
                      "allergic allergy allergies intolerant instead careful unless except "
                      "rather cannot can't shouldn't mustn't dangerous risky risk away "
                      "substitute replace alternative alternatives".split())
-_CLAUSE = re.compile(r"[.;!?\n]+|,?\s+\b(?:but|however|although|though|except|whereas)\b",
-                     re.IGNORECASE)
+# (a yes or no set off by a comma is a clause of its own: "The answer is no, Solveig can
+# have chicken satay…", QA pass 37)
+_CLAUSE = re.compile(r"[.;!?\n]+|,?\s+\b(?:but|however|although|though|except|whereas)\b"
+                     r"|(?<=\bno),|(?<=\byes),", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
 
 
@@ -200,31 +204,40 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     out: list[str] = []
     asked = set(_WORD.findall(message.lower().replace("’", "'")))
     avoid = {_stem(a) for a in caution.avoid}
-    if _ASKS_MAY_EAT.search(message) and _SAYS_YES.match(answer):
+    ask = _ASKS_MAY_EAT.search(message)
+    may_eat = set(_WORD.findall(ask.group(0).lower().replace("’", "'"))) if ask else set()
+    if may_eat and _SAYS_YES.match(answer):
         # a yes to "Can Bill eat chicken?" offers the chicken, though the answer never
         # names it (QA pass 36c: "Yes!" went unmarked, Bill being vegetarian)
         out += [w for w in _WORD.findall(message.lower().replace("’", "'"))
                 if _stem(w) in avoid]
     for clause in _CLAUSE.split(answer):
         words = _WORD.findall(clause.lower().replace("’", "'"))
-        if not words or set(words) <= asked | _ECHO:
+        # (to whether they may have it, a clause that repeats it says they may, unless it
+        # asks the question again: "Solveig can eat peanut butter on toast", QA pass 37)
+        if not words or set(words) <= asked | _ECHO and (
+                not set(words) <= may_eat | _ECHO or words[0] in _ASKS):
             continue
         # each mention on its own: what the few words before it say, or "-free" after it
         # ("…eat only shrimp and no other shellfish": the shrimp is offered, QA pass 31b;
         # "I would caution against eating prawn paella" offers nothing)
         out += [w for i, w in enumerate(words) if _stem(w) in avoid
                 and (_denies(words[max(0, i - 3):i]) or not _warned(words[max(0, i - _BEFORE):i])
+                     and not _refused(words[:i])
                      and not (i + 1 < len(words) and words[i + 1] == "free"))]
     return list(dict.fromkeys(out))
 
 
 # a question whether someone may eat or drink something, and an answer that opens with yes
 _ASKS_MAY_EAT = re.compile(
-    r"\b(?:can|could|may|should|is it (?:ok|okay|safe|fine|alright|all right)(?: for \w+)? to)\b"
+    r"\b(?:can|could|may|should|does|do|will|would|is it (?:ok|okay|safe|fine|alright|all right)"
+    r"(?: for \w+)? to)\b"
     r"[^.?!]*\b(?:eat|drink|have|try|order|take|share)\b[^.?!]*\?", re.IGNORECASE)
-_SAYS_YES = re.compile(r"\s*(?:yes|yeah|yep|sure|of course|absolutely|definitely|certainly|"
-                       r"go ahead|by all means)\b(?![^.!?\n]*(?:\bnot\b|n['’]t\b|\bnever\b|\bno\b))",
-                       re.IGNORECASE)
+_SAYS_YES = re.compile(r"\s*(?:the answer is:?\s+)?(?:yes|yeah|yep|sure|of course|absolutely|"
+                       r"definitely|certainly|go ahead|by all means)\b(?![^.!?\n]*(?:\bnot\b|"
+                       r"n['’]t\b|\bnever\b|\bno\b|\bbut\b|\bwithout\b|\bavoid|\bskip|"
+                       r"\binstead\b|\bexcept\b))", re.IGNORECASE)
+_ASKS = frozenset("can could may might should would is are does do will".split())
 
 
 def _denies(before: list[str]) -> bool:
@@ -237,6 +250,18 @@ def _denies(before: list[str]) -> bool:
 
 
 _BEFORE = 5  # words before a mention that may say something against it
+
+
+def _refused(before: list[str]) -> bool:
+    """Does the clause say, before a mention however far back, that they do not eat or
+    drink ("…he doesn't eat animal agriculture (meat and dairy)", "she does not need to eat
+    any meat or dairy", QA pass 37: "dairy" was marked)?"""
+    return any(v in _EATS and any(p in ("not", "never", "no") or p.endswith("n't")
+                                  for p in before[max(0, j - 3):j])
+               for j, v in enumerate(before))
+
+
+_EATS = frozenset("eat eats eating drink drinks drinking have touch take consume".split())
 
 
 def _warned(before: list[str]) -> bool:

@@ -25,7 +25,6 @@ import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
-from .given_names import given_in, names_given
 from .kin import KIN, KIN_ALSO, KIN_WORDS, PETS, kin, kin_words
 from .language import is_common_word, is_interjection
 from .timewords import AGE, AGE_WORDS, DATE, DAYS, MONTHS, WHEN_SAID, WHEN_TO
@@ -59,6 +58,7 @@ _SMALL_TALK = frozenset("""
 ok okay thanks thank cheers ha haha lol great perfect cool nice hi hello hey morning
 brilliant lovely awesome sure yes yeah no nope right fine wow oh
 """.split())
+SMALL_TALK = _SMALL_TALK  # (what `name_index` reads as no name opening a sentence)
 _FIRST_PERSON = frozenset("""
 i i'm im i've ive i'd i'll my mine myself we we're we've we'd we'll our ours ourselves us
 """.split())
@@ -301,6 +301,9 @@ CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that"
 # the clause
 _NEGATED = re.compile(
     r"(?:[,;—–-]\s*not|\bno longer|\bnot any ?more)\s+([^,;.!?—–]+)", re.IGNORECASE)
+# "moved from Trondheim to Oslo": Trondheim is no longer so (QA pass 37)
+_LEFT = re.compile(r"\b(?:moved|relocated|moving) (?:away )?from\s+([^,;.!?—–]+?)(?=\s+to\b)",
+                   re.IGNORECASE)
 
 
 # "… isn't a teacher any more", "… is not 6 anymore" (QA pass 29)
@@ -314,7 +317,7 @@ def negated(text: str) -> list[str]:
     numbers too: "Asha turned 7, so she's not 6 any more." → ["6"]); []
     when it only says what is so now ("Actually Ines moved to Porto.")."""
     text = text or ""
-    said = (_WHEN_NOW.sub("", m.group(1)) for rx in (_NEGATED, _NOT_ANY_MORE, _SWAPS)
+    said = (_WHEN_NOW.sub("", m.group(1)) for rx in (_NEGATED, _NOT_ANY_MORE, _SWAPS, _LEFT)
             for m in rx.finditer(text))
     return list(dict.fromkeys(w for g in said for w in [*stems(g), *NUMBER.findall(g)]))
 
@@ -324,7 +327,7 @@ def still_said(text: str) -> set[str]:
     14 March." still says "march" (of the new date), so only "14" is out of date (QA pass
     36: an answer giving "21 March" was marked older news for its "March")."""
     text = text or ""
-    for rx in (_NEGATED, _NOT_ANY_MORE, _SWAPS):
+    for rx in (_NEGATED, _NOT_ANY_MORE, _SWAPS, _LEFT):
         text = rx.sub(" ", text)
     return terms(text)
 
@@ -355,6 +358,12 @@ def corrects_memory(old: str, new: str) -> bool:
     """Does the statement `new` say it corrects (`corrects`) and share a content word with
     the older `old` ("Actually the trip is in June, not May." and "I'm planning a trip to
     Japan in May.")?  The caller also asks them to be on the same subject in meaning."""
+    # (not one that already put the same aside: "We fly to Lisbon on 10 June instead of
+    # 3 June." agrees with "Actually the Lisbon flight is on 10 June, not 3 June.", QA 37)
+    denied = set(negated(new))
+    now = {w for w in still_said(new) - denied if w[:1].isdigit() or w in TIME_STEMS}
+    if denied and denied <= set(negated(old)) and now and now <= terms(old):
+        return False
     return is_statement(new) and bool(says_over(old, new) or changes_memory(old, new))
 
 
@@ -373,6 +382,14 @@ def says_over(old: str, new: str) -> bool:
         return False
     if (was := kin(old)) and (told := kin(new)) and not was & told:
         return False  # (each of other relations of the user's: "my father", "my brother")
+    # it puts aside what `old` says, and shares more with it than that and whom `old` is
+    # about: "Actually the Lisbon flight is on 10 June, not 3 June." of "I'm flying to
+    # Lisbon on 3 June…" (QA pass 37), not of "Felix has football on Wednesdays." for
+    # "Actually Felix's swimming lessons are on Fridays, not Wednesdays."
+    denied = set(negated(new))
+    if denied and denied <= said_words(old) and shared - denied - {
+            stem(w) for w in who(old) - {SELF}}:
+        return True
     people = {stem(w) for w in (who(new) | who(old)) - {SELF}}
     about = {w for w in corrected_words(new) if not w[:1].isdigit()} - people - TIME_STEMS \
         - CHANGE_STEMS - _TELLS_CORRECTION  # (what it denies counts: "not a terrier")
@@ -719,68 +736,5 @@ def asks_user_fact(text: str, names: Callable[[str], AbstractSet[str]] | None = 
                for s in sentences(text))
 
 
-def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
-    """(words written capitalised mid-sentence, capitalised sentence openers, words written
-    in lower case), lower-case, a possessive 's removed."""
-    mid: set[str] = set()
-    first: set[str] = set()
-    lower: set[str] = set()
-    for s in sentences(text):
-        for i, m in enumerate(_WORD.finditer(s)):
-            w = m.group(0)
-            key = re.sub(r"['’]s$", "", w).lower().strip("'’-")
-            if len(key) < 2:
-                continue
-            if not w[:1].isupper():
-                lower.add(key)
-            elif key not in _NOT_NAMES and key not in STOPWORDS:
-                (mid if i > 0 else first).add(key)
-    return mid, first, lower
-
-
-def _name_like(word: str) -> bool:
-    """Could a word seen only at the start of sentences be a name?  Not a question or
-    request word, small talk, a contraction, or an -ly/-ed/-ing word ("Finally", "Bumped")."""
-    return not (word in _ASKING or word in _SMALL_TALK or "'" in word or "’" in word
-                or word.endswith(("ly", "ed", "ing")))
-
-
-class NameIndex:
-    """The names a user uses: words they write capitalised in the middle of a sentence, or
-    capitalised at the start of sentences of at least two memories, and never in lower case
-    ("Tobias", "Margot's", "Finn"; not "Street" once "street" was written), plus the
-    relations they name ("my mum")."""
-
-    def __init__(self) -> None:
-        self.mid: set[str] = set()
-        self.first: dict[str, int] = {}
-        self.lower: set[str] = set()
-        self.given: set[str] = set()  # named as someone's: "my colleague Will"
-
-    def learn(self, texts: Iterable[str]) -> None:
-        for t in texts:
-            mid, first, lower = name_candidates(t)
-            self.mid |= mid
-            self.lower |= lower
-            self.given |= names_given(t)
-            for w in first:
-                self.first[w] = self.first.get(w, 0) + 1
-
-    @property
-    def known(self) -> set[str]:
-        openers = {w for w, n in self.first.items() if n >= 2 and _name_like(w)}
-        return (self.mid | openers) - self.lower | self.given
-
-    def names(self, text: str) -> set[str]:
-        """The names in `text`: a name given as someone's ("my colleague Will", "my dog
-        Bill") counts wherever it is written capitalised, a word of everyday English
-        though it is (QA pass 36: "Will" was no name, nor found by `memories search`),
-        but at a sentence's start only when no pronoun follows ("Will you…", "May I…")."""
-        mid, first, _ = name_candidates(text)
-        given = given_in(text, self.given)
-        return ((mid - self.lower) | (first & self.known) | given) | {"my " + k for k in kin(text)}
-
-
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "says_over", "CHANGE_STEMS", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "name_candidates", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO", "PETS",
-           "NameIndex"]
+           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "says_over", "CHANGE_STEMS", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO", "PETS"]

@@ -1,5 +1,5 @@
 """Names a user gives the people and animals of their life (Qt-free): "my colleague Will",
-"my dog Bill" make "will" and "bill" names though they are everyday words (`facts.NameIndex`;
+"my dog Bill" make "will" and "bill" names though they are everyday words (`name_index.NameIndex`;
 QA pass 36: "Will" was no name, so nothing about Will was checked or found)."""
 
 from __future__ import annotations

@@ -72,10 +72,21 @@ _LINKS = "(?:to|in|at|from|of|with|for|on|and|or|the|a|an|by|near|about)"
 # Pepper"
 # the words that name someone of a user's life by relation, kind or breed, as a pattern
 KIN_PET_BREED = "|".join(sorted(KIN_WORDS | PETS | BREEDS))
+# others of a user's life named by what they are to them ("my closest colleague is Grace")
+ROLES = frozenset("friend colleague coworker co-worker classmate teacher tutor doctor "
+                  "dentist mentor therapist coach vet housemate bestie buddy".split())
+# (up to two words before the relation: "a springer spaniel called Fenris", "my closest
+# colleague is Grace", QA pass 37)
+BEFORE_KIN = rf"(?:(?!{_LINKS}\b)[\w'’-]+\s+){{0,2}}"
 _NAMED = (rf"(?:\b(?:my|our)\s+(?:(?!{_LINKS}\b)[\w'’-]+\s+){{1,2}}(?:called|named)\s+"
           rf"|\b(?:my|our)\s+[\w-]+['’]s\s+name\s+is\s+"
           rf"|\b(?:his|her|their)\s+(?:{KIN_PET_BREED})\s+"
-          rf"|\b(?:a|an)\s+(?:{KIN_PET_BREED}),?\s+(?:called|named)\s+)")
+          rf"|\b(?:a|an)\s+{BEFORE_KIN}(?:{KIN_PET_BREED}),?\s+(?:called|named)\s+"
+          # "we have a daughter, Solveig, who is 8", "our dog, Rex" (QA pass 37)
+          rf"|\b(?:a|an|my|our)\s+{BEFORE_KIN}(?:{KIN_PET_BREED}),\s*"
+          # "my closest colleague is Grace", "Solveig's best friend is Maja"
+          rf"|\b(?:my|our|[\w'’-]+['’]s)\s+{BEFORE_KIN}(?:{KIN_PET_BREED}|{'|'.join(sorted(ROLES))})"
+          rf"\s+(?:is|was)\s+(?:called\s+|named\s+)?)")
 
 
 def as_theirs(name: str) -> re.Pattern:
@@ -88,4 +99,4 @@ def as_theirs(name: str) -> re.Pattern:
                       re.IGNORECASE)
 
 
-__all__ = ["BREEDS", "KIN_PET_BREED", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words"]
+__all__ = ["BEFORE_KIN", "BREEDS", "KIN_PET_BREED", "ROLES", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words"]

@@ -30,6 +30,7 @@ from . import facts, superseded
 from . import formulas as F
 from .config import GateParams
 from .events import Recall
+from .name_index import NameIndex
 from .prompt import shorten
 from .store import AUTHORS, KnowledgeItem, Store
 from .words import printable
@@ -126,8 +127,8 @@ _ANIMALS = facts.PETS
 
 
 def names_used(user_texts: Iterable[str]) -> set[str]:
-    """The names (lower case) the user uses in `user_texts` (`facts.NameIndex`)."""
-    people = facts.NameIndex()
+    """The names (lower case) the user uses in `user_texts` (`name_index.NameIndex`)."""
+    people = NameIndex()
     people.learn(user_texts)
     return people.known
 
@@ -140,7 +141,7 @@ def vouching_words(text: str, user_texts: Iterable[str],
     some animal of theirs only for an item that names them: "My sister Ana lives in
     Lisbon." vouches for "The user's sister lives in Lisbon", never for "The user lives in
     Lisbon." (an idle pass distilled that, and answers used it).  Likewise a sentence
-    whose subject is a name the user uses (`facts.NameIndex`) vouches only for an item that
+    whose subject is a name the user uses (`name_index.NameIndex`) vouches only for an item that
     names them: "Actually Ines moved to Porto." never for "The user moves to Porto.".  And
     a sentence about a thing ("The dentist moved to Thursday.") vouches only for an item
     that names it (`_THING`): an idle pass distilled "The user moves to Thursday." from it

@@ -38,8 +38,9 @@ from . import formulas as F
 from . import retrieval as R
 from .config import PROFILES, HelaParams, Settings, StreamingParams
 from .events import Recall
-from .facts import STOPWORDS, NameIndex, keywords  # noqa: F401 - keywords is re-exported
+from .facts import STOPWORDS, keywords  # noqa: F401 - keywords is re-exported
 from .memory_index import HALF_PRECISION_FROM, MemoryIndex, topk
+from .name_index import NameIndex
 from .retrieval import fit_budget
 from .store import Episode, IndexRow, Store, key_text, to_blob
 from .words import printable
@@ -242,12 +243,11 @@ class MemoryEngine:
 
     # ---- names (people, places, pets, events) -------------------------------------------
     def names_in(self, text: str) -> set[str]:
-        """The names in a memory's text (see `facts.NameIndex`), participants' names aside."""
+        """The names in a memory's text (see `name_index.NameIndex`), participants' names aside."""
         return {n for n in self.name_index.names(text) if n not in self._speakers}
 
     def user_names(self) -> frozenset[str]:
-        """Every name the user writes in their memories (lower case, `facts.NameIndex`):
-        not made up when an answer says it."""
+        """Every name the user writes in their memories (lower case): no made-up name."""
         with self._lock:
             return frozenset(self.name_index.known)
 

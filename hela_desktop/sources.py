@@ -118,9 +118,20 @@ def _agrees(message: str, answer: str) -> bool:
     said = set(re.findall(r"[a-z]+|n't", head))
     # a sentence of the message asks yes or no ("Is our Lisbon trip in May? Answer in one
     # short sentence.", QA pass 29: the message as a whole did not end with "?")
-    return not said & _DENIES and any(
-        s.rstrip().endswith("?") and (facts._words(s) or [""])[0] in _YES_NO
-        for s in facts.sentences(message))
+    asks = [s for s in facts.sentences(message)
+            if s.rstrip().endswith("?") and (facts._words(s) or [""])[0] in _YES_NO]
+    if not asks:
+        return False
+    if not said & _DENIES:
+        return True
+    # a clause that says what it asks over again, denying nothing, says yes whatever came
+    # before it ("Not at all, Anders still lives in Trondheim." to "Does Anders still live
+    # in Trondheim?", QA pass 37)
+    asked = facts.terms(" ".join(asks))
+    return any(len(c) >= 2 and c <= asked and len(c) * 3 >= len(asked) * 2
+               and not set(re.findall(r"[a-z]+|n't", part)) & _DENIES
+               for part in re.split(r"[,;.!?]|\bbut\b", head)
+               if (c := facts.terms(part)))
 
 
 # who a statement is about, not what it says of them: "brother" in "My brother Karel is a

@@ -281,15 +281,21 @@ _BARE_NAME = re.compile(r"\s*(?:(?:it|that)(?:['’]s| is)\s+)?([A-Z][\w'’-]+)
 
 
 _KIN_OR_PET = "|".join(sorted(facts.KIN_WORDS | facts.PETS))
+_ROLE_WORDS = "|".join(sorted(kin.ROLES))
 # "my son Felix", "a cat called Biscuit", "a beagle called Pepper", "My cat is called Miso",
 # "my dog's name is Rex" (QA pass 36: Miso and Pepper were no names of the user's life)
 _GIVEN = re.compile(rf"\b(?i:(?:my|our)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
-                    rf"|\b(?i:(?:a|an|my|our)\s+({kin.KIN_PET_BREED}),?\s+(?:called|named))"
+                    rf"|\b(?i:(?:a|an|my|our)\s+{kin.BEFORE_KIN}({kin.KIN_PET_BREED}),?\s+(?:called|named))"
                     rf"\s+([A-Z][\w'’-]+)"
                     rf"|\b(?i:(?:my|our)\s+({_KIN_OR_PET})(?:['’]s\s+name\s+is|\s+is\s+(?:called|"
                     rf"named)|['’]s\s+(?:called|named)))\s+([A-Z][\w'’-]+)"
                     # another's: "My brother Tomás and his daughter Inès…" (QA pass 36b)
-                    rf"|\b(?i:(?:his|her|their)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)")
+                    rf"|\b(?i:(?:his|her|their)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
+                    # "we have a daughter, Solveig", "my closest colleague is Grace" (QA
+                    # pass 37)
+                    rf"|\b(?i:(?:a|an|my|our)\s+{kin.BEFORE_KIN}({kin.KIN_PET_BREED}),)\s*([A-Z][\w'’-]+)"
+                    rf"|\b(?i:(?:my|our)\s+{kin.BEFORE_KIN}({kin.KIN_PET_BREED}|{_ROLE_WORDS})\s+(?:is|was))"
+                    rf"\s+([A-Z][\w'’-]+)")
 
 
 _HAS = re.compile(r"\b(?:has|have|had|owns|own|owned|got)\s+$", re.IGNORECASE)

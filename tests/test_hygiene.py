@@ -17,6 +17,7 @@ from hela_desktop import formulas as F
 from hela_desktop import prompt as P
 from hela_desktop.events import DoneEvent, MemoriesEvent, MemoryUpdateEvent
 from hela_desktop.memory import NewEpisode
+from hela_desktop.name_index import NameIndex
 from hela_desktop.store import _V1, Store, _split_sql
 
 DAY = 86400.0
@@ -56,7 +57,7 @@ def test_statements_requests_and_personal_questions():
 
 
 def test_names_are_learned_mid_sentence_and_found_at_sentence_start():
-    idx = facts.NameIndex()
+    idx = NameIndex()
     idx.learn(["My little brother Tobias is getting married in Bruges in June."])
     assert idx.names("Tobias's fiancée Lien does pottery.") == {"tobias", "lien"}
     assert "june" not in idx.known and "my" not in idx.known

@@ -334,7 +334,7 @@ def test_an_answer_marked_wrong_links_nothing(stub_server, make_assistant, setti
 def test_a_name_that_is_an_everyday_word_is_a_name_once_given_as_someones():
     """QA pass 36 P5: "My colleague Will is coming with me." made no name of "Will" (a
     stopword, and written in lower case elsewhere), so nothing about Will was checked."""
-    from hela_desktop.facts import NameIndex
+    from hela_desktop.name_index import NameIndex
 
     n = NameIndex()
     n.learn(["My colleague Will is coming with me to Porto.", "I will go there in May.",

@@ -4,6 +4,8 @@ from __future__ import annotations
 from hela_desktop.cautions import cautions, offered
 from hela_desktop.sources import answer_sources, made_up, source_lines
 
+T0 = 1_780_000_000.0
+
 
 def test_a_peoples_word_is_no_made_up_name_and_a_long_name_mistyped_is_that_name():
     """QA pass 36c P12: "Danish" was marked made up (the languages listed were English,
@@ -184,3 +186,121 @@ def test_an_answer_in_chinese_or_japanese_to_an_english_chat_is_drift():
     assert made_up("彦開です。She teaches on Tuesdays with Hiroshi.", known) == [
         "彦開です", "Hiroshi"]
     assert made_up("你的日语老师是彦開。", known) == []  # (no name told from a sentence)
+
+
+_INGRID = ("My partner Tomasz is a carpenter, and we have a daughter, Solveig, who is 8.",
+           "Solveig is allergic to peanuts, so we have to be very careful with snacks.",
+           "We also have a dog, a springer spaniel called Fenris.",
+           "My brother Anders lives in Trondheim. He is vegan, so no meat, fish, eggs or "
+           "dairy for him.",
+           "At the hospital my closest colleague is Grace, she is a midwife from Ghana.",
+           "Solveig's best friend is Maja, they are in the same class at school.")
+
+
+def test_people_named_in_other_words_are_of_the_users_life(make_assistant):
+    """QA pass 37 P1: "we have a daughter, Solveig", "a springer spaniel called Fenris",
+    "my closest colleague is Grace" and "Solveig's best friend is Maja" made no one of the
+    user's life, so "Can Solveig eat peanut butter cookies?" asked about no one and her
+    allergy was no caution."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, t in enumerate(_INGRID):
+        list(a.chat(t, cid, now=T0 + k))
+    for name in ("Solveig", "Fenris", "Grace", "Maja", "Tomasz", "Anders"):
+        assert a.engine.people_in(f"How is {name} doing?") == {name.lower()}, name
+    # a place or a thing said the same ways is none
+    assert a.engine.people_in("How is Trondheim doing?") == set()
+    from hela_desktop.whom import _given_names
+
+    assert _given_names(_INGRID) == {"tomasz": "partner", "solveig": "daughter",
+                                     "fenris": "spaniel", "grace": "colleague",
+                                     "anders": "brother"}
+
+
+def test_answers_that_give_a_child_what_she_is_allergic_to_are_marked(make_assistant):
+    """QA pass 37 P1 and P10: four answers gave Solveig peanuts with no line ("The answer is
+    yes, Solveig can eat peanut-butter cookies.", "Solveig is not allergic to peanuts…", a
+    peanut butter sandwich as "a classic dish", "The answer is no, Solveig can have chicken
+    satay with peanut sauce."); vegan Anders was given fish, a margherita pizza and
+    scallops in beurre blanc unmarked, while a "dairy" the answer refused was marked."""
+    from hela_desktop.cautions import CUES
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, t in enumerate(_INGRID):
+        list(a.chat(t, cid, now=T0 + k))
+
+    def offers(message: str, answer: str) -> list[str]:
+        said = cautions([(0, message), *((i, t) for i, t, _ in a.store.said_after(
+            0.0, containing=CUES))], about=a._asked_about(message))
+        return [w for c in said for w in offered(answer, c, message)]
+
+    assert offers("Can Solveig eat peanut butter cookies?",
+                  "The answer is yes, Solveig can eat peanut-butter cookies.") == ["peanut"]
+    assert offers("Is Solveig allergic to anything?",
+                  "Solveig is not allergic to peanuts, but she has a nut intolerance.") == [
+        "peanuts"]
+    assert offers("Would a peanut butter sandwich be a good lunch for Solveig?",
+                  "A peanut butter sandwich is a classic dish.") == ["peanut"]
+    assert offers("Can Solveig have chicken satay with peanut sauce?",
+                  "The answer is no, Solveig can have chicken satay with peanut sauce.") == [
+        "satay", "peanut"]
+    assert offers("Does Anders eat fish?", "Anders does eat fish, but he doesn't eat animal "
+                  "agriculture (meat and dairy). He prefers seafood.") == ["fish", "seafood"]
+    assert offers("Can Anders eat a margherita pizza?", "Yes, he can eat a margherita pizza."
+                  ) == ["margherita", "pizza"]
+    assert offers("What should I cook for Anders tonight?",
+                  "Roasted scallops with a lemon-herb beurre blanc.") == ["scallops", "beurre"]
+    # what keeps to it is not marked
+    assert offers("Can Solveig eat peanut butter cookies?",
+                  "No, Solveig can't eat peanut butter cookies.") == []
+    assert offers("Can Solveig have chicken satay with peanut sauce?",
+                  "Yes, but skip the peanut sauce.") == []
+    assert offers("Can Solveig eat peanut butter cookies?",
+                  "Can Solveig eat peanut butter cookies? No, she is allergic.") == []
+    assert offers("What should I cook for Anders tonight?",
+                  "He does not need to eat any meat or dairy: a lentil curry.") == []
+
+
+def test_a_correction_that_puts_aside_what_the_memory_said_corrects_it():
+    """QA pass 37 P5: "Actually the Lisbon flight is on 10 June, not 3 June." was no
+    correction of "I'm flying to Lisbon on 3 June for a short holiday." ("flight" is not
+    "flying" to the stems, and Lisbon and June are a name and a date).  P6: "We fly to
+    Lisbon on 10 June instead of 3 June." then corrected the 10 June memory too."""
+    from hela_desktop import facts
+
+    trip = "I'm flying to Lisbon on 3 June for a short holiday."
+    fix = "Actually the Lisbon flight is on 10 June, not 3 June."
+    again = "We fly to Lisbon on 10 June instead of 3 June."
+    assert facts.corrects_memory(trip, fix) and facts.corrects_memory(trip, again)
+    assert not facts.corrects_memory(fix, again)  # (it says the same)
+    # a newer date over an older correction still corrects it
+    assert facts.corrects_memory("Actually the trip is in August, not June.",
+                                 "Actually the trip is in July, not June.")
+    # what it puts aside, said of someone else's other thing, is not corrected
+    swim = "Actually Felix's swimming lessons are on Fridays, not Wednesdays."
+    assert not facts.corrects_memory("Felix has football on Wednesdays.", swim)
+    assert not facts.corrects_memory("The haircut moved to Wednesday.", swim)
+
+
+def test_the_town_a_move_left_is_the_older_news():
+    """QA pass 37 P2 and P3: after "Anders moved from Trondheim to Oslo.", "Not at all,
+    Anders still lives in Trondheim." went unmarked, while "He lives in Oslo and doesn't
+    eat meat or dairy." was marked older news: the move names Trondheim, so "lives" was
+    read as what was out of date."""
+    from hela_desktop import facts
+    from hela_desktop.sources import gives_older
+
+    old = "My brother Anders lives in Trondheim. He is vegan, so no meat, fish, eggs or dairy."
+    new = "Anders moved from Trondheim to Oslo."
+    assert facts.negated(new) == ["trond"] and "oslo" in facts.still_said(new)
+    asked = "Does Anders still live in Trondheim?"
+    assert gives_older(asked, "Not at all, Anders still lives in Trondheim. He is a vegan.",
+                       old, new)
+    assert gives_older("Where does Anders live?", "His home is in Trondheim.", old, new)
+    assert not gives_older(asked, "No, Anders lives in Oslo now.", old, new)
+    assert not gives_older(asked, "No, he moved from Trondheim to Oslo.", old, new)
+    assert not gives_older("Can Anders eat cheese?",
+                           "He lives in Oslo and does not eat meat or dairy.", old, new)
+    assert not gives_older("Can Tomasz and Anders share a pizza?",
+                           "They could, after moving from a remote village.", old, new)
