@@ -77,7 +77,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
                                                           base + m.start()]) \
                 and not _signs(text, base + m.start()) \
                 and not _NAMED_AS.match(s, m.end()) \
-                or before.rstrip().endswith(_OPENS) or prev is not None \
+                or before.rstrip().endswith(_OPENS) or _ASIDE.fullmatch(before) \
+                or prev is not None \
                 and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words)
             asked = dates and parts[0] in _DATE_NAMES and len(parts) == 1 and (
                 parts[0] != "may" or bool(_AS_MONTH.search(before))
@@ -171,6 +172,7 @@ def _signs(text: str, at: int) -> bool:
         _SIGNATURE.fullmatch(text[at:end if end >= 0 else len(text)]))
 
 
+_ASIDE = re.compile(r"\s*\([^()]*\)\s*")  # "(finally) Happy new days" (QA pass 37)
 _OPENS = (":", "•", "*")  # (what a line or an item opens with; not a quote: "King of the …")
 _AS_DATE = re.compile(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b", re.IGNORECASE)
 _AS_AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\b(?!\s+(?:ago|later|"

@@ -86,6 +86,9 @@ MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are counted
 SOURCES_SHOWN = 4  # memories named under an answer; more are counted
 SOURCE_CHARS = 48  # each is cut at a word near here
 WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when longer
+# a memory quoted in a line under an answer, which wraps: long enough for the clause that
+# matters (QA pass 37: "“…Grace is not from Ghana, she is…”" stopped before "Nigeria")
+NOTE_CHARS = 90
 
 
 # the words a correction tells that something changed with, not what it changed to
@@ -376,7 +379,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         at = time.time() if now is None else now
         dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}"  # (knowledge too)
                  for r in recalled if r.text]
-        words = made_up(checked, " ".join([message, known, *dated]), user_names,
+        # (a yes to what the question itself says proves nothing: "Is Solveig 10 years
+        # old?" answered "Yes, Solveig is 10 years old.", she being 8, QA pass 37)
+        asked = "" if _agrees(message, whole) else message
+        words = made_up(checked, " ".join([asked, known, *dated]), user_names,
                         dates=asks_fact and bool(_ASKS_WHEN.search(message)))
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused})
@@ -469,7 +475,7 @@ def _strs(doubt: dict, key: str) -> list[str]:
 def _said(doubt: dict) -> str:
     """A stored doubt's quoted memory, on one line, cut short ("" for none)."""
     said = one_line(str(doubt.get("said") or ""))
-    return shorten(said, SOURCE_CHARS) if said else ""
+    return shorten(said, NOTE_CHARS) if said else ""
 
 
 def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
@@ -552,16 +558,35 @@ def _made_up_note(doubt: dict, recalls: list[dict]) -> str:
 
 def _passed_over_note(doubt: dict, _recalls: list[dict]) -> str:
     asked, said = _strs(doubt, "asked"), _said(doubt)
-    other = shorten(one_line(str(doubt.get("other") or "")), SOURCE_CHARS)
+    other = shorten(one_line(str(doubt.get("other") or "")), NOTE_CHARS)
     return PASSED_OVER_NOTE.format(said=said, asked=_quoted(asked)[0], other=other) \
         if asked and said and other else ""
 
 
 def _older_note(doubt: dict, recalls: list[dict]) -> str:
-    text = next((str(r.get("text") or "") for r in recalls
-                 if r.get("episode_id") == doubt.get("newer")), "")
-    return OLDER_NOTE.format(newer=shorten(one_line(text), SOURCE_CHARS)) \
-        if text else ""
+    texts = {r.get("episode_id"): str(r.get("text") or "") for r in recalls}
+    text, old = texts.get(doubt.get("newer"), ""), texts.get(doubt.get("older"), "")
+    # (of a newer memory that tells several things, the part about the older one: QA pass
+    # 37 quoted "“Busy day today: Fenris had his check-up at the…”" for Grace's country)
+    return OLDER_NOTE.format(newer=shorten(_part_about(text, old), NOTE_CHARS)) if text else ""
+
+
+def _part_about(text: str, old: str) -> str:
+    """The clauses of `text` (cut at commas and stops) that share most words with `old`,
+    with those that go on about it ("…, she is from Nigeria."), "…" before when others
+    came first; `text` whole when none shares a word."""
+    chunks = re.split(r"(?<=[,;.!?])\s+", one_line(text))
+    shared = [len(facts.terms(c) & facts.terms(old)) for c in chunks]
+    if not old or max(shared, default=0) == 0:
+        return one_line(text)
+    best = [k for k, n in enumerate(shared) if n == max(shared)]
+    end = best[-1] + 1
+    while end < len(chunks) and _GOES_ON.match(chunks[end]):
+        end += 1
+    return ("…" if best[0] else "") + " ".join(chunks[best[0]:end])
+
+
+_GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who)\b", re.IGNORECASE)
 
 
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
@@ -590,7 +615,7 @@ def correction_note(corrects) -> str:
     (``stats["corrects"]``, as stored: any JSON): "Noted as a correction of “My partner
     Samir is a nurse.”: …"; "" for none.  Whatever the model made of it, the user sees
     that the correction was taken (QA pass 28)."""
-    said = [shorten(one_line(str(c.get("text") or "")), SOURCE_CHARS)
+    said = [shorten(one_line(str(c.get("text") or "")), NOTE_CHARS)
             for c in corrects if isinstance(c, dict) and str(c.get("text") or "").strip()
             ] if isinstance(corrects, list) else []
     if not said:

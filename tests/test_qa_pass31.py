@@ -516,7 +516,7 @@ def test_a_reply_that_repeats_what_was_just_corrected_is_doubted():
     doubt = answer_doubt(fix, wrong, mems, {7}, corrected=[(7, old)])
     assert doubt == {"kind": "repeats_corrected", "older": 7, "said": old}
     assert doubt_note(doubt, []) == ("Check this answer: it repeats what you have just "
-                                     "corrected — “I have a dentist appointment on Friday 12…”")
+                                     "corrected — “I have a dentist appointment on Friday 12 March at 9:15.”")
     # a message that corrects nothing: no such doubt, whatever the reply says
     assert answer_doubt(fix, wrong, mems, {7}) is None
 

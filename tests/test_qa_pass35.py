@@ -257,7 +257,7 @@ def test_an_answer_from_another_memory_than_the_one_the_question_points_at_is_do
     assert got == {"kind": "passed_over", "asked": ["Saturday", "mornings"], "memory": 1,
                    "said": mems[0].text, "instead": 2, "other": mems[1].text}
     assert doubt_note(got, []) == (
-        "Check this answer: only “Lotte takes swimming lessons every Saturday…” speaks of "
+        "Check this answer: only “Lotte takes swimming lessons every Saturday morning.” speaks of "
         "“Saturday” and “mornings”, and it answers from “Lotte loves drawing horses.” instead.")
     # an answer from that memory, one from none, one the question's words cannot place
     for said in ("She takes swimming lessons.", "On Saturday mornings she swims, and she "

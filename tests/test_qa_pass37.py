@@ -304,3 +304,43 @@ def test_the_town_a_move_left_is_the_older_news():
                            "He lives in Oslo and does not eat meat or dairy.", old, new)
     assert not gives_older("Can Tomasz and Anders share a pizza?",
                            "They could, after moving from a remote village.", old, new)
+
+
+def test_a_yes_to_a_number_the_question_supplies_is_checked_against_the_memories(
+        make_assistant):
+    """QA pass 37 P7: "Is Solveig 10 years old?" answered "Yes, Solveig is 10 years old."
+    and "Is Solveig 5 years old?" answered "Solveig is 5 years old." went unmarked (she is
+    8): the question's own words counted as known."""
+    from test_qa_pass34 import _told
+
+    check = _told(make_assistant, _INGRID[:2], 2)
+    for asked, said in (("Is Solveig 10 years old?", "Yes, Solveig is 10 years old."),
+                        ("Is Solveig 5 years old?", "Solveig is 5 years old.")):
+        got = check(asked, said)
+        assert got is not None and got["kind"] == "made_up", (said, got)
+        assert got["words"] == [asked.split()[2]], got
+    # a no, or a yes the memories hold, is not marked
+    assert check("Is Solveig 10 years old?", "No, Solveig is 8.") is None
+    assert check("Is Solveig 8 years old?", "Yes, Solveig is 8 years old.") is None
+
+
+def test_a_note_quotes_the_clause_that_matters():
+    """QA pass 37 P12: "it may give older news — “Busy day today: Fenris had his check-up at
+    the…” is newer." (the newer memory's part about Grace's country came last), and the
+    correction noted as "“At the hospital my closest colleague is Grace,…”" (cut before
+    "from Ghana")."""
+    from hela_desktop.sources import correction_note, doubt_note
+
+    grace = ("At the hospital my closest colleague is Grace, she is a midwife from Ghana. "
+             "And my favourite band is Royksopp.")
+    busy = ("Busy day today: Fenris had his check-up at the vet and all was fine, Tomasz "
+            "built a new bookshelf for Solveig, and by the way Grace is not from Ghana, she "
+            "is from Nigeria.")
+    rec = [{"episode_id": 7, "text": grace}, {"episode_id": 13, "text": busy}]
+    assert doubt_note({"kind": "older", "newer": 13, "older": 7}, rec) == (
+        "Check this answer: it may give older news — “…and by the way Grace is not from "
+        "Ghana, she is from Nigeria.” is newer.")
+    assert correction_note([{"episode_id": 7, "text": "At the hospital my closest colleague "
+                             "is Grace, she is a midwife from Ghana."}]) == (
+        "Noted as a correction of “At the hospital my closest colleague is Grace, she is a "
+        "midwife from Ghana.”: it is kept, marked as older news.")
