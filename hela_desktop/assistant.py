@@ -450,7 +450,9 @@ class Assistant:
         limit = self.settings.max_answer_tokens
         limit = limit if n_tokens >= limit and not interrupted else 0  # cut at "Longest answer"
         stats = {
-            "tokens": n_tokens, "swaps": swaps, "prefill_tokens": state.prefill_tokens,
+            # (the swaps the timeline shows: the footer under a stored answer says the same)
+            "tokens": n_tokens, "swaps": max(0, len(timeline) - 1),
+            "prefill_tokens": state.prefill_tokens,
             "prompt_tokens": state.prompt_tokens, "elapsed_s": round(elapsed, 3),
             "generation_s": round(state.generation_s, 3), "limit": limit,
             "deferred_swaps": state.deferred_swaps,

@@ -158,6 +158,14 @@ class DoneEvent:
         took = self.generation_s if self.generation_s > 0 else self.elapsed_s
         return self.tokens / took if took > 0 else 0.0
 
+    @property
+    def swaps_shown(self) -> int:
+        """The swaps that changed what the answer went on with: one per span of the
+        timeline after the first (`swaps` also counts one made before the first token or
+        after the last, which the timeline cannot show: QA pass 37 read "1 memory swap"
+        under an answer whose timeline said "0 swaps")."""
+        return max(0, len(self.timeline) - 1)
+
     def to_dict(self) -> dict:
         d = asdict(self)
         d["tokens_per_s"] = round(self.tokens_per_s, 2)

@@ -379,7 +379,7 @@ def test_a_refused_key_in_settings_says_the_range(qtbot, tmp_path):
     qtbot.keyClicks(box, "99")
     assert box.value() == 9
     _wait(qtbot, lambda: QtWidgets.QToolTip.isVisible()
-          and QtWidgets.QToolTip.text() == "Memories per answer, at most: From 1 to 15", 5)
+          and QtWidgets.QToolTip.text() == "Memories at a time, at most: From 1 to 15", 5)
     # (QA pass 32: shown under the box, over the next row, it names its own field)
     assert dlg.n_ctx.field_name() == "Context size"
     dlg.reject()

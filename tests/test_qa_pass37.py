@@ -344,3 +344,27 @@ def test_a_note_quotes_the_clause_that_matters():
                              "is Grace, she is a midwife from Ghana."}]) == (
         "Noted as a correction of “At the hospital my closest colleague is Grace, she is a "
         "midwife from Ghana.”: it is kept, marked as older news.")
+
+
+def test_the_footer_counts_the_swaps_the_timeline_shows(qtbot):
+    """QA pass 37 P16: the chat said "1 memory swap" under an answer whose timeline header
+    said "0 swaps": a swap made after the last token (or before the first) writes nothing
+    with its memories, and the timeline has no span for it."""
+    from hela_desktop.events import DoneEvent
+    from hela_desktop.ui import window_status as ws
+    from hela_desktop.ui.timeline import TimelineView
+
+    ev = DoneEvent(conversation_id=1, message_id=2, episode_id=3, tokens=30, swaps=1,
+                   prefill_tokens=100, tokens_per_s=10.0, elapsed_s=3.0,
+                   timeline=[(0, 30, [7, 13])])
+    t = TimelineView()
+    qtbot.addWidget(t)
+    t.set_answer(ev.timeline, ev.tokens, "Answer 3 of this chat")
+    assert ev.swaps_shown == len(t.swaps) == 0
+    assert "0 memory swaps" in ws.answer_footer({"tokens": 30, "swaps": ev.swaps_shown,
+                                                 "elapsed_s": 3.0}, False)
+    two = DoneEvent(conversation_id=1, message_id=2, episode_id=3, tokens=30, swaps=3,
+                    prefill_tokens=100, tokens_per_s=10.0, elapsed_s=3.0,
+                    timeline=[(0, 12, [7]), (12, 20, [8]), (20, 30, [9])])
+    t.set_answer(two.timeline, two.tokens, "Answer 4 of this chat")
+    assert two.swaps_shown == len(t.swaps) == 2

@@ -114,7 +114,7 @@ def print_event(ev, recalls: dict[int, dict] | None = None) -> None:
         if ev.drifted:
             tail += f"; {DRIFTED_NOTE}"
         print("\n" + _dim(f"  {ev.tokens} tokens, {ev.speed:.1f} tok/s, "
-                          f"{ev.swaps} swaps{tail}"), flush=True)
+                          f"{ev.swaps_shown} swaps{tail}"), flush=True)
         if ev.unrecalled:  # the only sign that an answer about the user is made up
             print(f"  {NOT_FROM_MEMORIES}", flush=True)
         _print_sources(ev, recalls or {})

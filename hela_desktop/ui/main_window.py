@@ -465,7 +465,7 @@ class MainWindow(WindowPanes):
         self.statusBar().showMessage(
             ws.forget_line(ev.forget) if isinstance(ev.forget, dict)
             else ws.listed_line(ev.listed) if ev.listed is not None
-            else ws.done_line(ev.tokens, tps, ev.swaps, ev.interrupted, kept, ev.failed,
+            else ws.done_line(ev.tokens, tps, ev.swaps_shown, ev.interrupted, kept, ev.failed,
                                                   ev.failed_by), 8000)
 
     # ---- chat basics: zoom, appearance -------------------------------------------------

@@ -231,9 +231,13 @@ class SettingsDialog(QtWidgets.QDialog):
             lambda _i: self.profile_help.setText(PROFILE_HELP.get(self.profile.currentData(), "")))
         f2.addRow("How memories are found:", self.profile)
         f2.addRow("", self.profile_help)
+        # (at a time: swaps while it writes may bring others in, so an answer can name more
+        # in all; QA pass 37 read "at most 5" beside 7 recalled)
         self.max_memories = spin(1, 15, settings.max_memories,
-                                  tip="How many memories HeLa may read before answering (max_memories)")
-        f2.addRow("Memories per answer, at most:", self.max_memories)
+                                  tip="How many memories the model may read at a time; while it "
+                                      "writes, HeLa may swap some for others that fit better, so "
+                                      "an answer can draw on more in all (max_memories)")
+        f2.addRow("Memories at a time, at most:", self.max_memories)
         self.reretrieve = spin(1, 20, settings.reretrieve_every, prefix="every ", suffix=" tokens",
                                 tip="While it writes, HeLa looks again for memories that fit what it "
                                     "is saying now, this often (reretrieve_every)")

@@ -299,7 +299,7 @@ def recall_in(messages: list[dict], message_id: int | None, eid: int) -> dict | 
 def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
     """The footer and the memories drawn on, for an answer that has just ended (a
     `DoneEvent`); `recalls`: what the turn's events said of each memory, by id."""
-    footer = answer_footer({"tokens": ev.tokens, "swaps": ev.swaps, "elapsed_s": ev.elapsed_s,
+    footer = answer_footer({"tokens": ev.tokens, "swaps": ev.swaps_shown, "elapsed_s": ev.elapsed_s,
                             "generation_s": ev.generation_s, "limit": ev.limit,
                             "repeat_of": ev.episode_id if ev.repeated else None,
                             "failed": ev.failed, "failed_by": ev.failed_by,
