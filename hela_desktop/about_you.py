@@ -15,6 +15,8 @@ model that answers it well.
 
 from __future__ import annotations
 
+import re
+
 from .events import Recall
 from .prompt import said_when, shorten
 from .words import count, listed, one_line
@@ -37,7 +39,8 @@ def line(r: Recall, now: float) -> str:
     2026)', with what it corrects ("correcting “I'm planning a trip to Japan in May…”"),
     and "older news" when a newer memory said otherwise."""
     said = shorten(one_line(r.text), QUOTE_CHARS)
-    notes = [w for w in (said_when(r.extra.get("created_at"), now),) if w]
+    notes = [w for w in (of_whom(r.text, str(r.extra.get("said_whole") or "")),
+                         said_when(r.extra.get("created_at"), now)) if w]
     if r.extra.get("corrects_said"):  # what it corrects: "the trip" is the trip to Japan
         fixed = shorten(one_line(str(r.extra["corrects_said"])), CORRECTS_CHARS)
         notes.append(f"correcting “{fixed}”")
@@ -49,6 +52,22 @@ def line(r: Recall, now: float) -> str:
     elif r.extra.get("older_than") is not None:
         notes.append("older news")
     return f"- “{said}”" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+_PRONOUN = re.compile(r"\s*(?:he|she|they|his|her|their|him|them)\b", re.IGNORECASE)
+_THEIRS = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+([a-z][\w-]*)\s+([A-Z][\w'’-]*)")
+
+
+def of_whom(rest: str, whole: str) -> str:
+    """"of your brother Anders" when the part of a memory still listed opens with a
+    pronoun ("He is vegan…") and the part before it in `whole`, since corrected, named
+    them (QA pass 37: the list read "“He is vegan, so no meat…”" with no one it was of);
+    "" otherwise."""
+    at = whole.find(rest[:20]) if rest else -1
+    if not _PRONOUN.match(rest) or at <= 0:
+        return ""
+    named = list(_THEIRS.finditer(whole[:at]))
+    return f"of your {named[-1].group(1)} {named[-1].group(2)}" if named else ""
 
 
 def not_listed(shown: int, more: int | None) -> str:

@@ -270,6 +270,7 @@ class RelevanceGate:
                      "statement": True, "personal": True}
             if eid in corrected:
                 extra["rest_corrected_by"] = corrected[eid]
+                extra["said_whole"] = text  # (whom "He is vegan…" is of)
             if eid in fixes:  # (what it corrects of that memory, not all it said)
                 extra.update(corrects=fixes[eid],
                              corrects_said=superseded.on_subject(texts[fixes[eid]], text))

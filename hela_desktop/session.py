@@ -339,15 +339,19 @@ def browse(store, q: BrowseQuery) -> dict:
     raise ValueError(f"unknown browser tab {q.tab!r}")
 
 
-def corrected(store, eps: list) -> dict[int, tuple[int, str]]:
-    """Shown memory id -> (the later statement that corrects it, its words): the
-    Memories tab says so on the row (QA pass 26: "My sister Ines lives in Lyon." read as
-    current beside "Actually Ines moved to Porto.")."""
+def corrected(store, eps: list) -> dict[int, tuple[int, str, str]]:
+    """Shown memory id -> (the later statement that corrects it, its words, what of the
+    memory it leaves true: "" when it corrects all of it): the Memories tab says so on the
+    row (QA pass 26: "My sister Ines lives in Lyon." read as current beside "Actually Ines
+    moved to Porto."; QA pass 37: a brother's move greyed his diet too)."""
     from .knowledge import corrections
+    from .superseded import still_true
 
     fixes = corrections(store, [e.id for e in eps])
     said = store.key_texts(set(fixes.values())) if fixes else {}
-    return {a: (b, said.get(b, "")) for a, b in fixes.items()}
+    texts = {e.id: e.user_text for e in eps}
+    return {a: (b, said.get(b, ""), still_true(texts.get(a, ""), [said.get(b, "")]))
+            for a, b in fixes.items()}
 
 
 def ranked_episodes(store, ranked, literal: list) -> list:

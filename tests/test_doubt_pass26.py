@@ -180,7 +180,7 @@ def test_a_search_finds_the_correction_of_what_it_finds(make_assistant):
     assert brought.text == PORTO and brought.keyword == 0.0  # (its own: no word of the search)
     assert found[ids.index(lyon)].extra.get("corrected_by") == porto
     rows = browse(a.store, BrowseQuery("memories"))
-    assert rows["corrected"] == {lyon: (porto, PORTO)}  # (not the cats)
+    assert rows["corrected"] == {lyon: (porto, PORTO, "")}  # (not the cats)
     # a correction the search finds anyway comes up before what it corrects (QA pass 27)
     job, nurse = _said_minutes_apart(a, ["I work as a physiotherapist.",
                                          "I no longer work as a physiotherapist; I'm a nurse now."])

@@ -368,3 +368,47 @@ def test_the_footer_counts_the_swaps_the_timeline_shows(qtbot):
                     timeline=[(0, 12, [7]), (12, 20, [8]), (20, 30, [9])])
     t.set_answer(two.timeline, two.tokens, "Answer 4 of this chat")
     assert two.swaps_shown == len(t.swaps) == 2
+
+
+def test_a_memory_corrected_in_part_is_not_greyed_whole_in_the_memories_tab(
+        make_assistant, qtbot):
+    """QA pass 37 P13: after "Anders moved from Trondheim to Oslo.", the Memories tab
+    greyed the whole of "My brother Anders lives in Trondheim. He is vegan, …" and said
+    "corrected later", though his diet still holds."""
+    from PySide6 import QtCore
+
+    from hela_desktop.session import corrected
+    from hela_desktop.ui.memory_browser import EpisodeTableModel
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ("My brother Anders lives in Trondheim. He is vegan, so no meat or dairy for him.",
+            "My sister Ines lives in Lyon.", "Anders moved from Trondheim to Oslo.",
+            "Actually Ines moved to Porto.")
+    for k, t in enumerate(told):
+        list(a.chat(t, cid, now=T0 + 86_400 * k))
+    eps = sorted(a.store.episodes(range(1, 5)).values(), key=lambda e: e.id)
+    fixes = corrected(a.store, eps)
+    assert fixes[1][:2] == (3, told[2]) and fixes[1][2].startswith("He is vegan")
+    assert fixes[2] == (4, told[3], "")
+    m = EpisodeTableModel()
+    m.set_episodes(eps, corrected=fixes)
+    fg, tip = QtCore.Qt.ItemDataRole.ForegroundRole, QtCore.Qt.ItemDataRole.ToolTipRole
+    assert m.data(m.index(0, 2)).endswith("· corrected in part later (#3)")
+    assert m.data(m.index(0, 2), fg) is None  # (not greyed)
+    assert "Still so: “He is vegan" in m.data(m.index(0, 2), tip)
+    assert m.data(m.index(1, 2)).endswith("· corrected later (#4)")
+    assert m.data(m.index(1, 2), fg) is not None
+
+
+def test_what_you_know_about_me_says_whom_a_part_left_true_is_of(make_assistant):
+    """QA pass 37 P13: "What do you know about me?" listed "“He is vegan, so no meat…”
+    (today; the rest of that message since corrected)" with no one it was of."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, t in enumerate(("My brother Anders lives in Trondheim. He is vegan, so no meat "
+                           "or dairy for him.", "Anders moved from Trondheim to Oslo.")):
+        list(a.chat(t, cid, now=T0 + 86_400 * k))
+    done = [e for e in a.chat("What do you know about me?", cid, now=T0 + 3 * 86_400)
+            if type(e).__name__ == "DoneEvent"][-1]
+    assert "“He is vegan, so no meat or dairy for him.” (of your brother Anders; " in done.text

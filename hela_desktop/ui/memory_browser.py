@@ -64,11 +64,12 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
         super().__init__(parent)
         self.episodes: list = []
         self.reasons: dict[int, str | None] = {}  # archived ones: why (the Archive tab)
-        self.corrected: dict[int, tuple[int, str]] = {}  # id -> (its correction, the words)
+        # id -> (its correction, the words, what it leaves true: "" for none)
+        self.corrected: dict[int, tuple] = {}
         self.matched: dict[int, str] = {}
 
     def set_episodes(self, episodes: list, reasons: dict[int, str | None] | None = None,
-                     corrected: dict[int, tuple[int, str]] | None = None,
+                     corrected: dict[int, tuple] | None = None,
                      matched: dict[int, str] | None = None) -> None:
         """`matched`: how a search found a memory when not by its words ("near in meaning",
         "in HeLa's answer"; QA pass 29: no row said which were only near)."""
@@ -110,7 +111,7 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
                 _fmt(e.created_at),
                 (f"({self.matched[e.id]}) " if e.id in self.matched else "")  # (first: a
                 + _one_line(e.user_text)  # narrow column cut the tag, QA pass 29b)
-                + (f"  · corrected later (#{fix[0]})" if fix else ""),
+                + (f"  · corrected {_in_part(fix)}later (#{fix[0]})" if fix else ""),
                 answer_excerpt(e.assistant_text, 120),  # the words, not their markup
                 str(e.access_count), _fmt(e.last_access),
             )[col]
@@ -129,13 +130,15 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col == 3 and e.assistant_text:
             return tip(f"{answered_by(e.source)} answered:\n{e.assistant_text}")
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and (col in (2, 3) or col == 0 and fix):
-            return tip(e.text + (f"\n\nCorrected later, by #{fix[0]}: “{fix[1]}”" if fix else ""))
+            return tip(e.text + (f"\n\nCorrected {_in_part(fix)}later, by #{fix[0]}: “{fix[1]}”"
+                                 + (f"\nStill so: “{fix[2]}”" if _in_part(fix) else "")
+                                 if fix else ""))
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (4, 5):
             return _use_tip(e.access_count, e.last_access)
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 5 and not e.access_count:
             # (a time beside "0" recalls: used another way, QA pass 36b N13)
             return QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.PlaceholderText)
-        if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 2 and fix:
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 2 and fix and not _in_part(fix):
             return QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.PlaceholderText)
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4):
             return int(QtCore.Qt.AlignmentFlag.AlignCenter)
@@ -145,6 +148,12 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
 
     def episode_at(self, row: int):
         return self.episodes[row] if 0 <= row < len(self.episodes) else None
+
+
+def _in_part(fix: tuple) -> str:
+    """"in part " when a memory's correction leaves some of it true (its words are then not
+    greyed: QA pass 37, "He is vegan…" beside the move it corrects), else ""."""
+    return "in part " if len(fix) > 2 and fix[2] else ""
 
 
 def _use_tip(recalled: int, last: float | None) -> str:
@@ -472,7 +481,7 @@ class MemoryBrowser(QtWidgets.QWidget):
             self.refresh()
 
     def _show_memories(self, query: BrowseQuery, eps: list, total: int,
-                       corrected: dict[int, tuple[int, str]] | None = None) -> None:
+                       corrected: dict[int, tuple] | None = None) -> None:
         current = self.selected_id()
         if self._next_choice is not None:  # after Delete or Undo (the graph is not told)
             replaced, chosen = self._next_choice
