@@ -266,3 +266,4 @@ hungary:hungarian romania:romanian czechia:czech argentina:argentinian chile:chi
 colombia:colombian morocco:moroccan nigeria:nigerian kenya:kenyan israel:israeli
 iran:iranian iraq:iraqi pakistan:pakistani croatia:croatian serbia:serbian""".split())}
 _LAND = {v: k for k, v in _PEOPLE.items()}
+COUNTRIES = frozenset(_PEOPLE) | {"uk", "usa", "us"}  # (lower case)

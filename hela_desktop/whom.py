@@ -13,6 +13,7 @@ from collections.abc import Set as AbstractSet
 
 from . import facts, kin
 from .events import Recall
+from .made_up import COUNTRIES
 
 NAMES_SHOWN = 3  # the names an "it speaks of … instead" warning quotes
 # who a statement is about (relation words, stems), not what it says of them
@@ -166,7 +167,8 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
         # sister is Renata." says the cat's name of the cat)
         for r, of in [m for m in mine if alone or not _whose(m[0].text, names)] + (
                 theirs if alone else []):
-            took = said & facts.terms(r.text)
+            # (not a country: a family shares one, "…lives in Trondheim, Norway", QA 37)
+            took = said & facts.terms(r.text) - _COUNTRY_STEMS
             words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
                      if facts.stem(w.lower()) in took or w in took]
             # (everyday words are no fact: "she loves to work outdoors" beside "I work as a
@@ -182,10 +184,11 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     return None
 
 
+_COUNTRY_STEMS = frozenset(facts.stems(" ".join(COUNTRIES)))
 # words too everyday to be what was told of someone
 _EVERYDAY = frozenset(facts.stems("work works working job jobs live lives living love loves "
                                   "like likes go goes make makes help helps time day days home "
-                                  "people family life"))
+                                  "people family life called named call name"))
 
 
 def _whose(text: str, names: Callable[[str], AbstractSet[str]] | None) -> str:

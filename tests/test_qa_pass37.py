@@ -412,3 +412,22 @@ def test_what_you_know_about_me_says_whom_a_part_left_true_is_of(make_assistant)
     done = [e for e in a.chat("What do you know about me?", cid, now=T0 + 3 * 86_400)
             if type(e).__name__ == "DoneEvent"][-1]
     assert "“He is vegan, so no meat or dairy for him.” (of your brother Anders; " in done.text
+
+
+def test_a_country_or_the_word_called_is_nothing_misattributed(make_assistant):
+    """QA pass 37 P4: "it says of Tomasz what you told me of yourself (“called”): “We also
+    have a dog, a springer spaniel called…”", and of the brother "(“Norway”): “Hi! I'm
+    Ingrid Halvorsen, a nurse living in Bergen, Norway.”"."""
+    from test_qa_pass34 import _told
+
+    told = ("Hi! I'm Ingrid Halvorsen, a nurse living in Bergen, Norway.", *_INGRID[:4])
+    check = _told(make_assistant, told, len(told))
+    got = check("What did Tomasz build recently?",
+                "Today he built a birdhouse for a small bird called Finch.")
+    assert got is None or got["kind"] != "misattributed", got
+    got = check("What is my brother's name and where does he live?",
+                "Your brother Anders lives in Trondheim, Norway, and he's vegan.")
+    assert got is None or got["kind"] != "misattributed", got
+    # the user's own town still is
+    got = check("Where does my brother live?", "Your brother Anders lives in Bergen.")
+    assert got is not None and got["kind"] == "misattributed", got
