@@ -102,6 +102,9 @@ def user_model_text(store: Store, trusted: list | None = None) -> str:
     return "\n".join(f"- {k.text}" for k in items[:8])
 
 
+DEEPER = 4  # how much further a recall that found nothing the gate lets in looks, once
+
+
 def recall_knowledge(engine: MemoryEngine, store: Store, settings: Settings,
                      query_vec: np.ndarray, personal: bool = True,
                      trusted_now: list | None = None) -> tuple[list[Recall], bool]:
@@ -450,6 +453,13 @@ class Turn:
         tr = time.perf_counter()
         ranked = engine.retrieve(self.message, query_vec=self.user_vec, now=self.now)
         self.active = self.select(ranked, self.user_vec)
+        if not self.active and len(ranked) >= engine.hela.k:
+            # the ranking was full of memories the gate never lets in (the user's earlier
+            # questions about Anders, ten of them, crowded out "My brother Anders … is
+            # vegan", QA pass 37): look further down it once
+            ranked = engine.retrieve(self.message, query_vec=self.user_vec, now=self.now,
+                                     k=DEEPER * engine.hela.k)
+            self.active = self.select(ranked, self.user_vec)
         personal = self.gate.personal if self.gate is not None else True
         self.knowledge, self.knowledge_matched = recall_knowledge(
             engine, self.store, self.settings, self.user_vec, personal, self.trusted())

@@ -431,3 +431,31 @@ def test_a_country_or_the_word_called_is_nothing_misattributed(make_assistant):
     # the user's own town still is
     got = check("Where does my brother live?", "Your brother Anders lives in Bergen.")
     assert got is not None and got["kind"] == "misattributed", got
+
+
+def test_a_question_about_someone_asked_about_often_still_recalls_what_was_told(
+        make_assistant, settings):
+    """QA pass 37 P9: "What should I cook for Anders tonight?" recalled nothing: the ten
+    best-ranked memories were the user's earlier questions about Anders, which the gate
+    never lets in, and "My brother Anders … is vegan" was eleventh."""
+    from hela_desktop.events import MemoriesEvent
+
+    settings.max_answer_tokens = 8  # (the answers do not matter here)
+    a = make_assistant(s=settings)
+    cid = a.new_conversation()
+    list(a.chat(_INGRID[3], cid, now=T0))
+    for k, q in enumerate(("Is Anders vegetarian?", "Suggest a dinner for Anders and me",
+                           "Can Anders have scrambled eggs for breakfast?",
+                           "Can Anders eat cheese?", "Where does Anders live?",
+                           "Can Anders eat a margherita pizza?", "Does Anders eat fish?",
+                           "Where does Anders live now?", "What does Anders like to cook?",
+                           "Is Anders coming for dinner?", "What should Anders cook tonight?",
+                           "When does Anders eat dinner?", "What should I cook for Anders?",
+                           "Should I cook for Anders tonight?", "What can I cook tonight?",
+                           "What could Anders and I cook tonight?", "Cook something for Anders?",
+                           "Tonight, what should I cook?", "What should I make for Anders?",
+                           "Any dinner ideas for Anders tonight?")):
+        list(a.chat(q, cid, now=T0 + 60 * (k + 1)))
+    first = next(e for e in a.chat("What should I cook for Anders tonight?", cid,
+                                   now=T0 + 3600) if isinstance(e, MemoriesEvent))
+    assert 1 in [r.episode_id for r in first.memories]
