@@ -365,13 +365,15 @@ def _one_cluster(store, engine, llm, c: Cluster, p: ConsolidationParams,
                 store.set_meta(marker_key, json.dumps(
                     {"at": time.time(), "status": "invalid", "model": model_name}))
         return detail
-    kept, rejected = clean_items(raw_items, p.min_words, context="\n".join(texts))
+    kept, rejected = clean_items(raw_items, p.min_words, context="\n".join(texts),
+                                   max_chars=p.max_chars)
     if not kept and rejected and all(r["reason"].startswith("not grounded") for r in rejected):
         # the small model copied the example instead of reading: ask once more without it
         tm = time.perf_counter()
         try:
             retry, raw2 = distil(llm, texts, p, should_yield=should_yield, example=False)
-            kept, rejected2 = clean_items(retry, p.min_words, context="\n".join(texts))
+            kept, rejected2 = clean_items(retry, p.min_words, context="\n".join(texts),
+                                             max_chars=p.max_chars)
             rejected += rejected2
             detail["retried"] = True
         except ValueError:

@@ -141,19 +141,27 @@ def grounded(text: str, context: str | list[str]) -> bool:
     return is_grounded(text, [context] if isinstance(context, str) else context)
 
 
-def clean_items(items: list[dict], min_words: int = 3,
-                context: str | None = None) -> tuple[list[dict], list[dict]]:
+def clean_items(items: list[dict], min_words: int = 3, context: str | None = None,
+                max_chars: int | None = None) -> tuple[list[dict], list[dict]]:
     """(kept, rejected): normalised texts; too short, role-tagged, repeated or (given the
-    cluster's `context` text) ungrounded items dropped."""
+    cluster's `context` text) ungrounded items dropped.  An item as long as the grammar
+    allows (`max_chars`) was cut there, perhaps inside a word: it keeps its clauses up to the
+    last comma, or is dropped (QA pass 37: "…Tomasz built a new bookshelf for Solve.")."""
     kept, rejected, seen = [], [], set()
     for it in items:
         kind = it["kind"]
         text = _SPACES.sub(" ", str(it["text"])).strip()
         prefix = PREFIX[kind].strip()
         body = text[len(prefix):].strip() if prefix and text.startswith(prefix) else text
-        body = _ROLE.sub("", body).strip(" .,;:-")
         reason = None
-        if len(re.findall(r"[^\W_]+", body)) < min_words:
+        if max_chars is not None and len(body) >= max_chars - 1:
+            at = max(body.rfind(","), body.rfind(";"))
+            body = body[:at] if at > 0 else body
+            reason = None if at > 0 else "cut short"
+        body = _ROLE.sub("", body).strip(" .,;:-")
+        if reason is not None:
+            pass
+        elif len(re.findall(r"[^\W_]+", body)) < min_words:
             reason = "too short"
         elif not re.search(r"[A-Za-z]", body):
             reason = "no words"

@@ -459,3 +459,23 @@ def test_a_question_about_someone_asked_about_often_still_recalls_what_was_told(
     first = next(e for e in a.chat("What should I cook for Anders tonight?", cid,
                                    now=T0 + 3600) if isinstance(e, MemoriesEvent))
     assert 1 in [r.episode_id for r in first.memories]
+
+
+def test_a_distilled_fact_cut_at_the_grammars_limit_keeps_its_whole_clauses():
+    """QA pass 37 P17: the Knowledge tab showed "Fenris has his check-up at the vet and all
+    is fine, Tomasz built a new bookshelf for Solve.": the grammar's 90 characters ended the
+    item inside "Solveig", and a full stop was added."""
+    from hela_desktop.consolidate_prompt import clean_items
+
+    cut = "Fenris has his check-up at the vet and all is fine, Tomasz built a new bookshelf for Solve"
+    assert len(cut) == 90
+    kept, rejected = clean_items([{"kind": "fact", "text": cut}], max_chars=90)
+    assert [k["text"] for k in kept] == ["Fenris has his check-up at the vet and all is fine."]
+    # cut with no clause to keep: dropped, and said why
+    one = "Tomasz built a new bookshelf for Solveig and then he painted it blue and green for his daughter"
+    kept, rejected = clean_items([{"kind": "fact", "text": one[:90]}], max_chars=90)
+    assert kept == [] and rejected[0]["reason"] == "cut short"
+    # shorter than the limit: as it was
+    kept, _ = clean_items([{"kind": "fact", "text": "Tomasz built a bookshelf for Solveig"}],
+                          max_chars=90)
+    assert [k["text"] for k in kept] == ["Tomasz built a bookshelf for Solveig."]
