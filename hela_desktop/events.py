@@ -96,8 +96,10 @@ SMALL_MODEL_NOTE = ("The built-in model is tiny: quick and private, but often wr
                     "about what you told it.")
 # under an answer whose `DoneEvent.drifted` holds (window and terminal alike)
 DRIFTED_NOTE = "not in the language you write: left out of what the model sees next"
-NOT_FROM_MEMORIES = ("Not from your memories: nothing you told me was recalled for this "
-                     "question, so check this answer before you rely on it.")
+# ("no memory", not "nothing you told me": a caution found by its words may quote what you
+# told right under it, QA pass 37)
+NOT_FROM_MEMORIES = ("Not from your memories: no memory was recalled for this question, so "
+                     "check this answer before you rely on it.")
 
 
 @dataclass

@@ -177,7 +177,7 @@ def test_an_answer_about_the_user_with_nothing_recalled_says_it_is_not_from_memo
         ("assistant", "Your cat is Tom.", {**st, "unrecalled": "yes"}),
         ("user", "Write a haiku about rain.", None)])
     view = w.chat.view
-    warning = "Not from your memories: nothing you told me was recalled for this question"
+    warning = "Not from your memories: no memory was recalled for this question"
     assert text.count(warning) == 1
     assert text.index("Luna") < text.index(warning) < text.index("And my cat's?")
     # in the text colour, not the footer's grey: it is the one thing to notice

@@ -35,7 +35,7 @@ you said you must not eat (“I'm allergic to shellfish.”) offered without a w
 number you never said, another person than the one you asked about, what you said of
 yourself given to someone else, a relative you never mentioned, or an old value you have
 since corrected. Every reason found is named, the most serious first.</li>
-<li><b>{NOT_FROM_MEMORIES.split(":")[0]}</b>: nothing you told me was recalled for it.</li>
+<li><b>{NOT_FROM_MEMORIES.split(":")[0]}</b>: no memory was recalled for it.</li>
 </ul>
 <p>The default model is very small and often wrong: trust the lines under an answer more
 than the answer. A bigger model file or a model server (Settings ▸ Answers) answers better.
