@@ -61,7 +61,16 @@ def kin(text: str) -> set[str]:
            if p in ("my", "our") and w in KIN}
     out |= {KIN[w] for p, w in zip([""] + words, words, strict=False)
             if w in _PARENTS and p not in ("a", "the", "your", "his", "her", "their")}
+    # "we have a daughter, Solveig", "I have two sons" (QA pass 37b: "you have not told me
+    # about your daughter")
+    out |= {KIN[w if w in KIN else w[:-1]] for s, h, a, w in zip(
+                words, words[1:], words[2:], words[3:], strict=False)
+            if s in ("i", "we") and h in ("have", "had") and a in _HOW_MANY
+            and (w in KIN or w.endswith("s") and w[:-1] in KIN)}
     return out
+
+
+_HOW_MANY = frozenset("a an one two three four five".split())
 
 
 # words that link a noun to what follows it, not a name to the one it names ("my trip to

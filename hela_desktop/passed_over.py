@@ -15,6 +15,7 @@ the user told, and only when nothing else was found wrong.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from . import facts
@@ -59,6 +60,11 @@ def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | Non
     # (the question's words in any form are not the answer's: "morning" for "mornings",
     # QA pass 35b, as `facts.stem` makes "morn" of one and "morni" of the other)
     said = {t for t in facts.terms(answer) - _HOW_OFTEN if not _near({t}, message_terms)}
+    # (to a yes-or-no question, an answer that says the words pointing at the memory says
+    # yes to it: "Is Fenris a springer spaniel?" → "Fenris is indeed a springer spaniel.",
+    # QA pass 37b; to "What does Lotte do on Saturday mornings?" they answer nothing)
+    if _YES_NO.match(message) and all(_near({k}, facts.terms(answer)) for k in key):
+        return None
     if not said or _near(said, held[pointed]):
         return None  # it says something of that memory (or nothing at all)
     other = next((r for r in mems if r.episode_id != pointed and said & held[r.episode_id]),
@@ -70,6 +76,10 @@ def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | Non
              if facts.stem(w.lower()) in key]
     return {"kind": "passed_over", "asked": words, "memory": int(pointed), "said": text,
             "instead": int(other.episode_id), "other": other.text}
+
+
+_YES_NO = re.compile(r"\s*(?:is|are|am|was|were|do|does|did|will|would|can|could|has|have|had|"
+                     r"should)\b[^?]*\?", re.IGNORECASE)
 
 
 def _near(said: set[str], held: set[str]) -> bool:

@@ -137,6 +137,18 @@ def _agrees(message: str, answer: str) -> bool:
                if (c := facts.terms(part)))
 
 
+def _says_yes_or_no(message: str, answer: str) -> bool:
+    """Does `answer` only say yes or no to a yes-or-no question of `message`, in the
+    question's words and at most one of its own ("No.", "Anders lives in Oslo, so does not
+    live on his own." to "Does Anders live in Oslo?")?  Whether it used a memory cannot be
+    read from its words then (QA pass 37b: such right answers read "it uses none of the
+    memories recalled for it, so it is not from what you told me")."""
+    asks = any(s.rstrip().endswith("?") and (facts._words(s) or [""])[0] in _YES_NO
+               or s.lower().startswith("yes or no")
+               for s in facts.sentences(message))
+    return asks and len(facts.terms(answer) - facts.terms(message)) <= 1
+
+
 # who a statement is about, not what it says of them: "brother" in "My brother Karel is a
 # dentist." is not out of date when "Actually Karel is now a surgeon." (QA pass 30: "…he's a
 # doctor who works with his brother…" was marked older news for "brother")
@@ -369,7 +381,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # (QA pass 36c: "Your mum lives in Braga.", told two messages before, read "it is not
     # from what you told me")
     unused = bool(mems) and not drew_on and about_user and not (
-        known and len(made_up(whole, message)) > len(made_up(whole, f"{message} {known}")))
+        known and len(made_up(whole, message)) > len(made_up(whole, f"{message} {known}"))
+    ) and not _says_yes_or_no(message, whole)
     # a question for what the user told; a message that tells of their life, or corrects
     # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
     # and its reply's "…tomorrow morning at 2:30 pm!" went unchecked), recalled or not

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from hela_desktop.cautions import cautions, offered
+from hela_desktop.events import Recall
 from hela_desktop.sources import answer_sources, made_up, source_lines
 
 T0 = 1_780_000_000.0
@@ -103,6 +104,12 @@ def test_an_answer_that_takes_what_the_user_said_earlier_in_the_chat_is_from_wha
     # unused, and from nothing told: still marked
     assert doubt("Your mum lives in the countryside.", told) == {"kind": "unused"}
     assert doubt("Your mum lives in Braga.", "")["kind"] == "made_up"
+    # a yes or no in the question's own words cannot be read for use (QA pass 37b N6);
+    # an answer of its own to a yes-or-no question can
+    yes_no = "Does my sister Ines work as a nurse?"
+    assert answer_doubt(yes_no, "Yes, Ines works as a nurse.", mems, set(), people) is None
+    assert answer_doubt(yes_no, "She sells fresh fish at the harbour every morning.", mems,
+                        set(), people) == {"kind": "unused"}
 
 
 def test_whose_pet_it_is_is_no_name_given_to_it(make_assistant):
@@ -479,3 +486,34 @@ def test_a_distilled_fact_cut_at_the_grammars_limit_keeps_its_whole_clauses():
     kept, _ = clean_items([{"kind": "fact", "text": "Tomasz built a bookshelf for Solveig"}],
                           max_chars=90)
     assert [k["text"] for k in kept] == ["Tomasz built a bookshelf for Solveig."]
+
+
+def test_what_pass_37b_found(make_assistant):
+    """QA pass 37b: "you have not told me about your daughter" though "…we have a
+    daughter, Solveig…" was recalled (N8); right yes-or-no answers in the question's own
+    words read "it uses none of the memories recalled for it, so it is not from what you
+    told me" (N6); "Fenris is indeed a springer spaniel." was said to answer from another
+    memory "instead" (N7)."""
+    from test_qa_pass34 import _told
+
+    from hela_desktop.passed_over import passed_over
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, t in enumerate(_INGRID):
+        list(a.chat(t, cid, now=T0 + k))
+    assert a._untold("What are the names of our dog and our daughter?") == []
+    assert a._untold("What does my son do?") == ["son"]
+    check = _told(make_assistant, ("My brother Anders lives in Trondheim.",
+                                   "Anders moved from Trondheim to Oslo."), 2)
+    assert check("Does Anders live in Oslo?", "Anders lives in Oslo.") is None
+    assert check("Yes or no: does Anders live in Oslo?", "Yes.") is None
+    mems = [Recall(episode_id=4, score=1.0, text="We also have a dog, a springer spaniel "
+                   "called Fenris."),
+            Recall(episode_id=13, score=1.0, text="Busy day today: Fenris had his check-up "
+                   "at the vet and all was fine.")]
+    assert passed_over("Is Fenris a springer spaniel?",
+                       "Fenris is indeed a springer spaniel. He had a check-up.", mems) is None
+    # an answer that says nothing of the spaniel, from the other memory, still is
+    got = passed_over("Is Fenris a springer spaniel?", "Fenris had a check-up at the vet.", mems)
+    assert got is not None and got["memory"] == 4 and got["instead"] == 13
