@@ -211,7 +211,10 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # names it (QA pass 36c: "Yes!" went unmarked, Bill being vegetarian)
         out += [w for w in _WORD.findall(message.lower().replace("’", "'"))
                 if _stem(w) in avoid]
-    for clause in _CLAUSE.split(answer):
+    # (a question offers nothing: "And how does he manage with peanut butter at home?",
+    # QA pass 37b)
+    told = " ".join(s for s in facts.sentences(answer) if not s.rstrip().endswith("?"))
+    for clause in _CLAUSE.split(told):
         words = _WORD.findall(clause.lower().replace("’", "'"))
         # (to whether they may have it, a clause that repeats it says they may, unless it
         # asks the question again: "Solveig can eat peanut butter on toast", QA pass 37)
@@ -224,7 +227,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         out += [w for i, w in enumerate(words) if _stem(w) in avoid
                 and (_denies(words[max(0, i - 3):i]) or not _warned(words[max(0, i - _BEFORE):i])
                      and not _refused(words[:i])
-                     and not (i + 1 < len(words) and words[i + 1] == "free"))]
+                     and not (i + 1 < len(words) and words[i + 1] in _NAMES_IT))]
     return list(dict.fromkeys(out))
 
 
@@ -261,6 +264,8 @@ def _refused(before: list[str]) -> bool:
                for j, v in enumerate(before))
 
 
+# a word after a mention that makes it the thing avoided: "peanut allergy", "gluten-free"
+_NAMES_IT = frozenset("free allergy allergies allergic intolerance intolerant".split())
 _EATS = frozenset("eat eats eating drink drinks drinking have touch take consume".split())
 
 

@@ -517,3 +517,19 @@ def test_what_pass_37b_found(make_assistant):
     # an answer that says nothing of the spaniel, from the other memory, still is
     got = passed_over("Is Fenris a springer spaniel?", "Fenris had a check-up at the vet.", mems)
     assert got is not None and got["memory"] == 4 and got["instead"] == 13
+
+
+def test_a_question_or_the_allergy_named_in_an_answer_offers_nothing():
+    """QA pass 37b N1: "…And how does he manage with peanut butter at home?" and "…he does
+    have a peanut allergy, which is considered serious." were said to name “peanut”
+    without a word of warning."""
+    said = cautions([(3, "Solveig is allergic to peanuts, so we have to be careful.")],
+                    about={"solveig"})
+    assert offered("That's hard. And how does he manage with peanut butter at home?",
+                   said[0]) == []
+    assert offered("Solveig has a peanut allergy, which is serious.", said[0],
+                   "Can Solveig have a peanut butter sandwich?") == []
+    assert offered("So, can Solveig eat peanut butter on toast today?", said[0],
+                   "Can Solveig eat peanut butter on toast?") == []
+    # a statement that offers it still does
+    assert offered("Pack her a peanut butter sandwich. Does she like it?", said[0]) == ["peanut"]
