@@ -358,13 +358,17 @@ def corrects_memory(old: str, new: str) -> bool:
     """Does the statement `new` say it corrects (`corrects`) and share a content word with
     the older `old` ("Actually the trip is in June, not May." and "I'm planning a trip to
     Japan in May.")?  The caller also asks them to be on the same subject in meaning."""
-    # (not one that already put the same aside: "We fly to Lisbon on 10 June instead of
-    # 3 June." agrees with "Actually the Lisbon flight is on 10 June, not 3 June.", QA 37)
+    return is_statement(new) and not already_says(old, new) and bool(
+        says_over(old, new) or changes_memory(old, new))
+
+
+def already_says(old: str, new: str) -> bool:
+    """Did `old` already put aside what the correction `new` puts aside, for the same new
+    date or number ("Actually the Lisbon flight is on 10 June, not 3 June." before "We fly
+    to Lisbon on 10 June instead of 3 June.", QA pass 37)?  Then `new` agrees with it."""
     denied = set(negated(new))
     now = {w for w in still_said(new) - denied if w[:1].isdigit() or w in TIME_STEMS}
-    if denied and denied <= set(negated(old)) and now and now <= terms(old):
-        return False
-    return is_statement(new) and bool(says_over(old, new) or changes_memory(old, new))
+    return bool(denied and denied <= set(negated(old)) and now and now <= terms(old))
 
 
 def says_over(old: str, new: str) -> bool:

@@ -325,8 +325,9 @@ def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float,
         words = facts.said_words(text) if len(near) else frozenset()
         for j in near[::-1]:  # the newest first
             b, new, _ = later[j]
-            if b != a and (words & stems.setdefault(j, facts.corrected_words(new))
-                           and facts.says_over(text, new) or facts.changes_memory(text, new)):
+            if b != a and not facts.already_says(text, new) and (
+                    words & stems.setdefault(j, facts.corrected_words(new))
+                    and facts.says_over(text, new) or facts.changes_memory(text, new)):
                 out.setdefault(a, []).append(b)
     return out
 

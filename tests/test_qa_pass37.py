@@ -533,3 +533,20 @@ def test_a_question_or_the_allergy_named_in_an_answer_offers_nothing():
                    "Can Solveig eat peanut butter on toast?") == []
     # a statement that offers it still does
     assert offered("Pack her a peanut butter sandwich. Does she like it?", said[0]) == ["peanut"]
+
+
+def test_the_memories_tab_does_not_mark_a_correction_the_next_one_agrees_with(make_assistant):
+    """QA pass 37b P6: the chat no longer noted the restated correction as correcting the
+    agreeing 10 June memory, but the Memories tab still greyed it with "Corrected later,
+    by #42" (its own reading of corrections)."""
+    from hela_desktop.knowledge import corrections
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    told = ("I'm flying to Lisbon on 3 June for a short holiday.",
+            "Actually the Lisbon flight is on 10 June, not 3 June.",
+            "We fly to Lisbon on 10 June instead of 3 June.")
+    for k, t in enumerate(told):
+        list(a.chat(t, cid, now=T0 + 86_400 * k))
+    fixes = corrections(a.store, [1, 2, 3])
+    assert 1 in fixes and 2 not in fixes
