@@ -8,6 +8,15 @@ from hela_desktop.sources import answer_sources, made_up, source_lines
 T0 = 1_780_000_000.0
 
 
+def _told_to(make_assistant, told, step: float = 1.0, **kw):
+    """An assistant told `told` in one chat, `step` seconds apart from `T0`: (it, the chat)."""
+    a = make_assistant(**kw)
+    cid = a.new_conversation()
+    for k, t in enumerate(told):
+        list(a.chat(t, cid, now=T0 + step * k))
+    return a, cid
+
+
 def test_a_peoples_word_is_no_made_up_name_and_a_long_name_mistyped_is_that_name():
     """QA pass 36c P12: "Danish" was marked made up (the languages listed were English,
     French and the like, not every people's word).  P8: "Ljubljan", a slip of the
@@ -209,10 +218,7 @@ def test_people_named_in_other_words_are_of_the_users_life(make_assistant):
     "my closest colleague is Grace" and "Solveig's best friend is Maja" made no one of the
     user's life, so "Can Solveig eat peanut butter cookies?" asked about no one and her
     allergy was no caution."""
-    a = make_assistant()
-    cid = a.new_conversation()
-    for k, t in enumerate(_INGRID):
-        list(a.chat(t, cid, now=T0 + k))
+    a, cid = _told_to(make_assistant, _INGRID)
     for name in ("Solveig", "Fenris", "Grace", "Maja", "Tomasz", "Anders"):
         assert a.engine.people_in(f"How is {name} doing?") == {name.lower()}, name
     # a place or a thing said the same ways is none
@@ -232,10 +238,7 @@ def test_answers_that_give_a_child_what_she_is_allergic_to_are_marked(make_assis
     scallops in beurre blanc unmarked, while a "dairy" the answer refused was marked."""
     from hela_desktop.cautions import CUES
 
-    a = make_assistant()
-    cid = a.new_conversation()
-    for k, t in enumerate(_INGRID):
-        list(a.chat(t, cid, now=T0 + k))
+    a, cid = _told_to(make_assistant, _INGRID)
 
     def offers(message: str, answer: str) -> list[str]:
         said = cautions([(0, message), *((i, t) for i, t, _ in a.store.said_after(
@@ -387,13 +390,10 @@ def test_a_memory_corrected_in_part_is_not_greyed_whole_in_the_memories_tab(
     from hela_desktop.session import corrected
     from hela_desktop.ui.memory_browser import EpisodeTableModel
 
-    a = make_assistant()
-    cid = a.new_conversation()
     told = ("My brother Anders lives in Trondheim. He is vegan, so no meat or dairy for him.",
             "My sister Ines lives in Lyon.", "Anders moved from Trondheim to Oslo.",
             "Actually Ines moved to Porto.")
-    for k, t in enumerate(told):
-        list(a.chat(t, cid, now=T0 + 86_400 * k))
+    a, _ = _told_to(make_assistant, told, 86_400)
     eps = sorted(a.store.episodes(range(1, 5)).values(), key=lambda e: e.id)
     fixes = corrected(a.store, eps)
     assert fixes[1][:2] == (3, told[2]) and fixes[1][2].startswith("He is vegan")
@@ -411,11 +411,9 @@ def test_a_memory_corrected_in_part_is_not_greyed_whole_in_the_memories_tab(
 def test_what_you_know_about_me_says_whom_a_part_left_true_is_of(make_assistant):
     """QA pass 37 P13: "What do you know about me?" listed "“He is vegan, so no meat…”
     (today; the rest of that message since corrected)" with no one it was of."""
-    a = make_assistant()
-    cid = a.new_conversation()
-    for k, t in enumerate(("My brother Anders lives in Trondheim. He is vegan, so no meat "
-                           "or dairy for him.", "Anders moved from Trondheim to Oslo.")):
-        list(a.chat(t, cid, now=T0 + 86_400 * k))
+    a, cid = _told_to(make_assistant, ("My brother Anders lives in Trondheim. He is vegan, "
+                                       "so no meat or dairy for him.",
+                                       "Anders moved from Trondheim to Oslo."), 86_400)
     done = [e for e in a.chat("What do you know about me?", cid, now=T0 + 3 * 86_400)
             if type(e).__name__ == "DoneEvent"][-1]
     assert "“He is vegan, so no meat or dairy for him.” (of your brother Anders; " in done.text
@@ -498,10 +496,7 @@ def test_what_pass_37b_found(make_assistant):
 
     from hela_desktop.passed_over import passed_over
 
-    a = make_assistant()
-    cid = a.new_conversation()
-    for k, t in enumerate(_INGRID):
-        list(a.chat(t, cid, now=T0 + k))
+    a, cid = _told_to(make_assistant, _INGRID)
     assert a._untold("What are the names of our dog and our daughter?") == []
     assert a._untold("What does my son do?") == ["son"]
     check = _told(make_assistant, ("My brother Anders lives in Trondheim.",
@@ -541,12 +536,8 @@ def test_the_memories_tab_does_not_mark_a_correction_the_next_one_agrees_with(ma
     by #42" (its own reading of corrections)."""
     from hela_desktop.knowledge import corrections
 
-    a = make_assistant()
-    cid = a.new_conversation()
-    told = ("I'm flying to Lisbon on 3 June for a short holiday.",
-            "Actually the Lisbon flight is on 10 June, not 3 June.",
-            "We fly to Lisbon on 10 June instead of 3 June.")
-    for k, t in enumerate(told):
-        list(a.chat(t, cid, now=T0 + 86_400 * k))
+    a, _ = _told_to(make_assistant, ("I'm flying to Lisbon on 3 June for a short holiday.",
+                                     "Actually the Lisbon flight is on 10 June, not 3 June.",
+                                     "We fly to Lisbon on 10 June instead of 3 June."), 86_400)
     fixes = corrections(a.store, [1, 2, 3])
     assert 1 in fixes and 2 not in fixes
