@@ -211,9 +211,10 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # names it (QA pass 36c: "Yes!" went unmarked, Bill being vegetarian)
         out += [w for w in _WORD.findall(message.lower().replace("’", "'"))
                 if _stem(w) in avoid]
-    # (a question offers nothing: "And how does he manage with peanut butter at home?",
-    # QA pass 37b)
-    told = " ".join(s for s in facts.sentences(answer) if not s.rstrip().endswith("?"))
+    # (a question asked of the user offers nothing: "And how does he manage with peanut
+    # butter at home?", QA pass 37b; one that suggests does: "Or something with meat?")
+    told = " ".join(s for s in facts.sentences(answer) if not s.rstrip().endswith("?")
+                    or _SUGGESTS.match(s) or not _ASKS_USER.match(s))
     for clause in _CLAUSE.split(told):
         words = _WORD.findall(clause.lower().replace("’", "'"))
         # (to whether they may have it, a clause that repeats it says they may, unless it
@@ -264,6 +265,12 @@ def _refused(before: list[str]) -> bool:
                for j, v in enumerate(before))
 
 
+# (QA pass 37c: "A steak with vegetables, maybe some lamb…?" suggests, opening with no
+# question word)
+_ASKS_USER = re.compile(r"\s*(?:(?:and|so|but|also),?\s+)?(?:how|what|does|do|did|is|are|was|were|"
+                        r"has|have|where|when|who|which|will|can)\b", re.IGNORECASE)
+_SUGGESTS = re.compile(r"\s*(?:or|how about|what about|why not|maybe|perhaps|would you like|"
+                       r"fancy|shall|want|try|could you|you could|you can)\b", re.IGNORECASE)
 # a word after a mention that makes it the thing avoided: "peanut allergy", "gluten-free"
 _NAMES_IT = frozenset("free allergy allergies allergic intolerance intolerant".split())
 _EATS = frozenset("eat eats eating drink drinks drinking have touch take consume".split())

@@ -403,6 +403,7 @@ def test_a_memory_corrected_in_part_is_not_greyed_whole_in_the_memories_tab(
     fg, tip = QtCore.Qt.ItemDataRole.ForegroundRole, QtCore.Qt.ItemDataRole.ToolTipRole
     assert m.data(m.index(0, 2)).endswith("· corrected in part later (#3)")
     assert m.data(m.index(0, 2), fg) is None  # (not greyed)
+    assert m.data(m.index(0, 2), tip).startswith("Corrected in part later, by #3: “Anders moved")
     assert "Still so: “He is vegan" in m.data(m.index(0, 2), tip)
     assert m.data(m.index(1, 2)).endswith("· corrected later (#4)")
     assert m.data(m.index(1, 2), fg) is not None
@@ -541,3 +542,20 @@ def test_the_memories_tab_does_not_mark_a_correction_the_next_one_agrees_with(ma
                                      "We fly to Lisbon on 10 June instead of 3 June."), 86_400)
     fixes = corrections(a.store, [1, 2, 3])
     assert 1 in fixes and 2 not in fixes
+
+
+def test_a_question_that_suggests_a_food_still_offers_it():
+    """The question rule of QA pass 37b N1 is for questions asked of the user: "Or
+    something adventurous with a lot of meat?" and "How about prawn linguine?" suggest."""
+    mine = cautions([(2, "I'm allergic to shellfish.")])
+    assert offered("How about prawn linguine?", mine[0]) == ["prawn"]
+    assert offered("Do your kids like prawns?", mine[0]) == []
+
+
+def test_a_food_suggested_in_a_question_without_a_question_word_is_offered():
+    """QA pass 37c N9: "What kind of meal will it be? A steak with vegetables, maybe some
+    lamb…?" for vegan Anders went unmarked once questions offered nothing."""
+    said = cautions([(5, "My brother Anders is vegan.")], about={"anders"})
+    assert offered("What kind of meal will it be? A steak with vegetables, maybe some lamb?",
+                   said[0]) == ["steak", "lamb"]
+    assert offered("So, can Anders eat a steak today?", said[0]) == []

@@ -130,9 +130,10 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col == 3 and e.assistant_text:
             return tip(f"{answered_by(e.source)} answered:\n{e.assistant_text}")
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and (col in (2, 3) or col == 0 and fix):
-            return tip(e.text + (f"\n\nCorrected {_in_part(fix)}later, by #{fix[0]}: “{fix[1]}”"
-                                 + (f"\nStill so: “{fix[2]}”" if _in_part(fix) else "")
-                                 if fix else ""))
+            # (the correction first: a long exchange before it cut it off, QA pass 37c)
+            return tip((f"Corrected {_in_part(fix)}later, by #{fix[0]}: “{fix[1]}”"
+                        + (f"\nStill so: “{fix[2]}”" if _in_part(fix) else "") + "\n\n"
+                        if fix else "") + e.text)
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (4, 5):
             return _use_tip(e.access_count, e.last_access)
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 5 and not e.access_count:
