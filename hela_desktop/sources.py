@@ -121,8 +121,7 @@ def _agrees(message: str, answer: str) -> bool:
     said = set(re.findall(r"[a-z]+|n't", head))
     # a sentence of the message asks yes or no ("Is our Lisbon trip in May? Answer in one
     # short sentence.", QA pass 29: the message as a whole did not end with "?")
-    asks = [s for s in facts.sentences(message)
-            if s.rstrip().endswith("?") and (facts._words(s) or [""])[0] in _YES_NO]
+    asks = _yes_no_asks(message)
     if not asks:
         return False
     if not said & _DENIES:
@@ -143,10 +142,15 @@ def _says_yes_or_no(message: str, answer: str) -> bool:
     live on his own." to "Does Anders live in Oslo?")?  Whether it used a memory cannot be
     read from its words then (QA pass 37b: such right answers read "it uses none of the
     memories recalled for it, so it is not from what you told me")."""
-    asks = any(s.rstrip().endswith("?") and (facts._words(s) or [""])[0] in _YES_NO
-               or s.lower().startswith("yes or no")
-               for s in facts.sentences(message))
+    asks = bool(_yes_no_asks(message)) or any(s.lower().startswith("yes or no")
+                                              for s in facts.sentences(message))
     return asks and len(facts.terms(answer) - facts.terms(message)) <= 1
+
+
+def _yes_no_asks(message: str) -> list[str]:
+    """The sentences of `message` that ask yes or no ("Is our Lisbon trip in May?")."""
+    return [s for s in facts.sentences(message)
+            if s.rstrip().endswith("?") and (facts._words(s) or [""])[0] in _YES_NO]
 
 
 # who a statement is about, not what it says of them: "brother" in "My brother Karel is a
