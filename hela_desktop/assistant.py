@@ -417,10 +417,13 @@ class Assistant:
         if failure is not None:
             raise failure
 
-    def _said_in_chat(self, conversation_id: int) -> str:
-        """What the user wrote last in the chat (the model may have it from its history;
-        no history that fits a model's context holds more than `SAID_IN_CHAT` messages)."""
-        return "\n".join(self.store.recent_user_texts(conversation_id, SAID_IN_CHAT))
+    def _said_in_chat(self, conversation_id: int, message: str) -> str:
+        """What the user told last in the chat (the model may have it from its history;
+        no history that fits a model's context holds more than `SAID_IN_CHAT` messages):
+        not `message` itself, nor questions ("Is my mum 75?" asked is not her age told; it
+        made a yes to it, and the same question asked again, pass for what the user said)."""
+        return "\n".join(t for t in self.store.recent_user_texts(conversation_id, SAID_IN_CHAT)
+                         if t != message and not facts.only_asks(t))
 
     def _save(self, persist: tuple, remote: bool) -> DoneEvent:
         """Store the answer; a local answer that cannot be stored is kept (`unsaved`)."""
@@ -463,9 +466,15 @@ class Assistant:
         # a question, request or small talk asked again word for word is the memory it
         # repeats (no copy, no new links; it keeps its first answer)
         failed = bool(getattr(state, "error", ""))  # a server failure cut it (ServerTurnState)
-        repeat = None if interrupted and not failed else engine.repeat_of(message, user_vec)
+        # the message as the turn read it, names of the user's life it misspelt written right:
+        # what the memory keeps (the chat keeps the message as written), or a misspelling
+        # asked once became a name of the user's, and was never read as theirs again
+        asked = getattr(state, "asked", "") or message
+        repeat = None if interrupted and not failed else engine.repeat_of(asked, user_vec)
         if repeat is not None:
             stats["repeat_of"] = repeat
+        if getattr(state, "respelled", None):
+            stats["respelled"] = [list(p) for p in state.respelled]
         if state.unrecalled:  # a question about the user's life that nothing recalled spoke to
             stats["unrecalled"] = True
         if failed:
@@ -493,21 +502,21 @@ class Assistant:
             # what the answer drew on: memories it says a content word of (Hebbian co-use)
             drew_on = G.used_by_answer(
                 ((i, r.text) for i, (r, _) in used.items() if r.kind == "episode"),
-                message, answer)
+                asked, answer)
             stats["drew_on"] = sorted(drew_on)
             # a sign the answer is wrong: it gives the older news, or a question about the
             # user's life used none of what was recalled (the window says to check it)
             doubt = answer_doubt(
-                message, answer, [r for r, _ in used.values()], drew_on, engine.people_in,
-                known=f"{state.system}\n{self._said_in_chat(conversation_id)}", now=now,
+                asked, answer, [r for r, _ in used.values()], drew_on, engine.people_in,
+                known=f"{state.system}\n{self._said_in_chat(conversation_id, message)}", now=now,
                 stopped=interrupted, cut=bool(limit), user_names=engine.user_names(),
-                untold=self._untold(message), unrecalled=state.unrecalled,
+                untold=self._untold(asked), unrecalled=state.unrecalled,
                 corrected=[(c["episode_id"], c["text"]) for c in stats.get("corrects", [])],
                 # the message's own first (QA pass 32: "I am allergic to sesame, so no
                 # tahini or hummus for me." got "…try sesame-lime curaçoula", unmarked:
                 # its memory is made after this check); 0: no memory yet
-                cautions=cautions([(0, message), *((i, t) for i, t, _ in self.store.said_after(
-                    0.0, containing=CUES))], about=self._asked_about(message)))
+                cautions=cautions([(0, asked), *((i, t) for i, t, _ in self.store.said_after(
+                    0.0, containing=CUES))], about=self._asked_about(asked)))
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever
@@ -526,7 +535,7 @@ class Assistant:
                     episode_id = repeat
                 else:
                     episode_id = engine.add_episode(NewEpisode(
-                        user_text=message, assistant_text=answer,
+                        user_text=asked, assistant_text=answer,
                         conversation_id=conversation_id,
                         created_at=now if said_at is None else said_at))
                 # (no answer row when the server failed before the answer began: the
@@ -554,7 +563,7 @@ class Assistant:
             repeated=repeat is not None, unrecalled=state.unrecalled, failed=failed,
             failed_by=state.failed_by,
             drifted=drifted, drew_on=sorted(drew_on), doubt=doubt,
-            corrects=stats.get("corrects", []),
+            corrects=stats.get("corrects", []), respelled=stats.get("respelled", []),
             answered_at=now if message_id is not None else 0.0, model=stats["model"])
 
     def _answer_row(self, conversation_id: int, answer: str, stopped: bool, interrupted: bool,

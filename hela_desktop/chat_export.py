@@ -75,7 +75,7 @@ def answer_notes(stats) -> list[str]:
     # an answer the app wrote itself says so, as in the window (QA pass 31: the exported
     # list of "What do you know about me?" read as the model's)
     by_app = FORGET_FOOTER if "forget" in st else LISTED_FOOTER if "listed" in st else ""
-    lines = [n for n in (by_app[:1].upper() + by_app[1:], src.noted,
+    lines = [n for n in (by_app[:1].upper() + by_app[1:], src.read_as, src.noted,
                          NOT_FROM_MEMORIES if src.unrecalled else "", src.doubt) if n]
     for head, items in source_lines(src):
         lines.append(f"{head[:1].upper()}{head[1:]}: " + " · ".join(items))

@@ -142,6 +142,9 @@ class DoneEvent:
     # the user's earlier statements the message corrects (`knowledge.corrected_by`):
     # [{"episode_id": id, "text": their words}]; the line under the answer confirms it
     corrects: list[dict] = field(default_factory=list)
+    # names of the user's life the message misspelt, read as theirs: [[as written, as read]]
+    # ("Andres", "Anders"); the line under the answer says so
+    respelled: list[list[str]] = field(default_factory=list)
     # "What do you know about me?", answered by the app with the user's own words
     # (`hela_desktop.about_you`): the memories listed; None for a model's answer
     listed: list[int] | None = None

@@ -86,7 +86,7 @@ class LocalAnswer:
             turn.state.prefill_tokens += exc.evaluated
         turn.t_gen0 = time.perf_counter()
         self.guard = P.RepeatGuard(self._earlier_answers())
-        for opening in P.banned_openings(turn.message):  # no apology for a question
+        for opening in P.banned_openings(turn.asked):  # no apology for a question
             self.guard.ban_opening(llm.tokenize(opening, special=False))
         self.clean.not_speaking_as(turn.authors_shown())
         for r in turn.active:  # saying what the memories say is not copying an answer

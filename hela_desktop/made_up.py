@@ -5,13 +5,13 @@ none of the memories it was given…")."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Set as AbstractSet
 
 from . import facts, kin
 from .language import CJK_CHAR, language_shares
 from .timewords import MONTH
-from .words import spelled_numbers
+from .words import folded as _fold
+from .words import one_slip, spelled_numbers
 
 _NUMBER = facts.NUMBER
 _LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
@@ -226,31 +226,8 @@ _TYPO_LEN = 7
 
 
 def _one_slip(a: str, b: str) -> bool:
-    """Are `a` and `b` (both at least `_TYPO_LEN` letters) one slip apart: a letter left
-    out, added, changed, or two neighbours swapped?"""
-    if len(b) < _TYPO_LEN or abs(len(a) - len(b)) > 1 or a == b:
-        return False
-    if len(a) > len(b):
-        a, b = b, a
-    i = 0
-    while i < len(a) and a[i] == b[i]:
-        i += 1
-    if len(a) < len(b):
-        return a[i:] == b[i + 1:]
-    return a[i + 1:] == b[i + 1:] or (i + 1 < len(a) and a[i] == b[i + 1]
-                                      and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:])
-
-
-def _fold(word: str) -> str:
-    """`word` without accents ("kraków" → "krakow"), letters of their own written as
-    English does ("søren" → "soren", "łukasz" → "lukasz", "straße" → "strasse")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", word.translate(_LETTERS))
-                   if not unicodedata.combining(c))
-
-
-# letters no accent is taken off of (NFKD leaves them whole)
-_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d",
-                          "þ": "th", "ð": "d", "ı": "i"})
+    """Are `a` and `b` (`b` at least `_TYPO_LEN` letters) one slip apart (`words.one_slip`)?"""
+    return len(b) >= _TYPO_LEN and one_slip(a, b)
 
 
 # a country and its people's word: one said, the other is no made-up name

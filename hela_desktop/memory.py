@@ -9,16 +9,13 @@ that take part in retrieval, backed by the SQLite `Store`.  Two retrieval profil
   names (names are matched against the speaker field instead).  Spreading adds the
   activation of the episode's conversation (context) and of its graph neighbours (temporal
   adjacency, semantic priors, Hebbian edges).  The result is the top-k by base activation
-  plus up to m nodes that spreading lifted into the top-k ("associative" memories).
-  ``hela-nospread`` switches spreading (context and edges) off.
+  plus up to m nodes that spreading lifted into the top-k ("associative" memories);
+  ``hela-nospread`` without spreading.
 - ``hela-paper``: the published HeLa-Mem formula and constants: (cos+1)/2 + α·IDF keyword
   overlap, times exp(-Δt/τ), spreading β=0.1 from sources above θ=0.6.
-- ``streaming``: streaming-memory scoring — cos² gated boost from recency, frequency,
-  emotion, association (with query specificity) and connection, softmax with temperature,
-  MMR diversity.
-- ``dense``: plain cosine similarity (a baseline).
-
-Every formula is in :mod:`hela_desktop.formulas`.
+- ``streaming``: streaming-memory scoring — cos² gated boost from recency, frequency, emotion,
+  association (with query specificity) and connection, softmax with temperature, MMR.
+- ``dense``: plain cosine similarity (a baseline).  Every formula is in `formulas`.
 """
 
 from __future__ import annotations
@@ -48,10 +45,9 @@ from .words import printable
 __all__ = ["HALF_PRECISION_FROM", "PROFILES", "MemoryEngine", "MemoryIndex", "NewEpisode",
            "fit_budget", "keywords"]
 
-# a repeat (`MemoryEngine.repeat_of`) is looked for among the memories closest in meaning:
-# the same words embed to the same vector, so the few nearest, above this cosine, suffice
+# a repeat (`repeat_of`) is looked for among the few memories nearest in meaning
 REPEAT_CANDIDATES = 8
-REPEAT_MIN_COS = 0.9
+REPEAT_MIN_COS = 0.9  # (cosine) the same words embed to the same vector
 NAME_CHECK_BATCH = 400  # memories a name is looked for in at a time (`memories_naming`)
 
 
@@ -159,10 +155,8 @@ class MemoryEngine:
         if self._speaker_re is None:
             return set(), query
         codes = {self._speakers[m.group(1).lower()] for m in self._speaker_re.finditer(query)}
-        if not codes:
-            return set(), query
-        stripped = re.sub(r"\s+", " ", self._speaker_re.sub(" ", query)).strip()
-        return codes, stripped
+        return (codes, re.sub(r"\s+", " ", self._speaker_re.sub(" ", query)).strip()) \
+            if codes else (set(), query)
 
     def __len__(self) -> int:
         return len(self.index)
@@ -250,6 +244,11 @@ class MemoryEngine:
         """Every name the user writes in their memories (lower case): no made-up name."""
         with self._lock:
             return frozenset(self.name_index.known)
+
+    def respell(self, text: str) -> tuple[str, list[tuple[str, str]]]:
+        """`text`, the user's names it misspells written right (`NameIndex.respell`)."""
+        with self._lock:
+            return self.name_index.respell(text)
 
     def people_in(self, text: str) -> set[str]:
         """The names in `text` of the people (and animals) of the user's life: a relation

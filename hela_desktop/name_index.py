@@ -8,8 +8,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .facts import ASKING_WORDS, NAME_WORD, NOT_NAMES, SMALL_TALK, STOPWORDS, kin, sentences
+from .facts import ASKING_WORDS, NAME_WORD, NOT_NAMES, SMALL_TALK, STOPWORDS, asks, kin, sentences
 from .given_names import given_in, names_given
+from .words import folded, one_slip
+
+# a name this short one slip off a known one is read as it only when it starts with the
+# same letter ("Efia" for "Efua"); a slip in the first letter of a short word makes
+# another word too often ("Nell" / "Bell")
+_SHORT_NAME = 7
+_LEAST = 4  # shorter words are left as written ("Tim" / "Tom" are both names)
 
 
 def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
@@ -72,6 +79,72 @@ class NameIndex:
         mid, first, _ = name_candidates(text)
         given = given_in(text, self.given)
         return ((mid - self.lower) | (first & self.known) | given) | {"my " + k for k in kin(text)}
+
+    def respell(self, text: str) -> tuple[str, list[tuple[str, str]]]:
+        """`text` with each name it asks about that the user never wrote, but that is one
+        slip of the keys off exactly one name they did, or the same name without its
+        accents, written as that name; and the pairs (as written, as read).  "Where does
+        Andres live now?" reads as "Where does Anders live now?" once the user spoke of
+        Anders: a misspelt name recalled nothing, and the answer was about no one (QA pass
+        37c).  Only questions and requests are read so: a statement may bring in a new
+        person ("My new colleague is called Ander.")."""
+        known = sorted(self.known)
+        said = self.mid | self.lower | set(self.first) | self.given
+        read: dict[str, str] = {}
+        for s in sentences(text):
+            if not asks(s):
+                continue
+            own = names_given(s)
+            for m in NAME_WORD.finditer(s):
+                w = re.sub(r"['’]s$", "", m.group(0)).strip("'’-")
+                key = w.lower()
+                if (not w[:1].isupper() or len(key) < _LEAST or key in said or key in own
+                        or key in NOT_NAMES or key in STOPWORDS or not _name_like(key)):
+                    continue
+                near = [n for n in known if n not in said_in(s) and _slip_of(key, n)]
+                if len(near) == 1:
+                    read[w] = near[0][:1].upper() + near[0][1:]
+        if not read:
+            return text, []
+        out = re.sub(r"(?<![\w'’-])(" + "|".join(map(re.escape, sorted(read, key=len,
+                                                                         reverse=True)))
+                     + r")(?![\w-])", lambda m: read[m.group(1)], text)
+        return out, sorted(read.items())
+
+
+def said_in(sentence: str) -> set[str]:
+    """The words of `sentence`, lower case."""
+    return {m.group(0).lower() for m in NAME_WORD.finditer(sentence)}
+
+
+def _slip_of(word: str, name: str) -> bool:
+    """Is `word` (lower case) `name` misspelt: the same without accents ("soren" for
+    "søren"), or one slip off it (`words.one_slip`), in the first letter only if both are
+    at least `_SHORT_NAME` letters long?"""
+    a, b = folded(word), folded(name)
+    if a == b:
+        return True
+    if not one_slip(a, b):
+        return False
+    if min(len(a), len(b)) >= _SHORT_NAME:
+        return True
+    changed = [(x, y) for x, y in zip(a, b) if x != y] if len(a) == len(b) else []
+    # a short name with one letter changed is often another name ("Mark" / "Mary", "Anna"
+    # / "Anne"); a slip of the finger hits a neighbouring key ("Efia" for "Efua")
+    return a[0] == b[0] and (len(changed) != 1 or _neighbours(*changed[0]))
+
+
+_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+
+
+def _neighbours(x: str, y: str) -> bool:
+    """Are keys `x` and `y` side by side, or above and below, on a QWERTY keyboard?"""
+    at = {c: (r, i) for r, row in enumerate(_ROWS) for i, c in enumerate(row)}
+    if x not in at or y not in at:
+        return False
+    (r1, i1), (r2, i2) = sorted((at[x], at[y]))  # (the upper key first)
+    # a key touches its row's neighbours, and the two above it ("d": "e" and "r")
+    return (r1 == r2 and abs(i1 - i2) == 1) or (r2 == r1 + 1 and i1 - i2 in (0, 1))
 
 
 __all__ = ["NameIndex", "name_candidates"]

@@ -15,11 +15,11 @@ the user told, and only when nothing else was found wrong.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from . import facts
 from .events import Recall
+from .older_news import yes_no_asks
 
 _NOT_NAMES = frozenset(facts.stem(w) for w in facts.NOT_NAMES)  # ("Saturdays", "Mondays")
 # how often, not what: "every" is no sign that the answer drew on "…every Saturday…"
@@ -63,7 +63,7 @@ def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | Non
     # (to a yes-or-no question, an answer that says the words pointing at the memory says
     # yes to it: "Is Fenris a springer spaniel?" → "Fenris is indeed a springer spaniel.",
     # QA pass 37b; to "What does Lotte do on Saturday mornings?" they answer nothing)
-    if _YES_NO.match(message) and all(_near({k}, facts.terms(answer)) for k in key):
+    if yes_no_asks(message) and all(_near({k}, facts.terms(answer)) for k in key):
         return None
     if not said or _near(said, held[pointed]):
         return None  # it says something of that memory (or nothing at all)
@@ -76,10 +76,6 @@ def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | Non
              if facts.stem(w.lower()) in key]
     return {"kind": "passed_over", "asked": words, "memory": int(pointed), "said": text,
             "instead": int(other.episode_id), "other": other.text}
-
-
-_YES_NO = re.compile(r"\s*(?:is|are|am|was|were|do|does|did|will|would|can|could|has|have|had|"
-                     r"should)\b[^?]*\?", re.IGNORECASE)
 
 
 def _near(said: set[str], held: set[str]) -> bool:

@@ -90,7 +90,7 @@ class ServerAnswer:
         if llm.mode_in_use == "completions":
             return {"prompt": llm.text(turn.prompt) + generated}
         msgs = turn.stable_messages() + turn.history + [
-            {"role": "user", "content": turn.user_content(turn.active, turn.message)}]
+            {"role": "user", "content": turn.user_content(turn.active, turn.asked)}]
         if generated:
             msgs.append({"role": "assistant", "content": generated})
         return {"messages": msgs}

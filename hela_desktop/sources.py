@@ -10,10 +10,18 @@ from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
-from . import facts, superseded, whom
+from . import facts, superseded
 from .cautions import Caution, offered
 from .events import Recall
 from .made_up import made_up
+from .older_news import (
+    agrees,
+    gives_older,
+    opens_with_yes,
+    repeats_corrected,
+    says_yes_or_no,
+    yes_no_asks,
+)
 from .passed_over import passed_over
 from .prompt import said_when, shorten
 from .whom import as_user, misattributed, misnamed, misplaced, misrelated, other_person
@@ -40,6 +48,13 @@ class Sources(NamedTuple):
     # of `older`, those a newer memory corrects only in part ("I fly to Kraków on 9 April…
     # My Mandarin teacher is 王芳…", the date corrected: the teacher is still so)
     partly: frozenset[int] = frozenset()
+    # the message misspelt names of the user's life, read as theirs (`respelled_note`; "":
+    # none)
+    read_as: str = ""
+
+    def lines(self) -> bool:
+        """Is there a line to show under the answer: a memory, a warning, a note?"""
+        return bool(self.shown or self.unrecalled or self.doubt or self.noted or self.read_as)
 
     def older_label(self, eid: int) -> str:
         """" (older news)", " (partly older news)" or "" after memory `eid`'s quote."""
@@ -65,6 +80,8 @@ MADE_UP_UNGIVEN_NOTE = ("Check this answer: no memory was given to it, so {words
                         "from anything you told me: the model may have made {them} up.")
 PASSED_OVER_NOTE = ("Check this answer: only “{said}” speaks of {asked}, and it answers "
                     "from “{other}” instead.")
+YES_MADE_UP_NOTE = ("Check this answer: it says yes to {words}, and none of the memories it "
+                    "was given says so.")
 UNUSED_MADE_UP_NOTE = ("Check this answer: it uses none of the memories recalled for it, and "
                        "{words} {verb} in none of them: the model may have made {them} up.")
 UNTOLD_NOTE = ("Check this answer: you have not told me about your {who}, so what it says "
@@ -89,176 +106,6 @@ WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when
 # a memory quoted in a line under an answer, which wraps: long enough for the clause that
 # matters (QA pass 37: "“…Grace is not from Ghana, she is…”" stopped before "Nigeria")
 NOTE_CHARS = 90
-
-
-# the words a correction tells that something changed with, not what it changed to
-# ("Actually Ines moved to Porto.": the news is Porto; "Ines moved to Lyon." said "moved"
-# and went unmarked, QA pass 25)
-TELLS_CHANGE = frozenset(facts.stems("actually correction meant misspoke anymore longer "
-                                     "instead moved changed switched quit started became "
-                                     "left rescheduled postponed delayed shifted pushed"))
-# words that put a value in the past ("Tomas was a software engineer, now he cooks"): an
-# answer saying them may name the old value beside the new one without giving it as now
-TELLS_PAST = frozenset("was were used previously before formerly former earlier originally "
-                       "longer anymore from until rather instead not".split())
-# how an answer agrees with a yes-or-no question: it then says what the question said
-_AGREES = ("yes", "yeah", "yep", "correct", "that's right", "that is right", "indeed", "right,")
-# … and how it says no, or sets what the question said aside
-_DENIES = frozenset("no not nope never n't rather instead actually but".split())
-_YES_NO = frozenset("is are am was were do does did will would can could has have had "
-                    "should".split())
-
-
-def _agrees(message: str, answer: str) -> bool:
-    """Does `answer` say yes to the question `message`: it opens with yes ("Yes, your trip
-    to Japan is in May."), or the message asks yes or no and the answer says nothing that
-    denies it ("Is my trip to Japan in May?" → "I'm glad you're planning a trip to Japan in
-    May…", QA pass 27)?"""
-    head = answer.strip().lower().replace("’", "'")
-    if any(head.startswith(w) and (len(head) == len(w) or not head[len(w)].isalnum())
-           for w in _AGREES):
-        return True
-    said = set(re.findall(r"[a-z]+|n't", head))
-    # a sentence of the message asks yes or no ("Is our Lisbon trip in May? Answer in one
-    # short sentence.", QA pass 29: the message as a whole did not end with "?")
-    asks = _yes_no_asks(message)
-    if not asks:
-        return False
-    if not said & _DENIES:
-        return True
-    # a clause that says what it asks over again, denying nothing, says yes whatever came
-    # before it ("Not at all, Anders still lives in Trondheim." to "Does Anders still live
-    # in Trondheim?", QA pass 37)
-    asked = facts.terms(" ".join(asks))
-    return any(len(c) >= 2 and c <= asked and len(c) * 3 >= len(asked) * 2
-               and not set(re.findall(r"[a-z]+|n't", part)) & _DENIES
-               for part in re.split(r"[,;.!?]|\bbut\b", head)
-               if (c := facts.terms(part)))
-
-
-def _says_yes_or_no(message: str, answer: str) -> bool:
-    """Does `answer` only say yes or no to a yes-or-no question of `message`, in the
-    question's words and at most one of its own ("No.", "Anders lives in Oslo, so does not
-    live on his own." to "Does Anders live in Oslo?")?  Whether it used a memory cannot be
-    read from its words then (QA pass 37b: such right answers read "it uses none of the
-    memories recalled for it, so it is not from what you told me")."""
-    asks = bool(_yes_no_asks(message)) or any(s.lower().startswith("yes or no")
-                                              for s in facts.sentences(message))
-    return asks and len(facts.terms(answer) - facts.terms(message)) <= 1
-
-
-def _yes_no_asks(message: str) -> list[str]:
-    """The sentences of `message` that ask yes or no ("Is our Lisbon trip in May?")."""
-    return [s for s in facts.sentences(message)
-            if s.rstrip().endswith("?") and (facts._words(s) or [""])[0] in _YES_NO]
-
-
-# who a statement is about, not what it says of them: "brother" in "My brother Karel is a
-# dentist." is not out of date when "Actually Karel is now a surgeon." (QA pass 30: "…he's a
-# doctor who works with his brother…" was marked older news for "brother")
-_WHO = whom.WHO
-
-
-def gives_older(message: str, answer: str, old: str, new: str) -> bool:
-    """Does `answer` give what the older memory `old` says where the newer `new` replaced
-    it?  What is out of date is what the correction says is no longer so, when it says it
-    ("…, not May": May, not the trip or Japan, QA pass 26: an answer about Tomas's
-    "career in Japan" was marked older news over "Actually the trip is in June, not May."),
-    else what only the old memory said, in its sentences on the correction's subject, who
-    they are about aside (`superseded.on_subject`, `_WHO`); what is new is what only the newer said, the words
-    that tell of a change aside (`TELLS_CHANGE`). The message's own words prove nothing,
-    unless the answer says yes to them. The answer gives older news when it says more of
-    the outdated than of the new, or the whole outdated value as fully as the new one
-    ("…now works as a chef, while also working as a software engineer in Berlin.", QA
-    pass 26), unless it says something new and puts something in the past (`TELLS_PAST`:
-    "Tomas was a software engineer; now he is a chef.") or tells the change in words of
-    its own ("Ines left Lyon for Porto."; "quit" copied from the correction does not
-    count)."""
-    agrees, asked = _agrees(message, answer), facts.terms(message)
-    said = facts.terms(answer) | asked if agrees else facts.terms(answer) - asked
-    was = facts.terms(superseded.on_subject(old, new))
-    now, denied = _told_over(new, was), set(facts.negated(new)) - facts.still_said(new)
-    outdated = (was & denied) or (was - now - _WHO)
-    fresh = now - was - denied - TELLS_CHANGE
-    if not agrees:
-        outdated, fresh = outdated - asked, fresh - asked
-    # what the answer itself says is not so: "…in March, not April." gives the old value
-    # and denies the new (QA pass 35b: unmarked, "not" read as putting March aside)
-    no = set(facts.negated(answer))
-    if no & fresh and not no & outdated:
-        return bool(said & outdated)
-    told_old, told_new = len(said & outdated), len(said & fresh)
-    if told_old == 0 or told_new and (
-            _in_the_past(answer, outdated)
-            or said & TELLS_CHANGE - now):  # (a change told in its own words: "left Lyon")
-        return False  # (the old value put in the past, beside the new one)
-    if told_old == told_new and _new_of_subject(answer, outdated, fresh,
-                                                (was & now) - outdated - fresh - denied):
-        return False
-    # as much of each: the old value whole, or a word the correction says is no longer so
-    return told_old > told_new or told_old == told_new and (said >= outdated or bool(
-        was & denied))
-
-
-_IT = re.compile(r"\b(?:it|it['’]s|its|that['’]s|that is|this is)\b", re.IGNORECASE)
-
-
-def _new_of_subject(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[str],
-                    subject: AbstractSet[str]) -> bool:
-    """Does `answer` give the new value of the subject (a clause names both) and the old
-    words only in clauses of something else (no word of the subject, no "it" that could be
-    it)?  "We're actually in March, but our Krakow trip is in April." (QA pass 35b: marked
-    older news for "March")."""
-    raw = [c for c in re.split(r"[,;.!?]|\b(?:but|and|while|whereas)\b", answer) if c.strip()]
-    clauses = [facts.terms(c) for c in raw]
-    return bool(subject) and any(c & fresh and c & subject for c in clauses) and all(
-        not c & subject and not _IT.search(r) for c, r in zip(clauses, raw) if c & outdated)
-
-
-def repeats_corrected(correction: str, reply: str, old: str) -> bool:
-    """Does the `reply` to a `correction` give the value it replaces of the older statement
-    `old`: more of what is out of date (as `gives_older` reads it) than of what is new,
-    unless every sentence that names the old value puts it in the past or aside ("Monday 15
-    March instead of Friday")?  The new value counts here even as the correction said it:
-    the reply should repeat it."""
-    was = facts.terms(superseded.on_subject(old, correction))
-    now, denied = _told_over(correction, was), set(facts.negated(correction)) - \
-        facts.still_said(correction)
-    outdated = (was & denied) or _kept_numbers(was - now - _WHO, correction)
-    fresh = now - was - denied - TELLS_CHANGE
-    said = facts.terms(reply)
-    told_old, told_new = len(said & outdated), len(said & fresh)
-    return told_old > told_new and not _in_the_past(reply, outdated)
-
-
-def _told_over(new: str, was: AbstractSet[str]) -> set[str]:
-    """The terms of what `new` tells over the outdated `was`: its parts that share a term
-    with it, not the rest of a longer message (QA pass 36: "…my colleague Will is coming
-    with me." beside the new date counted as new, so a reply that gave the old date and
-    named Will gave as much new as old)."""
-    parts = [t for t in map(facts.terms, superseded.told_parts(new)) if t & was]
-    return set().union(*parts) if parts else facts.terms(new)
-
-
-def _kept_numbers(outdated: set[str], correction: str) -> set[str]:
-    """What is out of date, less the words of a plan ("appointment") and, when the
-    correction gives no time of day, the old one: "The physio moved to Thursday." moves the
-    day, and "15:00" still holds (QA pass 33b: a reply that kept it was said to repeat what
-    was corrected)."""
-    if any(":" in n for n in facts.NUMBER.findall(correction)):
-        return outdated - facts.PLAN_WORDS
-    times = {w for w in outdated if ":" in w}  # ("15:00", and its "15" and "00")
-    return outdated - facts.PLAN_WORDS - times - {p for t in times for p in t.split(":")}
-
-
-def _in_the_past(answer: str, outdated: AbstractSet[str]) -> bool:
-    """Does `answer` put the `outdated` value in the past wherever it says it: each of its
-    sentences that name it says "was", "used to", "before"… (`TELLS_PAST`)?  A past word
-    elsewhere proves nothing ("She was born in Lyon. She moved to Ghent, where she lives
-    now." gives Ghent as now)."""
-    naming = [x for x in facts.sentences(answer) if facts.terms(x) & outdated]
-    return bool(naming) and all(
-        set(re.findall(r"[a-z]+", x.lower())) & TELLS_PAST for x in naming)
 
 
 # a question for when something is: "Which month is our Lisbon trip?", "When is …?"
@@ -386,7 +233,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # from what you told me")
     unused = bool(mems) and not drew_on and about_user and not (
         known and len(made_up(whole, message)) > len(made_up(whole, f"{message} {known}"))
-    ) and not _says_yes_or_no(message, whole)
+    ) and not says_yes_or_no(message, whole)
     # a question for what the user told; a message that tells of their life, or corrects
     # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
     # and its reply's "…tomorrow morning at 2:30 pm!" went unchecked), recalled or not
@@ -398,11 +245,19 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  for r in recalled if r.text]
         # (a yes to what the question itself says proves nothing: "Is Solveig 10 years
         # old?" answered "Yes, Solveig is 10 years old.", she being 8, QA pass 37)
-        asked = "" if _agrees(message, whole) else message
+        says_yes = agrees(message, whole)
+        asked = "" if says_yes else message
         words = made_up(checked, " ".join([asked, known, *dated]), user_names,
                         dates=asks_fact and bool(_ASKS_WHEN.search(message)))
+        # a yes takes on what the question says: "Is my mum 75?" answered "Yes.", she being
+        # 72, went unmarked (QA pass 37c r17); what no memory says, it says
+        yes = not words and says_yes and opens_with_yes(whole)
+        if yes:
+            words = made_up(" ".join(yes_no_asks(message)), " ".join([known, *dated]),
+                            user_names)
         if words:
-            found.append({"kind": "made_up", "words": words, "unused": unused})
+            found.append({"kind": "made_up", "words": words, "unused": unused,
+                          **({"yes": True} if yes else {})})
     if asks_fact and not found:  # (a subtler fault: only when nothing else was found)
         found += filter(None, [passed_over(message, whole, mems)])
     if unused and not found:  # (softly for ideas: QA pass 35, "suggest a snack …")
@@ -568,8 +423,8 @@ def _made_up_note(doubt: dict, recalls: list[dict]) -> str:
         return ""
     said, verb, them = _quoted(words)
     # (QA pass 35: "in none of the memories it was given" when none was)
-    note = UNUSED_MADE_UP_NOTE if doubt.get("unused") else MADE_UP_NOTE if recalls \
-        else MADE_UP_UNGIVEN_NOTE
+    note = YES_MADE_UP_NOTE if doubt.get("yes") and recalls else UNUSED_MADE_UP_NOTE \
+        if doubt.get("unused") else MADE_UP_NOTE if recalls else MADE_UP_UNGIVEN_NOTE
     return note.format(words=said, verb=verb, them=them)
 
 
@@ -641,8 +496,22 @@ def correction_note(corrects) -> str:
                                   it="it is" if len(said) == 1 else "they are")
 
 
+def respelled_note(respelled) -> str:
+    """The line under the answer to a message that misspelt names of the user's life
+    (``stats["respelled"]``, as stored: any JSON): "Read “Andres” as “Anders”, a name you
+    told me."; "" for none.  The user sees whom the answer is about, and can say otherwise."""
+    pairs = [(str(p[0]), str(p[1])) for p in respelled if isinstance(p, list | tuple)
+             and len(p) == 2 and all(isinstance(x, str) and x.strip() for x in p)
+             ] if isinstance(respelled, list) else []
+    if not pairs:
+        return ""
+    return "Read " + listed([f"“{one_line(a)}” as “{one_line(b)}”" for a, b in pairs]) + (
+        ", a name you told me." if len(pairs) == 1 else ", names you told me.")
+
+
 def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
-                   used: Iterable[int] | None = None, doubt=None, corrects=None) -> Sources:
+                   used: Iterable[int] | None = None, doubt=None, corrects=None,
+                   respelled=None) -> Sources:
     """What an answer drew on, for the lines under it: the memories (episode id, the user's
     words cut short, whole) from the recalls that were in its prompt (``stats["memories"]``,
     or the live answer's), in order, each memory once, and how many more; `unrecalled` (the
@@ -688,7 +557,7 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
         items.sort(key=lambda it: it[0] not in took)  # (stable: recall order within each)
     return Sources(items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN),
                    unrecalled and not items, took, frozenset(older), doubt_note(doubt, recalls),
-                   correction_note(corrects), frozenset(partly))
+                   correction_note(corrects), frozenset(partly), respelled_note(respelled))
 
 
 def recalls_of(stats: dict) -> list[dict]:
@@ -707,7 +576,7 @@ def stored_sources(stats) -> Sources:
     return answer_sources(
         recalls_of(st), st.get("unrecalled") is True,
         [i for i in drew_on if type(i) is int] if isinstance(drew_on, list) else None,
-        st.get("doubt"), st.get("corrects"))
+        st.get("doubt"), st.get("corrects"), st.get("respelled"))
 
 
 # the heads of the groups under an answer (`source_groups`)

@@ -100,7 +100,7 @@ def propose(turn: Turn, window: str, active: list[Recall], prompt: list[int],
     b = s.blend_user_message
     q = (1.0 - b) * gen_vec + b * turn.user_vec
     q = (q / max(float(np.linalg.norm(q)), 1e-9)).astype(np.float32)
-    ranked = engine.retrieve(f"{turn.message} {window}", query_vec=q, now=turn.now)
+    ranked = engine.retrieve(f"{turn.asked} {window}", query_vec=q, now=turn.now)
     candidate = turn.select(ranked, q)
     ms = (time.perf_counter() - t) * 1000
     if abandon.is_set() or {r.episode_id for r in active} == {

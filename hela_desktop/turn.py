@@ -72,6 +72,11 @@ class TurnState:
     # model's or of the app's own; the message is remembered as after an answer
     error: str = ""
     failed_by: str = ""  # "error" for an error of the model's or the app's own
+    # the message as read: the names of the user's life it misspells written right
+    # (`NameIndex.respell`), and those names (as written, as read); the line under the
+    # answer says so
+    asked: str = ""
+    respelled: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -256,13 +261,17 @@ class Turn:
         self.store = parts.store
         self.engine = parts.engine
         self.llm = parts.llm
-        self.message = message
+        self.message = message  # as the user wrote it: the chat shows it, the memory keeps it
         self.now = now  # the turn's time (None: the clock)
         # when the user said it, if before the turn (an answer asked again keeps its
         # message's time; None: the turn's time)
         self.said_at = said_at
         self.user_message_id: int | None = None  # the message as stored (`open`)
         self.state = state if state is not None else TurnState()
+        # what recall, the prompt and the answer's checks read ("Where does Andres live?"
+        # as "Where does Anders live?")
+        self.asked, self.state.respelled = self.engine.respell(message)
+        self.state.asked = self.asked
         self.conversation_id = 0
         self.history: list[dict] = []
         self.knowledge: list[Recall] = []  # distilled knowledge recalled for this turn
@@ -358,7 +367,7 @@ class Turn:
     def assemble(self, memories: list[Recall]) -> list[int]:
         """The prompt for another memory set, from the turn's fixed head and tail."""
         if self.frame is None:  # the turn started without a memory block
-            return self.prompt_tokens(self.history, memories, self.message)
+            return self.prompt_tokens(self.history, memories, self.asked)
         head, tail = self.frame
         return head + [t for r in memories for t in self.line_tokens(r)] + tail
 
@@ -404,7 +413,7 @@ class Turn:
         for the memory block and an answer."""
         s = self.settings
         n_ctx = self.llm.n_ctx
-        n = len(self.prompt_tokens([], [], self.message))
+        n = len(self.prompt_tokens([], [], self.asked))
         room = n_ctx - s.token_budget - min(s.max_answer_tokens, 64) - 64
         if room < 64:  # the settings leave no room, whatever the message
             raise MessageTooLong(
@@ -419,7 +428,7 @@ class Turn:
 
     def first_prompt(self) -> list[int]:
         """The turn's first prompt, as tokens; records its stable prefix in `state`."""
-        llm, history, message, state = self.llm, self.history, self.message, self.state
+        llm, history, message, state = self.llm, self.history, self.asked, self.state
         stable = llm.tokenize(llm.render(self.stable_messages() + history))
         state.stable_prefix = common_prefix(stable, self.prompt_tokens(history, [], message))
         head, mems, tail = self.segments(history, self.active, message)
@@ -438,7 +447,7 @@ class Turn:
         if conversation_id is None or not store.conversation_exists(conversation_id):
             conversation_id = store.add_conversation(title_of(self.message))
         self.conversation_id = conversation_id
-        self.history = self.fit_history(conversation_id, self.message)
+        self.history = self.fit_history(conversation_id, self.asked)
         self.user_message_id = store.add_message(
             conversation_id, "user", self.message,
             at=self.now if self.said_at is None else self.said_at)
@@ -449,15 +458,15 @@ class Turn:
         """The memories the turn starts with, through the relevance gate at the turn's
         time, and its knowledge items; the answer's bookkeeping starts from them."""
         engine = self.engine
-        self.user_vec = engine.embed_query(self.message)
+        self.user_vec = engine.embed_query(self.asked)
         tr = time.perf_counter()
-        ranked = engine.retrieve(self.message, query_vec=self.user_vec, now=self.now)
+        ranked = engine.retrieve(self.asked, query_vec=self.user_vec, now=self.now)
         self.active = self.select(ranked, self.user_vec)
         if not self.active and len(ranked) >= engine.hela.k:
             # the ranking was full of memories the gate never lets in (the user's earlier
             # questions about Anders, ten of them, crowded out "My brother Anders … is
             # vegan", QA pass 37): look further down it once
-            ranked = engine.retrieve(self.message, query_vec=self.user_vec, now=self.now,
+            ranked = engine.retrieve(self.asked, query_vec=self.user_vec, now=self.now,
                                      k=DEEPER * engine.hela.k)
             self.active = self.select(ranked, self.user_vec)
         personal = self.gate.personal if self.gate is not None else True
@@ -476,7 +485,7 @@ class Turn:
         s = self.settings
         self.annotate(ranked)  # the gate needs to know which carry another assistant's answer
         if query_vec is not None:
-            res = RelevanceGate(self.engine, s.gate).admit(self.message, ranked, query_vec)
+            res = RelevanceGate(self.engine, s.gate).admit(self.asked, ranked, query_vec)
             ranked = res.admitted
             self.gate = res
             self.annotate([r for r in ranked if "created_at" not in r.extra])  # associations
@@ -516,8 +525,8 @@ class Turn:
         end = self.t_last_token if self.t_last_token > self.t_gen0 else time.perf_counter()
         self.state.generation_s = end - self.t_gen0
         self.state.unrecalled = (not self.used and not self.knowledge_matched
-                                 and (facts.asks_about_user(self.message, self.engine.people_in)
-                                      or speaks_of_self_abroad(self.message)))
+                                 and (facts.asks_about_user(self.asked, self.engine.people_in)
+                                      or speaks_of_self_abroad(self.asked)))
         self.state.system = self._system or ""
         return (self.conversation_id, self.message, answer, self.interrupted, self.spans,
                 self.sets_seen, self.used, self.state, self.swaps, n_tokens,

@@ -267,7 +267,12 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
             (m.group(1) for r in mems for m in theirs.finditer(r.text)), "")
         if of.lower() in relation_words & targets:
             continue  # (their own name, found another way)
-        return {"kind": "misnamed", "asked": _as_asked(message, asked[0]), "said": other,
+        # (whom the sentence speaks of, of those asked about: "Tomasz - a dog." to "What are
+        # the names of our dog and our daughter?" calls the dog Tomasz, QA pass 37c N13)
+        meant = next((a for a in asked if a.startswith("my ") and re.search(
+            rf"\b(?:{'|'.join(map(re.escape, facts.kin_words(a[3:]) or [a[3:]]))})\b",
+            sentence, re.IGNORECASE)), asked[0])
+        return {"kind": "misnamed", "asked": _as_asked(message, meant), "said": other,
                 "of": "yourself" if other in yours else _of_whom(of)}
     return None
 

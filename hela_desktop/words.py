@@ -1,15 +1,46 @@
 """Counts and numbers in words, for every message a person reads (Qt-free): "1 memory",
-"2 memories"; "eight" read as "8"."""
+"2 memories"; "eight" read as "8"; and how words are spelt ("Søren" as "Soren", a slip of
+the keys)."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 
 def count(n: int, one: str, many: str | None = None) -> str:
     """`n` and its noun, singular for exactly one: ``count(1, "chat")`` is "1 chat",
     ``count(3, "memory", "memories")`` is "3 memories" (default plural: `one` + "s")."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def one_slip(a: str, b: str) -> bool:
+    """Are `a` and `b` one slip of the keys apart: a letter left out, added or changed, or
+    two neighbours swapped?  ``one_slip("andres", "anders")`` and ``one_slip("tomas",
+    "tomasz")`` hold; ``one_slip("anna", "anna")`` does not (no slip at all)."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) < len(b):
+        return a[i:] == b[i + 1:]
+    return a[i + 1:] == b[i + 1:] or (i + 1 < len(a) and a[i] == b[i + 1]
+                                      and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:])
+
+
+def folded(word: str) -> str:
+    """`word` without accents ("kraków" → "krakow"), letters of their own written as
+    English does ("søren" → "soren", "łukasz" → "lukasz", "straße" → "strasse")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.translate(_LETTERS))
+                   if not unicodedata.combining(c))
+
+
+# letters no accent is taken off of (NFKD leaves them whole)
+_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d",
+                          "þ": "th", "ð": "d", "ı": "i"})
 
 
 def size_words(n: int) -> str:

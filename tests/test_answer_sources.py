@@ -38,14 +38,14 @@ def test_sources_in_order_once_each_cut_at_a_word_without_knowledge():
     six = [{"episode_id": i, "text": f"memory {i}"} for i in range(6)]
     shown, more, *_ = answer_sources(six)
     assert len(shown) == 4 and more == 2
-    assert answer_sources([]) == ([], 0, False, None, frozenset(), "", "", frozenset())
+    assert answer_sources([]) == ([], 0, False, None, frozenset(), "", "", frozenset(), "")
     # "nothing recalled" holds only where nothing was: memories named contradict it
-    assert answer_sources([], unrecalled=True) == ([], 0, True, None, frozenset(), "", "", frozenset())
+    assert answer_sources([], unrecalled=True) == ([], 0, True, None, frozenset(), "", "", frozenset(), "")
     assert answer_sources(recalls, unrecalled=True).unrecalled is False
     # a live answer: the turn's finding travels in its DoneEvent
     ev = DoneEvent(conversation_id=1, message_id=2, episode_id=3, tokens=4, swaps=0,
                    prefill_tokens=0, tokens_per_s=1.0, elapsed_s=1.0, unrecalled=True)
-    assert done_lines(ev, {})[1] == ([], 0, True, frozenset(), frozenset(), "", "", frozenset())
+    assert done_lines(ev, {})[1] == ([], 0, True, frozenset(), frozenset(), "", "", frozenset(), "")
     # the speed shown (window, terminal): from the first token on, not the whole time a
     # process's first turn took with the model loading (it read "0.5 tok/s")
     from dataclasses import replace

@@ -56,7 +56,7 @@ def test_a_statement_said_twice_is_named_once_under_the_answer():
     # five memories, two of them the same words: four named, none "more"
     five = [{"episode_id": i, "text": f"memory {i}"} for i in range(4)] + [
         {"episode_id": 9, "text": "memory 0"}]
-    assert answer_sources(five) == (answer_sources(five[:4]).shown, 0, False, None, frozenset(), "", "", frozenset())
+    assert answer_sources(five) == (answer_sources(five[:4]).shown, 0, False, None, frozenset(), "", "", frozenset(), "")
 
 
 def test_a_memory_named_under_an_answer_opens_the_folded_details(qtbot, tmp_path):

@@ -160,9 +160,10 @@ def test_the_stored_answer_is_checked_against_the_chat_too(make_assistant):
     cid = a.new_conversation()
     list(a.chat("We drive to Launceston most weekends.", cid, now=T0))
     done = list(a.chat("Which town do we drive to at weekends?", cid, now=T0 + 60))[-1]
-    said = a._said_in_chat(cid)
+    said = a._said_in_chat(cid, "Which town do we drive to at weekends?")
     assert "We drive to Launceston most weekends." in said
-    assert "Which town do we drive to at weekends?" in said
+    # (a question is no fact told: QA pass 38, a yes to "Is my mum 75?" read 75 as said)
+    assert "Which town do we drive to at weekends?" not in said
     msg = a.store.messages(cid)[-1]
     recalled = [Recall(**m) for m in msg["stats"]["memories"]]
     expected = answer_doubt("Which town do we drive to at weekends?", done.text, recalled,

@@ -127,7 +127,10 @@ def _print_sources(ev, recalls: dict[int, dict]) -> None:
 
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
     drew = answer_sources((recalls[i] for i in used if i in recalls),
-                          used=ev.drew_on, doubt=ev.doubt, corrects=ev.corrects)
+                          used=ev.drew_on, doubt=ev.doubt, corrects=ev.corrects,
+                          respelled=ev.respelled)
+    if drew.read_as:  # the message misspelt a name of the user's life
+        print(_dim(f"  {drew.read_as}"), flush=True)
     if drew.noted:  # the message corrected what the user said before
         print(_dim(f"  {drew.noted}"), flush=True)
     if drew.doubt:  # the answer gives older news, or used none of what was recalled

@@ -348,7 +348,7 @@ class MessageView(QtWidgets.QTextBrowser):
         m = self.msgs[key]
         m["message_id"] = message_id
         m["spans"] = [tuple(s) for s in spans]
-        if footer or sources.shown or sources.unrecalled or sources.doubt or sources.noted:
+        if footer or sources.lines():
             self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)
@@ -367,7 +367,8 @@ class MessageView(QtWidgets.QTextBrowser):
         f.setFontPointSize(max(7.0, self.font().pointSizeF() * 0.85))
         cur = self._cursor
         assert cur is not None, "a footer closes a live answer"
-        for line in (text, sources.noted):  # (the correction taken: plain news, no warning)
+        # (how a name was read, the correction taken: plain news, no warning)
+        for line in (text, sources.read_as, sources.noted):
             if line:
                 cur.insertBlock()
                 cur.insertText(line, f)
@@ -427,7 +428,7 @@ class MessageView(QtWidgets.QTextBrowser):
         entry = self._entry_for(key)
         if entry is not None:
             entry["text"] = text
-        if footer or sources.shown or sources.unrecalled or sources.doubt or sources.noted:
+        if footer or sources.lines():
             self._footer(footer, sources)
         self._live, self._cursor, self._md = None, None, None
         self._highlight_code(key)

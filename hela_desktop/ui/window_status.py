@@ -308,7 +308,7 @@ def done_lines(ev, recalls: dict[int, dict]) -> tuple[str, Sources]:
                            ev.interrupted)
     used = dict.fromkeys(i for _, _, ids in ev.timeline for i in ids)
     return footer, answer_sources((recalls[i] for i in used if i in recalls), ev.unrecalled,
-                                  ev.drew_on, ev.doubt, ev.corrects)
+                                  ev.drew_on, ev.doubt, ev.corrects, ev.respelled)
 
 
 def stored_lines(m: dict) -> tuple[str, Sources]:

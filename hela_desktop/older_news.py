@@ -1,0 +1,207 @@
+"""Older news in an answer (Qt-free): whether it gives what a newer memory of the user's
+replaced (`gives_older`), or, in reply to a correction, the value just corrected
+(`repeats_corrected`); and how an answer says yes or no to a yes-or-no question
+(`agrees`).  `sources` turns what these find into the lines under an answer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set as AbstractSet
+
+from . import facts, superseded, whom
+
+# the words a correction tells that something changed with, not what it changed to
+# ("Actually Ines moved to Porto.": the news is Porto; "Ines moved to Lyon." said "moved"
+# and went unmarked, QA pass 25)
+TELLS_CHANGE = frozenset(facts.stems("actually correction meant misspoke anymore longer "
+                                     "instead moved changed switched quit started became "
+                                     "left rescheduled postponed delayed shifted pushed"))
+# words that put a value in the past ("Tomas was a software engineer, now he cooks"): an
+# answer saying them may name the old value beside the new one without giving it as now
+TELLS_PAST = frozenset("was were used previously before formerly former earlier originally "
+                       "longer anymore from until rather instead not".split())
+# how an answer agrees with a yes-or-no question: it then says what the question said
+_AGREES = ("yes", "yeah", "yep", "correct", "that's right", "that is right", "indeed", "right,")
+# … and how it says no, or sets what the question said aside
+_DENIES = frozenset("no not nope never n't rather instead actually but".split())
+_YES_NO = frozenset("is are am was were do does did will would can could has have had "
+                    "should".split())
+
+
+def opens_with_yes(answer: str) -> bool:
+    """Does `answer` open with a yes ("Yes.", "Correct, …", "That's right")?"""
+    head = answer.strip().lower().replace("’", "'")
+    return any(head.startswith(w) and (len(head) == len(w) or not head[len(w)].isalnum())
+               for w in _AGREES)
+
+
+def agrees(message: str, answer: str) -> bool:
+    """Does `answer` say yes to the question `message`: it opens with yes ("Yes, your trip
+    to Japan is in May."), or the message asks yes or no and the answer says nothing that
+    denies it ("Is my trip to Japan in May?" → "I'm glad you're planning a trip to Japan in
+    May…", QA pass 27)?"""
+    if opens_with_yes(answer):
+        return True
+    head = answer.strip().lower().replace("’", "'")
+    said = set(re.findall(r"[a-z]+|n't", head))
+    # a sentence of the message asks yes or no ("Is our Lisbon trip in May? Answer in one
+    # short sentence.", QA pass 29: the message as a whole did not end with "?")
+    asks = yes_no_asks(message)
+    if not asks:
+        return False
+    if not said & _DENIES:
+        return True
+    # a clause that says what it asks over again, denying nothing, says yes whatever came
+    # before it ("Not at all, Anders still lives in Trondheim." to "Does Anders still live
+    # in Trondheim?", QA pass 37)
+    asked = facts.terms(" ".join(asks))
+    return any(len(c) >= 2 and c <= asked and len(c) * 3 >= len(asked) * 2
+               and not set(re.findall(r"[a-z]+|n't", part)) & _DENIES
+               for part in re.split(r"[,;.!?]|\bbut\b", head)
+               if (c := facts.terms(part)))
+
+
+def says_yes_or_no(message: str, answer: str) -> bool:
+    """Does `answer` only say yes or no to a yes-or-no question of `message`, in the
+    question's words and at most one of its own ("No.", "Anders lives in Oslo, so does not
+    live on his own." to "Does Anders live in Oslo?")?  Whether it used a memory cannot be
+    read from its words then (QA pass 37b: such right answers read "it uses none of the
+    memories recalled for it, so it is not from what you told me")."""
+    asks = bool(yes_no_asks(message)) or any(s.lower().startswith("yes or no")
+                                              for s in facts.sentences(message))
+    return asks and len(facts.terms(answer) - facts.terms(message)) <= 1
+
+
+def yes_no_asks(message: str) -> list[str]:
+    """The sentences of `message` that ask yes or no ("Is our Lisbon trip in May?")."""
+    return [s for s in facts.sentences(message)
+            if s.rstrip().endswith("?") and (facts._words(s) or [""])[0] in _YES_NO]
+
+
+# who a statement is about, not what it says of them: "brother" in "My brother Karel is a
+# dentist." is not out of date when "Actually Karel is now a surgeon." (QA pass 30: "…he's a
+# doctor who works with his brother…" was marked older news for "brother")
+_WHO = whom.WHO
+
+
+def gives_older(message: str, answer: str, old: str, new: str) -> bool:
+    """Does `answer` give what the older memory `old` says where the newer `new` replaced
+    it?  What is out of date is what the correction says is no longer so, when it says it
+    ("…, not May": May, not the trip or Japan, QA pass 26: an answer about Tomas's
+    "career in Japan" was marked older news over "Actually the trip is in June, not May."),
+    else what only the old memory said, in its sentences on the correction's subject, who
+    they are about aside (`superseded.on_subject`, `_WHO`); what is new is what only the newer said, the words
+    that tell of a change aside (`TELLS_CHANGE`). The message's own words prove nothing,
+    unless the answer says yes to them. The answer gives older news when it says more of
+    the outdated than of the new, or the whole outdated value as fully as the new one
+    ("…now works as a chef, while also working as a software engineer in Berlin.", QA
+    pass 26), unless it says something new and puts something in the past (`TELLS_PAST`:
+    "Tomas was a software engineer; now he is a chef.") or tells the change in words of
+    its own ("Ines left Lyon for Porto."; "quit" copied from the correction does not
+    count)."""
+    yes, asked = agrees(message, answer), facts.terms(message)
+    said = facts.terms(answer) | asked if yes else facts.terms(answer) - asked
+    was = facts.terms(superseded.on_subject(old, new))
+    now, denied = _told_over(new, was), set(facts.negated(new)) - facts.still_said(new)
+    outdated = (was & denied) or (was - now - _WHO)
+    fresh = now - was - denied - TELLS_CHANGE
+    if not yes:
+        outdated, fresh = outdated - asked, fresh - asked
+    # what the answer itself says is not so: "…in March, not April." gives the old value
+    # and denies the new (QA pass 35b: unmarked, "not" read as putting March aside)
+    no = set(facts.negated(answer))
+    if no & fresh and not no & outdated:
+        return bool(said & outdated)
+    told_old, told_new = len(said & outdated), len(said & fresh)
+    # a value denied outright, no change told of it ("Grace is not from Ghana, she is from
+    # Nigeria, I mixed that up"), was never so: put in the past, it is still wrong ("She
+    # was born in Ghana", QA pass 37c o04); only an answer that denies it says so
+    never = _mixed_up(new, was & denied)
+    if told_old == 0 or told_new and (
+            _in_the_past(answer, outdated, DENIES if never else TELLS_PAST)
+            or said & TELLS_CHANGE - now):  # (a change told in its own words: "left Lyon")
+        return False  # (the old value put in the past, beside the new one)
+    if told_old == told_new and _new_of_subject(answer, outdated, fresh,
+                                                (was & now) - outdated - fresh - denied):
+        return False
+    # as much of each: the old value whole, or a word the correction says is no longer so
+    return told_old > told_new or told_old == told_new and (said >= outdated or bool(
+        was & denied))
+
+
+_IT = re.compile(r"\b(?:it|it['’]s|its|that['’]s|that is|this is)\b", re.IGNORECASE)
+
+
+def _new_of_subject(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[str],
+                    subject: AbstractSet[str]) -> bool:
+    """Does `answer` give the new value of the subject (a clause names both) and the old
+    words only in clauses of something else (no word of the subject, no "it" that could be
+    it)?  "We're actually in March, but our Krakow trip is in April." (QA pass 35b: marked
+    older news for "March")."""
+    raw = [c for c in re.split(r"[,;.!?]|\b(?:but|and|while|whereas)\b", answer) if c.strip()]
+    clauses = [facts.terms(c) for c in raw]
+    return bool(subject) and any(c & fresh and c & subject for c in clauses) and all(
+        not c & subject and not _IT.search(r) for c, r in zip(clauses, raw) if c & outdated)
+
+
+def repeats_corrected(correction: str, reply: str, old: str) -> bool:
+    """Does the `reply` to a `correction` give the value it replaces of the older statement
+    `old`: more of what is out of date (as `gives_older` reads it) than of what is new,
+    unless every sentence that names the old value puts it in the past or aside ("Monday 15
+    March instead of Friday")?  The new value counts here even as the correction said it:
+    the reply should repeat it."""
+    was = facts.terms(superseded.on_subject(old, correction))
+    now, denied = _told_over(correction, was), set(facts.negated(correction)) - \
+        facts.still_said(correction)
+    outdated = (was & denied) or _kept_numbers(was - now - _WHO, correction)
+    fresh = now - was - denied - TELLS_CHANGE
+    said = facts.terms(reply)
+    told_old, told_new = len(said & outdated), len(said & fresh)
+    return told_old > told_new and not _in_the_past(reply, outdated)
+
+
+def _told_over(new: str, was: AbstractSet[str]) -> set[str]:
+    """The terms of what `new` tells over the outdated `was`: its parts that share a term
+    with it, not the rest of a longer message (QA pass 36: "…my colleague Will is coming
+    with me." beside the new date counted as new, so a reply that gave the old date and
+    named Will gave as much new as old)."""
+    parts = [t for t in map(facts.terms, superseded.told_parts(new)) if t & was]
+    return set().union(*parts) if parts else facts.terms(new)
+
+
+def _kept_numbers(outdated: set[str], correction: str) -> set[str]:
+    """What is out of date, less the words of a plan ("appointment") and, when the
+    correction gives no time of day, the old one: "The physio moved to Thursday." moves the
+    day, and "15:00" still holds (QA pass 33b: a reply that kept it was said to repeat what
+    was corrected)."""
+    if any(":" in n for n in facts.NUMBER.findall(correction)):
+        return outdated - facts.PLAN_WORDS
+    times = {w for w in outdated if ":" in w}  # ("15:00", and its "15" and "00")
+    return outdated - facts.PLAN_WORDS - times - {p for t in times for p in t.split(":")}
+
+
+def _in_the_past(answer: str, outdated: AbstractSet[str],
+                 past: AbstractSet[str] = TELLS_PAST) -> bool:
+    """Does `answer` put the `outdated` value in the past wherever it says it: each of its
+    sentences that name it says "was", "used to", "before"… (`past`: `TELLS_PAST`; or
+    `DENIES`, for a value that was never so)?  A past word elsewhere proves nothing ("She
+    was born in Lyon. She moved to Ghent, where she lives now." gives Ghent as now)."""
+    naming = [x for x in facts.sentences(answer) if facts.terms(x) & outdated]
+    return bool(naming) and all(
+        set(re.findall(r"[a-z]+", x.lower())) & past for x in naming)
+
+
+# how an answer denies a value ("is not from Ghana", "isn't", "never")
+DENIES = frozenset("not never isn wasn aren weren rather instead".split())
+_CLAUSES = re.compile(r"[,;.!?—–]|\band\b|\bbut\b")
+
+
+def _mixed_up(new: str, denied: AbstractSet[str]) -> bool:
+    """Does the correction `new` deny the `denied` terms outright: no clause that names them
+    tells a change ("moved", "no longer", "any more", "instead", `facts.tells_change`)?"""
+    naming = [c for c in _CLAUSES.split(new) if facts.terms(c) & denied]
+    return bool(naming) and not any(facts.tells_change(c) for c in naming)
+
+
+__all__ = ["DENIES", "TELLS_CHANGE", "TELLS_PAST", "agrees", "gives_older", "opens_with_yes",
+           "repeats_corrected", "says_yes_or_no", "yes_no_asks"]
