@@ -107,7 +107,13 @@ def user_model_text(store: Store, trusted: list | None = None) -> str:
     return "\n".join(f"- {k.text}" for k in items[:8])
 
 
-DEEPER = 4  # how much further a recall that found nothing the gate lets in looks, once
+DEEPER = 4  # how much further a recall crowded by the user's questions looks, once
+
+
+def crowded(ranked: list[Recall]) -> bool:
+    """Is a ranking mostly questions and requests, which the relevance gate never lets in
+    (``extra["statement"]`` False)?  What the user told may then be further down it."""
+    return 2 * sum(r.extra.get("statement") is False for r in ranked) > len(ranked)
 
 
 def recall_knowledge(engine: MemoryEngine, store: Store, settings: Settings,
@@ -462,10 +468,12 @@ class Turn:
         tr = time.perf_counter()
         ranked = engine.retrieve(self.asked, query_vec=self.user_vec, now=self.now)
         self.active = self.select(ranked, self.user_vec)
-        if not self.active and len(ranked) >= engine.hela.k:
+        if len(ranked) >= engine.hela.k and (not self.active or len(
+                self.active) < self.settings.max_memories and crowded(ranked)):
             # the ranking was full of memories the gate never lets in (the user's earlier
             # questions about Anders, ten of them, crowded out "My brother Anders … is
-            # vegan", QA pass 37): look further down it once
+            # vegan", QA pass 37; or all but one of them, QA pass 38): look further down it
+            # once
             ranked = engine.retrieve(self.asked, query_vec=self.user_vec, now=self.now,
                                      k=DEEPER * engine.hela.k)
             self.active = self.select(ranked, self.user_vec)

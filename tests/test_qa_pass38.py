@@ -238,3 +238,35 @@ def test_a_name_given_to_one_of_two_asked_about_is_said_of_that_one(make_assista
     assert doubt_note(got, []) == (
         "Check this answer: it calls your dog “Tomasz”, the name of your partner.")
     assert check(ask, "Your daughter is called Tomasz.")["asked"] == "your daughter"
+
+
+def test_a_recall_crowded_by_questions_looks_further_though_one_memory_came_in(
+        make_assistant, settings):
+    """QA pass 37 P9 was fixed only for a recall that let nothing in: with one memory in and
+    the rest of the ten best the user's own questions, what they told of the others was
+    left out ("Plan a Saturday lunch for Tomasz, Solveig, Anders and me." recalled neither
+    the allergy nor the vegan brother before the deeper look)."""
+    from hela_desktop.events import MemoriesEvent
+
+    settings.max_answer_tokens = 8  # (the answers do not matter here)
+    a = make_assistant(s=settings)
+    cid = a.new_conversation()
+    told = ("My partner Tomasz is a carpenter, and we have a daughter, Solveig, who is 8.",
+            "Solveig is allergic to peanuts, so we have to be very careful with snacks.",
+            "My brother Anders lives in Trondheim. He is vegan, so no meat, fish, eggs or "
+            "dairy for him.")
+    for k, t in enumerate(told):
+        list(a.chat(t, cid, now=T0 + k))
+    for k, q in enumerate(("Plan a lunch for Tomasz and me.", "What should we have for lunch?",
+                           "Plan a Saturday for Solveig.", "Any lunch ideas for Saturday?",
+                           "Plan a lunch for Anders and me.", "What can Tomasz make for lunch?",
+                           "Should Solveig and Anders come to lunch?",
+                           "Plan a Saturday lunch for Tomasz and Solveig.",
+                           "Where should Tomasz, Solveig and I have lunch on Saturday?",
+                           "Plan a Saturday lunch for me.", "Plan a Saturday lunch for Anders.",
+                           "Is Saturday good for lunch with Tomasz, Solveig and Anders?")):
+        list(a.chat(q, cid, now=T0 + 60 * (k + 1)))
+    first = next(e for e in a.chat("Plan a Saturday lunch for Tomasz, Solveig, Anders and me.",
+                                   cid, now=T0 + 3600) if isinstance(e, MemoriesEvent))
+    got = {r.episode_id for r in first.memories}
+    assert {1, 2, 3} <= got, got
