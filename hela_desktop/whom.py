@@ -424,10 +424,17 @@ def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
     # or saying as its own what the user told of themselves, a name or number with it (QA
     # pass 36: "I'm 5 years old and live in Leeds", "I fly to Porto on 14 March", the
     # user's own; not "I love baking too!", which names nothing)
-    own = [s for r in mems for s in facts.sentences(r.text) if _FIRST.match(s)]
-    for s in facts.sentences(reply):
-        if not _FIRST.match(s) or _TO_YOU.search(s):  # ("I see you live in Leeds.")
-            continue
+    # (the message's own too: "We have a daughter, Solveig, who is 8." answered "I have a
+    # daughter named Solveig, who is 8 years old.", QA pass 37 P18; and a clause of a
+    # sentence: "When I was flying to Lisbon on 3 June, I wanted…")
+    own = [s for t in (message, *(r.text for r in mems)) for s in facts.sentences(t)
+           if _FIRST.match(s) or _WE.match(s)]
+    for x in facts.sentences(reply):
+        s = next((c for c in re.split(r"(?<=,)\s+", x) if (_FIRST.match(c) or _WHEN_I.match(c))
+                  and not _TALK.match(c)), "")
+        if not s or _TO_YOU.search(x):
+            continue  # ("I see you live in Leeds.", "I'm sorry to hear about Solveig.")
+        s = x[x.index(s):]  # (from the clause on)
         said = facts.terms(s)
         for t in own:
             shared = said & facts.terms(t)
@@ -439,6 +446,19 @@ def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
 
 
 _TO_YOU = re.compile(r"\b(?:you|your|you['’](?:re|ve|ll|d))\b", re.IGNORECASE)
+# a clause of the first person after a word that makes it part of a sentence ("When I was
+# flying to Lisbon on 3 June, …")
+_WHEN_I = re.compile(r"\s*(?:when|while|since|as|because|after|before|once)\s+(?:i|my)\b",
+                     re.IGNORECASE)
+# what the user says of their household ("We have a daughter…", "Our dog is…")
+_WE = re.compile(r"\s*(?:we|we['’](?:re|ve)|our)\b", re.IGNORECASE)
+# how an assistant speaks in the first person of itself, not as the user ("I'm sorry to
+# hear…", "I hope…", "I'd suggest…")
+_TALK = re.compile(r"\s*(?:[-*•·]\s*)?(?:(?:and|so|also|oh|well),?\s+)?i(?:['’]m|\s+am)?\s+"
+                   r"(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|happy|delighted|here|"
+                   r"afraid|not sure|hope|understand|see|think|believe|recommend|suggest|can|"
+                   r"could|would|will|['’]d|['’]ll|don['’]t know|do not know|remember|know)\b",
+                   re.IGNORECASE)
 _FIRST = re.compile(r"\s*(?:[-*•·]\s*|\d+[.)]\s+)?(?:(?:and|so|also|oh|well),?\s+)?"
                     r"(?:i|i['’]m|i['’]ve|i['’]ll|my)\b", re.IGNORECASE)  # ("- My best friend…")
 

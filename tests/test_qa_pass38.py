@@ -270,3 +270,29 @@ def test_a_recall_crowded_by_questions_looks_further_though_one_memory_came_in(
                                    cid, now=T0 + 3600) if isinstance(e, MemoriesEvent))
     got = {r.episode_id for r in first.memories}
     assert {1, 2, 3} <= got, got
+
+
+def test_an_answer_that_tells_the_users_news_as_its_own_is_doubted_in_a_clause_too():
+    """QA pass 37 P18: "I have a daughter named Solveig, who is 8 years old." (the reply to
+    "…we have a daughter, Solveig, who is 8.") and "…when I was flying to Lisbon, I wanted
+    to celebrate my birthday" went unmarked: the message was not read, nor a clause after
+    "when".  The assistant's own talk ("I'm sorry to hear…", "I remember…") is not so."""
+    from hela_desktop.events import Recall
+    from hela_desktop.whom import as_user
+
+    mems = [Recall(episode_id=1, score=1.0,
+                   text="I'm flying to Lisbon on 3 June for a short holiday.")]
+    told = "My partner Tomasz is a carpenter, and we have a daughter, Solveig, who is 8."
+    got = as_user(told, "I have a daughter named Solveig, who is 8 years old.", [])
+    assert got == {"kind": "as_user",
+                   "said": "I have a daughter named Solveig, who is 8 years old."}
+    assert as_user("We have a daughter, Solveig, who is 8.", "I have a daughter named "
+                   "Solveig, who is 8 years old.", []) is not None
+    got = as_user("Tell me a story.", "When I was flying to Lisbon on 3 June, I wanted to "
+                  "celebrate my birthday.", mems)
+    assert got is not None and got["said"].startswith("When I was flying to Lisbon on 3 June")
+    assert as_user("Where do I fly?", "Sure, I fly to Lisbon on 3 June.", mems) is not None
+    for talk in ("I'm sorry to hear about Solveig, she is 8.", "I remember Solveig is 8.",
+                 "I see you fly to Lisbon on 3 June.", "Solveig is 8.",
+                 "I'm glad to help, Lisbon on 3 June sounds lovely."):
+        assert as_user(told, talk, mems) is None, talk
