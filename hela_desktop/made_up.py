@@ -216,7 +216,8 @@ def _known_part(part: str, words: AbstractSet[str]) -> bool:
     return part in words or any(
         part.endswith(e) and part[:-len(e)] in words or part + e in words
         for e in _NAME_ENDINGS) or _PEOPLE.get(part, "") in words \
-        or len(part) >= _TYPO_LEN and any(_one_slip(part, w) for w in words)
+        or len(part) >= _TYPO_LEN and any(_one_slip(part, w) for w in words) \
+        or any(part in _COUNTRY_OF.get(w, ()) for w in words)
 
 
 # a name this long, one letter off a known one, is that name mistyped ("Ljubljan" where
@@ -244,3 +245,75 @@ colombia:colombian morocco:moroccan nigeria:nigerian kenya:kenyan israel:israeli
 iran:iranian iraq:iraqi pakistan:pakistani croatia:croatian serbia:serbian""".split())}
 _LAND = {v: k for k, v in _PEOPLE.items()}
 COUNTRIES = frozenset(_PEOPLE) | {"uk", "usa", "us"}  # (lower case)
+# a city and its country, and the country's people: a memory that names the city names
+# them too ("Portugal" in an answer about the user's trip to Lisbon is no made-up name, QA
+# pass 37), accents folded (`_known_part`)
+def _by_city(table: str) -> dict[str, tuple[str, ...]]:
+    """city -> (its country, the country's other names and people's words), from lines
+    "country people…: city city…" (a line without a colon goes on with the last one's)."""
+    out: dict[str, tuple[str, ...]] = {}
+    names: tuple[str, ...] = ()
+    for line in table.strip().splitlines():
+        if ":" in line:
+            head, line = line.split(":")
+            names = tuple(head.split())
+        out.update(dict.fromkeys(line.split(), names))
+    return out
+
+
+_COUNTRY_OF = _by_city("""
+england britain british english uk: london manchester leeds bristol liverpool birmingham
+  sheffield newcastle nottingham oxford cambridge brighton york
+scotland scottish britain british uk: edinburgh glasgow aberdeen
+wales welsh britain british uk: cardiff swansea
+ireland irish: dublin cork galway
+france french: paris lyon marseille nice toulouse bordeaux lille nantes strasbourg
+germany german: berlin munich hamburg cologne frankfurt stuttgart dresden leipzig
+spain spanish: madrid barcelona seville valencia bilbao malaga granada
+portugal portuguese: lisbon porto faro
+italy italian: rome milan naples florence venice turin bologna
+netherlands holland dutch: amsterdam rotterdam utrecht eindhoven groningen
+belgium belgian: brussels antwerp ghent bruges
+austria austrian: vienna salzburg innsbruck
+switzerland swiss: zurich geneva bern basel lausanne
+norway norwegian: oslo bergen trondheim stavanger tromso alesund
+sweden swedish: stockholm gothenburg malmo uppsala
+denmark danish: copenhagen aarhus odense
+finland finnish: helsinki tampere turku
+iceland icelandic: reykjavik
+poland polish: warsaw krakow gdansk wroclaw poznan
+czechia czech: prague brno
+hungary hungarian: budapest
+greece greek: athens thessaloniki
+turkey turkish: istanbul ankara izmir
+russia russian: moscow
+ukraine ukrainian: kyiv kiev lviv odesa odessa
+croatia croatian: zagreb split dubrovnik
+serbia serbian: belgrade
+romania romanian: bucharest
+slovenia slovenian: ljubljana
+japan japanese: tokyo osaka kyoto
+china chinese: beijing shanghai
+korea korean: seoul busan
+india indian: mumbai delhi bangalore chennai kolkata
+australia australian: sydney melbourne brisbane perth adelaide
+canada canadian: toronto vancouver montreal ottawa calgary
+america american usa us: chicago boston seattle houston
+ghana ghanaian: accra kumasi
+nigeria nigerian: lagos abuja
+kenya kenyan: nairobi mombasa
+egypt egyptian: cairo alexandria
+morocco moroccan: marrakech casablanca rabat
+brazil brazilian: rio salvador
+argentina argentinian: buenos
+peru peruvian: lima cusco
+colombia colombian: bogota medellin
+chile chilean: santiago
+mexico mexican: guadalajara cancun
+vietnam vietnamese: hanoi
+thailand thai: bangkok
+philippines filipino: manila
+israel israeli: jerusalem
+iran iranian: tehran
+iraq iraqi: baghdad
+pakistan pakistani: karachi lahore islamabad""")

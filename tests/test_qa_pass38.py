@@ -296,3 +296,16 @@ def test_an_answer_that_tells_the_users_news_as_its_own_is_doubted_in_a_clause_t
                  "I see you fly to Lisbon on 3 June.", "Solveig is 8.",
                  "I'm glad to help, Lisbon on 3 June sounds lovely."):
         assert as_user(told, talk, mems) is None, talk
+
+
+def test_a_country_whose_city_a_memory_names_is_no_made_up_name():
+    """QA pass 37: "Portugal" in an answer about the user's trip to Lisbon was marked made
+    up; QA pass 38 P12: "UK" beside Bristol.  A country no memory's city is in still is."""
+    from hela_desktop.made_up import made_up
+
+    trip = "I'm flying to Lisbon on 3 June for a short holiday."
+    assert made_up("You fly to Portugal on 3 June.", trip) == []
+    assert made_up("Efua lives in Bristol, UK.", "Efua moved from Manchester to Bristol.") == []
+    assert made_up("Your brother lives in Norway's capital.", "Anders moved to Oslo.") == []
+    assert made_up("You fly to Spain on 3 June.", trip) == ["Spain"]
+    assert made_up("Efua lives in Bristol, France.", "Efua moved to Bristol.") == ["France"]
