@@ -76,6 +76,13 @@ _AVOIDS = re.compile(
     r"\b(?:all?ergic to|(?:an? )?(?:allergy|allergies|intolerance) to|intolerant to|"
     r"(?:can['’]?t|cannot|can not|don['’]?t|do not|never|must not|mustn['’]t|shouldn['’]t|"
     r"should not)\s+(?:eat|drink))\s+(?P<what>[^.,;!?]+)", re.IGNORECASE)
+# … or by its name before the allergy ("Kwame has a severe egg allergy", "my nut allergy";
+# QA pass 38: the allergy was no caution, and nothing was said under "Can Kwame eat
+# scrambled eggs?")
+_NAMED_ALLERGY = re.compile(
+    r"\b(?!(?:severe|serious|mild|bad|food|nasty|terrible|skin|seasonal|slight|known|an?|the|"
+    r"his|her|their|my|our|life-threatening)\b)(?P<what>[a-z]+)[- ](?:allergy|allergies|intolerance)\b",
+    re.IGNORECASE)
 # … or only by a group's name ("I avoid dairy", "I can't have gluten"; not "I avoid
 # mornings", "I can't have my phone at work")
 _AVOIDS_GROUP = re.compile(
@@ -114,6 +121,7 @@ class Caution(NamedTuple):
     episode_id: int  # (0: the message being answered, no memory yet)
     text: str  # the user's words
     avoid: frozenset[str]  # the words that name it or a food of it
+    theirs: bool = False  # of someone the message asks about (`cautions`'s `about`)
 
 
 def caution_of(text: str) -> frozenset[str]:
@@ -131,7 +139,7 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
     """`caution_of` for the user's own statements `text` (another's, with `diets` =
     `_THEIR_DIET`)."""
     words: set[str] = set()
-    for pattern, own in ((_AVOIDS, True), (_AVOIDS_GROUP, False)):
+    for pattern, own in ((_AVOIDS, True), (_NAMED_ALLERGY, True), (_AVOIDS_GROUP, False)):
         for m in pattern.finditer(text):
             what = m.group("what").lower()
             if own:
@@ -193,7 +201,7 @@ def cautions(statements: Iterable[tuple[int, str]],
             out.append(Caution(int(eid), said, avoid))
         theirs, said = caution_of_others(text, about) if about else (frozenset(), "")
         if theirs:
-            out.append(Caution(int(eid), said, theirs))
+            out.append(Caution(int(eid), said, theirs, theirs=True))
     return out
 
 
@@ -289,9 +297,37 @@ def _stem(word: str) -> str:
         word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
+# a question for what someone must not eat or drink ("What is Kwame allergic to?", "Which
+# foods can't Efua have?", "What diet is my sister on?")
+_ASKS_AVOIDED = re.compile(
+    r"^\s*(?:what|which)\b[^?]*\b(?:allergic|allergy|allergies|intoleran\w*|diet|"
+    r"(?:can['’]?t|cannot|can not|mustn['’]t|must not|shouldn['’]t|should not|doesn['’]t|"
+    r"does not|don['’]t|do not)\s+(?:\w+\s+)?(?:eat|have|drink))\b", re.IGNORECASE)
+
+
+def missed(answer: str, caution: Caution, message: str) -> bool:
+    """Does `answer` to a question for what someone must not eat or drink (`message`: "What
+    is Kwame allergic to?") leave out what `caution` says of them, naming none of it (QA
+    pass 38: "…allergic to a specific type of nut … the hazelnut", Kwame's egg allergy
+    told, was marked only for "EpiPen")?  Only a caution of whom the message asks about
+    counts (`Caution.theirs`), or the user's own for a question of theirs ("What am I
+    allergic to?")."""
+    if not _ASKS_AVOIDED.search(message) or not caution.theirs and not re.search(
+            r"\b(?:i|me|my)\b(?!\s+(?:\w+\s+)?(?:son|daughter|sister|brother|mum|mother|"
+            r"dad|father|wife|husband|partner|friend|child|kid|baby|boy|girl)\b)",
+            message, re.IGNORECASE):
+        return False
+    told_of = set(_WORD.findall(caution.text.lower()))
+    said = {f(w) for w in _WORD.findall(answer.lower().replace("’", "'"))
+            for f in (_stem, lambda x: x.rstrip("s"))}
+    told = {w for w in told_of if w in _NAMES or w in _DIETS}
+    return not said & {_stem(w) for w in caution.avoid | told}
+
+
 # what an answer's check looks for in the store: the words every caution holds
 CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intolerance", "vegetarian", "vegan",
         "coeliac", "celiac", "pescatarian", "teetotal", "can't eat", "cannot eat", "don't eat",
         "never eat", "can't drink", "don't drink", "never drink", "can't have", "avoid")
 
-__all__ = ["Caution", "GROUPS", "CUES", "caution_of", "caution_of_others", "cautions", "offered"]
+__all__ = ["Caution", "GROUPS", "CUES", "caution_of", "caution_of_others", "cautions", "missed",
+           "offered"]

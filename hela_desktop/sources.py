@@ -11,7 +11,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from . import facts, superseded
-from .cautions import Caution, offered
+from .cautions import Caution, missed, offered
 from .events import Recall
 from .made_up import made_up
 from .older_news import (
@@ -90,6 +90,8 @@ OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks 
                      "instead.")
 CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, and you "
                 "told me “{said}”")
+DENIES_TOLD_NOTE = "Check this answer: it says no, and you told me “{said}”"
+CAUTION_MISSED_NOTE = "Check this answer: it leaves out what you told me: “{said}”"
 MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, {whose}."
 MISPLACED_NOTE = ("Check this answer: it says {words} of {asked}, and only another memory "
                   "says {it}: “{said}”")
@@ -137,7 +139,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       of the user's `cautions` says they must not eat or drink, in a clause that says
       nothing against it (`cautions.offered`: "You can definitely eat prawn paella" after
       "I'm allergic to shellfish.", QA pass 31); checked even when nothing was recalled
-      (`unrecalled`: then the only check);
+      (`unrecalled`: then the only check); ``{"kind": "caution_missed", "memory": id,
+      "said": …}``: asked what someone must not eat, it names none of it (`cautions.missed`);
     - ``{"kind": "repeats_corrected", "older": id, "said": …}``: `message` corrects what the
       user said before (`corrected`), and the reply gives the old value all the same
       (`repeats_corrected`: "…your dentist appointment on Friday 12 March at 9:15." to
@@ -161,6 +164,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       answered about another person they named (`whom.other_person`), or, asked what
       they are called, by another one's name (``"misnamed"``, `whom.misnamed`), or with
       what the user said of themselves (``"misattributed"``, `whom.misattributed`);
+    - ``{"kind": "denies_told", "memory": id, "said": …}``: a flat no to a yes-or-no
+      question a recalled memory says yes to in its every word (`_denies_told`);
     - ``{"kind": "passed_over", ...}``: a question for something the user told, answered
       from another memory than the only one that holds the question's own words
       (`passed_over.passed_over`), when nothing else was found;
@@ -184,6 +189,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     found: list[dict] = [
         {"kind": "caution", "memory": c.episode_id, "said": c.text, "words": words}
         for c in cautions if (words := offered(answer, c, message))][:1]
+    # … or, asked what someone must not eat, left out ("What is Kwame allergic to?" →
+    # "…the hazelnut", the egg allergy told: QA pass 38)
+    found += [{"kind": "caution_missed", "memory": c.episode_id, "said": c.text}
+              for c in cautions if not found and c.episode_id and missed(answer, c, message)
+              ][:1]
     # the reply to a correction gives what it corrects (`corrected`: id, words)
     found += [{"kind": "repeats_corrected", "older": int(i), "said": t}
               for i, t in corrected if repeats_corrected(message, answer, t)][:1]
@@ -258,11 +268,48 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {})})
-    if asks_fact and not found:  # (a subtler fault: only when nothing else was found)
-        found += filter(None, [passed_over(message, whole, mems)])
+    if not found:  # (a subtler fault: only when nothing else was found)
+        found += _subtler(message, whole, mems, about_user, asks_fact)
     if unused and not found:  # (softly for ideas: QA pass 35, "suggest a snack …")
         found.append({"kind": "unused", **({} if asks_fact else {"ideas": True})})
     return _with_also(found)
+
+
+# an answer that opens with a no
+_SAYS_NO = re.compile(r"\s*(?:no|nope|not really|not at all|of course not)\b", re.IGNORECASE)
+# what a yes-or-no question asks of someone that a memory need not say in its words
+_GENERIC = frozenset(facts.stems("work works working live lives living stay stays"))
+
+
+def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
+    """``{"kind": "denies_told", "memory": id, "said": …}`` when `answer` says no to a
+    yes-or-no question of `message` whose every word a recalled memory, not older news,
+    says and does not deny (QA pass 38: "Is Abena a pharmacist?" answered "No, I'm sorry.",
+    "My wife Abena is a pharmacist…" told, read only as "it uses none of the memories")."""
+    if not _SAYS_NO.match(answer):
+        return None
+    for ask in yes_no_asks(message):
+        asked = facts.terms(ask) - _GENERIC
+        if len(asked) < 2:
+            continue
+        for r in mems:
+            if r.extra.get("superseded_by") is not None or r.extra.get("older_than") \
+                    is not None or asked & set(facts.negated(r.text)):
+                continue  # (older news, or it says "not a tabby")
+            if asked <= facts.terms(r.text):
+                return {"kind": "denies_told", "memory": int(r.episode_id), "said": r.text}
+    return None
+
+
+def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool,
+             asks_fact: bool) -> list[dict]:
+    """The subtler faults of an answer in which nothing else was found: a flat no to what
+    the user told (`_denies_told`), or, to a question for what they told, an answer from
+    another memory than the only one that holds the question's words (`passed_over`)."""
+    got = _denies_told(message, answer, mems) if about_user else None
+    if got is None and asks_fact:
+        got = passed_over(message, answer, mems)
+    return [got] if got else []
 
 
 def _told(doubt: dict | None) -> dict | None:
@@ -356,6 +403,14 @@ def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
         return ""
     return CAUTION_NOTE.format(words=_quoted(words)[0], said=said) + (
         "" if said[-1:] in ".!?…" else ".")
+
+
+def _quoting(note: str) -> Callable[[dict, list[dict]], str]:
+    """The note of a doubt that quotes one memory (``said``), a stop after it."""
+    def one(doubt: dict, _recalls: list[dict]) -> str:
+        said = _said(doubt)
+        return note.format(said=said) + ("" if said[-1:] in ".!?…" else ".") if said else ""
+    return one
 
 
 def _other_person_note(doubt: dict, _recalls: list[dict]) -> str:
@@ -462,7 +517,8 @@ _GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who)\b", re.IGNORECASE)
 
 
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
-    "caution": _caution_note,
+    "caution": _caution_note, "caution_missed": _quoting(CAUTION_MISSED_NOTE),
+    "denies_told": _quoting(DENIES_TOLD_NOTE),
     "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,

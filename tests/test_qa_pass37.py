@@ -26,9 +26,10 @@ def test_a_peoples_word_is_no_made_up_name_and_a_long_name_mistyped_is_that_name
     assert made_up("You met in Ljubljan in 2019.", known) == []
     assert made_up("You met in Lubljana in 2019.", known) == []  # (a letter left out)
     assert made_up("You met in Ljbuljana in 2019.", known) == []  # (two swapped)
-    # a country no memory names is still marked, and so is a short name one letter off
-    # ("Sören" is accents aside the same; "Søran" is another name)
-    assert made_up("You met in Denmark in 2019.", known) == ["Denmark"]
+    # a country no memory names (nor a city of it: Copenhagen's Denmark is named since QA
+    # pass 38) is still marked, and so is a short name one letter off ("Sören" is accents
+    # aside the same; "Søran" is another name)
+    assert made_up("You met in Sweden in 2019.", known) == ["Sweden"]
     assert made_up("You and Soren met in 2019.", known) == []
     assert made_up("You and Søran met in 2019.", known) == ["Søran"]
     # two letters off a long name is another

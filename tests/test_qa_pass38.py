@@ -309,3 +309,86 @@ def test_a_country_whose_city_a_memory_names_is_no_made_up_name():
     assert made_up("Your brother lives in Norway's capital.", "Anders moved to Oslo.") == []
     assert made_up("You fly to Spain on 3 June.", trip) == ["Spain"]
     assert made_up("Efua lives in Bristol, France.", "Efua moved to Bristol.") == ["France"]
+
+
+_KWAME = "Kwame has a severe egg allergy, so we have to be careful with food."
+
+
+def test_an_allergy_named_before_the_word_allergy_is_a_caution():
+    """QA pass 38 P5: "Kwame has a severe egg allergy…" set no caution, so "Can I make
+    pancakes for Kwame's breakfast?" had no line about it."""
+    from hela_desktop.cautions import cautions, offered
+
+    got = cautions([(3, _KWAME)], about={"kwame"})
+    assert len(got) == 1 and {"egg", "eggs", "pancakes", "omelette"} <= got[0].avoid
+    assert got[0].theirs
+    assert offered("Sure! Pancakes are a lovely breakfast.", got[0],
+                   "Can I make pancakes for Kwame's breakfast?") == ["pancakes"]
+    assert offered("Yes, scrambled eggs are great for him.", got[0],
+                   "Can Kwame eat scrambled eggs?") == ["eggs"]
+    assert offered("No: Kwame has an egg allergy.", got[0], "Can Kwame eat eggs?") == []
+    mine = cautions([(4, "I have a life-threatening shellfish allergy.")])
+    assert "prawns" in mine[0].avoid and not mine[0].theirs
+    assert cautions([(5, "I have a food allergy. It is a serious allergy.")]) == []
+
+
+def test_an_answer_that_leaves_out_the_allergy_it_was_asked_for_is_doubted():
+    """QA pass 38 P2: "What is Kwame allergic to?" answered "…a specific type of nut …
+    the hazelnut" was marked only for "EpiPen"."""
+    from hela_desktop.cautions import cautions, missed
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    said = cautions([(3, _KWAME), (4, "I am allergic to shellfish.")], about={"kwame"})
+    ask = "What is Kwame allergic to?"
+    hazel = "Kwame is allergic to a specific type of nut, the hazelnut."
+    assert [missed(hazel, c, ask) for c in said] == [True, False]
+    got = answer_doubt(ask, hazel, [], set(), cautions=said, unrecalled=True)
+    assert doubt_note(got, []) == ("Check this answer: it leaves out what you told me: "
+                                   f"“{_KWAME}”")
+    for right in ("Kwame is allergic to eggs.", "He has an egg allergy."):
+        assert not missed(right, said[0], ask)
+    assert not missed(hazel, said[0], "Where does Kwame go to school?")
+    # the user's own, asked of themselves; not asked of someone else
+    mine = cautions([(4, "I am allergic to shellfish.")])[0]
+    assert missed("You are allergic to nuts.", mine, "What am I allergic to?")
+    assert not missed("Shellfish.", mine, "What am I allergic to?")
+    assert not missed("Nuts.", mine, "What is my son allergic to?")
+    diet = cautions([(5, "My sister Efua lives in Manchester. She is pescatarian.")],
+                    about={"efua", "sister"})[0]
+    assert missed("She is vegan.", diet, "What diet is my sister on?")
+    assert not missed("Efua is pescatarian.", diet, "What diet is Efua on?")
+
+
+def test_a_flat_no_to_what_a_memory_says_is_doubted_with_that_memory():
+    """QA pass 38 P7: "Is Abena a pharmacist?" answered "No, I'm sorry." read only "it
+    uses none of the memories recalled for it"."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    mems = [Recall(episode_id=2, score=1.0,
+                   text="My wife Abena is a pharmacist, and our son Kwame is 6."),
+            Recall(episode_id=8, score=1.0, text="My friend Callum and I met at university "
+                   "in Sheffield; he is an engineer now."),
+            Recall(episode_id=14, score=1.0, text="Pepper is a ginger cat, not a tabby, and "
+                   "she loves the garden."),
+            Recall(episode_id=3, score=1.0, text=_KWAME)]
+    recs = [m.to_dict() for m in mems]
+
+    def note(ask, said):
+        return doubt_note(answer_doubt(ask, said, mems, set(), lambda t: {
+            n for n in ("abena", "callum", "pepper", "kwame") if n in t.lower()}), recs)
+
+    assert note("Is Abena a pharmacist?", "No, I'm sorry.") == (
+        "Check this answer: it says no, and you told me “My wife Abena is a pharmacist, and "
+        "our son Kwame is 6.”")
+    assert "you told me “My friend Callum" in note("Does Callum work as an engineer?", "No.")
+    assert _KWAME in note("Is Kwame allergic to eggs?", "No.")
+    assert "says no" in note("Does Pepper like the garden?", "No, I'm sorry for that.")
+    # a no that is right, or a yes, is not doubted so
+    assert "says no" not in note("Is Pepper a tabby?", "No, she is ginger.")
+    assert "says no" not in note("Is Abena a doctor?", "No, she is a pharmacist.")
+    assert note("Is Abena a pharmacist?", "Yes.") == ""
+    older = Recall(episode_id=5, score=1.0, text="My sister Efua lives in Manchester.",
+                   extra={"superseded_by": 13})
+    assert answer_doubt("Does Efua live in Manchester?", "No.", [older], set(),
+                        lambda t: {"efua"}) is None
