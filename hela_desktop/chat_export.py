@@ -69,8 +69,9 @@ def _note(m: dict) -> str:
 def answer_notes(stats) -> list[str]:
     """The lines under a stored answer, as the window shows them: the correction it noted,
     the warnings, the memories it used and the others recalled for it (QA pass 29: an
-    exported chat lost every "Check this answer")."""
-    src = stored_sources(stats)
+    exported chat lost every "Check this answer"), every one of them (the window says "and
+    2 more (in the timeline)", and a file has no timeline: QA pass 38)."""
+    src = stored_sources(stats, limit=None)
     st = stats if isinstance(stats, dict) else {}
     # an answer the app wrote itself says so, as in the window (QA pass 31: the exported
     # list of "What do you know about me?" read as the model's)

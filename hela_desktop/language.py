@@ -121,8 +121,9 @@ def is_common_word(word: str) -> bool:
     common = _common_words()
     w = word.lower().replace("’", "'")
     return not common or w in common or w in _INTERJECTIONS or any(
-        w.endswith(e) and w[:-len(e)] in common for e in ("s", "es", "ed", "d", "ing", "ly")
-    ) or w.endswith("ies") and w[:-3] + "y" in common  # ("Puppies", QA pass 36b)
+        w.endswith(e) and w[:-len(e)] in common
+        for e in ("s", "es", "ed", "d", "ing", "ly", "est")  # ("Warmest wishes", QA
+    ) or w.endswith("ies") and w[:-3] + "y" in common  # pass 38; "Puppies", QA pass 36b)
 
 
 # what opens a sentence in chat and is not in the word list ("Oops, …", "Hola!")

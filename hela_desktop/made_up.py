@@ -211,13 +211,15 @@ def _known_part(part: str, words: AbstractSet[str]) -> bool:
     """Is `part` (lower case) one of `words` (accents aside: "Krakow" where "Kraków" was
     said), or one of them with or without a name's ending (`_NAME_ENDINGS`), or the
     country of a people's word or the other way round ("Poland" where "Polish" was said,
-    QA pass 36b)?"""
+    QA pass 36b), or of a city (`_COUNTRY_OF`), or one of them with its last letter cut
+    ("Efu" for "Efua": QA pass 38, the model's token stopped short)?"""
     part = _fold(part)
     return part in words or any(
         part.endswith(e) and part[:-len(e)] in words or part + e in words
         for e in _NAME_ENDINGS) or _PEOPLE.get(part, "") in words \
         or len(part) >= _TYPO_LEN and any(_one_slip(part, w) for w in words) \
-        or any(part in _COUNTRY_OF.get(w, ()) for w in words)
+        or any(part in _COUNTRY_OF.get(w, ()) for w in words) \
+        or len(part) >= 3 and any(len(w) == len(part) + 1 and w.startswith(part) for w in words)
 
 
 # a name this long, one letter off a known one, is that name mistyped ("Ljubljan" where

@@ -567,7 +567,7 @@ def respelled_note(respelled) -> str:
 
 def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
                    used: Iterable[int] | None = None, doubt=None, corrects=None,
-                   respelled=None) -> Sources:
+                   respelled=None, limit: int | None = SOURCES_SHOWN) -> Sources:
     """What an answer drew on, for the lines under it: the memories (episode id, the user's
     words cut short, whole) from the recalls that were in its prompt (``stats["memories"]``,
     or the live answer's), in order, each memory once, and how many more; `unrecalled` (the
@@ -611,7 +611,8 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
     took = None if used is None else frozenset(int(i) for i in used)
     if took is not None:
         items.sort(key=lambda it: it[0] not in took)  # (stable: recall order within each)
-    return Sources(items[:SOURCES_SHOWN], max(0, len(items) - SOURCES_SHOWN),
+    limit = len(items) if limit is None else limit  # (None: all, as an exported chat)
+    return Sources(items[:limit], max(0, len(items) - limit),
                    unrecalled and not items, took, frozenset(older), doubt_note(doubt, recalls),
                    correction_note(corrects), frozenset(partly), respelled_note(respelled))
 
@@ -624,15 +625,16 @@ def recalls_of(stats: dict) -> list[dict]:
         if isinstance(mems, list) else []
 
 
-def stored_sources(stats) -> Sources:
+def stored_sources(stats, limit: int | None = SOURCES_SHOWN) -> Sources:
     """`answer_sources` for a stored answer, from its statistics as stored (any JSON): the
-    window's lines under it, and a chat's Markdown export."""
+    window's lines under it, and a chat's Markdown export (`limit` None: every memory, the
+    file having no timeline to show the rest in, QA pass 38)."""
     st = stats if isinstance(stats, dict) else {}
     drew_on = st.get("drew_on")
     return answer_sources(
         recalls_of(st), st.get("unrecalled") is True,
         [i for i in drew_on if type(i) is int] if isinstance(drew_on, list) else None,
-        st.get("doubt"), st.get("corrects"), st.get("respelled"))
+        st.get("doubt"), st.get("corrects"), st.get("respelled"), limit)
 
 
 # the heads of the groups under an answer (`source_groups`)

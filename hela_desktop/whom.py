@@ -481,6 +481,20 @@ _ROLES = facts.KIN_WORDS | facts.PETS | kin.BREEDS | frozenset(
     "teacher colleague coworker doctor dentist vet tutor coach student classmate".split())
 
 
+# what kind of animal a breed is (the rest of `kin.BREEDS` are dogs')
+_BREED_KIND = {"tabby": "cat", "siamese": "cat", "persian": "cat", "cockatiel": "bird",
+               "canary": "bird"}
+_KIND = {"dogs": "dog", "puppy": "dog", "cats": "cat", "kitten": "cat", "parrot": "bird",
+         "parakeet": "bird", "budgie": "bird"}
+
+
+def _kind_of(breed: str, word: str) -> bool:
+    """Is the animal `breed` of the kind `word` says ("tabby", "cat": QA pass 38 read "your
+    cat Pepper" as misrelated, Pepper told as "a tabby"), or any pet at all ("pet")?"""
+    return breed in kin.BREEDS and word in kin.PETS and (
+        word in ("pet", "pets") or _BREED_KIND.get(breed, "dog") == _KIND.get(word, word))
+
+
 def misrelated(answer: str, mems: Sequence[Recall]) -> dict | None:
     """``{"kind": "misrelated", "name": "Aoife", "said": "Japanese teacher", "told":
     "your sister"}`` when an answer calls someone the memories name by relation ("My sister
@@ -498,7 +512,8 @@ def misrelated(answer: str, mems: Sequence[Recall]) -> dict | None:
         if "’" in was:  # another's: "your daughter Inès" of "his daughter Inès" (QA pass 36b)
             wrong = facts.KIN.get(word, word) == facts.KIN.get(was.split()[-1], was.split()[-1])
         else:
-            wrong = facts.KIN.get(word, word) != facts.KIN.get(was, was)
+            wrong = facts.KIN.get(word, word) != facts.KIN.get(was, was) \
+                and not _kind_of(word, was) and not _kind_of(was, word)
         if wrong:
             return {"kind": "misrelated", "name": name, "said": said.strip(),
                     "told": _of_whom(was)}

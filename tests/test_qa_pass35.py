@@ -184,17 +184,21 @@ def test_a_question_for_when_is_doubted_for_a_month_or_day_no_memory_gives():
 def test_an_export_from_the_window_says_the_settings_stay_behind(make_assistant, tmp_path):
     """QA pass 35: on a new computer the settings and the theme were gone, and neither the
     export's report nor Getting started said they would be."""
+    from pathlib import Path
     from types import SimpleNamespace
 
     from hela_desktop.ui.getting_started import GUIDE
-    from hela_desktop.ui.worker_ops import STAYS_BEHIND, _export
+    from hela_desktop.ui.worker_ops import DEFAULTS_STAY, STAYS_BEHIND, _export
 
     a = make_assistant()
     list(a.chat("My tortoise is called Pimento.", a.new_conversation()))
     w = SimpleNamespace(progress=SimpleNamespace(emit=lambda *_: None))  # (the op's signal)
     said = _export(w, a, str(tmp_path / "mine.hela"))
-    assert said.startswith("Exported 1 memory") and said.endswith(STAYS_BEHIND)
-    assert "copy settings.json" in said
+    # (no setting changed yet: no settings file to copy, QA pass 38 P20)
+    assert said.startswith("Exported 1 memory") and said.endswith(DEFAULTS_STAY)
+    a.settings.save(Path(a.store.path).parent)
+    said = _export(w, a, str(tmp_path / "mine.hela"))
+    assert said.endswith(STAYS_BEHIND) and "copy settings.json" in said
     assert not _export(w, a, str(tmp_path / "mine.md")).endswith(STAYS_BEHIND)  # (a reading copy)
     guide = " ".join(GUIDE.split())
     assert "not your settings" in guide and "archive or delete" not in guide

@@ -392,3 +392,63 @@ def test_a_flat_no_to_what_a_memory_says_is_doubted_with_that_memory():
                    extra={"superseded_by": 13})
     assert answer_doubt("Does Efua live in Manchester?", "No.", [older], set(),
                         lambda t: {"efua"}) is None
+
+
+def test_a_breed_is_of_its_kind_of_animal_and_another_is_misrelated():
+    """QA pass 38 P1: "your cat Pepper" was marked "it calls Pepper your cat, and Pepper is
+    your tabby"; a tabby is a cat.  A dog called so, or another breed, still is marked."""
+    from hela_desktop.events import Recall
+    from hela_desktop.whom import misrelated
+
+    mems = [Recall(episode_id=4, score=1.0, text="Our cat is a tabby called Pepper."),
+            Recall(episode_id=5, score=1.0,
+                   text="We also have a dog, a springer spaniel called Fenris.")]
+    for right in ("I'm glad your cat Pepper is well.", "Your dog Fenris is well.",
+                  "Your puppy Fenris is well.", "Your pet Pepper is well."):
+        assert misrelated(right, mems) is None, right
+    for wrong, said in (("Your dog Pepper is well.", "dog"),
+                        ("Your poodle Fenris is well.", "poodle"),
+                        ("Your cat Fenris is well.", "cat")):
+        got = misrelated(wrong, mems)
+        assert got is not None and got["said"] == said, wrong
+
+
+def test_a_sign_off_and_a_name_cut_short_are_no_made_up_names():
+    """QA pass 38 P10: "Warmest" of "Warmest wishes to Kwame…" was a made-up name; P11:
+    "Efu", the model's "Efua" cut short, was "not from anything you told me"."""
+    from hela_desktop.made_up import made_up
+
+    assert made_up("She loves orchids. Warmest wishes to Kwame and your family,",
+                   "My son Kwame is 6.") == []
+    assert made_up("I am so proud of you, Efu, for that.", "My sister Efua lives in Leeds.") == []
+    assert made_up("I am so proud of you, Ef, and Efuaa.", "My sister Efua lives in Leeds.") \
+        == ["Ef", "Efuaa"]
+
+
+def test_an_exported_chat_names_every_memory_recalled():
+    """QA pass 38 P19: the exported chat said "· and 1 more", and a file has no timeline to
+    show which; the window keeps its four and the count."""
+    from hela_desktop.chat_export import answer_notes
+    from hela_desktop.sources import stored_sources
+
+    stats = {"memories": [{"episode_id": i, "text": f"My note number {i}."} for i in range(1, 7)],
+             "drew_on": [1]}
+    assert stored_sources(stats).more == 2 and len(stored_sources(stats).shown) == 4
+    lines = answer_notes(stats)
+    assert not any("more" in line for line in lines)
+    assert all(f"#{i} “My note number {i}.”" in " ".join(lines) for i in range(1, 7))
+
+
+def test_a_tooltip_with_a_long_line_is_wrapped(qapp):
+    """QA pass 38 P18: a memory's tooltip in the Memories tab was one line 1,200 pixels
+    wide (Qt wraps only rich text); another, rich by chance, was wrapped."""
+    from PySide6 import QtGui
+
+    from hela_desktop.ui.plain import tip
+
+    long = "My friend Callum and I met at university in Sheffield; he is an engineer now, " * 2
+    got = tip(long)
+    assert QtGui.Qt.mightBeRichText(got) and "white-space:pre-wrap" in got
+    assert "Callum and I met" in got and "&#x27;" not in tip(long + " it's")
+    assert tip("Recalled by 2 answers; last used today.") == \
+        "Recalled by 2 answers; last used today."  # (short: as it was)

@@ -16,6 +16,7 @@ PLAIN = QtCore.Qt.TextFormat.PlainText
 # a tooltip of more than this would not fit a laptop's screen (a 5,000-character paste
 # made one 1,000 pixels tall, its start above the screen's edge): the rest is left out
 TIP_CHARS = 1200
+TIP_LINE = 90  # a tooltip with a longer line is wrapped
 
 
 def tip(text: str, end: str = "") -> str:
@@ -26,9 +27,13 @@ def tip(text: str, end: str = "") -> str:
         cut = head.rsplit(None, 1)[0] if " " in head[-80:] else head  # at a word, if near
         text = f"{cut}… ({len(text) - len(cut):,} more characters)"
     text += f"\n{end}" if end else ""
-    if not QtGui.Qt.mightBeRichText(text):
-        return text
-    return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+    if QtGui.Qt.mightBeRichText(text):
+        return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
+    if max(map(len, text.splitlines()), default=0) > TIP_LINE:
+        # (Qt wraps a rich tooltip only: a long plain line made one 1,200 px wide, QA pass
+        # 38, where another memory's, rich by chance, was wrapped)
+        return "<p style='white-space:pre-wrap'>" + html.escape(text, quote=False) + "</p>"
+    return text
 
 
 def reason_first(msg: str) -> str:

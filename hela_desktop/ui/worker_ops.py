@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..backups import delete_chat_in_backups
+from ..config import SETTINGS_FILE
 from ..edges import GraphNode
 from ..session import browse, conversation_event, conversations_event
 from ..store import REPLACED
@@ -122,13 +123,19 @@ def _export(w, a, arg) -> str:
     fmt = "markdown" if path.suffix.lower() in (".md", ".markdown") else "native"
     result = export_store(a.store, path, fmt=fmt, hela=a.engine.hela,
                           progress=lambda d, t: w.progress.emit("export", int(d), int(t)))
-    return result.sentence() + ("" if fmt == "markdown" else STAYS_BEHIND)
+    if fmt == "markdown":
+        return result.sentence()
+    # (QA pass 38: it said to copy settings.json where there was none, no setting changed)
+    changed = (Path(a.store.path).parent / SETTINGS_FILE).exists()
+    return result.sentence() + (STAYS_BEHIND if changed else DEFAULTS_STAY)
 
 
 # what a memory file does not carry, said under an export from the window (QA pass 35: on
 # another computer the settings and the theme were gone without a word)
 STAYS_BEHIND = ("\n\nYour settings and the window's look are not in it: to take the settings "
                 "along, copy settings.json from the data folder too.")
+DEFAULTS_STAY = ("\n\nYour settings and the window's look are not in it; you have changed no "
+                 "setting yet, so there is no settings file to take along.")
 
 
 def _import(w, a, arg) -> str:
