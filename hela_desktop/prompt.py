@@ -200,8 +200,9 @@ _PARTIAL_DATE = re.compile(r"\(\s*\d{0,4}(?:-\d{0,2}){0,2}\s*")
 _WHEN = r"(?:today|yesterday|(?:a|\d+) (?:day|week|month)s? ago|over (?:a|\d+) years? ago)"
 # (after the date, our "; older news" or a note the model makes up in its likeness:
 # "(today; new information)", QA pass 28)
-_NOTE = (rf"\((?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday)"
-         r"(?:; [a-z][a-z ,]{0,40})?\)")
+# (QA pass 38: "(tomorrow; younger news, since replaced)", "(tomorrow)", "(older news)")
+_NOTE = (rf"\((?:(?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday|tomorrow|tonight)"
+         r"(?:; [a-z][a-z ,]{0,40})?|(?:older|younger|newer) news(?:, since replaced)?)\)")
 _DATE_NOTE = regex.compile(rf" ?{_NOTE}", regex.IGNORECASE)
 _DATE_NOTE_LEAD = regex.compile(rf"\s*(?:[-*•]\s*)?{_NOTE}\s*", regex.IGNORECASE)
 _ROLES_SELF = ("assistant", "ai", "hela")  # a leading tag naming the answer's own speaker

@@ -452,3 +452,18 @@ def test_a_tooltip_with_a_long_line_is_wrapped(qapp):
     assert "Callum and I met" in got and "&#x27;" not in tip(long + " it's")
     assert tip("Recalled by 2 answers; last used today.") == \
         "Recalled by 2 answers; last used today."  # (short: as it was)
+
+
+def test_a_memory_lines_note_in_the_models_likeness_is_taken_out_of_the_answer():
+    """QA pass 38 P8: answers ended "(tomorrow; younger news, since replaced)" and
+    "(tomorrow)", the memory lines' "(today; older news, since replaced)" copied."""
+    from hela_desktop.prompt import AnswerFilter
+
+    def shown(text: str) -> str:
+        f = AnswerFilter()
+        return "".join(f.push(c) for c in text) + f.flush()
+
+    assert shown("She is a tabby. (tomorrow; younger news, since replaced)") == "She is a tabby."
+    assert shown("The best dish I've ever had! (tomorrow)") == "The best dish I've ever had!"
+    assert shown("Pepper is ginger (older news) now.") == "Pepper is ginger now."
+    assert shown("See you tomorrow (at noon).") == "See you tomorrow (at noon)."
