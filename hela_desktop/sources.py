@@ -24,6 +24,7 @@ from .older_news import (
 )
 from .passed_over import passed_over
 from .prompt import said_when, shorten
+from .says_of import first_named, says_otherwise
 from .whom import as_user, misattributed, misnamed, misplaced, misrelated, other_person
 from .words import listed, one_line
 
@@ -90,6 +91,7 @@ OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks 
                      "instead.")
 CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, and you "
                 "told me “{said}”")
+SAYS_OTHERWISE_NOTE = "Check this answer: it says {name} is {a} {said}, and you told me “{quote}”"
 DENIES_TOLD_NOTE = "Check this answer: it says no, and you told me “{said}”"
 CAUTION_MISSED_NOTE = "Check this answer: it leaves out what you told me: “{said}”"
 MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, {whose}."
@@ -164,6 +166,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       answered about another person they named (`whom.other_person`), or, asked what
       they are called, by another one's name (``"misnamed"``, `whom.misnamed`), or with
       what the user said of themselves (``"misattributed"``, `whom.misattributed`);
+    - ``{"kind": "says_otherwise", "name": …, "said": …, "memory": id, "quote": …}``: it
+      says someone of the user's life is what a recalled memory says they are not, of a
+      closed kind (a job, a diet, a pet's kind: `says_of.says_otherwise`);
     - ``{"kind": "denies_told", "memory": id, "said": …}``: a flat no to a yes-or-no
       question a recalled memory says yes to in its every word (`_denies_told`);
     - ``{"kind": "passed_over", ...}``: a question for something the user told, answered
@@ -222,6 +227,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     if stopped:
         return _with_also(found)
     about_user = facts.asks_about_user(message, names)  # (once: `names` reads the store)
+    found += _contradicted(message, answer, mems, found) if about_user else []
     if untold and about_user:
         found.append({"kind": "untold", "who": [str(w) for w in untold]})
     else:
@@ -299,6 +305,19 @@ def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | No
             if asked <= facts.terms(r.text):
                 return {"kind": "denies_told", "memory": int(r.episode_id), "said": r.text}
     return None
+
+
+def _contradicted(message: str, answer: str, mems: Sequence[Recall],
+                  found: list[dict]) -> list[dict]:
+    """What the answer says someone is against what a recalled memory, not older news, says
+    (`says_of.says_otherwise`: "she is an amazing doctor" of Abena the pharmacist, QA pass
+    38); not when it gives older news (`found`): that says why."""
+    if any(d.get("kind") == "older" for d in found):
+        return []
+    current = [(r.episode_id, r.text) for r in mems if r.extra.get("superseded_by") is None
+               and r.extra.get("older_than") is None]
+    got = says_otherwise(answer, current, first_named(message), message) if current else None
+    return [got] if got else []
 
 
 def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool,
@@ -403,6 +422,16 @@ def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
         return ""
     return CAUTION_NOTE.format(words=_quoted(words)[0], said=said) + (
         "" if said[-1:] in ".!?…" else ".")
+
+
+def _says_otherwise_note(doubt: dict, _recalls: list[dict]) -> str:
+    name, said = (one_line(str(doubt.get(k) or "")) for k in ("name", "said"))
+    quote = shorten(one_line(str(doubt.get("quote") or "")), NOTE_CHARS)
+    if not (name and said and quote):
+        return ""
+    return SAYS_OTHERWISE_NOTE.format(name=name, said=said, quote=quote,
+                                      a="an" if said[:1] in "aeiou" else "a") + (
+        "" if quote[-1:] in ".!?…" else ".")
 
 
 def _quoting(note: str) -> Callable[[dict, list[dict]], str]:
@@ -518,7 +547,7 @@ _GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who)\b", re.IGNORECASE)
 
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "caution": _caution_note, "caution_missed": _quoting(CAUTION_MISSED_NOTE),
-    "denies_told": _quoting(DENIES_TOLD_NOTE),
+    "denies_told": _quoting(DENIES_TOLD_NOTE), "says_otherwise": _says_otherwise_note,
     "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,

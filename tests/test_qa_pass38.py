@@ -467,3 +467,41 @@ def test_a_memory_lines_note_in_the_models_likeness_is_taken_out_of_the_answer()
     assert shown("The best dish I've ever had! (tomorrow)") == "The best dish I've ever had!"
     assert shown("Pepper is ginger (older news) now.") == "Pepper is ginger now."
     assert shown("See you tomorrow (at noon).") == "See you tomorrow (at noon)."
+
+
+def test_an_answer_that_says_someone_is_what_they_are_not_is_doubted():
+    """QA pass 38 P4, P10: "she's an amazing doctor" of Abena the pharmacist, "Efua is a
+    vegetarian" (pescatarian), Callum "a pharmacist" (an engineer) went unmarked or were
+    marked for a side word; QA pass 37 N3: "a poodle" for the springer spaniel."""
+    from hela_desktop.events import Recall
+    from hela_desktop.says_of import says_otherwise, told
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    texts = [(2, "My wife Abena is a pharmacist, and our son Kwame is 6."),
+             (8, "My friend Callum and I met at university in Sheffield; he is an engineer now."),
+             (5, "My sister Efua lives in Manchester. She is pescatarian."),
+             (4, "We also have a dog, a springer spaniel called Fenris."),
+             (14, "Pepper is a ginger cat, not a tabby, and she loves the garden.")]
+    assert told(t for _, t in texts) == {
+        "abena": {"job": {"pharmacist"}}, "callum": {"job": {"engineer"}},
+        "efua": {"diet": {"pescatarian"}}, "fenris": {"pet": {"spaniel"}}}
+    for answer, who, said in (
+            ("I have a wonderful wife, and she is an amazing doctor.", "Abena", "doctor"),
+            ("Efua is a vegetarian.", "Efua", "vegetarian"),
+            ("Callum is a pharmacist in Sheffield.", "Callum", "pharmacist"),
+            ("Fenris is a poodle.", "Fenris", "poodle")):
+        got = says_otherwise(answer, texts, who)
+        assert got is not None and (got["name"], got["said"]) == (who, said), answer
+    for right in ("Abena is a pharmacist.", "Efua eats fish; she is pescatarian.",
+                  "Abena works with doctors.", "Pepper is a tabby."):  # (a tabby denied)
+        assert says_otherwise(right, texts) is None, right
+    # a yes says what the question does
+    assert says_otherwise("Yes.", texts, "Abena", "Is Abena a doctor?")["said"] == "doctor"
+    assert says_otherwise("No.", texts, "Abena", "Is Abena a doctor?") is None
+    assert says_otherwise("Yes.", texts, "Abena", "Is Abena a pharmacist?") is None
+    mems = [Recall(episode_id=i, score=1.0, text=t) for i, t in texts]
+    got = answer_doubt("Is Efua vegetarian?", "Efua is a vegetarian.", mems, set(),
+                       lambda t: {"efua"} if "Efua" in t else set())
+    assert doubt_note(got, []) == (
+        "Check this answer: it says Efua is a vegetarian, and you told me “My sister Efua "
+        "lives in Manchester. She is pescatarian.”")

@@ -1,0 +1,124 @@
+"""What an answer says someone is, against what the user told (Qt-free): "Abena is an amazing
+doctor" where the user said "My wife Abena is a pharmacist", "Efua is a vegetarian" where
+"She is pescatarian", "Fenris is a poodle" where "…a springer spaniel called Fenris" (QA
+passes 37 and 38: such answers went unmarked, or were marked only for a side word).
+
+Only what someone *is* is read, in a few closed kinds where two words cannot both hold:
+a job, a diet, a kind of pet.  "Abena works with doctors" says no job of hers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from . import facts, kin
+
+# the kinds, each a closed set of words; a person told to be one of a kind and said to be
+# another of it is said something the user did not tell
+_KINDS = {
+    "job": frozenset("""doctor nurse pharmacist engineer teacher midwife carpenter dentist vet
+        veterinarian lawyer solicitor accountant chef cook plumber electrician architect
+        programmer developer designer journalist firefighter pilot farmer scientist chemist
+        physicist biologist baker butcher librarian musician artist writer author painter
+        surgeon paramedic therapist physiotherapist psychologist mechanic builder cleaner
+        waiter waitress barista banker cashier translator professor lecturer researcher
+        photographer hairdresser gardener driver postman policeman officer soldier""".split()),
+    "diet": frozenset("vegetarian vegan pescatarian carnivore".split()),
+    "pet": frozenset(kin.BREEDS - {"cockatiel", "canary"}),
+}
+_KIND_OF = {w: k for k, ws in _KINDS.items() for w in ws}
+_WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
+# "Abena is a pharmacist", "he is an engineer now", "she's an amazing doctor", "works as
+# a nurse", "Fenris is a poodle"; at most two words between ("a very good doctor")
+_IS = re.compile(
+    r"(?P<who>\b[A-Z][\w'’-]*|\b(?i:she|he)|\b(?i:your)\s+[a-z]+)\s+(?:(?i:is|was|['’]s|works as|worked as|became|"
+    r"is now|has become))\s+(?:(?i:now|still|also|actually|really)\s+)?(?:(?i:a|an|the)\s+)?"
+    r"(?:[a-z-]+\s+){0,2}?(?P<what>" + _WORDS + r")s?\b")
+# "a springer spaniel called Fenris", "our tabby, Pepper": a pet's kind told before its name
+_CALLED = re.compile(r"\b(?P<what>" + "|".join(sorted(_KINDS["pet"])) +
+                     r")\s*,?\s+(?:called|named)?\s*(?P<who>[A-Z][\w'’-]*)")
+
+
+def told(texts: Iterable[str]) -> dict[str, dict[str, set[str]]]:
+    """name (lower case) -> kind -> the words `texts` say they are ("abena": {"job":
+    {"pharmacist"}}); "she" and "he" are whom the sentence, or the one before, named first
+    ("My friend Callum and I met at university in Sheffield; he is an engineer now.").
+    A word a text denies ("…a ginger cat, not a tabby") is not told."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for text in texts:
+        denied = set(facts.negated(text))
+        last = ""
+        for s in facts.sentences(text):
+            for who, what in _said_of(s, last):
+                if facts.stem(what) not in denied:
+                    out.setdefault(who, {}).setdefault(_KIND_OF[what], set()).add(what)
+            last = first_named(s) or last
+    return out
+
+
+def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
+    """(whom, what) of each "X is a …" in `sentence`, "she"/"he" read as the first name
+    before them in the sentence, else `last`."""
+    got = []
+    for m in _IS.finditer(sentence):
+        who = m.group("who")
+        if who.lower() in ("she", "he"):
+            who = first_named(sentence[:m.start()]) or last
+        elif who.lower().startswith("your"):  # ("Your sister is a vegetarian.")
+            who = last if who.split()[-1].lower() in facts.KIN_WORDS else ""
+        elif who.lower() in facts.STOPWORDS or who.lower() in facts.NOT_NAMES:
+            continue
+        if who:
+            got.append((who.lower(), m.group("what").lower()))
+    got += [(m.group("who").lower(), m.group("what").lower()) for m in _CALLED.finditer(sentence)
+            if m.group("who").lower() not in facts.STOPWORDS]
+    return got
+
+
+_YES = re.compile(r"\s*(?:yes|yeah|yep|correct|that's right|that is right|indeed)\b",
+                  re.IGNORECASE)
+_ASKS_IS = re.compile(r"^\s*(?:is|was)\s+(?P<who>[A-Z][\w'’-]*)\s+", re.IGNORECASE)
+
+
+def first_named(text: str) -> str:
+    """The first name in `text` (a capitalised word, not "I" nor an everyday word opening
+    it: "Quick update on the cat: Pepper is…" names Pepper)."""
+    for i, m in enumerate(facts.NAME_WORD.finditer(text)):
+        w = re.sub(r"['’]s$", "", m.group(0))
+        if w[:1].isupper() and w != "I" and w.lower() not in facts.STOPWORDS \
+                and w.lower() not in facts.NOT_NAMES and (i or not facts.is_common_word(w)):
+            return w
+    return ""
+
+
+def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
+                   asking: str = "") -> dict | None:
+    """``{"kind": "says_otherwise", "name": "Abena", "said": "doctor", "memory": id, "quote":
+    …}`` when `answer` says someone is one thing of a kind (a job, a diet, a pet's kind)
+    and a memory of `texts` (id, words) says they are another of it, and the answer never
+    says what the memory does; `asked`: whom the message `asking` asks about, for an
+    answer's "she" that names no one before it; a yes to "Is Abena a doctor?" says she is
+    one.  None otherwise."""
+    theirs = told(t for _, t in texts)
+    # (a yes says what the question does: "Is Abena a doctor?" → "Yes.")
+    if _YES.match(answer):
+        answer += " " + " ".join(_ASKS_IS.sub(r"\g<who> is ", q) for q in facts.sentences(asking)
+                                 if _ASKS_IS.match(q))
+    said: dict[str, dict[str, set[str]]] = {}
+    for who, what in (p for s in facts.sentences(answer) for p in _said_of(s, asked.lower())):
+        said.setdefault(who, {}).setdefault(_KIND_OF[what], set()).add(what)
+    low = answer.lower()
+    for who, kinds in said.items():
+        for kind, words in kinds.items():
+            was = theirs.get(who, {}).get(kind, set())
+            if was and not words & was and not any(re.search(rf"\b{w}", low) for w in was):
+                eid, quote = next((i, t) for i, t in texts if who in t.lower()
+                                  and any(w in t.lower() for w in was))
+                name = next((m.group(0) for m in facts.NAME_WORD.finditer(quote)
+                             if m.group(0).lower() == who), who.title())
+                return {"kind": "says_otherwise", "name": name, "said": sorted(words)[0],
+                        "memory": int(eid), "quote": quote}
+    return None
+
+
+__all__ = ["first_named", "says_otherwise", "told"]
