@@ -219,6 +219,10 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # names it (QA pass 36c: "Yes!" went unmarked, Bill being vegetarian)
         out += [w for w in _WORD.findall(message.lower().replace("’", "'"))
                 if _stem(w) in avoid]
+    # (an answer that names the allergy itself, "Kwame has a severe egg allergy, …", speaks
+    # of the food as what they must not have: "…found in eggs" offers nothing, QA pass 38b;
+    # one it denies still does, "…not to prawns")
+    known = _acknowledged(answer, avoid)
     # (a question asked of the user offers nothing: "And how does he manage with peanut
     # butter at home?", QA pass 37b; one that suggests does: "Or something with meat?")
     told = " ".join(s for s in facts.sentences(answer) if not s.rstrip().endswith("?")
@@ -234,7 +238,8 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # ("…eat only shrimp and no other shellfish": the shrimp is offered, QA pass 31b;
         # "I would caution against eating prawn paella" offers nothing)
         out += [w for i, w in enumerate(words) if _stem(w) in avoid
-                and (_denies(words[max(0, i - 3):i]) or not _warned(words[max(0, i - _BEFORE):i])
+                and (_denies(words[max(0, i - 3):i]) or not known
+                     and not _warned(words[max(0, i - _BEFORE):i])
                      and not _refused(words[:i])
                      and not (i + 1 < len(words) and words[i + 1] in _NAMES_IT))]
     return list(dict.fromkeys(out))
@@ -282,6 +287,16 @@ _SUGGESTS = re.compile(r"\s*(?:or|how about|what about|why not|maybe|perhaps|wou
 # a word after a mention that makes it the thing avoided: "peanut allergy", "gluten-free"
 _NAMES_IT = frozenset("free allergy allergies allergic intolerance intolerant".split())
 _EATS = frozenset("eat eats eating drink drinks drinking have touch take consume".split())
+
+
+def _acknowledged(answer: str, avoid: set[str]) -> bool:
+    """Does `answer` name the caution itself: an avoided food followed by "allergy" and
+    the like ("egg allergy"), or after "allergic to" ("allergic to eggs")?"""
+    words = _WORD.findall(answer.lower().replace("’", "'"))
+    return any(_stem(w) in avoid and not _denies(words[max(0, i - 3):i])
+               and (i + 1 < len(words) and words[i + 1] in _NAMES_IT
+                    or words[max(0, i - 2):i] in (["allergic", "to"], ["intolerant", "to"]))
+               for i, w in enumerate(words))
 
 
 def _warned(before: list[str]) -> bool:

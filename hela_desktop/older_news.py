@@ -72,6 +72,20 @@ def says_yes_or_no(message: str, answer: str) -> bool:
     return asks and len(facts.terms(answer) - facts.terms(message)) <= 1
 
 
+# what a yes-or-no question asks of someone that a memory need not say in its words
+_GENERIC = frozenset(facts.stems("work works working live lives living stay stays"))
+
+
+def holds_asked(message: str, text: str) -> bool:
+    """Does `text` (a memory) say every word of a yes-or-no question of `message`, at least
+    two ("Is Abena a pharmacist?" of "My wife Abena is a pharmacist…"; "Does Callum work as
+    an engineer?" of "…Callum…; he is an engineer now.") and deny none of them ("Is Pepper
+    a tabby?" of "…a ginger cat, not a tabby")?"""
+    told, denied = facts.terms(text), set(facts.negated(text))
+    return any(len(asked) >= 2 and asked <= told and not asked & denied
+               for asked in (facts.terms(a) - _GENERIC for a in yes_no_asks(message)))
+
+
 def yes_no_asks(message: str) -> list[str]:
     """The sentences of `message` that ask yes or no ("Is our Lisbon trip in May?")."""
     return [s for s in facts.sentences(message)
@@ -204,4 +218,4 @@ def _mixed_up(new: str, denied: AbstractSet[str]) -> bool:
 
 
 __all__ = ["DENIES", "TELLS_CHANGE", "TELLS_PAST", "agrees", "gives_older", "opens_with_yes",
-           "repeats_corrected", "says_yes_or_no", "yes_no_asks"]
+           "holds_asked", "repeats_corrected", "says_yes_or_no", "yes_no_asks"]

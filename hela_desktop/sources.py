@@ -17,6 +17,7 @@ from .made_up import made_up
 from .older_news import (
     agrees,
     gives_older,
+    holds_asked,
     opens_with_yes,
     repeats_corrected,
     says_yes_or_no,
@@ -249,7 +250,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # from what you told me")
     unused = bool(mems) and not drew_on and about_user and not (
         known and len(made_up(whole, message)) > len(made_up(whole, f"{message} {known}"))
-    ) and not says_yes_or_no(message, whole)
+    ) and not says_yes_or_no(message, whole) and not (
+        # (a yes to what a memory says in the question's every word rests on it: "Yes,
+        # Callum does work as an engineer. …" was "not from what you told me", QA pass 38b)
+        opens_with_yes(whole) and any(holds_asked(message, r.text) for r in mems))
     # a question for what the user told; a message that tells of their life, or corrects
     # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
     # and its reply's "…tomorrow morning at 2:30 pm!" went unchecked), recalled or not
@@ -283,10 +287,6 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
 
 # an answer that opens with a no
 _SAYS_NO = re.compile(r"\s*(?:no|nope|not really|not at all|of course not)\b", re.IGNORECASE)
-# what a yes-or-no question asks of someone that a memory need not say in its words
-_GENERIC = frozenset(facts.stems("work works working live lives living stay stays"))
-
-
 def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
     """``{"kind": "denies_told", "memory": id, "said": …}`` when `answer` says no to a
     yes-or-no question of `message` whose every word a recalled memory, not older news,
@@ -294,17 +294,10 @@ def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | No
     "My wife Abena is a pharmacist…" told, read only as "it uses none of the memories")."""
     if not _SAYS_NO.match(answer):
         return None
-    for ask in yes_no_asks(message):
-        asked = facts.terms(ask) - _GENERIC
-        if len(asked) < 2:
-            continue
-        for r in mems:
-            if r.extra.get("superseded_by") is not None or r.extra.get("older_than") \
-                    is not None or asked & set(facts.negated(r.text)):
-                continue  # (older news, or it says "not a tabby")
-            if asked <= facts.terms(r.text):
-                return {"kind": "denies_told", "memory": int(r.episode_id), "said": r.text}
-    return None
+    return next(({"kind": "denies_told", "memory": int(r.episode_id), "said": r.text}
+                 for r in mems if r.extra.get("superseded_by") is None  # (not older news)
+                 and r.extra.get("older_than") is None and holds_asked(message, r.text)),
+                None)
 
 
 def _contradicted(message: str, answer: str, mems: Sequence[Recall],

@@ -142,7 +142,8 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     # (of the user's own, "yourself"; with whom else it names, "yourself and Søren": QA
     # pass 36c read "We took Zoë…", said of the user and Søren, as of the user alone)
     mine = [(r, f"yourself and {whose}" if (whose := _whose(r.text, names)) else "")
-            for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)]
+            for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)
+            and not _opens_with_name(r.text, names)]
     ours = {r.episode_id for r, _ in mine}
     theirs = [(r, of) for r in mems if not speaks_of(r.text) and r.episode_id not in ours
               and (of := _whose(r.text, names))]
@@ -191,6 +192,15 @@ _EVERYDAY = frozenset(facts.stems("work works working job jobs live lives living
                                   "people family life called named call name"))
 
 
+def _opens_with_name(text: str, names: Callable[[str], AbstractSet[str]] | None) -> bool:
+    """Does `text` open with the name of someone of the user's life, its subject ("Kwame
+    has a severe egg allergy, so we have to be careful…" is of Kwame, not of the user: QA
+    pass 38b read it as the user's own)?"""
+    m = re.match(r"\s*([A-Z][\w'’-]*)", text)
+    return bool(m and names is not None
+                and m.group(1).lower() in {n.lower() for n in names(text)})
+
+
 def _whose(text: str, names: Callable[[str], AbstractSet[str]] | None) -> str:
     """Whom of the user's life a memory speaks of, as a warning names them ("your
     brother", "Jonas"); "" for none."""
@@ -201,7 +211,12 @@ def _whose(text: str, names: Callable[[str], AbstractSet[str]] | None) -> str:
     given = _given_names([text])  # ("We have a cat called Biscuit.")
     if given:
         return _of_whom(next(iter(given.values())))
-    people = sorted(n for n in (names(text) if names is not None else ()) if n[:1].isupper())
+    # (as the text writes them: the engine's reading is in lower case, so a memory of
+    # Kwame's was of no one, QA pass 38b)
+    people = sorted(m.group(0) for n in (names(text) if names is not None else ())
+                    if not n.startswith("my ")
+                    and (m := re.search(rf"(?<![\w'’-]){re.escape(n)}(?![\w-])", text,
+                                        re.IGNORECASE)) and m.group(0)[:1].isupper())
     return people[0] if people else ""
 
 
@@ -265,8 +280,10 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
         theirs = re.compile(rf"\b(?i:my|our)\s+([a-z][\w'’-]*)\s+{re.escape(other)}\b")
         of = given.get(other.lower()) or next(
             (m.group(1) for r in mems for m in theirs.finditer(r.text)), "")
-        if of.lower() in relation_words & targets:
-            continue  # (their own name, found another way)
+        if of.lower() in relation_words & targets or any(
+                _kind_of(of.lower(), a[3:]) for a in asked if a.startswith("my ")):
+            continue  # (their own name, found another way; "a tabby called Pepper" is the
+            # cat's, QA pass 38b: "it calls your cat “Pepper”, the name of your tabby")
         # (whom the sentence speaks of, of those asked about: "Tomasz - a dog." to "What are
         # the names of our dog and our daughter?" calls the dog Tomasz, QA pass 37c N13)
         meant = next((a for a in asked if a.startswith("my ") and re.search(

@@ -505,3 +505,45 @@ def test_an_answer_that_says_someone_is_what_they_are_not_is_doubted():
     assert doubt_note(got, []) == (
         "Check this answer: it says Efua is a vegetarian, and you told me “My sister Efua "
         "lives in Manchester. She is pescatarian.”")
+
+
+def test_qa_38b_the_lines_on_a_family_of_a_son_with_an_egg_allergy(make_assistant):
+    """QA pass 38b: "Kwame has a severe egg allergy, which is an allergen…" read "it names
+    “eggs” without a word of warning" (N2); "you can call her Pepper" read "it calls your
+    cat “Pepper”, the name of your tabby" (N1); the allergy memory was taken for the user's
+    own, "it says of Abena what you told me of yourself" (N4); "Yes, Callum does work as an
+    engineer." used no memory (N3)."""
+    from test_qa_pass34 import _told
+
+    from hela_desktop.cautions import cautions, offered
+    from hela_desktop.edges import used_by_answer
+
+    said = cautions([(3, _KWAME)], about={"kwame"})[0]
+    assert offered("Kwame has a severe egg allergy, which can cause anaphylaxis. He is also "
+                   "allergic to leucine, which is found in eggs.", said,
+                   "What is Kwame allergic to?") == []
+    assert offered("Yes! Kwame has an egg allergy, but pancakes are fine.", said,
+                   "Can Kwame eat pancakes?") == ["pancakes"]
+    told = ("My wife Abena is a pharmacist, and our son Kwame is 6.", _KWAME,
+            "Our cat is a tabby called Pepper.", "My sister Efua lives in Manchester.")
+    check = _told(make_assistant, told, len(told))
+    got = check("What is my cat called?", "You can call her Pepper.")
+    assert got is None or got["kind"] != "misnamed", got
+    got = check("What does Abena like?", "Abena has a severe egg allergy and loves orchids.")
+    assert got is not None and got["kind"] == "misattributed" and got["of"] == "Kwame", got
+    # a yes to what a memory says in the question's every word is no "not from what you
+    # told me" (the message's own words still make no use: QA pass 28's "Yes, 9.")
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt
+
+    callum = Recall(episode_id=8, score=1.0, text="My friend Callum and I met at university "
+                    "in Sheffield; he is an engineer now.")
+    ask, yes = ("Does Callum work as an engineer?", "Yes, Callum does work as an engineer. He "
+                "is a product manager at a company that helps people live healthier lives.")
+    assert used_by_answer([(8, callum.text)], ask, yes) == set()
+    got = answer_doubt(ask, yes, [callum], set(), lambda t: {"callum"} if "Callum" in t
+                       else set())
+    assert got is None or got["kind"] != "unused", got
+    got = answer_doubt("Does Callum work as a nurse?", yes, [callum], set(),
+                       lambda t: {"callum"} if "Callum" in t else set())
+    assert got is not None and got["kind"] == "unused", got
