@@ -524,6 +524,12 @@ def test_qa_38b_the_lines_on_a_family_of_a_son_with_an_egg_allergy(make_assistan
                    "What is Kwame allergic to?") == []
     assert offered("Yes! Kwame has an egg allergy, but pancakes are fine.", said,
                    "Can Kwame eat pancakes?") == ["pancakes"]
+    # (a clause of its own that offers it still does, the allergy named before: seen in
+    # the window on this pass's first form of the rule, which read the whole answer)
+    assert offered("A rare allergy known as a nut-free egg allergy is common. To avoid "
+                   "this situation, Kwame can eat eggs without any noticeable side effects "
+                   "for now.", said,
+                   "What is Kwame allergic to?") == ["eggs"]
     told = ("My wife Abena is a pharmacist, and our son Kwame is 6.", _KWAME,
             "Our cat is a tabby called Pepper.", "My sister Efua lives in Manchester.")
     check = _told(make_assistant, told, len(told))
