@@ -403,10 +403,18 @@ def _strs(doubt: dict, key: str) -> list[str]:
     return [str(w) for w in got if str(w).strip()] if isinstance(got, list) else []
 
 
+def _quote(text: str) -> str:
+    """A memory as a line under an answer quotes it: on one line, cut after `NOTE_CHARS`
+    at a word; cut after a sentence's end, "… the garden. …", not "the garden.…" (QA pass
+    38b)."""
+    cut = shorten(one_line(text), NOTE_CHARS)
+    return re.sub(r"([.!?])…$", r"\1 …", cut)
+
+
 def _said(doubt: dict) -> str:
     """A stored doubt's quoted memory, on one line, cut short ("" for none)."""
     said = one_line(str(doubt.get("said") or ""))
-    return shorten(said, NOTE_CHARS) if said else ""
+    return _quote(said) if said else ""
 
 
 def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
@@ -419,7 +427,7 @@ def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
 
 def _says_otherwise_note(doubt: dict, _recalls: list[dict]) -> str:
     name, said = (one_line(str(doubt.get(k) or "")) for k in ("name", "said"))
-    quote = shorten(one_line(str(doubt.get("quote") or "")), NOTE_CHARS)
+    quote = _quote(str(doubt.get("quote") or ""))
     if not (name and said and quote):
         return ""
     return SAYS_OTHERWISE_NOTE.format(name=name, said=said, quote=quote,
@@ -507,7 +515,7 @@ def _made_up_note(doubt: dict, recalls: list[dict]) -> str:
 
 def _passed_over_note(doubt: dict, _recalls: list[dict]) -> str:
     asked, said = _strs(doubt, "asked"), _said(doubt)
-    other = shorten(one_line(str(doubt.get("other") or "")), NOTE_CHARS)
+    other = _quote(str(doubt.get("other") or ""))
     return PASSED_OVER_NOTE.format(said=said, asked=_quoted(asked)[0], other=other) \
         if asked and said and other else ""
 
@@ -517,7 +525,7 @@ def _older_note(doubt: dict, recalls: list[dict]) -> str:
     text, old = texts.get(doubt.get("newer"), ""), texts.get(doubt.get("older"), "")
     # (of a newer memory that tells several things, the part about the older one: QA pass
     # 37 quoted "“Busy day today: Fenris had his check-up at the…”" for Grace's country)
-    return OLDER_NOTE.format(newer=shorten(_part_about(text, old), NOTE_CHARS)) if text else ""
+    return OLDER_NOTE.format(newer=_quote(_part_about(text, old))) if text else ""
 
 
 def _part_about(text: str, old: str) -> str:
@@ -565,7 +573,7 @@ def correction_note(corrects) -> str:
     (``stats["corrects"]``, as stored: any JSON): "Noted as a correction of “My partner
     Samir is a nurse.”: …"; "" for none.  Whatever the model made of it, the user sees
     that the correction was taken (QA pass 28)."""
-    said = [shorten(one_line(str(c.get("text") or "")), NOTE_CHARS)
+    said = [_quote(str(c.get("text") or ""))
             for c in corrects if isinstance(c, dict) and str(c.get("text") or "").strip()
             ] if isinstance(corrects, list) else []
     if not said:

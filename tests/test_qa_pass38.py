@@ -553,3 +553,13 @@ def test_qa_38b_the_lines_on_a_family_of_a_son_with_an_egg_allergy(make_assistan
     got = answer_doubt("Does Callum work as a nurse?", yes, [callum], set(),
                        lambda t: {"callum"} if "Callum" in t else set())
     assert got is not None and got["kind"] == "unused", got
+
+
+def test_a_quote_cut_after_a_sentence_end_reads_so():
+    """QA pass 38b: a line quoted "…and she loves the garden.…"."""
+    from hela_desktop.sources import doubt_note
+
+    said = ("Quick update on the cat: Pepper is a ginger cat, not a tabby, and she loves the "
+            "garden. She caught a mouse yesterday.")
+    note = doubt_note({"kind": "denies_told", "memory": 14, "said": said}, [])
+    assert note.endswith("and she loves the garden. …”") and ".…" not in note
