@@ -31,7 +31,8 @@ KIN_WORDS = frozenset(KIN)  # every word that names a relation ("mum", "brother"
 # life as "a dog called Pepper" does (QA pass 36)
 BREEDS = frozenset("beagle labrador spaniel terrier poodle collie retriever dachshund husky "
                    "pug greyhound whippet schnauzer corgi lurcher sheepdog alsatian tabby "
-                   "siamese persian cockatiel canary".split())
+                   "siamese persian cockatiel canary shepherd dalmatian rottweiler chihuahua "
+                   "bulldog doberman pomeranian".split())
 
 # looser words for a relation: a user who wrote "Finn, my eight-year-old" or "the kids" has
 # told of a son (`MemoryEngine.tells_of`; `bench personal`: "What's my son completely

@@ -170,6 +170,11 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
     outdated = (was & denied) or _kept_numbers(was - now - _WHO, correction)
     fresh = now - was - denied - TELLS_CHANGE
     said = facts.terms(reply)
+    # (a reply that denies the new value gives the old: "The correct date is 12 April, not
+    # 19 April." to "Actually the Rome trip is on 19 April, not 12 April.", QA pass 38c)
+    no = set(facts.negated(reply))
+    if no & fresh and not no & outdated:
+        return bool(said & outdated)
     told_old, told_new = len(said & outdated), len(said & fresh)
     return told_old > told_new and not _in_the_past(reply, outdated)
 

@@ -33,7 +33,7 @@ _WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
 _IS = re.compile(
     r"(?P<who>\b[A-Z][\w'’-]*|\b(?i:she|he)|\b(?i:your)\s+[a-z]+)\s+(?:(?i:is|was|['’]s|works as|worked as|became|"
     r"is now|has become))\s+(?:(?i:now|still|also|actually|really)\s+)?(?:(?i:a|an|the)\s+)?"
-    r"(?:[a-z-]+\s+){0,2}?(?P<what>" + _WORDS + r")s?\b")
+    r"(?:[A-Za-z-]+\s+){0,2}?(?P<what>(?i:" + _WORDS + r"))s?\b")
 # "a springer spaniel called Fenris", "our tabby, Pepper": a pet's kind told before its name
 _CALLED = re.compile(r"\b(?P<what>" + "|".join(sorted(_KINDS["pet"])) +
                      r")\s*,?\s+(?:called|named)?\s*(?P<who>[A-Z][\w'’-]*)")

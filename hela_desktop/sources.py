@@ -253,7 +253,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     ) and not says_yes_or_no(message, whole) and not (
         # (a yes to what a memory says in the question's every word rests on it: "Yes,
         # Callum does work as an engineer. …" was "not from what you told me", QA pass 38b)
-        opens_with_yes(whole) and any(holds_asked(message, r.text) for r in mems))
+        (_YES_WORD.search(whole) or holds_asked(message, whole))
+        and any(holds_asked(message, r.text) for r in mems))
     # a question for what the user told; a message that tells of their life, or corrects
     # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
     # and its reply's "…tomorrow morning at 2:30 pm!" went unchecked), recalled or not
@@ -285,6 +286,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     return _with_also(found)
 
 
+_YES_WORD = re.compile(r"\byes\b", re.IGNORECASE)
 # an answer that opens with a no
 _SAYS_NO = re.compile(r"\s*(?:no|nope|not really|not at all|of course not)\b", re.IGNORECASE)
 def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:

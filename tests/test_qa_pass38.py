@@ -563,3 +563,53 @@ def test_a_quote_cut_after_a_sentence_end_reads_so():
             "garden. She caught a mouse yesterday.")
     note = doubt_note({"kind": "denies_told", "memory": 14, "said": said}, [])
     assert note.endswith("and she loves the garden. …”") and ".…" not in note
+
+
+def test_qa_38c_a_new_family_a_vegetarian_brother_who_moves_and_a_daughters_allergy(
+        make_assistant):
+    """QA pass 38c: the reply to "Actually the Rome trip is on 19 April, not 12 April." said
+    "The correct date is 12 April, not 19 April." unmarked (P2); "Tomek moved from Krakow
+    to Warsaw." made "…lives in Krakow and he is vegetarian." older news whole (P3); "The
+    answer to your question is yes, Zofia is allergic to peanuts." and "You swim on
+    Mondays." were "not from what you told me" (P4); the reply to "My mum is 70." offered
+    "a big cake with peanuts" for Zofia, unmarked (P1); "a German Shepherd" for the
+    beagle was only "made up" (P8)."""
+    from hela_desktop.cautions import cautions, offered
+    from hela_desktop.events import Recall
+    from hela_desktop.older_news import repeats_corrected
+    from hela_desktop.says_of import says_otherwise
+    from hela_desktop.sources import answer_doubt
+    from hela_desktop.superseded import still_true
+
+    rome = "We are going on a trip to Rome on 12 April."
+    fix = "Actually the Rome trip is on 19 April, not 12 April."
+    assert repeats_corrected(fix, "The correct date is 12 April, not 19 April.", rome)
+    assert not repeats_corrected(fix, "Got it: the trip is on 19 April, not 12 April.", rome)
+    tomek = "My brother Tomek lives in Krakow and he is vegetarian."
+    assert still_true(tomek, ["Tomek moved from Krakow to Warsaw."]) == "He is vegetarian."
+    assert still_true("My sister lives in Lyon and she hates the rain.",
+                      ["My sister moved to Porto."]) == ""  # (what came before: one thing)
+    mems = [Recall(episode_id=7, score=1.0, text="I swim every Monday."),
+            Recall(episode_id=3, score=1.0,
+                   text="Our daughter Zofia is 9 and she is allergic to peanuts.")]
+
+    def people(t):
+        return {"zofia"} if "Zofia" in t else set()
+
+    assert answer_doubt("Do I swim on Mondays?", "The answer can be simplified: \"You swim "
+                        "on Mondays.\"", mems, set(), people) is None
+    assert answer_doubt("Is Zofia allergic to peanuts?", "The answer to your question is "
+                        "yes, Zofia is allergic to peanuts.", mems, set(), people) is None
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, t in enumerate(("Our daughter Zofia is 9 and she is allergic to peanuts.",
+                           "Our dog is a beagle called Bruno.")):
+        list(a.chat(t, cid, now=T0 + k))
+    reply = "Happy birthday to your mum! Bake a big cake with peanuts for Zofia to share."
+    assert "zofia" in a._asked_about(reply) and "zofia" not in a._asked_about("My mum is 70.")
+    said = cautions([(1, "Our daughter Zofia is 9 and she is allergic to peanuts.")],
+                    about=a._asked_about("My mum is 70.") | a._asked_about(reply))
+    assert [w for c in said for w in offered(reply, c, "My mum is 70.")] == ["peanuts"]
+    got = says_otherwise("Bruno is a German Shepherd.", [(2, "Our dog is a beagle called "
+                                                            "Bruno.")])
+    assert got is not None and got["said"] == "shepherd"
