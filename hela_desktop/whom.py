@@ -211,12 +211,7 @@ def _whose(text: str, names: Callable[[str], AbstractSet[str]] | None) -> str:
     given = _given_names([text])  # ("We have a cat called Biscuit.")
     if given:
         return _of_whom(next(iter(given.values())))
-    # (as the text writes them: the engine's reading is in lower case, so a memory of
-    # Kwame's was of no one, QA pass 38b)
-    people = sorted(m.group(0) for n in (names(text) if names is not None else ())
-                    if not n.startswith("my ")
-                    and (m := re.search(rf"(?<![\w'’-]){re.escape(n)}(?![\w-])", text,
-                                        re.IGNORECASE)) and m.group(0)[:1].isupper())
+    people = sorted(n for n in (names(text) if names is not None else ()) if n[:1].isupper())
     return people[0] if people else ""
 
 
