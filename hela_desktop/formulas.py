@@ -396,6 +396,23 @@ def restated(memory_words: set[str], message_words: set[str], answer_words: set[
             and len(memory_words & answer_words) >= RESTATED_ECHO)
 
 
+def modularity(groups, src, dst, weight) -> float:
+    """Weighted modularity of a grouping of a graph's nodes (each edge once, undirected):
+    Q = Σ_c [ W_c / W − (D_c / 2W)² ], W the total edge weight, W_c the weight of the edges
+    inside group c, D_c the weighted degree of its nodes.  0 for a graph without edges."""
+    groups = np.asarray(groups, dtype=np.int64)
+    src, dst = np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64)
+    w = np.asarray(weight, dtype=np.float64)
+    total = float(w.sum())
+    if total <= 0 or not len(groups):
+        return 0.0
+    inside = np.bincount(groups[src], weights=w * (groups[src] == groups[dst]),
+                         minlength=int(groups.max()) + 1)
+    degree = np.bincount(groups[src], weights=w, minlength=int(groups.max()) + 1) + \
+        np.bincount(groups[dst], weights=w, minlength=int(groups.max()) + 1)
+    return float((inside / total - (degree / (2 * total)) ** 2).sum())
+
+
 def activation_strength(scores) -> np.ndarray:
     """a_i = max(s_i, 0) / max_j s_j over one co-active set, in [0, 1]; every a_i = 1 when
     no score is positive (scores on different scales then say nothing)."""

@@ -352,3 +352,18 @@ def test_repeats():
     assert F.repeats(3, 7) and not F.repeats(2, 7)
     assert F.repeats(4, 10) and not F.repeats(3, 10)
     assert not F.repeats(0, 0) and not F.repeats(3, 0)
+
+
+def test_modularity_by_hand():
+    """Two triangles joined by one edge, every weight 1: W = 7; each triangle holds 3 of it
+    and a weighted degree of 2 + 2 + 3 = 7, so Q = 2·(3/7 − (7/14)²) = 0.357142…; all in
+    one group: 7/7 − (14/14)² = 0; a graph without edges: 0."""
+    from hela_desktop.formulas import modularity
+
+    src, dst = [0, 1, 0, 3, 4, 3, 2], [1, 2, 2, 4, 5, 5, 3]
+    assert abs(modularity([0, 0, 0, 1, 1, 1], src, dst, [1] * 7) - 2 * (3 / 7 - 0.25)) < 1e-12
+    assert modularity([0] * 6, src, dst, [1] * 7) == 0.0
+    assert modularity([0, 1], [], [], []) == 0.0
+    # weights count: the bridge at 0.5 and the rest at 1 (W = 6.5; D = 6.5 each side)
+    w = [1, 1, 1, 1, 1, 1, 0.5]
+    assert abs(modularity([0, 0, 0, 1, 1, 1], src, dst, w) - 2 * (3 / 6.5 - 0.25)) < 1e-12
