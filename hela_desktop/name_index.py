@@ -94,14 +94,14 @@ class NameIndex:
         for s in sentences(text):
             if not asks(s):
                 continue
-            own = names_given(s)
+            own, words = names_given(s), _said_in(s)
             for m in NAME_WORD.finditer(s):
                 w = re.sub(r"['’]s$", "", m.group(0)).strip("'’-")
                 key = w.lower()
                 if (not w[:1].isupper() or len(key) < _LEAST or key in said or key in own
                         or key in NOT_NAMES or key in STOPWORDS or not _name_like(key)):
                     continue
-                near = [n for n in known if n not in said_in(s) and _slip_of(key, n)]
+                near = [n for n in known if n not in words and _slip_of(key, n)]
                 if len(near) == 1:
                     read[w] = near[0][:1].upper() + near[0][1:]
         if not read:
@@ -112,7 +112,7 @@ class NameIndex:
         return out, sorted(read.items())
 
 
-def said_in(sentence: str) -> set[str]:
+def _said_in(sentence: str) -> set[str]:
     """The words of `sentence`, lower case."""
     return {m.group(0).lower() for m in NAME_WORD.finditer(sentence)}
 

@@ -267,15 +267,15 @@ class Turn:
         self.store = parts.store
         self.engine = parts.engine
         self.llm = parts.llm
-        self.message = message  # as the user wrote it: the chat shows it, the memory keeps it
+        self.message = message  # as the user wrote it: the chat shows it
         self.now = now  # the turn's time (None: the clock)
         # when the user said it, if before the turn (an answer asked again keeps its
         # message's time; None: the turn's time)
         self.said_at = said_at
         self.user_message_id: int | None = None  # the message as stored (`open`)
         self.state = state if state is not None else TurnState()
-        # what recall, the prompt and the answer's checks read ("Where does Andres live?"
-        # as "Where does Anders live?")
+        # what recall, the prompt, the answer's checks and the memory read ("Where does
+        # Andres live?" as "Where does Anders live?")
         self.asked, self.state.respelled = self.engine.respell(message)
         self.state.asked = self.asked
         self.conversation_id = 0
