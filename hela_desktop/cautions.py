@@ -289,8 +289,8 @@ _NAMES_IT = frozenset("free allergy allergies allergic intolerance intolerant".s
 _EATS = frozenset("eat eats eating drink drinks drinking have touch take consume".split())
 
 
-_ALLERGY_WORDS = frozenset("allergy allergies allergic allergen allergens anaphylaxis "
-                           "anaphylactic intolerant intolerance".split())
+_ALLERGY_WORDS = _NAMES_IT - {"free"} | frozenset(
+    "allergen allergens anaphylaxis anaphylactic".split())
 
 
 def _warned(before: list[str]) -> bool:
@@ -314,6 +314,11 @@ _ASKS_AVOIDED = re.compile(
     r"does not|don['’]t|do not)\s+(?:\w+\s+)?(?:eat|have|drink))\b", re.IGNORECASE)
 
 
+# whom of the user's life a question may ask about ("my son", "my kid"), not the user
+_RELATIONS = "|".join(sorted(map(re.escape, facts.KIN_WORDS | {
+    w for also in facts.KIN_ALSO.values() for w in also}), key=len, reverse=True))
+
+
 def missed(answer: str, caution: Caution, message: str) -> bool:
     """Does `answer` to a question for what someone must not eat or drink (`message`: "What
     is Kwame allergic to?") leave out what `caution` says of them, naming none of it (QA
@@ -322,9 +327,7 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
     counts (`Caution.theirs`), or the user's own for a question of theirs ("What am I
     allergic to?")."""
     if not _ASKS_AVOIDED.search(message) or not caution.theirs and not re.search(
-            r"\b(?:i|me|my)\b(?!\s+(?:\w+\s+)?(?:son|daughter|sister|brother|mum|mother|"
-            r"dad|father|wife|husband|partner|friend|child|kid|baby|boy|girl)\b)",
-            message, re.IGNORECASE):
+            rf"\b(?:i|me|my)\b(?!\s+(?:\w+\s+)?(?:{_RELATIONS})\b)", message, re.IGNORECASE):
         return False
     told_of = set(_WORD.findall(caution.text.lower()))
     said = {f(w) for w in _WORD.findall(answer.lower().replace("’", "'"))

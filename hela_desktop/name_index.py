@@ -134,15 +134,16 @@ def _slip_of(word: str, name: str) -> bool:
     return a[0] == b[0] and (len(changed) != 1 or _neighbours(*changed[0]))
 
 
-_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+# where each letter's key is on a QWERTY keyboard: (row, place in the row)
+_KEYS = {c: (r, i) for r, row in enumerate(("qwertyuiop", "asdfghjkl", "zxcvbnm"))
+         for i, c in enumerate(row)}
 
 
 def _neighbours(x: str, y: str) -> bool:
     """Are keys `x` and `y` side by side, or above and below, on a QWERTY keyboard?"""
-    at = {c: (r, i) for r, row in enumerate(_ROWS) for i, c in enumerate(row)}
-    if x not in at or y not in at:
+    if x not in _KEYS or y not in _KEYS:
         return False
-    (r1, i1), (r2, i2) = sorted((at[x], at[y]))  # (the upper key first)
+    (r1, i1), (r2, i2) = sorted((_KEYS[x], _KEYS[y]))  # (the upper key first)
     # a key touches its row's neighbours, and the two above it ("d": "e" and "r")
     return (r1 == r2 and abs(i1 - i2) == 1) or (r2 == r1 + 1 and i1 - i2 in (0, 1))
 

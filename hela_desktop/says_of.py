@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from . import facts, kin
+from .older_news import opens_with_yes
 
 # the kinds, each a closed set of words; a person told to be one of a kind and said to be
 # another of it is said something the user did not tell
@@ -75,8 +76,6 @@ def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
     return got
 
 
-_YES = re.compile(r"\s*(?:yes|yeah|yep|correct|that's right|that is right|indeed)\b",
-                  re.IGNORECASE)
 _ASKS_IS = re.compile(r"^\s*(?:is|was)\s+(?P<who>[A-Z][\w'’-]*)\s+", re.IGNORECASE)
 
 
@@ -101,7 +100,7 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
     one.  None otherwise."""
     theirs = told(t for _, t in texts)
     # (a yes says what the question does: "Is Abena a doctor?" → "Yes.")
-    if _YES.match(answer):
+    if opens_with_yes(answer):
         answer += " " + " ".join(_ASKS_IS.sub(r"\g<who> is ", q) for q in facts.sentences(asking)
                                  if _ASKS_IS.match(q))
     said: dict[str, dict[str, set[str]]] = {}

@@ -27,13 +27,12 @@ def tip(text: str, end: str = "") -> str:
         cut = head.rsplit(None, 1)[0] if " " in head[-80:] else head  # at a word, if near
         text = f"{cut}… ({len(text) - len(cut):,} more characters)"
     text += f"\n{end}" if end else ""
-    if QtGui.Qt.mightBeRichText(text):
-        return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"
-    if max(map(len, text.splitlines()), default=0) > TIP_LINE:
-        # (Qt wraps a rich tooltip only: a long plain line made one 1,200 px wide, QA pass
-        # 38, where another memory's, rich by chance, was wrapped)
-        return "<p style='white-space:pre-wrap'>" + html.escape(text, quote=False) + "</p>"
-    return text
+    rich = QtGui.Qt.mightBeRichText(text)
+    # (Qt wraps a rich tooltip only: a long plain line made one 1,200 px wide, QA pass 38,
+    # where another memory's, rich by chance, was wrapped)
+    if not rich and max(map(len, text.splitlines()), default=0) <= TIP_LINE:
+        return text
+    return "<p style='white-space:pre-wrap'>" + html.escape(text, quote=rich) + "</p>"
 
 
 def reason_first(msg: str) -> str:
