@@ -122,6 +122,9 @@ class Caution(NamedTuple):
     text: str  # the user's words
     avoid: frozenset[str]  # the words that name it or a food of it
     theirs: bool = False  # of someone the message asks about (`cautions`'s `about`)
+    # of someone only the answer names (`cautions`'s `named`): offered only in a sentence
+    # that names them
+    within: frozenset[str] = frozenset()
 
 
 def caution_of(text: str) -> frozenset[str]:
@@ -188,11 +191,16 @@ _GOES_ON = re.compile(r"\s*(?:she|he|they)\b", re.IGNORECASE)
 
 
 def cautions(statements: Iterable[tuple[int, str]],
-             about: AbstractSet[str] = frozenset()) -> list[Caution]:
-    """The cautions among the user's statements (id, words): theirs, and those of the
-    people `about` (whom the message asks about: QA pass 36, "What could I bake for
-    Aoife?" was answered with a cake, "Aoife is vegetarian and can't eat gluten." told)."""
+             about: AbstractSet[str] = frozenset(),
+             named: AbstractSet[str] = frozenset()) -> list[Caution]:
+    """The cautions among the user's statements (id, words): theirs, those of the people
+    `about` (whom the message asks about: QA pass 36, "What could I bake for Aoife?" was
+    answered with a cake, "Aoife is vegetarian and can't eat gluten." told), and those of
+    the people only the answer `named`, for its sentences that name them (QA pass 38c:
+    "Bake a big cake with peanuts for Zofia" in the reply to "My mum is 70."; not "your
+    cheese is sold at the market… your nephew Caleb…", Caleb vegan, `bench personal`)."""
     out = []
+    named = frozenset(named) - frozenset(about)
     for eid, text in statements:
         avoid = caution_of(text)
         if avoid:  # (quoted by the sentences that say it: QA pass 33 saw "I'm allergic to
@@ -202,7 +210,16 @@ def cautions(statements: Iterable[tuple[int, str]],
         theirs, said = caution_of_others(text, about) if about else (frozenset(), "")
         if theirs:
             out.append(Caution(int(eid), said, theirs, theirs=True))
+        theirs, said = caution_of_others(text, named) if named else (frozenset(), "")
+        if theirs:
+            out.append(Caution(int(eid), said, theirs, theirs=True, within=frozenset(
+                n for n in named if _names(n, text))))
     return out
+
+
+def _names(name: str, text: str) -> bool:
+    """Does `text` say `name` (a name or relation word, lower case) as a word?"""
+    return bool(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE))
 
 
 def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
@@ -210,6 +227,9 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     (in the answer's order, each once); a clause that only echoes the user's `message`
     ("We're going to a seafood restaurant tonight.") offers nothing."""
     out: list[str] = []
+    if caution.within:  # (only where the answer names them)
+        answer = " ".join(s for s in facts.sentences(answer)
+                          if any(_names(n, s) for n in caution.within))
     asked = set(_WORD.findall(message.lower().replace("’", "'")))
     avoid = {_stem(a) for a in caution.avoid}
     ask = _ASKS_MAY_EAT.search(message)

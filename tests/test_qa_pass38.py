@@ -611,8 +611,18 @@ def test_qa_38c_a_new_family_a_vegetarian_brother_who_moves_and_a_daughters_alle
     reply = "Happy birthday to your mum! Bake a big cake with peanuts for Zofia to share."
     assert "zofia" in a._asked_about(reply) and "zofia" not in a._asked_about("My mum is 70.")
     said = cautions([(1, "Our daughter Zofia is 9 and she is allergic to peanuts.")],
-                    about=a._asked_about("My mum is 70.") | a._asked_about(reply))
+                    about=a._asked_about("My mum is 70."), named=a._asked_about(reply))
     assert [w for c in said for w in offered(reply, c, "My mum is 70.")] == ["peanuts"]
+    # … in a sentence that names them: `bench personal` marked "your cheese is sold at the
+    # Montpelier farmers market… Second, your nephew Caleb…", Caleb vegan, on this pass's
+    # first form, which read the whole answer
+    caleb = cautions([(6, "Funny thing, Caleb went vegan last year. He is very polite about "
+                          "my cheese.")], named={"caleb"})
+    assert caleb[0].within == {"caleb"}
+    assert offered("First, your cheese is sold at the farmers market on Saturdays. Second, "
+                   "your nephew Caleb has been staying with us.", caleb[0],
+                   "Where do I sell my cheese each week?") == []
+    assert offered("Caleb will love a cheese board.", caleb[0], "Plan a party.") == ["cheese"]
     got = says_otherwise("Bruno is a German Shepherd.", [(2, "Our dog is a beagle called "
                                                             "Bruno.")])
     assert got is not None and got["said"] == "shepherd"
