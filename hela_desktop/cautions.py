@@ -340,20 +340,65 @@ _RELATIONS = "|".join(sorted(map(re.escape, facts.KIN_WORDS | {
 
 
 def missed(answer: str, caution: Caution, message: str) -> bool:
-    """Does `answer` to a question for what someone must not eat or drink (`message`: "What
-    is Kwame allergic to?") leave out what `caution` says of them, naming none of it (QA
-    pass 38: "…allergic to a specific type of nut … the hazelnut", Kwame's egg allergy
-    told, was marked only for "EpiPen")?  Only a caution of whom the message asks about
-    counts (`Caution.theirs`), or the user's own for a question of theirs ("What am I
-    allergic to?")."""
-    if not _ASKS_AVOIDED.search(message) or not caution.theirs and not re.search(
+    """Does `answer` leave out what `caution` says of whom `message` asks about?
+
+    - Asked what they must not eat or drink ("What is Kwame allergic to?"), it names none
+      of it (QA pass 38: "…allergic to a specific type of nut … the hazelnut", Kwame's egg
+      allergy told, was marked only for "EpiPen").
+    - Asked whether they may have something the caution names ("Can Kwame eat scrambled
+      eggs?"), it neither says no nor names the allergy (`_warns`: QA pass 38, "It seems
+      like there's a bit of an awkwardness with the way you've described Kwame's diet…";
+      QA pass 38c, "The article does not provide information about a baby being allergic
+      to peanuts."): a safety question's non-answer is no answer to rely on.
+
+    Only a caution of whom the message asks about counts (`Caution.theirs`), or the user's
+    own for a question of theirs ("What am I allergic to?", "Can I eat prawns?")."""
+    if not caution.theirs and not re.search(
             rf"\b(?:i|me|my)\b(?!\s+(?:\w+\s+)?(?:{_RELATIONS})\b)", message, re.IGNORECASE):
         return False
-    told_of = set(_WORD.findall(caution.text.lower()))
-    said = {f(w) for w in _WORD.findall(answer.lower().replace("’", "'"))
-            for f in (_stem, lambda x: x.rstrip("s"))}
-    told = {w for w in told_of if w in _NAMES or w in _DIETS}
-    return not said & {_stem(w) for w in caution.avoid | told}
+    if _ASKS_AVOIDED.search(message):
+        told_of = set(_WORD.findall(caution.text.lower()))
+        said = {f(w) for w in _WORD.findall(answer.lower().replace("’", "'"))
+                for f in (_stem, lambda x: x.rstrip("s"))}
+        told = {w for w in told_of if w in _NAMES or w in _DIETS}
+        return not said & {_stem(w) for w in caution.avoid | told}
+    ask = _ASKS_MAY_EAT.search(message)
+    if not ask or caution.within:
+        return False
+    avoid = {_stem(a) for a in caution.avoid}
+    return any(_stem(w) in avoid for w in _WORD.findall(ask.group(0).lower())) \
+        and not _warns(answer, caution)
+
+
+# a no to whether they may have it: "No", "he can't eat…", "avoid", "not safe", "Skip the
+# prawns and try the grilled chicken", something else ("Try the grilled chicken.", QA pass
+# 31); not "he doesn't have an egg allergy", which denies it
+_SAYS_NO = re.compile(
+    r"^\W*(?:no|nope|absolutely not|definitely not|certainly not|not at all)\b|"
+    r"(?:^|[.!?]\s+)\W*(?:try|how about|what about|why not|go for|opt for)\b|"
+    r"\b(?:(?:can['’]?t|cannot|can not|shouldn['’]?t|should not|mustn['’]?t|must not|"
+    r"doesn['’]?t|does not|don['’]?t|do not|never|won['’]?t|will not)\s+(?:\w+\s+){0,2}?"
+    r"(?:eat|eats|have|drink|touch|take|consume|try)(?![^.!?]{0,40}\b(?:allerg|intoleran))|"
+    r"avoid\w*|stay away|keep away|"
+    r"steer clear|not (?:be )?(?:safe|recommended|a good idea|advisable|suitable)|unsafe|"
+    r"dangerous|harmful|life-threatening|skip\w*|instead|without|leave (?:out|off)|"
+    r"hold the|substitut\w*|replac\w*|alternatives?|swap\w*|careful|caution|beware|"
+    r"warn\w*)\b", re.IGNORECASE)
+_NOT = re.compile(r"\b(?:not|no|never|without)\b|n['’]t\b", re.IGNORECASE)
+
+
+def _warns(answer: str, caution: Caution) -> bool:
+    """Does `answer` say no to whether they may have what `caution` names, or name the
+    allergy (or diet) in a clause that does not deny it ("Eggs could set off his
+    allergy.")?"""
+    if _SAYS_NO.search(answer):
+        return True
+    told = {w for w in _WORD.findall(caution.text.lower()) if w in _DIETS}
+    for clause in _CLAUSE.split(answer):
+        words = set(_WORD.findall(clause.lower().replace("’", "'")))
+        if words & (_ALLERGY_WORDS | told) and not _NOT.search(clause):
+            return True
+    return False
 
 
 # what an answer's check looks for in the store: the words every caution holds

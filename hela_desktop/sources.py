@@ -143,7 +143,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       nothing against it (`cautions.offered`: "You can definitely eat prawn paella" after
       "I'm allergic to shellfish.", QA pass 31); checked even when nothing was recalled
       (`unrecalled`: then the only check); ``{"kind": "caution_missed", "memory": id,
-      "said": …}``: asked what someone must not eat, it names none of it (`cautions.missed`);
+      "said": …}``: asked what someone must not eat, it names none of it, or asked whether
+      they may have something it names, it neither says no nor names the allergy
+      (`cautions.missed`);
     - ``{"kind": "repeats_corrected", "older": id, "said": …}``: `message` corrects what the
       user said before (`corrected`), and the reply gives the old value all the same
       (`repeats_corrected`: "…your dentist appointment on Friday 12 March at 9:15." to
