@@ -4,7 +4,8 @@ doctor" where the user said "My wife Abena is a pharmacist", "Efua is a vegetari
 passes 37 and 38: such answers went unmarked, or were marked only for a side word).
 
 Only what someone *is* is read, in a few closed kinds where two words cannot both hold:
-a job, a diet, a kind of pet.  "Abena works with doctors" says no job of hers."""
+a job, a diet, a kind of pet, an age ("Your mum is 75 years old." where "My mum is 70.",
+QA pass 38c: marked only as a number no memory says).  "Abena works with doctors" says no job of hers."""
 
 from __future__ import annotations
 
@@ -28,6 +29,11 @@ _KINDS = {
     "pet": frozenset(kin.BREEDS - {"cockatiel", "canary"}),
 }
 _KIND_OF = {w: k for k, ws in _KINDS.items() for w in ws}
+
+
+def _kind(what: str) -> str:
+    """The kind of a word `_said_of` found: a job, a diet, a pet's kind, or an age."""
+    return "age" if what.isdigit() else _KIND_OF[what]
 _WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
 # "Abena is a pharmacist", "he is an engineer now", "she's an amazing doctor", "works as
 # a nurse", "Fenris is a poodle"; at most two words between ("a very good doctor")
@@ -35,6 +41,16 @@ _IS = re.compile(
     r"(?P<who>\b[A-Z][\w'’-]*|\b(?i:she|he)|\b(?i:your)\s+[a-z]+)\s+(?:(?i:is|was|['’]s|works as|worked as|became|"
     r"is now|has become))\s+(?:(?i:now|still|also|actually|really)\s+)?(?:(?i:a|an|the)\s+)?"
     r"(?:[A-Za-z-]+\s+){0,2}?(?P<what>(?i:" + _WORDS + r"))s?\b")
+# an age: "Sam is 7", "our son Kwame is 6", "My mum is 70", "she's 72 years old", "your
+# dad is 70"; a kin word stands for the relation ("mum": "mother"); not "is 7 minutes
+# away", "is 10:30", "is 5k"
+_AGE = re.compile(
+    r"(?P<who>\b[A-Z][\w'’-]*|\b(?i:she|he)|\b(?i:my|our|your)\s+(?P<kin>[a-z]+))\s+"
+    r"(?:(?i:is|['’]s|turned|has turned|just turned|is now))\s+(?:(?i:now|only|just)\s+)?"
+    r"(?P<n>\d{1,3})(?![\w%]|[:.,]\d|\s*(?i:%|[ap]\.?m\b|o['’]clock|k\b|km|mi\b|miles?|"
+    r"minutes?|mins?|hours?|hrs?|seconds?|days?|weeks?|months?|inch|inches|in\b|cm|m\b|mm|"
+    r"kg|kilos?|lbs?|pounds?|stone|feet|foot|ft|metres?|meters?|times|percent|per\b|"
+    r"euros?|dollars?|quid|pence|p\b|points?|goals?|of\b|out of|or\b|to\b|-))")
 # "a springer spaniel called Fenris", "our tabby, Pepper": a pet's kind told before its name
 _CALLED = re.compile(r"\b(?P<what>" + "|".join(sorted(_KINDS["pet"])) +
                      r")\s*,?\s+(?:called|named)?\s*(?P<who>[A-Z][\w'’-]*)")
@@ -52,7 +68,7 @@ def told(texts: Iterable[str]) -> dict[str, dict[str, set[str]]]:
         for s in facts.sentences(text):
             for who, what in _said_of(s, last):
                 if facts.stem(what) not in denied:
-                    out.setdefault(who, {}).setdefault(_KIND_OF[what], set()).add(what)
+                    out.setdefault(who, {}).setdefault(_kind(what), set()).add(what)
             last = first_named(s) or last
     return out
 
@@ -73,10 +89,21 @@ def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
             got.append((who.lower(), m.group("what").lower()))
     got += [(m.group("who").lower(), m.group("what").lower()) for m in _CALLED.finditer(sentence)
             if m.group("who").lower() not in facts.STOPWORDS]
+    for m in _AGE.finditer(sentence):
+        who = m.group("who")
+        if m.group("kin"):
+            who = kin.KIN.get(m.group("kin").lower(), "")
+        elif who.lower() in ("she", "he"):
+            who = first_named(sentence[:m.start()]) or last
+        elif who.lower() in facts.STOPWORDS or who.lower() in facts.NOT_NAMES:
+            continue
+        if who:
+            got.append((who.lower(), m.group("n")))
     return got
 
 
-_ASKS_IS = re.compile(r"^\s*(?:is|was)\s+(?P<who>[A-Z][\w'’-]*)\s+", re.IGNORECASE)
+_ASKS_IS = re.compile(r"^\s*(?:is|was)\s+(?P<who>(?:my|our)\s+[a-z]+|[A-Z][\w'’-]*)\s+",
+                      re.IGNORECASE)
 
 
 def first_named(text: str) -> str:
@@ -99,22 +126,26 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
     answer's "she" that names no one before it; a yes to "Is Abena a doctor?" says she is
     one.  None otherwise."""
     theirs = told(t for _, t in texts)
+    if not asked and len(relations := kin.kin(asking)) == 1:  # ("Is my dad 70?" → "He is…")
+        asked = next(iter(relations))
     # (a yes says what the question does: "Is Abena a doctor?" → "Yes.")
     if opens_with_yes(answer):
         answer += " " + " ".join(_ASKS_IS.sub(r"\g<who> is ", q) for q in facts.sentences(asking)
                                  if _ASKS_IS.match(q))
     said: dict[str, dict[str, set[str]]] = {}
     for who, what in (p for s in facts.sentences(answer) for p in _said_of(s, asked.lower())):
-        said.setdefault(who, {}).setdefault(_KIND_OF[what], set()).add(what)
+        said.setdefault(who, {}).setdefault(_kind(what), set()).add(what)
     low = answer.lower()
     for who, kinds in said.items():
         for kind, words in kinds.items():
             was = theirs.get(who, {}).get(kind, set())
             if was and not words & was and not any(re.search(rf"\b{w}", low) for w in was):
-                eid, quote = next((i, t) for i, t in texts if who in t.lower()
-                                  and any(w in t.lower() for w in was))
+                eid, quote = next((i, t) for i, t in texts
+                                  if told([t]).get(who, {}).get(kind, set()) & was)
                 name = next((m.group(0) for m in facts.NAME_WORD.finditer(quote)
-                             if m.group(0).lower() == who), who.title())
+                             if m.group(0).lower() == who), "") or next(
+                    (f"your {w.lower()}" for w in facts.NAME_WORD.findall(quote)
+                     if kin.KIN.get(w.lower()) == who), who.title())
                 return {"kind": "says_otherwise", "name": name, "said": sorted(words)[0],
                         "memory": int(eid), "quote": quote}
     return None

@@ -92,7 +92,7 @@ OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks 
                      "instead.")
 CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, and you "
                 "told me “{said}”")
-SAYS_OTHERWISE_NOTE = "Check this answer: it says {name} is {a} {said}, and you told me “{quote}”"
+SAYS_OTHERWISE_NOTE = "Check this answer: it says {name} is {a}{said}, and you told me “{quote}”"
 DENIES_TOLD_NOTE = "Check this answer: it says no, and you told me “{said}”"
 CAUTION_MISSED_NOTE = "Check this answer: it leaves out what you told me: “{said}”"
 MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, {whose}."
@@ -171,7 +171,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       what the user said of themselves (``"misattributed"``, `whom.misattributed`);
     - ``{"kind": "says_otherwise", "name": …, "said": …, "memory": id, "quote": …}``: it
       says someone of the user's life is what a recalled memory says they are not, of a
-      closed kind (a job, a diet, a pet's kind: `says_of.says_otherwise`);
+      closed kind (a job, a diet, a pet's kind, an age: `says_of.says_otherwise`);
     - ``{"kind": "denies_told", "memory": id, "said": …}``: a flat no to a yes-or-no
       question a recalled memory says yes to in its every word (`_denies_told`);
     - ``{"kind": "passed_over", ...}``: a question for something the user told, answered
@@ -278,6 +278,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if yes:
             words = made_up(" ".join(yes_no_asks(message)), " ".join([known, *dated]),
                             user_names)
+        # (not what another sign says already: "it says your mum is 75, and you told me…")
+        words = [w for w in words if not any(d.get("said") == w for d in found)]
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {})})
@@ -434,8 +436,8 @@ def _says_otherwise_note(doubt: dict, _recalls: list[dict]) -> str:
     quote = _quote(str(doubt.get("quote") or ""))
     if not (name and said and quote):
         return ""
-    return SAYS_OTHERWISE_NOTE.format(name=name, said=said, quote=quote,
-                                      a="an" if said[:1] in "aeiou" else "a") + (
+    a = "" if said.isdigit() else "an " if said[:1] in "aeiou" else "a "  # (an age: "is 75")
+    return SAYS_OTHERWISE_NOTE.format(name=name, said=said, quote=quote, a=a) + (
         "" if quote[-1:] in ".!?…" else ".")
 
 

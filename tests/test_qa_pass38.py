@@ -131,12 +131,16 @@ def test_a_bare_yes_to_what_no_memory_says_is_doubted():
         return answer_doubt(ask, said, mems, set(), lambda t: {"my mum"} if "mum" in t
                             else {"fenris"} if "Fenris" in t else set(), known="")
 
-    got = doubt("Is my mum 75?", "Yes.")
-    assert got is not None and got["kind"] == "made_up" and got["words"] == ["75"]
+    got = doubt("Is Fenris 5?", "Yes.")
+    assert got is not None and got["kind"] == "made_up" and got["words"] == ["5"]
     assert doubt_note(got, [m.to_dict() for m in mems]) == (
-        "Check this answer: it says yes to “75”, and none of the memories it was given "
+        "Check this answer: it says yes to “5”, and none of the memories it was given "
         "says so.")
-    assert doubt("Is my mum 75?", "Yes, she is.")["words"] == ["75"]
+    assert doubt("Is Fenris 5?", "Yes, he is.")["words"] == ["5"]
+    # (where a memory tells another age, it says which: pass 39)
+    assert doubt_note(doubt("Is my mum 75?", "Yes."), []) == (
+        "Check this answer: it says your mum is 75, and you told me “My mum is 72 and "
+        "lives in Kumasi.”")
     # a yes to what a memory says, or a no, is not doubted so
     assert doubt("Is my mum 72?", "Yes.") is None
     assert doubt("Is Fenris a springer spaniel?", "Yes!") is None
@@ -484,7 +488,8 @@ def test_an_answer_that_says_someone_is_what_they_are_not_is_doubted():
              (14, "Pepper is a ginger cat, not a tabby, and she loves the garden.")]
     assert told(t for _, t in texts) == {
         "abena": {"job": {"pharmacist"}}, "callum": {"job": {"engineer"}},
-        "efua": {"diet": {"pescatarian"}}, "fenris": {"pet": {"spaniel"}}}
+        "efua": {"diet": {"pescatarian"}}, "fenris": {"pet": {"spaniel"}},
+        "kwame": {"age": {"6"}}}  # (an age too, since pass 39)
     for answer, who, said in (
             ("I have a wonderful wife, and she is an amazing doctor.", "Abena", "doctor"),
             ("Efua is a vegetarian.", "Efua", "vegetarian"),

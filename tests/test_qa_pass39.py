@@ -44,3 +44,39 @@ def test_a_safety_question_answered_without_a_no_or_the_allergy_is_doubted():
     yes = answer_doubt("Can Zofia eat peanut butter?", "Yes, she loves peanut butter.", [],
                        set(), cautions=[zofia], unrecalled=True)
     assert yes is not None and yes["kind"] == "caution"
+
+
+def test_an_answer_giving_another_age_than_told_says_which_memory_it_goes_against():
+    """QA pass 38c P8: "Is my mum 75?" answered "…My mum is 75 years old…" (she is 70)
+    was marked only "“75” is in none of them: the model may have made it up"."""
+    from hela_desktop.events import Recall
+    from hela_desktop.says_of import says_otherwise, told
+
+    texts = [(6, "My mum is 70."), (2, "Our son Sam is 7 and has type 1 diabetes."),
+             (3, "My dad is 66."), (4, "Ruby is 4 and allergic to shellfish."),
+             (5, "The school is 10 minutes away and my run is 5k."),
+             (7, "Leo is 18 months old."), (9, "Ama just turned 40.")]
+    assert told(t for _, t in texts) == {
+        "mother": {"age": {"70"}}, "sam": {"age": {"7"}}, "father": {"age": {"66"}},
+        "ruby": {"age": {"4"}}, "ama": {"age": {"40"}}}
+    said = says_otherwise("He is 70.", texts, "", "Is my dad 70?")
+    assert said == {"kind": "says_otherwise", "name": "your dad", "said": "70", "memory": 3,
+                    "quote": "My dad is 66."}
+    assert says_otherwise("Sam is 8 years old.", texts, "Sam", "How old is Sam?")["quote"] \
+        == "Our son Sam is 7 and has type 1 diabetes."
+    for fine in ("No, he is 66.", "Your dad is 66 and he is 6 feet tall.",
+                 "The school is 15 minutes away.", "Sam is 7.", "Ruby is 4 and she's 40 "
+                 "inches tall.", "It's 7 pm.", "Sam is 12th in his class.",
+                 "Sam turns 8 next year."):
+        assert says_otherwise(fine, texts, "", "Is my dad 70?") is None, fine
+    mems = [Recall(episode_id=6, score=1.0, text="My mum is 70.")]
+
+    def note(ask: str, answer: str) -> str:
+        return doubt_note(answer_doubt(ask, answer, mems, set(),
+                                       lambda t: {"mum"} if "mum" in t else set()), [])
+
+    mum = "Check this answer: it says your mum is 75, and you told me “My mum is 70.”"
+    # (said once: the number is not also "made up")
+    assert note("Is my mum 75?", "I'm glad I could help clarify that. My mum is 75 years "
+                "old, so she's currently living in a different country.") == mum
+    assert note("Is my mum 75?", "Yes.") == mum
