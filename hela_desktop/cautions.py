@@ -57,6 +57,10 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "pork": "pork ham bacon chorizo salami prosciutto",
     "alcohol": "alcohol wine beer vodka whisky whiskey gin rum cocktail cocktails champagne "
                "cider sangria",
+    # (QA pass 39: "Sam can have a large quantity of sweets…", Sam having type 1 diabetes)
+    "sugar": "sugar sugary sweets candy candies chocolate chocolates lollipop lollipops "
+             "fizzy soda sodas cola coke lemonade milkshake cake cakes cupcake cupcakes "
+             "doughnut doughnuts donut donuts syrup icecream",
 }.items()}
 # the words a statement names a group by -> the group
 _NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shellfish",
@@ -69,7 +73,10 @@ _NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shel
 _DIETS = {"vegetarian": ("meat", "fish", "shellfish"),
           "vegan": ("meat", "fish", "shellfish", "dairy", "eggs"),
           "coeliac": ("gluten",), "celiac": ("gluten",), "pescatarian": ("meat",),
-          "teetotal": ("alcohol",), "teetotaller": ("alcohol",)}
+          "teetotal": ("alcohol",), "teetotaller": ("alcohol",), "diabetic": ("sugar",)}
+# diabetes said as something someone has ("Sam has type 1 diabetes", "I have diabetes")
+_DIABETES = re.compile(r"\b(?:has|have|had|with|got|['’]ve got)\s+"
+                       r"(?:type\s+(?:[12]|one|two)\s+)?diabetes\b", re.IGNORECASE)
 
 # what is avoided, in words of its own ("allergic to kiwi", "I don't eat pork") …
 _AVOIDS = re.compile(
@@ -92,13 +99,14 @@ _AVOIDS_GROUP = re.compile(
 _DIET = re.compile(r"\b(?:i['’]?m|i am|we['’]?re|we are|(?:i|we)(?:['’]ve| have) been|"
                    r"(?:i|we) (?:went|became|have gone|['’]ve gone))\s+"
                    r"(?:a\s+|strictly\s+|fully\s+|now\s+|mostly\s+)?"
-                   r"(?P<diet>vegetarian|vegan|coeliac|celiac|pescatarian|teetotal|teetotaller)"
+                   r"(?P<diet>vegetarian|vegan|coeliac|celiac|pescatarian|teetotal|teetotaller|"
+                   r"diabetic)"
                    r"\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b", re.IGNORECASE)
 # another's diet, of a sentence about them ("Aoife is vegetarian", "he's vegan")
 _THEIR_DIET = re.compile(r"\b(?:is|['’]s|are|has been|have been|became|went|turned)\s+"
                          r"(?:a\s+|strictly\s+|fully\s+|now\s+|mostly\s+)?"
                          r"(?P<diet>vegetarian|vegan|coeliac|celiac|pescatarian|teetotal|"
-                         r"teetotaller)\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b",
+                         r"teetotaller|diabetic)\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b",
                          re.IGNORECASE)
 _DRINK = re.compile(r"\b(?:don['’]?t|do not|never)\s+drink\b(?!\s+\w)", re.IGNORECASE)
 
@@ -107,7 +115,8 @@ _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping with
                      "caution against warn warning beware "
                      "allergic allergy allergies intolerant instead careful unless except "
                      "rather cannot can't shouldn't mustn't dangerous risky risk away "
-                     "substitute replace alternative alternatives".split())
+                     "substitute replace alternative alternatives watch limit moderation "
+                     "sparingly insulin".split())
 # (a yes or no set off by a comma is a clause of its own: "The answer is no, Solveig can
 # have chicken satay…", QA pass 37)
 _CLAUSE = re.compile(r"[.;!?\n]+|,?\s+\b(?:but|however|although|though|except|whereas)\b"
@@ -159,6 +168,8 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
             words |= GROUPS["dairy" if m.group("kind").lower() == "lactose" else "gluten"]
     if diets is _DIET and _DRINK.search(text):
         words |= GROUPS["alcohol"]
+    if _DIABETES.search(text) and (diets is not _DIET or re.search(r"\bi\b", text, re.I)):
+        words |= GROUPS["sugar"]
     return frozenset(words - _NOT_FOODS)
 
 
@@ -310,7 +321,7 @@ _EATS = frozenset("eat eats eating drink drinks drinking have touch take consume
 
 
 _ALLERGY_WORDS = _NAMES_IT - {"free"} | frozenset(
-    "allergen allergens anaphylaxis anaphylactic".split())
+    "allergen allergens anaphylaxis anaphylactic diabetes diabetic insulin".split())
 
 
 def _warned(before: list[str]) -> bool:
@@ -327,11 +338,12 @@ def _stem(word: str) -> str:
 
 
 # a question for what someone must not eat or drink ("What is Kwame allergic to?", "Which
-# foods can't Efua have?", "What diet is my sister on?")
+# foods can't Efua have?", "What diet is my sister on?", "What should Sam avoid?")
 _ASKS_AVOIDED = re.compile(
     r"^\s*(?:what|which)\b[^?]*\b(?:allergic|allergy|allergies|intoleran\w*|diet|"
     r"(?:can['’]?t|cannot|can not|mustn['’]t|must not|shouldn['’]t|should not|doesn['’]t|"
-    r"does not|don['’]t|do not)\s+(?:\w+\s+)?(?:eat|have|drink))\b", re.IGNORECASE)
+    r"does not|don['’]t|do not)\s+(?:\w+\s+)?(?:eat|have|drink)|"
+    r"(?:should|must|has to|have to|needs? to)\s+(?:\w+\s+)?avoid)\b", re.IGNORECASE)
 
 
 # whom of the user's life a question may ask about ("my son", "my kid"), not the user
@@ -378,7 +390,7 @@ _SAYS_NO = re.compile(
     r"(?:^|[.!?]\s+)\W*(?:try|how about|what about|why not|go for|opt for)\b|"
     r"\b(?:(?:can['’]?t|cannot|can not|shouldn['’]?t|should not|mustn['’]?t|must not|"
     r"doesn['’]?t|does not|don['’]?t|do not|never|won['’]?t|will not)\s+(?:\w+\s+){0,2}?"
-    r"(?:eat|eats|have|drink|touch|take|consume|try)(?![^.!?]{0,40}\b(?:allerg|intoleran))|"
+    r"(?:eat|eats|have|drink|touch|take|consume|try)(?![^.!?]{0,40}\b(?:allerg|intoleran|diabet))|"
     r"avoid\w*|stay away|keep away|"
     r"steer clear|not (?:be )?(?:safe|recommended|a good idea|advisable|suitable)|unsafe|"
     r"dangerous|harmful|life-threatening|skip\w*|instead|without|leave (?:out|off)|"
@@ -402,9 +414,10 @@ def _warns(answer: str, caution: Caution) -> bool:
 
 
 # what an answer's check looks for in the store: the words every caution holds
-CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intolerance", "vegetarian", "vegan",
-        "coeliac", "celiac", "pescatarian", "teetotal", "can't eat", "cannot eat", "don't eat",
-        "never eat", "can't drink", "don't drink", "never drink", "can't have", "avoid")
+CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intolerance", "vegetarian",
+        "vegan", "coeliac", "celiac", "pescatarian", "teetotal", "diabetes", "diabetic",
+        "can't eat", "cannot eat", "don't eat", "never eat", "can't drink", "don't drink",
+        "never drink", "can't have", "avoid")
 
 __all__ = ["Caution", "GROUPS", "CUES", "caution_of", "caution_of_others", "cautions", "missed",
            "offered"]

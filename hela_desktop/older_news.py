@@ -19,7 +19,9 @@ TELLS_CHANGE = frozenset(facts.stems("actually correction meant misspoke anymore
 # words that put a value in the past ("Tomas was a software engineer, now he cooks"): an
 # answer saying them may name the old value beside the new one without giving it as now
 TELLS_PAST = frozenset("was were used previously before formerly former earlier originally "
-                       "longer anymore from until rather instead not".split())
+                       "longer anymore from until rather instead not old replaced outdated "
+                       "superseded corrected".split())  # ("The news that she lives in
+# Accra is replaced by a more recent one", QA pass 39: marked as older news)
 # how an answer agrees with a yes-or-no question: it then says what the question said
 _AGREES = ("yes", "yeah", "yep", "correct", "that's right", "that is right", "indeed", "right,")
 # … and how it says no, or sets what the question said aside

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from . import facts, kin
 from .older_news import opens_with_yes
@@ -151,4 +152,73 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
     return None
 
 
-__all__ = ["first_named", "says_otherwise", "told"]
+# what an answer says someone does not have or is not: "he does not have a type 1
+# diabetes", "Sam is not diagnosed with type 1 diabetes", "she doesn't have any allergies"
+_NOT = re.compile(
+    r"(?P<who>\b(?i:my|our|your)\s+[a-z]+|\b[A-Z][\w'’-]*|\b(?i:she|he))\s+"
+    r"(?P<no>(?i:does not|doesn['’]t|did not|didn['’]t|is not|isn['’]t|was not|wasn['’]t|"
+    r"has not|hasn['’]t|has no|never|(?:does|is|has) no longer))\s+(?P<what>[^,.;:!?]+)")
+# words of the denial that say nothing of what is denied
+_EMPTY = frozenset("have has had any diagnos diagnosed been real really actually "
+                   "suffer suffering from with".split())
+
+
+def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
+             asking: str = "") -> dict | None:
+    """``{"kind": "says_not", "name": "Sam", "said": "does not have a type 1 diabetes",
+    "memory": id, "quote": …}`` when `answer` says someone does not have, or is not, what a
+    memory of `texts` (id, words) naming them says in its every content word, and does not
+    deny itself (QA pass 39: "Sam can have a large quantity of sweets… he does not have a
+    type 1 diabetes", after "Our son Sam is 7 and has type 1 diabetes.", had no line);
+    `asked`: whom the message `asking` asks about, for a "he" or "she" naming no one
+    before it.  None otherwise."""
+    if not asked and len(relations := kin.kin(asking)) == 1:
+        asked = next(iter(relations))
+    last = asked.lower()
+    for sentence in facts.sentences(answer):
+        for m in _NOT.finditer(sentence):
+            who = _whom(m.group("who"), sentence[:m.start()], last)
+            what = facts.terms(m.group("what")) - {facts.stem(w) for w in _EMPTY}
+            if not who or not what:
+                continue
+            for eid, text in texts:
+                if _names_of(text, who) and what <= facts.terms(text) \
+                        and not _denies_itself(text, what):
+                    name = who.title() if who not in kin.KIN.values() else next(
+                        (f"your {w.lower()}" for w in facts.NAME_WORD.findall(text)
+                         if kin.KIN.get(w.lower()) == who), who)
+                    return {"kind": "says_not", "name": name,
+                            "said": f"{m.group('no')} {m.group('what').strip()}",
+                            "memory": int(eid), "quote": text}
+        last = first_named(sentence).lower() or last
+    return None
+
+
+def _whom(who: str, before: str, last: str) -> str:
+    """Whom a subject of an answer's sentence names (lower case; a kin word as its
+    relation, "mother"): "she" or "he" is the first name before it, else `last`."""
+    low = who.lower()
+    if low.split()[0] in ("my", "our", "your"):
+        return kin.KIN.get(low.split()[-1], "")
+    if low in ("she", "he"):
+        return first_named(before).lower() or last
+    return "" if low in facts.STOPWORDS or low in facts.NOT_NAMES else low
+
+
+_NEGATION = re.compile(r"\b(?:not|no|never|nor|without)\b|n['’]t\b", re.IGNORECASE)
+
+
+def _denies_itself(text: str, what: AbstractSet[str]) -> bool:
+    """Does a clause of `text` holding `what` deny it ("My dad is 66 and doesn't eat
+    pork.")?"""
+    return any(facts.terms(c) & what and _NEGATION.search(c)
+               for c in re.split(r"[,;.!?]|\b(?:and|but|while)\b", text))
+
+
+def _names_of(text: str, who: str) -> bool:
+    """Does `text` name `who` (a name, or a relation its kin words name)?"""
+    words = [w.lower() for w in facts.NAME_WORD.findall(text)]
+    return who in words or any(kin.KIN.get(w) == who for w in words)
+
+
+__all__ = ["first_named", "says_not", "says_otherwise", "told"]

@@ -25,7 +25,7 @@ from .older_news import (
 )
 from .passed_over import passed_over
 from .prompt import said_when, shorten
-from .says_of import first_named, says_otherwise
+from .says_of import first_named, says_not, says_otherwise
 from .whom import as_user, misattributed, misnamed, misplaced, misrelated, other_person
 from .words import listed, one_line
 
@@ -94,6 +94,7 @@ CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, 
                 "told me “{said}”")
 SAYS_OTHERWISE_NOTE = "Check this answer: it says {name} is {a}{said}, and you told me “{quote}”"
 DENIES_TOLD_NOTE = "Check this answer: it says no, and you told me “{said}”"
+SAYS_NOT_NOTE = "Check this answer: it says {name} {said}, and you told me “{quote}”"
 CAUTION_MISSED_NOTE = "Check this answer: it leaves out what you told me: “{said}”"
 MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, {whose}."
 MISPLACED_NOTE = ("Check this answer: it says {words} of {asked}, and only another memory "
@@ -172,6 +173,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     - ``{"kind": "says_otherwise", "name": …, "said": …, "memory": id, "quote": …}``: it
       says someone of the user's life is what a recalled memory says they are not, of a
       closed kind (a job, a diet, a pet's kind, an age: `says_of.says_otherwise`);
+    - ``{"kind": "says_not", "name": …, "said": …, "memory": id, "quote": …}``: it says
+      someone does not have, or is not, what a recalled memory naming them says in its
+      every content word ("he does not have a type 1 diabetes": `says_of.says_not`);
     - ``{"kind": "denies_told", "memory": id, "said": …}``: a flat no to a yes-or-no
       question a recalled memory says yes to in its every word (`_denies_told`);
     - ``{"kind": "passed_over", ...}``: a question for something the user told, answered
@@ -315,7 +319,9 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
         return []
     current = [(r.episode_id, r.text) for r in mems if r.extra.get("superseded_by") is None
                and r.extra.get("older_than") is None]
-    got = says_otherwise(answer, current, first_named(message), message) if current else None
+    asked = first_named(message)
+    got = (says_otherwise(answer, current, asked, message)
+           or says_not(answer, current, asked, message)) if current else None
     return [got] if got else []
 
 
@@ -338,7 +344,11 @@ def _told(doubt: dict | None) -> dict | None:
 
 def _with_also(found: list[dict]) -> dict | None:
     """The first of an answer's doubts, the others under ``"also"`` (QA pass 30: a made-up
-    surname went unnamed beside the older-news warning); None for none."""
+    surname went unnamed beside the older-news warning); None for none.  A caution left
+    out, of a memory the answer denies, is said once, as denied ("it says Sam does not
+    have a type 1 diabetes, and you told me…")."""
+    denied = {d.get("memory") for d in found if d["kind"] in ("says_not", "denies_told")}
+    found = [d for d in found if d["kind"] != "caution_missed" or d["memory"] not in denied]
     if not found:
         return None
     return {**found[0], "also": found[1:]} if len(found) > 1 else found[0]
@@ -429,6 +439,20 @@ def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
         return ""
     return CAUTION_NOTE.format(words=_quoted(words)[0], said=said) + (
         "" if said[-1:] in ".!?…" else ".")
+
+
+def _says_not_note(doubt: dict, _recalls: list[dict]) -> str:
+    name, said = (one_line(str(doubt.get(k) or "")) for k in ("name", "said"))
+    quote = _quote(str(doubt.get("quote") or ""))
+    words = said.split()
+    said = " ".join(words[:_SAID_WORDS]) + ("…" if len(words) > _SAID_WORDS else "")
+    if not (name and said and quote):
+        return ""
+    return SAYS_NOT_NOTE.format(name=name, said=said, quote=quote) + (
+        "" if quote[-1:] in ".!?…" else ".")
+
+
+_SAID_WORDS = 10  # of what an answer denies, the words a note quotes
 
 
 def _says_otherwise_note(doubt: dict, _recalls: list[dict]) -> str:
@@ -555,6 +579,7 @@ _GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who)\b", re.IGNORECASE)
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "caution": _caution_note, "caution_missed": _quoting(CAUTION_MISSED_NOTE),
     "denies_told": _quoting(DENIES_TOLD_NOTE), "says_otherwise": _says_otherwise_note,
+    "says_not": _says_not_note,
     "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,

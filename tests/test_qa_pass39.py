@@ -80,3 +80,68 @@ def test_an_answer_giving_another_age_than_told_says_which_memory_it_goes_agains
     assert note("Is my mum 75?", "I'm glad I could help clarify that. My mum is 75 years "
                 "old, so she's currently living in a different country.") == mum
     assert note("Is my mum 75?", "Yes.") == mum
+
+
+_SAM = "Our son Sam is 7 and has type 1 diabetes."
+
+
+def test_an_answer_denying_what_the_user_told_of_someone_says_so():
+    """QA pass 39 P1, P2: "Can Sam eat a big bag of sweets?" answered "Sam can have a large
+    quantity of sweets… he does not have a type 1 diabetes" had no line; "Sam is not
+    diagnosed with type 1 diabetes, but instead has type 2" was marked only for "2"."""
+    from hela_desktop.events import Recall
+    from hela_desktop.says_of import says_not
+
+    texts = [(3, _SAM), (4, "Our daughter Ruby is 4 and allergic to shellfish."),
+             (5, "My partner Leah is a dentist."), (6, "Ama moved from Accra to London."),
+             (7, "My dad is 66 and doesn't eat pork.")]
+    got = says_not("Sam can have a large quantity of sweets, as he does not have a type 1 "
+                   "diabetes.", texts, "Sam", "Can Sam eat a big bag of sweets?")
+    assert got == {"kind": "says_not", "name": "Sam", "said": "does not have a type 1 diabetes",
+                   "memory": 3, "quote": _SAM}
+    assert says_not("No, she doesn't have any allergies.", texts, "Ruby",
+                    "Can Ruby eat prawns?")["memory"] == 4
+    assert says_not("Leah isn't a dentist.", texts, "Leah", "x")["name"] == "Leah"
+    for fine in ("Ruby doesn't have diabetes.",  # (another person's)
+                 "Leah is not a teacher.",  # (not what was told)
+                 "Ama doesn't live in Accra.",  # (no memory says she lives there now)
+                 "Your dad does not eat pork.",  # (the memory says so itself)
+                 "Sam does not have type 2 diabetes."):  # (not every word)
+        assert says_not(fine, texts, "", "Is my dad well?") is None, fine
+    assert says_not("He is not allergic to shellfish.", texts, "", "Is my son allergic?") \
+        is None  # (the son is Sam)
+    mems = [Recall(episode_id=3, score=1.0, text=_SAM)]
+    said = cautions([(3, _SAM)], about={"sam"})
+
+    def note(ask: str, answer: str) -> str:
+        return doubt_note(answer_doubt(ask, answer, mems, {3}, lambda t: {"sam"} if "Sam" in t
+                                       else set(), cautions=said), [m.to_dict() for m in mems])
+
+    # (said once, as denied, not also as left out)
+    assert note("Can Sam eat a big bag of sweets?", "Sam can have a large quantity of sweets, "
+                "as he does not have a type 1 diabetes.") == (
+        f"Check this answer: it says Sam does not have a type 1 diabetes, and you told me “{_SAM}”")
+    # diabetes is a caution for what is mostly sugar; an answer minding it is not marked
+    assert note("Can Sam eat a big bag of sweets?", "Sure, Sam can have a big bag of sweets!") \
+        == ("Check this answer: it names “sweets” without a word of warning, and you told me "
+            f"“{_SAM}”")
+    for fine in ("Sam needs to watch his sugar; a few sweets with his insulin is fine.",
+                 "A big bag is too much with his diabetes."):
+        assert note("Can Sam eat a big bag of sweets?", fine) == "", fine
+    assert note("What should Sam avoid?", "Sam should avoid running in the rain.") == (
+        f"Check this answer: it leaves out what you told me: “{_SAM}”")
+    assert cautions([(8, "My grandad had diabetes.")]) == []  # (not the user's own)
+    assert "sweets" in cautions([(9, "I have type 2 diabetes.")])[0].avoid
+
+
+def test_an_answer_that_says_the_old_value_was_replaced_gives_no_older_news():
+    """QA pass 39 P6: "Where does Ama live?" answered "Ama moved from Accra to London. The
+    news that she lives in Accra is replaced by a more recent one…" was marked as giving
+    older news."""
+    from hela_desktop.older_news import gives_older
+
+    old, new = "My sister Ama lives in Accra and she is a nurse.", "Ama moved from Accra to London."
+    ask = "Where does Ama live?"
+    assert not gives_older(ask, "Ama moved from Accra to London. The news that she lives in "
+                           "Accra is replaced by a more recent one.", old, new)
+    assert gives_older(ask, "Ama lives in Accra.", old, new)
