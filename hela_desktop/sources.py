@@ -13,6 +13,7 @@ from typing import NamedTuple
 from . import facts, superseded
 from .cautions import Caution, missed, offered
 from .events import Recall
+from .follow_up import PRONOUNS
 from .made_up import made_up
 from .older_news import (
     agrees,
@@ -620,10 +621,14 @@ def respelled_note(respelled) -> str:
     pairs = [(str(p[0]), str(p[1])) for p in respelled if isinstance(p, list | tuple)
              and len(p) == 2 and all(isinstance(x, str) and x.strip() for x in p)
              ] if isinstance(respelled, list) else []
-    if not pairs:
-        return ""
-    return "Read " + listed([f"“{one_line(a)}” as “{one_line(b)}”" for a, b in pairs]) + (
-        ", a name you told me." if len(pairs) == 1 else ", names you told me.")
+    # (a "he" read as whom the last message named: `follow_up.refer`)
+    names = [(a, b) for a, b in pairs if a.lower() not in PRONOUNS]
+    said = [(a, b) for a, b in pairs if a.lower() in PRONOUNS]
+    lines = [f"Read {listed([f'“{one_line(a)}” as “{one_line(b)}”' for a, b in ps])}{end}"
+             for ps, end in ((names, ", a name you told me." if len(names) == 1 else
+                              ", names you told me."), (said, ", from your last message."))
+             if ps]
+    return " ".join(lines)
 
 
 def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,

@@ -29,6 +29,7 @@ from . import facts
 from . import prompt as P
 from .config import Settings
 from .events import MemoriesEvent, Recall
+from .follow_up import as_written, gender_in, pronoun_gender, refer
 from .gate import GateResult, RelevanceGate
 from .kvcache import common_prefix
 from .language import speaks_of_self_abroad
@@ -454,11 +455,30 @@ class Turn:
             conversation_id = store.add_conversation(title_of(self.message))
         self.conversation_id = conversation_id
         self.history = self.fit_history(conversation_id, self.asked)
+        self.refer()
         self.user_message_id = store.add_message(
             conversation_id, "user", self.message,
             at=self.now if self.said_at is None else self.said_at)
         self.t0 = time.perf_counter()
         return conversation_id
+
+    def refer(self) -> None:
+        """A follow-up question's "he" or "she" read as whom the user's last messages of
+        the chat named (`follow_up.refer`: "How old is he?" after "What does Sam have?"
+        reads "How old is Sam?"), as a misspelt name is."""
+        engine = self.engine
+        if not pronoun_gender(self.asked) or engine.people_in(self.asked):
+            return
+        earlier = [(m["content"], as_written(m["content"], engine.people_in(m["content"])))
+                   for m in reversed(self.history) if m["role"] == "user"][:3]
+
+        def gender(name: str) -> str:
+            return gender_in(name, self.store.key_texts(
+                engine.memories_naming(name, 20)).values())
+
+        self.asked, pairs = refer(self.asked, earlier, gender)
+        self.state.asked = self.asked
+        self.state.respelled = [*self.state.respelled, *pairs]
 
     def recall(self) -> MemoriesEvent:
         """The memories the turn starts with, through the relevance gate at the turn's

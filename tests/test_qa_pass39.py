@@ -4,6 +4,7 @@ from __future__ import annotations
 from hela_desktop.cautions import cautions, missed
 from hela_desktop.sources import answer_doubt, doubt_note
 
+T0 = 1_780_000_000.0
 _KWAME = "Kwame has a severe egg allergy, so we keep eggs out of the house."
 _ZOFIA = "Our daughter Zofia is 9 and she is allergic to peanuts."
 
@@ -145,3 +146,64 @@ def test_an_answer_that_says_the_old_value_was_replaced_gives_no_older_news():
     assert not gives_older(ask, "Ama moved from Accra to London. The news that she lives in "
                            "Accra is replaced by a more recent one.", old, new)
     assert gives_older(ask, "Ama lives in Accra.", old, new)
+
+
+def test_a_follow_up_he_is_read_as_whom_the_last_message_named(make_assistant):
+    """QA pass 39 P3: "How old is he?" after a question about Sam recalled nothing and
+    "Sam is a 21-year-old male." had no line; end to end on the real model and embedder,
+    it is read as "How old is Sam?", recalls Sam's memory and says how it was read."""
+    from hela_desktop.chat_export import answer_notes
+    from hela_desktop.events import DoneEvent, MemoriesEvent
+
+    a = make_assistant()
+    cid = a.new_conversation()
+
+    def ask(text: str, at: float) -> tuple[MemoriesEvent, DoneEvent]:
+        events = list(a.chat(text, cid, now=T0 + at))
+        return (next(e for e in events if isinstance(e, MemoriesEvent)),
+                next(e for e in events if isinstance(e, DoneEvent)))
+
+    for k, t in enumerate((_SAM, "Our daughter Ruby is 4 and allergic to shellfish.",
+                           "My friend Callum plays the bagpipes.", "What does Sam have?")):
+        ask(t, k)
+    shown, done = ask("How old is he?", 60)
+    assert any(r.text == _SAM for r in shown.memories)
+    assert done.respelled == [["he", "Sam"]]
+    msgs = a.store.messages(cid)
+    assert msgs[-2]["content"] == "How old is he?"  # (the chat keeps what was written)
+    assert "Read “he” as “Sam”, from your last message." in answer_notes(msgs[-1]["stats"])
+    # "she" is not Sam; and after a message naming two whom "he" can both be, no one
+    assert ask("How old is she?", 70)[1].respelled == []
+    ask("Where do Sam and Callum live?", 80)
+    assert ask("What does he do?", 90)[1].respelled == []
+
+
+def test_whom_a_pronoun_can_be_is_read_from_the_memories():
+    from hela_desktop.follow_up import gender_in, refer
+
+    assert gender_in("Sam", [_SAM]) == "m"
+    assert gender_in("Ama", ["My sister Ama lives in Accra and she is a nurse."]) == "f"
+    assert gender_in("Ama", ["Ama is my sister."]) == "f"
+    assert gender_in("Callum", ["My friend Callum plays the bagpipes."]) == ""
+    assert gender_in("Tom", ["Tom and Anna came; she cooked."]) == ""  # (whose "she"?)
+    assert gender_in("my mum", []) == "f"
+    known = {"Sam": "m", "Ruby": "f", "my mum": "f"}.get
+
+    def read(message, *earlier):
+        return refer(message, list(earlier), lambda n: known(n, ""))
+
+    assert read("How old is he?", ("What does Sam have?", ["Sam"])) == (
+        "How old is Sam?", [("he", "Sam")])
+    assert read("Is his birthday soon?", ("Tell me about Callum.", ["Callum"])) == (
+        "Is Callum's birthday soon?", [("his", "Callum's")])
+    assert read("What is her job?", ("How is my mum?", ["my mum"]))[0] == "What is my mum's job?"
+    assert read("Did I call her yesterday?", ("How is my mum?", ["my mum"]))[0] == \
+        "Did I call my mum yesterday?"
+    # a message between that asks on about them carries it; another talk does not
+    assert read("What does he like?", ("How old is he?", []), ("Sam?", ["Sam"]))[0] == \
+        "What does Sam like?"
+    assert read("What does he like?", ("What's the weather?", []), ("Sam?", ["Sam"]))[1] == []
+    assert read("He is 7.", ("What does Sam have?", ["Sam"]))[1] == []  # (no question)
+    assert read("How old is he?", ("What does Ruby have?", ["Ruby"]))[1] == []
+    assert read("What does she do?", ("Where do Ruby and Sam live?", ["Ruby", "Sam"]))[0] == \
+        "What does Ruby do?"
