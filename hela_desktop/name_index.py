@@ -16,7 +16,8 @@ from .words import folded, one_slip
 # same letter ("Efia" for "Efua"); a slip in the first letter of a short word makes
 # another word too often ("Nell" / "Bell")
 _SHORT_NAME = 7
-_LEAST = 4  # shorter words are left as written ("Tim" / "Tom" are both names)
+_LEAST = 4  # shorter words are left as written ("Tim" / "Tom" are both names), but for a
+# common other spelling ("Lea" for "Leah": `_variant`)
 
 
 def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
@@ -98,10 +99,12 @@ class NameIndex:
             for m in NAME_WORD.finditer(s):
                 w = re.sub(r"['’]s$", "", m.group(0)).strip("'’-")
                 key = w.lower()
-                if (not w[:1].isupper() or len(key) < _LEAST or key in said or key in own
-                        or key in NOT_NAMES or key in STOPWORDS or not _name_like(key)):
+                if (not w[:1].isupper() or len(key) < _LEAST - 1 or key in said
+                        or key in own or key in NOT_NAMES or key in STOPWORDS
+                        or not _name_like(key)):
                     continue
-                near = [n for n in known if n not in words and _slip_of(key, n)]
+                near = [n for n in known if n not in words and (
+                    _variant(key, n) or len(key) >= _LEAST and _slip_of(key, n))]
                 if len(near) == 1:
                     read[w] = near[0][:1].upper() + near[0][1:]
         if not read:
@@ -110,6 +113,23 @@ class NameIndex:
                                                                          reverse=True)))
                      + r")(?![\w-])", lambda m: read[m.group(1)], text)
         return out, sorted(read.items())
+
+
+# the ways one name's ending is spelt ("Ruby", "Rubi", "Rubie"; "Katy", "Katie")
+_ENDING = re.compile(r"(?:ie|ey|ee|y|i)$")
+
+
+def _variant(word: str, name: str) -> bool:
+    """Is `word` (lower case, three letters or more) `name` spelt another common way: an
+    "h" left off or added at the end ("Lea" for "Leah", "Sarah" for "Sara"), or the end's
+    "y", "i", "ie" or "ey" for another of them ("Rubi" for "Ruby"; QA pass 39: neither
+    was read as the name, "i"/"y" being no neighbouring keys and "Lea" too short)?"""
+    a, b = folded(word), folded(name)
+    if a == b or min(len(a), len(b)) < _LEAST - 1:
+        return False
+    return a + "h" == b or b + "h" == a or (
+        bool(_ENDING.search(a)) and bool(_ENDING.search(b))
+        and len(_ENDING.sub("", a)) >= 2 and _ENDING.sub("", a) == _ENDING.sub("", b))
 
 
 def _said_in(sentence: str) -> set[str]:

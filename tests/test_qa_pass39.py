@@ -207,3 +207,20 @@ def test_whom_a_pronoun_can_be_is_read_from_the_memories():
     assert read("How old is he?", ("What does Ruby have?", ["Ruby"]))[1] == []
     assert read("What does she do?", ("Where do Ruby and Sam live?", ["Ruby", "Sam"]))[0] == \
         "What does Ruby do?"
+
+
+def test_a_name_spelt_another_common_way_is_read_as_the_users_own():
+    """QA pass 39 P4: "What does Lea do?" (Leah) and "How old is Rubi?" (Ruby) got
+    non-answers with no line: "Lea" was too short to be read, and i/y are no neighbouring
+    keys."""
+    from hela_desktop.name_index import NameIndex
+
+    n = NameIndex()
+    n.learn(["My partner Leah is a dentist.", "Our daughter Ruby is 4.", "My friend Tom is 30.",
+             "My aunt Katie lives in Perth."])
+    assert n.respell("What does Lea do?") == ("What does Leah do?", [("Lea", "Leah")])
+    assert n.respell("How old is Rubi?") == ("How old is Ruby?", [("Rubi", "Ruby")])
+    assert n.respell("Where does Katy live?")[1] == [("Katy", "Katie")]
+    # another short name stays as written: "Tim" is no misspelt "Tom"
+    for same in ("Is Tim coming?", "Is Leo coming?", "Lea is my new colleague."):
+        assert n.respell(same) == (same, []), same
