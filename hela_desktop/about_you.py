@@ -63,7 +63,9 @@ def of_whom(rest: str, whole: str) -> str:
     pronoun ("He is vegan…") and the part before it in `whole`, since corrected, named
     them (QA pass 37: the list read "“He is vegan, so no meat…”" with no one it was of);
     "" otherwise."""
-    at = whole.find(rest[:20]) if rest else -1
+    # (the part may open with a capital of its own: "She is a nurse." of "…and she is a
+    # nurse.", QA pass 39)
+    at = whole.lower().find(rest[:20].lower()) if rest else -1
     if not _PRONOUN.match(rest) or at <= 0:
         return ""
     named = list(_THEIRS.finditer(whole[:at]))

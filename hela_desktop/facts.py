@@ -630,7 +630,9 @@ _WH = frozenset("what what's whats how how's why when where which who who's whos
 # subject comes after them (`self_rank`, `knowledge.vouching_words`)
 LINK_WORDS = ("actually", "also", "and", "but", "so", "well", "now", "oh", "btw", "anyway",
               "update", "correction", "plus")
-_LINKS = frozenset(LINK_WORDS) | {"then"}
+# (a greeting opening it too: "Hi, I'm Daniel Mensah, a bus driver." came tenth in "What
+# do you know about me?", QA pass 39)
+_LINKS = frozenset(LINK_WORDS) | {"then", "hi", "hello", "hey", "hiya", "greetings", "there"}
 _PEOPLE = frozenset("friend friends colleague colleagues coworker boss neighbour neighbor "
                     "flatmate roommate teacher doctor".split())
 

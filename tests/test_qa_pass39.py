@@ -224,3 +224,17 @@ def test_a_name_spelt_another_common_way_is_read_as_the_users_own():
     # another short name stays as written: "Tim" is no misspelt "Tom"
     for same in ("Is Tim coming?", "Is Leo coming?", "Lea is my new colleague."):
         assert n.respell(same) == (same, []), same
+
+
+def test_the_list_of_what_you_told_puts_a_greeted_introduction_with_yourself():
+    """QA pass 39 P11: "Hi, I'm Daniel Mensah, a bus driver in Glasgow." came tenth, after
+    the family, and "She is a nurse." (of "My sister Ama lives in Accra and she is a
+    nurse.", the rest corrected) named no one."""
+    from hela_desktop.about_you import of_whom
+    from hela_desktop.facts import self_rank
+
+    assert self_rank("Hi, I'm Daniel Mensah, a bus driver in Glasgow.") == 0
+    assert self_rank("Hello! My name is Oskar.") == 0
+    assert self_rank("Hi, my sister Ama is a nurse.") == 2
+    assert of_whom("She is a nurse.", "My sister Ama lives in Accra and she is a nurse.") \
+        == "of your sister Ama"
