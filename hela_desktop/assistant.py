@@ -27,12 +27,12 @@ from . import edges as G
 from . import facts, superseded, whom
 from . import formulas as F
 from . import prompt as P
-from .cautions import CUES, cautions
+from .cautions import CUES, cautions, for_household
 from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
 from .forget_request import forget_target
-from .gate import GateResult
+from .gate import CAUTIONS_LOOK, GateResult, of_family
 from .knowledge import corrected_by
 from .language import asks_language, language_shares
 from .llm import LocalLLM, ModelError
@@ -610,6 +610,11 @@ class Assistant:
         ("sister", "mum" and "mother"), and the names memories give those relations ("My
         sister Aoife…"): whose diet an answer must keep to too (`cautions.cautions`)."""
         people = self.engine.people_in(message)
+        if for_household(message):  # ("Suggest a dinner for the family": each of theirs
+            # whom a caution names, QA pass 39)
+            people |= {p for _, t, _ in self.store.said_after(
+                0.0, skip_sources=AUTHORS, containing=CUES)[-CAUTIONS_LOOK:]
+                if of_family(t) for p in self.engine.people_in(t)}
         names = {p for p in people if not p.startswith("my ")}
         relations = {w for p in people if p.startswith("my ") for w in facts.kin_words(p[3:])}
         if relations:

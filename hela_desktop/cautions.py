@@ -372,7 +372,7 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
         told_of = set(_WORD.findall(caution.text.lower()))
         said = {f(w) for w in _WORD.findall(answer.lower().replace("’", "'"))
                 for f in (_stem, lambda x: x.rstrip("s"))}
-        told = {w for w in told_of if w in _NAMES or w in _DIETS}
+        told = {w for w in told_of if w in _NAMES or w in _DIETS or w in _CONDITIONS}
         return not said & {_stem(w) for w in caution.avoid | told}
     ask = _ASKS_MAY_EAT.search(message)
     if not ask or caution.within:
@@ -380,6 +380,10 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
     avoid = {_stem(a) for a in caution.avoid}
     return any(_stem(w) in avoid for w in _WORD.findall(ask.group(0).lower())) \
         and not _warns(answer, caution)
+
+
+# a condition an answer may name for what it leaves out ("Sam has type 1 diabetes…")
+_CONDITIONS = frozenset("diabetes diabetic".split())
 
 
 # a no to whether they may have it: "No", "he can't eat…", "avoid", "not safe", "Skip the
@@ -413,11 +417,36 @@ def _warns(answer: str, caution: Caution) -> bool:
     return False
 
 
+# a request or question about food or drink ("Suggest a dinner for the family", "What
+# should I bake for Zofia?", "Can Ruby eat prawns?")
+_FOOD = re.compile(
+    r"\b(?:dinner|dinners|lunch|lunches|breakfast|brunch|supper|meal|meals|recipe|recipes|"
+    r"snack|snacks|dish|dishes|menu|cook|cooking|bake|baking|barbecue|bbq|picnic|cake|"
+    r"cakes|dessert|desserts|pudding|takeaway|restaurant|food|foods|drink|drinks|eat|"
+    r"eating|feed|party food|lunchbox)\b", re.IGNORECASE)
+# … for the whole household ("for the family", "for all of us", "the kids")
+_HOUSEHOLD = re.compile(
+    r"\b(?:(?:the|our|my)\s+(?:whole\s+)?(?:family|household|kids|children)|all of us|"
+    r"everyone|everybody|for us|we all)\b", re.IGNORECASE)
+
+
+def asks_for_food(message: str) -> bool:
+    """Does `message` ask about food or drink ("Suggest a dinner for the family", "Can Ruby
+    eat prawns?"), not only tell of it ("We had pizza.")?"""
+    return bool(_FOOD.search(message)) and any(
+        facts.asks(s) for s in facts.sentences(message))
+
+
+def for_household(message: str) -> bool:
+    """Is `message` about the user's whole household ("the family", "all of us")?"""
+    return bool(_HOUSEHOLD.search(message))
+
+
 # what an answer's check looks for in the store: the words every caution holds
 CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intolerance", "vegetarian",
         "vegan", "coeliac", "celiac", "pescatarian", "teetotal", "diabetes", "diabetic",
         "can't eat", "cannot eat", "don't eat", "never eat", "can't drink", "don't drink",
         "never drink", "can't have", "avoid")
 
-__all__ = ["Caution", "GROUPS", "CUES", "caution_of", "caution_of_others", "cautions", "missed",
-           "offered"]
+__all__ = ["Caution", "GROUPS", "CUES", "asks_for_food", "caution_of", "caution_of_others",
+           "cautions", "for_household", "missed", "offered"]

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import facts, superseded
+from . import cautions, facts, kin, superseded
 from . import formulas as F
 from .config import GateParams
 from .events import Recall
@@ -71,6 +71,10 @@ ABOUT_YOU = 12
 # told me." left the husband out for one line (QA pass 31)
 ABOUT_YOU_SLACK = 3
 ABOUT_YOU_LOOK = 60  # … looked for among this many that matter most
+CAUTIONS = 3  # for a message about food, the most statements of what must not be eaten
+CAUTIONS_LOOK = 200  # … looked for among this many newest that hold a word of one
+_NOT_FAMILY = frozenset("boss manager roommate flatmate neighbour".split())  # (of "the family")
+_MINE = re.compile(r"\b(?:i|me|my|we|us|our)\b", re.IGNORECASE)
 NEWER_LOOK = 12  # a statement let in: its nearest memories searched for newer news of it
 
 
@@ -95,6 +99,12 @@ class GateResult:
     # "What do you know about me?": the user's statements that qualified, listed or not
     # (None: more than the gate looks at, `ABOUT_YOU_LOOK`)
     about_you_total: int | None = 0
+
+
+def of_family(text: str) -> bool:
+    """Does `text` tell of a relation of the user's family ("our son Sam", "my mum"; not
+    "my friend Ola", "my boss")?"""
+    return bool(kin.kin(text) - _NOT_FAMILY)
 
 
 class RelevanceGate:
@@ -176,6 +186,11 @@ class RelevanceGate:
             about, about_total = self._about_you(query_vec, set(exclude))
             first = {r.episode_id for r in about}
             admitted = about + [r for r in admitted if r.episode_id not in first]
+            held = [r for r in held if r.episode_id not in first]
+        elif cautions.asks_for_food(message):  # what they must not eat, first of all
+            told = self._cautions(message, query_vec, set(exclude))
+            first = {r.episode_id for r in told}
+            admitted = told + [r for r in admitted if r.episode_id not in first]
             held = [r for r in held if r.episode_id not in first]
         # (not for the user as a whole: a name brought "My sister Ines has two cats." in
         # after a pinned memory of hers, ahead of every "I …", QA pass 27)
@@ -276,6 +291,38 @@ class RelevanceGate:
                              corrects_said=superseded.on_subject(texts[fixes[eid]], text))
             out.append(Recall(episode_id=eid, score=sim, text=rest, semantic=sim, extra=extra))
         return out, (None if len(kept) >= ABOUT_YOU_LOOK else total)
+
+    # ---- what they must not eat ---------------------------------------------------------
+    def _cautions(self, message: str, query_vec: np.ndarray, taken: set[int]) -> list[Recall]:
+        """For a message about food or drink, the user's statements of what they, or whom
+        the message names, must not eat or drink (`cautions`), or anyone of the family
+        for "the family" (a relation of theirs: "our son Sam", not "my friend Ola") (QA pass 39: "Suggest a dinner for the family" recalled nothing,
+        Ruby's shellfish allergy and Sam's diabetes told), newest first, up to
+        `CAUTIONS`."""
+        engine = self.engine
+        household = cautions.for_household(message)
+        people = engine.people_in(message)
+        mine = household or bool(_MINE.search(message)) and not people
+        out: list[Recall] = []
+        said = engine.store.said_after(0.0, skip_sources=AUTHORS, containing=cautions.CUES)
+        for eid, text, _ in said[::-1][:CAUTIONS_LOOK]:
+            if eid in taken or eid not in engine.index.pos:
+                continue
+            about = (engine.people_in(text) if of_family(text) else set()) if household \
+                else people
+            whom = {n for p in about for n in (
+                facts.kin_words(kin.KIN.get(p[3:], "")) if p.startswith("my ") else [p])}
+            if not (mine and cautions.caution_of(text)
+                    or whom and cautions.caution_of_others(text, whom)[0]):
+                continue
+            v = engine.vector(eid)
+            sim = float(v @ query_vec) if v is not None else 0.0
+            out.append(Recall(episode_id=eid, score=sim, text=text, semantic=sim, extra={
+                "cos": sim, "similarity": round(sim, 4), "statement": True, "personal": True,
+                "gate": "what you told me must not be eaten or drunk"}))
+            if len(out) >= CAUTIONS:
+                break
+        return out
 
     # ---- associations through a shared name -----------------------------------------
     def _associations(self, admitted: list[Recall], query_vec: np.ndarray,

@@ -238,3 +238,42 @@ def test_the_list_of_what_you_told_puts_a_greeted_introduction_with_yourself():
     assert self_rank("Hi, my sister Ama is a nurse.") == 2
     assert of_whom("She is a nurse.", "My sister Ama lives in Accra and she is a nurse.") \
         == "of your sister Ama"
+
+
+def test_a_request_about_food_brings_in_what_the_household_must_not_eat(make_assistant):
+    """QA pass 39 P12: "Suggest a dinner for the family" recalled nothing, so Ruby's
+    shellfish allergy and Sam's diabetes were never in the prompt, and nothing was checked
+    against them.  End to end on the real model and embedder."""
+    from hela_desktop.cautions import asks_for_food, for_household
+    from hela_desktop.events import MemoriesEvent
+
+    assert asks_for_food("Suggest a dinner for the family") and asks_for_food(
+        "Can Ruby eat prawns?") and not asks_for_food("We had pizza for dinner.")
+    assert for_household("Plan a picnic for all of us.") and not for_household(
+        "What should I bake for Zofia?")
+    a = make_assistant()
+    cid = a.new_conversation()
+    ruby = "Our daughter Ruby is 4 and she is allergic to shellfish."
+    for k, t in enumerate((_SAM, ruby, "My friend Callum plays the bagpipes.",
+                           "I run 5k every Saturday.", "My friend Ola is vegan.")):
+        list(a.chat(t, cid, now=T0 + k))
+
+    def recalled(message: str, at: float) -> list[str]:
+        return [r.text for r in next(e for e in a.chat(message, cid, now=T0 + at)
+                                     if isinstance(e, MemoriesEvent)).memories]
+
+    family = recalled("Suggest a dinner for the family", 60)
+    assert _SAM in family[:3] and ruby in family[:3]
+    assert "My friend Ola is vegan." not in family  # (a friend is no family)
+    # whom a request names: theirs, not the others'
+    for_ruby = recalled("What could I cook for Ruby?", 70)
+    assert ruby in for_ruby and _SAM not in for_ruby
+    # no food asked about: none brought in
+    assert _SAM not in recalled("What does Callum play?", 80)
+    # an answer to the family offering shellfish is checked against Ruby's allergy
+    from hela_desktop.cautions import cautions as told_cautions
+
+    about = a._asked_about("Suggest a dinner for the family")
+    assert {"ruby", "sam"} <= about and "ola" not in about
+    said = told_cautions([(2, ruby)], about=about)
+    assert said and said[0].theirs
