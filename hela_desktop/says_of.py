@@ -152,6 +152,39 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
     return None
 
 
+# an answer calling someone an animal: "Ama is a cat", "Zofia, a wonderful pet.", "Tomek, a
+# wonderful and brave dog." (QA passes 38c and 39); the animal word ends the phrase ("a cat
+# lover" is no cat)
+_ANIMALS = "|".join(sorted(kin.PETS | kin.BREEDS | {"animal", "animals"}))
+_AN_ANIMAL = re.compile(
+    r"(?P<who>\b[A-Z][\w'’-]*)(?:\s+(?:is|was|['’]s)(?:\s+(?i:also|really|actually))?\s+|"
+    r"\s*,\s*)(?i:a|an|the|our|your|my)\s+(?:[\w-]+\s+){0,3}?(?P<what>(?i:" + _ANIMALS + r"))"
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?i:named|called|who|that|and|with|from|in|of|at|for)\b)")
+# a person of the user's life, as a memory tells it: "my sister Ama", "Ama is my sister"
+_PERSON = "|".join(sorted((kin.KIN_WORDS | kin.ROLES) - {"vet"}))
+
+
+def called_animal(answer: str, texts: list[tuple[int, str]]) -> dict | None:
+    """``{"kind": "says_otherwise", "name": "Ama", "said": "cat", "memory": id, "quote": …}``
+    when `answer` calls someone an animal whom a memory of `texts` (id, words) tells of as
+    a person of the user's life ("My sister Ama lives in Accra…"; QA pass 39: "Is Ama a
+    nurse?" answered "Ama is a cat… named Biscuit" was marked only as older news); None
+    otherwise."""
+    for m in _AN_ANIMAL.finditer(answer):
+        who = m.group("who")
+        if who.lower() in facts.STOPWORDS or who.lower() in facts.NOT_NAMES:
+            continue
+        n = re.escape(who)
+        person = re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{_PERSON})\s+{n}\b|"
+                            rf"\b{n},?\s+(?:is\s+)?(?:my|our)\s+(?:[\w-]+\s+)?(?:{_PERSON})\b",
+                            re.IGNORECASE)
+        for eid, text in texts:
+            if person.search(text):
+                return {"kind": "says_otherwise", "name": who, "said": m.group("what").lower(),
+                        "memory": int(eid), "quote": text}
+    return None
+
+
 # what an answer says someone does not have or is not: "he does not have a type 1
 # diabetes", "Sam is not diagnosed with type 1 diabetes", "she doesn't have any allergies"
 _NOT = re.compile(
@@ -221,4 +254,4 @@ def _names_of(text: str, who: str) -> bool:
     return who in words or any(kin.KIN.get(w) == who for w in words)
 
 
-__all__ = ["first_named", "says_not", "says_otherwise", "told"]
+__all__ = ["called_animal", "first_named", "says_not", "says_otherwise", "told"]

@@ -26,7 +26,7 @@ from .older_news import (
 )
 from .passed_over import passed_over
 from .prompt import said_when, shorten
-from .says_of import first_named, says_not, says_otherwise
+from .says_of import called_animal, first_named, says_not, says_otherwise
 from .whom import as_user, misattributed, misnamed, misplaced, misrelated, other_person
 from .words import listed, one_line
 
@@ -321,7 +321,7 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
     current = [(r.episode_id, r.text) for r in mems if r.extra.get("superseded_by") is None
                and r.extra.get("older_than") is None]
     asked = first_named(message)
-    got = (says_otherwise(answer, current, asked, message)
+    got = (says_otherwise(answer, current, asked, message) or called_animal(answer, current)
            or says_not(answer, current, asked, message)) if current else None
     return [got] if got else []
 

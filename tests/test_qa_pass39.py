@@ -277,3 +277,30 @@ def test_a_request_about_food_brings_in_what_the_household_must_not_eat(make_ass
     assert {"ruby", "sam"} <= about and "ola" not in about
     said = told_cautions([(2, ruby)], about=about)
     assert said and said[0].theirs
+
+
+def test_an_answer_calling_someone_of_the_users_life_an_animal_is_marked():
+    """QA pass 39 P5: "Is Ama a nurse?" answered "Ama is a cat… named Biscuit" was marked
+    only as older news; QA pass 38c: "Zofia, a wonderful pet." and "Tomek, a wonderful and
+    brave dog." went unmarked."""
+    from hela_desktop.events import Recall
+    from hela_desktop.says_of import called_animal
+
+    texts = [(5, "My sister Ama lives in London and she is a nurse."),
+             (7, "Our cat is a ginger tom called Biscuit."),
+             (3, "Our daughter Zofia is 9 and she is allergic to peanuts."),
+             (4, "My brother Tomek lives in Krakow."), (6, "Callum is my friend.")]
+    assert called_animal("Zofia, a wonderful pet. She loves peanut butter.", texts) == {
+        "kind": "says_otherwise", "name": "Zofia", "said": "pet", "memory": 3,
+        "quote": "Our daughter Zofia is 9 and she is allergic to peanuts."}
+    assert called_animal("Tomek, a wonderful and brave dog.", texts)["said"] == "dog"
+    assert called_animal("Callum, a golden retriever, loves walks.", texts)["memory"] == 6
+    for fine in ("Ama is a cat lover.", "Biscuit is a cat.", "Callum is a dog person.",
+                 "Ama has a cat.", "Ama walks the dog's lead."):
+        assert called_animal(fine, texts) is None, fine
+    mems = [Recall(episode_id=5, score=1.0, text=texts[0][1])]
+    got = answer_doubt("Is Ama a nurse?", "Ama is a cat, a ginger tom named Biscuit, and she "
+                       "lives in London.", mems, {5}, lambda t: {"ama"} if "Ama" in t else set())
+    assert doubt_note(got, [m.to_dict() for m in mems]).startswith(
+        "Check this answer: it says Ama is a cat, and you told me “My sister Ama lives in "
+        "London and she is a nurse.”")
