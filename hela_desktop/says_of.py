@@ -25,7 +25,9 @@ _KINDS = {
         physicist biologist baker butcher librarian musician artist writer author painter
         surgeon paramedic therapist physiotherapist psychologist mechanic builder cleaner
         waiter waitress barista banker cashier translator professor lecturer researcher
-        photographer hairdresser gardener driver postman policeman officer soldier""".split()),
+        photographer hairdresser gardener driver postman policeman officer soldier hygienist
+        receptionist stylist hairstylist adjuster secretary nanny optician optometrist
+        surveyor clerk carer childminder pharmacologist radiographer""".split()),
     "diet": frozenset("vegetarian vegan pescatarian carnivore".split()),
     "pet": frozenset(kin.BREEDS - {"cockatiel", "canary"}),
 }

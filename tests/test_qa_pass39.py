@@ -65,6 +65,9 @@ def test_an_answer_giving_another_age_than_told_says_which_memory_it_goes_agains
                     "quote": "My dad is 66."}
     assert says_otherwise("Sam is 8 years old.", texts, "Sam", "How old is Sam?")["quote"] \
         == "Our son Sam is 7 and has type 1 diabetes."
+    # (a few more jobs: QA pass 39 P7, "…works as an insurance claims adjuster" of a nurse)
+    assert says_otherwise("Ama works as an insurance claims adjuster.",
+                          [(5, "My sister Ama is a nurse.")], "Ama")["said"] == "adjuster"
     for fine in ("No, he is 66.", "Your dad is 66 and he is 6 feet tall.",
                  "The school is 15 minutes away.", "Sam is 7.", "Ruby is 4 and she's 40 "
                  "inches tall.", "It's 7 pm.", "Sam is 12th in his class.",
