@@ -57,10 +57,10 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "pork": "pork ham bacon chorizo salami prosciutto",
     "alcohol": "alcohol wine beer vodka whisky whiskey gin rum cocktail cocktails champagne "
                "cider sangria",
-    # (QA pass 39: "Sam can have a large quantity of sweets…", Sam having type 1 diabetes)
-    "sugar": "sugar sugary sweets candy candies chocolate chocolates lollipop lollipops "
-             "fizzy soda sodas cola coke lemonade milkshake cake cakes cupcake cupcakes "
-             "doughnut doughnuts donut donuts syrup icecream",
+    # (QA pass 39: "Sam can have a large quantity of sweets…", Sam having type 1 diabetes;
+    # what is mostly sugar, not every treat: a slice of birthday cake is the family's call)
+    "sugar": "sugar sugary sweets candy candies lollipop lollipops fizzy soda sodas cola "
+             "coke lemonade syrup",
 }.items()}
 # the words a statement names a group by -> the group
 _NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shellfish",

@@ -295,10 +295,10 @@ class RelevanceGate:
     # ---- what they must not eat ---------------------------------------------------------
     def _cautions(self, message: str, query_vec: np.ndarray, taken: set[int]) -> list[Recall]:
         """For a message about food or drink, the user's statements of what they, or whom
-        the message names, must not eat or drink (`cautions`), or anyone of the family
-        for "the family" (a relation of theirs: "our son Sam", not "my friend Ola") (QA pass 39: "Suggest a dinner for the family" recalled nothing,
-        Ruby's shellfish allergy and Sam's diabetes told), newest first, up to
-        `CAUTIONS`."""
+        the message names, must not eat or drink (`cautions`), or anyone of the family for
+        "the family" (a relation of theirs: "our son Sam", not "my friend Ola"), newest
+        first, up to `CAUTIONS` (QA pass 39: "Suggest a dinner for the family" recalled
+        nothing, Ruby's shellfish allergy and Sam's diabetes told)."""
         engine = self.engine
         household = cautions.for_household(message)
         people = engine.people_in(message)

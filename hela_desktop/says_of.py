@@ -32,11 +32,6 @@ _KINDS = {
     "pet": frozenset(kin.BREEDS - {"cockatiel", "canary"}),
 }
 _KIND_OF = {w: k for k, ws in _KINDS.items() for w in ws}
-
-
-def _kind(what: str) -> str:
-    """The kind of a word `_said_of` found: a job, a diet, a pet's kind, or an age."""
-    return "age" if what.isdigit() else _KIND_OF[what]
 _WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
 # "Abena is a pharmacist", "he is an engineer now", "she's an amazing doctor", "works as
 # a nurse", "Fenris is a poodle"; at most two words between ("a very good doctor")
@@ -57,6 +52,20 @@ _AGE = re.compile(
 # "a springer spaniel called Fenris", "our tabby, Pepper": a pet's kind told before its name
 _CALLED = re.compile(r"\b(?P<what>" + "|".join(sorted(_KINDS["pet"])) +
                      r")\s*,?\s+(?:called|named)?\s*(?P<who>[A-Z][\w'’-]*)")
+
+
+def _kind(what: str) -> str:
+    """The kind of a word `_said_of` found: a job, a diet, a pet's kind, or an age."""
+    return "age" if what.isdigit() else _KIND_OF[what]
+
+
+def _called(who: str, quote: str) -> str:
+    """How a note names `who` (lower case: a name, or a relation, "mother") as the user's
+    `quote` does: "Abena", "your mum"."""
+    return next((m.group(0) for m in facts.NAME_WORD.finditer(quote)
+                 if m.group(0).lower() == who), "") or next(
+        (f"your {w.lower()}" for w in facts.NAME_WORD.findall(quote)
+         if kin.KIN.get(w.lower()) == who), who.title())
 
 
 def told(texts: Iterable[str]) -> dict[str, dict[str, set[str]]]:
@@ -145,11 +154,8 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
             if was and not words & was and not any(re.search(rf"\b{w}", low) for w in was):
                 eid, quote = next((i, t) for i, t in texts
                                   if told([t]).get(who, {}).get(kind, set()) & was)
-                name = next((m.group(0) for m in facts.NAME_WORD.finditer(quote)
-                             if m.group(0).lower() == who), "") or next(
-                    (f"your {w.lower()}" for w in facts.NAME_WORD.findall(quote)
-                     if kin.KIN.get(w.lower()) == who), who.title())
-                return {"kind": "says_otherwise", "name": name, "said": sorted(words)[0],
+                return {"kind": "says_otherwise", "name": _called(who, quote),
+                        "said": sorted(words)[0],
                         "memory": int(eid), "quote": quote}
     return None
 
@@ -219,10 +225,7 @@ def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
             for eid, text in texts:
                 if _names_of(text, who) and what <= facts.terms(text) \
                         and not _denies_itself(text, what):
-                    name = who.title() if who not in kin.KIN.values() else next(
-                        (f"your {w.lower()}" for w in facts.NAME_WORD.findall(text)
-                         if kin.KIN.get(w.lower()) == who), who)
-                    return {"kind": "says_not", "name": name,
+                    return {"kind": "says_not", "name": _called(who, text),
                             "said": f"{m.group('no')} {m.group('what').strip()}",
                             "memory": int(eid), "quote": text}
         last = first_named(sentence).lower() or last

@@ -442,28 +442,25 @@ def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
         "" if said[-1:] in ".!?…" else ".")
 
 
-def _says_not_note(doubt: dict, _recalls: list[dict]) -> str:
+def _says_note(doubt: dict, _recalls: list[dict]) -> str:
+    """The line of what an answer says someone is (``says_otherwise``: "it says Abena is a
+    doctor…", "…your mum is 75…") or does not have (``says_not``: "it says Sam does not
+    have a type 1 diabetes…", up to `_SAID_WORDS` of it), and what the user told."""
     name, said = (one_line(str(doubt.get(k) or "")) for k in ("name", "said"))
     quote = _quote(str(doubt.get("quote") or ""))
-    words = said.split()
-    said = " ".join(words[:_SAID_WORDS]) + ("…" if len(words) > _SAID_WORDS else "")
     if not (name and said and quote):
         return ""
-    return SAYS_NOT_NOTE.format(name=name, said=said, quote=quote) + (
-        "" if quote[-1:] in ".!?…" else ".")
+    if doubt.get("kind") == "says_not":
+        words = said.split()
+        said = " ".join(words[:_SAID_WORDS]) + ("…" if len(words) > _SAID_WORDS else "")
+        note = SAYS_NOT_NOTE.format(name=name, said=said, quote=quote)
+    else:
+        a = "" if said.isdigit() else "an " if said[:1] in "aeiou" else "a "  # (an age)
+        note = SAYS_OTHERWISE_NOTE.format(name=name, said=said, quote=quote, a=a)
+    return note + ("" if quote[-1:] in ".!?…" else ".")
 
 
 _SAID_WORDS = 10  # of what an answer denies, the words a note quotes
-
-
-def _says_otherwise_note(doubt: dict, _recalls: list[dict]) -> str:
-    name, said = (one_line(str(doubt.get(k) or "")) for k in ("name", "said"))
-    quote = _quote(str(doubt.get("quote") or ""))
-    if not (name and said and quote):
-        return ""
-    a = "" if said.isdigit() else "an " if said[:1] in "aeiou" else "a "  # (an age: "is 75")
-    return SAYS_OTHERWISE_NOTE.format(name=name, said=said, quote=quote, a=a) + (
-        "" if quote[-1:] in ".!?…" else ".")
 
 
 def _quoting(note: str) -> Callable[[dict, list[dict]], str]:
@@ -579,8 +576,8 @@ _GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who)\b", re.IGNORECASE)
 
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "caution": _caution_note, "caution_missed": _quoting(CAUTION_MISSED_NOTE),
-    "denies_told": _quoting(DENIES_TOLD_NOTE), "says_otherwise": _says_otherwise_note,
-    "says_not": _says_not_note,
+    "denies_told": _quoting(DENIES_TOLD_NOTE), "says_otherwise": _says_note,
+    "says_not": _says_note,
     "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,
