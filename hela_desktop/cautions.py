@@ -109,6 +109,12 @@ _THEIR_DIET = re.compile(r"\b(?:is|['’]s|are|has been|have been|became|went|tu
                          r"teetotaller|diabetic)\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b",
                          re.IGNORECASE)
 _DRINK = re.compile(r"\b(?:don['’]?t|do not|never)\s+drink\b(?!\s+\w)", re.IGNORECASE)
+# sober for good, not for tonight ("Dylan hit two years sober", "I've been sober since
+# 2019", "a recovering alcoholic"; `bench personal`'s stag do went unmarked)
+_SOBER = re.compile(r"\b(?:(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|"
+                    r"twelve|eighteen)\s+(?:years?|months?)\s+sober|(?:been|stay(?:s|ed|ing)?|"
+                    r"got|gone|went)\s+sober|sober\s+(?:for|since)\b|recovering alcoholic)\b",
+                    re.IGNORECASE)
 
 # words before a mention that say something against it
 _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping without free "
@@ -166,7 +172,7 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
             words |= GROUPS[group]
         if m.group("kind"):
             words |= GROUPS["dairy" if m.group("kind").lower() == "lactose" else "gluten"]
-    if diets is _DIET and _DRINK.search(text):
+    if diets is _DIET and _DRINK.search(text) or _SOBER.search(text):
         words |= GROUPS["alcohol"]
     if _DIABETES.search(text) and (diets is not _DIET or re.search(r"\bi\b", text, re.I)):
         words |= GROUPS["sugar"]
@@ -343,7 +349,8 @@ _ASKS_AVOIDED = re.compile(
     r"^\s*(?:what|which)\b[^?]*\b(?:allergic|allergy|allergies|intoleran\w*|diet|"
     r"(?:can['’]?t|cannot|can not|mustn['’]t|must not|shouldn['’]t|should not|doesn['’]t|"
     r"does not|don['’]t|do not)\s+(?:\w+\s+)?(?:eat|have|drink)|"
-    r"(?:should|must|has to|have to|needs? to)\s+(?:\w+\s+)?avoid)\b", re.IGNORECASE)
+    r"(?:should|must|has to|have to|needs? to)\s+(?:\w+\s+){0,3}?(?:avoid|steer clear of|"
+    r"stay away from|keep away from))\b", re.IGNORECASE)
 
 
 # whom of the user's life a question may ask about ("my son", "my kid"), not the user
@@ -446,7 +453,7 @@ def for_household(message: str) -> bool:
 CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intolerance", "vegetarian",
         "vegan", "coeliac", "celiac", "pescatarian", "teetotal", "diabetes", "diabetic",
         "can't eat", "cannot eat", "don't eat", "never eat", "can't drink", "don't drink",
-        "never drink", "can't have", "avoid")
+        "never drink", "can't have", "avoid", "sober", "alcoholic")
 
 __all__ = ["Caution", "GROUPS", "CUES", "asks_for_food", "caution_of", "caution_of_others",
            "cautions", "for_household", "missed", "offered"]

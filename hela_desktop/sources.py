@@ -116,7 +116,7 @@ NOTE_CHARS = 90
 
 
 # a question for when something is: "Which month is our Lisbon trip?", "When is …?"
-_ASKS_WHEN = re.compile(r"\b(?:when|month|weekday|date|day)\b", re.IGNORECASE)
+_ASKS_WHEN = re.compile(r"\b(?:when|month|weekday|date|day|night|week|year|time)\b", re.IGNORECASE)
 
 
 def _quoted(words: list[str]) -> tuple[str, str, str]:

@@ -307,3 +307,36 @@ def test_an_answer_calling_someone_of_the_users_life_an_animal_is_marked():
     assert doubt_note(got, [m.to_dict() for m in mems]).startswith(
         "Check this answer: it says Ama is a cat, and you told me “My sister Ama lives in "
         "London and she is a nurse.”")
+
+
+def test_sober_for_good_is_a_caution_and_steer_clear_asks_for_one():
+    """`bench personal`: "What should the best man steer clear of…?", the best man two years
+    sober, went unmarked; "Dylan hit two years sober" said nothing of alcohol."""
+    from hela_desktop.cautions import caution_of
+
+    assert "beer" in caution_of("I've been sober since 2019.")
+    assert "wine" in caution_of("I'm a recovering alcoholic.")
+    assert caution_of("I'm sober tonight so I'll drive.") == frozenset()  # (for tonight)
+    dylan = cautions([(5, "Proud of Dylan, he hit two years sober this week.")],
+                     about={"dylan"})[0]
+    assert dylan.theirs and "alcohol" in dylan.avoid
+    ask = "What should Dylan steer clear of at my stag do?"
+    assert missed("He should steer clear of the wedding plan.", dylan, ask)
+    assert not missed("Keep him away from the beer.", dylan, ask)
+
+
+def test_a_question_for_a_night_or_a_time_checks_the_dates_an_answer_gives():
+    """`bench personal`: "What night of the week do we play at the Blue Heron?" answered "…the
+    date of the event is 10 April 2025." went unmarked: only "when", "day", "date"… asked
+    for a date."""
+    from hela_desktop.events import Recall
+
+    mems = [Recall(episode_id=1, score=1.0, text="Our trio has a standing Thursday night slot "
+                   "at the Blue Heron.")]
+    got = answer_doubt("What night of the week do we play at the Blue Heron?",
+                       "The Blue Heron is a nightclub, and the date of the event is 10 April "
+                       "2025.", mems, set(), lambda t: set(), now=T0)
+    assert got is not None and got["kind"] == "made_up" and "2025" in got["words"]
+    assert answer_doubt("What night of the week do we play at the Blue Heron?",
+                        "You play there on Thursday night.", mems, {1}, lambda t: set(),
+                        now=T0) is None
