@@ -38,8 +38,9 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
                  "langoustines crayfish squid calamari octopus cockles",
     "nuts": "nut nuts peanut peanuts almond almonds walnut walnuts cashew cashews hazelnut "
             "hazelnuts pecan pecans pistachio pistachios macadamia praline marzipan nutella "
-            "satay pesto",
-    "peanuts": "peanut peanuts satay",
+            "satay pesto snickers reese reeses ferrero toblerone baklava frangipane bakewell "
+            "brittle",
+    "peanuts": "peanut peanuts satay snickers reese reeses",
     "dairy": "dairy milk cheese butter cream yogurt yoghurt latte cappuccino mozzarella "
              "parmesan brie cheddar cake cakes cheesecake brioche custard pancake pancakes "
              "quiche croissant croissants pizza pizzas margherita lasagne lasagna beurre "
@@ -248,14 +249,14 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         answer = " ".join(s for s in facts.sentences(answer)
                           if any(_names(n, s) for n in caution.within))
     asked = set(_WORD.findall(message.lower().replace("’", "'")))
-    avoid = {_stem(a) for a in caution.avoid}
+    avoid = {_key(a) for a in caution.avoid}
     ask = _ASKS_MAY_EAT.search(message)
     may_eat = set(_WORD.findall(ask.group(0).lower().replace("’", "'"))) if ask else set()
     if may_eat and _SAYS_YES.match(answer):
         # a yes to "Can Bill eat chicken?" offers the chicken, though the answer never
         # names it (QA pass 36c: "Yes!" went unmarked, Bill being vegetarian)
         out += [w for w in _WORD.findall(message.lower().replace("’", "'"))
-                if _stem(w) in avoid]
+                if _key(w) in avoid]
     # (a question asked of the user offers nothing: "And how does he manage with peanut
     # butter at home?", QA pass 37b; one that suggests does: "Or something with meat?")
     told = " ".join(s for s in facts.sentences(answer) if not s.rstrip().endswith("?")
@@ -274,7 +275,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # in eggs", speaks of the food as what they must not have, QA pass 38b; "Kwame can
         # eat eggs without any side effects" after "…a nut-free egg allergy…" does not)
         known = bool(set(words) & _ALLERGY_WORDS)
-        out += [w for i, w in enumerate(words) if _stem(w) in avoid
+        out += [w for i, w in enumerate(words) if _key(w) in avoid
                 and (_denies(words[max(0, i - 3):i]) or not known
                      and not _warned(words[max(0, i - _BEFORE):i])
                      and not _refused(words[:i])
@@ -338,6 +339,17 @@ def _warned(before: list[str]) -> bool:
 _ECHO = frozenset("we're we are you're you i i'm am is it's".split())
 
 
+# foods named only in the form written: "sweets", not the "sweet" of "sweet potato soup"
+# (QA pass 39b: marked against a diabetes caution)
+_AS_WRITTEN = frozenset({"sweets"})
+
+
+def _key(word: str) -> str:
+    """What a food word is matched by: its stem ("peanuts" → "peanut"), or itself for one
+    of `_AS_WRITTEN`."""
+    return word if word in _AS_WRITTEN else _stem(word)
+
+
 def _stem(word: str) -> str:
     return word[:-2] if word.endswith("es") and len(word) > 4 else \
         word[:-1] if word.endswith("s") and len(word) > 3 else word
@@ -384,8 +396,8 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
     ask = _ASKS_MAY_EAT.search(message)
     if not ask or caution.within:
         return False
-    avoid = {_stem(a) for a in caution.avoid}
-    return any(_stem(w) in avoid for w in _WORD.findall(ask.group(0).lower())) \
+    avoid = {_key(a) for a in caution.avoid}
+    return any(_key(w) in avoid for w in _WORD.findall(ask.group(0).lower())) \
         and not _warns(answer, caution)
 
 

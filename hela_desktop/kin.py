@@ -34,6 +34,19 @@ BREEDS = frozenset("beagle labrador spaniel terrier poodle collie retriever dach
                    "siamese persian cockatiel canary shepherd dalmatian rottweiler chihuahua "
                    "bulldog doberman pomeranian".split())
 
+# the animal a breed or a word for a pet is ("tabby": a cat; a breed not named here: a dog)
+_SPECIES = {"tabby": "cat", "siamese": "cat", "persian": "cat", "cockatiel": "bird",
+            "canary": "bird", "dogs": "dog", "puppy": "dog", "cats": "cat", "kitten": "cat",
+            "parrot": "bird", "parakeet": "bird", "budgie": "bird", "bunny": "rabbit"}
+
+
+def species(word: str) -> str:
+    """The animal `word` (a breed or a pet word, lower case) is: "tabby" → "cat", "beagle"
+    → "dog", "kitten" → "cat", "rabbit" → "rabbit"."""
+    return _SPECIES.get(word, "dog" if word in BREEDS else word.removesuffix("s")
+                        if word.endswith("s") and word[:-1] in PETS else word)
+
+
 # looser words for a relation: a user who wrote "Finn, my eight-year-old" or "the kids" has
 # told of a son (`MemoryEngine.tells_of`; `bench personal`: "What's my son completely
 # obsessed with?" would have been answered "you have not told me about your son")
@@ -109,4 +122,4 @@ def as_theirs(name: str) -> re.Pattern:
                       re.IGNORECASE)
 
 
-__all__ = ["BEFORE_KIN", "BREEDS", "KIN_PET_BREED", "ROLES", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words"]
+__all__ = ["BEFORE_KIN", "BREEDS", "KIN_PET_BREED", "ROLES", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words", "species"]

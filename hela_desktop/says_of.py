@@ -29,7 +29,8 @@ _KINDS = {
         receptionist stylist hairstylist adjuster secretary nanny optician optometrist
         surveyor clerk carer childminder pharmacologist radiographer""".split()),
     "diet": frozenset("vegetarian vegan pescatarian carnivore".split()),
-    "pet": frozenset(kin.BREEDS - {"cockatiel", "canary"}),
+    # (a breed, or the animal: "Mango is a cat" of "a labrador called Mango", QA pass 39b)
+    "pet": frozenset(kin.BREEDS - {"cockatiel", "canary"} | kin.PETS - {"pet", "pets"}),
 }
 _KIND_OF = {w: k for k, ws in _KINDS.items() for w in ws}
 _WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
@@ -43,8 +44,9 @@ _IS = re.compile(
 # dad is 70"; a kin word stands for the relation ("mum": "mother"); not "is 7 minutes
 # away", "is 10:30", "is 5k"
 _AGE = re.compile(
-    r"(?P<who>\b[A-Z][\w'’-]*|\b(?i:she|he)|\b(?i:my|our|your)\s+(?P<kin>[a-z]+))\s+"
-    r"(?:(?i:is|['’]s|turned|has turned|just turned|is now))\s+(?:(?i:now|only|just)\s+)?"
+    r"(?P<who>\b[A-Z][\w’-]*?|\b(?i:she|he)|\b(?i:my|our|your)\s+(?P<kin>[a-z]+))"
+    r"(?:\s+(?i:is|turned|has turned|just turned|is now)|(?i:['’]s))\s+"
+    r"(?:(?i:now|only|just|currently|still|already|actually)\s+)?"
     r"(?P<n>\d{1,3})(?![\w%]|[:.,]\d|\s*(?i:%|[ap]\.?m\b|o['’]clock|k\b|km|mi\b|miles?|"
     r"minutes?|mins?|hours?|hrs?|seconds?|days?|weeks?|months?|inch|inches|in\b|cm|m\b|mm|"
     r"kg|kilos?|lbs?|pounds?|stone|feet|foot|ft|metres?|meters?|times|percent|per\b|"
@@ -66,6 +68,14 @@ def _called(who: str, quote: str) -> str:
                  if m.group(0).lower() == who), "") or next(
         (f"your {w.lower()}" for w in facts.NAME_WORD.findall(quote)
          if kin.KIN.get(w.lower()) == who), who.title())
+
+
+def _agrees(said: AbstractSet[str], was: AbstractSet[str]) -> bool:
+    """Does what an answer `said` someone is agree with what the user told (`was`): a word
+    of it, or the animal a breed told is ("Mango is a dog" of a labrador)?"""
+    return bool(said & was) or any((w in kin.PETS or v in kin.PETS)
+                                   and kin.species(w) == kin.species(v)
+                                   for w in said for v in was)
 
 
 def told(texts: Iterable[str]) -> dict[str, dict[str, set[str]]]:
@@ -151,7 +161,8 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
     for who, kinds in said.items():
         for kind, words in kinds.items():
             was = theirs.get(who, {}).get(kind, set())
-            if was and not words & was and not any(re.search(rf"\b{w}", low) for w in was):
+            if was and not _agrees(words, was) and not any(re.search(rf"\b{w}", low)
+                                                          for w in was):
                 eid, quote = next((i, t) for i, t in texts
                                   if told([t]).get(who, {}).get(kind, set()) & was)
                 return {"kind": "says_otherwise", "name": _called(who, quote),

@@ -199,9 +199,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         names = functools.lru_cache(maxsize=64)(names)
     # every sign, the first the strongest (`doubt_note` says all): what the user must not
     # eat or drink, named without a word against it, first of all, recalled or not
-    found: list[dict] = [
-        {"kind": "caution", "memory": c.episode_id, "said": c.text, "words": words}
-        for c in cautions if (words := offered(answer, c, message))][:1]
+    # (each memory's: QA pass 39b, "Suggest a dessert for the family" offered peanut butter
+    # beside Dev's nut allergy, and only Sam's sugar caution was said)
+    found: list[dict] = list({c.episode_id: {
+        "kind": "caution", "memory": c.episode_id, "said": c.text, "words": words}
+        for c in reversed(cautions) if (words := offered(answer, c, message))}.values())[::-1]
     # … or, asked what someone must not eat, left out ("What is Kwame allergic to?" →
     # "…the hazelnut", the egg allergy told: QA pass 38)
     found += [{"kind": "caution_missed", "memory": c.episode_id, "said": c.text}

@@ -494,17 +494,11 @@ _ROLES = facts.KIN_WORDS | facts.PETS | kin.BREEDS | frozenset(
 
 
 # what kind of animal a breed is (the rest of `kin.BREEDS` are dogs')
-_BREED_KIND = {"tabby": "cat", "siamese": "cat", "persian": "cat", "cockatiel": "bird",
-               "canary": "bird"}
-_KIND = {"dogs": "dog", "puppy": "dog", "cats": "cat", "kitten": "cat", "parrot": "bird",
-         "parakeet": "bird", "budgie": "bird"}
-
-
 def _kind_of(breed: str, word: str) -> bool:
     """Is the animal `breed` of the kind `word` says ("tabby", "cat": QA pass 38 read "your
     cat Pepper" as misrelated, Pepper told as "a tabby"), or any pet at all ("pet")?"""
     return breed in kin.BREEDS and word in kin.PETS and (
-        word in ("pet", "pets") or _BREED_KIND.get(breed, "dog") == _KIND.get(word, word))
+        word in ("pet", "pets") or kin.species(breed) == kin.species(word))
 
 
 def misrelated(answer: str, mems: Sequence[Recall]) -> dict | None:

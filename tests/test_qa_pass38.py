@@ -489,7 +489,8 @@ def test_an_answer_that_says_someone_is_what_they_are_not_is_doubted():
     assert told(t for _, t in texts) == {
         "abena": {"job": {"pharmacist"}}, "callum": {"job": {"engineer"}},
         "efua": {"diet": {"pescatarian"}}, "fenris": {"pet": {"spaniel"}},
-        "kwame": {"age": {"6"}}}  # (an age too, since pass 39)
+        "kwame": {"age": {"6"}},  # (an age too, since pass 39)
+        "pepper": {"pet": {"cat"}}}  # (and the animal, since pass 39b)
     for answer, who, said in (
             ("I have a wonderful wife, and she is an amazing doctor.", "Abena", "doctor"),
             ("Efua is a vegetarian.", "Efua", "vegetarian"),

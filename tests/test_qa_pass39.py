@@ -340,3 +340,32 @@ def test_a_question_for_a_night_or_a_time_checks_the_dates_an_answer_gives():
     assert answer_doubt("What night of the week do we play at the Blue Heron?",
                         "You play there on Thursday night.", mems, {1}, lambda t: set(),
                         now=T0) is None
+
+
+def test_qa_39b_each_caution_is_said_and_a_pet_called_another_animal_is_marked():
+    """QA pass 39b: "Suggest a dessert for the family" offered peanut butter and hazelnut,
+    and only Sam's sugar caution was said, not Dev's nut allergy; "sweet potato soup" was
+    marked against Sam's diabetes; "Can Dev have a Snickers bar?" was answered without a
+    word of his nut allergy; "Sam is currently 6 years old", "He's 4 years old" and "Mango
+    is a cat" (a labrador) went unmarked."""
+    from hela_desktop.says_of import says_otherwise
+
+    dev = "Our son Dev is 10 and allergic to nuts."
+    said = cautions([(3, _SAM), (9, dev)], about={"sam", "dev"})
+    got = answer_doubt("Suggest a dessert for the family", "A big bag of sweets, then peanut "
+                       "butter cookies with hazelnut.", [], set(), cautions=said,
+                       unrecalled=True)
+    assert [got["memory"], *(d["memory"] for d in got["also"])] == [3, 9]
+    assert answer_doubt("Suggest a dinner for the family", "Try a sweet potato soup.", [],
+                        set(), cautions=said, unrecalled=True) is None
+    assert missed("Dev loves chocolate.", said[1], "Can Dev have a Snickers bar?")
+    texts = [(2, _SAM), (7, "Our dog is a labrador called Mango."), (8, "Pepper is a tabby.")]
+    for answer, who, what in (("Sam is currently 6 years old.", "Sam", "6"),
+                              ("He's 4 years old.", "Sam", "4"), ("Sam's 8.", "Sam", "8"),
+                              ("Mango is a cat, and she loves fish.", "Mango", "cat"),
+                              ("Pepper is a dog.", "Pepper", "dog")):
+        got = says_otherwise(answer, texts, who, "x")
+        assert got is not None and got["said"] == what, answer
+    for fine in ("Mango is a dog.", "Mango is a lovely puppy.", "Pepper is a cat.",
+                 "Sam's dog is 3.", "Sam is 7."):
+        assert says_otherwise(fine, texts, "Mango", "x") is None, fine
