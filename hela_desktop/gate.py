@@ -362,9 +362,11 @@ class RelevanceGate:
         rank = {r.episode_id: i for i, r in enumerate(admitted)}
         order = sorted(found.items(),
                        key=lambda kv: (rank[kv[1][1]], -len(shared[kv[0]]), -kv[1][0]))
+        by_id = {r.episode_id: r.text for r in admitted}
         for eid, (s, src_id, name) in order:
             text = texts.get(eid, "")
-            if eid in imported or not facts.is_statement(text):
+            if eid in imported or not facts.is_statement(text) or name.startswith("my ") \
+                    and self._other_by_name(by_id.get(src_id, ""), text):
                 continue
             out.append(Recall(
                 episode_id=eid, score=s, text=text, semantic=s, path="associative",
@@ -626,6 +628,15 @@ class RelevanceGate:
             if j > i:
                 kept.insert(i, kept.pop(j))
         return kept, superseded
+
+    def _other_by_name(self, a: str, b: str) -> bool:
+        """Do `a` and `b` name different people of the user's by name, whatever relation
+        they share ("Our daughter Meera is 6." and "Our daughter Ruby is 4…": two
+        daughters; QA pass 39b, "Actually Meera is 7 now, not 6." made Ruby's allergy older
+        news through "my daughter")?"""
+        named = [{n for n in self.engine.people_in(t) if not n.startswith("my ")}
+                 for t in (a, b)]
+        return bool(named[0] and named[1] and not named[0] & named[1])
 
     def _old_company(self, kept: list[Recall], when: dict[int, float]) -> None:
         """A memory that came in through a name shared with one marked older news, and is

@@ -369,3 +369,21 @@ def test_qa_39b_each_caution_is_said_and_a_pet_called_another_animal_is_marked()
     for fine in ("Mango is a dog.", "Mango is a lovely puppy.", "Pepper is a cat.",
                  "Sam's dog is 3.", "Sam is 7."):
         assert says_otherwise(fine, texts, "Mango", "x") is None, fine
+
+
+def test_a_correction_of_one_daughter_is_no_news_of_the_other(make_assistant):
+    """QA pass 39b P3: after "Actually Meera is 7 now, not 6.", "Our daughter Ruby is 4 and
+    she is allergic to shellfish." came in with Meera's memories through "my daughter" and
+    was marked older news (and the answer "it may give older news"): two daughters."""
+    from hela_desktop.events import MemoriesEvent
+
+    a = make_assistant()
+    cid = a.new_conversation()
+    ruby = "Our daughter Ruby is 4 and she is allergic to shellfish."
+    for k, t in enumerate((ruby, "Our daughter Meera is 6.", "Actually Meera is 7 now, not 6.")):
+        list(a.chat(t, cid, now=T0 + k))
+    shown = next(e for e in a.chat("Who is Meera?", cid, now=T0 + 60)
+                 if isinstance(e, MemoriesEvent)).memories
+    assert not any(r.text == ruby and r.extra.get("older_than") for r in shown)
+    assert any(r.text == "Our daughter Meera is 6." and r.extra.get("superseded_by")
+               for r in shown)
