@@ -128,6 +128,8 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     no = set(facts.negated(answer))
     if no & fresh and not no & outdated:
         return bool(said & outdated)
+    if said & outdated and said & outdated <= no:  # (it denies the old value itself: "Ama
+        return False  # doesn't live in Accra anymore.")
     told_old, told_new = len(said & outdated), len(said & fresh)
     # a value denied outright, no change told of it ("Grace is not from Ghana, she is from
     # Nigeria, I mixed that up"), was never so: put in the past, it is still wrong ("She

@@ -216,17 +216,18 @@ _EMPTY = frozenset("have has had any diagnos diagnosed been real really actually
 
 
 def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
-             asking: str = "") -> dict | None:
+             asking: str = "", parts: dict[int, str] | None = None) -> dict | None:
     """``{"kind": "says_not", "name": "Sam", "said": "does not have a type 1 diabetes",
     "memory": id, "quote": …}`` when `answer` says someone does not have, or is not, what a
     memory of `texts` (id, words) naming them says in its every content word, and does not
     deny itself (QA pass 39: "Sam can have a large quantity of sweets… he does not have a
     type 1 diabetes", after "Our son Sam is 7 and has type 1 diabetes.", had no line);
     `asked`: whom the message `asking` asks about, for a "he" or "she" naming no one
-    before it.  None otherwise."""
+    before it; `parts`: of a memory replaced in part, what still holds (what it says is
+    read there, whom it names in the whole).  None otherwise."""
     if not asked and len(relations := kin.kin(asking)) == 1:
         asked = next(iter(relations))
-    last = asked.lower()
+    last, parts = asked.lower(), parts or {}
     for sentence in facts.sentences(answer):
         for m in _NOT.finditer(sentence):
             who = _whom(m.group("who"), sentence[:m.start()], last)
@@ -234,8 +235,9 @@ def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
             if not who or not what:
                 continue
             for eid, text in texts:
-                if _names_of(text, who) and what <= facts.terms(text) \
-                        and not _denies_itself(text, what):
+                holds = parts.get(eid, text)
+                if _names_of(text, who) and what <= facts.terms(holds) \
+                        and not _denies_itself(holds, what):
                     return {"kind": "says_not", "name": _called(who, text),
                             "said": f"{m.group('no')} {m.group('what').strip()}",
                             "memory": int(eid), "quote": text}

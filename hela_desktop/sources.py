@@ -322,9 +322,18 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
         return []
     current = [(r.episode_id, r.text) for r in mems if r.extra.get("superseded_by") is None
                and r.extra.get("older_than") is None]
+    # (and what a memory replaced in part still says: "My sister Ama lives in Accra and she
+    # is a nurse." after "Ama moved from Accra to London.", QA pass 39b: "Ama is not a
+    # nurse" had no line)
+    texts = {r.episode_id: r.text for r in mems}
+    parts = {r.episode_id: rest for r in mems if (newer := r.extra.get("superseded_by",
+                                                                         r.extra.get("older_than")))
+             is not None and newer in texts
+             and (rest := superseded.still_true(r.text, [texts[newer]]))}
     asked = first_named(message)
     got = (says_otherwise(answer, current, asked, message) or called_animal(answer, current)
-           or says_not(answer, current, asked, message)) if current else None
+           or says_not(answer, current + [(i, texts[i]) for i in parts], asked, message,
+                       parts)) if current or parts else None
     return [got] if got else []
 
 

@@ -387,3 +387,25 @@ def test_a_correction_of_one_daughter_is_no_news_of_the_other(make_assistant):
     assert not any(r.text == ruby and r.extra.get("older_than") for r in shown)
     assert any(r.text == "Our daughter Meera is 6." and r.extra.get("superseded_by")
                for r in shown)
+
+
+def test_what_a_memory_replaced_in_part_still_says_is_checked():
+    """QA pass 39b P4: "Is Ama a nurse?" answered "Ama is not a nurse." had no line:
+    "My sister Ama lives in Accra and she is a nurse." is older news for her home, not her
+    job; and "Ama doesn't live in Accra anymore." gives no older news."""
+    from hela_desktop.events import Recall
+
+    old = Recall(episode_id=5, score=1.0, text="My sister Ama lives in Accra and she is a "
+                 "nurse.", extra={"superseded_by": 13, "older_than": 13})
+    mems = [Recall(episode_id=13, score=1.0, text="Ama moved from Accra to London."), old]
+
+    def note(answer: str) -> str:
+        return doubt_note(answer_doubt("Is Ama a nurse?", answer, mems, {13},
+                                       lambda t: {"ama"} if "Ama" in t else set()),
+                          [m.to_dict() for m in mems])
+
+    assert note("Ama is not a nurse.") == (
+        "Check this answer: it says Ama is not a nurse, and you told me “My sister Ama lives "
+        "in Accra and she is a nurse.”")
+    assert note("Ama doesn't live in Accra anymore.") == ""  # (what the newer says)
+    assert note("Ama lives in Accra.").startswith("Check this answer: it may give older news")
