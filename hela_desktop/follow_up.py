@@ -33,7 +33,8 @@ _FEMALE = frozenset("daughter sister mum mom mother wife girlfriend granddaughte
 # what follows an object "her" rather than a possessive one ("Did I call her yesterday?")
 _AFTER_OBJECT = frozenset("to for about a an the with at in on up out now again yesterday "
                           "today tomorrow this that last next any anything something "
-                          "back too".split())
+                          "everything nothing back too much so very off over home enough "
+                          "when if why how what where before after by from".split())
 
 
 def gender_of_word(word: str) -> str:

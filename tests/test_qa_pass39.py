@@ -202,6 +202,8 @@ def test_whom_a_pronoun_can_be_is_read_from_the_memories():
     assert read("What is her job?", ("How is my mum?", ["my mum"]))[0] == "What is my mum's job?"
     assert read("Did I call her yesterday?", ("How is my mum?", ["my mum"]))[0] == \
         "Did I call my mum yesterday?"
+    assert read("Did I tell her everything?", ("How is my mum?", ["my mum"]))[0] == \
+        "Did I tell my mum everything?"
     # a message between that asks on about them carries it; another talk does not
     assert read("What does he like?", ("How old is he?", []), ("Sam?", ["Sam"]))[0] == \
         "What does Sam like?"
