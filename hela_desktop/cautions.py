@@ -123,7 +123,7 @@ _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping with
                      "allergic allergy allergies intolerant instead careful unless except "
                      "rather cannot can't shouldn't mustn't dangerous risky risk away "
                      "substitute replace alternative alternatives watch limit moderation "
-                     "sparingly insulin".split())
+                     "sparingly insulin afraid scared".split())
 # (a yes or no set off by a comma is a clause of its own: "The answer is no, Solveig can
 # have chicken satay…", QA pass 37)
 _CLAUSE = re.compile(r"[.;!?\n]+|,?\s+\b(?:but|however|although|though|except|whereas)\b"
@@ -235,9 +235,11 @@ def cautions(statements: Iterable[tuple[int, str]],
     return out
 
 
-def _names(name: str, text: str) -> bool:
-    """Does `text` say `name` (a name or relation word, lower case) as a word?"""
-    return bool(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE))
+def _names(name: str, text: str, own: bool = True) -> bool:
+    """Does `text` say `name` (a name or relation word, lower case) as a word (not `own`:
+    not only as another's, "Caleb's nephew")?"""
+    tail = r"(?!\w)" if own else r"(?!\w)(?!['’]s\s+[a-z])"
+    return bool(re.search(rf"(?<!\w){re.escape(name)}{tail}", text, re.IGNORECASE))
 
 
 def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
@@ -245,9 +247,10 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     (in the answer's order, each once); a clause that only echoes the user's `message`
     ("We're going to a seafood restaurant tonight.") offers nothing."""
     out: list[str] = []
-    if caution.within:  # (only where the answer names them)
+    if caution.within:  # (only where the answer names them, not only another of theirs:
+        # "…and you're selling it to Caleb's nephew", Caleb vegan, `bench personal`)
         answer = " ".join(s for s in facts.sentences(answer)
-                          if any(_names(n, s) for n in caution.within))
+                          if any(_names(n, s, own=False) for n in caution.within))
     asked = set(_WORD.findall(message.lower().replace("’", "'")))
     avoid = {_key(a) for a in caution.avoid}
     ask = _ASKS_MAY_EAT.search(message)
@@ -261,8 +264,16 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     # butter at home?", QA pass 37b; one that suggests does: "Or something with meat?")
     told = " ".join(s for s in facts.sentences(answer) if not s.rstrip().endswith("?")
                     or _SUGGESTS.match(s) or not _ASKS_USER.match(s))
+    # (a message of the allergy or the condition itself, "Is Leo coeliac?", "Our son Leo is
+    # 9 and he is coeliac.", is answered by what it is: "…gluten, which is found in wheat"
+    # offers nothing, a clause that has them eat it does; QA pass 39c)
+    of_it = not may_eat and bool(_ASKS_AVOIDED.search(message) or asked & (
+        _ALLERGY_WORDS | set(_DIETS) | _CONDITIONS))
     for clause in _CLAUSE.split(told):
         words = _WORD.findall(clause.lower().replace("’", "'"))
+        # (what it is, unless it denies it: "Solveig is not allergic to peanuts", QA pass 37)
+        explains = of_it and not any(w in _SERVES and words[i + 1:i + 2] not in (
+            ["been"], ["to"]) for i, w in enumerate(words))
         # (to whether they may have it, a clause that repeats it says they may, unless it
         # asks the question again: "Solveig can eat peanut butter on toast", QA pass 37)
         if not words or set(words) <= asked | _ECHO and (
@@ -274,7 +285,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # (a clause that speaks of the allergy, "He's allergic to leucine, which is found
         # in eggs", speaks of the food as what they must not have, QA pass 38b; "Kwame can
         # eat eggs without any side effects" after "…a nut-free egg allergy…" does not)
-        known = bool(set(words) & _ALLERGY_WORDS)
+        known = explains or bool(set(words) & _ALLERGY_WORDS)
         out += [w for i, w in enumerate(words) if _key(w) in avoid
                 and (_denies(words[max(0, i - 3):i]) or not known
                      and not _warned(words[max(0, i - _BEFORE):i])
@@ -311,7 +322,7 @@ def _refused(before: list[str]) -> bool:
     """Does the clause say, before a mention however far back, that they do not eat or
     drink ("…he doesn't eat animal agriculture (meat and dairy)", "she does not need to eat
     any meat or dairy", QA pass 37: "dairy" was marked)?"""
-    return any(v in _EATS and any(p in ("not", "never", "no") or p.endswith("n't")
+    return any(v in _EATS and any(p in ("not", "never", "no", "cannot") or p.endswith("n't")
                                   for p in before[max(0, j - 3):j])
                for j, v in enumerate(before))
 
@@ -325,10 +336,14 @@ _SUGGESTS = re.compile(r"\s*(?:or|how about|what about|why not|maybe|perhaps|wou
 # a word after a mention that makes it the thing avoided: "peanut allergy", "gluten-free"
 _NAMES_IT = frozenset("free allergy allergies allergic intolerance intolerant".split())
 _EATS = frozenset("eat eats eating drink drinks drinking have touch take consume".split())
+# what has someone eat or drink a food (`offered`, of a message of the allergy itself)
+_SERVES = _EATS | frozenset("enjoy enjoys try tries order serve serving cook make bake give "
+                            "treat snack recipe love loves".split())
 
 
 _ALLERGY_WORDS = _NAMES_IT - {"free"} | frozenset(
-    "allergen allergens anaphylaxis anaphylactic diabetes diabetic insulin".split())
+    "allergen allergens anaphylaxis anaphylactic diabetes diabetic insulin coeliac celiac "
+    "reaction reactions react reacts".split())
 
 
 def _warned(before: list[str]) -> bool:
@@ -384,7 +399,7 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
 
     Only a caution of whom the message asks about counts (`Caution.theirs`), or the user's
     own for a question of theirs ("What am I allergic to?", "Can I eat prawns?")."""
-    if not caution.theirs and not re.search(
+    if caution.within or not caution.theirs and not re.search(
             rf"\b(?:i|me|my)\b(?!\s+(?:\w+\s+)?(?:{_RELATIONS})\b)", message, re.IGNORECASE):
         return False
     if _ASKS_AVOIDED.search(message):
@@ -394,7 +409,7 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
         told = {w for w in told_of if w in _NAMES or w in _DIETS or w in _CONDITIONS}
         return not said & {_stem(w) for w in caution.avoid | told}
     ask = _ASKS_MAY_EAT.search(message)
-    if not ask or caution.within:
+    if not ask:
         return False
     avoid = {_key(a) for a in caution.avoid}
     return any(_key(w) in avoid for w in _WORD.findall(ask.group(0).lower())) \
@@ -402,7 +417,7 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
 
 
 # a condition an answer may name for what it leaves out ("Sam has type 1 diabetes…")
-_CONDITIONS = frozenset("diabetes diabetic".split())
+_CONDITIONS = frozenset("diabetes diabetic sober alcoholic coeliac celiac".split())
 
 
 # a no to whether they may have it: "No", "he can't eat…", "avoid", "not safe", "Skip the

@@ -297,7 +297,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     return _with_also(found)
 
 
-_YES_WORD = re.compile(r"\byes\b", re.IGNORECASE)
+# (QA pass 39c: "It seems so, 71 is a special day… You've got it right!" to "Is my dad 71?"
+# read "it uses none of the memories")
+_YES_WORD = re.compile(r"\b(?:yes|(?:it )?seems so|i think so|got it right|you(?:['’]re| are) "
+                       r"right|that['’]s (?:right|correct))\b", re.IGNORECASE)
 # an answer that opens with a no
 _SAYS_NO = re.compile(r"\s*(?:no|nope|not really|not at all|of course not)\b", re.IGNORECASE)
 def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:

@@ -411,3 +411,43 @@ def test_what_a_memory_replaced_in_part_still_says_is_checked():
         "in Accra and she is a nurse.”")
     assert note("Ama doesn't live in Accra anymore.") == ""  # (what the newer says)
     assert note("Ama lives in Accra.").startswith("Check this answer: it may give older news")
+
+
+def test_qa_39c_answers_about_the_allergy_itself_offer_nothing():
+    """QA pass 39c: answers explaining coeliac disease or an egg allergy ("Coeliac means a
+    condition where the body produces gluten, which is found in wheat.") were marked as
+    naming gluten "without a word of warning"; "No, I'm afraid of eggs…" to "Can Isla eat
+    cake?" too; "he has been sober for three years" to "What should Jamie avoid?" was said
+    to leave that out; "It seems so, 71…" to "Is my dad 71?" used no memory; and the
+    reply "…you're selling it to Caleb's nephew" offered Caleb (vegan) the cheese."""
+    from hela_desktop.events import Recall
+
+    leo = cautions([(3, "Our son Leo is 9 and he is coeliac.")], about={"leo"})[0]
+    isla = cautions([(4, "Our daughter Isla is 5 and she is allergic to eggs.")],
+                    about={"isla"})[0]
+    from hela_desktop.cautions import offered
+
+    assert offered("Coeliac means a condition where the body produces gluten, which is found "
+                   "in wheat.", leo, "Our son Leo is 9 and he is coeliac.") == []
+    assert offered("He is not just gluten intolerant but also contains other types of gluten "
+                   "proteins in his body.", leo, "Is Leo coeliac?") == []
+    assert offered("She has a special reaction to something she eats, which is made up of "
+                   "egg whites.", isla, "What is Isla allergic to?") == []
+    # (what has them eat it, or denies it, still counts)
+    assert offered("She can have eggs.", isla, "What is Isla allergic to?") == ["eggs"]
+    assert offered("Isla is not allergic to eggs.", isla, "Is Isla allergic to anything?") \
+        == ["eggs"]
+    for no in ("No, I'm afraid of eggs. I'll make something that doesn't contain any eggs!",
+               "No, Isla cannot eat cake because it contains eggs."):
+        assert offered(no, isla, "Can Isla eat cake?") == [], no
+    jamie = cautions([(5, "My brother Jamie has been sober for three years.")],
+                     about={"jamie"})[0]
+    assert not missed("Your brother Jamie is a multi-talented person, but he has been sober "
+                      "for three years.", jamie, "What should Jamie avoid?")
+    caleb = cautions([(6, "Funny thing, Caleb went vegan last year.")], named={"caleb"})[0]
+    assert offered("Your cheese is sold at the market and you're selling it to Caleb's "
+                   "nephew.", caleb, "Where do I sell my cheese?") == []
+    assert offered("Caleb's cheese is great, and Caleb loves it.", caleb, "x") == ["cheese"]
+    mems = [Recall(episode_id=6, score=1.0, text="My dad is 71 and he lives in Bath.")]
+    assert answer_doubt("Is my dad 71?", "It seems so, 71 is a special day in your life.",
+                        mems, set(), lambda t: {"my father"} if "dad" in t else set()) is None
