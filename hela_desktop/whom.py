@@ -469,8 +469,11 @@ _WE = re.compile(r"\s*(?:we|we['’](?:re|ve)|our)\b", re.IGNORECASE)
 _TALK = re.compile(r"\s*(?:[-*•·]\s*)?(?:(?:and|so|also|oh|well),?\s+)?i(?:['’]m|\s+am)?\s+"
                    r"(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|happy|delighted|here|"
                    r"afraid|not sure|hope|understand|see|think|believe|recommend|suggest|can|"
-                   r"could|would|will|['’]d|['’]ll|don['’]t know|do not know|remember|know)\b",
-                   re.IGNORECASE)
+                   r"could|would|will|['’]d|['’]ll|don['’]t know|do not know|remember|know)\b"
+                   # ("I'd like to share a bit more about it, but…", QA pass 39c)
+                   r"|\s*(?:(?:and|so|also|oh|well),?\s+)?i['’](?:d|ll)\s+(?:(?:also|really|"
+                   r"just)\s+)?(?:like|love|be happy|be glad|say|suggest|recommend|make sure|"
+                   r"try|help)\b", re.IGNORECASE)
 _FIRST = re.compile(r"\s*(?:[-*•·]\s*|\d+[.)]\s+)?(?:(?:and|so|also|oh|well),?\s+)?"
                     r"(?:i|i['’]m|i['’]ve|i['’]ll|my)\b", re.IGNORECASE)  # ("- My best friend…")
 

@@ -451,3 +451,14 @@ def test_qa_39c_answers_about_the_allergy_itself_offer_nothing():
     mems = [Recall(episode_id=6, score=1.0, text="My dad is 71 and he lives in Bath.")]
     assert answer_doubt("Is my dad 71?", "It seems so, 71 is a special day in your life.",
                         mems, set(), lambda t: {"my father"} if "dad" in t else set()) is None
+
+
+def test_the_assistant_saying_what_it_would_like_is_not_speaking_as_the_user():
+    """QA pass 39c: the reply to "We also have a cat called Mochi." read "it speaks as if it
+    were you (“I'd like to share a bit more about it, but let's just say…”)"."""
+    from hela_desktop.whom import as_user
+
+    assert as_user("We also have a cat called Mochi.", "I'd like to share a bit more about "
+                   "it, but let's just say that Mochi is not a real cat.", []) is None
+    assert as_user("I fly to Porto on 14 March.", "I fly to Porto on 14 March, so I'll pack.",
+                   []) is not None  # (still: what the user told, said as its own)
