@@ -464,6 +464,10 @@ _HOUSEHOLD = re.compile(
     r"everyone|everybody|for us|we all)\b", re.IGNORECASE)
 
 
+# why a caution came in for a message about food (`gate.RelevanceGate._cautions`)
+CAUTION_GATE = "what you told me must not be eaten or drunk"
+
+
 def asks_for_food(message: str) -> bool:
     """Does `message` ask about food or drink ("Suggest a dinner for the family", "Can Ruby
     eat prawns?"), not only tell of it ("We had pizza.")?"""
@@ -482,5 +486,5 @@ CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intoleranc
         "can't eat", "cannot eat", "don't eat", "never eat", "can't drink", "don't drink",
         "never drink", "can't have", "avoid", "sober", "alcoholic")
 
-__all__ = ["Caution", "GROUPS", "CUES", "asks_for_food", "caution_of", "caution_of_others",
+__all__ = ["CAUTION_GATE", "Caution", "GROUPS", "CUES", "asks_for_food", "caution_of", "caution_of_others",
            "cautions", "for_household", "missed", "offered"]

@@ -319,7 +319,7 @@ class RelevanceGate:
             sim = float(v @ query_vec) if v is not None else 0.0
             out.append(Recall(episode_id=eid, score=sim, text=text, semantic=sim, extra={
                 "cos": sim, "similarity": round(sim, 4), "statement": True, "personal": True,
-                "gate": "what you told me must not be eaten or drunk"}))
+                "gate": cautions.CAUTION_GATE}))
             if len(out) >= CAUTIONS:
                 break
         return out

@@ -11,7 +11,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from . import facts, superseded
-from .cautions import Caution, missed, offered
+from .cautions import CAUTION_GATE, Caution, missed, offered
 from .events import Recall
 from .follow_up import PRONOUNS
 from .made_up import made_up
@@ -257,7 +257,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # none used, and no name or number the user said earlier in this chat taken either
     # (QA pass 36c: "Your mum lives in Braga.", told two messages before, read "it is not
     # from what you told me")
-    unused = bool(mems) and not drew_on and about_user and not (
+    # (a request about food that brought in what must not be eaten is about the user's
+    # life too: "Suggest a dinner for the family" → "We're having a dinner for the family
+    # today.", both children's cautions recalled, had no line)
+    cautioned = any(r.extra.get("gate") == CAUTION_GATE for r in mems)
+    unused = bool(mems) and not drew_on and (about_user or cautioned) and not (
         known and len(made_up(whole, message)) > len(made_up(whole, f"{message} {known}"))
     ) and not says_yes_or_no(message, whole) and not (
         # (a yes to what a memory says in the question's every word rests on it: "Yes,

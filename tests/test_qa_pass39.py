@@ -462,3 +462,28 @@ def test_the_assistant_saying_what_it_would_like_is_not_speaking_as_the_user():
                    "it, but let's just say that Mochi is not a real cat.", []) is None
     assert as_user("I fly to Porto on 14 March.", "I fly to Porto on 14 March, so I'll pack.",
                    []) is not None  # (still: what the user told, said as its own)
+
+
+def test_a_food_request_answered_without_the_cautions_it_brought_in_says_so():
+    """In the window (50bf448): "Suggest a dinner for the family" brought in Ruby's and
+    Sam's cautions and got "We're having a dinner for the family today.", listed as
+    "Recalled, not used" with no line: the request was not read as about the user's
+    life."""
+    from hela_desktop.cautions import CAUTION_GATE
+    from hela_desktop.events import Recall
+
+    mems = [Recall(episode_id=i, score=0.2, text=t, extra={"gate": CAUTION_GATE})
+            for i, t in ((2, "Our daughter Ruby is 4 and she is allergic to shellfish."),
+                         (1, _SAM))]
+    ask = "Suggest a dinner for the family"
+    got = answer_doubt(ask, "We're having a dinner for the family today.", mems, set(),
+                       lambda t: set())
+    assert doubt_note(got, [m.to_dict() for m in mems]) == (
+        "Check this answer: it uses none of the memories recalled for it; what you told me "
+        "may matter here.")
+    assert answer_doubt(ask, "A vegetable risotto, and no shellfish for Ruby.", mems, {2},
+                        lambda t: set()) is None
+    # (recalled for its meaning, not as a caution: not so)
+    plain = [Recall(episode_id=m.episode_id, score=0.2, text=m.text) for m in mems]
+    assert answer_doubt(ask, "We're having a dinner for the family today.", plain, set(),
+                        lambda t: set()) is None
