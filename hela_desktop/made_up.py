@@ -153,8 +153,10 @@ _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Sr|Jr)\.\s*$")
 # a word said to be someone of the user's life, or their pet, is a name however common:
 # "Elsa is your daughter.", "Elsa, your daughter, …" (QA pass 36c: "Elsa", opening a
 # sentence, is in the word list as every common first name is)
+# (not "Second, your nephew Caleb…": the relation names Caleb, `bench personal`)
 _NAMED_AS = re.compile(rf"\s*(?:is|was|['’]s|,)\s+(?:your|my|our)\s+(?:(?:little|older|"
-                       rf"younger|big|elder|baby|best)\s+)?(?i:{kin.KIN_PET_BREED})\b(?!['’])")
+                       rf"younger|big|elder|baby|best)\s+)?(?i:{kin.KIN_PET_BREED})\b(?!['’])"
+                       rf"(?!\s+[A-Z])")
 _PREV_WORD = re.compile(r"([^\W\d_][\w'’-]*)[ \t]+$")
 # a letter's sign-off: the name under it is a name, however common ("Yours truly,\nDoris",
 # QA pass 35: the model signed as someone no memory names, and nothing marked it)

@@ -487,3 +487,14 @@ def test_a_food_request_answered_without_the_cautions_it_brought_in_says_so():
     plain = [Recall(episode_id=m.episode_id, score=0.2, text=m.text) for m in mems]
     assert answer_doubt(ask, "We're having a dinner for the family today.", plain, set(),
                         lambda t: set()) is None
+
+
+def test_a_common_word_before_your_relation_and_their_name_is_no_made_up_name():
+    """`bench personal` on aa10037: "…First, your cheese is sold at the Montpelier farmers
+    market… Second, your nephew Caleb has been staying with us…" (right) was marked for
+    "Second": ", your nephew" read it as the nephew's name."""
+    from hela_desktop.made_up import made_up
+
+    assert made_up("First, your cheese is sold at the market. Second, your nephew Caleb has "
+                   "been staying.", "cheese market nephew Caleb staying") == []
+    assert made_up("Elsa, your daughter, loves horses.", "daughter horses") == ["Elsa"]
