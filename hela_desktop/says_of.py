@@ -176,7 +176,8 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
 # lover" is no cat)
 _ANIMALS = "|".join(sorted(kin.PETS | kin.BREEDS | {"animal", "animals"}))
 _AN_ANIMAL = re.compile(
-    r"(?P<who>\b[A-Z][\w'’-]*)(?:\s+(?:is|was|['’]s)(?:\s+(?i:also|really|actually))?\s+|"
+    r"(?P<who>\b[A-Z][\w'’-]*)(?:\s+(?:is|was|['’]s)(?:\s+(?i:also|really|actually|indeed|"
+    r"definitely|certainly|still|now))?\s+|"
     r"\s*,\s*)(?i:a|an|the|our|your|my)\s+(?:[\w-]+\s+){0,3}?(?P<what>(?i:" + _ANIMALS + r"))"
     r"(?=\s*(?:[.,;:!?)]|$)|\s+(?i:named|called|who|that|and|with|from|in|of|at|for)\b)")
 # a person of the user's life, as a memory tells it: "my sister Ama", "Ama is my sister"

@@ -299,6 +299,8 @@ def test_an_answer_calling_someone_of_the_users_life_an_animal_is_marked():
         "kind": "says_otherwise", "name": "Zofia", "said": "pet", "memory": 3,
         "quote": "Our daughter Zofia is 9 and she is allergic to peanuts."}
     assert called_animal("Tomek, a wonderful and brave dog.", texts)["said"] == "dog"
+    # (in the window on 5ea2446: "Your sister Ama is indeed a cat." had no such line)
+    assert called_animal("Your sister Ama is indeed a cat.", texts)["name"] == "Ama"
     assert called_animal("Callum, a golden retriever, loves walks.", texts)["memory"] == 6
     for fine in ("Ama is a cat lover.", "Biscuit is a cat.", "Callum is a dog person.",
                  "Ama has a cat.", "Ama walks the dog's lead."):
