@@ -139,6 +139,11 @@ def first_named(text: str) -> str:
     return ""
 
 
+# a sentence giving an age at another time: "next year he's 10", "when she is 18"
+_AGE_THEN = re.compile(r"\b(?:next|last|ago|will|would|when|until|since|once|if|birthday|"
+                       r"turns?|years? old when|used to)\b", re.IGNORECASE)
+
+
 def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
                    asking: str = "") -> dict | None:
     """``{"kind": "says_otherwise", "name": "Abena", "said": "doctor", "memory": id, "quote":
@@ -155,19 +160,27 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
         answer += " " + " ".join(_ASKS_IS.sub(r"\g<who> is ", q) for q in facts.sentences(asking)
                                  if _ASKS_IS.match(q))
     said: dict[str, dict[str, set[str]]] = {}
-    for who, what in (p for s in facts.sentences(answer) for p in _said_of(s, asked.lower())):
-        said.setdefault(who, {}).setdefault(_kind(what), set()).add(what)
+    now: dict[str, set[str]] = {}  # whom an age is given as it is now, those ages
+    for s in facts.sentences(answer):
+        for who, what in _said_of(s, asked.lower()):
+            said.setdefault(who, {}).setdefault(_kind(what), set()).add(what)
+            if what.isdigit() and not _AGE_THEN.search(s):
+                now.setdefault(who, set()).add(what)
     low = answer.lower()
     for who, kinds in said.items():
         for kind, words in kinds.items():
             was = theirs.get(who, {}).get(kind, set())
-            if was and not _agrees(words, was) and not any(re.search(rf"\b{w}", low)
-                                                          for w in was):
-                eid, quote = next((i, t) for i, t in texts
-                                  if told([t]).get(who, {}).get(kind, set()) & was)
-                return {"kind": "says_otherwise", "name": _called(who, quote),
-                        "said": sorted(words)[0],
-                        "memory": int(eid), "quote": quote}
+            if kind == "age":  # (one number, now: "The answer is 9. Leo is 10.")
+                words = now.get(who, set()) - was
+                if not was or not words:
+                    continue
+            elif not was or _agrees(words, was) or any(re.search(rf"\b{w}", low)
+                                                       for w in was):
+                continue
+            eid, quote = next((i, t) for i, t in texts
+                              if told([t]).get(who, {}).get(kind, set()) & was)
+            return {"kind": "says_otherwise", "name": _called(who, quote),
+                    "said": sorted(words)[0], "memory": int(eid), "quote": quote}
     return None
 
 
