@@ -136,6 +136,14 @@ def _variant(word: str, name: str) -> bool:
         and len(_ENDING.sub("", a)) >= 2 and _ENDING.sub("", a) == _ENDING.sub("", b))
 
 
+def spelt_as(word: str, names: Iterable[str]) -> bool:
+    """Is `word` one of `names` (lower case), or one of them spelt another way or misspelt
+    (`_variant`, `_slip_of`)?"""
+    key = word.lower()
+    return any(key == n or _variant(key, n) or len(key) >= _LEAST and _slip_of(key, n)
+               for n in names)
+
+
 def _said_in(sentence: str) -> set[str]:
     """The words of `sentence`, lower case."""
     return {m.group(0).lower() for m in NAME_WORD.finditer(sentence)}

@@ -27,7 +27,7 @@ from .older_news import (
 from .passed_over import passed_over
 from .prompt import said_when, shorten
 from .says_of import called_animal, first_named, says_not, says_otherwise
-from .whom import as_user, misattributed, misnamed, misplaced, misrelated, other_person
+from .whom import as_user, invented, misattributed, misnamed, misplaced, misrelated, other_person
 from .words import listed, one_line
 
 
@@ -104,6 +104,7 @@ MISATTRIBUTED_NOTE = ("Check this answer: you {asked_or_told} {asked}, and it sa
                       "what you told me of {whose}: “{said}”")
 MISRELATED_NOTE = "Check this answer: it calls {name} your {said}, and {name} is {told}."
 AS_USER_NOTE = "Check this answer: it speaks as if it were you (“{said}”)."
+INVENTED_NOTE = "Check this answer: it speaks of “{said}”, and you never told me of {name}."
 REPEATS_CORRECTED_NOTE = ("Check this answer: it repeats what you have just corrected — "
                           "“{said}”")
 MADE_UP_SHOWN = 3  # names and numbers quoted in the note; the rest are counted
@@ -237,7 +238,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     if stopped:
         return _with_also(found)
     about_user = facts.asks_about_user(message, names)  # (once: `names` reads the store)
-    found += _contradicted(message, answer, mems, found) if about_user else []
+    found += _contradicted(message, answer, mems, found) if about_user else \
+        _gainsaid(message, answer) if tells_of_life(message, names) else []
     if untold and about_user:
         found.append({"kind": "untold", "who": [str(w) for w in untold]})
     else:
@@ -294,6 +296,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {})})
+    found += _invented(whole, f"{message} {known}", user_names, found)
     if not found:  # (a subtler fault: only when nothing else was found)
         found += _subtler(message, whole, mems, about_user, asks_fact)
     if unused and not found:  # (softly for ideas: QA pass 35, "suggest a snack …")
@@ -342,6 +345,27 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
            or says_not(answer, current + [(i, texts[i]) for i in parts], asked, message,
                        parts)) if current or parts else None
     return [got] if got else []
+
+
+def _invented(answer: str, known: str, user_names: AbstractSet[str],
+              found: list[dict]) -> list[dict]:
+    """A relation or friend by a name the user never wrote, asked or not ("…with your friend
+    Sarah and me.", QA pass 39c: `whom.invented`), unless another sign names it already."""
+    new = invented(answer, known, user_names)
+    return [new] if new is not None and not any(new["name"] in _strs(d, "words")
+                                                for d in found) else []
+
+
+def _gainsaid(message: str, answer: str) -> list[dict]:
+    """What the reply to a message telling of someone says against the message itself:
+    another job, diet, pet's kind or age, an animal for a person, or a denial ("Leah is
+    actually a hairstylist" to "My sister Leah is a nurse.", "Mochi is not a real cat" to
+    "We also have a cat called Mochi."; QA passes 38 and 39c had no line).  The message is
+    quoted; it is no memory yet (memory 0)."""
+    own, asked = [(0, message)], first_named(message)
+    got = (says_otherwise(answer, own, asked, message) or called_animal(answer, own)
+           or says_not(answer, own, asked, message))
+    return [{**got, "told": True}] if got else []
 
 
 def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool,
@@ -542,6 +566,11 @@ def _misplaced_note(doubt: dict, _recalls: list[dict]) -> str:
         "" if said[-1:] in ".!?…" else ".")
 
 
+def _invented_note(doubt: dict, _recalls: list[dict]) -> str:
+    said, name = (one_line(str(doubt.get(k) or "")) for k in ("said", "name"))
+    return INVENTED_NOTE.format(said=said, name=name) if said and name else ""
+
+
 def _untold_note(doubt: dict, _recalls: list[dict]) -> str:
     who = _strs(doubt, "who")
     return UNTOLD_NOTE.format(who=" or your ".join(who), them="them" if len(who) > 1
@@ -600,7 +629,7 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,
     "misplaced": _misplaced_note, "as_user": _as_user_note, "misrelated": _misrelated_note, "untold": _untold_note, "made_up": _made_up_note,
-    "older": _older_note, "passed_over": _passed_over_note}
+    "older": _older_note, "passed_over": _passed_over_note, "invented": _invented_note}
 
 
 def _pronoun(relation: str) -> str:

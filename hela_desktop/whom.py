@@ -14,6 +14,7 @@ from collections.abc import Set as AbstractSet
 from . import facts, kin
 from .events import Recall
 from .made_up import COUNTRIES
+from .name_index import spelt_as
 
 NAMES_SHOWN = 3  # the names an "it speaks of … instead" warning quotes
 # who a statement is about (relation words, stems), not what it says of them
@@ -528,3 +529,24 @@ def misrelated(answer: str, mems: Sequence[Recall]) -> dict | None:
                     "told": _of_whom(was)}
     return None
 
+
+
+def invented(answer: str, known: str, names: AbstractSet[str]) -> dict | None:
+    """``{"kind": "invented", "said": "your friend Sarah", "name": "Sarah"}`` when an answer
+    gives the user a relation, friend or pet by a name they never wrote: not in `known`
+    (the message and the chat's earlier messages), nor among `names` (every name their
+    memories hold, lower case).  QA pass 39c: "Plan a party for Jamie's birthday" was
+    answered "…with your friend Sarah and me.", no Sarah ever told, and a request for
+    ideas has no made-up check.  A name spelt another way is no new one ("your wife Hana"
+    of Hannah).  None otherwise."""
+    said = {re.sub(r"['’]s$", "", w).lower() for w in facts.NAME_WORD.findall(known)} | set(names)
+    for m in _CALLS.finditer(answer):
+        words, word, name = (m.group(1), m.group(2), m.group(3)) if m.group(3) else \
+            (m.group(5), m.group(6), m.group(4))
+        name = re.sub(r"['’]s?$", "", name)  # ("your husband Tobias' gift")
+        key = name.lower()
+        if (word in _ROLES or word in kin.ROLES) and not spelt_as(key, said) \
+                and key not in facts.STOPWORDS and key not in facts.NOT_NAMES:
+            called = f"your {words.strip()} {name}" if m.group(3) else f"{name}, your {words}"
+            return {"kind": "invented", "said": called.rstrip(",. "), "name": name}
+    return None
