@@ -27,7 +27,7 @@ from . import edges as G
 from . import facts, superseded, whom
 from . import formulas as F
 from . import prompt as P
-from .cautions import CUES, cautions, for_household
+from .cautions import CUES, cautions, for_household, of_others_only
 from .config import Settings
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
@@ -518,8 +518,8 @@ class Assistant:
                 # (and of whom the answer names: the reply to "My mum is 70." offered "a big
                 # cake with peanuts" for Zofia, her allergy told, unmarked: QA pass 38c)
                 cautions=cautions([(0, asked), *((i, t) for i, t, _ in self.store.said_after(
-                    0.0, containing=CUES))], about=self._asked_about(asked),
-                    named=self._asked_about(answer)))
+                    0.0, containing=CUES))], about=(about := self._asked_about(asked)),
+                    named=self._asked_about(answer), own=not of_others_only(asked, about)))
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever

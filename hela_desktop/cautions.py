@@ -44,18 +44,20 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "dairy": "dairy milk cheese butter cream yogurt yoghurt latte cappuccino mozzarella "
              "parmesan brie cheddar cake cakes cheesecake brioche custard pancake pancakes "
              "quiche croissant croissants pizza pizzas margherita lasagne lasagna beurre "
-             "fondue raclette tiramisu",
+             "fondue raclette tiramisu gelato milkshake milkshakes ricotta "
+             "mascarpone feta halloumi paneer ghee carbonara alfredo",
     "gluten": "gluten wheat bread pasta flour barley rye couscous pizza noodles spaghetti "
               "croissant cake beer",
     "fish": "fish salmon tuna cod sardine sardines anchovy anchovies trout mackerel hake "
             "sushi",
     "eggs": "egg eggs omelette omelet mayonnaise meringue cake cakes cheesecake brioche custard "
-            "pancake pancakes quiche waffle waffles",
+            "pancake pancakes quiche waffle waffles carbonara frittata mayo aioli",
     "soy": "soy soya tofu edamame miso",
     "sesame": "sesame tahini hummus",
     "meat": "meat beef pork chicken lamb ham bacon steak sausage sausages turkey veal duck "
-            "burger chorizo salami prosciutto",
-    "pork": "pork ham bacon chorizo salami prosciutto",
+            "burger chorizo salami prosciutto meatball meatballs meatloaf pepperoni "
+            "pancetta gammon venison brisket ribs carbonara",
+    "pork": "pork ham bacon chorizo salami prosciutto pepperoni pancetta gammon carbonara",
     "alcohol": "alcohol wine beer vodka whisky whiskey gin rum cocktail cocktails champagne "
                "cider sangria",
     # (QA pass 39: "Sam can have a large quantity of sweets…", Sam having type 1 diabetes;
@@ -126,7 +128,10 @@ _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping with
                      "sparingly insulin afraid scared".split())
 # (a yes or no set off by a comma is a clause of its own: "The answer is no, Solveig can
 # have chicken satay…", QA pass 37)
-_CLAUSE = re.compile(r"[.;!?\n]+|,?\s+\b(?:but|however|although|though|except|whereas)\b"
+# (what follows "which means" or ", so" is a clause of its own too: "Isla has an allergy to
+# eggs, which means she can eat … food that contains eggs…", QA pass 40)
+_CLAUSE = re.compile(r"[.;!?\n]+|,?\s+\b(?:but|however|although|though|except|whereas|"
+                     r"which means|that means|meaning)\b|,\s+so\b"
                      r"|(?<=\bno),|(?<=\byes),", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
 
@@ -210,17 +215,19 @@ _GOES_ON = re.compile(r"\s*(?:she|he|they)\b", re.IGNORECASE)
 
 def cautions(statements: Iterable[tuple[int, str]],
              about: AbstractSet[str] = frozenset(),
-             named: AbstractSet[str] = frozenset()) -> list[Caution]:
+             named: AbstractSet[str] = frozenset(), own: bool = True) -> list[Caution]:
     """The cautions among the user's statements (id, words): theirs, those of the people
     `about` (whom the message asks about: QA pass 36, "What could I bake for Aoife?" was
     answered with a cake, "Aoife is vegetarian and can't eat gluten." told), and those of
     the people only the answer `named`, for its sentences that name them (QA pass 38c:
     "Bake a big cake with peanuts for Zofia" in the reply to "My mum is 70."; not "your
-    cheese is sold at the market… your nephew Caleb…", Caleb vegan, `bench personal`)."""
+    cheese is sold at the market… your nephew Caleb…", Caleb vegan, `bench personal`).
+    `own`: the user's own too (not for a message that asks only of others:
+    `of_others_only`)."""
     out = []
     named = frozenset(named) - frozenset(about)
     for eid, text in statements:
-        avoid = caution_of(text)
+        avoid = caution_of(text) if own else frozenset()
         if avoid:  # (quoted by the sentences that say it: QA pass 33 saw "I'm allergic to
             # sesame. What snacks can I take…", an imported question, under an answer)
             said = " ".join(s for s in facts.sentences(text) if caution_of(s)) or text
@@ -270,6 +277,9 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     of_it = not may_eat and bool(_ASKS_AVOIDED.search(message) or asked & (
         _ALLERGY_WORDS | set(_DIETS) | _CONDITIONS))
     for clause in _CLAUSE.split(told):
+        # (that it does no harm reassures, and warns of nothing: "…any other type of food
+        # that contains eggs without having allergic reactions", QA pass 40)
+        clause = _NO_HARM.sub(" ", clause)
         words = _WORD.findall(clause.lower().replace("’", "'"))
         # (what it is, unless it denies it: "Solveig is not allergic to peanuts", QA pass 37)
         explains = of_it and not any(w in _SERVES and words[i + 1:i + 2] not in (
@@ -292,6 +302,14 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
                      and not _refused(words[:i])
                      and not (i + 1 < len(words) and words[i + 1] in _NAMES_IT))]
     return list(dict.fromkeys(out))
+
+
+# what says eating it does no harm: "without having allergic reactions", "with no reaction"
+_NO_HARM = re.compile(
+    r"\b(?:without|with no|with zero|and no|no)\s+(?:(?:having|getting|any|an|a|causing|"
+    r"triggering|suffering|experiencing|her|his|their|bad|serious|negative)\s+){0,3}"
+    r"(?:(?:allergic|adverse|bad)\s+)?(?:reactions?|symptoms?|side[- ]effects?|problems?|"
+    r"issues?|trouble)\b", re.IGNORECASE)
 
 
 # a question whether someone may eat or drink something, and an answer that opens with yes
@@ -480,6 +498,19 @@ def for_household(message: str) -> bool:
     return bool(_HOUSEHOLD.search(message))
 
 
+def of_others_only(message: str, about: AbstractSet[str]) -> bool:
+    """Does `message` ask only of others (`about`, whom it names), not of the user nor
+    their household ("Can Luca eat satay chicken?", "Can my dad take aspirin?"; not "What
+    can I cook for Luca?")?  The user's own cautions are no answer's business then (QA pass
+    40b: "He may eat other types of meat such as lamb or beef" was doubted for the user's
+    "I am vegetarian.")."""
+    return bool(about) and not _FIRST_PERSON.search(message) and not for_household(message)
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i['’](?:m|ve|d|ll)|me|myself|we|we['’](?:re|ve|d|ll)|us|"
+                           r"ourselves)\b", re.IGNORECASE)
+
+
 # what an answer's check looks for in the store: the words every caution holds
 CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intolerance", "vegetarian",
         "vegan", "coeliac", "celiac", "pescatarian", "teetotal", "diabetes", "diabetic",
@@ -487,4 +518,4 @@ CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intoleranc
         "never drink", "can't have", "avoid", "sober", "alcoholic")
 
 __all__ = ["CAUTION_GATE", "Caution", "GROUPS", "CUES", "asks_for_food", "caution_of", "caution_of_others",
-           "cautions", "for_household", "missed", "offered"]
+           "cautions", "for_household", "missed", "of_others_only", "offered"]

@@ -495,6 +495,14 @@ def change_kinds(old: str, new: str) -> list[int]:
     return [k for k, (told, said) in enumerate(_CHANGES) if told.search(new) and said.search(old)]
 
 
+def of_another_kind(old: str, new: str) -> bool:
+    """Does `old` say only kinds of thing that change (`_CHANGES`) other than those `new`
+    says ("My best friend Chloe is a vet." is no old state of "Chloe moved to York last
+    month.": a job, and a home; QA pass 40b)?"""
+    kinds = [{k for k, (_, said) in enumerate(_CHANGES) if said.search(t)} for t in (old, new)]
+    return bool(kinds[0] and kinds[1] and not kinds[0] & kinds[1])
+
+
 def says_kind(kind: int, old: str, new: str) -> bool:
     """Does `old` say the kind of thing (`change_kinds`) that the change `new` tells of: for
     when a plan is, of the same plan (`_same_plan`)?"""

@@ -663,7 +663,10 @@ class RelevanceGate:
             if not via or via not in self.engine.people_in(r.text):
                 continue
             n = newer[src]
-            if r.episode_id != n and when.get(r.episode_id, 0.0) < when.get(n, 0.0):
+            # (not what tells another kind of thing: "My best friend Chloe is a vet." came
+            # in through Chloe's old home and was marked older than her move, QA pass 40b)
+            if r.episode_id != n and when.get(r.episode_id, 0.0) < when.get(n, 0.0) \
+                    and not facts.of_another_kind(r.text, texts.get(n, "")):
                 r.extra["older_than"] = n
 
 

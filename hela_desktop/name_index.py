@@ -118,19 +118,23 @@ class NameIndex:
 # the ways one name's ending is spelt ("Ruby", "Rubi", "Rubie"; "Katy", "Katie")
 _ENDING = re.compile(r"(?:ie|ey|ee|ye|y|i)$")
 _DOUBLED = re.compile(r"(\w)\1+")
+# letters that sound alike in names: "Marko" / "Marco", "Erik" / "Eric", "Stefan" / "Stephan"
+_SOUND_OF = {"ck": "k", "c": "k", "ph": "f"}
+_SOUNDS = re.compile(r"ck|ph|c(?![eiyh])")
 
 
 def _variant(word: str, name: str) -> bool:
     """Is `word` (lower case, three letters or more) `name` spelt another common way: an
     "h" left off or added at the end ("Lea" for "Leah", "Sarah" for "Sara"), the end's
     "y", "i", "ie", "ey" or "ye" for another of them ("Rubi" for "Ruby", "Skie" for
-    "Skye"), a doubled letter written once, or both ("Hana" for "Hannah")?  QA passes 39
+    "Skye"), a doubled letter written once, or both ("Hana" for "Hannah"), or a hard "c"
+    written "k" or "ph" written "f" ("Marko" for "Marco", QA pass 40b)?  QA passes 39
     and 39c: none of these was read as the name ("i"/"y" are no neighbouring keys, "Lea"
     is short, "Hana" two changes off)."""
     a, b = folded(word), folded(name)
     if a == b or min(len(a), len(b)) < _LEAST - 1:
         return False
-    a, b = _DOUBLED.sub(r"\1", a), _DOUBLED.sub(r"\1", b)
+    a, b = (_DOUBLED.sub(r"\1", _SOUNDS.sub(lambda m: _SOUND_OF[m.group(0)], w)) for w in (a, b))
     return a == b or a + "h" == b or b + "h" == a or (
         bool(_ENDING.search(a)) and bool(_ENDING.search(b))
         and len(_ENDING.sub("", a)) >= 2 and _ENDING.sub("", a) == _ENDING.sub("", b))

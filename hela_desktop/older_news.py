@@ -20,7 +20,7 @@ TELLS_CHANGE = frozenset(facts.stems("actually correction meant misspoke anymore
 # answer saying them may name the old value beside the new one without giving it as now
 TELLS_PAST = frozenset("was were used previously before formerly former earlier originally "
                        "longer anymore from until rather instead not old replaced outdated "
-                       "superseded corrected".split())  # ("The news that she lives in
+                       "superseded corrected lived worked".split())  # ("The news that she lives in
 # Accra is replaced by a more recent one", QA pass 39: marked as older news)
 # how an answer agrees with a yes-or-no question: it then says what the question said
 _AGREES = ("yes", "yeah", "yep", "correct", "that's right", "that is right", "indeed", "right,")
@@ -98,6 +98,11 @@ def yes_no_asks(message: str) -> list[str]:
 # dentist." is not out of date when "Actually Karel is now a surgeon." (QA pass 30: "…he's a
 # doctor who works with his brother…" was marked older news for "brother")
 _WHO = whom.WHO
+# when a change was made: "last month", "two weeks ago", "yesterday", "recently"
+_WHEN_CHANGED = re.compile(
+    r"\b(?:last|this past)\s+(?:week|month|year|weekend|night|spring|summer|autumn|fall|"
+    r"winter|[a-z]+day)\b|\b(?:a|an|one|two|three|four|five|six|\d+|a few|a couple of)\s+"
+    r"(?:days?|weeks?|months?|years?)\s+ago\b|\b(?:yesterday|recently|just)\b", re.IGNORECASE)
 
 
 def gives_older(message: str, answer: str, old: str, new: str) -> bool:
@@ -118,7 +123,11 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     yes, asked = agrees(message, answer), facts.terms(message)
     said = facts.terms(answer) | asked if yes else facts.terms(answer) - asked
     was = facts.terms(superseded.on_subject(old, new))
-    now, denied = _told_over(new, was), set(facts.negated(new)) - facts.still_said(new)
+    # (when the change was made is no new value, unless the old memory said a time like it:
+    # "Chloe moved to Manchester last month." was no older news of "Chloe lives in
+    # Manchester." beside "Chloe moved to York last month.", QA pass 40b)
+    value = new if _WHEN_CHANGED.search(old) else _WHEN_CHANGED.sub(" ", new)
+    now, denied = _told_over(value, was), set(facts.negated(new)) - facts.still_said(new)
     outdated = (was & denied) or (was - now - _WHO)
     fresh = now - was - denied - TELLS_CHANGE
     if not yes:

@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 
 from . import facts, kin
 from .older_news import opens_with_yes
+from .words import spelled_numbers
 
 # the kinds, each a closed set of words; a person told to be one of a kind and said to be
 # another of it is said something the user did not tell
@@ -174,6 +175,11 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
                 words = now.get(who, set()) - was
                 if not was or not words:
                     continue
+            elif kind == "pet":  # (one animal: "Skye is actually a cat named Luna… Skye is
+                # actually a dog", QA pass 40)
+                words = {w for w in words if not _agrees({w}, was)}
+                if not was or not words:
+                    continue
             elif not was or _agrees(words, was) or any(re.search(rf"\b{w}", low)
                                                        for w in was):
                 continue
@@ -185,11 +191,11 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
 
 
 # an answer calling someone an animal: "Ama is a cat", "Zofia, a wonderful pet.", "Tomek, a
-# wonderful and brave dog." (QA passes 38c and 39); the animal word ends the phrase ("a cat
-# lover" is no cat)
+# wonderful and brave dog." (QA passes 38c and 39), '"Chloe" is a cat' (QA pass 40b); the
+# animal word ends the phrase ("a cat lover" is no cat)
 _ANIMALS = "|".join(sorted(kin.PETS | kin.BREEDS | {"animal", "animals"}))
 _AN_ANIMAL = re.compile(
-    r"(?P<who>\b[A-Z][\w'’-]*)(?:\s+(?:is|was|['’]s)(?:\s+(?i:also|really|actually|indeed|"
+    r"(?P<who>\b[A-Z][\w'’-]*?)[\"”’']?(?:\s+(?:is|was|['’]s)(?:\s+(?i:also|really|actually|indeed|"
     r"definitely|certainly|still|now))?\s+|"
     r"\s*,\s*)(?i:a|an|the|our|your|my)\s+(?:[\w-]+\s+){0,3}?(?P<what>(?i:" + _ANIMALS + r"))"
     r"(?=\s*(?:[.,;:!?)]|$)|\s+(?i:named|called|who|that|and|with|from|in|of|at|for)\b)")
@@ -287,3 +293,39 @@ def _names_of(text: str, who: str) -> bool:
 
 
 __all__ = ["called_animal", "first_named", "says_not", "says_otherwise", "told"]
+
+
+# a question for one thing of a closed kind about someone: "What does Hannah do?", "What is
+# Hannah's job?", "How old is my dad?", "What is Mochi?", "What kind of dog is Skye?"
+_WHO = r"((?:my|our)\s+[a-z]+|[A-Z][\w’-]*?)"
+_ASKS_KIND = (
+    ("job", re.compile(rf"\bwhat\s+(?:does|did)\s+{_WHO}\s+do(?:\s+for\s+(?:a\s+living|work))?"
+                       rf"\s*\?|\bwhat\s+(?:is|was)\s+{_WHO}['’]s\s+(?:job|work|profession)\b|"
+                       rf"\bwhat\s+(?:job|work)\s+does\s+{_WHO}\s+do\b", re.IGNORECASE)),
+    ("age", re.compile(rf"\b(?:how\s+old|what\s+age)\s+(?:is|was)\s+{_WHO}\b", re.IGNORECASE)),
+    ("pet", re.compile(rf"\bwhat\s+(?:is|['’]s)\s+{_WHO}\s*\?|\bwhat\s+(?:kind|sort|type|breed)"
+                       rf"\s+of\s+(?:animal|pet|dog|cat)\s+is\s+{_WHO}\b", re.IGNORECASE)),
+)
+
+
+def leaves_out(message: str, answer: str, texts: list[tuple[int, str]]) -> dict | None:
+    """``{"kind": "left_out", "memory": id, "said": …}`` when `message` asks for someone's
+    job, age or pet's kind, a memory of `texts` (id, words) tells it, and `answer` never
+    says it (QA pass 40: "What does Hannah do?" answered "…Hannah's birthday is indeed 2
+    May…", "My wife Hannah is a midwife." told, was listed as used and had no line).  None
+    otherwise."""
+    theirs = told(t for _, t in texts)
+    low = answer.lower()
+    said = set(re.findall(r"\d+", low)) | spelled_numbers(low)
+    for kind, asks in _ASKS_KIND:
+        for m in asks.finditer(message):
+            who = next(g for g in m.groups() if g)
+            who = kin.KIN.get(who.split()[-1].lower(), "") if " " in who else who.lower()
+            was = theirs.get(who, {}).get(kind, set())
+            if not was or (was & said if kind == "age" else any(
+                    re.search(rf"\b{re.escape(w)}", low) for w in was) or _agrees(
+                    {w for w in kin.PETS | kin.BREEDS if re.search(rf"\b{w}\b", low)}, was)):
+                continue
+            return next(({"kind": "left_out", "memory": int(i), "said": t} for i, t in texts
+                         if told([t]).get(who, {}).get(kind, set()) & was), None)
+    return None

@@ -26,8 +26,19 @@ from .older_news import (
 )
 from .passed_over import passed_over
 from .prompt import said_when, shorten
-from .says_of import called_animal, first_named, says_not, says_otherwise
-from .whom import as_user, invented, misattributed, misnamed, misplaced, misrelated, other_person
+from .says_of import called_animal, first_named, leaves_out, says_not, says_otherwise
+from .whom import (
+    as_user,
+    greets_as,
+    invented,
+    misattributed,
+    misnamed,
+    misplaced,
+    misrelated,
+    of_people,
+    other_person,
+    tells_of_life,
+)
 from .words import listed, one_line
 
 
@@ -174,12 +185,16 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       what the user said of themselves (``"misattributed"``, `whom.misattributed`);
     - ``{"kind": "says_otherwise", "name": …, "said": …, "memory": id, "quote": …}``: it
       says someone of the user's life is what a recalled memory says they are not, of a
-      closed kind (a job, a diet, a pet's kind, an age: `says_of.says_otherwise`);
+      closed kind (a job, a diet, a pet's kind, an age: `says_of.says_otherwise`); of the
+      reply to a message that tells of someone, what the message itself says counts too
+      (memory 0, ``"told"``);
     - ``{"kind": "says_not", "name": …, "said": …, "memory": id, "quote": …}``: it says
       someone does not have, or is not, what a recalled memory naming them says in its
       every content word ("he does not have a type 1 diabetes": `says_of.says_not`);
     - ``{"kind": "denies_told", "memory": id, "said": …}``: a flat no to a yes-or-no
       question a recalled memory says yes to in its every word (`_denies_told`);
+    - ``{"kind": "left_out", …}``: asked a job, age or pet's kind, it never gives what a
+      memory tells (`says_of.leaves_out`); ``"invented"``: "your friend Sarah", never told;
     - ``{"kind": "passed_over", ...}``: a question for something the user told, answered
       from another memory than the only one that holds the question's own words
       (`passed_over.passed_over`), when nothing else was found;
@@ -238,8 +253,12 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     if stopped:
         return _with_also(found)
     about_user = facts.asks_about_user(message, names)  # (once: `names` reads the store)
+    # (the reply to a message telling of someone, against the message too: "Leah is
+    # actually a hairstylist" to "My sister Leah is a nurse.", QA passes 38 and 39c; it is
+    # no memory yet, memory 0)
     found += _contradicted(message, answer, mems, found) if about_user else \
-        _gainsaid(message, answer) if tells_of_life(message, names) else []
+        _contradicted(message, answer, mems, found, told=True) \
+        if tells_of_life(message, names) else []
     if untold and about_user:
         found.append({"kind": "untold", "who": [str(w) for w in untold]})
     else:
@@ -251,7 +270,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             (misplaced(message, answer, mems, names)
              or _told(misattributed(message, answer, mems, names))) \
             if tells_of_life(message, names) else None
-        swapped = swapped or as_user(message, answer, mems) or misrelated(answer, mems)
+        swapped = swapped or as_user(message, answer, mems) or misrelated(answer, mems) \
+            or greets_as(message, answer, mems)
         if swapped is not None:
             found.append(swapped)
     asks_fact = about_user and facts.asks_user_fact(message, names)
@@ -309,7 +329,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
 _YES_WORD = re.compile(r"\b(?:yes|(?:it )?seems so|i think so|got it right|you(?:['’]re| are) "
                        r"right|that['’]s (?:right|correct))\b", re.IGNORECASE)
 # an answer that opens with a no
-_SAYS_NO = re.compile(r"\s*(?:no|nope|not really|not at all|of course not)\b", re.IGNORECASE)
+# ("The answer is no, Leo is only 9 years old." to "Is he 9?", QA pass 40)
+_SAYS_NO = re.compile(r"\s*(?:the (?:short |simple )?answer is:?\s+)?[\"“]?(?:no|nope|not really|"
+                      r"not at all|of course not)\b", re.IGNORECASE)
 def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
     """``{"kind": "denies_told", "memory": id, "said": …}`` when `answer` says no to a
     yes-or-no question of `message` whose every word a recalled memory, not older news,
@@ -324,14 +346,16 @@ def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | No
 
 
 def _contradicted(message: str, answer: str, mems: Sequence[Recall],
-                  found: list[dict]) -> list[dict]:
+                  found: list[dict], told: bool = False) -> list[dict]:
     """What the answer says someone is against what a recalled memory, not older news, says
     (`says_of.says_otherwise`: "she is an amazing doctor" of Abena the pharmacist, QA pass
-    38); not when it gives older news (`found`): that says why."""
+    38); not when it gives older news (`found`): that says why.  `told`: `message` tells
+    (not asks), and is read first, as memory 0."""
     if any(d.get("kind") == "older" for d in found):
         return []
-    current = [(r.episode_id, r.text) for r in mems if r.extra.get("superseded_by") is None
-               and r.extra.get("older_than") is None]
+    current = [(0, message)] * told + [
+        (r.episode_id, r.text) for r in mems if r.extra.get("superseded_by") is None
+        and r.extra.get("older_than") is None]
     # (and what a memory replaced in part still says: "My sister Ama lives in Accra and she
     # is a nurse." after "Ama moved from Accra to London.", QA pass 39b: "Ama is not a
     # nurse" had no line)
@@ -344,38 +368,29 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
     got = (says_otherwise(answer, current, asked, message) or called_animal(answer, current)
            or says_not(answer, current + [(i, texts[i]) for i in parts], asked, message,
                        parts)) if current or parts else None
-    return [got] if got else []
+    return [{**got, "told": True} if told else got] if got else []
 
 
-def _invented(answer: str, known: str, user_names: AbstractSet[str],
-              found: list[dict]) -> list[dict]:
-    """A relation or friend by a name the user never wrote, asked or not ("…with your friend
-    Sarah and me.", QA pass 39c: `whom.invented`), unless another sign names it already."""
-    new = invented(answer, known, user_names)
-    return [new] if new is not None and not any(new["name"] in _strs(d, "words")
-                                                for d in found) else []
-
-
-def _gainsaid(message: str, answer: str) -> list[dict]:
-    """What the reply to a message telling of someone says against the message itself:
-    another job, diet, pet's kind or age, an animal for a person, or a denial ("Leah is
-    actually a hairstylist" to "My sister Leah is a nurse.", "Mochi is not a real cat" to
-    "We also have a cat called Mochi."; QA passes 38 and 39c had no line).  The message is
-    quoted; it is no memory yet (memory 0)."""
-    own, asked = [(0, message)], first_named(message)
-    got = (says_otherwise(answer, own, asked, message) or called_animal(answer, own)
-           or says_not(answer, own, asked, message))
-    return [{**got, "told": True}] if got else []
+def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict]) -> list[dict]:
+    """A relation or friend by a name the user never wrote (`whom.invented`: "…with your
+    friend Sarah and me.", QA pass 39c), unless another sign names it already."""
+    new = invented(answer, known, names)
+    return [new] if new and not any(new["name"] in _strs(d, "words") for d in found) else []
 
 
 def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool,
              asks_fact: bool) -> list[dict]:
     """The subtler faults of an answer in which nothing else was found: a flat no to what
-    the user told (`_denies_told`), or, to a question for what they told, an answer from
-    another memory than the only one that holds the question's words (`passed_over`)."""
+    the user told (`_denies_told`), or, to a question for what they told, a job, age or
+    pet's kind a memory gives and the answer does not (`says_of.leaves_out`), or an answer
+    from another memory than the only one that holds the question's words
+    (`passed_over`)."""
     got = _denies_told(message, answer, mems) if about_user else None
-    if got is None and asks_fact:
-        got = passed_over(message, answer, mems)
+    if got is None and asks_fact:  # (a job, an age, a pet's kind asked and not given)
+        got = leaves_out(message, answer, [(r.episode_id, r.text) for r in mems
+                                           if r.extra.get("superseded_by") is None
+                                           and r.extra.get("older_than") is None]) \
+            or passed_over(message, answer, mems)
     return [got] if got else []
 
 
@@ -395,42 +410,6 @@ def _with_also(found: list[dict]) -> dict | None:
     if not found:
         return None
     return {**found[0], "also": found[1:]} if len(found) > 1 else found[0]
-
-
-def tells_of_life(message: str, names: Callable[[str], AbstractSet[str]] | None) -> bool:
-    """Does `message` only tell something of the user's life ("My mother Greta moved to
-    Antwerp last month.", "I work as a nurse.")?  The reply to it is checked as an answer
-    about that life is, in what it says of people (`of_people`): it was "…she relocated to
-    Antwerp to celebrate her 30th birthday." with nothing under it (QA pass 30)."""
-    return facts.only_tells(message) and (facts.is_personal(message)
-                                          or bool(names and names(message)))
-
-
-# a reply's sentence that speaks of someone: the user, or a person of theirs
-_OF_PEOPLE = frozenset("you your yours you're you've you'll he she him his her hers they "
-                       "them their we our us".split()) | facts.KIN_WORDS
-# … and one that suggests (what it names was never meant as something the user told)
-_SUGGESTS = frozenset("could should might may try visit recommend suggest consider perhaps "
-                      "maybe".split())
-
-
-def of_people(reply: str) -> str:
-    """The sentences of `reply` (to a message that tells of the user's life) that say
-    something of the user or their people, not suggestions ("She lives at Groningen." is
-    kept; "Lisbon is lovely in spring." and "You could visit the Belém Tower." are not),
-    each with its first letter in lower case: a reply's sentence opens with its subject,
-    the person told of, or a word of the model's talk ("Pheromones can help regulate your
-    actions…", QA pass 30's data), not with a name it made up."""
-    keep = []
-    for s in facts.sentences(reply):
-        words = set(re.findall(r"[a-z']+", s.lower().replace("’", "'")))
-        # (a suggestion's "may" is written small: "your colleague May has…" suggests nothing,
-        # QA pass 36b)
-        hedges = set(re.findall(r"\b[a-z']+", s.replace("’", "'"))) & _SUGGESTS
-        if words & _OF_PEOPLE and not hedges:
-            s = s.strip()
-            keep.append(s[:1].lower() + s[1:])
-    return " ".join(keep)
 
 
 def doubt_note(doubt, recalls: Iterable[dict]) -> str:
@@ -623,6 +602,7 @@ _GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who)\b", re.IGNORECASE)
 
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "caution": _caution_note, "caution_missed": _quoting(CAUTION_MISSED_NOTE),
+    "left_out": _quoting(CAUTION_MISSED_NOTE),
     "denies_told": _quoting(DENIES_TOLD_NOTE), "says_otherwise": _says_note,
     "says_not": _says_note,
     "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,

@@ -2,8 +2,11 @@
 ("my brother", "Karel"): another person of it (`other_person`), them with what only the
 user or another person was told of (`misattributed`), or them by another person's name
 (`misnamed`).  For the reply to a message that tells of someone: a name only another
-memory gives (`misplaced`).  For any answer: one that speaks as the user (`as_user`).
-`sources.answer_doubt` reads each as a doubt under the answer."""
+memory gives (`misplaced`).  For any answer: one that speaks as the user (`as_user`),
+greets them by another's name (`greets_as`), or gives them a relation by a name they never
+wrote (`invented`).  Which messages tell of the user's life (`tells_of_life`), and what a
+reply says of people (`of_people`).  `sources.answer_doubt` reads each as a doubt under the
+answer."""
 
 from __future__ import annotations
 
@@ -57,10 +60,14 @@ _SELF_NAMED = r"\b(?:i['’]m|i am|my name is|my name's|call me)\s+"
 
 
 def _own_names(texts: Sequence[str]) -> set[str]:
-    """The names the user gives as theirs in `texts` ("My name is Marisol…" → "Marisol")."""
-    return {m.group(1) for t in texts
-            for m in re.finditer(_SELF_NAMED + r"([A-Z][\w'’-]+)", t, re.IGNORECASE)
-            if m.group(1)[:1].isupper() and m.group(1).lower() not in facts.STOPWORDS}
+    """The names the user gives as theirs in `texts` ("My name is Marisol…" → "Marisol";
+    "Hi, I'm Tom Becker, …" → "Tom", "Becker": QA pass 40 read "…dear Tom Becker…" as
+    what the user told of himself given to his dad)."""
+    return {w for t in texts
+            for m in re.finditer(_SELF_NAMED + r"([A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){0,2})",
+                                 t, re.IGNORECASE)
+            for w in m.group(1).split()
+            if w[:1].isupper() and w.lower() not in facts.STOPWORDS}
 
 
 _MY_PET = re.compile(rf"\b(?:my|our)\s+({'|'.join(sorted(facts.PETS))})\b", re.IGNORECASE)
@@ -156,7 +163,8 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     # QA pass 34b)
     known |= {facts.stem(n.lower()) for n in _own_names([message, *(r.text for r in mems)])}
     kin = "|".join(map(re.escape, sorted(targets)))
-    for sentence in facts.sentences(answer):
+    greets = _GREETS.match(answer)  # (a greeting's name is said to the user: `greets_as`)
+    for sentence in facts.sentences(answer[greets.end():] if greets else answer):
         # ("My husband is a sound engineer…": the model speaking as the user, of him)
         low = sentence.lower().replace("’", "'")
         if not speaks_of(sentence) or _OF_USER.search(
@@ -389,7 +397,7 @@ def misplaced(message: str, reply: str, mems: Sequence[Recall],
     says, and a memory of someone or something else does ("Your mum Grace is in Leeds."
     beside "My brother Tom lives in Leeds.": a known name, so the made-up check let it
     pass); None otherwise.  The caller checks that the message only tells
-    (`sources.tells_of_life`)."""
+    (`tells_of_life`)."""
     told, targets = _asked_about(message, mems, names, pets=True)
     if names is None or not told:
         return None
@@ -550,3 +558,63 @@ def invented(answer: str, known: str, names: AbstractSet[str]) -> dict | None:
             called = f"your {words.strip()} {name}" if m.group(3) else f"{name}, your {words}"
             return {"kind": "invented", "said": called.rstrip(",. "), "name": name}
     return None
+
+
+# an answer's greeting to the user: "Hi Jamie,", "Hello, Lisa!", "Dear Jamie"
+_GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|welcome back)"
+                     r"\s*,?\s+([A-Z][\w'’-]+)\b", re.IGNORECASE)
+
+
+def greets_as(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
+    """``{"kind": "misnamed", "asked": "you", "said": "Jamie", "of": "your brother"}`` when
+    an answer greets the user by the name a recalled memory gives another person or animal
+    of theirs, and not their own (QA passes 39c and 40: "Hi Jamie," to Tom, Jamie being his
+    brother, again and again with nothing under it); not when `message` names them ("Write
+    a birthday card for Jamie": "Dear Jamie, …" is the card).  None otherwise."""
+    m = _GREETS.match(answer)
+    if m is None or not m.group(1)[:1].isupper():
+        return None
+    texts = [r.text for r in mems]
+    name = m.group(1)
+    of = _given_names(texts).get(name.lower(), "")
+    asked = set(re.findall(r"[\w'’-]+", message.lower()))
+    if not of or name.lower() in {n.lower() for n in _own_names(texts)} \
+            or name.lower() in asked or of.split()[-1] in asked:
+        return None
+    return {"kind": "misnamed", "asked": "you", "said": name, "of": _of_whom(of)}
+
+
+def tells_of_life(message: str, names: Callable[[str], AbstractSet[str]] | None) -> bool:
+    """Does `message` only tell something of the user's life ("My mother Greta moved to
+    Antwerp last month.", "I work as a nurse.")?  The reply to it is checked as an answer
+    about that life is, in what it says of people (`of_people`): it was "…she relocated to
+    Antwerp to celebrate her 30th birthday." with nothing under it (QA pass 30)."""
+    return facts.only_tells(message) and (facts.is_personal(message)
+                                          or bool(names and names(message)))
+
+
+# a reply's sentence that speaks of someone: the user, or a person of theirs
+_OF_PEOPLE = frozenset("you your yours you're you've you'll he she him his her hers they "
+                       "them their we our us".split()) | facts.KIN_WORDS
+# … and one that suggests (what it names was never meant as something the user told)
+_SUGGESTS = frozenset("could should might may try visit recommend suggest consider perhaps "
+                      "maybe".split())
+
+
+def of_people(reply: str) -> str:
+    """The sentences of `reply` (to a message that tells of the user's life) that say
+    something of the user or their people, not suggestions ("She lives at Groningen." is
+    kept; "Lisbon is lovely in spring." and "You could visit the Belém Tower." are not),
+    each with its first letter in lower case: a reply's sentence opens with its subject,
+    the person told of, or a word of the model's talk ("Pheromones can help regulate your
+    actions…", QA pass 30's data), not with a name it made up."""
+    keep = []
+    for s in facts.sentences(reply):
+        words = set(re.findall(r"[a-z']+", s.lower().replace("’", "'")))
+        # (a suggestion's "may" is written small: "your colleague May has…" suggests nothing,
+        # QA pass 36b)
+        hedges = set(re.findall(r"\b[a-z']+", s.replace("’", "'"))) & _SUGGESTS
+        if words & _OF_PEOPLE and not hedges:
+            s = s.strip()
+            keep.append(s[:1].lower() + s[1:])
+    return " ".join(keep)

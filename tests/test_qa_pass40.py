@@ -1,6 +1,8 @@
 """What the fortieth pass (and the items pass 39 left open) found, fixed."""
 from __future__ import annotations
 
+T0 = 1_780_000_000.0
+
 
 def test_a_name_with_a_doubled_letter_written_once_is_read_as_the_users_own():
     """QA pass 39c: "What does Hana do?" (Hannah) got an invented job and "Where does Skie
@@ -97,3 +99,199 @@ def test_a_friend_or_relation_by_a_name_never_told_is_doubted_in_any_answer():
     for fine in ("Cook pasta with your sister. Then relax.", "Ask your family On Sunday.",
                  "Your friend, Monday, is here."):
         assert invented(fine, "", frozenset()) is None, fine
+
+
+def test_qa_40b_dairy_and_meat_dishes_are_caution_words():
+    """QA pass 40b P3: "…fresh fruit and creamy gelato…" for lactose-intolerant Sofia and
+    "…a pasta with garlic and meatballs…" for a vegetarian got only "it uses none of the
+    memories recalled for it"."""
+    from hela_desktop.cautions import cautions, offered
+
+    sofia = cautions([(4, "Our daughter Sofia is 3 and she is lactose intolerant.")],
+                     about={"sofia"})[0]
+    assert offered("I've created an Italian dessert with fresh fruit and creamy gelato.",
+                   sofia, "Suggest a dessert for Sofia") == ["gelato"]
+    mine = cautions([(9, "I am vegetarian.")])[0]
+    assert offered("I'll have a pasta with garlic and meatballs.", mine,
+                   "Suggest a dinner for the family") == ["meatballs"]
+    # (chocolate and "creamy" are no dairy words: dark chocolate, a creamy coconut curry)
+    assert offered("Try dark chocolate or a creamy coconut curry.", sofia,
+                   "Suggest a dessert for Sofia") == []
+
+
+def test_qa_40b_names_spelt_by_sound_and_quoted_names_are_read():
+    """QA pass 40b P5 ("What does Marko do?" for Marco: "a Roman soldier", no line) and P6
+    ('You are correct. "Chloe" is a cat that lives in Manchester.' to "Chloe lives in
+    Manchester.", Chloe being the user's best friend: no line)."""
+    from hela_desktop.events import Recall
+    from hela_desktop.name_index import NameIndex
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    n = NameIndex()
+    n.learn(["My partner Marco is a paramedic.", "My friend Eric lives in Leeds."])
+    assert n.respell("What does Marko do?") == ("What does Marco do?", [("Marko", "Marco")])
+    assert n.respell("Where does Erik live?")[1] == [("Erik", "Eric")]
+    assert n.respell("Is Marta coming?")[1] == []
+    vet = [Recall(episode_id=6, score=1.0, text="My best friend Chloe is a vet.")]
+    got = answer_doubt("Chloe lives in Manchester.",
+                       'You are correct. "Chloe" is a cat that lives in Manchester.', vet,
+                       set(), lambda t: {"chloe"} if "Chloe" in t else set())
+    assert doubt_note(got, []) == ("Check this answer: it says Chloe is a cat, and you told "
+                                   "me “My best friend Chloe is a vet.”")
+
+
+def test_a_friends_job_is_no_old_state_of_her_move(make_assistant):
+    """QA pass 40b P2: "My best friend Chloe is a vet." came in through Chloe's old home
+    ("Chloe lives in Manchester.", replaced by "Chloe moved to York last month.") and was
+    marked older news, and "What do I do for a living?" got "it may give older news"."""
+    from hela_desktop import facts
+    from hela_desktop.events import MemoriesEvent
+
+    assert facts.of_another_kind("My best friend Chloe is a vet.",
+                                 "Chloe moved to York last month.")
+    assert not facts.of_another_kind("Ines sent me photos of the garden at her flat.",
+                                     "Actually my sister moved to Porto.")
+    a = make_assistant()
+    cid = a.new_conversation()
+    vet = "My best friend Chloe is a vet."
+    for k, t in enumerate((vet, "I go swimming on Monday mornings.", "I am vegetarian.",
+                           "Chloe lives in Manchester.", "Chloe moved to York last month.")):
+        list(a.chat(t, cid, now=T0 + k))
+    shown = next(e for e in a.chat("What do I do for a living?", cid, now=T0 + 60)
+                 if isinstance(e, MemoriesEvent)).memories
+    assert any(r.text == "Chloe lives in Manchester." and r.extra.get("superseded_by")
+               for r in shown)
+    # (it comes in with her old home, through her name, and stays current)
+    assert [r.extra.get("older_than") for r in shown if r.text == vet] == [None]
+
+
+def test_the_users_own_diet_is_no_business_of_a_question_about_another():
+    """QA pass 40b P8: "Can Luca eat satay chicken?" answered "…He may eat other types of
+    meat such as lamb or beef…" was doubted for the user's own "I am vegetarian.", which
+    says nothing of Luca."""
+    from hela_desktop.cautions import cautions, of_others_only
+
+    told = [(9, "I am vegetarian."), (3, "Our son Luca is 8 and he is allergic to peanuts.")]
+    for ask, about, own in (("Can Luca eat satay chicken?", {"luca"}, False),
+                            ("Can my dad take aspirin?", {"dad", "father"}, False),
+                            ("What can I cook for Luca?", {"luca"}, True),
+                            ("Suggest a dinner for the family", {"luca"}, True),
+                            ("Can I eat meatballs?", set(), True)):
+        assert of_others_only(ask, about) is not own, ask
+        got = cautions(told, about=about, own=not of_others_only(ask, about))
+        assert any(c.text == "I am vegetarian." for c in got) is own, ask
+    assert [c.text for c in cautions(told, about={"luca"}, own=False)] == [
+        "Our son Luca is 8 and he is allergic to peanuts."]
+
+
+def test_qa_40_an_answer_saying_the_allergen_does_no_harm_is_doubted():
+    """QA pass 40 (unsafe, no line): "Can Isla eat cake?" answered "…Your daughter Isla has
+    an allergy to eggs, which means she can eat chocolate or any other type of food that
+    contains eggs without having allergic reactions."; and "Is he 9?" (Leo, 9) answered
+    "The answer is no, Leo is only 9 years old." had no line."""
+    from hela_desktop.cautions import cautions, offered
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    isla = cautions([(4, "Our daughter Isla is 5 and she is allergic to eggs.")],
+                    about={"isla"})[0]
+    ask = "Can Isla eat cake?"
+    assert offered("This is a common and safe assumption. Your daughter Isla has an allergy "
+                   "to eggs, which means she can eat chocolate or any other type of food that "
+                   "contains eggs without having allergic reactions.", isla, ask) == ["eggs"]
+    for warns in ("Isla is allergic to eggs, so she should not eat cake.",
+                  "Eggs can cause her allergic reactions.",
+                  "Isla has an allergy to eggs, which means she cannot eat cake.",
+                  "She is allergic to leucine, which is found in eggs.",
+                  "Isla is allergic to eggs, so avoid the cake."):
+        assert offered(warns, isla, ask) == [], warns
+    leo = [Recall(episode_id=3, score=1.0, text="Our son Leo is 9 and he is coeliac.")]
+    assert doubt_note(answer_doubt("Is Leo 9?", "The answer is no, Leo is only 9 years old.",
+                                   leo, {3}, lambda t: {"leo"} if "Leo" in t else set()),
+                      []) == ("Check this answer: it says no, and you told me “Our son Leo "
+                              "is 9 and he is coeliac.”")
+
+
+def test_a_job_age_or_pets_kind_asked_and_not_given_says_what_was_told():
+    """QA pass 40 P7: "What does Hannah do?" answered "…Hannah's birthday is indeed 2
+    May…" listed "My wife Hannah is a midwife." as used, with no line."""
+    from hela_desktop.events import Recall
+    from hela_desktop.says_of import leaves_out
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    texts = [(2, "My wife Hannah is a midwife."), (6, "My dad is 71 and he lives in Bath."),
+             (7, "Our dog is a collie called Skye."), (8, "We also have a cat called Mochi.")]
+    for ask, answer, eid in (
+            ("What does Hannah do?", "You're right, Hannah's birthday is indeed 2 May.", 2),
+            ("What is Hannah's job?", "She loves her family.", 2),
+            ("How old is my dad?", "Your dad lives in Bath.", 6),
+            ("What is Mochi?", "Mochi is a Japanese rice cake.", 8)):
+        assert leaves_out(ask, answer, texts) == {
+            "kind": "left_out", "memory": eid, "said": dict(texts)[eid]}, ask
+    for ask, answer in (("What does Hannah do?", "Hannah is a midwife."),
+                        ("How old is my dad?", "He is seventy-one."),
+                        ("What is Mochi?", "Mochi is your cat."),
+                        ("What kind of dog is Skye?", "Skye is a collie."),
+                        ("What does Hannah do at the weekend?", "She swims."),
+                        ("What does a midwife do?", "Delivers babies.")):
+        assert leaves_out(ask, answer, texts) is None, ask
+    mems = [Recall(episode_id=10, score=1.0, text="Hannah's birthday is 2 May."),
+            Recall(episode_id=2, score=1.0, text="My wife Hannah is a midwife.")]
+    got = answer_doubt("What does Hannah do?", "You're absolutely right, Hannah's birthday is "
+                       "indeed 2 May.", mems, {10, 2}, lambda t: {"hannah"} if "Hannah" in t
+                       else set())
+    assert doubt_note(got, []) == ("Check this answer: it leaves out what you told me: “My "
+                                   "wife Hannah is a midwife.”")
+
+
+def test_qa_40_a_pet_called_two_animals_and_a_greeting_by_anothers_name():
+    """QA pass 40: "Is Skye a cat?" (a collie) answered "Skye is actually a cat named Luna…
+    Skye is actually a dog named Luna." marked only "Luna"; "How old is my dad?" answered
+    "Hi Jamie, …" (Jamie being the brother) and "…dear Tom Becker…" was read as the
+    user's own words given to the dad."""
+    from hela_desktop.events import Recall
+    from hela_desktop.says_of import says_otherwise
+    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.whom import greets_as
+
+    pets = [(7, "Our dog is a collie called Skye."), (8, "We also have a cat called Mochi.")]
+    assert says_otherwise("Skye is actually a cat named Luna. So, in short, yes, Mochi is a "
+                          "cat, but Skye is actually a dog named Luna.", pets, "Skye",
+                          "Is Skye a cat?")["said"] == "cat"
+    for fine in ("Skye is a collie, a lovely dog.", "Skye is a dog, not a cat."):
+        assert says_otherwise(fine, pets, "Skye", "Is Skye a cat?") is None, fine
+    mems = [Recall(episode_id=5, score=1.0, text="My brother Jamie has been sober for three "
+                   "years."),
+            Recall(episode_id=1, score=1.0, text="Hi, I'm Tom Becker, a carpenter in Bristol."),
+            Recall(episode_id=6, score=1.0, text="My dad is 71 and he lives in Bath.")]
+
+    def note(ask: str, answer: str) -> str:
+        return doubt_note(answer_doubt(ask, answer, mems, {6}, lambda t: {"my dad"}
+                                       if "dad" in t else set()), [])
+
+    assert note("How old is my dad?", "Hi Jamie, your dad is 71.") == (
+        "Check this answer: it calls you “Jamie”, the name of your brother.")
+    assert note("How old is my dad?", "Your dad is 71. Thanks for the reminder, dear Tom "
+                "Becker, about meeting your dad.") == ""
+    # a greeting by the user's own name, or to whom the message names, is none
+    assert greets_as("Suggest a plan", "Hi Tom, here is a plan.", mems) is None
+    assert greets_as("Write a note to my brother", "Dear Jamie, well done.", mems) is None
+    assert greets_as("Write a card for Jamie", "Dear Jamie, happy birthday!", mems) is None
+
+
+def test_when_a_change_was_made_is_no_new_value():
+    """QA pass 40b P1: "Where does Chloe live?" answered "You're right, Chloe moved to
+    Manchester last month." (her old city; "Chloe moved to York last month." told) had no
+    line: "last month" counted as much of the new value as "Manchester" of the old."""
+    from hela_desktop.older_news import gives_older, repeats_corrected
+
+    old, new, ask = "Chloe lives in Manchester.", "Chloe moved to York last month.", \
+        "Where does Chloe live?"
+    assert gives_older(ask, "You're right, Chloe moved to Manchester last month.", old, new)
+    assert repeats_corrected(new, "I should have said Chloe moved to Manchester.", old)
+    for fine in ("Chloe moved to York last month.", "Chloe lives in York now.",
+                 "Chloe lived in Manchester, but moved to York last month."):
+        assert not gives_older(ask, fine, old, new), fine
+    # a time the old memory said too is a value ("last month" → "last week")
+    assert gives_older("When did I start?", "You started at Acme last month.",
+                       "I started at Acme last month.", "Actually I started at Acme last week.")
