@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import cautions, facts, kin, superseded
+from . import cautions, facts, kin, superseded, your_own
 from . import formulas as F
 from .config import GateParams
 from .events import Recall
@@ -73,6 +73,9 @@ ABOUT_YOU_SLACK = 3
 ABOUT_YOU_LOOK = 60  # … looked for among this many that matter most
 CAUTIONS = 3  # for a message about food, the most statements of what must not be eaten
 CAUTIONS_LOOK = 200  # … looked for among this many newest that hold a word of one
+YOUR_OWN = 2  # for a question about the user's own home, job or age, the most statements
+# of theirs that tell it (`_your_own`), looked for as the cautions are
+YOUR_OWN_GATE = "what you told me of your own"
 _NOT_FAMILY = frozenset("boss manager roommate flatmate neighbour".split())  # (of "the family")
 _MINE = re.compile(r"\b(?:i|me|my|we|us|our)\b", re.IGNORECASE)
 NEWER_LOOK = 12  # a statement let in: its nearest memories searched for newer news of it
@@ -187,8 +190,12 @@ class RelevanceGate:
             first = {r.episode_id for r in about}
             admitted = about + [r for r in admitted if r.episode_id not in first]
             held = [r for r in held if r.episode_id not in first]
-        elif cautions.asks_for_food(message):  # what they must not eat, first of all
-            told = self._cautions(message, query_vec, set(exclude))
+        elif cautions.asks_for_food(message) or your_own.asks_own(message):
+            # what they must not eat, first of all; or what they told of their own home,
+            # job or age ("What do I do for a living?", QA pass 40b)
+            told = self._cautions(message, query_vec, set(exclude)) \
+                if cautions.asks_for_food(message) else \
+                self._your_own(your_own.asks_own(message), query_vec, set(exclude))
             first = {r.episode_id for r in told}
             admitted = told + [r for r in admitted if r.episode_id not in first]
             held = [r for r in held if r.episode_id not in first]
@@ -321,6 +328,28 @@ class RelevanceGate:
                 "cos": sim, "similarity": round(sim, 4), "statement": True, "personal": True,
                 "gate": cautions.CAUTION_GATE}))
             if len(out) >= CAUTIONS:
+                break
+        return out
+
+    # ---- the user's own home, job or age ------------------------------------------------
+    def _your_own(self, kind: str, query_vec: np.ndarray, taken: set[int]) -> list[Recall]:
+        """For a question about the user's own home, job or age (`your_own.asks_own`), the
+        statements of their own that tell it (`your_own.tells_own`), newest first, up to
+        `YOUR_OWN`: "What do I do for a living?" recalled a friend's job and not "Hi, I'm
+        Elena Rossi, a primary school teacher in Leeds." (QA pass 40b).  A later one that
+        corrects an earlier one is weighed against it as any two are (`_supersede`)."""
+        engine = self.engine
+        out: list[Recall] = []
+        said = engine.store.said_after(0.0, skip_sources=AUTHORS, containing=your_own.CUES[kind])
+        for eid, text, _ in said[::-1][:CAUTIONS_LOOK]:
+            if eid in taken or eid not in engine.index.pos or not your_own.tells_own(text, kind):
+                continue
+            v = engine.vector(eid)
+            sim = float(v @ query_vec) if v is not None else 0.0
+            out.append(Recall(episode_id=eid, score=sim, text=text, semantic=sim, extra={
+                "cos": sim, "similarity": round(sim, 4), "statement": True, "personal": True,
+                "gate": YOUR_OWN_GATE}))
+            if len(out) >= YOUR_OWN:
                 break
         return out
 
@@ -681,6 +710,18 @@ def _capital(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+# why a memory a question of its kind brings first came in (a caution's read "Not used:
+# what you told me must not be eaten or drunk.", under a memory the prompt held, in 0.31)
+_CAME_IN = {
+    "about you": "Came in because you asked what I know about you: your pinned and most "
+                 "recalled memories come first.",
+    cautions.CAUTION_GATE: "Came in because you asked about food or drink: what you told me "
+                           "must not be eaten or drunk comes first.",
+    YOUR_OWN_GATE: "Came in because you asked about your own home, job or age: what you "
+                   "told me of it comes first.",
+}
+
+
 def explain(extra: dict, label_of: Callable[[int], str] | None = None) -> list[str]:
     """The gate's decisions about one recalled memory, in plain sentences (for the
     why-recalled panel; `label_of`: a memory's short text, to name the one it came with)."""
@@ -712,9 +753,8 @@ def explain(extra: dict, label_of: Callable[[int], str] | None = None) -> list[s
         memory = (f"memory #{via}" + (f" (“{label}”)" if label else "")
                   if via is not None else "a related memory")
         out.append(f"Came in with {memory}: both mention “{_capital(str(extra.get('via_name', '')))}”.")
-    elif gate == "about you":
-        out.append("Came in because you asked what I know about you: your pinned and most "
-                   "recalled memories come first.")
+    elif gate in _CAME_IN:
+        out.append(_CAME_IN[gate])
     elif gate == "newer news":
         out.append(f"Came in with the older memory #{extra.get('newer_than')}: it is newer news "
                    "of the same thing, so the model does not take the old one as current.")

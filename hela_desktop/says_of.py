@@ -34,6 +34,7 @@ _KINDS = {
     "pet": frozenset(kin.BREEDS - {"cockatiel", "canary"} | kin.PETS - {"pet", "pets"}),
 }
 _KIND_OF = {w: k for k, ws in _KINDS.items() for w in ws}
+JOBS = _KINDS["job"]  # (what `your_own` reads as a job the user told of themself)
 _WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
 # "Abena is a pharmacist", "he is an engineer now", "she's an amazing doctor", "works as
 # a nurse", "Fenris is a poodle"; at most two words between ("a very good doctor")

@@ -453,9 +453,11 @@ def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
     for x in facts.sentences(reply):
         s = next((c for c in re.split(r"(?<=,)\s+", x) if (_FIRST.match(c) or _WHEN_I.match(c))
                   and not _TALK.match(c)), "")
-        if not s or _TO_YOU.search(x):
+        # (the clause itself, not what the sentence goes on to say: "I played football on
+        # Tuesdays, but that's not the only way you can play football.", QA pass 40)
+        s = _NEXT_CLAUSE.split(x[x.index(s):], maxsplit=1)[0] if s else ""
+        if not s or _TO_YOU.search(s):
             continue  # ("I see you live in Leeds.", "I'm sorry to hear about Solveig.")
-        s = x[x.index(s):]  # (from the clause on)
         said = facts.terms(s)
         for t in own:
             shared = said & facts.terms(t)
@@ -467,6 +469,8 @@ def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
 
 
 _TO_YOU = re.compile(r"\b(?:you|your|you['’](?:re|ve|ll|d))\b", re.IGNORECASE)
+_NEXT_CLAUSE = re.compile(r",?\s+\b(?:but|so|because|although|though|whereas)\b|[;:]",
+                          re.IGNORECASE)
 # a clause of the first person after a word that makes it part of a sentence ("When I was
 # flying to Lisbon on 3 June, …")
 _WHEN_I = re.compile(r"\s*(?:when|while|since|as|because|after|before|once)\s+(?:i|my)\b",

@@ -295,3 +295,64 @@ def test_when_a_change_was_made_is_no_new_value():
     # a time the old memory said too is a value ("last month" → "last week")
     assert gives_older("When did I start?", "You started at Acme last month.",
                        "I started at Acme last month.", "Actually I started at Acme last week.")
+
+
+def test_a_clause_in_the_users_voice_is_read_before_the_sentence_goes_on_to_you():
+    """QA pass 40 P8: "What night do I play football?" answered "I played football on
+    Tuesdays, but that's not the only way you can play football." had no line (pass 39c
+    had a true one): the "you" later in the sentence set it aside."""
+    from hela_desktop.events import Recall
+    from hela_desktop.whom import as_user
+
+    mems = [Recall(episode_id=9, score=1.0, text="I play five-a-side football on Tuesdays.")]
+    ask = "What night do I play football?"
+    assert as_user(ask, "I played football on Tuesdays, but that's not the only way you can "
+                   "play football.", mems) == {"kind": "as_user",
+                                               "said": "I played football on Tuesdays"}
+    for fine in ("I see you play football on Tuesdays.",
+                 "I play football on Tuesdays too, like you!"):
+        assert as_user(ask, fine, mems) is None, fine
+
+
+def test_a_question_about_your_own_job_brings_what_you_told_of_it(make_assistant):
+    """QA pass 40b P2: "What do I do for a living?" recalled a friend's job and her move,
+    not "Hi, I'm Elena Rossi, a primary school teacher in Leeds." ("What is my job?" did),
+    and the answer was kindness advice."""
+    from hela_desktop.events import MemoriesEvent
+    from hela_desktop.gate import YOUR_OWN_GATE
+    from hela_desktop.your_own import asks_own, tells_own
+
+    intro = "Hi, I'm Elena Rossi, a primary school teacher in Leeds."
+    assert [asks_own(m) for m in ("What do I do for a living?", "What is my job?",
+                                  "Where do I live?", "How old am I?", "What do I do on "
+                                  "Sundays?", "Where does Chloe live?")] == [
+        "job", "job", "home", "age", "", ""]
+    assert tells_own(intro, "job") and tells_own(intro, "home")
+    assert tells_own("Actually I'm a nurse now.", "job") and tells_own("I'm 34.", "age")
+    for other in ("My best friend Chloe is a vet.", "I am vegetarian.",
+                  "I go swimming on Monday mornings."):
+        assert not tells_own(other, "job"), other
+    a = make_assistant()
+    cid = a.new_conversation()
+    for k, t in enumerate((intro, "My best friend Chloe is a vet.",
+                           "I go swimming on Monday mornings.", "I am vegetarian.",
+                           "Chloe moved to York last month.")):
+        list(a.chat(t, cid, now=T0 + k))
+    shown = next(e for e in a.chat("What do I do for a living?", cid, now=T0 + 60)
+                 if isinstance(e, MemoriesEvent)).memories
+    assert shown[0].text == intro and shown[0].extra["gate"] == YOUR_OWN_GATE
+
+
+def test_the_why_recalled_panel_says_why_a_caution_or_your_own_statement_came_in():
+    """A caution brought in for a question about food read "Not used: what you told me must
+    not be eaten or drunk." in the why-recalled panel, though the prompt held it (0.31)."""
+    from hela_desktop.cautions import CAUTION_GATE
+    from hela_desktop.gate import YOUR_OWN_GATE, explain
+
+    assert explain({"gate": CAUTION_GATE}) == [
+        "Came in because you asked about food or drink: what you told me must not be eaten "
+        "or drunk comes first."]
+    assert explain({"gate": YOUR_OWN_GATE}) == [
+        "Came in because you asked about your own home, job or age: what you told me of it "
+        "comes first."]
+    assert explain({"gate": "too weak"}) == ["Not used: too weak."]
