@@ -356,3 +356,34 @@ def test_the_why_recalled_panel_says_why_a_caution_or_your_own_statement_came_in
         "Came in because you asked about your own home, job or age: what you told me of it "
         "comes first."]
     assert explain({"gate": "too weak"}) == ["Not used: too weak."]
+
+
+def test_a_blood_thinner_is_a_caution_for_aspirin_and_a_warning_after_the_food_counts():
+    """QA pass 40b P7: "Can my dad take aspirin?", "My dad Paolo is 74, lives in Turin and
+    takes warfarin." told, had nothing to check an answer against.  And "No, peanuts are
+    not safe for him." was read as offering peanuts: only the words before a mention were
+    read for a warning."""
+    from hela_desktop.cautions import cautions, missed, offered
+
+    dad = cautions([(5, "My dad Paolo is 74, lives in Turin and takes warfarin.")],
+                   about={"father", "dad", "paolo"})[0]
+    ask = "Can my dad take aspirin?"
+    assert offered("Yes, your dad can take aspirin for his headache.", dad, ask) == ["aspirin"]
+    assert offered("Yes, aspirin is fine and causes no problems.", dad, ask) == ["aspirin"]
+    for warns in ("No, aspirin is not safe with warfarin.", "He should avoid aspirin.",
+                  "Aspirin interacts with warfarin.", "Aspirin can increase bleeding."):
+        assert offered(warns, dad, ask) == [], warns
+    assert missed("Your dad likes pasta.", dad, "What should my dad avoid?")
+    assert not missed("He should avoid aspirin and ibuprofen.", dad, "What should my dad avoid?")
+    assert cautions([(1, "I take warfarin every day.")])[0].avoid >= {"aspirin", "ibuprofen"}
+    assert cautions([(1, "Warfarin is a rat poison too.")]) == []  # (no one takes it)
+    luca = cautions([(3, "Our son Luca is 8 and he is allergic to peanuts.")],
+                    about={"luca"})[0]
+    ask = "Can Luca have a peanut butter sandwich?"
+    for warns in ("No, peanuts are not safe for him.", "Peanut butter isn't a good idea.",
+                  "Peanuts are dangerous for him.", "Peanut butter is a bad idea for Luca.",
+                  "Peanuts can trigger a reaction."):
+        assert offered(warns, luca, ask) == [], warns
+    for offers in ("Peanut butter is a great snack for Luca.",
+                   "A peanut butter sandwich, not too big, is great."):
+        assert offered(offers, luca, ask) == ["peanut"], offers
