@@ -13,13 +13,16 @@ kind "caution").
   allergic to peanuts."), or one about someone the message asks about (`cautions`'s
   `about`: "What could I bake for Aoife?" and "Aoife is vegetarian…", QA pass 36): allergic (or an allergy, an intolerance) to something, "I can't /
   don't / never eat (or drink) …", "I'm vegetarian / vegan / coeliac", "I'm lactose (or
-  gluten) intolerant", "I don't drink alcohol".  What it names is matched by its own words
-  and, for a group (shellfish, nuts, dairy, gluten, fish, eggs, soy, sesame, meat, pork,
-  alcohol), by the group's common foods (`GROUPS`).
+  gluten) intolerant", "I don't drink alcohol", diabetes (sugar), sober for good
+  (alcohol), a blood thinner ("takes warfarin": aspirin and the like).  What it names is
+  matched by its own words and, for a group (shellfish, nuts, dairy, gluten, fish, eggs,
+  soy, sesame, meat, pork, alcohol, sugar, painkillers), by the group's common foods
+  (`GROUPS`).
 - **What an answer must not do.**  Name one of them in a clause that says nothing against
-  it: no "not", "avoid", "skip", "without", "allergic", "instead"… in that clause ("You can
-  definitely eat prawn paella" is doubted; "…but I would suggest avoiding all shellfish" and
-  "Skip the prawns." are not).
+  it: no "not", "avoid", "skip", "without", "allergic", "instead"… before it in that
+  clause, nor "not safe", "dangerous", "interacts with" right after it ("You can
+  definitely eat prawn paella" is doubted; "…but I would suggest avoiding all shellfish",
+  "Skip the prawns." and "Prawns are not safe for you." are not).
 """
 
 from __future__ import annotations
