@@ -288,6 +288,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     # offers nothing, a clause that has them eat it does; QA pass 39c)
     of_it = not may_eat and bool(_ASKS_AVOIDED.search(message) or asked & (
         _ALLERGY_WORDS | set(_DIETS) | _CONDITIONS))
+    refuses = bool(may_eat) and bool(_OPENS_NO.match(answer))
     for clause in _CLAUSE.split(told):
         # (that it does no harm reassures, and warns of nothing: "…any other type of food
         # that contains eggs without having allergic reactions", QA pass 40)
@@ -295,7 +296,10 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         words = _WORD.findall(clause.lower().replace("’", "'"))
         # (what it is, unless it denies it: "Solveig is not allergic to peanuts", QA pass 37)
         explains = of_it and not any(w in _SERVES and words[i + 1:i + 2] not in (
-            ["been"], ["to"]) for i, w in enumerate(words))
+            ["been"], ["to"]) for i, w in enumerate(words)) or (
+            # (after a no to whether they may have it, a clause that says what is in it
+            # gives the reason: "No, carbonara has bacon in it.", QA pass 40c)
+            refuses and bool(set(words) & _HOLDS) and not set(words) & _SERVES)
         # (to whether they may have it, a clause that repeats it says they may, unless it
         # asks the question again: "Solveig can eat peanut butter on toast", QA pass 37)
         if not words or set(words) <= asked | _ECHO and (
@@ -309,6 +313,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # eat eggs without any side effects" after "…a nut-free egg allergy…" does not)
         known = explains or bool(set(words) & _ALLERGY_WORDS)
         out += [w for i, w in enumerate(words) if _key(w) in avoid
+                and not _other_food(words, i)
                 and (_denies(words[max(0, i - 3):i]) or not known
                      and not _warned(words[max(0, i - _BEFORE):i])
                      and not _refused(words[:i])
@@ -323,6 +328,13 @@ _NO_HARM = re.compile(
     r"triggering|suffering|experiencing|her|his|their|bad|serious|negative)\s+){0,3}"
     r"(?:(?:allergic|adverse|bad)\s+)?(?:reactions?|symptoms?|side[- ]effects?|problems?|"
     r"issues?|trouble)\b", re.IGNORECASE)
+
+
+# an answer that opens with a no, and what says what a food holds ("has bacon in it")
+_OPENS_NO = re.compile(r"\W*(?:the (?:short |simple )?answer is:?\s+)?\W*(?:no|nope|absolutely "
+                       r"not|definitely not|certainly not|not at all)\b", re.IGNORECASE)
+_HOLDS = frozenset("has contains contain containing made includes include including because "
+                   "comes usually often typically".split())
 
 
 # a question whether someone may eat or drink something, and an answer that opens with yes
@@ -379,6 +391,26 @@ _ALLERGY_WORDS = _NAMES_IT - {"free"} | frozenset(
 
 def _warned(before: list[str]) -> bool:
     return bool(set(before) & _AGAINST) or any(w.endswith("n't") for w in before)
+
+
+def _other_food(words: list[str], i: int) -> bool:
+    """Is the mention `words[i]` part of another food that is none of it ("oat milk",
+    "peanut butter" for a milk allergy, "butter beans", "veggie burgers", "meat substitute";
+    QA pass 40c: "peanut butter" read as a milk caution)?"""
+    before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
+    return before in _NOT_OF_IT or after in _NOT_IT
+
+
+# what, before a food word, makes it another food: "oat milk", "peanut butter", "veggie
+# burger" (a word of a caution itself, "almond milk" for a nut allergy, is read on its own)
+_NOT_OF_IT = frozenset("oat soy soya almond coconut rice cashew hazelnut hemp plant plant-based "
+                       "dairy-free lactose-free vegan veggie vegetarian meat-free meatless "
+                       "peanut nut apple cocoa shea bean lentil tofu quorn gluten-free "
+                       "egg-free nut-free alcohol-free non-alcoholic sugar-free mock faux "
+                       "imitation".split())
+# … and after it: "butter beans", "meat substitute"
+_NOT_IT = frozenset("beans bean substitute substitutes alternative alternatives replacer "
+                    "replacement analogue".split())
 
 
 def _warned_after(after: list[str]) -> bool:
@@ -476,7 +508,8 @@ _CONDITIONS = frozenset("diabetes diabetic sober alcoholic coeliac celiac warfar
 # prawns and try the grilled chicken", something else ("Try the grilled chicken.", QA pass
 # 31); not "he doesn't have an egg allergy", which denies it
 _SAYS_NO = re.compile(
-    r"^\W*(?:no|nope|absolutely not|definitely not|certainly not|not at all)\b|"
+    r"^\W*(?:the (?:short |simple )?answer is:?\s+)?\W*(?:no|nope|absolutely not|"
+    r"definitely not|certainly not|not at all)\b|"
     r"(?:^|[.!?]\s+)\W*(?:try|how about|what about|why not|go for|opt for)\b|"
     r"\b(?:(?:can['’]?t|cannot|can not|shouldn['’]?t|should not|mustn['’]?t|must not|"
     r"doesn['’]?t|does not|don['’]?t|do not|never|won['’]?t|will not)\s+(?:\w+\s+){0,2}?"
@@ -497,8 +530,11 @@ def _warns(answer: str, caution: Caution) -> bool:
         return True
     told = {w for w in _WORD.findall(caution.text.lower()) if w in _DIETS}
     for clause in _CLAUSE.split(answer):
-        words = set(_WORD.findall(clause.lower().replace("’", "'")))
-        if words & (_ALLERGY_WORDS | told) and not _NOT.search(clause):
+        words = _WORD.findall(clause.lower().replace("’", "'"))
+        # (a "no" elsewhere in the clause denies nothing: "He is allergic to milk and has no
+        # stomach for it", QA pass 40c, read "it leaves out what you told me")
+        if any(w in _ALLERGY_WORDS | told and not _NOT.search(" ".join(words[max(0, i - 4):i]))
+               for i, w in enumerate(words)):
             return True
     return False
 

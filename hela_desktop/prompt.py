@@ -201,8 +201,10 @@ _WHEN = r"(?:today|yesterday|(?:a|\d+) (?:day|week|month)s? ago|over (?:a|\d+) y
 # (after the date, our "; older news" or a note the model makes up in its likeness:
 # "(today; new information)", QA pass 28)
 # (QA pass 38: "(tomorrow; younger news, since replaced)", "(tomorrow)", "(older news)")
+# (QA pass 40c: "(later; replacement to Hannah)", "(2019; earlier version of Hannah)")
 _NOTE = (rf"\((?:(?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday|tomorrow|tonight)"
-         r"(?:; [a-z][a-z ,]{0,40})?|(?:older|younger|newer) news(?:, since replaced)?)\)")
+         r"(?:; [a-z][a-z ,]{0,40})?|(?:later|earlier|recently|now|before|then|\d{4}); "
+         r"[a-z][a-z ,]{0,40}|(?:older|younger|newer) news(?:, since replaced)?)\)")
 _DATE_NOTE = regex.compile(rf" ?{_NOTE}", regex.IGNORECASE)
 _DATE_NOTE_LEAD = regex.compile(rf"\s*(?:[-*•]\s*)?{_NOTE}\s*", regex.IGNORECASE)
 _ROLES_SELF = ("assistant", "ai", "hela")  # a leading tag naming the answer's own speaker

@@ -41,7 +41,13 @@ _WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
 _IS = re.compile(
     r"(?P<who>\b[A-Z][\w'’-]*|\b(?i:she|he)|\b(?i:your)\s+[a-z]+)\s+(?:(?i:is|was|['’]s|works as|worked as|became|"
     r"is now|has become))\s+(?:(?i:now|still|also|actually|really)\s+)?(?:(?i:a|an|the)\s+)?"
-    r"(?:[A-Za-z-]+\s+){0,2}?(?P<what>(?i:" + _WORDS + r"))s?\b")
+    # (no "not" among them: "No, Skye is not a cat." was read as "Skye is a cat", QA 40c)
+    r"(?:(?!(?i:not|no|never)\b)[A-Za-z-]+\s+){0,2}?(?P<what>(?i:" + _WORDS + r"))s?\b")
+# "… and is a pilot", "… and works as a nurse": what the sentence's subject is too
+_AND_IS = re.compile(
+    r"\b(?:and|but)\s+(?:is|['’]s|was|works as|worked as|became|is now)\s+(?:(?i:now|still|"
+    r"also|actually)\s+)?(?:(?i:a|an)\s+)?(?:(?!(?i:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
+    r"(?P<what>(?i:" + _WORDS + r"))s?\b")
 # an age: "Sam is 7", "our son Kwame is 6", "My mum is 70", "she's 72 years old", "your
 # dad is 70"; a kin word stands for the relation ("mum": "mother"); not "is 7 minutes
 # away", "is 10:30", "is 5k"
@@ -110,6 +116,11 @@ def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
         elif who.lower() in facts.STOPWORDS or who.lower() in facts.NOT_NAMES:
             continue
         if who:
+            got.append((who.lower(), m.group("what").lower()))
+    # (the subject said once for two things: "My brother Marco lives in Lagos and is a
+    # pilot.", QA pass 40c)
+    for m in _AND_IS.finditer(sentence):
+        if (who := first_named(sentence[:m.start()]) or last):
             got.append((who.lower(), m.group("what").lower()))
     got += [(m.group("who").lower(), m.group("what").lower()) for m in _CALLED.finditer(sentence)
             if m.group("who").lower() not in facts.STOPWORDS]

@@ -403,10 +403,12 @@ def _told(doubt: dict | None) -> dict | None:
 def _with_also(found: list[dict]) -> dict | None:
     """The first of an answer's doubts, the others under ``"also"`` (QA pass 30: a made-up
     surname went unnamed beside the older-news warning); None for none.  A caution left
-    out, of a memory the answer denies, is said once, as denied ("it says Sam does not
-    have a type 1 diabetes, and you told me…")."""
+    out or named, of a memory the answer denies, is said once, as denied ("it says Sam does
+    not have a type 1 diabetes, and you told me…"; "Eric is not allergic to milk" read
+    "it names “milk” without a word of warning" too, QA pass 40c)."""
     denied = {d.get("memory") for d in found if d["kind"] in ("says_not", "denies_told")}
-    found = [d for d in found if d["kind"] != "caution_missed" or d["memory"] not in denied]
+    found = [d for d in found if d["kind"] not in ("caution_missed", "caution")
+             or d["memory"] not in denied]
     if not found:
         return None
     return {**found[0], "also": found[1:]} if len(found) > 1 else found[0]

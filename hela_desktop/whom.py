@@ -383,9 +383,15 @@ def _names_within(text: str) -> set[str]:
     for s in facts.sentences(text):
         for m in facts.NAME_WORD.finditer(s):
             w = m.group(0)
-            if m.start() > 0 and w[:1].isupper() and w not in facts.NOT_NAMES:
+            if m.start() > 0 and w[:1].isupper() and w not in facts.NOT_NAMES \
+                    and not _I.match(w):
                 out.add(re.sub(r"['’]s$", "", w).lower())
     return out
+
+
+# "I", "I'm", "I've": the speaker, no name (QA pass 40c: "it says “I'm” of your mum, and
+# only another memory says it: “Hi, I'm Sam Okafor…”")
+_I = re.compile(r"I(?:['’][a-z]+)?$")
 
 
 def misplaced(message: str, reply: str, mems: Sequence[Recall],
@@ -419,7 +425,7 @@ def misplaced(message: str, reply: str, mems: Sequence[Recall],
             continue  # (another person of theirs: the name may be put with them)
         found = [w for w in dict.fromkeys(re.sub(r"['’]s$", "", m.group(0))
                                           for m in facts.NAME_WORD.finditer(sentence))
-                 if w[:1].isupper() and w not in facts.NOT_NAMES
+                 if w[:1].isupper() and w not in facts.NOT_NAMES and not _I.match(w)
                  and w.lower() not in theirs]
         for r in others:
             took = [w for w in found if w.lower() in _names_within(r.text)]
@@ -558,12 +564,17 @@ def invented(answer: str, known: str, names: AbstractSet[str]) -> dict | None:
         name = re.sub(r"['’]s?$", "", name)  # ("your husband Tobias' gift")
         key = name.lower()
         if (word in _ROLES or word in kin.ROLES) and not spelt_as(key, said) \
-                and key not in facts.STOPWORDS and key not in facts.NOT_NAMES:
+                and key not in facts.STOPWORDS and key not in facts.NOT_NAMES \
+                and key not in _TITLES:  # ("your friend Chef Tunde", QA pass 40c)
             called = f"your {words.strip()} {name}" if m.group(3) else f"{name}, your {words}"
             return {"kind": "invented", "said": called.rstrip(",. "), "name": name}
     return None
 
 
+# a title before a name, no name itself
+_TITLES = frozenset("chef captain doctor dr mr mrs ms miss mx professor prof uncle aunt auntie "
+                    "nurse officer sir lady lord coach architect pastor reverend rev saint st "
+                    "judge general major sergeant".split())
 # an answer's greeting to the user: "Hi Jamie,", "Hello, Lisa!", "Dear Jamie"
 _GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|welcome back)"
                      r"\s*,?\s+([A-Z][\w'’-]+)\b", re.IGNORECASE)

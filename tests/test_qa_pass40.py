@@ -387,3 +387,94 @@ def test_a_blood_thinner_is_a_caution_for_aspirin_and_a_warning_after_the_food_c
     for offers in ("Peanut butter is a great snack for Luca.",
                    "A peanut butter sandwich, not too big, is great."):
         assert offered(offers, luca, ask) == ["peanut"], offers
+
+
+def test_qa_40c_false_reasons():
+    """QA pass 40c: "No, Skye is not a cat." read "it says Skye is a cat" (three answers,
+    two of them right); "I'm" was read as a name ("it says “I'm” of your mum, and only
+    another memory says it"); "He is allergic to milk and has no stomach for it" read "it
+    leaves out what you told me"; "peanut butter" was a milk caution; "No, carbonara has
+    bacon in it." offered the carbonara; "Eric is not allergic to milk" got a caution line
+    beside the denial; "your friend Chef Tunde" would read "you never told me of Chef"."""
+    from hela_desktop.cautions import cautions, missed, offered
+    from hela_desktop.events import Recall
+    from hela_desktop.says_of import says_otherwise
+    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.whom import invented, misplaced
+
+    pets = [(7, "We have a rabbit called Skye."), (10, "My best friend Tunde is a chef.")]
+    assert says_otherwise("No, Skye is not a cat.", pets, "Skye", "Is Skye a cat?") is None
+    assert says_otherwise("No, Tunde is not a teacher.", pets, "Tunde", "Is Tunde a teacher?") \
+        is None
+    assert says_otherwise("Skye is a cat.", pets, "Skye", "Is Skye a cat?")["said"] == "cat"
+    mums = [Recall(episode_id=6, score=1.0, text="My mum is 66."),
+            Recall(episode_id=1, score=1.0, text="Hi, I'm Sam Okafor, a nurse in Cardiff.")]
+
+    def of_mum(t: str) -> set[str]:
+        return {"my mum"} if "mum" in t or "mom" in t else set()
+
+    told = "My mum lives in Swansea."
+    assert misplaced(told, "Sorry to hear about your mom, but I'm sure she is fine.", mums,
+                     of_mum) is None
+    assert misplaced(told, "Your mum lives in Cardiff now.", mums, of_mum)["words"] == [
+        "Cardiff"]
+    eric = cautions([(3, "Our son Eric is 11 and he is allergic to milk.")], about={"eric"})[0]
+    assert not missed("He is allergic to milk and has no stomach for it.", eric,
+                      "Can Eric have cheese?")
+    assert missed("Eric isn't allergic to milk.", eric, "Can Eric have cheese?")
+    assert not missed("The answer is no.", eric, "Can Eric have cheese?")
+    for other in ("Eric can eat peanut butter.", "Try oat milk or coconut milk.",
+                  "Butter beans on toast."):
+        assert offered(other, eric, "Suggest a lunch for Eric") == [], other
+    assert offered("Eric can have milk.", eric, "Can Eric have milk?") == ["milk"]
+    veg = cautions([(4, "Our daughter Hannah is 7 and she is vegetarian.")],
+                   about={"hannah"})[0]
+    ask = "Can Hannah eat carbonara?"
+    for reason in ("No, carbonara has bacon in it.", "No. Carbonara contains bacon.",
+                   "No, because carbonara is made with pancetta."):
+        assert offered(reason, veg, ask) == [], reason
+    for offers in ("No, Hannah can have carbonara with bacon.", "Carbonara has bacon in it, "
+                   "enjoy!", "Veggie burgers or a ham sandwich."):
+        assert offered(offers, veg, ask), offers
+    assert offered("Veggie burgers or a meat substitute.", veg, ask) == []
+    got = answer_doubt("Is Eric allergic to milk?", "No, Eric is not allergic to milk. He "
+                       "loves eating meat.", [Recall(episode_id=3, score=1.0, text=eric.text)],
+                       set(), lambda t: {"eric"} if "Eric" in t else set(), cautions=[eric])
+    assert doubt_note(got, []) == ("Check this answer: it says Eric is not allergic to milk, "
+                                   f"and you told me “{eric.text}”")
+    assert invented("Invite your friend Chef Tunde.", "", frozenset({"tunde"})) is None
+
+
+def test_qa_40c_a_second_thing_of_the_subject_and_bird_breeds_are_read():
+    """QA pass 40c P7 and P8: "My brother Marco lives in Lagos and is a pilot." told no job
+    ("Is Marco a doctor?" → "Marco is a medical doctor…", no line), and "Kiwi is an African
+    grey." of "a parrot called Kiwi" would have read "it leaves out what you told me"."""
+    from hela_desktop.says_of import leaves_out, says_otherwise, told
+
+    assert told(["My brother Marco lives in Lagos and is a pilot."]) == {
+        "marco": {"job": {"pilot"}}}
+    marco = [(5, "My brother Marco lives in Lagos and is a pilot.")]
+    assert says_otherwise("Marco is a medical doctor who works in a hospital.", marco,
+                          "Marco", "Is Marco a doctor?")["said"] == "doctor"
+    assert leaves_out("What does Marco do?", "Marco lives in Lagos.", marco)["memory"] == 5
+    birds = [(8, "We also have a parrot called Kiwi."), (7, "We have a rabbit called Skye.")]
+    assert leaves_out("What is Kiwi?", "Kiwi is an African grey.", birds) is None
+    assert says_otherwise("Kiwi is an African grey.", birds, "Kiwi", "What is Kiwi?") is None
+    assert says_otherwise("Skye is the Australian Macaw.", birds, "Skye", "What is Skye?")[
+        "said"] == "macaw"
+
+
+def test_a_date_note_of_another_shape_is_cut_from_the_answer():
+    """QA pass 40c: "…will soon become 7. (later; replacement to Hannah)" and "(2019;
+    earlier version of Hannah)": the prompt's "(today; older news)" copied in another
+    shape."""
+    from hela_desktop.prompt import AnswerFilter
+
+    def shown(text: str) -> str:
+        f = AnswerFilter()
+        return "".join(f.push(c) for c in text) + f.flush()
+
+    assert shown("Hannah will soon be 7. (later; replacement to Hannah)\nBorn in May. (2019; "
+                 "earlier version of Hannah)\n") == "Hannah will soon be 7.\nBorn in May.\n"
+    for kept in ("It was in (2019) that we met.", "I came (later) than you."):
+        assert shown(kept) == kept
