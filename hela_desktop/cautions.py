@@ -531,9 +531,10 @@ def _warns(answer: str, caution: Caution) -> bool:
     told = {w for w in _WORD.findall(caution.text.lower()) if w in _DIETS}
     for clause in _CLAUSE.split(answer):
         words = _WORD.findall(clause.lower().replace("’", "'"))
-        # (a "no" elsewhere in the clause denies nothing: "He is allergic to milk and has no
-        # stomach for it", QA pass 40c, read "it leaves out what you told me")
-        if any(w in _ALLERGY_WORDS | told and not _NOT.search(" ".join(words[max(0, i - 4):i]))
+        # (a "no" after it denies nothing: "He is allergic to milk and has no stomach for
+        # it", QA pass 40c, read "it leaves out what you told me"; one before it does, "The
+        # article does not provide information about a baby being allergic…")
+        if any(w in _ALLERGY_WORDS | told and not _NOT.search(" ".join(words[:i]))
                for i, w in enumerate(words)):
             return True
     return False

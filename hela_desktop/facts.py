@@ -320,7 +320,16 @@ _IS_NOT = re.compile(r"\b(?:is|are|was|were)(?:\s+not|n['’]t)\s+(?!sure\b|any 
 _NOT_ANY_MORE = re.compile(r"(?:n['’]t|\bnot)\s+([^,;.!?—–]+?)\s+any ?more\b", re.IGNORECASE)
 
 
-_DENIALS = (_NEGATED, _NOT_ANY_MORE, _IS_NOT, _SWAPS, _LEFT)
+# "Handed in my notice at Ledgerly yesterday!", "resigned from the bakery", "left my job at
+# the bank", "left Lyon for Porto": the employer or place is no longer so (`bench personal`: "I'm currently working on a
+# project at Ledgerly" was no older news)
+_QUIT_AT = re.compile(r"\b(?:(?:handed|gave|put|handing|giving)\s+in\s+(?:my|his|her|their|our)"
+                      r"\s+notice\s+(?:at|to)|resigned\s+from|left\s+(?:my|his|her|their)\s+"
+                      r"job\s+at|left(?=\s+(?-i:[A-Z])))\s+([^,;.!?—–]+?)(?=\s+(?:yesterday|"
+                      r"today|last|this|and|but|for|to)\b|[,;.!?—–]|$)", re.IGNORECASE)
+
+
+_DENIALS = (_NEGATED, _NOT_ANY_MORE, _IS_NOT, _SWAPS, _LEFT, _QUIT_AT)
 
 
 def negated(text: str) -> list[str]:

@@ -25,7 +25,8 @@ KIN = {
 
 
 PETS = frozenset("dog dogs cat cats puppy kitten pet pets horse pony parrot parakeet budgie "
-                 "rabbit bunny hamster tortoise turtle ferret goldfish".split())  # "my dog"
+                 "rabbit bunny hamster tortoise turtle ferret goldfish pooch pup doggy doggo "
+                 "moggy kitty".split())  # "my dog", "my pooch"
 KIN_WORDS = frozenset(KIN)  # every word that names a relation ("mum", "brother", "boss")
 # what a pet is called by its kind: "a beagle called Pepper" names an animal of the user's
 # life as "a dog called Pepper" does (QA pass 36)
@@ -40,7 +41,8 @@ _SPECIES = {"tabby": "cat", "siamese": "cat", "persian": "cat", "cockatiel": "bi
             "canary": "bird", "dogs": "dog", "puppy": "dog", "cats": "cat", "kitten": "cat",
             "parrot": "bird", "parakeet": "bird", "budgie": "bird", "bunny": "rabbit",
             "macaw": "bird", "cockatoo": "bird", "lovebird": "bird", "conure": "bird",
-            "lorikeet": "bird", "african grey": "bird"}
+            "lorikeet": "bird", "african grey": "bird", "pooch": "dog", "pup": "dog",
+            "doggy": "dog", "doggo": "dog", "moggy": "cat", "kitty": "cat"}
 
 
 def species(word: str) -> str:
@@ -98,6 +100,7 @@ _LINKS = "(?:to|in|at|from|of|with|for|on|and|or|the|a|an|by|near|about)"
 # Pepper"
 # the words that name someone of a user's life by relation, kind or breed, as a pattern
 KIN_PET_BREED = "|".join(sorted(KIN_WORDS | PETS | BREEDS))
+PET_BREED = "|".join(sorted(PETS | BREEDS))  # (an animal of the user's, by kind)
 # others of a user's life named by what they are to them ("my closest colleague is Grace")
 ROLES = frozenset("friend colleague coworker co-worker classmate teacher tutor doctor "
                   "dentist mentor therapist coach vet housemate bestie buddy".split())

@@ -28,7 +28,7 @@ _KINDS = {
         waiter waitress barista banker cashier translator professor lecturer researcher
         photographer hairdresser gardener driver postman policeman officer soldier hygienist
         receptionist stylist hairstylist adjuster secretary nanny optician optometrist
-        surveyor clerk carer childminder pharmacologist radiographer""".split()),
+        surveyor clerk carer childminder pharmacologist radiographer physio trucker""".split()),
     "diet": frozenset("vegetarian vegan pescatarian carnivore".split()),
     # (a breed, or the animal: "Mango is a cat" of "a labrador called Mango", QA pass 39b)
     "pet": frozenset(kin.BREEDS - {"cockatiel", "canary"} | kin.PETS - {"pet", "pets"}),
@@ -39,8 +39,11 @@ _WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
 # "Abena is a pharmacist", "he is an engineer now", "she's an amazing doctor", "works as
 # a nurse", "Fenris is a poodle"; at most two words between ("a very good doctor")
 _IS = re.compile(
-    r"(?P<who>\b[A-Z][\w'’-]*|\b(?i:she|he)|\b(?i:your)\s+[a-z]+)\s+(?:(?i:is|was|['’]s|works as|worked as|became|"
-    r"is now|has become))\s+(?:(?i:now|still|also|actually|really)\s+)?(?:(?i:a|an|the)\s+)?"
+    r"(?P<who>\b[A-Z][\w'’-]*?|\b(?i:she|he)|\b(?i:your)\s+[a-z]+)(?:\s+(?:(?i:is|was|works as|"
+    r"worked as|became|is now|has become))\s+(?:(?i:now|still|also|actually|really)\s+)?"
+    r"(?:(?i:a|an|the)\s+)?|"
+    # ("She's a beagle", "Pepper's a beagle"; not "Pepper's dog": `bench personal`)
+    r"(?i:['’]s)\s+(?:(?i:now|still|also|actually|really)\s+)?(?i:a|an)\s+)"
     # (no "not" among them: "No, Skye is not a cat." was read as "Skye is a cat", QA 40c)
     r"(?:(?!(?i:not|no|never)\b)[A-Za-z-]+\s+){0,2}?(?P<what>(?i:" + _WORDS + r"))s?\b")
 # "… and is a pilot", "… and works as a nurse": what the sentence's subject is too
@@ -316,8 +319,22 @@ _ASKS_KIND = (
                        rf"\bwhat\s+(?:job|work)\s+does\s+{_WHO}\s+do\b", re.IGNORECASE)),
     ("age", re.compile(rf"\b(?:how\s+old|what\s+age)\s+(?:is|was)\s+{_WHO}\b", re.IGNORECASE)),
     ("pet", re.compile(rf"\bwhat\s+(?:is|['’]s)\s+{_WHO}\s*\?|\bwhat\s+(?:kind|sort|type|breed)"
-                       rf"\s+of\s+(?:animal|pet|dog|cat)\s+is\s+{_WHO}\b", re.IGNORECASE)),
+                       rf"(?:\s+of\s+(?:animal|pet|dog|cat))?\s+is\s+{_WHO}\b", re.IGNORECASE)),
 )
+
+
+def _whose(who: str, theirs: dict[str, dict[str, set[str]]]) -> str:
+    """Whom a question's `who` ("Hannah", "my dad", "my pooch") is among what the user
+    `told`: a name, a relation ("father"), or the one pet told of that kind of animal."""
+    if " " not in who:
+        return who.lower()
+    word = who.split()[-1].lower()
+    if word not in kin.PETS:
+        return kin.KIN.get(word, "")
+    kind = kin.species(word)
+    pets = [n for n, kinds in theirs.items() if word in ("pet", "pets") and kinds.get("pet")
+            or any(kin.species(w) == kind for w in kinds.get("pet", ()))]
+    return pets[0] if len(pets) == 1 else ""
 
 
 def leaves_out(message: str, answer: str, texts: list[tuple[int, str]]) -> dict | None:
@@ -331,11 +348,12 @@ def leaves_out(message: str, answer: str, texts: list[tuple[int, str]]) -> dict 
     said = set(re.findall(r"\d+", low)) | spelled_numbers(low)
     for kind, asks in _ASKS_KIND:
         for m in asks.finditer(message):
-            who = next(g for g in m.groups() if g)
-            who = kin.KIN.get(who.split()[-1].lower(), "") if " " in who else who.lower()
+            who = _whose(next(g for g in m.groups() if g), theirs)
             was = theirs.get(who, {}).get(kind, set())
+            # (asked the breed, the animal is no answer: "what breed is my pooch?")
+            breed = bool(re.search(r"\bbreed|\bkind\s+of\s+(?:dog|cat)", m.group(0), re.I))
             if not was or (was & said if kind == "age" else any(
-                    re.search(rf"\b{re.escape(w)}", low) for w in was) or _agrees(
+                    re.search(rf"\b{re.escape(w)}", low) for w in was) or not breed and _agrees(
                     {w for w in kin.PETS | kin.BREEDS if re.search(rf"\b{w}\b", low)}, was)):
                 continue
             return next(({"kind": "left_out", "memory": int(i), "said": t} for i, t in texts

@@ -35,6 +35,7 @@ from .whom import (
     misnamed,
     misplaced,
     misrelated,
+    name_left_out,
     of_people,
     other_person,
     tells_of_life,
@@ -318,7 +319,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                           **({"yes": True} if yes else {})})
     found += _invented(whole, f"{message} {known}", user_names, found)
     if not found:  # (a subtler fault: only when nothing else was found)
-        found += _subtler(message, whole, mems, about_user, asks_fact)
+        found += _subtler(message, whole, mems, about_user, asks_fact, names)
     if unused and not found:  # (softly for ideas: QA pass 35, "suggest a snack …")
         found.append({"kind": "unused", **({} if asks_fact else {"ideas": True})})
     return _with_also(found)
@@ -379,17 +380,19 @@ def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict
 
 
 def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool,
-             asks_fact: bool) -> list[dict]:
+             asks_fact: bool, names: Callable[[str], AbstractSet[str]] | None) -> list[dict]:
     """The subtler faults of an answer in which nothing else was found: a flat no to what
-    the user told (`_denies_told`), or, to a question for what they told, a job, age or
-    pet's kind a memory gives and the answer does not (`says_of.leaves_out`), or an answer
+    the user told (`_denies_told`), or, to a question for what they told, a job, age,
+    pet's kind or name a memory gives and the answer does not (`says_of.leaves_out`,
+    `whom.name_left_out`), or an answer
     from another memory than the only one that holds the question's words
     (`passed_over`)."""
     got = _denies_told(message, answer, mems) if about_user else None
-    if got is None and asks_fact:  # (a job, an age, a pet's kind asked and not given)
-        got = leaves_out(message, answer, [(r.episode_id, r.text) for r in mems
-                                           if r.extra.get("superseded_by") is None
-                                           and r.extra.get("older_than") is None]) \
+    if got is None and asks_fact:  # (a job, an age, a pet's kind or a name asked, not given)
+        current = [r for r in mems if r.extra.get("superseded_by") is None
+                   and r.extra.get("older_than") is None]
+        got = leaves_out(message, answer, [(r.episode_id, r.text) for r in current]) \
+            or name_left_out(message, answer, current, names) \
             or passed_over(message, answer, mems)
     return [got] if got else []
 

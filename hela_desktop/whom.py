@@ -324,7 +324,10 @@ _GIVEN = re.compile(rf"\b(?i:(?:my|our)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
                     # pass 37)
                     rf"|\b(?i:(?:a|an|my|our)\s+{kin.BEFORE_KIN}({kin.KIN_PET_BREED}),)\s*([A-Z][\w'’-]+)"
                     rf"|\b(?i:(?:my|our)\s+{kin.BEFORE_KIN}({kin.KIN_PET_BREED}|{_ROLE_WORDS})\s+(?:is|was))"
-                    rf"\s+([A-Z][\w'’-]+)")
+                    rf"\s+([A-Z][\w'’-]+)"
+                    # "I adopted a ginger cat … Her name is Marmalade" (`bench personal`)
+                    rf"|\b(?i:(?:a|an|my|our)\s+{kin.BEFORE_KIN}({kin.PET_BREED}))\b[^.!?]{{0,80}}"
+                    rf"[.!?]\s+(?i:(?:her|his|its)\s+name\s+is)\s+([A-Z][\w'’-]+)")
 
 
 _HAS = re.compile(r"\b(?:has|have|had|owns|own|owned|got)\s+$", re.IGNORECASE)
@@ -633,3 +636,40 @@ def of_people(reply: str) -> str:
             s = s.strip()
             keep.append(s[:1].lower() + s[1:])
     return " ".join(keep)
+
+
+# a question for a name: "What is my dog called?", "What's my sister's name?", "Who is my
+# boss?"
+_ASKS_FOR_NAME = re.compile(r"\b(?:what(?:['’]s| is| was)|who(?:['’]s| is| was))\b[^?]*\b(?:called|"
+                            r"named|names?)\b|\bwho(?:['’]s| is| was)\s+(?:my|our)\s+\w+\s*\?",
+                            re.IGNORECASE)
+
+
+def name_left_out(message: str, answer: str, mems: Sequence[Recall],
+                  names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
+    """``{"kind": "left_out", "memory": id, "said": …}`` when `message` asks the name of
+    someone or an animal of the user's ("What's my pet called?", "What is my sister's
+    name?") that a recalled memory gives ("…adopted a ginger cat… called Marmalade"), and
+    `answer` never says it (`bench personal`: "Your pet's name is a ginger cat." had no
+    line); another's name is `misnamed`'s.  None otherwise."""
+    if names is None or not _ASKS_FOR_NAME.search(message):
+        return None
+    asked, _ = _asked_about(message, mems, names, pets=True)
+    words = {w for n in asked if n.startswith("my ") for w in facts.kin_words(n[3:]) or [n[3:]]}
+    if not words:
+        return None
+    said = _named_words(answer)
+    for r in mems:
+        given = {n for n, of in _given_names([r.text]).items() if of in words
+                 or of in facts.PETS and words & {"pet", "pets"}}
+        if given and not given & said:
+            # (quoted from the sentence that names the animal or relation to the name's:
+            # "…a ginger cat from the Humane Society on Saturday. Her name is Marmalade…")
+            parts = facts.sentences(r.text)
+            last = next((i for i, p in enumerate(parts) if _named_words(p) & given), 0)
+            first = next((i for i in range(last, -1, -1)
+                          if set(re.findall(r"[a-z]+", parts[i].lower())) & (words | facts.PETS)),
+                         last)
+            return {"kind": "left_out", "memory": int(r.episode_id),
+                    "said": " ".join(parts[first:last + 1]) or r.text}
+    return None

@@ -21,7 +21,8 @@ _ASKS = (
                         r"(?:my|our)\s+(?:home|house|flat)\b|\bwhat\s+(?:town|city|country|"
                         r"place)\s+do\s+(?:i|we)\s+live\b|\bwhere\s+am\s+i\s+based\b",
                         re.IGNORECASE)),
-    ("job", re.compile(r"\bwhat\s+(?:do|did)\s+i\s+do(?:\s+for\s+(?:a\s+living|work))?\s*\?|"
+    ("job", re.compile(r"\b(?:where|which\s+[a-z]+)\s+(?:am|will)\s+i\s+(?:be\s+)?working\b|"
+                       r"\bwhat\s+(?:do|did)\s+i\s+do(?:\s+for\s+(?:a\s+living|work))?\s*\?|"
                        r"\bwhat\s+(?:is|['’]s|was)\s+my\s+(?:job|work|profession|occupation|"
                        r"career|line\s+of\s+work)\b|\bwhere\s+do\s+i\s+work\b|\bwhat\s+(?:job|"
                        r"work)\s+do\s+i\s+(?:do|have)\b", re.IGNORECASE)),
@@ -40,7 +41,9 @@ _SAYS = {
                        r"[A-Z][\w'’-]*)?,\s+(?:a|an)\s+[\w\s-]{2,40}?\s+(?:in|from)\s+[A-Z]",
                        re.IGNORECASE),
     "job": re.compile(r"\bi\s+(?:now\s+)?work\s+(?:as|at|for)\b|\b(?:" + "|".join(sorted(JOBS))
-                      + r")s?\b", re.IGNORECASE),
+                      + r")s?\b|\b(?:teach(?:es|ing)?|driv(?:e|es|ing)|nurs(?:e|es|ing)|"
+                      r"join(?:s|ing)?)\b[^.;!?]{0,40}?\b(?:for|at|as)\s+(?:the\s+)?(?-i:[A-Z])",
+                      re.IGNORECASE),
     "age": re.compile(r"\bi(?:['’]m|\s+am)\s+(?:now\s+)?\d{1,3}\b(?!\s*(?:kg|km|cm|minutes?|"
                       r"hours?|%))|\bi\s+(?:just\s+)?turned\s+\d{1,3}\b", re.IGNORECASE),
 }
@@ -56,8 +59,21 @@ def asks_own(message: str) -> str:
 def tells_own(text: str, kind: str) -> bool:
     """Does a sentence of `text` with the user as its subject ("I …", "Hi, I'm …",
     `facts.self_rank` 0) tell their `kind` ("I work as a nurse.", "Hi, I'm Elena Rossi,
-    a primary school teacher in Leeds.")?"""
-    return any(facts.self_rank(s) == 0 and _SAYS[kind].search(s) for s in facts.sentences(text))
+    a primary school teacher in Leeds.", "Starting in August I'll be teaching at Cherry
+    Creek Academy."), or one that opens "As a physio I…"?"""
+    return any(facts.self_rank(s) == 0 and _SAYS[kind].search(s)
+               or kind == "job" and (_AS_A.search(s) or _I_WORK.search(s))
+               for s in facts.sentences(text))
+
+
+# "As a physio I should know better…": the user's job, said in passing
+_AS_A = re.compile(r"\bas\s+an?\s+(?:[\w-]+\s+)?(?:" + "|".join(sorted(JOBS)) + r")\b,?\s+"
+                   r"(?:i|i['’](?:m|ve|d|ll))\b", re.IGNORECASE)
+# … or "I" working somewhere after words of time ("Starting in August I'll be teaching at
+# Cherry Creek Academy.")
+_I_WORK = re.compile(r"\bI(?:['’](?:ll|m|d)|\s+will|\s+am)?\s+(?:be\s+|now\s+)?(?:work(?:ing)?|"
+                     r"teach(?:ing)?|nursing|driving)\b[^.;!?]{0,40}?\b(?:for|at|as)\s+"
+                     r"(?:the\s+)?[A-Z]")
 
 
 __all__ = ["CUES", "asks_own", "tells_own"]

@@ -478,3 +478,62 @@ def test_a_date_note_of_another_shape_is_cut_from_the_answer():
                  "earlier version of Hannah)\n") == "Hannah will soon be 7.\nBorn in May.\n"
     for kept in ("It was in (2019) that we met.", "I came (later) than you."):
         assert shown(kept) == kept
+
+
+def test_bench_personal_misses_a_job_said_in_passing_a_name_or_breed_left_out():
+    """`bench personal` on 0.32's first fixes: "What do I do for a living?" recalled nothing
+    ("As a physio I should know better…" told); "What's my pet called?" answered "Your
+    pet's name is a ginger cat." (Marmalade) and "Remind me, what breed is my pooch?"
+    answered about the dog walker (Pepper, "She's a beagle…"), neither with a line."""
+    from hela_desktop.events import Recall
+    from hela_desktop.says_of import leaves_out, told
+    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.your_own import asks_own, tells_own
+
+    assert tells_own("As a physio I should know better, but my left Achilles is grumbling.",
+                     "job")
+    assert tells_own("Starting in August I'll be teaching at Cherry Creek Academy.", "job")
+    assert not tells_own("My brother works as a pilot at Emirates and I visit him.", "job")
+    assert not tells_own("As a kid I loved it.", "job")
+    assert asks_own("Where am I working these days?") == "job"
+    assert asks_own("Which school will I be working at this fall?") == "job"
+    pepper = "The hardest part is Pepper. She's a beagle and she's decided 8am is walkies time."
+    assert told([pepper]) == {"pepper": {"pet": {"beagle"}}}
+    assert told(["Pepper's dog is a beagle."]) == {}  # (Pepper's dog is no Pepper)
+    pets = [(3, pepper), (9, "We also have a cat called Miso.")]
+    ask = "Remind me, what breed is my pooch?"
+    assert leaves_out(ask, "I'm glad you asked about the dog walker.", pets)["memory"] == 3
+    assert leaves_out(ask, "Pepper is a beagle.", pets) is None
+    assert leaves_out("What is Miso?", "Miso is a kitten.", pets) is None
+    cat = ("I've done something impulsive. I adopted a ginger cat from the Humane Society on "
+           "Saturday. Her name is Marmalade and she's four.")
+    mems = [Recall(episode_id=5, score=1.0, text=cat)]
+
+    def note(ask: str, answer: str) -> str:
+        return doubt_note(answer_doubt(ask, answer, mems, {5}, lambda x: set()), [])
+
+    assert note("What's my pet called?", "Your pet's name is a ginger cat.") == (
+        "Check this answer: it leaves out what you told me: “I adopted a ginger cat from the "
+        "Humane Society on Saturday. Her name is Marmalade and…”")
+    assert note("What's my pet called?", "Her name is Marmalade.") == ""
+
+
+def test_handing_in_your_notice_makes_the_old_employer_older_news():
+    """`bench personal` (left open since 0.30): "Where am I working these days?" answered
+    "I'm currently working on a project at Ledgerly…" after "Handed in my notice at
+    Ledgerly yesterday! I'm joining Pinebrook Games as a tools programmer." had no line."""
+    from hela_desktop import facts
+    from hela_desktop.older_news import gives_older
+
+    new = ("Handed in my notice at Ledgerly yesterday! I'm joining Pinebrook Games as a tools "
+           "programmer.")
+    old = "I'm basically the backend person at Ledgerly, a small fintech startup."
+    assert facts.negated(new) == [facts.stem("ledgerly")]
+    assert facts.negated("Ines left Lyon for Porto.") == ["lyon"]
+    assert facts.negated("I left early.") == []
+    ask = "Where am I working these days?"
+    for older in ("I'm currently working on a project at Ledgerly.", "You work at Ledgerly."):
+        assert gives_older(ask, older, old, new), older
+    for fine in ("You are joining Pinebrook Games as a tools programmer.",
+                 "You left Ledgerly and now work at Pinebrook Games."):
+        assert not gives_older(ask, fine, old, new), fine
