@@ -277,8 +277,9 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     if may_eat and _SAYS_YES.match(answer):
         # a yes to "Can Bill eat chicken?" offers the chicken, though the answer never
         # names it (QA pass 36c: "Yes!" went unmarked, Bill being vegetarian)
-        out += [w for w in _WORD.findall(message.lower().replace("’", "'"))
-                if _key(w) in avoid]
+        # (not of another food: "Yes" to "Can Eric have oat milk?", QA pass 40d)
+        asks = _WORD.findall(message.lower().replace("’", "'"))
+        out += [w for i, w in enumerate(asks) if _key(w) in avoid and not _other_food(asks, i)]
     # (a question asked of the user offers nothing: "And how does he manage with peanut
     # butter at home?", QA pass 37b; one that suggests does: "Or something with meat?")
     told = " ".join(s for s in facts.sentences(answer) if not s.rstrip().endswith("?")
@@ -494,7 +495,8 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
     if not ask:
         return False
     avoid = {_key(a) for a in caution.avoid}
-    return any(_key(w) in avoid for w in _WORD.findall(ask.group(0).lower())) \
+    asks = _WORD.findall(ask.group(0).lower().replace("’", "'"))
+    return any(_key(w) in avoid and not _other_food(asks, i) for i, w in enumerate(asks)) \
         and not _warns(answer, caution)
 
 

@@ -379,8 +379,19 @@ def corrects_memory(old: str, new: str) -> bool:
     """Does the statement `new` say it corrects (`corrects`) and share a content word with
     the older `old` ("Actually the trip is in June, not May." and "I'm planning a trip to
     Japan in May.")?  The caller also asks them to be on the same subject in meaning."""
-    return is_statement(new) and not already_says(old, new) and bool(
-        says_over(old, new) or changes_memory(old, new))
+    return is_statement(new) and not already_says(old, new) and not _others_named(
+        old, new) and bool(says_over(old, new) or changes_memory(old, new))
+
+
+def _others_named(old: str, new: str) -> bool:
+    """Do `old` and `new` each name people, by name, none the same ("Actually Hannah is 8
+    now." and "Actually Zain is 7 now.": QA pass 40d read the second as a correction of
+    the first too, and Hannah's age became older news)?  Not when both are of the user too
+    ("I now fly to Porto on 21 March, not 14 March. My colleague Will is coming…" corrects
+    "…I fly to Porto on 14 March…", whoever else each names)."""
+    was, told = who(old), who(new)
+    a, b = was - {SELF} - KIN_WORDS, told - {SELF} - KIN_WORDS
+    return bool(a and b and not a & b) and not (SELF in was and SELF in told)
 
 
 def already_says(old: str, new: str) -> bool:

@@ -42,7 +42,7 @@ _SAYS = {
                        re.IGNORECASE),
     "job": re.compile(r"\bi\s+(?:now\s+)?work\s+(?:as|at|for)\b|\b(?:" + "|".join(sorted(JOBS))
                       + r")s?\b|\b(?:teach(?:es|ing)?|driv(?:e|es|ing)|nurs(?:e|es|ing)|"
-                      r"join(?:s|ing)?)\b[^.;!?]{0,40}?\b(?:for|at|as)\s+(?:the\s+)?(?-i:[A-Z])",
+                      r"join(?:s|ing)?)\b[^.;!?]{0,40}?\b(?:for|at|as|in)\s+(?:the\s+)?(?-i:[A-Z])",
                       re.IGNORECASE),
     "age": re.compile(r"\bi(?:['’]m|\s+am)\s+(?:now\s+)?\d{1,3}\b(?!\s*(?:kg|km|cm|minutes?|"
                       r"hours?|%))|\bi\s+(?:just\s+)?turned\s+\d{1,3}\b", re.IGNORECASE),

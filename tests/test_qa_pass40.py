@@ -537,3 +537,27 @@ def test_handing_in_your_notice_makes_the_old_employer_older_news():
     for fine in ("You are joining Pinebrook Games as a tools programmer.",
                  "You left Ledgerly and now work at Pinebrook Games."):
         assert not gives_older(ask, fine, old, new), fine
+
+
+def test_qa_40d_a_correction_of_one_child_and_a_yes_to_another_food():
+    """QA pass 40d: "Actually Zain is 7 now." was noted as a correction of "Actually Hannah
+    is 8 now." too, and Hannah's age was listed as older news; a "Yes" to "Can Eric have
+    oat milk?" and "Peanut butter has no milk in it, so it is fine." to "Can Eric eat
+    peanut butter?" were doubted for his milk allergy; "I drive buses in Birmingham" told
+    no job."""
+    from hela_desktop import facts
+    from hela_desktop.cautions import cautions, missed, offered
+    from hela_desktop.your_own import tells_own
+
+    assert not facts.corrects_memory("Actually Hannah is 8 now.", "Actually Zain is 7 now.")
+    assert facts.corrects_memory("Our son Zain is 6 and allergic to eggs.",
+                                 "Actually Zain is 7 now.")
+    assert facts.corrects_memory("My sister Ines lives in Lyon.",
+                                 "Actually my sister moved to Porto.")
+    eric = cautions([(3, "Our son Eric is 11 and he is allergic to milk.")], about={"eric"})[0]
+    assert offered("Yes!", eric, "Can Eric have oat milk?") == []
+    assert offered("Yes!", eric, "Can Eric have milk?") == ["milk"]
+    assert not missed("Peanut butter has no milk in it, so it is fine.", eric,
+                      "Can Eric eat peanut butter?")
+    assert missed("Sure thing.", eric, "Can Eric have cheese?")
+    assert tells_own("Hi, I'm Aisha Khan and I drive buses in Birmingham.", "job")
