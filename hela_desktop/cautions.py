@@ -135,7 +135,7 @@ _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping with
                      "allergic allergy allergies intolerant instead careful unless except "
                      "rather cannot can't shouldn't mustn't dangerous risky risk away "
                      "substitute replace alternative alternatives watch limit moderation "
-                     "sparingly insulin afraid scared".split())
+                     "sparingly insulin afraid scared label labels traces".split())
 # (a yes or no set off by a comma is a clause of its own: "The answer is no, Solveig can
 # have chicken satay…", QA pass 37)
 # (what follows "which means" or ", so" is a clause of its own too: "Isla has an allergy to

@@ -533,7 +533,9 @@ def says_kind(kind: int, old: str, new: str) -> bool:
 # "we moved our residency to…", "I switched to regional runs"): a newer statement that says
 # one may be news of an older one on its subject (`tells_change`)
 _CHANGE_WORDS = re.compile(
-    r"\b(?:mov(?:e|ed|es|ing)|switch(?:ed|es|ing)?|join(?:ed|s|ing)?|start(?:ed|s|ing)|quit"
+    # (not "starts wheezing", which made "…Her name is Marmalade" older news: bench personal)
+    r"\b(?:mov(?:e|ed|es|ing)|switch(?:ed|es|ing)?|join(?:ed|s|ing)?|start(?:ed|s|ing)"
+    r"(?!\s+[a-z]+ing\b(?!\s+(?:at|for|as|with|in|on)\b))|quit"
     r"|left|leaving|leave|no longer|any ?more|bought|sold|sell(?:ing)?|became|become|changed?"
     r"|handed in|notice|retir(?:ed|ing)|promoted|hired|fired|laid off|graduated|new|now"
     r"|these days|nowadays|instead|replaced|upgraded|transferred|relocat(?:ed|ing)"

@@ -86,7 +86,17 @@ def _agrees(said: AbstractSet[str], was: AbstractSet[str]) -> bool:
     of it, or the animal a breed told is ("Mango is a dog" of a labrador)?"""
     return bool(said & was) or any((w in kin.PETS or v in kin.PETS)
                                    and kin.species(w) == kin.species(v)
+                                   or _SAME_JOB.get(w, w) == _SAME_JOB.get(v, v)
                                    for w in said for v in was)
+
+
+# jobs said two ways ("She's a lawyer." of a solicitor, "Dan is a fireman." of a
+# firefighter: QA pass 40e read them as other jobs)
+_SAME_JOB = {w: ws.split()[0] for ws in (
+    "lawyer solicitor attorney barrister", "firefighter fireman", "doctor physician gp",
+    "vet veterinarian", "chef cook", "physio physiotherapist", "postman postwoman",
+    "policeman officer", "nanny childminder", "stylist hairstylist hairdresser",
+    "driver trucker") for w in ws.split()}
 
 
 def told(texts: Iterable[str]) -> dict[str, dict[str, set[str]]]:
@@ -353,9 +363,35 @@ def leaves_out(message: str, answer: str, texts: list[tuple[int, str]]) -> dict 
             # (asked the breed, the animal is no answer: "what breed is my pooch?")
             breed = bool(re.search(r"\bbreed|\bkind\s+of\s+(?:dog|cat)", m.group(0), re.I))
             if not was or (was & said if kind == "age" else any(
-                    re.search(rf"\b{re.escape(w)}", low) for w in was) or not breed and _agrees(
+                    re.search(rf"\b{re.escape(w)}", low) for w in was | {
+                        j for j, k in _SAME_JOB.items() if k in {_SAME_JOB.get(v) for v in was}})
+                    or not breed and _agrees(
                     {w for w in kin.PETS | kin.BREEDS if re.search(rf"\b{w}\b", low)}, was)):
                 continue
             return next(({"kind": "left_out", "memory": int(i), "said": t} for i, t in texts
                          if told([t]).get(who, {}).get(kind, set()) & was), None)
+    return None
+
+
+# an answer telling the user what they do: "You're a solicitor", "you are now a nurse"
+_YOU_ARE = re.compile(r"\byou(?:['’]re|\s+are|\s+work\s+as)\s+(?:(?:now|still|also|actually|"
+                      r"really)\s+)?(?:an?\s+)?(?:(?!(?:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
+                      r"(?P<what>" + "|".join(sorted(JOBS)) + r")s?\b", re.IGNORECASE)
+
+
+def you_are(answer: str, own: list[tuple[int, str]]) -> dict | None:
+    """``{"kind": "says_otherwise", "name": "you", "said": "solicitor", "memory": id,
+    "quote": …}`` when `answer` tells the user they do a job, and their own statements
+    that tell their job (`own`: id, words; `your_own.tells_own`) name none like it (QA
+    pass 40e: "You're a solicitor who lives in Cromer." to a postman turned mechanic was
+    marked only for a made-up word).  None otherwise."""
+    jobs = {w: (i, t) for i, t in own for w in re.findall(r"[a-z]+", t.lower()) if w in JOBS}
+    if not jobs:
+        return None
+    for m in _YOU_ARE.finditer(answer):
+        what = m.group("what").lower()
+        if not _agrees({what}, set(jobs)):
+            i, t = max(jobs.values())  # (the newest: ids grow as memories are made)
+            return {"kind": "says_otherwise", "name": "you", "said": what, "memory": int(i),
+                    "quote": t}
     return None

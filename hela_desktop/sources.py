@@ -26,7 +26,7 @@ from .older_news import (
 )
 from .passed_over import passed_over
 from .prompt import said_when, shorten
-from .says_of import called_animal, first_named, leaves_out, says_not, says_otherwise
+from .says_of import called_animal, first_named, leaves_out, says_not, says_otherwise, you_are
 from .whom import (
     as_user,
     greets_as,
@@ -41,6 +41,7 @@ from .whom import (
     tells_of_life,
 )
 from .words import listed, one_line
+from .your_own import tells_own
 
 
 class Sources(NamedTuple):
@@ -240,8 +241,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         # looser kin (a name shared) was right beside such a mark ("Your kid is learning the
         # trumpet.", `bench personal`)
         newer = r.extra.get("superseded_by")
-        if newer is None and r.extra.get("older_than") in by_id \
-                and facts.corrects(by_id[r.extra["older_than"]].text):
+        # (or one that says what it said is no longer so: "Handed in my notice at Ledgerly
+        # yesterday!" of "…the backend person at Ledgerly…", `bench personal`)
+        if newer is None and r.extra.get("older_than") in by_id and (
+                facts.corrects(told := by_id[r.extra["older_than"]].text)
+                or set(facts.negated(told)) & facts.terms(r.text)):
             newer = r.extra["older_than"]
         # each correction of it, the newest first (a paragraph's haircut, dentist and home,
         # each corrected: QA pass 32)
@@ -265,14 +269,18 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     else:
         # (a question for a name: the name given says most, QA pass 36: "It's Biscuit!"
         # read as speaking of another once a pet became someone of the user's life)
+        # (a card or letter asked for is written in the user's voice, of their life: "My
+        # brother Dan, the bravest firefighter in Norwich: happy birthday! Love, Ben", QA
+        # pass 40e, read as speaking as the user, and as giving Dan the user's city)
+        writes = bool(_WRITE_FOR_ME.search(message))
         swapped = (misnamed(message, answer, mems, names)
                    or other_person(message, answer, mems, names)
-                   or misattributed(message, answer, mems, names)) if about_user else \
-            (misplaced(message, answer, mems, names)
-             or _told(misattributed(message, answer, mems, names))) \
+                   or (None if writes else misattributed(message, answer, mems, names))) \
+            if about_user else (misplaced(message, answer, mems, names)
+                                or _told(misattributed(message, answer, mems, names))) \
             if tells_of_life(message, names) else None
-        swapped = swapped or as_user(message, answer, mems) or misrelated(answer, mems) \
-            or greets_as(message, answer, mems)
+        swapped = swapped or (None if writes else as_user(message, answer, mems)) \
+            or misrelated(answer, mems) or greets_as(message, answer, mems)
         if swapped is not None:
             found.append(swapped)
     asks_fact = about_user and facts.asks_user_fact(message, names)
@@ -329,6 +337,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
 # read "it uses none of the memories")
 _YES_WORD = re.compile(r"\b(?:yes|(?:it )?seems so|i think so|got it right|you(?:['’]re| are) "
                        r"right|that['’]s (?:right|correct))\b", re.IGNORECASE)
+# a request to write something in the user's own voice
+_WRITE_FOR_ME = re.compile(r"\b(?:write|draft|compose|pen|help me (?:write|word))\b[^.?!]*\b(?:card|"
+                           r"letter|note|message|email|e-mail|toast|speech|post|text|invitation|"
+                           r"invite|reply|poem|tribute|eulogy|caption)s?\b", re.IGNORECASE)
 # an answer that opens with a no
 # ("The answer is no, Leo is only 9 years old." to "Is he 9?", QA pass 40)
 _SAYS_NO = re.compile(r"\s*(?:the (?:short |simple )?answer is:?\s+)?[\"“]?(?:no|nope|not really|"
@@ -368,7 +380,9 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
     asked = first_named(message)
     got = (says_otherwise(answer, current, asked, message) or called_animal(answer, current)
            or says_not(answer, current + [(i, texts[i]) for i in parts], asked, message,
-                       parts)) if current or parts else None
+                       parts)
+           or you_are(answer, [(i, t) for i, t in current if tells_own(t, "job")])) \
+        if current or parts else None
     return [{**got, "told": True} if told else got] if got else []
 
 
@@ -483,6 +497,8 @@ def _says_note(doubt: dict, _recalls: list[dict]) -> str:
     else:
         a = "" if said.isdigit() else "an " if said[:1] in "aeiou" else "a "  # (an age)
         note = SAYS_OTHERWISE_NOTE.format(name=name, said=said, quote=quote, a=a)
+        if name == "you":  # ("it says you are a solicitor…", `says_of.you_are`)
+            note = note.replace("it says you is ", "it says you are ", 1)
     return note + ("" if quote[-1:] in ".!?…" else ".")
 
 

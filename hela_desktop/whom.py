@@ -661,7 +661,8 @@ def name_left_out(message: str, answer: str, mems: Sequence[Recall],
     said = _named_words(answer)
     for r in mems:
         given = {n for n, of in _given_names([r.text]).items() if of in words
-                 or of in facts.PETS and words & {"pet", "pets"}}
+                 or of in facts.PETS | kin.BREEDS and words & {"pet", "pets"}
+                 or any(kin.species(of) == kin.species(w) for w in words & facts.PETS)}
         if given and not given & said:
             # (quoted from the sentence that names the animal or relation to the name's:
             # "…a ginger cat from the Humane Society on Saturday. Her name is Marmalade…")

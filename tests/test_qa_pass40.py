@@ -561,3 +561,85 @@ def test_qa_40d_a_correction_of_one_child_and_a_yes_to_another_food():
                       "Can Eric eat peanut butter?")
     assert missed("Sure thing.", eric, "Can Eric have cheese?")
     assert tells_own("Hi, I'm Aisha Khan and I drive buses in Birmingham.", "job")
+
+
+def test_bench_personal_older_news_of_a_notice_and_no_change_in_starting_to_wheeze():
+    """`bench personal` on 78c39eb: "Where am I working these days?" answered "I'm currently
+    working on a project at Ledgerly…" was not marked (the notice was only "older than",
+    no correction); "…Her name is Marmalade…" was older news of "…Mateo is allergic to
+    cats. He gets hives and starts wheezing.", a change read in "starts"."""
+    from hela_desktop import facts
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt
+
+    assert not facts.tells_change("My daughter called to remind me that Mateo is allergic to "
+                                  "cats. He gets hives and starts wheezing.")
+    for change in ("I started working at Voltra.", "I started a new job.",
+                   "She starts school in September."):
+        assert facts.tells_change(change), change
+    new = ("Handed in my notice at Ledgerly yesterday! I'm joining Pinebrook Games as a tools "
+           "engineer in April.")
+    old = "I'm basically the backend person at Ledgerly, a small fintech startup."
+    mems = [Recall(episode_id=17, score=1.0, text=new),
+            Recall(episode_id=2, score=1.0, text=old, extra={"older_than": 17})]
+    ask = "Where am I working these days?"
+    assert answer_doubt(ask, "I'm currently working on a project at Ledgerly.", mems, {2},
+                        lambda t: set()) == {"kind": "older", "newer": 17, "older": 2}
+    assert answer_doubt(ask, "You are joining Pinebrook Games as a tools engineer.", mems,
+                        {17}, lambda t: set()) is None
+
+
+def test_qa_40e_a_card_in_your_voice_synonyms_and_a_dogs_name():
+    """QA pass 40e: a right birthday card ("My brother Dan, the bravest firefighter in
+    Norwich: happy birthday! Love, Ben") read "it speaks as if it were you"; "She's a
+    lawyer." of a solicitor and "Dan is a fireman." of a firefighter were read as other
+    jobs; "What is my dog called?" → "Your dog is a spaniel." (Bramble) had no line; "Check
+    the label for sesame." was read as offering sesame."""
+    from hela_desktop.cautions import cautions, offered
+    from hela_desktop.events import Recall
+    from hela_desktop.says_of import leaves_out, says_otherwise
+    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.whom import name_left_out
+
+    mems = [Recall(episode_id=6, score=1.0, text="My brother Dan is a firefighter."),
+            Recall(episode_id=1, score=1.0, text="Hi, I'm Ben Harper, a postman in Norwich.")]
+    card = "My brother Dan, the bravest firefighter in Norwich: happy birthday! Love, Ben"
+    got = answer_doubt("Write a birthday card for Dan", card, mems, {6},
+                       lambda t: {"dan"} if "Dan" in t else set(),
+                       user_names=frozenset({"dan", "ben", "harper", "norwich"}))
+    assert doubt_note(got, []) == ""
+    jobs = [(2, "My partner Lucy is a solicitor."), (6, "My brother Dan is a firefighter.")]
+    assert says_otherwise("She's a lawyer.", jobs, "Lucy", "What does Lucy do?") is None
+    assert says_otherwise("She's a nurse.", jobs, "Lucy", "What does Lucy do?")["said"] == \
+        "nurse"
+    assert leaves_out("What does Dan do?", "Dan is a fireman.", jobs) is None
+    assert leaves_out("What does Dan do?", "Dan is brave.", jobs)["memory"] == 6
+    dog = [Recall(episode_id=7, score=1.0, text="We have a dog, a spaniel called Bramble.")]
+    assert name_left_out("What is my dog called?", "Your dog is a spaniel.", dog,
+                         lambda t: set())["memory"] == 7
+    assert name_left_out("What is my dog called?", "Bramble!", dog, lambda t: set()) is None
+    rosie = cautions([(4, "Our daughter Rosie is 9 and allergic to sesame.")],
+                     about={"rosie"})[0]
+    assert offered("Check the label for sesame.", rosie, "Suggest a snack for Rosie") == []
+
+
+def test_an_answer_giving_you_another_job_than_you_told_says_so():
+    """QA pass 40e P3: "You're a solicitor who lives in Cromer." to Ben, a postman who is
+    joining a bike shop as a mechanic, was marked only for a made-up word."""
+    from hela_desktop.events import Recall
+    from hela_desktop.sources import answer_doubt, doubt_note
+
+    notice = ("I handed in my notice at Royal Mail last week and I'm joining a bike shop as a "
+              "mechanic.")
+    mems = [Recall(episode_id=1, score=1.0, text="Hi, I'm Ben Harper, a postman in Norwich."),
+            Recall(episode_id=9, score=1.0, text=notice)]
+
+    def note(answer: str) -> str:
+        return doubt_note(answer_doubt("What do I do for a living?", answer, mems, {1},
+                                       lambda t: set()), [])
+
+    assert note("You're a solicitor.") == (
+        f"Check this answer: it says you are a solicitor, and you told me “{notice}”")
+    for fine in ("You are a mechanic now.", "You're a postman.", "You are not a doctor.",
+                 "You're a great dad."):
+        assert note(fine) == "", fine
