@@ -320,9 +320,7 @@ _IS_NOT = re.compile(r"\b(?:is|are|was|were)(?:\s+not|n['’]t)\s+(?!sure\b|any 
 _NOT_ANY_MORE = re.compile(r"(?:n['’]t|\bnot)\s+([^,;.!?—–]+?)\s+any ?more\b", re.IGNORECASE)
 
 
-# "Handed in my notice at Ledgerly yesterday!", "resigned from the bakery", "left my job at
-# the bank", "left Lyon for Porto": the employer or place is no longer so (`bench personal`: "I'm currently working on a
-# project at Ledgerly" was no older news)
+# "Handed in my notice at Ledgerly", "resigned from…", "left Lyon for Porto": no longer so
 _QUIT_AT = re.compile(r"\b(?:(?:handed|gave|put|handing|giving)\s+in\s+(?:my|his|her|their|our)"
                       r"\s+notice\s+(?:at|to)|resigned\s+from|left\s+(?:my|his|her|their)\s+"
                       r"job\s+at|left(?=\s+(?-i:[A-Z])))\s+([^,;.!?—–]+?)(?=\s+(?:yesterday|"
@@ -383,14 +381,16 @@ def corrects_memory(old: str, new: str) -> bool:
         old, new) and bool(says_over(old, new) or changes_memory(old, new))
 
 
+_NAMED_FIRST = re.compile(r"\s*[A-Z][\w-]*(?:['’]s\b|\s+(?:is|was|has|had|and|moved|lives|works|"
+                          r"turned|just|got|will|can)\b)")
+
+
 def _others_named(old: str, new: str) -> bool:
-    """Do `old` and `new` each name people, by name, none the same ("Actually Hannah is 8
-    now." and "Actually Zain is 7 now.": QA pass 40d read the second as a correction of
-    the first too, and Hannah's age became older news)?  Not when both are of the user too
-    ("I now fly to Porto on 21 March, not 14 March. My colleague Will is coming…" corrects
-    "…I fly to Porto on 14 March…", whoever else each names)."""
+    """Do `old` and `new` each name others, none the same, not both of the user too ("Actually
+    Zain is 7 now." made "Actually Hannah is 8 now." older news, QA pass 40d)?"""
     was, told = who(old), who(new)
-    a, b = was - {SELF} - KIN_WORDS, told - {SELF} - KIN_WORDS
+    a, b = (who(" ".join(x if _NAMED_FIRST.match(x) else x.split(None, 1)[-1]
+                         for x in sentences(t))) - {SELF} - KIN_WORDS for t in (old, new))
     return bool(a and b and not a & b) and not (SELF in was and SELF in told)
 
 

@@ -554,6 +554,11 @@ def test_qa_40d_a_correction_of_one_child_and_a_yes_to_another_food():
                                  "Actually Zain is 7 now.")
     assert facts.corrects_memory("My sister Ines lives in Lyon.",
                                  "Actually my sister moved to Porto.")
+    # (a sentence's first word is no name: `bench personal` on 831eb09 lost this one)
+    assert facts.corrects_memory("Sorry for the late questions, I just got off my shift at "
+                                 "the front desk of the campus climbing gym.",
+                                 "Quit the climbing gym job. I got hired as an undergrad "
+                                 "teaching assistant for intro statics instead.")
     eric = cautions([(3, "Our son Eric is 11 and he is allergic to milk.")], about={"eric"})[0]
     assert offered("Yes!", eric, "Can Eric have oat milk?") == []
     assert offered("Yes!", eric, "Can Eric have milk?") == ["milk"]
