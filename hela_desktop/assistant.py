@@ -29,6 +29,7 @@ from . import formulas as F
 from . import prompt as P
 from .cautions import CUES, cautions, for_household, of_others_only
 from .config import Settings
+from .doubt import answer_doubt
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
 from .forget_request import forget_target
@@ -38,7 +39,6 @@ from .language import asks_language, language_shares
 from .llm import LocalLLM, ModelError
 from .memory import PROFILES, MemoryEngine, NewEpisode
 from .prompt import format_memory
-from .sources import answer_doubt
 from .store import AUTHORS, Store, StoreError, db_error_message
 from .turn import (
     MessageTooLong,
@@ -625,7 +625,7 @@ class Assistant:
 
     def _untold(self, message: str) -> list[str]:
         """The relations `message` asks about ("my sister") that no memory of the user's
-        names (`sources.answer_doubt`: what an answer says of them is not from memory), nor
+        names (`doubt.answer_doubt`: what an answer says of them is not from memory), nor
         the message itself tells of (QA pass 31b: a long note about "my boss" ending in a
         question was answered under "you have not told me about your boss")."""
         told_here = facts.kin(" ".join(facts.statements(message)))

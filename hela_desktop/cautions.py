@@ -6,7 +6,7 @@ can definitely eat prawn paella…" and a seafood restaurant's "shrimp, scallops
 recommended, with the allergy listed under "Used from your memories" and nothing to say the
 answer went against it.  A small model does not know that a prawn is shellfish; the app
 does, for the foods people most often avoid (the allergens food labels must name, and the
-diets that leave out meat or fish), and says so under the answer (`sources.answer_doubt`,
+diets that leave out meat or fish), and says so under the answer (`doubt.answer_doubt`,
 kind "caution").
 
 - **What counts as a caution.**  A statement of the user's own ("I …", not "My son is
@@ -28,7 +28,7 @@ kind "caution").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
@@ -50,7 +50,9 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
              "fondue raclette tiramisu gelato milkshake milkshakes ricotta "
              "mascarpone feta halloumi paneer ghee carbonara alfredo",
     "gluten": "gluten wheat bread pasta flour barley rye couscous pizza noodles spaghetti "
-              "croissant cake beer",
+              "croissant cake beer toast bagel bagels baguette crumpet crumpets sandwich "
+              "sandwiches pastry pastries lasagne lasagna macaroni ravioli penne biscuits "
+              "crackers",
     "fish": "fish salmon tuna cod sardine sardines anchovy anchovies trout mackerel hake "
             "sushi",
     "eggs": "egg eggs omelette omelet mayonnaise meringue cake cakes cheesecake brioche custard "
@@ -289,7 +291,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     # offers nothing, a clause that has them eat it does; QA pass 39c)
     of_it = not may_eat and bool(_ASKS_AVOIDED.search(message) or asked & (
         _ALLERGY_WORDS | set(_DIETS) | _CONDITIONS))
-    refuses = bool(may_eat) and bool(_OPENS_NO.match(answer))
+    refuses = bool(may_eat) and bool(_OPENS_NO.match(answer) or _ENDS_NO.search(answer))
     for clause in _CLAUSE.split(told):
         # (that it does no harm reassures, and warns of nothing: "…any other type of food
         # that contains eggs without having allergic reactions", QA pass 40)
@@ -332,8 +334,12 @@ _NO_HARM = re.compile(
 
 
 # an answer that opens with a no, and what says what a food holds ("has bacon in it")
-_OPENS_NO = re.compile(r"\W*(?:the (?:short |simple )?answer is:?\s+)?\W*(?:no|nope|absolutely "
+_OPENS_NO = re.compile(r"\W*(?:the (?:short |simple )?answer is:?\s+)?\W*(?:no|nope|best not|absolutely "
                        r"not|definitely not|certainly not|not at all)\b", re.IGNORECASE)
+# … or ends with one: "Hummus contains tahini, so no." (QA pass 40e)
+_ENDS_NO = re.compile(r"(?:^|[,;:.!—–-]|\bso)\s*(?:so\s+)?(?:the (?:short |simple )?answer is:?\s+)?"
+                      r"(?:no|nope|best not|better not|not for (?:her|him|them|you))\W*$",
+                      re.IGNORECASE)
 _HOLDS = frozenset("has contains contain containing made includes include including because "
                    "comes usually often typically".split())
 
@@ -342,7 +348,10 @@ _HOLDS = frozenset("has contains contain containing made includes include includ
 _ASKS_MAY_EAT = re.compile(
     r"\b(?:can|could|may|should|does|do|will|would|is it (?:ok|okay|safe|fine|alright|all right)"
     r"(?: for \w+)? to)\b"
-    r"[^.?!]*\b(?:eat|drink|have|try|order|take|share)\b[^.?!]*\?", re.IGNORECASE)
+    r"[^.?!]*\b(?:eat|drink|have|try|order|take|share)\b[^.?!]*\?"
+    # (or whether a food is all right for them: "Is toast OK for Dev?")
+    r"|\b(?:is|are)\s+(?:(?!it\b)[\w'’-]+\s+){1,3}?(?:ok|okay|safe|fine|alright|all right|"
+    r"good)\s+for\b[^.?!]*\?", re.IGNORECASE)
 _SAYS_YES = re.compile(r"\s*(?:the answer is:?\s+)?(?:yes|yeah|yep|sure|of course|absolutely|"
                        r"definitely|certainly|go ahead|by all means)\b(?![^.!?\n]*(?:\bnot\b|"
                        r"n['’]t\b|\bnever\b|\bno\b|\bbut\b|\bwithout\b|\bavoid|\bskip|"
@@ -368,6 +377,10 @@ def _refused(before: list[str]) -> bool:
     any meat or dairy", QA pass 37: "dairy" was marked)?"""
     return any(v in _EATS and any(p in ("not", "never", "no", "cannot") or p.endswith("n't")
                                   for p in before[max(0, j - 3):j])
+               # (or that there is none with it: "…there are no recipes that mention
+               # “chicken nachtober” or “eggs and chocolate”", QA pass 40d)
+               or v == "no" and before[j + 2:j + 3] in (["that"], ["which"], ["with"],
+                                                      ["containing"], ["using"])
                for j, v in enumerate(before))
 
 
@@ -491,13 +504,26 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
                 for f in (_stem, lambda x: x.rstrip("s"))}
         told = {w for w in told_of if w in _NAMES or w in _DIETS or w in _CONDITIONS}
         return not said & {_stem(w) for w in caution.avoid | told}
+    return _asks_may_have(message, caution) and not _warns(answer, caution)
+
+
+def heeded(answer: str, caution: Caution, message: str) -> bool:
+    """Asked whether they may have something `caution` names, does `answer` say no, or
+    name the allergy?  (Such an answer rests on the caution, whatever its words: "No.
+    Hummus is made from chickpeas and tahini." read "it uses none of the memories recalled
+    for it", QA pass 40e.)"""
+    return _asks_may_have(message, caution) and _warns(answer, caution)
+
+
+def _asks_may_have(message: str, caution: Caution) -> bool:
+    """Does `message` ask whether someone may have what `caution` names ("Can Kwame eat
+    scrambled eggs?"; not "Can Eric have oat milk?" of a milk allergy)?"""
     ask = _ASKS_MAY_EAT.search(message)
     if not ask:
         return False
     avoid = {_key(a) for a in caution.avoid}
     asks = _WORD.findall(ask.group(0).lower().replace("’", "'"))
-    return any(_key(w) in avoid and not _other_food(asks, i) for i, w in enumerate(asks)) \
-        and not _warns(answer, caution)
+    return any(_key(w) in avoid and not _other_food(asks, i) for i, w in enumerate(asks))
 
 
 # a condition an answer may name for what it leaves out ("Sam has type 1 diabetes…")
@@ -510,7 +536,7 @@ _CONDITIONS = frozenset("diabetes diabetic sober alcoholic coeliac celiac warfar
 # prawns and try the grilled chicken", something else ("Try the grilled chicken.", QA pass
 # 31); not "he doesn't have an egg allergy", which denies it
 _SAYS_NO = re.compile(
-    r"^\W*(?:the (?:short |simple )?answer is:?\s+)?\W*(?:no|nope|absolutely not|"
+    r"^\W*(?:the (?:short |simple )?answer is:?\s+)?\W*(?:no|nope|best not|absolutely not|"
     r"definitely not|certainly not|not at all)\b|"
     r"(?:^|[.!?]\s+)\W*(?:try|how about|what about|why not|go for|opt for)\b|"
     r"\b(?:(?:can['’]?t|cannot|can not|shouldn['’]?t|should not|mustn['’]?t|must not|"
@@ -520,7 +546,7 @@ _SAYS_NO = re.compile(
     r"steer clear|not (?:be )?(?:safe|recommended|a good idea|advisable|suitable)|unsafe|"
     r"dangerous|harmful|life-threatening|skip\w*|instead|without|leave (?:out|off)|"
     r"hold the|substitut\w*|replac\w*|alternatives?|swap\w*|careful|caution|beware|"
-    r"warn\w*)\b", re.IGNORECASE)
+    r"warn\w*|[a-z]+-free)\b", re.IGNORECASE)
 _NOT = re.compile(r"\b(?:not|no|never|without)\b|n['’]t\b", re.IGNORECASE)
 
 
@@ -528,7 +554,7 @@ def _warns(answer: str, caution: Caution) -> bool:
     """Does `answer` say no to whether they may have what `caution` names, or name the
     allergy (or diet) in a clause that does not deny it ("Eggs could set off his
     allergy.")?"""
-    if _SAYS_NO.search(answer):
+    if _SAYS_NO.search(answer) or _ENDS_NO.search(answer):
         return True
     told = {w for w in _WORD.findall(caution.text.lower()) if w in _DIETS}
     for clause in _CLAUSE.split(answer):
@@ -594,3 +620,47 @@ CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intoleranc
 
 __all__ = ["CAUTION_GATE", "Caution", "GROUPS", "CUES", "asks_for_food", "caution_of", "caution_of_others",
            "cautions", "for_household", "missed", "of_others_only", "offered"]
+
+
+def given_to_another(answer: str, mems: Iterable[tuple[int, str]],
+                     names: Callable[[str], AbstractSet[str]]) -> dict | None:
+    """``{"kind": "allergy_of", "name": "Noor", "said": "allergic to eggs", "of": "Zain",
+    "memory": id, "quote": …}`` when a sentence of `answer` about one person of the user's
+    life says they must not have what a memory of `mems` (id, words) says of another, and
+    none says of them (QA pass 40d: "Noor has a sweet tooth and is allergic to eggs.", the
+    egg allergy being Zain's, had no line); None otherwise."""
+    mems = list(mems)
+    for sentence in facts.sentences(answer):
+        people = {n for n in names(sentence) if not n.startswith("my ")}
+        claim = _avoided(sentence, _THEIR_DIET)
+        said = _STATES.search(sentence)
+        if len(people) != 1 or not claim or not said or _NOT.search(sentence[:said.start()]):
+            continue
+        who = next(iter(people))
+        if any(_same(caution_of_others(t, {who})[0], claim) for _, t in mems):
+            continue  # (theirs too)
+        for eid, text in mems:
+            for other in sorted({n for n in names(text) if not n.startswith("my ")} - people):
+                if _same(caution_of_others(text, {other})[0], claim):
+                    spelt = re.search(rf"\b{re.escape(who)}\b", sentence, re.IGNORECASE)
+                    of = re.search(rf"\b{re.escape(other)}\b", text, re.IGNORECASE)
+                    return {"kind": "allergy_of", "memory": int(eid), "quote": text,
+                            "name": spelt.group(0) if spelt else who,
+                            "of": of.group(0) if of else other,
+                            "said": said.group(0).rstrip(" .,;!")}
+    return None
+
+
+def _same(told: frozenset[str], said: frozenset[str]) -> bool:
+    """Do two cautions' words say much the same (half of the fewer shared: an egg allergy is
+    no vegetarian diet for sharing "carbonara")?"""
+    return bool(told and said) and 2 * len(told & said) >= min(len(told), len(said))
+
+
+# what says someone must not have something, as an answer quotes it: "allergic to eggs",
+# "is coeliac", "can't eat gluten"
+_STATES = re.compile(r"\b(?:(?:severe(?:ly)?\s+|very\s+)?allergic\s+to\s+(?:\w+\s+){0,2}?\w+|"
+                     r"(?:an?\s+)?(?:\w+\s+)?allergy\b|(?:coeliac|celiac|vegetarian|vegan|"
+                     r"diabetic|lactose[- ]intolerant|gluten[- ]intolerant)\b|"
+                     r"(?:can['’]?t|cannot|doesn['’]?t|does not|must not|mustn['’]?t)\s+"
+                     r"(?:eat|have|drink)\s+\w+)", re.IGNORECASE)

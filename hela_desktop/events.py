@@ -136,7 +136,7 @@ class DoneEvent:
     # a request to forget, answered by the app, not the model (`hela_desktop.forget_request`):
     # {"deleted": [episode ids], "maybe": [episode ids]}; None for a model's answer
     forget: dict | None = None
-    # a sign the answer is wrong (`sources.answer_doubt`): {"kind": "older", "newer": id}
+    # a sign the answer is wrong (`doubt.answer_doubt`): {"kind": "older", "newer": id}
     # or {"kind": "unused"}; None when nothing says so
     doubt: dict | None = None
     # the user's earlier statements the message corrects (`knowledge.corrected_by`):

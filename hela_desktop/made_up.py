@@ -1,5 +1,5 @@
 """Names and numbers an answer states that no memory given to it says (Qt-free): the
-made-up check under an answer (`sources.answer_doubt`, "Check this answer: “Doris” is in
+made-up check under an answer (`doubt.answer_doubt`, "Check this answer: “Doris” is in
 none of the memories it was given…")."""
 
 from __future__ import annotations

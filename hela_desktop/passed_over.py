@@ -9,7 +9,7 @@ The rule, the same for any conversation: the words of the question that exactly 
 recalled memory holds (not the ones several hold: "Lotte", the subject, is in all three)
 point at that memory; an answer that says nothing of it beyond the question's own words,
 and says what another recalled memory says, answered from the wrong one.
-`sources.answer_doubt` reads it as a doubt under the answer, for a question for something
+`doubt.answer_doubt` reads it as a doubt under the answer, for a question for something
 the user told, and only when nothing else was found wrong.
 """
 

@@ -202,9 +202,12 @@ _WHEN = r"(?:today|yesterday|(?:a|\d+) (?:day|week|month)s? ago|over (?:a|\d+) y
 # "(today; new information)", QA pass 28)
 # (QA pass 38: "(tomorrow; younger news, since replaced)", "(tomorrow)", "(older news)")
 # (QA pass 40c: "(later; replacement to Hannah)", "(2019; earlier version of Hannah)")
-_NOTE = (rf"\((?:(?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday|tomorrow|tonight)"
+_NOTE = (rf"(?:\((?:(?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday|tomorrow|tonight)"
          r"(?:; [a-z][a-z ,]{0,40})?|(?:later|earlier|recently|now|before|then|\d{4}); "
-         r"[a-z][a-z ,]{0,40}|(?:older|younger|newer) news(?:, since replaced)?)\)")
+         r"[a-z][a-z ,]{0,40}|(?:older|younger|newer) news(?:, since replaced)?)\)"
+         # (… or without its brackets: "No, today; older news.", QA pass 40b)
+         rf"|,? ?(?:{_WHEN}|today|yesterday|tomorrow|tonight); (?:older|younger|newer) news"
+         r"(?:, since replaced)?)")
 _DATE_NOTE = regex.compile(rf" ?{_NOTE}", regex.IGNORECASE)
 _DATE_NOTE_LEAD = regex.compile(rf"\s*(?:[-*•]\s*)?{_NOTE}\s*", regex.IGNORECASE)
 _ROLES_SELF = ("assistant", "ai", "hela")  # a leading tag naming the answer's own speaker
@@ -300,15 +303,18 @@ class AnswerFilter:
         if self._quoted and not self._held and ch in _CLOSING_QUOTES:
             self._held = ch  # the end of the quote an author tag opened, if nothing follows
             return ""
-        if not self._held and ch not in " (":  # (most characters: nothing can open here)
+        if not self._held and ch not in " (,":  # (most characters: nothing can open here)
             self._free = ch != "\n"
             return ch
         held = self._held + ch
         m = _DATE_NOTE.fullmatch(held, partial=True)
         if m is not None:
-            self._held = held if m.partial else ""
+            # (a note without brackets may go on: "…; older news, since replaced")
+            self._held = held if m.partial or held.endswith(" news") else ""
             return ""
         self._held = ""
+        if held.endswith(" news" + ch) and not ch.isalnum():  # (a whole note, no brackets)
+            return self._mid_line(ch)
         if len(held) > 1:  # what was held is text after all; `ch` may open a date again
             return held[:-1] + self._mid_line(ch)
         self._free = ch != "\n"

@@ -3,45 +3,14 @@
 
 from __future__ import annotations
 
-import functools
 import re
-import time
-from collections.abc import Callable, Iterable, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from . import facts, superseded
-from .cautions import CAUTION_GATE, Caution, missed, offered
-from .events import Recall
 from .follow_up import PRONOUNS
-from .made_up import made_up
-from .older_news import (
-    agrees,
-    gives_older,
-    holds_asked,
-    opens_with_yes,
-    repeats_corrected,
-    says_yes_or_no,
-    yes_no_asks,
-)
-from .passed_over import passed_over
-from .prompt import said_when, shorten
-from .says_of import called_animal, first_named, leaves_out, says_not, says_otherwise, you_are
-from .whom import (
-    as_user,
-    greets_as,
-    invented,
-    misattributed,
-    misnamed,
-    misplaced,
-    misrelated,
-    name_left_out,
-    of_people,
-    other_person,
-    tells_of_life,
-)
+from .prompt import shorten
 from .words import listed, one_line
-from .your_own import tells_own
 
 
 class Sources(NamedTuple):
@@ -107,6 +76,8 @@ OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks 
 CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, and you "
                 "told me “{said}”")
 SAYS_OTHERWISE_NOTE = "Check this answer: it says {name} is {a}{said}, and you told me “{quote}”"
+ALLERGY_OF_NOTE = ("Check this answer: it says of {name} “{said}”, and you told me that of "
+                   "{of}: “{quote}”")
 DENIES_TOLD_NOTE = "Check this answer: it says no, and you told me “{said}”"
 SAYS_NOT_NOTE = "Check this answer: it says {name} {said}, and you told me “{quote}”"
 CAUTION_MISSED_NOTE = "Check this answer: it leaves out what you told me: “{said}”"
@@ -129,10 +100,6 @@ WHOLE_SOURCE_CHARS = 120  # in the terminal, each on its own line, cut only when
 NOTE_CHARS = 90
 
 
-# a question for when something is: "Which month is our Lisbon trip?", "When is …?"
-_ASKS_WHEN = re.compile(r"\b(?:when|month|weekday|date|day|night|week|year|time)\b", re.IGNORECASE)
-
-
 def _quoted(words: list[str]) -> tuple[str, str, str]:
     """(“A”, “B” and “C”; "is"/"are"; "it"/"them"), at most `MADE_UP_SHOWN` quoted and the
     rest counted (“A”, “B”, “C” and 2 more: QA pass 36 saw a fourth left out unsaid)."""
@@ -141,294 +108,6 @@ def _quoted(words: list[str]) -> tuple[str, str, str]:
         q.append(f"{len(words) - MADE_UP_SHOWN} more")
     said = listed(q)
     return said, ("is" if len(words) == 1 else "are"), ("it" if len(words) == 1 else "them")
-
-
-def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
-                 drew_on: AbstractSet[int],
-                 names: Callable[[str], AbstractSet[str]] | None = None,
-                 known: str = "", now: float | None = None, stopped: bool = False,
-                 user_names: AbstractSet[str] = frozenset(),
-                 untold: Sequence[str] = (), cautions: Sequence[Caution] = (),
-                 unrecalled: bool = False,
-                 corrected: Sequence[tuple[int, str]] = (), cut: bool = False) -> dict | None:
-    """Why an answer should be checked before it is relied on, from what it says and what
-    its prompt held (None: nothing says so):
-
-    - ``{"kind": "caution", "memory": id, "said": …, "words": [...]}``: it names what one
-      of the user's `cautions` says they must not eat or drink, in a clause that says
-      nothing against it (`cautions.offered`: "You can definitely eat prawn paella" after
-      "I'm allergic to shellfish.", QA pass 31); checked even when nothing was recalled
-      (`unrecalled`: then the only check); ``{"kind": "caution_missed", "memory": id,
-      "said": …}``: asked what someone must not eat, it names none of it, or asked whether
-      they may have something it names, it neither says no nor names the allergy
-      (`cautions.missed`);
-    - ``{"kind": "repeats_corrected", "older": id, "said": …}``: `message` corrects what the
-      user said before (`corrected`), and the reply gives the old value all the same
-      (`repeats_corrected`: "…your dentist appointment on Friday 12 March at 9:15." to
-      "Actually the dentist appointment is on Monday 15 March.", QA pass 31);
-    - ``{"kind": "older", "newer": id, "older": id}``: it gives what a memory the gate marked as
-      replaced said where the memory that replaced it says otherwise (`gives_older`): the
-      old value ("Ines lives in Lyon." or "Ines moved to Lyon." after "Actually Ines moved
-      to Porto.", both in the prompt, the newer first; QA passes 24 to 26);
-    - ``{"kind": "made_up", "words": [...], "unused": bool}``: a question for something
-      the user told (`facts.asks_user_fact`; not a request for ideas) answered with names
-      or numbers that neither the message, nor the memories in the prompt (with their
-      dates), nor `known` (the user's earlier messages of the chat), nor `user_names`
-      (every name the user writes) say (`made_up`: "Which
-      town do we live in now?" → "We live in the town of Ponsonby, which is a suburb of
-      Manchester.", `bench personal`); ``unused`` when the answer also used none of them;
-    - ``{"kind": "untold", "who": [...]}``: a question about the user's own life that asks
-      about relations (`untold`: "my sister", "my uncle") no memory of theirs names (QA pass
-      30: "What is my sister's name?", no sister ever told, was answered "Ines is my
-      sister's name." with the user's own name, and only "Netherlands" was doubted);
-    - ``{"kind": "other_person", ...}``: a question about someone of the user's life
-      answered about another person they named (`whom.other_person`), or, asked what
-      they are called, by another one's name (``"misnamed"``, `whom.misnamed`), or with
-      what the user said of themselves (``"misattributed"``, `whom.misattributed`);
-    - ``{"kind": "says_otherwise", "name": …, "said": …, "memory": id, "quote": …}``: it
-      says someone of the user's life is what a recalled memory says they are not, of a
-      closed kind (a job, a diet, a pet's kind, an age: `says_of.says_otherwise`); of the
-      reply to a message that tells of someone, what the message itself says counts too
-      (memory 0, ``"told"``);
-    - ``{"kind": "says_not", "name": …, "said": …, "memory": id, "quote": …}``: it says
-      someone does not have, or is not, what a recalled memory naming them says in its
-      every content word ("he does not have a type 1 diabetes": `says_of.says_not`);
-    - ``{"kind": "denies_told", "memory": id, "said": …}``: a flat no to a yes-or-no
-      question a recalled memory says yes to in its every word (`_denies_told`);
-    - ``{"kind": "left_out", …}``: asked a job, age or pet's kind, it never gives what a
-      memory tells (`says_of.leaves_out`); ``"invented"``: "your friend Sarah", never told;
-    - ``{"kind": "passed_over", ...}``: a question for something the user told, answered
-      from another memory than the only one that holds the question's own words
-      (`passed_over.passed_over`), when nothing else was found;
-    - ``{"kind": "unused"}``: a question about the user's own life (`names`: a text -> the
-      people of the user's life in it, `MemoryEngine.people_in`: "Where is Ines now?" asks about it too,
-      `facts.asks_about_user`) whose answer used none of the memories recalled for it
-      ("What is my dog called?" answered "The dog is a Greyhawk." beside two memories of a
-      sister, QA pass 24).
-
-    Content-word stems, the message's own left out (what the answer could take from the
-    message proves nothing).  Of an answer `cut` at the longest answer's limit, the last
-    word may be a part of one: it is not read as a name ("Tob", QA pass 32).  Of an answer the user `stopped` only the old value counts:
-    what it did not get to say proves nothing (QA pass 28: "…the marathon in April of
-    this year" went unmarked when stopped)."""
-    if not answer.strip():
-        return None
-    if names is not None:  # (each check reads the people of the same texts: once each)
-        names = functools.lru_cache(maxsize=64)(names)
-    # every sign, the first the strongest (`doubt_note` says all): what the user must not
-    # eat or drink, named without a word against it, first of all, recalled or not
-    # (each memory's: QA pass 39b, "Suggest a dessert for the family" offered peanut butter
-    # beside Dev's nut allergy, and only Sam's sugar caution was said)
-    found: list[dict] = list({c.episode_id: {
-        "kind": "caution", "memory": c.episode_id, "said": c.text, "words": words}
-        for c in reversed(cautions) if (words := offered(answer, c, message))}.values())[::-1]
-    # … or, asked what someone must not eat, left out ("What is Kwame allergic to?" →
-    # "…the hazelnut", the egg allergy told: QA pass 38)
-    found += [{"kind": "caution_missed", "memory": c.episode_id, "said": c.text}
-              for c in cautions if not found and c.episode_id and missed(answer, c, message)
-              ][:1]
-    # the reply to a correction gives what it corrects (`corrected`: id, words)
-    found += [{"kind": "repeats_corrected", "older": int(i), "said": t}
-              for i, t in corrected if repeats_corrected(message, answer, t)][:1]
-    recalled = list(recalled)
-    mems = [r for r in recalled if r.kind == "episode" and r.text]
-    if unrecalled:  # ("Not from your memories" says it)
-        return _with_also(found)
-    by_id = {r.episode_id: r for r in mems}
-    for r in mems:
-        # replaced (the same thing the message asks about), or older than a statement that
-        # says it corrects ("Actually Ines moved to Porto."); a memory only older than a
-        # looser kin (a name shared) was right beside such a mark ("Your kid is learning the
-        # trumpet.", `bench personal`)
-        newer = r.extra.get("superseded_by")
-        # (or one that says what it said is no longer so: "Handed in my notice at Ledgerly
-        # yesterday!" of "…the backend person at Ledgerly…", `bench personal`)
-        if newer is None and r.extra.get("older_than") in by_id and (
-                facts.corrects(told := by_id[r.extra["older_than"]].text)
-                or set(facts.negated(told)) & facts.terms(r.text)):
-            newer = r.extra["older_than"]
-        # each correction of it, the newest first (a paragraph's haircut, dentist and home,
-        # each corrected: QA pass 32)
-        given = next((b for b in (newer, *(r.extra.get("corrected_also") or ()))
-                      if b in by_id and gives_older(message, answer, r.text, by_id[b].text)),
-                     None) if newer is not None else None
-        if given is not None:
-            found.append({"kind": "older", "newer": int(given), "older": int(r.episode_id)})
-            break
-    if stopped:
-        return _with_also(found)
-    about_user = facts.asks_about_user(message, names)  # (once: `names` reads the store)
-    # (the reply to a message telling of someone, against the message too: "Leah is
-    # actually a hairstylist" to "My sister Leah is a nurse.", QA passes 38 and 39c; it is
-    # no memory yet, memory 0)
-    found += _contradicted(message, answer, mems, found) if about_user else \
-        _contradicted(message, answer, mems, found, told=True) \
-        if tells_of_life(message, names) else []
-    if untold and about_user:
-        found.append({"kind": "untold", "who": [str(w) for w in untold]})
-    else:
-        # (a question for a name: the name given says most, QA pass 36: "It's Biscuit!"
-        # read as speaking of another once a pet became someone of the user's life)
-        # (a card or letter asked for is written in the user's voice, of their life: "My
-        # brother Dan, the bravest firefighter in Norwich: happy birthday! Love, Ben", QA
-        # pass 40e, read as speaking as the user, and as giving Dan the user's city)
-        writes = bool(_WRITE_FOR_ME.search(message))
-        swapped = (misnamed(message, answer, mems, names)
-                   or other_person(message, answer, mems, names)
-                   or (None if writes else misattributed(message, answer, mems, names))) \
-            if about_user else (misplaced(message, answer, mems, names)
-                                or _told(misattributed(message, answer, mems, names))) \
-            if tells_of_life(message, names) else None
-        swapped = swapped or (None if writes else as_user(message, answer, mems)) \
-            or misrelated(answer, mems) or greets_as(message, answer, mems)
-        if swapped is not None:
-            found.append(swapped)
-    asks_fact = about_user and facts.asks_user_fact(message, names)
-    whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)
-    # none used, and no name or number the user said earlier in this chat taken either
-    # (QA pass 36c: "Your mum lives in Braga.", told two messages before, read "it is not
-    # from what you told me")
-    # (a request about food that brought in what must not be eaten is about the user's
-    # life too: "Suggest a dinner for the family" → "We're having a dinner for the family
-    # today.", both children's cautions recalled, had no line)
-    cautioned = any(r.extra.get("gate") == CAUTION_GATE for r in mems)
-    unused = bool(mems) and not drew_on and (about_user or cautioned) and not (
-        known and len(made_up(whole, message)) > len(made_up(whole, f"{message} {known}"))
-    ) and not says_yes_or_no(message, whole) and not (
-        # (a yes to what a memory says in the question's every word rests on it: "Yes,
-        # Callum does work as an engineer. …" was "not from what you told me", QA pass 38b)
-        (_YES_WORD.search(whole) or holds_asked(message, whole))
-        and any(holds_asked(message, r.text) for r in mems))
-    # a question for what the user told; a message that tells of their life, or corrects
-    # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
-    # and its reply's "…tomorrow morning at 2:30 pm!" went unchecked), recalled or not
-    checked = whole if asks_fact else \
-        of_people(whole) if corrected or tells_of_life(message, names) else ""
-    if checked:
-        at = time.time() if now is None else now
-        dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}"  # (knowledge too)
-                 for r in recalled if r.text]
-        # (a yes to what the question itself says proves nothing: "Is Solveig 10 years
-        # old?" answered "Yes, Solveig is 10 years old.", she being 8, QA pass 37)
-        says_yes = agrees(message, whole)
-        asked = "" if says_yes else message
-        words = made_up(checked, " ".join([asked, known, *dated]), user_names,
-                        dates=asks_fact and bool(_ASKS_WHEN.search(message)))
-        # a yes takes on what the question says: "Is my mum 75?" answered "Yes.", she being
-        # 72, went unmarked (QA pass 37c r17); what no memory says, it says
-        yes = not words and says_yes and opens_with_yes(whole)
-        if yes:
-            words = made_up(" ".join(yes_no_asks(message)), " ".join([known, *dated]),
-                            user_names)
-        # (not what another sign says already: "it says your mum is 75, and you told me…")
-        words = [w for w in words if not any(d.get("said") == w for d in found)]
-        if words:
-            found.append({"kind": "made_up", "words": words, "unused": unused,
-                          **({"yes": True} if yes else {})})
-    found += _invented(whole, f"{message} {known}", user_names, found)
-    if not found:  # (a subtler fault: only when nothing else was found)
-        found += _subtler(message, whole, mems, about_user, asks_fact, names)
-    if unused and not found:  # (softly for ideas: QA pass 35, "suggest a snack …")
-        found.append({"kind": "unused", **({} if asks_fact else {"ideas": True})})
-    return _with_also(found)
-
-
-# (QA pass 39c: "It seems so, 71 is a special day… You've got it right!" to "Is my dad 71?"
-# read "it uses none of the memories")
-_YES_WORD = re.compile(r"\b(?:yes|(?:it )?seems so|i think so|got it right|you(?:['’]re| are) "
-                       r"right|that['’]s (?:right|correct))\b", re.IGNORECASE)
-# a request to write something in the user's own voice
-_WRITE_FOR_ME = re.compile(r"\b(?:write|draft|compose|pen|help me (?:write|word))\b[^.?!]*\b(?:card|"
-                           r"letter|note|message|email|e-mail|toast|speech|post|text|invitation|"
-                           r"invite|reply|poem|tribute|eulogy|caption)s?\b", re.IGNORECASE)
-# an answer that opens with a no
-# ("The answer is no, Leo is only 9 years old." to "Is he 9?", QA pass 40)
-_SAYS_NO = re.compile(r"\s*(?:the (?:short |simple )?answer is:?\s+)?[\"“]?(?:no|nope|not really|"
-                      r"not at all|of course not)\b", re.IGNORECASE)
-def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
-    """``{"kind": "denies_told", "memory": id, "said": …}`` when `answer` says no to a
-    yes-or-no question of `message` whose every word a recalled memory, not older news,
-    says and does not deny (QA pass 38: "Is Abena a pharmacist?" answered "No, I'm sorry.",
-    "My wife Abena is a pharmacist…" told, read only as "it uses none of the memories")."""
-    if not _SAYS_NO.match(answer):
-        return None
-    return next(({"kind": "denies_told", "memory": int(r.episode_id), "said": r.text}
-                 for r in mems if r.extra.get("superseded_by") is None  # (not older news)
-                 and r.extra.get("older_than") is None and holds_asked(message, r.text)),
-                None)
-
-
-def _contradicted(message: str, answer: str, mems: Sequence[Recall],
-                  found: list[dict], told: bool = False) -> list[dict]:
-    """What the answer says someone is against what a recalled memory, not older news, says
-    (`says_of.says_otherwise`: "she is an amazing doctor" of Abena the pharmacist, QA pass
-    38); not when it gives older news (`found`): that says why.  `told`: `message` tells
-    (not asks), and is read first, as memory 0."""
-    if any(d.get("kind") == "older" for d in found):
-        return []
-    current = [(0, message)] * told + [
-        (r.episode_id, r.text) for r in mems if r.extra.get("superseded_by") is None
-        and r.extra.get("older_than") is None]
-    # (and what a memory replaced in part still says: "My sister Ama lives in Accra and she
-    # is a nurse." after "Ama moved from Accra to London.", QA pass 39b: "Ama is not a
-    # nurse" had no line)
-    texts = {r.episode_id: r.text for r in mems}
-    parts = {r.episode_id: rest for r in mems if (newer := r.extra.get("superseded_by",
-                                                                         r.extra.get("older_than")))
-             is not None and newer in texts
-             and (rest := superseded.still_true(r.text, [texts[newer]]))}
-    asked = first_named(message)
-    got = (says_otherwise(answer, current, asked, message) or called_animal(answer, current)
-           or says_not(answer, current + [(i, texts[i]) for i in parts], asked, message,
-                       parts)
-           or you_are(answer, [(i, t) for i, t in current if tells_own(t, "job")])) \
-        if current or parts else None
-    return [{**got, "told": True} if told else got] if got else []
-
-
-def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict]) -> list[dict]:
-    """A relation or friend by a name the user never wrote (`whom.invented`: "…with your
-    friend Sarah and me.", QA pass 39c), unless another sign names it already."""
-    new = invented(answer, known, names)
-    return [new] if new and not any(new["name"] in _strs(d, "words") for d in found) else []
-
-
-def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool,
-             asks_fact: bool, names: Callable[[str], AbstractSet[str]] | None) -> list[dict]:
-    """The subtler faults of an answer in which nothing else was found: a flat no to what
-    the user told (`_denies_told`), or, to a question for what they told, a job, age,
-    pet's kind or name a memory gives and the answer does not (`says_of.leaves_out`,
-    `whom.name_left_out`), or an answer
-    from another memory than the only one that holds the question's words
-    (`passed_over`)."""
-    got = _denies_told(message, answer, mems) if about_user else None
-    if got is None and asks_fact:  # (a job, an age, a pet's kind or a name asked, not given)
-        current = [r for r in mems if r.extra.get("superseded_by") is None
-                   and r.extra.get("older_than") is None]
-        got = leaves_out(message, answer, [(r.episode_id, r.text) for r in current]) \
-            or name_left_out(message, answer, current, names) \
-            or passed_over(message, answer, mems)
-    return [got] if got else []
-
-
-def _told(doubt: dict | None) -> dict | None:
-    """A doubt of the reply to a message that tells (not asks) of someone: its note says
-    "you told me of", not "you asked about"."""
-    return {**doubt, "told": True} if doubt is not None else None
-
-
-def _with_also(found: list[dict]) -> dict | None:
-    """The first of an answer's doubts, the others under ``"also"`` (QA pass 30: a made-up
-    surname went unnamed beside the older-news warning); None for none.  A caution left
-    out or named, of a memory the answer denies, is said once, as denied ("it says Sam does
-    not have a type 1 diabetes, and you told me…"; "Eric is not allergic to milk" read
-    "it names “milk” without a word of warning" too, QA pass 40c)."""
-    denied = {d.get("memory") for d in found if d["kind"] in ("says_not", "denies_told")}
-    found = [d for d in found if d["kind"] not in ("caution_missed", "caution")
-             or d["memory"] not in denied]
-    if not found:
-        return None
-    return {**found[0], "also": found[1:]} if len(found) > 1 else found[0]
 
 
 def doubt_note(doubt, recalls: Iterable[dict]) -> str:
@@ -490,7 +169,12 @@ def _says_note(doubt: dict, _recalls: list[dict]) -> str:
     quote = _quote(str(doubt.get("quote") or ""))
     if not (name and said and quote):
         return ""
-    if doubt.get("kind") == "says_not":
+    if doubt.get("kind") == "allergy_of":  # ("it says of Noor “allergic to eggs”, and you
+        # told me that of Zain: …", `cautions.given_to_another`)
+        of = one_line(str(doubt.get("of") or "")).strip()
+        note = ALLERGY_OF_NOTE.format(name=name, said=said, of=of or "someone else",
+                                      quote=quote)
+    elif doubt.get("kind") == "says_not":
         words = said.split()
         said = " ".join(words[:_SAID_WORDS]) + ("…" if len(words) > _SAID_WORDS else "")
         note = SAYS_NOT_NOTE.format(name=name, said=said, quote=quote)
@@ -625,7 +309,7 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "caution": _caution_note, "caution_missed": _quoting(CAUTION_MISSED_NOTE),
     "left_out": _quoting(CAUTION_MISSED_NOTE),
     "denies_told": _quoting(DENIES_TOLD_NOTE), "says_otherwise": _says_note,
-    "says_not": _says_note,
+    "says_not": _says_note, "allergy_of": _says_note,
     "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,
@@ -790,5 +474,5 @@ def source_lines(sources: Sources) -> list[tuple[str, list[str]]]:
 
 __all__ = ["Sources", "NO_SOURCES", "SOURCES_SHOWN", "SOURCE_CHARS", "WHOLE_SOURCE_CHARS",
            "answer_sources", "source_groups", "source_lines", "FROM_MEMORIES", "USED", "ALSO",
-           "NONE_USED", "OLDER_NEWS", "answer_doubt", "doubt_note", "UNUSED_NOTE", "OLDER_NOTE",
+           "NONE_USED", "OLDER_NEWS", "doubt_note", "UNUSED_NOTE", "OLDER_NOTE",
            "CORRECTION_NOTE", "correction_note", "recalls_of", "stored_sources"]

@@ -5,7 +5,7 @@ user or another person was told of (`misattributed`), or them by another person'
 memory gives (`misplaced`).  For any answer: one that speaks as the user (`as_user`),
 greets them by another's name (`greets_as`), or gives them a relation by a name they never
 wrote (`invented`).  Which messages tell of the user's life (`tells_of_life`), and what a
-reply says of people (`of_people`).  `sources.answer_doubt` reads each as a doubt under the
+reply says of people (`of_people`).  `doubt.answer_doubt` reads each as a doubt under the
 answer."""
 
 from __future__ import annotations
@@ -164,14 +164,19 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     known |= {facts.stem(n.lower()) for n in _own_names([message, *(r.text for r in mems)])}
     kin = "|".join(map(re.escape, sorted(targets)))
     greets = _GREETS.match(answer)  # (a greeting's name is said to the user: `greets_as`)
+    last = True  # whom the answer named last is whom it asked about (or no one yet)
     for sentence in facts.sentences(answer[greets.end():] if greets else answer):
         # ("My husband is a sound engineer…": the model speaking as the user, of him)
         low = sentence.lower().replace("’", "'")
-        if not speaks_of(sentence) or _OF_USER.search(
+        alone = not _others_in(sentence, targets, names)  # (no one else it could be of)
+        # ("he" or "she" after them, or first, is of them: "How old is Lucy?" answered
+        # "…today she's 6.", 6 being Alfie's age, Lucy's never told: QA pass 40e)
+        of_them = speaks_of(sentence) or last and alone and bool(_HE_OR_SHE.search(low))
+        last = alone and (of_them or last)
+        if not of_them or _OF_USER.search(
                 re.sub(rf"\b(?:your|my)\s+(?:\w+\s+)?(?:{kin})(?:'s)?\b", " ", low)):
             continue
         said = facts.terms(sentence) - known
-        alone = not _others_in(sentence, targets, names)  # (no one else it could be of)
         # (a memory of the user's own that tells of another of theirs, "We have a cat
         # called Biscuit.", only for a sentence of no one else: "Biscuit is your cat; your
         # sister is Renata." says the cat's name of the cat)
@@ -194,6 +199,7 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     return None
 
 
+_HE_OR_SHE = re.compile(r"\b(?:he|she)(?:'s)?\b")
 _COUNTRY_STEMS = frozenset(facts.stems(" ".join(COUNTRIES)))
 # words too everyday to be what was told of someone
 _EVERYDAY = frozenset(facts.stems("work works working job jobs live lives living love loves "
@@ -220,8 +226,12 @@ def _whose(text: str, names: Callable[[str], AbstractSet[str]] | None) -> str:
     given = _given_names([text])  # ("We have a cat called Biscuit.")
     if given:
         return _of_whom(next(iter(given.values())))
-    people = sorted(n for n in (names(text) if names is not None else ()) if n[:1].isupper())
-    return people[0] if people else ""
+    # (as the memory writes it: `names` gives them lower case, "Actually Alfie is 6 now.")
+    for n in sorted(names(text) if names is not None else ()):
+        said = re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE)
+        if said and said.group(0)[:1].isupper():
+            return said.group(0)
+    return ""
 
 
 def _others_in(sentence: str, targets: set[str],

@@ -35,7 +35,7 @@ LAYERS = (
                 "about_you")),
     ("models", ("kvcache", "side_context", "model_f16", "llm", "server_llm")),
     ("turns", ("turn", "swap", "local_turn", "server_turn", "assistant", "loader", "session",
-               "sources", "scheduler")),
+               "doubt", "sources", "scheduler")),
     ("files", ("memfile", "importers", "chat_export")),
     ("front ends", ("ui", "bench")),
     ("command line", ("cli", "__main__")),

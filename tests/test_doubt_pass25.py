@@ -8,11 +8,11 @@ import time
 
 import pytest
 
+from hela_desktop.doubt import answer_doubt
 from hela_desktop.embedder import Embedder
 from hela_desktop.events import Recall
 from hela_desktop.facts import asks_about_user
 from hela_desktop.memory import MemoryEngine, NewEpisode
-from hela_desktop.sources import answer_doubt
 from hela_desktop.store import Store
 
 

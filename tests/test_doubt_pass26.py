@@ -18,9 +18,10 @@ import pytest
 from test_qa_pass24 import T0, _admit
 
 from hela_desktop import facts
+from hela_desktop.doubt import answer_doubt
 from hela_desktop.events import Recall
 from hela_desktop.memory import NewEpisode
-from hela_desktop.sources import answer_doubt, gives_older
+from hela_desktop.older_news import gives_older
 
 ENGINEER = "Tomas is a software engineer in Berlin."
 CHEF = "Actually Tomas quit his job and now works as a chef."

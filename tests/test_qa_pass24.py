@@ -172,9 +172,10 @@ def test_an_answer_that_gives_the_older_news_or_uses_nothing_is_doubted():
     "Actually Ines moved to Porto." first in its prompt and Lyon marked as replaced, and
     the line under it said both were "used"; "What is my dog called?" was answered "The
     dog is a Greyhawk." beside two memories of a sister, and nothing said to check it.
-    Both now say "Check this answer" (`sources.answer_doubt`)."""
+    Both now say "Check this answer" (`doubt.answer_doubt`)."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import OLDER_NOTE, UNUSED_NOTE, answer_doubt, doubt_note
+    from hela_desktop.sources import OLDER_NOTE, UNUSED_NOTE, doubt_note
 
     lyon = Recall(episode_id=1, score=0.5, text=LYON, extra={"superseded_by": 4, "older_than": 4})
     porto = Recall(episode_id=4, score=0.5, text=PORTO, extra={"supersedes": [1]})

@@ -66,7 +66,7 @@ def test_what_is_left_out_in_words():
 # of it in any memory, and only some of those answers were marked.
 
 def test_names_and_numbers_no_memory_says_are_found():
-    from hela_desktop.sources import made_up
+    from hela_desktop.made_up import made_up
 
     shop = "Actually we moved the bookshop to Hobart last spring."
     assert made_up("We're currently located at 100 Elm Street in Hobart, Australia.",
@@ -107,7 +107,8 @@ def test_only_a_question_for_what_the_user_told_is_checked():
 
 
 def test_an_answer_naming_what_no_memory_says_is_doubted():
-    from hela_desktop.sources import MADE_UP_NOTE, UNUSED_MADE_UP_NOTE, answer_doubt, doubt_note
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import MADE_UP_NOTE, UNUSED_MADE_UP_NOTE, doubt_note
 
     DAY = 86400.0
     town = Recall(episode_id=3, score=0.5, text="We moved to Hobart in March.",
@@ -154,7 +155,7 @@ def test_an_answer_naming_what_no_memory_says_is_doubted():
 def test_the_stored_answer_is_checked_against_the_chat_too(make_assistant):
     """Through the real turn path and model: what the user wrote earlier in the chat is
     known (the model had it in its history), and the stored doubt is `answer_doubt`'s."""
-    from hela_desktop.sources import answer_doubt
+    from hela_desktop.doubt import answer_doubt
 
     a = make_assistant()
     cid = a.new_conversation()
@@ -178,8 +179,8 @@ def test_the_stored_answer_is_checked_against_the_chat_too(make_assistant):
 def test_a_number_the_answer_takes_from_a_memory_is_use():
     """QA pass 28: "How old is Joost?" → "Joost is 9 years old." was marked "it uses none
     of the memories recalled for it": a one-digit number was no content word."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.edges import used_by_answer
-    from hela_desktop.sources import answer_doubt
 
     son = Recall(episode_id=2, score=0.5, text="My son Joost is 9 and plays the violin.")
     used = used_by_answer([(2, son.text)], "How old is Joost?", "Joost is 9 years old.")

@@ -4,7 +4,7 @@ blind spots, a stopped answer's old value, a correction the chat never confirmed
 from __future__ import annotations
 
 from hela_desktop import facts
-from hela_desktop.sources import made_up
+from hela_desktop.made_up import made_up
 
 MARTA = ("Hi! I'm Marta, I'm 41 and I work as a civil engineer in Rotterdam. My son Joost is "
          "9 and he plays the violin. My partner Samir is a nurse.")
@@ -52,14 +52,14 @@ def test_common_words_come_from_the_embedders_word_list():
         assert not facts.is_common_word(w), w
 
 
-# ---- a stopped answer (`sources.answer_doubt(stopped=True)`) --------------------------------
+# ---- a stopped answer (`doubt.answer_doubt(stopped=True)`) --------------------------------
 
 def test_a_stopped_answer_that_gives_the_old_value_is_doubted():
     """QA pass 28: Esc on "Tell me a long story about a bridge in Rotterdam." kept
     "…I'm training for the Rotterdam marathon in April of this year." beside the correction
     to October, and no line said to check it: a stopped answer was never checked."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt
 
     april = Recall(episode_id=4, score=0.5, text="I'm training for the Rotterdam marathon in April.",
                    extra={"superseded_by": 6, "older_than": 6})
@@ -272,7 +272,7 @@ def test_the_old_value_is_found_by_what_the_correction_denies():
     """"What's my sister called?" → "…your husband…" was marked as older news beside "Tom
     isn't a teacher any more": with nothing read as denied, "husband" was what only the
     old memory said.  Now the teacher is what is out of date."""
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     old = "My husband Tom is a teacher."
     new = "Oh, I should say: Tom isn't a teacher any more, he became a headteacher."
@@ -285,7 +285,7 @@ def test_the_old_value_is_found_by_what_the_correction_denies():
 def test_a_yes_or_no_question_among_other_sentences_is_one():
     """"Is our Lisbon trip in May? Answer in one short sentence." → "Your trip to Lisbon in
     May is a fantastic idea." went unmarked: the message did not end with "?"."""
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     old, new = "We're planning a trip to Lisbon in May.", "Actually the trip is in June, not May."
     yes = "Your trip to Lisbon in May is a fantastic idea."
@@ -314,7 +314,7 @@ def test_a_number_a_correction_denies_is_what_is_out_of_date():
     """"Asha turned 7 last week, so she's not 6 any more." made the swimming lessons
     older news: "Does Asha still do swimming lessons?" → "Yes, Asha still does swimming
     lessons." was marked.  The number is what the correction denies."""
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     assert facts.negated("Asha turned 7 last week, so she's not 6 any more.") == ["6"]
     old = "My daughter Asha is 6 and she takes swimming lessons."

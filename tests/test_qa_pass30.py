@@ -134,7 +134,7 @@ def test_older_news_is_what_the_correction_replaces_not_who_or_other_sentences()
     with his brother…" was marked as giving older news over "Actually Karel is now a
     surgeon.", for "Ines" (another sentence of the old memory) and "brother" (who it is
     about, not what changed)."""
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     old = "Hi! My name is Ines. My brother Karel is a dentist in Utrecht."
     new = "Actually Karel is now a surgeon."
@@ -184,7 +184,7 @@ def test_forget_everything_about_someone_deletes_their_memories(make_assistant):
 def test_a_change_replaces_what_said_the_same_kind_of_thing():
     """QA pass 30: "My mother Greta moved to Antwerp last month." left "My mother Greta lives
     in Ghent." current: "Your mother lives in Ghent, Netherlands." was not marked."""
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     ghent, moved = "My mother Greta lives in Ghent.", "My mother Greta moved to Antwerp last month."
     assert facts.corrects(moved) and facts.corrects_memory(ghent, moved)
@@ -227,14 +227,15 @@ def test_a_move_minutes_later_is_older_news_and_an_edit_keeps_it(make_assistant)
     assert corrections(a.store, {dentist.episode_id}) == {dentist.episode_id: fix.episode_id}
 
 
-# ---- a relation never told (`sources.answer_doubt`, "untold") ----------------------------
+# ---- a relation never told (`doubt.answer_doubt`, "untold") ----------------------------
 
 def test_an_answer_about_a_relation_never_told_is_doubted():
     """QA pass 30: "What is my sister's name?", no sister ever told, was answered "Ines is my
     sister's name. She lives in Ghent, Netherlands." beside the memories of the user's name
     and mother, and only "Netherlands" was doubted."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     mems = [Recall(episode_id=1, score=1.0, text="Hi! My name is Ines."),
             Recall(episode_id=2, score=0.9, text="My mother Greta lives in Ghent.")]
@@ -282,7 +283,7 @@ def test_the_turn_names_the_relation_no_memory_tells_of(make_assistant):
 
 def test_an_interjection_is_no_made_up_name_anywhere_in_a_sentence():
     # QA pass 30: "“Ah” is in none of the memories it was given" under "Do I like coffee?"
-    from hela_desktop.sources import made_up
+    from hela_desktop.made_up import made_up
 
     assert made_up("Well... Ah, I see. Tea it is... Oh, and Wow!", "I prefer tea.") == []
     assert made_up("Well... Ah, Bregaad said so.", "I prefer tea.") == ["Bregaad"]
@@ -295,8 +296,9 @@ def test_an_answer_about_another_person_than_the_one_asked_about_is_doubted(make
     (Ines is the user), "What does Karel do?" "Ines is your friend. He's a doctor…", and
     nothing said so: the name was known, and the line under it said the memory was used.
     The people of the user's life are the engine's own reading (`people_in`)."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     a = make_assistant()
     cid = a.new_conversation()

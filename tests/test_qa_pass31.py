@@ -3,13 +3,15 @@ and this pass fixed."""
 
 from __future__ import annotations
 
+from hela_desktop.doubt import answer_doubt
 from hela_desktop.events import Recall
-from hela_desktop.sources import answer_doubt, doubt_note, of_people, tells_of_life
+from hela_desktop.sources import doubt_note
+from hela_desktop.whom import of_people, tells_of_life
 
 T0 = 1_780_000_000.0
 
 
-# ---- every doubt is named, the strongest first (`sources.answer_doubt`, `doubt_note`) ----
+# ---- every doubt is named, the strongest first (`doubt.answer_doubt`, `doubt_note`) ----
 
 def test_an_answer_with_two_faults_names_both():
     """QA pass 30: "Karel is a dentist in Utrecht, the city where the renowned doctor and
@@ -275,7 +277,7 @@ def test_help_has_a_getting_started_guide_that_names_the_windows_own_lines(qtbot
 def test_the_old_value_is_older_news_unless_its_own_sentence_puts_it_in_the_past():
     """Left open in 0.22: "was" anywhere in the answer excused the old value beside the
     new one, though the sentence that gave it spoke of now."""
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     old, new = "My mother Greta lives in Ghent.", "Actually Greta moved to Antwerp."
     ask = "Where does my mother live?"
@@ -501,7 +503,7 @@ def test_a_reply_that_repeats_what_was_just_corrected_is_doubted():
     """QA pass 31: "Actually the dentist appointment is on Monday 15 March." was answered
     "…a more accurate description of your dentist appointment on Friday 12 March at
     9:15.", under "Noted as a correction of …", and nothing said the reply gave the old day."""
-    from hela_desktop.sources import repeats_corrected
+    from hela_desktop.older_news import repeats_corrected
 
     old = "I have a dentist appointment on Friday 12 March at 9:15."
     fix = "Actually the dentist appointment is on Monday 15 March."
@@ -522,7 +524,7 @@ def test_a_reply_that_repeats_what_was_just_corrected_is_doubted():
 
 
 def test_the_reply_to_a_correction_is_checked_in_the_real_turn(make_assistant):
-    from hela_desktop.sources import repeats_corrected
+    from hela_desktop.older_news import repeats_corrected
 
     a = make_assistant()
     cid = a.new_conversation()
@@ -552,7 +554,7 @@ def test_what_holds_these_days_replaces_what_was_said_before():
 def test_a_number_said_in_figures_is_the_one_a_memory_spelled_out():
     """QA pass 31: "The age of your son Bruno is 8 years…" was marked "“8” is in none of
     the memories" beside "Our son Bruno is eight and loves football."."""
-    from hela_desktop.sources import made_up
+    from hela_desktop.made_up import made_up
     from hela_desktop.words import spelled_numbers
 
     assert spelled_numbers("eight, Twenty-one, ninety nine, thirty, zero") == {
@@ -678,7 +680,7 @@ def test_each_mention_of_a_food_is_read_with_the_words_before_it():
 def test_what_the_user_said_of_themselves_anywhere_in_a_memory_counts_as_theirs():
     # QA pass 31b: "Your husband's job is a plumber." went unmarked, as the job was said in
     # a greeting ("Hi! My name is Ingrid and I work as a plumber in Bergen.")
-    from hela_desktop.sources import misattributed
+    from hela_desktop.whom import misattributed
 
     mems = [Recall(episode_id=1, score=1.0,
                    text="Hi! My name is Ingrid and I work as a plumber in Bergen."),
@@ -694,7 +696,7 @@ def test_what_the_user_said_of_themselves_anywhere_in_a_memory_counts_as_theirs(
 
 def test_a_single_letter_is_no_made_up_name():
     # QA pass 31b: "“P” is in none of the memories" for an answer's "P.S."
-    from hela_desktop.sources import made_up
+    from hela_desktop.made_up import made_up
 
     assert made_up("P.S. Enjoy the trip, Bregaad.", "I fly to Lisbon.") == ["Bregaad"]
 

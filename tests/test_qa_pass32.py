@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hela_desktop import facts, superseded
+from hela_desktop.doubt import answer_doubt
 from hela_desktop.events import Recall
-from hela_desktop.sources import answer_doubt
 
 T0 = 1_780_000_000.0
 
@@ -161,7 +161,7 @@ def test_a_folded_side_pane_is_offered_back_in_the_chats_heading(qtbot, tmp_path
 def test_an_acronym_spelled_out_beside_it_is_not_made_up():
     """bench personal (0.23): "…chronic obstructive pulmonary disease (COPD" under "What
     breathing condition do I have?" was marked as if "COPD" were invented."""
-    from hela_desktop.sources import made_up
+    from hela_desktop.made_up import made_up
 
     known = "I have asthma."
     assert made_up("Asthma is not chronic obstructive pulmonary disease (COPD).", known) == []
@@ -369,7 +369,7 @@ def test_what_you_know_about_me_after_a_week_of_changes(make_assistant):
 def test_an_age_is_no_date():
     """QA pass 32: "How old is Sunniva?" → "Sunniva is currently 12 years old." went
     unmarked: "12" was in the memories, as "she turns seven on 12 June"."""
-    from hela_desktop.sources import made_up
+    from hela_desktop.made_up import made_up
 
     known = "Our daughter Sunniva is six; she turns seven on 12 June."
     assert made_up("Sunniva is currently 12 years old.", known) == ["12 years old"]
@@ -383,7 +383,7 @@ def test_what_someone_quit_is_no_longer_so():
     """QA pass 32: "Is Tobias still a bus driver?" → "…still a bus driver…" went unmarked
     after "Tobias quit the buses; he now works as a train conductor for Northern.": the
     buses, said in both, were read as still true."""
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     old = "My husband Tobias drives a bus for First Leeds."
     new = "Tobias quit the buses; he now works as a train conductor for Northern."
@@ -402,7 +402,7 @@ def test_common_words_in_names_and_lines_and_a_name_after_a_title():
     """QA pass 32: "York City" was marked for "City", "Dentist: Last week of July, time
     TBD." for "Last" and "TBD", and "…with the dentist Dr. Nana" went unmarked: the full
     stop of "Dr." had made "Nana" a sentence's first word, and a common one."""
-    from hela_desktop.sources import made_up
+    from hela_desktop.made_up import made_up
 
     known = "We now live in York. My dentist is Dr Akintola."
     assert made_up("My parents live in York City with Adakele.", known) == ["Adakele"]
@@ -532,7 +532,7 @@ def test_a_lead_in_before_a_colon_is_no_part_of_the_sentence_after_it():
     """QA pass 32b: "A bit about us: We live on Crookes Road in Sheffield. …" corrected by
     "We now live in Leeds.": a reply that said "a bit" was warned of older news, "bit"
     being read as part of where they lived."""
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     para = "A bit about us: We live on Crookes Road in Sheffield. Our cat is called Pepper."
     assert facts.sentences(para)[:2] == ["A bit about us:", "We live on Crookes Road in Sheffield."]

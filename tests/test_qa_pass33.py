@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hela_desktop import superseded
-from hela_desktop.sources import answer_doubt, repeats_corrected
+from hela_desktop.doubt import answer_doubt
+from hela_desktop.older_news import repeats_corrected
 
 T0 = 1_780_000_000.0
 
@@ -393,7 +394,7 @@ def test_a_general_word_shows_no_use_of_a_memory():
 def test_a_date_the_memories_never_give_is_made_up_even_when_its_day_and_month_are_known():
     """QA pass 33: "When is my dentist appointment?" → "…scheduled for 12 March at 09:35."
     marked only "09:35": 12 was known (a tortoise's age) and March (another date)."""
-    from hela_desktop.sources import made_up
+    from hela_desktop.made_up import made_up
 
     known = ("Dentist appointment with Dr. Okafor on Friday 11 December at 09:30. My tortoise "
              "Gustav is 12 years old. (over a year ago, on 14 March 2025)")

@@ -29,8 +29,8 @@ T0 = 1_780_000_000.0
 def _told(make_assistant, told, recalled):
     """An assistant told `told` in one chat, and the doubt it has of a reply to a message,
     its first `recalled` memories recalled (the engine's own reading of the people)."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt
 
     a = make_assistant()
     cid = a.new_conversation()
@@ -472,7 +472,7 @@ def test_a_pets_own_name_and_the_users_own_are_told_apart(make_assistant):
 
 def test_a_weekdays_or_months_short_form_is_no_made_up_name():
     """QA pass 34b: "…moved to Thursday at 3:01 pm (Fri)…" was marked for “Fri”."""
-    from hela_desktop.sources import made_up
+    from hela_desktop.made_up import made_up
 
     said = "Paloma's dentist appointment moved to Friday at 10 am."
     assert made_up("It moved to 10 am (Fri), as you said.", said) == []

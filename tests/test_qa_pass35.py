@@ -127,8 +127,9 @@ def test_a_request_for_ideas_is_told_softly_that_it_uses_no_memory():
     me": an idea need not be from what was told.  But what was told may matter ("…anything
     my skin reacts badly to that I should list?" beside a latex allergy, `bench personal`),
     so the line stays, softer."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import UNUSED_IDEAS_NOTE, answer_doubt, doubt_note
+    from hela_desktop.sources import UNUSED_IDEAS_NOTE, doubt_note
 
     mems = [Recall(episode_id=1, score=1.0,
                    text="I play cello in an amateur orchestra every Tuesday evening.")]
@@ -159,8 +160,8 @@ def test_a_question_for_when_is_doubted_for_a_month_or_day_no_memory_gives():
     June." (May told, April before) went unmarked: months and weekdays never counted.  For
     a question that asks when, one no memory (nor the message) gives does; "May I…" is no
     month, and "PM" after a time is no name."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt
 
     mems = [Recall(episode_id=1, score=1.0, text="We are planning a family trip to Lisbon in April."),
             Recall(episode_id=2, score=1.0, text="Actually the Lisbon trip is in May, not April.")]
@@ -248,9 +249,10 @@ def test_an_answer_from_another_memory_than_the_one_the_question_points_at_is_do
     """QA pass 35: "What does Lotte do on Saturday mornings?" answered "Lotte loves drawing
     horses.", the only memory saying "Saturday" (her swimming lessons) passed over, and the
     horses listed as used, nothing marked."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.passed_over import passed_over
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     mems = [Recall(episode_id=1, score=1.0, text="Lotte takes swimming lessons every Saturday morning."),
             Recall(episode_id=2, score=1.0, text="Lotte loves drawing horses."),
@@ -425,7 +427,7 @@ def test_one_everyday_word_shared_with_the_users_own_memory_is_no_misattribution
 def test_an_answer_that_denies_the_new_value_gives_older_news():
     """QA pass 35b: "The month you're referring to is in March, not April." (April the
     correction's month) was not marked older news: its "not" read as putting March aside."""
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     old, new = "Our trip to Krakow is in March.", "Actually the Krakow trip is in April, not March."
     ask = "Which month is our Krakow trip?"

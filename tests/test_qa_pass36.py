@@ -52,7 +52,7 @@ def test_a_reply_that_echoes_a_correction_used_nothing():
 def test_a_name_signing_the_answer_as_a_letter_is_made_up_when_no_memory_gives_it():
     """QA pass 35: "…She's 7 years old… Yours truly, Doris" went unmarked: "Doris", first on
     its line, is a common word of the word list (first names are)."""
-    from hela_desktop.sources import made_up
+    from hela_desktop.made_up import made_up
 
     known = "My daughter Lotte is 7 years old."
     assert made_up("She is 7 years old.\n\nYours truly,\nDoris", known) == ["Doris"]
@@ -98,7 +98,7 @@ def test_a_date_corrected_inside_a_longer_message_is_a_correction():
     coming with me…" was no correction (", not" counted only before "a", "the", "in"…);
     answers giving 14 March went unmarked. Once it was one, "Will is coming" beside the
     new date counted as new, and the "March" of "21 March" as out of date."""
-    from hela_desktop.sources import gives_older, repeats_corrected
+    from hela_desktop.older_news import gives_older, repeats_corrected
 
     old = ("My neighbour Søren has a spare key to my flat and he adores cats. My cat is "
            "called Miso. I fly to Porto on 14 March for a conference.")
@@ -153,9 +153,10 @@ def test_a_pet_or_relative_named_in_other_words_is_someone_of_the_users_life(tmp
     import time
 
     from hela_desktop.config import Settings
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.memory import MemoryEngine, NewEpisode
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
     from hela_desktop.whom import _given_names
 
     said = ["My sister Aoife lives in Cork and works as a midwife; her son Cian is 4.",
@@ -234,8 +235,9 @@ def test_the_diet_of_someone_the_message_asks_about_is_a_caution_too(make_assist
     a cake for her?", "Aoife is vegetarian and can't eat gluten." recalled and nothing
     marked: only the user's own diet was a caution."""
     from hela_desktop.cautions import CUES, cautions
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     a = make_assistant()
     cid = a.new_conversation()
@@ -356,7 +358,7 @@ def test_a_name_that_is_an_everyday_word_is_a_name_once_given_as_someones():
 def test_the_old_value_said_of_something_else_beside_the_new_one_is_no_older_news():
     """QA pass 35b P3: "We're actually in March, but our Krakow trip is in April." (right)
     was marked older news for its "March"."""
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     old, new = "Our trip to Krakow is in March.", "Actually the Krakow trip is in April, not March."
     ask = "When is our Krakow trip?"
@@ -378,8 +380,8 @@ def test_what_pass_36b_found_in_the_checks():
     from hela_desktop.cautions import cautions, offered
     from hela_desktop.events import Recall
     from hela_desktop.made_up import made_up
-    from hela_desktop.sources import doubt_note, of_people
-    from hela_desktop.whom import as_user, misrelated
+    from hela_desktop.sources import doubt_note
+    from hela_desktop.whom import as_user, misrelated, of_people
 
     mems = [Recall(episode_id=1, score=1.0, text="My best friend Björn is Swedish and allergic "
                    "to shellfish."),

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from hela_desktop.cautions import cautions, offered
 from hela_desktop.events import Recall
-from hela_desktop.sources import answer_sources, made_up, source_lines
+from hela_desktop.made_up import made_up
+from hela_desktop.sources import answer_sources, source_lines
 
 T0 = 1_780_000_000.0
 
@@ -96,8 +97,8 @@ def test_an_answer_that_takes_what_the_user_said_earlier_in_the_chat_is_from_wha
     """QA pass 36c P9: "Where does my mum live now?" answered "Your mum lives in Braga.",
     told two messages before and not among the memories recalled, was marked "it uses
     none of the memories recalled for it, so it is not from what you told me"."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt
 
     a = make_assistant()
     cid = a.new_conversation()
@@ -300,7 +301,7 @@ def test_the_town_a_move_left_is_the_older_news():
     eat meat or dairy." was marked older news: the move names Trondheim, so "lives" was
     read as what was out of date."""
     from hela_desktop import facts
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     old = "My brother Anders lives in Trondheim. He is vegan, so no meat, fish, eggs or dairy."
     new = "Anders moved from Trondheim to Oslo."

@@ -121,8 +121,9 @@ def test_a_respelled_note_from_a_stored_answer_is_read_safely():
 def test_a_bare_yes_to_what_no_memory_says_is_doubted():
     """QA pass 37c r17: "Is my mum 75?" answered "Yes." (she is 72) had no line; the check
     of a yes to a number the question supplies read only numbers the answer restated."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     mems = [Recall(episode_id=1, score=1.0, text="My mum is 72 and lives in Kumasi."),
             Recall(episode_id=2, score=1.0, text="Our dog Fenris is a springer spaniel.")]
@@ -201,7 +202,7 @@ def test_a_value_denied_outright_is_older_news_said_again_or_put_in_the_past():
     "is not from Ghana" was no denial (only ", not …" was), and "was" read as putting Ghana
     in the past, as for a move.  A value denied outright was never so."""
     from hela_desktop import facts
-    from hela_desktop.sources import gives_older
+    from hela_desktop.older_news import gives_older
 
     new = ("Busy day today: Fenris had his check-up at the vet and all was fine, Tomasz "
            "built a new bookshelf for Solveig, and by the way Grace is not from Ghana, she "
@@ -340,7 +341,8 @@ def test_an_answer_that_leaves_out_the_allergy_it_was_asked_for_is_doubted():
     """QA pass 38 P2: "What is Kwame allergic to?" answered "…a specific type of nut …
     the hazelnut" was marked only for "EpiPen"."""
     from hela_desktop.cautions import cautions, missed
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
 
     said = cautions([(3, _KWAME), (4, "I am allergic to shellfish.")], about={"kwame"})
     ask = "What is Kwame allergic to?"
@@ -366,8 +368,9 @@ def test_an_answer_that_leaves_out_the_allergy_it_was_asked_for_is_doubted():
 def test_a_flat_no_to_what_a_memory_says_is_doubted_with_that_memory():
     """QA pass 38 P7: "Is Abena a pharmacist?" answered "No, I'm sorry." read only "it
     uses none of the memories recalled for it"."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     mems = [Recall(episode_id=2, score=1.0,
                    text="My wife Abena is a pharmacist, and our son Kwame is 6."),
@@ -477,9 +480,10 @@ def test_an_answer_that_says_someone_is_what_they_are_not_is_doubted():
     """QA pass 38 P4, P10: "she's an amazing doctor" of Abena the pharmacist, "Efua is a
     vegetarian" (pescatarian), Callum "a pharmacist" (an engineer) went unmarked or were
     marked for a side word; QA pass 37 N3: "a poodle" for the springer spaniel."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.says_of import says_otherwise, told
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     texts = [(2, "My wife Abena is a pharmacist, and our son Kwame is 6."),
              (8, "My friend Callum and I met at university in Sheffield; he is an engineer now."),
@@ -548,8 +552,8 @@ def test_qa_38b_the_lines_on_a_family_of_a_son_with_an_egg_allergy(make_assistan
     assert got is None or got["kind"] != "misattributed" or got.get("of"), got
     # a yes to what a memory says in the question's every word is no "not from what you
     # told me" (the message's own words still make no use: QA pass 28's "Yes, 9.")
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt
 
     callum = Recall(episode_id=8, score=1.0, text="My friend Callum and I met at university "
                     "in Sheffield; he is an engineer now.")
@@ -584,10 +588,10 @@ def test_qa_38c_a_new_family_a_vegetarian_brother_who_moves_and_a_daughters_alle
     "a big cake with peanuts" for Zofia, unmarked (P1); "a German Shepherd" for the
     beagle was only "made up" (P8)."""
     from hela_desktop.cautions import cautions, offered
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.older_news import repeats_corrected
     from hela_desktop.says_of import says_otherwise
-    from hela_desktop.sources import answer_doubt
     from hela_desktop.superseded import still_true
 
     rome = "We are going on a trip to Rome on 12 April."

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from hela_desktop.cautions import cautions, missed
-from hela_desktop.sources import answer_doubt, doubt_note
+from hela_desktop.doubt import answer_doubt
+from hela_desktop.sources import doubt_note
 
 T0 = 1_780_000_000.0
 _KWAME = "Kwame has a severe egg allergy, so we keep eggs out of the house."

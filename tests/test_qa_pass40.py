@@ -25,9 +25,10 @@ def test_an_answer_giving_the_told_age_and_another_names_the_other():
     """QA pass 39c row 38: "How old is Leo?" answered "The correct answer is 9. Leo is 10
     years old…" was marked only as made-up numbers: the told 9 said elsewhere in the
     answer hid the age it gives Leo."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.says_of import says_otherwise
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     leo = "Our son Leo is 9 and he is coeliac."
     texts = [(3, leo)]
@@ -49,7 +50,8 @@ def test_the_reply_to_a_statement_that_says_otherwise_quotes_the_statement():
     39c P8 ("…let's just say that Mochi is not a real cat. He's actually a mythical
     creature…" to "We also have a cat called Mochi."): the reply went against what the
     user had just said, with no line, or a false one ("it speaks as if it were you")."""
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
 
     def note(message: str, answer: str) -> str:
         return doubt_note(answer_doubt(message, answer, [], set(), lambda t: set()), [])
@@ -78,7 +80,8 @@ def test_a_friend_or_relation_by_a_name_never_told_is_doubted_in_any_answer():
     """QA pass 39c P7: "Plan a party for Jamie's birthday" answered "…with your friend
     Sarah and me.", no Sarah ever told: a request for ideas has no made-up check, so
     nothing was said."""
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
     from hela_desktop.whom import invented
 
     def note(message: str, answer: str, names: frozenset[str] = frozenset({"jamie"})) -> str:
@@ -123,9 +126,10 @@ def test_qa_40b_names_spelt_by_sound_and_quoted_names_are_read():
     """QA pass 40b P5 ("What does Marko do?" for Marco: "a Roman soldier", no line) and P6
     ('You are correct. "Chloe" is a cat that lives in Manchester.' to "Chloe lives in
     Manchester.", Chloe being the user's best friend: no line)."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.name_index import NameIndex
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     n = NameIndex()
     n.learn(["My partner Marco is a paramedic.", "My friend Eric lives in Leeds."])
@@ -190,8 +194,9 @@ def test_qa_40_an_answer_saying_the_allergen_does_no_harm_is_doubted():
     contains eggs without having allergic reactions."; and "Is he 9?" (Leo, 9) answered
     "The answer is no, Leo is only 9 years old." had no line."""
     from hela_desktop.cautions import cautions, offered
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     isla = cautions([(4, "Our daughter Isla is 5 and she is allergic to eggs.")],
                     about={"isla"})[0]
@@ -215,9 +220,10 @@ def test_qa_40_an_answer_saying_the_allergen_does_no_harm_is_doubted():
 def test_a_job_age_or_pets_kind_asked_and_not_given_says_what_was_told():
     """QA pass 40 P7: "What does Hannah do?" answered "…Hannah's birthday is indeed 2
     May…" listed "My wife Hannah is a midwife." as used, with no line."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.says_of import leaves_out
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     texts = [(2, "My wife Hannah is a midwife."), (6, "My dad is 71 and he lives in Bath."),
              (7, "Our dog is a collie called Skye."), (8, "We also have a cat called Mochi.")]
@@ -249,9 +255,10 @@ def test_qa_40_a_pet_called_two_animals_and_a_greeting_by_anothers_name():
     Skye is actually a dog named Luna." marked only "Luna"; "How old is my dad?" answered
     "Hi Jamie, …" (Jamie being the brother) and "…dear Tom Becker…" was read as the
     user's own words given to the dad."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.says_of import says_otherwise
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
     from hela_desktop.whom import greets_as
 
     pets = [(7, "Our dog is a collie called Skye."), (8, "We also have a cat called Mochi.")]
@@ -397,9 +404,10 @@ def test_qa_40c_false_reasons():
     bacon in it." offered the carbonara; "Eric is not allergic to milk" got a caution line
     beside the denial; "your friend Chef Tunde" would read "you never told me of Chef"."""
     from hela_desktop.cautions import cautions, missed, offered
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.says_of import says_otherwise
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
     from hela_desktop.whom import invented, misplaced
 
     pets = [(7, "We have a rabbit called Skye."), (10, "My best friend Tunde is a chef.")]
@@ -485,9 +493,10 @@ def test_bench_personal_misses_a_job_said_in_passing_a_name_or_breed_left_out():
     ("As a physio I should know better…" told); "What's my pet called?" answered "Your
     pet's name is a ginger cat." (Marmalade) and "Remind me, what breed is my pooch?"
     answered about the dog walker (Pepper, "She's a beagle…"), neither with a line."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.says_of import leaves_out, told
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
     from hela_desktop.your_own import asks_own, tells_own
 
     assert tells_own("As a physio I should know better, but my left Achilles is grumbling.",
@@ -574,8 +583,8 @@ def test_bench_personal_older_news_of_a_notice_and_no_change_in_starting_to_whee
     no correction); "…Her name is Marmalade…" was older news of "…Mateo is allergic to
     cats. He gets hives and starts wheezing.", a change read in "starts"."""
     from hela_desktop import facts
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt
 
     assert not facts.tells_change("My daughter called to remind me that Mateo is allergic to "
                                   "cats. He gets hives and starts wheezing.")
@@ -601,9 +610,10 @@ def test_qa_40e_a_card_in_your_voice_synonyms_and_a_dogs_name():
     jobs; "What is my dog called?" → "Your dog is a spaniel." (Bramble) had no line; "Check
     the label for sesame." was read as offering sesame."""
     from hela_desktop.cautions import cautions, offered
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
     from hela_desktop.says_of import leaves_out, says_otherwise
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
     from hela_desktop.whom import name_left_out
 
     mems = [Recall(episode_id=6, score=1.0, text="My brother Dan is a firefighter."),
@@ -631,8 +641,9 @@ def test_qa_40e_a_card_in_your_voice_synonyms_and_a_dogs_name():
 def test_an_answer_giving_you_another_job_than_you_told_says_so():
     """QA pass 40e P3: "You're a solicitor who lives in Cromer." to Ben, a postman who is
     joining a bike shop as a mechanic, was marked only for a made-up word."""
+    from hela_desktop.doubt import answer_doubt
     from hela_desktop.events import Recall
-    from hela_desktop.sources import answer_doubt, doubt_note
+    from hela_desktop.sources import doubt_note
 
     notice = ("I handed in my notice at Royal Mail last week and I'm joining a bike shop as a "
               "mechanic.")

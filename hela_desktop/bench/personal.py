@@ -39,7 +39,7 @@ A run, per dialogue, in a fresh data folder:
      "Assistant:"), ``repeats`` (at least 80 % the same as an earlier answer in the same
      dialogue, `difflib` ratio), ``copies_memory`` (a line of the answer is a whole memory
      of its prompt, word for word, four words or more), ``wrong_flagged`` (wrong answers to memory probes that
-     were marked "Not from your memories" or "Check this answer", `sources.answer_doubt`),
+     were marked "Not from your memories" or "Check this answer", `doubt.answer_doubt`),
      ``right_flagged`` (right answers so marked), ``right_made_up`` (right answers marked
      only for a name or number none of the memories it was given says: a true mark of a
      made-up detail, not a false alarm);
@@ -261,7 +261,7 @@ def summarize(rows: list[dict], dialogues: int, answer: bool) -> dict:
         scored = [r for r in rows if r["kind"] != "unrelated"]
         answers["correct_memory_probes"] = share(scored, "correct")
         # how many wrong answers to memory probes the window marked "Not from your memories"
-        # or "Check this answer" (`sources.answer_doubt`), and how many right ones it doubted
+        # or "Check this answer" (`doubt.answer_doubt`), and how many right ones it doubted
         for r in scored:
             r["flagged"] = bool(r["unrecalled"] or r["doubted"])
         answers["wrong_flagged"] = share([r for r in scored if not r["correct"]], "flagged")

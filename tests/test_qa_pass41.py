@@ -1,0 +1,179 @@
+"""What the forty-first pass (and the items pass 40 left open) found, fixed."""
+from __future__ import annotations
+
+import re
+
+from hela_desktop.events import Recall
+
+_PEOPLE = {"lucy", "alfie", "rosie", "zain", "noor", "hannah", "dev", "kiran"}
+
+
+def _names(text: str) -> set[str]:
+    """The people of the user's life a text names, lower case (as
+    `MemoryEngine.people_in` gives them)."""
+    return {w.lower() for w in re.findall(r"[A-Z][a-z]+", text) if w.lower() in _PEOPLE}
+
+
+def _recalls(*texts: tuple[int, str]) -> list[Recall]:
+    return [Recall(episode_id=i, score=1.0, text=t) for i, t in texts]
+
+
+_LUCY = (2, "My partner Lucy is a solicitor.")
+_ALFIE = (11, "Actually Alfie is 6 now.")
+
+
+def test_another_persons_age_given_to_someone_whose_age_was_never_told_is_marked():
+    """QA pass 40e P2: "How old is she?" (Lucy, whose age was never told) answered "Today
+    is a Friday night and today she's 6.", 6 being Alfie's age, had no line: a memory that
+    names Alfie with no relation word was of no one (`whom._whose` read the engine's
+    lower-case names as none), and "she" was no one's."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    mems = _recalls(_LUCY, _ALFIE)
+    want = ("Check this answer: you asked about Lucy, and it says of Lucy what you told me of "
+            "Alfie (“6”): “Actually Alfie is 6 now.”")
+    for wrong in ("Lucy is 6.", "She's 6.", "Today is a Friday night and today she's 6. "
+                  "Today, Lucy is older than Alfie."):
+        got = answer_doubt("How old is Lucy?", wrong, mems, {11}, _names)
+        assert doubt_note(got, []) == want, wrong
+    # "she" after another person is theirs; a sentence naming both is not Lucy's alone
+    for fine in ("Alfie is 6 and she is proud of him.", "Lucy is 6 years older than Alfie.",
+                 "Lucy is a solicitor."):
+        got = answer_doubt("How old is Lucy?", fine, mems, {2, 11}, _names)
+        assert "what you told me of Alfie" not in doubt_note(got, []), fine
+
+
+def test_an_answer_that_says_it_was_never_told_is_not_marked_unless_a_memory_tells_it():
+    """QA pass 40e: the right answer "I don't know how old Lucy is." read "it uses none of the
+    memories recalled for it, so it is not from what you told me"; where a memory does say
+    what was asked, such an answer is still marked."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    def note(ask: str, answer: str, *mems: tuple[int, str]) -> str:
+        return doubt_note(answer_doubt(ask, answer, _recalls(*mems), set(), _names), [])
+
+    for honest in ("I don't know how old Lucy is.", "You haven't told me how old Lucy is.",
+                   "I'm not sure, you never mentioned her age."):
+        assert note("How old is Lucy?", honest, _LUCY) == "", honest
+    works = (4, "Lucy works at Hale & Co in Norwich.")
+    assert note("Where does Lucy work?", "I don't know where Lucy works.", works) == (
+        "Check this answer: it uses none of the memories recalled for it, so it is not from "
+        "what you told me.")
+    # what the memory tells and the answer leaves out is said as such
+    assert note("How old is Alfie?", "I don't know how old Alfie is.", _ALFIE) == (
+        "Check this answer: it leaves out what you told me: “Actually Alfie is 6 now.”")
+    # an invented age is still made up
+    assert "“34”" in note("How old is Lucy?", "Lucy is 34.", _LUCY)
+
+
+def test_the_food_asked_about_is_no_made_up_name_and_a_closing_no_is_a_no():
+    """QA pass 40e P6 and P8: "Can Rosie have hummus?" answered "Hummus is made from
+    chickpeas." read "“Hummus” is in none of them: the model may have made it up", the
+    question's own word; "Hummus contains tahini, so no." and "Best not: most hummus has
+    tahini in it." read as offering it; "No. Hummus is made from chickpeas and tahini."
+    read "it uses none of the memories"."""
+    from hela_desktop.cautions import cautions
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    rosie = (4, "Our daughter Rosie is 9 and she is allergic to sesame.")
+    ask = "Can Rosie have hummus?"
+    said = cautions([rosie], about={"rosie"})
+
+    def note(answer: str) -> str:
+        return doubt_note(answer_doubt(ask, answer, _recalls(rosie), set(), _names,
+                                       cautions=said), [])
+
+    assert note("Hummus is made from chickpeas.") == (
+        "Check this answer: it names “hummus” without a word of warning, and you told me "
+        f"“{rosie[1]}”")
+    for no in ("Hummus is made from chickpeas and tahini, so no.",
+               "Best not: most hummus has tahini in it.",
+               "No. Hummus is made from chickpeas and tahini.",
+               "Hummus has tahini in it. So the answer is no."):
+        assert note(no) == "", no
+    for yes in ("Yes, Rosie can have hummus.", "Hummus is lovely, and Rosie can have it with "
+                "no problem.", "Hummus is fine, so not a problem."):
+        assert note(yes).startswith("Check this answer: it names “hummus”"), yes
+
+
+def test_one_persons_allergy_or_diet_given_to_another_is_marked():
+    """QA pass 40d N2: "Can Zain eat egg-free pasta?" answered "Noor has a sweet tooth and
+    is allergic to eggs.", the egg allergy Zain's, was marked only for a made-up name."""
+    from hela_desktop.cautions import given_to_another
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    zain = (30, "Our son Zain is 6 and he is allergic to eggs.")
+    noor = (31, "Our daughter Noor is 12 and she has type 1 diabetes.")
+    hannah = (4, "Our daughter Hannah is 7 and she is vegetarian.")
+    mems = [zain, noor, hannah]
+    got = given_to_another("Noor has a sweet tooth and is allergic to eggs.", mems, _names)
+    assert got == {"kind": "allergy_of", "memory": 30, "quote": zain[1], "name": "Noor",
+                   "of": "Zain", "said": "allergic to eggs"}
+    assert given_to_another("Noor is vegetarian.", mems, _names)["of"] == "Hannah"
+    assert given_to_another("Noor has an egg allergy.", mems, _names)["said"] == \
+        "an egg allergy"
+    # theirs, denied, two people in one sentence, or a diet sharing only a dish: no line
+    for fine in ("Zain is allergic to eggs.", "Noor is not allergic to eggs.",
+                 "Noor is diabetic.", "Hannah is vegetarian and Zain is allergic to eggs.",
+                 "Noor loves eggs."):
+        assert given_to_another(fine, mems, _names) is None, fine
+    kids = [(5, "Dev is coeliac, so no gluten for him."), (6, "Kiran is allergic to peanuts.")]
+    got = answer_doubt("Is Dev allergic to peanuts?", "Yes, Dev is allergic to peanuts.",
+                       _recalls(*kids), {6}, _names)
+    assert doubt_note(got, []) == (
+        "Check this answer: it says of Dev “allergic to peanuts”, and you told me that of "
+        "Kiran: “Kiran is allergic to peanuts.”")
+    assert given_to_another("No, Dev is not allergic to peanuts; Kiran is.", kids, _names) \
+        is None
+
+
+def test_no_dish_that_names_a_food_offers_it():
+    """QA pass 40d N5: "…there are no recipes that mention “chicken nachtober” or “eggs and
+    chocolate.”" read as offering eggs: the "no" stood seven words before them."""
+    from hela_desktop.cautions import cautions, offered
+
+    zain = cautions([(30, "Our son Zain is 6 and he is allergic to eggs.")], about={"zain"})[0]
+    ask = "Suggest a pudding for Zain"
+    assert offered("There are no recipes that mention “chicken nachtober” or “eggs and "
+                   "chocolate.”", zain, ask) == []
+    assert offered("There are no puddings without eggs, so try a custard tart with eggs.",
+                   zain, ask) == ["custard", "eggs"]
+    assert offered("No problem, eggs are great.", zain, ask) == ["eggs"]
+
+
+def test_the_older_news_label_without_its_brackets_is_cut_from_an_answer():
+    """QA passes 40b and 40c: the prompt's own label leaked without its brackets: "No,
+    today; older news.", "Just like your daughter, Hannah, today; older news..."."""
+    from hela_desktop.prompt import AnswerFilter
+
+    def shown(text: str, step: int) -> str:
+        f = AnswerFilter()
+        return "".join(f.push(text[i:i + step]) for i in range(0, len(text), step)) + f.flush()
+
+    for step in (1, 3, 50):
+        assert shown("No, today; older news.\nSofia is 4.", step) == "No.\nSofia is 4."
+        assert shown("Just like your daughter, Hannah, today; older news... (laughs)", step) \
+            == "Just like your daughter, Hannah... (laughs)"
+        assert shown("He moved 3 weeks ago; older news, since replaced. Then", step) == \
+            "He moved. Then"
+        for kept in ("I will see you today; it is sunny.", "The news, today; older newsletters",
+                     "Eggs, milk, and flour, today, tomorrow; all fine", "a,b,,c"):
+            assert shown(kept, step) == kept, (kept, step)
+
+
+def test_whether_a_food_is_all_right_for_someone_is_a_question_whether_they_may_have_it():
+    """Pass 41b's persona: "Is toast OK for Dev?", Dev coeliac, was no question of what he
+    may have, and toast no food of gluten."""
+    from hela_desktop.cautions import cautions, missed, offered
+
+    dev = cautions([(4, "Dev is coeliac, so no gluten for him.")], about={"dev"})[0]
+    ask = "Is toast OK for Dev?"
+    assert offered("Yes, toast is fine for Dev.", dev, ask) == ["toast"]
+    assert missed("Toast is a great breakfast.", dev, ask)
+    for fine in ("No, toast has gluten.", "Only gluten-free toast."):
+        assert offered(fine, dev, ask) == [] and not missed(fine, dev, ask), fine
+    assert not missed("Yes.", dev, "Is it a good day for Dev?")
