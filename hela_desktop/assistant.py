@@ -614,7 +614,7 @@ class Assistant:
             # whom a caution names, QA pass 39)
             people |= {p for _, t, _ in self.store.said_after(
                 0.0, skip_sources=AUTHORS, containing=CUES)[-CAUTIONS_LOOK:]
-                if of_family(t) for p in self.engine.people_in(t)}
+                if of_family(t, self.engine) for p in self.engine.people_in(t)}
         names = {p for p in people if not p.startswith("my ")}
         relations = {w for p in people if p.startswith("my ") for w in facts.kin_words(p[3:])}
         if relations:

@@ -577,7 +577,7 @@ _FOOD = re.compile(
     r"eating|feed|party food|lunchbox)\b", re.IGNORECASE)
 # … for the whole household ("for the family", "for all of us", "the kids")
 _HOUSEHOLD = re.compile(
-    r"\b(?:(?:the|our|my)\s+(?:whole\s+)?(?:family|household|kids|children)|all of us|"
+    r"\b(?:(?:the|our|my)\s+(?:whole\s+)?(?:family|household|kids|children|boys|girls|twins)|all of us|"
     r"everyone|everybody|for us|we all)\b", re.IGNORECASE)
 
 
@@ -588,8 +588,13 @@ CAUTION_GATE = "what you told me must not be eaten or drunk"
 def asks_for_food(message: str) -> bool:
     """Does `message` ask about food or drink ("Suggest a dinner for the family", "Can Ruby
     eat prawns?"), not only tell of it ("We had pizza.")?"""
-    return bool(_FOOD.search(message)) and any(
-        facts.asks(s) for s in facts.sentences(message))
+    # (or names a food or medicine a caution may name: "Pasta ideas for the family
+    # tonight?", "Can my dad take ibuprofen?", pass 41b's persona)
+    return bool(_FOOD.search(message) or _ANY_FOOD & set(
+        _WORD.findall(message.lower()))) and any(facts.asks(s) for s in facts.sentences(message))
+
+
+_ANY_FOOD = frozenset().union(*GROUPS.values())
 
 
 def for_household(message: str) -> bool:

@@ -104,10 +104,28 @@ class GateResult:
     about_you_total: int | None = 0
 
 
-def of_family(text: str) -> bool:
+def of_family(text: str, engine=None) -> bool:
     """Does `text` tell of a relation of the user's family ("our son Sam", "my mum"; not
-    "my friend Ola", "my boss")?"""
-    return bool(kin.kin(text) - _NOT_FAMILY)
+    "my friend Ola", "my boss")?  With `engine`, also of someone it names by name alone
+    whom a memory tells as family ("Dev is coeliac, so no gluten for him." after "We have
+    twin boys, Kiran and Dev, who are 7.": "Pasta ideas for the family tonight?" recalled
+    nothing, pass 41b's persona)."""
+    told = kin.kin(text)
+    if told - _NOT_FAMILY or engine is None or told or _ROLE.search(text):
+        return bool(told - _NOT_FAMILY)
+    for p in engine.people_in(text):
+        if p.startswith("my "):
+            continue
+        said = re.compile(rf"(?<!\w){re.escape(p)}(?!\w)", re.IGNORECASE)
+        texts = engine.store.key_texts(engine.memories_naming(p, FAMILY_LOOK)).values()
+        if any(kin.HAS_CHILDREN.search(t) or kin.kin(t) - _NOT_FAMILY and not _ROLE.search(t)
+               for t in texts if said.search(t)):
+            return True
+    return False
+
+
+_ROLE = re.compile(rf"\b(?:{'|'.join(sorted(kin.ROLES))})s?\b", re.IGNORECASE)
+FAMILY_LOOK = 12  # the memories naming someone read for whether they are family
 
 
 class RelevanceGate:
@@ -315,7 +333,7 @@ class RelevanceGate:
         for eid, text, _ in said[::-1][:CAUTIONS_LOOK]:
             if eid in taken or eid not in engine.index.pos:
                 continue
-            about = (engine.people_in(text) if of_family(text) else set()) if household \
+            about = (engine.people_in(text) if of_family(text, engine) else set()) if household \
                 else people
             whom = {n for p in about for n in (
                 facts.kin_words(kin.KIN.get(p[3:], "")) if p.startswith("my ") else [p])}

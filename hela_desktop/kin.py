@@ -90,6 +90,11 @@ def kin(text: str) -> set[str]:
 
 
 _HOW_MANY = frozenset("a an one two three four five".split())
+# children told of as a household's, their names after: "We have twin boys, Kiran and
+# Dev", "I've got two kids, Mia and Leo"
+_CHILDREN = (r"\b(?:(?:we|i)(?:\s+have|\s+had|['’]ve)(?:\s+got)?|my|our)\s+(?:[\w-]+\s+){0,2}"
+             r"(?:kids|children|boys|girls|twins|sons|daughters)\b")
+HAS_CHILDREN = re.compile(_CHILDREN, re.IGNORECASE)
 
 
 # words that link a noun to what follows it, not a name to the one it names ("my trip to
@@ -124,8 +129,10 @@ def as_theirs(name: str) -> re.Pattern:
     "her son Cian", "a beagle called Pepper" (`MemoryEngine.people_in`)."""
     n = re.escape(name)
     return re.compile(rf"\b(?:my|our)\s+(?:(?!{_LINKS}\b)[\w'’-]+\s+){{1,2}}{n}\b"
-                      rf"|\b{n}(?:,\s*|\s+(?:is|was)\s+)(?:my|our)\b|{_NAMED}{n}\b",
-                      re.IGNORECASE)
+                      rf"|\b{n}(?:,\s*|\s+(?:is|was)\s+)(?:my|our)\b|{_NAMED}{n}\b"
+                      # "We have twin boys, Kiran and Dev" (pass 41b's persona)
+                      rf"|{_CHILDREN},?\s+(?:(?:are\s+)?(?:called|named)\s+)?"
+                      rf"(?:[\w'’-]+(?:,\s*|\s+and\s+)){{0,3}}{n}\b", re.IGNORECASE)
 
 
 __all__ = ["BEFORE_KIN", "BREEDS", "KIN_PET_BREED", "ROLES", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words", "species"]

@@ -177,3 +177,37 @@ def test_whether_a_food_is_all_right_for_someone_is_a_question_whether_they_may_
     for fine in ("No, toast has gluten.", "Only gluten-free toast."):
         assert offered(fine, dev, ask) == [] and not missed(fine, dev, ask), fine
     assert not missed("Yes.", dev, "Is it a good day for Dev?")
+
+
+def test_children_told_as_a_pair_are_the_familys_and_their_cautions_come_for_the_family(
+        make_assistant):
+    """Pass 41b's persona: after "We have twin boys, Kiran and Dev, who are 7." and "Dev is
+    coeliac, so no gluten for him.", Dev was no one of the user's life, and "Pasta ideas for
+    the family tonight?" recalled nothing: "pasta" was no word of food to the gate."""
+    from hela_desktop import kin
+    from hela_desktop.cautions import CAUTION_GATE
+    from hela_desktop.events import MemoriesEvent
+    from hela_desktop.gate import of_family
+    from hela_desktop.memory import NewEpisode
+
+    for said in ("We have twin boys, Kiran and Dev, who are 7.",
+                 "I've got two kids, Mia and Dev.", "Our girls are called Dev and Ana."):
+        assert kin.as_theirs("Dev").search(said), said
+    assert not kin.as_theirs("Dev").search("Dev has twin boys, Kiran and Ola.")
+    a = make_assistant()
+    told = ["We have twin boys, Kiran and Dev, who are 7.", "Dev is coeliac, so no gluten for him.",
+            "Kiran is allergic to peanuts.", "My best friend Hollie is vegan."]
+    for k, t in enumerate(told):
+        a.engine.add_episode(NewEpisode(t, "", created_at=T0 + k))
+    assert a.engine.people_in(told[1]) == {"dev"}
+    assert of_family(told[1], a.engine) and not of_family(told[1])
+    assert not of_family(told[3], a.engine)  # (a friend is no family)
+    cid = a.new_conversation()
+    a.settings.max_answer_tokens = 4
+    for ask in ("Pasta ideas for the family tonight?", "What do the boys like to eat?"):
+        shown = next(e for e in a.chat(ask, cid, now=T0 + 60) if isinstance(e, MemoriesEvent))
+        cautioned = {r.text for r in shown.memories if r.extra.get("gate") == CAUTION_GATE}
+        assert cautioned == {told[1], told[2]}, ask
+
+
+T0 = 1_780_000_000.0
