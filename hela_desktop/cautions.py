@@ -133,6 +133,7 @@ _SOBER = re.compile(r"\b(?:(?:\d+|a|one|two|three|four|five|six|seven|eight|nine
 
 # words before a mention that say something against it
 _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping without free "
+                     "unable safer safest "
                      "caution against warn warning beware "
                      "allergic allergy allergies intolerant instead careful unless except "
                      "rather cannot can't shouldn't mustn't dangerous risky risk away "
@@ -319,7 +320,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
                 and not _other_food(words, i)
                 and (_denies(words[max(0, i - 3):i]) or not known
                      and not _warned(words[max(0, i - _BEFORE):i])
-                     and not _refused(words[:i])
+                     and not _refused(words[:i]) and not _example_of_warned(words[:i])
                      and not _warned_after(words[i + 1:i + 1 + _AFTER])
                      and not (i + 1 < len(words) and words[i + 1] in _NAMES_IT))]
     return list(dict.fromkeys(out))
@@ -338,10 +339,13 @@ _OPENS_NO = re.compile(r"\W*(?:the (?:short |simple )?answer is:?\s+)?\W*(?:no|n
                        r"not|definitely not|certainly not|not at all)\b", re.IGNORECASE)
 # … or ends with one: "Hummus contains tahini, so no." (QA pass 40e)
 _ENDS_NO = re.compile(r"(?:^|[,;:.!—–-]|\bso)\s*(?:so\s+)?(?:the (?:short |simple )?answer is:?\s+)?"
-                      r"(?:no|nope|best not|better not|not for (?:her|him|them|you))\W*$",
+                      r"(?:no|nope|best not|better not|not for (?:her|him|them|you)|(?:(?:best|"
+                      r"better|please|just)\s+)?(?:avoid|skip)\s+(?:it|them|that|this))\W*$",
                       re.IGNORECASE)
+# (and what it is: "No, tahini is sesame paste.", QA pass 41)
 _HOLDS = frozenset("has contains contain containing made includes include including because "
-                   "comes usually often typically".split())
+                   "comes usually often typically paste dip spread kind type form product "
+                   "derived based from".split())
 
 
 # a question whether someone may eat or drink something, and an answer that opens with yes
@@ -401,6 +405,17 @@ _SERVES = _EATS | frozenset("enjoy enjoys try tries order serve serving cook mak
 _ALLERGY_WORDS = _NAMES_IT - {"free"} | frozenset(
     "allergen allergens anaphylaxis anaphylactic diabetes diabetic insulin coeliac celiac "
     "reaction reactions react reacts".split())
+
+
+def _example_of_warned(before: list[str]) -> bool:
+    """Is the mention an example of what the clause warned against further back ("avoid
+    anything with sesame, like hummus or sesame snaps", QA pass 41)?"""
+    warned = [j for j, w in enumerate(before) if w in _WARNS_OF]
+    return bool(warned) and bool(set(before[warned[-1]:]) & _EXAMPLES)
+
+
+_WARNS_OF = frozenset("avoid avoiding skip without no never".split())
+_EXAMPLES = frozenset("like including especially particularly such".split())
 
 
 def _warned(before: list[str]) -> bool:
@@ -546,7 +561,8 @@ _SAYS_NO = re.compile(
     r"steer clear|not (?:be )?(?:safe|recommended|a good idea|advisable|suitable)|unsafe|"
     r"dangerous|harmful|life-threatening|skip\w*|instead|without|leave (?:out|off)|"
     r"hold the|substitut\w*|replac\w*|alternatives?|swap\w*|careful|caution|beware|"
-    r"warn\w*|[a-z]+-free)\b", re.IGNORECASE)
+    r"warn\w*|[a-z]+-free|(?:check|speak|talk)\s+(?:\w+\s+)?(?:with|to)\s+(?:his|her|their|your|a|the)"
+    r"\s+(?:doctor|gp|pharmacist|consultant|nurse))\b", re.IGNORECASE)
 _NOT = re.compile(r"\b(?:not|no|never|without)\b|n['’]t\b", re.IGNORECASE)
 
 
@@ -556,7 +572,8 @@ def _warns(answer: str, caution: Caution) -> bool:
     allergy.")?"""
     if _SAYS_NO.search(answer) or _ENDS_NO.search(answer):
         return True
-    told = {w for w in _WORD.findall(caution.text.lower()) if w in _DIETS}
+    # (or the condition: "…as he takes warfarin", pass 41b's persona)
+    told = {w for w in _WORD.findall(caution.text.lower()) if w in _DIETS or w in _CONDITIONS}
     for clause in _CLAUSE.split(answer):
         words = _WORD.findall(clause.lower().replace("’", "'"))
         # (a "no" after it denies nothing: "He is allergic to milk and has no stomach for
@@ -639,9 +656,15 @@ def given_to_another(answer: str, mems: Iterable[tuple[int, str]],
         people = {n for n in names(sentence) if not n.startswith("my ")}
         claim = _avoided(sentence, _THEIR_DIET)
         said = _STATES.search(sentence)
-        if len(people) != 1 or not claim or not said or _NOT.search(sentence[:said.start()]):
+        if len(people) != 1 or not claim or not said:
             continue
         who = next(iter(people))
+        # (a "no" before them answers the question, not the claim: "No, Hollie is allergic
+        # to peanuts."; one after denies it: "Noor is not allergic to eggs.")
+        named = [m.end() for m in re.finditer(rf"\b{re.escape(who)}\b", sentence[:said.start()],
+                                              re.IGNORECASE)]
+        if _NOT.search(sentence[named[-1] if named else 0:said.start()]):
+            continue
         if any(_same(caution_of_others(t, {who})[0], claim) for _, t in mems):
             continue  # (theirs too)
         for eid, text in mems:

@@ -25,7 +25,15 @@ from .older_news import (
 )
 from .passed_over import passed_over
 from .prompt import said_when
-from .says_of import called_animal, first_named, leaves_out, says_not, says_otherwise, you_are
+from .says_of import (
+    called_animal,
+    first_named,
+    gives_asked,
+    leaves_out,
+    says_not,
+    says_otherwise,
+    you_are,
+)
 from .whom import (
     as_user,
     greets_as,
@@ -187,7 +195,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                                 or _told(misattributed(message, answer, mems, names))) \
             if tells_of_life(message, names) else None
         swapped = swapped or (None if writes else as_user(message, answer, mems)) \
-            or misrelated(answer, mems) or greets_as(message, answer, mems)
+            or misrelated(answer, mems) or (None if writes else greets_as(message, answer,
+                                                                          mems, names))
         if swapped is not None:
             found.append(swapped)
     asks_fact = about_user and facts.asks_user_fact(message, names)
@@ -210,7 +219,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         # was asked: "I don't know how old Lucy is.", no age told for her, QA pass 40e)
         _NOT_TOLD.search(whole) and not _tells_asked(message, mems, names)) and not any(
         # (a no to a food a caution names rests on the caution)
-        c.episode_id in by_id and heeded(whole, c, message) for c in cautions)
+        c.episode_id in by_id and heeded(whole, c, message) for c in cautions) and not (
+        # (the job, age or pet's kind asked, given in other words: "She's a lawyer.")
+        # (older news too: a move leaves the job told with it, "Hollie is a veterinarian.")
+        gives_asked(message, whole, [(r.episode_id, r.text) for r in mems]))
     # a question for what the user told; a message that tells of their life, or corrects
     # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
     # and its reply's "…tomorrow morning at 2:30 pm!" went unchecked), recalled or not
@@ -243,7 +255,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     found += _invented(whole, f"{message} {known}", user_names, found)
     if not found:  # (a subtler fault: only when nothing else was found)
         found += _subtler(message, whole, mems, about_user, asks_fact, names)
-    if unused and not found:  # (softly for ideas: QA pass 35, "suggest a snack …")
+    # (softly for ideas: QA pass 35, "suggest a snack …"; not for a card or letter asked
+    # for, whose words are the user's to choose: "Dear Lucy, happy birthday! Love, Ben",
+    # QA pass 41)
+    if unused and not found and (asks_fact or not _WRITE_FOR_ME.search(message)):
         found.append({"kind": "unused", **({} if asks_fact else {"ideas": True})})
     return _with_also(found)
 

@@ -249,8 +249,8 @@ _CHANGES = (
     (re.compile(rf"(?:\bmoved (?:back |from (?:[\w'’-]+ ){{1,3}})?to|\bnow lives? in|\b(?:is|are|am|['’]s|['’]m|['’]re) "
                 rf"now (?:living |based )?in)\b(?!\s+{WHEN_TO})|\brelocated to\b"
                 rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b", re.IGNORECASE),
-     re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b",
-                re.IGNORECASE)),
+     re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b"
+                r"|\b(?:is|am|['’]s|['’]m) (?:a|an) [\w-]+ in (?-i:[A-Z])", re.IGNORECASE)),
     (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an)\b(?!\s+(?:year|month|week|day|"
                 r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b"
                 r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b"
@@ -386,12 +386,12 @@ _NAMED_FIRST = re.compile(r"\s*[A-Z][\w-]*(?:['’]s\b|\s+(?:is|was|has|had|and|
 
 
 def _others_named(old: str, new: str) -> bool:
-    """Do `old` and `new` each name others, none the same, not both of the user too ("Actually
-    Zain is 7 now." made "Actually Hannah is 8 now." older news, QA pass 40d)?"""
+    """Do `old` and `new` each name others, none the same, not both of the user too?"""
     was, told = who(old), who(new)
     a, b = (who(" ".join(x if _NAMED_FIRST.match(x) else x.split(None, 1)[-1]
                          for x in sentences(t))) - {SELF} - KIN_WORDS for t in (old, new))
-    return bool(a and b and not a & b) and not (SELF in was and SELF in told)
+    return bool(a and b and not a & b) and not (SELF in was and SELF in told) and not (
+        set(stems(" ".join(a))) & terms(new) or set(stems(" ".join(b))) & terms(old))  # (Seville)
 
 
 def already_says(old: str, new: str) -> bool:

@@ -21,7 +21,9 @@ _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split())
     # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
     # (a people's word, "Danish", is one too: `_LAND`, QA pass 36c)
     "latin arabic hebrew hindi urdu swahili".split()) | \
-    frozenset("buddhist christian muslim jewish hindu catholic protestant sikh".split())
+    frozenset("buddhist christian muslim jewish hindu catholic protestant sikh".split()) | \
+    frozenset("paracetamol acetaminophen tylenol calpol aspirin ibuprofen nurofen advil "
+              "codeine antihistamine antihistamines piriton insulin".split())  # (medicines)
 # months and weekdays: no names, but what a question for a date asks for (`made_up`'s
 # `dates`); "May" only as a month ("in May", "May 3"), not "May I…"
 _DATE_NAMES = frozenset(facts.MONTHS_AND_DAYS)

@@ -96,12 +96,14 @@ class NameIndex:
             if not asks(s):
                 continue
             own, words = names_given(s), _said_in(s)
-            for m in NAME_WORD.finditer(s):
+            for i, m in enumerate(NAME_WORD.finditer(s)):
                 w = re.sub(r"['’]s$", "", m.group(0)).strip("'’-")
                 key = w.lower()
+                # (an -ly word capitalised mid-sentence may be a name: "Where does Holly
+                # live?" of Hollie, pass 41b's persona)
                 if (not w[:1].isupper() or len(key) < _LEAST - 1 or key in said
                         or key in own or key in NOT_NAMES or key in STOPWORDS
-                        or not _name_like(key)):
+                        or not _name_like(key) and (i == 0 or not key.endswith("ly"))):
                     continue
                 near = [n for n in known if n not in words and (
                     _variant(key, n) or len(key) >= _LEAST and _slip_of(key, n))]

@@ -30,6 +30,17 @@ _ASKING = frozenset(facts.stems("do does did what which who when where how why t
                                 "know say said usual usually again call called name named"))
 
 
+# a move tells where someone lives: "We moved from Bradford to Leeds…" speaks of "live"
+# (pass 41b's persona: "Where did we live before?" answered "You lived in Bradford." was
+# marked as answered from it instead of "My dad … lives in Leicester…")
+_MOVES = frozenset(facts.stems("move moved moves moving relocated relocate home based"))
+_LIVE = frozenset(facts.stems("live"))
+
+
+def _with_home(terms: set[str]) -> set[str]:
+    return terms | _LIVE if terms & _MOVES else terms
+
+
 def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
     """``{"kind": "passed_over", "asked": ["Saturday", "mornings"], "memory": id, "said":
     "Lotte takes swimming lessons…", "instead": id2, "other": "Lotte loves drawing horses."}``
@@ -45,7 +56,7 @@ def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | Non
              if w[:1].isupper() and facts.stem(w.lower()) not in _NOT_NAMES}
     message_terms = facts.terms(message)
     asked = message_terms - _ASKING - _WHO - names
-    held = {r.episode_id: facts.terms(r.text) for r in mems}
+    held = {r.episode_id: _with_home(facts.terms(r.text)) for r in mems}
     key = {t for t in asked if sum(t in h for h in held.values()) == 1}
     holders = {i for i, h in held.items() if key & h}
     if len(holders) != 1:

@@ -10,7 +10,7 @@ QA pass 38c: marked only as a number no memory says).  "Abena works with doctors
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 
 from . import facts, kin
@@ -137,6 +137,9 @@ def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
             got.append((who.lower(), m.group("what").lower()))
     got += [(m.group("who").lower(), m.group("what").lower()) for m in _CALLED.finditer(sentence)
             if m.group("who").lower() not in facts.STOPWORDS]
+    # (two told at once: "We have twin boys, Kiran and Dev, who are 7.", pass 41b)
+    got += [(w.lower(), m.group("n")) for m in _BOTH_AGE.finditer(sentence)
+            for w in (m.group("a"), m.group("b"))]
     for m in _AGE.finditer(sentence):
         who = m.group("who")
         if m.group("kin"):
@@ -150,6 +153,9 @@ def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
     return got
 
 
+_BOTH_AGE = re.compile(r"\b(?P<a>[A-Z][\w’-]*),?\s+and\s+(?P<b>[A-Z][\w’-]*),?\s+(?:who\s+)?"
+                       r"(?i:are)\s+(?:(?i:both|now|only)\s+)?(?P<n>\d{1,2})\b"
+                       r"(?!\s*(?:and|or|-|–|to)\s*\d)(?!\s*(?i:years?|yrs?)?\s*(?i:apart|between))")
 _ASKS_IS = re.compile(r"^\s*(?:is|was)\s+(?P<who>(?:my|our)\s+[a-z]+|[A-Z][\w'’-]*)\s+",
                       re.IGNORECASE)
 
@@ -353,6 +359,32 @@ def leaves_out(message: str, answer: str, texts: list[tuple[int, str]]) -> dict 
     says it (QA pass 40: "What does Hannah do?" answered "…Hannah's birthday is indeed 2
     May…", "My wife Hannah is a midwife." told, was listed as used and had no line).  None
     otherwise."""
+    for who, kind, was, given in _asked_told(message, answer, texts):
+        if not given:
+            return next(({"kind": "left_out", "memory": int(i), "said": t} for i, t in texts
+                         if told([t]).get(who, {}).get(kind, set()) & was), None)
+    return None
+
+
+def gives_asked(message: str, answer: str, texts: list[tuple[int, str]]) -> bool:
+    """Does `answer` give the job, age or pet's kind `message` asks of someone, as a memory
+    of `texts` tells it, in its words or others ("She's a lawyer." of "My partner Lucy is a
+    solicitor.", "He is six.": QA pass 41 read them as using none of the memories)?"""
+    if any(given for *_, given in _asked_told(message, answer, texts)):
+        return True
+    # who someone is, by relation in other words: "Your father." of "My dad Suresh…"
+    m = re.search(r"\b(?i:who\s+(?:is|was|['’]s))\s+([A-Z][\w'’-]+)", message)
+    said = {kin.KIN[w] for w in re.findall(r"[a-z]+", answer.lower()) if w in kin.KIN}
+    return m is not None and bool(said) and any(
+        kin.KIN.get(r.group(1).lower()) in said for _, t in texts
+        for r in re.finditer(rf"\b(?:my|our)\s+(\w+)\s+{re.escape(m.group(1))}\b", t,
+                             re.IGNORECASE))
+
+
+def _asked_told(message: str, answer: str, texts: list[tuple[int, str]]
+                ) -> Iterator[tuple[str, str, set[str], bool]]:
+    """(whom, kind, what the memories tell, whether `answer` gives it) for each job, age or
+    pet's kind `message` asks of someone that a memory of `texts` tells."""
     theirs = told(t for _, t in texts)
     low = answer.lower()
     said = set(re.findall(r"\d+", low)) | spelled_numbers(low)
@@ -362,15 +394,12 @@ def leaves_out(message: str, answer: str, texts: list[tuple[int, str]]) -> dict 
             was = theirs.get(who, {}).get(kind, set())
             # (asked the breed, the animal is no answer: "what breed is my pooch?")
             breed = bool(re.search(r"\bbreed|\bkind\s+of\s+(?:dog|cat)", m.group(0), re.I))
-            if not was or (was & said if kind == "age" else any(
+            if was:
+                yield who, kind, was, bool(was & said if kind == "age" else any(
                     re.search(rf"\b{re.escape(w)}", low) for w in was | {
                         j for j, k in _SAME_JOB.items() if k in {_SAME_JOB.get(v) for v in was}})
                     or not breed and _agrees(
-                    {w for w in kin.PETS | kin.BREEDS if re.search(rf"\b{w}\b", low)}, was)):
-                continue
-            return next(({"kind": "left_out", "memory": int(i), "said": t} for i, t in texts
-                         if told([t]).get(who, {}).get(kind, set()) & was), None)
-    return None
+                    {w for w in kin.PETS | kin.BREEDS if re.search(rf"\b{w}\b", low)}, was))
 
 
 # an answer telling the user what they do: "You're a solicitor", "you are now a nurse"

@@ -43,6 +43,9 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
         return None
     if _named_words(answer) & targets:
         return None  # it speaks of them (whatever it says: the other checks weigh that)
+    if _ASKS_YES_NO.match(message) and _OPENS_NO.match(answer):
+        return None  # (a no that says whom it is: "No, it's Kiran who is allergic to
+        # peanuts." to "Is Dev allergic to peanuts?", pass 41b's persona)
     people = {n.lower() for n in names(answer) if not n.startswith("my ")}  # (not places)
     others = [w for w in dict.fromkeys(re.sub(r"['’]s$", "", m.group(0))
                                        for m in facts.NAME_WORD.finditer(answer)
@@ -55,6 +58,9 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
             "said": others[:NAMES_SHOWN]}
 
 
+_ASKS_YES_NO = re.compile(r"\s*(?:is|are|was|were|does|do|did|has|have|can|could|will|would|"
+                          r"should)\b", re.IGNORECASE)
+_OPENS_NO = re.compile(r"\W*(?:no|nope|not)\b", re.IGNORECASE)
 # "I'm Teodora", "I am Teodora", "My name is Teodora", "call me Teo": who says it is named
 _SELF_NAMED = r"\b(?:i['’]m|i am|my name is|my name's|call me)\s+"
 
@@ -521,8 +527,8 @@ def _specifics(text: str) -> set[str]:
 # "your Japanese teacher, Aoife", "Aoife, your sister": a relation an answer gives a name
 # (set off on both sides: "Dear Pip, your dog is called Rox." speaks to Pip, QA pass 36b)
 _CALLS = re.compile(r"\b(?i:your)\s+((?:[\w'’-]+\s+){0,2}?([a-z]+)),?\s+([A-Z][\w'’-]+)"
-                    r"|\b([A-Z][\w'’-]+),\s+your\s+((?:[\w'’-]+\s+){0,2}?([a-z]+))"
-                    r"(?=\s*(?:[,.;:!?]|$))")
+                    r"|\b([A-Z][\w'’-]+)(?:,|\s+(?i:is|was))\s+your\s+((?:[\w'’-]+\s+){0,2}?"
+                    r"([a-z]+))(?=\s*(?:[,.;:!?]|$))")  # ("Suresh is your brother.", QA pass 41)
 # what an answer may call someone of the user's life that says who they are to the user
 _ROLES = facts.KIN_WORDS | facts.PETS | kin.BREEDS | frozenset(
     "teacher colleague coworker doctor dentist vet tutor coach student classmate".split())
@@ -593,23 +599,38 @@ _GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening
                      r"\s*,?\s+([A-Z][\w'’-]+)\b", re.IGNORECASE)
 
 
-def greets_as(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
+_CALLED_LAST = re.compile(r"\byou(?:r|['’]re|['’]ll|['’]ve)?\b[^.!?]*,\s+([A-Z][\w'’-]+)\s*[!.?]*\s*$",
+                    re.IGNORECASE)
+
+
+def greets_as(message: str, answer: str, mems: Sequence[Recall],
+              names: Callable[[str], AbstractSet[str]] | None = None) -> dict | None:
     """``{"kind": "misnamed", "asked": "you", "said": "Jamie", "of": "your brother"}`` when
     an answer greets the user by the name a recalled memory gives another person or animal
     of theirs, and not their own (QA passes 39c and 40: "Hi Jamie," to Tom, Jamie being his
     brother, again and again with nothing under it); not when `message` names them ("Write
     a birthday card for Jamie": "Dear Jamie, …" is the card).  None otherwise."""
-    m = _GREETS.match(answer)
+    m = _GREETS.match(answer) or next(filter(None, (
+        # (or calls them by it at a sentence's end: "…have a great day on your birthday,
+        # Dan!" to "Thanks!", QA pass 41; not "…with your brother, Dan.", who he is)
+        c for s in facts.sentences(answer) if (c := _CALLED_LAST.search(s)) and not re.search(
+            rf"\b(?:{kin.KIN_PET_BREED}|{'|'.join(sorted(kin.ROLES))})s?\s*$",
+            s[:c.start(1)].rstrip(" ,"), re.IGNORECASE))), None)
     if m is None or not m.group(1)[:1].isupper():
         return None
     texts = [r.text for r in mems]
     name = m.group(1)
     of = _given_names(texts).get(name.lower(), "")
-    asked = set(re.findall(r"[\w'’-]+", message.lower()))
-    if not of or name.lower() in {n.lower() for n in _own_names(texts)} \
-            or name.lower() in asked or of.split()[-1] in asked:
+    # (a possessive is the name: "Write a card for Lucy's birthday", QA pass 41)
+    asked = set(re.findall(r"[\w-]+", re.sub(r"['’]s\b", "", message.lower())))
+    # (nothing recalled that gives the name: someone of the user's life all the same, by
+    # `names`: "Thanks!" answered "…on your birthday, Dan!", QA pass 41)
+    someone = not of and names is not None and name.lower() in names(name)
+    if not (of or someone) or name.lower() in {n.lower() for n in _own_names(texts)} \
+            or name.lower() in asked or of and of.split()[-1] in asked:
         return None
-    return {"kind": "misnamed", "asked": "you", "said": name, "of": _of_whom(of)}
+    return {"kind": "misnamed", "asked": "you", "said": name,
+            **({"of": _of_whom(of)} if of else {})}
 
 
 def tells_of_life(message: str, names: Callable[[str], AbstractSet[str]] | None) -> bool:

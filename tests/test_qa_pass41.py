@@ -211,3 +211,133 @@ def test_children_told_as_a_pair_are_the_familys_and_their_cautions_come_for_the
 
 
 T0 = 1_780_000_000.0
+
+
+def test_warnings_said_in_other_words_are_read_as_warnings():
+    """QA passes 41 and 41b: "No, tahini is sesame paste.", "Tahini is made from sesame, so
+    best avoid it.", "avoid anything with sesame, like hummus or sesame snaps", "No, he is
+    unable to take ibuprofen.", "Paracetamol is safer than ibuprofen for him…" and "Best to
+    check with his doctor, as he takes warfarin." were each read as offering it or leaving
+    the caution out."""
+    from hela_desktop.cautions import cautions, missed, offered
+
+    rosie = cautions([(4, "Our daughter Rosie is 9 and she is allergic to sesame.")],
+                     about={"rosie"})[0]
+    dad = cautions([(6, "My dad Suresh lives in Leicester and takes warfarin.")],
+                   about={"dad", "suresh"})[0]
+    for ask, answer, caution in (
+            ("Can Rosie have tahini?", "No, tahini is sesame paste.", rosie),
+            ("Can Rosie have tahini?", "Tahini is made from sesame, so best avoid it.", rosie),
+            ("Suggest a snack for Rosie", "Apple slices; avoid anything with sesame, like "
+             "hummus or sesame snaps.", rosie),
+            ("Can my dad take ibuprofen?", "No, he is unable to take ibuprofen.", dad),
+            ("Can my dad take ibuprofen?", "Paracetamol is safer than ibuprofen for him, "
+             "since he takes warfarin.", dad),
+            ("Can my dad take ibuprofen?", "Best to check with his doctor, as he takes "
+             "warfarin.", dad)):
+        assert offered(answer, caution, ask) == [] and not missed(answer, caution, ask), answer
+    # the same foods offered are still marked
+    assert offered("Tahini is lovely with apple slices.", rosie, "Can Rosie have tahini?") \
+        == ["tahini"]
+    assert offered("Try hummus, like the one with sesame seeds.", rosie,
+                   "Suggest a snack for Rosie") == ["hummus", "sesame"]
+    assert missed("Ibuprofen is a common painkiller.", dad, "Can my dad take ibuprofen?")
+
+
+def test_a_card_is_not_doubted_for_its_greeting_and_a_name_called_at_the_end_is():
+    """QA pass 41: "Dear Lucy, happy birthday! Love, Ben" to "Write a card for Lucy's
+    birthday" read "it calls you “Lucy”, the name of your partner" (the possessive hid the
+    name); "…have a great day on your birthday, Dan!" to "Thanks!" had no line."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+    from hela_desktop.whom import greets_as
+
+    lucy = _recalls((2, "My partner Lucy is a solicitor."))
+    assert doubt_note(answer_doubt("Write a card for Lucy's birthday", "Dear Lucy, happy "
+                                   "birthday! Love, Ben", lucy, set(), _names), []) == ""
+    dan = {"dan"}
+    names = lambda t: {w.lower() for w in re.findall(r"[A-Z][a-z]+", t)} & dan  # noqa: E731
+    got = greets_as("Thanks!", "You're welcome, have a great day on your birthday, Dan!", [],
+                    names)
+    assert doubt_note(got, []) == ("Check this answer: it calls you “Dan”, the name of "
+                                   "someone else you told me of.")
+    for fine in ("I hope you have fun with your brother, Dan.", "Thank you, Ben!",
+                 "You can ask Dan."):
+        assert greets_as("Thanks!", fine, [], names) is None, fine
+
+
+def test_an_answer_in_other_words_uses_what_it_gives():
+    """QA passes 41 and 41b: "She's a lawyer." (a solicitor), "Hollie is a veterinarian."
+    (a vet, since moved), "Your father." (for "Who is Suresh?", "My dad Suresh…") read "it
+    uses none of the memories recalled for it"; "Suresh is your brother." named no
+    relation."""
+    from hela_desktop.says_of import gives_asked
+    from hela_desktop.whom import misrelated
+
+    assert gives_asked("What does Lucy do?", "She's a lawyer.", [_LUCY])
+    assert not gives_asked("What does Lucy do?", "She's a nurse.", [_LUCY])
+    assert gives_asked("How old is Alfie?", "He is six.", [_ALFIE])
+    suresh = (6, "My dad Suresh lives in Leicester and takes warfarin.")
+    assert gives_asked("Who is Suresh?", "Your father.", [suresh])
+    assert not gives_asked("Who is Suresh?", "Your brother.", [suresh])
+    assert misrelated("Suresh is your brother.", _recalls(suresh)) == {
+        "kind": "misrelated", "name": "Suresh", "said": "brother", "told": "your dad"}
+    assert misrelated("Suresh is your dad.", _recalls(suresh)) is None
+
+
+def test_two_children_told_at_once_have_their_age():
+    """Pass 41b's persona: "Kiran is 7 and Dev is 9." had no line after "We have twin boys,
+    Kiran and Dev, who are 7."."""
+    from hela_desktop.says_of import says_otherwise, told
+
+    twins = (3, "We have twin boys, Kiran and Dev, who are 7.")
+    assert told([twins[1]]) == {"kiran": {"age": {"7"}}, "dev": {"age": {"7"}}}
+    assert told(["Tom and Sam are 7 years apart."]) == {}
+    assert told(["Our kids Mia and Leo are 5 and 8."]) == {}
+    assert says_otherwise("Kiran is 7 and Dev is 9.", [twins], "", "How old are the boys?")[
+        "said"] == "9"
+    assert says_otherwise("Kiran and Dev are 7.", [twins], "", "How old are the boys?") is None
+
+
+def test_a_move_or_a_new_month_soon_after_is_news_of_the_old():
+    """Pass 41b's persona: "Hollie just moved to York." made "My best friend Hollie is a
+    vet in Harrogate." no older news (a job in a place was no home), and then "Hollie is a
+    vet." would have been; "The Seville trip is now in June, not May." corrected nothing
+    ("Spanish" and "Seville" read as two people), and "It was in May, but now it's in
+    June." read as older news; "We moved from Bradford to Leeds…" did not speak of where
+    they lived."""
+    from hela_desktop import facts
+    from hela_desktop.older_news import gives_older
+    from hela_desktop.passed_over import passed_over
+
+    vet, moved = "My best friend Hollie is a vet in Harrogate.", "Hollie just moved to York."
+    assert facts.same_kind(vet, moved) and facts.corrects_memory(vet, moved)
+    assert gives_older("Where does Hollie live?", "Hollie lives in Harrogate.", vet, moved)
+    assert not gives_older("What does Hollie do?", "Hollie is a vet.", vet, moved)
+    assert not gives_older("Where does Hollie live?", "Hollie lives in York.", vet, moved)
+    trip = "I'm learning Spanish for a trip to Seville in May."
+    june = "The Seville trip is now in June, not May."
+    assert facts.corrects_memory(trip, june)
+    assert not facts.corrects_memory("Actually Hannah is 8 now.", "Actually Zain is 7 now.")
+    ask = "When is the Seville trip?"
+    assert not gives_older(ask, "It was in May, but now it's in June.", trip, june)
+    assert gives_older(ask, "For your trip to Seville in May.", trip, june)
+    grace, mixed = "My friend Grace is from Ghana.", ("Grace is not from Ghana, she is from "
+                                                      "Nigeria, I mixed that up.")
+    assert gives_older("Where is Grace from?", "She was born in Ghana, and is from Nigeria.",
+                       grace, mixed)
+    mems = _recalls((6, "My dad Suresh lives in Leicester and takes warfarin."),
+                    (11, "We moved from Bradford to Leeds three years ago."))
+    for answer in ("You lived in Bradford.", "Bradford."):
+        assert passed_over("Where did we live before?", answer, mems) is None, answer
+
+
+def test_a_name_ending_in_ly_asked_mid_sentence_is_read_as_the_users():
+    """Pass 41b's persona: "Where does Holly live?" was not read as Hollie."""
+    from hela_desktop.name_index import NameIndex
+
+    n = NameIndex()
+    n.learn(["My best friend Hollie is a vet in Harrogate.", "Hollie just moved to York."])
+    assert n.respell("Where does Holly live?") == ("Where does Hollie live?",
+                                                   [("Holly", "Hollie")])
+    assert n.respell("Finally, where does Hollie live?")[1] == []
