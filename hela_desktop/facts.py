@@ -32,7 +32,7 @@ from .timewords import AGE, AGE_WORDS, DATE, DAYS, MONTHS, WHEN_SAID, WHEN_TO
 # where a sentence ends: after ".", "!" or "?" and a space (not after a title: "a teacher
 # called Mr. Lunde", QA pass 33; nor inside "3.5"), or at a line's end
 _TITLES = ("Mr", "Mrs", "Ms", "Mx", "Dr", "Prof", "St", "Mt", "Jr", "Sr", "Fr", "Rev")
-SENTENCE_BREAK = "(?<=[.!?])" + "".join(rf"(?<!\b{t}\.)" for t in _TITLES) + r"\s+|\s*\n\s*"
+SENTENCE_BREAK = "(?:(?<=[.!?])|(?<=[.!?][\"”’)]))" + "".join(rf"(?<!\b{t}\.)" for t in _TITLES) + r"\s+|\s*\n\s*"
 _SENTENCE_BREAK = re.compile(SENTENCE_BREAK)
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 NAME_WORD = _WORD  # a word as names are written ("Margot's", "Jean-Luc")
@@ -253,17 +253,17 @@ _CHANGES = (
                 r"|\b(?:is|am|['’]s|['’]m) (?:a|an) [\w-]+ in (?-i:[A-Z])", re.IGNORECASE)),
     (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an)\b(?!\s+(?:year|month|week|day|"
                 r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b"
-                r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b"
+                r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b|\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b"
                 # (QA pass 31: "Tomas is a firefighter these days." left him a paramedic)
                 rf"|\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b{_THESE_DAYS}"
                 rf"|{_DAYS_FIRST}\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b"
                 rf"|\bworks? (?:as|at|for)\b{_THESE_DAYS}", re.IGNORECASE),
      # (QA pass 32: "…drives a bus for First Leeds." was no job, and "he now works as a
      # train conductor" left it current)
-     re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were) (?:a|an)\b|\bworks? (?:as|at|for)\b"
+     re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were)(?: (?-i:[A-Z])[\w'’-]*){0,2},? (?:a|an)\b"
+                r"|\bworks? (?:as|at|for)\b"
                 r"|\bjob\b|\bmanages? (?:a|an|the)\b|\b(?:drives?|teach(?:es)?|runs?|cleans?|"
-                r"cooks?|nurses?|serves?)\b[^.;!?]{0,40}?\b(?:for|at) (?:the )?(?-i:[A-Z])",
-                re.IGNORECASE)),
+                r"cooks?|nurses?|serves?)\b[^.;!?]{0,40}?\b(?:for|at) (?:the )?(?-i:[A-Z])", re.I)),
     # how old someone is (QA pass 31: "Bruno turned nine last week." left "Our son Bruno
     # is eight …" current)
     (re.compile(rf"\bturned\s+{AGE}\b|\b(?:is|are|am|['’]s|['’]m|['’]re) now {AGE}\b"
@@ -498,7 +498,7 @@ def _same_plan(old: str, new: str) -> bool:
 
 # the user's own new job, said as such ("I now work at Voltra."; not "I'm now a dad.")
 _NEW_JOB = re.compile(r"\bnow work(?:s|ing)? (?:as|at|for)\b|\bswitched (?:jobs|careers)\b"
-                      r"|\bnew job\b", re.IGNORECASE)
+                      r"|\bnew job\b|\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b", re.I)
 
 
 def news_of_plan(old: str, new: str) -> bool:

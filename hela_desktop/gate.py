@@ -757,11 +757,11 @@ def explain(extra: dict, label_of: Callable[[int], str] | None = None) -> list[s
         elif extra.get("answered_by") and not extra.get("statement"):
             kind = "the subject of this message"
         if sim < LOOSE:  # ("not much related in meaning", the panel says just before)
-            out.append(f"Still used: {kind} needs only {bar:.2f} similarity, and it has "
-                       f"{sim:.2f}.")
+            out.append(f"Still given to the model: {kind} needs only {bar:.2f} similarity, "
+                       f"and it has {sim:.2f}.")
         else:
-            out.append(f"Close enough to {kind} to be used (similarity {sim:.2f}, needed "
-                       f"{bar:.2f}).")
+            out.append(f"Close enough to {kind} to be given to the model (similarity "
+                       f"{sim:.2f}, needed {bar:.2f}).")
     if extra.get("answered_by") and extra.get("answer") and gate in ("evidence", "association"):
         out.append(f"Shown to the model with the start of {extra['answered_by']}'s imported "
                    "answer, as what that assistant said, not as your words.")

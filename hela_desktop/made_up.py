@@ -81,7 +81,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
                 and not _NAMED_AS.match(s, m.end()) \
                 or before.rstrip().endswith(_OPENS) or _ASIDE.fullmatch(before) \
                 or prev is not None \
-                and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words)
+                and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words) \
+                or _BEFORE_LANGUAGE.match(s, m.end()) is not None  # ("Old English", QA 41)
             asked = dates and parts[0] in _DATE_NAMES and len(parts) == 1 and (
                 parts[0] != "may" or bool(_AS_MONTH.search(before))
                 or bool(re.match(r"\s*\d", s[m.end():])))
@@ -159,6 +160,8 @@ _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Sr|Jr)\.\s*$")
 _NAMED_AS = re.compile(rf"\s*(?:is|was|['’]s|,)\s+(?:your|my|our)\s+(?:(?:little|older|"
                        rf"younger|big|elder|baby|best)\s+)?(?i:{kin.KIN_PET_BREED})\b(?!['’])"
                        rf"(?!\s+[A-Z])")
+_BEFORE_LANGUAGE = re.compile(r"[ \t]+(?:English|French|Spanish|German|Italian|Greek|Norse|"
+                              r"Chinese|Japanese|Arabic|Latin|Irish|Welsh|Scots)\b")
 _PREV_WORD = re.compile(r"([^\W\d_][\w'’-]*)[ \t]+$")
 # a letter's sign-off: the name under it is a name, however common ("Yours truly,\nDoris",
 # QA pass 35: the model signed as someone no memory names, and nothing marked it)

@@ -131,6 +131,10 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     outdated = (was & denied) or (was - now - _WHO)
     if _MOVED.search(new):  # (a move puts only the old place out of date)
         outdated = outdated & facts.terms(" ".join(_PLACE.findall(old))) or outdated
+    elif _JOB_CHANGE.search(new):  # (a new job, only the old job and employer: "Hi, I'm
+        # Ben Harper, a postman in Norwich." is still his name and home, QA pass 41)
+        outdated = outdated & facts.terms(" ".join(
+            g for m in _JOB_PHRASE.finditer(old) for g in m.groups() if g)) or outdated
     fresh = now - was - denied - TELLS_CHANGE
     if not yes:
         outdated, fresh = outdated - asked, fresh - asked
@@ -164,6 +168,12 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
 _MOVED = re.compile(r"\b(?:moved|relocated)\s+(?:back\s+|away\s+|house\s+)?(?:from\s+"
                     r"(?:[\w'’-]+\s+){1,3})?to\b|\bnow lives?\s+in\b", re.IGNORECASE)
 _PLACE = re.compile(r"\b(?:in|at|near|from|to)\s+(?:the\s+)?((?:[A-Z][\w'’.-]*\s*)+)")
+_JOB_CHANGE = re.compile(r"\bnow works?\b|\bnew job\b|\bswitched (?:jobs|careers)\b|\bquit\b|"
+                         r"\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b|"
+                         r"\bhanded in\b[^.;!?]*\bnotice\b|\b(?:became|is now|['’]s now) (?:a|an)\b",
+                         re.IGNORECASE)
+_JOB_PHRASE = re.compile(r"\b(?:a|an|as)\s+((?:[\w-]+\s+){0,2}?[\w-]+)(?=\s+(?:in|at|for|from|"
+                         r"near|with)\b|\s*[,.;!?]|\s*$)|\b(?:at|for)\s+((?:[A-Z][\w'’&-]*\s*)+)")
 _IT = re.compile(r"\b(?:it|it['’]s|its|that['’]s|that is|this is)\b", re.IGNORECASE)
 
 

@@ -193,11 +193,14 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
                                  if _ASKS_IS.match(q))
     said: dict[str, dict[str, set[str]]] = {}
     now: dict[str, set[str]] = {}  # whom an age is given as it is now, those ages
+    last = asked.lower()  # ("she" after another named is hers: "…a lovely cat named Daisy.
+    # She's a cat…" is not Bramble's, QA pass 40e)
     for s in facts.sentences(answer):
-        for who, what in _said_of(s, asked.lower()):
+        for who, what in _said_of(s, last):
             said.setdefault(who, {}).setdefault(_kind(what), set()).add(what)
             if what.isdigit() and not _AGE_THEN.search(s):
                 now.setdefault(who, set()).add(what)
+        last = (first_named(s) or last).lower()
     low = answer.lower()
     for who, kinds in said.items():
         for kind, words in kinds.items():

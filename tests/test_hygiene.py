@@ -815,11 +815,12 @@ def test_a_used_memory_is_not_also_said_to_be_unused():
 
     used = {"gate": "evidence", "similarity": 0.63, "bar": 0.38, "personal": True}
     # ("a message about you": it said "a question" when the message told something, QA 17)
-    assert explain(used) == ["Close enough to a message about you to be used "
+    assert explain(used) == ["Close enough to a message about you to be given to the model "
                              "(similarity 0.63, needed 0.38)."]
     # under "not much related in meaning" it did not say "close enough" (QA pass 18)
     assert explain({**used, "similarity": 0.19, "bar": 0.15}) == [
-        "Still used: a message about you needs only 0.15 similarity, and it has 0.19."]
+        "Still given to the model: a message about you needs only 0.15 similarity, and it "
+        "has 0.19."]
     assert explain({"gate": "evidence"}) == []  # (no figures: nothing said, nothing wrong)
     assert explain({"gate": "too weak"}) == ["Not used: too weak."]
     imported = {**used, "answered_by": "ChatGPT", "answer": "Feed it daily."}

@@ -242,7 +242,7 @@ def test_the_why_recalled_panel_says_your_husband_not_my_husband_capitalised():
     said = explain({"gate": "evidence", "similarity": 0.4, "bar": 0.2,
                     "named": ["my husband", "dariusz"]})[0]
     assert said == ("Close enough to a message that names your husband and “Dariusz” to be "
-                    "used (similarity 0.40, needed 0.20).")
+                    "given to the model (similarity 0.40, needed 0.20).")
 
 
 def test_an_answer_from_another_memory_than_the_one_the_question_points_at_is_doubted():

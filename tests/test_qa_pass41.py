@@ -341,3 +341,46 @@ def test_a_name_ending_in_ly_asked_mid_sentence_is_read_as_the_users():
     assert n.respell("Where does Holly live?") == ("Where does Hollie live?",
                                                    [("Holly", "Hollie")])
     assert n.respell("Finally, where does Hollie live?")[1] == []
+
+
+def test_she_after_another_named_is_theirs_and_a_quoted_sentence_ends_one():
+    """QA pass 40e P1 (seen again in 41): "…We also had a lovely cat named Daisy. She's a
+    cat…" read "it says Bramble is a cat"; QA pass 41: "However" after a closing quote and
+    "Old" of "Old English" were called made-up names."""
+    from hela_desktop import facts
+    from hela_desktop.made_up import made_up
+    from hela_desktop.says_of import says_otherwise
+
+    bramble = [(7, "We have a dog, a spaniel called Bramble.")]
+    got = says_otherwise("Bramble is a breed of poodle. We also had a lovely cat named Daisy. "
+                         "She's a cat that lives in Norwich.", bramble, "Bramble",
+                         "Is Bramble a poodle?")
+    assert got["said"] == "poodle"
+    assert says_otherwise("Bramble is lovely. She is a cat.", bramble, "Bramble",
+                          "Is Bramble a poodle?")["said"] == "cat"
+    assert facts.sentences("Lucy said “I love my job.” However, she is a solicitor.") == [
+        "Lucy said “I love my job.”", "However, she is a solicitor."]
+    lucy = "My partner Lucy is a solicitor."
+    assert made_up("Lucy said \"I love my job.\" However, she is a solicitor.", lucy) == []
+    assert made_up("Lucy is a solicitor. She speaks Old English too.", lucy) == []
+    assert made_up("Lucy is a solicitor. She speaks Old Zorblax too.", lucy) == ["Old Zorblax"]
+
+
+def test_a_new_job_makes_the_old_job_older_news_and_nothing_else():
+    """QA pass 40e P3 (and 41): after "I handed in my notice at Royal Mail last week and I'm
+    joining a bike shop as a mechanic.", "You're a postman in Norwich." to "Where do I work
+    now?" had no line: the intro "Hi, I'm Ben Harper, a postman in Norwich." said no job to
+    the change check.  Only the job is out of date: not his name, nor his home."""
+    from hela_desktop import facts
+    from hela_desktop.older_news import gives_older
+
+    intro = "Hi, I'm Ben Harper, a postman in Norwich."
+    notice = ("I handed in my notice at Royal Mail last week and I'm joining a bike shop as a "
+              "mechanic.")
+    assert facts.corrects_memory(intro, notice)
+    for old in ("You're a postman in Norwich.", "You work at Royal Mail as a postman."):
+        assert gives_older("Where do I work now?", old, intro, notice), old
+    for fine, ask in (("You live in Norwich.", "Where do I live?"),
+                      ("Your name is Ben Harper.", "What is my name?"),
+                      ("You're joining a bike shop as a mechanic.", "Where do I work now?")):
+        assert not gives_older(ask, fine, intro, notice), fine

@@ -829,7 +829,8 @@ def test_why_recalled_says_which_link_brought_a_memory_in():
     # a link that added nothing is not said to have added to it
     none = {**mixed, "extra": {**mixed["extra"], "edges": 0.0}}
     assert not any("added to it" in r for r in recall_reasons(none, label))
-    assert "Linked from" not in recall_html(none, label)
+    assert "Lifted by its link" not in recall_html(none, label)
+    assert "Lifted by its link to <a href='node:7'>#7</a>." in page
 
 
 def test_a_learned_link_lifts_a_memory_and_the_panel_says_so(tmp_path, embedder):

@@ -114,6 +114,8 @@ def recall_reasons(recall: dict, label_of=None) -> list[str]:
     rec = _f(recall, "recency", 1.0)
     if rec < 0.95:
         out.append("It is older, which counts a little against it.")
+    else:  # (the "Recent" bar is full: say why, QA pass 41b)
+        out.append("It is recent, which counts a little in its favour.")
     try:  # what the relevance gate decided about it
         from ..gate import explain as gate_reasons
     except ImportError:  # pragma: no cover - a build without the gate
@@ -154,7 +156,9 @@ def recall_html(recall: dict | None, label_of=None, *, details: bool = False) ->
     sf = recall.get("spread_from")
     links = _links_part(recall)
     if sf is not None and links > 0:
-        parts.append(f"<p>Linked from <a href='node:{sf}'>#{sf}</a>.</p>")
+        # (its score lifted through a link from #sf, not what brought #sf in: QA pass 41b
+        # read "Linked from #3" backwards)
+        parts.append(f"<p>Lifted by its link to <a href='node:{sf}'>#{sf}</a>.</p>")
     bars = [_bar("Meaning", cos, "#4f6bd8"), _bar("Shared words", kw / (kw + 1.0), "#2e9d6a"),
             _bar("Recent", _f(recall, "recency", 1.0), "#a66e00"),
             _bar("Links", min(1.0, links * 2), "#b04fd8")]
