@@ -35,6 +35,7 @@ from .says_of import (
     you_are,
 )
 from .whom import (
+    as_them,
     as_user,
     greets_as,
     invented,
@@ -190,7 +191,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         writes = bool(_WRITE_FOR_ME.search(message))
         swapped = (misnamed(message, answer, mems, names)
                    or other_person(message, answer, mems, names)
-                   or (None if writes else misattributed(message, answer, mems, names))) \
+                   or (None if writes else misattributed(message, answer, mems, names)
+                       or as_them(message, answer, mems, names))) \
             if about_user else (misplaced(message, answer, mems, names)
                                 or _told(misattributed(message, answer, mems, names))) \
             if tells_of_life(message, names) else None

@@ -159,7 +159,10 @@ _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Sr|Jr)\.\s*$")
 # (not "Second, your nephew Caleb…": the relation names Caleb, `bench personal`)
 _NAMED_AS = re.compile(rf"\s*(?:is|was|['’]s|,)\s+(?:your|my|our)\s+(?:(?:little|older|"
                        rf"younger|big|elder|baby|best)\s+)?(?i:{kin.KIN_PET_BREED})\b(?!['’])"
-                       rf"(?!\s+[A-Z])")
+                       rf"(?!\s+[A-Z])"
+                       # ("Ajax is a very popular name…" to "What's my brother's name?", QA
+                       # pass 41: the wrong name itself went unsaid)
+                       rf"|\s+(?:is|was)\s+(?:a|an|the)\s+(?:[\w-]+\s+){{0,3}}?name\b")
 _BEFORE_LANGUAGE = re.compile(r"[ \t]+(?:English|French|Spanish|German|Italian|Greek|Norse|"
                               r"Chinese|Japanese|Arabic|Latin|Irish|Welsh|Scots)\b")
 _PREV_WORD = re.compile(r"([^\W\d_][\w'’-]*)[ \t]+$")

@@ -88,6 +88,7 @@ MISATTRIBUTED_NOTE = ("Check this answer: you {asked_or_told} {asked}, and it sa
                       "what you told me of {whose}: “{said}”")
 MISRELATED_NOTE = "Check this answer: it calls {name} your {said}, and {name} is {told}."
 AS_USER_NOTE = "Check this answer: it speaks as if it were you (“{said}”)."
+AS_THEM_NOTE = "Check this answer: it speaks as if it were {who} (“{said}”)."
 INVENTED_NOTE = "Check this answer: it speaks of “{said}”, and you never told me of {name}."
 REPEATS_CORRECTED_NOTE = ("Check this answer: it repeats what you have just corrected — "
                           "“{said}”")
@@ -222,6 +223,11 @@ def _misattributed_note(doubt: dict, _recalls: list[dict]) -> str:
         them=them, whose=whose, said=said)
 
 
+def _as_them_note(doubt: dict, _recalls: list[dict]) -> str:
+    said, who = (one_line(str(doubt.get(k) or "")).strip() for k in ("said", "who"))
+    return AS_THEM_NOTE.format(said=said, who=who) if said and who else ""
+
+
 def _as_user_note(doubt: dict, _recalls: list[dict]) -> str:
     said = one_line(str(doubt.get("said") or "")).strip()
     return AS_USER_NOTE.format(said=said) if said else ""
@@ -313,7 +319,7 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,
-    "misplaced": _misplaced_note, "as_user": _as_user_note, "misrelated": _misrelated_note, "untold": _untold_note, "made_up": _made_up_note,
+    "misplaced": _misplaced_note, "as_user": _as_user_note, "as_them": _as_them_note, "misrelated": _misrelated_note, "untold": _untold_note, "made_up": _made_up_note,
     "older": _older_note, "passed_over": _passed_over_note, "invented": _invented_note}
 
 

@@ -493,6 +493,27 @@ def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
     return None
 
 
+def as_them(message: str, reply: str, mems: Sequence[Recall],
+            names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
+    """``{"kind": "as_them", "who": "Lucy", "said": "I am a solicitor"}`` when, asked about
+    someone of the user's life, the reply says in the first person what a recalled memory
+    says of them (QA pass 40e: "Is Lucy a nurse?" answered "…In this time period, I am a
+    solicitor.", Lucy being the solicitor, with nothing under it); None otherwise."""
+    asked, targets = _asked_about(message, mems, names)
+    if not asked:
+        return None
+    told = set().union(*(facts.terms(r.text) for r in mems if _named_words(r.text) & targets)
+                       ) - facts.terms(message) - WHO - _EVERYDAY
+    for m in _I_AM.finditer(reply):
+        if facts.terms(m.group(1)) & told:
+            return {"kind": "as_them", "who": _as_asked(message, asked[0]),
+                    "said": m.group(0).strip()}
+    return None
+
+
+# "I am a solicitor", "I'm now a firefighter": what the reply says it is
+_I_AM = re.compile(r"\bI(?:['’]m| am)\s+(?:(?:a|an|the|now|also|still|actually|really)\s+)*"
+                   r"([\w-]+(?:\s+[\w-]+)?)")
 _TO_YOU = re.compile(r"\b(?:you|your|you['’](?:re|ve|ll|d))\b", re.IGNORECASE)
 _NEXT_CLAUSE = re.compile(r",?\s+\b(?:but|so|because|although|though|whereas)\b|[;:]",
                           re.IGNORECASE)

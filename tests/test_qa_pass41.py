@@ -384,3 +384,23 @@ def test_a_new_job_makes_the_old_job_older_news_and_nothing_else():
                       ("Your name is Ben Harper.", "What is my name?"),
                       ("You're joining a bike shop as a mechanic.", "Where do I work now?")):
         assert not gives_older(ask, fine, intro, notice), fine
+
+
+def test_a_wrong_name_said_to_be_a_name_and_speaking_as_the_person_asked_about_are_marked():
+    """QA pass 40e P4 and 41 P7: "Is Lucy a nurse?" answered "…In this time period, I am a
+    solicitor." had no line; "What's my brother's name?" answered "Ajax is a very popular
+    name…" named "Angel" and "God" as made up, not "Ajax"."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.made_up import made_up
+    from hela_desktop.sources import doubt_note
+
+    assert made_up("Ajax is a very popular name in the world of religion.",
+                   "My brother Dan is a firefighter.") == ["Ajax"]
+    assert made_up("Ajax is a cleaning product.", "My brother Dan is a firefighter.") == []
+    lucy = _recalls(_LUCY)
+    for speaks in ("In this time period, I am a solicitor.", "No, I'm a solicitor."):
+        assert doubt_note(answer_doubt("Is Lucy a nurse?", speaks, lucy, set(), _names), []) \
+            == f"Check this answer: it speaks as if it were Lucy (“{speaks.split(', ')[-1][:-1]}”)."
+    for fine in ("No, Lucy is a solicitor.", "I am sure she is a solicitor."):
+        assert "speaks as if" not in doubt_note(
+            answer_doubt("Is Lucy a nurse?", fine, lucy, {2}, _names), []), fine
