@@ -108,7 +108,9 @@ def test_a_statement_said_many_times_is_named_once_on_the_graph(qtbot, tmp_path)
     qtbot.wait(30)
     shown = [t.toPlainText() for t in view.memory_labels if t.isVisible()]
     same = view._label_text(view.important[0])  # as a label writes it ("… in…")
-    assert shown.count(same) == 1 and len(shown) == len(set(shown)) and len(shown) >= 2, shown
+    # (an idle label may be cut shorter where it has no room, QA pass 41: "I work as a…")
+    said = [t for t in shown if "I work as a dentist in Leeds.".startswith(t.rstrip("…"))]
+    assert len(said) == 1 and len(shown) == len(set(shown)) and len(shown) >= 2, shown
     # the selected memory is named even when its words are another's
     copy = view.important[1]
     view.select(copy)

@@ -180,8 +180,9 @@ def graph_help_html(colors) -> str:
     """The graph's details pane while nothing is selected: what dots, diamonds, lines and
     glows mean, in the palette's colours (`colors`: a `theme.GraphColors`)."""
     return ("<h3>Memory graph</h3><p>Each dot is a memory of one exchange; dots of one "
-            "colour are a topic, memories closely linked to each other (a large topic's "
-            "name is written over it); "
+            "colour are a topic, memories closely linked to each other (in a big graph "
+            "seen whole, dense with dots, the largest topics' names are written over "
+            "them); "
             f"<span style='color:{colors.knowledge_border}'>◆ diamonds</span> are "
             "distilled knowledge. "
             "Lines link related memories: <b>grey-blue</b> ones were made when a memory "

@@ -15,6 +15,14 @@ from PySide6 import QtCore, QtGui
 
 from .graph_legend import EdgeLegend
 from .graph_model import GraphData, short_label, stable_slots
+from .graph_spots import (
+    distances_to_rects,
+    nearest_points,
+    rects_hit_segments,
+    rects_overlap,
+    segments_cross,
+    segments_near_points,
+)
 from .nodes_item import NodesItem
 from .plain import is_rtl
 from .theme import GraphColors
@@ -26,11 +34,19 @@ from .theme import GraphColors
 TOPIC_COLOURS = ("#3a9e6f", "#7b5fc4", "#3aa6b0", "#b8a031", "#4f86c6", "#6f9e2e",
                  "#2e6f9e", "#3d8f4a", "#9c4fb0", "#5f7f8f")
 TOPICS_SHOWN = len(TOPIC_COLOURS)
-IDLE_LABELS = 6  # the most linked idle memories are labelled too, where there is room
+IDLE_LABELS = 8  # the most linked idle memories are labelled too, where there is room
 MAX_MAIN_LABELS = 16  # active, selected and highlighted memories labelled at most
 SMALL_GRAPH = 400  # up to this many memories, labels avoid every dot
 FEW_MEMORIES = 12  # up to this many, every memory is labelled where there is room
 CLEAR_LABEL = 1.5  # a label is clearly its dot's when any other dot is this many times as far
+SHORT_LABELS = (20, 15)  # an idle label with no room for its usual length is cut so
+EDGE_CHECKS = 4000  # labels keep off the links of graphs with up to this many drawn
+
+
+def _as_array(rects: list) -> np.ndarray:
+    """Scene `QRectF`s as rows (left, top, right, bottom)."""
+    return np.array([(r.left(), r.top(), r.right(), r.bottom()) for r in rects],
+                    dtype=float).reshape(-1, 4)
 
 
 class GraphLabelsMixin:
@@ -54,11 +70,14 @@ class GraphLabelsMixin:
     topic_bucket: np.ndarray
     _group: np.ndarray
     _slot_order: list[int]
+    _idle_room: int
+    _scene_edges: np.ndarray
     colors: GraphColors
     node_size: float
     plot: pg.PlotWidget
     vb: pg.ViewBox
     edge_items: list[pg.PlotCurveItem]
+    edge_rows: list[np.ndarray]
     render: Callable[..., None]
     set_active: Callable[..., None]
     node_at: Callable[[QtCore.QPointF], int | None]
@@ -98,23 +117,43 @@ class GraphLabelsMixin:
         want = want[:MAX_MAIN_LABELS]
         n_main = len(want)  # labels after these are idle ones: shown only where they fit
         n_recent = 0
+        self._idle_room = 0
         if not self.zoomed_out or len(d) <= SMALL_GRAPH:
             idle = (i for i in [*self.recent, *self.important] if i in d.index and i not in want
                     and (self.visible_mask is None or self.visible_mask[d.index[i]]) and new(i))
-            # (the last answer's all, up to the main labels' bound; the most linked after)
+            # (the last answer's all, up to the main labels' bound; the most linked after,
+            # each tried in turn until that many are shown: with 41 memories the six most
+            # linked found no room and one label was drawn, QA pass 41)
             room = max(IDLE_LABELS, min(len(self.recent), MAX_MAIN_LABELS))
-            named = [i for _, i in zip(range(room), idle)]
-            n_recent = sum(1 for i in named if i in self.recent)  # (they come first)
-            want += named
+            named = list(idle)
+            last = [i for i in named if i in self.recent][:room]  # (they come first)
+            n_recent = len(last)
+            want += last + [i for i in named if i not in self.recent]
+            self._idle_room = room
         if len(d) <= FEW_MEMORIES:  # a new folder's first memories (the very first has
             # no link, so it is not among the most linked): each named where it fits
+            self._idle_room = len(d)
             want += [int(i) for r, i in enumerate(d.ids) if int(i) not in want
                      and (self.visible_mask is None or self.visible_mask[r]) and new(int(i))]
         return want, n_main, n_recent
 
-    def _label_text(self, i: int) -> str:
+    def _label_text(self, i: int, length: int = 28) -> str:
         node = self.data.nodes[i]
-        return short_label(node.get("label") or node.get("text", ""), 28)
+        return short_label(node.get("label") or node.get("text", ""), length)
+
+    def _shorter_texts(self, i: int) -> list[str]:
+        """Memory `i`'s label cut shorter (`SHORT_LABELS`), each ended after a whole word
+        ("Write a birthda…" says less than no label)."""
+        full = self._label_text(i, 200)
+        out = []
+        for n in SHORT_LABELS:
+            text = self._label_text(i, n)
+            stem = text.rstrip("…")
+            if text.endswith("…") and full[len(stem):len(stem) + 1] not in (" ", ",", ".", ";", ":", ""):
+                continue  # cut in the middle of a word
+            if text != self._label_text(i) and text not in out:
+                out.append(text)
+        return out
 
     def _dot_rects(self, want: list[int], r_dot: float) -> dict[int, QtCore.QRectF]:
         """Scene rectangles labels must not cover: the labelled dots, every dot in small graphs."""
@@ -147,6 +186,19 @@ class GraphLabelsMixin:
     def _update_labels(self) -> None:
         d = self.data
         want, n_main, n_recent = self._label_targets()
+        # placed again only when something they depend on changed: an answer's glow
+        # redraws 30 times a second, and each placement weighs every place against every
+        # link (the GUI thread fell behind while an answer streamed)
+        vr, lg, shown = self._view_rect(), self.legend.scene_rect(), self.vb.viewRect()
+        key = (id(d), hash(self.xy.tobytes()), tuple(want), n_main, n_recent,
+               (vr.x(), vr.y(), vr.width(), vr.height()), (lg.x(), lg.y(), lg.width(), lg.height()),
+               (shown.x(), shown.y(), shown.width(), shown.height()),
+               None if self.visible_mask is None else hash(self.visible_mask.tobytes()),
+               self.colors.text, self.colors.background, self.node_size,
+               len(self.memory_labels))
+        if key == getattr(self, "_labels_key", None):
+            return
+        self._labels_key = key
         pi = self.plot.getPlotItem()
         while len(self.memory_labels) < len(want):
             t = pg.TextItem("", anchor=(-0.08, 0.5))
@@ -157,36 +209,61 @@ class GraphLabelsMixin:
         muted = QtGui.QColor(self.colors.muted_text)
         r_dot = self.node_size / 2 + 2
         dots = self._dot_rects(want, r_dot)
-        named = {d.index[i] for i in want}
+        named = {d.index[i] for i in want[:n_main + n_recent]}  # (dots a tied label never covers)
         placed: list[QtCore.QRectF] = []
         view_rect = self._view_rect()
         self._scene_dots = self._dots_in_scene()
+        self._scene_edges = self._edges_in_scene()
         leaders: list[tuple[float, float]] = []  # (x, y) pairs in view coordinates
-        for n, t in enumerate(self.memory_labels):
-            if n >= len(want):
-                t.setVisible(False)
-                continue
-            i = want[n]
+        for n in range(len(want), len(self.memory_labels)):
+            self.memory_labels[n].setVisible(False)
+        for n, i in enumerate(want):
+            t = self.memory_labels[n]
             t._hela_id = i  # (a click on the label chooses its memory: `memory_at`)
             self._style_label(t, self._label_text(i), text_col if n < n_main else muted)
-            row = d.index[i]
+            t.setVisible(False)
+        # the main labels first, each where it fits best; then the idle ones in two rounds:
+        # first each that has clear room beside its own dot, no link across it, then the
+        # rest where they fit (one placed first took the room another needed, and left it
+        # to float between dots, QA pass 41)
+        rounds = [(n, 0) for n in range(n_main)]
+        for group in (range(n_main, n_main + n_recent), range(n_main + n_recent, len(want))):
+            # clear room beside its dot; else room tied to it by a line; else (where a
+            # label may be) the place beside it least like another's
+            rounds += [(n, 2) for n in group] + [(n, 1) for n in group] + [(n, 0) for n in group]
+        idle_shown = 0
+        for n, strict in rounds:
+            t = self.memory_labels[n]
+            if t.isVisible() or (n >= n_main and idle_shown >= self._idle_room):
+                continue
+            row = d.index[want[n]]
             # the last answer's may cover a dot left unnamed (as labels in a big graph do):
             # between every dot of a narrow pane they found no room (QA pass 27)
             tied = n_main <= n < n_main + n_recent
-            obstacles = [r for k, r in dots.items() if k != row and (not tied or k in named)]
+            obstacles = [r for k, r in dots.items()
+                         if k != row and (strict == 2 or not tied or k in named)]
             obstacles += placed
             # with no answer since the window opened (a relaunch) the most linked, short of
             # clear room beside their dot, go where a line ties them to it: between the
             # dots of a dense graph none had clear room, and it showed anonymous dots
             # (QA pass 28b); never where one could be read as another's
-            spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect, must=n < n_main,
-                                    tied=n < n_main + n_recent, line=n >= n_main and not self.recent)
+            # an idle label too long for the room beside its dot is cut shorter (a narrow
+            # pane's 41 memories had no room for 28 letters beside any dot, QA pass 41)
+            spot = None
+            for text in [self._label_text(want[n])] + (
+                    self._shorter_texts(want[n]) if n >= n_main + n_recent else []):
+                self._style_label(t, text, text_col if n < n_main else muted)
+                spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect,
+                                        must=n < n_main, tied=n < n_main + n_recent,
+                                        line=n >= n_main and not self.recent, strict=strict)
+                if spot is not None:
+                    break
             if spot is None:  # an idle label that does not fit is left out
-                t.setVisible(False)
                 continue
             if getattr(t, "_hela_shifted", False):
                 leaders += self._leader(row, spot)
             placed.append(spot)
+            idle_shown += n >= n_main
             t.setVisible(True)
         self._draw_leaders(leaders)
 
@@ -263,59 +340,122 @@ class GraphLabelsMixin:
         shown = self.plot.mapToScene(self.plot.viewport().rect()).boundingRect()
         return self.vb.sceneBoundingRect().intersected(shown)
 
+    def _edges_in_scene(self) -> np.ndarray:
+        """The drawn links as scene segments, (E, 4); none in a graph too big to check
+        each label against every link (`EDGE_CHECKS`)."""
+        rows = [r for r in (self.edge_rows or []) if len(r)]
+        if not rows or len(self.xy) != len(self.data):
+            return np.zeros((0, 4))
+        e = np.unique(np.concatenate(rows))
+        if len(e) > EDGE_CHECKS:
+            return np.zeros((0, 4))
+        o = self.vb.mapViewToScene(QtCore.QPointF(0.0, 0.0))
+        u = self.vb.mapViewToScene(QtCore.QPointF(1.0, 1.0))
+        scale = np.array([u.x() - o.x(), u.y() - o.y()])
+        shift = np.array([o.x(), o.y()])
+        a = self.xy[self.data.src[e]] * scale + shift
+        b = self.xy[self.data.dst[e]] * scale + shift
+        return np.column_stack([a, b])
+
     def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles: list, placed: list,
                     view_rect: QtCore.QRectF, *, must: bool, tied: bool = False,
-                    line: bool = False) -> QtCore.QRectF | None:
-        """Put label `t` right of its dot (left, for right-to-left text), else left (right),
-        above or below — the first place that covers no other dot or label, stays in view
-        and off the legend, where no other dot is about as near (`_clarity`); else, for a
-        label that must be shown (or any in a graph of a few memories, or one of the last
-        answer's, `tied`), the nearest free room a few lines above or below, tied to its
-        dot by a line (also for one that may go only there, `line`), or the free place
-        nearest its own dot against the others; else
-        (`must`) the first of those places in view (right if none is), nudged down past
-        labels and tied to its dot by a line.  Returns its scene rectangle, or None when
-        an idle label has no clear room (QA pass 26: with the Details panel open, a graph of
-        31 memories named none, not even the two the last answer used)."""
+                    line: bool = False, strict: int = 0) -> QtCore.QRectF | None:
+        """Place label `t` of memory `row`: of the places around its dot that stay in view,
+        off the legend and cover no other dot (`obstacles`) or label (`placed`), the best —
+        beside its dot (right of it first; left for right-to-left text; then its corners,
+        the text starting or ending at the dot, then centred above or below) where no other
+        dot is about as near (`_clarity`) and it lies across no link; else in free room
+        nearby, tied to its dot by a line that crosses no label and passes by no other dot
+        (`_far_spots`).  Lying across a link costs more than a short line (QA pass 41:
+        labels lay across lines and floated between dots).  A place beside its dot as
+        near another dot is taken only by a label that must be shown (or any in a graph of
+        a few memories, or one of the last answer's, `tied`); a tied one only by those
+        and idle ones with no answer yet (`line`); an idle one never lies across a link.
+        Returns the label's scene rectangle, or None when an idle label has no such place;
+        one that must be shown with none goes to the first place in view, nudged down past
+        labels and tied to its dot by a line."""
         x, y = self.xy[row]
         sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
+        cx, cy = sp.x(), sp.y()
         br = t.textItem.boundingRect()
         w, h = br.width(), br.height()
         gap = r_dot + 2
-        candidates = [
-            ((-gap / w, 0.5), QtCore.QRectF(sp.x() + gap, sp.y() - h / 2, w, h)),
-            ((1 + gap / w, 0.5), QtCore.QRectF(sp.x() - gap - w, sp.y() - h / 2, w, h)),
-            ((0.5, 1 + gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() - gap - h, w, h)),
-            ((0.5, -gap / h), QtCore.QRectF(sp.x() - w / 2, sp.y() + gap, w, h)),
-        ]
-        if is_rtl(getattr(t, "_hela_text", "")):  # read from the right: it starts by its dot
-            candidates[0], candidates[1] = candidates[1], candidates[0]
-        legend = self.legend.scene_rect()  # a label never goes under the legend
-        in_view = [(a, r) for a, r in candidates if view_rect.contains(r) and not r.intersects(legend)]
-        free = [(a, r) for a, r in in_view if not any(r.intersects(o) for o in obstacles)]
-        clarity = [self._clarity(row, r) for _a, r in free]
-        clear = [c for c, k in zip(free, clarity) if k >= CLEAR_LABEL]
-        shifted = unclear = False
+        k = gap * 0.55  # a corner: the dot just off the text's first (or last) letter
+        right, left = (cx + gap, cy - h / 2), (cx - gap - w, cy - h / 2)
+        corners = [(cx + k, cy - k - h), (cx + k, cy + k)]
+        corners_left = [(cx - k - w, cy - k - h), (cx - k - w, cy + k)]
+        rtl = is_rtl(getattr(t, "_hela_text", ""))
+        if rtl:  # read from the right: it starts by its dot
+            right, left, corners, corners_left = left, right, corners_left, corners
+        beside = [right, left, *corners, (cx - w / 2, cy - gap - h), (cx - w / 2, cy + gap),
+                  *corners_left]
         few = len(self.xy) <= FEW_MEMORIES or tied
-        far = None if clear or (free and not line) or not (must or few or line) else self._far_spot(
-            sp, w, h, gap, obstacles, placed, view_rect, legend)
-        if clear:
-            anchor, rect = clear[0]
-        elif far is not None:  # no room beside its dot: in the nearest free room above or
-            # below, tied to it by a line (a few memories in a narrow pane left half their
-            # dots unnamed, QA pass 24)
-            anchor, rect = (0.0, 0.0), far
-            shifted = True
-        elif free and (must or few):  # as near another dot
-            # wherever it goes: the place nearest its own (a new folder's few memories
-            # are each named)
-            anchor, rect = free[int(np.argmax(clarity))]
-            unclear = True
-        elif not must:  # an idle label that could be read as another's is left out
+        # an idle label goes only where a short line ties it (with no answer yet, `line`,
+        # a longer one: a reopened graph showed anonymous dots, QA pass 28b)
+        spots = beside + ([] if strict == 2 else self._far_spots(  # (the first round: beside only)
+            cx, cy, w, h, gap, reach=(7 if must or few else 3 if line else 2.5) * h))
+        every = np.array([(lx, ty, lx + w, ty + h) for lx, ty in spots], dtype=float)
+        n_beside = len(beside)
+        legend = self.legend.scene_rect()  # a label never goes under the legend
+        ok = ((every[:, 0] >= view_rect.left()) & (every[:, 1] >= view_rect.top())
+              & (every[:, 2] <= view_rect.right()) & (every[:, 3] <= view_rect.bottom()))
+        ok &= ~rects_overlap(every, _as_array([legend])).any(axis=1)
+        ok &= ~rects_overlap(every, _as_array(obstacles)).any(axis=1)
+        order = np.nonzero(ok)[0]  # (the rest is weighed only for the places still open)
+        rects, is_far = every[order], order >= n_beside
+        ends = nearest_points(rects, cx, cy)
+        leaders = np.column_stack([np.full(len(rects), cx), np.full(len(rects), cy), ends])
+        dots = getattr(self, "_scene_dots", np.zeros((0, 3)))
+        others = dots[dots[:, 2] != row, :2] if len(dots) else np.zeros((0, 2))
+        # a line to the label crosses no label and passes by no other memory's dot
+        grazed = _as_array(placed) + np.array([6.0, 3.0, -6.0, -3.0])  # (an end: fine)
+        ok = ~(is_far & rects_hit_segments(grazed, leaders).any(axis=0))
+        by_dots = np.zeros(len(rects))
+        by_dots[is_far] = segments_near_points(leaders[is_far], others, r_dot).sum(axis=1)
+        if not (must or few):
+            ok &= by_dots == 0
+        edges = getattr(self, "_scene_edges", np.zeros((0, 4)))
+        if len(edges) and len(rects):  # (only the links near its dot can meet its label)
+            lo, hi = rects[:, :2].min(axis=0), rects[:, 2:].max(axis=0)
+            near = ~((np.maximum(edges[:, 0], edges[:, 2]) < lo[0]) | (np.minimum(edges[:, 0], edges[:, 2]) > hi[0])
+                     | (np.maximum(edges[:, 1], edges[:, 3]) < lo[1]) | (np.minimum(edges[:, 1], edges[:, 3]) > hi[1]))
+            edges = edges[near]
+        inner = rects + np.array([1.5, 1.5, -1.5, -1.5])  # (a link grazing a corner is fine)
+        across = rects_hit_segments(inner, edges).sum(axis=1)
+        crossed = np.zeros(len(rects))
+        crossed[is_far] = segments_cross(leaders[is_far], edges).sum(axis=1)
+        clarity = np.full(len(rects), np.inf)  # (`_clarity`, for every place at once)
+        mine = dots[:, 2] == row if len(dots) else np.zeros(0, dtype=bool)
+        if len(dots) >= 2 and mine.any() and not mine.all() and (~is_far).any():
+            dist = distances_to_rects(rects[~is_far], dots[:, :2])
+            clarity[~is_far] = dist[:, ~mine].min(axis=1) / np.maximum(dist[:, mine].min(axis=1), 1e-6)
+        clear = clarity >= CLEAR_LABEL
+        reach = np.hypot(ends[:, 0] - cx, ends[:, 1] - cy)
+        # a place beside its dot first; lying across links costs more than a short line
+        # to it, and being read as another's more than either
+        cost = np.where(is_far, 25 + 0.5 * reach + 4 * crossed, 0.5 * order)
+        # a label read from its dot's side: a left-to-right one ending at its dot (one
+        # right-to-left starting there) only where the other side costs more than a link
+        ends_at_dot = (rects[:, 0] >= cx - 1) if rtl else (rects[:, 2] <= cx + 1)
+        cost = cost + 20 * (~is_far & ends_at_dot)
+        cost = cost + 15 * across + 30 * by_dots + np.where(
+            clear, 0.0, 45 + 20 * (CLEAR_LABEL - np.minimum(clarity, CLEAR_LABEL)))
+        if strict == 2 or not (must or few):  # (2: clear room beside its dot only)
+            ok &= clear & (across == 0)
+        if strict == 1:  # (1: no place as near another dot)
+            ok &= clear
+        shifted = unclear = False
+        if ok.any():
+            best = int(np.argmin(np.where(ok, cost, np.inf)))
+            rect = QtCore.QRectF(rects[best, 0], rects[best, 1], w, h)
+            shifted = bool(is_far[best])
+            unclear = not shifted and not clear[best]
+        elif not must:  # an idle label with no clear place is left out
             return None
-        else:
-            # a label that must be shown: on screen if it fits there, nudged past labels
-            anchor, rect = (in_view or candidates)[0]
+        else:  # a label that must be shown: on screen if it fits there, nudged past labels
+            inside = [r for r in every[:n_beside] if view_rect.contains(QtCore.QRectF(r[0], r[1], w, h))]
+            r0 = (inside or list(every[:n_beside]))[0]
+            rect = QtCore.QRectF(r0[0], r0[1], w, h)
             for _ in range(12):
                 if not any(rect.intersects(o) for o in placed):
                     break
@@ -323,51 +463,37 @@ class GraphLabelsMixin:
                 shifted = True
         t._hela_shifted = shifted
         t._hela_unclear = unclear
-        anchor = (round(anchor[0], 3), round(anchor[1], 3))
+        # the label's corner at the dot's place: it sits at `rect` whatever the zoom
+        anchor = (round((cx - rect.left()) / w, 4), round((cy - rect.top()) / h, 4))
         if getattr(t, "_hela_anchor", None) != anchor:
             t.setAnchor(anchor)
             t._hela_anchor = anchor
-        if far is not None and not clear:
-            corner = self.vb.mapSceneToView(rect.topLeft())
-            t.setPos(corner.x(), corner.y())
-        elif shifted:
-            vp = self.vb.mapSceneToView(QtCore.QPointF(sp.x(), rect.center().y()))
-            t.setPos(x, vp.y())
-        else:
-            t.setPos(x, y)
+        t.setPos(x, y)
         return rect
 
     @staticmethod
-    def _far_spot(sp: QtCore.QPointF, w: float, h: float, gap: float, obstacles: list,
-                  placed: list, view_rect: QtCore.QRectF,
-                  legend: QtCore.QRectF) -> QtCore.QRectF | None:
-        """The nearest free place for a `w` × `h` label a few lines above or below its dot
-        at scene point `sp` (starting at the dot, centred on it, or ending at it), in view,
-        off the legend, covering no dot or label, its line to the dot crossing no label."""
+    def _far_spots(cx: float, cy: float, w: float, h: float, gap: float,
+                   reach: float) -> list[tuple[float, float]]:
+        """Top-left corners of places for a `w` × `h` label in the room near its dot at
+        scene point (`cx`, `cy`), not beside it: a few lines above or below (starting at
+        the dot, centred on it, or ending at it) and further right or left, up to `reach`
+        pixels from it."""
         spots = []
-        for k in range(1, 6):
+        step = h * 1.1
+        for n in range(1, 7):
             for sign in (-1, 1):
-                top = sp.y() + sign * (gap + k * h * 1.1) - h / 2
-                for left in (sp.x() + gap / 2, sp.x() - w / 2, sp.x() - gap / 2 - w,
-                             sp.x() + gap / 2 + w / 2, sp.x() - gap / 2 - 1.5 * w):
-                    spots.append(QtCore.QRectF(left, top, w, h))
-
-        def reach(r: QtCore.QRectF) -> float:
-            dx = max(r.left() - sp.x(), sp.x() - r.right(), 0.0)
-            dy = max(r.top() - sp.y(), sp.y() - r.bottom(), 0.0)
-            return float(np.hypot(dx, dy))
-
-        for r in sorted(spots, key=reach):
-            if (not view_rect.contains(r) or r.intersects(legend)
-                    or any(r.intersects(o) for o in obstacles)):
-                continue
-            end = QtCore.QPointF(min(max(sp.x(), r.left()), r.right()),
-                                 min(max(sp.y(), r.top()), r.bottom()))
-            steps = [sp + (end - sp) * (n / 8) for n in range(1, 8)]
-            if any(o.contains(p) for o in placed for p in steps):
-                continue
-            return r
-        return None
+                top = cy + sign * (gap + n * step) - h / 2
+                if abs(top + h / 2 - cy) - h / 2 > reach:
+                    continue
+                for f in (-0.5, 1.5, 0.0, 1.0, 0.5, 0.25, 0.75, -0.25, 1.25):  # (of its width)
+                    spots.append((cx + gap / 2 - f * (w + gap), top))
+        for n in range(1, 5):
+            dx = n * 1.5 * h
+            if dx <= reach:
+                for dy in (-h / 2, -h / 2 - step, -h / 2 + step):
+                    spots += [(cx + gap + dx, cy + dy), (cx - gap - w - dx, cy + dy)]
+        return [(lx, ty) for lx, ty in spots  # (no further than `reach` from the dot)
+                if np.hypot(max(lx - cx, cx - lx - w, 0.0), max(ty - cy, cy - ty - h, 0.0)) <= reach]
 
     # ---- topics and zoom ----------------------------------------------------------------
     def _on_topics(self, ids, groups, names) -> None:

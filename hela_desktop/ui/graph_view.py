@@ -333,7 +333,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         # among the most linked, what the user stated ("My dog is called Pixel") names the
         # graph better than what they asked ("What's my dog's name?")
         cands.sort(key=lambda r: not is_statement(str(new.nodes[int(new.ids[r])].get("label") or "")))
-        self.important = [int(new.ids[r]) for r in cands[:IDLE_LABELS]]
+        self.important = [int(new.ids[r]) for r in cands]  # (tried in turn: `_label_targets`)
         old_topics = {int(i): int(b) for i, b in zip(old.ids, self.topic_bucket)} if len(self.topic_bucket) == len(old) else {}
         old_topics = {**self.kept_topics, **old_topics}  # (kept from the last session)
         self.kept_topics = {}  # (the first snapshot of a folder only)
