@@ -613,12 +613,12 @@ _TO_PLACE = re.compile(r"(?i:\bmoved (?:back |from (?:[\w'’-]+ ){1,3})?to|\bno
 def corrected_words(new: str) -> frozenset[str]:
     """What an earlier statement must share with `new` for `new` to correct it: the
     content-word stems of `new` when it says it corrects; cued only by "instead of" or
-    "rather than", the stems and numbers of what it replaces ("…in May instead of June":
-    June); none when it corrects nothing."""
+    "rather than", what it replaces ("…in May instead of June": June); by a change, what it
+    says is no longer so ("Handed in my notice at Ledgerly…; I'm joining … as a …")."""
     if _CORRECTS.search(new):
         return frozenset(stems(new))
-    return frozenset(w for m in _SWAPS.finditer(new)
-                     for w in [*stems(m.group(1)), *NUMBER.findall(m.group(1))])
+    return frozenset(w for m in _SWAPS.finditer(new) for w in [*stems(m.group(1)), *NUMBER.findall(
+        m.group(1))]) or frozenset(negated(new) if any(t.search(new) for t, _ in _CHANGES) else ())
 
 
 def said_words(old: str) -> frozenset[str]:

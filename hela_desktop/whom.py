@@ -159,8 +159,12 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
             for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)
             and not _opens_with_name(r.text, names)]
     ours = {r.episode_id for r, _ in mine}
+    # (a memory naming someone by name alone is another's only when the question asks by
+    # name: asked about "my son", "Finn, my eight-year-old…" may well be of him, bench
+    # personal: "…planning a shark-themed party" was marked as Finn's, not the son's)
+    by_name = bool(targets - facts.KIN_WORDS - facts.PETS)
     theirs = [(r, of) for r in mems if not speaks_of(r.text) and r.episode_id not in ours
-              and (of := _whose(r.text, names))]
+              and (of := _whose(r.text, names)) and (by_name or of.startswith("your "))]
     if not mine and not theirs:
         return None
     known = facts.terms(message).union(*(facts.terms(r.text) for r in mems

@@ -404,3 +404,35 @@ def test_a_wrong_name_said_to_be_a_name_and_speaking_as_the_person_asked_about_a
     for fine in ("No, Lucy is a solicitor.", "I am sure she is a solicitor."):
         assert "speaks as if" not in doubt_note(
             answer_doubt("Is Lucy a nurse?", fine, lucy, {2}, _names), []), fine
+
+
+def test_asked_by_relation_a_memory_naming_someone_by_name_alone_may_be_theirs():
+    """bench personal on 3a39513: "What's my son completely obsessed with?" answered "Your
+    son is obsessed with the idea of a shark… he's now planning to create his own
+    shark-themed party." was marked as saying of the son what was told of Finn: Finn, "my
+    eight-year-old", is the son."""
+    from hela_desktop.whom import misattributed
+
+    finn = _recalls((18, "Finn turns nine on the 10th of May and he wants a party at the "
+                         "trampoline park with his whole class."),
+                    (6, "Finn, my eight-year-old, has decided sharks are his entire "
+                        "personality."))
+    names = lambda t: {"finn"} if "Finn" in t else set()  # noqa: E731
+    assert misattributed("What's my son completely obsessed with?", "Your son is obsessed "
+                         "with sharks, and he's now planning his own shark-themed party.",
+                         finn, names) is None
+
+
+def test_handing_in_notice_and_joining_elsewhere_corrects_the_old_job():
+    """bench personal on 3a39513: once "joining … as a" told a new job, "Handed in my notice
+    at Ledgerly yesterday! I'm joining Pinebrook Games as a tools engineer in April." said
+    it corrects, and corrected nothing: "I'm basically the backend person at Ledgerly…"
+    lost its older-news mark."""
+    from hela_desktop import facts
+
+    old = ("I'm basically the backend person at Ledgerly, a small fintech startup, so I end up "
+           "explaining concurrency bugs to people.")
+    new = ("Handed in my notice at Ledgerly yesterday! I'm joining Pinebrook Games as a tools "
+           "engineer in April.")
+    assert facts.corrects(new) and facts.corrects_memory(old, new)
+    assert not facts.corrects_memory("My sister Ines is a nurse at St Mary's.", new)
