@@ -133,7 +133,7 @@ _SOBER = re.compile(r"\b(?:(?:\d+|a|one|two|three|four|five|six|seven|eight|nine
 
 # words before a mention that say something against it
 _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping without free "
-                     "unable safer safest "
+                     "unable safer safest doctor gp pharmacist "
                      "caution against warn warning beware "
                      "allergic allergy allergies intolerant instead careful unless except "
                      "rather cannot can't shouldn't mustn't dangerous risky risk away "
@@ -145,6 +145,9 @@ _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping with
 # eggs, which means she can eat … food that contains eggs…", QA pass 40)
 _CLAUSE = re.compile(r"[.;!?\n]+|,?\s+\b(?:but|however|although|though|except|whereas|"
                      r"which means|that means|meaning)\b|,\s+so\b"
+                     # ("While Suresh does have a gluten intolerance, he can still take
+                     # ibuprofen.", QA pass 41c: the allergy word made the offer a warning)
+                     r"|,\s+(?=(?:he|she|they|you|we|it)\s+(?:can|could|may|might|will|should)\b)"
                      r"|(?<=\bno),|(?<=\byes),", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
 
@@ -303,7 +306,8 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
             ["been"], ["to"]) for i, w in enumerate(words)) or (
             # (after a no to whether they may have it, a clause that says what is in it
             # gives the reason: "No, carbonara has bacon in it.", QA pass 40c)
-            refuses and bool(set(words) & _HOLDS) and not set(words) & _SERVES)
+            refuses and bool(set(words) & _HOLDS or _NOT.search(clause))
+            and not set(words) & _SERVES)
         # (to whether they may have it, a clause that repeats it says they may, unless it
         # asks the question again: "Solveig can eat peanut butter on toast", QA pass 37)
         if not words or set(words) <= asked | _ECHO and (
@@ -451,10 +455,11 @@ def _warned_after(after: list[str]) -> bool:
 
 _AFTER = 6  # words after a mention that may say something against it
 _AFTER_AGAINST = frozenset("unsafe dangerous harmful risky bad forbidden avoided banned toxic "
-                           "off-limits".split())
+                           "off-limits risks inappropriate unsuitable".split())
 # … a "not" that says it is not for them ("not safe", "isn't a good idea"; not "not too big")
 _NOT_FOR = re.compile(r"(?:\bnot|\bnever|n't)\s+(?:be\s+)?(?:safe|good|ok|okay|allowed|"
-                      r"suitable|recommended|advisable|wise|a good|an option|for)\b"
+                      r"suitable|recommended|advisable|wise|a good|an option|for|appropriate|"
+                      r"right|ideal)\b"
                       # … or that it does harm ("aspirin can increase bleeding")
                       r"|\b(?:cause|causes|increase|increases|raise|raises|trigger|triggers|"
                       r"worsen|worsens)\s+(?:\w+\s+){0,2}?(?:bleeding|reactions?|symptoms?|"
@@ -488,7 +493,12 @@ _ASKS_AVOIDED = re.compile(
     r"(?:can['’]?t|cannot|can not|mustn['’]t|must not|shouldn['’]t|should not|doesn['’]t|"
     r"does not|don['’]t|do not)\s+(?:\w+\s+)?(?:eat|have|drink)|"
     r"(?:should|must|has to|have to|needs? to)\s+(?:\w+\s+){0,3}?(?:avoid|steer clear of|"
-    r"stay away from|keep away from))\b", re.IGNORECASE)
+    r"stay away from|keep away from))\b"
+    # (or whether they must avoid anything: "Is Kiran allergic to anything?", "Does Dev
+    # have any allergies?", QA pass 41c: "No, Kiran is not allergic to anything." had no line)
+    r"|^\s*(?:is|are|does|do|has|have)\b[^?]*\b(?:allergic|intolerant)\s+to\s+(?:anything|any\b)"
+    r"|^\s*(?:does|do|has|have)\b[^?]*\bany\s+(?:\w+\s+)?(?:allergies|allergy|intolerances?|"
+    r"dietary)\b", re.IGNORECASE)
 
 
 # whom of the user's life a question may ask about ("my son", "my kid"), not the user
@@ -561,7 +571,8 @@ _SAYS_NO = re.compile(
     r"steer clear|not (?:be )?(?:safe|recommended|a good idea|advisable|suitable)|unsafe|"
     r"dangerous|harmful|life-threatening|skip\w*|instead|without|leave (?:out|off)|"
     r"hold the|substitut\w*|replac\w*|alternatives?|swap\w*|careful|caution|beware|"
-    r"warn\w*|[a-z]+-free|(?:check|speak|talk)\s+(?:\w+\s+)?(?:with|to)\s+(?:his|her|their|your|a|the)"
+    r"warn\w*|[a-z]+-free|(?:gluten|nut|dairy|egg|lactose|sugar|wheat|peanut|sesame|milk|"
+    r"meat|alcohol)free|(?:check|speak|talk)\s+(?:\w+\s+)?(?:with|to)\s+(?:his|her|their|your|a|the)"
     r"\s+(?:doctor|gp|pharmacist|consultant|nurse))\b", re.IGNORECASE)
 _NOT = re.compile(r"\b(?:not|no|never|without)\b|n['’]t\b", re.IGNORECASE)
 
@@ -652,7 +663,9 @@ def given_to_another(answer: str, mems: Iterable[tuple[int, str]],
     none says of them (QA pass 40d: "Noor has a sweet tooth and is allergic to eggs.", the
     egg allergy being Zain's, had no line); None otherwise."""
     mems = list(mems)
-    for sentence in facts.sentences(answer):
+    # (each clause that opens with a name: "Kiran is coeliac and Dev is allergic to
+    # peanuts.", the two swapped, QA pass 41c)
+    for sentence in (c for s in facts.sentences(answer) for c in _NEXT_NAMED.split(s)):
         people = {n for n in names(sentence) if not n.startswith("my ")}
         claim = _avoided(sentence, _THEIR_DIET)
         said = _STATES.search(sentence)
@@ -677,6 +690,9 @@ def given_to_another(answer: str, mems: Iterable[tuple[int, str]],
                             "of": of.group(0) if of else other,
                             "said": said.group(0).rstrip(" .,;!")}
     return None
+
+
+_NEXT_NAMED = re.compile(r"[,;]\s+(?=[A-Z])|\s+and\s+(?=[A-Z])")
 
 
 def _same(told: frozenset[str], said: frozenset[str]) -> bool:

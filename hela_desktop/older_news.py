@@ -120,6 +120,8 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     "Tomas was a software engineer; now he is a chef.") or tells the change in words of
     its own ("Ines left Lyon for Porto."; "quit" copied from the correction does not
     count)."""
+    if _ASKS_BEFORE.search(message):  # (the old value is what was asked: "Where did Hollie
+        return False  # live before?" answered "Harrogate", QA pass 41c)
     yes, asked = agrees(message, answer), facts.terms(message)
     said = facts.terms(answer) | asked if yes else facts.terms(answer) - asked
     was = facts.terms(superseded.on_subject(old, new))
@@ -174,6 +176,9 @@ _JOB_CHANGE = re.compile(r"\bnow works?\b|\bnew job\b|\bswitched (?:jobs|careers
                          re.IGNORECASE)
 _JOB_PHRASE = re.compile(r"\b(?:a|an|as)\s+((?:[\w-]+\s+){0,2}?[\w-]+)(?=\s+(?:in|at|for|from|"
                          r"near|with)\b|\s*[,.;!?]|\s*$)|\b(?:at|for)\s+((?:[A-Z][\w'’&-]*\s*)+)")
+_ASKS_BEFORE = re.compile(r"\b(?:before|previously|used to|originally|formerly|in the past|"
+                          r"(?:old|previous|former|last)\s+(?:job|address|home|house|place|flat|"
+                          r"employer|school|city|town))\b", re.IGNORECASE)
 _IT = re.compile(r"\b(?:it|it['’]s|its|that['’]s|that is|this is)\b", re.IGNORECASE)
 
 

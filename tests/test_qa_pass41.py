@@ -436,3 +436,50 @@ def test_handing_in_notice_and_joining_elsewhere_corrects_the_old_job():
            "engineer in April.")
     assert facts.corrects(new) and facts.corrects_memory(old, new)
     assert not facts.corrects_memory("My sister Ines is a nurse at St Mary's.", new)
+
+
+def test_qa_pass_41c_cautions_other_words_and_offers_after_a_concession():
+    """QA pass 41c: "While Suresh does have a gluten intolerance, he can still take
+    ibuprofen." had no line (the allergy word made the clause a warning); "No, toast is not
+    appropriate for Dev.", "Aspirin carries certain risks…; talk to your doctor before giving
+    him aspirin." and "…a glutenfree diet…" were read as offers or as leaving it out; "No,
+    Kiran is not allergic to anything." to "Is Kiran allergic to anything?" had no line."""
+    from hela_desktop.cautions import cautions, missed, offered
+
+    dev = cautions([(4, "Dev is coeliac, so no gluten for him.")], about={"dev"})[0]
+    dad = cautions([(6, "My dad Suresh lives in Leicester and takes warfarin.")],
+                   about={"dad", "suresh"})[0]
+    kiran = cautions([(5, "Kiran is allergic to peanuts.")], about={"kiran"})[0]
+    assert offered("While Suresh does have a gluten intolerance, he can still take "
+                   "ibuprofen.", dad, "Is ibuprofen OK for Suresh?") == ["ibuprofen"]
+    for answer, caution, ask in (
+            ("No, toast is not appropriate for Dev.", dev, "Is toast OK for Dev?"),
+            ("Aspirin carries certain risks for him; talk to your doctor before giving him "
+             "aspirin.", dad, "Can my dad take aspirin?"),
+            ("Dev is on a glutenfree diet due to celiac's condition.", dev,
+             "Can Dev have pasta?"),
+            ("He is allergic to peanuts, he can't have them.", kiran, "Can Kiran have peanuts?")):
+        assert offered(answer, caution, ask) == [] and not missed(answer, caution, ask), answer
+    for ask in ("Is Kiran allergic to anything?", "Does Kiran have any allergies?"):
+        for wrong in ("No, Kiran is not allergic to anything.", "Yes, Kiran is allergic to "
+                      "sesame."):
+            assert missed(wrong, kiran, ask), (ask, wrong)
+        assert not missed("Yes, Kiran is allergic to peanuts.", kiran, ask)
+
+
+def test_qa_pass_41c_swapped_allergies_and_the_old_value_asked_for():
+    """QA pass 41c: "Kiran is coeliac and Dev is allergic to peanuts." (swapped) had no line;
+    "Where did Hollie live before?" answered "Harrogate" read as older news."""
+    from hela_desktop.cautions import given_to_another
+    from hela_desktop.older_news import gives_older
+
+    kids = [(5, "Dev is coeliac, so no gluten for him."), (6, "Kiran is allergic to peanuts.")]
+    names = lambda t: {w.lower() for w in re.findall(r"[A-Z][a-z]+", t)} & {  # noqa: E731
+        "kiran", "dev"}
+    assert given_to_another("Kiran is coeliac and Dev is allergic to peanuts.", kids,
+                            names)["name"] == "Kiran"
+    assert given_to_another("Dev is coeliac, Kiran is allergic to peanuts.", kids, names) \
+        is None
+    vet, moved = "My best friend Hollie is a vet in Harrogate.", "Hollie just moved to York."
+    assert not gives_older("Where did Hollie live before?", "Harrogate.", vet, moved)
+    assert gives_older("Where does Hollie live?", "Harrogate.", vet, moved)
