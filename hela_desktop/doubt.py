@@ -11,7 +11,15 @@ from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from . import facts, superseded
-from .cautions import CAUTION_GATE, Caution, given_to_another, heeded, missed, offered
+from .cautions import (
+    CAUTION_GATE,
+    Caution,
+    for_household,
+    given_to_another,
+    heeded,
+    missed,
+    offered,
+)
 from .events import Recall
 from .made_up import made_up
 from .older_news import (
@@ -168,7 +176,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             break
     if stopped:
         return _with_also(found)
-    about_user = facts.asks_about_user(message, names)  # (once: `names` reads the store)
+    # (once: `names` reads the store; or of their household or a thing of theirs a memory
+    # tells, "How old are the boys?", "When is the Seville trip?": QA pass 41c, "It's in
+    # July." had no line, the trip told in June)
+    own = _of_theirs(message, mems)
+    about_user = facts.asks_about_user(message, names) or own
     # (the reply to a message telling of someone, against the message too: "Leah is
     # actually a hairstylist" to "My sister Leah is a nurse.", QA passes 38 and 39c; it is
     # no memory yet, memory 0)
@@ -201,7 +213,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                                                                           mems, names))
         if swapped is not None:
             found.append(swapped)
-    asks_fact = about_user and facts.asks_user_fact(message, names)
+    asks_fact = about_user and facts.asks_user_fact(message, (lambda _s: {"_"}) if own
+                                                    else names)  # (any ask, not for ideas)
     whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)
     # none used, and no name or number the user said earlier in this chat taken either
     # (QA pass 36c: "Your mum lives in Braga.", told two messages before, read "it is not
@@ -294,6 +307,20 @@ _WRITE_FOR_ME = re.compile(r"\b(?:write|draft|compose|pen|help me (?:write|word)
 # ("The answer is no, Leo is only 9 years old." to "Is he 9?", QA pass 40)
 _SAYS_NO = re.compile(r"\s*(?:the (?:short |simple )?answer is:?\s+)?[\"“]?(?:no|nope|not really|"
                       r"not at all|of course not)\b", re.IGNORECASE)
+def _of_theirs(message: str, mems: Sequence[Recall]) -> bool:
+    """Does a question of `message` ask about the user's household ("the boys", "the
+    family") or about a thing of theirs that a recalled statement tells, two words or more
+    of it with a name ("the Seville trip" of "The Seville trip is now in June, not May.")?"""
+    asks = [q for q in facts.sentences(message) if q.rstrip().endswith("?")]
+    told = [facts.terms(r.text) for r in mems if r.extra.get("statement")]
+    return any(for_household(q) or len(t := facts.terms(q) - _ASKING) >= 2 and any(
+        t <= m for m in told) and bool(re.search(r"(?<!^)(?<![.!?]\s)\b[A-Z]", q.strip()))
+        for q in asks)
+
+
+_ASKING = frozenset(facts.stems("when what where which who how is are was the time date day"))
+
+
 def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
     """``{"kind": "denies_told", "memory": id, "said": …}`` when `answer` says no to a
     yes-or-no question of `message` whose every word a recalled memory, not older news,

@@ -483,3 +483,31 @@ def test_qa_pass_41c_swapped_allergies_and_the_old_value_asked_for():
     vet, moved = "My best friend Hollie is a vet in Harrogate.", "Hollie just moved to York."
     assert not gives_older("Where did Hollie live before?", "Harrogate.", vet, moved)
     assert gives_older("Where does Hollie live?", "Harrogate.", vet, moved)
+
+
+def test_a_question_about_the_household_or_a_thing_a_memory_tells_is_about_the_user():
+    """QA pass 41c: "When is the Seville trip?" answered "It's in July." (June told) and
+    "How old are the boys?" answered "They are 9." (7 told) had no line: neither question
+    says "my", so neither was read as asking what the user told."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.edges import used_by_answer
+    from hela_desktop.sources import doubt_note
+
+    def statements(*texts: tuple[int, str]) -> list[Recall]:
+        return [Recall(episode_id=i, score=1.0, text=t, extra={"statement": True})
+                for i, t in texts]
+
+    trip = statements((13, "The Seville trip is now in June, not May."),
+                      (10, "I'm learning Spanish for a trip to Seville in May."))
+    twins = statements((3, "We have twin boys, Kiran and Dev, who are 7."))
+
+    def note(ask: str, answer: str, mems: list[Recall]) -> str:
+        drew = used_by_answer(((r.episode_id, r.text) for r in mems), ask, answer)
+        return doubt_note(answer_doubt(ask, answer, mems, drew, _names), [])
+
+    assert "“July”" in note("When is the Seville trip?", "It's in July.", trip)
+    assert "“9”" in note("How old are the boys?", "They are 9.", twins)
+    for fine in ("It's in June.", "Your trip to Seville is in June now."):
+        assert note("When is the Seville trip?", fine, trip) == "", fine
+    assert note("How old are the boys?", "They are 7.", twins) == ""
+    assert note("What is the capital of Spain?", "Madrid.", trip) == ""
