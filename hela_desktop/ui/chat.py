@@ -75,6 +75,7 @@ class MessageView(QtWidgets.QTextBrowser):
         self.setMouseTracking(True)
         self.viewport().setMouseTracking(True)
         self.anchorClicked.connect(self._on_anchor_clicked)
+        self.horizontalScrollBar().rangeChanged.connect(self._no_sliver_scroll)
         self.msgs: dict[int, dict] = {}  # key -> {message_id, spans, ranges{tok: [a, b]}}
         self._next_key = 1
         self._live: int | None = None
@@ -87,6 +88,16 @@ class MessageView(QtWidgets.QTextBrowser):
         self.live_status = ""  # what the live answer is waiting for, before its first token
         self.model_note: tuple[str, ...] = ()  # under the welcome: of the model answering
         self.show_empty()
+
+    def _no_sliver_scroll(self, _low: int, high: int) -> None:
+        """No sideways scrolling for what ends in the document's margin: each token is a
+        link of its own, Qt measures a line in those pieces, and its line breaking let some
+        lines run up to a pixel past the wrap width (426.6 pixels of text in a 426 pixel
+        line, QA pass 41): the answer's frame, and the document, grew that much past the
+        chat, and a scrollbar came, that scrolled it a pixel.  All is still in view then;
+        a long code line still scrolls."""
+        if 0 < high < self.document().documentMargin():
+            self.horizontalScrollBar().setRange(0, 0)
 
     def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:  # noqa: N802 - Qt's name
         # Alt+Down / Alt+Up: the memories named under answers; Enter opens the chosen one

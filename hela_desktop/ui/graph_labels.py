@@ -41,6 +41,10 @@ FEW_MEMORIES = 12  # up to this many, every memory is labelled where there is ro
 CLEAR_LABEL = 1.5  # a label is clearly its dot's when any other dot is this many times as far
 SHORT_LABELS = (20, 15)  # an idle label with no room for its usual length is cut so
 EDGE_CHECKS = 4000  # labels keep off the links of graphs with up to this many drawn
+# a leader (the line tying a label to its dot): round dots LEADER_WIDTH pixels wide, the
+# gaps in pen widths; a round mark LEADER_END pixels across on the label's edge
+LEADER_WIDTH, LEADER_DOTS, LEADER_END = 1.6, [0.01, 2.2], 4.5
+LEADER_INSET = (3.0, 4.0)  # it ends this far into the label's box: where its words begin
 
 
 def _as_array(rects: list) -> np.ndarray:
@@ -286,6 +290,8 @@ class GraphLabelsMixin:
         unknown (QA pass 22: "Pixel is three years old…" under the graph)."""
         x, y = self.xy[row]
         sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
+        # at the words, not at the margin round them (its mark hung at an empty corner)
+        rect = rect.adjusted(*LEADER_INSET, -LEADER_INSET[0], -LEADER_INSET[1])
         near = QtCore.QPointF(min(max(sp.x(), rect.left()), rect.right()),
                               min(max(sp.y(), rect.top()), rect.bottom()))
         end = self.vb.mapSceneToView(near)
@@ -320,19 +326,33 @@ class GraphLabelsMixin:
         return float(dist[~own].min() / max(dist[own].min(), 1e-6))
 
     def _draw_leaders(self, points: list[tuple[float, float]]) -> None:
+        """The lines that tie labels to their dots, as pairs of points (dot, label's edge).
+        Not to be taken for links (QA pass 41: grey dashes read as one more link): a row of
+        fine round dots, fainter than any link, under the dots and links, ending in a small
+        round mark on the label's edge."""
         item = getattr(self, "_leaders", None)
         if item is None:
             if not points:
                 return
             item = self._leaders = pg.PlotCurveItem(connect="pairs", antialias=True)
-            item.setZValue(19)  # under the labels, over the links
-            self.plot.getPlotItem().addItem(item)
-        item.setPen(pg.mkPen(QtGui.QColor(self.colors.muted_text), width=1.6,
-                             style=QtCore.Qt.PenStyle.DashLine, cosmetic=True))
+            item.setZValue(-1)  # under the links and dots: it starts at its dot's rim
+            self._leader_ends = pg.ScatterPlotItem(pxMode=True, antialias=True)
+            self._leader_ends.setZValue(21)  # over the label's backing, on its edge
+            pi = self.plot.getPlotItem()
+            pi.addItem(item)
+            pi.addItem(self._leader_ends)
+        col = QtGui.QColor(self.colors.muted_text)
+        col.setAlphaF(0.8)
+        pen = pg.mkPen(col, width=LEADER_WIDTH, cosmetic=True)
+        pen.setCapStyle(QtCore.Qt.PenCapStyle.RoundCap)
+        pen.setDashPattern(LEADER_DOTS)  # (0-long dashes with round caps: round dots)
+        item.setPen(pen)
         xs = np.array([p[0] for p in points], dtype=float)
         ys = np.array([p[1] for p in points], dtype=float)
         item.setData(xs, ys)
         item.setVisible(bool(points))
+        self._leader_ends.setData(xs[1::2], ys[1::2], size=LEADER_END, pen=None, brush=pg.mkBrush(col))
+        self._leader_ends.setVisible(bool(points))
 
     def _view_rect(self) -> QtCore.QRectF:
         """What is really on screen, in scene pixels: the plot's box, within the part of the

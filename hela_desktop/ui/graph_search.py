@@ -47,7 +47,7 @@ class GraphSearchMixin:
     _ask_timer: QtCore.QTimer
     render: Callable[..., None]
     select: Callable[..., None]  # (node id or None, center=False)
-    unfold_details: Callable[[], None]
+    unfold_details: Callable[[], bool]
     _set_rings: Callable[[NodesItem, object], None]
     colors: GraphColors
     node_size: float
@@ -208,14 +208,16 @@ class GraphSearchMixin:
         self._say_matches()
         self.unfold_details()
         row = int(self.search_rows[self._search_cursor])
-        if self.zoomed_out:  # a dot among hundreds, under topic names: closer, to read it
+        zoomed_in = self.zoomed_out
+        if zoomed_in:  # a dot among hundreds, under topic names: closer, to read it
             x, y = self.xy[row]
             r = self.vb.viewRect()
             w, h = r.width() * STEP_ZOOM, r.height() * STEP_ZOOM
             self.vb.setRange(QtCore.QRectF(x - w / 2, y - h / 2, w, h), padding=0)
             self._user_moved_view = True  # the view stays there (Fit shows the whole graph)
             self._pending_fit = False
-        self.select(int(self.data.ids[row]), center=True)
+        # (zoomed in to read it: not out again to show its neighbours)
+        self.select(int(self.data.ids[row]), center=True, zoom_out=not zoomed_in)
 
 
 class _StepKeys(QtCore.QObject):

@@ -29,6 +29,7 @@ from .graph_model import (
     topics_for,
     weighted_degree,
 )
+from .graph_pan import GraphPanMixin
 from .graph_search import GraphSearchMixin
 from .layout import ForceLayout
 from .nodes_item import NodesItem
@@ -66,7 +67,8 @@ def node_size_for(n: int) -> float:
     return float(np.clip(11.0 - 2.2 * np.log10(max(n, 1) / 50.0), 5.0, 11.0))
 
 
-class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDetailsMixin):
+class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDetailsMixin,
+                GraphPanMixin):
     """The graph pane: toolbar (search, focus, fit), the plot, and a node details panel."""
 
     nodeSelected = QtCore.Signal(int)  # episode id, or -1 when the selection is cleared
@@ -491,8 +493,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.set_positions(ids, pos)
 
     # ---- interaction ----------------------------------------------------------------
-    def select(self, node_id: int | None, *, center: bool = False) -> None:
-        """Select a memory: ring it, show its details, optionally pan to it."""
+    def select(self, node_id: int | None, *, center: bool = False, zoom_out: bool = True) -> None:
+        """Select a memory: ring it, show its details; `center`: bring it and its neighbours
+        into view (`bring_into_view`: the least pan, zooming out only where they do not fit,
+        unless not `zoom_out`)."""
         self.wanted = None
         if node_id is not None and int(node_id) not in self.data.index:
             if not self.loaded:  # chosen before the graph is drawn: chosen once it is
@@ -502,13 +506,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.selected = None if node_id is None else int(node_id)
         self._show_details(self.selected if self.wanted is None else self.wanted)
         self._follow_selection(self.selected)
-        if center and self.selected is not None and len(self.xy):
-            p = self.xy[self.data.index[self.selected]]
-            r = self.vb.viewRect()
-            self.vb.setRange(QtCore.QRectF(p[0] - r.width() / 2, p[1] - r.height() / 2,
-                                           r.width(), r.height()), padding=0)
-        if self.focus_mode:
+        if self.focus_mode:  # (its neighbours are shown: before they are brought into view)
             self._recompute_visibility()
+        if center and self.selected is not None and len(self.xy):
+            self.bring_into_view_soon(self.selected, zoom_out=zoom_out)
         self.render()
         self.nodeSelected.emit(-1 if self.selected is None else self.selected)
 
@@ -532,16 +533,18 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         if ev.button() != QtCore.Qt.MouseButton.LeftButton:
             return
         nid = self.memory_at(ev.scenePos())
-        if nid is not None:
-            self.unfold_details()
-            self.select(nid)
+        if nid is not None:  # a pane opened for it narrows the plot: it stays in view
+            self.select(nid, center=self.unfold_details())
             ev.accept()
 
-    def unfold_details(self) -> None:
-        """Open a detail pane that folded by itself: choosing a memory asks to see it."""
+    def unfold_details(self) -> bool:
+        """Open a detail pane that folded by itself: choosing a memory asks to see it.
+        True: it opened."""
         if self.details is not None and self.details.isHidden() and not self._details_user:
             self.details_button.setChecked(True)
             self._toggle_details(True)
+            return True
+        return False
 
     def _on_manual_range(self, *_args) -> None:
         self._user_moved_view = True
