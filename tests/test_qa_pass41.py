@@ -511,3 +511,18 @@ def test_a_question_about_the_household_or_a_thing_a_memory_tells_is_about_the_u
         assert note("When is the Seville trip?", fine, trip) == "", fine
     assert note("How old are the boys?", "They are 7.", twins) == ""
     assert note("What is the capital of Spain?", "Madrid.", trip) == ""
+
+
+def test_the_memories_table_writes_its_times_short():
+    """QA pass 41c: the Memories table's two full dates ("2026-12-06 03:59") took the room
+    your words and the answer needed, cut to about fifteen letters each."""
+    import time
+
+    from hela_desktop.ui.explain import short_when
+
+    now = time.mktime((2026, 12, 6, 4, 30, 0, 0, 0, -1))
+    assert short_when(now - 60, now) == "today 04:29"
+    assert short_when(now - 5 * 3600, now) == "yesterday 23:30"
+    assert short_when(now - 3 * 86400, now) == "3 Dec 04:30"
+    assert short_when(now - 400 * 86400, now) == "1 Nov 2025"
+    assert short_when(None, now) == "—"

@@ -20,7 +20,7 @@ from ..store import REPLACED, answered_by
 from ..words import count, memory_ref, one_line
 from . import text_dialog
 from .archive_tab import LAST_USED_FROM, ArchiveTab, fit_memory_columns
-from .explain import activity_rows
+from .explain import activity_rows, short_when
 from .graph_model import knowledge_kind_words, short_label
 from .memory_edit import EditMemoryDialog
 from .plain import BidiDelegate, find_keys, tip, undo_bar
@@ -108,12 +108,12 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
             return (
                 "✕" if e.deleted_at is not None else "★" * e.pinned + "↻" * bool(fix),
-                _fmt(e.created_at),
+                short_when(e.created_at),
                 (f"({self.matched[e.id]}) " if e.id in self.matched else "")  # (first: a
                 + _one_line(e.user_text)  # narrow column cut the tag, QA pass 29b)
                 + (f"  · corrected {_in_part(fix)}later (#{fix[0]})" if fix else ""),
                 answer_excerpt(e.assistant_text, 120),  # the words, not their markup
-                str(e.access_count), _fmt(e.last_access),
+                str(e.access_count), short_when(e.last_access),
             )[col]
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and e.deleted_at is not None:
             if self.reasons.get(e.id) == REPLACED:
@@ -134,8 +134,9 @@ class EpisodeTableModel(QtCore.QAbstractTableModel):
             return tip((f"Corrected {_in_part(fix)}later, by #{fix[0]}: “{fix[1]}”"
                         + (f"\nStill so: “{fix[2]}”" if _in_part(fix) else "") + "\n\n"
                         if fix else "") + e.text)
-        if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (4, 5):
-            return _use_tip(e.access_count, e.last_access)
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and col in (1, 4, 5):  # (the whole date)
+            return f"Created {_fmt(e.created_at)}" if col == 1 else _use_tip(e.access_count,
+                                                                              e.last_access)
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 5 and not e.access_count:
             # (a time beside "0" recalls: used another way, QA pass 36b N13)
             return QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.PlaceholderText)
@@ -236,7 +237,7 @@ class MemoryBrowser(QtWidgets.QWidget):
         hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(False)
         hh.setSortIndicatorShown(True)
-        for col, w in enumerate((28, 118, 200, 240, 66, 118)):
+        for col, w in enumerate((28, 104, 200, 240, 66, 104)):
             # room for the heading and its sort arrow, with a gap between them ("Recalled"
             # and its arrow touched, QA pass 21), at any font size
             need = hh.sectionSizeFromContents(col).width() + hh.fontMetrics().averageCharWidth()
