@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
-from . import facts
+from . import facts, kin
 
 # a group of foods -> the words that name it or a common food of it (singular and plural)
 GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
@@ -115,6 +115,8 @@ _DIET = re.compile(r"\b(?:i['’]?m|i am|we['’]?re|we are|(?:i|we)(?:['’]ve|
                    r"\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b", re.IGNORECASE)
 # another's diet, of a sentence about them ("Aoife is vegetarian", "he's vegan")
 _THEIR_DIET = re.compile(r"\b(?:is|['’]s|are|has been|have been|became|went|turned)\s+"
+                         # ("Chloe is 34 and vegetarian", QA pass 41d)
+                         r"(?:\d{1,3}\s*(?:years?\s+old\s*)?(?:and|,)\s+)?"
                          r"(?:a\s+|strictly\s+|fully\s+|now\s+|mostly\s+)?"
                          r"(?P<diet>vegetarian|vegan|coeliac|celiac|pescatarian|teetotal|"
                          r"teetotaller|diabetic)\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b",
@@ -215,8 +217,11 @@ def caution_of_others(text: str, about: AbstractSet[str]) -> tuple[frozenset[str
     to nuts.", "Aoife is vegetarian and can't eat gluten.")."""
     words: set[str] = set()
     said: list[str] = []
-    named = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(about))) + r")(?!\w)",
-                       re.IGNORECASE) if about else None
+    # (not only as another's: "Chloe's son Oscar is 4 and he's allergic to tree nuts." is
+    # Oscar's allergy, not Chloe's, QA pass 41d)
+    named = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(about)))
+                       + rf")(?!\w)(?!['’]s\s+(?:{kin.KIN_PET_BREED}|{_ROLES})\b)", re.IGNORECASE) \
+        if about else None
     before = False
     for s in facts.sentences(text or ""):
         of_them = named is not None and (bool(named.search(s)) or before and bool(_GOES_ON.match(s)))
@@ -228,6 +233,7 @@ def caution_of_others(text: str, about: AbstractSet[str]) -> tuple[frozenset[str
     return frozenset(words), " ".join(said)
 
 
+_ROLES = "|".join(sorted(kin.ROLES))
 _GOES_ON = re.compile(r"\s*(?:she|he|they)\b", re.IGNORECASE)
 
 
@@ -488,17 +494,18 @@ def _stem(word: str) -> str:
 
 # a question for what someone must not eat or drink ("What is Kwame allergic to?", "Which
 # foods can't Efua have?", "What diet is my sister on?", "What should Sam avoid?")
+# whether they must avoid anything ("Is Kiran allergic to anything?", "Does Dev have any
+# allergies?", QA pass 41c: "No, Kiran is not allergic to anything." had no line); of an
+# allergy, not a diet
+_ANY_ALLERGY = (r"^\s*(?:is|are|does|do|has|have)\b[^?]*\b(?:allergic|intolerant)\s+to\s+"
+                r"(?:anything|any\b)|^\s*(?:does|do|has|have)\b[^?]*\bany\s+(?:\w+\s+)?"
+                r"(?:allergies|allergy|intolerances?)\b")
 _ASKS_AVOIDED = re.compile(
     r"^\s*(?:what|which)\b[^?]*\b(?:allergic|allergy|allergies|intoleran\w*|diet|"
     r"(?:can['’]?t|cannot|can not|mustn['’]t|must not|shouldn['’]t|should not|doesn['’]t|"
     r"does not|don['’]t|do not)\s+(?:\w+\s+)?(?:eat|have|drink)|"
     r"(?:should|must|has to|have to|needs? to)\s+(?:\w+\s+){0,3}?(?:avoid|steer clear of|"
-    r"stay away from|keep away from))\b"
-    # (or whether they must avoid anything: "Is Kiran allergic to anything?", "Does Dev
-    # have any allergies?", QA pass 41c: "No, Kiran is not allergic to anything." had no line)
-    r"|^\s*(?:is|are|does|do|has|have)\b[^?]*\b(?:allergic|intolerant)\s+to\s+(?:anything|any\b)"
-    r"|^\s*(?:does|do|has|have)\b[^?]*\bany\s+(?:\w+\s+)?(?:allergies|allergy|intolerances?|"
-    r"dietary)\b", re.IGNORECASE)
+    r"stay away from|keep away from))\b|" + _ANY_ALLERGY, re.IGNORECASE)
 
 
 # whom of the user's life a question may ask about ("my son", "my kid"), not the user
@@ -525,6 +532,8 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
         return False
     if _ASKS_AVOIDED.search(message):
         told_of = set(_WORD.findall(caution.text.lower()))
+        if re.search(_ANY_ALLERGY, message, re.IGNORECASE) and not told_of & _ALLERGY_WORDS:
+            return False  # (a diet is no allergy: "Does Chloe have any allergies?")
         said = {f(w) for w in _WORD.findall(answer.lower().replace("’", "'"))
                 for f in (_stem, lambda x: x.rstrip("s"))}
         told = {w for w in told_of if w in _NAMES or w in _DIETS or w in _CONDITIONS}
@@ -703,7 +712,8 @@ def _same(told: frozenset[str], said: frozenset[str]) -> bool:
 
 # what says someone must not have something, as an answer quotes it: "allergic to eggs",
 # "is coeliac", "can't eat gluten"
-_STATES = re.compile(r"\b(?:(?:severe(?:ly)?\s+|very\s+)?allergic\s+to\s+(?:\w+\s+){0,2}?\w+|"
+_STATES = re.compile(r"\b(?:(?:severe(?:ly)?\s+|very\s+)?(?:allergic|allerg(?:y|ies))\s+to\s+"
+                     r"(?:(?!(?:and|or|but|so|because|which|who|when|if|as)\b)\w+\b\s*){1,3}|"
                      r"(?:an?\s+)?(?:\w+\s+)?allergy\b|(?:coeliac|celiac|vegetarian|vegan|"
                      r"diabetic|lactose[- ]intolerant|gluten[- ]intolerant)\b|"
                      r"(?:can['’]?t|cannot|doesn['’]?t|does not|must not|mustn['’]?t)\s+"

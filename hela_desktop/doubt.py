@@ -189,9 +189,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if tells_of_life(message, names) else []
     # one person's allergy or diet given to another ("Noor has a sweet tooth and is
     # allergic to eggs.", the egg allergy Zain's: QA pass 40d)
+    # (first of all: "Yep, Chloe has allergies to tree nuts." is Oscar's allergy, QA pass
+    # 41d, before what it leaves out)
     given = given_to_another(answer, [(r.episode_id, r.text) for r in mems], names) \
-        if names is not None and not found else None
-    found += [given] if given else []
+        if names is not None and not any(d["kind"] == "caution" for d in found) else None
+    found[:0] = [given] if given else []
     if untold and about_user:
         found.append({"kind": "untold", "who": [str(w) for w in untold]})
     else:

@@ -115,6 +115,8 @@ BEFORE_KIN = rf"(?:(?!{_LINKS}\b)[\w'’-]+\s+){{0,2}}"
 _NAMED = (rf"(?:\b(?:my|our)\s+(?:(?!{_LINKS}\b)[\w'’-]+\s+){{1,2}}(?:called|named)\s+"
           rf"|\b(?:my|our)\s+[\w-]+['’]s\s+name\s+is\s+"
           rf"|\b(?:his|her|their)\s+(?:{KIN_PET_BREED})\s+"
+          # "Chloe's son Oscar" (QA pass 41d: a grandson's nut allergy was no one's)
+          rf"|\b[A-Z][\w’-]*['’]s\s+(?:{KIN_PET_BREED})\s+"
           rf"|\b(?:a|an)\s+{BEFORE_KIN}(?:{KIN_PET_BREED}),?\s+(?:called|named)\s+"
           # "we have a daughter, Solveig, who is 8", "our dog, Rex" (QA pass 37)
           rf"|\b(?:a|an|my|our)\s+{BEFORE_KIN}(?:{KIN_PET_BREED}),\s*"

@@ -130,13 +130,7 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     # Manchester." beside "Chloe moved to York last month.", QA pass 40b)
     value = new if _WHEN_CHANGED.search(old) else _WHEN_CHANGED.sub(" ", new)
     now, denied = _told_over(value, was), set(facts.negated(new)) - facts.still_said(new)
-    outdated = (was & denied) or (was - now - _WHO)
-    if _MOVED.search(new):  # (a move puts only the old place out of date)
-        outdated = outdated & facts.terms(" ".join(_PLACE.findall(old))) or outdated
-    elif _JOB_CHANGE.search(new):  # (a new job, only the old job and employer: "Hi, I'm
-        # Ben Harper, a postman in Norwich." is still his name and home, QA pass 41)
-        outdated = outdated & facts.terms(" ".join(
-            g for m in _JOB_PHRASE.finditer(old) for g in m.groups() if g)) or outdated
+    outdated = (was & denied) or _out_of_date(old, new, was - now - _WHO)
     fresh = now - was - denied - TELLS_CHANGE
     if not yes:
         outdated, fresh = outdated - asked, fresh - asked
@@ -176,6 +170,8 @@ _JOB_CHANGE = re.compile(r"\bnow works?\b|\bnew job\b|\bswitched (?:jobs|careers
                          re.IGNORECASE)
 _JOB_PHRASE = re.compile(r"\b(?:a|an|as)\s+((?:[\w-]+\s+){0,2}?[\w-]+)(?=\s+(?:in|at|for|from|"
                          r"near|with)\b|\s*[,.;!?]|\s*$)|\b(?:at|for)\s+((?:[A-Z][\w'’&-]*\s*)+)")
+_AGE_NOW = re.compile(r"\b(?:is|['’]s|are)\s+(?:now\s+)?\d{1,3}(?:\s+(?:years?\s+old|now))?\s*(?:now)?"
+                     r"[.!]?\s*$|\bturned\s+\d{1,3}\b", re.IGNORECASE)
 _ASKS_BEFORE = re.compile(r"\b(?:before|previously|used to|originally|formerly|in the past|"
                           r"(?:old|previous|former|last)\s+(?:job|address|home|house|place|flat|"
                           r"employer|school|city|town))\b", re.IGNORECASE)
@@ -203,7 +199,8 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
     was = facts.terms(superseded.on_subject(old, correction))
     now, denied = _told_over(correction, was), set(facts.negated(correction)) - \
         facts.still_said(correction)
-    outdated = (was & denied) or _kept_numbers(was - now - _WHO, correction)
+    outdated = (was & denied) or _kept_numbers(_out_of_date(old, correction, was - now - _WHO),
+                                               correction)
     fresh = now - was - denied - TELLS_CHANGE
     said = facts.terms(reply)
     # (a reply that denies the new value gives the old: "The correct date is 12 April, not
@@ -213,6 +210,26 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
         return bool(said & outdated)
     told_old, told_new = len(said & outdated), len(said & fresh)
     return told_old > told_new and not _in_the_past(reply, outdated)
+
+
+def _out_of_date(old: str, new: str, only_old: set[str]) -> set[str]:
+    """Of what only the old memory says (`only_old`), what the newer `new` puts out of
+    date: not whom the old one names ("Chloe's son Oscar is 4…" after "Actually Oscar is 5
+    now." is no older news of Chloe, nor is "he's allergic to tree nuts": QA pass 41d); for
+    an age told anew only the old age, for a move only the old place, for a new job only
+    the old job and employer ("Hi, I'm Ben Harper, a postman in Norwich." is still his name
+    and home, QA pass 41)."""
+    out = only_old - {facts.stem(n) for n in facts.who(old) - {facts.SELF}}
+    if _AGE_NOW.search(new):
+        kept = {w for w in out if w.isdigit()}
+    elif _MOVED.search(new):
+        kept = out & facts.terms(" ".join(_PLACE.findall(old)))
+    elif _JOB_CHANGE.search(new):
+        kept = out & facts.terms(" ".join(g for m in _JOB_PHRASE.finditer(old)
+                                          for g in m.groups() if g))
+    else:
+        kept = out
+    return kept or out
 
 
 def _told_over(new: str, was: AbstractSet[str]) -> set[str]:

@@ -121,6 +121,10 @@ def doubt_note(doubt, recalls: Iterable[dict]) -> str:
     also = doubt.get("also")
     notes = [n for n in [_one_note(doubt, recalls)] + [
         _one_note(d, recalls) for d in (also if isinstance(also, list) else [])] if n]
+    # (each ended before the next: "…“Chloe's son Oscar is 4” Also: …" lacked its stop,
+    # QA pass 41d)
+    notes = [n if n is notes[-1] or n.rstrip("”’\"")[-1:] in ".!?…" else n + "."
+             for n in notes]
     return " ".join([notes[0]] + ["Also: " + n.removeprefix(CHECK) for n in notes[1:]]) \
         if notes else ""
 

@@ -25,6 +25,7 @@ DATE = re.compile(
     rf"(?:next|this|last|on)\s+{DAY}\b|{DAY}'s\b)", re.IGNORECASE)
 # where a plan moved to ("… to Wednesday", "… to the 12th", "… to next week", "… to 4 pm")
 WHEN_TO = (rf"(?:the\s+)?(?:next\s+|this\s+|following\s+|coming\s+)?(?:{DAY}s?\b|{MONTH}\b"
+           rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b"  # ("21 January", QA pass 41d)
            r"|\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)"
            r"|\d{1,2}:\d\d|tomorrow|tonight|noon|midday|morning|afternoon|evening|week\b|month\b"
            r"|later\b|earlier\b)")

@@ -526,3 +526,46 @@ def test_the_memories_table_writes_its_times_short():
     assert short_when(now - 3 * 86400, now) == "3 Dec 04:30"
     assert short_when(now - 400 * 86400, now) == "1 Nov 2025"
     assert short_when(None, now) == "—"
+
+
+def test_qa_pass_41d_a_grandsons_allergy_and_age_corrections():
+    """QA pass 41d: "Chloe's son Oscar is 4 and he's allergic to tree nuts." made Oscar no
+    one of the user's life, so "Yes, Oscar can have a Bakewell tart." had no line; after
+    "Actually Oscar is 5 now." any answer naming Chloe read as older news ("Yep, Chloe has
+    allergies to tree nuts.", Oscar's allergy given to her, was marked only so); "Chloe is 34
+    and vegetarian" said no diet; "The knee appointment moved to 21 January." corrected
+    nothing."""
+    from hela_desktop import facts, kin
+    from hela_desktop.cautions import caution_of_others, given_to_another
+    from hela_desktop.older_news import gives_older, repeats_corrected
+
+    oscar = "Chloe's son Oscar is 4 and he's allergic to tree nuts."
+    chloe = "Our daughter Chloe is 34 and vegetarian; she lives in Cardiff."
+    assert kin.as_theirs("Oscar").search(oscar)
+    assert caution_of_others(oscar, {"oscar"})[0] >= {"bakewell", "pesto", "nutella"}
+    assert not caution_of_others(oscar, {"chloe"})[0]  # (hers only as his mother)
+    assert caution_of_others("Chloe's allergic to nuts.", {"chloe"})[0]
+    assert "meat" in caution_of_others(chloe, {"chloe"})[0]
+    names = lambda t: {w.lower() for w in re.findall(r"[A-Z][a-z]+", t)} & {  # noqa: E731
+        "chloe", "oscar"}
+    assert given_to_another("Yep, Chloe has allergies to tree nuts.", [(5, oscar), (4, chloe)],
+                            names)["said"] == "allergies to tree nuts"
+    five = "Actually Oscar is 5 now."
+    assert not gives_older("Does Chloe have any allergies?", "Yep, Chloe has allergies to tree "
+                           "nuts.", oscar, five)
+    assert gives_older("How old is Oscar?", "Oscar is 4.", oscar, five)
+    assert not repeats_corrected(five, "I'm glad your son is thriving, especially as he's "
+                                 "allergic to tree nuts.", oscar)
+    assert repeats_corrected(five, "Oscar is 4, lovely.", oscar)
+    knee = "I have a hospital appointment on 14 January for my knee."
+    assert facts.corrects_memory(knee, "The knee appointment moved to 21 January.")
+
+
+def test_each_note_before_another_ends_with_a_stop():
+    """QA pass 41d: "…what you have just corrected — “Chloe's son Oscar is 4” Also: …"."""
+    from hela_desktop.sources import doubt_note
+
+    got = doubt_note({"kind": "repeats_corrected", "older": 5, "said": "Chloe's son Oscar is 4",
+                      "also": [{"kind": "made_up", "words": ["Childuyala"], "unused": False}]},
+                     [])
+    assert "is 4”. Also: " in got
