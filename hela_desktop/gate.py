@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import cautions, facts, kin, superseded, your_own
+from . import cautions, facts, kin, superseded, whom, your_own
 from . import formulas as F
 from .config import GateParams
 from .events import Recall
@@ -712,8 +712,12 @@ class RelevanceGate:
             n = newer[src]
             # (not what tells another kind of thing: "My best friend Chloe is a vet." came
             # in through Chloe's old home and was marked older than her move, QA pass 40b)
+            # (nor what is of someone the newer news does not name: "Chloe moved from
+            # Cardiff to Bath…" came in through "Chloe's son Oscar is 4…" and was marked
+            # older than "Actually Oscar is 5 now.", QA pass 41e)
             if r.episode_id != n and when.get(r.episode_id, 0.0) < when.get(n, 0.0) \
-                    and not facts.of_another_kind(r.text, texts.get(n, "")):
+                    and not facts.of_another_kind(r.text, texts.get(n, "")) \
+                    and whom.same_one(via, texts.get(n, ""), texts.get(src, "")):
                 r.extra["older_than"] = n
 
 

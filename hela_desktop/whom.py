@@ -200,6 +200,15 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
             # bus driver", QA pass 35b; a name or number is: "…lives in Leipzig")
             named = any(w[:1].isupper() or w[:1].isdigit() for w in words
                         if not sentence.lstrip().startswith(w))
+            # (a number only as an age: "4 days late", "the 4th of May", "5-23 Harker St."
+            # are no age of Oscar's given to Chloe, QA pass 41e)
+            if took and all(w.isdigit() for w in took) and not any(
+                    re.search(rf"\b(?:is|['’]s|are|turned|turns|aged?|now)\s+(?:now\s+|only\s+|"
+                              rf"just\s+|almost\s+)?{w}\b(?![-–:/.,]?\d)(?!\s*(?:st|nd|rd|th|days?|"
+                              rf"weeks?|months?|hours?|minutes?|am|pm|%)\b)|\b{w}[- ]years?[- ]old\b",
+                              sentence, re.IGNORECASE)
+                    for w in took):
+                continue
             if took - _EVERYDAY or took and named:
                 # (quoted without the everyday words beside a telling one: "works")
                 words = [w for w in words if facts.stem(w.lower()) not in _EVERYDAY] or words
@@ -656,6 +665,17 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
         return None
     return {"kind": "misnamed", "asked": "you", "said": name,
             **({"of": _of_whom(of)} if of else {})}
+
+
+def same_one(via: str, news: str, source: str) -> bool:
+    """Is the newer `news` of whom the name `via` names, as far as the `source` memory
+    tells: it names them, or names no one, or calls them by the relation `source` gives
+    them ("Actually my sister moved to Porto." of Ines, "My sister Ines lives in Lyon.";
+    not "Actually Oscar is 5 now." of Chloe, "Chloe's son Oscar is 4…")?"""
+    told = facts.who(news) - {facts.SELF}
+    return not told or via in told or any(
+        re.search(rf"\b(?:my|our)\s+{re.escape(k)}\s+{re.escape(via)}\b", source, re.IGNORECASE)
+        for k in told & facts.KIN_WORDS)
 
 
 def tells_of_life(message: str, names: Callable[[str], AbstractSet[str]] | None) -> bool:

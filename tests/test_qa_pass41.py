@@ -569,3 +569,22 @@ def test_each_note_before_another_ends_with_a_stop():
                       "also": [{"kind": "made_up", "words": ["Childuyala"], "unused": False}]},
                      [])
     assert "is 4”. Also: " in got
+
+
+def test_qa_pass_41e_a_number_is_an_age_only_as_one_and_news_of_one_person_dates_no_other():
+    """QA pass 41e: "4 days late", "the 4th of May" and "5-23 Harker St." read as Oscar's
+    age given to Chloe; "Chloe moved from Cardiff to Bath…", come in through "Chloe's son
+    Oscar is 4…", was marked older than "Actually Oscar is 5 now."."""
+    from hela_desktop.whom import misattributed
+    from hela_desktop.whom import same_one as _same_one
+
+    mems = _recalls(_LUCY, _ALFIE)
+    for not_age in ("Lucy was 6 days late.", "Lucy was born on the 6th of May.",
+                    "Lucy lives at 6-23 Harker St."):
+        assert misattributed("How old is Lucy?", not_age, mems, _names) is None, not_age
+    for age in ("Lucy is 6 years old.", "Lucy is a 6-year-old.", "She's 6."):
+        assert misattributed("How old is Lucy?", age, mems, _names) is not None, age
+    assert _same_one("ines", "Actually my sister moved to Porto.", "My sister Ines lives in Lyon.")
+    assert not _same_one("chloe", "Actually Oscar is 5 now.",
+                         "Chloe's son Oscar is 4 and he's allergic to tree nuts.")
+    assert _same_one("chloe", "Actually she moved to Bath.", "My daughter Chloe lives in Cardiff.")
