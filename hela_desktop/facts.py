@@ -91,7 +91,7 @@ STOPWORDS = frozenset(
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom why will with would you your yours yourself yourselves
     also yeah yes oh hey hi ok okay really so thanks thank like just get got im i'm it's that's
-    dont don't know think one would could much well good great""".split()
+    dont don't know think one would could much well good great actually""".split()
     # what is left of a contraction once its apostrophe splits it ("I've" → "i", "ve"):
     # "ve" was a word two memories shared, and brought a day-shift news as newer news of
     # a beagle (`bench personal`, 0.15)
@@ -251,7 +251,7 @@ _CHANGES = (
                 rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b", re.IGNORECASE),
      re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b"
                 r"|\b(?:is|am|['’]s|['’]m) (?:a|an) [\w-]+ in (?-i:[A-Z])", re.IGNORECASE)),
-    (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an)\b(?!\s+(?:year|month|week|day|"
+    (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an|head|lead|senior|chief)\b(?!\s+(?:year|month|week|day|"
                 r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b"
                 r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b|\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b"
                 # (QA pass 31: "Tomas is a firefighter these days." left him a paramedic)

@@ -9,6 +9,7 @@ import re
 from collections.abc import Set as AbstractSet
 
 from . import facts, superseded, whom
+from .timewords import WHEN_SAID, WHEN_TO
 
 # the words a correction tells that something changed with, not what it changed to
 # ("Actually Ines moved to Porto.": the news is Porto; "Ines moved to Lyon." said "moved"
@@ -31,10 +32,18 @@ _YES_NO = frozenset("is are am was were do does did will would can could has hav
 
 
 def opens_with_yes(answer: str) -> bool:
-    """Does `answer` open with a yes ("Yes.", "Correct, …", "That's right")?"""
-    head = answer.strip().lower().replace("’", "'")
+    """Does `answer` open with a yes ("Yes.", "Correct, …", "That's right"), after a
+    pleasantry or not ("I'm glad you brought it up.\n\nYes, I think the test is on 3
+    March…", the old date: QA pass 42b saw no line)?"""
+    head = _PLEASANTRY.sub("", answer.strip().lower().replace("’", "'"), count=1)
     return any(head.startswith(w) and (len(head) == len(w) or not head[len(w)].isalnum())
                for w in _AGREES)
+
+
+# a first sentence of thanks or gladness, before the answer itself
+_PLEASANTRY = re.compile(r"(?:i'm|i am) (?:so |really )?(?:glad|happy|pleased)\b[^.!?\n]*[.!?]\s*|"
+                         r"(?:great|good|what a (?:great|good)) question\b[^.!?\n]*[.!?]\s*|"
+                         r"thanks? (?:you )?for (?:asking|bringing)\b[^.!?\n]*[.!?]\s*")
 
 
 def agrees(message: str, answer: str) -> bool:
@@ -84,8 +93,20 @@ def holds_asked(message: str, text: str) -> bool:
     an engineer?" of "…Callum…; he is an engineer now.") and deny none of them ("Is Pepper
     a tabby?" of "…a ginger cat, not a tabby")?"""
     told, denied = facts.terms(text), set(facts.negated(text))
+    # (a medicine named is a medication told: "Is my dad on any medication?" of "My dad
+    # Suresh lives in Leicester and takes warfarin.", QA pass 41c saw "No, …")
+    told |= _MEDICATION if _ON_MEDICINE.search(text) else set()
     return any(len(asked) >= 2 and asked <= told and not asked & denied
                for asked in (facts.terms(a) - _GENERIC for a in yes_no_asks(message)))
+
+
+_MEDICATION = frozenset(facts.stems("medication medicine meds pills tablets drugs"))
+# someone takes a medicine ("takes warfarin", "is on amlodipine", "uses an inhaler")
+_ON_MEDICINE = re.compile(
+    r"\b(?:takes|taking|(?:is|am|are|['’]s|['’]m)\s+on|prescribed|uses)\s+(?:(?:a|an|some|his|"
+    r"her|my|daily|low-dose)\s+)?(?:[a-z-]+(?:arin|ine|ide|pril|sartan|statin|xaban|zole|pam|"
+    r"lol|formin|mab|cillin|mycin|cycline|olone|sone)\b|medications?|medicines?|tablets|pills|"
+    r"inhalers?|insulin|aspirin|blood\s+thinners?)", re.IGNORECASE)
 
 
 def yes_no_asks(message: str) -> list[str]:
@@ -163,10 +184,16 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
 # 41b's persona: "Hollie is a vet." was marked older news)
 _MOVED = re.compile(r"\b(?:moved|relocated)\s+(?:back\s+|away\s+|house\s+)?(?:from\s+"
                     r"(?:[\w'’-]+\s+){1,3})?to\b|\bnow lives?\s+in\b", re.IGNORECASE)
+_WHEN_MOVED = re.compile(rf"\b(?:moved|postponed|rescheduled|changed|pushed\s+back|brought\s+"
+                         rf"forward|put\s+off|is\s+now|['’]s\s+now|now)\s+(?:back\s+)?(?:to|on|"
+                         rf"in|for|until|at)\s+{WHEN_TO}", re.IGNORECASE)
+_CLOCK = re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\b\d{1,2}:\d\d\b|"
+                    r"\bat\s+\d{1,2}\b", re.IGNORECASE)
 _PLACE = re.compile(r"\b(?:in|at|near|from|to)\s+(?:the\s+)?((?:[A-Z][\w'’.-]*\s*)+)")
 _JOB_CHANGE = re.compile(r"\bnow works?\b|\bnew job\b|\bswitched (?:jobs|careers)\b|\bquit\b|"
                          r"\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b|"
-                         r"\bhanded in\b[^.;!?]*\bnotice\b|\b(?:became|is now|['’]s now) (?:a|an)\b",
+                         r"\bhanded in\b[^.;!?]*\bnotice\b|\b(?:became|is now|['’]s now) (?:a|an|head|lead|"
+                         r"senior|chief)\b",
                          re.IGNORECASE)
 _JOB_PHRASE = re.compile(r"\b(?:a|an|as)\s+((?:[\w-]+\s+){0,2}?[\w-]+)(?=\s+(?:in|at|for|from|"
                          r"near|with)\b|\s*[,.;!?]|\s*$)|\b(?:at|for)\s+((?:[A-Z][\w'’&-]*\s*)+)")
@@ -212,6 +239,13 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
     return told_old > told_new and not _in_the_past(reply, outdated)
 
 
+def changed_by(old: str, new: str) -> set[str]:
+    """The terms of the older statement `old` that the newer `new` puts out of date (an
+    old age, place or job, as `_out_of_date` reads it; "from Cardiff" in the newer one
+    is still the old place)."""
+    return _out_of_date(old, new, facts.terms(old) - _WHO)
+
+
 def _out_of_date(old: str, new: str, only_old: set[str]) -> set[str]:
     """Of what only the old memory says (`only_old`), what the newer `new` puts out of
     date: not whom the old one names ("Chloe's son Oscar is 4…" after "Actually Oscar is 5
@@ -222,6 +256,15 @@ def _out_of_date(old: str, new: str, only_old: set[str]) -> set[str]:
     out = only_old - {facts.stem(n) for n in facts.who(old) - {facts.SELF}}
     if _AGE_NOW.search(new):
         kept = {w for w in out if w.isdigit()}
+    elif _WHEN_MOVED.search(new):  # (a plan moved: only its old time, not "hospital" of "I
+        # have a hospital appointment on 14 January…" after "…moved to 21 January.", QA
+        # pass 41e read "…a hospital appointment today!" as repeating the old one)
+        # (a clock time only when the new one gives one: "The physio moved to Thursday."
+        # keeps "at 15:00")
+        clock = bool(_CLOCK.search(new))
+        kept = out & facts.terms(" ".join(m.group(0) for m in re.finditer(WHEN_SAID, old,
+                                                                          re.IGNORECASE)
+                                          if clock or not _CLOCK.search(m.group(0))))
     elif _MOVED.search(new):
         kept = out & facts.terms(" ".join(_PLACE.findall(old)))
     elif _JOB_CHANGE.search(new):

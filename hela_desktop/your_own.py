@@ -17,16 +17,16 @@ from .says_of import JOBS
 
 # what each kind of question asks of the user themself
 _ASKS = (
-    ("home", re.compile(r"\bwhere\s+(?:do|did)\s+(?:i|we)\s+live\b|\bwhere\s+(?:is|['’]s)\s+"
+    ("home", re.compile(r"\bwhere\s+(?:do|did)\s+(?:i|we)\s+live\b|\bwhere(?:\s+is|['’]s)\s+"
                         r"(?:my|our)\s+(?:home|house|flat)\b|\bwhat\s+(?:town|city|country|"
                         r"place)\s+do\s+(?:i|we)\s+live\b|\bwhere\s+am\s+i\s+based\b",
                         re.IGNORECASE)),
     ("job", re.compile(r"\b(?:where|which\s+[a-z]+)\s+(?:am|will)\s+i\s+(?:be\s+)?working\b|"
                        r"\bwhat\s+(?:do|did)\s+i\s+do(?:\s+for\s+(?:a\s+living|work))?\s*\?|"
-                       r"\bwhat\s+(?:is|['’]s|was)\s+my\s+(?:job|work|profession|occupation|"
+                       r"\bwhat(?:\s+is|['’]s|\s+was)\s+my\s+(?:job|work|profession|occupation|"
                        r"career|line\s+of\s+work)\b|\bwhere\s+do\s+i\s+work\b|\bwhat\s+(?:job|"
                        r"work)\s+do\s+i\s+(?:do|have)\b", re.IGNORECASE)),
-    ("age", re.compile(r"\bhow\s+old\s+am\s+i\b|\bwhat\s+(?:is|['’]s)\s+my\s+age\b",
+    ("age", re.compile(r"\bhow\s+old\s+am\s+i\b|\bwhat(?:\s+is|['’]s)\s+my\s+age\b",
                        re.IGNORECASE)),
 )
 # words one of the user's statements of each kind holds (for the store to look for)
