@@ -511,6 +511,7 @@ class Assistant:
                 known=f"{state.system}\n{self._said_in_chat(conversation_id, message)}", now=now,
                 stopped=interrupted, cut=bool(limit), user_names=engine.user_names(),
                 untold=self._untold(asked), unrecalled=state.unrecalled,
+                own_names=self._own_names(),
                 corrected=[(c["episode_id"], c["text"]) for c in stats.get("corrects", [])],
                 # the message's own first (QA pass 32: "I am allergic to sesame, so no
                 # tahini or hummus for me." got "…try sesame-lime curaçoula", unmarked:
@@ -622,6 +623,12 @@ class Assistant:
                 next(p for p in people if p.startswith("my ")), 20))
             names |= whom.names_of(relations, texts.values())
         return frozenset(names | relations)
+
+    def _own_names(self) -> tuple[str, ...]:
+        """The names the user gave as theirs in any statement ("Hi, I'm Marcus Webb…"):
+        an answer that calls itself by one speaks as them (`whom.as_user`)."""
+        return tuple(whom.own_names(t for _, t, _ in self.store.said_after(
+            0.0, containing=("name", "i'm", "call me"))))
 
     def _untold(self, message: str) -> list[str]:
         """The relations `message` asks about ("my sister") that no memory of the user's

@@ -21,9 +21,10 @@ from .cautions import (
     offered,
 )
 from .events import Recall
-from .made_up import made_up
+from .made_up import death_untold, made_up
 from .older_news import (
     agrees,
+    changed_by,
     gives_older,
     holds_asked,
     opens_with_yes,
@@ -37,6 +38,7 @@ from .says_of import (
     called_animal,
     first_named,
     gives_asked,
+    kind_told,
     leaves_out,
     says_not,
     says_otherwise,
@@ -54,9 +56,10 @@ from .whom import (
     name_left_out,
     of_people,
     other_person,
+    signed_as,
     tells_of_life,
 )
-from .your_own import tells_own
+from .your_own import asks_own, tells_own
 
 # a question for when something is: "Which month is our Lisbon trip?", "When is …?"
 _ASKS_WHEN = re.compile(r"\b(?:when|month|weekday|date|day|night|week|year|time)\b", re.IGNORECASE)
@@ -69,7 +72,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  user_names: AbstractSet[str] = frozenset(),
                  untold: Sequence[str] = (), cautions: Sequence[Caution] = (),
                  unrecalled: bool = False,
-                 corrected: Sequence[tuple[int, str]] = (), cut: bool = False) -> dict | None:
+                 corrected: Sequence[tuple[int, str]] = (), cut: bool = False,
+                 own_names: Sequence[str] = ()) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
@@ -114,6 +118,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       every content word ("he does not have a type 1 diabetes": `says_of.says_not`);
     - ``{"kind": "denies_told", "memory": id, "said": …}``: a flat no to a yes-or-no
       question a recalled memory says yes to in its every word (`_denies_told`);
+    - ``{"kind": "not_known", "memory": id, "said": …}``: it says it does not know what a
+      recalled memory tells (`_not_known`);
     - ``{"kind": "left_out", …}``: asked a job, age or pet's kind, it never gives what a
       memory tells (`says_of.leaves_out`); ``"invented"``: "your friend Sarah", never told;
     - ``{"kind": "passed_over", ...}``: a question for something the user told, answered
@@ -129,7 +135,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     message proves nothing).  Of an answer `cut` at the longest answer's limit, the last
     word may be a part of one: it is not read as a name ("Tob", QA pass 32).  Of an answer the user `stopped` only the old value counts:
     what it did not get to say proves nothing (QA pass 28: "…the marathon in April of
-    this year" went unmarked when stopped)."""
+    this year" went unmarked when stopped).  `own_names`: the names the user gave as
+    theirs in any statement (an answer calling itself by one speaks as them)."""
     if not answer.strip():
         return None
     if names is not None:  # (each check reads the people of the same texts: once each)
@@ -138,8 +145,12 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # eat or drink, named without a word against it, first of all, recalled or not
     # (each memory's: QA pass 39b, "Suggest a dessert for the family" offered peanut butter
     # beside Dev's nut allergy, and only Sam's sugar caution was said)
+    # (with ``"yes"`` when the words are the question's only: "Yes, …" to "Can Oscar eat
+    # pesto?", not "it names “pesto”", QA pass 41e)
     found: list[dict] = list({c.episode_id: {
-        "kind": "caution", "memory": c.episode_id, "said": c.text, "words": words}
+        "kind": "caution", "memory": c.episode_id, "said": c.text, "words": words,
+        **({} if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", answer, re.IGNORECASE)
+                     for w in words) else {"yes": True})}
         for c in reversed(cautions) if (words := offered(answer, c, message))}.values())[::-1]
     # … or, asked what someone must not eat, left out ("What is Kwame allergic to?" →
     # "…the hazelnut", the egg allergy told: QA pass 38)
@@ -210,9 +221,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             if about_user else (misplaced(message, answer, mems, names)
                                 or _told(misattributed(message, answer, mems, names))) \
             if tells_of_life(message, names) else None
-        swapped = swapped or (None if writes else as_user(message, answer, mems)) \
-            or misrelated(answer, mems) or (None if writes else greets_as(message, answer,
-                                                                          mems, names))
+        swapped = swapped or (signed_as(answer, own_names) if writes else as_user(
+            message, answer, mems, own_names)) or misrelated(answer, mems) or (
+            None if writes else greets_as(message, answer, mems, names, own_names))
         if swapped is not None:
             found.append(swapped)
     asks_fact = about_user and facts.asks_user_fact(message, (lambda _s: {"_"}) if own
@@ -269,7 +280,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {})})
-    found += _invented(whole, f"{message} {known}", user_names, found)
+    found = _invented(whole, f"{message} {known}", user_names | (
+        names(whole) if names is not None else set()), found)
     if not found:  # (a subtler fault: only when nothing else was found)
         found += _subtler(message, whole, mems, about_user, asks_fact, names)
     # (softly for ideas: QA pass 35, "suggest a snack …"; not for a card or letter asked
@@ -285,10 +297,14 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
 _YES_WORD = re.compile(r"\b(?:yes|(?:it )?seems so|i think so|got it right|you(?:['’]re| are) "
                        r"right|that['’]s (?:right|correct))\b", re.IGNORECASE)
 # an answer that says it does not know, or was never told
+# ("…we're still waiting to know if Oscar's allergic to tree nuts. In fact, we don't have
+# any information about his allergy yet.", QA pass 41e)
 _NOT_TOLD = re.compile(r"\b(?:i (?:don['’]t|do not|didn['’]t|can['’]t) (?:know|say|tell)|i(?:['’]m| am) "
                        r"not sure|no idea|(?:haven['’]t|have not|never|didn['’]t|did not) "
-                       r"(?:told|mentioned|said|shared)|i don['’]t have (?:that|this|any|the) "
-                       r"(?:information|detail))", re.IGNORECASE)
+                       r"(?:told|mentioned|said|shared)|(?:i|we) (?:don['’]t|do not) have "
+                       r"(?:that|this|any|the|enough) (?:information|detail|record)|"
+                       r"\bno (?:information|details?|record)\b|(?:still )?waiting to (?:know|"
+                       r"find out|hear)\b)", re.IGNORECASE)
 
 
 def _tells_asked(message: str, mems: Sequence[Recall],
@@ -336,6 +352,37 @@ def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | No
                 None)
 
 
+def _not_known(message: str, answer: str, mems: Sequence[Recall],
+               names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
+    """``{"kind": "not_known", "memory": id, "said": …}`` when `answer` says it does not
+    know, or was never told, what a recalled memory tells: every word of a yes-or-no
+    question ("Is Oscar allergic to tree nuts?" answered "…we don't have any information
+    about his allergy yet", QA pass 41e), or the job, age or pet's kind asked, or every
+    word asked of someone that memory names ("How old is Chloe?" → "I don't know how old
+    Chloe is.", "Our daughter Chloe is 34…" told).  Older news is no such memory, except
+    where what it says asked is not what changed (the allergy beside an age told anew)."""
+    if not _NOT_TOLD.search(answer):
+        return None
+    by_id = {r.episode_id: r for r in mems}
+    who = facts.terms(" ".join(names(message) if names is not None else ()))
+    asked = facts.terms(message) - who - facts.terms(" ".join(facts.KIN_WORDS)) - _ASKING
+    yes_no = bool(yes_no_asks(message))
+    for r in mems:
+        told = facts.terms(r.text)
+        holds = yes_no and holds_asked(message, r.text)
+        kind = kind_told(message, [(r.episode_id, r.text)])
+        if not (holds or kind or not yes_no and asked and asked <= told and (
+                not who or bool(who & told))):
+            continue
+        if r.extra.get("superseded_by") is not None:
+            newer = by_id.get(r.extra["superseded_by"])
+            changed = changed_by(r.text, newer.text) if newer is not None else told
+            if not (holds and not asked & changed or kind and not kind & changed):
+                continue
+        return {"kind": "not_known", "memory": int(r.episode_id), "said": r.text}
+    return None
+
+
 def _contradicted(message: str, answer: str, mems: Sequence[Recall],
                   found: list[dict], told: bool = False) -> list[dict]:
     """What the answer says someone is against what a recalled memory, not older news, says
@@ -359,17 +406,25 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
     got = (says_otherwise(answer, current, asked, message) or called_animal(answer, current)
            or says_not(answer, current + [(i, texts[i]) for i in parts], asked, message,
                        parts)
-           or you_are(answer, [(i, t) for i, t in current if tells_own(t, "job")])) \
+           or you_are(answer, [(i, t) for i, t in current if tells_own(t, "job")],
+                      asks_own(message) == "job")) \
         if current or parts else None
     return [{**got, "told": True} if told else got] if got else []
 
 
 def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict]) -> list[dict]:
-    """A relation or friend by a name the user never wrote (`whom.invented`: "…with your
-    friend Sarah and me.", QA pass 39c), unless another sign names it already."""
+    """`found`, with a relation or friend by a name the user never wrote (`whom.invented`:
+    "…with your friend Sarah and me.", QA pass 39c), unless another sign names it already,
+    and a death no memory tells, first after what must not be eaten: graver than what else
+    the answer gets wrong (`made_up.death_untold`: "Chloe's son Oscar (who died last month)
+    was 4.", QA pass 41e)."""
     new = invented(answer, known, names)
-    return [new] if new and not any(new["name"] in (d.get("words") or ()) for d in found) \
-        else []
+    found = found + ([new] if new and not any(new["name"] in (d.get("words") or ())
+                                              for d in found) else [])
+    died = death_untold(answer, known, names)
+    if died:
+        found.insert(sum(1 for d in found if d["kind"] == "caution"), died)
+    return found
 
 
 def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool,
@@ -380,7 +435,8 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
     `whom.name_left_out`), or an answer
     from another memory than the only one that holds the question's words
     (`passed_over`)."""
-    got = _denies_told(message, answer, mems) if about_user else None
+    got = (_denies_told(message, answer, mems) or _not_known(message, answer, mems, names)) \
+        if about_user else None
     if got is None and asks_fact:  # (a job, an age, a pet's kind or a name asked, not given)
         current = [r for r in mems if r.extra.get("superseded_by") is None
                    and r.extra.get("older_than") is None]

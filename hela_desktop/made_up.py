@@ -124,6 +124,36 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
 _CASELESS = re.compile(CJK_CHAR + "{2,}")
 
 
+def death_untold(answer: str, known: str, names: AbstractSet[str]) -> dict | None:
+    """``{"kind": "death_untold", "name": "Oscar"}`` when `answer` says someone of the
+    user's life died (one of `names`, lower case, or "your dad"), and `known` (the memories
+    and the message) tells of no death (QA pass 41e: "Chloe's son Oscar (who died last
+    month) was 4." was marked only for his age); None otherwise."""
+    if _DIED.search(known):
+        return None
+    for sentence in facts.sentences(answer):
+        for m in _DIED.finditer(sentence):
+            before = sentence[:m.start()]
+            who = [w for w in facts.NAME_WORD.findall(before)
+                   if re.sub(r"['’]s$", "", w).lower() in names]
+            kin_said = re.findall(rf"\byour\s+({'|'.join(sorted(kin.KIN))})\b", before,
+                                  re.IGNORECASE)
+            # (the nearest before it: "Chloe's son Oscar (who died…)" is Oscar)
+            said = max([(before.rfind(w), re.sub(r"['’]s$", "", w)) for w in who]
+                       + [(before.lower().rfind(f"your {k.lower()}"), f"your {k.lower()}")
+                          for k in kin_said], default=None)
+            if said is not None:
+                return {"kind": "death_untold", "name": said[1]}
+    return None
+
+
+# a death ("died", "passed away", "is dead"), not "dyed" nor "dead tired"
+_DIED = re.compile(r"\b(?:died|dies|passed\s+away|passed\s+on|(?:is|was|are)\s+dead\b(?!\s+"
+                   r"(?:tired|set|easy|right))|(?:was|were)\s+killed|death\s+of|funeral|"
+                   r"late\s+(?:husband|wife|father|mother|dad|mum|mom|son|daughter|brother|"
+                   r"sister))\b", re.IGNORECASE)
+
+
 def _dated(part: str) -> bool:
     """Is `part` a month, a weekday or another word no name is (`facts.NOT_NAMES`), or a
     weekday in the plural ("Wednesdays", QA pass 36b)?"""

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 
 from . import facts, kin
+from .cautions import FOOD_STEMS, caution_of, caution_of_others
 from .older_news import opens_with_yes
 from .words import spelled_numbers
 
@@ -264,6 +265,13 @@ _NOT = re.compile(
     r"(?P<who>\b(?i:my|our|your)\s+[a-z]+|\b[A-Z][\w'’-]*|\b(?i:she|he))\s+"
     r"(?P<no>(?i:does not|doesn['’]t|did not|didn['’]t|is not|isn['’]t|was not|wasn['’]t|"
     r"has not|hasn['’]t|has no|never|(?:does|is|has) no longer))\s+(?P<what>[^,.;:!?]+)")
+# the user denied what they are or have, by the answer or by the model speaking as them
+_SELF_NOT = re.compile(
+    r"\b(?:you(?:['’]re|\s+are)?|i['’]m|i\s+am|i)\s+(?P<no>not|aren['’]t|don['’]t\s+have|"
+    r"do\s+not\s+have|have\s+no)\s+(?P<what>[^,.;:!?]+)", re.IGNORECASE)
+_OWN = re.compile(r"\s+(?:myself|yourself)\b", re.IGNORECASE)
+_SELF_NO = {"not": "are not", "don't have": "do not have", "do not have": "do not have",
+            "have no": "have no", "aren't": "are not"}
 # words of the denial that say nothing of what is denied
 _EMPTY = frozenset("have has had any diagnos diagnosed been real really actually "
                    "suffer suffering from with".split())
@@ -283,6 +291,20 @@ def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
         asked = next(iter(relations))
     last, parts = asked.lower(), parts or {}
     for sentence in facts.sentences(answer):
+        # of the user ("You're not lactose intolerant", or, speaking as them, "I'm not
+        # lactose intolerant myself" to "What should I avoid eating?": QA pass 41e), what
+        # they told of themselves alone
+        for m in _SELF_NOT.finditer(sentence):
+            what = facts.terms(m.group("what")) - {facts.stem(w) for w in _EMPTY}
+            for eid, text in texts:
+                holds = parts.get(eid, text)
+                if what and facts.who(text) == {facts.SELF} and what <= facts.terms(holds) \
+                        and not _denies_itself(holds, what):
+                    no = _SELF_NO.get(re.sub(r"\s+", " ", m.group("no").lower().replace("’", "'")),
+                                     "are not")
+                    return {"kind": "says_not", "name": "you",
+                            "said": f"{no} {_OWN.sub('', m.group('what')).strip()}",
+                            "memory": int(eid), "quote": text}
         for m in _NOT.finditer(sentence):
             who = _whom(m.group("who"), sentence[:m.start()], last)
             what = facts.terms(m.group("what")) - {facts.stem(w) for w in _EMPTY}
@@ -290,13 +312,24 @@ def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
                 continue
             for eid, text in texts:
                 holds = parts.get(eid, text)
-                if _names_of(text, who) and what <= facts.terms(holds) \
+                if _names_of(text, who) and _of_allergy(what, text, who) <= facts.terms(holds) \
                         and not _denies_itself(holds, what):
                     return {"kind": "says_not", "name": _called(who, text),
                             "said": f"{m.group('no')} {m.group('what').strip()}",
                             "memory": int(eid), "quote": text}
         last = first_named(sentence).lower() or last
     return None
+
+
+def _of_allergy(what: set[str], text: str, who: str) -> set[str]:
+    """`what` an answer denies, without its food words when one is what `text` (a memory
+    of `who`) says they must avoid: "has no allergies to almond milk" denies the allergy
+    of "…he's allergic to tree nuts." (QA pass 42: "No, Oscar has no allergies to almond
+    milk." had no line)."""
+    avoid = caution_of(text) | caution_of_others(text, {who})[0]
+    if not what & {facts.stem(w) for w in avoid}:
+        return what
+    return what - FOOD_STEMS
 
 
 def _whom(who: str, before: str, last: str) -> str:
@@ -384,6 +417,13 @@ def gives_asked(message: str, answer: str, texts: list[tuple[int, str]]) -> bool
                              re.IGNORECASE))
 
 
+def kind_told(message: str, texts: list[tuple[int, str]]) -> set[str]:
+    """The terms of the job, age or pet's kind `message` asks of someone, as the memories
+    of `texts` tell it ("How old is Chloe?" of "Our daughter Chloe is 34…": {"34"})."""
+    return facts.terms(" ".join(w for *_, was, _given in _asked_told(message, "", texts)
+                                for w in was))
+
+
 def _asked_told(message: str, answer: str, texts: list[tuple[int, str]]
                 ) -> Iterator[tuple[str, str, set[str], bool]]:
     """(whom, kind, what the memories tell, whether `answer` gives it) for each job, age or
@@ -405,22 +445,29 @@ def _asked_told(message: str, answer: str, texts: list[tuple[int, str]]
                     {w for w in kin.PETS | kin.BREEDS if re.search(rf"\b{w}\b", low)}, was))
 
 
+# … and the model saying it as the user, to a question for their job
+_I_AM = re.compile(r"\b(?:i['’]m|i\s+am|i\s+work\s+as)\s+(?:(?:now|still|also|actually|"
+                   r"really)\s+)?(?:(?:an?|the)\s+)?(?:(?!(?:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
+                   r"(?P<what>" + "|".join(sorted(JOBS)) + r")s?\b", re.IGNORECASE)
 # an answer telling the user what they do: "You're a solicitor", "you are now a nurse"
 _YOU_ARE = re.compile(r"\byou(?:['’]re|\s+are|\s+work\s+as)\s+(?:(?:now|still|also|actually|"
                       r"really)\s+)?(?:an?\s+)?(?:(?!(?:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
                       r"(?P<what>" + "|".join(sorted(JOBS)) + r")s?\b", re.IGNORECASE)
 
 
-def you_are(answer: str, own: list[tuple[int, str]]) -> dict | None:
+def you_are(answer: str, own: list[tuple[int, str]], as_them: bool = False) -> dict | None:
     """``{"kind": "says_otherwise", "name": "you", "said": "solicitor", "memory": id,
     "quote": …}`` when `answer` tells the user they do a job, and their own statements
     that tell their job (`own`: id, words; `your_own.tells_own`) name none like it (QA
     pass 40e: "You're a solicitor who lives in Cromer." to a postman turned mechanic was
-    marked only for a made-up word).  None otherwise."""
+    marked only for a made-up word); `as_them` (the message asks the user's job), said
+    in the first person too, the model speaking as them (QA pass 42b: "What's my job?" → "I'm
+    the head chef at a popular pub called Crumb…", the partner's job).  None otherwise."""
     jobs = {w: (i, t) for i, t in own for w in re.findall(r"[a-z]+", t.lower()) if w in JOBS}
     if not jobs:
         return None
-    for m in _YOU_ARE.finditer(answer):
+    said = [*_YOU_ARE.finditer(answer), *(_I_AM.finditer(answer) if as_them else ())]
+    for m in said:
         what = m.group("what").lower()
         if not _agrees({what}, set(jobs)):
             i, t = max(jobs.values())  # (the newest: ids grow as memories are made)

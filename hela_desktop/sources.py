@@ -75,12 +75,17 @@ OTHER_PERSON_NOTE = ("Check this answer: you asked about {asked}, and it speaks 
                      "instead.")
 CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, and you "
                 "told me “{said}”")
+CAUTION_YES_NOTE = "Check this answer: it says yes to {words}, and you told me “{said}”"
 SAYS_OTHERWISE_NOTE = "Check this answer: it says {name} is {a}{said}, and you told me “{quote}”"
 ALLERGY_OF_NOTE = ("Check this answer: it says of {name} “{said}”, and you told me that of "
                    "{of}: “{quote}”")
 DENIES_TOLD_NOTE = "Check this answer: it says no, and you told me “{said}”"
+DEATH_UNTOLD_NOTE = "Check this answer: it says {name} died, and you never told me so."
+NOT_KNOWN_NOTE = "Check this answer: it says it does not know, and you told me “{said}”"
 SAYS_NOT_NOTE = "Check this answer: it says {name} {said}, and you told me “{quote}”"
 CAUTION_MISSED_NOTE = "Check this answer: it leaves out what you told me: “{said}”"
+CALLS_YOU_NOTE = "Check this answer: it calls you “{said}”, and your name is {yours}."
+SIGNED_NOTE = "Check this answer: it signs it “{said}”, and your name is {yours}."
 MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, {whose}."
 MISPLACED_NOTE = ("Check this answer: it says {words} of {asked}, and only another memory "
                   "says {it}: “{said}”")
@@ -162,7 +167,8 @@ def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
     words, said = _strs(doubt, "words"), _said(doubt)
     if not words or not said:
         return ""
-    return CAUTION_NOTE.format(words=_quoted(words)[0], said=said) + (
+    return (CAUTION_YES_NOTE if doubt.get("yes") else CAUTION_NOTE).format(
+        words=_quoted(words)[0], said=said) + (
         "" if said[-1:] in ".!?…" else ".")
 
 
@@ -239,6 +245,10 @@ def _as_user_note(doubt: dict, _recalls: list[dict]) -> str:
 
 def _misnamed_note(doubt: dict, _recalls: list[dict]) -> str:
     said, asked = one_line(str(doubt.get("said") or "")), str(doubt.get("asked") or "")
+    yours = one_line(str(doubt.get("yours") or ""))
+    if yours and said:  # (a name not the user's: "it calls you “Sara”, and your name is…")
+        return (SIGNED_NOTE if doubt.get("signed") else CALLS_YOU_NOTE).format(said=said,
+                                                                              yours=yours)
     of = str(doubt.get("of") or "").strip() or "someone else you told me of"
     whose = "your own name" if of == "yourself" else f"the name of {of}"
     return MISNAMED_NOTE.format(asked=asked, said=said, whose=whose) \
@@ -318,7 +328,10 @@ _GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who)\b", re.IGNORECASE)
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "caution": _caution_note, "caution_missed": _quoting(CAUTION_MISSED_NOTE),
     "left_out": _quoting(CAUTION_MISSED_NOTE),
-    "denies_told": _quoting(DENIES_TOLD_NOTE), "says_otherwise": _says_note,
+    "denies_told": _quoting(DENIES_TOLD_NOTE), "not_known": _quoting(NOT_KNOWN_NOTE),
+    "death_untold": lambda d, _r: DEATH_UNTOLD_NOTE.format(name=one_line(str(d.get("name"))))
+    if d.get("name") else "",
+    "says_otherwise": _says_note,
     "says_not": _says_note, "allergy_of": _says_note,
     "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,

@@ -65,15 +65,15 @@ _OPENS_NO = re.compile(r"\W*(?:no|nope|not)\b", re.IGNORECASE)
 _SELF_NAMED = r"\b(?:i['’]m|i am|my name is|my name's|call me)\s+"
 
 
-def _own_names(texts: Sequence[str]) -> set[str]:
+def own_names(texts: Iterable[str]) -> list[str]:
     """The names the user gives as theirs in `texts` ("My name is Marisol…" → "Marisol";
     "Hi, I'm Tom Becker, …" → "Tom", "Becker": QA pass 40 read "…dear Tom Becker…" as
     what the user told of himself given to his dad)."""
-    return {w for t in texts
-            for m in re.finditer(_SELF_NAMED + r"([A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){0,2})",
-                                 t, re.IGNORECASE)
-            for w in m.group(1).split()
-            if w[:1].isupper() and w.lower() not in facts.STOPWORDS}
+    return list(dict.fromkeys(
+        w for t in texts
+        for m in re.finditer(_SELF_NAMED + r"([A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){0,2})", t,
+                             re.IGNORECASE)
+        for w in m.group(1).split() if w[:1].isupper() and w.lower() not in facts.STOPWORDS))
 
 
 _MY_PET = re.compile(rf"\b(?:my|our)\s+({'|'.join(sorted(facts.PETS))})\b", re.IGNORECASE)
@@ -171,7 +171,7 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
                                          if speaks_of(r.text))) | WHO
     # the user's own name is said to them, not of anyone ("Your father, Marisol, a hero.":
     # QA pass 34b)
-    known |= {facts.stem(n.lower()) for n in _own_names([message, *(r.text for r in mems)])}
+    known |= {facts.stem(n.lower()) for n in own_names([message, *(r.text for r in mems)])}
     kin = "|".join(map(re.escape, sorted(targets)))
     greets = _GREETS.match(answer)  # (a greeting's name is said to the user: `greets_as`)
     last = True  # whom the answer named last is whom it asked about (or no one yet)
@@ -285,11 +285,11 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
     if not asked:
         return None
     relation_words = set(facts.KIN_WORDS) | {n[3:] for n in asked if n.startswith("my ")}
-    own_names = targets - relation_words
-    if _named_words(answer) & own_names:
+    their_names = targets - relation_words
+    if _named_words(answer) & their_names:
         return None  # it gives one of their names (whatever else it says)
     given = _given_names([message, *(r.text for r in mems)])
-    yours = _own_names([message, *(r.text for r in mems)])
+    yours = own_names([message, *(r.text for r in mems)])
     before = False  # (the sentence before spoke of them)
     for k, sentence in enumerate(facts.sentences(answer)):
         bare = _BARE_NAME.match(sentence) if k == 0 else None
@@ -470,13 +470,15 @@ def misplaced(message: str, reply: str, mems: Sequence[Recall],
 
 
 
-def as_user(message: str, reply: str, mems: Sequence[Recall]) -> dict | None:
+def as_user(message: str, reply: str, mems: Sequence[Recall],
+            yours: Sequence[str] = ()) -> dict | None:
     """``{"kind": "as_user", "said": "I am Teodora"}`` when the reply speaks as the user,
-    calling itself by the name the user gave as theirs in the message or a memory (QA pass
-    34: "I'm Teodora and I work as a pharmacist…" was answered "I am Teodora, a pharmacist
-    who runs Bremen's pharmacy. I've just completed my training…", nothing under it);
-    None otherwise."""
-    for name in sorted(_own_names([message, *(r.text for r in mems)])):
+    calling itself by the name the user gave as theirs in the message, a memory, or any
+    statement (`yours`: QA pass 41e, "Hi there, I'm Marcus, …" with no memory of his name
+    recalled) (QA pass 34: "I'm Teodora and I work as a pharmacist…" was answered "I am
+    Teodora, a pharmacist who runs Bremen's pharmacy. I've just completed my training…",
+    nothing under it); None otherwise."""
+    for name in sorted({*own_names([message, *(r.text for r in mems)]), *yours}):
         m = re.search(_SELF_NAMED + re.escape(name) + r"\b", reply, re.IGNORECASE)
         if m:
             return {"kind": "as_user", "said": m.group(0)}
@@ -633,18 +635,47 @@ _GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening
                      r"\s*,?\s+([A-Z][\w'’-]+)\b", re.IGNORECASE)
 
 
+_OPENS_CALLING = re.compile(r"\s*([A-Z][a-z'’-]+),\s+(?=[a-z])")
+# a word that opens a reply before a comma and is no name ("Sure, …", "Sadly, …")
+_OPENER = re.compile(r"(?i:[a-z]+ly|sure|well|yes|yeah|yep|no|nope|okay|ok|sorry|great|right|"
+                     r"alright|indeed|hello|hi|hey|thanks|congratulations|congrats|wonderful|"
+                     r"perfect|excellent|awesome|fantastic|amazing|lovely|nice|cool|today|"
+                     r"tomorrow|yesterday|tonight|also|now|then|so|but|and|however|meanwhile|"
+                     r"besides|plus|instead|otherwise|first|second|finally|here|there|oh|ah|"
+                     r"wow|hmm|of|in|for|as|if|when|while|after|before|since|because|although|"
+                     r"though|unfortunately|anyway|remember|look|listen|please|note|again|"
+                     r"basically|honestly|interesting|correct|true|exactly|good|bad|dear)$")
+# a letter's closing and the name signed under it ("Best regards,\nAlex")
+_SIGNED = re.compile(r"(?:regards|love|wishes|yours(?:\s+(?:truly|sincerely|always))?|cheers|"
+                     r"warmly|sincerely|hugs|xx+)[,!.]?\s*\n+\s*([A-Z][\w'’-]+)[\s.!]*$",
+                     re.IGNORECASE)
+
+
+def signed_as(answer: str, yours: Sequence[str]) -> dict | None:
+    """``{"kind": "misnamed", "asked": "you", "said": "Alex", "yours": …, "signed": True}``
+    when a letter or card written for the user is signed with a name not theirs (QA pass
+    42b: "…Best regards,\nAlex" for Sofia); None otherwise."""
+    m = _SIGNED.search(answer.rstrip())
+    return {"kind": "misnamed", "asked": "you", "said": m.group(1), "yours": " ".join(yours),
+            "signed": True} if m and yours and m.group(1) not in yours else None
+
+
 _CALLED_LAST = re.compile(r"\byou(?:r|['’]re|['’]ll|['’]ve)?\b[^.!?]*,\s+([A-Z][\w'’-]+)\s*[!.?]*\s*$",
                     re.IGNORECASE)
 
 
 def greets_as(message: str, answer: str, mems: Sequence[Recall],
-              names: Callable[[str], AbstractSet[str]] | None = None) -> dict | None:
+              names: Callable[[str], AbstractSet[str]] | None = None,
+              yours: Sequence[str] = ()) -> dict | None:
     """``{"kind": "misnamed", "asked": "you", "said": "Jamie", "of": "your brother"}`` when
     an answer greets the user by the name a recalled memory gives another person or animal
     of theirs, and not their own (QA passes 39c and 40: "Hi Jamie," to Tom, Jamie being his
     brother, again and again with nothing under it); not when `message` names them ("Write
-    a birthday card for Jamie": "Dear Jamie, …" is the card).  None otherwise."""
-    m = _GREETS.match(answer) or next(filter(None, (
+    a birthday card for Jamie": "Dear Jamie, …" is the card).  Knowing the user's own
+    names (`yours`), by any other name (``"yours"``: QA pass 42b, "Sara, welcome to your
+    unit." to "Hi, I'm Sofia Alvarez…").  None otherwise."""
+    m = _GREETS.match(answer) or (_OPENS_CALLING.match(answer) if yours else None) or next(
+        filter(None, (
         # (or calls them by it at a sentence's end: "…have a great day on your birthday,
         # Dan!" to "Thanks!", QA pass 41; not "…with your brother, Dan.", who he is)
         c for s in facts.sentences(answer) if (c := _CALLED_LAST.search(s)) and not re.search(
@@ -652,6 +683,10 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
             s[:c.start(1)].rstrip(" ,"), re.IGNORECASE))), None)
     if m is None or not m.group(1)[:1].isupper():
         return None
+    if yours and m.group(1) not in yours and m.group(1).lower() not in message.lower() \
+            and not _OPENER.match(m.group(1)) and (
+            names is None or not names(m.group(1))):
+        return {"kind": "misnamed", "asked": "you", "said": m.group(1), "yours": " ".join(yours)}
     texts = [r.text for r in mems]
     name = m.group(1)
     of = _given_names(texts).get(name.lower(), "")
@@ -660,7 +695,7 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
     # (nothing recalled that gives the name: someone of the user's life all the same, by
     # `names`: "Thanks!" answered "…on your birthday, Dan!", QA pass 41)
     someone = not of and names is not None and name.lower() in names(name)
-    if not (of or someone) or name.lower() in {n.lower() for n in _own_names(texts)} \
+    if not (of or someone) or name.lower() in {n.lower() for n in own_names(texts)} \
             or name.lower() in asked or of and of.split()[-1] in asked:
         return None
     return {"kind": "misnamed", "asked": "you", "said": name,

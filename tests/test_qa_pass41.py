@@ -58,12 +58,13 @@ def test_an_answer_that_says_it_was_never_told_is_not_marked_unless_a_memory_tel
                    "I'm not sure, you never mentioned her age."):
         assert note("How old is Lucy?", honest, _LUCY) == "", honest
     works = (4, "Lucy works at Hale & Co in Norwich.")
+    # (since pass 42 the line says what it says it does not know: `doubt._not_known`)
     assert note("Where does Lucy work?", "I don't know where Lucy works.", works) == (
-        "Check this answer: it uses none of the memories recalled for it, so it is not from "
-        "what you told me.")
-    # what the memory tells and the answer leaves out is said as such
+        "Check this answer: it says it does not know, and you told me “Lucy works at Hale & "
+        "Co in Norwich.”")
     assert note("How old is Alfie?", "I don't know how old Alfie is.", _ALFIE) == (
-        "Check this answer: it leaves out what you told me: “Actually Alfie is 6 now.”")
+        "Check this answer: it says it does not know, and you told me “Actually Alfie is 6 "
+        "now.”")
     # an invented age is still made up
     assert "“34”" in note("How old is Lucy?", "Lucy is 34.", _LUCY)
 

@@ -1,0 +1,310 @@
+"""What the forty-second pass (and the items pass 41 left open) found, fixed."""
+from __future__ import annotations
+
+import re
+
+from hela_desktop.events import Recall
+
+_PEOPLE = {"chloe", "oscar", "janet", "graham", "suresh", "kiran"}
+
+
+def _names(text: str) -> set[str]:
+    """The people of the user's life a text names, lower case (as
+    `MemoryEngine.people_in` gives them)."""
+    return {w.lower() for w in re.findall(r"[A-Z][a-z]+", text) if w.lower() in _PEOPLE}
+
+
+def _recalls(*texts: tuple[int, str], newer: dict[int, int] | None = None) -> list[Recall]:
+    newer = newer or {}
+    return [Recall(episode_id=i, score=1.0, text=t,
+                   extra={"superseded_by": newer[i]} if i in newer else {}) for i, t in texts]
+
+
+def _note(ask: str, answer: str, mems: list[Recall], drew: set[int] | None = None,
+          cautions: list | None = None) -> str:
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    # (the prompt holds the memories given: `known`)
+    return doubt_note(answer_doubt(ask, answer, mems, drew or set(), _names,
+                                   known="\n".join(r.text for r in mems),
+                                   cautions=cautions or []), [])
+
+
+_CHLOE = (4, "Our daughter Chloe is 34 and vegetarian; she lives in Cardiff.")
+_OSCAR = (5, "Chloe's son Oscar is 4 and he's allergic to tree nuts.")
+_MOVED = (13, "Chloe moved from Cardiff to Bath last month.")
+_OSCAR_5 = (14, "Actually Oscar is 5 now.")
+_MARCUS = [_CHLOE, _OSCAR, _MOVED, _OSCAR_5]
+_MARCUS_NEWER = {4: 13, 5: 14}
+
+
+def test_actually_is_no_fact_said_of_another():
+    """QA pass 41e N2: "Chloe is actually 34 years old." read "it says of Chloe what you
+    told me of Oscar (“actually”): “Actually Oscar is 5 now.”"."""
+    from hela_desktop import facts
+
+    mems = _recalls(*_MARCUS, newer=_MARCUS_NEWER)
+    assert "actual" not in facts.terms("Actually Oscar is 5 now.")
+    assert "what you told me of Oscar" not in _note("How old is Chloe?",
+                                                    "Chloe is actually 34 years old.", mems, {4})
+    # a real age of Oscar's given to Chloe is still marked
+    assert "what you told me of Oscar" in _note("How old is Chloe?", "Chloe is 5 now.", mems)
+
+
+def test_an_answer_saying_it_does_not_know_what_a_memory_tells_is_marked_so():
+    """QA pass 41e N5: "Is Oscar allergic to tree nuts?" answered "…we don't have any
+    information about his allergy yet." had no line; "I don't know how old Chloe is."
+    (her age told, in a memory replaced only in where she lives) had none either."""
+    mems = _recalls(*_MARCUS, newer=_MARCUS_NEWER)
+    said = "Check this answer: it says it does not know, and you told me “{}”"
+    for ask, answer, told in (
+            ("Is Oscar allergic to tree nuts?", "Today, we're still waiting to know if "
+             "Oscar's allergic to tree nuts. In fact, we don't have any information about his "
+             "allergy yet.", _OSCAR),
+            ("Is Oscar allergic to tree nuts?", "I don't know if Oscar is allergic.", _OSCAR),
+            ("How old is Chloe?", "I don't know how old Chloe is.", _CHLOE)):
+        assert _note(ask, answer, mems) == said.format(told[1]), answer
+    graham = (8, "My brother Graham lives in Spain, near Malaga.")
+    assert _note("Where does Graham live?", "I'm not sure where Graham lives, you haven't "
+                 "told me.", _recalls(graham)) == said.format(graham[1])
+    reading = (11, "I'm reading a biography of Churchill.")
+    assert _note("What am I reading?", "I don't know what you're reading.",
+                 _recalls(reading)) == said.format(reading[1])
+    # what changed is not what it does not know: Oscar's old age, Chloe's old home
+    assert _note("How old is Oscar?", "I don't know how old Oscar is.", _recalls(
+        _OSCAR, _OSCAR_5, newer={5: 14})) == said.format(_OSCAR_5[1])
+    assert _note("How old is Oscar?", "I don't know how old Oscar is.", _recalls(
+        _OSCAR, newer={5: 14})) == ""
+    assert "Cardiff" not in _note("Where does Chloe live?", "I don't know where Chloe lives.",
+                                  mems)
+    # honest where nothing tells it
+    assert _note("What is Graham's favourite food?", "I don't know, you haven't told me.",
+                 _recalls(graham)) == ""
+
+
+def test_an_answer_denying_what_the_user_told_of_themselves_is_marked():
+    """QA pass 41e N6: "What should I avoid eating?" answered "I'm not lactose intolerant
+    myself; …" (the model speaking as the user) had no line."""
+    lactose = (3, "I'm lactose intolerant myself.")
+    want = ("Check this answer: it says you are not lactose intolerant, and you told me "
+            "“I'm lactose intolerant myself.”")
+    for answer in ("I'm not lactose intolerant myself; you can eat anything you like.",
+                   "You're not lactose intolerant, so you can eat anything you like.",
+                   "No, you are not lactose intolerant."):
+        assert _note("What should I avoid eating?", answer, _recalls(lactose)) == want, answer
+    # what the user told of another is not theirs to deny
+    janet = (2, "My wife Janet has type 2 diabetes.")
+    assert "you are not" not in _note("Am I diabetic?", "No, you are not diabetic.",
+                                       _recalls(janet))
+    assert _note("What should I avoid eating?", "You are lactose intolerant, so avoid milk.",
+                 _recalls(lactose), {3}) == ""
+
+
+def test_a_no_to_any_medication_of_someone_who_takes_one_is_marked():
+    """QA pass 41c N12: "Is my dad on any medication?" answered "No, your dad is on a
+    medication called terach…", "…takes warfarin." told, had no line for the no."""
+    from hela_desktop.older_news import holds_asked
+
+    dad = (6, "My dad Suresh lives in Leicester and takes warfarin.")
+    want = f"Check this answer: it says no, and you told me “{dad[1]}”"
+    for answer in ("No, your dad is on a medication called terach for celiac disease.",
+                   "No, he isn't taking any medication."):
+        assert _note("Is my dad on any medication?", answer, _recalls(dad)) == want, answer
+    assert _note("Does my dad take any medicine?", "I don't know, you haven't told me.",
+                 _recalls(dad)) == ("Check this answer: it says it does not know, and you told "
+                                    f"me “{dad[1]}”")
+    assert holds_asked("Is my mum on any medication?", "My mum Rosa takes amlodipine.")
+    assert not holds_asked("Is my dad on any medication?", "My dad takes the bus to work.")
+    assert not holds_asked("Is my dad on any medication?", "My dad lives in Leicester.")
+
+
+def test_a_yes_to_a_food_only_the_question_names_says_yes_to_it():
+    """QA pass 41e N3: "Can Oscar eat pesto?" answered "Yes, … So he can't eat pimento."
+    read "it names “pesto” without a word of warning", a word only the question has."""
+    from hela_desktop.cautions import cautions
+
+    lactose = (3, "I'm lactose intolerant myself.")
+    told = cautions([lactose])
+    assert _note("Can I have ice cream?", "Absolutely, I'd be happy to have you. What's your "
+                 "craving?", _recalls(lactose), cautions=told) == (
+        "Check this answer: it says yes to “cream”, and you told me “I'm lactose intolerant "
+        "myself.”")
+    assert _note("Can I have ice cream?", "Yes, ice cream is fine.", _recalls(lactose),
+                 cautions=told) == (
+        "Check this answer: it names “cream” without a word of warning, and you told me "
+        "“I'm lactose intolerant myself.”")
+
+
+def test_a_reply_to_a_plan_moved_repeats_the_old_time_only_if_it_gives_it():
+    """QA pass 41e N4: "You're on a scholarship for a hospital appointment today!" to "The
+    knee appointment moved to 21 January." read "it repeats what you have just corrected —
+    “I have a hospital appointment on 14 January for my knee.”": no date is given."""
+    from hela_desktop.older_news import changed_by, repeats_corrected
+
+    old = "I have a hospital appointment on 14 January for my knee."
+    new = "The knee appointment moved to 21 January."
+    assert changed_by(old, new) == {"14", "janua"}
+    assert not repeats_corrected(new, "You're on a scholarship for a hospital appointment "
+                                      "today!", old)
+    assert repeats_corrected(new, "Your hospital appointment is on 14 January.", old)
+    assert not repeats_corrected(new, "Noted: your knee appointment is now on 21 January.",
+                                 old)
+
+
+def test_an_answer_calling_itself_by_the_users_name_speaks_as_them_with_no_memory_of_it():
+    """QA pass 41e: "Hi there, I'm Marcus, and we've both been treating diabetes." (the
+    reply to "Janet and I are going to Edinburgh…") was unmarked: no memory of his name was
+    recalled for it.  The names the user gave as theirs in any statement count."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+    from hela_desktop.whom import own_names
+
+    yours = own_names(["Hi, I'm Marcus Webb. I taught history for thirty years.",
+                       "I'm lactose intolerant myself."])
+    assert yours == ["Marcus", "Webb"]
+    janet = _recalls((2, "My wife Janet has type 2 diabetes."))
+    told = "Janet and I are going to Edinburgh for our anniversary in March."
+    reply = "Hi there, I'm Marcus, and we've both been treating diabetes."
+    assert doubt_note(answer_doubt(told, reply, janet, set(), _names, own_names=yours), []) \
+        == "Check this answer: it speaks as if it were you (“I'm Marcus”)."
+    assert doubt_note(answer_doubt(told, reply, janet, set(), _names), []) == ""
+    # a card the user asked for is in their voice
+    assert "speaks as if" not in doubt_note(answer_doubt(
+        "Write a short anniversary message for Janet", "Dear Janet, I'm Marcus, and I love "
+        "you.", janet, set(), _names, own_names=yours), [])
+
+
+def test_the_assistant_knows_the_users_own_names_from_any_statement(make_assistant):
+    """`Assistant._own_names` reads the names the user gave as theirs from the store, not
+    only from what one turn recalled."""
+    a = make_assistant()
+    cid = a.new_conversation()
+    list(a.chat("Hi, I'm Marcus Webb. I taught history for thirty years.", cid))
+    list(a.chat("My wife Janet has type 2 diabetes.", cid))
+    assert a._own_names() == ("Marcus", "Webb")
+
+
+def test_a_death_no_memory_tells_is_marked_first():
+    """QA pass 41e N6: "Chloe's son Oscar (who died last month) was 4." was marked only for
+    Oscar's age."""
+    mems = _recalls(*_MARCUS, newer=_MARCUS_NEWER)
+    note = _note("What is Chloe's son called?", "Chloe's son Oscar (who died last month) was 4.",
+                 mems, {5})
+    assert note.startswith("Check this answer: it says Oscar died, and you never told me so."), \
+        note
+    assert _note("How is my brother?", "Sadly your brother passed away last year.",
+                 _recalls((8, "My brother Graham lives in Spain, near Malaga."))).startswith(
+        "Check this answer: it says your brother died")
+    # not "dead tired", and not a death the user told of
+    assert "died" not in _note("How is Chloe?", "Chloe is dead tired after the move.", mems)
+    assert "died" not in _note("How is my brother?", "Graham is still grieving; his dog died "
+                               "last year.", _recalls((8, "My brother Graham's dog died last "
+                                                       "year.")))
+
+
+def test_the_penicillins_are_named_by_a_penicillin_allergy():
+    """QA pass 42b: "Can I take co-amoxiclav?", a penicillin allergy told, was answered
+    "…it would work well for you" with no warning."""
+    from hela_desktop.cautions import cautions, offered
+
+    told = cautions([(2, "I'm allergic to penicillin.")])
+    assert {"amoxicillin", "amoxiclav", "flucloxacillin"} <= told[0].avoid
+    assert offered("Yes, co-amoxiclav is fine.", told[0], "Can I take co-amoxiclav?") == [
+        "amoxiclav"]
+    assert offered("Yes, you can.", told[0], "Can I take amoxicillin?") == ["amoxicillin"]
+    for refusal in ("No, amoxicillin is a penicillin.", "No, amoxicillin is penicillin, so "
+                    "avoid it."):
+        assert offered(refusal, told[0], "Can I take amoxicillin?") == [], refusal
+
+
+def test_another_allergy_or_a_food_free_of_another_thing_is_no_answer_to_a_safety_question():
+    """QA pass 42: "Can I have cheese on toast?" (lactose intolerant) answered "Chloe's son
+    Oscar is allergic to tree nuts." and "Can Oscar have a Bakewell tart?" answered
+    "Chloe's son Oscar has a gluten-free option." had no line."""
+    from hela_desktop.cautions import cautions, missed
+
+    mine = cautions([(3, "I'm lactose intolerant myself.")])[0]
+    assert missed("Chloe's son Oscar is allergic to tree nuts.", mine,
+                  "Can I have cheese on toast?")
+    assert not missed("No: cheese has lactose in it.", mine, "Can I have cheese on toast?")
+    assert not missed("Cheese could upset your lactose intolerance.", mine,
+                      "Can I have cheese on toast?")
+    oscar = cautions([_OSCAR], about={"oscar"})[0]
+    ask = "Can Oscar have a Bakewell tart?"
+    assert missed("Chloe's son Oscar has a gluten-free option.", oscar, ask)
+    assert not missed("Get him a nut-free one instead.", oscar, ask)
+
+
+def test_denying_an_allergy_by_the_food_asked_is_marked():
+    """QA pass 42: "Can Oscar have almond milk?" answered "No, Oscar has no allergies to
+    almond milk." had no line (almond is a tree nut)."""
+    mems = _recalls(*_MARCUS, newer=_MARCUS_NEWER)
+    assert _note("Can Oscar have almond milk?", "No, Oscar has no allergies to almond milk.",
+                 mems, {5}) == (
+        "Check this answer: it says Oscar has no allergies to almond milk, and you told me "
+        f"“{_OSCAR[1]}”")
+    assert "no allergies" not in _note("Can Oscar have oat milk?", "Yes, Oscar has no allergies "
+                                       "to oat milk.", mems, {5})
+
+
+def test_a_yes_after_a_pleasantry_is_a_yes_and_my_job_is_asked_however_it_is_written():
+    """QA pass 42b: "Is my test on the 3rd?" answered "I'm glad you brought it up.\\n\\nYes,
+    I think the test is on 3 March…", the test moved to 10 March, had no line; "What's my
+    job?" answered "I'm the head chef at … Crumb" (the partner's job) had none either, and
+    "What's my job?" was not read as asking the user's job (`your_own.asks_own`)."""
+    from hela_desktop.older_news import gives_older, opens_with_yes
+    from hela_desktop.your_own import asks_own
+
+    answer = "I'm glad you brought it up.\n\nYes, I think the test is on 3 March to match."
+    assert opens_with_yes(answer)
+    assert not opens_with_yes("I'm glad you asked. No, it moved.")
+    assert gives_older("Is my test on the 3rd?", answer, "My driving test is on 3 March.",
+                       "My driving test moved to 10 March.")
+    assert [asks_own(q) for q in ("What's my job?", "What's my age?", "Where's my home?",
+                                  "What's the weather?")] == ["job", "age", "home", ""]
+    nurse = (1, "Hi, I'm Sofia Alvarez, I'm a nurse in A&E at Leeds General.")
+    tom = (3, "My partner Tom is a chef at a tapas bar in town.")
+    want = f"Check this answer: it says you are a chef, and you told me “{nurse[1]}”"
+    assert _note("What's my job?", "I'm the head chef at a popular pub called Crumb in town.",
+                 _recalls(nurse, tom), {3}).startswith(want)
+    assert _note("What's my job?", "I'm a nurse in A&E.", _recalls(nurse, tom), {1}) == ""
+    # not to another question: "I'm a chef" may be the model's talk
+    assert "you are a chef" not in _note("Where does Tom work?", "I'm a chef too, and Tom works "
+                                         "at a tapas bar.", _recalls(nurse, tom), {3})
+
+
+def test_the_user_called_or_signed_by_a_name_not_theirs_is_marked():
+    """QA pass 42b: "Sara, welcome to your unit." to "Hi, I'm Sofia Alvarez…", and a
+    birthday message signed "Best regards,\\nAlex", had no line."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    yours = ["Sofia", "Alvarez"]
+
+    def note(ask: str, answer: str) -> str:
+        return doubt_note(answer_doubt(ask, answer, [], set(), _names, own_names=yours), [])
+
+    hi = "Hi, I'm Sofia Alvarez, I'm a nurse in A&E at Leeds General."
+    assert note(hi, "Sara, welcome to your unit.") == (
+        "Check this answer: it calls you “Sara”, and your name is Sofia Alvarez.")
+    assert note(hi, "Sure, welcome to your unit.") == ""
+    assert note(hi, "Sofia, welcome to your unit.") == ""
+    card = "Write a short birthday message for Tom"
+    assert note(card, "Dear Tom,\nHappy birthday!\n\nBest regards,\nAlex") == (
+        "Check this answer: it signs it “Alex”, and your name is Sofia Alvarez.")
+    assert note(card, "Dear Tom,\nHappy birthday!\n\nLove,\nSofia") == ""
+
+
+def test_a_new_head_chef_job_is_a_change_of_job():
+    """QA pass 42b: "Tom left the tapas bar, he's now head chef at a bakery called Crumb."
+    was not noted as a correction of "My partner Tom is a chef at a tapas bar in town.",
+    so later answers mixed the two jobs with no line."""
+    from hela_desktop import facts
+    from hela_desktop.older_news import changed_by
+
+    old = "My partner Tom is a chef at a tapas bar in town."
+    new = "Tom left the tapas bar, he's now head chef at a bakery called Crumb."
+    assert facts.corrects_memory(old, new)
+    assert {"tapa", "bar"} <= changed_by(old, new)
+    assert not facts.corrects_memory(old, "Tom is now a bit tired of the tapas bar.")
