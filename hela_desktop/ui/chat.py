@@ -15,6 +15,7 @@ from ..events import NOT_FROM_MEMORIES
 from ..sources import NO_SOURCES, Sources, source_groups
 from . import chat_links
 from .chat_fold import LESS, LINK, find_last, fold, unfold, write_user_text
+from .chat_links import ANSWER
 from .explain import when as format_when
 from .markdown_stream import MarkdownStream, Style, format_all
 from .plain import no_orphan, tip
@@ -63,6 +64,9 @@ class MessageView(QtWidgets.QTextBrowser):
     memoryClicked = QtCore.Signal(int)  # a memory named under an answer: its episode id
     # … and the answer it was named under: (episode id, message id or None), just before
     sourceClicked = QtCore.Signal(int, object)
+    # the answer (its key here) whose list was clicked, first: the timeline shows that one
+    # (it went on showing the latest answer, "Answer 26 of this chat", QA pass 41e)
+    answerChosen = QtCore.Signal(int)
     regenerateRequested = QtCore.Signal()
     editRequested = QtCore.Signal(int, str)  # n-th user message of the chat (0-based), its text
     paletteChanged = QtCore.Signal()  # bubbles are recoloured; code colours need a re-render
@@ -406,8 +410,12 @@ class MessageView(QtWidgets.QTextBrowser):
                 cur.insertText(f"“{label}”", link)
                 if eid in sources.older:  # the old value, not the current one
                     cur.insertText(sources.older_label(eid), f)
-        if more:
-            cur.insertText(f" · and {more} more (in the timeline)", f)
+        if more:  # a link: the timeline may be showing another answer (QA pass 41e)
+            cur.insertText(" · ", f)
+            link.setAnchorHref(f"{ANSWER}{self._live}")
+            link.setToolTip(tip("The memories left out here are rows of this answer's "
+                                "timeline", "(click: show its timeline)"))
+            cur.insertText(f"and {more} more (in this answer's timeline)", link)
 
     def add_assistant(self, text: str, message_id: int | None, spans, *, when: float | None = None,
                       offsets: list[tuple[int, int]] | None = None, footer: str = "",
@@ -614,7 +622,7 @@ class MessageView(QtWidgets.QTextBrowser):
                 QtWidgets.QToolTip.showText(e.globalPosition().toPoint(), tip, self.viewport())
             else:
                 QtWidgets.QToolTip.hideText()
-        on_link = hit[0] >= 0 or self.anchorAt(e.position().toPoint()).startswith("m:")
+        on_link = hit[0] >= 0 or self.anchorAt(e.position().toPoint()).startswith(("m:", ANSWER))
         self.viewport().setCursor(QtCore.Qt.CursorShape.PointingHandCursor if on_link
                                   else QtCore.Qt.CursorShape.IBeamCursor)
 
@@ -630,9 +638,12 @@ class MessageView(QtWidgets.QTextBrowser):
         eid, _, key = s[2:].partition(":")
         if s.startswith("m:") and eid.isdigit():
             if key.isdigit():
+                self.answerChosen.emit(int(key))
                 mid = (self.msgs.get(int(key)) or {}).get("message_id")
                 self.sourceClicked.emit(int(eid), mid)
             self.memoryClicked.emit(int(eid))
+        elif s.startswith(ANSWER) and s[len(ANSWER):].isdigit():
+            self.answerChosen.emit(int(s[len(ANSWER):]))
         elif s[:2] in (LINK, LESS) and s[2:].isdigit():
             (unfold if s.startswith(LINK) else fold)(self, int(s[2:]))
         elif s.startswith("t:"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 MEMORY = "m:"  # a memory link's address: "m:<episode id>:<answer's key>"
+ANSWER = "a:"  # "and 2 more (in this answer's timeline)": "a:<answer's key>"
 
 
 def memory_links(view: QtWidgets.QTextBrowser) -> list[tuple[int, int, str]]:
@@ -19,7 +20,7 @@ def memory_links(view: QtWidgets.QTextBrowser) -> list[tuple[int, int, str]]:
         while not it.atEnd():
             frag = it.fragment()
             href = frag.charFormat().anchorHref() if frag.isValid() else ""
-            if href.startswith(MEMORY):
+            if href.startswith((MEMORY, ANSWER)):  # (the answer's timeline too)
                 start, end = frag.position(), frag.position() + frag.length()
                 if out and out[-1][2] == href and out[-1][1] == start:  # (one link, split)
                     out[-1] = (out[-1][0], end, href)

@@ -220,6 +220,7 @@ class MainWindow(WindowPanes):
         self.timeline.tokenHovered.connect(self.links.timeline_token_hovered)
         self.timeline.tokenClicked.connect(self.links.timeline_token_clicked)
         self.timeline.memoryClicked.connect(self._show_in_graph)
+        self.chat.view.answerChosen.connect(self.show_answer_timeline)
         self.chat.view.sourceClicked.connect(self._recall_of_answer)
         self.chat.view.memoryClicked.connect(self._show_in_graph)
 

@@ -39,7 +39,7 @@ class TokenLinks:
                        f"{html.escape(self.w.graph.label_of(i))}" for i in ids)
         return f"<b>token {tok}</b> — written with {len(ids)} memor{'y' if len(ids) == 1 else 'ies'}:{rows}"
 
-    def _show_message_timeline(self, key: int) -> None:
+    def show_message_timeline(self, key: int) -> None:
         tl = self.w.timeline
         if key == tl.message_key:
             return
@@ -57,7 +57,7 @@ class TokenLinks:
             w.timeline.set_highlight_ids([])
             return
         if not w.is_streaming():
-            self._show_message_timeline(key)
+            self.show_message_timeline(key)
         ids = self.active_for(key, tok)
         if key == w.timeline.message_key:
             w.timeline.set_external_token(tok)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import window_status as ws
 from .window_chats import WindowChats
+from .window_linking import TokenLinks
 from .worker import GRAPH_LIMIT
 
 
@@ -18,6 +19,7 @@ class WindowPanes(WindowChats):
 
     # the window's state these methods use (set by MainWindow)
     _relocating: set[int]  # memories explained beyond the graph, read again
+    links: TokenLinks  # hover and click on tokens, the chat's and the timeline's
 
     def on_node_selected(self, nid: int) -> None:
         """A memory chosen in the graph: its recall details, the browser row, the timeline."""
@@ -27,7 +29,55 @@ class WindowPanes(WindowChats):
             return
         if nid >= 0 and self.right_tabs.currentIndex() == 1:
             self.browser.select_id(nid, emit=False)
+        if nid >= 0 and self._timeline_of_memory(nid):
+            self.graph.select(nid)  # explained as that answer recalled it
+            return
         self.timeline.set_highlight_ids([nid] if nid >= 0 else [])
+
+    def _answer_key(self, message_id) -> int | None:
+        """The chat entry of stored answer `message_id`, if the open chat shows it."""
+        return next((k for k, m in self.chat.view.msgs.items()
+                     if message_id is not None and m.get("message_id") == message_id), None)
+
+    def show_answer_timeline(self, key: int) -> None:
+        """The timeline of the answer shown in the chat as entry `key` (a memory named under
+        it, or its "and 2 more", was clicked: the timeline went on showing the latest
+        answer, QA pass 41e); the one being written keeps it while it is written."""
+        if self.is_streaming() or key == self.timeline.message_key:
+            return
+        shown = self.chat.view.msgs.get(key)
+        mid = None if shown is None else shown.get("message_id")
+        m = next((m for m in self.session.messages
+                  if mid is not None and m["role"] == "assistant" and m.get("id") == mid), None)
+        if m is not None:
+            self._show_timeline_of(m, key)
+        elif shown is not None:
+            self.links.show_message_timeline(key)
+
+    def _timeline_of_memory(self, nid: int) -> bool:
+        """A memory chosen in the graph: the timeline shows the answer its pane explains
+        (one whose line was clicked), else, when the shown answer did not use it, the open
+        chat's latest answer that did, and the pane explains that answer's recall.  True
+        when the pane is to be drawn again for it."""
+        if self.is_streaming():
+            return False
+        tied = self._answer_key(self.graph.recalled_for.get(nid))
+        if tied is not None:
+            self.show_answer_timeline(tied)
+            return False
+        if nid in self.timeline.rows:
+            return False
+        view = self.chat.view
+        for e in reversed(view.entries):
+            m = view.msgs.get(e["key"]) if e["role"] == "assistant" else None
+            if m and m.get("message_id") is not None \
+                    and any(nid in ids for _, _, ids in m["spans"]):
+                self._recall_of_answer(nid, m["message_id"])
+                if self.graph.recalled_for.get(nid) != m["message_id"]:
+                    return False  # (no stored recall: explained as before)
+                self.show_answer_timeline(e["key"])
+                return True
+        return False
 
     def _on_right_tab(self, index: int) -> None:
         if index == 1:

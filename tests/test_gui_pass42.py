@@ -1,0 +1,105 @@
+"""QA pass 41e (/work/exp/s41/qa5/NOTES.md: N8, P9, P10, P11): window polish.
+
+- A memory named under an older answer (or chosen in the graph) was opened, but the
+  timeline went on showing the latest answer ("Answer 26 of this chat"); a list cut with
+  "and 1 more (in the timeline)" pointed at a timeline that showed another answer.
+
+pytest-qt offscreen, real widgets, no model."""
+
+from __future__ import annotations
+
+import pytest
+import qt_env  # noqa: F401  (before PySide6: offscreen, a throwaway QSettings folder)
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6 import QtCore  # noqa: E402
+from test_app_polish import _formats, _window  # noqa: E402
+from test_ui_app import _wait, fill_store  # noqa: E402
+
+from hela_desktop.store import Store  # noqa: E402
+
+
+def _recall(i: int) -> dict:
+    return {"episode_id": i, "text": f"question {i} about the garden", "kind": "episode"}
+
+
+def _two_answers(tmp_path):
+    """A chat of two answers: the first recalled six memories (its list is cut after
+    four), the second one other memory."""
+    data_dir = tmp_path / "data"
+    with Store(data_dir) as store:
+        ids = fill_store(store, 9)
+        cid = store.add_conversation("Garden")
+        first, second = ids[:6], ids[7]
+        store.add_message(cid, "user", "What grows in my garden?")
+        m1 = store.add_message(cid, "assistant", "Roses and ferns grow there.",
+                               stats={"tokens": 6, "swaps": 0, "elapsed_s": 1.0,
+                                      "memories": [_recall(i) for i in first]})
+        store.save_timeline(m1, [(0, 6, list(first))])
+        store.add_message(cid, "user", "And the oak?")
+        m2 = store.add_message(cid, "assistant", "The oak is old.",
+                               stats={"tokens": 4, "swaps": 0, "elapsed_s": 1.0,
+                                      "memories": [_recall(second)]})
+        store.save_timeline(m2, [(0, 4, [second])])
+        store.conn.commit()
+    return data_dir, cid, ids
+
+
+def _hrefs(view, prefix: str) -> dict[str, str]:
+    return {f.anchorHref(): frag for frag, f in _formats(view.document())
+            if f.isAnchor() and f.anchorHref().startswith(prefix)}
+
+
+def test_a_memory_named_under_an_older_answer_shows_that_answers_timeline(qtbot, tmp_path):
+    data_dir, cid, ids = _two_answers(tmp_path)
+    w = _window(qtbot, data_dir)
+    view = w.chat.view
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "The oak is old." in view.toPlainText(), 20)
+    _wait(qtbot, lambda: len(w.graph.data) >= len(ids), 20)
+    assert w.timeline.title == "Answer 2 of this chat"  # the latest, as the chat opens
+    links = _hrefs(view, "m:")
+    first_key = next(int(h.rpartition(":")[2]) for h in links if h.startswith(f"m:{ids[1]}:"))
+    view.anchorClicked.emit(QtCore.QUrl(f"m:{ids[1]}:{first_key}"))
+    assert w.graph.selected == ids[1]
+    assert w.timeline.title == "Answer 1 of this chat"  # the answer whose list was clicked
+    assert w.timeline.message_key == first_key and ids[1] in w.timeline.rows
+    assert w.timeline.highlight_ids == {ids[1]}
+    assert "Why answer 1 of this chat recalled it" in w.graph.details.toPlainText()
+
+    # chosen in the graph: the answer that used it (the latest that did), explained so
+    w.graph.select(ids[7], center=True)
+    assert w.timeline.title == "Answer 2 of this chat" and w.timeline.highlight_ids == {ids[7]}
+    assert "Why answer 2 of this chat recalled it" in w.graph.details.toPlainText()
+    # … and one the timeline's answer used keeps it
+    w.graph.select(ids[7])
+    assert w.timeline.title == "Answer 2 of this chat"
+    # one whose line was clicked: the answer its pane explains
+    w.graph.select(ids[1])
+    assert w.timeline.title == "Answer 1 of this chat"
+    assert "Why answer 1 of this chat recalled it" in w.graph.details.toPlainText()
+    # one no answer of the chat used: the timeline stays as it is
+    w.graph.select(ids[8])
+    assert w.timeline.title == "Answer 1 of this chat" and w.graph.selected == ids[8]
+    w.close()
+
+
+def test_and_more_is_a_link_to_that_answers_timeline(qtbot, tmp_path):
+    data_dir, cid, ids = _two_answers(tmp_path)
+    w = _window(qtbot, data_dir)
+    view = w.chat.view
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "The oak is old." in view.toPlainText(), 20)
+    more = _hrefs(view, "a:")
+    assert list(more.values()) == ["and 2 more (in this answer's timeline)"]
+    assert "(in the timeline)" not in view.toPlainText()  # (said of whichever it showed)
+    assert w.timeline.title == "Answer 2 of this chat"
+    with qtbot.waitSignal(view.answerChosen, timeout=2000):
+        view.anchorClicked.emit(QtCore.QUrl(next(iter(more))))
+    assert w.timeline.title == "Answer 1 of this chat" and len(w.timeline.rows) == 6
+    # reached from the keyboard as the memory links are (Alt+Down, Enter)
+    from hela_desktop.ui import chat_links
+    assert chat_links.memory_links(view)[-2][2] == next(iter(more))
+    w.close()
