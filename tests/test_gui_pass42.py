@@ -103,3 +103,41 @@ def test_and_more_is_a_link_to_that_answers_timeline(qtbot, tmp_path):
     from hela_desktop.ui import chat_links
     assert chat_links.memory_links(view)[-2][2] == next(iter(more))
     w.close()
+
+
+def _arrow_rows(header, section: int) -> list[int]:
+    """How many dark pixels each row of the sort arrow at the right of `section` has, top
+    to bottom (▼: the most first)."""
+    from PySide6 import QtGui
+
+    img = header.grab().toImage()
+    right = header.sectionViewportPosition(section) + header.sectionSize(section)
+    rows = []
+    for y in range(header.height()):
+        n = sum(1 for x in range(right - 22, right - 2)
+                if QtGui.QColor(img.pixel(x, y)).lightness() < 140)
+        if n:
+            rows.append(n)
+    return rows
+
+
+def test_the_created_columns_arrow_points_the_way_the_list_runs(qtbot):
+    """Newest first showed ▲ (m1.png): Qt hands Fusion "SortUp" for a descending order."""
+    from hela_desktop.ui.memory_browser import MemoryBrowser
+    from hela_desktop.ui.theme import EdgedIndicators
+
+    b = MemoryBrowser()
+    qtbot.addWidget(b)
+    style = EdgedIndicators("Fusion")  # (the app's style, on this header alone)
+    hh = b.table.horizontalHeader()
+    hh.setStyle(style)
+    b.resize(900, 400)
+    b.show()
+    qtbot.waitExposed(b)
+    assert (hh.sortIndicatorSection(), hh.sortIndicatorOrder()) == (
+        1, QtCore.Qt.SortOrder.DescendingOrder)  # newest first
+    down = _arrow_rows(hh, 1)
+    assert len(down) >= 2 and down[0] > down[-1]  # ▼: wide at the top
+    hh.setSortIndicator(1, QtCore.Qt.SortOrder.AscendingOrder)  # oldest first
+    up = _arrow_rows(hh, 1)
+    assert len(up) >= 2 and up[0] < up[-1]  # ▲

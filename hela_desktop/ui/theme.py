@@ -174,6 +174,19 @@ def make_palette(dark: bool) -> QtGui.QPalette:
     return p
 
 
+def sort_arrow_as_shown(option: QtWidgets.QStyleOptionHeader) -> QtWidgets.QStyleOptionHeader:
+    """A column's sort arrow pointing the way its values run down the list: ▼ for
+    newest (most, Z–A) first, ▲ for oldest (fewest, A–Z) first.  Qt hands Fusion "SortUp"
+    for a descending order, and it drew ▲ over a list running newest first (QA pass 41e)."""
+    H = QtWidgets.QStyleOptionHeader.SortIndicator
+    flipped = {H.SortUp: H.SortDown, H.SortDown: H.SortUp}.get(option.sortIndicator)
+    if flipped is None:
+        return option
+    out = QtWidgets.QStyleOptionHeader(option)
+    out.sortIndicator = flipped
+    return out
+
+
 class EdgedIndicators(QtWidgets.QProxyStyle):
     """Fusion, with the box of a check box and the ring of a radio button edged in the
     palette's grey for hints: Fusion edges them in the window colour darkened, which on
@@ -186,6 +199,8 @@ class EdgedIndicators(QtWidgets.QProxyStyle):
         if element == PE.PE_FrameFocusRect:
             self._focus_rect(option, painter)
             return
+        if element == PE.PE_IndicatorHeaderArrow and isinstance(option, QtWidgets.QStyleOptionHeader):
+            option = sort_arrow_as_shown(option)
         super().drawPrimitive(element, option, painter, widget)
         if element not in (PE.PE_IndicatorRadioButton, PE.PE_IndicatorCheckBox):
             return
