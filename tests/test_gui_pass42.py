@@ -141,3 +141,25 @@ def test_the_created_columns_arrow_points_the_way_the_list_runs(qtbot):
     hh.setSortIndicator(1, QtCore.Qt.SortOrder.AscendingOrder)  # oldest first
     up = _arrow_rows(hh, 1)
     assert len(up) >= 2 and up[0] < up[-1]  # ▲
+
+
+def test_no_number_of_the_timelines_axis_is_cut_at_its_edge(qtbot):
+    """The last number (55, at the plot's right edge) was drawn half past the widget."""
+    from hela_desktop.ui.timeline import TimelineView
+
+    t = TimelineView()
+    qtbot.addWidget(t)
+    for width in (420, 600, 673):
+        t.resize(width, 170)
+        for n in (7, 12, 55, 113, 224):
+            t.set_answer([(0, n, [3, 4])], n, "Answer 1 of this chat")
+            labels = t.axis_labels(100.0)
+            inside = QtCore.QRectF(t.rect())
+            for x, box, text in labels:
+                assert inside.contains(box), (width, n, text, box)
+                assert box.width() >= t.fontMetrics().horizontalAdvance(text)
+            boxes = [b for _, b, _ in labels]
+            assert not any(a.intersects(b) for a, b in zip(boxes, boxes[1:]))  # none overlap
+    t.show()
+    qtbot.waitExposed(t)
+    t.repaint()  # (drawn with them)

@@ -153,6 +153,21 @@ class TimelineView(QtWidgets.QWidget):
         t = int((x - r.left()) / r.width() * self._span())
         return t if 0 <= t < self.n_tokens else -1
 
+    def axis_labels(self, y: float) -> list[tuple[float, QtCore.QRectF, str]]:
+        """The token axis's ticks: (x, the box of its number, the number), each box wholly
+        inside the widget (the last number, centred on the plot's right edge, was cut in
+        half there, QA pass 41e)."""
+        total = self._span()
+        step = max(5, int(round(total / 8 / 5)) * 5) if total >= 20 else 2 if total > 8 else 1
+        fm = self.fontMetrics()
+        out = []
+        for t in range(0, total + 1, step):
+            x, text = self.x_of(t), str(t)
+            w = fm.horizontalAdvance(text) + 4
+            left = min(x - w / 2, self.width() - 2 - w)
+            out.append((x, QtCore.QRectF(left, y + 3, w, fm.height()), text))
+        return out
+
     # ---- painting -------------------------------------------------------------------
     def empty_hint(self) -> str:
         """What the timeline says while it has no memory to show."""
@@ -232,13 +247,10 @@ class TimelineView(QtWidgets.QWidget):
             p.drawPolygon(tri)
         # axis
         p.setPen(muted)
-        total = self._span()
-        step = max(5, int(round(total / 8 / 5)) * 5) if total >= 20 else 2 if total > 8 else 1
         yb = r.top() + rh * len(self.rows) + 2
-        for t in range(0, total + 1, step):
-            x = self.x_of(t)
+        for x, box, text in self.axis_labels(yb):
             p.drawLine(QtCore.QPointF(x, yb), QtCore.QPointF(x, yb + 4))
-            p.drawText(QtCore.QRectF(x - 20, yb + 3, 40, 14), QtCore.Qt.AlignmentFlag.AlignHCenter, str(t))
+            p.drawText(box, QtCore.Qt.AlignmentFlag.AlignHCenter, text)
         p.drawText(QtCore.QRectF(8, yb + 3, LABEL_W - 16, 14), QtCore.Qt.AlignmentFlag.AlignLeft, "token →")
         # hovered / external token column
         for tok, alpha in ((self.ext_tok, 90), (self.hover_tok, 140)):
