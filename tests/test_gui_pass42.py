@@ -155,7 +155,7 @@ def test_no_number_of_the_timelines_axis_is_cut_at_its_edge(qtbot):
             t.set_answer([(0, n, [3, 4])], n, "Answer 1 of this chat")
             labels = t.axis_labels(100.0)
             inside = QtCore.QRectF(t.rect())
-            for x, box, text in labels:
+            for _x, box, text in labels:
                 assert inside.contains(box), (width, n, text, box)
                 assert box.width() >= t.fontMetrics().horizontalAdvance(text)
             boxes = [b for _, b, _ in labels]
