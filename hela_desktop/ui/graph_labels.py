@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from .graph_legend import EdgeLegend
-from .graph_model import GraphData, short_label, stable_slots
+from .graph_model import GraphData, short_label, stable_slots, weighted_degree
 from .graph_spots import (
     distances_to_rects,
     nearest_points,
@@ -41,6 +41,8 @@ FEW_MEMORIES = 12  # up to this many, every memory is labelled where there is ro
 CLEAR_LABEL = 1.5  # a label is clearly its dot's when any other dot is this many times as far
 SHORT_LABELS = (20, 15)  # an idle label with no room for its usual length is cut so
 EDGE_CHECKS = 4000  # labels keep off the links of graphs with up to this many drawn
+ZOOMED_LABELS = 24  # zoomed in, idle labels up to a third of the dots in view, at most this
+CHOSEN_REACH = 2.2  # the chosen memory's label moves at most this many lines from its dot
 # a leader (the line tying a label to its dot): round dots LEADER_WIDTH pixels wide, the
 # gaps in pen widths; a round mark LEADER_END pixels across on the label's edge
 LEADER_WIDTH, LEADER_DOTS, LEADER_END = 1.6, [0.01, 2.2], 4.5
@@ -130,6 +132,12 @@ class GraphLabelsMixin:
             # linked found no room and one label was drawn, QA pass 41)
             room = max(IDLE_LABELS, min(len(self.recent), MAX_MAIN_LABELS))
             named = list(idle)
+            if not self.zoomed_out:  # zoomed in, there is room for more: the dots in view,
+                # the most linked first (QA pass 41e: 4 of 60 dots named, g2c)
+                more = self._in_view_by_links(want + named)
+                if more:
+                    room = max(room, min(ZOOMED_LABELS, (len(more) + len(named)) // 3))
+                    named += [i for i in more[:2 * room] if new(i)]  # (tried in turn)
             last = [i for i in named if i in self.recent][:room]  # (they come first)
             n_recent = len(last)
             want += last + [i for i in named if i not in self.recent]
@@ -140,6 +148,24 @@ class GraphLabelsMixin:
             want += [int(i) for r, i in enumerate(d.ids) if int(i) not in want
                      and (self.visible_mask is None or self.visible_mask[r]) and new(int(i))]
         return want, n_main, n_recent
+
+    def _in_view_by_links(self, taken: list[int]) -> list[int]:
+        """The memories with a dot in view (not in `taken`), the most linked first."""
+        d, r = self.data, self.vb.viewRect()
+        if not len(self.xy) or len(self.xy) != len(d):
+            return []
+        inside = ((self.xy[:, 0] >= r.left()) & (self.xy[:, 0] <= r.right())
+                  & (self.xy[:, 1] >= r.top()) & (self.xy[:, 1] <= r.bottom()))
+        if self.visible_mask is not None:
+            inside &= self.visible_mask
+        rows = np.nonzero(inside)[0]
+        shown = len(d) if self.visible_mask is None else int(self.visible_mask.sum())
+        if len(rows) == shown or len(rows) > 4 * ZOOMED_LABELS:  # not zoomed in (all in
+            return []  # view: as before), or not far enough in to name many
+        deg = weighted_degree(len(d), d.src, d.dst, d.weight)
+        rows = rows[np.argsort(-deg[rows], kind="stable")]
+        skip = set(taken)
+        return [int(d.ids[r]) for r in rows if d.kinds[r] == "episode" and int(d.ids[r]) not in skip]
 
     def _label_text(self, i: int, length: int = 28) -> str:
         node = self.data.nodes[i]
@@ -214,6 +240,8 @@ class GraphLabelsMixin:
         r_dot = self.node_size / 2 + 2
         dots = self._dot_rects(want, r_dot)
         named = {d.index[i] for i in want[:n_main + n_recent]}  # (dots a tied label never covers)
+        dot_rows, dot_arr = np.array(list(dots), dtype=int), _as_array(list(dots.values()))
+        dot_named = np.isin(dot_rows, list(named))
         placed: list[QtCore.QRectF] = []
         view_rect = self._view_rect()
         self._scene_dots = self._dots_in_scene()
@@ -244,9 +272,9 @@ class GraphLabelsMixin:
             # the last answer's may cover a dot left unnamed (as labels in a big graph do):
             # between every dot of a narrow pane they found no room (QA pass 27)
             tied = n_main <= n < n_main + n_recent
-            obstacles = [r for k, r in dots.items()
-                         if k != row and (strict == 2 or not tied or k in named)]
-            obstacles += placed
+            keep = (dot_rows != row) & (strict == 2 or not tied or dot_named)
+            obstacles = np.vstack([dot_arr[keep], _as_array(placed)])  # (arrays: weighed
+            # hundreds of times while zoomed in)
             # with no answer since the window opened (a relaunch) the most linked, short of
             # clear room beside their dot, go where a line ties them to it: between the
             # dots of a dense graph none had clear room, and it showed anonymous dots
@@ -259,7 +287,8 @@ class GraphLabelsMixin:
                 self._style_label(t, text, text_col if n < n_main else muted)
                 spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect,
                                         must=n < n_main, tied=n < n_main + n_recent,
-                                        line=n >= n_main and not self.recent, strict=strict)
+                                        line=n >= n_main and not self.recent, strict=strict,
+                                        chosen=n == 0 and want[0] == self.selected)
                 if spot is not None:
                     break
             if spot is None:  # an idle label that does not fit is left out
@@ -377,9 +406,10 @@ class GraphLabelsMixin:
         b = self.xy[self.data.dst[e]] * scale + shift
         return np.column_stack([a, b])
 
-    def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles: list, placed: list,
+    def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles, placed: list,
                     view_rect: QtCore.QRectF, *, must: bool, tied: bool = False,
-                    line: bool = False, strict: int = 0) -> QtCore.QRectF | None:
+                    line: bool = False, strict: int = 0, chosen: bool = False,
+                    over_dots: bool = False) -> QtCore.QRectF | None:
         """Place label `t` of memory `row`: of the places around its dot that stay in view,
         off the legend and cover no other dot (`obstacles`) or label (`placed`), the best —
         beside its dot (right of it first; left for right-to-left text; then its corners,
@@ -393,7 +423,12 @@ class GraphLabelsMixin:
         and idle ones with no answer yet (`line`); an idle one never lies across a link.
         Returns the label's scene rectangle, or None when an idle label has no such place;
         one that must be shown with none goes to the first place in view, nudged down past
-        labels and tied to its dot by a line."""
+        labels and tied to its dot by a line.
+        The `chosen` memory's label (the ringed one) stays by its dot: beside it where no
+        other dot is about as near, else a line or two from it, tied by a short line that
+        passes no other dot, nearer its own dot than any other; else beside it over other
+        dots (`over_dots`: its backing hides them).  It went up to seven lines away, under
+        another memory's dot (QA pass 41e: 80-110 px, p17a_graph, g1c, g2c)."""
         x, y = self.xy[row]
         sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
         cx, cy = sp.x(), sp.y()
@@ -412,15 +447,17 @@ class GraphLabelsMixin:
         few = len(self.xy) <= FEW_MEMORIES or tied
         # an idle label goes only where a short line ties it (with no answer yet, `line`,
         # a longer one: a reopened graph showed anonymous dots, QA pass 28b)
-        spots = beside + ([] if strict == 2 else self._far_spots(  # (the first round: beside only)
-            cx, cy, w, h, gap, reach=(7 if must or few else 3 if line else 2.5) * h))
+        far = CHOSEN_REACH if chosen else 7 if must or few else 3 if line else 2.5
+        spots = beside + ([] if strict == 2 or over_dots else self._far_spots(  # (the first
+            cx, cy, w, h, gap, reach=far * h))  # round: beside only)
         every = np.array([(lx, ty, lx + w, ty + h) for lx, ty in spots], dtype=float)
         n_beside = len(beside)
         legend = self.legend.scene_rect()  # a label never goes under the legend
         ok = ((every[:, 0] >= view_rect.left()) & (every[:, 1] >= view_rect.top())
               & (every[:, 2] <= view_rect.right()) & (every[:, 3] <= view_rect.bottom()))
         ok &= ~rects_overlap(every, _as_array([legend])).any(axis=1)
-        ok &= ~rects_overlap(every, _as_array(obstacles)).any(axis=1)
+        ok &= ~rects_overlap(every, obstacles if isinstance(obstacles, np.ndarray)
+                             else _as_array(obstacles)).any(axis=1)
         order = np.nonzero(ok)[0]  # (the rest is weighed only for the places still open)
         rects, is_far = every[order], order >= n_beside
         ends = nearest_points(rects, cx, cy)
@@ -446,9 +483,10 @@ class GraphLabelsMixin:
         crossed[is_far] = segments_cross(leaders[is_far], edges).sum(axis=1)
         clarity = np.full(len(rects), np.inf)  # (`_clarity`, for every place at once)
         mine = dots[:, 2] == row if len(dots) else np.zeros(0, dtype=bool)
-        if len(dots) >= 2 and mine.any() and not mine.all() and (~is_far).any():
-            dist = distances_to_rects(rects[~is_far], dots[:, :2])
-            clarity[~is_far] = dist[:, ~mine].min(axis=1) / np.maximum(dist[:, mine].min(axis=1), 1e-6)
+        weigh = np.ones(len(rects), dtype=bool) if chosen else ~is_far  # (far ones too)
+        if len(dots) >= 2 and mine.any() and not mine.all() and weigh.any():
+            dist = distances_to_rects(rects[weigh], dots[:, :2])
+            clarity[weigh] = dist[:, ~mine].min(axis=1) / np.maximum(dist[:, mine].min(axis=1), 1e-6)
         clear = clarity >= CLEAR_LABEL
         reach = np.hypot(ends[:, 0] - cx, ends[:, 1] - cy)
         # a place beside its dot first; lying across links costs more than a short line
@@ -464,6 +502,14 @@ class GraphLabelsMixin:
             ok &= clear & (across == 0)
         if strict == 1:  # (1: no place as near another dot)
             ok &= clear
+        if chosen and not over_dots:  # beside it, clearly its own; or a line or two off,
+            ok &= np.where(is_far, (clarity >= 1.0) & (by_dots == 0), clear)  # nearer it
+        if chosen and over_dots:  # beside it, over as few other dots as may be
+            covered = rects_overlap(rects, np.column_stack([others - r_dot, others + r_dot]))
+            cost = cost + 40 * covered.sum(axis=1)
+        if chosen and not over_dots and not ok.any():
+            return self._label_spot(t, row, r_dot, placed, placed, view_rect, must=True,
+                                    chosen=True, over_dots=True)
         shifted = unclear = False
         if ok.any():
             best = int(np.argmin(np.where(ok, cost, np.inf)))
@@ -609,6 +655,7 @@ class GraphLabelsMixin:
         if zoomed_out != self.zoomed_out:
             self.zoomed_out = zoomed_out
             self._place_topic_labels(self.data, self.xy)
+        self._fold_key_off_dots()
         # labels are placed for the view they were drawn in: after a pan, a zoom or a
         # re-fit (a resized window) a label beside its dot may have left the screen.  A
         # placement takes milliseconds and a pan sends many range changes: once per turn
@@ -616,6 +663,18 @@ class GraphLabelsMixin:
         if not getattr(self, "_labels_due", False):
             self._labels_due = True
             QtCore.QTimer.singleShot(0, self, self._place_labels_now)  # type: ignore[call-overload]  # self: the GraphView (a QWidget); gone with it
+
+    def _fold_key_off_dots(self) -> None:
+        """The key folds into its button while drawn memories lie where it is (zoomed in
+        or panned), and opens again when none does."""
+        key = self.legend.key_rect()
+        if key.isEmpty() or not len(self.xy):
+            return
+        dots = self._dots_in_scene()
+        r = self.node_size / 2
+        under = ((dots[:, 0] >= key.left() - r) & (dots[:, 0] <= key.right() + r)
+                 & (dots[:, 1] >= key.top() - r) & (dots[:, 1] <= key.bottom() + r))
+        self.legend.set_covering(bool(under.any()))
 
     def _place_labels_now(self) -> None:
         self._labels_due = False

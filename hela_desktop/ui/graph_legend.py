@@ -2,8 +2,8 @@
 the plot.
 
 It never hides memories: a fit of the view leaves it room below the graph, and where the
-plot is too small for it (a small window, the side panels open) it folds into a small
-"Legend" button.  A click on the key folds it; a click on the button opens it (the
+plot is too small for it (a small window, the side panels open), or a zoom or pan has
+brought memories under it, it folds into a small "Legend" button.  A click on the key folds it; a click on the button opens it (the
 user's choice then holds at every size).
 """
 
@@ -61,6 +61,9 @@ class EdgeLegend(pg.LegendItem):
         self.has_edges = False  # set by the view: no links, no key
         self.user_open: bool | None = None  # None: open where it fits
         self.open = False  # the key is shown (else the button, when there are links)
+        # memories lie where the key is (zoomed in or panned): it folds away, unless the
+        # user opened it (QA pass 41e: zoomed in, the key covered dots, g2c)
+        self.covering = False
         self.set_colors(colors)
 
     def set_colors(self, c: GraphColors) -> None:
@@ -101,7 +104,8 @@ class EdgeLegend(pg.LegendItem):
                 self.addItem(item, text)
             elif shown and not wanted:
                 self.removeItem(item)
-        self.open = self.user_open if self.user_open is not None else self.fits(w, h)
+        self.open = self.user_open if self.user_open is not None else \
+            self.fits(w, h) and not self.covering
         self.setVisible(self.has_edges and self.open)
         self.button.setVisible(self.has_edges and not self.open)
         self.button.adjustSize()
@@ -111,9 +115,19 @@ class EdgeLegend(pg.LegendItem):
         """Pixels at the bottom of the plot that the key, or its button, takes."""
         if not self.has_edges:
             return 0.0
-        if self.open:
+        if self.open or (self.covering and self.user_open is None):  # (a fit: room for it)
             return self.boundingRect().height() + ROOM_GAP
         return self.button.sizeHint().height() + MARGIN + 4
+
+    def key_rect(self) -> QtCore.QRectF:
+        """Where the key is, or would be when open, in the plot's scene."""
+        return self.mapRectToScene(self.boundingRect())
+
+    def set_covering(self, covering: bool) -> None:
+        """Whether memories lie under the key (the view says, after each zoom or pan)."""
+        if covering != self.covering:
+            self.covering = covering
+            self.arrange()
 
     def scene_rect(self) -> QtCore.QRectF:
         """Where the key, or its button, is in the plot's scene (labels keep clear of it)."""
