@@ -163,3 +163,108 @@ def test_no_number_of_the_timelines_axis_is_cut_at_its_edge(qtbot):
     t.show()
     qtbot.waitExposed(t)
     t.repaint()  # (drawn with them)
+
+
+# ------------------------------------------------------------------ the graph ------
+def test_the_chosen_memorys_label_stays_by_its_own_dot(qtbot, tmp_path):
+    """The ringed memory's label went up to seven lines from its dot, under another dot
+    (p17a_graph: 80 px below, g1c: 110 px): now beside it, or a line or two off, tied by
+    the dotted line and nearer its own dot than any other."""
+    from test_graph_labels_pass41 import _dot, _drawn, _reach
+
+    from hela_desktop.ui import graph_labels
+
+    reach_lines = getattr(graph_labels, "CHOSEN_REACH", 2.2)  # (so it runs on older code)
+    view, ids = _window_graph_of(qtbot, tmp_path, 60)
+    far = []
+    for i in ids:
+        view.select(i)
+        view._update_labels()
+        mine = [(rect, shifted) for j, rect, shifted in _drawn(view) if j == i]
+        assert len(mine) == 1, i
+        rect, shifted = mine[0]
+        dot = _dot(view, i)
+        reach = _reach(rect, dot)
+        assert reach <= reach_lines * rect.height() + view.node_size, (i, reach)
+        if shifted:  # off by a line: no other dot nearer its words than its own
+            others = [_reach(rect, _dot(view, j)) for j in ids if j != i]
+            assert min(others) >= reach, i
+        far.append(reach)
+    assert max(far) < 60  # (80-110 px before)
+
+
+def _window_graph_of(qtbot, tmp_path, n: int):
+    from test_graph_labels_pass41 import _window_graph
+
+    return _window_graph(qtbot, tmp_path, n)
+
+
+def test_zoomed_in_more_dots_are_named_and_the_key_folds_off_them(qtbot, tmp_path):
+    """Zoomed in three steps, 4 of about 60 dots had labels and the key covered dots (g2c)."""
+    view, ids = _window_graph_of(qtbot, tmp_path, 60)
+    assert view.legend.open  # fitted: the key has its room below the graph
+    fitted = sum(t.isVisible() for t in view.memory_labels)
+    c = view.vb.viewRect().center()
+    view.vb.scaleBy((0.5, 0.5), center=c)
+    qtbot.wait(50)
+    view._update_labels()
+    named = sum(t.isVisible() for t in view.memory_labels)
+    assert named > fitted and named >= 6
+    dots = view._dots_in_scene()
+    key = view.legend.mapRectToScene(view.legend.boundingRect())
+    under = [(x, y) for x, y, _ in dots if key.contains(QtCore.QPointF(x, y))]
+    assert under and not view.legend.open and view.legend.button.isVisible()
+    view.fit(user=False)  # fitted again: the key opens
+    qtbot.wait(50)
+    assert view.legend.open
+
+
+# ------------------------------------------------------ the why-recalled panel ------
+def test_a_memory_corrected_in_part_is_not_said_to_be_replaced():
+    """#5 "Chloe's son Oscar is 4 and he's allergic to tree nuts." after "Actually Oscar
+    is 5 now." (#14): the lists said "(partly older news)", the panel "Replaced by the
+    newer memory #14: shown after it, marked as older news." (p20a_panel)."""
+    from hela_desktop.gate import explain
+    from hela_desktop.ui.explain import recall_reasons, with_still_true
+
+    old = "Chloe's son Oscar is 4 and he's allergic to tree nuts."
+    said = {14: "Actually Oscar is 5 now.", 13: "Chloe moved from Cardiff to Bath last month."}
+    recall = {"episode_id": 5, "text": old, "extra": {"superseded_by": 14, "older_than": 14}}
+    lines = recall_reasons(with_still_true(recall, lambda i: said.get(i, "")))
+    assert ("Corrected in part by the newer memory #14; the rest still holds: “He's "
+            "allergic to tree nuts.”. The model is given it after that one, marked as partly "
+            "older news.") in lines
+    assert not any(s.startswith("Replaced by") or "shown after it" in s for s in lines)
+    # (as the Memories tab's tooltip: "Corrected in part later, by #14 … Still so: …")
+    # replaced whole: said so, without "shown after it" (the list under an answer shows
+    # the used first)
+    whole = {"episode_id": 9, "text": "The knee appointment is on 14 January.",
+             "extra": {"superseded_by": 12}}
+    knee = {12: "The knee appointment moved to 21 January."}
+    assert "Replaced by the newer memory #12: the model is given it after that one, marked " \
+           "as older news." in explain(with_still_true(whole, knee.get)["extra"])
+    # unknown words of the newer memory: as before, replaced
+    assert with_still_true(recall, lambda i: "") is recall
+
+
+def test_the_gate_keeps_what_a_correction_leaves_true():
+    """A memory replaced in part carries what of it still holds (``still_true``), for the
+    panel, the terminal and the lists alike."""
+    from hela_desktop.config import GateParams
+    from hela_desktop.events import Recall
+    from hela_desktop.gate import RelevanceGate
+
+    old = Recall(episode_id=5, text="Chloe's son Oscar is 4 and he's allergic to tree nuts.",
+                 score=0.9, semantic=0.8)
+    new = Recall(episode_id=14, text="Actually Oscar is 5 now.", score=0.9, semantic=0.8)
+    class Store:
+        def key_texts(self, ids):
+            return {5: old.text, 14: new.text}
+
+    class Engine:
+        store = Store()
+
+    kept, gone = RelevanceGate(Engine(), GateParams())._place([new, old], {5: 14},
+                                                              {5: 1.0, 14: 2.0})
+    assert gone == [old] and old.extra["superseded_by"] == 14
+    assert old.extra["still_true"] == "He's allergic to tree nuts."

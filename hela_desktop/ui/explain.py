@@ -144,6 +144,21 @@ def _detail(key: str, value) -> str:
     return f"{html.escape(key)} {html.escape(str(value))}"
 
 
+def with_still_true(recall: dict | None, text_of) -> dict | None:
+    """`recall`, with what of it the newer memory that replaced it leaves true
+    (``still_true``, which the panel then tells) where its statistics, stored before 0.34,
+    lack it; `text_of`: a memory's words by id ("" if unknown)."""
+    extra = (recall or {}).get("extra")
+    newer = extra.get("superseded_by") if isinstance(extra, dict) else None
+    if recall is None or not isinstance(extra, dict) or newer is None or "still_true" in extra:
+        return recall
+    from ..superseded import still_true
+
+    said = text_of(newer) if isinstance(newer, int) else ""
+    rest = still_true(str(recall.get("text") or ""), [said]) if said else ""
+    return {**recall, "extra": {**extra, "still_true": rest}} if rest else recall
+
+
 def recall_html(recall: dict | None, label_of=None, *, details: bool = False) -> str:
     """The "why was this recalled" panel: sentences, a few bars, and the raw numbers behind
     a "Details" link (``toggle:recall-details``)."""

@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from ..prompt import shorten
-from .explain import graph_help_html, link_html, recall_html
+from .explain import graph_help_html, link_html, recall_html, with_still_true
 from .graph_model import (
     LEARNED_MIN,
     GraphData,
@@ -177,7 +177,7 @@ class GraphDetailsMixin:
                 "Not drawn in the graph: it shows only the newest memories." if self.loaded
                 else STILL_LOADING) + f"</p><p><a href='memories:{node_id}'>Show it in "
                 "Memories</a></p>")
-        recall = self.recalls.get(node_id) or n.get("last_recall")
+        recall = with_still_true(self.recalls.get(node_id) or n.get("last_recall"), self._said)
         mid = self.recalled_for.get(node_id) if node_id in self.recalls else None
         # (the answer whose line was clicked, by its place in the chat: "that answer" went on
         # explaining an older one while the timeline showed the next, QA pass 36)
@@ -193,6 +193,11 @@ class GraphDetailsMixin:
             f"{text}<h4>{why}</h4>"
             f"{recall_html(recall, self.label_of, details=self.recall_details)}"
             f"{nb_part}")
+
+    def _said(self, i: int) -> str:
+        """What the user said in memory `i`, whole (a label cut at 60 characters: "")."""
+        label = str((self.data.nodes.get(i) or {}).get("label") or "")
+        return label if len(label) < 60 else ""
 
     def open_details_link(self, url: QtCore.QUrl) -> None:
         s = url.toString()
