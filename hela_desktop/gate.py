@@ -55,10 +55,10 @@ import numpy as np
 
 from . import cautions, facts, kin, superseded, whom, your_own
 from . import formulas as F
+from . import superseded as STILL  # noqa: N812  (in `_place`, `superseded` is a list)
 from .config import GateParams
 from .events import Recall
 from .store import AUTHORS
-from .superseded import still_true as _still_true  # (in `_place`, `superseded` is a list)
 
 # under this similarity a memory is "not much related in meaning" to the message (the
 # why-recalled panel's words, `ui.explain.MEANING_WORDS`)
@@ -655,16 +655,13 @@ class RelevanceGate:
         # needs the night the older one named)
         superseded = [r for r in admitted if r.episode_id in gone]
         kept = [r for r in admitted if r.episode_id not in gone]
-        texts = {r.episode_id: r.text for r in admitted}
         for r in superseded:
             newer = gone[r.episode_id]
             r.extra["superseded_by"] = r.extra["older_than"] = newer
-            rest = _still_true(r.text, [texts[newer]]) if texts.get(newer) else ""
-            if rest:  # corrected in part: what it still says (the panel tells it)
-                r.extra["still_true"] = rest
             if r.extra.get("answer"):  # what another assistant said to it is outdated too
                 r.extra["answer"], r.extra["answer_replaced"] = "", True
             at = next((i for i, k in enumerate(kept) if k.episode_id == newer), None)
+            r.extra.update(STILL.still_part(r.text, "" if at is None else kept[at].text))
             if at is None:
                 kept.append(r)
                 continue
@@ -791,14 +788,8 @@ def explain(extra: dict, label_of: Callable[[int], str] | None = None) -> list[s
         ids = ", ".join(f"#{i}" for i in extra["supersedes"])
         out.append(f"Newer than {ids}, which says something else about the same thing; "
                    "this one wins and the older one is marked as replaced.")
-    if extra.get("superseded_by") is not None and extra.get("still_true"):
-        # (QA pass 41e: "Replaced by…" of a memory whose lists said "(partly older news)")
-        out.append(f"Corrected in part by the newer memory #{extra['superseded_by']}; the "
-                   f"rest still holds: “{extra['still_true']}”. The model is given it after "
-                   "that one, marked as partly older news.")
-    elif extra.get("superseded_by") is not None:
-        out.append(f"Replaced by the newer memory #{extra['superseded_by']}: the model is "
-                   "given it after that one, marked as older news.")
+    if extra.get("superseded_by") is not None:  # (or corrected in part, `replaced_line`)
+        out.append(STILL.replaced_line(extra["superseded_by"], extra.get("still_true")))
     if extra.get("answer_replaced"):
         out.append(f"Shown without {extra.get('answered_by') or 'the other assistant'}'s "
                    "imported answer: your newer words replace what it said.")

@@ -124,3 +124,21 @@ def still_true(old: str, news: Iterable[str]) -> str:
     when one is about all of it, or nothing is left."""
     kept = kept_parts(old, news)
     return as_said(kept) if kept and len(kept) < len(told_parts(old)) else ""
+
+
+def still_part(old: str, newer: str) -> dict[str, str]:
+    """``{"still_true": …}``: what of memory `old` the newer memory that replaces it leaves
+    true, when it corrects only a part of it (the why-recalled panel tells it); else {}."""
+    rest = still_true(old, [newer]) if newer else ""
+    return {"still_true": rest} if rest else {}
+
+
+def replaced_line(newer: int, rest: str | None) -> str:
+    """The why-recalled panel's line for a memory the newer memory #`newer` replaces, in
+    part when `rest` (what still holds) is given.  QA pass 41e: "Replaced by the newer memory
+    #14: shown after it" of one the lists called "(partly older news)", listed before #14."""
+    if rest:
+        return (f"Corrected in part by the newer memory #{newer}; the rest still holds: "
+                f"“{rest}”. The model is given it after that one, marked as partly older news.")
+    return (f"Replaced by the newer memory #{newer}: the model is given it after that one, "
+            "marked as older news.")
