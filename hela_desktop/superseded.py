@@ -138,7 +138,9 @@ def replaced_line(newer: int, rest: str | None) -> str:
     part when `rest` (what still holds) is given.  QA pass 41e: "Replaced by the newer memory
     #14: shown after it" of one the lists called "(partly older news)", listed before #14."""
     if rest:
+        stop = "" if rest.rstrip()[-1:] in (".", "!", "?") else "."
         return (f"Corrected in part by the newer memory #{newer}; the rest still holds: "
-                f"“{rest}”. The model is given it after that one, marked as partly older news.")
+                f"“{rest}”{stop} The model is given it after that one, marked as partly older "
+                "news.")
     return (f"Replaced by the newer memory #{newer}: the model is given it after that one, "
             "marked as older news.")

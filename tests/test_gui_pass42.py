@@ -232,7 +232,7 @@ def test_a_memory_corrected_in_part_is_not_said_to_be_replaced():
     recall = {"episode_id": 5, "text": old, "extra": {"superseded_by": 14, "older_than": 14}}
     lines = recall_reasons(with_still_true(recall, lambda i: said.get(i, "")))
     assert ("Corrected in part by the newer memory #14; the rest still holds: “He's "
-            "allergic to tree nuts.”. The model is given it after that one, marked as partly "
+            "allergic to tree nuts.” The model is given it after that one, marked as partly "
             "older news.") in lines
     assert not any(s.startswith("Replaced by") or "shown after it" in s for s in lines)
     # (as the Memories tab's tooltip: "Corrected in part later, by #14 … Still so: …")
