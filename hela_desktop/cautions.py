@@ -507,6 +507,14 @@ def _stem(word: str) -> str:
 _ANY_ALLERGY = (r"^\s*(?:is|are|does|do|has|have)\b[^?]*\b(?:allergic|intolerant)\s+to\s+"
                 r"(?:anything|any\b)|^\s*(?:does|do|has|have)\b[^?]*\bany\s+(?:\w+\s+)?"
                 r"(?:allergies|allergy|intolerances?)\b")
+
+
+def asks_any_allergy(message: str) -> bool:
+    """Does `message` ask whether someone has any allergy ("Does Chloe have any
+    allergies?", "Is Zara allergic to anything?")?"""
+    return any(re.search(_ANY_ALLERGY, s, re.IGNORECASE) for s in facts.sentences(message))
+
+
 _ASKS_AVOIDED = re.compile(
     r"^\s*(?:what|which)\b[^?]*\b(?:allergic|allergy|allergies|intoleran\w*|diet|"
     r"(?:can['’]?t|cannot|can not|mustn['’]t|must not|shouldn['’]t|should not|doesn['’]t|"

@@ -14,6 +14,8 @@ from . import facts, superseded
 from .cautions import (
     CAUTION_GATE,
     Caution,
+    asks_any_allergy,
+    caution_of_others,
     for_household,
     given_to_another,
     heeded,
@@ -147,7 +149,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # beside Dev's nut allergy, and only Sam's sugar caution was said)
     # (with ``"yes"`` when the words are the question's only: "Yes, …" to "Can Oscar eat
     # pesto?", not "it names “pesto”", QA pass 41e)
-    found: list[dict] = list({c.episode_id: {
+    # (one line for one statement, however often it was said: QA pass 42 saw "I'm lactose
+    # intolerant myself." quoted three times)
+    found: list[dict] = list({" ".join(c.text.split()).lower(): {
         "kind": "caution", "memory": c.episode_id, "said": c.text, "words": words,
         **({} if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", answer, re.IGNORECASE)
                      for w in words) else {"yes": True})}
@@ -202,7 +206,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # allergic to eggs.", the egg allergy Zain's: QA pass 40d)
     # (first of all: "Yep, Chloe has allergies to tree nuts." is Oscar's allergy, QA pass
     # 41d, before what it leaves out)
-    given = given_to_another(answer, [(r.episode_id, r.text) for r in mems], names) \
+    given = (given_to_another(answer, [(r.episode_id, r.text) for r in mems], names)
+             or _allergy_untold(message, answer, mems, names)) \
         if names is not None and not any(d["kind"] == "caution" for d in found) else None
     found[:0] = [given] if given else []
     if untold and about_user:
@@ -383,6 +388,26 @@ def _not_known(message: str, answer: str, mems: Sequence[Recall],
     return None
 
 
+def _allergy_untold(message: str, answer: str, mems: Sequence[Recall],
+                    names: Callable[[str], AbstractSet[str]]) -> dict | None:
+    """``{"kind": "allergy_untold", "name": "Chloe"}`` when asked whether someone of the
+    user's life has any allergy, `answer` says yes, and no recalled memory tells of one of
+    theirs (QA pass 42: "Does Chloe have any allergies?" → "Yes, Chloe does have some
+    allergies…", the nut allergy her son Oscar's)."""
+    who = names(message)
+    if len(who) != 1 or not asks_any_allergy(message) or not opens_with_yes(answer):
+        return None
+    name = next(iter(who))
+    # (a diet is no allergy: "Chloe is 34 and vegetarian")
+    if any(c[0] and re.search(r"allerg|intoleran|coeliac|celiac", c[1], re.IGNORECASE)
+           for r in mems if (c := caution_of_others(r.text, {name}))):
+        return None
+    said = re.search(rf"\b{re.escape(name)}\b", message, re.IGNORECASE)
+    called = said.group(0) if said else name
+    return {"kind": "allergy_untold", "name": f"your {called[3:]}" if called.lower().startswith(
+        "my ") else called}
+
+
 def _contradicted(message: str, answer: str, mems: Sequence[Recall],
                   found: list[dict], told: bool = False) -> list[dict]:
     """What the answer says someone is against what a recalled memory, not older news, says
@@ -403,7 +428,8 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
              is not None and newer in texts
              and (rest := superseded.still_true(r.text, [texts[newer]]))}
     asked = first_named(message)
-    got = (says_otherwise(answer, current, asked, message) or called_animal(answer, current)
+    got = (says_otherwise(answer, current + [(i, parts[i]) for i in parts], asked, message)
+           or called_animal(answer, current)
            or says_not(answer, current + [(i, texts[i]) for i in parts], asked, message,
                        parts)
            or you_are(answer, [(i, t) for i, t in current if tells_own(t, "job")],

@@ -41,10 +41,10 @@ _WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
 # a nurse", "Fenris is a poodle"; at most two words between ("a very good doctor")
 _IS = re.compile(
     r"(?P<who>\b[A-Z][\w'’-]*?|\b(?i:she|he)|\b(?i:your)\s+[a-z]+)(?:\s+(?:(?i:is|was|works as|"
-    r"worked as|became|is now|has become))\s+(?:(?i:now|still|also|actually|really)\s+)?"
+    r"worked as|became|is now|has become))\s+(?:(?i:now|still|also|actually|really|just)\s+)?"
     r"(?:(?i:a|an|the)\s+)?|"
     # ("She's a beagle", "Pepper's a beagle"; not "Pepper's dog": `bench personal`)
-    r"(?i:['’]s)\s+(?:(?i:now|still|also|actually|really)\s+)?(?i:a|an)\s+)"
+    r"(?i:['’]s)\s+(?:(?i:now|still|also|actually|really|just)\s+)?(?i:a|an)\s+)"
     # (no "not" among them: "No, Skye is not a cat." was read as "Skye is a cat", QA 40c)
     r"(?:(?!(?i:not|no|never)\b)[A-Za-z-]+\s+){0,2}?(?P<what>(?i:" + _WORDS + r"))s?\b")
 # "… and is a pilot", "… and works as a nurse": what the sentence's subject is too
@@ -52,6 +52,13 @@ _AND_IS = re.compile(
     r"\b(?:and|but)\s+(?:is|['’]s|was|works as|worked as|became|is now)\s+(?:(?i:now|still|"
     r"also|actually)\s+)?(?:(?i:a|an)\s+)?(?:(?!(?i:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
     r"(?P<what>(?i:" + _WORDS + r"))s?\b")
+# … and after an age, "Chloe is 34 and vegetarian" (QA pass 42: her diet was never read,
+# so "Chloe has a vegan diet." went unmarked); a diet someone has, "has a vegan diet"
+_AGE_AND = re.compile(r"\b(?:is|['’]s)\s+\d{1,3}(?:\s+years?\s+old)?\s*(?:,\s*|\s+)and\s+"
+                      r"(?:(?i:a|an)\s+)?(?P<what>(?i:" + _WORDS + r"))s?\b")
+_HAS_DIET = re.compile(r"(?P<who>\b[A-Z][\w'’-]*?|\b(?i:she|he))\s+(?i:has|follows|is on|keeps|eats)"
+                       r"\s+(?i:a|an)\s+(?:(?i:strict|strictly|mostly|fully)\s+)?(?P<what>(?i:"
+                       r"vegan|vegetarian|pescatarian))\s+(?i:diet)\b")
 # an age: "Sam is 7", "our son Kwame is 6", "My mum is 70", "she's 72 years old", "your
 # dad is 70"; a kin word stands for the relation ("mum": "mother"); not "is 7 minutes
 # away", "is 10:30", "is 5k"
@@ -133,8 +140,13 @@ def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
             got.append((who.lower(), m.group("what").lower()))
     # (the subject said once for two things: "My brother Marco lives in Lagos and is a
     # pilot.", QA pass 40c)
-    for m in _AND_IS.finditer(sentence):
+    for m in [*_AND_IS.finditer(sentence), *_AGE_AND.finditer(sentence)]:
         if (who := first_named(sentence[:m.start()]) or last):
+            got.append((who.lower(), m.group("what").lower()))
+    for m in _HAS_DIET.finditer(sentence):
+        who = m.group("who")
+        who = first_named(sentence[:m.start()]) or last if who.lower() in ("she", "he") else who
+        if who and who.lower() not in facts.STOPWORDS:
             got.append((who.lower(), m.group("what").lower()))
     got += [(m.group("who").lower(), m.group("what").lower()) for m in _CALLED.finditer(sentence)
             if m.group("who").lower() not in facts.STOPWORDS]

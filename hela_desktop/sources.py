@@ -80,6 +80,8 @@ SAYS_OTHERWISE_NOTE = "Check this answer: it says {name} is {a}{said}, and you t
 ALLERGY_OF_NOTE = ("Check this answer: it says of {name} “{said}”, and you told me that of "
                    "{of}: “{quote}”")
 DENIES_TOLD_NOTE = "Check this answer: it says no, and you told me “{said}”"
+ALLERGY_UNTOLD_NOTE = ("Check this answer: it says {name} has an allergy, and you never told "
+                       "me of one.")
 DEATH_UNTOLD_NOTE = "Check this answer: it says {name} died, and you never told me so."
 NOT_KNOWN_NOTE = "Check this answer: it says it does not know, and you told me “{said}”"
 SAYS_NOT_NOTE = "Check this answer: it says {name} {said}, and you told me “{quote}”"
@@ -331,6 +333,8 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "denies_told": _quoting(DENIES_TOLD_NOTE), "not_known": _quoting(NOT_KNOWN_NOTE),
     "death_untold": lambda d, _r: DEATH_UNTOLD_NOTE.format(name=one_line(str(d.get("name"))))
     if d.get("name") else "",
+    "allergy_untold": lambda d, _r: ALLERGY_UNTOLD_NOTE.format(
+        name=one_line(str(d.get("name")))) if d.get("name") else "",
     "says_otherwise": _says_note,
     "says_not": _says_note, "allergy_of": _says_note,
     "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,

@@ -308,3 +308,46 @@ def test_a_new_head_chef_job_is_a_change_of_job():
     assert facts.corrects_memory(old, new)
     assert {"tapa", "bar"} <= changed_by(old, new)
     assert not facts.corrects_memory(old, "Tom is now a bit tired of the tapas bar.")
+
+
+def test_a_diet_told_after_an_age_is_read_and_holds_in_a_memory_replaced_in_part():
+    """QA pass 42: "What does Chloe eat?" answered "Chloe has a vegan diet…" had no line:
+    "Chloe is 34 and vegetarian" was never read as her diet, and the memory (replaced in
+    where she lives) was not asked at all."""
+    from hela_desktop.says_of import says_otherwise, told
+
+    assert told([_CHLOE[1]]) == {"chloe": {"age": {"34"}, "diet": {"vegetarian"}}}
+    for answer in ("Chloe has a vegan diet; she only eats organic food.", "She's just a vegan."):
+        assert says_otherwise(answer, [_CHLOE], "Chloe", "What does Chloe eat?")["said"] == \
+            "vegan", answer
+    mems = _recalls(*_MARCUS, newer=_MARCUS_NEWER)
+    assert _note("What does Chloe eat?", "Chloe has a vegan diet; she only eats organic food.",
+                 mems, {4}) == ("Check this answer: it says Chloe is a vegan, and you told me "
+                                "“Our daughter Chloe is 34 and vegetarian.”")
+    assert _note("What does Chloe eat?", "Chloe is vegetarian.", mems, {4}) == ""
+
+
+def test_a_yes_to_any_allergy_nobody_told_is_marked():
+    """QA pass 42: "Does Chloe have any allergies?" answered "Yes, Chloe does have some
+    allergies…" (the nut allergy her son's) was marked only for a made-up "1"."""
+    mems = _recalls(*_MARCUS, newer=_MARCUS_NEWER)
+    want = "Check this answer: it says Chloe has an allergy, and you never told me of one."
+    assert _note("Does Chloe have any allergies?", "Yes, Chloe does have some allergies.",
+                 mems, {5}) == want
+    assert _note("Does Chloe have any allergies?", "No, Chloe has none that you told me of.",
+                 mems, {4}) == ""
+    # Oscar's is told
+    assert "never told me of one" not in _note("Does Oscar have any allergies?", "Yes, Oscar "
+                                               "is allergic to tree nuts.", mems, {5})
+
+
+def test_one_statement_said_twice_is_quoted_once():
+    """QA pass 42: the caution "I'm lactose intolerant myself." (said in the message and
+    stored twice) was quoted three times under one answer."""
+    from hela_desktop.cautions import cautions
+
+    said = "I'm lactose intolerant myself."
+    told = cautions([(0, said), (3, said), (90, said)])
+    note = _note("Can I have a latte?", "Yes, a latte with milk is fine.",
+                 _recalls((3, said)), {3}, told)
+    assert note.count(said) == 1, note
