@@ -318,8 +318,10 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
             ["been"], ["to"]) for i, w in enumerate(words)) or (
             # (after a no to whether they may have it, a clause that says what is in it
             # gives the reason: "No, carbonara has bacon in it.", QA pass 40c)
+            # (or denies it: "No, no. 5 is not the maximum age for Oscar's son to eat tree
+            # nuts.", QA pass 42, read as offering them)
             refuses and bool(set(words) & _HOLDS or _NOT.search(clause))
-            and not set(words) & _SERVES)
+            and (not set(words) & _SERVES or bool(_NOT.search(clause))))
         # (to whether they may have it, a clause that repeats it says they may, unless it
         # asks the question again: "Solveig can eat peanut butter on toast", QA pass 37)
         if not words or set(words) <= asked | _ECHO and (

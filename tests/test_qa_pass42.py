@@ -351,3 +351,16 @@ def test_one_statement_said_twice_is_quoted_once():
     note = _note("Can I have a latte?", "Yes, a latte with milk is fine.",
                  _recalls((3, said)), {3}, told)
     assert note.count(said) == 1, note
+
+
+def test_after_a_no_a_clause_that_denies_the_food_offers_nothing():
+    """QA pass 42: "Can Oscar eat pesto?" answered "No, no. 5 is not the maximum age for
+    Oscar's son to eat tree nuts." read "it names “tree” and “nuts” without a word of
+    warning"."""
+    from hela_desktop.cautions import cautions, offered
+
+    oscar = cautions([_OSCAR], about={"oscar"})[0]
+    ask = "Can Oscar eat pesto?"
+    assert offered("No, no. 5 is not the maximum age for Oscar's son to eat tree nuts.", oscar,
+                   ask) == []
+    assert offered("No, but he can eat walnuts.", oscar, ask) == ["walnuts"]
