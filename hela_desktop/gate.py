@@ -612,17 +612,17 @@ class RelevanceGate:
                     # a correction replaces what it corrects (`facts.corrects_memory`: the
                     # same person's home, job or age, or a word it shares), whatever the
                     # message asks, or what shares with it a word the message asks about
-                    # (`asked`); it marks nothing else (QA pass 31b: "I live in Bergen."
-                    # went unmarked after "We moved to Trondheim." for "Where do I live
-                    # now?", and "My mother moved to Bergen." marked every memory older news)
-                    if similar and (facts.corrects_memory(old.text, new.text) or asked):
+                    # (`asked`), no plan's time of one that says none; it marks nothing else
+                    # (QA pass 31b: "My mother moved to Bergen." marked every memory older news)
+                    if similar and (facts.corrects_memory(old.text, new.text) or asked
+                                    and not STILL.untimed(old.text, new.text)):
                         fixes.setdefault(a, []).append(b)  # (each, for the doubt)
                     continue
-                if similar and (asked or common & qwords and (  # the same thing the
-                        # message asks about: a word of it, not only a name (QA pass 33b:
-                        # "Felix turns ten…" replaced every memory naming Felix), unless the
-                        # newer tells news
-                        tells[b] or facts.same_kind(old.text, new.text))):
+                if similar and not STILL.untimed(old.text, new.text) and (asked or common & (
+                        # the same thing the message asks about: a word of it, not only a name
+                        # (QA pass 33b: "Felix turns ten…" replaced every memory naming Felix),
+                        # unless the newer tells news; no plan's time of one that says none
+                        qwords) and (tells[b] or facts.same_kind(old.text, new.text))):
                     if a not in gone or when[b] > when[gone[a]]:
                         gone[a] = b
                 elif (similar and common or names[a] & names[b] and b not in corrected) \
@@ -718,7 +718,7 @@ class RelevanceGate:
             # Cardiff to Bath…" came in through "Chloe's son Oscar is 4…" and was marked
             # older than "Actually Oscar is 5 now.", QA pass 41e)
             if r.episode_id != n and when.get(r.episode_id, 0.0) < when.get(n, 0.0) \
-                    and not facts.of_another_kind(r.text, texts.get(n, "")) \
+                    and not STILL.lasting(r.text, texts.get(n, "")) \
                     and whom.same_one(via, texts.get(n, ""), texts.get(src, "")):
                 r.extra["older_than"] = n
 

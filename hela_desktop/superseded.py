@@ -9,7 +9,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .facts import SELF, SENTENCE_BREAK, change_kinds, negated, says_kind, terms, who
+from .facts import (
+    SELF,
+    SENTENCE_BREAK,
+    change_kinds,
+    negated,
+    news_of_plan,
+    of_another_kind,
+    says_kind,
+    terms,
+    who,
+)
+from .timewords import DAY, MONTH, WHEN_SAID, WHEN_TO
 from .words import one_line
 
 # where a statement parts into the things it tells: sentence ends, a colon before a capital,
@@ -17,9 +28,13 @@ from .words import one_line
 # Grace lives in Bradford"; not "salt and pepper", nor "… and she hates the rain", which
 # speaks of what came before), or before "he is" and the like, what someone is ("My brother
 # Tomek lives in Krakow and he is vegetarian.": a move leaves the diet true, QA pass 38c)
+# (and a second thing said of the same subject: "My sister Ngozi lives in Lagos and works
+# as a doctor." after "Ngozi moved from Lagos to Accra." still says she is a doctor, QA
+# pass 42d)
 _PARTS = re.compile(rf"{SENTENCE_BREAK}|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+"
                     r"(?=(?:my|i|i'm|i’m|we|we're|we’re|our)\b|(?:he|she|they)(?:\s+(?:is|are|"
-                    r"was|were)|['’](?:s|re))\b)", re.I)
+                    r"was|were)|['’](?:s|re))\b|(?:works?|worked|is|was)\s+(?:as|a|an|at|for)\b)",
+                    re.I)
 
 
 def _part_spans(text: str) -> list[tuple[int, int]]:
@@ -116,7 +131,21 @@ def kept_parts(old: str, news: Iterable[str]) -> list[str]:
         if not any(replaced):
             return []  # (of all of it)
         hit = [a or b for a, b in zip(hit, replaced, strict=True)]
-    return [x for x, h in zip(parts, hit, strict=True) if not h]
+    # (what is said of the same subject after "and" is kept with its subject: "My sister
+    # Ngozi works as a doctor.", not "Works as a doctor.")
+    return [_with_subject(x, parts[k - 1]) if k and _NO_SUBJECT.match(x) else x
+            for k, (x, h) in enumerate(zip(parts, hit, strict=True)) if not h]
+
+
+_NO_SUBJECT = re.compile(r"(?:works?|worked|is|was)\s+(?:as|a|an|at|for)\b", re.I)
+_SUBJECT = re.compile(r"\s*((?:(?:my|our)\s+[a-z]+\s+)?(?-i:[A-Z])[\w'’-]*|i|we)\b", re.I)
+
+
+def _with_subject(part: str, before: str) -> str:
+    """`part` with the subject of the part `before` it ("works as a doctor." after "My
+    sister Ngozi lives in Lagos" → "My sister Ngozi works as a doctor.")."""
+    m = _SUBJECT.match(before)
+    return f"{m.group(1)} {part}" if m else part
 
 
 def still_true(old: str, news: Iterable[str]) -> str:
@@ -144,3 +173,31 @@ def replaced_line(newer: int, rest: str | None) -> str:
                 "news.")
     return (f"Replaced by the newer memory #{newer}: the model is given it after that one, "
             "marked as older news.")
+
+
+def lasting(old: str, new: str) -> bool:
+    """Is `old` no old state of what the news `new` changed: it says other kinds of thing
+    that change (`facts.of_another_kind`: a job is no old state of a move), or what a move
+    or a new job leaves as it was, an allergy, a diet, a condition, a medicine, a birthday
+    ("Tom is allergic to shellfish." was marked older news beside "Tom left the tapas bar,
+    he's now head chef…", QA pass 42c)?"""
+    return of_another_kind(old, new) or bool(_LASTING.search(old))
+
+
+_LASTING = re.compile(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|vegan|vegetarian|pescatarian|"
+                      r"diabet\w*|teetotal\w*|medication|medicine|warfarin|insulin|birthday|"
+                      r"born)\b", re.IGNORECASE)
+
+
+def untimed(old: str, new: str) -> bool:
+    """Is `new` news of when a plan is, and `old` says no time at all ("I'm learning
+    Portuguese for the trip." is no old date of "The Lisbon trip is now in September, not
+    August.": QA pass 42d saw it greyed as replaced)?"""
+    return bool(news_of_plan(old, new) or _TIME_CHANGE.search(new)) and not re.search(
+        WHEN_SAID, old, re.IGNORECASE)
+
+
+# a plan's time changed: "… is now in September, not August.", "… moved to Friday"
+_TIME_CHANGE = re.compile(rf"\b(?:is\s+now|['’]s\s+now|now|moved|postponed|rescheduled|pushed\s+"
+                          rf"back|brought\s+forward)\s+(?:to\s+|on\s+|in\s+|until\s+|for\s+)?"
+                          rf"{WHEN_TO}|\bnot\s+(?:on\s+|in\s+)?(?:{MONTH}|{DAY})\b", re.IGNORECASE)
