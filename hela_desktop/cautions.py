@@ -52,11 +52,13 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "gluten": "gluten wheat bread pasta flour barley rye couscous pizza noodles spaghetti "
               "croissant cake beer toast bagel bagels baguette crumpet crumpets sandwich "
               "sandwiches pastry pastries lasagne lasagna macaroni ravioli penne biscuits "
-              "crackers",
+              "crackers lager ale stout brownie brownies muffin muffins scone scones cookie "
+              "cookies",
     "fish": "fish salmon tuna cod sardine sardines anchovy anchovies trout mackerel hake "
             "sushi",
     "eggs": "egg eggs omelette omelet mayonnaise meringue cake cakes cheesecake brioche custard "
-            "pancake pancakes quiche waffle waffles carbonara frittata mayo aioli",
+            "pancake pancakes quiche waffle waffles carbonara frittata mayo aioli brownie "
+            "brownies muffin muffins",
     "soy": "soy soya tofu edamame miso",
     "sesame": "sesame tahini hummus",
     "meat": "meat beef pork chicken lamb ham bacon steak sausage sausages turkey veal duck "
@@ -64,7 +66,7 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
             "pancetta gammon venison brisket ribs carbonara",
     "pork": "pork ham bacon chorizo salami prosciutto pepperoni pancetta gammon carbonara",
     "alcohol": "alcohol wine beer vodka whisky whiskey gin rum cocktail cocktails champagne "
-               "cider sangria",
+               "cider sangria lager ale stout prosecco brandy bourbon sherry",
     # (QA pass 39: "Sam can have a large quantity of sweets…", Sam having type 1 diabetes;
     # what is mostly sugar, not every treat: a slice of birthday cake is the family's call)
     "sugar": "sugar sugary sweets candy candies lollipop lollipops fizzy soda sodas cola "
@@ -333,7 +335,10 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # (a clause that speaks of the allergy, "He's allergic to leucine, which is found
         # in eggs", speaks of the food as what they must not have, QA pass 38b; "Kwame can
         # eat eggs without any side effects" after "…a nut-free egg allergy…" does not)
-        known = explains or bool(set(words) & _ALLERGY_WORDS)
+        # (not an allergy said as an if: "…she can have scrambled eggs if she's allergic to
+        # them", QA pass 42d)
+        cut = next((k for k, w in enumerate(words) if w in _IF), len(words))
+        known = explains or bool(set(words[:cut]) & _ALLERGY_WORDS)
         out += [w for i, w in enumerate(words) if _key(w) in avoid
                 and not _other_food(words, i)
                 and (_denies(words[max(0, i - 3):i]) or not known
@@ -344,6 +349,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_IF = frozenset("if unless whether".split())
 # what says eating it does no harm: "without having allergic reactions", "with no reaction"
 _NO_HARM = re.compile(
     r"\b(?:without|with no|with zero|and no|no)\s+(?:(?:having|getting|any|an|a|causing|"

@@ -147,15 +147,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # eat or drink, named without a word against it, first of all, recalled or not
     # (each memory's: QA pass 39b, "Suggest a dessert for the family" offered peanut butter
     # beside Dev's nut allergy, and only Sam's sugar caution was said)
-    # (with ``"yes"`` when the words are the question's only: "Yes, …" to "Can Oscar eat
-    # pesto?", not "it names “pesto”", QA pass 41e)
-    # (one line for one statement, however often it was said: QA pass 42 saw "I'm lactose
-    # intolerant myself." quoted three times)
-    found: list[dict] = list({" ".join(c.text.split()).lower(): {
-        "kind": "caution", "memory": c.episode_id, "said": c.text, "words": words,
-        **({} if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", answer, re.IGNORECASE)
-                     for w in words) else {"yes": True})}
-        for c in reversed(cautions) if (words := offered(answer, c, message))}.values())[::-1]
+    found = _offered(answer, cautions, message, user_names)
     # … or, asked what someone must not eat, left out ("What is Kwame allergic to?" →
     # "…the hazelnut", the egg allergy told: QA pass 38)
     found += [{"kind": "caution_missed", "memory": c.episode_id, "said": c.text}
@@ -386,6 +378,27 @@ def _not_known(message: str, answer: str, mems: Sequence[Recall],
                 continue
         return {"kind": "not_known", "memory": int(r.episode_id), "said": r.text}
     return None
+
+
+def _offered(answer: str, cautions: Sequence[Caution], message: str,
+             user_names: AbstractSet[str]) -> list[dict]:
+    """A caution line for each statement whose food `answer` offers (`cautions.offered`),
+    once for one statement however often it was said (QA pass 42 saw "I'm lactose
+    intolerant myself." quoted three times), with ``"yes"`` when the words are the
+    question's only ("Yes, …" to "Can Oscar eat pesto?", not "it names “pesto”", QA pass
+    41e); not a name of the user's written as one ("Biscuit! … Biscuits are a popular
+    breed", the beagle, read as biscuits for a coeliac: QA pass 42d)."""
+    named = {facts.stem(n) for n in user_names}
+    out: dict[str, dict] = {}
+    for c in reversed(cautions):
+        words = [w for w in offered(answer, c, message) if facts.stem(w) not in named or re.search(
+            rf"(?<!\w)(?-i:{re.escape(w.lower())})(?!\w)", answer)]
+        if words:
+            out[" ".join(c.text.split()).lower()] = {
+                "kind": "caution", "memory": c.episode_id, "said": c.text, "words": words,
+                **({} if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", answer, re.IGNORECASE)
+                             for w in words) else {"yes": True})}
+    return list(out.values())[::-1]
 
 
 def _allergy_untold(message: str, answer: str, mems: Sequence[Recall],

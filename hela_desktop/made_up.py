@@ -127,31 +127,43 @@ _CASELESS = re.compile(CJK_CHAR + "{2,}")
 def death_untold(answer: str, known: str, names: AbstractSet[str]) -> dict | None:
     """``{"kind": "death_untold", "name": "Oscar"}`` when `answer` says someone of the
     user's life died (one of `names`, lower case, or "your dad"), and `known` (the memories
-    and the message) tells of no death (QA pass 41e: "Chloe's son Oscar (who died last
-    month) was 4." was marked only for his age); None otherwise."""
-    if _DIED.search(known):
-        return None
+    and the message) tells of no death of theirs (QA pass 41e: "Chloe's son Oscar (who died
+    last month) was 4." was marked only for his age; a grandad's death told is not
+    Oscar's); None otherwise."""
+    gone = {w.lower() for s in facts.sentences(known) if _DIED.search(s)
+            for w in re.findall(r"[\w'’-]+", re.sub(r"['’]s?\b", "", s))}
+    gone |= {kin.KIN[w] for w in gone if w in kin.KIN}
     for sentence in facts.sentences(answer):
         for m in _DIED.finditer(sentence):
             before = sentence[:m.start()]
-            who = [w for w in facts.NAME_WORD.findall(before)
-                   if re.sub(r"['’]s$", "", w).lower() in names]
-            kin_said = re.findall(rf"\byour\s+({'|'.join(sorted(kin.KIN))})\b", before,
-                                  re.IGNORECASE)
-            # (the nearest before it: "Chloe's son Oscar (who died…)" is Oscar)
-            said = max([(before.rfind(w), re.sub(r"['’]s$", "", w)) for w in who]
-                       + [(before.lower().rfind(f"your {k.lower()}"), f"your {k.lower()}")
-                          for k in kin_said], default=None)
-            if said is not None:
-                return {"kind": "death_untold", "name": said[1]}
+            if m.group("whose"):  # ("Tom's death": Tom's, or no one's: "his parents' death")
+                last = re.sub(r"['’]s?$", "", m.group("whose")).lower()
+                said = (0, re.sub(r"['’]s?$", "", m.group("whose"))) if last in names else None
+            else:
+                who = [w for w in facts.NAME_WORD.findall(before)
+                       if re.sub(r"['’]s$", "", w).lower() in names]
+                kin_said = re.findall(rf"\byour\s+({'|'.join(sorted(kin.KIN))})\b", before,
+                                      re.IGNORECASE)
+                # (the nearest before it: "Chloe's son Oscar (who died…)" is Oscar)
+                said = max([(before.rfind(w), re.sub(r"['’]s$", "", w)) for w in who]
+                           + [(before.lower().rfind(f"your {k.lower()}"), f"your {k.lower()}")
+                              for k in kin_said], default=None)
+            if said is None:
+                continue
+            whom = said[1].lower().removeprefix("your ")
+            if whom in gone or kin.KIN.get(whom, whom) in gone:
+                continue
+            return {"kind": "death_untold", "name": said[1]}
     return None
 
 
-# a death ("died", "passed away", "is dead"), not "dyed" nor "dead tired"
-_DIED = re.compile(r"\b(?:died|dies|passed\s+away|passed\s+on|(?:is|was|are)\s+dead\b(?!\s+"
+# a death ("died", "passed away", "is dead", "Tom's death"), not "dyed" nor "dead tired"
+_DIED = re.compile(r"(?P<whose>\b[\w-]+(?:['’]s|s['’]))\s+(?:sudden\s+|recent\s+)?death\b|"
+                   r"\b(?:died|dies|passed\s+away|passed\s+on|(?:is|was|are)\s+dead\b(?!\s+"
                    r"(?:tired|set|easy|right))|(?:was|were)\s+killed|death\s+of|funeral|"
                    r"late\s+(?:husband|wife|father|mother|dad|mum|mom|son|daughter|brother|"
-                   r"sister))\b", re.IGNORECASE)
+                   r"sister|grandad|granddad|grandfather|grandmother|grandma|gran|nan))\b",
+                   re.IGNORECASE)
 
 
 def _dated(part: str) -> bool:
@@ -287,6 +299,9 @@ colombia:colombian morocco:moroccan nigeria:nigerian kenya:kenyan israel:israeli
 iran:iranian iraq:iraqi pakistan:pakistani croatia:croatian serbia:serbian""".split())}
 _LAND = {v: k for k, v in _PEOPLE.items()}
 COUNTRIES = frozenset(_PEOPLE) | {"uk", "usa", "us"}  # (lower case)
+# what "I'm …" may be that is no name: a people's word, a language, a faith (lower case)
+NO_NAMES = frozenset(_LAND) | _NOT_MADE_UP | frozenset("english british scottish welsh irish "
+                                                        "portuguese".split())
 # a city and its country, and the country's people: a memory that names the city names
 # them too ("Portugal" in an answer about the user's trip to Lisbon is no made-up name, QA
 # pass 37), accents folded (`_known_part`)

@@ -401,6 +401,10 @@ def _whose(who: str, theirs: dict[str, dict[str, set[str]]]) -> str:
     return pets[0] if len(pets) == 1 else ""
 
 
+_ASKS_PET = re.compile(rf"\bis\s+([A-Z][\w’-]*)\s+(?:a|an)\s+(?:{'|'.join(sorted(kin.PETS))})s?\s*\?",
+                       re.IGNORECASE)
+
+
 def leaves_out(message: str, answer: str, texts: list[tuple[int, str]]) -> dict | None:
     """``{"kind": "left_out", "memory": id, "said": …}`` when `message` asks for someone's
     job, age or pet's kind, a memory of `texts` (id, words) tells it, and `answer` never
@@ -419,6 +423,14 @@ def gives_asked(message: str, answer: str, texts: list[tuple[int, str]]) -> bool
     of `texts` tells it, in its words or others ("She's a lawyer." of "My partner Lucy is a
     solicitor.", "He is six.": QA pass 41 read them as using none of the memories)?"""
     if any(given for *_, given in _asked_told(message, answer, texts)):
+        return True
+    # a pet's kind by a yes or no, the right animal given: "Is Biscuit a cat?" → "No, … a
+    # dog called Biscuit." (read as using none of the memories, QA pass 42d)
+    pet = _ASKS_PET.search(message)
+    was = told(t for _, t in texts).get(pet.group(1).lower(), {}).get("pet", set()) if pet \
+        else set()
+    if was and _agrees({w for w in kin.PETS | kin.BREEDS if re.search(rf"\b{w}\b",
+                                                                     answer.lower())}, was):
         return True
     # who someone is, by relation in other words: "Your father." of "My dad Suresh…"
     m = re.search(r"\b(?i:who\s+(?:is|was|['’]s))\s+([A-Z][\w'’-]+)", message)

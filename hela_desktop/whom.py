@@ -16,7 +16,7 @@ from collections.abc import Set as AbstractSet
 
 from . import facts, kin
 from .events import Recall
-from .made_up import COUNTRIES
+from .made_up import COUNTRIES, NO_NAMES
 from .name_index import spelt_as
 
 NAMES_SHOWN = 3  # the names an "it speaks of … instead" warning quotes
@@ -71,9 +71,12 @@ def own_names(texts: Iterable[str]) -> list[str]:
     what the user told of himself given to his dad)."""
     return list(dict.fromkeys(
         w for t in texts
-        for m in re.finditer(_SELF_NAMED + r"([A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){0,2})", t,
-                             re.IGNORECASE)
-        for w in m.group(1).split() if w[:1].isupper() and w.lower() not in facts.STOPWORDS))
+        # (capitals as written: "I'm learning Portuguese" names no one, QA pass 42d read the
+        # user as "Daniel Okafor Portuguese"; nor does "I'm British")
+        for m in re.finditer(_SELF_NAMED + r"((?-i:[A-Z])[\w'’-]+(?:[ \t]+(?-i:[A-Z])[\w'’-]+){0,2})",
+                             t, re.IGNORECASE)
+        for w in m.group(1).split()
+        if w.lower() not in facts.STOPWORDS and w.lower() not in NO_NAMES))
 
 
 _MY_PET = re.compile(rf"\b(?:my|our)\s+({'|'.join(sorted(facts.PETS))})\b", re.IGNORECASE)
@@ -637,7 +640,7 @@ _GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening
 
 _OPENS_CALLING = re.compile(r"\s*([A-Z][a-z'’-]+),\s+(?=[a-z])")
 # a word that opens a reply before a comma and is no name ("Sure, …", "Sadly, …")
-_OPENER = re.compile(r"(?i:[a-z]+ly|sure|well|yes|yeah|yep|no|nope|okay|ok|sorry|great|right|"
+_OPENER = re.compile(r"(?i:[a-z]+ly|h+m+|pardon|excuse|gosh|goodness|ooh|aha|sure|well|yes|yeah|yep|no|nope|okay|ok|sorry|great|right|"
                      r"alright|indeed|hello|hi|hey|thanks|congratulations|congrats|wonderful|"
                      r"perfect|excellent|awesome|fantastic|amazing|lovely|nice|cool|today|"
                      r"tomorrow|yesterday|tonight|also|now|then|so|but|and|however|meanwhile|"
@@ -674,6 +677,7 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
     a birthday card for Jamie": "Dear Jamie, …" is the card).  Knowing the user's own
     names (`yours`), by any other name (``"yours"``: QA pass 42b, "Sara, welcome to your
     unit." to "Hi, I'm Sofia Alvarez…").  None otherwise."""
+    yours = list(dict.fromkeys([*yours, *own_names([message])]))  # (the message's own too)
     m = _GREETS.match(answer) or (_OPENS_CALLING.match(answer) if yours else None) or next(
         filter(None, (
         # (or calls them by it at a sentence's end: "…have a great day on your birthday,
