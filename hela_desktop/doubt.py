@@ -46,6 +46,7 @@ from .says_of import (
     says_otherwise,
     you_are,
 )
+from .timewords import WHEN_SAID
 from .whom import (
     as_them,
     as_user,
@@ -481,8 +482,23 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
                    and r.extra.get("older_than") is None]
         got = leaves_out(message, answer, [(r.episode_id, r.text) for r in current]) \
             or name_left_out(message, answer, current, names) \
+            or _date_left_out(message, answer, current) \
             or passed_over(message, answer, mems)
     return [got] if got else []
+
+
+def _date_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict | None:
+    """``{"kind": "left_out", …}`` when asked when something is, `answer` gives no day,
+    date or time at all, and a current memory holding every word asked gives one (QA pass
+    42c: "When is Tom's birthday?" answered with no date, "Tom's birthday is on 18
+    February." told, had no line)."""
+    if not re.match(r"\s*when\b", message, re.IGNORECASE) or re.search(
+            WHEN_SAID, answer, re.IGNORECASE) or re.search(r"\d", answer):
+        return None
+    asked = facts.terms(message) - _ASKING
+    return next(({"kind": "left_out", "memory": int(r.episode_id), "said": r.text}
+                 for r in current if asked and asked <= facts.terms(r.text)
+                 and re.search(WHEN_SAID, r.text, re.IGNORECASE)), None)
 
 
 def _told(doubt: dict | None) -> dict | None:

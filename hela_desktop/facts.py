@@ -50,8 +50,7 @@ ASKING_WORDS = _ASKING  # (what `forget_request` reads as a second request in a 
 # the user had told), and the words that may come before it ("Just give me the name.")
 _INSTRUCTS = frozenset("""
 answer reply respond start begin keep use say include avoid limit format end mention focus
-skip ignore repeat add put forget delete erase remove unlearn
-""".split())
+skip ignore repeat add put forget delete erase remove unlearn""".split())
 _LEADS = frozenset("just only also now then and so but".split())
 # short replies that carry nothing to remember
 _SMALL_TALK = frozenset("""
@@ -322,9 +321,10 @@ _NOT_ANY_MORE = re.compile(r"(?:n['’]t|\bnot)\s+([^,;.!?—–]+?)\s+any ?more
 
 # "Handed in my notice at Ledgerly", "resigned from…", "left Lyon for Porto": no longer so
 _QUIT_AT = re.compile(r"\b(?:(?:handed|gave|put|handing|giving)\s+in\s+(?:my|his|her|their|our)"
-                      r"\s+notice\s+(?:at|to)|resigned\s+from|left\s+(?:my|his|her|their)\s+"
-                      r"job\s+at|left(?=\s+(?-i:[A-Z])))\s+([^,;.!?—–]+?)(?=\s+(?:yesterday|"
-                      r"today|last|this|and|but|for|to)\b|[,;.!?—–]|$)", re.IGNORECASE)
+                      r"\s+notice\s+(?:at|to)|resigned\s+from|left\s+(?:my|his|her|their)\s+job\s+at|"
+                      r"left(?=\s+(?-i:[A-Z])|\s+the\s+(?:\w+\s+)?(?:bar|pub|restaurant|cafe|bakery|shop|"
+                      r"firm|company|school|hospital|clinic|bank|hotel|agency)\b))\s+([^,;.!?—–]+?)"
+                      r"(?=\s+(?:yesterday|today|last|this|and|but|for|to)\b|[,;.!?—–]|$)", re.IGNORECASE)
 
 
 _DENIALS = (_NEGATED, _NOT_ANY_MORE, _IS_NOT, _SWAPS, _LEFT, _QUIT_AT)

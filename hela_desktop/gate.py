@@ -739,8 +739,8 @@ def _capital(name: str) -> str:
 _CAME_IN = {
     "about you": "Came in because you asked what I know about you: your pinned and most "
                  "recalled memories come first.",
-    cautions.CAUTION_GATE: "Came in because you asked about food or drink: what you told me "
-                           "must not be eaten or drunk comes first.",
+    cautions.CAUTION_GATE: "Came in because you asked about food, drink or a medicine: what "
+                           "you told me must not be taken comes first.",
     YOUR_OWN_GATE: "Came in because you asked about your own home, job or age: what you "
                    "told me of it comes first.",
 }

@@ -5,7 +5,7 @@ import re
 
 from hela_desktop.events import Recall
 
-_PEOPLE = {"chloe", "oscar", "janet", "graham", "suresh", "kiran"}
+_PEOPLE = {"chloe", "oscar", "janet", "graham", "suresh", "kiran", "tom"}
 
 
 def _names(text: str) -> set[str]:
@@ -483,3 +483,29 @@ def test_news_of_a_job_or_a_trip_leaves_allergies_and_untimed_plans_as_they_were
     assert trip.get("I'm learning Portuguese for the trip.", (None, None)) == (None, None), trip
     tom = marks("Can Tom eat paella?")
     assert tom["Tom is allergic to shellfish."] == (None, None), tom
+
+
+def test_a_job_left_is_out_of_date_in_an_answer():
+    """QA pass 42c: after "Tom left the tapas bar, he's now head chef at a bakery called
+    Crumb.", "Tom's work is in a tapas bar in town called Crumb." had no line."""
+    from hela_desktop import facts
+    from hela_desktop.older_news import gives_older
+
+    old = "My partner Tom is a chef at a tapas bar in town."
+    new = "Tom left the tapas bar, he's now head chef at a bakery called Crumb."
+    assert facts.negated(new) == ["tapa", "bar"]
+    assert facts.negated("We left the house at 8.") == []
+    ask = "Where does Tom work?"
+    assert gives_older(ask, "Tom's work is in a tapas bar in town called Crumb.", old, new)
+    assert not gives_older(ask, "Tom is head chef at Crumb, a bakery.", old, new)
+
+
+def test_a_when_answered_with_no_date_leaves_out_the_date_told():
+    """QA pass 42c: "When is Tom's birthday?" answered with no date, "Tom's birthday is on
+    18 February." told, had no line."""
+    bday = (12, "Tom's birthday is on 18 February.")
+    want = f"Check this answer: it leaves out what you told me: “{bday[1]}”"
+    assert _note("When is Tom's birthday?", "Tom's birthday is a special day for him, and "
+                 "he loves cake.", _recalls(bday), {12}) == want
+    assert _note("When is Tom's birthday?", "It's on 18 February.", _recalls(bday), {12}) == ""
+    assert _note("When is Tom's birthday?", "It's on Friday.", _recalls(bday), {12}) != want
