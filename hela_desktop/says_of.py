@@ -16,6 +16,7 @@ from collections.abc import Set as AbstractSet
 from . import facts, kin
 from .cautions import FOOD_STEMS, caution_of, caution_of_others
 from .older_news import opens_with_yes
+from .timewords import DATE
 from .words import spelled_numbers
 
 # the kinds, each a closed set of words; a person told to be one of a kind and said to be
@@ -220,6 +221,16 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
             was = theirs.get(who, {}).get(kind, set())
             if kind == "age":  # (one number, now: "The answer is 9. Leo is 10.")
                 words = now.get(who, set()) - was
+                # (no age told, a day of theirs given as one: "Tom is 18" of "Tom's birthday
+                # is on 18 February.", QA pass 42c)
+                dated = next(((i, t) for i, t in texts if not was and re.search(rf"\b{re.escape(who)}\b", t, re.I) and any(
+                    w in re.findall(r"\d+", d.group(0)) for w in kinds["age"]
+                    for d in DATE.finditer(t))),
+                    None)
+                if dated:
+                    return {"kind": "says_otherwise", "name": _called(who, dated[1]),
+                            "said": sorted(kinds["age"])[0], "memory": int(dated[0]),
+                            "quote": dated[1]}
                 if not was or not words:
                     continue
             elif kind == "pet":  # (one animal: "Skye is actually a cat named Luna… Skye is

@@ -509,3 +509,14 @@ def test_a_when_answered_with_no_date_leaves_out_the_date_told():
                  "he loves cake.", _recalls(bday), {12}) == want
     assert _note("When is Tom's birthday?", "It's on 18 February.", _recalls(bday), {12}) == ""
     assert _note("When is Tom's birthday?", "It's on Friday.", _recalls(bday), {12}) != want
+
+
+def test_a_day_of_someones_given_as_their_age_is_marked():
+    """QA pass 42c: "Suggest a birthday present for Tom" answered "Tom is 18 and will be
+    joining you in the next month.", 18 being the day of his birthday, had no line."""
+    bday = (12, "Tom's birthday is on 18 February.")
+    assert _note("Suggest a birthday present for Tom", "Tom is 18 and will be joining you in "
+                 "the next month.", _recalls(bday), {12}) == (
+        f"Check this answer: it says Tom is 18, and you told me “{bday[1]}”")
+    assert "Tom is 18" not in _note("When is Tom's birthday?", "It's on 18 February.",
+                                    _recalls(bday), {12})
