@@ -568,6 +568,8 @@ def _specifics(text: str) -> set[str]:
 _CALLS = re.compile(r"\b(?i:your)\s+((?:[\w'’-]+\s+){0,2}?([a-z]+)),?\s+([A-Z][\w'’-]+)"
                     r"|\b([A-Z][\w'’-]+)(?:,|\s+(?i:is|was))\s+your\s+((?:[\w'’-]+\s+){0,2}?"
                     r"([a-z]+))(?=\s*(?:[,.;:!?]|$))")  # ("Suresh is your brother.", QA pass 41)
+_MINE = re.compile(r"\b(?:I\s+have|I['’]ve\s+got)\s+(?:a|an)\s+((?:[\w'’-]+\s+)?([a-z]+)),?\s+"
+                   r"(?:(?:named|called)\s+)?([A-Z][\w'’-]+)")
 # what an answer may call someone of the user's life that says who they are to the user
 _ROLES = facts.KIN_WORDS | facts.PETS | kin.BREEDS | frozenset(
     "teacher colleague coworker doctor dentist vet tutor coach student classmate".split())
@@ -616,7 +618,8 @@ def invented(answer: str, known: str, names: AbstractSet[str]) -> dict | None:
     ideas has no made-up check.  A name spelt another way is no new one ("your wife Hana"
     of Hannah).  None otherwise."""
     said = {re.sub(r"['’]s$", "", w).lower() for w in facts.NAME_WORD.findall(known)} | set(names)
-    for m in _CALLS.finditer(answer):
+    # (or, speaking as the user, "I have a son Nkruma", QA pass 42d)
+    for m in [*_CALLS.finditer(answer), *_MINE.finditer(answer)]:
         words, word, name = (m.group(1), m.group(2), m.group(3)) if m.group(3) else \
             (m.group(5), m.group(6), m.group(4))
         name = re.sub(r"['’]s?$", "", name)  # ("your husband Tobias' gift")
@@ -624,7 +627,8 @@ def invented(answer: str, known: str, names: AbstractSet[str]) -> dict | None:
         if (word in _ROLES or word in kin.ROLES) and not spelt_as(key, said) \
                 and key not in facts.STOPWORDS and key not in facts.NOT_NAMES \
                 and key not in _TITLES:  # ("your friend Chef Tunde", QA pass 40c)
-            called = f"your {words.strip()} {name}" if m.group(3) else f"{name}, your {words}"
+            called = m.group(0) if m.re is _MINE else f"your {words.strip()} {name}" \
+                if m.group(3) else f"{name}, your {words}"
             return {"kind": "invented", "said": called.rstrip(",. "), "name": name}
     return None
 

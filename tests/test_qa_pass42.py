@@ -520,3 +520,14 @@ def test_a_day_of_someones_given_as_their_age_is_marked():
         f"Check this answer: it says Tom is 18, and you told me “{bday[1]}”")
     assert "Tom is 18" not in _note("When is Tom's birthday?", "It's on 18 February.",
                                     _recalls(bday), {12})
+
+
+def test_a_relation_the_model_claims_as_the_user_by_a_new_name_is_invented():
+    """QA pass 42d: the reply to "Ngozi moved from Lagos to Accra." said "I have a son
+    Nkruma who will be graduating soon…", the model speaking as the user."""
+    from hela_desktop.whom import invented
+
+    assert invented("- I have a son Nkruma who will be graduating soon.", "Ngozi moved.",
+                    {"ngozi"}) == {"kind": "invented", "said": "I have a son Nkruma",
+                                   "name": "Nkruma"}
+    assert invented("I have a son named Kofi.", "Her son Kofi is 9.", {"kofi"}) is None
