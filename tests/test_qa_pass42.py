@@ -531,3 +531,15 @@ def test_a_relation_the_model_claims_as_the_user_by_a_new_name_is_invented():
                     {"ngozi"}) == {"kind": "invented", "said": "I have a son Nkruma",
                                    "name": "Nkruma"}
     assert invented("I have a son named Kofi.", "Her son Kofi is 9.", {"kofi"}) is None
+
+
+def test_what_the_model_says_it_does_not_take_is_no_warning():
+    """QA pass 42c: "Can I take amoxicillin?" (penicillin allergy) answered "I'm not an
+    amoxicillin. I don't take any specific medications…" had no line."""
+    from hela_desktop.cautions import cautions, missed
+
+    pen = cautions([(2, "I'm allergic to penicillin.")])[0]
+    ask = "Can I take amoxicillin?"
+    assert missed("I'm not an amoxicillin. I don't take any specific medications, but I can "
+                  "help.", pen, ask)
+    assert not missed("You shouldn't take amoxicillin: it's a penicillin.", pen, ask)
