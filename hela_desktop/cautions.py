@@ -33,6 +33,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from . import facts, kin
+from .language import opens_with_no
 
 # a group of foods -> the words that name it or a common food of it (singular and plural)
 GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
@@ -309,7 +310,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     # offers nothing, a clause that has them eat it does; QA pass 39c)
     of_it = not may_eat and bool(_ASKS_AVOIDED.search(message) or asked & (
         _ALLERGY_WORDS | set(_DIETS) | _CONDITIONS))
-    refuses = bool(may_eat) and bool(_OPENS_NO.match(answer) or _ENDS_NO.search(answer))
+    refuses = bool(may_eat) and bool(opens_with_no(answer) or _ENDS_NO.search(answer))
     for clause in _CLAUSE.split(told):
         # (that it does no harm reassures, and warns of nothing: "…any other type of food
         # that contains eggs without having allergic reactions", QA pass 40)
@@ -358,9 +359,7 @@ _NO_HARM = re.compile(
     r"issues?|trouble)\b", re.IGNORECASE)
 
 
-# an answer that opens with a no, and what says what a food holds ("has bacon in it")
-_OPENS_NO = re.compile(r"\W*(?:the (?:short |simple )?answer is:?\s+)?\W*(?:no|nope|best not|absolutely "
-                       r"not|definitely not|certainly not|not at all)\b", re.IGNORECASE)
+# what says what a food holds ("has bacon in it"); an answer that ends with a no
 # … or ends with one: "Hummus contains tahini, so no." (QA pass 40e)
 _ENDS_NO = re.compile(r"(?:^|[,;:.!—–-]|\bso)\s*(?:so\s+)?(?:the (?:short |simple )?answer is:?\s+)?"
                       r"(?:no|nope|best not|better not|not for (?:her|him|them|you)|(?:(?:best|"

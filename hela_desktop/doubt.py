@@ -23,6 +23,7 @@ from .cautions import (
     offered,
 )
 from .events import Recall
+from .language import opens_with_no
 from .made_up import death_untold, made_up
 from .older_news import (
     agrees,
@@ -319,10 +320,8 @@ def _tells_asked(message: str, mems: Sequence[Recall],
 _WRITE_FOR_ME = re.compile(r"\b(?:write|draft|compose|pen|help me (?:write|word))\b[^.?!]*\b(?:card|"
                            r"letter|note|message|email|e-mail|toast|speech|post|text|invitation|"
                            r"invite|reply|poem|tribute|eulogy|caption)s?\b", re.IGNORECASE)
-# an answer that opens with a no
-# ("The answer is no, Leo is only 9 years old." to "Is he 9?", QA pass 40)
-_SAYS_NO = re.compile(r"\s*(?:the (?:short |simple )?answer is:?\s+)?[\"“]?(?:no|nope|not really|"
-                      r"not at all|of course not)\b", re.IGNORECASE)
+
+
 def _of_theirs(message: str, mems: Sequence[Recall]) -> bool:
     """Does a question of `message` ask about the user's household ("the boys", "the
     family") or about a thing of theirs that a recalled statement tells, two words or more
@@ -342,7 +341,7 @@ def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | No
     yes-or-no question of `message` whose every word a recalled memory, not older news,
     says and does not deny (QA pass 38: "Is Abena a pharmacist?" answered "No, I'm sorry.",
     "My wife Abena is a pharmacist…" told, read only as "it uses none of the memories")."""
-    if not _SAYS_NO.match(answer):
+    if not opens_with_no(answer):
         return None
     return next(({"kind": "denies_told", "memory": int(r.episode_id), "said": r.text}
                  for r in mems if r.extra.get("superseded_by") is None  # (not older news)

@@ -139,5 +139,18 @@ def is_interjection(word: str) -> bool:
     the memories it was given")."""
     return word.lower() in _INTERJECTIONS
 
+def opens_with_no(text: str) -> bool:
+    """Does `text` (an answer) open with a no ("No, …", "Nope.", "The answer is no, Leo is
+    only 9", "Not at all", "Best not", "Not Dev: Kiran"; not "Not sure…")?  One reading
+    for every check that weighs a no (QA pass 41 left three)."""
+    return bool(_OPENS_NO.match(text))
+
+
+_OPENS_NO = re.compile(r"\W*(?:the (?:short |simple )?answer is:?\s+)?[\"“]?\W*(?:no|nope|not "
+                       r"really|not at all|of course not|best not|absolutely not|definitely not|"
+                       r"certainly not|not(?=\s+(?-i:[A-Z])))\b", re.IGNORECASE)
+
+
 __all__ = ["CJK_CHAR", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "FOREIGN_FIRST_PERSON", "asks_language",
-           "is_common_word", "is_interjection", "language_shares", "speaks_of_self_abroad"]
+           "is_common_word", "is_interjection", "language_shares", "opens_with_no",
+           "speaks_of_self_abroad"]

@@ -16,6 +16,7 @@ from collections.abc import Set as AbstractSet
 
 from . import facts, kin
 from .events import Recall
+from .language import opens_with_no
 from .made_up import COUNTRIES, NO_NAMES
 from .name_index import spelt_as
 
@@ -43,7 +44,7 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
         return None
     if _named_words(answer) & targets:
         return None  # it speaks of them (whatever it says: the other checks weigh that)
-    if _ASKS_YES_NO.match(message) and _OPENS_NO.match(answer):
+    if _ASKS_YES_NO.match(message) and opens_with_no(answer):
         return None  # (a no that says whom it is: "No, it's Kiran who is allergic to
         # peanuts." to "Is Dev allergic to peanuts?", pass 41b's persona)
     people = {n.lower() for n in names(answer) if not n.startswith("my ")}  # (not places)
@@ -60,7 +61,6 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
 
 _ASKS_YES_NO = re.compile(r"\s*(?:is|are|was|were|does|do|did|has|have|can|could|will|would|"
                           r"should)\b", re.IGNORECASE)
-_OPENS_NO = re.compile(r"\W*(?:no|nope|not)\b", re.IGNORECASE)
 # "I'm Teodora", "I am Teodora", "My name is Teodora", "call me Teo": who says it is named
 _SELF_NAMED = r"\b(?:i['’]m|i am|my name is|my name's|call me)\s+"
 
