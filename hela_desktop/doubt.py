@@ -15,6 +15,7 @@ from .cautions import (
     CAUTION_GATE,
     Caution,
     asks_any_allergy,
+    asks_for_food,
     caution_of_others,
     for_household,
     given_to_another,
@@ -149,7 +150,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # eat or drink, named without a word against it, first of all, recalled or not
     # (each memory's: QA pass 39b, "Suggest a dessert for the family" offered peanut butter
     # beside Dev's nut allergy, and only Sam's sugar caution was said)
-    found = _offered(answer, cautions, message, user_names)
+    found = _offered(answer, cautions, message, names)
     # … or, asked what someone must not eat, left out ("What is Kwame allergic to?" →
     # "…the hazelnut", the egg allergy told: QA pass 38)
     found += [{"kind": "caution_missed", "memory": c.episode_id, "said": c.text}
@@ -261,7 +262,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  for r in recalled if r.text]
         # (a yes to what the question itself says proves nothing: "Is Solveig 10 years
         # old?" answered "Yes, Solveig is 10 years old.", she being 8, QA pass 37)
-        says_yes = agrees(message, whole)
+        # (not to whether someone may have a food: "Snickers" of "Can Kofi have a Snickers
+        # bar?" is no fact to prove, QA pass 42f read it as made up; the cautions weigh it)
+        says_yes = agrees(message, whole) and not asks_for_food(message)
         # (its words written in lower case are no names: "Hummus is made from chickpeas."
         # to "Can Rosie have hummus?", QA pass 40e)
         asked = " ".join(re.findall(r"(?<![\w'’])[a-z][\w'’-]*", message)) if says_yes \
@@ -279,8 +282,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {})})
-    found = _invented(whole, f"{message} {known}", user_names | (
-        names(whole) if names is not None else set()), found)
+    found = _invented(whole, f"{message}\n{known}", user_names | (
+        names(whole) if names is not None else set()), found, _addressee(message))
     if not found:  # (a subtler fault: only when nothing else was found)
         found += _subtler(message, whole, mems, about_user, asks_fact, names)
     # (softly for ideas: QA pass 35, "suggest a snack …"; not for a card or letter asked
@@ -381,14 +384,18 @@ def _not_known(message: str, answer: str, mems: Sequence[Recall],
 
 
 def _offered(answer: str, cautions: Sequence[Caution], message: str,
-             user_names: AbstractSet[str]) -> list[dict]:
+             names: Callable[[str], AbstractSet[str]] | None) -> list[dict]:
     """A caution line for each statement whose food `answer` offers (`cautions.offered`),
     once for one statement however often it was said (QA pass 42 saw "I'm lactose
     intolerant myself." quoted three times), with ``"yes"`` when the words are the
     question's only ("Yes, …" to "Can Oscar eat pesto?", not "it names “pesto”", QA pass
-    41e); not a name of the user's written as one ("Biscuit! … Biscuits are a popular
-    breed", the beagle, read as biscuits for a coeliac: QA pass 42d)."""
-    named = {facts.stem(n) for n in user_names}
+    41e); not the name of a person or animal of the user's life written as one (`names`,
+    or one the message calls so: "Biscuit! … Biscuits are a popular breed", the beagle,
+    read as biscuits for a coeliac: QA pass 42d; a food the user wrote with a capital,
+    "Snickers", is still a food, QA pass 42f)."""
+    named = {facts.stem(n.lower()) for n in [*(names(answer) if names is not None else ()),
+                                     *(names(message) if names is not None else ()),
+                                     *_CALLED.findall(message)]}
     out: dict[str, dict] = {}
     for c in reversed(cautions):
         words = [w for w in offered(answer, c, message) if facts.stem(w) not in named or re.search(
@@ -399,6 +406,9 @@ def _offered(answer: str, cautions: Sequence[Caution], message: str,
                 **({} if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", answer, re.IGNORECASE)
                              for w in words) else {"yes": True})}
     return list(out.values())[::-1]
+
+
+_CALLED = re.compile(r"\b(?:called|named)\s+([A-Z][\w'’-]+)")
 
 
 def _allergy_untold(message: str, answer: str, mems: Sequence[Recall],
@@ -451,7 +461,16 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
     return [{**got, "told": True} if told else got] if got else []
 
 
-def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict]) -> list[dict]:
+def _addressee(message: str) -> str:
+    """Whom "you" is in the answer: the one a card or letter asked for is written to
+    ("Write a short birthday message for Ama": "Ama"), else the user ("you")."""
+    m = re.search(r"\b(?:for|to)\s+([A-Z][\w'’-]+)", message) if _WRITE_FOR_ME.search(
+        message) else None
+    return re.sub(r"['’]s$", "", m.group(1)) if m else "you"
+
+
+def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict],
+              you: str = "you") -> list[dict]:
     """`found`, with a relation or friend by a name the user never wrote (`whom.invented`:
     "…with your friend Sarah and me.", QA pass 39c), unless another sign names it already,
     and a death no memory tells, first after what must not be eaten: graver than what else
@@ -460,7 +479,7 @@ def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict
     new = invented(answer, known, names)
     found = found + ([new] if new and not any(new["name"] in (d.get("words") or ())
                                               for d in found) else [])
-    died = death_untold(answer, known, names)
+    died = death_untold(answer, known, names, you)
     if died:
         found.insert(sum(1 for d in found if d["kind"] == "caution"), died)
     return found

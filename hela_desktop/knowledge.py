@@ -325,7 +325,10 @@ def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float,
         words = facts.said_words(text) if len(near) else frozenset()
         for j in near[::-1]:  # the newest first
             b, new, _ = later[j]
-            if b != a and not facts.already_says(text, new) and (
+            # (news of a plan's time corrects nothing that gives none: "I'm learning
+            # Portuguese for the trip." was greyed by the trip's new month, QA pass 42e)
+            if b != a and not facts.already_says(text, new) and not superseded.untimed(
+                    text, new) and (
                     words & stems.setdefault(j, facts.corrected_words(new))
                     and facts.says_over(text, new) or facts.changes_memory(text, new)):
                 out.setdefault(a, []).append(b)

@@ -124,19 +124,25 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
 _CASELESS = re.compile(CJK_CHAR + "{2,}")
 
 
-def death_untold(answer: str, known: str, names: AbstractSet[str]) -> dict | None:
+def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "you"
+                 ) -> dict | None:
     """``{"kind": "death_untold", "name": "Oscar"}`` when `answer` says someone of the
     user's life died (one of `names`, lower case, or "your dad"), and `known` (the memories
     and the message) tells of no death of theirs (QA pass 41e: "Chloe's son Oscar (who died
     last month) was 4." was marked only for his age; a grandad's death told is not
-    Oscar's); None otherwise."""
-    gone = {w.lower() for s in facts.sentences(known) if _DIED.search(s)
+    Oscar's; "you", said to the user or, in a card, to `you`: "…since you passed away" in
+    a birthday message for Ama); None otherwise."""
+    gone = {w.lower() for line in known.splitlines() for s in facts.sentences(line)
+            if _DIED.search(s)
             for w in re.findall(r"[\w'’-]+", re.sub(r"['’]s?\b", "", s))}
     gone |= {kin.KIN[w] for w in gone if w in kin.KIN}
+    last = ""  # (whom "he" or "she" is: the last named, "Ngozi … He died when I was 14")
     for sentence in facts.sentences(answer):
         for m in _DIED.finditer(sentence):
             before = sentence[:m.start()]
-            if m.group("whose"):  # ("Tom's death": Tom's, or no one's: "his parents' death")
+            if re.search(r"\byou\s+(?:have\s+|had\s+)?$", before, re.IGNORECASE):
+                said: tuple[int, str] | None = (0, you)  # ("…since you passed away")
+            elif m.group("whose"):  # ("Tom's death": Tom's, or no one's: "his parents' death")
                 last = re.sub(r"['’]s?$", "", m.group("whose")).lower()
                 said = (0, re.sub(r"['’]s?$", "", m.group("whose"))) if last in names else None
             else:
@@ -148,12 +154,18 @@ def death_untold(answer: str, known: str, names: AbstractSet[str]) -> dict | Non
                 said = max([(before.rfind(w), re.sub(r"['’]s$", "", w)) for w in who]
                            + [(before.lower().rfind(f"your {k.lower()}"), f"your {k.lower()}")
                               for k in kin_said], default=None)
+                if said is None and last and re.search(r"\b(?:he|she)\s+(?:has\s+|had\s+)?$",
+                                                       before, re.IGNORECASE):
+                    said = (0, last)
             if said is None:
                 continue
             whom = said[1].lower().removeprefix("your ")
             if whom in gone or kin.KIN.get(whom, whom) in gone:
                 continue
             return {"kind": "death_untold", "name": said[1]}
+        named = [re.sub(r"['’]s$", "", w) for w in facts.NAME_WORD.findall(sentence)
+                 if re.sub(r"['’]s$", "", w).lower() in names]
+        last = named[-1] if named else last
     return None
 
 

@@ -691,8 +691,10 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
             s[:c.start(1)].rstrip(" ,"), re.IGNORECASE))), None)
     if m is None or not m.group(1)[:1].isupper():
         return None
+    # (nor an interjection or a place: "Aw, …", "…in Leeds, England!", QA pass 42f)
     if yours and m.group(1) not in yours and m.group(1).lower() not in message.lower() \
-            and not _OPENER.match(m.group(1)) and (
+            and not _OPENER.match(m.group(1)) and not facts.is_interjection(m.group(1)) \
+            and m.group(1).lower() not in COUNTRIES | NO_NAMES and (
             names is None or not names(m.group(1))):
         return {"kind": "misnamed", "asked": "you", "said": m.group(1), "yours": " ".join(yours)}
     texts = [r.text for r in mems]

@@ -5,7 +5,7 @@ import re
 
 from hela_desktop.events import Recall
 
-_PEOPLE = {"chloe", "oscar", "janet", "graham", "suresh", "kiran", "tom"}
+_PEOPLE = {"chloe", "oscar", "janet", "graham", "suresh", "kiran", "tom", "ama", "kofi", "kwame"}
 
 
 def _names(text: str) -> set[str]:
@@ -391,16 +391,26 @@ def test_a_pets_name_is_no_food_and_an_allergy_said_as_an_if_is_no_warning():
     from hela_desktop.sources import doubt_note
 
     coeliac = cautions([(4, "I'm coeliac.")])
-    for names, marked in ((frozenset({"biscuit"}), False), (frozenset(), True)):
-        got = doubt_note(answer_doubt(
-            "We have a beagle called Biscuit.", "Biscuit! That's a wonderful name. Biscuits "
-            "are a popular breed of dogs.", _recalls((4, "I'm coeliac.")), set(), _names,
-            user_names=names, cautions=coeliac), [])
-        assert ("biscuits" in got) is marked, got
-    # a biscuit offered in lower case is still one
-    assert "“biscuits”" in doubt_note(answer_doubt(
-        "Snack ideas?", "Try some biscuits.", _recalls((4, "I'm coeliac.")), set(), _names,
-        user_names=frozenset({"biscuit"}), cautions=coeliac), [])
+    pet = "Biscuit! That's a wonderful name. Biscuits are a popular breed of dogs."
+
+    def note(ask: str, answer: str, names, told) -> str:
+        return doubt_note(answer_doubt(ask, answer, _recalls((4, "I'm coeliac.")), set(),
+                                       names, cautions=told), [])
+
+    # the message calls the dog so, or the people of the user's life name it
+    assert "biscuits" not in note("We have a beagle called Biscuit.", pet, _names, coeliac)
+    assert "biscuits" not in note("How is our dog?", pet, lambda t: {"biscuit"} if "Biscuit"
+                                  in t else set(), coeliac)
+    assert "“biscuits”" in note("How is our dog?", pet, _names, coeliac)
+    # a biscuit offered in lower case is still one, and a food the user wrote with a
+    # capital is still a food (QA pass 42f: "A Snickers bar would indeed be a great option."
+    # for Kofi, allergic to peanuts, had no line once "Snickers" was among the user's words)
+    assert "“biscuits”" in note("Snack ideas?", "Try some biscuits.", lambda t: {"biscuit"},
+                                coeliac)
+    kofi = cautions([(6, "Her son Kofi is 9 and he's allergic to peanuts.")], about={"kofi"})
+    assert "“snickers”" in note("Suggest a snack for Kofi", "A Snickers bar would indeed be a "
+                                "great option.", lambda t: {"kofi"} if "Kofi" in t else set(),
+                                kofi)
     zara = cautions([(3, "Our daughter Zara is 6 and she's allergic to eggs.")],
                     about={"zara"})[0]
     assert offered("She doesn't usually have a marmalade egg scramble, but she can have "
@@ -543,3 +553,33 @@ def test_what_the_model_says_it_does_not_take_is_no_warning():
     assert missed("I'm not an amoxicillin. I don't take any specific medications, but I can "
                   "help.", pen, ask)
     assert not missed("You shouldn't take amoxicillin: it's a penicillin.", pen, ask)
+
+
+def test_deaths_said_of_whom_he_or_she_is_and_of_you():
+    """QA pass 42e/42f: "Ngozi … He died when I was 14." had no line (the name in the
+    sentence before), nor "…since you passed away" in a birthday message for Ama."""
+    from hela_desktop.made_up import death_untold
+
+    people = {"ngozi", "ama", "kwame"}
+    kwame = "My husband Kwame passed away two years ago."
+    assert death_untold("Ngozi moved to Accra. He died when I was 14.", "", people) == {
+        "kind": "death_untold", "name": "Ngozi"}
+    assert death_untold("Dear Ama, I think of you since you passed away.", kwame, people,
+                        "Ama") == {"kind": "death_untold", "name": "Ama"}
+    assert death_untold("Kwame passed away two years ago.", kwame, people) is None
+    assert _note("Write a short birthday message for Ama", "Dear Ama, I think of everything "
+                 "since you passed away.", _recalls((4, kwame))).startswith(
+        "Check this answer: it says Ama died, and you never told me so.")
+
+
+def test_no_calls_you_line_for_an_interjection_or_a_place_and_no_made_up_food_asked():
+    """QA pass 42f: "Aw, …" and "…in Leeds, England!" read "it calls you “Aw”"/"“England”";
+    "Snickers" of "Can Kofi have a Snickers bar?" was called made up."""
+    from hela_desktop.whom import greets_as
+
+    for answer in ("Aw, that is lovely.", "You will love living in Leeds, England!"):
+        assert greets_as("Hi", answer, [], None, ["Grace"]) is None, answer
+    kofi = (6, "Her son Kofi is 9 and he's allergic to peanuts.")
+    note = _note("Can Kofi have a Snickers bar?", "A Snickers bar would be a great idea.",
+                 _recalls(kofi), {6})
+    assert "may have made" not in note
