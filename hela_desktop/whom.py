@@ -197,6 +197,8 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
                 theirs if alone else []):
             # (not a country: a family shares one, "…lives in Trondheim, Norway", QA 37)
             took = said & facts.terms(r.text) - _COUNTRY_STEMS
+            # (nor a lower-case "may": "he may take…" is no "9 May" of Ahmed's, QA 42e)
+            took -= set() if re.search(r"\b(?:May|March)\b", sentence) else _MONTH_VERBS
             words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
                      if facts.stem(w.lower()) in took or w in took]
             # (everyday words are no fact: "she loves to work outdoors" beside "I work as a
@@ -221,6 +223,7 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     return None
 
 
+_MONTH_VERBS = frozenset(facts.stems("may march"))
 _HE_OR_SHE = re.compile(r"\b(?:he|she)(?:'s)?\b")
 _COUNTRY_STEMS = frozenset(facts.stems(" ".join(COUNTRIES)))
 # words too everyday to be what was told of someone

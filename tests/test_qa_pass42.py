@@ -583,3 +583,22 @@ def test_no_calls_you_line_for_an_interjection_or_a_place_and_no_made_up_food_as
     note = _note("Can Kofi have a Snickers bar?", "A Snickers bar would be a great idea.",
                  _recalls(kofi), {6})
     assert "may have made" not in note
+
+
+def test_may_the_verb_is_no_month_said_of_another():
+    """QA pass 42e: "he may take ibuprofen" read "it says of them what you told me of Ahmed
+    (“may”): “Ahmed's birthday is on 9 May.”"."""
+    from hela_desktop.whom import misattributed
+
+    mems = _recalls((10, "My dad Emeka takes metformin."),
+                    (2, "My husband Ahmed has type 1 diabetes."),
+                    (9, "Ahmed's birthday is on 9 May."))
+
+    def people(text: str) -> set[str]:
+        return {n for n, w in (("my dad", "dad"), ("emeka", "Emeka"), ("ahmed", "Ahmed"),
+                               ("my husband", "husband")) if w in text}
+
+    answer = "My dad Emeka takes metformin, which means he may take ibuprofen occasionally."
+    assert misattributed("Can my dad take ibuprofen?", answer, mems, people) is None
+    assert misattributed("Can my dad take ibuprofen?", "He was born on 9 May.", mems,
+                         people) is not None
