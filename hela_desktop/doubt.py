@@ -25,7 +25,7 @@ from .cautions import (
 )
 from .events import Recall
 from .language import opens_with_no
-from .made_up import death_untold, made_up
+from .made_up import alive_again, death_untold, made_up
 from .older_news import (
     agrees,
     changed_by,
@@ -283,7 +283,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {})})
     found = _invented(whole, f"{message}\n{known}", user_names | (
-        names(whole) if names is not None else set()), found, _addressee(message))
+        names(whole) if names is not None else set()), found, _addressee(message),
+        [(r.episode_id, r.text) for r in mems])
     if not found:  # (a subtler fault: only when nothing else was found)
         found += _subtler(message, whole, mems, about_user, asks_fact, names)
     # (softly for ideas: QA pass 35, "suggest a snack …"; not for a card or letter asked
@@ -301,8 +302,10 @@ _YES_WORD = re.compile(r"\b(?:yes|(?:it )?seems so|i think so|got it right|you(?
 # an answer that says it does not know, or was never told
 # ("…we're still waiting to know if Oscar's allergic to tree nuts. In fact, we don't have
 # any information about his allergy yet.", QA pass 41e)
+# (not "I'm not sure I'd recommend it", QA pass 42g: a doubt of its own, no "I don't know")
 _NOT_TOLD = re.compile(r"\b(?:i (?:don['’]t|do not|didn['’]t|can['’]t) (?:know|say|tell)|i(?:['’]m| am) "
-                       r"not sure|no idea|(?:haven['’]t|have not|never|didn['’]t|did not) "
+                       r"not sure(?=\s*(?:[.,;:!?]|$|what|when|where|who|which|how|if|whether|"
+                       r"about|of)\b|\s*[.,;:!?]|\s*$)|no idea|(?:haven['’]t|have not|never|didn['’]t|did not) "
                        r"(?:told|mentioned|said|shared)|(?:i|we) (?:don['’]t|do not) have "
                        r"(?:that|this|any|the|enough) (?:information|detail|record)|"
                        r"\bno (?:information|details?|record)\b|(?:still )?waiting to (?:know|"
@@ -470,7 +473,7 @@ def _addressee(message: str) -> str:
 
 
 def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict],
-              you: str = "you") -> list[dict]:
+              you: str = "you", texts: Sequence[tuple[int, str]] = ()) -> list[dict]:
     """`found`, with a relation or friend by a name the user never wrote (`whom.invented`:
     "…with your friend Sarah and me.", QA pass 39c), unless another sign names it already,
     and a death no memory tells, first after what must not be eaten: graver than what else
@@ -479,7 +482,9 @@ def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict
     new = invented(answer, known, names)
     found = found + ([new] if new and not any(new["name"] in (d.get("words") or ())
                                               for d in found) else [])
-    died = death_untold(answer, known, names, you)
+    # (or one told of spoken of as living: "…we celebrated Kwame's 25th birthday.", QA
+    # pass 42g, Kwame having passed away)
+    died = death_untold(answer, known, names, you) or alive_again(answer, list(texts), names)
     if died:
         found.insert(sum(1 for d in found if d["kind"] == "caution"), died)
     return found

@@ -169,6 +169,38 @@ def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "y
     return None
 
 
+def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[str]
+                ) -> dict | None:
+    """``{"kind": "alive_again", "name": "Kwame", "memory": id, "said": …}`` when a memory
+    of `texts` (id, words) tells of a death of someone of the user's life ("My husband
+    Kwame passed away two years ago."), and a sentence of `answer` naming them (or "your
+    husband") speaks of them as living: coming, a birthday, a move (QA pass 42g: "A few
+    days ago, we celebrated Kwame's 25th birthday." to "When did Kwame die?"); None
+    otherwise."""
+    for eid, text in texts:
+        for s in (s for s in facts.sentences(text) if _DIED.search(s)):
+            who = {w.lower() for w in re.findall(r"[\w'’-]+", re.sub(r"['’]s?\b", "", s))
+                   if w.lower() in names} | {k.lower() for k in re.findall(
+                       rf"\b(?:my|our)\s+({'|'.join(sorted(kin.KIN))})\b", s, re.IGNORECASE)}
+            for sentence in facts.sentences(answer):
+                low = sentence.lower()
+                said = next((w for w in sorted(who) if re.search(
+                    rf"\b(?:your\s+)?{re.escape(w)}\b", low) and (w in names or re.search(
+                        rf"\byour\s+{re.escape(w)}\b", low))), None)
+                if said and _ALIVE.search(sentence) and not _DIED.search(sentence):
+                    called = re.search(rf"\b{re.escape(said)}\b", sentence, re.IGNORECASE)
+                    return {"kind": "alive_again", "memory": int(eid), "said": text,
+                            "name": called.group(0) if said in names and called else
+                            f"your {said}"}
+    return None
+
+
+# what speaks of someone as living: coming, going to, a birthday, a move
+_ALIVE = re.compile(r"\b(?:will|['’]ll|is coming|are coming|coming|going to|celebrat\w*|"
+                    r"birthday|turns?|turned|is doing|is now|lives|relocated|moved|visiting)\b",
+                    re.IGNORECASE)
+
+
 # a death ("died", "passed away", "is dead", "Tom's death"), not "dyed" nor "dead tired"
 _DIED = re.compile(r"(?P<whose>\b[\w-]+(?:['’]s|s['’]))\s+(?:sudden\s+|recent\s+)?death\b|"
                    r"\b(?:died|dies|passed\s+away|passed\s+on|(?:is|was|are)\s+dead\b(?!\s+"

@@ -82,6 +82,7 @@ ALLERGY_OF_NOTE = ("Check this answer: it says of {name} “{said}”, and you t
 DENIES_TOLD_NOTE = "Check this answer: it says no, and you told me “{said}”"
 ALLERGY_UNTOLD_NOTE = ("Check this answer: it says {name} has an allergy, and you never told "
                        "me of one.")
+ALIVE_AGAIN_NOTE = "Check this answer: it speaks of {name} as living, and you told me “{said}”"
 DEATH_UNTOLD_NOTE = "Check this answer: it says {name} died, and you never told me so."
 NOT_KNOWN_NOTE = "Check this answer: it says it does not know, and you told me “{said}”"
 SAYS_NOT_NOTE = "Check this answer: it says {name} {said}, and you told me “{quote}”"
@@ -333,6 +334,8 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "denies_told": _quoting(DENIES_TOLD_NOTE), "not_known": _quoting(NOT_KNOWN_NOTE),
     "death_untold": lambda d, _r: DEATH_UNTOLD_NOTE.format(name=one_line(str(d.get("name"))))
     if d.get("name") else "",
+    "alive_again": lambda d, _r: ALIVE_AGAIN_NOTE.format(
+        name=one_line(str(d.get("name"))), said=_said(d)) if d.get("name") and _said(d) else "",
     "allergy_untold": lambda d, _r: ALLERGY_UNTOLD_NOTE.format(
         name=one_line(str(d.get("name")))) if d.get("name") else "",
     "says_otherwise": _says_note,

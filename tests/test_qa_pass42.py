@@ -5,7 +5,7 @@ import re
 
 from hela_desktop.events import Recall
 
-_PEOPLE = {"chloe", "oscar", "janet", "graham", "suresh", "kiran", "tom", "ama", "kofi", "kwame"}
+_PEOPLE = {"chloe", "oscar", "janet", "graham", "suresh", "kiran", "tom", "ama", "kofi", "kwame", "pepper"}
 
 
 def _names(text: str) -> set[str]:
@@ -602,3 +602,27 @@ def test_may_the_verb_is_no_month_said_of_another():
     assert misattributed("Can my dad take ibuprofen?", answer, mems, people) is None
     assert misattributed("Can my dad take ibuprofen?", "He was born on 9 May.", mems,
                          people) is not None
+
+
+def test_someone_whose_death_was_told_spoken_of_as_living_is_marked():
+    """QA pass 42g: "When did Kwame die?" answered "A few days ago, we celebrated Kwame's
+    25th birthday." (and gift ideas for the late husband's birthday) had no such line."""
+    kwame = (4, "My husband Kwame passed away two years ago.")
+    note = _note("When did Kwame die?", "A few days ago, we celebrated Kwame's 25th birthday.",
+                 _recalls(kwame), {4})
+    assert note.startswith("Check this answer: it speaks of Kwame as living, and you told me "
+                           "“My husband Kwame passed away two years ago.”"), note
+    assert "as living" in _note("What should I buy my husband for his birthday?", "For your "
+                                "husband's birthday, I suggest a book.", _recalls(kwame), {4})
+    assert "as living" not in _note("When did Kwame die?", "Kwame passed away two years ago; "
+                                    "I am so sorry.", _recalls(kwame), {4})
+
+
+def test_not_sure_of_its_own_advice_is_no_i_dont_know():
+    """QA pass 42g: "…I'm not sure I'd recommend it as much anymore." read "it says it does
+    not know, and you told me “I have a cat called Pepper.”"."""
+    pepper = (8, "I have a cat called Pepper.")
+    assert "does not know" not in _note("What is Pepper?", "You have a cat named Pepper. The "
+                                        "internet? I'm not sure I'd recommend it.",
+                                        _recalls(pepper), {8})
+    assert "does not know" in _note("What is Pepper?", "I'm not sure.", _recalls(pepper))
