@@ -666,6 +666,8 @@ class RelevanceGate:
                 kept.append(r)
                 continue
             kept[at].extra.setdefault("supersedes", []).append(r.episode_id)
+            if r.extra.get("still_true"):
+                kept[at].extra.setdefault("supersedes_in_part", []).append(r.episode_id)
             kept.insert(at + 1, r)
         # newer news comes before the older memory it is newer than, so the memory cap
         # never keeps the old value and cuts the new one ("What do you know about me?" kept
@@ -785,9 +787,7 @@ def explain(extra: dict, label_of: Callable[[int], str] | None = None) -> list[s
     elif gate and gate != "evidence":  # (evidence was used: said above)
         out.append(f"Not used: {gate}.")
     if extra.get("supersedes"):
-        ids = ", ".join(f"#{i}" for i in extra["supersedes"])
-        out.append(f"Newer than {ids}, which says something else about the same thing; "
-                   "this one wins and the older one is marked as replaced.")
+        out.append(STILL.newer_line(extra["supersedes"], extra.get("supersedes_in_part") or ()))
     if extra.get("superseded_by") is not None:  # (or corrected in part, `replaced_line`)
         out.append(STILL.replaced_line(extra["superseded_by"], extra.get("still_true")))
     if extra.get("answer_replaced"):

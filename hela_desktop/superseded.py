@@ -175,6 +175,27 @@ def replaced_line(newer: int, rest: str | None) -> str:
             "marked as older news.")
 
 
+def newer_line(ids: list[int], in_part: Iterable[int] = ()) -> str:
+    """The why-recalled panel's line for a memory newer than the memories `ids` it replaces
+    (those in `in_part` only in part), in the chat's words: the older one is kept, shown after
+    it, marked as older news (QA pass 42c/42d: "this one wins and the older one is marked as
+    replaced", and "Newer than #11, #12, which says …")."""
+    part = set(in_part) & set(ids)
+    one = len(ids) == 1
+    what = "partly older news" if part == set(ids) else "older news"
+    if part and part != set(ids):
+        what += f" ({_names(sorted(part))} only in part)"
+    return (f"Newer than {_names(ids)}, which {'says' if one else 'say'} something else about "
+            f"the same thing: the model is given this one first and "
+            f"{'that one' if one else 'those'} right after it, kept and marked as {what}.")
+
+
+def _names(ids: list[int]) -> str:
+    """``#11``, ``#11 and #12``, ``#3, #11 and #12``."""
+    tags = [f"#{i}" for i in ids]
+    return tags[0] if len(tags) == 1 else ", ".join(tags[:-1]) + " and " + tags[-1]
+
+
 def lasting(old: str, new: str) -> bool:
     """Is `old` no old state of what the news `new` changed: it says other kinds of thing
     that change (`facts.of_another_kind`: a job is no old state of a move), or what a move

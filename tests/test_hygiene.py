@@ -492,7 +492,7 @@ def test_a_newer_fact_supersedes_the_older_one(make_assistant):
     assert newer.extra["supersedes"] == [old] and older.extra["superseded_by"] == new
     from hela_desktop.gate import explain
 
-    assert any("this one wins" in s for s in explain(newer.extra))
+    assert any("kept and marked as older news" in s for s in explain(newer.extra))
     assert [r.episode_id for r in a.last_gate.superseded] == [old]
     prompt = a.llm.detokenize(a.last_turn.first_prompt).decode("utf-8", "ignore")
     line = prompt.split("- I work twelve-hour night shifts", 1)[1].split("\n")[0]

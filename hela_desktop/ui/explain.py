@@ -149,6 +149,10 @@ def with_still_true(recall: dict | None, text_of) -> dict | None:
     (``still_true``, which the panel then tells) where its statistics, stored before 0.34,
     lack it; `text_of`: a memory's words by id ("" if unknown)."""
     extra = (recall or {}).get("extra")
+    if recall is not None and isinstance(extra, dict) and extra.get("supersedes") \
+            and "supersedes_in_part" not in extra:  # (the newer side, in older stats)
+        recall = _in_part(recall, extra, text_of)
+        extra = recall["extra"]
     newer = extra.get("superseded_by") if isinstance(extra, dict) else None
     if recall is None or not isinstance(extra, dict) or newer is None or "still_true" in extra:
         return recall
@@ -157,6 +161,17 @@ def with_still_true(recall: dict | None, text_of) -> dict | None:
     said = text_of(newer) if isinstance(newer, int) else ""
     rest = still_true(str(recall.get("text") or ""), [said]) if said else ""
     return {**recall, "extra": {**extra, "still_true": rest}} if rest else recall
+
+
+def _in_part(recall: dict, extra: dict, text_of) -> dict:
+    """`recall` (a newer memory), with which of the memories it replaces it corrects only in
+    part (``supersedes_in_part``), which statistics stored before QA pass 42 lack."""
+    from ..superseded import still_true
+
+    mine = str(recall.get("text") or "")
+    part = [i for i in extra["supersedes"] if isinstance(i, int) and (said := text_of(i))
+            and still_true(said, [mine])]
+    return {**recall, "extra": {**extra, "supersedes_in_part": part}} if part else recall
 
 
 def recall_html(recall: dict | None, label_of=None, *, details: bool = False) -> str:
