@@ -1,6 +1,7 @@
 """Bringing a chosen memory into view: it and its neighbours in the part of the plot on
 screen (above the key to the link colours), by the least pan, zooming out only when they
-do not fit.
+do not fit.  And Fit: the whole graph in view, every dot whole and clear of the plot's
+edges and of the key.
 
 It was centred instead: a memory at the edge of the graph, chosen from a link under an
 answer, went to the middle of the plot and half the graph, its neighbours with it, went
@@ -19,6 +20,7 @@ from .graph_legend import EdgeLegend
 from .graph_model import GraphData
 
 ROOM_PX = 14.0  # pixels kept clear round the dots brought into view (a ring, a label's start)
+EDGE_PX = 4.0  # pixels at least between a dot's rim and the plot's edge (or the key's)
 
 
 def least_shift(view: tuple[float, float, float, float],
@@ -55,6 +57,60 @@ class GraphPanMixin:
     node_size: float
     selected: int | None
     _view_rect: Callable[[], QtCore.QRectF]
+    _dots_in_scene: Callable[[], np.ndarray]
+    _user_moved_view: bool
+    _pending_fit: bool
+
+    def fit(self, user: bool = True) -> None:
+        """Zoom to all visible nodes, with room on the right for labels: every dot whole
+        and clear of the plot's edges; the key over an empty corner of the graph where
+        that leaves every dot clear of it, else room below the graph for it (QA pass 42d:
+        the room it always took below lay empty beside it; QA pass 42c: a dot half cut
+        off at the left edge)."""
+        if not len(self.xy):
+            return self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2))
+        rows = np.nonzero(self.visible_mask)[0] if self.visible_mask is not None else slice(None)
+        p = self.xy[rows]
+        if not len(p):
+            return
+        lo, hi = p.min(axis=0), p.max(axis=0)
+        centre, span = (lo + hi) / 2, np.maximum(hi - lo, 3.5)
+        # extra room on the right: labels are written to the right of their dots
+        rect = QtCore.QRectF(centre[0] - span[0] / 2, centre[1] - span[1] / 2,
+                             span[0] * 1.3, span[1])
+        self.legend.arrange()
+        h, room = self.vb.height(), self.legend.room()
+        roomy = QtCore.QRectF(rect)
+        if room and h > room + 40:  # room below for the legend, or its button (y up)
+            roomy.adjust(0, -span[1] * room / (h - room), 0, 0)
+        # zooming out stops at 4× the whole graph (QA pass 35: it shrank to one blob)
+        self.vb.setLimits(maxXRange=roomy.width() * 4, maxYRange=roomy.height() * 4)
+        self.vb.setRange(rect, padding=0.1)
+        if roomy != rect and not self.dots_clear(key=True):
+            self.vb.setRange(roomy, padding=0.1)
+        for _ in range(3):  # (a tiny plot: 10% of it is less than a dot)
+            if self.dots_clear():
+                break
+            self.vb.scaleBy((1.15, 1.15), center=self.vb.viewRect().center())
+        if user:
+            self._user_moved_view = False
+            self._pending_fit = True
+
+    def dots_clear(self, *, key: bool = False) -> bool:
+        """Is every drawn dot whole inside the plot, `EDGE_PX` clear of its edges, and of
+        the key while it is open (or, `key`, where it would be)?"""
+        dots = self._dots_in_scene()
+        if not len(dots):
+            return True
+        r = self.node_size / 2 + EDGE_PX
+        shown = self._view_rect().adjusted(r, r, -r, -r)
+        x, y = dots[:, 0], dots[:, 1]
+        if ((x < shown.left()) | (x > shown.right()) | (y < shown.top()) | (y > shown.bottom())).any():
+            return False
+        if not (key and self.legend.has_edges) and not self.legend.isVisible():
+            return True
+        k = self.legend.key_rect().adjusted(-r, -r, r, r)
+        return not ((x >= k.left()) & (x <= k.right()) & (y >= k.top()) & (y <= k.bottom())).any()
 
     def neighbourhood_rows(self, row: int) -> np.ndarray:
         """Row `row` and its linked neighbours' rows, only those drawn (focus mode hides some)."""

@@ -479,13 +479,15 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             return
         self.xy = np.asarray(pos, dtype=np.float64)
         if self._pending_fit and not self._user_moved_view and len(self.xy):
-            # keep the whole graph in view while it unfolds, refitting only when needed
+            # keep the whole graph in view while it unfolds, refitting only when needed: a
+            # dot past an edge, even in part (one was half cut off, QA pass 42c), or under
+            # the key
             r = self.vb.viewRect()
             lo, hi = self.xy.min(axis=0), self.xy.max(axis=0)
-            outside = lo[0] < r.left() or lo[1] < r.top() or hi[0] > r.right() or hi[1] > r.bottom()
             small = (hi[0] - lo[0]) < 0.6 * r.width() and (hi[1] - lo[1]) < 0.6 * r.height()
-            if outside or small:
+            if small or not self.dots_clear():
                 self.fit(user=False)
+        self._fold_key_off_dots()  # (dots that drift under the key fold it)
         self.render()
 
     @QtCore.Slot(object, object)
@@ -559,30 +561,6 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         lay.run(steps)
         self.set_positions(lay.ids, lay.positions())
         self.fit(user=False)
-
-    def fit(self, user: bool = True) -> None:
-        """Zoom to all visible nodes."""
-        if not len(self.xy):
-            return self.vb.setRange(QtCore.QRectF(-1, -1, 2, 2))
-        rows = np.nonzero(self.visible_mask)[0] if self.visible_mask is not None else slice(None)
-        p = self.xy[rows]
-        if not len(p):
-            return
-        lo, hi = p.min(axis=0), p.max(axis=0)
-        centre, span = (lo + hi) / 2, np.maximum(hi - lo, 3.5)
-        # extra room on the right: labels are written to the right of their dots
-        rect = QtCore.QRectF(centre[0] - span[0] / 2, centre[1] - span[1] / 2,
-                             span[0] * 1.3, span[1])
-        self.legend.arrange()
-        h, room = self.vb.height(), self.legend.room()
-        if room and h > room + 40:  # room below for the legend, or its button (y up)
-            rect.adjust(0, -span[1] * room / (h - room), 0, 0)
-        # zooming out stops at 4× the whole graph (QA pass 35: it shrank to one blob)
-        self.vb.setLimits(maxXRange=rect.width() * 4, maxYRange=rect.height() * 4)
-        self.vb.setRange(rect, padding=0.1)
-        if user:
-            self._user_moved_view = False
-            self._pending_fit = True
 
     def set_focus_mode(self, on: bool) -> None:
         """Show only active (and selected) memories and their neighbours."""
