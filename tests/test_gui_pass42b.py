@@ -4,6 +4,9 @@ polish.
 - The why-recalled panel of a newer memory said "this one wins and the older one is marked
   as replaced", where the chat says "(older news)" and "it is kept, marked as older news";
   with two older memories it read "Newer than #11, #12, which says …".
+- Graph labels: most were questions ("Can Zara have a…", "Where does Ngozi live?"), some
+  stubs that say nothing ("Ahmed's…", "Is Zara…"), two alike side by side ("Can Oscar
+  eat…" twice), one between two dots ("Tom left the…").
 - Fit: the key took a strip below the graph while the corner beside it lay empty; a dot
   was half cut off at the left edge while the graph unfolded.
 
@@ -92,6 +95,29 @@ def test_the_gate_and_the_panel_know_a_newer_memory_corrects_only_in_part():
                for s in recall_reasons(with_still_true(whole, said)))
 
 
+# ------------------------------------------------------------------ graph labels ------
+def test_a_label_cut_short_must_still_say_something():
+    from hela_desktop.ui.graph_model import says_something
+
+    for stub in ("Ahmed's…", "Is Zara…", "I have a…", "What do you…", "My driving…",
+                 "I'm training…", "Can Zara have a…", "We're going to…", "Our daughter…"):
+        assert not says_something(stub), stub
+    for fine in ("Is Zara 6?", "I'm coeliac.", "My driving test…", "Tom left the tapas…",
+                 "My sister Ngozi lives in…", "Can Ahmed have a fizzy…", "Tom is allergic to…",
+                 "私は東京に住んでいて…"):
+        assert says_something(fine), fine
+
+
+def test_what_was_told_comes_before_what_was_asked():
+    from hela_desktop.ui.graph_model import told_first
+
+    texts = ["Is Zara 6?", "Zara turned 7 last week.", "Thanks, bye", "Where does Ngozi live?",
+             "I'm coeliac.", "How old is Zara?"]
+    assert told_first(list(range(6)), texts.__getitem__, 2) == [1, 4, 0, 3]
+    assert told_first(list(range(6)), texts.__getitem__, 1) == [1, 0]
+    assert told_first(list(range(3)), texts.__getitem__, 3) == [1, 0, 2]  # (small talk last)
+
+
 def _qa_graph(qtbot, tmp_path, texts, size=(432, 545), seed=42):
     """The graph pane of QA pass 42d's window (Details open: 432 × 545 for the graph):
     `texts` as memories, linked about as densely (124 links for 51), laid out and fitted."""
@@ -127,6 +153,39 @@ def _qa_graph(qtbot, tmp_path, texts, size=(432, 545), seed=42):
 
 def _shown(view) -> list[tuple[int, str]]:
     return [(t._hela_id, t._hela_text) for t in view.memory_labels if t.isVisible()]
+
+
+@pytest.mark.parametrize("size,least", [((432, 545), 4), ((672, 545), 4), ((360, 420), 2)])
+def test_idle_labels_name_what_was_told_first_and_say_something(qtbot, tmp_path, size, least):
+    """QA pass 42d (g1.png): of eight labels, five were questions and two stubs."""
+    from hela_desktop.ui.graph_model import says_something
+
+    view, ids = _qa_graph(qtbot, tmp_path, TOLD + ASKED, size)
+    told = set(ids[:len(TOLD)])
+    shown = _shown(view)
+    assert len(shown) >= least, shown
+    assert all(says_something(text) for _, text in shown), shown
+    assert len({text for _, text in shown}) == len(shown), shown
+    n_told = sum(i in told for i, _ in shown)
+    assert n_told >= len(shown) - n_told, shown  # statements first: most of the names
+    assert view.important[:len(TOLD)] == [i for i in view.important if i in told][:len(TOLD)]
+
+
+def test_two_labels_alike_are_never_shown_side_by_side(qtbot, tmp_path):
+    """"Can Oscar eat…" twice: two memories whose labels cut to the same words."""
+    texts = ["Can Oscar eat peanut butter on toast today?",
+             "Can Oscar eat peanut butter cookies at school?",
+             "Chloe's son Oscar is 4.", "Oscar is allergic to tree nuts."]
+    view, ids = _qa_graph(qtbot, tmp_path, texts, (600, 500))
+    shown = [text for _, text in _shown(view)]
+    assert len(shown) == len({t.casefold() for t in shown}), shown
+    # two that must be shown (chosen, and pointed at) are written longer rather than alike
+    view.select(ids[0])
+    view.highlight([ids[1]])
+    view._update_labels()
+    mine = dict(_shown(view))
+    assert ids[0] in mine and ids[1] in mine, mine
+    assert mine[ids[0]] != mine[ids[1]], mine
 
 
 # -------------------------------------------------------------------------- Fit ------

@@ -13,8 +13,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from ..facts import is_statement
 from .graph_legend import EdgeLegend
-from .graph_model import GraphData, short_label, stable_slots, weighted_degree
+from .graph_model import GraphData, says_something, short_label, stable_slots, weighted_degree
 from .graph_spots import (
     distances_to_rects,
     nearest_points,
@@ -39,10 +40,14 @@ MAX_MAIN_LABELS = 16  # active, selected and highlighted memories labelled at mo
 SMALL_GRAPH = 400  # up to this many memories, labels avoid every dot
 FEW_MEMORIES = 12  # up to this many, every memory is labelled where there is room
 CLEAR_LABEL = 1.5  # a label is clearly its dot's when any other dot is this many times as far
-SHORT_LABELS = (20, 15)  # an idle label with no room for its usual length is cut so
+SHORT_LABELS = (24, 20)  # an idle label with no room for its usual length is cut so
+# (never to a stub that says nothing, `says_something`: "Ahmed's…", "Is Zara…" were cut at
+# 15, QA passes 42c/42d)
 EDGE_CHECKS = 4000  # labels keep off the links of graphs with up to this many drawn
 ZOOMED_LABELS = 24  # zoomed in, idle labels up to a third of the dots in view, at most this
-CHOSEN_REACH = 2.2  # the chosen memory's label moves at most this many lines from its dot
+LABEL_LENGTH, LAST_WORD = 28, 4  # a label's letters, and how many more may end it whole
+CHOSEN_REACH = 2.2
+FAR_CLEAR = 3.0  # a label tied by a line lies this many gaps from other dots, or nearer its own  # the chosen memory's label moves at most this many lines from its dot
 # a leader (the line tying a label to its dot): round dots LEADER_WIDTH pixels wide, the
 # gaps in pen widths; a round mark LEADER_END pixels across on the label's edge
 LEADER_WIDTH, LEADER_DOTS, LEADER_END = 1.6, [0.01, 2.2], 4.5
@@ -167,13 +172,17 @@ class GraphLabelsMixin:
         skip = set(taken)
         return [int(d.ids[r]) for r in rows if d.kinds[r] == "episode" and int(d.ids[r]) not in skip]
 
-    def _label_text(self, i: int, length: int = 28) -> str:
+    def _label_text(self, i: int, length: int = LABEL_LENGTH) -> str:
+        """Memory `i`'s label, at most `length` letters; the usual length takes a few more
+        rather than cut off the last word ("Tom is allergic to…" left out "shellfish")."""
         node = self.data.nodes[i]
-        return short_label(node.get("label") or node.get("text", ""), length)
+        text = node.get("label") or node.get("text", "")
+        whole = short_label(text, length + LAST_WORD) if length == LABEL_LENGTH else ""
+        return whole if whole and not whole.endswith("…") else short_label(text, length)
 
     def _shorter_texts(self, i: int) -> list[str]:
         """Memory `i`'s label cut shorter (`SHORT_LABELS`), each ended after a whole word
-        ("Write a birthda…" says less than no label)."""
+        ("Write a birthda…" says less than no label) and still saying something."""
         full = self._label_text(i, 200)
         out = []
         for n in SHORT_LABELS:
@@ -181,6 +190,8 @@ class GraphLabelsMixin:
             stem = text.rstrip("…")
             if text.endswith("…") and full[len(stem):len(stem) + 1] not in (" ", ",", ".", ";", ":", ""):
                 continue  # cut in the middle of a word
+            if not says_something(text):
+                continue
             if text != self._label_text(i) and text not in out:
                 out.append(text)
         return out
@@ -196,6 +207,15 @@ class GraphLabelsMixin:
             c = self.vb.mapViewToScene(QtCore.QPointF(*self.xy[r]))
             dots[int(r)] = QtCore.QRectF(c.x() - r_dot, c.y() - r_dot, 2 * r_dot, 2 * r_dot)
         return dots
+
+    def _asks(self, i: int) -> bool:
+        """Does memory `i` only ask (a question, a request), telling nothing?"""
+        text = self._label_text(i, 400)
+        cache = self.__dict__.setdefault("_asks_of", {})
+        if text not in cache:
+            cache[text] = self.data.nodes[i].get("kind", "episode") == "episode" \
+                and not is_statement(text)
+        return cache[text]
 
     def _style_label(self, t: pg.TextItem, text: str, col: QtGui.QColor) -> None:
         """Set text and colour only on change (setText re-lays out the text).  A label sits
@@ -258,12 +278,19 @@ class GraphLabelsMixin:
         # first each that has clear room beside its own dot, no link across it, then the
         # rest where they fit (one placed first took the room another needed, and left it
         # to float between dots, QA pass 41)
+        # what the user told is named before what they asked: the last answer's statements,
+        # the idle ones, then questions where room is left (QA passes 42c/42d: most labels
+        # were questions, "Can Oscar eat…", "Is Oscar 4?")
         rounds = [(n, 0) for n in range(n_main)]
-        for group in (range(n_main, n_main + n_recent), range(n_main + n_recent, len(want))):
+        recent, rest = range(n_main, n_main + n_recent), range(n_main + n_recent, len(want))
+        asks = {n: self._asks(want[n]) for n in range(n_main, len(want))}
+        for group in ([n for n in recent if not asks[n]], [n for n in rest if not asks[n]],
+                      [n for n in recent if asks[n]], [n for n in rest if asks[n]]):
             # clear room beside its dot; else room tied to it by a line; else (where a
             # label may be) the place beside it least like another's
             rounds += [(n, 2) for n in group] + [(n, 1) for n in group] + [(n, 0) for n in group]
         idle_shown = 0
+        shown_texts: set[str] = set()  # (two dots side by side both "Can Oscar eat…")
         for n, strict in rounds:
             t = self.memory_labels[n]
             if t.isVisible() or (n >= n_main and idle_shown >= self._idle_room):
@@ -282,8 +309,8 @@ class GraphLabelsMixin:
             # an idle label too long for the room beside its dot is cut shorter (a narrow
             # pane's 41 memories had no room for 28 letters beside any dot, QA pass 41)
             spot = None
-            for text in [self._label_text(want[n])] + (
-                    self._shorter_texts(want[n]) if n >= n_main + n_recent else []):
+            for text in self._texts_to_try(want[n], n < n_main, n >= n_main + n_recent,
+                                           shown_texts):
                 self._style_label(t, text, text_col if n < n_main else muted)
                 spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect,
                                         must=n < n_main, tied=n < n_main + n_recent,
@@ -296,9 +323,21 @@ class GraphLabelsMixin:
             if getattr(t, "_hela_shifted", False):
                 leaders += self._leader(row, spot)
             placed.append(spot)
+            shown_texts.add(t._hela_text.casefold())
             idle_shown += n >= n_main
             t.setVisible(True)
         self._draw_leaders(leaders)
+
+    def _texts_to_try(self, i: int, must: bool, idle: bool, shown: set[str]) -> list[str]:
+        """The words memory `i`'s label may take, the first that fits wins: its usual
+        label, then (`idle`) shorter ones; none that says nothing, nor one another label
+        already shows (a label that `must` be shown is written longer instead)."""
+        texts = [self._label_text(i)] + (self._shorter_texts(i) if idle else [])
+        out = [x for x in texts if x.casefold() not in shown and (must or says_something(x))]
+        if must and not out:
+            longer = self._label_text(i, 60)
+            out = [longer if longer.casefold() not in shown else texts[0]]
+        return out
 
     def memory_at(self, scene_pos: QtCore.QPointF) -> int | None:
         """The memory under a scene position: its dot, else its label (a newcomer clicks
@@ -471,6 +510,8 @@ class GraphLabelsMixin:
         by_dots[is_far] = segments_near_points(leaders[is_far], others, r_dot).sum(axis=1)
         if not (must or few):
             ok &= by_dots == 0
+        ok &= ~is_far | must | chosen | (tied and strict == 0) | self._own_more_than_near(
+            rects, others, cx, cy, gap)  # (the last answer's: as a last resort, anywhere)
         edges = getattr(self, "_scene_edges", np.zeros((0, 4)))
         if len(edges) and len(rects):  # (only the links near its dot can meet its label)
             lo, hi = rects[:, :2].min(axis=0), rects[:, 2:].max(axis=0)
@@ -536,6 +577,29 @@ class GraphLabelsMixin:
             t._hela_anchor = anchor
         t.setPos(x, y)
         return rect
+
+    @staticmethod
+    def _own_more_than_near(rects: np.ndarray, others: np.ndarray, cx: float, cy: float,
+                            gap: float) -> np.ndarray:
+        """For places tied to the dot at (`cx`, `cy`) by a line: is each nearer that dot
+        than any other dot (`others`), or clear of them all by `FAR_CLEAR` gaps, and of one
+        in line with its words, before or after them, by twice that?  One that lay beside
+        another dot was read as its label (QA pass 42c: "Tom left the…" between two dots)."""
+        far = 2 * FAR_CLEAR * gap
+        if not len(rects) or not len(others):
+            return np.ones(len(rects), dtype=bool)
+        lo, hi = rects[:, :2].min(axis=0) - far, rects[:, 2:].max(axis=0) + far
+        near = others[(others[:, 0] >= lo[0]) & (others[:, 0] <= hi[0])
+                      & (others[:, 1] >= lo[1]) & (others[:, 1] <= hi[1])]
+        if not len(near):
+            return np.ones(len(rects), dtype=bool)
+        other = distances_to_rects(rects, near).min(axis=1)
+        own = distances_to_rects(rects, np.array([[cx, cy]]))[:, 0]
+        x, y = near[None, :, 0], near[None, :, 1]
+        in_line = (y >= rects[:, None, 1] - gap / 2) & (y <= rects[:, None, 3] + gap / 2)
+        before_after = np.maximum(np.maximum(rects[:, None, 0] - x, x - rects[:, None, 2]), 0.0)
+        inline = np.where(in_line, before_after, np.inf).min(axis=1)
+        return (other >= own) | ((other >= FAR_CLEAR * gap) & (inline >= far))
 
     @staticmethod
     def _far_spots(cx: float, cy: float, w: float, h: float, gap: float,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import formulas as F
+from ..facts import STOPWORDS, asks, is_statement, sentences
 from ..words import one_line
 
 EDGE_CLASSES = (0.0, 0.2, 0.5)  # lower bounds of the weak / medium / strong prior classes
@@ -51,6 +52,45 @@ def short_label(text: str, n: int = 40) -> str:
     if line[n - 1] != " " and cut.rfind(" ") >= n // 2:  # not in the middle of a word
         cut = cut[: cut.rfind(" ")]
     return cut.rstrip().rstrip(".,;:!?。、，") + "…"
+
+
+def told_first(rows: list[int], text_of, share: int) -> list[int]:
+    """`rows` (the most linked first) with what the user told before what they asked: up
+    to `share` statements, then up to `share` questions, then what neither tells nor asks
+    ("Thanks, bye"), each in the order given (in a big graph the rest are not read)."""
+    told: list[int] = []
+    asked: list[int] = []
+    other: list[int] = []
+    for r in rows:
+        text = text_of(r)
+        (told if is_statement(text) else asked if any(asks(s) for s in sentences(text))
+         else other).append(r)
+        if min(len(told), len(asked)) >= share:
+            break
+    return told[:share] + (asked + other)[:share]
+
+
+def says_something(label: str) -> bool:
+    """Does a label cut short ("…") still say something: three words or more, two of them
+    more than small words, fifteen letters or more ("My driving test…"), not a one- or
+    two-word stub ("Ahmed's…", "Is Zara…", "I have a…", "What do you…": QA passes 42c/42d
+    saw those say nothing beside their dots)?  A label written whole always does; one in a
+    script written without spaces does when it keeps a few letters."""
+    text = label.strip()
+    if not text.endswith("…"):
+        return bool(text)
+    stem = text[:-1].strip()
+    words = stem.split()
+    if len(words) == 1 and not stem.isascii():
+        return len(stem) >= 6
+    content = [w for w in words if (k := w.strip(".,;:!?\"'“”‘’()").casefold().replace("’", "'"))
+               not in STOPWORDS and k not in _SMALL]
+    return len(words) >= 3 and len(content) >= 2 and len(stem) >= 15
+
+
+# small words beyond `facts.STOPWORDS` that say nothing at a label's start ("We're going to…")
+_SMALL = frozenset("we're i've i'd i'll you're they're it's that's there's going gonna just "
+                   "really also very so got get write tell give make".split())
 
 
 def add_knowledge(snap: dict, store) -> dict:

@@ -17,7 +17,6 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ..facts import is_statement
 from .graph_details import GraphDetailsMixin
 from .graph_items import GlowItem, LayoutRunner, edge_pens
 from .graph_labels import IDLE_LABELS, TOPIC_COLOURS, GraphLabelsMixin
@@ -26,6 +25,7 @@ from .graph_model import (
     EDGE_CLASSES,
     LEARNED_CLASSES,
     GraphData,
+    told_first,
     topics_for,
     weighted_degree,
 )
@@ -330,11 +330,13 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         for item in self.topic_items:
             item.setSize(self.node_size)
         deg = weighted_degree(len(new), new.src, new.dst, new.weight)
-        top = np.argsort(-deg, kind="stable")[:3 * IDLE_LABELS] if len(deg) else np.zeros(0, np.int64)
+        top = np.argsort(-deg, kind="stable") if len(deg) else np.zeros(0, np.int64)
         cands = [int(r) for r in top if deg[r] > 0 and new.kinds[r] == "episode"]
-        # among the most linked, what the user stated ("My dog is called Pixel") names the
-        # graph better than what they asked ("What's my dog's name?")
-        cands.sort(key=lambda r: not is_statement(str(new.nodes[int(new.ids[r])].get("label") or "")))
+        # what the user stated ("My dog is called Pixel") names the graph better than what
+        # they asked ("What's my dog's name?"): the most linked statements, then questions
+        # (QA passes 42c/42d: most labels were questions)
+        cands = told_first(cands, lambda r: str(new.nodes[int(new.ids[r])].get("label") or ""),
+                           3 * IDLE_LABELS)
         self.important = [int(new.ids[r]) for r in cands]  # (tried in turn: `_label_targets`)
         old_topics = {int(i): int(b) for i, b in zip(old.ids, self.topic_bucket)} if len(self.topic_bucket) == len(old) else {}
         old_topics = {**self.kept_topics, **old_topics}  # (kept from the last session)
