@@ -1,7 +1,8 @@
 """The key to the graph's edge colours (and the pinned ring, the diamond of a fact), in the bottom-left corner of
 the plot.
 
-It never hides memories: a fit of the view leaves it room below the graph, and where the
+It never hides memories: a fit of the view lays it over an empty corner of the graph, or
+leaves it room below the graph where a dot would lie under it (`GraphPanMixin.fit`), and where the
 plot is too small for it (a small window, the side panels open), or a zoom or pan has
 brought memories under it, it folds into a small "Legend" button.  A click on the key folds it; a click on the button opens it (the
 user's choice then holds at every size).
