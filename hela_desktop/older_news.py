@@ -9,7 +9,7 @@ import re
 from collections.abc import Set as AbstractSet
 
 from . import facts, superseded, whom
-from .timewords import WHEN_SAID, WHEN_TO
+from .timewords import WHEN_SAID
 
 # the words a correction tells that something changed with, not what it changed to
 # ("Actually Ines moved to Porto.": the news is Porto; "Ines moved to Lyon." said "moved"
@@ -184,9 +184,6 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
 # 41b's persona: "Hollie is a vet." was marked older news)
 _MOVED = re.compile(r"\b(?:moved|relocated)\s+(?:back\s+|away\s+|house\s+)?(?:from\s+"
                     r"(?:[\w'’-]+\s+){1,3})?to\b|\bnow lives?\s+in\b", re.IGNORECASE)
-_WHEN_MOVED = re.compile(rf"\b(?:moved|postponed|rescheduled|changed|pushed\s+back|brought\s+"
-                         rf"forward|put\s+off|is\s+now|['’]s\s+now|now)\s+(?:back\s+)?(?:to|on|"
-                         rf"in|for|until|at)\s+{WHEN_TO}", re.IGNORECASE)
 _CLOCK = re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\b\d{1,2}:\d\d\b|"
                     r"\bat\s+\d{1,2}\b", re.IGNORECASE)
 _PLACE = re.compile(r"\b(?:in|at|near|from|to)\s+(?:the\s+)?((?:[A-Z][\w'’.-]*\s*)+)")
@@ -256,7 +253,7 @@ def _out_of_date(old: str, new: str, only_old: set[str]) -> set[str]:
     out = only_old - {facts.stem(n) for n in facts.who(old) - {facts.SELF}}
     if _AGE_NOW.search(new):
         kept = {w for w in out if w.isdigit()}
-    elif _WHEN_MOVED.search(new):  # (a plan moved: only its old time, not "hospital" of "I
+    elif superseded.TIME_CHANGE.search(new):  # (a plan moved: only its old time, not "hospital" of "I
         # have a hospital appointment on 14 January…" after "…moved to 21 January.", QA
         # pass 41e read "…a hospital appointment today!" as repeating the old one)
         # (a clock time only when the new one gives one: "The physio moved to Thursday."

@@ -214,11 +214,13 @@ def untimed(old: str, new: str) -> bool:
     """Is `new` news of when a plan is, and `old` says no time at all ("I'm learning
     Portuguese for the trip." is no old date of "The Lisbon trip is now in September, not
     August.": QA pass 42d saw it greyed as replaced)?"""
-    return bool(news_of_plan(old, new) or _TIME_CHANGE.search(new)) and not re.search(
+    return bool(news_of_plan(old, new) or TIME_CHANGE.search(new)) and not re.search(
         WHEN_SAID, old, re.IGNORECASE)
 
 
-# a plan's time changed: "… is now in September, not August.", "… moved to Friday"
-_TIME_CHANGE = re.compile(rf"\b(?:is\s+now|['’]s\s+now|now|moved|postponed|rescheduled|pushed\s+"
-                          rf"back|brought\s+forward)\s+(?:to\s+|on\s+|in\s+|until\s+|for\s+)?"
-                          rf"{WHEN_TO}|\bnot\s+(?:on\s+|in\s+)?(?:{MONTH}|{DAY})\b", re.IGNORECASE)
+# a plan's time changed: "… is now in September, not August.", "… moved to Friday", "…
+# moved to 21 January" (`older_news` reads only the old time as out of date then)
+TIME_CHANGE = re.compile(rf"\b(?:is\s+now|['’]s\s+now|now|moved|postponed|rescheduled|changed|"
+                         rf"pushed\s+back|brought\s+forward|put\s+off)\s+(?:back\s+)?(?:to\s+|on\s+|"
+                         rf"in\s+|until\s+|for\s+|at\s+)?{WHEN_TO}|\bnot\s+(?:on\s+|in\s+)?(?:{MONTH}|"
+                         rf"{DAY})\b", re.IGNORECASE)
