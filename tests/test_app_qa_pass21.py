@@ -110,7 +110,9 @@ def test_a_statement_said_many_times_is_named_once_on_the_graph(qtbot, tmp_path)
     same = view._label_text(view.important[0])  # as a label writes it ("… in…")
     # (an idle label may be cut shorter where it has no room, QA pass 41: "I work as a…")
     said = [t for t in shown if "I work as a dentist in Leeds.".startswith(t.rstrip("…"))]
-    assert len(said) == 1 and len(shown) == len(set(shown)) and len(shown) >= 2, shown
+    # (once at most: since pass 42b an idle label with no clear room near its own dot, as
+    # here among its copies in the graph's dense middle, is not shown at all)
+    assert len(said) <= 1 and len(shown) == len(set(shown)) and len(shown) >= 2, shown
     # the selected memory is named even when its words are another's
     copy = view.important[1]
     view.select(copy)
@@ -316,7 +318,9 @@ def test_two_statements_that_begin_alike_are_both_named(qtbot, tmp_path):
 
     view, ids = _graph(qtbot, tmp_path, 8)
     a, b = ids[0], ids[1]
-    view.data.nodes[a]["label"] = view.data.nodes[a]["text"] = "My sister Ana lives in Lisbon."
+    # (long enough to be cut: since pass 42b a label takes a few more letters to end whole)
+    view.data.nodes[a]["label"] = view.data.nodes[a]["text"] = \
+        "My sister Ana lives in Lisbon with her two cats."
     view.data.nodes[b]["label"] = view.data.nodes[b]["text"] = \
         "My sister Ana lives in Lisbon and my dog is called Pixel."
     assert view._label_text(a) == view._label_text(b)
