@@ -47,17 +47,22 @@ def _two_answers(tmp_path):
     return data_dir, cid, ids
 
 
+def _opened(qtbot, tmp_path):
+    """The window on the two-answer chat, opened and shown: (window, chat view, chat id,
+    memory ids)."""
+    data_dir, cid, ids = _two_answers(tmp_path)
+    w = _window(qtbot, data_dir)
+    w.open_conversation(cid)
+    _wait(qtbot, lambda: "The oak is old." in w.chat.view.toPlainText(), 20)
+    return w, w.chat.view, cid, ids
+
 def _hrefs(view, prefix: str) -> dict[str, str]:
     return {f.anchorHref(): frag for frag, f in _formats(view.document())
             if f.isAnchor() and f.anchorHref().startswith(prefix)}
 
 
 def test_a_memory_named_under_an_older_answer_shows_that_answers_timeline(qtbot, tmp_path):
-    data_dir, cid, ids = _two_answers(tmp_path)
-    w = _window(qtbot, data_dir)
-    view = w.chat.view
-    w.open_conversation(cid)
-    _wait(qtbot, lambda: "The oak is old." in view.toPlainText(), 20)
+    w, view, cid, ids = _opened(qtbot, tmp_path)
     _wait(qtbot, lambda: len(w.graph.data) >= len(ids), 20)
     assert w.timeline.title == "Answer 2 of this chat"  # the latest, as the chat opens
     links = _hrefs(view, "m:")
@@ -87,11 +92,7 @@ def test_a_memory_named_under_an_older_answer_shows_that_answers_timeline(qtbot,
 
 
 def test_and_more_is_a_link_to_that_answers_timeline(qtbot, tmp_path):
-    data_dir, cid, ids = _two_answers(tmp_path)
-    w = _window(qtbot, data_dir)
-    view = w.chat.view
-    w.open_conversation(cid)
-    _wait(qtbot, lambda: "The oak is old." in view.toPlainText(), 20)
+    w, view, cid, ids = _opened(qtbot, tmp_path)
     more = _hrefs(view, "a:")
     assert list(more.values()) == ["and 2 more (in this answer's timeline)"]
     assert "(in the timeline)" not in view.toPlainText()  # (said of whichever it showed)
@@ -249,9 +250,10 @@ def test_a_memory_corrected_in_part_is_not_said_to_be_replaced():
     assert with_still_true(recall, lambda i: "") is recall
 
 
-def test_the_gate_keeps_what_a_correction_leaves_true():
-    """A memory replaced in part carries what of it still holds (``still_true``), for the
-    panel, the terminal and the lists alike."""
+def place_oscar():
+    """(older, newer, what the gate replaced) after the real gate places "Chloe's son Oscar
+    is 4 and he's allergic to tree nuts." under "Actually Oscar is 5 now." (a store of just
+    the two texts)."""
     from hela_desktop.config import GateParams
     from hela_desktop.events import Recall
     from hela_desktop.gate import RelevanceGate
@@ -259,6 +261,7 @@ def test_the_gate_keeps_what_a_correction_leaves_true():
     old = Recall(episode_id=5, text="Chloe's son Oscar is 4 and he's allergic to tree nuts.",
                  score=0.9, semantic=0.8)
     new = Recall(episode_id=14, text="Actually Oscar is 5 now.", score=0.9, semantic=0.8)
+
     class Store:
         def key_texts(self, ids):
             return {5: old.text, 14: new.text}
@@ -266,7 +269,14 @@ def test_the_gate_keeps_what_a_correction_leaves_true():
     class Engine:
         store = Store()
 
-    kept, gone = RelevanceGate(Engine(), GateParams())._place([new, old], {5: 14},
-                                                              {5: 1.0, 14: 2.0})
+    _kept, gone = RelevanceGate(Engine(), GateParams())._place([new, old], {5: 14},
+                                                               {5: 1.0, 14: 2.0})
+    return old, new, gone
+
+
+def test_the_gate_keeps_what_a_correction_leaves_true():
+    """A memory replaced in part carries what of it still holds (``still_true``), for the
+    panel, the terminal and the lists alike."""
+    old, new, gone = place_oscar()
     assert gone == [old] and old.extra["superseded_by"] == 14
     assert old.extra["still_true"] == "He's allergic to tree nuts."

@@ -67,23 +67,11 @@ def test_the_newer_memorys_panel_speaks_of_older_news_as_the_chat_does():
 def test_the_gate_and_the_panel_know_a_newer_memory_corrects_only_in_part():
     """The gate records which of the memories it replaces the newer one corrects only in
     part; the panel works it out for statistics stored without it."""
-    from hela_desktop.config import GateParams
-    from hela_desktop.events import Recall
-    from hela_desktop.gate import RelevanceGate
+    from test_gui_pass42 import place_oscar
+
     from hela_desktop.ui.explain import recall_reasons, with_still_true
 
-    old = Recall(episode_id=5, text="Chloe's son Oscar is 4 and he's allergic to tree nuts.",
-                 score=0.9, semantic=0.8)
-    new = Recall(episode_id=14, text="Actually Oscar is 5 now.", score=0.9, semantic=0.8)
-
-    class Store:
-        def key_texts(self, ids):
-            return {5: old.text, 14: new.text}
-
-    class Engine:
-        store = Store()
-
-    RelevanceGate(Engine(), GateParams())._place([new, old], {5: 14}, {5: 1.0, 14: 2.0})
+    old, new, _gone = place_oscar()
     assert new.extra["supersedes"] == [5] and new.extra["supersedes_in_part"] == [5]
     stored = {"episode_id": 14, "text": new.text, "extra": {"supersedes": [5]}}
     lines = recall_reasons(with_still_true(stored, {5: old.text}.get))
