@@ -484,7 +484,11 @@ def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict
                                               for d in found) else [])
     # (or one told of spoken of as living: "…we celebrated Kwame's 25th birthday.", QA
     # pass 42g, Kwame having passed away)
-    died = death_untold(answer, known, names, you) or alive_again(answer, list(texts), names)
+    # (the memories given count as told, not only the prompt's text: "When was Kwame died?"
+    # to "When did Kwame die?", his death recalled, read "you never told me so" in the
+    # window)
+    died = death_untold(answer, "\n".join([known, *(t for _, t in texts)]), names, you) \
+        or alive_again(answer, list(texts), names)
     if died:
         found.insert(sum(1 for d in found if d["kind"] == "caution"), died)
     return found

@@ -133,7 +133,7 @@ def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "y
     Oscar's; "you", said to the user or, in a card, to `you`: "…since you passed away" in
     a birthday message for Ama); None otherwise."""
     gone = {w.lower() for line in known.splitlines() for s in facts.sentences(line)
-            if _DIED.search(s)
+            if _DIED.search(s) or re.search(r"\b(?:die|death)\b", s, re.IGNORECASE)
             for w in re.findall(r"[\w'’-]+", re.sub(r"['’]s?\b", "", s))}
     gone |= {kin.KIN[w] for w in gone if w in kin.KIN}
     last = ""  # (whom "he" or "she" is: the last named, "Ngozi … He died when I was 14")

@@ -626,3 +626,18 @@ def test_not_sure_of_its_own_advice_is_no_i_dont_know():
                                         "internet? I'm not sure I'd recommend it.",
                                         _recalls(pepper), {8})
     assert "does not know" in _note("What is Pepper?", "I'm not sure.", _recalls(pepper))
+
+
+def test_a_death_told_in_a_memory_given_is_no_untold_death():
+    """The window, after pass 42g: "When did Kwame die?" answered "When was Kwame died?",
+    his death recalled, read "it says Kwame died, and you never told me so": the check read
+    only the prompt's text, which does not hold the memories given."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    kwame = _recalls((4, "My husband Kwame passed away two years ago."))
+    for ask in ("When did Kwame die?", "How is Kwame?"):
+        note = doubt_note(answer_doubt(ask, "When was Kwame died?", kwame, {4}, _names), [])
+        assert "never told me so" not in note, (ask, note)
+    assert "never told me so" in doubt_note(answer_doubt(
+        "How is Ahmed?", "Ahmed died last year.", kwame, set(), lambda t: {"ahmed"}), [])
