@@ -339,6 +339,7 @@ def _of_theirs(message: str, mems: Sequence[Recall]) -> bool:
         for q in asks)
 
 
+_OPENS_WHEN = r"\s*(?:when|(?:what|which)\s+(?:day|date|time|month)s?)\b"
 _ASKING = frozenset(facts.stems("when what where which who how is are was the time date day"))
 
 
@@ -505,21 +506,29 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
     got = (_denies_told(message, answer, mems) or _not_known(message, answer, mems, names)) \
         if about_user else None
     if got is None and asks_fact:  # (a job, an age, a pet's kind or a name asked, not given)
-        current = [r for r in mems if r.extra.get("superseded_by") is None
-                   and r.extra.get("older_than") is None]
+        current = _current(mems)
         got = leaves_out(message, answer, [(r.episode_id, r.text) for r in current]) \
             or name_left_out(message, answer, current, names) \
             or _date_left_out(message, answer, current) \
             or passed_over(message, answer, mems)
+    if got is None and not asks_fact:  # ("What day is choir?" names no one of the user's
+        # life, and a memory holds its every word: "I sing in the church choir every Sunday.")
+        got = _date_left_out(message, answer, _current(mems))
     return [got] if got else []
+
+
+def _current(mems: Sequence[Recall]) -> list[Recall]:
+    """The memories of `mems` neither replaced nor older news."""
+    return [r for r in mems if r.extra.get("superseded_by") is None
+            and r.extra.get("older_than") is None]
 
 
 def _date_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict | None:
     """``{"kind": "left_out", …}`` when asked when something is, `answer` gives no day,
     date or time at all, and a current memory holding every word asked gives one (QA pass
     42c: "When is Tom's birthday?" answered with no date, "Tom's birthday is on 18
-    February." told, had no line)."""
-    if not re.match(r"\s*when\b", message, re.IGNORECASE) or re.search(
+    February." told, had no line; "What day is choir?" too, QA pass 42g)."""
+    if not re.match(_OPENS_WHEN, message, re.IGNORECASE) or re.search(
             WHEN_SAID, answer, re.IGNORECASE) or re.search(r"\d", answer):
         return None
     asked = facts.terms(message) - _ASKING
