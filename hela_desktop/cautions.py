@@ -14,7 +14,8 @@ kind "caution").
   `about`: "What could I bake for Aoife?" and "Aoife is vegetarian…", QA pass 36): allergic (or an allergy, an intolerance) to something, "I can't /
   don't / never eat (or drink) …", "I'm vegetarian / vegan / coeliac", "I'm lactose (or
   gluten) intolerant", "I don't drink alcohol", diabetes (sugar), sober for good
-  (alcohol), a blood thinner ("takes warfarin": aspirin and the like).  What it names is
+  (alcohol), a blood thinner ("takes warfarin": aspirin and the like, alcohol, cranberry and
+  grapefruit).  What it names is
   matched by its own words and, for a group (shellfish, nuts, dairy, gluten, fish, eggs,
   soy, sesame, meat, pork, alcohol, sugar, painkillers), by the group's common foods
   (`GROUPS`).
@@ -75,6 +76,9 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     # (QA pass 40b P7: "Can my dad take aspirin?", his warfarin told: painkillers that thin
     # the blood further are what a pharmacist warns of first)
     "painkillers": "aspirin ibuprofen naproxen nurofen advil aleve anadin nsaid nsaids",
+    # (QA pass 42g: "You can have a glass of red wine today." to one on warfarin had no
+    # caution: alcohol, and the juices the NHS names for warfarin, change how it works)
+    "thinner juices": "cranberry cranberries grapefruit grapefruits",
     # (QA pass 42b: "Can I take co-amoxiclav?", a penicillin allergy told, answered "…it
     # would work well for you" with no warning: the penicillins by their own names)
     "penicillin": "penicillin penicillins amoxicillin amoxycillin amoxil ampicillin amoxiclav "
@@ -206,7 +210,7 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
         if m.group("kind"):
             words |= GROUPS["dairy" if m.group("kind").lower() == "lactose" else "gluten"]
     if _THINNER.search(text):
-        words |= GROUPS["painkillers"]
+        words |= GROUPS["painkillers"] | GROUPS["alcohol"] | GROUPS["thinner juices"]
     if diets is _DIET and _DRINK.search(text) or _SOBER.search(text):
         words |= GROUPS["alcohol"]
     if _DIABETES.search(text) and (diets is not _DIET or re.search(r"\bi\b", text, re.I)):
