@@ -150,6 +150,17 @@ def spelt_as(word: str, names: Iterable[str]) -> bool:
                for n in names)
 
 
+def misread(word: str, names: Iterable[str]) -> bool:
+    """Is `word` one of `names` (lower case) as a reader gets it wrong: spelt as `spelt_as`
+    allows, or, doubled letters written once, one letter off it but the first ("Piper" for
+    "Pepper")?  Looser than what a question is read as (`NameIndex.respell`): for a name
+    the model wrote, where "Mary" for "Mark" is more likely a slip than someone else."""
+    key = _DOUBLED.sub(r"\1", folded(word.lower()))
+    return spelt_as(word, names) or len(key) >= _LEAST and any(
+        key[:1] == b[:1] and one_slip(key, b)
+        for b in (_DOUBLED.sub(r"\1", folded(n.lower())) for n in names))
+
+
 def _said_in(sentence: str) -> set[str]:
     """The words of `sentence`, lower case."""
     return {m.group(0).lower() for m in NAME_WORD.finditer(sentence)}

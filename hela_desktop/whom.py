@@ -18,7 +18,7 @@ from . import facts, kin
 from .events import Recall
 from .language import opens_with_no
 from .made_up import COUNTRIES, NO_NAMES
-from .name_index import spelt_as
+from .name_index import misread, spelt_as
 
 NAMES_SHOWN = 3  # the names an "it speaks of … instead" warning quotes
 # who a statement is about (relation words, stems), not what it says of them
@@ -683,7 +683,8 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
     brother, again and again with nothing under it); not when `message` names them ("Write
     a birthday card for Jamie": "Dear Jamie, …" is the card).  Knowing the user's own
     names (`yours`), by any other name (``"yours"``: QA pass 42b, "Sara, welcome to your
-    unit." to "Hi, I'm Sofia Alvarez…").  None otherwise."""
+    unit." to "Hi, I'm Sofia Alvarez…"); not a name of theirs misread (`misread`).  None
+    otherwise."""
     yours = list(dict.fromkeys([*yours, *own_names([message])]))  # (the message's own too)
     m = _GREETS.match(answer) or (_OPENS_CALLING.match(answer) if yours else None) or next(
         filter(None, (
@@ -695,13 +696,12 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
     if m is None or not m.group(1)[:1].isupper():
         return None
     # (nor an interjection or a place: "Aw, …", "…in Leeds, England!", QA pass 42f)
-    if yours and m.group(1) not in yours and m.group(1).lower() not in message.lower() \
-            and not _OPENER.match(m.group(1)) and not facts.is_interjection(m.group(1)) \
-            and m.group(1).lower() not in COUNTRIES | NO_NAMES and (
-            names is None or not names(m.group(1))):
-        return {"kind": "misnamed", "asked": "you", "said": m.group(1), "yours": " ".join(yours)}
-    texts = [r.text for r in mems]
-    name = m.group(1)
+    texts, name = [r.text for r in mems], m.group(1)
+    if yours and name not in yours and name.lower() not in message.lower() and not (
+            _OPENER.match(name) or facts.is_interjection(name) or names and names(name)
+            or misread(name, [*_given_names([*texts, message]), *(names(message) if names else ())])
+    ) and name.lower() not in COUNTRIES | NO_NAMES:
+        return {"kind": "misnamed", "asked": "you", "said": name, "yours": " ".join(yours)}
     of = _given_names(texts).get(name.lower(), "")
     # (a possessive is the name: "Write a card for Lucy's birthday", QA pass 41)
     asked = set(re.findall(r"[\w-]+", re.sub(r"['’]s\b", "", message.lower())))
