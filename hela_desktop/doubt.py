@@ -453,7 +453,8 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
     parts = {r.episode_id: rest for r in mems if (newer := r.extra.get("superseded_by",
                                                                          r.extra.get("older_than")))
              is not None and newer in texts
-             and (rest := superseded.still_true(r.text, [texts[newer]]))}
+             and (rest := r.extra.get("still_true", "") if "corrected_also" in r.extra
+                  else superseded.still_true(r.text, [texts[newer]]))}
     asked = first_named(message)
     got = (says_otherwise(answer, current + [(i, parts[i]) for i in parts], asked, message)
            or called_animal(answer, current)

@@ -250,7 +250,7 @@ _CHANGES = (
                 rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b", re.IGNORECASE),
      re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b"
                 r"|\b(?:is|am|['’]s|['’]m) (?:a|an) [\w-]+ in (?-i:[A-Z])", re.IGNORECASE)),
-    (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an|head|lead|senior|chief)\b(?!\s+(?:year|month|week|day|"
+    (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an|(?:the )?(?:head|lead|senior|chief|deputy)[\w-]*)\b(?!\s+(?:year|month|week|day|"
                 r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b"
                 r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b|\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b"
                 # (QA pass 31: "Tomas is a firefighter these days." left him a paramedic)
@@ -261,7 +261,7 @@ _CHANGES = (
      # train conductor" left it current)
      re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were)(?: (?-i:[A-Z])[\w'’-]*){0,2},? (?:a|an)\b"
                 r"|\bworks? (?:as|at|for)\b"
-                r"|\bjob\b|\bmanages? (?:a|an|the)\b|\b(?:drives?|teach(?:es)?|runs?|cleans?|"
+                r"|\bjob\b|\bmanages? (?:a|an|the)\b|\bteach(?:es)? (?:at|in)\b|\b(?:drives?|teach(?:es)?|runs?|cleans?|"
                 r"cooks?|nurses?|serves?)\b[^.;!?]{0,40}?\b(?:for|at) (?:the )?(?-i:[A-Z])", re.I)),
     # how old someone is (QA pass 31: "Bruno turned nine last week." left "Our son Bruno
     # is eight …" current)
@@ -290,9 +290,9 @@ CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that"
                    "moved", "relocated", "became", "switched",
                    # (phrases, not "now": the keyword index would hand over every "now")
                    "now a", "now an", "now in", "now live", "now living", "now based",
-                   "now work", "turned", "these days", "nowadays", "now on", "now at",
+                   "now work", "turned", "these days", "nowadays", "now on", "now at", "now the",
                    "rescheduled", "postponed", "pushed", "put off", "brought", "changed",
-                   "shifted", "delayed",
+                   "shifted", "delayed", *(f"now {w}*" for w in ("head", "lead", "chief", "senior")),
                    # an age ("… is now 9", "… is now nine"): "*" ends a word's beginning
                    *(f"now {d}*" for d in range(1, 10)),
                    *(f"now {w}" for w in AGE_WORDS),

@@ -650,9 +650,8 @@ class RelevanceGate:
                ) -> tuple[list[Recall], list[Recall]]:
         """`_supersede`'s order: each memory replaced (`gone`: id -> the newer one) right
         after what replaced it, newer news before what it is newer than."""
-        # the older memory stays in view, marked, right after the newer one that replaces
-        # it: the newer wins, and nothing it leaves unsaid is lost ("same night" still
-        # needs the night the older one named)
+        # the older memory stays in view, marked, right after the newer one that replaces it:
+        # the newer wins, and nothing it leaves unsaid is lost ("same night" still needs…)
         superseded = [r for r in admitted if r.episode_id in gone]
         kept = [r for r in admitted if r.episode_id not in gone]
         for r in superseded:
@@ -661,7 +660,9 @@ class RelevanceGate:
             if r.extra.get("answer"):  # what another assistant said to it is outdated too
                 r.extra["answer"], r.extra["answer_replaced"] = "", True
             at = next((i for i, k in enumerate(kept) if k.episode_id == newer), None)
-            r.extra.update(STILL.still_part(r.text, "" if at is None else kept[at].text))
+            also = [*self.engine.store.key_texts(set(ids)).values()] if (
+                ids := r.extra.get("corrected_also")) else []
+            r.extra.update(STILL.still_part(r.text, [] if at is None else [kept[at].text, *also]))
             if at is None:
                 kept.append(r)
                 continue

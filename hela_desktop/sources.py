@@ -421,7 +421,8 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
                 if newer is not None:
                     older.add(int(r["episode_id"]))
                     # (QA pass 36b: the whole two-fact memory read as out of date)
-                    if texts.get(newer) and superseded.still_true(text, [texts[newer]]):
+                    if extra.get("still_true") if "corrected_also" in extra else (
+                            texts.get(newer) and superseded.still_true(text, [texts[newer]])):
                         partly.add(int(r["episode_id"]))
     for c in corrects if isinstance(corrects, list) else ():
         # (what the message itself corrects is older news now; in part when what it

@@ -7,7 +7,7 @@ correction, the checks under answers and what a forget keeps."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .facts import (
     SELF,
@@ -31,10 +31,12 @@ from .words import one_line
 # (and a second thing said of the same subject: "My sister Ngozi lives in Lagos and works
 # as a doctor." after "Ngozi moved from Lagos to Accra." still says she is a doctor, QA
 # pass 42d)
+# what is said of a subject named before ("… and works as a doctor", "… and teaches at a
+# primary school", QA pass 42g: a move made the teaching older news too)
+_PREDICATE = r"(?:(?:works?|worked|is|was)\s+(?:as|a|an|at|for)|teach(?:es)?|runs?\s+(?:a|an|the)|studies)\b"
 _PARTS = re.compile(rf"{SENTENCE_BREAK}|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+"
                     r"(?=(?:my|i|i'm|i’m|we|we're|we’re|our)\b|(?:he|she|they)(?:\s+(?:is|are|"
-                    r"was|were)|['’](?:s|re))\b|(?:works?|worked|is|was)\s+(?:as|a|an|at|for)\b)",
-                    re.I)
+                    rf"was|were)|['’](?:s|re))\b|{_PREDICATE})", re.I)
 
 
 def _part_spans(text: str) -> list[tuple[int, int]]:
@@ -137,7 +139,7 @@ def kept_parts(old: str, news: Iterable[str]) -> list[str]:
             for k, (x, h) in enumerate(zip(parts, hit, strict=True)) if not h]
 
 
-_NO_SUBJECT = re.compile(r"(?:works?|worked|is|was)\s+(?:as|a|an|at|for)\b", re.I)
+_NO_SUBJECT = re.compile(_PREDICATE, re.I)
 _SUBJECT = re.compile(r"\s*((?:(?:my|our)\s+[a-z]+\s+)?(?-i:[A-Z])[\w'’-]*|i|we)\b", re.I)
 
 
@@ -155,10 +157,13 @@ def still_true(old: str, news: Iterable[str]) -> str:
     return as_said(kept) if kept and len(kept) < len(told_parts(old)) else ""
 
 
-def still_part(old: str, newer: str) -> dict[str, str]:
-    """``{"still_true": …}``: what of memory `old` the newer memory that replaces it leaves
-    true, when it corrects only a part of it (the why-recalled panel tells it); else {}."""
-    rest = still_true(old, [newer]) if newer else ""
+def still_part(old: str, news: Sequence[str]) -> dict[str, str]:
+    """``{"still_true": …}``: what of memory `old` the newer memories that replace it
+    (`news`: the one it is shown after, and every other correction of it) leave true, when
+    they correct only a part of it (the why-recalled panel tells it); else {}.  QA pass
+    42g: "…lives in London and teaches at a primary school." was still "partly" true after
+    a move and a new post, each of its own part."""
+    rest = still_true(old, news) if news else ""
     return {"still_true": rest} if rest else {}
 
 

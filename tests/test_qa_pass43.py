@@ -89,3 +89,39 @@ def test_a_pets_name_misread_is_no_name_for_the_user():
                      yours)["said"] == "Sara"
     assert "calls you" not in _note(_PEPPER[1], "Piper, my 7-year-old cat, loves the "
                                     "outdoors.", [], own=yours)
+
+
+def test_a_move_and_a_new_post_each_replace_their_own_part(make_assistant):
+    """QA pass 42g, with the real gate: "My daughter Efua lives in London and teaches at a
+    primary school." was all older news after "Efua moved from London to Leeds last
+    month.", and "Efua is now the headteacher at her school." corrected nothing (no
+    "now the" among the cues a correction is looked up by).  Each now replaces its own
+    part, and the two together the whole memory, in the answer's lists and the Memories
+    tab alike."""
+    from hela_desktop import superseded
+    from hela_desktop.session import BrowseQuery, browse
+
+    efua = "My daughter Efua lives in London and teaches at a primary school."
+    moved, head = "Efua moved from London to Leeds last month.", \
+        "Efua is now the headteacher at her school."
+    assert superseded.told_parts(efua) == ["My daughter Efua lives in London",
+                                           "teaches at a primary school."]
+    assert superseded.still_true(efua, [moved]) == "My daughter Efua teaches at a primary school."
+    assert superseded.still_true(efua, [head]) == "My daughter Efua lives in London."
+    assert superseded.still_part(efua, [head, moved]) == {}
+    a = make_assistant()
+    a.settings.max_answer_tokens = 4
+    cid = a.new_conversation()
+    notes = {}
+    for said in ("Hello, I'm Grace Mensah, a retired midwife living in Birmingham.", efua,
+                 moved, head):
+        list(a.chat(said, cid))
+        notes[said] = a.store.messages(cid)[-1]["stats"].get("corrects", [])
+    assert [c["episode_id"] for c in notes[head]] == [2], notes
+    # the Memories tab: the newest correction, nothing of the memory left true
+    rows = browse(a.store, BrowseQuery(tab="memories"))["corrected"]
+    assert rows[2][1:] == (head, ""), rows
+    list(a.chat("What does Efua do?", cid))
+    marks = {m["episode_id"]: m.get("extra", {}) for m in
+             a.store.messages(cid)[-1]["stats"]["memories"]}
+    assert marks[2].get("superseded_by") is not None and not marks[2].get("still_true"), marks
