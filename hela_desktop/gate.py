@@ -58,11 +58,9 @@ from . import formulas as F
 from . import superseded as STILL  # noqa: N812  (in `_place`, `superseded` is a list)
 from .config import GateParams
 from .events import Recall
+from .recall_reasons import YOUR_OWN_GATE, explain  # noqa: F401  (explain: the gate's words)
 from .store import AUTHORS
 
-# under this similarity a memory is "not much related in meaning" to the message (the
-# why-recalled panel's words, `ui.explain.MEANING_WORDS`)
-LOOSE = 0.25
 SAID_AGAIN_MIN = 0.95  # two memories this similar say the same thing: the newer is enough
 # memories recalled for "What do you know about me?" (the cap then applies to a prompt; the
 # app's own list shows them all: QA pass 32, 8 of 13 left out the husband's new job and
@@ -76,7 +74,6 @@ CAUTIONS = 3  # for a message about food, the most statements of what must not b
 CAUTIONS_LOOK = 200  # … looked for among this many newest that hold a word of one
 YOUR_OWN = 2  # for a question about the user's own home, job or age, the most statements
 # of theirs that tell it (`_your_own`), looked for as the cautions are
-YOUR_OWN_GATE = "what you told me of your own"
 _NOT_FAMILY = frozenset("boss manager roommate flatmate neighbour".split())  # (of "the family")
 _MINE = re.compile(r"\b(?:i|me|my|we|us|our)\b", re.IGNORECASE)
 NEWER_LOOK = 12  # a statement let in: its nearest memories searched for newer news of it
@@ -731,70 +728,3 @@ def _of_others(old: str, new: str) -> bool:
     and "my brother …", `facts.kin`; a name or a capitalised word is too loose a sign)?"""
     a, b = facts.kin(old), facts.kin(new)
     return bool(a and b and not a & b)
-
-
-def _capital(name: str) -> str:
-    return name[:1].upper() + name[1:]
-
-
-# why a memory a question of its kind brings first came in (a caution's read "Not used:
-# what you told me must not be eaten or drunk.", under a memory the prompt held, in 0.31)
-_CAME_IN = {
-    "about you": "Came in because you asked what I know about you: your pinned and most "
-                 "recalled memories come first.",
-    cautions.CAUTION_GATE: "Came in because you asked about food, drink or a medicine: what "
-                           "you told me must not be taken comes first.",
-    YOUR_OWN_GATE: "Came in because you asked about your own home, job or age: what you "
-                   "told me of it comes first.",
-}
-
-
-def explain(extra: dict, label_of: Callable[[int], str] | None = None) -> list[str]:
-    """The gate's decisions about one recalled memory, in plain sentences (for the
-    why-recalled panel; `label_of`: a memory's short text, to name the one it came with)."""
-    out = []
-    sim, bar = extra.get("similarity"), extra.get("bar")
-    gate = extra.get("gate")
-    if gate == "evidence" and sim is not None and bar is not None:
-        kind = "a message about you" if extra.get("personal") else "this request"
-        # ("my husband" is the user's: "names your husband", not "names “My husband”",
-        # QA pass 35)
-        named = [f"your {n[3:]}" if n.startswith("my ") else f"“{_capital(n)}”"
-                 for n in map(str, extra.get("named") or [])]
-        if named:
-            kind = "a message that names " + " and ".join(named[:2])
-        elif extra.get("answered_by") and not extra.get("statement"):
-            kind = "the subject of this message"
-        if sim < LOOSE:  # ("not much related in meaning", the panel says just before)
-            out.append(f"Still given to the model: {kind} needs only {bar:.2f} similarity, "
-                       f"and it has {sim:.2f}.")
-        else:
-            out.append(f"Close enough to {kind} to be given to the model (similarity "
-                       f"{sim:.2f}, needed {bar:.2f}).")
-    if extra.get("answered_by") and extra.get("answer") and gate in ("evidence", "association"):
-        out.append(f"Shown to the model with the start of {extra['answered_by']}'s imported "
-                   "answer, as what that assistant said, not as your words.")
-    elif gate == "association":
-        via = extra.get("via")
-        label = label_of(int(via)) if label_of is not None and via is not None else ""
-        memory = (f"memory #{via}" + (f" (“{label}”)" if label else "")
-                  if via is not None else "a related memory")
-        out.append(f"Came in with {memory}: both mention “{_capital(str(extra.get('via_name', '')))}”.")
-    elif gate in _CAME_IN:
-        out.append(_CAME_IN[gate])
-    elif gate == "newer news":
-        out.append(f"Came in with the older memory #{extra.get('newer_than')}: it is newer news "
-                   "of the same thing, so the model does not take the old one as current.")
-    elif gate and gate != "evidence":  # (evidence was used: said above)
-        out.append(f"Not used: {gate}.")
-    if extra.get("supersedes"):
-        out.append(STILL.newer_line(extra["supersedes"], extra.get("supersedes_in_part") or ()))
-    if extra.get("superseded_by") is not None:  # (or corrected in part, `replaced_line`)
-        out.append(STILL.replaced_line(extra["superseded_by"], extra.get("still_true")))
-    if extra.get("answer_replaced"):
-        out.append(f"Shown without {extra.get('answered_by') or 'the other assistant'}'s "
-                   "imported answer: your newer words replace what it said.")
-    if extra.get("older_than") is not None and extra.get("superseded_by") is None:
-        out.append(f"Older than #{extra['older_than']}, which may have newer news; marked as "
-                   "older in the prompt.")
-    return out

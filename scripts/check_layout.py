@@ -25,12 +25,12 @@ QT_MODULES = ("PySide6", "pyqtgraph", "shiboken6", "hela_desktop.ui")
 # ARCHITECTURE.md's layers, lowest first: the first part of a module's name under
 # hela_desktop (a package or a module) -> its layer
 LAYERS = (
-    ("base", ("formulas", "config", "paths", "timewords", "kin", "given_names", "facts", "name_index", "follow_up", "superseded", "whom", "says_of", "your_own", "older_news", "passed_over", "made_up", "language", "cautions", "words", "events", "embedder", "model_catalog",
+    ("base", ("formulas", "config", "paths", "timewords", "correction_cues", "kin", "given_names", "facts", "name_index", "follow_up", "superseded", "whom", "says_of", "your_own", "older_news", "passed_over", "made_up", "language", "cautions", "words", "events", "embedder", "model_catalog",
               "answer_loop",
               "qtlibs", "consolidate_params", "memory_index", "folder_lock", "cxx_runtime",
               "__init__")),
     ("storage", ("store",)),
-    ("memory", ("backups", "edges", "retrieval", "memory", "knowledge", "gate", "forgetting",
+    ("memory", ("backups", "edges", "retrieval", "memory", "knowledge", "recall_reasons", "gate", "forgetting",
                 "consolidate_prompt", "consolidate", "prompt", "forget_request",
                 "about_you")),
     ("models", ("kvcache", "side_context", "model_f16", "llm", "server_llm")),

@@ -9,7 +9,7 @@ import html
 import time
 
 from ..events import ReflectionEvent
-from ..gate import LOOSE
+from ..recall_reasons import LOOSE
 from ..words import count
 from .graph_model import LEARNED_MIN
 
@@ -41,7 +41,7 @@ def link_reasons(recall: dict, label_of=None) -> list[str]:
     recorded (``extra``: ``link`` = its weight, ``link_learned`` = the learned part,
     ``link_count``, ``link_names``, ``lifted_by``): a learned link that lifted it, a prior
     link (made when a memory was written) that did, or a link that only added to a memory
-    found on its own score.  [] when the recall has no such numbers (older records)."""
+    the message matched itself.  [] when the recall has no such numbers (older records)."""
     extra = recall.get("extra") or {}
     sf = recall.get("spread_from")
     if sf is None or "link" not in extra:
@@ -63,7 +63,9 @@ def link_reasons(recall: dict, label_of=None) -> list[str]:
             return []
         part = (f"learned {learned:.2f}" + (f" + prior {prior:.2f}" if prior > 0 else "")
                 if learned > 0 else f"prior {prior:.2f}")
-        return [f"Found on its own score; its link to {ref} added to it ({part})."]
+        # (QA pass 43b: "Found on its own score; its link … added to it" read as a
+        # contradiction)
+        return [f"Matched your message itself; its link to {ref} added a little ({part})."]
     if lifted_by == "learned link":
         also = f", on top of a prior link of {prior:.2f}" if prior > 0 else ""
         return [f"Brought in by a learned link ({learned:.2f}{also}) to {ref}{because}."]
@@ -118,7 +120,7 @@ def recall_reasons(recall: dict, label_of=None) -> list[str]:
     else:  # (the "Recent" bar is full: say why, QA pass 41b)
         out.append("It is recent, which counts a little in its favour.")
     try:  # what the relevance gate decided about it
-        from ..gate import explain as gate_reasons
+        from ..recall_reasons import explain as gate_reasons
     except ImportError:  # pragma: no cover - a build without the gate
         return out
     return out + gate_reasons(extra, label_of)
