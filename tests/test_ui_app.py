@@ -811,17 +811,17 @@ def test_why_recalled_says_which_link_brought_a_memory_in():
                                  "lifted_by": "link"}}
     assert ("Brought in by its link (0.62: prior 0.50 + learned 0.12) to #7 “My dog is called "
             "Pixel”: they were used together 5 times.") in recall_reasons(both, label)
-    # found on its own score: the link only added to it
+    # matched the message itself: the link only added to it
     own = {**learned, "path": "base", "extra": {**learned["extra"], "lifted_by": None}}
-    assert ("Found on its own score; its link to #7 “My dog is called Pixel” added to it "
-            "(learned 0.34).") in recall_reasons(own, label)
+    assert ("Matched your message itself; its link to #7 “My dog is called Pixel” added a "
+            "little (learned 0.34).") in recall_reasons(own, label)
     # the links added 0.268 while its conversation took 0.382 away (spread −0.114): the
     # Links bar shows what the links added, and the panel says what the conversation did
     mixed = {**own, "spread": -0.114,
              "extra": {**own["extra"], "edges": 0.268, "context": -0.382,
                        "created_at": 1796129924.366}}
     reasons = recall_reasons(mixed, label)
-    assert any(r.startswith("Found on its own score; its link to #7") for r in reasons)
+    assert any(r.startswith("Matched your message itself; its link to #7") for r in reasons)
     assert any("counted a little against it" in r for r in reasons)
     page = recall_html(mixed, label, details=True)
     assert "width='53'" in page  # Links bar: min(1, 0.268 × 2) = 0.536 of 100 px
