@@ -27,7 +27,7 @@ from collections.abc import Set as AbstractSet
 
 from .kin import KIN, KIN_ALSO, KIN_WORDS, PETS, kin, kin_words
 from .language import is_common_word, is_interjection
-from .timewords import AGE, AGE_WORDS, DATE, DAYS, MONTHS, WHEN_SAID, WHEN_TO
+from .timewords import AGE, DATE, DAYS, MONTH, MONTHS, WHEN_SAID, WHEN_TO
 
 # where a sentence ends: after ".", "!" or "?" and a space (not after a title: "a teacher
 # called Mr. Lunde", QA pass 33; nor inside "3.5"), or at a line's end
@@ -249,9 +249,9 @@ _CHANGES = (
                 rf"now (?:living |based )?in)\b(?!\s+{WHEN_TO})|\brelocated to\b"
                 rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b", re.IGNORECASE),
      re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b"
-                r"|\b(?:is|am|['’]s|['’]m) (?:a|an) [\w-]+ in (?-i:[A-Z])", re.IGNORECASE)),
+                rf"|\b(?:a|an) [\w-]+(?: [\w-]+)? in (?-i:[A-Z])(?!{MONTH})", re.IGNORECASE)),
     (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an|(?:the )?(?:head|lead|senior|chief|deputy)[\w-]*)\b(?!\s+(?:year|month|week|day|"
-                r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b"
+                r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b|\bworks? (?:as|at|for)\b[^.;!?]{0,50}?\bnow\W*$"
                 r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b|\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b"
                 # (QA pass 31: "Tomas is a firefighter these days." left him a paramedic)
                 rf"|\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b{_THESE_DAYS}"
@@ -283,30 +283,14 @@ _CHANGES = (
 _SCHEDULE = 3  # (`_CHANGES`' kind for when a plan is)
 
 
-# a word every statement `corrects` finds holds (to look for them in a store quickly)
-CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that", "correct",
-                   "longer", "anymore", "any more", "not", "wrong", "mistake", "misremembered",
-                   "mixed", "instead", "rather", "quit", "gave up", "given up", "stopped",
-                   "moved", "relocated", "became", "switched",
-                   # (phrases, not "now": the keyword index would hand over every "now")
-                   "now a", "now an", "now in", "now live", "now living", "now based",
-                   "now work", "turned", "these days", "nowadays", "now on", "now at", "now the",
-                   "rescheduled", "postponed", "pushed", "put off", "brought", "changed",
-                   "shifted", "delayed", *(f"now {w}*" for w in ("head", "lead", "chief", "senior")),
-                   # an age ("… is now 9", "… is now nine"): "*" ends a word's beginning
-                   *(f"now {d}*" for d in range(1, 10)),
-                   *(f"now {w}" for w in AGE_WORDS),
-                   # ("she is seven now", "I'm 40 now")
-                   *(f"{w} now" for w in AGE_WORDS), *(f"{n} now" for n in range(1, 100)))
-
-
 # what a correction says is no longer so: "…, not May", "— not a terrier", "I no longer
 # work at the bakery", "…in May instead of June" (QA pass 29); the words up to the end of
 # the clause
 _NEGATED = re.compile(
     r"(?:[,;—–-]\s*not|\bno longer|\bnot any ?more)\s+([^,;.!?—–]+)", re.IGNORECASE)
-# "moved from Trondheim to Oslo": Trondheim is no longer so (QA pass 37)
-_LEFT = re.compile(r"\b(?:moved|relocated|moving) (?:away )?from\s+([^,;.!?—–]+?)(?=\s+to\b)",
+# "moved from Trondheim to Oslo": Trondheim is no longer so (QA pass 37); "switched from
+# engineering to medicine" (QA pass 43b)
+_LEFT = re.compile(r"\b(?:moved|relocated|moving|switched|changed) (?:away )?from\s+([^,;.!?—–]+?)(?=\s+to\b)",
                    re.IGNORECASE)
 
 
@@ -364,12 +348,12 @@ NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,:]\d+)*")
 def corrects(text: str) -> bool:
     """Does a statement say it corrects or replaces what was said before: "actually",
     "correction", "I meant", "no longer", "anymore", "I got that wrong", "my mistake", or
-    "…, not a terrier"?  Such a
-    statement replaces an older one on the same subject however soon after it comes.
+    "…, not a terrier"?  Such a statement replaces an older one on the same subject however
+    soon after it comes.
     "… instead of June" and "… rather than coffee" are corrections too, of what said
     June or coffee (`corrects_memory`). So is a change ("… moved to Antwerp", "Karel is
     now a surgeon"), of what said the same kind of thing (`_CHANGES`)."""
-    return bool(_CORRECTS.search(text) or _SWAPS.search(text)
+    return bool(_CORRECTS.search(text) or _SWAPS.search(text) or _LEFT.search(text)
                 or any(told.search(text) for told, _ in _CHANGES))
 
 
@@ -414,7 +398,10 @@ def says_over(old: str, new: str) -> bool:
     is a nurse."?  Never when each names others: "Actually my brother Jonas lives in
     Hamburg." corrects no "My father Anselm lives in Graz." (QA pass 34)."""
     shared = corrected_words(new) & said_words(old)
-    if not shared:
+    # (a move only told, "We moved from Manchester…", is over what said where someone
+    # lives, not "I run the Manchester marathon…", QA pass 43: a place is named for much)
+    if not shared or not (_CORRECTS.search(new) or _SWAPS.search(new)) and _CHANGES[0][
+            0].search(new) and not _CHANGES[0][1].search(old):
         return False
     if (was := kin(old)) and (told := kin(new)) and not was & told:
         return False  # (each of other relations of the user's: "my father", "my brother")
@@ -618,7 +605,8 @@ def corrected_words(new: str) -> frozenset[str]:
     if _CORRECTS.search(new):
         return frozenset(stems(new))
     return frozenset(w for m in _SWAPS.finditer(new) for w in [*stems(m.group(1)), *NUMBER.findall(
-        m.group(1))]) or frozenset(negated(new) if any(t.search(new) for t, _ in _CHANGES) else ())
+        m.group(1))]) or frozenset(negated(new) if _LEFT.search(new) or any(
+            t.search(new) for t, _ in _CHANGES) else ())
 
 
 def said_words(old: str) -> frozenset[str]:

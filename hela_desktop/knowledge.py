@@ -29,6 +29,7 @@ import numpy as np
 from . import facts, superseded
 from . import formulas as F
 from .config import GateParams
+from .correction_cues import CORRECTION_CUES
 from .events import Recall
 from .name_index import NameIndex
 from .prompt import shorten
@@ -305,7 +306,7 @@ def _direct_corrections(store: Store, ids: Iterable[int], min_similarity: float,
         return {}
     when = store.created_times(olds)
     later = [(b, t, c) for b, t, c in store.said_after(
-        min(when.values()), skip_sources=AUTHORS, containing=facts.CORRECTION_CUES)
+        min(when.values()), skip_sources=AUTHORS, containing=CORRECTION_CUES)
         if facts.corrects(t) and facts.is_statement(t)]
     vecs = store.embeddings([*olds, *(b for b, _, _ in later)])
     dim = next((v.shape for v in vecs.values()), None)

@@ -39,8 +39,20 @@ _PARTS = re.compile(rf"{SENTENCE_BREAK}|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?
                     rf"was|were)|['’](?:s|re))\b|{_PREDICATE})", re.I)
 
 
+# a self-introduction tells who, what and where: "Hi, I'm Priya Nair, a software engineer
+# in Manchester." (QA pass 43: a move replaced the name and the job with the city)
+_NAME = r"(?-i:[A-Z])[\w'’-]*"
+_INTRO = re.compile(rf"(?:.*?\b(?:i['’]m|i am|my name is|my name['’]s)\s+{_NAME}(?:\s+{_NAME}){{0,2}})"
+                    r"(,\s+(?:a|an)\s+[^,.;!?]+?)??(,?\s+(?:(?:living|based)\s+)?in\s+"
+                    rf"(?!{MONTH}\b){_NAME}(?:\s+{_NAME})*)?\s*[.!?]?", re.I)
+# what the parts of an introduction say, read as statements of their own
+_READ_AS = ((re.compile(r"(?=(?:a|an)\s)", re.I), "I am "), (re.compile(
+    r"(?:(?:living|based)\s+)?(?=in\s)", re.I), "I live "))
+
+
 def _part_spans(text: str) -> list[tuple[int, int]]:
-    """Where each of `text`'s parts (`_PARTS`, `told_parts`) starts and ends in it."""
+    """Where each of `text`'s parts (`_PARTS`, `told_parts`) starts and ends in it; an
+    introduction's name, job and home each one (`_INTRO`)."""
     spans, at = [], 0
     for m in [*_PARTS.finditer(text), None]:
         end = m.start() if m else len(text)
@@ -50,9 +62,19 @@ def _part_spans(text: str) -> list[tuple[int, int]]:
         while b > a and text[b - 1] in " ,;":
             b -= 1
         if a < b and text[b - 1] != ":":  # (a lead-in: "A bit about us:")
-            spans.append((a, b))
+            intro = _INTRO.fullmatch(text, a, b)
+            cuts = sorted({a, b, *(intro.start(g) for g in (1, 2) if intro and intro.group(g))})
+            spans += [(x + len(text[x:y]) - len(text[x:y].lstrip(" ,")), y)
+                      for x, y in zip(cuts, cuts[1:], strict=False)]
         at = m.end() if m else at
     return spans
+
+
+def _reading(part: str) -> str:
+    """`part` as a statement of its own: an introduction's "a software engineer" reads "I
+    am a software engineer", its "in Manchester" "I live in Manchester"."""
+    return next((f"{say}{rx.sub('', part, count=1)}" for rx, say in _READ_AS if rx.match(part)),
+                part)
 
 
 def told_parts(text: str) -> list[str]:
@@ -78,7 +100,7 @@ def _replaced(old: str, new: str) -> list[bool]:
     parts = told_parts(old)
     kinds = change_kinds(old, new)
     if kinds:
-        return [any(says_kind(k, x, new) for k in kinds) and not _of_others(x, new)
+        return [any(says_kind(k, _reading(x), new) for k in kinds) and not _of_others(x, new)
                 for x in parts]
     # what the correction says is no longer so, where a part says it ("…, not 3 July":
     # the dentist's sentence, not the haircut's "10 am", QA pass 32)
@@ -134,9 +156,20 @@ def kept_parts(old: str, news: Iterable[str]) -> list[str]:
             return []  # (of all of it)
         hit = [a or b for a, b in zip(hit, replaced, strict=True)]
     # (what is said of the same subject after "and" is kept with its subject: "My sister
-    # Ngozi works as a doctor.", not "Works as a doctor.")
-    return [_with_subject(x, parts[k - 1]) if k and _NO_SUBJECT.match(x) else x
-            for k, (x, h) in enumerate(zip(parts, hit, strict=True)) if not h]
+    # Ngozi works as a doctor.", not "Works as a doctor."; an introduction's parts with the
+    # one before them: "Hi, I'm Priya Nair, a software engineer.", or read as said alone:
+    # "Hi, I'm Priya Nair. I live in Manchester.")
+    kept: list[str] = []
+    for k, (x, h) in enumerate(zip(parts, hit, strict=True)):
+        if h:
+            continue
+        if k and _reading(x) != x and kept and not hit[k - 1]:
+            kept[-1] = f"{kept[-1].rstrip('.')}{',' if x[:1] in 'aA' else ''} {x}"
+        elif _reading(x) != x:
+            kept.append(_reading(x))
+        else:
+            kept.append(_with_subject(x, parts[k - 1]) if k and _NO_SUBJECT.match(x) else x)
+    return kept
 
 
 _NO_SUBJECT = re.compile(_PREDICATE, re.I)

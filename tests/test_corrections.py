@@ -221,16 +221,18 @@ def test_every_correction_holds_a_cue_the_store_looks_for():
     """`Store.said_after(containing=CORRECTION_CUES)` narrows the search in SQL; a
     statement `facts.corrects` finds must hold one of the cues, in any case."""
     from hela_desktop import facts
+    from hela_desktop.correction_cues import CORRECTION_CUES
 
     said = ["Actually the trip is in June, not May.", "Correction: the wedding is on the 4th.",
             "I meant Tuesday.", "I misspoke, it's Lisbon.", "Scratch that, it's Porto.",
             "To correct myself: two cats.", "I no longer work there.",
             "I don't eat meat any more.", "I don't eat meat anymore.",
             "My dog is a beagle, not a terrier.", "It's a beagle;\tnot a terrier",
-            "ACTUALLY it's blue."]
+            "ACTUALLY it's blue.", "Sarah works at the Queen Elizabeth hospital now.",
+            "Jack switched from engineering to medicine.", "Efua is now the headteacher."]
     for t in said:
         assert facts.corrects(t), t
-        assert any(c in t.lower() for c in facts.CORRECTION_CUES), t
+        assert any(c in t.lower() for c in CORRECTION_CUES), t
     assert not facts.corrects("My dog is a beagle.")
 
 

@@ -1,0 +1,26 @@
+"""The words a statement that corrects an earlier one holds (Qt-free): `facts.corrects`
+finds none without one of them, so the store can look for candidates by keyword
+(`Store.said_after(containing=…)`) before the patterns read them."""
+
+from __future__ import annotations
+
+from .timewords import AGE_WORDS
+
+# a word every statement `corrects` finds holds (to look for them in a store quickly)
+CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that", "correct",
+                   "longer", "anymore", "any more", "not", "wrong", "mistake", "misremembered",
+                   "mixed", "instead", "rather", "quit", "gave up", "given up", "stopped",
+                   "moved", "relocated", "became", "switched",
+                   # (phrases, not "now": the keyword index would hand over every "now")
+                   "now a", "now an", "now in", "now live", "now living", "now based",
+                   "now work", "works at", "work at", "works as", "work as", "works for",
+                   "work for", "turned", "these days", "nowadays", "now on", "now at", "now the",
+                   "rescheduled", "postponed", "pushed", "put off", "brought", "changed",
+                   "shifted", "delayed", *(f"now {w}*" for w in ("head", "lead", "chief", "senior")),
+                   # an age ("… is now 9", "… is now nine"): "*" ends a word's beginning
+                   *(f"now {d}*" for d in range(1, 10)),
+                   *(f"now {w}" for w in AGE_WORDS),
+                   # ("she is seven now", "I'm 40 now")
+                   *(f"{w} now" for w in AGE_WORDS), *(f"{n} now" for n in range(1, 100)))
+
+__all__ = ["CORRECTION_CUES"]
