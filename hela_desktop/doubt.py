@@ -511,11 +511,37 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
         got = leaves_out(message, answer, [(r.episode_id, r.text) for r in current]) \
             or name_left_out(message, answer, current, names) \
             or _date_left_out(message, answer, current) \
+            or _place_left_out(message, answer, current) \
             or passed_over(message, answer, mems)
     if got is None and not asks_fact:  # ("What day is choir?" names no one of the user's
         # life, and a memory holds its every word: "I sing in the church choir every Sunday.")
-        got = _date_left_out(message, answer, _current(mems))
+        got = _date_left_out(message, answer, _current(mems)) \
+            or _place_left_out(message, answer, _current(mems))
     return [got] if got else []
+
+
+_BEFORE = re.compile(r"\b(?:before|used to|previously|originally|grew up|born|last year)\b", re.I)
+_OF_SELF = re.compile(r"\b(?:i|we|my|our|me|us)\b", re.IGNORECASE)
+# a place a memory names: "… lives in Kochi", "… moved to Leeds", "… from Accra"
+_PLACE = re.compile(r"\b(?:in|to|at|from|near)\s+((?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*)",
+                    re.IGNORECASE)
+
+
+def _place_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict | None:
+    """``{"kind": "left_out", …}`` when asked where someone or something is, `answer`
+    names none of the places a current memory holding every word asked gives (QA pass
+    43: "Where does my mum live?" answered "Lakshmi, the wife of the family's leader",
+    "My mum Lakshmi lives in Kochi." told, had no line)."""
+    if not re.match(r"\s*where\b", message, re.IGNORECASE) or _BEFORE.search(message):
+        return None  # (where someone lived before is no current memory's)
+    asked, said = facts.terms(message) - _ASKING, answer.lower()
+    # (of whom it asks: "Where do I live?" is not "My mum … lives in Kochi.")
+    whom = facts.who(message) or ({facts.SELF} if _OF_SELF.search(message) else set())
+    return next(({"kind": "left_out", "memory": int(r.episode_id), "said": r.text}
+                 for r in current if asked and asked <= facts.terms(r.text)
+                 and whom <= facts.who(r.text)
+                 and (places := [p for p in _PLACE.findall(r.text) if p.lower() not in facts.NOT_NAMES])
+                 and not any(p.lower() in said for p in places)), None)
 
 
 def _current(mems: Sequence[Recall]) -> list[Recall]:

@@ -113,13 +113,15 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     found += taken
     for m in _NUMBER.finditer(text):
         age = _AS_AGE.match(text, m.end()) if m.group(0) in dated else None
-        if any(a <= m.start() < b for a, b in taken):
-            continue  # (the day of a date marked whole)
+        if any(a <= m.start() < b for a, b in taken) or _PUT_ASIDE.search(text[:m.start()]):
+            continue  # (the day of a date marked whole; a number put aside, "16, not 20")
         if _no_zero(m.group(0)) not in numbers or age is not None:  # ("“12 years” …")
             found.append((m.start(), age.end() if age is not None else m.end()))
     return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
 
 
+# what puts the number after it aside: "Lily is 16, not 20." claims no 20 (QA pass 43b)
+_PUT_ASIDE = re.compile(r"\d\s*(?:years?(?:\s+old)?)?\s*[,;—–-]\s*(?:and\s+)?not\s+$")
 # Chinese, Japanese kana and Korean: scripts with no capitals to tell a name by
 _CASELESS = re.compile(CJK_CHAR + "{2,}")
 
@@ -195,10 +197,15 @@ def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[st
     return None
 
 
-# what speaks of someone as living: coming, going to, a birthday, a move
+# what speaks of someone as living: coming, going to, a birthday, a move; said in the
+# present ("your dad is a great guy", "he can answer"), or someone to call or visit (QA
+# pass 43b: "…send an email to your dad and he can answer any questions", the dad dead)
 _ALIVE = re.compile(r"\b(?:will|['’]ll|is coming|are coming|coming|going to|celebrat\w*|"
-                    r"birthday|turns?|turned|is doing|is now|lives|relocated|moved|visiting)\b",
-                    re.IGNORECASE)
+                    r"birthday|turns?|turned|is doing|is now|lives|relocated|moved|visiting|"
+                    r"(?:is|he['’]s|she['’]s)\s+(?:a|an|so|very|still|always|well|fine|happy)|"
+                    r"(?:he|she)\s+(?:can|could|wants|says|has|does|loves|likes)|(?:call|phone|"
+                    r"ring|e-?mail|text|visit|ask|tell|message)(?:s|ing)?\s+(?:to\s+)?(?:your|him|"
+                    r"her)\b)\b", re.IGNORECASE)
 
 
 # a death ("died", "passed away", "is dead", "Tom's death"), not "dyed" nor "dead tired"

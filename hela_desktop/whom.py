@@ -640,9 +640,9 @@ def invented(answer: str, known: str, names: AbstractSet[str]) -> dict | None:
 _TITLES = frozenset("chef captain doctor dr mr mrs ms miss mx professor prof uncle aunt auntie "
                     "nurse officer sir lady lord coach architect pastor reverend rev saint st "
                     "judge general major sergeant".split())
-# an answer's greeting to the user: "Hi Jamie,", "Hello, Lisa!", "Dear Jamie"
+# an answer's greeting to the user: "Hi Jamie,", "Dear Jamie" (not "Hello, I'm glad…", 43b)
 _GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|welcome back)"
-                     r"\s*,?\s+([A-Z][\w'’-]+)\b", re.IGNORECASE)
+                     r"\s*,?\s+(?!I(?:['’][a-z]+)?\b)((?-i:[A-Z])[\w'’-]+)\b", re.IGNORECASE)
 
 
 _OPENS_CALLING = re.compile(r"\s*([A-Z][a-z'’-]+),\s+(?=[a-z])")
@@ -683,8 +683,7 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
     brother, again and again with nothing under it); not when `message` names them ("Write
     a birthday card for Jamie": "Dear Jamie, …" is the card).  Knowing the user's own
     names (`yours`), by any other name (``"yours"``: QA pass 42b, "Sara, welcome to your
-    unit." to "Hi, I'm Sofia Alvarez…"); not a name of theirs misread (`misread`).  None
-    otherwise."""
+    unit." to "Hi, I'm Sofia Alvarez…"); not a name of theirs misread (`misread`).  Else None."""
     yours = list(dict.fromkeys([*yours, *own_names([message])]))  # (the message's own too)
     m = _GREETS.match(answer) or (_OPENS_CALLING.match(answer) if yours else None) or next(
         filter(None, (
@@ -699,7 +698,8 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
     texts, name = [r.text for r in mems], m.group(1)
     if yours and name not in yours and name.lower() not in message.lower() and not (
             _OPENER.match(name) or facts.is_interjection(name) or names and names(name)
-            or misread(name, [*_given_names([*texts, message]), *(names(message) if names else ())])
+            or misread(name, [*_given_names([*texts, message]), *(names(message) if names else ()),
+                              *map(str.lower, yours)])  # ("Tommy" for Tom too, QA pass 43b)
     ) and name.lower() not in COUNTRIES | NO_NAMES:
         return {"kind": "misnamed", "asked": "you", "said": name, "yours": " ".join(yours)}
     of = _given_names(texts).get(name.lower(), "")
