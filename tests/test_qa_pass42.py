@@ -471,16 +471,14 @@ def test_news_of_a_job_or_a_trip_leaves_allergies_and_untimed_plans_as_they_were
     """QA pass 42c and 42d, with the real gate: "Tom is allergic to shellfish." was listed
     as older news beside Tom's new job, and "I'm learning Portuguese for the trip." was
     replaced by "The Lisbon trip is now in September, not August."."""
-    a = make_assistant()
-    a.settings.max_answer_tokens = 4
-    cid = a.new_conversation()
-    for said in ("We're going to Lisbon for a week in August.",
-                 "I'm learning Portuguese for the trip.",
-                 "My partner Tom is a chef at a tapas bar in town.",
-                 "Tom is allergic to shellfish.",
-                 "The Lisbon trip is now in September, not August.",
-                 "Tom left the tapas bar, he's now head chef at a bakery called Crumb."):
-        list(a.chat(said, cid))
+    from test_qa_pass43 import told
+
+    a, cid, _ = told(make_assistant, "We're going to Lisbon for a week in August.",
+                     "I'm learning Portuguese for the trip.",
+                     "My partner Tom is a chef at a tapas bar in town.",
+                     "Tom is allergic to shellfish.",
+                     "The Lisbon trip is now in September, not August.",
+                     "Tom left the tapas bar, he's now head chef at a bakery called Crumb.")
 
     def marks(question: str) -> dict[str, tuple]:
         list(a.chat(question, cid))

@@ -29,6 +29,19 @@ def _note(ask: str, answer: str, mems: list[Recall], drew: set[int] | None = Non
                                    cautions=cautions or [], own_names=own or []), [])
 
 
+def told(make_assistant, *said: str):
+    """A fresh Assistant (4-token answers) told `said` in one chat: (it, the chat, the
+    stats of each reply)."""
+    a = make_assistant()
+    a.settings.max_answer_tokens = 4
+    cid = a.new_conversation()
+    stats = []
+    for s in said:
+        list(a.chat(s, cid))
+        stats.append(a.store.messages(cid)[-1]["stats"])
+    return a, cid, stats
+
+
 _CHOIR = (9, "I sing in the church choir every Sunday.")
 _WARFARIN = (2, "I take warfarin for my heart.")
 _PEPPER = (8, "I have a cat called Pepper.")
@@ -109,15 +122,9 @@ def test_a_move_and_a_new_post_each_replace_their_own_part(make_assistant):
     assert superseded.still_true(efua, [moved]) == "My daughter Efua teaches at a primary school."
     assert superseded.still_true(efua, [head]) == "My daughter Efua lives in London."
     assert superseded.still_part(efua, [head, moved]) == {}
-    a = make_assistant()
-    a.settings.max_answer_tokens = 4
-    cid = a.new_conversation()
-    notes = {}
-    for said in ("Hello, I'm Grace Mensah, a retired midwife living in Birmingham.", efua,
-                 moved, head):
-        list(a.chat(said, cid))
-        notes[said] = a.store.messages(cid)[-1]["stats"].get("corrects", [])
-    assert [c["episode_id"] for c in notes[head]] == [2], notes
+    a, cid, stats = told(make_assistant, "Hello, I'm Grace Mensah, a retired midwife living "
+                         "in Birmingham.", efua, moved, head)
+    assert [c["episode_id"] for c in stats[-1].get("corrects", [])] == [2], stats[-1]
     # the Memories tab: the newest correction, nothing of the memory left true
     rows = browse(a.store, BrowseQuery(tab="memories"))["corrected"]
     assert rows[2][1:] == (head, ""), rows
@@ -125,3 +132,125 @@ def test_a_move_and_a_new_post_each_replace_their_own_part(make_assistant):
     marks = {m["episode_id"]: m.get("extra", {}) for m in
              a.store.messages(cid)[-1]["stats"]["memories"]}
     assert marks[2].get("superseded_by") is not None and not marks[2].get("still_true"), marks
+
+
+def test_greeting_opened_by_i_am_calls_no_one_and_a_nickname_is_the_users():
+    """QA pass 43b: "Hello, I'm glad to know of your health…" read "it calls you “I'm”,
+    and your name is Tom Becker." (three statements' replies); "Tommy, …" is Tom."""
+    from hela_desktop.whom import greets_as
+
+    yours = ["Tom", "Becker"]
+    for answer in ("Hello, I'm glad to know of your health.", "Hello, I am so happy for you.",
+                   "Hi, I've been there too.", "Tommy, your dad is a great guy."):
+        assert greets_as("I have epilepsy and take lamotrigine.", answer, [], None,
+                         yours) is None, answer
+    assert greets_as("I support Celtic.", "Hello, Sarah! Great team.", [], None,
+                     yours)["said"] == "Sarah"
+
+
+def test_a_late_father_to_call_or_said_to_answer_is_spoken_of_as_living():
+    """QA pass 43b: "…send an email to your dad and he can answer any questions." had no
+    line, the dad having died in 2019."""
+    from hela_desktop.made_up import alive_again
+
+    dad = [(9, "My dad Klaus lived in Hamburg; he died in 2019.")]
+    for answer in ("Yes, you can send an email to your dad and he can answer any questions.",
+                   "Your dad is a great guy.", "Call your dad this weekend."):
+        got = alive_again(answer, dad, {"klaus"})
+        assert got and got["name"] == "your dad", answer
+    for answer in ("Your dad was a great guy.", "I'm sorry your dad died in 2019.",
+                   "Your dad lived in Hamburg."):
+        assert alive_again(answer, dad, {"klaus"}) is None, answer
+
+
+def test_a_number_put_aside_is_not_made_up():
+    """QA pass 43b: "Lily is 16, not 20." read "“20” … may have made it up"."""
+    from hela_desktop.made_up import made_up
+
+    lily = "Our daughter Lily is 16 and doing her exams."
+    assert made_up("Lily is 16, not 20.", lily) == []
+    assert made_up("Jack is 21 years old, not 30.", "Our son Jack is 21.") == []
+    assert made_up("Lily is 20, not 16.", lily) == ["20"]
+
+
+def test_an_antidepressant_cautions_st_johns_wort_and_painkillers():
+    """QA pass 43: "Can I take St John's wort?" answered "You can definitely take St John's
+    wort.", sertraline told, had only "uses none"; halva, a sesame sweet, was not sesame."""
+    from hela_desktop.cautions import cautions
+
+    told = cautions([(10, "I take sertraline every morning.")])
+    assert {"wort", "tramadol", "ibuprofen", "aspirin"} <= told[0].avoid
+    mems = _recalls((10, "I take sertraline every morning."))
+    assert _note("Can I take St John's wort?", "You can definitely take St John's wort.", mems,
+                 cautions=told).startswith("Check this answer: it names “St John's wort” "
+                                           "without a word of warning")
+    assert _note("Can I take St John's wort?", "No, St John's wort is not safe with "
+                 "sertraline.", mems, {10}, told) == ""
+    assert cautions([(1, "My friend asked about sertraline.")]) == []
+    sesame = cautions([(3, "I'm allergic to sesame.")])
+    assert "halva" in sesame[0].avoid
+
+
+def test_for_a_living_asks_for_a_job_not_a_home():
+    """QA pass 43: "What do I do for a living?" answered "You are a software engineer."
+    read "only “We moved from Manchester to Bristol last week.” speaks of “living”"."""
+    intro = (1, "Hi, I'm Priya Nair, a software engineer in Manchester.")
+    moved = (14, "We moved from Manchester to Bristol last week.")
+    note = _note("What do I do for a living?", "You are a software engineer.",
+                 _recalls(intro, moved), {1})
+    assert "speaks of" not in note, note
+
+
+def test_an_introduction_tells_a_name_a_job_and_a_home_each_replaced_on_its_own():
+    """QA pass 43: after "We moved from Manchester to Bristol last week.", the move was
+    filed as a correction of "I run the Manchester marathon on 20 April." (a word shared),
+    and nothing corrected "Hi, I'm Priya Nair, a software engineer in Manchester.".  A
+    change told of a kind replaces what says that kind; the introduction's home alone."""
+    from hela_desktop import facts, superseded
+
+    intro = "Hi, I'm Priya Nair, a software engineer in Manchester."
+    moved = "We moved from Manchester to Bristol last week."
+    assert superseded.told_parts(intro) == ["Hi, I'm Priya Nair", "a software engineer",
+                                            "in Manchester."]
+    assert facts.corrects_memory(intro, moved)
+    assert not facts.corrects_memory("I run the Manchester marathon on 20 April.", moved)
+    assert superseded.still_true(intro, [moved]) == "Hi, I'm Priya Nair, a software engineer."
+    assert superseded.still_true(intro, ["I'm now a data scientist."]) == \
+        "Hi, I'm Priya Nair. I live in Manchester."
+    assert superseded.on_subject(intro, moved) == "in Manchester."
+    grace = "Hello, I'm Grace Mensah, a retired midwife living in Birmingham."
+    assert superseded.still_true(grace, ["I moved to Leeds last month."]) == \
+        "Hello, I'm Grace Mensah, a retired midwife."
+    # no introduction, no parts
+    assert superseded.told_parts("I'm a nurse in Leeds.") == ["I'm a nurse in Leeds."]
+
+
+def test_a_course_switched_and_work_somewhere_now_are_changes(make_assistant):
+    """QA pass 43b, with the real gate: "Jack switched from engineering to medicine." and
+    "Sarah works at the Queen Elizabeth hospital now." corrected nothing, and "Jack
+    studies engineering." had no line."""
+    from hela_desktop.session import BrowseQuery, browse
+
+    a, _, _ = told(make_assistant, "My wife Sarah is a nurse at the Royal Infirmary.",
+                   "Our son Jack is 21 and studies engineering in Aberdeen.",
+                   "Jack switched from engineering to medicine.",
+                   "Sarah works at the Queen Elizabeth hospital now.")
+    rows = browse(a.store, BrowseQuery(tab="memories"))["corrected"]
+    assert rows[1][0] == 4 and rows[1][2] == "", rows
+    assert rows[2][0] == 3 and rows[2][2] == "Our son Jack is 21.", rows
+
+
+def test_where_asked_and_no_place_given_is_marked():
+    """QA pass 43: "Where does my mum live?" answered "Lakshmi, the wife of the family's
+    leader", never saying Kochi, had no line (and listed the memory as used)."""
+    mum = (8, "My mum Lakshmi lives in Kochi.")
+    said = f"Check this answer: it leaves out what you told me: “{mum[1]}”"
+    assert _note("Where does my mum live?", "Lakshmi, the wife of the family's leader.",
+                 _recalls(mum), {8}) == said
+    assert _note("Where does my mum live?", "Your mum lives in Kochi.", _recalls(mum), {8}) == ""
+    # not of another than the one asked about, nor where someone lived before
+    intro = (1, "I'm Priya and I live in Bristol.")
+    assert "Kochi" not in _note("Where do I live?", "You live in a lovely house.",
+                                _recalls(mum, intro), {1})
+    assert "leaves out" not in _note("Where did my mum live before?", "She lived in a city.",
+                                     _recalls(mum))
