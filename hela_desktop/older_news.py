@@ -96,14 +96,21 @@ def holds_asked(message: str, text: str) -> bool:
     # (a medicine named is a medication told: "Is my dad on any medication?" of "My dad
     # Suresh lives in Leicester and takes warfarin.", QA pass 41c saw "No, …")
     told |= _MEDICATION if _ON_MEDICINE.search(text) else set()
+    # (the user asking of themselves, of their own memory: "Am I on any medication?" of
+    # "I have epilepsy and take lamotrigine.", QA pass 43b probe: "No, you are not…")
+    told |= {facts.SELF} if _FIRST.search(text) else set()
     return any(len(asked) >= 2 and asked <= told and not asked & denied
-               for asked in (facts.terms(a) - _GENERIC for a in yes_no_asks(message)))
+               for asked in ((facts.terms(a) | ({facts.SELF} if _FIRST.search(a) else set()))
+                             - _GENERIC for a in yes_no_asks(message)))
+
+
+_FIRST = re.compile(r"\b(?:i|i['’](?:m|ve)|me)\b", re.IGNORECASE)  # (not "my wife …")
 
 
 _MEDICATION = frozenset(facts.stems("medication medicine meds pills tablets drugs"))
 # someone takes a medicine ("takes warfarin", "is on amlodipine", "uses an inhaler")
 _ON_MEDICINE = re.compile(
-    r"\b(?:takes|taking|(?:is|am|are|['’]s|['’]m)\s+on|prescribed|uses)\s+(?:(?:a|an|some|his|"
+    r"\b(?:take|takes|taking|(?:is|am|are|['’]s|['’]m)\s+on|prescribed|uses)\s+(?:(?:a|an|some|his|"
     r"her|my|daily|low-dose)\s+)?(?:[a-z-]+(?:arin|ine|ide|pril|sartan|statin|xaban|zole|pam|"
     r"lol|formin|mab|cillin|mycin|cycline|olone|sone)\b|medications?|medicines?|tablets|pills|"
     r"inhalers?|insulin|aspirin|blood\s+thinners?)", re.IGNORECASE)

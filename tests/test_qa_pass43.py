@@ -254,3 +254,19 @@ def test_where_asked_and_no_place_given_is_marked():
                                 _recalls(mum, intro), {1})
     assert "leaves out" not in _note("Where did my mum live before?", "She lived in a city.",
                                      _recalls(mum))
+
+
+def test_a_no_to_your_own_medication_is_a_no_to_what_you_told():
+    """QA pass 43b's probe: "Am I on any medication?" answered "No, you are not on any
+    medication." had no line, "I have epilepsy and take lamotrigine." told (only a
+    relation's, "Is my dad on any medication?", was read so)."""
+    from hela_desktop.older_news import holds_asked
+
+    told = (2, "I have epilepsy and take lamotrigine.")
+    assert holds_asked("Am I on any medication?", told[1])
+    assert not holds_asked("Am I on any medication?", "My wife Sarah takes sertraline.")
+    assert not holds_asked("Do I have a dog?", "I have a cat called Pepper.")
+    assert _note("Am I on any medication?", "No, you are not on any medication.",
+                 _recalls(told)) == f"Check this answer: it says no, and you told me “{told[1]}”"
+    assert _note("Am I on any medication?", "Yes, you take lamotrigine for your epilepsy.",
+                 _recalls(told), {2}) == ""
