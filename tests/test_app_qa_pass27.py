@@ -38,8 +38,10 @@ def test_the_last_answers_memories_are_named_in_a_narrow_graph(qtbot, tmp_path):
     view.set_active(used)
     view.clear_active()
     view._update_labels()
-    shown = {t.toPlainText() for t in view.memory_labels if t.isVisible()}
-    assert {view._label_text(i) for i in used} <= shown, shown
+    shown = {t._hela_id: t.toPlainText() for t in view.memory_labels if t.isVisible()}
+    # (since QA pass 43 no label hides another dot and none is tied by a long line: cut
+    # shorter, or left out where even so it has no room, as #30 is here)
+    assert set(used) & set(shown), (used, shown)
     # … each within the plot, off the legend, covering no other label
     rects = [t.mapRectToScene(t.boundingRect()) for t in view.memory_labels if t.isVisible()]
     box = view.vb.sceneBoundingRect()
@@ -47,14 +49,14 @@ def test_the_last_answers_memories_are_named_in_a_narrow_graph(qtbot, tmp_path):
     for k, r in enumerate(rects):
         assert box.contains(r) and not r.intersects(legend)
         assert not any(r.intersects(o) for o in rects[k + 1:])
-    # QA pass 27: an answer that drew on 8 memories got one name; now most of them, and
-    # more than the six idle labels there were room for
+    # QA pass 27: an answer that drew on 8 memories got one name; now half of them (7
+    # before QA pass 43, some over dots left unnamed or tied by lines across the graph)
     used = ids[-8:]
     view.set_active(used)
     view.clear_active()
     view._update_labels()
-    shown = {t.toPlainText() for t in view.memory_labels if t.isVisible()}
-    assert len({view._label_text(i) for i in used} & shown) >= 7, shown
+    shown = {t._hela_id: t.toPlainText() for t in view.memory_labels if t.isVisible()}
+    assert len(set(used) & set(shown)) >= 4, shown
 
 
 def test_the_memories_tab_marks_a_memory_a_later_one_corrects(qtbot, tmp_path, embedder):

@@ -136,7 +136,8 @@ def _check_each_label_is_its_dots(view) -> None:
             assert _reach(rect, ends[k]) < 1.5  # the line ends on the label
         else:
             assert _reach(rect, own) <= gap + 1, (view._label_text(i), rect, own)
-            assert view._clarity(view.data.index[i], rect) >= 1.5 or view.memory_labels[n]._hela_unclear
+            shown = [t for t in view.memory_labels if t.isVisible()]
+            assert view._clarity(view.data.index[i], rect) >= 1.5 or shown[n]._hela_unclear
         for j, other, _m in drawn[n + 1:]:
             assert not rect.intersects(other), (view._label_text(i), view._label_text(j))
         r = view.node_size / 2
@@ -167,19 +168,24 @@ def test_twelve_memories_are_each_named_beside_their_own_dots(qtbot, tmp_path):
     """12.png: ten labels floating between dots, which was whose hard to see."""
     view, ids = _window_graph(qtbot, tmp_path, 12)
     drawn = _drawn(view)
-    assert len(drawn) >= 10, [view._label_text(i) for i, *_ in drawn]
+    # (eight: since QA pass 43 a label needing a line of four lines to its dot, or with
+    # room only where another dot is about as near, is left out; ten were drawn before)
+    assert len(drawn) >= 8, [view._label_text(i) for i, *_ in drawn]
     _check_each_label_is_its_dots(view)
     # none where another dot is about as near as its own (read as the other's)
     assert not any(t._hela_unclear for t in view.memory_labels if t.isVisible())
 
 
 def test_an_answers_memory_in_a_crowd_is_tied_to_its_dot_and_others_keep_clear(qtbot, tmp_path):
-    """A memory in use in the middle of the crowd: named beside it, or tied by a line that
-    ends at its label; the idle names around it still cover no label and no dot."""
+    """A memory in use in the middle of the crowd: named beside it, or tied by a short line
+    that ends at its label, or (QA pass 43: no label hides a dot, no line runs across the
+    graph) left out where it has no such place, as this one is; one at the rim is named;
+    the idle names around them still cover no label and no dot."""
     view, ids = _window_graph(qtbot, tmp_path, 40)
     centre = view.xy.mean(axis=0)
-    inner = ids[int(np.argmin(np.hypot(*(view.xy - centre).T)))]
-    view.set_active([inner])
+    far = np.hypot(*(view.xy - centre).T)
+    inner, outer = ids[int(np.argmin(far))], ids[int(np.argmax(far))]
+    view.set_active([inner, outer])
     view._update_labels()
-    assert inner in [i for i, *_ in _drawn(view)]
+    assert outer in [i for i, *_ in _drawn(view)]
     _check_each_label_is_its_dots(view)

@@ -19,6 +19,7 @@ from .graph_model import GraphData, says_something, short_label, stable_slots, w
 from .graph_spots import (
     distances_to_rects,
     nearest_points,
+    open_spots,
     rects_hit_segments,
     rects_overlap,
     segments_cross,
@@ -46,8 +47,11 @@ SHORT_LABELS = (24, 20)  # an idle label with no room for its usual length is cu
 EDGE_CHECKS = 4000  # labels keep off the links of graphs with up to this many drawn
 ZOOMED_LABELS = 24  # zoomed in, idle labels up to a third of the dots in view, at most this
 LABEL_LENGTH, LAST_WORD = 28, 4  # a label's letters, and how many more may end it whole
-CHOSEN_REACH = 2.2
-FAR_CLEAR = 3.0  # a label tied by a line lies this many gaps from other dots, or nearer its own  # the chosen memory's label moves at most this many lines from its dot
+CHOSEN_REACH = 2.2  # the chosen memory's label moves at most this many lines from its dot
+CHOSEN_WIDE = 5.0  # … or this many, where nearer it would cover another dot
+LEADER_REACH = 3.0  # any other label tied by a line lies at most this many lines from its
+# dot, else it is left out (QA pass 43: lines of 7, across the graph)
+FAR_CLEAR = 3.0  # a label tied by a line lies this many gaps from other dots, or nearer its own
 # a leader (the line tying a label to its dot): round dots LEADER_WIDTH pixels wide, the
 # gaps in pen widths; a round mark LEADER_END pixels across on the label's edge
 LEADER_WIDTH, LEADER_DOTS, LEADER_END = 1.6, [0.01, 2.2], 4.5
@@ -259,14 +263,13 @@ class GraphLabelsMixin:
         muted = QtGui.QColor(self.colors.muted_text)
         r_dot = self.node_size / 2 + 2
         dots = self._dot_rects(want, r_dot)
-        named = {d.index[i] for i in want[:n_main + n_recent]}  # (dots a tied label never covers)
         dot_rows, dot_arr = np.array(list(dots), dtype=int), _as_array(list(dots.values()))
-        dot_named = np.isin(dot_rows, list(named))
         placed: list[QtCore.QRectF] = []
         view_rect = self._view_rect()
         self._scene_dots = self._dots_in_scene()
         self._scene_edges = self._edges_in_scene()
         leaders: list[tuple[float, float]] = []  # (x, y) pairs in view coordinates
+        lead_segs = np.zeros((0, 4))  # the same in scene pixels: no label lies across one
         for n in range(len(want), len(self.memory_labels)):
             self.memory_labels[n].setVisible(False)
         for n, i in enumerate(want):
@@ -296,12 +299,11 @@ class GraphLabelsMixin:
             if t.isVisible() or (n >= n_main and idle_shown >= self._idle_room):
                 continue
             row = d.index[want[n]]
-            # the last answer's may cover a dot left unnamed (as labels in a big graph do):
-            # between every dot of a narrow pane they found no room (QA pass 27)
-            tied = n_main <= n < n_main + n_recent
-            keep = (dot_rows != row) & (strict == 2 or not tied or dot_named)
-            obstacles = np.vstack([dot_arr[keep], _as_array(placed)])  # (arrays: weighed
-            # hundreds of times while zoomed in)
+            # no label covers another dot, the last answer's included (they covered dots
+            # left unnamed, QA pass 27; QA pass 43: "Hello, I'm Tom Becker, I…" half over
+            # one): one with no room is cut shorter or left out.  (Arrays: weighed
+            # hundreds of times while zoomed in.)
+            obstacles = np.vstack([dot_arr[dot_rows != row], _as_array(placed)])
             # with no answer since the window opened (a relaunch) the most linked, short of
             # clear room beside their dot, go where a line ties them to it: between the
             # dots of a dense graph none had clear room, and it showed anonymous dots
@@ -309,30 +311,40 @@ class GraphLabelsMixin:
             # an idle label too long for the room beside its dot is cut shorter (a narrow
             # pane's 41 memories had no room for 28 letters beside any dot, QA pass 41)
             spot = None
-            for text in self._texts_to_try(want[n], n < n_main, n >= n_main + n_recent,
-                                           shown_texts):
-                self._style_label(t, text, text_col if n < n_main else muted)
-                spot = self._label_spot(t, row, r_dot, obstacles, placed, view_rect,
-                                        must=n < n_main, tied=n < n_main + n_recent,
-                                        line=n >= n_main and not self.recent, strict=strict,
-                                        chosen=n == 0 and want[0] == self.selected)
+            chosen = n == 0 and want[0] == self.selected
+            texts = self._texts_to_try(want[n], n < n_main, shown_texts)
+            # no label hides another dot (QA pass 43: "The dentist moved my…" over two):
+            # cut shorter, else (the chosen one's) further off, tied by a line; else left
+            # out; the chosen one over other dots only where no place in view is clear
+            for relax in (0, 1, 2, 3) if chosen else (0,):
+                for text in texts:
+                    self._style_label(t, text, text_col if n < n_main else muted)
+                    spot = self._label_spot(t, row, r_dot, obstacles if relax < 3 else placed,
+                                            placed, view_rect, must=n < n_main,
+                                            tied=n < n_main + n_recent,
+                                            line=n >= n_main and not self.recent, strict=strict,
+                                            chosen=chosen, relax=relax, leader_segs=lead_segs)
+                    if spot is not None:
+                        break
                 if spot is not None:
                     break
             if spot is None:  # an idle label that does not fit is left out
                 continue
             if getattr(t, "_hela_shifted", False):
                 leaders += self._leader(row, spot)
+                a, b = (self.vb.mapViewToScene(QtCore.QPointF(*p)) for p in leaders[-2:])
+                lead_segs = np.vstack([lead_segs, [[a.x(), a.y(), b.x(), b.y()]]])
             placed.append(spot)
             shown_texts.add(t._hela_text.casefold())
             idle_shown += n >= n_main
             t.setVisible(True)
         self._draw_leaders(leaders)
 
-    def _texts_to_try(self, i: int, must: bool, idle: bool, shown: set[str]) -> list[str]:
+    def _texts_to_try(self, i: int, must: bool, shown: set[str]) -> list[str]:
         """The words memory `i`'s label may take, the first that fits wins: its usual
-        label, then (`idle`) shorter ones; none that says nothing, nor one another label
-        already shows (a label that `must` be shown is written longer instead)."""
-        texts = [self._label_text(i)] + (self._shorter_texts(i) if idle else [])
+        label, then shorter ones; none that says nothing, nor one another label already
+        shows (a label that `must` be shown is written longer instead)."""
+        texts = [self._label_text(i)] + self._shorter_texts(i)
         out = [x for x in texts if x.casefold() not in shown and (must or says_something(x))]
         if must and not out:
             longer = self._label_text(i, 60)
@@ -448,7 +460,7 @@ class GraphLabelsMixin:
     def _label_spot(self, t: pg.TextItem, row: int, r_dot: float, obstacles, placed: list,
                     view_rect: QtCore.QRectF, *, must: bool, tied: bool = False,
                     line: bool = False, strict: int = 0, chosen: bool = False,
-                    over_dots: bool = False) -> QtCore.QRectF | None:
+                    relax: int = 0, leader_segs: np.ndarray | None = None) -> QtCore.QRectF | None:
         """Place label `t` of memory `row`: of the places around its dot that stay in view,
         off the legend and cover no other dot (`obstacles`) or label (`placed`), the best —
         beside its dot (right of it first; left for right-to-left text; then its corners,
@@ -466,8 +478,13 @@ class GraphLabelsMixin:
         The `chosen` memory's label (the ringed one) stays by its dot: beside it where no
         other dot is about as near, else a line or two from it, tied by a short line that
         passes no other dot, nearer its own dot than any other; else beside it over other
-        dots (`over_dots`: its backing hides them).  It went up to seven lines away, under
-        another memory's dot (QA pass 41e: 80-110 px, p17a_graph, g1c, g2c)."""
+        dots.  It went up to seven lines away, under another memory's dot (QA pass 41e:
+        80-110 px, p17a_graph, g1c, g2c); and over two dots (QA pass 43): where no place
+        that near is clear of dots, `relax` 1 takes one beside it not clearly its own or
+        up to `CHOSEN_WIDE` lines off, 2 the nearest clear room anywhere in view, and 3
+        (none) the place beside it over the fewest dots.  No other label lies across a
+        line drawn already (`leader_segs`, scene segments), nor more than `LEADER_REACH`
+        lines from its dot."""
         x, y = self.xy[row]
         sp = self.vb.mapViewToScene(QtCore.QPointF(x, y))
         cx, cy = sp.x(), sp.y()
@@ -486,9 +503,15 @@ class GraphLabelsMixin:
         few = len(self.xy) <= FEW_MEMORIES or tied
         # an idle label goes only where a short line ties it (with no answer yet, `line`,
         # a longer one: a reopened graph showed anonymous dots, QA pass 28b)
-        far = CHOSEN_REACH if chosen else 7 if must or few else 3 if line else 2.5
+        over_dots = relax >= 3
+        far = ((CHOSEN_REACH if relax == 0 else CHOSEN_WIDE) if chosen
+               else LEADER_REACH if must or few or line else 2.5)
         spots = beside + ([] if strict == 2 or over_dots else self._far_spots(  # (the first
             cx, cy, w, h, gap, reach=far * h))  # round: beside only)
+        if relax in (1, 2):  # (1: near it, 2: anywhere in view)
+            spots += open_spots((view_rect.left(), view_rect.top(), view_rect.right(),
+                                 view_rect.bottom()), w, h, (cx, cy),
+                                far * h if relax == 1 else np.inf)
         every = np.array([(lx, ty, lx + w, ty + h) for lx, ty in spots], dtype=float)
         n_beside = len(beside)
         legend = self.legend.scene_rect()  # a label never goes under the legend
@@ -513,6 +536,8 @@ class GraphLabelsMixin:
         ok &= ~is_far | must | chosen | (tied and strict == 0) | self._own_more_than_near(
             rects, others, cx, cy, gap)  # (the last answer's: as a last resort, anywhere)
         edges = getattr(self, "_scene_edges", np.zeros((0, 4)))
+        if leader_segs is not None and len(leader_segs):
+            edges = np.vstack([edges, leader_segs])
         if len(edges) and len(rects):  # (only the links near its dot can meet its label)
             lo, hi = rects[:, :2].min(axis=0), rects[:, 2:].max(axis=0)
             near = ~((np.maximum(edges[:, 0], edges[:, 2]) < lo[0]) | (np.minimum(edges[:, 0], edges[:, 2]) > hi[0])
@@ -541,23 +566,18 @@ class GraphLabelsMixin:
             clear, 0.0, 45 + 20 * (CLEAR_LABEL - np.minimum(clarity, CLEAR_LABEL)))
         if strict == 2 or not (must or few):  # (2: clear room beside its dot only)
             ok &= clear & (across == 0)
-        if strict == 1:  # (1: no place as near another dot)
-            ok &= clear
-        if chosen and not over_dots:  # beside it, clearly its own; or a line or two off,
-            ok &= np.where(is_far, (clarity >= 1.0) & (by_dots == 0), clear)  # nearer it
-        if chosen and over_dots:  # beside it, over as few other dots as may be
-            covered = rects_overlap(rects, np.column_stack([others - r_dot, others + r_dot]))
-            cost = cost + 40 * covered.sum(axis=1)
-        if chosen and not over_dots and not ok.any():
-            return self._label_spot(t, row, r_dot, placed, placed, view_rect, must=True,
-                                    chosen=True, over_dots=True)
+        if strict == 1 or not (must or tied):  # (1: no place as near another dot; an
+            ok &= clear  # idle one, not even in a graph of a few memories)
+        if chosen:
+            ok, cost = self._chosen_rules(relax, ok, cost, is_far, clarity, by_dots,
+                                          rects, others, r_dot)
         shifted = unclear = False
         if ok.any():
             best = int(np.argmin(np.where(ok, cost, np.inf)))
             rect = QtCore.QRectF(rects[best, 0], rects[best, 1], w, h)
             shifted = bool(is_far[best])
             unclear = not shifted and not clear[best]
-        elif not must:  # an idle label with no clear place is left out
+        elif not over_dots:  # no clear place: left out (the chosen one tries further)
             return None
         else:  # a label that must be shown: on screen if it fits there, nudged past labels
             inside = [r for r in every[:n_beside] if view_rect.contains(QtCore.QRectF(r[0], r[1], w, h))]
@@ -569,6 +589,7 @@ class GraphLabelsMixin:
                 rect.translate(0, h * 0.8)
                 shifted = True
         t._hela_shifted = shifted
+        t._hela_relax = relax  # (for tests: how far from the usual rules it was placed)
         t._hela_unclear = unclear
         # the label's corner at the dot's place: it sits at `rect` whatever the zoom
         anchor = (round((cx - rect.left()) / w, 4), round((cy - rect.top()) / h, 4))
@@ -577,6 +598,23 @@ class GraphLabelsMixin:
             t._hela_anchor = anchor
         t.setPos(x, y)
         return rect
+
+    @staticmethod
+    def _chosen_rules(relax: int, ok: np.ndarray, cost: np.ndarray, is_far: np.ndarray,
+                      clarity: np.ndarray, by_dots: np.ndarray, rects: np.ndarray,
+                      others: np.ndarray, r_dot: float) -> tuple[np.ndarray, np.ndarray]:
+        """The places the chosen memory's label may take at each `relax` (`_label_spot`),
+        and what they cost."""
+        if relax == 0:  # beside it, clearly its own; or a line or two off, nearer it
+            ok = ok & np.where(is_far, (clarity >= 1.0) & (by_dots == 0), clarity >= CLEAR_LABEL)
+        elif relax == 1:  # (its ring tells it beside it; a line passes no dot, to words
+            ok = ok & (~is_far | ((by_dots == 0) & (clarity >= 1.0)))  # nearer it)
+        elif relax == 2 and (ok & (clarity >= 1.0)).any():  # (nearer it, where any is)
+            ok = ok & (clarity >= 1.0)
+        elif relax >= 3:  # beside it, over as few other dots as may be
+            covered = rects_overlap(rects, np.column_stack([others - r_dot, others + r_dot]))
+            cost = cost + 40 * covered.sum(axis=1)
+        return ok, cost
 
     @staticmethod
     def _own_more_than_near(rects: np.ndarray, others: np.ndarray, cx: float, cy: float,

@@ -92,3 +92,18 @@ def distances_to_rects(rects: np.ndarray, pts: np.ndarray) -> np.ndarray:
     dx = np.maximum(np.maximum(rects[:, None, 0] - px, px - rects[:, None, 2]), 0.0)
     dy = np.maximum(np.maximum(rects[:, None, 1] - py, py - rects[:, None, 3]), 0.0)
     return np.hypot(dx, dy)
+
+
+
+def open_spots(view: tuple[float, float, float, float], w: float, h: float,
+               at: tuple[float, float], reach: float = np.inf) -> list[tuple[float, float]]:
+    """Top-left corners of `w` × `h` places over a view ``(left, top, right, bottom)``, a
+    grid a line across and half a line down, up to `reach` from the point `at` (for a
+    label with no clear room right by its dot)."""
+    xs = np.arange(view[0], view[2] - w + 1e-6, max(h, 4.0))
+    ys = np.arange(view[1], view[3] - h + 1e-6, max(h / 2, 2.0))
+    gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
+    dx = np.maximum(np.maximum(gx - at[0], at[0] - gx - w), 0.0)
+    dy = np.maximum(np.maximum(gy - at[1], at[1] - gy - h), 0.0)
+    keep = np.hypot(dx, dy) <= reach
+    return list(zip(gx[keep].tolist(), gy[keep].tolist(), strict=True))
