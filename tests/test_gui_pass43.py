@@ -74,3 +74,31 @@ def test_only_the_chosen_memorys_label_is_tied_by_a_long_line(qtbot, tmp_path):
                 view._label_text(i)
         assert not _covered(view)
 
+
+def test_the_opened_graph_is_framed_as_fit_frames_it(qtbot, tmp_path):
+    """The layout goes on settling after the window's first fit (here: the graph drifts
+    up in the view, every dot still in it, as the opened one did): the view follows,
+    as a press of Fit would frame it."""
+    view, ids = _window_graph(qtbot, tmp_path, 40)
+    before = view.vb.viewRect()
+    lo, hi = view.xy.min(axis=0), view.xy.max(axis=0)
+    centre, span = (lo + hi) / 2, hi - lo
+    xy = view.xy + np.array([0.0, 0.06 * span[1]])  # (y up: it drifts up, all in view)
+    for k in range(1, 6):  # unfolding in steps
+        view.set_positions(view.data.ids, view.xy + (xy - view.xy) * k / 5)
+    qtbot.wait(50)
+    opened = view.vb.viewRect()
+    assert opened != before
+    view.fit()  # the user's Fit
+    qtbot.wait(50)
+    fitted = view.vb.viewRect()
+    tol = 0.02 * fitted.height()
+    for a, b in ((opened.left(), fitted.left()), (opened.right(), fitted.right()),
+                 (opened.top(), fitted.top()), (opened.bottom(), fitted.bottom())):
+        assert abs(a - b) <= tol, (opened, fitted)
+    # and the user's own zoom is left alone
+    view.vb.scaleBy((0.8, 0.8))
+    view._on_manual_range()
+    zoomed = view.vb.viewRect()
+    view.set_positions(view.data.ids, (view.xy - centre) * 0.8 + centre)
+    assert view.vb.viewRect() == zoomed

@@ -21,6 +21,7 @@ from .graph_model import GraphData
 
 ROOM_PX = 14.0  # pixels kept clear round the dots brought into view (a ring, a label's start)
 EDGE_PX = 4.0  # pixels at least between a dot's rim and the plot's edge (or the key's)
+REFRAME = 0.03  # a graph unfolding this far (of its extent) from its last fit is fitted again
 
 
 def least_shift(view: tuple[float, float, float, float],
@@ -60,6 +61,7 @@ class GraphPanMixin:
     _dots_in_scene: Callable[[], np.ndarray]
     _user_moved_view: bool
     _pending_fit: bool
+    _fitted_box: tuple[np.ndarray, np.ndarray]
 
     def fit(self, user: bool = True) -> None:
         """Zoom to all visible nodes, with room on the right for labels: every dot whole
@@ -92,9 +94,28 @@ class GraphPanMixin:
             if self.dots_clear():
                 break
             self.vb.scaleBy((1.15, 1.15), center=self.vb.viewRect().center())
+        self._fitted_box = (lo, hi)  # (the graph's extent this fit framed: `refit_due`)
         if user:
             self._user_moved_view = False
             self._pending_fit = True
+
+    def refit_due(self) -> bool:
+        """While the view follows the graph (no zoom or pan by the user): has the graph
+        unfolded away from the frame its last fit gave it, by more than `REFRAME` of its
+        extent on any side?  The opened window's graph sat in the upper part of the pane
+        until Fit was pressed (QA pass 42's last look, pass 43): the layout settled
+        after the fit, every dot still in view, so it was never framed again."""
+        box = getattr(self, "_fitted_box", None)
+        rows = np.nonzero(self.visible_mask)[0] if self.visible_mask is not None else slice(None)
+        p = self.xy[rows]
+        if box is None or not len(p):
+            return box is None
+        lo, hi = p.min(axis=0), p.max(axis=0)
+        if lo.shape != box[0].shape:
+            return True
+        span = np.maximum(box[1] - box[0], 1e-9)
+        return bool((np.abs(lo - box[0]) > REFRAME * span).any()
+                    or (np.abs(hi - box[1]) > REFRAME * span).any())
 
     def dots_clear(self, *, key: bool = False) -> bool:
         """Is every drawn dot whole inside the plot, `EDGE_PX` clear of its edges, and of

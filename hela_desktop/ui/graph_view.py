@@ -487,8 +487,8 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             r = self.vb.viewRect()
             lo, hi = self.xy.min(axis=0), self.xy.max(axis=0)
             small = (hi[0] - lo[0]) < 0.6 * r.width() and (hi[1] - lo[1]) < 0.6 * r.height()
-            if small or not self.dots_clear():
-                self.fit(user=False)
+            if small or self.refit_due() or not self.dots_clear():
+                self.fit(user=False)  # (framed as Fit frames it, QA pass 43)
         self._fold_key_off_dots()  # (dots that drift under the key fold it)
         self.render()
 
