@@ -14,7 +14,7 @@ from .words import folded as _fold
 from .words import one_slip, spelled_numbers
 
 _NUMBER = facts.NUMBER
-_LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
+LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
 _PART = re.compile(r"[-'’]")
 # capitalised mid-sentence, and names nothing: the app, the model's talk of itself
 _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split()) | frozenset(
@@ -55,7 +55,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     words |= {_fold(w) for w in words}
     # (a leading zero aside: "9:30" is "09:30")
     numbers = {_no_zero(n) for n in _NUMBER.findall(low)} | spelled_numbers(low)
-    text = _LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
+    text = LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
     found: list[tuple[int, int]] = []  # (start, end) in `text`
     # (read without its Chinese, Japanese or Korean: they are no sign of German nouns)
     english, foreign, _ = language_shares(_CASELESS.sub(" ", text))
@@ -150,12 +150,15 @@ def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "y
             else:
                 who = [w for w in facts.NAME_WORD.findall(before)
                        if re.sub(r"['’]s$", "", w).lower() in names]
-                kin_said = re.findall(rf"\byour\s+({'|'.join(sorted(kin.KIN))})\b", before,
-                                      re.IGNORECASE)
+                # (or "my dad", the model speaking as the user: "My dad was in … when he
+                # died", QA pass 43d read it as Jack, named sentences before)
+                kin_said = re.findall(rf"\b(?:your|my)\s+({'|'.join(sorted(kin.KIN))})\b",
+                                      before, re.IGNORECASE)
                 # (the nearest before it: "Chloe's son Oscar (who died…)" is Oscar)
                 said = max([(before.rfind(w), re.sub(r"['’]s$", "", w)) for w in who]
-                           + [(before.lower().rfind(f"your {k.lower()}"), f"your {k.lower()}")
-                              for k in kin_said], default=None)
+                           + [(max(before.lower().rfind(f"your {k.lower()}"), before.lower().rfind(
+                               f"my {k.lower()}")), f"your {k.lower()}") for k in kin_said],
+                           default=None)
                 if said is None and last and re.search(r"\b(?:he|she)\s+(?:has\s+|had\s+)?$",
                                                        before, re.IGNORECASE):
                     said = (0, last)
@@ -181,14 +184,19 @@ def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[st
     otherwise."""
     for eid, text in texts:
         for s in (s for s in facts.sentences(text) if _DIED.search(s)):
-            who = {w.lower() for w in re.findall(r"[\w'’-]+", re.sub(r"['’]s?\b", "", s))
+            # (a person, not a place named: "…lived in Hamburg; he died in 2019." is no
+            # death of Hamburg's, QA pass 43d)
+            who = {w.lower() for w in re.findall(r"(?<!\bin )(?<!\bto )(?<!\bfrom )(?<!\bat )"
+                                                 r"[\w'’-]+", re.sub(r"['’]s?\b", "", s))
                    if w.lower() in names} | {k.lower() for k in re.findall(
                        rf"\b(?:my|our)\s+({'|'.join(sorted(kin.KIN))})\b", s, re.IGNORECASE)}
             for sentence in facts.sentences(answer):
                 low = sentence.lower()
+                # (them, not another of theirs: "Jack, your dad's son, lives in Aberdeen",
+                # QA pass 43d)
                 said = next((w for w in sorted(who) if re.search(
-                    rf"\b(?:your\s+)?{re.escape(w)}\b", low) and (w in names or re.search(
-                        rf"\byour\s+{re.escape(w)}\b", low))), None)
+                    rf"\b(?:your\s+)?{re.escape(w)}\b(?!['’]s)", low) and (w in names or re.search(
+                        rf"\byour\s+{re.escape(w)}\b(?!['’]s)", low))), None)
                 if said and _ALIVE.search(sentence) and not _DIED.search(sentence):
                     called = re.search(rf"\b{re.escape(said)}\b", sentence, re.IGNORECASE)
                     return {"kind": "alive_again", "memory": int(eid), "said": text,

@@ -9,6 +9,7 @@ import re
 from collections.abc import Set as AbstractSet
 
 from . import facts, superseded, whom
+from .made_up import LIST_MARK
 from .timewords import WHEN_SAID
 
 # the words a correction tells that something changed with, not what it changed to
@@ -151,7 +152,8 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     if _ASKS_BEFORE.search(message):  # (the old value is what was asked: "Where did Hollie
         return False  # live before?" answered "Harrogate", QA pass 41c)
     yes, asked = agrees(message, answer), facts.terms(message)
-    said = facts.terms(answer) | asked if yes else facts.terms(answer) - asked
+    terms = facts.terms(LIST_MARK.sub(" ", answer))  # (not a list's numbering)
+    said = terms | asked if yes else terms - asked
     was = facts.terms(superseded.on_subject(old, new))
     # (when the change was made is no new value, unless the old memory said a time like it:
     # "Chloe moved to Manchester last month." was no older news of "Chloe lives in
@@ -162,6 +164,11 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     fresh = now - was - denied - TELLS_CHANGE
     if not yes:
         outdated, fresh = outdated - asked, fresh - asked
+    # (a number of years is no day of a month: "…20 years since I moved…" gives no "20
+    # April", QA pass 43c)
+    said -= {d for d in said & outdated if d.isdigit() and re.search(
+        rf"\b{d}\s*{_UNIT}", answer, re.IGNORECASE) and not re.search(rf"\b{d}\s*{_UNIT}", old,
+                                                                    re.IGNORECASE)}
     # what the answer itself says is not so: "…in March, not April." gives the old value
     # and denies the new (QA pass 35b: unmarked, "not" read as putting March aside)
     no = set(facts.negated(answer))
@@ -233,7 +240,9 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
     outdated = (was & denied) or _kept_numbers(_out_of_date(old, correction, was - now - _WHO),
                                                correction)
     fresh = now - was - denied - TELLS_CHANGE
-    said = facts.terms(reply)
+    # (a list's own numbering is no date: "3. My own family's wedding…" repeated no "3
+    # February", QA pass 43d)
+    said = facts.terms(LIST_MARK.sub(" ", reply))
     # (a reply that denies the new value gives the old: "The correct date is 12 April, not
     # 19 April." to "Actually the Rome trip is on 19 April, not 12 April.", QA pass 38c)
     no = set(facts.negated(reply))
@@ -248,6 +257,9 @@ def changed_by(old: str, new: str) -> set[str]:
     old age, place or job, as `_out_of_date` reads it; "from Cardiff" in the newer one
     is still the old place)."""
     return _out_of_date(old, new, facts.terms(old) - _WHO)
+
+
+_UNIT = r"(?:years?|months?|weeks?|days?|hours?|minutes?|mins?|miles?|km|kg|%|percent)\b"
 
 
 def _out_of_date(old: str, new: str, only_old: set[str]) -> set[str]:
