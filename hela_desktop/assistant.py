@@ -596,7 +596,7 @@ class Assistant:
         # of a memory that said several things, the sentence it replaces (QA pass 32b: two
         # corrections of one paragraph both read "Noted as a correction of “A bit about
         # us: We live on…”")
-        return {"corrects": [{"episode_id": i, "text": superseded.on_subject(t, message)}
+        return {"corrects": [{"episode_id": i, "text": superseded.on_subject(t, message, shown=True)}
                              for i, t in fixed.items()]} if fixed else {}
 
     def _model_name(self) -> str:

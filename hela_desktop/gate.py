@@ -311,7 +311,7 @@ class RelevanceGate:
                 extra["said_whole"] = text  # (whom "He is vegan…" is of)
             if eid in fixes:  # (what it corrects of that memory, not all it said)
                 extra.update(corrects=fixes[eid],
-                             corrects_said=superseded.on_subject(texts[fixes[eid]], text))
+                             corrects_said=superseded.on_subject(texts[fixes[eid]], text, shown=True))
             out.append(Recall(episode_id=eid, score=sim, text=rest, semantic=sim, extra=extra))
         return out, (None if len(kept) >= ABOUT_YOU_LOOK else total)
 

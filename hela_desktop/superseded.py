@@ -121,18 +121,23 @@ def _of_others(part: str, new: str) -> bool:
                 and (SELF in said_of) != (SELF in told_of))
 
 
-def on_subject(old: str, new: str) -> str:
+def on_subject(old: str, new: str, shown: bool = False) -> str:
     """The parts of the older statement `old` that the newer `new` replaces (`_replaced`:
     "Hi! My name is Ines." is not replaced by "Actually Karel is now a surgeon."), in the
     user's words (parts next to each other as one, others joined by " … "); `old` whole
-    when none is."""
+    when none is.  `shown`: as a note quotes it, a part of an introduction after whose it
+    is ("Hi, I'm Priya Nair … in Manchester.", not "in Manchester.", QA pass 43c)."""
     said = one_line(old or "")
+    spans = _part_spans(said)
     runs: list[list[int]] = []  # [start, end, index of the last part]
-    for k, ((a, b), hit) in enumerate(zip(_part_spans(said), _replaced(old, new))):
+    for k, ((a, b), hit) in enumerate(zip(spans, _replaced(old, new))):
         if hit and runs and runs[-1][2] == k - 1:
             runs[-1][1:] = [b, k]
         elif hit:
             runs.append([a, b, k])
+    if shown and runs and runs[0][0] != spans[0][0] and _reading(said[runs[0][0]:runs[0][1]]) \
+            != said[runs[0][0]:runs[0][1]]:
+        runs.insert(0, [*spans[0], 0])
     return " … ".join(said[a:b] for a, b, _ in runs) if runs else old
 
 
