@@ -81,6 +81,9 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     # caution: alcohol, and the juices the NHS names for warfarin, change how it works)
     "thinner juices": "cranberry cranberries grapefruit grapefruits",
     "serotonin": "wort tramadol sumatriptan",
+    # (QA pass 43d: "…help you find a kitten", Sarah allergic to cats, had no line)
+    "cats": "cat cats kitten kittens kitty",
+    "dogs": "dog dogs puppy puppies",
     # (QA pass 42b: "Can I take co-amoxiclav?", a penicillin allergy told, answered "…it
     # would work well for you" with no warning: the penicillins by their own names)
     "penicillin": "penicillin penicillins amoxicillin amoxycillin amoxil ampicillin amoxiclav "
@@ -94,7 +97,8 @@ _NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shel
           "gluten": "gluten", "wheat": "gluten", "fish": "fish", "eggs": "eggs", "egg": "eggs",
           "soy": "soy", "soya": "soy", "sesame": "sesame", "meat": "meat", "pork": "pork",
           "alcohol": "alcohol", "booze": "alcohol", "penicillin": "penicillin",
-          "penicillins": "penicillin"}
+          "penicillins": "penicillin", "cats": "cats", "cat": "cats", "dogs": "dogs",
+          "dog": "dogs"}
 # diets, and what each leaves out
 _DIETS = {"vegetarian": ("meat", "fish", "shellfish"),
           "vegan": ("meat", "fish", "shellfish", "dairy", "eggs"),
@@ -672,7 +676,8 @@ _FOOD = re.compile(
 # … for the whole household ("for the family", "for all of us", "the kids")
 _HOUSEHOLD = re.compile(
     r"\b(?:(?:the|our|my)\s+(?:whole\s+)?(?:family|household|kids|children|boys|girls|twins)|all of us|"
-    r"everyone|everybody|for us|we all)\b", re.IGNORECASE)
+    r"everyone|everybody|for us|we all|(?:can|could|should|shall)\s+we)\b", re.IGNORECASE)
+# ("Can we get a kitten?" is the household's, Sarah allergic to cats: QA pass 43d)
 
 
 # why a caution came in for a message about food (`gate.RelevanceGate._cautions`)

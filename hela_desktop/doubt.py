@@ -520,6 +520,7 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
     return [got] if got else []
 
 
+_DAY_NAMES = re.compile(rf"\b(?:{'|'.join(facts.MONTHS_AND_DAYS)})s?\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\b(?:before|used to|previously|originally|grew up|born|last year)\b", re.I)
 _OF_SELF = re.compile(r"\b(?:i|we|my|our|me|us)\b", re.IGNORECASE)
 # a place a memory names: "… lives in Kochi", "… moved to Leeds", "… from Accra"
@@ -554,9 +555,21 @@ def _date_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict
     """``{"kind": "left_out", …}`` when asked when something is, `answer` gives no day,
     date or time at all, and a current memory holding every word asked gives one (QA pass
     42c: "When is Tom's birthday?" answered with no date, "Tom's birthday is on 18
-    February." told, had no line; "What day is choir?" too, QA pass 42g)."""
-    if not re.match(_OPENS_WHEN, message, re.IGNORECASE) or re.search(
-            WHEN_SAID, answer, re.IGNORECASE) or re.search(r"\d", answer):
+    February." told, had no line; "What day is choir?" too, QA pass 42g).  One naming
+    only days or months that memory does not is ``{"kind": "made_up", …}`` ("What day is
+    badminton?" answered "Today is Monday.", "I play badminton on Thursdays." told, QA
+    pass 43c)."""
+    if not re.match(_OPENS_WHEN, message, re.IGNORECASE):
+        return None
+    days = [d for d in _DAY_NAMES.findall(answer) if d[:1].isupper() or d not in ("may", "march")]
+    if days and not re.search(r"\d", answer):
+        asked = facts.terms(message) - _ASKING
+        told = next((r.text.lower() for r in current if asked and asked <= facts.terms(r.text)
+                     and _DAY_NAMES.search(r.text)), "")
+        return {"kind": "made_up", "words": list(dict.fromkeys(days)), "unused": False} if told \
+            and not any(re.match(rf"{d.lower().rstrip('s')}s?\b", w.lower()) for d in days
+                        for w in _DAY_NAMES.findall(told)) else None
+    if re.search(WHEN_SAID, answer, re.IGNORECASE) or re.search(r"\d", answer):
         return None
     asked = facts.terms(message) - _ASKING
     return next(({"kind": "left_out", "memory": int(r.episode_id), "said": r.text}
