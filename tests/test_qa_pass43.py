@@ -270,3 +270,89 @@ def test_a_no_to_your_own_medication_is_a_no_to_what_you_told():
                  _recalls(told)) == f"Check this answer: it says no, and you told me “{told[1]}”"
     assert _note("Am I on any medication?", "Yes, you take lamotrigine for your epilepsy.",
                  _recalls(told), {2}) == ""
+
+
+def test_a_number_of_years_is_no_day_of_an_older_date():
+    """QA pass 43c: "Where do I live?" answered "You're based in Manchester, and it's been
+    20 years since I moved…" read "it may give older news — “The marathon moved to 27
+    April.” is newer": the "20" of "20 years" was taken for "20 April"."""
+    from hela_desktop.older_news import gives_older
+
+    old, new = "I run the Manchester marathon on 20 April.", "The marathon moved to 27 April."
+    assert not gives_older("Where do I live?", "It's been 20 years since you moved.", old, new)
+    assert gives_older("When is my marathon?", "Your marathon is on 20 April.", old, new)
+    assert gives_older("When is my marathon?", "It's on the 20th.", old, new)
+
+
+def test_a_correction_of_an_introductions_part_is_quoted_with_whose_it_is():
+    """QA pass 43c: "Noted as a correction of “in Manchester.”" quoted a bare fragment."""
+    from hela_desktop import superseded
+
+    intro = "Hi, I'm Priya Nair, a software engineer in Manchester."
+    moved = "We moved from Manchester to Bristol last week."
+    assert superseded.on_subject(intro, moved, shown=True) == "Hi, I'm Priya Nair … in Manchester."
+    assert superseded.on_subject(intro, "I'm now a data scientist.", shown=True) == \
+        "Hi, I'm Priya Nair … a software engineer"
+    assert superseded.on_subject(intro, moved) == "in Manchester."
+
+
+def test_what_day_answered_with_another_day_is_marked():
+    """QA pass 43c: "What day is badminton?" answered "Today is Monday." had no line, "I
+    play badminton on Thursdays." told."""
+    mems = _recalls((11, "I play badminton on Thursdays."))
+    from hela_desktop.doubt import answer_doubt
+
+    assert answer_doubt("What day is badminton?", "Today is Monday.", mems, set(), _names) == {
+        "kind": "made_up", "words": ["Monday"], "unused": False}
+    for fine in ("Badminton is on Thursday.", "You play on Thursdays.",
+                 "You may play on Thursdays."):
+        assert _note("What day is badminton?", fine, mems, {11}) == "", fine
+
+
+def test_the_dead_are_told_apart_from_places_and_their_children():
+    """QA pass 43d: "…a man named Klaus who lives in Hamburg…" read "it speaks of Hamburg
+    as living"; "Jack, your dad's son, lives in Aberdeen" read as the dad living; "My dad
+    was … when he died" read "it says Jack died" (Jack named sentences before)."""
+    from hela_desktop.made_up import alive_again, death_untold
+
+    dad = [(9, "My dad Klaus lived in Hamburg; he died in 2019.")]
+    names = {"klaus", "hamburg", "jack", "aberdeen"}
+    got = alive_again("There is a man named Klaus who lives in Hamburg, Germany.", dad, names)
+    assert got and got["name"] == "Klaus"
+    assert alive_again("Jack, your dad's son, lives in Aberdeen, Scotland.", dad, names) is None
+    assert alive_again("Klaus's son Jack lives in Aberdeen.", dad, names) is None
+    known = "\n".join([dad[0][1], "Jack switched from engineering to medicine."])
+    assert death_untold("I have stories about Jack. My dad was in engineering when he died "
+                        "20 years ago.", known, names) is None
+    assert death_untold("I have stories about Jack. He died last year.", known,
+                        names) == {"kind": "death_untold", "name": "Jack"}
+
+
+def test_a_lists_numbering_repeats_no_corrected_date():
+    """QA pass 43d: the reply to "The dentist moved my appointment to 10 February." whose
+    list ran "1. … 2. … 3. My own family's wedding…" read "it repeats what you have just
+    corrected — “My dentist appointment is on 3 February.”"."""
+    from hela_desktop.older_news import gives_older, repeats_corrected
+
+    new, old = "The dentist moved my appointment to 10 February.", \
+        "My dentist appointment is on 3 February."
+    listed = ("Here are some highlights:\n\n1. My practice is relaxed.\n2. We use new "
+              "technology.\n3. My family's wedding was lovely.")
+    assert not repeats_corrected(new, listed, old)
+    assert not gives_older("When is my dentist appointment?", listed, old, new)
+    assert repeats_corrected(new, "Your appointment is on 3 February.", old)
+
+
+def test_a_pet_allergy_cautions_the_pet_for_a_household_question():
+    """QA pass 43d: "Can we get a kitten?" answered "…help you find a kitten…" had no line,
+    "Sarah is allergic to cats." told (Sarah, the wife: "we" is the household)."""
+    from hela_desktop.cautions import cautions, for_household
+
+    assert for_household("Can we get a kitten?") and not for_household("Can I get a kitten?")
+    told = cautions([(5, "Sarah is allergic to cats.")], about={"sarah"})
+    assert {"kitten", "cat", "cats"} <= told[0].avoid
+    mems = _recalls((5, "Sarah is allergic to cats."))
+    assert "“kitten” without a word of warning" in _note(
+        "Can we get a kitten?", "Yes, a kitten would be lovely.", mems, cautions=told)
+    assert _note("Can we get a kitten?", "Sarah is allergic to cats, so a kitten is not a "
+                 "good idea.", mems, {5}, told) == ""
