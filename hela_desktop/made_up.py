@@ -195,8 +195,8 @@ def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[st
                 # (them, not another of theirs: "Jack, your dad's son, lives in Aberdeen",
                 # QA pass 43d)
                 said = next((w for w in sorted(who) if re.search(
-                    rf"\b(?:your\s+)?{re.escape(w)}\b(?!['’]s)", low) and (w in names or re.search(
-                        rf"\byour\s+{re.escape(w)}\b(?!['’]s)", low))), None)
+                    rf"\b(?:your\s+)?{re.escape(w)}\b{_NOT_KINS}", low) and (w in names or re.search(
+                        rf"\byour\s+{re.escape(w)}\b{_NOT_KINS}", low))), None)
                 if said and _ALIVE.search(sentence) and not _DIED.search(sentence):
                     called = re.search(rf"\b{re.escape(said)}\b", sentence, re.IGNORECASE)
                     return {"kind": "alive_again", "memory": int(eid), "said": text,
@@ -205,6 +205,8 @@ def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[st
     return None
 
 
+# not another of theirs: "your dad's son" (but "Kwame's birthday" is his)
+_NOT_KINS = rf"(?!['’]s\s+(?:{'|'.join(sorted(kin.KIN))})\b)"
 # what speaks of someone as living: coming, going to, a birthday, a move; said in the
 # present ("your dad is a great guy", "he can answer"), or someone to call or visit (QA
 # pass 43b: "…send an email to your dad and he can answer any questions", the dad dead)

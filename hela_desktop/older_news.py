@@ -99,13 +99,14 @@ def holds_asked(message: str, text: str) -> bool:
     told |= _MEDICATION if _ON_MEDICINE.search(text) else set()
     # (the user asking of themselves, of their own memory: "Am I on any medication?" of
     # "I have epilepsy and take lamotrigine.", QA pass 43b probe: "No, you are not…")
-    told |= {facts.SELF} if _FIRST.search(text) else set()
+    told |= {facts.SELF} if _FIRST.search(text) or _TO_YOU.search(text) else set()
     return any(len(asked) >= 2 and asked <= told and not asked & denied
                for asked in ((facts.terms(a) | ({facts.SELF} if _FIRST.search(a) else set()))
                              - _GENERIC for a in yes_no_asks(message)))
 
 
 _FIRST = re.compile(r"\b(?:i|i['’](?:m|ve)|me)\b", re.IGNORECASE)  # (not "my wife …")
+_TO_YOU = re.compile(r"\byou(?:['’](?:re|ve))?\b", re.IGNORECASE)  # (an answer's "You swim …")
 
 
 _MEDICATION = frozenset(facts.stems("medication medicine meds pills tablets drugs"))
