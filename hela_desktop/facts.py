@@ -228,7 +228,10 @@ _CORRECTS = re.compile(
     r"|[,;—–-]\s*not\s+(?:a|an|the|in|on|at)\b"
     # (", not 14 March", ", not Tuesday", ", not Lisbon": a date, a number or a name put
     # aside, QA pass 36: "I now fly to Porto on 21 March, not 14 March." was no correction)
-    r"|[,;—–-]\s*not\s+(?:\d|(?-i:[A-Z]))", re.IGNORECASE)
+    r"|[,;—–-]\s*not\s+(?:\d|(?-i:[A-Z]))"
+    # (what holds now, and what not: "Chidi now drives trains, not buses.", QA pass 43e)
+    r"|\bnow\b[^.;!?]{1,60}[,;—–-]\s*not\s+(?!sure|yet|really|much|bad|too|so|very|quite|"
+    r"that|as|only|just|always)[a-z]", re.IGNORECASE)
 # "…in May instead of June", "tea rather than coffee", "quit the buses" (QA pass 32): a
 # correction of what said June, coffee or buses only (`corrects_memory`): "I walk to work
 # instead of driving." corrects nothing said about work (QA pass 29)
