@@ -166,7 +166,10 @@ _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping with
                      "allergic allergy allergies intolerant instead careful unless except "
                      "rather cannot can't shouldn't mustn't dangerous risky risk away "
                      "substitute replace alternative alternatives watch limit moderation "
-                     "sparingly insulin afraid scared label labels traces".split())
+                     "sparingly insulin afraid scared label labels traces "
+                     # (QA pass 43e: "…extremely difficult for her to have eggs", of the
+                     # allergy itself, read "names “eggs” without a word of warning")
+                     "difficult anaphylaxis anaphylactic epipen".split())
 # (a yes or no set off by a comma is a clause of its own: "The answer is no, Solveig can
 # have chicken satay…", QA pass 37)
 # (what follows "which means" or ", so" is a clause of its own too: "Isla has an allergy to
@@ -474,7 +477,13 @@ def _other_food(words: list[str], i: int) -> bool:
     "peanut butter" for a milk allergy, "butter beans", "veggie burgers", "meat substitute";
     QA pass 40c: "peanut butter" read as a milk caution)?"""
     before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
-    return before in _NOT_OF_IT or after in _NOT_IT
+    # (or the animal: "he loves playing with chickens", QA pass 43e, pescatarian told)
+    return before in _NOT_OF_IT or after in _NOT_IT or bool(set(words[max(0, i - 3):i]) & _ALIVE)
+
+
+# what, a few words before an animal's name, says it is the animal, not its meat
+_ALIVE = frozenset("playing play plays played feed feeding feeds fed pet petting pets keep keeps "
+                   "keeping raise raises raising chase chasing chased cuddle cuddling".split())
 
 
 # what, before a food word, makes it another food: "oat milk", "peanut butter", "veggie
