@@ -564,8 +564,9 @@ def _date_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict
     days = [d for d in _DAY_NAMES.findall(answer) if d[:1].isupper() or d not in ("may", "march")]
     if days and not re.search(r"\d", answer):
         asked = facts.terms(message) - _ASKING
-        told = next((r.text.lower() for r in current if asked and asked <= facts.terms(r.text)
-                     and _DAY_NAMES.search(r.text)), "")
+        # (every memory of it: "…in April." and "Actually … in May, not April.")
+        told = " ".join(r.text.lower() for r in current if asked and asked <= facts.terms(r.text)
+                        and _DAY_NAMES.search(r.text))
         return {"kind": "made_up", "words": list(dict.fromkeys(days)), "unused": False} if told \
             and not any(re.match(rf"{d.lower().rstrip('s')}s?\b", w.lower()) for d in days
                         for w in _DAY_NAMES.findall(told)) else None

@@ -28,6 +28,9 @@ TELLS_PAST = frozenset("was were used previously before formerly former earlier 
 _AGREES = ("yes", "yeah", "yep", "correct", "that's right", "that is right", "indeed", "right,")
 # … and how it says no, or sets what the question said aside
 _DENIES = frozenset("no not nope never n't rather instead actually but".split())
+# words, "n't" one of its own ("doesn't" is "does" and "n't": before 0.35 it read as
+# "doesn" and "t", so "He doesn't live in Oslo." denied nothing)
+_WORDS = re.compile(r"[a-z]+(?=n't)|n't|[a-z]+")
 _YES_NO = frozenset("is are am was were do does did will would can could has have had "
                     "should".split())
 
@@ -37,10 +40,14 @@ def opens_with_yes(answer: str) -> bool:
     pleasantry or not ("I'm glad you brought it up.\n\nYes, I think the test is on 3
     March…", the old date: QA pass 42b saw no line)?"""
     head = _PLEASANTRY.sub("", answer.strip().lower().replace("’", "'"), count=1)
+    head = _ASIDE_BUT.sub("", head, count=1)
     return any(head.startswith(w) and (len(head) == len(w) or not head[len(w)].isalnum())
                for w in _AGREES)
 
 
+# an aside before a yes: "A bit of a tangent, but yes, my dentist … is on the 3rd." (QA
+# pass 43d: the old date, unmarked)
+_ASIDE_BUT = re.compile(r"^(?!no\b|not\b|nope\b)[^.!?\n]{0,60}?,?\s*\bbut\s+(?=(?:yes|yeah|yep|correct)\b)")
 # a first sentence of thanks or gladness, before the answer itself
 _PLEASANTRY = re.compile(r"(?:i'm|i am) (?:so |really )?(?:glad|happy|pleased)\b[^.!?\n]*[.!?]\s*|"
                          r"(?:great|good|what a (?:great|good)) question\b[^.!?\n]*[.!?]\s*|"
@@ -55,7 +62,7 @@ def agrees(message: str, answer: str) -> bool:
     if opens_with_yes(answer):
         return True
     head = answer.strip().lower().replace("’", "'")
-    said = set(re.findall(r"[a-z]+|n't", head))
+    said = set(_WORDS.findall(head))
     # a sentence of the message asks yes or no ("Is our Lisbon trip in May? Answer in one
     # short sentence.", QA pass 29: the message as a whole did not end with "?")
     asks = yes_no_asks(message)
@@ -65,12 +72,13 @@ def agrees(message: str, answer: str) -> bool:
         return True
     # a clause that says what it asks over again, denying nothing, says yes whatever came
     # before it ("Not at all, Anders still lives in Trondheim." to "Does Anders still live
-    # in Trondheim?", QA pass 37)
+    # in Trondheim?", QA pass 37; "No, Sarah still works at the Royal Infirmary." to "Is
+    # Sarah still at the Royal Infirmary?", QA pass 43d: working there is being there)
     asked = facts.terms(" ".join(asks))
     return any(len(c) >= 2 and c <= asked and len(c) * 3 >= len(asked) * 2
-               and not set(re.findall(r"[a-z]+|n't", part)) & _DENIES
+               and not set(_WORDS.findall(part)) & _DENIES
                for part in re.split(r"[,;.!?]|\bbut\b", head)
-               if (c := facts.terms(part)))
+               if (c := facts.terms(part) - (_GENERIC - asked)))
 
 
 def says_yes_or_no(message: str, answer: str) -> bool:
@@ -152,6 +160,7 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     count)."""
     if _ASKS_BEFORE.search(message):  # (the old value is what was asked: "Where did Hollie
         return False  # live before?" answered "Harrogate", QA pass 41c)
+    answer = _of_others(answer, old)
     yes, asked = agrees(message, answer), facts.terms(message)
     terms = facts.terms(LIST_MARK.sub(" ", answer))  # (not a list's numbering)
     said = terms | asked if yes else terms - asked
@@ -163,6 +172,12 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     now, denied = _told_over(value, was), set(facts.negated(new)) - facts.still_said(new)
     outdated = (was & denied) or _out_of_date(old, new, was - now - _WHO)
     fresh = now - was - denied - TELLS_CHANGE
+    # what the answer itself says is not so: "…in March, not April." gives the old value
+    # and denies the new (QA pass 35b: unmarked, "not" read as putting March aside), the
+    # old value asked or not ("…indeed Freya 12, not 13." to "Is Freya 12?", QA pass 43f)
+    no = set(facts.negated(answer))
+    if no & fresh and not no & outdated:
+        return bool(terms & outdated)
     if not yes:
         outdated, fresh = outdated - asked, fresh - asked
     # (a number of years is no day of a month: "…20 years since I moved…" gives no "20
@@ -170,11 +185,6 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     said -= {d for d in said & outdated if d.isdigit() and re.search(
         rf"\b{d}\s*{_UNIT}", answer, re.IGNORECASE) and not re.search(rf"\b{d}\s*{_UNIT}", old,
                                                                     re.IGNORECASE)}
-    # what the answer itself says is not so: "…in March, not April." gives the old value
-    # and denies the new (QA pass 35b: unmarked, "not" read as putting March aside)
-    no = set(facts.negated(answer))
-    if no & fresh and not no & outdated:
-        return bool(said & outdated)
     if said & outdated and said & outdated <= no:  # (it denies the old value itself: "Ama
         return False  # doesn't live in Accra anymore.")
     told_old, told_new = len(said & outdated), len(said & fresh)
@@ -236,14 +246,17 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
     March instead of Friday")?  The new value counts here even as the correction said it:
     the reply should repeat it."""
     was = facts.terms(superseded.on_subject(old, correction))
-    now, denied = _told_over(correction, was), set(facts.negated(correction)) - \
+    # (when it changed is no new value: "last" of "…turned 8 last week." in the reply's "last
+    # month" tied with its "7th birthday", QA pass 43e)
+    value = correction if _WHEN_CHANGED.search(old) else _WHEN_CHANGED.sub(" ", correction)
+    now, denied = _told_over(value, was), set(facts.negated(correction)) - \
         facts.still_said(correction)
     outdated = (was & denied) or _kept_numbers(_out_of_date(old, correction, was - now - _WHO),
                                                correction)
     fresh = now - was - denied - TELLS_CHANGE
     # (a list's own numbering is no date: "3. My own family's wedding…" repeated no "3
     # February", QA pass 43d)
-    said = facts.terms(LIST_MARK.sub(" ", reply))
+    said = facts.terms(LIST_MARK.sub(" ", _of_others(reply, old)))
     # (a reply that denies the new value gives the old: "The correct date is 12 April, not
     # 19 April." to "Actually the Rome trip is on 19 April, not 12 April.", QA pass 38c)
     no = set(facts.negated(reply))
@@ -260,6 +273,20 @@ def changed_by(old: str, new: str) -> set[str]:
     return _out_of_date(old, new, facts.terms(old) - _WHO)
 
 
+def _of_others(answer: str, old: str) -> str:
+    """`answer` less the sentences in which the model speaks of itself, naming no one `old`
+    tells of, when `old` tells of others, not the user ("I actually do live in Oslo now." and
+    "…visit me in Oslo" are no older news of "My son Erik is a doctor in Oslo.", QA pass
+    43f)."""
+    whom = facts.who(old)
+    if facts.SELF in whom or not whom:
+        return answer
+    named = {facts.stem(w) for w in whom}
+    return " ".join(s for s in facts.sentences(answer)
+                    if not _SPEAKER.search(s) or facts.terms(s) & named)
+
+
+_SPEAKER = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|(?i:me|my|myself))\b")
 _UNIT = r"(?:years?|months?|weeks?|days?|hours?|minutes?|mins?|miles?|km|kg|%|percent)\b"
 
 
