@@ -356,3 +356,83 @@ def test_a_pet_allergy_cautions_the_pet_for_a_household_question():
         "Can we get a kitten?", "Yes, a kitten would be lovely.", mems, cautions=told)
     assert _note("Can we get a kitten?", "Sarah is allergic to cats, so a kitten is not a "
                  "good idea.", mems, {5}, told) == ""
+
+
+def test_a_yes_after_an_aside_gives_the_old_date():
+    """QA pass 43d: "Is my dentist on the 3rd?" answered "A bit of a tangent, but yes, my
+    dentist actually is on the 3rd." (moved to 10 February) had no older-news line."""
+    from hela_desktop.older_news import gives_older, opens_with_yes
+
+    said = "A bit of a tangent, but yes, my dentist actually is on the 3rd."
+    assert opens_with_yes(said) and not opens_with_yes("No, but yes I see.")
+    assert gives_older("Is my dentist on the 3rd?", said, "My dentist appointment is on 3 "
+                       "February.", "The dentist moved my appointment to 10 February.")
+
+
+def test_no_then_still_there_is_a_yes_and_doesnt_is_a_no():
+    """QA pass 43d: "Is Sarah still at the Royal Infirmary?" answered "No, Sarah still works
+    at the Royal Infirmary." (she moved to the Queen Elizabeth) had no line; and "doesn't"
+    was read as "doesn" and "t", so "He doesn't live in Oslo." denied nothing."""
+    from hela_desktop.older_news import agrees, gives_older
+
+    ask, old = "Is Sarah still at the Royal Infirmary?", \
+        "My wife Sarah is a nurse at the Royal Infirmary."
+    new = "Sarah works at the Queen Elizabeth hospital now."
+    assert gives_older(ask, "No, Sarah still works at the Royal Infirmary.", old, new)
+    assert not agrees(ask, "No, Sarah doesn't work at the Royal Infirmary any more.")
+    assert not agrees("Does Anders live in Oslo?", "He doesn't live in Oslo.")
+    assert agrees("Does Anders live in Oslo?", "Anders lives in Oslo.")
+
+
+def test_now_this_not_that_is_a_correction():
+    """QA pass 43e: "Chidi now drives trains, not buses." corrected nothing, so "Chidi still
+    drives buses…" had no line ("Actually Chidi drives trains, not buses." did)."""
+    from hela_desktop import facts
+
+    bus = "My husband Chidi drives buses for Cardiff Bus."
+    assert facts.corrects_memory(bus, "Chidi now drives trains, not buses.")
+    assert not facts.corrects("I now work from home, not sure how long.")
+
+
+def test_the_animal_and_the_allergy_itself_are_no_offer():
+    """QA pass 43e: "…he loves playing with chickens" read "names “chickens” without a
+    word of warning" (pescatarian); the reply to "Our daughter Zara is 7 and she's allergic
+    to eggs." that said "…extremely difficult for her to have eggs" read the same."""
+    from hela_desktop.cautions import cautions, offered
+
+    fish = cautions([(2, "I'm pescatarian.")])[0]
+    assert offered("Chidi loves playing with chickens on the farm.", fish, "Tell me about "
+                   "Chidi.") == []
+    assert offered("A chicken curry would be lovely.", fish, "What should I cook?") == ["chicken"]
+    eggs = cautions([(6, "Our daughter Zara is 7 and she's allergic to eggs.")], about={"zara"})[0]
+    assert offered("It is extremely difficult for her to have eggs.", eggs, "x") == []
+    assert offered("Zara can have hard-boiled eggs.", eggs, "Suggest a breakfast for Zara") == [
+        "eggs"]
+
+
+def test_the_model_speaking_of_itself_gives_no_older_news_of_another():
+    """QA pass 43f: "I actually do live in Oslo now." read "it may give older news" of
+    Erik's move from Oslo, and the reply "…visit me in Oslo" to the move "it repeats what
+    you have just corrected"."""
+    from hela_desktop.older_news import gives_older, repeats_corrected
+
+    old, new = "My son Erik is a doctor in Oslo.", "Erik moved from Oslo to Stavanger."
+    assert not gives_older("Where does Erik live?", "I actually do live in Oslo now.", old, new)
+    assert gives_older("Where does Erik live?", "Erik lives in Oslo.", old, new)
+    assert not repeats_corrected(new, "Great! Come and visit me in Oslo.", old)
+    assert repeats_corrected(new, "So Erik is still in Oslo.", old)
+
+
+def test_the_old_age_asked_and_the_new_denied_is_older_news():
+    """QA pass 43f: "Is Freya 12?" answered "…indeed Freya 12, not 13." (13 now) had no
+    line; and the reply to "Zara turned 8 last week." celebrating "our little girl's 7th
+    birthday" had none either ("last" of the correction counted as said anew)."""
+    from hela_desktop.older_news import gives_older, repeats_corrected
+
+    old, new = "Erik's daughter Freya is 12 and allergic to peanuts.", "Freya is 13 now."
+    assert gives_older("Is Freya 12?", "It is indeed Freya 12, not 13.", old, new)
+    assert not gives_older("Is Freya 12?", "No, Freya is 13, not 12.", old, new)
+    zara, turned = "Our daughter Zara is 7 and she's allergic to eggs.", "Zara turned 8 last week."
+    assert repeats_corrected(turned, "Today we celebrate our little girl's 7th birthday. Last "
+                             "month we went to the park.", zara)
+    assert not repeats_corrected(turned, "Happy 8th birthday to Zara!", zara)
