@@ -56,6 +56,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     # (a leading zero aside: "9:30" is "09:30")
     numbers = {_no_zero(n) for n in _NUMBER.findall(low)} | spelled_numbers(low)
     text = LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
+    # (a template's blank is no name: "Yours faithfully, [Your Name]", QA pass 43h)
+    text = _BLANK.sub(lambda m: " " * len(m.group(0)), text)
     found: list[tuple[int, int]] = []  # (start, end) in `text`
     # (read without its Chinese, Japanese or Korean: they are no sign of German nouns)
     english, foreign, _ = language_shares(_CASELESS.sub(" ", text))
@@ -122,6 +124,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
 
 # what puts the number after it aside: "Lily is 16, not 20." claims no 20 (QA pass 43b)
 _PUT_ASIDE = re.compile(r"\d\s*(?:years?(?:\s+old)?)?\s*[,;—–-]\s*(?:and\s+)?not\s+$")
+_BLANK = re.compile(r"\[(?:your|my|the|their|his|her)?\s*[A-Za-z' ]{1,25}\]")
 # Chinese, Japanese kana and Korean: scripts with no capitals to tell a name by
 _CASELESS = re.compile(CJK_CHAR + "{2,}")
 

@@ -10,7 +10,7 @@ from collections.abc import Set as AbstractSet
 
 from . import facts, superseded, whom
 from .made_up import LIST_MARK
-from .timewords import WHEN_SAID
+from .timewords import MONTH, WHEN_SAID
 
 # the words a correction tells that something changed with, not what it changed to
 # ("Actually Ines moved to Porto.": the news is Porto; "Ines moved to Lyon." said "moved"
@@ -160,7 +160,7 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     count)."""
     if _ASKS_BEFORE.search(message):  # (the old value is what was asked: "Where did Hollie
         return False  # live before?" answered "Harrogate", QA pass 41c)
-    answer = _of_others(answer, old)
+    answer = _of_others(answer, old, message)
     yes, asked = agrees(message, answer), facts.terms(message)
     terms = facts.terms(LIST_MARK.sub(" ", answer))  # (not a list's numbering)
     said = terms | asked if yes else terms - asked
@@ -181,10 +181,10 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     if not yes:
         outdated, fresh = outdated - asked, fresh - asked
     # (a number of years is no day of a month: "…20 years since I moved…" gives no "20
-    # April", QA pass 43c)
+    # April", QA pass 43c; but "7 years old" is the old age 7, QA pass 43g)
     said -= {d for d in said & outdated if d.isdigit() and re.search(
-        rf"\b{d}\s*{_UNIT}", answer, re.IGNORECASE) and not re.search(rf"\b{d}\s*{_UNIT}", old,
-                                                                    re.IGNORECASE)}
+        rf"\b{d}\s*{_UNIT}", answer, re.IGNORECASE) and re.search(
+        rf"\b{d}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b|\b{MONTH}\s+{d}\b", old, re.IGNORECASE)}
     if said & outdated and said & outdated <= no:  # (it denies the old value itself: "Ama
         return False  # doesn't live in Accra anymore.")
     told_old, told_new = len(said & outdated), len(said & fresh)
@@ -273,17 +273,23 @@ def changed_by(old: str, new: str) -> set[str]:
     return _out_of_date(old, new, facts.terms(old) - _WHO)
 
 
-def _of_others(answer: str, old: str) -> str:
+def _of_others(answer: str, old: str, message: str = "") -> str:
     """`answer` less the sentences in which the model speaks of itself, naming no one `old`
     tells of, when `old` tells of others, not the user ("I actually do live in Oslo now." and
     "…visit me in Oslo" are no older news of "My son Erik is a doctor in Oslo.", QA pass
-    43f)."""
+    43f); asked of someone else (`message`), less every sentence naming none of them nor
+    "he" or "she" ("…its capital city Oslo" to "Where do I live?", QA pass 43h)."""
     whom = facts.who(old)
     if facts.SELF in whom or not whom:
         return answer
     named = {facts.stem(w) for w in whom}
+    other = bool(message) and not facts.terms(message) & named
     return " ".join(s for s in facts.sentences(answer)
-                    if not _SPEAKER.search(s) or facts.terms(s) & named)
+                    if (not _SPEAKER.search(s) or facts.terms(s) & named) and not (
+                        other and not facts.terms(s) & named and not _HE_SHE.search(s)))
+
+
+_HE_SHE = re.compile(r"\b(?:he|she|him|her|his|they|them|their)\b", re.IGNORECASE)
 
 
 _SPEAKER = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|(?i:me|my|myself))\b")
@@ -346,8 +352,13 @@ def _in_the_past(answer: str, outdated: AbstractSet[str],
     `DENIES`, for a value that was never so)?  A past word elsewhere proves nothing ("She
     was born in Lyon. She moved to Ghent, where she lives now." gives Ghent as now)."""
     naming = [x for x in facts.sentences(answer) if facts.terms(x) & outdated]
+    # ("7 years old" is an age, not "my old job": QA pass 43g, "Zara is 7 years old." after
+    # "Zara turned 8 last week." had no line)
     return bool(naming) and all(
-        set(re.findall(r"[a-z]+", x.lower())) & past for x in naming)
+        set(re.findall(r"[a-z]+", _AGE_OLD.sub(" ", x.lower()))) & past for x in naming)
+
+
+_AGE_OLD = re.compile(r"\b(?:years?|months?|weeks?|days?|yrs?)[- ]old\b")
 
 
 # how an answer denies a value ("is not from Ghana", "isn't", "never")

@@ -436,3 +436,31 @@ def test_the_old_age_asked_and_the_new_denied_is_older_news():
     assert repeats_corrected(turned, "Today we celebrate our little girl's 7th birthday. Last "
                              "month we went to the park.", zara)
     assert not repeats_corrected(turned, "Happy 8th birthday to Zara!", zara)
+
+
+def test_a_blank_is_no_name_and_another_city_named_is_no_older_news_of_another():
+    """QA pass 43h: "Yours faithfully, [Your Name]" read "“Name” … may have made it up"
+    (under a right answer too); "Where do I live?" answered "…its capital city Oslo"
+    read "it may give older news — “Erik moved from Oslo to Stavanger.” is newer"."""
+    from hela_desktop.made_up import made_up
+    from hela_desktop.older_news import gives_older
+
+    assert made_up("Yours faithfully,\n[Your Name]", "") == []
+    assert made_up("Best wishes, [Name]", "") == []
+    old, new = "My son Erik is a doctor in Oslo.", "Erik moved from Oslo to Stavanger."
+    assert not gives_older("Where do I live?", "Norway's capital city is Oslo.", old, new)
+    assert gives_older("Where do I live?", "Your son Erik lives in Oslo.", old, new)
+    assert gives_older("Where does Erik live?", "Oslo.", old, new)
+    assert gives_older("Where does my son live?", "He lives in Oslo.", old, new)
+
+
+def test_an_old_age_in_years_is_older_news():
+    """QA pass 43g: "Zara is 7 years old." after "Zara turned 8 last week." had no line:
+    "old" read as putting the value in the past, and "7 years" as a number of years."""
+    from hela_desktop.older_news import gives_older
+
+    old, new = "Our daughter Zara is 7 and she's allergic to eggs.", "Zara turned 8 last week."
+    for said in ("Zara is 7 years old.", "She's 7 years old!", "Zara is 7."):
+        assert gives_older("How old is Zara?", said, old, new), said
+    for said in ("Zara was 7 but is 8 now.", "Zara is 8 years old."):
+        assert not gives_older("How old is Zara?", said, old, new), said
