@@ -23,8 +23,11 @@ from .words import count, listed, one_line
 
 QUOTE_CHARS = 160  # each memory quoted up to here, cut at a word
 
-HEAD = ("Here is what you have told me, in your own words (what you pinned first, then "
-        "what you said of yourself, then of others):")
+HEAD = "Here is what you have told me, in your own words"
+# the list's order, said after `HEAD`: pinned memories come first only where there are some
+# (QA pass 43f: "what you pinned first" with nothing pinned)
+ORDER = " (what you pinned first, then what you said of yourself, then of others):"
+ORDER_UNPINNED = " (what you said of yourself first, then of others):"
 EMPTY = ("You have not told me anything about yourself yet that I keep as a memory. What "
          "you tell me in a chat (“My dog is called Biscuit.”) becomes one, and I recall it "
          "when it matters.")
@@ -105,5 +108,6 @@ def answer(memories: list[Recall], now: float, more: int | None = 0,
     also = imported_not_listed(imported or {})
     if not mine:
         return f"{EMPTY} {also}{WHERE}"
-    return (HEAD + "\n\n" + "\n".join(line(r, now) for r in mine) + "\n\n"
+    order = ORDER if any(r.extra.get("pinned") for r in mine) else ORDER_UNPINNED
+    return (HEAD + order + "\n\n" + "\n".join(line(r, now) for r in mine) + "\n\n"
             + not_listed(len(mine), more) + also + WHERE)

@@ -56,7 +56,7 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
               "croissant cake beer toast bagel bagels baguette crumpet crumpets sandwich "
               "sandwiches pastry pastries lasagne lasagna macaroni ravioli penne biscuits "
               "crackers lager ale stout brownie brownies muffin muffins scone scones cookie "
-              "cookies",
+              "cookies pie pies",  # (QA pass 43h: "Can I have a pork pie?", coeliac)
     "fish": "fish salmon tuna cod sardine sardines anchovy anchovies trout mackerel hake "
             "sushi",
     "eggs": "egg eggs omelette omelet mayonnaise meringue cake cakes cheesecake brioche custard "

@@ -288,6 +288,7 @@ class RelevanceGate:
             (set(corrected.values()) | {b for bs in every.values() for b in bs}) - set(texts)),
             **texts}
         told: list[tuple[int, str, str]] = []  # (id, what is listed, all it said)
+        pinned = {eid for eid, _, p in kept if p}
         for eid, text, _ in sorted(kept, key=lambda k: (not k[2], of_self(k[0]))):
             # of a memory corrected in part, the part still true (QA pass 30: "Hi! My name
             # is Ines. My brother Karel is a dentist…", pinned, went unlisted after
@@ -305,7 +306,8 @@ class RelevanceGate:
             v = engine.vector(eid)
             sim = float(v @ query_vec) if v is not None else 0.0
             extra = {"cos": sim, "similarity": round(sim, 4), "gate": "about you",
-                     "statement": True, "personal": True}
+                     "statement": True, "personal": True,
+                     **({"pinned": True} if eid in pinned else {})}
             if eid in corrected:
                 extra["rest_corrected_by"] = corrected[eid]
                 extra["said_whole"] = text  # (whom "He is vegan…" is of)

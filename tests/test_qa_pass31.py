@@ -205,6 +205,7 @@ def test_what_a_correction_leaves_true_is_still_listed_pinned_first(make_assista
     ids = [list(a.chat(t, cid, now=T0 + 60 * k))[-1].episode_id for k, t in enumerate(told)]
     a.engine.set_pinned(ids[0], True)
     done = list(a.chat("What do you know about me?", cid, now=T0 + 600))[-1]
+    assert "(what you pinned first, " in done.text  # (one pinned: said so)
     lines = [x for x in done.text.splitlines() if x.startswith("- ")]
     assert lines[0].startswith("- “My name is Ines.” (") and \
         "the rest of that message since corrected" in lines[0]

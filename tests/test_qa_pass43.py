@@ -464,3 +464,25 @@ def test_an_old_age_in_years_is_older_news():
         assert gives_older("How old is Zara?", said, old, new), said
     for said in ("Zara was 7 but is 8 now.", "Zara is 8 years old."):
         assert not gives_older("How old is Zara?", said, old, new), said
+
+
+def test_the_list_of_what_you_told_says_pinned_first_only_with_a_pin():
+    """QA pass 43f: "What do you know about me?" began "…(what you pinned first, then …)"
+    with nothing pinned."""
+    from hela_desktop.about_you import ORDER_UNPINNED, answer
+
+    mems = _recalls((1, "Hello, I'm Henrik Larsen, a retired fisherman living in Aberdeen."),
+                    (2, "I'm coeliac."))
+    text = answer(mems, 0.0)
+    assert ORDER_UNPINNED in text and "pinned" not in text.split("\n")[0]
+    mems[1].extra["pinned"] = True
+    assert "(what you pinned first, " in answer(mems, 0.0)
+
+
+def test_a_pie_is_gluten():
+    """QA pass 43h: "Can I have a pork pie?" (coeliac told) named only the answer's pizza."""
+    from hela_desktop.cautions import cautions, offered
+
+    coeliac = cautions([(2, "I'm coeliac.")])[0]
+    assert offered("Sure, a pork pie is a great snack.", coeliac, "Can I have a pork pie?") == [
+        "pie"]
