@@ -124,12 +124,16 @@ def test_a_leader_is_not_drawn_as_a_link(qtbot, tmp_path):
     round mark where it meets the label's words (inside its box, off its empty margin)."""
     view, ids = _window_graph(qtbot, tmp_path, 40)
     centre = view.xy.mean(axis=0)
-    inner = ids[int(np.argmin(np.hypot(*(view.xy - centre).T)))]
-    view.set_active([inner])
-    view._update_labels()
-    tied = [t for t in view.memory_labels if t.isVisible() and t._hela_shifted]
-    if not tied:  # (every label found room beside its dot)
-        pytest.skip("no label tied by a line in this layout")
+    # (the memories nearest the middle, in turn, until one's label needs a line: since
+    # 0.35 a label with no room is left out rather than tied far off, so the first may not)
+    tied = []
+    for k in np.argsort(np.hypot(*(view.xy - centre).T))[:12]:
+        view.set_active([ids[int(k)]])
+        view._update_labels()
+        tied = [t for t in view.memory_labels if t.isVisible() and t._hela_shifted]
+        if tied:
+            break
+    assert tied, "no label tied by a line near the middle of a crowded graph"
     lead = view._leaders
     pen = lead.opts["pen"]
     assert pen.style() == QtCore.Qt.PenStyle.CustomDashLine and pen.dashPattern()[0] < 0.1
