@@ -27,6 +27,7 @@ from .events import Recall
 from .language import opens_with_no
 from .made_up import alive_again, death_untold, made_up
 from .older_news import (
+    PLACE,
     agrees,
     changed_by,
     gives_older,
@@ -351,8 +352,7 @@ def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | No
     if not opens_with_no(answer):
         return None
     return next(({"kind": "denies_told", "memory": int(r.episode_id), "said": r.text}
-                 for r in mems if r.extra.get("superseded_by") is None  # (not older news)
-                 and r.extra.get("older_than") is None and holds_asked(message, r.text)),
+                 for r in _current(mems) if holds_asked(message, r.text)),
                 None)
 
 
@@ -443,9 +443,7 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
     (not asks), and is read first, as memory 0."""
     if any(d.get("kind") == "older" for d in found):
         return []
-    current = [(0, message)] * told + [
-        (r.episode_id, r.text) for r in mems if r.extra.get("superseded_by") is None
-        and r.extra.get("older_than") is None]
+    current = [(0, message)] * told + [(r.episode_id, r.text) for r in _current(mems)]
     # (and what a memory replaced in part still says: "My sister Ama lives in Accra and she
     # is a nurse." after "Ama moved from Accra to London.", QA pass 39b: "Ama is not a
     # nurse" had no line)
@@ -523,11 +521,6 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
 _DAY_NAMES = re.compile(rf"\b(?:{'|'.join(facts.MONTHS_AND_DAYS)})s?\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\b(?:before|used to|previously|originally|grew up|born|last year)\b", re.I)
 _OF_SELF = re.compile(r"\b(?:i|we|my|our|me|us)\b", re.IGNORECASE)
-# a place a memory names: "… lives in Kochi", "… moved to Leeds", "… from Accra"
-_PLACE = re.compile(r"\b(?:in|to|at|from|near)\s+((?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*)",
-                    re.IGNORECASE)
-
-
 def _place_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict | None:
     """``{"kind": "left_out", …}`` when asked where someone or something is, `answer`
     names none of the places a current memory holding every word asked gives (QA pass
@@ -541,7 +534,8 @@ def _place_left_out(message: str, answer: str, current: Sequence[Recall]) -> dic
     return next(({"kind": "left_out", "memory": int(r.episode_id), "said": r.text}
                  for r in current if asked and asked <= facts.terms(r.text)
                  and whom <= facts.who(r.text)
-                 and (places := [p for p in _PLACE.findall(r.text) if p.lower() not in facts.NOT_NAMES])
+                 and (places := [p for x in PLACE.findall(r.text)
+                                 if (p := x.strip(" .")).lower() not in facts.NOT_NAMES])
                  and not any(p.lower() in said for p in places)), None)
 
 

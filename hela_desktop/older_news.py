@@ -211,7 +211,7 @@ _MOVED = re.compile(r"\b(?:moved|relocated)\s+(?:back\s+|away\s+|house\s+)?(?:fr
                     r"(?:[\w'’-]+\s+){1,3})?to\b|\bnow lives?\s+in\b", re.IGNORECASE)
 _CLOCK = re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\b\d{1,2}:\d\d\b|"
                     r"\bat\s+\d{1,2}\b", re.IGNORECASE)
-_PLACE = re.compile(r"\b(?:in|at|near|from|to)\s+(?:the\s+)?((?:[A-Z][\w'’.-]*\s*)+)")
+PLACE = re.compile(r"\b(?:in|at|near|from|to)\s+(?:the\s+)?((?:[A-Z][\w'’.-]*\s*)+)")
 _JOB_CHANGE = re.compile(r"\bnow works?\b|\bnew job\b|\bswitched (?:jobs|careers)\b|\bquit\b|"
                          r"\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b|"
                          r"\bhanded in\b[^.;!?]*\bnotice\b|\b(?:became|is now|['’]s now) (?:a|an|head|lead|"
@@ -316,7 +316,7 @@ def _out_of_date(old: str, new: str, only_old: set[str]) -> set[str]:
                                                                           re.IGNORECASE)
                                           if clock or not _CLOCK.search(m.group(0))))
     elif _MOVED.search(new):
-        kept = out & facts.terms(" ".join(_PLACE.findall(old)))
+        kept = out & facts.terms(" ".join(PLACE.findall(old)))
     elif _JOB_CHANGE.search(new):
         kept = out & facts.terms(" ".join(g for m in _JOB_PHRASE.finditer(old)
                                           for g in m.groups() if g))
@@ -379,5 +379,5 @@ _CHANGED = re.compile(r"\b(?:now|no longer|any ?more|moved|changed|switched|inst
                       re.IGNORECASE)
 
 
-__all__ = ["DENIES", "TELLS_CHANGE", "TELLS_PAST", "agrees", "gives_older", "opens_with_yes",
+__all__ = ["DENIES", "PLACE", "TELLS_CHANGE", "TELLS_PAST", "agrees", "gives_older", "opens_with_yes",
            "holds_asked", "repeats_corrected", "says_yes_or_no", "yes_no_asks"]
