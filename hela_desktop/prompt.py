@@ -204,7 +204,11 @@ _WHEN = r"(?:today|yesterday|(?:a|\d+) (?:day|week|month)s? ago|over (?:a|\d+) y
 # (QA pass 40c: "(later; replacement to Hannah)", "(2019; earlier version of Hannah)")
 _NOTE = (rf"(?:\((?:(?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday|tomorrow|tonight)"
          r"(?:; [a-z][a-z ,]{0,40})?|(?:later|earlier|recently|now|before|then|\d{4}); "
-         r"[a-z][a-z ,]{0,40}|(?:older|younger|newer) news(?:, since replaced)?)\)"
+         r"[a-z][a-z ,]{0,40}|(?:older|younger|newer|earlier|later|no) news(?:, since replaced)?"
+         # (QA pass 43e/g: "(no news)", "(25 March; earlier news)": a day of its own, with a
+         # note of news or what replaced what)
+         r"|(?:\d{1,2} [a-z]+|[a-z]+ \d{1,2})(?:,? \d{4})?; [a-z ,]{0,30}?"
+         r"(?:news|replaced|version|information|update)[a-z ,]{0,20})\)"
          # (… or without its brackets: "No, today; older news.", QA pass 40b)
          rf"|,? ?(?:{_WHEN}|today|yesterday|tomorrow|tonight); (?:older|younger|newer) news"
          r"(?:, since replaced)?)")
@@ -316,7 +320,12 @@ class AnswerFilter:
         if held.endswith(" news" + ch) and not ch.isalnum():  # (a whole note, no brackets)
             return self._mid_line(ch)
         if len(held) > 1:  # what was held is text after all; `ch` may open a date again
-            return held[:-1] + self._mid_line(ch)
+            # (… and so may the space before it: "Freya is 13 (no news)." left "13 ." when
+            # " 13 " was held as the start of "13 days ago")
+            text = held[:-1]
+            if text.endswith(" ") and len(text) > 1:
+                return text[:-1] + self._mid_line(" ") + self._mid_line(ch)
+            return text + self._mid_line(ch)
         self._free = ch != "\n"
         return ch
 
