@@ -104,9 +104,14 @@ _DIETS = {"vegetarian": ("meat", "fish", "shellfish"),
           "vegan": ("meat", "fish", "shellfish", "dairy", "eggs"),
           "coeliac": ("gluten",), "celiac": ("gluten",), "pescatarian": ("meat",),
           "teetotal": ("alcohol",), "teetotaller": ("alcohol",), "diabetic": ("sugar",)}
-# diabetes said as something someone has ("Sam has type 1 diabetes", "I have diabetes")
-_DIABETES = re.compile(r"\b(?:has|have|had|with|got|['’]ve got)\s+"
-                       r"(?:type\s+(?:[12]|one|two)\s+)?diabetes\b", re.IGNORECASE)
+# a condition said as something someone has ("Sam has type 1 diabetes", "I have diabetes",
+# "I have coeliac disease": QA pass 44, no caution was set by it, only by "I'm coeliac";
+# "I have gout": the NHS's gout page says to avoid alcohol, beer most of all)
+_HAS_CONDITION = re.compile(r"\b(?:has|have|had|with|got|['’]ve got|diagnosed with)\s+"
+                            r"(?:(?:type\s+(?:[12]|one|two)\s+)?(?P<diabetes>diabetes)|"
+                            r"(?P<coeliac>co?eliac|celiac)\s+disease|(?P<gout>gout))\b",
+                            re.IGNORECASE)
+_CONDITION_GROUPS = {"diabetes": "sugar", "coeliac": "gluten", "gout": "alcohol"}
 
 # what is avoided, in words of its own ("allergic to kiwi", "I don't eat pork") …
 _AVOIDS = re.compile(
@@ -169,7 +174,10 @@ _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping with
                      "sparingly insulin afraid scared label labels traces "
                      # (QA pass 43e: "…extremely difficult for her to have eggs", of the
                      # allergy itself, read "names “eggs” without a word of warning")
-                     "difficult anaphylaxis anaphylactic epipen".split())
+                     "difficult anaphylaxis anaphylactic epipen "
+                     # (QA pass 43h: "coeliac disease … caused by … gluten consumption", of
+                     # the illness itself, read as offering gluten)
+                     "cause causes caused trigger triggers triggered symptoms damage".split())
 # (a yes or no set off by a comma is a clause of its own: "The answer is no, Solveig can
 # have chicken satay…", QA pass 37)
 # (what follows "which means" or ", so" is a clause of its own too: "Isla has an allergy to
@@ -231,8 +239,9 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
         words |= GROUPS["serotonin"] | GROUPS["painkillers"]
     if diets is _DIET and _DRINK.search(text) or _SOBER.search(text):
         words |= GROUPS["alcohol"]
-    if _DIABETES.search(text) and (diets is not _DIET or re.search(r"\bi\b", text, re.I)):
-        words |= GROUPS["sugar"]
+    if diets is not _DIET or re.search(r"\bi\b", text, re.I):
+        words |= {w for m in _HAS_CONDITION.finditer(text) for k, g in _CONDITION_GROUPS.items()
+                  if m.group(k) for w in GROUPS[g]}
     return frozenset(words - _NOT_FOODS)
 
 
@@ -728,8 +737,8 @@ CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intoleranc
         "vegan", "coeliac", "celiac", "pescatarian", "teetotal", "diabetes", "diabetic",
         "can't eat", "cannot eat", "don't eat", "never eat", "can't drink", "don't drink",
         "never drink", "can't have", "avoid", "sober", "alcoholic", "thinner", "thinners",
-        "anticoagulant", "anticoagulants", "antidepressant", "antidepressants", *_THINNERS,
-        *_SSRIS)
+        "anticoagulant", "anticoagulants", "antidepressant", "antidepressants", "gout",
+        *_THINNERS, *_SSRIS)
 
 __all__ = ["CAUTION_GATE", "Caution", "GROUPS", "CUES", "asks_for_food", "caution_of", "caution_of_others",
            "cautions", "for_household", "missed", "of_others_only", "offered"]
