@@ -27,6 +27,7 @@ from . import edges as G
 from . import facts, superseded, whom
 from . import formulas as F
 from . import prompt as P
+from .about_me import asks_only_about_whole_user
 from .cautions import CUES, cautions, for_household, of_others_only
 from .config import Settings
 from .doubt import answer_doubt
@@ -260,7 +261,7 @@ class Assistant:
             if target is not None:  # "Forget that …": the app does it, not the model
                 yield from self._forget(turn, target)
                 return
-            if self.settings.list_about_you and facts.asks_only_about_whole_user(message):
+            if self.settings.list_about_you and asks_only_about_whole_user(message):
                 yield from self._list_about_you(turn)  # the user's own words, listed
                 return
             if local and on_status is not None:

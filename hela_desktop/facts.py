@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
+from .about_me import asks_about_whole_user
 from .kin import KIN, KIN_ALSO, KIN_WORDS, PETS, kin, kin_words
 from .language import is_common_word, is_interjection
 from .timewords import AGE, DATE, DAYS, MONTH, MONTHS, WHEN_SAID, WHEN_TO
@@ -251,7 +252,8 @@ _CHANGES = (
     (re.compile(rf"(?:\bmoved (?:back |from (?:[\w'’-]+ ){{1,3}})?to|\bnow lives? in|\b(?:is|are|am|['’]s|['’]m|['’]re) "
                 rf"now (?:living |based )?in)\b(?!\s+{WHEN_TO})|\brelocated to\b"
                 rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b", re.IGNORECASE),
-     re.compile(r"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b"
+     # (not a plan moved to a day: "…has been moved to Thursday the 20th.", QA pass 44c)
+     re.compile(rf"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b(?!\s+{WHEN_TO})"
                 rf"|\b(?:a|an) [\w-]+(?: [\w-]+)? in (?-i:[A-Z])(?!{MONTH})", re.IGNORECASE)),
     (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an|(?:the )?(?:head|lead|senior|chief|deputy)[\w-]*)\b(?!\s+(?:year|month|week|day|"
                 r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b|\bworks? (?:as|at|for)\b[^.;!?]{0,50}?\bnow\W*$"
@@ -325,7 +327,13 @@ def negated(text: str) -> list[str]:
     when it only says what is so now ("Actually Ines moved to Porto.")."""
     text = text or ""
     said = (_WHEN_NOW.sub("", m.group(1)) for rx in _DENIALS for m in rx.finditer(text))
-    return list(dict.fromkeys(w for g in said for w in [*stems(g), *NUMBER.findall(g)]))
+    # (a day said as an ordinal is its number: "…on 5 November, not the 3rd." denies the
+    # 3 of "…on 3 November.", QA pass 44b: no correction was found)
+    return list(dict.fromkeys(w for g in said for w in [*stems(g), *NUMBER.findall(g)]
+                              if not _ORDINAL.fullmatch(w)))
+
+
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 
 
 def still_said(text: str) -> set[str]:
@@ -414,13 +422,18 @@ def says_over(old: str, new: str) -> bool:
     # "Actually Felix's swimming lessons are on Fridays, not Wednesdays."
     denied = set(negated(new))
     if denied and denied <= said_words(old) and shared - denied - {
-            stem(w) for w in who(old) - {SELF}}:
+            stem(w) for w in who(old) - {SELF}} - {  # (the day denied as an ordinal: "3rd")
+            w for w in shared if _ORDINAL.fullmatch(w) and w.rstrip("stndrh") in denied}:
         return True
     people = {stem(w) for w in (who(new) | who(old)) - {SELF}}
     about = {w for w in corrected_words(new) if not w[:1].isdigit()} - people - TIME_STEMS \
         - CHANGE_STEMS - _TELLS_CORRECTION  # (what it denies counts: "not a terrier")
+    # (a plan's new time, of that plan only: "Actually, parents' evening has been moved to
+    # Thursday the 20th." is no news of "Tom and I moved to Stirling in the summer.", QA
+    # pass 44c: a time and "moved" shared)
     return not about or bool(shared & about) or same_kind(old, new) or any(
-        told.search(new) and said.search(old) for told, said in _CHANGES)
+        told.search(new) and said.search(old) and (k != _SCHEDULE or _same_plan(old, new))
+        for k, (told, said) in enumerate(_CHANGES))
 
 
 _TELLS_CORRECTION = frozenset(stems("actually correction meant misspoke mistake wrong sorry "
@@ -619,8 +632,10 @@ def said_words(old: str) -> frozenset[str]:
 
 
 def terms(text: str) -> set[str]:
-    """`text`'s content-word stems and numbers ("Asha is 6." → {"asha", "6"})."""
-    return set(stems(text)) | set(NUMBER.findall(text))
+    """`text`'s content-word stems and numbers ("Asha is 6." → {"asha", "6"}); a day said
+    as an ordinal is its number ("the 3rd" → {"3"}: QA pass 44b, "…November 3rd" read as
+    saying something new beside the old 3)."""
+    return {w for w in stems(text) if not _ORDINAL.fullmatch(w)} | set(NUMBER.findall(text))
 
 
 def only_tells(text: str) -> bool:
@@ -711,46 +726,6 @@ def is_personal(query: str) -> bool:
 _OWN_EVENT = re.compile(
     r"\b(?i:what happened|what went on)\b[^.?!]{0,12}?\b(?i:at|on) the [a-z]"
     r"|\b(?i:how (?:was|were)) the [a-z][\w-]*\s*\?|\b(?i:how did) the [a-z][\w-]* go\b")
-
-
-# a question about the user as a whole ("What do you know about me?", "Summarise what you
-# remember about me.", "Tell me about myself.", "Who am I?")
-_ABOUT_ME = re.compile(
-    r"\b(?:know|knew|remember|recall|learn(?:ed|t)?|told you|say|said)\b[^.?!]{0,40}\babout me\b"
-    r"|\babout myself\b|\bwho am i\b|\bwhat (?:have i|did i) (?:told|tell) you\b",
-    re.IGNORECASE)
-
-
-def asks_about_whole_user(text: str) -> bool:
-    """Does `text` ask what is known about the user as a whole ("What do you know about
-    me?", "Summarise what you remember about me.", "Who am I?")?  No one memory resembles
-    such a question, so the gate recalls the memories that matter most instead."""
-    return bool(_ABOUT_ME.search(text))
-
-
-# the whole message is that question, and nothing more ("What do you know about me?",
-# "Tell me everything you remember about me.", "Who am I?"; not "What do you know about me
-# and my dog?", nor "What did my sister say about me?")
-_LEAD = r"(?:(?:so|and|ok|okay|hey|hi|hello|hela|well|now|then)\b[,!.]?\s*)*"
-_ONLY_ABOUT_ME = re.compile(
-    "^" + _LEAD
-    + r"(?:(?:what (?:else )?(?:do|did|can) you (?:know|remember|recall)"
-    r"|what (?:have|did) you (?:learned|learnt|learn|got|remembered|remember)"
-    r"|(?:(?:can|could|would) you |please )?(?:tell me|summari[sz]e|list|remind me)"
-    r" (?:what|everything|all) you (?:know|remember|recall|have learned|have learnt)"
-    r"|do you (?:know|remember) anything)(?: so far)? about me"
-    r"|what have i told you(?: about myself)?|who am i"
-    r"|(?:(?:can|could|would) you |please )?tell me about myself)"
-    r"(?: so far| already| now| yet| then)?(?:,? please)?\s*[?.!]*$",
-    re.IGNORECASE)
-
-
-def asks_only_about_whole_user(text: str) -> bool:
-    """Is `text` only the question of what is known about the user as a whole ("What do
-    you know about me?", "Summarise what you remember about me.", "Who am I?"), with nothing
-    else asked?  The app answers it itself, with the user's own words
-    (`hela_desktop.about_you`)."""
-    return bool(_ONLY_ABOUT_ME.match(" ".join(text.split())))
 
 
 def asks_about_user(text: str, names: Callable[[str], AbstractSet[str]] | None = None) -> bool:

@@ -437,7 +437,10 @@ def other_parts(text: str, target: str) -> list[str]:
     parts = superseded.told_parts(text)
     if not want or len(parts) < 2:
         return []
-    return [p for p in parts if (own := set(facts.stems(p))) and not own & want]
+    # (each with its subject: "in Utrecht." of "My brother Karel is a dentist in Utrecht."
+    # is Karel's, not kept as "In Utrecht." when he is forgotten)
+    alone = (superseded.part_alone(parts, k) for k in range(len(parts)))
+    return [p for p in alone if (own := set(facts.stems(p))) and not own & want]
 
 
 def names_only(target: str) -> list[str]:

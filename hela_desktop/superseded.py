@@ -33,7 +33,12 @@ from .words import one_line
 # pass 42d)
 # what is said of a subject named before ("… and works as a doctor", "… and teaches at a
 # primary school", QA pass 42g: a move made the teaching older news too)
-_PREDICATE = r"(?:(?:works?|worked|is|was)\s+(?:as|a|an|at|for)|teach(?:es)?|runs?\s+(?:a|an|the)|studies)\b"
+# (and an allergy or a diet, QA pass 44b: "Arjun turned 7 last week." made "Our grandson
+# Arjun is 6 and has a tree nut allergy." older news whole, the allergy still so)
+_PREDICATE = (r"(?:(?:works?|worked|is|was)\s+(?:as|a|an|at|for)|teach(?:es)?|runs?\s+(?:a|an|the)|"
+              r"studies|(?:has|have)\s+(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,3}?(?:allergy|intolerance|"
+              r"diabetes|disease|epilepsy|asthma)|"
+              r"(?:is|are)\s+(?:allergic|intolerant|vegetarian|vegan|coeliac|celiac|pescatarian))\b")
 _PARTS = re.compile(rf"{SENTENCE_BREAK}|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+"
                     r"(?=(?:my|i|i'm|i’m|we|we're|we’re|our)\b|(?:he|she|they)(?:\s+(?:is|are|"
                     rf"was|were)|['’](?:s|re))\b|{_PREDICATE})", re.I)
@@ -45,6 +50,11 @@ _NAME = r"(?-i:[A-Z])[\w'’-]*"
 _INTRO = re.compile(rf"(?:.*?\b(?:i['’]m|i am|my name is|my name['’]s)\s+{_NAME}(?:\s+{_NAME}){{0,2}})"
                     r"(,\s+(?:a|an)\s+[^,.;!?]+?)??(,?\s+(?:(?:living|based)\s+)?in\s+"
                     rf"(?!{MONTH}\b){_NAME}(?:\s+{_NAME})*)?\s*[.!?]?", re.I)
+# … and so does a job said with its town: "Our daughter Anjali is a dentist in Birmingham."
+# (QA pass 44: a move made it older news whole, and "Anjali is a teacher." went unmarked)
+_JOB_IN = re.compile(rf".*?\b(?:is|works\s+as)\s+(?:a|an)\s+(?:(?!\b(?:at|for)\b)[^,.;!?])+?(\s+(?:(?:living|based)\s+)?"
+                     rf"in\s+(?!{MONTH}\b){_NAME}(?:\s+{_NAME})*)\s*[.!?]?", re.I)
+_AT_WORK = re.compile(r"\b(?:at|for)\s", re.I)
 # what the parts of an introduction say, read as statements of their own
 _READ_AS = ((re.compile(r"(?=(?:a|an)\s)", re.I), "I am "), (re.compile(
     r"(?:(?:living|based)\s+)?(?=in\s)", re.I), "I live "))
@@ -63,17 +73,36 @@ def _part_spans(text: str) -> list[tuple[int, int]]:
             b -= 1
         if a < b and text[b - 1] != ":":  # (a lead-in: "A bit about us:")
             intro = _INTRO.fullmatch(text, a, b)
-            cuts = sorted({a, b, *(intro.start(g) for g in (1, 2) if intro and intro.group(g))})
+            job_in = None if intro else _JOB_IN.fullmatch(text, a, b)
+            # (a town after a workplace is the workplace's: "…, a ward nurse at St James's
+            # hospital in Leeds." tells no home, QA pass 44: a move read "I live in Leeds.")
+            at_work = bool(intro and intro.group(1) and _AT_WORK.search(intro.group(1)))
+            cuts = sorted({a, b, *(intro.start(g) for g in (1, 2) if intro and intro.group(g)
+                                   and not (g == 2 and at_work)),
+                           *([job_in.start(1)] if job_in else [])})
             spans += [(x + len(text[x:y]) - len(text[x:y].lstrip(" ,")), y)
                       for x, y in zip(cuts, cuts[1:], strict=False)]
         at = m.end() if m else at
+    # (a subject of its own is no part: "Tom and I moved to Stirling…" is one thing, QA
+    # pass 44c quoted "I moved to Stirling in the summer.")
+    for k in range(len(spans) - 2, -1, -1):
+        if _BARE_SUBJECT.fullmatch(text, *spans[k]):
+            spans[k:k + 2] = [(spans[k][0], spans[k + 1][1])]
     return spans
 
 
-def _reading(part: str) -> str:
+_BARE_SUBJECT = re.compile(r"(?:(?:my|our)\s+[a-z]+\s+)?(?-i:[A-Z])[\w'’-]*|(?:my|our)\s+[a-z]+",
+                           re.I)
+
+
+def _reading(part: str, before: str = "") -> str:
     """`part` as a statement of its own: an introduction's "a software engineer" reads "I
-    am a software engineer", its "in Manchester" "I live in Manchester"."""
-    return next((f"{say}{rx.sub('', part, count=1)}" for rx, say in _READ_AS if rx.match(part)),
+    am a software engineer", its "in Manchester" "I live in Manchester"; after a part
+    `before` of someone else's ("Our daughter Anjali is a dentist"), "in Birmingham"
+    reads "Our daughter Anjali lives in Birmingham"."""
+    who = _SUBJECT.match(before) if before and not _INTRO.match(before) else None
+    return next((f"{say if who is None else who.group(1) + (' is ' if say == 'I am ' else ' lives ')}"
+                 f"{rx.sub('', part, count=1)}" for rx, say in _READ_AS if rx.match(part)),
                 part)
 
 
@@ -170,11 +199,20 @@ def kept_parts(old: str, news: Iterable[str]) -> list[str]:
             continue
         if k and _reading(x) != x and kept and not hit[k - 1]:
             kept[-1] = f"{kept[-1].rstrip('.')}{',' if x[:1] in 'aA' else ''} {x}"
-        elif _reading(x) != x:
-            kept.append(_reading(x))
         else:
-            kept.append(_with_subject(x, parts[k - 1]) if k and _NO_SUBJECT.match(x) else x)
+            kept.append(part_alone(parts, k))
     return kept
+
+
+def part_alone(parts: Sequence[str], k: int) -> str:
+    """`parts[k]` (of `told_parts`) as a statement of its own, its subject said: "in
+    Utrecht." after "My brother Karel is a dentist" reads "My brother Karel lives in
+    Utrecht."; "works as a doctor." after "My sister Ngozi lives in Lagos" reads "My sister
+    Ngozi works as a doctor."."""
+    x = parts[k]
+    if _reading(x) != x:
+        return _reading(x, parts[k - 1] if k else "")
+    return _with_subject(x, parts[k - 1]) if k and _NO_SUBJECT.match(x) else x
 
 
 _NO_SUBJECT = re.compile(_PREDICATE, re.I)

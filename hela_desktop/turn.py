@@ -27,6 +27,7 @@ import numpy as np
 
 from . import facts
 from . import prompt as P
+from .about_me import asks_only_about_whole_user
 from .config import Settings
 from .events import MemoriesEvent, Recall
 from .follow_up import as_written, gender_in, pronoun_gender, refer
@@ -236,7 +237,7 @@ def kept_unanswered(message: str) -> bool:
     forget, "What do you know about me?")."""
     from .forget_request import forget_target
 
-    return forget_target(message) is None and not facts.asks_only_about_whole_user(message)
+    return forget_target(message) is None and not asks_only_about_whole_user(message)
 
 
 def drop_pending(pending: Future | None, abandon: threading.Event | None = None) -> None:

@@ -79,7 +79,7 @@ def test_what_do_you_know_about_me_is_answered_with_the_users_own_words(make_ass
     the memories the gate recalls for it, in the user's words, dated, the older news
     marked; no memory of the question; the model never asked, and not shown the list
     later (it would copy it)."""
-    from hela_desktop import facts
+    from hela_desktop.about_me import asks_only_about_whole_user
     from hela_desktop.about_you import EMPTY, HEAD
     from hela_desktop.events import LISTED_FOOTER, DoneEvent, MemoriesEvent, TokenEvent
     from hela_desktop.ui.window_status import done_lines, listed_line, stored_lines
@@ -88,11 +88,11 @@ def test_what_do_you_know_about_me_is_answered_with_the_users_own_words(make_ass
                 "Hey HeLa, what do you know about me?", "Tell me everything you know about me.",
                 "Summarise what you remember about me.", "Who am I?", "What have I told you?",
                 "Tell me about myself.", "Can you tell me what you know about me, please?"):
-        assert facts.asks_only_about_whole_user(ask), ask
+        assert asks_only_about_whole_user(ask), ask
     for other in ("What do you know about me and my dog?", "What did my sister say about me?",
                   "Who am I meeting tomorrow?", "What do you know about my sister?",
                   "What do you know about me? Also, what's a good pasta recipe?"):
-        assert not facts.asks_only_about_whole_user(other), other
+        assert not asks_only_about_whole_user(other), other
 
     def no_model(*_a, **_k):
         raise AssertionError("the model was asked")
