@@ -25,9 +25,12 @@ from .cautions import (
 )
 from .events import Recall
 from .language import opens_with_no
+from .life_news import of_people, tells_of_life
 from .made_up import alive_again, death_untold, made_up
 from .older_news import (
+    DENIES,
     PLACE,
+    TELLS_CHANGE,
     agrees,
     changed_by,
     gives_older,
@@ -40,6 +43,7 @@ from .older_news import (
 from .passed_over import passed_over
 from .prompt import said_when
 from .says_of import (
+    JOBS,
     called_animal,
     first_named,
     gives_asked,
@@ -60,10 +64,8 @@ from .whom import (
     misplaced,
     misrelated,
     name_left_out,
-    of_people,
     other_person,
     signed_as,
-    tells_of_life,
 )
 from .your_own import asks_own, tells_own
 
@@ -222,11 +224,14 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             if about_user else (misplaced(message, answer, mems, names)
                                 or _told(misattributed(message, answer, mems, names))) \
             if tells_of_life(message, names) else None
-        swapped = swapped or (signed_as(answer, own_names) if writes else as_user(
-            message, answer, mems, own_names)) or misrelated(answer, mems) or (
-            None if writes else greets_as(message, answer, mems, names, own_names))
-        if swapped is not None:
-            found.append(swapped)
+        # (speaking as the user is said beside another sign, not hidden by it: QA pass 44,
+        # "I'm Sofia Marchetti from Leeds. I was just talking with your dad…" read only
+        # "it says of him what you told me of yourself")
+        speaks = None if writes else as_user(message, answer, mems, own_names)
+        swapped = swapped or (signed_as(answer, own_names) if writes else speaks) \
+            or misrelated(answer, mems) or (
+                None if writes else greets_as(message, answer, mems, names, own_names))
+        found += [d for d in (swapped, speaks) if d is not None][:1 if swapped is speaks else 2]
     asks_fact = about_user and facts.asks_user_fact(message, (lambda _s: {"_"}) if own
                                                     else names)  # (any ask, not for ideas)
     whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)
@@ -467,8 +472,9 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
 def _addressee(message: str) -> str:
     """Whom "you" is in the answer: the one a card or letter asked for is written to
     ("Write a short birthday message for Ama": "Ama"), else the user ("you")."""
-    m = re.search(r"\b(?:for|to)\s+([A-Z][\w'’-]+)", message) if _WRITE_FOR_ME.search(
-        message) else None
+    # (or to "my brother Vikram": QA pass 44d, a birthday card to a brother who died)
+    m = re.search(r"\b(?:for|to)\s+(?:(?i:my|our)\s+[a-z]+\s+)?([A-Z][\w'’-]+)", message) \
+        if _WRITE_FOR_ME.search(message) else None
     return re.sub(r"['’]s$", "", m.group(1)) if m else "you"
 
 
@@ -488,7 +494,7 @@ def _invented(answer: str, known: str, names: AbstractSet[str], found: list[dict
     # to "When did Kwame die?", his death recalled, read "you never told me so" in the
     # window)
     died = death_untold(answer, "\n".join([known, *(t for _, t in texts)]), names, you) \
-        or alive_again(answer, list(texts), names)
+        or alive_again(answer, list(texts), names, you)
     if died:
         found.insert(sum(1 for d in found if d["kind"] == "caution"), died)
     return found
@@ -504,12 +510,14 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
     (`passed_over`)."""
     got = (_denies_told(message, answer, mems) or _not_known(message, answer, mems, names)) \
         if about_user else None
+    got = got or _news_left_out(message, answer, mems)
     if got is None and asks_fact:  # (a job, an age, a pet's kind or a name asked, not given)
         current = _current(mems)
         got = leaves_out(message, answer, [(r.episode_id, r.text) for r in current]) \
             or name_left_out(message, answer, current, names) \
             or _date_left_out(message, answer, current) \
             or _place_left_out(message, answer, current) \
+            or _own_left_out(message, answer, current) \
             or passed_over(message, answer, mems)
     if got is None and not asks_fact:  # ("What day is choir?" names no one of the user's
         # life, and a memory holds its every word: "I sing in the church choir every Sunday.")
@@ -531,12 +539,71 @@ def _place_left_out(message: str, answer: str, current: Sequence[Recall]) -> dic
     asked, said = facts.terms(message) - _ASKING, answer.lower()
     # (of whom it asks: "Where do I live?" is not "My mum … lives in Kochi.")
     whom = facts.who(message) or ({facts.SELF} if _OF_SELF.search(message) else set())
+    # (a move tells where one lives, and "Dan and I" is the user: QA pass 44, "Where do I
+    # live?" answered with a link, "Dan and I moved to Harrogate last month." told)
     return next(({"kind": "left_out", "memory": int(r.episode_id), "said": r.text}
-                 for r in current if asked and asked <= facts.terms(r.text)
-                 and whom <= facts.who(r.text)
+                 for r in current if asked and asked <= facts.terms(r.text) | (
+                     _LIVE if _MOVED_TO.search(r.text) else set())
+                 and whom <= facts.who(r.text) | ({facts.SELF} if _I_WE.search(r.text) else set())
                  and (places := [p for x in PLACE.findall(r.text)
                                  if (p := x.strip(" .")).lower() not in facts.NOT_NAMES])
                  and not any(p.lower() in said for p in places)), None)
+
+
+def _news_left_out(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
+    """``{"kind": "left_out", …}`` of the newer memory when asked yes or no of what it
+    replaced (the older one holds every word asked: `holds_asked`), `answer` says neither
+    yes nor no, and nothing of what is new (QA pass 43h: "Is Freya 12?" answered "The
+    message is a classic example of a grammatical error…", "Freya is 13 now." told, read
+    as older news, a reply of nothing taken for a yes)."""
+    if not yes_no_asks(message) or agrees(message, answer) or opens_with_no(answer) \
+            or set(re.findall(r"[a-z]+(?=n't)|n't|[a-z]+", answer.lower())) & (DENIES | {"n't"}):
+        return None
+    by_id, said = {r.episode_id: r for r in mems}, facts.terms(answer)
+    return next(({"kind": "left_out", "memory": int(new.episode_id), "said": new.text}
+                 for r in mems if (new := by_id.get(r.extra.get("superseded_by", -1))) is not None
+                 and holds_asked(message, r.text)
+                 and not said & (facts.terms(new.text) - facts.terms(r.text) - TELLS_CHANGE)),
+                None)
+
+
+_LIVE = frozenset(facts.stems("live"))
+_MOVED_TO = re.compile(r"\b(?:moved|relocated)\s+(?:back\s+|house\s+)?to\b", re.IGNORECASE)
+_I_WE = re.compile(r"\b(?:I|[Ww]e)\b")
+
+
+def _own_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict | None:
+    """``{"kind": "left_out", …}`` when asked their own job ("What did I do for a
+    living?") or medicine ("What medicine do I take?"), `answer` names none of what a
+    current memory of theirs tells (QA pass 44b: "…I'm enjoying life in Leicester…" to
+    the retired accountant, and "…your brother Vikram is well." to the one on
+    allopurinol, had no line)."""
+    said = facts.terms(answer)
+    if asks_own(message) == "job":
+        told = [(r, {w for w in re.findall(r"[a-z]+", r.text.lower()) if w in JOBS})
+                for r in current if tells_own(r.text, "job")]
+    elif _ASKS_MEDICINE.search(message):
+        told = [(r, {m.group("drug").lower() for m in _ON_MEDICINE.finditer(r.text)})
+                for r in current if _FIRST_PERSON.search(r.text)]
+    else:
+        return None
+    # (any of them given is no job left out; else the newest is quoted: "You are a mechanic
+    # now." of Ben, a postman joining a bike shop as a mechanic, test_qa_pass40)
+    told = [(r, words) for r, words in told if words]
+    if not told or any(set(facts.stems(" ".join(words))) & said for _, words in told):
+        return None
+    r = max(told, key=lambda t: t[0].episode_id)[0]
+    return {"kind": "left_out", "memory": int(r.episode_id), "said": r.text}
+
+
+_ASKS_MEDICINE = re.compile(r"\bwhat\s+(?:medicines?|medications?|meds|pills|tablets|drugs?)\s+"
+                            r"(?:do|did|am|should)\s+i\s+(?:take|taking|on|have)\b", re.IGNORECASE)
+# a medicine someone takes, by its name ("take allopurinol", "on sertraline")
+_ON_MEDICINE = re.compile(r"\b(?:take|takes|taking|on|prescribed)\s+(?:(?:a|an|some|my|daily|"
+                          r"low-dose)\s+)?(?P<drug>[a-z-]+(?:arin|ine|ide|pril|sartan|statin|xaban|"
+                          r"zole|pam|lol|formin|mab|cillin|mycin|cycline|olone|sone|purinol|"
+                          r"thyroxine|trigine)|insulin|aspirin|lithium)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|i['’]m|i['’]ve|me|my)\b", re.IGNORECASE)
 
 
 def _current(mems: Sequence[Recall]) -> list[Recall]:

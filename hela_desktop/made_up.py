@@ -8,7 +8,7 @@ import re
 from collections.abc import Set as AbstractSet
 
 from . import facts, kin
-from .language import CJK_CHAR, language_shares
+from .language import CJK_CHAR, is_common_word, language_shares
 from .timewords import MONTH
 from .words import folded as _fold
 from .words import one_slip, spelled_numbers
@@ -16,14 +16,21 @@ from .words import one_slip, spelled_numbers
 _NUMBER = facts.NUMBER
 LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
 _PART = re.compile(r"[-'’]")
-# capitalised mid-sentence, and names nothing: the app, the model's talk of itself
+# capitalised mid-sentence, and names nothing: the app, the model's talk of itself, a
+# language, a faith, a region's people or ways ("Nordic", "Scandinavian": QA pass 43f called
+# them made up), a medicine sold everywhere, a public body or a feast ("NHS", "Diwali":
+# QA passes 44b to 44d)
 _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split()) | frozenset(
     # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
     # (a people's word, "Danish", is one too: `_LAND`, QA pass 36c)
     "latin arabic hebrew hindi urdu swahili".split()) | \
     frozenset("buddhist christian muslim jewish hindu catholic protestant sikh".split()) | \
+    frozenset("nordic scandinavian european african asian american mediterranean caribbean "
+              "baltic balkan celtic slavic latino hispanic arab".split()) | \
     frozenset("paracetamol acetaminophen tylenol calpol aspirin ibuprofen nurofen advil "
-              "codeine antihistamine antihistamines piriton insulin".split())  # (medicines)
+              "codeine antihistamine antihistamines piriton insulin nsaid nsaids".split()) | \
+    frozenset("scots nhs eu un gp bbc god christmas easter diwali eid hanukkah ramadan "
+              "halloween thanksgiving".split())
 # months and weekdays: no names, but what a question for a date asks for (`made_up`'s
 # `dates`); "May" only as a month ("in May", "May 3"), not "May I…"
 _DATE_NAMES = frozenset(facts.MONTHS_AND_DAYS)
@@ -103,6 +110,10 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
             else:
                 found.append((start, start + len(w)))
     found += caseless
+    # a medicine written in lower case, no name by its capital: "You take levitax every
+    # morning." (QA passes 43b and 43d: "levitax", "mabuwa", never told, went unmarked)
+    found += [m.span(1) for m in _TAKEN.finditer(text) if english >= foreign
+              and not _known_part(m.group(1), words) and not is_common_word(m.group(1))]
     # an age is no date: "12 years old" where the memories say "12" only as "12 June"
     # (QA pass 32: "Sunniva is currently 12 years old." went unmarked)
     dated = {m.group(1) for m in _AS_DATE.finditer(low)} - {
@@ -122,6 +133,9 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
 
 
+# the word after "take(s)", "taking", "prescribed": a medicine, where it is none of English
+_TAKEN = re.compile(r"\b(?:take|takes|taking|took|prescribed)\s+(?:(?:a|an|some|your|his|her|"
+                    r"their|my|daily|low-dose|the|dose|of)\s+)*([a-z][a-z-]{3,})\b")
 # what puts the number after it aside: "Lily is 16, not 20." claims no 20 (QA pass 43b)
 _PUT_ASIDE = re.compile(r"\d\s*(?:years?(?:\s+old)?)?\s*[,;—–-]\s*(?:and\s+)?not\s+$")
 _BLANK = re.compile(r"\[(?:your|my|the|their|his|her)?\s*[A-Za-z' ]{1,25}\]")
@@ -138,8 +152,9 @@ def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "y
     Oscar's; "you", said to the user or, in a card, to `you`: "…since you passed away" in
     a birthday message for Ama); None otherwise."""
     gone = {w.lower() for line in known.splitlines() for s in facts.sentences(line)
-            if _DIED.search(s) or re.search(r"\b(?:die|death)\b", s, re.IGNORECASE)
-            for w in re.findall(r"[\w'’-]+", re.sub(r"['’]s?\b", "", s))}
+            for c in _clauses(s)
+            if _DIED.search(c) or re.search(r"\b(?:die|death)\b", c, re.IGNORECASE)
+            for w in re.findall(r"[\w'’-]+", re.sub(r"['’]s?\b", "", c))}
     gone |= {kin.KIN[w] for w in gone if w in kin.KIN}
     last = ""  # (whom "he" or "she" is: the last named, "Ngozi … He died when I was 14")
     for sentence in facts.sentences(answer):
@@ -177,8 +192,8 @@ def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "y
     return None
 
 
-def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[str]
-                ) -> dict | None:
+def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[str],
+                you: str = "you") -> dict | None:
     """``{"kind": "alive_again", "name": "Kwame", "memory": id, "said": …}`` when a memory
     of `texts` (id, words) tells of a death of someone of the user's life ("My husband
     Kwame passed away two years ago."), and a sentence of `answer` naming them (or "your
@@ -186,13 +201,19 @@ def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[st
     days ago, we celebrated Kwame's 25th birthday." to "When did Kwame die?"); None
     otherwise."""
     for eid, text in texts:
-        for s in (s for s in facts.sentences(text) if _DIED.search(s)):
+        for s in (c for x in facts.sentences(text) for c in _clauses(x) if _DIED.search(c)):
             # (a person, not a place named: "…lived in Hamburg; he died in 2019." is no
             # death of Hamburg's, QA pass 43d)
             who = {w.lower() for w in re.findall(r"(?<!\bin )(?<!\bto )(?<!\bfrom )(?<!\bat )"
                                                  r"[\w'’-]+", re.sub(r"['’]s?\b", "", s))
                    if w.lower() in names} | {k.lower() for k in re.findall(
                        rf"\b(?:my|our)\s+({'|'.join(sorted(kin.KIN))})\b", s, re.IGNORECASE)}
+            # whom "he" or "she" opening a sentence is: the one the sentence before named
+            # ("Your brother Vikram has been a wonderful friend… He lives in…", QA pass
+            # 44b); no one after the answer tells the death itself ("…passed away last
+            # year. He loves you still." is said in their memory)
+            last: str | None = None
+            mourned = False
             for sentence in facts.sentences(answer):
                 low = sentence.lower()
                 # (them, not another of theirs: "Jack, your dad's son, lives in Aberdeen",
@@ -200,12 +221,40 @@ def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[st
                 said = next((w for w in sorted(who) if re.search(
                     rf"\b(?:your\s+)?{re.escape(w)}\b{_NOT_KINS}", low) and (w in names or re.search(
                         rf"\byour\s+{re.escape(w)}\b{_NOT_KINS}", low))), None)
-                if said and _ALIVE.search(sentence) and not _DIED.search(sentence):
-                    called = re.search(rf"\b{re.escape(said)}\b", sentence, re.IGNORECASE)
+                if said is None and last is not None and _HE_SHE.match(sentence):
+                    said = last
+                # (a card written to them: its "you" is them, "…celebrate your 25th
+                # birthday", QA pass 44d)
+                if said is None and you.lower() in who and re.search(r"\byour?\b", low):
+                    said = you.lower()
+                died = bool(_DIED.search(sentence))
+                if said and not died and (_ALIVE.search(sentence) or _LIVING.search(sentence)):
+                    called = re.search(rf"\b{re.escape(said)}\b", answer, re.IGNORECASE)
                     return {"kind": "alive_again", "memory": int(eid), "said": text,
                             "name": called.group(0) if said in names and called else
-                            f"your {said}"}
+                            you if said == you.lower() else f"your {said}"}
+                mourned = mourned or died and said is not None
+                last = said if said and not mourned else None
     return None
+
+
+_HE_SHE = re.compile(r"\s*(?:he|she)\b", re.IGNORECASE)
+
+
+def _clauses(sentence: str) -> list[str]:
+    """`sentence` cut where another of the user's people becomes its subject: "My mum Rosa
+    lives in Cork and my dad passed away last year." tells the dad's death, not Rosa's (QA
+    pass 44: "it speaks of your mum as living" under every answer that spoke of her)."""
+    return _NEW_SUBJECT.split(sentence)
+
+
+_NEW_SUBJECT = re.compile(r"[,;]?\s+(?:and|but|while|whereas)\s+(?=(?:my|our)\s+\w+)",
+                          re.IGNORECASE)
+# … or in the present, of what they do now: "Vikram is enjoying a successful career", "Vikram
+# loves to eat prawns" (QA pass 44b: a brother who died in 2019)
+_LIVING = re.compile(r"\b(?:is|are)\s+(?:enjoying|planning|working|living|looking forward|"
+                     r"hoping|doing)\b|\b(?:enjoys|loves|likes|plans|works|hopes)\b|"
+                     r"\bhas\s+been\s+\w+ing\b", re.IGNORECASE)
 
 
 # not another of theirs: "your dad's son" (but "Kwame's birthday" is his)

@@ -62,23 +62,43 @@ def agrees(message: str, answer: str) -> bool:
     if opens_with_yes(answer):
         return True
     head = answer.strip().lower().replace("’", "'")
-    said = set(_WORDS.findall(head))
+    said = _denying(head)
     # a sentence of the message asks yes or no ("Is our Lisbon trip in May? Answer in one
     # short sentence.", QA pass 29: the message as a whole did not end with "?")
     asks = yes_no_asks(message)
     if not asks:
         return False
-    if not said & _DENIES:
-        return True
+    asked = facts.terms(" ".join(asks))
+    if not said:
+        # (… when it speaks of what was asked: two thirds of its words; a reply of
+        # something else is no yes, "The message is a classic example of a grammatical
+        # error: “How old is Erik's daughter Freya?”" to "Is Freya 12?", QA pass 43h, read
+        # as giving the old age 12)
+        what = asked - _GENERIC - _STILL
+        return len(facts.terms(answer) & what) * 3 >= len(what) * 2
     # a clause that says what it asks over again, denying nothing, says yes whatever came
     # before it ("Not at all, Anders still lives in Trondheim." to "Does Anders still live
     # in Trondheim?", QA pass 37; "No, Sarah still works at the Royal Infirmary." to "Is
     # Sarah still at the Royal Infirmary?", QA pass 43d: working there is being there)
-    asked = facts.terms(" ".join(asks))
     return any(len(c) >= 2 and c <= asked and len(c) * 3 >= len(asked) * 2
-               and not set(_WORDS.findall(part)) & _DENIES
+               and not _denying(part)
                for part in re.split(r"[,;.!?]|\bbut\b", head)
-               if (c := facts.terms(part) - (_GENERIC - asked)))
+               if (c := facts.terms(part) - (_GENERIC - asked) - _ACTUALLY))
+
+
+def _denying(text: str) -> set[str]:
+    """The words of `text` (lower case) that deny or set aside what a question said: "no",
+    "not", "but"…, and "actually" where it opens a clause ("Actually, it's on the 5th."),
+    not where it stresses what is so ("The flight is actually on 3 November.", QA pass 44d:
+    read as a no, so the old date went unmarked)."""
+    said = set(_WORDS.findall(text)) & _DENIES
+    return said - {"actually"} | ({"actually"} if _OPENS_ACTUALLY.search(text) else set())
+
+
+_OPENS_ACTUALLY = re.compile(r"(?:^|[.!?,;:]\s*|\b(?:no|oh|well)\s+)actually\b")
+
+
+_STILL = frozenset(facts.stems("still"))
 
 
 def says_yes_or_no(message: str, answer: str) -> bool:
@@ -160,9 +180,11 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     count)."""
     if _ASKS_BEFORE.search(message):  # (the old value is what was asked: "Where did Hollie
         return False  # live before?" answered "Harrogate", QA pass 41c)
-    answer = _of_others(answer, old, message)
+    # (not a list's numbering, taken out before the sentences are joined: "6. **Lemon-Ginger
+    # Chai**" read as the old age 6, QA pass 44b)
+    answer = _of_others(LIST_MARK.sub(" ", answer), old, message)
     yes, asked = agrees(message, answer), facts.terms(message)
-    terms = facts.terms(LIST_MARK.sub(" ", answer))  # (not a list's numbering)
+    terms = facts.terms(answer)
     said = terms | asked if yes else terms - asked
     was = facts.terms(superseded.on_subject(old, new))
     # (when the change was made is no new value, unless the old memory said a time like it:
@@ -171,7 +193,7 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     value = new if _WHEN_CHANGED.search(old) else _WHEN_CHANGED.sub(" ", new)
     now, denied = _told_over(value, was), set(facts.negated(new)) - facts.still_said(new)
     outdated = (was & denied) or _out_of_date(old, new, was - now - _WHO)
-    fresh = now - was - denied - TELLS_CHANGE
+    fresh = now - was - denied - TELLS_CHANGE - _people(old, new)
     # what the answer itself says is not so: "…in March, not April." gives the old value
     # and denies the new (QA pass 35b: unmarked, "not" read as putting March aside), the
     # old value asked or not ("…indeed Freya 12, not 13." to "Is Freya 12?", QA pass 43f)
@@ -188,6 +210,13 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     if said & outdated and said & outdated <= no:  # (it denies the old value itself: "Ama
         return False  # doesn't live in Accra anymore.")
     told_old, told_new = len(said & outdated), len(said & fresh)
+    # a sentence that gives the old value as now, and nothing new, gives it whatever else
+    # the answer says ("I'm loving my job as a ward nurse.", QA pass 44: "…a supportive
+    # community…" read as the new "community midwife", and "…before moving here" as the
+    # change told)
+    if told_old and _as_now(answer, said & outdated, fresh - asked):  # (the question's own
+        # words are nothing new: "flight" of "Is our flight on 3 November?")
+        return True
     # a value denied outright, no change told of it ("Grace is not from Ghana, she is from
     # Nigeria, I mixed that up"), was never so: put in the past, it is still wrong ("She
     # was born in Ghana", QA pass 37c o04); only an answer that denies it says so
@@ -253,10 +282,10 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
         facts.still_said(correction)
     outdated = (was & denied) or _kept_numbers(_out_of_date(old, correction, was - now - _WHO),
                                                correction)
-    fresh = now - was - denied - TELLS_CHANGE
+    fresh = now - was - denied - TELLS_CHANGE - _people(old, correction)
     # (a list's own numbering is no date: "3. My own family's wedding…" repeated no "3
     # February", QA pass 43d)
-    said = facts.terms(LIST_MARK.sub(" ", _of_others(reply, old)))
+    said = facts.terms(_of_others(LIST_MARK.sub(" ", reply), old))
     # (a reply that denies the new value gives the old: "The correct date is 12 April, not
     # 19 April." to "Actually the Rome trip is on 19 April, not 12 April.", QA pass 38c)
     no = set(facts.negated(reply))
@@ -264,6 +293,13 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
         return bool(said & outdated)
     told_old, told_new = len(said & outdated), len(said & fresh)
     return told_old > told_new and not _in_the_past(reply, outdated)
+
+
+def _people(old: str, new: str) -> set[str]:
+    """Whom `old` and `new` speak of, as terms: no new value ("Erik" of "Erik moved from
+    Oslo to Stavanger." once "My son Erik is a doctor in Oslo." is replaced only in its
+    town, since 0.36)."""
+    return {facts.stem(w) for w in (facts.who(old) | facts.who(new)) - {facts.SELF}}
 
 
 def changed_by(old: str, new: str) -> set[str]:
@@ -356,6 +392,25 @@ def _in_the_past(answer: str, outdated: AbstractSet[str],
     # "Zara turned 8 last week." had no line)
     return bool(naming) and all(
         set(re.findall(r"[a-z]+", _AGE_OLD.sub(" ", x.lower()))) & past for x in naming)
+
+
+def _as_now(answer: str, old: AbstractSet[str], fresh: AbstractSet[str]) -> bool:
+    """Does a sentence of `answer` say `old` terms in the present ("I'm", "is", "lives"…),
+    with no `fresh` term, nothing that puts it in the past or tells a change, and no
+    denial?"""
+    for x in facts.sentences(answer):
+        words = set(_WORDS.findall(x.lower().replace("’", "'")))
+        if _PRESENT.search(x) and facts.terms(x) & old and not facts.terms(x) & fresh \
+                and not words & (TELLS_PAST | DENIES) and not _denying(x.lower()) \
+                and not set(facts.stems(" ".join(words))) & (TELLS_CHANGE - _ACTUALLY) \
+                and "?" not in x:  # ("The flight is actually on 3 November.", QA pass 44d)
+            return True
+    return False
+
+
+_ACTUALLY = frozenset(facts.stems("actually"))
+_PRESENT = re.compile(r"\b(?:i['’]m|am|is|are|you['’]re|he['’]s|she['’]s|it['’]s|lives|works|"
+                      r"loving|still)\b", re.IGNORECASE)
 
 
 _AGE_OLD = re.compile(r"\b(?:years?|months?|weeks?|days?|yrs?)[- ]old\b")

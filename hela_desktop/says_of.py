@@ -85,8 +85,9 @@ def _called(who: str, quote: str) -> str:
     """How a note names `who` (lower case: a name, or a relation, "mother") as the user's
     `quote` does: "Abena", "your mum"."""
     return next((m.group(0) for m in facts.NAME_WORD.finditer(quote)
-                 if m.group(0).lower() == who), "") or next(
-        (f"your {w.lower()}" for w in facts.NAME_WORD.findall(quote)
+                 if m.group(0).lower() == who and m.group(0)[:1].isupper()), "") or next(
+        (f"your {w.lower()}" for w in [*facts.NAME_WORD.findall(quote),
+                                       *(m.group(1) for m in _MY_KIN.finditer(quote))]
          if kin.KIN.get(w.lower()) == who), who.title())
 
 
@@ -123,6 +124,16 @@ def told(texts: Iterable[str]) -> dict[str, dict[str, set[str]]]:
                     out.setdefault(who, {}).setdefault(_kind(what), set()).add(what)
             last = first_named(s) or last
     return out
+
+
+def _relations(texts: Iterable[str]) -> dict[str, str]:
+    """relation -> the name `texts` give it ("Our daughter Anjali…": {"daughter":
+    "anjali"}), lower case."""
+    return {r: m.group(2).lower() for t in texts for m in _MY_KIN.finditer(t)
+            if (r := kin.KIN.get(m.group(1).lower()))}
+
+
+_MY_KIN = re.compile(r"\b(?i:my|our)\s+([a-z]+)\s+([A-Z][\w'’-]*)")
 
 
 def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
@@ -216,7 +227,16 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
                 now.setdefault(who, set()).add(what)
         last = (first_named(s) or last).lower()
     low = answer.lower()
+    alias = _relations(t for _, t in texts)
     for who, kinds in said.items():
+        called_as = who
+        # (said of them by relation: "Your daughter is a teacher." of "Our daughter Anjali
+        # is a dentist.", QA pass 44, read "uses none"; not with a word another memory
+        # says, which tells whose it is: `whom.misattributed`)
+        if who not in theirs and who in alias and not any(
+                re.search(rf"\b{re.escape(w)}", t, re.IGNORECASE)
+                for ws in kinds.values() for w in ws for _, t in texts):
+            who = alias[who]
         for kind, words in kinds.items():
             was = theirs.get(who, {}).get(kind, set())
             if kind == "age":  # (one number, now: "The answer is 9. Leo is 10.")
@@ -243,7 +263,7 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
                 continue
             eid, quote = next((i, t) for i, t in texts
                               if told([t]).get(who, {}).get(kind, set()) & was)
-            return {"kind": "says_otherwise", "name": _called(who, quote),
+            return {"kind": "says_otherwise", "name": _called(called_as, quote),
                     "said": sorted(words)[0], "memory": int(eid), "quote": quote}
     return None
 
@@ -422,11 +442,48 @@ def leaves_out(message: str, answer: str, texts: list[tuple[int, str]]) -> dict 
     says it (QA pass 40: "What does Hannah do?" answered "…Hannah's birthday is indeed 2
     May…", "My wife Hannah is a midwife." told, was listed as used and had no line).  None
     otherwise."""
+    asked = False
     for who, kind, was, given in _asked_told(message, answer, texts):
         if not given:
             return next(({"kind": "left_out", "memory": int(i), "said": t} for i, t in texts
                          if told([t]).get(who, {}).get(kind, set()) & was), None)
+        asked = True
+    return None if asked else _does_left_out(message, answer, texts)
+
+
+def _does_left_out(message: str, answer: str, texts: list[tuple[int, str]]) -> dict | None:
+    """`leaves_out` of a job told by what someone does, not by its name ("My brother Lars
+    runs a boat yard in Tromsø."): asked what they do, the answer says none of it (QA pass
+    43f: "What does Lars do?" answered with his town only had no line)."""
+    asks = _ASKS_KIND[0][1].search(message)
+    if asks is None:
+        return None
+    who, said = _whose(next(g for g in asks.groups() if g), {}), facts.terms(answer)
+    for i, t in texts:
+        for s in facts.sentences(t):
+            for m in _DOES.finditer(s):
+                name = m.group("who")
+                if name.lower() in ("she", "he"):
+                    name = first_named(s[:m.start()])
+                kin_word = re.search(r"\b(?:my|our)\s+([a-z]+)\s+$", s[:m.start("who")], re.I)
+                whom = {name.lower(), kin.KIN.get(kin_word.group(1).lower(), "") if kin_word
+                        else ""} - {""}
+                what = facts.terms(m.group("what"))
+                # (the verb names the job too: "teaches" is a teacher, "manages" a manager)
+                verb = m.group("verb").lower()[:5]
+                if who in whom and what and not what & said and (
+                        verb.startswith("work") or not any(w.startswith(verb) for w in said)):
+                    return {"kind": "left_out", "memory": int(i), "said": t}
     return None
+
+
+# a job told by what someone does: "Lars runs a boat yard in Tromsø", "she teaches at the
+# primary school", "Dan works for Aquaserv" (what: up to a place or time)
+_DOES = re.compile(
+    r"(?P<who>\b[A-Z][\w'’-]*|\b(?i:she|he))\s+(?:(?i:now|still|also)\s+)?(?P<verb>(?i:runs|owns|"
+    r"co-owns|manages|(?:teaches|coaches|lectures)(?:\s+(?:at|in))?|works\s+(?:at|for|in|on)))\s+"
+    r"(?P<what>(?:(?!(?i:in|at|near|with|and|but|since|for|from|on|to|every|each|who|which|"
+    r"where)\b)[\w'’-]+\s*){1,4})")
 
 
 def gives_asked(message: str, answer: str, texts: list[tuple[int, str]]) -> bool:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from . import facts, superseded
+from . import facts, kin, superseded
 from .follow_up import PRONOUNS
 from .prompt import shorten
 from .words import listed, one_line
@@ -350,6 +350,8 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
 def _pronoun(relation: str) -> str:
     """How an answer's warning speaks of a relation: "her" for a sister, "him" for an
     uncle, "them" for a partner or a cousin."""
+    relation = kin.KIN.get(relation, relation)  # ("your dad" is a father: QA pass 44, "it
+    # says of them what you told me of yourself")
     return "her" if relation in _SHE else "him" if relation in _HE else "them"
 
 

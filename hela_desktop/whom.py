@@ -4,9 +4,8 @@ user or another person was told of (`misattributed`), or them by another person'
 (`misnamed`).  For the reply to a message that tells of someone: a name only another
 memory gives (`misplaced`).  For any answer: one that speaks as the user (`as_user`),
 greets them by another's name (`greets_as`), or gives them a relation by a name they never
-wrote (`invented`).  Which messages tell of the user's life (`tells_of_life`), and what a
-reply says of people (`of_people`).  `doubt.answer_doubt` reads each as a doubt under the
-answer."""
+wrote (`invented`).  `doubt.answer_doubt` reads each as a doubt under the answer (which
+messages tell of the user's life, and what a reply says of people: `life_news`)."""
 
 from __future__ import annotations
 
@@ -441,7 +440,7 @@ def misplaced(message: str, reply: str, mems: Sequence[Recall],
     says, and a memory of someone or something else does ("Your mum Grace is in Leeds."
     beside "My brother Tom lives in Leeds.": a known name, so the made-up check let it
     pass); None otherwise.  The caller checks that the message only tells
-    (`tells_of_life`)."""
+    (`life_news.tells_of_life`)."""
     told, targets = _asked_about(message, mems, names, pets=True)
     if names is None or not told:
         return None
@@ -496,6 +495,10 @@ def as_user(message: str, reply: str, mems: Sequence[Recall],
     # sentence: "When I was flying to Lisbon on 3 June, I wanted…")
     own = [s for t in (message, *(r.text for r in mems)) for s in facts.sentences(t)
            if _FIRST.match(s) or _WE.match(s)]
+    # (not the user's words quoted as theirs: "As for things you've told me before: • I
+    # play bowls at the club every Thursday afternoon", QA pass 44b; nor within quotes)
+    quoting = _QUOTING.search(reply)
+    reply = _QUOTED.sub(" ", reply[:quoting.start()] if quoting else reply)
     for x in facts.sentences(reply):
         s = next((c for c in re.split(r"(?<=,)\s+", x) if (_FIRST.match(c) or _WHEN_I.match(c))
                   and not _TALK.match(c)), "")
@@ -512,6 +515,11 @@ def as_user(message: str, reply: str, mems: Sequence[Recall],
                 return {"kind": "as_user",
                         "said": s if len(s) <= 60 else s[:s.rfind(" ", 0, 60)] + "…"}
     return None
+
+
+_QUOTING = re.compile(r"\byou(?:['’]ve|\s+have)?\s+(?:told|said|mentioned|shared|written|wrote)"
+                      r"\b[^.!?\n]{0,40}:", re.IGNORECASE)
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"")
 
 
 def as_them(message: str, reply: str, mems: Sequence[Recall],
@@ -656,8 +664,11 @@ _OPENER = re.compile(r"(?i:[a-z]+ly|h+m+|pardon|excuse|gosh|goodness|ooh|aha|sur
                      r"though|unfortunately|anyway|remember|look|listen|please|note|again|"
                      r"basically|honestly|interesting|correct|true|exactly|good|bad|dear)$")
 # a letter's closing and the name signed under it ("Best regards,\nAlex")
-_SIGNED = re.compile(r"(?:regards|love|wishes|yours(?:\s+(?:truly|sincerely|always))?|cheers|"
-                     r"warmly|sincerely|hugs|xx+)[,!.]?\s*\n+\s*([A-Z][\w'’-]+)[\s.!]*$",
+# (on the same line too, and with a place: "Best regards, Elena", "Warm regards, / Sarah
+# from Edinburgh", QA pass 44c: neither was marked)
+_SIGNED = re.compile(r"(?:^|\n)[ \t]*(?:[\w]+[ \t]+){0,2}?(?:regards|love|wishes|yours(?:\s+(?:truly|sincerely|always))?|cheers|"
+                     r"warmly|sincerely|hugs|xx+)[,!.]?[ \t]*(?:\n+\s*|(?<=,)[ \t]*)"
+                     r"((?-i:[A-Z])[\w'’-]+)(?:\s+from\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)?[\s.!]*$",
                      re.IGNORECASE)
 
 
@@ -665,9 +676,16 @@ def signed_as(answer: str, yours: Sequence[str]) -> dict | None:
     """``{"kind": "misnamed", "asked": "you", "said": "Alex", "yours": …, "signed": True}``
     when a letter or card written for the user is signed with a name not theirs (QA pass
     42b: "…Best regards,\nAlex" for Sofia); None otherwise."""
-    m = _SIGNED.search(answer.rstrip())
+    # (or naming the writer in it, "Dear God, My name is Emma…" to Sofia, QA pass 44: it
+    # calls her Emma)
+    signed = _SIGNED.search(answer.rstrip())
+    m = signed or _MY_NAME.search(answer)
     return {"kind": "misnamed", "asked": "you", "said": m.group(1), "yours": " ".join(yours),
-            "signed": True} if m and yours and m.group(1) not in yours else None
+            **({"signed": True} if signed else {})} \
+        if m and yours and m.group(1) not in yours else None
+
+
+_MY_NAME = re.compile(r"\b(?i:my name is|my name['’]s)\s+([A-Z][\w'’-]+)")
 
 
 _CALLED_LAST = re.compile(r"\byou(?:r|['’]re|['’]ll|['’]ve)?\b[^.!?]*,\s+([A-Z][\w'’-]+)\s*[!.?]*\s*$",
@@ -724,42 +742,6 @@ def same_one(via: str, news: str, source: str) -> bool:
     return not told or via in told or any(
         re.search(rf"\b(?:my|our)\s+{re.escape(k)}\s+{re.escape(via)}\b", source, re.IGNORECASE)
         for k in told & facts.KIN_WORDS)
-
-
-def tells_of_life(message: str, names: Callable[[str], AbstractSet[str]] | None) -> bool:
-    """Does `message` only tell something of the user's life ("My mother Greta moved to
-    Antwerp last month.", "I work as a nurse.")?  The reply to it is checked as an answer
-    about that life is, in what it says of people (`of_people`): it was "…she relocated to
-    Antwerp to celebrate her 30th birthday." with nothing under it (QA pass 30)."""
-    return facts.only_tells(message) and (facts.is_personal(message)
-                                          or bool(names and names(message)))
-
-
-# a reply's sentence that speaks of someone: the user, or a person of theirs
-_OF_PEOPLE = frozenset("you your yours you're you've you'll he she him his her hers they "
-                       "them their we our us".split()) | facts.KIN_WORDS
-# … and one that suggests (what it names was never meant as something the user told)
-_SUGGESTS = frozenset("could should might may try visit recommend suggest consider perhaps "
-                      "maybe".split())
-
-
-def of_people(reply: str) -> str:
-    """The sentences of `reply` (to a message that tells of the user's life) that say
-    something of the user or their people, not suggestions ("She lives at Groningen." is
-    kept; "Lisbon is lovely in spring." and "You could visit the Belém Tower." are not),
-    each with its first letter in lower case: a reply's sentence opens with its subject,
-    the person told of, or a word of the model's talk ("Pheromones can help regulate your
-    actions…", QA pass 30's data), not with a name it made up."""
-    keep = []
-    for s in facts.sentences(reply):
-        words = set(re.findall(r"[a-z']+", s.lower().replace("’", "'")))
-        # (a suggestion's "may" is written small: "your colleague May has…" suggests nothing,
-        # QA pass 36b)
-        hedges = set(re.findall(r"\b[a-z']+", s.replace("’", "'"))) & _SUGGESTS
-        if words & _OF_PEOPLE and not hedges:
-            s = s.strip()
-            keep.append(s[:1].lower() + s[1:])
-    return " ".join(keep)
 
 
 # a question for a name: "What is my dog called?", "What's my sister's name?", "Who is my

@@ -379,9 +379,10 @@ def test_what_pass_36b_found_in_the_checks():
     skipped as a suggestion; "your daughter Inès" of the brother's daughter went unmarked."""
     from hela_desktop.cautions import cautions, offered
     from hela_desktop.events import Recall
+    from hela_desktop.life_news import of_people
     from hela_desktop.made_up import made_up
     from hela_desktop.sources import doubt_note
-    from hela_desktop.whom import as_user, misrelated, of_people
+    from hela_desktop.whom import as_user, misrelated
 
     mems = [Recall(episode_id=1, score=1.0, text="My best friend Björn is Swedish and allergic "
                    "to shellfish."),
