@@ -656,6 +656,9 @@ def test_an_answer_giving_you_another_job_than_you_told_says_so():
 
     assert note("You're a solicitor.") == (
         f"Check this answer: it says you are a solicitor, and you told me “{notice}”")
-    for fine in ("You are a mechanic now.", "You're a postman.", "You are not a doctor.",
-                 "You're a great dad."):
+    for fine in ("You are a mechanic now.", "You're a postman."):
         assert note(fine) == "", fine
+    # (no job at all is one left out, the newest quoted: pass 44b's "What did I do for a
+    # living?" answered with nothing of it had no line)
+    for none in ("You are not a doctor.", "You're a great dad."):
+        assert note(none) == f"Check this answer: it leaves out what you told me: “{notice}”", none
