@@ -519,3 +519,17 @@ def test_gout_is_looked_up_for_its_caution():
     from hela_desktop.cautions import CUES
 
     assert "gout" in CUES and "coeliac" in CUES
+
+
+def test_nearly_died_is_no_death():
+    """`bench personal`, 0.36's first run: "Marcus tried one and nearly died." was read as
+    his death, and "He's a 25-year-old male who lives in the same apartment" as speaking
+    of him as living."""
+    from hela_desktop.made_up import alive_again
+
+    licorice = [(20, "Is Danish licorice the salty kind? Marcus tried one and nearly died.")]
+    assert alive_again("The guy is Marcus. He's a 25-year-old male who lives in the same "
+                       "apartment as you.", licorice, {"marcus"}) is None
+    sunny = [(9, "Well, Sunny passed away on Sunday. I buried him under the lemon tree.")]
+    assert alive_again("I'm glad you're taking care of your parakeet Sunny. He loves the "
+                       "lemon tree.", sunny, {"sunny"})["name"] == "Sunny"
