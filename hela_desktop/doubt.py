@@ -31,6 +31,7 @@ from .older_news import (
     DENIES,
     PLACE,
     TELLS_CHANGE,
+    WORDS,
     agrees,
     changed_by,
     gives_older,
@@ -557,7 +558,7 @@ def _news_left_out(message: str, answer: str, mems: Sequence[Recall]) -> dict | 
     message is a classic example of a grammatical error…", "Freya is 13 now." told, read
     as older news, a reply of nothing taken for a yes)."""
     if not yes_no_asks(message) or agrees(message, answer) or opens_with_no(answer) \
-            or set(re.findall(r"[a-z]+(?=n't)|n't|[a-z]+", answer.lower())) & (DENIES | {"n't"}):
+            or set(WORDS.findall(answer.lower())) & (DENIES | {"n't"}):
         return None
     by_id, said = {r.episode_id: r for r in mems}, facts.terms(answer)
     return next(({"kind": "left_out", "memory": int(new.episode_id), "said": new.text}

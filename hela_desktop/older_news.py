@@ -30,7 +30,7 @@ _AGREES = ("yes", "yeah", "yep", "correct", "that's right", "that is right", "in
 _DENIES = frozenset("no not nope never n't rather instead actually but".split())
 # words, "n't" one of its own ("doesn't" is "does" and "n't": before 0.35 it read as
 # "doesn" and "t", so "He doesn't live in Oslo." denied nothing)
-_WORDS = re.compile(r"[a-z]+(?=n't)|n't|[a-z]+")
+WORDS = re.compile(r"[a-z]+(?=n't)|n't|[a-z]+")
 _YES_NO = frozenset("is are am was were do does did will would can could has have had "
                     "should".split())
 
@@ -91,7 +91,7 @@ def _denying(text: str) -> set[str]:
     "not", "but"…, and "actually" where it opens a clause ("Actually, it's on the 5th."),
     not where it stresses what is so ("The flight is actually on 3 November.", QA pass 44d:
     read as a no, so the old date went unmarked)."""
-    said = set(_WORDS.findall(text)) & _DENIES
+    said = set(WORDS.findall(text)) & _DENIES
     return said - {"actually"} | ({"actually"} if _OPENS_ACTUALLY.search(text) else set())
 
 
@@ -399,7 +399,7 @@ def _as_now(answer: str, old: AbstractSet[str], fresh: AbstractSet[str]) -> bool
     with no `fresh` term, nothing that puts it in the past or tells a change, and no
     denial?"""
     for x in facts.sentences(answer):
-        words = set(_WORDS.findall(x.lower().replace("’", "'")))
+        words = set(WORDS.findall(x.lower().replace("’", "'")))
         if _PRESENT.search(x) and facts.terms(x) & old and not facts.terms(x) & fresh \
                 and not words & (TELLS_PAST | DENIES) and not _denying(x.lower()) \
                 and not set(facts.stems(" ".join(words))) & (TELLS_CHANGE - _ACTUALLY) \
@@ -434,5 +434,5 @@ _CHANGED = re.compile(r"\b(?:now|no longer|any ?more|moved|changed|switched|inst
                       re.IGNORECASE)
 
 
-__all__ = ["DENIES", "PLACE", "TELLS_CHANGE", "TELLS_PAST", "agrees", "gives_older", "opens_with_yes",
+__all__ = ["DENIES", "PLACE", "WORDS", "TELLS_CHANGE", "TELLS_PAST", "agrees", "gives_older", "opens_with_yes",
            "holds_asked", "repeats_corrected", "says_yes_or_no", "yes_no_asks"]
