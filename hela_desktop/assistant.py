@@ -39,6 +39,7 @@ from .knowledge import corrected_by
 from .language import asks_language, language_shares
 from .llm import LocalLLM, ModelError
 from .memory import PROFILES, MemoryEngine, NewEpisode
+from .minors import asked_of, under_age
 from .prompt import format_memory
 from .store import AUTHORS, Store, StoreError, db_error_message
 from .turn import (
@@ -521,7 +522,9 @@ class Assistant:
                 # cake with peanuts" for Zofia, her allergy told, unmarked: QA pass 38c)
                 cautions=cautions([(0, asked), *((i, t) for i, t, _ in self.store.said_after(
                     0.0, containing=CUES))], about=(about := self._asked_about(asked)),
-                    named=self._asked_about(answer), own=not of_others_only(asked, about)))
+                    named=self._asked_about(answer), own=not of_others_only(asked, about))
+                # (and a child's age: alcohol for them, QA pass 45)
+                + self._under_age(asked, about))
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever
@@ -624,6 +627,13 @@ class Assistant:
                 next(p for p in people if p.startswith("my ")), 20))
             names |= whom.names_of(relations, texts.values())
         return frozenset(names | relations)
+
+    def _under_age(self, message: str, about: frozenset[str]) -> list:
+        """The alcohol cautions of the children `message` asks of (`minors.under_age`); none
+        for a message of the whole household ("Suggest drinks for the family")."""
+        young = frozenset() if for_household(message) else asked_of(message, about)
+        return under_age([(0, message), *((i, t) for i, t, _ in self.store.said_after(
+            0.0, containing=sorted(young)))], young) if young else []
 
     def _own_names(self) -> tuple[str, ...]:
         """The names the user gave as theirs in any statement ("Hi, I'm Marcus Webb…"):

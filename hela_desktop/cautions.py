@@ -30,7 +30,7 @@ kind "caution").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
@@ -157,6 +157,15 @@ _TAKES = r"\b(?:takes?|taking|on|prescribed)\s+(?:(?:a|the|his|her|my|their)\s+)
 _THINNER = re.compile(rf"{_TAKES}(?:{'|'.join(_THINNERS)}|blood[- ]thinners?|anticoagulants?)\b",
                       re.IGNORECASE)
 _SSRI = re.compile(rf"{_TAKES}(?:{'|'.join(_SSRIS)}|antidepressants?)\b", re.IGNORECASE)
+# lithium: ibuprofen and the like raise its level in the blood (the NHS's lithium page;
+# QA pass 45: "Can Daniel take ibuprofen?", his lithium told, had no caution)
+_LITHIUM = re.compile(rf"{_TAKES}(?:lithium|priadel|camcolit|liskonum)\b", re.IGNORECASE)
+# an allergy or diet that is over: "Ole has outgrown his egg allergy." (QA pass 45b: it was
+# a caution of its own, and the allergy's stayed), "I'm no longer vegetarian"
+_OVER = re.compile(r"\b(?:outgr(?:own|ew)|gr[eo]wn? out of|cured of|no longer\s+(?:\w+\s+)?"
+                   r"(?:allergic|intolerant|vegetarian|vegan|pescatarian|teetotal|on|taking)\b|"
+                   r"(?:not|n['’]t)\s+(?:\w+\s+)?(?:allergic|intolerant|vegetarian|vegan)\b"
+                   r"[^.!?]*\bany\s?more)", re.IGNORECASE)
 # sober for good, not for tonight ("Dylan hit two years sober", "I've been sober since
 # 2019", "a recovering alcoholic"; `bench personal`'s stag do went unmarked)
 _SOBER = re.compile(r"\b(?:(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -166,7 +175,7 @@ _SOBER = re.compile(r"\b(?:(?:\d+|a|one|two|three|four|five|six|seven|eight|nine
 
 # words before a mention that say something against it
 _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping without free "
-                     "unable safer safest doctor gp pharmacist "
+                     "unable safer safest doctor gp pharmacist young underage adults adult grown "
                      "caution against warn warning beware "
                      "allergic allergy allergies intolerant instead careful unless except "
                      "rather cannot can't shouldn't mustn't dangerous risky risk away "
@@ -209,8 +218,8 @@ def caution_of(text: str) -> frozenset[str]:
     # (each sentence of the user's own: "My daughter called to remind me that Mateo is
     # allergic to cats. I'd completely forgotten." is the grandson's allergy, `bench
     # personal`)
-    mine = " ".join(s for s in facts.sentences(text or "")
-                    if facts.self_rank(s) == 0 and facts.is_statement_sentence(s))
+    mine = " ".join(s for s in facts.sentences(text or "") if facts.self_rank(s) == 0
+                    and facts.is_statement_sentence(s) and not _OVER.search(s))
     return _avoided(mine) if mine else frozenset()
 
 
@@ -237,6 +246,8 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
         words |= GROUPS["painkillers"] | GROUPS["alcohol"] | GROUPS["thinner juices"]
     if _SSRI.search(text):
         words |= GROUPS["serotonin"] | GROUPS["painkillers"]
+    if _LITHIUM.search(text):
+        words |= GROUPS["painkillers"]
     if diets is _DIET and _DRINK.search(text) or _SOBER.search(text):
         words |= GROUPS["alcohol"]
     if diets is not _DIET or re.search(r"\bi\b", text, re.I):
@@ -266,7 +277,8 @@ def caution_of_others(text: str, about: AbstractSet[str]) -> tuple[frozenset[str
     for s in facts.sentences(text or ""):
         of_them = named is not None and (bool(named.search(s)) or before and bool(_GOES_ON.match(s)))
         before = of_them
-        found = _avoided(s, _THEIR_DIET) if of_them and facts.is_statement_sentence(s) else None
+        found = _avoided(s, _THEIR_DIET) if of_them and facts.is_statement_sentence(s) \
+            and not _OVER.search(s) else None
         if found:
             words |= found
             said.append(s)
@@ -303,7 +315,26 @@ def cautions(statements: Iterable[tuple[int, str]],
         if theirs:
             out.append(Caution(int(eid), said, theirs, theirs=True, within=frozenset(
                 n for n in named if _names(n, text))))
+        out = [c for c in out if not _lifted(c, text)]
     return out
+
+
+def _lifted(caution: Caution, text: str) -> bool:
+    """Does the later statement `text` say what `caution` names is over for whom it told of
+    (`_OVER`: "Ole has outgrown his egg allergy." after "…Ole is 4 and allergic to eggs.";
+    the same name, or both the user's own)?"""
+    for s in facts.sentences(text):
+        if not _OVER.search(s):
+            continue
+        words = set(_WORD.findall(s.lower()))
+        gone = {_key(w) for w in words if _key(w) in _ANY_FOOD_KEYS} | words & (_CONDITIONS | set(_DIETS))
+        names = {w for w in re.findall(r"\b[A-Z][\w'’-]+", s) if w.lower() not in facts.STOPWORDS}
+        whose = names & set(re.findall(r"\b[A-Z][\w'’-]+", caution.text)) if names else (
+            facts.self_rank(s) == 0 and not caution.theirs)
+        if whose and ({_key(a) for a in caution.avoid} & gone
+                      or set(_WORD.findall(caution.text.lower())) & gone):
+            return True
+    return False
 
 
 def _names(name: str, text: str, own: bool = True) -> bool:
@@ -324,6 +355,10 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
                           if any(_names(n, s, own=False) for n in caution.within))
     asked = set(_WORD.findall(message.lower().replace("’", "'")))
     avoid = {_key(a) for a in caution.avoid}
+    # (the message's own topic offers nothing: "…that fish tomorrow" to "Is the fishing trip
+    # on the 16th?", the user vegan, QA pass 45b)
+    topic = set() if asks_for_food(message) else {a for a in avoid for w in asked if w.startswith(
+        a) and w[len(a):] in ("ing", "er", "ers", "erman", "ermen", "y")}
     ask = _ASKS_MAY_EAT.search(message)
     may_eat = set(_WORD.findall(ask.group(0).lower().replace("’", "'"))) if ask else set()
     if may_eat and _SAYS_YES.match(answer):
@@ -371,7 +406,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # them", QA pass 42d)
         cut = next((k for k, w in enumerate(words) if w in _IF), len(words))
         known = explains or bool(set(words[:cut]) & _ALLERGY_WORDS)
-        out += [w for i, w in enumerate(words) if _key(w) in avoid
+        out += [w for i, w in enumerate(words) if _key(w) in avoid - topic
                 and not _other_food(words, i)
                 and (_denies(words[max(0, i - 3):i]) or not known
                      and not _warned(words[max(0, i - _BEFORE):i])
@@ -390,7 +425,7 @@ _IF = frozenset("if unless whether".split())
 _NO_HARM = re.compile(
     r"\b(?:without|with no|with zero|and no|no)\s+(?:(?:having|getting|any|an|a|causing|"
     r"triggering|suffering|experiencing|her|his|their|bad|serious|negative)\s+){0,3}"
-    r"(?:(?:allergic|adverse|bad)\s+)?(?:reactions?|symptoms?|side[- ]effects?|problems?|"
+    r"(?:(?:allergic|allergy|adverse|bad)\s+)?(?:reactions?|symptoms?|side[- ]effects?|problems?|"
     r"issues?|trouble)\b", re.IGNORECASE)
 
 
@@ -516,7 +551,7 @@ def _warned_after(after: list[str]) -> bool:
 
 _AFTER = 6  # words after a mention that may say something against it
 _AFTER_AGAINST = frozenset("unsafe dangerous harmful risky bad forbidden avoided banned toxic "
-                           "off-limits risks inappropriate unsuitable".split())
+                           "off-limits risks inappropriate unsuitable adults adult grown".split())
 # … a "not" that says it is not for them ("not safe", "isn't a good idea"; not "not too big")
 _NOT_FOR = re.compile(r"(?:\bnot|\bnever|n't)\s+(?:be\s+)?(?:safe|good|ok|okay|allowed|"
                       r"suitable|recommended|advisable|wise|a good|an option|for|appropriate|"
@@ -615,18 +650,25 @@ def heeded(answer: str, caution: Caution, message: str) -> bool:
 def _asks_may_have(message: str, caution: Caution) -> bool:
     """Does `message` ask whether someone may have what `caution` names ("Can Kwame eat
     scrambled eggs?"; not "Can Eric have oat milk?" of a milk allergy)?"""
+    return bool(asked_foods(message, caution))
+
+
+def asked_foods(message: str, caution: Caution) -> list[str]:
+    """The words of `caution` that `message` asks whether someone may have ("Can Amara
+    have a glass of champagne?" → ["champagne"]), each once."""
     ask = _ASKS_MAY_EAT.search(message)
     if not ask:
-        return False
+        return []
     avoid = {_key(a) for a in caution.avoid}
     asks = _WORD.findall(ask.group(0).lower().replace("’", "'"))
-    return any(_key(w) in avoid and not _other_food(asks, i) for i, w in enumerate(asks))
+    return list(dict.fromkeys(w for i, w in enumerate(asks)
+                              if _key(w) in avoid and not _other_food(asks, i)))
 
 
 # a condition an answer may name for what it leaves out ("Sam has type 1 diabetes…")
 _CONDITIONS = frozenset("diabetes diabetic sober alcoholic coeliac celiac thinner thinners "
                         "anticoagulant anticoagulants antidepressant antidepressants".split()
-                        + _THINNERS + _SSRIS)
+                        + _THINNERS + _SSRIS + ["lithium"])
 
 
 # a no to whether they may have it: "No", "he can't eat…", "avoid", "not safe", "Skip the
@@ -641,7 +683,7 @@ _SAYS_NO = re.compile(
     r"(?:eat|eats|have|drink|touch|take|consume|try)(?![^.!?]{0,40}\b(?:allerg|intoleran|diabet))|"
     r"avoid\w*|stay away|keep away|"
     r"steer clear|not (?:be )?(?:safe|recommended|a good idea|advisable|suitable)|unsafe|"
-    r"dangerous|harmful|life-threatening|skip\w*|instead|without|leave (?:out|off)|"
+    r"dangerous|harmful|life-threatening|skip\w*|instead|without|leave (?:out|off)|too young|under\s*age\w*|not old enough|drinking age|"
     r"hold the|substitut\w*|replac\w*|alternatives?|swap\w*|careful|caution|beware|"
     r"warn\w*|[a-z]+-free|(?:gluten|nut|dairy|egg|lactose|sugar|wheat|peanut|sesame|milk|"
     r"meat|alcohol)free|(?:check|speak|talk)\s+(?:\w+\s+)?(?:with|to)\s+(?:his|her|their|your|a|the)"
@@ -738,63 +780,14 @@ CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intoleranc
         "can't eat", "cannot eat", "don't eat", "never eat", "can't drink", "don't drink",
         "never drink", "can't have", "avoid", "sober", "alcoholic", "thinner", "thinners",
         "anticoagulant", "anticoagulants", "antidepressant", "antidepressants", "gout",
-        *_THINNERS, *_SSRIS)
-
-__all__ = ["CAUTION_GATE", "Caution", "GROUPS", "CUES", "asks_for_food", "caution_of", "caution_of_others",
-           "cautions", "for_household", "missed", "of_others_only", "offered"]
+        "lithium", *_THINNERS, *_SSRIS)
 
 
-def given_to_another(answer: str, mems: Iterable[tuple[int, str]],
-                     names: Callable[[str], AbstractSet[str]]) -> dict | None:
-    """``{"kind": "allergy_of", "name": "Noor", "said": "allergic to eggs", "of": "Zain",
-    "memory": id, "quote": …}`` when a sentence of `answer` about one person of the user's
-    life says they must not have what a memory of `mems` (id, words) says of another, and
-    none says of them (QA pass 40d: "Noor has a sweet tooth and is allergic to eggs.", the
-    egg allergy being Zain's, had no line); None otherwise."""
-    mems = list(mems)
-    # (each clause that opens with a name: "Kiran is coeliac and Dev is allergic to
-    # peanuts.", the two swapped, QA pass 41c)
-    for sentence in (c for s in facts.sentences(answer) for c in _NEXT_NAMED.split(s)):
-        people = {n for n in names(sentence) if not n.startswith("my ")}
-        claim = _avoided(sentence, _THEIR_DIET)
-        said = _STATES.search(sentence)
-        if len(people) != 1 or not claim or not said:
-            continue
-        who = next(iter(people))
-        # (a "no" before them answers the question, not the claim: "No, Hollie is allergic
-        # to peanuts."; one after denies it: "Noor is not allergic to eggs.")
-        named = [m.end() for m in re.finditer(rf"\b{re.escape(who)}\b", sentence[:said.start()],
-                                              re.IGNORECASE)]
-        if _NOT.search(sentence[named[-1] if named else 0:said.start()]):
-            continue
-        if any(_same(caution_of_others(t, {who})[0], claim) for _, t in mems):
-            continue  # (theirs too)
-        for eid, text in mems:
-            for other in sorted({n for n in names(text) if not n.startswith("my ")} - people):
-                if _same(caution_of_others(text, {other})[0], claim):
-                    spelt = re.search(rf"\b{re.escape(who)}\b", sentence, re.IGNORECASE)
-                    of = re.search(rf"\b{re.escape(other)}\b", text, re.IGNORECASE)
-                    return {"kind": "allergy_of", "memory": int(eid), "quote": text,
-                            "name": spelt.group(0) if spelt else who,
-                            "of": of.group(0) if of else other,
-                            "said": said.group(0).rstrip(" .,;!")}
-    return None
+
+def their_avoided(text: str) -> frozenset[str]:
+    """`caution_of`'s words for what `text` says of anyone ("Noor is allergic to eggs.")."""
+    return _avoided(text, _THEIR_DIET)
 
 
-_NEXT_NAMED = re.compile(r"[,;]\s+(?=[A-Z])|\s+and\s+(?=[A-Z])")
-
-
-def _same(told: frozenset[str], said: frozenset[str]) -> bool:
-    """Do two cautions' words say much the same (half of the fewer shared: an egg allergy is
-    no vegetarian diet for sharing "carbonara")?"""
-    return bool(told and said) and 2 * len(told & said) >= min(len(told), len(said))
-
-
-# what says someone must not have something, as an answer quotes it: "allergic to eggs",
-# "is coeliac", "can't eat gluten"
-_STATES = re.compile(r"\b(?:(?:severe(?:ly)?\s+|very\s+)?(?:allergic|allerg(?:y|ies))\s+to\s+"
-                     r"(?:(?!(?:and|or|but|so|because|which|who|when|if|as)\b)\w+\b\s*){1,3}|"
-                     r"(?:an?\s+)?(?:\w+\s+)?allergy\b|(?:coeliac|celiac|vegetarian|vegan|"
-                     r"diabetic|lactose[- ]intolerant|gluten[- ]intolerant)\b|"
-                     r"(?:can['’]?t|cannot|doesn['’]?t|does not|must not|mustn['’]?t)\s+"
-                     r"(?:eat|have|drink)\s+\w+)", re.IGNORECASE)
+__all__ = ["CAUTION_GATE", "Caution", "GROUPS", "CUES", "asked_foods", "asks_for_food", "caution_of", "caution_of_others",
+           "cautions", "for_household", "missed", "of_others_only", "offered", "their_avoided"]

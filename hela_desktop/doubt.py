@@ -11,14 +11,15 @@ from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from . import facts, superseded
+from .allergy_of import given_to_another
 from .cautions import (
     CAUTION_GATE,
     Caution,
+    asked_foods,
     asks_any_allergy,
     asks_for_food,
     caution_of_others,
     for_household,
-    given_to_another,
     heeded,
     missed,
     offered,
@@ -157,7 +158,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     found = _offered(answer, cautions, message, names)
     # … or, asked what someone must not eat, left out ("What is Kwame allergic to?" →
     # "…the hazelnut", the egg allergy told: QA pass 38)
-    found += [{"kind": "caution_missed", "memory": c.episode_id, "said": c.text}
+    # (asked whether they may have it, what was asked: "it does not say no to “champagne”",
+    # QA pass 45c: "it leaves out what you told me: “Amara turned 8 yesterday.”" left a
+    # parent to guess what the age had to do with it)
+    found += [{"kind": "caution_missed", "memory": c.episode_id, "said": c.text,
+               **({"words": w} if (w := asked_foods(message, c)) else {})}
               for c in cautions if not found and c.episode_id and missed(answer, c, message)
               ][:1]
     # the reply to a correction gives what it corrects (`corrected`: id, words)

@@ -87,6 +87,7 @@ DEATH_UNTOLD_NOTE = "Check this answer: it says {name} died, and you never told 
 NOT_KNOWN_NOTE = "Check this answer: it says it does not know, and you told me “{said}”"
 SAYS_NOT_NOTE = "Check this answer: it says {name} {said}, and you told me “{quote}”"
 CAUTION_MISSED_NOTE = "Check this answer: it leaves out what you told me: “{said}”"
+CAUTION_NOT_DENIED_NOTE = "Check this answer: it does not say no to {words}, and you told me “{said}”"
 CALLS_YOU_NOTE = "Check this answer: it calls you “{said}”, and your name is {yours}."
 SIGNED_NOTE = "Check this answer: it signs it “{said}”, and your name is {yours}."
 MISNAMED_NOTE = "Check this answer: it calls {asked} “{said}”, {whose}."
@@ -175,6 +176,15 @@ def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
         "" if said[-1:] in ".!?…" else ".")
 
 
+def _caution_missed_note(doubt: dict, recalls: list[dict]) -> str:
+    """Asked whether someone may have a food (``words``), the answer said no such thing:
+    "it does not say no to “champagne”, and you told me …"; else what it leaves out."""
+    words = _strs(doubt, "words")
+    if not words:
+        return _quoting(CAUTION_MISSED_NOTE)(doubt, recalls)
+    return _quoting(CAUTION_NOT_DENIED_NOTE.replace("{words}", _quoted(words)[0]))(doubt, recalls)
+
+
 def _says_note(doubt: dict, _recalls: list[dict]) -> str:
     """The line of what an answer says someone is (``says_otherwise``: "it says Abena is a
     doctor…", "…your mum is 75…") or does not have (``says_not``: "it says Sam does not
@@ -184,7 +194,7 @@ def _says_note(doubt: dict, _recalls: list[dict]) -> str:
     if not (name and said and quote):
         return ""
     if doubt.get("kind") == "allergy_of":  # ("it says of Noor “allergic to eggs”, and you
-        # told me that of Zain: …", `cautions.given_to_another`)
+        # told me that of Zain: …", `allergy_of.given_to_another`)
         of = one_line(str(doubt.get("of") or "")).strip()
         note = ALLERGY_OF_NOTE.format(name=name, said=said, of=of or "someone else",
                                       quote=quote)
@@ -329,7 +339,8 @@ _GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who)\b", re.IGNORECASE)
 
 
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
-    "caution": _caution_note, "caution_missed": _quoting(CAUTION_MISSED_NOTE),
+    "caution": _caution_note,
+    "caution_missed": _caution_missed_note,
     "left_out": _quoting(CAUTION_MISSED_NOTE),
     "denies_told": _quoting(DENIES_TOLD_NOTE), "not_known": _quoting(NOT_KNOWN_NOTE),
     "death_untold": lambda d, _r: DEATH_UNTOLD_NOTE.format(name=one_line(str(d.get("name"))))

@@ -21,8 +21,9 @@ def test_a_safety_question_answered_without_a_no_or_the_allergy_is_doubted():
               "Kwame's diet.")
     assert missed(ramble, kwame, ask)
     got = answer_doubt(ask, ramble, [], set(), cautions=[kwame], unrecalled=True)
-    assert doubt_note(got, []) == ("Check this answer: it leaves out what you told me: "
-                                   f"“{_KWAME}”")
+    # (what was asked, said: QA pass 45c)
+    assert doubt_note(got, []) == ("Check this answer: it does not say no to “eggs”, and you "
+                                   f"told me “{_KWAME}”")
     zofia = cautions([(2, _ZOFIA)], about={"zofia"})[0]
     assert missed("The article does not provide information about a baby being allergic to "
                   "peanuts.", zofia, "Can Zofia eat peanut butter?")

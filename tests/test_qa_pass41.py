@@ -103,7 +103,7 @@ def test_the_food_asked_about_is_no_made_up_name_and_a_closing_no_is_a_no():
 def test_one_persons_allergy_or_diet_given_to_another_is_marked():
     """QA pass 40d N2: "Can Zain eat egg-free pasta?" answered "Noor has a sweet tooth and
     is allergic to eggs.", the egg allergy Zain's, was marked only for a made-up name."""
-    from hela_desktop.cautions import given_to_another
+    from hela_desktop.allergy_of import given_to_another
     from hela_desktop.doubt import answer_doubt
     from hela_desktop.sources import doubt_note
 
@@ -471,7 +471,7 @@ def test_qa_pass_41c_cautions_other_words_and_offers_after_a_concession():
 def test_qa_pass_41c_swapped_allergies_and_the_old_value_asked_for():
     """QA pass 41c: "Kiran is coeliac and Dev is allergic to peanuts." (swapped) had no line;
     "Where did Hollie live before?" answered "Harrogate" read as older news."""
-    from hela_desktop.cautions import given_to_another
+    from hela_desktop.allergy_of import given_to_another
     from hela_desktop.older_news import gives_older
 
     kids = [(5, "Dev is coeliac, so no gluten for him."), (6, "Kiran is allergic to peanuts.")]
@@ -537,7 +537,8 @@ def test_qa_pass_41d_a_grandsons_allergy_and_age_corrections():
     and vegetarian" said no diet; "The knee appointment moved to 21 January." corrected
     nothing."""
     from hela_desktop import facts, kin
-    from hela_desktop.cautions import caution_of_others, given_to_another
+    from hela_desktop.allergy_of import given_to_another
+    from hela_desktop.cautions import caution_of_others
     from hela_desktop.older_news import gives_older, repeats_corrected
 
     oscar = "Chloe's son Oscar is 4 and he's allergic to tree nuts."

@@ -1,0 +1,79 @@
+"""One person's allergy or diet given to another in an answer (Qt-free).
+
+QA pass 40d: "Noor has a sweet tooth and is allergic to eggs.", the egg allergy being
+Zain's, had no line.  A sentence of an answer about one person of the user's life that
+says they must not have something (`_STATES`: "allergic to eggs", "is coeliac") is
+weighed against the cautions the user told (`cautions.caution_of_others`): none of theirs
+says it, another's does → ``allergy_of`` (moved from `cautions` in 0.37, which had
+reached the 800-line limit).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
+
+from . import facts
+from .cautions import caution_of_others, their_avoided
+
+_NOT = re.compile(r"\b(?:not|no|never|without)\b|n['’]t\b", re.IGNORECASE)
+
+
+def given_to_another(answer: str, mems: Iterable[tuple[int, str]],
+                     names: Callable[[str], AbstractSet[str]]) -> dict | None:
+    """``{"kind": "allergy_of", "name": "Noor", "said": "allergic to eggs", "of": "Zain",
+    "memory": id, "quote": …}`` when a sentence of `answer` about one person of the user's
+    life says they must not have what a memory of `mems` (id, words) says of another, and
+    none says of them (QA pass 40d: "Noor has a sweet tooth and is allergic to eggs.", the
+    egg allergy being Zain's, had no line); None otherwise."""
+    mems = list(mems)
+    # (each clause that opens with a name: "Kiran is coeliac and Dev is allergic to
+    # peanuts.", the two swapped, QA pass 41c)
+    for sentence in (c for s in facts.sentences(answer) for c in _NEXT_NAMED.split(s)):
+        people = {n for n in names(sentence) if not n.startswith("my ")}
+        claim = their_avoided(sentence)
+        said = _STATES.search(sentence)
+        if len(people) != 1 or not claim or not said:
+            continue
+        who = next(iter(people))
+        # (a "no" before them answers the question, not the claim: "No, Hollie is allergic
+        # to peanuts."; one after denies it: "Noor is not allergic to eggs.")
+        named = [m.end() for m in re.finditer(rf"\b{re.escape(who)}\b", sentence[:said.start()],
+                                              re.IGNORECASE)]
+        if _NOT.search(sentence[named[-1] if named else 0:said.start()]):
+            continue
+        if any(_same(caution_of_others(t, {who})[0], claim) for _, t in mems):
+            continue  # (theirs too)
+        for eid, text in mems:
+            for other in sorted({n for n in names(text) if not n.startswith("my ")} - people):
+                if _same(caution_of_others(text, {other})[0], claim):
+                    spelt = re.search(rf"\b{re.escape(who)}\b", sentence, re.IGNORECASE)
+                    of = re.search(rf"\b{re.escape(other)}\b", text, re.IGNORECASE)
+                    return {"kind": "allergy_of", "memory": int(eid), "quote": text,
+                            "name": spelt.group(0) if spelt else who,
+                            "of": of.group(0) if of else other,
+                            "said": said.group(0).rstrip(" .,;!")}
+    return None
+
+
+_NEXT_NAMED = re.compile(r"[,;]\s+(?=[A-Z])|\s+and\s+(?=[A-Z])")
+
+
+def _same(told: frozenset[str], said: frozenset[str]) -> bool:
+    """Do two cautions' words say much the same (half of the fewer shared: an egg allergy is
+    no vegetarian diet for sharing "carbonara")?"""
+    return bool(told and said) and 2 * len(told & said) >= min(len(told), len(said))
+
+
+# what says someone must not have something, as an answer quotes it: "allergic to eggs",
+# "is coeliac", "can't eat gluten"
+_STATES = re.compile(r"\b(?:(?:severe(?:ly)?\s+|very\s+)?(?:allergic|allerg(?:y|ies))\s+to\s+"
+                     r"(?:(?!(?:and|or|but|so|because|which|who|when|if|as)\b)\w+\b\s*){1,3}|"
+                     r"(?:an?\s+)?(?:\w+\s+)?allergy\b|(?:coeliac|celiac|vegetarian|vegan|"
+                     r"diabetic|lactose[- ]intolerant|gluten[- ]intolerant)\b|"
+                     r"(?:can['’]?t|cannot|doesn['’]?t|does not|must not|mustn['’]?t)\s+"
+                     r"(?:eat|have|drink)\s+\w+)", re.IGNORECASE)
+
+
+__all__ = ["given_to_another"]

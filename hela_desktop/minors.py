@@ -1,0 +1,61 @@
+"""A child of the user's life offered alcohol (Qt-free).
+
+QA pass 45: the cautions (`cautions.py`) knew allergies, diets and medicines, but not a
+child's age: "Can Amara have a glass of champagne at the wedding?", "Amara turned 8
+yesterday." told, could be answered yes with nothing under it.  No one under 18 may
+be served alcohol in the UK, and a parent asking a memory app wants that said.
+
+- **Whose.**  Someone the message asks of by name or relation ("Can Amara have …?",
+  "Can my daughter have …?"), not only as another's ("Can I have champagne at Amara's
+  party?" asks for the user).
+- **Their age.**  The newest age the user told of them (`says_of.told`: "Amara is 7",
+  "Our son Leo turned 12 on Sunday"): under `ADULT`, alcohol is a caution of theirs, quoted
+  by the sentence that told the age, checked like any other (`cautions.offered`,
+  `cautions.missed`).  A later age of 18 or more lifts it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+
+from . import facts
+from .cautions import GROUPS, Caution
+from .says_of import told
+
+ADULT = 18  # the age at which alcohol may be bought or served (UK)
+
+
+def asked_of(message: str, about: AbstractSet[str]) -> frozenset[str]:
+    """Those of `about` (names and relation words, lower case, `Assistant._asked_about`)
+    whom `message` names as themselves, not only as another's ("Amara's party"); a
+    relation named so ("Can my daughter have …?") brings the names `about` has for it."""
+    def names(n: str, own: str = "") -> bool:
+        return bool(re.search(rf"(?<!\w){re.escape(n)}(?!\w){own}", message, re.IGNORECASE))
+
+    asked = {n for n in about if names(n, r"(?!['’]s\b)")}
+    if asked & facts.KIN_WORDS:
+        asked |= {n for n in about if not names(n)}
+    return frozenset(asked)
+
+
+def under_age(statements: Iterable[tuple[int, str]], whom: AbstractSet[str]) -> list[Caution]:
+    """A caution against alcohol for each one of `whom` (names and relation words, lower
+    case) whose newest age among the user's `statements` (id, words; oldest first) is under
+    `ADULT`, quoted by the sentence that tells it."""
+    newest: dict[str, tuple[int, str, int]] = {}
+    for eid, text in statements:
+        for who, kinds in told([text]).items():
+            ages = kinds.get("age", set())
+            if who not in whom or len(ages) != 1:
+                continue
+            age = next(iter(ages))
+            said = next((s for s in facts.sentences(text)
+                         if re.search(rf"(?<!\d){age}(?!\d)", s)), text)
+            newest[who] = (int(eid), said.strip(), int(age))
+    return [Caution(eid, said, GROUPS["alcohol"], theirs=True)
+            for eid, said, age in newest.values() if age < ADULT]
+
+
+__all__ = ["ADULT", "asked_of", "under_age"]
