@@ -243,6 +243,8 @@ _SWAPS = re.compile(r"\b(?:instead of|rather than|quit|quits|gave up|given up|st
 # "… these days", "… nowadays" later in the clause: what holds now, said as news
 _THESE_DAYS = r"[^.!?;]{1,40}?\b(?:these days|nowadays)\b"
 _DAYS_FIRST = r"\b(?:these days|nowadays),?\s+[^.!?;]{0,40}?"  # ("These days Tomas is a …")
+# one place left for another: "swapped Lagos for Abuja", "left London for Bristol"
+_SWAPPED = r"\b(?:swapped|swapping|traded|exchanged|left)\s+((?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?)"
 
 # a change told without saying it corrects (QA pass 30: "My mother Greta moved to Antwerp
 # last month." left "My mother Greta lives in Ghent." current, the answer "Ghent" unmarked):
@@ -251,7 +253,9 @@ _DAYS_FIRST = r"\b(?:these days|nowadays),?\s+[^.!?;]{0,40}?"  # ("These days To
 _CHANGES = (
     (re.compile(rf"(?:\bmoved (?:back |from (?:[\w'’-]+ ){{1,3}})?to|\bnow lives? in|\b(?:is|are|am|['’]s|['’]m|['’]re) "
                 rf"now (?:living |based )?in)\b(?!\s+{WHEN_TO})|\brelocated to\b"
-                rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b", re.IGNORECASE),
+                rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b"
+                # (one town for another: "Chidi has swapped Lagos for Abuja.", QA pass 45)
+                rf"|{_SWAPPED}\s+for\s+(?-i:[A-Z])", re.IGNORECASE),
      # (not a plan moved to a day: "…has been moved to Thursday the 20th.", QA pass 44c)
      re.compile(rf"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b(?!\s+{WHEN_TO})"
                 rf"|\b(?:a|an) [\w-]+(?: [\w-]+)? in (?-i:[A-Z])(?!{MONTH})", re.IGNORECASE)),
@@ -295,8 +299,10 @@ _NEGATED = re.compile(
     r"(?:[,;—–-]\s*not|\bno longer|\bnot any ?more)\s+([^,;.!?—–]+)", re.IGNORECASE)
 # "moved from Trondheim to Oslo": Trondheim is no longer so (QA pass 37); "switched from
 # engineering to medicine" (QA pass 43b)
-_LEFT = re.compile(r"\b(?:moved|relocated|moving|switched|changed) (?:away )?from\s+([^,;.!?—–]+?)(?=\s+to\b)",
-                   re.IGNORECASE)
+_LEFT = re.compile(r"\b(?:(?:moved|relocated|moving|switched|changed) (?:away )?from|"
+                   # ("swapped Lagos for Abuja", `_SWAPPED`)
+                   r"(?:swapped|swapping|traded|exchanged|left)(?=\s+(?-i:[A-Z])[^,;.!?—–]*?\s+for\s+"
+                   r"(?-i:[A-Z])))\s+([^,;.!?—–]+?)(?=\s+(?:to|for)\b)", re.IGNORECASE)
 
 
 # "Grace is not from Ghana, she is from Nigeria": a value denied outright (QA pass 37: her

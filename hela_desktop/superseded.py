@@ -36,9 +36,15 @@ from .words import one_line
 # (and an allergy or a diet, QA pass 44b: "Arjun turned 7 last week." made "Our grandson
 # Arjun is 6 and has a tree nut allergy." older news whole, the allergy still so)
 _PREDICATE = (r"(?:(?:works?|worked|is|was)\s+(?:as|a|an|at|for)|teach(?:es)?|runs?\s+(?:a|an|the)|"
+              # (a home after a job: "…is a pilot and lives in Lagos", QA pass 45: it was cut
+              # at "in Lagos", "…is a pilot and lives." still holding)
+              r"lives\s+in|"
               r"studies|(?:has|have)\s+(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,3}?(?:allergy|intolerance|"
               r"diabetes|disease|epilepsy|asthma)|"
-              r"(?:is|are)\s+(?:allergic|intolerant|vegetarian|vegan|coeliac|celiac|pescatarian))\b")
+              # (bare after an age: "Our daughter Amara is 7 and allergic to peanuts", QA
+              # pass 45: "Amara turned 8 yesterday." replaced the allergy too)
+              r"(?:(?:is|are)\s+)?(?:allergic|intolerant|vegetarian|vegan|coeliac|celiac|"
+              r"pescatarian))\b")
 _PARTS = re.compile(rf"{SENTENCE_BREAK}|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+"
                     r"(?=(?:my|i|i'm|i’m|we|we're|we’re|our)\b|(?:he|she|they)(?:\s+(?:is|are|"
                     rf"was|were)|['’](?:s|re))\b|{_PREDICATE})", re.I)
@@ -52,7 +58,7 @@ _INTRO = re.compile(rf"(?:.*?\b(?:i['’]m|i am|my name is|my name['’]s)\s+{_N
                     rf"(?!{MONTH}\b){_NAME}(?:\s+{_NAME})*)?\s*[.!?]?", re.I)
 # … and so does a job said with its town: "Our daughter Anjali is a dentist in Birmingham."
 # (QA pass 44: a move made it older news whole, and "Anjali is a teacher." went unmarked)
-_JOB_IN = re.compile(rf".*?\b(?:is|works\s+as)\s+(?:a|an)\s+(?:(?!\b(?:at|for)\b)[^,.;!?])+?(\s+(?:(?:living|based)\s+)?"
+_JOB_IN = re.compile(rf".*?\b(?:is|works\s+as)\s+(?:a|an)\s+(?:(?!\b(?:at|for|and|lives)\b)[^,.;!?])+?(\s+(?:(?:living|based)\s+)?"
                      rf"in\s+(?!{MONTH}\b){_NAME}(?:\s+{_NAME})*)\s*[.!?]?", re.I)
 _AT_WORK = re.compile(r"\b(?:at|for)\s", re.I)
 # what the parts of an introduction say, read as statements of their own
@@ -194,10 +200,14 @@ def kept_parts(old: str, news: Iterable[str]) -> list[str]:
     # one before them: "Hi, I'm Priya Nair, a software engineer.", or read as said alone:
     # "Hi, I'm Priya Nair. I live in Manchester.")
     kept: list[str] = []
+    spans, text = _part_spans(one_line(old or "")), one_line(old or "")
     for k, (x, h) in enumerate(zip(parts, hit, strict=True)):
         if h:
             continue
-        if k and _reading(x) != x and kept and not hit[k - 1]:
+        if k and kept and not hit[k - 1] and _reading(x) == x and _NO_SUBJECT.match(x):
+            # (both kept: as they were said, "Our daughter Chloe is 34 and vegetarian.")
+            kept[-1] += text[spans[k - 1][1]:spans[k][1]]
+        elif k and _reading(x) != x and kept and not hit[k - 1]:
             kept[-1] = f"{kept[-1].rstrip('.')}{',' if x[:1] in 'aA' else ''} {x}"
         else:
             kept.append(part_alone(parts, k))
@@ -223,7 +233,18 @@ def _with_subject(part: str, before: str) -> str:
     """`part` with the subject of the part `before` it ("works as a doctor." after "My
     sister Ngozi lives in Lagos" → "My sister Ngozi works as a doctor.")."""
     m = _SUBJECT.match(before)
-    return f"{m.group(1)} {part}" if m else part
+    if not m:
+        return part
+    who = m.group(1)
+    if not _BARE.match(part):
+        return f"{who} {part}"
+    who = re.sub(r"['’](?:m|re)$", "", who)  # ("I'm 30 and allergic to nuts")
+    return f"{who} {({'i': 'am', 'we': 'are'}).get(who.lower(), 'is')} {part}"
+
+
+# a part that says what its subject is without "is": "allergic to peanuts"
+_BARE = re.compile(r"\s*(?:allergic|intolerant|vegetarian|vegan|coeliac|celiac|pescatarian)\b",
+                   re.I)
 
 
 def still_true(old: str, news: Iterable[str]) -> str:
