@@ -24,7 +24,9 @@ _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split())
     # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
     # (a people's word, "Danish", is one too: `_LAND`, QA pass 36c)
     "latin arabic hebrew hindi urdu swahili".split()) | \
-    frozenset("buddhist christian muslim jewish hindu catholic protestant sikh".split()) | \
+    frozenset("buddhist christian muslim jewish hindu catholic protestant sikh islam islamic "
+              "christianity judaism hinduism buddhism sikhism catholicism orthodox anglican "
+              "methodist baptist quaker mormon jain".split()) | \
     frozenset("nordic scandinavian european african asian american mediterranean caribbean "
               "baltic balkan celtic slavic latino hispanic arab".split()) | \
     frozenset("paracetamol acetaminophen tylenol calpol aspirin ibuprofen nurofen advil "
