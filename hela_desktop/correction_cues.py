@@ -11,7 +11,7 @@ CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that"
                    "longer", "anymore", "any more", "not", "wrong", "mistake", "misremembered",
                    "mixed", "instead", "rather", "quit", "gave up", "given up", "stopped",
                    "moved", "relocated", "became", "switched", "swapped", "swapping", "traded",
-                   "exchanged", "left",
+                   "exchanged", "left", "outgrown", "outgrew", "grew out", "grown out", "cured",
                    # (phrases, not "now": the keyword index would hand over every "now")
                    "now a", "now an", "now in", "now live", "now living", "now based",
                    "now work", "works at", "work at", "works as", "work as", "works for",

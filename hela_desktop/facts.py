@@ -322,7 +322,13 @@ _QUIT_AT = re.compile(r"\b(?:(?:handed|gave|put|handing|giving)\s+in\s+(?:my|his
                       r"(?=\s+(?:yesterday|today|last|this|and|but|for|to)\b|[,;.!?—–]|$)", re.IGNORECASE)
 
 
-_DENIALS = (_NEGATED, _NOT_ANY_MORE, _IS_NOT, _SWAPS, _LEFT, _QUIT_AT)
+# an allergy or illness that is over: "Ole has outgrown his egg allergy." (QA pass 45b: no
+# correction, the allergy stayed current beside it)
+_OUTGROWN = re.compile(r"\b(?:outgr(?:own|ew)|gr[eo]wn?\s+out\s+of|cured\s+of)\s+([^,;.!?—–]+)",
+                       re.IGNORECASE)
+
+
+_DENIALS = (_NEGATED, _NOT_ANY_MORE, _IS_NOT, _SWAPS, _LEFT, _QUIT_AT, _OUTGROWN)
 
 
 def negated(text: str) -> list[str]:
@@ -371,13 +377,19 @@ def corrects(text: str) -> bool:
     June or coffee (`corrects_memory`). So is a change ("… moved to Antwerp", "Karel is
     now a surgeon"), of what said the same kind of thing (`_CHANGES`)."""
     return bool(_CORRECTS.search(text) or _SWAPS.search(text) or _LEFT.search(text)
-                or any(told.search(text) for told, _ in _CHANGES))
+                or _OUTGROWN.search(text) or any(told.search(text) for told, _ in _CHANGES))
 
 
 def corrects_memory(old: str, new: str) -> bool:
     """Does the statement `new` say it corrects (`corrects`) and share a content word with
     the older `old` ("Actually the trip is in June, not May." and "I'm planning a trip to
     Japan in May.")?  The caller also asks them to be on the same subject in meaning."""
+    if _OUTGROWN.search(new) and not _CORRECTS.search(new):  # (of the same one, and of
+        # the same food: "I have outgrown my peanut allergy." is no news of Ole's eggs)
+        told, was = who(new), who(old)
+        food = set(negated(new)) - set(stems("allergy allergies allergic intolerance intolerant"))
+        return is_statement(new) and bool(told & was - KIN_WORDS - {SELF} or (
+            SELF in told and SELF in was)) and bool(food & said_words(old))
     return is_statement(new) and not already_says(old, new) and not _others_named(
         old, new) and bool(says_over(old, new) or changes_memory(old, new))
 
@@ -627,8 +639,8 @@ def corrected_words(new: str) -> frozenset[str]:
     if _CORRECTS.search(new):
         return frozenset(stems(new))
     return frozenset(w for m in _SWAPS.finditer(new) for w in [*stems(m.group(1)), *NUMBER.findall(
-        m.group(1))]) or frozenset(negated(new) if _LEFT.search(new) or any(
-            t.search(new) for t, _ in _CHANGES) else ())
+        m.group(1))]) or frozenset(negated(new) if _LEFT.search(new) or _OUTGROWN.search(new)
+                                   or any(t.search(new) for t, _ in _CHANGES) else ())
 
 
 def said_words(old: str) -> frozenset[str]:
