@@ -633,7 +633,7 @@ class Assistant:
         for a message of the whole household ("Suggest drinks for the family")."""
         young = frozenset() if for_household(message) else asked_of(message, about)
         return under_age([(0, message), *((i, t) for i, t, _ in self.store.said_after(
-            0.0, containing=sorted(young)))], young) if young else []
+            0.0, containing=sorted(young)))], young, message) if young else []
 
     def _own_names(self) -> tuple[str, ...]:
         """The names the user gave as theirs in any statement ("Hi, I'm Marcus Webb…"):

@@ -784,10 +784,16 @@ CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intoleranc
 
 
 
+def asks_avoided(message: str) -> bool:
+    """Does `message` ask what someone must not eat or drink ("What is Ole allergic to?",
+    "What should Sam avoid?")?"""
+    return bool(_ASKS_AVOIDED.search(message))
+
+
 def their_avoided(text: str) -> frozenset[str]:
     """`caution_of`'s words for what `text` says of anyone ("Noor is allergic to eggs.")."""
     return _avoided(text, _THEIR_DIET)
 
 
 __all__ = ["CAUTION_GATE", "Caution", "GROUPS", "CUES", "asked_foods", "asks_for_food", "caution_of", "caution_of_others",
-           "cautions", "for_household", "missed", "of_others_only", "offered", "their_avoided"]
+           "cautions", "for_household", "missed", "of_others_only", "offered", "asks_avoided", "their_avoided"]

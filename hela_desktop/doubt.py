@@ -190,7 +190,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         given = next((b for b in (newer, *(r.extra.get("corrected_also") or ()))
                       if b in by_id and gives_older(message, answer, r.text, by_id[b].text)),
                      None) if newer is not None else None
-        if given is not None:
+        # (not older than what the message has just corrected: "…is newer" beside "it
+        # repeats what you have just corrected" of the same memory, QA pass 45d)
+        if given is not None and not any(d["kind"] == "repeats_corrected" and d["older"] == given
+                                         for d in found):
             found.append({"kind": "older", "newer": int(given), "older": int(r.episode_id)})
             break
     if stopped:

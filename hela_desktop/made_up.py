@@ -162,8 +162,12 @@ def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "y
     for sentence in facts.sentences(answer):
         for m in _DIED.finditer(sentence):
             before = sentence[:m.start()]
-            if re.search(r"\byou\s+(?:have\s+|had\s+)?$", before, re.IGNORECASE):
-                said: tuple[int, str] | None = (0, you)  # ("…since you passed away")
+            said: tuple[int, str] | None
+            if re.search(r"\b(?:her|his|their|its|whose)\s+(?:[a-z]+\s+){1,2}(?:who\s+)?$", before):
+                said = None  # (another's relation: "Sofie has moved to Bergen after her
+                # husband died", QA pass 45d, read "it says Bergen died")
+            elif re.search(r"\byou\s+(?:have\s+|had\s+)?$", before, re.IGNORECASE):
+                said = (0, you)  # ("…since you passed away")
             elif m.group("whose"):  # ("Tom's death": Tom's, or no one's: "his parents' death")
                 last = re.sub(r"['’]s?$", "", m.group("whose")).lower()
                 said = (0, re.sub(r"['’]s?$", "", m.group("whose"))) if last in names else None

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
 from . import facts
-from .cautions import GROUPS, Caution
+from .cautions import GROUPS, Caution, asks_avoided, asks_for_food
 from .says_of import told
 
 ADULT = 18  # the age at which alcohol may be bought or served (UK)
@@ -40,10 +40,15 @@ def asked_of(message: str, about: AbstractSet[str]) -> frozenset[str]:
     return frozenset(asked)
 
 
-def under_age(statements: Iterable[tuple[int, str]], whom: AbstractSet[str]) -> list[Caution]:
+def under_age(statements: Iterable[tuple[int, str]], whom: AbstractSet[str],
+              message: str = "") -> list[Caution]:
     """A caution against alcohol for each one of `whom` (names and relation words, lower
     case) whose newest age among the user's `statements` (id, words; oldest first) is under
-    `ADULT`, quoted by the sentence that tells it."""
+    `ADULT`, quoted by the sentence that tells it; none for a `message` that asks what they
+    must avoid (QA pass 45d: "What is Ole allergic to?" answered "eggs" read "it leaves out
+    what you told me: “Ole turned 5 last week.”"), nor for one of no food or drink."""
+    if message and (asks_avoided(message) or not asks_for_food(message)):
+        return []
     newest: dict[str, tuple[int, str, int]] = {}
     for eid, text in statements:
         for who, kinds in told([text]).items():

@@ -216,3 +216,62 @@ def test_a_faith_is_no_made_up_name(faith):
 
     assert made_up(f"Chidi practices {faith}.", "My brother Chidi lives in Abuja.") == []
     assert made_up("Chidi practices Zorblax.", "My brother Chidi lives in Abuja.") == ["Zorblax"]
+
+
+def test_an_allergy_outgrown_corrects_that_allergy_only():
+    """QA pass 45c: "Good news: Amara has outgrown her peanut allergy." was not noted as a
+    correction: the allergy stayed current beside it, in "What do you know about me?" too."""
+    from hela_desktop import facts
+    from hela_desktop.superseded import kept_parts
+
+    ole = "Our grandson Ole is 4 and allergic to eggs."
+    assert facts.corrects("Good news: Ole has outgrown his egg allergy.")
+    assert facts.corrects_memory(ole, "Good news: Ole has outgrown his egg allergy.")
+    assert kept_parts(ole, ["Good news: Ole has outgrown his egg allergy."]) == [
+        "Our grandson Ole is 4"]
+    assert facts.corrects_memory("I am allergic to peanuts.", "I have outgrown my peanut allergy.")
+    # not another's, nor another food
+    assert not facts.corrects_memory(ole, "I have outgrown my peanut allergy.")
+    assert not facts.corrects_memory("My son Leo is allergic to eggs.",
+                                     "Good news: Ole has outgrown his egg allergy.")
+    assert not facts.corrects_memory(ole, "Good news: Ole has outgrown his peanut allergy.")
+
+
+def test_no_alcohol_caution_for_what_a_child_must_avoid_or_no_drink(make_assistant, seed_dir):
+    """QA pass 45d: "What is Ole allergic to?" answered "eggs" read "it leaves out what you
+    told me: “Ole turned 5 last week.”"."""
+    a = make_assistant(seed_dir(AMARA))
+    for ask in ("What is Amara allergic to?", "What should Amara avoid?",
+                "How is Amara getting on at school?"):
+        assert a._under_age(ask, a._asked_about(ask)) == [], ask
+    ask = "Is it ok to give Amara some cider?"
+    assert [c.episode_id for c in a._under_age(ask, a._asked_about(ask))] == [2]
+
+
+def test_anothers_relation_dying_is_no_death_of_the_place_before_it():
+    """QA pass 45d: "Sofie has moved to Bergen after her husband died in 2014." read "it says
+    Bergen died, and you never told me so"."""
+    from hela_desktop.made_up import death_untold
+
+    names = {"sofie", "bergen", "ole"}
+    assert death_untold("Sofie has moved to Bergen after her husband died in 2014.",
+                        "Sofie has moved to Bergen.", names) is None
+    assert death_untold("Ole is sad because his grandmother passed away.", "", names) is None
+    assert death_untold("Sofie died last year.", "Sofie has moved to Bergen.", names) == {
+        "kind": "death_untold", "name": "Sofie"}
+
+
+def test_what_was_just_corrected_is_not_also_called_newer():
+    """QA pass 45d: under "Sofie has swapped Bergen for Stavanger.", "…moved to Bergen… now a
+    vet here in Oslo." read "it repeats what you have just corrected — “Sofie has moved to
+    Bergen.” Also: it may give older news — “Sofie has moved to Bergen.” is newer"."""
+    from hela_desktop.doubt import answer_doubt
+
+    mems = [Recall(episode_id=5, score=1.0, text="Sofie is a vet in Oslo.",
+                   extra={"superseded_by": 10}),
+            Recall(episode_id=10, score=1.0, text="Sofie has moved to Bergen.")]
+    got = answer_doubt("Sofie has swapped Bergen for Stavanger.",
+                       "Sofie has moved to Bergen. She's now a vet here in Oslo.", mems, {5, 10},
+                       corrected=[(10, "Sofie has moved to Bergen.")])
+    kinds = [got["kind"], *(d["kind"] for d in got.get("also", []))]
+    assert kinds[0] == "repeats_corrected" and "older" not in kinds
