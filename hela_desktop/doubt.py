@@ -297,9 +297,12 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {})})
+    # (the message's own death too, told right now: "Magnus is celebrating his 30th
+    # birthday" in the reply to "My best friend Magnus died in 2021.", QA pass 45b)
     found = _invented(whole, f"{message}\n{known}", user_names | (
         names(whole) if names is not None else set()), found, _addressee(message),
-        [(r.episode_id, r.text) for r in mems])
+        [*([(0, message)] if facts.is_statement(message) else []),
+         *((r.episode_id, r.text) for r in mems)])
     if not found:  # (a subtler fault: only when nothing else was found)
         found += _subtler(message, whole, mems, about_user, asks_fact, names)
     # (softly for ideas: QA pass 35, "suggest a snack …"; not for a card or letter asked

@@ -268,7 +268,11 @@ _NOT_KINS = rf"(?!['’]s\s+(?:{'|'.join(sorted(kin.KIN))})\b)"
 # what speaks of someone as living: coming, going to, a birthday, a move; said in the
 # present ("your dad is a great guy", "he can answer"), or someone to call or visit (QA
 # pass 43b: "…send an email to your dad and he can answer any questions", the dad dead)
-_ALIVE = re.compile(r"\b(?:will|['’]ll|is coming|are coming|coming|going to|celebrat\w*|"
+_ALIVE = re.compile(r"\b(?:(?:will|['’]ll)(?!\s+(?:always\s+|forever\s+|never\s+)?(?:be\s+)?(?:"
+                    # (said in their memory: "He will always be remembered", QA pass 45)
+                    r"remembered|missed|loved|cherished|forgotten|honou?red|mourned|"
+                    r"in\s+(?:your|our|my)\s+hearts?|with\s+(?:you|us)|live\s+on|stay\s+with))|"
+                    r"is coming|are coming|coming|going to|celebrat\w*|"
                     r"birthday|turns?|turned|is doing|is now|lives|relocated|moved|visiting|"
                     r"(?:is|he['’]s|she['’]s)\s+(?:a|an|so|very|still|always|well|fine|happy)|"
                     r"(?:he|she)\s+(?:can|could|wants|says|has|does|loves|likes)|(?:call|phone|"

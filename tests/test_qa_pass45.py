@@ -275,3 +275,26 @@ def test_what_was_just_corrected_is_not_also_called_newer():
                        corrected=[(10, "Sofie has moved to Bergen.")])
     kinds = [got["kind"], *(d["kind"] for d in got.get("also", []))]
     assert kinds[0] == "repeats_corrected" and "older" not in kinds
+
+
+def test_the_reply_to_a_death_told_that_speaks_of_them_as_living_is_marked():
+    """QA pass 45b: the reply to "My best friend Magnus died in 2021." had him "celebrating
+    his 30th birthday", and only "Olympic" and "30" were marked; words said in their memory
+    ("He will always be remembered.") are no life."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    told = "My best friend Magnus died in 2021."
+
+    def line(answer: str) -> str:
+        return doubt_note(answer_doubt(told, answer, [], set(), lambda t: {
+            w.lower() for w in re.findall(r"[A-Z][a-z]+", t) if w == "Magnus"},
+            known="", user_names=frozenset({"magnus"})), [])
+
+    assert line("Magnus is celebrating his birthday with the team today.").startswith(
+        "Check this answer: it speaks of Magnus as living, and you told me “My best friend "
+        "Magnus died in 2021.”")
+    for kind in ("I'm so sorry about Magnus. He will always be remembered.",
+                 "Magnus was a wonderful friend, and he will be missed.",
+                 "Magnus will be in your heart forever."):
+        assert line(kind) == "", kind
