@@ -298,3 +298,30 @@ def test_the_reply_to_a_death_told_that_speaks_of_them_as_living_is_marked():
                  "Magnus was a wonderful friend, and he will be missed.",
                  "Magnus will be in your heart forever."):
         assert line(kind) == "", kind
+
+
+def test_a_no_to_a_painkiller_denies_no_medicine_told():
+    """QA pass 45e: "No, Omar does not take ibuprofen." read "it says Omar does not take
+    ibuprofen, and you told me “My husband Omar takes lithium.”" (once lithium cautioned
+    ibuprofen, the food words were set aside and "take" alone was left to deny)."""
+    from hela_desktop.says_of import says_not
+
+    told = [(3, "My husband Omar takes lithium.")]
+    ask = "Can Omar take ibuprofen for his back?"
+    assert says_not("No, Omar does not take ibuprofen.", told, "omar", ask) is None
+    assert says_not("Omar does not take lithium.", told, "omar", ask)["memory"] == 3
+    # an allergy denied by its food still is ("…no allergies to almond milk", QA pass 42)
+    assert says_not("No, Oscar has no allergies to almond milk.",
+                    [(1, "Chloe's son Oscar is 4 and he's allergic to tree nuts.")], "oscar",
+                    "Can Oscar have almond milk?")["memory"] == 1
+
+
+def test_a_reply_that_says_the_allergy_is_over_repeats_nothing_corrected():
+    """QA pass 45e: the reply "Karim has outgrown his sesame allergy." to that news read "it
+    repeats what you have just corrected — “allergic to sesame.”"."""
+    from hela_desktop.older_news import repeats_corrected
+
+    old = "Our son Karim is 6 and allergic to sesame."
+    news = "Good news: Karim has outgrown his sesame allergy."
+    assert not repeats_corrected(news, "Karim has outgrown his sesame allergy.", old)
+    assert repeats_corrected(news, "Karim is allergic to sesame, so avoid hummus.", old)
