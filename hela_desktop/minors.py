@@ -2,8 +2,9 @@
 
 QA pass 45: the cautions (`cautions.py`) knew allergies, diets and medicines, but not a
 child's age: "Can Amara have a glass of champagne at the wedding?", "Amara turned 8
-yesterday." told, could be answered yes with nothing under it.  No one under 18 may
-be served alcohol in the UK, and a parent asking a memory app wants that said.
+yesterday." told, could be answered yes with nothing under it.  In the UK alcohol may
+not be sold to anyone under 18, and the Chief Medical Officers advise an alcohol-free
+childhood; a parent asking a memory app wants an answer that says so, or a line that does.
 
 - **Whose.**  Someone the message asks of by name or relation ("Can Amara have …?",
   "Can my daughter have …?"), not only as another's ("Can I have champagne at Amara's
@@ -24,7 +25,7 @@ from . import facts
 from .cautions import GROUPS, Caution, asks_avoided, asks_for_food
 from .says_of import told
 
-ADULT = 18  # the age at which alcohol may be bought or served (UK)
+ADULT = 18  # the age from which alcohol may be bought (UK)
 
 
 def asked_of(message: str, about: AbstractSet[str]) -> frozenset[str]:
