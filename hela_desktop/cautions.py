@@ -329,8 +329,8 @@ def _lifted(caution: Caution, text: str) -> bool:
         words = set(_WORD.findall(s.lower()))
         gone = {_key(w) for w in words if _key(w) in _ANY_FOOD_KEYS} | words & (_CONDITIONS | set(_DIETS))
         names = {w for w in re.findall(r"\b[A-Z][\w'’-]+", s) if w.lower() not in facts.STOPWORDS}
-        whose = names & set(re.findall(r"\b[A-Z][\w'’-]+", caution.text)) if names else (
-            facts.self_rank(s) == 0 and not caution.theirs)
+        whose = names & set(re.findall(r"\b[A-Z][\w'’-]+", caution.text)) or (
+            facts.self_rank(s) == 0 and not caution.theirs)  # ("Since March I'm no longer…")
         if whose and ({_key(a) for a in caution.avoid} & gone
                       or set(_WORD.findall(caution.text.lower())) & gone):
             return True
