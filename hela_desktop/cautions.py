@@ -315,7 +315,8 @@ def cautions(statements: Iterable[tuple[int, str]],
         if theirs:
             out.append(Caution(int(eid), said, theirs, theirs=True, within=frozenset(
                 n for n in named if _names(n, text))))
-        out = [c for c in out if not _lifted(c, text)]
+        if _OVER.search(text):  # (read only where something is said to be over)
+            out = [c for c in out if not _lifted(c, text)]
     return out
 
 

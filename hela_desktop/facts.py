@@ -244,7 +244,8 @@ _SWAPS = re.compile(r"\b(?:instead of|rather than|quit|quits|gave up|given up|st
 _THESE_DAYS = r"[^.!?;]{1,40}?\b(?:these days|nowadays)\b"
 _DAYS_FIRST = r"\b(?:these days|nowadays),?\s+[^.!?;]{0,40}?"  # ("These days Tomas is a …")
 # one place left for another: "swapped Lagos for Abuja", "left London for Bristol"
-_SWAPPED = r"\b(?:swapped|swapping|traded|exchanged|left)\s+((?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?)"
+_SWAP_VERBS = r"(?:swapped|swapping|traded|exchanged|left)"
+_SWAPPED = rf"\b{_SWAP_VERBS}\s+((?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?)"
 
 # a change told without saying it corrects (QA pass 30: "My mother Greta moved to Antwerp
 # last month." left "My mother Greta lives in Ghent." current, the answer "Ghent" unmarked):
@@ -301,7 +302,7 @@ _NEGATED = re.compile(
 # engineering to medicine" (QA pass 43b)
 _LEFT = re.compile(r"\b(?:(?:moved|relocated|moving|switched|changed) (?:away )?from|"
                    # ("swapped Lagos for Abuja", `_SWAPPED`)
-                   r"(?:swapped|swapping|traded|exchanged|left)(?=\s+(?-i:[A-Z])[^,;.!?—–]*?\s+for\s+"
+                   rf"{_SWAP_VERBS}(?=\s+(?-i:[A-Z])[^,;.!?—–]*?\s+for\s+"
                    r"(?-i:[A-Z])))\s+([^,;.!?—–]+?)(?=\s+(?:to|for)\b)", re.IGNORECASE)
 
 

@@ -35,6 +35,8 @@ from .words import one_line
 # primary school", QA pass 42g: a move made the teaching older news too)
 # (and an allergy or a diet, QA pass 44b: "Arjun turned 7 last week." made "Our grandson
 # Arjun is 6 and has a tree nut allergy." older news whole, the allergy still so)
+# what someone is, said bare after "and": "…is 7 and allergic to peanuts"
+_STATE = r"(?:allergic|intolerant|vegetarian|vegan|coeliac|celiac|pescatarian)"
 _PREDICATE = (r"(?:(?:works?|worked|is|was)\s+(?:as|a|an|at|for)|teach(?:es)?|runs?\s+(?:a|an|the)|"
               # (a home after a job: "…is a pilot and lives in Lagos", QA pass 45: it was cut
               # at "in Lagos", "…is a pilot and lives." still holding)
@@ -43,8 +45,7 @@ _PREDICATE = (r"(?:(?:works?|worked|is|was)\s+(?:as|a|an|at|for)|teach(?:es)?|ru
               r"diabetes|disease|epilepsy|asthma)|"
               # (bare after an age: "Our daughter Amara is 7 and allergic to peanuts", QA
               # pass 45: "Amara turned 8 yesterday." replaced the allergy too)
-              r"(?:(?:is|are)\s+)?(?:allergic|intolerant|vegetarian|vegan|coeliac|celiac|"
-              r"pescatarian))\b")
+              rf"(?:(?:is|are)\s+)?{_STATE})\b")
 _PARTS = re.compile(rf"{SENTENCE_BREAK}|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+"
                     r"(?=(?:my|i|i'm|i’m|we|we're|we’re|our)\b|(?:he|she|they)(?:\s+(?:is|are|"
                     rf"was|were)|['’](?:s|re))\b|{_PREDICATE})", re.I)
@@ -243,8 +244,7 @@ def _with_subject(part: str, before: str) -> str:
 
 
 # a part that says what its subject is without "is": "allergic to peanuts"
-_BARE = re.compile(r"\s*(?:allergic|intolerant|vegetarian|vegan|coeliac|celiac|pescatarian)\b",
-                   re.I)
+_BARE = re.compile(rf"\s*{_STATE}\b", re.I)
 
 
 def still_true(old: str, news: Iterable[str]) -> str:
