@@ -113,7 +113,9 @@ def coactive_deltas(active: Iterable[int], eta: float) -> dict[tuple[int, int], 
 # words that tell how something is said, not what: an answer saying "actually" uses no
 # memory for it ("No, your trip to Japan in May is actually June." was listed as using
 # "Actually Tomas quit his job…", QA pass 27)
-TELLING_WORDS = frozenset("actually correction misspoke anymore instead really".split())
+# (and "news": "The above-mentioned news is not related…" used "Good news: Karim has
+# outgrown his sesame allergy.", QA pass 45e)
+TELLING_WORDS = frozenset("actually correction misspoke anymore instead really news".split())
 # words too general for an answer that says one to have drawn on a memory that does (QA
 # pass 33: "…were first created" used a climbing note's "her first try", and a wrong answer
 # about a tortoise went without "it uses none of the memories")

@@ -635,15 +635,29 @@ class RelevanceGate:
                     # things listed about the user were "older news" of nothing, a wife's
                     # job after a race named her)
                     old.extra["older_than"] = b
+        stored = self._stored_corrections(stmts, fixes, gone)
         for r in stmts:  # the newest correction replaces it; each is checked (QA pass 32:
             # a paragraph's haircut, dentist and home, each corrected)
             news = sorted(fixes.get(r.episode_id, []), key=lambda b: -when.get(b, 0.0))
             a = r.episode_id
             if news and (a not in gone or when[news[0]] > when[gone[a]]):
                 gone[a] = news[0]
-            if len(news) > 1:
-                r.extra["corrected_also"] = news[1:]
+            # (and those this turn did not recall, the newest first: what still holds is
+            # what every correction leaves, QA pass 45e: "…the rest still holds: “Our son
+            # Karim is 6.”", "Karim turned 7 on Saturday." told but not recalled)
+            also = news[1:] + [b for b in stored.get(a, []) if b not in news and b != gone.get(a)]
+            if also:
+                r.extra["corrected_also"] = also
         return self._place(admitted, gone, when)
+
+    def _stored_corrections(self, stmts: list[Recall], fixes: dict[int, list[int]],
+                            gone: dict[int, int]) -> dict[int, list[int]]:
+        """Every correction the store knows of the admitted statements a correction or newer
+        news replaces (`knowledge.all_corrections`, the newest first)."""
+        from .knowledge import all_corrections  # (knowledge reads the gate's settings)
+
+        ids = (set(fixes) | set(gone)) & {r.episode_id for r in stmts}
+        return all_corrections(self.engine.store, ids) if ids else {}
 
     def _place(self, admitted: list[Recall], gone: dict[int, int], when: dict[int, float]
                ) -> tuple[list[Recall], list[Recall]]:
@@ -705,10 +719,14 @@ class RelevanceGate:
         texts = self.engine.store.key_texts(set(newer) | set(newer.values())) if newer else {}
         newer = {o: n for o, n in newer.items()
                  if not facts.news_of_plan(texts.get(o, ""), texts.get(n, ""))}
+        fixed = {r.episode_id: set(r.extra.get("corrected_also") or ()) for r in kept}
         for r in kept:  # (statements all: `when` knows them)
             src = r.spread_from
+            # (nor what itself corrects that memory: "Karim turned 7 on Saturday." came in
+            # through "Our son Karim is 6 and allergic to sesame." and was marked older than
+            # "…Karim has outgrown his sesame allergy.", QA pass 45e)
             if (r.extra.get("gate") != "association" or src is None or src not in newer
-                    or "older_than" in r.extra):
+                    or "older_than" in r.extra or r.episode_id in fixed.get(src, ())):
                 continue
             via = str(r.extra.get("via_name") or "")
             if not via or via not in self.engine.people_in(r.text):

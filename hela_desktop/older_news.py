@@ -138,12 +138,14 @@ _TO_YOU = re.compile(r"\byou(?:['’](?:re|ve))?\b", re.IGNORECASE)  # (an answe
 
 
 _MEDICATION = frozenset(facts.stems("medication medicine meds pills tablets drugs"))
+# a medicine by its name ("warfarin", "amlodipine", "allopurinol", "lithium")
+DRUG = (r"[a-z-]+(?:arin|ine|ide|pril|sartan|statin|xaban|zole|pam|lol|formin|mab|cillin|mycin|"
+        r"cycline|olone|sone|purinol|thyroxine|trigine)|insulin|aspirin|lithium")
 # someone takes a medicine ("takes warfarin", "is on amlodipine", "uses an inhaler")
 _ON_MEDICINE = re.compile(
     r"\b(?:take|takes|taking|(?:is|am|are|['’]s|['’]m)\s+on|prescribed|uses)\s+(?:(?:a|an|some|his|"
-    r"her|my|daily|low-dose)\s+)?(?:[a-z-]+(?:arin|ine|ide|pril|sartan|statin|xaban|zole|pam|"
-    r"lol|formin|mab|cillin|mycin|cycline|olone|sone)\b|medications?|medicines?|tablets|pills|"
-    r"inhalers?|insulin|aspirin|blood\s+thinners?)", re.IGNORECASE)
+    rf"her|my|daily|low-dose)\s+)?(?:(?:{DRUG})\b|medications?|medicines?|tablets|pills|"
+    r"inhalers?|blood\s+thinners?)", re.IGNORECASE)
 
 
 def yes_no_asks(message: str) -> list[str]:

@@ -531,13 +531,21 @@ def as_them(message: str, reply: str, mems: Sequence[Recall],
     asked, targets = _asked_about(message, mems, names)
     if not asked:
         return None
-    told = set().union(*(facts.terms(r.text) for r in mems if _named_words(r.text) & targets)
-                       ) - facts.terms(message) - WHO - _EVERYDAY
+    # (what a memory says of the user in the first person is theirs, not the one asked
+    # about: "Hello, I'm Grace and my husband Daniel takes lithium." parroted read "it speaks
+    # as if it were Daniel (“I'm Grace and”)", QA pass 45)
+    told = set().union(*(facts.terms(r.text) - _said_of_self(r.text) for r in mems
+                         if _named_words(r.text) & targets)) - facts.terms(message) - WHO - _EVERYDAY
     for m in _I_AM.finditer(reply):
         if facts.terms(m.group(1)) & told:
             return {"kind": "as_them", "who": _as_asked(message, asked[0]),
                     "said": m.group(0).strip()}
     return None
+
+
+def _said_of_self(text: str) -> set[str]:
+    """The terms `text` says of the one speaking ("I'm Grace" → grace)."""
+    return set().union(*(facts.terms(m.group(1)) for m in _I_AM.finditer(text)))
 
 
 # "I am a solicitor", "I'm now a firefighter": what the reply says it is
