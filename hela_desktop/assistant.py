@@ -28,14 +28,14 @@ from . import facts, superseded, whom
 from . import formulas as F
 from . import prompt as P
 from .about_me import asks_only_about_whole_user
-from .cautions import CUES, cautions, for_household, of_others_only
+from .cautions import CUES, for_household, of_others_only
 from .config import Settings
 from .doubt import answer_doubt
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
 from .forget_request import forget_target
 from .gate import CAUTIONS_LOOK, GateResult, of_family
-from .knowledge import corrected_by
+from .knowledge import corrected_by, standing_cautions
 from .language import asks_language, language_shares
 from .llm import LocalLLM, ModelError
 from .memory import PROFILES, MemoryEngine, NewEpisode
@@ -515,16 +515,7 @@ class Assistant:
                 untold=self._untold(asked), unrecalled=state.unrecalled,
                 own_names=self._own_names(),
                 corrected=[(c["episode_id"], c["text"]) for c in stats.get("corrects", [])],
-                # the message's own first (QA pass 32: "I am allergic to sesame, so no
-                # tahini or hummus for me." got "…try sesame-lime curaçoula", unmarked:
-                # its memory is made after this check); 0: no memory yet
-                # (and of whom the answer names: the reply to "My mum is 70." offered "a big
-                # cake with peanuts" for Zofia, her allergy told, unmarked: QA pass 38c)
-                cautions=cautions([(0, asked), *((i, t) for i, t, _ in self.store.said_after(
-                    0.0, containing=CUES))], about=(about := self._asked_about(asked)),
-                    named=self._asked_about(answer), own=not of_others_only(asked, about))
-                # (and a child's age: alcohol for them, QA pass 45)
-                + self._under_age(asked, about))
+                cautions=self._cautions(asked, answer, stats.get("corrects", [])))
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever
@@ -627,6 +618,23 @@ class Assistant:
                 next(p for p in people if p.startswith("my ")), 20))
             names |= whom.names_of(relations, texts.values())
         return frozenset(names | relations)
+
+    def _cautions(self, asked: str, answer: str, corrects: list[dict]) -> list:
+        """The cautions the answer to `asked` is read against (`cautions.cautions`, and a
+        child's age, `_under_age`), less
+        those a correction has taken back (`knowledge.standing_cautions`; `corrects`: what
+        the message itself corrects, ``stats["corrects"]``).  The message's own first (QA
+        pass 32: "I am allergic to sesame, so no tahini or hummus for me." got "…try
+        sesame-lime curaçoula", unmarked: its memory is made after this check; 0: no memory
+        yet), and of whom the answer names (the reply to "My mum is 70." offered "a big cake
+        with peanuts" for Zofia, her allergy told, unmarked: QA pass 38c)."""
+        about = self._asked_about(asked)
+        whom = {"about": about, "named": self._asked_about(answer),
+                "own": not of_others_only(asked, about)}
+        said = [(0, asked), *((i, t) for i, t, _ in self.store.said_after(0.0, containing=CUES))]
+        # (and a child's age: alcohol for them, QA pass 45)
+        return standing_cautions(self.store, said, {int(c["episode_id"]): asked for c in corrects},
+                                 **whom) + self._under_age(asked, about)
 
     def _under_age(self, message: str, about: frozenset[str]) -> list:
         """The alcohol cautions of the children `message` asks of (`minors.under_age`); none

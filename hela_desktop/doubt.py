@@ -192,9 +192,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                       if b in by_id and gives_older(message, answer, r.text, by_id[b].text)),
                      None) if newer is not None else None
         # (not older than what the message has just corrected: "…is newer" beside "it
-        # repeats what you have just corrected" of the same memory, QA pass 45d)
-        if given is not None and not any(d["kind"] == "repeats_corrected" and d["older"] == given
-                                         for d in found):
+        # repeats what you have just corrected" of the same memory, QA pass 45d; "Scratch
+        # that…, it's back on Monday the 14th after all." answered "…it's Monday the 14th
+        # after all." read "“…moved it to Wednesday the 16th.” is newer", QA pass 46a)
+        if given is not None and given not in {int(i) for i, _ in corrected}:
             found.append({"kind": "older", "newer": int(given), "older": int(r.episode_id)})
             break
     if stopped:
@@ -569,8 +570,12 @@ def _news_left_out(message: str, answer: str, mems: Sequence[Recall]) -> dict | 
     yes nor no, and nothing of what is new (QA pass 43h: "Is Freya 12?" answered "The
     message is a classic example of a grammatical error…", "Freya is 13 now." told, read
     as older news, a reply of nothing taken for a yes)."""
-    if not yes_no_asks(message) or agrees(message, answer) or opens_with_no(answer) \
-            or set(WORDS.findall(answer.lower())) & (DENIES | {"n't"}):
+    # (a no in a sentence of what was asked, or a short one: not "…many have never heard
+    # before" beside "He is a true hero…" to "Is Arjun 12?", QA pass 46a)
+    asked = facts.terms(" ".join(asks := yes_no_asks(message)))
+    if not asks or agrees(message, answer) or opens_with_no(answer) or any(
+            set(WORDS.findall(s.lower())) & (DENIES | {"n't"})
+            for s in facts.sentences(answer) if facts.terms(s) & asked or len(s.split()) <= 4):
         return None
     by_id, said = {r.episode_id: r for r in mems}, facts.terms(answer)
     for r in mems:

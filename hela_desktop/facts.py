@@ -251,6 +251,12 @@ _SWAPPED = rf"\b{_SWAP_VERBS}\s+((?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]
 # last month." left "My mother Greta lives in Ghent." current, the answer "Ghent" unmarked):
 # each with what an older statement must say for the change to replace it (where someone
 # lives; what someone is or does), so "Karel moved in with Ana." replaces no job
+# a job got ("I got the deputy head job at…", "landed a job as a nurse", "I was promoted to
+# deputy head": QA pass 46a, the new job left "…a chemistry teacher at a secondary school in
+# Leeds." current)
+_GOT_JOB = (r"\b(?:got|landed|accepted|(?:was|been|got) offered|(?:was|been|got) given)\s+"
+            r"(?:the|a|an|my)\s+(?:new\s+)?(?:[\w-]+\s+){0,3}?(?:job|post|position)\b"
+            r"|\b(?:was|been|got|am|I['’]m|is|['’]s)\s+(?:just\s+)?promoted\s+to\b")
 _CHANGES = (
     (re.compile(rf"(?:\bmoved (?:back |from (?:[\w'’-]+ ){{1,3}})?to|\bnow lives? in|\b(?:is|are|am|['’]s|['’]m|['’]re) "
                 rf"now (?:living |based )?in)\b(?!\s+{WHEN_TO})|\brelocated to\b"
@@ -259,14 +265,17 @@ _CHANGES = (
                 rf"|{_SWAPPED}\s+for\s+(?-i:[A-Z])", re.IGNORECASE),
      # (not a plan moved to a day: "…has been moved to Thursday the 20th.", QA pass 44c)
      re.compile(rf"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b(?!\s+{WHEN_TO})"
-                rf"|\b(?:a|an) [\w-]+(?: [\w-]+)? in (?-i:[A-Z])(?!{MONTH})", re.IGNORECASE)),
+                # (a town after a workplace is the workplace's: "…job at a school in York!" is
+                # no home, QA pass 46a: "We moved to York last month." replaced the job)
+                rf"|(?<!\bat )(?<!\bfor )\b(?:a|an) [\w-]+(?: [\w-]+)? in (?-i:[A-Z])(?!{MONTH})",
+                re.IGNORECASE)),
     (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an|(?:the )?(?:head|lead|senior|chief|deputy)[\w-]*)\b(?!\s+(?:year|month|week|day|"
                 r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b|\bworks? (?:as|at|for)\b[^.;!?]{0,50}?\bnow\W*$"
                 r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b|\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b"
                 # (QA pass 31: "Tomas is a firefighter these days." left him a paramedic)
                 rf"|\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b{_THESE_DAYS}"
                 rf"|{_DAYS_FIRST}\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b"
-                rf"|\bworks? (?:as|at|for)\b{_THESE_DAYS}", re.IGNORECASE),
+                rf"|\bworks? (?:as|at|for)\b{_THESE_DAYS}|{_GOT_JOB}", re.IGNORECASE),
      # (QA pass 32: "…drives a bus for First Leeds." was no job, and "he now works as a
      # train conductor" left it current)
      re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were)(?: (?-i:[A-Z])[\w'’-]*){0,2},? (?:a|an)\b"
@@ -414,7 +423,12 @@ def already_says(old: str, new: str) -> bool:
     to Lisbon on 10 June instead of 3 June.", QA pass 37)?  Then `new` agrees with it."""
     denied = set(negated(new))
     now = {w for w in still_said(new) - denied if w[:1].isdigit() or w in TIME_STEMS}
-    return bool(denied and denied <= set(negated(old)) and now and now <= terms(old))
+    # (or, putting nothing aside, gives the very date `old` gave: "Scratch that about the
+    # dentist, it's back on Monday the 14th after all." of "My dentist appointment is on
+    # Monday the 14th.", QA pass 46a: both were noted as corrected)
+    was = {w for w in terms(old) if w[:1].isdigit() or w in TIME_STEMS}
+    return bool(now and (denied and denied <= set(negated(old)) and now <= terms(old)
+                         or not denied and now == was))
 
 
 def says_over(old: str, new: str) -> bool:
@@ -520,7 +534,8 @@ def _same_plan(old: str, new: str) -> bool:
 
 # the user's own new job, said as such ("I now work at Voltra."; not "I'm now a dad.")
 _NEW_JOB = re.compile(r"\bnow work(?:s|ing)? (?:as|at|for)\b|\bswitched (?:jobs|careers)\b"
-                      r"|\bnew job\b|\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b", re.I)
+                      r"|\bnew job\b|\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b"
+                      rf"|{_GOT_JOB}", re.I)
 
 
 def news_of_plan(old: str, new: str) -> bool:

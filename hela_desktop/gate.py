@@ -330,15 +330,30 @@ class RelevanceGate:
         mine = household or bool(_MINE.search(message)) and not people
         out: list[Recall] = []
         said = engine.store.said_after(0.0, skip_sources=AUTHORS, containing=cautions.CUES)
-        for eid, text, _ in said[::-1][:CAUTIONS_LOOK]:
-            if eid in taken or eid not in engine.index.pos:
-                continue
-            about = (engine.people_in(text) if of_family(text, engine) else set()) if household \
-                else people
+
+        def cautions_in(text: str, whose: str) -> bool:  # (`whose`: the words said whole)
+            about = (engine.people_in(whose) if of_family(whose, engine) else set()) \
+                if household else people
             whom = {n for p in about for n in (
                 facts.kin_words(kin.KIN.get(p[3:], "")) if p.startswith("my ") else [p])}
-            if not (mine and cautions.caution_of(text)
-                    or whom and cautions.caution_of_others(text, whom)[0]):
+            return bool(mine and cautions.caution_of(text)
+                        or whom and cautions.caution_of_others(text, whom)[0])
+
+        found: list[tuple[int, str]] = []
+        for eid, text, _ in said[::-1][:CAUTIONS_LOOK]:
+            if eid not in taken and eid in engine.index.pos and cautions_in(text, text):
+                found.append((eid, text))
+                if len(found) >= 2 * CAUTIONS:  # (room for those taken back, below)
+                    break
+        # (not one a later correction takes back: "My partner Sam is vegetarian." after
+        # "…he's pescatarian now rather than vegetarian.", QA pass 46a)
+        from .knowledge import all_corrections  # (knowledge reads the gate's settings)
+
+        every = all_corrections(engine.store, [eid for eid, _ in found])
+        news = engine.store.key_texts({b for bs in every.values() for b in bs})
+        for eid, text in found:
+            if eid in every and not cautions_in(superseded.still_true(text, [
+                    news[b] for b in every[eid] if b in news]), text):
                 continue
             v = engine.vector(eid)
             sim = float(v @ query_vec) if v is not None else 0.0

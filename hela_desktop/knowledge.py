@@ -272,6 +272,33 @@ def all_corrections(store: Store, ids: Iterable[int], *,
     return _direct_corrections(store, set(ids), min_similarity, texts)
 
 
+def standing_cautions(store: Store, said: Iterable[tuple[int, str]],
+                      fixed: dict[int, str] | None = None, **whom) -> list:
+    """The cautions of the user's statements `said` (id, words; `cautions.cautions`,
+    `whom`: its about, named and own), less those a later correction takes back: what
+    still holds of the statement after every correction the store knows of it
+    (`all_corrections`), and `fixed` (id -> the words of the message that has just
+    corrected it), sets none (QA pass 46a: "Sam has started eating fish, so he's
+    pescatarian now rather than vegetarian." was answered under "it names “fish” without a
+    word of warning, and you told me “My partner Sam is vegetarian.”"; "Karim turned 7."
+    leaves "…is 6 and allergic to sesame." its allergy)."""
+    from .cautions import cautions  # (cautions is read per turn; knowledge at start-up)
+
+    texts = dict(said)
+    found = cautions(texts.items(), **whom)
+    ids = {c.episode_id for c in found if c.episode_id}
+    every = all_corrections(store, ids) if ids else {}
+    news = store.key_texts({b for bs in every.values() for b in bs})
+    gone = set()
+    for i in ids:
+        told = [news[b] for b in every.get(i, []) if b in news] + (
+            [fixed[i]] if fixed and i in fixed else [])
+        rest = superseded.still_true(texts[i], told) if told else texts[i]
+        if not rest or not cautions([(i, rest)], **whom):
+            gone.add(i)
+    return [c for c in found if c.episode_id not in gone]
+
+
 def corrected_by(store: Store, text: str, near: Iterable[tuple[int, float]], at: float, *,
                  min_similarity: float = SAME_SUBJECT) -> dict[int, str]:
     """The user's earlier statements that their new message `text` corrects, by

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from . import facts, kin, superseded
 from .follow_up import PRONOUNS
 from .prompt import shorten
+from .taken_back import TAKEN_BACK
 from .words import listed, one_line
 
 
@@ -390,9 +391,9 @@ def respelled_note(respelled) -> str:
     """The line under the answer to a message that misspelt names of the user's life
     (``stats["respelled"]``, as stored: any JSON): "Read “Andres” as “Anders”, a name you
     told me."; "" for none.  The user sees whom the answer is about, and can say otherwise."""
-    pairs = [(str(p[0]), str(p[1])) for p in respelled if isinstance(p, list | tuple)
-             and len(p) == 2 and all(isinstance(x, str) and x.strip() for x in p)
-             ] if isinstance(respelled, list) else []
+    every = [p for p in respelled if isinstance(p, list | tuple) and all(
+        isinstance(x, str) and x.strip() for x in p)] if isinstance(respelled, list) else []
+    pairs = [(str(p[0]), str(p[1])) for p in every if len(p) == 2]
     # (a "he" read as whom the last message named: `follow_up.refer`)
     names = [(a, b) for a, b in pairs if a.lower() not in PRONOUNS]
     said = [(a, b) for a, b in pairs if a.lower() in PRONOUNS]
@@ -400,7 +401,15 @@ def respelled_note(respelled) -> str:
              for ps, end in ((names, ", a name you told me." if len(names) == 1 else
                               ", names you told me."), (said, ", from your last message."))
              if ps]
+    # (what the message took back as it went: `taken_back.as_meant`, QA pass 46a)
+    lines += [TAKEN_BACK_NOTE.format(taken=one_line(p[0]), meant=one_line(p[1]))
+              for p in every if len(p) == 3 and p[2] == TAKEN_BACK][:1]
     return " ".join(lines)
+
+
+# the line for a message read without what it took back as it went
+TAKEN_BACK_NOTE = ("Read your message without what you took back (“{taken}”): “{meant}” "
+                   "is what I keep.")
 
 
 def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,

@@ -36,6 +36,7 @@ from .kvcache import common_prefix
 from .language import speaks_of_self_abroad
 from .memory import MemoryEngine, fit_budget
 from .store import Store
+from .taken_back import TAKEN_BACK, as_meant
 
 if TYPE_CHECKING:
     from .llm import LocalLLM
@@ -75,10 +76,11 @@ class TurnState:
     error: str = ""
     failed_by: str = ""  # "error" for an error of the model's or the app's own
     # the message as read: the names of the user's life it misspells written right
-    # (`NameIndex.respell`), and those names (as written, as read); the line under the
-    # answer says so
+    # (`NameIndex.respell`), and those names (as written, as read); what it takes back as it
+    # goes left out (`taken_back.as_meant`: (what it took back, the message as read,
+    # TAKEN_BACK)); the line under the answer says so
     asked: str = ""
-    respelled: list[tuple[str, str]] = field(default_factory=list)
+    respelled: list[tuple[str, ...]] = field(default_factory=list)
 
 
 @dataclass
@@ -278,7 +280,12 @@ class Turn:
         self.state = state if state is not None else TurnState()
         # what recall, the prompt, the answer's checks and the memory read ("Where does
         # Andres live?" as "Where does Anders live?")
-        self.asked, self.state.respelled = self.engine.respell(message)
+        self.asked, respelled = self.engine.respell(message)
+        self.state.respelled = list(respelled)
+        # … as meant: "…is a nurse, no wait, she's a midwife" (QA passes 45d, 46a)
+        if (meant := as_meant(self.asked)) is not None:
+            self.asked = meant.text
+            self.state.respelled.append((meant.taken, meant.text, TAKEN_BACK))
         self.state.asked = self.asked
         self.conversation_id = 0
         self.history: list[dict] = []

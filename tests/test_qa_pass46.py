@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from hela_desktop.events import Recall
 from hela_desktop.memory import NewEpisode
 
@@ -136,3 +138,186 @@ def test_a_medicine_by_name_is_a_medication_told():
     assert holds_asked("Is Daniel on any medication?", "My husband Daniel takes lithium.")
     assert holds_asked("Is my dad on any medication?", "My dad takes allopurinol.")
     assert not holds_asked("Is Daniel on any medication?", "My husband Daniel plays chess.")
+
+
+PRIYA = "Hi, I'm Priya Nair, a chemistry teacher at a secondary school in Leeds."
+DEPUTY = "I got the deputy head job at a school in York!"
+MOVED = "We moved to York last month."
+
+
+def test_a_move_corrects_no_job_and_a_new_job_corrects_the_old():
+    """QA pass 46a: "We moved to York last month." was noted as a correction of "I got the
+    deputy head job at a school in York!" (a workplace's town read as a home), and the new
+    job never put aside "…a chemistry teacher at a secondary school in Leeds."."""
+    from hela_desktop import facts, superseded
+
+    assert not facts.corrects_memory(DEPUTY, MOVED)
+    assert not facts.corrects_memory(PRIYA, MOVED)  # (the school's town, not her home)
+    assert facts.corrects_memory("Hi, I'm Priya Nair, a software engineer in Manchester.", MOVED)
+    for job in (DEPUTY, "I got a job as a nurse at the Royal.", "I was promoted to deputy head."):
+        assert facts.corrects_memory(PRIYA, job), job
+    assert superseded.still_true(PRIYA, [DEPUTY]) == "Hi, I'm Priya Nair."
+    assert not facts.corrects("I got the lead role in the school play.")
+
+
+def test_a_date_given_again_is_no_correction_of_the_memory_that_gave_it():
+    """QA pass 46a (P9): "Scratch that about the dentist, it's back on Monday the 14th after
+    all." was noted as correcting "My dentist appointment is on Monday the 14th." too, and
+    the reply "You're right, it's Monday the 14th after all." read "it may give older news —
+    “…the dentist moved it to Wednesday the 16th.” is newer"."""
+    from hela_desktop import facts
+    from hela_desktop.doubt import answer_doubt
+
+    monday = "My dentist appointment is on Monday the 14th."
+    wednesday = "Sorry, the dentist moved it to Wednesday the 16th."
+    back = "Scratch that about the dentist, it's back on Monday the 14th after all."
+    assert not facts.corrects_memory(monday, back) and facts.corrects_memory(wednesday, back)
+    mems = [Recall(episode_id=2, score=1.0, text=wednesday, extra={"statement": True}),
+            Recall(episode_id=1, score=1.0, text=monday,
+                   extra={"statement": True, "superseded_by": 2, "older_than": 2})]
+    answer = "You're right, it's Monday the 14th after all."
+    assert answer_doubt(back, answer, mems, {1}, corrected=[(2, wednesday)]) is None
+    # without the correction it is older news, as before
+    assert answer_doubt("When is my dentist appointment?", answer, mems, {1})["kind"] == "older"
+
+
+def test_a_diet_corrected_takes_its_caution_with_it(make_assistant):
+    """QA pass 46a (P7, P8): after "Sam has started eating fish, so he's pescatarian now
+    rather than vegetarian." the reply read "it names “fish” without a word of warning, and
+    you told me “My partner Sam is vegetarian.”", and so did "Is Sam still vegetarian?"."""
+    from hela_desktop.knowledge import standing_cautions
+
+    a = make_assistant()
+    veg, = _told(a, ["My partner Sam is vegetarian."])
+    fish = "Sam has started eating fish, so he's pescatarian now rather than vegetarian."
+    whom = {"about": {"sam"}}
+    # the message that corrects it, not yet a memory
+    said = [(0, fish), (veg, "My partner Sam is vegetarian.")]
+    found = standing_cautions(a.store, said, {veg: fish}, **whom)
+    assert [c.episode_id for c in found] == [0] and "fish" not in found[0].avoid
+    assert "chicken" in found[0].avoid  # (pescatarian: still no meat)
+    # a later turn: the correction stored
+    new, = _told(a, [fish])
+    found = standing_cautions(a.store, [(veg, "My partner Sam is vegetarian."), (new, fish)],
+                              **whom)
+    assert [c.episode_id for c in found] == [new]
+    # an age corrected leaves the allergy said with it
+    b = make_assistant(a.data_dir.parent / "b")
+    old, age = _told(b, [KARIM[1], KARIM[3]])
+    (c,) = standing_cautions(b.store, [(old, KARIM[1]), (age, KARIM[3])], about={"karim"})
+    assert c.episode_id == old and "sesame" in c.avoid
+
+
+def test_an_allergy_named_is_no_warning_against_a_childs_beer():
+    """QA pass 46a (Q16): "Can Arjun have a beer at his birthday party?", Arjun 13, answered
+    "…I understand that Arjun has a tree nut allergy… bring a cake…" with no line: naming
+    his allergy counted as heeding the alcohol caution."""
+    from hela_desktop.cautions import heeded, missed
+    from hela_desktop.minors import under_age
+
+    ask = "Can Arjun have a beer at his birthday party?"
+    (c,) = under_age([(4, "Our son Arjun is 12 and has a tree nut allergy."),
+                      (12, "Arjun turned 13 on Sunday.")], {"arjun"}, ask)
+    answer = "I understand that Arjun has a tree nut allergy, so please bring a cake."
+    assert missed(answer, c, ask) and not heeded(answer, c, ask)
+    assert not missed("No, Arjun is too young for beer.", c, ask)
+
+
+def test_what_others_eat_is_no_offer_in_a_reply_to_a_statement():
+    """QA pass 46a: three of twelve replies to facts had a false caution line: "If your
+    partner is a meat-eater…", "There are people who have tree nuts on their diet" (the
+    reply to the allergy itself), and "She loves eating sweets too…" (the cat), the user
+    diabetic."""
+    from hela_desktop.cautions import cautions, offered
+
+    sam = "My partner Sam is vegetarian."
+    (c,) = cautions([(3, sam)], about={"sam"})
+    assert offered("If your partner is a meat-eater, there's no excuse to assume she'll eat "
+                   "the same as everyone else.", c, sam) == []
+    assert offered("Sam could try a chicken curry.", c, sam) == ["chicken"]
+    arjun = "Our son Arjun is 12 and has a tree nut allergy."
+    (c,) = cautions([(4, arjun)], about={"arjun"})
+    assert offered("There are people who have tree nuts on their diet, and they must be "
+                   "careful.", c, arjun) == []
+    assert offered("Arjun can have tree nuts on his birthday.", c, arjun) == ["nuts"]
+    (c,) = cautions([(2, "I have type 1 diabetes and use insulin.")])
+    assert offered("She loves eating sweets too, which is why I like to offer her "
+                   "chocolates.", c, "We have a cat called Mango.") == []
+    assert offered("You could have some sweets tonight.", c, "What can I have tonight?") \
+        == ["sweets"]
+
+
+def test_a_never_elsewhere_is_no_no_to_the_question(make_assistant):
+    """QA pass 46a (Q15): "Is Arjun 12?", Arjun 13 now, answered "…He is a true hero… His
+    story is one that many have never heard before…" had no line: the "never" of another
+    sentence was read as a no."""
+    from hela_desktop.doubt import answer_doubt
+
+    a = make_assistant()
+    old, new = _told(a, ["Our son Arjun is 12 and has a tree nut allergy.",
+                         "Arjun turned 13 on Sunday."])
+    res = _admit(a, "Is Arjun 12?")
+    answer = ("I'm glad to hear about your son Arjun's journey. He is a true hero. His story "
+              "is one that many have never heard before.")
+    doubt = answer_doubt("Is Arjun 12?", answer, res.admitted, set(), a.engine.people_in)
+    assert doubt == {"kind": "left_out", "memory": new, "said": "Arjun turned 13 on Sunday."}
+    for no in ("Arjun is not 12.", "He isn't."):
+        assert answer_doubt("Is Arjun 12?", no, res.admitted, set(), a.engine.people_in) is None
+
+
+@pytest.mark.parametrize(("said", "meant", "taken"), [
+    ("My sister Divya is a nurse in Manchester, no wait, she's a midwife, not a nurse.",
+     "My sister Divya is a midwife, not a nurse.", "My sister Divya is a nurse in Manchester"),
+    ("My wife Ingrid is pregnant with twins, no wait, she is not pregnant; our daughter Sofie "
+     "is pregnant.", "My wife Ingrid is not pregnant; our daughter Sofie is pregnant.",
+     "My wife Ingrid is pregnant with twins"),
+    ("My dentist appointment is on Monday the 14th, sorry, I mean Wednesday the 16th.",
+     "My dentist appointment is on Wednesday the 16th.", "Monday the 14th"),
+    ("Chidi lives in Lagos, no wait, Abuja.", "Chidi lives in Abuja.", "Lagos"),
+    ("Book club is on Thursday. No wait, it's on Tuesday.", "Book club is on Tuesday.",
+     "Book club is on Thursday"),
+    ("I'm allergic to peanuts, I mean tree nuts.", "I'm allergic to tree nuts.", "peanuts"),
+    ("My son is 7 - sorry, 8.", "My son is 8.", "7"),
+    ("My mum lives in Kochi. She takes warfarin, no wait, apixaban.",
+     "My mum lives in Kochi. She takes apixaban.", "warfarin"),
+    ("Hi, I'm Priya. My brother Chidi is a pilot, no wait, Tunde is the pilot.",
+     "Hi, I'm Priya. Tunde is the pilot.", "My brother Chidi is a pilot"),
+])
+def test_what_a_message_takes_back_is_left_out(said, meant, taken):
+    """QA passes 45d and 46a: "My wife Ingrid is pregnant…, no wait, she is not pregnant;
+    our daughter Sofie is pregnant." was kept whole, and later answers said Ingrid was
+    pregnant with no line."""
+    from hela_desktop.taken_back import as_meant
+
+    assert as_meant(said) == (meant, taken)
+
+
+@pytest.mark.parametrize("said", [
+    "I mean it, thank you.", "Sorry, I'm late.", "It was great, I mean really great.",
+    "Thanks, sorry, that was rude.", "I love it, I mean who doesn't?",
+    "The dentist moved it to Wednesday, no wait, it's on Thursday.",  # ("it": the plan?)
+    "My daughter Amara is allergic to peanuts, I mean, she was, she has outgrown it.",
+    "What is my son's age, I mean, how old is he?", "My sister is a nurse in Manchester.",
+])
+def test_what_takes_nothing_back_plainly_is_kept_as_written(said):
+    from hela_desktop.taken_back import as_meant
+
+    assert as_meant(said) is None
+
+
+def test_the_turn_keeps_the_message_as_meant_and_says_so(make_assistant):
+    """The memory holds what the user meant, the chat what they wrote, and the line under
+    the answer says how it was read."""
+    from hela_desktop.events import DoneEvent
+    from hela_desktop.sources import respelled_note
+
+    a = make_assistant()
+    said = "My sister Divya is a nurse in Manchester, no wait, she's a midwife, not a nurse."
+    done = [ev for ev in a.chat(said) if isinstance(ev, DoneEvent)][-1]
+    meant = "My sister Divya is a midwife, not a nurse."
+    assert a.store.key_texts([done.episode_id]) == {done.episode_id: meant}
+    assert [m["content"] for m in a.store.messages(done.conversation_id)
+            if m["role"] == "user"] == [said]
+    assert respelled_note(done.respelled) == (
+        "Read your message without what you took back (“My sister Divya is a nurse in "
+        "Manchester”): “My sister Divya is a midwife, not a nurse.” is what I keep.")

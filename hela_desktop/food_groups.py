@@ -1,0 +1,56 @@
+"""The groups of foods (and drinks and medicines) a caution may name, and the words that name
+each group or a common food of it (Qt-free data; `cautions` reads them)."""
+
+from __future__ import annotations
+
+# a group of foods -> the words that name it or a common food of it (singular and plural)
+GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
+    "shellfish": "shellfish seafood prawn prawns shrimp shrimps crab crabs lobster lobsters "
+                 "scallop scallops mussel mussels oyster oysters clam clams langoustine "
+                 "langoustines crayfish squid calamari octopus cockles",
+    "nuts": "nut nuts peanut peanuts almond almonds walnut walnuts cashew cashews hazelnut "
+            "hazelnuts pecan pecans pistachio pistachios macadamia praline marzipan nutella "
+            "satay pesto snickers reese reeses ferrero toblerone baklava frangipane bakewell "
+            "brittle",
+    "peanuts": "peanut peanuts satay snickers reese reeses",
+    "dairy": "dairy milk cheese butter cream yogurt yoghurt latte cappuccino mozzarella "
+             "parmesan brie cheddar cake cakes cheesecake brioche custard pancake pancakes "
+             "quiche croissant croissants pizza pizzas margherita lasagne lasagna beurre "
+             "fondue raclette tiramisu gelato milkshake milkshakes ricotta "
+             "mascarpone feta halloumi paneer ghee carbonara alfredo",
+    "gluten": "gluten wheat bread pasta flour barley rye couscous pizza noodles spaghetti "
+              "croissant cake beer toast bagel bagels baguette crumpet crumpets sandwich "
+              "sandwiches pastry pastries lasagne lasagna macaroni ravioli penne biscuits "
+              "crackers lager ale stout brownie brownies muffin muffins scone scones cookie "
+              "cookies pie pies",  # (QA pass 43h: "Can I have a pork pie?", coeliac)
+    "fish": "fish salmon tuna cod sardine sardines anchovy anchovies trout mackerel hake "
+            "sushi",
+    "eggs": "egg eggs omelette omelet mayonnaise meringue cake cakes cheesecake brioche custard "
+            "pancake pancakes quiche waffle waffles carbonara frittata mayo aioli brownie "
+            "brownies muffin muffins",
+    "soy": "soy soya tofu edamame miso",
+    "sesame": "sesame tahini hummus houmous halva halvah halwa",
+    "meat": "meat beef pork chicken lamb ham bacon steak sausage sausages turkey veal duck "
+            "burger chorizo salami prosciutto meatball meatballs meatloaf pepperoni "
+            "pancetta gammon venison brisket ribs carbonara",
+    "pork": "pork ham bacon chorizo salami prosciutto pepperoni pancetta gammon carbonara",
+    "alcohol": "alcohol wine beer vodka whisky whiskey gin rum cocktail cocktails champagne "
+               "cider sangria lager ale stout prosecco brandy bourbon sherry",
+    # (QA pass 39: "Sam can have a large quantity of sweets…", Sam having type 1 diabetes;
+    # what is mostly sugar, not every treat: a slice of birthday cake is the family's call)
+    "sugar": "sugar sugary sweets candy candies lollipop lollipops fizzy soda sodas cola "
+             "coke lemonade syrup",
+    # (QA pass 40b P7: "Can my dad take aspirin?", on warfarin: they thin the blood further)
+    "painkillers": "aspirin ibuprofen naproxen nurofen advil aleve anadin nsaid nsaids",
+    # (QA pass 42g: "You can have a glass of red wine today." to one on warfarin, no caution:
+    # alcohol, and the juices the NHS names for warfarin, change how it works)
+    "thinner juices": "cranberry cranberries grapefruit grapefruits",
+    "serotonin": "wort tramadol sumatriptan",
+    # (QA pass 43d: "…help you find a kitten", Sarah allergic to cats, had no line)
+    "cats": "cat cats kitten kittens kitty",
+    "dogs": "dog dogs puppy puppies",
+    # (QA pass 42b: "Can I take co-amoxiclav?", allergic to penicillin: "…it would work well")
+    "penicillin": "penicillin penicillins amoxicillin amoxycillin amoxil ampicillin amoxiclav "
+                  "coamoxiclav augmentin flucloxacillin floxapen phenoxymethylpenicillin "
+                  "benzylpenicillin piperacillin tazocin pivmecillinam",
+}.items()}
