@@ -107,8 +107,11 @@ _THINNER = re.compile(rf"{_TAKES}(?:{'|'.join(_THINNERS)}|blood[- ]thinners?|ant
                       re.IGNORECASE)
 _SSRI = re.compile(rf"{_TAKES}(?:{'|'.join(_SSRIS)}|antidepressants?)\b", re.IGNORECASE)
 # lithium: ibuprofen and the like raise its level in the blood (the NHS's lithium page;
-# QA pass 45: "Can Daniel take ibuprofen?", his lithium told, had no caution)
-_LITHIUM = re.compile(rf"{_TAKES}(?:lithium|priadel|camcolit|liskonum)\b", re.IGNORECASE)
+# QA pass 45: "Can Daniel take ibuprofen?", his lithium told, had no caution); so they do
+# methotrexate's (the NHS's methotrexate page; QA pass 46b: "…she takes both methotrexate
+# for her arthritis and ibuprofen", no line)
+_LITHIUM = re.compile(rf"{_TAKES}(?:lithium|priadel|camcolit|liskonum|methotrexate|metoject|"
+                      r"maxtrex)\b", re.IGNORECASE)
 # an allergy or diet that is over: "Ole has outgrown his egg allergy." (QA pass 45b: it was
 # a caution of its own, and the allergy's stayed), "I'm no longer vegetarian"
 _OVER = re.compile(r"\b(?:outgr(?:own|ew)|gr[eo]wn? out of|cured of|no longer\s+(?:\w+\s+)?"
@@ -499,7 +502,8 @@ _NOT_OF_IT = frozenset("oat soy soya almond coconut rice cashew hazelnut hemp pl
                        "imitation".split())
 # … and after it: "butter beans", "meat substitute"
 _NOT_IT = frozenset("beans bean substitute substitutes alternative alternatives replacer "
-                    "replacement analogue eater eaters".split())  # ("a meat-eater", QA pass 46a)
+                    "replacement analogue eater eaters chef chefs cook cooks baker bakers "
+                    "maker makers".split())  # ("a meat-eater", 46a; "a pastry chef", 46b)
 
 
 def _warned_after(after: list[str]) -> bool:
@@ -623,7 +627,7 @@ def asked_foods(message: str, caution: Caution) -> list[str]:
 # a condition an answer may name for what it leaves out ("Sam has type 1 diabetes…")
 _CONDITIONS = frozenset("diabetes diabetic sober alcoholic coeliac celiac thinner thinners "
                         "anticoagulant anticoagulants antidepressant antidepressants".split()
-                        + _THINNERS + _SSRIS + ["lithium"])
+                        + _THINNERS + _SSRIS + ["lithium", "methotrexate"])
 
 
 # a no to whether they may have it: "No", "he can't eat…", "avoid", "not safe", "Skip the
@@ -742,7 +746,7 @@ CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intoleranc
         "can't eat", "cannot eat", "don't eat", "never eat", "can't drink", "don't drink",
         "never drink", "can't have", "avoid", "sober", "alcoholic", "thinner", "thinners",
         "anticoagulant", "anticoagulants", "antidepressant", "antidepressants", "gout",
-        "lithium", *_THINNERS, *_SSRIS)
+        "lithium", "methotrexate", *_THINNERS, *_SSRIS)
 
 
 

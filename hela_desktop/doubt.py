@@ -678,6 +678,11 @@ def _with_also(found: list[dict]) -> dict | None:
     denied = {d.get("memory") for d in found if d["kind"] in ("says_not", "denies_told")}
     found = [d for d in found if d["kind"] not in ("caution_missed", "caution")
              or d["memory"] not in denied]
+    # (one person's allergy given to another is said once: "it says of Jan “allergic to
+    # shellfish”…" and "…it says of Jan what you told me of Zofia (“allergic” and
+    # “shellfish”)" of the same memory, QA pass 46b)
+    given = {d.get("memory") for d in found if d["kind"] == "allergy_of"}
+    found = [d for d in found if d["kind"] != "misattributed" or d.get("memory") not in given]
     if not found:
         return None
     return {**found[0], "also": found[1:]} if len(found) > 1 else found[0]

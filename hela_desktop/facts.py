@@ -26,9 +26,13 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
 from .about_me import asks_about_whole_user
+from .change_words import CHANGES as _CHANGES
+from .change_words import NEW_JOB as _NEW_JOB
+from .change_words import SCHEDULE as _SCHEDULE
+from .change_words import SWAP_VERBS as _SWAP_VERBS
 from .kin import KIN, KIN_ALSO, KIN_WORDS, PETS, kin, kin_words
 from .language import is_common_word, is_interjection
-from .timewords import AGE, DATE, DAYS, MONTH, MONTHS, WHEN_SAID, WHEN_TO
+from .timewords import DATE, DAYS, MONTHS, WHEN_TO
 
 # where a sentence ends: after ".", "!" or "?" and a space (not after a title: "a teacher
 # called Mr. Lunde", QA pass 33; nor inside "3.5"), or at a line's end
@@ -240,66 +244,6 @@ _SWAPS = re.compile(r"\b(?:instead of|rather than|quit|quits|gave up|given up|st
                     r"(?!\s+(?:by|at|in|for|to|off|over)\b))\s+(?:(?:the|his|her|my|their|our|"
                     r"your)\s+)?([^,;.!?—–]+?)(?=\s+(?:and|but|so|then|because|last|this|"
                     r"yesterday|today|recently)\b|[,;.!?—–]|$)", re.IGNORECASE)
-# "… these days", "… nowadays" later in the clause: what holds now, said as news
-_THESE_DAYS = r"[^.!?;]{1,40}?\b(?:these days|nowadays)\b"
-_DAYS_FIRST = r"\b(?:these days|nowadays),?\s+[^.!?;]{0,40}?"  # ("These days Tomas is a …")
-# one place left for another: "swapped Lagos for Abuja", "left London for Bristol"
-_SWAP_VERBS = r"(?:swapped|swapping|traded|exchanged|left)"
-_SWAPPED = rf"\b{_SWAP_VERBS}\s+((?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?)"
-
-# a change told without saying it corrects (QA pass 30: "My mother Greta moved to Antwerp
-# last month." left "My mother Greta lives in Ghent." current, the answer "Ghent" unmarked):
-# each with what an older statement must say for the change to replace it (where someone
-# lives; what someone is or does), so "Karel moved in with Ana." replaces no job
-# a job got ("I got the deputy head job at…", "landed a job as a nurse", "I was promoted to
-# deputy head": QA pass 46a, the new job left "…a chemistry teacher at a secondary school in
-# Leeds." current)
-_GOT_JOB = (r"\b(?:got|landed|accepted|(?:was|been|got) offered|(?:was|been|got) given)\s+"
-            r"(?:the|a|an|my)\s+(?:new\s+)?(?:[\w-]+\s+){0,3}?(?:job|post|position)\b"
-            r"|\b(?:was|been|got|am|I['’]m|is|['’]s)\s+(?:just\s+)?promoted\s+to\b")
-_CHANGES = (
-    (re.compile(rf"(?:\bmoved (?:back |from (?:[\w'’-]+ ){{1,3}})?to|\bnow lives? in|\b(?:is|are|am|['’]s|['’]m|['’]re) "
-                rf"now (?:living |based )?in)\b(?!\s+{WHEN_TO})|\brelocated to\b"
-                rf"|\blives? in\b{_THESE_DAYS}|{_DAYS_FIRST}\blives? in\b"
-                # (one town for another: "Chidi has swapped Lagos for Abuja.", QA pass 45)
-                rf"|{_SWAPPED}\s+for\s+(?-i:[A-Z])", re.IGNORECASE),
-     # (not a plan moved to a day: "…has been moved to Thursday the 20th.", QA pass 44c)
-     re.compile(rf"\b(?:lives?|living|based|moved|relocated|resides?)\s+(?:in|to|at|on)\b(?!\s+{WHEN_TO})"
-                # (a town after a workplace is the workplace's: "…job at a school in York!" is
-                # no home, QA pass 46a: "We moved to York last month." replaced the job)
-                rf"|(?<!\bat )(?<!\bfor )\b(?:a|an) [\w-]+(?: [\w-]+)? in (?-i:[A-Z])(?!{MONTH})",
-                re.IGNORECASE)),
-    (re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re) now (?:a|an|(?:the )?(?:head|lead|senior|chief|deputy)[\w-]*)\b(?!\s+(?:year|month|week|day|"
-                r"bit|lot|little|few)s?\b)|\bnow works? (?:as|at|for)\b|\bworks? (?:as|at|for)\b[^.;!?]{0,50}?\bnow\W*$"
-                r"|\bbecame (?:a|an)\b|\bswitched (?:jobs|careers) to\b|\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b"
-                # (QA pass 31: "Tomas is a firefighter these days." left him a paramedic)
-                rf"|\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b{_THESE_DAYS}"
-                rf"|{_DAYS_FIRST}\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b"
-                rf"|\bworks? (?:as|at|for)\b{_THESE_DAYS}|{_GOT_JOB}", re.IGNORECASE),
-     # (QA pass 32: "…drives a bus for First Leeds." was no job, and "he now works as a
-     # train conductor" left it current)
-     re.compile(r"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were)(?: (?-i:[A-Z])[\w'’-]*){0,2},? (?:a|an)\b"
-                r"|\bworks? (?:as|at|for)\b"
-                r"|\bjob\b|\bmanages? (?:a|an|the)\b|\bteach(?:es)? (?:at|in)\b|\b(?:drives?|teach(?:es)?|runs?|cleans?|"
-                r"cooks?|nurses?|serves?)\b[^.;!?]{0,40}?\b(?:for|at) (?:the )?(?-i:[A-Z])", re.I)),
-    # how old someone is (QA pass 31: "Bruno turned nine last week." left "Our son Bruno
-    # is eight …" current)
-    (re.compile(rf"\bturned\s+{AGE}\b|\b(?:is|are|am|['’]s|['’]m|['’]re) now {AGE}\b"
-                # ("she is seven now", QA pass 32)
-                rf"|\b(?:is|are|am|['’]s|['’]m|['’]re) {AGE}(?: years? old)? now\b"
-                r"(?!\s*(?:%|percent|kg|km|miles|euros?|dollars|pounds|minutes|hours|days|"
-                r"degrees|o['’]clock))", re.IGNORECASE),
-     re.compile(rf"\b(?:is|are|am|['’]s|['’]m|['’]re|was|were|turned|turns)\s+{AGE}\b"
-                r"|\byears? old\b|\baged?\s+\d", re.IGNORECASE)),
-    # when a plan is (QA pass 31: "The haircut moved to Wednesday at 4 pm." left the
-    # Tuesday haircut current); of the same plan only (`_same_plan`)
-    (re.compile(r"\b(?:moved|rescheduled|postponed|pushed|put off|brought|changed|shifted|"
-                r"delayed)\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?(?:to|until|till)\s+"
-                rf"{WHEN_TO}|\b(?:is|are|['’]s|['’]re)\s+now\s+(?:on|at|in)\s+{WHEN_TO}",
-                re.IGNORECASE),
-     re.compile(WHEN_SAID, re.IGNORECASE)),
-)
-_SCHEDULE = 3  # (`_CHANGES`' kind for when a plan is)
 
 
 # what a correction says is no longer so: "…, not May", "— not a terrier", "I no longer
@@ -310,7 +254,7 @@ _NEGATED = re.compile(
 # "moved from Trondheim to Oslo": Trondheim is no longer so (QA pass 37); "switched from
 # engineering to medicine" (QA pass 43b)
 _LEFT = re.compile(r"\b(?:(?:moved|relocated|moving|switched|changed) (?:away )?from|"
-                   # ("swapped Lagos for Abuja", `_SWAPPED`)
+                   # ("swapped Lagos for Abuja", `change_words.SWAPPED`)
                    rf"{_SWAP_VERBS}(?=\s+(?-i:[A-Z])[^,;.!?—–]*?\s+for\s+"
                    r"(?-i:[A-Z])))\s+([^,;.!?—–]+?)(?=\s+(?:to|for)\b)", re.IGNORECASE)
 
@@ -478,9 +422,13 @@ def changes_memory(old: str, new: str) -> bool:
     the older statement `old`: one that said the same kind of thing of the same person
     (`who`: "Greta", "my mother"; or the user, with a place named for a move)?
     (`corrects_memory`'s other half.)"""
-    if _CORRECTS.search(new) or _SWAPS.search(new):
+    if _CORRECTS.search(new):
         return False
     kinds = change_kinds(old, new)  # (none for an outright correction, above)
+    # (a swap corrects what shares the word it puts aside, `says_over`, unless it tells a
+    # change of its own too: "Piotr quit cooking; he teaches history now.", QA pass 46b)
+    if _SWAPS.search(new) and not kinds:
+        return False
     if _SCHEDULE in kinds and _same_plan(old, new):
         return True
     kinds = [k for k in kinds if k != _SCHEDULE]
@@ -532,10 +480,6 @@ def _same_plan(old: str, new: str) -> bool:
                - CHANGE_STEMS - _PLAN_STEMS - names)
 
 
-# the user's own new job, said as such ("I now work at Voltra."; not "I'm now a dad.")
-_NEW_JOB = re.compile(r"\bnow work(?:s|ing)? (?:as|at|for)\b|\bswitched (?:jobs|careers)\b"
-                      r"|\bnew job\b|\b(?:join|start)(?:ed|ing|s)?\b[^.;!?]{0,40}?\bas (?:a|an)\b"
-                      rf"|{_GOT_JOB}", re.I)
 
 
 def news_of_plan(old: str, new: str) -> bool:
@@ -552,12 +496,14 @@ def change_kinds(old: str, new: str) -> list[int]:
     return [k for k, (told, said) in enumerate(_CHANGES) if told.search(new) and said.search(old)]
 
 
-def of_another_kind(old: str, new: str) -> bool:
+def of_another_kind(old: str, new: str, unsaid: bool = False) -> bool:
     """Does `old` say only kinds of thing that change (`_CHANGES`) other than those `new`
     says ("My best friend Chloe is a vet." is no old state of "Chloe moved to York last
-    month.": a job, and a home; QA pass 40b)?"""
+    month.": a job, and a home; QA pass 40b)?  `unsaid`: also when `new` says none
+    ("Our twins Zofia and Jan are 15." is no old state of "Zofia has grown out of her
+    shellfish allergy…", QA pass 46b)."""
     kinds = [{k for k, (_, said) in enumerate(_CHANGES) if said.search(t)} for t in (old, new)]
-    return bool(kinds[0] and kinds[1] and not kinds[0] & kinds[1])
+    return bool(kinds[0] and (kinds[1] or unsaid) and not kinds[0] & kinds[1])
 
 
 def says_kind(kind: int, old: str, new: str) -> bool:

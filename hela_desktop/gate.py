@@ -754,6 +754,7 @@ class RelevanceGate:
             # older than "Actually Oscar is 5 now.", QA pass 41e)
             if r.episode_id != n and when.get(r.episode_id, 0.0) < when.get(n, 0.0) \
                     and not STILL.lasting(r.text, texts.get(n, "")) \
+                    and not facts.of_another_kind(r.text, texts.get(n, ""), unsaid=True) \
                     and whom.same_one(via, texts.get(n, ""), texts.get(src, "")):
                 r.extra["older_than"] = n
 

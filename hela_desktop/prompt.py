@@ -203,7 +203,9 @@ _WHEN = r"(?:today|yesterday|(?:a|\d+) (?:day|week|month)s? ago|over (?:a|\d+) y
 # (QA pass 38: "(tomorrow; younger news, since replaced)", "(tomorrow)", "(older news)")
 # (QA pass 40c: "(later; replacement to Hannah)", "(2019; earlier version of Hannah)")
 _NOTE = (rf"(?:\((?:(?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday|tomorrow|tonight)"
-         r"(?:; [a-z][a-z ,]{0,40})?|(?:later|earlier|recently|now|before|then|\d{4}); "
+         # (QA pass 46b: "(today; more specific details, since replaced by your job
+         # description)": a long one)
+         r"(?:; [a-z][a-z ,'’-]{0,80})?|(?:later|earlier|recently|now|before|then|\d{4}); "
          r"[a-z][a-z ,]{0,40}|(?:older|younger|newer|earlier|later|no) news(?:, since replaced)?"
          # (QA pass 43e/g: "(no news)", "(25 March; earlier news)": a day of its own, with a
          # note of news or what replaced what)

@@ -321,3 +321,61 @@ def test_the_turn_keeps_the_message_as_meant_and_says_so(make_assistant):
     assert respelled_note(done.respelled) == (
         "Read your message without what you took back (“My sister Divya is a nurse in "
         "Manchester”): “My sister Divya is a midwife, not a nurse.” is what I keep.")
+
+
+def test_a_job_given_up_for_another_corrects_the_old_one():
+    """QA pass 46b: "Piotr quit cooking; he teaches history now." was no correction, and
+    "He is a chef" went unmarked four times."""
+    from hela_desktop import facts, superseded
+
+    chef = "My brother Piotr is a chef in Kraków."
+    now = "Piotr quit cooking; he teaches history now."
+    assert facts.corrects_memory(chef, now)
+    assert superseded.on_subject(chef, now) == "My brother Piotr is a chef"
+    # (a habit is no job: "quit smoking", "runs every morning now")
+    for said in ("I quit smoking.", "Piotr runs every morning now."):
+        assert not facts.change_kinds("Piotr is a chef.", said), said
+
+
+def test_a_job_title_names_no_food_and_markup_is_cut():
+    """QA pass 46b (q1): "…I'm a skilled pastry chef in Warsaw, Poland. (today; more
+    specific details, since replaced by your job description)" read "it names “pastry”
+    without a word of warning", the user coeliac, and the note copied from the prompt
+    stayed."""
+    from hela_desktop.cautions import cautions, offered
+    from hela_desktop.prompt import AnswerFilter
+
+    (c,) = cautions([(2, "I'm coeliac, so no gluten for me.")])
+    assert offered("I'm a skilled pastry chef in Warsaw, Poland.", c, "What is my job?") == []
+    assert offered("Try a pastry from the bakery.", c, "What should I eat?") == ["pastry"]
+    f = AnswerFilter()
+    text = ("I'm a skilled pastry chef in Warsaw. (today; more specific details, since "
+            "replaced by your job description)")
+    assert f.push(text) + f.flush() == "I'm a skilled pastry chef in Warsaw."
+
+
+def test_an_age_is_no_old_state_of_allergy_news(make_assistant):
+    """QA pass 46b: "Our twins Zofia and Jan are 15." was listed "(older news)" after
+    "Zofia has grown out of her shellfish allergy, the doctor confirmed it."."""
+    a = make_assistant()
+    twins, allergy, over = _told(a, ["Our twins Zofia and Jan are 15.",
+                                     "Zofia is allergic to shellfish.",
+                                     "Zofia has grown out of her shellfish allergy, the doctor "
+                                     "confirmed it."])
+    for ask in ("Is Zofia allergic to anything?", "Can Zofia eat shellfish now?"):
+        by_id = {r.episode_id: r for r in _admit(a, ask).admitted}
+        assert by_id[allergy].extra.get("superseded_by") == over, ask
+        assert twins not in by_id or by_id[twins].extra.get("older_than") is None, ask
+
+
+def test_methotrexate_sets_a_painkiller_caution():
+    """QA pass 46b (P1): "…she takes both methotrexate for her arthritis and ibuprofen" had
+    no line (the NHS's methotrexate page: ibuprofen and the like)."""
+    from hela_desktop.cautions import cautions, missed, offered
+
+    ask = "Can Ewa take ibuprofen for her knee?"
+    (c,) = cautions([(3, "My wife Ewa takes methotrexate for her arthritis.")], about={"ewa"})
+    assert "ibuprofen" in c.avoid
+    assert offered("She takes both methotrexate for her arthritis and ibuprofen to manage "
+                   "it.", c, ask) == ["ibuprofen"]
+    assert not missed("No, not with her methotrexate; paracetamol is safer.", c, ask)
