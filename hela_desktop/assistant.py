@@ -39,7 +39,7 @@ from .knowledge import corrected_by, standing_cautions
 from .language import asks_language, language_shares
 from .llm import LocalLLM, ModelError
 from .memory import PROFILES, MemoryEngine, NewEpisode
-from .minors import asked_of, under_age
+from .minors import CHILDREN, CHILDREN_WORDS, asked_of, children_named, under_age
 from .prompt import format_memory
 from .store import AUTHORS, Store, StoreError, db_error_message
 from .turn import (
@@ -637,9 +637,13 @@ class Assistant:
                                  **whom) + self._under_age(asked, about)
 
     def _under_age(self, message: str, about: frozenset[str]) -> list:
-        """The alcohol cautions of the children `message` asks of (`minors.under_age`); none
-        for a message of the whole household ("Suggest drinks for the family")."""
-        young = frozenset() if for_household(message) else asked_of(message, about)
+        """The alcohol cautions of the children `message` asks of (`minors.under_age`); of
+        a household's, only of its children as such ("Suggest a cake for the twins"; not
+        "Suggest drinks for the family": adults too)."""
+        young = asked_of(message, about)
+        if for_household(message):  # (of the children as such only: "for the twins")
+            young = children_named((i, t) for i, t, _ in self.store.said_after(
+                0.0, containing=CHILDREN_WORDS)) if CHILDREN.search(message) else frozenset()
         return under_age([(0, message), *((i, t) for i, t, _ in self.store.said_after(
             0.0, containing=sorted(young)))], young, message) if young else []
 

@@ -379,3 +379,20 @@ def test_methotrexate_sets_a_painkiller_caution():
     assert offered("She takes both methotrexate for her arthritis and ibuprofen to manage "
                    "it.", c, ask) == ["ibuprofen"]
     assert not missed("No, not with her methotrexate; paracetamol is safer.", c, ask)
+
+
+def test_a_households_children_as_such_are_cautioned_against_alcohol(make_assistant):
+    """QA pass 46b (P4): "Suggest a birthday cake for the twins." got a peach bourbon cake
+    with no alcohol caution, "Our twins Zofia and Jan are 15." told: a message of the
+    household read as of adults too."""
+    from hela_desktop.cautions import cautions, offered
+
+    a = make_assistant()
+    _, twins, _ = _told(a, ["Hello, my name is Marek Nowak and I drive buses in Glasgow.",
+                            "Our twins Zofia and Jan are 15.", "Zofia is allergic to shellfish."])
+    ask = "Suggest a birthday cake for the twins."
+    (c,) = a._under_age(ask, a._asked_about(ask))
+    assert c.episode_id == twins and "bourbon" in c.avoid
+    assert offered("A peach bourbon cake would be lovely.", c, ask) == ["bourbon"]
+    assert a._under_age("Suggest drinks for the whole family at Christmas.", frozenset()) == []
+    assert not cautions([(twins, "Our twins Zofia and Jan are 15.")], about={"zofia", "jan"})
