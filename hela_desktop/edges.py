@@ -26,7 +26,7 @@ from . import facts
 from . import formulas as F
 from .config import HelaParams
 from .store import EdgeRow, Episode, Store
-from .words import one_line
+from .words import LIST_MARK, one_line
 
 Edge = tuple[int, int, float]  # (src, dst, effective weight), src < dst
 
@@ -149,7 +149,9 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
     Leipzig.")."""
     if not answer:
         return set()
-    q, a = _content(message), _content(answer)
+    # (a list's own numbering is no number said: "1. Sunscreen" used "I have type 1
+    # diabetes…", QA pass 46a)
+    q, a = _content(message), _content(LIST_MARK.sub(" ", answer))
     said = {facts.stem(w) for w in q}  # ("lives" is the message's "live")
     # (a message that only tells restates what it corrects: an answer that echoes it used
     # nothing, QA pass 35b: "Actually the Krakow trip is in April, not March." said its

@@ -10,11 +10,10 @@ from collections.abc import Set as AbstractSet
 from . import facts, kin
 from .language import CJK_CHAR, is_common_word, language_shares
 from .timewords import MONTH
+from .words import LIST_MARK, one_slip, spelled_numbers
 from .words import folded as _fold
-from .words import one_slip, spelled_numbers
 
 _NUMBER = facts.NUMBER
-LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
 _PART = re.compile(r"[-'’]")
 # capitalised mid-sentence, and names nothing: the app, the model's talk of itself, a
 # language, a faith, a region's people or ways ("Nordic", "Scandinavian": QA pass 43f called
@@ -22,13 +21,15 @@ _PART = re.compile(r"[-'’]")
 # QA passes 44b to 44d)
 _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split()) | frozenset(
     # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
-    # (a people's word, "Danish", is one too: `_LAND`, QA pass 36c)
+    # (a people's word, "Danish", is one too: `_LAND`, QA pass 36c; and a continent,
+    # "Europe's top universities", QA pass 46a)
     "latin arabic hebrew hindi urdu swahili".split()) | \
     frozenset("buddhist christian muslim jewish hindu catholic protestant sikh islam islamic "
               "christianity judaism hinduism buddhism sikhism catholicism orthodox anglican "
               "methodist baptist quaker mormon jain".split()) | \
     frozenset("nordic scandinavian european african asian american mediterranean caribbean "
               "baltic balkan celtic slavic latino hispanic arab".split()) | \
+    frozenset("europe africa asia antarctica oceania scandinavia".split()) | \
     frozenset("paracetamol acetaminophen tylenol calpol aspirin ibuprofen nurofen advil "
               "codeine antihistamine antihistamines piriton insulin nsaid nsaids".split()) | \
     frozenset("scots nhs eu un gp bbc god christmas easter diwali eid hanukkah ramadan "
@@ -422,7 +423,10 @@ canada:canadian australia:australian america:american iceland:icelandic thailand
 philippines:filipino peru:peruvian egypt:egyptian austria:austrian belgium:belgian
 hungary:hungarian romania:romanian czechia:czech argentina:argentinian chile:chilean
 colombia:colombian morocco:moroccan nigeria:nigerian kenya:kenyan israel:israeli
-iran:iranian iraq:iraqi pakistan:pakistani croatia:croatian serbia:serbian""".split())}
+iran:iranian iraq:iraqi pakistan:pakistani croatia:croatian serbia:serbian
+belarus:belarusian lithuania:lithuanian latvia:latvian estonia:estonian slovakia:slovak
+slovenia:slovenian bulgaria:bulgarian ghana:ghanaian ethiopia:ethiopian jamaica:jamaican
+lebanon:lebanese syria:syrian somalia:somali bangladesh:bangladeshi nepal:nepali""".split())}
 _LAND = {v: k for k, v in _PEOPLE.items()}
 COUNTRIES = frozenset(_PEOPLE) | {"uk", "usa", "us"}  # (lower case)
 # what "I'm …" may be that is no name: a people's word, a language, a faith (lower case)

@@ -9,8 +9,8 @@ import re
 from collections.abc import Set as AbstractSet
 
 from . import facts, superseded, whom
-from .made_up import LIST_MARK
 from .timewords import MONTH, WHEN_SAID
+from .words import LIST_MARK
 
 # the words a correction tells that something changed with, not what it changed to
 # ("Actually Ines moved to Porto.": the news is Porto; "Ines moved to Lyon." said "moved"

@@ -7,6 +7,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# a list item's own number: "1. Baked lamb", "• 3. …" (no number an answer states)
+LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
+
 
 def count(n: int, one: str, many: str | None = None) -> str:
     """`n` and its noun, singular for exactly one: ``count(1, "chat")`` is "1 chat",

@@ -396,3 +396,26 @@ def test_a_households_children_as_such_are_cautioned_against_alcohol(make_assist
     assert offered("A peach bourbon cake would be lovely.", c, ask) == ["bourbon"]
     assert a._under_age("Suggest drinks for the whole family at Christmas.", frozenset()) == []
     assert not cautions([(twins, "Our twins Zofia and Jan are 15.")], about={"zofia", "jan"})
+
+
+def test_a_continent_or_a_peoples_word_is_no_made_up_name():
+    """QA passes 46a and 46b: "Europe" ("…some of Europe's top universities") and
+    "Belarusian" were listed as names the model may have made up."""
+    from hela_desktop.made_up import made_up
+
+    known = "My brother Piotr is a chef in Kraków."
+    assert made_up("He is a Belarusian chef, one of Europe's best.", known) == []
+    assert made_up("He is a chef in Minsk.", known) == ["Minsk"]
+
+
+def test_a_lists_numbering_is_no_number_an_answer_draws_on():
+    """QA pass 46a (Q18): a hike list ("1. Sunscreen 20 SPF; … 3. Waterproof jacket") read
+    "Used from your memories: “I have type 1 diabetes and use insulin.”" by its "1.", and
+    the line "what you told me may matter here" was left out."""
+    from hela_desktop.edges import used_by_answer
+
+    mems = [(2, "I have type 1 diabetes and use insulin.")]
+    ask = "What should I keep in my bag for a long hike?"
+    assert used_by_answer(mems, ask, "Remember:\n1. Sunscreen 20 SPF;\n3. Waterproof jacket;") \
+        == set()
+    assert used_by_answer(mems, ask, "Bring your insulin, and 1 spare pen.") == {2}
