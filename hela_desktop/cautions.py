@@ -733,7 +733,14 @@ def of_others_only(message: str, about: AbstractSet[str]) -> bool:
     can I cook for Luca?")?  The user's own cautions are no answer's business then (QA pass
     40b: "He may eat other types of meat such as lamb or beef" was doubted for the user's
     "I am vegetarian.")."""
-    return bool(about) and not _FIRST_PERSON.search(message) and not for_household(message)
+    # (the household's children as such are others: "Suggest a birthday cake for the
+    # twins." read "it names “cake”…", the user coeliac, QA pass 46d)
+    return bool(about) and not _FIRST_PERSON.search(message) and (
+        not for_household(message) or bool(_CHILDREN_ONLY.search(message)))
+
+
+_CHILDREN_ONLY = re.compile(r"^(?!.*\b(?:family|household|all of us|everyone)\b).*\b(?:the|our|my)"
+                            r"\s+(?:kids|children|boys|girls|twins)\b", re.IGNORECASE | re.DOTALL)
 
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i['’](?:m|ve|d|ll)|me|myself|we|we['’](?:re|ve|d|ll)|us|"

@@ -188,8 +188,13 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             newer = r.extra["older_than"]
         # each correction of it, the newest first (a paragraph's haircut, dentist and home,
         # each corrected: QA pass 32)
-        given = next((b for b in (newer, *(r.extra.get("corrected_also") or ()))
-                      if b in by_id and gives_older(message, answer, r.text, by_id[b].text)),
+        # (that of the part asked about first: "Is Piotr a chef?" read "“Piotr moved to
+        # Warsaw in the summer.” is newer", "Piotr quit cooking…" told, QA pass 46d)
+        asked_terms = facts.terms(message)
+        news = sorted((b for b in (newer, *(r.extra.get("corrected_also") or ())) if b in by_id),
+                      key=lambda b: not facts.terms(superseded.on_subject(
+                          r.text, by_id[b].text)) & asked_terms)
+        given = next((b for b in news if gives_older(message, answer, r.text, by_id[b].text)),
                      None) if newer is not None else None
         # (not older than what the message has just corrected: "…is newer" beside "it
         # repeats what you have just corrected" of the same memory, QA pass 45d; "Scratch
@@ -215,7 +220,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # allergic to eggs.", the egg allergy Zain's: QA pass 40d)
     # (first of all: "Yep, Chloe has allergies to tree nuts." is Oscar's allergy, QA pass
     # 41d, before what it leaves out)
-    given = (given_to_another(answer, [(r.episode_id, r.text) for r in mems], names)
+    # (of what still holds: "…you told me that of Zofia: “Zofia is allergic to shellfish.”"
+    # quoted the allergy she has outgrown, QA pass 46d)
+    held = [(r.episode_id, r.extra.get("still_true") or (
+        "" if "superseded_by" in r.extra else r.text)) for r in mems]
+    given = (given_to_another(answer, [(i, t) for i, t in held if t], names)
              or _allergy_untold(message, answer, mems, names)) \
         if names is not None and not any(d["kind"] == "caution" for d in found) else None
     found[:0] = [given] if given else []
@@ -305,6 +314,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         names(whole) if names is not None else set()), found, _addressee(message),
         [*([(0, message)] if facts.is_statement(message) else []),
          *((r.episode_id, r.text) for r in mems)])
+    # (the user by their own name is "you": "it says Nowak died" of Marek Nowak, 46d)
+    own_words = {w.lower() for n in own_names for w in n.split()}
+    found = [{**d, "name": "you"} if d["kind"] == "death_untold"
+             and str(d.get("name", "")).lower() in own_words else d for d in found]
     if not found:  # (a subtler fault: only when nothing else was found)
         found += _subtler(message, whole, mems, about_user, asks_fact, names)
     # (softly for ideas: QA pass 35, "suggest a snack …"; not for a card or letter asked

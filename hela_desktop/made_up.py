@@ -173,6 +173,9 @@ def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "y
                 last = re.sub(r"['’]s?$", "", m.group("whose")).lower()
                 said = (0, re.sub(r"['’]s?$", "", m.group("whose"))) if last in names else None
             else:
+                # (not a name said in an aside before it: "Piotr, the legendary chef who
+                # once lived in Warsaw, has passed away" read "it says Warsaw died", 46d)
+                before = re.sub(r",[^,]*,\s*((?:has|had|have|is|was)\s+)?$", r" \1", before)
                 who = [w for w in facts.NAME_WORD.findall(before)
                        if re.sub(r"['’]s$", "", w).lower() in names]
                 # (or "my dad", the model speaking as the user: "My dad was in … when he

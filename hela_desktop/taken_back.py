@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from .superseded import on_subject, still_true
 from .timewords import DAYS, MONTHS
 
 # a word or two that takes back what came just before ("no wait", "sorry, I mean"), set off
@@ -123,7 +124,11 @@ def _merge(before: str, after: str) -> tuple[str, str] | None:
             verb = " has" if re.match(r"\s+(?:been|got)\b", after[p.end():]) else " is"
         elif verb in ("'re", "’re"):
             verb = " are"
-        return s.group("subj") + verb + after[p.end():], before
+        said = s.group("subj") + verb + after[p.end():]
+        # (what it does not take back stays: "…is a nurse in Manchester, no wait, she's a
+        # midwife" keeps Manchester, QA pass 46c)
+        kept = still_true(f"{before}.", [said]).rstrip(".")
+        return (f"{said}. {kept}" if kept else said), on_subject(f"{before}.", said).rstrip(".")
     if _OWN.match(after):
         return after, before
     words = list(_WORD.finditer(before))
@@ -151,8 +156,9 @@ def _same_kind(words: list[re.Match], after: str, first: str) -> int | None:
     if any(c.isdigit() for c in after):
         at = _last(low, lambda w: any(c.isdigit() for c in w))
         return None if at is None else _with_lead(low, at, first)
-    if first.lower() in _LEADS:
-        return _last(low, lambda w: w == first.lower(), 1)
+    if first.lower() in _LEADS:  # ("a plumber, sorry, I mean an electrician")
+        leads = {first.lower()} | ({"a", "an"} if first.lower() in ("a", "an") else set())
+        return _last(low, lambda w: w in leads, 1)
     if first[:1].isupper() and first != "I":
         return _last([w.group(0) for w in words], lambda w: w[:1].isupper() and w != "I", 1)
     # what follows a small word ("allergic to peanuts" → "to tree nuts"), a few words on
