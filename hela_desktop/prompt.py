@@ -210,9 +210,8 @@ _NOTE = (rf"(?:\((?:(?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday|tomo
          # (QA pass 43e/g: "(no news)", "(25 March; earlier news)": a day of its own, with a
          # note of news or what replaced what)
          r"|(?:\d{1,2} [a-z]+|[a-z]+ \d{1,2}|[a-z]+)(?:,? \d{4})?; [a-z ,]{0,30}?"
-         r"(?:news|replaced|version|information|update)[a-z ,]{0,20}"
-         # (QA pass 46d: "(Wednesday; older news, since replaced)", "(later)")
-         r"|later|earlier|newer|older)\)"
+         # (QA pass 46d: "(Wednesday; older news, since replaced)", a day's name alone)
+         r"(?:news|replaced|version|information|update)[a-z ,]{0,20})\)"
          # (… or without its brackets: "No, today; older news.", QA pass 40b)
          rf"|,? ?(?:{_WHEN}|today|yesterday|tomorrow|tonight); (?:older|younger|newer) news"
          r"(?:, since replaced)?)")

@@ -42,9 +42,13 @@ def qapp(qapp):
 
 @pytest.fixture(scope="session")
 def embedder():
+    import os
+
     from hela_desktop.embedder import Embedder
 
-    return Embedder()
+    # (as the app loads it, `loader`: half the cores, so that the window's own thread finds
+    # one free while an answer streams; the default took them all)
+    return Embedder(threads=max(1, (os.cpu_count() or 2) // 2))
 
 
 @pytest.fixture(scope="session")

@@ -404,13 +404,14 @@ def test_a_households_children_as_such_are_cautioned_against_alcohol(make_assist
     assert not cautions([(twins, "Our twins Zofia and Jan are 15.")], about={"zofia", "jan"})
 
 
-def test_a_continent_or_a_peoples_word_is_no_made_up_name():
-    """QA passes 46a and 46b: "Europe" ("…some of Europe's top universities") and
-    "Belarusian" were listed as names the model may have made up."""
+def test_another_peoples_word_is_no_made_up_name():
+    """QA pass 46b: "Belarusian" was listed as a name the model may have made up. ("Europe",
+    listed in 46a for "…some of Europe's top universities", still is: a tour of Europe
+    never told is made up, QA pass 29.)"""
     from hela_desktop.made_up import made_up
 
     known = "My brother Piotr is a chef in Kraków."
-    assert made_up("He is a Belarusian chef, one of Europe's best.", known) == []
+    assert made_up("He is a Belarusian chef.", known) == []
     assert made_up("He is a chef in Minsk.", known) == ["Minsk"]
 
 
@@ -524,12 +525,12 @@ def test_the_households_children_are_others_and_an_outgrown_allergy_is_quoted_no
 @pytest.mark.parametrize(("copied", "kept"), [
     ("The dentist is on Monday (Wednesday; older news, since replaced).",
      "The dentist is on Monday."),
-    ("Zofia is allergic to shellfish. (later)", "Zofia is allergic to shellfish."),
     ("See you (maybe later).", "See you (maybe later)."),
+    ("I came (later) than you.", "I came (later) than you."),  # (QA pass 40c: a word of its own)
 ])
 def test_more_notes_copied_from_the_prompt_are_cut(copied, kept):
-    """QA pass 46d: "(Wednesday; older news, since replaced)" and "(later)" were left in
-    answers."""
+    """QA pass 46d: "(Wednesday; older news, since replaced)" was left in an answer ("(later)"
+    alone too, but that may be an answer's own word)."""
     from hela_desktop.prompt import AnswerFilter
 
     f = AnswerFilter()
