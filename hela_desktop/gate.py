@@ -491,7 +491,12 @@ class RelevanceGate:
                         or not facts.is_statement(text)):
                     continue
                 common = words & set(facts.stems(text))
-                if not (fixed.get(a) == b or facts.corrects_memory(r.text, text) or (ago >= gap and (
+                # (a stored correction however unlike: of the same kind of thing of the
+                # same person only, `facts.changes_memory`; "Quit the climbing gym job…" was
+                # brought to "What breathing condition do I have?" by "my asthma… when I'm
+                # climbing", `bench personal`)
+                stored = fixed.get(a) == b and facts.changes_memory(r.text, text)
+                if not (stored or facts.corrects_memory(r.text, text) or (ago >= gap and (
                         len(common) >= 2 or names & engine.names_in(text)))):
                     continue
                 if best is None or when[b] > when[best]:

@@ -535,3 +535,22 @@ def test_more_notes_copied_from_the_prompt_are_cut(copied, kept):
 
     f = AnswerFilter()
     assert f.push(copied) + f.flush() == kept
+
+
+def test_corrections_read_once_are_read_again_after_any_write(make_assistant):
+    """The gate asks the store for the corrections of the same memories at every
+    re-retrieval; they are read once while the store is unchanged, and again after a write
+    of this connection or of another (the idle reflection writes through its own)."""
+    from hela_desktop.knowledge import corrections
+    from hela_desktop.store import Store
+
+    a = make_assistant()
+    intro, _ = _told(a, [PRIYA, "I have type 1 diabetes and use insulin."])
+    assert corrections(a.store, [intro]) == {}
+    (job,) = _told(a, [DEPUTY])
+    assert corrections(a.store, [intro]) == {intro: job}
+    with Store(a.data_dir) as other:  # (another connection deletes the correction)
+        other.conn.execute("UPDATE episodes SET deleted_at = 1 WHERE id = ?", (job,))
+        other.conn.commit()
+    assert corrections(a.store, [intro]) == {}
+

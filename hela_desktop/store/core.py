@@ -80,6 +80,12 @@ class Store(EpisodeQueries, EdgeQueries, KnowledgeQueries, MessageQueries):
         with contextlib.suppress(Exception):
             self.conn.close()
 
+    def data_version(self) -> int:
+        """SQLite's count of changes other connections committed to this file since this
+        one opened (`PRAGMA data_version`): with `conn.total_changes`, whether anything
+        read before may have changed."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
     def __enter__(self) -> Store:
         return self
 
