@@ -469,6 +469,12 @@ class RelevanceGate:
 
         fixed = {a: b for a, b in corrections(engine.store, [r.episode_id for r in olds]).items()
                  if b not in taken}
+        # (of the same kind of thing of the same person only, `facts.changes_memory`: "Quit
+        # the climbing gym job…" came to "What breathing condition do I have?" through "…my
+        # asthma… when I'm climbing?", `bench personal`)
+        said = engine.key_texts(set(fixed) | set(fixed.values())) if fixed else {}
+        fixed = {a: b for a, b in fixed.items()
+                 if facts.changes_memory(said.get(a, ""), said.get(b, ""))}
         for a, b in fixed.items():
             near.setdefault(a, [])
             if b not in near[a]:
@@ -491,12 +497,7 @@ class RelevanceGate:
                         or not facts.is_statement(text)):
                     continue
                 common = words & set(facts.stems(text))
-                # (a stored correction however unlike: of the same kind of thing of the
-                # same person only, `facts.changes_memory`; "Quit the climbing gym job…" was
-                # brought to "What breathing condition do I have?" by "my asthma… when I'm
-                # climbing", `bench personal`)
-                stored = fixed.get(a) == b and facts.changes_memory(r.text, text)
-                if not (stored or facts.corrects_memory(r.text, text) or (ago >= gap and (
+                if not (fixed.get(a) == b or facts.corrects_memory(r.text, text) or (ago >= gap and (
                         len(common) >= 2 or names & engine.names_in(text)))):
                     continue
                 if best is None or when[b] > when[best]:
