@@ -121,11 +121,14 @@ class GraphSearchMixin:
         self.match_label.setVisible(bool(text))
 
     def _near(self) -> int:
-        """How many of the matches shown only come near in meaning (nothing said matched)."""
+        """How many of the matches shown only come near in meaning: offered as the nearest,
+        or matched by meaning with none of the searched words ("SopotSopot" said "2 found"
+        of the two Sopot memories, QA pass 46d)."""
         r = self._ranked
         if r is None or r[0] != self._searched:
             return 0
-        return sum(1 for t in r[1] if len(t) > 2 and t[2] == "nearest" and int(t[0]) in self.data.index)
+        return sum(1 for t in r[1] if len(t) > 2 and t[2] in ("nearest", "meaning")
+                   and int(t[0]) in self.data.index)
 
     def _on_search(self, text: str, redraw: bool = True) -> None:
         """Matches: the engine's ranking by meaning plus keywords (when it has answered for
