@@ -117,6 +117,31 @@ def test_markdown_fence_closes_only_at_its_own_length():
     assert {s.lang for _, s, _ in out if s.block} == {"markdown"}
 
 
+def test_markdown_reads_the_html_tags_small_models_write():
+    """SmolLM2 wrote a birthday card as a web page, "<strong>Dear Zofie</strong><br>…" with
+    a style attribute of nonsense fonts, and the chat showed the tags (QA pass 46d): the
+    few formatting tags are read as bold and line breaks, their attributes dropped; any
+    other "<" stays as written, and in code every tag stays."""
+    from hela_desktop.ui.markdown_stream import format_all
+
+    def shown(text: str, step: int = 1) -> tuple[str, str]:
+        out = format_all([(text[i:i + step], i) for i in range(0, len(text), step)])
+        return "".join(t for t, _, _ in out), "".join(t for t, s, _ in out if s.bold)
+
+    card = ('<strong>Dear Zofie</strong><br> Happy <span style="font-family:"Capsicum '
+            'Bibimbap, iTunes">birthday</span>!')
+    for step in (1, 3, len(card)):  # (however the tokens split the tags)
+        assert shown(card, step) == ("Dear Zofie\n Happy birthday!", "Dear Zofie")
+    assert shown("<p>Hello</p><p>World</p>")[0] == "Hello\nWorld\n"
+    assert shown("<b>1</b> <em>2</em> <br/>3")[0] == "1 2 \n3"
+    for plain in ("a < b and 2<3, x<y z>w", "List<int> and <html> and <a href=x>link</a>",
+                  "<3 you", "<<<", "trailing <stro"):
+        assert shown(plain) == (plain, "")
+    assert shown("use `<br>` here")[0] == "use <br> here"
+    assert shown("```html\n<p>x</p>\n```\n")[0] == "<p>x</p>\n"
+    assert shown("<<strong>x</strong>") == ("<x", "x")
+
+
 def test_markdown_of_an_imported_megabyte_answer_is_formatted_in_linear_time():
     """An imported answer has no token spans: it is one piece, and each character was added
     to one string (a 1,200,000-character artifact: 44 s on the GUI thread; now 5 s)."""

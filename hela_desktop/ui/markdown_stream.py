@@ -1,13 +1,24 @@
 """A tiny streaming Markdown formatter that keeps track of which token wrote each character.
 
 Handles what small chat models write: ``**bold**``, ```inline code```, fenced code blocks,
-``#`` headings and ``-``/``*`` bullets.  Markers are hidden; every output character keeps
-the index of the token it came from, so the chat can map hovers back to tokens.
+``#`` headings and ``-``/``*`` bullets, and the few HTML tags they write as if the chat
+were a web page (``<br>``, ``<p>``, ``<strong>``…: a line break, bold, or nothing, not the
+tag as text; QA pass 46d, a birthday card in raw HTML).  Markers are hidden; every output
+character keeps the index of the token it came from, so the chat can map hovers back to
+tokens.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# the tags read as formatting (their attributes, styles included, dropped); any other
+# "<…>" stays as written
+_TAG = re.compile(r"<(/?)(br|p|div|span|strong|b|em|i|u|font|h[1-6])\b[^<>]*?/?>\Z", re.IGNORECASE)
+_LINE_TAGS = frozenset({"br", "p", "div"})
+_BOLD_TAGS = frozenset({"strong", "b"})
+TAG_HELD = 160  # the longest "<…" held back while it may still be a tag
 
 
 @dataclass(frozen=True)
@@ -34,6 +45,7 @@ class MarkdownStream:
         self.run_char = ""
         self.run: list[int] = []
         self.lang = ""
+        self.tag: list[tuple[str, int]] = []  # a "<…" held while it may be an HTML tag
         # segments as (pieces of text, style, token): joined once when handed out (an
         # imported answer of megabytes is one token; adding to a string each character
         # took a minute)
@@ -92,7 +104,37 @@ class MarkdownStream:
             for t in toks:
                 self._emit(ch, t)
 
+    def _tag_char(self, c: str, tok: int) -> None:
+        """One more character of a held "<…": a known tag when ">" closes it, else the
+        characters as written (a "<" that opens no tag: "a < b", "<3")."""
+        self.tag.append((c, tok))
+        if c == ">":
+            held, self.tag = self.tag, []
+            m = _TAG.match("".join(ch for ch, _ in held))
+            if m is None:
+                self._release(held)
+                return
+            closing, name = bool(m.group(1)), m.group(2).lower()
+            if name in _LINE_TAGS and not (self.line_start and name != "br"):
+                self._emit("\n", held[0][1])
+            elif name in _BOLD_TAGS:
+                self.bold = not closing
+            return
+        if c in "<\n" or len(self.tag) > TAG_HELD or (len(self.tag) == 2 and not (c.isalpha() or c == "/")):
+            held, self.tag = self.tag, []
+            self._release(held)
+
+    def _release(self, held: list[tuple[str, int]]) -> None:
+        """Characters held as a possible tag, as written: the "<" itself, the rest read
+        as any other text (a "<" among them may open a tag of its own)."""
+        self._emit(held[0][0], held[0][1])
+        for ch, t in held[1:]:
+            self._char(ch, t)
+
     def _char(self, c: str, tok: int) -> None:
+        if self.tag:
+            self._tag_char(c, tok)
+            return
         if self.skip_line:
             if c == "\n":
                 self.skip_line = False
@@ -113,6 +155,9 @@ class MarkdownStream:
             self.eat_space = False
             if c == " ":
                 return
+        if c == "<" and not (self.code or self.block):
+            self.tag = [(c, tok)]
+            return
         if c in "*`" or (self.line_start and c in "-#"):
             self.run_char, self.run = c, [tok]
             return
@@ -131,6 +176,13 @@ class MarkdownStream:
     def flush(self) -> list[tuple[str, Style, int]]:
         """End of the answer: release any held marker characters."""
         self._out = []
+        if self.tag:
+            held, self.tag = self.tag, []
+            self._release(held)
+            if self.tag:  # (a "<" among them held again: the answer ends, so as written)
+                held, self.tag = self.tag, []
+                for ch, t in held:
+                    self._emit(ch, t)
         if self.run_char:
             self._resolve("")
         return self._segments()
