@@ -19,16 +19,19 @@ SWAPPED = rf"\b{SWAP_VERBS}\s+((?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)
 # last month." left "My mother Greta lives in Ghent." current, the answer "Ghent" unmarked):
 # each with what an older statement must say for the change to replace it (where someone
 # lives; what someone is or does), so "Karel moved in with Ana." replaces no job
-# a job got ("I got the deputy head job at…", "landed a job as a nurse", "I was promoted to
-# deputy head": QA pass 46a, the new job left "…a chemistry teacher at a secondary school in
-# Leeds." current)
+# a job got ("I got the deputy head job at…", "landed a job as a nurse": QA pass 46a, the new
+# job left "…a chemistry teacher at a secondary school in Leeds." current); not a promotion,
+# which leaves the old job as true as it was ("Kenji has just been promoted to team leader
+# at the ambulance station." is still a paramedic, QA pass 47b)
 GOT_JOB = (r"\b(?:got|landed|accepted|(?:was|been|got) offered|(?:was|been|got) given)\s+"
-            r"(?:the|a|an|my)\s+(?:new\s+)?(?:[\w-]+\s+){0,3}?(?:job|post|position)\b"
-            r"|\b(?:was|been|got|am|I['’]m|is|['’]s)\s+(?:just\s+)?promoted\s+to\b")
+            r"(?:the|a|an|my)\s+(?:new\s+)?(?:[\w-]+\s+){0,3}?(?:job|post|position)\b")
 CHANGES = (
     (re.compile(rf"(?:\bmoved (?:back |from (?:[\w'’-]+ ){{1,3}})?to|\bnow lives? in|\b(?:is|are|am|['’]s|['’]m|['’]re) "
                 rf"now (?:living |based )?in)\b(?!\s+{WHEN_TO})|\brelocated to\b"
                 rf"|\blives? in\b{THESE_DAYS}|{DAYS_FIRST}\blives? in\b"
+                # (the clause ending in "now": "…he lives alone in Kyoto now.", QA pass 47b)
+                r"|\b(?:lives?|living|based)\s+(?:[\w'’-]+\s+){0,3}?in\s+(?-i:[A-Z])[^.;!?]{0,40}?"
+                r"\bnow\b(?=\W*(?:[.;!?]|$))"
                 # (one town for another: "Chidi has swapped Lagos for Abuja.", QA pass 45)
                 rf"|{SWAPPED}\s+for\s+(?-i:[A-Z])", re.IGNORECASE),
      # (not a plan moved to a day: "…has been moved to Thursday the 20th.", QA pass 44c)
@@ -44,6 +47,12 @@ CHANGES = (
                 rf"|\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b{THESE_DAYS}"
                 rf"|{DAYS_FIRST}\b(?:is|are|am|['’]s|['’]m|['’]re) (?:a|an)\b"
                 rf"|\bworks? (?:as|at|for)\b{THESE_DAYS}|{GOT_JOB}"
+                # (the clause ending in "now": "I'm a hospital pharmacist in Cádiz now.", QA
+                # pass 47a: it left "…I work as a pharmacist in Seville." current)
+                # (of a person: not "It's a lovely day now.")
+                r"|(?:\bI['’]m|\bI am|\b(?:he|she)(?:['’]s| is)|\bthey(?:['’]re| are)|(?-i:\b(?!(?:It|That|"
+                r"This|There|Here|What|Today|Life)\b)[A-Z][\w-]+)(?: is|['’]s)) (?:a|an)\b"
+                r"(?!\s+(?:bit|lot|little|few)\b)[^.;!?]{0,50}?\bnow\b(?=\W*(?:[.;!?]|$))"
                 # (QA pass 46b: "Piotr quit cooking; he teaches history now." left him a chef)
                 r"|\bquit(?:s)?\s+(?:(?:his|her|their|my)\s+)?(?:job|work|teaching|cooking|"
                 r"nursing|driving|coaching|farming|acting|model?ling|lecturing|consulting|banking|"

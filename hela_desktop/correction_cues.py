@@ -20,7 +20,7 @@ CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that"
                    "shifted", "delayed", *(f"now {w}*" for w in ("head", "lead", "chief", "senior")),
                    # a job got or done now ("I got the deputy head job…", "…teaches history
                    # now", `change_words.GOT_JOB`)
-                   "job", "post", "position", "promoted", "teach", "teaches", "drives",
+                   "job", "post", "position", "teach", "teaches", "drives",
                    "coaches", "manages",
                    # an age ("… is now 9", "… is now nine"): "*" ends a word's beginning
                    *(f"now {d}*" for d in range(1, 10)),

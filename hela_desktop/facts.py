@@ -33,6 +33,7 @@ from .change_words import SWAP_VERBS as _SWAP_VERBS
 from .kin import KIN, KIN_ALSO, KIN_WORDS, PETS, kin, kin_words
 from .language import is_common_word, is_interjection
 from .timewords import DATE, DAYS, MONTHS, WHEN_TO
+from .words import folded
 
 # where a sentence ends: after ".", "!" or "?" and a space (not after a title: "a teacher
 # called Mr. Lunde", QA pass 33; nor inside "3.5"), or at a line's end
@@ -262,7 +263,10 @@ _LEFT = re.compile(r"\b(?:(?:moved|relocated|moving|switched|changed) (?:away )?
 # "Grace is not from Ghana, she is from Nigeria": a value denied outright (QA pass 37: her
 # old country went unmarked as older news, read as said again); "I'm not sure" denies nothing
 # a memory said
-_IS_NOT = re.compile(r"\b(?:is|are|was|were)(?:\s+not|n['’]t)\s+(?!sure\b|any ?more\b)"
+# ("It's not happening on Saturday, it will happen on Sunday 20 March!", QA pass 47a: the
+# answer's denial of the new day went unread)
+_IS_NOT = re.compile(r"(?:\b(?:is|are|was|were)|(?<=\w)['’](?:s|re))(?:\s+not|n['’]t)\s+"
+                     r"(?!sure\b|any ?more\b)"
                      r"([^,;.!?—–]+?)(?=\s*(?:[,;.!?—–]|\bbut\b|$))", re.IGNORECASE)
 # "… isn't a teacher any more", "… is not 6 anymore" (QA pass 29)
 _NOT_ANY_MORE = re.compile(r"(?:n['’]t|\bnot)\s+([^,;.!?—–]+?)\s+any ?more\b", re.IGNORECASE)
@@ -271,8 +275,10 @@ _NOT_ANY_MORE = re.compile(r"(?:n['’]t|\bnot)\s+([^,;.!?—–]+?)\s+any ?more
 # "Handed in my notice at Ledgerly", "resigned from…", "left Lyon for Porto": no longer so
 _QUIT_AT = re.compile(r"\b(?:(?:handed|gave|put|handing|giving)\s+in\s+(?:my|his|her|their|our)"
                       r"\s+notice\s+(?:at|to)|resigned\s+from|left\s+(?:my|his|her|their)\s+job\s+at|"
-                      r"left(?=\s+(?-i:[A-Z])|\s+the\s+(?:\w+\s+)?(?:bar|pub|restaurant|cafe|bakery|shop|"
-                      r"firm|company|school|hospital|clinic|bank|hotel|agency)\b))\s+([^,;.!?—–]+?)"
+                      r"left(?=\s+(?-i:[A-Z])|\s+the\s+(?:\w+\s+)?(?:bar|pub|restaurant|cafe|café|bakery|shop|"
+                      r"firm|company|school|hospital|clinic|bank|hotel|agency|pharmacy|chemist['’]?s?|"
+                      r"office|factory|store|studio|lab|laboratory|surgery|garage|salon|library|"
+                      r"warehouse|practice|council|university|college|nursery|newspaper)\b))\s+([^,;.!?—–]+?)"
                       r"(?=\s+(?:yesterday|today|last|this|and|but|for|to)\b|[,;.!?—–]|$)", re.IGNORECASE)
 
 
@@ -372,7 +378,24 @@ def already_says(old: str, new: str) -> bool:
     # Monday the 14th.", QA pass 46a: both were noted as corrected)
     was = {w for w in terms(old) if w[:1].isdigit() or w in TIME_STEMS}
     return bool(now and (denied and denied <= set(negated(old)) and now <= terms(old)
-                         or not denied and now == was))
+                         or not denied and now == was)) or _same_move(old, new, denied)
+
+
+def _same_move(old: str, new: str, denied: set[str]) -> bool:
+    """Did `old` already leave the place or name `new` leaves, for the same one `new`
+    names ("I left the pharmacy in Seville; I'm a hospital pharmacist in Cádiz now." before
+    "…I don't work in Seville any more. I work at the hospital in Cadiz.", QA pass 47a:
+    the Cádiz memory was noted as corrected by the message that agrees with it)?"""
+    left = {folded(w) for w in denied & set(negated(old)) & set(_named(new))}
+    named = {folded(w) for w in _named(new)} - {folded(w) for w in denied}
+    return bool(left and named and named <= {folded(w) for w in terms(old)})
+
+
+def _named(text: str) -> list[str]:
+    """The stems of the names in `text`: its capitalised words, not a sentence's first nor
+    "I" ("Seville", "Cadiz")."""
+    return stems(" ".join(w for s in sentences(text) for w in re.findall(r"[\w'’-]+", s)[1:]
+                          if w[:1].isupper() and w not in ("I", "I'm", "I’m")))
 
 
 def says_over(old: str, new: str) -> bool:

@@ -154,8 +154,14 @@ def test_a_move_corrects_no_job_and_a_new_job_corrects_the_old():
     assert not facts.corrects_memory(DEPUTY, MOVED)
     assert not facts.corrects_memory(PRIYA, MOVED)  # (the school's town, not her home)
     assert facts.corrects_memory("Hi, I'm Priya Nair, a software engineer in Manchester.", MOVED)
-    for job in (DEPUTY, "I got a job as a nurse at the Royal.", "I was promoted to deputy head."):
+    for job in (DEPUTY, "I got a job as a nurse at the Royal."):
         assert facts.corrects_memory(PRIYA, job), job
+    # (a promotion leaves the old job as true as it was: QA pass 47b, "Kenji has just been
+    # promoted to team leader at the ambulance station." marked "Kenji is a paramedic." as
+    # older news, and three right answers were read as giving it)
+    assert not facts.corrects_memory(PRIYA, "I was promoted to deputy head.")
+    assert not facts.corrects_memory(
+        "Kenji is a paramedic.", "Kenji has just been promoted to team leader at the ambulance station.")
     assert superseded.still_true(PRIYA, [DEPUTY]) == "Hi, I'm Priya Nair."
     assert not facts.corrects("I got the lead role in the school play.")
 
