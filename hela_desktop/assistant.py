@@ -38,6 +38,7 @@ from .gate import CAUTIONS_LOOK, GateResult, of_family
 from .knowledge import corrected_by, standing_cautions
 from .language import asks_language, language_shares
 from .llm import LocalLLM, ModelError
+from .medicines import as_of
 from .memory import PROFILES, MemoryEngine, NewEpisode
 from .minors import CHILDREN, CHILDREN_WORDS, asked_of, children_named, under_age
 from .prompt import format_memory
@@ -631,7 +632,9 @@ class Assistant:
         about = self._asked_about(asked)
         whom = {"about": about, "named": self._asked_about(answer),
                 "own": not of_others_only(asked, about)}
-        said = [(0, asked), *((i, t) for i, t, _ in self.store.said_after(0.0, containing=CUES))]
+        now = time.time()  # (a pregnancy told long ago is over: `as_of`)
+        said = [(0, asked), *((i, as_of(t, when, now))
+                              for i, t, when in self.store.said_after(0.0, containing=CUES))]
         # (and a child's age: alcohol for them, QA pass 45)
         return standing_cautions(self.store, said, {int(c["episode_id"]): asked for c in corrects},
                                  **whom) + self._under_age(asked, about)

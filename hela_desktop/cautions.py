@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
-from . import facts, kin
+from . import facts, kin, medicines
 from .food_groups import GROUPS
 from .language import opens_with_no
 from .superseded import told_parts
@@ -95,23 +95,6 @@ _THEIR_DIET = re.compile(r"\b(?:is|['’]s|are|has been|have been|became|went|tu
                          r"teetotaller|diabetic)\b|\b(?P<kind>lactose|gluten)[- ]intolerant\b",
                          re.IGNORECASE)
 _DRINK = re.compile(r"\b(?:don['’]?t|do not|never)\s+drink\b(?!\s+\w)", re.IGNORECASE)
-# a blood thinner someone takes ("takes warfarin", "is on blood thinners")
-_THINNERS = "warfarin coumadin apixaban eliquis rivaroxaban xarelto dabigatran".split()
-# an SSRI or SNRI antidepressant ("I take sertraline every morning"): St John's wort and
-# tramadol with it risk serotonin syndrome, and painkillers like ibuprofen bleeding (the
-# NHS's sertraline page; QA pass 43: "You can definitely take St John's wort." had no line)
-_SSRIS = ("sertraline lustral zoloft fluoxetine prozac citalopram cipramil escitalopram "
-          "cipralex paroxetine seroxat venlafaxine effexor duloxetine cymbalta").split()
-_TAKES = r"\b(?:takes?|taking|on|prescribed)\s+(?:(?:a|the|his|her|my|their)\s+)?"
-_THINNER = re.compile(rf"{_TAKES}(?:{'|'.join(_THINNERS)}|blood[- ]thinners?|anticoagulants?)\b",
-                      re.IGNORECASE)
-_SSRI = re.compile(rf"{_TAKES}(?:{'|'.join(_SSRIS)}|antidepressants?)\b", re.IGNORECASE)
-# lithium: ibuprofen and the like raise its level in the blood (the NHS's lithium page;
-# QA pass 45: "Can Daniel take ibuprofen?", his lithium told, had no caution); so they do
-# methotrexate's (the NHS's methotrexate page; QA pass 46b: "…she takes both methotrexate
-# for her arthritis and ibuprofen", no line)
-_LITHIUM = re.compile(rf"{_TAKES}(?:lithium|priadel|camcolit|liskonum|methotrexate|metoject|"
-                      r"maxtrex)\b", re.IGNORECASE)
 # an allergy or diet that is over: "Ole has outgrown his egg allergy." (QA pass 45b: it was
 # a caution of its own, and the allergy's stayed), "I'm no longer vegetarian"
 _OVER = re.compile(r"\b(?:outgr(?:own|ew)|gr[eo]wn? out of|cured of|no longer\s+(?:\w+\s+)?"
@@ -198,12 +181,7 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
             words |= GROUPS[group]
         if m.group("kind"):
             words |= GROUPS["dairy" if m.group("kind").lower() == "lactose" else "gluten"]
-    if _THINNER.search(text):
-        words |= GROUPS["painkillers"] | GROUPS["alcohol"] | GROUPS["thinner juices"]
-    if _SSRI.search(text):
-        words |= GROUPS["serotonin"] | GROUPS["painkillers"]
-    if _LITHIUM.search(text):
-        words |= GROUPS["painkillers"]
+    words |= medicines.avoided(text)
     if diets is _DIET and _DRINK.search(text) or _SOBER.search(text):
         words |= GROUPS["alcohol"]
     if diets is not _DIET or re.search(r"\bi\b", text, re.I):
@@ -229,12 +207,22 @@ def caution_of_others(text: str, about: AbstractSet[str]) -> tuple[frozenset[str
     named = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(about)))
                        + rf")(?!\w)(?!['’]s\s+(?:{kin.KIN_PET_BREED}|{_ROLES})\b)", re.IGNORECASE) \
         if about else None
+    # (one of theirs doing something to them is of them: "Daniel's doctor switched him to
+    # amlodipine…", QA pass 47a)
+    by_theirs = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(about)))
+                           + rf")['’]s\s+(?:{_ROLES})\b[^.!?]*?\b(?:him|her|them)\b",
+                           re.IGNORECASE) if about else None
     before = False
     for s in facts.sentences(text or ""):
-        of_them = named is not None and (bool(named.search(s)) or before and bool(_GOES_ON.match(s)))
+        of_them = named is not None and (bool(named.search(s)) or before and bool(_GOES_ON.match(s))
+                                         or by_theirs is not None and bool(by_theirs.search(s)))
         before = of_them
         found = _avoided(s, _THEIR_DIET) if of_them and facts.is_statement_sentence(s) \
             and not _OVER.search(s) else None
+        # (the user's own, shared: "I'm vegan, and so is my husband Kenji.", QA pass 47b:
+        # "Can Kenji have a cheeseburger?" had no line)
+        if of_them and found is not None and not found and _SO_IS.search(s):
+            found = _avoided(s)
         if found:
             words |= found
             said.append(s)
@@ -242,6 +230,7 @@ def caution_of_others(text: str, about: AbstractSet[str]) -> tuple[frozenset[str
 
 
 _ROLES = "|".join(sorted(kin.ROLES))
+_SO_IS = re.compile(r"\bso\s+(?:is|are|does|do)\s+(?:(?:my|our)\s+[a-z]+\b|(?-i:[A-Z]))", re.IGNORECASE)
 _GOES_ON = re.compile(r"\s*(?:she|he|they)\b", re.IGNORECASE)
 
 
@@ -369,6 +358,9 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         known = explains or bool(set(words[:cut]) & _ALLERGY_WORDS)
         out += [w for i, w in enumerate(words) if _key(w) in avoid - topic
                 and not _other_food(words, i)
+                # (others' own, for an own caution: "…for people who are used to knowing the
+                # date they have their wedding cake", QA pass 47b, the user vegan)
+                and (caution.theirs or not (set(words[:i]) & _OTHERS and set(words[:i]) & _WHO_THEY))
                 and (_denies(words[max(0, i - 3):i]) or not known
                      and not _warned(words[max(0, i - _BEFORE):i])
                      and not _refused(words[:i]) and not _example_of_warned(words[:i])
@@ -378,6 +370,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
 
 
 _OTHERS = frozenset("people others everyone anyone someone folks".split())
+_WHO_THEY = frozenset("who they".split())
 _THIRD = re.compile(r"\s*(?:(?:and|so|but)\s+)?(?:she|he|they)\s", re.IGNORECASE)
 # a word of the lists quoted as a person names it
 _SHOWN = {"wort": "St John's wort"}
@@ -456,7 +449,11 @@ _NAMES_IT = frozenset("free allergy allergies allergic intolerance intolerant".s
 _EATS = frozenset("eat eats eating drink drinks drinking have touch take consume".split())
 # what has someone eat or drink a food (`offered`, of a message of the allergy itself)
 _SERVES = _EATS | frozenset("enjoy enjoys try tries order serve serving cook make bake give "
-                            "treat snack recipe love loves".split())
+                            "treat snack recipe love loves "
+                            # (QA pass 47a: "I'll start baking her some cookies made from
+                            # peanut butter…" to "What should my daughter avoid eating?")
+                            "trying ordering orders serves cooking cooks making makes baking "
+                            "bakes giving gives".split())
 
 
 _ALLERGY_WORDS = _NAMES_IT - {"free"} | frozenset(
@@ -626,8 +623,9 @@ def asked_foods(message: str, caution: Caution) -> list[str]:
 
 # a condition an answer may name for what it leaves out ("Sam has type 1 diabetes…")
 _CONDITIONS = frozenset("diabetes diabetic sober alcoholic coeliac celiac thinner thinners "
-                        "anticoagulant anticoagulants antidepressant antidepressants".split()
-                        + _THINNERS + _SSRIS + ["lithium", "methotrexate"])
+                        "anticoagulant anticoagulants antidepressant antidepressants pregnant "
+                        "pregnancy".split()
+                        + list(medicines.CUES))
 
 
 # a no to whether they may have it: "No", "he can't eat…", "avoid", "not safe", "Skip the
@@ -753,7 +751,8 @@ CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intoleranc
         "can't eat", "cannot eat", "don't eat", "never eat", "can't drink", "don't drink",
         "never drink", "can't have", "avoid", "sober", "alcoholic", "thinner", "thinners",
         "anticoagulant", "anticoagulants", "antidepressant", "antidepressants", "gout",
-        "lithium", "methotrexate", *_THINNERS, *_SSRIS)
+        *medicines.CUES)
+
 
 
 

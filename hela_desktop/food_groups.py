@@ -17,7 +17,7 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
              "parmesan brie cheddar cake cakes cheesecake brioche custard pancake pancakes "
              "quiche croissant croissants pizza pizzas margherita lasagne lasagna beurre "
              "fondue raclette tiramisu gelato milkshake milkshakes ricotta "
-             "mascarpone feta halloumi paneer ghee carbonara alfredo",
+             "mascarpone feta halloumi paneer ghee carbonara alfredo cheeseburger cheeseburgers",
     "gluten": "gluten wheat bread pasta flour barley rye couscous pizza noodles spaghetti "
               "croissant cake beer toast bagel bagels baguette crumpet crumpets sandwich "
               "sandwiches pastry pastries lasagne lasagna macaroni ravioli penne biscuits "
@@ -32,10 +32,15 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "sesame": "sesame tahini hummus houmous halva halvah halwa",
     "meat": "meat beef pork chicken lamb ham bacon steak sausage sausages turkey veal duck "
             "burger chorizo salami prosciutto meatball meatballs meatloaf pepperoni "
-            "pancetta gammon venison brisket ribs carbonara",
+            "pancetta gammon venison brisket ribs carbonara "
+            # (QA pass 47b: "Can Kenji have a cheeseburger?", Kenji vegan, had no line)
+            "burgers cheeseburger cheeseburgers hamburger hamburgers hotdog hotdogs",
     "pork": "pork ham bacon chorizo salami prosciutto pepperoni pancetta gammon carbonara",
     "alcohol": "alcohol wine beer vodka whisky whiskey gin rum cocktail cocktails champagne "
-               "cider sangria lager ale stout prosecco brandy bourbon sherry",
+               "cider sangria lager ale stout prosecco brandy bourbon sherry "
+               # (QA pass 47a: "Can Lucía have a glass of cava…?", 9, had no caution)
+               "cava tequila vermouth liqueur liquor martini margarita mojito aperol spritz "
+               "schnapps absinthe mead",
     # (QA pass 39: "Sam can have a large quantity of sweets…", Sam having type 1 diabetes;
     # what is mostly sugar, not every treat: a slice of birthday cake is the family's call)
     "sugar": "sugar sugary sweets candy candies lollipop lollipops fizzy soda sodas cola "
@@ -46,6 +51,14 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     # alcohol, and the juices the NHS names for warfarin, change how it works)
     "thinner juices": "cranberry cranberries grapefruit grapefruits",
     "serotonin": "wort tramadol sumatriptan",
+    # pregnancy (with alcohol): what the NHS's "Foods to avoid in pregnancy" and "Medicines in
+    # pregnancy" pages name (QA pass 47b: "Can I have a glass of wine tonight?" and "Can I
+    # take ibuprofen…?" at 24 weeks pregnant, no line; brie only as a vegan's)
+    "pregnancy": "ibuprofen naproxen aspirin nurofen advil aleve brie camembert pate liver "
+                 "swordfish marlin shark",
+    # (QA pass 47a: amlodipine, and a statin: the NHS's pages say not to have grapefruit or
+    # its juice, which raises the medicine's level)
+    "grapefruit": "grapefruit grapefruits pomelo pomelos",
     # (QA pass 43d: "…help you find a kitten", Sarah allergic to cats, had no line)
     "cats": "cat cats kitten kittens kitty",
     "dogs": "dog dogs puppy puppies",

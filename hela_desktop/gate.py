@@ -47,13 +47,14 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import cautions, facts, kin, superseded, whom, your_own
+from . import cautions, facts, kin, medicines, superseded, whom, your_own
 from . import formulas as F
 from . import superseded as STILL  # noqa: N812  (in `_place`, `superseded` is a list)
 from .config import GateParams
@@ -340,8 +341,10 @@ class RelevanceGate:
                         or whom and cautions.caution_of_others(text, whom)[0])
 
         found: list[tuple[int, str]] = []
-        for eid, text, _ in said[::-1][:CAUTIONS_LOOK]:
-            if eid not in taken and eid in engine.index.pos and cautions_in(text, text):
+        now = time.time()
+        for eid, text, when in said[::-1][:CAUTIONS_LOOK]:
+            if eid not in taken and eid in engine.index.pos and cautions_in(
+                    medicines.as_of(text, when, now), text):
                 found.append((eid, text))
                 if len(found) >= 2 * CAUTIONS:  # (room for those taken back, below)
                     break

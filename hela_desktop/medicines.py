@@ -1,0 +1,89 @@
+"""Medicines, and a pregnancy, as cautions: what someone who takes a medicine (or is
+pregnant) must not take or have with it (Qt-free; `cautions` reads them).
+
+Each is named as the NHS's page for it names it: a blood thinner (painkillers like aspirin
+and ibuprofen, alcohol, cranberry and grapefruit), an SSRI or SNRI antidepressant (St
+John's wort, tramadol, sumatriptan, painkillers), lithium or methotrexate (painkillers), an
+ACE inhibitor or ARB for blood pressure (painkillers), amlodipine and the like or a statin
+(grapefruit), a pregnancy (alcohol, painkillers like ibuprofen, soft mould-ripened cheese,
+pâté, liver, shark, swordfish and marlin).
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import facts
+from .food_groups import GROUPS
+
+# a blood thinner someone takes ("takes warfarin", "is on blood thinners")
+THINNERS = "warfarin coumadin apixaban eliquis rivaroxaban xarelto dabigatran".split()
+# an SSRI or SNRI antidepressant ("I take sertraline every morning"): St John's wort and
+# tramadol with it risk serotonin syndrome, and painkillers like ibuprofen bleeding (the
+# NHS's sertraline page; QA pass 43: "You can definitely take St John's wort." had no line)
+SSRIS = ("sertraline lustral zoloft fluoxetine prozac citalopram cipramil escitalopram "
+         "cipralex paroxetine seroxat venlafaxine effexor duloxetine cymbalta").split()
+# (or was moved onto it: "Daniel's doctor switched him to amlodipine instead of
+# lisinopril.", QA pass 47a)
+_TAKES = (r"\b(?:takes?|taking|on|prescribed|(?:switched|moved|changed|started|put)\s+"
+          r"(?:(?:him|her|them|me|us)\s+)?(?:on(?:to)?|to))\s+(?:(?:a|the|his|her|my|their)\s+)?")
+_THINNER = re.compile(rf"{_TAKES}(?:{'|'.join(THINNERS)}|blood[- ]thinners?|anticoagulants?)\b",
+                      re.IGNORECASE)
+_SSRI = re.compile(rf"{_TAKES}(?:{'|'.join(SSRIS)}|antidepressants?)\b", re.IGNORECASE)
+# lithium: ibuprofen and the like raise its level in the blood (the NHS's lithium page;
+# QA pass 45: "Can Daniel take ibuprofen?", his lithium told, had no caution); so they do
+# methotrexate's (the NHS's methotrexate page; QA pass 46b: "…she takes both methotrexate
+# for her arthritis and ibuprofen", no line)
+_LITHIUM = re.compile(rf"{_TAKES}(?:lithium|priadel|camcolit|liskonum|methotrexate|metoject|"
+                      r"maxtrex)\b", re.IGNORECASE)
+# a blood pressure medicine of the kinds ibuprofen and the like work against and can harm
+# the kidneys with (ACE inhibitors and ARBs: the NHS's lisinopril and ramipril pages say to
+# ask a doctor before taking ibuprofen; QA pass 47a, "Can Daniel take ibuprofen…?", his
+# lisinopril told)
+_BP_DRUGS = ("lisinopril ramipril enalapril perindopril captopril losartan candesartan "
+             "valsartan irbesartan olmesartan telmisartan").split()
+_BP_DRUG = re.compile(rf"{_TAKES}(?:{'|'.join(_BP_DRUGS)})\b", re.IGNORECASE)
+# a medicine grapefruit raises the level of (the NHS's amlodipine, felodipine and statin
+# pages; QA pass 47a: "…you can have a glass of grapefruit juice with breakfast.")
+_GRAPEFRUIT_DRUGS = ("amlodipine felodipine nifedipine simvastatin atorvastatin ciclosporin "
+                     "cyclosporine").split()
+_GRAPEFRUIT_DRUG = re.compile(rf"{_TAKES}(?:{'|'.join(_GRAPEFRUIT_DRUGS)})\b", re.IGNORECASE)
+# a pregnancy ("I'm 24 weeks pregnant", "my wife Ingrid is pregnant", "we're expecting our
+# first baby"), not one denied or over ("not pregnant", "no longer pregnant")
+_PREGNANT = re.compile(r"(?<!\bnot )(?<!\blonger )(?<!n['’]t )\b(?:\d+\s+(?:weeks?|months?)\s+)?"
+                       r"pregnant\b|\bexpecting\s+(?:a|our|my|their|her|his)\s+(?:\w+\s+)?"
+                       r"(?:baby|child)\b", re.IGNORECASE)
+PREGNANCY_WEEKS = 42  # a pregnancy told longer ago than this is over
+
+# the words a statement of one of them holds (for the store to look for), and that name one
+# in an answer (a condition it may give as its reason)
+CUES = ("lithium", "methotrexate", "pregnant", "expecting", *THINNERS, *SSRIS, *_BP_DRUGS,
+        *_GRAPEFRUIT_DRUGS)
+
+
+def avoided(text: str) -> frozenset[str]:
+    """What the medicines `text` says someone takes (or their pregnancy) rule out: the
+    words of `GROUPS` naming it (empty: none)."""
+    words: set[str] = set()
+    if _THINNER.search(text):
+        words |= GROUPS["painkillers"] | GROUPS["alcohol"] | GROUPS["thinner juices"]
+    if _SSRI.search(text):
+        words |= GROUPS["serotonin"] | GROUPS["painkillers"]
+    if _LITHIUM.search(text) or _BP_DRUG.search(text):
+        words |= GROUPS["painkillers"]
+    if _GRAPEFRUIT_DRUG.search(text):
+        words |= GROUPS["grapefruit"]
+    if _PREGNANT.search(text):
+        words |= GROUPS["pregnancy"] | GROUPS["alcohol"]
+    return frozenset(words)
+
+
+def as_of(text: str, created_at: float, now: float) -> str:
+    """`text` as a caution reads it at `now`: a pregnancy told more than `PREGNANCY_WEEKS`
+    weeks before it is over, its sentences left out (the baby born)."""
+    if now - created_at <= PREGNANCY_WEEKS * 7 * 86400 or not _PREGNANT.search(text):
+        return text
+    return " ".join(s for s in facts.sentences(text) if not _PREGNANT.search(s))
+
+
+__all__ = ["CUES", "PREGNANCY_WEEKS", "SSRIS", "THINNERS", "as_of", "avoided"]
