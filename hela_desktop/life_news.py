@@ -28,6 +28,9 @@ _SUGGESTS = frozenset("could should might may try visit recommend suggest consid
                       "maybe".split())
 
 
+_YOU_CAN = re.compile(r"\byou\s+can\s+(?!not\b|never\b|still\b)", re.IGNORECASE)
+
+
 def of_people(reply: str) -> str:
     """The sentences of `reply` (to a message that tells of the user's life) that say
     something of the user or their people, not suggestions ("She lives at Groningen." is
@@ -41,7 +44,9 @@ def of_people(reply: str) -> str:
         # (a suggestion's "may" is written small: "your colleague May has…" suggests nothing,
         # QA pass 36b)
         hedges = set(re.findall(r"\b[a-z']+", s.replace("’", "'"))) & _SUGGESTS
-        if words & _OF_PEOPLE and not hedges:
+        # (and what "you can" do: "…you can use your calendar on platforms like Google
+        # Calendar…", QA pass 47b, read as made-up names)
+        if words & _OF_PEOPLE and not hedges and not _YOU_CAN.search(s):
             s = s.strip()
             keep.append(s[:1].lower() + s[1:])
     return " ".join(keep)

@@ -5,6 +5,7 @@ none of the memories it was given…")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 from . import facts, kin
@@ -173,9 +174,18 @@ def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "y
             else:
                 # (not a name said in an aside before it: "Piotr, the legendary chef who
                 # once lived in Warsaw, has passed away" read "it says Warsaw died", 46d)
+                # (but a name set off so is who it is: "Kenji's son, Yuki, passed away"
+                # is Yuki, the cat, not Kenji, QA pass 47b)
+                aside = re.search(r",([^,]*),\s*(?:(?:has|had|have|is|was)\s+)?$", before)
+                named_aside = [w for w in facts.NAME_WORD.findall(aside.group(1))
+                               if re.sub(r"['’]s$", "", w).lower() in names] \
+                    if aside and re.fullmatch(r"\s*(?:[A-Z][\w'’-]*\s*){1,2}", aside.group(1)) else []
                 before = re.sub(r",[^,]*,\s*((?:has|had|have|is|was)\s+)?$", r" \1", before)
-                who = [w for w in facts.NAME_WORD.findall(before)
-                       if re.sub(r"['’]s$", "", w).lower() in names]
+                who = named_aside or [w for w in facts.NAME_WORD.findall(before)
+                                      if re.sub(r"['’]s$", "", w).lower() in names]
+                # (someone's relation is not them: "Kenji's son passed away")
+                if not named_aside and re.search(r"['’]s\s+[a-z]+\s*$", before):
+                    who = []
                 # (or "my dad", the model speaking as the user: "My dad was in … when he
                 # died", QA pass 43d read it as Jack, named sentences before)
                 kin_said = re.findall(rf"\b(?:your|my)\s+({'|'.join(sorted(kin.KIN))})\b",
@@ -194,9 +204,14 @@ def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "y
             if whom in gone or kin.KIN.get(whom, whom) in gone:
                 continue
             return {"kind": "death_untold", "name": said[1]}
-        named = [re.sub(r"['’]s$", "", w) for w in facts.NAME_WORD.findall(sentence)
-                 if re.sub(r"['’]s$", "", w).lower() in names]
-        last = named[-1] if named else last
+        # (the last named, or "your father": "Dear Tomás, … Your father was a pharmacist…
+        # He passed away last year" read "it says you died", QA pass 47a)
+        named = [(m.start(), re.sub(r"['’]s$", "", m.group(0)))
+                 for m in facts.NAME_WORD.finditer(sentence)
+                 if re.sub(r"['’]s$", "", m.group(0)).lower() in names]
+        named += [(m.start(), f"your {m.group(1).lower()}") for m in re.finditer(
+            rf"\b(?:your|my)\s+({'|'.join(sorted(kin.KIN))})\b", sentence, re.IGNORECASE)]
+        last = max(named)[1] if named else last
     return None
 
 
@@ -505,3 +520,47 @@ israel israeli: jerusalem
 iran iranian: tehran
 iraq iraqi: baghdad
 pakistan pakistani: karachi lahore islamabad""")
+
+
+# a letter's closing and the name signed under it ("Best regards,\nAlex")
+# (on the same line too, and with a place: "Best regards, Elena", "Warm regards, / Sarah
+# from Edinburgh", QA pass 44c: neither was marked)
+_SIGNED = re.compile(r"(?:(?:^|\n)[ \t]*(?:[\w]+[ \t]+){0,2}?(?:regards|love|wishes|yours(?:\s+(?:truly|sincerely|always))?|cheers|"
+                     # ("Warm regards to all,", "God bless you,": QA pass 47a)
+                     r"warmly|sincerely|hugs|xx+|bless you)(?:[ \t]+to[ \t]+(?:all|you|everyone))?"
+                     r"[,!.]?[ \t]*(?:\n+\s*|(?<=,)[ \t]*)"
+                     # (a line of wishes, the name on the next: "Wishing for a nice day
+                     # together at work,\nKaren", QA pass 47b; not "Wishing you…, Kenji.")
+                     r"|(?:^|\n)[ \t]*wishing\b[^\n,.!?]{0,50}[,!.]?[ \t]*\n+\s*)"
+                     r"((?-i:[A-Z])[\w'’-]+)(?:\s+from\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)?[\s.!,]*$",
+                     re.IGNORECASE)
+
+
+def signed_as(answer: str, yours: Sequence[str]) -> dict | None:
+    """``{"kind": "misnamed", "asked": "you", "said": "Alex", "yours": …, "signed": True}``
+    when a letter or card written for the user is signed with a name not theirs (QA pass
+    42b: "…Best regards,\nAlex" for Sofia); None otherwise."""
+    # (or naming the writer in it, "Dear God, My name is Emma…" to Sofia, QA pass 44: it
+    # calls her Emma)
+    signed = _SIGNED.search(_signed_end(answer))
+    m = signed or _MY_NAME.search(answer)
+    return {"kind": "misnamed", "asked": "you", "said": m.group(1), "yours": " ".join(yours),
+            **({"signed": True} if signed else {})} \
+        if m and yours and m.group(1) not in yours else None
+
+
+_MY_NAME = re.compile(r"\b(?i:my name is|my name['’]s)\s+([A-Z][\w'’-]+)")
+# what may follow a signature: a placeholder ("[Your Name]") or a title of a few words
+# ("Dedicated Hearts", "NMC cardiology specialist": QA pass 47a, both cards unmarked)
+_AFTER_SIGNED = re.compile(r"\n[ \t]*(?:\[[^\]\n]{1,30}\]|[^\s.!?\[][^\n.!?]{0,40})[ \t]*$")
+
+
+def _signed_end(answer: str) -> str:
+    """`answer` up to its signature: up to three placeholder or title lines after it left
+    out."""
+    text = answer.rstrip()
+    for _ in range(3):
+        if _SIGNED.search(text) or not _AFTER_SIGNED.search(text):
+            break
+        text = _AFTER_SIGNED.sub("", text).rstrip()
+    return text

@@ -195,6 +195,10 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     value = new if _WHEN_CHANGED.search(old) else _WHEN_CHANGED.sub(" ", new)
     now, denied = _told_over(value, was), set(facts.negated(new)) - facts.still_said(new)
     outdated = (was & denied) or _out_of_date(old, new, was - now - _WHO)
+    if was & denied:  # (and the old date's numbers, where the new gives a date of its own:
+        # "Today (20 March)…" of "…on Sunday 20 March." after "Actually the race is on
+        # Saturday 19 March, not Sunday.", QA pass 47a: only "Sunday" was out of date)
+        outdated |= _numbers_when(old) - _numbers_when(new) - now if _numbers_when(new) else set()
     fresh = now - was - denied - TELLS_CHANGE - _people(old, new)
     # what the answer itself says is not so: "…in March, not April." gives the old value
     # and denies the new (QA pass 35b: unmarked, "not" read as putting March aside), the
@@ -334,6 +338,12 @@ _HE_SHE = re.compile(r"\b(?:he|she|him|her|his|they|them|their)\b", re.IGNORECAS
 
 _SPEAKER = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|(?i:me|my|myself))\b")
 _UNIT = r"(?:years?|months?|weeks?|days?|hours?|minutes?|mins?|miles?|km|kg|%|percent)\b"
+
+
+def _numbers_when(text: str) -> set[str]:
+    """The numbers of the dates and times `text` gives ("Sunday 20 March" → {"20"})."""
+    return {w for m in re.finditer(WHEN_SAID, text, re.IGNORECASE)
+            for w in facts.NUMBER.findall(m.group(0))}
 
 
 def _out_of_date(old: str, new: str, only_old: set[str]) -> set[str]:

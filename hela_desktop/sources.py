@@ -330,8 +330,14 @@ def _part_about(text: str, old: str) -> str:
     if not old or max(shared, default=0) == 0:
         return one_line(text)
     best = [k for k, n in enumerate(shared) if n == max(shared)]
+    # (", not 9:40." is part of the clause it denies: "…not 9:40." read as if 9:40 were the
+    # new time, QA pass 47b)
+    if best[0] and re.match(r"(?:not|rather than|instead of)\b", chunks[best[0]], re.IGNORECASE):
+        best.insert(0, best[0] - 1)
     end = best[-1] + 1
-    while end < len(chunks) and _GOES_ON.match(chunks[end]):
+    # (and what a semicolon ties to it: "I left the pharmacy in Seville;" was quoted without
+    # "I'm a hospital pharmacist in Cádiz now.", what is new, QA pass 47a)
+    while end < len(chunks) and (_GOES_ON.match(chunks[end]) or chunks[end - 1].endswith(";")):
         end += 1
     return ("…" if best[0] else "") + " ".join(chunks[best[0]:end])
 

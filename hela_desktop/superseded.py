@@ -41,6 +41,9 @@ _PREDICATE = (r"(?:(?:works?|worked|is|was)\s+(?:as|a|an|at|for)|teach(?:es)?|ru
               # (a home after a job: "…is a pilot and lives in Lagos", QA pass 45: it was cut
               # at "in Lagos", "…is a pilot and lives." still holding)
               r"lives\s+in|"
+              # (a medicine after a condition: "…has high blood pressure and takes
+              # lisinopril", QA pass 47a: the switch of the medicine replaced it whole)
+              r"takes\s+(?!(?:a|an|the|part|care|place|time|after)\b)|"
               r"studies|(?:has|have)\s+(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,3}?(?:allergy|intolerance|"
               r"diabetes|disease|epilepsy|asthma)|"
               # (bare after an age: "Our daughter Amara is 7 and allergic to peanuts", QA

@@ -671,31 +671,6 @@ _OPENER = re.compile(r"(?i:[a-z]+ly|h+m+|pardon|excuse|gosh|goodness|ooh|aha|sur
                      r"wow|hmm|of|in|for|as|if|when|while|after|before|since|because|although|"
                      r"though|unfortunately|anyway|remember|look|listen|please|note|again|"
                      r"basically|honestly|interesting|correct|true|exactly|good|bad|dear)$")
-# a letter's closing and the name signed under it ("Best regards,\nAlex")
-# (on the same line too, and with a place: "Best regards, Elena", "Warm regards, / Sarah
-# from Edinburgh", QA pass 44c: neither was marked)
-_SIGNED = re.compile(r"(?:^|\n)[ \t]*(?:[\w]+[ \t]+){0,2}?(?:regards|love|wishes|yours(?:\s+(?:truly|sincerely|always))?|cheers|"
-                     r"warmly|sincerely|hugs|xx+)[,!.]?[ \t]*(?:\n+\s*|(?<=,)[ \t]*)"
-                     r"((?-i:[A-Z])[\w'’-]+)(?:\s+from\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)?[\s.!]*$",
-                     re.IGNORECASE)
-
-
-def signed_as(answer: str, yours: Sequence[str]) -> dict | None:
-    """``{"kind": "misnamed", "asked": "you", "said": "Alex", "yours": …, "signed": True}``
-    when a letter or card written for the user is signed with a name not theirs (QA pass
-    42b: "…Best regards,\nAlex" for Sofia); None otherwise."""
-    # (or naming the writer in it, "Dear God, My name is Emma…" to Sofia, QA pass 44: it
-    # calls her Emma)
-    signed = _SIGNED.search(answer.rstrip())
-    m = signed or _MY_NAME.search(answer)
-    return {"kind": "misnamed", "asked": "you", "said": m.group(1), "yours": " ".join(yours),
-            **({"signed": True} if signed else {})} \
-        if m and yours and m.group(1) not in yours else None
-
-
-_MY_NAME = re.compile(r"\b(?i:my name is|my name['’]s)\s+([A-Z][\w'’-]+)")
-
-
 _CALLED_LAST = re.compile(r"\byou(?:r|['’]re|['’]ll|['’]ve)?\b[^.!?]*,\s+([A-Z][\w'’-]+)\s*[!.?]*\s*$",
                     re.IGNORECASE)
 

@@ -415,7 +415,7 @@ def test_where_you_live_left_out_counts_a_move_of_yours():
 def test_a_card_that_names_its_writer_by_another_name_calls_you_so():
     """QA pass 44: "Write a short birthday card to Dan." answered "Dear God, My name is
     Emma…" had no line, Sofia's name told."""
-    from hela_desktop.whom import signed_as
+    from hela_desktop.made_up import signed_as
 
     assert signed_as("Dear God, My name is Emma and I love you.", ["Sofia", "Marchetti"]) == {
         "kind": "misnamed", "asked": "you", "said": "Emma", "yours": "Sofia Marchetti"}
@@ -466,7 +466,7 @@ def test_an_age_changed_leaves_the_illness_said_with_it():
     ("Dear Sarah, thank you.\n\nWarm regards,\nSarah from Edinburgh", "Sarah"),
 ])
 def test_a_card_signed_on_the_closings_line_or_with_a_place_is_read(card, name):
-    from hela_desktop.whom import signed_as
+    from hela_desktop.made_up import signed_as
 
     assert signed_as(card, ["Mei", "Chen"])["said"] == name
     for fine in ("Dear Dad,\nLove,\nMei", "Dear Dad, happy birthday!\nLove, Mei",
