@@ -71,11 +71,15 @@ def test_the_graph_find_box_says_when_it_shows_only_the_nearest_in_meaning(qtbot
     view.search.setText("topic")
     view.set_search_results("topic", [(ids[2], 0.5, "")])
     assert view.match_label.text().endswith("found")
-    # matched by meaning alone, none of the searched words: near, not found (QA pass 46d:
-    # "SopotSopot" said "2 found")
+    # matched by meaning alone, none of the searched words: by meaning, not found (QA pass
+    # 46d: "SopotSopot" said "2 found")
     view.search.setText("SopotSopot")
     view.set_search_results("SopotSopot", [(ids[3], 0.5, "meaning"), (ids[4], 0.4, "meaning")])
-    assert view.match_label.text() == "2 near in meaning"
+    assert view.match_label.text() == "2 by meaning"
+    view.search.setText("Sopot")
+    view.set_search_results("Sopot", [(ids[3], 0.5, ""), (ids[4], 0.4, "meaning"),
+                                      (ids[5], 0.2, "nearest")])
+    assert view.match_label.text() == "1 found, 1 by meaning, 1 near"
     view.search.setText("none at all")
     view.set_search_results("none at all", [])
     assert view.match_label.text() == "none"

@@ -112,23 +112,25 @@ class GraphSearchMixin:
         elif not n:
             text = "none"
         else:
-            near = self._near()
-            text = (f"{n:,} near in meaning" if near == n else
-                    f"{n - near:,} found, {near:,} near" if near else f"{n:,} found")
+            near, meaning = self._near("nearest"), self._near("meaning")
+            found = n - near - meaning
+            text = f"{n:,} near in meaning" if near == n else ", ".join(
+                f"{k:,} {what}" for k, what in ((found, "found"), (meaning, "by meaning"),
+                                                (near, "near")) if k)
             if self._search_cursor >= 0:
                 text = f"{self._search_cursor + 1:,} of {n:,}" + (" near" if near == n else "")
         self.match_label.setText(text)
         self.match_label.setVisible(bool(text))
 
-    def _near(self) -> int:
-        """How many of the matches shown only come near in meaning: offered as the nearest,
-        or matched by meaning with none of the searched words ("SopotSopot" said "2 found"
-        of the two Sopot memories, QA pass 46d)."""
+    def _near(self, how: str) -> int:
+        """How many of the matches shown came by meaning alone: `how` "nearest", offered as
+        the nearest, nothing matching; "meaning", matched by meaning with none of the
+        searched words ("SopotSopot" said "2 found" of the two Sopot memories, QA pass 46d:
+        now "2 by meaning", as the memory browser marks such rows)."""
         r = self._ranked
         if r is None or r[0] != self._searched:
             return 0
-        return sum(1 for t in r[1] if len(t) > 2 and t[2] in ("nearest", "meaning")
-                   and int(t[0]) in self.data.index)
+        return sum(1 for t in r[1] if len(t) > 2 and t[2] == how and int(t[0]) in self.data.index)
 
     def _on_search(self, text: str, redraw: bool = True) -> None:
         """Matches: the engine's ranking by meaning plus keywords (when it has answered for
