@@ -336,7 +336,9 @@ _YES_WORD = re.compile(r"\b(?:yes|(?:it )?seems so|i think so|got it right|you(?
 # ("…we're still waiting to know if Oscar's allergic to tree nuts. In fact, we don't have
 # any information about his allergy yet.", QA pass 41e)
 # (not "I'm not sure I'd recommend it", QA pass 42g: a doubt of its own, no "I don't know")
-_NOT_TOLD = re.compile(r"\b(?:i (?:don['’]t|do not|didn['’]t|can['’]t) (?:know|say|tell)|i(?:['’]m| am) "
+_NOT_TOLD = re.compile(r"\b(?:i (?:don['’]t|do not|didn['’]t|can['’]t) (?:know|say|tell)|"
+                       # ("Hello, I'm not familiar with your midwife.", QA pass 47b)
+                       r"i(?:['’]m| am) not (?:familiar with|aware of)|i(?:['’]m| am) "
                        r"not sure(?=\s*(?:[.,;:!?]|$|what|when|where|who|which|how|if|whether|"
                        r"about|of)\b|\s*[.,;:!?]|\s*$)|no idea|(?:haven['’]t|have not|never|didn['’]t|did not) "
                        r"(?:told|mentioned|said|shared)|(?:i|we) (?:don['’]t|do not) have "

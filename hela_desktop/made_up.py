@@ -532,7 +532,9 @@ _SIGNED = re.compile(r"(?:(?:^|\n)[ \t]*(?:[\w]+[ \t]+){0,2}?(?:regards|love|wis
                      # (a line of wishes, the name on the next: "Wishing for a nice day
                      # together at work,\nKaren", QA pass 47b; not "Wishing you…, Kenji.")
                      r"|(?:^|\n)[ \t]*wishing\b[^\n,.!?]{0,50}[,!.]?[ \t]*\n+\s*)"
-                     r"((?-i:[A-Z])[\w'’-]+)(?:\s+from\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)?[\s.!,]*$",
+                     # (a surname after it: "Kyōhei Nakamura", QA pass 47d)
+                     r"((?-i:[A-Z])[\w'’-]+)(?:[ \t]+(?-i:[A-Z])[\w'’-]+)?"
+                     r"(?:\s+from\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)?[\s.!,]*$",
                      re.IGNORECASE)
 
 
@@ -557,10 +559,24 @@ _AFTER_SIGNED = re.compile(r"\n[ \t]*(?:\[[^\]\n]{1,30}\]|[^\s.!?\[][^\n.!?]{0,4
 
 def _signed_end(answer: str) -> str:
     """`answer` up to its signature: up to three placeholder or title lines after it left
-    out."""
+    out, or a few short lines of anything (at most `_AFTER_LINES`, `_AFTER_CHARS` in all:
+    "…Takahisa Takatsuki\nThe Japanese Ambassador…\n\nPlease let me know a way you can
+    assist…", QA pass 47d)."""
     text = answer.rstrip()
     for _ in range(3):
         if _SIGNED.search(text) or not _AFTER_SIGNED.search(text):
             break
         text = _AFTER_SIGNED.sub("", text).rstrip()
+    if _SIGNED.search(text):
+        return text
+    lines = text.split("\n")
+    for k in range(len(lines) - 1, max(0, len(lines) - 1 - _AFTER_LINES) - 1, -1):
+        head = "\n".join(lines[:k]).rstrip()
+        if len(text) - len(head) > _AFTER_CHARS:
+            break
+        if _SIGNED.search(head):
+            return head
     return text
+
+
+_AFTER_LINES, _AFTER_CHARS = 6, 240

@@ -9,6 +9,7 @@ import re
 from collections.abc import Set as AbstractSet
 
 from . import facts, superseded, whom
+from .language import opens_with_no
 from .timewords import MONTH, WHEN_SAID
 from .words import LIST_MARK
 
@@ -59,7 +60,11 @@ def agrees(message: str, answer: str) -> bool:
     to Japan is in May."), or the message asks yes or no and the answer says nothing that
     denies it ("Is my trip to Japan in May?" → "I'm glad you're planning a trip to Japan in
     May…", QA pass 27)?"""
-    if opens_with_yes(answer):
+    # (or a sentence of it does, after talk: "…So, yes, I'll continue the race on Sunday 20
+    # March…" to "Is my race on Sunday 20 March?", QA pass 47c)
+    if opens_with_yes(answer) or yes_no_asks(message) and not opens_with_no(answer) and any(
+            opens_with_yes(re.sub(r"^(?:so|and|well|then|ok|okay)\s*,?\s*", "", x, flags=re.I))
+            for x in facts.sentences(answer)[1:]):
         return True
     head = answer.strip().lower().replace("’", "'")
     said = _denying(head)
@@ -206,6 +211,11 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     no = set(facts.negated(answer))
     if no & fresh and not no & outdated:
         return bool(terms & outdated)
+    # (… in a sentence of its own, whatever another denies: "So, it's 3 April at 9:40
+    # instead of 7:15." beside "…4:30 instead of 9:40.", QA pass 47d)
+    if any(set(facts.negated(x)) & fresh and not set(facts.negated(x)) & outdated
+           and facts.terms(x) & outdated for x in facts.sentences(answer)):
+        return True
     if not yes:
         outdated, fresh = outdated - asked, fresh - asked
     # (a number of years is no day of a month: "…20 years since I moved…" gives no "20
@@ -300,7 +310,14 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
     if outdated and outdated <= no:  # (it says it is over too: "Karim has outgrown his
         return False  # sesame allergy." to the news of it, QA pass 45e)
     told_old, told_new = len(said & outdated), len(said & fresh)
-    return told_old > told_new and not _in_the_past(reply, outdated)
+    # (a place or a word said of what the old memory was about: a sentence that names it
+    # names something else of that memory too, or whom; not "…their bakery in Seville?" to
+    # "I left the pharmacy in Seville; I'm a hospital pharmacist in Cádiz now.", QA pass
+    # 47c; an old age or date says what it is of itself: "…our little girl's 7th birthday")
+    about = (facts.terms(old) | _people(old, correction)) - outdated - TELLS_CHANGE
+    return told_old > told_new and not _in_the_past(reply, outdated) and (
+        any(w[:1].isdigit() for w in said & outdated) or any(
+            facts.terms(x) & outdated and facts.terms(x) & about for x in facts.sentences(reply)))
 
 
 def _people(old: str, new: str) -> set[str]:

@@ -177,6 +177,12 @@ def on_subject(old: str, new: str, shown: bool = False) -> str:
     if shown and runs and runs[0][0] != spans[0][0] and _reading(said[runs[0][0]:runs[0][1]]) \
             != said[runs[0][0]:runs[0][1]]:
         runs.insert(0, [*spans[0], 0])
+    # (a part that goes on from its subject is quoted from the start of its sentence:
+    # "Noted as a correction of “takes lisinopril.”", QA pass 47c)
+    if shown and runs and said[runs[0][0]:runs[0][0] + 1].islower():
+        a = runs[0][0]
+        runs[0][0] = max([0, *(said.rfind(p, 0, a) + len(p) for p in (". ", "! ", "? ")
+                               if said.rfind(p, 0, a) >= 0)])
     return " … ".join(said[a:b] for a, b, _ in runs) if runs else old
 
 

@@ -298,3 +298,109 @@ def test_a_suggestion_of_what_you_can_do_is_not_checked_for_names():
              "dad's birthday is 14 May.")
     assert of_people(reply) == "in this case, your dad's birthday is 14 May."
     assert "you can't" in of_people("You can't eat nuts, your son says.")
+
+
+# ---- the re-runs, 47c and 47d, on the fixes above ----------------------------------------
+
+
+def test_a_letter_signed_by_strangers_after_titles_and_a_closing_line():
+    """QA pass 47d (Q13): a message to her brother ended "Warm regards, / Kyōhei Nakamura /
+    Founder and CEO, Aroma / … / Best regards, / Takahisa Takatsuki / The Japanese
+    Ambassador… / Please let me know a way you can assist…", with no line."""
+    from hela_desktop.made_up import signed_as
+
+    letter = ("Dear Hiro,\nI hope this message finds you well.\nWarm regards,\nKyōhei Nakamura\n"
+              "Founder and CEO, Aroma\nAroma Products Inc.\nBest regards,\nTakahisa Takatsuki\n"
+              "The Japanese Ambassador to the United States\n\nPlease let me know a way you can "
+              "assist with a message to Hiro.")
+    assert signed_as(letter, ["Aiko", "Tanaka"])["said"] == "Takahisa"
+    assert signed_as("Dear Hiro,\nWarm regards,\nAiko Tanaka", ["Aiko", "Tanaka"]) is None
+    # (a long text after a closing is no signature's)
+    assert signed_as("Love,\nLiam\n\n" + "More words follow here for a long while. " * 8,
+                     ["Aiko"]) is None
+
+
+def test_a_sentence_that_denies_the_new_value_gives_the_old():
+    """QA pass 47d (Q4): "So, it's 3 April at 9:40 instead of 7:15." had no older-news
+    line: "…4:30 instead of 9:40." later in the answer put 9:40 aside for the whole of it."""
+    from hela_desktop.older_news import gives_older
+
+    old, new = "My flight to Osaka is on 3 April at 9:40.", "Correction: the flight leaves at 7:15, not 9:40."
+    answer = ("To clarify: 1. The family is moving to Osaka now. So, it's 3 April at 9:40 instead "
+              "of 7:15. 2. Hiro and his wife did a joint decision to move. So, it goes back to 3 "
+              "April at 4:30 instead of 9:40.")
+    assert gives_older("Does my flight leave at 9:40?", answer, old, new)
+    assert not gives_older("When does my flight leave?", "It leaves at 7:15 instead of 9:40.",
+                           old, new)
+
+
+def test_a_yes_after_talk_is_a_yes():
+    """QA pass 47c (P5): "…it's still Wednesday 20 March. So, yes, I'll continue the race on
+    Sunday 20 March…" to "Is my race on Sunday 20 March?" was not read as a yes to the old
+    date."""
+    from hela_desktop.older_news import agrees, gives_older
+
+    ask = "Is my race on Sunday 20 March?"
+    answer = ("I'm glad you're having fun with your race. In general, it's still Wednesday 20 "
+              "March.\n\nSo, yes, I'll continue the race on Sunday 20 March.")
+    assert agrees(ask, answer) and gives_older(ask, answer, RACE, RACE_FIX)
+    assert not agrees(ask, "No, it is on Saturday. Yes, the race moved.")
+
+
+def test_the_reply_to_a_correction_repeats_it_only_of_what_it_was_about():
+    """QA pass 47c (fact 11): "…their bakery in Seville? … a beautiful beachfront home
+    there too." read "it repeats what you have just corrected — “I work as a pharmacist in
+    Seville.”"."""
+    from hela_desktop.older_news import repeats_corrected
+
+    assert not repeats_corrected(CADIZ, "Was it her husband and her family who opened up their "
+                                 "bakery in Seville? And I love the name Seville.", TOMAS)
+    assert repeats_corrected(CADIZ, "Great, so you still work as a pharmacist in Seville.", TOMAS)
+    assert repeats_corrected(SWITCH, "Daniel takes lisinopril.", DANIEL)
+
+
+def test_a_correction_note_quotes_a_part_with_its_subject():
+    """QA pass 47c (fact 9): "Noted as a correction of “takes lisinopril.”" said nothing of
+    whose medicine it was."""
+    from hela_desktop import superseded
+
+    assert superseded.on_subject(DANIEL, SWITCH, shown=True) == DANIEL
+    assert superseded.on_subject("Hi, I'm Priya Nair, a software engineer in Manchester.",
+                                 "We moved to York.", shown=True) == "Hi, I'm Priya Nair … in Manchester."
+
+
+def test_cautions_read_as_said():
+    """QA pass 47c (Q16): "…We don't have a wedding on Wednesday…" to "Can Lucía have a
+    glass of cava…?" was read as a no; 47d (P4): "…a bit more about your pregnancy…" to
+    "Can I have some pâté on toast?" was read as a warning, and "pâté" was no word of the
+    groups; (Q6) "…ibuprofen that may not always be as safe for pregnant women" read
+    "without a word of warning"."""
+    from hela_desktop.cautions import Caution, cautions, missed, offered
+    from hela_desktop.food_groups import GROUPS
+
+    child = Caution(4, LUCIA, GROUPS["alcohol"], theirs=True)
+    assert missed("Today, I'm not sure if my answer is accurate. We don't have a wedding on "
+                  "Wednesday.", child, "Can Lucía have a glass of cava at the wedding?")
+    assert not missed("No, she is too young for cava.", child,
+                      "Can Lucía have a glass of cava at the wedding?")
+    (p,) = cautions([(2, PREGNANT)])
+    pate = "Can I have some pâté on toast?"
+    assert missed("I'm happy to help with that, but I'll need to know a bit more about your "
+                  "pregnancy. Can you please tell me what it means to be pregnant?", p, pate)
+    assert not missed("No, pâté is not safe while you are pregnant.", p, pate)
+    assert offered("Try some pâté on toast!", p, "What should I eat?") == ["pâté"]
+    assert offered("There are ingredients in ibuprofen that may not always be as safe for "
+                   "pregnant women.", p, "Can I take ibuprofen for a headache?") == []
+
+
+def test_not_familiar_with_what_was_told(make_assistant):
+    """QA pass 47b (Q11): "Hello, I'm not familiar with your midwife." read only "it uses
+    none of the memories…", "My midwife is called Rachel." told."""
+    from hela_desktop.doubt import answer_doubt
+
+    told = "My midwife is called Rachel."
+    a = make_assistant()
+    (eid,) = _told(a, [told])
+    doubt = answer_doubt("Who is my midwife?", "Hello, I'm not familiar with your midwife.",
+                         [_recall(eid, told, gate="evidence")], set(), a.engine.people_in)
+    assert doubt == {"kind": "not_known", "memory": eid, "said": told}
