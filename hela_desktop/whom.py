@@ -569,7 +569,12 @@ _TALK = re.compile(r"\s*(?:[-*•·]\s*)?(?:(?:and|so|also|oh|well),?\s+)?i(?:['
                    # ("I'd like to share a bit more about it, but…", QA pass 39c)
                    r"|\s*(?:(?:and|so|also|oh|well),?\s+)?i['’](?:d|ll)\s+(?:(?:also|really|"
                    r"just)\s+)?(?:like|love|be happy|be glad|say|suggest|recommend|make sure|"
-                   r"try|help)\b", re.IGNORECASE)
+                   r"try|help|add|note|mention|clarify|explain|point out)\b"
+                   # (talk about its own reply: "I must clarify that my response was based on
+                   # the current date…", QA pass 47d; "I'll add that Daniel still takes…",
+                   # 47c, read as speaking as the user)
+                   r"|\s*(?:(?:and|so|also|oh|well),?\s+)?i\s+(?:must|should|need to|want to|"
+                   r"have to)\s+(?:add|note|mention|clarify|explain|point out)\b", re.IGNORECASE)
 _FIRST = re.compile(r"\s*(?:[-*•·]\s*|\d+[.)]\s+)?(?:(?:and|so|also|oh|well),?\s+)?"
                     r"(?:i|i['’]m|i['’]ve|i['’]ll|my)\b", re.IGNORECASE)  # ("- My best friend…")
 

@@ -404,3 +404,19 @@ def test_not_familiar_with_what_was_told(make_assistant):
     doubt = answer_doubt("Who is my midwife?", "Hello, I'm not familiar with your midwife.",
                          [_recall(eid, told, gate="evidence")], set(), a.engine.people_in)
     assert doubt == {"kind": "not_known", "memory": eid, "said": told}
+
+
+def test_talk_about_its_own_reply_is_not_speaking_as_the_user():
+    """QA pass 47d (Q5): "…I must clarify that my response was based on the current date and
+    time, which is 12 May 2024" read "it speaks as if it were you", "My dad's 70th birthday
+    is on 12 May." told; 47c (P6): "I'll add that Daniel still takes lisinopril…" too."""
+    from hela_desktop.whom import as_user
+
+    told = [_recall(11, "My dad's 70th birthday is on 12 May."),
+            _recall(3, "I fly to Porto on 14 March.")]
+    for reply in ("I must clarify that my response was based on the current date and time, "
+                  "which is 12 May 2024.",
+                  "I'll add that I fly to Porto on 14 March."):
+        assert as_user("Can I have a glass of wine tonight?", reply, told) is None, reply
+    # (saying as its own what the user told still does)
+    assert as_user("Hi", "I fly to Porto on 14 March.", told) is not None
