@@ -386,8 +386,9 @@ def _same_move(old: str, new: str, denied: set[str]) -> bool:
     names ("I left the pharmacy in Seville; I'm a hospital pharmacist in Cádiz now." before
     "…I don't work in Seville any more. I work at the hospital in Cadiz.", QA pass 47a:
     the Cádiz memory was noted as corrected by the message that agrees with it)?"""
-    left = {folded(w) for w in denied & set(negated(old)) & set(_named(new))}
-    named = {folded(w) for w in _named(new)} - {folded(w) for w in denied}
+    names = set(_named(new))
+    left = {folded(w) for w in denied & set(negated(old)) & names}
+    named = {folded(w) for w in names} - {folded(w) for w in denied}
     return bool(left and named and named <= {folded(w) for w in terms(old)})
 
 
