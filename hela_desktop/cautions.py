@@ -54,15 +54,6 @@ _DIETS = {"vegetarian": ("meat", "fish", "shellfish"),
           "vegan": ("meat", "fish", "shellfish", "dairy", "eggs"),
           "coeliac": ("gluten",), "celiac": ("gluten",), "pescatarian": ("meat",),
           "teetotal": ("alcohol",), "teetotaller": ("alcohol",), "diabetic": ("sugar",)}
-# a condition said as something someone has ("Sam has type 1 diabetes", "I have diabetes",
-# "I have coeliac disease": QA pass 44, no caution was set by it, only by "I'm coeliac";
-# "I have gout": the NHS's gout page says to avoid alcohol, beer most of all)
-_HAS_CONDITION = re.compile(r"\b(?:has|have|had|with|got|['’]ve got|diagnosed with)\s+"
-                            r"(?:(?:type\s+(?:[12]|one|two)\s+)?(?P<diabetes>diabetes)|"
-                            r"(?P<coeliac>co?eliac|celiac)\s+disease|(?P<gout>gout))\b",
-                            re.IGNORECASE)
-_CONDITION_GROUPS = {"diabetes": "sugar", "coeliac": "gluten", "gout": "alcohol"}
-
 # what is avoided, in words of its own ("allergic to kiwi", "I don't eat pork") …
 _AVOIDS = re.compile(
     r"\b(?:all?ergic to|(?:an? )?(?:allergy|allergies|intolerance) to|intolerant to|"
@@ -102,13 +93,6 @@ _OVER = re.compile(r"\b(?:outgr(?:own|ew)|gr[eo]wn? out of|cured of|no longer\s+
                    r"(?:allergic|intolerant|vegetarian|vegan|pescatarian|teetotal|on|taking)\b|"
                    r"(?:not|n['’]t)\s+(?:\w+\s+)?(?:allergic|intolerant|vegetarian|vegan)\b"
                    r"[^.!?]*\bany\s?more)", re.IGNORECASE)
-# sober for good, not for tonight ("Dylan hit two years sober", "I've been sober since
-# 2019", "a recovering alcoholic"; `bench personal`'s stag do went unmarked)
-_SOBER = re.compile(r"\b(?:(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|"
-                    r"twelve|eighteen)\s+(?:years?|months?)\s+sober|(?:been|stay(?:s|ed|ing)?|"
-                    r"got|gone|went)\s+sober|sober\s+(?:for|since)\b|recovering alcoholic)\b",
-                    re.IGNORECASE)
-
 # words before a mention that say something against it
 _AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping without free "
                      "unable safer safest doctor gp pharmacist young underage adults adult grown "
@@ -183,11 +167,10 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
         if m.group("kind"):
             words |= GROUPS["dairy" if m.group("kind").lower() == "lactose" else "gluten"]
     words |= medicines.avoided(text)
-    if diets is _DIET and _DRINK.search(text) or _SOBER.search(text):
+    if diets is _DIET and _DRINK.search(text) or medicines.SOBER.search(text):
         words |= GROUPS["alcohol"]
     if diets is not _DIET or re.search(r"\bi\b", text, re.I):
-        words |= {w for m in _HAS_CONDITION.finditer(text) for k, g in _CONDITION_GROUPS.items()
-                  if m.group(k) for w in GROUPS[g]}
+        words |= medicines.of_conditions(text)
     return frozenset(words - _NOT_FOODS)
 
 
@@ -325,7 +308,12 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     of_it = not may_eat and bool(_ASKS_AVOIDED.search(message) or asked & (
         _ALLERGY_WORDS | set(_DIETS) | _CONDITIONS))
     refuses = bool(may_eat) and bool(opens_with_no(answer) or _ENDS_NO.search(answer))
-    for clause in _CLAUSE.split(told):
+    clauses = _CLAUSE.split(told)
+    for k, clause in enumerate(clauses):
+        # (a clause that a next one refuses: "A glass of champagne can be enjoyed during
+        # the wedding, but I'm not going to recommend it.", QA pass 48a)
+        if any(_REFUSES_IT.search(c) for c in clauses[k + 1:k + 3]):
+            continue
         # (that it does no harm reassures, and warns of nothing: "…any other type of food
         # that contains eggs without having allergic reactions", QA pass 40)
         clause = _NO_HARM.sub(" ", clause)
@@ -336,7 +324,8 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         if not caution.theirs and _THIRD.match(clause):
             continue
         explains = of_it and not any(w in _SERVES and words[i + 1:i + 2] not in (
-            ["been"], ["to"]) and not set(words[:i]) & _OTHERS for i, w in enumerate(words)) or (
+            ["been"], ["to"]) and not set(words[:i]) & _OTHERS and words[i - 1:i] != ["without"]
+            for i, w in enumerate(words)) or (
             # (after a no to whether they may have it, a clause that says what is in it
             # gives the reason: "No, carbonara has bacon in it.", QA pass 40c)
             # (or denies it: "No, no. 5 is not the maximum age for Oscar's son to eat tree
@@ -364,7 +353,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
                 # date they have their wedding cake", QA pass 47b, the user vegan)
                 and (caution.theirs or not (set(words[:i]) & _OTHERS and set(words[:i]) & _WHO_THEY))
                 and (_denies(words[max(0, i - 3):i]) or not known
-                     and not _warned(words[max(0, i - _BEFORE):i])
+                     and not _warned(words[max(0, i - _BEFORE):i]) and not _without(words[:i])
                      and not _refused(words[:i]) and not _example_of_warned(words[:i])
                      and not _warned_after(words[i + 1:i + 1 + _AFTER])
                      and not (i + 1 < len(words) and words[i + 1] in _NAMES_IT))]
@@ -474,6 +463,23 @@ _WARNS_OF = frozenset("avoid avoiding skip without no never".split())
 _EXAMPLES = frozenset("like including especially particularly such".split())
 
 
+def _without(before: list[str]) -> bool:
+    """Is a mention in a list after "without" ("…without eating gluten or any form of
+    wheat", QA pass 48a: "wheat" read as offered)?"""
+    at = max((k for k, w in enumerate(before) if w == "without"), default=-1)
+    return at >= 0 and len(before) - at <= 10 and not set(before[at + 1:]) & _LIST_ENDS
+
+
+_LIST_ENDS = frozenset("with then while yet so".split())
+# a clause that refuses what the one before it named ("…but I'm not going to recommend it",
+# "It's not suitable…", "I wouldn't recommend it")
+_REFUSES_IT = re.compile(
+    r"^\s*(?:i['’]m|i am|i|we)?\s*(?:not|n['’]t|would not|wouldn['’]t|won['’]t|don['’]t|do not)\s+"
+    r"(?:going to\s+|really\s+)?(?:recommend|suggest|advise)\w*\s+(?:it|that|this|them)\b|"
+    r"^\s*(?:it|that|this)(?:['’]s|\s+is)\s+not\s+(?:really\s+)?(?:suitable|safe|advisable|"
+    r"recommended|a good idea)\b", re.IGNORECASE)
+
+
 def _warned(before: list[str]) -> bool:
     return bool(set(before) & _AGAINST) or any(w.endswith("n't") for w in before)
 
@@ -484,7 +490,13 @@ def _other_food(words: list[str], i: int) -> bool:
     QA pass 40c: "peanut butter" read as a milk caution)?"""
     before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
     # (or the animal: "he loves playing with chickens", QA pass 43e, pescatarian told)
-    return before in _NOT_OF_IT or after in _NOT_IT or bool(set(words[max(0, i - 3):i]) & _ALIVE)
+    # (a dish called a cocktail is no drink: "a prawn cocktail", QA pass 48a: marked as
+    # alcohol for a child of 7, his shellfish allergy not named)
+    return before in _NOT_OF_IT or after in _NOT_IT or bool(set(words[max(0, i - 3):i]) & _ALIVE) \
+        or words[i] in ("cocktail", "cocktails") and before in _DISH_COCKTAIL
+
+
+_DISH_COCKTAIL = frozenset("prawn prawns shrimp shrimps seafood crab lobster fruit avocado".split())
 
 
 # what, a few words before an animal's name, says it is the animal, not its meat
@@ -629,7 +641,7 @@ def asked_foods(message: str, caution: Caution) -> list[str]:
 # a condition an answer may name for what it leaves out ("Sam has type 1 diabetes…")
 _CONDITIONS = frozenset("diabetes diabetic sober alcoholic coeliac celiac thinner thinners "
                         "anticoagulant anticoagulants antidepressant antidepressants pregnant "
-                        "pregnancy".split()
+                        "pregnancy kidney kidneys".split()
                         + list(medicines.CUES))
 
 
@@ -759,7 +771,8 @@ CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intoleranc
         "vegan", "coeliac", "celiac", "pescatarian", "teetotal", "diabetes", "diabetic",
         "can't eat", "cannot eat", "don't eat", "never eat", "can't drink", "don't drink",
         "never drink", "can't have", "avoid", "sober", "alcoholic", "thinner", "thinners",
-        "anticoagulant", "anticoagulants", "antidepressant", "antidepressants", "gout",
+        "anticoagulant", "anticoagulants", "antidepressant", "antidepressants", "gout", "kidney",
+        "drinking", "alcohol",
         *medicines.CUES)
 
 

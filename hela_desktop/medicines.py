@@ -1,5 +1,6 @@
-"""Medicines, and a pregnancy, as cautions: what someone who takes a medicine (or is
-pregnant) must not take or have with it (Qt-free; `cautions` reads them).
+"""Medicines, conditions and a pregnancy, as cautions: what someone who takes a medicine,
+has a condition (diabetes, coeliac disease, gout, kidney disease), has stopped drinking or is
+pregnant must not take or have (Qt-free; `cautions` reads them).
 
 Each is named as the NHS's page for it names it: a blood thinner (painkillers like aspirin
 and ibuprofen, alcohol, cranberry and grapefruit), an SSRI or SNRI antidepressant (St
@@ -55,6 +56,32 @@ _PREGNANT = re.compile(r"(?<!\bnot )(?<!\blonger )(?<!n['’]t )\b(?:\d+\s+(?:we
                        r"(?:baby|child)\b", re.IGNORECASE)
 PREGNANCY_WEEKS = 42  # a pregnancy told longer ago than this is over
 
+# a condition said as something someone has ("Sam has type 1 diabetes", "I have diabetes",
+# "I have coeliac disease": QA pass 44, no caution was set by it, only by "I'm coeliac";
+# "I have gout": the NHS's gout page says to avoid alcohol, beer most of all; "I have
+# chronic kidney disease": the NHS's ibuprofen page says to ask a doctor first with kidney
+# problems, QA pass 48b; "I take allopurinol for my gout" tells the gout)
+_HAS_CONDITION = re.compile(r"\b(?:has|have|had|with|got|['’]ve got|diagnosed with|"
+                            r"for\s+(?:my|his|her|their|your))\s+"
+                            r"(?:(?:type\s+(?:[12]|one|two)\s+)?(?P<diabetes>diabetes)|"
+                            r"(?P<coeliac>co?eliac|celiac)\s+disease|(?P<gout>gout)|"
+                            r"(?:(?:chronic|severe|stage\s+\d)\s+)?(?P<kidney>kidney\s+"
+                            r"(?:disease|failure|problems?)|ckd))\b", re.IGNORECASE)
+_CONDITION_GROUPS = {"diabetes": "sugar", "coeliac": "gluten", "gout": "alcohol",
+                     "kidney": "painkillers"}
+
+# sober for good, not for tonight ("Dylan hit two years sober", "I've been sober since
+# 2019", "a recovering alcoholic"; `bench personal`'s stag do went unmarked)
+SOBER = re.compile(r"\b(?:(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|"
+                   r"twelve|eighteen)\s+(?:years?|months?)\s+sober|(?:been|stay(?:s|ed|ing)?|"
+                   r"got|gone|went)\s+sober|sober\s+(?:for|since)\b|recovering alcoholic|"
+                   # (QA pass 48a: "Sam stopped drinking alcohol two years ago." was no caution)
+                   r"(?:stopped|quit|gave up|given up|giving up)\s+(?:drinking(?!\s+(?:coffee|"
+                   r"tea|milk|soda|pop|cola|coke|juice|water|fizzy|energy|caffeine|decaf|"
+                   r"lemonade|sugary|smoothies))|alcohol|the drink|booze))\b",
+                   re.IGNORECASE)
+
+
 # the words a statement of one of them holds (for the store to look for), and that name one
 # in an answer (a condition it may give as its reason)
 CUES = ("lithium", "methotrexate", "pregnant", "expecting", *THINNERS, *SSRIS, *_BP_DRUGS,
@@ -78,6 +105,13 @@ def avoided(text: str) -> frozenset[str]:
     return frozenset(words)
 
 
+def of_conditions(text: str) -> frozenset[str]:
+    """What the conditions `text` says someone has rule out (`_HAS_CONDITION`: diabetes,
+    coeliac disease, gout, kidney disease): the words of `GROUPS` naming it."""
+    return frozenset(w for m in _HAS_CONDITION.finditer(text)
+                     for k, g in _CONDITION_GROUPS.items() if m.group(k) for w in GROUPS[g])
+
+
 def as_of(text: str, created_at: float, now: float) -> str:
     """`text` as a caution reads it at `now`: a pregnancy told more than `PREGNANCY_WEEKS`
     weeks before it is over, its sentences left out (the baby born)."""
@@ -86,4 +120,5 @@ def as_of(text: str, created_at: float, now: float) -> str:
     return " ".join(s for s in facts.sentences(text) if not _PREGNANT.search(s))
 
 
-__all__ = ["CUES", "PREGNANCY_WEEKS", "SSRIS", "THINNERS", "as_of", "avoided"]
+__all__ = ["CUES", "PREGNANCY_WEEKS", "SOBER", "SSRIS", "THINNERS", "as_of", "avoided",
+           "of_conditions"]
