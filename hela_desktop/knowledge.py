@@ -273,6 +273,9 @@ def all_corrections(store: Store, ids: Iterable[int], *,
     return _direct_corrections(store, set(ids), min_similarity, texts)
 
 
+_HE = frozenset({"he", "she", "they"})
+
+
 def standing_cautions(store: Store, said: Iterable[tuple[int, str]],
                       fixed: dict[int, str] | None = None, **whom) -> list:
     """The cautions of the user's statements `said` (id, words; `cautions.cautions`,
@@ -291,11 +294,15 @@ def standing_cautions(store: Store, said: Iterable[tuple[int, str]],
     every = all_corrections(store, ids) if ids else {}
     news = store.key_texts({b for bs in every.values() for b in bs})
     gone = set()
+    # (what still holds may say it of "he": "He's allergic to shellfish." of "Our son Arjun
+    # is 6 and he's allergic to shellfish." once "Arjun just turned 7.", QA pass 48a)
+    again = {k: frozenset(v) | _HE if k in ("about", "named") and v else v
+             for k, v in whom.items()}
     for i in ids:
         told = [news[b] for b in every.get(i, []) if b in news] + (
             [fixed[i]] if fixed and i in fixed else [])
         rest = superseded.still_true(texts[i], told) if told else texts[i]
-        if not rest or not cautions([(i, rest)], **whom):
+        if not rest or not cautions([(i, rest)], **again):
             gone.add(i)
     return [c for c in found if c.episode_id not in gone]
 
