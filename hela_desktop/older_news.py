@@ -216,6 +216,10 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     if any(set(facts.negated(x)) & fresh and not set(facts.negated(x)) & outdated
            and facts.terms(x) & outdated for x in facts.sentences(answer)):
         return True
+    # a change told to the old value, asked or not: "No, Daniel's doctor did switch him to
+    # lisinopril." after "…switched him to amlodipine instead of lisinopril." (QA pass 47c)
+    if changed_to_old(answer, outdated, fresh):
+        return True
     if not yes:
         outdated, fresh = outdated - asked, fresh - asked
     # (a number of years is no day of a month: "…20 years since I moved…" gives no "20
@@ -284,6 +288,31 @@ def _new_of_subject(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[
         not c & subject and not _IT.search(r) for c, r in zip(clauses, raw) if c & outdated)
 
 
+# a change told, and what it is to: "switched him to lisinopril", "moved back to Oslo",
+# "changed it to Tuesday", "switching from X to Y" (Y)
+_CHANGED_TO = re.compile(
+    r"\b(?:switch|swapp?|mov|chang|put|resched)\w*\s+(?:(?:him|her|them|me|us|you|it|back|"
+    r"over)\s+)?(?:from\s+[^,.;!?]{1,40}?\s+)?(?:to|onto)\s+(?P<to>(?:[\w'’:-]+\s*){1,3})",
+    re.IGNORECASE)
+_NOT_BEFORE = re.compile(r"\b(?:not|never|no|didn['’]t|did not|won['’]t|wasn['’]t|"
+                         r"hasn['’]t|haven['’]t|isn['’]t)\b[^,;]*$", re.IGNORECASE)
+
+
+def changed_to_old(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[str]) -> bool:
+    """Does `answer` tell a change to the `outdated` value, nothing `fresh` beside it and
+    no denial before it ("No, Daniel's doctor did switch him to lisinopril.", "…suggested
+    switching to lisinopril", after "…switched him to amlodipine instead of lisinopril.":
+    QA pass 47, no line; not "switched him from lisinopril to amlodipine", nor "…didn't
+    switch him to lisinopril")?"""
+    for m in _CHANGED_TO.finditer(answer):
+        to = facts.terms(re.split(r"\b(?:from|instead|rather|and|but)\b", m.group("to"),
+                                  flags=re.IGNORECASE)[0])
+        if to & outdated and not to & fresh and not _NOT_BEFORE.search(
+                answer[:m.start()].split(".")[-1]):
+            return True
+    return False
+
+
 def repeats_corrected(correction: str, reply: str, old: str) -> bool:
     """Does the `reply` to a `correction` give the value it replaces of the older statement
     `old`: more of what is out of date (as `gives_older` reads it) than of what is new,
@@ -309,6 +338,8 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
         return bool(said & outdated)
     if outdated and outdated <= no:  # (it says it is over too: "Karim has outgrown his
         return False  # sesame allergy." to the news of it, QA pass 45e)
+    if changed_to_old(reply, outdated, fresh):  # (the change told back to front: "…his
+        return True  # doctor suggested switching to lisinopril…", QA pass 47c)
     told_old, told_new = len(said & outdated), len(said & fresh)
     # (a place or a word said of what the old memory was about: a sentence that names it
     # names something else of that memory too, or whom; not "…their bakery in Seville?" to
@@ -465,5 +496,6 @@ _CHANGED = re.compile(r"\b(?:now|no longer|any ?more|moved|changed|switched|inst
                       re.IGNORECASE)
 
 
-__all__ = ["DENIES", "PLACE", "WORDS", "TELLS_CHANGE", "TELLS_PAST", "agrees", "gives_older", "opens_with_yes",
+__all__ = ["DENIES", "PLACE", "WORDS", "TELLS_CHANGE", "TELLS_PAST", "agrees", "changed_to_old",
+           "gives_older", "opens_with_yes",
            "holds_asked", "repeats_corrected", "says_yes_or_no", "yes_no_asks"]
