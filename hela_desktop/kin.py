@@ -69,6 +69,21 @@ def kin_words(relation: str) -> list[str]:
     return [w for w, r in KIN.items() if r == relation]
 
 
+# a grandchild told as a child's child: "Our son Erik lives … with his wife Maja and their
+# baby daughter Elsa." (QA pass 48b: "you have not told me about your granddaughter")
+GRANDCHILD = {"granddaughter": "daughter|girl|baby|child|children|kids",
+              "grandson": "son|boy|baby|child|children|kids"}
+
+
+def tells_grandchild(relation: str, text: str) -> bool:
+    """Does `text`, which names a son or daughter of the user's, name their child of the
+    kind `relation` ("granddaughter") is: "their baby daughter", "his son", "her kids"?"""
+    return bool(relation in GRANDCHILD and re.search(
+        rf"\b(?:his|her|their)\s+(?:(?:baby|little|newborn|new|infant|young|[\w-]+-year-old)\s+)?"
+        rf"(?:{GRANDCHILD[relation]})\b(?!\s+(?:daughter|son|girl|boy)s?\b)", text,
+        re.IGNORECASE))
+
+
 _PARENTS = frozenset("mum mom dad".split())  # used like names: "a video call with mum"
 
 
@@ -137,4 +152,4 @@ def as_theirs(name: str) -> re.Pattern:
                       rf"(?:[\w'’-]+(?:,\s*|\s+and\s+)){{0,3}}{n}\b", re.IGNORECASE)
 
 
-__all__ = ["BEFORE_KIN", "BREEDS", "KIN_PET_BREED", "ROLES", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words", "species"]
+__all__ = ["BEFORE_KIN", "BREEDS", "GRANDCHILD", "KIN_PET_BREED", "ROLES", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words", "species", "tells_grandchild"]

@@ -219,8 +219,7 @@ class MemoryEngine:
                             G.add_link(edges, other, eid, p.semantic_prior_scale * c)
                 speaker = self._speaker_code((ep.meta or {}).get("speaker"))
                 if vec is not None and p.name_edge > 0:
-                    # an association through a person, place or event: link to the latest
-                    # memories that name it
+                    # through a person, place or event: link to the latest that name it
                     for other in self._named_before(ep.user_text, eid, p.name_edge_k):
                         G.add_link(edges, other, eid, p.name_edge)
                 if edges:
@@ -267,10 +266,12 @@ class MemoryEngine:
         return out
 
     def tells_of(self, relation: str) -> bool:
-        """Does a retrievable memory of the user's speak of `relation` ("son"), as "my son"
-        or in a looser word (`facts.KIN_ALSO`: "my eight-year-old", "the kids")?"""
-        if self.memories_naming("my " + relation, 1):
-            return True
+        """Does a retrievable memory of the user's speak of `relation` ("son"), as "my son" or
+        in a looser word (`facts.KIN_ALSO`: "my eight-year-old", "the kids")?"""
+        if self.memories_naming("my " + relation, 1) or relation in kin.GRANDCHILD and any(
+                kin.tells_grandchild(relation, t) for t in self.store.key_texts([i for r in (
+                    "son", "daughter") for i in self.memories_naming("my " + r, 50)]).values()):
+            return True  # (a child's child, "…their baby daughter Elsa": `kin.GRANDCHILD`)
         also = facts.KIN_ALSO.get(relation, ())
         hits = self.store.keyword_hits(list(also), limit_per_term=200)
         ids = [i for t in also for i in hits.get(t, []) if i in self.index.pos][:400]
