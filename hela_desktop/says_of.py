@@ -30,7 +30,8 @@ _KINDS = {
         waiter waitress barista banker cashier translator professor lecturer researcher
         photographer hairdresser gardener driver postman policeman officer soldier hygienist
         receptionist stylist hairstylist adjuster secretary nanny optician optometrist
-        surveyor clerk carer childminder pharmacologist radiographer physio trucker""".split()),
+        surveyor clerk carer childminder pharmacologist radiographer physio trucker captain
+        fisherman welder plasterer tailor""".split()),  # ("a retired ferry captain", QA 48b)
     "diet": frozenset("vegetarian vegan pescatarian carnivore".split()),
     # (a breed, or the animal: "Mango is a cat" of "a labrador called Mango", QA pass 39b)
     "pet": frozenset(kin.BREEDS - {"cockatiel", "canary"} | kin.PETS - {"pet", "pets"}),
@@ -307,7 +308,10 @@ def called_animal(answer: str, texts: list[tuple[int, str]]) -> dict | None:
 _NOT = re.compile(
     r"(?P<who>\b(?i:my|our|your)\s+[a-z]+|\b[A-Z][\w'’-]*|\b(?i:she|he))\s+"
     r"(?P<no>(?i:does not|doesn['’]t|did not|didn['’]t|is not|isn['’]t|was not|wasn['’]t|"
-    r"has not|hasn['’]t|has no|never|(?:does|is|has) no longer))\s+(?P<what>[^,.;:!?]+)")
+    r"has not|hasn['’]t|has no|never|(?:does|is|has) no longer))\s+"
+    # (up to a "but": "…he doesn't have an allergy to shellfish but can be allergic to other
+    # types of seafood", QA pass 48a, denied more than the memory said and went unmarked)
+    r"(?P<what>(?:(?!\b(?i:but|although|though|whereas)\b)[^,.;:!?])+)")
 # the user denied what they are or have, by the answer or by the model speaking as them
 _SELF_NOT = re.compile(
     r"\b(?:you(?:['’]re|\s+are)?|i['’]m|i\s+am|i)\s+(?P<no>not|aren['’]t|don['’]t\s+have|"
