@@ -552,7 +552,8 @@ def _said_of_self(text: str) -> set[str]:
 _I_AM = re.compile(r"\bI(?:['’]m| am)\s+(?:(?:a|an|the|now|also|still|actually|really)\s+)*"
                    r"([\w-]+(?:\s+[\w-]+)?)")
 _TO_YOU = re.compile(r"\b(?:you|your|you['’](?:re|ve|ll|d))\b", re.IGNORECASE)
-_NEXT_CLAUSE = re.compile(r",?\s+\b(?:but|so|because|although|though|whereas)\b|[;:]",
+# (not a time's colon: "…on Tuesday at 10:30" was quoted "…on Tuesday at 10", QA pass 48b)
+_NEXT_CLAUSE = re.compile(r",?\s+\b(?:but|so|because|although|though|whereas)\b|;|:(?!\d)",
                           re.IGNORECASE)
 # a clause of the first person after a word that makes it part of a sentence ("When I was
 # flying to Lisbon on 3 June, …")
@@ -697,7 +698,8 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
         # Dan!" to "Thanks!", QA pass 41; not "…with your brother, Dan.", who he is)
         c for s in facts.sentences(answer) if (c := _CALLED_LAST.search(s)) and not re.search(
             rf"\b(?:{kin.KIN_PET_BREED}|{'|'.join(sorted(kin.ROLES))})s?\s*$",
-            s[:c.start(1)].rstrip(" ,"), re.IGNORECASE))), None)
+            s[:c.start(1)].rstrip(" ,"), re.IGNORECASE) and not _said_of_one(s, c.group(1), mems)
+        )), None)
     if m is None or not m.group(1)[:1].isupper():
         return None
     # (nor an interjection or a place: "Aw, …", "…in Leeds, England!", QA pass 42f)
@@ -719,6 +721,15 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
         return None
     return {"kind": "misnamed", "asked": "you", "said": name,
             **({"of": _of_whom(of)} if of else {})}
+
+
+def _said_of_one(sentence: str, name: str, mems: Sequence[Recall]) -> bool:
+    """Is `name`, at the end of `sentence`, one of the user's animals or people it speaks
+    of: a recalled memory names them, and the sentence an animal or a relation ("You've
+    got a cat that you're proud of, Miso.", "We have two cats, Miso and Tofu." told: QA
+    pass 48a read it as calling the user "Miso")?"""
+    return any(re.search(rf"\b{re.escape(name)}\b", r.text) for r in mems) and bool(re.search(
+        rf"\b(?:{kin.KIN_PET_BREED})s?\b", sentence, re.IGNORECASE))
 
 
 def same_one(via: str, news: str, source: str) -> bool:
