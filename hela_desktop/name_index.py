@@ -57,6 +57,7 @@ class NameIndex:
         self.first: dict[str, int] = {}
         self.lower: set[str] = set()
         self.given: set[str] = set()  # named as someone's: "my colleague Will"
+        self.spelt: set[str] = set()  # spelt out: "My wife's name is spelled Annelie…"
 
     def learn(self, texts: Iterable[str]) -> None:
         for t in texts:
@@ -64,6 +65,7 @@ class NameIndex:
             self.mid |= mid
             self.lower |= lower
             self.given |= names_given(t)
+            self.spelt |= {m.group(1).lower() for m in _SPELT.finditer(t)}
             for w in first:
                 self.first[w] = self.first.get(w, 0) + 1
 
@@ -79,7 +81,16 @@ class NameIndex:
         but at a sentence's start only when no pronoun follows ("Will you…", "May I…")."""
         mid, first, _ = name_candidates(text)
         given = given_in(text, self.given)
-        return ((mid - self.lower) | (first & self.known) | given) | {"my " + k for k in kin(text)}
+        found = (mid - self.lower) | (first & self.known) | given
+        return found | self._respelt(found) | {"my " + k for k in kin(text)}
+
+    def _respelt(self, found: set[str]) -> set[str]:
+        """The other spelling of each name in `found` the user spelt out for one they wrote
+        before one slip off it ("Annelie" of "My wife's name is spelled Annelie…", for
+        "My wife Anneli is vegetarian.": QA pass 48b, her caution was lost to the new
+        spelling), both ways."""
+        near = [(n, k) for n in found for k in (self.known if n in self.spelt else self.spelt)]
+        return {k for n, k in near if k != n and (_variant(n, k) or _slip_of(n, k))}
 
     def respell(self, text: str) -> tuple[str, list[tuple[str, str]]]:
         """`text` with each name it asks about that the user never wrote, but that is one
@@ -117,6 +128,9 @@ class NameIndex:
         return out, sorted(read.items())
 
 
+# a name spelt out: "…name is spelled Annelie", "it's spelt “Zoë”"
+_SPELT = re.compile(r"\b(?:spelled|spelt|spells?)\s+(?:as\s+|with\s+)?[\"“'‘]?((?-i:[A-Z])[\w'’-]+)",
+                    re.IGNORECASE)
 # the ways one name's ending is spelt ("Ruby", "Rubi", "Rubie"; "Katy", "Katie")
 _ENDING = re.compile(r"(?:ie|ey|ee|ye|y|i)$")
 _DOUBLED = re.compile(r"(\w)\1+")

@@ -1,0 +1,233 @@
+"""What the forty-eighth pass found, fixed (QA passes 48a, Priya Nair, and 48b, Jonas
+Berg), and what pass 47 left open."""
+from __future__ import annotations
+
+DANIEL = "My husband Daniel has high blood pressure and takes lisinopril."
+SWITCH = "Daniel's doctor switched him to amlodipine instead of lisinopril."
+KIDNEY = "I have chronic kidney disease, stage 3."
+GOUT = "I take allopurinol for my gout."
+
+
+def test_kidney_disease_cautions_painkillers_and_a_medicine_for_gout_tells_it():
+    """The NHS's ibuprofen page: ask a doctor first with kidney problems; a medicine taken
+    "for my gout" tells the gout (its caution: alcohol)."""
+    from hela_desktop.cautions import caution_of, caution_of_others, cautions, offered
+
+    assert {"ibuprofen", "naproxen", "aspirin"} <= caution_of(KIDNEY)
+    assert "ibuprofen" in caution_of_others("My dad has kidney failure.", {"dad"})[0]
+    assert "beer" in caution_of(GOUT)
+    assert "beer" not in caution_of("I take allopurinol every day.")
+    assert not caution_of("My friend donated a kidney to her brother.")
+    (c,) = cautions([(2, KIDNEY)])
+    assert offered("Yes, ibuprofen is fine for a sore knee.", c,
+                   "Can I take ibuprofen for my sore knee?") == ["ibuprofen"]
+    assert not offered("Ibuprofen is not a good idea with your kidneys; try paracetamol.", c,
+                       "Can I take ibuprofen for my sore knee?")
+
+
+def test_a_change_told_to_the_old_value_is_older_news():
+    """QA pass 47c: "No, Daniel's doctor did switch him to lisinopril." and "Daniel's doctor
+    switched to lisinopril, which is … amlodipine." had no line, nor a reply to the switch
+    that told it back to front; the change told the right way round, or denied, is no
+    older news."""
+    from hela_desktop.older_news import gives_older, repeats_corrected
+
+    q = "Is Daniel still on lisinopril?"
+    assert gives_older(q, "No, Daniel's doctor did switch him to lisinopril.", DANIEL, SWITCH)
+    assert gives_older("What medicine does Daniel take?", "Daniel's doctor switched to "
+                       "lisinopril, which is a type of medication called amlodipine.",
+                       DANIEL, SWITCH)
+    for right in ("No, his doctor switched him from lisinopril to amlodipine.",
+                  "No, he didn't switch him to lisinopril, he takes amlodipine.",
+                  "Daniel takes amlodipine now; he was switched to it from lisinopril."):
+        assert not gives_older(q, right, DANIEL, SWITCH), right
+    assert repeats_corrected(SWITCH, "When Daniel started with amlodipine, his doctor "
+                             "suggested switching to lisinopril as a possible treatment.",
+                             DANIEL)
+    assert not repeats_corrected(SWITCH, "Got it, Daniel was switched from lisinopril to "
+                                 "amlodipine.", DANIEL)
+    # (a day moved back to the old one)
+    assert gives_older("When is my appointment?", "The dentist moved it to Tuesday at 10:30.",
+                       "My dentist appointment is on Tuesday at 10:30.",
+                       "The dentist moved my appointment to Thursday at 14:00.")
+
+
+PRIYA = "Hi, I'm Priya Nair and I teach maths at a secondary school in Leeds."
+YORK = "We've moved from Leeds to York and I teach at a school there now."
+ARJUN = "Our son Arjun is 6 and he's allergic to shellfish."
+TURNED = "Arjun just turned 7."
+
+
+def test_stopping_drinking_is_a_caution():
+    """QA pass 48a: "Sam stopped drinking alcohol two years ago." was never cited under a
+    glass of wine for Sam; stopping coffee is no caution."""
+    from hela_desktop.cautions import caution_of, caution_of_others
+
+    assert "wine" in caution_of_others("Sam stopped drinking alcohol two years ago.", {"sam"})[0]
+    assert "beer" in caution_of("I gave up drinking last year.")
+    assert not caution_of("I stopped drinking coffee after lunch.")
+
+
+def test_a_job_remembered_as_a_retired_captain(make_assistant):
+    """QA pass 48b: "What did I do for work?" recalled only the dentist, not "Hello, I'm
+    Jonas Berg, a retired ferry captain living in Gothenburg."."""
+    from hela_desktop.your_own import asks_own, tells_own
+
+    assert asks_own("What did I do for work?") == "job"
+    assert tells_own("Hello, I'm Jonas Berg, a retired ferry captain living in Gothenburg.",
+                     "job")
+
+
+def test_a_grandchild_told_as_a_childs_child(make_assistant):
+    """QA pass 48b: "What is my granddaughter's name?" read "you have not told me about
+    your granddaughter", "…their baby daughter Elsa" of "Our son Erik" told."""
+    from hela_desktop import kin
+    from hela_desktop.memory import NewEpisode
+
+    erik = "Our son Erik lives in Stockholm with his wife Maja and their baby daughter Elsa."
+    assert kin.tells_grandchild("granddaughter", erik)
+    assert not kin.tells_grandchild("grandson", erik)
+    assert kin.tells_grandchild("grandson", "My daughter Ana and her 3-year-old son Leo.")
+    a = make_assistant()
+    assert not a.engine.tells_of("granddaughter")
+    a.engine.add_episodes([NewEpisode(erik)])
+    assert a.engine.tells_of("granddaughter") and not a.engine.tells_of("grandson")
+    assert a._untold("What is my granddaughter's name?") == []
+
+
+def test_a_correction_that_names_what_it_puts_aside_corrects_only_what_said_it():
+    """QA pass 48a: "Actually Meera's wedding has moved to Munnar, not Kochi." was noted
+    as correcting "Meera's wedding is on 21 August." too, and a right date was then marked
+    older news."""
+    from hela_desktop import facts
+
+    munnar = "Actually Meera's wedding has moved to Munnar, not Kochi."
+    assert facts.corrects_memory("My sister Meera's wedding is on 14 August in Kochi.", munnar)
+    assert not facts.corrects_memory("Sorry, I got that wrong: Meera's wedding is on 21 August.",
+                                     munnar)
+    assert facts.corrects_memory("The trip is in May.", "Actually the trip is in June, not May.")
+
+
+def test_a_move_with_a_job_there_corrects_the_old_home_and_job():
+    """QA pass 48a: "We've moved from Leeds to York and I teach at a school there now." was
+    not noted as a correction ("We've" read as someone's name), and "Do I still live in
+    Leeds?" answered "We also live in Leeds now…" had no line."""
+    from hela_desktop import facts
+    from hela_desktop.older_news import gives_older
+
+    assert facts.who(YORK) == {facts.SELF}
+    assert facts.corrects_memory(PRIYA, YORK)
+    assert gives_older("Do I still live in Leeds?", "We also live in Leeds now, which is lovely.",
+                       PRIYA, YORK)
+    assert not gives_older("What do I teach?", "You teach maths at a school.", PRIYA, YORK)
+    assert not gives_older("Where do I live?", "You live in York now.", PRIYA, YORK)
+
+
+def test_a_caution_kept_in_part_of_he_still_holds(make_assistant):
+    """QA pass 48a: after "Arjun just turned 7.", what still held of "Our son Arjun is 6
+    and he's allergic to shellfish." was "He's allergic to shellfish.", which named no
+    Arjun: "…but he also can eat crab and lobster" to "Can Arjun have prawn crackers?" had
+    no line."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    a = make_assistant()
+    a.engine.add_episodes([NewEpisode_(ARJUN, 1200), NewEpisode_(TURNED, 600)])
+    q = "Can Arjun have prawn crackers?"
+    answer = "Arjun is allergic to shellfish, but he also can eat crab and lobster."
+    found = a._cautions(q, answer, [])
+    assert found and "crab" in found[0].avoid
+    mems = [_recall(1, ARJUN), _recall(2, TURNED)]
+    d = answer_doubt(q, answer, mems, [1], a.engine.people_in, cautions=found)
+    assert "“crab” and “lobster” without a word of warning" in doubt_note(
+        d, [{"episode_id": 1, "text": ARJUN}])
+
+
+def test_a_denial_up_to_a_but_is_read():
+    """QA pass 48a: "…so he doesn't have an allergy to shellfish but can be allergic to
+    other types of seafood…" had no line."""
+    from hela_desktop.says_of import says_not
+
+    answer = ("Arjun is allergic to shellfish. He's a vegetarian, so he doesn't have an "
+              "allergy to shellfish but can be allergic to other types of seafood like crab.")
+    d = says_not(answer, [(4, ARJUN)], "Arjun", "What is Arjun allergic to?",
+                 {4: "He's allergic to shellfish."})
+    assert d and d["said"] == "doesn't have an allergy to shellfish"
+
+
+def test_cautions_read_as_a_person_means_them():
+    """QA pass 48a: a prawn cocktail read as a drink for a child; "…without eating gluten
+    or any form of wheat" and "…can be enjoyed…, but I'm not going to recommend it." read
+    as offering them."""
+    from hela_desktop.cautions import cautions, offered
+    from hela_desktop.minors import under_age
+
+    (c,) = cautions([(4, ARJUN)], about={"arjun"})
+    q = "Can Arjun eat a prawn cocktail?"
+    assert offered("Yes, Arjun can enjoy a prawn cocktail.", c, q) == ["prawn"]
+    (young,) = under_age([(5, TURNED)], frozenset({"arjun"}), q)
+    assert not offered("Yes, Arjun can enjoy a prawn cocktail.", young, q)
+    assert offered("A mojito cocktail is lovely.", young, q)
+    coeliac = "I have coeliac disease, so I can't eat gluten."
+    (g,) = cautions([(2, coeliac)])
+    assert not offered("You can live life normal without eating gluten or any form of wheat.",
+                       g, coeliac)
+    assert offered("You can have toast without butter, with jam.", g, "Can I have toast?")
+    (w,) = cautions([(3, "My partner Sam is on warfarin after a heart valve operation.")],
+                    about={"sam"})
+    q = "Can Sam have a glass of champagne at the wedding?"
+    assert not offered("A glass of champagne can be enjoyed during the wedding, but I'm not "
+                       "going to recommend it.", w, q)
+    assert offered("A glass of champagne can be enjoyed during the wedding. Have fun!", w, q)
+
+
+def test_a_pet_named_at_a_sentences_end_is_not_calling_you():
+    """QA pass 48a: "You've got a cat that you're proud of, Miso." read "it calls you
+    “Miso”, and your name is Priya Nair"."""
+    from hela_desktop.whom import greets_as
+
+    mems = [_recall(6, "We have two cats, Miso and Tofu.")]
+    assert greets_as("How many cats do I have?", "You've got a cat that you're proud of, Miso.",
+                     mems, None, ("Priya", "Nair")) is None
+    assert greets_as("Thanks!", "Have a lovely day with your family, Sara!", mems, None,
+                     ("Priya", "Nair"))
+
+
+def test_a_time_is_quoted_whole():
+    """QA pass 48b: "(“My dentist appointment is scheduled for Tuesday at 10”)"."""
+    from hela_desktop.whom import as_user
+
+    d = as_user("My dentist appointment is on Tuesday at 10:30.",
+                "My dentist appointment is scheduled for Tuesday at 10:30 AM.", [],
+                ("Jonas",))
+    assert d and "10:30" in d["said"]
+
+
+def test_a_name_spelt_out_is_the_same_person(make_assistant):
+    """QA pass 48b: after "My wife's name is spelled Annelie, with an e at the end.", "Can
+    Annelie eat a steak?" answered "She loves to eat a steak…" had no line, "My wife Anneli
+    is vegetarian." told."""
+    from hela_desktop.memory import NewEpisode
+
+    a = make_assistant()
+    a.engine.add_episodes([NewEpisode("My wife Anneli is vegetarian."),
+                           NewEpisode("My wife's name is spelled Annelie, with an e at the end.")])
+    assert "anneli" in a.engine.people_in("Can Annelie eat a steak?")
+    found = a._cautions("Can Annelie eat a steak?", "She loves to eat a steak.", [])
+    assert found and "steak" in found[0].avoid
+    # (a name one slip off that was never spelt out stays another person)
+    assert "anneli" not in a.engine.people_in("Can Annelies eat a steak?")
+
+
+def NewEpisode_(text: str, ago: float):
+    import time
+
+    from hela_desktop.memory import NewEpisode
+
+    return NewEpisode(text, created_at=time.time() - ago)
+
+
+def _recall(eid: int, text: str, **extra):
+    from hela_desktop.events import Recall
+
+    return Recall(episode_id=eid, score=1.0, text=text, extra={"statement": True, **extra})
