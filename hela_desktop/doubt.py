@@ -27,7 +27,7 @@ from .cautions import (
 from .events import Recall
 from .language import opens_with_no
 from .life_news import of_people, tells_of_life
-from .made_up import alive_again, death_untold, made_up, signed_as
+from .made_up import addressed_as, alive_again, death_untold, made_up, signed_as
 from .older_news import (
     DENIES,
     DRUG,
@@ -248,8 +248,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         # "I'm Sofia Marchetti from Leeds. I was just talking with your dad…" read only
         # "it says of him what you told me of yourself")
         speaks = None if writes else as_user(message, answer, mems, own_names)
-        swapped = swapped or (signed_as(answer, own_names) if writes else speaks) \
-            or misrelated(answer, mems) or (
+        # (and a card for someone named opening on another name: "Dear Yuvraj," for
+        # Arjun, QA pass 48a)
+        swapped = swapped or (signed_as(answer, own_names) or addressed_as(
+            message, answer, user_names) if writes else speaks) or misrelated(answer, mems) or (
                 None if writes else greets_as(message, answer, mems, names, own_names))
         found += [d for d in (swapped, speaks) if d is not None][:1 if swapped is speaks else 2]
     asks_fact = about_user and facts.asks_user_fact(message, (lambda _s: {"_"}) if own

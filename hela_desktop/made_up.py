@@ -580,3 +580,37 @@ def _signed_end(answer: str) -> str:
 
 
 _AFTER_LINES, _AFTER_CHARS = 6, 240
+
+
+# a card or letter's greeting: "Dear Yuvraj,", "Hi Arjun!", "Happy birthday, Arjun!"
+_GREETING = re.compile(r"\A\s*(?:[*#_]+[^\n]*\n+\s*)?(?:(?:my\s+)?(?:dear(?:est)?|hi|hello|hey)"
+                       r"|happy\s+birthday,?)\s+((?-i:[A-Z])[\w'’-]+)\s*[,!:\n]", re.IGNORECASE)
+# who a card is for, by the name the message writes: "…a birthday card for Arjun", "…a letter
+# to my dad Ravi", "Write Arjun a card"
+_FOR_NAMED = re.compile(r"\b(?:for|to)\s+(?:(?:my|our)\s+[a-z]+\s+)?((?-i:[A-Z])[\w'’-]+)|"
+                        r"\b(?:write|send)\s+((?-i:[A-Z])[\w'’-]+)\s+an?\b", re.IGNORECASE)
+
+
+def addressed_as(message: str, answer: str, known: AbstractSet[str]) -> dict | None:
+    """``{"kind": "misnamed", "asked": "Arjun", "said": "Yuvraj", "card": True}`` when a
+    card or letter the user asked for someone they named opens on another name ("Dear
+    Yuvraj," to "Write a short birthday card for Arjun.": QA pass 48a, no line); not a
+    title, a relation, a short form or the name misspelt ("Dear Dad,", "Dear Mrs Patel,",
+    "Hi Arj!", "Dear Arjn,").  `known`: the user's names, lower case (one of them: the
+    line says it is another's)."""
+    greets, wants = _GREETING.match(answer), _FOR_NAMED.search(message)
+    if not greets or not wants:
+        return None
+    said, asked = greets.group(1), wants.group(1) or wants.group(2)
+    low = said.lower()
+    if low == asked.lower() or low in facts.STOPWORDS or low in kin.KIN or low in _TITLES \
+            or asked.lower() not in known or low.startswith(asked.lower()[:3]) \
+            or one_slip(_fold(low), _fold(asked.lower())):
+        return None
+    return {"kind": "misnamed", "asked": asked, "said": said, "card": True,
+            **({"of": "someone else you told me of"} if low in known else {})}
+
+
+_TITLES = frozenset("mr mrs ms miss dr doctor sir madam madame friend friends all everyone "
+                    "team family folks guys son daughter sweetheart darling love buddy pal "
+                    "birthday boy girl".split())

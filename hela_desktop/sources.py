@@ -265,6 +265,8 @@ def _misnamed_note(doubt: dict, _recalls: list[dict]) -> str:
                                                                               yours=yours)
     of = str(doubt.get("of") or "").strip() or "someone else you told me of"
     whose = "your own name" if of == "yourself" else f"the name of {of}"
+    if doubt.get("card") and not doubt.get("of"):  # (a card that opens on a name never
+        whose = "a name you never told me"  # told: "Dear Yuvraj," for Arjun, QA pass 48a)
     return MISNAMED_NOTE.format(asked=asked, said=said, whose=whose) \
         if said and asked.strip() else ""
 
