@@ -324,7 +324,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         if not caution.theirs and _THIRD.match(clause):
             continue
         explains = of_it and not any(w in _SERVES and words[i + 1:i + 2] not in (
-            ["been"], ["to"]) and not set(words[:i]) & _OTHERS and words[i - 1:i] != ["without"]
+            ["been"], ["to"], ["up"]) and not set(words[:i]) & _OTHERS and words[i - 1:i] != ["without"]
             for i, w in enumerate(words)) or (
             # (after a no to whether they may have it, a clause that says what is in it
             # gives the reason: "No, carbonara has bacon in it.", QA pass 40c)

@@ -336,17 +336,23 @@ def repeats_corrected(correction: str, reply: str, old: str) -> bool:
     no = set(facts.negated(reply))
     if no & fresh and not no & outdated:
         return bool(said & outdated)
-    if outdated and outdated <= no:  # (it says it is over too: "Karim has outgrown his
-        return False  # sesame allergy." to the news of it, QA pass 45e)
-    if changed_to_old(reply, outdated, fresh):  # (the change told back to front: "…his
-        return True  # doctor suggested switching to lisinopril…", QA pass 47c)
-    told_old, told_new = len(said & outdated), len(said & fresh)
     # (a place or a word said of what the old memory was about: a sentence that names it
     # names something else of that memory too, or whom; not "…their bakery in Seville?" to
     # "I left the pharmacy in Seville; I'm a hospital pharmacist in Cádiz now.", QA pass
     # 47c; an old age or date says what it is of itself: "…our little girl's 7th birthday")
     about = (facts.terms(old) | _people(old, correction)) - outdated - TELLS_CHANGE
-    return told_old > told_new and not _in_the_past(reply, outdated) and (
+    # (the old in a sentence of its own given as now, of what it was about, whatever else
+    # the reply says: "Erik and Maja moved from Stockholm to Uppsala… They've been living
+    # with their friends in Stockholm ever since…", QA pass 48b)
+    as_now = any(_as_now(x, said & outdated, fresh) and facts.terms(x) & about
+                 for x in facts.sentences(reply))
+    if outdated and outdated <= no and not as_now:
+        return False  # (it says it is over too: "Karim has outgrown his sesame allergy." to
+        # the news of it, QA pass 45e)
+    if changed_to_old(reply, outdated, fresh):  # (the change told back to front: "…his
+        return True  # doctor suggested switching to lisinopril…", QA pass 47c)
+    told_old, told_new = len(said & outdated), len(said & fresh)
+    return (told_old > told_new or as_now) and not _in_the_past(reply, outdated) and (
         any(w[:1].isdigit() for w in said & outdated) or any(
             facts.terms(x) & outdated and facts.terms(x) & about for x in facts.sentences(reply)))
 
@@ -472,7 +478,8 @@ def _as_now(answer: str, old: AbstractSet[str], fresh: AbstractSet[str]) -> bool
 
 _ACTUALLY = frozenset(facts.stems("actually"))
 _PRESENT = re.compile(r"\b(?:i['’]m|am|is|are|you['’]re|he['’]s|she['’]s|it['’]s|lives|works|"
-                      r"loving|still)\b", re.IGNORECASE)
+                      r"loving|still|(?:have|has|['’]ve)\s+been\s+(?:living|working|based))\b",
+                      re.IGNORECASE)
 
 
 _AGE_OLD = re.compile(r"\b(?:years?|months?|weeks?|days?|yrs?)[- ]old\b")

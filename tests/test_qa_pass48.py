@@ -231,3 +231,50 @@ def _recall(eid: int, text: str, **extra):
     from hela_desktop.events import Recall
 
     return Recall(episode_id=eid, score=1.0, text=text, extra={"statement": True, **extra})
+
+
+def test_a_card_for_someone_named_that_opens_on_another_name():
+    """QA pass 48a: "Dear Yuvraj, …" to "Write a short birthday card for Arjun." had no
+    line; "Dear Arjun", "Hi Mum", a short form and a title are fine."""
+    from hela_desktop.made_up import addressed_as
+    from hela_desktop.sources import doubt_note
+
+    known = {"arjun", "miso", "priya"}
+    ask = "Write a short birthday card for Arjun."
+    d = addressed_as(ask, "Dear Yuvraj,\nWe are thrilled to have you on our team.", known)
+    assert doubt_note(d, []) == "Check this answer: it calls Arjun “Yuvraj”, a name you never told me."
+    d = addressed_as(ask, "Dear Miso, happy birthday!", known)
+    assert "“Miso”, the name of someone else you told me of" in doubt_note(d, [])
+    for fine in ("Dear Arjun, happy 7th birthday!", "Hi Mum, happy birthday!",
+                 "Dear Arj, happy birthday!", "Dear Mrs Patel,", "Happy birthday, Arjun!"):
+        assert addressed_as(ask, fine, known) is None, fine
+    assert addressed_as("Write a short letter to my dad Ravi.", "Dear Yuvraj,", {"ravi"})
+
+
+def test_the_reply_to_a_correction_that_gives_the_old_value_as_now_again():
+    """QA pass 48b: "Erik and Maja moved from Stockholm to Uppsala in the spring. … They've
+    been living with their friends in Stockholm ever since…" had no line: its first
+    sentence put Stockholm aside; a sentence of Stockholm itself is no repeat."""
+    from hela_desktop.older_news import repeats_corrected
+
+    erik = "Our son Erik lives in Stockholm with his wife Maja and their baby daughter Elsa."
+    moved = "Erik and Maja moved from Stockholm to Uppsala in the spring."
+    assert repeats_corrected(moved, moved + " They've been living with their friends in "
+                             "Stockholm ever since they arrived back home.", erik)
+    for fine in (moved + " They had been living in Stockholm for years.",
+                 moved + " Stockholm is a lovely city.",
+                 "How lovely! They have been living in Uppsala since the spring."):
+        assert not repeats_corrected(moved, fine, erik), fine
+
+
+def test_what_a_drug_is_made_up_of_offers_nothing():
+    """QA pass 48b: the reply to "I'm allergic to penicillin." read "it names “penicillins”
+    without a word of warning" for "…the amino acid that makes up its active ingredient -
+    sulfa drugs like cephalosporins are often referred to as penicillins."."""
+    from hela_desktop.cautions import cautions, offered
+
+    told = "I'm allergic to penicillin."
+    (c,) = cautions([(11, told)])
+    assert not offered("The name comes from the amino acid that makes up its active "
+                       "ingredient - cephalosporins are often referred to as penicillins.", c, told)
+    assert offered("I will make you some amoxicillin.", c, told)
