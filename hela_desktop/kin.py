@@ -129,7 +129,10 @@ ROLES = frozenset("friend colleague coworker co-worker classmate teacher tutor d
 BEFORE_KIN = rf"(?:(?!{_LINKS}\b)[\w'’-]+\s+){{0,2}}"
 _NAMED = (rf"(?:\b(?:my|our)\s+(?:(?!{_LINKS}\b)[\w'’-]+\s+){{1,2}}(?:called|named)\s+"
           rf"|\b(?:my|our)\s+[\w-]+['’]s\s+name\s+is\s+"
-          rf"|\b(?:his|her|their)\s+(?:{KIN_PET_BREED})\s+"
+          # ("…and their baby daughter Elsa", QA pass 48b: "Elsa is a Norwegian child, and
+          # her name is Kjerke." was checked as of no one of the user's)
+          rf"|\b(?:his|her|their)\s+(?:(?:baby|little|young|newborn|new|infant|eldest|"
+          rf"youngest|older|younger)\s+)?(?:{KIN_PET_BREED})\s+"
           # "Chloe's son Oscar" (QA pass 41d: a grandson's nut allergy was no one's)
           rf"|\b[A-Z][\w’-]*['’]s\s+(?:{KIN_PET_BREED})\s+"
           rf"|\b(?:a|an)\s+{BEFORE_KIN}(?:{KIN_PET_BREED}),?\s+(?:called|named)\s+"

@@ -278,3 +278,15 @@ def test_what_a_drug_is_made_up_of_offers_nothing():
     assert not offered("The name comes from the amino acid that makes up its active "
                        "ingredient - cephalosporins are often referred to as penicillins.", c, told)
     assert offered("I will make you some amoxicillin.", c, told)
+
+
+def test_a_grandchild_named_with_a_word_before_is_of_the_users_life(make_assistant):
+    """QA pass 48b: "Elsa is a Norwegian child, and her name is Kjerke." to "Who is Elsa?"
+    had no line: "…their baby daughter Elsa" made Elsa no one of the user's."""
+    from hela_desktop.memory import NewEpisode
+
+    a = make_assistant()
+    a.engine.add_episodes([NewEpisode("Our son Erik lives in Stockholm with his wife Maja and "
+                                      "their baby daughter Elsa.")])
+    assert "elsa" in a.engine.people_in("Who is Elsa?")
+    assert "stockholm" not in a.engine.people_in("Is Stockholm nice?")
