@@ -13,6 +13,7 @@ server), the model lock and the retrieval thread — all loaded when it is built
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
@@ -38,7 +39,7 @@ from .gate import CAUTIONS_LOOK, GateResult, of_family
 from .knowledge import corrected_by, standing_cautions
 from .language import asks_language, language_shares
 from .llm import LocalLLM, ModelError
-from .medicines import as_of
+from .medicines import ILLNESSES, as_of, ills_said
 from .memory import PROFILES, MemoryEngine, NewEpisode
 from .minors import CHILDREN, CHILDREN_WORDS, asked_of, children_named, under_age
 from .prompt import format_memory
@@ -516,7 +517,8 @@ class Assistant:
                 untold=self._untold(asked), unrecalled=state.unrecalled,
                 own_names=self._own_names(),
                 corrected=[(c["episode_id"], c["text"]) for c in stats.get("corrects", [])],
-                cautions=self._cautions(asked, answer, stats.get("corrects", [])))
+                cautions=self._cautions(asked, answer, stats.get("corrects", [])),
+                ills=self._ills_untold(asked, answer))
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever
@@ -655,6 +657,19 @@ class Assistant:
         an answer that calls itself by one speaks as them (`whom.as_user`)."""
         return tuple(whom.own_names(t for _, t, _ in self.store.said_after(
             0.0, containing=("name", "i'm", "call me"))))
+
+    def _ills_untold(self, message: str, answer: str) -> list[str]:
+        """The illnesses `answer` says the user has (`medicines.ills_said`) that neither
+        `message` nor any memory of the user's names (of anyone: "My dad has diabetes."
+        leaves it unsaid whose it is)."""
+        out = []
+        for ill in ills_said(answer):
+            cue = ILLNESSES[ill]
+            said = [message, *(t for _, t, _ in self.store.said_after(
+                0.0, skip_sources=AUTHORS, containing=(cue + "*",)))]
+            if not any(re.search(rf"\b{cue}", t, re.IGNORECASE) for t in said):
+                out.append(ill)
+        return out
 
     def _untold(self, message: str) -> list[str]:
         """The relations `message` asks about ("my sister") that no memory of the user's

@@ -84,7 +84,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  untold: Sequence[str] = (), cautions: Sequence[Caution] = (),
                  unrecalled: bool = False,
                  corrected: Sequence[tuple[int, str]] = (), cut: bool = False,
-                 own_names: Sequence[str] = ()) -> dict | None:
+                 own_names: Sequence[str] = (), ills: Sequence[str] = ()) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
@@ -111,6 +111,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       (every name the user writes) say (`made_up`: "Which
       town do we live in now?" → "We live in the town of Ponsonby, which is a suburb of
       Manchester.", `bench personal`); ``unused`` when the answer also used none of them;
+    - ``{"kind": "ill_untold", "said": [...]}``: it says the user has an illness no memory
+      of theirs tells (`ills`, `medicines.ills_said`: "You've been diagnosed with diabetes").
     - ``{"kind": "untold", "who": [...]}``: a question about the user's own life that asks
       about relations (`untold`: "my sister", "my uncle") no memory of theirs names (QA pass
       30: "What is my sister's name?", no sister ever told, was answered "Ines is my
@@ -228,6 +230,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
              or _allergy_untold(message, answer, mems, names)) \
         if names is not None and not any(d["kind"] == "caution" for d in found) else None
     found[:0] = [given] if given else []
+    if ills:  # (an illness of the user's no memory tells: "You've been diagnosed with
+        # diabetes", QA pass 48b, `medicines.ills_said`)
+        found.append({"kind": "ill_untold", "said": [str(w) for w in ills]})
     if untold and about_user:
         found.append({"kind": "untold", "who": [str(w) for w in untold]})
     else:

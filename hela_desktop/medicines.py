@@ -82,6 +82,42 @@ SOBER = re.compile(r"\b(?:(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|
                    re.IGNORECASE)
 
 
+# illnesses an answer may say the user has ("You've been diagnosed with diabetes", QA pass
+# 48b: made up, with no line), each with the start of the words a memory of it holds
+ILLNESSES = {"diabetes": "diabet", "diabetic": "diabet", "asthma": "asthma", "asthmatic": "asthma",
+             "epilepsy": "epilep", "epileptic": "epilep", "cancer": "cancer",
+             "arthritis": "arthrit", "gout": "gout", "coeliac disease": "coeliac",
+             "celiac disease": "celiac", "kidney disease": "kidney", "heart disease": "heart",
+             "high blood pressure": "blood", "hypertension": "hypertens", "depression": "depress",
+             "dementia": "dementia", "copd": "copd", "lupus": "lupus",
+             "multiple sclerosis": "sclerosis", "parkinson's": "parkinson", "crohn's": "crohn",
+             "anaemia": "anaemi", "anemia": "anemi", "osteoporosis": "osteopor",
+             "migraines": "migraine", "hiv": "hiv"}
+_ILL = "|".join(sorted(map(re.escape, ILLNESSES), key=len, reverse=True))
+_YOU_HAVE = re.compile(
+    r"\byou(?:['’]ve|\s+have)\s+(?:also\s+)?(?:(?:been\s+)?diagnosed\s+with\s+|got\s+)?"
+    r"|\byou\s+(?:also\s+)?suffer\s+from\s+|\byou(?:['’]re|\s+are)\s+(?:also\s+)?(?:living\s+with\s+)?",
+    re.IGNORECASE)
+_ILL_SAID = re.compile(rf"(?:{_YOU_HAVE.pattern})(?:(?:type\s+(?:[12]|one|two)|chronic|mild|severe|"
+                       rf"early[- ]onset)\s+)*(?P<ill>{_ILL})\b", re.IGNORECASE)
+_IF_YOU = re.compile(r"\b(?:if|unless|whether|when|once|in case|people who|anyone who|those "
+                     r"who|someone who)\b[^.!?]*$", re.IGNORECASE)
+
+
+def ills_said(answer: str) -> list[str]:
+    """The illnesses `answer` says the user has ("You've been diagnosed with diabetes",
+    "you're asthmatic"), lower case, as `ILLNESSES` names them; not an if ("If you have
+    diabetes…"), a question, or one denied ("you don't have diabetes")."""
+    out = []
+    for x in facts.sentences(answer):
+        if x.rstrip().endswith("?"):
+            continue
+        for m in _ILL_SAID.finditer(x):
+            if not _IF_YOU.search(re.split(r"[;,]", x[:m.start()])[-1]):
+                out.append(m.group("ill").lower().replace("’", "'"))
+    return list(dict.fromkeys(out))
+
+
 # the words a statement of one of them holds (for the store to look for), and that name one
 # in an answer (a condition it may give as its reason)
 CUES = ("lithium", "methotrexate", "pregnant", "expecting", *THINNERS, *SSRIS, *_BP_DRUGS,
@@ -120,5 +156,5 @@ def as_of(text: str, created_at: float, now: float) -> str:
     return " ".join(s for s in facts.sentences(text) if not _PREGNANT.search(s))
 
 
-__all__ = ["CUES", "PREGNANCY_WEEKS", "SOBER", "SSRIS", "THINNERS", "as_of", "avoided",
-           "of_conditions"]
+__all__ = ["CUES", "ILLNESSES", "PREGNANCY_WEEKS", "SOBER", "SSRIS", "THINNERS", "as_of",
+           "avoided", "ills_said", "of_conditions"]

@@ -85,6 +85,7 @@ ALLERGY_UNTOLD_NOTE = ("Check this answer: it says {name} has an allergy, and yo
                        "me of one.")
 ALIVE_AGAIN_NOTE = "Check this answer: it speaks of {name} as living, and you told me “{said}”"
 DEATH_UNTOLD_NOTE = "Check this answer: it says {name} died, and you never told me so."
+ILL_UNTOLD_NOTE = "Check this answer: it says you {said}, and you never told me so."
 NOT_KNOWN_NOTE = "Check this answer: it says it does not know, and you told me “{said}”"
 SAYS_NOT_NOTE = "Check this answer: it says {name} {said}, and you told me “{quote}”"
 CAUTION_MISSED_NOTE = "Check this answer: it leaves out what you told me: “{said}”"
@@ -347,6 +348,15 @@ def _part_about(text: str, old: str) -> str:
 _GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who)\b", re.IGNORECASE)
 
 
+def _ill_untold_note(doubt: dict, _recalls: list[dict]) -> str:
+    """"it says you have diabetes", "… you are diabetic", "… you have gout and asthma"."""
+    ills = _strs(doubt, "said")
+    if not ills:
+        return ""
+    said = " and ".join([", ".join(ills[:-1]), ills[-1]] if len(ills) > 1 else ills)
+    return ILL_UNTOLD_NOTE.format(said=("are " if said.endswith("ic") else "have ") + said)
+
+
 _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "caution": _caution_note,
     "caution_missed": _caution_missed_note,
@@ -354,6 +364,7 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "denies_told": _quoting(DENIES_TOLD_NOTE), "not_known": _quoting(NOT_KNOWN_NOTE),
     "death_untold": lambda d, _r: DEATH_UNTOLD_NOTE.format(name=one_line(str(d.get("name"))))
     if d.get("name") else "",
+    "ill_untold": _ill_untold_note,
     "alive_again": lambda d, _r: ALIVE_AGAIN_NOTE.format(
         name=one_line(str(d.get("name"))), said=_said(d)) if d.get("name") and _said(d) else "",
     "allergy_untold": lambda d, _r: ALLERGY_UNTOLD_NOTE.format(

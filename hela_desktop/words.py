@@ -8,7 +8,10 @@ import re
 import unicodedata
 
 # a list item's own number: "1. Baked lamb", "• 3. …" (no number an answer states)
-LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)", re.M)  # "1. Baked lamb", "• 3. …"
+# "1. Baked lamb", "• 3. …"; or in a line, after a sentence: "…condition. 2. You're…" (QA
+# pass 48b: "“2” is in none of the memories")
+LIST_MARK = re.compile(r"^\s*(?:[-*•·]\s*)?\d+[.)](?=\s)|(?<=[.!?:])[ \t]+\d{1,2}[.)](?=[ \t]+(?:\*\*|[A-Z]))",
+                       re.M)
 
 
 def count(n: int, one: str, many: str | None = None) -> str:

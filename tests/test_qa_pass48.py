@@ -290,3 +290,32 @@ def test_a_grandchild_named_with_a_word_before_is_of_the_users_life(make_assista
                                       "their baby daughter Elsa.")])
     assert "elsa" in a.engine.people_in("Who is Elsa?")
     assert "stockholm" not in a.engine.people_in("Is Stockholm nice?")
+
+
+def test_an_illness_of_yours_no_memory_tells(make_assistant):
+    """QA pass 48b: "…3. You've been diagnosed with diabetes - this is a disease…" to "What
+    do you know about my health?" had no line (nor "“2” is in none of the memories" for a
+    list's number in a line)."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.medicines import ills_said
+    from hela_desktop.memory import NewEpisode
+    from hela_desktop.sources import doubt_note
+
+    assert ills_said("You've been diagnosed with diabetes.") == ["diabetes"]
+    assert ills_said("You're diabetic and you have chronic kidney disease.") == [
+        "diabetic", "kidney disease"]
+    for none in ("If you have diabetes, avoid sugar.", "Do you have asthma?",
+                 "You don't have diabetes.", "People who have gout avoid beer."):
+        assert not ills_said(none), none
+    a = make_assistant()
+    kidney = "I have chronic kidney disease, stage 3."
+    a.engine.add_episodes([NewEpisode(kidney), NewEpisode("My dad has asthma.")])
+    q = "What do you know about my health?"
+    answer = ("1. You have chronic kidney disease - a long-term condition. 2. You've been "
+              "diagnosed with diabetes - too much sugar in the blood. 3. You have asthma.")
+    assert a._ills_untold(q, answer) == ["diabetes"]  # (asthma is told, if of his dad)
+    d = answer_doubt(q, answer, [_recall(1, kidney)], {1}, a.engine.people_in,
+                     ills=a._ills_untold(q, answer))
+    assert doubt_note(d, [{"episode_id": 1, "text": kidney}]) == (
+        "Check this answer: it says you have diabetes, and you never told me so.")
+    assert a._ills_untold("I have diabetes.", "You have diabetes, I'm sorry.") == []
