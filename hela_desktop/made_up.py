@@ -290,6 +290,8 @@ _ALIVE = re.compile(r"\b(?:(?:will|['’]ll)(?!\s+(?:always\s+|forever\s+|never\
                     r"remembered|missed|loved|cherished|forgotten|honou?red|mourned|"
                     r"in\s+(?:your|our|my)\s+hearts?|with\s+(?:you|us)|live\s+on|stay\s+with))|"
                     r"is coming|are coming|coming|going to|celebrat\w*|"
+                    # ("Nils Berg and his family have gone on to raise…", QA pass 48b)
+                    r"(?:has|have)\s+gone\s+on\s+to|"
                     r"birthday|turns?|turned|is doing|is now|lives|relocated|moved|visiting|"
                     r"(?:is|he['’]s|she['’]s)\s+(?:a|an|so|very|still|always|well|fine|happy)|"
                     r"(?:he|she)\s+(?:can|could|wants|says|has|does|loves|likes)|(?:call|phone|"

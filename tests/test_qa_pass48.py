@@ -319,3 +319,16 @@ def test_an_illness_of_yours_no_memory_tells(make_assistant):
     assert doubt_note(d, [{"episode_id": 1, "text": kidney}]) == (
         "Check this answer: it says you have diabetes, and you never told me so.")
     assert a._ills_untold("I have diabetes.", "You have diabetes, I'm sorry.") == []
+
+
+def test_one_who_died_has_gone_on_to_something():
+    """QA pass 48b: "Nils Berg and his family have gone on to raise a new generation of
+    sailors." in the reply to "My brother Nils died in 2019." had no line."""
+    from hela_desktop.made_up import alive_again
+
+    nils = [(8, "My brother Nils died in 2019.")]
+    d = alive_again("Nils Berg and his family have gone on to raise a new generation of "
+                    "sailors.", nils, {"nils"})
+    assert d and d["name"] == "Nils"
+    assert not alive_again("Nils had gone on to become a captain before he died in 2019.",
+                           nils, {"nils"})
