@@ -410,7 +410,17 @@ def _given_names(texts: Sequence[str]) -> dict[str, str]:
             if name.lower() not in facts.STOPWORDS:
                 mark = "’" if owner and owner.startswith("your ") and owner.endswith("s") else "’s"
                 out.setdefault(name.lower(), f"{owner}{mark} {of.lower()}" if owner else of.lower())
+        # ("We have two cats, Miso and Tofu.": QA pass 48a, "…your brother, Miso" unmarked)
+        for m in _SEVERAL.finditer(t):
+            for name in re.findall(r"[A-Z][\w'’-]+", m.group("names")):
+                kind = m.group("kind").lower()
+                out.setdefault(name.lower(), kin.KIN.get(kind.removesuffix("s"), kin.species(kind)))
     return out
+
+
+_SEVERAL = re.compile(rf"\b(?:two|three|four|both|\d)\s+(?P<kind>(?i:{kin.KIN_PET_BREED})s?),?\s+"
+                      r"(?:(?:called|named)\s+)?(?P<names>[A-Z][\w'’-]+(?:,\s*[A-Z][\w'’-]+)*,?"
+                      r"\s+and\s+[A-Z][\w'’-]+)")
 
 
 def _names_within(text: str) -> set[str]:

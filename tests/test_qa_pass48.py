@@ -332,3 +332,18 @@ def test_one_who_died_has_gone_on_to_something():
     assert d and d["name"] == "Nils"
     assert not alive_again("Nils had gone on to become a captain before he died in 2019.",
                            nils, {"nils"})
+
+
+def test_names_given_several_at_once():
+    """QA pass 48a: "And your brother, Miso, he's been through some tough times" in the
+    reply to "We have two cats, Miso and Tofu." had no line: the names of a count of
+    animals or children were read as no one's."""
+    from hela_desktop.whom import _given_names, misrelated
+
+    assert _given_names(["We have two cats, Miso and Tofu.", "We have two sons, Tom and Max.",
+                         "I have 3 dogs, Rex, Bo and Fifi."]) == {
+        "miso": "cat", "tofu": "cat", "tom": "son", "max": "son", "rex": "dog", "bo": "dog",
+        "fifi": "dog"}
+    d = misrelated("And your brother, Miso, he's been through some tough times.",
+                   [_recall(6, "We have two cats, Miso and Tofu.")])
+    assert d and d["name"] == "Miso"
