@@ -351,11 +351,11 @@ def corrects_memory(old: str, new: str) -> bool:
         return is_statement(new) and bool(told & was - KIN_WORDS - {SELF} or (
             SELF in told and SELF in was)) and bool(food & said_words(old))
     return is_statement(new) and not already_says(old, new) and not _others_named(
-        old, new) and not _puts_aside_else(old, new) and bool(says_over(old, new)
+        old, new) and not puts_aside_else(old, new) and bool(says_over(old, new)
                                                               or changes_memory(old, new))
 
 
-def _puts_aside_else(old: str, new: str) -> bool:
+def puts_aside_else(old: str, new: str) -> bool:
     """Does `new` name what it puts aside, a name or a number ("…moved to Munnar, not
     Kochi."), and `old` say none of it ("Meera's wedding is on 21 August.": QA pass 48a,
     marked older news for a place it never gave)?"""
@@ -779,4 +779,4 @@ def asks_user_fact(text: str, names: Callable[[str], AbstractSet[str]] | None = 
 
 
 __all__ = ["keywords", "stem", "stems", "STOPWORDS", "sentences", "statements", "is_statement", "corrects",
-           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "says_over", "CHANGE_STEMS", "terms", "corrects_memory", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO", "PETS"]
+           "is_statement_sentence", "is_common_word", "is_interjection", "TIME_STEMS", "who", "SELF", "change_kinds", "says_kind", "same_kind", "tells_change", "says_over", "CHANGE_STEMS", "terms", "corrects_memory", "puts_aside_else", "changes_memory", "corrected_words", "said_words", "is_personal", "asks_about_whole_user", "kin", "kin_words", "KIN_WORDS", "KIN_ALSO", "PETS"]

@@ -649,8 +649,10 @@ class RelevanceGate:
                     # message asks, or what shares with it a word the message asks about
                     # (`asked`), no plan's time of one that says none; it marks nothing else
                     # (QA pass 31b: "My mother moved to Bergen." marked every memory older news)
+                    # (not naming a value put aside it never gave: `puts_aside_else`)
                     if similar and (facts.corrects_memory(old.text, new.text) or asked
-                                    and not STILL.untimed(old.text, new.text)):
+                                    and not STILL.untimed(old.text, new.text)
+                                    and not facts.puts_aside_else(old.text, new.text)):
                         fixes.setdefault(a, []).append(b)  # (each, for the doubt)
                     continue
                 if similar and not STILL.untimed(old.text, new.text) and (asked or common & (

@@ -393,8 +393,10 @@ def _corrections_of(store: Store, ids: Iterable[int], min_similarity: float,
             b, new, _ = later[j]
             # (news of a plan's time corrects nothing that gives none: "I'm learning
             # Portuguese for the trip." was greyed by the trip's new month, QA pass 42e)
+            # (nor what names a value put aside that it never gave: "…moved to Munnar, not
+            # Kochi." of "Meera's wedding is on 21 August.", QA pass 48c)
             if b != a and not facts.already_says(text, new) and not superseded.untimed(
-                    text, new) and (
+                    text, new) and not facts.puts_aside_else(text, new) and (
                     words & stems.setdefault(j, facts.corrected_words(new))
                     and facts.says_over(text, new) or facts.changes_memory(text, new)):
                 out.setdefault(a, []).append(b)

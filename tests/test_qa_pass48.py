@@ -347,3 +347,31 @@ def test_names_given_several_at_once():
     d = misrelated("And your brother, Miso, he's been through some tough times.",
                    [_recall(6, "We have two cats, Miso and Tofu.")])
     assert d and d["name"] == "Miso"
+
+
+def test_a_place_put_aside_leaves_the_date_current_in_recall(make_assistant):
+    """QA pass 48c: after "Actually Meera's wedding has moved to Munnar, not Kochi.", the
+    note named only the Kochi memory, but recall still marked "Meera's wedding is on 21
+    August." older news (the question's own words shared), and a right date read "it may
+    give older news"."""
+    import time
+
+    from hela_desktop.gate import RelevanceGate
+    from hela_desktop.knowledge import all_corrections
+    from hela_desktop.memory import NewEpisode
+
+    a = make_assistant()
+    now = time.time()
+    told = ["My sister Meera's wedding is on 14 August in Kochi.",
+            "Sorry, I got that wrong: Meera's wedding is on 21 August.",
+            "Actually Meera's wedding has moved to Munnar, not Kochi."]
+    ids = a.engine.add_episodes([NewEpisode(t, created_at=now - (3 - i) * 600)
+                                 for i, t in enumerate(told)])
+    q = "When is Meera's wedding?"
+    qv = a.engine.embed_query(q)
+    res = RelevanceGate(a.engine, a.settings.gate).admit(q, a.engine.retrieve(q, query_vec=qv),
+                                                          qv)
+    by_id = {r.episode_id: r for r in res.admitted}
+    assert by_id[ids[0]].extra.get("superseded_by") == ids[2]
+    assert "superseded_by" not in by_id[ids[1]].extra
+    assert ids[2] not in all_corrections(a.engine.store, [ids[1]]).get(ids[1], [])
