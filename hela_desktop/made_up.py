@@ -534,7 +534,9 @@ _SIGNED = re.compile(r"(?:(?:^|\n)[ \t]*(?:[\w]+[ \t]+){0,2}?(?:regards|love|wis
                      # (a line of wishes, the name on the next: "Wishing for a nice day
                      # together at work,\nKaren", QA pass 47b; not "Wishing you…, Kenji.")
                      r"|(?:^|\n)[ \t]*wishing\b[^\n,.!?]{0,50}[,!.]?[ \t]*\n+\s*)"
-                     # (a surname after it: "Kyōhei Nakamura", QA pass 47d)
+                     # (a surname after it: "Kyōhei Nakamura", QA pass 47d; a title before
+                     # it: "Mr. Arjun Sharma", QA pass 48c)
+                     r"(?:(?:mr|mrs|ms|miss|dr|prof)\.?[ \t]+)?"
                      r"((?-i:[A-Z])[\w'’-]+)(?:[ \t]+(?-i:[A-Z])[\w'’-]+)?"
                      r"(?:\s+from\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)?[\s.!,]*$",
                      re.IGNORECASE)
@@ -585,8 +587,10 @@ _AFTER_LINES, _AFTER_CHARS = 6, 240
 
 
 # a card or letter's greeting: "Dear Yuvraj,", "Hi Arjun!", "Happy birthday, Arjun!"
-_GREETING = re.compile(r"\A\s*(?:[*#_]+[^\n]*\n+\s*)?(?:(?:my\s+)?(?:dear(?:est)?|hi|hello|hey)"
-                       r"|happy\s+birthday,?)\s+((?-i:[A-Z])[\w'’-]+)\s*[,!:\n]", re.IGNORECASE)
+_GREETING = re.compile(r"\A\s*(?:[*#_]+[^\n]*\n+\s*)?(?:(?:(?:my\s+)?(?:dear(?:est)?|hi|hello|hey)"
+                       r"|happy\s+birthday,?)\s+((?-i:[A-Z])[\w'’-]+)\s*[,!:\n]"
+                       # (a name on a line of its own: "Liam,\nPray for…", QA pass 48c)
+                       r"|((?-i:[A-Z])[\w'’-]+)[ \t]*,?[ \t]*\n)", re.IGNORECASE)
 # who a card is for, by the name the message writes: "…a birthday card for Arjun", "…a letter
 # to my dad Ravi", "Write Arjun a card"
 _FOR_NAMED = re.compile(r"\b(?:for|to)\s+(?:(?:my|our)\s+[a-z]+\s+)?((?-i:[A-Z])[\w'’-]+)|"
@@ -603,9 +607,10 @@ def addressed_as(message: str, answer: str, known: AbstractSet[str]) -> dict | N
     greets, wants = _GREETING.match(answer), _FOR_NAMED.search(message)
     if not greets or not wants:
         return None
-    said, asked = greets.group(1), wants.group(1) or wants.group(2)
+    said, asked = greets.group(1) or greets.group(2), wants.group(1) or wants.group(2)
     low = said.lower()
     if low == asked.lower() or low in facts.STOPWORDS or low in kin.KIN or low in _TITLES \
+            or greets.group(2) and (low in _OPENINGS or facts.is_interjection(low)) \
             or asked.lower() not in known or low.startswith(asked.lower()[:3]) \
             or one_slip(_fold(low), _fold(asked.lower())):
         return None
@@ -613,6 +618,9 @@ def addressed_as(message: str, answer: str, known: AbstractSet[str]) -> dict | N
             **({"of": "someone else you told me of"} if low in known else {})}
 
 
+# a first line that is no name ("Congratulations,", "Greetings")
+_OPENINGS = frozenset("congratulations congrats greetings hello hi hey dear dearest happy "
+                      "cheers welcome thanks sorry note card message letter subject".split())
 _TITLES = frozenset("mr mrs ms miss dr doctor sir madam madame friend friends all everyone "
                     "team family folks guys son daughter sweetheart darling love buddy pal "
                     "birthday boy girl".split())

@@ -677,7 +677,9 @@ _GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening
                      r"\s*,?\s+(?!I(?:['’][a-z]+)?\b)((?-i:[A-Z])[\w'’-]+)\b", re.IGNORECASE)
 
 
-_OPENS_CALLING = re.compile(r"\s*([A-Z][a-z'’-]+),\s+(?=[a-z])")
+# (or on a line of its own, or before an ellipsis: "Liam,\nLiam, please…", "Liam... I hope
+# you have…", QA pass 48c: four answers to Priya unmarked)
+_OPENS_CALLING = re.compile(r"\s*([A-Z][a-z'’-]+)(?:,\s+(?=[a-z])|,[ \t]*\n|(?:\.\.\.|…)[ \t]*(?=[A-Z]))")
 # a word that opens a reply before a comma and is no name ("Sure, …", "Sadly, …")
 _OPENER = re.compile(r"(?i:[a-z]+ly|h+m+|pardon|excuse|gosh|goodness|ooh|aha|sure|well|yes|yeah|yep|no|nope|okay|ok|sorry|great|right|"
                      r"alright|indeed|hello|hi|hey|thanks|congratulations|congrats|wonderful|"

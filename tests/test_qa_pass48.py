@@ -375,3 +375,44 @@ def test_a_place_put_aside_leaves_the_date_current_in_recall(make_assistant):
     assert by_id[ids[0]].extra.get("superseded_by") == ids[2]
     assert "superseded_by" not in by_id[ids[1]].extra
     assert ids[2] not in all_corrections(a.engine.store, [ids[1]]).get(ids[1], [])
+
+
+def test_names_on_a_line_of_their_own_and_titled_signatures():
+    """QA pass 48c: a card for Arjun opening "Liam,\\nPray for…", answers to Priya opening
+    "Liam,\\nLiam, please…" and "Liam... I hope…", and a card signed "Best wishes, / Mr.
+    Arjun Sharma / Chennai, India" had no line."""
+    from hela_desktop.made_up import addressed_as, signed_as
+    from hela_desktop.whom import greets_as
+
+    ask, known = "Write a short birthday card for Arjun.", {"arjun", "priya"}
+    assert addressed_as(ask, "Liam,\nPray for your child's health.", known)["said"] == "Liam"
+    for fine in ("Congratulations\nArjun!", "Greetings,\nDear one", "Arjun,\nHappy birthday!"):
+        assert addressed_as(ask, fine, known) is None, fine
+    yours = ("Priya", "Nair")
+    for calls in ("Liam,\nLiam, please add something to our list.",
+                  "Liam... I hope you have a wonderful birthday."):
+        assert greets_as("Thanks!", calls, [], None, yours)["said"] == "Liam", calls
+    for fine in ("Sorry... I cannot help.", "Hello,\nI am here.", "Great...  Here it is."):
+        assert greets_as("Thanks!", fine, [], None, yours) is None, fine
+    card = "Happy birthday Arjun!\n\nBest wishes,\nMr. Arjun Sharma\nChennai, India"
+    assert signed_as(card, yours)["said"] == "Arjun"
+    assert signed_as("Happy birthday!\nLove,\nPriya Sharma\nChennai-India", yours) is None
+
+
+def test_no_health_problems_when_an_illness_was_told():
+    """QA pass 48c: "Yes, my dad has no health problems." to "Does my dad have any health
+    problems?" had no line, "My dad Ravi lives in Chennai and has type 2 diabetes." told."""
+    from hela_desktop.says_of import says_not
+    from hela_desktop.sources import doubt_note
+
+    ravi = [(5, "My dad Ravi lives in Chennai and has type 2 diabetes.")]
+    q = "Does my dad have any health problems?"
+    d = says_not("Yes, my dad has no health problems.", ravi, "", q)
+    assert doubt_note(d, []) == ("Check this answer: it says your dad has no health problems, "
+                                 "and you told me “My dad Ravi lives in Chennai and has type 2 "
+                                 "diabetes.”")
+    assert says_not("You don't have any health problems.",
+                    [(2, "I have chronic kidney disease, stage 3.")], "", q)
+    for fine in ("Your dad has no problems with his car.",
+                 "Your dad has no other health problems besides his diabetes."):
+        assert says_not(fine, ravi, "", q) is None, fine
