@@ -104,6 +104,14 @@ _IF_YOU = re.compile(r"\b(?:if|unless|whether|when|once|in case|people who|anyon
                      r"who|someone who)\b[^.!?]*$", re.IGNORECASE)
 
 
+_ILL_NAMED = re.compile(rf"\b(?:{_ILL})\b", re.IGNORECASE)
+
+
+def names_illness(text: str) -> bool:
+    """Does `text` name an illness of `ILLNESSES` ("…has type 2 diabetes.")?"""
+    return bool(_ILL_NAMED.search(text))
+
+
 def ills_said(answer: str) -> list[str]:
     """The illnesses `answer` says the user has ("You've been diagnosed with diabetes",
     "you're asthmatic"), lower case, as `ILLNESSES` names them; not an if ("If you have
@@ -157,4 +165,4 @@ def as_of(text: str, created_at: float, now: float) -> str:
 
 
 __all__ = ["CUES", "ILLNESSES", "PREGNANCY_WEEKS", "SOBER", "SSRIS", "THINNERS", "as_of",
-           "avoided", "ills_said", "of_conditions"]
+           "avoided", "ills_said", "names_illness", "of_conditions"]

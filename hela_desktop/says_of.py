@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 
 from . import facts, kin
 from .cautions import FOOD_STEMS, caution_of, caution_of_others
+from .medicines import names_illness
 from .older_news import opens_with_yes
 from .timewords import DATE
 from .words import spelled_numbers
@@ -345,8 +346,9 @@ def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
             what = facts.terms(m.group("what")) - {facts.stem(w) for w in _EMPTY}
             for eid, text in texts:
                 holds = parts.get(eid, text)
-                if what and facts.who(text) == {facts.SELF} and what <= facts.terms(holds) \
-                        and not _denies_itself(holds, what):
+                if what and facts.who(text) == {facts.SELF} and (
+                        what <= facts.terms(holds) and not _denies_itself(holds, what)
+                        or what <= _HEALTH and names_illness(holds)):
                     no = _SELF_NO.get(re.sub(r"\s+", " ", m.group("no").lower().replace("’", "'")),
                                      "are not")
                     return {"kind": "says_not", "name": "you",
@@ -359,8 +361,11 @@ def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
                 continue
             for eid, text in texts:
                 holds = parts.get(eid, text)
-                if _names_of(text, who) and _of_allergy(what, text, who) <= facts.terms(holds) \
-                        and not _denies_itself(holds, what):
+                # (or no health problems, an illness told: "Yes, my dad has no health
+                # problems." of "My dad Ravi … has type 2 diabetes.", QA pass 48c)
+                if _names_of(text, who) and (_of_allergy(what, text, who) <= facts.terms(holds)
+                                             and not _denies_itself(holds, what)
+                                             or what <= _HEALTH and names_illness(holds)):
                     return {"kind": "says_not", "name": _called(who, text),
                             "said": f"{m.group('no')} {m.group('what').strip()}",
                             "memory": int(eid), "quote": text}
@@ -382,6 +387,7 @@ def _of_allergy(what: set[str], text: str, who: str) -> set[str]:
     return rest if rest - _TAKING else what
 
 
+_HEALTH = frozenset(facts.terms("health problems issues conditions illnesses medical"))
 _TAKING = frozenset(facts.stem(w) for w in "take takes taking eat eats eating drink drinks "
                     "drinking use uses using consume consumes".split())
 
