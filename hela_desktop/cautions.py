@@ -721,7 +721,9 @@ _FOOD = re.compile(
 # … for the whole household ("for the family", "for all of us", "the kids")
 _HOUSEHOLD = re.compile(
     r"\b(?:(?:the|our|my)\s+(?:whole\s+)?(?:family|household|kids|children|boys|girls|twins)|all of us|"
-    r"everyone|everybody|for us|we all|(?:can|could|should|shall)\s+we)\b", re.IGNORECASE)
+    r"everyone|everybody|for us|we all|(?:can|could|should|shall)\s+we|"
+    # ("Plan a dinner for the four of us.", QA pass 48c: no caution recalled)
+    r"(?:the|all)\s+(?:two|three|four|five|six|seven|eight|\d)\s+of\s+us)\b", re.IGNORECASE)
 # ("Can we get a kitten?" is the household's, Sarah allergic to cats: QA pass 43d)
 
 

@@ -88,7 +88,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
-    - ``{"kind": "caution", "memory": id, "said": …, "words": [...]}``: it names what one
+    - ``{"kind": "caution", "memory": id, "said": …, "words": [...]}`` (and
+      ``"also_memory"``, ``"also_said"``: the others against the same words): it names what one
       of the user's `cautions` says they must not eat or drink, in a clause that says
       nothing against it (`cautions.offered`: "You can definitely eat prawn paella" after
       "I'm allergic to shellfish.", QA pass 31); checked even when nothing was recalled
@@ -450,7 +451,17 @@ def _offered(answer: str, cautions: Sequence[Caution], message: str,
                 "kind": "caution", "memory": c.episode_id, "said": c.text, "words": words,
                 **({} if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", answer, re.IGNORECASE)
                              for w in words) else {"yes": True})}
-    return list(out.values())[::-1]
+    # (two memories against the same words, one line quoting both: "…“wine”…, and you told
+    # me “…on warfarin…” and “Sam stopped drinking alcohol two years ago.”", QA pass 48c)
+    merged: dict[tuple[str, ...], dict] = {}
+    for d in list(out.values())[::-1]:
+        key = tuple(d["words"]) + (("yes",) if d.get("yes") else ())
+        if key in merged:
+            merged[key].setdefault("also_said", []).append(d["said"])
+            merged[key].setdefault("also_memory", []).append(d["memory"])
+        else:
+            merged[key] = d
+    return list(merged.values())
 
 
 _CALLED = re.compile(r"\b(?:called|named)\s+([A-Z][\w'’-]+)")

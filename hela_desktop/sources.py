@@ -173,6 +173,8 @@ def _caution_note(doubt: dict, _recalls: list[dict]) -> str:
     words, said = _strs(doubt, "words"), _said(doubt)
     if not words or not said:
         return ""
+    also = [_quote(one_line(a)) for a in _strs(doubt, "also_said")][:1]  # (one more at most)
+    said = "” and “".join([said, *also])
     return (CAUTION_YES_NOTE if doubt.get("yes") else CAUTION_NOTE).format(
         words=_quoted(words)[0], said=said) + (
         "" if said[-1:] in ".!?…" else ".")

@@ -416,3 +416,22 @@ def test_no_health_problems_when_an_illness_was_told():
     for fine in ("Your dad has no problems with his car.",
                  "Your dad has no other health problems besides his diabetes."):
         assert says_not(fine, ravi, "", q) is None, fine
+
+
+def test_a_dinner_for_the_four_of_us_and_one_line_for_two_reasons(make_assistant):
+    """QA pass 48c: "Plan a dinner for the four of us." offered scallops and red wine with
+    no line (no caution recalled); QA pass 48a: the wine line cited only the warfarin,
+    never "Sam stopped drinking alcohol two years ago."."""
+    from hela_desktop.cautions import cautions, for_household
+    from hela_desktop.doubt import _offered
+    from hela_desktop.sources import doubt_note
+
+    assert for_household("Plan a dinner for the four of us.")
+    assert not for_household("Four of us went to the cinema last week, it was fun.")
+    warfarin = "My partner Sam is on warfarin after a heart valve operation."
+    sober = "Sam stopped drinking alcohol two years ago."
+    found = cautions([(3, warfarin), (9, sober)], about={"sam"})
+    (d,) = _offered("Sam can have a glass of red wine.", found, "Can Sam have wine?", None)
+    assert d["memory"] == 3 and d["also_memory"] == [9]
+    assert doubt_note(d, []) == (f"Check this answer: it names “wine” without a word of "
+                                 f"warning, and you told me “{warfarin}” and “{sober}”")
