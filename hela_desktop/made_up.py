@@ -296,7 +296,10 @@ _ALIVE = re.compile(r"\b(?:(?:will|['’]ll)(?!\s+(?:always\s+|forever\s+|never\
                     r"(?:is|he['’]s|she['’]s)\s+(?:a|an|so|very|still|always|well|fine|happy)|"
                     r"(?:he|she)\s+(?:can|could|wants|says|has|does|loves|likes)|(?:call|phone|"
                     r"ring|e-?mail|text|visit|ask|tell|message)(?:s|ing)?\s+(?:to\s+)?(?:your|him|"
-                    r"her)\b)\b", re.IGNORECASE)
+                    r"her)\b"
+                    # (a pet had now: "You have two cats, Miso and Tofu…", Tofu dead, QA pass 48c)
+                    rf"|\byou\s+(?:have|own|['’]ve\s+got)\s+(?:a|an|one|two|three|four|five|\d+)\s+"
+                    rf"(?:{kin.KIN_PET_BREED})s?\b)\b", re.IGNORECASE)
 
 
 # a death ("died", "passed away", "is dead", "Tom's death"), not "dyed" nor "dead tired"

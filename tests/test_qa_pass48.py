@@ -435,3 +435,16 @@ def test_a_dinner_for_the_four_of_us_and_one_line_for_two_reasons(make_assistant
     assert d["memory"] == 3 and d["also_memory"] == [9]
     assert doubt_note(d, []) == (f"Check this answer: it names “wine” without a word of "
                                  f"warning, and you told me “{warfarin}” and “{sober}”")
+
+
+def test_a_pet_that_died_said_to_be_had_now():
+    """QA pass 48c: "…two cats, Miso and Tofu, who are both 15 years old." had no line,
+    "Tofu died last month; he was 15." told."""
+    from hela_desktop.made_up import alive_again
+
+    tofu = [(11, "Tofu died last month; he was 15.")]
+    d = alive_again("You have two cats, Miso and Tofu, who are both 15 years old.", tofu,
+                    {"tofu", "miso"})
+    assert d and d["name"] == "Tofu"
+    for fine in ("You have one cat, Miso; Tofu died last month.", "You have fond memories of Tofu."):
+        assert not alive_again(fine, tofu, {"tofu", "miso"}), fine
