@@ -1,30 +1,17 @@
 """What the user told HeLa they must not eat or drink, and answers that offer it anyway
-(Qt-free).
+(Qt-free).  QA pass 31: after "I'm allergic to shellfish.", "You can definitely eat prawn
+paella…" had nothing under it; a small model does not know a prawn is shellfish, the app
+does, and says so under the answer (`doubt.answer_doubt`, kind "caution").
 
-QA pass 31: after "I'm allergic to shellfish.", "Can I eat prawn paella?" was answered "You
-can definitely eat prawn paella…" and a seafood restaurant's "shrimp, scallops" were
-recommended, with the allergy listed under "Used from your memories" and nothing to say the
-answer went against it.  A small model does not know that a prawn is shellfish; the app
-does, for the foods people most often avoid (the allergens food labels must name, and the
-diets that leave out meat or fish), and says so under the answer (`doubt.answer_doubt`,
-kind "caution").
-
-- **What counts as a caution.**  A statement of the user's own ("I …", not "My son is
-  allergic to peanuts."), or one about someone the message asks about (`cautions`'s
-  `about`: "What could I bake for Aoife?" and "Aoife is vegetarian…", QA pass 36): allergic (or an allergy, an intolerance) to something, "I can't /
-  don't / never eat (or drink) …", "I'm vegetarian / vegan / coeliac", "I'm lactose (or
-  gluten) intolerant", "I don't drink alcohol", diabetes (sugar), sober for good
-  (alcohol), a blood thinner ("takes warfarin": aspirin and the like, alcohol, cranberry and
-  grapefruit).  What it names is
-  matched by its own words and, for a group (shellfish, nuts, dairy, gluten, fish, eggs,
-  soy, sesame, meat, pork, alcohol, sugar, painkillers; for an antidepressant, St John's
-  wort, tramadol and sumatriptan), by the group's common foods
-  (`GROUPS`).
+- **What counts as a caution.**  A statement of the user's own ("I …"), or one about
+  someone the message asks about ("What could I bake for Aoife?" and "Aoife is
+  vegetarian…", QA pass 36): an allergy or intolerance, "I can't / don't / never eat (or
+  drink) …", a diet, a condition or a medicine (`medicines`), sober for good.  What it
+  names is matched by its own words and, for a group (shellfish, nuts, dairy, gluten…), by
+  the group's common foods (`GROUPS`).
 - **What an answer must not do.**  Name one of them in a clause that says nothing against
-  it: no "not", "avoid", "skip", "without", "allergic", "instead"… before it in that
-  clause, nor "not safe", "dangerous", "interacts with" right after it ("You can
-  definitely eat prawn paella" is doubted; "…but I would suggest avoiding all shellfish",
-  "Skip the prawns." and "Prawns are not safe for you." are not).
+  it ("You can definitely eat prawn paella" is doubted; "…but I would suggest avoiding all
+  shellfish", "Skip the prawns." and "Prawns are not safe for you." are not).
 """
 
 from __future__ import annotations
@@ -35,7 +22,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from . import facts, kin, medicines
-from .food_groups import GROUPS
+from .food_groups import DISH_COCKTAIL, GROUPS, LIST_ENDS, REFUSES_IT
 from .language import opens_with_no
 from .superseded import told_parts
 from .words import folded
@@ -283,7 +270,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # "…and you're selling it to Caleb's nephew", Caleb vegan, `bench personal`)
         answer = " ".join(s for s in facts.sentences(answer)
                           if any(_names(n, s, own=False) for n in caution.within))
-    answer = folded(answer)  # ("pâté", "crème fraîche": the groups' words are unaccented)
+    answer = _avoided_lists_out(folded(answer))  # ("pâté": the groups' words are unaccented)
     asked = set(_WORD.findall(message.lower().replace("’", "'")))
     avoid = {_key(a) for a in caution.avoid}
     # (the message's own topic offers nothing: "…that fish tomorrow" to "Is the fishing trip
@@ -312,7 +299,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     for k, clause in enumerate(clauses):
         # (a clause that a next one refuses: "A glass of champagne can be enjoyed during
         # the wedding, but I'm not going to recommend it.", QA pass 48a)
-        if any(_REFUSES_IT.search(c) for c in clauses[k + 1:k + 3]):
+        if any(REFUSES_IT.search(c) for c in clauses[k + 1:k + 3]):
             continue
         # (that it does no harm reassures, and warns of nothing: "…any other type of food
         # that contains eggs without having allergic reactions", QA pass 40)
@@ -346,7 +333,8 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # (not an allergy said as an if: "…she can have scrambled eggs if she's allergic to
         # them", QA pass 42d)
         cut = next((k for k, w in enumerate(words) if w in _IF), len(words))
-        known = explains or bool(set(words[:cut]) & _ALLERGY_WORDS)
+        known = explains or bool(set(words[:cut]) & _ALLERGY_WORDS) and not _other_allergy(
+            words[:cut], avoid)
         out += [w for i, w in enumerate(words) if _key(w) in avoid - topic
                 and not _other_food(words, i)
                 # (others' own, for an own caution: "…for people who are used to knowing the
@@ -447,6 +435,16 @@ _SERVES = _EATS | frozenset("enjoy enjoys try tries order serve serving cook mak
                             "bakes giving gives".split())
 
 
+def _other_allergy(words: list[str], avoid: AbstractSet[str]) -> bool:
+    """Does the clause speak only of allergies to other things than the caution's ("She
+    has an allergy to onions and … for her to eat her steak tonight.", QA pass 48d: the
+    steak, for one vegetarian, read as spoken of as what she must not have)?"""
+    to = [words[k + 2] for k in range(len(words) - 2)
+          if words[k] in ("allergy", "allergic", "allergies", "intolerant", "intolerance")
+          and words[k + 1] == "to"]
+    return bool(to) and not any(_key(w) in avoid for w in to)
+
+
 _ALLERGY_WORDS = _NAMES_IT - {"free"} | frozenset(
     "allergen allergens anaphylaxis anaphylactic diabetes diabetic insulin coeliac celiac "
     "reaction reactions react reacts".split())
@@ -463,21 +461,27 @@ _WARNS_OF = frozenset("avoid avoiding skip without no never".split())
 _EXAMPLES = frozenset("like including especially particularly such".split())
 
 
+_LIST_ITEM = re.compile(r"\s*(?:[-*•·]|\d+[.)])\s")
+
+
+def _avoided_lists_out(answer: str) -> str:
+    """`answer` without the list items under a line against them ("The person who should
+    avoid eating:\n- Any type of meat … (lamb …)", QA pass 48d: read as offering lamb)."""
+    out, against = [], False
+    for line in answer.split("\n"):
+        if _LIST_ITEM.match(line) and against:
+            continue
+        against = against and not line.strip() or line.rstrip().endswith(":") and _warned(
+            _WORD.findall(line.lower()))
+        out.append(line)
+    return "\n".join(out)
+
+
 def _without(before: list[str]) -> bool:
     """Is a mention in a list after "without" ("…without eating gluten or any form of
     wheat", QA pass 48a: "wheat" read as offered)?"""
     at = max((k for k, w in enumerate(before) if w == "without"), default=-1)
-    return at >= 0 and len(before) - at <= 10 and not set(before[at + 1:]) & _LIST_ENDS
-
-
-_LIST_ENDS = frozenset("with then while yet so".split())
-# a clause that refuses what the one before it named ("…but I'm not going to recommend it",
-# "It's not suitable…", "I wouldn't recommend it")
-_REFUSES_IT = re.compile(
-    r"^\s*(?:i['’]m|i am|i|we)?\s*(?:not|n['’]t|would not|wouldn['’]t|won['’]t|don['’]t|do not)\s+"
-    r"(?:going to\s+|really\s+)?(?:recommend|suggest|advise)\w*\s+(?:it|that|this|them)\b|"
-    r"^\s*(?:it|that|this)(?:['’]s|\s+is)\s+not\s+(?:really\s+)?(?:suitable|safe|advisable|"
-    r"recommended|a good idea)\b", re.IGNORECASE)
+    return at >= 0 and len(before) - at <= 10 and not set(before[at + 1:]) & LIST_ENDS
 
 
 def _warned(before: list[str]) -> bool:
@@ -493,10 +497,8 @@ def _other_food(words: list[str], i: int) -> bool:
     # (a dish called a cocktail is no drink: "a prawn cocktail", QA pass 48a: marked as
     # alcohol for a child of 7, his shellfish allergy not named)
     return before in _NOT_OF_IT or after in _NOT_IT or bool(set(words[max(0, i - 3):i]) & _ALIVE) \
-        or words[i] in ("cocktail", "cocktails") and before in _DISH_COCKTAIL
+        or words[i] in ("cocktail", "cocktails") and before in DISH_COCKTAIL
 
-
-_DISH_COCKTAIL = frozenset("prawn prawns shrimp shrimps seafood crab lobster fruit avocado".split())
 
 
 # what, a few words before an animal's name, says it is the animal, not its meat

@@ -1,7 +1,10 @@
 """The groups of foods (and drinks and medicines) a caution may name, and the words that name
-each group or a common food of it (Qt-free data; `cautions` reads them)."""
+each group or a common food of it, and a few patterns of how an answer speaks of them
+(Qt-free data; `cautions` reads them)."""
 
 from __future__ import annotations
+
+import re
 
 # a group of foods -> the words that name it or a common food of it (singular and plural)
 GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
@@ -67,3 +70,17 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
                   "coamoxiclav augmentin flucloxacillin floxapen phenoxymethylpenicillin "
                   "benzylpenicillin piperacillin tazocin pivmecillinam",
 }.items()}
+
+
+# words that end a list after "without" (`cautions`: "…without eating gluten or any form of
+# wheat" offers no wheat)
+LIST_ENDS = frozenset("with then while yet so".split())
+# a clause that refuses what the one before it named ("…but I'm not going to recommend it",
+# "It's not suitable…", "I wouldn't recommend it")
+REFUSES_IT = re.compile(
+    r"^\s*(?:i['’]m|i am|i|we)?\s*(?:not|n['’]t|would not|wouldn['’]t|won['’]t|don['’]t|do not)\s+"
+    r"(?:going to\s+|really\s+)?(?:recommend|suggest|advise)\w*\s+(?:it|that|this|them)\b|"
+    r"^\s*(?:it|that|this)(?:['’]s|\s+is)\s+not\s+(?:really\s+)?(?:suitable|safe|advisable|"
+    r"recommended|a good idea)\b", re.IGNORECASE)
+# a dish called a cocktail, no drink ("a prawn cocktail", QA pass 48a)
+DISH_COCKTAIL = frozenset("prawn prawns shrimp shrimps seafood crab lobster fruit avocado".split())

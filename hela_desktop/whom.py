@@ -493,8 +493,10 @@ def as_user(message: str, reply: str, mems: Sequence[Recall],
     recalled) (QA pass 34: "I'm Teodora and I work as a pharmacist…" was answered "I am
     Teodora, a pharmacist who runs Bremen's pharmacy. I've just completed my training…",
     nothing under it); None otherwise."""
+    # (not within quotes: "1. "Hello, I'm Jonas Berg, …" - Corrected spelling", QA pass 48d)
+    unquoted = _QUOTED.sub(" ", reply)
     for name in sorted({*own_names([message, *(r.text for r in mems)]), *yours}):
-        m = re.search(_SELF_NAMED + re.escape(name) + r"\b", reply, re.IGNORECASE)
+        m = re.search(_SELF_NAMED + re.escape(name) + r"\b", unquoted, re.IGNORECASE)
         if m:
             return {"kind": "as_user", "said": m.group(0)}
     # or saying as its own what the user told of themselves, a name or number with it (QA

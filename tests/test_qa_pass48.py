@@ -448,3 +448,36 @@ def test_a_pet_that_died_said_to_be_had_now():
     assert d and d["name"] == "Tofu"
     for fine in ("You have one cat, Miso; Tofu died last month.", "You have fond memories of Tofu."):
         assert not alive_again(fine, tofu, {"tofu", "miso"}), fine
+
+
+def test_cautions_48d():
+    """QA pass 48d: "She has an allergy to onions and I need to get her … for her to eat
+    her steak tonight." (a vegetarian) had no line, the onion allergy read as speaking of
+    the steak as what she must not have; "The person who should avoid eating:\\n- Any type
+    of meat … (lamb is a vegetarian)" read as offering lamb."""
+    from hela_desktop.cautions import cautions, offered
+
+    (c,) = cautions([(3, "My wife Anneli is vegetarian.")], about={"anneli"})
+    q = "Can Anneli and I share a steak tonight?"
+    assert offered("She has an allergy to onions and I need to get her some special "
+                   "permission letters for her to eat her steak tonight.", c, q) == ["steak"]
+    (n,) = cautions([(4, "Our son Leo is allergic to peanuts.")], about={"leo"})
+    assert not offered("He has an allergy to peanuts, so no peanut butter for him.", n,
+                       "Can Leo have peanut butter?")
+    q = "What should Anneli avoid eating?"
+    assert not offered("The person who should avoid eating:\n- Any type of meat or animal "
+                       "products (lamb is a vegetarian)\nMilk is fine.", c, q)
+    assert offered("Here are some dinner ideas:\n- Roast lamb with potatoes\n- A veggie curry",
+                   c, "Suggest a dinner for Anneli.") == ["lamb"]
+
+
+def test_the_users_words_quoted_are_not_speaking_as_them():
+    """QA pass 48d: "1. "Hello, I'm Jonas Berg, a retired ferry captain…" - Corrected
+    spelling" read "it speaks as if it were you (“I'm Jonas”)"."""
+    from hela_desktop.whom import as_user
+
+    yours = ("Jonas", "Berg")
+    assert as_user("What did I do for work?", '1. "Hello, I\'m Jonas Berg, a retired ferry '
+                   'captain living in Gothenburg." - Corrected spelling', [], yours) is None
+    assert as_user("What did I do for work?", "Hello, I'm Jonas Berg, a retired captain.", [],
+                   yours)
