@@ -360,8 +360,15 @@ def puts_aside_else(old: str, new: str) -> bool:
     Kochi."), and `old` say none of it ("Meera's wedding is on 21 August.": QA pass 48a,
     marked older news for a place it never gave)?"""
     names = set(_named(new))
-    aside = {w for w in negated(new) if w[:1].isdigit() or w in names}
+    # (said as a contrast, "…, not Kochi", "instead of Friday"; not a workplace left, "I
+    # handed in my notice at Royal Mail…", which ends the job "a postman in Norwich" said)
+    contrast = terms(" ".join(m.group(1) for m in _CONTRAST.finditer(new)))
+    aside = {w for w in negated(new) if w[:1].isdigit() or w in names} & contrast
     return bool(aside) and not aside & terms(old)
+
+
+_CONTRAST = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+((?:[\w'’:-]+\s*){1,4})",
+                       re.IGNORECASE)
 
 
 _NAMED_FIRST = re.compile(r"\s*[A-Z][\w-]*(?:['’]s\b|\s+(?:is|was|has|had|and|moved|lives|works|"
