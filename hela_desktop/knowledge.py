@@ -296,8 +296,8 @@ def standing_cautions(store: Store, said: Iterable[tuple[int, str]],
     gone = set()
     # (what still holds may say it of "he": "He's allergic to shellfish." of "Our son Arjun
     # is 6 and he's allergic to shellfish." once "Arjun just turned 7.", QA pass 48a)
-    again = {k: frozenset(v) | _HE if k in ("about", "named") and v else v
-             for k, v in whom.items()}
+    again: dict = {k: frozenset(v) | _HE if k in ("about", "named") and v else v
+                   for k, v in whom.items()}
     for i in ids:
         told = [news[b] for b in every.get(i, []) if b in news] + (
             [fixed[i]] if fixed and i in fixed else [])
