@@ -292,7 +292,10 @@ _ALIVE = re.compile(r"\b(?:(?:will|['’]ll)(?!\s+(?:always\s+|forever\s+|never\
                     r"is coming|are coming|coming|going to|celebrat\w*|"
                     # ("Nils Berg and his family have gone on to raise…", QA pass 48b)
                     r"(?:has|have)\s+gone\s+on\s+to|"
-                    r"birthday|turns?|turned|is doing|is now|lives|relocated|moved|visiting|"
+                    # ("No, Miso and Tofu are still alive.", QA pass 48e)
+                    r"(?:is|are|['’]s|['’]re)\s+(?:still\s+)?(?:alive|living)(?!\s+(?:on\s+)?in\s+(?:our|your|"
+                    r"my|his|her|their)\s+(?:hearts?|memor\w+|thoughts))|alive\s+and\s+well|"
+                    r"birthday|turns?|turned|is doing|is now|lives(?!\s+on\b)|relocated|moved|visiting|"
                     r"(?:is|he['’]s|she['’]s)\s+(?:a|an|so|very|still|always|well|fine|happy)|"
                     r"(?:he|she)\s+(?:can|could|wants|says|has|does|loves|likes)|(?:call|phone|"
                     r"ring|e-?mail|text|visit|ask|tell|message)(?:s|ing)?\s+(?:to\s+)?(?:your|him|"

@@ -218,7 +218,7 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
         return True
     # a change told to the old value, asked or not: "No, Daniel's doctor did switch him to
     # lisinopril." after "…switched him to amlodipine instead of lisinopril." (QA pass 47c)
-    if changed_to_old(answer, outdated, fresh):
+    if changed_to_old(answer, outdated, fresh) or _here_in_old(answer, outdated, fresh):
         return True
     if not yes:
         outdated, fresh = outdated - asked, fresh - asked
@@ -296,6 +296,21 @@ _CHANGED_TO = re.compile(
     re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no|didn['’]t|did not|won['’]t|wasn['’]t|"
                          r"hasn['’]t|haven['’]t|isn['’]t)\b[^,;]*$", re.IGNORECASE)
+
+
+# where someone is now, by the place after it: "…your new life here in Leeds!"
+_HERE_IN = re.compile(r"\b(?:here|currently|now|still)\s+(?:living\s+|based\s+)?in\s+"
+                      r"((?-i:[A-Z])[\w'’-]+)", re.IGNORECASE)
+
+
+def _here_in_old(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[str]) -> bool:
+    """Does a sentence of `answer` put someone "here in", "now in", "still in" the outdated
+    place, nothing fresh beside it and no denial ("I'm really glad you're enjoying your new
+    life here in Leeds!" to "Do I still live in Leeds?", after the move to York: QA pass
+    48e, no line, Leeds being the question's own word)?"""
+    return any(facts.terms(m.group(1)) & outdated and not facts.terms(x) & fresh
+               and not _denying(x.lower()) for x in facts.sentences(answer)
+               for m in _HERE_IN.finditer(x))
 
 
 def changed_to_old(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[str]) -> bool:

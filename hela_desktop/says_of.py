@@ -348,7 +348,7 @@ def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
                 holds = parts.get(eid, text)
                 if what and facts.who(text) == {facts.SELF} and (
                         what <= facts.terms(holds) and not _denies_itself(holds, what)
-                        or what <= _HEALTH and names_illness(holds)):
+                        or _of_health(m.group("what")) and names_illness(holds)):
                     no = _SELF_NO.get(re.sub(r"\s+", " ", m.group("no").lower().replace("’", "'")),
                                      "are not")
                     return {"kind": "says_not", "name": "you",
@@ -365,7 +365,7 @@ def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
                 # problems." of "My dad Ravi … has type 2 diabetes.", QA pass 48c)
                 if _names_of(text, who) and (_of_allergy(what, text, who) <= facts.terms(holds)
                                              and not _denies_itself(holds, what)
-                                             or what <= _HEALTH and names_illness(holds)):
+                                             or _of_health(m.group("what")) and names_illness(holds)):
                     return {"kind": "says_not", "name": _called(who, text),
                             "said": f"{m.group('no')} {m.group('what').strip()}",
                             "memory": int(eid), "quote": text}
@@ -387,7 +387,15 @@ def _of_allergy(what: set[str], text: str, who: str) -> set[str]:
     return rest if rest - _TAKING else what
 
 
-_HEALTH = frozenset(facts.terms("health problems issues conditions illnesses medical"))
+def _of_health(what: str) -> bool:
+    """Does a denial's `what` deny any health problem ("health problems", "known medical
+    conditions that affect his health…": up to a "that" or "which")?"""
+    head = facts.terms(re.split(r"\b(?:that|which|who|because|so|and)\b", what)[0])
+    return bool(head) and head <= _HEALTH
+
+
+_HEALTH = frozenset(facts.terms("health problems issues conditions illnesses medical known "
+                                "serious major significant"))
 _TAKING = frozenset(facts.stem(w) for w in "take takes taking eat eats eating drink drinks "
                     "drinking use uses using consume consumes".split())
 

@@ -481,3 +481,28 @@ def test_the_users_words_quoted_are_not_speaking_as_them():
                    'captain living in Gothenburg." - Corrected spelling', [], yours) is None
     assert as_user("What did I do for work?", "Hello, I'm Jonas Berg, a retired captain.", [],
                    yours)
+
+
+def test_fixes_48e():
+    """QA pass 48e: "…your new life here in Leeds!" to "Do I still live in Leeds?" after
+    the move to York, "No, Miso and Tofu are still alive." after Tofu's death, and "My father
+    has no known medical conditions that affect his health…" of a father with type 2
+    diabetes had no line."""
+    from hela_desktop.made_up import alive_again
+    from hela_desktop.older_news import gives_older
+    from hela_desktop.says_of import says_not
+
+    q = "Do I still live in Leeds?"
+    assert gives_older(q, "I'd be happy to help you with your current situation here in Leeds! "
+                       "But I'm really glad you're enjoying your new life here in Leeds!",
+                       PRIYA, YORK)
+    for fine in ("No, you are no longer in Leeds; you live in York now.",
+                 "No, you don't live here in Leeds any more."):
+        assert not gives_older(q, fine, PRIYA, YORK), fine
+    tofu = [(11, "Tofu died last month; he was 15.")]
+    assert alive_again("No, Miso and Tofu are still alive.", tofu, {"tofu", "miso"})
+    for fine in ("Tofu is alive in our hearts.", "Tofu lives on in our memories."):
+        assert not alive_again(fine, tofu, {"tofu", "miso"}), fine
+    ravi = [(5, "My dad Ravi lives in Chennai and has type 2 diabetes.")]
+    assert says_not("My father has no known medical conditions that affect his health or "
+                    "wellbeing.", ravi, "", "Does my dad have any health problems?")
