@@ -493,8 +493,7 @@ def as_user(message: str, reply: str, mems: Sequence[Recall],
     recalled) (QA pass 34: "I'm Teodora and I work as a pharmacist…" was answered "I am
     Teodora, a pharmacist who runs Bremen's pharmacy. I've just completed my training…",
     nothing under it); None otherwise."""
-    # (not within quotes: "1. "Hello, I'm Jonas Berg, …" - Corrected spelling", QA pass 48d)
-    unquoted = _QUOTED.sub(" ", reply)
+    unquoted = _QUOTED.sub(" ", reply)  # (not in quotes: '"Hello, I'm Jonas…"', QA 48d)
     for name in sorted({*own_names([message, *(r.text for r in mems)]), *yours}):
         m = re.search(_SELF_NAMED + re.escape(name) + r"\b", unquoted, re.IGNORECASE)
         if m:
@@ -548,11 +547,20 @@ def as_them(message: str, reply: str, mems: Sequence[Recall],
     # as if it were Daniel (“I'm Grace and”)", QA pass 45)
     told = set().union(*(facts.terms(r.text) - _said_of_self(r.text) for r in mems
                          if _named_words(r.text) & targets)) - facts.terms(message) - WHO - _EVERYDAY
+    # (by name, "My name is Meera…"; no apology, "I'm sorry for…" of "Sorry, …", QA 48e)
+    named = _MY_NAME_IS.search(reply)
+    if named and named.group(1).lower() in targets:
+        return {"kind": "as_them", "who": _as_asked(message, asked[0]), "said": named.group(0)}
+    told -= _FEELING
     for m in _I_AM.finditer(reply):
         if facts.terms(m.group(1)) & told:
             return {"kind": "as_them", "who": _as_asked(message, asked[0]),
                     "said": m.group(0).strip()}
     return None
+
+
+_MY_NAME_IS = re.compile(r"\bmy name is\s+([A-Z][\w'’-]+)", re.IGNORECASE)
+_FEELING = frozenset(facts.terms("sorry glad happy afraid sure pleased excited thrilled"))
 
 
 def _said_of_self(text: str) -> set[str]:
@@ -564,9 +572,8 @@ def _said_of_self(text: str) -> set[str]:
 _I_AM = re.compile(r"\bI(?:['’]m| am)\s+(?:(?:a|an|the|now|also|still|actually|really)\s+)*"
                    r"([\w-]+(?:\s+[\w-]+)?)")
 _TO_YOU = re.compile(r"\b(?:you|your|you['’](?:re|ve|ll|d))\b", re.IGNORECASE)
-# (not a time's colon: "…on Tuesday at 10:30" was quoted "…on Tuesday at 10", QA pass 48b)
 _NEXT_CLAUSE = re.compile(r",?\s+\b(?:but|so|because|although|though|whereas)\b|;|:(?!\d)",
-                          re.IGNORECASE)
+                          re.IGNORECASE)  # (not a time's colon, "at 10:30": QA pass 48b)
 # a clause of the first person after a word that makes it part of a sentence ("When I was
 # flying to Lisbon on 3 June, …")
 _WHEN_I = re.compile(r"\s*(?:when|while|since|as|because|after|before|once)\s+(?:i|my)\b",
@@ -738,10 +745,8 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
 
 
 def _said_of_one(sentence: str, name: str, mems: Sequence[Recall]) -> bool:
-    """Is `name`, at the end of `sentence`, one of the user's animals or people it speaks
-    of: a recalled memory names them, and the sentence an animal or a relation ("You've
-    got a cat that you're proud of, Miso.", "We have two cats, Miso and Tofu." told: QA
-    pass 48a read it as calling the user "Miso")?"""
+    """Is `name` at `sentence`'s end one of the user's it speaks of ("You've got a cat that
+    you're proud of, Miso.", Miso a cat told of: QA pass 48a, "it calls you “Miso”")?"""
     return any(re.search(rf"\b{re.escape(name)}\b", r.text) for r in mems) and bool(re.search(
         rf"\b(?:{kin.KIN_PET_BREED})s?\b", sentence, re.IGNORECASE))
 

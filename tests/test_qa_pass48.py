@@ -506,3 +506,19 @@ def test_fixes_48e():
     ravi = [(5, "My dad Ravi lives in Chennai and has type 2 diabetes.")]
     assert says_not("My father has no known medical conditions that affect his health or "
                     "wellbeing.", ravi, "", "Does my dad have any health problems?")
+
+
+def test_speaking_as_the_one_asked_about_by_name_not_by_an_apology():
+    """QA pass 48e: "…I'm sorry for the mix-up. My name is Meera, and I am a close friend of
+    your family." read "it speaks as if it were Meera (“I'm sorry for”)": the apology matched
+    "Sorry, I got that wrong: Meera's wedding is on 21 August."."""
+    from hela_desktop.whom import as_them
+
+    mems = [_recall(8, "Sorry, I got that wrong: Meera's wedding is on 21 August.")]
+    names = lambda t: {"meera"} if "Meera" in t else set()  # noqa: E731
+    q = "Is Meera's wedding in Kochi?"
+    d = as_them(q, "No, it is not in Kochi. I'm sorry for the mix-up. My name is Meera, and I "
+                "am a close friend of your family.", mems, names)
+    assert d and d["said"] == "My name is Meera"
+    assert as_them(q, "I'm sorry for the confusion; the wedding is on 21 August.", mems,
+                   names) is None
