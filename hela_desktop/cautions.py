@@ -437,12 +437,16 @@ _SERVES = _EATS | frozenset("enjoy enjoys try tries order serve serving cook mak
 
 def _other_allergy(words: list[str], avoid: AbstractSet[str]) -> bool:
     """Does the clause speak only of allergies to other things than the caution's ("She
-    has an allergy to onions and … for her to eat her steak tonight.", QA pass 48d: the
-    steak, for one vegetarian, read as spoken of as what she must not have)?"""
-    to = [words[k + 2] for k in range(len(words) - 2)
+    has an allergy to onions and … her steak", QA pass 48d, a vegetarian's), not of what
+    holds one ("allergic to leucine, which is found in eggs", QA pass 38b)?"""
+    at = [k + 2 for k in range(len(words) - 2)
           if words[k] in ("allergy", "allergic", "allergies", "intolerant", "intolerance")
           and words[k + 1] == "to"]
-    return bool(to) and not any(_key(w) in avoid for w in to)
+    return bool(at) and not any(_key(words[k]) in avoid or set(words[k + 1:k + 4]) & _IN_IT
+                                for k in at)
+
+
+_IN_IT = frozenset("which that found contains containing contain in".split())
 
 
 _ALLERGY_WORDS = _NAMES_IT - {"free"} | frozenset(
@@ -494,8 +498,7 @@ def _other_food(words: list[str], i: int) -> bool:
     QA pass 40c: "peanut butter" read as a milk caution)?"""
     before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
     # (or the animal: "he loves playing with chickens", QA pass 43e, pescatarian told)
-    # (a dish called a cocktail is no drink: "a prawn cocktail", QA pass 48a: marked as
-    # alcohol for a child of 7, his shellfish allergy not named)
+    # (a dish called a cocktail is no drink: "a prawn cocktail", QA pass 48a)
     return before in _NOT_OF_IT or after in _NOT_IT or bool(set(words[max(0, i - 3):i]) & _ALIVE) \
         or words[i] in ("cocktail", "cocktails") and before in DISH_COCKTAIL
 

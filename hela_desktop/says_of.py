@@ -390,12 +390,16 @@ def _of_allergy(what: set[str], text: str, who: str) -> set[str]:
 def _of_health(what: str) -> bool:
     """Does a denial's `what` deny any health problem ("health problems", "known medical
     conditions that affect his health…": up to a "that" or "which")?"""
-    head = facts.terms(re.split(r"\b(?:that|which|who|because|so|and)\b", what)[0])
-    return bool(head) and head <= _HEALTH
+    head = {w for w in re.findall(r"[a-z]+", re.split(r"\b(?:that|which|who|because|so|and)\b",
+                                                     what.lower())[0]) if w not in facts.STOPWORDS}
+    return bool(head & _ILLS) and head <= _HEALTH | _ILLS
 
 
-_HEALTH = frozenset(facts.terms("health problems issues conditions illnesses medical known "
-                                "serious major significant"))
+# (words, not stems: "medical" and "medication" share one, QA pass 43's "you are not on any
+# medication" is a no to the medicine told, not to an illness)
+_ILLS = frozenset("problems problem issues issue conditions condition illnesses illness "
+                  "diseases disease".split())
+_HEALTH = frozenset("health medical known serious major significant any".split())
 _TAKING = frozenset(facts.stem(w) for w in "take takes taking eat eats eating drink drinks "
                     "drinking use uses using consume consumes".split())
 

@@ -522,3 +522,19 @@ def test_speaking_as_the_one_asked_about_by_name_not_by_an_apology():
     assert d and d["said"] == "My name is Meera"
     assert as_them(q, "I'm sorry for the confusion; the wedding is on 21 August.", mems,
                    names) is None
+
+
+def test_what_holds_the_allergen_and_a_no_to_medication_stay_as_they_were():
+    """The fresh-clone CI on eb3d1ed: "She is allergic to leucine, which is found in eggs."
+    read as offering eggs (the 48d rule for an allergy to something else), and "You are not
+    on any medication" read as denying an illness ("medical" and "medication" share a
+    stem), not as the no it is."""
+    from hela_desktop.cautions import cautions, offered
+    from hela_desktop.says_of import says_not
+
+    (c,) = cautions([(2, "Our daughter Kwame is allergic to eggs.")], about={"kwame"})
+    assert not offered("She is allergic to leucine, which is found in eggs.", c,
+                       "What is Kwame allergic to?")
+    assert says_not("You are not on any medication.",
+                    [(1, "I have epilepsy and take lamotrigine.")], "", "Am I on any medication?"
+                    ) is None
