@@ -65,13 +65,11 @@ _SELF_NAMED = r"\b(?:i['’]m|i am|my name is|my name's|call me)\s+"
 
 
 def own_names(texts: Iterable[str]) -> list[str]:
-    """The names the user gives as theirs in `texts` ("My name is Marisol…" → "Marisol";
-    "Hi, I'm Tom Becker, …" → "Tom", "Becker": QA pass 40 read "…dear Tom Becker…" as
-    what the user told of himself given to his dad)."""
+    """The names the user gives as theirs in `texts` ("Hi, I'm Tom Becker, …" → "Tom",
+    "Becker": QA pass 40 read "…dear Tom Becker…" as the user's words given to his dad)."""
     return list(dict.fromkeys(
         w for t in texts
-        # (capitals as written: "I'm learning Portuguese" names no one, QA pass 42d read the
-        # user as "Daniel Okafor Portuguese"; nor does "I'm British")
+        # (capitals as written: "I'm learning Portuguese", "I'm British" name no one, 42d)
         for m in re.finditer(_SELF_NAMED + r"((?-i:[A-Z])[\w'’-]+(?:[ \t]+(?-i:[A-Z])[\w'’-]+){0,2})",
                              t, re.IGNORECASE)
         for w in m.group(1).split()
@@ -100,8 +98,10 @@ def _asked_about(message: str, mems: Sequence[Recall],
         targets |= set(words)
         # "my brother Karel", "our cat Biscuit", "a cat called Biscuit" (QA pass 34b: the
         # cat's own name was taken for another's)
+        # (a pet by its kind: "my cats" and "We have two cats, Miso and Tofu.", QA pass 48a)
         targets |= {name for r in mems for name, of in _given_names([r.text]).items()
-                    if of in words}
+                    if of in words or any(w in kin.PETS and kin.species(w) == kin.species(of)
+                                          for w in words)}
     return asked, targets
 
 
