@@ -22,7 +22,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from . import facts, kin, medicines
-from .food_groups import DISH_COCKTAIL, GROUPS, LIST_ENDS, REFUSES_IT
+from .food_groups import DISH_COCKTAIL, GROUPS, LIST_ENDS, REFUSES_IT, TURNS, YES_OPENS
 from .language import opens_with_no
 from .superseded import told_parts
 from .words import folded
@@ -598,13 +598,10 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
     """Does `answer` leave out what `caution` says of whom `message` asks about?
 
     - Asked what they must not eat or drink ("What is Kwame allergic to?"), it names none
-      of it (QA pass 38: "…allergic to a specific type of nut … the hazelnut", Kwame's egg
-      allergy told, was marked only for "EpiPen").
+      of it (QA pass 38: "…a specific type of nut … the hazelnut", an egg allergy told).
     - Asked whether they may have something the caution names ("Can Kwame eat scrambled
-      eggs?"), it neither says no nor names the allergy (`_warns`: QA pass 38, "It seems
-      like there's a bit of an awkwardness with the way you've described Kwame's diet…";
-      QA pass 38c, "The article does not provide information about a baby being allergic
-      to peanuts."): a safety question's non-answer is no answer to rely on.
+      eggs?"), it neither says no nor names the allergy (`_warns`; QA pass 38c: "The
+      article does not provide information about a baby being allergic to peanuts.").
 
     Only a caution of whom the message asks about counts (`Caution.theirs`), or the user's
     own for a question of theirs ("What am I allergic to?", "Can I eat prawns?")."""
@@ -691,8 +688,11 @@ def _warns(answer: str, caution: Caution, message: str = "") -> bool:
     said = set(_WORD.findall(caution.text.lower()))
     # (a pregnancy named is no warning: "…I'll need to know a bit more about your pregnancy."
     # to "Can I have some pâté on toast?", QA pass 47d)
-    told = {w for w in said if w in _DIETS or w in _CONDITIONS - _NOT_WARNINGS
-            } if not facts.terms(answer) <= facts.terms(f"{caution.text} {message}") else set()
+    # (nor after a yes that nothing turns: "It's very possible. You're right, my wife is
+    # vegetarian…" to "Can Annelie eat a steak?", pass 48's window check)
+    told = {w for w in said if w in _DIETS or w in _CONDITIONS - _NOT_WARNINGS} if not (
+        facts.terms(answer) <= facts.terms(f"{caution.text} {message}")
+        or YES_OPENS.match(answer) and not TURNS.search(answer)) else set()
     # (an allergy named, of a caution of one: not of a child's age, "…Arjun has a tree nut
     # allergy…" to "Can Arjun have a beer?", QA pass 46a)
     if said & _ALLERGY_WORDS or {_key(w) for w in said} & avoid:

@@ -84,3 +84,10 @@ REFUSES_IT = re.compile(
     r"recommended|a good idea)\b", re.IGNORECASE)
 # a dish called a cocktail, no drink ("a prawn cocktail", QA pass 48a)
 DISH_COCKTAIL = frozenset("prawn prawns shrimp shrimps seafood crab lobster fruit avocado".split())
+# an answer that opens with a yes, and a word that turns it ("It's very possible. You're
+# right, my wife is vegetarian…" names the diet as no reason against the steak)
+YES_OPENS = re.compile(r"\W*(?:yes|yeah|yep|sure|of course|absolutely|definitely|certainly|"
+                       r"it['’]s (?:very |quite |entirely |totally )?(?:possible|fine|ok|okay|"
+                       r"safe))\b", re.IGNORECASE)
+TURNS = re.compile(r"\b(?:but|however|though|although|except|unless|as long as|only if)\b",
+                   re.IGNORECASE)

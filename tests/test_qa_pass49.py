@@ -27,3 +27,21 @@ def test_pets_asked_for_in_the_plural_are_named_by_their_names():
         assert misnamed(ask, right, mems, _names) is None, right
     d = misnamed(ask, "Your cats are called Meera.", mems, _names)
     assert d and d["said"] == "Meera" and d["of"] == "your sister"
+
+
+def test_a_soft_yes_beside_the_diet_named_is_no_no():
+    """Pass 48's window check: "It's very possible. You're right, my wife is vegetarian…"
+    to "Can Annelie eat a steak?" had no caution line (the diet named read as its reason);
+    a yes that a "but" turns, or a no, still rests on it."""
+    from hela_desktop.cautions import cautions, missed
+
+    veg = "My wife Annelie is vegetarian."
+    (c,) = cautions([(1, veg)], about={"annelie"})
+    ask = "Can Annelie eat a steak?"
+    assert missed("It's very possible. You're right, my wife is vegetarian and her name is "
+                  "Annelie.", c, ask)
+    assert missed("Sure, she is vegetarian and loves a good steak.", c, ask)
+    for fine in ("Yes, but remember she is vegetarian, so pick a mushroom dish.",
+                 "She is vegetarian, so she does not eat meat.",
+                 "As a vegetarian she would not want it."):
+        assert not missed(fine, c, ask), fine
