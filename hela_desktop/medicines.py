@@ -3,7 +3,7 @@ has a condition (diabetes, coeliac disease, gout, kidney disease), has stopped d
 pregnant must not take or have (Qt-free; `cautions` reads them).
 
 Each is named as the NHS's page for it names it: a blood thinner (painkillers like aspirin
-and ibuprofen, alcohol, cranberry and grapefruit), an SSRI or SNRI antidepressant (St
+and ibuprofen; for warfarin, or one not named, alcohol, cranberry and grapefruit), an SSRI or SNRI antidepressant (St
 John's wort, tramadol, sumatriptan, painkillers), lithium or methotrexate (painkillers), an
 ACE inhibitor or ARB for blood pressure (painkillers), amlodipine and the like or a statin
 (grapefruit), a pregnancy (alcohol, painkillers like ibuprofen, soft mould-ripened cheese,
@@ -17,8 +17,12 @@ import re
 from . import facts
 from .food_groups import GROUPS
 
-# a blood thinner someone takes ("takes warfarin", "is on blood thinners")
-THINNERS = "warfarin coumadin apixaban eliquis rivaroxaban xarelto dabigatran".split()
+# a blood thinner someone takes ("takes warfarin", "is on blood thinners"); warfarin's NHS
+# page warns of alcohol, cranberry and grapefruit too, the newer ones' only of painkillers
+# ("You can drink alcohol while taking apixaban", QA pass 49b: a pharmacist on apixaban
+# was warned of cranberry juice and a glass of wine)
+_DOACS = "apixaban eliquis rivaroxaban xarelto dabigatran pradaxa edoxaban lixiana".split()
+THINNERS = ["warfarin", "coumadin", *_DOACS]
 # an SSRI or SNRI antidepressant ("I take sertraline every morning"): St John's wort and
 # tramadol with it risk serotonin syndrome, and painkillers like ibuprofen bleeding (the
 # NHS's sertraline page; QA pass 43: "You can definitely take St John's wort." had no line)
@@ -30,6 +34,7 @@ _TAKES = (r"\b(?:takes?|taking|on|prescribed|(?:switched|moved|changed|started|p
           r"(?:(?:him|her|them|me|us)\s+)?(?:on(?:to)?|to))\s+(?:(?:a|the|his|her|my|their)\s+)?")
 _THINNER = re.compile(rf"{_TAKES}(?:{'|'.join(THINNERS)}|blood[- ]thinners?|anticoagulants?)\b",
                       re.IGNORECASE)
+_DOAC = re.compile(rf"{_TAKES}(?:{'|'.join(_DOACS)})\b", re.IGNORECASE)
 _SSRI = re.compile(rf"{_TAKES}(?:{'|'.join(SSRIS)}|antidepressants?)\b", re.IGNORECASE)
 # lithium: ibuprofen and the like raise its level in the blood (the NHS's lithium page;
 # QA pass 45: "Can Daniel take ibuprofen?", his lithium told, had no caution); so they do
@@ -136,8 +141,10 @@ def avoided(text: str) -> frozenset[str]:
     """What the medicines `text` says someone takes (or their pregnancy) rule out: the
     words of `GROUPS` naming it (empty: none)."""
     words: set[str] = set()
-    if _THINNER.search(text):
+    if _THINNER.search(_DOAC.sub(" ", text)):
         words |= GROUPS["painkillers"] | GROUPS["alcohol"] | GROUPS["thinner juices"]
+    elif _DOAC.search(text):
+        words |= GROUPS["painkillers"]
     if _SSRI.search(text):
         words |= GROUPS["serotonin"] | GROUPS["painkillers"]
     if _LITHIUM.search(text) or _BP_DRUG.search(text):

@@ -45,3 +45,21 @@ def test_a_soft_yes_beside_the_diet_named_is_no_no():
                  "She is vegetarian, so she does not eat meat.",
                  "As a vegetarian she would not want it."):
         assert not missed(fine, c, ask), fine
+
+
+def test_apixaban_cautions_painkillers_not_cranberry_or_a_glass_of_wine():
+    """QA pass 49b: "I take apixaban every day." read a cranberry juice, grapefruit and a
+    small glass of wine as against it; the NHS's apixaban page says alcohol is fine within
+    the usual limits, and warns of aspirin and ibuprofen (warfarin's of all of them)."""
+    from hela_desktop.cautions import caution_of, cautions, offered
+
+    grace = "I have atrial fibrillation and I take apixaban every day."
+    assert {"aspirin", "ibuprofen"} <= caution_of(grace)
+    assert not {"cranberry", "wine", "grapefruit"} & caution_of(grace)
+    assert {"cranberry", "wine", "aspirin"} <= caution_of("I take warfarin every day.")
+    assert "cranberry" in caution_of("I'm on blood thinners.")
+    (c,) = cautions([(1, grace)])
+    assert not offered("A glass of cranberry juice is a lovely drink.", c,
+                       "Can I have a glass of cranberry juice?")
+    assert offered("Yes, aspirin will help your headache.", c,
+                   "Can I take aspirin for a headache?") == ["aspirin"]
