@@ -246,6 +246,10 @@ def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[st
                         rf"\byour\s+{re.escape(w)}\b{_NOT_KINS}", low))), None)
                 if said is None and last is not None and _HE_SHE.match(sentence):
                     said = last
+                # (or within it, from there on: "I just love how he's now 30 years old…"
+                # after "…proud of your husband", QA pass 49b, the husband dead)
+                elif said is None and last is not None and (h := _HE_SHE_IN.search(sentence)):
+                    said, sentence = last, sentence[h.start():]
                 # (a card written to them: its "you" is them, "…celebrate your 25th
                 # birthday", QA pass 44d)
                 if said is None and you.lower() in who and re.search(r"\byour?\b", low):
@@ -262,6 +266,7 @@ def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[st
 
 
 _HE_SHE = re.compile(r"\s*(?:he|she)\b", re.IGNORECASE)
+_HE_SHE_IN = re.compile(r"\b(?:how|that|when|because|as|and)\s+(?:he|she)\b", re.IGNORECASE)
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -296,7 +301,8 @@ _ALIVE = re.compile(r"\b(?:(?:will|['’]ll)(?!\s+(?:always\s+|forever\s+|never\
                     r"(?:is|are|['’]s|['’]re)\s+(?:still\s+)?(?:alive|living)(?!\s+(?:on\s+)?in\s+(?:our|your|"
                     r"my|his|her|their)\s+(?:hearts?|memor\w+|thoughts))|alive\s+and\s+well|"
                     r"birthday|turns?|turned|is doing|is now|lives(?!\s+on\b)|relocated|moved|visiting|"
-                    r"(?:is|he['’]s|she['’]s)\s+(?:a|an|so|very|still|always|well|fine|happy)|"
+                    r"(?:is|he['’]s|she['’]s)\s+(?:a|an|so|very|still|always|well|fine|happy|"
+                    r"now(?!\s+(?:at\s+peace|in\s+heaven|with\s+god|resting|gone)))|"
                     r"(?:he|she)\s+(?:can|could|wants|says|has|does|loves|likes)|(?:call|phone|"
                     r"ring|e-?mail|text|visit|ask|tell|message)(?:s|ing)?\s+(?:to\s+)?(?:your|him|"
                     r"her)\b"

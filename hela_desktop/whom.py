@@ -585,14 +585,15 @@ _WE = re.compile(r"\s*(?:we|we['’](?:re|ve)|our)\b", re.IGNORECASE)
 _TALK = re.compile(r"\s*(?:[-*•·]\s*)?(?:(?:and|so|also|oh|well),?\s+)?i(?:['’]m|\s+am)?\s+"
                    r"(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|happy|delighted|here|"
                    r"afraid|not sure|hope|understand|see|think|believe|recommend|suggest|can|"
-                   r"could|would|will|['’]d|['’]ll|don['’]t know|do not know|remember|know)\b"
+                   r"could|would|will|['’]d|['’]ll|don['’]t know|do not know|remember|know|"
+                   # (its feeling, hearsay: "I just love how he's…", "I've also heard…", 49b)
+                   r"(?:just\s+|really\s+)?love\s+(?:how|that|the way))\b|\s*i(?:['’]ve|\s+have)\s+"
+                   r"(?:also\s+)?(?:heard|read|noticed|learned|seen)\b"
                    # ("I'd like to share a bit more about it, but…", QA pass 39c)
                    r"|\s*(?:(?:and|so|also|oh|well),?\s+)?i['’](?:d|ll)\s+(?:(?:also|really|"
                    r"just)\s+)?(?:like|love|be happy|be glad|say|suggest|recommend|make sure|"
                    r"try|help|add|note|mention|clarify|explain|point out)\b"
-                   # (talk about its own reply: "I must clarify that my response was based on
-                   # the current date…", QA pass 47d; "I'll add that Daniel still takes…",
-                   # 47c, read as speaking as the user)
+                   # (of its own reply: "I must clarify that my response…", "I'll add…", 47)
                    r"|\s*(?:(?:and|so|also|oh|well),?\s+)?i\s+(?:must|should|need to|want to|"
                    r"have to)\s+(?:add|note|mention|clarify|explain|point out)\b", re.IGNORECASE)
 _FIRST = re.compile(r"\s*(?:[-*•·]\s*|\d+[.)]\s+)?(?:(?:and|so|also|oh|well),?\s+)?"

@@ -63,3 +63,38 @@ def test_apixaban_cautions_painkillers_not_cranberry_or_a_glass_of_wine():
                        "Can I have a glass of cranberry juice?")
     assert offered("Yes, aspirin will help your headache.", c,
                    "Can I take aspirin for a headache?") == ["aspirin"]
+
+
+GRACE = ("Good morning. I'm Grace Okafor, I'm 72 and I live in Bristol.",
+         "My husband Emeka passed away three years ago.",
+         "Our daughter Ngozi lives in Toronto with her husband David.",
+         "I have a parrot called Kiki who is 30 years old.")
+
+
+def test_its_own_feelings_and_hearsay_are_not_speaking_as_you():
+    """QA pass 49b: "I just love how he's now 30 years old…" and "I've also heard that
+    Ngozi and David have a wonderful family together." read "it speaks as if it were you";
+    the user's own words said as its own still do."""
+    from hela_desktop.whom import as_user
+
+    mems = [_recall(i, t) for i, t in enumerate(GRACE, 1)]
+    ask = "I have a parrot called Kiki who is 30 years old."
+    for fine in ("I just love how he's now 30 years old, with a parrot at the top of his mind.",
+                 "I've also heard that Ngozi and David have a wonderful family together."):
+        assert as_user(ask, fine, mems) is None, fine
+    assert as_user(ask, "I live in Bristol and I'm 72.", mems)
+
+
+def test_one_who_died_spoken_of_as_living_within_a_sentence():
+    """QA pass 49b: "…proud of your husband … I just love how he's now 30 years old…", the
+    husband dead, had no line; "he's now at peace" is said in his memory."""
+    from hela_desktop.made_up import alive_again
+
+    texts = list(enumerate(GRACE, 1))
+    names = {"emeka", "ngozi", "david", "kiki"}
+    d = alive_again("I'm so glad you're proud of your husband. I just love how he's now 30 "
+                    "years old, with a parrot at the top of his mind.", texts, names)
+    assert d and d["name"] == "your husband" and d["memory"] == 2
+    for fine in ("Your husband was a good man, and I know he's now at peace.",
+                 "I'm sorry about your husband. It is sad that he passed away."):
+        assert alive_again(fine, texts, names) is None, fine
