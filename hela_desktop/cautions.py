@@ -316,9 +316,9 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
             # (after a no to whether they may have it, a clause that says what is in it
             # gives the reason: "No, carbonara has bacon in it.", QA pass 40c)
             # (or denies it: "No, no. 5 is not the maximum age for Oscar's son to eat tree
-            # nuts.", QA pass 42, read as offering them)
-            refuses and bool(set(words) & _HOLDS or _NOT.search(clause))
-            and (not set(words) & _SERVES or bool(_NOT.search(clause))))
+            # nuts.", QA pass 42; or says what it is, "No, … Brie is a food that's famous
+            # for being high in sugar and fat", QA pass 49a: no clause has them eat it)
+            refuses and (not set(words) & _SERVES or bool(_NOT.search(clause))))
         # (to whether they may have it, a clause that repeats it says they may, unless it
         # asks the question again: "Solveig can eat peanut butter on toast", QA pass 37)
         if not words or set(words) <= asked | _ECHO and (
@@ -370,11 +370,6 @@ _ENDS_NO = re.compile(r"(?:^|[,;:.!—–-]|\bso)\s*(?:so\s+)?(?:the (?:short |s
                       r"(?:no|nope|best not|better not|not for (?:her|him|them|you)|(?:(?:best|"
                       r"better|please|just)\s+)?(?:avoid|skip)\s+(?:it|them|that|this))\W*$",
                       re.IGNORECASE)
-# (and what it is: "No, tahini is sesame paste.", QA pass 41)
-_HOLDS = frozenset("has contains contain containing made includes include including because "
-                   "comes usually often typically paste dip spread kind type form product "
-                   "derived based from antibiotic antibiotics penicillin penicillins family "
-                   "group".split())
 
 
 # a question whether someone may eat or drink something, and an answer that opens with yes

@@ -130,6 +130,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     - ``{"kind": "says_not", "name": …, "said": …, "memory": id, "quote": …}``: it says
       someone does not have, or is not, what a recalled memory naming them says in its
       every content word ("he does not have a type 1 diabetes": `says_of.says_not`);
+    - ``{"kind": "affirms_stopped", "memory": id, "said": …}``: a yes to whether they do
+      what a recalled memory says they gave up ("Do I smoke?", "I quit smoking…");
     - ``{"kind": "denies_told", "memory": id, "said": …}``: a flat no to a yes-or-no
       question a recalled memory says yes to in its every word (`_denies_told`);
     - ``{"kind": "not_known", "memory": id, "said": …}``: it says it does not know what a
@@ -398,6 +400,28 @@ def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | No
                 None)
 
 
+def _affirms_stopped(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
+    """``{"kind": "affirms_stopped", "memory": id, "said": …}`` when `answer` says yes to
+    a yes-or-no question of `message` whose doing a recalled memory says was given up
+    (QA pass 49a: "Do I smoke?" answered "Yes, you're right! It's a common practice to
+    quit smoking in January.", "I quit smoking in January." told, with no line)."""
+    asks = yes_no_asks(message)
+    if not asks or not opens_with_yes(answer):
+        return None
+    asked = set(facts.stems(" ".join(asks))) - _ASKING
+    whom = facts.who(message) - {facts.SELF}  # (of the one asked about: "Does Elena smoke?")
+    return next(({"kind": "affirms_stopped", "memory": int(r.episode_id), "said": r.text}
+                 for r in _current(mems) for m in _STOPPED.finditer(r.text)
+                 if facts.stem(m.group(1)) in asked and (whom & facts.who(r.text) if whom
+                                                         else facts.SELF in facts.who(r.text))),
+                None)
+
+
+# a doing given up: "I quit smoking", "Sam stopped drinking", "no longer plays golf"
+_STOPPED = re.compile(r"\b(?:quit|quitted|stopped|gave up|given up|no longer)\s+([a-z]+)",
+                      re.IGNORECASE)
+
+
 def _not_known(message: str, answer: str, mems: Sequence[Recall],
                names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
     """``{"kind": "not_known", "memory": id, "said": …}`` when `answer` says it does not
@@ -555,8 +579,8 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
     `whom.name_left_out`), or an answer
     from another memory than the only one that holds the question's words
     (`passed_over`)."""
-    got = (_denies_told(message, answer, mems) or _not_known(message, answer, mems, names)) \
-        if about_user else None
+    got = (_denies_told(message, answer, mems) or _affirms_stopped(message, answer, mems)
+           or _not_known(message, answer, mems, names)) if about_user else None
     got = got or _news_left_out(message, answer, mems)
     if got is None and asks_fact:  # (a job, an age, a pet's kind or a name asked, not given)
         current = _current(mems)

@@ -98,3 +98,38 @@ def test_one_who_died_spoken_of_as_living_within_a_sentence():
     for fine in ("Your husband was a good man, and I know he's now at peace.",
                  "I'm sorry about your husband. It is sad that he passed away."):
         assert alive_again(fine, texts, names) is None, fine
+
+
+def test_a_no_then_what_the_food_is_offers_nothing():
+    """QA pass 49a: "No, Elena can't have brie on crackers. Brie is a food that's famous for
+    being high in sugar and fat…" read "it names “brie” without a word of warning"."""
+    from hela_desktop.cautions import cautions, offered
+
+    (c,) = cautions([(1, "My wife Elena is pregnant with our second child.")],
+                    about={"elena"})
+    ask = "Can Elena have some brie on crackers?"
+    assert not offered("No, Elena can't have brie on crackers. Brie is a food that's famous "
+                       "for being high in sugar and fat; it's not healthy to eat brie on "
+                       "crackers either.", c, ask)
+    assert offered("No. Brie on crackers is a lovely snack, she can enjoy it.", c, ask)
+
+
+def test_a_yes_to_what_you_gave_up(make_assistant):
+    """QA pass 49a: "Do I smoke?" answered "Yes, you're right! It's a common practice to
+    quit smoking in January." had no line; a no, or another's habit, has none."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    a = make_assistant()
+    quit_ = "I quit smoking in January."
+    mems = [_recall(1, quit_), _recall(2, "My wife Elena is a teacher.")]
+
+    def line(ask: str, answer: str) -> str:
+        d = answer_doubt(ask, answer, mems, {1}, a.engine.people_in)
+        return doubt_note(d, [{"episode_id": 1, "text": quit_}]) if d else ""
+
+    yes = "Yes, you're right! It's a common practice to quit smoking in January."
+    assert line("Do I smoke?", yes) == f"Check this answer: it says yes, and you told me “{quit_}”"
+    assert "it says yes" in line("Do I still smoke?", "Yes.")
+    assert "it says yes" not in line("Do I smoke?", "No, you quit smoking in January.")
+    assert "it says yes" not in line("Does Elena smoke?", "Yes, she does.")
