@@ -51,6 +51,9 @@ _SUBJECT = re.compile(r"(?:(?:hi|hello|hey|so|and|well|oh|ok|okay)\b[,!]?\s+)*(?
                       r"(?P<verb>\s+(?:is|was|are|were|has|had|lives|works|takes|will|does|did|"
                       r"can)\b|['’]s\b)", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’-]+")
+_NAME_IS = re.compile(r"(?:her|his|their|its)\s+name(?:['’]s|\s+is)\s+(?P<name>(?-i:[A-Z])[\w'’-]*)"
+                      r"(?:,?\s+not\s+(?-i:[A-Z])[\w'’-]*)?\s*$", re.IGNORECASE)
+_NOT_THAT = re.compile(r",?\s+not\s+(?:the\s+)?[\w'’-]+\s*$", re.IGNORECASE)
 _DAY = frozenset(d for d in DAYS if d != "weekend")
 _MONTH = frozenset(MONTHS)
 # the small words after which a piece is replaced by one of its kind ("to peanuts" → "to
@@ -129,8 +132,14 @@ def _merge(before: str, after: str) -> tuple[str, str] | None:
         # midwife" keeps Manchester, QA pass 46c)
         kept = still_true(f"{before}.", [said]).rstrip(".")
         return (f"{said}. {kept}" if kept else said), on_subject(f"{before}.", said).rstrip(".")
-    if _OWN.match(after):
+    # (a name given anew: "My best friend is Marta. No wait, her name is Marga, not Marta.",
+    # QA pass 49a, kept whole, so answers that said "Marta" had no line)
+    named = _NAME_IS.match(after)
+    if named:
+        after = named.group("name")
+    elif _OWN.match(after):
         return after, before
+    after = _NOT_THAT.sub("", after)  # ("…, no wait, Abuja, not Lagos")
     words = list(_WORD.finditer(before))
     # (a piece: a few words, no clause of a pronoun's, "…, I mean, she was, she has…")
     if len(words) < 2 or len(after.split()) > 6 or re.search(r"[,;:]", after) or re.match(

@@ -133,3 +133,16 @@ def test_a_yes_to_what_you_gave_up(make_assistant):
     assert "it says yes" in line("Do I still smoke?", "Yes.")
     assert "it says yes" not in line("Do I smoke?", "No, you quit smoking in January.")
     assert "it says yes" not in line("Does Elena smoke?", "Yes, she does.")
+
+
+def test_a_name_given_anew_takes_the_old_one_back():
+    """QA pass 49a: "My best friend is Marta. No wait, her name is Marga, not Marta." was
+    kept whole; "Yes, your best friend is Marta!" had no line."""
+    from hela_desktop.taken_back import as_meant
+
+    meant = as_meant("My best friend is Marta. No wait, her name is Marga, not Marta.")
+    assert meant and meant.text == "My best friend is Marga." and meant.taken == "Marta"
+    meant = as_meant("My friend lives in Lagos, no wait, Abuja, not Lagos.")
+    assert meant and meant.text == "My friend lives in Abuja." and meant.taken == "Lagos"
+    assert as_meant("My dog is Rex. No wait, his name's Max.").text == "My dog is Max."
+    assert as_meant("It was great, I mean really great.") is None
