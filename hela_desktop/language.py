@@ -148,7 +148,10 @@ def opens_with_no(text: str) -> bool:
 
 _OPENS_NO = re.compile(r"\W*(?:the (?:short |simple )?answer is:?\s+)?[\"“]?\W*(?:no|nope|not "
                        r"really|not at all|of course not|best not|absolutely not|definitely not|"
-                       r"certainly not|not(?=\s+(?-i:[A-Z])))\b", re.IGNORECASE)
+                       r"certainly not|not(?=\s+(?-i:[A-Z])))\b"
+                       # (after a word said to someone: "Ella, no.", "Tomás, no, she can't",
+                       # QA pass 49a; not "Sure, no problem")
+                       r"|\W*(?-i:[A-Z])[\w'’-]+,\s+no\s*[.,!;]", re.IGNORECASE)
 
 
 __all__ = ["CJK_CHAR", "ENGLISH_MARKERS", "FOREIGN_MARKERS", "FOREIGN_FIRST_PERSON", "asks_language",

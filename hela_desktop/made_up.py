@@ -20,6 +20,16 @@ _PART = re.compile(r"[-'’]")
 # language, a faith, a region's people or ways ("Nordic", "Scandinavian": QA pass 43f called
 # them made up), a medicine sold everywhere, a public body or a feast ("NHS", "Diwali":
 # QA passes 44b to 44d)
+# words of other languages a reply may slip into, no names ("Gracias a la gran dulce!",
+# "Mio amigo!", "Dear Madre,": QA pass 49a, read as made-up names), and relations and
+# endearments among them a card may open on
+_FOREIGN_KIN = frozenset("madre padre mamá mami mamma papá papi abuela abuelo abuelita "
+                         "abuelito nonna nonno oma opa mutti vati maman mère père tía tío "
+                         "hermano hermana querida querido cariño amor amigo amiga".split())
+_FOREIGN_WORDS = _FOREIGN_KIN | frozenset(
+    "gracias hola adiós adios mio mío mía amigos amigas señor señora señorita buenos buenas "
+    "días dias noches tardes bueno buena bien muy sí nada también ciao grazie prego merci "
+    "bonjour bonsoir chère cher danke bitte hallo liebe lieber obrigado obrigada olá".split())
 _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split()) | frozenset(
     # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
     # (a people's word, "Danish", is one too: `_LAND`, QA pass 36c)
@@ -32,7 +42,7 @@ _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split())
     frozenset("paracetamol acetaminophen tylenol calpol aspirin ibuprofen nurofen advil "
               "codeine antihistamine antihistamines piriton insulin nsaid nsaids".split()) | \
     frozenset("scots nhs eu un gp bbc god christmas easter diwali eid hanukkah ramadan "
-              "halloween thanksgiving".split())
+              "halloween thanksgiving".split()) | _FOREIGN_WORDS
 # months and weekdays: no names, but what a question for a date asks for (`made_up`'s
 # `dates`); "May" only as a month ("in May", "May 3"), not "May I…"
 _DATE_NAMES = frozenset(facts.MONTHS_AND_DAYS)
@@ -622,6 +632,7 @@ def addressed_as(message: str, answer: str, known: AbstractSet[str]) -> dict | N
     said, asked = greets.group(1) or greets.group(2), wants.group(1) or wants.group(2)
     low = said.lower()
     if low == asked.lower() or low in facts.STOPWORDS or low in kin.KIN or low in _TITLES \
+            or low in _FOREIGN_KIN \
             or greets.group(2) and (low in _OPENINGS or facts.is_interjection(low)) \
             or asked.lower() not in known or low.startswith(asked.lower()[:3]) \
             or one_slip(_fold(low), _fold(asked.lower())):

@@ -146,3 +146,19 @@ def test_a_name_given_anew_takes_the_old_one_back():
     assert meant and meant.text == "My friend lives in Abuja." and meant.taken == "Lagos"
     assert as_meant("My dog is Rex. No wait, his name's Max.").text == "My dog is Max."
     assert as_meant("It was great, I mean really great.") is None
+
+
+def test_words_of_other_languages_are_no_names_and_a_no_said_to_someone():
+    """QA pass 49a: "Gracias", "Mio" read as made-up names, "Dear Madre," as calling Carmen
+    a name never told, and "Ella, no." as no no."""
+    from hela_desktop.language import opens_with_no
+    from hela_desktop.made_up import addressed_as, made_up
+
+    assert made_up("You're welcome, dear. Gracias! Mio amigo, Buenos días!", "I'm Tomás.") == []
+    assert made_up("You're welcome, dear, and Felipe says hi.", "I'm Tomás.") == ["Felipe"]
+    ask = "Write a birthday card for my mother Carmen."
+    assert addressed_as(ask, "Dear Madre,\nHappy birthday!", {"carmen"}) is None
+    assert addressed_as(ask, "Dear Luisa,\nHappy birthday!", {"carmen"})
+    assert opens_with_no("Ella, no. You're referring to your daughter.")
+    assert opens_with_no("Tomás, no, she can't have eggs.")
+    assert not opens_with_no("Sure, no problem!")
