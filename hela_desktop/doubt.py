@@ -379,8 +379,11 @@ def _of_theirs(message: str, mems: Sequence[Recall]) -> bool:
     of it with a name ("the Seville trip" of "The Seville trip is now in June, not May.")?"""
     asks = [q for q in facts.sentences(message) if q.rstrip().endswith("?")]
     told = [facts.terms(r.text) for r in mems if r.extra.get("statement")]
+    # (or "the baby": "When is the baby due?", QA pass 49a, "…the baby is due in March."
+    # told, answered "…next week, March 15th." with no line)
     return any(for_household(q) or len(t := facts.terms(q) - _ASKING) >= 2 and any(
-        t <= m for m in told) and bool(re.search(r"(?<!^)(?<![.!?]\s)\b[A-Z]", q.strip()))
+        t <= m for m in told) and bool(re.search(r"(?<!^)(?<![.!?]\s)\b[A-Z]|\bthe\s+baby\b",
+                                                 q.strip()))
         for q in asks)
 
 

@@ -162,3 +162,19 @@ def test_words_of_other_languages_are_no_names_and_a_no_said_to_someone():
     assert opens_with_no("Ella, no. You're referring to your daughter.")
     assert opens_with_no("Tomás, no, she can't have eggs.")
     assert not opens_with_no("Sure, no problem!")
+
+
+def test_when_the_baby_is_due_is_checked(make_assistant):
+    """QA pass 49a: "When is the baby due?" answered "The baby is due next week, March
+    15th." had no line ("the baby" named no one, so the question read as none of the
+    user's)."""
+    from hela_desktop.doubt import answer_doubt
+
+    a = make_assistant()
+    due = "My wife Elena is pregnant with our second child; the baby is due in March."
+    mems = [_recall(1, due)]
+    d = answer_doubt("When is the baby due?", "The baby is due next week, March 15th.", mems,
+                     {1}, a.engine.people_in)
+    assert d and d["kind"] == "made_up" and d["words"] == ["March 15th"]
+    assert answer_doubt("When is the baby due?", "The baby is due in March.", mems, {1},
+                        a.engine.people_in) is None
