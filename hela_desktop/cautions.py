@@ -427,7 +427,8 @@ _SERVES = _EATS | frozenset("enjoy enjoys try tries order serve serving cook mak
                             # (QA pass 47a: "I'll start baking her some cookies made from
                             # peanut butter…" to "What should my daughter avoid eating?")
                             "trying ordering orders serves cooking cooks making makes baking "
-                            "bakes giving gives".split())
+                            "bakes giving gives prepare prepares preparing recipes has "
+                            "enough".split())  # ("…prepare … recipes with egg…", 49a)
 
 
 def _other_allergy(words: list[str], avoid: AbstractSet[str]) -> bool:

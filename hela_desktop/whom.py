@@ -15,7 +15,7 @@ from collections.abc import Set as AbstractSet
 
 from . import facts, kin
 from .events import Recall
-from .language import opens_with_no
+from .language import is_common_word, opens_with_no
 from .made_up import COUNTRIES, NO_NAMES
 from .name_index import misread, spelt_as
 
@@ -141,13 +141,11 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     """``{"kind": "misattributed", "asked": "your husband", "memory": id, "said": "I work
     as a plumber…", "words": [...]}`` when a question about someone of the user's life (the
     caller checks `facts.asks_about_user`) is answered, in a sentence about them and not
-    about the user, with what a memory of the user's own ("I …") says and no memory of
-    theirs, nor the message, does (QA pass 31: "Your husband's job is a plumber for
-    Aquaserv." from "I work as a plumber for Aquaserv.", and "No, your son Bruno is a bit
-    allergic to shellfish." from "I'm allergic to shellfish.", with nothing under
-    either); None otherwise.  Also, with ``"of": "your brother"``, what only a memory of
-    another person of theirs says, in a sentence about them alone (QA pass 34: "Where does
-    my father live?" answered with the brother's city)."""
+    the user, with what a memory of the user's own ("I …") says and no memory of theirs,
+    nor the message, does (QA pass 31: "Your husband's job is a plumber for Aquaserv." from
+    "I work as a plumber for Aquaserv."); None otherwise.  Also, with ``"of": "your
+    brother"``, what only a memory of another of theirs says, in a sentence about them
+    alone (QA pass 34: "Where does my father live?" answered with the brother's city)."""
     asked, targets = _asked_about(message, mems, names)
     if not asked:
         return None
@@ -155,15 +153,13 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     def speaks_of(text: str) -> bool:
         return bool(_named_words(text) & targets)
 
-    # (of the user's own, "yourself"; with whom else it names, "yourself and Søren": QA
-    # pass 36c read "We took Zoë…", said of the user and Søren, as of the user alone)
+    # (of the user's own, "yourself"; with whom else it names, "yourself and Søren", 36c)
     mine = [(r, f"yourself and {whose}" if (whose := _whose(r.text, names)) else "")
             for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)
             and not _opens_with_name(r.text, names)]
     ours = {r.episode_id for r, _ in mine}
     # (a memory naming someone by name alone is another's only when the question asks by
-    # name: asked about "my son", "Finn, my eight-year-old…" may well be of him, bench
-    # personal: "…planning a shark-themed party" was marked as Finn's, not the son's)
+    # name: asked about "my son", "Finn, my eight-year-old…" may be of him, bench personal)
     by_name = bool(targets - facts.KIN_WORDS - facts.PETS)
     theirs = [(r, of) for r in mems if not speaks_of(r.text) and r.episode_id not in ours
               and (of := _whose(r.text, names)) and (by_name or of.startswith("your "))]
@@ -178,8 +174,7 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     greets = _GREETS.match(answer)  # (a greeting's name is said to the user: `greets_as`)
     last = True  # whom the answer named last is whom it asked about (or no one yet)
     for sentence in facts.sentences(answer[greets.end():] if greets else answer):
-        # ("My husband is a sound engineer…": the model speaking as the user, of him)
-        low = sentence.lower().replace("’", "'")
+        low = sentence.lower().replace("’", "'")  # ("My husband is…": as the user, of him)
         alone = not _others_in(sentence, targets, names)  # (no one else it could be of)
         # ("he" or "she" after them, or first, is of them: "How old is Lucy?" answered
         # "…today she's 6.", 6 being Alfie's age, Lucy's never told: QA pass 40e)
@@ -198,10 +193,13 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
             took = said & facts.terms(r.text) - _COUNTRY_STEMS
             # (nor a lower-case "may": "he may take…" is no "9 May" of Ahmed's, QA 42e)
             took -= set() if re.search(r"\b(?:May|March)\b", sentence) else _MONTH_VERBS
+            # (nor a common word only within a title: "(Children of the Papa)", QA 49a)
+            took -= {facts.stem(m.group(0).lower()) for m in _CAPITAL.finditer(sentence.strip())
+                     if m.start() and is_common_word(m.group(0).lower())}
             words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
                      if facts.stem(w.lower()) in took or w in took]
-            # (everyday words are no fact: "she loves to work outdoors" beside "I work as a
-            # bus driver", QA pass 35b; a name or number is: "…lives in Leipzig")
+            # (everyday words are no fact: "she loves to work outdoors", QA pass 35b; a name
+            # or number is: "…lives in Leipzig")
             named = any(w[:1].isupper() or w[:1].isdigit() for w in words
                         if not sentence.lstrip().startswith(w))
             # (a number only as an age: "4 days late", "the 4th of May", "5-23 Harker St."
@@ -223,6 +221,7 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
 
 
 _MONTH_VERBS = frozenset(facts.stems("may march"))
+_CAPITAL = re.compile(r"\b(?-i:[A-Z])[a-z]+\b")
 _HE_OR_SHE = re.compile(r"\b(?:he|she)(?:'s)?\b")
 _COUNTRY_STEMS = frozenset(facts.stems(" ".join(COUNTRIES)))
 # words too everyday to be what was told of someone

@@ -178,3 +178,41 @@ def test_when_the_baby_is_due_is_checked(make_assistant):
     assert d and d["kind"] == "made_up" and d["words"] == ["March 15th"]
     assert answer_doubt("When is the baby due?", "The baby is due in March.", mems, {1},
                         a.engine.people_in) is None
+
+
+def test_the_reply_to_an_allergy_that_prepares_the_food():
+    """QA pass 49a: to "Our daughter Lucía is 3 and she's allergic to eggs.", "We could
+    prepare a variety of recipes with egg-based ingredients… ensuring she has enough eggs…"
+    had no line; what the allergy is offers nothing."""
+    from hela_desktop.cautions import cautions, offered
+
+    msg = "Our daughter Lucía is 3 and she's allergic to eggs."
+    (c,) = cautions([(0, msg)], about={"lucía"})
+    assert offered("We could prepare a variety of recipes with egg-based ingredients to "
+                   "celebrate.", c, msg) == ["egg"]
+    assert offered("We can focus on ensuring she has enough eggs for herself.", c, msg)
+    for fine in ("Eggs are found in many foods, so check labels.",
+                 "She has an egg allergy, which means eggs can cause a reaction.",
+                 "Lucía has to avoid eggs."):
+        assert not offered(fine, c, msg), fine
+
+
+def test_a_common_word_within_a_title_is_no_fact_of_another():
+    """QA pass 49a: "…a sweet drink called Las Amigos de Papa (Children of the Papa)." to a
+    question about the mother read "it says of her what you told me of your wife
+    (“Children”)"."""
+    from hela_desktop.whom import misattributed
+
+    mems = [_recall(1, "My wife Elena is pregnant with our second child."),
+            _recall(2, "My mother Carmen has high blood pressure and takes lisinopril.")]
+
+    def names(text: str) -> set[str]:
+        low = text.lower()
+        return {n for n in ("elena", "carmen") if n in low} | (
+            {"my mother"} if "mother" in low else set())
+
+    ask = "Can my mother have grapefruit juice with breakfast?"
+    assert misattributed(ask, "She drinks a sweet drink called Las Amigos de Papa (Children "
+                         "of the Papa).", mems, names) is None
+    d = misattributed(ask, "Your mother is expecting her second child.", mems, names)
+    assert d and d["memory"] == 1
