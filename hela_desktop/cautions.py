@@ -22,6 +22,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from . import facts, kin, medicines
+from .food_groups import AGAINST as _AGAINST
 from .food_groups import DISH_COCKTAIL, GROUPS, LIST_ENDS, REFUSES_IT, TURNS, YES_OPENS
 from .language import opens_with_no
 from .superseded import told_parts
@@ -80,20 +81,6 @@ _OVER = re.compile(r"\b(?:outgr(?:own|ew)|gr[eo]wn? out of|cured of|no longer\s+
                    r"(?:allergic|intolerant|vegetarian|vegan|pescatarian|teetotal|on|taking)\b|"
                    r"(?:not|n['’]t)\s+(?:\w+\s+)?(?:allergic|intolerant|vegetarian|vegan)\b"
                    r"[^.!?]*\bany\s?more)", re.IGNORECASE)
-# words before a mention that say something against it
-_AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping without free "
-                     "unable safer safest doctor gp pharmacist young underage adults adult grown "
-                     "caution against warn warning beware "
-                     "allergic allergy allergies intolerant instead careful unless except "
-                     "rather cannot can't shouldn't mustn't dangerous risky risk away "
-                     "substitute replace alternative alternatives watch limit moderation "
-                     "sparingly insulin afraid scared label labels traces "
-                     # (QA pass 43e: "…extremely difficult for her to have eggs", of the
-                     # allergy itself, read "names “eggs” without a word of warning")
-                     "difficult anaphylaxis anaphylactic epipen "
-                     # (QA pass 43h: "coeliac disease … caused by … gluten consumption", of
-                     # the illness itself, read as offering gluten)
-                     "cause causes caused trigger triggers triggered symptoms damage".split())
 # (a yes or no set off by a comma is a clause of its own: "The answer is no, Solveig can
 # have chicken satay…", QA pass 37; so is what follows "which means" or ", so": "Isla has
 # an allergy to eggs, which means she can eat … food that contains eggs…", QA pass 40)
@@ -344,6 +331,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
                      and not _warned(words[max(0, i - _BEFORE):i]) and not _without(words[:i])
                      and not _refused(words[:i]) and not _example_of_warned(words[:i])
                      and not _warned_after(words[i + 1:i + 1 + _AFTER])
+                     and not _group_avoided(words[i + 1:], avoid)
                      and not (i + 1 < len(words) and words[i + 1] in _NAMES_IT))]
     return list(dict.fromkeys(_SHOWN.get(w, w) for w in out))
 
@@ -427,7 +415,7 @@ _SERVES = _EATS | frozenset("enjoy enjoys try tries order serve serving cook mak
                             # (QA pass 47a: "I'll start baking her some cookies made from
                             # peanut butter…" to "What should my daughter avoid eating?")
                             "trying ordering orders serves cooking cooks making makes baking "
-                            "bakes giving gives prepare prepares preparing recipes has "
+                            "bakes giving gives prepare prepares preparing recipes "
                             "enough".split())  # ("…prepare … recipes with egg…", 49a)
 
 
@@ -475,6 +463,18 @@ def _avoided_lists_out(answer: str) -> str:
             _WORD.findall(line.lower()))
         out.append(line)
     return "\n".join(out)
+
+
+def _group_avoided(after: list[str], avoid: AbstractSet[str]) -> bool:
+    """Does the rest of the clause warn against the mention's whole kind ("…having wine can
+    help you have more babies so it's better to avoid alcohol when pregnant", QA pass 49a,
+    read "it names “wine” without a word of warning")?"""
+    return any(w in _WARNS_OF and _key(x) in avoid and x in _GROUP_NAMES
+               for w, x in zip(after, after[1:]))
+
+
+_GROUP_NAMES = frozenset(GROUPS) | frozenset("alcohol dairy gluten nuts shellfish meat fish eggs "
+                                            "sugar painkillers".split())
 
 
 def _without(before: list[str]) -> bool:

@@ -91,3 +91,19 @@ YES_OPENS = re.compile(r"\W*(?:yes|yeah|yep|sure|of course|absolutely|definitely
                        r"safe))\b", re.IGNORECASE)
 TURNS = re.compile(r"\b(?:but|however|though|although|except|unless|as long as|only if)\b",
                    re.IGNORECASE)
+
+
+# words before a mention of a food that say something against it (`cautions`)
+AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping without free "
+                    "unable safer safest doctor gp pharmacist young underage adults adult grown "
+                    "caution against warn warning beware "
+                    "allergic allergy allergies intolerant instead careful unless except "
+                    "rather cannot can't shouldn't mustn't dangerous risky risk away "
+                    "substitute replace alternative alternatives watch limit moderation "
+                    "sparingly insulin afraid scared label labels traces "
+                    # (QA pass 43e: "…extremely difficult for her to have eggs", of the
+                    # allergy itself, read "names “eggs” without a word of warning")
+                    "difficult anaphylaxis anaphylactic epipen "
+                    # (QA pass 43h: "coeliac disease … caused by … gluten consumption", of
+                    # the illness itself, read as offering gluten)
+                    "cause causes caused trigger triggers triggered symptoms damage".split())

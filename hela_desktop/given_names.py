@@ -1,6 +1,7 @@
 """Names a user gives the people and animals of their life (Qt-free): "my colleague Will",
 "my dog Bill" make "will" and "bill" names though they are everyday words (`name_index.NameIndex`;
-QA pass 36: "Will" was no name, so nothing about Will was checked or found)."""
+QA pass 36: "Will" was no name, so nothing about Will was checked or found); and how an
+answer calls someone by a name ("Hi Jamie,", "Liam,\n", "Yes, my dear Tobi!": `whom`)."""
 
 from __future__ import annotations
 
@@ -41,4 +42,28 @@ def given_in(text: str, given: Iterable[str]) -> set[str]:
     return out
 
 
-__all__ = ["given_in", "names_given"]
+# how an answer calls the one it speaks to by a name (`whom.greets_as`)
+GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|welcome back)"
+                    r"\s*,?\s+(?!I(?:['’][a-z]+)?\b)((?-i:[A-Z])[\w'’-]+)\b", re.IGNORECASE)
+
+
+# (or on a line of its own, or before an ellipsis: "Liam,\nLiam, please…", "Liam... I hope
+# you have…", QA pass 48c: four answers to Priya unmarked)
+OPENS_CALLING = re.compile(r"\s*([A-Z][a-z'’-]+)(?:,\s+(?=[a-z])|,[ \t]*\n|(?:\.\.\.|…)[ \t]*(?=[A-Z]))")
+# a word that opens a reply before a comma and is no name ("Sure, …", "Sadly, …")
+OPENER = re.compile(r"(?i:[a-z]+ly|h+m+|pardon|excuse|gosh|goodness|ooh|aha|sure|well|yes|yeah|yep|no|nope|okay|ok|sorry|great|right|"
+                    r"alright|indeed|hello|hi|hey|thanks|congratulations|congrats|wonderful|"
+                    r"perfect|excellent|awesome|fantastic|amazing|lovely|nice|cool|today|"
+                    r"tomorrow|yesterday|tonight|also|now|then|so|but|and|however|meanwhile|"
+                    r"besides|plus|instead|otherwise|first|second|finally|here|there|oh|ah|"
+                    r"wow|hmm|of|in|for|as|if|when|while|after|before|since|because|although|"
+                    r"though|unfortunately|anyway|remember|look|listen|please|note|again|"
+                    r"basically|honestly|interesting|correct|true|exactly|good|bad|dear)$")
+# ("I'm so glad you're happy… Yes, my dear Tobi! It's actually 10 March…", QA pass 49b)
+MY_DEAR = re.compile(r"\W*(?:(?:yes|no|oh|well|ah|thanks|thank you)\W+)?my\s+(?:dear(?:est)?|"
+                     r"darling|sweet)\s+((?-i:[A-Z])[\w'’-]+)\s*[!,.]", re.IGNORECASE)
+CALLED_LAST = re.compile(r"\byou(?:r|['’]re|['’]ll|['’]ve)?\b[^.!?]*,\s+([A-Z][\w'’-]+)\s*[!.?]*\s*$",
+                         re.IGNORECASE)
+
+
+__all__ = ["CALLED_LAST", "GREETS", "MY_DEAR", "OPENER", "OPENS_CALLING", "given_in", "names_given"]

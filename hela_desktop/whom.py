@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 
 from . import facts, kin
 from .events import Recall
+from .given_names import CALLED_LAST, GREETS, MY_DEAR, OPENER, OPENS_CALLING
 from .language import is_common_word, opens_with_no
 from .made_up import COUNTRIES, NO_NAMES
 from .name_index import misread, spelt_as
@@ -171,7 +172,7 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     # QA pass 34b)
     known |= {facts.stem(n.lower()) for n in own_names([message, *(r.text for r in mems)])}
     kin = "|".join(map(re.escape, sorted(targets)))
-    greets = _GREETS.match(answer)  # (a greeting's name is said to the user: `greets_as`)
+    greets = GREETS.match(answer)  # (a greeting's name is said to the user: `greets_as`)
     last = True  # whom the answer named last is whom it asked about (or no one yet)
     for sentence in facts.sentences(answer[greets.end():] if greets else answer):
         low = sentence.lower().replace("’", "'")  # ("My husband is…": as the user, of him)
@@ -195,7 +196,8 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
             took -= set() if re.search(r"\b(?:May|March)\b", sentence) else _MONTH_VERBS
             # (nor a common word only within a title: "(Children of the Papa)", QA 49a)
             took -= {facts.stem(m.group(0).lower()) for m in _CAPITAL.finditer(sentence.strip())
-                     if m.start() and is_common_word(m.group(0).lower())}
+                     if m.start() and is_common_word(m.group(0).lower())
+                     and m.group(0) not in r.text}  # (the memory's own capital: "9 May")
             words = [w for w in dict.fromkeys(re.findall(r"[\w'’-]+", sentence))
                      if facts.stem(w.lower()) in took or w in took]
             # (everyday words are no fact: "she loves to work outdoors", QA pass 35b; a name
@@ -682,24 +684,6 @@ _TITLES = frozenset("chef captain doctor dr mr mrs ms miss mx professor prof unc
                     "nurse officer sir lady lord coach architect pastor reverend rev saint st "
                     "judge general major sergeant".split())
 # an answer's greeting to the user: "Hi Jamie,", "Dear Jamie" (not "Hello, I'm glad…", 43b)
-_GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|welcome back)"
-                     r"\s*,?\s+(?!I(?:['’][a-z]+)?\b)((?-i:[A-Z])[\w'’-]+)\b", re.IGNORECASE)
-
-
-# (or on a line of its own, or before an ellipsis: "Liam,\nLiam, please…", "Liam... I hope
-# you have…", QA pass 48c: four answers to Priya unmarked)
-_OPENS_CALLING = re.compile(r"\s*([A-Z][a-z'’-]+)(?:,\s+(?=[a-z])|,[ \t]*\n|(?:\.\.\.|…)[ \t]*(?=[A-Z]))")
-# a word that opens a reply before a comma and is no name ("Sure, …", "Sadly, …")
-_OPENER = re.compile(r"(?i:[a-z]+ly|h+m+|pardon|excuse|gosh|goodness|ooh|aha|sure|well|yes|yeah|yep|no|nope|okay|ok|sorry|great|right|"
-                     r"alright|indeed|hello|hi|hey|thanks|congratulations|congrats|wonderful|"
-                     r"perfect|excellent|awesome|fantastic|amazing|lovely|nice|cool|today|"
-                     r"tomorrow|yesterday|tonight|also|now|then|so|but|and|however|meanwhile|"
-                     r"besides|plus|instead|otherwise|first|second|finally|here|there|oh|ah|"
-                     r"wow|hmm|of|in|for|as|if|when|while|after|before|since|because|although|"
-                     r"though|unfortunately|anyway|remember|look|listen|please|note|again|"
-                     r"basically|honestly|interesting|correct|true|exactly|good|bad|dear)$")
-_CALLED_LAST = re.compile(r"\byou(?:r|['’]re|['’]ll|['’]ve)?\b[^.!?]*,\s+([A-Z][\w'’-]+)\s*[!.?]*\s*$",
-                    re.IGNORECASE)
 
 
 def greets_as(message: str, answer: str, mems: Sequence[Recall],
@@ -713,11 +697,12 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
     names (`yours`), by any other name (``"yours"``: QA pass 42b, "Sara, welcome to your
     unit." to "Hi, I'm Sofia Alvarez…"); not a name of theirs misread (`misread`).  Else None."""
     yours = list(dict.fromkeys([*yours, *own_names([message])]))  # (the message's own too)
-    m = _GREETS.match(answer) or (_OPENS_CALLING.match(answer) if yours else None) or next(
+    m = GREETS.match(answer) or (OPENS_CALLING.match(answer) if yours else None) or next(
+        (c for s in facts.sentences(answer) if (c := MY_DEAR.match(s))), None) or next(
         filter(None, (
         # (or calls them by it at a sentence's end: "…have a great day on your birthday,
         # Dan!" to "Thanks!", QA pass 41; not "…with your brother, Dan.", who he is)
-        c for s in facts.sentences(answer) if (c := _CALLED_LAST.search(s)) and not re.search(
+        c for s in facts.sentences(answer) if (c := CALLED_LAST.search(s)) and not re.search(
             rf"\b(?:{kin.KIN_PET_BREED}|{'|'.join(sorted(kin.ROLES))})s?\s*$",
             s[:c.start(1)].rstrip(" ,"), re.IGNORECASE) and not _said_of_one(s, c.group(1), mems)
         )), None)
@@ -726,7 +711,7 @@ def greets_as(message: str, answer: str, mems: Sequence[Recall],
     # (nor an interjection or a place: "Aw, …", "…in Leeds, England!", QA pass 42f)
     texts, name = [r.text for r in mems], m.group(1)
     if yours and name not in yours and name.lower() not in message.lower() and not (
-            _OPENER.match(name) or facts.is_interjection(name) or names and names(name)
+            OPENER.match(name) or facts.is_interjection(name) or names and names(name)
             or misread(name, [*_given_names([*texts, message]), *(names(message) if names else ()),
                               *map(str.lower, yours)])  # ("Tommy" for Tom too, QA pass 43b)
     ) and name.lower() not in COUNTRIES | NO_NAMES:

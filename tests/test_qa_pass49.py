@@ -216,3 +216,31 @@ def test_a_common_word_within_a_title_is_no_fact_of_another():
                          "of the Papa).", mems, names) is None
     d = misattributed(ask, "Your mother is expecting her second child.", mems, names)
     assert d and d["memory"] == 1
+
+
+def test_a_drink_named_before_its_kind_is_avoided_in_the_same_clause():
+    """QA pass 49a: "…having wine can help you have more babies so it's better to avoid
+    alcohol when pregnant." read "it names “wine” without a word of warning"."""
+    from hela_desktop.cautions import cautions, offered
+
+    (c,) = cautions([(3, "My wife Elena is pregnant with our second child.")],
+                    about={"elena"})
+    ask = "What can Elena drink at a party?"
+    assert not offered("I've heard some people suggest that having wine can help you have "
+                       "more babies so it's better to avoid alcohol when pregnant.", c, ask)
+    assert offered("She can have a glass of wine and avoid beer.", c, ask) == ["wine"]
+
+
+def test_my_dear_and_a_name_of_another_calls_you_by_it():
+    """QA pass 49b: "…Yes, my dear Tobi! It's actually 10 March today…" to Grace, Tobi her
+    grandson, had no "it calls you" line."""
+    from hela_desktop.whom import greets_as
+
+    mems = [_recall(1, "My grandson Tobi is 10 and has a peanut allergy."),
+            _recall(2, "Good morning. I'm Grace Okafor, I'm 72 and I live in Bristol.")]
+    ask = "Is my operation on 3 March?"
+    d = greets_as(ask, "I'm so glad you're happy. Yes, my dear Tobi! It's actually 10 March "
+                  "today, not 3 March.", mems, None, ["Grace", "Okafor"])
+    assert d and d["said"] == "Tobi"
+    assert greets_as(ask, "No, my dear Grace, it is on 10 March.", mems, None,
+                     ["Grace", "Okafor"]) is None
