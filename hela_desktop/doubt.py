@@ -258,10 +258,14 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         speaks = None if writes else as_user(message, answer, mems, own_names)
         # (and a card for someone named opening on another name: "Dear Yuvraj," for
         # Arjun, QA pass 48a)
-        swapped = swapped or (signed_as(answer, own_names) or addressed_as(
-            message, answer, user_names) if writes else speaks) or misrelated(answer, mems) or (
-                None if writes else greets_as(message, answer, mems, names, own_names))
-        found += [d for d in (swapped, speaks) if d is not None][:1 if swapped is speaks else 2]
+        # (a greeting by another's name beside speaking as the user: "Dear Emily, …", QA
+        # pass 49b, was hidden by it)
+        # (and both a card's wrong name and its other fault: "Dear Mark, … My name is
+        # Emily…" for Tobi, 49b)
+        card = addressed_as(message, answer, user_names) if writes else None
+        swapped = swapped or (signed_as(answer, own_names) if writes else None) or misrelated(
+            answer, mems) or (None if writes else greets_as(message, answer, mems, names, own_names))
+        found += [d for d in (swapped, card, speaks) if d is not None]
     asks_fact = about_user and facts.asks_user_fact(message, (lambda _s: {"_"}) if own
                                                     else names)  # (any ask, not for ideas)
     whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)

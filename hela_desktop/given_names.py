@@ -50,8 +50,10 @@ GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)
 # (or on a line of its own, or before an ellipsis: "Liam,\nLiam, please…", "Liam... I hope
 # you have…", QA pass 48c: four answers to Priya unmarked)
 OPENS_CALLING = re.compile(r"\s*([A-Z][a-z'’-]+)(?:,\s+(?=[a-z])|,[ \t]*\n|(?:\.\.\.|…)[ \t]*(?=[A-Z]))")
-# a word that opens a reply before a comma and is no name ("Sure, …", "Sadly, …")
-OPENER = re.compile(r"(?i:[a-z]+ly|h+m+|pardon|excuse|gosh|goodness|ooh|aha|sure|well|yes|yeah|yep|no|nope|okay|ok|sorry|great|right|"
+# a word that opens a reply before a comma and is no name ("Sure, …", "Sadly, …"; a name
+# ending as an adverb does is one: "Dear Emily," QA pass 49b)
+OPENER = re.compile(r"(?i:(?!(?:emily|molly|holly|kelly|sally|polly|lily|lilly|shelly|beverly|"
+                    r"billy|carly|dolly|wally|ally|kimberly|kiely|charly)$)[a-z]+ly|h+m+|pardon|excuse|gosh|goodness|ooh|aha|sure|well|yes|yeah|yep|no|nope|okay|ok|sorry|great|right|"
                     r"alright|indeed|hello|hi|hey|thanks|congratulations|congrats|wonderful|"
                     r"perfect|excellent|awesome|fantastic|amazing|lovely|nice|cool|today|"
                     r"tomorrow|yesterday|tonight|also|now|then|so|but|and|however|meanwhile|"

@@ -244,3 +244,33 @@ def test_my_dear_and_a_name_of_another_calls_you_by_it():
     assert d and d["said"] == "Tobi"
     assert greets_as(ask, "No, my dear Grace, it is on 10 March.", mems, None,
                      ["Grace", "Okafor"]) is None
+
+
+def test_a_greeting_by_another_name_beside_speaking_as_you(make_assistant):
+    """QA pass 49b: the reply to "Ngozi and David have moved from Toronto to Vancouver."
+    opened "Dear Emily," and the line said only that it spoke as the user."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    a = make_assistant()
+    mems = [_recall(i, t) for i, t in enumerate(GRACE, 1)]
+    d = answer_doubt("Ngozi and David have moved from Toronto to Vancouver.",
+                     "Dear Emily, I hope Ngozi will love her new home. I live in Bristol and "
+                     "I'm 72.", mems, {3}, a.engine.people_in, own_names=("Grace", "Okafor"))
+    note = doubt_note(d, [])
+    assert "it calls you “Emily”" in note and "it speaks as if it were you" in note, note
+
+
+def test_a_card_that_opens_on_another_name_and_signs_as_another(make_assistant):
+    """QA pass 49b: "Dear Mark, … Emily" for "Write a birthday card for Tobi." said only
+    one of its two faults."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.sources import doubt_note
+
+    a = make_assistant()
+    mems = [_recall(1, "My grandson Tobi is 10 and has a peanut allergy.")]
+    d = answer_doubt("Write a birthday card for Tobi.", "Dear Mark,\nHappy birthday!\nLove,\n"
+                     "Emily", mems, {1}, a.engine.people_in, own_names=("Grace", "Okafor"),
+                     user_names={"tobi", "grace", "okafor"})
+    note = doubt_note(d, [])
+    assert "“Mark”" in note and "“Emily”" in note, note
