@@ -110,15 +110,19 @@ def caution_of(text: str) -> frozenset[str]:
     (empty: it says no such thing, or it is not of the user themself)."""
     # (each sentence of the user's own: "My daughter called to remind me that Mateo is
     # allergic to cats." is the grandson's allergy, `bench personal`)
-    mine = " ".join(s for s in facts.sentences(text or "") if facts.self_rank(s) == 0
-                    and facts.is_statement_sentence(s) and not _OVER.search(s))
+    # (or of what they were put on: "My doctor put me on a low-salt diet…", QA pass 49b)
+    mine = " ".join(s for s in facts.sentences(text or "") if (facts.self_rank(
+        s) == 0 or _PUT_ME_ON.search(s)) and facts.is_statement_sentence(s) and not _OVER.search(s))
     # (its parts not of another: "I'm Grace and my husband Daniel takes lithium.", QA pass 45)
     mine = " ".join(p for k, p in enumerate(told_parts(mine)) if facts.self_rank(p) == 0 or (
-        facts.self_rank(p) == 3 and not (k and _ANOTHER.match(p)))) if _avoided(mine) else ""
+        facts.self_rank(p) == 3 and not (k and _ANOTHER.match(p))) or _PUT_ME_ON.search(p)
+    ) if _avoided(mine) else ""
     return _avoided(mine) if mine else frozenset()
 
 
-_ANOTHER = re.compile(r"\s*(?:(?i:he|she|they)|(?!I|I['’])[A-Z])")
+_ANOTHER = re.compile(r"\s*(?:(?i:he|she|they)\b|(?!I\b|I['’])[A-Z])")
+_PUT_ME_ON = re.compile(r"\b(?:put|started|switched|moved)\s+me\s+on(?:to)?\b|\bprescribed\s+me\b",
+                        re.IGNORECASE)
 
 
 def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
@@ -526,7 +530,7 @@ def _warned_after(after: list[str]) -> bool:
 
 
 _AFTER = 8  # words after a mention that may say something against it
-_AFTER_AGAINST = frozenset("unsafe dangerous harmful risky bad forbidden avoided banned toxic "
+_AFTER_AGAINST = frozenset("unsafe dangerous harmful risky bad forbidden avoided banned toxic salty "
                            "off-limits risks inappropriate unsuitable adults adult grown".split())
 # … a "not" that says it is not for them ("not safe", "isn't a good idea"; not "not too big")
 _NOT_FOR = re.compile(r"(?:\bnot|\bnever|n't)\s+(?:(?:always|necessarily|entirely)\s+)?(?:be\s+)?"

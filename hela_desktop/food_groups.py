@@ -62,6 +62,10 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     # (QA pass 47a: amlodipine, and a statin: the NHS's pages say not to have grapefruit or
     # its juice, which raises the medicine's level)
     "grapefruit": "grapefruit grapefruits pomelo pomelos",
+    # the foods the NHS's "Salt: the facts" names as almost always high in salt (cheese
+    # and prawns aside: eaten a little, they are no warning on their own), and crisps
+    "salt": "salt salted crisps bacon ham gammon salami chorizo pepperoni prosciutto "
+            "anchovy anchovies olives pickles gravy marmite",
     # (QA pass 43d: "…help you find a kitten", Sarah allergic to cats, had no line)
     "cats": "cat cats kitten kittens kitty",
     "dogs": "dog dogs puppy puppies",

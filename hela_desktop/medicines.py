@@ -1,6 +1,6 @@
 """Medicines, conditions and a pregnancy, as cautions: what someone who takes a medicine,
-has a condition (diabetes, coeliac disease, gout, kidney disease), has stopped drinking or is
-pregnant must not take or have (Qt-free; `cautions` reads them).
+has a condition (diabetes, coeliac disease, gout, kidney disease), keeps to a low-salt diet,
+has stopped drinking or is pregnant must not take or have (Qt-free; `cautions` reads them).
 
 Each is named as the NHS's page for it names it: a blood thinner (painkillers like aspirin
 and ibuprofen; for warfarin, or one not named, alcohol, cranberry and grapefruit), an SSRI or SNRI antidepressant (St
@@ -59,6 +59,10 @@ _GRAPEFRUIT_DRUG = re.compile(rf"{_TAKES}(?:{'|'.join(_GRAPEFRUIT_DRUGS)})\b", r
 _PREGNANT = re.compile(r"(?<!\bnot )(?<!\blonger )(?<!n['’]t )\b(?:\d+\s+(?:weeks?|months?)\s+)?"
                        r"pregnant\b|\bexpecting\s+(?:a|our|my|their|her|his)\s+(?:\w+\s+)?"
                        r"(?:baby|child)\b", re.IGNORECASE)
+# a diet low in salt ("My doctor put me on a low-salt diet for my blood pressure.", QA pass
+# 49b: "Is a bag of crisps a good snack for me?" had no caution)
+_LOW_SALT = re.compile(r"\blow[- ](?:salt|sodium)\b|\b(?:cut(?:ting)?\s+(?:down\s+)?on|"
+                       r"avoid(?:ing)?|no\s+added)\s+salt\b", re.IGNORECASE)
 PREGNANCY_WEEKS = 42  # a pregnancy told longer ago than this is over
 
 # a condition said as something someone has ("Sam has type 1 diabetes", "I have diabetes",
@@ -151,6 +155,8 @@ def avoided(text: str) -> frozenset[str]:
         words |= GROUPS["painkillers"]
     if _GRAPEFRUIT_DRUG.search(text):
         words |= GROUPS["grapefruit"]
+    if _LOW_SALT.search(text):
+        words |= GROUPS["salt"]
     if _PREGNANT.search(text):
         words |= GROUPS["pregnancy"] | GROUPS["alcohol"]
     return frozenset(words)

@@ -274,3 +274,21 @@ def test_a_card_that_opens_on_another_name_and_signs_as_another(make_assistant):
                      user_names={"tobi", "grace", "okafor"})
     note = doubt_note(d, [])
     assert "“Mark”" in note and "“Emily”" in note, note
+
+
+def test_a_low_salt_diet_you_were_put_on_is_a_caution():
+    """QA pass 49b: "My doctor put me on a low-salt diet for my blood pressure." set no
+    caution; "Is a bag of crisps a good snack for me?" had none."""
+    from hela_desktop.cautions import caution_of, cautions, offered
+
+    salt = "My doctor put me on a low-salt diet for my blood pressure."
+    assert {"crisps", "bacon", "salt", "gravy"} <= caution_of(salt)
+    assert "warfarin" not in caution_of(salt) and "aspirin" in caution_of(
+        "My doctor put me on warfarin.")
+    assert not caution_of("My doctor put my husband on a low-salt diet.")
+    assert not caution_of("I love salty food.")
+    (c,) = cautions([(3, salt)])
+    assert offered("A bag of crisps is a great snack!", c,
+                   "Is a bag of crisps a good snack for me?") == ["crisps"]
+    assert not offered("Crisps are very salty, so try unsalted nuts instead.", c,
+                       "Is a bag of crisps a good snack for me?")
