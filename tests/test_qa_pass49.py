@@ -292,3 +292,17 @@ def test_a_low_salt_diet_you_were_put_on_is_a_caution():
                    "Is a bag of crisps a good snack for me?") == ["crisps"]
     assert not offered("Crisps are very salty, so try unsalted nuts instead.", c,
                        "Is a bag of crisps a good snack for me?")
+
+
+def test_quite_is_no_quit():
+    """QA pass 49a: "…everyone around here is quite supportive…" read as telling a change
+    ("quite" stemmed to "quit"), and "…working night shifts on cardiology ward." after "I've
+    switched to day shifts" had no older-news line."""
+    from hela_desktop import facts
+    from hela_desktop.older_news import gives_older
+
+    assert facts.stem("quite") != facts.stem("quit") == facts.stem("quits")
+    old, new = "I work night shifts on the cardiology ward.", "Actually, I've switched to day shifts."
+    answer = ("Your job includes working night shifts on cardiology ward. Everyone around here is "
+              "quite supportive.")
+    assert gives_older("What is my job?", answer, old, new)
