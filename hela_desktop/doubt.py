@@ -218,8 +218,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # (the reply to a message telling of someone, against the message too: "Leah is
     # actually a hairstylist" to "My sister Leah is a nurse.", QA passes 38 and 39c; it is
     # no memory yet, memory 0)
-    found += _contradicted(message, answer, mems, found) if about_user else \
-        _contradicted(message, answer, mems, found, told=True) \
+    found += _contradicted(message, answer, mems, found, yours=own_names) if about_user else \
+        _contradicted(message, answer, mems, found, told=True, yours=own_names) \
         if tells_of_life(message, names) else []
     # one person's allergy or diet given to another ("Noor has a sweet tooth and is
     # allergic to eggs.", the egg allergy Zain's: QA pass 40d)
@@ -519,7 +519,7 @@ def _allergy_untold(message: str, answer: str, mems: Sequence[Recall],
 
 
 def _contradicted(message: str, answer: str, mems: Sequence[Recall],
-                  found: list[dict], told: bool = False) -> list[dict]:
+                  found: list[dict], told: bool = False, yours: Sequence[str] = ()) -> list[dict]:
     """What the answer says someone is against what a recalled memory, not older news, says
     (`says_of.says_otherwise`: "she is an amazing doctor" of Abena the pharmacist, QA pass
     38); not when it gives older news (`found`): that says why.  `told`: `message` tells
@@ -538,7 +538,7 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
                   else superseded.still_true(r.text, [texts[newer]]))}
     asked = first_named(message)
     got = (says_otherwise(answer, current + [(i, parts[i]) for i in parts], asked, message)
-           or called_animal(answer, current)
+           or called_animal(answer, current, yours)
            or says_not(answer, current + [(i, texts[i]) for i in parts], asked, message,
                        parts)
            or you_are(answer, [(i, t) for i, t in current if tells_own(t, "job")],

@@ -283,16 +283,23 @@ _AN_ANIMAL = re.compile(
 _PERSON = "|".join(sorted((kin.KIN_WORDS | kin.ROLES) - {"vet"}))
 
 
-def called_animal(answer: str, texts: list[tuple[int, str]]) -> dict | None:
+def called_animal(answer: str, texts: list[tuple[int, str]],
+                  yours: Iterable[str] = ()) -> dict | None:
     """``{"kind": "says_otherwise", "name": "Ama", "said": "cat", "memory": id, "quote": …}``
     when `answer` calls someone an animal whom a memory of `texts` (id, words) tells of as
     a person of the user's life ("My sister Ama lives in Accra…"; QA pass 39: "Is Ama a
-    nurse?" answered "Ama is a cat… named Biscuit" was marked only as older news); None
-    otherwise."""
+    nurse?" answered "Ama is a cat… named Biscuit" was marked only as older news), or the
+    user by a name of `yours` ("Tomás Ruiz is a fantastic dog.", QA pass 49a, ``"name":
+    "you"``); None otherwise."""
     for m in _AN_ANIMAL.finditer(answer):
         who = m.group("who")
         if who.lower() in facts.STOPWORDS or who.lower() in facts.NOT_NAMES:
             continue
+        if who in yours:  # (quoting where they named themselves, if it was recalled)
+            eid, text = next(((i, t) for i, t in texts if re.search(rf"\b{re.escape(who)}\b", t)),
+                             (0, ""))
+            return {"kind": "says_otherwise", "name": "you", "said": m.group("what").lower(),
+                    "memory": int(eid), "quote": text}
         n = re.escape(who)
         person = re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{_PERSON})\s+{n}\b|"
                             rf"\b{n},?\s+(?:is\s+)?(?:my|our)\s+(?:[\w-]+\s+)?(?:{_PERSON})\b",

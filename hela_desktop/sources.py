@@ -78,6 +78,7 @@ CAUTION_NOTE = ("Check this answer: it names {words} without a word of warning, 
                 "told me “{said}”")
 CAUTION_YES_NOTE = "Check this answer: it says yes to {words}, and you told me “{said}”"
 SAYS_OTHERWISE_NOTE = "Check this answer: it says {name} is {a}{said}, and you told me “{quote}”"
+CALLED_YOU_NOTE = "Check this answer: it says you are {a}{said}."
 ALLERGY_OF_NOTE = ("Check this answer: it says of {name} “{said}”, and you told me that of "
                    "{of}: “{quote}”")
 DENIES_TOLD_NOTE = "Check this answer: it says no, and you told me “{said}”"
@@ -196,6 +197,8 @@ def _says_note(doubt: dict, _recalls: list[dict]) -> str:
     have a type 1 diabetes…", up to `_SAID_WORDS` of it), and what the user told."""
     name, said = (one_line(str(doubt.get(k) or "")) for k in ("name", "said"))
     quote = _quote(str(doubt.get("quote") or ""))
+    if name == "you" and said and not quote:  # ("Tomás Ruiz is a fantastic dog.", QA 49a)
+        return CALLED_YOU_NOTE.format(said=said, a="an " if said[:1] in "aeiou" else "a ")
     if not (name and said and quote):
         return ""
     if doubt.get("kind") == "allergy_of":  # ("it says of Noor “allergic to eggs”, and you

@@ -306,3 +306,24 @@ def test_quite_is_no_quit():
     answer = ("Your job includes working night shifts on cardiology ward. Everyone around here is "
               "quite supportive.")
     assert gives_older("What is my job?", answer, old, new)
+
+
+def test_you_or_your_mother_called_an_animal(make_assistant):
+    """QA pass 49a: "Tomás Ruiz is a fantastic dog." (the reply to "I work night shifts…")
+    and "Carmen is a basset hound" (Carmen the mother) had no line."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.says_of import called_animal
+    from hela_desktop.sources import doubt_note
+
+    texts = [(1, "Hello, my name is Tomás Ruiz and I work as a nurse."),
+             (5, "My mother Carmen has high blood pressure and takes lisinopril.")]
+    d = called_animal("Carmen is a basset hound.", texts)
+    assert d and d["name"] == "Carmen" and d["memory"] == 5
+    d = called_animal("Tomás Ruiz is a fantastic dog.", texts, ["Tomás", "Ruiz"])
+    assert d and d["name"] == "you" and d["memory"] == 1
+    assert called_animal("Bruno is a basset hound.", texts, ["Tomás", "Ruiz"]) is None
+    a = make_assistant()
+    d = answer_doubt("I work night shifts on the cardiology ward.",
+                     "Tomás Ruiz is a fantastic dog. He's a wonderful companion.", [], set(),
+                     a.engine.people_in, own_names=("Tomás", "Ruiz"))
+    assert doubt_note(d, []).startswith("Check this answer: it says you are a dog."), d
