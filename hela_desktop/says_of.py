@@ -574,11 +574,15 @@ def _asked_told(message: str, answer: str, texts: list[tuple[int, str]]
 
 
 # … and the model saying it as the user, to a question for their job
-_I_AM = re.compile(r"\b(?:i['’]m|i\s+am|i\s+work\s+as)\s+(?:(?:now|still|also|actually|"
+# (or was: "I used to be…", "My job was as a supply clerk…", QA pass 49b, a retired
+# pharmacist's job given as another)
+_I_AM = re.compile(r"\b(?:i['’]m|i\s+am|i\s+work\s+as|i\s+was|i\s+used\s+to\s+be|i\s+worked\s+as|"
+                   r"my\s+job\s+(?:is|was)(?:\s+as)?)\s+(?:(?:now|still|also|actually|"
                    r"really)\s+)?(?:(?:an?|the)\s+)?(?:(?!(?:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
                    r"(?P<what>" + "|".join(sorted(JOBS)) + r")s?\b", re.IGNORECASE)
 # an answer telling the user what they do: "You're a solicitor", "you are now a nurse"
-_YOU_ARE = re.compile(r"\byou(?:['’]re|\s+are|\s+work\s+as)\s+(?:(?:now|still|also|actually|"
+_YOU_ARE = re.compile(r"\b(?:you(?:['’]re|\s+are|\s+work\s+as|\s+were|\s+used\s+to\s+be|\s+worked\s+as)|"
+                      r"your\s+job\s+(?:is|was)(?:\s+as)?)\s+(?:(?:now|still|also|actually|"
                       r"really)\s+)?(?:an?\s+)?(?:(?!(?:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
                       r"(?P<what>" + "|".join(sorted(JOBS)) + r")s?\b", re.IGNORECASE)
 

@@ -327,3 +327,17 @@ def test_you_or_your_mother_called_an_animal(make_assistant):
                      "Tomás Ruiz is a fantastic dog. He's a wonderful companion.", [], set(),
                      a.engine.people_in, own_names=("Tomás", "Ruiz"))
     assert doubt_note(d, []).startswith("Check this answer: it says you are a dog."), d
+
+
+def test_a_job_you_had_given_as_another():
+    """QA pass 49b: "What was my job?" answered "I used to be a pharmacist before my
+    retirement. My job was as a supply clerk for a small business." had no line."""
+    from hela_desktop.says_of import you_are
+
+    own = [(12, "I used to be a pharmacist before I retired.")]
+    d = you_are("I used to be a pharmacist before my retirement. My job was as a supply clerk "
+                "for a small business.", own, as_them=True)
+    assert d and d["said"] == "clerk" and d["memory"] == 12
+    assert you_are("You were a teacher.", own)["said"] == "teacher"
+    for right in ("You were a pharmacist.", "Your job was as a pharmacist in Bristol."):
+        assert you_are(right, own) is None, right
