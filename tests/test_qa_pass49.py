@@ -341,3 +341,16 @@ def test_a_job_you_had_given_as_another():
     assert you_are("You were a teacher.", own)["said"] == "teacher"
     for right in ("You were a pharmacist.", "Your job was as a pharmacist in Bristol."):
         assert you_are(right, own) is None, right
+
+
+def test_a_name_spelt_out_is_the_name_left_out(make_assistant):
+    """Pass 48b's Q9: "What is my wife's name?" quoted the old spelling "My wife Anneli is
+    vegetarian." in its left-out line, not "My wife's name is spelled Annelie…"."""
+    from hela_desktop.whom import name_left_out
+
+    a = make_assistant()
+    spelt = "My wife's name is spelled Annelie, with an e at the end."
+    mems = [_recall(3, spelt), _recall(2, "My wife Anneli is vegetarian.")]
+    d = name_left_out("What is my wife's name?", "Your wife is a lovely person.", mems,
+                      a.engine.people_in)
+    assert d and d["memory"] == 3 and d["said"] == spelt
