@@ -542,7 +542,8 @@ def _contradicted(message: str, answer: str, mems: Sequence[Recall],
            or says_not(answer, current + [(i, texts[i]) for i in parts], asked, message,
                        parts)
            or you_are(answer, [(i, t) for i, t in current if tells_own(t, "job")],
-                      asks_own(message) == "job")) \
+                      asks_own(message) == "job",
+                      [t for t in texts.values() if tells_own(t, "job")])) \
         if current or parts else None
     return [{**got, "told": True} if told else got] if got else []
 

@@ -581,27 +581,32 @@ _I_AM = re.compile(r"\b(?:i['’]m|i\s+am|i\s+work\s+as|i\s+was|i\s+used\s+to\s+
                    r"really)\s+)?(?:(?:an?|the)\s+)?(?:(?!(?:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
                    r"(?P<what>" + "|".join(sorted(JOBS)) + r")s?\b", re.IGNORECASE)
 # an answer telling the user what they do: "You're a solicitor", "you are now a nurse"
+_PAST = re.compile(r"\b(?:was|were|used|worked)\b", re.IGNORECASE)
 _YOU_ARE = re.compile(r"\b(?:you(?:['’]re|\s+are|\s+work\s+as|\s+were|\s+used\s+to\s+be|\s+worked\s+as)|"
                       r"your\s+job\s+(?:is|was)(?:\s+as)?)\s+(?:(?:now|still|also|actually|"
                       r"really)\s+)?(?:an?\s+)?(?:(?!(?:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
                       r"(?P<what>" + "|".join(sorted(JOBS)) + r")s?\b", re.IGNORECASE)
 
 
-def you_are(answer: str, own: list[tuple[int, str]], as_them: bool = False) -> dict | None:
+def you_are(answer: str, own: list[tuple[int, str]], as_them: bool = False,
+            before: Iterable[str] = ()) -> dict | None:
     """``{"kind": "says_otherwise", "name": "you", "said": "solicitor", "memory": id,
     "quote": …}`` when `answer` tells the user they do a job, and their own statements
     that tell their job (`own`: id, words; `your_own.tells_own`) name none like it (QA
     pass 40e: "You're a solicitor who lives in Cromer." to a postman turned mechanic was
     marked only for a made-up word); `as_them` (the message asks the user's job), said
     in the first person too, the model speaking as them (QA pass 42b: "What's my job?" → "I'm
-    the head chef at a popular pub called Crumb…", the partner's job).  None otherwise."""
+    the head chef at a popular pub called Crumb…", the partner's job).  A job said in the
+    past ("You were a ward nurse; now…") may be one `before` (older memories) tells.  None
+    otherwise."""
     jobs = {w: (i, t) for i, t in own for w in re.findall(r"[a-z]+", t.lower()) if w in JOBS}
     if not jobs:
         return None
     said = [*_YOU_ARE.finditer(answer), *(_I_AM.finditer(answer) if as_them else ())]
+    was = {w for t in before for w in re.findall(r"[a-z]+", t.lower()) if w in JOBS}
     for m in said:
         what = m.group("what").lower()
-        if not _agrees({what}, set(jobs)):
+        if not _agrees({what}, set(jobs) | (was if _PAST.search(m.group(0)) else set())):
             i, t = max(jobs.values())  # (the newest: ids grow as memories are made)
             return {"kind": "says_otherwise", "name": "you", "said": what, "memory": int(i),
                     "quote": t}
