@@ -81,7 +81,12 @@ CHANGES = (
     # Tuesday haircut current); of the same plan only (`_same_plan`)
     (re.compile(r"\b(?:moved|rescheduled|postponed|pushed|put off|brought|changed|shifted|"
                 r"delayed)\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?(?:to|until|till)\s+"
-                rf"{WHEN_TO}|\b(?:is|are|['’]s|['’]re)\s+now\s+(?:on|at|in)\s+{WHEN_TO}",
+                rf"{WHEN_TO}|\b(?:is|are|['’]s|['’]re)\s+now\s+(?:on|at|in)\s+{WHEN_TO}"
+                # ("…has moved my cataract operation again, it's on 17 March now.", QA pass
+                # 49d: no correction noted)
+                r"|\b(?:moved|rescheduled|postponed|pushed|put off|brought|changed|shifted|"
+                rf"delayed)\b[^.;!?]{{0,60}}?[,;:—–-]\s*(?:it|that)(?:['’]s|\s+is)\s+(?:now\s+)?"
+                rf"(?:on|at|in|for)\s+{WHEN_TO}",
                 re.IGNORECASE),
      re.compile(WHEN_SAID, re.IGNORECASE)),
 )

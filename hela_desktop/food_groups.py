@@ -64,7 +64,7 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "grapefruit": "grapefruit grapefruits pomelo pomelos",
     # the foods the NHS's "Salt: the facts" names as almost always high in salt (cheese
     # and prawns aside: eaten a little, they are no warning on their own), and crisps
-    "salt": "salt salted crisps bacon ham gammon salami chorizo pepperoni prosciutto "
+    "salt": "salted crisps bacon ham gammon salami chorizo pepperoni prosciutto "
             "anchovy anchovies olives pickles gravy marmite",
     # (QA pass 43d: "…help you find a kitten", Sarah allergic to cats, had no line)
     "cats": "cat cats kitten kittens kitty",
@@ -111,3 +111,19 @@ AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping witho
                     # (QA pass 43h: "coeliac disease … caused by … gluten consumption", of
                     # the illness itself, read as offering gluten)
                     "cause causes caused trigger triggers triggered symptoms damage".split())
+
+
+# eating or drinking, said of someone (`cautions`)
+EATS = frozenset("eat eats eating drink drinks drinking have touch take consume".split())
+# what has someone eat or drink a food (`cautions.offered`, of a message of the allergy itself)
+SERVES = EATS | frozenset("enjoy enjoys try tries order serve serving cook make bake give "
+                           "treat snack recipe love loves "
+                           # (QA pass 47a: "I'll start baking her some cookies made from
+                           # peanut butter…" to "What should my daughter avoid eating?")
+                           "trying ordering orders serves cooking cooks making makes baking "
+                           "bakes giving gives prepare prepares preparing recipes "
+                           "enough".split())  # ("…prepare … recipes with egg…", 49a)
+# what says a food is salty: the reason a low-salt diet's caution is read in ("A bacon
+# sandwich is high in salt…", QA pass 49d)
+SALTY = re.compile(r"\b(?:high|rich|loaded|packed|full)\s+(?:in|of|with)\s+(?:salt|sodium)|\btoo\s+"
+                   r"(?:much\s+)?(?:salt|salty)|\b(?:salt|sodium)\s+content|\bsalty\b", re.IGNORECASE)

@@ -635,6 +635,7 @@ def addressed_as(message: str, answer: str, known: AbstractSet[str]) -> dict | N
             or low in _FOREIGN_KIN \
             or greets.group(2) and (low in _OPENINGS or facts.is_interjection(low)) \
             or asked.lower() not in known or low.startswith(asked.lower()[:3]) \
+            or re.search(rf"\b{re.escape(said)}\b", message) \
             or one_slip(_fold(low), _fold(asked.lower())):
         return None
     return {"kind": "misnamed", "asked": asked, "said": said, "card": True,

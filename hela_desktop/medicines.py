@@ -138,7 +138,7 @@ def ills_said(answer: str) -> list[str]:
 # the words a statement of one of them holds (for the store to look for), and that name one
 # in an answer (a condition it may give as its reason)
 CUES = ("lithium", "methotrexate", "pregnant", "expecting", *THINNERS, *SSRIS, *_BP_DRUGS,
-        *_GRAPEFRUIT_DRUGS)
+        *_GRAPEFRUIT_DRUGS, "salt", "sodium")  # (QA pass 49d: a low-salt diet never recalled)
 
 
 def avoided(text: str) -> frozenset[str]:

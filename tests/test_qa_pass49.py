@@ -282,7 +282,7 @@ def test_a_low_salt_diet_you_were_put_on_is_a_caution():
     from hela_desktop.cautions import caution_of, cautions, offered
 
     salt = "My doctor put me on a low-salt diet for my blood pressure."
-    assert {"crisps", "bacon", "salt", "gravy"} <= caution_of(salt)
+    assert {"crisps", "bacon", "gravy"} <= caution_of(salt)
     assert "warfarin" not in caution_of(salt) and "aspirin" in caution_of(
         "My doctor put me on warfarin.")
     assert not caution_of("My doctor put my husband on a low-salt diet.")
@@ -354,3 +354,30 @@ def test_a_name_spelt_out_is_the_name_left_out(make_assistant):
     d = name_left_out("What is my wife's name?", "Your wife is a lovely person.", mems,
                       a.engine.people_in)
     assert d and d["memory"] == 3 and d["said"] == spelt
+
+
+def test_fixes_49d():
+    """QA pass 49d (the re-run of 49b): the low-salt diet was never recalled for a caution
+    ("salt" was no word the store looked for) and "high in salt" was no reason; "…has moved
+    my cataract operation again, it's on 17 March now." was no correction; "Not really." to
+    "Can Tobi have a Snickers bar?" read "it does not say no"; "Dear David," to "Write a
+    short letter to Ngozi and David." read "it calls Ngozi “David”"."""
+    from hela_desktop import facts
+    from hela_desktop.cautions import CUES, cautions, missed, offered
+    from hela_desktop.made_up import addressed_as
+
+    assert "salt" in CUES
+    (c,) = cautions([(3, "My doctor put me on a low-salt diet for my blood pressure.")])
+    ask = "Is a bacon sandwich all right for me, with my low-salt diet?"
+    assert offered("Yes, a bacon sandwich is indeed all right for you.", c, ask) == ["bacon"]
+    for fine in ("A bacon sandwich is high in salt, so have it rarely.", "No, bacon is very salty."):
+        assert not offered(fine, c, ask) and not missed(fine, c, ask), fine
+    op = "My cataract operation is on 3 March."
+    again = "Sorry, the hospital has moved my cataract operation again, it's on 17 March now."
+    assert facts.corrects(again) and facts.corrects_memory(op, again)
+    assert not facts.corrects("We moved house last year, it is on a quiet street.")
+    (tobi,) = cautions([(6, "My grandson Tobi is 10 and has a peanut allergy.")], about={"tobi"})
+    assert not missed("Not really. You've given me a vivid picture.", tobi,
+                      "Can Tobi have a Snickers bar?")
+    assert addressed_as("Write a short letter to Ngozi and David.", "Dear David,\nWe hope…",
+                        {"ngozi", "david"}) is None
