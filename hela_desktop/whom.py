@@ -495,7 +495,8 @@ def as_user(message: str, reply: str, mems: Sequence[Recall],
     Teodora, a pharmacist who runs Bremen's pharmacy. I've just completed my training…",
     nothing under it); None otherwise."""
     unquoted = _QUOTED.sub(" ", reply)  # (not in quotes: '"Hello, I'm Jonas…"', QA 48d)
-    for name in sorted({*own_names([message, *(r.text for r in mems)]), *yours}):
+    mine = {*own_names([message, *(r.text for r in mems)]), *yours}
+    for name in sorted(mine):
         m = re.search(_SELF_NAMED + re.escape(name) + r"\b", unquoted, re.IGNORECASE)
         if m:
             return {"kind": "as_user", "said": m.group(0)}
@@ -517,8 +518,8 @@ def as_user(message: str, reply: str, mems: Sequence[Recall],
         # (the clause itself, not what the sentence goes on to say: "I played football on
         # Tuesdays, but that's not the only way you can play football.", QA pass 40)
         s = _NEXT_CLAUSE.split(x[x.index(s):], maxsplit=1)[0] if s else ""
-        if not s or _TO_YOU.search(s):
-            continue  # ("I see you live in Leeds.", "I'm sorry to hear about Solveig.")
+        if not s or _TO_YOU.search(s) or (n := _MY_NAME_IS.search(x)) and n.group(1) not in mine:
+            continue  # ("I see you live in Leeds."; "My name is Emeka…", another's, 49d)
         said = facts.terms(s)
         for t in own:
             shared = said & facts.terms(t)
@@ -640,6 +641,7 @@ def misrelated(answer: str, mems: Sequence[Recall]) -> dict | None:
     for m in _CALLS.finditer(answer):
         said, word, name = (m.group(1), m.group(2), m.group(3)) if m.group(3) else \
             (m.group(5), m.group(6), m.group(4))
+        name = re.sub(r"['’]s?$", "", name)  # ("…your nephew Tobi's table", QA pass 49d)
         was = told.get(name.lower(), "")
         if word not in _ROLES or not was:
             continue

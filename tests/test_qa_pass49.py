@@ -381,3 +381,18 @@ def test_fixes_49d():
                       "Can Tobi have a Snickers bar?")
     assert addressed_as("Write a short letter to Ngozi and David.", "Dear David,\nWe hope…",
                         {"ngozi", "david"}) is None
+
+
+def test_a_grandson_called_a_nephew_and_another_speaking_by_name():
+    """QA pass 49d: "…your nephew Tobi's table" (Tobi the grandson) was not marked; "My name
+    is Emeka and I…" read as speaking as the user too, beside speaking as Emeka."""
+    from hela_desktop.whom import as_user, misrelated
+
+    mems = [_recall(i, t) for i, t in enumerate(
+        [*GRACE, "My grandson Tobi is 10 and has a peanut allergy."], 1)]
+    d = misrelated("A brunch on the go to your nephew Tobi's table.", mems)
+    assert d == {"kind": "misrelated", "name": "Tobi", "said": "nephew", "told": "your grandson"}
+    assert as_user("Tell me about Emeka.", "My name is Emeka and I passed away three years ago "
+                   "in Bristol.", mems, ("Grace", "Okafor")) is None
+    assert as_user("Tell me about Emeka.", "I live in Bristol and I'm 72.", mems,
+                   ("Grace", "Okafor"))
