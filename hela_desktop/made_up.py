@@ -42,7 +42,9 @@ _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split())
     frozenset("paracetamol acetaminophen tylenol calpol aspirin ibuprofen nurofen advil "
               "codeine antihistamine antihistamines piriton insulin nsaid nsaids".split()) | \
     frozenset("scots nhs eu un gp bbc god christmas easter diwali eid hanukkah ramadan "
-              "halloween thanksgiving".split()) | _FOREIGN_WORDS
+              "halloween thanksgiving".split()) | _FOREIGN_WORDS | \
+    frozenset("north south east west northern southern eastern western".split())  # ("West
+# African", QA pass 49d)
 # months and weekdays: no names, but what a question for a date asks for (`made_up`'s
 # `dates`); "May" only as a month ("in May", "May 3"), not "May I…"
 _DATE_NAMES = frozenset(facts.MONTHS_AND_DAYS)
@@ -93,7 +95,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
             w = re.sub(r"['’]s$", "", m.group(0)).strip("'’-")
             parts = [p.lower() for p in _PART.split(w) if p]
             # a common word capitalised as a sentence's, a line's or a list item's first
-            # ("…: Last …"), or as part of a known name ("York City"; QA pass 32)
+            # ("…: Last …"), quoted alone ('I added "Unfortunately"…', QA pass 49d), or as
+            # part of a known name ("York City"; QA pass 32)
             before = s[:m.start()]
             prev = _PREV_WORD.search(before)
             common_ok = i == 0 and not _TITLE.search(text[max(0, base + m.start() - 12):
@@ -101,6 +104,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
                 and not _signs(text, base + m.start()) \
                 and not _NAMED_AS.match(s, m.end()) \
                 or before.rstrip().endswith(_OPENS) or _ASIDE.fullmatch(before) \
+                or before.endswith(('"', '“')) and s[m.end():m.end() + 1] in ('"', '”') \
                 or prev is not None \
                 and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words) \
                 or _BEFORE_LANGUAGE.match(s, m.end()) is not None  # ("Old English", QA 41)

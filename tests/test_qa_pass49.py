@@ -396,3 +396,15 @@ def test_a_grandson_called_a_nephew_and_another_speaking_by_name():
                    "in Bristol.", mems, ("Grace", "Okafor")) is None
     assert as_user("Tell me about Emeka.", "I live in Bristol and I'm 72.", mems,
                    ("Grace", "Okafor"))
+
+
+def test_a_common_word_quoted_alone_and_a_compass_word_are_no_names():
+    """QA pass 49d: 'I added "Unfortunately" at the end' and "West African" read as
+    made-up names."""
+    from hela_desktop.made_up import made_up
+
+    known = "My husband Emeka passed away."
+    assert made_up('I added "Unfortunately" at the end of the letter.', known) == []
+    assert made_up("He worked as a West African missionary.", known) == []
+    assert made_up('I added "Zorbin" and "King of the Piano".', known) == ["Zorbin",
+                                                                          "King of the Piano"]
