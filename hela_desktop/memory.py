@@ -40,6 +40,7 @@ from .memory_index import HALF_PRECISION_FROM, MemoryIndex, topk
 from .name_index import NameIndex
 from .retrieval import fit_budget
 from .store import Episode, IndexRow, Store, key_text, to_blob
+from .taken_back import TAKEN_BACK
 from .words import printable
 
 __all__ = ["HALF_PRECISION_FROM", "PROFILES", "MemoryEngine", "MemoryIndex", "NewEpisode",
@@ -114,7 +115,7 @@ class MemoryEngine:
                     idx.centroids[row.id] = (cent.copy(), int(row.query_count))
             self.index = idx
             self.name_index = NameIndex()
-            self.name_index.learn(self.store.user_texts())
+            self.name_index.learn(self.store.user_texts(), self.store.respelled_as(TAKEN_BACK))
             self._kw_cache.clear()
 
     def _rekey(self, batch: int = 256) -> None:
@@ -181,8 +182,7 @@ class MemoryEngine:
         if missing:
             vecs = self.embedder.embed(
                 [key_text(episodes[i].user_text, episodes[i].assistant_text) for i in missing],
-                batch_size=batch_size,
-            )
+                batch_size=batch_size)
             episodes = list(episodes)
             for j, i in enumerate(missing):
                 episodes[i] = replace(episodes[i], embedding=vecs[j])
@@ -718,8 +718,8 @@ class MemoryEngine:
         n = len(self.index)
         out = np.zeros(n, dtype=np.float64)
         terms = [t.replace('"', "") for t in keywords(query)[:24]]
-        # terms found in more than `common_cap` memories are too common to rank by (their
-        # idf is low) and would make FTS5 score most of a large pool: leave them out
+        # terms in more than `common_cap` memories are too common to rank by (low idf), and
+        # would make FTS5 score most of a large pool: left out
         cap = self.hela.common_cap
         if n > cap:
             terms = [t for t in terms if self._doc_count(t, cap + 1) <= cap]

@@ -58,8 +58,13 @@ class NameIndex:
         self.lower: set[str] = set()
         self.given: set[str] = set()  # named as someone's: "my colleague Will"
         self.spelt: set[str] = set()  # spelt out: "My wife's name is spelled Annelie…"
+        self.taken: set[str] = set()  # taken back: "…is Marta. No wait, her name is Marga"
 
-    def learn(self, texts: Iterable[str]) -> None:
+    def learn(self, texts: Iterable[str], taken: Iterable[str] = ()) -> None:
+        """Learn the names of `texts`, and of what the user took back as they wrote it
+        (`taken`: never respelt as another, QA pass 49c: "Is my best friend called Marta?"
+        read as "…Marga?", and its right "No" then looked wrong)."""
+        self.taken |= {w.lower() for t in taken for w in re.findall(r"\b[A-Z][\w'’-]+", t)}
         for t in texts:
             mid, first, lower = name_candidates(t)
             self.mid |= mid
@@ -113,7 +118,7 @@ class NameIndex:
                 # (an -ly word capitalised mid-sentence may be a name: "Where does Holly
                 # live?" of Hollie, pass 41b's persona)
                 if (not w[:1].isupper() or len(key) < _LEAST - 1 or key in said
-                        or key in own or key in NOT_NAMES or key in STOPWORDS
+                        or key in own or key in self.taken or key in NOT_NAMES or key in STOPWORDS
                         or not _name_like(key) and (i == 0 or not key.endswith("ly"))):
                     continue
                 near = [n for n in known if n not in words and (

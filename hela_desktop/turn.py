@@ -286,6 +286,7 @@ class Turn:
         if (meant := as_meant(self.asked)) is not None:
             self.asked = meant.text
             self.state.respelled.append((meant.taken, meant.text, TAKEN_BACK))
+            self.engine.name_index.learn((), [meant.taken])  # (never respelt: `NameIndex`)
         self.state.asked = self.asked
         self.conversation_id = 0
         self.history: list[dict] = []

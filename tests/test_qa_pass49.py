@@ -408,3 +408,18 @@ def test_a_common_word_quoted_alone_and_a_compass_word_are_no_names():
     assert made_up("He worked as a West African missionary.", known) == []
     assert made_up('I added "Zorbin" and "King of the Piano".', known) == ["Zorbin",
                                                                           "King of the Piano"]
+
+
+def test_a_name_taken_back_is_never_respelt_as_the_new_one(make_assistant):
+    """QA pass 49c: after "My best friend is Marta. No wait, her name is Marga, not Marta.",
+    "Is my best friend called Marta?" read "Read “Marta” as “Marga”", and its right "No"
+    looked wrong; the name taken back is kept, when the index is built again too (from the
+    answer's record of what it read)."""
+    a = make_assistant()
+    list(a.chat("My best friend is Marta. No wait, her name is Marga, not Marta."))
+    ask = "Is my best friend called Marta?"
+    assert a.engine.respell(ask) == (ask, [])
+    assert a.store.respelled_as("taken back") == ["Marta"]
+    a.engine.reload_index()
+    assert a.engine.respell(ask) == (ask, [])
+    assert a.engine.respell("Is my best friend called Marha?")[0].endswith("Marga?")
