@@ -285,7 +285,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         and any(holds_asked(message, r.text) for r in mems)) and not (
         # (an answer that says it was never told is honest where no memory speaks of what
         # was asked: "I don't know how old Lucy is.", no age told for her, QA pass 40e)
-        _NOT_TOLD.search(whole) and not _tells_asked(message, mems, names)) and not any(
+        _NOT_TOLD.search(whole) and not _tells_asked(message, mems, names)) and not (
+        # (a no to whether they do what they gave up rests on it: "No, I don't smoke.",
+        # "I quit smoking in January." told, QA pass 49c)
+        opens_with_no(whole) and _gave_up(message, mems)) and not any(
         # (a no to a food a caution names rests on the caution)
         c.episode_id in by_id and heeded(whole, c, message) for c in cautions) and not (
         # (the job, age or pet's kind asked, given in other words: "She's a lawyer.")
@@ -412,16 +415,20 @@ def _affirms_stopped(message: str, answer: str, mems: Sequence[Recall]) -> dict 
     a yes-or-no question of `message` whose doing a recalled memory says was given up
     (QA pass 49a: "Do I smoke?" answered "Yes, you're right! It's a common practice to
     quit smoking in January.", "I quit smoking in January." told, with no line)."""
+    r = _gave_up(message, mems) if opens_with_yes(answer) else None
+    return {"kind": "affirms_stopped", "memory": int(r.episode_id), "said": r.text} if r else None
+
+
+def _gave_up(message: str, mems: Sequence[Recall]) -> Recall | None:
+    """The current memory that says the one a yes-or-no question of `message` asks about
+    gave up what it asks whether they do ("Do I smoke?", "I quit smoking in January.")."""
     asks = yes_no_asks(message)
-    if not asks or not opens_with_yes(answer):
-        return None
     asked = set(facts.stems(" ".join(asks))) - _ASKING
     whom = facts.who(message) - {facts.SELF}  # (of the one asked about: "Does Elena smoke?")
-    return next(({"kind": "affirms_stopped", "memory": int(r.episode_id), "said": r.text}
-                 for r in _current(mems) for m in _STOPPED.finditer(r.text)
+    return next((r for r in _current(mems) for m in _STOPPED.finditer(r.text)
                  if facts.stem(m.group(1)) in asked and (whom & facts.who(r.text) if whom
                                                          else facts.SELF in facts.who(r.text))),
-                None)
+                None) if asks else None
 
 
 # a doing given up: "I quit smoking", "Sam stopped drinking", "no longer plays golf"

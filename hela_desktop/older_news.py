@@ -229,6 +229,8 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
         rf"\b{d}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b|\b{MONTH}\s+{d}\b", old, re.IGNORECASE)}
     if said & outdated and said & outdated <= no:  # (it denies the old value itself: "Ama
         return False  # doesn't live in Accra anymore.")
+    if said & outdated <= _GENERIC:  # (no old value but "working": "My job involves working
+        return False  # with organizations…" after "I've switched to day shifts", QA 49c)
     told_old, told_new = len(said & outdated), len(said & fresh)
     # a sentence that gives the old value as now, and nothing new, gives it whatever else
     # the answer says ("I'm loving my job as a ward nurse.", QA pass 44: "…a supportive

@@ -292,9 +292,16 @@ def misnamed(message: str, answer: str, mems: Sequence[Recall],
         return None
     relation_words = set(facts.KIN_WORDS) | {n[3:] for n in asked if n.startswith("my ")}
     their_names = targets - relation_words
-    if _named_words(answer) & their_names:
-        return None  # it gives one of their names (whatever else it says)
     given = _given_names([message, *(r.text for r in mems)])
+    # it gives one of their names, whatever else it says, unless it ends on another as them
+    # ("…a friend of yours, Marga. … Elena is your best friend.", QA pass 49c)
+    rel = "|".join(sorted(re.escape(n[3:]) for n in asked if n.startswith("my "))) or "(?!)"
+    last = [m.group(1) or m.group(2) for m in re.finditer(
+        rf"\byour\s+(?:\w+\s+)?(?:{rel})\s+is\s+(?:actually\s+)?([A-Z][\w'’-]+)|"
+        rf"\b([A-Z][\w'’-]+)\s+is\s+your\s+(?:\w+\s+)?(?:{rel})\b",
+        answer)]
+    if _named_words(answer) & their_names and not (last and last[-1].lower() in set(given) - targets):
+        return None
     yours = own_names([message, *(r.text for r in mems)])
     before = False  # (the sentence before spoke of them)
     for k, sentence in enumerate(facts.sentences(answer)):

@@ -423,3 +423,34 @@ def test_a_name_taken_back_is_never_respelt_as_the_new_one(make_assistant):
     a.engine.reload_index()
     assert a.engine.respell(ask) == (ask, [])
     assert a.engine.respell("Is my best friend called Marha?")[0].endswith("Marga?")
+
+
+def test_fixes_49c(make_assistant):
+    """QA pass 49c (the re-run of 49a): "My job involves working with organizations…" read
+    as older news of the night shifts ("working" its only old word); "No, I don't smoke."
+    read "it uses none of the memories recalled for it", "I quit smoking in January."
+    told; "…a friend of yours, Marga. … Elena is your best friend." had no line."""
+    from hela_desktop.doubt import answer_doubt
+    from hela_desktop.older_news import gives_older
+    from hela_desktop.whom import misnamed
+
+    old, new = "I work night shifts on the cardiology ward.", "Actually, I've switched to day shifts."
+    assert not gives_older("What is my job?", "I'm a public relations specialist. My job "
+                           "involves working with organizations in Valencia.", old, new)
+    assert gives_older("What is my job?", "You work night shifts on the ward.", old, new)
+    a = make_assistant()
+    quit_ = [_recall(11, "I quit smoking in January.")]
+    assert answer_doubt("Do I smoke?", "No, I don't smoke.", quit_, set(),
+                        a.engine.people_in) is None
+    mems = [_recall(1, "My best friend is Marga."), _recall(2, "My wife Elena is pregnant.")]
+
+    def names(t: str) -> set[str]:
+        return ({"my friend"} if "friend" in t.lower() else set()) | {
+            n for n in ("marga", "elena") if n.capitalize() in t}
+
+    ask = "What is my best friend called?"
+    d = misnamed(ask, "You're referring to a friend of yours, Marga. So, in this context, "
+                 "Elena is your best friend.", mems, names)
+    assert d and d["said"] == "Elena" and d["of"] == "your wife"
+    for fine in ("Your best friend is Marga, and Elena is your wife.", "Your best friend is Marga."):
+        assert misnamed(ask, fine, mems, names) is None, fine
