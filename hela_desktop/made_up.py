@@ -41,7 +41,7 @@ _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split())
               "baltic balkan celtic slavic latino hispanic arab".split()) | \
     frozenset("paracetamol acetaminophen tylenol calpol aspirin ibuprofen nurofen advil "
               "codeine antihistamine antihistamines piriton insulin nsaid nsaids".split()) | \
-    frozenset("scots nhs eu un gp bbc god christmas easter diwali eid hanukkah ramadan "
+    frozenset("scots nhs fda cdc mhra ema eu un gp bbc god christmas easter diwali eid hanukkah ramadan "
               "halloween thanksgiving".split()) | _FOREIGN_WORDS | \
     frozenset("north south east west northern southern eastern western".split())  # ("West
 # African", QA pass 49d)
@@ -129,7 +129,9 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     # a medicine written in lower case, no name by its capital: "You take levitax every
     # morning." (QA passes 43b and 43d: "levitax", "mabuwa", never told, went unmarked)
     found += [m.span(1) for m in _TAKEN.finditer(text) if english >= foreign
-              and not _known_part(m.group(1), words) and not is_common_word(m.group(1))]
+              and not _known_part(m.group(1), words) and not is_common_word(m.group(1))
+              # (nor a word of common parts: "a non-selective vasoactive agent", 49c)
+              and not all(is_common_word(p) or p == "non" for p in m.group(1).split("-"))]
     # an age is no date: "12 years old" where the memories say "12" only as "12 June"
     # (QA pass 32: "Sunniva is currently 12 years old." went unmarked)
     dated = {m.group(1) for m in _AS_DATE.finditer(low)} - {

@@ -44,9 +44,10 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
         return None
     if _named_words(answer) & targets:
         return None  # it speaks of them (whatever it says: the other checks weigh that)
-    if _ASKS_YES_NO.match(message) and opens_with_no(answer):
+    if _ASKS_YES_NO.match(message) and opens_with_no(answer) and _WHOM_IT_IS.search(answer[:120]):
         return None  # (a no that says whom it is: "No, it's Kiran who is allergic to
-        # peanuts." to "Is Dev allergic to peanuts?", pass 41b's persona)
+        # peanuts." to "Is Dev allergic to peanuts?", pass 41b's persona; not "The answer is
+        # no, Elena cannot have…" to a question of the mother, QA pass 49c)
     people = {n.lower() for n in names(answer) if not n.startswith("my ")}  # (not places)
     others = [w for w in dict.fromkeys(re.sub(r"['’]s$", "", m.group(0))
                                        for m in facts.NAME_WORD.finditer(answer)
@@ -59,6 +60,8 @@ def other_person(message: str, answer: str, mems: Sequence[Recall],
             "said": others[:NAMES_SHOWN]}
 
 
+_WHOM_IT_IS = re.compile(r"\b(?:it['’]s|it\s+is|that['’]s|that\s+is|only|but|rather)\b|\bwho\b",
+                         re.IGNORECASE)
 _ASKS_YES_NO = re.compile(r"\s*(?:is|are|was|were|does|do|did|has|have|can|could|will|would|"
                           r"should)\b", re.IGNORECASE)
 # "I'm Teodora", "I am Teodora", "My name is Teodora", "call me Teo": who says it is named

@@ -454,3 +454,29 @@ def test_fixes_49c(make_assistant):
     assert d and d["said"] == "Elena" and d["of"] == "your wife"
     for fine in ("Your best friend is Marga, and Elena is your wife.", "Your best friend is Marga."):
         assert misnamed(ask, fine, mems, names) is None, fine
+
+
+def test_fixes_49c_more():
+    """QA pass 49c: "The answer is no, Elena cannot have grapefruit juice…" to a question of
+    the mother had no "it speaks of “Elena” instead" (a no was read as saying whom it is);
+    "a non-selective vasoactive agent" and "the FDA" read as made up."""
+    from hela_desktop.made_up import made_up
+    from hela_desktop.whom import other_person
+
+    mems = [_recall(5, "My mother Carmen has high blood pressure and takes lisinopril."),
+            _recall(3, "My wife Elena is pregnant."),
+            _recall(4, "Our daughter Lucía is 3 and she's allergic to eggs.")]
+
+    def names(t: str) -> set[str]:
+        low = t.lower()
+        return {n for n in ("carmen", "elena", "lucía") if n in low} | {
+            "my " + k for k in ("mother", "daughter", "wife") if f"my {k}" in low or f"our {k}" in low}
+
+    d = other_person("Can my mother Carmen have grapefruit juice for breakfast?",
+                     "The answer is no, Elena cannot have grapefruit juice for breakfast.", mems,
+                     names)
+    assert d and d["said"] == ["Elena"]
+    assert other_person("Is Lucía allergic to peanuts?", "No, it's Elena who is allergic.",
+                        mems, names) is None
+    assert made_up("She can take a non-selective vasoactive agent (NSVA), and the FDA agrees. "
+                   "You take levitax every morning.", "My mother takes lisinopril.") == ["levitax"]
