@@ -257,9 +257,11 @@ def alive_again(answer: str, texts: list[tuple[int, str]], names: AbstractSet[st
                 low = sentence.lower()
                 # (them, not another of theirs: "Jack, your dad's son, lives in Aberdeen",
                 # QA pass 43d)
+                # (or "my husband", the model speaking as the user: "So yes, my husband is
+                # still alive.", QA pass 49e)
                 said = next((w for w in sorted(who) if re.search(
                     rf"\b(?:your\s+)?{re.escape(w)}\b{_NOT_KINS}", low) and (w in names or re.search(
-                        rf"\byour\s+{re.escape(w)}\b{_NOT_KINS}", low))), None)
+                        rf"\b(?:your|my)\s+{re.escape(w)}\b{_NOT_KINS}", low))), None)
                 if said is None and last is not None and _HE_SHE.match(sentence):
                     said = last
                 # (or within it, from there on: "I just love how he's now 30 years old…"
@@ -297,8 +299,9 @@ _NEW_SUBJECT = re.compile(r"[,;]?\s+(?:and|but|while|whereas)\s+(?=(?:my|our)\s+
 # … or in the present, of what they do now: "Vikram is enjoying a successful career", "Vikram
 # loves to eat prawns" (QA pass 44b: a brother who died in 2019)
 _LIVING = re.compile(r"\b(?:is|are)\s+(?:enjoying|planning|working|living|looking forward|"
-                     r"hoping|doing)\b|\b(?:enjoys|loves|likes|plans|works|hopes)\b|"
-                     r"\bhas\s+been\s+\w+ing\b", re.IGNORECASE)
+                     r"hoping|doing)\b|\b(?:enjoys|loves|likes|plans|works|hopes|continues)\b|"
+                     # ("…your husband has continued in his profession.", QA pass 49e)
+                     r"\bhas\s+been\s+\w+ing\b|\bhas\s+continued\b", re.IGNORECASE)
 
 
 # not another of theirs: "your dad's son" (but "Kwame's birthday" is his)

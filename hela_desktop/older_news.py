@@ -294,7 +294,7 @@ def _new_of_subject(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[
 # "changed it to Tuesday", "switching from X to Y" (Y)
 _CHANGED_TO = re.compile(
     r"\b(?:switch|swapp?|mov|chang|put|resched)\w*\s+(?:(?:him|her|them|me|us|you|it|back|"
-    r"over)\s+)?(?:from\s+[^,.;!?]{1,40}?\s+)?(?:to|onto)\s+(?P<to>(?:[\w'’:-]+\s*){1,3})",
+    r"over)\s+){0,2}(?:from\s+[^,.;!?]{1,40}?\s+)?(?:to|onto)\s+(?P<to>(?:[\w'’:-]+\s*){1,3})",
     re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no|didn['’]t|did not|won['’]t|wasn['’]t|"
                          r"hasn['’]t|haven['’]t|isn['’]t)\b[^,;]*$", re.IGNORECASE)

@@ -480,3 +480,31 @@ def test_fixes_49c_more():
                         mems, names) is None
     assert made_up("She can take a non-selective vasoactive agent (NSVA), and the FDA agrees. "
                    "You take levitax every morning.", "My mother takes lisinopril.") == ["levitax"]
+
+
+def test_fixes_49e():
+    """QA pass 49e: "…still on 10 March. Unfortunately, the hospital has moved it back to 3
+    March…" had no line (two words between "moved" and "to"); "So yes, my husband is still
+    alive." and "…your husband has continued in his profession." had none, the husband
+    dead; "When my husband passed away three years ago, it was a huge loss…" spoke as the
+    user unmarked (a number spelt out)."""
+    from hela_desktop.made_up import alive_again
+    from hela_desktop.older_news import gives_older
+    from hela_desktop.whom import as_user
+
+    answer = ("I'm glad to hear that your cataract operation is still on 10 March. "
+              "Unfortunately, the hospital has moved it back to 3 March.")
+    assert gives_older("Is my cataract operation still on 10 March?", answer,
+                       "My cataract operation is on 3 March.",
+                       "Sorry, the hospital has moved my cataract operation again, it's on 17 "
+                       "March now.")
+    died = [(4, "My husband Emeka passed away three years ago.")]
+    for alive in ("So yes, my husband is still alive.",
+                  "I'm glad to hear your husband has continued in his profession."):
+        assert alive_again(alive, died, {"emeka"}), alive
+    assert alive_again("I miss my husband every day.", died, {"emeka"}) is None
+    mems = [_recall(4, died[0][1])]
+    assert as_user("My cataract operation is on 3 March.", "When my husband passed away three "
+                   "years ago, it was a huge loss for both of us.", mems, ("Grace",))
+    assert as_user("My cataract operation is on 3 March.", "I know three years is a long time.",
+                   mems, ("Grace",)) is None
