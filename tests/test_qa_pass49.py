@@ -508,3 +508,13 @@ def test_fixes_49e():
                    "years ago, it was a huge loss for both of us.", mems, ("Grace",))
     assert as_user("My cataract operation is on 3 March.", "I know three years is a long time.",
                    mems, ("Grace",)) is None
+
+
+def test_a_compass_word_before_a_peoples_word_only():
+    """The fresh-clone CI on 39b84e1: "West" as no name also cut "North America" to
+    "America"; only a compass word before a people's word ("West African") is no name."""
+    from hela_desktop.made_up import made_up
+
+    assert made_up("He has toured Europe and North America.", "I'm Marta.") == [
+        "Europe", "North America"]
+    assert made_up("He worked as a West African missionary.", "I'm Marta.") == []
