@@ -44,6 +44,7 @@ from .memory import PROFILES, MemoryEngine, NewEpisode
 from .minors import CHILDREN, CHILDREN_WORDS, asked_of, children_named, under_age
 from .prompt import format_memory
 from .store import AUTHORS, Store, StoreError, db_error_message
+from .taken_back import TAKEN_BACK, taken_names
 from .turn import (
     MessageTooLong,
     Turn,
@@ -518,7 +519,7 @@ class Assistant:
                 own_names=self._own_names(),
                 corrected=[(c["episode_id"], c["text"]) for c in stats.get("corrects", [])],
                 cautions=self._cautions(asked, answer, stats.get("corrects", [])),
-                ills=self._ills_untold(asked, answer))
+                ills=self._ills_untold(asked, answer), taken=self._taken_back())
             if doubt is not None:
                 stats["doubt"] = doubt
                 if doubt.get("older") is not None:  # it gave the old value: used, whatever
@@ -657,6 +658,12 @@ class Assistant:
         an answer that calls itself by one speaks as them (`whom.as_user`)."""
         return tuple(whom.own_names(t for _, t, _ in self.store.said_after(
             0.0, containing=("name", "i'm", "call me"))))
+
+    def _taken_back(self) -> list[tuple[str, str]]:
+        """(name, the message as meant) of each name the user took back as they wrote it
+        and no statement of theirs still gives (`taken_back.taken_names`)."""
+        return taken_names(self.store.respelled_as(TAKEN_BACK), lambda name: (
+            t for _, t, _ in self.store.said_after(0.0, containing=(name,))))
 
     def _ills_untold(self, message: str, answer: str) -> list[str]:
         """The illnesses `answer` says the user has (`medicines.ills_said`) that neither

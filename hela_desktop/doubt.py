@@ -56,6 +56,7 @@ from .says_of import (
     says_otherwise,
     you_are,
 )
+from .taken_back import says_taken
 from .timewords import WHEN_SAID
 from .whom import (
     as_them,
@@ -84,7 +85,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  untold: Sequence[str] = (), cautions: Sequence[Caution] = (),
                  unrecalled: bool = False,
                  corrected: Sequence[tuple[int, str]] = (), cut: bool = False,
-                 own_names: Sequence[str] = (), ills: Sequence[str] = ()) -> dict | None:
+                 own_names: Sequence[str] = (), ills: Sequence[str] = (),
+                 taken: Sequence[tuple[str, str]] = ()) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
@@ -130,6 +132,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     - ``{"kind": "says_not", "name": …, "said": …, "memory": id, "quote": …}``: it says
       someone does not have, or is not, what a recalled memory naming them says in its
       every content word ("he does not have a type 1 diabetes": `says_of.says_not`);
+    - ``{"kind": "taken_back", "name": …, "memory": id, "said": …}``: it gives a name the
+      user took back as they wrote (`taken`: (name, the message as meant),
+      `taken_back.says_taken`);
     - ``{"kind": "affirms_stopped", "memory": id, "said": …}``: a yes to whether they do
       what a recalled memory says they gave up ("Do I smoke?", "I quit smoking…");
     - ``{"kind": "denies_told", "memory": id, "said": …}``: a flat no to a yes-or-no
@@ -266,6 +271,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         swapped = swapped or (signed_as(answer, own_names) if writes else None) or misrelated(
             answer, mems) or (None if writes else greets_as(message, answer, mems, names, own_names))
         found += [d for d in (swapped, card, speaks) if d is not None]
+    found += [t] if (t := says_taken(answer, taken, mems)) else []
+    # (first, beside any other sign: "There is nothing wrong with smoking. As for your
+    # decision about bacon…" read only the bacon's caution, QA pass 49e)
+    found[:0] = [t] if about_user and (t := _affirms_stopped(message, answer, mems)) else []
     asks_fact = about_user and facts.asks_user_fact(message, (lambda _s: {"_"}) if own
                                                     else names)  # (any ask, not for ideas)
     whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)
@@ -321,7 +330,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             words = made_up(" ".join(yes_no_asks(message)), " ".join([known, *dated]),
                             user_names)
         # (not what another sign says already: "it says your mum is 75, and you told me…")
-        words = [w for w in words if not any(d.get("said") == w for d in found)]
+        words = [w for w in words if not any(w in (d.get("said"), d.get("name")) for d in found)]
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {})})
@@ -415,8 +424,22 @@ def _affirms_stopped(message: str, answer: str, mems: Sequence[Recall]) -> dict 
     a yes-or-no question of `message` whose doing a recalled memory says was given up
     (QA pass 49a: "Do I smoke?" answered "Yes, you're right! It's a common practice to
     quit smoking in January.", "I quit smoking in January." told, with no line)."""
-    r = _gave_up(message, mems) if opens_with_yes(answer) else None
-    return {"kind": "affirms_stopped", "memory": int(r.episode_id), "said": r.text} if r else None
+    r = _gave_up(message, mems)
+    # (or says they do it, with nothing against it: "There is nothing wrong with smoking.",
+    # QA pass 49e, to "Do I smoke?" after "I quit smoking in January.", had no line)
+    if r is None or not (opens_with_yes(answer) or any(
+            re.search(_DOES_IT.format(facts.stem(m.group(1))), c, re.IGNORECASE)
+            and not _AGAINST_IT.search(c) for m in _STOPPED.finditer(r.text)
+            for c in re.split(r"[,;:.!?]+", answer))):
+        return None
+    return {"kind": "affirms_stopped", "memory": int(r.episode_id), "said": r.text}
+
+
+# a clause that says one does a doing (its stem in the braces), or may
+_DOES_IT = (r"\b(?:nothing wrong with|no harm in|(?:fine|okay|ok|alright|safe) to|you(?:['’]re)?"
+            r"(?:\s+(?:still|do|can|may))?(?:\s+(?:keep|continue(?:\s+to)?))?)\s+{}\w*")
+_AGAINST_IT = re.compile(r"\b(?:not|never|no longer|quit\w*|stop\w*|gave up|give up|giving up|"
+                         r"used to|cut\w* down|avoid\w*)\b|n['’]t\b", re.IGNORECASE)
 
 
 def _gave_up(message: str, mems: Sequence[Recall]) -> Recall | None:
@@ -594,8 +617,8 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
     `whom.name_left_out`), or an answer
     from another memory than the only one that holds the question's words
     (`passed_over`)."""
-    got = (_denies_told(message, answer, mems) or _affirms_stopped(message, answer, mems)
-           or _not_known(message, answer, mems, names)) if about_user else None
+    got = (_denies_told(message, answer, mems) or _not_known(message, answer, mems, names)) \
+        if about_user else None
     got = got or _news_left_out(message, answer, mems)
     if got is None and asks_fact:  # (a job, an age, a pet's kind or a name asked, not given)
         current = _current(mems)
@@ -758,7 +781,9 @@ def _with_also(found: list[dict]) -> dict | None:
     out or named, of a memory the answer denies, is said once, as denied ("it says Sam does
     not have a type 1 diabetes, and you told me…"; "Eric is not allergic to milk" read
     "it names “milk” without a word of warning" too, QA pass 40c)."""
-    denied = {d.get("memory") for d in found if d["kind"] in ("says_not", "denies_told")}
+    # (and "it says yes, and you told me “I gave up drinking whisky…”" once, not as a caution too)
+    denied = {d.get("memory") for d in found
+              if d["kind"] in ("says_not", "denies_told", "affirms_stopped")}
     found = [d for d in found if d["kind"] not in ("caution_missed", "caution")
              or d["memory"] not in denied]
     # (one person's allergy given to another is said once: "it says of Jan “allergic to

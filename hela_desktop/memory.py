@@ -115,7 +115,7 @@ class MemoryEngine:
                     idx.centroids[row.id] = (cent.copy(), int(row.query_count))
             self.index = idx
             self.name_index = NameIndex()
-            self.name_index.learn(self.store.user_texts(), self.store.respelled_as(TAKEN_BACK))
+            self.name_index.learn(self.store.user_texts(), dict(self.store.respelled_as(TAKEN_BACK)))
             self._kw_cache.clear()
 
     def _rekey(self, batch: int = 256) -> None:

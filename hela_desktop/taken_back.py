@@ -23,8 +23,10 @@ Anything else is left as written ("It was great, I mean really great.")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
+from .events import Recall
 from .superseded import on_subject, still_true
 from .timewords import DAYS, MONTHS
 
@@ -139,6 +141,12 @@ def _merge(before: str, after: str) -> tuple[str, str] | None:
         after = named.group("name")
     elif _OWN.match(after):
         return after, before
+    # (a piece, then a clause of its own: "My sister is called Kavya. Sorry, I mean Kavita,
+    # Kavya is my cousin.", QA pass 50a, was kept whole)
+    elif (two := re.fullmatch(r"(?P<piece>[^,;]+)[,;]\s+(?P<rest>.+)", after)) and _OWN.match(
+            two.group("rest")) and (got := _merge(before, two.group("piece"))) is not None:
+        rest = two.group("rest")
+        return f"{got[0]}. {rest[:1].upper()}{rest[1:]}", got[1]
     after = _NOT_THAT.sub("", after)  # ("…, no wait, Abuja, not Lagos")
     words = list(_WORD.finditer(before))
     # (a piece: a few words, no clause of a pronoun's, "…, I mean, she was, she has…")
@@ -151,6 +159,53 @@ def _merge(before: str, after: str) -> tuple[str, str] | None:
     if at is None:
         return None
     return before[:words[at].start()] + after, before[words[at].start():]
+
+
+def taken_names(records: Iterable[tuple[str, str]],
+                said: Callable[[str], Iterable[str]]) -> list[tuple[str, str]]:
+    """(name, the message as meant) of each name a message took back as it was written
+    (`records`: (what it took back, the message as meant), `Store.respelled_as`) that the
+    message as meant does not give, nor any statement of the user's (`said`: a name -> the
+    user's words of their memories that may hold it) still gives: "Kavya" of "My sister is
+    called Kavya. Sorry, I mean Kavita, Kavya is my cousin." is still a name in use."""
+    out = []
+    for gone, meant in records:
+        for name in dict.fromkeys(re.findall(r"\b[A-Z][\w'’-]+", gone)):
+            if name != "I" and not _states(name, meant) and not any(
+                    _states(name, t) for t in said(name)):
+                out.append((name, meant))
+    return out
+
+
+def _states(name: str, text: str) -> bool:
+    """Does a sentence of `text` that is no question give the word `name`?"""
+    return any(re.search(rf"\b{re.escape(name)}\b", s) and not s.rstrip().endswith("?")
+               for s in re.findall(r"[^.!?]+[.!?]*", text))
+
+
+def says_taken(answer: str, taken: Sequence[tuple[str, str]],
+               mems: Sequence[Recall]) -> dict | None:
+    """``{"kind": "taken_back", "name": …, "memory": id, "said": …}`` when `answer` gives a
+    name the user took back as they wrote (`taken`, `taken_names`), where the message as
+    meant was recalled for it, in a clause that does not deny it ("…is Marga, not Marta")
+    (QA pass 49e: "Yes, your friend Marta is your best friend." to "Is my best friend
+    called Marta?", after "My best friend is Marta. No wait, her name is Marga, not
+    Marta.", read only "it uses none of the memories…")."""
+    by_text = {r.text: r for r in mems}
+    for name, meant in taken:
+        r = by_text.get(meant)
+        if r is None:
+            continue
+        for clause in re.split(r"[,;:.!?()]+", answer):
+            if re.search(rf"\b{re.escape(name)}\b", clause) and not _DENIES.search(clause):
+                return {"kind": "taken_back", "name": name, "memory": int(r.episode_id),
+                        "said": r.text}
+    return None
+
+
+# a clause that denies or takes back what it names ("not Marta", "Marta was a slip")
+_DENIES = re.compile(r"\b(?:not|no|never|instead|rather|back|slip|mistake|wrong)\b|n['’]t\b",
+                     re.IGNORECASE)
 
 
 def _same_kind(words: list[re.Match], after: str, first: str) -> int | None:

@@ -419,7 +419,7 @@ def test_a_name_taken_back_is_never_respelt_as_the_new_one(make_assistant):
     list(a.chat("My best friend is Marta. No wait, her name is Marga, not Marta."))
     ask = "Is my best friend called Marta?"
     assert a.engine.respell(ask) == (ask, [])
-    assert a.store.respelled_as("taken back") == ["Marta"]
+    assert a.store.respelled_as("taken back") == [("Marta", "My best friend is Marga.")]
     a.engine.reload_index()
     assert a.engine.respell(ask) == (ask, [])
     assert a.engine.respell("Is my best friend called Marha?")[0].endswith("Marga?")

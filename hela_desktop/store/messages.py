@@ -210,17 +210,18 @@ class MessageQueries(StoreBase):
                             off_branch=bool(r[9])))
         return out
 
-    def respelled_as(self, kind: str) -> list[str]:
-        """What every message's answer read otherwise in the way `kind` names (the first of
-        each ``stats["respelled"]`` record whose third is `kind`: "taken back", the part of
-        a message the user took back as they wrote it), oldest first."""
+    def respelled_as(self, kind: str) -> list[tuple[str, str]]:
+        """What every message's answer read otherwise in the way `kind` names, and how it
+        was read (the first two of each ``stats["respelled"]`` record whose third is `kind`:
+        "taken back", the part of a message the user took back as they wrote it, and the
+        message as meant), oldest first."""
         out = []
         for (raw,) in self.conn.execute("SELECT stats FROM messages WHERE stats LIKE ? ORDER BY id",
                                         (f"%{kind}%",)):
             stats = json.loads(raw) if raw else None
             records = stats.get("respelled") if isinstance(stats, dict) else None
-            out += [str(r[0]) for r in records or () if isinstance(r, list) and len(r) == 3
-                    and r[2] == kind]
+            out += [(str(r[0]), str(r[1])) for r in records or ()
+                    if isinstance(r, list) and len(r) == 3 and r[2] == kind]
         return out
 
     def previous_message_episode(self, conversation_id: int) -> int | None:
