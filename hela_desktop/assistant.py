@@ -492,7 +492,7 @@ class Assistant:
         now = time.time() if now is None else now
         # it corrects what the user said before: the line under the answer says so
         stats.update(self._corrects(message, user_vec, now, formed=repeat is None and (
-            not interrupted or failed)))
+            not interrupted or failed), conversation_id=conversation_id))
         episode_id = None
         with self.store.transaction():
             # a memory that was in the prompt may have been purged meanwhile (by another
@@ -585,13 +585,22 @@ class Assistant:
         return None
 
     def _corrects(self, message: str, user_vec: np.ndarray | None, now: float, *,
-                  formed: bool) -> dict:
+                  formed: bool, conversation_id: int = 0) -> dict:
         """``{"corrects": [{"episode_id", "text"}]}``: the user's earlier statements
         `message` corrects (`knowledge.corrected_by`, among the 20 memories nearest it in
-        meaning), when its memory is `formed` (not a repeat, not stopped); {} for none."""
+        meaning), when its memory is `formed` (not a repeat, not stopped); {} for none.
+        One that gives a new time of "it" only (`superseded.of_it_only`) corrects the
+        statement the user made just before in the chat (``"of_it"``: the store keeps it
+        as a correction, `Store.recorded_corrections`)."""
         if not formed or user_vec is None or not facts.corrects(message):
             return {}
         fixed = corrected_by(self.store, message, self.engine.most_similar(user_vec, 20), now)
+        before = self.store.previous_message_episode(conversation_id) \
+            if not fixed and superseded.of_it_only(message) else None
+        said = self.store.kept_key_texts([before]).get(before) if before is not None else None
+        if said and facts.is_statement(said) and not facts.already_says(said, message) and any(
+                w[:1].isdigit() or w in facts.TIME_STEMS for w in facts.terms(said)):
+            return {"corrects": [{"episode_id": before, "text": said, "of_it": True}]}
         # of a memory that said several things, the sentence it replaces (QA pass 32b: two
         # corrections of one paragraph both read "Noted as a correction of “A bit about
         # us: We live on…”")

@@ -35,7 +35,8 @@ _NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shel
           "nuts": "nuts", "nut": "nuts", "tree nuts": "nuts", "peanuts": "peanuts",
           "peanut": "peanuts", "dairy": "dairy", "milk": "dairy", "lactose": "dairy",
           "gluten": "gluten", "wheat": "gluten", "fish": "fish", "eggs": "eggs", "egg": "eggs",
-          "soy": "soy", "soya": "soy", "sesame": "sesame", "meat": "meat", "pork": "pork",
+          "soy": "soy", "soya": "soy", "sesame": "sesame", "red meat": "red meat",
+          "meat": "meat", "pork": "pork",
           "alcohol": "alcohol", "booze": "alcohol", "penicillin": "penicillin",
           "penicillins": "penicillin", "cats": "cats", "cat": "cats", "dogs": "dogs",
           "dog": "dogs"}
@@ -60,7 +61,8 @@ _NAMED_ALLERGY = re.compile(
 # mornings", "I can't have my phone at work")
 _AVOIDS_GROUP = re.compile(
     r"\b(?:avoid(?:ing)?|stay away from|(?:can['’]?t|cannot|can not|don['’]?t|do not|never)"
-    r"\s+(?:have|touch|take))\s+(?P<what>[^.,;!?]+)", re.IGNORECASE)
+    r"\s+(?:have|touch|take)|cut(?:ting)?\s+(?:down|back)\s+on)\s+(?P<what>[^.,;!?]+)",
+    re.IGNORECASE)
 # (QA pass 33b: "I have been vegetarian since this summer." set no caution)
 _DIET = re.compile(r"\b(?:i['’]?m|i am|we['’]?re|we are|(?:i|we)(?:['’]ve| have) been|"
                    r"(?:i|we) (?:went|became|have gone|['’]ve gone))\s+"
@@ -137,9 +139,10 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
             if own:
                 words |= {w for w in _WORD.findall(what)
                           if w not in facts.STOPWORDS and len(w) > 2}
-            for name, group in _NAMES.items():
+            for name, group in _NAMES.items():  # (in order: "red meat" is no "meat" after it)
                 if re.search(rf"\b{re.escape(name)}\b", what):
                     words |= GROUPS[group]
+                    what = re.sub(rf"\b{re.escape(name)}\b", " ", what)
     for m in diets.finditer(text):
         diet = (m.group("diet") or "").lower()
         for group in _DIETS.get(diet, ()):

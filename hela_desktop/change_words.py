@@ -58,6 +58,11 @@ CHANGES = (
                 r"nursing|driving|coaching|farming|acting|model?ling|lecturing|consulting|banking|"
                 r"accounting|engineering|plumbing|catering|baking|the\s+(?:restaurant|army|police|"
                 r"navy|force|firm|practice|school|hospital))\b"
+                # (QA pass 50a: "I've left Infosys and joined a startup called Leafware." left
+                # "I work at Infosys." current)
+                r"|\b(?:left|quit)\s+(?-i:[A-Z])[\w'’&.-]*(?:\s+(?-i:[A-Z])[\w'’&.-]*){0,3}\s+"
+                r"(?:and|to)\s+(?:join|start|work|go)|\bjoined\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?"
+                r"(?:startup|start-up|company|firm|agency|bank|practice|consultancy)\b"
                 r"|\b(?:teach(?:es)?|drives?|coach(?:es)?|manages?)\b[^.;!?]{0,40}?\bnow\W*$"
                 r"|\bnow (?:teach(?:es)?|drives?|coach(?:es)?|manages?)\b", re.IGNORECASE),
      # (QA pass 32: "…drives a bus for First Leeds." was no job, and "he now works as a

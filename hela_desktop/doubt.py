@@ -428,7 +428,7 @@ def _affirms_stopped(message: str, answer: str, mems: Sequence[Recall]) -> dict 
     # (or says they do it, with nothing against it: "There is nothing wrong with smoking.",
     # QA pass 49e, to "Do I smoke?" after "I quit smoking in January.", had no line)
     if r is None or not (opens_with_yes(answer) or any(
-            re.search(_DOES_IT.format(facts.stem(m.group(1))), c, re.IGNORECASE)
+            m.group(1) and re.search(_DOES_IT.format(facts.stem(m.group(1))), c, re.IGNORECASE)
             and not _AGAINST_IT.search(c) for m in _STOPPED.finditer(r.text)
             for c in re.split(r"[,;:.!?]+", answer))):
         return None
@@ -448,15 +448,19 @@ def _gave_up(message: str, mems: Sequence[Recall]) -> Recall | None:
     asks = yes_no_asks(message)
     asked = set(facts.stems(" ".join(asks))) - _ASKING
     whom = facts.who(message) - {facts.SELF}  # (of the one asked about: "Does Elena smoke?")
+    having = bool(asked & _HAVING)  # (a thing parted with: "Do I still have a boat?", 50b)
     return next((r for r in _current(mems) for m in _STOPPED.finditer(r.text)
-                 if facts.stem(m.group(1)) in asked and (whom & facts.who(r.text) if whom
-                                                         else facts.SELF in facts.who(r.text))),
+                 if facts.stem(m.group(1) or (m.group(2) if having else "")) in asked and (
+                     whom & facts.who(r.text) if whom else facts.SELF in facts.who(r.text))),
                 None) if asks else None
 
 
-# a doing given up: "I quit smoking", "Sam stopped drinking", "no longer plays golf"
-_STOPPED = re.compile(r"\b(?:quit|quitted|stopped|gave up|given up|no longer)\s+([a-z]+)",
-                      re.IGNORECASE)
+# a doing given up: "I quit smoking", "Sam stopped drinking", "no longer plays golf"; or a
+# thing parted with ("I sold my boat")
+_STOPPED = re.compile(r"\b(?:(?:quit|quitted|stopped|gave up|given up|no longer)\s+([a-z]+)|"
+                      r"(?:sold|gave away|given away|got rid of|scrapped)\s+(?:my|our|his|her|"
+                      r"their|the)\s+([a-z]+))", re.IGNORECASE)
+_HAVING = frozenset(facts.stems("have has own owns still"))
 
 
 def _not_known(message: str, answer: str, mems: Sequence[Recall],

@@ -235,7 +235,7 @@ def only_asks(text: str) -> bool:
 _CORRECTS = re.compile(
     r"\b(?:actually|correction|i meant|i misspoke|scratch that|to correct|no longer|not any ?more"
     r"|any ?more|got (?:that|it|this) wrong|i was wrong|my mistake|i made a mistake"
-    r"|i misremembered|i mixed (?:that|it|this) up)\b"
+    r"|i misremembered|i mixed (?:that|it|this) up|back\s+(?:to|on|at|in)\b[^.;!?]{1,40}\bafter all)\b"
     r"|[,;—–-]\s*not\s+(?:a|an|the|in|on|at)\b"
     # (", not 14 March", ", not Tuesday", ", not Lisbon": a date, a number or a name put
     # aside, QA pass 36: "I now fly to Porto on 21 March, not 14 March." was no correction)

@@ -38,6 +38,11 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
             "pancetta gammon venison brisket ribs carbonara "
             # (QA pass 47b: "Can Kenji have a cheeseburger?", Kenji vegan, had no line)
             "burgers cheeseburger cheeseburgers hamburger hamburgers hotdog hotdogs",
+    # (QA pass 50b: "…cut down on red meat and beer." read as all meat, chicken too)
+    "red meat": "beef pork lamb ham bacon steak sausage sausages veal burger burgers chorizo "
+                "salami prosciutto meatball meatballs meatloaf pepperoni pancetta gammon "
+                "venison brisket ribs mutton mince hamburger hamburgers cheeseburger "
+                "cheeseburgers",
     "pork": "pork ham bacon chorizo salami prosciutto pepperoni pancetta gammon carbonara",
     "alcohol": "alcohol wine beer vodka whisky whiskey gin rum cocktail cocktails champagne "
                "cider sangria lager ale stout prosecco brandy bourbon sherry "
@@ -46,7 +51,9 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
                "schnapps absinthe mead",
     # (QA pass 39: "Sam can have a large quantity of sweets…", Sam having type 1 diabetes;
     # what is mostly sugar, not every treat: a slice of birthday cake is the family's call)
+    # (QA pass 50a: "…you can have gulab jamun with your diabetes." had no line)
     "sugar": "sugar sugary sweets candy candies lollipop lollipops fizzy soda sodas cola "
+             "jamun jalebi jalebis ladoo ladoos laddoo laddu barfi rasgulla rasgullas mithai "
              "coke lemonade syrup",
     # (QA pass 40b P7: "Can my dad take aspirin?", on warfarin: they thin the blood further)
     "painkillers": "aspirin ibuprofen naproxen nurofen advil aleve anadin nsaid nsaids",

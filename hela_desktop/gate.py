@@ -465,9 +465,8 @@ class RelevanceGate:
             for a, found in zip(looked, engine.most_similar_many([vecs[a] for a in looked],
                                                                  NEWER_LOOK), strict=True)}
         # (and the newest correction the store knows of each, however unlike it: "I got the
-        # deputy head job at a school in York!" of "Hi, I'm Priya Nair, a chemistry teacher
-        # at a secondary school in Leeds.", QA pass 46c: "Do I still teach chemistry in
-        # Leeds?" was answered yes with no line, the new job not recalled)
+        # deputy head job at a school in York!" of "Hi, I'm Priya Nair, a chemistry teacher…",
+        # QA pass 46c: "Do I still teach chemistry in Leeds?" was answered yes with no line)
         from .knowledge import corrections  # (knowledge reads the gate's settings)
 
         fixed = {a: b for a, b in corrections(engine.store, [r.episode_id for r in olds]).items()
@@ -476,8 +475,9 @@ class RelevanceGate:
         # the climbing gym job…" came to "What breathing condition do I have?" through "…my
         # asthma… when I'm climbing?", `bench personal`)
         said = engine.key_texts(set(fixed) | set(fixed.values())) if fixed else {}
+        kept = {b for bs in engine.store.recorded_corrections().values() for b in bs}
         fixed = {a: b for a, b in fixed.items()
-                 if facts.changes_memory(said.get(a, ""), said.get(b, ""))}
+                 if facts.changes_memory(said.get(a, ""), said.get(b, "")) or b in kept}
         for a, b in fixed.items():
             near.setdefault(a, [])
             if b not in near[a]:
@@ -626,6 +626,7 @@ class RelevanceGate:
         # a statement that says it corrects ("Actually …, not a terrier") needs no gap:
         # only to come after
         corrected = {r.episode_id for r in stmts if facts.corrects(r.text)}
+        kept = self.engine.store.recorded_corrections()
         fixes: dict[int, list[int]] = {}  # a memory -> the corrections of it admitted
         # (one listed for the part every correction of it leaves true: replaced by none)
         for old in [r for r in stmts if "rest_corrected_by" not in r.extra]:
@@ -642,15 +643,15 @@ class RelevanceGate:
                 # a word the message asks about, a name aside: "Felix" in the message made
                 # every memory naming him the same thing (QA pass 33b)
                 asked = common & qwords - named[a] - named[b]
-                if b in corrected and ago > 0:
-                    similar = compare(a, b, len(superseded.told_parts(old.text)))[0]
+                if b in corrected and ago > 0:  # (or recorded: "…, back to 12 May after all")
+                    similar = compare(a, b, len(superseded.told_parts(old.text)))[0] or b in kept.get(a, ())
                     # a correction replaces what it corrects (`facts.corrects_memory`: the
                     # same person's home, job or age, or a word it shares), whatever the
                     # message asks, or what shares with it a word the message asks about
                     # (`asked`), no plan's time of one that says none; it marks nothing else
                     # (QA pass 31b: "My mother moved to Bergen." marked every memory older news)
                     # (not naming a value put aside it never gave: `puts_aside_else`)
-                    if similar and (facts.corrects_memory(old.text, new.text) or asked
+                    if similar and (b in kept.get(a, ()) or facts.corrects_memory(old.text, new.text) or asked
                                     and not STILL.untimed(old.text, new.text)
                                     and not facts.puts_aside_else(old.text, new.text)):
                         fixes.setdefault(a, []).append(b)  # (each, for the doubt)

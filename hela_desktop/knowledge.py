@@ -369,6 +369,12 @@ def _corrections_of(store: Store, ids: Iterable[int], min_similarity: float,
     olds = {i: t for i, t in texts.items() if facts.is_statement(t)}
     if not olds:
         return {}
+    # (what the user corrected by what they had just said: the store recorded it)
+    out: dict[int, list[int]] = {}
+    recorded = store.recorded_corrections()
+    for a in set(olds) & set(recorded):
+        kept = store.kept_key_texts(recorded[a])
+        out[a] = [b for b in recorded[a] if b in kept]
     when = store.created_times(olds)
     later = [(b, t, c) for b, t, c in store.said_after(
         min(when.values()), skip_sources=AUTHORS, containing=CORRECTION_CUES)
@@ -377,11 +383,10 @@ def _corrections_of(store: Store, ids: Iterable[int], min_similarity: float,
     dim = next((v.shape for v in vecs.values()), None)
     later = [x for x in later if x[0] in vecs and vecs[x[0]].shape == dim]
     if not later:
-        return {}
+        return out
     mat = np.vstack([vecs[b] for b, _, _ in later])
     made = np.array([c for _, _, c in later])
     stems: dict[int, frozenset[str]] = {}
-    out: dict[int, list[int]] = {}
     for a, text in olds.items():
         va = vecs.get(a)
         if va is None or va.shape != dim:

@@ -29,7 +29,10 @@ _FOREIGN_KIN = frozenset("madre padre mamá mami mamma papá papi abuela abuelo 
 _FOREIGN_WORDS = _FOREIGN_KIN | frozenset(
     "gracias hola adiós adios mio mío mía amigos amigas señor señora señorita buenos buenas "
     "días dias noches tardes bueno buena bien muy sí nada también ciao grazie prego merci "
-    "bonjour bonsoir chère cher danke bitte hallo liebe lieber obrigado obrigada olá".split())
+    "bonjour bonsoir chère cher danke bitte hallo liebe lieber obrigado obrigada olá "
+    # (greetings: "Namaste, my dear." read "it calls you “Namaste”", QA pass 50a)
+    "namaste namaskar namaskaram vanakkam salaam salam shalom konnichiwa jambo aloha "
+    "sawubona habibi habibti shukriya dhanyavad servus salut hej".split())
 _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split()) | frozenset(
     # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
     # (a people's word, "Danish", is one too: `_LAND`, QA pass 36c)
@@ -152,7 +155,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     found += taken
     for m in _NUMBER.finditer(text):
         age = _AS_AGE.match(text, m.end()) if m.group(0) in dated else None
-        if any(a <= m.start() < b for a, b in taken) or _PUT_ASIDE.search(text[:m.start()]):
+        if any(a <= m.start() < b for a, b in taken) or _PUT_ASIDE.search(text[:m.start()]) \
+                or _MEASURE.match(text, m.end()):  # (a recipe's "200g pasta", QA pass 50a)
             continue  # (the day of a date marked whole; a number put aside, "16, not 20")
         if _no_zero(m.group(0)) not in numbers or age is not None:  # ("“12 years” …")
             found.append((m.start(), age.end() if age is not None else m.end()))
@@ -164,6 +168,10 @@ _TAKEN = re.compile(r"\b(?:take|takes|taking|took|prescribed)\s+(?:(?:a|an|some|
                     r"their|my|daily|low-dose|the|dose|of)\s+)*([a-z][a-z-]{3,})\b")
 # what puts the number after it aside: "Lily is 16, not 20." claims no 20 (QA pass 43b)
 _PUT_ASIDE = re.compile(r"\d\s*(?:years?(?:\s+old)?)?\s*[,;—–-]\s*(?:and\s+)?not\s+$")
+# a cook's measure after a number: an amount of a recipe, no fact of anyone's life
+_MEASURE = re.compile(r"\s?(?:g|kg|mg|ml|l|oz|lbs?|grams?|kilos?|tbsp|tsp|tablespoons?|"
+                      r"teaspoons?|cups?|litres?|liters?|ounces?|pinch(?:es)?|cloves?|"
+                      r"slices?|servings?|portions?|mins?|minutes)\b(?:\s+of)?", re.IGNORECASE)
 _BLANK = re.compile(r"\[(?:your|my|the|their|his|her)?\s*[A-Za-z' ]{1,25}\]")
 # Chinese, Japanese kana and Korean: scripts with no capitals to tell a name by
 _CASELESS = re.compile(CJK_CHAR + "{2,}")

@@ -24,8 +24,9 @@ def _capital(name: str) -> str:
 _CAME_IN = {
     "about you": "Came in because you asked what I know about you: your pinned and most "
                  "recalled memories come first.",
+    # (QA pass 50a read "what you told me must not be taken" as garbled)
     cautions.CAUTION_GATE: "Came in because you asked about food, drink or a medicine: what "
-                           "you told me must not be taken comes first.",
+                           "you told me to avoid comes first.",
     YOUR_OWN_GATE: "Came in because you asked about your own home, job or age: what you "
                    "told me of it comes first.",
 }

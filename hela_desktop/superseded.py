@@ -10,13 +10,16 @@ import re
 from collections.abc import Iterable, Sequence
 
 from .facts import (
+    CHANGE_STEMS,
     SELF,
     SENTENCE_BREAK,
+    TIME_STEMS,
     change_kinds,
     negated,
     news_of_plan,
     of_another_kind,
     says_kind,
+    stems,
     terms,
     who,
 )
@@ -335,3 +338,21 @@ TIME_CHANGE = re.compile(rf"\b(?:is\s+now|['’]s\s+now|now|moved|postponed|resc
                          rf"pushed\s+back|brought\s+forward|put\s+off)\s+(?:back\s+)?(?:to\s+|on\s+|"
                          rf"in\s+|until\s+|for\s+|at\s+)?{WHEN_TO}|\bnot\s+(?:on\s+|in\s+)?(?:{MONTH}|"
                          rf"{DAY})\b", re.IGNORECASE)
+
+
+def of_it_only(text: str) -> bool:
+    """Does the correction `text` give a new time or number of "it" and name nothing it is
+    about ("Actually they rang again, it's back to 12 May after all.", "Actually it's on
+    Friday now.")?  Then it is of what the user said just before (QA pass 50b: it
+    corrected nothing, and "12 May" read as older news of "The dentist moved it to 19
+    May.")."""
+    said = terms(text)
+    return bool(_OF_IT.search(text)) and any(w[:1].isdigit() or w in TIME_STEMS for w in said) \
+        and not {w for w in said - TIME_STEMS - CHANGE_STEMS - _UNSAID if not w[:1].isdigit()}
+
+
+_OF_IT = re.compile(r"\bit(?:['’]s|\s+(?:is|was|has been|will be|moved|got moved))\b",
+                    re.IGNORECASE)
+# the words of such a correction that say what it is, not what it is about
+_UNSAID = frozenset(stems("actually correction meant sorry scratch rang rung called phoned "
+                          "texted emailed back again after all said told moved changed"))

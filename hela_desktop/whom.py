@@ -597,7 +597,7 @@ _WE = re.compile(r"\s*(?:we|we['’](?:re|ve)|our)\b", re.IGNORECASE)
 # hear…", "I hope…", "I'd suggest…")
 _TALK = re.compile(r"\s*(?:[-*•·]\s*)?(?:(?:and|so|also|oh|well),?\s+)?i(?:['’]m|\s+am)?\s+"
                    r"(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|happy|delighted|here|"
-                   r"afraid|not sure|hope|understand|see|think|believe|recommend|suggest|can|"
+                   r"afraid|not sure|sure|certain|hope|understand|see|think|believe|recommend|suggest|can|"
                    r"could|would|will|['’]d|['’]ll|don['’]t know|do not know|remember|know|"
                    # (its feeling, hearsay: "I just love how he's…", "I've also heard…", 49b)
                    r"(?:just\s+|really\s+)?love\s+(?:how|that|the way))\b|\s*i(?:['’]ve|\s+have)\s+"

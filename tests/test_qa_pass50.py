@@ -79,3 +79,96 @@ def test_a_yes_to_what_you_gave_up_is_said_once():
     line = _line("Do I still drink whisky?", "It's okay to drink whisky with friends.", mems,
                  cautions=cs)
     assert line == f"Check this answer: it says yes, and you told me “{told}”"
+
+
+def test_a_thing_sold_asked_whether_you_have_it():
+    """QA pass 50b's facts: "Yes, you have a boat called the Morag." to "Do I still have a
+    boat?", after "I sold my boat, the Morag, in the spring.", had no line."""
+    sold = "I sold my boat, the Morag, in the spring."
+    mems = [_recall(1, sold)]
+    assert _line("Do I still have a boat?", "Yes, you have a boat called the Morag.", mems) \
+        == f"Check this answer: it says yes, and you told me “{sold}”"
+    assert "it says yes" not in _line("Do I still have a boat?", "No, you sold the Morag.", mems)
+    # (not a question of having it: what the boat was called is no yes to having it)
+    assert "it says yes" not in _line("Was my boat called the Morag?", "Yes, it was.", mems)
+
+
+def test_cut_down_on_red_meat_is_a_caution_of_red_meat_only():
+    """QA pass 50b's facts: "I have gout, so the doctor told me to cut down on red meat and
+    beer." cautioned beer only ("Yes, a steak pie is a hearty dinner." had no line), and
+    "I have to avoid red meat." cautioned chicken and turkey too."""
+    from hela_desktop.cautions import cautions
+
+    (gout,) = cautions([(1, "I have gout, so the doctor told me to cut down on red meat and "
+                            "beer.")])
+    assert {"steak", "beer", "lamb"} <= gout.avoid and "chicken" not in gout.avoid
+    (red,) = cautions([(1, "I have to avoid red meat.")])
+    assert "beef" in red.avoid and not {"chicken", "turkey", "duck"} & red.avoid
+    (meat,) = cautions([(1, "I don't eat meat.")])
+    assert {"chicken", "beef"} <= meat.avoid
+    assert cautions([(1, "I cut down on screen time.")]) == []
+
+
+def test_a_plan_put_back_by_it_alone(make_assistant):
+    """QA pass 50b's facts: "Actually they rang again, it's back to 12 May after all." after
+    "The dentist moved it to 19 May." names no dentist: it corrected nothing, a reply of
+    19 May read as older news of 19 May, and a later right "12 May" as older news.  It
+    corrects what was said just before in the chat, and the store keeps that."""
+    from hela_desktop.superseded import of_it_only
+
+    assert of_it_only("Actually they rang again, it's back to 12 May after all.")
+    assert of_it_only("Actually it's on Friday now.")
+    assert not of_it_only("Actually the yoga class is back on Tuesdays after all.")
+    assert not of_it_only("It's raining again today.")
+    a = make_assistant()
+    conv = None
+    for said in ("My dentist appointment is on 12 May.", "The dentist moved it to 19 May.",
+                 "Actually they rang again, it's back to 12 May after all."):
+        done = [e for e in a.chat(said, conversation_id=conv) if e.type == "done"][-1]
+        conv = done.conversation_id
+    ids = {t: i for i, t, _ in a.store.said_after(0.0)}
+    moved, back = ids["The dentist moved it to 19 May."], \
+        ids["Actually they rang again, it's back to 12 May after all."]
+    assert [c["episode_id"] for c in done.corrects] == [moved]
+    assert a.store.recorded_corrections() == {moved: [back]}
+    from hela_desktop.knowledge import corrections
+
+    # (the first date is true again: news of 19 May is older news of 12 May after all)
+    assert corrections(a.store, [moved]) == {moved: back}
+
+
+def test_left_a_workplace_and_joined_another_is_news_of_the_job():
+    """QA pass 50a: "Big news: I've left Infosys and joined a startup called Leafware." was
+    no correction of "I work at Infosys."."""
+    from hela_desktop import facts
+
+    old = "I work at Infosys."
+    for new in ("Big news: I've left Infosys and joined a startup called Leafware.",
+                "I left Infosys to join Leafware."):
+        assert facts.corrects(new) and facts.corrects_memory(old, new), new
+    assert not facts.corrects("I joined a book club.")
+
+
+def test_fixes_50a():
+    """QA pass 50a: "Namaste, my dear." read "it calls you “Namaste”"; "I'm sure everyone
+    has their own special way of making Diwali celebrations last longer than 2 days!" spoke
+    as the user (a "2" and a "day" shared with the diabetes told); a recipe's amounts were
+    made up; "gulab jamun" was no sugar."""
+    from hela_desktop.cautions import cautions
+    from hela_desktop.made_up import made_up
+    from hela_desktop.whom import as_user, greets_as
+
+    me = [_recall(1, "Hi, I'm Priya Nair, a software engineer living in Pune.")]
+    assert greets_as("Hi, I'm Priya Nair, a software engineer living in Pune.",
+                     "Namaste, my dear. How can I help?", me, yours=["Priya Nair"]) is None
+    assert greets_as("Hi there.", "Sunita, how can I help?", me, yours=["Priya Nair"])
+    ill = [_recall(2, "I have type 2 diabetes and I take metformin twice a day.")]
+    assert as_user("Suggest a dinner.", "4. Greeting: I'm sure everyone has their own special "
+                   "way of making Diwali celebrations last longer than 2 days!", ill) is None
+    assert as_user("Suggest a dinner.", "I have type 2 diabetes and take metformin twice a day.",
+                   ill)
+    assert made_up("Ingredients: 200g gluten-free pasta, 1 tbsp olive oil, 20g of flour. Ready "
+                   "in 30 minutes.", "Dev is 7.") == []
+    assert made_up("Dev is 9 and lives at 12 Elm Street.", "Dev is 7.") == ["9", "12", "Elm Street"]
+    (c,) = cautions([(2, ill[0].text)])
+    assert {"jamun", "jalebi"} <= c.avoid

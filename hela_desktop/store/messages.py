@@ -224,6 +224,22 @@ class MessageQueries(StoreBase):
                     if isinstance(r, list) and len(r) == 3 and r[2] == kind]
         return out
 
+    def recorded_corrections(self) -> dict[int, list[int]]:
+        """Episode id -> the memories whose answers noted them as correcting it by what the
+        user said just before (``stats["corrects"]`` records marked ``"of_it"``: "Actually
+        they rang again, it's back to 12 May after all.", of "The dentist moved it to 19
+        May."), the newest first: their words alone do not say what they correct."""
+        out: dict[int, list[int]] = {}
+        for new, raw in self.conn.execute(
+                "SELECT episode_id, stats FROM messages WHERE role = 'assistant' AND "
+                "episode_id IS NOT NULL AND stats LIKE '%\"of_it\"%' ORDER BY id DESC"):
+            stats = json.loads(raw) if raw else None
+            for c in stats.get("corrects") or () if isinstance(stats, dict) else ():
+                if isinstance(c, dict) and c.get("of_it") and type(c.get("episode_id")) is int \
+                        and c["episode_id"] != new:
+                    out.setdefault(c["episode_id"], []).append(int(new))
+        return out
+
     def previous_message_episode(self, conversation_id: int) -> int | None:
         """The live memory formed by the user's message before their latest one in a chat
         ("what I just said", asked in the latest), or None when that message formed none
