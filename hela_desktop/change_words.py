@@ -63,6 +63,8 @@ CHANGES = (
                 r"|\b(?:left|quit)\s+(?-i:[A-Z])[\w'’&.-]*(?:\s+(?-i:[A-Z])[\w'’&.-]*){0,3}\s+"
                 r"(?:and|to)\s+(?:join|start|work|go)|\bjoined\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?"
                 r"(?:startup|start-up|company|firm|agency|bank|practice|consultancy)\b"
+                # ("Fiona retired from the post office last month.", QA pass 50b)
+                r"|\bretired\s+(?:from|as)\b|\b(?:has|have|had)\s+(?:just\s+)?retired\b"
                 r"|\b(?:teach(?:es)?|drives?|coach(?:es)?|manages?)\b[^.;!?]{0,40}?\bnow\W*$"
                 r"|\bnow (?:teach(?:es)?|drives?|coach(?:es)?|manages?)\b", re.IGNORECASE),
      # (QA pass 32: "…drives a bus for First Leeds." was no job, and "he now works as a
@@ -71,7 +73,7 @@ CHANGES = (
                 r"|\bworks? (?:as|at|for)\b"
                 # ("I teach maths at a secondary school in Leeds.", QA pass 48a: "We've moved
                 # from Leeds to York and I teach at a school there now." replaced nothing)
-                r"|\bjob\b|\bmanages? (?:a|an|the)\b|\bteach(?:es)? (?:[\w-]+ ){0,2}?(?:at|in)\b|\b(?:drives?|teach(?:es)?|runs?|cleans?|"
+                r"|\bjob\b|\b(?:manages?|runs?) (?:a|an|the)\b|\bteach(?:es)? (?:[\w-]+ ){0,2}?(?:at|in)\b|\b(?:drives?|teach(?:es)?|runs?|cleans?|"
                 r"cooks?|nurses?|serves?)\b[^.;!?]{0,40}?\b(?:for|at) (?:the )?(?-i:[A-Z])", re.I)),
     # how old someone is (QA pass 31: "Bruno turned nine last week." left "Our son Bruno
     # is eight …" current)

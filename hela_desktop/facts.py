@@ -399,8 +399,12 @@ def already_says(old: str, new: str) -> bool:
     # dentist, it's back on Monday the 14th after all." of "My dentist appointment is on
     # Monday the 14th.", QA pass 46a: both were noted as corrected)
     was = {w for w in terms(old) if w[:1].isdigit() or w in TIME_STEMS}
+    # (or gives it, and puts aside what it never said: "To be clear about the dentist: it is
+    # 12 May, not 19 May." of "…is on 12 May.", QA pass 50b; the number put aside, if any)
+    aside = {w for w in denied if w[:1].isdigit()} or denied
     return bool(now and (denied and denied <= set(negated(old)) and now <= terms(old)
-                         or not denied and now == was)) or _same_move(old, new, denied)
+                         or not denied and now == was or denied and now <= was and not aside & was)
+                ) or _same_move(old, new, denied)
 
 
 def _same_move(old: str, new: str, denied: set[str]) -> bool:

@@ -172,3 +172,24 @@ def test_fixes_50a():
     assert made_up("Dev is 9 and lives at 12 Elm Street.", "Dev is 7.") == ["9", "12", "Elm Street"]
     (c,) = cautions([(2, ill[0].text)])
     assert {"jamun", "jalebi"} <= c.avoid
+
+
+def test_fixes_50b():
+    """QA pass 50b: "To be clear about the dentist: it is 12 May, not 19 May." marked the
+    12 May it confirms as older news; "Fiona retired from the post office last month." was
+    no news of "My wife Fiona runs the village post office."; the verb "may" used the
+    dentist's "12 May"."""
+    from hela_desktop import facts
+    from hela_desktop.edges import used_by_answer
+
+    sure = "To be clear about the dentist: it is 12 May, not 19 May."
+    assert not facts.corrects_memory("My dentist appointment is on 12 May.", sure)
+    assert facts.corrects_memory("The dentist moved it to 19 May.", sure)
+    assert facts.corrects_memory("My trip is in May.", "Actually the trip is in June, not May.")
+    runs = "My wife Fiona runs the village post office."
+    assert facts.corrects_memory(runs, "Fiona retired from the post office last month.")
+    assert not facts.corrects_memory(runs, "Fiona runs every morning.")
+    mems = [(1, "My dentist appointment is on 12 May."), (2, "I have gout.")]
+    assert used_by_answer(mems, "Is a steak pie good for me?",
+                          "A steak pie may be a treat, but with gout you may want less.") == {2}
+    assert used_by_answer(mems[:1], "When is my dentist appointment?", "It is in May.") == {1}
