@@ -325,6 +325,18 @@ def evidence_bar(personal: bool, best_similarity: float, personal_min: float,
     return max(floor, best_similarity - relative_margin)
 
 
+def named_bar(best_named: float, named_min: float, general_min: float,
+              relative_margin: float) -> float:
+    """The bar for a statement that names someone or something the message names: a
+    personal question's (`evidence_bar`, floor `named_min`) within the margin of the best
+    statement naming the same, and never above that best one: the message is about that
+    part of the user's life, so the statement nearest it enters however far the embedder
+    puts it (QA pass 50a: "How old is Dev?" and "Our son Dev is 7 and he has coeliac
+    disease…" at cosine 0.13, under the floor of 0.15: nothing was recalled)."""
+    return min(evidence_bar(True, best_named, named_min, general_min, relative_margin),
+               best_named)
+
+
 def memory_bar(bar: float, statement: bool, keyword_hit: bool, keyword_relief: float,
                named_bar: float | None = None, topic_bar: float | None = None) -> float:
     """The bar for one memory: a memory whose user words state nothing (only a request or a

@@ -181,8 +181,8 @@ class RelevanceGate:
         admitted, held = [], []
         for r in cands:
             s, st, kw, named, history = info[r.episode_id]
-            named_bar = min((F.evidence_bar(True, best_named[n], p.named_min, p.general_min,
-                                            p.relative_margin) for n in named if n in best_named),
+            named_bar = min((F.named_bar(best_named[n], p.named_min, p.general_min,
+                                         p.relative_margin) for n in named if n in best_named),
                             default=None)
             need = F.memory_bar(bar, st, kw, p.keyword_relief, named_bar, topic_bar if history
                                 else None)

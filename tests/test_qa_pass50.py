@@ -193,3 +193,33 @@ def test_fixes_50b():
     assert used_by_answer(mems, "Is a steak pie good for me?",
                           "A steak pie may be a treat, but with gout you may want less.") == {2}
     assert used_by_answer(mems[:1], "When is my dentist appointment?", "It is in May.") == {1}
+
+
+def test_the_best_statement_naming_whom_the_message_names_enters(make_assistant):
+    """QA pass 50a: "Is Dev 6?", "Plan a birthday party for Dev." and "What should Dev
+    avoid?" recalled nothing: "Our son Dev is 7 and he has coeliac disease…" came at
+    cosine 0.04–0.13 (the embedder knows no "Dev"), under the named floor of 0.15."""
+    import time
+
+    import pytest
+
+    from hela_desktop import formulas as F
+    from hela_desktop.gate import RelevanceGate
+    from hela_desktop.memory import NewEpisode
+
+    # by hand: min(max(floor, best − margin), best)
+    assert F.named_bar(0.13, 0.15, 0.45, 0.20) == pytest.approx(0.13)  # min(0.15, 0.13)
+    assert F.named_bar(0.30, 0.15, 0.45, 0.20) == pytest.approx(0.15)  # min(0.15, 0.30)
+    assert F.named_bar(0.50, 0.15, 0.45, 0.20) == pytest.approx(0.30)  # min(0.30, 0.50)
+    a = make_assistant()
+    now = time.time()
+    told = ["Hi, I'm Priya Nair, a software engineer living in Pune.",
+            "Our son Dev is 7 and he has coeliac disease, so no gluten for him.",
+            "We have a cat called Mango.", "I work at Infosys."]
+    a.engine.add_episodes([NewEpisode(t, created_at=now - 600 * (4 - i))
+                           for i, t in enumerate(told)])
+    for ask in ("Is Dev 6?", "Plan a birthday party for Dev.", "What should Dev avoid?"):
+        qv = a.engine.embed_query(ask)
+        got = RelevanceGate(a.engine, a.settings.gate).admit(
+            ask, a.engine.retrieve(ask, query_vec=qv, now=now), qv)
+        assert [r.text for r in got.admitted] == [told[1]], ask
