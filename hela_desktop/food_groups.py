@@ -134,3 +134,10 @@ SERVES = EATS | frozenset("enjoy enjoys try tries order serve serving cook make 
 # sandwich is high in salt…", QA pass 49d)
 SALTY = re.compile(r"\b(?:high|rich|loaded|packed|full)\s+(?:in|of|with)\s+(?:salt|sodium)|\btoo\s+"
                    r"(?:much\s+)?(?:salt|salty)|\b(?:salt|sodium)\s+content|\bsalty\b", re.IGNORECASE)
+
+# the animals an allergy may name, and asking to have one ("Can we get a kitten?")
+ANIMALS = GROUPS["cats"] | GROUPS["dogs"]
+GETS_ANIMAL = re.compile(r"\b(?:get|getting|adopt|adopting|buy|buying|have|having|keep|foster|"
+                         r"bring|stroke|pet|visit)\s+(?:a|an|another|some|one|the|their|her|"
+                         r"his)?\s*(?:cat|cats|kitten|kittens|kitty|dog|dogs|puppy|puppies)\b",
+                         re.IGNORECASE)

@@ -223,3 +223,14 @@ def test_the_best_statement_naming_whom_the_message_names_enters(make_assistant)
         got = RelevanceGate(a.engine, a.settings.gate).admit(
             ask, a.engine.retrieve(ask, query_vec=qv, now=now), qv)
         assert [r.text for r in got.admitted] == [told[1]], ask
+
+
+def test_a_question_of_ones_dog_is_no_question_of_food():
+    """QA pass 50b: "What is my dog called?" recalled the whisky, gout and warfarin
+    memories first ("dog" is a word a pet allergy names); asking to have one still counts."""
+    from hela_desktop.cautions import asks_for_food
+
+    assert not asks_for_food("What is my dog called?")
+    assert not asks_for_food("Is my dog a collie?")
+    assert asks_for_food("Can we get a kitten?")
+    assert asks_for_food("Can I have a beer?")
