@@ -273,6 +273,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     # on the 16th?", the user vegan, QA pass 45b)
     topic = set() if asks_for_food(message) else {a for a in avoid for w in asked if w.startswith(
         a) and w[len(a):] in ("ing", "er", "ers", "erman", "ermen", "y")}
+    topic |= set(food_groups.FREE_OF.findall(message.lower()))  # ("gluten-free pasta", 50c)
     ask = _ASKS_MAY_EAT.search(message)
     may_eat = set(_WORD.findall(ask.group(0).lower().replace("’", "'"))) if ask else set()
     if may_eat and _SAYS_YES.match(answer):
@@ -416,7 +417,7 @@ _ASKS_USER = re.compile(r"\s*(?:(?:and|so|but|also),?\s+)?(?:how|what|does|do|di
 _SUGGESTS = re.compile(r"\s*(?:or|how about|what about|why not|maybe|perhaps|would you like|"
                        r"fancy|shall|want|try|could you|you could|you can)\b", re.IGNORECASE)
 # a word after a mention that makes it the thing avoided: "peanut allergy", "gluten-free"
-_NAMES_IT = frozenset("free allergy allergies allergic intolerance intolerant".split())
+_NAMES_IT = frozenset("free allergy allergies allergic intolerance intolerant sensitivity".split())
 
 
 def _other_allergy(words: list[str], avoid: AbstractSet[str]) -> bool:
@@ -738,8 +739,7 @@ def asks_for_food(message: str) -> bool:
     eat prawns?"), not only tell of it ("We had pizza.")?"""
     # (or names a food or medicine a caution may name: "Pasta ideas for the family
     # tonight?", "Can my dad take ibuprofen?", pass 41b's persona)
-    # (an animal only to have one: "Can we get a kitten?", not "What is my dog called?",
-    # which brought whisky, gout and warfarin first, QA pass 50b)
+    # (an animal only to have one: "Can we get a kitten?", not "What is my dog called?", 50b)
     words = set(_WORD.findall(message.lower()))
     return bool(_FOOD.search(message) or (_ANY_FOOD - food_groups.ANIMALS) & words or words
                 & food_groups.ANIMALS and food_groups.GETS_ANIMAL.search(message)) and any(facts.asks(s) for s in facts.sentences(message))

@@ -46,10 +46,10 @@ from .older_news import (
 from .passed_over import passed_over
 from .prompt import said_when
 from .says_of import (
-    JOBS,
     called_animal,
     first_named,
     gives_asked,
+    jobs_said,
     kind_told,
     leaves_out,
     says_not,
@@ -705,7 +705,7 @@ def _own_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict 
     allopurinol, had no line)."""
     said = facts.terms(answer)
     if asks_own(message) == "job":
-        told = [(r, {w for w in re.findall(r"[a-z]+", r.text.lower()) if w in JOBS})
+        told = [(r, jobs_said(r.text))
                 for r in current if tells_own(r.text, "job")]
     elif _ASKS_MEDICINE.search(message):
         told = [(r, {m.group("drug").lower() for m in _ON_MEDICINE.finditer(r.text)})

@@ -369,6 +369,7 @@ def puts_aside_else(old: str, new: str) -> bool:
     # handed in my notice at Royal Mail…", which ends the job "a postman in Norwich" said)
     contrast = terms(" ".join(m.group(1) for m in _CONTRAST.finditer(new)))
     aside = {w for w in negated(new) if w[:1].isdigit() or w in names} & contrast
+    aside = {w for w in aside if w[:1].isdigit()} or aside  # (the 19 of "not 19 May", 50b)
     return bool(aside) and not aside & terms(old)
 
 

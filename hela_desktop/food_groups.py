@@ -141,3 +141,6 @@ GETS_ANIMAL = re.compile(r"\b(?:get|getting|adopt|adopting|buy|buying|have|havin
                          r"bring|stroke|pet|visit)\s+(?:a|an|another|some|one|the|their|her|"
                          r"his)?\s*(?:cat|cats|kitten|kittens|kitty|dog|dogs|puppy|puppies)\b",
                          re.IGNORECASE)
+# what a message asks for free of something ("a gluten-free pasta recipe": its pasta is no
+# caution's, QA pass 50c)
+FREE_OF = re.compile(r"\b[a-z]+-free\s+([a-z]+)")

@@ -383,7 +383,7 @@ def _corrections_of(store: Store, ids: Iterable[int], min_similarity: float,
     dim = next((v.shape for v in vecs.values()), None)
     later = [x for x in later if x[0] in vecs and vecs[x[0]].shape == dim]
     if not later:
-        return out
+        return _newest_first(store, out)
     mat = np.vstack([vecs[b] for b, _, _ in later])
     made = np.array([c for _, _, c in later])
     stems: dict[int, frozenset[str]] = {}
@@ -405,7 +405,14 @@ def _corrections_of(store: Store, ids: Iterable[int], min_similarity: float,
                     words & stems.setdefault(j, facts.corrected_words(new))
                     and facts.says_over(text, new) or facts.changes_memory(text, new)):
                 out.setdefault(a, []).append(b)
-    return out
+    return _newest_first(store, out)
+
+
+def _newest_first(store: Store, out: dict[int, list[int]]) -> dict[int, list[int]]:
+    """Each memory's corrections once, the newest first (those the store recorded among
+    them, `Store.recorded_corrections`)."""
+    made = store.created_times({b for bs in out.values() for b in bs})
+    return {a: sorted(dict.fromkeys(bs), key=lambda b: -made.get(b, 0.0)) for a, bs in out.items()}
 
 
 def outdated(store: Store, items: Iterable[KnowledgeItem]) -> dict[int, tuple[int, int]]:

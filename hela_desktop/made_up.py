@@ -36,7 +36,9 @@ _FOREIGN_WORDS = _FOREIGN_KIN | frozenset(
 _NOT_MADE_UP = frozenset("ai hela assistant tbd tba asap fyi eta am pm".split()) | frozenset(
     # languages, as in "English language writing" (QA pass 35b): no name of anyone's life
     # (a people's word, "Danish", is one too: `_LAND`, QA pass 36c)
-    "latin arabic hebrew hindi urdu swahili".split()) | \
+    "latin arabic hebrew hindi urdu swahili tamil telugu kannada malayalam marathi gujarati "
+    "bengali punjabi sanskrit farsi yoruba igbo hausa amharic tagalog cantonese mandarin "
+    "allah".split()) | \
     frozenset("buddhist christian muslim jewish hindu catholic protestant sikh islam islamic "
               "christianity judaism hinduism buddhism sikhism catholicism orthodox anglican "
               "methodist baptist quaker mormon jain".split()) | \

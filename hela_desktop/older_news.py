@@ -187,6 +187,9 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     count)."""
     if _ASKS_BEFORE.search(message):  # (the old value is what was asked: "Where did Hollie
         return False  # live before?" answered "Harrogate", QA pass 41c)
+    # (a question put back to the user gives nothing: "…Leafware. Does it have anything to
+    # do with your work at Infosys…?", QA pass 50c)
+    answer = " ".join(s for s in facts.sentences(answer) if not s.rstrip().endswith("?"))
     # (not a list's numbering, taken out before the sentences are joined: "6. **Lemon-Ginger
     # Chai**" read as the old age 6, QA pass 44b)
     answer = _of_others(LIST_MARK.sub(" ", answer), old, message)

@@ -588,6 +588,16 @@ _YOU_ARE = re.compile(r"\b(?:you(?:['’]re|\s+are|\s+work\s+as|\s+were|\s+used\
                       r"(?P<what>" + "|".join(sorted(JOBS)) + r")s?\b", re.IGNORECASE)
 
 
+def jobs_said(text: str) -> set[str]:
+    """The job words of `text` not said of another's ("the doctor told me…", "my GP"; QA
+    pass 50b: "I have gout, so the doctor told me to cut down…" told the user's job)."""
+    return {m.group(1).lower() for m in _JOB_WORD.finditer(text)}
+
+
+_JOB_WORD = re.compile(r"(?<!\bthe )(?<!\bmy )(?<!\bour )(?<!\bhis )(?<!\bher )(?<!\btheir )"
+                       r"(?<!\byour )\b(" + "|".join(sorted(JOBS)) + r")s?\b", re.IGNORECASE)
+
+
 def you_are(answer: str, own: list[tuple[int, str]], as_them: bool = False,
             before: Iterable[str] = ()) -> dict | None:
     """``{"kind": "says_otherwise", "name": "you", "said": "solicitor", "memory": id,
@@ -599,11 +609,11 @@ def you_are(answer: str, own: list[tuple[int, str]], as_them: bool = False,
     the head chef at a popular pub called Crumb…", the partner's job).  A job said in the
     past ("You were a ward nurse; now…") may be one `before` (older memories) tells.  None
     otherwise."""
-    jobs = {w: (i, t) for i, t in own for w in re.findall(r"[a-z]+", t.lower()) if w in JOBS}
+    jobs = {w: (i, t) for i, t in own for w in jobs_said(t)}
     if not jobs:
         return None
     said = [*_YOU_ARE.finditer(answer), *(_I_AM.finditer(answer) if as_them else ())]
-    was = {w for t in before for w in re.findall(r"[a-z]+", t.lower()) if w in JOBS}
+    was = {w for t in before for w in jobs_said(t)}
     for m in said:
         what = m.group("what").lower()
         if not _agrees({what}, set(jobs) | (was if _PAST.search(m.group(0)) else set())):

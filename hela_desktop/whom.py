@@ -604,7 +604,8 @@ _TALK = re.compile(r"\s*(?:[-*•·]\s*)?(?:(?:and|so|also|oh|well),?\s+)?i(?:['
                    r"(?:also\s+)?(?:heard|read|noticed|learned|seen)\b"
                    # ("I'd like to share a bit more about it, but…", QA pass 39c)
                    r"|\s*(?:(?:and|so|also|oh|well),?\s+)?i['’](?:d|ll)\s+(?:(?:also|really|"
-                   r"just)\s+)?(?:like|love|be happy|be glad|say|suggest|recommend|make sure|"
+                   r"just)\s+)?(?:like|love|be happy|be glad|be here|be there|be around|say|"
+                   r"suggest|recommend|make sure|"
                    r"try|help|add|note|mention|clarify|explain|point out)\b"
                    # (of its own reply: "I must clarify that my response…", "I'll add…", 47)
                    r"|\s*(?:(?:and|so|also|oh|well),?\s+)?i\s+(?:must|should|need to|want to|"

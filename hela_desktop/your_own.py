@@ -40,7 +40,8 @@ _SAYS = {
                        r"\s+(?:now\s+)?(?:based|living)\s+in\b|\bi['’]?m\s+[A-Z][\w'’-]*(?:\s+"
                        r"[A-Z][\w'’-]*)?,\s+(?:a|an)\s+[\w\s-]{2,40}?\s+(?:in|from)\s+[A-Z]",
                        re.IGNORECASE),
-    "job": re.compile(r"\bi\s+(?:now\s+)?work\s+(?:as|at|for)\b|\b(?:" + "|".join(sorted(JOBS))
+    "job": re.compile(r"\bi\s+(?:now\s+)?work\s+(?:as|at|for)\b|(?<!\bthe )(?<!\bmy )(?<!\bour )"
+                      r"\b(?:" + "|".join(sorted(JOBS))
                       + r")s?\b|\b(?:teach(?:es|ing)?|driv(?:e|es|ing)|nurs(?:e|es|ing)|"
                       r"join(?:s|ing)?)\b[^.;!?]{0,40}?\b(?:for|at|as|in)\s+(?:the\s+)?(?-i:[A-Z])",
                       re.IGNORECASE),

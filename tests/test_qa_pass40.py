@@ -357,8 +357,8 @@ def test_the_why_recalled_panel_says_why_a_caution_or_your_own_statement_came_in
     from hela_desktop.gate import YOUR_OWN_GATE, explain
 
     assert explain({"gate": CAUTION_GATE}) == [
-        "Came in because you asked about food, drink or a medicine: what you told me must "
-        "not be taken comes first."]
+        "Came in because you asked about food, drink or a medicine: what you told me to "
+        "avoid comes first."]
     assert explain({"gate": YOUR_OWN_GATE}) == [
         "Came in because you asked about your own home, job or age: what you told me of it "
         "comes first."]

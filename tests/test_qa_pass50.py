@@ -234,3 +234,41 @@ def test_a_question_of_ones_dog_is_no_question_of_food():
     assert not asks_for_food("Is my dog a collie?")
     assert asks_for_food("Can we get a kitten?")
     assert asks_for_food("Can I have a beer?")
+
+
+def test_fixes_50c_and_50d():
+    """QA passes 50c and 50d (the re-runs): "the doctor told me to cut down…" told the
+    user's job ("You were a teacher." read "…you told me “I have gout, so the doctor…”");
+    "To be clear…: it is 12 May, not 19 May." put aside "May" too; "I'll be here tomorrow
+    (12 May)" spoke as the user; "gluten sensitivity" and a "gluten-free pasta" asked for
+    offered gluten; "Tamil" was made up; an old value in a question put back older news."""
+    from hela_desktop import facts
+    from hela_desktop.cautions import cautions, offered
+    from hela_desktop.made_up import made_up
+    from hela_desktop.older_news import gives_older
+    from hela_desktop.says_of import jobs_said
+    from hela_desktop.whom import as_user
+    from hela_desktop.your_own import tells_own
+
+    gout = "I have gout, so the doctor told me to cut down on red meat and beer."
+    assert not tells_own(gout, "job") and jobs_said(gout) == set()
+    assert jobs_said("Evening. I'm Hamish MacLeod, 58, a retired fisherman.") == {"fisherman"}
+    assert facts.puts_aside_else("My dentist appointment is on 12 May.",
+                                 "To be clear about the dentist: it is 12 May, not 19 May.")
+    dentist = [_recall(1, "My dentist appointment is on 12 May.")]
+    assert as_user("When is my dentist appointment?", "I'll be here tomorrow (12 May) and help "
+                   "with the rest of the day.", dentist) is None
+    coeliac = "Our son Dev is 7 and he has coeliac disease, so no gluten for him."
+    (c,) = cautions([(1, coeliac)], about={"dev"})
+    assert offered("That's a very interesting fact about gluten sensitivity.", c,
+                   "Can Dev eat a sandwich?") == []
+    assert offered("Your son is having fun with the pasta recipe.", c,
+                   "Give me a gluten-free pasta recipe for Dev.") == []
+    assert offered("Your son is having fun with the pasta recipe.", c,
+                   "Give me a pasta recipe for Dev.") == ["pasta"]
+    assert made_up("It means my cousin in Tamil.", "My sister is called Kavita.") == []
+    old, new = "I work at Infosys.", "Big news: I've left Infosys and joined a startup called Leafware."
+    ask = "Which company do I work for now?"
+    assert not gives_older(ask, "I'm glad to hear about your work at Leafware. Does it have "
+                           "anything to do with your work at Infosys?", old, new)
+    assert gives_older(ask, "You work at Infosys.", old, new)
