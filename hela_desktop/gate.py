@@ -275,11 +275,12 @@ class RelevanceGate:
         corrected = corrections(engine.store, list(texts))
         every = all_corrections(engine.store, list(corrected))  # (each its own part)
         fixes: dict[int, int] = {}  # a correction -> the first memory it corrects
-        for old, new in sorted(corrected.items()):
-            fixes.setdefault(new, old)
+        # (what it corrects itself first: "…back to 12 May after all." corrects 19 May, 50d)
         for old, news in sorted(every.items()):  # (each of several of one memory too)
             for new in news:
                 fixes.setdefault(new, old)
+        for old, new in sorted(corrected.items()):
+            fixes.setdefault(new, old)
 
         def of_self(eid: int) -> int:  # (a correction: as what it corrects, if nearer)
             return min(facts.self_rank(texts[eid]),
@@ -465,8 +466,7 @@ class RelevanceGate:
             for a, found in zip(looked, engine.most_similar_many([vecs[a] for a in looked],
                                                                  NEWER_LOOK), strict=True)}
         # (and the newest correction the store knows of each, however unlike it: "I got the
-        # deputy head job at a school in York!" of "Hi, I'm Priya Nair, a chemistry teacher…",
-        # QA pass 46c: "Do I still teach chemistry in Leeds?" was answered yes with no line)
+        # deputy head job at a school in York!" of "…a chemistry teacher…", QA pass 46c)
         from .knowledge import corrections  # (knowledge reads the gate's settings)
 
         fixed = {a: b for a, b in corrections(engine.store, [r.episode_id for r in olds]).items()
