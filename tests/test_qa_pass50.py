@@ -272,3 +272,21 @@ def test_fixes_50c_and_50d():
     assert not gives_older(ask, "I'm glad to hear about your work at Leafware. Does it have "
                            "anything to do with your work at Infosys?", old, new)
     assert gives_older(ask, "You work at Infosys.", old, new)
+
+
+def test_a_recorded_correction_names_its_memories_by_uid_in_a_memory_file():
+    """A correction recorded by what was said just before names memories by the writing
+    store's ids: a memory file carries their uids, and the importing store its own ids (or
+    none), so it never marks another memory older news."""
+    from hela_desktop.memfile.format import stats_from_file, stats_to_file
+
+    stats = {"corrects": [{"episode_id": 7, "text": "The dentist moved it to 19 May.",
+                           "of_it": True}]}
+    out = stats_to_file(stats, {7: "u-7"})
+    assert out["corrects"][0]["episode_uid"] == "u-7"
+    import json
+
+    back = json.loads(stats_from_file(json.dumps(out), {"u-7": 42}))
+    assert back["corrects"][0]["episode_id"] == 42
+    gone = json.loads(stats_from_file(json.dumps(out), {}))
+    assert gone["corrects"][0]["episode_id"] is None

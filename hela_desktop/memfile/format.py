@@ -158,16 +158,17 @@ def _obj_text(v: Any) -> str:
 
 def stats_to_file(stats: Any, id2uid: Mapping[int, str]) -> Any:
     """A message's statistics as a memory file carries them: the memories they name by the
-    store's ids (`memories[].episode_id`, `repeat_of`, `drew_on`) also by uid (`episode_uid`,
+    store's ids (`memories[].episode_id`, `corrects[].episode_id`, `repeat_of`, `drew_on`) also by uid (`episode_uid`,
     `repeat_of_uid`, `drew_on_uids`), so the store that imports the file can name them by its own ids."""
     if not isinstance(stats, dict):
         return stats
     out = dict(stats)
-    mems = stats.get("memories")
-    if isinstance(mems, list):
-        out["memories"] = [
-            {**r, "episode_uid": id2uid[r["episode_id"]]}
-            if isinstance(r, dict) and r.get("episode_id") in id2uid else r for r in mems]
+    for key in ("memories", "corrects"):  # (what a correction corrected: the store reads
+        mems = stats.get(key)  # those it recorded, `Store.recorded_corrections`)
+        if isinstance(mems, list):
+            out[key] = [
+                {**r, "episode_uid": id2uid[r["episode_id"]]}
+                if isinstance(r, dict) and r.get("episode_id") in id2uid else r for r in mems]
     if stats.get("repeat_of") in id2uid:
         out["repeat_of_uid"] = id2uid[stats["repeat_of"]]
     drew_on = stats.get("drew_on")
@@ -190,10 +191,11 @@ def stats_from_file(text: str | None, uid2id: Mapping[str, int]) -> str | None:
     def here(uid: Any) -> int | None:
         return uid2id.get(uid) if isinstance(uid, str) else None
 
-    mems = stats.get("memories")
-    if isinstance(mems, list):
-        stats["memories"] = [{**r, "episode_id": here(r.get("episode_uid"))}
-                             if isinstance(r, dict) and "episode_id" in r else r for r in mems]
+    for key in ("memories", "corrects"):
+        mems = stats.get(key)
+        if isinstance(mems, list):
+            stats[key] = [{**r, "episode_id": here(r.get("episode_uid"))}
+                          if isinstance(r, dict) and "episode_id" in r else r for r in mems]
     if "repeat_of" in stats:
         stats["repeat_of"] = here(stats.get("repeat_of_uid"))
     if "drew_on" in stats:
