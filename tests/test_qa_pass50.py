@@ -290,3 +290,22 @@ def test_a_recorded_correction_names_its_memories_by_uid_in_a_memory_file():
     assert back["corrects"][0]["episode_id"] == 42
     gone = json.loads(stats_from_file(json.dumps(out), {}))
     assert gone["corrects"][0]["episode_id"] is None
+
+
+def test_stored_records_of_any_shape_break_no_turn(make_assistant):
+    """A message's statistics may hold any JSON (an imported file's): records read from
+    them that are not of the shape written are passed over."""
+    import json
+
+    a = make_assistant()
+    done = [e for e in a.chat("My dentist appointment is on 12 May.") if e.type == "done"][-1]
+    cid = done.conversation_id
+    for bad in ({"corrects": 5, "respelled": 7}, {"corrects": [5, {"of_it": True}]},
+                {"respelled": [["x"], 3]}, [1, 2], "of_it taken back"):
+        a.store.conn.execute(
+            "INSERT INTO messages(uid, conversation_id, role, content, created_at, episode_id, "
+            "stats) VALUES (?, ?, 'assistant', 'x', 0, ?, ?)",
+            (f"bad-{hash(str(bad))}", cid, done.episode_id, json.dumps(bad)))
+    assert a.store.recorded_corrections() == {}
+    assert a.store.respelled_as("taken back") == []
+    assert [e for e in a.chat("Actually it's on 14 May now.", cid) if e.type == "done"]

@@ -220,7 +220,7 @@ class MessageQueries(StoreBase):
                                         (f"%{kind}%",)):
             stats = json.loads(raw) if raw else None
             records = stats.get("respelled") if isinstance(stats, dict) else None
-            out += [(str(r[0]), str(r[1])) for r in records or ()
+            out += [(str(r[0]), str(r[1])) for r in (records if isinstance(records, list) else ())
                     if isinstance(r, list) and len(r) == 3 and r[2] == kind]
         return out
 
@@ -234,7 +234,8 @@ class MessageQueries(StoreBase):
                 "SELECT episode_id, stats FROM messages WHERE role = 'assistant' AND "
                 "episode_id IS NOT NULL AND stats LIKE '%\"of_it\"%' ORDER BY id DESC"):
             stats = json.loads(raw) if raw else None
-            for c in stats.get("corrects") or () if isinstance(stats, dict) else ():
+            fixed = stats.get("corrects") if isinstance(stats, dict) else None
+            for c in (fixed if isinstance(fixed, list) else ()):  # (any JSON: an import's)
                 if isinstance(c, dict) and c.get("of_it") and type(c.get("episode_id")) is int \
                         and c["episode_id"] != new:
                     out.setdefault(c["episode_id"], []).append(int(new))
