@@ -52,6 +52,7 @@ from .says_of import (
     jobs_said,
     kind_told,
     leaves_out,
+    named_otherwise,
     says_not,
     says_otherwise,
     you_are,
@@ -250,7 +251,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         # brother Dan, the bravest firefighter in Norwich: happy birthday! Love, Ben", QA
         # pass 40e, read as speaking as the user, and as giving Dan the user's city)
         writes = bool(_WRITE_FOR_ME.search(message))
-        swapped = (misnamed(message, answer, mems, names)
+        swapped = (misnamed(message, answer, mems, names) or named_otherwise(message, answer, mems)
                    or other_person(message, answer, mems, names)
                    or (None if writes else misattributed(message, answer, mems, names)
                        or as_them(message, answer, mems, names))) \
@@ -272,8 +273,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
             answer, mems) or (None if writes else greets_as(message, answer, mems, names, own_names))
         found += [d for d in (swapped, card, speaks) if d is not None]
     found += [t] if (t := says_taken(answer, taken, mems)) else []
-    # (first, beside any other sign: "There is nothing wrong with smoking. As for your
-    # decision about bacon…" read only the bacon's caution, QA pass 49e)
+    # (first, beside any other sign: "…nothing wrong with smoking. …bacon…", QA pass 49e)
     found[:0] = [t] if about_user and (t := _affirms_stopped(message, answer, mems)) else []
     asks_fact = about_user and facts.asks_user_fact(message, (lambda _s: {"_"}) if own
                                                     else names)  # (any ask, not for ideas)
@@ -295,8 +295,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         # (an answer that says it was never told is honest where no memory speaks of what
         # was asked: "I don't know how old Lucy is.", no age told for her, QA pass 40e)
         _NOT_TOLD.search(whole) and not _tells_asked(message, mems, names)) and not (
-        # (a no to whether they do what they gave up rests on it: "No, I don't smoke.",
-        # "I quit smoking in January." told, QA pass 49c)
+        # (a no to whether they do what they gave up rests on it: "No, I don't smoke.", 49c)
         opens_with_no(whole) and _gave_up(message, mems)) and not any(
         # (a no to a food a caution names rests on the caution)
         c.episode_id in by_id and heeded(whole, c, message) for c in cautions) and not (
@@ -410,23 +409,24 @@ _ASKING = frozenset(facts.stems("when what where which who how is are was the ti
 def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
     """``{"kind": "denies_told", "memory": id, "said": …}`` when `answer` says no to a
     yes-or-no question of `message` whose every word a recalled memory, not older news,
-    says and does not deny (QA pass 38: "Is Abena a pharmacist?" answered "No, I'm sorry.",
-    "My wife Abena is a pharmacist…" told, read only as "it uses none of the memories")."""
+    says in one sentence and does not deny (QA pass 38: "Is Abena a pharmacist?" answered
+    "No, I'm sorry.", "My wife Abena is a pharmacist…" told, read only as "it uses none of
+    the memories"; 50c: "My sister is called Kavita. Kavya is my cousin." says no Kavya
+    is a sister)."""
     if not opens_with_no(answer):
         return None
     return next(({"kind": "denies_told", "memory": int(r.episode_id), "said": r.text}
-                 for r in _current(mems) if holds_asked(message, r.text)),
-                None)
+                 for r in _current(mems) if any(
+                     holds_asked(message, s) for s in facts.sentences(r.text))), None)
 
 
 def _affirms_stopped(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
     """``{"kind": "affirms_stopped", "memory": id, "said": …}`` when `answer` says yes to
     a yes-or-no question of `message` whose doing a recalled memory says was given up
     (QA pass 49a: "Do I smoke?" answered "Yes, you're right! It's a common practice to
-    quit smoking in January.", "I quit smoking in January." told, with no line)."""
+    quit smoking in January.", with no line)."""
     r = _gave_up(message, mems)
-    # (or says they do it, with nothing against it: "There is nothing wrong with smoking.",
-    # QA pass 49e, to "Do I smoke?" after "I quit smoking in January.", had no line)
+    # (or says they do it, nothing against it: "There is nothing wrong with smoking.", 49e)
     if r is None or not (opens_with_yes(answer) or any(
             m.group(1) and re.search(_DOES_IT.format(facts.stem(m.group(1))), c, re.IGNORECASE)
             and not _AGAINST_IT.search(c) for m in _STOPPED.finditer(r.text)
@@ -444,7 +444,7 @@ _AGAINST_IT = re.compile(r"\b(?:not|never|no longer|quit\w*|stop\w*|gave up|give
 
 def _gave_up(message: str, mems: Sequence[Recall]) -> Recall | None:
     """The current memory that says the one a yes-or-no question of `message` asks about
-    gave up what it asks whether they do ("Do I smoke?", "I quit smoking in January.")."""
+    gave up what it asks whether they do ("Do I smoke?", "I quit smoking…"), or sold it."""
     asks = yes_no_asks(message)
     asked = set(facts.stems(" ".join(asks))) - _ASKING
     whom = facts.who(message) - {facts.SELF}  # (of the one asked about: "Does Elena smoke?")

@@ -18,6 +18,7 @@ from .cautions import FOOD_STEMS, caution_of, caution_of_others
 from .medicines import names_illness
 from .older_news import opens_with_yes
 from .timewords import DATE
+from .whom import names_of
 from .words import spelled_numbers
 
 # the kinds, each a closed set of words; a person told to be one of a kind and said to be
@@ -586,6 +587,37 @@ _YOU_ARE = re.compile(r"\b(?:you(?:['’]re|\s+are|\s+work\s+as|\s+were|\s+used\
                       r"your\s+job\s+(?:is|was)(?:\s+as)?)\s+(?:(?:now|still|also|actually|"
                       r"really)\s+)?(?:an?\s+)?(?:(?!(?:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
                       r"(?P<what>" + "|".join(sorted(JOBS)) + r")s?\b", re.IGNORECASE)
+
+
+def named_otherwise(message: str, answer: str, mems: Iterable) -> dict | None:
+    """``{"kind": "named_otherwise", "asked": "your sister", "name": "Kavya", "memory": id,
+    "said": …}`` when `message` asks whether someone of the user's is called a name ("Is
+    my sister called Kavya?", "Is Kavya my sister?"), a recalled memory gives them another
+    ("My sister is called Kavita."), and `answer` says yes to it, or that they are (QA pass
+    50c: "Yes, dear friend. Kavya is your cousin." and "It's possible your sister is Kavya."
+    had no line)."""
+    m = _IS_CALLED.search(message) or _IS_THEIR.search(message)
+    if m is None:
+        return None
+    whom, name = m.group("rel").lower(), m.group("name")
+    rel = whom.split()[-1]
+    said = re.search(rf"\byour\s+(?:\w+\s+)?{re.escape(rel)}\s+(?:is|['’]s|might be|may be|could "
+                     rf"be)\s+(?:called\s+|named\s+)?{re.escape(name)}\b", answer, re.IGNORECASE)
+    if not (opens_with_yes(answer) or said and not re.search(
+            r"\b(?:not|no)\b|n['’]t\b", answer[max(0, said.start() - 20):said.end()], re.I)):
+        return None
+    for r in mems:
+        given = names_of({rel}, [r.text])
+        if given and name.lower() not in given:
+            return {"kind": "named_otherwise", "asked": f"your {whom}", "name": name,
+                    "memory": int(r.episode_id), "said": r.text}
+    return None
+
+
+_IS_CALLED = re.compile(r"\b(?:is|are)\s+(?:my|our)\s+(?P<rel>[a-z]+(?:\s+[a-z]+)?)\s+(?:called|"
+                        r"named)\s+(?P<name>(?-i:[A-Z])[\w'’-]*)", re.IGNORECASE)
+_IS_THEIR = re.compile(r"\bis\s+(?P<name>(?-i:[A-Z])[\w'’-]*)\s+(?:my|our)\s+(?P<rel>[a-z]+(?:\s+"
+                       r"[a-z]+)?)\s*\?", re.IGNORECASE)
 
 
 def jobs_said(text: str) -> set[str]:

@@ -83,6 +83,8 @@ ALLERGY_OF_NOTE = ("Check this answer: it says of {name} “{said}”, and you t
                    "{of}: “{quote}”")
 DENIES_TOLD_NOTE = "Check this answer: it says no, and you told me “{said}”"
 AFFIRMS_STOPPED_NOTE = "Check this answer: it says yes, and you told me “{said}”"
+NAMED_OTHERWISE_NOTE = ("Check this answer: it gives {asked} the name “{name}”, and you told "
+                        "me “{said}”")
 SAYS_TAKEN_NOTE = ("Check this answer: it says “{name}”, and you took that back: you told me "
                    "“{said}”")
 ALLERGY_UNTOLD_NOTE = ("Check this answer: it says {name} has an allergy, and you never told "
@@ -371,6 +373,9 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "left_out": _quoting(CAUTION_MISSED_NOTE),
     "denies_told": _quoting(DENIES_TOLD_NOTE), "not_known": _quoting(NOT_KNOWN_NOTE),
     "affirms_stopped": _quoting(AFFIRMS_STOPPED_NOTE),
+    "named_otherwise": lambda d, r: _quoting(NAMED_OTHERWISE_NOTE.replace("{asked}", one_line(
+        str(d.get("asked")))).replace("{name}", one_line(str(d.get("name")))))(d, r)
+    if d.get("asked") and d.get("name") else "",
     "taken_back": lambda d, r: _quoting(SAYS_TAKEN_NOTE.replace(
         "{name}", one_line(str(d.get("name")))))(d, r) if d.get("name") else "",
     "death_untold": lambda d, _r: DEATH_UNTOLD_NOTE.format(name=one_line(str(d.get("name"))))

@@ -309,3 +309,21 @@ def test_stored_records_of_any_shape_break_no_turn(make_assistant):
     assert a.store.recorded_corrections() == {}
     assert a.store.respelled_as("taken back") == []
     assert [e for e in a.chat("Actually it's on 14 May now.", cid) if e.type == "done"]
+
+
+def test_a_yes_to_another_name_for_someone_of_yours():
+    """QA pass 50c: "Is my sister called Kavya?" answered "Yes, dear friend. Kavya is your
+    cousin." or "It's possible your sister is Kavya." had no line; "No, Kavya is your
+    cousin." to "Is Kavya my sister?" read "it says no, and you told me…" (sister and
+    Kavya both in the memory, in two sentences)."""
+    told = "My sister is called Kavita. Kavya is my cousin."
+    mems = [_recall(3, told)]
+    line = f"Check this answer: it gives your sister the name “Kavya”, and you told me “{told}”"
+    assert _line("Is my sister called Kavya?", "Yes, dear friend. Kavya is your cousin.",
+                 mems) == line
+    assert _line("Is my sister called Kavya?", "It's possible your sister is Kavya.",
+                 mems) == line
+    assert _line("Is my sister called Kavya?", "No, your sister is Kavita.", mems) == ""
+    assert _line("Is Kavya my sister?", "No, Kavya is your cousin.", mems) == ""
+    assert "it says no" in _line("Does Arjun teach maths?", "No.",
+                                 [_recall(4, "My husband Arjun teaches maths at a school.")])
