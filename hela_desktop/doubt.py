@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
-from . import facts, superseded
+from . import facts, food_groups, superseded
 from .allergy_of import given_to_another
 from .cautions import (
     CAUTION_GATE,
@@ -272,7 +272,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         swapped = swapped or (signed_as(answer, own_names) if writes else None) or misrelated(
             answer, mems) or (None if writes else greets_as(message, answer, mems, names, own_names))
         found += [d for d in (swapped, card, speaks) if d is not None]
-    found += [t] if (t := says_taken(answer, taken, mems)) else []
+    back = [d for d in [says_taken(answer, taken, mems)] if d]  # (said once, as taken back)
+    found = [d for d in found if not any(d.get("name") == b["name"] for b in back)] + back
     # (first, beside any other sign: "…nothing wrong with smoking. …bacon…", QA pass 49e)
     found[:0] = [t] if about_user and (t := _affirms_stopped(message, answer, mems)) else []
     asks_fact = about_user and facts.asks_user_fact(message, (lambda _s: {"_"}) if own
@@ -297,8 +298,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         _NOT_TOLD.search(whole) and not _tells_asked(message, mems, names)) and not (
         # (a no to whether they do what they gave up rests on it: "No, I don't smoke.", 49c)
         opens_with_no(whole) and _gave_up(message, mems)) and not any(
-        # (a no to a food a caution names rests on the caution)
-        c.episode_id in by_id and heeded(whole, c, message) for c in cautions) and not (
+        # (a no to a food a caution names, or its "gluten-free", rests on it, QA pass 50e)
+        c.episode_id in by_id and (heeded(whole, c, message) or set(food_groups.KEPT_OUT.findall(
+            whole.lower())) & c.avoid) for c in cautions) and not (
         # (the job, age or pet's kind asked, given in other words: "She's a lawyer.")
         # (older news too: a move leaves the job told with it, "Hollie is a veterinarian.")
         gives_asked(message, whole, [(r.episode_id, r.text) for r in mems]))
@@ -783,16 +785,14 @@ def _with_also(found: list[dict]) -> dict | None:
     """The first of an answer's doubts, the others under ``"also"`` (QA pass 30: a made-up
     surname went unnamed beside the older-news warning); None for none.  A caution left
     out or named, of a memory the answer denies, is said once, as denied ("it says Sam does
-    not have a type 1 diabetes, and you told me…"; "Eric is not allergic to milk" read
-    "it names “milk” without a word of warning" too, QA pass 40c)."""
+    not have a type 1 diabetes…"; "Eric is not allergic to milk", QA pass 40c)."""
     # (and "it says yes, and you told me “I gave up drinking whisky…”" once, not as a caution too)
     denied = {d.get("memory") for d in found
               if d["kind"] in ("says_not", "denies_told", "affirms_stopped")}
     found = [d for d in found if d["kind"] not in ("caution_missed", "caution")
              or d["memory"] not in denied]
     # (one person's allergy given to another is said once: "it says of Jan “allergic to
-    # shellfish”…" and "…it says of Jan what you told me of Zofia (“allergic” and
-    # “shellfish”)" of the same memory, QA pass 46b)
+    # shellfish”…" and "…it says of Jan what you told me of Zofia…", QA pass 46b)
     given = {d.get("memory") for d in found if d["kind"] == "allergy_of"}
     found = [d for d in found if d["kind"] != "misattributed" or d.get("memory") not in given]
     if not found:

@@ -144,3 +144,6 @@ GETS_ANIMAL = re.compile(r"\b(?:get|getting|adopt|adopting|buy|buying|have|havin
 # what a message asks for free of something ("a gluten-free pasta recipe": its pasta is no
 # caution's, QA pass 50c)
 FREE_OF = re.compile(r"\b[a-z]+-free\s+([a-z]+)")
+# what an answer keeps out ("dishes that are gluten-free": it rests on the coeliac's
+# caution, QA pass 50e)
+KEPT_OUT = re.compile(r"\b([a-z]+)-free\b")

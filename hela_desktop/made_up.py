@@ -463,7 +463,7 @@ def _known_part(part: str, words: AbstractSet[str]) -> bool:
     return part in words or any(
         part.endswith(e) and part[:-len(e)] in words or part + e in words
         for e in _NAME_ENDINGS) or _PEOPLE.get(part, "") in words \
-        or len(part) >= _TYPO_LEN and any(_one_slip(part, w) for w in words) \
+        or len(part) >= _TYPO_LEN - 1 and any(_one_slip(part, w) for w in words) \
         or any(part in _COUNTRY_OF.get(w, ()) for w in words) \
         or len(part) >= 3 and any(len(w) == len(part) + 1 and w.startswith(part) for w in words)
 
@@ -475,7 +475,8 @@ _TYPO_LEN = 7
 
 
 def _one_slip(a: str, b: str) -> bool:
-    """Are `a` and `b` (`b` at least `_TYPO_LEN` letters) one slip apart (`words.one_slip`)?"""
+    """Are `a` and `b` (`b` at least `_TYPO_LEN` letters) one slip apart (`words.one_slip`:
+    "Adeymi" of "Adeyemi", a letter left out, QA pass 50e)?"""
     return len(b) >= _TYPO_LEN and one_slip(a, b)
 
 

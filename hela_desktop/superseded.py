@@ -346,13 +346,18 @@ def of_it_only(text: str) -> bool:
     Friday now.")?  Then it is of what the user said just before (QA pass 50b: it
     corrected nothing, and "12 May" read as older news of "The dentist moved it to 19
     May.")."""
-    said = terms(text)
-    return bool(_OF_IT.search(text)) and any(w[:1].isdigit() or w in TIME_STEMS for w in said) \
-        and not {w for w in said - TIME_STEMS - CHANGE_STEMS - _UNSAID if not w[:1].isdigit()}
+    # (or whoever moved "it": "The salon moved it to 11 June.", QA pass 50e)
+    moved = _MOVED_IT.search(text)
+    said = terms(text[moved.end():] if moved else text)
+    return bool(moved or _OF_IT.search(text)) and any(
+        w[:1].isdigit() or w in TIME_STEMS for w in said) and not {
+        w for w in said - TIME_STEMS - CHANGE_STEMS - _UNSAID if not w[:1].isdigit()}
 
 
 _OF_IT = re.compile(r"\bit(?:['’]s|\s+(?:is|was|has been|will be|moved|got moved))\b",
                     re.IGNORECASE)
+_MOVED_IT = re.compile(r"\b(?:moved|changed|pushed|put|brought|rescheduled|shifted)\s+it\b",
+                       re.IGNORECASE)
 # the words of such a correction that say what it is, not what it is about
 _UNSAID = frozenset(stems("actually correction meant sorry scratch rang rung called phoned "
                           "texted emailed back again after all said told moved changed"))

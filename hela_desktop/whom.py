@@ -779,9 +779,8 @@ def name_left_out(message: str, answer: str, mems: Sequence[Recall],
     if names is None or not _ASKS_FOR_NAME.search(message):
         return None
     asked, _ = _asked_about(message, mems, names, pets=True)
-    words = {w for n in asked if n.startswith("my ") for w in facts.kin_words(n[3:]) or [n[3:]]}
-    if not words:
-        return None
+    words = {w for n in asked if n.startswith("my ")  # ("my best friend" is a friend, 50e)
+             for w in facts.kin_words(n[3:]) or [n[3:], n[3:].split()[-1]]}
     said = _named_words(answer)
     for r in mems:
         given = {n for n, of in _given_names([r.text]).items() if of in words

@@ -327,3 +327,39 @@ def test_a_yes_to_another_name_for_someone_of_yours():
     assert _line("Is Kavya my sister?", "No, Kavya is your cousin.", mems) == ""
     assert "it says no" in _line("Does Arjun teach maths?", "No.",
                                  [_recall(4, "My husband Arjun teaches maths at a school.")])
+
+
+def test_fixes_50e():
+    """QA pass 50e: "Adeymi", a letter left out of the user's "Adeyemi", read as made up
+    (the only line under an answer that never gave the friend's name); "The salon moved it
+    to 11 June." was no correction of "My hair appointment is on 4 June." (the salon is
+    who moved it); a party plan of "dishes that are gluten-free" for a coeliac grandson
+    read "it uses none of the memories recalled for it"."""
+    from hela_desktop.made_up import made_up
+    from hela_desktop.superseded import of_it_only
+
+    assert made_up("Today is the birthday of Ruth Adeymi.", "Hello, I'm Ruth Adeyemi.") == []
+    assert made_up("Your friend Martha is here.", "My friend Marta.") == ["Martha"]
+    assert of_it_only("The salon moved it to 11 June.")
+    assert not of_it_only("I moved it to the garage.")
+    kofi = [_recall(3, "My grandson Kofi is 8 and he has coeliac disease.")]
+    from hela_desktop.cautions import cautions
+
+    cs = cautions([(3, kofi[0].text)], about={"kofi"})
+    ask = "Plan a birthday party for Kofi."
+    from hela_desktop.cautions import CAUTION_GATE
+
+    kofi = [_recall(3, kofi[0].text, gate=CAUTION_GATE)]
+    assert _line(ask, "A party with dishes that are gluten-free.", kofi, cautions=cs) == ""
+    assert "uses none" in _line(ask, "A party with balloons and games.", kofi, cautions=cs)
+
+
+def test_a_plan_moved_by_whoever_moved_it(make_assistant):
+    """QA pass 50e: "The salon moved it to 11 June." right after "My hair appointment is on
+    4 June." was not noted as its correction."""
+    a = make_assistant()
+    conv = None
+    for said in ("My hair appointment is on 4 June.", "The salon moved it to 11 June."):
+        done = [e for e in a.chat(said, conversation_id=conv) if e.type == "done"][-1]
+        conv = done.conversation_id
+    assert [c["text"] for c in done.corrects] == ["My hair appointment is on 4 June."]
