@@ -189,7 +189,8 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
         return False  # live before?" answered "Harrogate", QA pass 41c)
     # (a question put back to the user gives nothing: "…Leafware. Does it have anything to
     # do with your work at Infosys…?", QA pass 50c)
-    answer = " ".join(s for s in facts.sentences(answer) if not s.rstrip().endswith("?"))
+    for asked_back in [s for s in facts.sentences(answer) if s.rstrip().endswith("?")]:
+        answer = answer.replace(asked_back, " ")  # (its lines kept: a list's marks, 44b)
     # (not a list's numbering, taken out before the sentences are joined: "6. **Lemon-Ginger
     # Chai**" read as the old age 6, QA pass 44b)
     answer = _of_others(LIST_MARK.sub(" ", answer), old, message)
