@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from .events import Recall
+from .facts import sentences
 from .superseded import on_subject, still_true
 from .timewords import DAYS, MONTHS
 
@@ -180,7 +181,7 @@ def taken_names(records: Iterable[tuple[str, str]],
 def _states(name: str, text: str) -> bool:
     """Does a sentence of `text` that is no question give the word `name`?"""
     return any(re.search(rf"\b{re.escape(name)}\b", s) and not s.rstrip().endswith("?")
-               for s in re.findall(r"[^.!?]+[.!?]*", text))
+               for s in sentences(text))
 
 
 def says_taken(answer: str, taken: Sequence[tuple[str, str]],

@@ -228,7 +228,14 @@ class MessageQueries(StoreBase):
         """Episode id -> the memories whose answers noted them as correcting it by what the
         user said just before (``stats["corrects"]`` records marked ``"of_it"``: "Actually
         they rang again, it's back to 12 May after all.", of "The dentist moved it to 19
-        May."), the newest first: their words alone do not say what they correct."""
+        May."), the newest first: their words alone do not say what they correct.  Read once
+        while the file is unchanged (the gate asks at every re-retrieval of an answer); the
+        caller does not change what it gets."""
+        key = (self.conn.total_changes,
+               int(self.conn.execute("PRAGMA data_version").fetchone()[0]))
+        seen = getattr(self, "_recorded_seen", None)
+        if seen is not None and seen[0] == key:
+            return seen[1]
         out: dict[int, list[int]] = {}
         for new, raw in self.conn.execute(
                 "SELECT episode_id, stats FROM messages WHERE role = 'assistant' AND "
@@ -239,6 +246,7 @@ class MessageQueries(StoreBase):
                 if isinstance(c, dict) and c.get("of_it") and type(c.get("episode_id")) is int \
                         and c["episode_id"] != new:
                     out.setdefault(c["episode_id"], []).append(int(new))
+        self._recorded_seen = (key, out)
         return out
 
     def previous_message_episode(self, conversation_id: int) -> int | None:
