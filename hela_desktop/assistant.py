@@ -17,7 +17,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -519,10 +519,11 @@ class Assistant:
                 own_names=self._own_names(),
                 corrected=[(c["episode_id"], c["text"]) for c in stats.get("corrects", [])],
                 cautions=self._cautions(asked, answer, stats.get("corrects", [])),
-                ills=self._ills_untold(asked, answer), taken=self._taken_back())
+                ills=self._ills_untold(asked, answer), taken=self._taken_back(),
+                replaced=self._replaced(r for r, _ in used.values()))
             if doubt is not None:
                 stats["doubt"] = doubt
-                if doubt.get("older") is not None:  # it gave the old value: used, whatever
+                if doubt.get("older") in used:  # it gave the old value: used, whatever
                     # its words (QA pass 27: "Ines is indeed in Lyon." was marked as older
                     # news and listed Lyon as "not used")
                     drew_on = drew_on | {int(doubt["older"])}
@@ -673,6 +674,18 @@ class Assistant:
         and no statement of theirs still gives (`taken_back.taken_names`)."""
         return taken_names(self.store.respelled_as(TAKEN_BACK), lambda name: (
             t for _, t, _ in self.store.said_after(0.0, containing=(name,))))
+
+    def _replaced(self, recalled: Iterable[Recall]) -> list[tuple[int, str, int]]:
+        """(old id, its words, the newer id) of each statement not `recalled` whose newest
+        recorded correction was, as what is current (QA pass 51: "Your dentist appointment
+        is on 11 June." had no line, "The dentist moved it to 11 June." not recalled once
+        "It's back to 12 May after all." corrected it)."""
+        mems = {r.episode_id: r for r in recalled if r.kind == "episode"}
+        pairs = [(o, news[0]) for o, news in self.store.recorded_corrections(every=True).items()
+                 if o not in mems and news and news[0] in mems
+                 and mems[news[0]].extra.get("superseded_by") is None]
+        texts = self.store.kept_key_texts({o for o, _ in pairs}) if pairs else {}
+        return [(o, texts[o], n) for o, n in pairs if o in texts]
 
     def _ills_untold(self, message: str, answer: str) -> list[str]:
         """The illnesses `answer` says the user has (`medicines.ills_said`) that neither

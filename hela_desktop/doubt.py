@@ -87,7 +87,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                  unrecalled: bool = False,
                  corrected: Sequence[tuple[int, str]] = (), cut: bool = False,
                  own_names: Sequence[str] = (), ills: Sequence[str] = (),
-                 taken: Sequence[tuple[str, str]] = ()) -> dict | None:
+                 taken: Sequence[tuple[str, str]] = (),
+                 replaced: Sequence[tuple[int, str, int]] = ()) -> dict | None:
     """Why an answer should be checked before it is relied on, from what it says and what
     its prompt held (None: nothing says so):
 
@@ -107,7 +108,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     - ``{"kind": "older", "newer": id, "older": id}``: it gives what a memory the gate marked as
       replaced said where the memory that replaced it says otherwise (`gives_older`): the
       old value ("Ines lives in Lyon." or "Ines moved to Lyon." after "Actually Ines moved
-      to Porto.", both in the prompt, the newer first; QA passes 24 to 26);
+      to Porto.", both in the prompt, the newer first; QA passes 24 to 26), or one
+      `replaced` (old id, its words, the newer id) not recalled (pass 51: "11 June" of
+      "The dentist moved it to 11 June." after "It's back to 12 May after all.");
     - ``{"kind": "made_up", "words": [...], "unused": bool}``: a question for something
       the user told (`facts.asks_user_fact`; not a request for ideas) answered with names
       or numbers that neither the message, nor the memories in the prompt (with their
@@ -169,10 +172,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # beside Dev's nut allergy, and only Sam's sugar caution was said)
     found = _offered(answer, cautions, message, names)
     # … or, asked what someone must not eat, left out ("What is Kwame allergic to?" →
-    # "…the hazelnut", the egg allergy told: QA pass 38)
-    # (asked whether they may have it, what was asked: "it does not say no to “champagne”",
-    # QA pass 45c: "it leaves out what you told me: “Amara turned 8 yesterday.”" left a
-    # parent to guess what the age had to do with it)
+    # "…the hazelnut", QA pass 38); asked whether they may have it, what was asked ("it
+    # does not say no to “champagne”", QA pass 45c)
     found += [{"kind": "caution_missed", "memory": c.episode_id, "said": c.text,
                **({"words": w} if (w := asked_foods(message, c)) else {})}
               for c in cautions if not found and c.episode_id and missed(answer, c, message)
@@ -214,6 +215,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         if given is not None and given not in {int(i) for i, _ in corrected}:
             found.append({"kind": "older", "newer": int(given), "older": int(r.episode_id)})
             break
+    found += [{"kind": "older", "newer": n, "older": o} for o, t, n in replaced
+              if n in by_id and not any(d["kind"] == "older" for d in found)
+              and gives_older(message, answer, t, by_id[n].text)][:1]
     if stopped:
         return _with_also(found)
     # (once: `names` reads the store; or of their household or a thing of theirs a memory
@@ -227,12 +231,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     found += _contradicted(message, answer, mems, found, yours=own_names) if about_user else \
         _contradicted(message, answer, mems, found, told=True, yours=own_names) \
         if tells_of_life(message, names) else []
-    # one person's allergy or diet given to another ("Noor has a sweet tooth and is
-    # allergic to eggs.", the egg allergy Zain's: QA pass 40d)
-    # (first of all: "Yep, Chloe has allergies to tree nuts." is Oscar's allergy, QA pass
-    # 41d, before what it leaves out)
-    # (of what still holds: "…you told me that of Zofia: “Zofia is allergic to shellfish.”"
-    # quoted the allergy she has outgrown, QA pass 46d)
+    # one person's allergy or diet given to another ("Noor … is allergic to eggs.", the
+    # egg allergy Zain's: QA pass 40d), first of all (QA pass 41d), of what still holds (an
+    # allergy outgrown is none: QA pass 46d)
     held = [(r.episode_id, r.extra.get("still_true") or (
         "" if "superseded_by" in r.extra else r.text)) for r in mems]
     given = (given_to_another(answer, [(i, t) for i, t in held if t], names)
@@ -262,12 +263,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         # "I'm Sofia Marchetti from Leeds. I was just talking with your dad…" read only
         # "it says of him what you told me of yourself")
         speaks = None if writes else as_user(message, answer, mems, own_names)
-        # (and a card for someone named opening on another name: "Dear Yuvraj," for
-        # Arjun, QA pass 48a)
-        # (a greeting by another's name beside speaking as the user: "Dear Emily, …", QA
-        # pass 49b, was hidden by it)
-        # (and both a card's wrong name and its other fault: "Dear Mark, … My name is
-        # Emily…" for Tobi, 49b)
+        # (a card for someone named opening on another name: "Dear Yuvraj," for Arjun, QA
+        # pass 48a; said beside its other faults, 49b)
         card = addressed_as(message, answer, user_names) if writes else None
         swapped = swapped or (signed_as(answer, own_names) if writes else None) or misrelated(
             answer, mems) or (None if writes else greets_as(message, answer, mems, names, own_names))

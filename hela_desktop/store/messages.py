@@ -224,30 +224,31 @@ class MessageQueries(StoreBase):
                     if isinstance(r, list) and len(r) == 3 and r[2] == kind]
         return out
 
-    def recorded_corrections(self) -> dict[int, list[int]]:
+    def recorded_corrections(self, every: bool = False) -> dict[int, list[int]]:
         """Episode id -> the memories whose answers noted them as correcting it by what the
         user said just before (``stats["corrects"]`` records marked ``"of_it"``: "Actually
         they rang again, it's back to 12 May after all.", of "The dentist moved it to 19
-        May."), the newest first: their words alone do not say what they correct.  Read once
-        while the file is unchanged (the gate asks at every re-retrieval of an answer); the
-        caller does not change what it gets."""
+        May."), the newest first: their words alone do not say what they correct; `every`:
+        each correction an answer's line confirmed ("Noted: this replaces …"), named or not.
+        Read once while the file is unchanged (the gate asks at every re-retrieval of an
+        answer); the caller does not change what it gets."""
         key = (self.conn.total_changes,
                int(self.conn.execute("PRAGMA data_version").fetchone()[0]))
         seen = getattr(self, "_recorded_seen", None)
-        if seen is not None and seen[0] == key:
-            return seen[1]
-        out: dict[int, list[int]] = {}
-        for new, raw in self.conn.execute(
-                "SELECT episode_id, stats FROM messages WHERE role = 'assistant' AND "
-                "episode_id IS NOT NULL AND stats LIKE '%\"of_it\"%' ORDER BY id DESC"):
-            stats = json.loads(raw) if raw else None
-            fixed = stats.get("corrects") if isinstance(stats, dict) else None
-            for c in (fixed if isinstance(fixed, list) else ()):  # (any JSON: an import's)
-                if isinstance(c, dict) and c.get("of_it") and type(c.get("episode_id")) is int \
-                        and c["episode_id"] != new:
-                    out.setdefault(c["episode_id"], []).append(int(new))
-        self._recorded_seen = (key, out)
-        return out
+        if seen is None or seen[0] != key:
+            seen = (key, {False: {}, True: {}})
+            for new, raw in self.conn.execute(
+                    "SELECT episode_id, stats FROM messages WHERE role = 'assistant' AND "
+                    "episode_id IS NOT NULL AND stats LIKE '%\"corrects\"%' ORDER BY id DESC"):
+                stats = json.loads(raw) if raw else None
+                fixed = stats.get("corrects") if isinstance(stats, dict) else None
+                for c in (fixed if isinstance(fixed, list) else ()):  # (any JSON: an import's)
+                    if isinstance(c, dict) and type(c.get("episode_id")) is int \
+                            and c["episode_id"] != new:
+                        for every_one in (True, False)[:1 + bool(c.get("of_it"))]:
+                            seen[1][every_one].setdefault(c["episode_id"], []).append(int(new))
+            self._recorded_seen = seen
+        return seen[1][every]
 
     def previous_message_episode(self, conversation_id: int) -> int | None:
         """The live memory formed by the user's message before their latest one in a chat
