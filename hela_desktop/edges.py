@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import facts
+from . import facts, language
 from . import formulas as F
 from .config import HelaParams
 from .store import EdgeRow, Episode, Store
@@ -134,7 +134,13 @@ def _content(text: str) -> set[str]:
     using none of its memories)."""
     # ("may" in lower case is the verb, not the month: "…a steak pie may be…" used "My
     # dentist appointment is on 12 May.", QA pass 50b)
-    return set(facts.keywords(re.sub(r"\bmay\b", " ", text))) | set(_NUMBER.findall(text))
+    # (a death in other words is the same word: "…your husband's death." used "My husband
+    # Seamus passed away in 2019.", QA pass 51a)
+    return set(facts.keywords(re.sub(r"\bmay\b", " ", text))) | set(_NUMBER.findall(text)) | (
+        {"died"} if _DEATH.search(text) else set())
+
+
+_DEATH = re.compile(r"\b(?:died|dies|death|passed\s+(?:away|on))\b", re.IGNORECASE)
 
 
 def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: str,
@@ -159,10 +165,13 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
     # nothing, QA pass 35b: "Actually the Krakow trip is in April, not March." said its
     # reply used "Our trip to Krakow is in March.")
     restating = not _asks_for_value(message) and not facts.only_tells(message)
-    words = [(int(i), _content(text) - TELLING_WORDS - GENERAL_WORDS) for i, text in memories]
+    texts = {int(i): text for i, text in memories}
+    words = [(i, _content(text) - TELLING_WORDS - GENERAL_WORDS) for i, text in texts.items()]
     out, by_shared, in_form, shared = set(), set(), set(), _stems(_shared(words))
     for i, m in words:
         qm = q | {w for w in m if facts.stem(w) in said}
+        if _by_chance(texts[i], m, qm, a, answer):
+            continue
         if F.picked_up(m, qm, a) >= min_picked or (restating and F.restated(m, qm, a)):
             out.add(i)
             # (only through a word most of them hold, "Lotte"?  In any form: "Saturdays")
@@ -178,6 +187,18 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
     # no word as the memory says it: one in another form ("veterinary" of "veterinarian",
     # QA pass 35b) tells what it used
     return out or in_form
+
+
+def _by_chance(text: str, m: set[str], q: set[str], a: set[str], answer: str) -> bool:
+    """Does the answer share with the memory `text` (content words `m`) only one everyday
+    word, the message nothing, and the memory names someone or somewhere the answer does
+    not?  A word in common by chance, no use (QA pass 50: "…see a doctor if it persists."
+    to a headache was said to use "My sister Ana is a doctor in Porto.")."""
+    taken = (m & a) - q
+    if len(taken) != 1 or m & q or not language.is_common_word(next(iter(taken))):
+        return False
+    named = set(facts._named(text))
+    return bool(named) and not named & set(facts.stems(answer))
 
 
 def _long(words: set[str]) -> set[str]:

@@ -38,3 +38,86 @@ def test_an_age_set_beside_a_name(make_assistant):
                    "Dev (and Mira) are at school.", "Dev, who is 12 minutes away, is late.",
                    "On Monday (12 May) Dev has football."):
         assert says_otherwise(answer, texts, asking="How old is Dev?") is None, answer
+
+
+def test_the_middle_date_of_a_plan_put_back(make_assistant):
+    """Pass 50: "Your dentist appointment is on 11 June." to "When is my dentist
+    appointment?" after 12 May, "The dentist moved it to 11 June." and "It's back to 12 May
+    after all." had no line: the 11 June memory, corrected, was not recalled, and the chat
+    itself says 11 June.  A statement whose newest recorded correction is recalled, as
+    current, is older news when the answer gives it."""
+    a = make_assistant()
+    conv = None
+    said = ("My dentist appointment is on 12 May.", "The dentist moved it to 11 June.",
+            "It's back to 12 May after all.")
+    for text in said:
+        done = [e for e in a.chat(text, conversation_id=conv) if e.type == "done"][-1]
+        conv = done.conversation_id
+    ids = {t: i for i, t, _ in a.store.said_after(0.0)}
+    first, moved, back = (ids[t] for t in said)
+    # every correction a line confirmed; "of it" only those read as of what was just said
+    assert a.store.recorded_corrections(every=True) == {first: [moved], moved: [back]}
+    assert a.store.recorded_corrections() == {moved: [back]}
+
+    recalled = [_recall(back, said[2], gate="newer news"), _recall(first, said[0])]
+    replaced = a._replaced(recalled)
+    assert (moved, said[1], back) in replaced
+    ask = "When is my dentist appointment?"
+    line = f"Check this answer: it may give older news — “{said[2]}” is newer."
+    assert _line(ask, "Your dentist appointment is on 11 June.", recalled, replaced=replaced,
+                 known="\n".join(said)) == line  # (the chat says 11 June: not made up)
+    assert "older news" not in _line(ask, "Your dentist appointment is on 12 May.", recalled,
+                                     replaced=replaced)
+    # (recalled as replaced itself, it is read as before; not recalled as current, nothing)
+    assert a._replaced([_recall(back, said[2], superseded_by=first)]) == []
+    assert a._replaced([_recall(first, said[0])]) == []
+
+
+def test_one_everyday_word_in_common_is_no_use():
+    """Pass 50: "…see a doctor if it persists." to a headache was listed as using "My
+    sister Ana is a doctor in Porto."; a memory that names someone or somewhere is used by
+    one everyday word only when the message shares a word with it or the answer names
+    them."""
+    from hela_desktop.edges import used_by_answer
+
+    mems = [(1, "My sister Ana is a doctor in Porto."), (2, "My favourite colour is red."),
+            (3, "I take warfarin every morning.")]
+    for ask, answer in (("I have a headache, what should I do?",
+                         "Rest, drink water, and see a doctor if it persists."),
+                        ("Can I take ibuprofen?", "Take it with food and ask a doctor.")):
+        assert used_by_answer(mems, ask, answer) == set(), ask
+    for ask, answer in (("What does my sister do?", "She is a doctor."),
+                        ("What does Ana do?", "She is a doctor."),
+                        ("Who could look at my rash?", "Ana could, she is a doctor."),
+                        ("Any plans for the weekend?", "Visit the doctor in Porto.")):
+        assert used_by_answer(mems, ask, answer) == {1}, ask
+    # (no name in it: one word may well be its use)
+    assert used_by_answer(mems, "What should I cook tonight?", "A red pepper pasta?") == {2}
+
+
+def test_a_relation_s_death_said_of_no_death_told():
+    """QA pass 51a: "…so sorry to hear about your daughter's death…" in the reply to "My
+    daughter Róisín is a nurse, she works in Cork." had no line: "your daughter's death"
+    is a death of theirs as "Róisín's death" is."""
+    from hela_desktop.made_up import death_untold
+
+    told = "My daughter Róisín is a nurse, she works in Cork."
+    said = "I am so sorry to hear about your daughter's death."
+    assert death_untold(said, told, {"róisín"}) == {"kind": "death_untold",
+                                                   "name": "your daughter"}
+    assert death_untold(said, f"{told}\nMy daughter died in 2019.", {"róisín"}) is None
+    # (a death told of her relation, or of no one of theirs, is none of hers)
+    assert death_untold("Her patient's death upset her.", told, {"róisín"}) is None
+    assert death_untold("Your mum's death was in 2010.", "My mother passed away in 2010.",
+                        set()) is None
+
+
+def test_a_death_in_other_words_is_used():
+    """QA pass 51a: "I am sorry about your husband's death." to "How is my husband?" after
+    "My husband Seamus passed away in 2019." read "it uses none of the memories…"."""
+    from hela_desktop.edges import used_by_answer
+
+    mems = [(1, "My husband Seamus passed away in 2019.")]
+    for answer in ("I am sorry about your husband's death.", "Your husband died in 2019."):
+        assert used_by_answer(mems, "How is my husband?", answer) == {1}, answer
+    assert used_by_answer(mems, "How is my husband?", "Your husband is doing well.") == set()
