@@ -204,7 +204,9 @@ def death_untold(answer: str, known: str, names: AbstractSet[str], you: str = "y
                 said = (0, you)  # ("…since you passed away")
             elif m.group("whose"):  # ("Tom's death": Tom's, or no one's: "his parents' death")
                 last = re.sub(r"['’]s?$", "", m.group("whose")).lower()
-                said = (0, re.sub(r"['’]s?$", "", m.group("whose"))) if last in names else None
+                said = (0, re.sub(r"['’]s?$", "", m.group("whose"))) if last in names else \
+                    (0, f"your {last}") if last in kin.KIN and re.search(  # ("your
+                        r"\b(?:your|my)\s+$", before, re.IGNORECASE) else None  # daughter's")
             else:
                 # (not a name said in an aside before it: "Piotr, the legendary chef who
                 # once lived in Warsaw, has passed away" read "it says Warsaw died", 46d)
