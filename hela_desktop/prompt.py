@@ -207,6 +207,9 @@ _NOTE = (rf"(?:\((?:(?:{_WHEN}, on \d{{1,2}} [a-z]+ \d{{4}}|today|yesterday|tomo
          # description)": a long one)
          r"(?:; [a-z][a-z ,'’-]{0,80})?|(?:later|earlier|recently|now|before|then|\d{4}); "
          r"[a-z][a-z ,]{0,40}|(?:older|younger|newer|earlier|later|no) news(?:, since replaced)?"
+         # (QA pass 51a: "(happy news, since replaced by this morning)", "(morning news,
+         # since replaced by today)": any news, since replaced by anything)
+         r"|[a-z]+ news, since replaced(?: by [a-z ,'’-]{1,40})?"
          # (QA pass 43e/g: "(no news)", "(25 March; earlier news)": a day of its own, with a
          # note of news or what replaced what)
          r"|(?:\d{1,2} [a-z]+|[a-z]+ \d{1,2}|[a-z]+)(?:,? \d{4})?; [a-z ,]{0,30}?"

@@ -121,3 +121,21 @@ def test_a_death_in_other_words_is_used():
     for answer in ("I am sorry about your husband's death.", "Your husband died in 2019."):
         assert used_by_answer(mems, "How is my husband?", answer) == {1}, answer
     assert used_by_answer(mems, "How is my husband?", "Your husband is doing well.") == set()
+
+
+def test_a_note_of_news_in_the_memory_lines_likeness_is_removed():
+    """QA pass 51a: answers copied the memory lines' note in words of their own: "(happy
+    news, since replaced by this morning)", "(morning news, since replaced by today)"."""
+    from hela_desktop.prompt import AnswerFilter
+
+    def clean(text: str) -> str:
+        f = AnswerFilter()
+        return "".join(f.push(c) for c in text) + f.flush()
+
+    assert clean("Your health is better! (happy news, since replaced by this morning) "
+                 "Good.") == "Your health is better! Good."
+    assert clean("It is on 3 March (morning news, since replaced by today).") == \
+        "It is on 3 March."
+    for text in ("It was good news (since replaced by nothing).", "Good news (really).",
+                 "The news (since May) is replaced by a podcast."):
+        assert clean(text) == text
