@@ -169,6 +169,21 @@ def _quote(text: str) -> str:
     return re.sub(r"([.!?])…$", r"\1 …", cut)
 
 
+def _quote_about(text: str, name: str) -> str:
+    """`_quote` of what memory `text` says of `name`: too long for the line, from the clause
+    that names them ("…my grandson Cian is 14." of "My best friend is Nuala, … My
+    granddaughter Aoife is 9 and my grandson Cian is 14.", QA pass 51a: the line cut before
+    Cian)."""
+    whole = one_line(text)
+    at = re.search(rf"\b{re.escape(name)}\b", whole, re.IGNORECASE) if name else None
+    if len(whole) <= NOTE_CHARS or at is None or at.start() < NOTE_CHARS - 20:
+        return _quote(whole)
+    starts = [0, *(m.end() for m in re.finditer(r"[.!?;]\s+|,\s+|\s+(?:and|but)\s+",
+                                               whole[:at.start()]))]
+    start = max(starts)
+    return "…" + _quote(whole[start:])
+
+
 def _said(doubt: dict) -> str:
     """A stored doubt's quoted memory, on one line, cut short ("" for none)."""
     said = one_line(str(doubt.get("said") or ""))
@@ -200,7 +215,7 @@ def _says_note(doubt: dict, _recalls: list[dict]) -> str:
     doctor…", "…your mum is 75…") or does not have (``says_not``: "it says Sam does not
     have a type 1 diabetes…", up to `_SAID_WORDS` of it), and what the user told."""
     name, said = (one_line(str(doubt.get(k) or "")) for k in ("name", "said"))
-    quote = _quote(str(doubt.get("quote") or ""))
+    quote = _quote_about(str(doubt.get("quote") or ""), name)
     if name == "you" and said and not quote:  # ("Tomás Ruiz is a fantastic dog.", QA 49a)
         return CALLED_YOU_NOTE.format(said=said, a="an " if said[:1] in "aeiou" else "a ")
     if not (name and said and quote):

@@ -139,3 +139,19 @@ def test_a_note_of_news_in_the_memory_lines_likeness_is_removed():
     for text in ("It was good news (since replaced by nothing).", "Good news (really).",
                  "The news (since May) is replaced by a podcast."):
         assert clean(text) == text
+
+
+def test_a_long_memory_quoted_from_whom_it_names():
+    """QA pass 51a: "it says Cian is 9, and you told me “My best friend is Nuala, we've
+    known each other since school. My granddaughter Aoife is…”" cut before Cian; the line
+    quotes the memory from the clause that names them."""
+    told = ("My best friend is Nuala, we've known each other since school. My granddaughter "
+            "Aoife is 9 and my grandson Cian is 14.")
+    mems = [_recall(1, told)]
+    assert _line("How old is Cian?", "Cian is 9 years old.", mems, names=lambda t: (
+        {"cian"} if "Cian" in t else set())) == (
+        "Check this answer: it says Cian is 9, and you told me “…my grandson Cian is 14.”")
+    assert _line("How old is Aoife?", "Aoife is 14.", mems, names=lambda t: (
+        {"aoife"} if "Aoife" in t else set())) == (
+        "Check this answer: it says Aoife is 14, and you told me “…My granddaughter Aoife is 9"
+        " and my grandson Cian is 14.”")
