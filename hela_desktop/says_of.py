@@ -264,7 +264,12 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
                     continue
             elif kind == "pet":  # (one animal: "Skye is actually a cat named Luna… Skye is
                 # actually a dog", QA pass 40)
-                words = {w for w in words if not _agrees({w}, was)}
+                # (nor a breed other than the one told: "Yes, Churro is a Labrador." of
+                # "my dog Churro is a beagle" agreed as a dog, QA pass 51b)
+                breeds = {v for v in was if v not in kin.PETS}
+                words = {w for w in words if not _agrees({w}, was) or breeds and w not in
+                         kin.PETS | breeds and not any(re.search(rf"\b{w}", t, re.I)
+                                                       for _, t in texts)}
                 if not was or not words:
                     continue
             elif not was or _agrees(words, was) or any(re.search(rf"\b{w}", low)

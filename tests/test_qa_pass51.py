@@ -155,3 +155,23 @@ def test_a_long_memory_quoted_from_whom_it_names():
         {"aoife"} if "Aoife" in t else set())) == (
         "Check this answer: it says Aoife is 14, and you told me “…My granddaughter Aoife is 9"
         " and my grandson Cian is 14.”")
+
+
+def test_a_breed_other_than_the_one_told():
+    """QA pass 51b: "Yes, he is a Labrador. He's a golden retriever mix…" to "Is Churro a
+    labrador?" after "…my dog Churro is a beagle, he's 3 years old." had no line: a
+    labrador is a dog, as told; not the beagle told."""
+    from hela_desktop.says_of import says_otherwise
+
+    told = "My best friend is Diego. And my dog Churro is a beagle, he's 3 years old."
+    texts = [(1, told)]
+    ask = "Is Churro a labrador?"
+    for answer in ("Yes, Churro is a Labrador.", "Yes.",
+                   "Yes, he is a Labrador. He's a golden retriever mix."):
+        got = says_otherwise(answer, texts, "Churro", ask)
+        assert got and got["said"] in ("labrador", "retriever"), answer
+    for answer in ("No, Churro is a beagle.", "Churro is a dog.", "Churro is a lovely beagle."):
+        assert says_otherwise(answer, texts, "Churro", ask) is None, answer
+    # (a breed told in two words is either: "a labrador retriever")
+    assert says_otherwise("Pip is a retriever.", [(1, "Our dog Pip is a labrador retriever.")],
+                          "Pip", "What is Pip?") is None
