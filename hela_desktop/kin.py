@@ -21,6 +21,9 @@ KIN = {
     "uncle": "uncle", "cousin": "cousin", "boss": "boss", "manager": "manager",
     "roommate": "roommate", "flatmate": "flatmate", "neighbour": "neighbour",
     "neighbor": "neighbour",
+    # (one friend above the others is one person: "Your best friend is Seamus." to "Who is
+    # my best friend?" was no one's answer, QA pass 51a; "my friend" may be any of them)
+    "best friend": "best friend", "bestie": "best friend", "closest friend": "best friend",
 }
 
 
@@ -94,6 +97,8 @@ def kin(text: str) -> set[str]:
     words = [w.lower().replace("’", "'").removesuffix("'s") for w in _WORD.findall(text)]
     out = {KIN[w] for p, w in zip(words, words[1:], strict=False)
            if p in ("my", "our") and w in KIN}
+    out |= {KIN[f"{b} {f}"] for p, b, f in zip(words, words[1:], words[2:], strict=False)
+            if p in ("my", "our") and f"{b} {f}" in KIN}
     out |= {KIN[w] for p, w in zip([""] + words, words, strict=False)
             if w in _PARENTS and p not in ("a", "the", "your", "his", "her", "their")}
     # "we have a daughter, Solveig", "I have two sons" (QA pass 37b: "you have not told me

@@ -101,9 +101,8 @@ def _asked_about(message: str, mems: Sequence[Recall],
             continue
         words = facts.kin_words(n[3:]) or [n[3:]]
         targets |= set(words)
-        # "my brother Karel", "our cat Biscuit", "a cat called Biscuit" (QA pass 34b: the
-        # cat's own name was taken for another's)
-        # (a pet by its kind: "my cats" and "We have two cats, Miso and Tofu.", QA pass 48a)
+        # "my brother Karel", "our cat Biscuit", "a cat called Biscuit" (QA pass 34b); a pet
+        # by its kind: "my cats" and "We have two cats, Miso and Tofu." (QA pass 48a)
         targets |= {name for r in mems for name, of in _given_names([r.text]).items()
                     if of in words or any(w in kin.PETS and kin.species(w) == kin.species(of)
                                           for w in words)}
@@ -417,6 +416,8 @@ def _given_names(texts: Sequence[str]) -> dict[str, str]:
     for t in texts:
         for m in _GIVEN.finditer(t):
             of, name = next((a, b) for a, b in zip(m.groups()[::2], m.groups()[1::2]) if b)
+            if re.search(r"\b(?:best|closest)\s+friend\b", m.group(0), re.IGNORECASE):
+                of = "best friend"  # (one person: `kin.KIN`)
             owner = _owner(t[:m.start()]) if m.group(3) else \
                 _owner(t[:m.start()], has=False) or "someone" if m.group(7) else None
             if name.lower() not in facts.STOPWORDS:

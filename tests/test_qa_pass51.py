@@ -11,9 +11,11 @@ def _recall(eid: int, text: str, **extra):
 
 def _line(ask: str, answer: str, mems, **kw) -> str:
     from hela_desktop.doubt import answer_doubt
+    from hela_desktop.edges import used_by_answer
     from hela_desktop.sources import doubt_note
 
-    d = answer_doubt(ask, answer, mems, set(), kw.pop("names", lambda t: set()), **kw)
+    drew_on = used_by_answer(((r.episode_id, r.text) for r in mems), ask, answer)
+    d = answer_doubt(ask, answer, mems, drew_on, kw.pop("names", lambda t: set()), **kw)
     return doubt_note(d, [{"episode_id": r.episode_id, "text": r.text} for r in mems]) if d \
         else ""
 
@@ -175,3 +177,44 @@ def test_a_breed_other_than_the_one_told():
     # (a breed told in two words is either: "a labrador retriever")
     assert says_otherwise("Pip is a retriever.", [(1, "Our dog Pip is a labrador retriever.")],
                           "Pip", "What is Pip?") is None
+
+
+def test_a_new_time_of_it_outdates_the_old_time_alone():
+    """QA pass 51a: after "Actually they moved it to 17 March." (of "The hospital rang, my
+    hip operation is booked for the 3rd of March."), any answer saying "hospital", "hip" or
+    "operation" read "it may give older news"; only the old time is out of date."""
+    from hela_desktop.older_news import gives_older
+
+    old = "The hospital rang, my hip operation is booked for the 3rd of March."
+    new = "Actually they moved it to 17 March."
+    ask = "When is my operation?"
+    for answer in ("The hospital was kind.", "Nuala's hip operation went well.",
+                   "Your hip operation is booked.", "Your operation is on 17 March."):
+        assert not gives_older(ask, answer, old, new), answer
+    for answer in ("Your operation is on the 3rd of March.", "It is on the 3rd."):
+        assert gives_older(ask, answer, old, new), answer
+
+
+def test_a_best_friend_is_one_person(make_assistant):
+    """QA pass 51a: "Your best friend is Seamus." (her late husband) to "Who is my best
+    friend?" after "My best friend is Nuala…" had no line: "my best friend" was no one of
+    the user's life (any friend may be "my friend"); one friend above the others is one
+    person, named as a relation is."""
+    from hela_desktop import kin
+
+    assert kin.kin("Who is my best friend?") == {"best friend"}
+    assert kin.kin("Is my friend Tom coming?") == set()
+    a = make_assistant()
+    for said in ("My husband Seamus passed away in 2019.",
+                 "My best friend is Nuala, we've known each other since school."):
+        list(a.chat(said))
+    ids = {t: i for i, t, _ in a.store.said_after(0.0)}
+    assert a.engine.people_in("Who is my best friend?") == {"my best friend"}
+    assert a.engine.tells_of("best friend")
+    mems = [_recall(i, t) for t, i in ids.items()]
+    ask = "Who is my best friend?"
+    for answer in ("Your best friend is Seamus.", "You mentioned Seamus, sorry."):
+        assert "you asked about your best friend" in _line(ask, answer, mems,
+                                                            names=a.engine.people_in), answer
+    for answer in ("Your best friend is Nuala.", "Nuala, of course."):
+        assert _line(ask, answer, mems, names=a.engine.people_in) == "", answer
