@@ -93,6 +93,12 @@ def refer(message: str, earlier: Sequence[tuple[str, Sequence[str]]],
         return message, []
     for text, named in earlier[:3]:
         fits = [n for n in named if gender(n) in (want, "")]
+        # (a relation and the name beside it are one person: "my sister Lucía", QA pass
+        # 51b: "What does she study?" after "How old is my sister Lucía?" read no one)
+        one = [n for n in fits if not n.lower().startswith("my ") and any(re.search(
+            rf"(?<!\w){re.escape(r)},?\s+{re.escape(n)}(?!\w)", text, re.IGNORECASE)
+            for r in fits if r.lower().startswith("my "))]
+        fits = one if len(fits) == 2 and len(one) == 1 else fits
         if len(fits) == 1:  # (of two, one of whom the memories do not say: not clear)
             return _put(message, fits[0])
         if named or pronoun_gender(text) != want:  # (someone else named, or another talk)
