@@ -129,7 +129,8 @@ def is_common_word(word: str) -> bool:
 # what opens a sentence in chat and is not in the word list ("Oops, …", "Hola!")
 _INTERJECTIONS = frozenset("""
 aw aww ahh ahem yay haha hahaha oops ohh yikes gosh ooh hooray yup okey ciao bonjour hola
-hmm hmmm umm uhh whew phew ah oh wow hey ha eh uh um er hm hiya heya howdy
+hmm hmmm umm uhh whew phew ah oh wow hey ha eh uh um er hm hiya heya howdy ugh urgh argh
+meh blah ouch eek welp ew eww
 """.split())
 
 
@@ -137,7 +138,13 @@ def is_interjection(word: str) -> bool:
     """Is `word` (any case) an interjection ("Ah", "Oops", "Hola")?  Capitalised after
     "…" in the middle of a sentence, it is still no name (QA pass 30: "“Ah” is in none of
     the memories it was given")."""
-    return word.lower() in _INTERJECTIONS
+    # (a sound drawn out is the same sound: "Aaah, Tomás!", "Ohhh", "Hmmmm", QA pass 51b
+    # read "it calls you “Aaah”")
+    w = word.lower()
+    return w in _INTERJECTIONS or bool(_DRAWN_OUT.fullmatch(w))
+
+
+_DRAWN_OUT = re.compile(r"a+h+|o+h+|h+m+|u+[hm]+|e+r+m*|w+o+w+|y+a+y+|u+g+h+|a+r+g+h+|o+o+p+s+")
 
 def opens_with_no(text: str) -> bool:
     """Does `text` (an answer) open with a no ("No, …", "Nope.", "The answer is no, Leo is

@@ -193,7 +193,9 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
         answer = answer.replace(asked_back, " ")  # (its lines kept: a list's marks, 44b)
     # (not a list's numbering, taken out before the sentences are joined: "6. **Lemon-Ginger
     # Chai**" read as the old age 6, QA pass 44b)
-    answer = _of_others(LIST_MARK.sub(" ", answer), old, message)
+    # (whom the part corrected tells of: "My mum's birthday is on 14 August." beside the
+    # flight made "Your flight is on 22 December." of no one of it, QA pass 51b)
+    answer = _of_others(LIST_MARK.sub(" ", answer), superseded.on_subject(old, new), message)
     yes, asked = agrees(message, answer), facts.terms(message)
     terms = facts.terms(answer)
     said = terms | asked if yes else terms - asked

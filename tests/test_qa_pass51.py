@@ -218,3 +218,31 @@ def test_a_best_friend_is_one_person(make_assistant):
                                                             names=a.engine.people_in), answer
     for answer in ("Your best friend is Nuala.", "Nuala, of course."):
         assert _line(ask, answer, mems, names=a.engine.people_in) == "", answer
+
+
+def test_a_plan_moved_in_a_memory_that_tells_of_someone_else_too(make_assistant):
+    """QA pass 51b: "Ugh, the flight got moved to the 20th." was no correction of "My mum's
+    birthday is on 14 August. My flight home to Madrid is on 22 December." ("Ugh" read as
+    someone named), and once it was, "Your flight is on 22 December." was read as of no
+    one the old part tells of (the mum's birthday beside it): no line."""
+    from hela_desktop import facts
+    from hela_desktop.language import is_interjection
+    from hela_desktop.older_news import gives_older
+
+    for word in ("Ugh", "Aaah", "Ohhh", "Hmmm", "Urgh"):
+        assert is_interjection(word), word
+    for name in ("Ahmed", "Hannah", "Oona", "Uma", "Noah", "Mariah"):
+        assert not is_interjection(name), name
+    old = "My mum's birthday is on 14 August. My flight home to Madrid is on 22 December."
+    new = "Ugh, the flight got moved to the 20th."
+    assert facts.corrects_memory(old, new)
+    ask = "When is my flight?"
+    assert gives_older(ask, "Your flight is on 22 December.", old, new)
+    assert not gives_older(ask, "Your flight is on the 20th.", old, new)
+    assert not gives_older("When is my mum's birthday?", "It is on 14 August.", old, new)
+    a = make_assistant()
+    conv = None
+    for said in (old, new):
+        done = [e for e in a.chat(said, conversation_id=conv) if e.type == "done"][-1]
+        conv = done.conversation_id
+    assert [c["text"] for c in done.corrects] == ["My flight home to Madrid is on 22 December."]
