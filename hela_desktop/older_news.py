@@ -195,7 +195,9 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     # Chai**" read as the old age 6, QA pass 44b)
     # (whom the part corrected tells of: "My mum's birthday is on 14 August." beside the
     # flight made "Your flight is on 22 December." of no one of it, QA pass 51b)
-    answer = _of_others(LIST_MARK.sub(" ", answer), superseded.on_subject(old, new), message)
+    part = superseded.on_subject(old, new).strip()
+    answer = _of_others(LIST_MARK.sub(" ", answer), next(
+        (s for s in facts.sentences(old) if part and part in s), old), message)
     yes, asked = agrees(message, answer), facts.terms(message)
     terms = facts.terms(answer)
     said = terms | asked if yes else terms - asked

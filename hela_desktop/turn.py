@@ -478,8 +478,11 @@ class Turn:
         engine = self.engine
         if not pronoun_gender(self.asked) or engine.people_in(self.asked):
             return
-        earlier = [(m["content"], as_written(m["content"], engine.people_in(m["content"])))
-                   for m in reversed(self.history) if m["role"] == "user"][:3]
+        # (what the user said, as the chat shows it: not only the history the model is
+        # shown, which leaves out a message whose answer drifted into another language,
+        # QA pass 51b: "What does she study?" after "…my sister Lucía?" answered in Spanish)
+        earlier = [(t, as_written(t, engine.people_in(t)))
+                   for t in self.store.recent_user_texts(self.conversation_id, 3)]
 
         def gender(name: str) -> str:
             return gender_in(name, self.store.key_texts(

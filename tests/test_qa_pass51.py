@@ -246,3 +246,27 @@ def test_a_plan_moved_in_a_memory_that_tells_of_someone_else_too(make_assistant)
         done = [e for e in a.chat(said, conversation_id=conv) if e.type == "done"][-1]
         conv = done.conversation_id
     assert [c["text"] for c in done.corrects] == ["My flight home to Madrid is on 22 December."]
+
+
+def test_she_after_a_relation_named_with_her_name(make_assistant):
+    """QA pass 51b: "What does she study?" after "How old is my sister Lucía?" recalled
+    nothing: the relation and the name beside it were two people, so whom "she" meant was
+    not clear."""
+    from hela_desktop.follow_up import refer
+
+    def gender(name: str) -> str:
+        return "f" if name.lower() in ("my sister", "lucía", "ana") else ""
+
+    earlier = [("How old is my sister Lucía?", ["my sister", "Lucía"])]
+    assert refer("What does she study?", earlier, gender) == (
+        "What does Lucía study?", [("she", "Lucía")])
+    # (two people: not clear)
+    assert refer("What does she study?", [("Is my sister older than Ana?", ["my sister", "Ana"])],
+                 gender)[1] == []
+    a = make_assistant()
+    list(a.chat("My sister Lucía is 24, she studies medicine in Granada."))
+    conv = [e for e in a.chat("How old is my sister Lucía?") if e.type == "done"][-1].conversation_id
+    got = [e for e in a.chat("What does she study?", conversation_id=conv)]
+    recalled = next(e for e in got if e.type == "memories").memories
+    assert any("medicine" in r.text for r in recalled)
+    assert [e for e in got if e.type == "done"][-1].respelled == [["she", "Lucía"]]
