@@ -43,7 +43,7 @@ from .older_news import (
     says_yes_or_no,
     yes_no_asks,
 )
-from .passed_over import passed_over
+from .passed_over import passed_over, pointed_part
 from .prompt import said_when
 from .says_of import (
     called_animal,
@@ -111,7 +111,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
       to Porto.", both in the prompt, the newer first; QA passes 24 to 26), or one
       `replaced` (old id, its words, the newer id) not recalled (pass 51: "11 June" of
       "The dentist moved it to 11 June." after "It's back to 12 May after all.");
-    - ``{"kind": "made_up", "words": [...], "unused": bool}``: a question for something
+    - ``{"kind": "made_up", "words": [...], "unused": bool}`` (and ``"memory"``, ``"said"``:
+      the statement the question points at, `passed_over.pointed_part`): a question for something
       the user told (`facts.asks_user_fact`; not a request for ideas) answered with names
       or numbers that neither the message, nor the memories in the prompt (with their
       dates), nor `known` (the user's earlier messages of the chat), nor `user_names`
@@ -329,9 +330,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                             user_names)
         # (not what another sign says already: "it says your mum is 75, and you told me…")
         words = [w for w in words if not any(w in (d.get("said"), d.get("name")) for d in found)]
+        told = pointed_part(message, mems) if words and asks_fact else None  # (what was told)
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
-                          **({"yes": True} if yes else {})})
+                          **({"yes": True} if yes else {}),
+                          **({"memory": told[0], "said": told[1]} if told else {})})
     # (the message's own death too, told right now: "Magnus is celebrating his 30th
     # birthday" in the reply to "My best friend Magnus died in 2021.", QA pass 45b)
     found = _invented(whole, f"{message}\n{known}", user_names | (

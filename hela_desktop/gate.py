@@ -75,7 +75,7 @@ CAUTIONS = 3  # for a message about food, the most statements of what must not b
 CAUTIONS_LOOK = 200  # … looked for among this many newest that hold a word of one
 YOUR_OWN = 2  # for a question about the user's own home, job or age, the most statements
 # of theirs that tell it (`_your_own`), looked for as the cautions are
-_NOT_FAMILY = frozenset("boss manager roommate flatmate neighbour".split())  # (of "the family")
+_NOT_FAMILY = frozenset("boss manager roommate flatmate neighbour".split()) | {"best friend"}
 _MINE = re.compile(r"\b(?:i|me|my|we|us|our)\b", re.IGNORECASE)
 NEWER_LOOK = 12  # a statement let in: its nearest memories searched for newer news of it
 

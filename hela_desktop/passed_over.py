@@ -51,24 +51,11 @@ def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | Non
     mems = [r for r in mems if r.text and r.kind == "episode"]
     if len(mems) < 2:
         return None
-    # (whom it asks about, "my daughter", "Lotte", points at no one memory of theirs)
-    names = {facts.stem(w.lower()) for s in facts.sentences(message)
-             for w in facts.NAME_WORD.findall(s)[1:]
-             if w[:1].isupper() and facts.stem(w.lower()) not in _NOT_NAMES}
-    # ("What do I do for a living?" asks for a job, not a home: QA pass 43)
-    message_terms = facts.terms(re.sub(r"\bfor a living\b", "", message, flags=re.IGNORECASE))
-    asked = message_terms - _ASKING - _WHO - names
-    held = {r.episode_id: _with_home(facts.terms(r.text)) for r in mems}
-    key = {t for t in asked if sum(t in h for h in held.values()) == 1}
-    holders = {i for i, h in held.items() if key & h}
-    if len(holders) != 1:
-        return None  # (no word points at one memory, or they point at several)
-    (pointed,) = holders
-    if names and not names & held[pointed]:
-        return None  # (of someone else: "Is Bill allergic…?" points at no one's allergy but
-        # his, QA pass 36c: it pointed at "My best friend Anaïs is allergic to peanuts.")
-    extra = next(r.extra for r in mems if r.episode_id == pointed)
-    if extra.get("superseded_by") is not None or extra.get("older_than") is not None:
+    got = _pointed(message, mems)
+    if got is None:
+        return None
+    pointed, key, message_terms, held = got
+    if _older(mems, pointed):
         return None  # (older news: the answer may rightly give the newer)
     # (the question's words in any form are not the answer's: "morning" for "mornings",
     # QA pass 35b, as `facts.stem` makes "morn" of one and "morni" of the other)
@@ -89,6 +76,57 @@ def passed_over(message: str, answer: str, mems: Sequence[Recall]) -> dict | Non
              if facts.stem(w.lower()) in key]
     return {"kind": "passed_over", "asked": words, "memory": int(pointed), "said": text,
             "instead": int(other.episode_id), "other": other.text}
+
+
+def pointed_at(message: str, mems: Sequence[Recall]) -> Recall | None:
+    """The one recalled statement, current (no older news), that the question's words point
+    at: the words of it that only one of them holds are all that statement's (QA pass 51b:
+    "When's my flight?" answered "It's Friday, June 23." read only "… in none of the
+    memories it was given"; the line now says what was told, "the flight got moved to the
+    20th")."""
+    mems = [r for r in mems if r.text and r.kind == "episode" and not _older(mems, r.episode_id)]
+    got = _pointed(message, mems) if mems else None
+    return next((r for r in mems if got and r.episode_id == got[0]), None)
+
+
+def pointed_part(message: str, mems: Sequence[Recall]) -> tuple[int, str] | None:
+    """(id, the sentences of it the question's words point at) of `pointed_at`'s memory:
+    "I sold the car to a neighbour." of "I gave up driving last year, the eyes aren't what
+    they were. I sold the car to a neighbour." to "Do I still have my car?"."""
+    told = pointed_at(message, mems)
+    if told is None:
+        return None
+    key = facts.terms(message)
+    part = " ".join(s for s in facts.sentences(told.text) if facts.terms(s) & key)
+    return told.episode_id, part or told.text
+
+
+def _older(mems: Sequence[Recall], i: int) -> bool:
+    extra = next(r.extra for r in mems if r.episode_id == i)
+    return extra.get("superseded_by") is not None or extra.get("older_than") is not None
+
+
+def _pointed(message: str, mems: Sequence[Recall]
+             ) -> tuple[int, set[str], set[str], dict[int, set[str]]] | None:
+    """(the memory, the words pointing at it, the message's terms, each memory's terms)
+    when the question's words that only one of `mems` holds are all that one's."""
+    # (whom it asks about, "my daughter", "Lotte", points at no one memory of theirs)
+    names = {facts.stem(w.lower()) for s in facts.sentences(message)
+             for w in facts.NAME_WORD.findall(s)[1:]
+             if w[:1].isupper() and facts.stem(w.lower()) not in _NOT_NAMES}
+    # ("What do I do for a living?" asks for a job, not a home: QA pass 43)
+    message_terms = facts.terms(re.sub(r"\bfor a living\b", "", message, flags=re.IGNORECASE))
+    asked = message_terms - _ASKING - _WHO - names
+    held = {r.episode_id: _with_home(facts.terms(r.text)) for r in mems}
+    key = {t for t in asked if sum(t in h for h in held.values()) == 1}
+    holders = {i for i, h in held.items() if key & h}
+    if len(holders) != 1:
+        return None  # (no word points at one memory, or they point at several)
+    (pointed,) = holders
+    if names and not names & held[pointed]:
+        return None  # (of someone else: "Is Bill allergic…?" points at no one's allergy but
+        # his, QA pass 36c: it pointed at "My best friend Anaïs is allergic to peanuts.")
+    return pointed, key, message_terms, held
 
 
 def _near(said: set[str], held: set[str]) -> bool:

@@ -331,7 +331,9 @@ def _made_up_note(doubt: dict, recalls: list[dict]) -> str:
     # (QA pass 35: "in none of the memories it was given" when none was)
     note = YES_MADE_UP_NOTE if doubt.get("yes") and recalls else UNUSED_MADE_UP_NOTE \
         if doubt.get("unused") else MADE_UP_NOTE if recalls else MADE_UP_UNGIVEN_NOTE
-    return note.format(words=said, verb=verb, them=them)
+    note = note.format(words=said, verb=verb, them=them)
+    told = _said(doubt)  # (what the question points at: QA pass 51b, "When's my flight?")
+    return f"{note[:-1]}; you told me “{told}”" if told else note
 
 
 def _passed_over_note(doubt: dict, _recalls: list[dict]) -> str:

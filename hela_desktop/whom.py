@@ -104,7 +104,7 @@ def _asked_about(message: str, mems: Sequence[Recall],
         # "my brother Karel", "our cat Biscuit", "a cat called Biscuit" (QA pass 34b); a pet
         # by its kind: "my cats" and "We have two cats, Miso and Tofu." (QA pass 48a)
         targets |= {name for r in mems for name, of in _given_names([r.text]).items()
-                    if of in words or any(w in kin.PETS and kin.species(w) == kin.species(of)
+                    if of in words or of == "best friend" and "friend" in words or any(w in kin.PETS and kin.species(w) == kin.species(of)
                                           for w in words)}
     return asked, targets
 

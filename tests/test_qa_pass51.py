@@ -270,3 +270,39 @@ def test_she_after_a_relation_named_with_her_name(make_assistant):
     recalled = next(e for e in got if e.type == "memories").memories
     assert any("medicine" in r.text for r in recalled)
     assert [e for e in got if e.type == "done"][-1].respelled == [["she", "Lucía"]]
+
+
+def test_a_made_up_answer_says_what_you_told():
+    """QA pass 51b: "When's my flight?" answered "It's Friday, June 23." read only "“Friday”,
+    “June” … are in none of the memories it was given…": the line now also says what the
+    question points at, the one current statement that holds its words."""
+    from hela_desktop.passed_over import pointed_at
+
+    moved = "Ugh, the flight got moved to the 20th."
+    mems = [_recall(3, moved),
+            _recall(2, "My mum's birthday is on 14 August. My flight home is on 22 December.",
+                    superseded_by=3),
+            _recall(4, "I play five-a-side football every Tuesday.")]
+    assert pointed_at("When's my flight?", mems).episode_id == 3
+    assert pointed_at("What day do I play football?", mems).episode_id == 4
+    assert pointed_at("What should I cook?", mems) is None
+    assert _line("When's my flight?", "It's Friday, June 23.", mems, known=moved) == (
+        "Check this answer: it uses none of the memories recalled for it, and “Friday”, “June”"
+        " and “June 23” are in none of them: the model may have made them up; you told me "
+        f"“{moved}”")
+    # (of two current statements that both hold its words: none pointed at)
+    assert pointed_at("When's my flight?", [*mems, _recall(5, "My flight leaves at 9.")]) is None
+
+
+def test_what_you_told_is_quoted_from_the_sentence_asked_about():
+    """QA pass 51a: "Do I still have my car?" answered "…I still own my car! … Honda Civic"
+    read only "“Honda Civic” is in none of the memories…"; the line says "you told me “I
+    sold the car to a neighbour.”", the sentence the question's words point at."""
+    from hela_desktop.passed_over import pointed_part
+
+    told = ("I gave up driving last year, the eyes aren't what they were. I sold the car to a "
+            "neighbour.")
+    mems = [_recall(1, told), _recall(2, "My daughter Róisín is a nurse in Cork.")]
+    assert pointed_part("Do I still have my car?", mems) == (1, "I sold the car to a neighbour.")
+    assert _line("Do I still have my car?", "I still own my car! It's an old Honda Civic.",
+                 mems).endswith("you told me “I sold the car to a neighbour.”")
