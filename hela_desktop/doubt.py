@@ -264,8 +264,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         # "I'm Sofia Marchetti from Leeds. I was just talking with your dad…" read only
         # "it says of him what you told me of yourself")
         speaks = None if writes else as_user(message, answer, mems, own_names)
-        # (a card for someone named opening on another name: "Dear Yuvraj," for Arjun, QA
-        # pass 48a; said beside its other faults, 49b)
+        # (a card opening on another's name: "Dear Yuvraj," for Arjun, QA passes 48a, 49b)
         card = addressed_as(message, answer, user_names) if writes else None
         swapped = swapped or (signed_as(answer, own_names) if writes else None) or misrelated(
             answer, mems) or (None if writes else greets_as(message, answer, mems, names, own_names))
@@ -330,7 +329,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                             user_names)
         # (not what another sign says already: "it says your mum is 75, and you told me…")
         words = [w for w in words if not any(w in (d.get("said"), d.get("name")) for d in found)]
-        told = pointed_part(message, mems) if words and asks_fact else None  # (what was told)
+        told = next((t for t in [pointed_part(message, mems)] if t and t[0] not in drew_on),
+                    None) if words and asks_fact else None  # (what was told, not given)
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {}),

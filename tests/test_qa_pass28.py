@@ -136,9 +136,12 @@ def test_an_answer_naming_what_no_memory_says_is_doubted():
     # nothing used and names made up: both said
     got = answer_doubt(ask, "You live in the town of Ponsonby, a suburb of Manchester.",
                        [town], set())
-    assert got == {"kind": "made_up", "words": ["Ponsonby", "Manchester"], "unused": True}
+    # (and, since pass 51, what the question points at: what was told)
+    assert got == {"kind": "made_up", "words": ["Ponsonby", "Manchester"], "unused": True,
+                   "memory": 3, "said": "We moved to Hobart in March."}
     assert doubt_note(got, []) == UNUSED_MADE_UP_NOTE.format(
-        words="“Ponsonby” and “Manchester”", verb="are", them="them")
+        words="“Ponsonby” and “Manchester”", verb="are", them="them")[:-1] + (
+        "; you told me “We moved to Hobart in March.”")
     # a knowledge line of the prompt is known too
     fact = Recall(episode_id=9, score=0.5, text="The user drives to Launceston on weekends.",
                   kind="knowledge")
