@@ -329,12 +329,12 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                             user_names)
         # (not what another sign says already: "it says your mum is 75, and you told me…")
         words = [w for w in words if not any(w in (d.get("said"), d.get("name")) for d in found)]
-        told = next((t for t in [pointed_part(message, mems)] if t and t[0] not in drew_on),
-                    None) if words and asks_fact else None  # (what was told, not given)
+        point = next((t for t in [pointed_part(message, mems)] if t and t[0] not in drew_on),
+                     None) if words and asks_fact else None  # (what was told, not given)
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {}),
-                          **({"memory": told[0], "said": told[1]} if told else {})})
+                          **({"memory": point[0], "said": point[1]} if point else {})})
     # (the message's own death too, told right now: "Magnus is celebrating his 30th
     # birthday" in the reply to "My best friend Magnus died in 2021.", QA pass 45b)
     found = _invented(whole, f"{message}\n{known}", user_names | (

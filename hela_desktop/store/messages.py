@@ -236,7 +236,8 @@ class MessageQueries(StoreBase):
                int(self.conn.execute("PRAGMA data_version").fetchone()[0]))
         seen = getattr(self, "_recorded_seen", None)
         if seen is None or seen[0] != key:
-            seen = (key, {False: {}, True: {}})
+            maps: dict[bool, dict[int, list[int]]] = {False: {}, True: {}}
+            seen = (key, maps)
             for new, raw in self.conn.execute(
                     "SELECT episode_id, stats FROM messages WHERE role = 'assistant' AND "
                     "episode_id IS NOT NULL AND stats LIKE '%\"corrects\"%' ORDER BY id DESC"):
