@@ -140,6 +140,7 @@ def _content(text: str) -> set[str]:
         {"died"} if _DEATH.search(text) else set())
 
 
+_MINE = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
 _DEATH = re.compile(r"\b(?:died|dies|death|passed\s+(?:away|on))\b", re.IGNORECASE)
 
 
@@ -170,7 +171,7 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
     out, by_shared, in_form, shared = set(), set(), set(), _stems(_shared(words))
     for i, m in words:
         qm = q | {w for w in m if facts.stem(w) in said}
-        if _by_chance(texts[i], m, qm, a, answer):
+        if _by_chance(texts[i], m, qm, a, answer, message):
             continue
         if F.picked_up(m, qm, a) >= min_picked or (restating and F.restated(m, qm, a)):
             out.add(i)
@@ -189,13 +190,19 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
     return out or in_form
 
 
-def _by_chance(text: str, m: set[str], q: set[str], a: set[str], answer: str) -> bool:
+def _by_chance(text: str, m: set[str], q: set[str], a: set[str], answer: str,
+               message: str) -> bool:
     """Does the answer share with the memory `text` (content words `m`) only one everyday
     word, the message nothing, and the memory names someone or somewhere the answer does
     not?  A word in common by chance, no use (QA pass 50: "…see a doctor if it persists."
     to a headache was said to use "My sister Ana is a doctor in Porto.")."""
     taken = (m & a) - q
     if len(taken) != 1 or m & q or not language.is_common_word(next(iter(taken))):
+        return False
+    # (not when the message asks of their own life: "What instrument is my kid learning?"
+    # answered "…the trumpet." used "My daughter Kiana just picked up the trumpet…",
+    # `bench personal`; "my visitor in May" and "…using a wheelchair…")
+    if _MINE.search(message):
         return False
     named = set(facts._named(text))
     return bool(named) and not named & set(facts.stems(answer))

@@ -93,6 +93,10 @@ def test_one_everyday_word_in_common_is_no_use():
                         ("Who could look at my rash?", "Ana could, she is a doctor."),
                         ("Any plans for the weekend?", "Visit the doctor in Porto.")):
         assert used_by_answer(mems, ask, answer) == {1}, ask
+    # (a question about their own life: the one word is its use, `bench personal`)
+    assert used_by_answer([(2, "My daughter Kiana just picked up the trumpet in school band.")],
+                          "What instrument is my kid learning?",
+                          "Your kid is learning the trumpet.") == {2}
     # (no name in it: one word may well be its use)
     assert used_by_answer(mems, "What should I cook tonight?", "A red pepper pasta?") == {2}
 
