@@ -246,8 +246,9 @@ class MessageQueries(StoreBase):
                 for c in (fixed if isinstance(fixed, list) else ()):  # (any JSON: an import's)
                     if isinstance(c, dict) and type(c.get("episode_id")) is int \
                             and c["episode_id"] != new:
-                        for every_one in (True, False)[:1 + bool(c.get("of_it"))]:
-                            seen[1][every_one].setdefault(c["episode_id"], []).append(int(new))
+                        maps[True].setdefault(c["episode_id"], []).append(int(new))
+                        if c.get("of_it"):
+                            maps[False].setdefault(c["episode_id"], []).append(int(new))
             self._recorded_seen = seen
         return seen[1][every]
 
