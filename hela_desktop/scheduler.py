@@ -195,10 +195,19 @@ class IdleScheduler:
 
     # ---- the job -------------------------------------------------------------------------
     def run_pass(self, trigger: str = "manual") -> ReflectionEvent | None:
-        """One pass (consolidation, then forgetting) in the calling thread; its report.
+        """One pass (consolidation, then forgetting) in the calling thread; its report,
+        given to `on_report` once the pass has let go (`busy` is False by then: told while
+        it still held on, a "Reflect now" at once was refused, and a test that read `busy`
+        in the report's wake failed under load).
 
         Returns None when another pass is running.
         """
+        report = self._pass(trigger)
+        if report is not None:
+            self._notify(self.on_report, report)
+        return report
+
+    def _pass(self, trigger: str) -> ReflectionEvent | None:
         if not self._job_lock.acquire(blocking=False):
             return None
         if trigger == "idle":
@@ -284,7 +293,6 @@ class IdleScheduler:
         if complete:  # a whole manual pass counts too: the next idle one would find nothing new
             self._done_seq = seq
         self.last_report = report
-        self._notify(self.on_report, report)
         return report
 
     @staticmethod
