@@ -493,6 +493,7 @@ class Assistant:
         # it corrects what the user said before: the line under the answer says so
         stats.update(self._corrects(message, user_vec, now, formed=repeat is None and (
             not interrupted or failed), conversation_id=conversation_id))
+        superseded.mark_restored(message, stats.get("corrects", []), stats.get("memories", []))
         episode_id = None
         with self.store.transaction():
             # a memory that was in the prompt may have been purged meanwhile (by another

@@ -86,9 +86,14 @@ CHANGES = (
                 r"|\byears? old\b|\baged?\s+\d", re.IGNORECASE)),
     # when a plan is (QA pass 31: "The haircut moved to Wednesday at 4 pm." left the
     # Tuesday haircut current); of the same plan only (`_same_plan`)
-    (re.compile(r"\b(?:moved|rescheduled|postponed|pushed|put off|brought|changed|shifted|"
-                r"delayed)\s+(?:[\w'’-]+\s+){0,4}?(?:back\s+|forward\s+)?(?:to|until|till)\s+"
-                rf"{WHEN_TO}|\b(?:is|are|['’]s|['’]re)\s+now\s+(?:on|at|in)\s+{WHEN_TO}"
+    # (QA pass 52: "Now it's been moved again, to 1 July.", "They rescheduled it for 1
+    # July.", "They've put it off until March.", "It's on Friday now." were no corrections)
+    (re.compile(r"\b(?:moved|rescheduled|postponed|pushed|put(?:\s+(?:it|that|them))?\s+off|"
+                r"brought|changed|shifted|delayed)\s+(?:[\w'’-]+,?\s+){0,4}?(?:back\s+|"
+                rf"forward\s+)?(?:to|until|till|(?<=rescheduled )for|(?<=it )for)\s+{WHEN_TO}"
+                rf"|\b(?:is|are|['’]s|['’]re)\s+now\s+(?:on|at|in)\s+{WHEN_TO}"
+                rf"|\b(?:now,?\s+)(?:it|that)(?:['’]s|\s+is)\s+(?:on|at|in)\s+{WHEN_TO}"
+                rf"|\b(?:it|that)(?:['’]s|\s+is)\s+(?:on|at|in)\s+{WHEN_TO}[^.;!?,]{{0,24}}\bnow\b"
                 # ("…has moved my cataract operation again, it's on 17 March now.", QA pass
                 # 49d: no correction noted)
                 r"|\b(?:moved|rescheduled|postponed|pushed|put off|brought|changed|shifted|"

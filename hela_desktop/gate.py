@@ -644,14 +644,14 @@ class RelevanceGate:
                 # every memory naming him the same thing (QA pass 33b)
                 asked = common & qwords - named[a] - named[b]
                 if b in corrected and ago > 0:  # (or recorded: "…, back to 12 May after all")
-                    similar = compare(a, b, len(superseded.told_parts(old.text)))[0] or b in kept.get(a, ())
-                    # a correction replaces what it corrects (`facts.corrects_memory`: the
-                    # same person's home, job or age, or a word it shares), whatever the
-                    # message asks, or what shares with it a word the message asks about
-                    # (`asked`), no plan's time of one that says none; it marks nothing else
-                    # (QA pass 31b: "My mother moved to Bergen." marked every memory older news)
-                    # (not naming a value put aside it never gave: `puts_aside_else`)
-                    if similar and (b in kept.get(a, ()) or facts.corrects_memory(old.text, new.text) or asked
+                    linked = superseded.of_it_after(kept, a, b, old.text, new.text)
+                    similar = compare(a, b, len(superseded.told_parts(old.text)))[0] or linked
+                    # a correction replaces what it corrects (`facts.corrects_memory`: the same
+                    # one's home, job or age, or a word it shares), whatever the message asks,
+                    # or what shares a word the message asks about (`asked`), no plan's time
+                    # of one that says none; nothing else (or "it" after: `of_it_after`)
+                    # (QA 31b: "My mother moved to Bergen." marked all; not `puts_aside_else`)
+                    if similar and (linked or facts.corrects_memory(old.text, new.text) or asked
                                     and not STILL.untimed(old.text, new.text)
                                     and not facts.puts_aside_else(old.text, new.text)):
                         fixes.setdefault(a, []).append(b)  # (each, for the doubt)

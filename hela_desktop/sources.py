@@ -230,7 +230,8 @@ def _says_note(doubt: dict, _recalls: list[dict]) -> str:
         said = " ".join(words[:_SAID_WORDS]) + ("…" if len(words) > _SAID_WORDS else "")
         note = SAYS_NOT_NOTE.format(name=name, said=said, quote=quote)
     else:
-        a = "" if said.isdigit() else "an " if said[:1] in "aeiou" else "a "  # (an age)
+        # (an age, or what someone studies: "…is studying law")
+        a = "" if said.isdigit() or " " in said else "an " if said[:1] in "aeiou" else "a "
         note = SAYS_OTHERWISE_NOTE.format(name=name, said=said, quote=quote, a=a)
         if name == "you":  # ("it says you are a solicitor…", `says_of.you_are`)
             note = note.replace("it says you is ", "it says you are ", 1)
@@ -504,6 +505,9 @@ def answer_sources(recalls: Iterable[dict], unrecalled: bool = False,
         # memory "(older news)" under the correction and "(partly older news)" after it)
         if isinstance(c, dict) and type(c.get("episode_id")) is int:
             older.add(c["episode_id"])
+            # (what it brings back is no older news: "It's back to 12 May after all.")
+            back = c.get("restores")
+            older -= set(back) if isinstance(back, list) else set()
             whole = one_line(texts.get(c["episode_id"]) or "")
             if whole and one_line(str(c.get("text") or "")) not in ("", whole):
                 partly.add(c["episode_id"])

@@ -334,8 +334,11 @@ def untimed(old: str, new: str) -> bool:
 
 # a plan's time changed: "… is now in September, not August.", "… moved to Friday", "…
 # moved to 21 January" (`older_news` reads only the old time as out of date then)
-TIME_CHANGE = re.compile(rf"\b(?:is\s+now|['’]s\s+now|now|moved|postponed|rescheduled|changed|"
-                         rf"pushed\s+back|brought\s+forward|put\s+off)\s+(?:back\s+)?(?:to\s+|on\s+|"
+# (a few words between, no place: "They moved it again, to Friday.", QA pass 52 read its kept "3pm"
+# as older news)
+TIME_CHANGE = re.compile(rf"\b(?:(?:is\s+now|['’]s\s+now|now)\s+|(?:moved|postponed|rescheduled|"
+                         rf"changed|pushed|delayed|shifted|brought|put(?:\s+(?:it|that|them))?\s+"
+                         rf"off)\s+(?:(?!(?:to|from|in|into|out)\b)[\w'’-]+,?\s+){{0,3}}?)(?:back\s+|forward\s+)?(?:to\s+|on\s+|"
                          rf"in\s+|until\s+|for\s+|at\s+)?{WHEN_TO}|\bnot\s+(?:on\s+|in\s+)?(?:{MONTH}|"
                          rf"{DAY})\b", re.IGNORECASE)
 
@@ -354,10 +357,48 @@ def of_it_only(text: str) -> bool:
         w for w in said - TIME_STEMS - CHANGE_STEMS - _UNSAID if not w[:1].isdigit()}
 
 
-_OF_IT = re.compile(r"\bit(?:['’]s|\s+(?:is|was|has been|will be|moved|got moved))\b",
+def of_it_after(kept: dict[int, list[int]], a: int, b: int, old: str, new: str) -> bool:
+    """Is memory `b` (words `new`) a correction of "it" recorded after memory `a` (words
+    `old`), directly or through the ones between (`kept`: `Store.recorded_corrections`),
+    and not one that brings back what `a` said (`restores`)?  "They moved it again, to
+    Friday." after "Actually it's been moved to Thursday." replaces "…on Tuesday at 3pm."
+    too (QA pass 52: the Tuesday memory was listed unmarked beside it)."""
+    seen, todo = set(), list(kept.get(a, ()))
+    while todo and b not in seen:
+        c = todo.pop()
+        if c not in seen:
+            seen.add(c)
+            todo.extend(kept.get(c, ()))
+    return b in kept.get(a, ()) or b in seen and not restores(new, old)
+
+
+def restores(text: str, old: str) -> bool:
+    """Does the correction `text` bring back what the older statement `old` said: every
+    time or number it gives is `old`'s ("It's back to 12 May after all." and "My hip
+    operation is on 12 May.", after "…moved it to 11 June.": QA pass 51 saw the 12 May
+    memory listed "(older news)" under the very message that restored it)?"""
+    said = {w for w in terms(text) - _UNSAID if w[:1].isdigit() or w in TIME_STEMS}
+    return bool(said) and said <= terms(old)
+
+
+def mark_restored(message: str, corrects: list[dict], recalls: list[dict]) -> None:
+    """Add to each correction of `corrects` (``stats["corrects"]``) the recalled memories
+    (``stats["memories"]``) it had replaced and `message` brings back (`restores`), as
+    ``"restores"``: no older news under its reply (`sources.answer_sources`)."""
+    for c in corrects:
+        back = [r["episode_id"] for r in recalls if r.get("extra", {}).get("superseded_by")
+                == c["episode_id"] and restores(message, r["text"])]
+        if back:
+            c["restores"] = back
+
+
+_OF_IT = re.compile(r"\bit(?:['’]s|\s+(?:is|was|has been|will be|moved|got (?:moved|pushed|"
+                    r"delayed|postponed|changed|rescheduled|shifted|brought|put)))\b",
                     re.IGNORECASE)
 _MOVED_IT = re.compile(r"\b(?:moved|changed|pushed|put|brought|rescheduled|shifted)\s+it\b",
                        re.IGNORECASE)
 # the words of such a correction that say what it is, not what it is about
 _UNSAID = frozenset(stems("actually correction meant sorry scratch rang rung called phoned "
-                          "texted emailed back again after all said told moved changed"))
+                          "texted emailed back again after all said told moved changed "
+                          "pushed delayed postponed rescheduled shifted brought forward put "
+                          "off"))
