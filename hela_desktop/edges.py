@@ -25,6 +25,7 @@ import numpy as np
 from . import facts, language
 from . import formulas as F
 from .config import HelaParams
+from .kin import KIN_WORDS
 from .store import EdgeRow, Episode, Store
 from .words import LIST_MARK, one_line
 
@@ -170,10 +171,11 @@ def used_by_answer(memories: Iterable[tuple[int, str]], message: str, answer: st
     words = [(i, _content(text) - TELLING_WORDS - GENERAL_WORDS) for i, text in texts.items()]
     out, by_shared, in_form, shared = set(), set(), set(), _stems(_shared(words))
     for i, m in words:
-        qm = q | {w for w in m if facts.stem(w) in said}
+        qm = q | {w for w in m if facts.stem(w) in said} | _relation_of_named(texts[i], message)
         if _by_chance(texts[i], m, qm, a, answer, message):
             continue
-        if F.picked_up(m, qm, a) >= min_picked or (restating and F.restated(m, qm, a)):
+        if F.picked_up(m, qm, a) >= min_picked or (restating and any(
+                F.restated(p, qm, a) for p in _parts(texts[i], m))):
             out.add(i)
             # (only through a word most of them hold, "Lotte"?  In any form: "Saturdays")
             if F.picked_up(_stems(m) - shared, _stems(qm), _stems(a)) < min_picked:
@@ -213,6 +215,26 @@ def _long(words: set[str]) -> set[str]:
     of "making", "help" of "helping": `bench personal` saw three answers that used nothing
     read as using memories through them)."""
     return {w for w in words if len(w) >= 6}
+
+
+def _parts(text: str, m: set[str]) -> list[set[str]]:
+    """The content words `m` of a memory, and of each of its sentences when it has several:
+    a question may restate one of them ("Is Sam a vet?" of "I'm a developer at Ledgerly.
+    My partner Sam is a vet.", QA pass 51b: "Sam is a vet." was said to use none)."""
+    parts = facts.sentences(text)
+    return [m] + ([_content(x) - TELLING_WORDS - GENERAL_WORDS for x in parts]
+                  if len(parts) > 1 else [])
+
+
+_RELATION_NAMED = re.compile(r"\b(?i:my|our)\s+((?i:[a-z-]+))\s+([A-Z][\w'’-]*)")
+
+
+def _relation_of_named(text: str, message: str) -> set[str]:
+    """The relation words `text` sets before a name the message says ("partner" of "My
+    partner Sam…" to "Is Sam a vet?"): the message names that one too."""
+    said = set(re.findall(r"[\w'’-]+", message))
+    return {r.lower() for r, name in _RELATION_NAMED.findall(text)
+            if name in said and r.lower() in KIN_WORDS}
 
 
 def _stems(words: set[str]) -> set[str]:
