@@ -63,6 +63,16 @@ _AGE_AND = re.compile(r"\b(?:is|['’]s)\s+\d{1,3}(?:\s+years?\s+old)?\s*(?:,\s*
 _HAS_DIET = re.compile(r"(?P<who>\b[A-Z][\w'’-]*?|\b(?i:she|he))\s+(?i:has|follows|is on|keeps|eats)"
                        r"\s+(?i:a|an)\s+(?:(?i:strict|strictly|mostly|fully)\s+)?(?P<what>(?i:"
                        r"vegan|vegetarian|pescatarian))\s+(?i:diet)\b")
+# what someone studies: "Lucía studies medicine", "she's studying law", "he is doing a
+# degree in history" (QA pass 51b: "She studies law." of a medicine student had no line)
+_SUBJECTS = frozenset("""medicine law engineering history chemistry physics biology maths
+    mathematics economics nursing architecture music philosophy psychology geography
+    accounting dentistry pharmacy physiotherapy sociology politics linguistics journalism
+    computing anthropology theology classics midwifery""".split())
+_STUDIES = re.compile(
+    r"(?P<who>\b[A-Z][\w'’-]*?|\b(?i:she|he)|\b(?i:your)\s+[a-z]+)(?:\s+(?i:studies|studied|"
+    r"is studying|was studying|is doing a degree in|is training in)|(?i:['’]s\s+studying))\s+"
+    r"(?P<what>(?i:" + "|".join(sorted(_SUBJECTS)) + r"))\b(?!\s+(?i:books?|at home|for fun))")
 # an age: "Sam is 7", "our son Kwame is 6", "My mum is 70", "she's 72 years old", "your
 # dad is 70"; a kin word stands for the relation ("mum": "mother"); not "is 7 minutes
 # away", "is 10:30", "is 5k"
@@ -81,7 +91,7 @@ _CALLED = re.compile(r"\b(?P<what>" + "|".join(sorted(_KINDS["pet"])) +
 
 def _kind(what: str) -> str:
     """The kind of a word `_said_of` found: a job, a diet, a pet's kind, or an age."""
-    return "age" if what.isdigit() else _KIND_OF[what]
+    return "age" if what.isdigit() else "study" if what in _SUBJECTS else _KIND_OF[what]
 
 
 def _called(who: str, quote: str) -> str:
@@ -143,7 +153,7 @@ def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
     """(whom, what) of each "X is a …" in `sentence`, "she"/"he" read as the first name
     before them in the sentence, else `last`."""
     got = []
-    for m in _IS.finditer(sentence):
+    for m in [*_IS.finditer(sentence), *_STUDIES.finditer(sentence)]:
         who = m.group("who")
         if who.lower() in ("she", "he"):
             who = first_named(sentence[:m.start()]) or last
@@ -213,7 +223,8 @@ _AGE_THEN = re.compile(r"\b(?:next|last|ago|will|would|when|until|since|once|if|
 def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
                    asking: str = "") -> dict | None:
     """``{"kind": "says_otherwise", "name": "Abena", "said": "doctor", "memory": id, "quote":
-    …}`` when `answer` says someone is one thing of a kind (a job, a diet, a pet's kind)
+    …}`` when `answer` says someone is one thing of a kind (a job, a diet, a pet's kind,
+    what they study: "said" is then "studying law")
     and a memory of `texts` (id, words) says they are another of it, and the answer never
     says what the memory does; `asked`: whom the message `asking` asks about, for an
     answer's "she" that names no one before it; a yes to "Is Abena a doctor?" says she is
@@ -277,8 +288,10 @@ def says_otherwise(answer: str, texts: list[tuple[int, str]], asked: str = "",
                 continue
             eid, quote = next((i, t) for i, t in texts
                               if told([t]).get(who, {}).get(kind, set()) & was)
-            return {"kind": "says_otherwise", "name": _called(called_as, quote),
-                    "said": sorted(words)[0], "memory": int(eid), "quote": quote}
+            word = sorted(words)[0]
+            return {"kind": "says_otherwise", "name": _called(called_as, quote), "said":
+                    f"studying {word}" if kind == "study" else word, "memory": int(eid),
+                    "quote": quote}
     return None
 
 
