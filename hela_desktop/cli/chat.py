@@ -203,7 +203,11 @@ class TerminalChat:
         from ..assistant import AnswerNotSaved, MessageTooLong
 
         try:
-            self.turn(message, conversation)
+            went = self.turn(message, conversation)
+            if went is not None and not self.as_json:  # (what `--conversation` needs to go
+                # on with it: QA pass 51b could not tell)
+                print(_dim(f"  (conversation {went}: go on with --conversation {went})"),
+                      file=sys.stderr)
         except MessageTooLong as exc:
             return error(str(exc))
         except AnswerNotSaved as exc:  # the process ends: it cannot be kept for later
