@@ -153,3 +153,25 @@ def test_one_terminal_turn_says_which_conversation_to_go_on_with(tmp_path):
     assert r2.returncode == 0 and f"(conversation {got.group(1)}:" in r2.stderr, r2.stderr
     r3 = run("--json", "--message", "Hello.")  # (JSON lines carry it: no hint)
     assert r3.returncode == 0 and "go on with" not in r3.stderr
+
+
+def test_the_newest_memory_is_named_on_the_graph(qtbot, tmp_path):
+    """QA passes 50 and 51b: the dot of what the user had just said often had no label (it
+    is no answer's memory yet, and has no links to be among the most linked)."""
+    import numpy as np
+    from test_gui_pass42b import ASKED, TOLD, _qa_graph, _shown
+
+    from hela_desktop.store import Store
+    from hela_desktop.ui.graph_model import snapshot_from_store
+
+    view, ids = _qa_graph(qtbot, tmp_path, TOLD + ASKED)
+    assert view.newest == []  # (the first snapshot brings nothing new)
+    with Store(tmp_path) as store:
+        new = store.add_episode("My cat Biscuit is twelve.", "Noted.", np.ones(8, "float32"))
+        view.set_snapshot(snapshot_from_store(store))
+    view.settle(200)
+    view._update_labels()
+    assert view.newest == [new]
+    assert new in [i for i, _ in _shown(view)], _shown(view)
+    view.reset()
+    assert view.newest == []

@@ -72,6 +72,7 @@ class GraphLabelsMixin:
     xy: np.ndarray  # (N, 2) positions of the nodes, in data rows
     active: dict[int, float]
     recent: list[int]
+    newest: list[int]
     highlighted: set[int]
     selected: int | None
     zoomed_out: bool
@@ -134,12 +135,13 @@ class GraphLabelsMixin:
         n_recent = 0
         self._idle_room = 0
         if not self.zoomed_out or len(d) <= SMALL_GRAPH:
-            idle = (i for i in [*self.recent, *self.important] if i in d.index and i not in want
+            recent = [*self.newest, *(i for i in self.recent if i not in self.newest)]
+            idle = (i for i in [*recent, *self.important] if i in d.index and i not in want
                     and (self.visible_mask is None or self.visible_mask[d.index[i]]) and new(i))
             # (the last answer's all, up to the main labels' bound; the most linked after,
             # each tried in turn until that many are shown: with 41 memories the six most
             # linked found no room and one label was drawn, QA pass 41)
-            room = max(IDLE_LABELS, min(len(self.recent), MAX_MAIN_LABELS))
+            room = max(IDLE_LABELS, min(len(recent), MAX_MAIN_LABELS))
             named = list(idle)
             if not self.zoomed_out:  # zoomed in, there is room for more: the dots in view,
                 # the most linked first (QA pass 41e: 4 of 60 dots named, g2c)
@@ -147,9 +149,9 @@ class GraphLabelsMixin:
                 if more:
                     room = max(room, min(ZOOMED_LABELS, (len(more) + len(named)) // 3))
                     named += [i for i in more[:2 * room] if new(i)]  # (tried in turn)
-            last = [i for i in named if i in self.recent][:room]  # (they come first)
+            last = [i for i in named if i in recent][:room]  # (they come first)
             n_recent = len(last)
-            want += last + [i for i in named if i not in self.recent]
+            want += last + [i for i in named if i not in recent]
             self._idle_room = room
         if len(d) <= FEW_MEMORIES:  # a new folder's first memories (the very first has
             # no link, so it is not among the most linked): each named where it fits

@@ -47,6 +47,7 @@ THIN_EDGES_ABOVE = 3000  # bigger graphs draw every edge 1 px wide (weight shows
 ENTER_S = 0.5  # glow grows over this time when a memory becomes active
 LEAVE_S = 0.8  # and fades over this time when it leaves
 HOT_S = 2.5  # a strengthened edge stays thick this long
+NEWEST_LABELS = 2  # of the memories a snapshot brings, the newest this many are named first
 NODE_SIZE = 9
 # the graph pane's width from which the detail pane opens by itself: the pane's least and a
 # plot of 360 pixels (at 760 it was folded at the first window size on a 1600x1000 screen,
@@ -90,6 +91,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.active: dict[int, float] = {}  # id -> time it became active
         self.leaving: dict[int, float] = {}  # id -> time it left
         self.recent: list[int] = []  # the last answer's memories (`clear_active`)
+        self.newest: list[int] = []  # the memories the last snapshot brought
         self.hot: list[tuple[float, np.ndarray]] = []  # (start, edge rows)
         self.highlighted: set[int] = set()
         self.search_rows = np.zeros(0, dtype=np.int64)
@@ -319,6 +321,10 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
             centre = pos[have].mean(axis=0) if have.any() else np.zeros(2)
             pos[~have] = centre + np.random.default_rng(len(new)).normal(0, 1.0, (int((~have).sum()), 2))
         self.xy = pos
+        # the memories this snapshot brings (what the user just said): named first among the
+        # idle labels (QA passes 50 and 51b: the newest dot often had no label)
+        self.newest = [int(i) for r, i in enumerate(new.ids) if not have[r]
+                       and new.kinds[r] == "episode"][-NEWEST_LABELS:] if len(old) else []
         self.kind_rows = {k: np.nonzero(new.kinds == k)[0] for k in self.node_items}
         if (len(old.src) > THIN_EDGES_ABOVE) != (len(new.src) > THIN_EDGES_ABOVE):
             self.apply_colors(self.colors, redraw=False)
@@ -585,7 +591,7 @@ class GraphView(QtWidgets.QWidget, GraphLabelsMixin, GraphSearchMixin, GraphDeta
         self.highlighted = set()
         self.active.clear()
         self.leaving.clear()
-        self.recent = []
+        self.recent, self.newest = [], []
         self.set_search_results("", None)
         # the find box is the old folder's too (its rows pointed into the old graph: the
         # next snapshot raised IndexError, and "dentist" stood there with "none")
