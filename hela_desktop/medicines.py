@@ -31,7 +31,11 @@ SSRIS = ("sertraline lustral zoloft fluoxetine prozac citalopram cipramil escita
 # (or was moved onto it: "Daniel's doctor switched him to amlodipine instead of
 # lisinopril.", QA pass 47a)
 _TAKES = (r"\b(?:takes?|taking|on|prescribed|(?:switched|moved|changed|started|put)\s+"
-          r"(?:(?:him|her|them|me|us)\s+)?(?:on(?:to)?|to))\s+(?:(?:a|the|his|her|my|their)\s+)?")
+          r"(?:(?:him|her|them|me|us)\s+)?(?:on(?:to)?|to))\s+(?:(?:a|the|his|her|my|their)\s+)?"
+          # (or named after another in the list: "She takes metformin 500 mg for her
+          # diabetes and amlodipine for blood pressure.", QA pass 52a: no grapefruit caution)
+          r"(?:[^.;!?]{0,80}?(?:\band\b|\bplus\b|\bas well as\b|,)\s+(?:(?:also|a|the|his|her|"
+          r"my|their)\s+)?)?")
 _THINNER = re.compile(rf"{_TAKES}(?:{'|'.join(THINNERS)}|blood[- ]thinners?|anticoagulants?)\b",
                       re.IGNORECASE)
 _DOAC = re.compile(rf"{_TAKES}(?:{'|'.join(_DOACS)})\b", re.IGNORECASE)
