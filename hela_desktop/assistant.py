@@ -29,7 +29,7 @@ from . import facts, superseded, whom
 from . import formulas as F
 from . import prompt as P
 from .about_me import asks_only_about_whole_user
-from .cautions import CUES, for_household, of_others_only
+from .cautions import CUES, caution_of_others, for_household, of_others_only
 from .config import Settings
 from .doubt import answer_doubt
 from .embedder import Embedder
@@ -626,13 +626,22 @@ class Assistant:
             people |= {p for _, t, _ in self.store.said_after(
                 0.0, skip_sources=AUTHORS, containing=CUES)[-CAUTIONS_LOOK:]
                 if of_family(t, self.engine) for p in self.engine.people_in(t)}
-        names = {p for p in people if not p.startswith("my ")}
+        names = {p for p in people if not p.startswith("my ")} | self._cautioned(message, people)
         relations = {w for p in people if p.startswith("my ") for w in facts.kin_words(p[3:])}
         if relations:
             texts = self.store.key_texts(self.engine.memories_naming(
                 next(p for p in people if p.startswith("my ")), 20))
             names |= whom.names_of(relations, texts.values())
         return frozenset(names | relations)
+
+    def _cautioned(self, message: str, people: set[str]) -> set[str]:
+        """The names `message` says, not yet known as the user's people, whom a memory tells
+        something they must not eat or drink of ("Meera plays cricket and she's allergic to
+        peanuts." to "Can Meera have satay?": QA pass 52a, no caution; a name not called
+        "my daughter Meera" was no one of theirs)."""
+        return {n for n in self.engine.names_in(message) - people if not n.startswith("my ")
+                and any(caution_of_others(t, {n})[0] for t in self.store.key_texts(
+                    self.engine.memories_naming(n, 20)).values())}
 
     def _cautions(self, asked: str, answer: str, corrects: list[dict]) -> list:
         """The cautions the answer to `asked` is read against (`cautions.cautions`, and a
