@@ -27,6 +27,7 @@ from .food_groups import DISH_COCKTAIL, GROUPS, LIST_ENDS, REFUSES_IT, SALTY, TU
 from .food_groups import EATS as _EATS
 from .food_groups import SERVES as _SERVES
 from .language import opens_with_no
+from .superseded import OTHER_CLAUSE as _OTHER_ONE
 from .superseded import told_parts
 from .words import folded
 
@@ -169,22 +170,21 @@ def caution_of_others(text: str, about: AbstractSet[str]) -> tuple[frozenset[str
     to nuts.", "Aoife is vegetarian and can't eat gluten.")."""
     words: set[str] = set()
     said: list[str] = []
-    # (not only as another's: "Chloe's son Oscar is 4 and he's allergic to tree nuts." is
-    # Oscar's allergy, not Chloe's, QA pass 41d)
+    # (not as another's: "Chloe's son Oscar is 4 and he's allergic…" is Oscar's, QA 41d)
     named = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(about)))
                        + rf")(?!\w)(?!['’]s\s+(?:{kin.KIN_PET_BREED}|{_ROLES})\b)", re.IGNORECASE) \
         if about else None
-    # (one of theirs doing something to them is of them: "Daniel's doctor switched him to
-    # amlodipine…", QA pass 47a)
+    # (one of theirs doing something to them: "Daniel's doctor switched him to…", QA 47a)
     by_theirs = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(about)))
                            + rf")['’]s\s+(?:{_ROLES})\b[^.!?]*?\b(?:him|her|them)\b",
                            re.IGNORECASE) if about else None
     before = False
-    for s in facts.sentences(text or ""):
+    # (each clause of whom it begins with, `_OTHER_ONE`: QA pass 52a gave Kabir the peanuts)
+    for whole, s in ((w, c) for w in facts.sentences(text or "") for c in _OTHER_ONE.split(w)):
         of_them = named is not None and (bool(named.search(s)) or before and bool(_GOES_ON.match(s))
                                          or by_theirs is not None and bool(by_theirs.search(s)))
         before = of_them
-        found = _avoided(s, _THEIR_DIET) if of_them and facts.is_statement_sentence(s) \
+        found = _avoided(s, _THEIR_DIET) if of_them and facts.is_statement_sentence(whole) \
             and not _OVER.search(s) else None
         # (the user's own, shared: "I'm vegan, and so is my husband Kenji.", QA pass 47b:
         # "Can Kenji have a cheeseburger?" had no line)
@@ -192,7 +192,7 @@ def caution_of_others(text: str, about: AbstractSet[str]) -> tuple[frozenset[str
             found = _avoided(s)
         if found:
             words |= found
-            said.append(s)
+            said += [] if whole in said else [whole]
     return frozenset(words), " ".join(said)
 
 

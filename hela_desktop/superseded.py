@@ -52,9 +52,18 @@ _PREDICATE = (r"(?:(?:works?|worked|is|was)\s+(?:as|a|an|at|for)|teach(?:es)?|ru
               # (bare after an age: "Our daughter Amara is 7 and allergic to peanuts", QA
               # pass 45: "Amara turned 8 yesterday." replaced the allergy too)
               rf"(?:(?:is|are)\s+)?{_STATE})\b")
+# another one going on in the same sentence: ", and Kabir has asthma", " - he uses…" (QA
+# pass 52a: "…Meera … allergic to peanuts, and Kabir has asthma - he uses a blue inhaler"
+# was one thing, replaced whole by Kabir's new inhaler, Meera's allergy with it)
+OTHER_ONE = (r"(?-i:[A-Z])[\w'’-]+\s+(?:has|is|uses|takes|plays|can|does|eats|loves|hates|gets|"
+             r"was|had|works|lives)\b")
+# where a sentence goes on to another one: "Meera … is allergic to peanuts, and Kabir has
+# asthma - he uses…", "; she…" (`cautions.caution_of_others`)
+OTHER_CLAUSE = re.compile(rf",\s*(?:and|but)\s+(?={OTHER_ONE})|\s+[-–—]\s+|\s*;\s*")
 _PARTS = re.compile(rf"{SENTENCE_BREAK}|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+"
                     r"(?=(?:my|i|i'm|i’m|we|we're|we’re|our)\b|(?:he|she|they)(?:\s+(?:is|are|"
-                    rf"was|were)|['’](?:s|re))\b|{_PREDICATE})", re.I)
+                    rf"was|were)|['’](?:s|re))\b|{_PREDICATE})|,\s*(?:and|but)\s+(?={OTHER_ONE})"
+                    rf"|\s+[-–—]\s+(?=(?:he|she|they|i|we|my|our)\b|{OTHER_ONE})", re.I)
 
 
 # a self-introduction tells who, what and where: "Hi, I'm Priya Nair, a software engineer
@@ -182,10 +191,13 @@ def on_subject(old: str, new: str, shown: bool = False) -> str:
         runs.insert(0, [*spans[0], 0])
     # (a part that goes on from its subject is quoted from the start of its sentence:
     # "Noted as a correction of “takes lisinopril.”", QA pass 47c)
+    # (… or from the part before it that names whom: "Kabir has asthma - he uses a blue
+    # inhaler", not Meera's allergy before it, QA pass 52a)
     if shown and runs and said[runs[0][0]:runs[0][0] + 1].islower():
         a = runs[0][0]
-        runs[0][0] = max([0, *(said.rfind(p, 0, a) + len(p) for p in (". ", "! ", "? ")
-                               if said.rfind(p, 0, a) >= 0)])
+        start = max([0, *(said.rfind(p, 0, a) + len(p) for p in (". ", "! ", "? ")
+                          if said.rfind(p, 0, a) >= 0)])
+        runs[0][0] = max([start, *(x for x, _ in spans if start < x < a and said[x].isupper())])
     return " … ".join(said[a:b] for a, b, _ in runs) if runs else old
 
 
@@ -334,13 +346,17 @@ def untimed(old: str, new: str) -> bool:
 
 # a plan's time changed: "… is now in September, not August.", "… moved to Friday", "…
 # moved to 21 January" (`older_news` reads only the old time as out of date then)
-# (a few words between, no place: "They moved it again, to Friday.", QA pass 52 read its kept "3pm"
-# as older news)
-TIME_CHANGE = re.compile(rf"\b(?:(?:is\s+now|['’]s\s+now|now)\s+|(?:moved|postponed|rescheduled|"
-                         rf"changed|pushed|delayed|shifted|brought|put(?:\s+(?:it|that|them))?\s+"
-                         rf"off)\s+(?:(?!(?:to|from|in|into|out)\b)[\w'’-]+,?\s+){{0,3}}?)(?:back\s+|forward\s+)?(?:to\s+|on\s+|"
-                         rf"in\s+|until\s+|for\s+|at\s+)?{WHEN_TO}|\bnot\s+(?:on\s+|in\s+)?(?:{MONTH}|"
-                         rf"{DAY})\b", re.IGNORECASE)
+# (a few words between, no place: "They moved it again, to Friday.", QA pass 52 read its
+# kept "3pm" as older news)
+_MOVED_VERB = (r"(?:moved|postponed|rescheduled|changed|pushed|delayed|shifted|brought|"
+               r"put(?:\s+(?:it|that|them))?\s+off)")
+TIME_CHANGE = re.compile(
+    rf"\b(?:(?:is\s+now|['’]s\s+now|now)\s+|{_MOVED_VERB}\s+)(?:back\s+|forward\s+)?(?:to\s+|on\s+|in\s+|"
+    rf"until\s+|for\s+|at\s+)?{WHEN_TO}"
+    # (a few words between, then to what: not "We moved house last weekend, …", a move's day)
+    rf"|\b{_MOVED_VERB}\s+(?:(?!(?:to|from|in|into|out|last|this|next)\b)[\w'’-]+,?\s+){{1,3}}?"
+    rf"(?:back\s+|forward\s+)?(?:to|on|until|till|for|at)\s+{WHEN_TO}"
+    rf"|\bnot\s+(?:on\s+|in\s+)?(?:{MONTH}|{DAY})\b", re.IGNORECASE)
 
 
 def of_it_only(text: str) -> bool:
