@@ -298,13 +298,34 @@ def standing_cautions(store: Store, said: Iterable[tuple[int, str]],
     # is 6 and he's allergic to shellfish." once "Arjun just turned 7.", QA pass 48a)
     again: dict = {k: frozenset(v) | _HE if k in ("about", "named") and v else v
                    for k, v in whom.items()}
+    told_of: dict[int, list[str]] = {}
     for i in ids:
-        told = [news[b] for b in every.get(i, []) if b in news] + (
+        told_of[i] = told = [news[b] for b in every.get(i, []) if b in news] + (
             [fixed[i]] if fixed and i in fixed else [])
         rest = superseded.still_true(texts[i], told) if told else texts[i]
         if not rest or not cautions([(i, rest)], **again):
             gone.add(i)
-    return [c for c in found if c.episode_id not in gone]
+    # (only where a correction names what makes it a caution: "…it's 1000 mg now instead of
+    # 500" of "She takes metformin 500 mg … and amlodipine for blood pressure." leaves the
+    # amlodipine's, QA pass 52a: no grapefruit caution)
+    return [c for c in found if c.episode_id not in gone
+            or not _names_cause(told_of[c.episode_id], texts[c.episode_id], c, whom)]
+
+
+def _names_cause(told: list[str], said: str, caution, whom: dict) -> bool:
+    """Does a correction of `told` name a word of the statement `said` without which the
+    words of its `caution` are not all found (the food, the diet, the medicine; a dose or
+    a day is none)?"""
+    from .cautions import cautions
+
+    fixed = set().union(*(facts.terms(t) for t in told)) if told else set()
+    for m in re.finditer(r"[\w'’-]+", said):
+        if facts.stem(m.group(0).lower()) in fixed and m.group(0).lower() not in facts.STOPWORDS:
+            blank = said[:m.start()] + "x" + said[m.end():]
+            left = set().union(*(c.avoid for c in cautions([(0, blank)], **whom)))
+            if not caution.avoid <= left:
+                return True
+    return False
 
 
 def corrected_by(store: Store, text: str, near: Iterable[tuple[int, float]], at: float, *,
