@@ -30,6 +30,14 @@ from .change_words import CHANGES as _CHANGES
 from .change_words import NEW_JOB as _NEW_JOB
 from .change_words import SCHEDULE as _SCHEDULE
 from .change_words import SWAP_VERBS as _SWAP_VERBS
+from .fact_words import ACKNOWLEDGE as _ACKNOWLEDGE  # (closed word lists: `fact_words`)
+from .fact_words import ASKING as _ASKING
+from .fact_words import FIRST_PERSON as _FIRST_PERSON
+from .fact_words import FIRST_SUBJECT as _FIRST_SUBJECT
+from .fact_words import INSTRUCTS as _INSTRUCTS
+from .fact_words import LEADS as _LEADS
+from .fact_words import NOT_NAMES as _NOT_NAMES
+from .fact_words import SMALL_TALK as _SMALL_TALK
 from .kin import KIN, KIN_ALSO, KIN_WORDS, PETS, kin, kin_words
 from .language import is_common_word, is_interjection
 from .timewords import DATE, DAYS, MONTHS, WHEN_TO
@@ -43,47 +51,9 @@ _SENTENCE_BREAK = re.compile(SENTENCE_BREAK)
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 NAME_WORD = _WORD  # a word as names are written ("Margot's", "Jean-Luc")
 
-# the first word of a sentence that asks for something rather than telling it
-_ASKING = frozenset("""
-can could would will please write give tell explain suggest recommend help make draft list
-show describe summarise summarize convert translate settle remind find compose create plan
-brainstorm rewrite fix check compare calculate define name any what what's whats how how's
-why when where which who who's whose is are do does did should shall was were may might
-""".split())
 ASKING_WORDS = _ASKING  # (what `forget_request` reads as a second request in a message)
-# an instruction about the answer, not news ("Answer in one short sentence.", "Start your
-# reply with my name.", "Keep it short."; QA pass 29: such requests were listed among what
-# the user had told), and the words that may come before it ("Just give me the name.")
-_INSTRUCTS = frozenset("""
-answer reply respond start begin keep use say include avoid limit format end mention focus
-skip ignore repeat add put forget delete erase remove unlearn""".split())
-_LEADS = frozenset("just only also now then and so but".split())
-# short replies that carry nothing to remember
-_SMALL_TALK = frozenset("""
-ok okay thanks thank cheers ha haha lol great perfect cool nice hi hello hey morning
-brilliant lovely awesome sure yes yeah no nope right fine wow oh
-""".split())
 SMALL_TALK = _SMALL_TALK  # (what `name_index` reads as no name opening a sentence)
-_FIRST_PERSON = frozenset("""
-i i'm im i've ive i'd i'll my mine myself we we're we've we'd we'll our ours ourselves us
-""".split())
-# the first person as the subject of a sentence ("I'm vegan"), and the verbs that make a
-# two-word sentence of it an acknowledgement, not news ("I see", "I agree")
-_FIRST_SUBJECT = frozenset("i i'm im i've ive i'd i'll we we're we've we'd we'll".split())
-_ACKNOWLEDGE = frozenset("""
-see know agree understand guess think suppose bet mean wonder disagree do did will would
-can could am was promise hope fine back here sorry ok okay good great done ready alright
-glad well listening
-""".split())
 _SHORT_TOKEN = re.compile(r"[\w'’]+", re.UNICODE)  # words and numbers: "I'm 34."
-_NOT_NAMES = frozenset("""
-i i'm i've i'd i'll january february march april may june july august september october
-november december monday tuesday wednesday thursday friday saturday sunday mum mom dad
-ok okay mr mrs ms dr mon tue tues wed thu thur thurs fri sat sun feb mar apr jun jul aug
-sep sept oct nov dec
-""".split())
-
-
 NOT_NAMES = _NOT_NAMES  # capitalised words that are not names (months, weekdays, "Mum")
 MONTHS_AND_DAYS = tuple(MONTHS + [d for d in DAYS if d != "weekend"])
 _KW_WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -246,10 +216,10 @@ _CORRECTS = re.compile(
 # "…in May instead of June", "tea rather than coffee", "quit the buses" (QA pass 32): a
 # correction of what said June, coffee or buses only (`corrects_memory`): "I walk to work
 # instead of driving." corrects nothing said about work (QA pass 29)
-_SWAPS = re.compile(r"\b(?:instead of|rather than|quit|quits|gave up|given up|stopped"
+_SWAPS = re.compile(r"\b(?:instead of|rather than|quit|quits|gave up|given up|cancell?ed|called off|stopped"
                     r"(?!\s+(?:by|at|in|for|to|off|over)\b))\s+(?:(?:the|his|her|my|their|our|"
                     r"your)\s+)?([^,;.!?—–]+?)(?=\s+(?:and|but|so|then|because|last|this|"
-                    r"yesterday|today|recently)\b|[,;.!?—–]|$)", re.IGNORECASE)
+                    r"yesterday|today|recently)\b|\s+-\s|[,;.!?—–]|$)", re.IGNORECASE)
 
 
 # what a correction says is no longer so: "…, not May", "— not a terrier", "I no longer
@@ -293,7 +263,10 @@ _OUTGROWN = re.compile(r"\b(?:outgr(?:own|ew)|gr[eo]wn?\s+out\s+of|cured\s+of)\s
                        re.IGNORECASE)
 
 
-_DENIALS = (_NEGATED, _NOT_ANY_MORE, _IS_NOT, _SWAPS, _LEFT, _QUIT_AT, _OUTGROWN)
+# what a correction says it is about, void: "Scratch that about Chennai, …" (QA pass 52a)
+_ABOUT = re.compile(r"\b(?:scratch|forget|ignore)\s+(?:that|what\s+i\s+said)\s+(?:about|re|on)\s+"
+                    r"(?:the\s+|my\s+|our\s+)?([^,.;:!?—–]{1,40})", re.IGNORECASE)
+_DENIALS = (_NEGATED, _NOT_ANY_MORE, _IS_NOT, _SWAPS, _LEFT, _QUIT_AT, _OUTGROWN, _ABOUT)
 
 
 def negated(text: str) -> list[str]:
@@ -444,6 +417,12 @@ def says_over(old: str, new: str) -> bool:
         return False
     if (was := kin(old)) and (told := kin(new)) and not was & told:
         return False  # (each of other relations of the user's: "my father", "my brother")
+    if _stopped_else(old, new):
+        return False
+    # what it says it is about, said by `old`: "Scratch that about Chennai, we cancelled
+    # it." of "…a trip to Chennai in April." (QA pass 52a: no correction; a place is a name)
+    if (on := _ABOUT.search(new)) and set(stems(on.group(1))) & said_words(old):
+        return True
     # it puts aside what `old` says, and shares more with it than that and whom `old` is
     # about: "Actually the Lisbon flight is on 10 June, not 3 June." of "I'm flying to
     # Lisbon on 3 June…" (QA pass 37), not of "Felix has football on Wednesdays." for
@@ -464,8 +443,19 @@ def says_over(old: str, new: str) -> bool:
         for k, (told, said) in enumerate(_CHANGES))
 
 
+def _stopped_else(old: str, new: str) -> bool:
+    """Does `new` only stop or swap something (`_SWAPS`, no "actually") whose numbers or
+    names `old` does not say ("I've stopped teaching Year 11…" is no news of "I teach
+    chemistry at a secondary school in Leicester.", QA pass 52a: noted as a correction)?"""
+    if _CORRECTS.search(new):
+        return False
+    objects = " ".join(m.group(1) for m in _SWAPS.finditer(new))
+    specific = {*NUMBER.findall(objects), *(w for w in _named("x " + objects))}
+    return bool(specific) and not specific <= said_words(old)
+
+
 _TELLS_CORRECTION = frozenset(stems("actually correction meant misspoke mistake wrong sorry "
-                                    "correct"))
+                                    "correct instead"))
 
 
 def changes_memory(old: str, new: str) -> bool:

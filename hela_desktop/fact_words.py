@@ -1,0 +1,42 @@
+"""Closed word lists `facts` reads a message by (Qt-free data): the words that open a
+request, an instruction about the answer, small talk, the first person, acknowledgements,
+and capitalised words that are no names."""
+
+from __future__ import annotations
+
+# the first word of a sentence that asks for something rather than telling it
+ASKING = frozenset("""
+can could would will please write give tell explain suggest recommend help make draft list
+show describe summarise summarize convert translate settle remind find compose create plan
+brainstorm rewrite fix check compare calculate define name any what what's whats how how's
+why when where which who who's whose is are do does did should shall was were may might
+""".split())
+# an instruction about the answer, not news ("Answer in one short sentence.", "Start your
+# reply with my name.", "Keep it short."; QA pass 29: such requests were listed among what
+# the user had told), and the words that may come before it ("Just give me the name.")
+INSTRUCTS = frozenset("""
+answer reply respond start begin keep use say include avoid limit format end mention focus
+skip ignore repeat add put forget delete erase remove unlearn""".split())
+LEADS = frozenset("just only also now then and so but".split())
+# short replies that carry nothing to remember
+SMALL_TALK = frozenset("""
+ok okay thanks thank cheers ha haha lol great perfect cool nice hi hello hey morning
+brilliant lovely awesome sure yes yeah no nope right fine wow oh
+""".split())
+FIRST_PERSON = frozenset("""
+i i'm im i've ive i'd i'll my mine myself we we're we've we'd we'll our ours ourselves us
+""".split())
+# the first person as the subject of a sentence ("I'm vegan"), and the verbs that make a
+# two-word sentence of it an acknowledgement, not news ("I see", "I agree")
+FIRST_SUBJECT = frozenset("i i'm im i've ive i'd i'll we we're we've we'd we'll".split())
+ACKNOWLEDGE = frozenset("""
+see know agree understand guess think suppose bet mean wonder disagree do did will would
+can could am was promise hope fine back here sorry ok okay good great done ready alright
+glad well listening
+""".split())
+NOT_NAMES = frozenset("""
+i i'm i've i'd i'll january february march april may june july august september october
+november december monday tuesday wednesday thursday friday saturday sunday mum mom dad
+ok okay mr mrs ms dr mon tue tues wed thu thur thurs fri sat sun feb mar apr jun jul aug
+sep sept oct nov dec
+""".split())
