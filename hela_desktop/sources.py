@@ -373,7 +373,9 @@ def _part_about(text: str, old: str) -> str:
     return ("…" if best[0] else "") + " ".join(chunks[best[0]:end])
 
 
-_GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who)\b", re.IGNORECASE)
+# (… "we" too: "Scratch that about Chennai, we cancelled it.", QA pass 52a quoted its first
+# clause alone)
+_GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who|we)\b", re.IGNORECASE)
 
 
 def _ill_untold_note(doubt: dict, _recalls: list[dict]) -> str:
