@@ -175,3 +175,107 @@ def test_the_newest_memory_is_named_on_the_graph(qtbot, tmp_path):
     assert new in [i for i, _ in _shown(view)], _shown(view)
     view.reset()
     assert view.newest == []
+
+
+# ---------------------------------------------------------------- QA pass 52a (Priya Raman)
+_T3 = ("um so Meera plays cricket and shes allergic to peanuts, and Kabir has asthma - he uses "
+       "a blue inhaler")
+_T4 = ("My mum Lakshmi lives with us, she's 72. She takes metformin 500 mg for her diabetes and "
+       "amlodipine for blood pressure.")
+_T6 = ("Parents evening is on Thursday 14 January, and I teach Year 11 this year. We're planning "
+       "a trip to Chennai in April.")
+
+
+def test_a_medicine_named_second_in_a_list():
+    """Pass 52a: "She takes metformin 500 mg for her diabetes and amlodipine for blood
+    pressure." gave no grapefruit caution (only a medicine right after "takes" was read)."""
+    from hela_desktop.medicines import avoided
+
+    for text in (_T4, "My mum takes metformin and amlodipine.",
+                 "He takes vitamin D, aspirin and simvastatin.", "He is on metformin and warfarin."):
+        assert {"grapefruit"} <= avoided(text) or "warfarin" in text and "ibuprofen" in avoided(
+            text), text
+    for text in ("I take metformin. I love grapefruit and amlodipine is a word.",
+                 "She takes metformin for her diabetes."):
+        assert "grapefruit" not in avoided(text), text
+
+
+def test_each_clause_of_a_sentence_is_of_whom_it_begins_with():
+    """Pass 52a: "Meera … allergic to peanuts, and Kabir has asthma" gave Kabir the peanuts;
+    and Kabir's new inhaler replaced the whole sentence, Meera's allergy with it."""
+    from hela_desktop.cautions import caution_of_others
+    from hela_desktop.superseded import on_subject, still_true, told_parts
+
+    for text in (_T3, "Meera plays cricket and she's allergic to peanuts, and Kabir has asthma",
+                 "Kabir has asthma, and Meera is allergic to peanuts; she carries an EpiPen."):
+        assert "satay" in caution_of_others(text, {"meera"})[0], text
+        assert not caution_of_others(text, {"kabir"})[0], text
+    for text in ("My son Kabir and my daughter Meera are both allergic to peanuts.",
+                 "Kabir and Meera are allergic to peanuts."):
+        assert caution_of_others(text, {"kabir"})[0] and caution_of_others(text, {"meera"})[0]
+    assert told_parts(_T3) == ["um so Meera plays cricket and shes allergic to peanuts",
+                               "Kabir has asthma", "he uses a blue inhaler"]
+    assert told_parts("I work 9 - 5 at the bank, Monday - Friday.") == [
+        "I work 9 - 5 at the bank, Monday - Friday."]
+    inhaler = ("Kabir's inhaler changed btw - he's not on the blue one any more, it's a brown "
+               "preventer inhaler now")
+    assert on_subject(_T3, inhaler, shown=True) == "Kabir has asthma - he uses a blue inhaler"
+    assert still_true(_T3, [inhaler]) == ("Um so Meera plays cricket and shes allergic to "
+                                          "peanuts. Kabir has asthma.")
+    # (a part that goes on from its subject is still quoted from it)
+    assert on_subject("My dad Daniel has high blood pressure and takes lisinopril.",
+                      "Actually the doctor switched him to amlodipine.", shown=True) == \
+        "My dad Daniel has high blood pressure and takes lisinopril."
+
+
+def test_what_a_stop_a_cancellation_or_a_scratch_corrects():
+    """Pass 52a: "I've stopped teaching Year 11 - I've taken on the Sixth Form instead." was
+    noted as a correction of "I teach chemistry at a secondary school in Leicester."; "Scratch
+    that about Chennai, we cancelled it. We're going to Lisbon in May instead." corrected
+    nothing (and once it did, the Sixth Form by its "instead")."""
+    from hela_desktop import facts
+
+    intro = "Hi! I'm Priya Raman, I'm 44 and I teach chemistry at a secondary school in Leicester."
+    stop = "Also I've stopped teaching Year 11 - I've taken on the Sixth Form instead."
+    assert not facts.corrects_memory(intro, stop) and facts.corrects_memory(_T6, stop)
+    assert facts.corrects_memory("I work at Tesco in Leeds.", "I quit my job at Tesco.")
+    assert not facts.corrects_memory("I work at Tesco in Leeds.", "I quit my job at Aldi.")
+    assert facts.corrects_memory("I eat meat most days.", "I stopped eating meat.")
+    lisbon = "Scratch that about Chennai, we cancelled it. We're going to Lisbon in May instead."
+    for text in (lisbon, "We cancelled the Chennai trip.", "We called off the trip."):
+        assert facts.corrects(text) and facts.corrects_memory(_T6, text), text
+    assert not facts.corrects_memory("I go to the gym on Mondays.", lisbon)
+    assert not facts.corrects_memory(stop, lisbon)
+    assert facts.negated(lisbon) == ["chenn"]
+
+
+def test_cautions_of_someone_named_and_what_a_correction_leaves(make_assistant):
+    """Pass 52a: "Can Meera have satay?" after only "Meera plays cricket and she's allergic
+    to peanuts…" had no line (Meera was never called "my daughter"); after "…it's 1000 mg
+    now instead of 500" the amlodipine's grapefruit caution was gone with the metformin
+    dose."""
+    a = make_assistant()
+    a.settings.max_answer_tokens = 4
+    _chat(a, "Meera plays cricket and she's allergic to peanuts, and Kabir has asthma")
+    assert any("satay" in c.avoid for c in a._cautions("Can Meera have satay?", "Yes.", []))
+    assert not any(c.theirs for c in a._cautions("Can Kabir have satay?", "Yes.", []))
+    b = make_assistant()
+    b.settings.max_answer_tokens = 4
+    _chat(b, _T4, "oh and the doctor upped mums metformin, it's 1000 mg now instead of 500")
+    got = b._cautions("Can my mum have grapefruit juice?", "Yes.", [])
+    assert any("grapefruit" in c.avoid for c in got), got
+    c = make_assistant()
+    c.settings.max_answer_tokens = 4
+    _chat(c, "My partner Sam is vegetarian.",
+          "Sam has started eating fish, so he's pescatarian now rather than vegetarian.")
+    assert not any("fish" in x.avoid for x in c._cautions("Can Sam have fish pie?", "Yes.", []))
+
+
+def test_an_older_news_line_quotes_the_clause_that_goes_on():
+    """Pass 52a: "it may give older news — “Scratch that about Chennai,” is newer"."""
+    from hela_desktop.sources import _part_about
+
+    text = "Scratch that about Chennai, we cancelled it. We're going to Lisbon in May instead."
+    assert _part_about(text, _T6) == text  # (what "we" do now, too)
+    assert _part_about("I love my job. Scratch that about Chennai, we cancelled it.", _T6) == \
+        "…Scratch that about Chennai, we cancelled it."
