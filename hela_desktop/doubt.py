@@ -393,18 +393,17 @@ _WRITE_FOR_ME = re.compile(r"\b(?:write|draft|compose|pen|help me (?:write|word)
 def _of_theirs(message: str, mems: Sequence[Recall]) -> bool:
     """Does a question of `message` ask about the user's household ("the boys", "the
     family") or about a thing of theirs that a recalled statement tells, two words or more
-    of it with a name ("the Seville trip" of "The Seville trip is now in June, not May.")?"""
+    of it with a name ("the Seville trip" of "The Seville trip is now in June, not May."),
+    or when it is, the statement giving a time ("When is parents evening?", QA pass 52a)?"""
     asks = [q for q in facts.sentences(message) if q.rstrip().endswith("?")]
-    told = [facts.terms(r.text) for r in mems if r.extra.get("statement")]
-    # (or "the baby": "When is the baby due?", QA pass 49a, "…the baby is due in March."
-    # told, answered "…next week, March 15th." with no line)
-    return any(for_household(q) or len(t := facts.terms(q) - _ASKING) >= 2 and any(
-        t <= m for m in told) and bool(re.search(r"(?<!^)(?<![.!?]\s)\b[A-Z]|\bthe\s+baby\b",
-                                                 q.strip()))
-        for q in asks)
+    told = [(facts.terms(r.text), r.text) for r in mems if r.extra.get("statement")]
+    # (or "the baby": "When is the baby due?", QA pass 49a, "…the baby is due in March.")
+    return any(for_household(q) or len(t := facts.terms(q) - _ASKING) >= 2 and any(t <= m and (
+        bool(re.search(r"(?<!^)(?<![.!?]\s)\b[A-Z]|\bthe\s+baby\b", q.strip())) or re.match(
+            _OPENS_WHEN, q, re.I) and re.search(WHEN_SAID, x, re.I)) for m, x in told) for q in asks)
 
 
-_OPENS_WHEN = r"\s*(?:when|(?:what|which)\s+(?:day|date|time|month)s?)\b"
+_OPENS_WHEN = r"\s*(?:when|(?:what|which)(?:['’]s|\s+is)?\s+(?:the\s+)?(?:day|date|time|month)s?)\b"
 _ASKING = frozenset(facts.stems("when what where which who how is are was the time date day"))
 
 
