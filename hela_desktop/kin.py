@@ -158,7 +158,10 @@ def as_theirs(name: str) -> re.Pattern:
                       rf"|\b{n}(?:,\s*|\s+(?:is|was)\s+)(?:my|our)\b|{_NAMED}{n}\b"
                       # "We have twin boys, Kiran and Dev" (pass 41b's persona)
                       rf"|{_CHILDREN},?\s+(?:(?:are\s+)?(?:called|named)\s+)?"
-                      rf"(?:[\w'’-]+(?:,\s*|\s+and\s+)){{0,3}}{n}\b", re.IGNORECASE)
+                      # (an age told beside each: "…two kids, Meera who is 15 and Kabir who's
+                      # 9", QA pass 52a: Kabir was no one of theirs)
+                      rf"(?:[\w'’-]+(?:,?\s+(?:who\s+is|who['’]s|aged?)\s+\d{{1,2}}|\s*\(\d{{1,2}}\))?"
+                      rf"(?:,\s*(?:and\s+)?|\s+and\s+)){{0,3}}{n}\b", re.IGNORECASE)
 
 
 __all__ = ["BEFORE_KIN", "BREEDS", "GRANDCHILD", "KIN_PET_BREED", "ROLES", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words", "species", "tells_grandchild"]

@@ -198,7 +198,7 @@ _BOTH_AGE = re.compile(r"\b(?P<a>[A-Z][\w’-]*),?\s+and\s+(?P<b>[A-Z][\w’-]*)
                        r"(?i:are)\s+(?:(?i:both|now|only)\s+)?(?P<n>\d{1,2})\b"
                        r"(?!\s*(?:and|or|-|–|to)\s*\d)(?!\s*(?i:years?|yrs?)?\s*(?i:apart|between))")
 _AGE_ASIDE = re.compile(r"\b(?P<who>[A-Z][\w’-]*)\s*(?:\(\s*(?:(?i:aged|age)\s+)?(?P<p>\d{1,3})"
-                        r"(?:\s*(?i:years?\s+old|yrs?|y/?o))?\s*\)|,\s*(?i:who\s+is\s+|aged\s+)"
+                        r"(?:\s*(?i:years?\s+old|yrs?|y/?o))?\s*\)|(?:,\s*|\s+)(?i:who\s+is\s+|who['’]s\s+|aged\s+)"
                         r"(?P<c>\d{1,3})(?:\s*(?i:years?\s+old))?(?=\s*[,.;)]|\s*$|\s+(?i:and|now)\b))")
 _ASKS_IS = re.compile(r"^\s*(?:is|was)\s+(?P<who>(?:my|our)\s+[a-z]+|[A-Z][\w'’-]*)\s+",
                       re.IGNORECASE)
