@@ -34,6 +34,7 @@ from .config import Settings
 from .doubt import answer_doubt
 from .embedder import Embedder
 from .events import DoneEvent, Event, MemoriesEvent, Recall, TokenEvent
+from .follow_up import pronoun_gender
 from .forget_request import forget_target
 from .gate import CAUTIONS_LOOK, GateResult, of_family
 from .knowledge import corrected_by, standing_cautions
@@ -475,7 +476,10 @@ class Assistant:
         # what the memory keeps (the chat keeps the message as written), or a misspelling
         # asked once became a name of the user's, and was never read as theirs again
         asked = getattr(state, "asked", "") or message
-        repeat = None if interrupted and not failed else engine.repeat_of(asked, user_vec)
+        # (not one whose "he" or "she" the chat tells: "How old is he?" of another chat's
+        # "he" read "asked before: memory #26", QA pass 52a)
+        repeat = None if interrupted and not failed or pronoun_gender(asked) \
+            else engine.repeat_of(asked, user_vec)
         if repeat is not None:
             stats["repeat_of"] = repeat
         if getattr(state, "respelled", None):
