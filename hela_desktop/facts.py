@@ -543,7 +543,11 @@ def of_another_kind(old: str, new: str, unsaid: bool = False) -> bool:
     month.": a job, and a home; QA pass 40b)?  `unsaid`: also when `new` says none
     ("Our twins Zofia and Jan are 15." is no old state of "Zofia has grown out of her
     shellfish allergy…", QA pass 46b)."""
-    kinds = [{k for k, (_, said) in enumerate(_CHANGES) if said.search(t)} for t in (old, new)]
+    # (what `new` tells as a change, or says: "…it's a brown preventer inhaler now" says
+    # no job, QA pass 52a, "…Kabir who's 9" made older news of it)
+    kinds = [{k for k, (_, said) in enumerate(_CHANGES) if said.search(old)},
+             {k for k, (told, said) in enumerate(_CHANGES) if said.search(new) and (
+                 not unsaid or told.search(new))}]
     return bool(kinds[0] and (kinds[1] or unsaid) and not kinds[0] & kinds[1])
 
 
