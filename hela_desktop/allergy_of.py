@@ -16,6 +16,8 @@ from collections.abc import Set as AbstractSet
 
 from . import facts
 from .cautions import caution_of_others, their_avoided
+from .medicines import ILLNESSES
+from .superseded import OTHER_CLAUSE
 
 _NOT = re.compile(r"\b(?:not|no|never|without)\b|n['’]t\b", re.IGNORECASE)
 
@@ -54,7 +56,55 @@ def given_to_another(answer: str, mems: Iterable[tuple[int, str]],
                             "name": spelt.group(0) if spelt else who,
                             "of": of.group(0) if of else other,
                             "said": said.group(0).rstrip(" .,;!")}
+    return _ill_of_another(answer, mems, names)
+
+
+def _ill_of_another(answer: str, mems: list[tuple[int, str]],
+                    names: Callable[[str], AbstractSet[str]]) -> dict | None:
+    """The same for an illness (`medicines.ILLNESSES`): "Meera plays cricket, she's
+    allergic to peanuts and has asthma." where "…and Kabir has asthma" was told (QA pass
+    52a: no line), as ``{"kind": "allergy_of", "said": "has asthma", …}``."""
+    last = ""
+    for sentence in facts.sentences(answer):
+        people = {n for n in names(sentence) if not n.startswith("my ")}
+        who = next(iter(people)) if len(people) == 1 else "" if people else last
+        last = who
+        for m in _HAS_ILL.finditer(sentence):
+            ill = ILLNESSES[m.group("ill").lower()]
+            if not who or _NOT.search(sentence[:m.start()].rsplit(",", 1)[-1]) or any(
+                    ill in _ills_of(t, who) for _, t in mems):
+                continue
+            for eid, text in mems:
+                for other in sorted({n for n in names(text) if not n.startswith("my ")} - {who}):
+                    if ill in _ills_of(text, other):
+                        of = re.search(rf"\b{re.escape(other)}\b", text, re.IGNORECASE)
+                        spelt = re.search(rf"\b{re.escape(who)}\b", answer, re.IGNORECASE)
+                        return {"kind": "allergy_of", "memory": int(eid), "quote": text,
+                                "name": spelt.group(0) if spelt else who,
+                                "of": of.group(0) if of else other, "said": m.group(0).strip()}
     return None
+
+
+def _ills_of(text: str, who: str) -> set[str]:
+    """The illnesses `text` says `who` has: in a clause naming them, or going on about them
+    with "she", "he" or "they" (`superseded.OTHER_CLAUSE`)."""
+    named = re.compile(rf"(?<!\w){re.escape(who)}(?!\w)", re.IGNORECASE)
+    out: set[str] = set()
+    before = False
+    for clause in (c for s in facts.sentences(text) for c in OTHER_CLAUSE.split(s)):
+        before = bool(named.search(clause)) or before and bool(_GOES_ON.match(clause))
+        if before:
+            out |= {ILLNESSES[m.group(1).lower()] for m in _ILL.finditer(clause)}
+    return out
+
+
+_ILL_WORDS = "|".join(sorted(map(re.escape, ILLNESSES), key=len, reverse=True))
+_ILL = re.compile(rf"\b({_ILL_WORDS})\b", re.IGNORECASE)
+# what an answer says someone has: "has asthma", "is diabetic", "suffers from epilepsy"
+_HAS_ILL = re.compile(rf"\b(?:has|have|had|with|suffers?\s+from|is|['’]s)\s+(?:got\s+)?(?:(?:type\s+"
+                      rf"(?:[12]|one|two)|mild|severe|chronic)\s+)?(?P<ill>{_ILL_WORDS})\b",
+                      re.IGNORECASE)
+_GOES_ON = re.compile(r"\s*(?:and\s+)?(?:she|he|they)\b", re.IGNORECASE)
 
 
 _NEXT_NAMED = re.compile(r"[,;]\s+(?=[A-Z])|\s+and\s+(?=[A-Z])")

@@ -349,3 +349,24 @@ def test_a_change_of_an_inhaler_is_no_older_news_of_the_childrens_ages():
     assert facts.of_another_kind(kids, inhaler, unsaid=True)
     assert not facts.of_another_kind("Chloe lives in Cardiff.", "Chloe moved to Bath.",
                                      unsaid=True)
+
+
+def test_an_illness_told_of_one_given_to_another():
+    """Pass 52a: "And Meera?" answered "Meera plays cricket, she's allergic to peanuts and has
+    asthma." had no line (the asthma is Kabir's)."""
+    from hela_desktop.allergy_of import _ills_of, given_to_another
+
+    assert _ills_of(_T3, "kabir") == {"asthma"} and _ills_of(_T3, "meera") == set()
+    assert _ills_of("My mum has type 2 diabetes; she is also asthmatic.", "mum") == {
+        "diabet", "asthma"}
+
+    def names(text):
+        return {n for n in ("meera", "kabir") if n in text.lower()}
+
+    got = given_to_another("Meera plays cricket, she's allergic to peanuts and has asthma.",
+                           [(3, _T3)], names)
+    assert got and (got["name"], got["of"], got["said"], got["memory"]) == (
+        "Meera", "Kabir", "has asthma", 3)
+    for answer in ("Kabir has asthma and uses a brown inhaler.", "Meera does not have asthma.",
+                   "Meera plays cricket.", "Asthma is common in children."):
+        assert given_to_another(answer, [(3, _T3)], names) is None, answer
