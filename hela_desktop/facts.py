@@ -229,7 +229,8 @@ _NEGATED = re.compile(
     r"(?:[,;—–-]\s*not|\bno longer|\bnot any ?more)\s+([^,;.!?—–]+)", re.IGNORECASE)
 # "moved from Trondheim to Oslo": Trondheim is no longer so (QA pass 37); "switched from
 # engineering to medicine" (QA pass 43b)
-_LEFT = re.compile(r"\b(?:(?:moved|relocated|moving|switched|changed) (?:away )?from|"
+_LEFT = re.compile(r"\b(?:(?:moved|relocated|moving|switched|changed) (?:away )?from|(?:have|has|"  # (52b)
+                   r"['’]ve)\s+gone\s+from|"
                    # ("swapped Lagos for Abuja", `change_words.SWAPPED`)
                    rf"{_SWAP_VERBS}(?=\s+(?-i:[A-Z])[^,;.!?—–]*?\s+for\s+"
                    r"(?-i:[A-Z])))\s+([^,;.!?—–]+?)(?=\s+(?:to|for)\b)", re.IGNORECASE)
@@ -266,7 +267,11 @@ _OUTGROWN = re.compile(r"\b(?:outgr(?:own|ew)|gr[eo]wn?\s+out\s+of|cured\s+of)\s
 # what a correction says it is about, void: "Scratch that about Chennai, …" (QA pass 52a)
 _ABOUT = re.compile(r"\b(?:scratch|forget|ignore)\s+(?:that|what\s+i\s+said)\s+(?:about|re|on)\s+"
                     r"(?:the\s+|my\s+|our\s+)?([^,.;:!?—–]{1,40})", re.IGNORECASE)
-_DENIALS = (_NEGATED, _NOT_ANY_MORE, _IS_NOT, _SWAPS, _LEFT, _QUIT_AT, _OUTGROWN, _ABOUT)
+# a number changed, the first no longer so: "…put her levothyroxine up from 50 to 75" (52b)
+_FROM_TO = re.compile(r"\b(?:up|down|increased|raised|reduced|lowered|upped|cut|dropped|changed|"
+                      r"doubled|halved)\b[^.;!?]{0,30}?\bfrom\s+(\d+(?:\.\d+)?)(?:\s*[a-z]+)?\s+to"
+                      r"\s+\d", re.IGNORECASE)
+_DENIALS = (_NEGATED, _NOT_ANY_MORE, _IS_NOT, _SWAPS, _LEFT, _QUIT_AT, _OUTGROWN, _ABOUT, _FROM_TO)
 
 
 def negated(text: str) -> list[str]:
@@ -314,7 +319,7 @@ def corrects(text: str) -> bool:
     "… instead of June" and "… rather than coffee" are corrections too, of what said
     June or coffee (`corrects_memory`). So is a change ("… moved to Antwerp", "Karel is
     now a surgeon"), of what said the same kind of thing (`_CHANGES`)."""
-    return bool(_CORRECTS.search(text) or _SWAPS.search(text) or _LEFT.search(text)
+    return bool(_CORRECTS.search(text) or _SWAPS.search(text) or _LEFT.search(text) or _FROM_TO.search(text)
                 or _OUTGROWN.search(text) or any(told.search(text) for told, _ in _CHANGES))
 
 
@@ -515,7 +520,9 @@ def _same_plan(old: str, new: str) -> bool:
                         for t in (old, new))
     if said_of and told_of and not said_of & told_of:
         return False
-    names = {stem(w) for w in said_of | told_of}
+    # (an abbreviation is no name: "my GP appointment", QA pass 52b: no correction noted)
+    names = {stem(w) for w in said_of | told_of if not re.search(
+        rf"\b{re.escape(w.upper())}\b", f"{old} {new}")}
     # (a number is a time, not a plan: "14:15" and "15:00" share "15", QA pass 33b)
     return any(not w[:1].isdigit() for w in set(stems(old)) & set(stems(new))
                - CHANGE_STEMS - _PLAN_STEMS - names)
@@ -645,8 +652,8 @@ def corrected_words(new: str) -> frozenset[str]:
     content-word stems of `new` when it says it corrects; cued only by "instead of" or
     "rather than", what it replaces ("…in May instead of June": June); by a change, what it
     says is no longer so ("Handed in my notice at Ledgerly…; I'm joining … as a …")."""
-    if _CORRECTS.search(new):
-        return frozenset(stems(new))
+    if _CORRECTS.search(new) or _FROM_TO.search(new):  # (what a number is of, too)
+        return frozenset([*stems(new), *negated(new)])
     return frozenset(w for m in _SWAPS.finditer(new) for w in [*stems(m.group(1)), *NUMBER.findall(
         m.group(1))]) or frozenset(negated(new) if _LEFT.search(new) or _OUTGROWN.search(new)
                                    or any(t.search(new) for t, _ in _CHANGES) else ())
