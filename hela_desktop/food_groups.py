@@ -120,6 +120,12 @@ AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping witho
                     "cause causes caused trigger triggers triggered symptoms damage".split())
 
 
+# the illnesses a clause may speak of, with the group each rules out: a clause of one speaks
+# of its foods, no other ("I've got type 2 diabetes and I take grapefruit juice with my
+# tablets" offers grapefruit, to QA pass 52b read as of the diabetes)
+ILL_GROUPS = ((frozenset("diabetes diabetic insulin".split()), "sugar"),
+              (frozenset("coeliac celiac".split()), "gluten"))
+ILL_WORDS = frozenset(w for ws, _ in ILL_GROUPS for w in ws)
 # eating or drinking, said of someone (`cautions`)
 EATS = frozenset("eat eats eating drink drinks drinking have touch take consume".split())
 # what has someone eat or drink a food (`cautions.offered`, of a message of the allergy itself)
