@@ -368,14 +368,17 @@ def _part_about(text: str, old: str) -> str:
     end = best[-1] + 1
     # (and what a semicolon ties to it: "I left the pharmacy in Seville;" was quoted without
     # "I'm a hospital pharmacist in Cádiz now.", what is new, QA pass 47a)
-    while end < len(chunks) and (_GOES_ON.match(chunks[end]) or chunks[end - 1].endswith(";")):
+    # (and the rest of its sentence: "…Wednesdays at the food bank, I do Saturdays instead
+    # now.", "We've called off Whitby in July, the cottage owner cancelled on us.", QA pass
+    # 52b quoted neither what is done now nor where they go instead)
+    while end < len(chunks) and (_GOES_ON.match(chunks[end]) or chunks[end - 1].endswith((";", ","))):
         end += 1
     return ("…" if best[0] else "") + " ".join(chunks[best[0]:end])
 
 
-# (… "we" too: "Scratch that about Chennai, we cancelled it.", QA pass 52a quoted its first
-# clause alone)
-_GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who|we)\b", re.IGNORECASE)
+# (… "we" and "I" too: "Scratch that about Chennai, we cancelled it.", QA pass 52a quoted
+# its first clause alone)
+_GOES_ON = re.compile(r"(?:she|he|they|it|that|which|who|we|i)\b", re.IGNORECASE)
 
 
 def _ill_untold_note(doubt: dict, _recalls: list[dict]) -> str:
