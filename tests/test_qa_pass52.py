@@ -370,3 +370,68 @@ def test_an_illness_told_of_one_given_to_another():
     for answer in ("Kabir has asthma and uses a brown inhaler.", "Meera does not have asthma.",
                    "Meera plays cricket.", "Asthma is common in children."):
         assert given_to_another(answer, [(3, _T3)], names) is None, answer
+
+
+# ---------------------------------------------------------------- QA pass 52b (Graham Whitfield)
+_W1 = ("Hello, I'm Graham, 67, retired bus driver from Sheffield. My wife is Maureen, she's 65 and "
+       "she has coeliac disease, and she takes levothyroxine 50 micrograms for her thyroid. I've "
+       "got type 2 diabetes and I take metformin and simvastatin. Oh and Im allergic to penicillin.")
+
+
+def test_changes_an_older_man_typed():
+    """Pass 52b: "…theyve changed my GP appointment to Thursday 12 March, same time." ("GP"
+    read as a name), "…have gone from Leeds to Harrogate…" and "…they've put her
+    levothyroxine up from 50 to 75 micrograms." were no corrections."""
+    from hela_desktop import facts
+
+    gp = "I've got a GP appointment on Monday 9 March at 10:40 for my diabetes review."
+    moved = "no hang on, the surgery rang, theyve changed my GP appointment to Thursday 12 March, same time."
+    assert facts.corrects_memory(gp, moved)
+    son = ("Our son Daniel is 38, he's a firefighter in Leeds, married to Priti and they've got a "
+           "baby girl Isla who is 8 months old.")
+    gone = ("Some news - our Daniel has moved, him and Priti and the baby have gone from Leeds to "
+            "Harrogate, bigger house. He's still with the fire service.")
+    assert facts.corrects(gone) and facts.corrects_memory(son, gone) and facts.negated(gone) == ["leed"]
+    assert not facts.corrects("I went from Leeds to London by train.")
+    dose = "Maureens been to the doctor and they've put her levothyroxine up from 50 to 75 micrograms."
+    assert facts.corrects(dose) and facts.corrects_memory(_W1, dose) and facts.negated(dose) == ["50"]
+    for old in ("I'm 50 years old.", "I run 50 miles a week."):
+        assert not facts.corrects_memory(old, dose), old
+
+
+def test_an_illness_in_the_clause_speaks_only_of_its_own_foods():
+    """Pass 52b: "I've got type 2 diabetes and I take grapefruit juice with my tablets today."
+    (simvastatin told) and "It seems a bit unusual for someone with type 2 diabetes to have a
+    pint of beer" (Maureen coeliac) were read as speaking of the diabetes: no caution."""
+    from hela_desktop.cautions import caution_of_others, cautions, offered
+
+    own = cautions([(1, "I've got type 2 diabetes and I take metformin and simvastatin.")])[0]
+    ask = "can I have grapefruit juice with my tablets?"
+    assert offered("I've got type 2 diabetes and I take grapefruit juice with my tablets today.",
+                   own, ask) == ["grapefruit"]
+    for answer in ("With diabetes, sweets are best kept small.",
+                   "I've got type 2 diabetes so sweets are a treat."):
+        assert offered(answer, own, "Can I have some sweets?") == [], answer
+    words, said = caution_of_others(_W1, {"maureen"})
+    from hela_desktop.cautions import Caution
+
+    hers = Caution(1, said, words, theirs=True)
+    assert offered("It seems a bit unusual for someone with type 2 diabetes to have a pint of "
+                   "beer.", hers, "is it alright for Maureen to have a pint of beer?") == ["beer"]
+    assert offered("Coeliac disease means no beer unless it is gluten-free.", hers,
+                   "is it alright for Maureen to have a pint of beer?") == []
+
+
+def test_an_older_news_line_quotes_the_rest_of_the_sentence():
+    """Pass 52b: "“Also I've stopped doing Wednesdays at the food bank,” is newer" never said
+    Saturdays; "“We've called off Whitby in July,” is newer" never said Scarborough."""
+    from hela_desktop.sources import _part_about
+
+    bank = "Also I've stopped doing Wednesdays at the food bank, I do Saturdays instead now."
+    assert _part_about(bank, "And I volunteer at the food bank on Wednesdays.") == bank
+    whitby = ("We've called off Whitby in July, the cottage owner cancelled on us. We've booked "
+              "Scarborough in August instead.")
+    assert _part_about(whitby, "we're going to Whitby for the family holiday in July") == whitby
+    assert _part_about("Busy day today: Fenris had his check-up at the vet, all fine. Grace is "
+                       "from Nigeria, not Ghana. Then we went shopping.", "Grace is from Ghana.") \
+        == "…Grace is from Nigeria, not Ghana."
