@@ -126,4 +126,14 @@ _STATES = re.compile(r"\b(?:(?:severe(?:ly)?\s+|very\s+)?(?:allergic|allerg(?:y|
                      r"(?:eat|have|drink)\s+\w+)", re.IGNORECASE)
 
 
-__all__ = ["given_to_another"]
+def kind_said(caution, message: str) -> str:
+    """The words of `caution` a line quotes for `message`: of a statement that tells several
+    cautions, the sentences of the kind asked ("Oh and Im allergic to penicillin." for "what
+    antibiotic should I avoid?", QA pass 52b: the line was cut before "penicillin")."""
+    if not re.search(r"\bantibiotics?\b", message, re.IGNORECASE):
+        return caution.text
+    return " ".join(s for s in facts.sentences(caution.text)
+                    if re.search(r"penicillin|cillin\b|augmentin|tazocin", s, re.I)) or caution.text
+
+
+__all__ = ["given_to_another", "kind_said"]

@@ -1,7 +1,6 @@
 """What the user told HeLa they must not eat or drink, and answers that offer it anyway
-(Qt-free).  QA pass 31: after "I'm allergic to shellfish.", "You can definitely eat prawn
-paella…" had nothing under it; a small model does not know a prawn is shellfish, the app
-does, and says so under the answer (`doubt.answer_doubt`, kind "caution").
+(Qt-free).  QA pass 31: a small model does not know a prawn is shellfish; the app does,
+and says so under the answer (`doubt.answer_doubt`, kind "caution").
 
 - **What counts as a caution.**  A statement of the user's own ("I …"), or one about
   someone the message asks about ("What could I bake for Aoife?" and "Aoife is
@@ -10,8 +9,7 @@ does, and says so under the answer (`doubt.answer_doubt`, kind "caution").
   names is matched by its own words and, for a group (shellfish, nuts, dairy, gluten…), by
   the group's common foods (`GROUPS`).
 - **What an answer must not do.**  Name one of them in a clause that says nothing against
-  it ("You can definitely eat prawn paella" is doubted; "…but I would suggest avoiding all
-  shellfish", "Skip the prawns." and "Prawns are not safe for you." are not).
+  it ("You can definitely eat prawn paella" is doubted; "Skip the prawns." is not).
 """
 
 from __future__ import annotations
@@ -595,10 +593,9 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
     """Does `answer` leave out what `caution` says of whom `message` asks about?
 
     - Asked what they must not eat or drink ("What is Kwame allergic to?"), it names none
-      of it (QA pass 38: "…a specific type of nut … the hazelnut", an egg allergy told).
+      of it (QA pass 38: "…the hazelnut", an egg allergy told), or none of the kind asked.
     - Asked whether they may have something the caution names ("Can Kwame eat scrambled
-      eggs?"), it neither says no nor names the allergy (`_warns`; QA pass 38c: "The
-      article does not provide information about a baby being allergic to peanuts.").
+      eggs?"), it neither says no nor names the allergy (`_warns`; QA pass 38c).
 
     Only a caution of whom the message asks about counts (`Caution.theirs`), or the user's
     own for a question of theirs ("What am I allergic to?", "Can I eat prawns?")."""
@@ -612,7 +609,10 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
         said = {f(w) for w in _WORD.findall(answer.lower().replace("’", "'"))
                 for f in (_stem, lambda x: x.rstrip("s"))}
         told = {w for w in told_of if w in _NAMES or w in _DIETS or w in _CONDITIONS}
-        return not said & {_stem(w) for w in caution.avoid | told}
+        pick = caution.avoid  # (of the kind asked: "what antibiotic…?" with the diabetes, 52b)
+        if re.search(r"\bantibiotics?\b", message, re.I):
+            told, pick = told & {"penicillin"}, pick & GROUPS["penicillin"]
+        return bool(pick) and not said & {_stem(w) for w in pick | told}
     return bool(asked_foods(message, caution)) and not _warns(answer, caution, message)
 
 

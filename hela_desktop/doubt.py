@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from . import facts, food_groups, superseded
-from .allergy_of import given_to_another
+from .allergy_of import given_to_another, kind_said
 from .cautions import (
     CAUTION_GATE,
     Caution,
@@ -175,7 +175,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # … or, asked what someone must not eat, left out ("What is Kwame allergic to?" →
     # "…the hazelnut", QA pass 38); asked whether they may have it, what was asked ("it
     # does not say no to “champagne”", QA pass 45c)
-    found += [{"kind": "caution_missed", "memory": c.episode_id, "said": c.text,
+    found += [{"kind": "caution_missed", "memory": c.episode_id, "said": kind_said(c, message),
                **({"words": w} if (w := asked_foods(message, c)) else {})}
               for c in cautions if not found and c.episode_id and missed(answer, c, message)
               ][:1]

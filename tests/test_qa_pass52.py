@@ -435,3 +435,25 @@ def test_an_older_news_line_quotes_the_rest_of_the_sentence():
     assert _part_about("Busy day today: Fenris had his check-up at the vet, all fine. Grace is "
                        "from Nigeria, not Ghana. Then we went shopping.", "Grace is from Ghana.") \
         == "…Grace is from Nigeria, not Ghana."
+
+
+def test_which_antibiotic_to_avoid_is_of_the_penicillin_told():
+    """Pass 52b: "what antibiotic should I avoid?" answered of diabetes read only "it
+    speaks as if it were you" (the diabetes, of the same statement, counted as the caution
+    given), and once it read as left out, its quote was cut before "penicillin"; a right
+    answer was said to leave out the GP appointment "for my diabetes review"."""
+    from hela_desktop.allergy_of import kind_said
+    from hela_desktop.cautions import cautions, missed
+
+    ask = "what antibiotic should I avoid?"
+    own = cautions([(1, "I've got type 2 diabetes and I take metformin and simvastatin. Oh and "
+                        "Im allergic to penicillin.")])[0]
+    review = cautions([(4, "I've got a GP appointment on Monday 9 March at 10:40 for my "
+                           "diabetes review.")])[0]
+    assert missed("I was born with type 2 diabetes. I've got a good friend who is a nurse.",
+                  own, ask)
+    for answer in ("You should avoid penicillin, as you are allergic to it.", "Avoid amoxicillin."):
+        assert not missed(answer, own, ask) and not missed(answer, review, ask), answer
+    assert kind_said(own, ask) == "Oh and Im allergic to penicillin."
+    assert kind_said(own, "What should I avoid eating?") == own.text
+    assert missed("You are allergic to nothing.", own, "What am I allergic to?")
