@@ -324,7 +324,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         cut = next((k for k, w in enumerate(words) if w in _IF), len(words))
         known = explains or bool(set(words[:cut]) & _ALLERGY_WORDS - food_groups.ILL_WORDS) and not \
             _other_allergy(words[:cut], avoid) or bool(avoid & _SALTY_KEYS and SALTY.search(clause))
-        ills = _ill_keys(words[:cut])
+        ills = food_groups.ill_keys(words[:cut], _key)
         out += [w for i, w in enumerate(words) if _key(w) in avoid - topic
                 and not _other_food(words, i)
                 # (others' own, for an own caution: "…for people who … have their wedding
@@ -411,11 +411,6 @@ _SUGGESTS = re.compile(r"\s*(?:or|how about|what about|why not|maybe|perhaps|wou
                        r"fancy|shall|want|try|could you|you could|you can)\b", re.IGNORECASE)
 # a word after a mention that makes it the thing avoided: "peanut allergy", "gluten-free"
 _NAMES_IT = frozenset("free allergy allergies allergic intolerance intolerant sensitivity".split())
-
-
-def _ill_keys(words: list[str]) -> set[str]:
-    """What the illnesses `words` name rule out (a clause of one speaks of its foods only)."""
-    return {_key(x) for ws, group in food_groups.ILL_GROUPS if set(words) & ws for x in GROUPS[group]}
 
 
 def _other_allergy(words: list[str], avoid: AbstractSet[str]) -> bool:
@@ -687,13 +682,15 @@ def _warns(answer: str, caution: Caution, message: str = "") -> bool:
     # to "Can I have some pâté on toast?", QA pass 47d)
     # (nor after a yes that nothing turns: "It's very possible. You're right, my wife is
     # vegetarian…" to "Can Annelie eat a steak?", pass 48's window check)
-    told = {w for w in said if w in _DIETS or w in _CONDITIONS - _NOT_WARNINGS} if not (
+    # (an illness of no food asked is no warning: "…(and diabetes)" of grapefruit, 52)
+    apart = food_groups.ills_apart({_key(w) for w in asked_foods(message, caution)}, _key)
+    told = {w for w in said if w in _DIETS or w in _CONDITIONS - _NOT_WARNINGS - apart} if not (
         facts.terms(answer) <= facts.terms(f"{caution.text} {message}")
         or YES_OPENS.match(answer) and not TURNS.search(answer)) else set()
     # (an allergy named, of a caution of one: not of a child's age, "…Arjun has a tree nut
     # allergy…" to "Can Arjun have a beer?", QA pass 46a)
-    if said & _ALLERGY_WORDS or {_key(w) for w in said} & avoid:
-        told |= _ALLERGY_WORDS
+    if said & _ALLERGY_WORDS - apart or {_key(w) for w in said} & avoid:
+        told |= _ALLERGY_WORDS - apart
     for clause in _CLAUSE.split(answer):
         words = _WORD.findall(clause.lower().replace("’", "'"))
         # (a "no" after it denies nothing: "He is allergic to milk and has no stomach for

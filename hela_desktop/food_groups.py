@@ -5,6 +5,8 @@ each group or a common food of it, and a few patterns of how an answer speaks of
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 
 # a group of foods -> the words that name it or a common food of it (singular and plural)
 GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
@@ -126,6 +128,20 @@ AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping witho
 ILL_GROUPS = ((frozenset("diabetes diabetic insulin".split()), "sugar"),
               (frozenset("coeliac celiac".split()), "gluten"))
 ILL_WORDS = frozenset(w for ws, _ in ILL_GROUPS for w in ws)
+
+
+def ill_keys(words: Iterable[str], key: Callable[[str], str]) -> set[str]:
+    """What the illnesses `words` name rule out (`ILL_GROUPS`), as `key` matches foods."""
+    said = set(words)
+    return {key(x) for ws, group in ILL_GROUPS if said & ws for x in GROUPS[group]}
+
+
+def ills_apart(asked: AbstractSet[str], key: Callable[[str], str]) -> set[str]:
+    """The illness words that rule out none of the foods `asked` (as `key` has them): no
+    warning of those ("…your mum … her condition with diabetes" to "Can my mum have
+    grapefruit juice?", amlodipine told, QA pass 52's window check read as one)."""
+    return {w for ws, group in ILL_GROUPS for w in ws
+            if asked and not asked & {key(x) for x in GROUPS[group]}}
 # eating or drinking, said of someone (`cautions`)
 EATS = frozenset("eat eats eating drink drinks drinking have touch take consume".split())
 # what has someone eat or drink a food (`cautions.offered`, of a message of the allergy itself)

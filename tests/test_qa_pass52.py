@@ -457,3 +457,18 @@ def test_which_antibiotic_to_avoid_is_of_the_penicillin_told():
     assert kind_said(own, ask) == "Oh and Im allergic to penicillin."
     assert kind_said(own, "What should I avoid eating?") == own.text
     assert missed("You are allergic to nothing.", own, "What am I allergic to?")
+
+
+def test_an_illness_named_is_no_warning_of_a_food_it_does_not_rule_out():
+    """Pass 52's window check: "Can my mum have grapefruit juice?" (amlodipine told beside her
+    diabetes) answered "…memaltigrelide … It's used for managing high blood pressure (and
+    diabetes)…" had no line: the diabetes named read as a warning of the grapefruit."""
+    from hela_desktop.cautions import cautions, missed
+
+    mum = cautions([(1, "My mum takes metformin for her diabetes and amlodipine for blood "
+                        "pressure.")], about=frozenset({"mum", "mother"}))[0]
+    ask = "Can my mum have grapefruit juice?"
+    assert missed("You mentioned memaltigrelide. It's used for managing high blood pressure "
+                  "(and diabetes).", mum, ask)
+    assert not missed("Grapefruit can raise the level of her amlodipine.", mum, ask)
+    assert not missed("Cake is a problem with her diabetes.", mum, "Can my mum have some cake?")
