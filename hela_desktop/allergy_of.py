@@ -16,6 +16,7 @@ from collections.abc import Set as AbstractSet
 
 from . import facts
 from .cautions import caution_of_others, their_avoided
+from .food_groups import ASKS_ANTIBIOTIC
 from .medicines import ILLNESSES
 from .superseded import OTHER_CLAUSE
 
@@ -130,7 +131,7 @@ def kind_said(caution, message: str) -> str:
     """The words of `caution` a line quotes for `message`: of a statement that tells several
     cautions, the sentences of the kind asked ("Oh and Im allergic to penicillin." for "what
     antibiotic should I avoid?", QA pass 52b: the line was cut before "penicillin")."""
-    if not re.search(r"\bantibiotics?\b", message, re.IGNORECASE):
+    if not ASKS_ANTIBIOTIC.search(message):
         return caution.text
     return " ".join(s for s in facts.sentences(caution.text)
                     if re.search(r"penicillin|cillin\b|augmentin|tazocin", s, re.I)) or caution.text

@@ -605,7 +605,7 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
                 for f in (_stem, lambda x: x.rstrip("s"))}
         told = {w for w in told_of if w in _NAMES or w in _DIETS or w in _CONDITIONS}
         pick = caution.avoid  # (of the kind asked: "what antibiotic…?" with the diabetes, 52b)
-        if re.search(r"\bantibiotics?\b", message, re.I):
+        if food_groups.ASKS_ANTIBIOTIC.search(message):
             told, pick = told & {"penicillin"}, pick & GROUPS["penicillin"]
         return bool(pick) and not said & {_stem(w) for w in pick | told}
     return bool(asked_foods(message, caution)) and not _warns(answer, caution, message)

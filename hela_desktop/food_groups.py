@@ -128,6 +128,8 @@ AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping witho
 ILL_GROUPS = ((frozenset("diabetes diabetic insulin".split()), "sugar"),
               (frozenset("coeliac celiac".split()), "gluten"))
 ILL_WORDS = frozenset(w for ws, _ in ILL_GROUPS for w in ws)
+# a question of antibiotics asks of the penicillin group only (`cautions.missed`, QA pass 52b)
+ASKS_ANTIBIOTIC = re.compile(r"\bantibiotics?\b", re.IGNORECASE)
 
 
 def ill_keys(words: Iterable[str], key: Callable[[str], str]) -> set[str]:
