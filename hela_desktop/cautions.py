@@ -21,29 +21,19 @@ from typing import NamedTuple
 
 from . import facts, food_groups, kin, medicines
 from .food_groups import AGAINST as _AGAINST
+from .food_groups import ALIVE as _ALIVE
+from .food_groups import DIETS as _DIETS
 from .food_groups import DISH_COCKTAIL, GROUPS, LIST_ENDS, REFUSES_IT, SALTY, TURNS, YES_OPENS
 from .food_groups import EATS as _EATS
+from .food_groups import NAMES as _NAMES
+from .food_groups import NOT_IT as _NOT_IT
+from .food_groups import NOT_OF_IT as _NOT_OF_IT
 from .food_groups import SERVES as _SERVES
 from .language import opens_with_no
 from .superseded import OTHER_CLAUSE as _OTHER_ONE
 from .superseded import told_parts
 from .words import folded
 
-# the words a statement names a group by -> the group
-_NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shellfish",
-          "nuts": "nuts", "nut": "nuts", "tree nuts": "nuts", "peanuts": "peanuts",
-          "peanut": "peanuts", "dairy": "dairy", "milk": "dairy", "lactose": "dairy",
-          "gluten": "gluten", "wheat": "gluten", "fish": "fish", "eggs": "eggs", "egg": "eggs",
-          "soy": "soy", "soya": "soy", "sesame": "sesame", "red meat": "red meat",
-          "meat": "meat", "pork": "pork",
-          "alcohol": "alcohol", "booze": "alcohol", "penicillin": "penicillin",
-          "penicillins": "penicillin", "cats": "cats", "cat": "cats", "dogs": "dogs",
-          "dog": "dogs"}
-# diets, and what each leaves out
-_DIETS = {"vegetarian": ("meat", "fish", "shellfish"),
-          "vegan": ("meat", "fish", "shellfish", "dairy", "eggs"),
-          "coeliac": ("gluten",), "celiac": ("gluten",), "pescatarian": ("meat",),
-          "teetotal": ("alcohol",), "teetotaller": ("alcohol",), "diabetic": ("sugar",)}
 # what is avoided, in words of its own ("allergic to kiwi", "I don't eat pork") …
 _AVOIDS = re.compile(
     r"\b(?:all?ergic to|(?:an? )?(?:allergy|allergies|intolerance) to|intolerant to|"
@@ -124,7 +114,8 @@ def caution_of(text: str) -> frozenset[str]:
 
 
 _ANOTHER = re.compile(r"\s*(?:(?i:he|she|they)\b|(?!I\b|I['’])[A-Z])")
-_PUT_ME_ON = re.compile(r"\b(?:put|started|switched|moved)\s+me\s+on(?:to)?\b|\bprescribed\s+me\b",
+_PUT_ME_ON = re.compile(r"\b(?:put|started|switched|moved)\s+me\s+on(?:to)?\b|\bprescribed\s+me\b|"
+                        + food_groups.CARER_SAID + r"\s+(?:that\s+)?(?:i|me|to|no|not|avoid)\b",
                         re.IGNORECASE)
 
 
@@ -132,7 +123,8 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
     """`caution_of` for the user's own statements `text` (another's, with `diets` =
     `_THEIR_DIET`)."""
     words: set[str] = set()
-    for pattern, own in ((_AVOIDS, True), (_NAMED_ALLERGY, True), (_AVOIDS_GROUP, False)):
+    for pattern, own in ((_AVOIDS, True), (_NAMED_ALLERGY, True), (_AVOIDS_GROUP, False),
+                         (food_groups.CARER_NO, False)):
         for m in pattern.finditer(text):
             what = m.group("what").lower()
             if own:
@@ -253,6 +245,21 @@ def _names(name: str, text: str, own: bool = True) -> bool:
     not only as another's, "Caleb's nephew")?"""
     tail = r"(?!\w)" if own else r"(?!\w)(?!['’]s\s+[a-z])"
     return bool(re.search(rf"(?<!\w){re.escape(name)}{tail}", text, re.IGNORECASE))
+
+
+def part_naming(caution: Caution, words: Iterable[str]) -> str:
+    """The sentences of `caution`'s text that say why `words` (what an answer offered) are
+    kept off: those that name one of them, else those that give the caution of one, else the
+    text whole (QA pass 53a: "…you told me “I take warfarin for atrial fibrillation, 3 mg a
+    day. My doctor says I must avoid…”", cut before the cranberry juice it was about)."""
+    keys = {_key(w.lower()) for w in words}
+    parts = facts.sentences(caution.text)
+    for tells in (lambda s: keys & {_key(w) for w in _WORD.findall(s.lower())},
+                  lambda s: keys & {_key(w) for w in _avoided(s)}):
+        said = [s for s in parts if tells(s)]
+        if said and len(said) < len(parts):
+            return " ".join(said)
+    return caution.text
 
 
 def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
@@ -494,24 +501,6 @@ def _other_food(words: list[str], i: int) -> bool:
 
 
 
-# what, a few words before an animal's name, says it is the animal, not its meat
-_ALIVE = frozenset("playing play plays played feed feeding feeds fed pet petting pets keep keeps "
-                   "keeping raise raises raising chase chasing chased cuddle cuddling".split())
-
-
-# what, before a food word, makes it another food: "oat milk", "peanut butter", "veggie
-# burger" (a word of a caution itself, "almond milk" for a nut allergy, is read on its own)
-_NOT_OF_IT = frozenset("oat soy soya almond coconut rice cashew hazelnut hemp plant plant-based "
-                       "dairy-free lactose-free vegan veggie vegetarian meat-free meatless "
-                       "peanut nut apple cocoa shea bean lentil tofu quorn gluten-free "
-                       "egg-free nut-free alcohol-free non-alcoholic sugar-free mock faux "
-                       "imitation".split())
-# … and after it: "butter beans", "meat substitute"
-_NOT_IT = frozenset("beans bean substitute substitutes alternative alternatives replacer "
-                    "replacement analogue eater eaters chef chefs cook cooks baker bakers "
-                    "maker makers".split())  # ("a meat-eater", 46a; "a pastry chef", 46b)
-
-
 def _warned_after(after: list[str]) -> bool:
     """Do the words right after a mention say it is not for them ("No, peanuts are not
     safe for him.", "Aspirin is dangerous with warfarin.")?  Before 0.32 only the words
@@ -601,7 +590,8 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
         told_of = set(_WORD.findall(caution.text.lower()))
         if re.search(_ANY_ALLERGY, message, re.IGNORECASE) and not told_of & _ALLERGY_WORDS:
             return False  # (a diet is no allergy: "Does Chloe have any allergies?")
-        said = {f(w) for w in _WORD.findall(answer.lower().replace("’", "'"))
+        # (not what it says they are fine with: "…he has no problem with nuts", QA 53a)
+        said = {f(w) for w in _WORD.findall(_FINE_WITH.sub(" ", answer.lower().replace("’", "'")))
                 for f in (_stem, lambda x: x.rstrip("s"))}
         told = {w for w in told_of if w in _NAMES or w in _DIETS or w in _CONDITIONS}
         pick = caution.avoid  # (of the kind asked: "what antibiotic…?" with the diabetes, 52b)
@@ -609,6 +599,12 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
             told, pick = told & {"penicillin"}, pick & GROUPS["penicillin"]
         return bool(pick) and not said & {_stem(w) for w in pick | told}
     return bool(asked_foods(message, caution)) and not _warns(answer, caution, message)
+
+
+_FINE_WITH = re.compile(r"\b(?:no (?:problems?|issues?|trouble|allerg(?:y|ies)|reaction) (?:with|to)|"
+                        r"(?:is|are|'s|'re) (?:fine|ok|okay) with|(?:is|are|'s|'re|isn't|aren't) "
+                        r"not allergic to|isn't allergic to|can (?:safely )?(?:eat|have))\s+(?:"
+                        r"(?!except\b|but\b|apart\b|other\b)[^.,;!?\s]+\s*)+")
 
 
 def heeded(answer: str, caution: Caution, message: str) -> bool:

@@ -23,11 +23,14 @@ from .cautions import (
     heeded,
     missed,
     offered,
+    part_naming,
 )
 from .events import Recall
+from .gave_up import ASKING, affirms_stopped, gave_up
+from .gave_up import current as _current
 from .language import opens_with_no
 from .life_news import of_people, tells_of_life
-from .made_up import addressed_as, alive_again, death_untold, made_up, signed_as
+from .made_up import addressed_as, alive_again, death_untold, is_dose, made_up, signed_as
 from .older_news import (
     DENIES,
     DRUG,
@@ -58,7 +61,7 @@ from .says_of import (
     you_are,
 )
 from .taken_back import says_taken
-from .timewords import WHEN_SAID
+from .timewords import WHEN_SAID, wrong_today
 from .whom import (
     as_them,
     as_user,
@@ -272,7 +275,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     back = [d for d in [says_taken(answer, taken, mems)] if d]  # (said once, as taken back)
     found = [d for d in found if not any(d.get("name") == b["name"] for b in back)] + back
     # (first, beside any other sign: "…nothing wrong with smoking. …bacon…", QA pass 49e)
-    found[:0] = [t] if about_user and (t := _affirms_stopped(message, answer, mems)) else []
+    found[:0] = [t] if about_user and (t := affirms_stopped(message, answer, mems)) else []
     asks_fact = about_user and facts.asks_user_fact(message, (lambda _s: {"_"}) if own
                                                     else names)  # (any ask, not for ideas)
     whole = re.sub(r"[\w'’-]+$", "", answer) if cut else answer  # (a word cut short)
@@ -294,7 +297,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         # was asked: "I don't know how old Lucy is.", no age told for her, QA pass 40e)
         _NOT_TOLD.search(whole) and not _tells_asked(message, mems, names)) and not (
         # (a no to whether they do what they gave up rests on it: "No, I don't smoke.", 49c)
-        opens_with_no(whole) and _gave_up(message, mems)) and not any(
+        opens_with_no(whole) and gave_up(message, mems)) and not any(
         # (a no to a food a caution names, or its "gluten-free", rests on it, QA pass 50e)
         c.episode_id in by_id and (heeded(whole, c, message) or set(food_groups.KEPT_OUT.findall(
             whole.lower())) & c.avoid) for c in cautions) and not (
@@ -329,8 +332,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
                             user_names)
         # (not what another sign says already: "it says your mum is 75, and you told me…")
         words = [w for w in words if not any(w in (d.get("said"), d.get("name")) for d in found)]
-        point = next((t for t in [pointed_part(message, mems)] if t and t[0] not in drew_on),
-                     None) if words and asks_fact else None  # (what was told, not given)
+        # (what was told, not given; or given with a wrong dose: "50 mg" of "…50 micrograms")
+        point = next((t for t in [pointed_part(message, mems)] if t and (
+            t[0] not in drew_on or any(map(is_dose, words)))), None) if words and asks_fact else None
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {}),
@@ -345,6 +349,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     own_words = {w.lower() for n in own_names for w in n.split()}
     found = [{**d, "name": "you"} if d["kind"] == "death_untold"
              and str(d.get("name", "")).lower() in own_words else d for d in found]
+    # (a day it says today is, and is not: "Today, 3 March.", the due date, QA pass 53b)
+    found += [t] if (t := wrong_today(whole, now)) else []
     if not found:  # (a subtler fault: only when nothing else was found)
         found += _subtler(message, whole, mems, about_user, asks_fact, names)
     # (softly for ideas: QA pass 35, "suggest a snack …"; not for a card or letter asked
@@ -398,13 +404,12 @@ def _of_theirs(message: str, mems: Sequence[Recall]) -> bool:
     asks = [q for q in facts.sentences(message) if q.rstrip().endswith("?")]
     told = [(facts.terms(r.text), r.text) for r in mems if r.extra.get("statement")]
     # (or "the baby": "When is the baby due?", QA pass 49a, "…the baby is due in March.")
-    return any(for_household(q) or len(t := facts.terms(q) - _ASKING) >= 2 and any(t <= m and (
+    return any(for_household(q) or len(t := facts.terms(q) - ASKING) >= 2 and any(t <= m and (
         bool(re.search(r"(?<!^)(?<![.!?]\s)\b[A-Z]|\bthe\s+baby\b", q.strip())) or re.match(
             _OPENS_WHEN, q, re.I) and re.search(WHEN_SAID, x, re.I)) for m, x in told) for q in asks)
 
 
 _OPENS_WHEN = r"\s*(?:when|(?:what|which)(?:['’]s|\s+is)?\s+(?:the\s+)?(?:day|date|time|month)s?)\b"
-_ASKING = frozenset(facts.stems("when what where which who how is are was the time date day"))
 
 
 def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
@@ -421,49 +426,6 @@ def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | No
                      holds_asked(message, s) for s in facts.sentences(r.text))), None)
 
 
-def _affirms_stopped(message: str, answer: str, mems: Sequence[Recall]) -> dict | None:
-    """``{"kind": "affirms_stopped", "memory": id, "said": …}`` when `answer` says yes to
-    a yes-or-no question of `message` whose doing a recalled memory says was given up
-    (QA pass 49a: "Do I smoke?" answered "Yes, you're right! It's a common practice to
-    quit smoking in January.", with no line)."""
-    r = _gave_up(message, mems)
-    # (or says they do it, nothing against it: "There is nothing wrong with smoking.", 49e)
-    if r is None or not (opens_with_yes(answer) or any(
-            m.group(1) and re.search(_DOES_IT.format(facts.stem(m.group(1))), c, re.IGNORECASE)
-            and not _AGAINST_IT.search(c) for m in _STOPPED.finditer(r.text)
-            for c in re.split(r"[,;:.!?]+", answer))):
-        return None
-    return {"kind": "affirms_stopped", "memory": int(r.episode_id), "said": r.text}
-
-
-# a clause that says one does a doing (its stem in the braces), or may
-_DOES_IT = (r"\b(?:nothing wrong with|no harm in|(?:fine|okay|ok|alright|safe) to|you(?:['’]re)?"
-            r"(?:\s+(?:still|do|can|may))?(?:\s+(?:keep|continue(?:\s+to)?))?)\s+{}\w*")
-_AGAINST_IT = re.compile(r"\b(?:not|never|no longer|quit\w*|stop\w*|gave up|give up|giving up|"
-                         r"used to|cut\w* down|avoid\w*)\b|n['’]t\b", re.IGNORECASE)
-
-
-def _gave_up(message: str, mems: Sequence[Recall]) -> Recall | None:
-    """The current memory that says the one a yes-or-no question of `message` asks about
-    gave up what it asks whether they do ("Do I smoke?", "I quit smoking…"), or sold it."""
-    asks = yes_no_asks(message)
-    asked = set(facts.stems(" ".join(asks))) - _ASKING
-    whom = facts.who(message) - {facts.SELF}  # (of the one asked about: "Does Elena smoke?")
-    having = bool(asked & _HAVING)  # (a thing parted with: "Do I still have a boat?", 50b)
-    return next((r for r in _current(mems) for m in _STOPPED.finditer(r.text)
-                 if facts.stem(m.group(1) or (m.group(2) if having else "")) in asked and (
-                     whom & facts.who(r.text) if whom else facts.SELF in facts.who(r.text))),
-                None) if asks else None
-
-
-# a doing given up: "I quit smoking", "Sam stopped drinking", "no longer plays golf"; or a
-# thing parted with ("I sold my boat")
-_STOPPED = re.compile(r"\b(?:(?:quit|quitted|stopped|gave up|given up|no longer)\s+([a-z]+)|"
-                      r"(?:sold|gave away|given away|got rid of|scrapped)\s+(?:my|our|his|her|"
-                      r"their|the)\s+([a-z]+))", re.IGNORECASE)
-_HAVING = frozenset(facts.stems("have has own owns still"))
-
-
 def _not_known(message: str, answer: str, mems: Sequence[Recall],
                names: Callable[[str], AbstractSet[str]] | None) -> dict | None:
     """``{"kind": "not_known", "memory": id, "said": …}`` when `answer` says it does not
@@ -477,7 +439,7 @@ def _not_known(message: str, answer: str, mems: Sequence[Recall],
         return None
     by_id = {r.episode_id: r for r in mems}
     who = facts.terms(" ".join(names(message) if names is not None else ()))
-    asked = facts.terms(message) - who - facts.terms(" ".join(facts.KIN_WORDS)) - _ASKING
+    asked = facts.terms(message) - who - facts.terms(" ".join(facts.KIN_WORDS)) - ASKING
     yes_no = bool(yes_no_asks(message))
     for r in mems:
         told = facts.terms(r.text)
@@ -514,7 +476,8 @@ def _offered(answer: str, cautions: Sequence[Caution], message: str,
             rf"(?<!\w)(?-i:{re.escape(w.lower())})(?!\w)", answer)]
         if words:
             out[" ".join(c.text.split()).lower()] = {
-                "kind": "caution", "memory": c.episode_id, "said": c.text, "words": words,
+                "kind": "caution", "memory": c.episode_id, "said": part_naming(c, words),
+                "words": words,
                 **({} if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", answer, re.IGNORECASE)
                              for w in words) else {"yes": True})}
     # (two memories against the same words, one line quoting both: "…“wine”…, and you told
@@ -650,7 +613,7 @@ def _place_left_out(message: str, answer: str, current: Sequence[Recall]) -> dic
     "My mum Lakshmi lives in Kochi." told, had no line)."""
     if not re.match(r"\s*where\b", message, re.IGNORECASE) or _BEFORE.search(message):
         return None  # (where someone lived before is no current memory's)
-    asked, said = facts.terms(message) - _ASKING, answer.lower()
+    asked, said = facts.terms(message) - ASKING, answer.lower()
     # (of whom it asks: "Where do I live?" is not "My mum … lives in Kochi.")
     whom = facts.who(message) or ({facts.SELF} if _OF_SELF.search(message) else set())
     # (a move tells where one lives, and "Dan and I" is the user: QA pass 44, "Where do I
@@ -737,12 +700,6 @@ _ON_MEDICINE = re.compile(r"\b(?:take|takes|taking|on|prescribed)\s+(?:(?:a|an|s
 _FIRST_PERSON = re.compile(r"\b(?:i|i['’]m|i['’]ve|me|my)\b", re.IGNORECASE)
 
 
-def _current(mems: Sequence[Recall]) -> list[Recall]:
-    """The memories of `mems` neither replaced nor older news."""
-    return [r for r in mems if r.extra.get("superseded_by") is None
-            and r.extra.get("older_than") is None]
-
-
 def _date_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict | None:
     """``{"kind": "left_out", …}`` when asked when something is, `answer` gives no day,
     date or time at all, and a current memory holding every word asked gives one (QA pass
@@ -755,7 +712,7 @@ def _date_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict
         return None
     days = [d for d in _DAY_NAMES.findall(answer) if d[:1].isupper() or d not in ("may", "march")]
     if days and not re.search(r"\d", answer):
-        asked = facts.terms(message) - _ASKING
+        asked = facts.terms(message) - ASKING
         # (every memory of it: "…in April." and "Actually … in May, not April.")
         told = " ".join(r.text.lower() for r in current if asked and asked <= facts.terms(r.text)
                         and _DAY_NAMES.search(r.text))
@@ -768,7 +725,7 @@ def _date_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict
             r"\d(?![\d.,:]*[\s-]*(?:years?|months?|weeks?|hours?|minutes?|mins?|miles?|km|kg|%|"
             r"percent)\b)", answer):
         return None
-    asked = facts.terms(message) - _ASKING
+    asked = facts.terms(message) - ASKING
     return next(({"kind": "left_out", "memory": int(r.episode_id), "said": r.text}
                  for r in current if asked and asked <= facts.terms(r.text)
                  and re.search(WHEN_SAID, r.text, re.IGNORECASE)), None)

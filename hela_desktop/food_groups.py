@@ -75,6 +75,13 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     # and prawns aside: eaten a little, they are no warning on their own), and crisps
     "salt": "salted crisps bacon ham gammon salami chorizo pepperoni prosciutto "
             "anchovy anchovies olives pickles gravy marmite",
+    # (what the NHS names for warfarin: a big change in foods rich in vitamin K)
+    "leafy greens": "spinach kale chard lettuce rocket arugula cabbage collard collards "
+                    "watercress broccoli sprouts greens",
+    "caffeine": "caffeine coffee coffees espresso espressos latte lattes cappuccino "
+                "cappuccinos americano macchiato mocha tea teas cola coke",
+    "unpasteurised": "unpasteurised unpasteurized brie camembert roquefort gorgonzola stilton",
+    "liver": "liver pate pâté",
     # (QA pass 43d: "…help you find a kitten", Sarah allergic to cats, had no line)
     "cats": "cat cats kitten kittens kitty",
     "dogs": "dog dogs puppy puppies",
@@ -159,7 +166,48 @@ SERVES = EATS | frozenset("enjoy enjoys try tries order serve serving cook make 
 SALTY = re.compile(r"\b(?:high|rich|loaded|packed|full)\s+(?:in|of|with)\s+(?:salt|sodium)|\btoo\s+"
                    r"(?:much\s+)?(?:salt|salty)|\b(?:salt|sodium)\s+content|\bsalty\b", re.IGNORECASE)
 
+# what, a few words before an animal's name, says it is the animal, not its meat
+ALIVE = frozenset("playing play plays played feed feeding feeds fed pet petting pets keep keeps "
+                  "keeping raise raises raising chase chasing chased cuddle cuddling".split())
+
+
+# what, before a food word, makes it another food: "oat milk", "peanut butter", "veggie
+# burger" (a word of a caution itself, "almond milk" for a nut allergy, is read on its own)
+NOT_OF_IT = frozenset("oat soy soya almond coconut rice cashew hazelnut hemp plant plant-based "
+                      "dairy-free lactose-free vegan veggie vegetarian meat-free meatless "
+                       "peanut nut apple cocoa shea bean lentil tofu quorn gluten-free "
+                      "egg-free nut-free alcohol-free non-alcoholic sugar-free mock faux "
+                      "imitation".split())
+# … and after it: "butter beans", "meat substitute"
+NOT_IT = frozenset("beans bean substitute substitutes alternative alternatives replacer "
+                   "replacement analogue eater eaters chef chefs cook cooks baker bakers "
+                   "maker makers".split())  # ("a meat-eater", 46a; "a pastry chef", 46b)
+
 # the animals an allergy may name, and asking to have one ("Can we get a kitten?")
+# the words a statement names a group by -> the group
+NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shellfish",
+          "nuts": "nuts", "nut": "nuts", "tree nuts": "nuts", "peanuts": "peanuts",
+          "peanut": "peanuts", "dairy": "dairy", "milk": "dairy", "lactose": "dairy",
+          "gluten": "gluten", "wheat": "gluten", "fish": "fish", "eggs": "eggs", "egg": "eggs",
+          "soy": "soy", "soya": "soy", "sesame": "sesame", "red meat": "red meat",
+          "meat": "meat", "pork": "pork",
+          "alcohol": "alcohol", "booze": "alcohol", "penicillin": "penicillin",
+          "penicillins": "penicillin", "cats": "cats", "cat": "cats", "dogs": "dogs",
+          "dog": "dogs",
+          # (QA pass 53a: "…must avoid cranberry juice and big changes in leafy greens."
+          # on warfarin, and a spinach and kale salad had no line; 53b: "…not too much
+          # caffeine." in pregnancy, and "You can drink more coffee" had none)
+          "leafy greens": "leafy greens", "leafy vegetables": "leafy greens",
+          "green vegetables": "leafy greens", "greens": "leafy greens", "vitamin k": "leafy greens",
+          "caffeine": "caffeine", "unpasteurised cheese": "unpasteurised",
+          "unpasteurized cheese": "unpasteurised", "soft cheese": "unpasteurised",
+          "soft cheeses": "unpasteurised", "blue cheese": "unpasteurised", "liver": "liver",
+          "pate": "liver", "pâté": "liver"}
+# diets, and what each leaves out
+DIETS = {"vegetarian": ("meat", "fish", "shellfish"),
+          "vegan": ("meat", "fish", "shellfish", "dairy", "eggs"),
+          "coeliac": ("gluten",), "celiac": ("gluten",), "pescatarian": ("meat",),
+          "teetotal": ("alcohol",), "teetotaller": ("alcohol",), "diabetic": ("sugar",)}
 ANIMALS = GROUPS["cats"] | GROUPS["dogs"]
 GETS_ANIMAL = re.compile(r"\b(?:get|getting|adopt|adopting|buy|buying|have|having|keep|foster|"
                          r"bring|stroke|pet|visit)\s+(?:a|an|another|some|one|the|their|her|"
@@ -171,3 +219,14 @@ FREE_OF = re.compile(r"\b[a-z]+-free\s+([a-z]+)")
 # what an answer keeps out ("dishes that are gluten-free": it rests on the coeliac's
 # caution, QA pass 50e)
 KEPT_OUT = re.compile(r"\b([a-z]+)-free\b")
+# what someone who cares for the user told them to keep off: "My doctor says I must avoid…",
+# "The midwife said no unpasteurised cheese, no liver, and not too much caffeine." (QA pass
+# 53: neither was a caution, as no sentence of "I")
+CARER_SAID = (r"\b(?:doctor|gp|midwife|nurse|consultant|dietitian|dietician|specialist|"
+              r"cardiologist|pharmacist|dentist|physio|obstetrician|health visitor)s?\s+"
+              r"(?:says|said|told me|has told me|tells me|advised(?: me)?|advises(?: me)?|"
+              r"recommends|recommended|wants me)\b")
+CARER_NO = re.compile(CARER_SAID + r"\s+(?:that\s+)?(?:(?:i|me)\s+(?:should|must|need to|have to|"
+                      r"to)\s+|to\s+)?(?:no|avoid|not\s+(?:too much|much|to (?:eat|drink|have))|"
+                      r"cut\s+(?:down|back)\s+on|stay away from|limit)\s+(?P<what>[^.!?]+)",
+                      re.IGNORECASE)

@@ -161,7 +161,10 @@ def as_theirs(name: str) -> re.Pattern:
                       # (an age told beside each: "…two kids, Meera who is 15 and Kabir who's
                       # 9", QA pass 52a: Kabir was no one of theirs)
                       rf"(?:[\w'’-]+(?:,?\s+(?:who\s+is|who['’]s|aged?)\s+\d{{1,2}}|\s*\(\d{{1,2}}\))?"
-                      rf"(?:,\s*(?:and\s+)?|\s+and\s+)){{0,3}}{n}\b", re.IGNORECASE)
+                      rf"(?:,\s*(?:and\s+)?|\s+and\s+)){{0,3}}{n}\b"
+                      # (a sentence of each after a colon: "We have two kids: Zofia is 19 and
+                      # studies medicine… Piotr is 12, …", QA pass 53a)
+                      rf"|{_CHILDREN}:\s+(?:[^.!?:]*[.!?]\s+){{0,3}}{n}\b", re.IGNORECASE)
 
 
 __all__ = ["BEFORE_KIN", "BREEDS", "GRANDCHILD", "KIN_PET_BREED", "ROLES", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words", "species", "tells_grandchild"]

@@ -153,27 +153,71 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     # (another date), but never the 12th of March (QA pass 33: "…scheduled for 12 March at
     # 09:35", the appointment being on 11 December, had only "09:35" marked)
     days = {day for _, day in _dates(low)}
+    doses = {(_no_zero(n.replace(",", "")), _unit(u)) for n, u in _DOSED.findall(low)}
     taken = [span for span, day in _dates(text) if day not in days]
     found += taken
     for m in _NUMBER.finditer(text):
         age = _AS_AGE.match(text, m.end()) if m.group(0) in dated else None
-        if any(a <= m.start() < b for a, b in taken) or _PUT_ASIDE.search(text[:m.start()]) \
-                or _MEASURE.match(text, m.end()):  # (a recipe's "200g pasta", QA pass 50a)
+        if any(a <= m.start() < b for a, b in taken) or _PUT_ASIDE.search(text[:m.start()]):
             continue  # (the day of a date marked whole; a number put aside, "16, not 20")
+        if _MEASURE.match(text, m.end()):  # (a recipe's "200g pasta", QA pass 50a)
+            found += [span for span in [_dose_off(text, m, doses)] if span]
+            continue
         if _no_zero(m.group(0)) not in numbers or age is not None:  # ("“12 years” …")
             found.append((m.start(), age.end() if age is not None else m.end()))
     return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
 
 
 # the word after "take(s)", "taking", "prescribed": a medicine, where it is none of English
+# (ending in a letter: "omega-3" is "omega", not "omega-", which no memory says; pass 53)
 _TAKEN = re.compile(r"\b(?:take|takes|taking|took|prescribed)\s+(?:(?:a|an|some|your|his|her|"
-                    r"their|my|daily|low-dose|the|dose|of)\s+)*([a-z][a-z-]{3,})\b")
+                    r"their|my|daily|low-dose|the|dose|of)\s+)*([a-z][a-z-]{2,}[a-z])\b")
 # what puts the number after it aside: "Lily is 16, not 20." claims no 20 (QA pass 43b)
 _PUT_ASIDE = re.compile(r"\d\s*(?:years?(?:\s+old)?)?\s*[,;—–-]\s*(?:and\s+)?not\s+$")
 # a cook's measure after a number: an amount of a recipe, no fact of anyone's life
-_MEASURE = re.compile(r"\s?(?:g|kg|mg|ml|l|oz|lbs?|grams?|kilos?|tbsp|tsp|tablespoons?|"
+_MEASURE = re.compile(r"\s?(?:g|kg|mg|mcg|µg|micrograms?|milligrams?|units?|iu|ml|l|oz|lbs?|grams?|kilos?|tbsp|tsp|tablespoons?|"
                       r"teaspoons?|cups?|litres?|liters?|ounces?|pinch(?:es)?|cloves?|"
                       r"slices?|servings?|portions?|mins?|minutes)\b(?:\s+of)?", re.IGNORECASE)
+# a number and the unit of a dose or a measure: "50 micrograms", "3mg", "1,000 mg", "5 ml"
+_DOSE_UNITS = r"(mg|milligrams?|mcg|µg|ug|micrograms?|g|grams?|kg|ml|millilit(?:re|er)s?|" \
+    r"units?|iu)\b"
+_DOSED = re.compile(r"(?<![\w.,])(\d+(?:,\d{3})*(?:\.\d+)?)\s?" + _DOSE_UNITS, re.IGNORECASE)
+_DOSE_UNIT = re.compile(r"\s?" + _DOSE_UNITS, re.IGNORECASE)
+# what of them is a medicine's dose (a gram and a millilitre are also a cook's)
+_MEDICINE_UNITS = frozenset("mg mcg unit".split())
+
+
+def _unit(word: str) -> str:
+    """One name for a unit however it is written: "micrograms", "µg" -> "mcg"."""
+    word = word.lower()
+    return "mcg" if word in ("µg", "ug") or word.startswith("microgram") else "mg" \
+        if word.startswith("milligram") else "g" if word.startswith("gram") else "ml" \
+        if word.startswith("millilit") else "unit" if word in ("units", "iu") else word
+
+
+def is_dose(words: str) -> bool:
+    """Whether `words` (as `made_up` quotes them) are a number and a unit: "50 mg"."""
+    return _DOSED.fullmatch(words) is not None
+
+
+def _dose_off(text: str, number: re.Match, doses: AbstractSet[tuple[str, str]]
+              ) -> tuple[int, int] | None:
+    """The span of a dose `text` gives at `number` that `doses` (of the memories: number,
+    unit) do not hold: a number told with another unit ("50 mg" where "50 micrograms" was
+    told, a thousandfold apart), or a medicine's dose never told ("5 mg" of warfarin, 3
+    mg told: a recipe's amounts were let be, QA pass 50a, and a wrong dose with them, pass
+    53); None for a cook's amount, or a dose told."""
+    m = _DOSE_UNIT.match(text, number.end())
+    if m is None:
+        return None
+    said = (_no_zero(number.group(0).replace(",", "")), _unit(m.group(1)))
+    if said in doses:
+        return None
+    if any(n == said[0] for n, _ in doses) or said[1] in _MEDICINE_UNITS:
+        return number.start(), m.end()
+    return None
+
+
 _BLANK = re.compile(r"\[(?:your|my|the|their|his|her)?\s*[A-Za-z' ]{1,25}\]")
 # Chinese, Japanese kana and Korean: scripts with no capitals to tell a name by
 _CASELESS = re.compile(CJK_CHAR + "{2,}")

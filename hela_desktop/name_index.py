@@ -26,7 +26,9 @@ def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
     mid: set[str] = set()
     first: set[str] = set()
     lower: set[str] = set()
+    after_colon = False  # (a list after a colon: "We have two kids: Zofia is 19…", 53a)
     for s in sentences(text):
+        opener, after_colon = not after_colon, s.rstrip().endswith(":")
         for i, m in enumerate(NAME_WORD.finditer(s)):
             w = m.group(0)
             key = re.sub(r"['’]s$", "", w).lower().strip("'’-")
@@ -35,7 +37,7 @@ def name_candidates(text: str) -> tuple[set[str], set[str], set[str]]:
             if not w[:1].isupper():
                 lower.add(key)
             elif key not in NOT_NAMES and key not in STOPWORDS:
-                (mid if i > 0 else first).add(key)
+                (mid if i > 0 or not opener else first).add(key)
     return mid, first, lower
 
 

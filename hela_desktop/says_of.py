@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 
 from . import facts, kin
 from .cautions import FOOD_STEMS, caution_of, caution_of_others
+from .language import is_common_word
 from .medicines import names_illness
 from .older_news import opens_with_yes
 from .timewords import DATE
@@ -73,6 +74,13 @@ _STUDIES = re.compile(
     r"(?P<who>\b[A-Z][\w'’-]*?|\b(?i:she|he)|\b(?i:your)\s+[a-z]+)(?:\s+(?i:studies|studied|"
     r"is studying|was studying|is doing a degree in|is training in)|(?i:['’]s\s+studying))\s+"
     r"(?P<what>(?i:" + "|".join(sorted(_SUBJECTS)) + r"))\b(?!\s+(?i:books?|at home|for fun))")
+# … said after another thing of them ("Zofia is 19 and studies medicine"), or as a student
+# of it ("she's a pharmacy student": QA pass 53a, of a medicine student, had no line)
+_SUBJECT = r"(?P<what>(?i:" + "|".join(sorted(_SUBJECTS)) + r"))\b"
+_AND_STUDIES = re.compile(r"\b(?:and|but)\s+(?i:studies|studied|is studying|is doing a degree in|"
+                          r"is training in)\s+" + _SUBJECT)
+_STUDENT = re.compile(r"(?P<who>\b[A-Z][\w'’-]*?|\b(?i:she|he))(?:\s+(?i:is|was)|(?i:['’]s))\s+"
+                      r"(?i:a|an)\s+" + _SUBJECT + r"\s+(?i:student|undergraduate)\b")
 # an age: "Sam is 7", "our son Kwame is 6", "My mum is 70", "she's 72 years old", "your
 # dad is 70"; a kin word stands for the relation ("mum": "mother"); not "is 7 minutes
 # away", "is 10:30", "is 5k"
@@ -153,7 +161,7 @@ def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
     """(whom, what) of each "X is a …" in `sentence`, "she"/"he" read as the first name
     before them in the sentence, else `last`."""
     got = []
-    for m in [*_IS.finditer(sentence), *_STUDIES.finditer(sentence)]:
+    for m in [*_IS.finditer(sentence), *_STUDIES.finditer(sentence), *_STUDENT.finditer(sentence)]:
         who = m.group("who")
         if who.lower() in ("she", "he"):
             who = first_named(sentence[:m.start()]) or last
@@ -165,7 +173,8 @@ def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
             got.append((who.lower(), m.group("what").lower()))
     # (the subject said once for two things: "My brother Marco lives in Lagos and is a
     # pilot.", QA pass 40c)
-    for m in [*_AND_IS.finditer(sentence), *_AGE_AND.finditer(sentence)]:
+    for m in [*_AND_IS.finditer(sentence), *_AGE_AND.finditer(sentence),
+              *_AND_STUDIES.finditer(sentence)]:
         if (who := first_named(sentence[:m.start()]) or last):
             got.append((who.lower(), m.group("what").lower()))
     for m in _HAS_DIET.finditer(sentence):
@@ -397,7 +406,8 @@ def says_not(answer: str, texts: list[tuple[int, str]], asked: str = "",
                 # problems." of "My dad Ravi … has type 2 diabetes.", QA pass 48c)
                 if _names_of(text, who) and (_of_allergy(what, text, who) <= facts.terms(holds)
                                              and not _denies_itself(holds, what)
-                                             or _of_health(m.group("what")) and names_illness(holds)):
+                                             or _of_health(m.group("what")) and names_illness(holds)
+                                             or _of_medicine(m.group("what")) and _on_medicine(holds)):
                     return {"kind": "says_not", "name": _called(who, text),
                             "said": f"{m.group('no')} {m.group('what').strip()}",
                             "memory": int(eid), "quote": text}
@@ -417,6 +427,25 @@ def _of_allergy(what: set[str], text: str, who: str) -> set[str]:
     # word of it, QA pass 45e)
     rest = what - FOOD_STEMS
     return rest if rest - _TAKING else what
+
+
+def _of_medicine(what: str) -> bool:
+    """Does a denial's `what` deny taking any medicine ("take any medicines", "on any
+    medication": QA pass 53b, "He does not take any medicines." of Daniel, on lamotrigine)?"""
+    words = set(re.findall(r"[a-z]+", what.lower()))
+    return bool(words & _MEDICINE) and words <= _MEDICINE | {"take", "taking", "any", "on", "regular"}
+
+
+_MEDICINE = frozenset("medicine medicines medication medications tablets pills drugs".split())
+# a medicine someone takes: the word after "takes" no everyday English ("takes lamotrigine";
+# not "takes the bus")
+_TAKES_ONE = re.compile(r"\b(?:takes|taking|is on|was prescribed)\s+([a-z]{5,})\b", re.IGNORECASE)
+
+
+def _on_medicine(text: str) -> bool:
+    """Does `text` say someone takes a medicine?"""
+    return any(not is_common_word(m.group(1).lower()) or m.group(1).lower() in _MEDICINE
+               for m in _TAKES_ONE.finditer(text))
 
 
 def _of_health(what: str) -> bool:

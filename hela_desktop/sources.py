@@ -92,6 +92,7 @@ ALLERGY_UNTOLD_NOTE = ("Check this answer: it says {name} has an allergy, and yo
 ALIVE_AGAIN_NOTE = "Check this answer: it speaks of {name} as living, and you told me “{said}”"
 DEATH_UNTOLD_NOTE = "Check this answer: it says {name} died, and you never told me so."
 ILL_UNTOLD_NOTE = "Check this answer: it says you {said}, and you never told me so."
+NOT_TODAY_NOTE = "Check this answer: it says today is {said}; today is {today}."
 NOT_KNOWN_NOTE = "Check this answer: it says it does not know, and you told me “{said}”"
 SAYS_NOT_NOTE = "Check this answer: it says {name} {said}, and you told me “{quote}”"
 CAUTION_MISSED_NOTE = "Check this answer: it leaves out what you told me: “{said}”"
@@ -215,7 +216,10 @@ def _says_note(doubt: dict, _recalls: list[dict]) -> str:
     doctor…", "…your mum is 75…") or does not have (``says_not``: "it says Sam does not
     have a type 1 diabetes…", up to `_SAID_WORDS` of it), and what the user told."""
     name, said = (one_line(str(doubt.get(k) or "")) for k in ("name", "said"))
-    quote = _quote_about(str(doubt.get("quote") or ""), name)
+    # (of another's allergy or diet, the part about them: "…you told me that of Zofia:
+    # “…Piotr is 12…”" quoted Piotr's, QA pass 53a)
+    quote = _quote_about(str(doubt.get("quote") or ""), one_line(str(
+        doubt.get("of") or "")).strip() if doubt.get("kind") == "allergy_of" else name)
     if name == "you" and said and not quote:  # ("Tomás Ruiz is a fantastic dog.", QA 49a)
         return CALLED_YOU_NOTE.format(said=said, a="an " if said[:1] in "aeiou" else "a ")
     if not (name and said and quote):
@@ -404,6 +408,8 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "death_untold": lambda d, _r: DEATH_UNTOLD_NOTE.format(name=one_line(str(d.get("name"))))
     if d.get("name") else "",
     "ill_untold": _ill_untold_note,
+    "not_today": lambda d, _r: NOT_TODAY_NOTE.format(said=one_line(str(d.get("said"))), today=one_line(
+        str(d.get("today")))) if d.get("said") and d.get("today") else "",
     "alive_again": lambda d, _r: ALIVE_AGAIN_NOTE.format(
         name=one_line(str(d.get("name"))), said=_said(d)) if d.get("name") and _said(d) else "",
     "allergy_untold": lambda d, _r: ALLERGY_UNTOLD_NOTE.format(

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from .words import TENS, UNITS
 
@@ -34,5 +35,32 @@ WHEN_SAID = (rf"{DATE.pattern}|\b{DAY}s?\b|\b(?:in|on|at|by|from|until)\s+{MONTH
              r"|\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\bat\s+\d{1,2}\b"
              r"|\btomorrow\b|\bnext (?:week|month)\b")
 
+# what an answer says today is: "Today, 3 March.", "Today is Monday the 3rd", "today's date is
+# March 3"
+_TODAY = re.compile(rf"\btoday(?:['’]s date)?(?:\s+is|['’]s|,)?\s+(?:(?:the|a)\s+)?(?:(?P<day>{DAY}"
+                    rf")\b[\s,]*(?:the\s+)?)?(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                    rf"(?P<m1>{MONTH})\b|(?P<m2>{MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b)?",
+                    re.IGNORECASE)
 
-__all__ = ["AGE", "AGE_WORDS", "DATE", "DAY", "DAYS", "MONTH", "MONTHS", "WHEN_SAID", "WHEN_TO"]
+
+def wrong_today(answer: str, now: float | None = None) -> dict | None:
+    """``{"kind": "not_today", "said": "3 March", "today": "Monday 7 December"}`` when
+    `answer` says today is a day or date today (`now`, local time) is not (QA pass 53b:
+    "Today, 3 March. …", 3 March the user's due date, opened answer after answer, and
+    "Today, 10 December." the appointment moved from that day); None otherwise."""
+    t = time.localtime(time.time() if now is None else now)
+    for m in _TODAY.finditer(answer):
+        day, month = m.group("d1") or m.group("d2"), m.group("m1") or m.group("m2")
+        weekday = m.group("day")
+        wrong = bool(day and month) and (int(day), month[:3].lower()) != (
+            t.tm_mday, time.strftime("%b", t).lower()) or bool(weekday) and weekday.lower() \
+            not in (time.strftime("%A", t).lower(), "weekend")
+        if wrong:
+            start = min(m.start(g) for g in ("day", "d1", "m2") if m.group(g))
+            return {"kind": "not_today", "said": answer[start:m.end()].strip(" ,"),
+                    "today": f"{time.strftime('%A', t)} {t.tm_mday} {time.strftime('%B', t)}"}
+    return None
+
+
+__all__ = ["AGE", "AGE_WORDS", "DATE", "DAY", "DAYS", "MONTH", "MONTHS", "WHEN_SAID", "WHEN_TO",
+           "wrong_today"]

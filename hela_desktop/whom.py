@@ -193,8 +193,8 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
         # sister is Renata." says the cat's name of the cat)
         for r, of in [m for m in mine if alone or not _whose(m[0].text, names)] + (
                 theirs if alone else []):
-            # (not a country: a family shares one, "…lives in Trondheim, Norway", QA 37)
-            took = said & facts.terms(r.text) - _COUNTRY_STEMS
+            # (what it tells, not asks, QA 53a; not a country: a family shares one, QA 37)
+            took = said & facts.terms(" ".join(facts.statements(r.text))) - _COUNTRY_STEMS
             # (nor a lower-case "may": "he may take…" is no "9 May" of Ahmed's, QA 42e)
             took -= set() if re.search(r"\b(?:May|March)\b", sentence) else _MONTH_VERBS
             # (nor a common word only within a title: "(Children of the Papa)", QA 49a)

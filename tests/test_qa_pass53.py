@@ -1,0 +1,226 @@
+"""What the fifty-third pass found, fixed: what pass 52 noticed and left alone, and QA passes
+53a (Tomasz Nowak) and 53b (Aisha Bello)."""
+from __future__ import annotations
+
+from test_qa_pass51 import _line, _recall
+
+
+def test_a_supplement_with_a_number_is_not_made_up():
+    """Pass 52 noticed: "You take omega-3 capsules every morning.", told word for word, read
+    "“omega-” is in none of the memories it was given" (the word after "take" was read up to
+    its hyphen). A word of a medicine ends in a letter; one never told still counts."""
+    from hela_desktop.made_up import made_up
+
+    told = "I take omega-3 capsules every morning."
+    assert made_up("You take omega-3 capsules every morning.", told) == []
+    assert made_up("You take omega-7 capsules.", told) == ["7"]
+    assert made_up("You take levitax-forte daily.", told) == ["levitax-forte"]
+    assert made_up("You take levitax daily.", told) == ["levitax"]
+
+
+def test_a_dose_given_wrong_is_marked():
+    """Pass 52 noticed, pass 53 fixed: "You take 50 mg of levothyroxine" (50 micrograms
+    told, a thousandfold less) and "Your warfarin dose is 5 mg." (3 mg told) had no line:
+    every number before a measure was let be, for a recipe's amounts (QA pass 50a). A
+    number told with another unit, or a medicine's dose never told, is marked, with what
+    was told; a recipe's amounts still are not."""
+    from hela_desktop.made_up import is_dose, made_up
+
+    told = "I take 50 micrograms of levothyroxine every morning. My warfarin dose is 3 mg."
+    assert made_up("You take 50 mg of levothyroxine.", told) == ["50 mg"]
+    assert made_up("Your warfarin dose is 5 mg.", told) == ["5 mg"]
+    assert made_up("Your warfarin dose is 3 grams.", told) == ["3 grams"]
+    assert made_up("Take 1,000 mg.", told) == ["1,000 mg"]
+    for same in ("Your warfarin dose is 3mg.", "You take 50mcg of levothyroxine.",
+                 "You take 50 µg each morning.", "Warfarin, 3 milligrams."):
+        assert made_up(same, told) == [], same
+    assert made_up("You inject 14 units.", "I inject 12 units of insulin.") == ["14 units"]
+    assert made_up("Ingredients: 200g pasta, 1 tbsp olive oil, 20g of flour.", told) == []
+    assert is_dose("50 mg") and is_dose("1,000 mg") and not is_dose("Elm Street")
+
+    mems = [_recall(1, "I take 50 micrograms of levothyroxine every morning.")]
+    assert _line("What dose of levothyroxine do I take?",
+                 "You take 50 mg of levothyroxine every morning.", mems) == (
+        "Check this answer: “50 mg” is in none of the memories it was given, so the model may "
+        "have made it up; you told me “I take 50 micrograms of levothyroxine every morning.”")
+    assert _line("What dose of levothyroxine do I take?",
+                 "You take 50 micrograms of levothyroxine every morning.", mems) == ""
+
+
+def test_a_yes_to_what_was_given_up_in_a_memory_corrected_in_part():
+    """QA pass 53a: "We're planning a trip to Gdańsk on 14 August to see Dad. Also, I gave up
+    cycling to work after my knee operation.", the trip then moved: "Do I still cycle to
+    work?" answered "Yes, you still cycle to work." had no line (the memory, older news for
+    its trip, was read as no longer holding at all). What still holds of it counts, and is
+    what the line quotes."""
+    told = ("We're planning a trip to Gdańsk on 14 August to see Dad. Also, I gave up cycling "
+            "to work after my knee operation.")
+    rest = "Also, I gave up cycling to work after my knee operation."
+    mems = [_recall(5, told, superseded_by=8, older_than=8, still_true=rest),
+            _recall(8, "Actually, the Gdańsk trip isn't on 14 August any more - we moved it to "
+                    "2 September.")]
+    assert _line("Do I still cycle to work?", "Yes, you still cycle to work.", mems) == (
+        f"Check this answer: it says yes, and you told me “{rest}”")
+    assert _line("Do I still cycle to work?",
+                 "No, you gave up cycling after your knee operation.", mems) == ""
+    # (a memory replaced whole says nothing still)
+    mems[0].extra.pop("still_true")
+    assert _line("Do I still cycle to work?", "Yes, you still cycle to work.", mems) == ""
+
+
+def test_what_a_doctor_or_midwife_said_to_keep_off_is_a_caution():
+    """QA pass 53a: "My doctor says I must avoid cranberry juice and big changes in leafy
+    greens." (on warfarin) and a spinach and kale salad approved had no caution; 53b: "The
+    midwife said no unpasteurised cheese, no liver, and not too much caffeine." and "You
+    can drink more coffee" had none. An instruction to the user from whoever cares for
+    them is theirs; leafy greens, caffeine, unpasteurised cheese and liver are groups.
+    What the line quotes is the sentence that says why: "…3 mg a day. My doctor says I must
+    avoid…" was cut before the cranberry juice."""
+    from hela_desktop.cautions import cautions, offered, part_naming
+
+    def avoid(text: str) -> set[str]:
+        return {w for c in cautions([(1, text)]) for w in c.avoid}
+
+    assert {"spinach", "kale"} <= avoid(
+        "My doctor says I must avoid cranberry juice and big changes in leafy greens.")
+    assert {"coffee", "brie", "liver", "pâté"} <= avoid(
+        "The midwife said no unpasteurised cheese, no liver, and not too much caffeine.")
+    assert "coffee" in avoid("My GP told me to cut down on caffeine.")
+    assert "tea" in avoid("I avoid caffeine.")
+    # (another's instruction is not the user's; nor is a "no" to anything but food)
+    assert avoid("My doctor says Tom should avoid caffeine.") == set()
+    assert avoid("My sister said no to the party.") == set()
+
+    warfarin = ("I take warfarin for atrial fibrillation, 3 mg a day. My doctor says I must "
+                "avoid cranberry juice and big changes in leafy greens.")
+    (c,) = cautions([(3, warfarin)])
+    assert offered("A spinach and kale salad is definitely a good one.", c) == ["spinach", "kale"]
+    second = "My doctor says I must avoid cranberry juice and big changes in leafy greens."
+    assert part_naming(c, ["cranberry"]) == second
+    assert part_naming(c, ["kale"]) == second
+    assert part_naming(c, ["wine"]) == "I take warfarin for atrial fibrillation, 3 mg a day."
+    pregnant = ("I'm pregnant! Due on 3 March. The midwife said no unpasteurised cheese, no "
+                "liver, and not too much caffeine.")
+    (p,) = cautions([(3, pregnant)])
+    assert part_naming(p, ["coffee"]) == (
+        "The midwife said no unpasteurised cheese, no liver, and not too much caffeine.")
+    mems = [_recall(3, warfarin)]
+    line = _line("Can I drink cranberry juice?", "Yes, cranberry juice is lovely.", mems,
+                 cautions=[c])
+    assert line == ("Check this answer: it names “cranberry” without a word of warning, and "
+                    f"you told me “{second}”")
+
+
+def test_asked_what_they_must_not_eat_an_answer_they_are_fine_with_it_leaves_it_out():
+    """QA pass 53a: "What is he allergic to?" (Piotr, "…has a tree-nut allergy - walnuts and
+    cashews.") answered "…he has no problem with nuts…" had no line of his allergy: "nuts"
+    was named, if only to say he is fine with them. What it says they are fine with is not
+    named as what they must not eat; "anything except walnuts" still is."""
+    from hela_desktop.cautions import Caution, caution_of_others, missed
+
+    told = ("My wife Ewa is a pharmacist. We have two kids: Zofia is 19 and studies medicine in "
+            "Cardiff, she's vegan. Piotr is 12, he plays the violin and has a tree-nut allergy - "
+            "walnuts and cashews.")
+    words, said = caution_of_others(told, {"piotr"})
+    his = Caution(2, said, words, theirs=True)
+    ask = "What is Piotr allergic to?"
+    for answer in ("Piotr is a vegetarian and vegan - he has no problem with nuts.",
+                   "Piotr isn't allergic to walnuts.", "He can eat cashews and walnuts."):
+        assert missed(answer, his, ask), answer
+    for answer in ("Piotr can eat anything except walnuts and cashews.",
+                   "Piotr is allergic to tree nuts.", "He is fine with milk, but not walnuts."):
+        assert not missed(answer, his, ask), answer
+
+
+def test_a_day_said_to_be_today_that_is_not():
+    """QA pass 53b: answer after answer opened "Today, 3 March." (the user's due date) or
+    "Today, 10 December." (the appointment moved from that day), with no line. A date or
+    weekday an answer says today is, that today is not, is marked with today's."""
+    import time
+
+    from hela_desktop.timewords import wrong_today
+
+    now = time.mktime((2026, 12, 7, 12, 0, 0, 0, 0, -1))  # (a Monday)
+    today = "Monday 7 December"
+    assert wrong_today("Today, 3 March. You are due.", now) == {
+        "kind": "not_today", "said": "3 March", "today": today}
+    assert wrong_today("Today's date is March 3rd.", now)["said"] == "March 3rd"
+    assert wrong_today("Today is Friday.", now)["said"] == "Friday"
+    assert wrong_today("Today is Tuesday 8 December.", now)["said"] == "Tuesday 8 December"
+    for right in ("Today is Monday, 7 December.", "Today is the 7th of December.",
+                  "Today I went out.", "Today is your birthday!", "Today is Monday the 7th."):
+        assert wrong_today(right, now) is None, right
+    mems = [_recall(3, "I'm pregnant! Due on 3 March.")]
+    assert _line("When am I due?", "Today, 3 March. You are due on 3 March.", mems,
+                 now=now) == "Check this answer: it says today is 3 March; today is Monday 7 December."
+
+
+def test_what_a_question_asked_is_nothing_told_of_yourself():
+    """QA pass 53a: "Tell me about my son Piotr." … answered "…He loves cooking." read "it says
+    of Piotr what you told me of yourself (“cooking”): “What should I cook for Zofia when she
+    visits from Cardiff? …”": a question is nothing told. Only what a memory states counts."""
+    from hela_desktop.whom import misattributed
+
+    mems = [_recall(2, "Piotr is 12 and he plays the violin."),
+            _recall(9, "What should I cook for Zofia when she visits from Cardiff? I was thinking "
+                    "roast chicken.")]
+    names = lambda t: {n for n in ("piotr", "zofia") if n in t.lower()}  # noqa: E731
+    assert misattributed("What does Piotr like?", "Piotr loves cooking.", mems, names) is None
+    assert misattributed("What does Piotr like?", "Piotr loves roast chicken.", mems, names)
+
+
+_KIDS = ("My wife Ewa is a pharmacist. We have two kids: Zofia is 19 and studies medicine in "
+         "Cardiff, she's vegan. Piotr is 12, he plays the violin and has a tree-nut allergy - "
+         "walnuts and cashews.")
+
+
+def test_children_listed_after_a_colon_are_theirs(make_assistant):
+    """QA pass 53a: "We have two kids: Zofia is 19 and studies medicine… Piotr is 12, …": neither
+    was anyone of the user's life (no "my daughter Zofia"), so "What does Zofia study?"
+    answered "Zofia studies pharmacy." was never checked against what was told. Each
+    sentence after the colon may name one of them; and what someone studies is read after
+    another thing said of them ("is 19 and studies medicine"), or as "a pharmacy student"."""
+    from hela_desktop import kin
+    from hela_desktop.says_of import says_otherwise
+
+    for name in ("Zofia", "Piotr"):
+        assert kin.as_theirs(name).search(_KIDS), name
+    assert not kin.as_theirs("Cardiff").search(_KIDS)
+    assert not kin.as_theirs("Tom").search("We have two kids. Tom called today.")  # (no list)
+    a = make_assistant()
+    list(a.chat(_KIDS))
+    assert a.engine.people_in("What does Zofia study?") == {"zofia"}
+    assert a.engine.people_in("What does Piotr do?") == {"piotr"}
+    for answer in ("Zofia studies pharmacy.", "Zofia is 19, she's a pharmacy student."):
+        got = says_otherwise(answer, [(2, _KIDS)], "zofia", "What does Zofia study?")
+        assert got and got["said"] == "studying pharmacy", answer
+    assert says_otherwise("Zofia studies medicine in Cardiff.", [(2, _KIDS)], "zofia",
+                          "What does Zofia study?") is None
+
+
+def test_a_diet_given_to_another_quotes_whose_it_is():
+    """QA pass 53a: "Piotr is vegan." to "What is Piotr allergic to?" read "…you told me that of
+    Zofia: “…Piotr is 12, he plays the violin…”", quoting Piotr's part for Zofia's diet."""
+    from hela_desktop.sources import doubt_note
+
+    note = doubt_note({"kind": "allergy_of", "name": "Piotr", "said": "vegan", "of": "Zofia",
+                       "memory": 2, "quote": _KIDS}, [{"episode_id": 2, "text": _KIDS}])
+    assert "that of Zofia: “My wife Ewa is a pharmacist. We have two kids: Zofia" in note
+
+
+def test_no_medicine_said_of_someone_told_to_take_one():
+    """QA pass 53b: "Can Daniel take my iron tablets?" answered "…He does not take any
+    medicines…", "He has epilepsy and takes lamotrigine." told, had no line of it."""
+    from hela_desktop.says_of import says_not
+
+    told = "My husband is Daniel. He's a software developer. He has epilepsy and takes lamotrigine."
+    for answer, said in (("Your husband Daniel has epilepsy. He does not take any medicines.",
+                          "does not take any medicines"),
+                         ("Daniel isn't on any medication.", "isn't on any medication")):
+        got = says_not(answer, [(5, told)], "daniel", "Can Daniel take my iron tablets?")
+        assert got and got["said"] == said and got["memory"] == 5, answer
+    # (nothing told of a medicine of hers; nor a bus taken)
+    assert says_not("Funmi does not take any medicines.", [(6, "My sister Funmi is 27.")],
+                    "funmi", "Can Funmi take paracetamol?") is None
+    assert says_not("Daniel does not take any medicines.", [(5, "Daniel takes the bus.")],
+                    "daniel", "Does Daniel take anything?") is None
