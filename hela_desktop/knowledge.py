@@ -258,6 +258,24 @@ def corrections(store: Store, ids: Iterable[int], *,
     return {a: b for a, b in out.items() if a in wanted}
 
 
+def shown_corrections(store: Store, ids: Iterable[int]) -> dict[int, int]:
+    """`corrections`, and for a memory it finds none of, the newest correction an answer's
+    line confirmed to the user ("Noted as a correction of …: it is kept, marked as older
+    news.", `Store.recorded_corrections`), followed on to its own: what the Memories tab
+    and `memories show` say (QA pass 53a: "…my warfarin dose went up from 3 mg to 4 mg."
+    was noted as correcting "…3 mg a day." in the chat, and the tab said nothing)."""
+    wanted = set(ids)
+    out = corrections(store, wanted)
+    confirmed = store.recorded_corrections(every=True)
+    for a in wanted - set(out):
+        news = confirmed.get(a, [])
+        kept = store.kept_key_texts(news) if news else {}
+        newest = next((b for b in news if b in kept), None)
+        if newest is not None:
+            out[a] = corrections(store, [newest]).get(newest, newest)
+    return out
+
+
 def _newest(every: dict[int, list[int]]) -> dict[int, int]:
     return {a: bs[0] for a, bs in every.items()}
 

@@ -344,10 +344,10 @@ def corrected(store, eps: list) -> dict[int, tuple[int, str, str]]:
     memory it leaves true: "" when it corrects all of it): the Memories tab says so on the
     row (QA pass 26: "My sister Ines lives in Lyon." read as current beside "Actually Ines
     moved to Porto."; QA pass 37: a brother's move greyed his diet too)."""
-    from .knowledge import all_corrections, corrections
+    from .knowledge import all_corrections, shown_corrections
     from .superseded import still_true
 
-    fixes = corrections(store, [e.id for e in eps])
+    fixes = shown_corrections(store, [e.id for e in eps])
     # (what is left true after each correction of its own part: a move and a new post)
     every = all_corrections(store, list(fixes)) if fixes else {}
     said = store.key_texts(set(fixes.values()) | {b for bs in every.values() for b in bs})

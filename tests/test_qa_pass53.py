@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from test_qa_pass51 import _line, _recall
+from test_qa_pass52 import _chat
 
 
 def test_a_supplement_with_a_number_is_not_made_up():
@@ -224,3 +225,22 @@ def test_no_medicine_said_of_someone_told_to_take_one():
                     "funmi", "Can Funmi take paracetamol?") is None
     assert says_not("Daniel does not take any medicines.", [(5, "Daniel takes the bus.")],
                     "daniel", "Does Daniel take anything?") is None
+
+
+def test_the_memories_tab_shows_a_correction_the_chat_noted(make_assistant):
+    """QA pass 53a: "Update from the clinic today: my warfarin dose went up from 3 mg to 4 mg."
+    was "Noted as a correction of “I take warfarin for atrial fibrillation, 3 mg a day.”: it
+    is kept, marked as older news." in the chat, and `memories show` and the Memories tab
+    said nothing of it. What the chat confirmed, both show."""
+    from hela_desktop.knowledge import shown_corrections
+    from hela_desktop.session import corrected
+
+    a = make_assistant()
+    a.settings.max_answer_tokens = 4
+    _conv, dones = _chat(a, "I take warfarin for atrial fibrillation, 3 mg a day.",
+                         "Update from the clinic today: my warfarin dose went up from 3 mg "
+                         "to 4 mg.")
+    old, new = dones[0].episode_id, dones[1].episode_id
+    assert [c["episode_id"] for c in dones[1].corrects] == [old]
+    assert shown_corrections(a.store, [old, new]) == {old: new}
+    assert corrected(a.store, list(a.store.episodes([old]).values()))[old][0] == new

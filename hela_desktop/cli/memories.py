@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from ..importers.base import NAMES
-from ..knowledge import corrections
+from ..knowledge import shown_corrections
 from ..store import answered_by
 from ..words import terminal_safe
 from .common import (
@@ -255,7 +255,7 @@ def cmd_show(args, store, e) -> int:
     origin = _origin(e)
     if origin:
         print(f"  from           {terminal_safe(origin)}")
-    fix = corrections(store, [e.id]).get(e.id)  # (as the window's tooltip says it)
+    fix = shown_corrections(store, [e.id]).get(e.id)  # (as the window's tooltip says it)
     if fix is not None:
         said = " ".join(store.key_texts([fix]).get(fix, "").split())
         print(f"  corrected by   #{fix} “{terminal_safe(said)}” (older news)")
