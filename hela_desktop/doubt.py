@@ -46,7 +46,7 @@ from .older_news import (
     says_yes_or_no,
     yes_no_asks,
 )
-from .passed_over import passed_over, pointed_part
+from .passed_over import naming_part, passed_over, pointed_part
 from .prompt import said_when
 from .says_of import (
     called_animal,
@@ -357,7 +357,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # for, whose words are the user's to choose: "Dear Lucy, happy birthday! Love, Ben",
     # QA pass 41)
     if unused and not found and (asks_fact or not _WRITE_FOR_ME.search(message)):
-        found.append({"kind": "unused", **({} if asks_fact else {"ideas": True})})
+        point = pointed_part(message, mems) or naming_part(message, mems) if asks_fact else None
+        found.append({"kind": "unused", **({} if asks_fact else {"ideas": True}),
+                      **({"memory": point[0], "said": point[1]} if point else {})})
     return _with_also(found)
 
 

@@ -101,6 +101,21 @@ def pointed_part(message: str, mems: Sequence[Recall]) -> tuple[int, str] | None
     return told.episode_id, part or told.text
 
 
+def naming_part(message: str, mems: Sequence[Recall]) -> tuple[int, str] | None:
+    """(id, its sentences naming them) of the only current memory of `mems` that names whom
+    the question names ("Who is Helen Carter?": "My boss is Helen Carter."; QA pass 53a, the
+    line under "…a female character in the story" never said what was told); None when no
+    memory, or more than one, does."""
+    names = [w for w in re.findall(r"\b[A-Z][\w'’-]+", message)
+             if facts.stem(w.lower()) not in _NOT_NAMES and w.lower() not in facts.STOPWORDS]
+    if not names:
+        return None
+    said = [(r.episode_id, part) for r in mems if not _older(mems, r.episode_id)
+            and (part := " ".join(s for s in facts.sentences(r.text) if any(
+                re.search(rf"\b{re.escape(n)}\b", s) for n in names)))]
+    return said[0] if len(said) == 1 else None
+
+
 def _older(mems: Sequence[Recall], i: int) -> bool:
     extra = next(r.extra for r in mems if r.episode_id == i)
     return extra.get("superseded_by") is not None or extra.get("older_than") is not None

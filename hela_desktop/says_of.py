@@ -188,7 +188,8 @@ def _said_of(sentence: str, last: str) -> list[tuple[str, str]]:
     got += [(w.lower(), m.group("n")) for m in _BOTH_AGE.finditer(sentence)
             for w in (m.group("a"), m.group("b"))]
     # (an age set beside the name: "Dev (12 years old)", "Dev, who is 12,", "Dev, aged 12")
-    got += [(m.group("who").lower(), m.group("p") or m.group("c")) for m in _AGE_ASIDE.finditer(sentence)
+    got += [(m.group("who").lower(), m.group("p") or m.group("c") or m.group("s"))
+            for m in _AGE_ASIDE.finditer(sentence)
             if m.group("who").lower() not in facts.STOPWORDS | facts.NOT_NAMES]
     for m in _AGE.finditer(sentence):
         who = m.group("who")
@@ -208,7 +209,11 @@ _BOTH_AGE = re.compile(r"\b(?P<a>[A-Z][\w’-]*),?\s+and\s+(?P<b>[A-Z][\w’-]*)
                        r"(?!\s*(?:and|or|-|–|to)\s*\d)(?!\s*(?i:years?|yrs?)?\s*(?i:apart|between))")
 _AGE_ASIDE = re.compile(r"\b(?P<who>[A-Z][\w’-]*)\s*(?:\(\s*(?:(?i:aged|age)\s+)?(?P<p>\d{1,3})"
                         r"(?:\s*(?i:years?\s+old|yrs?|y/?o))?\s*\)|(?:,\s*|\s+)(?i:who\s+is\s+|who['’]s\s+|aged\s+)"
-                        r"(?P<c>\d{1,3})(?:\s*(?i:years?\s+old))?(?=\s*[,.;)]|\s*$|\s+(?i:and|now)\b))")
+                        r"(?P<c>\d{1,3})(?:\s*(?i:years?\s+old))?(?=\s*[,.;)]|\s*$|\s+(?i:and|now)\b)"
+                        # (set off by commas: "My brother, Tunde, is 29 years old.", "Tunde, my
+                        # brother, is 29.", QA pass 53b: only "29" was marked, 35 told)
+                        r"|,\s*(?:(?i:my|your|our)\s+[a-z]+\s*,\s*)?(?i:is|is now|turned)\s+"
+                        r"(?P<s>\d{1,3})(?:\s*(?i:years?\s+old))?(?=\s*[,.;!)]|\s*$|\s+(?i:and|now)\b))")
 _ASKS_IS = re.compile(r"^\s*(?:is|was)\s+(?P<who>(?:my|our)\s+[a-z]+|[A-Z][\w'’-]*)\s+",
                       re.IGNORECASE)
 

@@ -56,6 +56,9 @@ UNUSED_NOTE = ("Check this answer: it uses none of the memories recalled for it,
 # the same, under a request for ideas or advice: its answer may rightly say what no
 # memory does, but not pass over what was told ("…anything my skin reacts badly to that I
 # should list?" beside "I'm allergic to latex.")
+# … with what the question points at (QA pass 53a: "Who is Helen Carter?" answered "a
+# female character in the story" never said "My boss is Helen Carter.")
+UNUSED_TOLD_NOTE = "Check this answer: it uses none of the memories recalled for it, and you told me “{said}”"
 UNUSED_IDEAS_NOTE = ("Check this answer: it uses none of the memories recalled for it; what "
                      "you told me may matter here.")
 OLDER_NOTE = "Check this answer: it may give older news — “{newer}” is newer."
@@ -416,7 +419,8 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
         name=one_line(str(d.get("name")))) if d.get("name") else "",
     "says_otherwise": _says_note,
     "says_not": _says_note, "allergy_of": _says_note,
-    "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else UNUSED_NOTE,
+    "unused": lambda d, _r: UNUSED_IDEAS_NOTE if d.get("ideas") else _quoting(UNUSED_TOLD_NOTE)(
+        d, _r) if _said(d) else UNUSED_NOTE,
     "other_person": _other_person_note, "repeats_corrected": _repeats_corrected_note,
     "misattributed": _misattributed_note, "misnamed": _misnamed_note,
     "misplaced": _misplaced_note, "as_user": _as_user_note, "as_them": _as_them_note, "misrelated": _misrelated_note, "untold": _untold_note, "made_up": _made_up_note,

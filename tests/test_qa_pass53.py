@@ -244,3 +244,41 @@ def test_the_memories_tab_shows_a_correction_the_chat_noted(make_assistant):
     assert [c["episode_id"] for c in dones[1].corrects] == [old]
     assert shown_corrections(a.store, [old, new]) == {old: new}
     assert corrected(a.store, list(a.store.episodes([old]).values()))[old][0] == new
+
+
+def test_an_age_set_off_by_commas():
+    """QA pass 53b: "And how old is he?" (Tunde, 35 told) answered "My brother, Tunde, is 29
+    years old." had only "“29” is in none of the memories…": the age set off by commas was
+    never read as said of Tunde, and the line never said 35."""
+    from hela_desktop.says_of import says_otherwise
+
+    told = [(7, "And my brother Tunde is 35. He runs a restaurant back in Lagos.")]
+    for answer in ("Today I'm 31. My brother, Tunde, is 29 years old.", "Tunde, my brother, is 29."):
+        got = says_otherwise(answer, told, "tunde", "And how old is Tunde?")
+        assert got and (got["name"], got["said"], got["memory"]) == ("Tunde", "29", 7), answer
+    assert says_otherwise("My brother, Tunde, is 35 years old.", told, "tunde",
+                          "And how old is Tunde?") is None
+    assert says_otherwise("Hi Tunde, is 29 enough?", told, "tunde", "How old is Tunde?") is None
+
+
+def test_an_answer_from_nothing_told_says_what_was():
+    """QA pass 53a: "Who is Helen Carter?" answered "…a female character in the story" read
+    only "it uses none of the memories recalled for it, so it is not from what you told me."
+    The line now quotes what the question points at, or the one memory naming whom it asks
+    about, so the user has it back."""
+    mems = [_recall(6, "My boss is Helen Carter. My best friend is Marek, he lives in Leeds."),
+            _recall(4, "My dad Jan is 80 and still lives in Gdańsk.")]
+    assert _line("Who is Helen Carter?", "Helen Carter is a female character in the story.",
+                 mems) == ("Check this answer: it uses none of the memories recalled for it, and "
+                           "you told me “My boss is Helen Carter.”")
+    names = lambda t: {"jan"} if "Jan" in t else set()  # noqa: E731 (whom the store knows)
+    assert _line("Who is Jan?", "Jan is a Polish person who loves football.", mems,
+                 names=names) == (
+        "Check this answer: it uses none of the memories recalled for it, and you told me “My "
+        "dad Jan is 80 and still lives in Gdańsk.”")
+    # (two memories naming them: which one is meant is not known, nothing quoted)
+    both = [*mems, _recall(7, "Jan and Helen Carter met once.")]
+    assert _line("Who is Jan?", "Jan is a Polish person who loves football.", both,
+                 names=names) == (
+        "Check this answer: it uses none of the memories recalled for it, so it is not from "
+        "what you told me.")
