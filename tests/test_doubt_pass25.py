@@ -70,8 +70,10 @@ def test_a_question_about_someone_of_the_users_life_asks_about_it(tmp_path, embe
         assert not asks_about_user("Ines moved to Porto.", people)  # (it tells)
         # an answer that used none of what was recalled is doubted, as for "my sister"
         ines = Recall(episode_id=1, score=0.5, text="My sister Ines lives in Lyon.")
+        # (with what was told of whom it asks about, since 0.45: QA pass 53a)
         assert answer_doubt("How is Ines now?", "She is in a flat with her cat.", [ines],
-                            set(), people) == {"kind": "unused"}
+                            set(), people) == {"kind": "unused", "memory": ines.episode_id,
+                                               "said": ines.text}
         assert answer_doubt("How is Ines now?", "She is in a flat with her cat.", [ines],
                             set()) is None
         # (asked where, it names no place the memory gives: it leaves the memory out, since

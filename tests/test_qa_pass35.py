@@ -144,9 +144,11 @@ def test_a_request_for_ideas_is_told_softly_that_it_uses_no_memory():
         assert doubt_note(got, []) == UNUSED_IDEAS_NOTE == (
             "Check this answer: it uses none of the memories recalled for it; what you told "
             "me may matter here.")
-    # a question for what was told keeps the plain line
+    # a question for what was told keeps the plain line, with what the question points at
+    # (since 0.45, QA pass 53a)
     assert doubt("What instrument do I play?", "Probably the drums, as a hobby.") == {
-        "kind": "unused"}
+        "kind": "unused", "memory": 1,
+        "said": "I play cello in an amateur orchestra every Tuesday evening."}
 
 
 def _told_of(make_assistant, told):

@@ -20,6 +20,7 @@ def _recalls(*texts: tuple[int, str]) -> list[Recall]:
 
 _LUCY = (2, "My partner Lucy is a solicitor.")
 _ALFIE = (11, "Actually Alfie is 6 now.")
+_FRIDAY = 1796990400.0  # (Friday 11 December 2026, noon UTC)
 
 
 def test_another_persons_age_given_to_someone_whose_age_was_never_told_is_marked():
@@ -35,7 +36,8 @@ def test_another_persons_age_given_to_someone_whose_age_was_never_told_is_marked
             "Alfie (“6”): “Actually Alfie is 6 now.”")
     for wrong in ("Lucy is 6.", "She's 6.", "Today is a Friday night and today she's 6. "
                   "Today, Lucy is older than Alfie."):
-        got = answer_doubt("How old is Lucy?", wrong, mems, {11}, _names)
+        # (on a Friday: "Today is a Friday" is no other day's, `wrong_today`)
+        got = answer_doubt("How old is Lucy?", wrong, mems, {11}, _names, now=_FRIDAY)
         assert doubt_note(got, []) == want, wrong
     # "she" after another person is theirs; a sentence naming both is not Lucy's alone
     for fine in ("Alfie is 6 and she is proud of him.", "Lucy is 6 years older than Alfie.",

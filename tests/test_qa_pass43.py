@@ -302,8 +302,9 @@ def test_what_day_answered_with_another_day_is_marked():
     mems = _recalls((11, "I play badminton on Thursdays."))
     from hela_desktop.doubt import answer_doubt
 
-    assert answer_doubt("What day is badminton?", "Today is Monday.", mems, set(), _names) == {
-        "kind": "made_up", "words": ["Monday"], "unused": False}
+    monday = 1796644800.0  # (Monday 7 December 2026, noon UTC: no other day's "today")
+    assert answer_doubt("What day is badminton?", "Today is Monday.", mems, set(), _names,
+                        now=monday) == {"kind": "made_up", "words": ["Monday"], "unused": False}
     for fine in ("Badminton is on Thursday.", "You play on Thursdays.",
                  "You may play on Thursdays."):
         assert _note("What day is badminton?", fine, mems, {11}) == "", fine
