@@ -61,7 +61,7 @@ from .says_of import (
     you_are,
 )
 from .taken_back import says_taken
-from .timewords import WHEN_SAID, wrong_today
+from .timewords import WHEN_SAID, days_of_months, wrong_today
 from .whom import (
     as_them,
     as_user,
@@ -723,11 +723,17 @@ def _date_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict
                         for w in _DAY_NAMES.findall(told)) else None
     # (a number of hours or miles is no day: "…not available for a 24-hour reminder. What's
     # the date…?" to "When is my dad's birthday?", QA pass 47b, had no line)
+    asked = facts.terms(message) - ASKING
     if re.search(WHEN_SAID, answer, re.IGNORECASE) or re.search(
             r"\d(?![\d.,:]*[\s-]*(?:years?|months?|weeks?|hours?|minutes?|mins?|miles?|km|kg|%|"
             r"percent)\b)", answer):
-        return None
-    asked = facts.terms(message) - ASKING
+        # (only another plan's dates: "On 17 December, you're due…", the appointment's, to
+        # "When am I due?", "Due on 3 March." told; QA pass 53b had only made-up numbers)
+        gives = days_of_months(answer)
+        told = [(r, days) for r in current if asked and asked <= facts.terms(r.text)
+                and (days := days_of_months(r.text))]
+        return {"kind": "left_out", "memory": int(told[0][0].episode_id), "said": told[0][0].text} \
+            if gives and len(told) == 1 and not gives & told[0][1] else None
     return next(({"kind": "left_out", "memory": int(r.episode_id), "said": r.text}
                  for r in current if asked and asked <= facts.terms(r.text)
                  and re.search(WHEN_SAID, r.text, re.IGNORECASE)), None)

@@ -116,7 +116,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
                 or before.rstrip().endswith(_OPENS) or _ASIDE.fullmatch(before) \
                 or before.endswith(('"', '“')) and s[m.end():m.end() + 1] in ('"', '”') \
                 or prev is not None \
-                and prev.group(1)[:1].isupper() and _known_part(prev.group(1).lower(), words) \
+                and prev.group(1)[:1].isupper() and (_known_part(prev.group(1).lower(), words)
+                                                     or prev.group(1).lower() in _NOT_MADE_UP) \
                 or _BEFORE_LANGUAGE.match(s, m.end()) is not None  # ("Old English", QA 41)
             asked = dates and parts[0] in _DATE_NAMES and len(parts) == 1 and (
                 parts[0] != "may" or bool(_AS_MONTH.search(before))

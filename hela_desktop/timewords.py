@@ -35,12 +35,20 @@ WHEN_SAID = (rf"{DATE.pattern}|\b{DAY}s?\b|\b(?:in|on|at|by|from|until)\s+{MONTH
              r"|\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)|\bat\s+\d{1,2}\b"
              r"|\btomorrow\b|\bnext (?:week|month)\b")
 
+# a day of a month: "3 March", "the 3rd of March", "March 3rd"
+_DAY_MONTH = (rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{MONTH})\b|"
+              rf"(?P<m2>{MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b)")
+DAY_MONTH = re.compile(r"\b" + _DAY_MONTH, re.IGNORECASE)
 # what an answer says today is: "Today, 3 March.", "Today is Monday the 3rd", "today's date is
 # March 3"
 _TODAY = re.compile(rf"\btoday(?:['’]s date)?(?:\s+is|['’]s|,)?\s+(?:(?:the|a)\s+)?(?:(?P<day>{DAY}"
-                    rf")\b[\s,]*(?:the\s+)?)?(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
-                    rf"(?P<m1>{MONTH})\b|(?P<m2>{MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b)?",
-                    re.IGNORECASE)
+                    rf")\b[\s,]*(?:the\s+)?)?{_DAY_MONTH}?", re.IGNORECASE)
+
+
+def days_of_months(text: str) -> set[tuple[int, str]]:
+    """(day, month's first three letters) of each date `text` gives ("3 March": (3, "mar"))."""
+    return {(int(m.group("d1") or m.group("d2")), (m.group("m1") or m.group("m2"))[:3].lower())
+            for m in DAY_MONTH.finditer(text)}
 
 
 def wrong_today(answer: str, now: float | None = None) -> dict | None:
@@ -63,4 +71,4 @@ def wrong_today(answer: str, now: float | None = None) -> dict | None:
 
 
 __all__ = ["AGE", "AGE_WORDS", "DATE", "DAY", "DAYS", "MONTH", "MONTHS", "WHEN_SAID", "WHEN_TO",
-           "wrong_today"]
+           "days_of_months", "wrong_today"]

@@ -282,3 +282,23 @@ def test_an_answer_from_nothing_told_says_what_was():
                  names=names) == (
         "Check this answer: it uses none of the memories recalled for it, so it is not from "
         "what you told me.")
+
+
+def test_asked_when_an_answer_with_another_plans_date_leaves_it_out():
+    """QA pass 53b: "When am I due?" answered "On 17 December, you're due…" (17 December the
+    antenatal appointment's, "Due on 3 March." told) had only made-up words marked, "Day" of
+    "Christmas Day" among them. An answer whose every date is none of the only memory that
+    holds what is asked and gives a date leaves that memory out; a feast's day is no name."""
+    from hela_desktop.made_up import made_up
+    from hela_desktop.timewords import days_of_months
+
+    assert days_of_months("Due on 3 March. On 17 December, and March 4th, the 5th of May") == {
+        (3, "mar"), (17, "dec"), (4, "mar"), (5, "may")}
+    assert made_up("You are due by Christmas Day, or Easter Sunday.", "Due on 3 March.") == []
+    due = _recall(3, "I'm pregnant! Due on 3 March.")
+    moved = _recall(12, "Oh, the appointment got moved. It's now 17 December, not the 10th.")
+    mems = [due, moved]
+    assert _line("When am I due?", "You're due on 17 December.", mems) == (
+        "Check this answer: it leaves out what you told me: “I'm pregnant! Due on 3 March.”")
+    assert _line("When am I due?", "You're due on 3 March.", mems) == ""
+    assert _line("When is my appointment?", "Your appointment is on 17 December.", mems) == ""
