@@ -279,8 +279,8 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
     topic = set() if asks_for_food(message) else {a for a in avoid for w in asked if w.startswith(
         a) and w[len(a):] in ("ing", "er", "ers", "erman", "ermen", "y")}
     topic |= set(food_groups.FREE_OF.findall(message.lower()))  # ("gluten-free pasta", 50c)
-    ask = _ASKS_MAY_EAT.search(message)
-    may_eat = set(_WORD.findall(ask.group(0).lower().replace("’", "'"))) if ask else set()
+    ask = _asked_to_eat(message)
+    may_eat = set(_WORD.findall(ask.lower().replace("’", "'"))) if ask else set()
     if may_eat and _SAYS_YES.match(answer):
         # a yes to "Can Bill eat chicken?" offers the chicken, though the answer never
         # names it (QA pass 36c: "Yes!" went unmarked, Bill being vegetarian)
@@ -378,6 +378,16 @@ _ASKS_MAY_EAT = re.compile(
     # (or whether a food is all right for them: "Is toast OK for Dev?")
     r"|\b(?:is|are)\s+(?:(?!it\b)[\w'’-]+\s+){1,3}?(?:ok|okay|safe|fine|alright|all right|"
     r"good)\s+for\b[^.?!]*\?", re.IGNORECASE)
+def _asked_to_eat(message: str) -> str:
+    """The words of `message` that ask whether someone may have a food ("" for none): the
+    question, and of one that asks of "it", the sentence before it too (QA pass 53b: "…prawn
+    suya from Lagos, can I eat it?" answered evasively had no line of the prawn allergy)."""
+    ask = _ASKS_MAY_EAT.search(message)
+    if ask is None:
+        return ""
+    return message[:ask.end()] if food_groups.IT_ASKED.search(ask.group(0)) else ask.group(0)
+
+
 _SAYS_YES = re.compile(r"\s*(?:the answer is:?\s+)?(?:yes|yeah|yep|sure|of course|absolutely|"
                        r"definitely|certainly|go ahead|by all means)\b(?![^.!?\n]*(?:\bnot\b|"
                        r"n['’]t\b|\bnever\b|\bno\b|\bbut\b|\bwithout\b|\bavoid|\bskip|"
@@ -591,7 +601,7 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
         if re.search(_ANY_ALLERGY, message, re.IGNORECASE) and not told_of & _ALLERGY_WORDS:
             return False  # (a diet is no allergy: "Does Chloe have any allergies?")
         # (not what it says they are fine with: "…he has no problem with nuts", QA 53a)
-        said = {f(w) for w in _WORD.findall(_FINE_WITH.sub(" ", answer.lower().replace("’", "'")))
+        said = {f(w) for w in _WORD.findall(food_groups.FINE_WITH.sub(" ", answer.lower().replace("’", "'")))
                 for f in (_stem, lambda x: x.rstrip("s"))}
         told = {w for w in told_of if w in _NAMES or w in _DIETS or w in _CONDITIONS}
         pick = caution.avoid  # (of the kind asked: "what antibiotic…?" with the diabetes, 52b)
@@ -599,12 +609,6 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
             told, pick = told & {"penicillin"}, pick & GROUPS["penicillin"]
         return bool(pick) and not said & {_stem(w) for w in pick | told}
     return bool(asked_foods(message, caution)) and not _warns(answer, caution, message)
-
-
-_FINE_WITH = re.compile(r"\b(?:no (?:problems?|issues?|trouble|allerg(?:y|ies)|reaction) (?:with|to)|"
-                        r"(?:is|are|'s|'re) (?:fine|ok|okay) with|(?:is|are|'s|'re|isn't|aren't) "
-                        r"not allergic to|isn't allergic to|can (?:safely )?(?:eat|have))\s+(?:"
-                        r"(?!except\b|but\b|apart\b|other\b)[^.,;!?\s]+\s*)+")
 
 
 def heeded(answer: str, caution: Caution, message: str) -> bool:
@@ -619,11 +623,11 @@ def asked_foods(message: str, caution: Caution) -> list[str]:
     """The words of `caution` that `message` asks whether someone may have ("Can Amara
     have a glass of champagne?" → ["champagne"]; not "Can Eric have oat milk?" of a milk
     allergy), each once."""
-    ask = _ASKS_MAY_EAT.search(folded(message))  # ("pâté" is "pate", QA pass 47d)
+    ask = _asked_to_eat(folded(message))  # ("pâté" is "pate", QA pass 47d)
     if not ask:
         return []
     avoid = {_key(a) for a in caution.avoid}
-    asks = _WORD.findall(ask.group(0).lower().replace("’", "'"))
+    asks = _WORD.findall(ask.lower().replace("’", "'"))
     return list(dict.fromkeys(w for i, w in enumerate(asks)
                               if _key(w) in avoid and not _other_food(asks, i)))
 

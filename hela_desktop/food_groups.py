@@ -230,3 +230,12 @@ CARER_NO = re.compile(CARER_SAID + r"\s+(?:that\s+)?(?:(?:i|me)\s+(?:should|must
                       r"to)\s+|to\s+)?(?:no|avoid|not\s+(?:too much|much|to (?:eat|drink|have))|"
                       r"cut\s+(?:down|back)\s+on|stay away from|limit)\s+(?P<what>[^.!?]+)",
                       re.IGNORECASE)
+# what an answer says they are fine with, no food it names as one they must not have: "…he
+# has no problem with nuts" (QA pass 53a)
+FINE_WITH = re.compile(r"\b(?:no (?:problems?|issues?|trouble|allerg(?:y|ies)|reaction) (?:with|to)|"
+                       r"(?:is|are|'s|'re) (?:fine|ok|okay) with|(?:is|are|'s|'re|isn't|aren't) "
+                       r"not allergic to|isn't allergic to|can (?:safely )?(?:eat|have))\s+(?:"
+                       r"(?!except\b|but\b|apart\b|other\b)[^.,;!?\s]+\s*)+")
+# … of a food named before it: "Tunde is sending jollof and prawn suya, can I eat it?"
+IT_ASKED = re.compile(r"\b(?:eat|drink|have|try)\s+(?:it|that|this|them|those|these|some)\s*\?$",
+                      re.IGNORECASE)

@@ -302,3 +302,22 @@ def test_asked_when_an_answer_with_another_plans_date_leaves_it_out():
         "Check this answer: it leaves out what you told me: “I'm pregnant! Due on 3 March.”")
     assert _line("When am I due?", "You're due on 3 March.", mems) == ""
     assert _line("When is my appointment?", "Your appointment is on 17 December.", mems) == ""
+
+
+def test_a_food_named_before_can_i_eat_it():
+    """QA pass 53b: "Tunde is sending jollof and prawn suya from Lagos, can I eat it?" answered
+    with a question of its own had only "it uses none of the memories…": the prawn was not
+    read as asked about, being named before "can I eat it?"."""
+    from hela_desktop.cautions import asked_foods, cautions
+
+    (c,) = cautions([(2, "I'm lactose intolerant, and I'm allergic to shellfish, prawns "
+                        "especially.")])
+    ask = "Tunde is sending jollof and prawn suya from Lagos, can I eat it?"
+    assert asked_foods(ask, c) == ["prawn"]
+    assert asked_foods("Tunde is sending jollof and prawn suya. Can I eat rice?", c) == []
+    mems = [_recall(2, c.text)]
+    assert _line(ask, "What's the most interesting fact I could share with you?", mems,
+                 cautions=[c]) == (
+        "Check this answer: it does not say no to “prawn”, and you told me “I'm lactose "
+        "intolerant, and I'm allergic to shellfish, prawns especially.”")
+    assert _line(ask, "No, you are allergic to prawns.", mems, cautions=[c]) == ""
