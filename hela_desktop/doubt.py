@@ -730,10 +730,11 @@ def _date_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict
         # (only another plan's dates: "On 17 December, you're due…", the appointment's, to
         # "When am I due?", "Due on 3 March." told; QA pass 53b had only made-up numbers)
         gives = days_of_months(answer)
-        told = [(r, days) for r in current if asked and asked <= facts.terms(r.text)
-                and (days := days_of_months(r.text))]
-        return {"kind": "left_out", "memory": int(told[0][0].episode_id), "said": told[0][0].text} \
-            if gives and len(told) == 1 and not gives & told[0][1] else None
+        holding = [(r, dated) for r in current if asked and asked <= facts.terms(r.text)
+                   and (dated := days_of_months(r.text))]
+        return {"kind": "left_out", "memory": int(holding[0][0].episode_id),
+                "said": holding[0][0].text} \
+            if gives and len(holding) == 1 and not gives & holding[0][1] else None
     return next(({"kind": "left_out", "memory": int(r.episode_id), "said": r.text}
                  for r in current if asked and asked <= facts.terms(r.text)
                  and re.search(WHEN_SAID, r.text, re.IGNORECASE)), None)
