@@ -47,6 +47,7 @@ from .older_news import (
     yes_no_asks,
 )
 from .passed_over import naming_part, passed_over, pointed_part
+from .places_of import place_of_another
 from .prompt import said_when
 from .says_of import (
     called_animal,
@@ -259,6 +260,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         swapped = (misnamed(message, answer, mems, names) or named_otherwise(message, answer, mems)
                    or other_person(message, answer, mems, names)
                    or (None if writes else misattributed(message, answer, mems, names)
+                       or (place_of_another(message, answer, mems, names) if names else None)
                        or as_them(message, answer, mems, names))) \
             if about_user else (misplaced(message, answer, mems, names)
                                 or _told(misattributed(message, answer, mems, names))) \

@@ -321,3 +321,29 @@ def test_a_food_named_before_can_i_eat_it():
         "Check this answer: it does not say no to “prawn”, and you told me “I'm lactose "
         "intolerant, and I'm allergic to shellfish, prawns especially.”")
     assert _line(ask, "No, you are allergic to prawns.", mems, cautions=[c]) == ""
+
+
+def test_a_place_told_of_another_in_the_same_message(make_assistant):
+    """QA pass 53a: "Helen Carter has relocated to Leeds" (and, asked, "Helen lives in
+    Leeds."), after "My boss is Helen Carter. My best friend is Marek, he lives in Leeds.",
+    had no line: one message told of two people, and the place was the other's. Each part is
+    read as whom it names, or the one named before it."""
+    from hela_desktop.places_of import place_of_another, whose_parts
+
+    told = "My boss is Helen Carter. My best friend is Marek, he lives in Leeds."
+    a = make_assistant()
+    list(a.chat(told))
+    names = a.engine.people_in
+    assert [sorted(w) for w, _ in whose_parts(told, names)] == [
+        ["helen", "my boss"], ["marek", "my best friend"]]
+    mems = [_recall(6, told)]
+    got = place_of_another("Where does Helen Carter live?", "Helen Carter lives in Leeds.", mems,
+                           names)
+    assert got and (got["words"], got["of"]) == (["Leeds"], "Marek")
+    assert _line("Where does Helen Carter live?", "She lives in Leeds.", mems, names=names) == (
+        "Check this answer: you asked about Helen, and it says of Helen what you told me of "
+        f"Marek (“Leeds”): “{told}”")
+    for fine in ("Marek lives in Leeds.", "He lives in Leeds."):
+        assert place_of_another("Where does Marek live?", fine, mems, names) is None, fine
+    assert place_of_another("Where does my best friend live?", "He lives in Leeds.", mems,
+                            names) is None
