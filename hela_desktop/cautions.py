@@ -252,7 +252,7 @@ def part_naming(caution: Caution, words: Iterable[str]) -> str:
     kept off: those that name one of them, else those that give the caution of one, else the
     text whole (QA pass 53a: "…you told me “I take warfarin for atrial fibrillation, 3 mg a
     day. My doctor says I must avoid…”", cut before the cranberry juice it was about)."""
-    keys = {_key(w.lower()) for w in words}
+    keys = {_key(w.lower().split()[-1]) for w in words if w.split()}  # ("St John's wort")
     parts = facts.sentences(caution.text)
     for tells in (lambda s: keys & {_key(w) for w in _WORD.findall(s.lower())},
                   lambda s: keys & {_key(w) for w in _avoided(s)}):

@@ -4,6 +4,8 @@ and capitalised words that are no names."""
 
 from __future__ import annotations
 
+import re
+
 # the first word of a sentence that asks for something rather than telling it
 ASKING = frozenset("""
 can could would will please write give tell explain suggest recommend help make draft list
@@ -40,3 +42,13 @@ november december monday tuesday wednesday thursday friday saturday sunday mum m
 ok okay mr mrs ms dr mon tue tues wed thu thur thurs fri sat sun feb mar apr jun jul aug
 sep sept oct nov dec
 """.split())
+
+# a number changed, the first no longer so: "…put her levothyroxine up from 50 to 75" (52b)
+FROM_TO = re.compile(r"\b(?:up|down|increased|raised|reduced|lowered|upped|cut|dropped|changed|"
+                     r"doubled|halved)\b[^.;!?]{0,30}?\bfrom\s+(\d+(?:\.\d+)?)(?:\s*[a-z]+)?\s+to"
+                     r"\s+\d", re.IGNORECASE)
+# … or a dose set to a new one, the old unsaid: "my doctor raised my sertraline to 100 mg"
+# (QA pass 53d: no correction of "I take sertraline 50 mg every morning.")
+SET_TO = re.compile(r"\b(?:increased|raised|reduced|lowered|upped|doubled|halved|changed|"
+                    r"put\s+(?:\w+\s+){1,3}(?:up|down))\b[^.;!?]{0,40}?\bto\s+\d+(?:\.\d+)?\s*"
+                    r"(?:mg|mcg|µg|micrograms?|milligrams?|units?|ml)\b", re.IGNORECASE)

@@ -34,9 +34,11 @@ from .fact_words import ACKNOWLEDGE as _ACKNOWLEDGE  # (closed word lists: `fact
 from .fact_words import ASKING as _ASKING
 from .fact_words import FIRST_PERSON as _FIRST_PERSON
 from .fact_words import FIRST_SUBJECT as _FIRST_SUBJECT
+from .fact_words import FROM_TO as _FROM_TO
 from .fact_words import INSTRUCTS as _INSTRUCTS
 from .fact_words import LEADS as _LEADS
 from .fact_words import NOT_NAMES as _NOT_NAMES
+from .fact_words import SET_TO as _SET_TO
 from .fact_words import SMALL_TALK as _SMALL_TALK
 from .kin import KIN, KIN_ALSO, KIN_WORDS, PETS, kin, kin_words
 from .language import is_common_word, is_interjection
@@ -267,10 +269,6 @@ _OUTGROWN = re.compile(r"\b(?:outgr(?:own|ew)|gr[eo]wn?\s+out\s+of|cured\s+of)\s
 # what a correction says it is about, void: "Scratch that about Chennai, …" (QA pass 52a)
 _ABOUT = re.compile(r"\b(?:scratch|forget|ignore)\s+(?:that|what\s+i\s+said)\s+(?:about|re|on)\s+"
                     r"(?:the\s+|my\s+|our\s+)?([^,.;:!?—–]{1,40})", re.IGNORECASE)
-# a number changed, the first no longer so: "…put her levothyroxine up from 50 to 75" (52b)
-_FROM_TO = re.compile(r"\b(?:up|down|increased|raised|reduced|lowered|upped|cut|dropped|changed|"
-                      r"doubled|halved)\b[^.;!?]{0,30}?\bfrom\s+(\d+(?:\.\d+)?)(?:\s*[a-z]+)?\s+to"
-                      r"\s+\d", re.IGNORECASE)
 _DENIALS = (_NEGATED, _NOT_ANY_MORE, _IS_NOT, _SWAPS, _LEFT, _QUIT_AT, _OUTGROWN, _ABOUT, _FROM_TO)
 
 
@@ -320,7 +318,7 @@ def corrects(text: str) -> bool:
     June or coffee (`corrects_memory`). So is a change ("… moved to Antwerp", "Karel is
     now a surgeon"), of what said the same kind of thing (`_CHANGES`)."""
     return bool(_CORRECTS.search(text) or _SWAPS.search(text) or _LEFT.search(text) or _FROM_TO.search(text)
-                or _OUTGROWN.search(text) or any(told.search(text) for told, _ in _CHANGES))
+                or _SET_TO.search(text) or _OUTGROWN.search(text) or any(told.search(text) for told, _ in _CHANGES))
 
 
 def corrects_memory(old: str, new: str) -> bool:
@@ -652,7 +650,7 @@ def corrected_words(new: str) -> frozenset[str]:
     content-word stems of `new` when it says it corrects; cued only by "instead of" or
     "rather than", what it replaces ("…in May instead of June": June); by a change, what it
     says is no longer so ("Handed in my notice at Ledgerly…; I'm joining … as a …")."""
-    if _CORRECTS.search(new) or _FROM_TO.search(new):  # (what a number is of, too)
+    if _CORRECTS.search(new) or _FROM_TO.search(new) or _SET_TO.search(new):  # (a number's, too)
         return frozenset([*stems(new), *negated(new)])
     return frozenset(w for m in _SWAPS.finditer(new) for w in [*stems(m.group(1)), *NUMBER.findall(
         m.group(1))]) or frozenset(negated(new) if _LEFT.search(new) or _OUTGROWN.search(new)

@@ -82,6 +82,7 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
                 "cappuccinos americano macchiato mocha tea teas cola coke",
     "unpasteurised": "unpasteurised unpasteurized brie camembert roquefort gorgonzola stilton",
     "liver": "liver pate pâté",
+    "wort": "wort",  # ("My pharmacist said I must avoid St John's wort with it.", 53d)
     # (QA pass 43d: "…help you find a kitten", Sarah allergic to cats, had no line)
     "cats": "cat cats kitten kittens kitty",
     "dogs": "dog dogs puppy puppies",
@@ -202,7 +203,7 @@ NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shell
           "caffeine": "caffeine", "unpasteurised cheese": "unpasteurised",
           "unpasteurized cheese": "unpasteurised", "soft cheese": "unpasteurised",
           "soft cheeses": "unpasteurised", "blue cheese": "unpasteurised", "liver": "liver",
-          "pate": "liver", "pâté": "liver"}
+          "pate": "liver", "pâté": "liver", "st john's wort": "wort", "st johns wort": "wort"}
 # diets, and what each leaves out
 DIETS = {"vegetarian": ("meat", "fish", "shellfish"),
           "vegan": ("meat", "fish", "shellfish", "dairy", "eggs"),

@@ -99,6 +99,9 @@ def kin(text: str) -> set[str]:
            if p in ("my", "our") and w in KIN}
     out |= {KIN[f"{b} {f}"] for p, b, f in zip(words, words[1:], words[2:], strict=False)
             if p in ("my", "our") and f"{b} {f}" in KIN}
+    # ("Kevin is my younger brother", QA pass 53d: "you have not told me about your brother")
+    out |= {KIN[f] for p, b, f in zip(words, words[1:], words[2:], strict=False)
+            if p in ("my", "our") and b in _ELDER_YOUNGER and f in KIN}
     out |= {KIN[w] for p, w in zip([""] + words, words, strict=False)
             if w in _PARENTS and p not in ("a", "the", "your", "his", "her", "their")}
     # "we have a daughter, Solveig", "I have two sons" (QA pass 37b: "you have not told me
@@ -111,6 +114,8 @@ def kin(text: str) -> set[str]:
 
 
 _HOW_MANY = frozenset("a an one two three four five".split())
+_ELDER_YOUNGER = frozenset("younger older little big elder eldest youngest oldest baby twin "
+                           "kid step half".split())
 # children told of as a household's, their names after: "We have twin boys, Kiran and
 # Dev", "I've got two kids, Mia and Leo"
 _CHILDREN = (r"\b(?:(?:we|i)(?:\s+have|\s+had|['’]ve)(?:\s+got)?|my|our)\s+(?:[\w-]+\s+){0,2}"

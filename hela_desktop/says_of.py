@@ -224,9 +224,15 @@ def first_named(text: str) -> str:
     for i, m in enumerate(facts.NAME_WORD.finditer(text)):
         w = re.sub(r"['’]s$", "", m.group(0))
         if w[:1].isupper() and w != "I" and w.lower() not in facts.STOPWORDS \
-                and w.lower() not in facts.NOT_NAMES and (i or not facts.is_common_word(w)):
+                and w.lower() not in facts.NOT_NAMES and (i or not facts.is_common_word(w)
+                                                          or _MINE_AFTER.match(text, m.end())):
             return w
     return ""
+
+
+# what makes a sentence's first word a name of the user's life: "Kevin is my younger brother,
+# he's 33…" (QA pass 53d: "Kevin", an everyday word to the embedder, was no one)
+_MINE_AFTER = re.compile(r"\s+(?:is|was)\s+(?:my|our)\b|,\s+(?:my|our)\b", re.IGNORECASE)
 
 
 # a sentence giving an age at another time: "next year he's 10", "when she is 18"

@@ -365,14 +365,16 @@ _GIVEN = re.compile(rf"\b(?i:(?:my|our)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
                     rf"named)|['’]s\s+(?:called|named)))\s+([A-Z][\w'’-]+)"
                     # another's: "My brother Tomás and his daughter Inès…" (QA pass 36b)
                     rf"|\b(?i:(?:his|her|their)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
-                    # "we have a daughter, Solveig", "my closest colleague is Grace" (QA
-                    # pass 37)
+                    # "we have a daughter, Solveig", "my closest colleague is Grace" (QA 37)
                     rf"|\b(?i:(?:a|an|my|our)\s+{kin.BEFORE_KIN}({kin.KIN_PET_BREED}),)\s*([A-Z][\w'’-]+)"
                     rf"|\b(?i:(?:my|our)\s+{kin.BEFORE_KIN}({kin.KIN_PET_BREED}|{_ROLE_WORDS})\s+(?:is|was))"
                     rf"\s+([A-Z][\w'’-]+)"
                     # "I adopted a ginger cat … Her name is Marmalade" (`bench personal`)
                     rf"|\b(?i:(?:a|an|my|our)\s+{kin.BEFORE_KIN}({kin.PET_BREED}))\b[^.!?]{{0,80}}"
-                    rf"[.!?]\s+(?i:(?:her|his|its)\s+name\s+is)\s+([A-Z][\w'’-]+)")
+                    rf"[.!?]\s+(?i:(?:her|his|its)\s+name\s+is)\s+([A-Z][\w'’-]+)"
+                    # "Kevin is my younger brother" (QA pass 53d: "…it speaks of “Kevin” instead")
+                    rf"|\b(?=[A-Z][\w'’-]+\s+(?i:is|was)\s+(?i:my|our)\s+{kin.BEFORE_KIN}({_KIN_OR_PET})\b)"
+                    rf"([A-Z][\w'’-]+)")
 
 
 _HAS = re.compile(r"\b(?:has|have|had|owns|own|owned|got)\s+$", re.IGNORECASE)
@@ -513,11 +515,9 @@ def as_user(message: str, reply: str, mems: Sequence[Recall],
         if m:
             return {"kind": "as_user", "said": m.group(0)}
     # or saying as its own what the user told of themselves, a name or number with it (QA
-    # pass 36: "I'm 5 years old and live in Leeds", "I fly to Porto on 14 March", the
-    # user's own; not "I love baking too!", which names nothing)
-    # (the message's own too: "We have a daughter, Solveig, who is 8." answered "I have a
-    # daughter named Solveig, who is 8 years old.", QA pass 37 P18; and a clause of a
-    # sentence: "When I was flying to Lisbon on 3 June, I wanted…")
+    # pass 36: "I'm 5 years old and live in Leeds"; not "I love baking too!", no name);
+    # the message's own too ("We have a daughter, Solveig, who is 8.", QA pass 37 P18), and
+    # a clause of a sentence: "When I was flying to Lisbon on 3 June, I wanted…"
     own = [s for t in (message, *(r.text for r in mems)) for s in facts.sentences(t)
            if _FIRST.match(s) or _WE.match(s)]
     # (not the user's words quoted as theirs: "As for things you've told me before: • I

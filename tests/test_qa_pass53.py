@@ -347,3 +347,34 @@ def test_a_place_told_of_another_in_the_same_message(make_assistant):
         assert place_of_another("Where does Marek live?", fine, mems, names) is None, fine
     assert place_of_another("Where does my best friend live?", "He lives in Leeds.", mems,
                             names) is None
+
+
+def test_fixes_53d():
+    """QA pass 53d: "Update: my doctor raised my sertraline to 100 mg." corrected nothing (no
+    "from 50"), so lines kept quoting "I take sertraline 50 mg every morning."; the St John's
+    wort line quoted the dose, not "My pharmacist said I must avoid St John's wort with it.";
+    "Kevin is my younger brother, he's 33…" read "you have not told me about your brother",
+    then "it speaks of “Kevin” instead", and "Kevin is 31" had only "“31” is in none…"."""
+    from hela_desktop import facts, kin
+    from hela_desktop.cautions import cautions, part_naming
+    from hela_desktop.says_of import says_otherwise
+    from hela_desktop.whom import names_of
+
+    for text in ("Update: my doctor raised my sertraline to 100 mg.",
+                 "They increased her insulin to 12 units.", "The GP put my ramipril up to 10mg."):
+        assert facts.corrects(text), text
+        assert facts.corrects_memory("I take sertraline 50 mg every morning.", text) or \
+            "sertraline" not in text, text
+    for text in ("We raised money to 100 people.", "I raised my hand to ask."):
+        assert not facts.corrects(text), text
+    told = ("I take sertraline 50 mg every morning. My pharmacist said I must avoid St John's "
+            "wort with it.")
+    (c,) = cautions([(3, told)])
+    assert part_naming(c, ["St John's wort"]) == (
+        "My pharmacist said I must avoid St John's wort with it.")
+    kevin = "Kevin is my younger brother, he's 33 and works as a chef in Montreal."
+    assert kin.kin(kevin) == {"brother"} and kin.kin("my big day") == set()
+    assert names_of({"brother"}, [kevin]) == {"kevin"}
+    got = says_otherwise("Kevin is 31 years old and works as a chef in Montreal.", [(6, kevin)],
+                         "brother", "How old is my brother and where does he live?")
+    assert got and (got["name"], got["said"]) == ("Kevin", "31")
