@@ -23,6 +23,23 @@ from .superseded import OTHER_CLAUSE
 _NOT = re.compile(r"\b(?:not|no|never|without)\b|n['’]t\b", re.IGNORECASE)
 
 
+# a question for whom a caution is of: "Which of them is allergic to eggs?", "Who is vegan?"
+_WHO_IS = re.compile(r"^\s*(?:and\s+)?(?:which\s+(?:one\s+)?(?:of\s+(?:them|the\s+\w+)\s+)?|who\s+)"
+                     r"(?P<claim>(?:is|are|has)\s+[^?]+)\?\s*$", re.IGNORECASE)
+
+
+def as_claim(message: str, answer: str, names: Callable[[str], AbstractSet[str]]) -> str:
+    """`answer` with what `message` asks whom it is of said of the one it names ("The answer
+    is: Ffion." to "Which of them is allergic to eggs?" → "Ffion is allergic to eggs.": QA
+    pass 53c, Dylan's allergy given to his sister had no line); else `answer`."""
+    m = _WHO_IS.match(message)
+    people = {n for n in names(answer) if not n.startswith("my ")} if m else set()
+    if len(people) != 1:
+        return answer
+    who = re.search(rf"\b{re.escape(next(iter(people)))}\b", answer, re.IGNORECASE)
+    return f"{who.group(0)} {m.group('claim')}." if who else answer
+
+
 def given_to_another(answer: str, mems: Iterable[tuple[int, str]],
                      names: Callable[[str], AbstractSet[str]]) -> dict | None:
     """``{"kind": "allergy_of", "name": "Noor", "said": "allergic to eggs", "of": "Zain",

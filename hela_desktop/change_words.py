@@ -88,8 +88,9 @@ CHANGES = (
     # Tuesday haircut current); of the same plan only (`_same_plan`)
     # (QA pass 52: "Now it's been moved again, to 1 July.", "They rescheduled it for 1
     # July.", "They've put it off until March.", "It's on Friday now." were no corrections)
+    # (QA pass 53c: "I've switched my food bank day to Thursdays now." was none)
     (re.compile(r"\b(?:moved|rescheduled|postponed|pushed|put(?:\s+(?:it|that|them))?\s+off|"
-                r"brought|changed|shifted|delayed)\s+(?:[\w'’-]+,?\s+){0,4}?(?:back\s+|"
+                r"brought|changed|shifted|delayed|switched)\s+(?:[\w'’-]+,?\s+){0,4}?(?:back\s+|"
                 rf"forward\s+)?(?:to|until|till|(?<=rescheduled )for|(?<=it )for)\s+{WHEN_TO}"
                 rf"|\b(?:is|are|['’]s|['’]re)\s+now\s+(?:on|at|in)\s+{WHEN_TO}"
                 rf"|\b(?:now,?\s+)(?:it|that)(?:['’]s|\s+is)\s+(?:on|at|in)\s+{WHEN_TO}"

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from . import facts, food_groups, superseded
-from .allergy_of import given_to_another, kind_said
+from .allergy_of import as_claim, given_to_another, kind_said
 from .cautions import (
     CAUTION_GATE,
     Caution,
@@ -179,8 +179,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # … or, asked what someone must not eat, left out ("What is Kwame allergic to?" →
     # "…the hazelnut", QA pass 38); asked whether they may have it, what was asked ("it
     # does not say no to “champagne”", QA pass 45c)
-    found += [{"kind": "caution_missed", "memory": c.episode_id, "said": kind_said(c, message),
-               **({"words": w} if (w := asked_foods(message, c)) else {})}
+    # (of what was asked, the sentence that says why: "…ramipril 5 mg…, and I'm allergic to
+    # penicillin." was cut before the penicillin, QA pass 53c)
+    found += [{"kind": "caution_missed", "memory": c.episode_id, "said": part_naming(
+        c._replace(text=kind_said(c, message)), w) if (w := asked_foods(message, c))
+        else kind_said(c, message), **({"words": w} if w else {})}
               for c in cautions if not found and c.episode_id and missed(answer, c, message)
               ][:1]
     # the reply to a correction gives what it corrects (`corrected`: id, words)
@@ -241,7 +244,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # allergy outgrown is none: QA pass 46d)
     held = [(r.episode_id, r.extra.get("still_true") or (
         "" if "superseded_by" in r.extra else r.text)) for r in mems]
-    given = (given_to_another(answer, [(i, t) for i, t in held if t], names)
+    given = (given_to_another(as_claim(message, answer, names), [(i, t) for i, t in held if t], names)
              or _allergy_untold(message, answer, mems, names)) \
         if names is not None and not any(d["kind"] == "caution" for d in found) else None
     found[:0] = [given] if given else []

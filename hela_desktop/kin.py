@@ -121,6 +121,11 @@ _ELDER_YOUNGER = frozenset("younger older little big elder eldest youngest oldes
 _CHILDREN = (r"\b(?:(?:we|i)(?:\s+have|\s+had|['’]ve)(?:\s+got)?|my|our)\s+(?:[\w-]+\s+){0,2}"
              r"(?:kids|children|boys|girls|twins|sons|daughters)\b")
 HAS_CHILDREN = re.compile(_CHILDREN, re.IGNORECASE)
+# … or someone's of theirs: "my son Gareth … has two kids: Ffion, who is 9, and Dylan" (QA
+# pass 53c: neither grandchild was anyone of the user's life)
+_ANY_CHILDREN = (r"\b(?:(?:we|i)(?:\s+have|\s+had|['’]ve)(?:\s+got)?|my|our|has|have)\s+"
+                 r"(?:[\w-]+\s+){0,2}(?:kids|children|boys|girls|twins|sons|daughters|"
+                 r"grandchildren|grandkids)\b")
 
 
 # words that link a noun to what follows it, not a name to the one it names ("my trip to
@@ -162,14 +167,14 @@ def as_theirs(name: str) -> re.Pattern:
     return re.compile(rf"\b(?:my|our)\s+(?:(?!{_LINKS}\b)[\w'’-]+\s+){{1,2}}{n}\b"
                       rf"|\b{n}(?:,\s*|\s+(?:is|was)\s+)(?:my|our)\b|{_NAMED}{n}\b"
                       # "We have twin boys, Kiran and Dev" (pass 41b's persona)
-                      rf"|{_CHILDREN},?\s+(?:(?:are\s+)?(?:called|named)\s+)?"
+                      rf"|{_ANY_CHILDREN},?\s+(?:(?:are\s+)?(?:called|named)\s+)?"
                       # (an age told beside each: "…two kids, Meera who is 15 and Kabir who's
                       # 9", QA pass 52a: Kabir was no one of theirs)
                       rf"(?:[\w'’-]+(?:,?\s+(?:who\s+is|who['’]s|aged?)\s+\d{{1,2}}|\s*\(\d{{1,2}}\))?"
                       rf"(?:,\s*(?:and\s+)?|\s+and\s+)){{0,3}}{n}\b"
                       # (a sentence of each after a colon: "We have two kids: Zofia is 19 and
                       # studies medicine… Piotr is 12, …", QA pass 53a)
-                      rf"|{_CHILDREN}:\s+(?:[^.!?:]*[.!?]\s+){{0,3}}{n}\b", re.IGNORECASE)
+                      rf"|{_ANY_CHILDREN}:\s+(?:[^.!?:]*[.!?]\s+){{0,3}}{n}\b", re.IGNORECASE)
 
 
 __all__ = ["BEFORE_KIN", "BREEDS", "GRANDCHILD", "KIN_PET_BREED", "ROLES", "KIN", "KIN_ALSO", "KIN_WORDS", "PETS", "as_theirs", "kin", "kin_words", "species", "tells_grandchild"]

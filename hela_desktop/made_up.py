@@ -166,7 +166,10 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
             continue
         if _no_zero(m.group(0)) not in numbers or age is not None:  # ("“12 years” …")
             found.append((m.start(), age.end() if age is not None else m.end()))
-    return list(dict.fromkeys(text[a:b] for a, b in sorted(found)))
+    # (words written apart that the memories write as one: "Head Teacher" of "headteacher",
+    # QA pass 53c)
+    return list(dict.fromkeys(text[a:b] for a, b in sorted(found)
+                              if re.sub(r"[\s-]+", "", text[a:b]).lower() not in words))
 
 
 # the word after "take(s)", "taking", "prescribed": a medicine, where it is none of English

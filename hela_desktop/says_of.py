@@ -54,7 +54,9 @@ _IS = re.compile(
     r"(?:(?!(?i:not|no|never)\b)[A-Za-z-]+\s+){0,2}?(?P<what>(?i:" + _WORDS + r"))s?\b")
 # "… and is a pilot", "… and works as a nurse": what the sentence's subject is too
 _AND_IS = re.compile(
-    r"\b(?:and|but)\s+(?:is|['’]s|was|works as|worked as|became|is now)\s+(?:(?i:now|still|"
+    # (or after a comma: "He's 41, works as a plumber in Bristol", QA pass 53c)
+    r"(?:\b(?:and|but)\s+(?:is|['’]s|was|works as|worked as|became|is now)|,\s+(?:works|worked)\s+"
+    r"as)\s+(?:(?i:now|still|"
     r"also|actually)\s+)?(?:(?i:a|an)\s+)?(?:(?!(?i:not|no|never)\b)[A-Za-z-]+\s+){0,2}?"
     r"(?P<what>(?i:" + _WORDS + r"))s?\b")
 # … and after an age, "Chloe is 34 and vegetarian" (QA pass 42: her diet was never read,

@@ -348,13 +348,13 @@ def untimed(old: str, new: str) -> bool:
 # moved to 21 January" (`older_news` reads only the old time as out of date then)
 # (a few words between, no place: "They moved it again, to Friday.", QA pass 52 read its
 # kept "3pm" as older news)
-_MOVED_VERB = (r"(?:moved|postponed|rescheduled|changed|pushed|delayed|shifted|brought|"
-               r"put(?:\s+(?:it|that|them))?\s+off)")
+_MOVED_VERB = (r"(?:moved|postponed|rescheduled|changed|pushed|delayed|shifted|brought|switched|"
+               r"put(?:\s+(?:it|that|them))?\s+off)")  # ("I've switched my food bank day to…", 53c)
 TIME_CHANGE = re.compile(
     rf"\b(?:(?:is\s+now|['’]s\s+now|now)\s+|{_MOVED_VERB}\s+)(?:back\s+|forward\s+)?(?:to\s+|on\s+|in\s+|"
     rf"until\s+|for\s+|at\s+)?{WHEN_TO}"
     # (a few words between, then to what: not "We moved house last weekend, …", a move's day)
-    rf"|\b{_MOVED_VERB}\s+(?:(?!(?:to|from|in|into|out|last|this|next)\b)[\w'’-]+,?\s+){{1,3}}?"
+    rf"|\b{_MOVED_VERB}\s+(?:(?!(?:to|from|in|into|out|last|this|next)\b)[\w'’-]+,?\s+){{1,4}}?"
     rf"(?:back\s+|forward\s+)?(?:to|on|until|till|for|at)\s+{WHEN_TO}"
     rf"|\bnot\s+(?:on\s+|in\s+)?(?:{MONTH}|{DAY})\b", re.IGNORECASE)
 

@@ -66,7 +66,7 @@ _WHOM_IT_IS = re.compile(r"\b(?:it['’]s|it\s+is|that['’]s|that\s+is|only|but
 _ASKS_YES_NO = re.compile(r"\s*(?:is|are|was|were|does|do|did|has|have|can|could|will|would|"
                           r"should)\b", re.IGNORECASE)
 # "I'm Teodora", "I am Teodora", "My name is Teodora", "call me Teo": who says it is named
-_SELF_NAMED = r"\b(?:i['’]m|i am|my name is|my name's|call me)\s+"
+_SELF_NAMED = r"\b(?:i['’]m|i am|my name is|my name's|calls? me|i go by)\s+"  # ("everyone calls me Harry")
 
 
 def own_names(texts: Iterable[str]) -> list[str]:

@@ -378,3 +378,59 @@ def test_fixes_53d():
     got = says_otherwise("Kevin is 31 years old and works as a chef in Montreal.", [(6, kevin)],
                          "brother", "How old is my brother and where does he live?")
     assert got and (got["name"], got["said"]) == ("Kevin", "31")
+
+
+_GARETH = ("Then there's my son Gareth. He's 41, works as a plumber in Bristol, and has two kids: "
+           "Ffion, who is 9, and Dylan, who is 6. Dylan is allergic to eggs.")
+
+
+def test_fixes_53c(make_assistant):
+    """QA pass 53c (a retired postman of 74 in Cardiff): "I've switched my food bank day to
+    Thursdays now." corrected nothing; "Which of them is allergic to eggs?" answered "The
+    answer is: Ffion." (Dylan's allergy) had no line, the grandchildren being no one of
+    his; "Gareth is an architect" (he "works as a plumber" after "He's 41,") had none; the
+    amoxicillin line was cut before "I'm allergic to penicillin."; "it calls you “Harry”"
+    when "everyone calls me Harry"; "Head Teacher" of "headteacher" was made up."""
+    from hela_desktop import facts, kin
+    from hela_desktop.allergy_of import as_claim
+    from hela_desktop.made_up import made_up
+    from hela_desktop.says_of import says_otherwise
+    from hela_desktop.whom import own_names
+
+    switched = "I've switched my food bank day to Thursdays now."
+    assert facts.corrects_memory("I volunteer at the food bank every Tuesday.", switched)
+    assert not facts.corrects("I switched my phone to silent mode.")
+    assert kin.as_theirs("Dylan").search(_GARETH) and kin.as_theirs("Ffion").search(_GARETH)
+    a = make_assistant()
+    list(a.chat(_GARETH))
+    names = a.engine.people_in
+    ask = "Which of them is allergic to eggs?"
+    assert as_claim(ask, "The answer is: Ffion.", names) == "Ffion is allergic to eggs."
+    assert as_claim("What is Ffion allergic to?", "Ffion.", names) == "Ffion."
+    assert _line(ask, "The answer is: Ffion.", [_recall(5, _GARETH)], names=names) == (
+        "Check this answer: it says of Ffion “allergic to eggs”, and you told me that of Dylan: "
+        "“…and Dylan, who is 6. Dylan is allergic to eggs.”")
+    assert _line(ask, "Dylan.", [_recall(5, _GARETH)], names=names) == ""
+    got = says_otherwise("Gareth is an architect in Bristol.", [(5, _GARETH)], "gareth",
+                         "Tell me about my son Gareth.")
+    assert got and (got["name"], got["said"]) == ("Gareth", "architect")
+    assert own_names(["Hello, I'm Harold Jenkins, but everyone calls me Harry."]) == [
+        "Harold", "Jenkins", "Harry"]
+    head = "My daughter Sian is 45 and she's a primary school headteacher in Swansea."
+    assert made_up("Sian is a Head Teacher in Swansea.", head) == []
+    assert made_up("Sian is a Head Master in Swansea.", head) == ["Head Master"]
+
+
+def test_a_caution_left_out_quotes_the_sentence_of_what_was_asked():
+    """QA pass 53c: "Can I have amoxicillin for my chest infection?" read "…you told me “I have
+    type 2 diabetes and take metformin 500 mg twice a day. I'm also on ramipril 5 mg…”", cut
+    before the penicillin allergy it was about."""
+    from hela_desktop.cautions import cautions
+
+    told = ("I have type 2 diabetes and take metformin 500 mg twice a day. I'm also on ramipril "
+            "5 mg for my blood pressure, and I'm allergic to penicillin.")
+    cs = cautions([(3, told)])
+    assert _line("Can I have amoxicillin for my chest infection?", "Let me look into that.",
+                 [_recall(3, told)], cautions=cs) == (
+        "Check this answer: it does not say no to “amoxicillin”, and you told me “I'm also on "
+        "ramipril 5 mg for my blood pressure, and I'm allergic to penicillin.”")
