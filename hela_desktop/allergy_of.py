@@ -34,10 +34,9 @@ def as_claim(message: str, answer: str, names: Callable[[str], AbstractSet[str]]
     pass 53c, Dylan's allergy given to his sister had no line); else `answer`."""
     m = _WHO_IS.match(message)
     people = {n for n in names(answer) if not n.startswith("my ")} if m else set()
-    if len(people) != 1:
-        return answer
-    who = re.search(rf"\b{re.escape(next(iter(people)))}\b", answer, re.IGNORECASE)
-    return f"{who.group(0)} {m.group('claim')}." if who else answer
+    who = re.search(rf"\b{re.escape(next(iter(people)))}\b", answer, re.IGNORECASE) \
+        if m is not None and len(people) == 1 else None
+    return f"{who.group(0)} {m.group('claim')}." if m is not None and who is not None else answer
 
 
 def given_to_another(answer: str, mems: Iterable[tuple[int, str]],
