@@ -108,9 +108,12 @@ def test_a_no_to_any_medication_of_someone_who_takes_one_is_marked():
 
     dad = (6, "My dad Suresh lives in Leicester and takes warfarin.")
     want = f"Check this answer: it says no, and you told me “{dad[1]}”"
-    for answer in ("No, your dad is on a medication called terach for celiac disease.",
-                   "No, he isn't taking any medication."):
-        assert _note("Is my dad on any medication?", answer, _recalls(dad)) == want, answer
+    assert _note("Is my dad on any medication?", "No, your dad is on a medication called "
+                 "terach for celiac disease.", _recalls(dad)) == want
+    # (since 0.45 the line says what the no says: QA pass 53b)
+    assert _note("Is my dad on any medication?", "No, he isn't taking any medication.",
+                 _recalls(dad)) == ("Check this answer: it says your dad isn't taking any "
+                                    f"medication, and you told me “{dad[1]}”")
     assert _note("Does my dad take any medicine?", "I don't know, you haven't told me.",
                  _recalls(dad)) == ("Check this answer: it says it does not know, and you told "
                                     f"me “{dad[1]}”")
