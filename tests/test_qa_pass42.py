@@ -76,8 +76,9 @@ def test_an_answer_saying_it_does_not_know_what_a_memory_tells_is_marked_so():
         _OSCAR, _OSCAR_5, newer={5: 14})) == said.format(_OSCAR_5[1])
     assert _note("How old is Oscar?", "I don't know how old Oscar is.", _recalls(
         _OSCAR, newer={5: 14})) == ""
-    assert "Cardiff" not in _note("Where does Chloe live?", "I don't know where Chloe lives.",
-                                  mems)
+    # (not the old home as told; since 0.45 the move itself may be quoted, QA pass 53a)
+    assert "she lives in Cardiff" not in _note("Where does Chloe live?",
+                                               "I don't know where Chloe lives.", mems)
     # honest where nothing tells it
     assert _note("What is Graham's favourite food?", "I don't know, you haven't told me.",
                  _recalls(graham)) == ""
