@@ -380,6 +380,8 @@ class MainWindow(WindowPanes):
 
     def _set_streaming(self, on: bool) -> None:
         self.chat.set_streaming(on)
+        if not on and self.client is not None:  # the answer's end, handled: the client's too
+            self.client.streaming = False
         self.act_stop.setEnabled(on)
         self.conversations.set_busy(on)  # switching chats mid-answer would be confusing
         if on:
@@ -459,8 +461,6 @@ class MainWindow(WindowPanes):
         title = ws.answer_title(self.chat.view, self.live_key) if ev.message_id else "Answer"
         self.timeline.set_answer(ev.timeline, ev.tokens, title, key=self.live_key)
         self._set_streaming(False)
-        if self.client is not None:
-            self.client.streaming = False
         self._remember_chat(ev.conversation_id)
         self.chat.set_title(self.session.title)  # the chat as stored came just before
         self.refresh_conversations()

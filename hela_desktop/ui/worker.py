@@ -398,18 +398,13 @@ class AssistantClient(QtCore.QObject):
         self.requestSettings.connect(self.worker.apply_settings)
         self.requestOp.connect(self.worker.op)
         self.requestClose.connect(self.worker.close)
+        # True from `chat` until the window has handled the answer's end (its DoneEvent or
+        # turnFailed) and clears it: cleared here on the same signals, it went False before
+        # the window's slot had run, and a message sent in between found the failed answer
+        # still "Loading the language model…" on screen (CI on 0.45.0)
         self.streaming = False
         self.request = 0
-        self.worker.stream.connect(self._on_event)
-        self.worker.turnFailed.connect(self._on_failed)
         self.worker_thread.start()
-
-    def _on_event(self, ev) -> None:
-        if isinstance(ev, DoneEvent):
-            self.streaming = False
-
-    def _on_failed(self, _msg: str, _refused: bool) -> None:
-        self.streaming = False
 
     def chat(self, message: str, conversation_id: int | None, said_at: float = 0.0) -> None:
         """Ask for an answer (`said_at`: the message's own time, when answered again)."""
