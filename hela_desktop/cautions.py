@@ -134,6 +134,8 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
                 if re.search(rf"\b{re.escape(name)}\b", what):
                     words |= GROUPS[group]
                     what = re.sub(rf"\b{re.escape(name)}\b", " ", what)
+            # (a food of a group that no group's name took: "…avoid cranberry juice")
+            words |= set(_WORD.findall(what)) & food_groups.FOODS
     for m in diets.finditer(text):
         diet = (m.group("diet") or "").lower()
         for group in _DIETS.get(diet, ()):

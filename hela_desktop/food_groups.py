@@ -133,6 +133,10 @@ AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping witho
 # the illnesses a clause may speak of, with the group each rules out: a clause of one speaks
 # of its foods, no other ("I've got type 2 diabetes and I take grapefruit juice with my
 # tablets" offers grapefruit, to QA pass 52b read as of the diabetes)
+# every food a group names, each a food of its own where a statement names it: "My doctor
+# says I must avoid cranberry juice.", "My GP told me to avoid grapefruit." (QA pass 54:
+# no caution, as neither names a group; "I avoid mornings" still names none)
+FOODS: frozenset[str] = frozenset().union(*(GROUPS[g] for g in GROUPS if g not in ("cats", "dogs")))
 ILL_GROUPS = ((frozenset("diabetes diabetic insulin".split()), "sugar"),
               (frozenset("coeliac celiac".split()), "gluten"))
 ILL_WORDS = frozenset(w for ws, _ in ILL_GROUPS for w in ws)
