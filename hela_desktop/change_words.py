@@ -89,8 +89,9 @@ CHANGES = (
     # (QA pass 52: "Now it's been moved again, to 1 July.", "They rescheduled it for 1
     # July.", "They've put it off until March.", "It's on Friday now." were no corrections)
     # (QA pass 53c: "I've switched my food bank day to Thursdays now." was none)
+    # (QA pass 54b: "…my dissertation deadline got extended to 29 April." was none)
     (re.compile(r"\b(?:moved|rescheduled|postponed|pushed|put(?:\s+(?:it|that|them))?\s+off|"
-                r"brought|changed|shifted|delayed|switched)\s+(?:[\w'’-]+,?\s+){0,4}?(?:back\s+|"
+                r"brought|changed|shifted|delayed|switched|extended)\s+(?:[\w'’-]+,?\s+){0,4}?(?:back\s+|"
                 rf"forward\s+)?(?:to|until|till|(?<=rescheduled )for|(?<=it )for)\s+{WHEN_TO}"
                 rf"|\b(?:is|are|['’]s|['’]re)\s+now\s+(?:on|at|in)\s+{WHEN_TO}"
                 rf"|\b(?:now,?\s+)(?:it|that)(?:['’]s|\s+is)\s+(?:on|at|in)\s+{WHEN_TO}"
@@ -98,7 +99,7 @@ CHANGES = (
                 # ("…has moved my cataract operation again, it's on 17 March now.", QA pass
                 # 49d: no correction noted)
                 r"|\b(?:moved|rescheduled|postponed|pushed|put off|brought|changed|shifted|"
-                rf"delayed)\b[^.;!?]{{0,60}}?[,;:—–-]\s*(?:it|that)(?:['’]s|\s+is)\s+(?:now\s+)?"
+                rf"delayed|extended)\b[^.;!?]{{0,60}}?[,;:—–-]\s*(?:it|that)(?:['’]s|\s+is)\s+(?:now\s+)?"
                 rf"(?:on|at|in|for)\s+{WHEN_TO}",
                 re.IGNORECASE),
      re.compile(WHEN_SAID, re.IGNORECASE)),

@@ -50,5 +50,22 @@ FROM_TO = re.compile(r"\b(?:up|down|increased|raised|reduced|lowered|upped|cut|d
 # … or a dose set to a new one, the old unsaid: "my doctor raised my sertraline to 100 mg"
 # (QA pass 53d: no correction of "I take sertraline 50 mg every morning.")
 SET_TO = re.compile(r"\b(?:increased|raised|reduced|lowered|upped|doubled|halved|changed|"
+                    # (QA pass 54b: "Sorry, my Lantus went up to 20 units." left the 18)
+                    r"(?:went|gone|goes|came|come)\s+(?:back\s+)?(?:up|down)|"
                     r"put\s+(?:\w+\s+){1,3}(?:up|down))\b[^.;!?]{0,40}?\bto\s+\d+(?:\.\d+)?\s*"
                     r"(?:mg|mcg|µg|micrograms?|milligrams?|units?|ml)\b", re.IGNORECASE)
+# what a dose changed is not of: whose it is ("Luis's doctor raised his allopurinol to 200
+# mg.", not "my Lantus"), who said so, the change's own words (QA pass 54d: it corrected
+# "He has gout, so his doctor told him to avoid red meat…", on "Luis" and "doctor")
+WHOSE = re.compile(r"\b([A-Z][\w-]*)['’]s?\b(?!\s+(?:is|was|has|been|gone|going)\b)")
+DOSE_CHANGE_WORDS = ("doctor gp nurse consultant pharmacist specialist dose doses mg mcg micrograms "
+                     "milligrams units unit ml went gone goes came come up down back increased "
+                     "raised reduced lowered upped doubled halved changed put cut dropped sorry "
+                     "oh also just today now week month")
+# words that open a sentence capitalised and name no one ("Kari moved…" names Kari; the
+# embedder's word list holds many names, so it cannot tell them apart)
+OPENERS = frozenset(
+    "actually also and but so well now oh btw anyway update correction plus then "
+    "hi hello hey yes no yeah ok okay today yesterday tomorrow tonight last next this that "
+    "these those there here everyone someone nobody everybody sadly luckily finally "
+    "recently lately soon guess news big great good bad work life".split())

@@ -32,6 +32,7 @@ from .change_words import SCHEDULE as _SCHEDULE
 from .change_words import SWAP_VERBS as _SWAP_VERBS
 from .fact_words import ACKNOWLEDGE as _ACKNOWLEDGE  # (closed word lists: `fact_words`)
 from .fact_words import ASKING as _ASKING
+from .fact_words import DOSE_CHANGE_WORDS, OPENERS, WHOSE
 from .fact_words import FIRST_PERSON as _FIRST_PERSON
 from .fact_words import FIRST_SUBJECT as _FIRST_SUBJECT
 from .fact_words import FROM_TO as _FROM_TO
@@ -91,14 +92,8 @@ def keywords(text: str) -> list[str]:
 def content_words(text: str, min_len: int = 3) -> list[str]:
     """`text`'s content words as written (case kept: "Pixel"), stopwords and words shorter
     than `min_len` removed, order kept, no repeats."""
-    out: list[str] = []
-    seen: set[str] = set()
-    for w in _KW_WORD.findall(text):
-        if len(w) < min_len or w.lower() in STOPWORDS or w in seen:
-            continue
-        seen.add(w)
-        out.append(w)
-    return out
+    return list(dict.fromkeys(w for w in _KW_WORD.findall(text)
+                              if len(w) >= min_len and w.lower() not in STOPWORDS))
 
 
 def stem(word: str) -> str:
@@ -208,6 +203,7 @@ _CORRECTS = re.compile(
     r"\b(?:actually|correction|i meant|i misspoke|scratch that|to correct|no longer|not any ?more"
     r"|any ?more|got (?:that|it|this) wrong|i was wrong|my mistake|i made a mistake"
     r"|i misremembered|i mixed (?:that|it|this) up|back\s+(?:to|on|at|in)\b[^.;!?]{1,40}\bafter all)\b"
+    r"|\binstead(?=\s*[.!?]|\s*$)|^\W*(?:oh,?\s+)?(?:sorry|no,?\s+wait|wait)\s*[,:—–-]"  # (QA pass 54)
     r"|[,;—–-]\s*not\s+(?:a|an|the|in|on|at)\b"
     # (", not 14 March", ", not Tuesday", ", not Lisbon": a date, a number or a name put
     # aside, QA pass 36: "I now fly to Porto on 21 March, not 14 March." was no correction)
@@ -339,14 +335,16 @@ def corrects_memory(old: str, new: str) -> bool:
 def puts_aside_else(old: str, new: str) -> bool:
     """Does `new` name what it puts aside, a name or a number ("…moved to Munnar, not
     Kochi."), and `old` say none of it ("Meera's wedding is on 21 August.": QA pass 48a,
-    marked older news for a place it never gave)?"""
+    marked older news for a place it never gave)?  Or a move from a place another
+    `old` names ("We moved from Leeds to Chorlton…" of "…a developer in Manchester.", 54a)."""
     names = set(_named(new))
     # (said as a contrast, "…, not Kochi", "instead of Friday"; not a workplace left, "I
     # handed in my notice at Royal Mail…", which ends the job "a postman in Norwich" said)
-    contrast = terms(" ".join(m.group(1) for m in _CONTRAST.finditer(new)))
+    left = terms(" ".join(m.group(1) for m in _LEFT.finditer(new)))
+    contrast = terms(" ".join(m.group(1) for m in _CONTRAST.finditer(new))) | left
     aside = {w for w in negated(new) if w[:1].isdigit() or w in names} & contrast
     aside = {w for w in aside if w[:1].isdigit()} or aside  # (the 19 of "not 19 May", 50b)
-    return bool(aside) and not aside & terms(old)
+    return bool(aside) and not aside & terms(old) and (not left or bool(_named(old)))
 
 
 _CONTRAST = re.compile(r"\b(?:not|instead\s+of|rather\s+than)\s+((?:[\w'’:-]+\s*){1,4})",
@@ -435,6 +433,9 @@ def says_over(old: str, new: str) -> bool:
             stem(w) for w in who(old) - {SELF}} - {  # (the day denied as an ordinal: "3rd")
             w for w in shared if _ORDINAL.fullmatch(w) and w.rstrip("stndrh") in denied}:
         return True
+    if not _CORRECTS.search(new) and (_FROM_TO.search(new) or _SET_TO.search(new)):
+        # (a dose changed: what it is of, whoever's, "my Lantus", is a name to `who`)
+        return any(not w[:1].isdigit() for w in shared)
     people = {stem(w) for w in (who(new) | who(old)) - {SELF}}
     about = {w for w in corrected_words(new) if not w[:1].isdigit()} - people - TIME_STEMS \
         - CHANGE_STEMS - _TELLS_CORRECTION  # (what it denies counts: "not a terrier")
@@ -458,7 +459,7 @@ def _stopped_else(old: str, new: str) -> bool:
 
 
 _TELLS_CORRECTION = frozenset(stems("actually correction meant misspoke mistake wrong sorry "
-                                    "correct instead"))
+                                    "correct instead wait"))
 
 
 def changes_memory(old: str, new: str) -> bool:
@@ -623,20 +624,13 @@ def who(text: str) -> set[str]:
                 out.add(low)
             elif w[:1].isupper() and len(low) > 1 and low not in _NOT_NAMES \
                     and _CONTRACTED.sub("", low) not in STOPWORDS and not is_interjection(low) \
-                    and not (i == 0 and low in _OPENERS) and low not in ("i", "i'm"):
+                    and not (i == 0 and low in OPENERS) and low not in ("i", "i'm"):
                 out.add(low)
     return out
 
 
 # ("We've moved from Leeds to York…" is of the user, not of "we've": QA pass 48a)
 _CONTRACTED = re.compile(r"['’](?:ve|re|d|ll|m)$")
-# words that open a sentence capitalised and name no one ("Kari moved…" names Kari; the
-# embedder's word list holds many names, so it cannot tell them apart)
-_OPENERS = frozenset(
-    "actually also and but so well now oh btw anyway update correction plus then "
-    "hi hello hey yes no yeah ok okay today yesterday tomorrow tonight last next this that "
-    "these those there here everyone someone nobody everybody sadly luckily finally "
-    "recently lately soon guess news big great good bad work life".split())
 
 
 # where a move went, when it names a place ("… moved to Valencia", "… now live in Porto")
@@ -650,11 +644,19 @@ def corrected_words(new: str) -> frozenset[str]:
     content-word stems of `new` when it says it corrects; cued only by "instead of" or
     "rather than", what it replaces ("…in May instead of June": June); by a change, what it
     says is no longer so ("Handed in my notice at Ledgerly…; I'm joining … as a …")."""
-    if _CORRECTS.search(new) or _FROM_TO.search(new) or _SET_TO.search(new):  # (a number's, too)
+    if not _CORRECTS.search(new) and (_FROM_TO.search(new) or _SET_TO.search(new)):
+        # a dose or a number changed: what it is of, not whose or who said so (`WHOSE`)
+        said = " ".join(x for x in sentences(new) if _FROM_TO.search(x) or _SET_TO.search(x))
+        return frozenset([*stems(said), *NUMBER.findall(said)]) - set(stems(" ".join(
+            [*WHOSE.findall(said), *KIN_WORDS]))) - _DOSE_WORDS
+    if _CORRECTS.search(new):
         return frozenset([*stems(new), *negated(new)])
     return frozenset(w for m in _SWAPS.finditer(new) for w in [*stems(m.group(1)), *NUMBER.findall(
         m.group(1))]) or frozenset(negated(new) if _LEFT.search(new) or _OUTGROWN.search(new)
                                    or any(t.search(new) for t, _ in _CHANGES) else ())
+
+
+_DOSE_WORDS = frozenset(stems(DOSE_CHANGE_WORDS))
 
 
 def said_words(old: str) -> frozenset[str]:

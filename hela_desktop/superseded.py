@@ -55,6 +55,7 @@ _PREDICATE = (r"(?:(?:works?|worked|is|was)\s+(?:as|a|an|at|for)|teach(?:es)?|ru
 # another one going on in the same sentence: ", and Kabir has asthma", " - he uses…" (QA
 # pass 52a: "…Meera … allergic to peanuts, and Kabir has asthma - he uses a blue inhaler"
 # was one thing, replaced whole by Kabir's new inhaler, Meera's allergy with it)
+_DOSE = r"\d+(?:\.\d+)?\s*(?:mg|mcg|µg|micrograms?|milligrams?|units?|ml)"
 OTHER_ONE = (r"(?-i:[A-Z])[\w'’-]+\s+(?:has|is|uses|takes|plays|can|does|eats|loves|hates|gets|"
              r"was|had|works|lives)\b")
 # where a sentence goes on to another one: "Meera … is allergic to peanuts, and Kabir has
@@ -63,7 +64,11 @@ OTHER_CLAUSE = re.compile(rf",\s*(?:and|but)\s+(?={OTHER_ONE})|\s+[-–—]\s+|\
 _PARTS = re.compile(rf"{SENTENCE_BREAK}|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?:and|but)\s+"
                     r"(?=(?:my|i|i'm|i’m|we|we're|we’re|our)\b|(?:he|she|they)(?:\s+(?:is|are|"
                     rf"was|were)|['’](?:s|re))\b|{_PREDICATE})|,\s*(?:and|but)\s+(?={OTHER_ONE})"
-                    rf"|\s+[-–—]\s+(?=(?:he|she|they|i|we|my|our)\b|{OTHER_ONE})", re.I)
+                    rf"|\s+[-–—]\s+(?=(?:he|she|they|i|we|my|our)\b|{OTHER_ONE})"
+                    # (one medicine and its dose after another's: "I take NovoRapid with meals,
+                    # about 6 units, and Lantus 18 units at night.", QA pass 54b: the Lantus
+                    # raised made the NovoRapid older news)
+                    rf"|,\s*(?:and|but)\s+(?=(?:(?-i:[A-Z])[\w'’-]+\s+)?{_DOSE}\b)", re.I)
 
 
 # a self-introduction tells who, what and where: "Hi, I'm Priya Nair, a software engineer
@@ -159,8 +164,11 @@ def _replaced(old: str, new: str) -> list[bool]:
     hits = [bool(terms(x) & denied) for x in parts]
     if any(hits):
         return hits
-    now = terms(new)
+    now = terms(new) - _UNIT_TERMS  # (a dose's unit is no subject: "…20 units.", 54b)
     return [bool(terms(x) & now) for x in parts]
+
+
+_UNIT_TERMS = terms("mg mcg µg micrograms milligrams units unit ml dose doses")
 
 
 def _of_others(part: str, new: str) -> bool:
@@ -348,7 +356,7 @@ def untimed(old: str, new: str) -> bool:
 # moved to 21 January" (`older_news` reads only the old time as out of date then)
 # (a few words between, no place: "They moved it again, to Friday.", QA pass 52 read its
 # kept "3pm" as older news)
-_MOVED_VERB = (r"(?:moved|postponed|rescheduled|changed|pushed|delayed|shifted|brought|switched|"
+_MOVED_VERB = (r"(?:moved|postponed|rescheduled|changed|pushed|delayed|shifted|brought|switched|extended|"
                r"put(?:\s+(?:it|that|them))?\s+off)")  # ("I've switched my food bank day to…", 53c)
 TIME_CHANGE = re.compile(
     rf"\b(?:(?:is\s+now|['’]s\s+now|now)\s+|{_MOVED_VERB}\s+)(?:back\s+|forward\s+)?(?:to\s+|on\s+|in\s+|"
