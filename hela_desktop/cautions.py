@@ -23,7 +23,7 @@ from . import facts, food_groups, kin, medicines
 from .food_groups import AGAINST as _AGAINST
 from .food_groups import ALIVE as _ALIVE
 from .food_groups import DIETS as _DIETS
-from .food_groups import DISH_COCKTAIL, GROUPS, LIST_ENDS, REFUSES_IT, SALTY, TURNS, YES_OPENS
+from .food_groups import DISH_COCKTAIL, GROUPS, REFUSES_IT, SALTY, TURNS, YES_OPENS
 from .food_groups import EATS as _EATS
 from .food_groups import NAMES as _NAMES
 from .food_groups import NOT_IT as _NOT_IT
@@ -50,7 +50,12 @@ _NAMED_ALLERGY = re.compile(
 # mornings", "I can't have my phone at work")
 _AVOIDS_GROUP = re.compile(
     r"\b(?:avoid(?:ing)?|stay away from|(?:can['’]?t|cannot|can not|don['’]?t|do not|never)"
-    r"\s+(?:have|touch|take)|cut(?:ting)?\s+(?:down|back)\s+on)\s+(?P<what>[^.,;!?]+)",
+    r"\s+(?:have|touch|take)|cut(?:ting)?\s+(?:down|back)\s+on|cut\s+out|"
+    # (what was given up: "I gave up caffeine in October.", QA pass 54b: "You can have a
+    # latte" had no line)
+    # (not "stopped drinking coffee after lunch", a habit: QA pass 48a)
+    r"(?:gave|given|giving)\s+up(?!\s+on\b)|quit)"
+    r"\s+(?P<what>[^.,;!?]+)",
     re.IGNORECASE)
 # (QA pass 33b: "I have been vegetarian since this summer." set no caution)
 _DIET = re.compile(r"\b(?:i['’]?m|i am|we['’]?re|we are|(?:i|we)(?:['’]ve| have) been|"
@@ -126,7 +131,8 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
     for pattern, own in ((_AVOIDS, True), (_NAMED_ALLERGY, True), (_AVOIDS_GROUP, False),
                          (food_groups.CARER_NO, False)):
         for m in pattern.finditer(text):
-            what = m.group("what").lower()
+            tail = food_groups.LIST_TAIL.match(text, m.end()) if m.end("what") == m.end() else None
+            what = (m.group("what") + (tail.group(0) if tail else "")).lower()
             if own:
                 words |= {w for w in _WORD.findall(what)
                           if w not in facts.STOPWORDS and len(w) > 2}
@@ -147,12 +153,8 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
         words |= GROUPS["alcohol"]
     if diets is not _DIET or re.search(r"\bi\b", text, re.I):
         words |= medicines.of_conditions(text)
-    return frozenset(words - _NOT_FOODS)
+    return frozenset(words - food_groups.NOT_FOODS)
 
-
-# words the patterns take in that name no food ("I can't have my phone at work", "…eat late")
-_NOT_FOODS = frozenset("any anything much many more late early too very really meals meal food "
-                       "foods after before night day work home".split())
 
 
 def caution_of_others(text: str, about: AbstractSet[str]) -> tuple[frozenset[str], str]:
@@ -306,7 +308,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
             continue
         # (that it does no harm reassures, and warns of nothing: "…without having allergic
         # reactions", QA pass 40)
-        clause = _NO_HARM.sub(" ", clause)
+        clause = food_groups.NOT_BAD.sub(" fine ", _NO_HARM.sub(" ", clause))
         words = _WORD.findall(clause.lower().replace("’", "'"))
         # (what it is, unless it denies it, 37; or has others eat it, 46a; an own caution,
         # no one else: "She loves eating sweets", of a cat)
@@ -340,7 +342,8 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
                 # cake", QA pass 47b, the user vegan)
                 and (caution.theirs or not (set(words[:i]) & _OTHERS and set(words[:i]) & _WHO_THEY))
                 and (_denies(words[max(0, i - 3):i]) or not known and _key(w) not in ills
-                     and not _warned(words[max(0, i - _BEFORE):i]) and not _without(words[:i])
+                     and not _warned(words[max(0, i - _BEFORE):i])
+                     and not food_groups.listed_against(words[:i])
                      and not _refused(words[:i]) and not _example_of_warned(words[:i])
                      and not _warned_after(words[i + 1:i + 1 + _AFTER])
                      and not _group_avoided(words[i + 1:], avoid)
@@ -482,19 +485,10 @@ def _group_avoided(after: list[str], avoid: AbstractSet[str]) -> bool:
     """Does the rest of the clause warn against the mention's whole kind ("…having wine can
     help you have more babies so it's better to avoid alcohol when pregnant", QA pass 49a,
     read "it names “wine” without a word of warning")?"""
-    return any(w in _WARNS_OF and _key(x) in avoid and x in _GROUP_NAMES
+    return any(w in _WARNS_OF and _key(x) in avoid and x in food_groups.GROUP_NAMES
                for w, x in zip(after, after[1:]))
 
 
-_GROUP_NAMES = frozenset(GROUPS) | frozenset("alcohol dairy gluten nuts shellfish meat fish eggs "
-                                            "sugar painkillers".split())
-
-
-def _without(before: list[str]) -> bool:
-    """Is a mention in a list after "without" ("…without eating gluten or any form of
-    wheat", QA pass 48a: "wheat" read as offered)?"""
-    at = max((k for k, w in enumerate(before) if w == "without"), default=-1)
-    return at >= 0 and len(before) - at <= 10 and not set(before[at + 1:]) & LIST_ENDS
 
 
 def _warned(before: list[str]) -> bool:
@@ -509,7 +503,10 @@ def _other_food(words: list[str], i: int) -> bool:
     # (or the animal: "he loves playing with chickens", QA pass 43e, pescatarian told)
     # (a dish called a cocktail is no drink: "a prawn cocktail", QA pass 48a)
     return before in _NOT_OF_IT or after in _NOT_IT or bool(set(words[max(0, i - 3):i]) & _ALIVE) \
-        or words[i] in ("cocktail", "cocktails") and before in DISH_COCKTAIL
+        or words[i] in ("cocktail", "cocktails") and before in DISH_COCKTAIL or food_groups.free_of(words, i)
+
+
+
 
 
 
@@ -778,10 +775,8 @@ CUES = ("allergic", "alergic", "allergy", "allergies", "intolerant", "intoleranc
         "can't eat", "cannot eat", "don't eat", "never eat", "can't drink", "don't drink",
         "never drink", "can't have", "avoid", "sober", "alcoholic", "thinner", "thinners",
         "anticoagulant", "anticoagulants", "antidepressant", "antidepressants", "gout", "kidney",
-        "drinking", "alcohol",
-        *medicines.CUES)
-
-
+        "drinking", "alcohol", "gave up", "given up", "quit", "cut out", "cut down", "cut back",
+        "stay away", *food_groups.CARERS, *medicines.CUES)
 
 
 def asks_avoided(message: str) -> bool:

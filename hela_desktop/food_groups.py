@@ -27,7 +27,11 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
               "croissant cake beer toast bagel bagels baguette crumpet crumpets sandwich "
               "sandwiches pastry pastries lasagne lasagna macaroni ravioli penne biscuits "
               "crackers lager ale stout brownie brownies muffin muffins scone scones cookie "
-              "cookies pie pies",  # (QA pass 43h: "Can I have a pork pie?", coeliac)
+              "cookies pie pies "  # (QA pass 43h: "Can I have a pork pie?", coeliac)
+              # (QA pass 54d: "Can Mateo have a slice of our sourdough?", coeliac: a yes)
+              "sourdough ciabatta focaccia naan pitta brioche doughnut doughnuts donut donuts "
+              "waffle waffles pretzel pretzels spelt bulgur semolina seitan croutons "
+              "breadcrumbs",
     "fish": "fish salmon tuna cod sardine sardines anchovy anchovies trout mackerel hake "
             "sushi",
     "eggs": "egg eggs omelette omelet mayonnaise meringue cake cakes cheesecake brioche custard "
@@ -227,8 +231,9 @@ KEPT_OUT = re.compile(r"\b([a-z]+)-free\b")
 # what someone who cares for the user told them to keep off: "My doctor says I must avoid…",
 # "The midwife said no unpasteurised cheese, no liver, and not too much caffeine." (QA pass
 # 53: neither was a caution, as no sentence of "I")
-CARER_SAID = (r"\b(?:doctor|gp|midwife|nurse|consultant|dietitian|dietician|specialist|"
-              r"cardiologist|pharmacist|dentist|physio|obstetrician|health visitor)s?\s+"
+CARERS = ("doctor", "gp", "midwife", "nurse", "consultant", "dietitian", "dietician", "specialist",
+          "cardiologist", "pharmacist", "dentist", "physio", "obstetrician", "health visitor")
+CARER_SAID = (rf"\b(?:{'|'.join(CARERS)})s?\s+"
               r"(?:says|said|told me|has told me|tells me|advised(?: me)?|advises(?: me)?|"
               r"recommends|recommended|wants me)\b")
 CARER_NO = re.compile(CARER_SAID + r"\s+(?:that\s+)?(?:(?:i|me)\s+(?:should|must|need to|have to|"
@@ -244,3 +249,42 @@ FINE_WITH = re.compile(r"\b(?:no (?:problems?|issues?|trouble|allerg(?:y|ies)|re
 # … of a food named before it: "Tunde is sending jollof and prawn suya, can I eat it?"
 IT_ASKED = re.compile(r"\b(?:eat|drink|have|try)\s+(?:it|that|this|them|those|these|some)\s*\?$",
                       re.IGNORECASE)
+
+# the rest of a list the patterns stop at the first comma of: "allergic to nuts, eggs and
+# milk" (QA pass 54d: "…avoid red meat, shellfish and beer" was a caution of red meat)
+LIST_TAIL = re.compile(r"(?:,\s*(?:and\s+|or\s+)?(?!(?:but|so|which|because|though|although|as|"
+                       r"if|when|i|we|he|she|they|it|you|that|this|especially|except)\b)"
+                       r"[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}(?=\s*[,.;!?]|\s*$))+",
+                       re.IGNORECASE)
+# words the patterns take in that name no food ("I can't have my phone at work", "…eat late")
+NOT_FOODS = frozenset("any anything much many more late early too very really meals meal food "
+                      "foods after before night day work home".split())
+GROUP_NAMES = frozenset(GROUPS) | frozenset("alcohol dairy gluten nuts shellfish meat fish eggs "
+                                            "sugar painkillers".split())
+# words before a list of what to keep off ("…without eating gluten or any form of wheat")
+LIST_AGAINST = frozenset("without avoid avoids avoiding".split())
+# … what a list after "avoid" holds: foods, and the words between them
+LISTED = FOODS | GROUP_NAMES | frozenset("all any and or of other red too much foods drinks like "
+                                         "such as food leafy greens green processed".split())
+
+
+def free_of(words: list[str], i: int) -> bool:
+    """Is the mention `words[i]` what a food is free of, or the food free of it ("Yes,
+    gluten-free bread is fine." to "Can Mateo have gluten-free bread?", Mateo coeliac: QA
+    pass 54d saw it read as offering gluten and bread)?"""
+    return words[i + 1:i + 2] == ["free"] or i > 1 and words[i - 1] == "free" and (
+        words[i - 2] in FOODS or words[i - 2] in GROUP_NAMES)
+# what says a thing is all right by denying it is bad: "A latex glove is not a bad idea"
+# (QA pass 54b: read as a warning, "bad", to one allergic to latex)
+NOT_BAD = re.compile(r"\b(?:(?:is|are|'s|'re|be)\s+)?(?:not|never|n't)\s+(?:a\s+|that\s+|too\s+|so\s+)?"
+                     r"(?:bad|harmful|dangerous|risky|unsafe)\b(?:\s+(?:idea|thing|choice|option))?",
+                     re.IGNORECASE)
+
+
+def listed_against(before: list[str]) -> bool:
+    """Is a mention in a list after "without" or "avoid" ("…without eating gluten or any
+    form of wheat", QA pass 48a: "wheat" read as offered; "…told him to avoid all red meat,
+    shellfish and beer", 54d: "beer")?"""
+    at = max((k for k, w in enumerate(before) if w in LIST_AGAINST), default=-1)
+    return at >= 0 and len(before) - at <= 10 and not set(before[at + 1:]) & LIST_ENDS and (
+        before[at] == "without" or set(before[at + 1:]) <= LISTED)
