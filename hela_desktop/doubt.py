@@ -25,12 +25,13 @@ from .cautions import (
     offered,
     part_naming,
 )
+from .doses import is_dose
 from .events import Recall
 from .gave_up import ASKING, affirms_stopped, gave_up
 from .gave_up import current as _current
 from .language import opens_with_no
 from .life_news import of_people, tells_of_life
-from .made_up import addressed_as, alive_again, death_untold, is_dose, made_up, signed_as
+from .made_up import addressed_as, alive_again, death_untold, made_up, signed_as
 from .older_news import (
     DENIES,
     DRUG,

@@ -9,6 +9,15 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 from . import facts, kin
+from .doses import (
+    DOSE_UNIT,
+    DOSED,
+    MEDICINE_UNITS,
+    medicine_at,
+    medicine_doses,
+    no_zero,
+    unit,
+)
 from .language import CJK_CHAR, is_common_word, language_shares
 from .timewords import MONTH
 from .words import LIST_MARK, one_slip, spelled_numbers
@@ -85,7 +94,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     words = set(re.findall(r"[^\W\d_]+", low)) | set(names)
     words |= {_fold(w) for w in words}
     # (a leading zero aside: "9:30" is "09:30")
-    numbers = {_no_zero(n) for n in _NUMBER.findall(low)} | spelled_numbers(low)
+    numbers = {no_zero(n) for n in _NUMBER.findall(low)} | spelled_numbers(low)
     text = LIST_MARK.sub(lambda m: " " * len(m.group(0)), answer)  # (positions kept)
     # (a template's blank is no name: "Yours faithfully, [Your Name]", QA pass 43h)
     text = _BLANK.sub(lambda m: " " * len(m.group(0)), text)
@@ -154,7 +163,8 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
     # (another date), but never the 12th of March (QA pass 33: "…scheduled for 12 March at
     # 09:35", the appointment being on 11 December, had only "09:35" marked)
     days = {day for _, day in _dates(low)}
-    doses = {(_no_zero(n.replace(",", "")), _unit(u)) for n, u in _DOSED.findall(low)}
+    doses = {(no_zero(n.replace(",", "")), unit(u)) for n, u in DOSED.findall(low)}
+    of = medicine_doses(known)
     taken = [span for span, day in _dates(text) if day not in days]
     found += taken
     for m in _NUMBER.finditer(text):
@@ -162,9 +172,9 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
         if any(a <= m.start() < b for a, b in taken) or _PUT_ASIDE.search(text[:m.start()]):
             continue  # (the day of a date marked whole; a number put aside, "16, not 20")
         if _MEASURE.match(text, m.end()):  # (a recipe's "200g pasta", QA pass 50a)
-            found += [span for span in [_dose_off(text, m, doses)] if span]
+            found += [span for span in [_dose_off(text, m, doses, of)] if span]
             continue
-        if _no_zero(m.group(0)) not in numbers or age is not None:  # ("“12 years” …")
+        if no_zero(m.group(0)) not in numbers or age is not None:  # ("“12 years” …")
             found.append((m.start(), age.end() if age is not None else m.end()))
     # (words written apart that the memories write as one: "Head Teacher" of "headteacher",
     # QA pass 53c)
@@ -182,42 +192,24 @@ _PUT_ASIDE = re.compile(r"\d\s*(?:years?(?:\s+old)?)?\s*[,;—–-]\s*(?:and\s+)
 _MEASURE = re.compile(r"\s?(?:g|kg|mg|mcg|µg|micrograms?|milligrams?|units?|iu|ml|l|oz|lbs?|grams?|kilos?|tbsp|tsp|tablespoons?|"
                       r"teaspoons?|cups?|litres?|liters?|ounces?|pinch(?:es)?|cloves?|"
                       r"slices?|servings?|portions?|mins?|minutes)\b(?:\s+of)?", re.IGNORECASE)
-# a number and the unit of a dose or a measure: "50 micrograms", "3mg", "1,000 mg", "5 ml"
-_DOSE_UNITS = r"(mg|milligrams?|mcg|µg|ug|micrograms?|g|grams?|kg|ml|millilit(?:re|er)s?|" \
-    r"units?|iu)\b"
-_DOSED = re.compile(r"(?<![\w.,])(\d+(?:,\d{3})*(?:\.\d+)?)\s?" + _DOSE_UNITS, re.IGNORECASE)
-_DOSE_UNIT = re.compile(r"\s?" + _DOSE_UNITS, re.IGNORECASE)
-# what of them is a medicine's dose (a gram and a millilitre are also a cook's)
-_MEDICINE_UNITS = frozenset("mg mcg unit".split())
-
-
-def _unit(word: str) -> str:
-    """One name for a unit however it is written: "micrograms", "µg" -> "mcg"."""
-    word = word.lower()
-    return "mcg" if word in ("µg", "ug") or word.startswith("microgram") else "mg" \
-        if word.startswith("milligram") else "g" if word.startswith("gram") else "ml" \
-        if word.startswith("millilit") else "unit" if word in ("units", "iu") else word
-
-
-def is_dose(words: str) -> bool:
-    """Whether `words` (as `made_up` quotes them) are a number and a unit: "50 mg"."""
-    return _DOSED.fullmatch(words) is not None
-
-
-def _dose_off(text: str, number: re.Match, doses: AbstractSet[tuple[str, str]]
-              ) -> tuple[int, int] | None:
+def _dose_off(text: str, number: re.Match, doses: AbstractSet[tuple[str, str]],
+              of: dict[str, set[tuple[str, str]]]) -> tuple[int, int] | None:
     """The span of a dose `text` gives at `number` that `doses` (of the memories: number,
     unit) do not hold: a number told with another unit ("50 mg" where "50 micrograms" was
     told, a thousandfold apart), or a medicine's dose never told ("5 mg" of warfarin, 3
     mg told: a recipe's amounts were let be, QA pass 50a, and a wrong dose with them, pass
-    53); None for a cook's amount, or a dose told."""
-    m = _DOSE_UNIT.match(text, number.end())
+    53), or told of another medicine than the one `text` gives it to (`of`: medicine ->
+    doses; "…20 units of NovoRapid", 20 the Lantus's, 6 the NovoRapid's: QA pass 54b);
+    None for a cook's amount, or a dose told."""
+    m = DOSE_UNIT.match(text, number.end())
     if m is None:
         return None
-    said = (_no_zero(number.group(0).replace(",", "")), _unit(m.group(1)))
-    if said in doses:
-        return None
-    if any(n == said[0] for n, _ in doses) or said[1] in _MEDICINE_UNITS:
+    said = (no_zero(number.group(0).replace(",", "")), unit(m.group(1)))
+    if said in doses:  # (told: of the medicine the answer gives it to?)
+        med = medicine_at(text, number.start(), m.end())
+        return (min(med[1], number.start()), max(med[2], m.end())) if med is not None and (
+            med[0] in of and said not in of[med[0]]) else None
+    if any(n == said[0] for n, _ in doses) or said[1] in MEDICINE_UNITS:
         return number.start(), m.end()
     return None
 
@@ -406,7 +398,13 @@ _DIED = re.compile(r"(?P<whose>\b[\w-]+(?:['’]s|s['’]))\s+(?:sudden\s+|recen
                    r"passed\s+on|(?:is|was|are)\s+dead\b(?!\s+"
                    r"(?:tired|set|easy|right))|(?:was|were)\s+killed|death\s+of|funeral|"
                    r"late\s+(?:husband|wife|father|mother|dad|mum|mom|son|daughter|brother|"
-                   r"sister|grandad|granddad|grandfather|grandmother|grandma|gran|nan))\b",
+                   r"sister|grandad|granddad|grandfather|grandmother|grandma|gran|nan)"
+                   # ("I lost my husband Geoffrey in 2019.", QA pass 54c: "it says Geoffrey
+                   # died, and you never told me so")
+                   r"|(?:lost|losing)\s+(?:my|our|his|her|their)\s+(?:husband|wife|father|"
+                   r"mother|dad|mum|mom|son|daughter|brother|sister|partner|grandad|"
+                   r"grandfather|grandmother|grandma|gran|nan|twin|baby)\b(?!\s+(?:in|at)\s+"
+                   r"the\s+(?:crowd|shop|supermarket|park|mall)))\b",
                    re.IGNORECASE)
 
 
@@ -414,11 +412,6 @@ def _dated(part: str) -> bool:
     """Is `part` a month, a weekday or another word no name is (`facts.NOT_NAMES`), or a
     weekday in the plural ("Wednesdays", QA pass 36b)?"""
     return part in facts.NOT_NAMES or part.endswith("s") and part[:-1] in _DATE_NAMES
-
-
-def _no_zero(number: str) -> str:
-    """`number` without a leading zero: "09:30" -> "9:30", "007" -> "7"."""
-    return number.lstrip("0") or "0"
 
 
 # a date, day first or month first: "12 March", "the 3rd of May", "March 12th"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from . import facts
 from .events import Recall
@@ -84,7 +85,11 @@ def pointed_at(message: str, mems: Sequence[Recall]) -> Recall | None:
     "When's my flight?" answered "It's Friday, June 23." read only "… in none of the
     memories it was given"; the line now says what was told, "the flight got moved to the
     20th")."""
-    mems = [r for r in mems if r.text and r.kind == "episode" and not _older(mems, r.episode_id)]
+    # (of one corrected in part, what still holds: "I take NovoRapid with meals, about 6
+    # units." once the Lantus beside it went up, QA pass 54b)
+    mems = [r if not _older(mems, r.episode_id) else replace(r, text=r.extra["still_true"])
+            for r in mems if r.text and r.kind == "episode" and (
+                not _older(mems, r.episode_id) or r.extra.get("still_true"))]
     got = _pointed(message, mems) if mems else None
     return next((r for r in mems if got and r.episode_id == got[0]), None)
 

@@ -25,7 +25,8 @@ def test_a_dose_given_wrong_is_marked():
     every number before a measure was let be, for a recipe's amounts (QA pass 50a). A
     number told with another unit, or a medicine's dose never told, is marked, with what
     was told; a recipe's amounts still are not."""
-    from hela_desktop.made_up import is_dose, made_up
+    from hela_desktop.doses import is_dose
+    from hela_desktop.made_up import made_up
 
     told = "I take 50 micrograms of levothyroxine every morning. My warfarin dose is 3 mg."
     assert made_up("You take 50 mg of levothyroxine.", told) == ["50 mg"]
