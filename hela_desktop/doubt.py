@@ -47,6 +47,7 @@ from .older_news import (
     says_yes_or_no,
     yes_no_asks,
 )
+from .opposites import opposite
 from .passed_over import naming_part, passed_over, pointed_part
 from .places_of import place_of_another
 from .prompt import said_when
@@ -80,7 +81,21 @@ from .words import folded
 from .your_own import asks_own, tells_own
 
 # a question for when something is: "Which month is our Lisbon trip?", "When is …?"
-_ASKS_WHEN = re.compile(r"\b(?:when|month|weekday|date|day|night|week|year|time)\b", re.IGNORECASE)
+_ASKS_WHEN = re.compile(r"\b(?:when|months?|weekdays?|dates?|days?|nights?|week|year|time|"
+                        # (QA pass 54a: "What days does Arjun go to nursery?", "Does he go on
+                        # Tuesday?": a weekday never told went unmarked)
+                        r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b", re.IGNORECASE)
+
+
+def _days_told(named: tuple[int, str] | None, mems: Sequence[Recall]
+               ) -> tuple[int, str] | None:
+    """(id, its sentences that name a day or a month) of the memory `named` (`naming_part`)
+    names, when it has any: "He goes to nursery on Mondays, Wednesdays and Fridays.", not
+    "Our son Arjun is 3." beside it (QA pass 54a)."""
+    text = next((r.text for r in mems if named and r.episode_id == named[0]), "")
+    days = [x for x in facts.sentences(text) if any(w.lower().rstrip("s") in facts.MONTHS_AND_DAYS
+                                                   for w in re.findall(r"[A-Za-z]+", x))]
+    return (named[0], " ".join(days)) if named and days else named
 
 
 def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
@@ -339,8 +354,12 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         # (not what another sign says already: "it says your mum is 75, and you told me…")
         words = [w for w in words if not any(w in (d.get("said"), d.get("name")) for d in found)]
         # (what was told, not given; or given with a wrong dose: "50 mg" of "…50 micrograms")
-        point = next((t for t in [pointed_part(message, mems)] if t and (
-            t[0] not in drew_on or any(map(is_dose, words)))), None) if words and asks_fact else None
+        # (or a day, of whom it asks: "Tuesday" of "…nursery on Mondays, Wednesdays…", 54a)
+        day = any(w.lower().rstrip("s") in facts.MONTHS_AND_DAYS for w in words)
+        point = next((t for t in [pointed_part(message, mems) or (
+            _days_told(naming_part(message, mems), mems) if day else None)] if t and (
+            t[0] not in drew_on or any(map(is_dose, words)) or day)), None) \
+            if words and asks_fact else None
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {}),
@@ -357,6 +376,10 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
              and str(d.get("name", "")).lower() in own_words else d for d in found]
     # (a day it says today is, and is not: "Today, 3 March.", the due date, QA pass 53b)
     found += [t] if (t := wrong_today(whole, now)) else []
+    # (open where it was told closed, of the same day: "We're open on Mondays.", QA pass 54d;
+    # a yes says what the question does)
+    found += [o] if (o := opposite(f"{message} {whole}" if opens_with_yes(whole) else whole, [
+        (r.episode_id, r.text) for r in mems if r.extra.get("superseded_by") is None])) else []
     if not found:  # (a subtler fault: only when nothing else was found)
         found += _subtler(message, whole, mems, about_user, asks_fact, names)
     # (softly for ideas: QA pass 35, "suggest a snack …"; not for a card or letter asked
@@ -430,8 +453,10 @@ def _denies_told(message: str, answer: str, mems: Sequence[Recall]) -> dict | No
     if not opens_with_no(answer):
         return None
     return next(({"kind": "denies_told", "memory": int(r.episode_id), "said": r.text}
-                 for r in _current(mems) if any(
-                     holds_asked(message, s) for s in facts.sentences(r.text))), None)
+                 for r in _current(mems) if any(  # (not of the other state: "…closed on
+                     # Mondays." to "Are we open on Mondays?", QA pass 54d)
+                     holds_asked(message, s) and not opposite(message, [(0, s)])
+                     for s in facts.sentences(r.text))), None)
 
 
 def _not_known(message: str, answer: str, mems: Sequence[Recall],

@@ -128,7 +128,7 @@ def made_up(answer: str, known: str, names: AbstractSet[str] = frozenset(),
                 and prev.group(1)[:1].isupper() and (_known_part(prev.group(1).lower(), words)
                                                      or prev.group(1).lower() in _NOT_MADE_UP) \
                 or _BEFORE_LANGUAGE.match(s, m.end()) is not None  # ("Old English", QA 41)
-            asked = dates and parts[0] in _DATE_NAMES and len(parts) == 1 and (
+            asked = dates and (parts[0] in _DATE_NAMES or parts[0][:-1] in _DATE_NAMES) and len(parts) == 1 and (
                 parts[0] != "may" or bool(_AS_MONTH.search(before))
                 or bool(re.match(r"\s*\d", s[m.end():])))
             if not w[:1].isupper() or len(w) < 2 or not parts or any(  # ("P.S.")

@@ -411,9 +411,14 @@ def _of_others(answer: str, old: str, message: str = "") -> str:
         return answer
     named = {facts.stem(w) for w in whom}
     other = bool(message) and not facts.terms(message) & named
+    # ("he" is then whom the message names: "Yes, he goes on Tuesdays." to "Does Arjun go
+    # to nursery on Tuesdays?" gave no older news of "My carer Joan comes on Tuesdays…",
+    # QA pass 54c)
+    he_other = other and bool(facts.who(message) - {facts.SELF})
     return " ".join(s for s in facts.sentences(answer)
                     if (not _SPEAKER.search(s) or facts.terms(s) & named) and not (
-                        other and not facts.terms(s) & named and not _HE_SHE.search(s)))
+                        other and not facts.terms(s) & named and (
+                            he_other or not _HE_SHE.search(s))))
 
 
 _HE_SHE = re.compile(r"\b(?:he|she|him|her|his|they|them|their)\b", re.IGNORECASE)

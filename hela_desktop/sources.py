@@ -96,6 +96,7 @@ ALIVE_AGAIN_NOTE = "Check this answer: it speaks of {name} as living, and you to
 DEATH_UNTOLD_NOTE = "Check this answer: it says {name} died, and you never told me so."
 ILL_UNTOLD_NOTE = "Check this answer: it says you {said}, and you never told me so."
 NOT_TODAY_NOTE = "Check this answer: it says today is {said}; today is {today}."
+OPPOSITE_NOTE = "Check this answer: it says “{words}”, and you told me “{said}”"
 NOT_KNOWN_NOTE = "Check this answer: it says it does not know, and you told me “{said}”"
 SAYS_NOT_NOTE = "Check this answer: it says {name} {said}, and you told me “{quote}”"
 CAUTION_MISSED_NOTE = "Check this answer: it leaves out what you told me: “{said}”"
@@ -413,6 +414,8 @@ _NOTES: dict[str, Callable[[dict, list[dict]], str]] = {
     "ill_untold": _ill_untold_note,
     "not_today": lambda d, _r: NOT_TODAY_NOTE.format(said=one_line(str(d.get("said"))), today=one_line(
         str(d.get("today")))) if d.get("said") and d.get("today") else "",
+    "opposite": lambda d, r: _quoting(OPPOSITE_NOTE.replace("{words}", one_line(str(d.get(
+        "words")))))(d, r) if d.get("words") else "",
     "alive_again": lambda d, _r: ALIVE_AGAIN_NOTE.format(
         name=one_line(str(d.get("name"))), said=_said(d)) if d.get("name") and _said(d) else "",
     "allergy_untold": lambda d, _r: ALLERGY_UNTOLD_NOTE.format(

@@ -25,7 +25,7 @@ QT_MODULES = ("PySide6", "pyqtgraph", "shiboken6", "hela_desktop.ui")
 # ARCHITECTURE.md's layers, lowest first: the first part of a module's name under
 # hela_desktop (a package or a module) -> its layer
 LAYERS = (
-    ("base", ("formulas", "config", "paths", "timewords", "correction_cues", "change_words", "kin", "given_names", "about_me", "fact_words", "facts", "name_index", "follow_up", "taken_back", "superseded", "life_news", "whom", "says_of", "your_own", "older_news", "gave_up", "places_of", "passed_over", "doses", "made_up", "language", "food_groups", "medicines", "cautions", "allergy_of", "minors", "words", "events", "embedder", "model_catalog",
+    ("base", ("formulas", "config", "paths", "timewords", "correction_cues", "change_words", "kin", "given_names", "about_me", "fact_words", "facts", "name_index", "follow_up", "taken_back", "superseded", "life_news", "whom", "says_of", "your_own", "older_news", "gave_up", "places_of", "passed_over", "opposites", "doses", "made_up", "language", "food_groups", "medicines", "cautions", "allergy_of", "minors", "words", "events", "embedder", "model_catalog",
               "answer_loop",
               "qtlibs", "consolidate_params", "memory_index", "folder_lock", "cxx_runtime",
               "__init__")),

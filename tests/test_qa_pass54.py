@@ -256,3 +256,71 @@ def test_a_dose_told_of_one_medicine_given_to_another_is_marked(make_assistant):
         "Check this answer: “20 units of NovoRapid” is in none of the memories it was given, "
         "so the model may have made it up; you told me “I take NovoRapid with meals, about 6 "
         "units.”")
+
+
+def test_a_weekday_never_told_is_marked_with_what_was(make_assistant):
+    """QA pass 54a: "Our son Arjun … goes to nursery on Mondays, Wednesdays and Fridays."
+    then "Does he go on Tuesday?" answered "Arjun goes to nursery on Tuesday." had no line,
+    nor "Arjun goes on Tuesdays and Thursdays." to "What days does Arjun go to nursery?"
+    (weekdays were checked only under "when", "day"…, and not in the plural). The line
+    says what was told."""
+    told = "Our son Arjun is 3. He goes to nursery on Mondays, Wednesdays and Fridays."
+    mems = [_recall(1, told)]
+
+    def names(text: str) -> set[str]:  # (the store's: Arjun is someone of theirs)
+        return {"arjun"} if "Arjun" in text else set()
+
+    tuesday = _line("Does Arjun go on Tuesday?", "Arjun goes to nursery on Tuesday.", mems,
+                    names=names)
+    assert tuesday.startswith("Check this answer: “Tuesday” is in none of the memories"), tuesday
+    assert tuesday.endswith(f"you told me “{told}”") or tuesday.endswith(
+        "you told me “He goes to nursery on Mondays, Wednesdays and Fridays.”"), tuesday
+    days = _line("What days does Arjun go to nursery?", "Arjun goes on Tuesdays and Thursdays.",
+                 mems, names=names)
+    assert "“Tuesdays” and “Thursdays” are in none of the memories" in days, days
+    assert _line("What days does Arjun go to nursery?", "Mondays, Wednesdays and Fridays.",
+                 mems, names=names) == ""
+    assert _line("Does Arjun go on Mondays?", "Yes, on Mondays.", mems, names=names) == ""
+
+
+def test_he_of_the_one_asked_is_no_older_news_of_another():
+    """QA pass 54c: "Yes, he goes on Tuesdays." to "Does Arjun go to nursery on Tuesdays?"
+    read "it may give older news — “…Joan's changed her days…” is newer", Joan's Tuesdays
+    being the old days of the carer, not of Arjun."""
+    from hela_desktop.older_news import gives_older
+
+    old = "My carer Joan comes on Tuesdays and Thursdays."
+    new = "Oh, and Joan's changed her days. She comes on Wednesdays now instead."
+    assert not gives_older("Does Arjun go to nursery on Tuesdays?", "Yes, he goes on Tuesdays.",
+                           old, new)
+    assert gives_older("When does Joan come?", "She comes on Tuesdays and Thursdays.", old, new)
+    assert gives_older("Does Arjun see Joan?", "Yes, Joan comes on Tuesdays and Thursdays.",
+                       old, new)
+
+
+def test_open_on_a_day_told_closed_is_marked():
+    """QA pass 54d: "…We open at 7 am and close at 4 pm, and we're closed on Mondays."; "Are
+    we open on Mondays?" answered "We're open on Mondays." and "Is the bakery closed on
+    Monday?" answered "The bakery is open on Mondays." had no line; a right "No, the bakery
+    is closed on Mondays." read "it says no, and you told me…"."""
+    from hela_desktop.opposites import opposite
+
+    told = ("I run a bakery called Pan Dulce in Bristol. We open at 7 am and close at 4 pm, "
+            "and we're closed on Mondays.")
+    said = "We open at 7 am and close at 4 pm, and we're closed on Mondays."
+    for wrong in ("We're open on Mondays.", "The bakery is open on Mondays.",
+                  "Yes, Mondays you are open until 4."):
+        assert opposite(wrong, [(1, told)]) == {"kind": "opposite", "memory": 1, "said": said,
+                                                "words": "open on Mondays"}, wrong
+    for right in ("No, you're closed on Mondays.", "We are not open on Mondays.",
+                  "You open at 7 am.", "You're open on Tuesdays."):
+        assert opposite(right, [(1, told)]) is None, right
+    assert opposite("The shop is closed on Sundays.", [(2, "We're open on Sundays too.")])[
+        "words"] == "closed on Sundays"
+
+    mems = [_recall(1, told)]
+    line = f"Check this answer: it says “open on Mondays”, and you told me “{said}”"
+    assert _line("Are we open on Mondays?", "We're open on Mondays.", mems) == line
+    assert _line("Are we open on Mondays?", "Yes.", mems) == line
+    assert _line("Are we open on Mondays?", "No, the bakery is closed on Mondays.", mems) == ""
+    assert "it says no" in _line("Are we closed on Mondays?", "No.", mems)
