@@ -275,7 +275,7 @@ def offered(answer: str, caution: Caution, message: str = "") -> list[str]:
         # "…and you're selling it to Caleb's nephew", Caleb vegan, `bench personal`)
         answer = " ".join(s for s in facts.sentences(answer)
                           if any(_names(n, s, own=False) for n in caution.within))
-    answer = _avoided_lists_out(folded(answer))  # ("pâté": the groups' words are unaccented)
+    answer = food_groups.GAVE_UP.sub("quit", _avoided_lists_out(folded(answer)))  # ("pâté")
     asked = set(_WORD.findall(message.lower().replace("’", "'")))
     avoid = {_key(a) for a in caution.avoid}
     # (the message's own topic offers nothing: "…that fish tomorrow" to "Is the fishing trip

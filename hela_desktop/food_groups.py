@@ -75,6 +75,10 @@ GROUPS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     # (QA pass 47a: amlodipine, and a statin: the NHS's pages say not to have grapefruit or
     # its juice, which raises the medicine's level)
     "grapefruit": "grapefruit grapefruits pomelo pomelos",
+    # what one who quit smoking keeps off (QA pass 54a: "Is it OK for me to smoke one
+    # cigarette at the party?" answered "It's not a big deal…", "I quit smoking in March."
+    # told)
+    "smoking": "smoking smoke cigarette cigarettes cigar cigars tobacco vape vaping fag fags",
     # the foods the NHS's "Salt: the facts" names as almost always high in salt (cheese
     # and prawns aside: eaten a little, they are no warning on their own), and crisps
     "salt": "salted crisps bacon ham gammon salami chorizo pepperoni prosciutto "
@@ -129,6 +133,8 @@ AGAINST = frozenset("not no n't never avoid avoiding avoided skip skipping witho
                     # (QA pass 43e: "…extremely difficult for her to have eggs", of the
                     # allergy itself, read "names “eggs” without a word of warning")
                     "difficult anaphylaxis anaphylactic epipen "
+                    # (what was given up, said so: "You quit smoking in March.", QA pass 54)
+                    "quit quits quitting stop stopped stopping non-smoker "
                     # (QA pass 43h: "coeliac disease … caused by … gluten consumption", of
                     # the illness itself, read as offering gluten)
                     "cause causes caused trigger triggers triggered symptoms damage".split())
@@ -211,7 +217,8 @@ NAMES = {"shellfish": "shellfish", "seafood": "shellfish", "crustaceans": "shell
           "caffeine": "caffeine", "unpasteurised cheese": "unpasteurised",
           "unpasteurized cheese": "unpasteurised", "soft cheese": "unpasteurised",
           "soft cheeses": "unpasteurised", "blue cheese": "unpasteurised", "liver": "liver",
-          "pate": "liver", "pâté": "liver", "st john's wort": "wort", "st johns wort": "wort"}
+          "pate": "liver", "pâté": "liver", "st john's wort": "wort", "st johns wort": "wort",
+          "smoking": "smoking", "cigarettes": "smoking", "tobacco": "smoking"}
 # diets, and what each leaves out
 DIETS = {"vegetarian": ("meat", "fish", "shellfish"),
           "vegan": ("meat", "fish", "shellfish", "dairy", "eggs"),
@@ -288,3 +295,5 @@ def listed_against(before: list[str]) -> bool:
     at = max((k for k, w in enumerate(before) if w in LIST_AGAINST), default=-1)
     return at >= 0 and len(before) - at <= 10 and not set(before[at + 1:]) & LIST_ENDS and (
         before[at] == "without" or set(before[at + 1:]) <= LISTED)
+# "gave up", read as "quit" (`AGAINST`): "You gave up caffeine and smoking."
+GAVE_UP = re.compile(r"\b(?:gave|given|give|giving|gives)\s+up\b", re.IGNORECASE)

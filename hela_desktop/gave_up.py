@@ -26,6 +26,8 @@ def affirms_stopped(message: str, answer: str, mems: Sequence[Recall]) -> dict |
     a yes-or-no question of `message` whose doing a recalled memory says was given up
     (QA pass 49a: "Do I smoke?" answered "Yes, you're right! It's a common practice to
     quit smoking in January.", with no line)."""
+    if _ASKS_STOPPED.search(message):  # (a yes to "Have I quit smoking?" is right, 54a)
+        return None
     r = gave_up(message, mems)
     # (or says they do it, nothing against it: "There is nothing wrong with smoking.", 49e)
     if r is None or not (opens_with_yes(answer) or any(
@@ -38,6 +40,7 @@ def affirms_stopped(message: str, answer: str, mems: Sequence[Recall]) -> dict |
     return {"kind": "affirms_stopped", "memory": int(r.episode_id), "said": said}
 
 
+_ASKS_STOPPED = re.compile(r"\b(?:quit\w*|stopped|given up|gave up|give up)\b", re.IGNORECASE)
 # a clause that says one does a doing (its stem in the braces), or may
 _DOES_IT = (r"\b(?:nothing wrong with|no harm in|(?:fine|okay|ok|alright|safe) to|you(?:['’]re)?"
             r"(?:\s+(?:still|do|can|may))?(?:\s+(?:keep|continue(?:\s+to)?))?)\s+{}\w*")

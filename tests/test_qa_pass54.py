@@ -187,7 +187,7 @@ def test_what_was_given_up_a_double_no_and_a_midwifes_no_are_read(make_assistant
 
     assert {"latte", "coffee", "caffeine"} <= caution_of("I gave up caffeine in October.")
     assert "bread" not in caution_of("I gave up on the bread recipe.")
-    assert caution_of("I quit smoking in March.") == frozenset()
+    assert caution_of("I quit my job in March.") == frozenset()
     assert "bacon" in caution_of("I've given up meat.")
     assert not caution_of("I stopped drinking coffee after lunch.")  # (a habit: QA pass 48a)
     (latex,) = cautions([(1, "Also, I'm allergic to latex.")])
@@ -324,3 +324,24 @@ def test_open_on_a_day_told_closed_is_marked():
     assert _line("Are we open on Mondays?", "Yes.", mems) == line
     assert _line("Are we open on Mondays?", "No, the bakery is closed on Mondays.", mems) == ""
     assert "it says no" in _line("Are we closed on Mondays?", "No.", mems)
+
+
+def test_smoking_given_up_is_a_caution_and_saying_so_is_no_offer():
+    """QA pass 54a: "I quit smoking in March." then "Is it OK for me to smoke one cigarette
+    at the party on Saturday?" answered "It's not a big deal…" had no line. What was given
+    up is kept off like a food; an answer that says it was given up offers nothing ("You
+    gave up caffeine and smoking.", "You stopped smoking in March.")."""
+    from hela_desktop.cautions import caution_of, cautions
+
+    assert {"cigarette", "smoke", "vape"} <= caution_of("I quit smoking in March.")
+    assert caution_of("I smoke.") == caution_of("I never smoke.") == frozenset()
+    said = [(1, "I quit smoking in March."), (2, "I gave up caffeine in October.")]
+    mems, cs = [_recall(i, t) for i, t in said], cautions(said)
+    assert _line("Can I have a cigarette?", "Yes.", mems, cautions=cs) == (
+        "Check this answer: it says yes to “cigarette”, and you told me “I quit smoking in "
+        "March.”")
+    for ask, answer in (("Have I quit smoking?", "Yes, you quit smoking in March."),
+                        ("When did I stop smoking?", "You stopped smoking in March."),
+                        ("What did I give up?", "You gave up caffeine and smoking.")):
+        assert _line(ask, answer, mems, cautions=cs) == "", answer
+    assert "“latte”" in _line("Can I have a latte?", "Sure, enjoy a latte.", mems, cautions=cs)
