@@ -48,7 +48,7 @@ from .older_news import (
     yes_no_asks,
 )
 from .opposites import opposite
-from .passed_over import naming_part, passed_over, pointed_part
+from .passed_over import days_told, naming_part, own_told, passed_over, pointed_part
 from .places_of import place_of_another
 from .prompt import said_when
 from .says_of import (
@@ -85,17 +85,6 @@ _ASKS_WHEN = re.compile(r"\b(?:when|months?|weekdays?|dates?|days?|nights?|week|
                         # (QA pass 54a: "What days does Arjun go to nursery?", "Does he go on
                         # Tuesday?": a weekday never told went unmarked)
                         r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b", re.IGNORECASE)
-
-
-def _days_told(named: tuple[int, str] | None, mems: Sequence[Recall]
-               ) -> tuple[int, str] | None:
-    """(id, its sentences that name a day or a month) of the memory `named` (`naming_part`)
-    names, when it has any: "He goes to nursery on Mondays, Wednesdays and Fridays.", not
-    "Our son Arjun is 3." beside it (QA pass 54a)."""
-    text = next((r.text for r in mems if named and r.episode_id == named[0]), "")
-    days = [x for x in facts.sentences(text) if any(w.lower().rstrip("s") in facts.MONTHS_AND_DAYS
-                                                   for w in re.findall(r"[A-Za-z]+", x))]
-    return (named[0], " ".join(days)) if named and days else named
 
 
 def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
@@ -357,7 +346,8 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         # (or a day, of whom it asks: "Tuesday" of "…nursery on Mondays, Wednesdays…", 54a)
         day = any(w.lower().rstrip("s") in facts.MONTHS_AND_DAYS for w in words)
         point = next((t for t in [pointed_part(message, mems) or (
-            _days_told(naming_part(message, mems), mems) if day else None)] if t and (
+            days_told(naming_part(message, mems), mems) if day else None) or own_told(
+            message, mems)] if t and (
             t[0] not in drew_on or any(map(is_dose, words)) or day)), None) \
             if words and asks_fact else None
         if words:

@@ -22,6 +22,7 @@ from dataclasses import replace
 from . import facts
 from .events import Recall
 from .older_news import yes_no_asks
+from .your_own import asks_own, tells_own
 
 _NOT_NAMES = frozenset(facts.stem(w) for w in facts.NOT_NAMES)  # ("Saturdays", "Mondays")
 # how often, not what: "every" is no sign that the answer drew on "…every Saturday…"
@@ -121,6 +122,27 @@ def naming_part(message: str, mems: Sequence[Recall]) -> tuple[int, str] | None:
     return said[0] if len(said) == 1 else None
 
 
+def own_told(message: str, mems: Sequence[Recall]) -> tuple[int, str] | None:
+    """(id, the sentences that tell it) of the newest current memory telling the user's own
+    home, job or age that `message` asks (`your_own`): "I'm 22" to "How old am I?" answered
+    "23", QA pass 54b: the line never said what was told."""
+    kind = asks_own(message)
+    told = [(r.episode_id, " ".join(x for x in facts.sentences(r.text) if tells_own(x, kind)))
+            for r in mems if not _older(mems, r.episode_id) if kind and tells_own(r.text, kind)]
+    return told[0] if told else None
+
+
+def days_told(named: tuple[int, str] | None, mems: Sequence[Recall]
+               ) -> tuple[int, str] | None:
+    """(id, its sentences that name a day or a month) of the memory `named` (`naming_part`)
+    names, when it has any: "He goes to nursery on Mondays, Wednesdays and Fridays.", not
+    "Our son Arjun is 3." beside it (QA pass 54a)."""
+    text = next((r.text for r in mems if named and r.episode_id == named[0]), "")
+    days = [x for x in facts.sentences(text) if any(w.lower().rstrip("s") in facts.MONTHS_AND_DAYS
+                                                   for w in re.findall(r"[A-Za-z]+", x))]
+    return (named[0], " ".join(days)) if named and days else named
+
+
 def _older(mems: Sequence[Recall], i: int) -> bool:
     extra = next(r.extra for r in mems if r.episode_id == i)
     return extra.get("superseded_by") is not None or extra.get("older_than") is not None
@@ -156,4 +178,4 @@ def _near(said: set[str], held: set[str]) -> bool:
                                     for a in said for b in held)
 
 
-__all__ = ["passed_over"]
+__all__ = ["days_told", "naming_part", "own_told", "passed_over", "pointed_at", "pointed_part"]

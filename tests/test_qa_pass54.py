@@ -345,3 +345,15 @@ def test_smoking_given_up_is_a_caution_and_saying_so_is_no_offer():
                         ("What did I give up?", "You gave up caffeine and smoking.")):
         assert _line(ask, answer, mems, cautions=cs) == "", answer
     assert "“latte”" in _line("Can I have a latte?", "Sure, enjoy a latte.", mems, cautions=cs)
+
+
+def test_a_wrong_age_of_the_user_quotes_the_age_told():
+    """QA pass 54b: "How old am I?" answered "23" read "… “23” is in none of them: the model
+    may have made it up." and never said she told it she is 22."""
+    told = "Hi! I'm Isla, I'm 22 and a third-year geography student at the University of Edinburgh."
+    mems = [_recall(1, told), _recall(2, "My sister Eilidh lives in Toronto, she's a nurse.")]
+    line = _line("How old am I?", "You are 23 years old.", mems)
+    assert line.startswith("Check this answer:") and "“23”" in line, line
+    assert line.endswith("you told me “I'm Isla, I'm 22 and a third-year geography student at "
+                         "the University of Edinburgh.”"), line
+    assert _line("How old am I?", "You are 22 years old.", mems) == ""
