@@ -49,7 +49,10 @@ GREETS = re.compile(r"\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)
 
 # (or on a line of its own, or before an ellipsis: "Liam,\nLiam, please…", "Liam... I hope
 # you have…", QA pass 48c: four answers to Priya unmarked)
-OPENS_CALLING = re.compile(r"\s*([A-Z][a-z'’-]+)(?:,\s+(?=[a-z])|,[ \t]*\n|(?:\.\.\.|…)[ \t]*(?=[A-Z]))")
+# (not a word an apposition follows: "Beer, a specialty of Brew Lab's history…", QA pass
+# 54b read "it calls you “Beer”")
+OPENS_CALLING = re.compile(r"\s*([A-Z][a-z'’-]+)(?:,\s+(?=[a-z])(?!(?:a|an|the|which|who|that)\s)"
+                           r"|,[ \t]*\n|(?:\.\.\.|…)[ \t]*(?=[A-Z]))")
 # a word that opens a reply before a comma and is no name ("Sure, …", "Sadly, …"; a name
 # ending as an adverb does is one: "Dear Emily," QA pass 49b)
 OPENER = re.compile(r"(?i:(?!(?:emily|molly|holly|kelly|sally|polly|lily|lilly|shelly|beverly|"

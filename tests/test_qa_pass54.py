@@ -357,3 +357,17 @@ def test_a_wrong_age_of_the_user_quotes_the_age_told():
     assert line.endswith("you told me “I'm Isla, I'm 22 and a third-year geography student at "
                          "the University of Edinburgh.”"), line
     assert _line("How old am I?", "You are 22 years old.", mems) == ""
+
+
+def test_a_word_before_an_apposition_is_no_name_the_user_is_called():
+    """QA pass 54b: "Beer, a specialty of Brew Lab's history is quite long." read "it calls
+    you “Beer”, and your name is Isla."; "Sara, welcome to your unit." still calls her Sara
+    (QA pass 42b)."""
+    from hela_desktop.whom import greets_as
+
+    mems = [_recall(1, "Hi! I'm Isla, I'm 22 and a geography student.")]
+    assert greets_as("Tell me about Brew Lab.", "Beer, a specialty of Brew Lab's history is "
+                     "quite long.", mems, yours=["Isla"]) is None
+    assert greets_as("Tell me about Brew Lab.", "Sara, welcome to your unit.", mems,
+                     yours=["Isla"]) == {"kind": "misnamed", "asked": "you", "said": "Sara",
+                                         "yours": "Isla"}
