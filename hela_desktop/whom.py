@@ -157,10 +157,12 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
     def speaks_of(text: str) -> bool:
         return bool(_named_words(text) & targets)
 
-    # (of the user's own, "yourself"; with whom else it names, "yourself and Søren", 36c)
-    mine = [(r, f"yourself and {whose}" if (whose := _whose(r.text, names)) else "")
-            for r in mems if _I_SAY.search(r.text) and not speaks_of(r.text)
-            and not _opens_with_name(r.text, names)]
+    # (of the user's own, "yourself"; with whom else it names, "yourself and Søren", 36c;
+    # not by their own name, "…and Margaret" to her: QA pass 54c)
+    yours = {n.lower() for n in own_names([message, *(r.text for r in mems)])}
+    mine = [(r, f"yourself and {whose}" if (whose := _whose(r.text, names)).lower() not in {
+        "", *yours} else "") for r in mems if _I_SAY.search(r.text)
+            and not speaks_of(r.text) and not _opens_with_name(r.text, names)]
     ours = {r.episode_id for r, _ in mine}
     # (a memory naming someone by name alone is another's only when the question asks by
     # name: asked about "my son", "Finn, my eight-year-old…" may be of him, bench personal)
@@ -169,11 +171,9 @@ def misattributed(message: str, answer: str, mems: Sequence[Recall],
               and (of := _whose(r.text, names)) and (by_name or of.startswith("your "))]
     if not mine and not theirs:
         return None
-    known = facts.terms(message).union(*(facts.terms(r.text) for r in mems
-                                         if speaks_of(r.text))) | WHO
-    # the user's own name is said to them, not of anyone ("Your father, Marisol, a hero.":
-    # QA pass 34b)
-    known |= {facts.stem(n.lower()) for n in own_names([message, *(r.text for r in mems)])}
+    # (and the user's own name, said to them, of no one: "Your father, Marisol, a hero.", 34b)
+    known = facts.terms(message).union(*(facts.terms(r.text) for r in mems if speaks_of(
+        r.text))) | WHO | {facts.stem(n) for n in yours}
     kin = "|".join(map(re.escape, sorted(targets)))
     greets = GREETS.match(answer)  # (a greeting's name is said to the user: `greets_as`)
     last = True  # whom the answer named last is whom it asked about (or no one yet)

@@ -371,3 +371,22 @@ def test_a_word_before_an_apposition_is_no_name_the_user_is_called():
     assert greets_as("Tell me about Brew Lab.", "Sara, welcome to your unit.", mems,
                      yours=["Isla"]) == {"kind": "misnamed", "asked": "you", "said": "Sara",
                                          "yours": "Isla"}
+
+
+def test_the_users_own_name_is_no_one_else_a_line_names(make_assistant):
+    """QA pass 54c: "Where does my son live?" answered "He lives in Norwich." read "…what you
+    told me of yourself and Margaret (“Norwich”)", Margaret being the user."""
+    from test_qa_pass52 import _chat
+
+    from hela_desktop.whom import misattributed
+
+    told = "My name is Margaret, I'm 81 and a retired school librarian in Norwich."
+    a = make_assistant()
+    a.settings.max_answer_tokens = 4
+    conv, _ = _chat(a, told, "My son Richard lives in Bristol.",
+                    "My daughter Helen lives in Norwich and has twins, Oliver and Sophie.")
+    ask = "Where does my son live?"
+    mems = [e for e in a.chat(ask, conversation_id=conv) if e.type == "memories"][0].memories
+    got = misattributed(ask, "He lives in Norwich.", mems, a.engine.people_in)
+    assert got is not None and got["said"] == told and got["words"] == ["Norwich"], got
+    assert "of" not in got, got  # (its line: "…what you told me of yourself (“Norwich”)…")
