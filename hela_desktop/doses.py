@@ -68,6 +68,11 @@ def medicine_at(text: str, start: int, end: int) -> tuple[str, int, int] | None:
     return None
 
 
+def dosed(text: str) -> str:
+    """The sentences of `text` that give a dose ("" for none)."""
+    return " ".join(s for s in re.split(r"(?<=[.!?])\s+", text) if DOSED.search(s))
+
+
 def medicine_doses(text: str) -> dict[str, set[tuple[str, str]]]:
     """The doses `text` gives each medicine (`medicine_at`): name -> {(number, unit)}."""
     out: dict[str, set[tuple[str, str]]] = {}

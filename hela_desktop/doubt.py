@@ -25,7 +25,7 @@ from .cautions import (
     offered,
     part_naming,
 )
-from .doses import is_dose
+from .doses import dosed, is_dose
 from .events import Recall
 from .gave_up import ASKING, affirms_stopped, gave_up
 from .gave_up import current as _current
@@ -48,7 +48,7 @@ from .older_news import (
     yes_no_asks,
 )
 from .opposites import opposite
-from .passed_over import days_told, naming_part, own_told, passed_over, pointed_part
+from .passed_over import days_told, dose_told, naming_part, own_told, passed_over, pointed_part
 from .places_of import place_of_another
 from .prompt import said_when
 from .says_of import (
@@ -81,6 +81,12 @@ from .words import folded
 from .your_own import asks_own, tells_own
 
 # a question for when something is: "Which month is our Lisbon trip?", "When is …?"
+# a question of how much of something, asked where a memory gives a dose: the doses an
+# advice's answer gives are checked too ("How many puffs of the blue one should I take?"
+# answered "Use 100 micrograms of adrenaline in each puff.", QA pass 54a)
+_ASKS_DOSE = re.compile(r"\bhow\s+(?:much|many)\b|\bdos(?:e|age)s?\b", re.IGNORECASE)
+_DOSE_ASKING = frozenset(facts.stems("how much many dose doses dosage take should can could "
+                                     "may need day daily"))
 _ASKS_WHEN = re.compile(r"\b(?:when|months?|weekdays?|dates?|days?|nights?|week|year|time|"
                         # (QA pass 54a: "What days does Arjun go to nursery?", "Does he go on
                         # Tuesday?": a weekday never told went unmarked)
@@ -318,7 +324,9 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
     # what they told (QA pass 32: "The haircut moved to Wednesday at 4 pm." names no one,
     # and its reply's "…tomorrow morning at 2:30 pm!" went unchecked), recalled or not
     checked = whole if asks_fact else \
-        of_people(whole) if corrected or tells_of_life(message, names) else ""
+        of_people(whole) if corrected or tells_of_life(message, names) else \
+        dosed(whole) if _ASKS_DOSE.search(message) and any(facts.terms(dosed(
+            r.text)) & facts.terms(message) - _DOSE_ASKING for r in mems) else ""
     if checked:
         at = time.time() if now is None else now
         dated = [f"{r.text} {said_when(r.extra.get('created_at'), at)}"  # (knowledge too)
@@ -347,9 +355,11 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         day = any(w.lower().rstrip("s") in facts.MONTHS_AND_DAYS for w in words)
         point = next((t for t in [pointed_part(message, mems) or (
             days_told(naming_part(message, mems), mems) if day else None) or own_told(
-            message, mems)] if t and (
-            t[0] not in drew_on or any(map(is_dose, words)) or day)), None) \
-            if words and asks_fact else None
+            message, mems) or (dose_told(message, mems, _DOSE_ASKING) if any(
+                map(is_dose, words)) else None)] if t and (
+            t[0] not in drew_on and not any(map(is_dose, words)) or day or any(map(
+            is_dose, words)) and facts.terms(t[1]) & facts.terms(message) - _DOSE_ASKING)), None) \
+            if words and (asks_fact or _ASKS_DOSE.search(message)) else None
         if words:
             found.append({"kind": "made_up", "words": words, "unused": unused,
                           **({"yes": True} if yes else {}),

@@ -203,7 +203,7 @@ _CORRECTS = re.compile(
     r"\b(?:actually|correction|i meant|i misspoke|scratch that|to correct|no longer|not any ?more"
     r"|any ?more|got (?:that|it|this) wrong|i was wrong|my mistake|i made a mistake"
     r"|i misremembered|i mixed (?:that|it|this) up|back\s+(?:to|on|at|in)\b[^.;!?]{1,40}\bafter all)\b"
-    r"|\binstead(?=\s*[.!?]|\s*$)|^\W*(?:oh,?\s+)?(?:sorry|no,?\s+wait|wait)\s*[,:—–-]"  # (QA pass 54)
+    r"|\bnow\s+instead(?=\s*[.!?]|\s*$)|^\W*(?:oh,?\s+)?(?:sorry|no,?\s+wait|wait)\s*[,:—–-]"  # (54)
     r"|[,;—–-]\s*not\s+(?:a|an|the|in|on|at)\b"
     # (", not 14 March", ", not Tuesday", ", not Lisbon": a date, a number or a name put
     # aside, QA pass 36: "I now fly to Porto on 21 March, not 14 March." was no correction)

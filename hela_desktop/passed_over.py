@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from . import facts
+from .doses import dosed
 from .events import Recall
 from .older_news import yes_no_asks
 from .your_own import asks_own, tells_own
@@ -132,6 +134,19 @@ def own_told(message: str, mems: Sequence[Recall]) -> tuple[int, str] | None:
     return told[0] if told else None
 
 
+def dose_told(message: str, mems: Sequence[Recall], generic: AbstractSet[str]
+              ) -> tuple[int, str] | None:
+    """(id, its sentences giving a dose) of the current memory whose doses share the most
+    words with `message` (`generic` aside): "I use a blue salbutamol inhaler, 100
+    micrograms, two puffs…" to "How many puffs of the blue one should I take?" (QA pass
+    54a), where "take" points at "I take metformin…" too."""
+    asked = facts.terms(message) - generic
+    told = [(len(facts.terms(d) & asked), r.episode_id, d) for r in mems
+            if not _older(mems, r.episode_id) and (d := dosed(r.text))]
+    best = max(told, default=None)
+    return (best[1], best[2]) if best and best[0] else None
+
+
 def days_told(named: tuple[int, str] | None, mems: Sequence[Recall]
                ) -> tuple[int, str] | None:
     """(id, its sentences that name a day or a month) of the memory `named` (`naming_part`)
@@ -178,4 +193,4 @@ def _near(said: set[str], held: set[str]) -> bool:
                                     for a in said for b in held)
 
 
-__all__ = ["days_told", "naming_part", "own_told", "passed_over", "pointed_at", "pointed_part"]
+__all__ = ["days_told", "dose_told", "naming_part", "own_told", "passed_over", "pointed_at", "pointed_part"]

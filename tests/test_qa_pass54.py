@@ -390,3 +390,25 @@ def test_the_users_own_name_is_no_one_else_a_line_names(make_assistant):
     got = misattributed(ask, "He lives in Norwich.", mems, a.engine.people_in)
     assert got is not None and got["said"] == told and got["words"] == ["Norwich"], got
     assert "of" not in got, got  # (its line: "…what you told me of yourself (“Norwich”)…")
+
+
+def test_a_dose_in_advice_about_a_medicine_told_is_checked():
+    """QA pass 54a: "How many puffs of the blue one should I take?" (advice, "should I")
+    answered with a dose had no line: only answers to questions for what the user told were
+    read for numbers. Where the question shares words with a memory that gives a dose, the
+    answer's doses are read, and the line says what was told; a general question ("How
+    much paracetamol can I take?") quotes no memory of another medicine."""
+    mems = [_recall(1, "I use a blue salbutamol inhaler, 100 micrograms, two puffs when I "
+                       "need it."), _recall(2, "I take metformin 500 mg twice a day.")]
+    assert _line("How many puffs of the blue one should I take?",
+                 "Use 200 micrograms in each puff.", mems) == (
+        "Check this answer: “200 micrograms” is in none of the memories it was given, so the "
+        "model may have made it up; you told me “I use a blue salbutamol inhaler, 100 "
+        "micrograms, two puffs when I need it.”")
+    assert _line("How much metformin should I take?", "You should take 1000 mg of metformin "
+                 "twice a day.", mems).endswith(
+        "you told me “I take metformin 500 mg twice a day.”")
+    assert _line("How much metformin should I take?", "500 mg twice a day.", mems) == ""
+    general = _line("How much paracetamol can I take?",
+                    "Adults can take 1000 mg up to four times a day.", mems)
+    assert "metformin" not in general, general
