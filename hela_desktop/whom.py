@@ -232,7 +232,8 @@ _COUNTRY_STEMS = frozenset(facts.stems(" ".join(COUNTRIES)))
 # words too everyday to be what was told of someone
 _EVERYDAY = frozenset(facts.stems("work works working job jobs live lives living love loves "
                                   "like likes go goes make makes help helps time day days home "
-                                  "people family life called named call name"))
+                                  "people family life called named call name year years "
+                                  "month months week weeks old"))  # ("years", QA pass 54c)
 
 
 def _opens_with_name(text: str, names: Callable[[str], AbstractSet[str]] | None) -> bool:

@@ -412,3 +412,26 @@ def test_a_dose_in_advice_about_a_medicine_told_is_checked():
     general = _line("How much paracetamol can I take?",
                     "Adults can take 1000 mg up to four times a day.", mems)
     assert "metformin" not in general, general
+
+
+def test_years_is_no_fact_taken_from_the_users_memory(make_assistant):
+    """QA pass 54c: "How old will Oliver be on his birthday?" answered "Oliver will be 10
+    years old today." read "it says of Oliver what you told me of yourself … (“years”): “I
+    wear a hearing aid…”": a word of time is no fact of anyone's."""
+    from test_qa_pass52 import _chat
+
+    from hela_desktop.whom import misattributed
+
+    a = make_assistant()
+    a.settings.max_answer_tokens = 4
+    mine = "My name is Margaret, I'm 81. I've worn a hearing aid in my left ear for years."
+    conv, dones = _chat(a, mine, "My daughter Helen lives in Norwich and has twins, Oliver and "
+                                 "Sophie, who turn 9 on 3 May.")
+    ask = "How old will Oliver be on his birthday?"
+    mems = [e for e in a.chat(ask, conversation_id=conv) if e.type == "memories"][0].memories
+    mems = [r for r in mems if r.episode_id != dones[0].episode_id] + [
+        _recall(dones[0].episode_id, mine)]  # (recalled or not: the line read it so)
+    assert misattributed(ask, "Oliver will be 10 years old today.", mems,
+                         a.engine.people_in) is None
+    assert misattributed(ask, "Oliver wears a hearing aid in his left ear.", mems,
+                         a.engine.people_in) is not None
