@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from .facts import sentences
 from .language import is_common_word
 
 # a number and the unit of a dose or a measure: "50 micrograms", "3mg", "1,000 mg", "5 ml"
@@ -70,7 +71,7 @@ def medicine_at(text: str, start: int, end: int) -> tuple[str, int, int] | None:
 
 def dosed(text: str) -> str:
     """The sentences of `text` that give a dose ("" for none)."""
-    return " ".join(s for s in re.split(r"(?<=[.!?])\s+", text) if DOSED.search(s))
+    return " ".join(s for s in sentences(text) if DOSED.search(s))
 
 
 def medicine_doses(text: str) -> dict[str, set[tuple[str, str]]]:

@@ -64,7 +64,7 @@ from .says_of import (
     you_are,
 )
 from .taken_back import says_taken
-from .timewords import WHEN_SAID, days_of_months, wrong_today
+from .timewords import DATE_NAME, WHEN_SAID, days_of_months, wrong_today
 from .whom import (
     as_them,
     as_user,
@@ -352,7 +352,7 @@ def answer_doubt(message: str, answer: str, recalled: Iterable[Recall],
         words = [w for w in words if not any(w in (d.get("said"), d.get("name")) for d in found)]
         # (what was told, not given; or given with a wrong dose: "50 mg" of "…50 micrograms")
         # (or a day, of whom it asks: "Tuesday" of "…nursery on Mondays, Wednesdays…", 54a)
-        day = any(w.lower().rstrip("s") in facts.MONTHS_AND_DAYS for w in words)
+        day = any(map(DATE_NAME.fullmatch, words))
         point = next((t for t in [pointed_part(message, mems) or (
             days_told(naming_part(message, mems), mems) if day else None) or own_told(
             message, mems) or (dose_told(message, mems, _DOSE_ASKING) if any(
@@ -636,7 +636,6 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
     return [got] if got else []
 
 
-_DAY_NAMES = re.compile(rf"\b(?:{'|'.join(facts.MONTHS_AND_DAYS)})s?\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\b(?:before|used to|previously|originally|grew up|born|last year)\b", re.I)
 _OF_SELF = re.compile(r"\b(?:i|we|my|our|me|us)\b", re.IGNORECASE)
 def _place_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict | None:
@@ -743,15 +742,15 @@ def _date_left_out(message: str, answer: str, current: Sequence[Recall]) -> dict
     pass 43c)."""
     if not re.match(_OPENS_WHEN, message, re.IGNORECASE):
         return None
-    days = [d for d in _DAY_NAMES.findall(answer) if d[:1].isupper() or d not in ("may", "march")]
+    days = [d for d in DATE_NAME.findall(answer) if d[:1].isupper() or d not in ("may", "march")]
     if days and not re.search(r"\d", answer):
         asked = facts.terms(message) - ASKING
         # (every memory of it: "…in April." and "Actually … in May, not April.")
         told = " ".join(r.text.lower() for r in current if asked and asked <= facts.terms(r.text)
-                        and _DAY_NAMES.search(r.text))
+                        and DATE_NAME.search(r.text))
         return {"kind": "made_up", "words": list(dict.fromkeys(days)), "unused": False} if told \
             and not any(re.match(rf"{d.lower().rstrip('s')}s?\b", w.lower()) for d in days
-                        for w in _DAY_NAMES.findall(told)) else None
+                        for w in DATE_NAME.findall(told)) else None
     # (a number of hours or miles is no day: "…not available for a 24-hour reminder. What's
     # the date…?" to "When is my dad's birthday?", QA pass 47b, had no line)
     asked = facts.terms(message) - ASKING

@@ -24,6 +24,7 @@ from . import facts
 from .doses import dosed
 from .events import Recall
 from .older_news import yes_no_asks
+from .timewords import DATE_NAME
 from .your_own import asks_own, tells_own
 
 _NOT_NAMES = frozenset(facts.stem(w) for w in facts.NOT_NAMES)  # ("Saturdays", "Mondays")
@@ -153,8 +154,7 @@ def days_told(named: tuple[int, str] | None, mems: Sequence[Recall]
     names, when it has any: "He goes to nursery on Mondays, Wednesdays and Fridays.", not
     "Our son Arjun is 3." beside it (QA pass 54a)."""
     text = next((r.text for r in mems if named and r.episode_id == named[0]), "")
-    days = [x for x in facts.sentences(text) if any(w.lower().rstrip("s") in facts.MONTHS_AND_DAYS
-                                                   for w in re.findall(r"[A-Za-z]+", x))]
+    days = [x for x in facts.sentences(text) if DATE_NAME.search(x)]
     return (named[0], " ".join(days)) if named and days else named
 
 

@@ -21,6 +21,8 @@ DAYS = "monday tuesday wednesday thursday friday saturday sunday weekend".split(
 MONTHS = ("january february march april may june july august september october november "
           "december").split()
 DAY = rf"(?:{'|'.join(DAYS)})"
+# a month or a weekday, one or many: "May", "Tuesday", "Wednesdays"
+DATE_NAME = re.compile(rf"\b(?:{'|'.join(MONTHS + DAYS[:-1])})s?\b", re.IGNORECASE)
 DATE = re.compile(
     rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)\b|{MONTH}\s+\d{{1,2}}\b|\d{{1,2}}\s+(?:of\s+)?{MONTH}\b|"
     rf"(?:next|this|last|on)\s+{DAY}\b|{DAY}'s\b)", re.IGNORECASE)
