@@ -132,7 +132,7 @@ def _avoided(text: str, diets: re.Pattern = _DIET) -> frozenset[str]:
                          (food_groups.CARER_NO, False)):
         for m in pattern.finditer(text):
             tail = food_groups.LIST_TAIL.match(text, m.end()) if m.end("what") == m.end() else None
-            what = (m.group("what") + (tail.group(0) if tail else "")).lower()
+            what = food_groups.DOES_NEXT.split((m.group("what") + (tail.group(0) if tail else "")).lower())[0]
             if own:
                 words |= {w for w in _WORD.findall(what)
                           if w not in facts.STOPWORDS and len(w) > 2}
@@ -602,10 +602,10 @@ def missed(answer: str, caution: Caution, message: str) -> bool:
         # (not what it says they are fine with: "…he has no problem with nuts", QA 53a)
         said = {f(w) for w in _WORD.findall(food_groups.FINE_WITH.sub(" ", answer.lower().replace("’", "'")))
                 for f in (_stem, lambda x: x.rstrip("s"))}
-        told = {w for w in told_of if w in _NAMES or w in _DIETS or w in _CONDITIONS}
-        pick = caution.avoid  # (of the kind asked: "what antibiotic…?" with the diabetes, 52b)
-        if food_groups.ASKS_ANTIBIOTIC.search(message):
-            told, pick = told & {"penicillin"}, pick & GROUPS["penicillin"]
+        # (of the kind asked: "what antibiotic…?" with the diabetes, 52b; a medicine, 55b)
+        told = food_groups.of_kind_asked(message, {
+            w for w in told_of if w in _NAMES or w in _DIETS or w in _CONDITIONS})
+        pick = food_groups.of_kind_asked(message, caution.avoid)
         return bool(pick) and not said & {_stem(w) for w in pick | told}
     return bool(asked_foods(message, caution)) and not _warns(answer, caution, message)
 

@@ -17,7 +17,13 @@ CORRECTION_CUES = ("actually", "correction", "meant", "misspoke", "scratch that"
                    "now work", "works at", "work at", "works as", "work as", "works for",
                    "work for", "turned", "these days", "nowadays", "now on", "now at", "now the",
                    "rescheduled", "postponed", "pushed", "put off", "brought", "changed",
-                   "shifted", "delayed", *(f"now {w}*" for w in ("head", "lead", "chief", "senior")),
+                   "shifted", "delayed", "extended",
+                   # a dose changed ("…lowered my warfarin to 2.5 mg", "…went up to 20 units",
+                   # "…put her dose up to 20 mg"), a message opening "Sorry," or "Wait,"
+                   # (`facts.corrects` since 0.46: QA pass 55b, not found in the store)
+                   "increased", "raised", "reduced", "lowered", "upped", "doubled", "halved",
+                   "up to", "down to", "sorry", "wait",
+                   *(f"now {w}*" for w in ("head", "lead", "chief", "senior")),
                    # a job got or done now ("I got the deputy head job…", "…teaches history
                    # now", `change_words.GOT_JOB`)
                    "job", "post", "position", "teach", "teaches", "drives",

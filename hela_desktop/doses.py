@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from . import facts
 from .facts import sentences
 from .language import is_common_word
 
@@ -82,3 +83,36 @@ def medicine_doses(text: str) -> dict[str, set[tuple[str, str]]]:
             out.setdefault(med[0], set()).add((no_zero(m.group(1).replace(",", "")),
                                                unit(m.group(2))))
     return out
+
+
+# a question for a medicine's dose ("How much Semintra does Biscuit get?"), or for which
+# medicines are taken ("What medicine do I take?", "What does Biscuit take?")
+_ASKS_HOW_MUCH = re.compile(r"\bhow\s+(?:much|many)\b|\bdos(?:e|age)s?\b", re.IGNORECASE)
+_ASKS_WHICH = re.compile(r"\b(?:what|which)\s+(?:medicines?|medications?|meds|tablets?|pills?|"
+                         r"drugs?)\b|\bwhat\s+(?:do|does|is|are)\s+(?:[\w'’-]+\s+){1,2}"
+                         r"(?:take|taking|on)\s*\??\s*$", re.IGNORECASE)
+
+
+def dose_left_out(message: str, answer: str, current: list[tuple[int, str]]) -> dict | None:
+    """``{"kind": "left_out", "memory": id, "said": …}`` when asked how much of a medicine
+    is taken, `answer` gives no dose at all, and a `current` memory (id, words) of whom
+    the message asks gives that medicine one (QA pass 55a: "How much Semintra does Biscuit
+    get?" answered with no amount, and no line); or asked which medicines are taken, it
+    names none that such a memory gives a dose (QA pass 55c: "What medicine do I take?")."""
+    how_much = _ASKS_HOW_MUCH.search(message)
+    if not how_much and not _ASKS_WHICH.search(message):
+        return None
+    asked = {w.lower() for w in _WORD.findall(message)}
+    given = [(i, text, medicine_doses(text)) for i, text in current]
+    whom = facts.who(message) - {m for _, _, meds in given for m in meds}
+    said = answer.lower()
+    for i, text, meds in given:
+        told_of = facts.who(text)
+        if not meds or not (whom - {facts.SELF} <= told_of if whom - {facts.SELF}
+                            else facts.SELF in told_of):
+            continue  # (no dose told, or of someone else than asked)
+        if how_much and set(meds) & asked and not DOSED.search(answer):
+            return {"kind": "left_out", "memory": int(i), "said": text}
+        if not how_much and not any(re.search(rf"\b{re.escape(m)}\b", said) for m in meds):
+            return {"kind": "left_out", "memory": int(i), "said": text}
+    return None

@@ -25,7 +25,7 @@ from .cautions import (
     offered,
     part_naming,
 )
-from .doses import dosed, is_dose
+from .doses import dose_left_out, dosed, is_dose
 from .events import Recall
 from .gave_up import ASKING, affirms_stopped, gave_up
 from .gave_up import current as _current
@@ -623,7 +623,8 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
     got = got or _news_left_out(message, answer, mems)
     if got is None and asks_fact:  # (a job, an age, a pet's kind or a name asked, not given)
         current = _current(mems)
-        got = leaves_out(message, answer, [(r.episode_id, r.text) for r in current]) \
+        pairs = [(r.episode_id, r.text) for r in current]
+        got = leaves_out(message, answer, pairs) or dose_left_out(message, answer, pairs) \
             or name_left_out(message, answer, current, names) \
             or _date_left_out(message, answer, current) \
             or _place_left_out(message, answer, current) \
@@ -632,7 +633,8 @@ def _subtler(message: str, answer: str, mems: Sequence[Recall], about_user: bool
     if got is None and not asks_fact:  # ("What day is choir?" names no one of the user's
         # life, and a memory holds its every word: "I sing in the church choir every Sunday.")
         got = _date_left_out(message, answer, _current(mems)) \
-            or _place_left_out(message, answer, _current(mems))
+            or _place_left_out(message, answer, _current(mems)) or dose_left_out(
+                message, answer, [(r.episode_id, r.text) for r in _current(mems)])
     return [got] if got else []
 
 

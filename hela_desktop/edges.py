@@ -137,8 +137,11 @@ def _content(text: str) -> set[str]:
     # dentist appointment is on 12 May.", QA pass 50b)
     # (a death in other words is the same word: "…your husband's death." used "My husband
     # Seamus passed away in 2019.", QA pass 51a)
-    return set(facts.keywords(re.sub(r"\bmay\b", " ", text))) | set(_NUMBER.findall(text)) | (
-        {"died"} if _DEATH.search(text) else set())
+    # (a relation in any of its words: "Your mother visits…" used "My mum Lakshmi … visits
+    # on Sundays.", QA pass 55a: "it uses none of the memories")
+    words = set(facts.keywords(re.sub(r"\bmay\b", " ", text)))
+    return words | {facts.KIN[w] for w in words if w in facts.KIN} | set(
+        _NUMBER.findall(text)) | ({"died"} if _DEATH.search(text) else set())
 
 
 _MINE = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)

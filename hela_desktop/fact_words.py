@@ -52,8 +52,14 @@ FROM_TO = re.compile(r"\b(?:up|down|increased|raised|reduced|lowered|upped|cut|d
 SET_TO = re.compile(r"\b(?:increased|raised|reduced|lowered|upped|doubled|halved|changed|"
                     # (QA pass 54b: "Sorry, my Lantus went up to 20 units." left the 18)
                     r"(?:went|gone|goes|came|come)\s+(?:back\s+)?(?:up|down)|"
-                    r"put\s+(?:\w+\s+){1,3}(?:up|down))\b[^.;!?]{0,40}?\bto\s+\d+(?:\.\d+)?\s*"
-                    r"(?:mg|mcg|µg|micrograms?|milligrams?|units?|ml)\b", re.IGNORECASE)
+                    r"put\s+(?:[\w'’-]+\s+){1,3}(?:up|down))\b[^.;!?]{0,40}?\bto\s+\d+(?:\.\d+)?\s*"
+                    r"(?:mg|mcg|µg|micrograms?|milligrams?|units?|ml)\b"
+                    # … or a sum of one's own: "My rent went up to £1,020." (QA pass 55c: the
+                    # £950 stayed current; not "The price went up to 20 pounds.")
+                    r"|\b(?:my|our)\s+(?:(?!(?:and|but|so)\b)[\w'’-]+\s+){1,3}?(?:(?:has|have|just)\s+)?"
+                    r"(?:increased|doubled|(?:went|gone|goes|come|came)\s+(?:back\s+)?(?:up|down))"
+                    r"\s+to\s+[£$€]\s?\d|\b(?:increased|raised|reduced|lowered|put\s+up|upped)\s+"
+                    r"(?:my|our)\s+(?:[\w'’-]+\s+){1,3}?to\s+[£$€]\s?\d", re.IGNORECASE)
 # what a dose changed is not of: whose it is ("Luis's doctor raised his allopurinol to 200
 # mg.", not "my Lantus"), who said so, the change's own words (QA pass 54d: it corrected
 # "He has gout, so his doctor told him to avoid red meat…", on "Luis" and "doctor")

@@ -622,7 +622,7 @@ def who(text: str) -> set[str]:
             low = w.lower()
             if low in KIN_WORDS:
                 out.add(low)
-            elif w[:1].isupper() and len(low) > 1 and low not in _NOT_NAMES \
+            elif w[:1].isupper() and len(low) > 1 and not {low, low.removesuffix("s")} & _NOT_NAMES \
                     and _CONTRACTED.sub("", low) not in STOPWORDS and not is_interjection(low) \
                     and not (i == 0 and low in OPENERS) and low not in ("i", "i'm"):
                 out.add(low)

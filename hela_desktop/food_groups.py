@@ -150,8 +150,35 @@ FOODS: frozenset[str] = frozenset().union(*(GROUPS[g] for g in GROUPS if g not i
 ILL_GROUPS = ((frozenset("diabetes diabetic insulin".split()), "sugar"),
               (frozenset("coeliac celiac".split()), "gluten"))
 ILL_WORDS = frozenset(w for ws, _ in ILL_GROUPS for w in ws)
+# where a list of what is avoided ends at what else is done: "…avoid cranberry juice and
+# keep my green vegetables steady" (QA pass 55b: green vegetables read as avoided)
+DOES_NEXT = re.compile(r"\s+(?:and|but)\s+(?!(?:all|any|other|most)\b)[a-z]+\s+(?:my|your|his|"
+                       r"her|their|our|it|them)\b")
 # a question of antibiotics asks of the penicillin group only (`cautions.missed`, QA pass 52b)
 ASKS_ANTIBIOTIC = re.compile(r"\bantibiotics?\b", re.IGNORECASE)
+# the medicines and the drinks of the groups, for a question of one kind (`of_kind_asked`)
+MEDICINES = GROUPS["painkillers"] | GROUPS["penicillin"] | GROUPS["serotonin"]
+DRINKS = GROUPS["alcohol"] | GROUPS["caffeine"] | GROUPS["thinner juices"] | GROUPS[
+    "grapefruit"] | frozenset("milk milks milkshake milkshakes juice juices soda sodas cola "
+                              "coke fizzy lemonade smoothie smoothies".split())
+_ASKS_MEDICINE = re.compile(r"\b(?:medicines?|medications?|meds|drugs?|tablets?|pills?|"
+                            r"painkillers?)\b", re.IGNORECASE)
+_ASKS_DRINK = re.compile(r"\bdrink(?:s|ing)?\b", re.IGNORECASE)
+_ASKS_FOOD = re.compile(r"\b(?:eat|eating|foods?|meals?)\b", re.IGNORECASE)
+
+
+def of_kind_asked(message: str, words: AbstractSet[str]) -> AbstractSet[str]:
+    """The `words` (of foods, drinks and medicines) of the kind `message` asks about: an
+    antibiotic, a medicine, a drink, a food, or any when it names no kind (QA pass 55b:
+    "What medicine am I allergic to?" answered "I'm allergic to aspirin." read as leaving
+    out cranberry juice, and "What should I avoid drinking?" the aspirin)."""
+    if ASKS_ANTIBIOTIC.search(message):
+        return words & GROUPS["penicillin"]
+    if _ASKS_MEDICINE.search(message):
+        return words & MEDICINES
+    drink, food = _ASKS_DRINK.search(message), _ASKS_FOOD.search(message)
+    return words & DRINKS if drink and not food else words - MEDICINES if food or drink \
+        else words
 
 
 def ill_keys(words: Iterable[str], key: Callable[[str], str]) -> set[str]:

@@ -115,7 +115,8 @@ def kin(text: str) -> set[str]:
 
 _HOW_MANY = frozenset("a an one two three four five".split())
 _ELDER_YOUNGER = frozenset("younger older little big elder eldest youngest oldest baby twin "
-                           "kid step half".split())
+                           "kid step half late new adopted".split())  # ("my late husband
+# Dafydd": "you have not told me about your husband", QA pass 55b)
 # children told of as a household's, their names after: "We have twin boys, Kiran and
 # Dev", "I've got two kids, Mia and Leo"
 _CHILDREN = (r"\b(?:(?:we|i)(?:\s+have|\s+had|['’]ve)(?:\s+got)?|my|our)\s+(?:[\w-]+\s+){0,2}"

@@ -31,6 +31,7 @@ from . import facts, superseded
 from . import formulas as F
 from .config import GateParams
 from .correction_cues import CORRECTION_CUES
+from .doses import medicine_doses
 from .events import Recall
 from .name_index import NameIndex
 from .prompt import shorten
@@ -316,18 +317,30 @@ def standing_cautions(store: Store, said: Iterable[tuple[int, str]],
     # is 6 and he's allergic to shellfish." once "Arjun just turned 7.", QA pass 48a)
     again: dict = {k: frozenset(v) | _HE if k in ("about", "named") and v else v
                    for k, v in whom.items()}
-    told_of: dict[int, list[str]] = {}
+    told_of: dict[int, list[tuple[int, str]]] = {}
     for i in ids:
-        told_of[i] = told = [news[b] for b in every.get(i, []) if b in news] + (
-            [fixed[i]] if fixed and i in fixed else [])
+        told_of[i] = [(b, news[b]) for b in every.get(i, []) if b in news] + (
+            [(0, fixed[i])] if fixed and i in fixed else [])
+        told = [t for _, t in told_of[i]]
         rest = superseded.still_true(texts[i], told) if told else texts[i]
         if not rest or not cautions([(i, rest)], **again):
             gone.add(i)
     # (only where a correction names what makes it a caution: "…it's 1000 mg now instead of
     # 500" of "She takes metformin 500 mg … and amlodipine for blood pressure." leaves the
     # amlodipine's, QA pass 52a: no grapefruit caution)
-    return [c for c in found if c.episode_id not in gone
-            or not _names_cause(told_of[c.episode_id], texts[c.episode_id], c, whom)]
+    return [_as_dosed_anew(c, told_of[c.episode_id], texts[c.episode_id])
+            if c.episode_id in gone else c for c in found if c.episode_id not in gone
+            or not _names_cause([t for _, t in told_of[c.episode_id]], texts[c.episode_id], c, whom)]
+
+
+def _as_dosed_anew(caution, told: list[tuple[int, str]], said: str):
+    """`caution`, of the statement `said`, quoted from the newest memory of `told` that
+    gives its medicine a new dose: the medicine still taken, as now ("you told me “My
+    doctor has lowered my warfarin to 2.5 mg a day.”", not the 3 mg it replaced: QA pass
+    55b)."""
+    taken = set(medicine_doses(said))
+    return next((caution._replace(episode_id=b, text=t) for b, t in told
+                 if b and taken & set(medicine_doses(t))), caution)
 
 
 def _names_cause(told: list[str], said: str, caution, whom: dict) -> bool:
@@ -337,6 +350,9 @@ def _names_cause(told: list[str], said: str, caution, whom: dict) -> bool:
     from .cautions import cautions
 
     fixed = set().union(*(facts.terms(t) for t in told)) if told else set()
+    # (not a medicine given a new dose: it is still taken, "My doctor has lowered my
+    # warfarin to 2.5 mg a day.", QA pass 55b)
+    fixed -= {facts.stem(m) for t in told for m in medicine_doses(t)}
     for m in re.finditer(r"[\w'’-]+", said):
         if facts.stem(m.group(0).lower()) in fixed and m.group(0).lower() not in facts.STOPWORDS:
             blank = said[:m.start()] + "x" + said[m.end():]

@@ -9,8 +9,10 @@ import re
 from collections.abc import Set as AbstractSet
 
 from . import facts, superseded, whom
+from .doses import medicine_doses
+from .food_groups import CARERS
 from .language import opens_with_no
-from .timewords import MONTH, WHEN_SAID
+from .timewords import DAYS, MONTH, WHEN_SAID
 from .words import LIST_MARK
 
 # the words a correction tells that something changed with, not what it changed to
@@ -18,7 +20,8 @@ from .words import LIST_MARK
 # and went unmarked, QA pass 25)
 TELLS_CHANGE = frozenset(facts.stems("actually correction meant misspoke anymore longer "
                                      "instead moved changed switched quit started became "
-                                     "left rescheduled postponed delayed shifted pushed"))
+                                     "left rescheduled postponed delayed shifted pushed "
+                                     "lowered raised increased reduced upped"))
 # words that put a value in the past ("Tomas was a software engineer, now he cooks"): an
 # answer saying them may name the old value beside the new one without giving it as now
 TELLS_PAST = frozenset("was were used previously before formerly former earlier originally "
@@ -195,8 +198,11 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     # Chai**" read as the old age 6, QA pass 44b)
     # (whom the part corrected tells of: "My mum's birthday is on 14 August." beside the
     # flight made "Your flight is on 22 December." of no one of it, QA pass 51b)
+    # (its own clause when it names no one by "he" or "she": "…Mr Okafor and the rent is
+    # £950 a month." made "Your rent is £950 a month." of Mr Okafor's, QA pass 55c)
     part = superseded.on_subject(old, new).strip()
-    answer = _of_others(LIST_MARK.sub(" ", answer), next(
+    answer = _of_others(LIST_MARK.sub(" ", answer), part if part and part != old.strip() and not
+                        _HE_SHE.search(part) else next(
         (s for s in facts.sentences(old) if part and part in s), old), message)
     yes, asked = agrees(message, answer), facts.terms(message)
     terms = facts.terms(answer)
@@ -216,7 +222,13 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
         # "The hospital was kind." gave no older news of "…my hip operation is booked for
         # the 3rd of March." beside "Actually they moved it to 17 March.", QA pass 51a)
         outdated = {w for w in outdated if w[:1].isdigit() or w in superseded.TIME_STEMS}
-    fresh = now - was - denied - TELLS_CHANGE - _people(old, new)
+    if set(medicine_doses(new)) & set(medicine_doses(old)):  # (a new dose outdates the old
+        # dose alone: "Yes, aspirin…" to "Can I take aspirin…?" gave older news of "I take
+        # warfarin, 3 mg a day." beside "…lowered my warfarin to 2.5 mg…", QA pass 55b)
+        outdated = {w for w in outdated if w[:1].isdigit()} or outdated
+    # (nor who made the change: "doctor" of "My doctor has lowered my warfarin to 2.5 mg a
+    # day." beside "…her doctor." made "…warfarin 3 mg…" no older news, QA pass 55b)
+    fresh = now - was - denied - TELLS_CHANGE - _people(old, new) - _CARERS
     # what the answer itself says is not so: "…in March, not April." gives the old value
     # and denies the new (QA pass 35b: unmarked, "not" read as putting March aside), the
     # old value asked or not ("…indeed Freya 12, not 13." to "Is Freya 12?", QA pass 43f)
@@ -230,7 +242,8 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
         return True
     # a change told to the old value, asked or not: "No, Daniel's doctor did switch him to
     # lisinopril." after "…switched him to amlodipine instead of lisinopril." (QA pass 47c)
-    if changed_to_old(answer, outdated, fresh) or _here_in_old(answer, outdated, fresh):
+    if changed_to_old(answer, outdated, fresh) or _here_in_old(answer, outdated, fresh) \
+            or _now_old(answer, outdated, fresh):
         return True
     if not yes:
         outdated, fresh = outdated - asked, fresh - asked
@@ -248,7 +261,10 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     # the answer says ("I'm loving my job as a ward nurse.", QA pass 44: "…a supportive
     # community…" read as the new "community midwife", and "…before moving here" as the
     # change told)
-    if told_old and _as_now(answer, said & outdated, fresh - asked):  # (the question's own
+    # (and an old weekday, whatever new one is beside it: "…he's a Monday to Friday night
+    # employee." after "Tom has switched to Monday to Thursday nights now.", 55a)
+    if told_old and _as_now(answer, said & outdated, fresh - asked) or _as_now(
+            answer, said & outdated & _WEEKDAYS, frozenset()):  # (the question's own
         # words are nothing new: "flight" of "Is our flight on 3 November?")
         return True
     # a value denied outright, no change told of it ("Grace is not from Ghana, she is from
@@ -325,6 +341,22 @@ def _here_in_old(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[str
     return any(facts.terms(m.group(1)) & outdated and not facts.terms(x) & fresh
                and not _denying(x.lower()) for x in facts.sentences(answer)
                for m in _HERE_IN.finditer(x))
+
+
+_NOW = re.compile(r"\b(?:now|currently|these days|nowadays)\b", re.IGNORECASE)
+
+
+def _now_old(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[str]) -> bool:
+    """Does a clause of `answer` give the `outdated` value as it is "now", nothing `fresh`
+    in it and nothing put in the past or denied ("The deadline was extended to 29 April,
+    and it's now 15 April.": no line, the new date being in the sentence, QA pass 54b)?"""
+    for x in re.split(r"[,;.!?]|\b(?:but|and|while|whereas)\b", answer):
+        words = set(WORDS.findall(x.lower().replace("’", "'")))
+        if _NOW.search(x) and facts.terms(x) & outdated and not facts.terms(x) & fresh \
+                and not words & (TELLS_PAST | DENIES) and not _denying(x.lower()) \
+                and not set(facts.stems(" ".join(words))) & (TELLS_CHANGE - _ACTUALLY):
+            return True
+    return False
 
 
 def changed_to_old(answer: str, outdated: AbstractSet[str], fresh: AbstractSet[str]) -> bool:
@@ -511,6 +543,9 @@ def _as_now(answer: str, old: AbstractSet[str], fresh: AbstractSet[str]) -> bool
 
 
 _ACTUALLY = frozenset(facts.stems("actually"))
+_CARERS = frozenset(facts.stems(" ".join(CARERS)))
+_WEEKDAYS = frozenset(facts.stems(" ".join(DAYS[:-1]))) | frozenset(facts.stems(" ".join(
+    f"{d}s" for d in DAYS[:-1])))
 _PRESENT = re.compile(r"\b(?:i['’]m|am|is|are|you['’]re|he['’]s|she['’]s|it['’]s|lives|works|"
                       r"loving|still|(?:have|has|['’]ve)\s+been\s+(?:living|working|based))\b",
                       re.IGNORECASE)

@@ -68,7 +68,10 @@ _PARTS = re.compile(rf"{SENTENCE_BREAK}|(?<=:)\s+(?-i:(?=[A-Z]))|\s*;\s*|,?\s+(?
                     # (one medicine and its dose after another's: "I take NovoRapid with meals,
                     # about 6 units, and Lantus 18 units at night.", QA pass 54b: the Lantus
                     # raised made the NovoRapid older news)
-                    rf"|,\s*(?:and|but)\s+(?=(?:(?-i:[A-Z])[\w'’-]+\s+)?{_DOSE}\b)", re.I)
+                    rf"|,\s*(?:and|but)\s+(?=(?:(?-i:[A-Z])[\w'’-]+\s+)?{_DOSE}\b)"
+                    # (a thing of its own after: "My landlord is called Mr Okafor and the rent
+                    # is £950 a month.", QA pass 55c: the rent raised replaced the landlord)
+                    r"|,?\s+(?:and|but)\s+(?=the\s+[a-z]+\s+(?:is|was|costs?)\b)", re.I)
 
 
 # a self-introduction tells who, what and where: "Hi, I'm Priya Nair, a software engineer

@@ -361,8 +361,8 @@ _ROLE_WORDS = "|".join(sorted(kin.ROLES))
 _GIVEN = re.compile(rf"\b(?i:(?:my|our)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
                     rf"|\b(?i:(?:a|an|my|our)\s+{kin.BEFORE_KIN}({kin.KIN_PET_BREED}),?\s+(?:called|named))"
                     rf"\s+([A-Z][\w'’-]+)"
-                    rf"|\b(?i:(?:my|our)\s+({_KIN_OR_PET})(?:['’]s\s+name\s+is(?:\s+spel(?:led|t))?|\s+is\s+(?:called|"
-                    rf"named)|['’]s\s+(?:called|named)))\s+([A-Z][\w'’-]+)"
+                    rf"|\b(?i:(?:my|our)\s+{kin.BEFORE_KIN}({_KIN_OR_PET})(?:['’]s\s+name\s+is(?:\s+spel(?:led|t))?|"  # (55b: "…late husband was called")
+                    rf"\s+(?:is|was)\s+(?:called|named)|['’]s\s+(?:called|named)))\s+([A-Z][\w'’-]+)"
                     # another's: "My brother Tomás and his daughter Inès…" (QA pass 36b)
                     rf"|\b(?i:(?:his|her|their)\s+({_KIN_OR_PET}))\s+([A-Z][\w'’-]+)"
                     # "we have a daughter, Solveig", "my closest colleague is Grace" (QA 37)

@@ -229,7 +229,13 @@ def test_every_correction_holds_a_cue_the_store_looks_for():
             "I don't eat meat any more.", "I don't eat meat anymore.",
             "My dog is a beagle, not a terrier.", "It's a beagle;\tnot a terrier",
             "ACTUALLY it's blue.", "Sarah works at the Queen Elizabeth hospital now.",
-            "Jack switched from engineering to medicine.", "Efua is now the headteacher."]
+            "Jack switched from engineering to medicine.", "Efua is now the headteacher.",
+            # (0.46's: QA pass 54b, and 55b's "lowered", which the store never handed over)
+            "Sorry, my Lantus went up to 20 units.", "My doctor has lowered my warfarin to 2.5 mg a day.",
+            "The vet put her Semintra up to 1.5 ml.", "My dose went down to 10 mg.",
+            "Good news: my dissertation deadline got extended to 29 April.",
+            "No wait, it was August, not July.", "She comes on Wednesdays now instead.",
+            "Wait, Sofia is 15."]
     for t in said:
         assert facts.corrects(t), t
         assert any(c in t.lower() for c in CORRECTION_CUES), t
