@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from .doses import medicine_doses
 from .facts import (
     CHANGE_STEMS,
     SELF,
@@ -46,7 +47,9 @@ _PREDICATE = (r"(?:(?:works?|worked|is|was)\s+(?:as|a|an|at|for)|teach(?:es)?|ru
               r"lives\s+in|"
               # (a medicine after a condition: "…has high blood pressure and takes
               # lisinopril", QA pass 47a: the switch of the medicine replaced it whole)
-              r"takes\s+(?!(?:a|an|the|part|care|place|time|after)\b)|"
+              # ("…on a renal diet and takes a tablet called Semintra", QA pass 55a)
+              r"takes\s+(?!(?:part|care|place|time|after)\b|(?:a|an|the)\s+(?!(?:tablet|"
+              r"pill|capsule|medicine|dose)\b))|"
               r"studies|(?:has|have)\s+(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,3}?(?:allergy|intolerance|"
               r"diabetes|disease|epilepsy|asthma)|"
               # (bare after an age: "Our daughter Amara is 7 and allergic to peanuts", QA
@@ -167,6 +170,11 @@ def _replaced(old: str, new: str) -> list[bool]:
     hits = [bool(terms(x) & denied) for x in parts]
     if any(hits):
         return hits
+    # (a new dose, of the parts naming that medicine: "The vet has put Biscuit's Semintra
+    # up to 1.5 ml daily." replaced "My cat Biscuit has kidney disease." too, QA pass 55a)
+    dosed = set(medicine_doses(new))
+    if dosed and any(dosed & set(medicine_doses(x)) for x in parts):
+        return [bool(dosed & set(medicine_doses(x))) for x in parts]
     now = terms(new) - _UNIT_TERMS  # (a dose's unit is no subject: "…20 units.", 54b)
     return [bool(terms(x) & now) for x in parts]
 

@@ -189,3 +189,43 @@ def test_asked_who_an_answer_naming_another_of_theirs_is_passed_over():
     assert _line("Who visits on Sundays?", "Lakshmi does.", mems) == ""
     assert used_by_answer([(1, mum)], "Who visits on Sundays?", "Your mother visits.") == {1}
     assert _line("Who visits on Sundays?", "Your mother visits on Sundays.", mems) == ""
+
+
+def test_a_pets_new_dose_replaces_the_dose_not_the_illness_or_the_diet():
+    """QA pass 55a: "The vet has put Biscuit's Semintra up to 1.5 ml daily." was no
+    correction ("Biscuit's" between "put" and "up"); read as one, it replaced all of "My cat
+    Biscuit has kidney disease. She's on a renal diet and takes a tablet called Semintra, 1
+    ml daily." (sharing "Biscuit"). A new dose replaces what gives that medicine a dose."""
+    from hela_desktop import facts, superseded
+
+    old = ("My cat Biscuit has kidney disease. She's on a renal diet and takes a tablet called "
+           "Semintra, 1 ml daily.")
+    new = "The vet has put Biscuit's Semintra up to 1.5 ml daily."
+    assert facts.corrects(new) and facts.corrects_memory(old, new)
+    assert superseded.still_true(old, [new]) == (
+        "My cat Biscuit has kidney disease. She's on a renal diet.")
+    assert superseded.still_true("I have atrial fibrillation and I take warfarin, 3 mg a day.",
+                                 ["My doctor has lowered my warfarin to 2.5 mg a day."]) == (
+        "I have atrial fibrillation.")
+
+
+def test_a_doing_never_done_said_yes_to_is_marked_and_a_no_to_it_is_not():
+    """QA pass 55c: "Can I drive to work?" answered "I'd be happy to help you drive
+    somewhere" had no line, "I don't drive. I cycle to work…" told; and a right "No." read
+    "it says no, and you told me “I don't drive…”". A doing the user says they don't do is
+    one given up (`gave_up`), and a memory that denies it holds no yes to it; "I don't eat
+    pork" is no doing never done (its food is the caution's)."""
+    from test_qa_pass51 import _line, _recall
+
+    told = "I don't drive. I cycle to work at St Mary's hospital."
+    mems = [_recall(1, told), _recall(2, "I'm vegan.")]
+    line = f"Check this answer: it says yes, and you told me “{told}”"
+    assert _line("Can I drive to work?", "I'd be happy to help you drive somewhere, I'm "
+                 "ready!", mems) == line
+    assert _line("Can I drive to work?", "Yes, of course.", mems) == line
+    assert _line("Can I drive to work?", "No.", mems) == ""
+    assert _line("Can I drive to work?", "No, you don't drive; you cycle.", mems) == ""
+    assert _line("Do I cycle to work?", "No.", mems) == (
+        f"Check this answer: it says no, and you told me “{told}”")
+    pork = [_recall(1, "I don't eat pork.")]
+    assert _line("Can I eat chicken?", "Yes.", pork) == ""
