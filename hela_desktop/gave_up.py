@@ -31,7 +31,8 @@ def affirms_stopped(message: str, answer: str, mems: Sequence[Recall]) -> dict |
     r = gave_up(message, mems)
     # (or says they do it, nothing against it: "There is nothing wrong with smoking.", 49e)
     if r is None or not (opens_with_yes(answer) or any(
-            m.group(1) and re.search(_DOES_IT.format(facts.stem(m.group(1))), c, re.IGNORECASE)
+            (done := m.group(1) or m.group(2)) and re.search(_DOES_IT.format(facts.stem(done)), c,
+                                                             re.IGNORECASE)
             and not _AGAINST_IT.search(c) for m in _STOPPED.finditer(r.text)
             for c in re.split(r"[,;:.!?]+", answer))):
         return None
@@ -60,14 +61,18 @@ def gave_up(message: str, mems: Sequence[Recall]) -> Recall | None:
     held = [(r, r.text) for r in current(mems)] + [
         (r, r.extra["still_true"]) for r in mems if r.extra.get("still_true")]
     return next((r for r, text in held for m in _STOPPED.finditer(text)
-                 if facts.stem(m.group(1) or (m.group(2) if having else "")) in asked and (
+                 if facts.stem(m.group(1) or m.group(2) or (m.group(3) if having else "")) in asked and (
                      whom & facts.who(text) if whom else facts.SELF in facts.who(text))),
                 None) if asks else None
 
 
 # a doing given up: "I quit smoking", "Sam stopped drinking", "no longer plays golf"; or a
 # thing parted with ("I sold my boat")
+# (or a doing never done, said on its own: "I don't drive." to "Can I drive to work?"
+# answered "I'd be happy to help you drive…", QA pass 55c; not "I don't eat pork")
 _STOPPED = re.compile(r"\b(?:(?:quit|quitted|stopped|gave up|given up|no longer)\s+([a-z]+)|"
+                      r"(?:don['’]t|do not|never|can['’]t|cannot)\s+([a-z]+)(?=\s*(?:[.,;!?]|$|"
+                      r"\s+(?:and|but|so|any ?more|at all)\b))|"
                       r"(?:sold|gave away|given away|got rid of|scrapped)\s+(?:my|our|his|her|"
                       r"their|the)\s+([a-z]+))", re.IGNORECASE)
 _HAVING = frozenset(facts.stems("have has own owns still"))

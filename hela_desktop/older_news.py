@@ -129,7 +129,10 @@ def holds_asked(message: str, text: str) -> bool:
     two ("Is Abena a pharmacist?" of "My wife Abena is a pharmacist…"; "Does Callum work as
     an engineer?" of "…Callum…; he is an engineer now.") and deny none of them ("Is Pepper
     a tabby?" of "…a ginger cat, not a tabby")?"""
-    told, denied = facts.terms(text), set(facts.negated(text))
+    # (nor a doing it says is not done: "Can I drive to work?" answered "No." read "it says
+    # no, and you told me “I don't drive…”", QA pass 55c)
+    told = facts.terms(text)
+    denied = set(facts.negated(text)) | facts.terms(" ".join(_NOT_DONE.findall(text)))
     # (a medicine named is a medication told: "Is my dad on any medication?" of "My dad
     # Suresh lives in Leicester and takes warfarin.", QA pass 41c saw "No, …")
     told |= _MEDICATION if _ON_MEDICINE.search(text) else set()
@@ -142,6 +145,8 @@ def holds_asked(message: str, text: str) -> bool:
 
 
 _FIRST = re.compile(r"\b(?:i|i['’](?:m|ve)|me)\b", re.IGNORECASE)  # (not "my wife …")
+_NOT_DONE = re.compile(r"\b(?:don['’]t|doesn['’]t|do not|does not|never|can['’]t|cannot|"
+                       r"no longer)\s+([a-z]+)", re.IGNORECASE)
 _TO_YOU = re.compile(r"\byou(?:['’](?:re|ve))?\b", re.IGNORECASE)  # (an answer's "You swim …")
 
 
