@@ -237,7 +237,7 @@ def test_a_corrected_memory_says_so_in_the_terminal_and_keeps_both_marks(make_as
                           "--data-dir", str(tmp_path / "d")], capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr
-    assert f"corrected by   #{new} “Actually Karel is now a surgeon.” (older news)" in out.stdout
+    assert f"corrected by   #{new} “Actually Karel is now a surgeon.” (so this one is older news)" in out.stdout
     shown = subprocess.run([sys.executable, "-m", "hela_desktop", "memories", "show", str(new),
                             "--data-dir", str(tmp_path / "d")], capture_output=True, text=True,
                            timeout=120)

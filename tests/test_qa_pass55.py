@@ -229,3 +229,19 @@ def test_a_doing_never_done_said_yes_to_is_marked_and_a_no_to_it_is_not():
         f"Check this answer: it says no, and you told me “{told}”")
     pork = [_recall(1, "I don't eat pork.")]
     assert _line("Can I eat chicken?", "Yes.", pork) == ""
+
+
+def test_a_new_dose_makes_only_the_old_dose_older_news():
+    """QA pass 55c: after "My neurologist increased my lamotrigine to 150 mg twice a day.",
+    answers naming lamotrigine and no dose ("…taking lamotrigine twice a day…") read "it
+    may give older news": the old memory's other words ("take") counted as its old value.
+    A new dose outdates the old dose only."""
+    from hela_desktop.older_news import gives_older
+
+    old = "I have epilepsy and I take lamotrigine 100 mg twice a day."
+    new = "My neurologist increased my lamotrigine to 150 mg twice a day."
+    assert not gives_older("Is lamotrigine safe to stop suddenly?",
+                           "The FDA says lamotrigine is taken twice a day for epilepsy.", old, new)
+    assert not gives_older("My GP wants to give me flucloxacillin. Is that OK?",
+                           "You are taking lamotrigine twice a day, so it is fine.", old, new)
+    assert gives_older("How much lamotrigine do I take?", "You take 100 mg twice a day.", old, new)

@@ -258,7 +258,7 @@ def cmd_show(args, store, e) -> int:
     fix = shown_corrections(store, [e.id]).get(e.id)  # (as the window's tooltip says it)
     if fix is not None:
         said = " ".join(store.key_texts([fix]).get(fix, "").split())
-        print(f"  corrected by   #{fix} “{terminal_safe(said)}” (older news)")
+        print(f"  corrected by   #{fix} “{terminal_safe(said)}” (so this one is older news)")
     print(f"You said:\n{_indented(e.user_text)}")
     if e.assistant_text:
         print(f"{answered_by(e.source)} answered:\n{_indented(e.assistant_text)}")
