@@ -388,7 +388,8 @@ def _same_move(old: str, new: str, denied: set[str]) -> bool:
     "…I don't work in Seville any more. I work at the hospital in Cadiz.", QA pass 47a:
     the Cádiz memory was noted as corrected by the message that agrees with it)?"""
     names = set(_named(new))
-    left = {folded(w) for w in denied & set(negated(old)) & names}
+    left = bool(denied & set(negated(old)) & names) or bool(  # (or moved there: "We've moved to
+        _CHANGES[0][0].search(old)) and not denied & terms(old)  # Morningside.", QA pass 55d)
     named = {folded(w) for w in names} - {folded(w) for w in denied}
     return bool(left and named and named <= {folded(w) for w in terms(old)})
 
@@ -525,8 +526,6 @@ def _same_plan(old: str, new: str) -> bool:
     # (a number is a time, not a plan: "14:15" and "15:00" share "15", QA pass 33b)
     return any(not w[:1].isdigit() for w in set(stems(old)) & set(stems(new))
                - CHANGE_STEMS - _PLAN_STEMS - names)
-
-
 
 
 def news_of_plan(old: str, new: str) -> bool:

@@ -30,7 +30,9 @@ DATE = re.compile(
 WHEN_TO = (rf"(?:the\s+)?(?:next\s+|this\s+|following\s+|coming\s+)?(?:{DAY}s?\b|{MONTH}\b"
            rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b"  # ("21 January", QA pass 41d)
            r"|\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)"
-           r"|\d{1,2}:\d\d|tomorrow|tonight|noon|midday|morning|afternoon|evening|week\b|month\b"
+           # (whole words: "…moved to Morningside." was a plan moved to a morning, QA 55d)
+           r"|\d{1,2}:\d\d|(?:tomorrow|tonight|noon|midday|mornings?|afternoons?|evenings?)\b"
+           r"|week\b|month\b"
            r"|later\b|earlier\b)")
 # a plan said with its time ("… on Tuesday at 10 am", "… on March 3rd", "… in May")
 WHEN_SAID = (rf"{DATE.pattern}|\b{DAY}s?\b|\b(?:in|on|at|by|from|until)\s+{MONTH}\b"

@@ -245,3 +245,19 @@ def test_a_new_dose_makes_only_the_old_dose_older_news():
     assert not gives_older("My GP wants to give me flucloxacillin. Is that OK?",
                            "You are taking lamotrigine twice a day, so it is fine.", old, new)
     assert gives_older("How much lamotrigine do I take?", "You take 100 mg twice a day.", old, new)
+
+
+def test_a_move_to_a_place_named_like_a_time_of_day_is_a_move():
+    """QA pass 55d: "We've moved to Morningside." corrected nothing ("Morning…" read as a
+    plan moved to a morning), so "I live in Leith." stayed current and lines quoted it; and
+    "Actually I don't live in Leith any more, I live in Morningside." then corrected the
+    Morningside memory too, which already said so."""
+    from hela_desktop import facts
+
+    fix = "Actually I don't live in Leith any more, I live in Morningside."
+    for new in ("We've moved to Morningside.", "I moved to Morningside.", fix):
+        assert facts.corrects_memory("I live in Leith.", new), new
+    assert not facts.corrects_memory("We've moved to Morningside.", fix)
+    assert facts.corrects_memory("We moved to Leith.", fix)
+    assert facts.corrects_memory("My dentist appointment is on Tuesday at 10 am.",
+                                 "The dentist moved to Wednesday morning.")
