@@ -192,7 +192,7 @@ def caution_of_others(text: str, about: AbstractSet[str]) -> tuple[frozenset[str
 
 _ROLES = "|".join(sorted(kin.ROLES))
 _SO_IS = re.compile(r"\bso\s+(?:is|are|does|do)\s+(?:(?:my|our)\s+[a-z]+\b|(?-i:[A-Z]))", re.IGNORECASE)
-_GOES_ON = re.compile(r"\s*(?:she|he|they)\b", re.IGNORECASE)
+_GOES_ON = re.compile(r"\s*(?:she|he|they|her|his|their)\b", re.IGNORECASE)  # ("Her midwife said…", 55e)
 
 
 def cautions(statements: Iterable[tuple[int, str]],

@@ -27,7 +27,7 @@ from . import formulas as F
 from .config import HelaParams
 from .kin import KIN_WORDS
 from .store import EdgeRow, Episode, Store
-from .words import LIST_MARK, one_line
+from .words import LIST_MARK, one_line, spelled_numbers
 
 Edge = tuple[int, int, float]  # (src, dst, effective weight), src < dst
 
@@ -140,8 +140,10 @@ def _content(text: str) -> set[str]:
     # (a relation in any of its words: "Your mother visits…" used "My mum Lakshmi … visits
     # on Sundays.", QA pass 55a: "it uses none of the memories")
     words = set(facts.keywords(re.sub(r"\bmay\b", " ", text)))
+    # (and a number spelt out as its figure: "2 puffs" used "…two puffs before running",
+    # QA pass 55e)
     return words | {facts.KIN[w] for w in words if w in facts.KIN} | set(
-        _NUMBER.findall(text)) | ({"died"} if _DEATH.search(text) else set())
+        _NUMBER.findall(text)) | spelled_numbers(text) | ({"died"} if _DEATH.search(text) else set())
 
 
 _MINE = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)

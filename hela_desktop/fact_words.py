@@ -75,3 +75,10 @@ OPENERS = frozenset(
     "hi hello hey yes no yeah ok okay today yesterday tomorrow tonight last next this that "
     "these those there here everyone someone nobody everybody sadly luckily finally "
     "recently lately soon guess news big great good bad work life".split())
+
+
+# a short form people write for a thing of their life, read as its words too ("PB": a
+# personal best; QA pass 55e: "Actually my PB is now 3:19…" corrected nothing said of "My
+# personal best is 3:24.")
+SHORT_FOR = {"pb": "personal best", "pbs": "personal best", "bday": "birthday",
+             "appt": "appointment", "uni": "university", "bf": "boyfriend", "gf": "girlfriend"}

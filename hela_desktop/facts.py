@@ -32,7 +32,7 @@ from .change_words import SCHEDULE as _SCHEDULE
 from .change_words import SWAP_VERBS as _SWAP_VERBS
 from .fact_words import ACKNOWLEDGE as _ACKNOWLEDGE  # (closed word lists: `fact_words`)
 from .fact_words import ASKING as _ASKING
-from .fact_words import DOSE_CHANGE_WORDS, OPENERS, WHOSE
+from .fact_words import DOSE_CHANGE_WORDS, OPENERS, SHORT_FOR, WHOSE
 from .fact_words import FIRST_PERSON as _FIRST_PERSON
 from .fact_words import FIRST_SUBJECT as _FIRST_SUBJECT
 from .fact_words import FROM_TO as _FROM_TO
@@ -121,7 +121,8 @@ _AS_IS = frozenset({"quite"})
 
 def stems(text: str) -> list[str]:
     """The stems of `text`'s content words (stopwords removed), in order, no repeats."""
-    return list(dict.fromkeys(stem(w) for w in keywords(text)))
+    return list(dict.fromkeys(s for w in keywords(text) for s in [stem(w), *(  # (and a
+        stem(x) for x in SHORT_FOR.get(w, "").split())]))  # short form's words: "PB")
 
 
 def sentences(text: str) -> list[str]:

@@ -261,3 +261,40 @@ def test_a_move_to_a_place_named_like_a_time_of_day_is_a_move():
     assert facts.corrects_memory("We moved to Leith.", fix)
     assert facts.corrects_memory("My dentist appointment is on Tuesday at 10 am.",
                                  "The dentist moved to Wednesday morning.")
+
+
+def test_a_pb_corrected_is_the_personal_best_not_the_race_on_the_same_number():
+    """QA pass 55e: "Actually my PB is now 3:19, I ran it in Chester in October." was noted
+    as correcting "I'm training for the Manchester Marathon on 19 April." (the 19 of 3:19),
+    not "My personal best is 3:24." ("PB" was no "personal best"), so "Your personal best is
+    3:24." had no line and the race date read as older news."""
+    from hela_desktop import facts, superseded
+    from hela_desktop.older_news import gives_older
+
+    old = "I'm training for the Manchester Marathon on 19 April. My personal best is 3:24."
+    new = "Actually my PB is now 3:19, I ran it in Chester in October."
+    assert {"perso", "best"} <= facts.terms(new)
+    assert superseded.still_true(old, [new]) == (
+        "I'm training for the Manchester Marathon on 19 April.")
+    assert gives_older("What's my personal best?", "Your personal best is 3:24.", old, new)
+    assert not gives_older("When is my marathon?", "Your marathon is on 19 April.", old, new)
+
+
+def test_a_number_in_figures_uses_the_memory_that_spells_it_and_her_midwifes_word_counts():
+    """QA pass 55e: "How many puffs do I take?" answered "You have a total of 2 puffs." read
+    "it uses none of the memories recalled for it" ("…two puffs before running." told);
+    and of "My partner Hannah is 20 weeks pregnant… Her midwife said no soft cheese, no
+    liver and no alcohol." only the first sentence was Hannah's ("Her" going on of her)."""
+    from test_qa_pass51 import _line, _recall
+
+    from hela_desktop.cautions import caution_of_others
+    from hela_desktop.edges import used_by_answer
+
+    told = "I have asthma and use a blue salbutamol inhaler, two puffs before running."
+    assert used_by_answer([(1, told)], "How many puffs do I take?", "A total of 2 puffs.") == {1}
+    assert _line("How many puffs do I take?", "You have a total of 2 puffs.",
+                 [_recall(1, told)]) == ""
+    hannah = ("My partner Hannah is 20 weeks pregnant, due on 28 August. Her midwife said no "
+              "soft cheese, no liver and no alcohol.")
+    avoid, said = caution_of_others(hannah, {"hannah", "partner"})
+    assert said == hannah and {"brie", "liver", "beer"} <= avoid
