@@ -93,6 +93,9 @@ _ASKS_WHICH = re.compile(r"\b(?:what|which)\s+(?:medicines?|medications?|meds|ta
                          r"(?:take|taking|on)\s*\??\s*$", re.IGNORECASE)
 
 
+_OF_SELF = re.compile(r"\b(?:i|me|my|mine)\b", re.IGNORECASE)
+
+
 def dose_left_out(message: str, answer: str, current: list[tuple[int, str]]) -> dict | None:
     """``{"kind": "left_out", "memory": id, "said": …}`` when asked how much of a medicine
     is taken, `answer` gives no dose at all, and a `current` memory (id, words) of whom
@@ -108,9 +111,10 @@ def dose_left_out(message: str, answer: str, current: list[tuple[int, str]]) -> 
     said = answer.lower()
     for i, text, meds in given:
         told_of = facts.who(text)
+        # (no dose told, or of someone else than asked: "he" is whoever the memory names)
         if not meds or not (whom - {facts.SELF} <= told_of if whom - {facts.SELF}
-                            else facts.SELF in told_of):
-            continue  # (no dose told, or of someone else than asked)
+                            else facts.SELF in told_of or not _OF_SELF.search(message)):
+            continue
         if how_much and set(meds) & asked and not DOSED.search(answer):
             return {"kind": "left_out", "memory": int(i), "said": text}
         if not how_much and not any(re.search(rf"\b{re.escape(m)}\b", said) for m in meds):

@@ -59,7 +59,10 @@ SET_TO = re.compile(r"\b(?:increased|raised|reduced|lowered|upped|doubled|halved
                     r"|\b(?:my|our)\s+(?:(?!(?:and|but|so)\b)[\w'’-]+\s+){1,3}?(?:(?:has|have|just)\s+)?"
                     r"(?:increased|doubled|(?:went|gone|goes|come|came)\s+(?:back\s+)?(?:up|down))"
                     r"\s+to\s+[£$€]\s?\d|\b(?:increased|raised|reduced|lowered|put\s+up|upped)\s+"
-                    r"(?:my|our)\s+(?:[\w'’-]+\s+){1,3}?to\s+[£$€]\s?\d", re.IGNORECASE)
+                    r"(?:my|our|the)\s+(?:[\w'’-]+\s+){1,3}?to\s+[£$€]\s?\d"
+                    # ("The landlord put the rent up to £3,500.", QA pass 55g)
+                    r"|\bput\s+(?:my|our|the)\s+(?:[\w'’-]+\s+){1,2}?(?:up|down)\s+to\s+[£$€]\s?\d",
+                    re.IGNORECASE)
 # what a dose changed is not of: whose it is ("Luis's doctor raised his allopurinol to 200
 # mg.", not "my Lantus"), who said so, the change's own words (QA pass 54d: it corrected
 # "He has gout, so his doctor told him to avoid red meat…", on "Luis" and "doctor")

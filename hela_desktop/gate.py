@@ -642,7 +642,7 @@ class RelevanceGate:
                 similar, common = compare(a, b)
                 # a word the message asks about, a name aside: "Felix" in the message made
                 # every memory naming him the same thing (QA pass 33b)
-                asked = common & qwords - named[a] - named[b]
+                asked = common & qwords - named[a] - named[b] - superseded.UNIT_TERMS  # ("mg", 55f)
                 if b in corrected and ago > 0:  # (or recorded: "…, back to 12 May after all")
                     linked = superseded.of_it_after(kept, a, b, old.text, new.text)
                     similar = compare(a, b, len(superseded.told_parts(old.text)))[0] or linked

@@ -175,13 +175,13 @@ def _replaced(old: str, new: str) -> list[bool]:
     dosed = set(medicine_doses(new))
     if dosed and any(dosed & set(medicine_doses(x)) for x in parts):
         return [bool(dosed & set(medicine_doses(x))) for x in parts]
-    now = terms(new) - _UNIT_TERMS  # (a dose's unit is no subject: "…20 units.", 54b)
+    now = terms(new) - UNIT_TERMS  # (a dose's unit is no subject: "…20 units.", 54b)
     # (nor a clock time's parts: "…my PB is now 3:19…" is no news of "…on 19 April.", 55e)
     now -= {p for t in now if ":" in t for p in t.split(":")}
     return [bool(terms(x) & now) for x in parts]
 
 
-_UNIT_TERMS = terms("mg mcg µg micrograms milligrams units unit ml dose doses")
+UNIT_TERMS = terms("mg mcg µg micrograms milligrams units unit ml dose doses")
 
 
 def _of_others(part: str, new: str) -> bool:

@@ -298,3 +298,42 @@ def test_a_number_in_figures_uses_the_memory_that_spells_it_and_her_midwifes_wor
               "soft cheese, no liver and no alcohol.")
     avoid, said = caution_of_others(hannah, {"hannah", "partner"})
     assert said == hannah and {"brie", "liver", "beer"} <= avoid
+
+
+def test_a_unit_asked_makes_no_memory_older_news_of_another_medicines_dose(make_assistant):
+    """QA pass 55f: "How many mg of sumatriptan do I take?" made "I get migraines and take
+    sumatriptan 50 mg for them." older news of "His consultant increased his donepezil to
+    10 mg." (both say "mg", and the question asks it), and the line read "it may give older
+    news"; and "What dose of donepezil is he on now?" answered with no dose had no line."""
+    from test_qa_pass52 import _chat
+
+    from hela_desktop.doses import dose_left_out
+
+    a = make_assistant()
+    a.settings.max_answer_tokens = 4
+    conv, _ = _chat(a, "I look after my dad, Wing. He takes donepezil 5 mg at night.",
+                    "I get migraines and take sumatriptan 50 mg for them.",
+                    "His consultant increased his donepezil to 10 mg.")
+    mems = [e for e in a.chat("How many mg of sumatriptan do I take?", conversation_id=conv)
+            if e.type == "memories"][0].memories
+    suma = next(r for r in mems if "sumatriptan" in r.text)
+    assert suma.extra.get("superseded_by") is None and suma.extra.get("older_than") is None
+
+    new = [(8, "His consultant increased his donepezil to 10 mg.")]
+    assert dose_left_out("What dose of donepezil is he on now?",
+                         "Dad is allergic to didizil, but not really changed his dose.",
+                         new)["memory"] == 8
+    assert dose_left_out("What dose of donepezil is he on now?", "He takes 10 mg.", new) is None
+
+
+def test_the_landlord_putting_the_rent_up_corrects_the_rent():
+    """QA pass 55g: "The landlord put the rent up to £3,500." was no correction of "The rent
+    for the restaurant is £3,200 a month.", so "…3,200 pounds…" had no line."""
+    from hela_desktop import facts
+    from hela_desktop.older_news import gives_older
+
+    old, new = "The rent for the restaurant is £3,200 a month.", "The landlord put the rent up to £3,500."
+    assert facts.corrects(new) and facts.corrects_memory(old, new)
+    assert gives_older("What's the restaurant rent?",
+                       "The restaurant's rent is 3,200 pounds a month.", old, new)
+    assert not gives_older("What's the restaurant rent?", "The rent is £3,500 a month.", old, new)
