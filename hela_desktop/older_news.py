@@ -203,11 +203,10 @@ def gives_older(message: str, answer: str, old: str, new: str) -> bool:
     # Chai**" read as the old age 6, QA pass 44b)
     # (whom the part corrected tells of: "My mum's birthday is on 14 August." beside the
     # flight made "Your flight is on 22 December." of no one of it, QA pass 51b)
-    # (its own clause when it names no one by "he" or "she": "…Mr Okafor and the rent is
-    # £950 a month." made "Your rent is £950 a month." of Mr Okafor's, QA pass 55c)
+    # (a clause of its own that names no one: "…Mr Okafor and the rent is £950 a month."
+    # made "Your rent is £950 a month." of Mr Okafor's, QA pass 55c)
     part = superseded.on_subject(old, new).strip()
-    answer = _of_others(LIST_MARK.sub(" ", answer), part if part and part != old.strip() and not
-                        _HE_SHE.search(part) else next(
+    answer = _of_others(LIST_MARK.sub(" ", answer), part if _OWN_CLAUSE.match(part) else next(
         (s for s in facts.sentences(old) if part and part in s), old), message)
     yes, asked = agrees(message, answer), facts.terms(message)
     terms = facts.terms(answer)
@@ -458,6 +457,8 @@ def _of_others(answer: str, old: str, message: str = "") -> str:
                             he_other or not _HE_SHE.search(s))))
 
 
+# a clause with a subject of its own that names no one ("the rent is £950 a month.")
+_OWN_CLAUSE = re.compile(r"the\s+[a-z]+\s+(?:is|are|was|were|costs?)\b")
 _HE_SHE = re.compile(r"\b(?:he|she|him|her|his|they|them|their)\b", re.IGNORECASE)
 
 
